@@ -1,0 +1,44 @@
+package io.cairn.protocol;
+
+/**
+ * Intents of {@link ValueType#CHECKPOINT}, the consistent cut for backups. The codes are part of
+ * the binary format and never change.
+ */
+public enum CheckpointIntent implements Intent {
+  /**
+   * Command: take checkpoint {@code id} at this command's position if it is higher than the last
+   * one.
+   */
+  CREATE(0, false),
+  /** Event: the checkpoint was taken; carries its position and the state digest. */
+  CREATED(1, true),
+  /** Event: the id was not higher than the partition's last checkpoint; carries the current id. */
+  IGNORED(2, true),
+  /** Command: confirm that the backup of a checkpoint completed. */
+  CONFIRM_BACKUP(3, false),
+  /** Event: the backup of the checkpoint is confirmed. */
+  CONFIRMED_BACKUP(4, true);
+
+  private final short code;
+  private final boolean event;
+
+  CheckpointIntent(final int code, final boolean event) {
+    this.code = (short) code;
+    this.event = event;
+  }
+
+  @Override
+  public short code() {
+    return code;
+  }
+
+  @Override
+  public boolean isEvent() {
+    return event;
+  }
+
+  @Override
+  public ValueType valueType() {
+    return ValueType.CHECKPOINT;
+  }
+}

@@ -1,0 +1,16 @@
+package io.cairn.protocol;
+
+/** Lookup shared by the intent enums. */
+final class Intents {
+  private Intents() {}
+
+  /** The intent with {@code code}, or {@code null}. Intent enums are tiny, so a scan is enough. */
+  static <T extends Intent> T find(final T[] intents, final short code) {
+    for (final T intent : intents) {
+      if (intent.code() == code) {
+        return intent;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,514 @@
+package io.cairn.scheduler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-threaded unit of work with a mailbox. Subclass it; every method marked "actor thread"
+ * runs there, one at a time, so an actor's own fields need no locks.
+ *
+ * <p>Life cycle: {@code NEW → STARTED → CLOSING → CLOSED}.
+ *
+ * <ul>
+ *   <li>{@code NEW}: tasks may be submitted; they wait. {@link ActorScheduler#start(Actor)} moves
+ *       the actor to {@code STARTED}; {@link #onStart()} then runs before any task.
+ *   <li>{@code STARTED}: tasks run in mailbox order; timers fire into the actor thread.
+ *   <li>{@link #closeAsync()} moves it to {@code CLOSING}: no new tasks are taken, pending timers
+ *       are cancelled, tasks already accepted still run, then {@link #onClose()} runs and the
+ *       actor is {@code CLOSED}. Closing a {@code NEW} actor closes it at once: queued tasks fail,
+ *       {@code onStart}/{@code onClose} never run.
+ * </ul>
+ *
+ * <p>Failures: a task that throws is logged at WARN with the actor's name, its future (if any)
+ * completes exceptionally with that exception, and the actor goes on. A fixed-rate timer whose task
+ * throws keeps firing. If {@code onStart} throws, the start future fails, tasks queued so far fail
+ * with {@link IllegalStateException}, and the actor closes ({@code onClose} still runs, to release
+ * what {@code onStart} acquired).
+ *
+ * <p>Mailbox: unbounded unless a capacity is given. Unbounded is the default because the mailbox
+ * also carries replies and timer firings between actors: blocking a full sender would deadlock two
+ * actors waiting on each other, and dropping would lose replies. Bounds belong at the edges
+ * (transport, the stream processor's backpressure), which can reject work as a value; they watch
+ * {@link #queueDepth()}. With a capacity, {@link #submit}/{@link #call} beyond it fail their future
+ * with {@link RejectedExecutionException}; timer firings are never refused.
+ */
+public abstract class Actor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
+
+  private enum State {
+    NEW,
+    STARTED,
+    CLOSING,
+    CLOSED
+  }
+
+  private final String name;
+  private final int mailboxCapacity;
+  private final Object lock = new Object();
+  private final Queue<MailboxTask> mailbox = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger depth = new AtomicInteger();
+  private final Set<ActorTimer> timers = ConcurrentHashMap.newKeySet();
+  private final CompletableFuture<Void> startFuture = new CompletableFuture<>();
+  private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
+  private final Executor executor = this::execute;
+
+  /** Set by {@link ThreadPoolActorScheduler} while the actor is queued or running on a worker. */
+  final AtomicBoolean dispatched = new AtomicBoolean();
+
+  // Written under lock, read anywhere.
+  private volatile State state = State.NEW;
+  private volatile ActorHost host;
+
+  // Actor-thread state; volatile because successive batches may run on different workers and
+  // hasWork() is read by the worker that releases the actor.
+  private volatile boolean startPending;
+  private volatile boolean startRan;
+  private volatile boolean abandonQueued;
+  private volatile boolean closeDone;
+
+  /**
+   * An actor with an unbounded mailbox.
+   *
+   * @param name shown in logs and thread dumps; not used as a metric tag
+   */
+  protected Actor(String name) {
+    this(name, Integer.MAX_VALUE);
+  }
+
+  /**
+   * An actor whose mailbox holds at most {@code mailboxCapacity} tasks.
+   *
+   * @param name shown in logs and thread dumps; not used as a metric tag
+   * @param mailboxCapacity at least 1
+   */
+  protected Actor(String name, int mailboxCapacity) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          "Expected a non-blank actor name, but was '" + name + "' (Actor)");
+    }
+    if (mailboxCapacity < 1) {
+      throw new IllegalArgumentException("Expected mailboxCapacity >= 1, but was "
+          + mailboxCapacity + " (actor " + name + ")");
+    }
+    this.name = name;
+    this.mailboxCapacity = mailboxCapacity;
+  }
+
+  /** The actor's name. */
+  public final String name() {
+    return name;
+  }
+
+  /** Actor thread, once, before any task. A throw closes the actor (see the class doc). */
+  protected void onStart() {}
+
+  /** Actor thread, once, after the last task; also runs when {@link #onStart()} threw. */
+  protected void onClose() {}
+
+  /**
+   * Runs {@code task} on the actor thread. The future completes there, normally or with what the
+   * task threw; it fails with {@link IllegalStateException} if the actor is closing or closed.
+   */
+  public final CompletableFuture<Void> submit(Runnable task) {
+    return call(() -> {
+      task.run();
+      return null;
+    });
+  }
+
+  /**
+   * Runs {@code task} on the actor thread; the future completes there with its result or with
+   * what it threw. It fails with {@link IllegalStateException} if the actor is closing or closed.
+   */
+  @SuppressWarnings("unchecked")
+  public final <T> CompletableFuture<T> call(Callable<T> task) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    try {
+      enqueue(MailboxTask.of(task, (CompletableFuture<Object>) future));
+    } catch (ClosedException e) {
+      future.completeExceptionally(new IllegalStateException(e.getMessage()));
+    } catch (RejectedExecutionException e) {
+      future.completeExceptionally(e);
+    }
+    return future;
+  }
+
+  /**
+   * Runs {@code task} on the actor thread once {@code delay} has passed on the scheduler's clock.
+   * Returns an already-cancelled handle if the actor is closing or closed.
+   *
+   * @throws IllegalArgumentException if {@code delay} is negative
+   * @throws IllegalStateException if the actor was not started yet
+   */
+  public final Cancellable schedule(Duration delay, Runnable task) {
+    return addTimer(nonNegativeNanos(delay, "delay"), 0, task);
+  }
+
+  /**
+   * Runs {@code task} on the actor thread after {@code initialDelay}, then every {@code period}
+   * (measured from the previous due time, so the rate does not drift). A run that comes later than
+   * a whole period skips the missed periods instead of running them back to back. The next run is
+   * armed after the task ran, so runs never pile up in the mailbox; a task that throws keeps its
+   * timer. Returns an already-cancelled handle if the actor is closing or closed.
+   *
+   * @throws IllegalArgumentException if {@code initialDelay} is negative or {@code period} not
+   *     positive
+   * @throws IllegalStateException if the actor was not started yet
+   */
+  public final Cancellable scheduleAtFixedRate(
+      Duration initialDelay, Duration period, Runnable task) {
+    long periodNanos = nonNegativeNanos(period, "period");
+    if (periodNanos == 0) {
+      throw new IllegalArgumentException(
+          "Expected period > 0, but was " + period + " (actor " + name + ")");
+    }
+    return addTimer(nonNegativeNanos(initialDelay, "initialDelay"), periodNanos, task);
+  }
+
+  /**
+   * An executor that puts Runnables into this actor's mailbox. {@code execute} throws
+   * {@link RejectedExecutionException} when the actor is closing or closed, or its mailbox full.
+   * A Runnable that throws is logged at WARN like any task.
+   */
+  public final Executor executor() {
+    return executor;
+  }
+
+  /**
+   * The clock of the scheduler this actor was started on.
+   *
+   * @throws IllegalStateException if the actor was not started yet
+   */
+  protected final Clock clock() {
+    ActorHost h = host;
+    if (h == null) {
+      throw new IllegalStateException(
+          "Expected a started actor, but " + name + " was not started yet");
+    }
+    return h.clock();
+  }
+
+  /**
+   * Stops taking tasks, cancels pending timers, lets the accepted tasks run, runs
+   * {@link #onClose()} and completes the future on the actor thread (exceptionally if
+   * {@code onClose} threw). Idempotent: every call returns the same future.
+   */
+  public final CompletableFuture<Void> closeAsync() {
+    List<MailboxTask> abandoned = null;
+    ActorHost signalHost = null;
+    synchronized (lock) {
+      switch (state) {
+        case NEW:
+          state = State.CLOSED;
+          closeDone = true;
+          abandoned = drainMailbox();
+          break;
+        case STARTED:
+          state = State.CLOSING;
+          signalHost = host;
+          break;
+        default:
+          return closeFuture;
+      }
+    }
+    for (ActorTimer timer : timers) {
+      timer.cancelQuietly();
+    }
+    timers.clear();
+    if (abandoned != null) {
+      for (MailboxTask task : abandoned) {
+        task.abandon(new IllegalStateException(
+            "Expected a started actor, but " + name + " was closed before it started"));
+      }
+      startFuture.completeExceptionally(new IllegalStateException(
+          "Expected actor " + name + " to start, but it was closed first"));
+      closeFuture.complete(null);
+    } else {
+      signalHost.signal(this);
+    }
+    return closeFuture;
+  }
+
+  /** True once {@link #closeAsync()} was called: the actor takes no more tasks. */
+  public final boolean isClosed() {
+    State s = state;
+    return s == State.CLOSING || s == State.CLOSED;
+  }
+
+  /** Tasks waiting in the mailbox (including due timers), for metrics and backpressure. */
+  public final int queueDepth() {
+    return depth.get();
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{name=" + name + ", state=" + state + ", queueDepth="
+        + depth.get() + "}";
+  }
+
+  // ---- scheduler side (package-private) ----
+
+  /**
+   * Binds the actor to {@code newHost} and signals its start plus every task queued while NEW.
+   * Returns the start future.
+   */
+  CompletableFuture<Void> bind(ActorHost newHost) {
+    int units;
+    synchronized (lock) {
+      if (state != State.NEW || host != null) {
+        return CompletableFuture.failedFuture(new IllegalStateException(
+            "Expected a new actor, but " + name + " is " + state + " (start)"));
+      }
+      host = newHost;
+      state = State.STARTED;
+      startPending = true;
+      units = 1 + depth.get();
+      newHost.actorBound(this);
+    }
+    for (int i = 0; i < units; i++) {
+      newHost.signal(this);
+    }
+    return startFuture;
+  }
+
+  /** True if {@link #runBatch(int)} has something to do. */
+  boolean hasWork() {
+    return startPending || !mailbox.isEmpty() || (state == State.CLOSING && !closeDone);
+  }
+
+  /**
+   * Runs at most {@code maxUnits} units of work (start, one task each, close) on the calling
+   * thread, which the host guarantees is the only one running this actor. Returns units done.
+   */
+  int runBatch(int maxUnits) {
+    int done = 0;
+    if (startPending) {
+      startPending = false;
+      runOnStart();
+      done++;
+    }
+    while (done < maxUnits) {
+      MailboxTask task = mailbox.poll();
+      if (task == null) {
+        break;
+      }
+      depth.decrementAndGet();
+      if (task.timer() != null) {
+        runTimer(task.timer());
+      } else if (abandonQueued) {
+        task.abandon(new IllegalStateException(
+            "Expected actor " + name + " to start, but its onStart failed"));
+      } else {
+        invoke(task.callable(), task.future());
+      }
+      done++;
+    }
+    if (done < maxUnits && state == State.CLOSING && !closeDone && mailbox.isEmpty()) {
+      finishClose();
+      done++;
+    }
+    return done;
+  }
+
+  /** Fires a due timer; must run on the actor thread (or from the deterministic scheduler). */
+  void runTimer(ActorTimer timer) {
+    if (timer.isCancelled() || state != State.STARTED) {
+      return;
+    }
+    invoke(() -> {
+      timer.task().run();
+      return null;
+    }, null);
+    if (timer.isPeriodic() && !timer.isCancelled() && state == State.STARTED) {
+      timer.advance(host.clock().nanos());
+      host.scheduleTimer(timer);
+    } else {
+      timers.remove(timer);
+    }
+  }
+
+  /** Puts a due timer into the mailbox (from a timer thread); dropped if the actor is closing. */
+  void enqueueDueTimer(ActorTimer timer) {
+    ActorHost h;
+    synchronized (lock) {
+      if (state != State.STARTED || timer.isCancelled()) {
+        return;
+      }
+      mailbox.add(MailboxTask.ofTimer(timer));
+      depth.incrementAndGet();
+      h = host;
+    }
+    h.signal(this);
+  }
+
+  void forgetTimer(ActorTimer timer) {
+    timers.remove(timer);
+  }
+
+  // ---- internals ----
+
+  private void execute(Runnable runnable) {
+    try {
+      enqueue(MailboxTask.of(() -> {
+        runnable.run();
+        return null;
+      }, null));
+    } catch (ClosedException e) {
+      throw new RejectedExecutionException(e.getMessage());
+    }
+  }
+
+  private void enqueue(MailboxTask task) throws ClosedException {
+    ActorHost h;
+    synchronized (lock) {
+      if (state == State.CLOSING || state == State.CLOSED) {
+        throw new ClosedException(
+            "Expected an open actor, but " + name + " is " + state + " and takes no tasks");
+      }
+      if (depth.get() >= mailboxCapacity) {
+        throw new RejectedExecutionException("Expected at most " + mailboxCapacity
+            + " queued tasks, but the mailbox of actor " + name + " is full");
+      }
+      mailbox.add(task);
+      depth.incrementAndGet();
+      h = host;
+    }
+    if (h != null) {
+      h.signal(this);
+    }
+  }
+
+  private Cancellable addTimer(long delayNanos, long periodNanos, Runnable task) {
+    ActorTimer timer;
+    ActorHost h;
+    synchronized (lock) {
+      h = host;
+      if (state == State.CLOSING || state == State.CLOSED) {
+        ActorTimer dead = new ActorTimer(this, task, Long.MAX_VALUE, periodNanos);
+        dead.cancelQuietly();
+        return dead;
+      }
+      if (h == null) {
+        throw new IllegalStateException("Expected a started actor, but " + name
+            + " was not started yet (schedule timers in onStart or later)");
+      }
+      long now = h.clock().nanos();
+      long due = delayNanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + delayNanos;
+      timer = new ActorTimer(this, task, due, periodNanos);
+      timers.add(timer);
+    }
+    h.scheduleTimer(timer);
+    return timer;
+  }
+
+  private void runOnStart() {
+    startRan = true;
+    try {
+      onStart();
+      startFuture.complete(null);
+    } catch (Throwable e) { // NOPMD - actor boundary
+      LOG.warn("Actor {} failed to start; closing it", name, e);
+      abandonQueued = true;
+      startFuture.completeExceptionally(e);
+      closeAsync();
+    }
+  }
+
+  private void finishClose() {
+    closeDone = true;
+    Throwable failure = null;
+    if (startRan) {
+      try {
+        onClose();
+      } catch (Throwable e) { // NOPMD - actor boundary
+        LOG.warn("Actor {} failed in onClose", name, e);
+        failure = e;
+      }
+    }
+    synchronized (lock) {
+      state = State.CLOSED;
+    }
+    host.actorClosed(this);
+    if (failure == null) {
+      closeFuture.complete(null);
+    } else {
+      closeFuture.completeExceptionally(failure);
+    }
+  }
+
+  /** The actor boundary: every task runs here; nothing it throws escapes. */
+  private void invoke(Callable<?> callable, CompletableFuture<Object> future) {
+    ActorHost h = host;
+    Clock clock = h.clock();
+    long startNanos = clock.nanos();
+    boolean failed = false;
+    try {
+      Object value = callable.call();
+      if (future != null) {
+        future.complete(value);
+      }
+    } catch (InterruptedException e) {
+      failed = true;
+      Thread.currentThread().interrupt();
+      LOG.warn("Task of actor {} was interrupted; the actor goes on", name, e);
+      fail(future, e);
+    } catch (Throwable e) { // NOPMD - actor boundary: a task must never kill the worker
+      failed = true;
+      LOG.warn("Task of actor {} failed; the actor goes on", name, e);
+      fail(future, e);
+    } finally {
+      h.recordTask(clock.nanos() - startNanos, failed);
+    }
+  }
+
+  private static void fail(CompletableFuture<Object> future, Throwable e) {
+    if (future != null) {
+      future.completeExceptionally(e);
+    }
+  }
+
+  private List<MailboxTask> drainMailbox() {
+    List<MailboxTask> drained = new ArrayList<>();
+    MailboxTask task;
+    while ((task = mailbox.poll()) != null) {
+      depth.decrementAndGet();
+      drained.add(task);
+    }
+    return drained;
+  }
+
+  private long nonNegativeNanos(Duration d, String what) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(
+          "Expected " + what + " >= 0, but was " + d + " (actor " + name + ")");
+    }
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** Internal signal that the actor is closing or closed; mapped to the caller's exception type. */
+  private static final class ClosedException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    ClosedException(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

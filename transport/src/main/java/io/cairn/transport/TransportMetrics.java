@@ -1,0 +1,167 @@
+package io.cairn.transport;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Meters of one member's messaging service. Every meter carries the tag {@code node} (the local
+ * node id).
+ *
+ * <table>
+ *   <caption>Meters</caption>
+ *   <tr><th>name</th><th>type</th><th>tags</th><th>meaning</th></tr>
+ *   <tr><td>cairn.transport.messages.sent</td><td>counter</td><td>operation, result</td>
+ *       <td>frames this member tried to send; result ok (handed to the network), rejected
+ *       (refused locally: unknown member, too large, closed), unreachable (no connection)</td></tr>
+ *   <tr><td>cairn.transport.messages.received</td><td>counter</td><td>operation, result</td>
+ *       <td>frames received; for requests and messages result is ok, no-handler or rejected
+ *       (the handler's executor refused the task); for responses it is the response's status
+ *       (ok, no-handler, handler-failure) or late (no request waits for it any more)</td></tr>
+ *   <tr><td>cairn.transport.bytes.sent</td><td>counter</td><td></td>
+ *       <td>bytes of frames written, headers included</td></tr>
+ *   <tr><td>cairn.transport.bytes.received</td><td>counter</td><td></td>
+ *       <td>bytes of well-formed frames read, headers included</td></tr>
+ *   <tr><td>cairn.transport.request.latency</td><td>timer</td><td>result</td>
+ *       <td>time from sending a request to its outcome: ok, no-handler, handler-failure,
+ *       timeout, unreachable, rejected</td></tr>
+ *   <tr><td>cairn.transport.frames.invalid</td><td>counter</td><td></td>
+ *       <td>connections closed because a frame was malformed or over maxFrameSizeBytes</td></tr>
+ * </table>
+ *
+ * Tag {@code operation} is one of request, response, message.
+ */
+public final class TransportMetrics {
+
+  public static final String MESSAGES_SENT = "cairn.transport.messages.sent";
+  public static final String MESSAGES_RECEIVED = "cairn.transport.messages.received";
+  public static final String BYTES_SENT = "cairn.transport.bytes.sent";
+  public static final String BYTES_RECEIVED = "cairn.transport.bytes.received";
+  public static final String REQUEST_LATENCY = "cairn.transport.request.latency";
+  public static final String FRAMES_INVALID = "cairn.transport.frames.invalid";
+
+  /** Value of the {@code operation} tag. */
+  public enum Operation {
+    REQUEST,
+    RESPONSE,
+    MESSAGE;
+
+    public String tagValue() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Value of the {@code result} tag. */
+  public enum Result {
+    OK,
+    REJECTED,
+    UNREACHABLE,
+    TIMEOUT,
+    NO_HANDLER,
+    HANDLER_FAILURE,
+    LATE;
+
+    public String tagValue() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+  }
+
+  private final Counter[][] sent;
+  private final Counter[][] received;
+  private final Timer[] latency;
+  private final Counter bytesSent;
+  private final Counter bytesReceived;
+  private final Counter framesInvalid;
+
+  public TransportMetrics(MeterRegistry registry, int localNodeId) {
+    Objects.requireNonNull(registry, "registry");
+    final Tags node = Tags.of("node", Integer.toString(localNodeId));
+    final Operation[] operations = Operation.values();
+    final Result[] results = Result.values();
+    sent = new Counter[operations.length][results.length];
+    received = new Counter[operations.length][results.length];
+    latency = new Timer[results.length];
+    for (Operation operation : operations) {
+      for (Result result : results) {
+        final Tags tags =
+            node.and("operation", operation.tagValue(), "result", result.tagValue());
+        sent[operation.ordinal()][result.ordinal()] =
+            Counter.builder(MESSAGES_SENT)
+                .description("Frames this member tried to send")
+                .tags(tags)
+                .register(registry);
+        received[operation.ordinal()][result.ordinal()] =
+            Counter.builder(MESSAGES_RECEIVED)
+                .description("Frames this member received")
+                .tags(tags)
+                .register(registry);
+      }
+    }
+    for (Result result : results) {
+      latency[result.ordinal()] =
+          Timer.builder(REQUEST_LATENCY)
+              .description("Time from sending a request to its outcome")
+              .tags(node.and("result", result.tagValue()))
+              .register(registry);
+    }
+    bytesSent =
+        Counter.builder(BYTES_SENT).baseUnit("bytes").tags(node).description("Bytes written")
+            .register(registry);
+    bytesReceived =
+        Counter.builder(BYTES_RECEIVED).baseUnit("bytes").tags(node).description("Bytes read")
+            .register(registry);
+    framesInvalid =
+        Counter.builder(FRAMES_INVALID)
+            .tags(node)
+            .description("Connections closed because of a malformed or oversize frame")
+            .register(registry);
+  }
+
+  public void sent(Operation operation, Result result) {
+    sent[operation.ordinal()][result.ordinal()].increment();
+  }
+
+  public void received(Operation operation, Result result) {
+    received[operation.ordinal()][result.ordinal()].increment();
+  }
+
+  public void bytesSent(int bytes) {
+    bytesSent.increment(bytes);
+  }
+
+  public void bytesReceived(int bytes) {
+    bytesReceived.increment(bytes);
+  }
+
+  public void requestCompleted(Result result, long elapsedNanos) {
+    latency[result.ordinal()].record(Math.max(0, elapsedNanos), TimeUnit.NANOSECONDS);
+  }
+
+  public void invalidFrame() {
+    framesInvalid.increment();
+  }
+
+  /** The {@code result} tag matching a request's failure. */
+  public static Result resultOf(Throwable failure) {
+    if (failure == null) {
+      return Result.OK;
+    }
+    if (failure instanceof MessagingException.Timeout) {
+      return Result.TIMEOUT;
+    }
+    if (failure instanceof MessagingException.NoRemoteHandler) {
+      return Result.NO_HANDLER;
+    }
+    if (failure instanceof MessagingException.RemoteHandlerFailure) {
+      return Result.HANDLER_FAILURE;
+    }
+    if (failure instanceof MessagingException.Rejected) {
+      return Result.REJECTED;
+    }
+    return Result.UNREACHABLE;
+  }
+}

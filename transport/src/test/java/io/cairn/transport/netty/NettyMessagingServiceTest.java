@@ -1,0 +1,57 @@
+package io.cairn.transport.netty;
+
+import io.cairn.transport.MessagingService;
+import io.cairn.transport.MessagingServiceTestKit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** The messaging contract over real sockets on loopback. */
+class NettyMessagingServiceTest extends MessagingServiceTestKit {
+
+  private final ExecutorService handlerThreads = Executors.newFixedThreadPool(2);
+
+  @Override
+  protected List<MessagingService> createMembers(int count) {
+    final List<NettyMessagingService> services = new ArrayList<>();
+    for (int nodeId = 0; nodeId < count; nodeId++) {
+      final NettyMessagingService service = NettyTestCluster.newService(nodeId,
+          MAX_FRAME_SIZE_BYTES);
+      service.start();
+      services.add(service);
+    }
+    NettyTestCluster.introduce(services);
+    return List.copyOf(services);
+  }
+
+  @Override
+  protected Executor handlerExecutor() {
+    return handlerThreads;
+  }
+
+  @Override
+  protected <T> T await(CompletableFuture<T> future) {
+    try {
+      future.get(15, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("Expected the future to complete within 15 s, but it did not", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("Interrupted while waiting", e);
+    } catch (ExecutionException e) {
+      // reported by valueOrCause below
+    }
+    return valueOrCause(future);
+  }
+
+  @Override
+  protected void afterMembersClosed() {
+    handlerThreads.shutdownNow();
+  }
+}
