@@ -1,0 +1,76 @@
+package io.cairn.backupapi;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * What a partition backup contains, as restore and verify need to know it.
+ *
+ * @param checkpointId the backup id (= checkpoint id), {@code >= 1}
+ * @param partitionId the partition, {@code >= 1} and {@code <= numberOfPartitions}
+ * @param nodeId the node that took it, {@code >= 0}
+ * @param checkpointPosition the position of the {@code CHECKPOINT CREATE} command, {@code >= 0};
+ *     restore keeps the log up to and including it
+ * @param snapshotId the reserved snapshot's id, empty for a log-only backup
+ * @param numberOfPartitions the cluster's partition count when the backup was taken
+ * @param brokerVersion the version of the broker that took it
+ * @param stateDigest lowercase hex digest carried by the checkpoint's {@code CREATED} event; the
+ *     restored partition must reproduce it
+ * @param fileCount snapshot files plus segment files
+ * @param sizeBytes the sum of every file's (uncompressed) size
+ */
+public record BackupDescriptor(
+    long checkpointId,
+    int partitionId,
+    int nodeId,
+    long checkpointPosition,
+    Optional<String> snapshotId,
+    int numberOfPartitions,
+    String brokerVersion,
+    String stateDigest,
+    int fileCount,
+    long sizeBytes) {
+
+  private static final Pattern HEX = Pattern.compile("([0-9a-f]{2})+");
+
+  public BackupDescriptor {
+    Objects.requireNonNull(snapshotId, "snapshotId");
+    // Validates the three ids with the identifier's messages.
+    new BackupIdentifier(nodeId, partitionId, checkpointId);
+    if (checkpointPosition < 0) {
+      throw invalid("checkpointPosition >= 0", checkpointPosition);
+    }
+    if (snapshotId.isPresent() && snapshotId.get().isBlank()) {
+      throw invalid("snapshotId to be empty or not blank", "'" + snapshotId.get() + "'");
+    }
+    if (numberOfPartitions < 1 || partitionId > numberOfPartitions) {
+      throw invalid(
+          "1 <= partitionId <= numberOfPartitions",
+          "partitionId=" + partitionId + ", numberOfPartitions=" + numberOfPartitions);
+    }
+    if (brokerVersion == null || brokerVersion.isBlank()) {
+      throw invalid("a non-blank brokerVersion", "'" + brokerVersion + "'");
+    }
+    if (stateDigest == null || !HEX.matcher(stateDigest).matches()) {
+      throw invalid("stateDigest in lowercase hex with an even number of digits",
+          "'" + stateDigest + "'");
+    }
+    if (fileCount < 0) {
+      throw invalid("fileCount >= 0", fileCount);
+    }
+    if (sizeBytes < 0) {
+      throw invalid("sizeBytes >= 0", sizeBytes);
+    }
+  }
+
+  private static IllegalArgumentException invalid(String rule, Object actual) {
+    return new IllegalArgumentException(
+        "Expected " + rule + ", but was " + actual + " (backup descriptor)");
+  }
+
+  /** The identifier this descriptor belongs to. */
+  public BackupIdentifier identifier() {
+    return new BackupIdentifier(nodeId, partitionId, checkpointId);
+  }
+}

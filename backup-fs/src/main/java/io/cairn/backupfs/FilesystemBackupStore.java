@@ -1,0 +1,431 @@
+package io.cairn.backupfs;
+
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.BackupIdentifierWildcard;
+import io.cairn.backupapi.BackupInProgressException;
+import io.cairn.backupapi.BackupNotCompletedException;
+import io.cairn.backupapi.BackupNotFoundException;
+import io.cairn.backupapi.BackupPage;
+import io.cairn.backupapi.BackupSaveResult;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.BackupStoreException;
+import io.cairn.backupapi.FileProblem;
+import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.ManifestException;
+import io.cairn.backupapi.PageRequest;
+import io.cairn.backupapi.RestoreProgressListener;
+import io.cairn.backupapi.VerificationReport;
+import io.cairn.backupapi.manifest.Manifest;
+import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupfs.content.ContentChecker;
+import io.cairn.backupfs.content.ContentWriter;
+import io.cairn.backupfs.layout.DurableFiles;
+import io.cairn.backupfs.layout.ManifestFiles;
+import io.cairn.backupfs.layout.StoreLayout;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link BackupStore} in a directory — the embedded default. Layout in {@link StoreLayout}.
+ *
+ * <p><b>Durability.</b> Contents are written to a temp file, fsynced and renamed into place; their
+ * directories are fsynced before the manifest moves to COMPLETED. Every manifest change is a temp
+ * file, fsync, atomic rename and directory fsync, so a crash leaves the old or the new manifest.
+ *
+ * <p><b>Single writer process.</b> Conditional manifest transitions (create only if absent,
+ * complete only if still IN_PROGRESS, fail only if IN_PROGRESS) are made atomic by a per-backup
+ * lock plus a re-read of the manifest <em>within this process</em>. Several processes sharing one
+ * base path (for example over NFS) are not guarded against each other: give each broker its own
+ * store instance and never run two on one base path at once. An object store uses conditional
+ * writes instead.
+ *
+ * <p><b>Threads.</b> Work runs on the injected executor; its size bounds concurrent operations.
+ */
+public final class FilesystemBackupStore implements BackupStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FilesystemBackupStore.class);
+  private static final String PAGE_TOKEN_PREFIX = "fs1:";
+
+  private final FilesystemBackupStoreConfig config;
+  private final StoreLayout layout;
+  private final ManifestFiles manifests;
+  private final InstantSource clock;
+  private final Executor executor;
+  private final FilesystemBackupStoreMetrics metrics;
+  private final BackupLocks locks = new BackupLocks();
+  /** Guards creating and pruning the shared partition/checkpoint directories. */
+  private final ReentrantLock structureLock = new ReentrantLock();
+  private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<?>> running = ConcurrentHashMap.newKeySet();
+  private final ContentWriter writer;
+  private final Object lifecycle = new Object();
+  private boolean closed;
+
+  private FilesystemBackupStore(
+      FilesystemBackupStoreConfig config,
+      InstantSource clock,
+      Executor executor,
+      MeterRegistry registry) {
+    this.config = config;
+    this.layout = new StoreLayout(config.basePath());
+    this.manifests = new ManifestFiles(layout);
+    this.clock = clock;
+    this.executor = executor;
+    this.metrics = new FilesystemBackupStoreMetrics(registry);
+    this.writer = new ContentWriter(layout, config.compressionPolicy());
+  }
+
+  /**
+   * Checks the base path and opens the store.
+   *
+   * @param clock the source of manifest timestamps
+   * @param executor runs every operation (blocking I/O); its size bounds concurrency
+   * @throws IllegalArgumentException naming {@code basePath} if it is not an existing writable
+   *     directory
+   */
+  public static FilesystemBackupStore open(
+      FilesystemBackupStoreConfig config,
+      InstantSource clock,
+      Executor executor,
+      MeterRegistry registry) {
+    checkBasePath(config.basePath());
+    var store = new FilesystemBackupStore(config, clock, executor, registry);
+    try {
+      Files.createDirectories(store.layout.manifestsRoot());
+      Files.createDirectories(store.layout.contentsRoot());
+    } catch (IOException e) {
+      throw FilesystemBackupStoreConfig.invalid(FilesystemBackupStoreConfig.BASE_PATH_KEY,
+          "a writable directory", "creating its sub-directories failed: " + e);
+    }
+    LOG.info("Opened filesystem backup store at {} (compression {}, threshold {} bytes)",
+        config.basePath(), config.compression().manifestName(), config.compressionThresholdBytes());
+    return store;
+  }
+
+  private static void checkBasePath(Path basePath) {
+    String key = FilesystemBackupStoreConfig.BASE_PATH_KEY;
+    if (!Files.exists(basePath)) {
+      throw FilesystemBackupStoreConfig.invalid(key, "an existing writable directory",
+          "'" + basePath + "' does not exist", "Create it or point " + key + " at one.");
+    }
+    if (!Files.isDirectory(basePath)) {
+      throw FilesystemBackupStoreConfig.invalid(key, "an existing writable directory",
+          "'" + basePath + "' is not a directory", "Point " + key + " at a directory.");
+    }
+    Path probe = basePath.resolve(".cairn-write-probe");
+    try {
+      Files.write(probe, new byte[] {1}, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING);
+      Files.deleteIfExists(probe);
+    } catch (IOException e) {
+      throw FilesystemBackupStoreConfig.invalid(key, "an existing writable directory",
+          "writing into '" + basePath + "' failed: " + e,
+          "Fix its permissions or point " + key + " at another directory.");
+    }
+  }
+
+  public FilesystemBackupStoreConfig config() {
+    return config;
+  }
+
+  /** The layout of the base path (tests and tools inspect stored objects through it). */
+  public StoreLayout layout() {
+    return layout;
+  }
+
+  // ------------------------------------------------------------------------------- the SPI
+
+  @Override
+  public CompletableFuture<BackupSaveResult> save(Backup backup,
+      Optional<BackupIdentifier> previous) {
+    return submit("save", () -> new SaveOperation(this, backup, previous).run());
+  }
+
+  @Override
+  public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
+    return submit("status", () -> manifests.read(id).map(Manifest::toStatus)
+        .orElseGet(() -> BackupStatus.doesNotExist(id)));
+  }
+
+  @Override
+  public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
+    return submit("list", () -> listPage(wildcard, page));
+  }
+
+  @Override
+  public CompletableFuture<Void> delete(BackupIdentifier id) {
+    return submit("delete", () -> {
+      deleteBackup(id);
+      return null;
+    });
+  }
+
+  @Override
+  public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
+    if (reason == null || reason.isBlank()) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException(
+          "Expected a non-blank failure reason, but was '" + reason + "' (markFailed " + id
+              + ")"));
+    }
+    return submit("markFailed", () -> locks.withLock(id, () -> {
+      Optional<Manifest> current = manifests.read(id);
+      if (current.isEmpty()) {
+        createDirectories(layout.manifestDirectory(id));
+        Manifest failed = Manifest.failedWithoutDescriptor(id, reason, clock.instant());
+        manifests.write(failed);
+        LOG.info("Marked missing backup {} FAILED: {}", id, reason);
+        return failed.toStatus();
+      }
+      if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
+        Manifest failed = current.get().fail(reason, clock.instant());
+        manifests.write(failed);
+        LOG.info("Marked backup {} FAILED: {}", id, reason);
+        return failed.toStatus();
+      }
+      return current.get().toStatus();
+    }));
+  }
+
+  @Override
+  public CompletableFuture<Backup> restore(
+      BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
+    return submit("restore", () -> new RestoreOperation(this, id, targetDir, listener).run());
+  }
+
+  @Override
+  public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
+    return submit("verify", () -> {
+      Manifest manifest = readCompleted(id);
+      List<FileProblem> problems = new ArrayList<>();
+      int files = 0;
+      for (FileSetKind kind : FileSetKind.values()) {
+        for (ManifestFile entry : manifest.files(kind)) {
+          files++;
+          ContentChecker.check(kind, entry, layout.object(id, kind, entry.name()), null,
+              bytes -> {}).ifPresent(problems::add);
+        }
+      }
+      var report = new VerificationReport(id, manifest.descriptor().orElseThrow(), files,
+          manifest.descriptor().orElseThrow().sizeBytes(), problems);
+      if (!report.isClean()) {
+        LOG.warn("Verification of backup {} found {} bad files: {}", id, problems.size(),
+            report.describe());
+      }
+      return report;
+    });
+  }
+
+  @Override
+  public void close() {
+    List<CompletableFuture<?>> pending;
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      pending = List.copyOf(running);
+    }
+    CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+        .exceptionally(error -> null)
+        .join();
+    LOG.info("Closed filesystem backup store at {}", config.basePath());
+  }
+
+  // ------------------------------------------------------------------- shared with operations
+
+  ManifestFiles manifests() {
+    return manifests;
+  }
+
+  InstantSource clock() {
+    return clock;
+  }
+
+  BackupLocks locks() {
+    return locks;
+  }
+
+  ContentWriter writer() {
+    return writer;
+  }
+
+  FilesystemBackupStoreMetrics metrics() {
+    return metrics;
+  }
+
+  Set<BackupIdentifier> savesInFlight() {
+    return savesInFlight;
+  }
+
+  /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
+  Manifest readCompleted(BackupIdentifier id) throws IOException {
+    Manifest manifest = manifests.read(id).orElseThrow(() -> new BackupNotFoundException(id));
+    if (manifest.status() != BackupStatusCode.COMPLETED) {
+      throw new BackupNotCompletedException(id, manifest.status(),
+          manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
+    }
+    return manifest;
+  }
+
+  /** Creates a backup's directory under the structure lock (deletes prune parents under it). */
+  void createDirectories(Path directory) throws IOException {
+    structureLock.lock();
+    try {
+      Files.createDirectories(directory);
+    } finally {
+      structureLock.unlock();
+    }
+  }
+
+  /** Removes a backup's contents (held under its lock), e.g. leftovers of a crashed delete. */
+  void removeContents(BackupIdentifier id) throws IOException {
+    Path contents = layout.contentsDirectory(id);
+    if (!Files.exists(contents)) {
+      return;
+    }
+    DurableFiles.deleteRecursively(contents);
+    pruneEmptyParents(contents.getParent(), layout.contentsRoot());
+  }
+
+  // ----------------------------------------------------------------------------- internals
+
+  private void deleteBackup(BackupIdentifier id) throws IOException {
+    locks.withLock(id, () -> {
+      if (savesInFlight.contains(id)) {
+        throw new BackupInProgressException(id, "a save of it is still running in this store");
+      }
+      Optional<Manifest> current;
+      try {
+        current = manifests.read(id);
+      } catch (ManifestException e) {
+        LOG.warn("Deleting backup {} whose manifest cannot be trusted: {}", id, e.getMessage());
+        current = Optional.empty();
+      }
+      if (current.isPresent() && current.get().status() == BackupStatusCode.IN_PROGRESS) {
+        throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
+      }
+      // Contents first, the manifest last: a crash in between leaves a manifest whose delete can
+      // be retried, never orphaned contents without a manifest to find them by.
+      removeContents(id);
+      manifests.delete(id);
+      pruneEmptyParents(layout.manifestDirectory(id), layout.manifestsRoot());
+      LOG.info("Deleted backup {}", id);
+      return null;
+    });
+  }
+
+  private void pruneEmptyParents(Path directory, Path root) throws IOException {
+    structureLock.lock();
+    try {
+      DurableFiles.deleteEmptyDirectories(directory, root);
+    } finally {
+      structureLock.unlock();
+    }
+  }
+
+  private BackupPage listPage(BackupIdentifierWildcard wildcard, PageRequest page)
+      throws IOException {
+    Optional<BackupIdentifier> after = page.token().map(FilesystemBackupStore::parseToken);
+    List<BackupIdentifier> ids = layout.listIdentifiers(wildcard);
+    List<BackupStatus> statuses = new ArrayList<>();
+    int index = 0;
+    if (after.isPresent()) {
+      while (index < ids.size() && ids.get(index).compareTo(after.get()) <= 0) {
+        index++;
+      }
+    }
+    BackupIdentifier last = null;
+    for (; index < ids.size() && statuses.size() < page.size(); index++) {
+      BackupIdentifier id = ids.get(index);
+      last = id;
+      // A backup deleted since its directory was listed is skipped.
+      manifests.read(id).ifPresent(m -> statuses.add(m.toStatus()));
+    }
+    Optional<String> next = index < ids.size() && last != null
+        ? Optional.of(token(last))
+        : Optional.empty();
+    return new BackupPage(statuses, next);
+  }
+
+  private static String token(BackupIdentifier id) {
+    return PAGE_TOKEN_PREFIX + id.partitionId() + ":" + id.checkpointId() + ":" + id.nodeId();
+  }
+
+  private static BackupIdentifier parseToken(String token) {
+    try {
+      if (token.startsWith(PAGE_TOKEN_PREFIX)) {
+        String[] parts = token.substring(PAGE_TOKEN_PREFIX.length()).split(":", -1);
+        if (parts.length == 3) {
+          return new BackupIdentifier(Integer.parseInt(parts[2]), Integer.parseInt(parts[0]),
+              Long.parseLong(parts[1]));
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      // falls through to the error below
+    }
+    throw new IllegalArgumentException(
+        "Expected a page token handed out by this store, but was '" + token + "' (list)");
+  }
+
+  @FunctionalInterface
+  interface Operation<T> {
+    T run() throws IOException;
+  }
+
+  private <T> CompletableFuture<T> submit(String operation, Operation<T> work) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    synchronized (lifecycle) {
+      if (closed) {
+        return CompletableFuture.failedFuture(new IllegalStateException(
+            "Expected an open backup store, but it is closed (" + operation + " at "
+                + config.basePath() + ")"));
+      }
+      running.add(future);
+    }
+    future.whenComplete((value, error) -> running.remove(future));
+    metrics.time(operation, future);
+    try {
+      executor.execute(() -> {
+        try {
+          future.complete(work.run());
+        } catch (IOException e) {
+          future.completeExceptionally(new BackupStoreException(
+              "Expected " + operation + " to succeed, but " + e + " (store " + config.basePath()
+                  + ")", e));
+        } catch (UncheckedIOException e) {
+          future.completeExceptionally(new BackupStoreException(
+              "Expected " + operation + " to succeed, but " + e.getCause() + " (store "
+                  + config.basePath() + ")", e.getCause()));
+        } catch (RuntimeException e) {
+          future.completeExceptionally(e);
+        } catch (Error e) {
+          future.completeExceptionally(e);
+          throw e;
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      future.completeExceptionally(new IllegalStateException(
+          "Expected the backup store's executor to take " + operation + ", but it refused", e));
+    }
+    return future;
+  }
+}

@@ -1,0 +1,65 @@
+package io.cairn.backupfs;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Meters of the filesystem store:
+ *
+ * <ul>
+ *   <li>{@value #OPERATIONS} (timer; tags {@code operation} = save|status|list|delete|markFailed|
+ *       restore|verify, {@code result} = success|failure): duration of each operation;
+ *   <li>{@value #COPIED} (counter, bytes): content bytes read from sources and stored;
+ *   <li>{@value #REUSED} (counter, bytes): content bytes stored by linking the previous backup;
+ *   <li>{@value #RESTORED} (counter, bytes): content bytes restored and verified.
+ * </ul>
+ */
+final class FilesystemBackupStoreMetrics {
+
+  static final String OPERATIONS = "cairn.backupfs.operations";
+  static final String COPIED = "cairn.backupfs.copied";
+  static final String REUSED = "cairn.backupfs.reused";
+  static final String RESTORED = "cairn.backupfs.restored";
+
+  private final MeterRegistry registry;
+  private final Counter copied;
+  private final Counter reused;
+  private final Counter restored;
+
+  FilesystemBackupStoreMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.copied = bytes(COPIED, "Content bytes read from sources and stored");
+    this.reused = bytes(REUSED, "Content bytes stored by linking the previous backup");
+    this.restored = bytes(RESTORED, "Content bytes restored and verified");
+  }
+
+  private Counter bytes(String name, String description) {
+    return Counter.builder(name).baseUnit("bytes").description(description).register(registry);
+  }
+
+  /** Records the operation's duration under its result once {@code future} completes. */
+  <T> CompletableFuture<T> time(String operation, CompletableFuture<T> future) {
+    Timer.Sample sample = Timer.start(registry);
+    future.whenComplete((value, error) -> sample.stop(
+        Timer.builder(OPERATIONS)
+            .description("Backup store operations")
+            .tag("operation", operation)
+            .tag("result", error == null ? "success" : "failure")
+            .register(registry)));
+    return future;
+  }
+
+  void copied(long bytes) {
+    copied.increment(bytes);
+  }
+
+  void reused(long bytes) {
+    reused.increment(bytes);
+  }
+
+  void restored(long bytes) {
+    restored.increment(bytes);
+  }
+}

@@ -1,0 +1,212 @@
+package io.cairn.backupfs;
+
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupAlreadyExistsException;
+import io.cairn.backupapi.BackupFile;
+import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.BackupMarkedFailedException;
+import io.cairn.backupapi.BackupSaveResult;
+import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.BackupStoreException;
+import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.ManifestException;
+import io.cairn.backupapi.manifest.Manifest;
+import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupfs.content.ContentWriter.ReuseCandidate;
+import io.cairn.backupfs.content.ContentWriter.StoredFile;
+import io.cairn.backupfs.layout.DurableFiles;
+import io.cairn.backupfs.layout.StoreLayout;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One save: IN_PROGRESS manifest (only if none exists), contents, COMPLETED manifest (only if
+ * still IN_PROGRESS). Runs on the store's executor; holds the backup's lock only around manifest
+ * checks and writes.
+ */
+final class SaveOperation {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SaveOperation.class);
+
+  private final FilesystemBackupStore store;
+  private final StoreLayout layout;
+  private final Backup backup;
+  private final BackupIdentifier id;
+  private final Optional<BackupIdentifier> previous;
+
+  private int copiedFiles;
+  private long copiedBytes;
+  private int reusedFiles;
+  private long reusedBytes;
+  private long storedBytes;
+
+  SaveOperation(FilesystemBackupStore store, Backup backup, Optional<BackupIdentifier> previous) {
+    this.store = store;
+    this.layout = store.layout();
+    this.backup = backup;
+    this.id = backup.id();
+    this.previous = previous;
+  }
+
+  BackupSaveResult run() throws IOException {
+    previous.ifPresent(p -> {
+      if (p.partitionId() != id.partitionId() || p.equals(id)) {
+        throw new IllegalArgumentException(
+            "Expected a previous backup of partition " + id.partitionId() + " other than " + id
+                + ", but got " + p + " (save)");
+      }
+    });
+    begin();
+    try {
+      Map<FileSetKind, List<ManifestFile>> files = storeContents();
+      Manifest completed = complete(files);
+      LOG.info("Completed backup {}: {} files copied ({} bytes), {} reused ({} bytes), {} bytes "
+          + "stored", id, copiedFiles, copiedBytes, reusedFiles, reusedBytes, storedBytes);
+      return new BackupSaveResult(completed.toStatus(), copiedFiles, copiedBytes, reusedFiles,
+          reusedBytes, storedBytes);
+    } catch (BackupMarkedFailedException e) {
+      LOG.info("Backup {} was not completed: {}", id, e.getMessage());
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      String reason = e instanceof BackupStoreException ? e.getMessage() : e.toString();
+      failIfInProgress(reason);
+      throw e instanceof BackupStoreException bse ? bse
+          : new BackupStoreException("Expected to store backup " + id + ", but " + reason, e);
+    } finally {
+      store.savesInFlight().remove(id);
+      try {
+        DurableFiles.deleteRecursively(layout.tempDirectory(id));
+      } catch (IOException e) {
+        LOG.warn("Could not remove temp files of backup {}: {}", id, e.toString());
+      }
+    }
+  }
+
+  /** Writes the IN_PROGRESS manifest unless the backup exists in any state. */
+  private void begin() throws IOException {
+    store.locks().withLock(id, () -> {
+      Optional<Manifest> existing = store.manifests().read(id);
+      if (existing.isPresent()) {
+        throw new BackupAlreadyExistsException(id, existing.get().status());
+      }
+      // Leftovers of a crashed delete or save of this id; nothing refers to them.
+      store.removeContents(id);
+      store.createDirectories(layout.manifestDirectory(id));
+      store.createDirectories(layout.contentsDirectory(id));
+      store.manifests().write(Manifest.inProgress(backup.descriptor(), store.clock().instant()));
+      store.savesInFlight().add(id);
+      return null;
+    });
+  }
+
+  private Map<FileSetKind, List<ManifestFile>> storeContents() throws IOException {
+    Optional<Manifest> reusable = previousCompleted();
+    Set<Path> directories = new LinkedHashSet<>();
+    Map<FileSetKind, List<ManifestFile>> result = new EnumMap<>(FileSetKind.class);
+    for (FileSetKind kind : FileSetKind.values()) {
+      Map<String, ManifestFile> candidates = reusable
+          .map(m -> m.files(kind).stream()
+              .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
+          .orElse(Map.of());
+      List<ManifestFile> entries = new ArrayList<>();
+      directories.add(layout.fileSetDirectory(id, kind));
+      for (BackupFile file : backup.files(kind).files()) {
+        Optional<ReuseCandidate> candidate = Optional.ofNullable(candidates.get(file.name()))
+            .map(e -> new ReuseCandidate(e, layout.object(reusable.get().id(), kind, e.name())));
+        StoredFile stored;
+        try {
+          stored = store.writer().store(id, kind, file, candidate);
+        } catch (IOException e) {
+          throw new BackupStoreException("Expected to store " + kind.directoryName() + " file '"
+              + file.name() + "' of backup " + id + " from " + file.path() + ", but " + e, e);
+        }
+        record(stored);
+        entries.add(stored.entry());
+        directories.add(stored.object().getParent());
+      }
+      result.put(kind, entries);
+    }
+    for (Path directory : directories) {
+      DurableFiles.fsyncDirectory(
+          java.nio.file.Files.createDirectories(directory));
+    }
+    DurableFiles.fsyncDirectory(layout.contentsDirectory(id));
+    return result;
+  }
+
+  private Optional<Manifest> previousCompleted() throws IOException {
+    if (previous.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      Optional<Manifest> manifest = store.manifests().read(previous.get());
+      if (manifest.isPresent() && manifest.get().status() == BackupStatusCode.COMPLETED) {
+        return manifest;
+      }
+      LOG.debug("Not reusing files of {}: it is {}", previous.get(),
+          manifest.map(m -> m.status().name()).orElse("missing"));
+    } catch (ManifestException e) {
+      LOG.warn("Not reusing files of {}: {}", previous.get(), e.getMessage());
+    }
+    return Optional.empty();
+  }
+
+  private void record(StoredFile stored) {
+    ManifestFile entry = stored.entry();
+    storedBytes += entry.storedSizeBytes();
+    if (stored.reused()) {
+      reusedFiles++;
+      reusedBytes += entry.sizeBytes();
+      store.metrics().reused(entry.sizeBytes());
+    } else {
+      copiedFiles++;
+      copiedBytes += entry.sizeBytes();
+      store.metrics().copied(entry.sizeBytes());
+    }
+  }
+
+  /** Moves the manifest to COMPLETED, only if it is still IN_PROGRESS. */
+  private Manifest complete(Map<FileSetKind, List<ManifestFile>> files) throws IOException {
+    return store.locks().withLock(id, () -> {
+      Optional<Manifest> current = store.manifests().read(id);
+      if (current.isEmpty()) {
+        throw new BackupMarkedFailedException(id, "its manifest was deleted");
+      }
+      if (current.get().status() != BackupStatusCode.IN_PROGRESS) {
+        throw new BackupMarkedFailedException(id, "it was marked " + current.get().status()
+            + current.get().failureReason().map(r -> " (" + r + ")").orElse(""));
+      }
+      Manifest completed = current.get().complete(files.get(FileSetKind.SNAPSHOT),
+          files.get(FileSetKind.SEGMENTS), store.clock().instant());
+      store.manifests().write(completed);
+      return completed;
+    });
+  }
+
+  private void failIfInProgress(String reason) {
+    try {
+      store.locks().withLock(id, () -> {
+        Optional<Manifest> current = store.manifests().read(id);
+        if (current.isPresent() && current.get().status() == BackupStatusCode.IN_PROGRESS) {
+          store.manifests().write(current.get().fail(reason, store.clock().instant()));
+          LOG.warn("Backup {} FAILED: {}", id, reason);
+        }
+        return null;
+      });
+    } catch (IOException | RuntimeException e) {
+      LOG.error("Backup {} failed ({}) and could not be marked FAILED: {}. Mark it failed before "
+          + "deleting it.", id, reason, e.toString());
+    }
+  }
+}
