@@ -1,0 +1,536 @@
+package io.cairn.raft;
+
+import io.cairn.journal.Journal;
+import io.cairn.raft.AppendResult.Appended;
+import io.cairn.raft.consensus.RaftNode;
+import io.cairn.raft.consensus.RaftNodeListener;
+import io.cairn.raft.consensus.UnsafeOptions;
+import io.cairn.raft.log.RaftLog;
+import io.cairn.raft.protocol.RaftMessage;
+import io.cairn.raft.protocol.RaftMessageCodec;
+import io.cairn.raft.storage.RaftMetaStore;
+import io.cairn.scheduler.Actor;
+import io.cairn.scheduler.Cancellable;
+import io.cairn.transport.MessagingService;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.random.RandomGenerator;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One member of one partition's raft group, as an {@link Actor}: the shell around the pure
+ * decision code ({@link RaftNode}) that does the I/O. It receives raft messages from the {@link
+ * MessagingService} (type {@code raft-<partitionId>}, one-way), drives the node's timers with the
+ * actor's clock, batches the leader's flushes (many appends, one flush) and completes the
+ * application's futures.
+ *
+ * <p>The application appends through the leader only: {@link #append} returns {@link
+ * AppendResult.Appended} once the entry is flushed locally, or {@link AppendResult.NotLeader}
+ * with the leader it knows. {@link #whenCommitted} completes when that entry is committed.
+ *
+ * <p>Ownership: the journal, meta store and snapshot store are given to the server and closed by
+ * their owner after {@link #closeAsync()} completed.
+ */
+public final class RaftServer extends Actor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RaftServer.class);
+
+  private final int partitionId;
+  private final int localId;
+  private final List<Integer> members;
+  private final RaftConfig config;
+  private final Journal journal;
+  private final RaftMetaStore metaStore;
+  private final RaftSnapshotStore snapshots;
+  private final MessagingService messaging;
+  private final RandomGenerator random;
+  private final UnsafeOptions unsafe;
+  private final RaftMetrics metrics;
+  private final String messageType;
+  private final List<RaftRoleListener> roleListeners = new CopyOnWriteArrayList<>();
+  private final List<RaftCommitListener> commitListeners = new CopyOnWriteArrayList<>();
+
+  // actor thread only
+  private RaftNode node;
+  private RaftLog log;
+  private Cancellable timer;
+  private long timerDueMs = Long.MAX_VALUE;
+  private boolean flushScheduled;
+  private AppendTracker appends;
+
+  // written on the actor thread, read anywhere
+  private volatile RaftRole role = RaftRole.INACTIVE;
+  private volatile long term;
+  private volatile int leaderId = -1;
+  private volatile long commitIndex;
+
+  private RaftServer(Builder builder) {
+    super("raft-" + builder.partitionId + "-" + builder.localId);
+    this.partitionId = builder.partitionId;
+    this.localId = builder.localId;
+    this.members = List.copyOf(builder.members);
+    this.config = builder.config;
+    this.journal = builder.journal;
+    this.metaStore = builder.metaStore;
+    this.snapshots = builder.snapshots;
+    this.messaging = builder.messaging;
+    this.random = builder.random;
+    this.unsafe = builder.unsafe;
+    this.metrics = new RaftMetrics(builder.registry, partitionId, localId);
+    this.messageType = messageType(partitionId);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The messaging type of a partition's raft messages. */
+  public static String messageType(int partitionId) {
+    return "raft-" + partitionId;
+  }
+
+  // ---- application API (any thread) ---------------------------------------------------------
+
+  /**
+   * Appends a batch of stream records with positions [{@code lowestPosition}, {@code
+   * highestPosition}] if this member leads. The future completes with {@link Appended} (index and
+   * term) once the entry is flushed locally, or {@link AppendResult.NotLeader}. It fails with
+   * {@link IllegalArgumentException} when the positions do not follow the last written ones, and
+   * with {@link IllegalStateException} when the member is closed or failed.
+   *
+   * @param payload copied before this method returns
+   */
+  public CompletableFuture<AppendResult> append(
+      long lowestPosition, long highestPosition, DirectBuffer payload) {
+    byte[] copy = new byte[payload.capacity()];
+    payload.getBytes(0, copy);
+    CompletableFuture<AppendResult> result = new CompletableFuture<>();
+    submit(() -> doAppend(lowestPosition, highestPosition, copy, result))
+        .whenComplete(
+            (ignored, error) -> {
+              if (error != null) {
+                result.completeExceptionally(error);
+              }
+            });
+    return result;
+  }
+
+  /**
+   * Completes with the entry's index when it is committed; fails with {@link
+   * RaftEntryNotCommittedException} when it was replaced by another leader's entry or its outcome
+   * can no longer be known.
+   */
+  public CompletableFuture<Long> whenCommitted(Appended appended) {
+    CompletableFuture<Long> result = new CompletableFuture<>();
+    submit(() -> registerCommitWaiter(appended, result))
+        .whenComplete(
+            (ignored, error) -> {
+              if (error != null) {
+                result.completeExceptionally(error);
+              }
+            });
+    return result;
+  }
+
+  /**
+   * Deletes whole journal segments below {@code index}, never past the snapshot store's
+   * compaction bound. Completes with true if a segment was deleted.
+   */
+  public CompletableFuture<Boolean> compact(long index) {
+    return call(() -> node != null && node.compact(index));
+  }
+
+  /** Adds a listener; it is told the current role at once (on the actor thread). */
+  public void addRoleListener(RaftRoleListener listener) {
+    roleListeners.add(listener);
+    submit(() -> listener.onRoleChange(role, term, leaderId));
+  }
+
+  public void addCommitListener(RaftCommitListener listener) {
+    commitListeners.add(listener);
+  }
+
+  public RaftRole role() {
+    return role;
+  }
+
+  public long term() {
+    return term;
+  }
+
+  /** The leader this member knows of, or -1. */
+  public int leaderId() {
+    return leaderId;
+  }
+
+  public long commitIndex() {
+    return commitIndex;
+  }
+
+  public int partitionId() {
+    return partitionId;
+  }
+
+  public int localNodeId() {
+    return localId;
+  }
+
+  // ---- actor life cycle ---------------------------------------------------------------------
+
+  @Override
+  protected void onStart() {
+    Optional<RaftSnapshot> snapshot = snapshots.latestSnapshot();
+    String context = "partition " + partitionId + " node " + localId;
+    log =
+        RaftLog.open(
+            journal,
+            snapshot.map(RaftSnapshot::index).orElse(0L),
+            snapshot.map(RaftSnapshot::term).orElse(0L),
+            context);
+    appends = new AppendTracker(partitionId, metrics, log::termAt);
+    node =
+        new RaftNode(
+            partitionId,
+            localId,
+            members,
+            config,
+            log,
+            metaStore,
+            snapshots,
+            random,
+            this::sendMessage,
+            new NodeEvents(),
+            unsafe);
+    node.start(nowMs());
+    commitIndex = node.commitIndex();
+    metrics.onCommit(commitIndex);
+    messaging.registerMessageHandler(messageType, this::onMessage, executor());
+    afterEvent();
+  }
+
+  @Override
+  protected void onClose() {
+    messaging.unregisterHandler(messageType);
+    if (timer != null) {
+      timer.cancel();
+    }
+    if (node != null) {
+      node.close();
+    }
+    failPending("raft member closed (partition " + partitionId + ", node " + localId + ")");
+    if (log != null) {
+      log.close();
+    }
+    metrics.close();
+  }
+
+  // ---- actor thread -------------------------------------------------------------------------
+
+  private void onMessage(int sender, byte[] payload) {
+    if (node == null) {
+      return;
+    }
+    RaftMessage message;
+    try {
+      message = RaftMessageCodec.decode(payload);
+    } catch (IllegalArgumentException e) {
+      LOG.debug("Dropping undecodable raft message from {} (partition {})", sender, partitionId, e);
+      return;
+    }
+    node.handle(sender, message, nowMs());
+    afterEvent();
+  }
+
+  private void onTimer() {
+    timer = null;
+    timerDueMs = Long.MAX_VALUE;
+    if (node == null) {
+      return;
+    }
+    node.tick(nowMs());
+    afterEvent();
+  }
+
+  private void doAppend(
+      long lowestPosition, long highestPosition, byte[] payload, CompletableFuture<AppendResult> result) {
+    if (node == null || !isUsable()) {
+      result.completeExceptionally(
+          new IllegalStateException(
+              "Expected an active raft member to append, but it is "
+                  + role
+                  + " (partition "
+                  + partitionId
+                  + ", node "
+                  + localId
+                  + ")"));
+      return;
+    }
+    long startNanos = clock().nanos();
+    AppendResult appendResult =
+        node.append(
+            lowestPosition, highestPosition, new UnsafeBuffer(payload), nowMs());
+    if (appendResult instanceof Appended appended) {
+      appends.onAppended(appended, result, startNanos);
+      scheduleFlush();
+    } else {
+      result.complete(appendResult);
+    }
+  }
+
+  private void scheduleFlush() {
+    if (!flushScheduled) {
+      flushScheduled = true;
+      submit(this::flush);
+    }
+  }
+
+  private void flush() {
+    flushScheduled = false;
+    if (node == null || !isUsable()) {
+      failPending("raft member is " + role);
+      return;
+    }
+    long flushedIndex = node.flushAndReplicate(nowMs());
+    appends.onFlushed(flushedIndex, clock().nanos(), leaderId, term);
+    afterEvent();
+  }
+
+  private void registerCommitWaiter(Appended appended, CompletableFuture<Long> result) {
+    if (node == null || !isUsable()) {
+      result.completeExceptionally(
+          new RaftEntryNotCommittedException(
+              "Expected an active raft member, but it is " + role + " (partition " + partitionId + ")"));
+      return;
+    }
+    appends.awaitCommit(appended, result, node.commitIndex());
+  }
+
+  private void afterEvent() {
+    if (node == null || !isUsable()) {
+      return;
+    }
+    long due = node.nextDeadlineMs();
+    if (due == Long.MAX_VALUE) {
+      return;
+    }
+    if (timer != null && !timer.isCancelled() && timerDueMs <= due) {
+      return; // fires no later than needed; the tick then reschedules
+    }
+    if (timer != null) {
+      timer.cancel();
+    }
+    timerDueMs = due;
+    timer = schedule(Duration.ofMillis(Math.max(0, due - nowMs())), this::onTimer);
+  }
+
+  private void sendMessage(int memberId, RaftMessage message) {
+    try {
+      messaging
+          .send(memberId, messageType, RaftMessageCodec.encode(message))
+          .whenComplete(
+              (ignored, error) -> {
+                if (error != null) {
+                  LOG.trace("Raft message to {} not sent: {}", memberId, error.toString());
+                }
+              });
+    } catch (RuntimeException e) {
+      LOG.debug("Raft message to {} not sent (partition {})", memberId, partitionId, e);
+    }
+  }
+
+  private boolean isUsable() {
+    RaftRole current = node.role();
+    return current != RaftRole.FAILED && current != RaftRole.INACTIVE;
+  }
+
+  private long nowMs() {
+    return clock().millis();
+  }
+
+  private void failPending(String reason) {
+    if (appends != null) {
+      appends.failAll(reason);
+    }
+  }
+
+  /** The decision code, for tests that drive or inspect it on the actor thread. */
+  RaftNode node() {
+    return node;
+  }
+
+  /** Events from the decision code, on the actor thread. */
+  private final class NodeEvents implements RaftNodeListener {
+
+    @Override
+    public void onRoleChange(RaftRole newRole, long newTerm, int newLeaderId) {
+      RaftRole previous = role;
+      role = newRole;
+      term = newTerm;
+      leaderId = newLeaderId;
+      metrics.onRoleChange(newRole, newTerm);
+      if (previous == RaftRole.LEADER && newRole != RaftRole.LEADER) {
+        appends.onLeadershipLost();
+      }
+      if (newRole == RaftRole.FAILED) {
+        failPending("raft member failed (partition " + partitionId + ", node " + localId + ")");
+      }
+      for (RaftRoleListener listener : roleListeners) {
+        listener.onRoleChange(newRole, newTerm, newLeaderId);
+      }
+    }
+
+    @Override
+    public void onCommit(long newCommitIndex) {
+      commitIndex = newCommitIndex;
+      metrics.onCommit(newCommitIndex);
+      appends.onCommit(newCommitIndex, clock().nanos());
+      for (RaftCommitListener listener : commitListeners) {
+        listener.onCommit(newCommitIndex);
+      }
+    }
+
+    @Override
+    public void onTruncated(long lastKeptIndex) {
+      appends.onTruncated(lastKeptIndex);
+    }
+
+    @Override
+    public void onSnapshotInstalled(long index, long snapshotTerm) {
+      metrics.onSnapshotInstalled();
+      onTruncated(index);
+      for (RaftCommitListener listener : commitListeners) {
+        listener.onSnapshotInstalled(index, snapshotTerm);
+      }
+    }
+  }
+
+  /** Collects what a member needs; every field is required except the test-only options. */
+  public static final class Builder {
+    private int partitionId = -1;
+    private int localId = -1;
+    private List<Integer> members;
+    private RaftConfig config = RaftConfig.defaults();
+    private Journal journal;
+    private RaftMetaStore metaStore;
+    private RaftSnapshotStore snapshots;
+    private MessagingService messaging;
+    private RandomGenerator random;
+    private MeterRegistry registry;
+    private UnsafeOptions unsafe = UnsafeOptions.NONE;
+
+    private Builder() {}
+
+    public Builder partitionId(int value) {
+      partitionId = value;
+      return this;
+    }
+
+    public Builder localNodeId(int value) {
+      localId = value;
+      return this;
+    }
+
+    /** The static members of the group (1, 3 or 5 node ids), the local node included. */
+    public Builder members(List<Integer> value) {
+      members = List.copyOf(value);
+      return this;
+    }
+
+    public Builder config(RaftConfig value) {
+      config = Objects.requireNonNull(value, "config");
+      return this;
+    }
+
+    public Builder journal(Journal value) {
+      journal = value;
+      return this;
+    }
+
+    public Builder metaStore(RaftMetaStore value) {
+      metaStore = value;
+      return this;
+    }
+
+    public Builder snapshotStore(RaftSnapshotStore value) {
+      snapshots = value;
+      return this;
+    }
+
+    public Builder messagingService(MessagingService value) {
+      messaging = value;
+      return this;
+    }
+
+    /**
+     * The source of randomized election timeouts. Seed it (differently per member) so that runs
+     * can be reproduced.
+     */
+    public Builder random(RandomGenerator value) {
+      random = value;
+      return this;
+    }
+
+    public Builder meterRegistry(MeterRegistry value) {
+      registry = value;
+      return this;
+    }
+
+    /** Test only: deliberately broken voting, to prove that checkers catch it. */
+    Builder unsafeOptions(UnsafeOptions value) {
+      unsafe = Objects.requireNonNull(value, "unsafe");
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the missing or invalid setting
+     */
+    public RaftServer build() {
+      if (partitionId < 1) {
+        throw new IllegalArgumentException(
+            "Expected partitionId >= 1, but was " + partitionId + " (raft server)");
+      }
+      if (members == null || !members.contains(localId)) {
+        throw new IllegalArgumentException(
+            "Expected members to contain localNodeId "
+                + localId
+                + ", but was "
+                + members
+                + " (raft server, partition "
+                + partitionId
+                + ")");
+      }
+      require(journal, "journal");
+      require(metaStore, "metaStore");
+      require(snapshots, "snapshotStore");
+      require(messaging, "messagingService");
+      require(random, "random");
+      require(registry, "meterRegistry");
+      if (messaging.localNodeId() != localId) {
+        throw new IllegalArgumentException(
+            "Expected the messaging service of node "
+                + localId
+                + ", but it belongs to node "
+                + messaging.localNodeId()
+                + " (raft server, partition "
+                + partitionId
+                + ")");
+      }
+      return new RaftServer(this);
+    }
+
+    private void require(Object value, String name) {
+      if (value == null) {
+        throw new IllegalArgumentException(
+            "Expected " + name + " to be set, but it is missing (raft server, partition " + partitionId + ")");
+      }
+    }
+  }
+}
