@@ -11,7 +11,9 @@ public interface RaftSnapshot {
 
   /**
    * Opens a reader over the snapshot's chunks, in order, from the first. The reader stays valid
-   * while it is open even if a newer snapshot is committed meanwhile.
+   * while it is open even if a newer snapshot is committed meanwhile. A reader opened after this
+   * snapshot was replaced or lost may have no chunks; the leader then starts over from the latest
+   * snapshot.
    */
   RaftSnapshotChunkReader openChunkReader();
 }

@@ -2,12 +2,16 @@ package io.cairn.raft;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
  * A snapshot store in memory, for tests: a snapshot is a byte array split into fixed-size chunks.
  * The receiver checks each chunk's checksum and order, and the whole snapshot's checksum on commit.
+ *
+ * <p>Like the file store, it keeps only the latest snapshot: a snapshot replaced by a newer one is
+ * gone, and a reader opened on it afterwards has no chunks (readers opened before stay valid).
  */
 final class InMemorySnapshotStore implements RaftSnapshotStore {
 
@@ -32,7 +36,22 @@ final class InMemorySnapshotStore implements RaftSnapshotStore {
       throw new IllegalArgumentException(
           "Expected a snapshot index above " + latest.index + ", but was " + index);
     }
-    latest = new Snapshot(index, term, content.clone(), chunkSizeBytes);
+    replaceLatest(new Snapshot(index, term, content.clone(), chunkSizeBytes));
+  }
+
+  /**
+   * Loses the latest snapshot's data while still reporting it as the latest, as a store would
+   * that found its files gone after it was chosen: readers opened from now on have no chunks.
+   */
+  void loseLatest() {
+    latest.gone = true;
+  }
+
+  private void replaceLatest(Snapshot snapshot) {
+    if (latest != null) {
+      latest.gone = true;
+    }
+    latest = snapshot;
   }
 
   /** Pretends a reservation keeps entries from {@code index} on; -1 to clear. */
@@ -84,6 +103,7 @@ final class InMemorySnapshotStore implements RaftSnapshotStore {
     private final long term;
     private final byte[] content;
     private final int chunkSizeBytes;
+    private boolean gone;
 
     Snapshot(long index, long term, byte[] content, int chunkSizeBytes) {
       this.index = index;
@@ -110,16 +130,20 @@ final class InMemorySnapshotStore implements RaftSnapshotStore {
     public RaftSnapshotChunkReader openChunkReader() {
       int count = Math.max(1, (content.length + chunkSizeBytes - 1) / chunkSizeBytes);
       long whole = checksumOf(content);
+      boolean empty = gone;
       return new RaftSnapshotChunkReader() {
         private int next;
 
         @Override
         public boolean hasNext() {
-          return next < count;
+          return !empty && next < count;
         }
 
         @Override
         public RaftSnapshotChunk next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException("Expected another snapshot chunk, but there is none");
+          }
           int from = next * chunkSizeBytes;
           byte[] data = Arrays.copyOfRange(content, from, Math.min(content.length, from + chunkSizeBytes));
           RaftSnapshotChunk chunk =
@@ -180,7 +204,7 @@ final class InMemorySnapshotStore implements RaftSnapshotStore {
         return false;
       }
       done = true;
-      latest = new Snapshot(index, term, content, chunkSizeBytes);
+      replaceLatest(new Snapshot(index, term, content, chunkSizeBytes));
       commits++;
       if (receiving == this) {
         receiving = null;

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 class RaftSnapshotInstallTest {
 
   private static final byte[] CONTENT = "the state of the partition at index six, in chunks".getBytes();
+  private static final byte[] NEWER_CONTENT =
+      "the state of the partition at index eight, also in several chunks".getBytes();
 
   @Test
   void shouldInstallSnapshotOnFollowerThatNeedsCompactedEntries() {
@@ -67,6 +69,58 @@ class RaftSnapshotInstallTest {
     assertThat(follower.snapshots.latest().content()).isEqualTo(CONTENT);
     assertThat(follower.snapshots.commits()).isEqualTo(1);
     assertThat(follower.journal.getFirstIndex()).isEqualTo(7);
+    assertThat(follower.node.log().lastIndex()).isEqualTo(leader.node.log().lastIndex());
+  }
+
+  @Test
+  void shouldRestartTransferFromLatestSnapshotWhenSnapshotBeingSentIsGone() {
+    RaftTestContext leader = compactedLeader();
+    RaftTestContext follower = RaftTestContext.builder(1, 0, 1, 2).build();
+    // while chunk 0 is on its way, a newer snapshot replaces the one being sent
+    leader.snapshots.take(8, 1, NEWER_CONTENT);
+    assertThat(leader.node.compact(9)).isTrue();
+    rejectChunkOnce(leader, 1);
+    exchange(leader, follower);
+    assertThat(follower.snapshots.aborts()).as("chunk 1 rejected").isEqualTo(1);
+
+    for (int attempt = 0; attempt < 3 && follower.snapshots.latest() == null; attempt++) {
+      leader.time(RaftTestContext.CONFIG.requestTimeout().toMillis());
+      exchange(leader, follower);
+    }
+
+    assertThat(follower.snapshots.latest())
+        .as("the transfer started over from the latest snapshot instead of stalling")
+        .isNotNull();
+    assertThat(follower.snapshots.latest().index()).isEqualTo(8);
+    assertThat(follower.snapshots.latest().content()).isEqualTo(NEWER_CONTENT);
+    assertThat(follower.journal.getFirstIndex()).isEqualTo(9);
+    assertThat(follower.node.log().lastIndex()).isEqualTo(leader.node.log().lastIndex());
+    assertThat(follower.node.commitIndex()).isEqualTo(leader.node.commitIndex());
+  }
+
+  @Test
+  void shouldWaitRequestTimeoutAndRetryWhenLatestSnapshotHasNoChunks() {
+    RaftTestContext leader = compactedLeader();
+    RaftTestContext follower = RaftTestContext.builder(1, 0, 1, 2).build();
+    leader.snapshots.loseLatest();
+    rejectChunkOnce(leader, 1);
+    exchange(leader, follower);
+    assertThat(follower.snapshots.aborts()).as("chunk 1 rejected").isEqualTo(1);
+
+    leader.time(RaftTestContext.CONFIG.requestTimeout().toMillis());
+
+    assertThat(leader.sentTo(1, InstallSnapshotRequest.class)).as("nothing to send").isEmpty();
+    assertThat(leader.node.nextDeadlineMs())
+        .as("the leader waits for the next attempt instead of spinning")
+        .isGreaterThan(leader.nowMs);
+
+    leader.snapshots.take(8, 1, NEWER_CONTENT);
+    leader.time(RaftTestContext.CONFIG.requestTimeout().toMillis());
+    assertThat(leader.lastSentTo(1, InstallSnapshotRequest.class).snapshotIndex()).isEqualTo(8);
+    exchange(leader, follower);
+
+    assertThat(follower.snapshots.latest().index()).isEqualTo(8);
+    assertThat(follower.snapshots.latest().content()).isEqualTo(NEWER_CONTENT);
     assertThat(follower.node.log().lastIndex()).isEqualTo(leader.node.log().lastIndex());
   }
 
@@ -125,6 +179,21 @@ class RaftSnapshotInstallTest {
     leader.time(RaftTestContext.CONFIG.requestTimeout().toMillis());
     assertThat(leader.lastSentTo(1, InstallSnapshotRequest.class).chunk().chunkIndex()).isZero();
     return leader;
+  }
+
+  /** Corrupts the first copy of chunk {@code chunkIndex} the leader sends, so the follower rejects it. */
+  private static void rejectChunkOnce(RaftTestContext leader, int chunkIndex) {
+    boolean[] corrupted = new boolean[1];
+    leader.outboundFilter(
+        message -> {
+          if (message instanceof InstallSnapshotRequest request
+              && request.chunk().chunkIndex() == chunkIndex
+              && !corrupted[0]) {
+            corrupted[0] = true;
+            return corrupt(request);
+          }
+          return message;
+        });
   }
 
   /** Delivers messages between leader and follower until neither sends anything. */

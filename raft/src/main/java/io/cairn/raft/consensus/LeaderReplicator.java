@@ -12,6 +12,7 @@ import io.cairn.raft.state.FollowerProgress;
 import io.cairn.raft.state.LeaderState;
 import io.cairn.raft.state.SnapshotTransfer;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,9 +65,10 @@ final class LeaderReplicator {
       boolean timedOut = nowMs - progress.lastSendMs() >= node.requestTimeoutMs;
       SnapshotTransfer transfer = progress.snapshotTransfer();
       if (transfer != null) {
-        if (timedOut) {
-          RaftSnapshotChunk chunk = transfer.current() != null ? transfer.current() : transfer.advance();
-          sendChunk(progress, transfer, chunk, nowMs);
+        if (timedOut && transfer.isStopped()) {
+          progress.abandonSnapshotTransfer(); // replicate() below starts from the latest snapshot
+        } else if (timedOut) {
+          sendChunk(progress, transfer, transfer.current(), nowMs); // unanswered: send it again
         }
       } else if (progress.inFlight() > 0 && timedOut) {
         progress.onRequestTimeout();
@@ -206,21 +208,19 @@ final class LeaderReplicator {
           RaftSnapshotChunk next = transfer.advance();
           if (next != null) {
             sendChunk(progress, transfer, next, nowMs);
+          } else {
+            stopTransfer(
+                progress,
+                transfer,
+                "its reader ended after chunk " + current.chunkIndex() + " of " + current.chunkCount(),
+                nowMs);
           }
         }
       }
       case REJECTED -> {
         if (current != null && current.chunkIndex() == response.chunkIndex()) {
-          LOG.warn(
-              "Member {} rejected chunk {} of snapshot {}; restarting the transfer after {} ms"
-                  + " (partition {})",
-              from,
-              response.chunkIndex(),
-              response.snapshotIndex(),
-              node.requestTimeoutMs,
-              node.partitionId);
-          transfer.restart();
-          progress.onSnapshotChunkSent(nowMs); // back off one request timeout
+          stopTransfer(
+              progress, transfer, "member " + from + " rejected chunk " + current.chunkIndex(), nowMs);
         }
       }
     }
@@ -259,17 +259,36 @@ final class LeaderReplicator {
     progress.startSnapshotTransfer(transfer);
     RaftSnapshotChunk first = transfer.advance();
     if (first == null) {
-      progress.endSnapshotTransfer();
+      stopTransfer(progress, transfer, "its reader has no chunks (the snapshot is gone)", nowMs);
       return;
     }
     sendChunk(progress, transfer, first, nowMs);
   }
 
+  /**
+   * Stops a transfer that cannot go on. It stays in place, so nothing is sent to the follower for
+   * a request timeout; then {@link #tick} ends it and a new transfer starts from the latest
+   * snapshot. A snapshot that disappeared (replaced by a newer one) thus never stalls the follower,
+   * and one that cannot be read is retried once per request timeout, not in a busy loop.
+   */
+  private void stopTransfer(
+      FollowerProgress progress, SnapshotTransfer transfer, String reason, long nowMs) {
+    LOG.warn(
+        "Stopped sending snapshot {} to member {}: {}; starting over from the latest snapshot"
+            + " after {} ms (partition {}, node {})",
+        transfer.snapshot().index(),
+        progress.memberId(),
+        reason,
+        node.requestTimeoutMs,
+        node.partitionId,
+        node.localId);
+    transfer.stop();
+    progress.onSnapshotChunkSent(nowMs); // back off one request timeout
+  }
+
   private void sendChunk(
       FollowerProgress progress, SnapshotTransfer transfer, RaftSnapshotChunk chunk, long nowMs) {
-    if (chunk == null) {
-      return;
-    }
+    Objects.requireNonNull(chunk, "Expected a chunk to send, but a running transfer had none");
     RaftSnapshot snapshot = transfer.snapshot();
     node.send(
         progress.memberId(),

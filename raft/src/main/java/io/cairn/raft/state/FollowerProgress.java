@@ -104,6 +104,15 @@ public final class FollowerProgress {
     lastResponseMs = nowMs;
   }
 
+  /**
+   * Ends a transfer that could not finish: replication starts over from the last index known to
+   * match, which starts a new transfer from the latest snapshot when the follower still needs one.
+   */
+  public void abandonSnapshotTransfer() {
+    endSnapshotTransfer();
+    onRequestTimeout();
+  }
+
   public void endSnapshotTransfer() {
     if (snapshotTransfer != null) {
       snapshotTransfer.close();
