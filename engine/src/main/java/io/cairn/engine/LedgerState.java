@@ -1,0 +1,78 @@
+package io.cairn.engine;
+
+import io.cairn.engine.state.LedgerStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * Read-only view of one partition's ledger state: the query path (the gateway's "get account")
+ * and what tests and tools check.
+ *
+ * <p>Threading: the partition's database has one user, the partition's thread. Call these methods
+ * there, for example through {@code streamProcessor.call(() -> state.balance(id))}. The view
+ * shows the committed state plus, on a leader, commands processed but not committed in the log
+ * yet.
+ */
+public final class LedgerState {
+
+  private final LedgerStore store;
+
+  public LedgerState(final LedgerStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  /** The balance of {@code accountId}, empty if this partition has no such account. */
+  public OptionalLong balance(final String accountId) {
+    final Long balance = store.balance(accountId);
+    return balance == null ? OptionalLong.empty() : OptionalLong.of(balance);
+  }
+
+  /** Every account of this partition and its balance, by account id. */
+  public Map<String, Long> balances() {
+    final Map<String, Long> balances = new TreeMap<>();
+    store.forEachAccount(balances::put);
+    return balances;
+  }
+
+  /** Visits every account and its balance, in account id order (UTF-8 byte order). */
+  public void forEachAccount(final BiConsumer<String, Long> visitor) {
+    store.forEachAccount(visitor);
+  }
+
+  /** The credits this partition debited and has not seen acknowledged, by transfer key. */
+  public List<PendingCredit> pendingCredits() {
+    final List<PendingCredit> credits = new ArrayList<>();
+    store.forEachPendingCredit(credits::add);
+    return credits;
+  }
+
+  /** Visits the pending credits in transfer key order. */
+  public void forEachPendingCredit(final Consumer<PendingCredit> visitor) {
+    store.forEachPendingCredit(visitor);
+  }
+
+  /** True if this partition applied the credit of {@code transferKey} (as its target). */
+  public boolean isCreditApplied(final long transferKey) {
+    return store.isCreditApplied(transferKey);
+  }
+
+  /** The credits this partition applied as a target: transfer key → amount. */
+  public Map<Long, Long> appliedCredits() {
+    final Map<Long, Long> applied = new TreeMap<>();
+    store.forEachAppliedCredit(applied::put);
+    return applied;
+  }
+
+  /** The sum of every balance of this partition (exact; throws on overflow). */
+  public long totalBalance() {
+    final long[] sum = {0};
+    store.forEachAccount((id, balance) -> sum[0] = Math.addExact(sum[0], balance));
+    return sum[0];
+  }
+}

@@ -1,0 +1,111 @@
+package io.cairn.engine.state;
+
+import io.cairn.db.CairnDb;
+import io.cairn.db.ColumnFamily;
+import io.cairn.db.DbCodecs;
+import io.cairn.engine.LedgerColumnFamily;
+import io.cairn.engine.PendingCredit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * Typed access to the ledger's column families. Reads are for processors and queries; writes are
+ * for event appliers only (DESIGN.md §5). Not thread-safe: the partition's thread uses it.
+ *
+ * <p>Writes check the model: crediting or debiting an account that does not exist, a balance
+ * leaving [0, Long.MAX_VALUE], a second pending credit or applied credit for a key, or removing a
+ * pending credit that is not there throw — from an applier that fails the partition, since the
+ * state no longer follows the log.
+ */
+public final class LedgerStore {
+
+  private final ColumnFamily<String, Long> accounts;
+  private final ColumnFamily<Long, PendingCredit> pendingCredits;
+  private final ColumnFamily<Long, Long> appliedCredits;
+
+  public LedgerStore(final CairnDb db) {
+    accounts = db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
+    pendingCredits =
+        db.columnFamily(
+            LedgerColumnFamily.LEDGER_PENDING_CREDITS, DbCodecs.LONG, PendingCreditCodec.INSTANCE);
+    appliedCredits =
+        db.columnFamily(LedgerColumnFamily.LEDGER_APPLIED_CREDITS, DbCodecs.LONG, DbCodecs.LONG);
+  }
+
+  // ---- reads ------------------------------------------------------------------------------------
+
+  /** The balance of {@code accountId}, or null if the account does not exist. */
+  public Long balance(final String accountId) {
+    return accounts.get(accountId);
+  }
+
+  public boolean accountExists(final String accountId) {
+    return accounts.exists(accountId);
+  }
+
+  public void forEachAccount(final BiConsumer<String, Long> visitor) {
+    accounts.forEach(visitor);
+  }
+
+  /** The pending credit of {@code transferKey}, or null. */
+  public PendingCredit pendingCredit(final long transferKey) {
+    return pendingCredits.get(transferKey);
+  }
+
+  /** Visits the pending credits in transfer key order. */
+  public void forEachPendingCredit(final Consumer<PendingCredit> visitor) {
+    pendingCredits.forEach((key, credit) -> visitor.accept(credit));
+  }
+
+  public boolean isCreditApplied(final long transferKey) {
+    return appliedCredits.exists(transferKey);
+  }
+
+  /** The amount of the applied credit of {@code transferKey}, or null if it was not applied. */
+  public Long appliedCreditAmount(final long transferKey) {
+    return appliedCredits.get(transferKey);
+  }
+
+  /** Visits the applied credits (transfer key, amount) in key order. */
+  public void forEachAppliedCredit(final BiConsumer<Long, Long> visitor) {
+    appliedCredits.forEach(visitor);
+  }
+
+  // ---- writes (event appliers only) -------------------------------------------------------------
+
+  public void createAccount(final String accountId, final long balance) {
+    checkBalance(accountId, balance);
+    accounts.insert(accountId, balance);
+  }
+
+  /** Adds {@code delta} (negative to debit) to an existing account's balance. */
+  public void addToBalance(final String accountId, final long delta) {
+    final Long balance = accounts.get(accountId);
+    if (balance == null) {
+      throw new IllegalStateException(
+          "Expected account '" + accountId + "' to exist, but it does not (balance change " + delta + ")");
+    }
+    final long updated = Math.addExact(balance, delta);
+    checkBalance(accountId, updated);
+    accounts.update(accountId, updated);
+  }
+
+  public void addPendingCredit(final PendingCredit credit) {
+    pendingCredits.insert(credit.transferKey(), credit);
+  }
+
+  public void removePendingCredit(final long transferKey) {
+    pendingCredits.deleteExisting(transferKey);
+  }
+
+  public void markCreditApplied(final long transferKey, final long amount) {
+    appliedCredits.insert(transferKey, amount);
+  }
+
+  private static void checkBalance(final String accountId, final long balance) {
+    if (balance < 0) {
+      throw new IllegalStateException(
+          "Expected balance of account '" + accountId + "' >= 0, but it would be " + balance);
+    }
+  }
+}
