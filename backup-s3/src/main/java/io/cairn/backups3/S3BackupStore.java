@@ -1,0 +1,385 @@
+package io.cairn.backups3;
+
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.BackupIdentifierWildcard;
+import io.cairn.backupapi.BackupNotCompletedException;
+import io.cairn.backupapi.BackupNotFoundException;
+import io.cairn.backupapi.BackupPage;
+import io.cairn.backupapi.BackupSaveResult;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.BackupStoreException;
+import io.cairn.backupapi.PageRequest;
+import io.cairn.backupapi.RestoreProgressListener;
+import io.cairn.backupapi.VerificationReport;
+import io.cairn.backupapi.manifest.Manifest;
+import io.cairn.backupapi.manifest.ManifestCodec;
+import io.cairn.backups3.client.Backoff;
+import io.cairn.backups3.client.S3Access;
+import io.cairn.backups3.client.S3Calls;
+import io.cairn.backups3.client.S3ClientFactory;
+import io.cairn.backups3.client.SseCustomerKey;
+import io.cairn.backups3.layout.S3ObjectLayout;
+import io.cairn.backups3.manifest.ManifestObjects;
+import io.cairn.backups3.manifest.Transition;
+import io.cairn.backups3.transfer.ObjectChecker;
+import io.cairn.backups3.transfer.ObjectCopier;
+import io.cairn.backups3.transfer.ObjectUploader;
+import io.cairn.backups3.transfer.RateLimiter;
+import io.cairn.backups3.transfer.Transfers;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
+
+/**
+ * A {@link BackupStore} in an S3 bucket or an S3-compatible server, on the asynchronous AWS SDK v2
+ * client (netty). Key layout in {@link S3ObjectLayout}; settings in {@link S3BackupStoreConfig};
+ * meters in {@link S3BackupStoreMetrics}.
+ *
+ * <ul>
+ *   <li><b>Start</b> ({@link #open}): the bucket must exist and the credentials must be allowed
+ *       to use it; whether the server honours conditional writes is probed once. Failures name
+ *       the key to fix ({@link S3BackupStoreStartException}).
+ *   <li><b>Manifests</b> change conditionally ({@link ManifestObjects}): created with {@code
+ *       If-None-Match: *}, completed or failed with {@code If-Match}, so a backup marked FAILED
+ *       by another process during its save never ends COMPLETED. Without server support:
+ *       read-check-write, atomic within this process.
+ *   <li><b>Contents</b> are streamed with the lengths fixed when the backup was planned, in parts
+ *       above {@code partSizeBytes}; unchanged files of the previous backup are copied
+ *       server-side; every object's size is confirmed before the manifest says COMPLETED.
+ *   <li><b>Restore and verify</b> use plain and ranged GETs only, each range checked.
+ *   <li><b>Requests</b> retry transient errors (5xx, throttling, timeouts, resets) with backoff;
+ *       content requests in flight are bounded to half the connection pool; a bytes/s limit
+ *       applies to uploads and to verify's downloads.
+ * </ul>
+ *
+ * <p><b>Threads.</b> Operations run on the injected executor (its size bounds concurrent
+ * operations); their per-file work runs on the store's own {@code cairn-backup-s3-transfer-*}
+ * threads ({@code maxConcurrentTransfers} of them); retries are scheduled on one {@code
+ * cairn-backup-s3-scheduler} thread. {@link #close()} stops all of them and the client.
+ */
+public final class S3BackupStore implements BackupStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(S3BackupStore.class);
+  /** Failure marking tries harder than other requests: a FAILED manifest is what operators see. */
+  private static final int FAILURE_MARKING_ATTEMPTS_MIN = 10;
+
+  private final S3BackupStoreConfig config;
+  private final InstantSource clock;
+  private final Executor executor;
+  private final S3BackupStoreMetrics metrics;
+  private final S3AsyncClient client;
+  private final AwsCredentialsProvider credentials;
+  private final ScheduledExecutorService scheduler;
+  private final ExecutorService transferExecutor;
+  private final S3Access s3;
+  private final ManifestObjects manifests;
+  private final S3Calls failureCalls;
+  private final Transfers transfers;
+  private final ObjectUploader uploader;
+  private final ObjectCopier copier;
+  private final ObjectChecker checker;
+  private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<?>> running = ConcurrentHashMap.newKeySet();
+  private final Object lifecycle = new Object();
+  private boolean closed;
+
+  private S3BackupStore(S3BackupStoreConfig config, InstantSource clock, Executor executor,
+      S3BackupStoreMetrics metrics, S3AsyncClient client, AwsCredentialsProvider credentials,
+      ScheduledExecutorService scheduler, S3Access s3, boolean conditional, String writerId) {
+    this.config = config;
+    this.clock = clock;
+    this.executor = executor;
+    this.metrics = metrics;
+    this.client = client;
+    this.credentials = credentials;
+    this.scheduler = scheduler;
+    this.s3 = s3;
+    this.manifests = new ManifestObjects(s3, new ManifestCodec(), conditional, writerId);
+    this.failureCalls = s3.calls().withMaxAttempts(
+        Math.max(config.maxAttempts(), FAILURE_MARKING_ATTEMPTS_MIN));
+    this.transfers = new Transfers(s3, config.partSizeBytes(),
+        new RateLimiter(config.maxBytesPerSecond(), metrics::monotonicNanos),
+        config.maxConcurrentTransfers());
+    this.uploader = new ObjectUploader(transfers);
+    this.copier = new ObjectCopier(transfers);
+    this.checker = new ObjectChecker(transfers);
+    this.transferExecutor = new ThreadPoolExecutor(config.maxConcurrentTransfers(),
+        config.maxConcurrentTransfers(), 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+        threads("cairn-backup-s3-transfer-"));
+  }
+
+  /**
+   * Connects, checks the bucket and credentials, probes conditional writes, and opens the store.
+   *
+   * @param clock the source of manifest timestamps
+   * @param executor runs every operation (blocking); its size bounds concurrent operations
+   * @throws S3BackupStoreStartException naming the configuration key to fix when the bucket is
+   *     missing, the credentials are refused or the endpoint does not answer
+   */
+  public static S3BackupStore open(S3BackupStoreConfig config, InstantSource clock,
+      Executor executor, MeterRegistry registry) {
+    var metrics = new S3BackupStoreMetrics(registry);
+    var scheduler = new ScheduledThreadPoolExecutor(1, threads("cairn-backup-s3-scheduler-"));
+    scheduler.setRemoveOnCancelPolicy(true);
+    AwsCredentialsProvider credentials = S3ClientFactory.credentials(config);
+    S3AsyncClient client = null;
+    try {
+      client = S3ClientFactory.create(config, credentials, scheduler);
+      var calls = new S3Calls(config.maxAttempts(),
+          new Backoff(config.retryBackoff(), config.retryBackoffMax()), scheduler, metrics);
+      var s3 = new S3Access(client, new S3ObjectLayout(config.bucket(), config.basePath()),
+          calls, config.sseCustomerKey().map(SseCustomerKey::of), config.legacyMd5(), metrics);
+      // Unique per store instance: prefixes manifest write ids and names the probe object.
+      String writerId = UUID.randomUUID().toString();
+      boolean conditional = new StartupCheck(config, s3).run(writerId);
+      var store = new S3BackupStore(config, clock, executor, metrics, client, credentials,
+          scheduler, s3, conditional, writerId);
+      LOG.info("Opened S3 backup store {} ({}; conditional writes {}, compression {}, part size "
+              + "{} bytes, {} concurrent transfers)", config.location(), config, conditional,
+          config.compression().manifestName(), config.partSizeBytes(),
+          config.maxConcurrentTransfers());
+      return store;
+    } catch (RuntimeException e) {
+      if (client != null) {
+        client.close();
+      }
+      closeQuietly(credentials);
+      scheduler.shutdownNow();
+      throw e;
+    }
+  }
+
+  public S3BackupStoreConfig config() {
+    return config;
+  }
+
+  /** Where objects are (tests and tools inspect stored objects through it). */
+  public S3ObjectLayout layout() {
+    return s3.layout();
+  }
+
+  /** True when manifest changes are conditional writes (the server honours them). */
+  public boolean usesConditionalWrites() {
+    return manifests.conditional();
+  }
+
+  // ------------------------------------------------------------------------------- the SPI
+
+  @Override
+  public CompletableFuture<BackupSaveResult> save(Backup backup,
+      Optional<BackupIdentifier> previous) {
+    return submit("save", () -> new SaveOperation(this, backup, previous).run());
+  }
+
+  @Override
+  public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
+    return submit("status", () -> manifests.read(id).map(s -> s.manifest().toStatus())
+        .orElseGet(() -> BackupStatus.doesNotExist(id)));
+  }
+
+  @Override
+  public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
+    return submit("list", () -> new ListOperation(s3, manifests).run(wildcard, page));
+  }
+
+  @Override
+  public CompletableFuture<Void> delete(BackupIdentifier id) {
+    return submit("delete", () -> {
+      new DeleteOperation(s3, manifests, savesInFlight).run(id);
+      return null;
+    });
+  }
+
+  @Override
+  public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
+    if (reason == null || reason.isBlank()) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException(
+          "Expected a non-blank failure reason, but was '" + reason + "' (markFailed " + id
+              + ")"));
+    }
+    return submit("markFailed", () -> manifests.transition(id, current -> {
+      if (current.isEmpty()) {
+        Manifest failed = Manifest.failedWithoutDescriptor(id, reason, clock.instant());
+        return Transition.write(failed, failed.toStatus());
+      }
+      if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
+        Manifest failed = current.get().fail(reason, clock.instant());
+        return Transition.write(failed, failed.toStatus());
+      }
+      return Transition.keep(current.get().toStatus());
+    }, failureCalls)).whenComplete((status, error) -> {
+      if (error == null) {
+        LOG.info("Backup {} is {} after markFailed: {}", id, status.statusCode(),
+            status.failureReason().orElse("-"));
+      }
+    });
+  }
+
+  @Override
+  public CompletableFuture<Backup> restore(BackupIdentifier id, Path targetDir,
+      RestoreProgressListener listener) {
+    return submit("restore", () -> new RestoreOperation(this, id, targetDir, listener).run());
+  }
+
+  @Override
+  public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
+    return submit("verify", () -> new VerifyOperation(this, id).run());
+  }
+
+  @Override
+  public void close() {
+    List<CompletableFuture<?>> pending;
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      pending = List.copyOf(running);
+    }
+    CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+        .exceptionally(error -> null)
+        .join();
+    transferExecutor.shutdownNow();
+    client.close();
+    closeQuietly(credentials);
+    scheduler.shutdownNow();
+    LOG.info("Closed S3 backup store {}", config.location());
+  }
+
+  // ------------------------------------------------------------------- shared with operations
+
+  InstantSource clock() {
+    return clock;
+  }
+
+  S3Access s3() {
+    return s3;
+  }
+
+  ManifestObjects manifests() {
+    return manifests;
+  }
+
+  S3Calls failureCalls() {
+    return failureCalls;
+  }
+
+  ObjectUploader uploader() {
+    return uploader;
+  }
+
+  ObjectCopier copier() {
+    return copier;
+  }
+
+  ObjectChecker checker() {
+    return checker;
+  }
+
+  Executor transferExecutor() {
+    return transferExecutor;
+  }
+
+  Set<BackupIdentifier> savesInFlight() {
+    return savesInFlight;
+  }
+
+  /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
+  Manifest readCompleted(BackupIdentifier id) {
+    Manifest manifest = manifests.read(id).map(ManifestObjects.Stored::manifest)
+        .orElseThrow(() -> new BackupNotFoundException(id));
+    if (manifest.status() != BackupStatusCode.COMPLETED) {
+      throw new BackupNotCompletedException(id, manifest.status(),
+          manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
+    }
+    return manifest;
+  }
+
+  // ----------------------------------------------------------------------------- internals
+
+  @FunctionalInterface
+  interface Operation<T> {
+    T run() throws Exception;
+  }
+
+  private <T> CompletableFuture<T> submit(String operation, Operation<T> work) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    synchronized (lifecycle) {
+      if (closed) {
+        return CompletableFuture.failedFuture(new IllegalStateException(
+            "Expected an open backup store, but it is closed (" + operation + " at "
+                + config.location() + ")"));
+      }
+      running.add(future);
+    }
+    future.whenComplete((value, error) -> running.remove(future));
+    metrics.timeOperation(operation, future);
+    try {
+      executor.execute(() -> {
+        try {
+          future.complete(work.run());
+        } catch (IOException e) {
+          future.completeExceptionally(new BackupStoreException("Expected " + operation
+              + " to succeed, but " + e + " (store " + config.location() + ")", e));
+        } catch (UncheckedIOException e) {
+          future.completeExceptionally(new BackupStoreException("Expected " + operation
+              + " to succeed, but " + e.getCause() + " (store " + config.location() + ")",
+              e.getCause()));
+        } catch (RuntimeException e) {
+          future.completeExceptionally(e);
+        } catch (Exception e) {
+          future.completeExceptionally(new BackupStoreException("Expected " + operation
+              + " to succeed, but " + e + " (store " + config.location() + ")", e));
+        } catch (Error e) {
+          future.completeExceptionally(e);
+          throw e;
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      future.completeExceptionally(new IllegalStateException(
+          "Expected the backup store's executor to take " + operation + ", but it refused", e));
+    }
+    return future;
+  }
+
+  private static ThreadFactory threads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  private static void closeQuietly(AwsCredentialsProvider provider) {
+    if (provider instanceof SdkAutoCloseable closeable) {
+      closeable.close();
+    }
+  }
+}

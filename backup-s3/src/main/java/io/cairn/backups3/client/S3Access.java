@@ -1,0 +1,84 @@
+package io.cairn.backups3.client;
+
+import io.cairn.backups3.S3BackupStoreMetrics;
+import io.cairn.backups3.layout.S3ObjectLayout;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+
+/**
+ * What every part of the store needs to talk to the bucket: the client, the key layout, the
+ * retrying call runner, the SSE-C key if any, whether to send {@code Content-MD5}, and metrics.
+ */
+public record S3Access(
+    S3AsyncClient client,
+    S3ObjectLayout layout,
+    S3Calls calls,
+    Optional<SseCustomerKey> sseCustomerKey,
+    boolean legacyMd5,
+    S3BackupStoreMetrics metrics) {
+
+  public String bucket() {
+    return layout.bucket();
+  }
+
+  public String url(String key) {
+    return layout.url(key);
+  }
+
+  public PutObjectRequest.Builder put(String key) {
+    PutObjectRequest.Builder b = PutObjectRequest.builder().bucket(bucket()).key(key);
+    sseCustomerKey.ifPresent(k -> k.apply(b));
+    return b;
+  }
+
+  public GetObjectRequest.Builder get(String key) {
+    GetObjectRequest.Builder b = GetObjectRequest.builder().bucket(bucket()).key(key);
+    sseCustomerKey.ifPresent(k -> k.apply(b));
+    return b;
+  }
+
+  /** The object's metadata; fails with an {@link S3RequestException} (404 when missing). */
+  public HeadObjectResponse head(String key) {
+    return S3Calls.await(headAsync(key), "HeadObject of " + url(key));
+  }
+
+  /** {@link #head} without waiting. */
+  public CompletableFuture<HeadObjectResponse> headAsync(String key) {
+    return calls.call("HeadObject", url(key), () -> {
+      HeadObjectRequest.Builder b = HeadObjectRequest.builder().bucket(bucket()).key(key);
+      sseCustomerKey.ifPresent(k -> k.apply(b));
+      return client.headObject(b.build());
+    });
+  }
+
+  /** The object's metadata, or empty when it does not exist. */
+  public Optional<HeadObjectResponse> headIfExists(String key) {
+    try {
+      return Optional.of(head(key));
+    } catch (S3RequestException e) {
+      if (e.isNotFound()) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  /** Base64 MD5 of a buffer region, for {@code Content-MD5}. */
+  public static String md5Base64(byte[] bytes, int offset, int length) {
+    try {
+      MessageDigest md5 = MessageDigest.getInstance("MD5");
+      md5.update(bytes, offset, length);
+      return Base64.getEncoder().encodeToString(md5.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Expected the JDK to provide MD5", e);
+    }
+  }
+}

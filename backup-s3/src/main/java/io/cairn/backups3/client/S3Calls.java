@@ -1,0 +1,151 @@
+package io.cairn.backups3.client;
+
+import io.cairn.backupapi.BackupStoreException;
+import io.cairn.backups3.S3BackupStoreMetrics;
+import io.cairn.backups3.S3BackupStoreMetrics.RequestResult;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs S3 calls with bounded retries: each attempt is a fresh request (bodies are rebuilt by the
+ * supplier), transient failures are retried after {@link Backoff} delays on the scheduler, every
+ * attempt is recorded in {@link S3BackupStoreMetrics#REQUESTS} and every retry in {@link
+ * S3BackupStoreMetrics#RETRIES}. A call that fails for good completes with an {@link
+ * S3RequestException}. The SDK's own retries are off: this is the only retry loop.
+ */
+public final class S3Calls {
+
+  private static final Logger LOG = LoggerFactory.getLogger(S3Calls.class);
+
+  private final int maxAttempts;
+  private final Backoff backoff;
+  private final ScheduledExecutorService scheduler;
+  private final S3BackupStoreMetrics metrics;
+
+  public S3Calls(int maxAttempts, Backoff backoff, ScheduledExecutorService scheduler,
+      S3BackupStoreMetrics metrics) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("Expected maxAttempts >= 1, but was " + maxAttempts);
+    }
+    this.maxAttempts = maxAttempts;
+    this.backoff = backoff;
+    this.scheduler = scheduler;
+    this.metrics = metrics;
+  }
+
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /** The same calls with another number of attempts (start-up checks, failure marking). */
+  public S3Calls withMaxAttempts(int attempts) {
+    return new S3Calls(attempts, backoff, scheduler, metrics);
+  }
+
+  /**
+   * Runs {@code attempt} until it succeeds, fails with a final error, or {@link #maxAttempts()}
+   * attempts failed transiently.
+   *
+   * @param operation the S3 API name, for metrics and messages
+   * @param target the object or bucket, as {@code s3://bucket/key}
+   */
+  public <T> CompletableFuture<T> call(String operation, String target,
+      Supplier<CompletableFuture<T>> attempt) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    run(operation, target, attempt, 1, result);
+    return result;
+  }
+
+  /** {@link #call} and wait for it on the calling (I/O) thread. */
+  public <T> T join(String operation, String target, Supplier<CompletableFuture<T>> attempt) {
+    return await(call(operation, target, attempt), operation + " of " + target);
+  }
+
+  /**
+   * Waits for a future on the calling thread; rethrows its failure unwrapped. An interrupt
+   * cancels the future, keeps the thread's interrupt flag and fails with a {@link
+   * BackupStoreException}.
+   */
+  public static <T> T await(CompletableFuture<T> future, String what) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new BackupStoreException("Expected " + what + " to finish, but the thread was "
+          + "interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable cause = S3Errors.unwrap(e);
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new BackupStoreException("Expected " + what + " to succeed, but " + cause, cause);
+    }
+  }
+
+  private <T> void run(String operation, String target, Supplier<CompletableFuture<T>> attempt,
+      int number, CompletableFuture<T> result) {
+    if (result.isDone()) {
+      return; // cancelled by the caller
+    }
+    long started = metrics.monotonicNanos();
+    CompletableFuture<T> call;
+    try {
+      call = attempt.get();
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    call.whenComplete((value, error) -> {
+      long elapsed = metrics.monotonicNanos() - started;
+      if (error == null) {
+        metrics.request(operation, RequestResult.SUCCESS, elapsed);
+        result.complete(value);
+        return;
+      }
+      Throwable cause = S3Errors.unwrap(error);
+      if (S3Errors.isNotFound(cause)) {
+        metrics.request(operation, RequestResult.NOT_FOUND, elapsed);
+      } else if (S3Errors.isPreconditionFailed(cause)) {
+        metrics.request(operation, RequestResult.PRECONDITION_FAILED, elapsed);
+      } else if (S3Errors.isTransient(cause)) {
+        metrics.request(operation, RequestResult.TRANSIENT_ERROR, elapsed);
+        if (number < maxAttempts && !result.isDone()) {
+          retry(operation, target, attempt, number, result, cause);
+          return;
+        }
+      } else {
+        metrics.request(operation, RequestResult.ERROR, elapsed);
+      }
+      if (cause instanceof S3RequestException || cause instanceof BackupStoreException
+          || S3Errors.isCancellation(cause)) {
+        result.completeExceptionally(cause);
+      } else {
+        result.completeExceptionally(new S3RequestException(operation, target, cause, number));
+      }
+    });
+  }
+
+  private <T> void retry(String operation, String target, Supplier<CompletableFuture<T>> attempt,
+      int number, CompletableFuture<T> result, Throwable cause) {
+    Duration delay = backoff.delay(number, target);
+    metrics.retry(operation);
+    LOG.debug("Retrying {} of {} in {} after attempt {} failed: {}", operation, target, delay,
+        number, S3Errors.describe(cause));
+    try {
+      scheduler.schedule(() -> run(operation, target, attempt, number + 1, result),
+          delay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      result.completeExceptionally(new S3RequestException(operation, target, cause, number));
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.cairn.backups3.transfer;
+
+import io.cairn.backupapi.BackupStoreException;
+import io.cairn.backups3.client.S3Access;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
+
+/**
+ * What content transfers share: S3 access, the part size, the bytes/s limit, and the permits
+ * that bound content requests in flight (uploads, part uploads, ranged GETs, copies) to {@code
+ * maxConcurrentTransfers} — at most half the connection pool, so manifest reads and listings
+ * never starve behind a large backup.
+ */
+public final class Transfers {
+
+  private final S3Access s3;
+  private final long partSizeBytes;
+  private final RateLimiter limiter;
+  private final Semaphore permits;
+  private final int maxConcurrent;
+
+  public Transfers(S3Access s3, long partSizeBytes, RateLimiter limiter, int maxConcurrent) {
+    this.s3 = s3;
+    this.partSizeBytes = partSizeBytes;
+    this.limiter = limiter;
+    this.permits = new Semaphore(maxConcurrent, true);
+    this.maxConcurrent = maxConcurrent;
+  }
+
+  public S3Access s3() {
+    return s3;
+  }
+
+  public long partSizeBytes() {
+    return partSizeBytes;
+  }
+
+  public int maxConcurrent() {
+    return maxConcurrent;
+  }
+
+  /** Waits until {@code bytes} may be sent under the bytes/s limit. */
+  public void throttle(long bytes) {
+    Duration waited = limiter.acquire(bytes);
+    if (!waited.isZero()) {
+      s3.metrics().throttled(waited);
+    }
+  }
+
+  /**
+   * Waits for a permit, then starts {@code request}; the permit is returned when it completes.
+   */
+  public <T> CompletableFuture<T> start(Supplier<CompletableFuture<T>> request) {
+    try {
+      permits.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackupStoreException("Expected a transfer permit, but the thread was interrupted",
+          e);
+    }
+    return startWithPermit(request);
+  }
+
+  /** Starts {@code request} if a permit is free at once; else returns null. */
+  public <T> CompletableFuture<T> tryStart(Supplier<CompletableFuture<T>> request) {
+    return permits.tryAcquire() ? startWithPermit(request) : null;
+  }
+
+  private <T> CompletableFuture<T> startWithPermit(Supplier<CompletableFuture<T>> request) {
+    CompletableFuture<T> future;
+    try {
+      future = request.get();
+    } catch (RuntimeException e) {
+      permits.release();
+      throw e;
+    }
+    future.whenComplete((value, error) -> permits.release());
+    return future;
+  }
+}

@@ -1,0 +1,132 @@
+package io.cairn.backups3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cairn.backups3.testserver.FaultInjectingProxy;
+import io.cairn.backups3.testserver.LocalS3Servers;
+import io.cairn.backups3.testserver.LocalS3Servers.Kind;
+import io.cairn.backups3.testserver.S3ServerProcess;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Start-up against real servers: a wrong bucket, wrong credentials and an unreachable endpoint
+ * each fail with the key to fix; conditional-write support is detected by asking the server.
+ */
+@ExtendWith(LocalS3Servers.class)
+class S3StartupTest {
+
+  private static final String BUCKET = "cairn-startup";
+  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse(
+      "2025-03-01T10:00:00Z"));
+
+  private final ExecutorService executor = Executors.newFixedThreadPool(2);
+
+  @AfterEach
+  void stopExecutor() {
+    executor.shutdownNow();
+  }
+
+  private static LocalS3Servers.Running server(Kind kind) {
+    LocalS3Servers.Running server = LocalS3Servers.get(kind);
+    server.createBucket(BUCKET);
+    return server;
+  }
+
+  private S3BackupStore open(S3BackupStoreConfig config) {
+    return S3BackupStore.open(config, CLOCK, executor, new SimpleMeterRegistry());
+  }
+
+  @Test
+  void shouldNameTheBucketKeyWhenTheBucketDoesNotExist() {
+    var config = server(Kind.S3PROXY).config("no-such-bucket", "").build();
+
+    assertThatThrownBy(() -> open(config))
+        .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+            e -> assertThat(e.configKey()).isEqualTo("bucket"))
+        .hasMessageContaining("Expected bucket 'no-such-bucket' to exist")
+        .hasMessageContaining("key bucket");
+  }
+
+  @Test
+  void shouldNameTheCredentialKeysWhenTheServerRefusesThem() {
+    var config = server(Kind.S3PROXY).config(BUCKET, "")
+        .credentials(S3ServerProcess.ACCESS_KEY, "not-the-secret").build();
+
+    assertThatThrownBy(() -> open(config))
+        .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+            e -> assertThat(e.configKey()).isEqualTo("accessKeyId"))
+        .hasMessageContaining("403")
+        .hasMessageContaining("key accessKeyId and secretAccessKey")
+        .hasMessageNotContaining("not-the-secret");
+  }
+
+  @Test
+  void shouldNameTheEndpointKeyWhenNothingAnswers() throws Exception {
+    int closedPort = S3ServerProcess.freeLoopbackPort();
+    var config = server(Kind.S3PROXY).config(BUCKET, "")
+        .endpoint(URI.create("http://127.0.0.1:" + closedPort)).maxAttempts(2).build();
+
+    assertThatThrownBy(() -> open(config))
+        .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+            e -> assertThat(e.configKey()).isEqualTo("endpoint"))
+        .hasMessageContaining("http://127.0.0.1:" + closedPort + " to answer")
+        .hasMessageContaining("after 2 attempts")
+        .hasMessageContaining("key endpoint");
+  }
+
+  @Test
+  void shouldDetectConditionalWritesOnBothServers() {
+    for (Kind kind : Kind.values()) {
+      try (S3BackupStore store = open(server(kind).config(BUCKET, "detect").build())) {
+        assertThat(store.usesConditionalWrites()).as("%s honours conditions", kind).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void shouldFallBackWhenTheServerIgnoresConditionsAndRefuseWhenTheyAreRequired()
+      throws Exception {
+    // S3Mock checks no signatures, so a proxy may drop the condition headers on their way.
+    LocalS3Servers.Running server = server(Kind.S3MOCK);
+    try (var proxy = new FaultInjectingProxy(server.process().endpoint())
+        .stripRequestHeaders(Set.of("If-Match", "If-None-Match"))) {
+      var config = server.config(BUCKET, "ignored").endpoint(proxy.endpoint());
+
+      try (S3BackupStore store = open(config.build())) {
+        assertThat(store.usesConditionalWrites()).isFalse();
+      }
+      assertThatThrownBy(() -> open(config.conditionalWrites(ConditionalWrites.REQUIRED).build()))
+          .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+              e -> assertThat(e.configKey()).isEqualTo("conditionalWrites"))
+          .hasMessageContaining("If-None-Match on an existing object: accepted");
+    }
+  }
+
+  @Test
+  void shouldSkipTheProbeWhenConditionalWritesAreDisabled() {
+    try (S3BackupStore store = open(server(Kind.S3PROXY).config(BUCKET, "off")
+        .conditionalWrites(ConditionalWrites.DISABLED).build())) {
+      assertThat(store.usesConditionalWrites()).isFalse();
+    }
+  }
+
+  @Test
+  void shouldRemoveTheProbeObject() {
+    LocalS3Servers.Running server = server(Kind.S3PROXY);
+    try (S3BackupStore store = open(server.config(BUCKET, "probe-clean").build())) {
+      assertThat(store.usesConditionalWrites()).isTrue();
+    }
+    assertThat(new io.cairn.backups3.testserver.RawObjects(server.client(), BUCKET)
+        .keys("probe-clean/")).isEmpty();
+  }
+}
