@@ -1,0 +1,216 @@
+package io.cairn.gateway.grpc;
+
+import com.google.protobuf.Timestamp;
+import io.cairn.backupapi.BackupDescriptor;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.ClusterBackupStatus;
+import io.cairn.gateway.admin.BackupAdmin;
+import io.cairn.gateway.admin.ExportingAdmin;
+import io.cairn.gateway.admin.ExportingResult;
+import io.cairn.gateway.admin.PartitionCheckpointResult;
+import io.cairn.gateway.routing.Deadline;
+import io.cairn.gateway.topology.BrokerStatus;
+import io.cairn.gateway.topology.ClusterTopology;
+import io.cairn.gateway.topology.PartitionLeader;
+import io.cairn.gateway.topology.TopologyManager;
+import io.cairn.gateway.v1.AdminServiceGrpc;
+import io.cairn.gateway.v1.Backup;
+import io.cairn.gateway.v1.BackupState;
+import io.cairn.gateway.v1.Broker;
+import io.cairn.gateway.v1.DeleteBackupRequest;
+import io.cairn.gateway.v1.DeleteBackupResponse;
+import io.cairn.gateway.v1.ExportingResponse;
+import io.cairn.gateway.v1.GetBackupRequest;
+import io.cairn.gateway.v1.GetTopologyRequest;
+import io.cairn.gateway.v1.Health;
+import io.cairn.gateway.v1.ListBackupsRequest;
+import io.cairn.gateway.v1.ListBackupsResponse;
+import io.cairn.gateway.v1.Partition;
+import io.cairn.gateway.v1.PartitionBackup;
+import io.cairn.gateway.v1.PartitionCheckpoint;
+import io.cairn.gateway.v1.PauseExportingRequest;
+import io.cairn.gateway.v1.Replica;
+import io.cairn.gateway.v1.ReplicaRole;
+import io.cairn.gateway.v1.ResumeExportingRequest;
+import io.cairn.gateway.v1.TakeBackupRequest;
+import io.cairn.gateway.v1.TakeBackupResponse;
+import io.cairn.gateway.v1.Topology;
+import io.cairn.protocol.api.BrokerTopology;
+import io.cairn.protocol.api.PartitionReplica;
+import io.cairn.protocol.api.ReplicaHealth;
+import io.grpc.stub.StreamObserver;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+
+/** The {@code cairn.gateway.v1.AdminService}: backups, exporting and topology. */
+public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
+  private final BackupAdmin backups;
+  private final ExportingAdmin exporting;
+  private final TopologyManager topology;
+  private final GrpcCalls calls;
+
+  AdminGrpcService(
+      final BackupAdmin backups,
+      final ExportingAdmin exporting,
+      final TopologyManager topology,
+      final GrpcCalls calls) {
+    this.backups = backups;
+    this.exporting = exporting;
+    this.topology = topology;
+    this.calls = calls;
+  }
+
+  @Override
+  public void takeBackup(
+      final TakeBackupRequest request, final StreamObserver<TakeBackupResponse> observer) {
+    calls.run("TakeBackup", observer,
+        deadline -> backups.take(request.getBackupId(), deadline),
+        result -> {
+          final TakeBackupResponse.Builder response =
+              TakeBackupResponse.newBuilder().setBackupId(result.backupId());
+          for (final PartitionCheckpointResult partition : result.partitions()) {
+            response.addPartitions(PartitionCheckpoint.newBuilder()
+                .setPartitionId(partition.partitionId())
+                .setCreated(partition.created())
+                .setCheckpointId(partition.checkpointId())
+                .setCheckpointPosition(partition.checkpointPosition()));
+          }
+          return response.build();
+        });
+  }
+
+  @Override
+  public void getBackup(final GetBackupRequest request, final StreamObserver<Backup> observer) {
+    calls.run("GetBackup", observer,
+        deadline -> backups.get(request.getBackupId(), deadline), AdminGrpcService::toBackup);
+  }
+
+  @Override
+  public void listBackups(
+      final ListBackupsRequest request, final StreamObserver<ListBackupsResponse> observer) {
+    calls.run("ListBackups", observer,
+        deadline -> backups.list(request.getPageSize(), request.getPageToken(), deadline),
+        listing -> {
+          final ListBackupsResponse.Builder response =
+              ListBackupsResponse.newBuilder().setNextPageToken(listing.nextPageToken());
+          listing.backups().forEach(backup -> response.addBackups(toBackup(backup)));
+          return response.build();
+        });
+  }
+
+  @Override
+  public void deleteBackup(
+      final DeleteBackupRequest request, final StreamObserver<DeleteBackupResponse> observer) {
+    calls.run("DeleteBackup", observer,
+        deadline -> backups.delete(request.getBackupId(), deadline),
+        ignored -> DeleteBackupResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void pauseExporting(
+      final PauseExportingRequest request, final StreamObserver<ExportingResponse> observer) {
+    calls.run("PauseExporting", observer, exporting::pause, AdminGrpcService::toExporting);
+  }
+
+  @Override
+  public void resumeExporting(
+      final ResumeExportingRequest request, final StreamObserver<ExportingResponse> observer) {
+    calls.run("ResumeExporting", observer, exporting::resume, AdminGrpcService::toExporting);
+  }
+
+  @Override
+  public void getTopology(
+      final GetTopologyRequest request, final StreamObserver<Topology> observer) {
+    calls.run("GetTopology", observer, this::freshTopology, AdminGrpcService::toTopology);
+  }
+
+  private CompletableFuture<ClusterTopology> freshTopology(final Deadline deadline) {
+    return topology.refresh();
+  }
+
+  private static ExportingResponse toExporting(final ExportingResult result) {
+    return ExportingResponse.newBuilder()
+        .setPaused(result.paused())
+        .addAllNodeIds(result.nodeIds())
+        .build();
+  }
+
+  static Backup toBackup(final ClusterBackupStatus status) {
+    final Backup.Builder backup = Backup.newBuilder()
+        .setBackupId(status.checkpointId())
+        .setState(BackupState.valueOf("BACKUP_STATE_" + status.statusCode().name()))
+        .setFailureReason(status.reason().orElse(""));
+    status.partitions().entrySet().stream()
+        .sorted(java.util.Map.Entry.comparingByKey())
+        .forEach(entry -> backup.addPartitions(toPartition(entry.getValue())));
+    return backup.build();
+  }
+
+  private static PartitionBackup toPartition(final BackupStatus status) {
+    final PartitionBackup.Builder partition = PartitionBackup.newBuilder()
+        .setPartitionId(status.id().partitionId())
+        .setNodeId(status.id().nodeId())
+        .setState(BackupState.valueOf("BACKUP_STATE_" + status.statusCode().name()))
+        .setFailureReason(status.failureReason().orElse(""));
+    status.createdAt().ifPresent(at -> partition.setCreatedAt(timestamp(at)));
+    status.lastUpdatedAt().ifPresent(at -> partition.setLastUpdatedAt(timestamp(at)));
+    if (status.descriptor().isPresent()) {
+      final BackupDescriptor descriptor = status.descriptor().get();
+      partition.setCheckpointPosition(descriptor.checkpointPosition())
+          .setSnapshotId(descriptor.snapshotId().orElse(""))
+          .setBrokerVersion(descriptor.brokerVersion())
+          .setSizeBytes(descriptor.sizeBytes())
+          .setFileCount(descriptor.fileCount())
+          .setStateDigest(descriptor.stateDigest());
+    }
+    return partition.build();
+  }
+
+  private static Timestamp timestamp(final Instant instant) {
+    return Timestamp.newBuilder()
+        .setSeconds(instant.getEpochSecond())
+        .setNanos(instant.getNano())
+        .build();
+  }
+
+  static Topology toTopology(final ClusterTopology topology) {
+    final Topology.Builder result = Topology.newBuilder()
+        .setClusterId(topology.clusterId())
+        .setPartitionCount(topology.partitionCount())
+        .setReplicationFactor(topology.replicationFactor())
+        .setRefreshedAtMs(topology.refreshedAtMs());
+    for (final BrokerStatus status : topology.brokers().values()) {
+      final Broker.Builder broker = Broker.newBuilder()
+          .setNodeId(status.nodeId())
+          .setAddress(status.address().toString())
+          .setReachable(status.reachable())
+          .setError(status.error());
+      if (status.topology().isPresent()) {
+        final BrokerTopology reported = status.topology().get();
+        broker.setVersion(reported.brokerVersion());
+        for (final PartitionReplica replica : reported.replicas()) {
+          broker.addReplicas(Replica.newBuilder()
+              .setPartitionId(replica.partitionId())
+              .setRole(ReplicaRole.valueOf("REPLICA_ROLE_" + replica.role().name()))
+              .setTerm(replica.term())
+              .setHealth(health(replica.health()))
+              .setHealthReason(replica.healthReason()));
+        }
+      }
+      result.addBrokers(broker);
+    }
+    for (int partitionId = 1; partitionId <= topology.partitionCount(); partitionId++) {
+      final PartitionLeader leader = topology.leaders().get(partitionId);
+      result.addPartitions(leader == null
+          ? Partition.newBuilder().setPartitionId(partitionId).setLeaderNodeId(-1)
+              .setHealth(Health.HEALTH_UNREACHABLE).build()
+          : Partition.newBuilder().setPartitionId(partitionId).setLeaderNodeId(leader.nodeId())
+              .setTerm(leader.term()).setHealth(health(leader.health())).build());
+    }
+    return result.build();
+  }
+
+  private static Health health(final ReplicaHealth health) {
+    return Health.valueOf("HEALTH_" + health.name());
+  }
+}

@@ -1,0 +1,106 @@
+package io.cairn.gateway.grpc;
+
+import io.cairn.gateway.GatewayMetrics;
+import io.cairn.gateway.admin.BackupAdmin;
+import io.cairn.gateway.admin.ExportingAdmin;
+import io.cairn.gateway.ledger.LedgerOperations;
+import io.cairn.gateway.topology.ClusterTopology;
+import io.cairn.gateway.topology.TopologyManager;
+import io.cairn.gateway.v1.AdminServiceGrpc;
+import io.cairn.gateway.v1.LedgerServiceGrpc;
+import io.cairn.scheduler.Clock;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gateway's gRPC server: {@code cairn.gateway.v1.LedgerService}, {@code
+ * cairn.gateway.v1.AdminService}, server reflection (v1 and v1alpha) and the standard health
+ * service ({@code grpc.health.v1.Health}). Health: the overall service ("") is SERVING while the
+ * server runs; {@code LedgerService} and {@code AdminService} are SERVING while the topology knows
+ * a leader for every partition.
+ *
+ * <p>Handlers never block: they run on the transport threads and continue asynchronously.
+ */
+public final class GrpcServer implements AutoCloseable {
+  private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+
+  private final Server server;
+  private final HealthStatusManager health = new HealthStatusManager();
+
+  // v1alpha reflection is deprecated but still what older generic clients (grpcurl < 1.9) ask for.
+  @SuppressWarnings("deprecation")
+  public GrpcServer(
+      final String host,
+      final int port,
+      final int maxMessageSizeBytes,
+      final LedgerOperations ledger,
+      final BackupAdmin backups,
+      final ExportingAdmin exporting,
+      final TopologyManager topology,
+      final Clock clock,
+      final Duration requestTimeout,
+      final GatewayMetrics metrics) {
+    final GrpcCalls calls = new GrpcCalls(clock, requestTimeout, metrics);
+    this.server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .directExecutor()
+        .maxInboundMessageSize(maxMessageSizeBytes)
+        .maxInboundMetadataSize(16 * 1024)
+        .addService(new LedgerGrpcService(ledger, calls))
+        .addService(new AdminGrpcService(backups, exporting, topology, calls))
+        .addService(ProtoReflectionServiceV1.newInstance())
+        .addService(ProtoReflectionService.newInstance())
+        .addService(health.getHealthService())
+        .build();
+    health.setStatus(LedgerServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
+    health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
+  }
+
+  /**
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public void start() {
+    try {
+      server.start();
+    } catch (final IOException e) {
+      throw new UncheckedIOException(
+          "Expected to bind the gRPC port, but " + e.getMessage()
+              + ". Free the port or change grpcHost/grpcPort", e);
+    }
+  }
+
+  /** The bound port (the real one when configured as 0). */
+  public int port() {
+    return server.getPort();
+  }
+
+  /** Updates the per-service health from a new topology. */
+  public void onTopology(final ClusterTopology topology) {
+    final ServingStatus status =
+        topology.hasAllLeaders() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    health.setStatus(LedgerServiceGrpc.SERVICE_NAME, status);
+    health.setStatus(AdminServiceGrpc.SERVICE_NAME, status);
+  }
+
+  @Override
+  public void close() {
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (final InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

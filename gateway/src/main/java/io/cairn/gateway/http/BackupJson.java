@@ -1,0 +1,58 @@
+package io.cairn.gateway.http;
+
+import io.cairn.backupapi.BackupDescriptor;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.ClusterBackupStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON shape of a backup on the management endpoints, the one Zeebe's actuator answers with:
+ *
+ * <pre>
+ * {"backupId": 5, "state": "COMPLETED", "failureReason": "...",  (only when not COMPLETED)
+ *  "details": [{"partitionId": 1, "state": "COMPLETED", "failureReason": "...",
+ *               "createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "...",
+ *               "checkpointPosition": 42, "snapshotId": "...", "nodeId": 0,
+ *               "brokerVersion": "0.1.0", "sizeBytes": 1024, "fileCount": 3,
+ *               "stateDigest": "ab01..."}]}
+ * </pre>
+ */
+final class BackupJson {
+  private BackupJson() {}
+
+  static Map<String, Object> of(final ClusterBackupStatus status) {
+    final Map<String, Object> json = new LinkedHashMap<>();
+    json.put("backupId", status.checkpointId());
+    json.put("state", status.statusCode().name());
+    status.reason().ifPresent(reason -> json.put("failureReason", reason));
+    final List<Map<String, Object>> details = new ArrayList<>();
+    status.partitions().entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(entry -> details.add(partition(entry.getValue())));
+    json.put("details", details);
+    return json;
+  }
+
+  private static Map<String, Object> partition(final BackupStatus status) {
+    final Map<String, Object> json = new LinkedHashMap<>();
+    json.put("partitionId", status.id().partitionId());
+    json.put("state", status.statusCode().name());
+    status.failureReason().ifPresent(reason -> json.put("failureReason", reason));
+    status.createdAt().ifPresent(at -> json.put("createdAt", at.toString()));
+    status.lastUpdatedAt().ifPresent(at -> json.put("lastUpdatedAt", at.toString()));
+    json.put("nodeId", status.id().nodeId());
+    if (status.descriptor().isPresent()) {
+      final BackupDescriptor descriptor = status.descriptor().get();
+      json.put("checkpointPosition", descriptor.checkpointPosition());
+      descriptor.snapshotId().ifPresent(id -> json.put("snapshotId", id));
+      json.put("brokerVersion", descriptor.brokerVersion());
+      json.put("sizeBytes", descriptor.sizeBytes());
+      json.put("fileCount", descriptor.fileCount());
+      json.put("stateDigest", descriptor.stateDigest());
+    }
+    return json;
+  }
+}

@@ -1,0 +1,314 @@
+package io.cairn.gateway.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.cairn.backupapi.ClusterBackupStatus;
+import io.cairn.gateway.GatewayErrorCode;
+import io.cairn.gateway.GatewayException;
+import io.cairn.gateway.GatewayMetrics;
+import io.cairn.gateway.admin.BackupAdmin;
+import io.cairn.gateway.admin.BackupListing;
+import io.cairn.gateway.admin.ExportingAdmin;
+import io.cairn.gateway.routing.Deadline;
+import io.cairn.gateway.routing.Failures;
+import io.cairn.gateway.topology.ClusterTopology;
+import io.cairn.gateway.topology.TopologyManager;
+import io.cairn.scheduler.Clock;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's management HTTP endpoints (JDK {@link HttpServer}, on its own bounded executor):
+ *
+ * <table>
+ *   <caption>Endpoints</caption>
+ *   <tr><td>GET /metrics</td><td>Prometheus text format</td></tr>
+ *   <tr><td>GET /health</td><td>200 {@code {"status":"UP"}} while the gateway runs</td></tr>
+ *   <tr><td>GET /ready</td><td>200 when a leader is known for every partition, else 503</td></tr>
+ *   <tr><td>POST /actuator/backups {@code {"backupId": N}}</td><td>202; 400 bad id, 409 id not
+ *       higher than the last, 503 unavailable</td></tr>
+ *   <tr><td>GET /actuator/backups</td><td>200, JSON array newest first (at most 1000)</td></tr>
+ *   <tr><td>GET /actuator/backups/{id}</td><td>200; 404 when no partition has it</td></tr>
+ *   <tr><td>DELETE /actuator/backups/{id}</td><td>204; 409 while in progress</td></tr>
+ *   <tr><td>POST /actuator/exporting/pause | resume</td><td>204</td></tr>
+ * </table>
+ *
+ * <p>Errors are RFC 7807 problem details naming the field, the bad value and what is allowed.
+ * Request bodies are limited to {@code httpMaxBodyBytes} (413 beyond). Bad requests are logged at
+ * DEBUG only.
+ */
+public final class ManagementHttpServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ManagementHttpServer.class);
+  private static final Pattern BACKUP_PATH = Pattern.compile("/actuator/backups/([^/]*)");
+  private static final Pattern POSITIVE_ID = Pattern.compile("[1-9][0-9]{0,18}");
+  private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final int maxBodyBytes;
+  private final Duration requestTimeout;
+  private final Clock clock;
+  private final BackupAdmin backups;
+  private final ExportingAdmin exporting;
+  private final TopologyManager topology;
+  private final PrometheusMeterRegistry registry;
+  private final GatewayMetrics metrics;
+
+  /**
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public ManagementHttpServer(
+      final String host,
+      final int port,
+      final int maxBodyBytes,
+      final Duration requestTimeout,
+      final Clock clock,
+      final BackupAdmin backups,
+      final ExportingAdmin exporting,
+      final TopologyManager topology,
+      final PrometheusMeterRegistry registry,
+      final GatewayMetrics metrics,
+      final ExecutorService executor) {
+    this.maxBodyBytes = maxBodyBytes;
+    this.requestTimeout = requestTimeout;
+    this.clock = clock;
+    this.backups = backups;
+    this.exporting = exporting;
+    this.topology = topology;
+    this.registry = registry;
+    this.metrics = metrics;
+    this.executor = executor;
+    try {
+      this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+    } catch (final IOException e) {
+      throw new UncheckedIOException(
+          "Expected to bind the management HTTP port " + host + ":" + port + ", but "
+              + e.getMessage() + ". Free the port or change httpHost/httpPort", e);
+    }
+    server.setExecutor(executor);
+    server.createContext("/", raw -> handle(new Exchange(raw, maxBodyBytes)));
+  }
+
+  public void start() {
+    server.start();
+  }
+
+  /** The bound address (with the real port when configured as 0). */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  private void handle(final Exchange exchange) throws IOException {
+    final long startNanos = clock.nanos();
+    String operation = "http-unknown";
+    String result = "ok";
+    try {
+      final String path = exchange.path();
+      final String method = exchange.method();
+      final Matcher backupPath = BACKUP_PATH.matcher(path);
+      if (path.equals("/metrics")) {
+        operation = "http-metrics";
+        allow(exchange, "GET");
+        exchange.sendText(200, PROMETHEUS_TYPE, registry.scrape());
+      } else if (path.equals("/health")) {
+        operation = "http-health";
+        allow(exchange, "GET");
+        exchange.sendJson(200, Map.of("status", "UP"));
+      } else if (path.equals("/ready")) {
+        operation = "http-ready";
+        allow(exchange, "GET");
+        ready(exchange);
+      } else if (path.equals("/actuator/backups")) {
+        allow(exchange, "GET", "POST");
+        operation = method.equals("POST") ? "http-take-backup" : "http-list-backups";
+        if (method.equals("POST")) {
+          takeBackup(exchange);
+        } else {
+          listBackups(exchange);
+        }
+      } else if (backupPath.matches()) {
+        allow(exchange, "GET", "DELETE");
+        operation = method.equals("GET") ? "http-get-backup" : "http-delete-backup";
+        final long id = backupId(backupPath.group(1), exchange);
+        if (method.equals("GET")) {
+          exchange.sendJson(200, BackupJson.of(await(deadline -> backups.get(id, deadline))));
+        } else {
+          await(deadline -> backups.delete(id, deadline));
+          exchange.sendEmpty(204);
+        }
+      } else if (path.equals("/actuator/exporting/pause")) {
+        operation = "http-pause-exporting";
+        allow(exchange, "POST");
+        await(exporting::pause);
+        exchange.sendEmpty(204);
+      } else if (path.equals("/actuator/exporting/resume")) {
+        operation = "http-resume-exporting";
+        allow(exchange, "POST");
+        await(exporting::resume);
+        exchange.sendEmpty(204);
+      } else {
+        throw new Problem(404, "Expected one of /metrics, /health, /ready, /actuator/backups,"
+            + " /actuator/backups/{id}, /actuator/exporting/pause|resume, but was " + path);
+      }
+    } catch (final Problem problem) {
+      result = "http-" + problem.status();
+      if (problem.status() >= 500) {
+        LOG.warn("{} {}: {}", exchange.method(), exchange.path(), problem.getMessage());
+      } else {
+        LOG.debug("{} {}: {}", exchange.method(), exchange.path(), problem.getMessage());
+      }
+      exchange.sendProblem(problem);
+    } catch (final RuntimeException e) {
+      result = "internal";
+      LOG.warn("{} {} failed", exchange.method(), exchange.path(), e);
+      exchange.sendProblem(new Problem(500, "Expected " + exchange.method() + " "
+          + exchange.path() + " to complete, but the gateway failed: " + e));
+    } finally {
+      metrics.request(operation, result, Duration.ofNanos(clock.nanos() - startNanos));
+    }
+  }
+
+  private void ready(final Exchange exchange) throws IOException {
+    final ClusterTopology current = topology.current();
+    if (!current.hasAllLeaders()) {
+      throw new Problem(503, "Expected a known leader for every partition, but "
+          + (current.partitionCount() == 0
+              ? "no broker has answered yet"
+              : "partitions " + current.partitionsWithoutLeader() + " have none"));
+    }
+    final Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", "READY");
+    body.put("partitionCount", current.partitionCount());
+    body.put("reachableBrokers", current.reachableBrokers());
+    exchange.sendJson(200, body);
+  }
+
+  private void takeBackup(final Exchange exchange) throws IOException {
+    final byte[] body = exchange.body();
+    final long backupId = parseBackupId(body);
+    await(deadline -> backups.take(backupId, deadline));
+    final Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("message", "A backup with id " + backupId + " has been scheduled. Use GET"
+        + " actuator/backups/" + backupId + " to monitor the status.");
+    exchange.sendJson(202, answer);
+  }
+
+  /** Parses {@code {"backupId": N}} with N a positive integer. */
+  static long parseBackupId(final byte[] body) {
+    final String rule = "a JSON object {\"backupId\": <integer >= 1>}";
+    if (body.length == 0) {
+      throw Problem.badRequest("Expected " + rule + ", but the body is empty");
+    }
+    final JsonNode json;
+    try {
+      json = Exchange.json().readTree(body);
+    } catch (final JsonProcessingException e) {
+      throw Problem.badRequest("Expected " + rule + ", but the body is not JSON: "
+          + e.getOriginalMessage());
+    } catch (final IOException e) {
+      throw Problem.badRequest("Expected " + rule + ", but the body could not be read: " + e);
+    }
+    if (json == null || !json.isObject()) {
+      throw Problem.badRequest("Expected " + rule + ", but was a JSON "
+          + (json == null ? "nothing" : json.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+    }
+    final JsonNode id = json.get("backupId");
+    if (id == null || id.isNull()) {
+      throw Problem.badRequest("Expected field backupId (an integer >= 1), but it is missing");
+    }
+    if (!id.isIntegralNumber() || !id.canConvertToLong()) {
+      throw Problem.badRequest("Expected backupId to be an integer >= 1 and <= "
+          + Long.MAX_VALUE + ", but was " + shorten(id.toString()));
+    }
+    final long value = id.longValue();
+    if (value < 1) {
+      throw Problem.badRequest("Expected backupId >= 1, but was " + value);
+    }
+    return value;
+  }
+
+  private void listBackups(final Exchange exchange) throws IOException {
+    final BackupListing listing =
+        await(deadline -> backups.list(BackupAdmin.MAX_PAGE_SIZE, "", deadline));
+    final List<Map<String, Object>> body = new ArrayList<>();
+    for (final ClusterBackupStatus status : listing.backups()) {
+      body.add(BackupJson.of(status));
+    }
+    exchange.sendJson(200, body);
+  }
+
+  private static long backupId(final String segment, final Exchange exchange) {
+    if (!POSITIVE_ID.matcher(segment).matches()) {
+      throw Problem.badRequest("Expected backupId in the path to be an integer >= 1, but was '"
+          + shorten(segment) + "' (" + exchange.method() + " " + exchange.path() + ")");
+    }
+    try {
+      return Long.parseLong(segment);
+    } catch (final NumberFormatException e) {
+      throw Problem.badRequest("Expected backupId in the path to be at most " + Long.MAX_VALUE
+          + ", but was '" + segment + "'");
+    }
+  }
+
+  private static void allow(final Exchange exchange, final String... methods) {
+    for (final String method : methods) {
+      if (method.equals(exchange.method())) {
+        return;
+      }
+    }
+    exchange.header("Allow", String.join(", ", methods));
+    throw new Problem(405, "Expected method " + String.join(" or ", methods) + " on "
+        + exchange.path() + ", but was " + exchange.method());
+  }
+
+  /** Runs an admin call and waits for it on this HTTP worker thread. */
+  private <T> T await(final Function<Deadline, CompletableFuture<T>> call) {
+    final Deadline deadline = Deadline.after(clock, requestTimeout);
+    try {
+      return call.apply(deadline)
+          .get(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Problem(503, "Expected the request to complete, but the gateway is stopping");
+    } catch (final TimeoutException e) {
+      throw Problem.of(GatewayErrorCode.DEADLINE_EXCEEDED,
+          "Expected an answer within " + requestTimeout.toMillis() + " ms, but none came");
+    } catch (final ExecutionException | RuntimeException e) {
+      final Throwable cause = Failures.unwrap(e);
+      if (cause instanceof GatewayException gateway) {
+        throw Problem.of(gateway.code(), gateway.getMessage());
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  private static String shorten(final String value) {
+    return value.length() <= 64 ? value : value.substring(0, 64) + "...";
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

@@ -1,0 +1,377 @@
+package io.cairn.gateway.routing;
+
+import io.cairn.gateway.GatewayErrorCode;
+import io.cairn.gateway.GatewayException;
+import io.cairn.gateway.GatewayMetrics;
+import io.cairn.gateway.topology.ClusterTopology;
+import io.cairn.gateway.topology.TopologyManager;
+import io.cairn.protocol.ProtocolException;
+import io.cairn.protocol.api.ApiResponse;
+import io.cairn.protocol.api.ResponseStatus;
+import io.cairn.transport.MessagingException;
+import io.cairn.transport.MessagingService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends requests to brokers: to a partition's leader with bounded retries (exponential backoff
+ * from {@code retryBackoffMin} to {@code retryBackoffMax}, at most {@code maxRetries} resends,
+ * never past the deadline), or to one broker.
+ *
+ * <p>A partition call is sent again — after a topology refresh — when no leader is known, the
+ * broker answers NOT_LEADER (to the leader it names, if any) or PARTITION_UNAVAILABLE, or the
+ * transport certainly did not deliver it. A timeout or a connection lost after sending is retried
+ * only for idempotent calls; otherwise the caller learns that the outcome is unknown. Every other
+ * failure answer ends the call at once.
+ *
+ * <p>Thread-safe. Continuations run on the given executor, never on a transport thread.
+ */
+public final class BrokerRequester {
+  private static final Logger LOG = LoggerFactory.getLogger(BrokerRequester.class);
+
+  private final MessagingService messaging;
+  private final TopologyManager topology;
+  private final ScheduledExecutorService timer;
+  private final Executor executor;
+  private final GatewayMetrics metrics;
+  private final Duration requestTimeout;
+  private final Duration backoffMin;
+  private final Duration backoffMax;
+  private final int maxRetries;
+
+  public BrokerRequester(
+      final MessagingService messaging,
+      final TopologyManager topology,
+      final ScheduledExecutorService timer,
+      final Executor executor,
+      final GatewayMetrics metrics,
+      final Duration requestTimeout,
+      final Duration backoffMin,
+      final Duration backoffMax,
+      final int maxRetries) {
+    this.messaging = messaging;
+    this.topology = topology;
+    this.timer = timer;
+    this.executor = executor;
+    this.metrics = metrics;
+    this.requestTimeout = requestTimeout;
+    this.backoffMin = backoffMin;
+    this.backoffMax = backoffMax;
+    this.maxRetries = maxRetries;
+  }
+
+  /** The topology this requester routes by. */
+  public TopologyManager topology() {
+    return topology;
+  }
+
+  /**
+   * Sends {@code call} to its partition's leader and completes with the OK body, or fails with a
+   * {@link GatewayException}.
+   */
+  public <T> CompletableFuture<Routed<T>> toLeader(
+      final PartitionCall<T> call, final Deadline deadline) {
+    final Attempts<T> attempts = new Attempts<>(call, deadline);
+    attempt(attempts);
+    return attempts.result;
+  }
+
+  /**
+   * Sends one request to broker {@code nodeId} and completes with its answer (OK or a failure), or
+   * fails with a {@link GatewayException} when no answer came.
+   */
+  public <T> CompletableFuture<ApiResponse<T>> toBroker(
+      final int nodeId,
+      final String type,
+      final byte[] payload,
+      final Function<byte[], ApiResponse<T>> decoder,
+      final Deadline deadline,
+      final String context) {
+    if (deadline.expired()) {
+      return CompletableFuture.failedFuture(deadlineExceeded(context, deadline, "no time left"));
+    }
+    return send(nodeId, type, payload, deadline)
+        .handleAsync(
+            (bytes, error) -> {
+              if (error != null) {
+                final Throwable cause = Failures.unwrap(error);
+                throw cause instanceof MessagingException.Timeout
+                    ? deadlineExceeded(context, deadline, cause.getMessage())
+                    : GatewayException.unavailable(
+                        "Expected an answer from broker " + nodeId + " (" + context + "), but "
+                            + cause.getMessage());
+              }
+              return decodeOrFail(decoder, bytes, nodeId, context);
+            },
+            executor);
+  }
+
+  /**
+   * Sends one request to the first broker of {@code candidates} that answers, trying the next one
+   * only when the transport failed; completes with that broker's answer.
+   */
+  public <T> CompletableFuture<Routed<ApiResponse<T>>> toAnyBroker(
+      final List<Integer> candidates,
+      final String type,
+      final byte[] payload,
+      final Function<byte[], ApiResponse<T>> decoder,
+      final Deadline deadline,
+      final String context) {
+    final Set<Integer> ordered = new LinkedHashSet<>(candidates);
+    return tryNext(new ArrayList<>(ordered), 0, type, payload, decoder, deadline, context,
+        new ArrayList<>());
+  }
+
+  private <T> CompletableFuture<Routed<ApiResponse<T>>> tryNext(
+      final List<Integer> candidates,
+      final int index,
+      final String type,
+      final byte[] payload,
+      final Function<byte[], ApiResponse<T>> decoder,
+      final Deadline deadline,
+      final String context,
+      final List<String> errors) {
+    if (index >= candidates.size()) {
+      return CompletableFuture.failedFuture(
+          GatewayException.unavailable(
+              "Expected a reachable broker (" + context + "), but "
+                  + (errors.isEmpty() ? "none is configured" : String.join("; ", errors))));
+    }
+    final int nodeId = candidates.get(index);
+    return toBroker(nodeId, type, payload, decoder, deadline, context)
+        .handle(
+            (answer, error) -> {
+              if (error == null) {
+                return CompletableFuture.completedFuture(new Routed<>(0, nodeId, answer));
+              }
+              final Throwable cause = Failures.unwrap(error);
+              if (cause instanceof GatewayException gateway
+                  && gateway.code() == GatewayErrorCode.UNAVAILABLE) {
+                errors.add(gateway.getMessage());
+                return tryNext(candidates, index + 1, type, payload, decoder, deadline, context,
+                    errors);
+              }
+              return CompletableFuture.<Routed<ApiResponse<T>>>failedFuture(cause);
+            })
+        .thenCompose(Function.identity());
+  }
+
+  private <T> void attempt(final Attempts<T> attempts) {
+    final PartitionCall<T> call = attempts.call;
+    if (attempts.deadline.expired()) {
+      attempts.fail(deadlineExceeded(attempts.context(), attempts.deadline, attempts.lastError));
+      return;
+    }
+    final ClusterTopology current = topology.current();
+    if (attempts.partitionId == 0) {
+      attempts.partitionId = call.partitionId(current);
+      if (attempts.partitionId == 0) {
+        retryLater(attempts, "the partition count is not known yet (no broker answered)", true);
+        return;
+      }
+    }
+    final int nodeId;
+    if (attempts.leaderHint >= 0) {
+      nodeId = attempts.leaderHint;
+      attempts.leaderHint = -1;
+    } else {
+      final OptionalInt leader = current.leaderOf(attempts.partitionId);
+      if (leader.isEmpty()) {
+        retryLater(attempts, "no leader is known for partition " + attempts.partitionId, true);
+        return;
+      }
+      nodeId = leader.getAsInt();
+    }
+    final byte[] payload;
+    try {
+      payload = call.payload(attempts.partitionId);
+    } catch (final ProtocolException e) {
+      attempts.fail(GatewayException.invalid(e.getMessage() + " (" + call.operation() + ")"));
+      return;
+    }
+    send(nodeId, call.messageType(), payload, attempts.deadline)
+        .handleAsync(
+            (bytes, error) -> {
+              onAnswer(attempts, nodeId, bytes, error);
+              return null;
+            },
+            executor)
+        .exceptionally(
+            error -> {
+              final Throwable cause = Failures.unwrap(error);
+              if (cause instanceof RejectedExecutionException) {
+                // The executor refused the continuation: the gateway is overloaded or closing.
+                attempts.fail(overloaded(cause));
+              } else {
+                LOG.warn("Handling the answer to {} failed", attempts.context(), cause);
+                attempts.fail(new GatewayException(GatewayErrorCode.INTERNAL,
+                    "Expected to handle the answer (" + attempts.context()
+                        + "), but the gateway failed: " + cause, cause));
+              }
+              return null;
+            });
+  }
+
+  private <T> void onAnswer(
+      final Attempts<T> attempts, final int nodeId, final byte[] bytes, final Throwable error) {
+    if (error != null) {
+      final Throwable cause = Failures.unwrap(error);
+      if (Failures.notDelivered(cause)) {
+        retryLater(attempts, cause.getMessage(), true);
+      } else if (attempts.call.idempotent()) {
+        attempts.doubt = true;
+        retryLater(attempts, cause.getMessage(), true);
+      } else if (cause instanceof MessagingException.Timeout) {
+        attempts.fail(
+            new GatewayException(
+                GatewayErrorCode.DEADLINE_EXCEEDED,
+                "Expected an answer from broker " + nodeId + " (" + attempts.context()
+                    + ") within " + millis(requestTimeout) + ", but none came; the command may"
+                    + " or may not have been applied. Check its effect before sending it again"));
+      } else {
+        attempts.fail(
+            GatewayException.unavailable(
+                "Expected an answer from broker " + nodeId + " (" + attempts.context() + "), but "
+                    + cause.getMessage() + "; the command may or may not have been applied."
+                    + " Check its effect before sending it again"));
+      }
+      return;
+    }
+    final ApiResponse<T> response;
+    try {
+      response = decodeOrFail(attempts.call::decode, bytes, nodeId, attempts.context());
+    } catch (final GatewayException e) {
+      attempts.fail(e);
+      return;
+    }
+    if (response instanceof ApiResponse.Ok<T> ok) {
+      attempts.result.complete(
+          new Routed<>(attempts.partitionId, nodeId, ok.body(), attempts.doubt));
+      return;
+    }
+    final ApiResponse.Failure<T> failure = (ApiResponse.Failure<T>) response;
+    if (failure.status() == ResponseStatus.NOT_LEADER) {
+      if (failure.leaderNodeId() >= 0 && failure.leaderNodeId() != nodeId) {
+        attempts.leaderHint = failure.leaderNodeId();
+      }
+      retryLater(attempts, "broker " + nodeId + " is not the leader: " + failure.reason(), true);
+    } else if (failure.status() == ResponseStatus.PARTITION_UNAVAILABLE) {
+      retryLater(attempts, "broker " + nodeId + ": " + failure.reason(), true);
+    } else {
+      attempts.fail(Failures.fromBroker(failure, nodeId, attempts.context()));
+    }
+  }
+
+  private <T> void retryLater(
+      final Attempts<T> attempts, final String reason, final boolean refresh) {
+    attempts.lastError = reason;
+    if (attempts.retries >= maxRetries) {
+      attempts.fail(
+          GatewayException.unavailable(
+              "Expected an answer from the leader of partition "
+                  + (attempts.partitionId == 0 ? "?" : attempts.partitionId) + " ("
+                  + attempts.call.operation() + "), but " + (attempts.retries + 1)
+                  + " attempts failed; last: " + reason + ". Retry later"));
+      return;
+    }
+    attempts.retries++;
+    metrics.retry(attempts.call.operation());
+    if (refresh) {
+      topology.refresh();
+    }
+    final long backoffNanos =
+        Math.min(
+            backoffMax.toNanos(),
+            backoffMin.toNanos() << Math.min(20, attempts.retries - 1));
+    final long delayNanos = Math.min(backoffNanos, attempts.deadline.remaining().toNanos());
+    LOG.debug("Retrying {} in {} ns: {}", attempts.context(), delayNanos, reason);
+    try {
+      timer.schedule(() -> attempt(attempts), delayNanos, TimeUnit.NANOSECONDS);
+    } catch (final RejectedExecutionException e) {
+      attempts.fail(overloaded(e));
+    }
+  }
+
+  private CompletableFuture<byte[]> send(
+      final int nodeId, final String type, final byte[] payload, final Deadline deadline) {
+    final Duration remaining = deadline.remaining();
+    final Duration timeout = remaining.compareTo(requestTimeout) < 0 ? remaining : requestTimeout;
+    try {
+      return messaging.sendAndReceive(nodeId, type, payload, timeout);
+    } catch (final RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static <T> ApiResponse<T> decodeOrFail(
+      final Function<byte[], ApiResponse<T>> decoder,
+      final byte[] bytes,
+      final int nodeId,
+      final String context) {
+    try {
+      return decoder.apply(bytes);
+    } catch (final ProtocolException e) {
+      throw new GatewayException(
+          GatewayErrorCode.INTERNAL,
+          "Expected a valid answer from broker " + nodeId + " (" + context + "), but "
+              + e.getMessage() + ". Check that gateway and brokers run the same version",
+          e);
+    }
+  }
+
+  private static GatewayException deadlineExceeded(
+      final String context, final Deadline deadline, final String last) {
+    return new GatewayException(
+        GatewayErrorCode.DEADLINE_EXCEEDED,
+        "Expected an answer within " + millis(deadline.budget()) + " (" + context + "), but none"
+            + " came" + (last == null ? "" : "; last: " + last));
+  }
+
+  private static GatewayException overloaded(final Throwable cause) {
+    return new GatewayException(
+        GatewayErrorCode.RESOURCE_EXHAUSTED,
+        "Expected room in the gateway's request queue, but it is full or closing. Retry later",
+        cause);
+  }
+
+  private static String millis(final Duration duration) {
+    return duration.toMillis() + " ms";
+  }
+
+  /** The state of one partition call across its attempts. */
+  private static final class Attempts<T> {
+    final PartitionCall<T> call;
+    final Deadline deadline;
+    final CompletableFuture<Routed<T>> result = new CompletableFuture<>();
+    volatile int partitionId;
+    volatile int leaderHint = -1;
+    volatile int retries;
+    volatile String lastError;
+    volatile boolean doubt;
+
+    Attempts(final PartitionCall<T> call, final Deadline deadline) {
+      this.call = call;
+      this.deadline = deadline;
+    }
+
+    String context() {
+      return call.operation() + (partitionId == 0 ? "" : " on partition " + partitionId);
+    }
+
+    void fail(final Throwable error) {
+      result.completeExceptionally(error);
+    }
+  }
+}

@@ -1,0 +1,459 @@
+package io.cairn.gateway;
+
+import io.cairn.backupapi.CheckpointPattern;
+import io.cairn.protocol.AccountIntent;
+import io.cairn.protocol.AccountValue;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.CheckpointValue;
+import io.cairn.protocol.DepositIntent;
+import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.Intent;
+import io.cairn.protocol.ProtocolException;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordMetadata;
+import io.cairn.protocol.RecordValue;
+import io.cairn.protocol.RejectionType;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
+import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.AccountBalance;
+import io.cairn.protocol.api.AccountIdRule;
+import io.cairn.protocol.api.AccountPlacement;
+import io.cairn.protocol.api.AccountQuery;
+import io.cairn.protocol.api.AccountQueryCodec;
+import io.cairn.protocol.api.ApiDescriptor;
+import io.cairn.protocol.api.ApiResponse;
+import io.cairn.protocol.api.BackupCodec;
+import io.cairn.protocol.api.BackupEntries;
+import io.cairn.protocol.api.BackupRequest;
+import io.cairn.protocol.api.BackupStatusEntry;
+import io.cairn.protocol.api.BrokerTopology;
+import io.cairn.protocol.api.CommandCodec;
+import io.cairn.protocol.api.CommandRequest;
+import io.cairn.protocol.api.ExportingCodec;
+import io.cairn.protocol.api.ExportingOperation;
+import io.cairn.protocol.api.PartitionReplica;
+import io.cairn.protocol.api.ReplicaHealth;
+import io.cairn.protocol.api.ReplicaRole;
+import io.cairn.protocol.api.ResponseStatus;
+import io.cairn.protocol.api.TopologyCodec;
+import io.cairn.scheduler.Clock;
+import io.cairn.transport.MemberAddress;
+import io.cairn.transport.TransportConfig;
+import io.cairn.transport.netty.NettyMessagingService;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * A broker that answers the agreed gateway messages (io.cairn.protocol.api) over a real {@link
+ * NettyMessagingService} on 127.0.0.1, and enforces their contract: every request is decoded with
+ * the codecs (a malformed one is answered INVALID and counted), commands must come with request
+ * ids of -1, for a partition this broker leads, for an account placed on it. It keeps the ledger
+ * and checkpoints in the shared {@link FakeCluster}.
+ *
+ * <p>Faults on demand: answer a partition's commands with NOT_LEADER or any failure status, reject
+ * the next command, never answer a message type, answer garbage, or be down ({@link #stop()}).
+ */
+final class FakeBroker implements AutoCloseable {
+  private final int nodeId;
+  private final FakeCluster cluster;
+  private volatile NettyMessagingService messaging;
+  private final Map<String, Boolean> crashing = new ConcurrentHashMap<>();
+  private final ExecutorService executor;
+  private final Map<Integer, PartitionReplica> replicas = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+  private final Map<Integer, ApiResponse<Record>> commandFailures = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> hanging = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> garbage = new ConcurrentHashMap<>();
+  private final AtomicInteger invalidRequests = new AtomicInteger();
+  private volatile Record nextRejection;
+  private volatile ApiResponse<BackupEntries> backupFailure;
+  private volatile boolean exportingPaused;
+  private volatile boolean stopped;
+
+  FakeBroker(final int nodeId, final FakeCluster cluster) {
+    this.nodeId = nodeId;
+    this.cluster = cluster;
+    this.executor = Executors.newSingleThreadExecutor(r -> {
+      final Thread thread = new Thread(r, "fake-broker-" + nodeId);
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.messaging = startMessaging(0);
+  }
+
+  private NettyMessagingService startMessaging(final int port) {
+    final NettyMessagingService service = new NettyMessagingService(
+        TransportConfig.builder(nodeId).bindHost("127.0.0.1").bindPort(port).ioThreadCount(1)
+            .build(),
+        Clock.system(), new SimpleMeterRegistry());
+    service.start();
+    this.messaging = service;
+    register(ApiDescriptor.TYPE_COMMAND, this::command);
+    register(ApiDescriptor.TYPE_QUERY_ACCOUNT, this::queryAccount);
+    register(ApiDescriptor.TYPE_TOPOLOGY, this::topology);
+    register(ApiDescriptor.TYPE_BACKUP, this::backup);
+    register(ApiDescriptor.TYPE_EXPORTING, this::exporting);
+    return service;
+  }
+
+  int nodeId() {
+    return nodeId;
+  }
+
+  MemberAddress address() {
+    return messaging.localAddress();
+  }
+
+  /** This broker leads {@code partitionId} in {@code term}. */
+  FakeBroker lead(final int partitionId, final long term) {
+    replicas.put(partitionId,
+        new PartitionReplica(partitionId, ReplicaRole.LEADER, term, ReplicaHealth.HEALTHY, ""));
+    return this;
+  }
+
+  /** This broker follows {@code partitionId} in {@code term}. */
+  FakeBroker follow(final int partitionId, final long term) {
+    replicas.put(partitionId,
+        new PartitionReplica(partitionId, ReplicaRole.FOLLOWER, term, ReplicaHealth.HEALTHY, ""));
+    return this;
+  }
+
+  /** Commands for {@code partitionId} get {@code failure} instead of being processed. */
+  void failCommands(final int partitionId, final ApiResponse<Record> failure) {
+    commandFailures.put(partitionId, failure);
+  }
+
+  /** The next command is answered with this rejection. */
+  void rejectNext(final RejectionType type, final String reason) {
+    nextRejection = new Record(
+        RecordMetadata.builder().rejection(AccountIntent.CREATE, type, reason).build(),
+        new AccountValue("x", 0));
+  }
+
+  void failBackupQueries(final ResponseStatus status, final String reason) {
+    backupFailure = ApiResponse.failure(status, reason);
+  }
+
+  /** Requests of {@code type} are never answered. */
+  void hang(final String type) {
+    hanging.put(type, true);
+  }
+
+  /**
+   * The next request of {@code type} is handled (its effect applied), but then the broker
+   * restarts its transport on the same port before answering, so the connection breaks.
+   */
+  void crashAfterNext(final String type) {
+    crashing.put(type, true);
+  }
+
+  /** Requests of {@code type} are answered with bytes no codec accepts. */
+  void answerGarbage(final String type) {
+    garbage.put(type, true);
+  }
+
+  /** Clears every fault and the counters (roles stay). */
+  void heal() {
+    commandFailures.clear();
+    crashing.clear();
+    hanging.clear();
+    garbage.clear();
+    nextRejection = null;
+    backupFailure = null;
+    requests.clear();
+    invalidRequests.set(0);
+    exportingPaused = false;
+  }
+
+  int requests(final String type) {
+    final AtomicInteger count = requests.get(type);
+    return count == null ? 0 : count.get();
+  }
+
+  /** Requests that broke the message contract. */
+  int invalidRequests() {
+    return invalidRequests.get();
+  }
+
+  boolean exportingPaused() {
+    return exportingPaused;
+  }
+
+  /** Goes down: closes the transport, so connections are refused. */
+  void stop() {
+    stopped = true;
+    messaging.close();
+  }
+
+  @Override
+  public void close() {
+    if (!stopped) {
+      stop();
+    }
+    executor.shutdownNow();
+  }
+
+  private void restart() {
+    final NettyMessagingService old = messaging;
+    final int port = old.localAddress().port();
+    old.close();
+    startMessaging(port);
+  }
+
+  private void register(final String type, final Function<byte[], byte[]> handler) {
+    messaging.registerRequestHandler(
+        type,
+        (sender, payload) -> {
+          requests.computeIfAbsent(type, t -> new AtomicInteger()).incrementAndGet();
+          if (hanging.containsKey(type)) {
+            return new CompletableFuture<>();
+          }
+          if (crashing.remove(type) != null) {
+            handler.apply(payload);
+            final Thread restarter = new Thread(this::restart, "fake-broker-restart-" + nodeId);
+            restarter.setDaemon(true);
+            restarter.start();
+            return new CompletableFuture<>();
+          }
+          if (garbage.containsKey(type)) {
+            return CompletableFuture.completedFuture(new byte[] {1, 0, 42});
+          }
+          return CompletableFuture.completedFuture(handler.apply(payload));
+        },
+        executor);
+  }
+
+  private byte[] command(final byte[] payload) {
+    final CommandRequest request;
+    try {
+      request = CommandCodec.decodeRequest(payload);
+    } catch (final ProtocolException e) {
+      return CommandCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    final int partition = request.partitionId();
+    final RecordMetadata meta = request.command().metadata();
+    if (meta.requestId() != -1 || meta.requestStreamId() != -1) {
+      return CommandCodec.encodeResponse(invalid("Expected request ids -1 from the gateway"));
+    }
+    final ApiResponse<Record> failure = commandFailures.get(partition);
+    if (failure != null) {
+      return CommandCodec.encodeResponse(failure);
+    }
+    final PartitionReplica replica = replicas.get(partition);
+    if (replica == null || replica.role() != ReplicaRole.LEADER) {
+      return CommandCodec.encodeResponse(
+          ApiResponse.notLeader(-1, "broker " + nodeId + " does not lead partition " + partition));
+    }
+    final String placement = placementViolation(request);
+    if (placement != null) {
+      return CommandCodec.encodeResponse(invalid(placement));
+    }
+    final Record rejection = nextRejection;
+    if (rejection != null) {
+      nextRejection = null;
+      return CommandCodec.encodeResponse(ApiResponse.ok(rejection));
+    }
+    return CommandCodec.encodeResponse(ApiResponse.ok(process(partition, request.command())));
+  }
+
+  private <T> ApiResponse<T> invalid(final String reason) {
+    invalidRequests.incrementAndGet();
+    return ApiResponse.failure(ResponseStatus.INVALID, reason);
+  }
+
+  private String placementViolation(final CommandRequest request) {
+    final AccountPlacement placement = new AccountPlacement(cluster.partitionCount);
+    final RecordValue value = request.command().value();
+    final String accountId;
+    if (value instanceof AccountValue account) {
+      accountId = account.accountId();
+    } else if (value instanceof DepositValue deposit) {
+      accountId = deposit.accountId();
+    } else if (value instanceof TransferValue transfer) {
+      if (transfer.sourcePartitionId() != ValueDescriptor.NO_PARTITION_ID
+          || transfer.targetPartitionId() != ValueDescriptor.NO_PARTITION_ID) {
+        return "Expected partition ids -1 in a TRANSFER CREATE from the gateway";
+      }
+      accountId = transfer.fromAccountId();
+    } else {
+      return null;
+    }
+    if (!AccountIdRule.isValid(accountId)) {
+      return "Expected a valid account id from the gateway, but was " + accountId;
+    }
+    final int owner = placement.partitionOf(accountId);
+    return owner == request.partitionId()
+        ? null
+        : "Expected account " + accountId + " on partition " + request.partitionId()
+            + ", but it belongs to partition " + owner;
+  }
+
+  private Record process(final int partition, final Record command) {
+    final Intent intent = command.metadata().intent();
+    final long position = cluster.nextPosition(partition);
+    if (intent == AccountIntent.CREATE) {
+      final AccountValue account = (AccountValue) command.value();
+      if (cluster.balance(partition, account.accountId()) != null) {
+        return reject(command, RejectionType.ALREADY_EXISTS, "Expected a new account id, but '"
+            + account.accountId() + "' exists (ACCOUNT CREATE)");
+      }
+      cluster.setBalance(partition, account.accountId(), 0);
+      return event(AccountIntent.CREATED, position, position, account);
+    }
+    if (intent == DepositIntent.DEPOSIT) {
+      final DepositValue deposit = (DepositValue) command.value();
+      final Long balance = cluster.balance(partition, deposit.accountId());
+      if (balance == null) {
+        return reject(command, RejectionType.NOT_FOUND,
+            "Expected an existing account, but '" + deposit.accountId() + "' does not exist");
+      }
+      cluster.setBalance(partition, deposit.accountId(), balance + deposit.amount());
+      return event(DepositIntent.DEPOSITED, position, position, deposit);
+    }
+    if (intent == TransferIntent.CREATE) {
+      return transfer(partition, position, command);
+    }
+    if (intent == CheckpointIntent.CREATE) {
+      final long id = ((CheckpointValue) command.value()).checkpointId();
+      final long current = cluster.checkpoint(partition);
+      if (id <= current) {
+        return event(CheckpointIntent.IGNORED, position, -1, new CheckpointValue(current, -1, -1));
+      }
+      cluster.setCheckpoint(partition, id);
+      cluster.addBackup(FakeCluster.completed(nodeId, partition, id, position));
+      return event(CheckpointIntent.CREATED, position, -1,
+          new CheckpointValue(id, position, 1_700_000_000_000L, new byte[32]));
+    }
+    return reject(command, RejectionType.INVALID_ARGUMENT, "unsupported " + intent);
+  }
+
+  private Record transfer(final int partition, final long position, final Record command) {
+    final TransferValue transfer = (TransferValue) command.value();
+    final AccountPlacement placement = new AccountPlacement(cluster.partitionCount);
+    final int target = placement.partitionOf(transfer.toAccountId());
+    final Long from = cluster.balance(partition, transfer.fromAccountId());
+    final Long to = cluster.balance(target, transfer.toAccountId());
+    if (from == null || to == null) {
+      return reject(command, RejectionType.NOT_FOUND, "Expected existing accounts, but '"
+          + (from == null ? transfer.fromAccountId() : transfer.toAccountId())
+          + "' does not exist (TRANSFER CREATE)");
+    }
+    if (from < transfer.amount()) {
+      return reject(command, RejectionType.INSUFFICIENT_FUNDS, "Expected balance of "
+          + "fromAccountId '" + transfer.fromAccountId() + "' >= amount " + transfer.amount()
+          + ", but the balance is " + from + " (TRANSFER CREATE)");
+    }
+    cluster.setBalance(partition, transfer.fromAccountId(), from - transfer.amount());
+    cluster.setBalance(target, transfer.toAccountId(),
+        cluster.balance(target, transfer.toAccountId()) + transfer.amount());
+    final TransferValue done = new TransferValue(transfer.fromAccountId(),
+        transfer.toAccountId(), transfer.amount(), partition, target);
+    return event(target == partition ? TransferIntent.COMPLETED : TransferIntent.DEBITED,
+        position, (long) partition << 48 | position, done);
+  }
+
+  private static Record event(
+      final Intent intent, final long position, final long key, final RecordValue value) {
+    return new Record(
+        RecordMetadata.builder().event(intent).position(position).key(key).build(), value);
+  }
+
+  private static Record reject(final Record command, final RejectionType type, final String why) {
+    return new Record(
+        RecordMetadata.builder().rejection(command.metadata().intent(), type, why).build(),
+        command.value());
+  }
+
+  private byte[] queryAccount(final byte[] payload) {
+    final AccountQuery query;
+    try {
+      query = AccountQueryCodec.decodeRequest(payload);
+    } catch (final ProtocolException e) {
+      return AccountQueryCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    final PartitionReplica replica = replicas.get(query.partitionId());
+    if (replica == null || replica.role() != ReplicaRole.LEADER) {
+      return AccountQueryCodec.encodeResponse(ApiResponse.notLeader(-1, "not the leader"));
+    }
+    if (new AccountPlacement(cluster.partitionCount).partitionOf(query.accountId())
+        != query.partitionId()) {
+      return AccountQueryCodec.encodeResponse(invalid("account on another partition"));
+    }
+    final Long balance = cluster.balance(query.partitionId(), query.accountId());
+    return AccountQueryCodec.encodeResponse(ApiResponse.ok(
+        balance == null ? AccountBalance.notFound() : new AccountBalance(true, balance)));
+  }
+
+  private byte[] topology(final byte[] payload) {
+    try {
+      TopologyCodec.decodeRequest(payload);
+    } catch (final ProtocolException e) {
+      return TopologyCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    final List<PartitionReplica> hosted = new ArrayList<>(new TreeMap<>(replicas).values());
+    return TopologyCodec.encodeResponse(ApiResponse.ok(new BrokerTopology(
+        nodeId, FakeCluster.CLUSTER_ID, FakeCluster.VERSION, cluster.partitionCount, 2, hosted)));
+  }
+
+  private byte[] backup(final byte[] payload) {
+    final BackupRequest request;
+    try {
+      request = BackupCodec.decodeRequest(payload);
+    } catch (final ProtocolException e) {
+      return BackupCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    if (backupFailure != null) {
+      return BackupCodec.encodeResponse(backupFailure);
+    }
+    final List<BackupStatusEntry> all = cluster.backups();
+    return switch (request.operation()) {
+      case STATUS -> BackupCodec.encodeResponse(ApiResponse.ok(new BackupEntries(
+          all.stream().filter(e -> e.checkpointId() == request.checkpointId()).toList(), "")));
+      case DELETE -> cluster.removeBackups(request.checkpointId())
+          ? BackupCodec.encodeResponse(ApiResponse.ok(BackupEntries.none()))
+          : BackupCodec.encodeResponse(ApiResponse.failure(ResponseStatus.CONFLICT,
+              "Expected no backup " + request.checkpointId() + " in progress, but one is"));
+      case LIST -> list(request, all);
+    };
+  }
+
+  private byte[] list(final BackupRequest request, final List<BackupStatusEntry> all) {
+    final CheckpointPattern pattern;
+    try {
+      pattern = CheckpointPattern.parse(request.pattern());
+    } catch (final IllegalArgumentException e) {
+      return BackupCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    final List<BackupStatusEntry> matching =
+        all.stream().filter(e -> pattern.matches(e.checkpointId())).toList();
+    final int from = request.pageToken().isEmpty() ? 0 : Integer.parseInt(request.pageToken());
+    final int to = Math.min(matching.size(), from + request.pageSize());
+    return BackupCodec.encodeResponse(ApiResponse.ok(new BackupEntries(
+        matching.subList(from, to), to < matching.size() ? Integer.toString(to) : "")));
+  }
+
+  private byte[] exporting(final byte[] payload) {
+    final ExportingOperation operation;
+    try {
+      operation = ExportingCodec.decodeRequest(payload);
+    } catch (final ProtocolException e) {
+      return ExportingCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    if (operation == ExportingOperation.PAUSE) {
+      exportingPaused = true;
+    } else if (operation == ExportingOperation.RESUME) {
+      exportingPaused = false;
+    }
+    return ExportingCodec.encodeResponse(ApiResponse.ok(exportingPaused));
+  }
+}

@@ -1,0 +1,110 @@
+package io.cairn.gateway;
+
+import io.cairn.protocol.api.BackupDetails;
+import io.cairn.protocol.api.BackupState;
+import io.cairn.protocol.api.BackupStatusEntry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The state the {@link FakeBroker}s of one test share, as a real cluster's partitions and backup
+ * store would: a tiny ledger and the last checkpoint id per partition, and the backup statuses of
+ * the (shared) store. Every method is synchronized; brokers call it from their handler threads.
+ */
+final class FakeCluster {
+  static final String CLUSTER_ID = "cairn-test";
+  static final String VERSION = "0.1.0-test";
+
+  final int partitionCount;
+  private final Map<Integer, Map<String, Long>> balances = new HashMap<>();
+  private final Map<Integer, Long> checkpoints = new HashMap<>();
+  private final Map<Integer, Long> positions = new HashMap<>();
+  private final List<BackupStatusEntry> store = new ArrayList<>();
+
+  FakeCluster(final int partitionCount) {
+    this.partitionCount = partitionCount;
+    reset();
+  }
+
+  synchronized void reset() {
+    balances.clear();
+    checkpoints.clear();
+    positions.clear();
+    store.clear();
+    for (int p = 1; p <= partitionCount; p++) {
+      balances.put(p, new HashMap<>());
+      checkpoints.put(p, 0L);
+      positions.put(p, 0L);
+    }
+  }
+
+  synchronized long nextPosition(final int partitionId) {
+    return positions.merge(partitionId, 1L, Long::sum);
+  }
+
+  synchronized Long balance(final int partitionId, final String accountId) {
+    return balances.get(partitionId).get(accountId);
+  }
+
+  synchronized void setBalance(final int partitionId, final String accountId, final long value) {
+    balances.get(partitionId).put(accountId, value);
+  }
+
+  synchronized long checkpoint(final int partitionId) {
+    return checkpoints.get(partitionId);
+  }
+
+  synchronized void setCheckpoint(final int partitionId, final long checkpointId) {
+    checkpoints.put(partitionId, checkpointId);
+  }
+
+  synchronized void addBackup(final BackupStatusEntry entry) {
+    store.add(entry);
+  }
+
+  /** A completed partition backup as a broker's backup manager would record it. */
+  static BackupStatusEntry completed(
+      final int nodeId, final int partitionId, final long checkpointId, final long position) {
+    return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.COMPLETED, "",
+        1_700_000_000_000L + checkpointId, 1_700_000_001_000L + checkpointId,
+        Optional.of(details(position)));
+  }
+
+  static BackupStatusEntry inProgress(
+      final int nodeId, final int partitionId, final long checkpointId) {
+    return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.IN_PROGRESS, "",
+        1_700_000_000_000L, 1_700_000_000_500L, Optional.of(details(7)));
+  }
+
+  static BackupStatusEntry failed(
+      final int nodeId, final int partitionId, final long checkpointId, final String reason) {
+    return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.FAILED, reason,
+        1_700_000_000_000L, 1_700_000_002_000L, Optional.empty());
+  }
+
+  private static BackupDetails details(final long position) {
+    return new BackupDetails(position, "snap-" + position, 3, VERSION, "00ff", 4, 4096);
+  }
+
+  /** The store's statuses in its listing order: partition, checkpoint, node. */
+  synchronized List<BackupStatusEntry> backups() {
+    final List<BackupStatusEntry> sorted = new ArrayList<>(store);
+    sorted.sort(Comparator.comparingInt(BackupStatusEntry::partitionId)
+        .thenComparingLong(BackupStatusEntry::checkpointId)
+        .thenComparingInt(BackupStatusEntry::nodeId));
+    return sorted;
+  }
+
+  synchronized boolean removeBackups(final long checkpointId) {
+    if (store.stream().anyMatch(
+        e -> e.checkpointId() == checkpointId && e.state() == BackupState.IN_PROGRESS)) {
+      return false;
+    }
+    store.removeIf(e -> e.checkpointId() == checkpointId);
+    return true;
+  }
+}

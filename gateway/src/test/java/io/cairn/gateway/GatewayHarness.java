@@ -1,0 +1,157 @@
+package io.cairn.gateway;
+
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.gateway.v1.AdminServiceGrpc;
+import io.cairn.gateway.v1.LedgerServiceGrpc;
+import io.cairn.scheduler.Clock;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * A gateway on 127.0.0.1 (ephemeral gRPC, HTTP and transport ports) in front of {@link FakeBroker}s
+ * sharing one {@link FakeCluster}, with a gRPC channel and an HTTP client to it. Default layout:
+ * two brokers, three partitions; broker 0 leads 1 and 3, broker 1 leads 2 (term 1).
+ */
+final class GatewayHarness implements AutoCloseable {
+  static final Duration WAIT = Duration.ofSeconds(10);
+
+  final FakeCluster cluster;
+  final List<FakeBroker> brokers = new ArrayList<>();
+  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  final Gateway gateway;
+  final ManagedChannel channel;
+  final LedgerServiceGrpc.LedgerServiceBlockingStub ledger;
+  final AdminServiceGrpc.AdminServiceBlockingStub admin;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  GatewayHarness() {
+    this(3, 2, builder -> builder);
+  }
+
+  GatewayHarness(
+      final int partitionCount,
+      final int brokerCount,
+      final UnaryOperator<GatewayConfig.Builder> tweak) {
+    cluster = new FakeCluster(partitionCount);
+    for (int node = 0; node < brokerCount; node++) {
+      brokers.add(new FakeBroker(node, cluster));
+    }
+    defaultLeaders();
+    final GatewayConfig.Builder config = GatewayConfig.builder()
+        .grpcPort(0)
+        .httpPort(0)
+        .topologyRefreshInterval(Duration.ofMillis(200))
+        .requestTimeout(Duration.ofSeconds(5))
+        .retryBackoffMin(Duration.ofMillis(5))
+        .retryBackoffMax(Duration.ofMillis(50));
+    for (final FakeBroker broker : brokers) {
+      config.broker(broker.nodeId(), broker.address());
+    }
+    gateway = new Gateway(tweak.apply(config).build(), registry, Clock.system());
+    gateway.start();
+    channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.grpcAddress().getPort())
+        .usePlaintext()
+        .build();
+    ledger = LedgerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.MINUTES);
+    admin = AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.MINUTES);
+  }
+
+  /** Partition p is led by broker (p-1) mod N in term 1; the others follow. */
+  void defaultLeaders() {
+    for (int p = 1; p <= cluster.partitionCount; p++) {
+      for (final FakeBroker broker : brokers) {
+        if (broker.nodeId() == (p - 1) % brokers.size()) {
+          broker.lead(p, 1);
+        } else {
+          broker.follow(p, 1);
+        }
+      }
+    }
+  }
+
+  FakeBroker broker(final int nodeId) {
+    return brokers.get(nodeId);
+  }
+
+  /** Waits until the gateway knows a leader for every partition. */
+  GatewayHarness awaitReady() {
+    await().atMost(WAIT).until(() -> gateway.topology().hasAllLeaders());
+    return this;
+  }
+
+  /** Waits until the gateway routes partition p to broker nodeId. */
+  void awaitLeader(final int partitionId, final int nodeId) {
+    await().atMost(WAIT).until(() -> gateway.topology().leaderOf(partitionId).orElse(-1) == nodeId);
+  }
+
+  /** Clears faults, counters and the shared state; restores the default leaders. */
+  void reset() {
+    cluster.reset();
+    brokers.forEach(FakeBroker::heal);
+    defaultLeaders();
+    refresh();
+    awaitReady();
+  }
+
+  /** Makes the gateway ask the brokers for their topology now and waits for the answer. */
+  void refresh() {
+    gateway.refreshTopology().join();
+    // A refresh already running when the roles changed may have answered with old ones.
+    gateway.refreshTopology().join();
+  }
+
+  int commandsReceived() {
+    return brokers.stream().mapToInt(b -> b.requests(io.cairn.protocol.api.ApiDescriptor.TYPE_COMMAND)).sum();
+  }
+
+  int invalidRequests() {
+    return brokers.stream().mapToInt(FakeBroker::invalidRequests).sum();
+  }
+
+  double counter(final String name, final String... tags) {
+    final var counter = registry.find(name).tags(tags).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  HttpResponse<String> httpGet(final String path) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  HttpResponse<String> httpPost(final String path, final String body) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  HttpResponse<String> httpDelete(final String path) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path)).DELETE());
+  }
+
+  HttpResponse<String> send(final HttpRequest.Builder request) throws Exception {
+    return http.send(request.timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  URI uri(final String path) {
+    return URI.create("http://127.0.0.1:" + gateway.httpAddress().getPort() + path);
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    gateway.close();
+    brokers.forEach(FakeBroker::close);
+  }
+}

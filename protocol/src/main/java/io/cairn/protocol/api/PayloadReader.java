@@ -1,0 +1,179 @@
+package io.cairn.protocol.api;
+
+import io.cairn.protocol.ProtocolException;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordCodec;
+import io.cairn.protocol.buffer.BufferReader;
+import java.util.Objects;
+import java.util.function.IntFunction;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Reads the fields of one API message with every length and code checked (through {@link
+ * BufferReader}); any problem is a {@link ProtocolException} naming the message and the field.
+ */
+final class PayloadReader {
+  private final UnsafeBuffer buffer;
+  private final BufferReader reader;
+  private final String message;
+
+  private PayloadReader(final byte[] payload, final String message) {
+    this.buffer = new UnsafeBuffer(payload);
+    this.reader = new BufferReader(buffer, 0, payload.length);
+    this.message = message;
+  }
+
+  /**
+   * Starts reading {@code payload} and checks its version byte.
+   *
+   * @param message the message being read ("cairn-command request"), for every error message
+   */
+  static PayloadReader start(final byte[] payload, final String message) {
+    Objects.requireNonNull(payload, "payload");
+    final PayloadReader reader = new PayloadReader(payload, message);
+    final int version = reader.readUnsignedByte("version");
+    if (version != ApiDescriptor.VERSION) {
+      throw new ProtocolException(
+          "Expected version " + ApiDescriptor.VERSION + ", but was " + version + " (" + message
+              + ")");
+    }
+    return reader;
+  }
+
+  /**
+   * Reads the status and, for a failure, the leader and reason; then {@code body} reads the body
+   * of an OK response.
+   */
+  <T> ApiResponse<T> readResponse(final java.util.function.Function<PayloadReader, T> body) {
+    final ResponseStatus status = readCode(ResponseStatus::fromCode, "status");
+    if (status == ResponseStatus.OK) {
+      final T value = body.apply(this);
+      finish();
+      return ApiResponse.ok(value);
+    }
+    final int leaderNodeId = readInt("leader node id");
+    if (leaderNodeId < ApiDescriptor.NO_NODE_ID) {
+      throw invalid("leader node id >= -1", leaderNodeId);
+    }
+    final String reason = readString(0, ApiDescriptor.REASON_MAX_BYTES, "failure reason");
+    finish();
+    return new ApiResponse.Failure<>(status, leaderNodeId, reason);
+  }
+
+  int readUnsignedByte(final String what) {
+    try {
+      return reader.readUnsignedByte(what);
+    } catch (final ProtocolException e) {
+      throw wrap(e);
+    }
+  }
+
+  boolean readBoolean(final String what) {
+    final int value = readUnsignedByte(what);
+    if (value > 1) {
+      throw invalid(what + " 0 or 1", value);
+    }
+    return value == 1;
+  }
+
+  int readInt(final String what) {
+    try {
+      return reader.readInt(what);
+    } catch (final ProtocolException e) {
+      throw wrap(e);
+    }
+  }
+
+  long readLong(final String what) {
+    try {
+      return reader.readLong(what);
+    } catch (final ProtocolException e) {
+      throw wrap(e);
+    }
+  }
+
+  /** Reads a partition id in {@code [1, PARTITION_ID_MAX]}. */
+  int readPartitionId(final String what) {
+    final int partitionId = readInt(what);
+    if (partitionId < 1 || partitionId > ApiDescriptor.PARTITION_ID_MAX) {
+      throw invalid(what + " in [1, " + ApiDescriptor.PARTITION_ID_MAX + "]", partitionId);
+    }
+    return partitionId;
+  }
+
+  String readString(final int minBytes, final int maxBytes, final String what) {
+    try {
+      return reader.readLengthPrefixedUtf8(minBytes, maxBytes, what);
+    } catch (final ProtocolException e) {
+      throw wrap(e);
+    }
+  }
+
+  /** Reads a code and looks it up, adding the message to an unknown code's error. */
+  <T> T readCode(final IntFunction<T> lookup, final String what) {
+    final int code = readUnsignedByte(what);
+    try {
+      return lookup.apply(code);
+    } catch (final ProtocolException e) {
+      throw wrap(e);
+    }
+  }
+
+  /**
+   * Reads a list count in {@code [0, max]} whose entries of at least {@code minEntryBytes} each
+   * fit in the remaining bytes, before anything is allocated.
+   */
+  int readCount(final int max, final int minEntryBytes, final String what) {
+    final int count = readInt(what + " count");
+    if (count < 0 || count > max) {
+      throw invalid(what + " count in [0, " + max + "]", count);
+    }
+    if ((long) count * minEntryBytes > reader.remaining()) {
+      throw new ProtocolException(
+          "Expected at least " + (long) count * minEntryBytes + " bytes for " + count + " " + what
+              + ", but " + reader.remaining() + " remain (" + message + ")");
+    }
+    return count;
+  }
+
+  /** Reads the record that fills the rest of the payload. */
+  Record readRecordToEnd(final String what) {
+    try {
+      final Record record = RecordCodec.decode(buffer, reader.offset(), reader.remaining());
+      reader.slice(reader.remaining(), what);
+      return record;
+    } catch (final ProtocolException e) {
+      throw new ProtocolException(e.getMessage() + " (" + what + " in " + message + ")", e);
+    }
+  }
+
+  /** Checks that every byte was read. */
+  void finish() {
+    try {
+      reader.requireFullyRead(message);
+    } catch (final ProtocolException e) {
+      throw wrap(e);
+    }
+  }
+
+  /**
+   * Builds a value whose constructor checks the rules; a broken rule becomes a {@link
+   * ProtocolException} with the constructor's message.
+   */
+  <T> T build(final java.util.function.Supplier<T> constructor) {
+    try {
+      return constructor.get();
+    } catch (final IllegalArgumentException e) {
+      throw new ProtocolException(e.getMessage() + " (" + message + ")", e);
+    }
+  }
+
+  ProtocolException invalid(final String rule, final Object actual) {
+    return new ProtocolException(
+        "Expected " + rule + ", but was " + actual + " (" + message + ")");
+  }
+
+  private ProtocolException wrap(final ProtocolException e) {
+    return new ProtocolException(e.getMessage() + " (" + message + ")", e);
+  }
+}

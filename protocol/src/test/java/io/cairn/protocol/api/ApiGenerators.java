@@ -1,0 +1,243 @@
+package io.cairn.protocol.api;
+
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import io.cairn.protocol.AccountIntent;
+import io.cairn.protocol.AccountValue;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.CheckpointValue;
+import io.cairn.protocol.DepositIntent;
+import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordMetadata;
+import io.cairn.protocol.RejectionType;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+
+/** QuickTheories generators of valid API messages. */
+final class ApiGenerators {
+  private ApiGenerators() {}
+
+  /** Strings of 0..maxCodePoints code points (no surrogates), mixing ASCII and wider ones. */
+  static Gen<String> strings(final int minCodePoints, final int maxCodePoints) {
+    final Gen<Integer> lengths = integers().between(minCodePoints, maxCodePoints);
+    final Gen<Integer> codePoints =
+        Generate.oneOf(
+            integers().between(0x20, 0x7E),
+            integers().between(0xA0, 0xD7FF),
+            integers().between(0x10000, 0x10FFFF));
+    return in -> {
+      final int length = lengths.generate(in);
+      final StringBuilder text = new StringBuilder();
+      for (int i = 0; i < length; i++) {
+        text.appendCodePoint(codePoints.generate(in));
+      }
+      return text.toString();
+    };
+  }
+
+  static Gen<String> accountIds() {
+    return strings(1, 32);
+  }
+
+  static Gen<Integer> partitionIds() {
+    return Generate.oneOf(
+        integers().between(1, 8), integers().between(1, ApiDescriptor.PARTITION_ID_MAX));
+  }
+
+  /** Commands the gateway sends: account create, deposit, transfer, checkpoint create. */
+  static Gen<Record> commands() {
+    final Gen<String> ids = accountIds();
+    final Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
+    final Gen<Integer> kinds = integers().between(0, 3);
+    return in -> {
+      final long amount = numbers.generate(in);
+      return switch (kinds.generate(in)) {
+        case 0 -> new Record(
+            RecordMetadata.builder().command(AccountIntent.CREATE).build(),
+            new AccountValue(ids.generate(in), 0));
+        case 1 -> new Record(
+            RecordMetadata.builder().command(DepositIntent.DEPOSIT).build(),
+            new DepositValue(ids.generate(in), amount));
+        case 2 -> new Record(
+            RecordMetadata.builder().command(TransferIntent.CREATE).build(),
+            new TransferValue(ids.generate(in), ids.generate(in), amount, -1, -1));
+        default -> new Record(
+            RecordMetadata.builder().command(CheckpointIntent.CREATE).build(),
+            new CheckpointValue(amount, -1, -1));
+      };
+    };
+  }
+
+  /** Responses a partition writes: events and rejections of the commands above. */
+  static Gen<Record> responses() {
+    final Gen<String> ids = accountIds();
+    final Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
+    final Gen<Integer> kinds = integers().between(0, 5);
+    final Gen<RejectionType> rejections =
+        Generate.pick(
+            Arrays.stream(RejectionType.values()).filter(t -> t != RejectionType.NONE).toList());
+    final Gen<String> reasons = strings(0, 40);
+    return in -> {
+      final RecordMetadata.Builder meta =
+          RecordMetadata.builder()
+              .position(numbers.generate(in))
+              .key(numbers.generate(in))
+              .timestamp(numbers.generate(in));
+      return switch (kinds.generate(in)) {
+        case 0 -> new Record(
+            meta.event(AccountIntent.CREATED).build(), new AccountValue(ids.generate(in), 0));
+        case 1 -> new Record(
+            meta.event(DepositIntent.DEPOSITED).build(),
+            new DepositValue(ids.generate(in), numbers.generate(in)));
+        case 2 -> new Record(
+            meta.event(TransferIntent.DEBITED).build(),
+            new TransferValue(ids.generate(in), ids.generate(in), numbers.generate(in), 1, 2));
+        case 3 -> new Record(
+            meta.event(CheckpointIntent.CREATED).build(),
+            new CheckpointValue(numbers.generate(in), numbers.generate(in), numbers.generate(in),
+                new byte[32]));
+        case 4 -> new Record(
+            meta.event(CheckpointIntent.IGNORED).build(),
+            new CheckpointValue(numbers.generate(in), -1, -1));
+        default -> new Record(
+            meta.rejection(TransferIntent.CREATE, rejections.generate(in),
+                    "x" + reasons.generate(in))
+                .build(),
+            new TransferValue(ids.generate(in), ids.generate(in), numbers.generate(in), -1, -1));
+      };
+    };
+  }
+
+  /** Failures of any non-OK status; NOT_LEADER sometimes names a leader. */
+  static <T> Gen<ApiResponse<T>> failures() {
+    final Gen<ResponseStatus> statuses =
+        Generate.pick(
+            Arrays.stream(ResponseStatus.values()).filter(s -> s != ResponseStatus.OK).toList());
+    final Gen<Integer> leaders = Generate.oneOf(Generate.constant(-1), integers().between(0, 9));
+    final Gen<String> reasons = strings(0, 60);
+    return in -> {
+      final ResponseStatus status = statuses.generate(in);
+      final int leader = status == ResponseStatus.NOT_LEADER ? leaders.generate(in) : -1;
+      return new ApiResponse.Failure<>(status, leader, reasons.generate(in));
+    };
+  }
+
+  /** OK with a body, or a failure, half and half. */
+  static <T> Gen<ApiResponse<T>> responsesOf(final Gen<T> bodies) {
+    final Gen<ApiResponse<T>> oks = bodies.map(ApiResponse::ok);
+    return Generate.oneOf(oks, failures());
+  }
+
+  static Gen<AccountBalance> balances() {
+    return Generate.oneOf(
+        longs().all().map(balance -> new AccountBalance(true, balance)),
+        Generate.constant(AccountBalance.notFound()));
+  }
+
+  static Gen<BrokerTopology> topologies() {
+    final Gen<Integer> counts = integers().between(1, 12);
+    final Gen<ReplicaRole> roles = Generate.enumValues(ReplicaRole.class);
+    final Gen<ReplicaHealth> healths = Generate.enumValues(ReplicaHealth.class);
+    final Gen<Long> terms = longs().between(0, Long.MAX_VALUE);
+    final Gen<String> names = strings(1, 20);
+    final Gen<String> reasons = strings(0, 30);
+    final Gen<Boolean> hosts = Generate.booleans();
+    return in -> {
+      final int partitionCount = counts.generate(in);
+      final List<PartitionReplica> replicas = new ArrayList<>();
+      for (int partition = 1; partition <= partitionCount; partition++) {
+        if (hosts.generate(in)) {
+          replicas.add(
+              new PartitionReplica(
+                  partition,
+                  roles.generate(in),
+                  terms.generate(in),
+                  healths.generate(in),
+                  reasons.generate(in)));
+        }
+      }
+      return new BrokerTopology(
+          integers().between(0, 1000).generate(in),
+          names.generate(in),
+          names.generate(in),
+          partitionCount,
+          integers().between(1, 5).generate(in),
+          replicas);
+    };
+  }
+
+  static Gen<BackupRequest> backupRequests() {
+    final Gen<Long> ids = longs().between(1, Long.MAX_VALUE);
+    final Gen<String> patterns = Generate.pick(List.of("*", "12", "3*", "9223372036854775807"));
+    final Gen<String> tokens = Generate.oneOf(Generate.constant(""), strings(1, 40));
+    final Gen<Integer> sizes = integers().between(1, ApiDescriptor.PAGE_SIZE_MAX);
+    final Gen<Integer> kinds = integers().between(0, 2);
+    return in ->
+        switch (kinds.generate(in)) {
+          case 0 -> BackupRequest.status(ids.generate(in));
+          case 1 -> BackupRequest.delete(ids.generate(in));
+          default -> BackupRequest.list(
+              patterns.generate(in), tokens.generate(in), sizes.generate(in));
+        };
+  }
+
+  static Gen<BackupStatusEntry> backupEntries() {
+    final Gen<BackupState> states = Generate.enumValues(BackupState.class);
+    final Gen<Long> times = longs().between(0, Long.MAX_VALUE);
+    final Gen<String> names = strings(1, 20);
+    final Gen<Boolean> flags = Generate.booleans();
+    return in -> {
+      final BackupState state = states.generate(in);
+      final int node = integers().between(0, 100).generate(in);
+      final int partition = integers().between(1, ApiDescriptor.PARTITION_ID_MAX).generate(in);
+      final long checkpoint = longs().between(1, Long.MAX_VALUE).generate(in);
+      if (state == BackupState.DOES_NOT_EXIST) {
+        return BackupStatusEntry.doesNotExist(node, partition, checkpoint);
+      }
+      final boolean withDetails = state == BackupState.COMPLETED || flags.generate(in);
+      final Optional<BackupDetails> details =
+          withDetails
+              ? Optional.of(
+                  new BackupDetails(
+                      times.generate(in),
+                      flags.generate(in) ? "" : names.generate(in),
+                      integers().between(1, 100).generate(in),
+                      names.generate(in),
+                      "00ff" + "ab".repeat(integers().between(0, 30).generate(in)),
+                      integers().between(0, Integer.MAX_VALUE).generate(in),
+                      times.generate(in)))
+              : Optional.empty();
+      return new BackupStatusEntry(
+          node,
+          partition,
+          checkpoint,
+          state,
+          state == BackupState.FAILED ? names.generate(in) : "",
+          times.generate(in),
+          times.generate(in),
+          details);
+    };
+  }
+
+  static Gen<BackupEntries> backupBodies() {
+    final Gen<BackupStatusEntry> entries = backupEntries();
+    final Gen<Integer> counts = integers().between(0, 6);
+    final Gen<String> tokens = Generate.oneOf(Generate.constant(""), strings(1, 30));
+    return in -> {
+      final int count = counts.generate(in);
+      final List<BackupStatusEntry> list = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        list.add(entries.generate(in));
+      }
+      return new BackupEntries(list, tokens.generate(in));
+    };
+  }
+}
