@@ -4,6 +4,8 @@ import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.client.S3Calls;
 import io.cairn.backups3.client.S3Errors;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -49,10 +51,28 @@ final class FileTasks {
 
   /** Runs every task; returns their results in order, or throws the first failure. */
   <T> List<T> runAll(List<Task<T>> tasks) throws Exception {
+    return runAll(tasks, new long[tasks.size()]);
+  }
+
+  /**
+   * Like {@link #runAll(List)}, but starts the tasks with the largest {@code sizes} first (ties
+   * in their order), so the longest transfers do not start last and keep the others waiting.
+   */
+  <T> List<T> runAll(List<Task<T>> tasks, long[] sizes) throws Exception {
+    if (sizes.length != tasks.size()) {
+      throw new IllegalArgumentException("Expected a size for each of the " + tasks.size()
+          + " tasks, but got " + sizes.length + " sizes");
+    }
     List<CompletableFuture<T>> futures = new ArrayList<>(tasks.size());
-    for (Task<T> task : tasks) {
-      CompletableFuture<T> future = new CompletableFuture<>();
-      futures.add(future);
+    for (int i = 0; i < tasks.size(); i++) {
+      futures.add(new CompletableFuture<>());
+    }
+    Integer[] order = new Integer[tasks.size()];
+    Arrays.setAll(order, i -> i);
+    Arrays.sort(order, Comparator.comparingLong((Integer i) -> sizes[i]).reversed());
+    for (int index : order) {
+      Task<T> task = tasks.get(index);
+      CompletableFuture<T> future = futures.get(index);
       try {
         executor.execute(() -> {
           if (stop.get()) {

@@ -130,6 +130,7 @@ final class SaveOperation {
     Optional<Manifest> reusable = previousCompleted();
     var tasks = new FileTasks(store.transferExecutor());
     List<FileTasks.Task<Stored>> work = new ArrayList<>();
+    List<Long> sizes = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
       Map<String, ManifestFile> candidates = reusable
           .map(m -> m.files(kind).stream()
@@ -137,13 +138,16 @@ final class SaveOperation {
           .orElse(Map.of());
       for (BackupFile file : backup.files(kind).files()) {
         Optional<ManifestFile> candidate = Optional.ofNullable(candidates.get(file.name()));
+        sizes.add(file.lengthBytes());
         work.add(() -> {
           tasks.checkNotStopped(describe(kind, file));
           return storeFile(kind, file, candidate.map(e -> new Candidate(reusable.get().id(), e)));
         });
       }
     }
-    return tasks.runAll(work);
+    // Largest first: the big segments' parts keep every permit busy while the small files fill
+    // the gaps, instead of a few big files finishing alone at the end.
+    return tasks.runAll(work, sizes.stream().mapToLong(Long::longValue).toArray());
   }
 
   private record Candidate(BackupIdentifier previous, ManifestFile entry) {}

@@ -125,6 +125,29 @@ class S3LimitsAndMetricsTest {
   }
 
   @Test
+  void shouldSendSeveralPartsOfOneFileAtOnceWithinThePermits() throws Exception {
+    LocalS3Servers.Running server = server();
+    FaultInjectingProxy proxy = proxy(server)
+        .countConcurrent(r -> r.path().contains("/contents/") && r.method().equals("PUT"))
+        .slowResponseDelay(Duration.ofMillis(150))
+        .plan(r -> r.path().contains("/contents/") && r.method().equals("PUT")
+            ? Fault.SLOW_RESPONSE : Fault.NONE);
+    S3BackupStore store = open(server.config(BUCKET, "limits-" + PATHS.incrementAndGet())
+        .endpoint(proxy.endpoint()).maxConnections(6)
+        .partSizeBytes(S3BackupStoreConfig.PART_SIZE_BYTES_MIN).build());
+    // Five parts and a short last one, in a single file.
+    int sizeBytes = (int) (5 * S3BackupStoreConfig.PART_SIZE_BYTES_MIN + 12_345);
+    Backup backup = backup(new BackupIdentifier(0, 1, 1), NamedFileSet.empty(),
+        NamedFileSet.of(file("1.log", randomFile(dir, "1.log", sizeBytes, 7))));
+
+    await(store.save(backup));
+
+    assertThat(proxy.maxConcurrentCounted()).as("parts of one file in flight at once")
+        .isEqualTo(store.config().maxConcurrentTransfers()).isEqualTo(3);
+    assertThat(await(store.verify(backup.id())).isClean()).isTrue();
+  }
+
+  @Test
   void shouldHoldUploadsToTheBytesPerSecondLimit() throws Exception {
     S3BackupStore store = open(server().config(BUCKET, "limits-" + PATHS.incrementAndGet())
         .maxBytesPerSecond(MIB).build());

@@ -11,7 +11,9 @@ import io.cairn.backups3.client.S3Errors;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -25,14 +27,16 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * Uploads exactly the fixed length of a file (the active segment keeps growing: the length was
  * fixed when the backup was planned, and the file's size or mtime never matter), optionally
  * zstd-compressed, computing its CRC32C on the way ({@link ContentEncoder}). The encoded bytes
  * are cut into parts of {@code partSizeBytes}: a file that fits in one part is one {@code
- * PutObject}; a larger one is a multipart upload, with the next part read while the previous one
- * is sent. Every request body is a buffer in memory, so a retried request resends exactly the
+ * PutObject}; a larger one is a multipart upload: the file is read in order (so the CRC32C is
+ * that of the bytes read) while up to {@code maxConcurrentTransfers} of its parts are sent, each
+ * holding one of the permits shared by every transfer of the store, and each retried on its own. Every request body is a buffer in memory, so a retried request resends exactly the
  * same bytes. A failed upload is aborted.
  */
 public final class ObjectUploader {
@@ -73,18 +77,22 @@ public final class ObjectUploader {
     }
   }
 
+  /** One part sent and its completion. */
+  private record PartInFlight(int number, CompletableFuture<CompletedPart> request) {}
+
   /** Buffers encoded bytes into parts and sends them. */
   private final class PartStream extends OutputStream {
     private final S3Access s3;
     private final String key;
     private final int partSize;
     private byte[] buffer;
-    private byte[] spare;
     private int filled;
     private String uploadId;
     private final List<CompletedPart> parts = new ArrayList<>();
-    private CompletableFuture<CompletedPart> inFlight;
-    private byte[] inFlightBuffer;
+    /** Parts sent and not yet collected, in part-number order. */
+    private final ArrayDeque<PartInFlight> inFlight = new ArrayDeque<>();
+    private final int maxPartsInFlight;
+    private int partsStarted;
     private long sentBytes;
     private boolean failed;
 
@@ -94,6 +102,7 @@ public final class ObjectUploader {
       this.partSize = (int) Math.min(Integer.MAX_VALUE - 16, transfers.partSizeBytes());
       // Small files never need a full part: grow the first buffer on demand.
       this.buffer = new byte[Math.min(partSize, 64 * 1024)];
+      this.maxPartsInFlight = transfers.maxConcurrent();
     }
 
     @Override
@@ -138,30 +147,44 @@ public final class ObjectUploader {
       }
     }
 
-    /** Sends the full buffer as the next part, after the previous part was acknowledged. */
+    /**
+     * Sends the full buffer as the next part. Up to {@code maxConcurrentTransfers} parts of this
+     * file may be in flight at once; every one of them holds one of the shared permits, so the
+     * bound on content requests of the whole store is unchanged.
+     */
     private void sendPart() {
       if (uploadId == null) {
         createUpload();
       }
-      collectInFlight();
-      int partNumber = parts.size() + 1;
-      byte[] body = buffer;
-      int length = filled;
-      inFlight = uploadPart(partNumber, body, length);
-      inFlightBuffer = body;
-      sentBytes += length;
-      buffer = spare != null ? spare : new byte[partSize];
-      spare = null;
+      startPart(buffer, filled);
+      buffer = new byte[partSize];
       filled = 0;
     }
 
-    private void collectInFlight() {
-      if (inFlight != null) {
-        parts.add(S3Calls.await(inFlight, "UploadPart of " + s3.url(key)));
-        inFlight = null;
-        spare = inFlightBuffer.length == partSize ? inFlightBuffer : null;
-        inFlightBuffer = null;
+    private void startPart(byte[] body, int length) {
+      collectDone();
+      while (inFlight.size() >= maxPartsInFlight) {
+        collect(inFlight.removeFirst());
       }
+      int partNumber = ++partsStarted;
+      inFlight.addLast(uploadPart(partNumber, body, length));
+      sentBytes += length;
+    }
+
+    /** Collects parts already acknowledged, so their buffers are released early. */
+    private void collectDone() {
+      for (var it = inFlight.iterator(); it.hasNext(); ) {
+        PartInFlight part = it.next();
+        if (part.request().isDone()) {
+          it.remove();
+          collect(part);
+        }
+      }
+    }
+
+    private void collect(PartInFlight part) {
+      parts.add(S3Calls.await(part.request(), "UploadPart " + part.number() + " of "
+          + s3.url(key)));
     }
 
     void finish() {
@@ -170,15 +193,15 @@ public final class ObjectUploader {
         return;
       }
       if (filled > 0) {
-        collectInFlight();
-        int partNumber = parts.size() + 1;
-        inFlight = uploadPart(partNumber, buffer, filled);
-        inFlightBuffer = buffer;
-        sentBytes += filled;
+        startPart(buffer, filled);
         filled = 0;
       }
-      collectInFlight();
-      List<CompletedPart> completed = List.copyOf(parts);
+      buffer = null;
+      while (!inFlight.isEmpty()) {
+        collect(inFlight.removeFirst());
+      }
+      List<CompletedPart> completed = parts.stream()
+          .sorted(Comparator.comparing(CompletedPart::partNumber)).toList();
       s3.calls().join("CompleteMultipartUpload", s3.url(key), () -> {
         CompleteMultipartUploadRequest.Builder b = CompleteMultipartUploadRequest.builder()
             .bucket(s3.bucket()).key(key).uploadId(uploadId)
@@ -220,10 +243,11 @@ public final class ObjectUploader {
       }).uploadId();
     }
 
-    private CompletableFuture<CompletedPart> uploadPart(int partNumber, byte[] body, int length) {
+    private PartInFlight uploadPart(int partNumber, byte[] body, int length) {
       transfers.throttle(length);
       String id = uploadId;
-      return transfers.start(() -> s3.calls().call("UploadPart", s3.url(key), () -> {
+      CompletableFuture<UploadPartResponse> call = transfers.start(() -> s3.calls().call(
+          "UploadPart", s3.url(key), () -> {
         UploadPartRequest.Builder b = UploadPartRequest.builder().bucket(s3.bucket()).key(key)
             .uploadId(id).partNumber(partNumber).contentLength((long) length);
         if (s3.legacyMd5()) {
@@ -234,20 +258,20 @@ public final class ObjectUploader {
         s3.sseCustomerKey().ifPresent(k -> k.apply(b));
         return s3.client().uploadPart(b.build(), AsyncRequestBody.fromRemainingByteBufferUnsafe(
             ByteBuffer.wrap(body, 0, length)));
-      })).thenApply(response -> {
+      }));
+      return new PartInFlight(partNumber, call.thenApply(response -> {
         s3.metrics().uploaded(length);
         return CompletedPart.builder().partNumber(partNumber).eTag(response.eTag())
             .checksumCRC32(response.checksumCRC32()).build();
-      });
+      }));
     }
 
     /** Cancels what is in flight and aborts the multipart upload, if one was started. */
     void abort() {
       failed = true;
-      if (inFlight != null) {
-        inFlight.cancel(true);
-        inFlight = null;
-      }
+      // A request already on the wire keeps its permit until it ends, so the bound holds.
+      inFlight.forEach(part -> part.request().cancel(true));
+      inFlight.clear();
       if (uploadId == null) {
         return;
       }
