@@ -20,8 +20,10 @@ import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupfs.content.ByteRateLimiter;
 import io.cairn.backupfs.content.ContentChecker;
 import io.cairn.backupfs.content.ContentWriter;
+import io.cairn.backupfs.content.FileTransfer;
 import io.cairn.backupfs.layout.DurableFiles;
 import io.cairn.backupfs.layout.ManifestFiles;
 import io.cairn.backupfs.layout.StoreLayout;
@@ -58,7 +60,13 @@ import org.slf4j.LoggerFactory;
  * store instance and never run two on one base path at once. An object store uses conditional
  * writes instead.
  *
- * <p><b>Threads.</b> Work runs on the injected executor; its size bounds concurrent operations.
+ * <p><b>Threads.</b> Work runs on the injected executor; its size bounds concurrent operations. A
+ * save also copies up to {@code maxConcurrentFileCopies} of its files at once on that executor's
+ * threads (its own thread plus helpers; with no free thread it copies alone).
+ *
+ * <p><b>Bytes/s limit.</b> {@code maxBytesPerSecond} bounds the bytes written into the store by all
+ * saves together (stored bytes, after compression; linked files cost nothing), with bursts of 1/8
+ * s of the limit. Restore and verify are not limited.
  */
 public final class FilesystemBackupStore implements BackupStore {
 
@@ -84,14 +92,23 @@ public final class FilesystemBackupStore implements BackupStore {
       FilesystemBackupStoreConfig config,
       InstantSource clock,
       Executor executor,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      ByteRateLimiter.Pause pause) {
     this.config = config;
     this.layout = new StoreLayout(config.basePath());
     this.manifests = new ManifestFiles(layout);
     this.clock = clock;
     this.executor = executor;
     this.metrics = new FilesystemBackupStoreMetrics(registry);
-    this.writer = new ContentWriter(layout, config.compressionPolicy());
+    // One limit for the whole store: every file of every save running in it.
+    var limiter = new ByteRateLimiter(config.maxBytesPerSecond(),
+        burstBytes(config.maxBytesPerSecond()), metrics::monotonicNanos, pause, metrics::throttled);
+    this.writer = new ContentWriter(layout, config.compressionPolicy(), limiter);
+  }
+
+  /** A burst of 1/8 s of the limit, and at least one chunk of a copy. */
+  static long burstBytes(long maxBytesPerSecond) {
+    return Math.max(FileTransfer.chunkBytes(maxBytesPerSecond), maxBytesPerSecond / 8);
   }
 
   /**
@@ -107,8 +124,22 @@ public final class FilesystemBackupStore implements BackupStore {
       InstantSource clock,
       Executor executor,
       MeterRegistry registry) {
+    return open(config, clock, executor, registry, ByteRateLimiter.SLEEP);
+  }
+
+  /**
+   * {@link #open(FilesystemBackupStoreConfig, InstantSource, Executor, MeterRegistry)} whose
+   * {@code maxBytesPerSecond} waits go through {@code pause} (tests move a simulated clock; the
+   * limit's clock is the registry's monotonic clock).
+   */
+  static FilesystemBackupStore open(
+      FilesystemBackupStoreConfig config,
+      InstantSource clock,
+      Executor executor,
+      MeterRegistry registry,
+      ByteRateLimiter.Pause pause) {
     checkBasePath(config.basePath());
-    var store = new FilesystemBackupStore(config, clock, executor, registry);
+    var store = new FilesystemBackupStore(config, clock, executor, registry, pause);
     try {
       Files.createDirectories(store.layout.manifestsRoot());
       Files.createDirectories(store.layout.contentsRoot());
@@ -116,8 +147,11 @@ public final class FilesystemBackupStore implements BackupStore {
       throw FilesystemBackupStoreConfig.invalid(FilesystemBackupStoreConfig.BASE_PATH_KEY,
           "a writable directory", "creating its sub-directories failed: " + e);
     }
-    LOG.info("Opened filesystem backup store at {} (compression {}, threshold {} bytes)",
-        config.basePath(), config.compression().manifestName(), config.compressionThresholdBytes());
+    LOG.info("Opened filesystem backup store at {} (compression {}, threshold {} bytes, {} file "
+            + "copies at once, {})", config.basePath(), config.compression().manifestName(),
+        config.compressionThresholdBytes(), config.maxConcurrentFileCopies(),
+        config.maxBytesPerSecond() == 0 ? "no bytes/s limit"
+            : "at most " + config.maxBytesPerSecond() + " bytes/s");
     return store;
   }
 
@@ -266,6 +300,10 @@ public final class FilesystemBackupStore implements BackupStore {
 
   ContentWriter writer() {
     return writer;
+  }
+
+  Executor executor() {
+    return executor;
   }
 
   FilesystemBackupStoreMetrics metrics() {

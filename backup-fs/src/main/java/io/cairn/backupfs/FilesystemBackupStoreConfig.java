@@ -12,9 +12,18 @@ import java.nio.file.Path;
  * @param compression {@code none} or {@code zstd}
  * @param compressionThresholdBytes with zstd, files of at least this size are compressed
  * @param zstdLevel zstd level, 1..19
+ * @param maxConcurrentFileCopies files of one save copied at once, 1..16, on the store's executor
+ *     (the save's own thread plus helpers)
+ * @param maxBytesPerSecond bytes written into the store per second by all saves together; 0 = no
+ *     limit, else 64 KiB..2^40
  */
 public record FilesystemBackupStoreConfig(
-    Path basePath, Compression compression, long compressionThresholdBytes, int zstdLevel) {
+    Path basePath,
+    Compression compression,
+    long compressionThresholdBytes,
+    int zstdLevel,
+    int maxConcurrentFileCopies,
+    long maxBytesPerSecond) {
 
   public static final String BASE_PATH_KEY = "basePath";
   public static final String COMPRESSION_KEY = "compression";
@@ -24,6 +33,14 @@ public record FilesystemBackupStoreConfig(
       CompressionPolicy.THRESHOLD_BYTES_DEFAULT;
   public static final String ZSTD_LEVEL_KEY = "zstdLevel";
   public static final int ZSTD_LEVEL_DEFAULT = CompressionPolicy.ZSTD_LEVEL_DEFAULT;
+  public static final String MAX_CONCURRENT_FILE_COPIES_KEY = "maxConcurrentFileCopies";
+  /** Two: a copy and its fsync overlap another's; more copies also need more executor threads. */
+  public static final int MAX_CONCURRENT_FILE_COPIES_DEFAULT = 2;
+  public static final int MAX_CONCURRENT_FILE_COPIES_MAX = 16;
+  public static final String MAX_BYTES_PER_SECOND_KEY = "maxBytesPerSecond";
+  public static final long MAX_BYTES_PER_SECOND_DEFAULT = 0;
+  public static final long MAX_BYTES_PER_SECOND_MIN = 64 * 1024;
+  public static final long MAX_BYTES_PER_SECOND_MAX = 1L << 40;
 
   private static final String CONTEXT = "backup store 'filesystem'";
 
@@ -41,6 +58,24 @@ public record FilesystemBackupStoreConfig(
     if (zstdLevel < 1 || zstdLevel > 19) {
       throw invalid(ZSTD_LEVEL_KEY, "a level in 1..19", "it is " + zstdLevel);
     }
+    if (maxConcurrentFileCopies < 1 || maxConcurrentFileCopies > MAX_CONCURRENT_FILE_COPIES_MAX) {
+      throw invalid(MAX_CONCURRENT_FILE_COPIES_KEY,
+          "a count in 1.." + MAX_CONCURRENT_FILE_COPIES_MAX, "it is " + maxConcurrentFileCopies);
+    }
+    if (maxBytesPerSecond != 0
+        && (maxBytesPerSecond < MAX_BYTES_PER_SECOND_MIN
+            || maxBytesPerSecond > MAX_BYTES_PER_SECOND_MAX)) {
+      throw invalid(MAX_BYTES_PER_SECOND_KEY,
+          "0 (no limit) or a rate in " + MAX_BYTES_PER_SECOND_MIN + ".."
+              + MAX_BYTES_PER_SECOND_MAX + " bytes/s", "it is " + maxBytesPerSecond);
+    }
+  }
+
+  /** The default copy concurrency and no bytes/s limit. */
+  public FilesystemBackupStoreConfig(
+      Path basePath, Compression compression, long compressionThresholdBytes, int zstdLevel) {
+    this(basePath, compression, compressionThresholdBytes, zstdLevel,
+        MAX_CONCURRENT_FILE_COPIES_DEFAULT, MAX_BYTES_PER_SECOND_DEFAULT);
   }
 
   /** Defaults for everything but the base path. */
@@ -50,7 +85,19 @@ public record FilesystemBackupStoreConfig(
   }
 
   public FilesystemBackupStoreConfig withCompression(Compression value, long thresholdBytes) {
-    return new FilesystemBackupStoreConfig(basePath, value, thresholdBytes, zstdLevel);
+    return new FilesystemBackupStoreConfig(basePath, value, thresholdBytes, zstdLevel,
+        maxConcurrentFileCopies, maxBytesPerSecond);
+  }
+
+  public FilesystemBackupStoreConfig withMaxConcurrentFileCopies(int value) {
+    return new FilesystemBackupStoreConfig(basePath, compression, compressionThresholdBytes,
+        zstdLevel, value, maxBytesPerSecond);
+  }
+
+  /** @param value bytes/s; 0 = no limit */
+  public FilesystemBackupStoreConfig withMaxBytesPerSecond(long value) {
+    return new FilesystemBackupStoreConfig(basePath, compression, compressionThresholdBytes,
+        zstdLevel, maxConcurrentFileCopies, value);
   }
 
   /**

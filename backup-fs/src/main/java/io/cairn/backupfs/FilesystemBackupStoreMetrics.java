@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Meters of the filesystem store:
@@ -13,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
  *       restore|verify, {@code result} = success|failure): duration of each operation;
  *   <li>{@value #COPIED} (counter, bytes): content bytes read from sources and stored;
  *   <li>{@value #REUSED} (counter, bytes): content bytes stored by linking the previous backup;
- *   <li>{@value #RESTORED} (counter, bytes): content bytes restored and verified.
+ *   <li>{@value #RESTORED} (counter, bytes): content bytes restored and verified;
+ *   <li>{@value #THROTTLED} (timer): time copies waited for {@code maxBytesPerSecond}.
  * </ul>
  */
 final class FilesystemBackupStoreMetrics {
@@ -22,17 +24,22 @@ final class FilesystemBackupStoreMetrics {
   static final String COPIED = "cairn.backupfs.copied";
   static final String REUSED = "cairn.backupfs.reused";
   static final String RESTORED = "cairn.backupfs.restored";
+  static final String THROTTLED = "cairn.backupfs.throttled";
 
   private final MeterRegistry registry;
   private final Counter copied;
   private final Counter reused;
   private final Counter restored;
+  private final Timer throttled;
 
   FilesystemBackupStoreMetrics(MeterRegistry registry) {
     this.registry = registry;
     this.copied = bytes(COPIED, "Content bytes read from sources and stored");
     this.reused = bytes(REUSED, "Content bytes stored by linking the previous backup");
     this.restored = bytes(RESTORED, "Content bytes restored and verified");
+    this.throttled = Timer.builder(THROTTLED)
+        .description("Time copies waited for the bytes/s limit")
+        .register(registry);
   }
 
   private Counter bytes(String name, String description) {
@@ -61,5 +68,14 @@ final class FilesystemBackupStoreMetrics {
 
   void restored(long bytes) {
     restored.increment(bytes);
+  }
+
+  void throttled(long nanos) {
+    throttled.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The registry's monotonic clock, in nanoseconds: the time base of the bytes/s limit. */
+  long monotonicNanos() {
+    return registry.config().clock().monotonicTime();
   }
 }

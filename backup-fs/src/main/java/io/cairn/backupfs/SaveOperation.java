@@ -17,6 +17,7 @@ import io.cairn.backupfs.content.ContentWriter.StoredFile;
 import io.cairn.backupfs.layout.DurableFiles;
 import io.cairn.backupfs.layout.StoreLayout;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -32,8 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One save: IN_PROGRESS manifest (only if none exists), contents, COMPLETED manifest (only if
- * still IN_PROGRESS). Runs on the store's executor; holds the backup's lock only around manifest
- * checks and writes.
+ * still IN_PROGRESS). Runs on the store's executor, whose threads also copy its files in parallel
+ * ({@link ParallelCopies}); holds the backup's lock only around manifest checks and writes.
  */
 final class SaveOperation {
 
@@ -110,39 +111,65 @@ final class SaveOperation {
     });
   }
 
+  /** One file to store, with the previous backup's object that may hold the same content. */
+  private record Pending(FileSetKind kind, BackupFile file, Optional<ReuseCandidate> candidate) {}
+
+  /**
+   * Stores every file, up to {@code maxConcurrentFileCopies} at once: each is copied and fsynced
+   * (or linked). Then the directories are fsynced once, and the entries returned in the order of
+   * the backup's file sets.
+   */
   private Map<FileSetKind, List<ManifestFile>> storeContents() throws IOException {
     Optional<Manifest> reusable = previousCompleted();
-    Set<Path> directories = new LinkedHashSet<>();
-    Map<FileSetKind, List<ManifestFile>> result = new EnumMap<>(FileSetKind.class);
+    List<Pending> pending = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
       Map<String, ManifestFile> candidates = reusable
           .map(m -> m.files(kind).stream()
               .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
           .orElse(Map.of());
-      List<ManifestFile> entries = new ArrayList<>();
-      directories.add(layout.fileSetDirectory(id, kind));
       for (BackupFile file : backup.files(kind).files()) {
-        Optional<ReuseCandidate> candidate = Optional.ofNullable(candidates.get(file.name()))
-            .map(e -> new ReuseCandidate(e, layout.object(reusable.get().id(), kind, e.name())));
-        StoredFile stored;
-        try {
-          stored = store.writer().store(id, kind, file, candidate);
-        } catch (IOException e) {
-          throw new BackupStoreException("Expected to store " + kind.directoryName() + " file '"
-              + file.name() + "' of backup " + id + " from " + file.path() + ", but " + e, e);
-        }
-        record(stored);
-        entries.add(stored.entry());
-        directories.add(stored.object().getParent());
+        pending.add(new Pending(kind, file, Optional.ofNullable(candidates.get(file.name()))
+            .map(e -> new ReuseCandidate(e, layout.object(reusable.get().id(), kind, e.name())))));
       }
-      result.put(kind, entries);
+    }
+    StoredFile[] stored = new StoredFile[pending.size()];
+    ParallelCopies.run(store.executor(), store.config().maxConcurrentFileCopies(), stored.length,
+        index -> stored[index] = storeFile(pending.get(index)));
+
+    Set<Path> directories = new LinkedHashSet<>();
+    Map<FileSetKind, List<ManifestFile>> result = new EnumMap<>(FileSetKind.class);
+    for (FileSetKind kind : FileSetKind.values()) {
+      directories.add(layout.fileSetDirectory(id, kind));
+      result.put(kind, new ArrayList<>());
+    }
+    for (int i = 0; i < stored.length; i++) {
+      record(stored[i]);
+      result.get(pending.get(i).kind()).add(stored[i].entry());
+      directories.add(stored[i].object().getParent());
     }
     for (Path directory : directories) {
-      DurableFiles.fsyncDirectory(
-          java.nio.file.Files.createDirectories(directory));
+      DurableFiles.fsyncDirectory(Files.createDirectories(directory));
     }
     DurableFiles.fsyncDirectory(layout.contentsDirectory(id));
     return result;
+  }
+
+  private StoredFile storeFile(Pending pending) throws IOException {
+    StoredFile stored;
+    try {
+      stored = store.writer().store(id, pending.kind(), pending.file(), pending.candidate());
+    } catch (IOException e) {
+      throw new BackupStoreException("Expected to store " + pending.kind().directoryName()
+          + " file '" + pending.file().name() + "' of backup " + id + " from "
+          + pending.file().path() + ", but " + e, e);
+    }
+    ManifestFile entry = stored.entry();
+    if (stored.reused()) {
+      store.metrics().reused(entry.sizeBytes());
+    } else {
+      store.metrics().copied(entry.sizeBytes());
+    }
+    return stored;
   }
 
   private Optional<Manifest> previousCompleted() throws IOException {
@@ -168,11 +195,9 @@ final class SaveOperation {
     if (stored.reused()) {
       reusedFiles++;
       reusedBytes += entry.sizeBytes();
-      store.metrics().reused(entry.sizeBytes());
     } else {
       copiedFiles++;
       copiedBytes += entry.sizeBytes();
-      store.metrics().copied(entry.sizeBytes());
     }
   }
 

@@ -22,6 +22,38 @@ class FilesystemBackupStoreConfigTest {
     assertThat(config.compression()).isEqualTo(Compression.NONE);
     assertThat(config.compressionThresholdBytes()).isEqualTo(64 * 1024);
     assertThat(config.zstdLevel()).isEqualTo(3);
+    assertThat(config.maxConcurrentFileCopies()).isEqualTo(2);
+    assertThat(config.maxBytesPerSecond()).isZero();
+  }
+
+  @Test
+  void shouldAcceptCopyConcurrencyAndRateWithinTheirRanges() {
+    var config = FilesystemBackupStoreConfig.of(dir).withMaxConcurrentFileCopies(16)
+        .withMaxBytesPerSecond(64 * 1024).withCompression(Compression.ZSTD, 10);
+
+    assertThat(config.maxConcurrentFileCopies()).isEqualTo(16);
+    assertThat(config.maxBytesPerSecond()).isEqualTo(64 * 1024);
+    assertThat(config.compression()).isEqualTo(Compression.ZSTD);
+    assertThat(config.withMaxBytesPerSecond(0).maxBytesPerSecond()).isZero();
+    assertThat(config.withMaxBytesPerSecond(1L << 40).maxBytesPerSecond()).isEqualTo(1L << 40);
+  }
+
+  @Test
+  void shouldRejectCopyConcurrencyAndRateOutOfRangeNamingTheKey() {
+    var config = FilesystemBackupStoreConfig.of(dir);
+
+    assertThatThrownBy(() -> config.withMaxConcurrentFileCopies(0))
+        .hasMessage("Expected maxConcurrentFileCopies to be a count in 1..16, but it is 0 "
+            + "(backup store 'filesystem', key maxConcurrentFileCopies)");
+    assertThatThrownBy(() -> config.withMaxConcurrentFileCopies(17))
+        .hasMessageContaining("but it is 17");
+    assertThatThrownBy(() -> config.withMaxBytesPerSecond(65_535))
+        .hasMessage("Expected maxBytesPerSecond to be 0 (no limit) or a rate in "
+            + "65536..1099511627776 bytes/s, but it is 65535 (backup store 'filesystem', key "
+            + "maxBytesPerSecond)");
+    assertThatThrownBy(() -> config.withMaxBytesPerSecond(-1)).hasMessageContaining("it is -1");
+    assertThatThrownBy(() -> config.withMaxBytesPerSecond((1L << 40) + 1))
+        .hasMessageContaining("key maxBytesPerSecond");
   }
 
   @Test

@@ -14,7 +14,9 @@ package io.cairn.streamprocessor;
  * the same two records as one batch directly.)
  *
  * <p>Same rules as a {@link CommandProcessor}: read state only, deterministic. One that throws
- * rejects the command with {@code PROCESSING_ERROR}.
+ * rejects the command with {@code PROCESSING_ERROR}; one that calls {@link
+ * ProcessingResultBuilder#failPartition} halts the partition (whatever it answers, no further
+ * interceptor or processor runs).
  */
 @FunctionalInterface
 public interface CommandInterceptor {

@@ -78,6 +78,29 @@ public interface ProcessingResultBuilder {
   /** Adds a side effect, run after the batch is committed, in the order added. */
   ProcessingResultBuilder appendSideEffect(SideEffect sideEffect);
 
+  /**
+   * Halts the partition at this command, for an outcome that must be neither skipped nor turned
+   * into a rejection (a broken invariant, unreadable state): the command's transaction is rolled
+   * back (events applied so far included), nothing of this result is written, answered or run, the
+   * command is not marked processed, and the stream processor stops with health {@link
+   * HealthStatus#FAILED} and {@code reason}.
+   *
+   * <p>Once called, the outcome is settled whatever the caller does next: records added later are
+   * discarded, no further interceptor or processor runs, and an exception thrown afterwards does
+   * not turn it into a rejection. The first call's reason counts; so does an {@linkplain
+   * #appendEvent applier failure} that came first.
+   *
+   * @param reason what failed and where, shown as the partition's health reason; a blank reason is
+   *     replaced by one naming the command
+   * @param cause the failure behind it, logged with the reason; may be null
+   */
+  void failPartition(String reason, Throwable cause);
+
+  /** {@link #failPartition(String, Throwable)} without a cause. */
+  default void failPartition(final String reason) {
+    failPartition(reason, null);
+  }
+
   /** Shorthand for {@link RecordMetadata#NO_KEY}. */
   long NO_KEY = RecordMetadata.NO_KEY;
 }

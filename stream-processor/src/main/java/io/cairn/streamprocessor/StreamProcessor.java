@@ -52,9 +52,10 @@ import org.slf4j.LoggerFactory;
  * effects are dropped (clients retry; side effects are re-triggered by their owners).
  *
  * <p><b>Failures.</b> A processor that throws gets its command rejected (see {@link
- * CommandProcessor}). An event without applier or whose applier throws, a committed record that
- * cannot be decoded, or a state transaction that cannot be committed make the partition {@link
- * HealthStatus#FAILED}: processing stops for good and never skips the record.
+ * CommandProcessor}). A processor or interceptor that calls {@link
+ * ProcessingResultBuilder#failPartition}, an event without applier or whose applier throws, a
+ * committed record that cannot be decoded, or a state transaction that cannot be committed make the
+ * partition {@link HealthStatus#FAILED}: processing stops for good and never skips the record.
  *
  * <p>Threading: everything runs on the actor thread; the accessors may be read from any thread.
  */

@@ -2,6 +2,7 @@ package io.cairn.backupfs.content;
 
 import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.content.CompressionPolicy;
 import io.cairn.backupapi.content.ContentEncoder;
@@ -23,8 +24,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Stores one file of a backup: either a hard link to an equal object of the previous backup, or a
- * copy of exactly its fixed length (optionally zstd-compressed) written to a temp file, fsynced and
- * renamed into place. The caller fsyncs the directories afterwards.
+ * copy of exactly its fixed length written to a temp file, fsynced and renamed into place. The
+ * caller fsyncs the directories afterwards, once for all files.
+ *
+ * <p>An uncompressed regular file is copied kernel-side ({@link FileTransfer}); a compressed one,
+ * or a source that is not a regular file (a pipe), is streamed through {@link ContentEncoder}.
+ * Every byte written to the store passes the shared {@link ByteRateLimiter} first. Thread-safe:
+ * several files of one save are stored at once.
  */
 public final class ContentWriter {
 
@@ -42,11 +48,15 @@ public final class ContentWriter {
 
   private final StoreLayout layout;
   private final CompressionPolicy policy;
+  private final ByteRateLimiter limiter;
+  private final FileTransfer transfer;
   private final AtomicLong tempCounter = new AtomicLong();
 
-  public ContentWriter(StoreLayout layout, CompressionPolicy policy) {
+  public ContentWriter(StoreLayout layout, CompressionPolicy policy, ByteRateLimiter limiter) {
     this.layout = layout;
     this.policy = policy;
+    this.limiter = limiter;
+    this.transfer = new FileTransfer(limiter);
   }
 
   public StoredFile store(
@@ -98,8 +108,14 @@ public final class ContentWriter {
     EncodedContent encoded;
     try (FileChannel channel =
         FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      OutputStream out = Channels.newOutputStream(channel);
-      encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, out);
+      if (policy.choose(file.lengthBytes()) == Compression.NONE
+          && Files.isRegularFile(file.path())) {
+        encoded = transfer.copy(file.path(), file.lengthBytes(), channel);
+      } else {
+        OutputStream out = new ThrottledOutputStream(Channels.newOutputStream(channel), limiter);
+        encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, out);
+      }
+      // Durable before the manifest can say COMPLETED; directories are synced once per save.
       channel.force(true);
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(temp);

@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  *   <li>open a transaction; run the interceptors, then the command's processor; every event they
  *       append is applied at once by its applier;
  *   <li>a processor or interceptor that threw: roll back, open a new transaction, and reject the
- *       command with {@code PROCESSING_ERROR} instead; an applier that failed fails the partition;
+ *       command with {@code PROCESSING_ERROR} instead; an applier that failed, or a handler that
+ *       called {@link io.cairn.streamprocessor.ProcessingResultBuilder#failPartition}, rolls back
+ *       and fails the partition (nothing written, the command not marked processed);
  *   <li>write the follow-up records as one batch; backpressure or not-leader: roll back and tell
  *       the caller (nothing was written, nothing changed);
  *   <li>store the positions (this command processed, the batch's end written) in the transaction
@@ -68,7 +70,8 @@ public final class CommandProcessing {
    * Processes {@code command}; see the class doc.
    *
    * @param startNanos when the command was read, for the latency metric
-   * @throws PartitionFailedException if an applier failed, or the state could not be committed
+   * @throws PartitionFailedException if an applier failed, a handler halted the partition, or the
+   *     state could not be committed
    */
   public Outcome process(final Record command, final long startNanos) {
     Attempt attempt = attempt(command);
@@ -133,40 +136,43 @@ public final class CommandProcessing {
     return Outcome.PROCESSED;
   }
 
-  /** Runs the handlers in a new transaction; on their failure, a rejection in a fresh one. */
+  /**
+   * Runs the handlers in a new transaction; on their failure, a rejection in a fresh one. A request
+   * to halt the partition (an applier failure, {@code failPartition}) wins over everything else.
+   */
   private Attempt attempt(final Record command) {
     final Transaction transaction = state.db().beginTransaction();
     final ResultCollector result =
         new ResultCollector(state.partitionId(), command, state.processors());
+    RuntimeException thrown = null;
     try {
       runHandlers(new Context(state.partitionId(), command), result);
     } catch (final RuntimeException e) {
+      thrown = e;
+    }
+    if (result.partitionFailure() != null) {
+      // Also when the processor caught an applier's exception: the state is broken all the same.
       transaction.rollback();
-      if (result.applierFailure() != null) {
-        throw new PartitionFailedException(
-            result.applierFailure().getMessage(), result.applierFailure());
-      }
+      throw result.partitionFailure();
+    }
+    if (thrown != null) {
+      transaction.rollback();
       LOG.warn(
           "Processing the command at position {} ({} {}) failed; rejecting it (partition {})",
           command.position(),
           command.metadata().valueType(),
           command.metadata().intent().name(),
           state.partitionId(),
-          e);
-      return errorAttempt(command, reasonOf(e));
-    }
-    if (result.applierFailure() != null) {
-      // The processor caught the applier's exception; the state is broken all the same.
-      transaction.rollback();
-      throw new PartitionFailedException(
-          result.applierFailure().getMessage(), result.applierFailure());
+          thrown);
+      return errorAttempt(command, reasonOf(thrown));
     }
     return new Attempt(transaction, result);
   }
 
   private void runHandlers(final ProcessingContext context, final ResultCollector result) {
     for (final CommandInterceptor interceptor : state.processors().interceptors()) {
-      if (interceptor.intercept(context, result) == CommandInterceptor.Decision.HANDLED) {
+      if (interceptor.intercept(context, result) == CommandInterceptor.Decision.HANDLED
+          || result.partitionFailure() != null) {
         return;
       }
     }

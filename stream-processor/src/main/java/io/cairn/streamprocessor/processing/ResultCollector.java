@@ -18,7 +18,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
-/** The {@link ProcessingResultBuilder} of one command. Applies events as they are appended. */
+/**
+ * The {@link ProcessingResultBuilder} of one command. Applies events as they are appended, and
+ * keeps the first request to halt the partition: an applier failure or {@link #failPartition}.
+ */
 public final class ResultCollector implements ProcessingResultBuilder {
 
   private final int partitionId;
@@ -29,6 +32,7 @@ public final class ResultCollector implements ProcessingResultBuilder {
   private final List<SideEffect> sideEffects = new ArrayList<>();
   private Record response;
   private EventApplierException applierFailure;
+  private PartitionFailedException partitionFailure;
 
   public ResultCollector(
       final int partitionId, final Record command, final RecordProcessors processors) {
@@ -41,6 +45,9 @@ public final class ResultCollector implements ProcessingResultBuilder {
   public ProcessingResultBuilder appendEvent(
       final long key, final Intent intent, final RecordValue value) {
     requireIntent(intent, true, "appendEvent");
+    if (partitionFailure != null) {
+      return this; // the outcome is settled: nothing more is applied
+    }
     final Record event = new Record(followUp().event(intent).key(key).build(), value);
     apply(event);
     appended.add(event);
@@ -105,6 +112,26 @@ public final class ResultCollector implements ProcessingResultBuilder {
     return this;
   }
 
+  @Override
+  public void failPartition(final String reason, final Throwable cause) {
+    if (partitionFailure != null) {
+      return;
+    }
+    final String text =
+        reason == null || reason.isBlank()
+            ? "A processor halted the partition without a reason (partition "
+                + partitionId
+                + ", command at position "
+                + command.position()
+                + ", "
+                + command.metadata().valueType()
+                + " "
+                + command.metadata().intent().name()
+                + ")"
+            : reason;
+    partitionFailure = new PartitionFailedException(text, cause);
+  }
+
   /** The batch to write: prepended commands, then appended records. */
   public List<Record> records() {
     if (prepended.isEmpty()) {
@@ -128,6 +155,14 @@ public final class ResultCollector implements ProcessingResultBuilder {
   /** The first failure of an applier, or null; set even if the processor caught it. */
   public EventApplierException applierFailure() {
     return applierFailure;
+  }
+
+  /**
+   * The first request to halt the partition, or null: an applier that failed (even if the
+   * processor caught it) or a call of {@link #failPartition}, whichever came first.
+   */
+  public PartitionFailedException partitionFailure() {
+    return partitionFailure;
   }
 
   /** True if the batch rejects the command. */
@@ -227,6 +262,9 @@ public final class ResultCollector implements ProcessingResultBuilder {
             cause);
     if (applierFailure == null) {
       applierFailure = failure;
+    }
+    if (partitionFailure == null) {
+      partitionFailure = new PartitionFailedException(failure.getMessage(), failure);
     }
     return failure;
   }

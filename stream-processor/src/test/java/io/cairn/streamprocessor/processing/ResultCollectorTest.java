@@ -76,6 +76,62 @@ final class ResultCollectorTest {
   }
 
   @Test
+  void shouldKeepTheFirstHaltAndStopApplyingEventsAfterIt() {
+    // given
+    final IllegalStateException cause = new IllegalStateException("unreadable");
+    result.appendEvent(3, AccountIntent.CREATED, new AccountValue("a", 0));
+
+    // when
+    result.failPartition("first reason", cause);
+    result.failPartition("second reason");
+    result.appendEvent(3, AccountIntent.CREATED, new AccountValue("b", 0));
+
+    // then
+    assertThat(result.partitionFailure().getMessage()).isEqualTo("first reason");
+    assertThat(result.partitionFailure().getCause()).isSameAs(cause);
+    assertThat(applied).hasSize(1); // only the event appended before the halt
+    assertThat(result.applierFailure()).isNull();
+  }
+
+  @Test
+  void shouldNameTheCommandWhenAHaltHasNoReason() {
+    // when
+    result.failPartition("  ");
+
+    // then
+    assertThat(result.partitionFailure().getMessage())
+        .isEqualTo(
+            "A processor halted the partition without a reason (partition 1, command at position"
+                + " 40, ACCOUNT CREATE)");
+  }
+
+  @Test
+  void shouldTreatAnApplierFailureAsTheHaltWhenItCameFirst() {
+    // given
+    final ResultCollector failing =
+        new ResultCollector(
+            1,
+            COMMAND,
+            RecordProcessors.builder()
+                .applier(
+                    AccountIntent.CREATED,
+                    e -> {
+                      throw new IllegalStateException("broken");
+                    })
+                .build());
+    assertThatThrownBy(() -> failing.appendEvent(3, AccountIntent.CREATED, new AccountValue("a", 0)))
+        .isInstanceOf(EventApplierException.class);
+
+    // when
+    failing.failPartition("later reason");
+
+    // then
+    assertThat(failing.partitionFailure().getMessage())
+        .isEqualTo(failing.applierFailure().getMessage());
+    assertThat(failing.partitionFailure().getCause()).isSameAs(failing.applierFailure());
+  }
+
+  @Test
   void shouldRejectWithTheCommandsIntentKeyAndValueAndRespond() {
     // when
     result.reject(RejectionType.ALREADY_EXISTS, "exists");
