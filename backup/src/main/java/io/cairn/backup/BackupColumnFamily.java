@@ -1,0 +1,28 @@
+package io.cairn.backup;
+
+import io.cairn.db.ColumnFamilyDefinition;
+import java.util.List;
+
+/**
+ * The column families of the checkpoint records. Open the partition's database with {@link #all()}
+ * among its families.
+ */
+public enum BackupColumnFamily implements ColumnFamilyDefinition {
+  /**
+   * The latest checkpoint {@code {id, position, timestamp, digest}} and the latest confirmed
+   * backup. Not in the state digest: it is the bookkeeping of the cut, not state. The digest a
+   * checkpoint records must not depend on the checkpoint records themselves, and a restored
+   * partition (which takes the checkpoint again) must reach the same digest.
+   */
+  BACKUP_CHECKPOINTS;
+
+  @Override
+  public boolean includedInDigest() {
+    return false;
+  }
+
+  /** Every family of this module. */
+  public static List<ColumnFamilyDefinition> all() {
+    return List.of(values());
+  }
+}

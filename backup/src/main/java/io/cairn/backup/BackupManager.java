@@ -1,0 +1,578 @@
+package io.cairn.backup;
+
+import io.cairn.backup.BackupMetrics.Operation;
+import io.cairn.backup.BackupMetrics.Result;
+import io.cairn.backup.upload.BackupJob;
+import io.cairn.backup.upload.BackupPlanner;
+import io.cairn.backup.upload.BackupUploader;
+import io.cairn.backup.upload.CheckpointReservation;
+import io.cairn.backup.upload.ConfirmationWriter;
+import io.cairn.backup.upload.UploadThrottle;
+import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.BackupSaveResult;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.BackupStore;
+import io.cairn.journal.Journal;
+import io.cairn.logstreams.LogStreamWriter;
+import io.cairn.scheduler.Actor;
+import io.cairn.scheduler.Cancellable;
+import io.cairn.snapshot.SnapshotStore;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes the backups of one partition on its leader (DESIGN.md §9); an {@link Actor} that lives as
+ * long as the leadership: start it when the member becomes leader, close it when it stops being
+ * leader.
+ *
+ * <p><b>Steps of one backup.</b>
+ *
+ * <ol>
+ *   <li>At the checkpoint ({@link #onCheckpointCreated}, on the processing thread, when the {@code
+ *       CREATED} event was applied): hold the log from index 1, reserve the newest snapshot whose
+ *       processed and last written positions are both below the checkpoint position, narrow the
+ *       hold to its index ({@link CheckpointReservation}) — before any call to the store. Then hand
+ *       the backup to this actor; the processing thread never waits for anything else.
+ *   <li>When an upload slot is free ({@link BackupConfig#maxConcurrentBackups()}, {@link
+ *       BackupConfig#uploadRateBytesPerSecond()}), on the upload executor: look the id up in the
+ *       store for this partition (any node) — COMPLETED: nothing to do; FAILED or IN_PROGRESS:
+ *       refused, ids are never reused. Otherwise collect the files ({@link BackupPlanner}: the
+ *       snapshot's files, the segments up to the checkpoint with lengths fixed now) and save them,
+ *       passing the partition's previous completed backup so the store reuses equal files.
+ *   <li>When the save ends: release the reservation and the hold; on success write {@code
+ *       CHECKPOINT CONFIRM_BACKUP(id)} (retried on backpressure); on any failure make sure the
+ *       backup is FAILED with the reason in the store (never left IN_PROGRESS).
+ * </ol>
+ *
+ * <p><b>Leadership.</b> On start, before any backup of its own reaches the store, the manager
+ * marks <em>every</em> IN_PROGRESS backup of its partition FAILED ("leader changed"), whichever
+ * node wrote it. On close (leadership lost), queued backups are dropped and running ones are marked
+ * FAILED ("leader changed"), which stops their saves; reservations are released once the store no
+ * longer reads the files.
+ *
+ * <p>Threads: {@link #onCheckpointCreated}/{@link #takeBackup} from any thread (the processing
+ * thread); the rest on the actor thread; file collection on the injected upload executor; the
+ * store's work on the store's own executor. Results come back to the actor.
+ */
+public final class BackupManager extends Actor implements CheckpointListener {
+
+  /** The reason of backups failed by a change of leader. */
+  public static final String LEADER_CHANGED = "leader changed";
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupManager.class);
+
+  private final int partitionId;
+  private final SnapshotStore snapshots;
+  private final BackupConfig config;
+  private final BackupMetrics metrics;
+  private final BackupUploader uploader;
+  private final ConfirmationWriter confirmations;
+  private final UploadThrottle throttle;
+  private final CompletableFuture<Void> ready = new CompletableFuture<>();
+
+  // any thread
+  private final Map<Long, BackupJob> active = new ConcurrentHashMap<>();
+  private volatile boolean stopped;
+
+  // actor thread
+  private final ArrayDeque<BackupJob> pending = new ArrayDeque<>();
+  private final Map<Long, BackupJob> running = new LinkedHashMap<>();
+  private boolean sweepDone;
+  private Cancellable drainTimer;
+  private Optional<BackupIdentifier> latestCompleted = Optional.empty();
+
+  private BackupManager(final Builder builder) {
+    super("backup-manager-" + builder.partitionId);
+    partitionId = builder.partitionId;
+    snapshots = builder.snapshots;
+    config = builder.config;
+    metrics = builder.metrics;
+    uploader =
+        new BackupUploader(
+            builder.partitionId,
+            builder.nodeId,
+            builder.store,
+            new BackupPlanner(
+                builder.nodeId,
+                builder.partitionId,
+                builder.partitionCount,
+                builder.brokerVersion,
+                builder.journal),
+            builder.uploadExecutor,
+            metrics);
+    throttle = new UploadThrottle(config.uploadRateBytesPerSecond());
+    confirmations =
+        new ConfirmationWriter(
+            partitionId, builder.writer, config, metrics, this::schedule, () -> stopped);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public int partitionId() {
+    return partitionId;
+  }
+
+  /**
+   * Completes once the start-up sweep (marking the partition's IN_PROGRESS backups FAILED) is
+   * done; backups wait for it before they reach the store.
+   */
+  public CompletableFuture<Void> ready() {
+    return ready;
+  }
+
+  // ---- requests (any thread) ----------------------------------------------------------------
+
+  /** Takes the checkpoint's backup; see {@link #takeBackup}. */
+  @Override
+  public void onCheckpointCreated(final Checkpoint checkpoint) {
+    takeBackup(checkpoint);
+  }
+
+  /**
+   * Reserves what the backup of {@code checkpoint} needs at once, on the calling thread, and
+   * queues the upload. A backup of this id already running here gets that backup's outcome.
+   *
+   * @return completes when the backup ended; never fails (a failure is an outcome)
+   */
+  public CompletableFuture<BackupOutcome> takeBackup(final Checkpoint checkpoint) {
+    Objects.requireNonNull(checkpoint, "checkpoint");
+    final BackupJob existing = active.get(checkpoint.id());
+    if (existing != null) {
+      return existing.outcome();
+    }
+    if (isClosed()) {
+      return CompletableFuture.completedFuture(
+          BackupOutcome.failed(
+              checkpoint.id(),
+              "Expected the backup manager of partition " + partitionId + " to run, but it is"
+                  + " closed (this member no longer leads the partition)"));
+    }
+    final long now = clock().nanos();
+    CheckpointReservation reservation = null;
+    String reservationFailure = null;
+    try {
+      reservation = CheckpointReservation.take(checkpoint, snapshots);
+    } catch (final RuntimeException e) {
+      reservationFailure =
+          "Expected to reserve a snapshot for checkpoint "
+              + checkpoint.id()
+              + " at position "
+              + checkpoint.position()
+              + ", but: "
+              + e.getMessage();
+    }
+    final BackupJob job =
+        new BackupJob(checkpoint, reservation, reservationFailure, now);
+    final BackupJob raced = active.putIfAbsent(checkpoint.id(), job);
+    if (raced != null) {
+      job.release(); // the same checkpoint told twice at once: one backup
+      return raced.outcome();
+    }
+    metrics.backupStarted();
+    submit(() -> accept(job))
+        .whenComplete(
+            (ignored, error) -> {
+              if (error != null && !job.isAccepted()) {
+                // closed before it ran: nothing reached the store
+                finish(job, BackupOutcome.failed(checkpoint.id(), LEADER_CHANGED));
+              }
+            });
+    return job.outcome();
+  }
+
+  // ---- life cycle (actor thread) --------------------------------------------------------------
+
+  @Override
+  protected void onStart() {
+    uploader
+        .partitionBackups()
+        .thenCompose(this::failInProgress)
+        .whenComplete(
+            (completed, error) -> {
+              if (error != null) {
+                LOG.warn(
+                    "Partition {}: could not check the store for IN_PROGRESS backups of an earlier"
+                        + " leader; they may stay IN_PROGRESS until the next leader change",
+                    partitionId,
+                    BackupUploader.unwrap(error));
+              }
+              runOnActor(
+                  () -> sweepEnded(completed == null ? List.of() : completed), () -> {});
+            });
+  }
+
+  @Override
+  protected void onClose() {
+    stopped = true;
+    if (drainTimer != null) {
+      drainTimer.cancel();
+    }
+    for (final BackupJob job : pending) {
+      uploader.markFailed(job.id(), LEADER_CHANGED)
+          .whenComplete(
+              (status, error) ->
+                  finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED)));
+    }
+    pending.clear();
+    for (final BackupJob job : running.values()) {
+      // its save ends with BackupMarkedFailedException; the job ends (and releases) then
+      uploader.markFailed(job.id(), LEADER_CHANGED);
+    }
+    running.clear();
+    if (!ready.isDone()) {
+      ready.completeExceptionally(new IllegalStateException("closed before the sweep ended"));
+    }
+  }
+
+  /**
+   * Store threads: marks every IN_PROGRESS backup of the partition FAILED.
+   *
+   * @return the partition's completed backups
+   */
+  private CompletableFuture<List<BackupStatus>> failInProgress(final List<BackupStatus> statuses) {
+    final List<CompletableFuture<?>> marks = new ArrayList<>();
+    final List<BackupStatus> completed = new ArrayList<>();
+    for (final BackupStatus status : statuses) {
+      if (status.statusCode() == BackupStatusCode.COMPLETED) {
+        completed.add(status);
+      } else if (status.statusCode() == BackupStatusCode.IN_PROGRESS) {
+        LOG.info(
+            "Partition {}: marking backup {} FAILED ({}), it was IN_PROGRESS under an earlier"
+                + " leader",
+            partitionId,
+            status.id(),
+            LEADER_CHANGED);
+        marks.add(uploader.markFailed(status.id(), LEADER_CHANGED));
+      }
+    }
+    return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new))
+        .handle((ignored, error) -> completed); // each failure is counted and logged
+  }
+
+  /** Actor thread: backups may reach the store from now on. */
+  private void sweepEnded(final List<BackupStatus> completed) {
+    completed.forEach(this::rememberCompleted);
+    sweepDone = true;
+    ready.complete(null);
+    drain();
+  }
+
+  // ---- queue (actor thread) -------------------------------------------------------------------
+
+  private void accept(final BackupJob job) {
+    job.accepted();
+    if (stopped) {
+      finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED));
+      return;
+    }
+    if (pending.size() >= config.maxPendingBackups()) {
+      fail(
+          job,
+          "Expected at most "
+              + config.maxPendingBackups()
+              + " backups waiting to upload ("
+              + BackupConfig.MAX_PENDING_BACKUPS_KEY
+              + "), but "
+              + pending.size()
+              + " are waiting (partition "
+              + partitionId
+              + ")");
+      return;
+    }
+    pending.add(job);
+    drain();
+  }
+
+  private void drain() {
+    while (sweepDone
+        && !stopped
+        && running.size() < config.maxConcurrentBackups()
+        && !pending.isEmpty()) {
+      final long now = clock().nanos();
+      final long delayNanos = throttle.delayNanos(now);
+      if (delayNanos > 0) {
+        if (drainTimer == null) {
+          drainTimer =
+              schedule(
+                  Duration.ofNanos(delayNanos),
+                  () -> {
+                    drainTimer = null;
+                    drain();
+                  });
+        }
+        return;
+      }
+      final BackupJob job = pending.poll();
+      running.put(job.id(), job);
+      job.uploadStarted(now);
+      upload(job);
+    }
+  }
+
+  // ---- one backup ------------------------------------------------------------------------------
+
+  /** Actor thread: starts the upload chain; its end comes back through {@link #uploaded}. */
+  private void upload(final BackupJob job) {
+    if (job.reservationFailure() != null) {
+      running.remove(job.id());
+      fail(job, job.reservationFailure());
+      return;
+    }
+    final Optional<BackupIdentifier> previous =
+        latestCompleted.filter(completed -> completed.checkpointId() < job.id());
+    uploader
+        .upload(job, previous, () -> stopped)
+        .whenComplete(
+            (outcome, error) -> {
+              // the store no longer reads the files: release them before anything else
+              job.release();
+              runOnActor(
+                  () -> uploaded(job, outcome, error), () -> ended(job, outcome, error));
+            });
+  }
+
+  /** Actor thread: the upload chain of {@code job} ended. */
+  private void uploaded(final BackupJob job, final BackupOutcome outcome, final Throwable error) {
+    running.remove(job.id());
+    if (error == null && outcome.kind() == BackupOutcome.Kind.COMPLETED) {
+      final BackupSaveResult result = outcome.saveResult().orElseThrow();
+      throttle.charge(result.copiedBytes(), job.uploadStartNanos());
+      rememberCompleted(result.status());
+      confirmations.confirm(job.checkpoint());
+    }
+    ended(job, outcome, error);
+    drain();
+  }
+
+  /** Any thread: ends {@code job} with what its upload chain gave. */
+  private void ended(final BackupJob job, final BackupOutcome outcome, final Throwable error) {
+    if (error != null) {
+      fail(job, BackupUploader.describe(error));
+      return;
+    }
+    if (outcome.kind() == BackupOutcome.Kind.COMPLETED) {
+      final BackupSaveResult result = outcome.saveResult().orElseThrow();
+      metrics.bytes(result.copiedBytes(), result.reusedBytes());
+      result.status().lastUpdatedAt().ifPresent(at -> metrics.latestCompleted(at.toEpochMilli()));
+      LOG.info(
+          "Partition {}: backup {} at position {} COMPLETED: {} files ({} bytes) copied, {} files"
+              + " ({} bytes) reused",
+          partitionId,
+          job.id(),
+          job.checkpoint().position(),
+          result.copiedFileCount(),
+          result.copiedBytes(),
+          result.reusedFileCount(),
+          result.reusedBytes());
+    } else if (outcome.kind() == BackupOutcome.Kind.FAILED) {
+      fail(job, outcome.reason().orElse("unknown"));
+      return;
+    } else {
+      LOG.info(
+          "Partition {}: backup {} not taken, {}{}",
+          partitionId,
+          job.id(),
+          outcome.kind(),
+          outcome.reason().map(reason -> ": " + reason).orElse(""));
+    }
+    finish(job, outcome);
+  }
+
+  /** Makes sure the backup is FAILED in the store with {@code reason}, then ends the job. */
+  private void fail(final BackupJob job, final String reason) {
+    LOG.warn("Partition {}: backup {} FAILED: {}", partitionId, job.id(), reason);
+    uploader.markFailed(job.id(), reason)
+        .whenComplete(
+            (status, error) -> finish(job, BackupOutcome.failed(job.checkpoint().id(), reason)));
+  }
+
+  /** Any thread: ends a job once (metrics, outcome, reservation). */
+  private void finish(final BackupJob job, final BackupOutcome outcome) {
+    if (!job.finish()) {
+      return;
+    }
+    job.release();
+    active.remove(job.checkpoint().id(), job);
+    final boolean success =
+        outcome.kind() == BackupOutcome.Kind.COMPLETED
+            || outcome.kind() == BackupOutcome.Kind.ALREADY_COMPLETED;
+    metrics.backupEnded(success, clock().nanos() - job.reservedNanos());
+    metrics.operation(Operation.TAKE, resultOf(outcome.kind()));
+    job.outcome().complete(outcome);
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------
+
+  private void rememberCompleted(final BackupStatus status) {
+    if (status.statusCode() != BackupStatusCode.COMPLETED) {
+      return;
+    }
+    status.lastUpdatedAt().ifPresent(at -> metrics.latestCompleted(at.toEpochMilli()));
+    if (latestCompleted.isEmpty()
+        || status.id().checkpointId() > latestCompleted.get().checkpointId()) {
+      latestCompleted = Optional.of(status.id());
+    }
+  }
+
+  /**
+   * Runs {@code onActor} on the actor; once the actor no longer takes tasks (closing, closed), runs
+   * {@code detached} here instead, which must touch no actor state.
+   */
+  private void runOnActor(final Runnable onActor, final Runnable detached) {
+    submit(onActor)
+        .whenComplete(
+            (ignored, error) -> {
+              if (error != null && isClosed()) {
+                detached.run();
+              }
+            });
+  }
+
+  private static Result resultOf(final BackupOutcome.Kind kind) {
+    return switch (kind) {
+      case COMPLETED -> Result.COMPLETED;
+      case ALREADY_COMPLETED -> Result.NO_OP;
+      case REFUSED -> Result.REFUSED;
+      case FAILED -> Result.FAILED;
+    };
+  }
+
+  /** Collects what a backup manager needs; every setting is required unless it has a default. */
+  public static final class Builder {
+    private int partitionId;
+    private int nodeId = -1;
+    private int partitionCount;
+    private String brokerVersion;
+    private BackupStore store;
+    private SnapshotStore snapshots;
+    private Journal journal;
+    private LogStreamWriter writer;
+    private Executor uploadExecutor;
+    private BackupConfig config = BackupConfig.defaults();
+    private BackupMetrics metrics;
+
+    private Builder() {}
+
+    public Builder partitionId(final int value) {
+      partitionId = value;
+      return this;
+    }
+
+    /** This member's node id (written into backup identifiers). */
+    public Builder nodeId(final int value) {
+      nodeId = value;
+      return this;
+    }
+
+    /** The cluster's partition count (written into descriptors). */
+    public Builder partitionCount(final int value) {
+      partitionCount = value;
+      return this;
+    }
+
+    public Builder brokerVersion(final String value) {
+      brokerVersion = value;
+      return this;
+    }
+
+    public Builder store(final BackupStore value) {
+      store = value;
+      return this;
+    }
+
+    /** The partition's snapshot store (reservations, compaction holds). */
+    public Builder snapshots(final SnapshotStore value) {
+      snapshots = value;
+      return this;
+    }
+
+    /** The partition's raft journal, whose segments are backed up. */
+    public Builder journal(final Journal value) {
+      journal = value;
+      return this;
+    }
+
+    /** Writes {@code CONFIRM_BACKUP}; the partition's log stream writer. */
+    public Builder writer(final LogStreamWriter value) {
+      writer = value;
+      return this;
+    }
+
+    /**
+     * Runs the collection of files (journal reads): a named, bounded executor owned by the
+     * caller; it may be shared by the partitions of a broker.
+     */
+    public Builder uploadExecutor(final Executor value) {
+      uploadExecutor = value;
+      return this;
+    }
+
+    /** {@link BackupConfig#defaults()} by default. */
+    public Builder config(final BackupConfig value) {
+      config = value;
+      return this;
+    }
+
+    /** The partition's metrics, shared with its checkpoint records. */
+    public Builder metrics(final BackupMetrics value) {
+      metrics = value;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming a missing or invalid setting
+     */
+    public BackupManager build() {
+      final List<String> violations = new ArrayList<>();
+      if (partitionId < 1) {
+        violations.add("partitionId >= 1, but was " + partitionId);
+      }
+      if (nodeId < 0) {
+        violations.add("nodeId >= 0, but was " + nodeId);
+      }
+      if (partitionCount < partitionId || partitionCount < 1) {
+        violations.add(
+            "partitionCount >= max(1, partitionId), but was "
+                + partitionCount
+                + " (partitionId "
+                + partitionId
+                + ")");
+      }
+      if (brokerVersion == null || brokerVersion.isBlank()) {
+        violations.add("a brokerVersion, but it is missing");
+      }
+      require(store, "store", violations);
+      require(snapshots, "snapshots", violations);
+      require(journal, "journal", violations);
+      require(writer, "writer", violations);
+      require(uploadExecutor, "uploadExecutor", violations);
+      require(config, "config", violations);
+      require(metrics, "metrics", violations);
+      if (!violations.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Expected " + String.join("; ", violations) + " (BackupManager)");
+      }
+      return new BackupManager(this);
+    }
+
+    private static void require(final Object value, final String name, final List<String> out) {
+      if (value == null) {
+        out.add(name + " to be set, but it is missing");
+      }
+    }
+  }
+}

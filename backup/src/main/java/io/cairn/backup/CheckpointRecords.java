@@ -1,0 +1,49 @@
+package io.cairn.backup;
+
+import io.cairn.backup.checkpoint.CheckpointRegistration;
+import io.cairn.db.CairnDb;
+import io.cairn.streamprocessor.RecordProcessors;
+import java.util.Objects;
+
+/**
+ * Registers the {@code CHECKPOINT} records (DESIGN.md §7) on a stream processor's registry: the
+ * {@code CREATE} and {@code CONFIRM_BACKUP} processors, the {@code CREATED}, {@code IGNORED} and
+ * {@code CONFIRMED_BACKUP} appliers, and the interceptor of the consistent cut.
+ *
+ * <pre>{@code
+ * RecordProcessors.Builder builder = RecordProcessors.builder();
+ * CheckpointState checkpoints =
+ *     CheckpointRecords.register(partitionId, db, builder, leader ? backupManager : CheckpointListener.NONE, metrics);
+ * Ledger.register(db, builder, checkpoints::latestCheckpointId, ...);   // the engine stamps with it
+ * }</pre>
+ *
+ * <p>Register the checkpoint records <em>before</em> other interceptors: the cut interceptor must
+ * see every command first. The database must be opened with {@link BackupColumnFamily#all()}.
+ */
+public final class CheckpointRecords {
+
+  private CheckpointRecords() {}
+
+  /**
+   * @param partitionId the partition, for logs
+   * @param listener told on the leader when a checkpoint is created (the backup manager), {@link
+   *     CheckpointListener#NONE} otherwise
+   * @param metrics the partition's backup metrics (checkpoint id, position, digest mismatches)
+   * @return the checkpoint state over {@code db}; its {@link CheckpointState#latestCheckpointId()}
+   *     is the engine's checkpoint id supplier
+   * @throws IllegalArgumentException if {@code db} lacks {@link BackupColumnFamily#all()}
+   */
+  public static CheckpointState register(
+      final int partitionId,
+      final CairnDb db,
+      final RecordProcessors.Builder builder,
+      final CheckpointListener listener,
+      final BackupMetrics metrics) {
+    return CheckpointRegistration.register(
+        partitionId,
+        Objects.requireNonNull(db, "db"),
+        Objects.requireNonNull(builder, "builder"),
+        Objects.requireNonNull(listener, "listener"),
+        Objects.requireNonNull(metrics, "metrics"));
+  }
+}

@@ -1,0 +1,34 @@
+package io.cairn.backup.checkpoint;
+
+import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.CheckpointListener;
+import io.cairn.backup.CheckpointState;
+import io.cairn.db.CairnDb;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.streamprocessor.RecordProcessors;
+
+/** Wires the checkpoint processors, appliers and the cut interceptor; see {@code CheckpointRecords}. */
+public final class CheckpointRegistration {
+
+  private CheckpointRegistration() {}
+
+  public static CheckpointState register(
+      final int partitionId,
+      final CairnDb db,
+      final RecordProcessors.Builder builder,
+      final CheckpointListener listener,
+      final BackupMetrics metrics) {
+    final DbCheckpointState state = new DbCheckpointState(db);
+    final CheckpointAppliers appliers =
+        new CheckpointAppliers(partitionId, db, state, metrics);
+    state.latestCheckpoint().ifPresent(metrics::checkpointApplied);
+    builder
+        .interceptor(new CheckpointCutInterceptor(state))
+        .processor(CheckpointIntent.CREATE, new CreateCheckpointProcessor(db, state, listener))
+        .processor(CheckpointIntent.CONFIRM_BACKUP, new ConfirmBackupProcessor(state))
+        .applier(CheckpointIntent.CREATED, appliers.created())
+        .applier(CheckpointIntent.IGNORED, appliers.ignored())
+        .applier(CheckpointIntent.CONFIRMED_BACKUP, appliers.confirmedBackup());
+    return state;
+  }
+}

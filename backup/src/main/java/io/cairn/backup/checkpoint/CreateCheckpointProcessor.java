@@ -1,0 +1,105 @@
+package io.cairn.backup.checkpoint;
+
+import io.cairn.backup.Checkpoint;
+import io.cairn.backup.CheckpointListener;
+import io.cairn.db.CairnDb;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.CheckpointValue;
+import io.cairn.protocol.RejectionType;
+import io.cairn.streamprocessor.CommandProcessor;
+import io.cairn.streamprocessor.ProcessingContext;
+import io.cairn.streamprocessor.ProcessingResultBuilder;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code CHECKPOINT CREATE(id)}: if {@code id} is higher than the partition's latest checkpoint id,
+ * {@code CREATED} at this command's position with the state digest of the partition at this point
+ * (the checkpoint bookkeeping is not in the digest); otherwise {@code IGNORED} carrying the current
+ * checkpoint id and position. The requester gets the event as response. An id below 1 is rejected
+ * ({@code INVALID_ARGUMENT}). Any other failure halts the partition.
+ *
+ * <p>On a {@code CREATED}, after its applier ran, the {@link CheckpointListener} (the leader's
+ * backup manager) is told.
+ */
+final class CreateCheckpointProcessor implements CommandProcessor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CreateCheckpointProcessor.class);
+
+  private final CairnDb db;
+  private final DbCheckpointState state;
+  private final CheckpointListener listener;
+
+  CreateCheckpointProcessor(
+      final CairnDb db,
+      final DbCheckpointState state,
+      final CheckpointListener listener) {
+    this.db = db;
+    this.state = state;
+    this.listener = listener;
+  }
+
+  @Override
+  public void process(final ProcessingContext context, final ProcessingResultBuilder result) {
+    final Checkpoint created;
+    try {
+      created = createOrIgnore(context, result);
+    } catch (final RuntimeException e) {
+      // An applier's failure halted the partition already (the first halt's reason is kept).
+      CheckpointFailure.haltPartition(context, result, e);
+      return;
+    }
+    if (created != null) {
+      notifyListener(context, created);
+    }
+  }
+
+  /** Appends {@code CREATED} or {@code IGNORED} (or a rejection); the checkpoint if created. */
+  private Checkpoint createOrIgnore(
+      final ProcessingContext context, final ProcessingResultBuilder result) {
+    final CheckpointValue requested = (CheckpointValue) context.value();
+    final long id = requested.checkpointId();
+    if (id < 1) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT,
+          "Expected a checkpoint id >= 1, but was " + id + " (partition " + context.partitionId() + ")");
+      return null;
+    }
+    final Optional<Checkpoint> latest = state.latestCheckpoint();
+    if (latest.isPresent() && id <= latest.get().id()) {
+      final Checkpoint current = latest.get();
+      result.appendEventAndRespond(
+          context.key(),
+          CheckpointIntent.IGNORED,
+          new CheckpointValue(current.id(), current.position(), current.timestamp()));
+      return null;
+    }
+    final Checkpoint checkpoint =
+        new Checkpoint(id, context.position(), context.timestamp(), db.stateDigest().total());
+    result.appendEventAndRespond(
+        context.key(),
+        CheckpointIntent.CREATED,
+        new CheckpointValue(
+            checkpoint.id(),
+            checkpoint.position(),
+            checkpoint.timestamp(),
+            DigestBytes.toBytes(checkpoint.stateDigest())));
+    return checkpoint;
+  }
+
+  private void notifyListener(final ProcessingContext context, final Checkpoint checkpoint) {
+    try {
+      listener.onCheckpointCreated(checkpoint);
+    } catch (final RuntimeException e) {
+      // The checkpoint itself is sound; only its backup on this member is lost.
+      LOG.error(
+          "Partition {}: the backup manager refused checkpoint {} at position {}; this member"
+              + " takes no backup of it. Take a backup with a new id.",
+          context.partitionId(),
+          checkpoint.id(),
+          checkpoint.position(),
+          e);
+    }
+  }
+}

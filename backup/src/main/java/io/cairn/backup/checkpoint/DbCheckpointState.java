@@ -1,0 +1,57 @@
+package io.cairn.backup.checkpoint;
+
+import io.cairn.backup.BackupColumnFamily;
+import io.cairn.backup.Checkpoint;
+import io.cairn.backup.CheckpointState;
+import io.cairn.backup.ConfirmedBackup;
+import io.cairn.db.CairnDb;
+import io.cairn.db.ColumnFamily;
+import io.cairn.db.DbCodecs;
+import io.cairn.protocol.RecordMetadata;
+import java.util.Optional;
+
+/**
+ * {@link CheckpointState} over the partition's database, with the writes the appliers make. Used on
+ * the partition's thread only.
+ */
+public final class DbCheckpointState implements CheckpointState {
+
+  private final ColumnFamily<Long, byte[]> family;
+
+  public DbCheckpointState(final CairnDb db) {
+    family =
+        db.columnFamily(BackupColumnFamily.BACKUP_CHECKPOINTS, DbCodecs.LONG, DbCodecs.BYTES);
+  }
+
+  @Override
+  public Optional<Checkpoint> latestCheckpoint() {
+    final byte[] bytes = family.get(CheckpointStateCodec.LATEST_CHECKPOINT_KEY);
+    return bytes == null
+        ? Optional.empty()
+        : Optional.of(CheckpointStateCodec.decodeCheckpoint(bytes));
+  }
+
+  @Override
+  public long latestCheckpointId() {
+    return latestCheckpoint().map(Checkpoint::id).orElse(RecordMetadata.NO_CHECKPOINT_ID);
+  }
+
+  @Override
+  public Optional<ConfirmedBackup> latestConfirmedBackup() {
+    final byte[] bytes = family.get(CheckpointStateCodec.LATEST_CONFIRMED_BACKUP_KEY);
+    return bytes == null
+        ? Optional.empty()
+        : Optional.of(CheckpointStateCodec.decodeConfirmedBackup(bytes));
+  }
+
+  /** Applier only: the checkpoint just taken becomes the latest. */
+  void storeCheckpoint(final Checkpoint checkpoint) {
+    family.put(CheckpointStateCodec.LATEST_CHECKPOINT_KEY, CheckpointStateCodec.encode(checkpoint));
+  }
+
+  /** Applier only: the confirmed backup becomes the latest. */
+  void storeConfirmedBackup(final ConfirmedBackup backup) {
+    family.put(
+        CheckpointStateCodec.LATEST_CONFIRMED_BACKUP_KEY, CheckpointStateCodec.encode(backup));
+  }
+}

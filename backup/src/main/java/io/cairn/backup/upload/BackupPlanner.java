@@ -1,0 +1,159 @@
+package io.cairn.backup.upload;
+
+import io.cairn.backup.Checkpoint;
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupFile;
+import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.NamedFileSet;
+import io.cairn.journal.Journal;
+import io.cairn.journal.JournalReader;
+import io.cairn.journal.JournalRecord;
+import io.cairn.journal.JournalSegmentFile;
+import io.cairn.snapshot.PersistedSnapshot;
+import io.cairn.snapshot.SnapshotFile;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides what a partition backup contains (DESIGN.md §9, step 2): the reserved snapshot's files,
+ * and the journal segments from the snapshot's index (index 1 for a log-only backup) up to the
+ * entry holding the checkpoint position — each segment with its committed length <em>at this
+ * moment</em>, so the active segment, which keeps growing, is copied exactly up to that length.
+ *
+ * <p>The checkpoint's entry is found through the journal's asqn index: a log stream entry's asqn
+ * is the position of its first record, so the entry holding a position is the one with the
+ * highest asqn at or below it.
+ *
+ * <p>Reads the journal (a reader, {@link Journal#segmentFiles()}); call it off the processing
+ * thread. Every "cannot" is an {@link IllegalStateException} whose message is the backup's failure
+ * reason.
+ */
+public final class BackupPlanner {
+
+  private final int nodeId;
+  private final int partitionId;
+  private final int partitionCount;
+  private final String brokerVersion;
+  private final Journal journal;
+
+  public BackupPlanner(
+      final int nodeId,
+      final int partitionId,
+      final int partitionCount,
+      final String brokerVersion,
+      final Journal journal) {
+    this.nodeId = nodeId;
+    this.partitionId = partitionId;
+    this.partitionCount = partitionCount;
+    this.brokerVersion = brokerVersion;
+    this.journal = journal;
+  }
+
+  /**
+   * @throws IllegalStateException if the log no longer (or not yet) holds what the backup needs
+   */
+  public Backup plan(final CheckpointReservation reservation) {
+    final Checkpoint checkpoint = reservation.checkpoint();
+    final Optional<PersistedSnapshot> snapshot = reservation.snapshot();
+    final long checkpointIndex = indexOf(checkpoint.position());
+    final long fromIndex;
+    if (snapshot.isPresent()) {
+      fromIndex = Math.min(snapshot.get().index(), checkpointIndex);
+    } else {
+      final long firstIndex = journal.getFirstIndex();
+      if (firstIndex != 1) {
+        throw new IllegalStateException(
+            "Expected a snapshot with processed and last written positions below the checkpoint"
+                + " position "
+                + checkpoint.position()
+                + ", or a log starting at index 1 for a backup without snapshot, but no snapshot"
+                + " is usable and the log starts at index "
+                + firstIndex
+                + " (partition "
+                + partitionId
+                + "). Take a backup with a new id once a newer snapshot exists.");
+      }
+      fromIndex = 1;
+    }
+    final List<BackupFile> segments = segments(fromIndex, checkpointIndex);
+
+    final Backup.Builder builder =
+        Backup.builder(new BackupIdentifier(nodeId, partitionId, checkpoint.id()))
+            .checkpointPosition(checkpoint.position())
+            .numberOfPartitions(partitionCount)
+            .brokerVersion(brokerVersion)
+            .stateDigest(checkpoint.stateDigestHex())
+            .segments(new NamedFileSet(segments));
+    snapshot.ifPresent(s -> builder.snapshot(s.id().toString(), snapshotFiles(s)));
+    return builder.build();
+  }
+
+  /** The journal index of the entry holding {@code position}. */
+  private long indexOf(final long position) {
+    try (JournalReader reader = journal.openReader()) {
+      reader.seekToAsqn(position);
+      final JournalRecord entry = reader.hasNext() ? reader.next() : null;
+      if (entry == null || entry.asqn() == Journal.ASQN_IGNORE || entry.asqn() > position) {
+        throw failure(
+            "the log to hold the entry of checkpoint position " + position,
+            "no entry starts at or below it (log indexes "
+                + journal.getFirstIndex()
+                + " to "
+                + journal.getLastIndex()
+                + ")");
+      }
+      return entry.index();
+    }
+  }
+
+  private List<BackupFile> segments(final long fromIndex, final long toIndex) {
+    final List<BackupFile> files = new ArrayList<>();
+    JournalSegmentFile previous = null;
+    for (final JournalSegmentFile segment : journal.segmentFiles()) {
+      final boolean before = segment.lastIndex() < fromIndex;
+      final boolean after = segment.firstIndex() > toIndex;
+      if (before || after) {
+        continue;
+      }
+      if (previous == null && segment.firstIndex() > fromIndex) {
+        throw failure(
+            "the log to hold index " + fromIndex + " (the start of the backup)",
+            "its first segment starts at index " + segment.firstIndex());
+      }
+      if (previous != null && segment.firstIndex() != previous.lastIndex() + 1) {
+        throw failure(
+            "gapless segments",
+            "segment " + segment.path() + " starts at index " + segment.firstIndex()
+                + " after one ending at " + previous.lastIndex());
+      }
+      files.add(
+          new BackupFile(
+              segment.path().getFileName().toString(),
+              segment.path(),
+              segment.committedLengthBytes()));
+      previous = segment;
+    }
+    if (previous == null || previous.lastIndex() < toIndex) {
+      throw failure(
+          "the log's segments to hold indexes " + fromIndex + " to " + toIndex + " on disk",
+          previous == null
+              ? "no segment overlaps them"
+              : "they end at index " + previous.lastIndex());
+    }
+    return files;
+  }
+
+  private static NamedFileSet snapshotFiles(final PersistedSnapshot snapshot) {
+    final List<BackupFile> files = new ArrayList<>(snapshot.files().size());
+    for (final SnapshotFile file : snapshot.files()) {
+      files.add(new BackupFile(file.name(), file.path(), file.sizeBytes()));
+    }
+    return new NamedFileSet(files);
+  }
+
+  private IllegalStateException failure(final String expected, final String actual) {
+    return new IllegalStateException(
+        "Expected " + expected + ", but " + actual + " (partition " + partitionId + ")");
+  }
+}

@@ -1,0 +1,214 @@
+package io.cairn.backup.manager;
+
+import static io.cairn.backup.manager.BackupTestPartition.TIMEOUT;
+import static io.cairn.backup.manager.BackupTestPartition.checkpoint;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.backup.BackupConfig;
+import io.cairn.backup.BackupManager;
+import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.BackupMetrics.Operation;
+import io.cairn.backup.BackupMetrics.Result;
+import io.cairn.backup.BackupOutcome;
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupFile;
+import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.BackupSaveResult;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.NamedFileSet;
+import io.cairn.backupapi.testkit.FifoGate;
+import io.cairn.snapshot.PersistedSnapshot;
+import io.cairn.snapshot.SnapshotFile;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Leader changes, leadership loss, and a store that fails in the middle of an upload. */
+final class BackupManagerLeadershipTest {
+
+  @TempDir Path directory;
+  private BackupTestPartition partition;
+
+  @BeforeEach
+  void open() throws IOException {
+    partition = new BackupTestPartition(directory);
+  }
+
+  @AfterEach
+  void close() {
+    partition.close();
+  }
+
+  @Test
+  void shouldMarkEveryInProgressBackupOfThePartitionFailedWhenANewLeaderStarts() throws Exception {
+    // given an earlier leader left two backups of partition 1 IN_PROGRESS (its saves are stuck),
+    // and partition 2 has one IN_PROGRESS too
+    final List<FifoGate> gates = new ArrayList<>();
+    final List<CompletableFuture<BackupSaveResult>> stuck = new ArrayList<>();
+    final List<BackupIdentifier> ids =
+        List.of(
+            new BackupIdentifier(0, 1, 3), new BackupIdentifier(0, 1, 4), new BackupIdentifier(0, 2, 4));
+    try {
+      for (final BackupIdentifier id : ids) {
+        final FifoGate gate = FifoGate.create(directory.resolve("fifo-" + id.partitionId() + "-" + id.checkpointId()));
+        gates.add(gate);
+        stuck.add(partition.fsStore.save(stuckBackup(id, gate)));
+        gate.awaitReader(TIMEOUT);
+      }
+      final BackupMetrics metrics =
+          new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
+
+      // when a new leader of partition 1 starts on another node
+      partition.startManager(1, BackupConfig.defaults(), metrics);
+
+      // then both of partition 1 are FAILED ("leader changed"), partition 2's is untouched
+      for (final BackupIdentifier id : ids.subList(0, 2)) {
+        final BackupStatus status = partition.fsStore.getStatus(id).join();
+        assertThat(status.statusCode()).as("%s", id).isEqualTo(BackupStatusCode.FAILED);
+        assertThat(status.failureReason()).contains(BackupManager.LEADER_CHANGED);
+      }
+      assertThat(partition.fsStore.getStatus(ids.get(2)).join().statusCode())
+          .isEqualTo(BackupStatusCode.IN_PROGRESS);
+      assertThat(metrics.operationCount(Operation.MARK_FAILED, Result.SUCCESS)).isEqualTo(2);
+
+      // and the stuck saves, once they go on, cannot complete them
+      for (final FifoGate gate : gates) {
+        gate.write(new byte[] {1, 2, 3, 4});
+      }
+      for (int i = 0; i < ids.size(); i++) {
+        final CompletableFuture<BackupSaveResult> save =
+            stuck.get(i).orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        if (i < 2) {
+          assertThat(save).failsWithin(TIMEOUT);
+          assertThat(partition.fsStore.getStatus(ids.get(i)).join().statusCode())
+              .isEqualTo(BackupStatusCode.FAILED);
+        } else {
+          assertThat(save.join().status().statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
+        }
+      }
+    } finally {
+      for (final FifoGate gate : gates) {
+        gate.close();
+      }
+    }
+  }
+
+  @Test
+  void shouldStopUploadsAndReleaseWhatTheyHoldWhenLeadershipIsLost() {
+    // given an upload held in the store and a second backup waiting for its turn
+    partition.appendEntries(30);
+    final PersistedSnapshot snapshot =
+        partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(3000)));
+    final long last = partition.appendEntries(20);
+    final BackupManager manager =
+        partition.startManager(0, BackupConfig.builder().maxConcurrentBackups(1).build());
+    final CompletableFuture<Void> saves = partition.store.holdSaves();
+    final CompletableFuture<BackupOutcome> running = manager.takeBackup(checkpoint(1, last - 4));
+    final CompletableFuture<BackupOutcome> waiting = manager.takeBackup(checkpoint(2, last - 1));
+    await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
+
+    // when leadership is lost (then the held save goes on)
+    manager.closeAsync().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    final BackupOutcome waited = waiting.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    saves.complete(null);
+    final BackupOutcome ran = running.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+
+    // then both failed with "leader changed", the waiting one never reached a save
+    assertThat(waited.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
+    assertThat(waited.reason()).contains(BackupManager.LEADER_CHANGED);
+    assertThat(ran.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
+    assertThat(partition.store.saved()).hasSize(1);
+    for (final long id : List.of(1L, 2L)) {
+      final BackupStatus status = partition.status(0, id);
+      assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+      assertThat(status.failureReason()).contains(BackupManager.LEADER_CHANGED);
+    }
+    assertThat(partition.confirmations()).isEmpty();
+
+    // and the snapshot and the log are free again: a newer snapshot replaces the old one
+    final PersistedSnapshot newer =
+        partition.snapshot(40, last + 1, last + 2, Map.of("000002.sst", partition.bytes(100)));
+    assertThat(partition.realSnapshots.snapshots())
+        .extracting(PersistedSnapshot::id)
+        .containsExactly(newer.id())
+        .doesNotContain(snapshot.id());
+    assertThat(partition.realSnapshots.compactionBoundIndex()).isEqualTo(40);
+  }
+
+  @Test
+  void shouldFailWithReasonAndNeverCompleteWhenTheStoreFailsMidUpload() throws IOException {
+    // given a backup whose save is under way
+    partition.appendEntries(30);
+    final PersistedSnapshot snapshot =
+        partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(20_000)));
+    final long checkpointPosition = partition.appendEntries(10) - 1;
+    final BackupMetrics metrics =
+        new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
+    final BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
+    final CompletableFuture<Void> saves = partition.store.holdSaves();
+    final CompletableFuture<BackupOutcome> outcome =
+        manager.takeBackup(checkpoint(1, checkpointPosition));
+    await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
+
+    // when a source file breaks before the store reads it (a disk fault)
+    final SnapshotFile table =
+        snapshot.files().stream().filter(f -> f.name().equals("000001.sst")).findFirst().orElseThrow();
+    try (FileChannel channel = FileChannel.open(table.path(), StandardOpenOption.WRITE)) {
+      channel.truncate(100);
+    }
+    saves.complete(null);
+
+    // then the backup failed with the store's reason, and is FAILED in the store
+    final BackupOutcome failed = outcome.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    assertThat(failed.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
+    assertThat(failed.reason().orElseThrow()).contains("000001.sst");
+    final BackupStatus status = partition.status(0, 1);
+    assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+    assertThat(status.failureReason().orElseThrow()).contains("000001.sst");
+    assertThat(partition.confirmations()).isEmpty();
+    assertThat(metrics.operationCount(Operation.TAKE, Result.FAILED)).isEqualTo(1);
+    assertThat(metrics.operationCount(Operation.TAKE, Result.COMPLETED)).isZero();
+    assertThat(metrics.inProgress()).isZero();
+    assertThat(partition.registry.get(BackupMetrics.DURATION).tag("result", "failed").timer().count())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void shouldNotTakeBackupsOnceClosed() {
+    // given
+    final long last = partition.appendEntries(5);
+    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    manager.closeAsync().join();
+
+    // when
+    final BackupOutcome outcome =
+        manager.takeBackup(checkpoint(1, last)).orTimeout(20, TimeUnit.SECONDS).join();
+
+    // then nothing was reserved or stored
+    assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
+    assertThat(partition.firstEvent("snapshots.hold")).isNegative();
+    assertThat(partition.status(0, 1).exists()).isFalse();
+  }
+
+  private static Backup stuckBackup(final BackupIdentifier id, final FifoGate gate) {
+    return Backup.builder(id)
+        .checkpointPosition(10)
+        .numberOfPartitions(BackupTestPartition.PARTITION_COUNT)
+        .brokerVersion(BackupTestPartition.VERSION)
+        .stateDigest("0a")
+        .segments(NamedFileSet.of(new BackupFile("raft-partition-1.log", gate.path(), 4)))
+        .build();
+  }
+}

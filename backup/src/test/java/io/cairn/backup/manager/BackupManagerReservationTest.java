@@ -1,0 +1,154 @@
+package io.cairn.backup.manager;
+
+import static io.cairn.backup.manager.BackupManagerTest.take;
+import static io.cairn.backup.manager.BackupTestPartition.TIMEOUT;
+import static io.cairn.backup.manager.BackupTestPartition.checkpoint;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.backup.BackupConfig;
+import io.cairn.backup.BackupManager;
+import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.BackupMetrics.Operation;
+import io.cairn.backup.BackupMetrics.Result;
+import io.cairn.backup.BackupOutcome;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.snapshot.PersistedSnapshot;
+import io.cairn.snapshot.SnapshotId;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reservation at checkpoint time, before the store is called (LESSONS.md, camunda#63806), the
+ * compaction hold, and backups that cannot find what they need.
+ */
+final class BackupManagerReservationTest {
+
+  @TempDir Path directory;
+  private BackupTestPartition partition;
+
+  @BeforeEach
+  void open() throws IOException {
+    partition = new BackupTestPartition(directory);
+  }
+
+  @AfterEach
+  void close() {
+    partition.close();
+  }
+
+  @Test
+  void shouldReserveBeforeAnyStoreCallSoASnapshotTakenMeanwhileNeverFailsTheBackup() {
+    // given the only usable snapshot, and a store that answers slowly
+    partition.appendEntries(40);
+    final PersistedSnapshot usable =
+        partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(2000)));
+    final long checkpointPosition = partition.appendEntries(20) - 1; // entry 60
+    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    final int eventsBefore = partition.events.size();
+    final CompletableFuture<Void> calls = partition.store.holdCalls();
+
+    // when the checkpoint is taken, then a snapshot after it (retention keeps one), and the log
+    // is compacted as far as the snapshot store allows, all before the store answers
+    final CompletableFuture<BackupOutcome> outcome =
+        manager.takeBackup(checkpoint(1, checkpointPosition));
+    partition.appendEntries(10);
+    final PersistedSnapshot later =
+        partition.snapshot(65, checkpointPosition + 10, checkpointPosition + 12, Map.of("000002.sst", partition.bytes(2000)));
+    partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
+    calls.complete(null);
+
+    // then the reservation came first and kept the usable snapshot for the backup
+    assertThat(outcome.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join().kind())
+        .isEqualTo(BackupOutcome.Kind.COMPLETED);
+    assertThat(partition.store.saved().get(0).descriptor().snapshotId())
+        .contains(usable.id().toString());
+    final List<String> events = partition.events.subList(eventsBefore, partition.events.size());
+    final int reserved = indexOf(events, "snapshots.reserve " + usable.id());
+    final int firstStoreCall = indexOf(events, "store.");
+    assertThat(reserved).isNotNegative();
+    assertThat(firstStoreCall).isGreaterThan(reserved);
+
+    // and once done it released the snapshot: retention deletes it, compaction may go on
+    assertThat(ids(partition.realSnapshots.snapshots())).containsExactly(later.id());
+    assertThat(partition.realSnapshots.compactionBoundIndex()).isEqualTo(65);
+  }
+
+  @Test
+  void shouldHoldTheLogUnderAnInFlightBackupUntilItEnds() {
+    // given a log-only backup held in the middle of its upload
+    final long checkpointPosition = partition.appendEntries(40) - 1;
+    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    final CompletableFuture<Void> saves = partition.store.holdSaves();
+    final CompletableFuture<BackupOutcome> outcome =
+        manager.takeBackup(checkpoint(1, checkpointPosition));
+    await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
+
+    // when a snapshot after the checkpoint would let the log be compacted
+    partition.appendEntries(10);
+    partition.snapshot(45, checkpointPosition + 10, checkpointPosition + 12, Map.of("t", partition.bytes(100)));
+    final long boundDuring = partition.realSnapshots.compactionBoundIndex();
+    final boolean deletedDuring = partition.journal.deleteUntil(boundDuring);
+    saves.complete(null);
+
+    // then nothing under the backup was compacted, and it completed
+    assertThat(boundDuring).isEqualTo(1);
+    assertThat(deletedDuring).isFalse();
+    assertThat(partition.journal.getFirstIndex()).isEqualTo(1);
+    assertThat(outcome.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join().kind())
+        .isEqualTo(BackupOutcome.Kind.COMPLETED);
+    // and afterwards the hold is gone
+    assertThat(partition.realSnapshots.compactionBoundIndex()).isEqualTo(45);
+    assertThat(partition.journal.deleteUntil(45)).isTrue();
+  }
+
+  @Test
+  void shouldFailWithReasonWhenNoSnapshotIsUsableAndTheLogIsCompacted() {
+    // given only a snapshot taken after the checkpoint, and a log compacted up to it
+    partition.appendEntries(60);
+    partition.snapshot(40, 500, 501, Map.of("t", partition.bytes(100)));
+    partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
+    assertThat(partition.journal.getFirstIndex()).isGreaterThan(1);
+    final BackupMetrics metrics =
+        new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
+    final BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
+
+    // when
+    final BackupOutcome outcome = take(manager, checkpoint(7, 150));
+
+    // then it failed with the reason, in the store too, and never saved anything
+    assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
+    assertThat(outcome.reason().orElseThrow())
+        .contains("no snapshot is usable")
+        .contains("log starts at index " + partition.journal.getFirstIndex());
+    final BackupStatus status = partition.status(0, 7);
+    assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+    assertThat(status.failureReason()).contains(outcome.reason().orElseThrow());
+    assertThat(partition.store.saved()).isEmpty();
+    assertThat(metrics.operationCount(Operation.TAKE, Result.FAILED)).isEqualTo(1);
+    assertThat(metrics.inProgress()).isZero();
+    assertThat(partition.realSnapshots.compactionBoundIndex()).isEqualTo(40); // hold released
+  }
+
+  private static int indexOf(final List<String> events, final String prefix) {
+    for (int i = 0; i < events.size(); i++) {
+      if (events.get(i).startsWith(prefix)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static List<SnapshotId> ids(final List<PersistedSnapshot> snapshots) {
+    return snapshots.stream().map(PersistedSnapshot::id).toList();
+  }
+}

@@ -1,0 +1,116 @@
+package io.cairn.backup.manager;
+
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.BackupIdentifierWildcard;
+import io.cairn.backupapi.BackupPage;
+import io.cairn.backupapi.BackupSaveResult;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.PageRequest;
+import io.cairn.backupapi.RestoreProgressListener;
+import io.cairn.backupapi.VerificationReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The real filesystem store behind a wrapper that records every call into a shared event log,
+ * keeps the backups given to {@code save}, and can hold calls at a gate (saves, or every call)
+ * until the test opens it.
+ */
+final class RecordingBackupStore implements BackupStore {
+
+  private final BackupStore delegate;
+  private final Consumer<String> events;
+  private final List<Backup> saved = new CopyOnWriteArrayList<>();
+  private volatile CompletableFuture<Void> saveGate = CompletableFuture.completedFuture(null);
+  private volatile CompletableFuture<Void> callGate = CompletableFuture.completedFuture(null);
+
+  RecordingBackupStore(final BackupStore delegate, final Consumer<String> events) {
+    this.delegate = delegate;
+    this.events = events;
+  }
+
+  /** Holds every later save until the returned gate is completed. */
+  CompletableFuture<Void> holdSaves() {
+    final CompletableFuture<Void> gate = new CompletableFuture<>();
+    saveGate = gate;
+    return gate;
+  }
+
+  /** Holds every later call (listing included) until the returned gate is completed. */
+  CompletableFuture<Void> holdCalls() {
+    final CompletableFuture<Void> gate = new CompletableFuture<>();
+    callGate = gate;
+    return gate;
+  }
+
+  /** The backups handed to {@code save}, in order. */
+  List<Backup> saved() {
+    return saved;
+  }
+
+  BackupStore delegate() {
+    return delegate;
+  }
+
+  @Override
+  public CompletableFuture<BackupSaveResult> save(
+      final Backup backup, final Optional<BackupIdentifier> previous) {
+    events.accept("store.save " + backup.id().checkpointId());
+    saved.add(backup);
+    final CompletableFuture<Void> gate = callGate.thenCombine(saveGate, (a, b) -> null);
+    return gate.thenCompose(ignored -> delegate.save(backup, previous))
+        .whenComplete(
+            (result, error) ->
+                events.accept(
+                    "store.saved "
+                        + backup.id().checkpointId()
+                        + (error == null ? "" : " failed")));
+  }
+
+  @Override
+  public CompletableFuture<BackupStatus> getStatus(final BackupIdentifier id) {
+    events.accept("store.getStatus " + id.checkpointId());
+    return callGate.thenCompose(ignored -> delegate.getStatus(id));
+  }
+
+  @Override
+  public CompletableFuture<BackupPage> list(
+      final BackupIdentifierWildcard wildcard, final PageRequest page) {
+    events.accept("store.list " + wildcard);
+    return callGate.thenCompose(ignored -> delegate.list(wildcard, page));
+  }
+
+  @Override
+  public CompletableFuture<Void> delete(final BackupIdentifier id) {
+    events.accept("store.delete " + id.checkpointId());
+    return callGate.thenCompose(ignored -> delegate.delete(id));
+  }
+
+  @Override
+  public CompletableFuture<BackupStatus> markFailed(final BackupIdentifier id, final String reason) {
+    events.accept("store.markFailed " + id.checkpointId());
+    return callGate.thenCompose(ignored -> delegate.markFailed(id, reason));
+  }
+
+  @Override
+  public CompletableFuture<Backup> restore(
+      final BackupIdentifier id, final Path targetDir, final RestoreProgressListener listener) {
+    return delegate.restore(id, targetDir, listener);
+  }
+
+  @Override
+  public CompletableFuture<VerificationReport> verify(final BackupIdentifier id) {
+    return delegate.verify(id);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
