@@ -1,0 +1,79 @@
+package io.cairn.broker;
+
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupfs.FilesystemBackupStore;
+import io.cairn.backups3.S3BackupStore;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.scheduler.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+
+/** Opens the backup store the configuration chooses ({@code backup.store}). */
+final class BackupStores {
+
+  private BackupStores() {}
+
+  /**
+   * The store, or none and why.
+   *
+   * @param store the opened store, if backups are configured and enabled
+   * @param unavailableReason why there is none (answered to backup queries); empty with a store
+   */
+  record Opened(Optional<BackupStore> store, String unavailableReason) {}
+
+  /**
+   * @throws IllegalArgumentException if the filesystem store's base path is not an existing,
+   *     writable directory
+   * @throws RuntimeException if the S3 store cannot reach its bucket (naming the key to fix)
+   */
+  static Opened open(
+      final BrokerConfig.Backup backup,
+      final Clock clock,
+      final Executor executor,
+      final MeterRegistry registry) {
+    if (!backup.enabled()) {
+      return new Opened(
+          Optional.empty(),
+          "Expected a backup store, but backups are disabled on this broker (backup.enabled is"
+              + " false)");
+    }
+    final InstantSource instants = () -> Instant.ofEpochMilli(clock.millis());
+    return switch (backup.store()) {
+      case NONE ->
+          new Opened(
+              Optional.empty(),
+              "Expected a backup store, but backups are not configured (backup.store is none);"
+                  + " set backup.store to fs or s3");
+      case FS -> {
+        try {
+          yield new Opened(
+              Optional.of(
+                  FilesystemBackupStore.open(
+                      backup.fs().orElseThrow(), instants, executor, registry)),
+              "");
+        } catch (final IllegalArgumentException e) {
+          throw new IllegalArgumentException(
+              e.getMessage() + " (configuration key backup.fs.*, e.g. CAIRN_BACKUP_FS_BASEPATH)",
+              e);
+        }
+      }
+      case S3 -> {
+        try {
+          yield new Opened(
+              Optional.of(
+                  S3BackupStore.open(backup.s3().orElseThrow(), instants, executor, registry)),
+              "");
+        } catch (final RuntimeException e) {
+          throw new IllegalStateException(
+              "Expected to open the S3 backup store, but "
+                  + e.getMessage()
+                  + " (configuration keys backup.s3.*, environment variables CAIRN_BACKUP_S3_*)",
+              e);
+        }
+      }
+    };
+  }
+}

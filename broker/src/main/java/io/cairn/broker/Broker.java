@@ -1,0 +1,576 @@
+package io.cairn.broker;
+
+import io.cairn.backupapi.BackupStore;
+import io.cairn.broker.api.AccountQueryHandler;
+import io.cairn.broker.api.BackupRequestHandler;
+import io.cairn.broker.api.BrokerApiMetrics;
+import io.cairn.broker.api.CommandRequestHandler;
+import io.cairn.broker.api.CommandResponseRouter;
+import io.cairn.broker.api.ExportingRequestHandler;
+import io.cairn.broker.api.TopologyHandler;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.interpartition.InterPartitionCodec;
+import io.cairn.broker.interpartition.InterPartitionMetrics;
+import io.cairn.broker.interpartition.InterPartitionRequestHandler;
+import io.cairn.broker.interpartition.TransportInterPartitionSender;
+import io.cairn.broker.management.ManagementServer;
+import io.cairn.broker.node.NodeDescriptor;
+import io.cairn.broker.partition.BackupComponent;
+import io.cairn.broker.partition.LedgerComponent;
+import io.cairn.broker.partition.Partition;
+import io.cairn.broker.partition.PartitionLayout;
+import io.cairn.broker.topology.LeaderDirectory;
+import io.cairn.engine.InterPartitionReceiver;
+import io.cairn.protocol.api.ApiDescriptor;
+import io.cairn.protocol.api.BrokerTopology;
+import io.cairn.scheduler.Actor;
+import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.ThreadPoolActorScheduler;
+import io.cairn.transport.MemberAddress;
+import io.cairn.transport.MessagingService;
+import io.cairn.transport.netty.NettyMessagingService;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One broker process: everything a node runs, assembled from a {@link BrokerConfig}.
+ *
+ * <pre>
+ *  NettyMessagingService ──┬─ raft-&lt;p&gt; (each partition's raft member)
+ *   (network.host:port)    ├─ cairn-inter-partition ─▶ InterPartitionRequestHandler ─▶ partition log
+ *                          ├─ cairn-command ─▶ CommandRequestHandler ─▶ leader's log
+ *                          │        ▲ answer                        │
+ *                          │   CommandResponseRouter ◀── stream processor's CommandResponseWriter
+ *                          ├─ cairn-query-account, cairn-topology, cairn-backup, cairn-exporting
+ *  ThreadPoolActorScheduler: partitions (raft, stream processors, backup managers),
+ *                            LeaderDirectory (asks the others' cairn-topology), the router
+ *  Partitions (PartitionDistribution): BackupComponent + LedgerComponent each; inter-partition
+ *    commands leave through TransportInterPartitionSender to the target's leader
+ *  BackupStore: none | fs | s3 (backup.store)
+ *  ManagementServer: /metrics /health /ready (management.host:port)
+ * </pre>
+ *
+ * <p><b>Life cycle.</b> {@link #open} checks the data directory's node descriptor ({@code
+ * node.json}: a directory made for another node id, cluster id or partition count is refused),
+ * logs the effective configuration once (secrets redacted) and binds the transport. {@link
+ * #start()} starts everything else. {@link #close()} shuts down gracefully: new commands are
+ * refused, in-flight ones are answered (waiting up to {@code processing.shutdownTimeout}), then the
+ * parts close in reverse order (management, handlers, partitions — each finishes its batch and
+ * flushes its journal —, actors, transport, backup store, threads). Between open and start,
+ * {@link #setMemberAddress} can tell the transport where the others listen (ephemeral ports in
+ * tests).
+ *
+ * <p>Thread-safety: the life-cycle methods are serialized; the accessors may be called from any
+ * thread.
+ */
+public final class Broker implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+  private static final Duration PARTITION_CLOSE_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration THREADS_STOP_TIMEOUT = Duration.ofSeconds(10);
+  private static final int API_THREADS = 2;
+  private static final int API_QUEUE_CAPACITY = 10_000;
+  private static final int IO_QUEUE_CAPACITY = 1024;
+
+  private enum State {
+    OPEN,
+    STARTED,
+    CLOSING,
+    CLOSED
+  }
+
+  private final BrokerConfig config;
+  private final Clock clock;
+  private final int nodeId;
+  private final BrokerInfo info;
+  private final Path dataDirectory;
+  private final PrometheusMeterRegistry registry;
+  private final NettyMessagingService transport;
+  private final Object lifecycle = new Object();
+  private final List<String> handlerTypes = new ArrayList<>();
+  private volatile State state;
+  private volatile HostedPartitions partitions = new HostedPartitions(List.of());
+
+  // set by start()
+  private ThreadPoolActorScheduler scheduler;
+  private ExecutorService ioExecutor;
+  private ExecutorService uploadExecutor;
+  private ExecutorService storeExecutor;
+  private ExecutorService apiExecutor;
+  private ExecutorService managementExecutor;
+  private BackupStores.Opened backupStore;
+  private LeaderDirectory leaders;
+  private CommandResponseRouter router;
+  private ManagementServer management;
+
+  private Broker(final BrokerConfig config, final Clock clock) {
+    this.config = config;
+    this.clock = clock;
+    this.nodeId = config.cluster().nodeId();
+    this.info =
+        new BrokerInfo(
+            nodeId,
+            config.cluster().clusterId(),
+            BrokerVersion.current(),
+            config.cluster().partitionCount(),
+            config.cluster().replicationFactor());
+    this.dataDirectory = config.data().directory().toAbsolutePath();
+    NodeDescriptor.checkOrCreate(
+        dataDirectory,
+        NodeDescriptor.of(
+            config.cluster().clusterId(), nodeId, config.cluster().partitionCount()));
+    LOG.info(
+        "Node {} of cluster '{}' (broker {}), data in {}, configuration:\n{}",
+        nodeId,
+        info.clusterId(),
+        info.version(),
+        dataDirectory,
+        config.describe());
+    this.registry =
+        new PrometheusMeterRegistry(
+            PrometheusConfig.DEFAULT, new PrometheusRegistry(), micrometerClock(clock));
+    this.transport = new NettyMessagingService(config.transportConfig(), clock, registry);
+    try {
+      transport.start();
+    } catch (final RuntimeException e) {
+      transport.close();
+      registry.close();
+      throw e;
+    }
+    state = State.OPEN;
+  }
+
+  /**
+   * Checks the data directory, logs the configuration and binds the transport, on the system
+   * clock.
+   *
+   * @throws io.cairn.broker.node.NodeDescriptorMismatchException if the data directory belongs
+   *     to another node, cluster or partition count
+   * @throws IllegalStateException if the transport's port cannot be bound
+   */
+  public static Broker open(final BrokerConfig config) {
+    return open(config, Clock.system());
+  }
+
+  /** {@link #open(BrokerConfig)} on {@code clock}. */
+  public static Broker open(final BrokerConfig config, final Clock clock) {
+    return new Broker(Objects.requireNonNull(config, "config"), Objects.requireNonNull(clock));
+  }
+
+  /**
+   * Starts the actors, the backup store, the partitions, the request handlers and the management
+   * server. Returns once every partition's actor and raft member run (roles follow shortly; watch
+   * {@link #health()}).
+   *
+   * @throws IllegalStateException if called twice or after close
+   * @throws RuntimeException if a part cannot start (the backup store's directory or bucket, the
+   *     management port, a partition's files); what started is closed again
+   */
+  public void start() {
+    synchronized (lifecycle) {
+      if (state != State.OPEN) {
+        throw new IllegalStateException(
+            "Expected an opened broker to start, but node " + nodeId + " is " + state);
+      }
+      try {
+        startParts();
+        state = State.STARTED;
+      } catch (final RuntimeException e) {
+        LOG.info("Node {} failed to start ({}); closing what started", nodeId, e.toString());
+        closeParts();
+        state = State.CLOSED;
+        throw e;
+      }
+    }
+    LOG.info(
+        "Node {} started: partitions {}, transport {}, management {}",
+        nodeId,
+        partitions.all().stream().map(HostedPartition::partitionId).toList(),
+        transport.localAddress(),
+        managementAddress().map(Object::toString).orElse("off"));
+  }
+
+  private void startParts() {
+    final BrokerConfig.Processing processing = config.processing();
+    scheduler =
+        new ThreadPoolActorScheduler(
+            "node-" + nodeId, processing.actorThreadCount(), clock, registry);
+    ioExecutor =
+        BrokerThreads.bounded(nodeId, "io", processing.ioThreadCount(), IO_QUEUE_CAPACITY);
+    uploadExecutor =
+        BrokerThreads.bounded(
+            nodeId, "backup-upload", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
+    storeExecutor =
+        BrokerThreads.bounded(
+            nodeId, "backup-store", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
+    apiExecutor = BrokerThreads.bounded(nodeId, "api", API_THREADS, API_QUEUE_CAPACITY);
+    backupStore = BackupStores.open(config.backup(), clock, storeExecutor, registry);
+
+    final Duration requestTimeout = config.network().requestTimeout();
+    leaders =
+        new LeaderDirectory(
+            nodeId,
+            config.cluster().members().keySet(),
+            transport,
+            processing.topologyRefreshInterval(),
+            requestTimeout);
+    final BrokerApiMetrics apiMetrics = new BrokerApiMetrics(registry, nodeId);
+    router =
+        new CommandResponseRouter(
+            nodeId,
+            clock.millis() << 20,
+            processing.maxInFlightCommands(),
+            processing.commandTimeout(),
+            clock,
+            this::stillLeads,
+            apiMetrics);
+    join(scheduler.start(leaders), "the leader directory");
+    join(scheduler.start(router), "the command response router");
+    final InterPartitionMetrics interPartitionMetrics = new InterPartitionMetrics(registry, nodeId);
+    final TransportInterPartitionSender sender =
+        new TransportInterPartitionSender(
+            nodeId, transport, leaders, apiExecutor, requestTimeout, interPartitionMetrics);
+
+    partitions = new HostedPartitions(openPartitions(sender, backupStore.store()));
+    leaders.hosted(partitions);
+    sender.hosted(partitions);
+
+    register(
+        InterPartitionCodec.TYPE,
+        new InterPartitionRequestHandler(partitions, leaders, interPartitionMetrics));
+    register(
+        ApiDescriptor.TYPE_COMMAND,
+        new CommandRequestHandler(
+            info, partitions, leaders, router, () -> state == State.STARTED, apiMetrics));
+    register(
+        ApiDescriptor.TYPE_QUERY_ACCOUNT,
+        new AccountQueryHandler(info, partitions, leaders, apiMetrics));
+    register(ApiDescriptor.TYPE_TOPOLOGY, new TopologyHandler(info, partitions, apiMetrics));
+    register(
+        ApiDescriptor.TYPE_BACKUP,
+        new BackupRequestHandler(
+            backupStore.store(), backupStore.unavailableReason(), apiMetrics));
+    register(ApiDescriptor.TYPE_EXPORTING, new ExportingRequestHandler(nodeId, apiMetrics));
+
+    final List<CompletableFuture<Void>> started = new ArrayList<>();
+    for (final HostedPartition partition : partitions.all()) {
+      started.add(partition.partition().start());
+    }
+    join(
+        CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)),
+        "the partitions " + partitions.all().stream().map(HostedPartition::partitionId).toList());
+
+    Gauge.builder("cairn.broker.health", () -> health().status().code())
+        .description("Health of the broker: 0 healthy, 1 unhealthy, 2 failed")
+        .tag("node", Integer.toString(nodeId))
+        .register(registry);
+
+    final BrokerConfig.Management settings = config.management();
+    if (settings.enabled()) {
+      managementExecutor = BrokerThreads.bounded(nodeId, "management", 1, 64);
+      management =
+          ManagementServer.start(
+              settings.host(), settings.port(), registry, this::health, managementExecutor);
+    }
+  }
+
+  private List<HostedPartition> openPartitions(
+      final TransportInterPartitionSender sender, final Optional<BackupStore> store) {
+    final PartitionDistribution distribution = config.distribution();
+    final List<HostedPartition> opened = new ArrayList<>();
+    try {
+      for (final int partitionId : distribution.partitionsOf(nodeId)) {
+        final BackupComponent backups =
+            new BackupComponent(
+                store, config.backupConfig(), distribution.partitionCount(), uploadExecutor);
+        final LedgerComponent ledger =
+            new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
+        // election timeouts only need to differ between members; the seed is not a secret
+        final long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
+        final Partition partition =
+            Partition.builder()
+                .partitionId(partitionId)
+                .nodeId(nodeId)
+                .members(distribution.members(partitionId))
+                .layout(PartitionLayout.of(dataDirectory, partitionId))
+                .config(config.partitionConfig())
+                .messagingService(transport)
+                .scheduler(scheduler)
+                .ioExecutor(ioExecutor)
+                .random(new SplittableRandom(seed))
+                .components(List.of(backups, ledger))
+                .responseWriter(router.writerFor(partitionId))
+                .meterRegistry(registry)
+                .brokerVersion(info.version())
+                .open();
+        LOG.debug("Opened partition {} on node {} (election seed {})", partitionId, nodeId, seed);
+        opened.add(
+            new HostedPartition(
+                partition,
+                ledger,
+                backups,
+                new InterPartitionReceiver(partitionId, partition.logStream().writer())));
+      }
+      return opened;
+    } catch (final RuntimeException e) {
+      for (final HostedPartition partition : opened) {
+        partition.partition().closeAsync();
+      }
+      throw e;
+    }
+  }
+
+  private void register(final String type, final MessagingService.RequestHandler handler) {
+    transport.registerRequestHandler(type, handler, apiExecutor);
+    handlerTypes.add(type);
+  }
+
+  private boolean stillLeads(final int partitionId, final long term) {
+    return partitions
+        .get(partitionId)
+        .map(partition -> partition.isLeader() && partition.term() == term)
+        .orElse(false);
+  }
+
+  // ---- accessors -----------------------------------------------------------------------------
+
+  public int nodeId() {
+    return nodeId;
+  }
+
+  public BrokerConfig config() {
+    return config;
+  }
+
+  public BrokerInfo info() {
+    return info;
+  }
+
+  /** Where the transport listens (the real port when {@code network.port} is 0). */
+  public MemberAddress transportAddress() {
+    return transport.localAddress();
+  }
+
+  /** Where the management server listens, if it runs. */
+  public Optional<InetSocketAddress> managementAddress() {
+    final ManagementServer server = management;
+    return server == null ? Optional.empty() : Optional.of(server.address());
+  }
+
+  /** Tells the transport where member {@code memberId} listens now. */
+  public void setMemberAddress(final int memberId, final MemberAddress address) {
+    transport.setMemberAddress(memberId, address);
+  }
+
+  /** The partitions this broker hosts (empty before {@link #start()}). */
+  public HostedPartitions partitions() {
+    return partitions;
+  }
+
+  /** What this broker reports on {@code cairn-topology}. */
+  public BrokerTopology topology() {
+    return TopologyHandler.topology(info, partitions);
+  }
+
+  /** The broker's health now (also on {@code /health} and {@code /ready}). */
+  public BrokerHealth health() {
+    final State current = state;
+    final String problem =
+        switch (current) {
+          case OPEN -> "node " + nodeId + " is starting";
+          case STARTED -> null;
+          case CLOSING, CLOSED -> "node " + nodeId + " is shutting down";
+        };
+    return BrokerHealth.of(nodeId, partitions, problem);
+  }
+
+  /** Every meter of this broker (what {@code /metrics} serves). */
+  public PrometheusMeterRegistry meterRegistry() {
+    return registry;
+  }
+
+  /** Whether {@link #close()} has begun. */
+  public boolean isClosed() {
+    return state == State.CLOSING || state == State.CLOSED;
+  }
+
+  // ---- shutdown ------------------------------------------------------------------------------
+
+  /**
+   * Shuts down gracefully (see the class comment); idempotent. Waits up to {@code
+   * processing.shutdownTimeout} for in-flight commands, then closes every part even if one fails.
+   */
+  @Override
+  public void close() {
+    synchronized (lifecycle) {
+      if (state == State.CLOSING || state == State.CLOSED) {
+        return;
+      }
+      final boolean started = state == State.STARTED;
+      state = State.CLOSING;
+      LOG.info("Node {} shutting down: refusing new commands", nodeId);
+      if (router != null) {
+        router.refuseNewCommands();
+      }
+      if (started && router != null) {
+        awaitInFlightCommands(config.processing().shutdownTimeout());
+      }
+      closeParts();
+      state = State.CLOSED;
+    }
+    LOG.info("Node {} shut down", nodeId);
+  }
+
+  private void awaitInFlightCommands(final Duration timeout) {
+    final int inFlight = router.inFlight();
+    if (inFlight == 0) {
+      return;
+    }
+    LOG.info("Node {} waits up to {} for {} in-flight commands", nodeId, timeout, inFlight);
+    try {
+      router.whenDrained().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (final TimeoutException e) {
+      LOG.warn(
+          "Node {} shuts down with {} commands unanswered after {}; their clients get TIMEOUT",
+          nodeId,
+          router.inFlight(),
+          timeout);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (final ExecutionException e) {
+      LOG.warn("Waiting for in-flight commands failed on node {}", nodeId, e);
+    }
+  }
+
+  /** Closes in reverse order of starting; every step runs even if an earlier one failed. */
+  private void closeParts() {
+    quietly("the management server", () -> close(management));
+    quietly("the request handlers", () -> handlerTypes.forEach(transport::unregisterHandler));
+    quietly("the partitions", this::closePartitions);
+    quietly("the command response router", () -> closeActor(router));
+    quietly("the leader directory", () -> closeActor(leaders));
+    quietly("the actor scheduler", () -> close(scheduler));
+    quietly("the transport", transport::close);
+    quietly(
+        "the backup store",
+        () -> {
+          if (backupStore != null) {
+            backupStore.store().ifPresent(BackupStore::close);
+          }
+        });
+    for (final ExecutorService executor :
+        new ExecutorService[] {
+          managementExecutor, apiExecutor, storeExecutor, uploadExecutor, ioExecutor
+        }) {
+      quietly("a thread pool", () -> stop(executor));
+    }
+    quietly("the meter registry", registry::close);
+  }
+
+  private void closePartitions() {
+    final List<CompletableFuture<Void>> closing = new ArrayList<>();
+    for (final HostedPartition partition : partitions.all()) {
+      closing.add(partition.partition().closeAsync());
+    }
+    join(
+        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)),
+        "closing the partitions",
+        PARTITION_CLOSE_TIMEOUT);
+  }
+
+  private static void closeActor(final Actor actor) {
+    if (actor != null && !actor.isClosed()) {
+      actor.closeAsync().orTimeout(THREADS_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).join();
+    }
+  }
+
+  private static void close(final AutoCloseable closeable) throws Exception {
+    if (closeable != null) {
+      closeable.close();
+    }
+  }
+
+  private void stop(final ExecutorService executor) throws InterruptedException {
+    if (executor == null) {
+      return;
+    }
+    executor.shutdown();
+    if (!executor.awaitTermination(THREADS_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      LOG.warn("A thread pool of node {} did not stop in {}", nodeId, THREADS_STOP_TIMEOUT);
+      executor.shutdownNow();
+    }
+  }
+
+  private void quietly(final String what, final Step step) {
+    try {
+      step.run();
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("Interrupted while closing {} of node {}", what, nodeId);
+    } catch (final Exception e) {
+      LOG.warn("Closing {} of node {} failed", what, nodeId, e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  private void join(final CompletableFuture<?> future, final String what) {
+    join(future, what, PARTITION_CLOSE_TIMEOUT);
+  }
+
+  private void join(final CompletableFuture<?> future, final String what, final Duration timeout) {
+    try {
+      future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          "Interrupted while waiting for " + what + " (node " + nodeId + ")", e);
+    } catch (final ExecutionException e) {
+      throw new IllegalStateException(
+          "Expected " + what + " to complete, but it failed (node " + nodeId + ")", e.getCause());
+    } catch (final TimeoutException e) {
+      throw new IllegalStateException(
+          "Expected " + what + " within " + timeout + ", but it did not (node " + nodeId + ")",
+          e);
+    }
+  }
+
+  private static io.micrometer.core.instrument.Clock micrometerClock(final Clock clock) {
+    return new io.micrometer.core.instrument.Clock() {
+      @Override
+      public long wallTime() {
+        return clock.millis();
+      }
+
+      @Override
+      public long monotonicTime() {
+        return clock.nanos();
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "Broker{node " + nodeId + ", " + state + "}";
+  }
+}

@@ -1,0 +1,116 @@
+package io.cairn.broker;
+
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.config.BrokerConfigException;
+import io.cairn.broker.config.BrokerConfigReader;
+import io.cairn.broker.node.NodeDescriptorMismatchException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Runs one broker: {@code java io.cairn.broker.BrokerMain --config broker.yaml}. Every key of the
+ * file can be overridden by a {@code CAIRN_*} environment variable (see the README). SIGTERM (or
+ * Ctrl-C) shuts the broker down gracefully through a shutdown hook.
+ *
+ * <p>Exit codes: 1 when the broker failed to start, 2 for a bad command line or configuration, 3
+ * when the data directory belongs to another node, cluster or partition count; after SIGTERM the
+ * JVM exits with 143 once the graceful shutdown finished.
+ */
+public final class BrokerMain {
+
+  static final int EXIT_FAILED = 1;
+  static final int EXIT_USAGE = 2;
+  static final int EXIT_DATA_DIRECTORY = 3;
+
+  private static final String USAGE =
+      "Usage: BrokerMain --config <file.yaml>\n"
+          + "  Every key can be overridden by an environment variable: CAIRN_ and the key's path\n"
+          + "  upper-cased with '_' for '.', e.g. CAIRN_CLUSTER_NODEID=2 for cluster.nodeId.";
+
+  private BrokerMain() {}
+
+  public static void main(final String[] args) {
+    final int code = run(args, System.getenv(), System.err);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  /** Runs until the broker is shut down; returns the exit code. */
+  static int run(final String[] args, final Map<String, String> env, final PrintStream err) {
+    final Path configFile = configFile(args, err);
+    if (configFile == null) {
+      return EXIT_USAGE;
+    }
+    final BrokerConfig config;
+    try {
+      config = BrokerConfigReader.read(configFile, env);
+    } catch (final BrokerConfigException e) {
+      err.println(e.getMessage());
+      return EXIT_USAGE;
+    }
+    MDC.put(BrokerThreads.MDC_NODE_ID, Integer.toString(config.cluster().nodeId()));
+    final Logger log = LoggerFactory.getLogger(BrokerMain.class);
+    final Broker broker;
+    try {
+      broker = Broker.open(config);
+    } catch (final NodeDescriptorMismatchException e) {
+      log.error("Refusing to start: {}", e.getMessage());
+      err.println(e.getMessage());
+      return EXIT_DATA_DIRECTORY;
+    } catch (final RuntimeException e) {
+      log.error("Node {} failed to open", config.cluster().nodeId(), e);
+      return EXIT_FAILED;
+    }
+    final CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  MDC.put(BrokerThreads.MDC_NODE_ID, Integer.toString(broker.nodeId()));
+                  broker.close();
+                  stopped.countDown();
+                },
+                "cairn-node-" + broker.nodeId() + "-shutdown"));
+    try {
+      broker.start();
+    } catch (final RuntimeException e) {
+      log.error("Node {} failed to start", broker.nodeId(), e);
+      return EXIT_FAILED;
+    }
+    try {
+      stopped.await();
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      broker.close();
+    }
+    return 0;
+  }
+
+  private static Path configFile(final String[] args, final PrintStream err) {
+    Path file = null;
+    for (int i = 0; i < args.length; i++) {
+      final String arg = args[i];
+      if (arg.equals("--config") && i + 1 < args.length) {
+        file = Path.of(args[++i]);
+      } else if (arg.startsWith("--config=")) {
+        file = Path.of(arg.substring("--config=".length()));
+      } else if (arg.equals("--help") || arg.equals("-h")) {
+        err.println(USAGE);
+        return null;
+      } else {
+        err.println("Expected --config <file>, but got '" + arg + "'\n" + USAGE);
+        return null;
+      }
+    }
+    if (file == null) {
+      err.println("Expected --config <file>, but it is missing\n" + USAGE);
+    }
+    return file;
+  }
+}

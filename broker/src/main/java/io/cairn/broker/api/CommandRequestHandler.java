@@ -1,0 +1,255 @@
+package io.cairn.broker.api;
+
+import io.cairn.broker.BrokerInfo;
+import io.cairn.broker.HostedPartition;
+import io.cairn.broker.HostedPartitions;
+import io.cairn.broker.api.CommandResponseRouter.PendingCommand;
+import io.cairn.broker.partition.PartitionHealthReport;
+import io.cairn.broker.partition.PartitionHealthStatus;
+import io.cairn.broker.topology.LeaderDirectory;
+import io.cairn.logstreams.WriteResult;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.ProtocolException;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordMetadata;
+import io.cairn.protocol.ValueType;
+import io.cairn.protocol.api.ApiDescriptor;
+import io.cairn.protocol.api.ApiResponse;
+import io.cairn.protocol.api.CommandCodec;
+import io.cairn.protocol.api.CommandRequest;
+import io.cairn.protocol.api.ResponseStatus;
+import io.cairn.transport.MessagingService;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+/**
+ * {@code cairn-command}: writes a client's command to the log of the partition this broker leads,
+ * and answers with the response the leader's stream processor produces for it (through the {@link
+ * CommandResponseRouter}).
+ *
+ * <table>
+ *   <caption>Answers</caption>
+ *   <tr><th>status</th><th>when</th></tr>
+ *   <tr><td>OK</td><td>the EVENT or REJECTION the processor answered with</td></tr>
+ *   <tr><td>NOT_LEADER</td><td>this broker does not host or lead the partition (with the leader it
+ *       knows of, or -1)</td></tr>
+ *   <tr><td>BACKPRESSURE</td><td>{@code processing.maxInFlightCommands} wait already, or the log
+ *       refused the write for now</td></tr>
+ *   <tr><td>PARTITION_UNAVAILABLE</td><td>the partition is FAILED, or the broker is shutting
+ *       down</td></tr>
+ *   <tr><td>TIMEOUT</td><td>no response in {@code processing.commandTimeout}, or the leadership
+ *       ended first: the outcome is unknown</td></tr>
+ *   <tr><td>INVALID</td><td>undecodable, a partition that does not exist, a command clients may
+ *       not send ({@code CREDIT}: inter-partition only; {@code CHECKPOINT
+ *       CONFIRM_BACKUP}: the backup manager's), or too large for the log</td></tr>
+ * </table>
+ *
+ * <p>The command is written with this broker's request ids; its position, source position, key,
+ * timestamp and checkpoint id are cleared (a client cannot stamp a checkpoint id and so cannot move
+ * the partition's checkpoint; {@code CHECKPOINT CREATE} is the way to take one).
+ */
+public final class CommandRequestHandler implements MessagingService.RequestHandler {
+
+  static final String OPERATION = "command";
+
+  private final BrokerInfo broker;
+  private final HostedPartitions partitions;
+  private final LeaderDirectory leaders;
+  private final CommandResponseRouter router;
+  private final BooleanSupplier accepting;
+  private final BrokerApiMetrics metrics;
+
+  /**
+   * @param accepting false once the broker is shutting down: new commands are refused
+   */
+  public CommandRequestHandler(
+      final BrokerInfo broker,
+      final HostedPartitions partitions,
+      final LeaderDirectory leaders,
+      final CommandResponseRouter router,
+      final BooleanSupplier accepting,
+      final BrokerApiMetrics metrics) {
+    this.broker = Objects.requireNonNull(broker, "broker");
+    this.partitions = Objects.requireNonNull(partitions, "partitions");
+    this.leaders = Objects.requireNonNull(leaders, "leaders");
+    this.router = Objects.requireNonNull(router, "router");
+    this.accepting = Objects.requireNonNull(accepting, "accepting");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+    return answer(payload)
+        .thenApply(
+            response -> {
+              metrics.request(OPERATION, response.status());
+              return CommandCodec.encodeResponse(response);
+            });
+  }
+
+  private CompletableFuture<ApiResponse<Record>> answer(final byte[] payload) {
+    final CommandRequest request;
+    try {
+      request = CommandCodec.decodeRequest(payload);
+    } catch (final ProtocolException e) {
+      return done(ResponseStatus.INVALID, e.getMessage());
+    }
+    final int partitionId = request.partitionId();
+    if (!accepting.getAsBoolean()) {
+      return done(
+          ResponseStatus.PARTITION_UNAVAILABLE,
+          "Expected node " + broker.nodeId() + " to take commands, but it is shutting down");
+    }
+    if (partitionId > broker.partitionCount()) {
+      return done(
+          ResponseStatus.INVALID,
+          "Expected a partition id in [1, "
+              + broker.partitionCount()
+              + "], but was "
+              + partitionId
+              + " (cluster '"
+              + broker.clusterId()
+              + "')");
+    }
+    final Optional<HostedPartition> hosted = partitions.get(partitionId);
+    if (hosted.isEmpty()) {
+      return CompletableFuture.completedFuture(
+          ApiResponse.notLeader(
+              leaders.leaderOf(partitionId),
+              "Expected a broker hosting partition "
+                  + partitionId
+                  + ", but node "
+                  + broker.nodeId()
+                  + " does not host it"));
+    }
+    final HostedPartition partition = hosted.get();
+    final PartitionHealthReport health = partition.health();
+    if (health.status() == PartitionHealthStatus.FAILED) {
+      return done(
+          ResponseStatus.PARTITION_UNAVAILABLE,
+          "Expected partition "
+              + partitionId
+              + " to process commands, but it FAILED on node "
+              + broker.nodeId()
+              + ": "
+              + health.reason());
+    }
+    if (!partition.isLeader()) {
+      final int leader = partition.partition().leaderId();
+      return CompletableFuture.completedFuture(
+          ApiResponse.notLeader(
+              leader == broker.nodeId() ? ApiDescriptor.NO_NODE_ID : Math.max(leader, -1),
+              "Expected the leader of partition "
+                  + partitionId
+                  + ", but node "
+                  + broker.nodeId()
+                  + " is "
+                  + partition.role()));
+    }
+    final String refusal = refusal(request.command());
+    if (refusal != null) {
+      return done(ResponseStatus.INVALID, refusal + " (partition " + partitionId + ")");
+    }
+    return write(partition, request.command());
+  }
+
+  private CompletableFuture<ApiResponse<Record>> write(
+      final HostedPartition partition, final Record command) {
+    final int partitionId = partition.partitionId();
+    final Optional<PendingCommand> slot = router.register(partitionId, partition.term());
+    if (slot.isEmpty() && router.isRefusingNewCommands()) {
+      return done(
+          ResponseStatus.PARTITION_UNAVAILABLE,
+          "Expected node " + broker.nodeId() + " to take commands, but it is shutting down");
+    }
+    if (slot.isEmpty()) {
+      return done(
+          ResponseStatus.BACKPRESSURE,
+          "Expected fewer commands in flight on node "
+              + broker.nodeId()
+              + ", but "
+              + router.inFlight()
+              + " wait for responses; retry later");
+    }
+    final PendingCommand pending = slot.get();
+    final Record record =
+        new Record(
+            RecordMetadata.builder()
+                .command(command.metadata().intent())
+                .requestId(pending.requestId())
+                .requestStreamId(router.requestStreamId())
+                .build(),
+            command.value());
+    final WriteResult result;
+    try {
+      result = partition.partition().logStream().writer().tryWrite(record);
+    } catch (final ProtocolException | IllegalArgumentException e) {
+      router.complete(
+          pending,
+          ApiResponse.failure(
+              ResponseStatus.INVALID,
+              "Expected an encodable command, but " + e.getMessage() + " (partition "
+                  + partitionId + ")"));
+      return pending.future();
+    }
+    if (!result.isWritten()) {
+      router.complete(pending, refused(partition, result));
+    }
+    return pending.future();
+  }
+
+  private ApiResponse<Record> refused(final HostedPartition partition, final WriteResult result) {
+    final int partitionId = partition.partitionId();
+    if (result instanceof WriteResult.NotLeader) {
+      return ApiResponse.notLeader(
+          ApiDescriptor.NO_NODE_ID,
+          "Expected the leader of partition "
+              + partitionId
+              + ", but node "
+              + broker.nodeId()
+              + " stopped leading it");
+    }
+    if (result instanceof WriteResult.Backpressure backpressure) {
+      return ApiResponse.failure(
+          ResponseStatus.BACKPRESSURE,
+          "Expected room in the log of partition "
+              + partitionId
+              + ", but "
+              + backpressure.inFlightAppends()
+              + " of "
+              + backpressure.maxInFlightAppends()
+              + " appends are not committed yet; retry later");
+    }
+    final WriteResult.TooLarge tooLarge = (WriteResult.TooLarge) result;
+    return ApiResponse.failure(
+        ResponseStatus.INVALID,
+        "Expected a command of at most "
+            + tooLarge.maxBatchSizeBytes()
+            + " bytes, but it has "
+            + tooLarge.batchSizeBytes()
+            + " (partition "
+            + partitionId
+            + ")");
+  }
+
+  /** Why clients may not send {@code command}, or null. */
+  static String refusal(final Record command) {
+    if (command.metadata().valueType() == ValueType.CREDIT) {
+      return "Expected a client command, but CREDIT "
+          + command.metadata().intent().name()
+          + " is sent only between partitions";
+    }
+    if (command.metadata().intent() == CheckpointIntent.CONFIRM_BACKUP) {
+      return "Expected a client command, but CHECKPOINT CONFIRM_BACKUP is written only by the"
+          + " partition's backup manager; take a backup with CHECKPOINT CREATE";
+    }
+    return null;
+  }
+
+  private static CompletableFuture<ApiResponse<Record>> done(
+      final ResponseStatus status, final String reason) {
+    return CompletableFuture.completedFuture(ApiResponse.failure(status, reason));
+  }
+}

@@ -1,0 +1,310 @@
+package io.cairn.broker.config;
+
+import io.cairn.backup.BackupConfig;
+import io.cairn.backupfs.FilesystemBackupStoreConfig;
+import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.broker.PartitionDistribution;
+import io.cairn.broker.partition.PartitionConfig;
+import io.cairn.engine.LedgerEngineConfig;
+import io.cairn.raft.RaftConfig;
+import io.cairn.snapshot.SnapshotConfig;
+import io.cairn.streamprocessor.StreamProcessorConfig;
+import io.cairn.transport.MemberAddress;
+import io.cairn.transport.TransportConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The validated configuration of one broker process, read by {@link BrokerConfigReader} from one
+ * YAML file with environment overrides. Immutable. Every key, its default, range and environment
+ * variable is in {@link BrokerConfigKeys} and the README.
+ *
+ * <p>The sections become the settings of the parts the broker assembles: {@link
+ * #partitionConfig()}, {@link #transportConfig()}, {@link #backupConfig()}, {@link
+ * #ledgerConfig()}, {@link #distribution()}.
+ */
+public final class BrokerConfig {
+
+  private final Cluster cluster;
+  private final Network network;
+  private final Data data;
+  private final Backup backup;
+  private final Management management;
+  private final Processing processing;
+  private final Raft raft;
+  private final PartitionConfig partitionConfig;
+  private final List<ConfigSetting> settings;
+
+  BrokerConfig(
+      final Cluster cluster,
+      final Network network,
+      final Data data,
+      final Backup backup,
+      final Management management,
+      final Processing processing,
+      final Raft raft,
+      final PartitionConfig partitionConfig,
+      final List<ConfigSetting> settings) {
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.network = Objects.requireNonNull(network, "network");
+    this.data = Objects.requireNonNull(data, "data");
+    this.backup = Objects.requireNonNull(backup, "backup");
+    this.management = Objects.requireNonNull(management, "management");
+    this.processing = Objects.requireNonNull(processing, "processing");
+    this.raft = Objects.requireNonNull(raft, "raft");
+    this.partitionConfig = Objects.requireNonNull(partitionConfig, "partitionConfig");
+    this.settings = List.copyOf(settings);
+  }
+
+  public Cluster cluster() {
+    return cluster;
+  }
+
+  public Network network() {
+    return network;
+  }
+
+  public Data data() {
+    return data;
+  }
+
+  public Backup backup() {
+    return backup;
+  }
+
+  public Management management() {
+    return management;
+  }
+
+  public Processing processing() {
+    return processing;
+  }
+
+  public Raft raft() {
+    return raft;
+  }
+
+  /** The settings of every partition this broker hosts. */
+  public PartitionConfig partitionConfig() {
+    return partitionConfig;
+  }
+
+  /** Which brokers host which partitions. */
+  public PartitionDistribution distribution() {
+    return PartitionDistribution.of(
+        cluster.members().size(), cluster.partitionCount(), cluster.replicationFactor());
+  }
+
+  /**
+   * The transport's settings: bind address, the other members, frame size, timeouts. The local
+   * member is left out: it is what others use to reach this broker (and may be port 0 when alone).
+   */
+  public TransportConfig transportConfig() {
+    return TransportConfig.builder(cluster.nodeId())
+        .bindHost(network.host())
+        .bindPort(network.port())
+        .members(others())
+        .maxFrameSizeBytes((int) network.maxFrameSizeBytes())
+        .connectTimeout(network.connectTimeout())
+        .ioThreadCount(network.ioThreadCount())
+        .build();
+  }
+
+  /** The other members' addresses: the transport never sends to itself. */
+  private SortedMap<Integer, MemberAddress> others() {
+    final SortedMap<Integer, MemberAddress> others = new TreeMap<>(cluster.members());
+    others.remove(cluster.nodeId());
+    return others;
+  }
+
+  /** The backup managers' settings. */
+  public BackupConfig backupConfig() {
+    return BackupConfig.builder()
+        .maxConcurrentBackups(backup.maxConcurrentBackups())
+        .maxPendingBackups(backup.maxPendingBackups())
+        .uploadRateBytesPerSecond(backup.maxBytesPerSecond())
+        .build();
+  }
+
+  /** The ledger engine's settings. */
+  public LedgerEngineConfig ledgerConfig() {
+    return LedgerEngineConfig.builder()
+        .partitionCount(cluster.partitionCount())
+        .creditRetryInterval(processing.creditRetryInterval())
+        .creditRetryIntervalMax(processing.creditRetryIntervalMax())
+        .build();
+  }
+
+  /**
+   * Every key with its effective value and where it came from, in file order; secrets are
+   * redacted. What the broker logs once at start.
+   */
+  public List<ConfigSetting> settings() {
+    return settings;
+  }
+
+  /** {@link #settings()} as lines {@code key = value (source)}. */
+  public String describe() {
+    final StringBuilder text = new StringBuilder();
+    for (final ConfigSetting setting : settings) {
+      text.append("  ").append(setting).append('\n');
+    }
+    return text.toString();
+  }
+
+  @Override
+  public String toString() {
+    return "BrokerConfig{node "
+        + cluster.nodeId()
+        + " of cluster '"
+        + cluster.clusterId()
+        + "', "
+        + cluster.members().size()
+        + " members, "
+        + cluster.partitionCount()
+        + " partitions, replication factor "
+        + cluster.replicationFactor()
+        + "}";
+  }
+
+  static PartitionConfig partitionConfig(
+      final Data data, final Processing processing, final Raft raft) {
+    return PartitionConfig.builder()
+        .raft(
+            RaftConfig.builder()
+                .electionTimeout(raft.electionTimeout())
+                .heartbeatInterval(raft.heartbeatInterval())
+                .requestTimeout(raft.requestTimeout())
+                .build())
+        .streamProcessor(
+            StreamProcessorConfig.builder()
+                .maxRecordsPerTurn(processing.maxRecordsPerTurn())
+                .build())
+        .snapshot(
+            SnapshotConfig.builder()
+                .snapshotInterval(data.snapshotInterval())
+                .retainedSnapshotCount(data.snapshotsToKeep())
+                .build())
+        .journalSegmentSizeBytes((int) data.segmentSizeBytes())
+        .journalPreallocateSegmentFiles(data.preallocateSegmentFiles())
+        .build();
+  }
+
+  /**
+   * @param clusterId names the cluster
+   * @param nodeId this broker
+   * @param partitionCount the cluster's partitions
+   * @param replicationFactor brokers per partition
+   * @param members every broker by node id, {@code 0..N-1}
+   */
+  public record Cluster(
+      String clusterId,
+      int nodeId,
+      int partitionCount,
+      int replicationFactor,
+      SortedMap<Integer, MemberAddress> members) {
+    public Cluster {
+      Objects.requireNonNull(clusterId, "clusterId");
+      members = Collections.unmodifiableSortedMap(new TreeMap<>(members));
+    }
+  }
+
+  /**
+   * @param host bind address of the transport
+   * @param port bind port; 0 = ephemeral
+   * @param maxFrameSizeBytes the largest frame
+   * @param connectTimeout TCP connect timeout
+   * @param requestTimeout broker-to-broker requests
+   * @param ioThreadCount netty event loops
+   */
+  public record Network(
+      String host,
+      int port,
+      long maxFrameSizeBytes,
+      Duration connectTimeout,
+      Duration requestTimeout,
+      int ioThreadCount) {}
+
+  /**
+   * @param directory the node's data directory
+   * @param segmentSizeBytes raft log segment size
+   * @param preallocateSegmentFiles allocate segments at full size
+   * @param snapshotInterval periodic snapshots
+   * @param snapshotsToKeep newest snapshots kept
+   */
+  public record Data(
+      Path directory,
+      long segmentSizeBytes,
+      boolean preallocateSegmentFiles,
+      Duration snapshotInterval,
+      int snapshotsToKeep) {}
+
+  /**
+   * @param enabled whether backups are written at all
+   * @param store the store type; {@link BackupStoreType#NONE} when none
+   * @param uploadConcurrency threads reading files for backups (and of the filesystem store)
+   * @param maxBytesPerSecond upload rate per partition; 0 = unlimited
+   * @param maxConcurrentBackups backups of a partition uploading at once
+   * @param maxPendingBackups backups of a partition waiting
+   * @param fs the filesystem store's settings, iff the store is {@code fs}
+   * @param s3 the S3 store's settings, iff the store is {@code s3}
+   */
+  public record Backup(
+      boolean enabled,
+      BackupStoreType store,
+      int uploadConcurrency,
+      long maxBytesPerSecond,
+      int maxConcurrentBackups,
+      int maxPendingBackups,
+      Optional<FilesystemBackupStoreConfig> fs,
+      Optional<S3BackupStoreConfig> s3) {
+
+    /** Whether partition leaders write backups: enabled and a store configured. */
+    public boolean active() {
+      return enabled && store != BackupStoreType.NONE;
+    }
+  }
+
+  /**
+   * @param enabled whether the management HTTP server runs
+   * @param host its bind address
+   * @param port its port; 0 = ephemeral
+   */
+  public record Management(boolean enabled, String host, int port) {}
+
+  /**
+   * @param maxInFlightCommands client commands written and not answered, per broker
+   * @param commandTimeout how long a client command waits for its response
+   * @param maxRecordsPerTurn records per stream processor turn
+   * @param creditRetryInterval first re-send of an unacknowledged credit
+   * @param creditRetryIntervalMax the longest wait between re-sends
+   * @param actorThreadCount threads running actors
+   * @param ioThreadCount threads for blocking partition work
+   * @param topologyRefreshInterval how often the others' leaders are asked for
+   * @param shutdownTimeout the longest wait for in-flight commands at shutdown
+   */
+  public record Processing(
+      int maxInFlightCommands,
+      Duration commandTimeout,
+      int maxRecordsPerTurn,
+      Duration creditRetryInterval,
+      Duration creditRetryIntervalMax,
+      int actorThreadCount,
+      int ioThreadCount,
+      Duration topologyRefreshInterval,
+      Duration shutdownTimeout) {}
+
+  /**
+   * @param electionTimeout raft election timeout
+   * @param heartbeatInterval raft heartbeat
+   * @param requestTimeout raft append/snapshot request timeout
+   */
+  public record Raft(
+      Duration electionTimeout, Duration heartbeatInterval, Duration requestTimeout) {}
+}

@@ -1,0 +1,337 @@
+package io.cairn.broker.config;
+
+import static io.cairn.broker.config.ValueParser.bool;
+import static io.cairn.broker.config.ValueParser.duration;
+import static io.cairn.broker.config.ValueParser.integer;
+import static io.cairn.broker.config.ValueParser.integerOneOf;
+import static io.cairn.broker.config.ValueParser.oneOf;
+import static io.cairn.broker.config.ValueParser.size;
+import static io.cairn.broker.config.ValueParser.text;
+
+import io.cairn.broker.PartitionDistribution;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Every key of the broker's configuration file, with its default, its allowed range and its
+ * environment variable ({@link ConfigKey#envName()}). The README's key table lists exactly these
+ * (a test checks it). The cluster's members are the one map-valued key: {@code
+ * cluster.members.<id>} ({@code CAIRN_CLUSTER_MEMBERS_<id>}).
+ */
+public final class BrokerConfigKeys {
+
+  private static final List<ConfigKey<?>> KEYS = new ArrayList<>();
+
+  /** The sections; environment variables {@code CAIRN_<SECTION>_...} are checked strictly. */
+  public static final Set<String> SECTIONS =
+      Set.of("cluster", "network", "data", "backup", "management", "processing", "raft");
+
+  /** The map of members: {@code cluster.members.<nodeId>: host:port}. */
+  public static final String MEMBERS = "cluster.members";
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final Pattern HOST = Pattern.compile("[^\\s]{1,253}");
+  private static final Pattern ANY = Pattern.compile(".*", Pattern.DOTALL);
+  private static final Pattern NON_BLANK = Pattern.compile("(?s).*\\S.*");
+
+  // ---- cluster ------------------------------------------------------------------------------
+  public static final ConfigKey<String> CLUSTER_ID =
+      key(
+          "cluster.clusterId",
+          "cairn",
+          text(NAME, "1 to 64 of [A-Za-z0-9._-]"),
+          "names the cluster; recorded in node.json");
+  public static final ConfigKey<Integer> NODE_ID =
+      key("cluster.nodeId", "0", integer(0, 1023), "this broker's id; a key of cluster.members");
+  public static final ConfigKey<Integer> PARTITION_COUNT =
+      key(
+          "cluster.partitionCount",
+          "1",
+          integer(1, PartitionDistribution.PARTITION_COUNT_MAX),
+          "partitions of the cluster; fixed for the life of the data");
+  public static final ConfigKey<Integer> REPLICATION_FACTOR =
+      key(
+          "cluster.replicationFactor",
+          "1",
+          integerOneOf(PartitionDistribution.REPLICATION_FACTORS),
+          "brokers per partition, at most the number of members");
+
+  // ---- network ------------------------------------------------------------------------------
+  public static final ConfigKey<String> NETWORK_HOST =
+      key("network.host", "127.0.0.1", text(HOST, "a host name or IP address"), "bind address");
+  public static final ConfigKey<Integer> NETWORK_PORT =
+      key("network.port", "26502", integer(0, 65_535), "bind port; 0 = ephemeral");
+  public static final ConfigKey<Long> NETWORK_MAX_FRAME_SIZE =
+      key(
+          "network.maxFrameSize",
+          "4MB",
+          size(2L * 1024 * 1024, 256L * 1024 * 1024, false),
+          "largest message (a raft append carries log batches of up to 1MB); the same on every"
+              + " member and gateway");
+  public static final ConfigKey<Duration> NETWORK_CONNECT_TIMEOUT =
+      key(
+          "network.connectTimeout",
+          "5s",
+          duration(Duration.ofMillis(1), Duration.ofMinutes(5)),
+          "TCP connect timeout");
+  public static final ConfigKey<Duration> NETWORK_REQUEST_TIMEOUT =
+      key(
+          "network.requestTimeout",
+          "5s",
+          duration(Duration.ofMillis(10), Duration.ofMinutes(5)),
+          "broker-to-broker requests (topology, inter-partition commands)");
+  public static final ConfigKey<Integer> NETWORK_IO_THREADS =
+      key("network.ioThreads", "2", integer(1, 64), "netty event loop threads");
+
+  // ---- data ---------------------------------------------------------------------------------
+  public static final ConfigKey<String> DATA_DIRECTORY =
+      key(
+          "data.directory",
+          "data",
+          text(NON_BLANK, "a directory path"),
+          "the node's data; relative to the working directory");
+  public static final ConfigKey<Long> DATA_SEGMENT_SIZE =
+      key(
+          "data.segmentSize",
+          "128MB",
+          size(4096, 1024L * 1024 * 1024, false),
+          "raft log segment size; must hold the largest batch (1MB) plus 32 bytes");
+  public static final ConfigKey<Boolean> DATA_PREALLOCATE_SEGMENTS =
+      key("data.preallocateSegments", "true", bool(), "allocate segment files at full size");
+  public static final ConfigKey<Duration> DATA_SNAPSHOT_INTERVAL =
+      key(
+          "data.snapshotInterval",
+          "5m",
+          duration(Duration.ofSeconds(1), Duration.ofDays(1)),
+          "how often each partition takes a snapshot");
+  public static final ConfigKey<Integer> DATA_SNAPSHOTS_TO_KEEP =
+      key(
+          "data.snapshotsToKeep",
+          "1",
+          integer(1, 100),
+          "newest snapshots kept (plus those reserved by backups)");
+
+  // ---- backup -------------------------------------------------------------------------------
+  public static final ConfigKey<Boolean> BACKUP_ENABLED =
+      key(
+          "backup.enabled",
+          "true",
+          bool(),
+          "false: checkpoints are still taken, but no backup is written and queries answer"
+              + " that backups are disabled");
+  public static final ConfigKey<BackupStoreType> BACKUP_STORE =
+      key(
+          "backup.store",
+          "none",
+          oneOf(BackupStoreType.byName()),
+          "where backups go: none, fs (a directory) or s3");
+  public static final ConfigKey<Integer> BACKUP_UPLOAD_CONCURRENCY =
+      key(
+          "backup.uploadConcurrency",
+          "2",
+          integer(1, 64),
+          "threads reading files for backups, and threads of the filesystem store");
+  public static final ConfigKey<Long> BACKUP_MAX_BYTES_PER_SECOND =
+      key(
+          "backup.maxBytesPerSecond",
+          "0",
+          size(64 * 1024, 1L << 40, true),
+          "average upload rate per partition, enforced between backups; 0 = unlimited");
+  public static final ConfigKey<Integer> BACKUP_MAX_CONCURRENT =
+      key(
+          "backup.maxConcurrentBackups",
+          "1",
+          integer(1, 16),
+          "backups of one partition uploading at once");
+  public static final ConfigKey<Integer> BACKUP_MAX_PENDING =
+      key(
+          "backup.maxPendingBackups",
+          "16",
+          integer(1, 1000),
+          "backups of one partition waiting; one more fails at once");
+  public static final ConfigKey<String> BACKUP_FS_BASE_PATH =
+      key(
+          "backup.fs.basePath",
+          null,
+          text(NON_BLANK, "an existing, writable directory"),
+          "required with store fs");
+  public static final ConfigKey<String> BACKUP_FS_COMPRESSION =
+      key(
+          "backup.fs.compression",
+          "none",
+          oneOf(names("none", "zstd")),
+          "none or zstd");
+  public static final ConfigKey<Long> BACKUP_FS_COMPRESSION_THRESHOLD =
+      key(
+          "backup.fs.compressionThreshold",
+          "64KB",
+          size(0, 1L << 40, false),
+          "with zstd, files of at least this size are compressed");
+  public static final ConfigKey<Integer> BACKUP_FS_ZSTD_LEVEL =
+      key("backup.fs.zstdLevel", "3", integer(1, 19), "zstd level");
+
+  /** The S3 store's keys ({@code backup.s3.<key>}), checked by the store's own parser. */
+  public static final Map<String, ConfigKey<String>> S3_KEYS = s3Keys();
+
+  // ---- management ---------------------------------------------------------------------------
+  public static final ConfigKey<Boolean> MANAGEMENT_ENABLED =
+      key("management.enabled", "true", bool(), "serve /metrics, /health and /ready");
+  public static final ConfigKey<String> MANAGEMENT_HOST =
+      key(
+          "management.host",
+          "127.0.0.1",
+          text(HOST, "a host name or IP address"),
+          "management HTTP bind address");
+  public static final ConfigKey<Integer> MANAGEMENT_PORT =
+      key("management.port", "9600", integer(0, 65_535), "management HTTP port; 0 = ephemeral");
+
+  // ---- processing ---------------------------------------------------------------------------
+  public static final ConfigKey<Integer> PROCESSING_MAX_IN_FLIGHT_COMMANDS =
+      key(
+          "processing.maxInFlightCommands",
+          "1000",
+          integer(1, 1_000_000),
+          "client commands written and not answered yet, per broker; more answer BACKPRESSURE");
+  public static final ConfigKey<Duration> PROCESSING_COMMAND_TIMEOUT =
+      key(
+          "processing.commandTimeout",
+          "10s",
+          duration(Duration.ofMillis(10), Duration.ofMinutes(10)),
+          "how long a client command waits for its response before TIMEOUT");
+  public static final ConfigKey<Integer> PROCESSING_MAX_RECORDS_PER_TURN =
+      key(
+          "processing.maxRecordsPerTurn",
+          "100",
+          integer(1, 100_000),
+          "records a stream processor handles before yielding its thread");
+  public static final ConfigKey<Duration> PROCESSING_CREDIT_RETRY_INTERVAL =
+      key(
+          "processing.creditRetryInterval",
+          "1s",
+          duration(Duration.ofMillis(100), Duration.ofMinutes(10)),
+          "first re-send of an unacknowledged cross-partition credit");
+  public static final ConfigKey<Duration> PROCESSING_CREDIT_RETRY_INTERVAL_MAX =
+      key(
+          "processing.creditRetryIntervalMax",
+          "30s",
+          duration(Duration.ofMillis(100), Duration.ofHours(1)),
+          "the longest wait between re-sends (doubling from creditRetryInterval)");
+  public static final ConfigKey<Integer> PROCESSING_ACTOR_THREADS =
+      key("processing.actorThreads", "2", integer(1, 256), "threads running partition actors");
+  public static final ConfigKey<Integer> PROCESSING_IO_THREADS =
+      key(
+          "processing.ioThreads",
+          "2",
+          integer(1, 64),
+          "threads for blocking work: state recovery, snapshots");
+  public static final ConfigKey<Duration> PROCESSING_TOPOLOGY_REFRESH_INTERVAL =
+      key(
+          "processing.topologyRefreshInterval",
+          "1s",
+          duration(Duration.ofMillis(10), Duration.ofMinutes(1)),
+          "how often the broker asks the others for their partitions' leaders");
+  public static final ConfigKey<Duration> PROCESSING_SHUTDOWN_TIMEOUT =
+      key(
+          "processing.shutdownTimeout",
+          "30s",
+          duration(Duration.ZERO, Duration.ofMinutes(10)),
+          "on shutdown, the longest wait for in-flight commands to be answered");
+
+  // ---- raft ---------------------------------------------------------------------------------
+  public static final ConfigKey<Duration> RAFT_ELECTION_TIMEOUT =
+      key(
+          "raft.electionTimeout",
+          "2500ms",
+          duration(Duration.ofMillis(10), Duration.ofMinutes(5)),
+          "a follower without a leader for a random time in [t, 2t) starts an election");
+  public static final ConfigKey<Duration> RAFT_HEARTBEAT_INTERVAL =
+      key(
+          "raft.heartbeatInterval",
+          "250ms",
+          duration(Duration.ofMillis(1), Duration.ofMinutes(1)),
+          "idle leader heartbeat; at most half of electionTimeout");
+  public static final ConfigKey<Duration> RAFT_REQUEST_TIMEOUT =
+      key(
+          "raft.requestTimeout",
+          "1s",
+          duration(Duration.ofMillis(1), Duration.ofMinutes(5)),
+          "wait for an append or snapshot chunk response before re-sending");
+
+  private BrokerConfigKeys() {}
+
+  /** Every key except the S3 store's and the members map, in file order. */
+  public static List<ConfigKey<?>> all() {
+    return List.copyOf(KEYS);
+  }
+
+  /** Every key including the S3 store's, in file order (the members map excepted). */
+  public static List<ConfigKey<?>> allWithS3() {
+    final List<ConfigKey<?>> keys = new ArrayList<>();
+    for (final ConfigKey<?> key : KEYS) {
+      keys.add(key);
+      if (key == BACKUP_FS_ZSTD_LEVEL) {
+        keys.addAll(S3_KEYS.values());
+      }
+    }
+    return keys;
+  }
+
+  private static <T> ConfigKey<T> key(
+      final String path,
+      final String defaultValue,
+      final ValueParser<T> parser,
+      final String description) {
+    final ConfigKey<T> key = new ConfigKey<>(path, defaultValue, parser, false, description);
+    KEYS.add(key);
+    return key;
+  }
+
+  private static Map<String, String> names(final String... names) {
+    final Map<String, String> byName = new LinkedHashMap<>();
+    for (final String name : names) {
+      byName.put(name, name);
+    }
+    return byName;
+  }
+
+  private static Map<String, ConfigKey<String>> s3Keys() {
+    final Map<String, ConfigKey<String>> keys = new LinkedHashMap<>();
+    final ValueParser<String> any = text(ANY, "see the S3 store's documentation");
+    final String[][] names = {
+      {"bucket", "required with store s3"},
+      {"basePath", "key prefix of everything the store writes"},
+      {"region", "signing region"},
+      {"endpoint", "server URL; empty = AWS S3 of the region"},
+      {"accessKeyId", "static credentials; empty = the SDK's default chain"},
+      {"secretAccessKey", "static credentials (redacted in logs)"},
+      {"pathStyleAccess", "http://host/bucket/key; most S3-compatible servers need it"},
+      {"apiCallTimeout", "the longest one request may take"},
+      {"maxConnections", "HTTP connection pool size"},
+      {"connectionAcquisitionTimeout", "the longest wait for a pooled connection"},
+      {"maxConcurrentTransfers", "content requests in flight; at most half the pool"},
+      {"compression", "none or zstd"},
+      {"compressionThresholdBytes", "with zstd, files of at least this size are compressed"},
+      {"zstdLevel", "zstd level"},
+      {"legacyMd5", "Content-MD5 instead of the SDK's newer checksums"},
+      {"sseCustomerKey", "base64 SSE-C key (redacted in logs)"},
+      {"partSizeBytes", "multipart part size"},
+      {"maxBytesPerSecond", "content upload/download rate; 0 = none"},
+      {"conditionalWrites", "auto, required or disabled"},
+      {"maxAttempts", "attempts per request on transient errors"},
+      {"retryBackoff", "first retry delay"},
+      {"retryBackoffMax", "longest retry delay"},
+    };
+    for (final String[] name : names) {
+      final boolean secret = name[0].equals("secretAccessKey") || name[0].equals("sseCustomerKey");
+      keys.put(
+          name[0], new ConfigKey<>("backup.s3." + name[0], null, any, secret, name[1]));
+    }
+    return Collections.unmodifiableMap(keys);
+  }
+}

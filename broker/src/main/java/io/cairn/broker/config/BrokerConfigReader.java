@@ -1,0 +1,455 @@
+package io.cairn.broker.config;
+
+import static io.cairn.broker.config.BrokerConfigKeys.*;
+
+import io.cairn.backupapi.Compression;
+import io.cairn.backupfs.FilesystemBackupStoreConfig;
+import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.broker.partition.PartitionConfig;
+import io.cairn.transport.MemberAddress;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Reads a {@link BrokerConfig} from one YAML file and the environment.
+ *
+ * <ol>
+ *   <li>The file's keys are read as dotted paths ({@code cluster: {nodeId: 2}} is {@code
+ *       cluster.nodeId}). A key that is not in {@link BrokerConfigKeys} is an error naming it and
+ *       the closest known key; so is a duplicate key, a list where one value is expected, and an
+ *       empty value.
+ *   <li>Every key can be overridden by an environment variable: {@code CAIRN_} and the path's
+ *       segments upper-cased and joined by {@code _} ({@code backup.fs.basePath} → {@code
+ *       CAIRN_BACKUP_FS_BASEPATH}; a member: {@code CAIRN_CLUSTER_MEMBERS_2=host:port}). A variable
+ *       {@code CAIRN_<SECTION>_...} of a known section that names no key is an error with the
+ *       closest known variable; other {@code CAIRN_*} variables (launch scripts') are ignored.
+ *   <li>Every value is parsed and range-checked; then rules across keys are checked. All problems
+ *       are reported together in one {@link BrokerConfigException}.
+ * </ol>
+ *
+ * <p>The environment is a parameter so that tests never touch the process's environment.
+ */
+public final class BrokerConfigReader {
+
+
+  private final String sourceName;
+  private final List<String> violations = new ArrayList<>();
+  private final RawConfig rawConfig;
+  private final Map<String, RawConfig.Raw> raw;
+  private final Map<Integer, RawConfig.Raw> rawMembers;
+  private final Set<String> failed = new HashSet<>();
+  private final Map<String, ConfigSetting> settings = new LinkedHashMap<>();
+  private boolean membersConfigured;
+
+  private BrokerConfigReader(final String sourceName) {
+    this.sourceName = sourceName;
+    this.rawConfig = new RawConfig(sourceName, violations);
+    this.raw = rawConfig.values();
+    this.rawMembers = rawConfig.members();
+  }
+
+  /**
+   * Reads {@code file} with {@code env}'s overrides.
+   *
+   * @throws BrokerConfigException listing every problem (including an unreadable file)
+   */
+  public static BrokerConfig read(final Path file, final Map<String, String> env) {
+    final String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (final IOException e) {
+      throw new BrokerConfigException(
+          "config file " + file,
+          List.of(
+              "Expected a readable configuration file, but reading "
+                  + file.toAbsolutePath()
+                  + " failed: "
+                  + e
+                  + ". Check the path given with --config"));
+    }
+    return parse(text, "config file " + file, env);
+  }
+
+  /**
+   * Reads the YAML {@code text} with {@code env}'s overrides.
+   *
+   * @param sourceName names the text in messages, e.g. {@code "config file broker.yaml"}
+   * @throws BrokerConfigException listing every problem
+   */
+  public static BrokerConfig parse(
+      final String text, final String sourceName, final Map<String, String> env) {
+    final BrokerConfigReader reader = new BrokerConfigReader(sourceName);
+    reader.rawConfig.readYaml(text);
+    reader.rawConfig.readEnv(env);
+    return reader.build();
+  }
+
+  // ---- typed values ---------------------------------------------------------------------------
+
+  private <T> T get(final ConfigKey<T> key) {
+    final RawConfig.Raw value = raw.get(key.path());
+    final String text = value != null ? value.text() : key.defaultValue();
+    final String source = value != null ? value.source() : "default";
+    if (text == null) {
+      return null;
+    }
+    try {
+      final T parsed = key.parser().parse(text);
+      settings.put(
+          key.path(),
+          new ConfigSetting(key.path(), key.secret() ? ConfigSetting.REDACTED : text, source));
+      return parsed;
+    } catch (final ConfigValueException e) {
+      failed.add(key.path());
+      violations.add(
+          "Expected "
+              + key.path()
+              + " to be "
+              + e.rule()
+              + ", but was "
+              + (key.secret() ? "a value that is not shown (secret)" : e.actual())
+              + " ("
+              + source
+              + "; environment variable "
+              + key.envName()
+              + ")");
+      return fallback(key);
+    }
+  }
+
+  private static <T> T fallback(final ConfigKey<T> key) {
+    if (key.defaultValue() == null) {
+      return null;
+    }
+    try {
+      return key.parser().parse(key.defaultValue());
+    } catch (final ConfigValueException e) {
+      throw new IllegalStateException("Expected a valid default for " + key.path(), e);
+    }
+  }
+
+  private boolean allValid(final ConfigKey<?>... keys) {
+    for (final ConfigKey<?> key : keys) {
+      if (failed.contains(key.path())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---- building -------------------------------------------------------------------------------
+
+  private BrokerConfig build() {
+    final BrokerConfig.Network network = network();
+    final BrokerConfig.Cluster cluster = cluster(network);
+    final BrokerConfig.Data data = data();
+    final BrokerConfig.Backup backup = backup();
+    final BrokerConfig.Management management =
+        new BrokerConfig.Management(
+            get(MANAGEMENT_ENABLED), get(MANAGEMENT_HOST), get(MANAGEMENT_PORT));
+    final BrokerConfig.Processing processing = processing();
+    final BrokerConfig.Raft raft =
+        new BrokerConfig.Raft(
+            get(RAFT_ELECTION_TIMEOUT), get(RAFT_HEARTBEAT_INTERVAL), get(RAFT_REQUEST_TIMEOUT));
+    checkAcross(cluster, network, management, raft, processing);
+    PartitionConfig partitionConfig = null;
+    if (violations.isEmpty()) {
+      try {
+        partitionConfig = BrokerConfig.partitionConfig(data, processing, raft);
+      } catch (final IllegalArgumentException e) {
+        violations.add(
+            e.getMessage()
+                + " (from keys "
+                + DATA_SEGMENT_SIZE.path()
+                + ", "
+                + DATA_SNAPSHOT_INTERVAL.path()
+                + ", raft.*, processing.*)");
+      }
+    }
+    if (!violations.isEmpty()) {
+      throw new BrokerConfigException(sourceName, violations);
+    }
+    return new BrokerConfig(
+        cluster,
+        network,
+        data,
+        backup,
+        management,
+        processing,
+        raft,
+        partitionConfig,
+        orderedSettings());
+  }
+
+  private BrokerConfig.Cluster cluster(final BrokerConfig.Network network) {
+    final String clusterId = get(CLUSTER_ID);
+    final int nodeId = get(NODE_ID);
+    final int partitionCount = get(PARTITION_COUNT);
+    final int replicationFactor = get(REPLICATION_FACTOR);
+    final SortedMap<Integer, MemberAddress> members = new TreeMap<>();
+    final ValueParser<MemberAddress> addresses = ValueParser.address();
+    rawMembers.forEach(
+        (id, value) -> {
+          final String path = MEMBERS + "." + id;
+          try {
+            members.put(id, addresses.parse(value.text()));
+            settings.put(path, new ConfigSetting(path, value.text(), value.source()));
+          } catch (final ConfigValueException e) {
+            failed.add(MEMBERS);
+            violations.add(
+                "Expected "
+                    + path
+                    + " to be "
+                    + e.rule()
+                    + ", but was "
+                    + e.actual()
+                    + " ("
+                    + value.source()
+                    + "; environment variable "
+                    + ConfigKey.envName(path)
+                    + ")");
+          }
+        });
+    membersConfigured = !rawMembers.isEmpty();
+    if (!membersConfigured && nodeId == 0) {
+      // no members: this broker alone, as node 0, at its own address
+      final MemberAddress alone = new MemberAddress(network.host(), network.port());
+      members.put(0, alone);
+      settings.put(
+          MEMBERS + ".0",
+          new ConfigSetting(MEMBERS + ".0", alone.toString(), "default: this broker alone"));
+    }
+    return new BrokerConfig.Cluster(
+        clusterId, nodeId, partitionCount, replicationFactor, members);
+  }
+
+  private BrokerConfig.Network network() {
+    return new BrokerConfig.Network(
+        get(NETWORK_HOST),
+        get(NETWORK_PORT),
+        get(NETWORK_MAX_FRAME_SIZE),
+        get(NETWORK_CONNECT_TIMEOUT),
+        get(NETWORK_REQUEST_TIMEOUT),
+        get(NETWORK_IO_THREADS));
+  }
+
+  private BrokerConfig.Data data() {
+    final String directory = get(DATA_DIRECTORY);
+    return new BrokerConfig.Data(
+        Path.of(directory),
+        get(DATA_SEGMENT_SIZE),
+        get(DATA_PREALLOCATE_SEGMENTS),
+        get(DATA_SNAPSHOT_INTERVAL),
+        get(DATA_SNAPSHOTS_TO_KEEP));
+  }
+
+  private BrokerConfig.Backup backup() {
+    final boolean enabled = get(BACKUP_ENABLED);
+    final BackupStoreType store = get(BACKUP_STORE);
+    final int uploadConcurrency = get(BACKUP_UPLOAD_CONCURRENCY);
+    final long maxBytesPerSecond = get(BACKUP_MAX_BYTES_PER_SECOND);
+    final int maxConcurrent = get(BACKUP_MAX_CONCURRENT);
+    final int maxPending = get(BACKUP_MAX_PENDING);
+    Optional<FilesystemBackupStoreConfig> fs = Optional.empty();
+    Optional<S3BackupStoreConfig> s3 = Optional.empty();
+    if (store == BackupStoreType.FS) {
+      fs = filesystemStore();
+    } else if (store == BackupStoreType.S3) {
+      s3 = s3Store();
+    }
+    return new BrokerConfig.Backup(
+        enabled, store, uploadConcurrency, maxBytesPerSecond, maxConcurrent, maxPending, fs, s3);
+  }
+
+  private Optional<FilesystemBackupStoreConfig> filesystemStore() {
+    final String basePath = get(BACKUP_FS_BASE_PATH);
+    final String compression = get(BACKUP_FS_COMPRESSION);
+    final long threshold = get(BACKUP_FS_COMPRESSION_THRESHOLD);
+    final int level = get(BACKUP_FS_ZSTD_LEVEL);
+    if (basePath == null) {
+      if (!failed.contains(BACKUP_FS_BASE_PATH.path())) {
+        violations.add(
+            "Expected "
+                + BACKUP_FS_BASE_PATH.path()
+                + " to be set when backup.store is fs, but it is not set (environment variable "
+                + BACKUP_FS_BASE_PATH.envName()
+                + "). Point it at an existing, writable directory");
+      }
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          new FilesystemBackupStoreConfig(
+              Path.of(basePath), Compression.fromManifestName(compression), threshold, level));
+    } catch (final IllegalArgumentException e) {
+      violations.add(e.getMessage() + " (backup.fs)");
+      return Optional.empty();
+    }
+  }
+
+  private Optional<S3BackupStoreConfig> s3Store() {
+    final Map<String, String> properties = new LinkedHashMap<>();
+    S3_KEYS.forEach(
+        (name, key) -> {
+          final String value = get(key);
+          if (value != null) {
+            properties.put(name, value.trim());
+          }
+        });
+    try {
+      return Optional.of(S3BackupStoreConfig.fromProperties(properties));
+    } catch (final IllegalArgumentException e) {
+      violations.add(
+          e.getMessage()
+              + " (the key is backup.s3.<key>, environment variable "
+              + ConfigKey.envName("backup.s3")
+              + "_<KEY>)");
+      return Optional.empty();
+    }
+  }
+
+  private BrokerConfig.Processing processing() {
+    return new BrokerConfig.Processing(
+        get(PROCESSING_MAX_IN_FLIGHT_COMMANDS),
+        get(PROCESSING_COMMAND_TIMEOUT),
+        get(PROCESSING_MAX_RECORDS_PER_TURN),
+        get(PROCESSING_CREDIT_RETRY_INTERVAL),
+        get(PROCESSING_CREDIT_RETRY_INTERVAL_MAX),
+        get(PROCESSING_ACTOR_THREADS),
+        get(PROCESSING_IO_THREADS),
+        get(PROCESSING_TOPOLOGY_REFRESH_INTERVAL),
+        get(PROCESSING_SHUTDOWN_TIMEOUT));
+  }
+
+  private void checkAcross(
+      final BrokerConfig.Cluster cluster,
+      final BrokerConfig.Network network,
+      final BrokerConfig.Management management,
+      final BrokerConfig.Raft raft,
+      final BrokerConfig.Processing processing) {
+    final SortedMap<Integer, MemberAddress> members = cluster.members();
+    if (!failed.contains(MEMBERS) && allValid(NODE_ID, REPLICATION_FACTOR)) {
+      if (!membersConfigured) {
+        if (cluster.nodeId() != 0 || cluster.replicationFactor() != 1) {
+          violations.add(
+              "Expected "
+                  + MEMBERS
+                  + " to list every broker (node id: host:port) when cluster.nodeId is "
+                  + cluster.nodeId()
+                  + " and cluster.replicationFactor is "
+                  + cluster.replicationFactor()
+                  + ", but it is empty. Without members the broker runs alone as node 0");
+        }
+      } else if (!members.isEmpty()) {
+        final List<Integer> expected = new ArrayList<>();
+        for (int id = 0; id < members.size(); id++) {
+          expected.add(id);
+        }
+        if (!new ArrayList<>(members.keySet()).equals(expected)) {
+          violations.add(
+              "Expected the node ids of "
+                  + MEMBERS
+                  + " to be "
+                  + (members.size() == 1 ? "[0]" : "0.." + (members.size() - 1))
+                  + " (one per broker, no gaps), but they are "
+                  + members.keySet());
+        } else if (!members.containsKey(cluster.nodeId())) {
+          violations.add(
+              "Expected cluster.nodeId to be one of the node ids of "
+                  + MEMBERS
+                  + " "
+                  + members.keySet()
+                  + ", but was "
+                  + cluster.nodeId()
+                  + " ("
+                  + sourceOf(NODE_ID)
+                  + ")");
+        }
+        if (cluster.replicationFactor() > members.size()) {
+          violations.add(
+              "Expected cluster.replicationFactor to be at most the number of members ("
+                  + members.size()
+                  + "), but was "
+                  + cluster.replicationFactor()
+                  + " ("
+                  + sourceOf(REPLICATION_FACTOR)
+                  + "). Add members or lower the replication factor");
+        }
+      }
+    }
+    if (allValid(RAFT_ELECTION_TIMEOUT, RAFT_HEARTBEAT_INTERVAL)
+        && raft.heartbeatInterval().multipliedBy(2).compareTo(raft.electionTimeout()) > 0) {
+      violations.add(
+          "Expected raft.heartbeatInterval to be at most half of raft.electionTimeout, but they"
+              + " are "
+              + ConfigFormat.duration(raft.heartbeatInterval())
+              + " and "
+              + ConfigFormat.duration(raft.electionTimeout()));
+    }
+    if (allValid(PROCESSING_CREDIT_RETRY_INTERVAL, PROCESSING_CREDIT_RETRY_INTERVAL_MAX)
+        && processing.creditRetryIntervalMax().compareTo(processing.creditRetryInterval()) < 0) {
+      violations.add(
+          "Expected processing.creditRetryIntervalMax to be at least"
+              + " processing.creditRetryInterval ("
+              + ConfigFormat.duration(processing.creditRetryInterval())
+              + "), but was "
+              + ConfigFormat.duration(processing.creditRetryIntervalMax()));
+    }
+    if (management.enabled()
+        && allValid(MANAGEMENT_PORT, NETWORK_PORT, MANAGEMENT_HOST, NETWORK_HOST)
+        && management.port() != 0
+        && management.port() == network.port()
+        && management.host().equals(network.host())) {
+      violations.add(
+          "Expected management.port to differ from network.port on the same host, but both are "
+              + network.port());
+    }
+  }
+
+  private String sourceOf(final ConfigKey<?> key) {
+    final RawConfig.Raw value = raw.get(key.path());
+    return value == null ? "default" : value.source();
+  }
+
+  private List<ConfigSetting> orderedSettings() {
+    final List<ConfigSetting> ordered = new ArrayList<>();
+    for (final ConfigKey<?> key : allWithS3()) {
+      final ConfigSetting setting = settings.get(key.path());
+      if (setting != null) {
+        ordered.add(setting);
+      }
+      if (key == REPLICATION_FACTOR) {
+        settings.entrySet().stream()
+            .filter(entry -> entry.getKey().startsWith(MEMBERS + "."))
+            .forEach(entry -> ordered.add(entry.getValue()));
+      }
+    }
+    return ordered.stream().map(BrokerConfigReader::redact).toList();
+  }
+
+  /** A URL with user info (credentials) shows only its host. */
+  private static ConfigSetting redact(final ConfigSetting setting) {
+    final String value = setting.value();
+    final int scheme = value.indexOf("://");
+    final int at = value.indexOf('@');
+    if (scheme > 0 && at > scheme) {
+      return new ConfigSetting(
+          setting.path(),
+          value.substring(0, scheme + 3) + ConfigSetting.REDACTED + value.substring(at),
+          setting.source());
+    }
+    return setting;
+  }
+
+}

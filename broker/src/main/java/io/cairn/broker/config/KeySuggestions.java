@@ -1,0 +1,45 @@
+package io.cairn.broker.config;
+
+import java.util.Collection;
+import java.util.Locale;
+
+/** Finds the known name closest to a misspelt one (edit distance, case-insensitive). */
+final class KeySuggestions {
+
+  private KeySuggestions() {}
+
+  /** The candidate with the smallest edit distance to {@code name}; ties go to the first. */
+  static String closest(final String name, final Collection<String> candidates) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    final String lower = name.toLowerCase(Locale.ROOT);
+    for (final String candidate : candidates) {
+      final int distance = distance(lower, candidate.toLowerCase(Locale.ROOT));
+      if (distance < bestDistance) {
+        best = candidate;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  }
+
+  /** Levenshtein distance. */
+  static int distance(final String a, final String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        final int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+      }
+      final int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+}

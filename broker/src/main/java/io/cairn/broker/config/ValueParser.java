@@ -1,0 +1,252 @@
+package io.cairn.broker.config;
+
+import io.cairn.transport.MemberAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns one raw configuration value (a YAML scalar or an environment variable, always as text)
+ * into a typed value, checking its range. {@link #rule()} is the allowed range in words, used in
+ * error messages and in the README's key table.
+ *
+ * <p>Units:
+ *
+ * <ul>
+ *   <li>durations: a whole number with a unit, {@code ms}, {@code s}, {@code m}, {@code h} or
+ *       {@code d} ({@code "500ms"}, {@code "5m"}), or ISO-8601 ({@code "PT30S"}); a bare {@code 0}
+ *       is zero;
+ *   <li>sizes: a whole number of bytes, or with a unit {@code KB}, {@code MB}, {@code GB}, {@code
+ *       TB} (powers of 1024; {@code KiB} etc. are accepted as the same), case-insensitive ({@code
+ *       "128MB"}, {@code "64kb"});
+ *   <li>booleans: {@code true} or {@code false}.
+ * </ul>
+ *
+ * @param <T> the typed value
+ */
+interface ValueParser<T> {
+
+  Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m|h|d)");
+  Pattern SIZE = Pattern.compile("(\\d{1,15})\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)");
+
+  /**
+   * @throws ConfigValueException if the text does not parse or is out of range
+   */
+  T parse(String raw) throws ConfigValueException;
+
+  /** The allowed values in words, e.g. {@code "an integer in [1, 32767]"}. */
+  String rule();
+
+  /** An integer in {@code [min, max]}. */
+  static ValueParser<Integer> integer(final int min, final int max) {
+    final String rule = "an integer in [" + min + ", " + max + "]";
+    return of(
+        rule,
+        raw -> {
+          final int value;
+          try {
+            value = Integer.parseInt(raw.trim());
+          } catch (final NumberFormatException e) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          if (value < min || value > max) {
+            throw new ConfigValueException(rule, Integer.toString(value));
+          }
+          return value;
+        });
+  }
+
+  /** One of {@code allowed}. */
+  static ValueParser<Integer> integerOneOf(final List<Integer> allowed) {
+    final String rule = "one of " + allowed;
+    return of(
+        rule,
+        raw -> {
+          try {
+            final int value = Integer.parseInt(raw.trim());
+            if (allowed.contains(value)) {
+              return value;
+            }
+          } catch (final NumberFormatException e) {
+            // fall through to the error below
+          }
+          throw new ConfigValueException(rule, quote(raw));
+        });
+  }
+
+  /** {@code true} or {@code false}. */
+  static ValueParser<Boolean> bool() {
+    final String rule = "true or false";
+    return of(
+        rule,
+        raw ->
+            switch (raw.trim().toLowerCase(Locale.ROOT)) {
+              case "true" -> true;
+              case "false" -> false;
+              default -> throw new ConfigValueException(rule, quote(raw));
+            });
+  }
+
+  /** A duration in {@code [min, max]}. */
+  static ValueParser<Duration> duration(final Duration min, final Duration max) {
+    final String rule =
+        "a duration in [" + ConfigFormat.duration(min) + ", " + ConfigFormat.duration(max) + "]";
+    return of(
+        rule,
+        raw -> {
+          final Duration value = parseDuration(raw, rule);
+          if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          return value;
+        });
+  }
+
+  /** A size in bytes in {@code [min, max]}; with {@code zeroAllowed}, 0 too ("off"). */
+  static ValueParser<Long> size(final long min, final long max, final boolean zeroAllowed) {
+    final String rule =
+        (zeroAllowed ? "0 (off) or " : "")
+            + "a size in ["
+            + ConfigFormat.size(min)
+            + ", "
+            + ConfigFormat.size(max)
+            + "]";
+    return of(
+        rule,
+        raw -> {
+          final long value = parseSize(raw, rule);
+          if (zeroAllowed && value == 0) {
+            return 0L;
+          }
+          if (value < min || value > max) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          return value;
+        });
+  }
+
+  /** One of the given names (case-insensitive), mapped to its value. */
+  static <E> ValueParser<E> oneOf(final Map<String, E> byName) {
+    final String rule = "one of " + byName.keySet();
+    return of(
+        rule,
+        raw -> {
+          final E value = byName.get(raw.trim().toLowerCase(Locale.ROOT));
+          if (value == null) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          return value;
+        });
+  }
+
+  /** Text matching {@code pattern} (described by {@code rule}). */
+  static ValueParser<String> text(final Pattern pattern, final String rule) {
+    return of(
+        rule,
+        raw -> {
+          final String value = raw.trim();
+          if (!pattern.matcher(value).matches()) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          return value;
+        });
+  }
+
+  /** {@code host:port} with a port in [1, 65535]. */
+  static ValueParser<MemberAddress> address() {
+    final String rule = "host:port with a port in [1, 65535]";
+    return of(
+        rule,
+        raw -> {
+          final MemberAddress address;
+          try {
+            address = MemberAddress.parse(raw.trim());
+          } catch (final IllegalArgumentException e) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          if (address.port() < 1) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          return address;
+        });
+  }
+
+  private static <T> ValueParser<T> of(final String rule, final Parse<T> parse) {
+    return new ValueParser<>() {
+      @Override
+      public T parse(final String raw) throws ConfigValueException {
+        return parse.apply(raw);
+      }
+
+      @Override
+      public String rule() {
+        return rule;
+      }
+    };
+  }
+
+  /** Like {@link Function}, but may throw {@link ConfigValueException}. */
+  @FunctionalInterface
+  interface Parse<T> {
+    T apply(String raw) throws ConfigValueException;
+  }
+
+  private static Duration parseDuration(final String raw, final String rule)
+      throws ConfigValueException {
+    final String text = raw.trim();
+    if (text.equals("0")) {
+      return Duration.ZERO;
+    }
+    final Matcher matcher = DURATION.matcher(text.toLowerCase(Locale.ROOT));
+    if (matcher.matches()) {
+      final long amount = Long.parseLong(matcher.group(1));
+      try {
+        return switch (matcher.group(2)) {
+          case "ms" -> Duration.ofMillis(amount);
+          case "s" -> Duration.ofSeconds(amount);
+          case "m" -> Duration.ofMinutes(amount);
+          case "h" -> Duration.ofHours(amount);
+          default -> Duration.ofDays(amount);
+        };
+      } catch (final ArithmeticException e) {
+        throw new ConfigValueException(rule, quote(raw));
+      }
+    }
+    if (text.startsWith("P") || text.startsWith("p")) {
+      try {
+        return Duration.parse(text);
+      } catch (final RuntimeException e) {
+        throw new ConfigValueException(rule, quote(raw));
+      }
+    }
+    throw new ConfigValueException(rule + ", with a unit (ms, s, m, h, d)", quote(raw));
+  }
+
+  private static long parseSize(final String raw, final String rule) throws ConfigValueException {
+    final Matcher matcher = SIZE.matcher(raw.trim().toLowerCase(Locale.ROOT));
+    if (!matcher.matches()) {
+      throw new ConfigValueException(rule + ", such as 128MB or 64KB", quote(raw));
+    }
+    final long amount = Long.parseLong(matcher.group(1));
+    final int shift =
+        switch (matcher.group(2)) {
+          case "k", "kb", "kib" -> 10;
+          case "m", "mb", "mib" -> 20;
+          case "g", "gb", "gib" -> 30;
+          case "t", "tb", "tib" -> 40;
+          default -> 0;
+        };
+    if (amount > (Long.MAX_VALUE >> shift)) {
+      throw new ConfigValueException(rule, quote(raw));
+    }
+    return amount << shift;
+  }
+
+  private static String quote(final String raw) {
+    return "'" + raw + "'";
+  }
+}

@@ -1,0 +1,83 @@
+package io.cairn.broker.interpartition;
+
+import io.cairn.broker.HostedPartition;
+import io.cairn.broker.HostedPartitions;
+import io.cairn.broker.interpartition.InterPartitionCodec.Status;
+import io.cairn.broker.topology.LeaderDirectory;
+import io.cairn.logstreams.WriteResult;
+import io.cairn.protocol.ProtocolException;
+import io.cairn.transport.MessagingService;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The receiving end of {@link TransportInterPartitionSender}: writes an inter-partition command to
+ * the log of the target partition when this broker leads it ({@code InterPartitionReceiver}), and
+ * answers what happened.
+ */
+public final class InterPartitionRequestHandler implements MessagingService.RequestHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(InterPartitionRequestHandler.class);
+
+  private final HostedPartitions partitions;
+  private final LeaderDirectory leaders;
+  private final InterPartitionMetrics metrics;
+
+  public InterPartitionRequestHandler(
+      final HostedPartitions partitions,
+      final LeaderDirectory leaders,
+      final InterPartitionMetrics metrics) {
+    this.partitions = Objects.requireNonNull(partitions, "partitions");
+    this.leaders = Objects.requireNonNull(leaders, "leaders");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+    return CompletableFuture.completedFuture(answer(senderNodeId, payload));
+  }
+
+  private byte[] answer(final int senderNodeId, final byte[] payload) {
+    final InterPartitionCodec.Request request;
+    try {
+      request = InterPartitionCodec.decodeRequest(payload);
+    } catch (final ProtocolException e) {
+      metrics.received("invalid");
+      LOG.debug(
+          "Node {} sent an undecodable inter-partition command: {}", senderNodeId, e.getMessage());
+      return InterPartitionCodec.encodeResponse(Status.INVALID, -1);
+    }
+    final int partitionId = request.targetPartitionId();
+    final Optional<HostedPartition> target = partitions.get(partitionId);
+    if (target.isEmpty() || !target.get().isLeader()) {
+      metrics.received("not_leader");
+      return InterPartitionCodec.encodeResponse(Status.NOT_LEADER, leaders.leaderOf(partitionId));
+    }
+    final WriteResult result;
+    try {
+      result = target.get().receiver().receive(request.command());
+    } catch (final IllegalArgumentException e) {
+      metrics.received("invalid");
+      LOG.debug(
+          "Refused an inter-partition command from node {}: {}", senderNodeId, e.getMessage());
+      return InterPartitionCodec.encodeResponse(Status.INVALID, -1);
+    }
+    if (result.isWritten()) {
+      metrics.received("written");
+      return InterPartitionCodec.encodeResponse(Status.WRITTEN, -1);
+    }
+    if (result instanceof WriteResult.NotLeader) {
+      metrics.received("not_leader");
+      return InterPartitionCodec.encodeResponse(Status.NOT_LEADER, leaders.leaderOf(partitionId));
+    }
+    if (result instanceof WriteResult.Backpressure) {
+      metrics.received("backpressure");
+      return InterPartitionCodec.encodeResponse(Status.BACKPRESSURE, -1);
+    }
+    metrics.received("invalid");
+    return InterPartitionCodec.encodeResponse(Status.INVALID, -1);
+  }
+}

@@ -1,0 +1,147 @@
+package io.cairn.broker;
+
+import static io.cairn.broker.GatewayClient.command;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.engine.PendingCredit;
+import io.cairn.protocol.AccountIntent;
+import io.cairn.protocol.AccountValue;
+import io.cairn.protocol.DepositIntent;
+import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RejectionType;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
+import io.cairn.protocol.ValueDescriptor;
+import io.micrometer.core.instrument.Counter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three brokers, three partitions, replication factor 1: partition {@code p} lives on broker
+ * {@code p-1} alone, so every cross-partition credit travels between brokers over netty, and a
+ * broker learns the leaders of partitions it does not host only from the others' {@code
+ * cairn-topology}.
+ */
+final class BrokerInterPartitionTest {
+
+  private static final int PARTITIONS = 3;
+  private static final long DEPOSIT = 500;
+
+  @TempDir Path directory;
+  private BrokerTestCluster cluster;
+
+  @AfterEach
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void shouldCompleteCrossPartitionTransfersThroughTheNettySenderAndConserveMoney() {
+    // given one partition per broker, and two funded accounts on each
+    cluster = new BrokerTestCluster(directory, 3, PARTITIONS, 1);
+    cluster.awaitReady();
+    final GatewayClient client = cluster.client();
+    for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
+      assertThat(cluster.broker(partitionId - 1).partitions().get(partitionId)).isPresent();
+      for (final String id : accounts(partitionId)) {
+        client.execute(partitionId, command(AccountIntent.CREATE, new AccountValue(id, 0)));
+        client.execute(partitionId, command(DepositIntent.DEPOSIT, new DepositValue(id, DEPOSIT)));
+      }
+    }
+
+    // when every account sends money to accounts on the two other partitions
+    int transfers = 0;
+    for (int from = 1; from <= PARTITIONS; from++) {
+      for (int to = 1; to <= PARTITIONS; to++) {
+        if (from == to) {
+          continue;
+        }
+        for (int i = 0; i < 2; i++) {
+          final Record answer =
+              client.execute(
+                  from,
+                  transfer(accounts(from).get(i), accounts(to).get(1 - i), 7L * from + to + i));
+          assertThat(answer.metadata().intent()).isEqualTo(TransferIntent.DEBITED);
+          transfers++;
+        }
+      }
+    }
+    // and one transfer to an account that does not exist yet: its credit stays pending ...
+    final String late = LedgerAccountsForTest.on(3, PARTITIONS, "late", 1).get(0);
+    client.execute(1, transfer(accounts(1).get(0), late, 11));
+    final Record rejected =
+        client.execute(1, transfer(accounts(1).get(1), accounts(2).get(0), 1_000_000));
+    assertThat(rejected.metadata().rejectionType()).isEqualTo(RejectionType.INSUFFICIENT_FUNDS);
+
+    // ... until the account is created, then the retried credit is applied
+    client.execute(3, command(AccountIntent.CREATE, new AccountValue(late, 0)));
+
+    // then nothing stays pending and no money was made or lost
+    await("every credit applied and acknowledged, money conserved")
+        .atMost(BrokerTestCluster.TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> {
+              long total = 0;
+              for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
+                final HostedPartition replica = cluster.leaderReplica(partitionId);
+                assertThat(
+                        replica
+                            .partition()
+                            .readState(db -> pendingCredits(replica))
+                            .orTimeout(10, TimeUnit.SECONDS)
+                            .join())
+                    .as("pending credits of partition %s", partitionId)
+                    .isEmpty();
+                for (final String id : accounts(partitionId)) {
+                  total += client.balance(partitionId, id).balance();
+                }
+              }
+              total += client.balance(3, late).balance();
+              assertThat(client.balance(3, late).balance()).isEqualTo(11);
+              assertThat(total).isEqualTo(PARTITIONS * 2 * DEPOSIT);
+            });
+
+    // and the credits went over the transport: each APPLY and ACK written by a remote leader
+    long remoteWrites = 0;
+    long localWrites = 0;
+    for (final Broker broker : cluster.brokers()) {
+      remoteWrites += count(broker, "cairn.broker.interpartition.sends", "written");
+      localWrites += count(broker, "cairn.broker.interpartition.sends", "local");
+      assertThat(count(broker, "cairn.broker.interpartition.receives", "written")).isPositive();
+    }
+    assertThat(remoteWrites).isGreaterThanOrEqualTo(2L * (transfers + 1));
+    assertThat(localWrites).isZero();
+  }
+
+  /** On the partition's thread: the pending credits of its running engine. */
+  private static List<PendingCredit> pendingCredits(final HostedPartition replica) {
+    return replica.ledger().engine().orElseThrow().state().pendingCredits();
+  }
+
+  private static List<String> accounts(final int partitionId) {
+    return LedgerAccountsForTest.on(partitionId, PARTITIONS, "ipc", 2);
+  }
+
+  private static long count(final Broker broker, final String name, final String result) {
+    final Counter counter =
+        broker.meterRegistry().find(name).tag("result", result).counter();
+    return counter == null ? 0 : (long) counter.count();
+  }
+
+  private static Record transfer(final String from, final String to, final long amount) {
+    return command(
+        TransferIntent.CREATE,
+        new TransferValue(
+            from, to, amount, ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID));
+  }
+}

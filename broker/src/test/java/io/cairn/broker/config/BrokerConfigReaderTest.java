@@ -1,0 +1,483 @@
+package io.cairn.broker.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cairn.backupapi.Compression;
+import io.cairn.transport.MemberAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+final class BrokerConfigReaderTest {
+
+  private static final String SOURCE = "config file test.yaml";
+
+  private static final String FULL =
+      """
+      cluster:
+        clusterId: ledger-eu
+        nodeId: 1
+        partitionCount: 6
+        replicationFactor: 3
+        members:
+          0: 10.0.0.1:26502
+          1: 10.0.0.2:26502
+          2: "[::1]:26503"
+      network:
+        host: 0.0.0.0
+        port: 26600
+        maxFrameSize: 8MB
+        connectTimeout: 3s
+        requestTimeout: 750ms
+        ioThreads: 3
+      data:
+        directory: /var/lib/cairn
+        segmentSize: 64MB
+        preallocateSegments: false
+        snapshotInterval: 2m
+        snapshotsToKeep: 3
+      backup:
+        enabled: true
+        store: fs
+        uploadConcurrency: 4
+        maxBytesPerSecond: 64MB
+        maxConcurrentBackups: 2
+        maxPendingBackups: 8
+        fs:
+          basePath: /backups
+          compression: zstd
+          compressionThreshold: 1MB
+          zstdLevel: 5
+      management:
+        host: 0.0.0.0
+        port: 9700
+      processing:
+        maxInFlightCommands: 500
+        commandTimeout: PT20S
+        maxRecordsPerTurn: 50
+        creditRetryInterval: 500ms
+        creditRetryIntervalMax: 1m
+        actorThreads: 4
+        ioThreads: 3
+        topologyRefreshInterval: 250ms
+        shutdownTimeout: 1m
+      raft:
+        electionTimeout: 1s
+        heartbeatInterval: 100ms
+        requestTimeout: 400ms
+      """;
+
+  @Test
+  void shouldReadEveryKeyOfAFullFile() {
+    // when
+    final BrokerConfig config = BrokerConfigReader.parse(FULL, SOURCE, Map.of());
+
+    // then
+    assertThat(config.cluster().clusterId()).isEqualTo("ledger-eu");
+    assertThat(config.cluster().nodeId()).isEqualTo(1);
+    assertThat(config.cluster().partitionCount()).isEqualTo(6);
+    assertThat(config.cluster().replicationFactor()).isEqualTo(3);
+    assertThat(config.cluster().members())
+        .containsExactly(
+            Map.entry(0, new MemberAddress("10.0.0.1", 26502)),
+            Map.entry(1, new MemberAddress("10.0.0.2", 26502)),
+            Map.entry(2, new MemberAddress("::1", 26503)));
+    assertThat(config.network())
+        .isEqualTo(
+            new BrokerConfig.Network(
+                "0.0.0.0",
+                26600,
+                8L << 20,
+                Duration.ofSeconds(3),
+                Duration.ofMillis(750),
+                3));
+    assertThat(config.data())
+        .isEqualTo(
+            new BrokerConfig.Data(
+                Path.of("/var/lib/cairn"), 64L << 20, false, Duration.ofMinutes(2), 3));
+    assertThat(config.backup().store()).isEqualTo(BackupStoreType.FS);
+    assertThat(config.backup().active()).isTrue();
+    assertThat(config.backup().uploadConcurrency()).isEqualTo(4);
+    assertThat(config.backup().maxBytesPerSecond()).isEqualTo(64L << 20);
+    assertThat(config.backup().fs().orElseThrow().basePath()).isEqualTo(Path.of("/backups"));
+    assertThat(config.backup().fs().orElseThrow().compression()).isEqualTo(Compression.ZSTD);
+    assertThat(config.backup().fs().orElseThrow().compressionThresholdBytes()).isEqualTo(1L << 20);
+    assertThat(config.backup().fs().orElseThrow().zstdLevel()).isEqualTo(5);
+    assertThat(config.backupConfig().maxConcurrentBackups()).isEqualTo(2);
+    assertThat(config.backupConfig().maxPendingBackups()).isEqualTo(8);
+    assertThat(config.backupConfig().uploadRateBytesPerSecond()).isEqualTo(64L << 20);
+    assertThat(config.management()).isEqualTo(new BrokerConfig.Management(true, "0.0.0.0", 9700));
+    assertThat(config.processing())
+        .isEqualTo(
+            new BrokerConfig.Processing(
+                500,
+                Duration.ofSeconds(20),
+                50,
+                Duration.ofMillis(500),
+                Duration.ofMinutes(1),
+                4,
+                3,
+                Duration.ofMillis(250),
+                Duration.ofMinutes(1)));
+    assertThat(config.partitionConfig().raft().electionTimeout()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(config.partitionConfig().raft().heartbeatInterval())
+        .isEqualTo(Duration.ofMillis(100));
+    assertThat(config.partitionConfig().journalSegmentSizeBytes()).isEqualTo(64 << 20);
+    assertThat(config.partitionConfig().journalPreallocateSegmentFiles()).isFalse();
+    assertThat(config.partitionConfig().snapshot().snapshotInterval())
+        .isEqualTo(Duration.ofMinutes(2));
+    assertThat(config.partitionConfig().snapshot().retainedSnapshotCount()).isEqualTo(3);
+    assertThat(config.partitionConfig().streamProcessor().maxRecordsPerTurn()).isEqualTo(50);
+    assertThat(config.ledgerConfig().partitionCount()).isEqualTo(6);
+    assertThat(config.ledgerConfig().creditRetryInterval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(config.transportConfig().maxFrameSizeBytes()).isEqualTo(8 << 20);
+    assertThat(config.distribution().partitionsOf(1)).containsExactly(1, 2, 3, 4, 5, 6);
+  }
+
+  @Test
+  void shouldUseTheDefaultsForAnEmptyFile() {
+    // when
+    final BrokerConfig config = BrokerConfigReader.parse("", SOURCE, Map.of());
+
+    // then a single node with defaults from the key table
+    assertThat(config.cluster().nodeId()).isZero();
+    assertThat(config.cluster().clusterId()).isEqualTo("cairn");
+    assertThat(config.cluster().members())
+        .containsExactly(Map.entry(0, new MemberAddress("127.0.0.1", 26502)));
+    assertThat(config.transportConfig().members()).isEmpty();
+    assertThat(config.distribution().partitionsOf(0)).containsExactly(1);
+    assertThat(config.cluster().partitionCount()).isEqualTo(1);
+    assertThat(config.network().port()).isEqualTo(26502);
+    assertThat(config.data().directory()).isEqualTo(Path.of("data"));
+    assertThat(config.data().segmentSizeBytes()).isEqualTo(128L << 20);
+    assertThat(config.data().snapshotInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(config.backup().store()).isEqualTo(BackupStoreType.NONE);
+    assertThat(config.backup().active()).isFalse();
+    assertThat(config.management().port()).isEqualTo(9600);
+    assertThat(config.processing().commandTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.partitionConfig().raft().electionTimeout())
+        .isEqualTo(Duration.ofMillis(2500));
+    for (final ConfigKey<?> key : BrokerConfigKeys.all()) {
+      // the filesystem store's keys count (and are listed) only with backup.store fs
+      if (key.defaultValue() != null && !key.path().startsWith("backup.fs.")) {
+        assertThat(config.settings())
+            .as("the effective settings list %s with its default", key.path())
+            .contains(new ConfigSetting(key.path(), key.defaultValue(), "default"));
+      }
+    }
+  }
+
+  @Test
+  void shouldLetTheEnvironmentOverrideEveryKindOfKey() {
+    // given
+    final Map<String, String> env =
+        Map.of(
+            "CAIRN_CLUSTER_NODEID", "2",
+            "CAIRN_CLUSTER_MEMBERS_2", "10.0.0.9:27000",
+            "CAIRN_BACKUP_FS_BASEPATH", "/mnt/backups",
+            "CAIRN_DATA_SEGMENTSIZE", "32mb",
+            "CAIRN_PROCESSING_COMMANDTIMEOUT", "90s",
+            "CAIRN_HOME", "/opt/cairn",
+            "PATH", "/usr/bin");
+
+    // when
+    final BrokerConfig config = BrokerConfigReader.parse(FULL, SOURCE, env);
+
+    // then
+    assertThat(config.cluster().nodeId()).isEqualTo(2);
+    assertThat(config.cluster().members().get(2)).isEqualTo(new MemberAddress("10.0.0.9", 27000));
+    assertThat(config.cluster().members().get(0)).isEqualTo(new MemberAddress("10.0.0.1", 26502));
+    assertThat(config.backup().fs().orElseThrow().basePath()).isEqualTo(Path.of("/mnt/backups"));
+    assertThat(config.data().segmentSizeBytes()).isEqualTo(32L << 20);
+    assertThat(config.processing().commandTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(config.settings())
+        .contains(
+            new ConfigSetting(
+                "cluster.nodeId", "2", "set by environment variable CAIRN_CLUSTER_NODEID"),
+            new ConfigSetting("cluster.partitionCount", "6", "set in " + SOURCE));
+  }
+
+  @Test
+  void shouldNameEachKeysEnvironmentVariableMechanically() {
+    assertThat(BrokerConfigKeys.NODE_ID.envName()).isEqualTo("CAIRN_CLUSTER_NODEID");
+    assertThat(BrokerConfigKeys.BACKUP_FS_BASE_PATH.envName())
+        .isEqualTo("CAIRN_BACKUP_FS_BASEPATH");
+    assertThat(BrokerConfigKeys.S3_KEYS.get("secretAccessKey").envName())
+        .isEqualTo("CAIRN_BACKUP_S3_SECRETACCESSKEY");
+    for (final ConfigKey<?> key : BrokerConfigKeys.allWithS3()) {
+      assertThat(key.envName())
+          .isEqualTo("CAIRN_" + key.path().replace(".", "_").toUpperCase(Locale.ROOT));
+    }
+  }
+
+  static Stream<Arguments> badValues() {
+    return Stream.of(
+        Arguments.of(
+            "cluster:\n  nodeId: -1",
+            Map.of(),
+            "Expected cluster.nodeId to be an integer in [0, 1023], but was -1 (set in "
+                + SOURCE
+                + "; environment variable CAIRN_CLUSTER_NODEID)"),
+        Arguments.of(
+            "",
+            Map.of("CAIRN_CLUSTER_PARTITIONCOUNT", "many"),
+            "Expected cluster.partitionCount to be an integer in [1, 32767], but was 'many' (set"
+                + " by environment variable CAIRN_CLUSTER_PARTITIONCOUNT; environment variable"
+                + " CAIRN_CLUSTER_PARTITIONCOUNT)"),
+        Arguments.of(
+            "cluster:\n  replicationFactor: 2",
+            Map.of(),
+            "Expected cluster.replicationFactor to be one of [1, 3, 5], but was '2'"),
+        Arguments.of(
+            "cluster:\n  clusterId: 'my cluster'",
+            Map.of(),
+            "Expected cluster.clusterId to be 1 to 64 of [A-Za-z0-9._-], but was 'my cluster'"),
+        Arguments.of(
+            "network:\n  port: 70000",
+            Map.of(),
+            "Expected network.port to be an integer in [0, 65535], but was 70000"),
+        Arguments.of(
+            "network:\n  maxFrameSize: 1KB",
+            Map.of(),
+            "Expected network.maxFrameSize to be a size in [2MB, 256MB], but was '1KB'"),
+        Arguments.of(
+            "data:\n  segmentSize: 128 potatoes",
+            Map.of(),
+            "Expected data.segmentSize to be a size in [4KB, 1GB], such as 128MB or 64KB, but was"
+                + " '128 potatoes'"),
+        Arguments.of(
+            "data:\n  segmentSize: 2GB",
+            Map.of(),
+            "Expected data.segmentSize to be a size in [4KB, 1GB], but was '2GB'"),
+        Arguments.of(
+            "data:\n  snapshotInterval: 5",
+            Map.of(),
+            "Expected data.snapshotInterval to be a duration in [1s, 1d], with a unit (ms, s, m,"
+                + " h, d), but was '5'"),
+        Arguments.of(
+            "data:\n  snapshotInterval: 500ms",
+            Map.of(),
+            "Expected data.snapshotInterval to be a duration in [1s, 1d], but was '500ms'"),
+        Arguments.of(
+            "data:\n  preallocateSegments: yes please",
+            Map.of(),
+            "Expected data.preallocateSegments to be true or false, but was 'yes please'"),
+        Arguments.of(
+            "backup:\n  store: tape",
+            Map.of(),
+            "Expected backup.store to be one of [none, fs, s3], but was 'tape'"),
+        Arguments.of(
+            "backup:\n  store: fs",
+            Map.of(),
+            "Expected backup.fs.basePath to be set when backup.store is fs, but it is not set"
+                + " (environment variable CAIRN_BACKUP_FS_BASEPATH)"),
+        Arguments.of(
+            "backup:\n  maxBytesPerSecond: 1KB",
+            Map.of(),
+            "Expected backup.maxBytesPerSecond to be 0 (off) or a size in [64KB, 1TB], but was"
+                + " '1KB'"),
+        Arguments.of(
+            "backup:\n  store: s3",
+            Map.of(),
+            "(the key is backup.s3.<key>, environment variable CAIRN_BACKUP_S3_<KEY>)"),
+        Arguments.of(
+            "processing:\n  commandTimeout: 0",
+            Map.of(),
+            "Expected processing.commandTimeout to be a duration in [10ms, 10m], but was '0'"),
+        Arguments.of(
+            "raft:\n  electionTimeout: 100ms\n  heartbeatInterval: 80ms",
+            Map.of(),
+            "Expected raft.heartbeatInterval to be at most half of raft.electionTimeout, but they"
+                + " are 80ms and 100ms"),
+        Arguments.of(
+            "cluster:\n  members: {0: 'a:1', 2: 'b:1'}",
+            Map.of(),
+            "Expected the node ids of cluster.members to be 0..1 (one per broker, no gaps), but"
+                + " they are [0, 2]"),
+        Arguments.of(
+            "cluster:\n  nodeId: 3\n  members: ['a:1', 'b:1', 'c:1']",
+            Map.of(),
+            "Expected cluster.nodeId to be one of the node ids of cluster.members [0, 1, 2], but"
+                + " was 3"),
+        Arguments.of(
+            "cluster:\n  replicationFactor: 5\n  members: ['a:1', 'b:1', 'c:1']",
+            Map.of(),
+            "Expected cluster.replicationFactor to be at most the number of members (3), but was"
+                + " 5"),
+        Arguments.of(
+            "cluster:\n  members: ['a:1', 'no-port']",
+            Map.of(),
+            "Expected cluster.members.1 to be host:port with a port in [1, 65535], but was"
+                + " 'no-port'"),
+        Arguments.of(
+            "cluster:\n  nodeId: 1",
+            Map.of(),
+            "Expected cluster.members to list every broker (node id: host:port) when"
+                + " cluster.nodeId is 1"),
+        Arguments.of(
+            "management:\n  port: 26502",
+            Map.of(),
+            "Expected management.port to differ from network.port on the same host, but both are"
+                + " 26502"),
+        Arguments.of(
+            "processing:\n  creditRetryInterval: 5s\n  creditRetryIntervalMax: 1s",
+            Map.of(),
+            "Expected processing.creditRetryIntervalMax to be at least"
+                + " processing.creditRetryInterval (5s), but was 1s"),
+        Arguments.of(
+            "data:\n  segmentSize: 512KB",
+            Map.of(),
+            "Expected a journal segment to hold the largest log batch"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {2}")
+  @MethodSource("badValues")
+  void shouldRejectABadValueNamingTheKeyTheValueAndTheRange(
+      final String yaml, final Map<String, String> env, final String expected) {
+    assertThatThrownBy(() -> BrokerConfigReader.parse(yaml, SOURCE, env))
+        .isInstanceOf(BrokerConfigException.class)
+        .satisfies(
+            error ->
+                assertThat(((BrokerConfigException) error).violations())
+                    .anySatisfy(violation -> assertThat(violation).contains(expected)));
+  }
+
+  @Test
+  void shouldRejectAnUnknownKeySuggestingTheClosestKnownOne() {
+    assertThatThrownBy(
+            () ->
+                BrokerConfigReader.parse(
+                    "cluster:\n  nodeID: 1\nbackup:\n  fs:\n    basepth: /x", SOURCE, Map.of()))
+        .isInstanceOf(BrokerConfigException.class)
+        .satisfies(
+            error ->
+                assertThat(((BrokerConfigException) error).violations())
+                    .containsExactly(
+                        "Expected only known keys, but cluster.nodeID is not one ("
+                            + SOURCE
+                            + "); did you mean cluster.nodeId?",
+                        "Expected only known keys, but backup.fs.basepth is not one ("
+                            + SOURCE
+                            + "); did you mean backup.fs.basePath?"));
+  }
+
+  @Test
+  void shouldRejectAnUnknownVariableOfAKnownSectionButIgnoreOtherCairnVariables() {
+    assertThatThrownBy(
+            () ->
+                BrokerConfigReader.parse(
+                    "",
+                    SOURCE,
+                    Map.of("CAIRN_CLUSTER_NODE_ID", "1", "CAIRN_JAVA_OPTS", "-Xmx1g")))
+        .isInstanceOf(BrokerConfigException.class)
+        .satisfies(
+            error ->
+                assertThat(((BrokerConfigException) error).violations())
+                    .containsExactly(
+                        "Expected environment variable CAIRN_CLUSTER_NODE_ID to name a"
+                            + " configuration key, but there is no such key; did you mean"
+                            + " CAIRN_CLUSTER_NODEID (cluster.nodeId)?"));
+  }
+
+  @Test
+  void shouldListEveryProblemAtOnce() {
+    // given three bad keys and a YAML list where one value belongs
+    final String yaml =
+        """
+        cluster:
+          nodeId: x
+        network:
+          port: -5
+          host: [a, b]
+        raft:
+          electionTimeout: soon
+        """;
+
+    // then
+    assertThatThrownBy(() -> BrokerConfigReader.parse(yaml, SOURCE, Map.of()))
+        .isInstanceOf(BrokerConfigException.class)
+        .hasMessageStartingWith(
+            "Expected a valid broker configuration, but " + SOURCE + " has 4 problems.")
+        .satisfies(
+            error ->
+                assertThat(((BrokerConfigException) error).violations())
+                    .hasSize(4)
+                    .anySatisfy(v -> assertThat(v).startsWith("Expected cluster.nodeId"))
+                    .anySatisfy(v -> assertThat(v).startsWith("Expected network.port"))
+                    .anySatisfy(
+                        v -> assertThat(v).startsWith("Expected one value for network.host"))
+                    .anySatisfy(v -> assertThat(v).startsWith("Expected raft.electionTimeout")));
+  }
+
+  @Test
+  void shouldRejectDuplicateKeysEmptyValuesAndBrokenYaml() {
+    assertThatThrownBy(
+            () -> BrokerConfigReader.parse("cluster:\n  nodeId: 1\n  nodeId: 2", SOURCE, Map.of()))
+        .hasMessageContaining("Duplicate field 'nodeId'");
+    assertThatThrownBy(() -> BrokerConfigReader.parse("cluster:\n  nodeId:", SOURCE, Map.of()))
+        .hasMessageContaining(
+            "Expected a value for cluster.nodeId, but it is empty (" + SOURCE + ")");
+    assertThatThrownBy(() -> BrokerConfigReader.parse("cluster: [", SOURCE, Map.of()))
+        .hasMessageContaining("Expected valid YAML, but");
+    assertThatThrownBy(() -> BrokerConfigReader.parse("cluster: 3", SOURCE, Map.of()))
+        .hasMessageContaining("Expected cluster to be a section of keys, but it is the value '3'");
+  }
+
+  @Test
+  void shouldRedactSecretsInTheEffectiveSettingsAndErrors() {
+    // given an S3 store with static credentials and a URL with user info
+    final String yaml =
+        """
+        backup:
+          store: s3
+          s3:
+            bucket: backups
+            endpoint: http://admin:hunter2@127.0.0.1:9000
+            accessKeyId: AKIAEXAMPLE
+            secretAccessKey: wJalrXUtnFEMI
+            pathStyleAccess: true
+        """;
+
+    // when
+    final BrokerConfig config = BrokerConfigReader.parse(yaml, SOURCE, Map.of());
+
+    // then
+    assertThat(config.backup().s3().orElseThrow().bucket()).isEqualTo("backups");
+    assertThat(config.describe())
+        .contains("backup.s3.secretAccessKey = <redacted> (set in " + SOURCE + ")")
+        .contains("backup.s3.endpoint = http://<redacted>@127.0.0.1:9000")
+        .contains("backup.s3.accessKeyId = AKIAEXAMPLE")
+        .doesNotContain("wJalrXUtnFEMI")
+        .doesNotContain("hunter2");
+  }
+
+  @Test
+  void shouldParseDurationsAndSizesWithUnits() throws Exception {
+    final var durations =
+        ValueParser.duration(Duration.ZERO, Duration.ofDays(10));
+    assertThat(durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(durations.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(durations.parse("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(durations.parse("2h")).isEqualTo(Duration.ofHours(2));
+    assertThat(durations.parse("1d")).isEqualTo(Duration.ofDays(1));
+    assertThat(durations.parse("PT1M30S")).isEqualTo(Duration.ofSeconds(90));
+    assertThat(durations.parse("0")).isEqualTo(Duration.ZERO);
+    final var sizes = ValueParser.size(0, Long.MAX_VALUE, true);
+    assertThat(sizes.parse("128MB")).isEqualTo(128L << 20);
+    assertThat(sizes.parse("64kb")).isEqualTo(64L << 10);
+    assertThat(sizes.parse("1GiB")).isEqualTo(1L << 30);
+    assertThat(sizes.parse("2TB")).isEqualTo(2L << 40);
+    assertThat(sizes.parse("4096")).isEqualTo(4096L);
+    assertThatThrownBy(() -> sizes.parse("99999999999999TB"))
+        .isInstanceOf(ConfigValueException.class);
+    assertThat(ConfigFormat.size(128L << 20)).isEqualTo("128MB");
+    assertThat(ConfigFormat.duration(Duration.ofMillis(2500))).isEqualTo("2500ms");
+  }
+}
