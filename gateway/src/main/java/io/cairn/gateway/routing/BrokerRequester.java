@@ -289,8 +289,15 @@ public final class BrokerRequester {
     attempts.retries++;
     metrics.retry(attempts.call.operation());
     if (refresh) {
-      topology.refresh();
+      // Retry only once the new topology is known: retrying before it arrives would go to the
+      // broker that just said it is not the leader. A failed refresh still leads to a retry.
+      topology.refresh().whenComplete((ignored, error) -> scheduleRetry(attempts, reason));
+    } else {
+      scheduleRetry(attempts, reason);
     }
+  }
+
+  private <T> void scheduleRetry(final Attempts<T> attempts, final String reason) {
     final long backoffNanos =
         Math.min(
             backoffMax.toNanos(),
