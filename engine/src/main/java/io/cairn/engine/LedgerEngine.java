@@ -1,5 +1,6 @@
 package io.cairn.engine;
 
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.db.CairnDb;
 import io.cairn.engine.credit.CreditRetryLoop;
 import io.cairn.engine.credit.CreditRetryPlanner;

@@ -1,5 +1,6 @@
 package io.cairn.engine;
 
+import io.cairn.protocol.api.AccountPlacement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

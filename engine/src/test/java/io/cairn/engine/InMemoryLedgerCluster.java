@@ -1,5 +1,6 @@
 package io.cairn.engine;
 
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.db.DbConfig;

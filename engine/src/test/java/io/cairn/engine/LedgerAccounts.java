@@ -1,5 +1,6 @@
 package io.cairn.engine;
 
+import io.cairn.protocol.api.AccountPlacement;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -8,7 +8,7 @@ import io.cairn.backup.CheckpointState;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.db.DbConfig;
-import io.cairn.engine.AccountPlacement;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.engine.CheckpointIdSupplier;
 import io.cairn.engine.InMemoryInterPartitionChannel;
 import io.cairn.engine.InterPartitionReceiver;

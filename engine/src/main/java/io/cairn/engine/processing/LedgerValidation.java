@@ -1,6 +1,6 @@
 package io.cairn.engine.processing;
 
-import io.cairn.engine.AccountPlacement;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.protocol.ValueDescriptor;
 import java.nio.charset.StandardCharsets;
 

@@ -2,7 +2,7 @@ package io.cairn.engine.processing;
 
 import static io.cairn.engine.processing.LedgerValidation.quote;
 
-import io.cairn.engine.AccountPlacement;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.engine.LedgerKeys;
 import io.cairn.engine.PendingCredit;
 import io.cairn.engine.credit.CreditSender;
