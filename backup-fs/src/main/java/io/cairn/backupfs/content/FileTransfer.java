@@ -22,8 +22,10 @@ import java.util.zip.CRC32C;
  * transfer plus a checksum read was about 20% faster than one read into a direct buffer followed
  * by a write, and on par with {@code cp -r} + {@code sync}.
  *
- * <p>With a limit, the target is also flushed after every chunk, so the disk sees the backup's
- * writes at the limit's pace rather than a whole large file at once when its copy ends.
+ * <p>The target is fsynced once, by the caller, when the file is complete. Flushing it after every
+ * chunk under a limit was measured and dropped: each flush is a filesystem journal commit that the
+ * partition's own log fsyncs queue behind (processing during a 25 MB/s backup: 0.93 of its rate
+ * with a flush per chunk, 1.00 without).
  */
 public final class FileTransfer {
 
@@ -70,9 +72,6 @@ public final class FileTransfer {
         checksum(in, source, position, end, lengthBytes, buffer, crc);
         limiter.acquire(end - position);
         transfer(in, source, position, end, lengthBytes, target);
-        if (!limiter.isUnlimited()) {
-          target.force(false);
-        }
         position = end;
       }
     }
