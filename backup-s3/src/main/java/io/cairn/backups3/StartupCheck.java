@@ -131,8 +131,8 @@ final class StartupCheck {
       String key = S3BackupStoreConfig.ENDPOINT_KEY;
       String endpoint = config.endpoint().map(Object::toString)
           .orElse("AWS S3 in region " + config.region());
-      return new S3BackupStoreStartException(key, "Expected " + endpoint + " to answer, but "
-          + answer + (e.attempts() > 1 ? " (after " + e.attempts() + " attempts)" : "") + " ("
+      return new S3BackupStoreStartException(key, "Expected " + endpoint + " to answer when "
+          + "asked to " + action + ", but " + answer + (e.attempts() > 1 ? " (after " + e.attempts() + " attempts)" : "") + " ("
           + where + ", key " + key + "). Check the URL, that the server runs, and the network "
           + "between this node and it.", e);
     }
