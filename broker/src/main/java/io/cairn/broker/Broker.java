@@ -9,6 +9,9 @@ import io.cairn.broker.api.CommandResponseRouter;
 import io.cairn.broker.api.ExportingRequestHandler;
 import io.cairn.broker.api.TopologyHandler;
 import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.exporting.ExporterComponent;
+import io.cairn.broker.exporting.ExporterDirectorConfig;
+import io.cairn.broker.exporting.ExportingState;
 import io.cairn.broker.interpartition.InterPartitionCodec;
 import io.cairn.broker.interpartition.InterPartitionMetrics;
 import io.cairn.broker.interpartition.InterPartitionRequestHandler;
@@ -18,6 +21,7 @@ import io.cairn.broker.node.NodeDescriptor;
 import io.cairn.broker.partition.BackupComponent;
 import io.cairn.broker.partition.LedgerComponent;
 import io.cairn.broker.partition.Partition;
+import io.cairn.broker.partition.PartitionComponent;
 import io.cairn.broker.partition.PartitionLayout;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.engine.InterPartitionReceiver;
@@ -64,6 +68,8 @@ import org.slf4j.LoggerFactory;
  *  Partitions (PartitionDistribution): BackupComponent + LedgerComponent each; inter-partition
  *    commands leave through TransportInterPartitionSender to the target's leader
  *  BackupStore: none | fs | s3 (backup.store)
+ *  Exporters (exporters[]): an ExporterComponent per partition; directors on their own scheduler;
+ *    ExportingState (paused flag, data directory) answers cairn-exporting
  *  ManagementServer: /metrics /health /ready (management.host:port)
  * </pre>
  *
@@ -110,6 +116,8 @@ public final class Broker implements AutoCloseable {
 
   // set by start()
   private ThreadPoolActorScheduler scheduler;
+  private ThreadPoolActorScheduler exporterScheduler;
+  private ExportingState exporting;
   private ExecutorService ioExecutor;
   private ExecutorService uploadExecutor;
   private ExecutorService storeExecutor;
@@ -145,7 +153,7 @@ public final class Broker implements AutoCloseable {
         config.describe());
     this.registry =
         new PrometheusMeterRegistry(
-            PrometheusConfig.DEFAULT, new PrometheusRegistry(), micrometerClock(clock));
+            PrometheusConfig.DEFAULT, new PrometheusRegistry(), BrokerMeters.clock(clock));
     this.transport = new NettyMessagingService(config.transportConfig(), clock, registry);
     try {
       transport.start();
@@ -222,6 +230,17 @@ public final class Broker implements AutoCloseable {
             nodeId, "backup-store", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
     apiExecutor = BrokerThreads.bounded(nodeId, "api", API_THREADS, API_QUEUE_CAPACITY);
     backupStore = BackupStores.open(config.backup(), clock, storeExecutor, registry);
+    exporting = ExportingState.open(dataDirectory);
+    exporting.registerGauge(registry, nodeId);
+    if (!config.exporters().isEmpty()) {
+      // exporters do file and network I/O: never on the threads that run the partitions
+      exporterScheduler =
+          new ThreadPoolActorScheduler(
+              "node-" + nodeId + "-exporters",
+              1,
+              clock,
+              BrokerMeters.roleView(registry, "exporter"));
+    }
 
     final Duration requestTimeout = config.network().requestTimeout();
     leaders =
@@ -267,7 +286,8 @@ public final class Broker implements AutoCloseable {
         ApiDescriptor.TYPE_BACKUP,
         new BackupRequestHandler(
             backupStore.store(), backupStore.unavailableReason(), apiMetrics));
-    register(ApiDescriptor.TYPE_EXPORTING, new ExportingRequestHandler(nodeId, apiMetrics));
+    register(
+        ApiDescriptor.TYPE_EXPORTING, new ExportingRequestHandler(nodeId, exporting, apiMetrics));
 
     final List<CompletableFuture<Void>> started = new ArrayList<>();
     for (final HostedPartition partition : partitions.all()) {
@@ -302,6 +322,12 @@ public final class Broker implements AutoCloseable {
                 store, config.backupConfig(), distribution.partitionCount(), uploadExecutor);
         final LedgerComponent ledger =
             new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
+        final List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
+        // also without exporters, so that their column family always exists in the state
+        final ExporterComponent exporters =
+            new ExporterComponent(
+                config.exporters(), exporting, ExporterDirectorConfig.defaults(), exporterScheduler);
+        components.add(exporters);
         // election timeouts only need to differ between members; the seed is not a secret
         final long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
         final Partition partition =
@@ -315,7 +341,8 @@ public final class Broker implements AutoCloseable {
                 .scheduler(scheduler)
                 .ioExecutor(ioExecutor)
                 .random(new SplittableRandom(seed))
-                .components(List.of(backups, ledger))
+                .components(components)
+                .exportedPositions(config.exporters().isEmpty() ? null : exporters)
                 .responseWriter(router.writerFor(partitionId))
                 .meterRegistry(registry)
                 .brokerVersion(info.version())
@@ -466,6 +493,7 @@ public final class Broker implements AutoCloseable {
     quietly("the partitions", this::closePartitions);
     quietly("the command response router", () -> closeActor(router));
     quietly("the leader directory", () -> closeActor(leaders));
+    quietly("the exporter scheduler", () -> close(exporterScheduler));
     quietly("the actor scheduler", () -> close(scheduler));
     quietly("the transport", transport::close);
     quietly(
@@ -553,20 +581,6 @@ public final class Broker implements AutoCloseable {
           "Expected " + what + " within " + timeout + ", but it did not (node " + nodeId + ")",
           e);
     }
-  }
-
-  private static io.micrometer.core.instrument.Clock micrometerClock(final Clock clock) {
-    return new io.micrometer.core.instrument.Clock() {
-      @Override
-      public long wallTime() {
-        return clock.millis();
-      }
-
-      @Override
-      public long monotonicTime() {
-        return clock.nanos();
-      }
-    };
   }
 
   @Override

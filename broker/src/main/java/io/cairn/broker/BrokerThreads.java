@@ -1,5 +1,6 @@
 package io.cairn.broker;
 
+import io.cairn.broker.partition.PartitionLogging;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -17,7 +18,7 @@ import org.slf4j.MDC;
 final class BrokerThreads {
 
   /** The MDC key of the node id. */
-  static final String MDC_NODE_ID = "nodeId";
+  static final String MDC_NODE_ID = PartitionLogging.NODE_ID;
 
   private BrokerThreads() {}
 

@@ -194,11 +194,13 @@ final class BrokerClusterTest {
             client.request(leader, ApiDescriptor.TYPE_COMMAND, new byte[] {1, 2, 3}));
     assertThat(garbage.status()).isEqualTo(ResponseStatus.INVALID);
 
-    // exporting is not built yet, and says so
-    final ApiResponse<Boolean> exporting = client.exporting(leader, ExportingOperation.PAUSE);
-    assertThat(exporting.status()).isEqualTo(ResponseStatus.UNAVAILABLE);
-    assertThat(((ApiResponse.Failure<Boolean>) exporting).reason())
-        .contains("exporting is not available yet");
+    // exporting: pause, report and resume answer the paused flag after the operation
+    assertThat(client.exporting(leader, ExportingOperation.PAUSE))
+        .isEqualTo(ApiResponse.ok(true));
+    assertThat(client.exporting(leader, ExportingOperation.STATUS))
+        .isEqualTo(ApiResponse.ok(true));
+    assertThat(client.exporting(leader, ExportingOperation.RESUME))
+        .isEqualTo(ApiResponse.ok(false));
   }
 
   @Test

@@ -63,7 +63,7 @@ import java.util.function.Function;
  * <p>Faults on demand: answer a partition's commands with NOT_LEADER or any failure status, reject
  * the next command, never answer a message type, answer garbage, or be down ({@link #stop()}).
  */
-final class FakeBroker implements AutoCloseable {
+public final class FakeBroker implements AutoCloseable {
   private final int nodeId;
   private final FakeCluster cluster;
   private volatile NettyMessagingService messaging;
@@ -80,7 +80,7 @@ final class FakeBroker implements AutoCloseable {
   private volatile boolean exportingPaused;
   private volatile boolean stopped;
 
-  FakeBroker(final int nodeId, final FakeCluster cluster) {
+  public FakeBroker(final int nodeId, final FakeCluster cluster) {
     this.nodeId = nodeId;
     this.cluster = cluster;
     this.executor = Executors.newSingleThreadExecutor(r -> {
@@ -106,46 +106,46 @@ final class FakeBroker implements AutoCloseable {
     return service;
   }
 
-  int nodeId() {
+  public int nodeId() {
     return nodeId;
   }
 
-  MemberAddress address() {
+  public MemberAddress address() {
     return messaging.localAddress();
   }
 
   /** This broker leads {@code partitionId} in {@code term}. */
-  FakeBroker lead(final int partitionId, final long term) {
+  public FakeBroker lead(final int partitionId, final long term) {
     replicas.put(partitionId,
         new PartitionReplica(partitionId, ReplicaRole.LEADER, term, ReplicaHealth.HEALTHY, ""));
     return this;
   }
 
   /** This broker follows {@code partitionId} in {@code term}. */
-  FakeBroker follow(final int partitionId, final long term) {
+  public FakeBroker follow(final int partitionId, final long term) {
     replicas.put(partitionId,
         new PartitionReplica(partitionId, ReplicaRole.FOLLOWER, term, ReplicaHealth.HEALTHY, ""));
     return this;
   }
 
   /** Commands for {@code partitionId} get {@code failure} instead of being processed. */
-  void failCommands(final int partitionId, final ApiResponse<Record> failure) {
+  public void failCommands(final int partitionId, final ApiResponse<Record> failure) {
     commandFailures.put(partitionId, failure);
   }
 
   /** The next command is answered with this rejection. */
-  void rejectNext(final RejectionType type, final String reason) {
+  public void rejectNext(final RejectionType type, final String reason) {
     nextRejection = new Record(
         RecordMetadata.builder().rejection(AccountIntent.CREATE, type, reason).build(),
         new AccountValue("x", 0));
   }
 
-  void failBackupQueries(final ResponseStatus status, final String reason) {
+  public void failBackupQueries(final ResponseStatus status, final String reason) {
     backupFailure = ApiResponse.failure(status, reason);
   }
 
   /** Requests of {@code type} are never answered. */
-  void hang(final String type) {
+  public void hang(final String type) {
     hanging.put(type, true);
   }
 
@@ -153,17 +153,17 @@ final class FakeBroker implements AutoCloseable {
    * The next request of {@code type} is handled (its effect applied), but then the broker
    * restarts its transport on the same port before answering, so the connection breaks.
    */
-  void crashAfterNext(final String type) {
+  public void crashAfterNext(final String type) {
     crashing.put(type, true);
   }
 
   /** Requests of {@code type} are answered with bytes no codec accepts. */
-  void answerGarbage(final String type) {
+  public void answerGarbage(final String type) {
     garbage.put(type, true);
   }
 
   /** Clears every fault and the counters (roles stay). */
-  void heal() {
+  public void heal() {
     commandFailures.clear();
     crashing.clear();
     hanging.clear();
@@ -175,22 +175,22 @@ final class FakeBroker implements AutoCloseable {
     exportingPaused = false;
   }
 
-  int requests(final String type) {
+  public int requests(final String type) {
     final AtomicInteger count = requests.get(type);
     return count == null ? 0 : count.get();
   }
 
   /** Requests that broke the message contract. */
-  int invalidRequests() {
+  public int invalidRequests() {
     return invalidRequests.get();
   }
 
-  boolean exportingPaused() {
+  public boolean exportingPaused() {
     return exportingPaused;
   }
 
   /** Goes down: closes the transport, so connections are refused. */
-  void stop() {
+  public void stop() {
     stopped = true;
     messaging.close();
   }

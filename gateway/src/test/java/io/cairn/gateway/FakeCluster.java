@@ -15,22 +15,22 @@ import java.util.Optional;
  * store would: a tiny ledger and the last checkpoint id per partition, and the backup statuses of
  * the (shared) store. Every method is synchronized; brokers call it from their handler threads.
  */
-final class FakeCluster {
-  static final String CLUSTER_ID = "cairn-test";
-  static final String VERSION = "0.1.0-test";
+public final class FakeCluster {
+  public static final String CLUSTER_ID = "cairn-test";
+  public static final String VERSION = "0.1.0-test";
 
-  final int partitionCount;
+  public final int partitionCount;
   private final Map<Integer, Map<String, Long>> balances = new HashMap<>();
   private final Map<Integer, Long> checkpoints = new HashMap<>();
   private final Map<Integer, Long> positions = new HashMap<>();
   private final List<BackupStatusEntry> store = new ArrayList<>();
 
-  FakeCluster(final int partitionCount) {
+  public FakeCluster(final int partitionCount) {
     this.partitionCount = partitionCount;
     reset();
   }
 
-  synchronized void reset() {
+  public synchronized void reset() {
     balances.clear();
     checkpoints.clear();
     positions.clear();
@@ -42,45 +42,46 @@ final class FakeCluster {
     }
   }
 
-  synchronized long nextPosition(final int partitionId) {
+  public synchronized long nextPosition(final int partitionId) {
     return positions.merge(partitionId, 1L, Long::sum);
   }
 
-  synchronized Long balance(final int partitionId, final String accountId) {
+  public synchronized Long balance(final int partitionId, final String accountId) {
     return balances.get(partitionId).get(accountId);
   }
 
-  synchronized void setBalance(final int partitionId, final String accountId, final long value) {
+  public synchronized void setBalance(
+      final int partitionId, final String accountId, final long value) {
     balances.get(partitionId).put(accountId, value);
   }
 
-  synchronized long checkpoint(final int partitionId) {
+  public synchronized long checkpoint(final int partitionId) {
     return checkpoints.get(partitionId);
   }
 
-  synchronized void setCheckpoint(final int partitionId, final long checkpointId) {
+  public synchronized void setCheckpoint(final int partitionId, final long checkpointId) {
     checkpoints.put(partitionId, checkpointId);
   }
 
-  synchronized void addBackup(final BackupStatusEntry entry) {
+  public synchronized void addBackup(final BackupStatusEntry entry) {
     store.add(entry);
   }
 
   /** A completed partition backup as a broker's backup manager would record it. */
-  static BackupStatusEntry completed(
+  public static BackupStatusEntry completed(
       final int nodeId, final int partitionId, final long checkpointId, final long position) {
     return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.COMPLETED, "",
         1_700_000_000_000L + checkpointId, 1_700_000_001_000L + checkpointId,
         Optional.of(details(position)));
   }
 
-  static BackupStatusEntry inProgress(
+  public static BackupStatusEntry inProgress(
       final int nodeId, final int partitionId, final long checkpointId) {
     return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.IN_PROGRESS, "",
         1_700_000_000_000L, 1_700_000_000_500L, Optional.of(details(7)));
   }
 
-  static BackupStatusEntry failed(
+  public static BackupStatusEntry failed(
       final int nodeId, final int partitionId, final long checkpointId, final String reason) {
     return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.FAILED, reason,
         1_700_000_000_000L, 1_700_000_002_000L, Optional.empty());
@@ -91,7 +92,7 @@ final class FakeCluster {
   }
 
   /** The store's statuses in its listing order: partition, checkpoint, node. */
-  synchronized List<BackupStatusEntry> backups() {
+  public synchronized List<BackupStatusEntry> backups() {
     final List<BackupStatusEntry> sorted = new ArrayList<>(store);
     sorted.sort(Comparator.comparingInt(BackupStatusEntry::partitionId)
         .thenComparingLong(BackupStatusEntry::checkpointId)
@@ -99,7 +100,7 @@ final class FakeCluster {
     return sorted;
   }
 
-  synchronized boolean removeBackups(final long checkpointId) {
+  public synchronized boolean removeBackups(final long checkpointId) {
     if (store.stream().anyMatch(
         e -> e.checkpointId() == checkpointId && e.state() == BackupState.IN_PROGRESS)) {
       return false;

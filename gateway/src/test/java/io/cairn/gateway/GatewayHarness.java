@@ -24,23 +24,25 @@ import java.util.function.UnaryOperator;
  * sharing one {@link FakeCluster}, with a gRPC channel and an HTTP client to it. Default layout:
  * two brokers, three partitions; broker 0 leads 1 and 3, broker 1 leads 2 (term 1).
  */
-final class GatewayHarness implements AutoCloseable {
-  static final Duration WAIT = Duration.ofSeconds(10);
+public final class GatewayHarness implements AutoCloseable {
+  public static final Duration WAIT = Duration.ofSeconds(10);
 
-  final FakeCluster cluster;
-  final List<FakeBroker> brokers = new ArrayList<>();
-  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  final Gateway gateway;
-  final ManagedChannel channel;
-  final LedgerServiceGrpc.LedgerServiceBlockingStub ledger;
-  final AdminServiceGrpc.AdminServiceBlockingStub admin;
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  public final FakeCluster cluster;
+  public final List<FakeBroker> brokers = new ArrayList<>();
+  public final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  public final Gateway gateway;
+  public final ManagedChannel channel;
+  public final LedgerServiceGrpc.LedgerServiceBlockingStub ledger;
+  public final AdminServiceGrpc.AdminServiceBlockingStub admin;
+  public final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  GatewayHarness() {
+  public GatewayHarness() {
     this(3, 2, builder -> builder);
   }
 
-  GatewayHarness(
+  public GatewayHarness(
       final int partitionCount,
       final int brokerCount,
       final UnaryOperator<GatewayConfig.Builder> tweak) {
@@ -69,7 +71,7 @@ final class GatewayHarness implements AutoCloseable {
   }
 
   /** Partition p is led by broker (p-1) mod N in term 1; the others follow. */
-  void defaultLeaders() {
+  public void defaultLeaders() {
     for (int p = 1; p <= cluster.partitionCount; p++) {
       for (final FakeBroker broker : brokers) {
         if (broker.nodeId() == (p - 1) % brokers.size()) {
@@ -81,23 +83,23 @@ final class GatewayHarness implements AutoCloseable {
     }
   }
 
-  FakeBroker broker(final int nodeId) {
+  public FakeBroker broker(final int nodeId) {
     return brokers.get(nodeId);
   }
 
   /** Waits until the gateway knows a leader for every partition. */
-  GatewayHarness awaitReady() {
+  public GatewayHarness awaitReady() {
     await().atMost(WAIT).until(() -> gateway.topology().hasAllLeaders());
     return this;
   }
 
   /** Waits until the gateway routes partition p to broker nodeId. */
-  void awaitLeader(final int partitionId, final int nodeId) {
+  public void awaitLeader(final int partitionId, final int nodeId) {
     await().atMost(WAIT).until(() -> gateway.topology().leaderOf(partitionId).orElse(-1) == nodeId);
   }
 
   /** Clears faults, counters and the shared state; restores the default leaders. */
-  void reset() {
+  public void reset() {
     cluster.reset();
     brokers.forEach(FakeBroker::heal);
     defaultLeaders();
@@ -106,45 +108,47 @@ final class GatewayHarness implements AutoCloseable {
   }
 
   /** Makes the gateway ask the brokers for their topology now and waits for the answer. */
-  void refresh() {
+  public void refresh() {
     gateway.refreshTopology().join();
     // A refresh already running when the roles changed may have answered with old ones.
     gateway.refreshTopology().join();
   }
 
-  int commandsReceived() {
-    return brokers.stream().mapToInt(b -> b.requests(io.cairn.protocol.api.ApiDescriptor.TYPE_COMMAND)).sum();
+  public int commandsReceived() {
+    return brokers.stream()
+        .mapToInt(b -> b.requests(io.cairn.protocol.api.ApiDescriptor.TYPE_COMMAND))
+        .sum();
   }
 
-  int invalidRequests() {
+  public int invalidRequests() {
     return brokers.stream().mapToInt(FakeBroker::invalidRequests).sum();
   }
 
-  double counter(final String name, final String... tags) {
+  public double counter(final String name, final String... tags) {
     final var counter = registry.find(name).tags(tags).counter();
     return counter == null ? 0 : counter.count();
   }
 
-  HttpResponse<String> httpGet(final String path) throws Exception {
+  public HttpResponse<String> httpGet(final String path) throws Exception {
     return send(HttpRequest.newBuilder(uri(path)).GET());
   }
 
-  HttpResponse<String> httpPost(final String path, final String body) throws Exception {
+  public HttpResponse<String> httpPost(final String path, final String body) throws Exception {
     return send(HttpRequest.newBuilder(uri(path))
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
-  HttpResponse<String> httpDelete(final String path) throws Exception {
+  public HttpResponse<String> httpDelete(final String path) throws Exception {
     return send(HttpRequest.newBuilder(uri(path)).DELETE());
   }
 
-  HttpResponse<String> send(final HttpRequest.Builder request) throws Exception {
+  public HttpResponse<String> send(final HttpRequest.Builder request) throws Exception {
     return http.send(request.timeout(Duration.ofSeconds(30)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  URI uri(final String path) {
+  public URI uri(final String path) {
     return URI.create("http://127.0.0.1:" + gateway.httpAddress().getPort() + path);
   }
 

@@ -96,6 +96,13 @@ final class ManagementHttpTest {
     assertThat(json(taken).get("message").asText()).isEqualTo(
         "A backup with id 7 has been scheduled. Use GET actuator/backups/7 to monitor the status.");
     assertThat(harness.cluster.checkpoint(3)).isEqualTo(7);
+    assertThat(json(taken).get("backupId").asLong()).isEqualTo(7);
+    assertThat(json(taken).get("partitions")).hasSize(3);
+    final JsonNode created = json(taken).get("partitions").get(2);
+    assertThat(created.get("partitionId").asInt()).isEqualTo(3);
+    assertThat(created.get("created").asBoolean()).isTrue();
+    assertThat(created.get("checkpointId").asLong()).isEqualTo(7);
+    assertThat(created.get("checkpointPosition").asLong()).isPositive();
 
     final HttpResponse<String> shown = harness.httpGet("/actuator/backups/7");
     assertThat(shown.statusCode()).isEqualTo(200);

@@ -3,6 +3,7 @@ package io.cairn.broker.api;
 import io.cairn.broker.BrokerInfo;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.HostedPartitions;
+import io.cairn.broker.partition.PartitionLogging;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.engine.LedgerEngine;
 import io.cairn.protocol.ProtocolException;
@@ -69,6 +70,12 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
     } catch (final ProtocolException e) {
       return failed(ResponseStatus.INVALID, e.getMessage());
     }
+    try (PartitionLogging.Scope ignored = PartitionLogging.enterPartition(query.partitionId())) {
+      return answer(query);
+    }
+  }
+
+  private CompletableFuture<ApiResponse<AccountBalance>> answer(final AccountQuery query) {
     final int partitionId = query.partitionId();
     if (partitionId > broker.partitionCount()) {
       return failed(

@@ -6,6 +6,7 @@ import io.cairn.broker.HostedPartitions;
 import io.cairn.broker.api.CommandResponseRouter.PendingCommand;
 import io.cairn.broker.partition.PartitionHealthReport;
 import io.cairn.broker.partition.PartitionHealthStatus;
+import io.cairn.broker.partition.PartitionLogging;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.logstreams.WriteResult;
 import io.cairn.protocol.CheckpointIntent;
@@ -96,6 +97,12 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
     } catch (final ProtocolException e) {
       return done(ResponseStatus.INVALID, e.getMessage());
     }
+    try (PartitionLogging.Scope ignored = PartitionLogging.enterPartition(request.partitionId())) {
+      return answer(request);
+    }
+  }
+
+  private CompletableFuture<ApiResponse<Record>> answer(final CommandRequest request) {
     final int partitionId = request.partitionId();
     if (!accepting.getAsBoolean()) {
       return done(

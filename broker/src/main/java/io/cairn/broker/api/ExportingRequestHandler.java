@@ -1,28 +1,39 @@
 package io.cairn.broker.api;
 
+import io.cairn.broker.exporting.ExportingState;
 import io.cairn.protocol.ProtocolException;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ExportingCodec;
 import io.cairn.protocol.api.ExportingOperation;
 import io.cairn.protocol.api.ResponseStatus;
 import io.cairn.transport.MessagingService;
+import java.io.UncheckedIOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * {@code cairn-exporting}: exporters (DESIGN.md §11) are not built yet, so there is nothing to
- * pause, resume or report. Every operation is answered {@code UNAVAILABLE} saying so, rather than
- * pretending a paused flag that nothing honours.
+ * {@code cairn-exporting}: pauses, resumes or reports exporting on this broker ({@link
+ * ExportingState}). The gateway asks every broker, so pausing is cluster-wide. A change is durable
+ * (fsynced) before it is answered: the answer {@code OK(paused)} survives a restart. Operations
+ * are idempotent; a broker that cannot write its state file answers {@code UNAVAILABLE} and stays
+ * as it was.
  */
 public final class ExportingRequestHandler implements MessagingService.RequestHandler {
 
   static final String OPERATION = "exporting";
 
+  private static final Logger LOG = LoggerFactory.getLogger(ExportingRequestHandler.class);
+
   private final int nodeId;
+  private final ExportingState exporting;
   private final BrokerApiMetrics metrics;
 
-  public ExportingRequestHandler(final int nodeId, final BrokerApiMetrics metrics) {
+  public ExportingRequestHandler(
+      final int nodeId, final ExportingState exporting, final BrokerApiMetrics metrics) {
     this.nodeId = nodeId;
+    this.exporting = Objects.requireNonNull(exporting, "exporting");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
@@ -31,27 +42,28 @@ public final class ExportingRequestHandler implements MessagingService.RequestHa
     ApiResponse<Boolean> response;
     try {
       final ExportingOperation operation = ExportingCodec.decodeRequest(payload);
+      switch (operation) {
+        case PAUSE -> exporting.pause();
+        case RESUME -> exporting.resume();
+        case STATUS -> {
+          // report only
+        }
+      }
+      response = ApiResponse.ok(exporting.isPaused());
+    } catch (final ProtocolException e) {
+      response = ApiResponse.failure(ResponseStatus.INVALID, e.getMessage());
+    } catch (final UncheckedIOException e) {
+      LOG.warn("Changing the exporting state of node {} failed", nodeId, e);
       response =
           ApiResponse.failure(
               ResponseStatus.UNAVAILABLE,
-              "Expected exporters to "
-                  + describe(operation)
-                  + ", but exporting is not available yet in this version: no exporter runs on"
-                  + " node "
+              "Expected node "
                   + nodeId
-                  + ", so there is nothing to pause, resume or report");
-    } catch (final ProtocolException e) {
-      response = ApiResponse.failure(ResponseStatus.INVALID, e.getMessage());
+                  + " to store the exporting state durably, but: "
+                  + e.getMessage()
+                  + ". Check its data directory; sending the request again is safe");
     }
     metrics.request(OPERATION, response.status());
     return CompletableFuture.completedFuture(ExportingCodec.encodeResponse(response));
-  }
-
-  private static String describe(final ExportingOperation operation) {
-    return switch (operation) {
-      case PAUSE -> "pause";
-      case RESUME -> "resume";
-      case STATUS -> "report their state";
-    };
   }
 }

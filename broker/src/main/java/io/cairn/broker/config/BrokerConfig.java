@@ -4,7 +4,9 @@ import io.cairn.backup.BackupConfig;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.broker.PartitionDistribution;
+import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.partition.PartitionConfig;
+import io.cairn.config.ConfigSetting;
 import io.cairn.engine.LedgerEngineConfig;
 import io.cairn.raft.RaftConfig;
 import io.cairn.snapshot.SnapshotConfig;
@@ -39,6 +41,7 @@ public final class BrokerConfig {
   private final Processing processing;
   private final Raft raft;
   private final PartitionConfig partitionConfig;
+  private final List<ExporterDescriptor> exporters;
   private final List<ConfigSetting> settings;
 
   BrokerConfig(
@@ -50,6 +53,7 @@ public final class BrokerConfig {
       final Processing processing,
       final Raft raft,
       final PartitionConfig partitionConfig,
+      final List<ExporterDescriptor> exporters,
       final List<ConfigSetting> settings) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.network = Objects.requireNonNull(network, "network");
@@ -59,6 +63,7 @@ public final class BrokerConfig {
     this.processing = Objects.requireNonNull(processing, "processing");
     this.raft = Objects.requireNonNull(raft, "raft");
     this.partitionConfig = Objects.requireNonNull(partitionConfig, "partitionConfig");
+    this.exporters = List.copyOf(exporters);
     this.settings = List.copyOf(settings);
   }
 
@@ -88,6 +93,11 @@ public final class BrokerConfig {
 
   public Raft raft() {
     return raft;
+  }
+
+  /** The exporters every partition leader of this broker feeds, in configuration order. */
+  public List<ExporterDescriptor> exporters() {
+    return exporters;
   }
 
   /** The settings of every partition this broker hosts. */

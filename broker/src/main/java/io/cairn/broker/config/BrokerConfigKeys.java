@@ -1,14 +1,19 @@
 package io.cairn.broker.config;
 
-import static io.cairn.broker.config.ValueParser.bool;
-import static io.cairn.broker.config.ValueParser.duration;
-import static io.cairn.broker.config.ValueParser.integer;
-import static io.cairn.broker.config.ValueParser.integerOneOf;
-import static io.cairn.broker.config.ValueParser.oneOf;
-import static io.cairn.broker.config.ValueParser.size;
-import static io.cairn.broker.config.ValueParser.text;
+import static io.cairn.config.ValueParser.bool;
+import static io.cairn.config.ValueParser.duration;
+import static io.cairn.config.ValueParser.integer;
+import static io.cairn.config.ValueParser.integerOneOf;
+import static io.cairn.config.ValueParser.oneOf;
+import static io.cairn.config.ValueParser.size;
+import static io.cairn.config.ValueParser.text;
 
 import io.cairn.broker.PartitionDistribution;
+import io.cairn.config.ConfigCatalogue;
+import io.cairn.config.ConfigGroup;
+import io.cairn.config.ConfigKey;
+import io.cairn.config.ValueParser;
+import io.cairn.transport.MemberAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,6 +39,38 @@ public final class BrokerConfigKeys {
 
   /** The map of members: {@code cluster.members.<nodeId>: host:port}. */
   public static final String MEMBERS = "cluster.members";
+
+  /** The members group: node ids in [0, 1023] to {@code host:port}. */
+  public static final ConfigGroup MEMBERS_GROUP =
+      ConfigGroup.values(
+          MEMBERS,
+          integer(0, 1023),
+          "every broker of the cluster, node id to host:port (or a list in node id order)");
+
+  /** The exporters: {@code exporters: [{id, type | className, args: {...}}]}. */
+  public static final String EXPORTERS = "exporters";
+
+  /** The exporter field naming a built-in type ({@code jsonl}). */
+  public static final String EXPORTER_TYPE = "type";
+
+  /** The exporter field naming an exporter class. */
+  public static final String EXPORTER_CLASS_NAME = "className";
+
+  /** The exporter field holding its arguments. */
+  public static final String EXPORTER_ARGS = "args";
+
+  /** The exporters group: id (1 to 32 of [a-z0-9-]) to {type | className, args}. */
+  public static final ConfigGroup EXPORTERS_GROUP =
+      ConfigGroup.sections(
+          EXPORTERS,
+          text(Pattern.compile("[a-z0-9-]{1,32}"), "1 to 32 of [a-z0-9-]"),
+          List.of(EXPORTER_TYPE, EXPORTER_CLASS_NAME),
+          EXPORTER_ARGS,
+          "exporters fed every committed record on partition leaders");
+
+  /** A member's address: {@code host:port} with a port in [1, 65535]. */
+  static final ValueParser<MemberAddress> MEMBER_ADDRESS =
+      ValueParser.hostAndPort().map(address -> new MemberAddress(address.host(), address.port()));
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   private static final Pattern HOST = Pattern.compile("[^\\s]{1,253}");
@@ -136,13 +173,16 @@ public final class BrokerConfigKeys {
           "backup.uploadConcurrency",
           "2",
           integer(1, 64),
-          "threads reading files for backups, and threads of the filesystem store");
+          "threads reading files for backups, and threads of the filesystem store (at least"
+              + " backup.fs.maxConcurrentFileCopies)");
   public static final ConfigKey<Long> BACKUP_MAX_BYTES_PER_SECOND =
       key(
           "backup.maxBytesPerSecond",
           "0",
           size(64 * 1024, 1L << 40, true),
-          "average upload rate per partition, enforced between backups; 0 = unlimited");
+          "bytes/s written into the store: the filesystem store's throttle (all backups"
+              + " together; the S3 store's unless backup.s3.maxBytesPerSecond is set) and each"
+              + " partition's average between backups; 0 = unlimited");
   public static final ConfigKey<Integer> BACKUP_MAX_CONCURRENT =
       key(
           "backup.maxConcurrentBackups",
@@ -175,6 +215,13 @@ public final class BrokerConfigKeys {
           "with zstd, files of at least this size are compressed");
   public static final ConfigKey<Integer> BACKUP_FS_ZSTD_LEVEL =
       key("backup.fs.zstdLevel", "3", integer(1, 19), "zstd level");
+  public static final ConfigKey<Integer> BACKUP_FS_MAX_CONCURRENT_FILE_COPIES =
+      key(
+          "backup.fs.maxConcurrentFileCopies",
+          null,
+          integer(1, 16),
+          "files of one backup copied at once, at most backup.uploadConcurrency; unset:"
+              + " backup.uploadConcurrency (at most 16)");
 
   /** The S3 store's keys ({@code backup.s3.<key>}), checked by the store's own parser. */
   public static final Map<String, ConfigKey<String>> S3_KEYS = s3Keys();
@@ -265,6 +312,11 @@ public final class BrokerConfigKeys {
 
   private BrokerConfigKeys() {}
 
+  /** What a broker's configuration file may hold: every key, section and group. */
+  public static ConfigCatalogue catalogue() {
+    return new ConfigCatalogue(allWithS3(), SECTIONS, List.of(MEMBERS_GROUP, EXPORTERS_GROUP));
+  }
+
   /** Every key except the S3 store's and the members map, in file order. */
   public static List<ConfigKey<?>> all() {
     return List.copyOf(KEYS);
@@ -275,7 +327,7 @@ public final class BrokerConfigKeys {
     final List<ConfigKey<?>> keys = new ArrayList<>();
     for (final ConfigKey<?> key : KEYS) {
       keys.add(key);
-      if (key == BACKUP_FS_ZSTD_LEVEL) {
+      if (key == BACKUP_FS_MAX_CONCURRENT_FILE_COPIES) {
         keys.addAll(S3_KEYS.values());
       }
     }

@@ -5,19 +5,23 @@ import static io.cairn.broker.config.BrokerConfigKeys.*;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.partition.PartitionConfig;
+import io.cairn.config.ConfigFormat;
+import io.cairn.config.ConfigKey;
+import io.cairn.config.ConfigSetting;
+import io.cairn.config.ConfigValues;
+import io.cairn.config.RawConfig;
 import io.cairn.transport.MemberAddress;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -42,21 +46,16 @@ import java.util.TreeMap;
  */
 public final class BrokerConfigReader {
 
-
   private final String sourceName;
   private final List<String> violations = new ArrayList<>();
   private final RawConfig rawConfig;
-  private final Map<String, RawConfig.Raw> raw;
-  private final Map<Integer, RawConfig.Raw> rawMembers;
-  private final Set<String> failed = new HashSet<>();
-  private final Map<String, ConfigSetting> settings = new LinkedHashMap<>();
+  private final ConfigValues values;
   private boolean membersConfigured;
 
   private BrokerConfigReader(final String sourceName) {
     this.sourceName = sourceName;
-    this.rawConfig = new RawConfig(sourceName, violations);
-    this.raw = rawConfig.values();
-    this.rawMembers = rawConfig.members();
+    this.rawConfig = new RawConfig(BrokerConfigKeys.catalogue(), sourceName, violations);
+    this.values = new ConfigValues(rawConfig, violations);
   }
 
   /**
@@ -98,54 +97,19 @@ public final class BrokerConfigReader {
   // ---- typed values ---------------------------------------------------------------------------
 
   private <T> T get(final ConfigKey<T> key) {
-    final RawConfig.Raw value = raw.get(key.path());
-    final String text = value != null ? value.text() : key.defaultValue();
-    final String source = value != null ? value.source() : "default";
-    if (text == null) {
-      return null;
-    }
-    try {
-      final T parsed = key.parser().parse(text);
-      settings.put(
-          key.path(),
-          new ConfigSetting(key.path(), key.secret() ? ConfigSetting.REDACTED : text, source));
-      return parsed;
-    } catch (final ConfigValueException e) {
-      failed.add(key.path());
-      violations.add(
-          "Expected "
-              + key.path()
-              + " to be "
-              + e.rule()
-              + ", but was "
-              + (key.secret() ? "a value that is not shown (secret)" : e.actual())
-              + " ("
-              + source
-              + "; environment variable "
-              + key.envName()
-              + ")");
-      return fallback(key);
-    }
-  }
-
-  private static <T> T fallback(final ConfigKey<T> key) {
-    if (key.defaultValue() == null) {
-      return null;
-    }
-    try {
-      return key.parser().parse(key.defaultValue());
-    } catch (final ConfigValueException e) {
-      throw new IllegalStateException("Expected a valid default for " + key.path(), e);
-    }
+    return values.get(key);
   }
 
   private boolean allValid(final ConfigKey<?>... keys) {
-    for (final ConfigKey<?> key : keys) {
-      if (failed.contains(key.path())) {
-        return false;
-      }
-    }
-    return true;
+    return values.allValid(keys);
+  }
+
+  private void fail(final String path) {
+    values.markFailed(path);
+  }
+
+  private boolean failed(final String path) {
+    return values.isFailed(path);
   }
 
   // ---- building -------------------------------------------------------------------------------
@@ -162,6 +126,7 @@ public final class BrokerConfigReader {
     final BrokerConfig.Raft raft =
         new BrokerConfig.Raft(
             get(RAFT_ELECTION_TIMEOUT), get(RAFT_HEARTBEAT_INTERVAL), get(RAFT_REQUEST_TIMEOUT));
+    final List<ExporterDescriptor> exporters = exporters();
     checkAcross(cluster, network, management, raft, processing);
     PartitionConfig partitionConfig = null;
     if (violations.isEmpty()) {
@@ -189,6 +154,7 @@ public final class BrokerConfigReader {
         processing,
         raft,
         partitionConfig,
+        exporters,
         orderedSettings());
   }
 
@@ -198,27 +164,15 @@ public final class BrokerConfigReader {
     final int partitionCount = get(PARTITION_COUNT);
     final int replicationFactor = get(REPLICATION_FACTOR);
     final SortedMap<Integer, MemberAddress> members = new TreeMap<>();
-    final ValueParser<MemberAddress> addresses = ValueParser.address();
+    final Map<String, RawConfig.Raw> rawMembers = rawConfig.groupValues(MEMBERS);
     rawMembers.forEach(
         (id, value) -> {
-          final String path = MEMBERS + "." + id;
-          try {
-            members.put(id, addresses.parse(value.text()));
-            settings.put(path, new ConfigSetting(path, value.text(), value.source()));
-          } catch (final ConfigValueException e) {
-            failed.add(MEMBERS);
-            violations.add(
-                "Expected "
-                    + path
-                    + " to be "
-                    + e.rule()
-                    + ", but was "
-                    + e.actual()
-                    + " ("
-                    + value.source()
-                    + "; environment variable "
-                    + ConfigKey.envName(path)
-                    + ")");
+          final MemberAddress address =
+              values.parse(MEMBERS + "." + id, MEMBER_ADDRESS, value, false);
+          if (address == null) {
+            fail(MEMBERS);
+          } else {
+            members.put(Integer.parseInt(id), address);
           }
         });
     membersConfigured = !rawMembers.isEmpty();
@@ -226,8 +180,7 @@ public final class BrokerConfigReader {
       // no members: this broker alone, as node 0, at its own address
       final MemberAddress alone = new MemberAddress(network.host(), network.port());
       members.put(0, alone);
-      settings.put(
-          MEMBERS + ".0",
+      values.putSetting(
           new ConfigSetting(MEMBERS + ".0", alone.toString(), "default: this broker alone"));
     }
     return new BrokerConfig.Cluster(
@@ -264,21 +217,53 @@ public final class BrokerConfigReader {
     Optional<FilesystemBackupStoreConfig> fs = Optional.empty();
     Optional<S3BackupStoreConfig> s3 = Optional.empty();
     if (store == BackupStoreType.FS) {
-      fs = filesystemStore();
+      fs = filesystemStore(uploadConcurrency, maxBytesPerSecond);
     } else if (store == BackupStoreType.S3) {
-      s3 = s3Store();
+      s3 = s3Store(maxBytesPerSecond);
     }
     return new BrokerConfig.Backup(
         enabled, store, uploadConcurrency, maxBytesPerSecond, maxConcurrent, maxPending, fs, s3);
   }
 
-  private Optional<FilesystemBackupStoreConfig> filesystemStore() {
+  /**
+   * The filesystem store: its throttle is {@code backup.maxBytesPerSecond}; it copies {@code
+   * backup.fs.maxConcurrentFileCopies} files of a backup at once, at most the store's threads
+   * ({@code backup.uploadConcurrency}), which is also the default.
+   */
+  private Optional<FilesystemBackupStoreConfig> filesystemStore(
+      final int uploadConcurrency, final long maxBytesPerSecond) {
     final String basePath = get(BACKUP_FS_BASE_PATH);
     final String compression = get(BACKUP_FS_COMPRESSION);
     final long threshold = get(BACKUP_FS_COMPRESSION_THRESHOLD);
     final int level = get(BACKUP_FS_ZSTD_LEVEL);
+    final Integer copies = get(BACKUP_FS_MAX_CONCURRENT_FILE_COPIES);
+    final int fileCopies =
+        copies != null
+            ? copies
+            : Math.min(
+                uploadConcurrency, FilesystemBackupStoreConfig.MAX_CONCURRENT_FILE_COPIES_MAX);
+    if (copies != null
+        && allValid(BACKUP_UPLOAD_CONCURRENCY, BACKUP_FS_MAX_CONCURRENT_FILE_COPIES)
+        && copies > uploadConcurrency) {
+      violations.add(
+          "Expected "
+              + BACKUP_FS_MAX_CONCURRENT_FILE_COPIES.path()
+              + " to be at most "
+              + BACKUP_UPLOAD_CONCURRENCY.path()
+              + " ("
+              + uploadConcurrency
+              + ", the threads of the store), but was "
+              + copies
+              + " ("
+              + sourceOf(BACKUP_FS_MAX_CONCURRENT_FILE_COPIES)
+              + "). Raise "
+              + BACKUP_UPLOAD_CONCURRENCY.path()
+              + " or leave "
+              + BACKUP_FS_MAX_CONCURRENT_FILE_COPIES.path()
+              + " unset to use it");
+    }
     if (basePath == null) {
-      if (!failed.contains(BACKUP_FS_BASE_PATH.path())) {
+      if (!failed(BACKUP_FS_BASE_PATH.path())) {
         violations.add(
             "Expected "
                 + BACKUP_FS_BASE_PATH.path()
@@ -291,14 +276,17 @@ public final class BrokerConfigReader {
     try {
       return Optional.of(
           new FilesystemBackupStoreConfig(
-              Path.of(basePath), Compression.fromManifestName(compression), threshold, level));
+                  Path.of(basePath), Compression.fromManifestName(compression), threshold, level)
+              .withMaxConcurrentFileCopies(fileCopies)
+              .withMaxBytesPerSecond(maxBytesPerSecond));
     } catch (final IllegalArgumentException e) {
       violations.add(e.getMessage() + " (backup.fs)");
       return Optional.empty();
     }
   }
 
-  private Optional<S3BackupStoreConfig> s3Store() {
+  /** The S3 store: {@code backup.maxBytesPerSecond} is its limit unless its own key is set. */
+  private Optional<S3BackupStoreConfig> s3Store(final long maxBytesPerSecond) {
     final Map<String, String> properties = new LinkedHashMap<>();
     S3_KEYS.forEach(
         (name, key) -> {
@@ -307,6 +295,10 @@ public final class BrokerConfigReader {
             properties.put(name, value.trim());
           }
         });
+    if (maxBytesPerSecond > 0) {
+      properties.putIfAbsent(
+          S3BackupStoreConfig.MAX_BYTES_PER_SECOND_KEY, Long.toString(maxBytesPerSecond));
+    }
     try {
       return Optional.of(S3BackupStoreConfig.fromProperties(properties));
     } catch (final IllegalArgumentException e) {
@@ -317,6 +309,64 @@ public final class BrokerConfigReader {
               + "_<KEY>)");
       return Optional.empty();
     }
+  }
+
+  private List<ExporterDescriptor> exporters() {
+    final List<ExporterDescriptor> exporters = new ArrayList<>();
+    rawConfig
+        .groupSections(EXPORTERS)
+        .forEach(
+            (id, fields) -> {
+              String type = null;
+              String className = null;
+              String source = null;
+              final Map<String, String> args = new LinkedHashMap<>();
+              final String prefix = EXPORTERS + "." + id + ".";
+              for (final Map.Entry<String, RawConfig.Raw> field : fields.entrySet()) {
+                final String name = field.getKey();
+                final RawConfig.Raw value = field.getValue();
+                source = source == null ? value.source() : source;
+                if (name.equals(EXPORTER_TYPE)) {
+                  type = value.text().trim().toLowerCase(java.util.Locale.ROOT);
+                } else if (name.equals(EXPORTER_CLASS_NAME)) {
+                  className = value.text().trim();
+                } else {
+                  args.put(name.substring(EXPORTER_ARGS.length() + 1), value.text());
+                }
+                values.putSetting(
+                    new ConfigSetting(
+                        prefix + name,
+                        isSecretArgument(name) ? ConfigSetting.REDACTED : value.text(),
+                        value.source()));
+              }
+              final List<String> problems = ExporterDescriptor.problems(type, className, args);
+              if (problems.isEmpty()) {
+                exporters.add(new ExporterDescriptor(id, type, className, args));
+              } else {
+                for (final String problem : problems) {
+                  violations.add(
+                      "Expected exporter '"
+                          + id
+                          + "' to be usable, but: "
+                          + problem
+                          + " ("
+                          + source
+                          + "; environment variables "
+                          + ConfigKey.envName(EXPORTERS + "." + id)
+                          + "_*)");
+                }
+              }
+            });
+    return exporters;
+  }
+
+  /** Arguments whose names suggest credentials are not logged. */
+  private static boolean isSecretArgument(final String field) {
+    final String name = field.toLowerCase(java.util.Locale.ROOT);
+    return name.contains("password")
+        || name.contains("secret")
+        || name.contains("token")
+        || name.contains("credential");
   }
 
   private BrokerConfig.Processing processing() {
@@ -339,7 +389,7 @@ public final class BrokerConfigReader {
       final BrokerConfig.Raft raft,
       final BrokerConfig.Processing processing) {
     final SortedMap<Integer, MemberAddress> members = cluster.members();
-    if (!failed.contains(MEMBERS) && allValid(NODE_ID, REPLICATION_FACTOR)) {
+    if (!failed(MEMBERS) && allValid(NODE_ID, REPLICATION_FACTOR)) {
       if (!membersConfigured) {
         if (cluster.nodeId() != 0 || cluster.replicationFactor() != 1) {
           violations.add(
@@ -418,38 +468,10 @@ public final class BrokerConfigReader {
   }
 
   private String sourceOf(final ConfigKey<?> key) {
-    final RawConfig.Raw value = raw.get(key.path());
-    return value == null ? "default" : value.source();
+    return values.sourceOf(key);
   }
 
   private List<ConfigSetting> orderedSettings() {
-    final List<ConfigSetting> ordered = new ArrayList<>();
-    for (final ConfigKey<?> key : allWithS3()) {
-      final ConfigSetting setting = settings.get(key.path());
-      if (setting != null) {
-        ordered.add(setting);
-      }
-      if (key == REPLICATION_FACTOR) {
-        settings.entrySet().stream()
-            .filter(entry -> entry.getKey().startsWith(MEMBERS + "."))
-            .forEach(entry -> ordered.add(entry.getValue()));
-      }
-    }
-    return ordered.stream().map(BrokerConfigReader::redact).toList();
+    return values.settings();
   }
-
-  /** A URL with user info (credentials) shows only its host. */
-  private static ConfigSetting redact(final ConfigSetting setting) {
-    final String value = setting.value();
-    final int scheme = value.indexOf("://");
-    final int at = value.indexOf('@');
-    if (scheme > 0 && at > scheme) {
-      return new ConfigSetting(
-          setting.path(),
-          value.substring(0, scheme + 3) + ConfigSetting.REDACTED + value.substring(at),
-          setting.source());
-    }
-    return setting;
-  }
-
 }

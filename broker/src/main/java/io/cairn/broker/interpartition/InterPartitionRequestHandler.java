@@ -3,6 +3,7 @@ package io.cairn.broker.interpartition;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.HostedPartitions;
 import io.cairn.broker.interpartition.InterPartitionCodec.Status;
+import io.cairn.broker.partition.PartitionLogging;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.logstreams.WriteResult;
 import io.cairn.protocol.ProtocolException;
@@ -50,6 +51,13 @@ public final class InterPartitionRequestHandler implements MessagingService.Requ
           "Node {} sent an undecodable inter-partition command: {}", senderNodeId, e.getMessage());
       return InterPartitionCodec.encodeResponse(Status.INVALID, -1);
     }
+    try (PartitionLogging.Scope ignored =
+        PartitionLogging.enterPartition(request.targetPartitionId())) {
+      return answer(senderNodeId, request);
+    }
+  }
+
+  private byte[] answer(final int senderNodeId, final InterPartitionCodec.Request request) {
     final int partitionId = request.targetPartitionId();
     final Optional<HostedPartition> target = partitions.get(partitionId);
     if (target.isEmpty() || !target.get().isLeader()) {

@@ -9,10 +9,13 @@ import io.cairn.engine.LedgerEngineConfig;
 import io.cairn.scheduler.Cancellable;
 import io.cairn.streamprocessor.RecordProcessors;
 import io.cairn.streamprocessor.StreamProcessor;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The ledger engine (DESIGN.md §6) as a partition component; one instance per partition.
@@ -24,11 +27,20 @@ import java.util.function.Function;
  *       until the run stops.
  * </ul>
  *
+ * <p>Meters: the engine registers its meters ({@code cairn.engine.*}, tag {@code partition}) when
+ * it is built. Its gauge {@code cairn.engine.credits.pending} reads the engine instance it was
+ * registered with, so it is removed before every new engine registers (a registry keeps the first
+ * gauge of a name and tags); every engine meter of the partition is removed when the partition
+ * closes.
+ *
  * <p>The checkpoint id stamped on inter-partition commands comes from the checkpoint records'
  * state: build it with {@link BackupComponent#checkpointIds(CairnDb)} and register the {@link
  * BackupComponent} <em>before</em> this one (its interceptor must see every command first).
  */
 public final class LedgerComponent implements PartitionComponent {
+
+  static final String ENGINE_METERS = "cairn.engine.";
+  static final String PENDING_CREDITS = "cairn.engine.credits.pending";
 
   private final LedgerEngineConfig config;
   private final InterPartitionSender sender;
@@ -36,6 +48,7 @@ public final class LedgerComponent implements PartitionComponent {
 
   // partition thread
   private Cancellable creditRetries;
+  private PartitionContext context;
   private volatile LedgerEngine engine;
 
   /**
@@ -66,6 +79,8 @@ public final class LedgerComponent implements PartitionComponent {
   public void registerProcessors(
       final ProcessingScope scope, final RecordProcessors.Builder processors) {
     final PartitionContext partition = scope.partition();
+    context = partition;
+    removeMeters(partition, PENDING_CREDITS::equals);
     final LedgerEngine created =
         LedgerEngine.builder()
             .partitionId(scope.partitionId())
@@ -92,6 +107,25 @@ public final class LedgerComponent implements PartitionComponent {
       creditRetries = null;
     }
     engine = null;
+  }
+
+  @Override
+  public void close() {
+    if (context != null) {
+      removeMeters(context, name -> name.startsWith(ENGINE_METERS));
+    }
+  }
+
+  private static void removeMeters(
+      final PartitionContext partition, final Predicate<String> names) {
+    final MeterRegistry registry = partition.meterRegistry();
+    final String partitionId = Integer.toString(partition.partitionId());
+    for (final Meter meter : List.copyOf(registry.getMeters())) {
+      if (names.test(meter.getId().getName())
+          && partitionId.equals(meter.getId().getTag("partition"))) {
+        registry.remove(meter);
+      }
+    }
   }
 
   /**

@@ -138,6 +138,7 @@ public final class Partition {
             logStream,
             journal,
             snapshotStore,
+            builder.messaging,
             scheduler,
             scheduler.clock(),
             builder.ioExecutor,
@@ -153,7 +154,8 @@ public final class Partition {
             builder.components,
             builder.families,
             builder.responseWriter,
-            metrics);
+            metrics,
+            builder.exportedPositions);
     actor.listenTo(raft);
   }
 
@@ -371,6 +373,7 @@ public final class Partition {
     private MeterRegistry registry;
     private String brokerVersion;
     private List<ColumnFamilyDefinition> families;
+    private ExportedPositionSource exportedPositions;
 
     private Builder() {}
 
@@ -432,6 +435,15 @@ public final class Partition {
     /** What plugs into processing (engine, checkpoints, backups), in registration order. */
     public Builder components(final List<? extends PartitionComponent> value) {
       components = List.copyOf(value);
+      return this;
+    }
+
+    /**
+     * Where the partition's exporters stand in its state (recorded in snapshots, and the bound of
+     * log compaction); none by default: no exporters, snapshots record the processed position.
+     */
+    public Builder exportedPositions(final ExportedPositionSource value) {
+      exportedPositions = value;
       return this;
     }
 

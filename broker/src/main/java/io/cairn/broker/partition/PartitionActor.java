@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -76,6 +77,10 @@ final class PartitionActor extends Actor {
   private final AtomicLong snapshotInstalls = new AtomicLong();
   private final PartitionRoleState roleState;
   private final PartitionHealthTracker health;
+  private final ExportedPositionSource exportedPositions;
+  private final ExporterCompactionHold exportHold;
+  /** This actor's executor, with the partition in the logging MDC. */
+  private final Executor logged;
 
   // actor thread only
   private RaftRole raftRole = RaftRole.INACTIVE;
@@ -99,7 +104,8 @@ final class PartitionActor extends Actor {
       final List<PartitionComponent> components,
       final List<ColumnFamilyDefinition> families,
       final CommandResponseWriter responseWriter,
-      final PartitionMetrics metrics) {
+      final PartitionMetrics metrics,
+      final ExportedPositionSource exportedPositions) {
     super("partition-" + context.partitionId() + "-" + context.nodeId());
     this.context = context;
     this.raft = raft;
@@ -118,8 +124,14 @@ final class PartitionActor extends Actor {
             "node",
             Integer.toString(context.nodeId()));
     this.description = "partition " + context.partitionId() + " on node " + context.nodeId();
+    this.logged = PartitionLogging.wrap(context.nodeId(), context.partitionId(), executor());
     this.roleState = new PartitionRoleState(context.partitionId(), context.nodeId(), metrics);
     this.health = new PartitionHealthTracker(context.partitionId(), context.nodeId(), metrics);
+    this.exportedPositions = exportedPositions;
+    this.exportHold =
+        exportedPositions == null
+            ? null
+            : new ExporterCompactionHold(context.snapshotStore(), context.journal());
   }
 
   /** Registers the raft listeners; call before the raft member starts. */
@@ -136,13 +148,18 @@ final class PartitionActor extends Actor {
           public void onSnapshotInstalled(final long index, final long term) {
             // raft thread: fence the current state's log view before any later entry commits
             snapshotInstalls.incrementAndGet();
-            submit(() -> onRaftSnapshotInstalled(index, term));
+            submitLogged(() -> onRaftSnapshotInstalled(index, term));
           }
         });
   }
 
   private RaftRoleListener roleListener() {
-    return (newRole, term, leaderId) -> submit(() -> onRaftRole(newRole, term));
+    return (newRole, term, leaderId) -> submitLogged(() -> onRaftRole(newRole, term));
+  }
+
+  /** Any thread: runs {@code task} on this actor with the partition in the logging MDC. */
+  private void submitLogged(final Runnable task) {
+    submit(PartitionLogging.wrap(context.nodeId(), context.partitionId(), task));
   }
 
   // ---- accessors (any thread) ---------------------------------------------------------------
@@ -219,12 +236,15 @@ final class PartitionActor extends Actor {
 
   private void onSnapshotPersisted(final PersistedSnapshot snapshot) {
     // the director's I/O thread
-    submit(() -> compactLog(snapshot));
+    submitLogged(() -> compactLog(snapshot));
   }
 
   private void compactLog(final PersistedSnapshot snapshot) {
     if (closing) {
       return;
+    }
+    if (exportHold != null) {
+      exportHold.moveTo(snapshot.metadata().exportedPosition());
     }
     final long bound = context.snapshotStore().compactionBoundIndex();
     raft.compact(bound)
@@ -285,15 +305,15 @@ final class PartitionActor extends Actor {
         stopRun()
             .thenComposeAsync(
                 ignored -> rebuild ? rebuildState() : CompletableFuture.completedFuture(null),
-                executor())
-            .thenComposeAsync(ignored -> startRun(target, term), executor());
+                logged)
+            .thenComposeAsync(ignored -> startRun(target, term), logged);
     transitionInProgress =
         steps.handleAsync(
             (ignored, error) -> {
               onTransitionDone(target, term, rebuild, error, startedNanos);
               return null;
             },
-            executor());
+            logged);
   }
 
   private void onTransitionDone(
@@ -370,7 +390,7 @@ final class PartitionActor extends Actor {
                           });
                   return null;
                 },
-                executor());
+                logged);
     transitionInProgress = cleanup;
   }
 
@@ -429,7 +449,7 @@ final class PartitionActor extends Actor {
               dbUsedByLeader = false;
               metrics.stateRebuilt();
             },
-            executor());
+            logged);
   }
 
   private CompletableFuture<Void> startRun(final PartitionRole target, final long term) {
@@ -452,14 +472,23 @@ final class PartitionActor extends Actor {
     try {
       started =
           ProcessingRun.create(
-              scope, view, components, responseWriter, config, raft, directorStore, meterTags);
+              scope,
+              view,
+              components,
+              responseWriter,
+              config,
+              raft,
+              directorStore,
+              meterTags,
+              exportedPositions);
     } catch (final RuntimeException e) {
       stopComponents(scope); // components may have started something in registerProcessors
       throw e;
     }
     started
         .processor()
-        .addHealthListener(report -> submit(() -> onProcessorHealth(started.processor(), report)));
+        .addHealthListener(
+            report -> submitLogged(() -> onProcessorHealth(started.processor(), report)));
     run = started;
     return started
         .start(context.scheduler())
@@ -473,7 +502,7 @@ final class PartitionActor extends Actor {
                 }
               }
             },
-            executor());
+            logged);
   }
 
   private void fail(final String reason) {
@@ -498,7 +527,7 @@ final class PartitionActor extends Actor {
                   transitionInProgress = null;
                   return null;
                 },
-                executor());
+                logged);
   }
 
   private CompletableFuture<Void> beginShutdown() {
@@ -512,13 +541,16 @@ final class PartitionActor extends Actor {
             ? CompletableFuture.completedFuture(null)
             : transitionInProgress.handle((ignored, error) -> null);
     return previous
-        .thenComposeAsync(ignored -> stopRun(), executor())
+        .thenComposeAsync(ignored -> stopRun(), logged)
         .handleAsync(
             (ignored, error) -> {
               if (error != null) {
                 LOG.warn("Stopping the stream processor of {} failed", description, error);
               }
               closeDb();
+              if (exportHold != null) {
+                exportHold.close();
+              }
               for (final PartitionComponent component : components) {
                 try {
                   component.close();
@@ -530,7 +562,7 @@ final class PartitionActor extends Actor {
               roleState.transition(PartitionRole.CLOSED, raftTerm, false, "closed");
               return null;
             },
-            executor());
+            logged);
   }
 
   /**

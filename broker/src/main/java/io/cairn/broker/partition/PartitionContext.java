@@ -5,6 +5,7 @@ import io.cairn.logstreams.LogStream;
 import io.cairn.scheduler.ActorScheduler;
 import io.cairn.scheduler.Clock;
 import io.cairn.snapshot.SnapshotStore;
+import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +22,8 @@ import java.util.concurrent.Executor;
  * @param journal the raft journal; <b>read only</b> (a backup copies its {@link
  *     Journal#segmentFiles()})
  * @param snapshotStore the partition's snapshots (reservations and compaction holds for backups)
+ * @param messagingService the broker's messaging (components register handlers of their own
+ *     types, named with the partition id, and remove them when they close)
  * @param scheduler where components start their own actors
  * @param clock the scheduler's clock (never used for processing)
  * @param ioExecutor a bounded executor for blocking work (file and network I/O)
@@ -34,6 +37,7 @@ public record PartitionContext(
     LogStream logStream,
     Journal journal,
     SnapshotStore snapshotStore,
+    MessagingService messagingService,
     ActorScheduler scheduler,
     Clock clock,
     Executor ioExecutor,
@@ -45,6 +49,7 @@ public record PartitionContext(
     Objects.requireNonNull(logStream, "logStream");
     Objects.requireNonNull(journal, "journal");
     Objects.requireNonNull(snapshotStore, "snapshotStore");
+    Objects.requireNonNull(messagingService, "messagingService");
     Objects.requireNonNull(scheduler, "scheduler");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ioExecutor, "ioExecutor");

@@ -19,7 +19,9 @@ import java.util.Optional;
  *   <li><b>Index and term</b>: of the last raft entry whose records are all at or below {@code
  *       min(lastProcessed, lastWritten)} ({@link SnapshotIndexLookup}) — the state resumes reading
  *       after that position, so everything from there on must stay in the log.
- *   <li><b>Exported position</b>: no exporters yet, so the processed position.
+ *   <li><b>Exported position</b>: the lowest position the partition's exporters acknowledged, as
+ *       the state holds it ({@link ExportedPositionSource}); without exporters the processed
+ *       position.
  *   <li><b>Committed position</b>: a leader's state may hold effects of batches not committed yet;
  *       a snapshot is persisted only once they are. For a LEADER run the log's commit position
  *       counts only while raft still leads in the run's term: then no other leader can have
@@ -36,14 +38,19 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
   private final boolean leader;
   private final long term;
   private final SnapshotIndexLookup lookup;
+  private final ExportedPositionSource exported;
 
+  /**
+   * @param exported the exporters' position in the state; {@code null} without exporters
+   */
   PartitionSnapshotSource(
       final CairnDb db,
       final FencedLogStream logStream,
       final RaftServer raft,
       final SnapshotIndexLookup lookup,
       final boolean leader,
-      final long term) {
+      final long term,
+      final ExportedPositionSource exported) {
     this.db = db;
     this.positions = new ProcessingPositions(db);
     this.logStream = logStream;
@@ -51,6 +58,7 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
     this.lookup = lookup;
     this.leader = leader;
     this.term = term;
+    this.exported = exported;
   }
 
   @Override
@@ -61,6 +69,8 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
     final long processed = positions.lastProcessedPosition();
     final long written = positions.lastWrittenPosition();
     final long resumeAfter = Math.min(processed, written);
+    final long exportedPosition =
+        exported == null ? Math.max(0, processed) : Math.max(0, exported.exportedPosition(db));
     return lookup
         .lastEntryUpTo(resumeAfter)
         .map(
@@ -69,7 +79,7 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
                     entry.index(),
                     entry.term(),
                     Math.max(0, processed),
-                    Math.max(0, processed),
+                    exportedPosition,
                     Math.max(0, written)));
   }
 

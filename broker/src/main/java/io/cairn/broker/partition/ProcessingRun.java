@@ -58,7 +58,8 @@ final class ProcessingRun {
       final PartitionConfig config,
       final RaftServer raft,
       final SnapshotStore snapshotStore,
-      final Iterable<Tag> meterTags) {
+      final Iterable<Tag> meterTags,
+      final ExportedPositionSource exported) {
     final PartitionContext context = scope.partition();
     final RecordProcessors.Builder processors = RecordProcessors.builder();
     for (final PartitionComponent component : components) {
@@ -81,7 +82,8 @@ final class ProcessingRun {
             raft,
             new SnapshotIndexLookup(context.journal()),
             scope.isLeader(),
-            scope.term());
+            scope.term(),
+            exported);
     final SnapshotDirector director =
         SnapshotDirector.builder()
             .owner(processor)

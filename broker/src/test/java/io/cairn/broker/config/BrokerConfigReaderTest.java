@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.backupapi.Compression;
+import io.cairn.broker.exporting.ExporterDescriptor;
+import io.cairn.config.ConfigKey;
+import io.cairn.config.ConfigSetting;
 import io.cairn.transport.MemberAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -113,6 +116,9 @@ final class BrokerConfigReaderTest {
     assertThat(config.backupConfig().maxConcurrentBackups()).isEqualTo(2);
     assertThat(config.backupConfig().maxPendingBackups()).isEqualTo(8);
     assertThat(config.backupConfig().uploadRateBytesPerSecond()).isEqualTo(64L << 20);
+    // the filesystem store's throttle and copies come from backup.*: 64MB/s, uploadConcurrency 4
+    assertThat(config.backup().fs().orElseThrow().maxBytesPerSecond()).isEqualTo(64L << 20);
+    assertThat(config.backup().fs().orElseThrow().maxConcurrentFileCopies()).isEqualTo(4);
     assertThat(config.management()).isEqualTo(new BrokerConfig.Management(true, "0.0.0.0", 9700));
     assertThat(config.processing())
         .isEqualTo(
@@ -278,6 +284,15 @@ final class BrokerConfigReaderTest {
             Map.of(),
             "Expected backup.fs.basePath to be set when backup.store is fs, but it is not set"
                 + " (environment variable CAIRN_BACKUP_FS_BASEPATH)"),
+        Arguments.of(
+            "backup:\n  store: fs\n  uploadConcurrency: 2\n  fs:\n    basePath: /b\n"
+                + "    maxConcurrentFileCopies: 4",
+            Map.of(),
+            "Expected backup.fs.maxConcurrentFileCopies to be at most backup.uploadConcurrency (2,"
+                + " the threads of the store), but was 4 (set in "
+                + SOURCE
+                + "). Raise backup.uploadConcurrency or leave backup.fs.maxConcurrentFileCopies"
+                + " unset to use it"),
         Arguments.of(
             "backup:\n  maxBytesPerSecond: 1KB",
             Map.of(),
@@ -450,6 +465,7 @@ final class BrokerConfigReaderTest {
 
     // then
     assertThat(config.backup().s3().orElseThrow().bucket()).isEqualTo("backups");
+    assertThat(config.backup().s3().orElseThrow().maxBytesPerSecond()).isZero();
     assertThat(config.describe())
         .contains("backup.s3.secretAccessKey = <redacted> (set in " + SOURCE + ")")
         .contains("backup.s3.endpoint = http://<redacted>@127.0.0.1:9000")
@@ -459,25 +475,154 @@ final class BrokerConfigReaderTest {
   }
 
   @Test
-  void shouldParseDurationsAndSizesWithUnits() throws Exception {
-    final var durations =
-        ValueParser.duration(Duration.ZERO, Duration.ofDays(10));
-    assertThat(durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));
-    assertThat(durations.parse("30s")).isEqualTo(Duration.ofSeconds(30));
-    assertThat(durations.parse("5m")).isEqualTo(Duration.ofMinutes(5));
-    assertThat(durations.parse("2h")).isEqualTo(Duration.ofHours(2));
-    assertThat(durations.parse("1d")).isEqualTo(Duration.ofDays(1));
-    assertThat(durations.parse("PT1M30S")).isEqualTo(Duration.ofSeconds(90));
-    assertThat(durations.parse("0")).isEqualTo(Duration.ZERO);
-    final var sizes = ValueParser.size(0, Long.MAX_VALUE, true);
-    assertThat(sizes.parse("128MB")).isEqualTo(128L << 20);
-    assertThat(sizes.parse("64kb")).isEqualTo(64L << 10);
-    assertThat(sizes.parse("1GiB")).isEqualTo(1L << 30);
-    assertThat(sizes.parse("2TB")).isEqualTo(2L << 40);
-    assertThat(sizes.parse("4096")).isEqualTo(4096L);
-    assertThatThrownBy(() -> sizes.parse("99999999999999TB"))
-        .isInstanceOf(ConfigValueException.class);
-    assertThat(ConfigFormat.size(128L << 20)).isEqualTo("128MB");
-    assertThat(ConfigFormat.duration(Duration.ofMillis(2500))).isEqualTo("2500ms");
+  void shouldReadExportersFromTheFileAndTheEnvironment() {
+    // given
+    final String yaml =
+        """
+        exporters:
+          - id: files
+            type: jsonl
+            args:
+              directory: /var/export
+              maxFileSize: 16MB
+        """;
+    final Map<String, String> env =
+        Map.of(
+            "CAIRN_EXPORTERS_FILES_ARGS_MAXFILESIZE", "32MB",
+            "CAIRN_EXPORTERS_CUSTOM_CLASSNAME",
+                "io.cairn.broker.partition.RecordingExporter",
+            "CAIRN_EXPORTERS_CUSTOM_ARGS_SINK", "s",
+            "CAIRN_EXPORTERS_CUSTOM_ARGS_APITOKEN", "hunter2");
+
+    // when
+    final BrokerConfig config = BrokerConfigReader.parse(yaml, SOURCE, env);
+
+    // then
+    assertThat(config.exporters())
+        .containsExactly(
+            ExporterDescriptor.jsonLines(
+                "files", Map.of("directory", "/var/export", "maxFileSize", "32MB")),
+            new ExporterDescriptor(
+                "custom",
+                null,
+                "io.cairn.broker.partition.RecordingExporter",
+                Map.of("sink", "s", "apitoken", "hunter2")));
+    assertThat(config.describe())
+        .contains("exporters.files.type = jsonl (set in " + SOURCE + ")")
+        .contains(
+            "exporters.files.args.maxFileSize = 32MB (set by environment variable"
+                + " CAIRN_EXPORTERS_FILES_ARGS_MAXFILESIZE)")
+        .contains("exporters.custom.args.apitoken = <redacted>")
+        .doesNotContain("hunter2");
+    assertThat(config.exporters().get(0).newExporter())
+        .isInstanceOf(io.cairn.exporter.jsonl.JsonLinesExporter.class);
+  }
+
+  @Test
+  void shouldListEveryProblemOfTheExporters() {
+    final String yaml =
+        """
+        exporters:
+          a:
+            type: kafka
+          b:
+            type: jsonl
+            className: java.lang.String
+          c:
+            className: java.lang.String
+          d:
+            type: jsonl
+            args:
+              flushInterval: 2h
+          E_1:
+            type: jsonl
+          f:
+            klass: x
+        """;
+
+    assertThatThrownBy(() -> BrokerConfigReader.parse(yaml, SOURCE, Map.of()))
+        .isInstanceOf(BrokerConfigException.class)
+        .satisfies(
+            e ->
+                assertThat(((BrokerConfigException) e).violations())
+                    .anySatisfy(
+                        v ->
+                            assertThat(v)
+                                .startsWith(
+                                    "Expected exporter 'a' to be usable, but: Expected type to"
+                                        + " be one of [jsonl], but was 'kafka' (set in "
+                                        + SOURCE
+                                        + "; environment variables CAIRN_EXPORTERS_A_*)"))
+                    .anySatisfy(
+                        v ->
+                            assertThat(v)
+                                .contains("exporter 'b'")
+                                .contains("exactly one of type and className, but both are set"))
+                    .anySatisfy(
+                        v ->
+                            assertThat(v)
+                                .contains("exporter 'c'")
+                                .contains("'java.lang.String' is not one"))
+                    .anySatisfy(
+                        v ->
+                            assertThat(v)
+                                .contains("exporter 'd'")
+                                .contains("Expected argument flushInterval to be a duration in"
+                                    + " [1ms, 1h], but was '2h'")
+                                .contains("Expected argument directory to name where the files"
+                                    + " go"))
+                    .anySatisfy(
+                        v ->
+                            assertThat(v)
+                                .startsWith(
+                                    "Expected the ids of exporters to be 1 to 32 of [a-z0-9-],"
+                                        + " but one is 'E_1'"))
+                    .anySatisfy(
+                        v ->
+                            assertThat(v)
+                                .startsWith(
+                                    "Expected only known fields in exporters.f, but klass is not"
+                                        + " one")));
+  }
+
+  @Test
+  void shouldLimitTheS3StoreByTheBackupRateUnlessItsOwnKeyIsSet() {
+    final String yaml =
+        """
+        backup:
+          store: s3
+          maxBytesPerSecond: 8MB
+          s3:
+            bucket: backups
+            region: eu-west-1
+        """;
+
+    assertThat(
+            BrokerConfigReader.parse(yaml, SOURCE, Map.of())
+                .backup()
+                .s3()
+                .orElseThrow()
+                .maxBytesPerSecond())
+        .isEqualTo(8L << 20);
+    assertThat(
+            BrokerConfigReader.parse(
+                    yaml, SOURCE, Map.of("CAIRN_BACKUP_S3_MAXBYTESPERSECOND", "1048576"))
+                .backup()
+                .s3()
+                .orElseThrow()
+                .maxBytesPerSecond())
+        .isEqualTo(1L << 20);
+  }
+
+  @Test
+  void shouldDefaultTheFilesystemStoresCopiesToTheUploadConcurrency() {
+    final BrokerConfig config =
+        BrokerConfigReader.parse(
+            "backup:\n  store: fs\n  uploadConcurrency: 40\n  fs:\n    basePath: /b\n",
+            SOURCE,
+            Map.of());
+
+    assertThat(config.backup().fs().orElseThrow().maxConcurrentFileCopies()).isEqualTo(16);
+    assertThat(config.backup().fs().orElseThrow().maxBytesPerSecond()).isZero();
   }
 }

@@ -2,6 +2,7 @@ package io.cairn.broker.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.config.ConfigKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -156,6 +156,12 @@ final class PartitionCluster implements AutoCloseable {
             .ioExecutor(scheduler.executor())
             .random(new SplittableRandom(seed * 31 + id * 7L + member.starts * 1_000_003L))
             .components(member.components)
+            .exportedPositions(
+                member.components.stream()
+                    .filter(ExportedPositionSource.class::isInstance)
+                    .map(ExportedPositionSource.class::cast)
+                    .findFirst()
+                    .orElse(null))
             .responseWriter((streamId, requestId, response) -> member.responses.add(response))
             .meterRegistry(member.registry)
             .brokerVersion(BROKER_VERSION)

@@ -10,6 +10,8 @@ import io.cairn.gateway.GatewayMetrics;
 import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.BackupListing;
 import io.cairn.gateway.admin.ExportingAdmin;
+import io.cairn.gateway.admin.PartitionCheckpointResult;
+import io.cairn.gateway.admin.TakeBackupResult;
 import io.cairn.gateway.routing.Deadline;
 import io.cairn.gateway.routing.Failures;
 import io.cairn.gateway.topology.ClusterTopology;
@@ -43,8 +45,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>GET /metrics</td><td>Prometheus text format</td></tr>
  *   <tr><td>GET /health</td><td>200 {@code {"status":"UP"}} while the gateway runs</td></tr>
  *   <tr><td>GET /ready</td><td>200 when a leader is known for every partition, else 503</td></tr>
- *   <tr><td>POST /actuator/backups {@code {"backupId": N}}</td><td>202; 400 bad id, 409 id not
- *       higher than the last, 503 unavailable</td></tr>
+ *   <tr><td>POST /actuator/backups {@code {"backupId": N}}</td><td>202 {@code {"message",
+ *       "backupId", "partitions": [{"partitionId", "created", "checkpointId",
+ *       "checkpointPosition"}]}}; 400 bad id, 409 id not higher than the last, 503
+ *       unavailable</td></tr>
  *   <tr><td>GET /actuator/backups</td><td>200, JSON array newest first (at most 1000)</td></tr>
  *   <tr><td>GET /actuator/backups/{id}</td><td>200; 404 when no partition has it</td></tr>
  *   <tr><td>DELETE /actuator/backups/{id}</td><td>204; 409 while in progress</td></tr>
@@ -62,6 +66,8 @@ public final class ManagementHttpServer implements AutoCloseable {
   private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
   private final HttpServer server;
+  private final String host;
+  private final int port;
   private final ExecutorService executor;
   private final int maxBodyBytes;
   private final Duration requestTimeout;
@@ -72,9 +78,7 @@ public final class ManagementHttpServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final GatewayMetrics metrics;
 
-  /**
-   * @throws UncheckedIOException if the port cannot be bound
-   */
+  /** Creates the server; nothing is bound before {@link #start()}. */
   public ManagementHttpServer(
       final String host,
       final int port,
@@ -96,18 +100,31 @@ public final class ManagementHttpServer implements AutoCloseable {
     this.registry = registry;
     this.metrics = metrics;
     this.executor = executor;
+    this.host = host;
+    this.port = port;
     try {
-      this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+      // bound in start(): a bound server that never started keeps its port until the JVM exits
+      this.server = HttpServer.create();
     } catch (final IOException e) {
-      throw new UncheckedIOException(
-          "Expected to bind the management HTTP port " + host + ":" + port + ", but "
-              + e.getMessage() + ". Free the port or change httpHost/httpPort", e);
+      throw new UncheckedIOException("Expected to create the management HTTP server, but " + e, e);
     }
     server.setExecutor(executor);
     server.createContext("/", raw -> handle(new Exchange(raw, maxBodyBytes)));
   }
 
+  /**
+   * Binds the port and starts serving.
+   *
+   * @throws UncheckedIOException if the port cannot be bound
+   */
   public void start() {
+    try {
+      server.bind(new InetSocketAddress(host, port), 64);
+    } catch (final IOException e) {
+      throw new UncheckedIOException(
+          "Expected to bind the management HTTP port " + host + ":" + port + ", but "
+              + e.getMessage() + ". Free the port or change httpHost/httpPort", e);
+    }
     server.start();
   }
 
@@ -204,10 +221,22 @@ public final class ManagementHttpServer implements AutoCloseable {
   private void takeBackup(final Exchange exchange) throws IOException {
     final byte[] body = exchange.body();
     final long backupId = parseBackupId(body);
-    await(deadline -> backups.take(backupId, deadline));
+    final TakeBackupResult taken = await(deadline -> backups.take(backupId, deadline));
     final Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("message", "A backup with id " + backupId + " has been scheduled. Use GET"
         + " actuator/backups/" + backupId + " to monitor the status.");
+    // Beyond Zeebe's answer: what every partition answered to CHECKPOINT CREATE.
+    answer.put("backupId", taken.backupId());
+    final List<Map<String, Object>> partitions = new ArrayList<>();
+    for (final PartitionCheckpointResult partition : taken.partitions()) {
+      final Map<String, Object> json = new LinkedHashMap<>();
+      json.put("partitionId", partition.partitionId());
+      json.put("created", partition.created());
+      json.put("checkpointId", partition.checkpointId());
+      json.put("checkpointPosition", partition.checkpointPosition());
+      partitions.add(json);
+    }
+    answer.put("partitions", partitions);
     exchange.sendJson(202, answer);
   }
 

@@ -1,16 +1,16 @@
-package io.cairn.broker.config;
+package io.cairn.config;
 
 import java.time.Duration;
 
 /** Prints durations and sizes the way the configuration file writes them ("5m", "128MB"). */
-final class ConfigFormat {
+public final class ConfigFormat {
 
   private static final String[] SIZE_UNITS = {"B", "KB", "MB", "GB", "TB"};
 
   private ConfigFormat() {}
 
   /** The shortest exact form: {@code 2500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d}. */
-  static String duration(final Duration duration) {
+  public static String duration(final Duration duration) {
     final long millis = duration.toMillis();
     if (millis == 0) {
       return "0";
@@ -31,7 +31,7 @@ final class ConfigFormat {
   }
 
   /** The largest exact unit: {@code 128MB}, {@code 4KB}, {@code 1000B} (powers of 1024). */
-  static String size(final long bytes) {
+  public static String size(final long bytes) {
     if (bytes == 0) {
       return "0";
     }

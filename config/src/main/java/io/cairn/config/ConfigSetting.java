@@ -1,4 +1,4 @@
-package io.cairn.broker.config;
+package io.cairn.config;
 
 import java.util.Objects;
 

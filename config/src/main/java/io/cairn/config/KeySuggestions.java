@@ -1,15 +1,15 @@
-package io.cairn.broker.config;
+package io.cairn.config;
 
 import java.util.Collection;
 import java.util.Locale;
 
 /** Finds the known name closest to a misspelt one (edit distance, case-insensitive). */
-final class KeySuggestions {
+public final class KeySuggestions {
 
   private KeySuggestions() {}
 
   /** The candidate with the smallest edit distance to {@code name}; ties go to the first. */
-  static String closest(final String name, final Collection<String> candidates) {
+  public static String closest(final String name, final Collection<String> candidates) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     final String lower = name.toLowerCase(Locale.ROOT);
@@ -24,7 +24,7 @@ final class KeySuggestions {
   }
 
   /** Levenshtein distance. */
-  static int distance(final String a, final String b) {
+  public static int distance(final String a, final String b) {
     int[] previous = new int[b.length() + 1];
     int[] current = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {

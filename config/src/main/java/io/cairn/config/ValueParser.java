@@ -1,6 +1,5 @@
-package io.cairn.broker.config;
+package io.cairn.config;
 
-import io.cairn.transport.MemberAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +27,7 @@ import java.util.regex.Pattern;
  *
  * @param <T> the typed value
  */
-interface ValueParser<T> {
+public interface ValueParser<T> {
 
   Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m|h|d)");
   Pattern SIZE = Pattern.compile("(\\d{1,15})\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)");
@@ -156,26 +155,42 @@ interface ValueParser<T> {
         });
   }
 
-  /** {@code host:port} with a port in [1, 65535]. */
-  static ValueParser<MemberAddress> address() {
+  /**
+   * {@code host:port} with a port in [1, 65535]; an IPv6 host in brackets ({@code [::1]:26502}).
+   */
+  static ValueParser<HostAndPort> hostAndPort() {
     final String rule = "host:port with a port in [1, 65535]";
     return of(
         rule,
         raw -> {
-          final MemberAddress address;
-          try {
-            address = MemberAddress.parse(raw.trim());
-          } catch (final IllegalArgumentException e) {
-            throw new ConfigValueException(rule, quote(raw));
-          }
-          if (address.port() < 1) {
+          final HostAndPort address = HostAndPort.parse(raw.trim());
+          if (address == null) {
             throw new ConfigValueException(rule, quote(raw));
           }
           return address;
         });
   }
 
-  private static <T> ValueParser<T> of(final String rule, final Parse<T> parse) {
+  /**
+   * This parser's value turned into another; a {@link IllegalArgumentException} from {@code
+   * mapping} is reported as a value outside {@link #rule()}.
+   */
+  default <R> ValueParser<R> map(final Function<? super T, ? extends R> mapping) {
+    final ValueParser<T> self = this;
+    return of(
+        rule(),
+        raw -> {
+          final T value = self.parse(raw);
+          try {
+            return mapping.apply(value);
+          } catch (final IllegalArgumentException e) {
+            throw new ConfigValueException(self.rule(), quote(raw));
+          }
+        });
+  }
+
+  /** A parser with the given rule; {@code parse} throws {@link ConfigValueException}. */
+  static <T> ValueParser<T> of(final String rule, final Parse<T> parse) {
     return new ValueParser<>() {
       @Override
       public T parse(final String raw) throws ConfigValueException {

@@ -1,10 +1,10 @@
-package io.cairn.broker.config;
+package io.cairn.config;
 
 import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One key of the broker's configuration file.
+ * One key of a configuration file (a broker's, a gateway's).
  *
  * @param path the dotted path in the YAML file, e.g. {@code cluster.nodeId}
  * @param defaultValue the value when neither the file nor the environment sets it, written as in

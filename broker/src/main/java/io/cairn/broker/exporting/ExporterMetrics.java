@@ -1,0 +1,82 @@
+package io.cairn.broker.exporting;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The meters of one partition's exporter director, removed when it closes (a partition may lead
+ * again later, or move away). Tags: {@code partition}, {@code node}.
+ *
+ * <ul>
+ *   <li>{@code cairn.broker.exporter.position} (gauge): the lowest position the partition's
+ *       exporters acknowledged; -1 when one has none.
+ *   <li>{@code cairn.broker.exporter.lag} (gauge): committed positions not acknowledged by every
+ *       exporter (commit position minus the lowest acknowledged one).
+ *   <li>{@code cairn.broker.exporter.records} (counter): records handed to the exporters.
+ *   <li>{@code cairn.broker.exporter.failures} (counter): failed opens and exports (each retried).
+ * </ul>
+ *
+ * And one per broker, {@link ExportingState#registerGauge}: {@code cairn.broker.exporting.paused}.
+ */
+final class ExporterMetrics implements AutoCloseable {
+
+  private final MeterRegistry registry;
+  private final Counter records;
+  private final Counter failures;
+  private final List<Meter> meters;
+
+  ExporterMetrics(
+      final MeterRegistry registry,
+      final int partitionId,
+      final int nodeId,
+      final LongSupplier lowestAcknowledged,
+      final LongSupplier commitPosition) {
+    this.registry = registry;
+    final Tags tags =
+        Tags.of("partition", Integer.toString(partitionId), "node", Integer.toString(nodeId));
+    final Gauge position =
+        Gauge.builder("cairn.broker.exporter.position", lowestAcknowledged::getAsLong)
+            .description("Lowest position acknowledged by every exporter of the partition")
+            .tags(tags)
+            .register(registry);
+    final Gauge lag =
+        Gauge.builder(
+                "cairn.broker.exporter.lag",
+                () -> {
+                  final long acknowledged = lowestAcknowledged.getAsLong();
+                  return Math.max(0, commitPosition.getAsLong() - Math.max(0, acknowledged));
+                })
+            .description("Committed positions not yet acknowledged by every exporter")
+            .tags(tags)
+            .register(registry);
+    records =
+        Counter.builder("cairn.broker.exporter.records")
+            .description("Records handed to the partition's exporters")
+            .tags(tags)
+            .register(registry);
+    failures =
+        Counter.builder("cairn.broker.exporter.failures")
+            .description("Failed exporter opens and exports (each is retried with backoff)")
+            .tags(tags)
+            .register(registry);
+    meters = List.of(position, lag, records, failures);
+  }
+
+  void exported(final int count) {
+    records.increment(count);
+  }
+
+  void failed() {
+    failures.increment();
+  }
+
+  @Override
+  public void close() {
+    meters.forEach(registry::remove);
+  }
+}

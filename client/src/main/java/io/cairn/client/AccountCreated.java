@@ -1,0 +1,10 @@
+package io.cairn.client;
+
+/**
+ * An account was opened with a zero balance.
+ *
+ * @param accountId the account
+ * @param partitionId the partition that owns it
+ * @param position the position of the CREATED event in that partition's log
+ */
+public record AccountCreated(String accountId, int partitionId, long position) {}

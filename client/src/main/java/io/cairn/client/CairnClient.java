@@ -1,0 +1,398 @@
+package io.cairn.client;
+
+import io.cairn.gateway.v1.AdminServiceGrpc;
+import io.cairn.gateway.v1.CreateAccountRequest;
+import io.cairn.gateway.v1.DeleteBackupRequest;
+import io.cairn.gateway.v1.DeleteBackupResponse;
+import io.cairn.gateway.v1.DepositRequest;
+import io.cairn.gateway.v1.GetAccountRequest;
+import io.cairn.gateway.v1.GetBackupRequest;
+import io.cairn.gateway.v1.GetTopologyRequest;
+import io.cairn.gateway.v1.LedgerServiceGrpc;
+import io.cairn.gateway.v1.ListBackupsRequest;
+import io.cairn.gateway.v1.PauseExportingRequest;
+import io.cairn.gateway.v1.ResumeExportingRequest;
+import io.cairn.gateway.v1.TakeBackupRequest;
+import io.cairn.gateway.v1.TransferRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The gRPC client of a Cairn gateway: the ledger API (accounts, deposits, transfers) and the admin
+ * API (backups, exporting, topology).
+ *
+ * <pre>{@code
+ * try (CairnClient client = CairnClient.builder().gateway("127.0.0.1:26500").build()) {
+ *   client.createAccount("alice");
+ *   client.deposit("alice", 100);
+ *   BackupTaken taken = client.takeBackup(1);
+ * }
+ * }</pre>
+ *
+ * <p>Contract: thread-safe; one HTTP/2 connection, opened on the first call and re-opened after a
+ * failure. Every call has a deadline of {@link Builder#requestTimeout}. Every blocking call either
+ * returns or throws {@link CairnClientException}; every {@code *Async} call returns a future that
+ * completes with the result or exceptionally with a {@link CairnClientException} (its callbacks
+ * run on gRPC's threads: do not block in them). Arguments are checked before anything is sent
+ * (INVALID_ARGUMENT, naming field, rule and value). Commands are never sent twice by the client:
+ * after DEADLINE_EXCEEDED or UNAVAILABLE it is up to the caller to check and retry.
+ */
+public final class CairnClient implements AutoCloseable {
+  /** Default gateway address. */
+  public static final String DEFAULT_GATEWAY = "127.0.0.1:26500";
+  /** Default per-call deadline. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
+  static final Duration REQUEST_TIMEOUT_MIN = Duration.ofMillis(1);
+  static final Duration REQUEST_TIMEOUT_MAX = Duration.ofHours(1);
+  private static final int LIST_PAGE_SIZE = Arguments.PAGE_SIZE_MAX;
+  private static final int LIST_PAGES_MAX = 10_000;
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+  private final HostPort gateway;
+  private final Duration requestTimeout;
+  private final ManagedChannel channel;
+
+  private CairnClient(final HostPort gateway, final Duration requestTimeout) {
+    this.gateway = gateway;
+    this.requestTimeout = requestTimeout;
+    this.channel = NettyChannelBuilder.forAddress(gateway.host(), gateway.port())
+        .usePlaintext()
+        .build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The gateway this client talks to. */
+  public HostPort gateway() {
+    return gateway;
+  }
+
+  /** The deadline of every call. */
+  public Duration requestTimeout() {
+    return requestTimeout;
+  }
+
+  // ---- ledger ----------------------------------------------------------------------------------
+
+  /** Opens an account with a zero balance; ALREADY_EXISTS when it exists. */
+  public AccountCreated createAccount(final String accountId) {
+    return join(createAccountAsync(accountId));
+  }
+
+  public CompletableFuture<AccountCreated> createAccountAsync(final String accountId) {
+    final String operation = "CreateAccount";
+    return ledger(operation, Arguments.of(operation).accountId("accountId", accountId),
+        (stub, observer) -> stub.createAccount(
+            CreateAccountRequest.newBuilder().setAccountId(accountId).build(), observer),
+        ProtoMapping::accountCreated);
+  }
+
+  /** Adds {@code amount} (&gt; 0) to an account; NOT_FOUND when it does not exist. */
+  public Deposited deposit(final String accountId, final long amount) {
+    return join(depositAsync(accountId, amount));
+  }
+
+  public CompletableFuture<Deposited> depositAsync(final String accountId, final long amount) {
+    final String operation = "Deposit";
+    return ledger(operation, Arguments.of(operation).accountId("accountId", accountId)
+            .amount(amount),
+        (stub, observer) -> stub.deposit(DepositRequest.newBuilder()
+            .setAccountId(accountId).setAmount(amount).build(), observer),
+        ProtoMapping::deposited);
+  }
+
+  /**
+   * Moves {@code amount} (&gt; 0) between two distinct accounts; NOT_FOUND for an unknown account,
+   * FAILED_PRECONDITION for insufficient funds.
+   */
+  public TransferAccepted transfer(final String from, final String to, final long amount) {
+    return join(transferAsync(from, to, amount));
+  }
+
+  public CompletableFuture<TransferAccepted> transferAsync(
+      final String from, final String to, final long amount) {
+    final String operation = "Transfer";
+    return ledger(operation, Arguments.of(operation).accountId("fromAccountId", from)
+            .accountId("toAccountId", to).amount(amount).distinct(from, to),
+        (stub, observer) -> stub.transfer(TransferRequest.newBuilder().setFromAccountId(from)
+            .setToAccountId(to).setAmount(amount).build(), observer),
+        ProtoMapping::transferAccepted);
+  }
+
+  /** Reads an account's balance from its partition leader; NOT_FOUND when it does not exist. */
+  public Account getAccount(final String accountId) {
+    return join(getAccountAsync(accountId));
+  }
+
+  public CompletableFuture<Account> getAccountAsync(final String accountId) {
+    final String operation = "GetAccount";
+    return ledger(operation, Arguments.of(operation).accountId("accountId", accountId),
+        (stub, observer) -> stub.getAccount(
+            GetAccountRequest.newBuilder().setAccountId(accountId).build(), observer),
+        ProtoMapping::account);
+  }
+
+  // ---- admin -----------------------------------------------------------------------------------
+
+  /**
+   * Takes backup {@code backupId} (&gt;= 1, higher than every id taken before): every partition
+   * writes its checkpoint, then uploads in the background. ALREADY_EXISTS (naming the highest id)
+   * when the id is not higher; UNAVAILABLE while a partition has no leader (retrying the same id
+   * is safe).
+   */
+  public BackupTaken takeBackup(final long backupId) {
+    return join(takeBackupAsync(backupId));
+  }
+
+  public CompletableFuture<BackupTaken> takeBackupAsync(final long backupId) {
+    final String operation = "TakeBackup";
+    return admin(operation, Arguments.of(operation).backupId(backupId),
+        (stub, observer) -> stub.takeBackup(
+            TakeBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
+        ProtoMapping::backupTaken);
+  }
+
+  /** The cluster status of one backup; NOT_FOUND when no partition has it. */
+  public BackupInfo getBackup(final long backupId) {
+    return join(getBackupAsync(backupId));
+  }
+
+  public CompletableFuture<BackupInfo> getBackupAsync(final long backupId) {
+    final String operation = "GetBackup";
+    return admin(operation, Arguments.of(operation).backupId(backupId),
+        (stub, observer) -> stub.getBackup(
+            GetBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
+        ProtoMapping::backup);
+  }
+
+  /**
+   * One page of backups, newest first.
+   *
+   * @param pageSize 1..1000, or 0 for the gateway's default (100)
+   * @param pageToken empty for the first page, else the previous page's {@link
+   *     BackupPage#nextPageToken()}
+   */
+  public BackupPage listBackups(final int pageSize, final String pageToken) {
+    return join(listBackupsAsync(pageSize, pageToken));
+  }
+
+  public CompletableFuture<BackupPage> listBackupsAsync(
+      final int pageSize, final String pageToken) {
+    final String operation = "ListBackups";
+    return admin(operation, Arguments.of(operation).pageSize(pageSize)
+            .notNull("pageToken", pageToken),
+        (stub, observer) -> stub.listBackups(ListBackupsRequest.newBuilder()
+            .setPageSize(pageSize).setPageToken(pageToken).build(), observer),
+        ProtoMapping::backupPage);
+  }
+
+  /** Every backup, newest first, following the pages. */
+  public List<BackupInfo> listAllBackups() {
+    final List<BackupInfo> all = new ArrayList<>();
+    final Set<String> seen = new HashSet<>();
+    String token = "";
+    for (int page = 0; page < LIST_PAGES_MAX; page++) {
+      final BackupPage result = listBackups(LIST_PAGE_SIZE, token);
+      all.addAll(result.backups());
+      if (result.isLast()) {
+        return all;
+      }
+      if (!seen.add(result.nextPageToken())) {
+        throw new CairnClientException(ErrorCode.INTERNAL, "Expected a new page token from the"
+            + " gateway, but got '" + result.nextPageToken() + "' twice (ListBackups)");
+      }
+      token = result.nextPageToken();
+    }
+    throw new CairnClientException(ErrorCode.INTERNAL, "Expected at most " + LIST_PAGES_MAX
+        + " pages of backups, but there are more (ListBackups)");
+  }
+
+  /** Deletes every partition's backup of an id; FAILED_PRECONDITION while one is in progress. */
+  public void deleteBackup(final long backupId) {
+    join(deleteBackupAsync(backupId));
+  }
+
+  public CompletableFuture<Void> deleteBackupAsync(final long backupId) {
+    final String operation = "DeleteBackup";
+    return admin(operation, Arguments.of(operation).backupId(backupId),
+        (stub, observer) -> stub.deleteBackup(
+            DeleteBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
+        (DeleteBackupResponse response) -> (Void) null);
+  }
+
+  /** Pauses exporting on every broker (survives their restarts). */
+  public ExportingState pauseExporting() {
+    return join(pauseExportingAsync());
+  }
+
+  public CompletableFuture<ExportingState> pauseExportingAsync() {
+    final String operation = "PauseExporting";
+    return admin(operation, Arguments.of(operation),
+        (stub, observer) -> stub.pauseExporting(PauseExportingRequest.getDefaultInstance(),
+            observer),
+        ProtoMapping::exporting);
+  }
+
+  /** Resumes exporting on every broker. */
+  public ExportingState resumeExporting() {
+    return join(resumeExportingAsync());
+  }
+
+  public CompletableFuture<ExportingState> resumeExportingAsync() {
+    final String operation = "ResumeExporting";
+    return admin(operation, Arguments.of(operation),
+        (stub, observer) -> stub.resumeExporting(ResumeExportingRequest.getDefaultInstance(),
+            observer),
+        ProtoMapping::exporting);
+  }
+
+  /** Brokers, partitions, roles and health; the gateway asks every broker first. */
+  public Topology topology() {
+    return join(topologyAsync());
+  }
+
+  public CompletableFuture<Topology> topologyAsync() {
+    final String operation = "GetTopology";
+    return admin(operation, Arguments.of(operation),
+        (stub, observer) -> stub.getTopology(GetTopologyRequest.getDefaultInstance(), observer),
+        ProtoMapping::topology);
+  }
+
+  // ---- plumbing --------------------------------------------------------------------------------
+
+  private <R, T> CompletableFuture<T> ledger(
+      final String operation,
+      final Arguments arguments,
+      final BiConsumer<LedgerServiceGrpc.LedgerServiceStub, StreamObserver<R>> method,
+      final Function<R, T> mapper) {
+    return call(operation, arguments, observer -> method.accept(
+        LedgerServiceGrpc.newStub(channel)
+            .withDeadlineAfter(requestTimeout.toNanos(), TimeUnit.NANOSECONDS), observer), mapper);
+  }
+
+  private <R, T> CompletableFuture<T> admin(
+      final String operation,
+      final Arguments arguments,
+      final BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
+      final Function<R, T> mapper) {
+    return call(operation, arguments, observer -> method.accept(
+        AdminServiceGrpc.newStub(channel)
+            .withDeadlineAfter(requestTimeout.toNanos(), TimeUnit.NANOSECONDS), observer), mapper);
+  }
+
+  private <Q, R, T> CompletableFuture<T> call(
+      final String operation,
+      final Arguments arguments,
+      final Consumer<StreamObserver<R>> start,
+      final Function<R, T> mapper) {
+    try {
+      arguments.check();
+    } catch (final CairnClientException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    final GrpcCall<Q, R, T> call = new GrpcCall<>(operation, gateway, requestTimeout, mapper);
+    try {
+      start.accept(call);
+    } catch (final RuntimeException e) {
+      // e.g. the channel was shut down
+      call.onError(e);
+    }
+    return call.future();
+  }
+
+  /**
+   * Waits for a call; rethrows its {@link CairnClientException} with this thread's stack (the
+   * original as the cause).
+   */
+  static <T> T join(final CompletableFuture<T> future) {
+    try {
+      return future.get();
+    } catch (final InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new CairnClientException(ErrorCode.CANCELLED,
+          "Expected to wait for the answer, but the thread was interrupted; the call was"
+              + " cancelled and its outcome is unknown", e);
+    } catch (final CancellationException e) {
+      throw new CairnClientException(ErrorCode.CANCELLED, "The call was cancelled", e);
+    } catch (final ExecutionException e) {
+      if (e.getCause() instanceof CairnClientException failure) {
+        throw new CairnClientException(failure.code(), failure.getMessage(), failure);
+      }
+      throw new CairnClientException(ErrorCode.UNKNOWN, String.valueOf(e.getCause()),
+          e.getCause());
+    }
+  }
+
+  /** Shuts the connection down, waiting up to 5 s for calls in flight, then cancels them. */
+  @Override
+  public void close() {
+    channel.shutdown();
+    try {
+      if (!channel.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        channel.shutdownNow();
+      }
+    } catch (final InterruptedException e) {
+      channel.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "CairnClient{gateway=" + gateway + ", requestTimeout=" + requestTimeout + "}";
+  }
+
+  /** Builds a {@link CairnClient}. */
+  public static final class Builder {
+    private String gateway = DEFAULT_GATEWAY;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+
+    private Builder() {}
+
+    /** The gateway's gRPC address, {@code host:port}; default {@code 127.0.0.1:26500}. */
+    public Builder gateway(final String hostPort) {
+      this.gateway = hostPort;
+      return this;
+    }
+
+    /** The deadline of every call, 1 ms .. 1 h; default 15 s. */
+    public Builder requestTimeout(final Duration timeout) {
+      this.requestTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * @throws CairnClientException INVALID_ARGUMENT listing every bad setting
+     */
+    public CairnClient build() {
+      final Arguments arguments = Arguments.of("CairnClient");
+      HostPort address = null;
+      try {
+        address = HostPort.parse("gateway", gateway);
+      } catch (final CairnClientException e) {
+        arguments.add(e.getMessage());
+      }
+      arguments.duration("requestTimeout", requestTimeout, REQUEST_TIMEOUT_MIN,
+          REQUEST_TIMEOUT_MAX);
+      arguments.check();
+      return new CairnClient(address, requestTimeout);
+    }
+  }
+}

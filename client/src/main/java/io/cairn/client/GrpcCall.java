@@ -1,0 +1,140 @@
+package io.cairn.client;
+
+import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * One unary gRPC call as a {@link CompletableFuture}: completes with the mapped response, or
+ * exceptionally with a {@link CairnClientException}; cancelling the future cancels the call.
+ *
+ * @param <Q> the request message
+ * @param <R> the response message
+ * @param <T> what the caller gets
+ */
+final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
+  private final String operation;
+  private final HostPort gateway;
+  private final Duration timeout;
+  private final Function<R, T> mapper;
+  private final CompletableFuture<T> future = new CompletableFuture<>();
+  private R response;
+
+  GrpcCall(
+      final String operation,
+      final HostPort gateway,
+      final Duration timeout,
+      final Function<R, T> mapper) {
+    this.operation = operation;
+    this.gateway = gateway;
+    this.timeout = timeout;
+    this.mapper = mapper;
+  }
+
+  CompletableFuture<T> future() {
+    return future;
+  }
+
+  @Override
+  public void beforeStart(final ClientCallStreamObserver<Q> requestStream) {
+    future.whenComplete((ignored, error) -> {
+      if (error instanceof CancellationException) {
+        requestStream.cancel(operation + " cancelled by the caller", null);
+      }
+    });
+  }
+
+  @Override
+  public void onNext(final R value) {
+    response = value;
+  }
+
+  @Override
+  public void onError(final Throwable error) {
+    future.completeExceptionally(toException(error));
+  }
+
+  @Override
+  public void onCompleted() {
+    if (response == null) {
+      future.completeExceptionally(new CairnClientException(ErrorCode.INTERNAL,
+          "Expected one response to " + operation + ", but the gateway sent none"));
+      return;
+    }
+    try {
+      future.complete(mapper.apply(response));
+    } catch (final RuntimeException e) {
+      future.completeExceptionally(new CairnClientException(ErrorCode.INTERNAL,
+          "Expected a response to " + operation + " this client understands, but mapping it"
+              + " failed: " + e, e));
+    }
+  }
+
+  private CairnClientException toException(final Throwable error) {
+    final Status status;
+    if (error instanceof StatusRuntimeException e) {
+      status = e.getStatus();
+    } else if (error instanceof StatusException e) {
+      status = e.getStatus();
+    } else {
+      status = Status.fromThrowable(error);
+    }
+    return fromStatus(status, operation, gateway, timeout, error);
+  }
+
+  /** The client exception for a failed call's status. */
+  static CairnClientException fromStatus(
+      final Status status,
+      final String operation,
+      final HostPort gateway,
+      final Duration timeout,
+      final Throwable error) {
+    final ErrorCode code = code(status.getCode());
+    final String description = status.getDescription() == null ? "" : status.getDescription();
+    final Throwable cause = status.getCause();
+    final String message;
+    if (cause != null) {
+      // raised on this side: no connection, TLS, a broken stream
+      message = "Expected the gateway at " + gateway + " to answer " + operation + ", but "
+          + (description.isEmpty() ? "" : description + ": ") + cause.getMessage()
+          + (code == ErrorCode.UNAVAILABLE ? ". Is the gateway running?" : "");
+    } else if (code == ErrorCode.DEADLINE_EXCEEDED
+        && isLocalDeadline(description)) {
+      message = "Expected an answer to " + operation + " within " + timeout.toMillis()
+          + " ms, but none came (" + description + "); the outcome is unknown";
+    } else if (code == ErrorCode.UNKNOWN || code == ErrorCode.CANCELLED) {
+      message = status.getCode() + " from the gateway at " + gateway + " (" + operation + ")"
+          + (description.isEmpty() ? "" : ": " + description);
+    } else {
+      message = description.isEmpty() ? status.getCode() + " (" + operation + ")" : description;
+    }
+    return new CairnClientException(code, message, error);
+  }
+
+  /** gRPC's own wording when the client's deadline passed (as opposed to a gateway's answer). */
+  private static boolean isLocalDeadline(final String description) {
+    return description.toLowerCase(java.util.Locale.ROOT).contains("deadline exceeded after")
+        || description.startsWith("ClientCall started after");
+  }
+
+  static ErrorCode code(final Status.Code code) {
+    return switch (code) {
+      case INVALID_ARGUMENT, OUT_OF_RANGE -> ErrorCode.INVALID_ARGUMENT;
+      case NOT_FOUND -> ErrorCode.NOT_FOUND;
+      case ALREADY_EXISTS -> ErrorCode.ALREADY_EXISTS;
+      case FAILED_PRECONDITION -> ErrorCode.FAILED_PRECONDITION;
+      case UNAVAILABLE -> ErrorCode.UNAVAILABLE;
+      case DEADLINE_EXCEEDED -> ErrorCode.DEADLINE_EXCEEDED;
+      case RESOURCE_EXHAUSTED -> ErrorCode.RESOURCE_EXHAUSTED;
+      case INTERNAL, DATA_LOSS, UNIMPLEMENTED -> ErrorCode.INTERNAL;
+      case CANCELLED -> ErrorCode.CANCELLED;
+      default -> ErrorCode.UNKNOWN;
+    };
+  }
+}

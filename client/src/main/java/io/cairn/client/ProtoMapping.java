@@ -1,0 +1,119 @@
+package io.cairn.client;
+
+import com.google.protobuf.Timestamp;
+import io.cairn.gateway.v1.Backup;
+import io.cairn.gateway.v1.CreateAccountResponse;
+import io.cairn.gateway.v1.DepositResponse;
+import io.cairn.gateway.v1.ExportingResponse;
+import io.cairn.gateway.v1.GetAccountResponse;
+import io.cairn.gateway.v1.Health;
+import io.cairn.gateway.v1.ListBackupsResponse;
+import io.cairn.gateway.v1.PartitionBackup;
+import io.cairn.gateway.v1.ReplicaRole;
+import io.cairn.gateway.v1.TakeBackupResponse;
+import io.cairn.gateway.v1.TransferResponse;
+import java.time.Instant;
+import java.util.List;
+
+/** Generated gRPC messages → the client's records. */
+final class ProtoMapping {
+  private ProtoMapping() {}
+
+  static AccountCreated accountCreated(final CreateAccountResponse r) {
+    return new AccountCreated(r.getAccountId(), r.getPartitionId(), r.getPosition());
+  }
+
+  static Deposited deposited(final DepositResponse r) {
+    return new Deposited(r.getAccountId(), r.getAmount(), r.getPartitionId(), r.getPosition());
+  }
+
+  static TransferAccepted transferAccepted(final TransferResponse r) {
+    return new TransferAccepted(r.getTransferKey(), r.getSourcePartitionId(),
+        r.getTargetPartitionId(), r.getCompleted(), r.getPosition());
+  }
+
+  static Account account(final GetAccountResponse r) {
+    return new Account(r.getAccountId(), r.getBalance(), r.getPartitionId());
+  }
+
+  static BackupTaken backupTaken(final TakeBackupResponse r) {
+    return new BackupTaken(r.getBackupId(), r.getPartitionsList().stream()
+        .map(p -> new PartitionCheckpoint(p.getPartitionId(), p.getCreated(),
+            p.getCheckpointId(), p.getCheckpointPosition()))
+        .toList());
+  }
+
+  static BackupInfo backup(final Backup b) {
+    return new BackupInfo(b.getBackupId(), state(b.getState()), b.getFailureReason(),
+        b.getPartitionsList().stream().map(ProtoMapping::partitionBackup).toList());
+  }
+
+  static BackupPage backupPage(final ListBackupsResponse r) {
+    return new BackupPage(r.getBackupsList().stream().map(ProtoMapping::backup).toList(),
+        r.getNextPageToken());
+  }
+
+  static ExportingState exporting(final ExportingResponse r) {
+    return new ExportingState(r.getPaused(), r.getNodeIdsList());
+  }
+
+  static Topology topology(final io.cairn.gateway.v1.Topology t) {
+    final List<Topology.Broker> brokers = t.getBrokersList().stream()
+        .map(b -> new Topology.Broker(b.getNodeId(), b.getAddress(), b.getReachable(),
+            b.getError(), b.getVersion(), b.getReplicasList().stream()
+                .map(r -> new Topology.Replica(r.getPartitionId(), role(r.getRole()), r.getTerm(),
+                    health(r.getHealth()), r.getHealthReason()))
+                .toList()))
+        .toList();
+    final List<Topology.Partition> partitions = t.getPartitionsList().stream()
+        .map(p -> new Topology.Partition(p.getPartitionId(), p.getLeaderNodeId(), p.getTerm(),
+            health(p.getHealth())))
+        .toList();
+    return new Topology(t.getClusterId(), t.getPartitionCount(), t.getReplicationFactor(),
+        brokers, partitions, Instant.ofEpochMilli(t.getRefreshedAtMs()));
+  }
+
+  private static PartitionBackupInfo partitionBackup(final PartitionBackup p) {
+    return new PartitionBackupInfo(p.getPartitionId(), state(p.getState()), p.getFailureReason(),
+        p.getCheckpointPosition(), p.getSnapshotId(), p.getNodeId(), p.getBrokerVersion(),
+        p.hasCreatedAt() ? instant(p.getCreatedAt()) : null,
+        p.hasLastUpdatedAt() ? instant(p.getLastUpdatedAt()) : null,
+        p.getSizeBytes(), p.getFileCount(), p.getStateDigest());
+  }
+
+  private static Instant instant(final Timestamp t) {
+    return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
+  }
+
+  static BackupState state(final io.cairn.gateway.v1.BackupState state) {
+    return switch (state) {
+      case BACKUP_STATE_DOES_NOT_EXIST -> BackupState.DOES_NOT_EXIST;
+      case BACKUP_STATE_IN_PROGRESS -> BackupState.IN_PROGRESS;
+      case BACKUP_STATE_COMPLETED -> BackupState.COMPLETED;
+      case BACKUP_STATE_FAILED -> BackupState.FAILED;
+      case BACKUP_STATE_INCOMPLETE -> BackupState.INCOMPLETE;
+      default -> BackupState.UNKNOWN;
+    };
+  }
+
+  static Topology.ReplicaRole role(final ReplicaRole role) {
+    return switch (role) {
+      case REPLICA_ROLE_INACTIVE -> Topology.ReplicaRole.INACTIVE;
+      case REPLICA_ROLE_FOLLOWER -> Topology.ReplicaRole.FOLLOWER;
+      case REPLICA_ROLE_LEADER -> Topology.ReplicaRole.LEADER;
+      case REPLICA_ROLE_FAILED -> Topology.ReplicaRole.FAILED;
+      case REPLICA_ROLE_CLOSED -> Topology.ReplicaRole.CLOSED;
+      default -> Topology.ReplicaRole.UNKNOWN;
+    };
+  }
+
+  static Topology.Health health(final Health health) {
+    return switch (health) {
+      case HEALTH_HEALTHY -> Topology.Health.HEALTHY;
+      case HEALTH_UNHEALTHY -> Topology.Health.UNHEALTHY;
+      case HEALTH_FAILED -> Topology.Health.FAILED;
+      case HEALTH_UNREACHABLE -> Topology.Health.UNREACHABLE;
+      default -> Topology.Health.UNKNOWN;
+    };
+  }
+}
