@@ -45,6 +45,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       fails the partition)</td></tr>
  *   <tr><td>{@value #LATEST_COMPLETED_AGE}</td><td>gauge (seconds)</td><td></td>
  *       <td>age of the newest backup this leader knows completed (NaN: none known)</td></tr>
+ *   <tr><td>{@value #RESTORE_CHECKS}</td><td>counter</td><td>{@code result} = match, mismatch,
+ *       invalid</td><td>state digest checks of a restored partition (see {@link
+ *       io.cairn.backup.restore.RestoredCheckpointCheck}): the leader processed the kept {@code
+ *       CHECKPOINT CREATE} and its digest matched the backup's, or differed, or the command there
+ *       could not be checked (another command, or a state that holds the checkpoint already);
+ *       mismatch and invalid fail the partition. Registered at the first check: a partition that
+ *       was not restored, or whose check passed before this start, has none</td></tr>
  * </table>
  */
 public final class BackupMetrics implements AutoCloseable {
@@ -58,6 +65,7 @@ public final class BackupMetrics implements AutoCloseable {
   public static final String CHECKPOINT_POSITION = "cairn.backup.checkpoint.position";
   public static final String DIGEST_MISMATCHES = "cairn.backup.checkpoint.digest.mismatches";
   public static final String LATEST_COMPLETED_AGE = "cairn.backup.latest.completed.age";
+  public static final String RESTORE_CHECKS = "cairn.backup.restore.checks";
 
   /** Values of the {@code operation} tag. */
   public enum Operation {
@@ -85,11 +93,27 @@ public final class BackupMetrics implements AutoCloseable {
     }
   }
 
+  /** Values of the {@code result} tag of {@value #RESTORE_CHECKS}. */
+  public enum RestoreCheckResult {
+    /** The restored state reproduced the backup's digest. */
+    MATCH,
+    /** It has another digest. */
+    MISMATCH,
+    /** The command at the checkpoint position could not be checked. */
+    INVALID;
+
+    String tag() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
   private final MeterRegistry registry;
   private final Clock clock;
   private final Tags tags;
   private final List<Meter> meters = new ArrayList<>();
   private final ConcurrentHashMap<String, Counter> operations = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<RestoreCheckResult, Counter> restoreChecks =
+      new ConcurrentHashMap<>();
   private final AtomicInteger inProgress = new AtomicInteger();
   private final AtomicLong checkpointId = new AtomicLong(-1);
   private final AtomicLong checkpointPosition = new AtomicLong(-1);
@@ -200,6 +224,32 @@ public final class BackupMetrics implements AutoCloseable {
     return digestMismatches.count();
   }
 
+  /** Counts one state digest check of a restored partition. */
+  public void restoreCheck(final RestoreCheckResult result) {
+    restoreChecks
+        .computeIfAbsent(
+            result,
+            r -> {
+              final Counter counter =
+                  Counter.builder(RESTORE_CHECKS)
+                      .tags(tags)
+                      .tag("result", r.tag())
+                      .description("state digest checks of a restored partition")
+                      .register(registry);
+              synchronized (meters) {
+                meters.add(counter);
+              }
+              return counter;
+            })
+        .increment();
+  }
+
+  /** How many restore checks ended with {@code result} so far. */
+  public double restoreCheckCount(final RestoreCheckResult result) {
+    final Counter counter = restoreChecks.get(result);
+    return counter == null ? 0 : counter.count();
+  }
+
   private double latestCompletedAgeSeconds() {
     final long completedAt = latestCompletedMillis.get();
     return completedAt == Long.MIN_VALUE
@@ -237,5 +287,6 @@ public final class BackupMetrics implements AutoCloseable {
       meters.clear();
     }
     operations.clear();
+    restoreChecks.clear();
   }
 }

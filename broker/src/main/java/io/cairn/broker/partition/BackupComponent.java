@@ -7,6 +7,8 @@ import io.cairn.backup.BackupMetrics;
 import io.cairn.backup.CheckpointListener;
 import io.cairn.backup.CheckpointRecords;
 import io.cairn.backup.CheckpointState;
+import io.cairn.backup.restore.RestoreMarker;
+import io.cairn.backup.restore.RestoredCheckpointCheck;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
@@ -20,13 +22,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checkpoints and backups (DESIGN.md §7, §9) as a partition component; one instance per partition.
- * Register it <em>first</em>: its interceptor (the consistent cut) must see every command before
- * any other processor.
+ * Checkpoints and backups (DESIGN.md §7, §9) and the state digest check of a restored partition
+ * (§10) as a partition component; one instance per partition. Register it <em>first</em>: its
+ * interceptor (the consistent cut) must see every command before any other processor.
  *
  * <ul>
  *   <li>Every run registers the {@code CHECKPOINT} processors, appliers and the cut interceptor
  *       over the run's database.
+ *   <li>If the partition was restored from a backup ({@link RestoreMarker} in its directory, read
+ *       once, at its first run), every run then registers the {@link RestoredCheckpointCheck}: the
+ *       leader that processes the kept {@code CHECKPOINT CREATE} compares the state digest with the
+ *       backup's and fails the partition on a mismatch (health {@code FAILED}, the report as
+ *       reason; counted in {@code cairn.backup.restore.checks}). Registered in every role, since
+ *       whichever member leads when the command is processed must check it. A marker that cannot
+ *       be read, or names another partition, fails the partition before it processes anything.
  *   <li>A LEADER run also gets a {@link BackupManager}, started before the stream processor (so no
  *       {@code CREATED} can be missed) and closed when the run stops: a new leader's manager marks
  *       every in-progress backup of the partition FAILED.
@@ -44,6 +53,10 @@ public final class BackupComponent implements PartitionComponent {
   // written on the partition thread
   private BackupMetrics metrics;
   private volatile BackupManager manager;
+  /** The restore marker read at the first run; null until then. */
+  private Optional<RestoreMarker> restoreMarker;
+  /** Why the marker cannot be trusted, if it cannot; final for the life of the component. */
+  private String restoreMarkerProblem;
 
   /**
    * @param store where leaders write backups; empty: checkpoints are taken, no backup is written
@@ -85,6 +98,7 @@ public final class BackupComponent implements PartitionComponent {
   public void registerProcessors(
       final ProcessingScope scope, final RecordProcessors.Builder processors) {
     final PartitionContext partition = scope.partition();
+    final Optional<RestoreMarker> marker = restoreMarker(partition);
     if (metrics == null) {
       metrics =
           new BackupMetrics(partition.meterRegistry(), partition.partitionId(), partition.clock());
@@ -109,6 +123,55 @@ public final class BackupComponent implements PartitionComponent {
       listener = manager;
     }
     CheckpointRecords.register(partition.partitionId(), scope.db(), processors, listener, metrics);
+    marker.ifPresent(
+        restored ->
+            processors.interceptor(
+                RestoredCheckpointCheck.failingPartition(restored, scope.db(), metrics)));
+  }
+
+  /**
+   * The partition's restore marker, read at the first call (the partition's start) and kept: the
+   * file does not change while the broker runs.
+   *
+   * @throws PartitionStateCorruptedException (the partition is FAILED, not retried) if the file
+   *     exists but is not a valid marker of this partition: a restored partition whose expected
+   *     digest is unknown must not serve unchecked
+   */
+  private Optional<RestoreMarker> restoreMarker(final PartitionContext partition) {
+    if (restoreMarker == null && restoreMarkerProblem == null) {
+      // an I/O error (UncheckedIOException) is not kept: the transition fails and is retried
+      try {
+        final Optional<RestoreMarker> read = RestoreMarker.read(partition.layout().directory());
+        if (read.isPresent() && read.get().partitionId() != partition.partitionId()) {
+          restoreMarkerProblem =
+              "Expected the restore marker "
+                  + partition.layout().directory().resolve(RestoreMarker.FILE_NAME)
+                  + " to be of partition "
+                  + partition.partitionId()
+                  + ", but it is of partition "
+                  + read.get().partitionId()
+                  + ". The partition was restored from a backup and its state cannot be checked:"
+                  + " restore it again.";
+        } else {
+          restoreMarker = read;
+          read.ifPresent(
+              m ->
+                  LOG.info(
+                      "Partition {} was restored from backup {}: a leader that processes its"
+                          + " checkpoint at position {} again checks the state digest {}",
+                      partition.partitionId(),
+                      m.backupId(),
+                      m.checkpointPosition(),
+                      m.stateDigest()));
+        }
+      } catch (final IllegalStateException e) {
+        restoreMarkerProblem = e.getMessage();
+      }
+    }
+    if (restoreMarkerProblem != null) {
+      throw new PartitionStateCorruptedException(restoreMarkerProblem);
+    }
+    return restoreMarker;
   }
 
   @Override

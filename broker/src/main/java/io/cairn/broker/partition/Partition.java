@@ -135,6 +135,7 @@ public final class Partition {
             partitionId,
             nodeId,
             members,
+            layout,
             logStream,
             journal,
             snapshotStore,

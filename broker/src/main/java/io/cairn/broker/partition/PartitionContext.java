@@ -17,6 +17,8 @@ import java.util.concurrent.Executor;
  * @param partitionId the partition
  * @param nodeId this broker
  * @param members the brokers that host the partition (its raft group), this one included
+ * @param layout where the partition keeps its files on this broker (components read their own
+ *     files there, such as a restore's {@code restored-backup.json})
  * @param logStream the partition's log: its {@link LogStream#writer()} serves any leader term (for
  *     example an inter-partition receiver); processing uses {@link ProcessingScope#logStream()}
  * @param journal the raft journal; <b>read only</b> (a backup copies its {@link
@@ -34,6 +36,7 @@ public record PartitionContext(
     int partitionId,
     int nodeId,
     List<Integer> members,
+    PartitionLayout layout,
     LogStream logStream,
     Journal journal,
     SnapshotStore snapshotStore,
@@ -46,6 +49,7 @@ public record PartitionContext(
 
   public PartitionContext {
     members = List.copyOf(members);
+    Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(logStream, "logStream");
     Objects.requireNonNull(journal, "journal");
     Objects.requireNonNull(snapshotStore, "snapshotStore");

@@ -1,0 +1,352 @@
+package io.cairn.broker.partition;
+
+import static io.cairn.broker.partition.TestLedgerComponent.command;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.backup.BackupConfig;
+import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.BackupMetrics.RestoreCheckResult;
+import io.cairn.backup.restore.RestoreMarker;
+import io.cairn.protocol.AccountIntent;
+import io.cairn.protocol.AccountValue;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.CheckpointValue;
+import io.cairn.protocol.DepositIntent;
+import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordMetadata;
+import io.micrometer.core.instrument.Counter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The state digest check of a restored partition, wired by {@link BackupComponent}, on three
+ * members of one partition (deterministic, {@link PartitionCluster}). "Restored" here: the members
+ * are stopped with a known state, a {@link RestoreMarker} naming the position the next command will
+ * get and the digest of that state is put into every member's directory, and they are started
+ * again; that next command is the {@code CHECKPOINT CREATE} of the marker — the situation a
+ * restore leaves, where the log ends with the kept {@code CREATE} not yet processed.
+ */
+final class PartitionRestoreCheckTest {
+
+  private static final long SEED = 61;
+  private static final long BACKUP_ID = 1;
+  private static final String OTHER_DIGEST = "0123456789abcdef0123456789abcdef";
+
+  @TempDir Path directory;
+  private PartitionCluster cluster;
+
+  @AfterEach
+  void closeCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** A member: the checkpoint component (no backup store) and the test ledger. */
+  private static List<PartitionComponent> components(
+      final PartitionCluster running, final PartitionCluster.Member member) {
+    return List.of(
+        new BackupComponent(
+            Optional.empty(), BackupConfig.defaults(), 1, running.scheduler.executor()),
+        member.ledger);
+  }
+
+  /** What the "restored" cluster must reproduce at the checkpoint. */
+  private record Restored(long checkpointPosition, String digest) {}
+
+  /**
+   * Builds a state (2 accounts, 3 deposits), stops every member, writes a marker expecting {@code
+   * expectedDigest} (the real digest when null) at the next position, and starts them again.
+   */
+  private Restored restoredCluster(final String expectedDigest) {
+    cluster =
+        new PartitionCluster(
+            directory, SEED, 3, PartitionCluster.CONFIG, PartitionRestoreCheckTest::components);
+    final Partition leader = cluster.awaitLeader();
+    cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
+    cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("b", 0), 2));
+    cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 70), 3));
+    cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 20), 4));
+    final long last =
+        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 10), 5));
+    final StateSummary state = cluster.awaitConverged(last, Duration.ofSeconds(10));
+    final long next = leader.logStream().lastWrittenPosition() + 1;
+    final Restored restored = new Restored(next, state.digest().toHex());
+    for (final int id : List.of(0, 1, 2)) {
+      cluster.stop(id);
+    }
+    writeMarkers(
+        restored.checkpointPosition(),
+        expectedDigest == null ? restored.digest() : expectedDigest);
+    for (final int id : List.of(0, 1, 2)) {
+      cluster.restart(id);
+    }
+    return restored;
+  }
+
+  private void writeMarkers(final long position, final String digest) {
+    for (final int id : List.of(0, 1, 2)) {
+      writeMarker(
+          id,
+          new RestoreMarker(
+              BACKUP_ID,
+              PartitionCluster.PARTITION_ID,
+              0,
+              position,
+              digest,
+              Optional.empty(),
+              "0.1.0"));
+    }
+  }
+
+  private void writeMarker(final int member, final RestoreMarker marker) {
+    try {
+      final Path partitionDirectory = partitionDirectory(member);
+      Files.createDirectories(partitionDirectory);
+      marker.write(partitionDirectory);
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Path partitionDirectory(final int member) {
+    return PartitionLayout.of(cluster.dataDirectory(member), PartitionCluster.PARTITION_ID)
+        .directory();
+  }
+
+  private static Record create(final long id) {
+    return command(
+        CheckpointIntent.CREATE,
+        new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP),
+        100);
+  }
+
+  /** Writes the kept {@code CREATE} to the leader's log, at the position the markers name. */
+  private void writeCheckpoint(final Partition leader, final Restored restored) {
+    assertThat(cluster.write(leader, create(BACKUP_ID)))
+        .as("the CREATE at the position the markers name")
+        .isEqualTo(restored.checkpointPosition());
+  }
+
+  private double checks(final int member, final RestoreCheckResult result) {
+    final Counter counter =
+        cluster
+            .member(member)
+            .registry
+            .find(BackupMetrics.RESTORE_CHECKS)
+            .tag("result", result.name().toLowerCase(java.util.Locale.ROOT))
+            .counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private double allChecks(final int member) {
+    double sum = 0;
+    for (final RestoreCheckResult result : RestoreCheckResult.values()) {
+      sum += checks(member, result);
+    }
+    return sum;
+  }
+
+  private static long created(final Partition partition) {
+    return PartitionCluster.committedRecords(partition).stream()
+        .filter(r -> r.metadata().intent() == CheckpointIntent.CREATED)
+        .count();
+  }
+
+  @Test
+  void shouldServeOnceTheLeaderReproducedTheDigestAndNeverCheckAgainAfterRestarts() {
+    // given a restored partition whose marker holds the digest of its state
+    final Restored restored = restoredCluster(null);
+    final Partition leader = cluster.awaitLeader();
+
+    // when its leader processes the kept CREATE
+    writeCheckpoint(leader, restored);
+    cluster.runUntil(() -> created(leader) == 1, Duration.ofSeconds(5), "CREATED committed");
+
+    // then the checkpoint carries the digest, every member is healthy, the leader counted a match
+    final CheckpointValue checkpoint =
+        (CheckpointValue)
+            PartitionCluster.committedRecords(leader).stream()
+                .filter(r -> r.metadata().intent() == CheckpointIntent.CREATED)
+                .findFirst()
+                .orElseThrow()
+                .value();
+    assertThat(checkpoint.checkpointPosition()).isEqualTo(restored.checkpointPosition());
+    final long last =
+        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 1), 6));
+    cluster.awaitConverged(last, Duration.ofSeconds(10));
+    for (final Partition member : cluster.running()) {
+      assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
+      assertThat(checks(member.nodeId(), RestoreCheckResult.MATCH))
+          .as("matches counted on member %d", member.nodeId())
+          .isEqualTo(member == leader ? 1.0 : 0.0);
+      assertThat(allChecks(member.nodeId())).isEqualTo(member == leader ? 1.0 : 0.0);
+    }
+
+    // when every member restarts, even with a marker that would no longer match
+    for (final int id : List.of(0, 1, 2)) {
+      cluster.stop(id);
+    }
+    writeMarkers(restored.checkpointPosition(), OTHER_DIGEST);
+    for (final int id : List.of(0, 1, 2)) {
+      cluster.restart(id);
+    }
+    final Partition next = cluster.awaitLeader();
+    final long after =
+        cluster.write(next, command(DepositIntent.DEPOSIT, new DepositValue("b", 1), 7));
+
+    // then the checked CREATE is not processed again: nothing is checked, every member serves
+    cluster.awaitConverged(after, Duration.ofSeconds(10));
+    for (final Partition member : cluster.running()) {
+      assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
+      assertThat(allChecks(member.nodeId())).as("checks on member %d", member.nodeId()).isZero();
+    }
+    assertThat(cluster.await(next.readState(TestLedgerComponent::balances), "balances"))
+        .containsEntry("a", 71L)
+        .containsEntry("b", 31L);
+    assertThat(created(next)).isEqualTo(1);
+  }
+
+  @Test
+  void shouldFailEveryLeaderThatProcessesTheCheckpointWhenTheDigestDiffers() {
+    // given a restored partition whose state differs from the digest the backup recorded
+    final Restored restored = restoredCluster(OTHER_DIGEST);
+    final Partition first = cluster.awaitLeader();
+
+    // when its leader processes the kept CREATE
+    writeCheckpoint(first, restored);
+    cluster.runUntil(
+        () -> first.health().status() == PartitionHealthStatus.FAILED,
+        Duration.ofSeconds(5),
+        "the leader FAILED");
+
+    // then that member's partition is FAILED with the report; nothing was written for the CREATE
+    assertThat(first.role()).isEqualTo(PartitionRole.FAILED);
+    assertThat(first.health().reason())
+        .contains("Expected the restored state to have the backup's digest " + OTHER_DIGEST)
+        .contains("but it has " + restored.digest())
+        .contains("partition 1, backup 1, checkpoint position " + restored.checkpointPosition())
+        .contains("TEST_LEDGER_ACCOUNTS 2 entries, digest ");
+    assertThat(checks(first.nodeId(), RestoreCheckResult.MISMATCH)).isEqualTo(1.0);
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(cluster.running()).allSatisfy(p -> assertThat(created(p)).isZero());
+    assertThat(cluster.running())
+        .filteredOn(p -> p != first)
+        .allSatisfy(p -> assertThat(p.health().isHealthy()).isTrue());
+
+    // when that member goes away, another one leads and processes the CREATE
+    cluster.stop(first.nodeId());
+    cluster.runUntil(
+        () ->
+            cluster.running().stream()
+                .anyMatch(p -> p.health().status() == PartitionHealthStatus.FAILED),
+        PartitionCluster.ELECTION_BOUND,
+        "the next leader FAILED");
+
+    // then it checks as well, fails the same way, and the partition still serves nothing
+    final Partition second =
+        cluster.running().stream()
+            .filter(p -> p.health().status() == PartitionHealthStatus.FAILED)
+            .findFirst()
+            .orElseThrow();
+    assertThat(second.health().reason())
+        .contains(OTHER_DIGEST)
+        .contains(restored.digest())
+        .contains("TEST_LEDGER_ACCOUNTS 2 entries");
+    assertThat(checks(second.nodeId(), RestoreCheckResult.MISMATCH)).isEqualTo(1.0);
+    assertThat(cluster.running()).allSatisfy(p -> assertThat(created(p)).isZero());
+    assertThat(cluster.running())
+        .filteredOn(p -> p != second)
+        .allSatisfy(p -> assertThat(p.role()).isEqualTo(PartitionRole.FOLLOWER));
+  }
+
+  @Test
+  void shouldCheckAgainOnTheNextLeaderWhenTheCheckedCheckpointBatchWasLost() {
+    // given a restored partition whose leader checked the kept CREATE and wrote its CREATED ...
+    final Restored restored = restoredCluster(null);
+    final Partition first = cluster.awaitLeader();
+    writeCheckpoint(first, restored);
+    cluster.runTasksUntil(
+        () -> first.logStream().lastWrittenPosition() > restored.checkpointPosition(),
+        Duration.ofSeconds(2),
+        "the leader to write CREATED");
+    assertThat(checks(first.nodeId(), RestoreCheckResult.MATCH)).isEqualTo(1.0);
+
+    // ... and is cut off before that batch leaves
+    cluster.network.isolate(first.nodeId());
+    for (final Partition other : cluster.running()) {
+      if (other != first) {
+        assertThat(other.logStream().lastWrittenPosition())
+            .isLessThanOrEqualTo(restored.checkpointPosition());
+      }
+    }
+
+    // when another member leads
+    final Partition second = cluster.awaitLeaderOtherThan(first);
+
+    // then it processes the CREATE again and checks it again
+    cluster.runUntil(
+        () -> checks(second.nodeId(), RestoreCheckResult.MATCH) == 1.0,
+        Duration.ofSeconds(5),
+        "the new leader's check");
+    cluster.runUntil(() -> created(second) == 1, Duration.ofSeconds(5), "CREATED committed");
+    cluster.network.heal();
+    final Partition leader = cluster.awaitLeader();
+    final long last =
+        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 1), 8));
+    cluster.awaitConverged(last, Duration.ofSeconds(20));
+    for (final Partition member : cluster.running()) {
+      assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
+      assertThat(created(member)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void shouldFailAMemberWhoseRestoreMarkerCannotBeTrusted() throws IOException {
+    // given member 1's marker names another partition and member 2's is not a marker at all
+    final Path marker1 =
+        PartitionLayout.of(directory.resolve("node-1"), PartitionCluster.PARTITION_ID).directory();
+    Files.createDirectories(marker1);
+    new RestoreMarker(BACKUP_ID, 2, 0, 10, OTHER_DIGEST, Optional.empty(), "0.1.0").write(marker1);
+    final Path marker2 =
+        PartitionLayout.of(directory.resolve("node-2"), PartitionCluster.PARTITION_ID).directory();
+    Files.createDirectories(marker2);
+    Files.writeString(marker2.resolve(RestoreMarker.FILE_NAME), "{\"formatVersion\":1,");
+
+    // when the members start
+    cluster =
+        new PartitionCluster(
+            directory, SEED, 3, PartitionCluster.CONFIG, PartitionRestoreCheckTest::components);
+    cluster.runUntil(
+        () ->
+            cluster.partition(1).health().status() == PartitionHealthStatus.FAILED
+                && cluster.partition(2).health().status() == PartitionHealthStatus.FAILED
+                && List.of(PartitionRole.LEADER, PartitionRole.FOLLOWER)
+                    .contains(cluster.partition(0).role()),
+        PartitionCluster.ELECTION_BOUND,
+        "members 1 and 2 FAILED, member 0 in a role");
+
+    // then they are FAILED at once (not retried), each naming its file; member 0 is healthy
+    assertThat(cluster.partition(1).health().reason())
+        .contains(marker1.resolve(RestoreMarker.FILE_NAME).toString())
+        .contains("to be of partition 1, but it is of partition 2")
+        .contains("attempt 1 of");
+    assertThat(cluster.partition(2).health().reason())
+        .contains(marker2.resolve(RestoreMarker.FILE_NAME).toString())
+        .contains("valid JSON")
+        .contains("restore it again")
+        .contains("attempt 1 of");
+    assertThat(cluster.partition(0).health().isHealthy()).isTrue();
+    assertThat(cluster.partition(1).role()).isEqualTo(PartitionRole.FAILED);
+    assertThat(cluster.partition(2).role()).isEqualTo(PartitionRole.FAILED);
+  }
+}

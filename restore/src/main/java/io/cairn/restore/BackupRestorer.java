@@ -1,0 +1,476 @@
+package io.cairn.restore;
+
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupStore;
+import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.catalog.BackupCatalog;
+import io.cairn.restore.catalog.StoreCalls;
+import io.cairn.restore.install.PartitionInstaller;
+import io.cairn.restore.layout.DataDirectoryLayout;
+import io.cairn.restore.layout.DurableFiles;
+import io.cairn.restore.progress.ProgressTracker;
+import io.cairn.scheduler.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Restores a node's data directory from a backup, offline (DESIGN.md §10); what {@code cairn
+ * restore} and {@code cairn cluster restore} call.
+ *
+ * <pre>{@code
+ * BackupRestorer restorer = BackupRestorer.builder()
+ *     .store(backupStore)                       // fs or s3, opened from the broker's configuration
+ *     .listener(progress -> ...)                // optional: plan and per-partition progress
+ *     .meterRegistry(registry)
+ *     .build();
+ * RestoreResult result = restorer.restore(
+ *     new RestoreTarget(dataDir, clusterId, nodeId, new ClusterShape(N, P, R), BrokerVersion.current()),
+ *     BackupSelector.parse("latest"));
+ * }</pre>
+ *
+ * <p><b>What it does.</b> Refuses a data directory that is not empty. Resolves the backup id
+ * ({@code latest}: the newest backup COMPLETED on every partition) and checks, before writing
+ * anything, that the backup is COMPLETED on every partition, was taken by a cluster of the same
+ * partition count, and by a compatible broker version. Then, for each partition the node hosts,
+ * {@link RestoreConfig#partitionConcurrency()} at once: downloads that partition's completed copy
+ * (from whichever node took it; the store checks every file's size and CRC32C), installs it
+ * ({@link PartitionInstaller}: segments cut at the checkpoint, snapshot through the snapshot store,
+ * raft meta, restore marker), and — when a copy turns out corrupted and another node's copy
+ * exists — tries that one. Writes {@code node.json} last.
+ *
+ * <p><b>On failure</b> the data directory is left as it was found — empty (or absent) — so the
+ * restore can simply be run again, and the {@link RestoreException} names the partition, the file
+ * and the cause.
+ *
+ * <p>Blocking; one restore per call, calls may run concurrently on different directories.
+ */
+public final class BackupRestorer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupRestorer.class);
+
+  private final BackupStore store;
+  private final RestoreConfig config;
+  private final Clock clock;
+  private final RestoreListener listener;
+  private final RestoreMetrics metrics;
+  private final Optional<Executor> executor;
+  private final BackupCatalog catalog;
+
+  private BackupRestorer(final Builder builder) {
+    store = builder.store;
+    config = builder.config;
+    clock = builder.clock;
+    listener = builder.listener;
+    metrics = new RestoreMetrics(builder.registry);
+    executor = Optional.ofNullable(builder.executor);
+    catalog = new BackupCatalog(store, config.storeRequestTimeout());
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Restores one node.
+   *
+   * @throws RestoreException REFUSED (directory not empty, partition count, version), NOT_FOUND,
+   *     NOT_COMPLETED — nothing written; CORRUPTED or FAILED — the directory is empty again
+   */
+  public RestoreResult restore(final RestoreTarget target, final BackupSelector selector) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(selector, "selector");
+    checkEmpty(target.dataDirectory());
+    final long backupId = catalog.resolve(selector, target.shape().partitionCount());
+    return restoreResolved(target, backupId);
+  }
+
+  /**
+   * Restores every node of a cluster from the same backup, one node after the other ({@code cairn
+   * cluster restore}). Every directory must be empty before any is written; if one node fails,
+   * every node restored before it is emptied again.
+   *
+   * @param targets one per node, all of the same cluster id and shape, distinct node ids and
+   *     directories
+   */
+  public List<RestoreResult> restoreCluster(
+      final List<RestoreTarget> targets, final BackupSelector selector) {
+    if (targets.isEmpty()) {
+      throw new IllegalArgumentException("Expected at least one node to restore, but got none");
+    }
+    final RestoreTarget first = targets.get(0);
+    final Set<Integer> nodes = new HashSet<>();
+    final Set<Path> directories = new HashSet<>();
+    for (final RestoreTarget target : targets) {
+      if (!target.clusterId().equals(first.clusterId()) || !target.shape().equals(first.shape())) {
+        throw new IllegalArgumentException(
+            "Expected every node of one cluster ("
+                + first.clusterId()
+                + ", "
+                + first.shape()
+                + "), but node "
+                + target.nodeId()
+                + " is of "
+                + target.clusterId()
+                + ", "
+                + target.shape());
+      }
+      if (!nodes.add(target.nodeId()) || !directories.add(target.dataDirectory())) {
+        throw new IllegalArgumentException(
+            "Expected distinct node ids and data directories, but node "
+                + target.nodeId()
+                + " or "
+                + target.dataDirectory()
+                + " is given twice");
+      }
+    }
+    targets.forEach(target -> checkEmpty(target.dataDirectory()));
+    final long backupId = catalog.resolve(selector, first.shape().partitionCount());
+    final List<RestoreResult> results = new ArrayList<>();
+    final List<Boolean> created = new ArrayList<>();
+    for (final RestoreTarget target : targets) {
+      created.add(!Files.exists(target.dataDirectory()));
+    }
+    for (final RestoreTarget target : targets) {
+      try {
+        results.add(restoreResolved(target, backupId));
+      } catch (final RuntimeException e) {
+        for (int i = 0; i < results.size(); i++) {
+          undo(new DataDirectoryLayout(results.get(i).dataDirectory()), created.get(i), e);
+        }
+        throw e;
+      }
+    }
+    return results;
+  }
+
+  private RestoreResult restoreResolved(final RestoreTarget target, final long backupId) {
+    final ClusterShape shape = target.shape();
+    final List<Integer> partitions = shape.partitionsOf(target.nodeId());
+    final Map<Integer, List<PartitionPlan>> copies =
+        catalog.plan(
+            backupId, partitions, shape.partitionCount(), Optional.of(target.brokerVersion()));
+    final List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
+    final DataDirectoryLayout layout = new DataDirectoryLayout(target.dataDirectory());
+    notifyPlan(
+        new RestorePlan(backupId, Optional.of(target.nodeId()), layout.dataDirectory(), chosen));
+    LOG.info(
+        "Restoring backup {} into {} for node {} of cluster '{}': partitions {}",
+        backupId,
+        layout.dataDirectory(),
+        target.nodeId(),
+        target.clusterId(),
+        partitions);
+    final long startNanos = clock.nanos();
+    final boolean created = !Files.exists(layout.dataDirectory());
+    try {
+      Files.createDirectories(layout.dataDirectory());
+      final PartitionInstaller installer = new PartitionInstaller(layout, clock);
+      final Map<Integer, PartitionRestoreResult> restored =
+          withExecutor(
+              partitions.size(),
+              executor ->
+                  PartitionWork.run(
+                      partitions,
+                      config.partitionConcurrency(),
+                      executor,
+                      partitionId -> restorePartition(layout, installer, copies.get(partitionId))));
+      DurableFiles.deleteRecursively(layout.staging());
+      layout.writeNodeDescriptor(target.clusterId(), target.nodeId(), shape.partitionCount());
+      final Duration took = Duration.ofNanos(clock.nanos() - startNanos);
+      final RestoreResult result =
+          new RestoreResult(
+              backupId,
+              target.nodeId(),
+              layout.dataDirectory(),
+              List.copyOf(restored.values()),
+              took);
+      LOG.info(
+          "Restored backup {} into {}: {} partitions, {} bytes in {}",
+          backupId,
+          layout.dataDirectory(),
+          restored.size(),
+          result.totalBytes(),
+          took);
+      return result;
+    } catch (final IOException e) {
+      final RestoreException failure =
+          new RestoreException(
+              Kind.FAILED,
+              OptionalInt.empty(),
+              Optional.empty(),
+              "Expected to write into "
+                  + layout.dataDirectory()
+                  + ", but: "
+                  + e
+                  + ". Check its free space and permissions, then run the restore again.",
+              e);
+      undo(layout, created, failure);
+      throw failure;
+    } catch (final RuntimeException e) {
+      undo(layout, created, e);
+      throw e;
+    }
+  }
+
+  /** Restores one partition from its first copy; a corrupted copy makes it try the next. */
+  private PartitionRestoreResult restorePartition(
+      final DataDirectoryLayout layout,
+      final PartitionInstaller installer,
+      final List<PartitionPlan> copies) {
+    RestoreException corrupted = null;
+    for (final PartitionPlan plan : copies) {
+      try {
+        return restoreCopy(layout, installer, plan);
+      } catch (final RestoreException e) {
+        if (e.kind() != Kind.CORRUPTED) {
+          throw e;
+        }
+        if (corrupted == null) {
+          corrupted = e;
+        } else {
+          corrupted.addSuppressed(e);
+        }
+        LOG.warn("{}; trying another copy if there is one", e.getMessage());
+        clearPartition(layout, plan.partitionId(), corrupted);
+      }
+    }
+    throw corrupted;
+  }
+
+  private PartitionRestoreResult restoreCopy(
+      final DataDirectoryLayout layout,
+      final PartitionInstaller installer,
+      final PartitionPlan plan) {
+    final int partitionId = plan.partitionId();
+    final ProgressTracker progress =
+        new ProgressTracker(
+            partitionId,
+            plan.sizeBytes(),
+            plan.fileCount(),
+            config.progressIntervalBytes(),
+            clock,
+            listener);
+    final long startNanos = clock.nanos();
+    progress.phase(RestorePhase.DOWNLOADING);
+    try {
+      final Backup downloaded =
+          StoreCalls.await(
+              store.restore(plan.source(), layout.staging(partitionId), progress),
+              config.partitionTimeout(),
+              "downloading " + plan.source(),
+              OptionalInt.of(partitionId));
+      progress.phase(RestorePhase.INSTALLING);
+      final PartitionInstaller.Installed installed = installer.install(plan, downloaded);
+      DurableFiles.deleteRecursively(layout.staging(partitionId));
+      progress.phase(RestorePhase.DONE);
+      metrics.partitionDone(
+          RestoreMetrics.Operation.RESTORE,
+          true,
+          plan.sizeBytes(),
+          Duration.ofNanos(clock.nanos() - startNanos));
+      return new PartitionRestoreResult(
+          partitionId,
+          plan.source(),
+          plan.descriptor().checkpointPosition(),
+          installed.snapshot().map(s -> s.id().toString()),
+          plan.fileCount(),
+          plan.sizeBytes(),
+          installed.cut().firstIndex(),
+          installed.cut().checkpointIndex(),
+          installed.cut().droppedRecords());
+    } catch (final IOException e) {
+      progress.phase(RestorePhase.FAILED);
+      metrics.partitionDone(
+          RestoreMetrics.Operation.RESTORE, false, 0, Duration.ofNanos(clock.nanos() - startNanos));
+      throw new RestoreException(
+          Kind.FAILED,
+          OptionalInt.of(partitionId),
+          Optional.empty(),
+          "Expected to remove the staging directory of partition " + partitionId + ", but: " + e,
+          e);
+    } catch (final RuntimeException e) {
+      progress.phase(RestorePhase.FAILED);
+      metrics.partitionDone(
+          RestoreMetrics.Operation.RESTORE, false, 0, Duration.ofNanos(clock.nanos() - startNanos));
+      throw e instanceof RestoreException
+          ? e
+          : StoreCalls.translate(e, "restoring " + plan.source(), OptionalInt.of(partitionId));
+    }
+  }
+
+  private static void clearPartition(
+      final DataDirectoryLayout layout, final int partitionId, final RestoreException failure) {
+    try {
+      DurableFiles.deleteRecursively(layout.partition(partitionId));
+      DurableFiles.deleteRecursively(layout.staging(partitionId));
+    } catch (final IOException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  private void checkEmpty(final Path dataDirectory) {
+    try {
+      if (!DurableFiles.isMissingOrEmpty(dataDirectory)) {
+        final String found =
+            Files.isDirectory(dataDirectory)
+                ? "it holds " + DurableFiles.someEntries(dataDirectory, 5)
+                : "it is not a directory";
+        throw new RestoreException(
+            Kind.REFUSED,
+            "Expected an empty data directory to restore into, but "
+                + dataDirectory
+                + ": "
+                + found
+                + ". Nothing was written. Restore into an empty directory, or empty this one"
+                + " (its data is lost).");
+      }
+    } catch (final IOException e) {
+      throw new RestoreException(
+          Kind.FAILED,
+          OptionalInt.empty(),
+          Optional.empty(),
+          "Expected to read " + dataDirectory + ", but: " + e,
+          e);
+    }
+  }
+
+  private void undo(
+      final DataDirectoryLayout layout, final boolean created, final RuntimeException failure) {
+    try {
+      if (created) {
+        DurableFiles.deleteRecursively(layout.dataDirectory());
+      } else {
+        DurableFiles.deleteContents(layout.dataDirectory());
+      }
+      LOG.info("Emptied {} after a failed restore", layout.dataDirectory());
+    } catch (final IOException e) {
+      LOG.error(
+          "Could not empty {} after a failed restore ({}); empty it by hand before restoring"
+              + " again",
+          layout.dataDirectory(),
+          e.toString());
+      failure.addSuppressed(e);
+    }
+  }
+
+  private void notifyPlan(final RestorePlan plan) {
+    try {
+      listener.onPlan(plan);
+    } catch (final RuntimeException e) {
+      LOG.warn("A restore listener failed on the plan; ignored", e);
+    }
+  }
+
+  private <T> T withExecutor(
+      final int partitions, final java.util.function.Function<Executor, T> work) {
+    if (executor.isPresent()) {
+      return work.apply(executor.get());
+    }
+    final ExecutorService pool = newPool(Math.min(partitions, config.partitionConcurrency()));
+    try {
+      return work.apply(pool);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Named daemon threads for one run, when no executor was given. */
+  static ExecutorService newPool(final int threads) {
+    final AtomicInteger counter = new AtomicInteger();
+    return Executors.newFixedThreadPool(
+        Math.max(1, threads),
+        runnable -> {
+          final Thread thread = new Thread(runnable, "cairn-restore-" + counter.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
+  /** Collects what a restorer needs; {@link #store} is required. */
+  public static final class Builder {
+    private BackupStore store;
+    private RestoreConfig config = RestoreConfig.defaults();
+    private Clock clock = Clock.system();
+    private RestoreListener listener = RestoreListener.NOOP;
+    private MeterRegistry registry;
+    private Executor executor;
+
+    private Builder() {}
+
+    /** The store holding the backups; not closed by the restorer. */
+    public Builder store(final BackupStore value) {
+      store = value;
+      return this;
+    }
+
+    /** {@link RestoreConfig#defaults()} by default. */
+    public Builder config(final RestoreConfig value) {
+      config = value;
+      return this;
+    }
+
+    /** Measures rates and durations; the system clock by default. */
+    public Builder clock(final Clock value) {
+      clock = value;
+      return this;
+    }
+
+    /** {@link RestoreListener#NOOP} by default. */
+    public Builder listener(final RestoreListener value) {
+      listener = value;
+      return this;
+    }
+
+    /** Where {@code cairn.restore.*} meters go; required. */
+    public Builder meterRegistry(final MeterRegistry value) {
+      registry = value;
+      return this;
+    }
+
+    /**
+     * Runs the partitions' blocking work (installation; waiting for downloads), at most {@link
+     * RestoreConfig#partitionConcurrency()} tasks at once. By default each run makes a pool of
+     * that many named daemon threads and stops it at the end.
+     */
+    public Builder executor(final Executor value) {
+      executor = value;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming a missing setting
+     */
+    public BackupRestorer build() {
+      require(store, "store");
+      require(config, "config");
+      require(clock, "clock");
+      require(listener, "listener");
+      require(registry, "meterRegistry");
+      return new BackupRestorer(this);
+    }
+
+    private static void require(final Object value, final String name) {
+      if (value == null) {
+        throw new IllegalArgumentException(
+            "Expected " + name + " to be set, but it is missing (BackupRestorer)");
+      }
+    }
+  }
+}

@@ -1,0 +1,400 @@
+package io.cairn.restore;
+
+import io.cairn.backup.restore.DigestCheck;
+import io.cairn.backup.restore.RestoreMarker;
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.FileProblem;
+import io.cairn.backupapi.VerificationReport;
+import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.catalog.BackupCatalog;
+import io.cairn.restore.catalog.StoreCalls;
+import io.cairn.restore.install.PartitionInstaller;
+import io.cairn.restore.layout.DataDirectoryLayout;
+import io.cairn.restore.layout.DurableFiles;
+import io.cairn.restore.progress.ProgressTracker;
+import io.cairn.restore.rebuild.StateRebuild;
+import io.cairn.scheduler.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Verifies a backup without a cluster ({@code cairn backup verify}): for every partition of the
+ * backup, downloads its completed copy into a scratch directory (every file's size and CRC32C
+ * checked; on a mismatch every bad file is listed), installs it exactly as a restore does (log cut
+ * at the checkpoint, snapshot through the snapshot store), rebuilds the state offline ({@link
+ * StateRebuild}: snapshot + replay + processing up to the checkpoint, no side effects) and compares
+ * the state digest at the checkpoint with the one the backup recorded. {@code quick} checks the
+ * stored files only, without downloading them.
+ *
+ * <pre>{@code
+ * VerifyReport report = BackupVerifier.builder().store(store).meterRegistry(registry).build()
+ *     .verify(BackupSelector.exact(7), scratchDir, false);
+ * System.out.println(report.describe());
+ * int exitCode = report.isClean() ? 0 : 1;
+ * }</pre>
+ *
+ * <p>Partitions run {@link RestoreConfig#partitionConcurrency()} at once; each partition's files
+ * are removed from the scratch directory once it is verified, and the scratch directory is left as
+ * it was found. The partition count is the one the backup's descriptors record. Blocking.
+ */
+public final class BackupVerifier {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupVerifier.class);
+
+  private final BackupStore store;
+  private final RestoreConfig config;
+  private final Clock clock;
+  private final RestoreListener listener;
+  private final RestoreMetrics metrics;
+  private final Optional<Executor> executor;
+  private final BackupCatalog catalog;
+
+  private BackupVerifier(final Builder builder) {
+    store = builder.store;
+    config = builder.config;
+    clock = builder.clock;
+    listener = builder.listener;
+    metrics = new RestoreMetrics(builder.registry);
+    executor = Optional.ofNullable(builder.executor);
+    catalog = new BackupCatalog(store, config.storeRequestTimeout());
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * @param scratchDirectory where partitions are downloaded and rebuilt; must be empty or not
+   *     exist (unused when {@code quick})
+   * @param quick check the stored files only
+   * @return the report; {@link VerifyReport#isClean()} is the verdict
+   * @throws RestoreException NOT_FOUND, NOT_COMPLETED, REFUSED (scratch directory not empty, the
+   *     descriptors disagree), or FAILED (the store or the file system failed)
+   */
+  public VerifyReport verify(
+      final BackupSelector selector, final Path scratchDirectory, final boolean quick) {
+    Objects.requireNonNull(selector, "selector");
+    final DataDirectoryLayout layout = new DataDirectoryLayout(scratchDirectory);
+    if (!quick) {
+      checkEmpty(layout.dataDirectory());
+    }
+    final BackupCatalog.Resolved resolved = catalog.resolve(selector);
+    final int partitionCount = resolved.partitionCount();
+    final List<Integer> partitions = IntStream.rangeClosed(1, partitionCount).boxed().toList();
+    final Map<Integer, List<PartitionPlan>> copies =
+        catalog.plan(resolved.backupId(), partitions, partitionCount, Optional.empty());
+    final List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
+    notifyPlan(
+        new RestorePlan(resolved.backupId(), Optional.empty(), layout.dataDirectory(), chosen));
+    LOG.info(
+        "Verifying backup {} ({} partitions, {})",
+        resolved.backupId(),
+        partitionCount,
+        quick ? "files only" : "files and state digests");
+    final boolean created = !quick && !Files.exists(layout.dataDirectory());
+    try {
+      final Map<Integer, PartitionVerification> results =
+          withExecutor(
+              partitions.size(),
+              pool ->
+                  PartitionWork.run(
+                      partitions,
+                      config.partitionConcurrency(),
+                      pool,
+                      partitionId -> {
+                        final PartitionPlan plan = copies.get(partitionId).get(0);
+                        return quick
+                            ? verifyFiles(plan)
+                            : verifyPartition(layout, plan, partitionCount);
+                      }));
+      final VerifyReport report =
+          new VerifyReport(
+              resolved.backupId(), partitionCount, quick, List.copyOf(results.values()));
+      if (report.isClean()) {
+        LOG.info("Backup {} is clean", resolved.backupId());
+      } else {
+        LOG.warn("{}", report.describe());
+      }
+      return report;
+    } finally {
+      if (!quick) {
+        cleanUp(layout, created);
+      }
+    }
+  }
+
+  private PartitionVerification verifyFiles(final PartitionPlan plan) {
+    final long start = clock.nanos();
+    final VerificationReport report =
+        StoreCalls.await(
+            store.verify(plan.source()),
+            config.partitionTimeout(),
+            "verifying " + plan.source(),
+            OptionalInt.of(plan.partitionId()));
+    metrics.partitionDone(
+        RestoreMetrics.Operation.VERIFY,
+        report.isClean(),
+        report.checkedBytes(),
+        Duration.ofNanos(clock.nanos() - start));
+    return new PartitionVerification(
+        plan.partitionId(),
+        plan.source(),
+        report.checkedFileCount(),
+        report.checkedBytes(),
+        report.problems(),
+        plan.descriptor().stateDigest(),
+        Optional.empty(),
+        Optional.empty());
+  }
+
+  private PartitionVerification verifyPartition(
+      final DataDirectoryLayout layout, final PartitionPlan plan, final int partitionCount) {
+    final int partitionId = plan.partitionId();
+    final ProgressTracker progress =
+        new ProgressTracker(
+            partitionId,
+            plan.sizeBytes(),
+            plan.fileCount(),
+            config.progressIntervalBytes(),
+            clock,
+            listener);
+    final long start = clock.nanos();
+    progress.phase(RestorePhase.DOWNLOADING);
+    PartitionVerification result;
+    try {
+      result = downloadAndRebuild(layout, plan, partitionCount, progress);
+    } finally {
+      try {
+        DurableFiles.deleteRecursively(layout.partition(partitionId));
+        DurableFiles.deleteRecursively(layout.staging(partitionId));
+      } catch (final IOException e) {
+        LOG.warn("Could not remove the scratch files of partition {}: {}", partitionId, e.toString());
+      }
+    }
+    final boolean clean = result.isClean(false);
+    progress.phase(clean ? RestorePhase.DONE : RestorePhase.FAILED);
+    metrics.partitionDone(
+        RestoreMetrics.Operation.VERIFY,
+        clean,
+        result.bytesChecked(),
+        Duration.ofNanos(clock.nanos() - start));
+    return result;
+  }
+
+  private PartitionVerification downloadAndRebuild(
+      final DataDirectoryLayout layout,
+      final PartitionPlan plan,
+      final int partitionCount,
+      final ProgressTracker progress) {
+    final int partitionId = plan.partitionId();
+    final Backup downloaded;
+    try {
+      downloaded =
+          StoreCalls.await(
+              store.restore(plan.source(), layout.staging(partitionId), progress),
+              config.partitionTimeout(),
+              "downloading " + plan.source(),
+              OptionalInt.of(partitionId));
+    } catch (final RestoreException e) {
+      if (e.kind() != Kind.CORRUPTED) {
+        throw e;
+      }
+      return filesDoNotMatch(plan, e);
+    }
+    try {
+      progress.phase(RestorePhase.INSTALLING);
+      new PartitionInstaller(layout, clock).install(plan, downloaded);
+      progress.phase(RestorePhase.REBUILDING);
+      final RestoreMarker marker = RestoreMarker.read(layout.partition(partitionId)).orElseThrow();
+      final StateRebuild.Outcome outcome = StateRebuild.rebuild(layout, marker, partitionCount);
+      return verified(plan, outcome.check(), outcome.failure());
+    } catch (final RestoreException e) {
+      if (e.kind() != Kind.CORRUPTED) {
+        throw e;
+      }
+      return verified(plan, Optional.empty(), Optional.of(e.getMessage()));
+    } catch (final RuntimeException e) { // NOPMD - a rebuild that throws is a finding to report
+      LOG.warn("Rebuilding partition {} of {} failed", partitionId, plan.source(), e);
+      return verified(
+          plan,
+          Optional.empty(),
+          Optional.of(
+              "Expected to rebuild the partition's state, but: " + StoreCalls.describe(e)));
+    }
+  }
+
+  /** The download found a bad file: list every bad file of the copy (the store's full check). */
+  private PartitionVerification filesDoNotMatch(
+      final PartitionPlan plan, final RestoreException downloadFailure) {
+    List<FileProblem> problems = List.of();
+    Optional<String> failure = Optional.empty();
+    int files = plan.fileCount();
+    try {
+      final VerificationReport report =
+          StoreCalls.await(
+              store.verify(plan.source()),
+              config.partitionTimeout(),
+              "verifying " + plan.source(),
+              OptionalInt.of(plan.partitionId()));
+      problems = report.problems();
+      files = report.checkedFileCount();
+    } catch (final RestoreException e) {
+      failure = Optional.of(e.getMessage());
+    }
+    if (problems.isEmpty() && failure.isEmpty()) {
+      failure = Optional.of(downloadFailure.getMessage());
+    }
+    return new PartitionVerification(
+        plan.partitionId(),
+        plan.source(),
+        files,
+        plan.sizeBytes(),
+        problems,
+        plan.descriptor().stateDigest(),
+        Optional.empty(),
+        failure);
+  }
+
+  private static PartitionVerification verified(
+      final PartitionPlan plan,
+      final Optional<DigestCheck> digest,
+      final Optional<String> failure) {
+    return new PartitionVerification(
+        plan.partitionId(),
+        plan.source(),
+        plan.fileCount(),
+        plan.sizeBytes(),
+        List.of(),
+        plan.descriptor().stateDigest(),
+        digest,
+        failure);
+  }
+
+  private static void checkEmpty(final Path directory) {
+    try {
+      if (!DurableFiles.isMissingOrEmpty(directory)) {
+        throw new RestoreException(
+            Kind.REFUSED,
+            "Expected an empty scratch directory for the verification, but "
+                + directory
+                + " is not. Name an empty or new directory.");
+      }
+    } catch (final IOException e) {
+      throw new RestoreException(
+          Kind.FAILED,
+          OptionalInt.empty(),
+          Optional.empty(),
+          "Expected to read " + directory + ", but: " + e,
+          e);
+    }
+  }
+
+  private static void cleanUp(final DataDirectoryLayout layout, final boolean created) {
+    try {
+      if (created) {
+        DurableFiles.deleteRecursively(layout.dataDirectory());
+      } else {
+        DurableFiles.deleteContents(layout.dataDirectory());
+      }
+    } catch (final IOException e) {
+      LOG.warn("Could not clean the scratch directory {}: {}", layout.dataDirectory(), e.toString());
+    }
+  }
+
+  private void notifyPlan(final RestorePlan plan) {
+    try {
+      listener.onPlan(plan);
+    } catch (final RuntimeException e) {
+      LOG.warn("A verification listener failed on the plan; ignored", e);
+    }
+  }
+
+  private <T> T withExecutor(
+      final int partitions, final java.util.function.Function<Executor, T> work) {
+    if (executor.isPresent()) {
+      return work.apply(executor.get());
+    }
+    final ExecutorService pool =
+        BackupRestorer.newPool(Math.min(partitions, config.partitionConcurrency()));
+    try {
+      return work.apply(pool);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Collects what a verifier needs; {@link #store} and {@link #meterRegistry} are required. */
+  public static final class Builder {
+    private BackupStore store;
+    private RestoreConfig config = RestoreConfig.defaults();
+    private Clock clock = Clock.system();
+    private RestoreListener listener = RestoreListener.NOOP;
+    private MeterRegistry registry;
+    private Executor executor;
+
+    private Builder() {}
+
+    /** The store holding the backup; not closed by the verifier. */
+    public Builder store(final BackupStore value) {
+      store = value;
+      return this;
+    }
+
+    public Builder config(final RestoreConfig value) {
+      config = value;
+      return this;
+    }
+
+    public Builder clock(final Clock value) {
+      clock = value;
+      return this;
+    }
+
+    public Builder listener(final RestoreListener value) {
+      listener = value;
+      return this;
+    }
+
+    public Builder meterRegistry(final MeterRegistry value) {
+      registry = value;
+      return this;
+    }
+
+    /** As {@link BackupRestorer.Builder#executor}. */
+    public Builder executor(final Executor value) {
+      executor = value;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming a missing setting
+     */
+    public BackupVerifier build() {
+      for (final Object[] setting :
+          new Object[][] {
+            {store, "store"}, {config, "config"}, {clock, "clock"}, {listener, "listener"},
+            {registry, "meterRegistry"}
+          }) {
+        if (setting[0] == null) {
+          throw new IllegalArgumentException(
+              "Expected " + setting[1] + " to be set, but it is missing (BackupVerifier)");
+        }
+      }
+      return new BackupVerifier(this);
+    }
+  }
+}

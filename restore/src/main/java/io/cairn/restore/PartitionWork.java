@@ -1,0 +1,81 @@
+package io.cairn.restore;
+
+import io.cairn.restore.catalog.StoreCalls;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
+
+/**
+ * Runs one task per partition with at most {@code concurrency} at once on an executor: that many
+ * workers take partitions from a queue. After the first failure no further partition starts; the
+ * running ones end, then the first failure (lowest partition id) is thrown with the others
+ * suppressed. Blocks the caller until every started task ended.
+ */
+final class PartitionWork {
+
+  private PartitionWork() {}
+
+  static <T> Map<Integer, T> run(
+      final List<Integer> partitions,
+      final int concurrency,
+      final Executor executor,
+      final IntFunction<T> task) {
+    final ConcurrentLinkedQueue<Integer> queue = new ConcurrentLinkedQueue<>(partitions);
+    final Map<Integer, T> results = new TreeMap<>();
+    final Map<Integer, RuntimeException> failures = new TreeMap<>();
+    final AtomicBoolean stop = new AtomicBoolean();
+    final List<CompletableFuture<Void>> workers = new ArrayList<>();
+    final int workerCount = Math.max(1, Math.min(concurrency, partitions.size()));
+    for (int i = 0; i < workerCount; i++) {
+      workers.add(
+          CompletableFuture.runAsync(
+              () -> {
+                Integer partitionId;
+                while (!stop.get() && (partitionId = queue.poll()) != null) {
+                  try {
+                    final T result = task.apply(partitionId);
+                    synchronized (results) {
+                      results.put(partitionId, result);
+                    }
+                  } catch (final RuntimeException e) { // NOPMD - collected, thrown below
+                    stop.set(true);
+                    synchronized (results) {
+                      failures.put(partitionId, e);
+                    }
+                  }
+                }
+              },
+              executor));
+    }
+    try {
+      CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get();
+    } catch (final InterruptedException e) {
+      stop.set(true);
+      Thread.currentThread().interrupt();
+      throw new RestoreException(
+          RestoreException.Kind.FAILED,
+          OptionalInt.empty(),
+          Optional.empty(),
+          "Interrupted while restoring partitions " + partitions,
+          e);
+    } catch (final java.util.concurrent.ExecutionException e) {
+      throw StoreCalls.translate(StoreCalls.unwrap(e), "running a partition", OptionalInt.empty());
+    }
+    synchronized (results) {
+      if (!failures.isEmpty()) {
+        final RuntimeException first = failures.values().iterator().next();
+        failures.values().stream().skip(1).forEach(first::addSuppressed);
+        throw first;
+      }
+      return new TreeMap<>(results);
+    }
+  }
+}

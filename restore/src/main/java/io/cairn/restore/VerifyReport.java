@@ -1,0 +1,49 @@
+package io.cairn.restore;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The result of verifying one backup: every partition's files and, unless {@code quick}, every
+ * partition's rebuilt state digest. The backup is clean only if every partition is.
+ *
+ * @param backupId the backup verified
+ * @param partitionCount the partition count its descriptors record
+ * @param quick true if only the files were checked (no rebuild)
+ * @param partitions every partition {@code 1..partitionCount}, by partition id
+ */
+public record VerifyReport(
+    long backupId, int partitionCount, boolean quick, List<PartitionVerification> partitions) {
+
+  public VerifyReport {
+    partitions = List.copyOf(partitions);
+  }
+
+  public boolean isClean() {
+    return partitions.stream().allMatch(p -> p.isClean(quick));
+  }
+
+  /** A report for operators, one block per partition and a final verdict. */
+  public String describe() {
+    final String body =
+        partitions.stream().map(p -> p.describe(quick)).collect(Collectors.joining("\n"));
+    final long bad = partitions.stream().filter(p -> !p.isClean(quick)).count();
+    return "Backup "
+        + backupId
+        + " ("
+        + partitionCount
+        + " partitions, "
+        + (quick ? "files only" : "files and state digests")
+        + "):\n"
+        + body
+        + "\n"
+        + (bad == 0
+            ? "CLEAN: every file and every partition's state matches."
+            : "NOT CLEAN: "
+                + bad
+                + " of "
+                + partitions.size()
+                + " partitions do not match. Take a new backup, or restore another one; a"
+                + " partial restore loses the partitions listed above.");
+  }
+}

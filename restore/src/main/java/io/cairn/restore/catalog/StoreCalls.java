@@ -1,0 +1,105 @@
+package io.cairn.restore.catalog;
+
+import io.cairn.backupapi.BackupCorruptedException;
+import io.cairn.backupapi.ManifestException;
+import io.cairn.restore.RestoreException;
+import io.cairn.restore.RestoreException.Kind;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Waits for a store's futures and turns their failures into {@link RestoreException}s. */
+public final class StoreCalls {
+
+  private StoreCalls() {}
+
+  /**
+   * Waits up to {@code timeout} for {@code future}.
+   *
+   * @param what names the call in messages ("listing backup 7")
+   * @param partitionId the partition the call is about, if one
+   * @throws RestoreException of kind CORRUPTED for a manifest or file that does not match, FAILED
+   *     for anything else (the store failed, a timeout, an interruption)
+   */
+  public static <T> T await(
+      final CompletableFuture<T> future,
+      final Duration timeout,
+      final String what,
+      final OptionalInt partitionId) {
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (final InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new RestoreException(
+          Kind.FAILED, partitionId, Optional.empty(), "Interrupted while " + what, e);
+    } catch (final TimeoutException e) {
+      throw new RestoreException(
+          Kind.FAILED,
+          partitionId,
+          Optional.empty(),
+          "Expected " + what + " to finish within " + timeout + ", but it did not. Check the"
+              + " backup store's health, or raise the timeout.",
+          e);
+    } catch (final ExecutionException e) {
+      throw translate(unwrap(e), what, partitionId);
+    }
+  }
+
+  /** The failure behind completion wrappers. */
+  public static Throwable unwrap(final Throwable error) {
+    Throwable cause = error;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  /** A store failure as a restore failure of the right kind, keeping the store's message. */
+  public static RestoreException translate(
+      final Throwable cause, final String what, final OptionalInt partitionId) {
+    if (cause instanceof RestoreException restore) {
+      return restore;
+    }
+    if (cause instanceof BackupCorruptedException corrupted) {
+      final var problem = corrupted.problem();
+      return new RestoreException(
+          Kind.CORRUPTED,
+          partitionId,
+          Optional.of(problem.fileSet().directoryName() + "/" + problem.name()),
+          prefix(partitionId) + corrupted.getMessage(),
+          cause);
+    }
+    if (cause instanceof ManifestException) {
+      return new RestoreException(
+          Kind.CORRUPTED,
+          partitionId,
+          Optional.empty(),
+          prefix(partitionId) + "Expected a trustworthy manifest while " + what + ", but: "
+              + cause.getMessage(),
+          cause);
+    }
+    return new RestoreException(
+        Kind.FAILED,
+        partitionId,
+        Optional.empty(),
+        prefix(partitionId) + "Expected " + what + " to succeed, but it failed: " + describe(cause),
+        cause);
+  }
+
+  private static String prefix(final OptionalInt partitionId) {
+    return partitionId.isPresent() ? "Partition " + partitionId.getAsInt() + ": " : "";
+  }
+
+  /** The message of {@code error}, or the error itself when it has none. */
+  public static String describe(final Throwable error) {
+    final String message = error.getMessage();
+    return message == null || message.isBlank() ? error.toString() : message;
+  }
+}

@@ -1,0 +1,316 @@
+package io.cairn.restore.install;
+
+import io.cairn.backup.restore.RestoreMarker;
+import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupDescriptor;
+import io.cairn.backupapi.BackupFile;
+import io.cairn.journal.CorruptedJournalException;
+import io.cairn.journal.JournalConfig;
+import io.cairn.journal.JournalException;
+import io.cairn.journal.SegmentedJournal;
+import io.cairn.raft.storage.FileRaftMetaStore;
+import io.cairn.raft.storage.RaftMeta;
+import io.cairn.restore.PartitionPlan;
+import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.RestoreException;
+import io.cairn.restore.layout.DataDirectoryLayout;
+import io.cairn.restore.layout.DurableFiles;
+import io.cairn.scheduler.Clock;
+import io.cairn.snapshot.CorruptedSnapshotException;
+import io.cairn.snapshot.PersistedSnapshot;
+import io.cairn.snapshot.SnapshotConfig;
+import io.cairn.snapshot.SnapshotException;
+import io.cairn.snapshot.SnapshotStore;
+import io.cairn.snapshot.store.SnapshotLayout;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * Installs one partition's downloaded backup (every file's size and CRC32C already checked by the
+ * store) into a data directory, in the layout the broker opens ({@link DataDirectoryLayout}):
+ *
+ * <ol>
+ *   <li>the segments are moved into the journal directory (their names must be the broker's
+ *       segment names for this partition) and the journal is opened, which checks every frame;
+ *   <li>the log is cut at the checkpoint ({@link LogCut}): it ends with the {@code CHECKPOINT
+ *       CREATE} at the descriptor's checkpoint position;
+ *   <li>the snapshot, if the backup has one, is installed through the snapshot store ({@link
+ *       SnapshotStore#restore}, which checks it against its checksum file and persists it like a
+ *       taken one); it must be the descriptor's snapshot, below the checkpoint, and continue the
+ *       log (raft would otherwise replace the log by the snapshot);
+ *   <li>the raft meta gets the term of the log's last entry and no vote, so the restored members
+ *       elect a leader in a later term;
+ *   <li>the {@link RestoreMarker} records what the partition must reproduce.
+ * </ol>
+ *
+ * Blocking; one partition per call. The journal and snapshot store opened here are closed before it
+ * returns; their meters go to a private registry (they are not the restore's).
+ */
+public final class PartitionInstaller {
+
+  private final DataDirectoryLayout layout;
+  private final Clock clock;
+
+  public PartitionInstaller(final DataDirectoryLayout layout, final Clock clock) {
+    this.layout = layout;
+    this.clock = clock;
+  }
+
+  /**
+   * What an installation left.
+   *
+   * @param cut where the log ends and what was dropped
+   * @param snapshot the installed snapshot, if any
+   */
+  public record Installed(LogCut.Result cut, Optional<PersistedSnapshot> snapshot) {}
+
+  /**
+   * @param plan the partition and the backup copy
+   * @param downloaded the copy as {@link io.cairn.backupapi.BackupStore#restore} left it in staging
+   * @throws RestoreException CORRUPTED naming the file when the content does not fit the
+   *     descriptor, FAILED when the file system fails
+   */
+  public Installed install(final PartitionPlan plan, final Backup downloaded) {
+    final int partitionId = plan.partitionId();
+    final BackupDescriptor descriptor = plan.descriptor();
+    try {
+      final Path partitionDirectory = layout.partition(partitionId);
+      Files.createDirectories(partitionDirectory);
+      moveSegments(partitionId, downloaded.segments().files());
+      final MeterRegistry meters = new SimpleMeterRegistry();
+      try (SegmentedJournal journal = openJournal(partitionId, meters)) {
+        final LogCut logCut = new LogCut(journal, partitionId);
+        final LogCut.Result cut =
+            logCut.cut(descriptor.checkpointPosition(), descriptor.checkpointId());
+        final Optional<PersistedSnapshot> snapshot =
+            installSnapshot(plan, downloaded, cut, logCut, meters);
+        writeRaftMeta(partitionId, cut.lastTerm());
+        new RestoreMarker(
+                descriptor.checkpointId(),
+                partitionId,
+                descriptor.nodeId(),
+                descriptor.checkpointPosition(),
+                descriptor.stateDigest(),
+                descriptor.snapshotId(),
+                descriptor.brokerVersion())
+            .write(partitionDirectory);
+        DurableFiles.fsyncDirectory(partitionDirectory);
+        DurableFiles.fsyncDirectory(layout.partitions());
+        return new Installed(cut, snapshot);
+      }
+    } catch (final CorruptedJournalException e) {
+      throw new RestoreException(
+          Kind.CORRUPTED,
+          OptionalInt.of(partitionId),
+          Optional.of("segments/" + e.file().getFileName()),
+          "Expected the backup's segments of partition "
+              + partitionId
+              + " to hold a valid log, but: "
+              + e.getMessage()
+              + ". Restore another backup, or the same partition's backup from another node.",
+          e);
+    } catch (final JournalException e) {
+      throw failed(partitionId, "open the restored log", e);
+    } catch (final IOException | UncheckedIOException e) {
+      throw failed(partitionId, "write the partition's files", e);
+    }
+  }
+
+  private void moveSegments(final int partitionId, final List<BackupFile> segments)
+      throws IOException {
+    final Pattern name =
+        Pattern.compile(Pattern.quote(DataDirectoryLayout.journalName(partitionId)) + "-\\d{1,19}\\.log");
+    final Path journal = layout.journal(partitionId);
+    Files.createDirectories(journal);
+    if (segments.isEmpty()) {
+      throw new RestoreException(
+          Kind.CORRUPTED,
+          OptionalInt.of(partitionId),
+          Optional.empty(),
+          "Expected the backup of partition "
+              + partitionId
+              + " to hold log segments, but it holds none. Restore another backup.",
+          null);
+    }
+    for (final BackupFile segment : segments) {
+      if (!name.matcher(segment.name()).matches()) {
+        throw new RestoreException(
+            Kind.CORRUPTED,
+            OptionalInt.of(partitionId),
+            Optional.of("segments/" + segment.name()),
+            "Expected segment files named "
+                + DataDirectoryLayout.journalName(partitionId)
+                + "-<segmentId>.log, but the backup holds '"
+                + segment.name()
+                + "' (partition "
+                + partitionId
+                + "). The backup is not one of this partition's logs: restore another backup.",
+            null);
+      }
+      Files.move(
+          segment.path(), journal.resolve(segment.name()), StandardCopyOption.ATOMIC_MOVE);
+    }
+    DurableFiles.fsyncDirectory(journal);
+  }
+
+  private SegmentedJournal openJournal(final int partitionId, final MeterRegistry meters) {
+    // Only deleteAfter/append run here, never a new segment; the broker's own settings apply once
+    // it opens the journal (existing segments keep the size their descriptor records).
+    final JournalConfig config =
+        JournalConfig.builder()
+            .directory(layout.journal(partitionId))
+            .name(DataDirectoryLayout.journalName(partitionId))
+            .preallocateSegmentFiles(false)
+            .build();
+    return SegmentedJournal.open(config, meters);
+  }
+
+  private Optional<PersistedSnapshot> installSnapshot(
+      final PartitionPlan plan,
+      final Backup downloaded,
+      final LogCut.Result cut,
+      final LogCut logCut,
+      final MeterRegistry meters) {
+    final int partitionId = plan.partitionId();
+    final BackupDescriptor descriptor = plan.descriptor();
+    if (descriptor.snapshotId().isEmpty()) {
+      if (cut.firstIndex() != 1) {
+        throw corrupted(
+            partitionId,
+            Optional.empty(),
+            "a log-only backup to hold the log from index 1",
+            "it starts at index " + cut.firstIndex());
+      }
+      return Optional.empty();
+    }
+    final List<Path> files = new ArrayList<>();
+    for (final BackupFile file : downloaded.snapshot().files()) {
+      if (!SnapshotLayout.isValidFileName(file.name())) {
+        throw corrupted(
+            partitionId,
+            Optional.of("snapshot/" + file.name()),
+            "snapshot file names of [A-Za-z0-9._-]",
+            "the backup holds '" + file.name() + "'");
+      }
+      files.add(file.path());
+    }
+    final PersistedSnapshot snapshot;
+    try (SnapshotStore store =
+        SnapshotStore.open(
+            layout.snapshots(partitionId),
+            SnapshotConfig.defaults(),
+            clock,
+            meters,
+            Tags.of("partition", Integer.toString(partitionId)))) {
+      snapshot = store.restore(files);
+    } catch (final CorruptedSnapshotException e) {
+      throw new RestoreException(
+          Kind.CORRUPTED,
+          OptionalInt.of(partitionId),
+          Optional.of("snapshot/" + e.file()),
+          "Partition " + partitionId + ": " + e.getMessage()
+              + " Restore another backup, or the same partition's backup from another node.",
+          e);
+    } catch (final SnapshotException e) {
+      throw failed(partitionId, "install the snapshot " + descriptor.snapshotId().get(), e);
+    }
+    final long position = descriptor.checkpointPosition();
+    final String id = snapshot.id().toString();
+    if (!id.equals(descriptor.snapshotId().get())) {
+      throw corrupted(
+          partitionId,
+          Optional.of("snapshot/" + SnapshotLayout.METADATA_FILE),
+          "snapshot " + descriptor.snapshotId().get() + " as the descriptor records",
+          "the snapshot files describe " + id);
+    }
+    if (snapshot.metadata().processedPosition() >= position
+        || snapshot.metadata().lastWrittenPosition() >= position) {
+      throw corrupted(
+          partitionId,
+          Optional.of("snapshot/" + SnapshotLayout.METADATA_FILE),
+          "a snapshot whose processed and last written positions are below the checkpoint"
+              + " position "
+              + position,
+          "snapshot " + id + " is not");
+    }
+    if (snapshot.index() > cut.checkpointIndex() || cut.firstIndex() > snapshot.index() + 1) {
+      throw corrupted(
+          partitionId,
+          Optional.empty(),
+          "the log to continue snapshot "
+              + id
+              + " (index "
+              + snapshot.index()
+              + ")",
+          "it holds indexes " + cut.firstIndex() + " to " + cut.checkpointIndex());
+    }
+    if (cut.firstIndex() <= snapshot.index()) {
+      final long term = logCut.termAt(snapshot.index());
+      if (term != snapshot.term()) {
+        throw corrupted(
+            partitionId,
+            Optional.empty(),
+            "the log's entry at the snapshot's index " + snapshot.index() + " to have the"
+                + " snapshot's term " + snapshot.term(),
+            "it has term " + term);
+      }
+    }
+    return Optional.of(snapshot);
+  }
+
+  private void writeRaftMeta(final int partitionId, final long term) throws IOException {
+    final Path file = layout.raftMetaFile(partitionId);
+    Files.createDirectories(file.getParent());
+    try (FileRaftMetaStore store = new FileRaftMetaStore(file)) {
+      store.store(new RaftMeta(term, RaftMeta.NO_VOTE));
+    }
+  }
+
+  private static RestoreException corrupted(
+      final int partitionId,
+      final Optional<String> file,
+      final String expected,
+      final String actual) {
+    return new RestoreException(
+        Kind.CORRUPTED,
+        OptionalInt.of(partitionId),
+        file,
+        "Expected "
+            + expected
+            + ", but "
+            + actual
+            + " (partition "
+            + partitionId
+            + file.map(f -> ", file " + f).orElse("")
+            + "). Restore another backup, or the same partition's backup from another node.",
+        null);
+  }
+
+  private static RestoreException failed(
+      final int partitionId, final String what, final Exception cause) {
+    return new RestoreException(
+        Kind.FAILED,
+        OptionalInt.of(partitionId),
+        Optional.empty(),
+        "Expected to "
+            + what
+            + " of partition "
+            + partitionId
+            + ", but: "
+            + cause
+            + ". Check the data directory's free space and permissions, then run the restore"
+            + " again.",
+        cause);
+  }
+}

@@ -1,0 +1,280 @@
+package io.cairn.restore;
+
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.BackupMetrics.RestoreCheckResult;
+import io.cairn.backup.Checkpoint;
+import io.cairn.backup.CheckpointState;
+import io.cairn.broker.Broker;
+import io.cairn.broker.HostedPartition;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.config.BrokerConfigReader;
+import io.cairn.engine.PendingCredit;
+import io.cairn.logstreams.WriteResult;
+import io.cairn.protocol.AccountIntent;
+import io.cairn.protocol.AccountValue;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.CheckpointValue;
+import io.cairn.protocol.DepositIntent;
+import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.Intent;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordMetadata;
+import io.cairn.protocol.RecordValue;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
+import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.AccountPlacement;
+import io.micrometer.core.instrument.Counter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One real broker (a single node hosting every partition, replication factor 1) with a filesystem
+ * backup store, driven by writing commands straight to its partitions' logs and reading their
+ * state on the partitions' threads.
+ */
+final class LedgerBroker implements AutoCloseable {
+
+  static final String CLUSTER_ID = "restore-test";
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final Broker broker;
+  private final int partitionCount;
+
+  /** Opens and starts the broker and waits until it leads every partition and is ready. */
+  LedgerBroker(final Path dataDirectory, final Path backupStore, final int partitionCount) {
+    this(dataDirectory, backupStore, partitionCount, true);
+  }
+
+  private LedgerBroker(
+      final Path dataDirectory,
+      final Path backupStore,
+      final int partitionCount,
+      final boolean awaitLeaders) {
+    this.partitionCount = partitionCount;
+    broker = Broker.open(config(dataDirectory, backupStore, partitionCount));
+    try {
+      broker.setMemberAddress(0, broker.transportAddress());
+      broker.start();
+      if (awaitLeaders) {
+        awaitLeaders();
+      }
+    } catch (final RuntimeException e) {
+      broker.close();
+      throw e;
+    }
+  }
+
+  /** Opens and starts the broker without waiting for its partitions (some may fail). */
+  static LedgerBroker started(
+      final Path dataDirectory, final Path backupStore, final int partitionCount) {
+    return new LedgerBroker(dataDirectory, backupStore, partitionCount, false);
+  }
+
+  Broker broker() {
+    return broker;
+  }
+
+  /**
+   * The state digest checks of restored partition {@code partitionId} counted by this broker
+   * ({@code cairn.backup.restore.checks}) with {@code result}; 0 when none was.
+   */
+  double restoreChecks(final int partitionId, final RestoreCheckResult result) {
+    final Counter counter =
+        broker
+            .meterRegistry()
+            .find(BackupMetrics.RESTORE_CHECKS)
+            .tag("partition", Integer.toString(partitionId))
+            .tag("result", result.name().toLowerCase(Locale.ROOT))
+            .counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  static BrokerConfig config(
+      final Path dataDirectory, final Path backupStore, final int partitionCount) {
+    final String yaml =
+        """
+        cluster:
+          clusterId: %s
+          nodeId: 0
+          partitionCount: %d
+          replicationFactor: 1
+          members: ['127.0.0.1:1']
+        network:
+          port: 0
+          ioThreads: 1
+          requestTimeout: 2s
+        data:
+          directory: '%s'
+          segmentSize: 2MB
+          preallocateSegments: false
+          snapshotInterval: 1h
+        backup:
+          store: fs
+          uploadConcurrency: 1
+          fs:
+            basePath: '%s'
+        management:
+          enabled: false
+        processing:
+          creditRetryInterval: 200ms
+          creditRetryIntervalMax: 1s
+          ioThreads: 1
+          shutdownTimeout: 5s
+        raft:
+          electionTimeout: 300ms
+          heartbeatInterval: 100ms
+          requestTimeout: 300ms
+        """
+            .formatted(CLUSTER_ID, partitionCount, dataDirectory, backupStore);
+    return BrokerConfigReader.parse(yaml, "restore test broker", Map.of());
+  }
+
+  void awaitLeaders() {
+    await("every partition led")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () ->
+                broker.partitions().all().size() == partitionCount
+                    && broker.partitions().all().stream().allMatch(HostedPartition::isLeader)
+                    && broker.health().ready());
+  }
+
+  HostedPartition partition(final int partitionId) {
+    return broker.partitions().get(partitionId).orElseThrow();
+  }
+
+  /** Writes a command to the partition's log (retrying on backpressure). */
+  void write(final int partitionId, final Intent intent, final RecordValue value) {
+    final Record command = new Record(RecordMetadata.builder().command(intent).build(), value);
+    await("writing " + intent + " to partition " + partitionId)
+        .atMost(TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () -> {
+              final WriteResult result =
+                  partition(partitionId).partition().logStream().writer().tryWrite(command);
+              return result.isWritten();
+            });
+  }
+
+  void createAccount(final String accountId) {
+    write(placement().partitionOf(accountId), AccountIntent.CREATE, new AccountValue(accountId, 0));
+  }
+
+  void deposit(final String accountId, final long amount) {
+    write(
+        placement().partitionOf(accountId),
+        DepositIntent.DEPOSIT,
+        new DepositValue(accountId, amount));
+  }
+
+  void transfer(final String from, final String to, final long amount) {
+    write(
+        placement().partitionOf(from),
+        TransferIntent.CREATE,
+        new TransferValue(
+            from, to, amount, ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID));
+  }
+
+  void checkpoint(final int partitionId, final long id) {
+    write(
+        partitionId,
+        CheckpointIntent.CREATE,
+        new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
+  }
+
+  <T> T read(final int partitionId, final Function<HostedPartition, Function<io.cairn.db.CairnDb, T>> reader) {
+    final HostedPartition hosted = partition(partitionId);
+    return hosted
+        .partition()
+        .readState(reader.apply(hosted))
+        .orTimeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+        .join();
+  }
+
+  /** Every account of every partition and its balance. */
+  Map<String, Long> balances() {
+    final Map<String, Long> balances = new TreeMap<>();
+    for (int p = 1; p <= partitionCount; p++) {
+      balances.putAll(
+          read(p, hosted -> db -> hosted.ledger().engine().orElseThrow().state().balances()));
+    }
+    return balances;
+  }
+
+  List<PendingCredit> pendingCredits(final int partitionId) {
+    return read(
+        partitionId, hosted -> db -> hosted.ledger().engine().orElseThrow().state().pendingCredits());
+  }
+
+  boolean nothingPending() {
+    for (int p = 1; p <= partitionCount; p++) {
+      if (!pendingCredits(p).isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  Optional<Checkpoint> latestCheckpoint(final int partitionId) {
+    return read(partitionId, hosted -> db -> CheckpointState.of(db).latestCheckpoint());
+  }
+
+  /** Waits until the balances are {@code expected} and no credit is pending. */
+  void awaitBalances(final Map<String, Long> expected) {
+    await("balances " + expected)
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> balances().equals(expected) && nothingPending());
+  }
+
+  void awaitCheckpoint(final int partitionId, final long id) {
+    await("checkpoint " + id + " on partition " + partitionId)
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> latestCheckpoint(partitionId).map(c -> c.id() >= id).orElse(false));
+  }
+
+  void takeSnapshot(final int partitionId) {
+    partition(partitionId)
+        .partition()
+        .takeSnapshot()
+        .orTimeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+        .join()
+        .orElseThrow(() -> new AssertionError("no snapshot taken on partition " + partitionId));
+  }
+
+  AccountPlacement placement() {
+    return new AccountPlacement(partitionCount);
+  }
+
+  /** {@code count} account ids that live on {@code partitionId}. */
+  List<String> accountsOn(final int partitionId, final String prefix, final int count) {
+    final List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; ids.size() < count; i++) {
+      final String id = prefix + "-" + i;
+      if (placement().partitionOf(id) == partitionId) {
+        ids.add(id);
+      }
+    }
+    return ids;
+  }
+
+  @Override
+  public void close() {
+    broker.close();
+  }
+}
