@@ -1,0 +1,606 @@
+package io.cairn.qa;
+
+import io.cairn.broker.Broker;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.client.CairnClient;
+import io.cairn.client.ManagementClient;
+import io.cairn.gateway.Gateway;
+import io.cairn.gateway.GatewayConfig;
+import io.cairn.gateway.v1.AdminServiceGrpc;
+import io.cairn.gateway.v1.LedgerServiceGrpc;
+import io.cairn.protocol.api.AccountPlacement;
+import io.cairn.qa.network.ProxyNetwork;
+import io.cairn.transport.MemberAddress;
+import io.grpc.ManagedChannel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brokers and a gateway in this JVM, wired like a real cluster: each broker is a {@link Broker}
+ * opened from the YAML a broker process would read, with netty on ephemeral loopback ports,
+ * RocksDB and journals under a data directory, one shared backup store; the {@link Gateway} serves
+ * the real gRPC and management HTTP APIs on ephemeral ports.
+ *
+ * <pre>{@code
+ * try (EmbeddedCluster cluster =
+ *     EmbeddedCluster.builder().brokers(3).partitions(3).replicationFactor(3).build()) {
+ *   cluster.start().awaitHealthy();
+ *   cluster.client().createAccount("alice");      // the Java client, through the gateway
+ *   cluster.kill(cluster.awaitLeader(1));         // cut off, then closed
+ *   cluster.awaitNewLeader(1, ...);               // and watch the cluster recover
+ * }
+ * }</pre>
+ *
+ * <p><b>Network.</b> Every connection between nodes goes through a {@link ProxyNetwork}: for each
+ * ordered pair of brokers, and from the gateway to each broker, a TCP relay on loopback that the
+ * sender is given as the receiver's address. {@link #partition(int, int)} cuts both directions
+ * between two nodes (the gateway is node {@value #GATEWAY_NODE_ID}); open connections are reset
+ * and new ones are reset at once, so senders fail fast as unreachable; {@link #heal()} lets traffic
+ * through again within milliseconds (the transports reconnect on next use).
+ *
+ * <p><b>Faults in one JVM.</b> {@link #stop(int)} is the broker's graceful shutdown. {@link
+ * #kill(int)} is as abrupt as a broker in a shared JVM allows: the node is first cut from every
+ * peer and from the gateway (nothing it does afterwards reaches anyone, and nobody waits for its
+ * answers), then it is closed — which still flushes its journals and RocksDB, as a broker cannot
+ * lose written data without dying as a process. Unflushed-data loss needs a real {@code kill -9}
+ * (the process-level tests). {@link #restart(int)} opens a new broker on the same data directory
+ * and ports. {@link #close()} closes the gateway and the brokers still running, then deletes the
+ * data directory if the cluster made it.
+ *
+ * <p><b>Waits</b> use Awaitility with {@link EmbeddedClusterConfig#awaitTimeout()} and name what
+ * was missing when they time out.
+ *
+ * <p>Thread-safety: life-cycle and fault methods are serialized; accessors may be called from any
+ * thread.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+
+  /** The gateway's node id, for {@link #partition(int, int)}. */
+  public static final int GATEWAY_NODE_ID = GatewayConfig.DEFAULT_NODE_ID;
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+  private static final Duration CALL_SLACK = Duration.ofSeconds(2);
+
+  private final EmbeddedClusterConfig config;
+  private final Path root;
+  private final boolean ownsRoot;
+  private final Optional<Path> backupDirectory;
+  private final SortedMap<Integer, BrokerNode> nodes = new TreeMap<>();
+  private final ProxyNetwork network = new ProxyNetwork();
+  private final AccountPlacement placement;
+  private final ClusterWaits waits;
+  private final Object lifecycle = new Object();
+  private volatile GatewayNode gatewayNode;
+  private volatile boolean started;
+  private volatile boolean closed;
+
+  /** Creates the directories; see {@link EmbeddedClusterBuilder#build()}. */
+  EmbeddedCluster(final EmbeddedClusterConfig config) {
+    this.config = config;
+    try {
+      if (config.dataDirectory().isPresent()) {
+        root = Files.createDirectories(config.dataDirectory().get());
+        ownsRoot = false;
+      } else {
+        root = Files.createTempDirectory("cairn-embedded-");
+        ownsRoot = true;
+      }
+      if (config.backupStore() instanceof BackupStoreSpec.Filesystem fs) {
+        backupDirectory =
+            Optional.of(
+                Files.createDirectories(
+                    fs.basePath() == null ? root.resolve("backups") : fs.basePath()));
+      } else {
+        backupDirectory = Optional.empty();
+      }
+      for (int nodeId = 0; nodeId < config.brokers(); nodeId++) {
+        nodes.put(
+            nodeId,
+            new BrokerNode(nodeId, Files.createDirectories(root.resolve("node-" + nodeId))));
+      }
+    } catch (final IOException e) {
+      network.close();
+      throw new UncheckedIOException(
+          "Expected to create the embedded cluster's directories, but " + e, e);
+    }
+    placement = new AccountPlacement(config.partitions());
+    waits = new ClusterWaits(this, config.awaitTimeout());
+  }
+
+  /** A builder with the defaults of {@link EmbeddedClusterConfig}. */
+  public static EmbeddedClusterBuilder builder() {
+    return new EmbeddedClusterBuilder();
+  }
+
+  // ---- life cycle ------------------------------------------------------------------------------
+
+  /**
+   * Opens every broker (binding its transport), links them through the network, starts them, then
+   * starts the gateway. Returns without waiting for leaders: call {@link #awaitHealthy()}.
+   *
+   * @throws IllegalStateException if started twice or closed; what started is closed again
+   */
+  public EmbeddedCluster start() {
+    synchronized (lifecycle) {
+      if (started || closed) {
+        throw new IllegalStateException(
+            "Expected a new embedded cluster, but it is " + (closed ? "closed" : "started"));
+      }
+      started = true;
+      try {
+        for (final BrokerNode node : nodes.values()) {
+          node.opened(Broker.open(brokerConfig(node)));
+        }
+        for (final BrokerNode node : nodes.values()) {
+          linkPeers(node);
+        }
+        for (final BrokerNode node : nodes.values()) {
+          node.lastBroker().orElseThrow().start();
+          node.started();
+        }
+        startGateway();
+      } catch (final RuntimeException e) {
+        LOG.warn("The embedded cluster failed to start; closing what started", e);
+        close();
+        throw e;
+      }
+    }
+    LOG.info(
+        "Embedded cluster '{}' started: {} brokers, {} partitions, replication factor {}, gRPC"
+            + " {}, data in {}",
+        config.clusterId(),
+        config.brokers(),
+        config.partitions(),
+        config.replicationFactor(),
+        grpcAddress(),
+        root);
+    return this;
+  }
+
+  private BrokerConfig brokerConfig(final BrokerNode node) {
+    return BrokerSettings.config(
+        config,
+        node.nodeId(),
+        node.directory(),
+        node.transportPort(),
+        node.managementPort(),
+        backupDirectory.orElse(null));
+  }
+
+  /** Creates the links to and from {@code node} and tells its transport the peers' proxies. */
+  private void linkPeers(final BrokerNode node) {
+    final Broker broker = node.lastBroker().orElseThrow();
+    for (final BrokerNode peer : nodes.values()) {
+      if (peer.nodeId() == node.nodeId()) {
+        continue;
+      }
+      final InetSocketAddress proxy =
+          network.link(node.nodeId(), peer.nodeId(), loopback(peer.transportPort()));
+      network.link(peer.nodeId(), node.nodeId(), loopback(node.transportPort()));
+      broker.setMemberAddress(peer.nodeId(), memberAddress(proxy));
+    }
+  }
+
+  private void startGateway() {
+    final Map<Integer, MemberAddress> brokers = new TreeMap<>();
+    for (final BrokerNode node : nodes.values()) {
+      brokers.put(
+          node.nodeId(),
+          memberAddress(
+              network.link(GATEWAY_NODE_ID, node.nodeId(), loopback(node.transportPort()))));
+    }
+    gatewayNode = GatewayNode.start(brokers, config.gatewayRequestTimeout(), callTimeout());
+  }
+
+  /**
+   * Shuts broker {@code nodeId} down gracefully (in-flight commands answered, journals flushed).
+   * Its directory and ports are kept for {@link #restart(int)}.
+   */
+  public void stop(final int nodeId) {
+    synchronized (lifecycle) {
+      final BrokerNode node = runningNode(nodeId, "stop");
+      node.lastBroker().orElseThrow().close();
+      node.state(NodeState.STOPPED);
+    }
+    LOG.info("Embedded broker {} stopped", nodeId);
+  }
+
+  /**
+   * Kills broker {@code nodeId}: cuts it from every peer and the gateway at once (open connections
+   * reset), then closes it. See the class comment for what "kill" can and cannot mean in one JVM.
+   * It stays cut off until {@link #restart(int)}.
+   */
+  public void kill(final int nodeId) {
+    synchronized (lifecycle) {
+      final BrokerNode node = runningNode(nodeId, "kill");
+      network.isolate(nodeId);
+      node.state(NodeState.KILLED);
+      node.lastBroker().orElseThrow().close();
+    }
+    LOG.info("Embedded broker {} killed", nodeId);
+  }
+
+  /**
+   * Opens broker {@code nodeId} again on its data directory and ports (stopping it first if it
+   * runs), reconnects it and starts it. Should another process have taken one of its ports
+   * meanwhile, it binds new ones (the peers keep reaching it through the network's proxies).
+   * Returns without waiting for roles.
+   */
+  public void restart(final int nodeId) {
+    synchronized (lifecycle) {
+      final BrokerNode node = node(nodeId);
+      if (!started || closed) {
+        throw new IllegalStateException(
+            "Expected a started cluster to restart node " + nodeId + ", but it is "
+                + (closed ? "closed" : "not started"));
+      }
+      if (node.state() == NodeState.RUNNING) {
+        node.lastBroker().orElseThrow().close();
+        node.state(NodeState.STOPPED);
+      }
+      final int port = node.transportPort();
+      Broker broker = reopen(node);
+      if (node.transportPort() != port) {
+        network.retarget(nodeId, loopback(node.transportPort()));
+      }
+      network.rejoin(nodeId);
+      try {
+        broker.start();
+      } catch (final RuntimeException e) {
+        // most likely the management port was taken meanwhile: once more on new ports
+        LOG.warn("Embedded broker {} failed to start again ({}); retrying on new ports", nodeId,
+            e.toString());
+        node.releasePorts();
+        broker = reopen(node);
+        network.retarget(nodeId, loopback(node.transportPort()));
+        try {
+          broker.start();
+        } catch (final RuntimeException again) {
+          again.addSuppressed(e);
+          node.state(NodeState.STOPPED);
+          throw again;
+        }
+      }
+      node.started();
+    }
+    LOG.info("Embedded broker {} restarted", nodeId);
+  }
+
+  /**
+   * Opens the node's broker on its ports (on new ones if its old port was taken meanwhile, which
+   * the network's proxies hide from the peers) and tells it the peers' proxies.
+   */
+  private Broker reopen(final BrokerNode node) {
+    Broker broker;
+    try {
+      broker = Broker.open(brokerConfig(node));
+    } catch (final RuntimeException e) {
+      LOG.warn("Embedded broker {} could not open on port {} ({}); using a new port",
+          node.nodeId(), node.transportPort(), e.toString());
+      node.releasePorts();
+      broker = Broker.open(brokerConfig(node));
+    }
+    node.opened(broker);
+    for (final BrokerNode peer : nodes.values()) {
+      if (peer.nodeId() != node.nodeId()) {
+        broker.setMemberAddress(
+            peer.nodeId(), memberAddress(network.addressOf(node.nodeId(), peer.nodeId())));
+      }
+    }
+    return broker;
+  }
+
+  /**
+   * Cuts both directions between nodes {@code a} and {@code b} (broker ids, or {@link
+   * #GATEWAY_NODE_ID}) until {@link #heal()}.
+   */
+  public void partition(final int a, final int b) {
+    checkNetworkNode(a);
+    checkNetworkNode(b);
+    network.partition(a, b);
+    LOG.info("Embedded cluster: partitioned {} from {}", a, b);
+  }
+
+  /** Partitions broker {@code nodeId} from every other broker (the gateway still reaches it). */
+  public void isolate(final int nodeId) {
+    node(nodeId);
+    for (final int peer : nodes.keySet()) {
+      if (peer != nodeId) {
+        network.partition(nodeId, peer);
+      }
+    }
+    LOG.info("Embedded cluster: isolated broker {} from the other brokers", nodeId);
+  }
+
+  /** Removes every partition; killed brokers stay cut off until restarted. */
+  public void heal() {
+    network.heal();
+    LOG.info("Embedded cluster: network healed");
+  }
+
+  /** The partitioned pairs now, each as {@code [smaller, larger]}. */
+  public List<List<Integer>> partitions() {
+    return network.partitions();
+  }
+
+  /**
+   * Closes the client channel, the gateway, every broker and the network; deletes the data
+   * directory if the cluster created it. Idempotent.
+   */
+  @Override
+  public void close() {
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      final GatewayNode openGateway = gatewayNode;
+      if (openGateway != null) {
+        quietly("the gateway", openGateway::close);
+      }
+      for (final BrokerNode node : nodes.values()) {
+        if (node.state() == NodeState.RUNNING || node.state() == NodeState.NEW) {
+          node.lastBroker().ifPresent(broker -> quietly("broker " + node.nodeId(), broker::close));
+        }
+        node.state(NodeState.CLOSED);
+      }
+      network.close();
+      if (ownsRoot) {
+        DataDirectories.deleteQuietly(root);
+      }
+    }
+  }
+
+  private static void quietly(final String what, final Runnable close) {
+    try {
+      close.run();
+    } catch (final RuntimeException e) {
+      LOG.warn("Closing {} of the embedded cluster failed", what, e);
+    }
+  }
+
+  // ---- clients ---------------------------------------------------------------------------------
+
+  /**
+   * The Java client bound to the gateway (deadline: the gateway's request timeout plus 2 s);
+   * closed with the cluster. It checks arguments before sending: to send malformed requests to
+   * the gateway, use the raw stubs ({@link #ledger()}, {@link #admin()}).
+   */
+  public CairnClient client() {
+    return gatewayNode().client();
+  }
+
+  /** A client of the gateway's management HTTP endpoints ({@code /actuator/...}). */
+  public ManagementClient managementClient() {
+    return ManagementClient.of(gatewayManagementUri(), callTimeout());
+  }
+
+  /** A channel to the gateway's gRPC server (plaintext); closed with the cluster. */
+  public ManagedChannel channel() {
+    return gatewayNode().channel();
+  }
+
+  /**
+   * A blocking ledger stub whose deadline is the gateway's request timeout plus 2 s from now: take
+   * a new one per call.
+   */
+  public LedgerServiceGrpc.LedgerServiceBlockingStub ledger() {
+    return LedgerServiceGrpc.newBlockingStub(channel()).withDeadlineAfter(callTimeout());
+  }
+
+  /** An asynchronous ledger stub (deadline as {@link #ledger()}); for load generators. */
+  public LedgerServiceGrpc.LedgerServiceFutureStub ledgerAsync() {
+    return LedgerServiceGrpc.newFutureStub(channel()).withDeadlineAfter(callTimeout());
+  }
+
+  /** A blocking admin stub (deadline as {@link #ledger()}). */
+  public AdminServiceGrpc.AdminServiceBlockingStub admin() {
+    return AdminServiceGrpc.newBlockingStub(channel()).withDeadlineAfter(callTimeout());
+  }
+
+  private Duration callTimeout() {
+    return config.gatewayRequestTimeout().plus(CALL_SLACK);
+  }
+
+  /** The base URI of the gateway's management HTTP server ({@code /actuator/...}). */
+  public URI gatewayManagementUri() {
+    final InetSocketAddress address = gateway().httpAddress();
+    return URI.create("http://127.0.0.1:" + address.getPort());
+  }
+
+  /** The base URI of broker {@code nodeId}'s management HTTP server ({@code /health}, ...). */
+  public URI brokerManagementUri(final int nodeId) {
+    final Broker broker = broker(nodeId);
+    final InetSocketAddress address =
+        broker
+            .managementAddress()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "Expected broker " + nodeId + " to serve management HTTP, but it is off"));
+    return URI.create("http://127.0.0.1:" + address.getPort());
+  }
+
+  // ---- waits -----------------------------------------------------------------------------------
+
+  /**
+   * Waits until the gateway knows a leader for every partition, each confirmed by the running
+   * broker it names (same term), and every running broker is ready (a role for each of its
+   * replicas). With a partition in place, a cut-off broker may never be ready: use {@link
+   * #awaitLeaders()}.
+   */
+  public EmbeddedCluster awaitHealthy() {
+    waits.awaitHealthy();
+    return this;
+  }
+
+  /** Waits until the gateway knows a confirmed leader for every partition. */
+  public EmbeddedCluster awaitLeaders() {
+    waits.awaitLeaders();
+    return this;
+  }
+
+  /** Waits until the gateway knows a confirmed leader of {@code partitionId}; returns its node. */
+  public int awaitLeader(final int partitionId) {
+    checkPartition(partitionId);
+    return waits.awaitLeader(partitionId, -1);
+  }
+
+  /**
+   * Waits until the gateway knows a confirmed leader of {@code partitionId} other than {@code
+   * formerLeader}; returns its node.
+   */
+  public int awaitNewLeader(final int partitionId, final int formerLeader) {
+    checkPartition(partitionId);
+    return waits.awaitLeader(partitionId, formerLeader);
+  }
+
+  // ---- accessors -------------------------------------------------------------------------------
+
+  public EmbeddedClusterConfig config() {
+    return config;
+  }
+
+  /** The broker node ids, {@code 0..brokers-1}. */
+  public List<Integer> brokerIds() {
+    return List.copyOf(nodes.keySet());
+  }
+
+  public NodeState state(final int nodeId) {
+    return node(nodeId).state();
+  }
+
+  /** The node ids of the running brokers. */
+  public List<Integer> runningBrokerIds() {
+    return List.copyOf(runningBrokers().keySet());
+  }
+
+  /**
+   * The running broker {@code nodeId}.
+   *
+   * @throws IllegalStateException if it does not run
+   */
+  public Broker broker(final int nodeId) {
+    return runningNode(nodeId, "use").lastBroker().orElseThrow();
+  }
+
+  /** The running brokers by node id. */
+  Map<Integer, Broker> runningBrokers() {
+    final Map<Integer, Broker> running = new TreeMap<>();
+    nodes.values().forEach(node -> node.running().ifPresent(b -> running.put(node.nodeId(), b)));
+    return running;
+  }
+
+  /**
+   * The leader of {@code partitionId} as the running brokers see it now (the LEADER with the
+   * highest term), if any. Does not wait.
+   */
+  public OptionalInt leaderOf(final int partitionId) {
+    checkPartition(partitionId);
+    return waits.leaderAmongBrokers(partitionId);
+  }
+
+  public Gateway gateway() {
+    return gatewayNode().gateway();
+  }
+
+  private GatewayNode gatewayNode() {
+    final GatewayNode current = gatewayNode;
+    if (current == null) {
+      throw new IllegalStateException("Expected a started embedded cluster, but it is not");
+    }
+    return current;
+  }
+
+  public InetSocketAddress grpcAddress() {
+    return gateway().grpcAddress();
+  }
+
+  /** The partition an account lives on (the engine's placement rule). */
+  public int partitionOf(final String accountId) {
+    return placement.partitionOf(accountId);
+  }
+
+  /** The root of the node directories ({@code node-<id>}) and of the default backup store. */
+  public Path dataDirectory() {
+    return root;
+  }
+
+  /** Broker {@code nodeId}'s data directory. */
+  public Path nodeDirectory(final int nodeId) {
+    return node(nodeId).directory();
+  }
+
+  /**
+   * Where broker {@code nodeId}'s JSON-lines exporter writes ({@code partition-<p>-<seq>.jsonl}
+   * files of the partitions it led), if {@link EmbeddedClusterBuilder#jsonlExporter} is on.
+   */
+  public Optional<Path> exportDirectory(final int nodeId) {
+    return config.jsonlExporter()
+        ? Optional.of(BrokerSettings.exportDirectory(node(nodeId).directory()))
+        : Optional.empty();
+  }
+
+  /** The filesystem backup store's directory, if the store is a filesystem. */
+  public Optional<Path> backupDirectory() {
+    return backupDirectory;
+  }
+
+  private BrokerNode node(final int nodeId) {
+    final BrokerNode node = nodes.get(nodeId);
+    if (node == null) {
+      throw new IllegalArgumentException(
+          "Expected a broker node id in [0, " + (config.brokers() - 1) + "], but was " + nodeId);
+    }
+    return node;
+  }
+
+  private BrokerNode runningNode(final int nodeId, final String operation) {
+    final BrokerNode node = node(nodeId);
+    if (node.state() != NodeState.RUNNING) {
+      throw new IllegalStateException(
+          "Expected broker " + nodeId + " to run to " + operation + " it, but it is "
+              + node.state());
+    }
+    return node;
+  }
+
+  private void checkNetworkNode(final int nodeId) {
+    if (nodeId != GATEWAY_NODE_ID) {
+      node(nodeId);
+    }
+  }
+
+  private void checkPartition(final int partitionId) {
+    if (partitionId < 1 || partitionId > config.partitions()) {
+      throw new IllegalArgumentException(
+          "Expected a partition id in [1, " + config.partitions() + "], but was " + partitionId);
+    }
+  }
+
+  private static InetSocketAddress loopback(final int port) {
+    return new InetSocketAddress("127.0.0.1", port);
+  }
+
+  private static MemberAddress memberAddress(final InetSocketAddress address) {
+    return new MemberAddress("127.0.0.1", address.getPort());
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedCluster{'" + config.clusterId() + "', " + nodes.values() + "}";
+  }
+}

@@ -1,0 +1,105 @@
+package io.cairn.qa;
+
+import io.cairn.client.CairnClient;
+import io.cairn.gateway.Gateway;
+import io.cairn.gateway.GatewayConfig;
+import io.cairn.scheduler.Clock;
+import io.cairn.transport.MemberAddress;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The embedded cluster's gateway with what talks to it: a plaintext gRPC channel (for raw stubs)
+ * and a {@link CairnClient}. The gateway polls the topology every 100 ms and retries routing up to
+ * 10 times with 20–500 ms backoff, so it follows leader changes within about a second.
+ */
+final class GatewayNode implements AutoCloseable {
+
+  private final Gateway gateway;
+  private final ManagedChannel channel;
+  private final CairnClient client;
+
+  private GatewayNode(final Gateway gateway, final ManagedChannel channel, final CairnClient client) {
+    this.gateway = gateway;
+    this.channel = channel;
+    this.client = client;
+  }
+
+  /**
+   * Starts a gateway on ephemeral loopback ports.
+   *
+   * @param brokers where the gateway reaches each broker (the network's proxies)
+   * @param requestTimeout the gateway's request timeout
+   * @param callTimeout the deadline of the client's calls
+   */
+  static GatewayNode start(
+      final Map<Integer, MemberAddress> brokers,
+      final Duration requestTimeout,
+      final Duration callTimeout) {
+    final Gateway gateway =
+        new Gateway(
+            GatewayConfig.builder()
+                .nodeId(EmbeddedCluster.GATEWAY_NODE_ID)
+                .brokers(brokers)
+                .grpcPort(0)
+                .httpPort(0)
+                .requestTimeout(requestTimeout)
+                .topologyRefreshInterval(Duration.ofMillis(100))
+                .retryBackoffMin(Duration.ofMillis(20))
+                .retryBackoffMax(Duration.ofMillis(500))
+                .maxRetries(10)
+                .build(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            Clock.system());
+    try {
+      gateway.start();
+    } catch (final RuntimeException e) {
+      gateway.close();
+      throw e;
+    }
+    final InetSocketAddress grpc = gateway.grpcAddress();
+    final ManagedChannel channel =
+        Grpc.newChannelBuilderForAddress(
+                grpc.getHostString(), grpc.getPort(), InsecureChannelCredentials.create())
+            .build();
+    final CairnClient client =
+        CairnClient.builder()
+            .gateway(grpc.getHostString() + ":" + grpc.getPort())
+            .requestTimeout(callTimeout)
+            .build();
+    return new GatewayNode(gateway, channel, client);
+  }
+
+  Gateway gateway() {
+    return gateway;
+  }
+
+  ManagedChannel channel() {
+    return channel;
+  }
+
+  CairnClient client() {
+    return client;
+  }
+
+  /** Closes the client, the channel, then the gateway. */
+  @Override
+  public void close() {
+    client.close();
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      gateway.close();
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package io.cairn.qa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.client.BackupInfo;
+import io.cairn.client.BackupState;
+import io.cairn.client.BackupTaken;
+import io.cairn.client.CairnClient;
+import io.cairn.client.ErrorCode;
+import io.cairn.client.PartitionBackupInfo;
+import io.cairn.client.PartitionCheckpoint;
+import io.cairn.qa.support.Calls;
+import io.cairn.qa.support.LedgerOracle;
+import io.cairn.qa.support.Phases;
+import io.cairn.qa.support.S3ProxyProcess;
+import io.cairn.qa.support.Seeds;
+import io.cairn.qa.support.TransferLoad;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The leader of a partition is killed while it uploads that partition's backup: the backup must
+ * end FAILED with the reason, and the next backup id must complete on the new leaders. The store is
+ * S3 (S3Proxy on loopback) with a bytes/s limit, so an upload lasts seconds and the kill reliably
+ * lands in the middle of it; transfers run until the backup's upload has begun.
+ */
+final class LeaderKillDuringBackupIT {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  /** About 0.3 MB of log per partition after 1,000 transfers: 2+ s per upload at this rate. */
+  private static final String UPLOAD_RATE = "128KB";
+
+  @Test
+  void shouldFailTheBackupWhoseLeaderIsKilledAndCompleteTheNextId(@TempDir final Path directory)
+      throws Exception {
+    final long seed = Seeds.seed("LeaderKillDuringBackupIT");
+    final Phases phases = new Phases("LeaderKillDuringBackupIT");
+    try (S3ProxyProcess s3 = S3ProxyProcess.start(directory.resolve("s3"));
+        EmbeddedCluster cluster =
+            EmbeddedCluster.builder()
+                .brokers(3)
+                .partitions(3)
+                .replicationFactor(3)
+                .backupStore(BackupStoreSpec.s3(withRate(s3.storeSettings())))
+                // the S3 store runs status queries on the same threads as its throttled uploads
+                .brokerSetting("backup.uploadConcurrency", "4")
+                .dataDirectory(directory.resolve("cluster"))
+                .build()) {
+      phases.mark("S3Proxy started");
+      cluster.start().awaitHealthy();
+      final CairnClient client = cluster.client();
+      phases.mark("cluster healthy");
+
+      // given state on every partition and transfers running
+      final List<String> accounts = LedgerOracle.accounts(cluster, "kill", 3);
+      final LedgerOracle oracle = LedgerOracle.fund(client, accounts, 1_000_000);
+      final TransferLoad load = new TransferLoad(client, accounts, seed, 12, 100);
+      load.start();
+      load.awaitAcknowledged(1_000, TIMEOUT);
+      phases.mark("1,000 transfers");
+
+      // when backup 1 is taken and the leader uploading one partition's backup is killed
+      final BackupTaken taken = client.takeBackup(1);
+      assertThat(taken.partitions())
+          .extracting(PartitionCheckpoint::created)
+          .containsExactly(true, true, true);
+      final PartitionBackupInfo uploading = awaitUploading(client, 1);
+      final int victim = uploading.nodeId();
+      assertThat(cluster.leaderOf(uploading.partitionId())).hasValue(victim);
+      phases.mark("backup 1 uploading");
+      // (the load stops here so that the next backup, a full one at the limited rate, stays short)
+      load.stop(TIMEOUT);
+      cluster.kill(victim);
+      phases.mark("node " + victim + " killed");
+
+      // then that partition's backup ends FAILED with the reason, and so does the cluster's
+      final BackupInfo failed = awaitPartitionFailed(client, 1, uploading.partitionId());
+      assertThat(failed.state()).isEqualTo(BackupState.FAILED);
+      assertThat(failed.failureReason()).isNotBlank();
+      final PartitionBackupInfo failedPartition = partition(failed, uploading.partitionId());
+      assertThat(failedPartition.failureReason()).contains("leader changed");
+      assertThat(failedPartition.nodeId()).isEqualTo(victim);
+      phases.mark("backup 1 FAILED");
+
+      // and the next id completes on every partition, led by the survivors
+      cluster.awaitLeaders();
+      final int newLeader = cluster.awaitNewLeader(uploading.partitionId(), victim);
+      assertThat(newLeader).isNotEqualTo(victim);
+      client.takeBackup(2);
+      final BackupInfo next = awaitCompleted(client, 2);
+      phases.mark("backup 2 COMPLETED");
+      assertThat(next.partitions()).extracting(PartitionBackupInfo::partitionId)
+          .containsExactly(1, 2, 3);
+      assertThat(next.partitions()).allSatisfy(p -> {
+        assertThat(p.state()).isEqualTo(BackupState.COMPLETED);
+        assertThat(p.nodeId()).isNotEqualTo(victim);
+        assertThat(p.sizeBytes()).isPositive();
+      });
+      // backup 1 stays FAILED, and a lower id than 2 is refused
+      assertThat(client.getBackup(1).state()).isEqualTo(BackupState.FAILED);
+      assertThat(Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(1))
+              .getMessage())
+          .contains("2");
+
+      // and no money was made or lost, no acknowledged transfer lost
+      System.out.println("[LeaderKillDuringBackupIT] killed node " + victim + " leading partition "
+          + uploading.partitionId() + "; " + load);
+      oracle.awaitConserved(client, load, TIMEOUT);
+      phases.mark("money conserved");
+    }
+  }
+
+  private static Map<String, String> withRate(final Map<String, String> settings) {
+    final Map<String, String> limited = new TreeMap<>(settings);
+    limited.put("maxBytesPerSecond", UPLOAD_RATE);
+    return limited;
+  }
+
+  /** Waits until some partition's backup {@code id} is IN_PROGRESS in the store. */
+  private static PartitionBackupInfo awaitUploading(final CairnClient client, final long id) {
+    final AtomicReference<PartitionBackupInfo> uploading = new AtomicReference<>();
+    await("a partition of backup " + id + " IN_PROGRESS")
+        .atMost(TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(20))
+        .ignoreExceptionsMatching(Calls::notYet)
+        .until(
+            () -> {
+              final Optional<PartitionBackupInfo> running =
+                  client.getBackup(id).partitions().stream()
+                      .filter(p -> p.state() == BackupState.IN_PROGRESS)
+                      .findFirst();
+              running.ifPresent(uploading::set);
+              return running.isPresent();
+            });
+    return uploading.get();
+  }
+
+  private static BackupInfo awaitPartitionFailed(
+      final CairnClient client, final long id, final int partitionId) {
+    final AtomicReference<BackupInfo> info = new AtomicReference<>();
+    await("partition " + partitionId + "'s backup " + id + " FAILED")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptionsMatching(Calls::notYet)
+        .until(
+            () -> {
+              info.set(client.getBackup(id));
+              return info.get().partitions().stream()
+                      .anyMatch(
+                          p -> p.partitionId() == partitionId && p.state() == BackupState.FAILED)
+                  && info.get().state() == BackupState.FAILED;
+            });
+    return info.get();
+  }
+
+  private static BackupInfo awaitCompleted(final CairnClient client, final long id) {
+    final AtomicReference<BackupInfo> info = new AtomicReference<>();
+    await("backup " + id + " COMPLETED")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptionsMatching(Calls::notYet)
+        .until(
+            () -> {
+              info.set(client.getBackup(id));
+              assertThat(info.get().state()).isNotEqualTo(BackupState.FAILED);
+              return info.get().state() == BackupState.COMPLETED;
+            });
+    return info.get();
+  }
+
+  private static PartitionBackupInfo partition(final BackupInfo info, final int partitionId) {
+    return info.partitions().stream()
+        .filter(p -> p.partitionId() == partitionId)
+        .findFirst()
+        .orElseThrow();
+  }
+}

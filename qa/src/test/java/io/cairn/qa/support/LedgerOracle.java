@@ -1,0 +1,126 @@
+package io.cairn.qa.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.client.CairnClient;
+import io.cairn.qa.EmbeddedCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the ledger must hold after a load: money is conserved (once every credit arrived, the
+ * balances add up to the deposits) and no acknowledged transfer is lost (each balance lies between
+ * the bounds its acknowledged and uncertain transfers allow).
+ */
+public final class LedgerOracle {
+
+  private final Map<String, Long> funded;
+
+  private LedgerOracle(final Map<String, Long> funded) {
+    this.funded = Map.copyOf(funded);
+  }
+
+  /**
+   * {@code perPartition} accounts on every partition, named {@code <prefix>-<n>}, in partition
+   * order then name order.
+   */
+  public static List<String> accounts(
+      final EmbeddedCluster cluster, final String prefix, final int perPartition) {
+    final Map<Integer, List<String>> byPartition = new TreeMap<>();
+    final int partitions = cluster.config().partitions();
+    for (int n = 0; byPartition.values().stream().mapToInt(List::size).sum()
+        < partitions * perPartition; n++) {
+      final String id = prefix + "-" + n;
+      final List<String> ids = byPartition.computeIfAbsent(cluster.partitionOf(id), p -> new ArrayList<>());
+      if (ids.size() < perPartition) {
+        ids.add(id);
+      }
+    }
+    final List<String> all = new ArrayList<>();
+    byPartition.values().forEach(all::addAll);
+    return all;
+  }
+
+  /** Creates {@code accounts} and deposits {@code amount} into each; every call must succeed. */
+  public static LedgerOracle fund(
+      final CairnClient client, final List<String> accounts, final long amount) {
+    final Map<String, Long> funded = new LinkedHashMap<>();
+    for (final String account : accounts) {
+      client.createAccount(account);
+      client.deposit(account, amount);
+      funded.put(account, amount);
+    }
+    return new LedgerOracle(funded);
+  }
+
+  /** The money deposited. */
+  public long total() {
+    return funded.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Every account's balance, read from its partition leader. */
+  public Map<String, Long> balances(final CairnClient client) {
+    final Map<String, Long> balances = new TreeMap<>();
+    for (final String account : funded.keySet()) {
+      balances.put(account, client.getAccount(account).balance());
+    }
+    return balances;
+  }
+
+  /**
+   * Waits until the balances add up to the deposits (every pending credit applied), then checks
+   * every balance against the transfers' outcomes.
+   */
+  public void awaitConserved(
+      final CairnClient client, final TransferLoad load, final Duration timeout) {
+    final Map<String, Long> last = new TreeMap<>();
+    await("the balances to add up to the deposits, " + total() + " (" + load + ")")
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              last.clear();
+              last.putAll(balances(client));
+              assertThat(last.values().stream().mapToLong(Long::longValue).sum())
+                  .as("sum of balances %s (%s)", last, load)
+                  .isEqualTo(total());
+            });
+    final Map<String, long[]> bounds = new TreeMap<>();
+    funded.forEach((account, amount) -> bounds.put(account, new long[] {amount, amount}));
+    for (final TransferLoad.Outcome outcome : load.outcomes()) {
+      final long[] from = bounds.get(outcome.from());
+      final long[] to = bounds.get(outcome.to());
+      switch (outcome.kind()) {
+        case ACKNOWLEDGED -> {
+          from[0] -= outcome.amount();
+          from[1] -= outcome.amount();
+          to[0] += outcome.amount();
+          to[1] += outcome.amount();
+        }
+        case UNCERTAIN -> {
+          from[0] -= outcome.amount();
+          to[1] += outcome.amount();
+        }
+        case REJECTED -> {
+          // nothing was written
+        }
+      }
+    }
+    last.forEach(
+        (account, balance) ->
+            assertThat(balance)
+                .as(
+                    "balance of %s between what its acknowledged and uncertain transfers allow"
+                        + " (%s)",
+                    account,
+                    load)
+                .isBetween(bounds.get(account)[0], bounds.get(account)[1])
+                .isNotNegative());
+  }
+}

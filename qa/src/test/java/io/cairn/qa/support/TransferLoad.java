@@ -1,0 +1,179 @@
+package io.cairn.qa.support;
+
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.client.CairnClient;
+import io.cairn.client.CairnClientException;
+import io.cairn.client.ErrorCode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Transfers between random pairs of accounts through the Java client: {@code concurrency} chains,
+ * each sending its next transfer when the previous one was answered, until {@link #stop}. Pairs
+ * and amounts come from a seeded generator (the seed is in {@link #toString()}; timing is not
+ * reproducible, the choices are). Every outcome is kept for {@link LedgerOracle}.
+ */
+public final class TransferLoad {
+
+  /** What the answer says about the transfer's effect. */
+  public enum Kind {
+    /** Accepted: the source was debited and the target will be credited exactly once. */
+    ACKNOWLEDGED,
+    /** Refused before anything was written (invalid, not found, no funds, backpressure). */
+    REJECTED,
+    /** Unknown: it may or may not have been applied (timeout, connection lost, unavailable). */
+    UNCERTAIN
+  }
+
+  /** One answered transfer. */
+  public record Outcome(String from, String to, long amount, Kind kind, ErrorCode code) {}
+
+  private static final Set<ErrorCode> NO_EFFECT =
+      EnumSet.of(
+          ErrorCode.INVALID_ARGUMENT,
+          ErrorCode.NOT_FOUND,
+          ErrorCode.ALREADY_EXISTS,
+          ErrorCode.FAILED_PRECONDITION,
+          ErrorCode.RESOURCE_EXHAUSTED);
+
+  private final CairnClient client;
+  private final List<String> accounts;
+  private final long seed;
+  private final SplittableRandom random;
+  private final int concurrency;
+  private final long maxAmount;
+  private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+  private final AtomicLong acknowledged = new AtomicLong();
+  private final AtomicLong uncertain = new AtomicLong();
+  private final AtomicLong rejected = new AtomicLong();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean running;
+
+  /**
+   * @param accounts at least two existing accounts
+   * @param seed chooses the pairs and amounts
+   * @param concurrency transfers in flight
+   * @param maxAmount amounts are drawn from {@code [1, maxAmount]}
+   */
+  public TransferLoad(
+      final CairnClient client,
+      final List<String> accounts,
+      final long seed,
+      final int concurrency,
+      final long maxAmount) {
+    this.client = client;
+    this.accounts = List.copyOf(accounts);
+    this.seed = seed;
+    this.random = new SplittableRandom(seed);
+    this.concurrency = concurrency;
+    this.maxAmount = maxAmount;
+  }
+
+  public void start() {
+    running = true;
+    for (int chain = 0; chain < concurrency; chain++) {
+      next();
+    }
+  }
+
+  private void next() {
+    if (!running) {
+      return;
+    }
+    final String from;
+    final String to;
+    final long amount;
+    synchronized (random) {
+      final int source = random.nextInt(accounts.size());
+      final int target = (source + 1 + random.nextInt(accounts.size() - 1)) % accounts.size();
+      from = accounts.get(source);
+      to = accounts.get(target);
+      amount = 1 + random.nextLong(maxAmount);
+    }
+    inFlight.incrementAndGet();
+    client
+        .transferAsync(from, to, amount)
+        .whenComplete(
+            (accepted, error) -> {
+              record(from, to, amount, error);
+              inFlight.decrementAndGet();
+              next();
+            });
+  }
+
+  private void record(final String from, final String to, final long amount, final Throwable e) {
+    if (e == null) {
+      acknowledged.incrementAndGet();
+      outcomes.add(new Outcome(from, to, amount, Kind.ACKNOWLEDGED, null));
+      return;
+    }
+    final Throwable cause = e.getCause() != null && !(e instanceof CairnClientException)
+        ? e.getCause() : e;
+    final ErrorCode code =
+        cause instanceof CairnClientException failure ? failure.code() : ErrorCode.UNKNOWN;
+    final Kind kind = NO_EFFECT.contains(code) ? Kind.REJECTED : Kind.UNCERTAIN;
+    (kind == Kind.REJECTED ? rejected : uncertain).incrementAndGet();
+    outcomes.add(new Outcome(from, to, amount, kind, code));
+  }
+
+  /** Waits until at least {@code count} transfers were acknowledged since the start. */
+  public void awaitAcknowledged(final long count, final Duration timeout) {
+    await("at least " + count + " acknowledged transfers (" + this + ")")
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> acknowledged.get() >= count);
+  }
+
+  /** Stops sending and waits until every transfer in flight was answered. */
+  public void stop(final Duration timeout) {
+    running = false;
+    await("the transfers in flight to be answered (" + this + ")")
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> inFlight.get() == 0);
+  }
+
+  public long acknowledged() {
+    return acknowledged.get();
+  }
+
+  public long uncertain() {
+    return uncertain.get();
+  }
+
+  public long rejected() {
+    return rejected.get();
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /** Every answered transfer so far. */
+  public List<Outcome> outcomes() {
+    return new ArrayList<>(outcomes);
+  }
+
+  @Override
+  public String toString() {
+    return "TransferLoad{seed "
+        + seed
+        + ", "
+        + acknowledged.get()
+        + " acknowledged, "
+        + rejected.get()
+        + " rejected, "
+        + uncertain.get()
+        + " uncertain, "
+        + inFlight.get()
+        + " in flight}";
+  }
+}
