@@ -1,0 +1,130 @@
+package io.cairn.benchmarks;
+
+import io.cairn.backup.Checkpoint;
+import io.cairn.backup.CheckpointState;
+import io.cairn.broker.Broker;
+import io.cairn.broker.HostedPartition;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.config.BrokerConfigReader;
+import io.cairn.broker.partition.Partition;
+import io.cairn.scheduler.Clock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The single-node broker of {@link RestoreBenchmark}: its configuration, start, and what the
+ * benchmark reads from it.
+ */
+final class BenchmarkBroker {
+
+  static final String CLUSTER_ID = "restore-benchmark";
+  static final Duration TIMEOUT = Duration.ofMinutes(10);
+
+  private static final Clock CLOCK = Clock.system();
+
+  private BenchmarkBroker() {}
+
+  /**
+   * The configuration of a broker on {@code dataDirectory}: the one taking the backup (with the
+   * filesystem store at {@code store}) or one opened on a restored directory (no store: its
+   * partitions still take checkpoint 1 again, but write no backup).
+   */
+  static BrokerConfig brokerConfig(
+      final Path dataDirectory, final Optional<Path> store, final int partitions) {
+    final String backup =
+        store
+            .map(
+                path ->
+                    """
+                    backup:
+                      store: fs
+                      fs:
+                        basePath: '%s'
+                    """
+                        .formatted(path.toAbsolutePath()))
+            .orElse("backup:\n  store: none\n");
+    final String yaml =
+        """
+        cluster:
+          clusterId: %s
+          nodeId: 0
+          partitionCount: %d
+          replicationFactor: 1
+          members: ['127.0.0.1:1']
+        network:
+          port: 0
+          ioThreads: 1
+        data:
+          directory: '%s'
+          snapshotInterval: 1d
+        management:
+          enabled: false
+        processing:
+          shutdownTimeout: 10s
+        """
+                .formatted(CLUSTER_ID, partitions, dataDirectory.toAbsolutePath())
+            + backup;
+    return BrokerConfigReader.parse(yaml, "restore benchmark broker", Map.of());
+  }
+
+  /** Opens and starts a broker whose transport reaches itself (the cluster of one node). */
+  static Broker startBroker(final BrokerConfig config) {
+    final Broker broker = Broker.open(config);
+    try {
+      broker.setMemberAddress(0, broker.transportAddress());
+      broker.start();
+      return broker;
+    } catch (final RuntimeException e) {
+      broker.close();
+      throw e;
+    }
+  }
+
+  static Partition partition(final Broker broker, final int partitionId) {
+    return broker.partitions().get(partitionId).orElseThrow().partition();
+  }
+
+  static boolean allLead(final Broker broker) {
+    return !broker.partitions().isEmpty()
+        && broker.partitions().all().stream().allMatch(HostedPartition::isLeader);
+  }
+
+  static Optional<Checkpoint> latestCheckpoint(final Broker broker, final int partitionId) {
+    try {
+      return partition(broker, partitionId)
+          .readState(db -> CheckpointState.of(db).latestCheckpoint())
+          .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (final Exception e) {
+      throw new IllegalStateException(
+          "Expected to read partition " + partitionId + ", but " + e, e);
+    }
+  }
+
+  /** Polls {@code condition} every 2 ms until true; fails after {@link #TIMEOUT}. */
+  static void await(final String what, final Condition condition) {
+    final long deadline = CLOCK.nanos() + TIMEOUT.toNanos();
+    try {
+      while (!condition.call()) {
+        if (CLOCK.nanos() > deadline) {
+          throw new IllegalStateException(
+              "Expected " + what + " within " + TIMEOUT + ", but it did not happen");
+        }
+        LockSupport.parkNanos(2_000_000);
+      }
+    } catch (final RuntimeException e) {
+      throw e;
+    } catch (final Exception e) {
+      throw new IllegalStateException("Expected " + what + ", but " + e, e);
+    }
+  }
+
+  /** A condition that may throw. */
+  @FunctionalInterface
+  interface Condition {
+    boolean call() throws Exception;
+  }
+}
