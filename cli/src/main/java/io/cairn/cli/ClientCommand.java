@@ -1,0 +1,70 @@
+package io.cairn.cli;
+
+import io.cairn.cli.output.Printer;
+import io.cairn.client.CairnClient;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that talks to the gateway: validates its options ({@link #validate()}), opens a
+ * client of {@code --gateway}, runs, closes the client and returns an {@link ExitCode}. A failed
+ * call ({@link io.cairn.client.CairnClientException}) is reported by {@link CairnMain} with the
+ * exit code of its error code.
+ */
+public abstract class ClientCommand implements Callable<Integer> {
+
+  @Spec protected CommandSpec spec;
+
+  @Override
+  public final Integer call() {
+    validate();
+    final CairnMain root = root();
+    try (CairnClient client = root.connect()) {
+      return run(client, root.printer());
+    }
+  }
+
+  /** Checks option values; throw {@link #invalid} for the first violation. */
+  protected void validate() {}
+
+  /** Does the work; prints exactly one result through {@code printer}. */
+  protected abstract int run(CairnClient client, Printer printer);
+
+  protected final CairnMain root() {
+    return root(spec);
+  }
+
+  /** The root command of {@code spec}'s command line. */
+  public static CairnMain root(final CommandSpec spec) {
+    return (CairnMain) spec.root().userObject();
+  }
+
+  /** A usage error of this command (exit code 2): "Expected &lt;rule&gt;, but &lt;actual&gt;". */
+  protected final ParameterException invalid(final String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** Checks {@code min <= value <= max} of duration option {@code name}. */
+  protected final void checkDuration(
+      final String name,
+      final java.time.Duration value,
+      final java.time.Duration min,
+      final java.time.Duration max) {
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw invalid(
+          "Expected " + name + " in [" + Durations.format(min) + ", " + Durations.format(max)
+              + "], but was " + Durations.format(value));
+    }
+  }
+
+  /** Checks {@code min <= value <= max} of option {@code name}. */
+  protected final void checkRange(
+      final String name, final long value, final long min, final long max) {
+    if (value < min || value > max) {
+      throw invalid(
+          "Expected " + name + " in [" + min + ", " + max + "], but was " + value);
+    }
+  }
+}

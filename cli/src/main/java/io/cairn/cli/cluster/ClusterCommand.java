@@ -1,0 +1,287 @@
+package io.cairn.cli.cluster;
+
+import io.cairn.cli.CairnMain;
+import io.cairn.cli.ClientCommand;
+import io.cairn.cli.CliContext;
+import io.cairn.cli.Durations;
+import io.cairn.cli.ExitCode;
+import io.cairn.cli.admin.TopologyCommand;
+import io.cairn.cli.output.Printer;
+import io.cairn.cli.output.Table;
+import io.cairn.cli.restore.RestoreInputs;
+import io.cairn.cli.restore.RestoreProgressReporter;
+import io.cairn.cli.restore.RestoreReports;
+import io.cairn.restore.BackupSelector;
+import io.cairn.restore.RestoreResult;
+import io.cairn.client.HostPort;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code cairn cluster up|down|status}: a multi-process cluster on this machine. */
+@Command(
+    name = "cluster",
+    description = {
+      "A local cluster of broker processes and a gateway process in one directory:",
+      "  cluster.json, broker-<i>.yaml, gateway.yaml (written once, then yours),",
+      "  broker-<i>/ (data), backups/ (fs backup store), logs/, run/ (pid files)."
+    },
+    subcommands = {
+      ClusterCommand.Up.class,
+      ClusterCommand.Down.class,
+      ClusterCommand.Status.class,
+      ClusterCommand.Restore.class
+    })
+public final class ClusterCommand implements Runnable {
+
+  static final String DEFAULT_DIR = "./data";
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Expected one of up, down, status, restore, but got none");
+  }
+
+  /** Options every cluster subcommand has. */
+  abstract static class DirCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--dir",
+        paramLabel = "dir",
+        description = "The cluster's directory (default: " + DEFAULT_DIR + ").")
+    Path dir = Path.of(DEFAULT_DIR);
+
+    CairnMain root() {
+      return ClientCommand.root(spec);
+    }
+
+    LocalCluster cluster() {
+      final CliContext context = root().context();
+      final Printer printer = root().printer();
+      return new LocalCluster(
+          new ClusterDirectory(context.resolve(dir)),
+          ProcessLauncher.current(),
+          context.clock(),
+          root()::connect,
+          printer::progress);
+    }
+
+    ParameterException invalid(final String message) {
+      return new ParameterException(spec.commandLine(), message);
+    }
+  }
+
+  @Command(
+      name = "up",
+      description = {
+        "Starts the brokers and the gateway as background processes (unless running) and waits"
+            + " until the gateway knows a leader for every partition (progress on stderr).",
+        "Ports: broker i listens on <base-port>+i (transport) and <base-port>+100+i"
+            + " (management); the gateway on --gateway (gRPC) and --http-port.",
+        "An existing directory keeps its shape and ports; options that contradict it are refused."
+      })
+  static final class Up extends DirCommand {
+    @Option(names = "--brokers", paramLabel = "n", description = "Brokers (default: 3).")
+    int brokers = 3;
+
+    @Option(names = "--partitions", paramLabel = "n", description = "Partitions (default: 3).")
+    int partitions = 3;
+
+    @Option(
+        names = "--replication-factor",
+        paramLabel = "n",
+        description = "Brokers per partition: 1, 3 or 5 (default: 3).")
+    int replicationFactor = 3;
+
+    @Option(
+        names = "--base-port",
+        paramLabel = "port",
+        description = "First broker transport port (default: 26501).")
+    int basePort = 26501;
+
+    @Option(
+        names = "--http-port",
+        paramLabel = "port",
+        description = "The gateway's management HTTP port (default: 9600).")
+    int httpPort = 9600;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "duration",
+        description = "Longest wait for the cluster to be ready (default: 2m).")
+    Duration timeout = Duration.ofMinutes(2);
+
+    @Override
+    public Integer call() {
+      final CairnMain root = root();
+      final HostPort gateway = root.gateway();
+      final ClusterLayout requested =
+          ClusterLayout.of(
+              brokers, partitions, replicationFactor, gateway.host(), basePort, gateway.port(),
+              httpPort);
+      final List<String> violations = requested.violations();
+      if (timeout.compareTo(Duration.ofSeconds(1)) < 0
+          || timeout.compareTo(Duration.ofHours(1)) > 0) {
+        violations.add("Expected --timeout in [1.0s, 60m00s], but was " + Durations.format(timeout));
+      }
+      if (!violations.isEmpty()) {
+        throw invalid(String.join("; ", violations));
+      }
+      final LocalCluster cluster = cluster();
+      final ClusterLayout layout = existingOr(cluster.directory(), requested);
+      final LocalCluster.Result result = cluster.up(layout, timeout);
+      root.printer().result(document(cluster.directory(), layout, result), out -> print(result, out));
+      return ExitCode.OK;
+    }
+
+    private ClusterLayout existingOr(final ClusterDirectory directory, final ClusterLayout requested) {
+      final Optional<ClusterLayout> existing = directory.readLayout();
+      if (existing.isEmpty()) {
+        return requested;
+      }
+      final ClusterLayout layout = existing.get();
+      final var parsed = spec.commandLine().getParseResult();
+      final StringBuilder conflicts = new StringBuilder();
+      conflict(conflicts, parsed.hasMatchedOption("--brokers"), "--brokers", brokers, layout.brokers());
+      conflict(conflicts, parsed.hasMatchedOption("--partitions"), "--partitions", partitions, layout.partitions());
+      conflict(conflicts, parsed.hasMatchedOption("--replication-factor"), "--replication-factor",
+          replicationFactor, layout.replicationFactor());
+      if (conflicts.length() > 0) {
+        throw invalid(
+            "Expected options matching the cluster in " + directory.root() + ", but"
+                + conflicts + ". Use another --dir, or remove the directory to start afresh");
+      }
+      return layout;
+    }
+
+    private static void conflict(
+        final StringBuilder out, final boolean given, final String option, final int value,
+        final int existing) {
+      if (given && value != existing) {
+        out.append(out.length() == 0 ? " " : ", ")
+            .append(option).append(' ').append(value).append(" != ").append(existing);
+      }
+    }
+  }
+
+  @Command(
+      name = "down",
+      description = "Stops the gateway, then the brokers, with SIGTERM (graceful), and kills"
+          + " what is still running after --timeout.")
+  static final class Down extends DirCommand {
+    @Option(
+        names = "--timeout",
+        paramLabel = "duration",
+        description = "Longest wait for each process to exit before SIGKILL (default: 30s).")
+    Duration timeout = Duration.ofSeconds(30);
+
+    @Override
+    public Integer call() {
+      if (timeout.isNegative() || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw invalid("Expected --timeout in [0ms, 10m00s], but was " + Durations.format(timeout));
+      }
+      final List<ProcessStatus> stopped = cluster().down(timeout);
+      root().printer()
+          .result(Map.of("processes", stopped), out -> processTable(stopped).print(out));
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(
+      name = "status",
+      description = "Shows the processes and the topology; exit 0 when every process runs and"
+          + " every partition has a leader, 3 otherwise.")
+  static final class Status extends DirCommand {
+    @Override
+    public Integer call() {
+      final LocalCluster cluster = cluster();
+      final ClusterLayout layout = cluster.directory().requireLayout();
+      final LocalCluster.Result result = cluster.status();
+      root().printer()
+          .result(document(cluster.directory(), layout, result), out -> print(result, out));
+      return result.healthy() ? ExitCode.OK : ExitCode.UNAVAILABLE;
+    }
+  }
+
+  @Command(
+      name = "restore",
+      description = {
+        "Restores every broker of the local cluster from one backup into the data directories"
+            + " its broker-<i>.yaml files name (offline: the cluster must be down, exit 5"
+            + " otherwise; every data directory empty or absent). Then start it with: cairn"
+            + " cluster up.",
+        "On any failure every directory is left empty again. Progress per partition on"
+            + " stderr. Exit codes as for 'cairn restore'."
+      })
+  static final class Restore extends DirCommand {
+    @Option(
+        names = "--backup-id",
+        required = true,
+        paramLabel = "id|latest",
+        description = "The backup, or 'latest': the newest completed on every partition.")
+    String backupId;
+
+    @Override
+    public Integer call() {
+      final BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
+      final CliContext context = root().context();
+      final Printer printer = root().printer();
+      final long started = context.clock().nanos();
+      final List<RestoreResult> results =
+          LocalClusterRestore.restore(
+              cluster(),
+              selector,
+              new RestoreProgressReporter(printer, context.clock(), "restore"),
+              context);
+      final Duration took = Duration.ofNanos(context.clock().nanos() - started);
+      printer.result(
+          RestoreReports.restoreDocument(results, took),
+          out -> RestoreReports.printRestore(results, took, out));
+      return ExitCode.OK;
+    }
+  }
+
+  static Map<String, Object> document(
+      final ClusterDirectory dir, final ClusterLayout layout, final LocalCluster.Result result) {
+    final Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("dir", dir.root().toString());
+    doc.put("layout", layout);
+    doc.put("healthy", result.healthy());
+    doc.put("processes", result.processes());
+    doc.put("topology", result.topology());
+    if (!result.gatewayError().isEmpty()) {
+      doc.put("gatewayError", result.gatewayError());
+    }
+    return doc;
+  }
+
+  static void print(final LocalCluster.Result result, final PrintStream out) {
+    processTable(result.processes()).print(out);
+    out.println();
+    if (result.topology() != null) {
+      TopologyCommand.print(result.topology(), out);
+    } else {
+      out.println("Gateway unreachable: " + result.gatewayError());
+    }
+  }
+
+  static Table processTable(final List<ProcessStatus> processes) {
+    final Table table = Table.of("process", "pid", "state", "log");
+    for (final ProcessStatus p : processes) {
+      table.row(p.name(), p.pid() < 0 ? "-" : Long.toString(p.pid()), p.state(), p.log());
+    }
+    return table;
+  }
+}

@@ -1,0 +1,159 @@
+package io.cairn.cli.cluster;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cairn.cli.CliException;
+import io.cairn.cli.ExitCode;
+import io.cairn.cli.output.Printer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The files of a local cluster under one directory:
+ *
+ * <pre>
+ * &lt;dir&gt;/cluster.json              the layout (shape and ports)
+ * &lt;dir&gt;/broker-&lt;i&gt;.yaml, gateway.yaml   configuration, written once, then yours to edit
+ * &lt;dir&gt;/broker-&lt;i&gt;/               broker i's data directory
+ * &lt;dir&gt;/backups/                 the filesystem backup store
+ * &lt;dir&gt;/logs/&lt;process&gt;.log        stdout and stderr of each process
+ * &lt;dir&gt;/run/&lt;process&gt;.pid         pid of each running process
+ * </pre>
+ */
+public final class ClusterDirectory {
+  public static final String GATEWAY = "gateway";
+  private static final String LAYOUT_FILE = "cluster.json";
+
+  private final Path root;
+
+  public ClusterDirectory(final Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** The process names: broker-0 .. broker-(n-1), then gateway. */
+  public static List<String> processNames(final ClusterLayout layout) {
+    final List<String> names = new ArrayList<>();
+    for (int i = 0; i < layout.brokers(); i++) {
+      names.add(brokerName(i));
+    }
+    names.add(GATEWAY);
+    return names;
+  }
+
+  public static String brokerName(final int nodeId) {
+    return "broker-" + nodeId;
+  }
+
+  public Path layoutFile() {
+    return root.resolve(LAYOUT_FILE);
+  }
+
+  public Path configFile(final String process) {
+    return root.resolve(process + ".yaml");
+  }
+
+  public Path dataDirectory(final int nodeId) {
+    return root.resolve(brokerName(nodeId));
+  }
+
+  public Path backups() {
+    return root.resolve("backups");
+  }
+
+  public Path logFile(final String process) {
+    return root.resolve("logs").resolve(process + ".log");
+  }
+
+  public Path pidFile(final String process) {
+    return root.resolve("run").resolve(process + ".pid");
+  }
+
+  /** The stored layout, if this directory holds a cluster. */
+  public Optional<ClusterLayout> readLayout() {
+    final Path file = layoutFile();
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(mapper().readValue(file.toFile(), ClusterLayout.class));
+    } catch (final IOException e) {
+      throw new CliException(
+          ExitCode.FAILED,
+          "Expected " + file + " to describe a cluster, but it cannot be read: " + e.getMessage()
+              + ". Remove the directory to start afresh.",
+          e);
+    }
+  }
+
+  /** The stored layout. */
+  public ClusterLayout requireLayout() {
+    return readLayout()
+        .orElseThrow(
+            () ->
+                new CliException(
+                    ExitCode.NOT_FOUND,
+                    "Expected a local cluster in " + root + ", but there is no " + LAYOUT_FILE
+                        + ". Start one with: cairn cluster up --dir " + root));
+  }
+
+  /** Writes {@code cluster.json}. */
+  public void writeLayout(final ClusterLayout layout) {
+    writeAtomically(layoutFile(), Printer.toJson(layout));
+  }
+
+  /** The pid recorded for {@code process}, if any. */
+  public Optional<Long> readPid(final String process) {
+    final Path file = pidFile(process);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Long.parseLong(Files.readString(file, StandardCharsets.UTF_8).trim()));
+    } catch (final IOException | NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  public void writePid(final String process, final long pid) {
+    writeAtomically(pidFile(process), Long.toString(pid) + "\n");
+  }
+
+  public void deletePid(final String process) {
+    try {
+      Files.deleteIfExists(pidFile(process));
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes {@code text} to {@code file} through a temporary file and a rename. */
+  static void writeAtomically(final Path file, final String text) {
+    try {
+      Files.createDirectories(file.getParent());
+      final Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.writeString(temp, text, StandardCharsets.UTF_8);
+      try {
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (final AtomicMoveNotSupportedException e) {
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (final IOException e) {
+      throw new CliException(ExitCode.FAILED, "Cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static ObjectMapper mapper() {
+    return Printer.mapper();
+  }
+}

@@ -1,0 +1,492 @@
+package io.cairn.cli.load;
+
+import io.cairn.cli.CliException;
+import io.cairn.cli.Durations;
+import io.cairn.cli.ExitCode;
+import io.cairn.cli.Pause;
+import io.cairn.client.Account;
+import io.cairn.client.CairnClient;
+import io.cairn.client.CairnClientException;
+import io.cairn.client.ErrorCode;
+import io.cairn.scheduler.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Drives the ledger API: funds accounts, sends transfers at a fixed rate with a bounded number in
+ * flight (asynchronous calls), and checks money conservation afterwards.
+ *
+ * <p>Rate: transfer {@code i} is due at {@code start + i / rate}; the sender parks until then and
+ * waits for a free in-flight slot; it stops when the duration has passed (a cluster that cannot
+ * keep up gets fewer transfers). Latency is measured from the due time, so a cluster that cannot
+ * keep up shows it in the percentiles instead of hiding it (coordinated omission); service
+ * latency from the moment each call was sent. Transfers are picked with a {@link
+ * SplittableRandom} seeded from the settings.
+ *
+ * <p>Funding is made exact: each account gets one deposit; a deposit that failed is retried only
+ * after reading the balance shows it was not applied; afterwards every balance is read back and
+ * their sum is the total the conservation check expects.
+ */
+public final class LoadGenerator {
+  private static final int FUNDING_ATTEMPTS = 10;
+  private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
+  private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
+  private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(2);
+  private static final Duration SETTLE_POLL = Duration.ofMillis(500);
+  private static final long LATENCY_MAX_MICROS = TimeUnit.HOURS.toMicros(1);
+
+  private final CairnClient client;
+  private final LoadSettings settings;
+  private final Clock clock;
+  private final Consumer<String> progress;
+
+  /**
+   * @throws IllegalArgumentException if {@code settings} has violations
+   */
+  public LoadGenerator(
+      final CairnClient client,
+      final LoadSettings settings,
+      final Clock clock,
+      final Consumer<String> progress) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.progress = Objects.requireNonNull(progress, "progress");
+    final List<String> violations = settings.violations();
+    if (!violations.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", violations));
+    }
+  }
+
+  /**
+   * Creates the accounts (an existing one is fine) and deposits the initial balance into each,
+   * then reads every balance back.
+   *
+   * @throws CliException (exit 3) if the cluster stays unavailable, (exit 1) if an account ends
+   *     with another balance than one deposit
+   */
+  public LoadResults.Funding fund() {
+    final long started = clock.nanos();
+    final AtomicLong retries = new AtomicLong();
+    final int n = settings.accounts();
+    progress.accept(
+        "load: creating and funding " + n + " accounts (" + settings.accountId(0) + ".."
+            + settings.accountId(n - 1) + ") with " + settings.initialBalance() + " each");
+    retrying(
+        "create account",
+        n,
+        i ->
+            client
+                .createAccountAsync(settings.accountId(i))
+                .handle((created, error) -> accountCreated(error)),
+        retries);
+    retrying(
+        "deposit",
+        n,
+        i ->
+            client
+                .depositAsync(settings.accountId(i), settings.initialBalance())
+                .thenApply(deposited -> true)
+                .exceptionallyCompose(error -> depositFailed(i, error)),
+        retries);
+    final long[] balances = readBalances(retries);
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+      if (balances[i] != settings.initialBalance()) {
+        throw new CliException(
+            ExitCode.FAILED,
+            "Expected account " + settings.accountId(i) + " to hold its deposit "
+                + settings.initialBalance() + " after funding, but it holds " + balances[i]
+                + ". Use a fresh --account-prefix.");
+      }
+      total += balances[i];
+    }
+    final long elapsedMs = (clock.nanos() - started) / 1_000_000;
+    progress.accept(
+        "load: funded " + n + " accounts with " + total + " in total ("
+            + Durations.format(Duration.ofMillis(elapsedMs)) + ")");
+    return new LoadResults.Funding(n, total, retries.get(), elapsedMs);
+  }
+
+  /**
+   * Sends transfers for the configured duration (or until {@code stop} says so), then waits for
+   * every answer.
+   */
+  public LoadResults.Transfers runTransfers(final BooleanSupplier stop) {
+    final SplittableRandom random = new SplittableRandom(settings.seed());
+    final Semaphore slots = new Semaphore(settings.maxInFlight());
+    final Histogram latency = new ConcurrentHistogram(LATENCY_MAX_MICROS, 3);
+    final Histogram serviceLatency = new ConcurrentHistogram(LATENCY_MAX_MICROS, 3);
+    final LongAdder acknowledged = new LongAdder();
+    final LongAdder rejected = new LongAdder();
+    final LongAdder failed = new LongAdder();
+    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    final AtomicLong lastAnswer = new AtomicLong();
+    final double nanosPerTransfer = 1e9 / settings.ratePerSecond();
+    final long start = clock.nanos();
+    final long end = start + settings.duration().toNanos();
+    long nextProgress = start + PROGRESS_INTERVAL.toNanos();
+    long sent = 0;
+    progress.accept(
+        "load: " + settings.ratePerSecond() + " transfers/s for "
+            + Durations.format(settings.duration()) + ", at most " + settings.maxInFlight()
+            + " in flight, seed " + settings.seed());
+    while (!stop.getAsBoolean()) {
+      final long due = start + (long) (sent * nanosPerTransfer);
+      final long now = clock.nanos();
+      if (due - end >= 0 || now - end >= 0) {
+        break; // the duration is wall-clock time: a cluster that cannot keep up gets fewer
+      }
+      if (now - nextProgress >= 0) {
+        progress.accept(
+            progressLine(now - start, sent, acknowledged, rejected, failed, slots));
+        nextProgress += PROGRESS_INTERVAL.toNanos();
+      }
+      if (due - now > 0) {
+        LockSupport.parkNanos(Math.min(due - now, PROGRESS_INTERVAL.toNanos()));
+        continue;
+      }
+      acquire(slots);
+      final long sentAt = clock.nanos();
+      final int from = random.nextInt(settings.accounts());
+      final int offset = 1 + random.nextInt(settings.accounts() - 1);
+      final int to = (from + offset) % settings.accounts();
+      final long amount = 1 + random.nextLong(settings.maxAmount());
+      sent++;
+      final CompletableFuture<?> call;
+      try {
+        call = client.transferAsync(settings.accountId(from), settings.accountId(to), amount);
+      } catch (final RuntimeException e) {
+        slots.release();
+        count(e, rejected, failed, errors);
+        continue;
+      }
+      call.whenComplete(
+          (accepted, error) -> {
+            final long answered = clock.nanos();
+            lastAnswer.accumulateAndGet(answered, Math::max);
+            if (error == null) {
+              acknowledged.increment();
+              latency.recordValue(micros(answered - due));
+              serviceLatency.recordValue(micros(answered - sentAt));
+            } else {
+              count(error, rejected, failed, errors);
+            }
+            slots.release();
+          });
+    }
+    drain(slots);
+    final long finished = Math.max(lastAnswer.get(), clock.nanos());
+    final long elapsedNanos = Math.max(1, finished - start);
+    final Map<String, Long> errorCounts = new TreeMap<>();
+    errors.forEach((code, count) -> errorCounts.put(code, count.sum()));
+    final LoadResults.Transfers result =
+        new LoadResults.Transfers(
+            sent,
+            acknowledged.sum(),
+            rejected.sum(),
+            failed.sum(),
+            errorCounts,
+            elapsedNanos / 1_000_000,
+            acknowledged.sum() * 1e9 / elapsedNanos,
+            latencyOf(latency),
+            latencyOf(serviceLatency));
+    progress.accept(progressLine(elapsedNanos, sent, acknowledged, rejected, failed, slots));
+    return result;
+  }
+
+  /**
+   * Reads every balance until their sum is {@code expectedTotal} or the settle timeout passes
+   * (cross-partition credits land shortly after their transfer is acknowledged).
+   */
+  public LoadResults.Conservation checkConservation(final long expectedTotal) {
+    final long started = clock.nanos();
+    final long deadline = started + settings.settleTimeout().toNanos();
+    int reads = 0;
+    long actual;
+    while (true) {
+      final long[] balances = readBalances(new AtomicLong());
+      reads++;
+      actual = 0;
+      for (final long balance : balances) {
+        actual += balance;
+      }
+      if (actual == expectedTotal || clock.nanos() - deadline >= 0) {
+        break;
+      }
+      progress.accept(
+          "load: balances add up to " + actual + ", expected " + expectedTotal
+              + "; waiting for credits in flight");
+      Pause.of(SETTLE_POLL);
+    }
+    final long elapsedMs = (clock.nanos() - started) / 1_000_000;
+    final boolean conserved = actual == expectedTotal;
+    progress.accept(
+        "load: money " + (conserved ? "conserved" : "NOT conserved") + ": sum of "
+            + settings.accounts() + " balances " + actual + ", deposited " + expectedTotal);
+    return new LoadResults.Conservation(expectedTotal, actual, conserved, reads, elapsedMs);
+  }
+
+  /** Funding, transfers for the configured duration, and the conservation check. */
+  public LoadResults.Report run() {
+    final LoadResults.Funding funding = fund();
+    final LoadResults.Transfers transfers = runTransfers(() -> false);
+    final LoadResults.Conservation conservation = checkConservation(funding.total());
+    return new LoadResults.Report(settings, funding, transfers, conservation);
+  }
+
+  // ---- funding helpers ------------------------------------------------------------------------
+
+  private static boolean accountCreated(final Throwable error) {
+    if (error == null) {
+      return true;
+    }
+    final Throwable cause = unwrap(error);
+    if (cause instanceof CairnClientException e && e.code() == ErrorCode.ALREADY_EXISTS) {
+      return true; // created by an earlier attempt whose answer was lost
+    }
+    throw new CompletionException(cause);
+  }
+
+  /** After a failed deposit: applied after all (balance = deposit), or send it again. */
+  private CompletableFuture<Boolean> depositFailed(final int index, final Throwable error) {
+    final Throwable cause = unwrap(error);
+    if (!retryable(cause)) {
+      return CompletableFuture.failedFuture(cause);
+    }
+    return client
+        .getAccountAsync(settings.accountId(index))
+        .thenApply(
+            account -> {
+              if (account.balance() == settings.initialBalance()) {
+                return true;
+              }
+              if (account.balance() == 0) {
+                throw new CompletionException(cause); // not applied: retried
+              }
+              throw new CompletionException(
+                  new CliException(
+                      ExitCode.FAILED,
+                      "Expected account " + account.accountId() + " to hold 0 or "
+                          + settings.initialBalance() + " while funding, but it holds "
+                          + account.balance() + ". Use a fresh --account-prefix."));
+            });
+  }
+
+  private long[] readBalances(final AtomicLong retries) {
+    final int n = settings.accounts();
+    final long[] balances = new long[n];
+    retrying(
+        "read balance",
+        n,
+        i ->
+            client
+                .getAccountAsync(settings.accountId(i))
+                .thenApply(
+                    (Account account) -> {
+                      balances[i] = account.balance();
+                      return true;
+                    }),
+        retries);
+    return balances;
+  }
+
+  /**
+   * Runs {@code call(i)} for i in [0, n) with at most maxInFlight at once; calls failing with a
+   * retryable code are repeated (up to {@value #FUNDING_ATTEMPTS} rounds).
+   */
+  private void retrying(
+      final String what,
+      final int n,
+      final IntFunction<CompletableFuture<Boolean>> call,
+      final AtomicLong retries) {
+    List<Integer> pending = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      pending.add(i);
+    }
+    Throwable lastError = null;
+    for (int attempt = 1; attempt <= FUNDING_ATTEMPTS && !pending.isEmpty(); attempt++) {
+      if (attempt > 1) {
+        retries.addAndGet(pending.size());
+        Pause.of(RETRY_PAUSE.multipliedBy(attempt - 1));
+      }
+      final AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(n);
+      final Semaphore slots = new Semaphore(settings.maxInFlight());
+      for (final int i : pending) {
+        acquire(slots);
+        CompletableFuture<Boolean> future;
+        try {
+          future = call.apply(i);
+        } catch (final RuntimeException e) {
+          future = CompletableFuture.failedFuture(e);
+        }
+        future.whenComplete(
+            (ok, error) -> {
+              if (error != null) {
+                failures.set(i, unwrap(error));
+              }
+              slots.release();
+            });
+      }
+      drain(slots);
+      final List<Integer> again = new ArrayList<>();
+      for (final int i : pending) {
+        final Throwable failure = failures.get(i);
+        if (failure == null) {
+          continue;
+        }
+        if (failure instanceof CliException cli) {
+          throw cli;
+        }
+        if (!retryable(failure)) {
+          throw fatal(what, i, failure);
+        }
+        lastError = failure;
+        again.add(i);
+      }
+      pending = again;
+    }
+    if (!pending.isEmpty()) {
+      throw new CliException(
+          ExitCode.UNAVAILABLE,
+          "Expected every " + what + " to succeed within " + FUNDING_ATTEMPTS + " attempts, but "
+              + pending.size() + " did not (last error: " + describe(lastError) + ")");
+    }
+  }
+
+  private CliException fatal(final String what, final int index, final Throwable failure) {
+    final int code =
+        failure instanceof CairnClientException e ? ExitCode.of(e.code()) : ExitCode.FAILED;
+    return new CliException(
+        code,
+        "Expected " + what + " of " + settings.accountId(index) + " to succeed, but it failed: "
+            + describe(failure),
+        failure);
+  }
+
+  private static boolean retryable(final Throwable failure) {
+    return failure instanceof CairnClientException e
+        && (e.code() == ErrorCode.UNAVAILABLE
+            || e.code() == ErrorCode.DEADLINE_EXCEEDED
+            || e.code() == ErrorCode.RESOURCE_EXHAUSTED);
+  }
+
+  // ---- shared ---------------------------------------------------------------------------------
+
+  private static void count(
+      final Throwable error,
+      final LongAdder rejected,
+      final LongAdder failed,
+      final Map<String, LongAdder> errors) {
+    final Throwable cause = unwrap(error);
+    final String code =
+        cause instanceof CairnClientException e ? e.code().name() : cause.getClass().getSimpleName();
+    if (cause instanceof CairnClientException e
+        && (e.code() == ErrorCode.FAILED_PRECONDITION || e.code() == ErrorCode.NOT_FOUND)) {
+      rejected.increment();
+    } else {
+      failed.increment();
+    }
+    errors.computeIfAbsent(code, c -> new LongAdder()).increment();
+  }
+
+  private String progressLine(
+      final long elapsedNanos,
+      final long sent,
+      final LongAdder acknowledged,
+      final LongAdder rejected,
+      final LongAdder failed,
+      final Semaphore slots) {
+    final double seconds = elapsedNanos / 1e9;
+    return String.format(
+        java.util.Locale.ROOT,
+        "load %5.1fs: %d sent, %d acknowledged, %d rejected, %d failed, %d in flight, %.0f/s",
+        seconds,
+        sent,
+        acknowledged.sum(),
+        rejected.sum(),
+        failed.sum(),
+        settings.maxInFlight() - slots.availablePermits(),
+        seconds > 0 ? acknowledged.sum() / seconds : 0.0);
+  }
+
+  private static long micros(final long nanos) {
+    return Math.min(LATENCY_MAX_MICROS, Math.max(0, nanos / 1_000));
+  }
+
+  private static LoadResults.Latency latencyOf(final Histogram histogram) {
+    if (histogram.getTotalCount() == 0) {
+      return new LoadResults.Latency(0, 0, 0, 0, 0);
+    }
+    return new LoadResults.Latency(
+        histogram.getValueAtPercentile(50) / 1000.0,
+        histogram.getValueAtPercentile(90) / 1000.0,
+        histogram.getValueAtPercentile(99) / 1000.0,
+        histogram.getMaxValue() / 1000.0,
+        histogram.getTotalCount());
+  }
+
+  private static void acquire(final Semaphore slots) {
+    try {
+      slots.acquire();
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCode.FAILED, "Interrupted", e);
+    }
+  }
+
+  /** Waits until every in-flight call answered (all permits back). */
+  private void drain(final Semaphore slots) {
+    try {
+      if (!slots.tryAcquire(settings.maxInFlight(), DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new CliException(
+            ExitCode.UNAVAILABLE,
+            "Expected every call in flight to be answered within "
+                + Durations.format(DRAIN_TIMEOUT) + ", but "
+                + (settings.maxInFlight() - slots.availablePermits()) + " were not");
+      }
+      slots.release(settings.maxInFlight());
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCode.FAILED, "Interrupted", e);
+    }
+  }
+
+  private static Throwable unwrap(final Throwable error) {
+    Throwable cause = error;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  private static String describe(final Throwable failure) {
+    if (failure == null) {
+      return "none";
+    }
+    return failure instanceof CairnClientException e
+        ? e.code() + ": " + e.getMessage()
+        : failure.toString();
+  }
+}

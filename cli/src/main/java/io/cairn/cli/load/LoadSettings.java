@@ -1,0 +1,96 @@
+package io.cairn.cli.load;
+
+import io.cairn.cli.Durations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a load run does: fund {@code accounts} accounts with {@code initialBalance} each, then send
+ * transfers of 1..{@code maxAmount} between random pairs at {@code ratePerSecond} for {@code
+ * duration}, with at most {@code maxInFlight} unanswered, then check that the money is conserved
+ * (waiting up to {@code settleTimeout} for cross-partition credits to land).
+ *
+ * @param ratePerSecond transfers per second, [1, 100000]
+ * @param accounts accounts used, [2, 1000000]
+ * @param duration how long transfers are sent, [1s, 24h]
+ * @param maxInFlight unanswered calls at most, [1, 10000]
+ * @param initialBalance each account's deposit, [1, 10^12]
+ * @param maxAmount largest transfer, [1, initialBalance]
+ * @param seed picks the transfers; printed so a run can be repeated
+ * @param accountPrefix account ids are prefix + index; 1..48 of [A-Za-z0-9._-]
+ * @param settleTimeout the longest wait for balances to add up, [0, 10m]
+ */
+public record LoadSettings(
+    int ratePerSecond,
+    int accounts,
+    Duration duration,
+    int maxInFlight,
+    long initialBalance,
+    long maxAmount,
+    long seed,
+    String accountPrefix,
+    Duration settleTimeout) {
+
+  public static final int RATE_MAX = 100_000;
+  public static final int ACCOUNTS_MAX = 1_000_000;
+  public static final int MAX_IN_FLIGHT_MAX = 10_000;
+  public static final long INITIAL_BALANCE_MAX = 1_000_000_000_000L;
+  private static final String PREFIX_PATTERN = "[A-Za-z0-9._-]{1,48}";
+
+  public LoadSettings {
+    Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(accountPrefix, "accountPrefix");
+    Objects.requireNonNull(settleTimeout, "settleTimeout");
+  }
+
+  /** Every violated rule, each "Expected &lt;option&gt; in [..], but was ..."; empty when valid. */
+  public List<String> violations() {
+    final List<String> violations = new ArrayList<>();
+    range(violations, "--rate", ratePerSecond, 1, RATE_MAX);
+    range(violations, "--accounts", accounts, 2, ACCOUNTS_MAX);
+    range(violations, "--max-in-flight", maxInFlight, 1, MAX_IN_FLIGHT_MAX);
+    range(violations, "--initial-balance", initialBalance, 1, INITIAL_BALANCE_MAX);
+    range(violations, "--max-amount", maxAmount, 1, initialBalance);
+    durationRange(violations, "--duration", duration, Duration.ofSeconds(1), Duration.ofHours(24));
+    durationRange(
+        violations, "--settle-timeout", settleTimeout, Duration.ZERO, Duration.ofMinutes(10));
+    if (!accountPrefix.matches(PREFIX_PATTERN)) {
+      violations.add(
+          "Expected --account-prefix to be 1 to 48 of [A-Za-z0-9._-], but was '" + accountPrefix
+              + "'");
+    }
+    return violations;
+  }
+
+  /** The id of account {@code index} (0-based). */
+  public String accountId(final int index) {
+    return accountPrefix + index;
+  }
+
+  /** The money the accounts hold together once funded. */
+  public long expectedTotal() {
+    return initialBalance * accounts;
+  }
+
+  private static void range(
+      final List<String> out, final String name, final long value, final long min, final long max) {
+    if (value < min || value > max) {
+      out.add("Expected " + name + " in [" + min + ", " + max + "], but was " + value);
+    }
+  }
+
+  private static void durationRange(
+      final List<String> out,
+      final String name,
+      final Duration value,
+      final Duration min,
+      final Duration max) {
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      out.add(
+          "Expected " + name + " in [" + Durations.format(min) + ", " + Durations.format(max)
+              + "], but was " + Durations.format(value));
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.cairn.cli.output;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A plain-text table: upper-case headers, columns separated by two spaces, each as wide as its
+ * widest cell; numbers are right-aligned. No colours, no box drawing, so output stays
+ * grep-friendly.
+ *
+ * <pre>
+ * PARTITION  LEADER  TERM  HEALTH
+ *         1       0     2  HEALTHY
+ * </pre>
+ */
+public final class Table {
+  private static final String SEPARATOR = "  ";
+
+  private final List<String> headers;
+  private final List<List<String>> rows = new ArrayList<>();
+  private final boolean[] numeric;
+
+  private Table(final List<String> headers) {
+    this.headers = headers;
+    this.numeric = new boolean[headers.size()];
+    Arrays.fill(numeric, true);
+  }
+
+  /** A table with these column headers (printed upper-case). */
+  public static Table of(final String... headers) {
+    if (headers.length == 0) {
+      throw new IllegalArgumentException("Expected at least one column, but got none");
+    }
+    return new Table(
+        Arrays.stream(headers).map(header -> header.toUpperCase(Locale.ROOT)).toList());
+  }
+
+  /**
+   * Adds a row; {@code null} prints as "-".
+   *
+   * @throws IllegalArgumentException if the row does not have one cell per column
+   */
+  public Table row(final Object... cells) {
+    if (cells.length != headers.size()) {
+      throw new IllegalArgumentException(
+          "Expected " + headers.size() + " cells, but got " + cells.length + " "
+              + Arrays.toString(cells));
+    }
+    final List<String> row = new ArrayList<>(cells.length);
+    for (int i = 0; i < cells.length; i++) {
+      final Object cell = cells[i];
+      row.add(cell == null ? "-" : cell.toString());
+      if (!(cell instanceof Number)) {
+        numeric[i] = false;
+      }
+    }
+    rows.add(row);
+    return this;
+  }
+
+  public int rowCount() {
+    return rows.size();
+  }
+
+  /** Prints the header and every row; no trailing spaces. */
+  public void print(final PrintStream out) {
+    Objects.requireNonNull(out, "out");
+    final int[] widths = new int[headers.size()];
+    for (int i = 0; i < widths.length; i++) {
+      widths[i] = headers.get(i).length();
+      for (final List<String> row : rows) {
+        widths[i] = Math.max(widths[i], row.get(i).length());
+      }
+    }
+    out.println(line(headers, widths, false));
+    for (final List<String> row : rows) {
+      out.println(line(row, widths, true));
+    }
+  }
+
+  /** The printed table. */
+  @Override
+  public String toString() {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private String line(final List<String> cells, final int[] widths, final boolean body) {
+    final StringBuilder line = new StringBuilder();
+    for (int i = 0; i < cells.size(); i++) {
+      if (i > 0) {
+        line.append(SEPARATOR);
+      }
+      final String cell = cells.get(i);
+      final int pad = widths[i] - cell.length();
+      final boolean right = body && numeric[i] && !rows.isEmpty();
+      if (right) {
+        line.append(" ".repeat(pad)).append(cell);
+      } else {
+        line.append(cell);
+        if (i < cells.size() - 1) {
+          line.append(" ".repeat(pad));
+        }
+      }
+    }
+    return line.toString().stripTrailing();
+  }
+}

@@ -1,0 +1,76 @@
+package io.cairn.cli.restore;
+
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.cli.CairnMain;
+import io.cairn.cli.ClientCommand;
+import io.cairn.cli.CliContext;
+import io.cairn.cli.ExitCode;
+import io.cairn.restore.BackupSelector;
+import io.cairn.restore.RestoreResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cairn restore --backup-id N|latest --config broker.yaml}: restores one node's data
+ * directory from a backup, offline.
+ */
+@Command(
+    name = "restore",
+    description = {
+      "Restores one broker's data directory from a backup, offline (the broker must not run):"
+          + " reads the broker's configuration (data.directory, cluster.*, backup.*), opens its"
+          + " backup store, and for every partition the node hosts downloads the partition's"
+          + " completed backup (from whichever node took it), checks every file's size and"
+          + " CRC32C, installs the snapshot and the log cut at the checkpoint.",
+      "The data directory must be empty or absent; on any failure it is left empty again, so"
+          + " the command can simply be rerun. Progress per partition on stderr (JSON events"
+          + " with --output json).",
+      "Exit codes here: 4 no such backup, 5 the directory is not empty or the backup does not"
+          + " fit (partition count, broker version), 1 not completed, corrupted or failed."
+    })
+public final class RestoreCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--backup-id",
+      required = true,
+      paramLabel = "id|latest",
+      description = "The backup, or 'latest': the newest completed on every partition.")
+  String backupId;
+
+  @Option(
+      names = "--config",
+      required = true,
+      paramLabel = "file",
+      description = "The broker's YAML configuration (CAIRN_* variables apply as for the broker).")
+  Path config;
+
+  @Override
+  public Integer call() {
+    final CairnMain root = ClientCommand.root(spec);
+    final CliContext context = root.context();
+    final BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
+    final Path file = context.resolve(config);
+    final BrokerConfig brokerConfig = RestoreInputs.readConfig(file, context.env(), "--config");
+    final long started = context.clock().nanos();
+    final RestoreResult result =
+        BackupOperations.restoreNode(
+            brokerConfig,
+            file.toString(),
+            selector,
+            new RestoreProgressReporter(root.printer(), context.clock(), "restore"),
+            context);
+    final Duration took = Duration.ofNanos(context.clock().nanos() - started);
+    root.printer()
+        .result(
+            RestoreReports.restoreDocument(List.of(result), took),
+            out -> RestoreReports.printRestore(List.of(result), took, out));
+    return ExitCode.OK;
+  }
+}

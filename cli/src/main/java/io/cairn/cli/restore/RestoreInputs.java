@@ -1,0 +1,78 @@
+package io.cairn.cli.restore;
+
+import io.cairn.broker.BrokerVersion;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.config.BrokerConfigReader;
+import io.cairn.cli.CliContext;
+import io.cairn.cli.CliException;
+import io.cairn.cli.ExitCode;
+import io.cairn.config.ConfigException;
+import io.cairn.restore.BackupSelector;
+import io.cairn.restore.ClusterShape;
+import io.cairn.restore.RestoreTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/** What restore and verify read from the command line and from a broker's configuration. */
+public final class RestoreInputs {
+  private RestoreInputs() {}
+
+  /**
+   * {@code latest} or a backup id {@code >= 1}.
+   *
+   * @throws ParameterException (exit 2) naming {@code option} otherwise
+   */
+  public static BackupSelector selector(
+      final CommandSpec spec, final String option, final String value) {
+    try {
+      return BackupSelector.parse(value);
+    } catch (final IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Expected " + option + " to be a backup id >= 1 or 'latest', but was '" + value + "'");
+    }
+  }
+
+  /**
+   * Reads a broker's configuration with the broker's own reader ({@code env}'s {@code CAIRN_*}
+   * variables override the file, as they do for the broker).
+   *
+   * @throws CliException exit 2 if the file is missing or the configuration is invalid (every
+   *     problem listed)
+   */
+  public static BrokerConfig readConfig(
+      final Path file, final Map<String, String> env, final String option) {
+    if (!Files.isRegularFile(file)) {
+      throw new CliException(
+          ExitCode.USAGE, "Expected " + option + " to name a readable file, but " + file + " is none");
+    }
+    try {
+      return BrokerConfigReader.read(file, env);
+    } catch (final ConfigException e) {
+      throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The node {@code config} describes, as a restore target: its data directory (relative paths
+   * against the working directory), cluster id, node id, the cluster's shape (members, partition
+   * count, replication factor) and this build's broker version.
+   */
+  public static RestoreTarget target(final BrokerConfig config, final CliContext context) {
+    final BrokerConfig.Cluster cluster = config.cluster();
+    try {
+      return new RestoreTarget(
+          context.resolve(config.data().directory()),
+          cluster.clusterId(),
+          cluster.nodeId(),
+          new ClusterShape(
+              cluster.members().size(), cluster.partitionCount(), cluster.replicationFactor()),
+          BrokerVersion.current());
+    } catch (final IllegalArgumentException e) {
+      throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+    }
+  }
+}

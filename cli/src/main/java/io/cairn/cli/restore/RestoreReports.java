@@ -1,0 +1,206 @@
+package io.cairn.cli.restore;
+
+import io.cairn.backup.restore.DigestCheck;
+import io.cairn.backup.restore.FamilyState;
+import io.cairn.backupapi.FileProblem;
+import io.cairn.cli.Durations;
+import io.cairn.cli.Formats;
+import io.cairn.cli.output.Table;
+import io.cairn.restore.PartitionRestoreResult;
+import io.cairn.restore.PartitionVerification;
+import io.cairn.restore.RestoreResult;
+import io.cairn.restore.VerifyReport;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Tables and JSON documents of restores and verifications. */
+public final class RestoreReports {
+  private RestoreReports() {}
+
+  // ---- restore --------------------------------------------------------------------------------
+
+  /**
+   * {@code {"backupId", "durationMs", "totalBytes", "nodes": [{"nodeId", "dataDirectory",
+   * "durationMs", "partitions": [...]}]}}.
+   */
+  public static Map<String, Object> restoreDocument(
+      final List<RestoreResult> results, final Duration took) {
+    final Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("backupId", results.isEmpty() ? null : results.get(0).backupId());
+    doc.put("durationMs", took.toMillis());
+    doc.put("totalBytes", results.stream().mapToLong(RestoreResult::totalBytes).sum());
+    final List<Map<String, Object>> nodes = new ArrayList<>();
+    for (final RestoreResult result : results) {
+      final Map<String, Object> node = new LinkedHashMap<>();
+      node.put("nodeId", result.nodeId());
+      node.put("dataDirectory", result.dataDirectory().toString());
+      node.put("durationMs", result.duration().toMillis());
+      node.put("totalBytes", result.totalBytes());
+      node.put("partitions", result.partitions().stream().map(RestoreReports::partition).toList());
+      nodes.add(node);
+    }
+    doc.put("nodes", nodes);
+    return doc;
+  }
+
+  private static Map<String, Object> partition(final PartitionRestoreResult p) {
+    final Map<String, Object> partition = new LinkedHashMap<>();
+    partition.put("partitionId", p.partitionId());
+    partition.put("sourceNodeId", p.source().nodeId());
+    partition.put("checkpointPosition", p.checkpointPosition());
+    partition.put("snapshotId", p.snapshotId().orElse(null));
+    partition.put("fileCount", p.fileCount());
+    partition.put("sizeBytes", p.sizeBytes());
+    partition.put("firstIndex", p.firstIndex());
+    partition.put("lastIndex", p.lastIndex());
+    partition.put("droppedRecords", p.droppedRecords());
+    return partition;
+  }
+
+  /** A summary line and one row per restored partition of every node. */
+  public static void printRestore(
+      final List<RestoreResult> results, final Duration took, final PrintStream out) {
+    final long bytes = results.stream().mapToLong(RestoreResult::totalBytes).sum();
+    final int partitions = results.stream().mapToInt(r -> r.partitions().size()).sum();
+    out.println(
+        "Restored backup " + (results.isEmpty() ? "-" : results.get(0).backupId()) + " into "
+            + (results.size() == 1
+                ? results.get(0).dataDirectory() + " (node " + results.get(0).nodeId() + ")"
+                : results.size() + " nodes")
+            + ": " + partitions + " partitions, " + Formats.bytes(bytes) + " in "
+            + Durations.format(took) + ".");
+    out.println();
+    final Table table =
+        Table.of(
+            "node", "partition", "from node", "checkpoint position", "snapshot", "files", "size",
+            "log indexes", "dropped records");
+    for (final RestoreResult result : results) {
+      for (final PartitionRestoreResult p : result.partitions()) {
+        table.row(
+            result.nodeId(),
+            p.partitionId(),
+            p.source().nodeId(),
+            p.checkpointPosition(),
+            p.snapshotId().orElse("-"),
+            p.fileCount(),
+            Formats.bytes(p.sizeBytes()),
+            p.firstIndex() + ".." + p.lastIndex(),
+            p.droppedRecords());
+      }
+    }
+    table.print(out);
+    out.println();
+    out.println("Start the brokers on these directories; each ends its log at the checkpoint.");
+  }
+
+  // ---- verify ---------------------------------------------------------------------------------
+
+  /**
+   * {@code {"backupId", "partitionCount", "quick", "clean", "partitions": [{"partitionId",
+   * "sourceNodeId", "filesChecked", "bytesChecked", "checksums" (OK|MISMATCH), "fileProblems",
+   * "expectedDigest", "actualDigest", "digest" (OK|MISMATCH|NOT_CHECKED), "families", "problem",
+   * "failure", "clean"}]}}.
+   */
+  public static Map<String, Object> verifyDocument(final VerifyReport report) {
+    final Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("backupId", report.backupId());
+    doc.put("partitionCount", report.partitionCount());
+    doc.put("quick", report.quick());
+    doc.put("clean", report.isClean());
+    final List<Map<String, Object>> partitions = new ArrayList<>();
+    for (final PartitionVerification p : report.partitions()) {
+      final Map<String, Object> partition = new LinkedHashMap<>();
+      partition.put("partitionId", p.partitionId());
+      partition.put("sourceNodeId", p.source().nodeId());
+      partition.put("filesChecked", p.filesChecked());
+      partition.put("bytesChecked", p.bytesChecked());
+      partition.put("checksums", p.checksumsMatch() ? "OK" : "MISMATCH");
+      partition.put("fileProblems", p.fileProblems().stream().map(FileProblem::describe).toList());
+      partition.put("expectedDigest", p.expectedDigest());
+      partition.put("actualDigest", p.actualDigest().orElse(null));
+      partition.put("digest", digestResult(report.quick(), p));
+      partition.put(
+          "families",
+          p.digest().map(DigestCheck::families).orElse(List.of()).stream()
+              .map(RestoreReports::family)
+              .toList());
+      partition.put("problem", p.digest().flatMap(DigestCheck::problem).orElse(null));
+      partition.put("failure", p.failure().orElse(null));
+      partition.put("clean", p.isClean(report.quick()));
+      partitions.add(partition);
+    }
+    doc.put("partitions", partitions);
+    return doc;
+  }
+
+  private static Map<String, Object> family(final FamilyState family) {
+    final Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("family", family.family());
+    doc.put("entries", family.entries());
+    doc.put("digest", family.digestHex());
+    return doc;
+  }
+
+  private static String digestResult(final boolean quick, final PartitionVerification p) {
+    if (quick) {
+      return "NOT_CHECKED";
+    }
+    return p.digest().map(d -> d.matches() ? "OK" : "MISMATCH").orElse("NOT_CHECKED");
+  }
+
+  /** One row per partition, what is wrong below the table, then the verdict. */
+  public static void printVerify(final VerifyReport report, final PrintStream out) {
+    out.println(
+        "Backup " + report.backupId() + ": " + report.partitionCount() + " partitions, "
+            + (report.quick() ? "files checked (--quick: no state rebuild)"
+                : "files checked and every partition's state rebuilt"));
+    out.println();
+    final Table table =
+        report.quick()
+            ? Table.of("partition", "from node", "files", "size", "checksums", "result")
+            : Table.of(
+                "partition", "from node", "files", "size", "checksums", "expected digest",
+                "actual digest", "digest", "result");
+    for (final PartitionVerification p : report.partitions()) {
+      final String result = p.isClean(report.quick()) ? "clean" : "NOT CLEAN";
+      final String checksums = p.checksumsMatch() ? "OK" : "MISMATCH";
+      if (report.quick()) {
+        table.row(p.partitionId(), p.source().nodeId(), p.filesChecked(),
+            Formats.bytes(p.bytesChecked()), checksums, result);
+      } else {
+        table.row(p.partitionId(), p.source().nodeId(), p.filesChecked(),
+            Formats.bytes(p.bytesChecked()), checksums, p.expectedDigest(),
+            p.actualDigest().orElse("-"), digestResult(false, p), result);
+      }
+    }
+    table.print(out);
+    for (final PartitionVerification p : report.partitions()) {
+      for (final FileProblem problem : p.fileProblems()) {
+        out.println("partition " + p.partitionId() + ": " + problem.describe());
+      }
+      p.digest()
+          .filter(d -> !d.matches())
+          .ifPresent(d -> out.println("partition " + p.partitionId() + ": " + d.describe()));
+      p.failure().ifPresent(f -> out.println("partition " + p.partitionId() + ": " + f));
+    }
+    out.println();
+    out.println(verdict(report));
+  }
+
+  /** The final line: CLEAN, or NOT CLEAN with how many partitions and what to do. */
+  public static String verdict(final VerifyReport report) {
+    final long bad = report.partitions().stream().filter(p -> !p.isClean(report.quick())).count();
+    if (bad == 0) {
+      return "Verdict: CLEAN — every file"
+          + (report.quick() ? "'s size and checksum match (state not rebuilt)."
+              : " matches and every partition's rebuilt state has the recorded digest.");
+    }
+    return "Verdict: NOT CLEAN — " + bad + " of " + report.partitions().size()
+        + " partitions do not match. Restore another backup or take a new one; a partial restore"
+        + " would lose the partitions above.";
+  }
+}

@@ -1,0 +1,45 @@
+package io.cairn.cli;
+
+import io.cairn.scheduler.Clock;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Runs {@code cairn} in this JVM with captured stdout and stderr. */
+public final class CliRunner {
+  private CliRunner() {}
+
+  /** What one run printed and returned. */
+  public record Run(int exitCode, String out, String err) {
+    @Override
+    public String toString() {
+      return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+  }
+
+  public static Run run(final String... args) {
+    return run(Map.of(), Path.of("").toAbsolutePath(), CliContext::connectClient, args);
+  }
+
+  public static Run run(
+      final Map<String, String> env,
+      final Path workingDirectory,
+      final CliContext.ClientFactory clients,
+      final String... args) {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    final CliContext context =
+        new CliContext(
+            env,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            Clock.system(),
+            workingDirectory,
+            clients);
+    final int code = CairnMain.execute(args, context);
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+}

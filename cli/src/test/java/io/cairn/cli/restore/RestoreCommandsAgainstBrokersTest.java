@@ -1,0 +1,210 @@
+package io.cairn.cli.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cairn.cli.CliContext;
+import io.cairn.cli.CliRunner;
+import io.cairn.cli.CliRunner.Run;
+import io.cairn.cli.ExitCode;
+import io.cairn.cli.InProcessCluster;
+import io.cairn.cli.cluster.ClusterConfigFiles;
+import io.cairn.cli.cluster.ClusterDirectory;
+import io.cairn.cli.cluster.ClusterLayout;
+import io.cairn.cli.cluster.FreePorts;
+import io.cairn.cli.output.Printer;
+import io.cairn.client.CairnClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code backup verify}, {@code cluster restore} and {@code restore} against a backup that real
+ * brokers took: 2 brokers, 3 partitions, replication factor 1 (so partitions live on different
+ * nodes and transfers cross partitions). The restored cluster is started and must hold the
+ * balances of the backup's cut, not the transfer made after it; then a flipped byte in a stored
+ * segment must fail both verify and restore, naming the file, with nothing left behind.
+ */
+class RestoreCommandsAgainstBrokersTest {
+  private static final int BROKERS = 2;
+  private static final int PARTITIONS = 3;
+
+  @TempDir Path root;
+
+  private Run cairn(final String... args) {
+    return CliRunner.run(Map.of(), root, CliContext::connectClient, args);
+  }
+
+  private static JsonNode json(final Run run) {
+    try {
+      return Printer.mapper().readTree(run.out());
+    } catch (final IOException e) {
+      throw new UncheckedIOException("stdout is not one JSON document:\n" + run, e);
+    }
+  }
+
+  /** A stopped local-cluster directory of the same shape whose brokers use {@code backups}. */
+  private ClusterDirectory clusterDirectory(final String name, final Path backups, final long seed) {
+    final int[] ports = FreePorts.forCluster("127.0.0.1", BROKERS, seed);
+    final ClusterLayout layout =
+        ClusterLayout.of(BROKERS, PARTITIONS, 1, "127.0.0.1", ports[0], ports[1], ports[2]);
+    final ClusterDirectory dir = new ClusterDirectory(root.resolve(name));
+    dir.writeLayout(layout);
+    ClusterConfigFiles.writeMissing(dir, layout, backups);
+    return dir;
+  }
+
+  @Test
+  void shouldVerifyAndRestoreTheCutAndRefuseWhatDoesNotFit() throws Exception {
+    final Path source = root.resolve("source");
+    final Map<String, Long> atCut = new LinkedHashMap<>();
+    try (InProcessCluster cluster = new InProcessCluster(source, BROKERS, PARTITIONS, 1).awaitReady();
+        CairnClient client = client(cluster.gatewayAddress())) {
+      for (int i = 0; i < 6; i++) {
+        client.createAccount("acc-" + i);
+        client.deposit("acc-" + i, 1000);
+      }
+      client.transfer("acc-0", "acc-1", 100);
+      client.transfer("acc-2", "acc-3", 250);
+      client.transfer("acc-4", "acc-5", 75);
+      client.transfer("acc-1", "acc-4", 30);
+      atCut.putAll(
+          Map.of("acc-0", 900L, "acc-1", 1070L, "acc-2", 750L, "acc-3", 1250L, "acc-4", 955L,
+              "acc-5", 1075L));
+      awaitBalances(client, atCut);
+      final Run take =
+          cairn("--gateway", cluster.gatewayAddress(), "backup", "take", "1", "--wait",
+              "--poll-interval", "100ms", "--timeout", "60s");
+      assertThat(take.exitCode()).as(take.toString()).isZero();
+      // after the cut: must not be in the restored state
+      client.transfer("acc-0", "acc-5", 500);
+      awaitBalances(client, Map.of("acc-0", 400L, "acc-5", 1575L));
+    }
+    final Path backups = source.resolve("backups");
+    final ClusterDirectory restored = clusterDirectory("restored", backups, 11);
+    final String config = restored.configFile("broker-0").toString();
+
+    final Run verify = cairn("backup", "verify", "1", "--config", config);
+    assertThat(verify.exitCode()).as(verify.toString()).isZero();
+    assertThat(verify.out()).contains("EXPECTED DIGEST", "ACTUAL DIGEST", "Verdict: CLEAN");
+    // per partition: checksums OK, expected digest = actual digest, digest OK, clean
+    assertThat(
+            verify.out().lines()
+                .filter(line -> line.matches("\\s+\\d\\s.*\\sOK\\s+([0-9a-f]{16,})\\s+\\1\\s+OK\\s+clean")))
+        .hasSize(PARTITIONS);
+    assertThat(verify.err()).contains("verify: partition 3 REBUILDING", "verify: partition 3 DONE");
+
+    final Run quick = cairn("--output", "json", "backup", "verify", "latest", "--quick", "--config", config);
+    assertThat(quick.exitCode()).as(quick.toString()).isZero();
+    final JsonNode quickReport = json(quick);
+    assertThat(quickReport.path("clean").asBoolean()).isTrue();
+    assertThat(quickReport.path("partitions")).hasSize(PARTITIONS);
+    assertThat(quickReport.path("partitions").get(0).path("checksums").asText()).isEqualTo("OK");
+    assertThat(quickReport.path("partitions").get(0).path("digest").asText()).isEqualTo("NOT_CHECKED");
+
+    assertThat(cairn("backup", "verify", "7", "--config", config).exitCode())
+        .isEqualTo(ExitCode.NOT_FOUND);
+    final Run unknown = cairn("cluster", "restore", "--backup-id", "9", "--dir", restored.root().toString());
+    assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(ExitCode.NOT_FOUND);
+    assertThat(unknown.err()).contains("NOT_FOUND");
+    assertThat(restored.dataDirectory(0)).doesNotExist();
+
+    final Run restore =
+        cairn("--output", "json", "cluster", "restore", "--backup-id", "latest", "--dir",
+            restored.root().toString());
+    assertThat(restore.exitCode()).as(restore.toString()).isZero();
+    final JsonNode result = json(restore);
+    assertThat(result.path("backupId").asLong()).isEqualTo(1);
+    assertThat(result.path("nodes")).hasSize(BROKERS);
+    assertThat(result.path("nodes").get(0).path("partitions").findValuesAsText("partitionId"))
+        .containsExactly("1", "3");
+    final List<JsonNode> events =
+        restore.err().lines().filter(line -> line.startsWith("{")).map(RestoreCommandsAgainstBrokersTest::parse).toList();
+    assertThat(events).anyMatch(e -> e.path("event").asText().equals("plan"));
+    assertThat(events)
+        .anyMatch(e -> e.path("event").asText().equals("progress")
+            && e.path("phase").asText().equals("DONE")
+            && e.path("bytesDone").asLong() == e.path("bytesTotal").asLong());
+
+    final Run again = cairn("cluster", "restore", "--backup-id", "1", "--dir", restored.root().toString());
+    assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.CONFLICT);
+    assertThat(again.err()).contains("REFUSED: Expected an empty data directory");
+
+    final ClusterDirectory single = clusterDirectory("single", backups, 23);
+    final Run one =
+        cairn("--output", "json", "restore", "--backup-id", "1", "--config",
+            single.configFile("broker-1").toString());
+    assertThat(one.exitCode()).as(one.toString()).isZero();
+    assertThat(json(one).path("nodes").get(0).path("partitions").findValuesAsText("partitionId"))
+        .containsExactly("2");
+    assertThat(single.dataDirectory(1).resolve("node.json")).exists();
+
+    try (InProcessCluster cluster =
+            InProcessCluster.fromConfigFiles(
+                    restored.root(),
+                    List.of(restored.configFile("broker-0"), restored.configFile("broker-1")))
+                .awaitReady();
+        CairnClient client = client(cluster.gatewayAddress())) {
+      awaitBalances(client, atCut);
+    }
+
+    corruptAndExpectFailures(backups, single);
+  }
+
+  /** A flipped byte in partition 1's stored segment: verify and restore name it; nothing written. */
+  private void corruptAndExpectFailures(final Path backups, final ClusterDirectory single)
+      throws IOException {
+    final Path segment;
+    try (Stream<Path> files = Files.walk(backups)) {
+      segment =
+          files.filter(f -> f.getFileName().toString().startsWith("raft-partition-1-"))
+              .findFirst()
+              .orElseThrow();
+    }
+    final byte[] bytes = Files.readAllBytes(segment);
+    bytes[bytes.length / 2] ^= 0x10;
+    Files.write(segment, bytes);
+    final String config = single.configFile("broker-0").toString();
+
+    final Run verify = cairn("backup", "verify", "1", "--quick", "--config", config);
+    assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(verify.out()).contains("MISMATCH", segment.getFileName().toString(), "Verdict: NOT CLEAN");
+
+    final Run restore = cairn("restore", "--backup-id", "1", "--config", config);
+    assertThat(restore.exitCode()).as(restore.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(restore.err()).contains("CORRUPTED", segment.getFileName().toString());
+    assertThat(single.dataDirectory(0)).doesNotExist();
+  }
+
+  private static JsonNode parse(final String line) {
+    try {
+      return Printer.mapper().readTree(line);
+    } catch (final IOException e) {
+      throw new UncheckedIOException(line, e);
+    }
+  }
+
+  private static CairnClient client(final String gateway) {
+    return CairnClient.builder().gateway(gateway).requestTimeout(Duration.ofSeconds(10)).build();
+  }
+
+  private static void awaitBalances(final CairnClient client, final Map<String, Long> expected) {
+    await("balances " + expected)
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> expected.forEach(
+                (account, balance) ->
+                    assertThat(client.getAccount(account).balance()).as(account).isEqualTo(balance)));
+  }
+}

@@ -1,0 +1,265 @@
+package io.cairn.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Three brokers and a gateway run by the distribution's scripts ({@code bin/broker}, {@code
+ * bin/gateway}) with its sample configuration, moved to free loopback ports and to data
+ * directories under {@code target/} by environment variables; and the {@code bin/cairn} tool
+ * pointed at them. Every process's output goes to a file in the run's directory. {@link #close()}
+ * (also run by a shutdown hook) kills every process still alive.
+ */
+final class ClusterProcesses implements AutoCloseable {
+  static final int BROKERS = 3;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration CLI_TIMEOUT = Duration.ofSeconds(90);
+
+  private final Path dist;
+  private final Path dir;
+  private final List<Process> processes = new ArrayList<>();
+  private final Process[] brokers = new Process[BROKERS];
+  private final int[] transportPorts = new int[BROKERS];
+  private final int[] managementPorts = new int[BROKERS];
+  private final int grpcPort;
+  private final int httpPort;
+  private final AtomicInteger cliRuns = new AtomicInteger();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final Thread shutdownHook = new Thread(this::killAll, "cairn-it-kill");
+
+  /**
+   * @param dist the assembled distribution (target/cairn)
+   * @param dir an empty directory for this run's data, backups and process output
+   */
+  ClusterProcesses(final Path dist, final Path dir) throws IOException {
+    this.dist = dist;
+    this.dir = dir;
+    final int[] ports = freePorts(2 * BROKERS + 2);
+    for (int i = 0; i < BROKERS; i++) {
+      transportPorts[i] = ports[i];
+      managementPorts[i] = ports[BROKERS + i];
+    }
+    grpcPort = ports[2 * BROKERS];
+    httpPort = ports[2 * BROKERS + 1];
+    Files.createDirectories(dir.resolve("backups"));
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /** Starts broker {@code nodeId} with {@code bin/broker --config config/broker-<id>.yaml}. */
+  void startBroker(final int nodeId) {
+    final Map<String, String> env = new HashMap<>();
+    for (int i = 0; i < BROKERS; i++) {
+      env.put("CAIRN_CLUSTER_MEMBERS_" + i, "127.0.0.1:" + transportPorts[i]);
+    }
+    env.put("CAIRN_NETWORK_PORT", Integer.toString(transportPorts[nodeId]));
+    env.put("CAIRN_MANAGEMENT_PORT", Integer.toString(managementPorts[nodeId]));
+    env.put("CAIRN_DATA_DIRECTORY", dir.resolve("broker-" + nodeId).toString());
+    env.put("CAIRN_BACKUP_FS_BASEPATH", dir.resolve("backups").toString());
+    env.put("CAIRN_DATA_SEGMENTSIZE", "8MB");
+    env.put("JAVA_OPTS", "-Xmx384m -XX:+UseSerialGC");
+    brokers[nodeId] = start("broker-" + nodeId, env,
+        List.of(dist.resolve("bin/broker").toString(), "--config",
+            dist.resolve("config/broker-" + nodeId + ".yaml").toString()));
+  }
+
+  /** Starts the gateway with {@code bin/gateway --config config/gateway.yaml}. */
+  void startGateway() {
+    final Map<String, String> env = new HashMap<>();
+    for (int i = 0; i < BROKERS; i++) {
+      env.put("CAIRN_GATEWAY_BROKERS_" + i, "127.0.0.1:" + transportPorts[i]);
+    }
+    env.put("CAIRN_GATEWAY_GRPC_PORT", Integer.toString(grpcPort));
+    env.put("CAIRN_GATEWAY_HTTP_PORT", Integer.toString(httpPort));
+    env.put("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC");
+    start("gateway", env, List.of(dist.resolve("bin/gateway").toString(), "--config",
+        dist.resolve("config/gateway.yaml").toString()));
+  }
+
+  /** {@code kill -9} of a broker's process (the script exec'd the JVM); waits until it is gone. */
+  void killBroker(final int nodeId) throws InterruptedException {
+    final Process broker = brokers[nodeId];
+    broker.destroyForcibly();
+    assertThat(broker.waitFor(30, TimeUnit.SECONDS)).as("broker %d exited", nodeId).isTrue();
+    assertThat(broker.exitValue()).as("exit code of broker %d after kill -9", nodeId)
+        .isEqualTo(137);
+  }
+
+  /** Whether the gateway's {@code /ready} answers 200 (a leader for every partition). */
+  boolean gatewayReady() {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create(httpBase() + "/ready"))
+              .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
+          .statusCode() == 200;
+    } catch (final IOException e) {
+      return false;
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The sum of the gateway's {@code cairn.gateway.requests} of one operation with result ok. */
+  double gatewayRequests(final String operation) throws IOException, InterruptedException {
+    final String metrics = http.send(HttpRequest.newBuilder(URI.create(httpBase() + "/metrics"))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    double total = 0;
+    for (final String line : metrics.split("\n")) {
+      if (line.startsWith("cairn_gateway_requests_total{")
+          && line.contains("operation=\"" + operation + "\"") && line.contains("result=\"ok\"")) {
+        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return total;
+  }
+
+  /** Runs {@code bin/cairn --gateway ... --output json <args>} and waits for it. */
+  CliResult cli(final String... args) throws IOException, InterruptedException {
+    final Process process = startCli(args);
+    if (!process.waitFor(CLI_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("Expected 'cairn " + String.join(" ", args) + "' to finish within "
+          + CLI_TIMEOUT + ", but it did not");
+    }
+    return result(process, args);
+  }
+
+  /** Starts {@code bin/cairn --gateway ... --output json <args>} without waiting. */
+  Process startCli(final String... args) {
+    final List<String> command = new ArrayList<>(List.of(dist.resolve("bin/cairn").toString(),
+        "--gateway", "127.0.0.1:" + grpcPort, "--output", "json"));
+    command.addAll(List.of(args));
+    final Map<String, String> env = new HashMap<>();
+    env.put("JAVA_OPTS", "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+    return start("cli-" + cliRuns.incrementAndGet(), env, command);
+  }
+
+  /** The outcome of a finished {@code bin/cairn} process. */
+  CliResult result(final Process process, final String... args) throws IOException {
+    final String name = outputName(process);
+    return new CliResult(String.join(" ", args), process.exitValue(),
+        Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8),
+        Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8));
+  }
+
+  private final Map<Process, String> names = new HashMap<>();
+
+  private String outputName(final Process process) {
+    synchronized (names) {
+      return names.get(process);
+    }
+  }
+
+  private Process start(final String name, final Map<String, String> env,
+      final List<String> command) {
+    final ProcessBuilder builder = new ProcessBuilder(command)
+        .directory(dir.toFile())
+        .redirectOutput(dir.resolve(name + ".out").toFile())
+        .redirectError(dir.resolve(name + ".err").toFile());
+    // only this run's settings: no CAIRN_* variables of the shell that started the build
+    builder.environment().keySet().removeIf(key -> key.startsWith("CAIRN_"));
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().putAll(env);
+    try {
+      final Process process = builder.start();
+      synchronized (names) {
+        names.put(process, name);
+      }
+      synchronized (processes) {
+        processes.add(process);
+      }
+      return process;
+    } catch (final IOException e) {
+      throw new UncheckedIOException("Expected to start " + command + ", but " + e, e);
+    }
+  }
+
+  private String httpBase() {
+    return "http://127.0.0.1:" + httpPort;
+  }
+
+  private void killAll() {
+    final List<Process> all;
+    synchronized (processes) {
+      all = new ArrayList<>(processes);
+    }
+    all.forEach(Process::destroyForcibly);
+    for (final Process process : all) {
+      try {
+        process.waitFor(30, TimeUnit.SECONDS);
+      } catch (final InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    killAll();
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (final IllegalStateException e) {
+      // the JVM is shutting down: the hook runs anyway
+    }
+  }
+
+  private static int[] freePorts(final int count) throws IOException {
+    final List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      final int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        final ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (final ServerSocket socket : sockets) {
+        socket.close();
+      }
+    }
+  }
+
+  /**
+   * A finished {@code bin/cairn} run.
+   *
+   * @param command its arguments
+   * @param exitCode its exit code
+   * @param stdout its result (one JSON document with {@code --output json})
+   * @param stderr its diagnostics
+   */
+  record CliResult(String command, int exitCode, String stdout, String stderr) {
+    /** The JSON result; fails naming the command when it exited non-zero. */
+    JsonNode json() {
+      assertThat(exitCode).as("exit code of 'cairn %s'; stderr: %s", command, stderr)
+          .isZero();
+      try {
+        return JSON.readTree(stdout);
+      } catch (final IOException e) {
+        throw new AssertionError("Expected JSON from 'cairn " + command + "', but got: " + stdout,
+            e);
+      }
+    }
+  }
+}
