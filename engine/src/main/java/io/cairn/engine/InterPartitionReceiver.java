@@ -38,15 +38,17 @@ public final class InterPartitionReceiver {
    * @return the writer's answer; anything but {@link WriteResult.Written} means the command was
    *     dropped (not leader, backpressure) and the sender's retry will bring it again
    * @throws IllegalArgumentException if {@code command} is not a {@code CREDIT APPLY} for this
-   *     partition or a {@code CREDIT ACK} for a credit this partition sent
+   *     partition or a {@code CREDIT ACK} or {@code CREDIT REFUND} for a credit this partition sent
    */
   public WriteResult receive(final Record command) {
     Objects.requireNonNull(command, "command");
     final RecordMetadata metadata = command.metadata();
     if (metadata.recordType() != RecordType.COMMAND
-        || !(metadata.intent() == CreditIntent.APPLY || metadata.intent() == CreditIntent.ACK)) {
+        || !(metadata.intent() == CreditIntent.APPLY
+            || metadata.intent() == CreditIntent.ACK
+            || metadata.intent() == CreditIntent.REFUND)) {
       throw new IllegalArgumentException(
-          "Expected an inter-partition command CREDIT APPLY or CREDIT ACK, but was "
+          "Expected an inter-partition command CREDIT APPLY, CREDIT ACK or CREDIT REFUND, but was "
               + metadata.recordType()
               + " "
               + metadata.valueType()

@@ -4,8 +4,8 @@ import io.cairn.protocol.Record;
 
 /**
  * Sends an inter-partition command ({@code CREDIT APPLY} to a target partition, {@code CREDIT
- * ACK} back to the source) to the leader of another partition, whose {@link
- * InterPartitionReceiver} writes it to that partition's log.
+ * ACK} or {@code CREDIT REFUND} back to the source) to the leader of another partition, whose
+ * {@link InterPartitionReceiver} writes it to that partition's log.
  *
  * <p>Contract:
  *

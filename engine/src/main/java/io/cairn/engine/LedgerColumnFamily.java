@@ -10,9 +10,11 @@ import java.util.List;
  * <ul>
  *   <li>{@link #LEDGER_ACCOUNTS}: account id (UTF-8) → balance (int64).
  *   <li>{@link #LEDGER_PENDING_CREDITS}: transfer key (int64) → the pending credit (see {@code
- *       PendingCreditCodec}) — credits this partition debited and has not seen acknowledged.
- *   <li>{@link #LEDGER_APPLIED_CREDITS}: transfer key (int64) → amount (int64) — credits this
- *       partition applied as a target, for idempotency.
+ *       PendingCreditCodec}) — credits this partition debited and has not seen acknowledged or
+ *       refunded.
+ *   <li>{@link #LEDGER_APPLIED_CREDITS}: transfer key (int64) → the credit marker (see {@code
+ *       CreditMarkerCodec}: the amount for an applied credit, a tag and the amount for a refused
+ *       one) — what this partition decided as a target, so each credit takes effect once.
  * </ul>
  */
 public enum LedgerColumnFamily implements ColumnFamilyDefinition {

@@ -43,9 +43,10 @@ import io.micrometer.core.instrument.MeterRegistry;
  * }</pre>
  *
  * <p>One engine per stream processor: a new leader (or a rebuilt follower) gets a new engine,
- * since the engine keeps in memory which credits its leader sent.
+ * since the engine keeps in memory which credits its leader sent. {@link #close()} it when its
+ * processor stopped: it removes the engine's meters.
  */
-public final class LedgerEngine {
+public final class LedgerEngine implements AutoCloseable {
 
   private final int partitionId;
   private final LedgerEngineConfig config;
@@ -95,20 +96,23 @@ public final class LedgerEngine {
         .processor(TransferIntent.CREATE, transfers::create)
         .applier(TransferIntent.DEBITED, appliers::debited)
         .applier(TransferIntent.COMPLETED, appliers::completed)
+        .applier(TransferIntent.REFUNDED, appliers::refunded)
         .processor(CreditIntent.APPLY, credits::apply)
         .applier(CreditIntent.APPLIED, appliers::creditApplied)
         .applier(CreditIntent.IGNORED, EventApplier.NONE)
+        .applier(CreditIntent.REFUSED, appliers::creditRefused)
         .processor(CreditIntent.ACK, credits::acknowledge)
-        .applier(CreditIntent.ACKNOWLEDGED, appliers::creditAcknowledged);
+        .applier(CreditIntent.ACKNOWLEDGED, appliers::creditAcknowledged)
+        .processor(CreditIntent.REFUND, credits::refund);
   }
 
   /**
    * Starts re-sending unacknowledged credits while {@code processor} leads: every pending credit
    * once processing started (and its state is committed), then each one again after {@link
    * LedgerEngineConfig#creditRetryInterval()}, doubling up to {@link
-   * LedgerEngineConfig#creditRetryIntervalMax()}, until acknowledged. Runs on the processor's
-   * actor; stops by itself when the processor stops leading. Call it after the processor was
-   * started on its scheduler.
+   * LedgerEngineConfig#creditRetryIntervalMax()}, until acknowledged or refunded. Runs on the
+   * processor's actor; stops by itself when the processor stops leading. Call it after the
+   * processor was started on its scheduler.
    *
    * @throws IllegalArgumentException if the processor or log belongs to another partition
    * @throws IllegalStateException if the processor was not started
@@ -136,6 +140,17 @@ public final class LedgerEngine {
         metrics,
         clock,
         config.creditRetryCheckInterval());
+  }
+
+  /**
+   * Removes the engine's meters from the registry ({@link LedgerMetrics#close()}); call it when
+   * the engine's stream processor stopped, before the next engine of the partition is built on the
+   * same registry. Idempotent. Processors and appliers registered before keep working, but their
+   * counting is no longer reported.
+   */
+  @Override
+  public void close() {
+    metrics.close();
   }
 
   /** The read-only view of this partition's ledger (use it on the partition's thread). */

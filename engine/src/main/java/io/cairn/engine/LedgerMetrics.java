@@ -2,18 +2,27 @@ package io.cairn.engine;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The engine's meters; every one carries the tag {@code partition}.
+ * The engine's meters; every one carries the tag {@code partition}. {@link #close()} removes them
+ * from the registry.
  *
  * <table>
  *   <caption>Meters</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
- *   <tr><td>cairn.engine.credit.sends</td><td>counter</td><td>operation = apply, ack</td><td>
- *       inter-partition commands handed to the sender (first sends and re-sends)</td></tr>
+ *   <tr><td>cairn.engine.credit.sends</td><td>counter</td><td>operation = apply, ack,
+ *       refund</td><td>inter-partition commands handed to the sender (first sends and
+ *       re-sends)</td></tr>
  *   <tr><td>cairn.engine.credit.retries</td><td>counter</td><td></td><td>re-sends of an
  *       unacknowledged credit (included in the sends)</td></tr>
  *   <tr><td>cairn.engine.credit.send.failures</td><td>counter</td><td>operation</td><td>sends
@@ -21,66 +30,106 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>cairn.engine.credits.pending</td><td>gauge</td><td></td><td>pending credits seen by
  *       the leader's last retry scan</td></tr>
  * </table>
+ *
+ * <p>A registry keeps the first meter of a name and tags: while one instance for a partition is
+ * open, a second one for the same partition shares its counters, and its gauge reads the first
+ * instance. Close an instance before making the next one for the same partition and registry.
  */
-public final class LedgerMetrics {
+public final class LedgerMetrics implements AutoCloseable {
 
-  private final Counter applySends;
-  private final Counter ackSends;
+  /** The {@code operation} tag of sends and send failures. */
+  public enum Operation {
+    /** {@code CREDIT APPLY} to the target partition. */
+    APPLY,
+    /** {@code CREDIT ACK} back to the source partition. */
+    ACK,
+    /** {@code CREDIT REFUND} back to the source partition. */
+    REFUND;
+
+    /** The tag value. */
+    public String tag() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private final MeterRegistry registry;
+  private final Map<Operation, Counter> sends = new EnumMap<>(Operation.class);
+  private final Map<Operation, Counter> failures = new EnumMap<>(Operation.class);
   private final Counter retries;
-  private final Counter applyFailures;
-  private final Counter ackFailures;
   private final AtomicLong pendingCredits = new AtomicLong();
+  private final List<Meter> meters = new ArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   public LedgerMetrics(final MeterRegistry registry, final int partitionId) {
+    this.registry = registry;
     final Tags tags = Tags.of("partition", Integer.toString(partitionId));
-    applySends = sends(registry, tags, "apply");
-    ackSends = sends(registry, tags, "ack");
+    for (final Operation operation : Operation.values()) {
+      sends.put(
+          operation,
+          add(
+              Counter.builder("cairn.engine.credit.sends")
+                  .description("Inter-partition commands handed to the sender")
+                  .tags(tags)
+                  .tag("operation", operation.tag())
+                  .register(registry)));
+      failures.put(
+          operation,
+          add(
+              Counter.builder("cairn.engine.credit.send.failures")
+                  .description("Inter-partition sends where the sender threw")
+                  .tags(tags)
+                  .tag("operation", operation.tag())
+                  .register(registry)));
+    }
     retries =
-        Counter.builder("cairn.engine.credit.retries")
-            .description("Re-sends of unacknowledged credits")
+        add(
+            Counter.builder("cairn.engine.credit.retries")
+                .description("Re-sends of unacknowledged credits")
+                .tags(tags)
+                .register(registry));
+    add(
+        Gauge.builder("cairn.engine.credits.pending", pendingCredits, AtomicLong::get)
+            .description("Pending credits seen by the leader's last retry scan")
             .tags(tags)
-            .register(registry);
-    applyFailures = failures(registry, tags, "apply");
-    ackFailures = failures(registry, tags, "ack");
-    Gauge.builder("cairn.engine.credits.pending", pendingCredits, AtomicLong::get)
-        .description("Pending credits seen by the leader's last retry scan")
-        .tags(tags)
-        .register(registry);
+            .register(registry));
   }
 
   public void applySent(final boolean retry) {
-    applySends.increment();
+    sends.get(Operation.APPLY).increment();
     if (retry) {
       retries.increment();
     }
   }
 
   public void ackSent() {
-    ackSends.increment();
+    sends.get(Operation.ACK).increment();
   }
 
-  public void sendFailed(final boolean apply) {
-    (apply ? applyFailures : ackFailures).increment();
+  public void refundSent() {
+    sends.get(Operation.REFUND).increment();
+  }
+
+  public void sendFailed(final Operation operation) {
+    failures.get(operation).increment();
   }
 
   public void pendingCredits(final long count) {
     pendingCredits.set(count);
   }
 
-  private static Counter sends(final MeterRegistry registry, final Tags tags, final String operation) {
-    return Counter.builder("cairn.engine.credit.sends")
-        .description("Inter-partition commands handed to the sender")
-        .tags(tags)
-        .tag("operation", operation)
-        .register(registry);
+  /**
+   * Removes every meter of this instance from the registry; idempotent, any thread. Counting
+   * afterwards goes to meters no registry reports.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      meters.forEach(registry::remove);
+    }
   }
 
-  private static Counter failures(
-      final MeterRegistry registry, final Tags tags, final String operation) {
-    return Counter.builder("cairn.engine.credit.send.failures")
-        .description("Inter-partition sends where the sender threw")
-        .tags(tags)
-        .tag("operation", operation)
-        .register(registry);
+  private <M extends Meter> M add(final M meter) {
+    meters.add(meter);
+    return meter;
   }
 }

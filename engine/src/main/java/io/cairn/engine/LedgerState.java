@@ -1,5 +1,6 @@
 package io.cairn.engine;
 
+import io.cairn.engine.state.CreditMarker;
 import io.cairn.engine.state.LedgerStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,7 @@ public final class LedgerState {
     store.forEachAccount(visitor);
   }
 
-  /** The credits this partition debited and has not seen acknowledged, by transfer key. */
+  /** The credits this partition debited and has not seen acknowledged or refunded, by key. */
   public List<PendingCredit> pendingCredits() {
     final List<PendingCredit> credits = new ArrayList<>();
     store.forEachPendingCredit(credits::add);
@@ -67,6 +68,22 @@ public final class LedgerState {
     final Map<Long, Long> applied = new TreeMap<>();
     store.forEachAppliedCredit(applied::put);
     return applied;
+  }
+
+  /**
+   * True if this partition refused the credit of {@code transferKey} (as its target, because the
+   * account did not exist); such a credit is never applied, the source is refunded instead.
+   */
+  public boolean isCreditRefused(final long transferKey) {
+    final CreditMarker marker = store.creditMarker(transferKey);
+    return marker != null && !marker.isApplied();
+  }
+
+  /** The credits this partition refused as a target: transfer key → amount. */
+  public Map<Long, Long> refusedCredits() {
+    final Map<Long, Long> refused = new TreeMap<>();
+    store.forEachRefusedCredit(refused::put);
+    return refused;
   }
 
   /** The sum of every balance of this partition (exact; throws on overflow). */

@@ -1,13 +1,21 @@
 package io.cairn.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.cairn.db.DbCodecs;
 import io.cairn.protocol.CreditIntent;
 import io.cairn.protocol.CreditValue;
 import io.cairn.protocol.Record;
 import io.cairn.protocol.RecordType;
 import io.cairn.protocol.RejectionType;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,44 +92,87 @@ class CreditProcessorsTest {
   }
 
   @Test
-  void shouldRejectCreditToUnknownAccountWithoutAcknowledging() {
+  void shouldRefuseCreditToUnknownAccountAndSendRefundWithOwnCheckpointId() {
     // given
     final String ghost = ledger.localId("ghost");
     final CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), ghost, 25, 3, 1);
+    ledger.checkpointId(6);
+    final long total = ledger.state().totalBalance();
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
+    final long position = ledger.writeCredit(CreditIntent.APPLY, credit, 4);
     ledger.runUntilIdle();
 
-    // then
-    final Record rejection = ledger.rejectionOf(position);
-    assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.NOT_FOUND);
-    assertThat(rejection.metadata().rejectionReason())
-        .isEqualTo(
-            "Expected toAccountId '"
-                + ghost
-                + "' to exist, but partition 1 has no such account (CREDIT APPLY of transfer key "
-                + credit.transferKey()
-                + "; the source keeps the credit pending and sends it again)");
+    // then nothing changes but the marker, and the source is told to refund
+    assertThat(ledger.followUps(position))
+        .extracting(
+            r -> r.metadata().recordType(), r -> r.metadata().intent(), r -> r.metadata().key())
+        .containsExactly(tuple(RecordType.EVENT, CreditIntent.REFUSED, credit.transferKey()));
+    assertThat(ledger.state().isCreditRefused(credit.transferKey())).isTrue();
     assertThat(ledger.state().isCreditApplied(credit.transferKey())).isFalse();
-    assertThat(ledger.sender().sent()).isEmpty();
+    assertThat(ledger.state().refusedCredits()).containsExactly(entry(credit.transferKey(), 25L));
+    assertThat(ledger.state().appliedCredits()).isEmpty();
+    assertThat(ledger.state().balance(ghost)).isEmpty();
+    assertThat(ledger.state().totalBalance()).isEqualTo(total);
+    assertThat(ledger.sender().sent()).hasSize(1);
+    final RecordingInterPartitionSender.Sent refund = ledger.sender().sent().get(0);
+    assertThat(refund.targetPartitionId()).isEqualTo(3);
+    assertThat(refund.checkpointId()).isEqualTo(6);
+    assertThat(refund.command().metadata().recordType()).isEqualTo(RecordType.COMMAND);
+    assertThat(refund.command().metadata().intent()).isEqualTo(CreditIntent.REFUND);
+    assertThat(refund.command().metadata().key()).isEqualTo(credit.transferKey());
+    assertThat(refund.command().value()).isEqualTo(credit);
   }
 
   @Test
-  void shouldApplyParkedCreditOnceTheAccountExists() {
-    // given a credit rejected because its account did not exist yet
+  void shouldKeepRefusingARefusedCreditEvenOnceTheAccountExists() {
+    // given a credit refused because its account did not exist
     final String dave = ledger.localId("dave");
     final CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), dave, 25, 3, 1);
     ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
-    // when the account is opened and the source re-sends
+    // when the account is opened and the source re-sends the credit
     ledger.open(0, dave);
+    ledger.checkpointId(2);
+    final long duplicate = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
+    ledger.runUntilIdle();
+
+    // then it is a duplicate of the refusal: never applied, refunded again
+    assertThat(ledger.followUps(duplicate))
+        .extracting(r -> r.metadata().intent())
+        .containsExactly(CreditIntent.IGNORED);
+    assertThat(ledger.balance(dave)).isZero();
+    assertThat(ledger.state().isCreditApplied(credit.transferKey())).isFalse();
+    assertThat(ledger.sender().sent())
+        .extracting(
+            s -> s.command().metadata().intent(), RecordingInterPartitionSender.Sent::checkpointId)
+        .containsExactly(tuple(CreditIntent.REFUND, -1L), tuple(CreditIntent.REFUND, 2L));
+  }
+
+  @Test
+  void shouldRejectDuplicateOfRefusedCreditWithAnotherAmount() {
+    // given
+    final CreditValue credit =
+        new CreditValue(LedgerKeys.of(3, 5), ledger.localId("ghost"), 25, 3, 1);
     ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
+    // when
+    final long position =
+        ledger.writeCredit(
+            CreditIntent.APPLY,
+            new CreditValue(credit.transferKey(), credit.toAccountId(), 26, 3, 1),
+            -1);
+    ledger.runUntilIdle();
+
     // then
-    assertThat(ledger.balance(dave)).isEqualTo(25);
+    assertThat(ledger.rejectionOf(position).metadata().rejectionReason())
+        .isEqualTo(
+            "Expected a duplicate of the refused credit to carry its amount 25, but it carries 26"
+                + " (CREDIT APPLY of transfer key "
+                + credit.transferKey()
+                + ")");
     assertThat(ledger.sender().sent()).hasSize(1);
   }
 
@@ -309,5 +360,163 @@ class CreditProcessorsTest {
             "Expected sourcePartitionId 1, but was 2 (CREDIT ACK of transfer key "
                 + LedgerKeys.of(2, 9)
                 + ")");
+  }
+
+  // ---- REFUND (this partition is the source) ----------------------------------------------------
+
+  @Test
+  void shouldCreditTheSourceBackAndEndThePendingCreditWhenRefunded() {
+    // given
+    final long transfer = ledger.transfer(alice, carol, 40);
+    ledger.runUntilIdle();
+    final long key = LedgerKeys.of(1, transfer);
+    assertThat(ledger.balance(alice)).isEqualTo(60);
+
+    // when
+    final long position =
+        ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 40, 1, 2), 3);
+    ledger.runUntilIdle();
+
+    // then
+    assertThat(ledger.followUps(position))
+        .extracting(
+            r -> r.metadata().recordType(), r -> r.metadata().intent(), r -> r.metadata().key())
+        .containsExactly(tuple(RecordType.EVENT, TransferIntent.REFUNDED, key));
+    assertThat(ledger.followUps(position).get(0).value())
+        .isEqualTo(new TransferValue(alice, carol, 40, 1, 2));
+    assertThat(ledger.balance(alice)).isEqualTo(100);
+    assertThat(ledger.state().pendingCredits()).isEmpty();
+
+    // and the credit is no longer re-sent
+    ledger.run(Duration.ofSeconds(10));
+    assertThat(ledger.sender().sent())
+        .extracting(s -> s.command().metadata().intent())
+        .containsExactly(CreditIntent.APPLY);
+  }
+
+  @Test
+  void shouldRefundOnceAndRejectDuplicateRefundOrRefundAfterAcknowledgement() {
+    // given one credit refunded and one acknowledged
+    final long refunded = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
+    final long acknowledged = LedgerKeys.of(1, ledger.transfer(alice, carol, 7));
+    ledger.runUntilIdle();
+    final CreditValue refund = new CreditValue(refunded, carol, 40, 1, 2);
+    ledger.writeCredit(CreditIntent.REFUND, refund, -1);
+    ledger.writeCredit(CreditIntent.ACK, new CreditValue(acknowledged, carol, 7, 1, 2), -1);
+    ledger.runUntilIdle();
+
+    // when
+    final long duplicate = ledger.writeCredit(CreditIntent.REFUND, refund, -1);
+    final long afterAck =
+        ledger.writeCredit(CreditIntent.REFUND, new CreditValue(acknowledged, carol, 7, 1, 2), -1);
+    ledger.runUntilIdle();
+
+    // then
+    assertThat(ledger.rejectionOf(duplicate).metadata().rejectionType())
+        .isEqualTo(RejectionType.NOT_FOUND);
+    assertThat(ledger.rejectionOf(duplicate).metadata().rejectionReason())
+        .isEqualTo(
+            "Expected a pending credit with transferKey "
+                + refunded
+                + ", but partition 1 has none (CREDIT REFUND of transfer key "
+                + refunded
+                + "; refunded already)");
+    assertThat(ledger.rejectionOf(afterAck).metadata().rejectionType())
+        .isEqualTo(RejectionType.NOT_FOUND);
+    assertThat(ledger.balance(alice)).isEqualTo(93);
+  }
+
+  @Test
+  void shouldRejectRefundThatDoesNotMatchThePendingCreditOrComesForAnotherSource() {
+    // given
+    final long key = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
+    ledger.runUntilIdle();
+
+    // when
+    final long mismatch =
+        ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 41, 1, 2), -1);
+    final long otherSource =
+        ledger.writeCredit(
+            CreditIntent.REFUND, new CreditValue(LedgerKeys.of(2, 9), carol, 4, 2, 3), -1);
+    ledger.runUntilIdle();
+
+    // then
+    assertThat(ledger.rejectionOf(mismatch).metadata().rejectionReason())
+        .isEqualTo(
+            "Expected the REFUND to match the pending credit (toAccountId '"
+                + carol
+                + "', amount 40, targetPartitionId 2), but it has toAccountId '"
+                + carol
+                + "', amount 41, targetPartitionId 2 (CREDIT REFUND of transfer key "
+                + key
+                + ")");
+    assertThat(ledger.rejectionOf(otherSource).metadata().rejectionReason())
+        .isEqualTo(
+            "Expected sourcePartitionId 1, but was 2 (CREDIT REFUND of transfer key "
+                + LedgerKeys.of(2, 9)
+                + ")");
+    assertThat(ledger.state().pendingCredits()).hasSize(1);
+    assertThat(ledger.balance(alice)).isEqualTo(60);
+  }
+
+  @Test
+  void shouldKeepCreditPendingWhenTheRefundWouldOverflowTheSource() {
+    // given alice at the maximum balance after debiting 40
+    final long key = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
+    ledger.deposit(alice, Long.MAX_VALUE - 60);
+    ledger.runUntilIdle();
+
+    // when
+    final long position =
+        ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 40, 1, 2), -1);
+    ledger.runUntilIdle();
+
+    // then
+    assertThat(ledger.rejectionOf(position).metadata().rejectionType())
+        .isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(ledger.rejectionOf(position).metadata().rejectionReason())
+        .startsWith(
+            "Expected balance of fromAccountId '" + alice + "' plus amount 40 to be at most");
+    assertThat(ledger.state().pendingCredits()).hasSize(1);
+    assertThat(ledger.balance(alice)).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void shouldKeepPendingCreditOfFormatVersionOneWhenRefunded() {
+    // given a pending credit stored by format version 1 (no from account id)
+    final long key = LedgerKeys.of(1, 3);
+    final byte[] v1 = versionOnePendingCredit(key, carol, 40, 1, 2);
+    ledger
+        .kit()
+        .db()
+        .columnFamily(LedgerColumnFamily.LEDGER_PENDING_CREDITS, DbCodecs.LONG, DbCodecs.BYTES)
+        .put(key, v1);
+
+    // when
+    final long position =
+        ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 40, 1, 2), -1);
+    ledger.runUntilIdle();
+
+    // then
+    assertThat(ledger.rejectionOf(position).metadata().rejectionType())
+        .isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(ledger.rejectionOf(position).metadata().rejectionReason())
+        .isEqualTo(
+            "Expected the pending credit to name its fromAccountId, but it was stored before"
+                + " refunds existed (pending credit format version 1) (CREDIT REFUND of transfer"
+                + " key "
+                + key
+                + "; the credit stays pending)");
+    assertThat(ledger.state().pendingCredits()).hasSize(1);
+    assertThat(ledger.balance(alice)).isEqualTo(100);
+  }
+
+  private static byte[] versionOnePendingCredit(
+      final long key, final String to, final long amount, final int source, final int target) {
+    final byte[] id = to.getBytes(StandardCharsets.UTF_8);
+    final ByteBuffer buffer = ByteBuffer.allocate(33 + id.length);
+    buffer.put((byte) 1).putLong(key).putLong(amount).putLong(-1).putInt(source).putInt(target);
+    buffer.put(id);
+    return buffer.array();
   }
 }

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The inter-partition transport of a simulation: every command sent through one of its {@link
@@ -37,6 +38,7 @@ public final class InMemoryInterPartitionChannel {
   private final Map<Integer, InterPartitionReceiver> receivers = new HashMap<>();
   private final Set<Integer> disconnected = new HashSet<>();
   private final List<Consumer<Delivery>> listeners = new ArrayList<>();
+  private UnaryOperator<Record> rewriter = UnaryOperator.identity();
   private long delayMinMillis = 1;
   private long delayMaxMillis = 5;
   private double dropProbability;
@@ -103,6 +105,16 @@ public final class InMemoryInterPartitionChannel {
     disconnected.clear();
   }
 
+  /**
+   * Passes every command sent from now on through {@code value} before anything else happens to
+   * it; a null result drops the command (counted as dropped). For tests that take a step of the
+   * protocol away, for example the refunds, to show what the invariants then report.
+   */
+  public InMemoryInterPartitionChannel rewrite(final UnaryOperator<Record> value) {
+    rewriter = Objects.requireNonNull(value, "value");
+    return this;
+  }
+
   /** Tells {@code listener} of every delivery attempt. */
   public void onDelivery(final Consumer<Delivery> listener) {
     listeners.add(listener);
@@ -138,14 +150,17 @@ public final class InMemoryInterPartitionChannel {
               + command.metadata().checkpointId());
     }
     sent++;
-    if (disconnected.contains(source) || random.nextDouble() < dropProbability) {
+    final Record rewritten = rewriter.apply(command);
+    if (rewritten == null
+        || disconnected.contains(source)
+        || random.nextDouble() < dropProbability) {
       dropped++;
       return;
     }
-    schedule(source, target, command);
+    schedule(source, target, rewritten);
     if (random.nextDouble() < duplicateProbability) {
       duplicated++;
-      schedule(source, target, command);
+      schedule(source, target, rewritten);
     }
   }
 

@@ -65,6 +65,36 @@ class InterPartitionReceiverTest {
   }
 
   @Test
+  void shouldWriteRefundAddressedToTheSourceAndRefuseOneForAnotherSource() {
+    // given refunds of credits from partition 2 (this one) and from partition 1
+    final CreditValue ours = new CreditValue(LedgerKeys.of(2, 8), "carol", 5, 2, 3);
+    final CreditValue theirs = new CreditValue(LedgerKeys.of(1, 8), "carol", 5, 1, 3);
+
+    // when
+    final WriteResult result =
+        receiver.receive(
+            new Record(
+                RecordMetadata.builder().command(CreditIntent.REFUND).checkpointId(4).build(),
+                ours));
+
+    // then
+    assertThat(result.isWritten()).isTrue();
+    assertThat(log.committedRecords().get(0).metadata().intent()).isEqualTo(CreditIntent.REFUND);
+    assertThat(log.committedRecords().get(0).metadata().checkpointId()).isEqualTo(4);
+    assertThatThrownBy(
+            () ->
+                receiver.receive(
+                    new Record(
+                        RecordMetadata.builder().command(CreditIntent.REFUND).build(), theirs)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Expected CREDIT REFUND for partition 2, but its sourcePartitionId is 1 (transfer key "
+                + LedgerKeys.of(1, 8)
+                + ")");
+    assertThat(log.committedRecords()).hasSize(1);
+  }
+
+  @Test
   void shouldRefuseCommandsThatAreNotForThisPartition() {
     assertThatThrownBy(
             () ->
@@ -84,8 +114,8 @@ class InterPartitionReceiverTest {
                         RecordMetadata.builder().command(DepositIntent.DEPOSIT).build(),
                         new DepositValue("carol", 5))))
         .hasMessage(
-            "Expected an inter-partition command CREDIT APPLY or CREDIT ACK, but was COMMAND"
-                + " DEPOSIT DEPOSIT (partition 2)");
+            "Expected an inter-partition command CREDIT APPLY, CREDIT ACK or CREDIT REFUND, but was"
+                + " COMMAND DEPOSIT DEPOSIT (partition 2)");
     assertThat(log.committedRecords()).isEmpty();
   }
 }

@@ -7,6 +7,7 @@ import io.cairn.protocol.CreditIntent;
 import io.cairn.protocol.CreditValue;
 import io.cairn.protocol.DepositIntent;
 import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.TransferIntent;
 import io.cairn.streamprocessor.StreamProcessorMode;
 import io.cairn.streamprocessor.StreamProcessorTestKit;
 import java.nio.file.Path;
@@ -22,9 +23,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * For seeded random command sequences (valid and invalid accounts, deposits, same- and
- * cross-partition transfers, credits from other partitions with duplicates, acknowledgements,
- * checkpoints, a leader change), replaying the log into a fresh state gives exactly the leader's
- * state: the same digest, balances, pending and applied credits. Rerun one seed with {@code
+ * cross-partition transfers, credits from other partitions — some to unknown accounts, so refused —
+ * with duplicates, acknowledgements and refunds, checkpoints, a leader change), replaying the log
+ * into a fresh state gives exactly the leader's state: the same digest, balances, pending, applied
+ * and refused credits. Rerun one seed with {@code
  * -Dcairn.engine.seed=<seed>}.
  */
 class LedgerDeterminismTest {
@@ -109,7 +111,7 @@ class LedgerDeterminismTest {
           if (!pending.isEmpty()) {
             final PendingCredit credit = pick(pending, random);
             ledger.writeCredit(
-                CreditIntent.ACK,
+                random.nextInt(3) == 0 ? CreditIntent.REFUND : CreditIntent.ACK,
                 new CreditValue(
                     credit.transferKey(),
                     credit.toAccountId(),
@@ -145,11 +147,15 @@ class LedgerDeterminismTest {
       assertThat(replayed.balances()).isEqualTo(ledger.state().balances());
       assertThat(replayed.pendingCredits()).isEqualTo(ledger.state().pendingCredits());
       assertThat(replayed.appliedCredits()).isEqualTo(ledger.state().appliedCredits());
+      assertThat(replayed.refusedCredits()).isEqualTo(ledger.state().refusedCredits());
       assertThat(replica.processor().lastProcessedPosition())
           .isEqualTo(ledger.kit().processor().lastProcessedPosition());
       // the sequence exercised what it should
       assertThat(ledger.state().balances()).hasSizeGreaterThan(3);
       assertThat(ledger.state().appliedCredits()).isNotEmpty();
+      assertThat(ledger.state().refusedCredits()).isNotEmpty();
+      assertThat(ledger.kit().committedRecords())
+          .anyMatch(r -> r.metadata().intent() == TransferIntent.REFUNDED);
       assertThat(ledger.kit().committedRecords()).hasSizeGreaterThan(COMMANDS);
     }
   }

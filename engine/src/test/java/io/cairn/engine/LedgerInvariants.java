@@ -5,6 +5,7 @@ import io.cairn.protocol.CheckpointValue;
 import io.cairn.protocol.CreditIntent;
 import io.cairn.protocol.DepositIntent;
 import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.Intent;
 import io.cairn.protocol.Record;
 import io.cairn.protocol.RecordMetadata;
 import io.cairn.protocol.RecordType;
@@ -22,7 +23,13 @@ import java.util.TreeMap;
  * (the records whose effects the state holds, in position order).
  *
  * <p>Conservation (DESIGN.md §6): Σ balances + Σ pending credits whose target has not applied them
- * = Σ deposited amounts (the {@code DEPOSITED} events of the logs).
+ * = Σ deposited amounts (the {@code DEPOSITED} events of the logs). A credit the target refused is
+ * not applied: it counts as pending until the source is refunded. Once nothing is pending the
+ * ledger is settled: Σ balances = Σ deposits.
+ *
+ * <p>Exactly once: per transfer key, at most one {@code CREDIT APPLIED} or {@code CREDIT REFUSED}
+ * (never both) over the target's log, and at most one {@code CREDIT ACKNOWLEDGED} or {@code
+ * TRANSFER REFUNDED} (never both) over the source's.
  */
 public final class LedgerInvariants {
 
@@ -96,6 +103,104 @@ public final class LedgerInvariants {
     return eventCounts(logs, CreditIntent.ACKNOWLEDGED);
   }
 
+  /** How often each transfer key was refused ({@code CREDIT REFUSED}) over all logs. */
+  public static Map<Long, Integer> refusedCounts(final List<List<Record>> logs) {
+    return eventCounts(logs, CreditIntent.REFUSED);
+  }
+
+  /** How often each transfer key was refunded ({@code TRANSFER REFUNDED}) over all logs. */
+  public static Map<Long, Integer> refundedCounts(final List<List<Record>> logs) {
+    return eventCounts(logs, TransferIntent.REFUNDED);
+  }
+
+  /**
+   * Conserved, and nothing pending: Σ balances = Σ deposits.
+   *
+   * @throws AssertionError naming the totals otherwise
+   */
+  public static Totals assertSettled(
+      final List<LedgerState> states, final List<List<Record>> logs, final String context) {
+    final Totals totals = assertConserved(states, logs, context);
+    if (totals.pendingCount() != 0 || totals.balances() != totals.deposited()) {
+      throw new AssertionError(
+          "Expected no pending credit and Σ balances = Σ deposits, but "
+              + totals.pendingCount()
+              + " credits are pending and "
+              + totals.balances()
+              + " != "
+              + totals.deposited()
+              + " ("
+              + context
+              + ")");
+    }
+    return totals;
+  }
+
+  /**
+   * @throws AssertionError if a transfer key was applied or refused more than once or both, or
+   *     acknowledged or refunded more than once or both
+   */
+  public static void assertSettledAtMostOnce(final List<List<Record>> logs, final String context) {
+    final Map<Long, Integer> applied = new HashMap<>();
+    final Map<Long, Integer> refused = new HashMap<>();
+    final Map<Long, Integer> acknowledged = new HashMap<>();
+    final Map<Long, Integer> refunded = new HashMap<>();
+    for (final List<Record> log : logs) {
+      for (final Record record : log) {
+        if (record.metadata().recordType() != RecordType.EVENT) {
+          continue;
+        }
+        final Intent intent = record.metadata().intent();
+        final Map<Long, Integer> counts =
+            intent == CreditIntent.APPLIED
+                ? applied
+                : intent == CreditIntent.REFUSED
+                    ? refused
+                    : intent == CreditIntent.ACKNOWLEDGED
+                        ? acknowledged
+                        : intent == TransferIntent.REFUNDED ? refunded : null;
+        if (counts != null) {
+          counts.merge(record.metadata().key(), 1, Integer::sum);
+        }
+      }
+    }
+    atMostOnce(applied, refused, "applied", "refused", context);
+    atMostOnce(acknowledged, refunded, "acknowledged", "refunded", context);
+  }
+
+  private static void atMostOnce(
+      final Map<Long, Integer> first,
+      final Map<Long, Integer> second,
+      final String firstName,
+      final String secondName,
+      final String context) {
+    final Map<Long, Integer> both = new TreeMap<>(first);
+    second.forEach((key, count) -> both.merge(key, count, Integer::sum));
+    both.forEach(
+        (key, count) -> {
+          if (count > 1) {
+            throw new AssertionError(
+                "Expected the credit of transfer key "
+                    + key
+                    + " to be "
+                    + firstName
+                    + " or "
+                    + secondName
+                    + " at most once, but it was "
+                    + firstName
+                    + " "
+                    + first.getOrDefault(key, 0)
+                    + " and "
+                    + secondName
+                    + " "
+                    + second.getOrDefault(key, 0)
+                    + " times ("
+                    + context
+                    + ")");
+          }
+        });
+  }
+
   /**
    * The keys of every cross-partition {@code DEBITED} and the checkpoint id its credit must carry:
    * the id of the last {@code CHECKPOINT CREATED} before it in its partition's log.
@@ -142,7 +247,7 @@ public final class LedgerInvariants {
   }
 
   private static Map<Long, Integer> eventCounts(
-      final List<List<Record>> logs, final CreditIntent intent) {
+      final List<List<Record>> logs, final Intent intent) {
     final Map<Long, Integer> counts = new HashMap<>();
     for (final List<Record> log : logs) {
       for (final Record record : log) {

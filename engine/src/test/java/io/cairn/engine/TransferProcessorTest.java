@@ -79,7 +79,7 @@ class TransferProcessorTest {
         .isEqualTo(new TransferValue(alice, carol, 40, 1, 2));
     assertThat(ledger.balance(alice)).isEqualTo(60);
     assertThat(ledger.state().pendingCredits())
-        .containsExactly(new PendingCredit(key, carol, 40, 1, 2, 7));
+        .containsExactly(new PendingCredit(key, carol, 40, 1, 2, 7, alice));
     assertThat(ledger.kit().responseTo(ledger.kit().lastRequestId()))
         .hasValueSatisfying(
             r -> assertThat(r.record().metadata().intent()).isEqualTo(TransferIntent.DEBITED));

@@ -38,11 +38,14 @@ final class IntentTest {
             Map.entry("TRANSFER.CREATE(command)", 0),
             Map.entry("TRANSFER.DEBITED(event)", 1),
             Map.entry("TRANSFER.COMPLETED(event)", 2),
+            Map.entry("TRANSFER.REFUNDED(event)", 3),
             Map.entry("CREDIT.APPLY(command)", 0),
             Map.entry("CREDIT.APPLIED(event)", 1),
             Map.entry("CREDIT.IGNORED(event)", 2),
             Map.entry("CREDIT.ACK(command)", 3),
             Map.entry("CREDIT.ACKNOWLEDGED(event)", 4),
+            Map.entry("CREDIT.REFUSED(event)", 5),
+            Map.entry("CREDIT.REFUND(command)", 6),
             Map.entry("CHECKPOINT.CREATE(command)", 0),
             Map.entry("CHECKPOINT.CREATED(event)", 1),
             Map.entry("CHECKPOINT.IGNORED(event)", 2),
@@ -74,9 +77,9 @@ final class IntentTest {
 
   @Test
   void shouldRejectUnknownIntentCode() {
-    assertThatThrownBy(() -> Intent.of(ValueType.TRANSFER, (short) 3))
+    assertThatThrownBy(() -> Intent.of(ValueType.TRANSFER, (short) 4))
         .isInstanceOf(ProtocolException.class)
-        .hasMessage("Expected an intent code of TRANSFER in [0, 2], but was 3");
+        .hasMessage("Expected an intent code of TRANSFER in [0, 3], but was 4");
     assertThatThrownBy(() -> Intent.of(ValueType.ACCOUNT, (short) -1))
         .isInstanceOf(ProtocolException.class);
   }

@@ -23,9 +23,9 @@ import java.util.Map;
  *   <li>At most {@code maxSendsPerScan} sends per plan; the rest wait for the next check.
  * </ul>
  *
- * Tracking of keys no longer pending (acknowledged) is dropped. The next scan is due at the
- * earliest re-send, at the next check while a credit waits for its commit or for send budget, and
- * never later than {@code now + interval}.
+ * Tracking of keys no longer pending (acknowledged or refunded) is dropped. The next scan is due at
+ * the earliest re-send, at the next check while a credit waits for its commit or for send budget,
+ * and never later than {@code now + interval}.
  */
 public final class CreditRetryPlanner {
 

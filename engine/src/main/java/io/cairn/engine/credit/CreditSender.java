@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the inter-partition commands of the credit protocol and hands them to the {@link
  * InterPartitionSender}. A sender that throws is counted and logged; the credit is re-sent later
- * (an {@code APPLY} by the retry loop, an {@code ACK} when the duplicate {@code APPLY} arrives).
+ * (an {@code APPLY} by the retry loop, an {@code ACK} or {@code REFUND} when the duplicate {@code
+ * APPLY} arrives).
  */
 public final class CreditSender {
 
@@ -38,7 +39,7 @@ public final class CreditSender {
       sender.send(credit.targetPartitionId(), command, credit.checkpointId());
       metrics.applySent(retry);
     } catch (final RuntimeException e) {
-      metrics.sendFailed(true);
+      metrics.sendFailed(LedgerMetrics.Operation.APPLY);
       LOG.warn(
           "Partition {} could not send CREDIT APPLY of transfer {} to partition {}; it is re-sent"
               + " later",
@@ -56,10 +57,32 @@ public final class CreditSender {
       sender.send(credit.sourcePartitionId(), command, checkpointId);
       metrics.ackSent();
     } catch (final RuntimeException e) {
-      metrics.sendFailed(false);
+      metrics.sendFailed(LedgerMetrics.Operation.ACK);
       LOG.warn(
           "Partition {} could not send CREDIT ACK of transfer {} to partition {}; the source"
               + " re-sends the credit and is acknowledged then",
+          partitionId,
+          credit.transferKey(),
+          credit.sourcePartitionId(),
+          e);
+    }
+  }
+
+  /**
+   * Sends {@code CREDIT REFUND} of a refused {@code credit} back to its source partition. Not
+   * re-sent by itself: the source keeps re-sending the {@code APPLY} until it has refunded, and
+   * every duplicate {@code APPLY} is answered with this again.
+   */
+  public void sendRefund(final CreditValue credit, final long checkpointId) {
+    final Record command = refundCommand(credit, checkpointId);
+    try {
+      sender.send(credit.sourcePartitionId(), command, checkpointId);
+      metrics.refundSent();
+    } catch (final RuntimeException e) {
+      metrics.sendFailed(LedgerMetrics.Operation.REFUND);
+      LOG.warn(
+          "Partition {} could not send CREDIT REFUND of transfer {} to partition {}; the source"
+              + " re-sends the credit and is refunded then",
           partitionId,
           credit.transferKey(),
           credit.sourcePartitionId(),
@@ -88,6 +111,17 @@ public final class CreditSender {
     return new Record(
         RecordMetadata.builder()
             .command(CreditIntent.ACK)
+            .key(credit.transferKey())
+            .checkpointId(checkpointId)
+            .build(),
+        credit);
+  }
+
+  /** The {@code CREDIT REFUND} command answering a refused (or ignored refused) credit. */
+  public static Record refundCommand(final CreditValue credit, final long checkpointId) {
+    return new Record(
+        RecordMetadata.builder()
+            .command(CreditIntent.REFUND)
             .key(credit.transferKey())
             .checkpointId(checkpointId)
             .build(),

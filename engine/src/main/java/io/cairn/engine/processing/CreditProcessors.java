@@ -7,10 +7,13 @@ import io.cairn.engine.CheckpointIdSupplier;
 import io.cairn.engine.LedgerKeys;
 import io.cairn.engine.PendingCredit;
 import io.cairn.engine.credit.CreditSender;
+import io.cairn.engine.state.CreditMarker;
 import io.cairn.engine.state.LedgerStore;
 import io.cairn.protocol.CreditIntent;
 import io.cairn.protocol.CreditValue;
 import io.cairn.protocol.RejectionType;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
 import io.cairn.streamprocessor.ProcessingContext;
 import io.cairn.streamprocessor.ProcessingResultBuilder;
 
@@ -18,20 +21,27 @@ import io.cairn.streamprocessor.ProcessingResultBuilder;
  * The cross-partition half of a transfer.
  *
  * <ul>
- *   <li>{@code CREDIT APPLY} on the target partition: {@code APPLIED} the first time for a
- *       transfer key, {@code IGNORED} for every duplicate; both answer with {@code CREDIT ACK} to
- *       the source (a side effect, after commit). A credit that cannot be applied (the account does
- *       not exist, the balance would overflow) is rejected without an ACK: it stays pending at the
- *       source, which re-sends it with backoff, so it is applied once the account exists.
+ *   <li>{@code CREDIT APPLY} on the target partition, decided once per transfer key and kept as a
+ *       credit marker: {@code APPLIED} when the account exists (answered with {@code CREDIT ACK}),
+ *       {@code REFUSED} when it does not (answered with {@code CREDIT REFUND}, nothing else
+ *       changes). Every later {@code APPLY} of the key is {@code IGNORED} and answered like the
+ *       first, so a credit refused once is never applied, even after the account was opened.
+ *       Answers are side effects, after commit, stamped with this partition's latest checkpoint
+ *       id. A credit that would overflow the balance is rejected without an answer: it stays
+ *       pending at the source, which re-sends it with backoff.
  *   <li>{@code CREDIT ACK} on the source partition: {@code ACKNOWLEDGED} removes the pending
- *       credit; an ACK for a credit that is not pending (a duplicate) is rejected with {@code
- *       NOT_FOUND}.
+ *       credit.
+ *   <li>{@code CREDIT REFUND} on the source partition: {@code TRANSFER REFUNDED} credits the
+ *       source account back and removes the pending credit.
+ *   <li>The pending credit is what makes {@code ACK} and {@code REFUND} take effect once: either
+ *       one for a credit that is not pending (a duplicate) is rejected with {@code NOT_FOUND}.
  * </ul>
  */
 public final class CreditProcessors {
 
   private static final String APPLY = "CREDIT APPLY";
   private static final String ACK = "CREDIT ACK";
+  private static final String REFUND = "CREDIT REFUND";
 
   private final LedgerStore store;
   private final AccountPlacement placement;
@@ -94,13 +104,16 @@ public final class CreditProcessors {
     }
 
     final long checkpointId = checkpointIds.latestCheckpointId();
-    final Long appliedAmount = store.appliedCreditAmount(key);
-    if (appliedAmount != null) {
-      if (appliedAmount != credit.amount()) {
+    final CreditMarker marker = store.creditMarker(key);
+    if (marker != null) {
+      final String outcome = marker.isApplied() ? "applied" : "refused";
+      if (marker.amount() != credit.amount()) {
         result.reject(
             RejectionType.INVALID_ARGUMENT,
-            "Expected a duplicate of the applied credit to carry its amount "
-                + appliedAmount
+            "Expected a duplicate of the "
+                + outcome
+                + " credit to carry its amount "
+                + marker.amount()
                 + ", but it carries "
                 + credit.amount()
                 + " ("
@@ -109,18 +122,17 @@ public final class CreditProcessors {
         return;
       }
       result.appendEvent(key, CreditIntent.IGNORED, credit);
-      result.appendSideEffect(() -> creditSender.sendAck(credit, checkpointId));
+      if (marker.isApplied()) {
+        result.appendSideEffect(() -> creditSender.sendAck(credit, checkpointId));
+      } else {
+        result.appendSideEffect(() -> creditSender.sendRefund(credit, checkpointId));
+      }
       return;
     }
     final Long balance = store.balance(credit.toAccountId());
     if (balance == null) {
-      result.reject(
-          RejectionType.NOT_FOUND,
-          AccountProcessors.notFound(
-              "toAccountId",
-              credit.toAccountId(),
-              context,
-              what + "; the source keeps the credit pending and sends it again"));
+      result.appendEvent(key, CreditIntent.REFUSED, credit);
+      result.appendSideEffect(() -> creditSender.sendRefund(credit, checkpointId));
       return;
     }
     final String overflow =
@@ -137,23 +149,89 @@ public final class CreditProcessors {
   /** Removes the pending credit the target acknowledged. */
   public void acknowledge(final ProcessingContext context, final ProcessingResultBuilder result) {
     final CreditValue ack = (CreditValue) context.value();
+    final PendingCredit pending = settledCredit(context, result, ack, ACK, "acknowledged already");
+    if (pending != null) {
+      result.appendEvent(ack.transferKey(), CreditIntent.ACKNOWLEDGED, ack);
+    }
+  }
+
+  /** Credits the source account back for a credit the target refused; ends the pending credit. */
+  public void refund(final ProcessingContext context, final ProcessingResultBuilder result) {
+    final CreditValue refund = (CreditValue) context.value();
+    final PendingCredit pending =
+        settledCredit(context, result, refund, REFUND, "refunded already");
+    if (pending == null) {
+      return;
+    }
+    final String what = REFUND + " of transfer key " + refund.transferKey();
+    if (!pending.isRefundable()) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "Expected the pending credit to name its fromAccountId, but it was stored before"
+              + " refunds existed (pending credit format version 1) ("
+              + what
+              + "; the credit stays pending)");
+      return;
+    }
+    final String from = pending.fromAccountId();
+    final Long balance = store.balance(from);
+    if (balance == null) {
+      // accounts are never removed: the debited account is gone only if the state is broken
+      result.failPartition(
+          "Expected fromAccountId "
+              + quote(from)
+              + " of a pending credit to exist, but partition "
+              + context.partitionId()
+              + " has no such account ("
+              + what
+              + ")");
+      return;
+    }
+    final String overflow =
+        LedgerValidation.creditFits("fromAccountId", from, balance, pending.amount(), what);
+    if (overflow != null) {
+      result.reject(RejectionType.INVALID_STATE, overflow);
+      return;
+    }
+    result.appendEvent(
+        refund.transferKey(),
+        TransferIntent.REFUNDED,
+        new TransferValue(
+            from,
+            pending.toAccountId(),
+            pending.amount(),
+            pending.sourcePartitionId(),
+            pending.targetPartitionId()));
+  }
+
+  /**
+   * The pending credit an {@code ACK} or {@code REFUND} settles, or null after rejecting the
+   * command: addressed to another partition, no such pending credit (a duplicate), or one that
+   * does not match it.
+   */
+  private PendingCredit settledCredit(
+      final ProcessingContext context,
+      final ProcessingResultBuilder result,
+      final CreditValue answer,
+      final String command,
+      final String duplicate) {
     final int here = context.partitionId();
-    final long key = ack.transferKey();
-    final String what = ACK + " of transfer key " + key;
-    final Violations violations = new Violations().add(transferKey(ack, ACK));
-    if (ack.sourcePartitionId() != here) {
+    final long key = answer.transferKey();
+    final String what = command + " of transfer key " + key;
+    final Violations violations = new Violations().add(transferKey(answer, command));
+    if (answer.sourcePartitionId() != here) {
       violations.add(
           "Expected sourcePartitionId "
               + here
               + ", but was "
-              + ack.sourcePartitionId()
+              + answer.sourcePartitionId()
               + " ("
               + what
               + ")");
     }
     if (violations.any()) {
       result.reject(RejectionType.INVALID_ARGUMENT, violations.reason());
-      return;
+      return null;
     }
     final PendingCredit pending = store.pendingCredit(key);
     if (pending == null) {
@@ -165,32 +243,36 @@ public final class CreditProcessors {
               + here
               + " has none ("
               + what
-              + "; acknowledged already)");
-      return;
+              + "; "
+              + duplicate
+              + ")");
+      return null;
     }
-    if (pending.amount() != ack.amount()
-        || !pending.toAccountId().equals(ack.toAccountId())
-        || pending.targetPartitionId() != ack.targetPartitionId()) {
+    if (pending.amount() != answer.amount()
+        || !pending.toAccountId().equals(answer.toAccountId())
+        || pending.targetPartitionId() != answer.targetPartitionId()) {
       result.reject(
           RejectionType.INVALID_ARGUMENT,
-          "Expected the ACK to match the pending credit (toAccountId "
+          "Expected the "
+              + command.substring("CREDIT ".length())
+              + " to match the pending credit (toAccountId "
               + quote(pending.toAccountId())
               + ", amount "
               + pending.amount()
               + ", targetPartitionId "
               + pending.targetPartitionId()
               + "), but it has toAccountId "
-              + quote(ack.toAccountId())
+              + quote(answer.toAccountId())
               + ", amount "
-              + ack.amount()
+              + answer.amount()
               + ", targetPartitionId "
-              + ack.targetPartitionId()
+              + answer.targetPartitionId()
               + " ("
               + what
               + ")");
-      return;
+      return null;
     }
-    result.appendEvent(key, CreditIntent.ACKNOWLEDGED, ack);
+    return pending;
   }
 
   /** Null if the transfer key is a ledger key made by the credit's source partition. */

@@ -19,11 +19,14 @@ import io.cairn.protocol.TransferValue;
  *   <tr><td>ACCOUNT CREATED</td><td>account inserted with the event's balance (0)</td></tr>
  *   <tr><td>DEPOSIT DEPOSITED</td><td>balance += amount</td></tr>
  *   <tr><td>TRANSFER DEBITED</td><td>source balance -= amount; cross-partition: pending credit
- *       inserted with the partition's latest checkpoint id</td></tr>
+ *       inserted with the partition's latest checkpoint id and the source account</td></tr>
  *   <tr><td>TRANSFER COMPLETED</td><td>target balance += amount (same partition)</td></tr>
  *   <tr><td>CREDIT APPLIED</td><td>target balance += amount; transfer key marked applied</td></tr>
  *   <tr><td>CREDIT IGNORED</td><td>none</td></tr>
  *   <tr><td>CREDIT ACKNOWLEDGED</td><td>pending credit removed</td></tr>
+ *   <tr><td>CREDIT REFUSED</td><td>transfer key marked refused (target)</td></tr>
+ *   <tr><td>TRANSFER REFUNDED</td><td>source balance += amount; pending credit removed
+ *       (source)</td></tr>
  * </table>
  */
 public final class LedgerAppliers {
@@ -57,7 +60,8 @@ public final class LedgerAppliers {
               transfer.amount(),
               transfer.sourcePartitionId(),
               transfer.targetPartitionId(),
-              checkpointIds.latestCheckpointId()));
+              checkpointIds.latestCheckpointId(),
+              transfer.fromAccountId()));
     }
   }
 
@@ -75,5 +79,16 @@ public final class LedgerAppliers {
   public void creditAcknowledged(final Record event) {
     final CreditValue credit = (CreditValue) event.value();
     store.removePendingCredit(credit.transferKey());
+  }
+
+  public void creditRefused(final Record event) {
+    final CreditValue credit = (CreditValue) event.value();
+    store.markCreditRefused(credit.transferKey(), credit.amount());
+  }
+
+  public void refunded(final Record event) {
+    final TransferValue transfer = (TransferValue) event.value();
+    store.addToBalance(transfer.fromAccountId(), transfer.amount());
+    store.removePendingCredit(event.metadata().key());
   }
 }

@@ -13,23 +13,24 @@ import java.util.function.Consumer;
  * for event appliers only (DESIGN.md §5). Not thread-safe: the partition's thread uses it.
  *
  * <p>Writes check the model: crediting or debiting an account that does not exist, a balance
- * leaving [0, Long.MAX_VALUE], a second pending credit or applied credit for a key, or removing a
- * pending credit that is not there throw — from an applier that fails the partition, since the
- * state no longer follows the log.
+ * leaving [0, Long.MAX_VALUE], a second pending credit or a second credit marker (applied or
+ * refused) for a key, or removing a pending credit that is not there throw — from an applier that
+ * fails the partition, since the state no longer follows the log.
  */
 public final class LedgerStore {
 
   private final ColumnFamily<String, Long> accounts;
   private final ColumnFamily<Long, PendingCredit> pendingCredits;
-  private final ColumnFamily<Long, Long> appliedCredits;
+  private final ColumnFamily<Long, CreditMarker> creditMarkers;
 
   public LedgerStore(final CairnDb db) {
     accounts = db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
     pendingCredits =
         db.columnFamily(
             LedgerColumnFamily.LEDGER_PENDING_CREDITS, DbCodecs.LONG, PendingCreditCodec.INSTANCE);
-    appliedCredits =
-        db.columnFamily(LedgerColumnFamily.LEDGER_APPLIED_CREDITS, DbCodecs.LONG, DbCodecs.LONG);
+    creditMarkers =
+        db.columnFamily(
+            LedgerColumnFamily.LEDGER_APPLIED_CREDITS, DbCodecs.LONG, CreditMarkerCodec.INSTANCE);
   }
 
   // ---- reads ------------------------------------------------------------------------------------
@@ -57,18 +58,35 @@ public final class LedgerStore {
     pendingCredits.forEach((key, credit) -> visitor.accept(credit));
   }
 
+  /** True if this partition applied the credit of {@code transferKey} (not if it refused it). */
   public boolean isCreditApplied(final long transferKey) {
-    return appliedCredits.exists(transferKey);
+    final CreditMarker marker = creditMarkers.get(transferKey);
+    return marker != null && marker.isApplied();
   }
 
-  /** The amount of the applied credit of {@code transferKey}, or null if it was not applied. */
-  public Long appliedCreditAmount(final long transferKey) {
-    return appliedCredits.get(transferKey);
+  /** What this partition decided for the credit of {@code transferKey}, or null if nothing yet. */
+  public CreditMarker creditMarker(final long transferKey) {
+    return creditMarkers.get(transferKey);
   }
 
   /** Visits the applied credits (transfer key, amount) in key order. */
   public void forEachAppliedCredit(final BiConsumer<Long, Long> visitor) {
-    appliedCredits.forEach(visitor);
+    forEachCreditMarker(CreditMarker.Outcome.APPLIED, visitor);
+  }
+
+  /** Visits the refused credits (transfer key, amount) in key order. */
+  public void forEachRefusedCredit(final BiConsumer<Long, Long> visitor) {
+    forEachCreditMarker(CreditMarker.Outcome.REFUSED, visitor);
+  }
+
+  private void forEachCreditMarker(
+      final CreditMarker.Outcome outcome, final BiConsumer<Long, Long> visitor) {
+    creditMarkers.forEach(
+        (key, marker) -> {
+          if (marker.outcome() == outcome) {
+            visitor.accept(key, marker.amount());
+          }
+        });
   }
 
   // ---- writes (event appliers only) -------------------------------------------------------------
@@ -99,7 +117,11 @@ public final class LedgerStore {
   }
 
   public void markCreditApplied(final long transferKey, final long amount) {
-    appliedCredits.insert(transferKey, amount);
+    creditMarkers.insert(transferKey, new CreditMarker(CreditMarker.Outcome.APPLIED, amount));
+  }
+
+  public void markCreditRefused(final long transferKey, final long amount) {
+    creditMarkers.insert(transferKey, new CreditMarker(CreditMarker.Outcome.REFUSED, amount));
   }
 
   private static void checkBalance(final String accountId, final long balance) {

@@ -17,7 +17,7 @@ class CreditRetryPlannerTest {
       new CreditRetryPlanner(Duration.ofMillis(500), Duration.ofSeconds(4), 2);
 
   private static PendingCredit credit(final long position) {
-    return new PendingCredit(LedgerKeys.of(1, position), "bob", 10, 1, 2, 7);
+    return new PendingCredit(LedgerKeys.of(1, position), "bob", 10, 1, 2, 7, "alice");
   }
 
   @Test
