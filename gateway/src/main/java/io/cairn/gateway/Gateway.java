@@ -107,7 +107,7 @@ public final class Gateway implements AutoCloseable {
             config.grpcHost(),
             config.grpcPort(),
             config.maxMessageSizeBytes(),
-            new LedgerOperations(requester),
+            new LedgerOperations(requester, metrics),
             backups,
             exporting,
             topology,

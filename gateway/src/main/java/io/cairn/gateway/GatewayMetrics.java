@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code cairn.gateway.request.latency} (timer, + {@code result}) — time to the answer.
  *   <li>{@code cairn.gateway.retries} (counter) — requests sent again to a partition leader after
  *       NOT_LEADER, no known leader, an unavailable partition or an undelivered message.
+ *   <li>{@code cairn.gateway.transfer.target.checks} (counter, + {@code result}: {@code found},
+ *       {@code not_found}, or the lower-case error code of a check that got no answer) — checks
+ *       that the target account of a cross-partition transfer exists, made before the transfer is
+ *       sent; {@code not_found} counts transfers refused by the gateway that the engine would have
+ *       accepted and refunded.
  *   <li>{@code cairn.gateway.topology.partitions.leaderless} (gauge) — partitions without a known
  *       leader in the current topology (all of them before the first answer).
  *   <li>{@code cairn.gateway.topology.brokers.unreachable} (gauge) — configured brokers that did
@@ -78,6 +83,15 @@ public final class GatewayMetrics {
             op -> Counter.builder("cairn.gateway.retries")
                 .tags("node", node, "operation", op)
                 .register(registry))
+        .increment();
+  }
+
+  /** Counts one check of a cross-partition transfer's target account, by {@code result}. */
+  public void transferTargetCheck(final String result) {
+    Counter.builder("cairn.gateway.transfer.target.checks")
+        .tags("node", node, "result", result)
+        .description("Checks that a cross-partition transfer's target account exists")
+        .register(registry)
         .increment();
   }
 

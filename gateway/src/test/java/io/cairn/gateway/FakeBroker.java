@@ -60,7 +60,8 @@ import java.util.function.Function;
  * ids of -1, for a partition this broker leads, for an account placed on it. It keeps the ledger
  * and checkpoints in the shared {@link FakeCluster}.
  *
- * <p>Faults on demand: answer a partition's commands with NOT_LEADER or any failure status, reject
+ * <p>Faults on demand: answer a partition's commands or account queries with NOT_LEADER or any
+ * failure status, reject
  * the next command, never answer a message type, answer garbage, or be down ({@link #stop()}).
  */
 public final class FakeBroker implements AutoCloseable {
@@ -72,6 +73,8 @@ public final class FakeBroker implements AutoCloseable {
   private final Map<Integer, PartitionReplica> replicas = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
   private final Map<Integer, ApiResponse<Record>> commandFailures = new ConcurrentHashMap<>();
+  private final Map<Integer, ApiResponse<AccountBalance>> queryFailures =
+      new ConcurrentHashMap<>();
   private final Map<String, Boolean> hanging = new ConcurrentHashMap<>();
   private final Map<String, Boolean> garbage = new ConcurrentHashMap<>();
   private final AtomicInteger invalidRequests = new AtomicInteger();
@@ -133,6 +136,11 @@ public final class FakeBroker implements AutoCloseable {
     commandFailures.put(partitionId, failure);
   }
 
+  /** Account queries for {@code partitionId} get {@code failure} instead of an answer. */
+  public void failQueries(final int partitionId, final ApiResponse<AccountBalance> failure) {
+    queryFailures.put(partitionId, failure);
+  }
+
   /** The next command is answered with this rejection. */
   public void rejectNext(final RejectionType type, final String reason) {
     nextRejection = new Record(
@@ -165,6 +173,7 @@ public final class FakeBroker implements AutoCloseable {
   /** Clears every fault and the counters (roles stay). */
   public void heal() {
     commandFailures.clear();
+    queryFailures.clear();
     crashing.clear();
     hanging.clear();
     garbage.clear();
@@ -337,13 +346,19 @@ public final class FakeBroker implements AutoCloseable {
     return reject(command, RejectionType.INVALID_ARGUMENT, "unsupported " + intent);
   }
 
+  /**
+   * Like the engine: the source partition checks the source account and, for a same-partition
+   * transfer, the target; a cross-partition transfer to an unknown target is accepted (DEBITED)
+   * and refunded at once (the engine's CREDIT REFUSED, TRANSFER REFUNDED), counted by {@link
+   * FakeCluster#refunds()}.
+   */
   private Record transfer(final int partition, final long position, final Record command) {
     final TransferValue transfer = (TransferValue) command.value();
     final AccountPlacement placement = new AccountPlacement(cluster.partitionCount);
     final int target = placement.partitionOf(transfer.toAccountId());
     final Long from = cluster.balance(partition, transfer.fromAccountId());
     final Long to = cluster.balance(target, transfer.toAccountId());
-    if (from == null || to == null) {
+    if (from == null || (to == null && target == partition)) {
       return reject(command, RejectionType.NOT_FOUND, "Expected existing accounts, but '"
           + (from == null ? transfer.fromAccountId() : transfer.toAccountId())
           + "' does not exist (TRANSFER CREATE)");
@@ -353,9 +368,12 @@ public final class FakeBroker implements AutoCloseable {
           + "fromAccountId '" + transfer.fromAccountId() + "' >= amount " + transfer.amount()
           + ", but the balance is " + from + " (TRANSFER CREATE)");
     }
-    cluster.setBalance(partition, transfer.fromAccountId(), from - transfer.amount());
-    cluster.setBalance(target, transfer.toAccountId(),
-        cluster.balance(target, transfer.toAccountId()) + transfer.amount());
+    if (to == null) {
+      cluster.refund();
+    } else {
+      cluster.setBalance(partition, transfer.fromAccountId(), from - transfer.amount());
+      cluster.setBalance(target, transfer.toAccountId(), to + transfer.amount());
+    }
     final TransferValue done = new TransferValue(transfer.fromAccountId(),
         transfer.toAccountId(), transfer.amount(), partition, target);
     return event(target == partition ? TransferIntent.COMPLETED : TransferIntent.DEBITED,
@@ -380,6 +398,10 @@ public final class FakeBroker implements AutoCloseable {
       query = AccountQueryCodec.decodeRequest(payload);
     } catch (final ProtocolException e) {
       return AccountQueryCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    final ApiResponse<AccountBalance> failure = queryFailures.get(query.partitionId());
+    if (failure != null) {
+      return AccountQueryCodec.encodeResponse(failure);
     }
     final PartitionReplica replica = replicas.get(query.partitionId());
     if (replica == null || replica.role() != ReplicaRole.LEADER) {

@@ -24,6 +24,7 @@ public final class FakeCluster {
   private final Map<Integer, Long> checkpoints = new HashMap<>();
   private final Map<Integer, Long> positions = new HashMap<>();
   private final List<BackupStatusEntry> store = new ArrayList<>();
+  private int refunds;
 
   public FakeCluster(final int partitionCount) {
     this.partitionCount = partitionCount;
@@ -35,6 +36,7 @@ public final class FakeCluster {
     checkpoints.clear();
     positions.clear();
     store.clear();
+    refunds = 0;
     for (int p = 1; p <= partitionCount; p++) {
       balances.put(p, new HashMap<>());
       checkpoints.put(p, 0L);
@@ -53,6 +55,16 @@ public final class FakeCluster {
   public synchronized void setBalance(
       final int partitionId, final String accountId, final long value) {
     balances.get(partitionId).put(accountId, value);
+  }
+
+  /** Counts a cross-partition transfer accepted for an unknown target and refunded. */
+  public synchronized void refund() {
+    refunds++;
+  }
+
+  /** Cross-partition transfers accepted for an unknown target (and refunded) since the reset. */
+  public synchronized int refunds() {
+    return refunds;
   }
 
   public synchronized long checkpoint(final int partitionId) {

@@ -1,6 +1,7 @@
 package io.cairn.qa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,14 @@ import io.cairn.gateway.v1.GetBackupRequest;
 import io.cairn.gateway.v1.ListBackupsRequest;
 import io.cairn.gateway.v1.TakeBackupRequest;
 import io.cairn.gateway.v1.TransferRequest;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordMetadata;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
+import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.ApiResponse;
+import io.cairn.protocol.api.ResponseStatus;
+import io.cairn.qa.support.BrokerProbe;
 import io.cairn.qa.support.Calls;
 import io.grpc.Status;
 import java.net.URI;
@@ -27,17 +36,21 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Every malformed request — negative id, missing field, unknown account, oversize payload — sent
  * raw to the gateway (the Java client would refuse most of them before sending) gets a clear error
  * naming what is wrong, and changes nothing: no record is written to any partition, no balance and
- * no backup changes.
+ * no backup changes. Behind the gateway's check of a transfer's target on another partition, the
+ * engine's refund is the backstop: checked with the transfer sent straight to a broker.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 final class BadRequestIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -239,19 +252,78 @@ final class BadRequestIT {
   }
 
   @Test
-  @Disabled(
-      "Known gap (issue 8, 'unknown account'): a transfer to an account that does not exist on"
-          + " another partition is accepted; the source is debited and the credit stays pending,"
-          + " retried forever (engine: no refund intent yet). Enable once the engine refunds it"
-          + " or the gateway checks the target first.")
   void shouldRefuseATransferToAnUnknownAccountOnAnotherPartitionAndChangeNothing() {
     final String unknown = accountOn(1, "elsewhere");
     final String source = funded.get(2);
 
-    Calls.grpcFailure(
-        Status.Code.NOT_FOUND, () -> cluster.ledger().transfer(transfer(source, unknown, 5)));
+    assertThat(
+            Calls.grpcFailure(
+                    Status.Code.NOT_FOUND,
+                    () -> cluster.ledger().transfer(transfer(source, unknown, 5)))
+                .getDescription())
+        .contains("toAccountId")
+        .contains("'" + unknown + "' does not exist on partition 1")
+        .contains("Nothing was sent");
 
-    assertStateUnchanged();
+    // the gateway asked partition 1 and refused: no partition's log has a record of it
+    assertNothingChanged();
+  }
+
+  /**
+   * The engine's backstop behind the gateway's check: the same transfer sent straight to the source
+   * partition's leader is accepted (DEBITED), the target refuses the credit and the source is
+   * refunded. Runs last: the settlement writes records on two partitions, which the other tests'
+   * log-position checks must not see.
+   */
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void shouldRefundATransferToAnUnknownAccountThatBypassedTheGateway() {
+    final String unknown = accountOn(1, "bypass");
+    final String source = funded.get(2);
+    final Record command =
+        new Record(
+            RecordMetadata.builder().command(TransferIntent.CREATE).build(),
+            new TransferValue(
+                source,
+                unknown,
+                7,
+                ValueDescriptor.NO_PARTITION_ID,
+                ValueDescriptor.NO_PARTITION_ID));
+
+    final ApiResponse<Record> answer;
+    try (BrokerProbe probe = new BrokerProbe(cluster)) {
+      // resent only while the answer says it was not written (no leader there)
+      answer =
+          await("partition 2's leader accepts the transfer")
+              .atMost(Duration.ofSeconds(30))
+              .until(
+                  () -> probe.command(cluster.awaitLeader(2), 2, command), BadRequestIT::written);
+    }
+
+    final Record debited = ((ApiResponse.Ok<Record>) answer).body();
+    assertThat(debited.metadata().intent())
+        .as("answer %s", debited)
+        .isEqualTo(TransferIntent.DEBITED);
+    assertThat(((TransferValue) debited.value()).targetPartitionId()).isEqualTo(1);
+    await("the refund of transfer " + debited.metadata().key())
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(this::assertStateUnchanged);
+    Calls.grpcFailure(
+        Status.Code.NOT_FOUND,
+        () ->
+            cluster.ledger().getAccount(
+                GetAccountRequest.newBuilder().setAccountId(unknown).build()));
+  }
+
+  private static boolean written(final ApiResponse<Record> answer) {
+    if (answer instanceof ApiResponse.Failure<Record> failure) {
+      if (failure.status() == ResponseStatus.NOT_LEADER
+          || failure.status() == ResponseStatus.PARTITION_UNAVAILABLE) {
+        return false;
+      }
+      throw new AssertionError("Expected the command to be written, but got " + failure);
+    }
+    return true;
   }
 
   @Test

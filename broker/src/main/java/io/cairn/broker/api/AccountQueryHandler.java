@@ -29,7 +29,8 @@ import java.util.concurrent.ExecutionException;
  * has processed, not necessarily what is committed.
  *
  * <p>NOT_LEADER when this broker does not lead the partition; INVALID for an account placed on
- * another partition; PARTITION_UNAVAILABLE while no stream processor runs (a role transition).
+ * another partition; PARTITION_UNAVAILABLE while no stream processor runs or a new leader still
+ * replays the log (its state would miss committed effects, e.g. say an existing account is unknown).
  */
 public final class AccountQueryHandler implements MessagingService.RequestHandler {
 
@@ -113,7 +114,7 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
     final HostedPartition partition = hosted.get();
     return partition
         .partition()
-        .readState(
+        .readProcessedState(
             db -> {
               final LedgerEngine engine =
                   partition

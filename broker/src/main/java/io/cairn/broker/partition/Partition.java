@@ -335,6 +335,14 @@ public final class Partition {
     return actor.readState(Objects.requireNonNull(reader, "reader"));
   }
 
+  /**
+   * Reads the leader's state once it processes commands; fails while it still replays the log
+   * (its state would miss committed effects) or does not lead.
+   */
+  public <T> CompletableFuture<T> readProcessedState(final Function<CairnDb, T> reader) {
+    return actor.readProcessedState(Objects.requireNonNull(reader, "reader"));
+  }
+
   /** The state's positions and digest, read together. */
   public CompletableFuture<StateSummary> stateSummary() {
     return readState(

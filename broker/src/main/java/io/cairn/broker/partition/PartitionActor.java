@@ -194,6 +194,10 @@ final class PartitionActor extends Actor {
     return withRun(current -> current.read(reader));
   }
 
+  <T> CompletableFuture<T> readProcessedState(final Function<CairnDb, T> reader) {
+    return withRun(current -> current.readProcessed(reader));
+  }
+
   /**
    * Stops everything this actor runs (waiting for a transition in progress), closes the state and
    * the components, and moves to CLOSED. The raft member and the stores are closed by the caller

@@ -10,6 +10,7 @@ import io.cairn.snapshot.SnapshotStore;
 import io.cairn.streamprocessor.CommandResponseWriter;
 import io.cairn.streamprocessor.RecordProcessors;
 import io.cairn.streamprocessor.StreamProcessor;
+import io.cairn.streamprocessor.StreamProcessorPhase;
 import io.micrometer.core.instrument.Tag;
 import java.util.List;
 import java.util.Optional;
@@ -136,6 +137,22 @@ final class ProcessingRun {
   /** Runs {@code reader} on the processor's thread, between two of its turns. */
   <T> CompletableFuture<T> read(final Function<CairnDb, T> reader) {
     return processor.call(() -> reader.apply(scope.db()));
+  }
+
+  /**
+   * Like {@link #read}, but only while the processor processes commands: a new leader's state is
+   * incomplete until it has replayed the log, so a read then fails instead of answering from it.
+   */
+  <T> CompletableFuture<T> readProcessed(final Function<CairnDb, T> reader) {
+    return processor.call(
+        () -> {
+          final StreamProcessorPhase phase = processor.phase();
+          if (phase != StreamProcessorPhase.PROCESSING) {
+            throw new IllegalStateException(
+                "its stream processor is " + phase + ", not PROCESSING yet");
+          }
+          return reader.apply(scope.db());
+        });
   }
 
   /** Commit listener (raft thread): a snapshot may be waiting for this commit. */

@@ -2,9 +2,11 @@ package io.cairn.gateway.ledger;
 
 import io.cairn.gateway.GatewayErrorCode;
 import io.cairn.gateway.GatewayException;
+import io.cairn.gateway.GatewayMetrics;
 import io.cairn.gateway.routing.BrokerRequester;
 import io.cairn.gateway.routing.CommandCall;
 import io.cairn.gateway.routing.Deadline;
+import io.cairn.gateway.routing.Failures;
 import io.cairn.gateway.routing.PartitionCall;
 import io.cairn.gateway.routing.Rejections;
 import io.cairn.gateway.routing.Routed;
@@ -39,13 +41,21 @@ import java.util.concurrent.CompletableFuture;
  * accounts). A REJECTION from the engine fails with the code {@link Rejections} maps it to.
  *
  * <p>Commands are not sent again once they may have reached a broker (their outcome is then
- * reported as unknown); the account query is.
+ * reported as unknown); the account query is. A cross-partition transfer first asks the target
+ * partition whether {@code toAccountId} exists (see {@link #transfer}).
  */
 public final class LedgerOperations {
-  private final BrokerRequester requester;
+  /** {@link GatewayMetrics#transferTargetCheck} result of a target that exists. */
+  static final String TARGET_FOUND = "found";
+  /** {@link GatewayMetrics#transferTargetCheck} result of a target that does not exist. */
+  static final String TARGET_NOT_FOUND = "not_found";
 
-  public LedgerOperations(final BrokerRequester requester) {
+  private final BrokerRequester requester;
+  private final GatewayMetrics metrics;
+
+  public LedgerOperations(final BrokerRequester requester, final GatewayMetrics metrics) {
     this.requester = requester;
+    this.metrics = metrics;
   }
 
   /** Creates an account; completes with the CREATED event. */
@@ -69,7 +79,20 @@ public final class LedgerOperations {
         violations.isEmpty() ? new DepositValue(accountId, amount) : null, violations, deadline);
   }
 
-  /** Transfers {@code amount}; completes with the DEBITED or COMPLETED event. */
+  /**
+   * Transfers {@code amount}; completes with the DEBITED or COMPLETED event.
+   *
+   * <p>When the two accounts are on different partitions, the transfer is sent only after the
+   * target partition's leader said that {@code toAccountId} exists (one more round trip): the
+   * source partition cannot see the target's accounts, so the engine would accept the transfer and
+   * refund it later (CREDIT REFUSED, TRANSFER REFUNDED). An unknown target fails with NOT_FOUND
+   * naming the account and its partition; a check that gets no answer fails with its own code
+   * (UNAVAILABLE, DEADLINE_EXCEEDED, ...) and says that nothing was sent. Accounts are never
+   * deleted, so a target that exists at the check accepts the credit; the engine's refund remains
+   * the backstop (a leader answers from state that may hold a creation not committed yet, which a
+   * leader change can undo). Same-partition transfers go to the engine at once: it checks both
+   * accounts.
+   */
   public CompletableFuture<Routed<Record>> transfer(
       final String fromAccountId,
       final String toAccountId,
@@ -84,12 +107,62 @@ public final class LedgerOperations {
       violations.add("Expected fromAccountId and toAccountId to differ, but both are "
           + AccountIdRule.quote(fromAccountId) + " (" + operation + ")");
     }
-    final TransferValue value =
-        violations.isEmpty()
-            ? new TransferValue(fromAccountId, toAccountId, amount,
-                ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID)
-            : null;
-    return command(operation, fromAccountId, TransferIntent.CREATE, value, violations, deadline);
+    if (!violations.isEmpty()) {
+      return CompletableFuture.failedFuture(GatewayException.invalid(violations.message()));
+    }
+    final TransferValue value = new TransferValue(fromAccountId, toAccountId, amount,
+        ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID);
+    final int partitionCount = requester.topology().current().partitionCount();
+    if (partitionCount != 0) {
+      final AccountPlacement placement = new AccountPlacement(partitionCount);
+      if (placement.partitionOf(fromAccountId) == placement.partitionOf(toAccountId)) {
+        return command(operation, fromAccountId, TransferIntent.CREATE, value, violations,
+            deadline);
+      }
+    }
+    // Also while the partition count is unknown: the check waits for it like any routed call.
+    return checkTarget(fromAccountId, toAccountId, deadline)
+        .thenCompose(exists -> command(operation, fromAccountId, TransferIntent.CREATE, value,
+            violations, deadline));
+  }
+
+  /** Completes when {@code toAccountId} exists; fails with NOT_FOUND or why it is unknown. */
+  private CompletableFuture<Void> checkTarget(
+      final String fromAccountId, final String toAccountId, final Deadline deadline) {
+    return requester
+        .toLeader(new AccountQueryCall("Transfer", toAccountId), deadline)
+        .<Void>handle(
+            (routed, error) -> {
+              if (error != null) {
+                final GatewayException failure = targetUnknown(toAccountId, error);
+                metrics.transferTargetCheck(GatewayMetrics.result(failure));
+                throw failure;
+              }
+              if (!routed.body().found()) {
+                metrics.transferTargetCheck(TARGET_NOT_FOUND);
+                throw new GatewayException(
+                    GatewayErrorCode.NOT_FOUND,
+                    "Expected an existing toAccountId, but " + AccountIdRule.quote(toAccountId)
+                        + " does not exist on partition " + routed.partitionId() + " (Transfer"
+                        + " from " + AccountIdRule.quote(fromAccountId) + "). Nothing was sent;"
+                        + " create the account first");
+              }
+              metrics.transferTargetCheck(TARGET_FOUND);
+              return null;
+            });
+  }
+
+  private static GatewayException targetUnknown(final String toAccountId, final Throwable error) {
+    final Throwable cause = Failures.unwrap(error);
+    final GatewayErrorCode code =
+        cause instanceof GatewayException gateway ? gateway.code() : GatewayErrorCode.INTERNAL;
+    return new GatewayException(
+        code,
+        "Expected to learn whether toAccountId " + AccountIdRule.quote(toAccountId) + " exists"
+            + " before sending the transfer, but the check failed: " + cause.getMessage()
+            + " (Transfer). Nothing"
+            + " was sent; sending the transfer again is safe",
+        cause);
   }
 
   /** Reads an account's balance; NOT_FOUND when it does not exist. */
@@ -101,7 +174,7 @@ public final class LedgerOperations {
       return CompletableFuture.failedFuture(GatewayException.invalid(violation));
     }
     return requester
-        .toLeader(new AccountQueryCall(accountId), deadline)
+        .toLeader(new AccountQueryCall(operation, accountId), deadline)
         .thenApply(
             routed -> {
               if (!routed.body().found()) {
@@ -160,17 +233,22 @@ public final class LedgerOperations {
     }
   }
 
-  /** The balance query, sent to the account's partition leader; idempotent. */
+  /**
+   * The balance query, sent to the account's partition leader; idempotent. Its operation is the API
+   * operation it serves (GetAccount, or Transfer for the target check).
+   */
   private static final class AccountQueryCall implements PartitionCall<AccountBalance> {
+    private final String operation;
     private final String accountId;
 
-    AccountQueryCall(final String accountId) {
+    AccountQueryCall(final String operation, final String accountId) {
+      this.operation = operation;
       this.accountId = accountId;
     }
 
     @Override
     public String operation() {
-      return "GetAccount";
+      return operation;
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.cairn.qa.support;
 
+import io.cairn.protocol.Record;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.ApiResponse;
+import io.cairn.protocol.api.CommandCodec;
+import io.cairn.protocol.api.CommandRequest;
 import io.cairn.protocol.api.ExportingCodec;
 import io.cairn.protocol.api.ExportingOperation;
 import io.cairn.qa.EmbeddedCluster;
@@ -14,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Asks one broker directly, over its own transport endpoint, what the gateway does not report
- * per broker (the {@code cairn-exporting} STATUS). Bypasses the cluster's network proxies.
+ * per broker (the {@code cairn-exporting} STATUS), or sends it a command the gateway would not
+ * send (bypassing the gateway's checks). Bypasses the cluster's network proxies.
  */
 public final class BrokerProbe implements AutoCloseable {
 
@@ -47,6 +51,22 @@ public final class BrokerProbe implements AutoCloseable {
             .orTimeout(TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS)
             .join();
     return ExportingCodec.decodeResponse(answer);
+  }
+
+  /** Broker {@code nodeId}'s answer to {@code cairn-command} for {@code partitionId}. */
+  public ApiResponse<Record> command(
+      final int nodeId, final int partitionId, final Record command) {
+    transport.setMemberAddress(nodeId, cluster.broker(nodeId).transportAddress());
+    final byte[] answer =
+        transport
+            .sendAndReceive(
+                nodeId,
+                ApiDescriptor.TYPE_COMMAND,
+                CommandCodec.encodeRequest(new CommandRequest(partitionId, command)),
+                TIMEOUT)
+            .orTimeout(TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS)
+            .join();
+    return CommandCodec.decodeResponse(answer);
   }
 
   @Override
