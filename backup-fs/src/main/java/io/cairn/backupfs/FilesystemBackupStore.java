@@ -61,8 +61,8 @@ import org.slf4j.LoggerFactory;
  * writes instead.
  *
  * <p><b>Threads.</b> Work runs on the injected executor; its size bounds concurrent operations. A
- * save also copies up to {@code maxConcurrentFileCopies} of its files at once on that executor's
- * threads (its own thread plus helpers; with no free thread it copies alone).
+ * save or restore also copies up to {@code maxConcurrentFileCopies} of its files at once on that
+ * executor's threads (its own thread plus helpers; with no free thread it copies alone).
  *
  * <p><b>Bytes/s limit.</b> {@code maxBytesPerSecond} bounds the bytes written into the store by all
  * saves together (stored bytes, after compression; linked files cost nothing), with bursts of 1/8

@@ -12,8 +12,8 @@ import java.nio.file.Path;
  * @param compression {@code none} or {@code zstd}
  * @param compressionThresholdBytes with zstd, files of at least this size are compressed
  * @param zstdLevel zstd level, 1..19
- * @param maxConcurrentFileCopies files of one save copied at once, 1..16, on the store's executor
- *     (the save's own thread plus helpers)
+ * @param maxConcurrentFileCopies files of one save or restore copied at once, 1..16, on the
+ *     store's executor (the operation's own thread plus helpers)
  * @param maxBytesPerSecond bytes written into the store per second by all saves together; 0 = no
  *     limit, else 64 KiB..2^40
  */

@@ -10,16 +10,16 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Runs the file copies of one save on up to {@code parallelism} threads: the save's own thread,
- * plus helpers submitted to the store's executor. Every thread takes the next file until none is
- * left or one copy failed.
+ * Runs the file copies of one save or restore on up to {@code parallelism} threads: the
+ * operation's own thread, plus helpers submitted to the store's executor. Every thread takes the
+ * next file until none is left or one copy failed.
  *
  * <p>It never waits for a helper that has not started: the calling thread copies too, and when the
  * files run out it closes the work to helpers that start later (they return at once) and waits only
  * for those that are copying. So an executor with fewer free threads (even none) slows the save
  * down but cannot deadlock it. A helper copies one file per task and then queues itself again, so
  * other operations waiting for the executor (a status, a {@code markFailed}) get a thread between
- * two files instead of after the whole save.
+ * two files instead of after the whole save or restore.
  */
 final class ParallelCopies {
 
@@ -139,8 +139,8 @@ final class ParallelCopies {
         } catch (InterruptedException e) {
           // Keep waiting: the caller removes the temp files, which helpers may still write.
           interrupted = true;
-          fail(new InterruptedIOException("Expected the file copies to finish, but the save was "
-              + "interrupted"));
+          fail(new InterruptedIOException("Expected the file copies to finish, but the operation "
+              + "was interrupted"));
         }
       }
     } finally {

@@ -17,13 +17,12 @@ import io.cairn.backupfs.content.ContentChecker;
 import io.cairn.backupfs.layout.DurableFiles;
 import io.cairn.backupfs.layout.StoreLayout;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,6 +35,14 @@ import org.slf4j.LoggerFactory;
 /**
  * One restore: decode every stored file into {@code targetDir/snapshot} and {@code
  * targetDir/segments}, checking size and CRC32C, fsync; on any failure remove both directories.
+ *
+ * <p>Every name is resolved and checked before the first byte is written. Files are then restored
+ * up to {@code maxConcurrentFileCopies} at once on the store's executor ({@link ParallelCopies}:
+ * this thread plus helpers), largest first; an uncompressed file is copied kernel-side and its
+ * CRC32C computed over the bytes read back from the restored file ({@link
+ * ContentChecker#restore}). Each file is fsynced once by the thread that restored it, each
+ * directory once at the end. Progress events are sent one at a time, so their running totals only
+ * grow.
  */
 final class RestoreOperation {
 
@@ -49,6 +56,8 @@ final class RestoreOperation {
   private final Path targetDir;
   private final RestoreProgressListener listener;
 
+  /** Guards the running totals and serialises progress events. */
+  private final Object progressLock = new Object();
   private long totalBytesDone;
   private int filesDone;
 
@@ -60,6 +69,9 @@ final class RestoreOperation {
     this.targetDir = targetDir.toAbsolutePath().normalize();
     this.listener = listener;
   }
+
+  /** One file to restore: where it is stored and where it goes. */
+  private record Job(FileSetKind kind, ManifestFile entry, Path out) {}
 
   Backup run() throws IOException {
     Manifest manifest = store.readCompleted(id);
@@ -75,66 +87,80 @@ final class RestoreOperation {
     }
     List<Path> created = new ArrayList<>();
     try {
-      Map<FileSetKind, NamedFileSet> restored = new EnumMap<>(FileSetKind.class);
+      Map<FileSetKind, List<Job>> jobs = new EnumMap<>(FileSetKind.class);
+      Set<Path> directories = new LinkedHashSet<>();
       for (FileSetKind kind : FileSetKind.values()) {
         Path dir = Files.createDirectory(targetDir.resolve(kind.directoryName()));
         created.add(dir);
-        restored.put(kind, restoreSet(manifest, descriptor, kind, dir));
+        directories.add(dir);
+        jobs.put(kind, plan(manifest, kind, dir, directories));
+      }
+      List<Job> bySize = new ArrayList<>();
+      jobs.values().forEach(bySize::addAll);
+      // largest first: the last file to start is a small one, so the copies end close together
+      bySize.sort(Comparator.comparingLong((Job job) -> job.entry().sizeBytes()).reversed());
+      ParallelCopies.run(store.executor(), store.config().maxConcurrentFileCopies(),
+          bySize.size(), index -> restoreFile(descriptor, bySize.get(index)));
+      for (Path directory : directories) {
+        DurableFiles.fsyncDirectory(directory);
       }
       DurableFiles.fsyncDirectory(targetDir);
       store.metrics().restored(descriptor.sizeBytes());
       LOG.info("Restored backup {} into {}: {} files, {} bytes", id, targetDir,
           descriptor.fileCount(), descriptor.sizeBytes());
-      return new Backup(id, descriptor, restored.get(FileSetKind.SNAPSHOT),
-          restored.get(FileSetKind.SEGMENTS));
+      return new Backup(id, descriptor, fileSet(jobs.get(FileSetKind.SNAPSHOT)),
+          fileSet(jobs.get(FileSetKind.SEGMENTS)));
     } catch (IOException | RuntimeException e) {
       undo(created);
       throw e;
     }
   }
 
-  private NamedFileSet restoreSet(Manifest manifest, BackupDescriptor descriptor,
-      FileSetKind kind, Path dir) throws IOException {
-    List<BackupFile> files = new ArrayList<>();
-    Set<Path> directories = new LinkedHashSet<>();
-    directories.add(dir);
+  /** Resolves every file of {@code kind} inside {@code dir}, creating sub-directories. */
+  private List<Job> plan(Manifest manifest, FileSetKind kind, Path dir, Set<Path> directories)
+      throws IOException {
+    List<Job> jobs = new ArrayList<>();
     for (ManifestFile entry : manifest.files(kind)) {
       Path out = dir.resolve(entry.name()).normalize();
       if (!out.startsWith(dir) || out.equals(dir)) {
         throw new IllegalArgumentException("Expected '" + entry.name() + "' to stay inside "
             + dir + ", but it resolves to " + out + " (restore " + id + ")");
       }
-      Files.createDirectories(out.getParent());
-      directories.add(out.getParent());
-      restoreFile(descriptor, kind, entry, out);
-      files.add(new BackupFile(entry.name(), out, entry.sizeBytes()));
+      if (directories.add(out.getParent())) {
+        Files.createDirectories(out.getParent());
+      }
+      jobs.add(new Job(kind, entry, out));
     }
-    for (Path directory : directories) {
-      DurableFiles.fsyncDirectory(directory);
-    }
-    return new NamedFileSet(files);
+    return jobs;
   }
 
-  private void restoreFile(BackupDescriptor descriptor, FileSetKind kind, ManifestFile entry,
-      Path out) throws IOException {
-    Path object = layout.object(id, kind, entry.name());
-    var progress = new FileProgress(descriptor, kind, entry);
+  /** The restored files in manifest order. */
+  private static NamedFileSet fileSet(List<Job> jobs) {
+    return new NamedFileSet(jobs.stream()
+        .map(job -> new BackupFile(job.entry().name(), job.out(), job.entry().sizeBytes()))
+        .toList());
+  }
+
+  private void restoreFile(BackupDescriptor descriptor, Job job) throws IOException {
+    ManifestFile entry = job.entry();
+    Path object = layout.object(id, job.kind(), entry.name());
+    var progress = new FileProgress(descriptor, job.kind(), entry);
     Optional<FileProblem> problem;
-    try (FileChannel channel =
-        FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      OutputStream sink = Channels.newOutputStream(channel);
+    try (FileChannel channel = FileChannel.open(job.out(), StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       try {
-        problem = ContentChecker.check(kind, entry, object, sink, progress::advance);
+        problem = ContentChecker.restore(job.kind(), entry, object, channel, progress::advance);
       } catch (ContentChecker.SinkException e) {
-        throw new BackupStoreException("Expected to write restored file " + out + ", but "
+        throw new BackupStoreException("Expected to write restored file " + job.out() + ", but "
             + e.getCause() + " (restore " + id + ")", e.getCause());
       }
-      channel.force(true);
+      if (problem.isEmpty()) {
+        channel.force(true);
+      }
     }
     if (problem.isPresent()) {
       throw new BackupCorruptedException(id, problem.get());
     }
-    filesDone++;
     progress.finish();
   }
 
@@ -149,7 +175,10 @@ final class RestoreOperation {
     }
   }
 
-  /** Reports one file's progress: every {@link #PROGRESS_INTERVAL_BYTES} and at its end. */
+  /**
+   * Reports one file's progress: every {@link #PROGRESS_INTERVAL_BYTES} and at its end. Used by
+   * the one thread restoring the file; the totals are shared, so they and the event go together.
+   */
   private final class FileProgress {
     private final BackupDescriptor descriptor;
     private final FileSetKind kind;
@@ -165,16 +194,22 @@ final class RestoreOperation {
 
     void advance(long bytes) {
       done += bytes;
-      totalBytesDone += bytes;
-      if (done - reported >= PROGRESS_INTERVAL_BYTES) {
-        report();
+      synchronized (progressLock) {
+        totalBytesDone += bytes;
+        if (done - reported >= PROGRESS_INTERVAL_BYTES) {
+          report();
+        }
       }
     }
 
     void finish() {
-      report();
+      synchronized (progressLock) {
+        filesDone++;
+        report();
+      }
     }
 
+    /** Holding {@link #progressLock}. */
     private void report() {
       reported = done;
       listener.onProgress(new RestoreProgress(kind, entry.name(), done, entry.sizeBytes(),

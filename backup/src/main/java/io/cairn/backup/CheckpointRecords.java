@@ -1,9 +1,11 @@
 package io.cairn.backup;
 
 import io.cairn.backup.checkpoint.CheckpointRegistration;
+import io.cairn.backup.restore.RestoreMarker;
 import io.cairn.db.CairnDb;
 import io.cairn.streamprocessor.RecordProcessors;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Registers the {@code CHECKPOINT} records (DESIGN.md §7) on a stream processor's registry: the
@@ -39,11 +41,36 @@ public final class CheckpointRecords {
       final RecordProcessors.Builder builder,
       final CheckpointListener listener,
       final BackupMetrics metrics) {
+    return register(partitionId, db, builder, listener, metrics, Optional.empty());
+  }
+
+  /**
+   * Registers the checkpoint records of a partition that may have been restored from a backup.
+   *
+   * <p>A restored partition's leader processes the kept log up to the checkpoint again (DESIGN.md
+   * §10). An inter-partition command in that stretch stamped with a checkpoint id above the
+   * state's latest was deferred behind a {@code CREATE} when it was first processed, so it took
+   * effect after the cut; the restore dropped the deferred copy with everything after the
+   * checkpoint. With {@code restored} present, such a command is therefore dropped again — taken,
+   * nothing written — instead of being deferred once more: it belongs to the other partitions'
+   * state after their cut, which the restore does not hold. Pass the partition's {@link
+   * RestoreMarker} whenever its directory has one (every role, every run).
+   *
+   * @param restored the partition's restore marker; empty if the partition was not restored
+   */
+  public static CheckpointState register(
+      final int partitionId,
+      final CairnDb db,
+      final RecordProcessors.Builder builder,
+      final CheckpointListener listener,
+      final BackupMetrics metrics,
+      final Optional<RestoreMarker> restored) {
     return CheckpointRegistration.register(
         partitionId,
         Objects.requireNonNull(db, "db"),
         Objects.requireNonNull(builder, "builder"),
         Objects.requireNonNull(listener, "listener"),
-        Objects.requireNonNull(metrics, "metrics"));
+        Objects.requireNonNull(metrics, "metrics"),
+        Objects.requireNonNull(restored, "restored"));
   }
 }

@@ -325,6 +325,27 @@ public final class EmbeddedCluster implements AutoCloseable {
     LOG.info("Embedded cluster: isolated broker {} from the other brokers", nodeId);
   }
 
+  /**
+   * Holds what node {@code from} sends to node {@code to} (broker ids, or {@link #GATEWAY_NODE_ID})
+   * until {@link #releaseLink}: the bytes are kept in order and delivered as one burst on release;
+   * answers still flow back. The sender sees a slow network (its requests may time out), not a
+   * reset. {@link #heal()} does not release a held link.
+   */
+  public void holdLink(final int from, final int to) {
+    checkNetworkNode(from);
+    checkNetworkNode(to);
+    network.hold(from, to);
+    LOG.info("Embedded cluster: holding what {} sends to {}", from, to);
+  }
+
+  /** Delivers what {@link #holdLink} kept on {@code from -> to} and relays as before. */
+  public void releaseLink(final int from, final int to) {
+    checkNetworkNode(from);
+    checkNetworkNode(to);
+    network.release(from, to);
+    LOG.info("Embedded cluster: released what {} sends to {}", from, to);
+  }
+
   /** Removes every partition; killed brokers stay cut off until restarted. */
   public void heal() {
     network.heal();

@@ -11,9 +11,11 @@ import java.util.List;
  * <table>
  *   <caption>Keys</caption>
  *   <tr><th>key</th><th>default</th><th>allowed</th></tr>
- *   <tr><td>partitionConcurrency</td><td>2</td><td>1..16; partitions downloaded and installed at
- *       once (each download runs on the store's executor, which must have as many threads; the
- *       store bounds the files of one partition itself)</td></tr>
+ *   <tr><td>partitionConcurrency</td><td>8</td><td>1..16; partitions downloaded and installed at
+ *       once, so by default every partition of a node that hosts up to 8 (each download runs on
+ *       the store's executor, which must have as many threads; the store bounds the files of one
+ *       partition downloaded at once itself, e.g. the filesystem store's {@code
+ *       maxConcurrentFileCopies}); a verification rebuilds as many partitions at once</td></tr>
  *   <tr><td>storeRequestTimeout</td><td>60s</td><td>1s..1h; how long a listing or status request
  *       to the store may take</td></tr>
  *   <tr><td>partitionTimeout</td><td>6h</td><td>1s..7d; how long one partition's download and
@@ -26,7 +28,11 @@ import java.util.List;
 public final class RestoreConfig {
 
   public static final String PARTITION_CONCURRENCY_KEY = "partitionConcurrency";
-  public static final int PARTITION_CONCURRENCY_DEFAULT = 2;
+  /**
+   * Every partition of a typical node at once: a restore is bound by the disk and the store, and
+   * a partition that waits for a slot only adds its time to the others'.
+   */
+  public static final int PARTITION_CONCURRENCY_DEFAULT = 8;
   public static final int PARTITION_CONCURRENCY_MAX = 16;
   public static final String STORE_REQUEST_TIMEOUT_KEY = "storeRequestTimeout";
   public static final Duration STORE_REQUEST_TIMEOUT_DEFAULT = Duration.ofSeconds(60);

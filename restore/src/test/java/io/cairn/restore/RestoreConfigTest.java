@@ -31,7 +31,7 @@ final class RestoreConfigTest {
 
     assertThat(config.partitionConcurrency()).isEqualTo(16);
     assertThat(config.storeRequestTimeout()).isEqualTo(RestoreConfig.STORE_REQUEST_TIMEOUT_DEFAULT);
-    assertThat(RestoreConfig.defaults().partitionConcurrency()).isEqualTo(2);
+    assertThat(RestoreConfig.defaults().partitionConcurrency()).isEqualTo(8);
   }
 
   @Test

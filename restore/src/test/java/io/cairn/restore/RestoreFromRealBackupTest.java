@@ -389,6 +389,61 @@ final class RestoreFromRealBackupTest {
     }
   }
 
+  @Test
+  void shouldRefuseASnapshotFileThatDoesNotMatchItsChecksumFileEvenWhenTheManifestDoes()
+      throws IOException {
+    // given a copy of the store where one byte of partition 2's largest state file is flipped
+    // and the manifest records the damaged file's CRC32C, so that the store's check passes
+    final Path damaged = fixture.copyOfStore();
+    final BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
+    final StoreLayout layout = new StoreLayout(damaged);
+    final Path snapshotFile;
+    try (Stream<Path> files = Files.list(layout.fileSetDirectory(id, FileSetKind.SNAPSHOT))) {
+      // a state file: not the checksum file, not the metadata
+      snapshotFile =
+          files
+              .filter(f -> !f.getFileName().toString().equals("checksums.crc32c"))
+              .filter(f -> !f.getFileName().toString().equals("metadata.json"))
+              .max(java.util.Comparator.comparingLong(f -> f.toFile().length()))
+              .orElseThrow();
+    }
+    final String before = crc32cHex(snapshotFile);
+    flipByte(snapshotFile, Files.size(snapshotFile) / 2);
+    final String manifest = Files.readString(layout.manifestFile(id));
+    assertThat(manifest).containsOnlyOnce("\"" + before + "\"");
+    Files.writeString(
+        layout.manifestFile(id),
+        manifest.replace("\"" + before + "\"", "\"" + crc32cHex(snapshotFile) + "\""));
+    final Path data = fixture.newDirectory("snapshot-mismatch-");
+
+    // when restoring from it
+    try (BackupFixture.Stores damagedStores = new BackupFixture.Stores()) {
+      final FilesystemBackupStore from = damagedStores.open(damaged);
+      assertThatThrownBy(
+              () ->
+                  restorer(from, RestoreListener.NOOP)
+                      .restore(BackupFixture.target(data), BackupSelector.exact(BackupFixture.CUT)))
+          // then the snapshot's own checksum file catches it, naming partition and file
+          .isInstanceOfSatisfying(
+              RestoreException.class,
+              e -> {
+                assertThat(e.kind()).isEqualTo(Kind.CORRUPTED);
+                assertThat(e.partitionId()).hasValue(2);
+                assertThat(e.file()).hasValue("snapshot/" + snapshotFile.getFileName());
+              })
+          .hasMessageContaining("Partition 2")
+          .hasMessageContaining("with CRC32C " + before);
+    }
+    // and the data directory is empty again
+    assertThat(entries(data)).isEmpty();
+  }
+
+  private static String crc32cHex(final Path file) throws IOException {
+    final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(Files.readAllBytes(file));
+    return String.format("%08x", crc.getValue());
+  }
+
   private static void copyTree(final Path from, final Path to) throws IOException {
     try (Stream<Path> paths = Files.walk(from)) {
       for (final Path source : paths.sorted().toList()) {

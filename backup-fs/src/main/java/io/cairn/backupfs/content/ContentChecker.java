@@ -1,5 +1,6 @@
 package io.cairn.backupfs.content;
 
+import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.FileProblemKind;
 import io.cairn.backupapi.FileSetKind;
@@ -12,6 +13,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -21,9 +24,10 @@ import java.util.function.LongConsumer;
 
 /**
  * Checks one stored object against its manifest entry — exists, stored size, decodes, size,
- * CRC32C — optionally writing the decoded content to a sink (restore). Every problem with the
- * stored object is returned as a {@link FileProblem}; a failure to write to the sink is thrown as
- * {@link SinkException} so it is never mistaken for a bad backup.
+ * CRC32C — optionally writing the decoded content to a sink or, kernel-side where the object is
+ * stored as is, to a file (restore). Every problem with the stored object is returned as a {@link
+ * FileProblem}; a failure to write to the sink is thrown as {@link SinkException} so it is never
+ * mistaken for a bad backup.
  */
 public final class ContentChecker {
 
@@ -38,6 +42,28 @@ public final class ContentChecker {
 
   public static Optional<FileProblem> check(
       FileSetKind kind, ManifestFile entry, Path object, OutputStream sink, LongConsumer progress) {
+    return check(kind, entry, object, sink, null, progress);
+  }
+
+  /**
+   * Restores one stored object into {@code target} with every check of {@link #check}: an
+   * uncompressed object whose stored size is the recorded size is copied kernel-side and its
+   * CRC32C computed over the bytes read back from {@code target} ({@link RestoreTransfer}); any
+   * other is decoded through a stream.
+   *
+   * @param target open for reading and writing, empty; the caller forces and closes it
+   * @return the problem with the stored object, if any (the target then holds a partial copy)
+   * @throws SinkException if writing the target failed
+   */
+  public static Optional<FileProblem> restore(
+      FileSetKind kind, ManifestFile entry, Path object, FileChannel target,
+      LongConsumer progress) {
+    return check(kind, entry, object, null, target, progress);
+  }
+
+  private static Optional<FileProblem> check(
+      FileSetKind kind, ManifestFile entry, Path object, OutputStream sink, FileChannel target,
+      LongConsumer progress) {
     long storedSize;
     try {
       storedSize = Files.size(object);
@@ -58,10 +84,17 @@ public final class ContentChecker {
           "the stored object " + object + " is longer than recorded");
     }
     DecodedContent decoded;
-    try (InputStream in = Files.newInputStream(object)) {
-      OutputStream guarded = sink == null ? null : new GuardedSink(sink);
-      decoded = ContentDecoder.decode(in, entry.compression(), guarded, entry.sizeBytes(),
-          progress);
+    boolean kernelCopy = target != null && entry.compression() == Compression.NONE
+        && storedSize == entry.sizeBytes();
+    try (InputStream in = kernelCopy ? null : Files.newInputStream(object)) {
+      if (kernelCopy) {
+        decoded = RestoreTransfer.copy(object, entry.sizeBytes(), target, progress);
+      } else {
+        OutputStream out = target != null ? Channels.newOutputStream(target) : sink;
+        OutputStream guarded = out == null ? null : new GuardedSink(out);
+        decoded = ContentDecoder.decode(in, entry.compression(), guarded, entry.sizeBytes(),
+            progress);
+      }
     } catch (SinkException e) {
       throw e;
     } catch (NoSuchFileException e) {

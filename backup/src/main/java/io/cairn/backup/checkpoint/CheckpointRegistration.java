@@ -3,9 +3,12 @@ package io.cairn.backup.checkpoint;
 import io.cairn.backup.BackupMetrics;
 import io.cairn.backup.CheckpointListener;
 import io.cairn.backup.CheckpointState;
+import io.cairn.backup.restore.RestoreMarker;
 import io.cairn.db.CairnDb;
 import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.RecordMetadata;
 import io.cairn.streamprocessor.RecordProcessors;
+import java.util.Optional;
 
 /** Wires the checkpoint processors, appliers and the cut interceptor; see {@code CheckpointRecords}. */
 public final class CheckpointRegistration {
@@ -17,13 +20,19 @@ public final class CheckpointRegistration {
       final CairnDb db,
       final RecordProcessors.Builder builder,
       final CheckpointListener listener,
-      final BackupMetrics metrics) {
+      final BackupMetrics metrics,
+      final Optional<RestoreMarker> restored) {
     final DbCheckpointState state = new DbCheckpointState(db);
     final CheckpointAppliers appliers =
         new CheckpointAppliers(partitionId, db, state, metrics);
     state.latestCheckpoint().ifPresent(metrics::checkpointApplied);
     builder
-        .interceptor(new CheckpointCutInterceptor(state))
+        .interceptor(
+            new CheckpointCutInterceptor(
+                state,
+                restored
+                    .map(RestoreMarker::checkpointPosition)
+                    .orElse(RecordMetadata.NO_POSITION)))
         .processor(CheckpointIntent.CREATE, new CreateCheckpointProcessor(db, state, listener))
         .processor(CheckpointIntent.CONFIRM_BACKUP, new ConfirmBackupProcessor(state))
         .applier(CheckpointIntent.CREATED, appliers.created())

@@ -68,6 +68,15 @@ final class PartitionRestoreCheckTest {
    * expectedDigest} (the real digest when null) at the next position, and starts them again.
    */
   private Restored restoredCluster(final String expectedDigest) {
+    return restoredCluster(expectedDigest, 0);
+  }
+
+  /**
+   * As {@link #restoredCluster(String)}, with the kept {@code CREATE} at the position after the
+   * next {@code commandsBefore} commands: the restored log holds that many unprocessed commands
+   * before its checkpoint.
+   */
+  private Restored restoredCluster(final String expectedDigest, final int commandsBefore) {
     cluster =
         new PartitionCluster(
             directory, SEED, 3, PartitionCluster.CONFIG, PartitionRestoreCheckTest::components);
@@ -79,7 +88,7 @@ final class PartitionRestoreCheckTest {
     final long last =
         cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 10), 5));
     final StateSummary state = cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final long next = leader.logStream().lastWrittenPosition() + 1;
+    final long next = leader.logStream().lastWrittenPosition() + 1 + commandsBefore;
     final Restored restored = new Restored(next, state.digest().toHex());
     for (final int id : List.of(0, 1, 2)) {
       cluster.stop(id);
@@ -214,6 +223,49 @@ final class PartitionRestoreCheckTest {
         .containsEntry("a", 71L)
         .containsEntry("b", 31L);
     assertThat(created(next)).isEqualTo(1);
+  }
+
+  @Test
+  void shouldDropAStampedCommandBeforeTheKeptCheckpointInsteadOfDeferringItPastTheCut() {
+    // given a restored partition whose kept log ends with a command stamped with the backup's
+    // checkpoint id and then the kept CREATE, neither processed yet (when first processed, the
+    // stamped command was deferred behind the checkpoint: it took effect after the cut)
+    final Restored restored = restoredCluster(null, 1);
+    final Partition leader = cluster.awaitLeader();
+    final long stamped =
+        cluster.write(
+            leader,
+            new Record(
+                RecordMetadata.builder()
+                    .command(DepositIntent.DEPOSIT)
+                    .checkpointId(BACKUP_ID)
+                    .build(),
+                new DepositValue("a", 5)));
+    writeCheckpoint(leader, restored);
+    assertThat(stamped).isEqualTo(restored.checkpointPosition() - 1);
+
+    // when the leader processes them
+    cluster.runUntil(() -> created(leader) == 1, Duration.ofSeconds(5), "CREATED committed");
+    final long last =
+        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 1), 9));
+    cluster.awaitConverged(last, Duration.ofSeconds(10));
+
+    // then the digest is reproduced and the stamped command is dropped, not deferred past the
+    // restored checkpoint: nothing was written for it, its deposit is not in any member's state
+    assertThat(checks(leader.nodeId(), RestoreCheckResult.MATCH)).isEqualTo(1.0);
+    assertThat(
+            PartitionCluster.committedRecords(leader).stream()
+                .filter(r -> r.metadata().sourcePosition() == stamped)
+                .toList())
+        .as("records written for the stamped command")
+        .isEmpty();
+    for (final Partition member : cluster.running()) {
+      assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
+      assertThat(cluster.await(member.readState(TestLedgerComponent::balances), "balances"))
+          .as("balances on member %d", member.nodeId())
+          .containsEntry("a", 70L)
+          .containsEntry("b", 31L);
+    }
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * within milliseconds of {@link #unblock()}. A target that is down (connection refused, or a TCP
  * self-connection to its free port) is treated the same way.
  *
+ * <p><b>Held</b>: what the sender writes is kept, in order, and nothing more is read from it (TCP
+ * backpressure); answers from the target still flow back. {@link #release()} delivers what was
+ * kept at once and relays as before: the sender sees a slow network, never a reset, and the
+ * target receives the held bytes as one burst.
+ *
  * <p>Thread-safe; all I/O runs on the injected event loop group.
  */
 public final class LinkProxy implements AutoCloseable {
@@ -47,6 +53,9 @@ public final class LinkProxy implements AutoCloseable {
   private final EventLoopGroup group;
   private final Set<Channel> open = ConcurrentHashMap.newKeySet();
   private volatile boolean blocked;
+  private volatile boolean held;
+  /** Connections with bytes kept while held. */
+  private final Set<InboundHandler> holding = ConcurrentHashMap.newKeySet();
   private volatile Channel server;
 
   /**
@@ -142,6 +151,29 @@ public final class LinkProxy implements AutoCloseable {
     return blocked;
   }
 
+  /** Keeps what the sender writes from now on until {@link #release()}; see the class comment. */
+  public void hold() {
+    if (!held) {
+      held = true;
+      LOG.debug("Link {} -> {} held", fromNodeId, toNodeId);
+    }
+  }
+
+  /** Delivers what was kept, in order, and relays as before. */
+  public void release() {
+    if (held) {
+      held = false;
+      LOG.debug("Link {} -> {} released", fromNodeId, toNodeId);
+    }
+    for (final InboundHandler handler : holding) {
+      handler.releaseLater();
+    }
+  }
+
+  public boolean isHeld() {
+    return held;
+  }
+
   /** Open connections, counting both sides of each relayed connection. */
   public int openChannels() {
     return open.size();
@@ -170,11 +202,14 @@ public final class LinkProxy implements AutoCloseable {
 
   /** The side the sender connected to: connects to the target, then relays. */
   private final class InboundHandler extends ChannelInboundHandlerAdapter {
+    private Channel inbound;
     private Channel outbound;
+    /** Kept while held; touched on the connection's event loop only. */
+    private final ArrayDeque<Object> kept = new ArrayDeque<>();
 
     @Override
     public void channelActive(final ChannelHandlerContext ctx) {
-      final Channel inbound = ctx.channel();
+      inbound = ctx.channel();
       track(inbound);
       if (blocked) {
         inbound.close();
@@ -206,11 +241,41 @@ public final class LinkProxy implements AutoCloseable {
 
     @Override
     public void channelRead(final ChannelHandlerContext ctx, final Object message) {
+      if (held || !kept.isEmpty()) {
+        kept.add(message); // not read again until released
+        holding.add(this);
+        return;
+      }
       relay(ctx.channel(), outbound, message);
+    }
+
+    void releaseLater() {
+      inbound.eventLoop().execute(this::deliverKept);
+    }
+
+    /** Writes what was kept in one flush; reads on once the last one was written. */
+    private void deliverKept() {
+      if (held || kept.isEmpty()) {
+        return;
+      }
+      holding.remove(this);
+      Object message;
+      while ((message = kept.poll()) != null) {
+        if (kept.isEmpty()) {
+          relay(inbound, outbound, message);
+        } else if (blocked || outbound == null || !outbound.isActive()) {
+          ReferenceCountUtil.release(message);
+        } else {
+          outbound.write(message);
+        }
+      }
     }
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) {
+      holding.remove(this);
+      kept.forEach(ReferenceCountUtil::release);
+      kept.clear();
       closeAfterFlush(outbound);
     }
 

@@ -130,6 +130,19 @@ public final class ProxyNetwork implements AutoCloseable {
     return pairs;
   }
 
+  /**
+   * Holds the link {@code from -> to} until {@link #release}: what {@code from} sends is kept in
+   * order and delivered at once on release (see {@link LinkProxy#hold()}).
+   */
+  public synchronized void hold(final int from, final int to) {
+    proxy(from, to).hold();
+  }
+
+  /** Delivers what {@code from -> to} kept and relays as before. */
+  public synchronized void release(final int from, final int to) {
+    proxy(from, to).release();
+  }
+
   /** Whether {@code from -> to} is cut now. */
   public synchronized boolean isBlocked(final int from, final int to) {
     return blocked(new Link(from, to));
@@ -145,6 +158,14 @@ public final class ProxyNetwork implements AutoCloseable {
     links.values().forEach(LinkProxy::close);
     links.clear();
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+  }
+
+  private LinkProxy proxy(final int from, final int to) {
+    final LinkProxy proxy = links.get(new Link(from, to));
+    if (proxy == null) {
+      throw new IllegalArgumentException("Expected a link " + from + " -> " + to + ", but none exists");
+    }
+    return proxy;
   }
 
   private boolean blocked(final Link link) {

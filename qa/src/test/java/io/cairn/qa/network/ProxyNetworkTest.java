@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -121,6 +122,37 @@ final class ProxyNetworkTest {
   }
 
   @Test
+  void shouldKeepWhatAHeldLinkCarriesInOrderUntilReleased() throws IOException {
+    final InetSocketAddress held = network.link(0, 1, echo.address());
+    final InetSocketAddress other = network.link(0, 2, echo.address());
+    final Socket open = connect(held);
+    assertThat(roundTrip(open, "before")).isEqualTo("before");
+
+    // when the link is held and the sender writes on its open connection and on a new one
+    network.hold(0, 1);
+    write(open, "held-1;");
+    write(open, "held-2;");
+    final Socket fresh = connect(held);
+    write(fresh, "new;");
+
+    // then nothing reaches the target (nothing is echoed), the connections stay open, and
+    // other links carry on
+    assertNothingArrives(open);
+    assertNothingArrives(fresh);
+    try (Socket elsewhere = connect(other)) {
+      assertThat(roundTrip(elsewhere, "other")).isEqualTo("other");
+    }
+
+    // when released, everything kept arrives in order, and the link relays as before
+    network.release(0, 1);
+    assertThat(read(open, "held-1;held-2;".length())).isEqualTo("held-1;held-2;");
+    assertThat(read(fresh, "new;".length())).isEqualTo("new;");
+    assertThat(roundTrip(open, "after")).isEqualTo("after");
+    open.close();
+    fresh.close();
+  }
+
+  @Test
   void shouldRefuseLinksAndPartitionsOfANodeWithItself() {
     assertThatThrownBy(() -> network.link(3, 3, echo.address()))
         .isInstanceOf(IllegalArgumentException.class)
@@ -137,6 +169,28 @@ final class ProxyNetworkTest {
     socket.connect(address, (int) TIMEOUT.toMillis());
     socket.setSoTimeout((int) TIMEOUT.toMillis());
     return socket;
+  }
+
+  private static void write(final Socket socket, final String text) throws IOException {
+    socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+    socket.getOutputStream().flush();
+  }
+
+  private static String read(final Socket socket, final int length) throws IOException {
+    return new String(socket.getInputStream().readNBytes(length), StandardCharsets.UTF_8);
+  }
+
+  /** No byte comes back within 300 ms, and the connection is still open. */
+  private static void assertNothingArrives(final Socket socket) throws IOException {
+    socket.setSoTimeout(300);
+    try {
+      final int read = socket.getInputStream().read();
+      throw new AssertionError("Expected nothing to arrive while held, but read " + read);
+    } catch (final SocketTimeoutException expected) {
+      // held: nothing was relayed
+    } finally {
+      socket.setSoTimeout((int) TIMEOUT.toMillis());
+    }
   }
 
   private static String roundTrip(final Socket socket, final String text) throws IOException {

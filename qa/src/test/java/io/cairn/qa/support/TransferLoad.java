@@ -46,6 +46,8 @@ public final class TransferLoad {
 
   private final CairnClient client;
   private final List<String> accounts;
+  /** Targets when they differ from the sources; null: any other account of {@link #accounts}. */
+  private final List<String> targets;
   private final long seed;
   private final SplittableRandom random;
   private final int concurrency;
@@ -69,8 +71,38 @@ public final class TransferLoad {
       final long seed,
       final int concurrency,
       final long maxAmount) {
+    this(client, accounts, null, seed, concurrency, maxAmount);
+  }
+
+  /**
+   * Transfers from one of {@code sources} to one of {@code targets} (disjoint lists), for a load
+   * directed at some accounts.
+   */
+  public static TransferLoad directed(
+      final CairnClient client,
+      final List<String> sources,
+      final List<String> targets,
+      final long seed,
+      final int concurrency,
+      final long maxAmount) {
+    if (sources.isEmpty() || targets.isEmpty() || sources.stream().anyMatch(targets::contains)) {
+      throw new IllegalArgumentException(
+          "Expected disjoint, non-empty sources and targets, but were " + sources + " and "
+              + targets);
+    }
+    return new TransferLoad(client, sources, List.copyOf(targets), seed, concurrency, maxAmount);
+  }
+
+  private TransferLoad(
+      final CairnClient client,
+      final List<String> accounts,
+      final List<String> targets,
+      final long seed,
+      final int concurrency,
+      final long maxAmount) {
     this.client = client;
     this.accounts = List.copyOf(accounts);
+    this.targets = targets;
     this.seed = seed;
     this.random = new SplittableRandom(seed);
     this.concurrency = concurrency;
@@ -93,9 +125,13 @@ public final class TransferLoad {
     final long amount;
     synchronized (random) {
       final int source = random.nextInt(accounts.size());
-      final int target = (source + 1 + random.nextInt(accounts.size() - 1)) % accounts.size();
       from = accounts.get(source);
-      to = accounts.get(target);
+      if (targets == null) {
+        final int target = (source + 1 + random.nextInt(accounts.size() - 1)) % accounts.size();
+        to = accounts.get(target);
+      } else {
+        to = targets.get(random.nextInt(targets.size()));
+      }
       amount = 1 + random.nextLong(maxAmount);
     }
     inFlight.incrementAndGet();

@@ -18,9 +18,7 @@ import io.cairn.restore.layout.DurableFiles;
 import io.cairn.scheduler.Clock;
 import io.cairn.snapshot.CorruptedSnapshotException;
 import io.cairn.snapshot.PersistedSnapshot;
-import io.cairn.snapshot.SnapshotConfig;
 import io.cairn.snapshot.SnapshotException;
-import io.cairn.snapshot.SnapshotStore;
 import io.cairn.snapshot.store.SnapshotLayout;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -30,7 +28,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -45,17 +42,20 @@ import java.util.regex.Pattern;
  *       segment names for this partition) and the journal is opened, which checks every frame;
  *   <li>the log is cut at the checkpoint ({@link LogCut}): it ends with the {@code CHECKPOINT
  *       CREATE} at the descriptor's checkpoint position;
- *   <li>the snapshot, if the backup has one, is installed through the snapshot store ({@link
- *       SnapshotStore#restore}, which checks it against its checksum file and persists it like a
- *       taken one); it must be the descriptor's snapshot, below the checkpoint, and continue the
- *       log (raft would otherwise replace the log by the snapshot);
+ *   <li>the snapshot, if the backup has one, is checked against its checksum file and moved
+ *       into the snapshot store's directory, committed like a taken one ({@link
+ *       SnapshotPlacement}; {@code SnapshotStore#restore} would copy it again); it must be the
+ *       descriptor's snapshot, below the checkpoint, and continue the log (raft would otherwise
+ *       replace the log by the snapshot);
  *   <li>the raft meta gets the term of the log's last entry and no vote, so the restored members
  *       elect a leader in a later term;
  *   <li>the {@link RestoreMarker} records what the partition must reproduce.
  * </ol>
  *
- * Blocking; one partition per call. The journal and snapshot store opened here are closed before it
- * returns; their meters go to a private registry (they are not the restore's).
+ * Every file is renamed into place, never copied: the download fsynced each file once, and this
+ * fsyncs each directory it changes once. Blocking; one partition per call. The journal and snapshot
+ * store opened here are closed before it returns; their meters go to a private registry (they are
+ * not the restore's).
  */
 public final class PartitionInstaller {
 
@@ -194,7 +194,6 @@ public final class PartitionInstaller {
       }
       return Optional.empty();
     }
-    final List<Path> files = new ArrayList<>();
     for (final BackupFile file : downloaded.snapshot().files()) {
       if (!SnapshotLayout.isValidFileName(file.name())) {
         throw corrupted(
@@ -203,17 +202,20 @@ public final class PartitionInstaller {
             "snapshot file names of [A-Za-z0-9._-]",
             "the backup holds '" + file.name() + "'");
       }
-      files.add(file.path());
     }
     final PersistedSnapshot snapshot;
-    try (SnapshotStore store =
-        SnapshotStore.open(
-            layout.snapshots(partitionId),
-            SnapshotConfig.defaults(),
-            clock,
-            meters,
-            Tags.of("partition", Integer.toString(partitionId)))) {
-      snapshot = store.restore(files);
+    try {
+      // moved into place, checked as SnapshotStore.restore checks, which would copy every byte
+      snapshot =
+          SnapshotPlacement.install(
+              layout.snapshots(partitionId),
+              downloaded.snapshot().files(),
+              descriptor.snapshotId().get(),
+              clock,
+              meters,
+              Tags.of("partition", Integer.toString(partitionId)));
+    } catch (final IOException e) {
+      throw failed(partitionId, "install the snapshot " + descriptor.snapshotId().get(), e);
     } catch (final CorruptedSnapshotException e) {
       throw new RestoreException(
           Kind.CORRUPTED,

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One partition's progress: turns the store's per-file events into {@link PartitionProgress} with
  * a rate (bytes since the partition started over the time since then) and an ETA at that rate.
- * Events of one partition come from one thread at a time (the store reports a backup's files in
- * order; phases follow the download), so the state is guarded by this object's monitor only to be
- * safe.
+ * A store may report from several threads (the filesystem store restores several files of a
+ * partition at once, and sends their events one at a time); the state is guarded by this object's
+ * monitor.
  */
 public final class ProgressTracker implements RestoreProgressListener {
 

@@ -145,7 +145,7 @@ public final class StateRebuild {
     final BackupMetrics backupMetrics = new BackupMetrics(meters, partitionId, clock);
     final CheckpointState checkpoints =
         CheckpointRecords.register(
-            partitionId, db, processors, CheckpointListener.NONE, backupMetrics);
+            partitionId, db, processors, CheckpointListener.NONE, backupMetrics, Optional.of(marker));
     LedgerEngine.builder()
         .partitionId(partitionId)
         .db(db)
