@@ -94,12 +94,16 @@ class CairnMainParsingTest {
         "restore --backup-id newest --config b.yaml|Expected --backup-id to be a backup id >= 1 or 'latest', but was 'newest'",
         "restore --backup-id 1 --config missing.yaml|Expected --config to name a readable file, but",
         "restore --backup-id 1 --config b.yaml --allow-everything|Unknown option: '--allow-everything'",
+        "restore --backup-id 1 --config missing.yaml --allow-partial|Expected --config to name a readable file, but",
+        "restore --allow-partial=maybe --backup-id 1 --config b.yaml|Invalid value for option '--allow-partial'",
         "backup verify 1|Missing required option: '--config=file'",
         "backup verify --config b.yaml|Missing required parameter: '<id|latest>'",
         "backup verify x1 --config b.yaml|Expected <id|latest> to be a backup id >= 1 or 'latest', but was 'x1'",
         "backup verify latest --quick --config missing.yaml|Expected --config to name a readable file, but",
         "cluster restore|Missing required option: '--backup-id=id|latest'",
         "cluster restore --backup-id -|Expected --backup-id to be a backup id >= 1 or 'latest', but was '-'",
+        "cluster restore --allow-partial|Missing required option: '--backup-id=id|latest'",
+        "cluster restore --allow-partial --backup-id 0|Expected --backup-id to be a backup id >= 1 or 'latest', but was '0'",
       })
   void shouldRefuseInvalidInputBeforeCallingTheGateway(final String args, final String message) {
     final Run run = cairn(args.split(" "));

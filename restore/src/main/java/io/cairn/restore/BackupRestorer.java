@@ -55,6 +55,14 @@ import org.slf4j.LoggerFactory;
  * raft meta, restore marker), and — when a copy turns out corrupted and another node's copy
  * exists — tries that one. Writes {@code node.json} last.
  *
+ * <p><b>Partial restore.</b> With {@link RestoreConfig#allowPartial()}, a partition none of whose
+ * copies verifies ({@link Kind#CORRUPTED}: a file corrupted or missing in every copy) is skipped
+ * instead of failing the restore: its directory is removed (a broker starts such a partition as a
+ * new replica: from the other replicas if one holds its data, else empty), it is listed in {@link
+ * RestoreResult#skipped()} with the reason, and the other partitions are restored as usual. The
+ * checks of the whole backup (empty directory, id, COMPLETED, partition count, version) and any
+ * other failure still fail the whole restore.
+ *
  * <p><b>On failure</b> the data directory is left as it was found — empty (or absent) — so the
  * restore can simply be run again, and the {@link RestoreException} names the partition, the file
  * and the cause.
@@ -90,8 +98,10 @@ public final class BackupRestorer {
   /**
    * Restores one node.
    *
+   * @return the result; with {@link RestoreConfig#allowPartial()} it may list skipped partitions
    * @throws RestoreException REFUSED (directory not empty, partition count, version), NOT_FOUND,
-   *     NOT_COMPLETED — nothing written; CORRUPTED or FAILED — the directory is empty again
+   *     NOT_COMPLETED — nothing written; CORRUPTED (unless partial restores are allowed) or FAILED
+   *     — the directory is empty again
    */
   public RestoreResult restore(final RestoreTarget target, final BackupSelector selector) {
     Objects.requireNonNull(target, "target");
@@ -182,7 +192,7 @@ public final class BackupRestorer {
     try {
       Files.createDirectories(layout.dataDirectory());
       final PartitionInstaller installer = new PartitionInstaller(layout, clock);
-      final Map<Integer, PartitionRestoreResult> restored =
+      final Map<Integer, Outcome> outcomes =
           withExecutor(
               partitions.size(),
               executor ->
@@ -192,6 +202,10 @@ public final class BackupRestorer {
                       executor,
                       partitionId -> restorePartition(layout, installer, copies.get(partitionId))));
       DurableFiles.deleteRecursively(layout.staging());
+      final List<PartitionRestoreResult> restored =
+          outcomes.values().stream().flatMap(o -> o.restored().stream()).toList();
+      final List<SkippedPartition> skipped =
+          outcomes.values().stream().flatMap(o -> o.skipped().stream()).toList();
       layout.writeNodeDescriptor(target.clusterId(), target.nodeId(), shape.partitionCount());
       final Duration took = Duration.ofNanos(clock.nanos() - startNanos);
       final RestoreResult result =
@@ -199,8 +213,9 @@ public final class BackupRestorer {
               backupId,
               target.nodeId(),
               layout.dataDirectory(),
-              List.copyOf(restored.values()),
-              took);
+              restored,
+              took,
+              skipped);
       LOG.info(
           "Restored backup {} into {}: {} partitions, {} bytes in {}",
           backupId,
@@ -208,6 +223,15 @@ public final class BackupRestorer {
           restored.size(),
           result.totalBytes(),
           took);
+      skipped.forEach(
+          s ->
+              LOG.warn(
+                  "Partial restore of backup {} into {}: partition {} skipped, it starts without"
+                      + " data ({})",
+                  backupId,
+                  layout.dataDirectory(),
+                  s.partitionId(),
+                  s.reason()));
       return result;
     } catch (final IOException e) {
       final RestoreException failure =
@@ -229,15 +253,22 @@ public final class BackupRestorer {
     }
   }
 
-  /** Restores one partition from its first copy; a corrupted copy makes it try the next. */
-  private PartitionRestoreResult restorePartition(
+  /** One partition's outcome: restored, or skipped by a partial restore. */
+  private record Outcome(
+      Optional<PartitionRestoreResult> restored, Optional<SkippedPartition> skipped) {}
+
+  /**
+   * Restores one partition from its first copy; a corrupted copy makes it try the next. When every
+   * copy is corrupted, a partial restore skips the partition (its directory removed).
+   */
+  private Outcome restorePartition(
       final DataDirectoryLayout layout,
       final PartitionInstaller installer,
       final List<PartitionPlan> copies) {
     RestoreException corrupted = null;
     for (final PartitionPlan plan : copies) {
       try {
-        return restoreCopy(layout, installer, plan);
+        return new Outcome(Optional.of(restoreCopy(layout, installer, plan)), Optional.empty());
       } catch (final RestoreException e) {
         if (e.kind() != Kind.CORRUPTED) {
           throw e;
@@ -250,6 +281,10 @@ public final class BackupRestorer {
         LOG.warn("{}; trying another copy if there is one", e.getMessage());
         clearPartition(layout, plan.partitionId(), corrupted);
       }
+    }
+    if (corrupted != null && config.allowPartial() && onlyRestoreFailures(corrupted)) {
+      return new Outcome(
+          Optional.empty(), Optional.of(SkippedPartition.of(copies.get(0).partitionId(), corrupted)));
     }
     throw corrupted;
   }
@@ -313,6 +348,16 @@ public final class BackupRestorer {
           ? e
           : StoreCalls.translate(e, "restoring " + plan.source(), OptionalInt.of(partitionId));
     }
+  }
+
+  /** True unless removing a bad copy's files failed too (then the directory is not as expected). */
+  private static boolean onlyRestoreFailures(final RestoreException failure) {
+    for (final Throwable suppressed : failure.getSuppressed()) {
+      if (!(suppressed instanceof RestoreException)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void clearPartition(

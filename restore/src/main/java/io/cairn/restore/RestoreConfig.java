@@ -23,6 +23,11 @@ import java.util.List;
  *   <tr><td>progressIntervalBytes</td><td>4 MiB</td><td>0..1 GiB; the least bytes between two
  *       progress events of one partition (events at the start and end of every phase are always
  *       sent)</td></tr>
+ *   <tr><td>allowPartial</td><td>false</td><td>true: a restore skips a partition none of whose
+ *       copies verifies (a file corrupted or missing in every node's copy: {@link
+ *       RestoreException.Kind#CORRUPTED}), leaves its directory absent, restores the others and
+ *       lists it in {@link RestoreResult#skipped()}; refusals of the whole backup and other failures
+ *       still fail the whole restore</td></tr>
  * </table>
  */
 public final class RestoreConfig {
@@ -41,17 +46,21 @@ public final class RestoreConfig {
   public static final String PROGRESS_INTERVAL_BYTES_KEY = "progressIntervalBytes";
   public static final long PROGRESS_INTERVAL_BYTES_DEFAULT = 4L * 1024 * 1024;
   public static final long PROGRESS_INTERVAL_BYTES_MAX = 1024L * 1024 * 1024;
+  public static final String ALLOW_PARTIAL_KEY = "allowPartial";
+  public static final boolean ALLOW_PARTIAL_DEFAULT = false;
 
   private final int partitionConcurrency;
   private final Duration storeRequestTimeout;
   private final Duration partitionTimeout;
   private final long progressIntervalBytes;
+  private final boolean allowPartial;
 
   private RestoreConfig(final Builder builder) {
     partitionConcurrency = builder.partitionConcurrency;
     storeRequestTimeout = builder.storeRequestTimeout;
     partitionTimeout = builder.partitionTimeout;
     progressIntervalBytes = builder.progressIntervalBytes;
+    allowPartial = builder.allowPartial;
   }
 
   public static Builder builder() {
@@ -78,6 +87,11 @@ public final class RestoreConfig {
     return progressIntervalBytes;
   }
 
+  /** Whether a restore skips partitions whose every copy is corrupted (see the class table). */
+  public boolean allowPartial() {
+    return allowPartial;
+  }
+
   @Override
   public String toString() {
     return "RestoreConfig{partitionConcurrency="
@@ -88,6 +102,8 @@ public final class RestoreConfig {
         + partitionTimeout
         + ", progressIntervalBytes="
         + progressIntervalBytes
+        + ", allowPartial="
+        + allowPartial
         + "}";
   }
 
@@ -97,8 +113,24 @@ public final class RestoreConfig {
     private Duration storeRequestTimeout = STORE_REQUEST_TIMEOUT_DEFAULT;
     private Duration partitionTimeout = PARTITION_TIMEOUT_DEFAULT;
     private long progressIntervalBytes = PROGRESS_INTERVAL_BYTES_DEFAULT;
+    private boolean allowPartial = ALLOW_PARTIAL_DEFAULT;
 
     private Builder() {}
+
+    /** Starts from {@code config}'s values. */
+    public Builder from(final RestoreConfig config) {
+      partitionConcurrency = config.partitionConcurrency;
+      storeRequestTimeout = config.storeRequestTimeout;
+      partitionTimeout = config.partitionTimeout;
+      progressIntervalBytes = config.progressIntervalBytes;
+      allowPartial = config.allowPartial;
+      return this;
+    }
+
+    public Builder allowPartial(final boolean value) {
+      allowPartial = value;
+      return this;
+    }
 
     public Builder partitionConcurrency(final int value) {
       partitionConcurrency = value;

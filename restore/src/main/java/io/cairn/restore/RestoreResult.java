@@ -6,25 +6,45 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A completed restore of one node.
+ * A completed restore of one node. Without {@link RestoreConfig#allowPartial()} every partition the
+ * node hosts is restored and {@code skipped} is empty.
  *
  * @param backupId the backup restored
  * @param nodeId the node
  * @param dataDirectory its data directory, now ready for the broker
- * @param partitions every partition the node hosts, by partition id
+ * @param partitions the restored partitions, by partition id (every partition the node hosts,
+ *     unless some were skipped)
  * @param duration how long the restore took
+ * @param skipped partitions a partial restore skipped because no copy verified, by partition id
  */
 public record RestoreResult(
     long backupId,
     int nodeId,
     Path dataDirectory,
     List<PartitionRestoreResult> partitions,
-    Duration duration) {
+    Duration duration,
+    List<SkippedPartition> skipped) {
 
   public RestoreResult {
     Objects.requireNonNull(dataDirectory, "dataDirectory");
     Objects.requireNonNull(duration, "duration");
     partitions = List.copyOf(partitions);
+    skipped = List.copyOf(skipped);
+  }
+
+  /** A complete restore: nothing skipped. */
+  public RestoreResult(
+      final long backupId,
+      final int nodeId,
+      final Path dataDirectory,
+      final List<PartitionRestoreResult> partitions,
+      final Duration duration) {
+    this(backupId, nodeId, dataDirectory, partitions, duration, List.of());
+  }
+
+  /** True when every partition the node hosts was restored. */
+  public boolean isComplete() {
+    return skipped.isEmpty();
   }
 
   public long totalBytes() {

@@ -13,8 +13,11 @@ import io.cairn.broker.BrokerVersion;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Comparator;
@@ -43,7 +46,10 @@ final class BackupFixture {
   static final long CUT = 5;
   static final long LATER = 6;
 
+  private static final String IN_USE_FILE = "in-use.lock";
+
   private static BackupFixture instance;
+  private static FileChannel inUseChannel;
 
   private final Path root;
   private final Path store;
@@ -133,20 +139,50 @@ final class BackupFixture {
       try {
         final Path target = Path.of("target").toAbsolutePath();
         Files.createDirectories(target);
-        // an earlier run's fixture is of no use now; keep the build directory from growing
-        try (Stream<Path> old = Files.list(target)) {
-          for (final Path dir :
-              old.filter(p -> p.getFileName().toString().startsWith("restore-fixture-")).toList()) {
-            io.cairn.restore.layout.DurableFiles.deleteRecursively(dir);
+        final Path root;
+        // another build of this module may run in the same tree at once: the guard makes the
+        // clean-up and the creation of a locked fixture one step for every JVM
+        try (FileChannel guard =
+                FileChannel.open(
+                    target.resolve("restore-fixture.lock"),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            FileLock ignored = guard.lock()) {
+          // an earlier run's fixture is of no use now; keep the build directory from growing
+          try (Stream<Path> old = Files.list(target)) {
+            for (final Path dir :
+                old.filter(p -> p.getFileName().toString().startsWith("restore-fixture-"))
+                    .filter(Files::isDirectory)
+                    .toList()) {
+              if (!inUse(dir)) {
+                io.cairn.restore.layout.DurableFiles.deleteRecursively(dir);
+              }
+            }
           }
+          root = Files.createTempDirectory(target, "restore-fixture-");
+          inUseChannel =
+              FileChannel.open(
+                  root.resolve(IN_USE_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          inUseChannel.lock(); // held until this JVM exits
         }
-        final Path root = Files.createTempDirectory(target, "restore-fixture-");
         instance = new BackupFixture(root);
       } catch (final IOException e) {
         throw new UncheckedIOException(e);
       }
     }
     return instance;
+  }
+
+  /** True if a running JVM still holds the lock of the fixture in {@code dir}. */
+  private static boolean inUse(final Path dir) throws IOException {
+    final Path lockFile = dir.resolve(IN_USE_FILE);
+    if (!Files.exists(lockFile)) {
+      return false;
+    }
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+        FileLock lock = channel.tryLock()) {
+      return lock == null;
+    }
   }
 
   private void awaitCompleted(final long backupId) {

@@ -223,7 +223,9 @@ public final class ClusterCommand implements Runnable {
             + " otherwise; every data directory empty or absent). Then start it with: cairn"
             + " cluster up.",
         "On any failure every directory is left empty again. Progress per partition on"
-            + " stderr. Exit codes as for 'cairn restore'."
+            + " stderr. With --allow-partial, partitions none of whose copies verifies are"
+            + " skipped and reported (exit 1), the others restored. Exit codes as for 'cairn"
+            + " restore'."
       })
   static final class Restore extends DirCommand {
     @Option(
@@ -232,6 +234,12 @@ public final class ClusterCommand implements Runnable {
         paramLabel = "id|latest",
         description = "The backup, or 'latest': the newest completed on every partition.")
     String backupId;
+
+    @Option(
+        names = "--allow-partial",
+        description = "Restore the partitions that verify and skip (and report) those that do"
+            + " not; exit 1 if any was skipped.")
+    boolean allowPartial;
 
     @Override
     public Integer call() {
@@ -244,12 +252,13 @@ public final class ClusterCommand implements Runnable {
               cluster(),
               selector,
               new RestoreProgressReporter(printer, context.clock(), "restore"),
+              allowPartial,
               context);
       final Duration took = Duration.ofNanos(context.clock().nanos() - started);
       printer.result(
           RestoreReports.restoreDocument(results, took),
           out -> RestoreReports.printRestore(results, took, out));
-      return ExitCode.OK;
+      return RestoreReports.exitCode(results);
     }
   }
 

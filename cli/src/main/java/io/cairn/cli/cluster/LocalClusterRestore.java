@@ -34,6 +34,19 @@ public final class LocalClusterRestore {
       final BackupSelector selector,
       final RestoreListener listener,
       final CliContext context) {
+    return restore(cluster, selector, listener, false, context);
+  }
+
+  /**
+   * As {@link #restore(LocalCluster, BackupSelector, RestoreListener, CliContext)}; with {@code
+   * allowPartial} each broker skips the partitions none of whose copies verifies.
+   */
+  public static List<RestoreResult> restore(
+      final LocalCluster cluster,
+      final BackupSelector selector,
+      final RestoreListener listener,
+      final boolean allowPartial,
+      final CliContext context) {
     final ClusterDirectory dir = cluster.directory();
     final ClusterLayout layout = dir.requireLayout();
     for (final String name : ClusterDirectory.processNames(layout)) {
@@ -60,6 +73,7 @@ public final class LocalClusterRestore {
       configs.add(RestoreInputs.readConfig(file, Map.of(), "the configuration"));
       sources.add(file.toString());
     }
-    return BackupOperations.restoreNodes(configs, sources, selector, listener, context);
+    return BackupOperations.restoreNodes(
+        configs, sources, selector, listener, allowPartial, context);
   }
 }

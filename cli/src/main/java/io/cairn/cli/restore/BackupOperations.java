@@ -45,9 +45,24 @@ public final class BackupOperations {
       final BackupSelector selector,
       final RestoreListener listener,
       final CliContext context) {
+    return restoreNode(config, source, selector, listener, false, context);
+  }
+
+  /**
+   * As {@link #restoreNode(BrokerConfig, String, BackupSelector, RestoreListener, CliContext)};
+   * with {@code allowPartial} a partition none of whose copies verifies is skipped and listed in
+   * {@link RestoreResult#skipped()} instead of failing the restore.
+   */
+  public static RestoreResult restoreNode(
+      final BrokerConfig config,
+      final String source,
+      final BackupSelector selector,
+      final RestoreListener listener,
+      final boolean allowPartial,
+      final CliContext context) {
     final RestoreTarget target = RestoreInputs.target(config, context);
     try (ConfiguredBackupStore store = open(config, source, context)) {
-      return restorer(store, listener, context).restore(target, selector);
+      return restorer(store, listener, allowPartial, context).restore(target, selector);
     } catch (final RestoreException e) {
       throw RestoreFailures.of(e);
     }
@@ -67,6 +82,20 @@ public final class BackupOperations {
       final BackupSelector selector,
       final RestoreListener listener,
       final CliContext context) {
+    return restoreNodes(configs, sources, selector, listener, false, context);
+  }
+
+  /**
+   * As {@link #restoreNodes(List, List, BackupSelector, RestoreListener, CliContext)}; with {@code
+   * allowPartial} each node skips the partitions none of whose copies verifies.
+   */
+  public static List<RestoreResult> restoreNodes(
+      final List<BrokerConfig> configs,
+      final List<String> sources,
+      final BackupSelector selector,
+      final RestoreListener listener,
+      final boolean allowPartial,
+      final CliContext context) {
     final BrokerConfig first = configs.get(0);
     final List<RestoreTarget> targets = new ArrayList<>();
     for (int i = 0; i < configs.size(); i++) {
@@ -81,7 +110,7 @@ public final class BackupOperations {
       targets.add(RestoreInputs.target(configs.get(i), context));
     }
     try (ConfiguredBackupStore store = open(first, sources.get(0), context)) {
-      return restorer(store, listener, context).restoreCluster(targets, selector);
+      return restorer(store, listener, allowPartial, context).restoreCluster(targets, selector);
     } catch (final RestoreException e) {
       throw RestoreFailures.of(e);
     } catch (final IllegalArgumentException e) {
@@ -141,10 +170,13 @@ public final class BackupOperations {
   }
 
   private static BackupRestorer restorer(
-      final ConfiguredBackupStore store, final RestoreListener listener, final CliContext context) {
+      final ConfiguredBackupStore store,
+      final RestoreListener listener,
+      final boolean allowPartial,
+      final CliContext context) {
     return BackupRestorer.builder()
         .store(store.store())
-        .config(CONFIG)
+        .config(RestoreConfig.builder().from(CONFIG).allowPartial(allowPartial).build())
         .clock(context.clock())
         .listener(listener)
         .meterRegistry(new SimpleMeterRegistry())

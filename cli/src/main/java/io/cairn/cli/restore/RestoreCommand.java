@@ -31,8 +31,13 @@ import picocli.CommandLine.Spec;
       "The data directory must be empty or absent; on any failure it is left empty again, so"
           + " the command can simply be rerun. Progress per partition on stderr (JSON events"
           + " with --output json).",
-      "Exit codes here: 4 no such backup, 5 the directory is not empty or the backup does not"
-          + " fit (partition count, broker version), 1 not completed, corrupted or failed."
+      "With --allow-partial, a partition none of whose copies verifies (a file corrupted or"
+          + " missing in every copy) is skipped and reported, the others are restored; the"
+          + " skipped partition starts without data: from its other replicas if one holds it,"
+          + " else empty.",
+      "Exit codes here: 0 every partition restored, 1 some partitions skipped (--allow-partial),"
+          + " 4 no such backup, 5 the directory is not empty or the backup does not fit"
+          + " (partition count, broker version), 1 not completed, corrupted or failed."
     })
 public final class RestoreCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -51,6 +56,12 @@ public final class RestoreCommand implements Callable<Integer> {
       description = "The broker's YAML configuration (CAIRN_* variables apply as for the broker).")
   Path config;
 
+  @Option(
+      names = "--allow-partial",
+      description = "Restore the partitions that verify and skip (and report) those that do not;"
+          + " exit 1 if any was skipped. Refusals of the whole backup still refuse everything.")
+  boolean allowPartial;
+
   @Override
   public Integer call() {
     final CairnMain root = ClientCommand.root(spec);
@@ -65,12 +76,13 @@ public final class RestoreCommand implements Callable<Integer> {
             file.toString(),
             selector,
             new RestoreProgressReporter(root.printer(), context.clock(), "restore"),
+            allowPartial,
             context);
     final Duration took = Duration.ofNanos(context.clock().nanos() - started);
     root.printer()
         .result(
             RestoreReports.restoreDocument(List.of(result), took),
             out -> RestoreReports.printRestore(List.of(result), took, out));
-    return ExitCode.OK;
+    return RestoreReports.exitCode(List.of(result));
   }
 }

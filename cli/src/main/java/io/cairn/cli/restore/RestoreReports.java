@@ -4,11 +4,13 @@ import io.cairn.backup.restore.DigestCheck;
 import io.cairn.backup.restore.FamilyState;
 import io.cairn.backupapi.FileProblem;
 import io.cairn.cli.Durations;
+import io.cairn.cli.ExitCode;
 import io.cairn.cli.Formats;
 import io.cairn.cli.output.Table;
 import io.cairn.restore.PartitionRestoreResult;
 import io.cairn.restore.PartitionVerification;
 import io.cairn.restore.RestoreResult;
+import io.cairn.restore.SkippedPartition;
 import io.cairn.restore.VerifyReport;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -23,9 +25,15 @@ public final class RestoreReports {
 
   // ---- restore --------------------------------------------------------------------------------
 
+  /** 0 when every partition was restored, 1 when a partial restore skipped some. */
+  public static int exitCode(final List<RestoreResult> results) {
+    return results.stream().allMatch(RestoreResult::isComplete) ? ExitCode.OK : ExitCode.FAILED;
+  }
+
   /**
-   * {@code {"backupId", "durationMs", "totalBytes", "nodes": [{"nodeId", "dataDirectory",
-   * "durationMs", "partitions": [...]}]}}.
+   * {@code {"backupId", "durationMs", "totalBytes", "complete", "nodes": [{"nodeId",
+   * "dataDirectory", "durationMs", "partitions": [...], "skipped": [{"partitionId", "kind",
+   * "file", "reason"}]}]}}.
    */
   public static Map<String, Object> restoreDocument(
       final List<RestoreResult> results, final Duration took) {
@@ -33,6 +41,7 @@ public final class RestoreReports {
     doc.put("backupId", results.isEmpty() ? null : results.get(0).backupId());
     doc.put("durationMs", took.toMillis());
     doc.put("totalBytes", results.stream().mapToLong(RestoreResult::totalBytes).sum());
+    doc.put("complete", results.stream().allMatch(RestoreResult::isComplete));
     final List<Map<String, Object>> nodes = new ArrayList<>();
     for (final RestoreResult result : results) {
       final Map<String, Object> node = new LinkedHashMap<>();
@@ -41,6 +50,7 @@ public final class RestoreReports {
       node.put("durationMs", result.duration().toMillis());
       node.put("totalBytes", result.totalBytes());
       node.put("partitions", result.partitions().stream().map(RestoreReports::partition).toList());
+      node.put("skipped", result.skipped().stream().map(RestoreReports::skipped).toList());
       nodes.add(node);
     }
     doc.put("nodes", nodes);
@@ -61,7 +71,19 @@ public final class RestoreReports {
     return partition;
   }
 
-  /** A summary line and one row per restored partition of every node. */
+  private static Map<String, Object> skipped(final SkippedPartition s) {
+    final Map<String, Object> partition = new LinkedHashMap<>();
+    partition.put("partitionId", s.partitionId());
+    partition.put("kind", s.kind().name());
+    partition.put("file", s.file().orElse(null));
+    partition.put("reason", s.reason());
+    return partition;
+  }
+
+  /**
+   * A summary line and one row per restored partition of every node; then the skipped partitions
+   * of a partial restore, each with its reason.
+   */
   public static void printRestore(
       final List<RestoreResult> results, final Duration took, final PrintStream out) {
     final long bytes = results.stream().mapToLong(RestoreResult::totalBytes).sum();
@@ -94,6 +116,25 @@ public final class RestoreReports {
     }
     table.print(out);
     out.println();
+    final long skipped = results.stream().mapToLong(r -> r.skipped().size()).sum();
+    if (skipped > 0) {
+      out.println("SKIPPED " + skipped + " partitions (no copy verified; they start without data:"
+          + " from their other replicas if one holds it, else empty):");
+      final Table skippedTable = Table.of("node", "partition", "kind", "file");
+      for (final RestoreResult result : results) {
+        for (final SkippedPartition s : result.skipped()) {
+          skippedTable.row(result.nodeId(), s.partitionId(), s.kind(), s.file().orElse("-"));
+        }
+      }
+      skippedTable.print(out);
+      for (final RestoreResult result : results) {
+        for (final SkippedPartition s : result.skipped()) {
+          out.println("node " + result.nodeId() + " partition " + s.partitionId() + ": "
+              + s.reason());
+        }
+      }
+      out.println();
+    }
     out.println("Start the brokers on these directories; each ends its log at the checkpoint.");
   }
 
