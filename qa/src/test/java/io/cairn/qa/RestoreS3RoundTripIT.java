@@ -1,0 +1,291 @@
+package io.cairn.qa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.BackupMetrics.RestoreCheckResult;
+import io.cairn.backups3.S3BackupStore;
+import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.broker.BrokerVersion;
+import io.cairn.client.BackupInfo;
+import io.cairn.client.BackupState;
+import io.cairn.client.BackupTaken;
+import io.cairn.client.CairnClient;
+import io.cairn.client.ErrorCode;
+import io.cairn.client.PartitionBackupInfo;
+import io.cairn.client.PartitionCheckpoint;
+import io.cairn.qa.support.Calls;
+import io.cairn.qa.support.LedgerOracle;
+import io.cairn.qa.support.Phases;
+import io.cairn.qa.support.S3ProxyProcess;
+import io.cairn.qa.support.Seeds;
+import io.cairn.qa.support.TransferLoad;
+import io.cairn.restore.BackupRestorer;
+import io.cairn.restore.BackupSelector;
+import io.cairn.restore.ClusterShape;
+import io.cairn.restore.RestoreConfig;
+import io.cairn.restore.RestoreResult;
+import io.cairn.restore.RestoreTarget;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The S3 round trip (S3Proxy on loopback): a backup taken while transfers run across every
+ * partition of a replicated cluster, restored from S3 into new data directories, and a cluster
+ * started on them. The restored cluster holds the state of the cut: money is conserved once the
+ * credits pending at the cut are re-sent, every partition's leader reproduced the backup's state
+ * digest, accounts outside the load have exactly their balances at the cut, and what was written
+ * after the cut (a new account, a deposit) is not there.
+ */
+final class RestoreS3RoundTripIT {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration SETTLE = Duration.ofSeconds(30);
+  private static final long BACKUP_ID = 1;
+  private static final int BROKERS = 3;
+  private static final int PARTITIONS = 3;
+  private static final int REPLICATION_FACTOR = 3;
+  private static final long LOADED_FUNDS = 100_000;
+  private static final long QUIET_FUNDS = 7_000;
+
+  @TempDir Path directory;
+
+  @Test
+  void shouldRestoreTheStateOfTheCutFromAnS3BackupTakenUnderLoad() throws Exception {
+    final long seed = Seeds.seed("RestoreS3RoundTripIT");
+    final Phases phases = new Phases("RestoreS3RoundTripIT");
+    try (S3ProxyProcess s3 = S3ProxyProcess.start(directory.resolve("s3"))) {
+      phases.mark("S3Proxy started");
+      final Path restored = directory.resolve("restored");
+      final long deposited;
+      final String clusterId;
+      final List<String> loaded;
+      final Map<String, Long> quietAtCut = new TreeMap<>();
+      final String createdAfterCut = "after-cut";
+      try (EmbeddedCluster cluster = cluster(directory.resolve("source"), s3)) {
+        cluster.start().awaitHealthy();
+        clusterId = cluster.config().clusterId();
+        final CairnClient client = cluster.client();
+        phases.mark("cluster healthy");
+
+        // given funded accounts on every partition, some under transfer load and some quiet
+        loaded = LedgerOracle.accounts(cluster, "s3-restore", 3);
+        final LedgerOracle oracle = LedgerOracle.fund(client, loaded, LOADED_FUNDS);
+        deposited = oracle.total();
+        for (final String quiet : LedgerOracle.accounts(cluster, "s3-quiet", 1)) {
+          final long amount = QUIET_FUNDS + quietAtCut.size();
+          client.createAccount(quiet);
+          client.deposit(quiet, amount);
+          quietAtCut.put(quiet, amount);
+        }
+        final TransferLoad load = new TransferLoad(client, loaded, seed, 8, 100);
+        load.start();
+        try {
+          load.awaitAcknowledged(300, TIMEOUT);
+          phases.mark("300 transfers");
+
+          // when backup 1 is taken while the transfers run
+          final BackupTaken taken = client.takeBackup(BACKUP_ID);
+          assertThat(taken.partitions())
+              .extracting(PartitionCheckpoint::created)
+              .containsExactly(true, true, true);
+          // and more is written after the cut: transfers, a new account, a deposit
+          load.awaitAcknowledged(load.acknowledged() + 100, TIMEOUT);
+          client.createAccount(createdAfterCut);
+          client.deposit(createdAfterCut, 5);
+          client.deposit(quietAtCut.keySet().iterator().next(), 1);
+        } finally {
+          load.stop(TIMEOUT);
+        }
+        phases.mark("backup " + BACKUP_ID + " taken under load; " + load);
+
+        // then the backup completes on every partition, and the running cluster conserves money
+        final BackupInfo completed = awaitCompleted(client);
+        assertThat(completed.partitions())
+            .extracting(PartitionBackupInfo::partitionId)
+            .containsExactly(1, 2, 3);
+        assertThat(completed.partitions())
+            .allSatisfy(p -> assertThat(p.stateDigest()).isNotBlank());
+        oracle.awaitConserved(client, load, SETTLE);
+        phases.mark("backup COMPLETED, money conserved in the running cluster");
+      }
+      phases.mark("source cluster closed");
+
+      // when every node is restored from S3 into new data directories and a cluster starts there
+      final List<RestoreResult> results = restore(s3, restored, clusterId);
+      assertThat(results).hasSize(BROKERS);
+      assertThat(results).allSatisfy(r -> {
+        assertThat(r.isComplete()).isTrue();
+        assertThat(r.partitions()).hasSize(PARTITIONS); // RF 3: every node hosts every partition
+        assertThat(r.totalBytes()).isPositive();
+      });
+      phases.mark("restored from S3");
+
+      try (EmbeddedCluster cluster = cluster(restored, s3)) {
+        cluster.start().awaitHealthy();
+        final CairnClient client = cluster.client();
+        phases.mark("restored cluster healthy");
+
+        // then once the credits pending at the cut are re-sent, the balances add up to the deposits
+        awaitSum(client, deposited, loaded);
+        // and every partition's leader reproduced the backup's state digest, none differed
+        awaitDigestsMatched(cluster);
+        // and the accounts outside the load have their balances of the cut, not later ones
+        for (final Map.Entry<String, Long> quiet : quietAtCut.entrySet()) {
+          assertThat(client.getAccount(quiet.getKey()).balance())
+              .as("balance of %s at the cut", quiet.getKey())
+              .isEqualTo(quiet.getValue());
+        }
+        // and what was created after the cut does not exist
+        Calls.clientFailure(ErrorCode.NOT_FOUND, () -> client.getAccount(createdAfterCut));
+        phases.mark("state of the cut checked in the restored cluster");
+      }
+      phases.mark("closed");
+    }
+  }
+
+  // ---- the clusters ----------------------------------------------------------------------------
+
+  private static EmbeddedCluster cluster(final Path dataDirectory, final S3ProxyProcess s3) {
+    return EmbeddedCluster.builder()
+        .brokers(BROKERS)
+        .partitions(PARTITIONS)
+        .replicationFactor(REPLICATION_FACTOR)
+        .backupStore(BackupStoreSpec.s3(s3.storeSettings()))
+        .dataDirectory(dataDirectory)
+        .brokerSetting("processing.creditRetryInterval", "100ms")
+        .brokerSetting("processing.creditRetryIntervalMax", "200ms")
+        .gatewayRequestTimeout(Duration.ofSeconds(5))
+        .build();
+  }
+
+  /**
+   * Restores every node from the S3 store, opened as {@code cairn cluster restore} opens it: the
+   * brokers' {@code backup.s3.*} settings, threads of its own.
+   */
+  private static List<RestoreResult> restore(
+      final S3ProxyProcess s3, final Path restored, final String clusterId) {
+    final ExecutorService executor = Executors.newFixedThreadPool(4);
+    final S3BackupStore store =
+        S3BackupStore.open(
+            S3BackupStoreConfig.fromProperties(s3.storeSettings()),
+            InstantSource.system(),
+            executor,
+            new SimpleMeterRegistry());
+    try {
+      final BackupRestorer restorer =
+          BackupRestorer.builder()
+              .store(store)
+              .config(RestoreConfig.defaults())
+              .meterRegistry(new SimpleMeterRegistry())
+              .build();
+      final List<RestoreTarget> targets = new ArrayList<>();
+      for (int node = 0; node < BROKERS; node++) {
+        targets.add(
+            new RestoreTarget(
+                restored.resolve("node-" + node),
+                clusterId,
+                node,
+                new ClusterShape(BROKERS, PARTITIONS, REPLICATION_FACTOR),
+                BrokerVersion.current()));
+      }
+      return restorer.restoreCluster(targets, BackupSelector.exact(BACKUP_ID));
+    } finally {
+      store.close();
+      executor.shutdownNow();
+    }
+  }
+
+  // ---- checks ----------------------------------------------------------------------------------
+
+  private static BackupInfo awaitCompleted(final CairnClient client) {
+    final AtomicReference<BackupInfo> info = new AtomicReference<>();
+    await("backup " + BACKUP_ID + " COMPLETED on every partition")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptionsMatching(Calls::notYet)
+        .until(
+            () -> {
+              info.set(client.getBackup(BACKUP_ID));
+              assertThat(info.get().state()).isNotEqualTo(BackupState.FAILED);
+              return info.get().state() == BackupState.COMPLETED;
+            });
+    return info.get();
+  }
+
+  /** Reads every balance until they add up to {@code total}, for at most {@link #SETTLE}. */
+  private static void awaitSum(
+      final CairnClient client, final long total, final List<String> accounts) {
+    await("the restored balances to add up to the deposits, " + total)
+        .atMost(SETTLE)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              long balances = 0;
+              for (final String account : accounts) {
+                final long balance = client.getAccount(account).balance();
+                assertThat(balance).as("balance of %s", account).isNotNegative();
+                balances += balance;
+              }
+              assertThat(balances)
+                  .as("sum of the %d restored balances", accounts.size())
+                  .isEqualTo(total);
+            });
+  }
+
+  /**
+   * Waits until some broker counted a matching state digest check for every partition ({@code
+   * cairn.backup.restore.checks}), and asserts no broker counted a mismatch or an invalid check.
+   */
+  private static void awaitDigestsMatched(final EmbeddedCluster cluster) {
+    await("every restored partition's digest check to match")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> {
+              for (int partition = 1; partition <= PARTITIONS; partition++) {
+                assertThat(restoreChecks(cluster, partition, RestoreCheckResult.MISMATCH))
+                    .as("digest mismatches of partition %d", partition)
+                    .isZero();
+                assertThat(restoreChecks(cluster, partition, RestoreCheckResult.INVALID))
+                    .as("invalid digest checks of partition %d", partition)
+                    .isZero();
+                assertThat(restoreChecks(cluster, partition, RestoreCheckResult.MATCH))
+                    .as("matching digest checks of partition %d", partition)
+                    .isGreaterThanOrEqualTo(1);
+              }
+            });
+  }
+
+  private static double restoreChecks(
+      final EmbeddedCluster cluster, final int partitionId, final RestoreCheckResult result) {
+    double count = 0;
+    for (final int node : cluster.runningBrokerIds()) {
+      final Counter counter =
+          cluster
+              .broker(node)
+              .meterRegistry()
+              .find(BackupMetrics.RESTORE_CHECKS)
+              .tag("partition", Integer.toString(partitionId))
+              .tag("result", result.name().toLowerCase(Locale.ROOT))
+              .counter();
+      count += counter == null ? 0 : counter.count();
+    }
+    return count;
+  }
+}
