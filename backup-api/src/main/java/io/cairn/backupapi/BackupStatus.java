@@ -59,6 +59,38 @@ public record BackupStatus(
         });
   }
 
+  /**
+   * How the failure reason of {@link #unreadableManifest} starts; tells an unreadable manifest
+   * apart from a backup whose save failed or that was marked failed.
+   */
+  public static final String UNREADABLE_MANIFEST_REASON = "Unreadable manifest: ";
+
+  /**
+   * The status a listing gives a backup whose manifest exists but cannot be trusted (unparseable,
+   * of an unknown major version, inconsistent): FAILED, without descriptor, with a reason that
+   * starts with {@link #UNREADABLE_MANIFEST_REASON} and names the manifest and what is wrong. Such
+   * a backup can never be restored; delete it to clear it.
+   *
+   * @param error why the manifest cannot be trusted
+   * @param lastModifiedAt when the manifest was last written, as the storage reports it (used for
+   *     both timestamps: the manifest's own ones cannot be read)
+   */
+  public static BackupStatus unreadableManifest(
+      BackupIdentifier id, ManifestException error, Instant lastModifiedAt) {
+    String message = error.getMessage() == null ? error.toString() : error.getMessage();
+    if (!message.contains(error.manifest())) {
+      message = message + " (manifest " + error.manifest() + ")";
+    }
+    return new BackupStatus(
+        id,
+        BackupStatusCode.FAILED,
+        Optional.empty(),
+        Optional.of(UNREADABLE_MANIFEST_REASON + message
+            + ". It can never be restored; delete this backup to clear it."),
+        Optional.of(lastModifiedAt),
+        Optional.of(lastModifiedAt));
+  }
+
   /** The status of a backup that is not in the store. */
   public static BackupStatus doesNotExist(BackupIdentifier id) {
     return new BackupStatus(
@@ -72,5 +104,10 @@ public record BackupStatus(
 
   public boolean exists() {
     return statusCode != BackupStatusCode.DOES_NOT_EXIST;
+  }
+
+  /** Whether this is a listed backup whose manifest cannot be read ({@link #unreadableManifest}). */
+  public boolean isManifestUnreadable() {
+    return failureReason.map(r -> r.startsWith(UNREADABLE_MANIFEST_REASON)).orElse(false);
   }
 }

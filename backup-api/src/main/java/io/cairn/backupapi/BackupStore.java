@@ -65,8 +65,12 @@ public interface BackupStore extends AutoCloseable {
   /**
    * One page of the statuses of the backups matching {@code wildcard}, ordered by partition,
    * checkpoint id, node. The cost grows with the number of backups, never with the number of
-   * files in them. A manifest that cannot be trusted fails the listing with {@link
-   * ManifestException} naming it (delete that backup to clear it).
+   * files in them. A manifest that cannot be trusted (unparseable, truncated, of an unknown major
+   * version) never fails the listing: its backup is listed as {@link
+   * BackupStatus#unreadableManifest} — FAILED, without descriptor, the reason naming the manifest
+   * and what is wrong — and the other backups are listed as usual (delete it to clear it).
+   * {@link #getStatus}, {@link #restore} and {@link #verify} of it still fail with {@link
+   * ManifestException}.
    *
    * @throws IllegalArgumentException (in the future) for a token this store did not hand out
    */

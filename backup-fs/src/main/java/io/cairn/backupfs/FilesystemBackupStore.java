@@ -31,8 +31,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -396,12 +398,33 @@ public final class FilesystemBackupStore implements BackupStore {
       BackupIdentifier id = ids.get(index);
       last = id;
       // A backup deleted since its directory was listed is skipped.
-      manifests.read(id).ifPresent(m -> statuses.add(m.toStatus()));
+      readListedStatus(id).ifPresent(statuses::add);
     }
     Optional<String> next = index < ids.size() && last != null
         ? Optional.of(token(last))
         : Optional.empty();
     return new BackupPage(statuses, next);
+  }
+
+  /**
+   * The listed status of one backup: a manifest that cannot be trusted does not fail the page, it
+   * lists its backup as FAILED naming the manifest and the problem.
+   */
+  private Optional<BackupStatus> readListedStatus(BackupIdentifier id) throws IOException {
+    try {
+      return manifests.read(id).map(Manifest::toStatus);
+    } catch (ManifestException e) {
+      Path file = layout.manifestFile(id);
+      Instant modified;
+      try {
+        modified = Files.getLastModifiedTime(file).toInstant();
+      } catch (NoSuchFileException deleted) {
+        return Optional.empty();
+      }
+      LOG.warn("Listing backup {} as FAILED: its manifest cannot be trusted: {}", id,
+          e.getMessage());
+      return Optional.of(BackupStatus.unreadableManifest(id, e, modified));
+    }
   }
 
   private static String token(BackupIdentifier id) {

@@ -5,18 +5,24 @@ import io.cairn.backupapi.BackupIdentifierWildcard;
 import io.cairn.backupapi.BackupPage;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStoreException;
+import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
 import io.cairn.backups3.layout.S3ObjectLayout;
 import io.cairn.backups3.layout.WildcardSeek;
 import io.cairn.backups3.manifest.ManifestObjects;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -33,6 +39,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 final class ListOperation {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ListOperation.class);
   private static final String TOKEN_PREFIX = "s3v1:";
   private static final int MANIFEST_READS_IN_FLIGHT = 16;
   private static final int MIN_KEYS_PER_REQUEST = 32;
@@ -60,6 +67,7 @@ final class ListOperation {
     int maxKeys = Math.min(1000, Math.max(MIN_KEYS_PER_REQUEST, page.size() + 1));
 
     List<BackupIdentifier> matches = new ArrayList<>();
+    Map<BackupIdentifier, Instant> modified = new HashMap<>();
     boolean more = false;
     String continuation = null;
     int requests = 0;
@@ -82,6 +90,8 @@ final class ListOperation {
             break scan;
           }
           matches.add(id.get());
+          // ListObjectsV2 always reports LastModified; the epoch only guards a server that omits it
+          modified.put(id.get(), Optional.ofNullable(object.lastModified()).orElse(Instant.EPOCH));
           candidate = WildcardSeek.successor(id.get()).flatMap(seek::atOrAfter);
         } else {
           candidate = seek.atOrAfter(id.get());
@@ -95,7 +105,7 @@ final class ListOperation {
       boolean jump = layout.seekKey(candidate.get()).compareTo(lastKey) > 0;
       continuation = jump ? null : response.nextContinuationToken();
     }
-    List<BackupStatus> statuses = readStatuses(matches);
+    List<BackupStatus> statuses = readStatuses(matches, modified);
     Optional<String> next = more && !matches.isEmpty()
         ? Optional.of(token(matches.get(matches.size() - 1)))
         : Optional.empty();
@@ -116,8 +126,13 @@ final class ListOperation {
     });
   }
 
-  /** Reads the page's manifests, a few at a time; one deleted since it was listed is left out. */
-  private List<BackupStatus> readStatuses(List<BackupIdentifier> ids) {
+  /**
+   * Reads the page's manifests, a few at a time; one deleted since it was listed is left out. A
+   * manifest that cannot be trusted does not fail the page: its backup is listed as FAILED naming
+   * the manifest and the problem, with the object's last-modified time.
+   */
+  private List<BackupStatus> readStatuses(List<BackupIdentifier> ids,
+      Map<BackupIdentifier, Instant> modified) {
     List<BackupStatus> statuses = new ArrayList<>(ids.size());
     for (int from = 0; from < ids.size(); from += MANIFEST_READS_IN_FLIGHT) {
       List<CompletableFuture<Optional<ManifestObjects.Stored>>> reads = new ArrayList<>();
@@ -125,9 +140,16 @@ final class ListOperation {
           from + MANIFEST_READS_IN_FLIGHT))) {
         reads.add(manifests.readAsync(id));
       }
-      for (var read : reads) {
-        S3Calls.await(read, "reading a listed manifest")
-            .ifPresent(stored -> statuses.add(stored.manifest().toStatus()));
+      for (int i = 0; i < reads.size(); i++) {
+        BackupIdentifier id = ids.get(from + i);
+        try {
+          S3Calls.await(reads.get(i), "reading a listed manifest")
+              .ifPresent(stored -> statuses.add(stored.manifest().toStatus()));
+        } catch (ManifestException e) {
+          LOG.warn("Listing backup {} as FAILED: its manifest cannot be trusted: {}", id,
+              e.getMessage());
+          statuses.add(BackupStatus.unreadableManifest(id, e, modified.get(id)));
+        }
       }
     }
     return statuses;

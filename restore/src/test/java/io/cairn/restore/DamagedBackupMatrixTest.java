@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.cairn.backupapi.BackupIdentifier;
+import io.cairn.backupapi.BackupIdentifierWildcard;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.CheckpointPattern;
 import io.cairn.backupapi.FileProblemKind;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.PageRequest;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.layout.StoreLayout;
 import io.cairn.restore.RestoreException.Kind;
@@ -16,11 +21,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -87,6 +95,58 @@ final class DamagedBackupMatrixTest {
       } else {
         assertFileReported(from, damage, object, damaged.getFileName().toString());
       }
+    }
+  }
+
+  @ParameterizedTest(name = "{0} partition 2's manifest of backup 5")
+  @EnumSource(
+      value = Damage.class,
+      names = {"FLIP_BIT", "TRUNCATE"})
+  void shouldListUnreadableManifestAsFailedAndPickTheCompleteLaterBackupAsLatest(
+      final Damage damage) throws IOException {
+    // given a copy of the store where partition 2's manifest of backup 5 cannot be parsed
+    final Path store = fixture.copyOfStore();
+    final StoreLayout layout = new StoreLayout(store);
+    final String manifest = layout.describe(layout.manifestFile(DAMAGED));
+    damage(layout.manifestFile(DAMAGED), damage);
+
+    try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
+      final FilesystemBackupStore from = stores.open(store);
+
+      // when backup 5 is listed, then its damaged copy is FAILED, naming the manifest
+      final List<BackupStatus> statuses =
+          from.list(
+                  BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(BackupFixture.CUT)),
+                  PageRequest.first())
+              .orTimeout(30, TimeUnit.SECONDS)
+              .join()
+              .statuses();
+      assertThat(statuses).hasSize(BackupFixture.PARTITIONS);
+      assertThat(statuses)
+          .filteredOn(s -> s.id().equals(DAMAGED))
+          .singleElement()
+          .satisfies(
+              s -> {
+                assertThat(s.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+                assertThat(s.failureReason())
+                    .hasValueSatisfying(
+                        r -> assertThat(r).contains(manifest).contains("cannot be parsed"));
+              });
+
+      // when the latest backup is verified and restored, then it is the complete backup 6
+      final Path scratch = fixture.newDirectory("scratch-");
+      final VerifyReport report = verifier(from).verify(BackupSelector.latest(), scratch, true);
+      assertThat(report.backupId()).isEqualTo(BackupFixture.LATER);
+      assertThat(report.isClean()).as(report.describe()).isTrue();
+      final Path data = fixture.newDirectory("latest-" + damage + "-");
+      final RestoreResult result =
+          BackupRestorer.builder()
+              .store(from)
+              .meterRegistry(new SimpleMeterRegistry())
+              .config(RestoreConfig.builder().progressIntervalBytes(0).build())
+              .build()
+              .restore(BackupFixture.target(data), BackupSelector.latest());
+      assertThat(result.backupId()).isEqualTo(BackupFixture.LATER);
     }
   }
 

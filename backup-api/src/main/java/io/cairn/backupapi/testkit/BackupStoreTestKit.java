@@ -19,7 +19,9 @@ package io.cairn.backupapi.testkit;
  *   <li>{@link ReuseContractTests}: equal files of the previous backup are reused, counted in the
  *       save result, and each backup survives deleting the other.
  *   <li>{@link ListingContractTests}: listing by node, partition, exact id and id prefix, paging
- *       through everything exactly once, and concurrent saves of different partitions.
+ *       through everything exactly once, concurrent saves of different partitions, and a corrupt
+ *       (bit-flipped or truncated) manifest listed as FAILED naming its path while the other
+ *       backups are listed.
  * </ul>
  *
  * Tests that need a named pipe ({@link FifoGate}) are skipped where {@code mkfifo} is missing.

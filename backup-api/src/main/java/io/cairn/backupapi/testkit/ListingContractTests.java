@@ -2,6 +2,7 @@ package io.cairn.backupapi.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupIdentifier;
@@ -9,13 +10,17 @@ import io.cairn.backupapi.BackupIdentifierWildcard;
 import io.cairn.backupapi.BackupPage;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusAggregator;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.CheckpointPattern;
+import io.cairn.backupapi.ClusterBackupStatusCode;
+import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.manifest.Manifest;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -125,6 +130,68 @@ public abstract class ListingContractTests extends ReuseContractTests {
     }
     assertThat(listAll(BackupIdentifierWildcard.ofPartition(1), 2))
         .containsExactlyElementsOf(filter(ids, id -> id.partitionId() == 1));
+  }
+
+  @Test
+  void shouldListCorruptManifestAsFailedWithItsPathAndListTheOtherBackups() throws Exception {
+    // given backups 4, 5 and 6 of partitions 1 and 2, where both copies of 5 have a damaged
+    // manifest: partition 1's cut in half, partition 2's opening brace bit-flipped
+    List<BackupIdentifier> ids = new ArrayList<>();
+    for (int partition = 1; partition <= 2; partition++) {
+      for (long checkpoint = 4; checkpoint <= 6; checkpoint++) {
+        BackupIdentifier id = id(0, partition, checkpoint);
+        await(store.save(tinyBackup(id)));
+        ids.add(id);
+      }
+    }
+    BackupIdentifier truncated = id(0, 1, 5);
+    BackupIdentifier flipped = id(0, 2, 5);
+    byte[] whole = readRawManifest(truncated);
+    writeRawManifest(truncated, Arrays.copyOf(whole, whole.length / 2));
+    byte[] flippedBytes = readRawManifest(flipped);
+    flippedBytes[0] ^= 0x01;
+    writeRawManifest(flipped, flippedBytes);
+    String truncatedPath = catchThrowableOfType(() -> await(store.getStatus(truncated)),
+        ManifestException.class).manifest();
+    String flippedPath = catchThrowableOfType(() -> await(store.getStatus(flipped)),
+        ManifestException.class).manifest();
+
+    // when everything is listed, in one page and one backup per page
+    List<BackupStatus> statuses =
+        await(store.list(BackupIdentifierWildcard.all(), PageRequest.first())).statuses();
+
+    // then every backup is listed, the damaged ones FAILED naming their manifest and the problem
+    assertThat(statuses).extracting(BackupStatus::id).containsExactlyElementsOf(ids);
+    assertThat(listAll(BackupIdentifierWildcard.all(), 1)).containsExactlyElementsOf(ids);
+    for (var bad : List.of(List.of(truncated, truncatedPath), List.of(flipped, flippedPath))) {
+      assertThat(statuses).filteredOn(s -> s.id().equals(bad.get(0))).singleElement()
+          .satisfies(s -> {
+            assertThat(s.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+            assertThat(s.isManifestUnreadable()).isTrue();
+            assertThat(s.descriptor()).isEmpty();
+            assertThat(s.createdAt()).isPresent();
+            assertThat(s.failureReason()).hasValueSatisfying(reason -> assertThat(reason)
+                .contains((String) bad.get(1))
+                .contains("cannot be parsed"));
+          });
+    }
+    assertThat(statuses).filteredOn(s -> s.id().checkpointId() != 5)
+        .hasSize(4)
+        .allSatisfy(s -> {
+          assertThat(s.statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
+          assertThat(s.isManifestUnreadable()).isFalse();
+        });
+    // and backup 5 is FAILED for the cluster, while 6 is COMPLETED
+    assertThat(BackupStatusAggregator.aggregate(5, 2,
+        statuses.stream().filter(s -> s.id().checkpointId() == 5).toList()).statusCode())
+        .isEqualTo(ClusterBackupStatusCode.FAILED);
+    assertThat(BackupStatusAggregator.aggregate(6, 2,
+        statuses.stream().filter(s -> s.id().checkpointId() == 6).toList()).statusCode())
+        .isEqualTo(ClusterBackupStatusCode.COMPLETED);
+    // and deleting a damaged backup clears it from the listing
+    await(store.delete(truncated));
+    assertThat(listAll(BackupIdentifierWildcard.ofPartition(1), 100))
+        .containsExactly(id(0, 1, 4), id(0, 1, 6));
   }
 
   @Test

@@ -175,6 +175,24 @@ public final class BackupCatalog {
         list(
             BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(backupId)),
             "listing backup " + backupId);
+    // A store lists a manifest it cannot read as FAILED; for the backup asked for by id that is
+    // corruption to name, not merely "not completed".
+    for (final BackupStatus status : statuses) {
+      if (status.isManifestUnreadable()) {
+        final int partitionId = status.id().partitionId();
+        throw new RestoreException(
+            Kind.CORRUPTED,
+            OptionalInt.of(partitionId),
+            Optional.empty(),
+            "Partition "
+                + partitionId
+                + ": Expected a trustworthy manifest while listing backup "
+                + backupId
+                + ", but: "
+                + status.failureReason().orElse("(no reason)"),
+            null);
+      }
+    }
     final List<String> otherShape =
         statuses.stream()
             .filter(
