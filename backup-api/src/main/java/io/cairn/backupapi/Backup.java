@@ -1,7 +1,10 @@
 package io.cairn.backupapi;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A partition backup to save, or one that was restored: its identifier, its descriptor, and the
@@ -53,6 +56,7 @@ public record Backup(
     private int numberOfPartitions;
     private String brokerVersion;
     private String stateDigest;
+    private SortedMap<String, String> familyDigests = new TreeMap<>();
     private NamedFileSet snapshot = NamedFileSet.empty();
     private NamedFileSet segments = NamedFileSet.empty();
 
@@ -87,6 +91,12 @@ public record Backup(
       return this;
     }
 
+    /** The digest by column family of the state at the checkpoint (optional), lowercase hex. */
+    public Builder familyDigests(Map<String, String> digests) {
+      this.familyDigests = new TreeMap<>(digests);
+      return this;
+    }
+
     public Builder segments(NamedFileSet files) {
       this.segments = files;
       return this;
@@ -104,7 +114,8 @@ public record Backup(
               brokerVersion,
               stateDigest,
               snapshot.size() + segments.size(),
-              snapshot.totalBytes() + segments.totalBytes());
+              snapshot.totalBytes() + segments.totalBytes(),
+              familyDigests);
       return new Backup(id, descriptor, snapshot, segments);
     }
   }

@@ -1,7 +1,14 @@
 package io.cairn.backupapi;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -19,6 +26,9 @@ import java.util.regex.Pattern;
  *     restored partition must reproduce it
  * @param fileCount snapshot files plus segment files
  * @param sizeBytes the sum of every file's (uncompressed) size
+ * @param familyDigests lowercase hex digest by digested column family of the state at the
+ *     checkpoint, whose sum is {@code stateDigest}; empty when the backup did not record them
+ *     (optional: older manifests lack it). Lets a mismatch report name the families that differ.
  */
 public record BackupDescriptor(
     long checkpointId,
@@ -30,7 +40,8 @@ public record BackupDescriptor(
     String brokerVersion,
     String stateDigest,
     int fileCount,
-    long sizeBytes) {
+    long sizeBytes,
+    SortedMap<String, String> familyDigests) {
 
   private static final Pattern HEX = Pattern.compile("([0-9a-f]{2})+");
 
@@ -62,6 +73,74 @@ public record BackupDescriptor(
     if (sizeBytes < 0) {
       throw invalid("sizeBytes >= 0", sizeBytes);
     }
+    Objects.requireNonNull(familyDigests, "familyDigests");
+    final TreeMap<String, String> copy = new TreeMap<>();
+    familyDigests.forEach(
+        (family, digest) -> {
+          if (family == null || family.isBlank()) {
+            throw invalid("non-blank family names in familyDigests", "'" + family + "'");
+          }
+          if (digest == null || !HEX.matcher(digest).matches()) {
+            throw invalid(
+                "familyDigests in lowercase hex with an even number of digits",
+                family + "='" + digest + "'");
+          }
+          copy.put(family, digest);
+        });
+    familyDigests = Collections.unmodifiableSortedMap(copy);
+  }
+
+  /** A descriptor without per-family digests. */
+  public BackupDescriptor(
+      long checkpointId,
+      int partitionId,
+      int nodeId,
+      long checkpointPosition,
+      Optional<String> snapshotId,
+      int numberOfPartitions,
+      String brokerVersion,
+      String stateDigest,
+      int fileCount,
+      long sizeBytes) {
+    this(
+        checkpointId,
+        partitionId,
+        nodeId,
+        checkpointPosition,
+        snapshotId,
+        numberOfPartitions,
+        brokerVersion,
+        stateDigest,
+        fileCount,
+        sizeBytes,
+        new TreeMap<>());
+  }
+
+  /**
+   * The families whose recorded digest differs from {@code actual} (digest by family name), each
+   * as {@code "<family> expected <hex>, actual <hex|absent>"} in name order, including families
+   * present on one side only. Empty when this descriptor records no family digests.
+   */
+  public List<String> differingFamilies(Map<String, String> actual) {
+    final List<String> differing = new ArrayList<>();
+    if (familyDigests.isEmpty()) {
+      return differing;
+    }
+    final TreeSet<String> names = new TreeSet<>(familyDigests.keySet());
+    names.addAll(actual.keySet());
+    for (String name : names) {
+      final String expected = familyDigests.get(name);
+      final String found = actual.get(name);
+      if (!Objects.equals(expected, found)) {
+        differing.add(
+            name
+                + " expected "
+                + (expected == null ? "absent" : expected)
+                + ", actual "
+                + (found == null ? "absent" : found));
+      }
+    }
+    return differing;
   }
 
   private static IllegalArgumentException invalid(String rule, Object actual) {

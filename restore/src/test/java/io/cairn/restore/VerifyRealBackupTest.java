@@ -6,6 +6,7 @@ import io.cairn.backup.restore.FamilyState;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.FileProblemKind;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.layout.StoreLayout;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -107,6 +108,51 @@ final class VerifyRealBackupTest {
         .contains("partition 3")
         .contains("MISMATCH")
         .contains("NOT CLEAN: 1 of 3 partitions");
+  }
+
+  @Test
+  void shouldNameTheFamilyWhoseRecordedDigestDiffers() throws IOException {
+    // given a copy of the store whose descriptor of partition 2 records another digest for one
+    // family, and a total that differs accordingly
+    final Path tampered = fixture.copyOfStore();
+    final BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
+    final Path manifest = new StoreLayout(tampered).manifestFile(id);
+    final String json = Files.readString(manifest, StandardCharsets.UTF_8);
+    final var descriptor =
+        new ManifestCodec()
+            .decode(json.getBytes(StandardCharsets.UTF_8), manifest.toString(), id)
+            .descriptor()
+            .orElseThrow();
+    assertThat(descriptor.familyDigests()).containsKey("LEDGER_ACCOUNTS");
+    final String recordedFamily = descriptor.familyDigests().get("LEDGER_ACCOUNTS");
+    final String otherFamily = flipFirstDigit(recordedFamily);
+    final String recordedTotal = descriptor.stateDigest();
+    final String otherTotal = flipFirstDigit(recordedTotal);
+    final String familyField = "\"LEDGER_ACCOUNTS\" : \"" + recordedFamily + "\"";
+    final String totalField = "\"stateDigest\" : \"" + recordedTotal + "\"";
+    assertThat(json).contains(familyField).contains(totalField);
+    Files.writeString(
+        manifest,
+        json.replace(familyField, "\"LEDGER_ACCOUNTS\" : \"" + otherFamily + "\"")
+            .replace(totalField, "\"stateDigest\" : \"" + otherTotal + "\""));
+
+    // when it is verified
+    final VerifyReport report = verify(tampered, false);
+
+    // then partition 2's report names that family, what the backup recorded and what was rebuilt
+    assertThat(report.isClean()).isFalse();
+    final PartitionVerification second = report.partitions().get(1);
+    assertThat(second.actualDigest()).hasValue(recordedTotal);
+    assertThat(second.digest().orElseThrow().differingFamilies())
+        .containsExactly(
+            "LEDGER_ACCOUNTS expected " + otherFamily + ", actual " + recordedFamily);
+    assertThat(report.describe())
+        .contains("Differing families: LEDGER_ACCOUNTS expected " + otherFamily)
+        .contains("NOT CLEAN: 1 of 3 partitions");
+  }
+
+  private static String flipFirstDigit(final String hex) {
+    return (hex.charAt(0) == '0' ? "1" : "0") + hex.substring(1);
   }
 
   @Test

@@ -19,7 +19,9 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,7 +38,8 @@ import java.util.regex.Pattern;
 public final class ManifestCodec {
 
   public static final int FORMAT_MAJOR = 1;
-  public static final int FORMAT_MINOR = 0;
+  /** 1.1 added the optional {@code descriptor.familyDigests}. */
+  public static final int FORMAT_MINOR = 1;
   public static final String FORMAT_VERSION = FORMAT_MAJOR + "." + FORMAT_MINOR;
   /** Larger manifests are refused before parsing (a 10 000-file manifest is about 2 MiB). */
   public static final int MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
@@ -181,7 +184,8 @@ public final class ManifestCodec {
         required(d.brokerVersion(), "descriptor.brokerVersion"),
         required(d.stateDigest(), "descriptor.stateDigest"),
         required(d.fileCount(), "descriptor.fileCount"),
-        required(d.sizeBytes(), "descriptor.sizeBytes"));
+        required(d.sizeBytes(), "descriptor.sizeBytes"),
+        d.familyDigests() == null ? new TreeMap<>() : new TreeMap<>(d.familyDigests()));
   }
 
   private static List<ManifestFile> fromDtos(List<FileDto> dtos, FileSetKind kind, String source) {
@@ -247,7 +251,8 @@ public final class ManifestCodec {
         d.brokerVersion(),
         d.stateDigest(),
         d.fileCount(),
-        d.sizeBytes());
+        d.sizeBytes(),
+        d.familyDigests().isEmpty() ? null : d.familyDigests());
   }
 
   private static List<FileDto> toDtos(List<ManifestFile> files) {
@@ -283,7 +288,8 @@ public final class ManifestCodec {
       String brokerVersion,
       String stateDigest,
       Integer fileCount,
-      Long sizeBytes) {}
+      Long sizeBytes,
+      Map<String, String> familyDigests) {}
 
   record FilesDto(List<FileDto> snapshot, List<FileDto> segments) {}
 

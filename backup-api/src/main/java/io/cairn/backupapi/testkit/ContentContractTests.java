@@ -21,6 +21,7 @@ import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.RestoreProgress;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
+import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
 import java.nio.charset.StandardCharsets;
@@ -250,7 +251,7 @@ public abstract class ContentContractTests extends LifecycleContractTests {
     await(store.save(backup));
     String json = new String(readRawManifest(backup.id()), StandardCharsets.UTF_8);
     writeRawManifest(backup.id(),
-        json.replace("\"1.0\"", "\"2.0\"").getBytes(StandardCharsets.UTF_8));
+        json.replace("\"" + ManifestCodec.FORMAT_VERSION + "\"", "\"2.0\"").getBytes(StandardCharsets.UTF_8));
 
     assertThatThrownBy(() -> await(store.getStatus(backup.id())))
         .isInstanceOf(ManifestException.class)

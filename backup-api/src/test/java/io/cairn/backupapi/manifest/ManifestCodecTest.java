@@ -55,9 +55,60 @@ class ManifestCodecTest {
     for (Manifest m : List.of(done, inProgress, failed, markedOnly)) {
       assertThat(codec.decode(codec.encode(m), SOURCE, ID)).isEqualTo(m);
     }
-    assertThat(json(done)).contains("\"manifestVersion\" : \"1.0\"")
+    assertThat(json(done)).contains("\"manifestVersion\" : \"1.1\"")
         .contains("\"crc32c\" : \"deadbeef\"").contains("\"compression\" : \"zstd\"");
     assertThat(json(done)).doesNotContain("failureReason");
+    assertThat(json(done)).doesNotContain("familyDigests");
+  }
+
+  @Test
+  void shouldRoundTripFamilyDigestsWhenRecorded() {
+    var families = new java.util.TreeMap<String, String>();
+    families.put("accounts", "0000000000000000000000000000000a");
+    families.put("transfers", "000000000000000000000000000000f5");
+    var descriptor = new BackupDescriptor(9, 2, 1, 12_345, Optional.empty(), 3, "0.1.0",
+        "000000000000000000000000000000ff", 0, 0, families);
+    Manifest m = Manifest.inProgress(descriptor, T0);
+
+    Manifest decoded = codec.decode(codec.encode(m), SOURCE, ID);
+
+    assertThat(decoded).isEqualTo(m);
+    assertThat(decoded.descriptor().orElseThrow().familyDigests()).isEqualTo(families);
+    assertThat(json(m)).contains("\"accounts\" : \"0000000000000000000000000000000a\"");
+  }
+
+  @Test
+  void shouldReadManifestWithoutFamilyDigestsAsNoneRecorded() {
+    String json = new String(codec.encode(completed()), StandardCharsets.UTF_8)
+        .replace("\"1.1\"", "\"1.0\"");
+    assertThat(json).doesNotContain("familyDigests");
+
+    BackupDescriptor d = decode(json).descriptor().orElseThrow();
+
+    assertThat(d.familyDigests()).isEmpty();
+    assertThat(d.differingFamilies(java.util.Map.of("accounts", "01"))).isEmpty();
+  }
+
+  @Test
+  void shouldNameFamiliesWhoseDigestDiffers() {
+    var families = new java.util.TreeMap<>(java.util.Map.of("accounts", "0a", "transfers", "f5"));
+    var d = new BackupDescriptor(9, 2, 1, 1, Optional.empty(), 3, "0.1.0", "ff", 0, 0, families);
+
+    assertThat(d.differingFamilies(java.util.Map.of("accounts", "0a", "transfers", "f6", "x", "01")))
+        .containsExactly("transfers expected f5, actual f6", "x expected absent, actual 01");
+    assertThat(d.differingFamilies(families)).isEmpty();
+  }
+
+  @Test
+  void shouldRejectFamilyDigestThatIsNotHex() {
+    String json = json(Manifest.inProgress(new BackupDescriptor(9, 2, 1, 1, Optional.empty(), 3,
+        "0.1.0", "ff", 0, 0, new java.util.TreeMap<>(java.util.Map.of("accounts", "0a"))), T0))
+        .replace("\"0a\"", "\"XY\"");
+
+    assertThatThrownBy(() -> decode(json))
+        .isInstanceOf(ManifestException.class)
+        .hasMessageContaining("familyDigests")
+        .hasMessageContaining(SOURCE);
   }
 
   @Test
@@ -118,7 +169,7 @@ class ManifestCodecTest {
   @Test
   void shouldIgnoreUnknownFieldsOfANewerMinorVersion() {
     String json = json(completed())
-        .replace("\"manifestVersion\" : \"1.0\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
+        .replace("\"manifestVersion\" : \"1.1\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
         .replace("\"compression\" : \"zstd\"", "\"compression\" : \"zstd\", \"sha\" : [1, 2]");
 
     assertThat(decode(json)).isEqualTo(completed());
@@ -127,7 +178,7 @@ class ManifestCodecTest {
   @ParameterizedTest
   @ValueSource(strings = {"2.0", "0.9", "10.1"})
   void shouldRefuseAnotherMajorVersion(String version) {
-    String json = json(completed()).replace("\"1.0\"", "\"" + version + "\"");
+    String json = json(completed()).replace("\"1.1\"", "\"" + version + "\"");
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -137,8 +188,8 @@ class ManifestCodecTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "\"1.0\"|\"one\"|manifestVersion",
-      "\"1.0\"|1|manifestVersion",
+      "\"1.1\"|\"one\"|manifestVersion",
+      "\"1.1\"|1|manifestVersion",
       "\"COMPLETED\"|\"DONE\"|status",
       "\"deadbeef\"|\"DEADBEEF\"|CRC32C",
       "\"deadbeef\"|\"beef\"|CRC32C",

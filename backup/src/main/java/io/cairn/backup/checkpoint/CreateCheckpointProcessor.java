@@ -3,6 +3,7 @@ package io.cairn.backup.checkpoint;
 import io.cairn.backup.Checkpoint;
 import io.cairn.backup.CheckpointListener;
 import io.cairn.db.CairnDb;
+import io.cairn.db.StateDigest;
 import io.cairn.protocol.CheckpointIntent;
 import io.cairn.protocol.CheckpointValue;
 import io.cairn.protocol.RejectionType;
@@ -75,8 +76,10 @@ final class CreateCheckpointProcessor implements CommandProcessor {
           new CheckpointValue(current.id(), current.position(), current.timestamp()));
       return null;
     }
+    final StateDigest digest = db.stateDigest();
     final Checkpoint checkpoint =
-        new Checkpoint(id, context.position(), context.timestamp(), db.stateDigest().total());
+        new Checkpoint(
+            id, context.position(), context.timestamp(), digest.total(), digest.families());
     result.appendEventAndRespond(
         context.key(),
         CheckpointIntent.CREATED,

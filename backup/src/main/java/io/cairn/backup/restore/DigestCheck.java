@@ -1,9 +1,15 @@
 package io.cairn.backup.restore;
 
 import io.cairn.backup.BackupMetrics.RestoreCheckResult;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -19,6 +25,8 @@ import java.util.stream.Collectors;
  * @param families the restored state's digested families, filled only when the digests differ
  * @param problem why the check could not compare digests (the command at the position is not the
  *     checkpoint, or the state holds that checkpoint already), empty otherwise
+ * @param expectedFamilyDigests the backup's digest by column family (lowercase hex), empty when
+ *     the backup recorded only the total
  */
 public record DigestCheck(
     int partitionId,
@@ -27,13 +35,65 @@ public record DigestCheck(
     String expectedDigest,
     Optional<String> actualDigest,
     List<FamilyState> families,
-    Optional<String> problem) {
+    Optional<String> problem,
+    SortedMap<String, String> expectedFamilyDigests) {
 
   public DigestCheck {
     Objects.requireNonNull(expectedDigest, "expectedDigest");
     Objects.requireNonNull(actualDigest, "actualDigest");
     Objects.requireNonNull(problem, "problem");
     families = List.copyOf(families);
+    expectedFamilyDigests =
+        Collections.unmodifiableSortedMap(new TreeMap<>(expectedFamilyDigests));
+  }
+
+  /** A check against a backup that recorded only the total digest. */
+  public DigestCheck(
+      final int partitionId,
+      final long backupId,
+      final long checkpointPosition,
+      final String expectedDigest,
+      final Optional<String> actualDigest,
+      final List<FamilyState> families,
+      final Optional<String> problem) {
+    this(
+        partitionId,
+        backupId,
+        checkpointPosition,
+        expectedDigest,
+        actualDigest,
+        families,
+        problem,
+        new TreeMap<>());
+  }
+
+  /**
+   * The families whose digest differs from the backup's, each as {@code "<family> expected <hex>,
+   * actual <hex|absent>"} in name order (families on one side only included). Empty when the
+   * digests match, could not be compared, or the backup recorded no family digests.
+   */
+  public List<String> differingFamilies() {
+    final List<String> differing = new ArrayList<>();
+    if (matches() || problem.isPresent() || expectedFamilyDigests.isEmpty()) {
+      return differing;
+    }
+    final Map<String, String> actual = new TreeMap<>();
+    families.forEach(family -> actual.put(family.family(), family.digestHex()));
+    final TreeSet<String> names = new TreeSet<>(expectedFamilyDigests.keySet());
+    names.addAll(actual.keySet());
+    for (final String name : names) {
+      final String expected = expectedFamilyDigests.get(name);
+      final String found = actual.get(name);
+      if (!Objects.equals(expected, found)) {
+        differing.add(
+            name
+                + " expected "
+                + (expected == null ? "absent" : expected)
+                + ", actual "
+                + (found == null ? "absent" : found));
+      }
+    }
+    return differing;
   }
 
   /** True iff the restored state reproduced the backup's digest. */
@@ -80,8 +140,14 @@ public record DigestCheck(
         + (families.isEmpty()
             ? "(none)"
             : families.stream().map(FamilyState::toString).collect(Collectors.joining("; ")))
-        + ". The backup records only the total digest; compare these with the source cluster's"
-        + " state, restore another backup, or accept the partition as it is (a partial restore"
+        + (expectedFamilyDigests.isEmpty()
+            ? ". The backup records only the total digest; compare these with the source"
+                + " cluster's state"
+            : differingFamilies().isEmpty()
+                ? ". Every family's digest equals the backup's, so the backup's recorded total"
+                    + " does not fit its own families: its descriptor was altered"
+                : ". Differing families: " + String.join("; ", differingFamilies()))
+        + ". Restore another backup, or accept the partition as it is (a partial restore"
         + " loses what differs).";
   }
 }

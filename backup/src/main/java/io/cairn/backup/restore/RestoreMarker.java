@@ -13,9 +13,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -35,7 +38,9 @@ import java.util.regex.Pattern;
  *   "checkpointPosition" : 4711,        the position of the kept CHECKPOINT CREATE(backupId)
  *   "stateDigest" : "1f…e0",            32 lowercase hex digits, from the backup descriptor
  *   "snapshotId" : "12-1-4700-4705",    absent for a log-only backup
- *   "brokerVersion" : "0.1.0"           the version that took the backup
+ *   "brokerVersion" : "0.1.0",          the version that took the backup
+ *   "familyDigests" : {"accounts" : "0a…", …}   optional: digest by column family, from the
+ *                                       backup descriptor when it recorded them
  * }
  * </pre>
  *
@@ -49,6 +54,8 @@ import java.util.regex.Pattern;
  * @param stateDigest the digest recorded in the backup, 32 lowercase hex digits
  * @param snapshotId the installed snapshot, empty for a log-only backup
  * @param brokerVersion the version of the broker that took the backup
+ * @param familyDigests the backup's digest by column family (lowercase hex), empty when the backup
+ *     did not record them
  */
 public record RestoreMarker(
     long backupId,
@@ -57,7 +64,8 @@ public record RestoreMarker(
     long checkpointPosition,
     String stateDigest,
     Optional<String> snapshotId,
-    String brokerVersion) {
+    String brokerVersion,
+    SortedMap<String, String> familyDigests) {
 
   /** The file's name in the partition directory. */
   public static final String FILE_NAME = "restored-backup.json";
@@ -87,10 +95,39 @@ public record RestoreMarker(
     if (stateDigest == null || !DIGEST.matcher(stateDigest).matches()) {
       violations.add("stateDigest of 32 lowercase hex digits, but was '" + stateDigest + "'");
     }
+    Objects.requireNonNull(familyDigests, "familyDigests");
+    familyDigests.forEach(
+        (family, digest) -> {
+          if (digest == null || !DIGEST.matcher(digest).matches()) {
+            violations.add(
+                "familyDigests of 32 lowercase hex digits, but " + family + " was '" + digest + "'");
+          }
+        });
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException(
           "Expected " + String.join("; ", violations) + " (restore marker)");
     }
+    familyDigests = Collections.unmodifiableSortedMap(new TreeMap<>(familyDigests));
+  }
+
+  /** A marker without per-family digests. */
+  public RestoreMarker(
+      final long backupId,
+      final int partitionId,
+      final int sourceNodeId,
+      final long checkpointPosition,
+      final String stateDigest,
+      final Optional<String> snapshotId,
+      final String brokerVersion) {
+    this(
+        backupId,
+        partitionId,
+        sourceNodeId,
+        checkpointPosition,
+        stateDigest,
+        snapshotId,
+        brokerVersion,
+        new TreeMap<>());
   }
 
   /** Writes {@code <partitionDirectory>/restored-backup.json} atomically. */
@@ -104,6 +141,10 @@ public record RestoreMarker(
     root.put("stateDigest", stateDigest);
     snapshotId.ifPresent(id -> root.put("snapshotId", id));
     root.put("brokerVersion", brokerVersion);
+    if (!familyDigests.isEmpty()) {
+      final ObjectNode families = root.putObject("familyDigests");
+      familyDigests.forEach(families::put);
+    }
     writeAtomically(
         partitionDirectory.resolve(FILE_NAME),
         JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
@@ -171,10 +212,34 @@ public record RestoreMarker(
               snapshot == null || snapshot.isNull()
                   ? Optional.empty()
                   : Optional.of(snapshot.asText()),
-              requiredText(root, "brokerVersion", file)));
+              requiredText(root, "brokerVersion", file),
+              familyDigests(root, file)));
     } catch (final IllegalArgumentException e) {
       throw invalid(file, "a valid restore marker", e.getMessage());
     }
+  }
+
+  private static SortedMap<String, String> familyDigests(final JsonNode root, final Path file) {
+    final TreeMap<String, String> families = new TreeMap<>();
+    final JsonNode node = root.get("familyDigests");
+    if (node == null || node.isNull()) {
+      return families;
+    }
+    if (!node.isObject()) {
+      throw invalid(file, "an object field 'familyDigests'", String.valueOf(node));
+    }
+    node.fields()
+        .forEachRemaining(
+            family -> {
+              if (!family.getValue().isTextual()) {
+                throw invalid(
+                    file,
+                    "text digests in 'familyDigests'",
+                    family.getKey() + "=" + family.getValue());
+              }
+              families.put(family.getKey(), family.getValue().asText());
+            });
+    return families;
   }
 
   private static long requiredLong(final JsonNode root, final String name, final Path file) {

@@ -132,7 +132,8 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
           marker.stateDigest(),
           Optional.empty(),
           List.of(),
-          problem);
+          problem,
+          marker.familyDigests());
     }
     final StateDigest digest = db.stateDigest();
     final String actual = digest.toHex();
@@ -143,7 +144,8 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
         marker.stateDigest(),
         Optional.of(actual),
         actual.equals(marker.stateDigest()) ? List.of() : families(db, digest),
-        Optional.empty());
+        Optional.empty(),
+        marker.familyDigests());
   }
 
   private Optional<String> problem(final ProcessingContext context) {

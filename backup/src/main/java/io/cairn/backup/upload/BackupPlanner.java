@@ -84,6 +84,7 @@ public final class BackupPlanner {
             .numberOfPartitions(partitionCount)
             .brokerVersion(brokerVersion)
             .stateDigest(checkpoint.stateDigestHex())
+            .familyDigests(checkpoint.familyDigestsHex())
             .segments(new NamedFileSet(segments));
     snapshot.ifPresent(s -> builder.snapshot(s.id().toString(), snapshotFiles(s)));
     return builder.build();

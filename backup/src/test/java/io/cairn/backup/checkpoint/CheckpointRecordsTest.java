@@ -73,6 +73,7 @@ final class CheckpointRecordsTest {
     // given
     deposit("a", 10);
     final Digest128 atCheckpoint = kit.db().stateDigest().total();
+    final var familiesAtCheckpoint = kit.db().stateDigest().families();
 
     // when a checkpoint is requested and more is processed after it
     final long create = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(5, -1, -1));
@@ -96,7 +97,9 @@ final class CheckpointRecordsTest {
     final Checkpoint expected = new Checkpoint(5, create, timestamp, atCheckpoint);
     assertThat(CheckpointState.of(kit.db()).latestCheckpoint()).contains(expected);
     assertThat(CheckpointState.of(kit.db()).latestCheckpointId()).isEqualTo(5);
-    assertThat(told).containsExactly(expected);
+    assertThat(told)
+        .containsExactly(new Checkpoint(5, create, timestamp, atCheckpoint, familiesAtCheckpoint));
+    assertThat(told.get(0).familyDigests()).isNotEmpty();
     assertThat(leaderRegistry.get(BackupMetrics.CHECKPOINT_ID).gauge().value()).isEqualTo(5);
     assertThat(leaderRegistry.get(BackupMetrics.CHECKPOINT_POSITION).gauge().value())
         .isEqualTo(create);

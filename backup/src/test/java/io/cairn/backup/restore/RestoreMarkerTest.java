@@ -35,6 +35,24 @@ final class RestoreMarkerTest {
   }
 
   @Test
+  void shouldReadBackFamilyDigestsWhenTheBackupRecordedThem() throws IOException {
+    final RestoreMarker marker =
+        new RestoreMarker(
+            7, 2, 1, 4711, "0123456789abcdef0123456789abcdef", Optional.empty(), "0.1.0",
+            new java.util.TreeMap<>(
+                java.util.Map.of(
+                    "accounts", "0000000000000000000000000000000a",
+                    "transfers", "0123456789abcdef0123456789abcde5")));
+    marker.write(partition);
+
+    assertThat(RestoreMarker.read(partition)).hasValue(marker);
+    assertThat(RestoreMarker.read(partition).orElseThrow().familyDigests())
+        .containsOnlyKeys("accounts", "transfers");
+    assertThat(Files.readString(partition.resolve(RestoreMarker.FILE_NAME)))
+        .contains("familyDigests");
+  }
+
+  @Test
   void shouldBeAbsentForAPartitionThatWasNotRestored() {
     assertThat(RestoreMarker.read(partition)).isEmpty();
   }

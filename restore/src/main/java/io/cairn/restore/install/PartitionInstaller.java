@@ -103,7 +103,8 @@ public final class PartitionInstaller {
                 descriptor.checkpointPosition(),
                 descriptor.stateDigest(),
                 descriptor.snapshotId(),
-                descriptor.brokerVersion())
+                descriptor.brokerVersion(),
+                descriptor.familyDigests())
             .write(partitionDirectory);
         DurableFiles.fsyncDirectory(partitionDirectory);
         DurableFiles.fsyncDirectory(layout.partitions());
