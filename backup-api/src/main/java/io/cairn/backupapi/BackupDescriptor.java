@@ -122,20 +122,30 @@ public record BackupDescriptor(
    * present on one side only. Empty when this descriptor records no family digests.
    */
   public List<String> differingFamilies(Map<String, String> actual) {
+    return differingFamilies(familyDigests, actual);
+  }
+
+  /**
+   * One line per column family whose digest in {@code expected} and {@code actual} differs
+   * ("name expected X, actual Y", "absent" for a missing one), in name order; empty when {@code
+   * expected} is (a backup that recorded only the total).
+   */
+  public static List<String> differingFamilies(
+      Map<String, String> expected, Map<String, String> actual) {
     final List<String> differing = new ArrayList<>();
-    if (familyDigests.isEmpty()) {
+    if (expected.isEmpty()) {
       return differing;
     }
-    final TreeSet<String> names = new TreeSet<>(familyDigests.keySet());
+    final TreeSet<String> names = new TreeSet<>(expected.keySet());
     names.addAll(actual.keySet());
     for (String name : names) {
-      final String expected = familyDigests.get(name);
+      final String expectedDigest = expected.get(name);
       final String found = actual.get(name);
-      if (!Objects.equals(expected, found)) {
+      if (!Objects.equals(expectedDigest, found)) {
         differing.add(
             name
                 + " expected "
-                + (expected == null ? "absent" : expected)
+                + (expectedDigest == null ? "absent" : expectedDigest)
                 + ", actual "
                 + (found == null ? "absent" : found));
       }

@@ -1,7 +1,7 @@
 package io.cairn.backup.restore;
 
 import io.cairn.backup.BackupMetrics.RestoreCheckResult;
-import java.util.ArrayList;
+import io.cairn.backupapi.BackupDescriptor;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -73,27 +72,12 @@ public record DigestCheck(
    * digests match, could not be compared, or the backup recorded no family digests.
    */
   public List<String> differingFamilies() {
-    final List<String> differing = new ArrayList<>();
     if (matches() || problem.isPresent() || expectedFamilyDigests.isEmpty()) {
-      return differing;
+      return List.of();
     }
     final Map<String, String> actual = new TreeMap<>();
     families.forEach(family -> actual.put(family.family(), family.digestHex()));
-    final TreeSet<String> names = new TreeSet<>(expectedFamilyDigests.keySet());
-    names.addAll(actual.keySet());
-    for (final String name : names) {
-      final String expected = expectedFamilyDigests.get(name);
-      final String found = actual.get(name);
-      if (!Objects.equals(expected, found)) {
-        differing.add(
-            name
-                + " expected "
-                + (expected == null ? "absent" : expected)
-                + ", actual "
-                + (found == null ? "absent" : found));
-      }
-    }
-    return differing;
+    return BackupDescriptor.differingFamilies(expectedFamilyDigests, actual);
   }
 
   /** True iff the restored state reproduced the backup's digest. */
