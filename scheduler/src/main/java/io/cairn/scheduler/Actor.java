@@ -461,16 +461,16 @@ public abstract class Actor {
       if (future != null) {
         future.complete(value);
       }
-    } catch (InterruptedException e) {
-      failed = true;
-      Thread.currentThread().interrupt();
-      LOG.warn("Task of actor {} was interrupted; the actor goes on", name, e);
-      fail(future, e);
     } catch (Throwable e) { // NOPMD - actor boundary: a task must never kill the worker
       failed = true;
       LOG.warn("Task of actor {} failed; the actor goes on", name, e);
       fail(future, e);
     } finally {
+      // The thread belongs to the scheduler, not to the task: an interrupt a task threw or left
+      // behind is answered by its failed future and must not leak into the next task.
+      if (Thread.interrupted()) {
+        LOG.warn("A task of actor {} left its thread interrupted; clearing the flag", name);
+      }
       h.recordTask(clock.nanos() - startNanos, failed);
     }
   }

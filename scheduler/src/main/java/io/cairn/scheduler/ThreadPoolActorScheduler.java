@@ -261,12 +261,6 @@ public final class ThreadPoolActorScheduler implements ActorScheduler {
       if (actor.hasWork() && actor.dispatched.compareAndSet(false, true)) {
         dispatch(actor);
       }
-      if (Thread.interrupted() && running) {
-        // The interrupt came from a task (its future already failed with it); the worker belongs
-        // to the scheduler, which only stops it through close(), so it clears the flag and goes on.
-        LOG.warn("A task of actor {} left worker {} interrupted; clearing the flag",
-            actor.name(), thread.getName());
-      }
     }
   }
 }
