@@ -83,7 +83,9 @@ public final class SnapshotDirector {
    * Takes a snapshot now, from any thread.
    *
    * @return completes on the owner's thread with the persisted snapshot, empty if nothing was
-   *     processed since the newest snapshot; fails if taking it failed
+   *     processed since the newest snapshot; fails if taking it failed. If the owner closes while
+   *     the snapshot persists, it completes on the I/O executor's thread instead, so that it always
+   *     completes.
    */
   public CompletableFuture<Optional<PersistedSnapshot>> takeSnapshot() {
     return owner.call(this::take).thenCompose(future -> future);
@@ -183,17 +185,18 @@ public final class SnapshotDirector {
     }
     persisting = true;
     final TransientSnapshot snapshot = pending;
+    final CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
     try {
       ioExecutor.execute(
           () -> {
             try {
               final PersistedSnapshot done = snapshot.persist();
-              owner.submit(() -> finish(Optional.of(done), null));
+              report(result, Optional.of(done), null);
             } catch (StaleSnapshotException e) {
-              owner.submit(() -> finish(Optional.empty(), null));
+              report(result, Optional.empty(), null);
             } catch (RuntimeException e) {
               // the executor task's boundary: report every failure to the owner
-              owner.submit(() -> finish(null, e));
+              report(result, null, e);
             }
           });
     } catch (RejectedExecutionException e) {
@@ -202,12 +205,38 @@ public final class SnapshotDirector {
     }
   }
 
+  /**
+   * I/O thread: hands the outcome to the owner. An owner that closed meanwhile (a leader change, a
+   * shutdown) refuses the task and {@link #close()} left the future to this persist, so complete
+   * it here: otherwise the caller of {@link #takeSnapshot()} would wait forever.
+   */
+  private void report(
+      CompletableFuture<Optional<PersistedSnapshot>> result,
+      Optional<PersistedSnapshot> outcome,
+      Throwable failure) {
+    owner
+        .submit(() -> finish(outcome, failure))
+        .whenComplete(
+            (ignored, refused) -> {
+              if (refused != null && !result.isDone()) {
+                complete(result, outcome, failure);
+              }
+            });
+  }
+
   /** Ends the snapshot in progress: a result (present: persisted, empty: skipped) or a failure. */
   private void finish(Optional<PersistedSnapshot> outcome, Throwable failure) {
     final CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
     pending = null;
     persisting = false;
     inProgress = null;
+    complete(result, outcome, failure);
+  }
+
+  private void complete(
+      CompletableFuture<Optional<PersistedSnapshot>> result,
+      Optional<PersistedSnapshot> outcome,
+      Throwable failure) {
     if (failure != null) {
       failed.increment();
       LOG.warn("Snapshot failed: {}", failure.getMessage());

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -165,6 +166,41 @@ final class SnapshotDirectorTest {
     source.process(4, 40, 45);
     scheduler.runFor(INTERVAL.multipliedBy(2));
     assertThat(store.snapshots()).isEmpty();
+  }
+
+  @Test
+  void shouldCompleteASnapshotThatPersistsWhileItsOwnerCloses() {
+    // given a snapshot persisting on the I/O executor
+    final List<Runnable> io = new ArrayList<>();
+    final Partition owner = new Partition();
+    final SnapshotDirector slowIo =
+        SnapshotDirector.builder()
+            .owner(owner)
+            .store(store)
+            .source(source)
+            .config(SnapshotConfig.builder().snapshotInterval(INTERVAL).build())
+            .brokerVersion("0.1.0")
+            .clock(clock)
+            .ioExecutor(io::add)
+            .meterRegistry(registry)
+            .build();
+    scheduler.start(owner);
+    source.process(4, 40, 45);
+    final CompletableFuture<Optional<PersistedSnapshot>> taken = slowIo.takeSnapshot();
+    scheduler.runUntilIdle();
+    assertThat(io).hasSize(1);
+
+    // when the owner closes before the I/O ends (a leader change, a shutdown)
+    owner.submit(slowIo::close);
+    owner.closeAsync();
+    scheduler.runUntilIdle();
+    io.get(0).run();
+    scheduler.runUntilIdle();
+
+    // then the caller still learns the outcome instead of waiting forever
+    assertThat(taken).isCompletedWithValueMatching(s -> s.orElseThrow().index() == 4);
+    assertThat(store.latestSnapshot().map(PersistedSnapshot::index)).contains(4L);
+    assertThat(attempts("persisted")).isEqualTo(1);
   }
 
   private double attempts(String result) {

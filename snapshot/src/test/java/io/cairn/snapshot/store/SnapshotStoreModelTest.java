@@ -14,7 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,8 +86,11 @@ final class SnapshotStoreModelTest {
     // the model
     private final TreeSet<SnapshotId> present = new TreeSet<>();
     private final List<SnapshotId> everTaken = new ArrayList<>();
-    private final Map<SnapshotReservation, SnapshotId> reservations = new IdentityHashMap<>();
-    private final Map<CompactionHold, Long> holds = new IdentityHashMap<>();
+    // Insertion-ordered, so the seed alone picks which one is released (an IdentityHashMap's
+    // order follows identity hash codes, which differ from run to run). Both handles keep
+    // Object's identity equals.
+    private final Map<SnapshotReservation, SnapshotId> reservations = new LinkedHashMap<>();
+    private final Map<CompactionHold, Long> holds = new LinkedHashMap<>();
     private long next = 1;
 
     Run(long seed, Path root) {
