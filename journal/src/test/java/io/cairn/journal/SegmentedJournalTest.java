@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -435,6 +436,7 @@ class SegmentedJournalTest {
   void shouldNeverShowReadersATornRecordWhileTheWriterTruncates() throws Exception {
     journal = SegmentedJournal.open(config(4096), registry);
     final AtomicBoolean done = new AtomicBoolean();
+    final CountDownLatch readersRunning = new CountDownLatch(2);
     final ExecutorService executor = Executors.newFixedThreadPool(2);
     try {
       final List<Future<Long>> readers = new ArrayList<>();
@@ -444,7 +446,10 @@ class SegmentedJournalTest {
                 () -> {
                   long read = 0;
                   try (JournalReader reader = journal.openReader()) {
-                    while (!done.get()) {
+                    readersRunning.countDown();
+                    // A reader the machine lets run only late still reads before it stops.
+                    while ((!done.get() || read == 0)
+                        && !Thread.currentThread().isInterrupted()) {
                       if (reader.hasNext()) {
                         final JournalRecord record;
                         try {
@@ -463,6 +468,7 @@ class SegmentedJournalTest {
                   return read;
                 }));
       }
+      assertThat(readersRunning.await(30, TimeUnit.SECONDS)).as("readers started").isTrue();
       for (int generation = 0; generation < 60; generation++) {
         for (int i = 0; i < 60; i++) {
           final long index = journal.getLastIndex() + 1;

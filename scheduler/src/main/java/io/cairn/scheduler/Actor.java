@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * completes exceptionally with that exception, and the actor goes on. A fixed-rate timer whose task
  * throws keeps firing. If {@code onStart} throws, the start future fails, tasks queued so far fail
  * with {@link IllegalStateException}, and the actor closes ({@code onClose} still runs, to release
- * what {@code onStart} acquired).
+ * what {@code onStart} acquired). An interrupt that a task, {@code onStart}, {@code onClose} or a
+ * future's dependent leaves on the thread is cleared (with a WARN) before anything else runs there.
  *
  * <p>Mailbox: unbounded unless a capacity is given. Unbounded is the default because the mailbox
  * also carries replies and timer firings between actors: blocking a full sender would deadlock two
@@ -419,13 +420,16 @@ public abstract class Actor {
     startRan = true;
     try {
       onStart();
+      clearInterrupt("onStart");
       startFuture.complete(null);
     } catch (Throwable e) { // NOPMD - actor boundary
+      clearInterrupt("onStart");
       LOG.warn("Actor {} failed to start; closing it", name, e);
       abandonQueued = true;
       startFuture.completeExceptionally(e);
       closeAsync();
     }
+    clearInterrupt("A dependent of the start future");
   }
 
   private void finishClose() {
@@ -438,6 +442,7 @@ public abstract class Actor {
         LOG.warn("Actor {} failed in onClose", name, e);
         failure = e;
       }
+      clearInterrupt("onClose");
     }
     synchronized (lock) {
       state = State.CLOSED;
@@ -448,36 +453,46 @@ public abstract class Actor {
     } else {
       closeFuture.completeExceptionally(failure);
     }
+    clearInterrupt("A dependent of the close future");
   }
 
-  /** The actor boundary: every task runs here; nothing it throws escapes. */
+  /**
+   * The actor boundary: every task runs here; nothing it throws escapes. The task is counted
+   * before its future completes, so whoever waits on the future sees it in the metrics.
+   */
   private void invoke(Callable<?> callable, CompletableFuture<Object> future) {
     ActorHost h = host;
     Clock clock = h.clock();
     long startNanos = clock.nanos();
-    boolean failed = false;
+    Object value = null;
+    Throwable failure = null;
     try {
-      Object value = callable.call();
-      if (future != null) {
-        future.complete(value);
-      }
+      value = callable.call();
     } catch (Throwable e) { // NOPMD - actor boundary: a task must never kill the worker
-      failed = true;
+      failure = e;
       LOG.warn("Task of actor {} failed; the actor goes on", name, e);
-      fail(future, e);
-    } finally {
-      // The thread belongs to the scheduler, not to the task: an interrupt a task threw or left
-      // behind is answered by its failed future and must not leak into the next task.
-      if (Thread.interrupted()) {
-        LOG.warn("A task of actor {} left its thread interrupted; clearing the flag", name);
+    }
+    clearInterrupt("A task");
+    h.recordTask(clock.nanos() - startNanos, failure != null);
+    if (future != null) {
+      if (failure == null) {
+        future.complete(value);
+      } else {
+        future.completeExceptionally(failure);
       }
-      h.recordTask(clock.nanos() - startNanos, failed);
+      // The future's dependents ran inline, on this thread.
+      clearInterrupt("A dependent of a task's future");
     }
   }
 
-  private static void fail(CompletableFuture<Object> future, Throwable e) {
-    if (future != null) {
-      future.completeExceptionally(e);
+  /**
+   * The thread belongs to the scheduler, not to the unit of work that just ran (a task, a
+   * dependent of its future, onStart, onClose): an interrupt it threw or left behind is answered
+   * by its future or logged here, and must not leak into what runs next on this thread.
+   */
+  private void clearInterrupt(String what) {
+    if (Thread.interrupted()) {
+      LOG.warn("{} of actor {} left its thread interrupted; clearing the flag", what, name);
     }
   }
 

@@ -27,8 +27,8 @@ public abstract class MessagingServiceTestKit {
   /** The maxFrameSizeBytes every member created by {@link #createMembers} must use. */
   protected static final int MAX_FRAME_SIZE_BYTES = 64 * 1024;
 
-  /** A timeout no well-behaved request reaches. */
-  protected static final Duration LONG_TIMEOUT = Duration.ofSeconds(10);
+  /** A timeout no well-behaved request reaches, not even on a slow, loaded machine. */
+  protected static final Duration LONG_TIMEOUT = Duration.ofSeconds(30);
 
   /** The timeout of requests that are meant to time out. */
   protected static final Duration SHORT_TIMEOUT = Duration.ofMillis(200);

@@ -15,7 +15,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ServerSocket;
+import java.net.BindException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -23,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,7 +42,8 @@ import org.slf4j.LoggerFactory;
 class NettyConnectionFaultTest {
 
   private static final int MAX_FRAME_SIZE_BYTES = 4096;
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  /** Generous: a slow machine must only make these tests slower, never fail them. */
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private final ExecutorService handlerThreads = Executors.newSingleThreadExecutor();
   private final List<NettyMessagingService> services = new ArrayList<>();
@@ -100,7 +103,7 @@ class NettyConnectionFaultTest {
     assertThat(echo("before")).isEqualTo("before");
 
     try (Socket raw = new Socket(server.localAddress().host(), server.localAddress().port())) {
-      raw.setSoTimeout(5_000);
+      raw.setSoTimeout((int) TIMEOUT.toMillis());
       final OutputStream out = raw.getOutputStream();
       out.write(frame);
       out.write(new byte[64]);
@@ -139,7 +142,7 @@ class NettyConnectionFaultTest {
   void shouldCloseConnectionWhenFrameArrivesByteByByte(
       String description, byte[] frame, String reason) throws IOException {
     try (Socket raw = new Socket(server.localAddress().host(), server.localAddress().port())) {
-      raw.setSoTimeout(5_000);
+      raw.setSoTimeout((int) TIMEOUT.toMillis());
       raw.setTcpNoDelay(true);
       final OutputStream out = raw.getOutputStream();
       try {
@@ -176,7 +179,7 @@ class NettyConnectionFaultTest {
             .put(payload);
 
     try (Socket raw = new Socket(server.localAddress().host(), server.localAddress().port())) {
-      raw.setSoTimeout(5_000);
+      raw.setSoTimeout((int) TIMEOUT.toMillis());
       raw.getOutputStream().write(frame.array());
       raw.getOutputStream().flush();
       final byte[] response =
@@ -196,34 +199,44 @@ class NettyConnectionFaultTest {
   }
 
   @Test
-  void shouldReconnectAfterPeerRestartsOnSamePort() {
+  void shouldReconnectAfterPeerRestartsOnSamePort() throws IOException {
     assertThat(echo("first")).isEqualTo("first");
     final int port = server.localAddress().port();
     server.close();
+    // Keep the port while the peer is down: connections are refused as by a down peer, and no
+    // other process can take the freed port in the meantime (the restart below needs it).
+    try (Socket holder =
+        await()
+            .atMost(TIMEOUT)
+            .pollInterval(Duration.ofMillis(20))
+            .ignoreExceptionsInstanceOf(BindException.class)
+            .until(() -> holdPort(port), Objects::nonNull)) {
 
-    // While the peer is down requests fail fast, long before their timeout.
-    final CompletableFuture<byte[]> whileDown =
-        client.sendAndReceive(1, "echo", new byte[1], Duration.ofMinutes(1));
-    assertThatThrownBy(() -> whileDown.get(5, TimeUnit.SECONDS))
-        .hasCauseInstanceOf(MessagingException.Unreachable.class);
-    final CompletableFuture<byte[]> backingOff =
-        client.sendAndReceive(1, "echo", new byte[1], Duration.ofMinutes(1));
-    assertThatThrownBy(() -> backingOff.get(5, TimeUnit.SECONDS))
-        .hasCauseInstanceOf(MessagingException.Unreachable.class);
+      // While the peer is down requests fail fast, long before their timeout.
+      final CompletableFuture<byte[]> whileDown =
+          client.sendAndReceive(1, "echo", new byte[1], Duration.ofMinutes(2));
+      assertThatThrownBy(() -> whileDown.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+          .hasCauseInstanceOf(MessagingException.Unreachable.class);
+      final CompletableFuture<byte[]> backingOff =
+          client.sendAndReceive(1, "echo", new byte[1], Duration.ofMinutes(2));
+      assertThatThrownBy(() -> backingOff.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+          .hasCauseInstanceOf(MessagingException.Unreachable.class);
 
-    final NettyMessagingService restarted =
-        NettyTestCluster.newService(
-            NettyTestCluster.config(1, MAX_FRAME_SIZE_BYTES, port), new SimpleMeterRegistry());
-    services.add(restarted);
-    restarted.registerRequestHandler(
-        "echo",
-        (sender, payload) ->
-            CompletableFuture.completedFuture("again".getBytes(StandardCharsets.UTF_8)),
-        handlerThreads);
-    restarted.start();
+      holder.close(); // released right before the restart binds it
+      final NettyMessagingService restarted =
+          NettyTestCluster.newService(
+              NettyTestCluster.config(1, MAX_FRAME_SIZE_BYTES, port), new SimpleMeterRegistry());
+      services.add(restarted);
+      restarted.registerRequestHandler(
+          "echo",
+          (sender, payload) ->
+              CompletableFuture.completedFuture("again".getBytes(StandardCharsets.UTF_8)),
+          handlerThreads);
+      restarted.start();
+    }
 
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
         .ignoreExceptions()
         .until(() -> echo("x").equals("again"));
@@ -231,35 +244,56 @@ class NettyConnectionFaultTest {
 
   @Test
   void shouldFailFastWithUnreachableWhileBackingOffFromDownPeer() throws IOException {
-    final int deadPort;
-    try (ServerSocket probe = new ServerSocket(0)) {
-      deadPort = probe.getLocalPort();
+    // A port that stays dead for the whole test: held, nothing listening on it.
+    try (Socket dead = holdPort(0)) {
+      // A long backoff, so the second attempt surely falls inside it.
+      final NettyMessagingService patient =
+          NettyTestCluster.newService(
+              NettyTestCluster.config(3, MAX_FRAME_SIZE_BYTES, 0).toBuilder()
+                  .reconnectBackoffMin(Duration.ofMinutes(5))
+                  .reconnectBackoffMax(Duration.ofMinutes(10))
+                  .member(5, new MemberAddress("127.0.0.1", dead.getLocalPort()))
+                  .build(),
+              new SimpleMeterRegistry());
+      services.add(patient);
+      patient.start();
+
+      final CompletableFuture<byte[]> first =
+          patient.sendAndReceive(5, "echo", new byte[1], Duration.ofMinutes(2));
+      assertThatThrownBy(() -> first.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+          .hasCauseInstanceOf(MessagingException.Unreachable.class);
+      final CompletableFuture<byte[]> second =
+          patient.sendAndReceive(5, "echo", new byte[1], Duration.ofMinutes(2));
+
+      assertThat(second).isCompletedExceptionally();
+      assertThatThrownBy(second::join)
+          .hasCauseInstanceOf(MessagingException.Unreachable.class)
+          .hasMessageContaining("next attempt in");
+      assertThatThrownBy(
+              () ->
+                  patient
+                      .send(5, "note", new byte[1])
+                      .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+          .hasCauseInstanceOf(MessagingException.Unreachable.class);
     }
-    // A long backoff, so the second attempt surely falls inside it.
-    final NettyMessagingService patient =
-        NettyTestCluster.newService(
-            NettyTestCluster.config(3, MAX_FRAME_SIZE_BYTES, 0).toBuilder()
-                .reconnectBackoffMin(Duration.ofSeconds(30))
-                .reconnectBackoffMax(Duration.ofSeconds(60))
-                .member(5, new MemberAddress("127.0.0.1", deadPort))
-                .build(),
-            new SimpleMeterRegistry());
-    services.add(patient);
-    patient.start();
+  }
 
-    final CompletableFuture<byte[]> first =
-        patient.sendAndReceive(5, "echo", new byte[1], Duration.ofMinutes(1));
-    assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS))
-        .hasCauseInstanceOf(MessagingException.Unreachable.class);
-    final CompletableFuture<byte[]> second =
-        patient.sendAndReceive(5, "echo", new byte[1], Duration.ofMinutes(1));
-
-    assertThat(second).isCompletedExceptionally();
-    assertThatThrownBy(second::join)
-        .hasCauseInstanceOf(MessagingException.Unreachable.class)
-        .hasMessageContaining("next attempt in");
-    assertThatThrownBy(() -> patient.send(5, "note", new byte[1]).get(5, TimeUnit.SECONDS))
-        .hasCauseInstanceOf(MessagingException.Unreachable.class);
+  /**
+   * Binds a loopback socket to {@code port} (0: any free one) without listening: connections to it
+   * are refused, as by a member that is down, and the kernel hands the port to no other socket
+   * (for port 0 or an outgoing connection) while it is held. Address reuse lets it take a port
+   * whose connections still linger in TIME_WAIT after their listener closed.
+   */
+  private static Socket holdPort(int port) throws IOException {
+    final Socket holder = new Socket();
+    try {
+      holder.setReuseAddress(true);
+      holder.bind(new InetSocketAddress("127.0.0.1", port));
+      return holder;
+    } catch (IOException e) {
+      holder.close();
+      throw e;
+    }
   }
 
   private String echo(String text) {
@@ -268,7 +302,7 @@ class NettyConnectionFaultTest {
         StandardCharsets.UTF_8);
   }
 
-  /** Reads until end of stream; false if the server kept the connection open for 5 s. */
+  /** Reads until end of stream; false if the server kept the connection open for TIMEOUT. */
   private static boolean readUntilClosed(InputStream in) throws IOException {
     final byte[] buffer = new byte[256];
     try {

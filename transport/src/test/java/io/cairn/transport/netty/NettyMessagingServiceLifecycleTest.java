@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 class NettyMessagingServiceLifecycleTest {
 
   private static final int MAX_FRAME_SIZE_BYTES = 4096;
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private final List<NettyMessagingService> services = new ArrayList<>();
   private final ExecutorService handlerThreads = Executors.newSingleThreadExecutor();
@@ -80,17 +81,17 @@ class NettyMessagingServiceLifecycleTest {
     server.start();
     NettyTestCluster.introduce(List.of(client, server));
 
-    client.sendAndReceive(1, "echo", bytes("12345"), Duration.ofSeconds(10)).join();
+    client.sendAndReceive(1, "echo", bytes("12345"), TIMEOUT).join();
     client.send(1, "note", bytes("n")).join();
     noteReceived.join();
     client
-        .sendAndReceive(1, "missing", bytes("x"), Duration.ofSeconds(10))
+        .sendAndReceive(1, "missing", bytes("x"), TIMEOUT)
         .exceptionally(failure -> null)
         .join();
 
     // Counters of the far side are updated by I/O threads, maybe after the caller saw the result.
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(TIMEOUT)
         .untilAsserted(
             () -> {
               assertThat(sent(clientRegistry, "request", "ok")).isEqualTo(2);

@@ -37,10 +37,11 @@ class NettyMessagingServiceTest extends MessagingServiceTestKit {
 
   @Override
   protected <T> T await(CompletableFuture<T> future) {
+    // Longer than LONG_TIMEOUT, so that a request that times out says so itself.
     try {
-      future.get(15, TimeUnit.SECONDS);
+      future.get(60, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      throw new AssertionError("Expected the future to complete within 15 s, but it did not", e);
+      throw new AssertionError("Expected the future to complete within 60 s, but it did not", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("Interrupted while waiting", e);

@@ -25,11 +25,11 @@ final class NettyTestCluster {
         .bindHost("127.0.0.1")
         .bindPort(port)
         .maxFrameSizeBytes(maxFrameSizeBytes)
-        .connectTimeout(Duration.ofSeconds(2))
+        .connectTimeout(Duration.ofSeconds(10))
         .reconnectBackoffMin(Duration.ofMillis(20))
         .reconnectBackoffMax(Duration.ofMillis(200))
         .ioThreadCount(1)
-        .shutdownTimeout(Duration.ofSeconds(2))
+        .shutdownTimeout(Duration.ofSeconds(10))
         .build();
   }
 
