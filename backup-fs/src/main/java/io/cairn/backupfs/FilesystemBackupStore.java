@@ -20,6 +20,7 @@ import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupfs.FilesystemBackupStoreMetrics.OperationTimer;
 import io.cairn.backupfs.content.ByteRateLimiter;
 import io.cairn.backupfs.content.ContentChecker;
 import io.cairn.backupfs.content.ContentWriter;
@@ -463,30 +464,38 @@ public final class FilesystemBackupStore implements BackupStore {
       running.add(future);
     }
     future.whenComplete((value, error) -> running.remove(future));
-    metrics.time(operation, future);
+    OperationTimer timer = metrics.startOperation(operation);
     try {
       executor.execute(() -> {
         try {
-          future.complete(work.run());
+          T value = work.run();
+          timer.stop(true);
+          future.complete(value);
         } catch (IOException e) {
-          future.completeExceptionally(new BackupStoreException(
+          fail(future, timer, new BackupStoreException(
               "Expected " + operation + " to succeed, but " + e + " (store " + config.basePath()
                   + ")", e));
         } catch (UncheckedIOException e) {
-          future.completeExceptionally(new BackupStoreException(
+          fail(future, timer, new BackupStoreException(
               "Expected " + operation + " to succeed, but " + e.getCause() + " (store "
                   + config.basePath() + ")", e.getCause()));
         } catch (RuntimeException e) {
-          future.completeExceptionally(e);
+          fail(future, timer, e);
         } catch (Error e) {
-          future.completeExceptionally(e);
+          fail(future, timer, e);
           throw e;
         }
       });
     } catch (RejectedExecutionException e) {
-      future.completeExceptionally(new IllegalStateException(
+      fail(future, timer, new IllegalStateException(
           "Expected the backup store's executor to take " + operation + ", but it refused", e));
     }
     return future;
+  }
+
+  /** Records the failed operation, then fails its future (the meter is there when it fails). */
+  private static void fail(CompletableFuture<?> future, OperationTimer timer, Throwable error) {
+    timer.stop(false);
+    future.completeExceptionally(error);
   }
 }

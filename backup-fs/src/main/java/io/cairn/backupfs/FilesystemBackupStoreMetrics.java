@@ -3,7 +3,6 @@ package io.cairn.backupfs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,16 +45,12 @@ final class FilesystemBackupStoreMetrics {
     return Counter.builder(name).baseUnit("bytes").description(description).register(registry);
   }
 
-  /** Records the operation's duration under its result once {@code future} completes. */
-  <T> CompletableFuture<T> time(String operation, CompletableFuture<T> future) {
-    Timer.Sample sample = Timer.start(registry);
-    future.whenComplete((value, error) -> sample.stop(
-        Timer.builder(OPERATIONS)
-            .description("Backup store operations")
-            .tag("operation", operation)
-            .tag("result", error == null ? "success" : "failure")
-            .register(registry)));
-    return future;
+  /**
+   * Starts timing one operation. The caller stops it before it completes the operation's future,
+   * so whoever sees the future complete also sees the operation counted.
+   */
+  OperationTimer startOperation(String operation) {
+    return new OperationTimer(operation, Timer.start(registry));
   }
 
   void copied(long bytes) {
@@ -77,5 +72,24 @@ final class FilesystemBackupStoreMetrics {
   /** The registry's monotonic clock, in nanoseconds: the time base of the bytes/s limit. */
   long monotonicNanos() {
     return registry.config().clock().monotonicTime();
+  }
+
+  /** Times one operation; {@link #stop} records it once under its result. */
+  final class OperationTimer {
+    private final String operation;
+    private final Timer.Sample sample;
+
+    private OperationTimer(String operation, Timer.Sample sample) {
+      this.operation = operation;
+      this.sample = sample;
+    }
+
+    void stop(boolean success) {
+      sample.stop(Timer.builder(OPERATIONS)
+          .description("Backup store operations")
+          .tag("operation", operation)
+          .tag("result", success ? "success" : "failure")
+          .register(registry));
+    }
   }
 }

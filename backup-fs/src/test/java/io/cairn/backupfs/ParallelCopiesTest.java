@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
 
 class ParallelCopiesTest {
 
+  /** How long a copy waits for another thread; generous, as the machine may be loaded. */
+  private static final long WAIT_SECONDS = 60;
+
   private final ExecutorService pool = Executors.newFixedThreadPool(3);
 
   @AfterEach
@@ -54,7 +57,7 @@ class ParallelCopiesTest {
     ParallelCopies.run(pool, 2, 2, index -> {
       threads.add(Thread.currentThread().getName());
       try {
-        barrier.await(10, TimeUnit.SECONDS);
+        barrier.await(WAIT_SECONDS, TimeUnit.SECONDS);
       } catch (Exception e) {
         throw new IOException("Expected the other copy to run at the same time", e);
       }
@@ -83,7 +86,7 @@ class ParallelCopiesTest {
           return;
         }
         try {
-          if (!twoHelperFiles.await(10, TimeUnit.SECONDS)) {
+          if (!twoHelperFiles.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
             throw new IOException("Expected the helper to copy two files");
           }
         } catch (InterruptedException e) {
@@ -147,12 +150,14 @@ class ParallelCopiesTest {
 
     assertThatThrownBy(() -> ParallelCopies.run(pool, 2, 2, index -> {
       try {
-        bothStarted.await(10, TimeUnit.SECONDS);
+        bothStarted.await(WAIT_SECONDS, TimeUnit.SECONDS);
         if (index == 0) {
           failed.countDown();
           throw new IllegalStateException("copy 0 broke");
         }
-        failed.await(10, TimeUnit.SECONDS);
+        if (!failed.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+          throw new IOException("Expected copy 0 to fail while this one runs");
+        }
       } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
         throw new IOException("Expected both copies to run at once", e);
       }

@@ -16,6 +16,7 @@ import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
+import io.cairn.backups3.S3BackupStoreMetrics.OperationTimer;
 import io.cairn.backups3.client.Backoff;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
@@ -339,33 +340,41 @@ public final class S3BackupStore implements BackupStore {
       running.add(future);
     }
     future.whenComplete((value, error) -> running.remove(future));
-    metrics.timeOperation(operation, future);
+    OperationTimer timer = metrics.startOperation(operation);
     try {
       executor.execute(() -> {
         try {
-          future.complete(work.run());
+          T value = work.run();
+          timer.stop(true);
+          future.complete(value);
         } catch (IOException e) {
-          future.completeExceptionally(new BackupStoreException("Expected " + operation
+          fail(future, timer, new BackupStoreException("Expected " + operation
               + " to succeed, but " + e + " (store " + config.location() + ")", e));
         } catch (UncheckedIOException e) {
-          future.completeExceptionally(new BackupStoreException("Expected " + operation
+          fail(future, timer, new BackupStoreException("Expected " + operation
               + " to succeed, but " + e.getCause() + " (store " + config.location() + ")",
               e.getCause()));
         } catch (RuntimeException e) {
-          future.completeExceptionally(e);
+          fail(future, timer, e);
         } catch (Exception e) {
-          future.completeExceptionally(new BackupStoreException("Expected " + operation
+          fail(future, timer, new BackupStoreException("Expected " + operation
               + " to succeed, but " + e + " (store " + config.location() + ")", e));
         } catch (Error e) {
-          future.completeExceptionally(e);
+          fail(future, timer, e);
           throw e;
         }
       });
     } catch (RejectedExecutionException e) {
-      future.completeExceptionally(new IllegalStateException(
+      fail(future, timer, new IllegalStateException(
           "Expected the backup store's executor to take " + operation + ", but it refused", e));
     }
     return future;
+  }
+
+  /** Records the failed operation, then fails its future (the meter is there when it fails). */
+  private static void fail(CompletableFuture<?> future, OperationTimer timer, Throwable error) {
+    timer.stop(false);
+    future.completeExceptionally(error);
   }
 
   private static ThreadFactory threads(String prefix) {

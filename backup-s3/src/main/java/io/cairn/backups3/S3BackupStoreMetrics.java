@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -82,16 +81,12 @@ public final class S3BackupStoreMetrics {
     return registry.config().clock().monotonicTime();
   }
 
-  /** Records the operation's duration under its result once {@code future} completes. */
-  <T> CompletableFuture<T> timeOperation(String operation, CompletableFuture<T> future) {
-    Timer.Sample sample = Timer.start(registry);
-    future.whenComplete((value, error) -> sample.stop(
-        Timer.builder(OPERATIONS)
-            .description("Backup store operations")
-            .tag("operation", operation)
-            .tag("result", error == null ? "success" : "failure")
-            .register(registry)));
-    return future;
+  /**
+   * Starts timing one store operation. The caller stops it before it completes the operation's
+   * future, so whoever sees the future complete also sees the operation counted.
+   */
+  OperationTimer startOperation(String operation) {
+    return new OperationTimer(operation, Timer.start(registry));
   }
 
   /** One HTTP attempt of an S3 API call. */
@@ -131,6 +126,25 @@ public final class S3BackupStoreMetrics {
 
   public void throttled(Duration waited) {
     throttled.record(waited);
+  }
+
+  /** Times one store operation; {@link #stop} records it once under its result. */
+  final class OperationTimer {
+    private final String operation;
+    private final Timer.Sample sample;
+
+    private OperationTimer(String operation, Timer.Sample sample) {
+      this.operation = operation;
+      this.sample = sample;
+    }
+
+    void stop(boolean success) {
+      sample.stop(Timer.builder(OPERATIONS)
+          .description("Backup store operations")
+          .tag("operation", operation)
+          .tag("result", success ? "success" : "failure")
+          .register(registry));
+    }
   }
 
   /** Times one object's transfer. */

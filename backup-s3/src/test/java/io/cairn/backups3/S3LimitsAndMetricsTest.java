@@ -56,6 +56,11 @@ class S3LimitsAndMetricsTest {
   private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse(
       "2025-03-01T10:00:00Z"));
   private static final AtomicInteger PATHS = new AtomicInteger();
+  /**
+   * Counted answers are held until three requests are in flight at once (the most the store may
+   * send), so the counts below do not depend on thread scheduling; below the 30 s call timeout.
+   */
+  private static final Duration HOLD_AT_MOST = Duration.ofSeconds(20);
 
   @TempDir Path dir;
   private final ExecutorService executor = Executors.newFixedThreadPool(8);
@@ -94,6 +99,7 @@ class S3LimitsAndMetricsTest {
     FaultInjectingProxy proxy = proxy(server)
         .countConcurrent(r -> r.path().contains("/contents/")
             && (r.method().equals("PUT") || r.method().equals("GET")))
+        .holdCountedUntilConcurrent(3, HOLD_AT_MOST)
         .slowResponseDelay(Duration.ofMillis(150))
         .plan(r -> r.path().contains("/contents/") ? Fault.SLOW_RESPONSE : Fault.NONE);
     S3BackupStore store = open(server.config(BUCKET, "limits-" + PATHS.incrementAndGet())
@@ -129,6 +135,7 @@ class S3LimitsAndMetricsTest {
     LocalS3Servers.Running server = server();
     FaultInjectingProxy proxy = proxy(server)
         .countConcurrent(r -> r.path().contains("/contents/") && r.method().equals("PUT"))
+        .holdCountedUntilConcurrent(3, HOLD_AT_MOST)
         .slowResponseDelay(Duration.ofMillis(150))
         .plan(r -> r.path().contains("/contents/") && r.method().equals("PUT")
             ? Fault.SLOW_RESPONSE : Fault.NONE);

@@ -8,6 +8,8 @@ import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
 import io.cairn.backups3.testserver.S3ServerProcess;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -72,16 +74,22 @@ class S3StartupTest {
 
   @Test
   void shouldNameTheEndpointKeyWhenNothingAnswers() throws Exception {
-    int closedPort = S3ServerProcess.freeLoopbackPort();
-    var config = server(Kind.S3PROXY).config(BUCKET, "")
-        .endpoint(URI.create("http://127.0.0.1:" + closedPort)).maxAttempts(2).build();
+    // A port bound by this test but not listening: connections are refused, and no other
+    // process can start listening on it while the test runs.
+    try (Socket reserved = new Socket()) {
+      reserved.setReuseAddress(false);
+      reserved.bind(new InetSocketAddress("127.0.0.1", 0));
+      int closedPort = reserved.getLocalPort();
+      var config = server(Kind.S3PROXY).config(BUCKET, "")
+          .endpoint(URI.create("http://127.0.0.1:" + closedPort)).maxAttempts(2).build();
 
-    assertThatThrownBy(() -> open(config))
-        .isInstanceOfSatisfying(S3BackupStoreStartException.class,
-            e -> assertThat(e.configKey()).isEqualTo("endpoint"))
-        .hasMessageContaining("http://127.0.0.1:" + closedPort + " to answer")
-        .hasMessageContaining("after 2 attempts")
-        .hasMessageContaining("key endpoint");
+      assertThatThrownBy(() -> open(config))
+          .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+              e -> assertThat(e.configKey()).isEqualTo("endpoint"))
+          .hasMessageContaining("http://127.0.0.1:" + closedPort + " to answer")
+          .hasMessageContaining("after 2 attempts")
+          .hasMessageContaining("key endpoint");
+    }
   }
 
   @Test

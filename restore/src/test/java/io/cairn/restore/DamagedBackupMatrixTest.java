@@ -118,7 +118,7 @@ final class DamagedBackupMatrixTest {
           from.list(
                   BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(BackupFixture.CUT)),
                   PageRequest.first())
-              .orTimeout(30, TimeUnit.SECONDS)
+              .orTimeout(LedgerBroker.TIMEOUT.toSeconds(), TimeUnit.SECONDS)
               .join()
               .statuses();
       assertThat(statuses).hasSize(BackupFixture.PARTITIONS);

@@ -45,7 +45,8 @@ import java.util.function.Function;
 final class LedgerBroker implements AutoCloseable {
 
   static final String CLUSTER_ID = "restore-test";
-  static final Duration TIMEOUT = Duration.ofSeconds(30);
+  /** Every wait on the broker's threads; generous, as the machine may be loaded. */
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   private final Broker broker;
   private final int partitionCount;

@@ -181,7 +181,9 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldRefuseUnknownIncompleteAndMismatchedBackupsWithoutWriting() {
     final Path data = fixture.newDirectory("refused-");
-    final BackupRestorer restorer = restorer(store, RestoreListener.NOOP);
+    // a copy of the store: the backup failed below must not reach the other tests of this JVM
+    final FilesystemBackupStore copy = stores.open(fixture.copyOfStore());
+    final BackupRestorer restorer = restorer(copy, RestoreListener.NOOP);
 
     // an unknown id
     assertThatThrownBy(
@@ -191,7 +193,7 @@ final class RestoreFromRealBackupTest {
         .hasMessageContaining("backup 99");
 
     // an incomplete backup: only partition 1 has id 40, and it failed
-    store.markFailed(new BackupIdentifier(0, 1, 40), "interrupted by the test").join();
+    copy.markFailed(new BackupIdentifier(0, 1, 40), "interrupted by the test").join();
     assertThatThrownBy(
             () -> restorer.restore(BackupFixture.target(data), BackupSelector.exact(40)))
         .isInstanceOfSatisfying(

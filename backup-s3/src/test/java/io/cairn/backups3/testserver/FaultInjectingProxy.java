@@ -93,6 +93,9 @@ public final class FaultInjectingProxy implements AutoCloseable {
   private volatile Set<String> strippedHeaders = Set.of();
   private volatile Predicate<Request> counted = request -> false;
   private volatile Duration slowResponseDelay = Duration.ofSeconds(2);
+  private volatile int holdUntilConcurrent;
+  private volatile Duration holdAtMost = Duration.ZERO;
+  private volatile CountDownLatch concurrentReached = new CountDownLatch(0);
 
   public FaultInjectingProxy(URI upstream) throws IOException {
     this.upstream = upstream;
@@ -126,6 +129,19 @@ public final class FaultInjectingProxy implements AutoCloseable {
   /** Tracks the most requests matching {@code predicate} in flight at once. */
   public FaultInjectingProxy countConcurrent(Predicate<Request> predicate) {
     this.counted = predicate;
+    return this;
+  }
+
+  /**
+   * Holds the answer of every counted request until {@code count} counted requests have been in
+   * flight at once, so a test of concurrency does not depend on how threads are scheduled. If that
+   * does not happen within {@code atMost}, nothing is held any more (and the test sees the lower
+   * count). Set it before the requests are sent.
+   */
+  public FaultInjectingProxy holdCountedUntilConcurrent(int count, Duration atMost) {
+    this.holdAtMost = atMost;
+    this.holdUntilConcurrent = count;
+    this.concurrentReached = new CountDownLatch(1);
     return this;
   }
 
@@ -190,11 +206,15 @@ public final class FaultInjectingProxy implements AutoCloseable {
         requests.add(request);
         boolean count = counted.test(request);
         if (count) {
-          maxInFlightMatching.accumulateAndGet(inFlightMatching.incrementAndGet(), Math::max);
+          int now = inFlightMatching.incrementAndGet();
+          maxInFlightMatching.accumulateAndGet(now, Math::max);
+          if (now >= holdUntilConcurrent) {
+            concurrentReached.countDown();
+          }
         }
         inFlight.incrementAndGet();
         try {
-          if (!exchange(head, plan.decide(request), fromClient, toClient, fromOrigin,
+          if (!exchange(head, plan.decide(request), count, fromClient, toClient, fromOrigin,
               toOrigin)) {
             return;
           }
@@ -216,7 +236,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
   }
 
   /** Relays one request and its response; false when the connection must end. */
-  private boolean exchange(Head request, Fault fault, InputStream fromClient,
+  private boolean exchange(Head request, Fault fault, boolean counted, InputStream fromClient,
       OutputStream toClient, InputStream fromOrigin, OutputStream toOrigin) throws IOException {
     if (fault == Fault.ANSWER_500 || fault == Fault.ANSWER_503) {
       faults.incrementAndGet();
@@ -259,6 +279,9 @@ public final class FaultInjectingProxy implements AutoCloseable {
       faults.incrementAndGet();
       return false;
     }
+    if (counted && !holdUntilConcurrentReached()) {
+      return false;
+    }
     if (fault == Fault.SLOW_RESPONSE) {
       faults.incrementAndGet();
       try {
@@ -284,6 +307,20 @@ public final class FaultInjectingProxy implements AutoCloseable {
     }
     toClient.flush();
     return !response.closes() && !request.closes() && (bodyless || response.hasLength());
+  }
+
+  /** Waits for {@link #holdCountedUntilConcurrent}; false if the proxy is closing. */
+  private boolean holdUntilConcurrentReached() {
+    CountDownLatch reached = concurrentReached;
+    try {
+      if (!reached.await(holdAtMost.toMillis(), TimeUnit.MILLISECONDS)) {
+        reached.countDown(); // not reached in time: stop holding the others
+      }
+      return closing.getCount() > 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private static void answerError(OutputStream toClient, int status) throws IOException {

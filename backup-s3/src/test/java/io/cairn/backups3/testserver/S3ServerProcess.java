@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * An S3-compatible server run as a child JVM on 127.0.0.1 and an ephemeral port, for tests. The
  * port is picked by binding 127.0.0.1:0 and closing it; if the server then fails to bind it (taken
- * in between), it is started once more on another port. Readiness is an HTTP answer on the port,
- * polled with a bounded timeout. The child is killed by {@link #close()} and by a JVM shutdown
+ * in between), it is started once more on another port. Readiness is an HTTP answer on the port
+ * from a socket the child itself listens on, polled with a bounded timeout. The child is killed by {@link #close()} and by a JVM shutdown
  * hook.
  */
 public abstract class S3ServerProcess implements AutoCloseable {
@@ -85,7 +85,7 @@ public abstract class S3ServerProcess implements AutoCloseable {
                 throw new IllegalStateException("Expected " + name + " to run, but it exited "
                     + "with " + process.exitValue() + "; see " + logFile());
               }
-              return answersHttp(port);
+              return answersHttp(port) && listensItself(port);
             });
         return;
       } catch (RuntimeException e) {
@@ -139,6 +139,18 @@ public abstract class S3ServerProcess implements AutoCloseable {
       }, "kill-" + name);
       Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
+  }
+
+  /**
+   * True if the child itself listens on {@code port}: another process that took the port between
+   * {@link #freeLoopbackPort()} and the child's start must not pass for the child. Where {@code
+   * /proc} cannot tell, the HTTP answer alone counts.
+   */
+  private boolean listensItself(int port) throws IOException {
+    if (!ListeningSockets.available()) {
+      return true;
+    }
+    return ListeningSockets.of(process.pid()).stream().anyMatch(a -> a.getPort() == port);
   }
 
   /** Binds 127.0.0.1:0, reads the port the kernel chose, and closes the socket again. */

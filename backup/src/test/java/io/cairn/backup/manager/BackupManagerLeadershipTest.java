@@ -119,9 +119,13 @@ final class BackupManagerLeadershipTest {
     final CompletableFuture<BackupOutcome> waiting = manager.takeBackup(checkpoint(2, last - 1));
     await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
 
-    // when leadership is lost (then the held save goes on)
+    // when leadership is lost (then the held save goes on, once the store has the running
+    // backup FAILED: closing only asks the store to mark it, it does not wait for that)
     manager.closeAsync().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     final BackupOutcome waited = waiting.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> partition.status(0, 1).statusCode() == BackupStatusCode.FAILED);
     saves.complete(null);
     final BackupOutcome ran = running.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
 
@@ -194,7 +198,7 @@ final class BackupManagerLeadershipTest {
 
     // when
     final BackupOutcome outcome =
-        manager.takeBackup(checkpoint(1, last)).orTimeout(20, TimeUnit.SECONDS).join();
+        manager.takeBackup(checkpoint(1, last)).orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
 
     // then nothing was reserved or stored
     assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);

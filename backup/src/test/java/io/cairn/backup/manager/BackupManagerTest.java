@@ -282,9 +282,9 @@ final class BackupManagerTest {
     saves.complete(null);
 
     // then the second reached the store only after the first had ended
-    assertThat(first.orTimeout(20, TimeUnit.SECONDS).join().kind())
+    assertThat(first.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join().kind())
         .isEqualTo(BackupOutcome.Kind.COMPLETED);
-    assertThat(second.orTimeout(20, TimeUnit.SECONDS).join().kind())
+    assertThat(second.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join().kind())
         .isEqualTo(BackupOutcome.Kind.COMPLETED);
     final int firstSaved = partition.firstEvent("store.saved 1");
     final int secondLooked = partition.firstEvent("store.list backups{checkpoint=2");

@@ -59,7 +59,8 @@ final class BackupTestPartition implements AutoCloseable {
   static final String VERSION = "0.1.0-test";
   static final int POSITIONS_PER_ENTRY = 3;
   static final int SEGMENT_SIZE_BYTES = 8 * 1024;
-  static final Duration TIMEOUT = Duration.ofSeconds(20);
+  /** Every wait on the actor, store and upload threads; generous, as the machine may be loaded. */
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   final List<String> events = Collections.synchronizedList(new ArrayList<>());
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
