@@ -110,16 +110,28 @@ final class BrokerInterPartitionTest {
             });
 
     // and the credits went over the transport: each APPLY and ACK (or REFUND) written by a remote
-    // leader
-    long remoteWrites = 0;
-    long localWrites = 0;
+    // leader. A sender counts "written" when the remote answer arrives, which may be after the
+    // receiver already processed the command, so the count is awaited.
+    final long expectedRemoteWrites = 2L * (transfers + 1);
+    await("every APPLY and ACK (or REFUND) counted as written remotely by its sender")
+        .atMost(BrokerTestCluster.TIMEOUT)
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(
+            () ->
+                assertThat(sum(cluster.brokers(), "cairn.broker.interpartition.sends", "written"))
+                    .isGreaterThanOrEqualTo(expectedRemoteWrites));
     for (final Broker broker : cluster.brokers()) {
-      remoteWrites += count(broker, "cairn.broker.interpartition.sends", "written");
-      localWrites += count(broker, "cairn.broker.interpartition.sends", "local");
       assertThat(count(broker, "cairn.broker.interpartition.receives", "written")).isPositive();
     }
-    assertThat(remoteWrites).isGreaterThanOrEqualTo(2L * (transfers + 1));
-    assertThat(localWrites).isZero();
+    assertThat(sum(cluster.brokers(), "cairn.broker.interpartition.sends", "local")).isZero();
+  }
+
+  private static long sum(final List<Broker> brokers, final String name, final String result) {
+    long total = 0;
+    for (final Broker broker : brokers) {
+      total += count(broker, name, result);
+    }
+    return total;
   }
 
   /** On the partition's thread: the pending credits of its running engine. */

@@ -77,7 +77,7 @@ class CommandsAgainstClusterTest {
         .contains("BALANCE", "PARTITION");
     assertThat(alice.out().lines().skip(1).findFirst().orElseThrow()).matches("alice\\s+70\\s+\\d+");
     await("bob credited")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Duration.ofSeconds(60))
         .until(() -> json(cairn("--output", "json", "account", "get", "bob")).path("balance").asLong() == 30);
   }
 
@@ -144,7 +144,7 @@ class CommandsAgainstClusterTest {
     assertThat(json(second).path("partitions")).hasSize(3);
 
     await("backup 2 completed")
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Duration.ofSeconds(60))
         .until(() -> json(cairn("--output", "json", "backup", "status", "2")).path("state").asText().equals("COMPLETED"));
     final Run list = cairn("--output", "json", "backup", "list");
     assertThat(list.exitCode()).isZero();

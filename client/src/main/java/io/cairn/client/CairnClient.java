@@ -14,6 +14,7 @@ import io.cairn.gateway.v1.PauseExportingRequest;
 import io.cairn.gateway.v1.ResumeExportingRequest;
 import io.cairn.gateway.v1.TakeBackupRequest;
 import io.cairn.gateway.v1.TransferRequest;
+import io.grpc.Deadline;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
@@ -27,7 +28,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -281,9 +281,8 @@ public final class CairnClient implements AutoCloseable {
       final Arguments arguments,
       final BiConsumer<LedgerServiceGrpc.LedgerServiceStub, StreamObserver<R>> method,
       final Function<R, T> mapper) {
-    return call(operation, arguments, observer -> method.accept(
-        LedgerServiceGrpc.newStub(channel)
-            .withDeadlineAfter(requestTimeout.toNanos(), TimeUnit.NANOSECONDS), observer), mapper);
+    return call(operation, arguments, (deadline, observer) -> method.accept(
+        LedgerServiceGrpc.newStub(channel).withDeadline(deadline), observer), mapper);
   }
 
   private <R, T> CompletableFuture<T> admin(
@@ -291,24 +290,25 @@ public final class CairnClient implements AutoCloseable {
       final Arguments arguments,
       final BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
       final Function<R, T> mapper) {
-    return call(operation, arguments, observer -> method.accept(
-        AdminServiceGrpc.newStub(channel)
-            .withDeadlineAfter(requestTimeout.toNanos(), TimeUnit.NANOSECONDS), observer), mapper);
+    return call(operation, arguments, (deadline, observer) -> method.accept(
+        AdminServiceGrpc.newStub(channel).withDeadline(deadline), observer), mapper);
   }
 
   private <Q, R, T> CompletableFuture<T> call(
       final String operation,
       final Arguments arguments,
-      final Consumer<StreamObserver<R>> start,
+      final BiConsumer<Deadline, StreamObserver<R>> start,
       final Function<R, T> mapper) {
     try {
       arguments.check();
     } catch (final CairnClientException e) {
       return CompletableFuture.failedFuture(e);
     }
-    final GrpcCall<Q, R, T> call = new GrpcCall<>(operation, gateway, requestTimeout, mapper);
+    final Deadline deadline = Deadline.after(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    final GrpcCall<Q, R, T> call =
+        new GrpcCall<>(operation, gateway, requestTimeout, deadline, mapper);
     try {
-      start.accept(call);
+      start.accept(deadline, call);
     } catch (final RuntimeException e) {
       // e.g. the channel was shut down
       call.onError(e);

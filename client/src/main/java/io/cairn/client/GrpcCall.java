@@ -1,5 +1,6 @@
 package io.cairn.client;
 
+import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
@@ -22,6 +23,7 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
   private final String operation;
   private final HostPort gateway;
   private final Duration timeout;
+  private final Deadline deadline;
   private final Function<R, T> mapper;
   private final CompletableFuture<T> future = new CompletableFuture<>();
   private R response;
@@ -30,10 +32,12 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
       final String operation,
       final HostPort gateway,
       final Duration timeout,
+      final Deadline deadline,
       final Function<R, T> mapper) {
     this.operation = operation;
     this.gateway = gateway;
     this.timeout = timeout;
+    this.deadline = deadline;
     this.mapper = mapper;
   }
 
@@ -85,15 +89,22 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
     } else {
       status = Status.fromThrowable(error);
     }
-    return fromStatus(status, operation, gateway, timeout, error);
+    return fromStatus(status, operation, gateway, timeout, deadline.isExpired(), error);
   }
 
-  /** The client exception for a failed call's status. */
+  /**
+   * The client exception for a failed call's status.
+   *
+   * @param deadlinePassed whether this call's deadline had passed when it failed: a
+   *     DEADLINE_EXCEEDED is then this client's timeout, also when the gateway's answer (its own
+   *     budget is what the client had left) arrived before the client's timer fired
+   */
   static CairnClientException fromStatus(
       final Status status,
       final String operation,
       final HostPort gateway,
       final Duration timeout,
+      final boolean deadlinePassed,
       final Throwable error) {
     final ErrorCode code = code(status.getCode());
     final String description = status.getDescription() == null ? "" : status.getDescription();
@@ -105,7 +116,7 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
           + (description.isEmpty() ? "" : description + ": ") + cause.getMessage()
           + (code == ErrorCode.UNAVAILABLE ? ". Is the gateway running?" : "");
     } else if (code == ErrorCode.DEADLINE_EXCEEDED
-        && isLocalDeadline(description)) {
+        && (deadlinePassed || isLocalDeadline(description))) {
       message = "Expected an answer to " + operation + " within " + timeout.toMillis()
           + " ms, but none came (" + description + "); the outcome is unknown";
     } else if (code == ErrorCode.UNKNOWN || code == ErrorCode.CANCELLED) {

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cairn.cli.cluster.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,13 +54,17 @@ final class ClusterProcesses implements AutoCloseable {
   ClusterProcesses(final Path dist, final Path dir) throws IOException {
     this.dist = dist;
     this.dir = dir;
-    final int[] ports = freePorts(2 * BROKERS + 2);
+    // Ports the processes bind seconds from now: below the ephemeral range, where no outgoing
+    // connection on this machine takes them meanwhile; candidates differ between builds running
+    // at the same time.
+    final int[] ports =
+        FreePorts.forCluster("127.0.0.1", BROKERS, ProcessHandle.current().pid() * 1_000_003L);
     for (int i = 0; i < BROKERS; i++) {
-      transportPorts[i] = ports[i];
-      managementPorts[i] = ports[BROKERS + i];
+      transportPorts[i] = ports[0] + i;
+      managementPorts[i] = ports[0] + 100 + i; // FreePorts checked base + 100 + i as well
     }
-    grpcPort = ports[2 * BROKERS];
-    httpPort = ports[2 * BROKERS + 1];
+    grpcPort = ports[1];
+    httpPort = ports[2];
     Files.createDirectories(dir.resolve("backups"));
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -221,23 +224,6 @@ final class ClusterProcesses implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (final IllegalStateException e) {
       // the JVM is shutting down: the hook runs anyway
-    }
-  }
-
-  private static int[] freePorts(final int count) throws IOException {
-    final List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      final int[] ports = new int[count];
-      for (int i = 0; i < count; i++) {
-        final ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(socket);
-        ports[i] = socket.getLocalPort();
-      }
-      return ports;
-    } finally {
-      for (final ServerSocket socket : sockets) {
-        socket.close();
-      }
     }
   }
 

@@ -24,6 +24,7 @@ import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ResponseStatus;
 import io.grpc.Status;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -153,7 +154,11 @@ final class AdminApiTest {
 
   @Test
   void shouldCountACheckpointCreatedByAnAttemptWhoseAnswerWasLost() {
-    try (GatewayHarness single = new GatewayHarness(1, 1, config -> config).awaitReady()) {
+    // a retry budget (100 retries, up to 100 ms apart) that outlasts the broker's transport
+    // restart also on a slow machine
+    try (GatewayHarness single = new GatewayHarness(1, 1, config -> config
+        .maxRetries(100)
+        .retryBackoffMax(Duration.ofMillis(100))).awaitReady()) {
       single.broker(0).crashAfterNext(ApiDescriptor.TYPE_COMMAND);
 
       final TakeBackupResponse taken = single.admin.takeBackup(

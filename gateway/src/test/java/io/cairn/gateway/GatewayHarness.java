@@ -25,7 +25,8 @@ import java.util.function.UnaryOperator;
  * two brokers, three partitions; broker 0 leads 1 and 3, broker 1 leads 2 (term 1).
  */
 public final class GatewayHarness implements AutoCloseable {
-  public static final Duration WAIT = Duration.ofSeconds(10);
+  /** How long a test waits for the gateway or the brokers' threads: a slow machine is slower. */
+  public static final Duration WAIT = Duration.ofSeconds(30);
 
   public final FakeCluster cluster;
   public final List<FakeBroker> brokers = new ArrayList<>();
@@ -55,7 +56,9 @@ public final class GatewayHarness implements AutoCloseable {
         .grpcPort(0)
         .httpPort(0)
         .topologyRefreshInterval(Duration.ofMillis(200))
-        .requestTimeout(Duration.ofSeconds(5))
+        // generous: a loaded machine must make calls slower, not failed; tests of timeouts set
+        // their own or a client deadline
+        .requestTimeout(Duration.ofSeconds(30))
         .retryBackoffMin(Duration.ofMillis(5))
         .retryBackoffMax(Duration.ofMillis(50));
     for (final FakeBroker broker : brokers) {

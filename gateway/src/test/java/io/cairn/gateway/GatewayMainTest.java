@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +29,8 @@ final class GatewayMainTest {
   @TempDir Path dir;
   private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
   private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+  private final SplittableRandom ports = new SplittableRandom(
+      ProcessHandle.current().pid() * 1_000_003L + System.identityHashCode(this));
 
   @Test
   void shouldExitWithUsageWithoutConfigOrWithAnUnknownArgument() {
@@ -87,8 +91,10 @@ final class GatewayMainTest {
 
   @Test
   void shouldServeUntilSigtermThenCloseGracefully() throws Exception {
-    final int grpcPort = freePort();
-    final int httpPort = freePort();
+    // ports the child process binds seconds from now: below the ephemeral range, so that no
+    // outgoing connection on this machine takes them meanwhile
+    final int grpcPort = freePortForAnotherProcess();
+    final int httpPort = freePortForAnotherProcess();
     final Path file = Files.writeString(dir.resolve("gateway.yaml"), """
         gateway:
           nodeId: 1007
@@ -119,7 +125,7 @@ final class GatewayMainTest {
       final HttpRequest health = HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + httpPort + "/health")).timeout(Duration.ofSeconds(2))
           .build();
-      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+      await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() ->
           http.send(health, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
 
       process.destroy(); // SIGTERM
@@ -146,5 +152,25 @@ final class GatewayMainTest {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
+  }
+
+  /**
+   * A loopback port that is free now, in [20000, 32000): below Linux's ephemeral range (32768+),
+   * where the kernel picks the local ports of outgoing connections. Candidates depend on this
+   * process, so that builds running at the same time try different ones.
+   */
+  private int freePortForAnotherProcess() {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      final int port = 20_000 + ports.nextInt(12_000);
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.setReuseAddress(false);
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        return port;
+      } catch (final IOException e) {
+        // taken: try the next candidate
+      }
+    }
+    throw new IllegalStateException("Expected a free loopback port in [20000, 32000), but found"
+        + " none in 200 attempts");
   }
 }

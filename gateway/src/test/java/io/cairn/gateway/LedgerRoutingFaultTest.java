@@ -30,6 +30,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class LedgerRoutingFaultTest {
   private static final int MAX_RETRIES = 3;
+  /** Far longer than any wait here: a call that ends did not end by this timeout. */
+  private static final Duration OWN_REQUEST_TIMEOUT = Duration.ofMinutes(5);
   private GatewayHarness harness;
   private String onPartition1;
 
@@ -37,6 +39,7 @@ final class LedgerRoutingFaultTest {
   void start() {
     harness = new GatewayHarness(3, 2, config -> config
         .topologyRefreshInterval(Duration.ofMinutes(1))
+        .requestTimeout(OWN_REQUEST_TIMEOUT)
         .maxRetries(MAX_RETRIES))
         .awaitReady();
     final AccountPlacement placement = new AccountPlacement(3);
@@ -157,8 +160,11 @@ final class LedgerRoutingFaultTest {
 
   @Test
   void shouldResendAQueryWhenTheConnectionBreaksAfterSending() {
-    // the default retry budget (10 retries) outlasts the broker's transport restart
-    try (GatewayHarness single = new GatewayHarness(1, 1, config -> config).awaitReady()) {
+    // a retry budget (100 retries, up to 100 ms apart) that outlasts the broker's transport
+    // restart also on a slow machine
+    try (GatewayHarness single = new GatewayHarness(1, 1, config -> config
+        .maxRetries(100)
+        .retryBackoffMax(Duration.ofMillis(100))).awaitReady()) {
       single.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId("a").build());
       single.broker(0).crashAfterNext(ApiDescriptor.TYPE_QUERY_ACCOUNT);
 
@@ -187,8 +193,8 @@ final class LedgerRoutingFaultTest {
     assertStatus(() -> impatient.deposit(
             DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
         Status.Code.DEADLINE_EXCEEDED, "");
-    // The gateway gave up too, long before its own request timeout of 5 s.
-    await().atMost(Duration.ofSeconds(3)).until(() -> harness.counter(
+    // The gateway gave up too, at the client's deadline: long before its own request timeout.
+    await().atMost(GatewayHarness.WAIT).until(() -> harness.counter(
         "cairn.gateway.requests", "operation", "Deposit", "result", "deadline_exceeded") == 1);
   }
 

@@ -14,7 +14,6 @@ import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ResponseStatus;
 import io.grpc.Status;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -120,7 +119,7 @@ final class TransferTargetCheckTest {
     assertStatus(() -> impatient.transfer(transfer(accountOn(2, "payer"), target, 1)),
         Status.Code.DEADLINE_EXCEEDED, "");
     // the gateway's own answer (after the client gave up) says nothing was sent
-    await().atMost(Duration.ofSeconds(5)).until(() ->
+    await().atMost(GatewayHarness.WAIT).until(() ->
         harness.counter(CHECKS, "result", "deadline_exceeded") == 1);
     assertThat(harness.commandsReceived()).isZero();
   }

@@ -112,7 +112,7 @@ final class ExportingIT {
   private static void awaitNotExported(final EmbeddedCluster cluster, final String accountId) {
     await("no record of account " + accountId + " exported for " + QUIET)
         .during(QUIET)
-        .atMost(QUIET.multipliedBy(3))
+        .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
         .until(() -> !exported(cluster, accountId));
   }

@@ -75,11 +75,12 @@ final class LeaderKillDuringBackupIT {
       final PartitionBackupInfo uploading = awaitUploading(client, 1);
       final int victim = uploading.nodeId();
       assertThat(cluster.leaderOf(uploading.partitionId())).hasValue(victim);
-      phases.mark("backup 1 uploading");
+      // killed at once: anything done first (such as waiting for the load's transfers in flight)
+      // could outlast the upload on a slow machine
+      cluster.kill(victim);
+      phases.mark("backup 1 uploading, node " + victim + " killed");
       // (the load stops here so that the next backup, a full one at the limited rate, stays short)
       load.stop(TIMEOUT);
-      cluster.kill(victim);
-      phases.mark("node " + victim + " killed");
 
       // then that partition's backup ends FAILED with the reason, and so does the cluster's
       final BackupInfo failed = awaitPartitionFailed(client, 1, uploading.partitionId());

@@ -52,9 +52,15 @@ class RestoreCommandsAgainstBrokersTest {
     }
   }
 
-  /** A stopped local-cluster directory of the same shape whose brokers use {@code backups}. */
-  private ClusterDirectory clusterDirectory(final String name, final Path backups, final long seed) {
-    final int[] ports = FreePorts.forCluster("127.0.0.1", BROKERS, seed);
+  /**
+   * A stopped local-cluster directory of the same shape whose brokers use {@code backups}, on
+   * ports free now. The candidates depend on this process too: a build running this test at the
+   * same time must not pick the same ports.
+   */
+  private ClusterDirectory clusterDirectory(
+      final String name, final Path backups, final long seed) {
+    final long candidates = ProcessHandle.current().pid() * 1_000_003L + seed;
+    final int[] ports = FreePorts.forCluster("127.0.0.1", BROKERS, candidates);
     final ClusterLayout layout =
         ClusterLayout.of(BROKERS, PARTITIONS, 1, "127.0.0.1", ports[0], ports[1], ports[2]);
     final ClusterDirectory dir = new ClusterDirectory(root.resolve(name));

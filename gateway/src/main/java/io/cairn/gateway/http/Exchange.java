@@ -16,10 +16,16 @@ final class Exchange {
 
   private final HttpExchange exchange;
   private final int maxBodyBytes;
+  private Runnable beforeResponse = () -> {};
 
   Exchange(final HttpExchange exchange, final int maxBodyBytes) {
     this.exchange = exchange;
     this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /** Runs {@code hook} right before the response is sent (status line and headers). */
+  void beforeResponse(final Runnable hook) {
+    this.beforeResponse = hook;
   }
 
   String method() {
@@ -76,6 +82,7 @@ final class Exchange {
   }
 
   void sendEmpty(final int status) throws IOException {
+    beforeResponse.run();
     exchange.sendResponseHeaders(status, -1);
     exchange.close();
   }
@@ -102,6 +109,7 @@ final class Exchange {
   private void send(final int status, final String contentType, final byte[] body)
       throws IOException {
     exchange.getResponseHeaders().set("Content-Type", contentType);
+    beforeResponse.run();
     exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
       try (OutputStream out = exchange.getResponseBody()) {

@@ -134,28 +134,28 @@ public final class ManagementHttpServer implements AutoCloseable {
   }
 
   private void handle(final Exchange exchange) throws IOException {
-    final long startNanos = clock.nanos();
-    String operation = "http-unknown";
-    String result = "ok";
+    final RequestMetric request = new RequestMetric(clock.nanos());
+    // counted before the answer goes out: whoever got it and then reads /metrics sees it counted
+    exchange.beforeResponse(request::record);
     try {
       final String path = exchange.path();
       final String method = exchange.method();
       final Matcher backupPath = BACKUP_PATH.matcher(path);
       if (path.equals("/metrics")) {
-        operation = "http-metrics";
+        request.operation = "http-metrics";
         allow(exchange, "GET");
         exchange.sendText(200, PROMETHEUS_TYPE, registry.scrape());
       } else if (path.equals("/health")) {
-        operation = "http-health";
+        request.operation = "http-health";
         allow(exchange, "GET");
         exchange.sendJson(200, Map.of("status", "UP"));
       } else if (path.equals("/ready")) {
-        operation = "http-ready";
+        request.operation = "http-ready";
         allow(exchange, "GET");
         ready(exchange);
       } else if (path.equals("/actuator/backups")) {
         allow(exchange, "GET", "POST");
-        operation = method.equals("POST") ? "http-take-backup" : "http-list-backups";
+        request.operation = method.equals("POST") ? "http-take-backup" : "http-list-backups";
         if (method.equals("POST")) {
           takeBackup(exchange);
         } else {
@@ -163,7 +163,7 @@ public final class ManagementHttpServer implements AutoCloseable {
         }
       } else if (backupPath.matches()) {
         allow(exchange, "GET", "DELETE");
-        operation = method.equals("GET") ? "http-get-backup" : "http-delete-backup";
+        request.operation = method.equals("GET") ? "http-get-backup" : "http-delete-backup";
         final long id = backupId(backupPath.group(1), exchange);
         if (method.equals("GET")) {
           exchange.sendJson(200, BackupJson.of(await(deadline -> backups.get(id, deadline))));
@@ -172,12 +172,12 @@ public final class ManagementHttpServer implements AutoCloseable {
           exchange.sendEmpty(204);
         }
       } else if (path.equals("/actuator/exporting/pause")) {
-        operation = "http-pause-exporting";
+        request.operation = "http-pause-exporting";
         allow(exchange, "POST");
         await(exporting::pause);
         exchange.sendEmpty(204);
       } else if (path.equals("/actuator/exporting/resume")) {
-        operation = "http-resume-exporting";
+        request.operation = "http-resume-exporting";
         allow(exchange, "POST");
         await(exporting::resume);
         exchange.sendEmpty(204);
@@ -186,7 +186,7 @@ public final class ManagementHttpServer implements AutoCloseable {
             + " /actuator/backups/{id}, /actuator/exporting/pause|resume, but was " + path);
       }
     } catch (final Problem problem) {
-      result = "http-" + problem.status();
+      request.result = "http-" + problem.status();
       if (problem.status() >= 500) {
         LOG.warn("{} {}: {}", exchange.method(), exchange.path(), problem.getMessage());
       } else {
@@ -194,12 +194,31 @@ public final class ManagementHttpServer implements AutoCloseable {
       }
       exchange.sendProblem(problem);
     } catch (final RuntimeException e) {
-      result = "internal";
+      request.result = "internal";
       LOG.warn("{} {} failed", exchange.method(), exchange.path(), e);
       exchange.sendProblem(new Problem(500, "Expected " + exchange.method() + " "
           + exchange.path() + " to complete, but the gateway failed: " + e));
     } finally {
-      metrics.request(operation, result, Duration.ofNanos(clock.nanos() - startNanos));
+      request.record(); // if no answer was sent (the connection failed first)
+    }
+  }
+
+  /** The metric of one request, recorded once. */
+  private final class RequestMetric {
+    private final long startNanos;
+    private String operation = "http-unknown";
+    private String result = "ok";
+    private boolean recorded;
+
+    RequestMetric(final long startNanos) {
+      this.startNanos = startNanos;
+    }
+
+    void record() {
+      if (!recorded) {
+        recorded = true;
+        metrics.request(operation, result, Duration.ofNanos(clock.nanos() - startNanos));
+      }
     }
   }
 

@@ -244,6 +244,11 @@ public final class LinkProxy implements AutoCloseable {
       if (held || !kept.isEmpty()) {
         kept.add(message); // not read again until released
         holding.add(this);
+        if (!held) {
+          // release() ran after the check above but may have looked at holding before this
+          // connection was in it: it would never be told, and with no read pending, stall
+          deliverKept();
+        }
         return;
       }
       relay(ctx.channel(), outbound, message);

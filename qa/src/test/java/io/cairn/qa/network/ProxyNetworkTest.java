@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The proxies relay bytes both ways, and cut, refuse and restore links as the faults say. */
 final class ProxyNetworkTest {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private EchoServer echo;
   private ProxyNetwork network;

@@ -3,7 +3,6 @@ package io.cairn.qa.support;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -12,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
@@ -46,7 +46,7 @@ public final class S3ProxyProcess implements AutoCloseable {
     }
     final Path data = Files.createDirectories(workDir.resolve("data"));
     Files.createDirectories(data.resolve(BUCKET));
-    final int port = freePort();
+    final int port = freePort(workDir);
     final Path properties = workDir.resolve("s3proxy.properties");
     Files.writeString(
         properties,
@@ -117,12 +117,27 @@ public final class S3ProxyProcess implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
+  /**
+   * A loopback port that is free now, for the child process to bind a second or more later: in
+   * [20000, 32000), below Linux's ephemeral range (32768+) where the kernel picks the local ports
+   * of outgoing connections, so none of those takes it meanwhile. Candidates depend on this
+   * process and the work directory, so that builds running at the same time try different ones.
+   */
+  private static int freePort(final Path workDir) {
+    final SplittableRandom candidates =
+        new SplittableRandom(ProcessHandle.current().pid() * 1_000_003L + workDir.hashCode());
+    for (int attempt = 0; attempt < 200; attempt++) {
+      final int port = 20_000 + candidates.nextInt(12_000);
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.setReuseAddress(false);
+        socket.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
+        return port;
+      } catch (final IOException e) {
+        // taken: try the next candidate
+      }
     }
+    throw new IllegalStateException(
+        "Expected a free loopback port in [20000, 32000), but found none in 200 attempts");
   }
 
   @Override

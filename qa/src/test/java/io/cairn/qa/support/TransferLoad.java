@@ -140,8 +140,13 @@ public final class TransferLoad {
         .whenComplete(
             (accepted, error) -> {
               record(from, to, amount, error);
-              inFlight.decrementAndGet();
-              next();
+              // the chain's next transfer counts as in flight before this one stops counting:
+              // stop() must never see zero while a chain is between two transfers
+              try {
+                next();
+              } finally {
+                inFlight.decrementAndGet();
+              }
             });
   }
 
