@@ -17,6 +17,7 @@ import io.cairn.journal.Journal;
 import io.cairn.logstreams.LogStreamWriter;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.snapshot.SnapshotStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -64,7 +65,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: {@link #onCheckpointCreated}/{@link #takeBackup} from any thread (the processing
  * thread); the rest on the actor thread; file collection on the injected upload executor; the
- * store's work on the store's own executor. Results come back to the actor.
+ * store's work on the store's own executor. Results come back to the actor, whose lines carry the
+ * node and partition ids in the logging MDC ({@link LoggingContext}).
  */
 public final class BackupManager extends Actor implements CheckpointListener {
 
@@ -94,7 +96,9 @@ public final class BackupManager extends Actor implements CheckpointListener {
   private Optional<BackupIdentifier> latestCompleted = Optional.empty();
 
   private BackupManager(final Builder builder) {
-    super("backup-manager-" + builder.partitionId);
+    super(
+        "backup-manager-" + builder.partitionId,
+        LoggingContext.partition(builder.nodeId, builder.partitionId));
     partitionId = builder.partitionId;
     snapshots = builder.snapshots;
     config = builder.config;

@@ -11,6 +11,7 @@ import io.cairn.raft.protocol.RaftMessageCodec;
 import io.cairn.raft.storage.RaftMetaStore;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -73,7 +74,10 @@ public final class RaftServer extends Actor {
   private volatile long commitIndex;
 
   private RaftServer(Builder builder) {
-    super("raft-" + builder.partitionId + "-" + builder.localId);
+    // the local member id is the node id (the builder checks it against the messaging service)
+    super(
+        "raft-" + builder.partitionId + "-" + builder.localId,
+        LoggingContext.partition(builder.localId, builder.partitionId));
     this.partitionId = builder.partitionId;
     this.localId = builder.localId;
     this.members = List.copyOf(builder.members);

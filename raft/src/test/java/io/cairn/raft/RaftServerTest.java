@@ -2,7 +2,13 @@ package io.cairn.raft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.cairn.raft.state.QuorumState;
 import io.cairn.raft.storage.RaftMeta;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
 import io.cairn.transport.sim.SimNetwork;
@@ -12,10 +18,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The actor shell on a deterministic scheduler and simulated network, three members. */
 class RaftServerTest {
@@ -163,6 +172,42 @@ class RaftServerTest {
     assertThat(leader()).isSameAs(next);
     assertThat(leader.term()).isEqualTo(next.term());
     assertThat(leader.leaderId()).isEqualTo(next.localNodeId());
+  }
+
+  @Test
+  void shouldLogRoleChangesWithTheMembersNodeAndPartitionIdInTheMdc() {
+    // given a listener on the role transitions' log
+    Logger logger = (Logger) LoggerFactory.getLogger(QuorumState.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    Level level = logger.getLevel();
+    logger.setLevel(Level.INFO);
+    logger.addAppender(appender);
+    try {
+      // when the leader is cut off, so that every member changes its role
+      network.isolate(leader().localNodeId());
+      scheduler.runFor(Duration.ofSeconds(3));
+    } finally {
+      logger.detachAppender(appender);
+      logger.setLevel(level);
+    }
+
+    // then each line carries the partition and the node that logged it (all share one thread)
+    Pattern node = Pattern.compile("^Partition 1 node (\\d+)");
+    assertThat(appender.list).hasSizeGreaterThanOrEqualTo(3);
+    for (ILoggingEvent event : appender.list) {
+      Matcher matcher = node.matcher(event.getFormattedMessage());
+      assertThat(matcher.find()).as(event.getFormattedMessage()).isTrue();
+      assertThat(event.getMDCPropertyMap())
+          .as(event.getFormattedMessage())
+          .containsEntry(LoggingContext.PARTITION_ID, "1")
+          .containsEntry(LoggingContext.NODE_ID, matcher.group(1));
+    }
+    assertThat(appender.list.stream()
+            .map(event -> event.getMDCPropertyMap().get(LoggingContext.NODE_ID))
+            .distinct())
+        .as("members that logged")
+        .hasSizeGreaterThanOrEqualTo(2);
   }
 
   private RaftServer leader() {

@@ -3,6 +3,7 @@ package io.cairn.scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -45,6 +46,16 @@ import org.slf4j.LoggerFactory;
  * (transport, the stream processor's backpressure), which can reject work as a value; they watch
  * {@link #queueDepth()}. With a capacity, {@link #submit}/{@link #call} beyond it fail their future
  * with {@link RejectedExecutionException}; timer firings are never refused.
+ *
+ * <p>Logging context: an actor may be given a fixed map of SLF4J MDC entries (usually {@link
+ * LoggingContext#partition(int, int)}). Whenever a scheduler runs the actor on a thread — a turn
+ * of tasks, {@code onStart}, {@code onClose}, a timer firing — those entries are in the MDC, so
+ * every line logged meanwhile says where it comes from; this includes what runs inline there (a
+ * task's future's dependents, code of other modules the actor calls). Afterwards each of those
+ * keys is restored to what the thread had before (removed if it had none); other keys are not
+ * touched, and what the actor's code puts into the MDC itself is its own to undo. Work the actor
+ * hands to other threads (executors, other actors) does not carry the context. Without a context
+ * the MDC is left alone.
  */
 public abstract class Actor {
 
@@ -66,6 +77,7 @@ public abstract class Actor {
   private final CompletableFuture<Void> startFuture = new CompletableFuture<>();
   private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
   private final Executor executor = this::execute;
+  private final ActorLoggingContext loggingContext;
 
   /** Set by {@link ThreadPoolActorScheduler} while the actor is queued or running on a worker. */
   final AtomicBoolean dispatched = new AtomicBoolean();
@@ -87,7 +99,19 @@ public abstract class Actor {
    * @param name shown in logs and thread dumps; not used as a metric tag
    */
   protected Actor(String name) {
-    this(name, Integer.MAX_VALUE);
+    this(name, Integer.MAX_VALUE, Map.of());
+  }
+
+  /**
+   * An actor with an unbounded mailbox that runs with {@code loggingContext} in the MDC (see the
+   * class doc).
+   *
+   * @param name shown in logs and thread dumps; not used as a metric tag
+   * @param loggingContext MDC entries, copied; keys non-blank, values non-null (see {@link
+   *     LoggingContext} for the well-known keys)
+   */
+  protected Actor(String name, Map<String, String> loggingContext) {
+    this(name, Integer.MAX_VALUE, loggingContext);
   }
 
   /**
@@ -97,6 +121,19 @@ public abstract class Actor {
    * @param mailboxCapacity at least 1
    */
   protected Actor(String name, int mailboxCapacity) {
+    this(name, mailboxCapacity, Map.of());
+  }
+
+  /**
+   * An actor whose mailbox holds at most {@code mailboxCapacity} tasks and that runs with {@code
+   * loggingContext} in the MDC (see the class doc).
+   *
+   * @param name shown in logs and thread dumps; not used as a metric tag
+   * @param mailboxCapacity at least 1
+   * @param loggingContext MDC entries, copied; keys non-blank, values non-null (see {@link
+   *     LoggingContext} for the well-known keys)
+   */
+  protected Actor(String name, int mailboxCapacity, Map<String, String> loggingContext) {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException(
           "Expected a non-blank actor name, but was '" + name + "' (Actor)");
@@ -107,11 +144,17 @@ public abstract class Actor {
     }
     this.name = name;
     this.mailboxCapacity = mailboxCapacity;
+    this.loggingContext = new ActorLoggingContext(loggingContext, name);
   }
 
   /** The actor's name. */
   public final String name() {
     return name;
+  }
+
+  /** The MDC entries this actor runs with (see the class doc); empty if none. */
+  public final Map<String, String> loggingContext() {
+    return loggingContext.entries();
   }
 
   /** Actor thread, once, before any task. A throw closes the actor (see the class doc). */
@@ -293,9 +336,33 @@ public abstract class Actor {
 
   /**
    * Runs at most {@code maxUnits} units of work (start, one task each, close) on the calling
-   * thread, which the host guarantees is the only one running this actor. Returns units done.
+   * thread, which the host guarantees is the only one running this actor, with the logging context
+   * in the MDC. Returns units done. One of the two entry points of a host into the actor's work
+   * (with {@link #runTimer}); they must not nest.
    */
   int runBatch(int maxUnits) {
+    loggingContext.enter();
+    try {
+      return runUnits(maxUnits);
+    } finally {
+      loggingContext.exit();
+    }
+  }
+
+  /**
+   * Fires a due timer on the calling thread with the logging context in the MDC, for hosts that
+   * fire timers directly instead of through the mailbox (the deterministic scheduler).
+   */
+  void runTimer(ActorTimer timer) {
+    loggingContext.enter();
+    try {
+      fireTimer(timer);
+    } finally {
+      loggingContext.exit();
+    }
+  }
+
+  private int runUnits(int maxUnits) {
     int done = 0;
     if (startPending) {
       startPending = false;
@@ -309,7 +376,7 @@ public abstract class Actor {
       }
       depth.decrementAndGet();
       if (task.timer() != null) {
-        runTimer(task.timer());
+        fireTimer(task.timer());
       } else if (abandonQueued) {
         task.abandon(new IllegalStateException(
             "Expected actor " + name + " to start, but its onStart failed"));
@@ -325,8 +392,8 @@ public abstract class Actor {
     return done;
   }
 
-  /** Fires a due timer; must run on the actor thread (or from the deterministic scheduler). */
-  void runTimer(ActorTimer timer) {
+  /** Fires a due timer; on the actor thread, inside a turn. */
+  private void fireTimer(ActorTimer timer) {
     if (timer.isCancelled() || state != State.STARTED) {
       return;
     }

@@ -9,6 +9,7 @@ import io.cairn.protocol.Record;
 import io.cairn.protocol.RecordType;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.streamprocessor.processing.CommandProcessing;
 import io.cairn.streamprocessor.processing.EventReplay;
 import io.cairn.streamprocessor.processing.PartitionFailedException;
@@ -58,6 +59,9 @@ import org.slf4j.LoggerFactory;
  * partition {@link HealthStatus#FAILED}: processing stops for good and never skips the record.
  *
  * <p>Threading: everything runs on the actor thread; the accessors may be read from any thread.
+ * Everything logged there — by the processor and by the processors, appliers and interceptors it
+ * calls — carries the partition id (and the {@linkplain Builder#nodeId node id}, if given) in the
+ * logging MDC ({@link LoggingContext}).
  */
 public final class StreamProcessor extends Actor {
 
@@ -97,7 +101,10 @@ public final class StreamProcessor extends Actor {
         "stream-processor-"
             + builder.logStream.partitionId()
             + "-"
-            + builder.mode.name().toLowerCase(Locale.ROOT));
+            + builder.mode.name().toLowerCase(Locale.ROOT),
+        builder.nodeId == Builder.NO_NODE
+            ? LoggingContext.partition(builder.logStream.partitionId())
+            : LoggingContext.partition(builder.nodeId, builder.logStream.partitionId()));
     partitionId = builder.logStream.partitionId();
     mode = builder.mode;
     logStream = builder.logStream;
@@ -383,6 +390,8 @@ public final class StreamProcessor extends Actor {
 
   /** Collects what a stream processor needs; every field is required unless it has a default. */
   public static final class Builder {
+    private static final int NO_NODE = -1;
+
     private LogStream logStream;
     private CairnDb db;
     private RecordProcessors processors;
@@ -390,6 +399,7 @@ public final class StreamProcessor extends Actor {
     private StreamProcessorMode mode;
     private StreamProcessorConfig config = StreamProcessorConfig.defaults();
     private MeterRegistry registry;
+    private int nodeId = NO_NODE;
 
     private Builder() {}
 
@@ -434,6 +444,21 @@ public final class StreamProcessor extends Actor {
 
     public Builder meterRegistry(final MeterRegistry value) {
       registry = value;
+      return this;
+    }
+
+    /**
+     * The node this processor runs on, for its logging context only ({@link
+     * LoggingContext#NODE_ID}); optional: without it, lines carry the thread's node id, if any.
+     *
+     * @throws IllegalArgumentException if {@code value} is negative
+     */
+    public Builder nodeId(final int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException(
+            "Expected nodeId >= 0, but was " + value + " (StreamProcessor)");
+      }
+      nodeId = value;
       return this;
     }
 

@@ -85,6 +85,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
   private final InMemoryLogStream logStream;
   private final Map<String, Replica> replicas = new LinkedHashMap<>();
   private final Replica leader;
+  private final int nodeId;
   private long nextRequestId = 1;
 
   private StreamProcessorTestKit(final Builder builder) {
@@ -92,6 +93,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     families = List.copyOf(builder.families);
     setup = builder.setup;
     processorConfig = builder.processorConfig;
+    nodeId = builder.nodeId;
     clock = new SimClock(builder.startMillis);
     scheduler = new DeterministicScheduler(clock);
     logStream = new InMemoryLogStream(PARTITION_ID, clock, builder.logStreamConfig);
@@ -290,6 +292,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
               .mode(mode)
               .config(processorConfig)
               .meterRegistry(registry)
+              .nodeId(nodeId)
               .build();
       scheduler.start(processor);
       scheduler.runUntilIdle();
@@ -380,8 +383,15 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     private LogStreamConfig logStreamConfig = LogStreamConfig.defaults();
     private StreamProcessorConfig processorConfig = StreamProcessorConfig.defaults();
     private long startMillis = 1_000_000L;
+    private int nodeId;
 
     private Builder() {}
+
+    /** The node the replicas' processors say they run on (logging context); 0 by default. */
+    public Builder nodeId(final int value) {
+      nodeId = value;
+      return this;
+    }
 
     /** Where the replicas' databases live (a test's temporary directory). Required. */
     public Builder directory(final Path value) {

@@ -26,6 +26,7 @@ import io.cairn.journal.JournalConfig;
 import io.cairn.journal.JournalReader;
 import io.cairn.journal.JournalRecord;
 import io.cairn.journal.JournalSegmentFile;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.journal.SegmentedJournal;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotFile;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.MDC;
 
 /** The backup manager's main path on a real journal, snapshot store and filesystem store. */
 final class BackupManagerTest {
@@ -147,6 +149,22 @@ final class BackupManagerTest {
         .isEqualTo(planned.descriptor().sizeBytes());
     assertThat(partition.registry.get(BackupMetrics.LATEST_COMPLETED_AGE).gauge().value())
         .isGreaterThanOrEqualTo(0);
+  }
+
+  @Test
+  void shouldRunWithItsNodeAndPartitionInTheLoggingMdc() throws Exception {
+    // given
+    final BackupManager manager = partition.startManager(2, BackupConfig.defaults());
+
+    // when
+    final Map<String, String> seen =
+        manager.call(MDC::getCopyOfContextMap).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+
+    // then
+    assertThat(seen)
+        .containsEntry(LoggingContext.NODE_ID, "2")
+        .containsEntry(
+            LoggingContext.PARTITION_ID, Integer.toString(BackupTestPartition.PARTITION));
   }
 
   @Test

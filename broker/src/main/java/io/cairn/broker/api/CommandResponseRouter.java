@@ -5,6 +5,7 @@ import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ResponseStatus;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.streamprocessor.CommandResponseWriter;
 import java.time.Duration;
 import java.util.Objects;
@@ -71,7 +72,7 @@ public final class CommandResponseRouter extends Actor {
       final Clock clock,
       final LeadershipCheck leadership,
       final BrokerApiMetrics metrics) {
-    super("command-responses-" + nodeId);
+    super("command-responses-" + nodeId, LoggingContext.node(nodeId));
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("Expected maxInFlight >= 1, but was " + maxInFlight);
     }

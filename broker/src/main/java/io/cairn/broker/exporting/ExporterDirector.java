@@ -1,12 +1,12 @@
 package io.cairn.broker.exporting;
 
-import io.cairn.broker.partition.PartitionLogging;
 import io.cairn.exporter.ExportedRecord;
 import io.cairn.logstreams.CommitListener;
 import io.cairn.logstreams.LogStream;
 import io.cairn.logstreams.LogStreamReader;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.streamprocessor.StreamProcessor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -93,7 +93,8 @@ final class ExporterDirector extends Actor {
       final ExporterDirectorConfig config,
       final MeterRegistry registry,
       final Consumer<Map<String, Long>> positionsPublisher) {
-    super("exporters-" + partitionId + "-" + nodeId);
+    super(
+        "exporters-" + partitionId + "-" + nodeId, LoggingContext.partition(nodeId, partitionId));
     this.partitionId = partitionId;
     this.nodeId = nodeId;
     this.descriptors = List.copyOf(descriptors);
@@ -120,26 +121,15 @@ final class ExporterDirector extends Actor {
 
   // ---- life cycle (actor thread) --------------------------------------------------------------
 
-  /** {@code task} with the partition in the logging MDC (every entry point of this actor). */
-  private Runnable logged(final Runnable task) {
-    return PartitionLogging.wrap(nodeId, partitionId, task);
-  }
-
   @Override
   protected void onStart() {
-    try (PartitionLogging.Scope ignored = PartitionLogging.enter(nodeId, partitionId)) {
-      start();
-    }
-  }
-
-  private void start() {
     metrics =
         new ExporterMetrics(
             registry, partitionId, nodeId, this::lowestAcknowledged, logStream::commitPosition);
     exporting.addListener(pauseListener);
     logStream.addCommitListener(commitListener);
     scheduleAtFixedRate(
-        config.positionsInterval(), config.positionsInterval(), logged(this::persistPositions));
+        config.positionsInterval(), config.positionsInterval(), this::persistPositions);
     loadPositions();
   }
 
@@ -159,13 +149,13 @@ final class ExporterDirector extends Actor {
               if (error != null) {
                 if (!stopped) {
                   onFailure("reading the exporter positions from the state", error);
-                  retryTimer = schedule(config.retryDelay(failures), logged(this::retryLoad));
+                  retryTimer = schedule(config.retryDelay(failures), this::retryLoad);
                 }
                 return;
               }
               onPositionsLoaded(stored);
             },
-            PartitionLogging.wrap(nodeId, partitionId, executor()));
+            executor());
   }
 
   private void retryLoad() {
@@ -200,12 +190,6 @@ final class ExporterDirector extends Actor {
 
   @Override
   protected void onClose() {
-    try (PartitionLogging.Scope ignored = PartitionLogging.enter(nodeId, partitionId)) {
-      close();
-    }
-  }
-
-  private void close() {
     exporting.removeListener(pauseListener);
     logStream.removeCommitListener(commitListener);
     for (final ExporterContainer container : containers) {
@@ -233,7 +217,7 @@ final class ExporterDirector extends Actor {
   private void wake() {
     if (!stopped && wakeQueued.compareAndSet(false, true)) {
       try {
-        submit(logged(this::work));
+        submit(this::work);
       } catch (final RuntimeException e) {
         wakeQueued.set(false); // closing
       }
@@ -323,16 +307,15 @@ final class ExporterDirector extends Actor {
     retryTimer =
         schedule(
             config.retryDelay(failures),
-            logged(
-                () -> {
-                  retryTimer = null;
-                  work();
-                }));
+            () -> {
+              retryTimer = null;
+              work();
+            });
   }
 
   /** For an exporter's {@link io.cairn.exporter.ExporterController#scheduleTask}. */
   Cancellable scheduleForExporter(final Duration delay, final Runnable task) {
-    return schedule(delay, logged(task));
+    return schedule(delay, task);
   }
 
   // ---- positions (actor thread) ---------------------------------------------------------------

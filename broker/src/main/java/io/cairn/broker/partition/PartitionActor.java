@@ -8,6 +8,7 @@ import io.cairn.raft.RaftRoleListener;
 import io.cairn.raft.RaftServer;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotStore;
 import io.cairn.streamprocessor.CommandResponseWriter;
@@ -21,7 +22,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -79,8 +79,6 @@ final class PartitionActor extends Actor {
   private final PartitionHealthTracker health;
   private final ExportedPositionSource exportedPositions;
   private final ExporterCompactionHold exportHold;
-  /** This actor's executor, with the partition in the logging MDC. */
-  private final Executor logged;
 
   // actor thread only
   private RaftRole raftRole = RaftRole.INACTIVE;
@@ -106,7 +104,9 @@ final class PartitionActor extends Actor {
       final CommandResponseWriter responseWriter,
       final PartitionMetrics metrics,
       final ExportedPositionSource exportedPositions) {
-    super("partition-" + context.partitionId() + "-" + context.nodeId());
+    super(
+        "partition-" + context.partitionId() + "-" + context.nodeId(),
+        LoggingContext.partition(context.nodeId(), context.partitionId()));
     this.context = context;
     this.raft = raft;
     this.config = config;
@@ -124,7 +124,6 @@ final class PartitionActor extends Actor {
             "node",
             Integer.toString(context.nodeId()));
     this.description = "partition " + context.partitionId() + " on node " + context.nodeId();
-    this.logged = PartitionLogging.wrap(context.nodeId(), context.partitionId(), executor());
     this.roleState = new PartitionRoleState(context.partitionId(), context.nodeId(), metrics);
     this.health = new PartitionHealthTracker(context.partitionId(), context.nodeId(), metrics);
     this.exportedPositions = exportedPositions;
@@ -148,18 +147,13 @@ final class PartitionActor extends Actor {
           public void onSnapshotInstalled(final long index, final long term) {
             // raft thread: fence the current state's log view before any later entry commits
             snapshotInstalls.incrementAndGet();
-            submitLogged(() -> onRaftSnapshotInstalled(index, term));
+            submit(() -> onRaftSnapshotInstalled(index, term));
           }
         });
   }
 
   private RaftRoleListener roleListener() {
-    return (newRole, term, leaderId) -> submitLogged(() -> onRaftRole(newRole, term));
-  }
-
-  /** Any thread: runs {@code task} on this actor with the partition in the logging MDC. */
-  private void submitLogged(final Runnable task) {
-    submit(PartitionLogging.wrap(context.nodeId(), context.partitionId(), task));
+    return (newRole, term, leaderId) -> submit(() -> onRaftRole(newRole, term));
   }
 
   // ---- accessors (any thread) ---------------------------------------------------------------
@@ -240,7 +234,7 @@ final class PartitionActor extends Actor {
 
   private void onSnapshotPersisted(final PersistedSnapshot snapshot) {
     // the director's I/O thread
-    submitLogged(() -> compactLog(snapshot));
+    submit(() -> compactLog(snapshot));
   }
 
   private void compactLog(final PersistedSnapshot snapshot) {
@@ -309,15 +303,15 @@ final class PartitionActor extends Actor {
         stopRun()
             .thenComposeAsync(
                 ignored -> rebuild ? rebuildState() : CompletableFuture.completedFuture(null),
-                logged)
-            .thenComposeAsync(ignored -> startRun(target, term), logged);
+                executor())
+            .thenComposeAsync(ignored -> startRun(target, term), executor());
     transitionInProgress =
         steps.handleAsync(
             (ignored, error) -> {
               onTransitionDone(target, term, rebuild, error, startedNanos);
               return null;
             },
-            logged);
+            executor());
   }
 
   private void onTransitionDone(
@@ -394,7 +388,7 @@ final class PartitionActor extends Actor {
                           });
                   return null;
                 },
-                logged);
+                executor());
     transitionInProgress = cleanup;
   }
 
@@ -453,7 +447,7 @@ final class PartitionActor extends Actor {
               dbUsedByLeader = false;
               metrics.stateRebuilt();
             },
-            logged);
+            executor());
   }
 
   private CompletableFuture<Void> startRun(final PartitionRole target, final long term) {
@@ -492,7 +486,7 @@ final class PartitionActor extends Actor {
     started
         .processor()
         .addHealthListener(
-            report -> submitLogged(() -> onProcessorHealth(started.processor(), report)));
+            report -> submit(() -> onProcessorHealth(started.processor(), report)));
     run = started;
     return started
         .start(context.scheduler())
@@ -506,7 +500,7 @@ final class PartitionActor extends Actor {
                 }
               }
             },
-            logged);
+            executor());
   }
 
   private void fail(final String reason) {
@@ -531,7 +525,7 @@ final class PartitionActor extends Actor {
                   transitionInProgress = null;
                   return null;
                 },
-                logged);
+                executor());
   }
 
   private CompletableFuture<Void> beginShutdown() {
@@ -545,7 +539,7 @@ final class PartitionActor extends Actor {
             ? CompletableFuture.completedFuture(null)
             : transitionInProgress.handle((ignored, error) -> null);
     return previous
-        .thenComposeAsync(ignored -> stopRun(), logged)
+        .thenComposeAsync(ignored -> stopRun(), executor())
         .handleAsync(
             (ignored, error) -> {
               if (error != null) {
@@ -566,7 +560,7 @@ final class PartitionActor extends Actor {
               roleState.transition(PartitionRole.CLOSED, raftTerm, false, "closed");
               return null;
             },
-            logged);
+            executor());
   }
 
   /**

@@ -1,22 +1,24 @@
 package io.cairn.broker.partition;
 
+import io.cairn.scheduler.LoggingContext;
 import java.util.concurrent.Executor;
 import org.slf4j.MDC;
 
 /**
  * Puts a partition's node id and partition id into the SLF4J MDC ({@value #NODE_ID}, {@value
- * #PARTITION_ID}) while the broker runs that partition's work on a shared thread (actor workers,
- * the API pool), so that every line logged meanwhile says where it comes from (the distribution's
- * logback pattern prints both). Cheap: two map writes on entry, two on exit; what was there before
+ * #PARTITION_ID}) while the broker runs that partition's work on a shared thread that is not the
+ * partition's own actor (the API pool, I/O executors), so that every line logged meanwhile says
+ * where it comes from (the distribution's logback pattern prints both). Actors carry their own
+ * context instead ({@link io.cairn.scheduler.Actor#loggingContext()}, {@link LoggingContext}). Cheap: two map writes on entry, two on exit; what was there before
  * is restored, so nested scopes and pool threads stay correct.
  */
 public final class PartitionLogging {
 
   /** The MDC key of the node id (the broker's pools set it for their whole life). */
-  public static final String NODE_ID = "nodeId";
+  public static final String NODE_ID = LoggingContext.NODE_ID;
 
   /** The MDC key of the partition id. */
-  public static final String PARTITION_ID = "partitionId";
+  public static final String PARTITION_ID = LoggingContext.PARTITION_ID;
 
   private PartitionLogging() {}
 

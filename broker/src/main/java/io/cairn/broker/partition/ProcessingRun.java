@@ -75,6 +75,7 @@ final class ProcessingRun {
             .mode(scope.mode())
             .config(config.streamProcessor())
             .meterRegistry(context.meterRegistry())
+            .nodeId(context.nodeId())
             .build();
     final PartitionSnapshotSource source =
         new PartitionSnapshotSource(

@@ -10,6 +10,7 @@ import io.cairn.protocol.api.PartitionReplica;
 import io.cairn.protocol.api.ReplicaRole;
 import io.cairn.protocol.api.TopologyCodec;
 import io.cairn.scheduler.Actor;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.transport.MessagingService;
 import java.time.Duration;
 import java.util.HashSet;
@@ -65,7 +66,7 @@ public final class LeaderDirectory extends Actor {
       final MessagingService messaging,
       final Duration refreshInterval,
       final Duration requestTimeout) {
-    super("leader-directory-" + nodeId);
+    super("leader-directory-" + nodeId, LoggingContext.node(nodeId));
     this.nodeId = nodeId;
     this.others = members.stream().filter(id -> id != nodeId).sorted().toList();
     this.messaging = Objects.requireNonNull(messaging, "messaging");

@@ -6,6 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.cairn.raft.state.QuorumState;
+import io.cairn.streamprocessor.StreamProcessor;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -48,27 +50,40 @@ final class PartitionLoggingTest {
 
   @Test
   void shouldLogTheRoleTransitionsOfAPartitionWithItsIds() {
-    // given a listener on the partition's role log
-    final Logger logger = (Logger) LoggerFactory.getLogger(PartitionRoleState.class);
+    // given a listener on the role logs of the partition, its raft member and stream processor
+    final List<Logger> loggers =
+        List.of(
+            (Logger) LoggerFactory.getLogger(PartitionRoleState.class),
+            (Logger) LoggerFactory.getLogger(QuorumState.class),
+            (Logger) LoggerFactory.getLogger(StreamProcessor.class));
     final ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
-    final Level level = logger.getLevel();
-    logger.setLevel(Level.INFO);
-    logger.addAppender(appender);
+    final List<Level> levels = loggers.stream().map(Logger::getLevel).toList();
+    for (final Logger logger : loggers) {
+      logger.setLevel(Level.INFO);
+      logger.addAppender(appender);
+    }
     try (PartitionCluster cluster = new PartitionCluster(directory, 101, 1)) {
-      // when the member becomes leader (on the scheduler's thread, between other actors' tasks)
+      // when the member becomes leader (on the scheduler's threads, between other actors' tasks)
       cluster.awaitLeader();
     } finally {
-      logger.detachAppender(appender);
-      logger.setLevel(level);
+      for (int i = 0; i < loggers.size(); i++) {
+        loggers.get(i).detachAppender(appender);
+        loggers.get(i).setLevel(levels.get(i));
+      }
     }
 
-    // then each line names the node and the partition
-    final List<ILoggingEvent> events = appender.list;
-    assertThat(events).isNotEmpty();
+    // then each line, from each of those actors, names the node and the partition
+    final List<ILoggingEvent> events = List.copyOf(appender.list);
+    assertThat(events)
+        .extracting(ILoggingEvent::getLoggerName)
+        .contains(
+            PartitionRoleState.class.getName(),
+            QuorumState.class.getName(),
+            StreamProcessor.class.getName());
     for (final ILoggingEvent event : events) {
       assertThat(event.getMDCPropertyMap())
-          .as(event.getFormattedMessage())
+          .as(event.getLoggerName() + ": " + event.getFormattedMessage())
           .containsAllEntriesOf(
               Map.of(PartitionLogging.NODE_ID, "0", PartitionLogging.PARTITION_ID, "1"));
     }
