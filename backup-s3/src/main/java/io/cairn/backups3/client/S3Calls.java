@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * attempt is recorded in {@link S3BackupStoreMetrics#REQUESTS} and every retry in {@link
  * S3BackupStoreMetrics#RETRIES}. A call that fails for good completes with an {@link
  * S3RequestException}. The SDK's own retries are off: this is the only retry loop.
+ *
+ * <p>Cancelling a call's result stops its retries, but not a request already sent: the SDK
+ * request is never cancelled and runs until it is answered, fails or times out ({@code
+ * apiCallTimeout}). {@link Call#ended()} says when that has happened.
  */
 public final class S3Calls {
 
@@ -40,6 +45,14 @@ public final class S3Calls {
     this.metrics = metrics;
   }
 
+  /**
+   * A call: its {@code result}, and {@code ended}, which completes (never exceptionally) once
+   * the result is complete and no request of the call is on the wire or will be sent. A result
+   * cancelled while a request is in flight completes at once; {@code ended} waits for that
+   * request to end.
+   */
+  public record Call<T>(CompletableFuture<T> result, CompletableFuture<Void> ended) {}
+
   public int maxAttempts() {
     return maxAttempts;
   }
@@ -58,9 +71,17 @@ public final class S3Calls {
    */
   public <T> CompletableFuture<T> call(String operation, String target,
       Supplier<CompletableFuture<T>> attempt) {
+    return callTracked(operation, target, attempt).result();
+  }
+
+  /** {@link #call}, also telling when its last request has ended. */
+  public <T> Call<T> callTracked(String operation, String target,
+      Supplier<CompletableFuture<T>> attempt) {
     CompletableFuture<T> result = new CompletableFuture<>();
-    run(operation, target, attempt, 1, result);
-    return result;
+    Holds holds = new Holds();
+    result.whenComplete((value, error) -> holds.release());
+    run(operation, target, attempt, 1, result, holds);
+    return new Call<>(result, holds.ended);
   }
 
   /** {@link #call} and wait for it on the calling (I/O) thread. */
@@ -94,8 +115,10 @@ public final class S3Calls {
   }
 
   private <T> void run(String operation, String target, Supplier<CompletableFuture<T>> attempt,
-      int number, CompletableFuture<T> result) {
+      int number, CompletableFuture<T> result, Holds holds) {
+    holds.take(); // before the check: a result cancelled after it waits for this attempt
     if (result.isDone()) {
+      holds.release();
       return; // cancelled by the caller
     }
     long started = metrics.monotonicNanos();
@@ -105,6 +128,8 @@ public final class S3Calls {
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
+    // The SDK future is never cancelled, so its completion is the end of this attempt's request.
+    call.whenComplete((value, error) -> holds.release());
     call.whenComplete((value, error) -> {
       long elapsed = metrics.monotonicNanos() - started;
       if (error == null) {
@@ -120,7 +145,7 @@ public final class S3Calls {
       } else if (S3Errors.isTransient(cause)) {
         metrics.request(operation, RequestResult.TRANSIENT_ERROR, elapsed);
         if (number < maxAttempts && !result.isDone()) {
-          retry(operation, target, attempt, number, result, cause);
+          retry(operation, target, attempt, number, result, holds, cause);
           return;
         }
       } else {
@@ -136,16 +161,37 @@ public final class S3Calls {
   }
 
   private <T> void retry(String operation, String target, Supplier<CompletableFuture<T>> attempt,
-      int number, CompletableFuture<T> result, Throwable cause) {
+      int number, CompletableFuture<T> result, Holds holds, Throwable cause) {
     Duration delay = backoff.delay(number, target);
     metrics.retry(operation);
     LOG.debug("Retrying {} of {} in {} after attempt {} failed: {}", operation, target, delay,
         number, S3Errors.describe(cause));
     try {
-      scheduler.schedule(() -> run(operation, target, attempt, number + 1, result),
+      scheduler.schedule(() -> run(operation, target, attempt, number + 1, result, holds),
           delay.toNanos(), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       result.completeExceptionally(new S3RequestException(operation, target, cause, number));
+    }
+  }
+
+  /**
+   * What keeps a call going: its incomplete result (one hold from the start) and its attempt in
+   * flight (one hold). {@code ended} completes the first time none is left: the result's hold
+   * goes only once the result is complete, and no attempt starts after that (a retry scheduled
+   * before it takes a hold, sees the result complete and gives the hold back).
+   */
+  private static final class Holds {
+    private final AtomicInteger count = new AtomicInteger(1);
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+
+    void take() {
+      count.incrementAndGet();
+    }
+
+    void release() {
+      if (count.decrementAndGet() == 0) {
+        ended.complete(null);
+      }
     }
   }
 }

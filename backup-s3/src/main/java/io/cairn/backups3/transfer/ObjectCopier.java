@@ -45,7 +45,7 @@ public final class ObjectCopier {
     boolean success = false;
     try {
       if (sizeBytes <= transfers.partSizeBytes()) {
-        S3Calls.await(transfers.start(() -> s3.calls().call("CopyObject", s3.url(targetKey),
+        S3Calls.await(transfers.start(() -> s3.calls().callTracked("CopyObject", s3.url(targetKey),
             () -> {
               CopyObjectRequest.Builder b = CopyObjectRequest.builder()
                   .sourceBucket(s3.bucket()).sourceKey(sourceKey)
@@ -77,8 +77,8 @@ public final class ObjectCopier {
       for (long first = 0; first < sizeBytes; first += partSize) {
         int partNumber = parts.size() + 1;
         String range = "bytes=" + first + "-" + (Math.min(sizeBytes, first + partSize) - 1);
-        UploadPartCopyResponse response = S3Calls.await(transfers.start(() -> s3.calls().call(
-            "UploadPartCopy", s3.url(targetKey), () -> {
+        UploadPartCopyResponse response = S3Calls.await(transfers.start(() -> s3.calls()
+            .callTracked("UploadPartCopy", s3.url(targetKey), () -> {
               UploadPartCopyRequest.Builder b = UploadPartCopyRequest.builder()
                   .sourceBucket(s3.bucket()).sourceKey(sourceKey)
                   .destinationBucket(s3.bucket()).destinationKey(targetKey)

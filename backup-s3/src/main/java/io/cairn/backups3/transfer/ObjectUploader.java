@@ -216,8 +216,8 @@ public final class ObjectUploader {
       byte[] body = buffer;
       int length = filled;
       transfers.throttle(length);
-      CompletableFuture<?> put = transfers.start(() -> s3.calls().call("PutObject", s3.url(key),
-          () -> {
+      CompletableFuture<?> put = transfers.start(() -> s3.calls().callTracked("PutObject",
+          s3.url(key), () -> {
             PutObjectRequest.Builder b = s3.put(key).contentLength((long) length)
                 .contentType("application/octet-stream");
             if (s3.legacyMd5()) {
@@ -246,7 +246,7 @@ public final class ObjectUploader {
     private PartInFlight uploadPart(int partNumber, byte[] body, int length) {
       transfers.throttle(length);
       String id = uploadId;
-      CompletableFuture<UploadPartResponse> call = transfers.start(() -> s3.calls().call(
+      CompletableFuture<UploadPartResponse> call = transfers.start(() -> s3.calls().callTracked(
           "UploadPart", s3.url(key), () -> {
         UploadPartRequest.Builder b = UploadPartRequest.builder().bucket(s3.bucket()).key(key)
             .uploadId(id).partNumber(partNumber).contentLength((long) length);

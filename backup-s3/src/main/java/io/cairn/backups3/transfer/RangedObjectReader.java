@@ -121,12 +121,12 @@ public final class RangedObjectReader extends InputStream {
   }
 
   /** Runs on the reading thread, holding a permit; only its retries run elsewhere. */
-  private CompletableFuture<byte[]> get(long first, long end, boolean whole) {
+  private S3Calls.Call<byte[]> get(long first, long end, boolean whole) {
     if (throttled) {
       transfers.throttle(end - first);
     }
     String range = "bytes " + first + "-" + (end - 1) + "/" + sizeBytes;
-    return s3.calls().call("GetObject", s3.url(key), () -> {
+    return s3.calls().callTracked("GetObject", s3.url(key), () -> {
       GetObjectRequest.Builder b = s3.get(key);
       if (!whole) {
         b.range("bytes=" + first + "-" + (end - 1));
@@ -156,6 +156,11 @@ public final class RangedObjectReader extends InputStream {
     return body;
   }
 
+  /**
+   * Stops fetching: ranges not yet answered are cancelled, so they are not retried. A GET already
+   * sent still runs to its end and keeps its transfer permit until then ({@link Transfers}), so a
+   * stopped restore or verify never lets more content requests than the bound be in flight.
+   */
   @Override
   public void close() {
     for (CompletableFuture<byte[]> future : pending) {

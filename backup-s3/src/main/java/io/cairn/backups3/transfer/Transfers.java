@@ -2,6 +2,7 @@ package io.cairn.backups3.transfer;
 
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.client.S3Access;
+import io.cairn.backups3.client.S3Calls;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -12,6 +13,11 @@ import java.util.function.Supplier;
  * that bound content requests in flight (uploads, part uploads, ranged GETs, copies) to {@code
  * maxConcurrentTransfers} — at most half the connection pool, so manifest reads and listings
  * never starve behind a large backup.
+ *
+ * <p>A permit is returned when its call has {@linkplain S3Calls.Call#ended() ended}, not when its
+ * result completes: a cancelled result (a reader closed, a waiting thread interrupted, an upload
+ * aborted) completes at once while its request is still on the wire, and returning the permit
+ * then would let more requests than the bound be in flight.
  */
 public final class Transfers {
 
@@ -50,9 +56,10 @@ public final class Transfers {
   }
 
   /**
-   * Waits for a permit, then starts {@code request}; the permit is returned when it completes.
+   * Waits for a permit, then starts {@code request}; the permit is returned when the call has
+   * ended. Returns the call's result.
    */
-  public <T> CompletableFuture<T> start(Supplier<CompletableFuture<T>> request) {
+  public <T> CompletableFuture<T> start(Supplier<S3Calls.Call<T>> request) {
     try {
       permits.acquire();
     } catch (InterruptedException e) {
@@ -64,19 +71,20 @@ public final class Transfers {
   }
 
   /** Starts {@code request} if a permit is free at once; else returns null. */
-  public <T> CompletableFuture<T> tryStart(Supplier<CompletableFuture<T>> request) {
+  public <T> CompletableFuture<T> tryStart(Supplier<S3Calls.Call<T>> request) {
     return permits.tryAcquire() ? startWithPermit(request) : null;
   }
 
-  private <T> CompletableFuture<T> startWithPermit(Supplier<CompletableFuture<T>> request) {
-    CompletableFuture<T> future;
+  private <T> CompletableFuture<T> startWithPermit(Supplier<S3Calls.Call<T>> request) {
+    S3Calls.Call<T> call;
     try {
-      future = request.get();
+      call = request.get();
     } catch (RuntimeException e) {
       permits.release();
       throw e;
     }
-    future.whenComplete((value, error) -> permits.release());
-    return future;
+    // Not when the result completes: a cancelled result may still have its request on the wire.
+    call.ended().thenRun(permits::release);
+    return call.result();
   }
 }

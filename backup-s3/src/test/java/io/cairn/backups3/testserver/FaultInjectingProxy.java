@@ -29,6 +29,7 @@ import java.util.function.Predicate;
  * bodies), records every request, counts requests in flight, can strip request headers, and
  * injects faults chosen per request by a {@link FaultPlan}: a 500 or 503 answer instead of the
  * server's, a slow answer, or the connection cut in the middle of the request or response body.
+ * It can also hold answers until the test releases them ({@link #holdAnswers}).
  * One thread per connection; every read has a timeout, so nothing hangs past a test.
  */
 public final class FaultInjectingProxy implements AutoCloseable {
@@ -96,6 +97,10 @@ public final class FaultInjectingProxy implements AutoCloseable {
   private volatile int holdUntilConcurrent;
   private volatile Duration holdAtMost = Duration.ZERO;
   private volatile CountDownLatch concurrentReached = new CountDownLatch(0);
+  private volatile Predicate<Request> held = request -> false;
+  private volatile Duration heldAtMost = Duration.ZERO;
+  private volatile CountDownLatch heldRelease = new CountDownLatch(0);
+  private final AtomicInteger holding = new AtomicInteger();
 
   public FaultInjectingProxy(URI upstream) throws IOException {
     this.upstream = upstream;
@@ -145,6 +150,34 @@ public final class FaultInjectingProxy implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Holds the answer of every request matching {@code which} (the server has answered; nothing
+   * of it reaches the client) until {@link #releaseHeld()}, at most {@code atMost}, or the proxy
+   * closes. Set it before the requests are sent; it replaces an earlier hold.
+   */
+  public FaultInjectingProxy holdAnswers(Predicate<Request> which, Duration atMost) {
+    this.heldAtMost = atMost;
+    this.heldRelease = new CountDownLatch(1);
+    this.held = which;
+    return this;
+  }
+
+  /** Lets the held answers go, and holds no more. */
+  public void releaseHeld() {
+    held = request -> false;
+    heldRelease.countDown();
+  }
+
+  /** Answers held right now. */
+  public int heldAnswers() {
+    return holding.get();
+  }
+
+  /** Requests matching {@link #countConcurrent} in flight right now. */
+  public int concurrentCounted() {
+    return inFlightMatching.get();
+  }
+
   public List<Request> requests() {
     return List.copyOf(requests);
   }
@@ -164,6 +197,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
   @Override
   public void close() throws IOException {
     closing.countDown();
+    heldRelease.countDown();
     server.close();
     for (Socket socket : sockets) {
       closeQuietly(socket);
@@ -205,6 +239,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
             head.headerNames());
         requests.add(request);
         boolean count = counted.test(request);
+        boolean hold = held.test(request);
         if (count) {
           int now = inFlightMatching.incrementAndGet();
           maxInFlightMatching.accumulateAndGet(now, Math::max);
@@ -214,8 +249,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
         }
         inFlight.incrementAndGet();
         try {
-          if (!exchange(head, plan.decide(request), count, fromClient, toClient, fromOrigin,
-              toOrigin)) {
+          if (!exchange(head, plan.decide(request), count, hold, fromClient, toClient,
+              fromOrigin, toOrigin)) {
             return;
           }
         } finally {
@@ -236,8 +271,9 @@ public final class FaultInjectingProxy implements AutoCloseable {
   }
 
   /** Relays one request and its response; false when the connection must end. */
-  private boolean exchange(Head request, Fault fault, boolean counted, InputStream fromClient,
-      OutputStream toClient, InputStream fromOrigin, OutputStream toOrigin) throws IOException {
+  private boolean exchange(Head request, Fault fault, boolean counted, boolean hold,
+      InputStream fromClient, OutputStream toClient, InputStream fromOrigin,
+      OutputStream toOrigin) throws IOException {
     if (fault == Fault.ANSWER_500 || fault == Fault.ANSWER_503) {
       faults.incrementAndGet();
       if (!request.expectsContinue()) {
@@ -282,6 +318,9 @@ public final class FaultInjectingProxy implements AutoCloseable {
     if (counted && !holdUntilConcurrentReached()) {
       return false;
     }
+    if (hold && !holdUntilReleased()) {
+      return false;
+    }
     if (fault == Fault.SLOW_RESPONSE) {
       faults.incrementAndGet();
       try {
@@ -320,6 +359,21 @@ public final class FaultInjectingProxy implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
+    }
+  }
+
+  /** Waits for {@link #releaseHeld()}; false if the proxy is closing. */
+  private boolean holdUntilReleased() {
+    CountDownLatch release = heldRelease;
+    holding.incrementAndGet();
+    try {
+      release.await(heldAtMost.toMillis(), TimeUnit.MILLISECONDS);
+      return closing.getCount() > 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      holding.decrementAndGet();
     }
   }
 
