@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -91,10 +92,35 @@ final class DamagedBackupMatrixTest {
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
       final FilesystemBackupStore from = stores.open(store);
       if (object == StoredObject.MANIFEST) {
-        assertManifestReported(from, damage, stored);
+        assertManifestReported(from, damage, stored, refusal(damage));
       } else {
         assertFileReported(from, damage, object, damaged.getFileName().toString());
       }
+    }
+  }
+
+  @Test
+  void shouldReportAManifestWhoseContentNoLongerMatchesItsChecksum() throws IOException {
+    // given a copy of the store where a bit of a letter in the middle of partition 2's manifest
+    // is flipped: still valid JSON, so only the manifest's own checksum can tell
+    final Path store = fixture.copyOfStore();
+    final StoreLayout layout = new StoreLayout(store);
+    final Path file = layout.manifestFile(DAMAGED);
+    final byte[] bytes = Files.readAllBytes(file);
+    int offset = bytes.length / 2;
+    while (!Character.isLetter(bytes[offset])) {
+      offset++;
+    }
+    bytes[offset] ^= 0x01;
+    Files.write(file, bytes);
+
+    // when it is verified and restored, then both fail naming the manifest and the mismatch
+    try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
+      assertManifestReported(
+          stores.open(store),
+          Damage.FLIP_BIT,
+          layout.describe(file),
+          "to match the manifest's content");
     }
   }
 
@@ -104,7 +130,7 @@ final class DamagedBackupMatrixTest {
       names = {"FLIP_BIT", "TRUNCATE"})
   void shouldListUnreadableManifestAsFailedAndPickTheCompleteLaterBackupAsLatest(
       final Damage damage) throws IOException {
-    // given a copy of the store where partition 2's manifest of backup 5 cannot be parsed
+    // given a copy of the store where partition 2's manifest of backup 5 cannot be trusted
     final Path store = fixture.copyOfStore();
     final StoreLayout layout = new StoreLayout(store);
     final String manifest = layout.describe(layout.manifestFile(DAMAGED));
@@ -130,7 +156,7 @@ final class DamagedBackupMatrixTest {
                 assertThat(s.statusCode()).isEqualTo(BackupStatusCode.FAILED);
                 assertThat(s.failureReason())
                     .hasValueSatisfying(
-                        r -> assertThat(r).contains(manifest).contains("cannot be parsed"));
+                        r -> assertThat(r).contains(manifest).containsAnyOf(refusal(damage)));
               });
 
       // when the latest backup is verified and restored, then it is the complete backup 6
@@ -206,7 +232,10 @@ final class DamagedBackupMatrixTest {
    * a deleted one leaves partition 2 without a backup, which both name.
    */
   private void assertManifestReported(
-      final FilesystemBackupStore from, final Damage damage, final String manifest) {
+      final FilesystemBackupStore from,
+      final Damage damage,
+      final String manifest,
+      final String... refusal) {
     final Path data = fixture.newDirectory("damaged-manifest-" + damage + "-");
     final Path scratch = fixture.newDirectory("scratch-");
     final RestoreException verifyFailure =
@@ -227,12 +256,22 @@ final class DamagedBackupMatrixTest {
         assertThat(failure.kind()).as(failure.getMessage()).isEqualTo(Kind.CORRUPTED);
         assertThat(failure.getMessage())
             .contains("Expected a trustworthy manifest")
-            .contains("cannot be parsed")
+            .containsAnyOf(refusal)
             .contains(manifest);
       }
     }
     assertThat(RestoreFromRealBackupTest.entries(scratch)).as("scratch untouched").isEmpty();
     assertThat(RestoreFromRealBackupTest.entries(data)).as("nothing written").isEmpty();
+  }
+
+  /**
+   * How a damaged manifest is refused: cut short, it cannot be parsed; with a bit flipped, either
+   * it cannot be parsed or its content no longer matches its {@code manifestChecksum}.
+   */
+  private static String[] refusal(final Damage damage) {
+    return damage == Damage.FLIP_BIT
+        ? new String[] {"cannot be parsed", "to match the manifest's content"}
+        : new String[] {"cannot be parsed"};
   }
 
   private static Path objectOf(final StoreLayout layout, final StoredObject object)
@@ -252,13 +291,7 @@ final class DamagedBackupMatrixTest {
     assertThat(bytes).as("a file with content to damage: %s", file).hasSizeGreaterThan(1);
     switch (damage) {
       case FLIP_BIT -> {
-        // A manifest has no checksum of its own: only a flip that breaks its JSON or a validated
-        // field is noticed. Flip the lowest bit of its opening brace ('{' -> 'z'); in a data
-        // file, a bit in the middle.
-        final int offset = file.getFileName().toString().equals(StoreLayout.MANIFEST_FILE)
-            ? 0
-            : bytes.length / 2;
-        bytes[offset] ^= 0x01;
+        bytes[bytes.length / 2] ^= 0x01;
         Files.write(file, bytes);
       }
       case TRUNCATE -> Files.write(file, Arrays.copyOf(bytes, bytes.length / 2));

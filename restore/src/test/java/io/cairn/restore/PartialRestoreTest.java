@@ -7,6 +7,7 @@ import io.cairn.backup.Checkpoint;
 import io.cairn.backup.restore.RestoreMarker;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.testkit.ManifestTampering;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.layout.StoreLayout;
 import io.cairn.broker.partition.PartitionLayout;
@@ -46,7 +47,9 @@ final class PartialRestoreTest {
     Files.createDirectories(layout.manifestDirectory(second));
     Files.writeString(
         layout.manifestFile(second),
-        Files.readString(layout.manifestFile(first)).replace("\"nodeId\" : 0", "\"nodeId\" : 1"));
+        ManifestTampering.reseal(
+            Files.readString(layout.manifestFile(first))
+                .replace("\"nodeId\" : 0", "\"nodeId\" : 1")));
     for (final BackupIdentifier id : new BackupIdentifier[] {first, second}) {
       final Path segment;
       try (Stream<Path> files = Files.list(layout.fileSetDirectory(id, FileSetKind.SEGMENTS))) {

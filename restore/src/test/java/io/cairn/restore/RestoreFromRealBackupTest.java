@@ -7,6 +7,7 @@ import io.cairn.backup.Checkpoint;
 import io.cairn.backup.restore.RestoreMarker;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.testkit.ManifestTampering;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.layout.StoreLayout;
 import io.cairn.broker.node.NodeDescriptor;
@@ -274,7 +275,10 @@ final class RestoreFromRealBackupTest {
         Files.list(new StoreLayout(damaged).fileSetDirectory(id, FileSetKind.SEGMENTS))) {
       segmentName = files.findFirst().orElseThrow().getFileName().toString();
     }
-    Files.writeString(manifest, json.replace("\"" + segmentName + "\"", "\"../../escaped\""));
+    Files.writeString(
+        manifest,
+        ManifestTampering.reseal(
+            json.replace("\"" + segmentName + "\"", "\"../../escaped\"")));
     assertThat(Files.readString(manifest)).contains("../../escaped");
     final Path parent = fixture.newDirectory("hostile-");
     final Path data = parent.resolve("a").resolve("data");
@@ -289,7 +293,7 @@ final class RestoreFromRealBackupTest {
                       .restore(BackupFixture.target(data), BackupSelector.exact(BackupFixture.CUT)))
           .isInstanceOfSatisfying(
               RestoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.CORRUPTED))
-          .hasMessageContaining("..");
+          .hasMessageContaining("segments file '../../escaped'");
     }
     // then nothing is in the target nor beside it
     assertThat(entries(data)).isEmpty();
@@ -309,7 +313,9 @@ final class RestoreFromRealBackupTest {
     Files.createDirectories(layout.manifestDirectory(second));
     Files.writeString(
         layout.manifestFile(second),
-        Files.readString(layout.manifestFile(first)).replace("\"nodeId\" : 0", "\"nodeId\" : 1"));
+        ManifestTampering.reseal(
+            Files.readString(layout.manifestFile(first))
+                .replace("\"nodeId\" : 0", "\"nodeId\" : 1")));
     final Path segment;
     try (Stream<Path> files = Files.list(layout.fileSetDirectory(first, FileSetKind.SEGMENTS))) {
       segment = files.findFirst().orElseThrow();
@@ -415,7 +421,8 @@ final class RestoreFromRealBackupTest {
     assertThat(manifest).containsOnlyOnce("\"" + before + "\"");
     Files.writeString(
         layout.manifestFile(id),
-        manifest.replace("\"" + before + "\"", "\"" + crc32cHex(snapshotFile) + "\""));
+        ManifestTampering.reseal(
+            manifest.replace("\"" + before + "\"", "\"" + crc32cHex(snapshotFile) + "\"")));
     final Path data = fixture.newDirectory("snapshot-mismatch-");
 
     // when restoring from it

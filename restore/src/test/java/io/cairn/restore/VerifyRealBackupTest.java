@@ -7,6 +7,7 @@ import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.FileProblemKind;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.manifest.ManifestCodec;
+import io.cairn.backupapi.testkit.ManifestTampering;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.layout.StoreLayout;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -88,7 +89,7 @@ final class VerifyRealBackupTest {
     final String other = (recorded.charAt(0) == '0' ? "1" : "0") + recorded.substring(1);
     final String json = Files.readString(manifest, StandardCharsets.UTF_8);
     assertThat(json).contains(recorded);
-    Files.writeString(manifest, json.replace(recorded, other));
+    Files.writeString(manifest, ManifestTampering.reseal(json.replace(recorded, other)));
 
     // when it is verified
     final VerifyReport report = verify(tampered, false);
@@ -133,8 +134,9 @@ final class VerifyRealBackupTest {
     assertThat(json).contains(familyField).contains(totalField);
     Files.writeString(
         manifest,
-        json.replace(familyField, "\"LEDGER_ACCOUNTS\" : \"" + otherFamily + "\"")
-            .replace(totalField, "\"stateDigest\" : \"" + otherTotal + "\""));
+        ManifestTampering.reseal(
+            json.replace(familyField, "\"LEDGER_ACCOUNTS\" : \"" + otherFamily + "\"")
+                .replace(totalField, "\"stateDigest\" : \"" + otherTotal + "\"")));
 
     // when it is verified
     final VerifyReport report = verify(tampered, false);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cairn.backupapi.BackupDescriptor;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupStatusCode;
@@ -34,12 +35,23 @@ import java.util.regex.Pattern;
  * status rules, sizes, checksums, and every file name against {@link ObjectNames}, so a hostile
  * manifest cannot make restore write outside its target. Errors name the manifest and what is
  * wrong.
+ *
+ * <p>From format 1.2 a manifest carries a checksum of its own content in {@code manifestChecksum}
+ * (see {@link ManifestChecksum}), so that any change of a stored manifest is refused, naming the
+ * manifest, even one that leaves it valid JSON with valid fields. {@link #decode} verifies it
+ * whenever it is present, whatever the version says (the version is covered too); a manifest
+ * without it is accepted only as format 1.0 or 1.1, written before it existed.
  */
 public final class ManifestCodec {
 
   public static final int FORMAT_MAJOR = 1;
-  /** 1.1 added the optional {@code descriptor.familyDigests}. */
-  public static final int FORMAT_MINOR = 1;
+  /**
+   * 1.1 added the optional {@code descriptor.familyDigests}; 1.2 added the required top-level
+   * {@code manifestChecksum}.
+   */
+  public static final int FORMAT_MINOR = 2;
+  /** The first minor version whose manifests must carry {@code manifestChecksum}. */
+  static final int CHECKSUM_REQUIRED_FROM_MINOR = 2;
   public static final String FORMAT_VERSION = FORMAT_MAJOR + "." + FORMAT_MINOR;
   /** Larger manifests are refused before parsing (a 10 000-file manifest is about 2 MiB). */
   public static final int MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
@@ -51,7 +63,10 @@ public final class ManifestCodec {
           .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
           .configure(SerializationFeature.INDENT_OUTPUT, true);
 
-  /** Encodes a manifest as UTF-8 JSON of the current format version. */
+  /**
+   * Encodes a manifest as UTF-8 JSON of the current format version, sealed with its
+   * {@code manifestChecksum}.
+   */
   public byte[] encode(Manifest manifest) {
     var d = manifest.descriptor();
     var dto =
@@ -66,7 +81,8 @@ public final class ManifestCodec {
             d.map(ManifestCodec::toDto).orElse(null),
             new FilesDto(toDtos(manifest.snapshot()), toDtos(manifest.segments())));
     try {
-      return mapper.writeValueAsBytes(dto);
+      ObjectNode tree = mapper.valueToTree(dto);
+      return mapper.writeValueAsBytes(ManifestChecksum.seal(tree));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Expected to encode manifest of " + manifest.id(), e);
     }
@@ -97,7 +113,8 @@ public final class ManifestCodec {
     if (tree == null || !tree.isObject()) {
       throw error(source, "a JSON object", "it is " + (tree == null ? "empty" : tree.getNodeType()));
     }
-    checkVersion(tree.get("manifestVersion"), source);
+    int minor = checkVersion(tree.get("manifestVersion"), source);
+    checkChecksum((ObjectNode) tree, minor, source);
     ManifestDto dto;
     try {
       dto = mapper.treeToValue(tree, ManifestDto.class);
@@ -126,7 +143,8 @@ public final class ManifestCodec {
     return manifest;
   }
 
-  private static void checkVersion(JsonNode version, String source) {
+  /** Returns the minor version after checking the major one. */
+  private static int checkVersion(JsonNode version, String source) {
     if (version == null || !version.isTextual()) {
       throw error(source, "a manifestVersion string \"major.minor\"",
           version == null ? "it is missing" : "it is " + version);
@@ -141,6 +159,33 @@ public final class ManifestCodec {
           "Expected manifest format version " + FORMAT_MAJOR + ".x, but it is "
               + version.asText() + " (manifest " + source + "). It was written by another Cairn "
               + "version; read it with a version that knows format " + major + ".");
+    }
+    return Integer.parseInt(m.group(2));
+  }
+
+  /** Verifies and removes {@code manifestChecksum}, or checks that the version may lack it. */
+  private static void checkChecksum(ObjectNode tree, int minor, String source) {
+    JsonNode recorded = tree.remove(ManifestChecksum.FIELD);
+    if (recorded == null) {
+      if (minor >= CHECKSUM_REQUIRED_FROM_MINOR) {
+        throw new ManifestException(source,
+            "Expected " + ManifestChecksum.FIELD + " in a manifest of format "
+                + tree.get("manifestVersion").asText() + ", but it is missing (manifest " + source
+                + "): the manifest was changed or damaged. Use another copy of this backup or "
+                + "delete it.");
+      }
+      return;
+    }
+    if (!recorded.isTextual() || !ManifestChecksum.isWellFormed(recorded.asText())) {
+      throw error(source, ManifestChecksum.FIELD + " \"" + ManifestChecksum.PREFIX
+          + "\" and 8 lowercase hex digits", "it is " + recorded);
+    }
+    String actual = ManifestChecksum.of(tree);
+    if (!actual.equals(recorded.asText())) {
+      throw new ManifestException(source,
+          "Expected " + ManifestChecksum.FIELD + " " + recorded.asText() + " to match the "
+              + "manifest's content, but it is " + actual + ": the manifest was changed or "
+              + "damaged (manifest " + source + "). Use another copy of this backup or delete it.");
     }
   }
 

@@ -3,7 +3,6 @@ package io.cairn.backupapi.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cairn.backupapi.Backup;
@@ -249,9 +248,8 @@ public abstract class ContentContractTests extends LifecycleContractTests {
   void shouldRefuseManifestOfUnknownMajorVersion() throws Exception {
     Backup backup = tinyBackup(id(0, 1, 50));
     await(store.save(backup));
-    String json = new String(readRawManifest(backup.id()), StandardCharsets.UTF_8);
-    writeRawManifest(backup.id(),
-        json.replace("\"" + ManifestCodec.FORMAT_VERSION + "\"", "\"2.0\"").getBytes(StandardCharsets.UTF_8));
+    writeRawManifest(backup.id(), ManifestTampering.rewrite(readRawManifest(backup.id()),
+        tree -> tree.put("manifestVersion", "2.0")));
 
     assertThatThrownBy(() -> await(store.getStatus(backup.id())))
         .isInstanceOf(ManifestException.class)
@@ -262,13 +260,13 @@ public abstract class ContentContractTests extends LifecycleContractTests {
   void shouldIgnoreUnknownManifestFieldsOfTheSameMajorVersion() throws Exception {
     Backup backup = typicalBackup(id(0, 1, 51));
     await(store.save(backup));
-    var mapper = new ObjectMapper();
-    ObjectNode tree = (ObjectNode) mapper.readTree(readRawManifest(backup.id()));
-    tree.put("manifestVersion", "1.7");
-    tree.put("retentionClass", "gold");
-    ((ObjectNode) tree.get("descriptor")).put("exporterPositions", "future");
-    ((ObjectNode) ((ArrayNode) tree.get("files").get("segments")).get(0)).put("sha256", "ab");
-    writeRawManifest(backup.id(), mapper.writeValueAsBytes(tree));
+    // as a writer of a newer minor version would: new fields, sealed with them
+    writeRawManifest(backup.id(), ManifestTampering.rewrite(readRawManifest(backup.id()), tree -> {
+      tree.put("manifestVersion", "1.7");
+      tree.put("retentionClass", "gold");
+      ((ObjectNode) tree.get("descriptor")).put("exporterPositions", "future");
+      ((ObjectNode) ((ArrayNode) tree.get("files").get("segments")).get(0)).put("sha256", "ab");
+    }));
 
     assertThat(await(store.getStatus(backup.id())).descriptor()).contains(backup.descriptor());
     Path target = newDirectory("restore");
@@ -345,7 +343,7 @@ public abstract class ContentContractTests extends LifecycleContractTests {
   private byte[] manifestWithSegmentName(BackupIdentifier id, String name) {
     String json = """
         {
-          "manifestVersion": "1.0",
+          "manifestVersion": "%s",
           "id": {"nodeId": %d, "partitionId": %d, "checkpointId": %d},
           "status": "COMPLETED",
           "createdAt": "2025-03-01T10:00:00Z",
@@ -363,8 +361,9 @@ public abstract class ContentContractTests extends LifecycleContractTests {
             ]
           }
         }
-        """.formatted(id.nodeId(), id.partitionId(), id.checkpointId(), id.checkpointId(),
-        id.partitionId(), id.nodeId(), name.replace("\\", "\\\\"));
-    return json.getBytes(StandardCharsets.UTF_8);
+        """.formatted(ManifestCodec.FORMAT_VERSION, id.nodeId(), id.partitionId(),
+        id.checkpointId(), id.checkpointId(), id.partitionId(), id.nodeId(),
+        name.replace("\\", "\\\\"));
+    return ManifestTampering.reseal(json.getBytes(StandardCharsets.UTF_8));
   }
 }

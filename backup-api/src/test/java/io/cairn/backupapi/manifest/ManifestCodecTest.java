@@ -8,6 +8,7 @@ import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.ManifestException;
+import io.cairn.backupapi.testkit.ManifestTampering;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +46,13 @@ class ManifestCodecTest {
     return codec.decode(json.getBytes(StandardCharsets.UTF_8), SOURCE);
   }
 
+  /** {@code from} replaced by {@code to} in the JSON of {@code manifest}, checksum sealed again. */
+  private String tampered(Manifest manifest, String from, String to) {
+    String json = json(manifest);
+    assertThat(json).contains(from);
+    return ManifestTampering.reseal(json.replace(from, to));
+  }
+
   @Test
   void shouldRoundTripEveryState() {
     Manifest done = completed();
@@ -55,7 +63,8 @@ class ManifestCodecTest {
     for (Manifest m : List.of(done, inProgress, failed, markedOnly)) {
       assertThat(codec.decode(codec.encode(m), SOURCE, ID)).isEqualTo(m);
     }
-    assertThat(json(done)).contains("\"manifestVersion\" : \"1.1\"")
+    assertThat(json(done)).contains("\"manifestVersion\" : \"1.2\"")
+        .containsPattern("\"manifestChecksum\" : \"crc32c:[0-9a-f]{8}\"")
         .contains("\"crc32c\" : \"deadbeef\"").contains("\"compression\" : \"zstd\"");
     assertThat(json(done)).doesNotContain("failureReason");
     assertThat(json(done)).doesNotContain("familyDigests");
@@ -79,8 +88,9 @@ class ManifestCodecTest {
 
   @Test
   void shouldReadManifestWithoutFamilyDigestsAsNoneRecorded() {
-    String json = new String(codec.encode(completed()), StandardCharsets.UTF_8)
-        .replace("\"1.1\"", "\"1.0\"");
+    String json = new String(
+        ManifestTampering.withoutChecksum(codec.encode(completed()), "1.0"),
+        StandardCharsets.UTF_8);
     assertThat(json).doesNotContain("familyDigests");
 
     BackupDescriptor d = decode(json).descriptor().orElseThrow();
@@ -101,9 +111,9 @@ class ManifestCodecTest {
 
   @Test
   void shouldRejectFamilyDigestThatIsNotHex() {
-    String json = json(Manifest.inProgress(new BackupDescriptor(9, 2, 1, 1, Optional.empty(), 3,
-        "0.1.0", "ff", 0, 0, new java.util.TreeMap<>(java.util.Map.of("accounts", "0a"))), T0))
-        .replace("\"0a\"", "\"XY\"");
+    String json = tampered(Manifest.inProgress(new BackupDescriptor(9, 2, 1, 1, Optional.empty(),
+        3, "0.1.0", "ff", 0, 0, new java.util.TreeMap<>(java.util.Map.of("accounts", "0a"))), T0),
+        "\"0a\"", "\"XY\"");
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -168,9 +178,9 @@ class ManifestCodecTest {
 
   @Test
   void shouldIgnoreUnknownFieldsOfANewerMinorVersion() {
-    String json = json(completed())
-        .replace("\"manifestVersion\" : \"1.1\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
-        .replace("\"compression\" : \"zstd\"", "\"compression\" : \"zstd\", \"sha\" : [1, 2]");
+    String json = ManifestTampering.reseal(json(completed())
+        .replace("\"manifestVersion\" : \"1.2\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
+        .replace("\"compression\" : \"zstd\"", "\"compression\" : \"zstd\", \"sha\" : [1, 2]"));
 
     assertThat(decode(json)).isEqualTo(completed());
   }
@@ -178,7 +188,7 @@ class ManifestCodecTest {
   @ParameterizedTest
   @ValueSource(strings = {"2.0", "0.9", "10.1"})
   void shouldRefuseAnotherMajorVersion(String version) {
-    String json = json(completed()).replace("\"1.1\"", "\"" + version + "\"");
+    String json = tampered(completed(), "\"1.2\"", "\"" + version + "\"");
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -188,8 +198,8 @@ class ManifestCodecTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "\"1.1\"|\"one\"|manifestVersion",
-      "\"1.1\"|1|manifestVersion",
+      "\"1.2\"|\"one\"|manifestVersion",
+      "\"1.2\"|1|manifestVersion",
       "\"COMPLETED\"|\"DONE\"|status",
       "\"deadbeef\"|\"DEADBEEF\"|CRC32C",
       "\"deadbeef\"|\"beef\"|CRC32C",
@@ -199,7 +209,10 @@ class ManifestCodecTest {
       "\"storedSizeBytes\" : 16|\"storedSizeBytes\" : 15|uncompressed file",
       "\"partitionId\" : 2|\"partitionId\" : 0|partitionId >= 1"})
   void shouldRejectInvalidFieldNamingTheManifest(String from, String to, String message) {
-    String json = json(completed()).replaceFirst(java.util.regex.Pattern.quote(from), to);
+    String original = json(completed());
+    assertThat(original).contains(from);
+    String json = ManifestTampering.reseal(
+        original.replaceFirst(java.util.regex.Pattern.quote(from), to));
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -209,7 +222,7 @@ class ManifestCodecTest {
 
   @Test
   void shouldNameAMissingField() {
-    String json = json(completed()).replace("\"stateDigest\" : \"00ff\",", "");
+    String json = tampered(completed(), "\"stateDigest\" : \"00ff\",", "");
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -220,7 +233,7 @@ class ManifestCodecTest {
   @ValueSource(strings = {"../../etc/passwd", "/etc/passwd", "a//b", "a\\\\b", "", "x/../..",
       "ok/"})
   void shouldRejectNamesThatCouldEscapeTheTarget(String name) {
-    String json = json(completed()).replace("\"meta/000012.sst\"", "\"" + name + "\"");
+    String json = tampered(completed(), "\"meta/000012.sst\"", "\"" + name + "\"");
     String shown = name.replace("\\\\", "\\");
 
     assertThatThrownBy(() -> decode(json))
@@ -231,7 +244,7 @@ class ManifestCodecTest {
 
   @Test
   void shouldRejectDuplicateNames() {
-    String json = json(completed()).replace("\"meta/000012.sst\"", "\"CURRENT\"");
+    String json = tampered(completed(), "\"meta/000012.sst\"", "\"CURRENT\"");
 
     assertThatThrownBy(() -> decode(json)).hasMessageContaining("'CURRENT' appears twice");
   }
