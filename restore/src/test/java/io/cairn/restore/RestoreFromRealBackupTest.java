@@ -88,10 +88,12 @@ final class RestoreFromRealBackupTest {
     assertThat(result.backupId()).isEqualTo(BackupFixture.CUT);
     assertThat(result.partitions()).extracting(PartitionRestoreResult::partitionId)
         .containsExactly(1, 2, 3);
-    assertThat(result.partitions()).allSatisfy(p -> {
-      assertThat(p.snapshotId()).isPresent();
-      assertThat(p.droppedRecords()).as("records after the cut in %s", p).isPositive();
-    });
+    assertThat(result.partitions()).allSatisfy(p -> assertThat(p.snapshotId()).isPresent());
+    // Partitions 2 and 3 took the checkpoint in a [CREATE, credit] batch, so their stored logs
+    // always hold the credit after the cut. Whether partition 1's copy caught records appended
+    // after its checkpoint depends on when its upload read the log, so it is not asserted.
+    assertThat(result.partitions()).filteredOn(p -> p.partitionId() != 1).allSatisfy(p ->
+        assertThat(p.droppedRecords()).as("records after the cut in %s", p).isPositive());
     assertThat(plans).singleElement().satisfies(plan -> {
       assertThat(plan.backupId()).isEqualTo(BackupFixture.CUT);
       assertThat(plan.totalBytes()).isEqualTo(result.totalBytes());
