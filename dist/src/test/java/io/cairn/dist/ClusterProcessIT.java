@@ -73,8 +73,16 @@ final class ClusterProcessIT {
         "--seed", "42", "--account-prefix", "load-", "--settle-timeout", "60s");
     await("transfers flowing").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
         .until(() -> cluster.gatewayRequests("Transfer") >= 40);
-    final int victim = cluster.cli("topology").json().get("partitions").get(0)
-        .get("leaderNodeId").asInt();
+    // under load an election may be under way (leaderNodeId -1): wait for a known leader
+    final int[] leader = {-1};
+    await("a known leader of partition 1").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> {
+          leader[0] = cluster.cli("topology").json().get("partitions").get(0)
+              .get("leaderNodeId").asInt();
+          return leader[0] >= 0;
+        });
+    final int victim = leader[0];
     assertThat(victim).as("leader of partition 1").isBetween(0, ClusterProcesses.BROKERS - 1);
     cluster.killBroker(victim);
     final boolean[] acknowledged = new boolean[TRACKED];
