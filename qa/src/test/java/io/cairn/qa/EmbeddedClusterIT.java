@@ -1,6 +1,7 @@
 package io.cairn.qa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.cairn.broker.partition.PartitionRole;
 import io.cairn.client.CairnClient;
@@ -9,6 +10,7 @@ import io.cairn.qa.support.Calls;
 import io.cairn.qa.support.Phases;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -105,8 +107,7 @@ final class EmbeddedClusterIT {
     cluster.awaitHealthy();
 
     // then the old leader has a role again, and the deposit made without it counts
-    assertThat(cluster.broker(leader).partitions().get(1).orElseThrow().role())
-        .isIn(PartitionRole.FOLLOWER, PartitionRole.LEADER);
+    awaitRole(leader, 1);
     assertThat(cluster.leaderOf(1)).isPresent();
     assertThat(client.getAccount(account).balance()).isEqualTo(7);
     phases.mark("healed");
@@ -133,9 +134,7 @@ final class EmbeddedClusterIT {
     cluster.restart(leader);
     cluster.awaitHealthy();
     assertThat(cluster.state(leader)).isEqualTo(NodeState.RUNNING);
-    assertThat(
-            cluster.broker(leader).partitions().get(2).orElseThrow().role())
-        .isIn(PartitionRole.FOLLOWER, PartitionRole.LEADER);
+    awaitRole(leader, 2);
     assertThat(client.getAccount(account).balance()).isEqualTo(3);
     phases.mark("node " + leader + " restarted");
   }
@@ -172,6 +171,22 @@ final class EmbeddedClusterIT {
     }
     cluster.awaitHealthy();
     phases.mark("node " + moved + " restarted on a new port");
+  }
+
+  /**
+   * Waits until {@code nodeId}'s replica of {@code partitionId} follows or leads. The cluster was
+   * healthy a moment ago; an election begun since (a slow machine can miss heartbeats) leaves it
+   * between roles for a while.
+   */
+  private void awaitRole(final int nodeId, final int partitionId) {
+    await("node " + nodeId + " to follow or lead partition " + partitionId)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        cluster.broker(nodeId).partitions().get(partitionId).orElseThrow().role())
+                    .isIn(PartitionRole.FOLLOWER, PartitionRole.LEADER));
   }
 
   private int accounts;

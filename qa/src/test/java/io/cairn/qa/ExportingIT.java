@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cairn.client.CairnClient;
-import io.cairn.client.CairnClientException;
-import io.cairn.client.ErrorCode;
 import io.cairn.client.ExportingState;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.qa.support.BrokerProbe;
@@ -14,9 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,7 +46,7 @@ final class ExportingIT {
       awaitExported(cluster, "exported-before");
 
       // when exporting is paused
-      final ExportingState paused = exporting(client::pauseExporting);
+      final ExportingState paused = client.pauseExporting();
 
       // then every broker confirms, and says so when asked directly
       assertThat(paused.paused()).isTrue();
@@ -87,18 +83,6 @@ final class ExportingIT {
       for (final int nodeId : cluster.brokerIds()) {
         assertThat(probe.exportingStatus(nodeId)).isEqualTo(ApiResponse.ok(false));
       }
-    }
-  }
-
-  /** Runs the first exporting call; aborts the test while the brokers do not implement it. */
-  private static ExportingState exporting(final Supplier<ExportingState> call) {
-    try {
-      return call.get();
-    } catch (final CairnClientException e) {
-      Assumptions.assumeFalse(
-          e.code() == ErrorCode.UNAVAILABLE && e.getMessage().contains("not available yet"),
-          "Exporting is not implemented by the brokers yet: " + e.getMessage());
-      throw e;
     }
   }
 

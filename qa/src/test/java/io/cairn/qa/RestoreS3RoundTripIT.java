@@ -14,8 +14,8 @@ import io.cairn.client.BackupTaken;
 import io.cairn.client.CairnClient;
 import io.cairn.client.ErrorCode;
 import io.cairn.client.PartitionBackupInfo;
-import io.cairn.client.PartitionCheckpoint;
 import io.cairn.qa.support.Calls;
+import io.cairn.qa.support.Checkpoints;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.qa.support.Phases;
 import io.cairn.qa.support.S3ProxyProcess;
@@ -100,9 +100,9 @@ final class RestoreS3RoundTripIT {
 
           // when backup 1 is taken while the transfers run
           final BackupTaken taken = client.takeBackup(BACKUP_ID);
-          assertThat(taken.partitions())
-              .extracting(PartitionCheckpoint::created)
-              .containsExactly(true, true, true);
+          // (every partition at the checkpoint: written by this request, or through a stamped
+          // credit that came first)
+          Checkpoints.assertTakenOnEveryPartition(taken, BACKUP_ID, 3);
           // and more is written after the cut: transfers, a new account, a deposit
           load.awaitAcknowledged(load.acknowledged() + 100, TIMEOUT);
           client.createAccount(createdAfterCut);

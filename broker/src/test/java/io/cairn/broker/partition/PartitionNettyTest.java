@@ -19,7 +19,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -56,6 +58,9 @@ final class PartitionNettyTest {
   private ExecutorService io;
   private final Map<Integer, NettyMessagingService> transports = new HashMap<>();
   private final Map<Integer, Partition> partitions = new HashMap<>();
+  private final Map<Written, Long> unconfirmed = new LinkedHashMap<>();
+  private final List<Long> uncertainDeposits = new ArrayList<>();
+  private long settleRequestIds = 10_000;
 
   @BeforeEach
   void startScheduler() {
@@ -86,40 +91,152 @@ final class PartitionNettyTest {
     for (final int id : MEMBERS) {
       start(id);
     }
-    Partition leader = awaitLeader();
-    write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
-    long last = 0;
+    awaitLeader();
+    writeUntilCommitted(command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     for (int i = 1; i <= 200; i++) {
-      last = write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", i), 10 + i));
+      deposit(i, 10 + i);
     }
-    awaitConverged(last);
+    confirmDeposits();
+    awaitConverged(writeUntilCommitted(settle()));
+    Partition leader = awaitLeader();
     assertThat(leader.takeSnapshot().orTimeout(10, TimeUnit.SECONDS).join()).isPresent();
 
     // when the leader stops, the others go on, and it starts again
     final int stopped = leader.nodeId();
     partitions.remove(stopped).closeAsync().orTimeout(10, TimeUnit.SECONDS).join();
     transports.remove(stopped).close();
-    leader = awaitLeader();
+    awaitLeader();
     for (int i = 1; i <= 50; i++) {
-      last = write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 1_000), 500 + i));
+      deposit(1_000, 500 + i);
     }
-    awaitConverged(last);
+    confirmDeposits();
+    awaitConverged(writeUntilCommitted(settle()));
     transports.put(stopped, transport(stopped));
     connectTransports();
     start(stopped);
 
-    // then every member holds the same state, every deposit counted once
-    final StateSummary converged = awaitConverged(last);
-    assertThat(converged.lastProcessedPosition()).isGreaterThanOrEqualTo(last);
+    // then every member holds the same state, every deposit counted once: all of them when each
+    // was seen committed (the usual run); a deposit written to a leader that lost its term before
+    // the commit was seen (a slow machine can miss heartbeats) may or may not have taken effect
+    final long settled = writeUntilCommitted(settle());
+    final StateSummary converged = awaitConverged(settled);
+    assertThat(converged.lastProcessedPosition()).isGreaterThanOrEqualTo(settled);
+    final long uncertain = uncertainDeposits.stream().mapToLong(Long::longValue).sum();
+    System.out.printf(
+        "PartitionNettyTest: %d deposits of unknown outcome (leader changes while writing)%n",
+        uncertainDeposits.size());
     for (final Partition partition : partitions.values()) {
-      assertThat(
-              partition
-                  .readState(TestLedgerComponent::balances)
-                  .orTimeout(5, TimeUnit.SECONDS)
-                  .join())
-          .isEqualTo(Map.of("a", 20_100L + 50_000L));
+      final Map<String, Long> balances =
+          partition.readState(TestLedgerComponent::balances).orTimeout(5, TimeUnit.SECONDS).join();
+      assertThat(balances).containsOnlyKeys("a");
+      assertThat(balances.get("a"))
+          .as("balance on member %d; deposits of unknown outcome: %s", partition.nodeId(),
+              uncertainDeposits)
+          .isBetween(20_100L + 50_000L - uncertain, 20_100L + 50_000L);
       assertThat(partition.health().isHealthy()).isTrue();
     }
+  }
+
+  /** A command written to a leader in its raft term, at a position of that leader's log. */
+  private record Written(Partition leader, long term, long position) {}
+
+  /** Deposits {@code amount} into account "a"; {@link #confirmDeposits} checks the outcome. */
+  private void deposit(final long amount, final long requestId) {
+    unconfirmed.put(
+        write(command(DepositIntent.DEPOSIT, new DepositValue("a", amount), requestId)), amount);
+  }
+
+  /**
+   * Waits until each deposit written since the last call is seen committed, or its leader's term
+   * ends first: then it is of unknown outcome (it may have been lost with that term) and is not
+   * written again.
+   */
+  private void confirmDeposits() {
+    unconfirmed.forEach(
+        (written, amount) -> {
+          if (!awaitCommitted(written)) {
+            uncertainDeposits.add(amount);
+          }
+        });
+    unconfirmed.clear();
+  }
+
+  /** A command that changes no state: creating account "a", which exists, is rejected. */
+  private Record settle() {
+    return command(AccountIntent.CREATE, new AccountValue("a", 0), settleRequestIds++);
+  }
+
+  /**
+   * Writes {@code record} (one whose repetition changes nothing more than the first) until one
+   * write is seen committed; returns its position. Every entry before it is then settled: a term
+   * that committed an entry decides every earlier position of the log.
+   */
+  private long writeUntilCommitted(final Record record) {
+    for (int attempt = 0; attempt < 20; attempt++) {
+      final Written written = write(record);
+      if (awaitCommitted(written)) {
+        return written.position();
+      }
+    }
+    throw new AssertionError("Expected a write to be committed within 20 leader terms");
+  }
+
+  /**
+   * Writes {@code record} once, to the member leading now; while none accepts it, to whichever
+   * leads next.
+   */
+  private Written write(final Record record) {
+    final Written[] written = new Written[1];
+    await("a leader to accept a command")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(5))
+        .until(
+            () -> {
+              final Partition leader = currentLeader();
+              if (leader == null) {
+                return false;
+              }
+              final long term = leader.raftTerm();
+              final WriteResult result = leader.logStream().writer().tryWrite(record);
+              if (result instanceof WriteResult.Written ok) {
+                // never written twice: should the term have moved on meanwhile, the commit is
+                // never seen in the term read before, and the outcome stays unknown
+                written[0] = new Written(leader, term, ok.lowestPosition());
+                return true;
+              }
+              return false;
+            });
+    return written[0];
+  }
+
+  /**
+   * Waits until the write's leader commits it, or its term ends first. A commit position seen while
+   * the member is still in the write's term is about the entry it wrote: no other member leads in
+   * that term, so nothing replaced it.
+   */
+  private static boolean awaitCommitted(final Written written) {
+    final boolean[] committed = new boolean[1];
+    await("position " + written.position() + " committed in term " + written.term())
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(2))
+        .until(
+            () -> {
+              final long commit = written.leader().logStream().commitPosition();
+              if (written.leader().raftTerm() != written.term()) {
+                return true;
+              }
+              committed[0] = commit >= written.position();
+              return committed[0];
+            });
+    return committed[0];
+  }
+
+  /** The member that leads in the highest term, or null. */
+  private Partition currentLeader() {
+    return partitions.values().stream()
+        .filter(p -> p.role() == PartitionRole.LEADER)
+        .max(Comparator.comparingLong(Partition::raftTerm))
+        .orElse(null);
   }
 
   private NettyMessagingService transport(final int id) {
@@ -182,23 +299,6 @@ final class PartitionNettyTest {
                               && (p == leader[0] || p.role() == PartitionRole.FOLLOWER));
             });
     return leader[0];
-  }
-
-  private long write(final Partition leader, final Record record) {
-    final long[] position = new long[1];
-    await("the leader to accept a command")
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(5))
-        .until(
-            () -> {
-              final WriteResult result = leader.logStream().writer().tryWrite(record);
-              if (result instanceof WriteResult.Written written) {
-                position[0] = written.lowestPosition();
-                return true;
-              }
-              return false;
-            });
-    return position[0];
   }
 
   private StateSummary awaitConverged(final long position) {
