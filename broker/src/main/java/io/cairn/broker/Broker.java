@@ -119,6 +119,7 @@ public final class Broker implements AutoCloseable {
   private ThreadPoolActorScheduler exporterScheduler;
   private ExportingState exporting;
   private ExecutorService ioExecutor;
+  private ExecutorService flushExecutor;
   private ExecutorService uploadExecutor;
   private ExecutorService storeExecutor;
   private ExecutorService apiExecutor;
@@ -222,6 +223,10 @@ public final class Broker implements AutoCloseable {
             "node-" + nodeId, processing.actorThreadCount(), clock, registry);
     ioExecutor =
         BrokerThreads.bounded(nodeId, "io", processing.ioThreadCount(), IO_QUEUE_CAPACITY);
+    // one fsync in flight per raft member: a thread per hosted partition lets them overlap, and
+    // the actor threads never wait for the disk
+    final int hosted = Math.max(1, config.distribution().partitionsOf(nodeId).size());
+    flushExecutor = BrokerThreads.bounded(nodeId, "journal-flush", hosted, hosted * 2);
     uploadExecutor =
         BrokerThreads.bounded(
             nodeId, "backup-upload", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
@@ -340,6 +345,7 @@ public final class Broker implements AutoCloseable {
                 .messagingService(transport)
                 .scheduler(scheduler)
                 .ioExecutor(ioExecutor)
+                .flushExecutor(flushExecutor)
                 .random(new SplittableRandom(seed))
                 .components(components)
                 .exportedPositions(config.exporters().isEmpty() ? null : exporters)
@@ -505,7 +511,7 @@ public final class Broker implements AutoCloseable {
         });
     for (final ExecutorService executor :
         new ExecutorService[] {
-          managementExecutor, apiExecutor, storeExecutor, uploadExecutor, ioExecutor
+          managementExecutor, apiExecutor, storeExecutor, uploadExecutor, ioExecutor, flushExecutor
         }) {
       quietly("a thread pool", () -> stop(executor));
     }

@@ -7,7 +7,9 @@ import org.agrona.DirectBuffer;
  * A segmented, append-only, durable sequence of records with 1-based, gapless indexes.
  *
  * <p>Single writer: one thread appends, flushes and truncates. Readers may run on other threads.
- * Records become durable only after {@link #flush()}; callers batch appends and flush once.
+ * Records become durable only after {@link #flush()}; callers batch appends and flush once. A
+ * writer that must not wait for the disk splits the flush: {@link #prepareFlush()} on its thread,
+ * {@link JournalFlush#force()} on another while it goes on appending.
  */
 public interface Journal extends AutoCloseable {
 
@@ -35,6 +37,17 @@ public interface Journal extends AutoCloseable {
 
   /** Forces every appended record to disk. Returns after the fsync. */
   void flush();
+
+  /**
+   * Writer thread: makes every record appended so far ready to be forced (their frames complete)
+   * and returns the fsync that makes them durable, to run once on any thread while the writer goes
+   * on. Records appended after this call are not covered by it.
+   *
+   * <p>If the records are deleted ({@link #deleteAfter}, {@link #reset}) or the journal closed
+   * before the fsync ran, the fsync does nothing for them: the caller must not count them as
+   * durable then (it knows it truncated).
+   */
+  JournalFlush prepareFlush();
 
   /**
    * Deletes every record with an index greater than {@code indexExclusive}. The next append gets

@@ -272,20 +272,46 @@ public final class SegmentedJournal implements Journal {
 
   @Override
   public void flush() {
+    prepareFlush().force();
+  }
+
+  @Override
+  public JournalFlush prepareFlush() {
     ensureOpen();
-    final Timer.Sample sample = metrics.start();
+    final long flushIndex = lastIndex;
+    final Segment segment = current;
     try {
       writer.markPending();
-      current.force();
-      if (directoryDirty) {
-        files.forceDirectory();
-        directoryDirty = false;
-      }
     } catch (IOException e) {
       throw new JournalException(
-          "Expected to flush " + current.path() + ", but: " + e, e);
+          "Expected to complete the last frame of " + segment.path() + ", but: " + e, e);
     }
-    metrics.stopFlush(sample);
+    final boolean forceData = segment.takeDirty();
+    final boolean forceDirectory = directoryDirty;
+    directoryDirty = false;
+    return new JournalFlush() {
+      @Override
+      public long lastIndex() {
+        return flushIndex;
+      }
+
+      @Override
+      public void force() {
+        final Timer.Sample sample = metrics.start();
+        try {
+          if (forceData) {
+            segment.forceData();
+          }
+          if (forceDirectory) {
+            files.forceDirectory();
+          }
+        } catch (IOException e) {
+          throw new JournalException(
+              "Expected to flush " + segment.path() + ", but: " + e, e);
+        }
+        metrics.stopFlush(sample);
+      }
+    };
   }
 
   @Override

@@ -367,6 +367,60 @@ class SegmentedJournalTest {
   }
 
   @Test
+  void shouldMarkEveryRecordWhenAFlushIsPreparedAndForceItOnAnotherThread() throws Exception {
+    // given
+    journal = SegmentedJournal.open(config(4096), registry);
+    for (int i = 1; i <= 3; i++) {
+      journal.append(Journal.ASQN_IGNORE, data("before-" + i));
+    }
+
+    // when
+    final JournalFlush flush = journal.prepareFlush();
+    final Path copy = Files.createDirectory(directory.resolve("copy"));
+    for (final JournalSegmentFile file : journal.segmentFiles()) {
+      Files.copy(file.path(), copy.resolve(file.path().getFileName()));
+    }
+    journal.append(Journal.ASQN_IGNORE, data("after"));
+    final ExecutorService flusher = Executors.newSingleThreadExecutor();
+    try {
+      flusher.submit(flush::force).get(30, TimeUnit.SECONDS);
+    } finally {
+      flusher.shutdownNow();
+    }
+
+    // then: the flush covers what was written before it was prepared, and those frames are
+    // complete on disk at that moment (a copy opens with all three)
+    assertThat(flush.lastIndex()).isEqualTo(3);
+    assertThat(registry.get(JournalMetrics.FLUSH).timer().count()).isEqualTo(1);
+    try (SegmentedJournal copied =
+        SegmentedJournal.open(
+            config(4096).toBuilder().directory(copy).build(), new SimpleMeterRegistry())) {
+      assertThat(readAll(copied)).containsExactly("before-1", "before-2", "before-3");
+    }
+    assertThat(readAll(journal)).containsExactly("before-1", "before-2", "before-3", "after");
+  }
+
+  @Test
+  void shouldForceAPreparedFlushQuietlyAfterItsRecordsWereDeletedOrTheJournalClosed() {
+    // given
+    journal = SegmentedJournal.open(config(4096), registry);
+    for (int i = 1; i <= 50; i++) {
+      journal.append(Journal.ASQN_IGNORE, data("record-" + i));
+    }
+    final JournalFlush truncated = journal.prepareFlush();
+    journal.reset(1);
+    journal.append(Journal.ASQN_IGNORE, data("new"));
+    final JournalFlush closed = journal.prepareFlush();
+    journal.close();
+
+    // when / then: the segments they would force are gone; nothing is left to make durable
+    truncated.force();
+    closed.force();
+    assertThat(truncated.lastIndex()).isEqualTo(50);
+    assertThat(closed.lastIndex()).isEqualTo(1);
+  }
+
+  @Test
   void shouldRefuseOperationsAfterClose() {
     journal = SegmentedJournal.open(config(4096), registry);
     journal.append(Journal.ASQN_IGNORE, data("x"));

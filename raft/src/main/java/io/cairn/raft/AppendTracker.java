@@ -43,21 +43,26 @@ final class AppendTracker {
   }
 
   /**
-   * Entries up to {@code flushedIndex} are on disk: completes the waiting appends, or answers
-   * NotLeader for those that a new leader's log replaced meanwhile.
+   * Entries up to {@code flushedIndex} are on disk: completes their waiting appends, answers
+   * NotLeader for those that a new leader's log replaced meanwhile, and keeps waiting for the rest
+   * (appended while the flush ran; the next flush covers them).
    */
   void onFlushed(long flushedIndex, long nowNanos, int leaderId, long term) {
-    for (PendingAppend pending : pendingFlush) {
+    for (Iterator<PendingAppend> it = pendingFlush.iterator(); it.hasNext(); ) {
+      PendingAppend pending = it.next();
       Appended appended = pending.appended();
-      if (appended.index() <= flushedIndex
-          && termAt.applyAsLong(appended.index()) == appended.term()) {
+      boolean ours = termAt.applyAsLong(appended.index()) == appended.term();
+      if (ours && appended.index() > flushedIndex) {
+        continue;
+      }
+      if (ours) {
         metrics.recordAppendLatency(nowNanos - pending.startNanos());
         pending.result().complete(appended);
       } else {
         pending.result().complete(new AppendResult.NotLeader(leaderId, term));
       }
+      it.remove();
     }
-    pendingFlush.clear();
   }
 
   void awaitCommit(Appended appended, CompletableFuture<Long> result, long commitIndex) {
@@ -84,8 +89,18 @@ final class AppendTracker {
     }
   }
 
-  /** Entries after {@code lastKeptIndex} are gone: their waiters will never see them commit. */
-  void onTruncated(long lastKeptIndex) {
+  /**
+   * Entries after {@code lastKeptIndex} are gone: their appends answer NotLeader (with the leader
+   * and term this member knows now) and their waiters will never see them commit.
+   */
+  void onTruncated(long lastKeptIndex, int leaderId, long term) {
+    for (Iterator<PendingAppend> it = pendingFlush.iterator(); it.hasNext(); ) {
+      PendingAppend pending = it.next();
+      if (pending.appended().index() > lastKeptIndex) {
+        pending.result().complete(new AppendResult.NotLeader(leaderId, term));
+        it.remove();
+      }
+    }
     appendStartNanos.tailMap(lastKeptIndex, false).clear();
     Map<Long, List<CommitWaiter>> lost = commitWaiters.tailMap(lastKeptIndex, false);
     for (List<CommitWaiter> waiters : lost.values()) {

@@ -20,6 +20,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.random.RandomGenerator;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -54,6 +56,7 @@ public final class RaftServer extends Actor {
   private final MessagingService messaging;
   private final RandomGenerator random;
   private final UnsafeOptions unsafe;
+  private final Executor flushExecutor;
   private final RaftMetrics metrics;
   private final String messageType;
   private final List<RaftRoleListener> roleListeners = new CopyOnWriteArrayList<>();
@@ -65,6 +68,7 @@ public final class RaftServer extends Actor {
   private Cancellable timer;
   private long timerDueMs = Long.MAX_VALUE;
   private boolean flushScheduled;
+  private boolean flushInFlight;
   private AppendTracker appends;
 
   // written on the actor thread, read anywhere
@@ -88,6 +92,7 @@ public final class RaftServer extends Actor {
     this.messaging = builder.messaging;
     this.random = builder.random;
     this.unsafe = builder.unsafe;
+    this.flushExecutor = builder.flushExecutor;
     this.metrics = new RaftMetrics(builder.registry, partitionId, localId);
     this.messageType = messageType(partitionId);
   }
@@ -212,7 +217,8 @@ public final class RaftServer extends Actor {
             random,
             this::sendMessage,
             new NodeEvents(),
-            unsafe);
+            unsafe,
+            flushExecutor != null);
     node.start(nowMs());
     commitIndex = node.commitIndex();
     metrics.onCommit(commitIndex);
@@ -302,8 +308,53 @@ public final class RaftServer extends Actor {
       failPending("raft member is " + role);
       return;
     }
-    long flushedIndex = node.flushAndReplicate(nowMs());
-    appends.onFlushed(flushedIndex, clock().nanos(), leaderId, term);
+    if (flushExecutor == null) {
+      long flushedIndex = node.flushAndReplicate(nowMs());
+      appends.onFlushed(flushedIndex, clock().nanos(), leaderId, term);
+      afterEvent();
+      return;
+    }
+    if (flushInFlight || !node.needsFlush()) {
+      return; // the flush in flight schedules the next one when it is done
+    }
+    RaftLog.PendingFlush pending = node.prepareFlush(nowMs());
+    flushInFlight = true;
+    try {
+      flushExecutor.execute(() -> forceAndReport(pending));
+    } catch (RejectedExecutionException e) {
+      forceAndReport(pending); // the executor is shutting down: this member closes soon too
+    }
+    afterEvent();
+  }
+
+  /** Flush executor: the fsync, then back to the actor. */
+  private void forceAndReport(RaftLog.PendingFlush pending) {
+    RuntimeException failure = null;
+    try {
+      pending.force();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    RuntimeException error = failure;
+    submit(() -> onFlushDone(pending, error));
+  }
+
+  private void onFlushDone(RaftLog.PendingFlush pending, RuntimeException error) {
+    flushInFlight = false;
+    if (node == null || !isUsable()) {
+      return;
+    }
+    if (error != null) {
+      LOG.error(
+          "Flushing the journal failed; the raft member fails (partition {}, node {})",
+          partitionId,
+          localId,
+          error);
+      node.onFlushFailed(error);
+      return;
+    }
+    node.onFlushed(pending, nowMs());
+    appends.onFlushed(log.flushedIndex(), clock().nanos(), leaderId, term);
     afterEvent();
   }
 
@@ -320,6 +371,9 @@ public final class RaftServer extends Actor {
   private void afterEvent() {
     if (node == null || !isUsable()) {
       return;
+    }
+    if (flushExecutor != null && !flushInFlight && node.needsFlush()) {
+      scheduleFlush();
     }
     long due = node.nextDeadlineMs();
     if (due == Long.MAX_VALUE) {
@@ -403,7 +457,7 @@ public final class RaftServer extends Actor {
 
     @Override
     public void onTruncated(long lastKeptIndex) {
-      appends.onTruncated(lastKeptIndex);
+      appends.onTruncated(lastKeptIndex, leaderId, term);
     }
 
     @Override
@@ -429,6 +483,7 @@ public final class RaftServer extends Actor {
     private RandomGenerator random;
     private MeterRegistry registry;
     private UnsafeOptions unsafe = UnsafeOptions.NONE;
+    private Executor flushExecutor;
 
     private Builder() {}
 
@@ -484,6 +539,17 @@ public final class RaftServer extends Actor {
 
     public Builder meterRegistry(MeterRegistry value) {
       registry = value;
+      return this;
+    }
+
+    /**
+     * Where journal fsyncs run. Without one they run on this member's actor thread, which then
+     * waits for the disk; with one the member goes on (appending, answering, replicating) while
+     * its fsync runs there, and one fsync covers everything appended before it started. Give it
+     * a thread per member that may flush at once (a broker: one per partition it hosts).
+     */
+    public Builder flushExecutor(Executor value) {
+      flushExecutor = Objects.requireNonNull(value, "flushExecutor");
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.cairn.raft;
 
 import io.cairn.journal.Journal;
+import io.cairn.journal.JournalFlush;
 import io.cairn.journal.JournalReader;
 import io.cairn.journal.JournalRecord;
 import io.cairn.journal.JournalSegmentFile;
@@ -28,6 +29,7 @@ final class CheckedJournal implements Journal {
   private final LogMirror mirror = new LogMirror();
   private final Observer observer;
   private long durableIndex;
+  private long truncations;
 
   CheckedJournal(int member, Journal delegate, Observer observer) {
     this.member = member;
@@ -88,11 +90,33 @@ final class CheckedJournal implements Journal {
   }
 
   @Override
+  public JournalFlush prepareFlush() {
+    JournalFlush flush = delegate.prepareFlush();
+    long generation = truncations;
+    return new JournalFlush() {
+      @Override
+      public long lastIndex() {
+        return flush.lastIndex();
+      }
+
+      @Override
+      public void force() {
+        flush.force();
+        // a truncation since the flush was prepared may have replaced what it covered
+        if (generation == truncations) {
+          durableIndex = Math.max(durableIndex, flush.lastIndex());
+        }
+      }
+    };
+  }
+
+  @Override
   public void deleteAfter(long indexExclusive) {
     observer.onDeleteAfter(member, indexExclusive, mirror);
     delegate.deleteAfter(indexExclusive);
     mirror.deleteAfter(indexExclusive);
     durableIndex = Math.min(durableIndex, indexExclusive);
+    truncations++;
   }
 
   @Override
@@ -105,6 +129,7 @@ final class CheckedJournal implements Journal {
     delegate.reset(nextIndex);
     mirror.reset(nextIndex);
     durableIndex = nextIndex - 1;
+    truncations++;
   }
 
   @Override

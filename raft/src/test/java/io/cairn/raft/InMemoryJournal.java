@@ -3,6 +3,7 @@ package io.cairn.raft;
 import io.cairn.journal.InvalidChecksumException;
 import io.cairn.journal.InvalidIndexException;
 import io.cairn.journal.Journal;
+import io.cairn.journal.JournalFlush;
 import io.cairn.journal.JournalReader;
 import io.cairn.journal.JournalRecord;
 import io.cairn.journal.JournalSegmentFile;
@@ -30,6 +31,7 @@ final class InMemoryJournal implements Journal {
   private long flushedIndex;
   private boolean open = true;
   private int flushCount;
+  private long truncations;
 
   InMemoryJournal() {
     this(4);
@@ -85,6 +87,28 @@ final class InMemoryJournal implements Journal {
   }
 
   @Override
+  public JournalFlush prepareFlush() {
+    ensureOpen();
+    long lastIndex = getLastIndex();
+    long generation = truncations;
+    return new JournalFlush() {
+      @Override
+      public long lastIndex() {
+        return lastIndex;
+      }
+
+      @Override
+      public void force() {
+        // a truncation since the flush was prepared may have replaced what it covered
+        if (generation == truncations) {
+          flushedIndex = Math.max(flushedIndex, lastIndex);
+        }
+        flushCount++;
+      }
+    };
+  }
+
+  @Override
   public void deleteAfter(long indexExclusive) {
     ensureOpen();
     while (!records.isEmpty() && getLastIndex() > indexExclusive) {
@@ -94,6 +118,7 @@ final class InMemoryJournal implements Journal {
       firstIndex = indexExclusive + 1;
     }
     flushedIndex = Math.min(flushedIndex, getLastIndex());
+    truncations++;
   }
 
   @Override
@@ -122,6 +147,7 @@ final class InMemoryJournal implements Journal {
     firstIndex = nextIndex;
     segmentBase = nextIndex;
     flushedIndex = nextIndex - 1;
+    truncations++;
   }
 
   @Override

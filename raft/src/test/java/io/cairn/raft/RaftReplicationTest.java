@@ -4,6 +4,7 @@ import static io.cairn.raft.RaftTestContext.appendRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.raft.log.RaftLog;
 import io.cairn.raft.protocol.RaftMessage.AppendRequest;
 import io.cairn.raft.protocol.RaftMessage.AppendResponse;
 import java.util.List;
@@ -27,6 +28,77 @@ class RaftReplicationTest {
         .isEqualTo(new AppendResponse(1, true, 2, 2, -1, -1));
     assertThat(ctx.node.commitIndex()).isEqualTo(1);
     assertThat(ctx.node.leaderId()).isEqualTo(0);
+  }
+
+  @Test
+  void shouldAcknowledgeOnlyOnceADeferredFlushRan() {
+    RaftTestContext ctx = RaftTestContext.builder(1, 0, 1, 2).deferFlush().build();
+
+    ctx.deliver(0, appendRequest(1, 0, 0, 0, 1, 1, 1));
+
+    // appended, not flushed: nothing is acknowledged and nothing committed yet
+    assertThat(ctx.sentTo(0, AppendResponse.class)).isEmpty();
+    assertThat(ctx.node.needsFlush()).isTrue();
+    assertThat(ctx.node.commitIndex()).isZero();
+
+    RaftLog.PendingFlush flush = ctx.node.prepareFlush(ctx.nowMs);
+    flush.force();
+    ctx.node.onFlushed(flush, ctx.nowMs);
+
+    assertThat(ctx.journal.flushedIndex()).isEqualTo(2);
+    assertThat(ctx.onlySentTo(0, AppendResponse.class))
+        .isEqualTo(new AppendResponse(1, true, 2, 2, -1, -1));
+    assertThat(ctx.node.commitIndex()).isEqualTo(1);
+    assertThat(ctx.node.needsFlush()).isFalse();
+  }
+
+  @Test
+  void shouldNotAcknowledgeEntriesReplacedWhileTheirFlushRan() {
+    RaftTestContext ctx = RaftTestContext.builder(1, 0, 1, 2).log(1, 1).deferFlush().build();
+    ctx.deliver(0, appendRequest(2, 0, 2, 1, 0, 2, 2));
+    RaftLog.PendingFlush old = ctx.node.prepareFlush(ctx.nowMs);
+
+    // a new leader replaces entries 3 and 4 before the flush of the old ones completes
+    ctx.deliver(2, appendRequest(3, 2, 2, 1, 0, 3, 3));
+    old.force();
+    ctx.node.onFlushed(old, ctx.nowMs);
+
+    assertThat(ctx.sentTo(0, AppendResponse.class)).isEmpty();
+    assertThat(ctx.sentTo(2, AppendResponse.class)).isEmpty();
+    assertThat(ctx.node.log().flushedIndex()).isEqualTo(2);
+    assertThat(ctx.node.needsFlush()).isTrue();
+
+    RaftLog.PendingFlush current = ctx.node.prepareFlush(ctx.nowMs);
+    current.force();
+    ctx.node.onFlushed(current, ctx.nowMs);
+
+    assertThat(ctx.sentTo(0, AppendResponse.class)).isEmpty();
+    assertThat(ctx.onlySentTo(2, AppendResponse.class))
+        .isEqualTo(new AppendResponse(3, true, 4, 2, -1, -1));
+    assertThat(LongStream.rangeClosed(1, 4).map(ctx::termAt).toArray()).containsExactly(1, 1, 3, 3);
+  }
+
+  @Test
+  void shouldSendEntriesBeforeTheLeaderFlushesAndCountItOnlyAfter() {
+    RaftTestContext ctx = RaftTestContext.builder(0, 0, 1, 2).deferFlush().build().electLeader();
+    ctx.acknowledgeAppends(1);
+    ctx.acknowledgeAppends(2);
+    ctx.drain();
+    long committed = ctx.node.commitIndex();
+    ctx.node.append(10, 10, new UnsafeBuffer("a".getBytes()), ctx.nowMs);
+
+    RaftLog.PendingFlush flush = ctx.node.prepareFlush(ctx.nowMs);
+
+    // the followers get the entry while the leader's own fsync has not run
+    assertThat(ctx.lastSentTo(1, AppendRequest.class).entries()).hasSize(1);
+    assertThat(ctx.lastSentTo(2, AppendRequest.class).entries()).hasSize(1);
+    assertThat(ctx.node.log().flushedIndex()).isEqualTo(committed);
+    ctx.acknowledgeAppends(1);
+    assertThat(ctx.node.commitIndex()).isEqualTo(committed); // one of three has it on disk
+
+    flush.force();
+    ctx.node.onFlushed(flush, ctx.nowMs);
+    assertThat(ctx.node.commitIndex()).isEqualTo(committed + 1);
   }
 
   @Test

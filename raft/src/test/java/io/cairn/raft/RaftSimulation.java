@@ -350,9 +350,11 @@ final class RaftSimulation {
     private boolean alive;
     private int lives;
     private long lostAfterIndex = -1;
+    private final SplittableRandom flushes;
 
     private Member(int id) {
       this.id = id;
+      this.flushes = new SplittableRandom(seed * 31L + id);
       this.directory = root.resolve("member-" + id);
       try {
         Files.createDirectories(directory);
@@ -379,7 +381,7 @@ final class RaftSimulation {
       journal = new CheckedJournal(id, segmented, invariants);
       invariants.onRestart(id);
       RaftMetaStore meta = new RecordingMetaStore(id, new FileRaftMetaStore(directory.resolve("raft.meta")));
-      server =
+      RaftServer.Builder builder =
           RaftServer.builder()
               .partitionId(PARTITION)
               .localNodeId(id)
@@ -391,8 +393,14 @@ final class RaftSimulation {
               .messagingService(lives == 0 ? network.endpoint(id) : network.restart(id))
               .random(new SplittableRandom(seed * 1_000_003L + id * 7919L + lives))
               .meterRegistry(new SimpleMeterRegistry())
-              .unsafeOptions(unsafe)
-              .build();
+              .unsafeOptions(unsafe);
+      if (flushes.nextBoolean()) {
+        // fsyncs on "another thread": a task that runs after a random simulated delay, so appends,
+        // answers and crashes happen while one is in flight
+        builder.flushExecutor(
+            task -> scheduler.schedule(Duration.ofMillis(flushes.nextInt(4)), task));
+      }
+      server = builder.build();
       server.addRoleListener((role, term, leader) -> invariants.onRoleChange(id, role, term, leader));
       server.addCommitListener(
           new RaftCommitListener() {

@@ -91,7 +91,8 @@ final class RaftTestContext {
                 events.add("role " + role + " " + term);
               }
             },
-            builder.unsafe);
+            builder.unsafe,
+            builder.deferFlush);
     node.start(nowMs);
   }
 
@@ -233,6 +234,7 @@ final class RaftTestContext {
     private InMemorySnapshotStore snapshots = new InMemorySnapshotStore();
     private long seed = 42;
     private UnsafeOptions unsafe = UnsafeOptions.NONE;
+    private boolean deferFlush;
 
     private Builder(int localId, List<Integer> members) {
       this.localId = localId;
@@ -270,6 +272,12 @@ final class RaftTestContext {
 
     Builder unsafe(UnsafeOptions value) {
       unsafe = value;
+      return this;
+    }
+
+    /** Flushes run only when the test drives them (prepareFlush, force, onFlushed). */
+    Builder deferFlush() {
+      deferFlush = true;
       return this;
     }
 

@@ -120,6 +120,7 @@ public final class Partition {
               .messagingService(builder.messaging)
               .random(builder.random)
               .meterRegistry(registry)
+              .flushExecutor(builder.flushExecutor)
               .build();
       logStream =
           RaftLogStream.open(raft, journal, scheduler.clock(), config.logStream(), registry);
@@ -376,6 +377,7 @@ public final class Partition {
     private MessagingService messaging;
     private ActorScheduler scheduler;
     private Executor ioExecutor;
+    private Executor flushExecutor;
     private RandomGenerator random;
     private List<PartitionComponent> components = List.of();
     private CommandResponseWriter responseWriter = CommandResponseWriter.NONE;
@@ -430,6 +432,12 @@ public final class Partition {
      * Runs blocking work: recovering state from a snapshot, persisting snapshots. A bounded
      * executor in a broker; the deterministic scheduler's {@code executor()} in tests.
      */
+    /** Where the raft member's journal fsyncs run (off the actor threads). */
+    public Builder flushExecutor(final Executor value) {
+      flushExecutor = value;
+      return this;
+    }
+
     public Builder ioExecutor(final Executor value) {
       ioExecutor = value;
       return this;
@@ -495,6 +503,7 @@ public final class Partition {
       require(violations, messaging, "messagingService");
       require(violations, scheduler, "scheduler");
       require(violations, ioExecutor, "ioExecutor");
+      require(violations, flushExecutor, "flushExecutor");
       require(violations, random, "random");
       require(violations, responseWriter, "responseWriter");
       require(violations, registry, "meterRegistry");

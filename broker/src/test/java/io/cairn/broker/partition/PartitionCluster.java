@@ -154,6 +154,7 @@ final class PartitionCluster implements AutoCloseable {
             .messagingService(messaging)
             .scheduler(scheduler)
             .ioExecutor(scheduler.executor())
+            .flushExecutor(scheduler.executor())
             .random(new SplittableRandom(seed * 31 + id * 7L + member.starts * 1_000_003L))
             .components(member.components)
             .exportedPositions(

@@ -63,6 +63,7 @@ final class PartitionMetricsTest {
         .messagingService(network.endpoint(0))
         .scheduler(scheduler)
         .ioExecutor(scheduler.executor())
+        .flushExecutor(scheduler.executor())
         .random(new SplittableRandom(partitionId))
         .meterRegistry(registry)
         .brokerVersion(PartitionCluster.BROKER_VERSION)

@@ -268,6 +268,7 @@ final class PartitionNettyTest {
             .messagingService(transports.get(id))
             .scheduler(scheduler)
             .ioExecutor(io)
+            .flushExecutor(io)
             .random(new SplittableRandom(id))
             .components(List.of(new TestLedgerComponent()))
             .meterRegistry(new SimpleMeterRegistry())

@@ -1,6 +1,7 @@
 package io.cairn.journal.segment;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
@@ -113,6 +114,29 @@ public final class Segment {
     if (dirty) {
       channel.force(false);
       dirty = false;
+    }
+  }
+
+  /**
+   * Writer thread only: whether bytes were written since the last force, and from now on counts
+   * them as forced — the caller then runs {@link #forceData()} (on any thread).
+   */
+  public boolean takeDirty() {
+    final boolean wasDirty = dirty;
+    dirty = false;
+    return wasDirty;
+  }
+
+  /**
+   * Any thread: fsyncs the file's data. Returns normally when the segment was closed meanwhile
+   * (deleted by a truncation or a reset, or the journal closed): what it held is not the caller's
+   * to count as durable any more, and a segment closed by rolling was forced before.
+   */
+  public void forceData() throws IOException {
+    try {
+      channel.force(false);
+    } catch (final ClosedChannelException e) {
+      // see above: nothing left to make durable through this file
     }
   }
 

@@ -13,19 +13,21 @@ import io.cairn.raft.protocol.RaftMessage.InstallSnapshotRequest;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotResponse;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotResponse.Status;
 import io.cairn.raft.state.FollowerState;
+import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The follower's side of replication: appends entries that extend a matching prefix, truncates a
- * conflicting suffix (never a committed entry), flushes before it answers, and installs snapshots
- * sent in chunks.
+ * conflicting suffix (never a committed entry), answers only once the entries are flushed, and
+ * installs snapshots sent in chunks.
  */
 final class FollowerHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(FollowerHandler.class);
 
   private final RaftNode node;
+  private final ArrayDeque<PendingAck> pendingAcks = new ArrayDeque<>();
   private Installation installation;
 
   FollowerHandler(RaftNode node) {
@@ -92,15 +94,46 @@ final class FollowerHandler {
         break;
       }
     }
-    log.flush();
+    if (!rejected) {
+      // answered once the entries are flushed (at once when they are, or when flushes are inline)
+      pendingAcks.add(
+          new PendingAck(
+              from, term, prevIndex + entryCount, entryCount, request.leaderCommit(),
+              log.truncationCount()));
+    }
+    node.onEntriesAppended();
     if (rejected) {
       long retryFrom = index;
       node.send(from, new AppendResponse(term, false, 0, entryCount, retryFrom, -1));
-      return;
     }
-    long matchIndex = prevIndex + entryCount;
-    node.advanceCommitIndex(Math.min(request.leaderCommit(), matchIndex));
-    node.send(from, new AppendResponse(term, true, matchIndex, entryCount, -1, -1));
+  }
+
+  /**
+   * Sends, in order, the acknowledgements whose entries are flushed now, and advances the commit
+   * index with each. An acknowledgement of an older term, or of entries a truncation may have
+   * replaced since, is dropped: its leader is gone, or the new leader's request is answered.
+   */
+  void sendFlushedAcks() {
+    RaftLog log = node.log;
+    while (!pendingAcks.isEmpty()) {
+      PendingAck ack = pendingAcks.peekFirst();
+      boolean stale =
+          ack.term != node.quorum.term() || ack.truncations != log.truncationCount();
+      if (!stale && ack.matchIndex > log.flushedIndex()) {
+        return;
+      }
+      pendingAcks.pollFirst();
+      if (!stale) {
+        node.advanceCommitIndex(Math.min(ack.leaderCommit, ack.matchIndex));
+        node.send(
+            ack.leader, new AppendResponse(ack.term, true, ack.matchIndex, ack.entryCount, -1, -1));
+      }
+    }
+  }
+
+  /** Forgets unsent acknowledgements (the member is no longer a follower of their term). */
+  void dropPendingAcks() {
+    pendingAcks.clear();
   }
 
   /** Appends one leader entry at {@code index}; false when the record is corrupt. */
@@ -214,6 +247,10 @@ final class FollowerHandler {
   private String context() {
     return " (partition " + node.partitionId + ", node " + node.localId + ")";
   }
+
+  /** A successful append, answered once its entries are flushed. */
+  private record PendingAck(
+      int leader, long term, long matchIndex, int entryCount, long leaderCommit, long truncations) {}
 
   /** A snapshot being received. */
   private static final class Installation {

@@ -39,7 +39,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>Durable effects happen before the messages that depend on them: the term and vote are stored
  * before a vote is answered, and entries are flushed before they are acknowledged (followers) or
- * counted for the commit (leader).
+ * counted for the commit (leader). Entry flushes run inline, or — {@code deferFlush} — in three
+ * steps the shell drives ({@link #needsFlush()}, {@link #prepareFlush}, the fsync on any thread,
+ * {@link #onFlushed}), so that the member's thread never waits for the disk.
  *
  * <p>A broken invariant (truncating a committed entry, two leaders in one term) or a storage
  * failure moves the member to {@link RaftRole#FAILED} and is rethrown to the caller.
@@ -62,6 +64,8 @@ public final class RaftNode {
   final long heartbeatMs;
   final long requestTimeoutMs;
 
+  // false: appended entries are flushed inline; true: the shell runs the flushes (needsFlush)
+  private final boolean deferFlush;
   private final RandomGenerator random;
   private final ElectionHandler elections;
   private final FollowerHandler followerHandler;
@@ -79,7 +83,8 @@ public final class RaftNode {
       RandomGenerator random,
       RaftOutbox outbox,
       RaftNodeListener listener,
-      UnsafeOptions unsafe) {
+      UnsafeOptions unsafe,
+      boolean deferFlush) {
     this.partitionId = partitionId;
     this.localId = localId;
     this.members = List.copyOf(members);
@@ -90,6 +95,7 @@ public final class RaftNode {
     this.outbox = Objects.requireNonNull(outbox, "outbox");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.unsafe = Objects.requireNonNull(unsafe, "unsafe");
+    this.deferFlush = deferFlush;
     int size = this.members.size();
     if (size != 1 && size != 3 && size != 5) {
       throw new IllegalArgumentException(
@@ -216,22 +222,67 @@ public final class RaftNode {
   }
 
   /**
-   * Flushes appended entries; as leader then advances the commit index and sends what followers
-   * miss. Returns the flushed index.
+   * Flushes appended entries here, on the caller's thread: {@link #prepareFlush}, the fsync and
+   * {@link #onFlushed}. Returns the flushed index.
    */
   public long flushAndReplicate(long nowMs) {
     if (!quorum.isActive()) {
       return log.flushedIndex();
     }
+    RaftLog.PendingFlush flush = prepareFlush(nowMs);
+    guard(flush::force);
+    onFlushed(flush, nowMs);
+    return log.flushedIndex();
+  }
+
+  /** Whether appended entries wait for a flush (with deferred flushes the shell then runs one). */
+  public boolean needsFlush() {
+    return quorum.isActive() && log.hasUnflushed();
+  }
+
+  /**
+   * Prepares the flush of every appended entry; its fsync ({@link RaftLog.PendingFlush#force()})
+   * may run on another thread, then call {@link #onFlushed}. A leader first sends followers what
+   * they miss, so that they write and flush it while this member does.
+   */
+  public RaftLog.PendingFlush prepareFlush(long nowMs) {
+    RaftLog.PendingFlush[] flush = new RaftLog.PendingFlush[1];
     guard(
         () -> {
-          log.flush();
+          if (quorum.isLeader()) {
+            replicator.replicateAll(nowMs);
+          }
+          flush[0] = log.prepareFlush();
+        });
+    return flush[0];
+  }
+
+  /**
+   * A prepared flush ran: a leader counts the entries for the commit, a follower answers the
+   * appends they completed.
+   */
+  public void onFlushed(RaftLog.PendingFlush flush, long nowMs) {
+    if (!quorum.isActive()) {
+      return;
+    }
+    guard(
+        () -> {
+          log.onFlushed(flush);
           if (quorum.isLeader()) {
             replicator.advanceCommit();
             replicator.replicateAll(nowMs);
+          } else {
+            followerHandler.sendFlushedAcks();
           }
         });
-    return log.flushedIndex();
+  }
+
+  /** A prepared flush failed: the storage is broken; the member fails and rethrows. */
+  public void onFlushFailed(RuntimeException error) {
+    guard(
+        () -> {
+          throw error;
+        });
   }
 
   /**
@@ -348,6 +399,17 @@ public final class RaftNode {
     }
   }
 
+  /**
+   * A follower appended the leader's entries (or found them present): acknowledgements whose
+   * entries are flushed go out now; with inline flushes the new entries are flushed first.
+   */
+  void onEntriesAppended() {
+    if (!deferFlush && log.hasUnflushed()) {
+      log.flush();
+    }
+    followerHandler.sendFlushedAcks();
+  }
+
   /** Raises the commit index (never lowers it) and tells the listener. */
   void advanceCommitIndex(long index) {
     if (index > commitIndex) {
@@ -374,6 +436,7 @@ public final class RaftNode {
   private void onTransition(RoleState previous, RoleState next) {
     if (!(next instanceof FollowerState)) {
       followerHandler.abortInstallation();
+      followerHandler.dropPendingAcks();
     }
     listener.onRoleChange(next.role(), next.term(), next.leaderId());
   }

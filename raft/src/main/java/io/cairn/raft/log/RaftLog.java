@@ -1,6 +1,7 @@
 package io.cairn.raft.log;
 
 import io.cairn.journal.Journal;
+import io.cairn.journal.JournalFlush;
 import io.cairn.journal.JournalReader;
 import io.cairn.journal.JournalRecord;
 import io.cairn.raft.RaftSafetyException;
@@ -32,6 +33,8 @@ public final class RaftLog implements AutoCloseable {
   private long snapshotIndex;
   private long snapshotTerm;
   private long flushedIndex;
+  // counts truncations and resets: a flush prepared before one may not count its entries
+  private long truncations;
   private long lastPosition = RaftEntry.NO_POSITION;
 
   private RaftLog(Journal journal, long snapshotIndex, long snapshotTerm, String context) {
@@ -228,6 +231,7 @@ public final class RaftLog implements AutoCloseable {
     journal.deleteAfter(index);
     terms.truncateAfter(index);
     flushedIndex = Math.min(flushedIndex, index);
+    truncations++;
     lastPosition = findLastPosition();
   }
 
@@ -239,6 +243,56 @@ public final class RaftLog implements AutoCloseable {
       flushedIndex = last;
     }
     return flushedIndex;
+  }
+
+  /** How often entries were truncated or the log reset: what an entry at an index is may change. */
+  public long truncationCount() {
+    return truncations;
+  }
+
+  /** Whether some appended entry is not flushed yet. */
+  public boolean hasUnflushed() {
+    return flushedIndex < lastIndex();
+  }
+
+  /**
+   * Prepares the flush of every entry appended so far, whose fsync ({@link PendingFlush#force()})
+   * may then run on another thread while this member goes on; tell the log with {@link
+   * #onFlushed(PendingFlush)} on this member's thread once it ran.
+   */
+  public PendingFlush prepareFlush() {
+    return new PendingFlush(journal.prepareFlush(), truncations);
+  }
+
+  /**
+   * A prepared flush ran: its entries count as flushed unless the log was truncated or reset since
+   * it was prepared (an entry it covered may have been replaced; the next flush covers the rest).
+   */
+  public void onFlushed(PendingFlush flush) {
+    if (flush.truncations == truncations) {
+      flushedIndex = Math.max(flushedIndex, Math.min(flush.lastIndex(), lastIndex()));
+    }
+  }
+
+  /** The fsync of the entries a log held when it was prepared; {@link #force()} on any thread. */
+  public static final class PendingFlush {
+    private final JournalFlush work;
+    private final long truncations;
+
+    private PendingFlush(JournalFlush work, long truncations) {
+      this.work = work;
+      this.truncations = truncations;
+    }
+
+    /** The last index it makes durable. */
+    public long lastIndex() {
+      return work.lastIndex();
+    }
+
+    /** Forces the entries to disk (any thread, once). */
+    public void force() {
+      work.force();
+    }
   }
 
   /**
@@ -298,6 +352,7 @@ public final class RaftLog implements AutoCloseable {
     snapshotIndex = index;
     snapshotTerm = term;
     flushedIndex = index;
+    truncations++;
     lastPosition = RaftEntry.NO_POSITION;
   }
 
