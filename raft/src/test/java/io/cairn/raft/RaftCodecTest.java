@@ -14,6 +14,7 @@ import io.cairn.raft.protocol.RaftMessage.AppendRequest;
 import io.cairn.raft.protocol.RaftMessage.AppendResponse;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotRequest;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotResponse;
+import io.cairn.raft.protocol.RaftMessage.TimeoutNow;
 import io.cairn.raft.protocol.RaftMessage.VoteRequest;
 import io.cairn.raft.protocol.RaftMessage.VoteResponse;
 import io.cairn.raft.protocol.RaftMessageCodec;
@@ -93,12 +94,24 @@ class RaftCodecTest {
               new RaftSnapshotChunk(random.nextInt(count), count, "file-" + i, chunk, RaftSnapshotChunk.checksumOf(chunk), random.nextLong())));
       messages.add(
           new InstallSnapshotResponse(random.nextLong(), random.nextLong(), random.nextInt(), InstallSnapshotResponse.Status.values()[random.nextInt(3)]));
+      messages.add(new TimeoutNow(random.nextLong(), random.nextInt(5)));
     }
 
     for (RaftMessage message : messages) {
       RaftMessage decoded = RaftMessageCodec.decode(RaftMessageCodec.encode(message));
       assertThat(normalize(decoded)).as("seed %d", SEED).isEqualTo(normalize(message));
     }
+  }
+
+  @Test
+  void shouldEncodeTimeoutNowAsNewKindOfVersionOne() {
+    byte[] encoded = RaftMessageCodec.encode(new TimeoutNow(0x0102030405060708L, 2));
+
+    // version 1 (unchanged: members that do not know kind 7 drop it as undecodable), kind 7,
+    // term i64, leaderId i32, little endian
+    assertThat(encoded)
+        .containsExactly(1, 7, 8, 7, 6, 5, 4, 3, 2, 1, 2, 0, 0, 0);
+    assertThat(RaftMessageCodec.decode(encoded)).isEqualTo(new TimeoutNow(0x0102030405060708L, 2));
   }
 
   @Test
@@ -110,7 +123,7 @@ class RaftCodecTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("truncated");
     assertThatThrownBy(() -> RaftMessageCodec.decode(new byte[] {1, 42}))
-        .hasMessage("Expected raft message kind in [1, 6], but was 42");
+        .hasMessage("Expected raft message kind in [1, 7], but was 42");
     assertThatThrownBy(() -> RaftMessageCodec.decode(new byte[] {7, 1}))
         .hasMessage("Expected raft message version 1, but was 7");
   }

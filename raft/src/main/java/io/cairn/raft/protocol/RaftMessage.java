@@ -64,6 +64,13 @@ public sealed interface RaftMessage {
       long term, int leaderId, long snapshotIndex, long snapshotTerm, RaftSnapshotChunk chunk)
       implements RaftMessage {}
 
+  /**
+   * The leader of {@code term} asks the receiver to take over leadership (Raft thesis §3.10): it
+   * starts an election at once, without pre-vote. Sent only to a member whose log holds every
+   * entry of the leader's; no answer, the vote request that follows is the effect.
+   */
+  record TimeoutNow(long term, int leaderId) implements RaftMessage {}
+
   /** The follower's answer to one snapshot chunk. */
   record InstallSnapshotResponse(long term, long snapshotIndex, int chunkIndex, Status status)
       implements RaftMessage {

@@ -6,6 +6,7 @@ import io.cairn.raft.protocol.RaftMessage.AppendRequest;
 import io.cairn.raft.protocol.RaftMessage.AppendResponse;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotRequest;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotResponse;
+import io.cairn.raft.protocol.RaftMessage.TimeoutNow;
 import io.cairn.raft.protocol.RaftMessage.VoteRequest;
 import io.cairn.raft.protocol.RaftMessage.VoteResponse;
 import java.nio.BufferUnderflowException;
@@ -20,6 +21,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Binary encoding of {@link RaftMessage}s. Little endian; every message starts with a version byte
  * and a kind byte, then the fields in declaration order. Entries are sent as journal records
  * (index, asqn, checksum, length, data) so the follower can verify their checksum on append.
+ *
+ * <p>A new message is a new kind within the same version: a member that does not know the kind
+ * drops the message as undecodable, which every message tolerates (they may be lost anyway). So
+ * {@link TimeoutNow} (kind 7) needs no version change; a member of an older release ignores it and
+ * the leadership transfer it asks for times out.
  */
 public final class RaftMessageCodec {
 
@@ -31,6 +37,7 @@ public final class RaftMessageCodec {
   private static final byte APPEND_RESPONSE = 4;
   private static final byte INSTALL_REQUEST = 5;
   private static final byte INSTALL_RESPONSE = 6;
+  private static final byte TIMEOUT_NOW = 7;
 
   private static final int HEADER_BYTES = 2;
   private static final int MAX_ENTRIES = 1 << 20;
@@ -73,6 +80,8 @@ public final class RaftMessageCodec {
     } else if (message instanceof InstallSnapshotResponse m) {
       buffer.put(INSTALL_RESPONSE).putLong(m.term()).putLong(m.snapshotIndex());
       buffer.putInt(m.chunkIndex()).put((byte) m.status().ordinal());
+    } else if (message instanceof TimeoutNow m) {
+      buffer.put(TIMEOUT_NOW).putLong(m.term()).putInt(m.leaderId());
     }
     if (buffer.hasRemaining()) {
       throw new IllegalStateException(
@@ -113,8 +122,9 @@ public final class RaftMessageCodec {
                 buffer.getLong(),
                 buffer.getInt(),
                 InstallSnapshotResponse.Status.values()[buffer.get()]);
+            case TIMEOUT_NOW -> new TimeoutNow(buffer.getLong(), buffer.getInt());
             default -> throw new IllegalArgumentException(
-                "Expected raft message kind in [1, 6], but was " + kind);
+                "Expected raft message kind in [1, 7], but was " + kind);
           };
       if (buffer.hasRemaining()) {
         throw new IllegalArgumentException(
@@ -196,6 +206,8 @@ public final class RaftMessageCodec {
               + m.chunk().name().getBytes(StandardCharsets.UTF_8).length
               + 4
               + m.chunk().data().length;
+    } else if (message instanceof TimeoutNow) {
+      body = 8 + 4;
     } else {
       body = 8 + 8 + 4 + 1;
     }
