@@ -29,6 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@value #LEADERSHIPS}</td><td>counter</td><td>elections won (became leader)</td></tr>
  *   <tr><td>{@value #SNAPSHOTS_INSTALLED}</td><td>counter</td><td>snapshots installed from a
  *       leader</td></tr>
+ *   <tr><td>{@value #LEADERSHIP_TRANSFERS}</td><td>counter, tag {@code result}</td><td>leadership
+ *       transfers to the preferred member this member started ({@code started}), and how they
+ *       ended: {@code completed} (the target leads) or {@code failed}</td></tr>
  * </table>
  */
 public final class RaftMetrics implements AutoCloseable {
@@ -41,6 +44,7 @@ public final class RaftMetrics implements AutoCloseable {
   public static final String ELECTIONS = "cairn.raft.elections";
   public static final String LEADERSHIPS = "cairn.raft.leaderships";
   public static final String SNAPSHOTS_INSTALLED = "cairn.raft.snapshots.installed";
+  public static final String LEADERSHIP_TRANSFERS = "cairn.raft.leadership.transfers";
 
   private final MeterRegistry registry;
   private final List<Meter> meters = new ArrayList<>();
@@ -52,6 +56,9 @@ public final class RaftMetrics implements AutoCloseable {
   private final Counter elections;
   private final Counter leaderships;
   private final Counter snapshotsInstalled;
+  private final Counter transfersStarted;
+  private final Counter transfersCompleted;
+  private final Counter transfersFailed;
 
   public RaftMetrics(MeterRegistry registry, int partitionId, int nodeId) {
     this.registry = registry;
@@ -90,11 +97,25 @@ public final class RaftMetrics implements AutoCloseable {
             .description("Snapshots installed from a leader")
             .tags(tags)
             .register(registry);
+    transfersStarted = transfers(tags, "started");
+    transfersCompleted = transfers(tags, "completed");
+    transfersFailed = transfers(tags, "failed");
     meters.add(appendLatency);
     meters.add(commitLatency);
     meters.add(elections);
     meters.add(leaderships);
     meters.add(snapshotsInstalled);
+    meters.add(transfersStarted);
+    meters.add(transfersCompleted);
+    meters.add(transfersFailed);
+  }
+
+  private Counter transfers(Tags tags, String result) {
+    return Counter.builder(LEADERSHIP_TRANSFERS)
+        .description("Leadership transfers to the preferred member: started, completed, failed")
+        .tags(tags)
+        .tag("result", result)
+        .register(registry);
   }
 
   void onRoleChange(RaftRole newRole, long newTerm) {
@@ -114,6 +135,14 @@ public final class RaftMetrics implements AutoCloseable {
 
   void onSnapshotInstalled() {
     snapshotsInstalled.increment();
+  }
+
+  void onLeadershipTransferStarted() {
+    transfersStarted.increment();
+  }
+
+  void onLeadershipTransferEnded(boolean completed) {
+    (completed ? transfersCompleted : transfersFailed).increment();
   }
 
   void recordAppendLatency(long nanos) {

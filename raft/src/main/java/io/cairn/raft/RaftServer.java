@@ -15,6 +15,7 @@ import io.cairn.scheduler.LoggingContext;
 import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +40,13 @@ import org.slf4j.LoggerFactory;
  * AppendResult.Appended} once the entry is flushed locally, or {@link AppendResult.NotLeader}
  * with the leader it knows. {@link #whenCommitted} completes when that entry is committed.
  *
+ * <p>With a {@linkplain Builder#preferredLeader preferred leader}, a leader that is not that member
+ * hands leadership to it once it is caught up. While the transfer runs, appends wait here (at most
+ * {@value #DEFERRED_APPENDS_MAX}; one more gives the transfer up) instead of being refused: when
+ * the transfer fails the leader appends them in order, when it succeeds they complete with {@link
+ * AppendResult.NotLeader}. So a transfer that fails costs a writer a delay of at most one election
+ * timeout, never its term.
+ *
  * <p>Ownership: the journal, meta store and snapshot store are given to the server and closed by
  * their owner after {@link #closeAsync()} completed.
  */
@@ -46,9 +54,13 @@ public final class RaftServer extends Actor {
 
   private static final Logger LOG = LoggerFactory.getLogger(RaftServer.class);
 
+  /** Appends waiting for a leadership transfer to end; one more gives the transfer up. */
+  static final int DEFERRED_APPENDS_MAX = 1024;
+
   private final int partitionId;
   private final int localId;
   private final List<Integer> members;
+  private final int preferredLeader;
   private final RaftConfig config;
   private final Journal journal;
   private final RaftMetaStore metaStore;
@@ -70,6 +82,7 @@ public final class RaftServer extends Actor {
   private boolean flushScheduled;
   private boolean flushInFlight;
   private AppendTracker appends;
+  private final ArrayDeque<DeferredAppend> deferredAppends = new ArrayDeque<>();
 
   // written on the actor thread, read anywhere
   private volatile RaftRole role = RaftRole.INACTIVE;
@@ -85,6 +98,7 @@ public final class RaftServer extends Actor {
     this.partitionId = builder.partitionId;
     this.localId = builder.localId;
     this.members = List.copyOf(builder.members);
+    this.preferredLeader = builder.preferredLeader;
     this.config = builder.config;
     this.journal = builder.journal;
     this.metaStore = builder.metaStore;
@@ -210,6 +224,7 @@ public final class RaftServer extends Actor {
             partitionId,
             localId,
             members,
+            preferredLeader,
             config,
             log,
             metaStore,
@@ -272,27 +287,62 @@ public final class RaftServer extends Actor {
   private void doAppend(
       long lowestPosition, long highestPosition, byte[] payload, CompletableFuture<AppendResult> result) {
     if (node == null || !isUsable()) {
-      result.completeExceptionally(
-          new IllegalStateException(
-              "Expected an active raft member to append, but it is "
-                  + role
-                  + " (partition "
-                  + partitionId
-                  + ", node "
-                  + localId
-                  + ")"));
+      result.completeExceptionally(notActive());
       return;
     }
-    long startNanos = clock().nanos();
+    DeferredAppend append =
+        new DeferredAppend(lowestPosition, highestPosition, payload, result, clock().nanos());
+    if (node.isTransferringLeadership() || !deferredAppends.isEmpty()) {
+      deferredAppends.add(append); // in order behind the ones already waiting
+      if (deferredAppends.size() > DEFERRED_APPENDS_MAX) {
+        node.abortLeadershipTransfer(
+            nowMs(), "more than " + DEFERRED_APPENDS_MAX + " appends wait for it");
+        afterEvent();
+      }
+      return;
+    }
+    appendNow(append);
+  }
+
+  private void appendNow(DeferredAppend append) {
     AppendResult appendResult =
         node.append(
-            lowestPosition, highestPosition, new UnsafeBuffer(payload), nowMs());
+            append.lowestPosition(),
+            append.highestPosition(),
+            new UnsafeBuffer(append.payload()),
+            nowMs());
     if (appendResult instanceof Appended appended) {
-      appends.onAppended(appended, result, startNanos);
+      appends.onAppended(appended, append.result(), append.startNanos());
       scheduleFlush();
     } else {
-      result.complete(appendResult);
+      append.result().complete(appendResult);
     }
+  }
+
+  /** Appends what waited for a leadership transfer, once none runs (or answers NotLeader). */
+  private void releaseDeferredAppends() {
+    while (!deferredAppends.isEmpty() && isUsable() && !node.isTransferringLeadership()) {
+      DeferredAppend append = deferredAppends.poll();
+      try {
+        appendNow(append);
+      } catch (IllegalArgumentException e) {
+        append.result().completeExceptionally(e); // positions that do not follow: the caller's bug
+      } catch (RuntimeException e) {
+        append.result().completeExceptionally(e);
+        throw e; // the member failed; failPending answers the rest
+      }
+    }
+  }
+
+  private IllegalStateException notActive() {
+    return new IllegalStateException(
+        "Expected an active raft member to append, but it is "
+            + role
+            + " (partition "
+            + partitionId
+            + ", node "
+            + localId
+            + ")");
   }
 
   private void scheduleFlush() {
@@ -372,6 +422,7 @@ public final class RaftServer extends Actor {
     if (node == null || !isUsable()) {
       return;
     }
+    releaseDeferredAppends();
     if (flushExecutor != null && !flushInFlight && node.needsFlush()) {
       scheduleFlush();
     }
@@ -414,6 +465,9 @@ public final class RaftServer extends Actor {
   }
 
   private void failPending(String reason) {
+    while (!deferredAppends.isEmpty()) {
+      deferredAppends.poll().result().completeExceptionally(new IllegalStateException(reason));
+    }
     if (appends != null) {
       appends.failAll(reason);
     }
@@ -461,6 +515,16 @@ public final class RaftServer extends Actor {
     }
 
     @Override
+    public void onLeadershipTransferStarted(int target, long transferTerm) {
+      metrics.onLeadershipTransferStarted();
+    }
+
+    @Override
+    public void onLeadershipTransferEnded(int target, long transferTerm, boolean completed) {
+      metrics.onLeadershipTransferEnded(completed);
+    }
+
+    @Override
     public void onSnapshotInstalled(long index, long snapshotTerm) {
       metrics.onSnapshotInstalled();
       onTruncated(index);
@@ -470,11 +534,20 @@ public final class RaftServer extends Actor {
     }
   }
 
+  /** An append that waits for a leadership transfer to end. */
+  private record DeferredAppend(
+      long lowestPosition,
+      long highestPosition,
+      byte[] payload,
+      CompletableFuture<AppendResult> result,
+      long startNanos) {}
+
   /** Collects what a member needs; every field is required except the test-only options. */
   public static final class Builder {
     private int partitionId = -1;
     private int localId = -1;
     private List<Integer> members;
+    private int preferredLeader = -1;
     private RaftConfig config = RaftConfig.defaults();
     private Journal journal;
     private RaftMetaStore metaStore;
@@ -500,6 +573,16 @@ public final class RaftServer extends Actor {
     /** The static members of the group (1, 3 or 5 node ids), the local node included. */
     public Builder members(List<Integer> value) {
       members = List.copyOf(value);
+      return this;
+    }
+
+    /**
+     * The member that should lead whenever it can: a leader that is not this member hands
+     * leadership to it once its log is caught up (leadership transfer). Unset (or -1): no
+     * preference, whoever wins an election leads until it steps down.
+     */
+    public Builder preferredLeader(int memberId) {
+      preferredLeader = memberId;
       return this;
     }
 
@@ -573,6 +656,16 @@ public final class RaftServer extends Actor {
                 + localId
                 + ", but was "
                 + members
+                + " (raft server, partition "
+                + partitionId
+                + ")");
+      }
+      if (preferredLeader != -1 && !members.contains(preferredLeader)) {
+        throw new IllegalArgumentException(
+            "Expected preferredLeader to be one of the members "
+                + members
+                + " or -1 (none), but was "
+                + preferredLeader
                 + " (raft server, partition "
                 + partitionId
                 + ")");

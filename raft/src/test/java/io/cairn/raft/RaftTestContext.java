@@ -70,6 +70,7 @@ final class RaftTestContext {
             1,
             localId,
             members,
+            builder.preferredLeader,
             builder.config,
             log,
             meta,
@@ -89,6 +90,17 @@ final class RaftTestContext {
               @Override
               public void onRoleChange(RaftRole role, long term, int leaderId) {
                 events.add("role " + role + " " + term);
+              }
+
+              @Override
+              public void onLeadershipTransferStarted(int target, long term) {
+                events.add("transfer to " + target + " in " + term + " started");
+              }
+
+              @Override
+              public void onLeadershipTransferEnded(int target, long term, boolean completed) {
+                events.add(
+                    "transfer to " + target + " in " + term + (completed ? " completed" : " failed"));
               }
             },
             builder.unsafe,
@@ -235,6 +247,7 @@ final class RaftTestContext {
     private long seed = 42;
     private UnsafeOptions unsafe = UnsafeOptions.NONE;
     private boolean deferFlush;
+    private int preferredLeader = -1;
 
     private Builder(int localId, List<Integer> members) {
       this.localId = localId;
@@ -267,6 +280,11 @@ final class RaftTestContext {
 
     Builder seed(long value) {
       seed = value;
+      return this;
+    }
+
+    Builder preferredLeader(int value) {
+      preferredLeader = value;
       return this;
     }
 

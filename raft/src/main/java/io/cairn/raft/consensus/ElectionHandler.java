@@ -1,5 +1,6 @@
 package io.cairn.raft.consensus;
 
+import io.cairn.raft.protocol.RaftMessage.TimeoutNow;
 import io.cairn.raft.protocol.RaftMessage.VoteRequest;
 import io.cairn.raft.protocol.RaftMessage.VoteResponse;
 import io.cairn.raft.state.CandidateState;
@@ -7,6 +8,8 @@ import io.cairn.raft.state.FollowerState;
 import io.cairn.raft.state.PreCandidateState;
 import io.cairn.raft.state.RoleState;
 import io.cairn.raft.storage.RaftMeta;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Elections: pre-vote rounds, vote rounds, and answering both.
@@ -15,8 +18,15 @@ import io.cairn.raft.storage.RaftMeta;
  * at least as up to date, and the voter has not heard from a leader within an election timeout (a
  * leader never grants one). Nobody changes term because of a pre-vote. A vote is granted once per
  * term, to a candidate whose log is at least as up to date, and stored before it is answered.
+ *
+ * <p>{@link TimeoutNow} from the leader of the member's term starts an election at once, without
+ * pre-vote (leadership transfer). Its vote requests need no mark: the "heard from a leader
+ * recently" rule applies to pre-votes only, and a vote request of a higher term makes every member,
+ * the leader included, step to that term and vote under the usual rules.
  */
 final class ElectionHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ElectionHandler.class);
 
   private final RaftNode node;
 
@@ -32,6 +42,37 @@ final class ElectionHandler {
     } else {
       startElection(nowMs);
     }
+  }
+
+  /**
+   * The leader of {@code request.term()} hands leadership over: an election starts now, skipping
+   * pre-vote. Ignored when it is of an older term (a late or duplicated message), and when this
+   * member knows another leader of the term or leads it itself (only the term's leader sends it).
+   */
+  void onTimeoutNow(int from, TimeoutNow request, long nowMs) {
+    long term = node.quorum.term();
+    if (request.term() < term) {
+      LOG.debug(
+          "Ignoring TimeoutNow of stale term {} from {} in term {} (partition {}, node {})",
+          request.term(),
+          from,
+          term,
+          node.partitionId,
+          node.localId);
+      return;
+    }
+    int known = node.quorum.leaderId();
+    if (request.term() == term && known >= 0 && known != from) {
+      return;
+    }
+    node.becomeFollower(request.term(), from, nowMs);
+    LOG.info(
+        "Partition {} node {} takes over leadership from {}: election for term {} without pre-vote",
+        node.partitionId,
+        node.localId,
+        from,
+        request.term() + 1);
+    startElection(nowMs);
   }
 
   void onVoteRequest(int from, VoteRequest request, long nowMs) {

@@ -14,6 +14,7 @@ import io.cairn.raft.protocol.RaftMessage.AppendRequest;
 import io.cairn.raft.protocol.RaftMessage.AppendResponse;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotRequest;
 import io.cairn.raft.protocol.RaftMessage.InstallSnapshotResponse;
+import io.cairn.raft.protocol.RaftMessage.TimeoutNow;
 import io.cairn.raft.protocol.RaftMessage.VoteRequest;
 import io.cairn.raft.protocol.RaftMessage.VoteResponse;
 import io.cairn.raft.state.CandidateState;
@@ -43,6 +44,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * steps the shell drives ({@link #needsFlush()}, {@link #prepareFlush}, the fsync on any thread,
  * {@link #onFlushed}), so that the member's thread never waits for the disk.
  *
+ * <p>With a preferred leader, a leader that is not that member hands leadership to it once it is
+ * caught up ({@link LeadershipTransfer}); while the transfer runs, {@link #append} answers {@link
+ * AppendResult.NotLeader} with the target.
+ *
  * <p>A broken invariant (truncating a committed entry, two leaders in one term) or a storage
  * failure moves the member to {@link RaftRole#FAILED} and is rethrown to the caller.
  */
@@ -53,6 +58,7 @@ public final class RaftNode {
   final int partitionId;
   final int localId;
   final List<Integer> members;
+  final int preferredLeader;
   final RaftConfig config;
   final RaftLog log;
   final RaftSnapshotStore snapshots;
@@ -70,12 +76,18 @@ public final class RaftNode {
   private final ElectionHandler elections;
   private final FollowerHandler followerHandler;
   private final LeaderReplicator replicator;
+  private final LeadershipTransfer transfer;
   private long commitIndex;
 
+  /**
+   * @param preferredLeader the member that should lead when it can ({@link LeadershipTransfer}), or
+   *     -1 for none: then whoever wins an election leads until it steps down
+   */
   public RaftNode(
       int partitionId,
       int localId,
       List<Integer> members,
+      int preferredLeader,
       RaftConfig config,
       RaftLog log,
       RaftMetaStore metaStore,
@@ -109,6 +121,17 @@ public final class RaftNode {
       throw new IllegalArgumentException(
           "Expected distinct member ids, but was " + this.members + " (partition " + partitionId + ")");
     }
+    if (preferredLeader != -1 && !this.members.contains(preferredLeader)) {
+      throw new IllegalArgumentException(
+          "Expected the preferred leader to be -1 (none) or one of the members "
+              + this.members
+              + ", but was "
+              + preferredLeader
+              + " (partition "
+              + partitionId
+              + ")");
+    }
+    this.preferredLeader = preferredLeader;
     this.electionTimeoutMs = config.electionTimeout().toMillis();
     this.heartbeatMs = config.heartbeatInterval().toMillis();
     this.requestTimeoutMs = config.requestTimeout().toMillis();
@@ -118,6 +141,7 @@ public final class RaftNode {
     this.elections = new ElectionHandler(this);
     this.followerHandler = new FollowerHandler(this);
     this.replicator = new LeaderReplicator(this);
+    this.transfer = new LeadershipTransfer(this, preferredLeader);
   }
 
   /** Loads the stored term and vote and starts as a follower. */
@@ -148,6 +172,8 @@ public final class RaftNode {
             followerHandler.onInstallSnapshotRequest(from, m, nowMs);
           } else if (message instanceof InstallSnapshotResponse m) {
             replicator.onInstallSnapshotResponse(from, m, nowMs);
+          } else if (message instanceof TimeoutNow m) {
+            elections.onTimeoutNow(from, m, nowMs);
           }
           if (quorum.isLeader()) {
             replicator.replicateAll(nowMs);
@@ -177,13 +203,18 @@ public final class RaftNode {
             }
           } else if (state instanceof LeaderState) {
             replicator.tick(nowMs);
+            if (quorum.state() instanceof LeaderState leader) {
+              transfer.onLeaderTick(leader, nowMs);
+            }
           }
         });
   }
 
   /**
    * Appends an application entry if this member leads. The entry is not flushed yet: call {@link
-   * #flushAndReplicate(long)} (once for many appends) before acknowledging it.
+   * #flushAndReplicate(long)} (once for many appends) before acknowledging it. While a leadership
+   * transfer runs the answer is {@link AppendResult.NotLeader} with the transfer's target: the
+   * target's log must stay as recent as any other for it to win.
    *
    * @throws IllegalArgumentException if the positions are not increasing
    */
@@ -191,6 +222,9 @@ public final class RaftNode {
       long lowestPosition, long highestPosition, DirectBuffer payload, long nowMs) {
     if (!quorum.isLeader()) {
       return new AppendResult.NotLeader(quorum.leaderId(), quorum.term());
+    }
+    if (transfer.isTransferring()) {
+      return new AppendResult.NotLeader(transfer.target(), quorum.term());
     }
     if (lowestPosition < 0 || highestPosition < lowestPosition) {
       throw new IllegalArgumentException(
@@ -332,7 +366,7 @@ public final class RaftNode {
     } else if (state instanceof CandidateState candidate) {
       return candidate.electionDeadlineMs();
     } else if (state instanceof LeaderState leader) {
-      return replicator.nextDeadlineMs(leader);
+      return Math.min(replicator.nextDeadlineMs(leader), transfer.deadlineMs());
     }
     return Long.MAX_VALUE;
   }
@@ -374,6 +408,26 @@ public final class RaftNode {
 
   public int partitionId() {
     return partitionId;
+  }
+
+  /** The member this group prefers as leader, or -1. */
+  public int preferredLeader() {
+    return preferredLeader;
+  }
+
+  /** True while this member leads and hands leadership over: it appends nothing new meanwhile. */
+  public boolean isTransferringLeadership() {
+    return transfer.isTransferring();
+  }
+
+  /**
+   * Ends a running leadership transfer as failed, so that this member appends again at once; the
+   * next attempt backs off as after any failed transfer.
+   *
+   * @return whether a transfer was running
+   */
+  public boolean abortLeadershipTransfer(long nowMs, String reason) {
+    return transfer.abort(nowMs, reason);
   }
 
   /** The role's data, for tests and diagnostics. */
@@ -425,6 +479,7 @@ public final class RaftNode {
 
   void becomeLeader(long nowMs) {
     quorum.becomeLeader(log.lastIndex() + 1, nowMs + electionTimeoutMs);
+    transfer.onBecameLeader(nowMs);
     log.append(
         new RaftEntry(
             quorum.term(), RaftEntryType.INITIAL, RaftEntry.NO_POSITION, RaftEntry.NO_POSITION, EMPTY));
@@ -438,6 +493,7 @@ public final class RaftNode {
       followerHandler.abortInstallation();
       followerHandler.dropPendingAcks();
     }
+    transfer.onTransition(next);
     listener.onRoleChange(next.role(), next.term(), next.leaderId());
   }
 

@@ -16,4 +16,13 @@ public interface RaftNodeListener {
 
   /** A snapshot from the leader replaced the log up to {@code index}. */
   default void onSnapshotInstalled(long index, long term) {}
+
+  /** This member, leader of {@code term}, asked {@code target} to take over (TimeoutNow sent). */
+  default void onLeadershipTransferStarted(int target, long term) {}
+
+  /**
+   * The transfer this member started in {@code term} ended: {@code completed} when {@code target}
+   * leads a later term, false when it did not take over (this member leads on, or another leads).
+   */
+  default void onLeadershipTransferEnded(int target, long term, boolean completed) {}
 }

@@ -21,12 +21,16 @@ import org.slf4j.LoggerFactory;
  * ---------------+------------------------+-------------------+-------------------------+---------------+-------
  * INACTIVE       | start (stored term)    | -                 | -                       | -             | yes
  * FOLLOWER       | higher term; learns    | election timeout  | election timeout        | -             | yes
- *                | the leader of its term | (pre-vote on)     | (pre-vote off)          |               |
+ *                | the leader of its term | (pre-vote on)     | (pre-vote off);         |               |
+ *                |                        |                   | TimeoutNow from its     |               |
+ *                |                        |                   | leader (no pre-vote)    |               |
  * PRE_CANDIDATE  | higher term; leader of | timeout: new      | majority of pre-votes   | -             | yes
  *                | its term appears       | round             |                         |               |
  * CANDIDATE      | higher term; leader of | -                 | timeout: next term      | majority of   | yes
  *                | its term appears       |                   |                         | votes         |
- * LEADER         | higher term; no quorum | -                 | -                       | -             | yes
+ * LEADER         | higher term (also a    | -                 | -                       | -             | yes
+ *                | transfer target's vote |                   |                         |               |
+ *                | request); no quorum    |                   |                         |               |
  *                | heard for a timeout    |                   |                         |               |
  * </pre>
  *
