@@ -33,6 +33,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * snapshots with compaction) and checks {@link RaftInvariants} after every step. Phase 2 stops the
  * faults and requires that, within a bounded simulated time, one leader leads everybody and every
  * member committed every entry ever committed.
+ *
+ * <p>A third of the seeds (multiples of 3) give the group a preferred leader, so leadership
+ * transfers run under the same faults and the same invariants.
  */
 final class RaftSimulation {
 
@@ -68,6 +71,9 @@ final class RaftSimulation {
   private final List<AcknowledgedCommit> acknowledged = new ArrayList<>();
   private final Path root;
   private final int faultIntensity;
+  private final int preferredLeader;
+  private double transfersStarted;
+  private double transfersCompleted;
   private long nextPosition = 1;
   private int appendsAttempted;
   private int crashes;
@@ -86,6 +92,8 @@ final class RaftSimulation {
     this.invariants = new RaftInvariants(clock::millis);
     this.root = createRoot(seed);
     this.faultIntensity = 1 + random.nextInt(4);
+    // not drawn from `random`: the runs of the other seeds stay exactly what they were
+    this.preferredLeader = seed % 3 == 0 ? (int) Math.floorMod(seed / 3, memberCount) : -1;
   }
 
   /** Under /dev/shm when it exists (fsync is cheap on tmpfs), else java.io.tmpdir. */
@@ -304,7 +312,8 @@ final class RaftSimulation {
     Member any = members.get(0);
     return String.format(
         "members=%d intensity=%d simulatedMs=%d appends=%d maxCommitted=%d crashes=%d snapshots=%d"
-            + " installs=%d truncations=%d leaders=%d messages=%d dropped=%d term=%d",
+            + " installs=%d truncations=%d leaders=%d messages=%d dropped=%d term=%d preferred=%d"
+            + " transfers=%d/%d",
         memberCount,
         faultIntensity,
         clock.millis(),
@@ -317,7 +326,10 @@ final class RaftSimulation {
         invariants.leaderTerms(),
         network.sentCount(),
         network.droppedCount(),
-        any.server == null ? -1 : any.server.term());
+        any.server == null ? -1 : any.server.term(),
+        preferredLeader,
+        (long) (transfersCompleted + members.stream().mapToDouble(m -> m.transfers("completed")).sum()),
+        (long) (transfersStarted + members.stream().mapToDouble(m -> m.transfers("started")).sum()));
   }
 
   private void close() {
@@ -347,6 +359,7 @@ final class RaftSimulation {
     private SegmentedJournal segmented;
     private CheckedJournal journal;
     private RaftServer server;
+    private SimpleMeterRegistry registry;
     private boolean alive;
     private int lives;
     private long lostAfterIndex = -1;
@@ -381,18 +394,20 @@ final class RaftSimulation {
       journal = new CheckedJournal(id, segmented, invariants);
       invariants.onRestart(id);
       RaftMetaStore meta = new RecordingMetaStore(id, new FileRaftMetaStore(directory.resolve("raft.meta")));
+      registry = new SimpleMeterRegistry();
       RaftServer.Builder builder =
           RaftServer.builder()
               .partitionId(PARTITION)
               .localNodeId(id)
               .members(memberIds())
+              .preferredLeader(preferredLeader)
               .config(CONFIG)
               .journal(journal)
               .metaStore(meta)
               .snapshotStore(snapshots)
               .messagingService(lives == 0 ? network.endpoint(id) : network.restart(id))
               .random(new SplittableRandom(seed * 1_000_003L + id * 7919L + lives))
-              .meterRegistry(new SimpleMeterRegistry())
+              .meterRegistry(registry)
               .unsafeOptions(unsafe);
       if (flushes.nextBoolean()) {
         // fsyncs on "another thread": a task that runs after a random simulated delay, so appends,
@@ -421,12 +436,23 @@ final class RaftSimulation {
 
     private void crash(boolean loseUnflushed) {
       long durable = journal.durableIndex();
+      transfersStarted += transfers("started");
+      transfersCompleted += transfers("completed");
       network.crash(id);
       server.closeAsync();
       scheduler.runUntilIdle();
       segmented.close();
       lostAfterIndex = loseUnflushed ? durable : -1;
       alive = false;
+    }
+
+    /** This run's leadership transfers of the member (its meters go when it closes). */
+    private double transfers(String result) {
+      if (!alive || registry == null) {
+        return 0;
+      }
+      var counter = registry.find(RaftMetrics.LEADERSHIP_TRANSFERS).tag("result", result).counter();
+      return counter == null ? 0 : counter.count();
     }
 
     private void closeStorage() {
