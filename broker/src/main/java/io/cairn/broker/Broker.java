@@ -340,6 +340,11 @@ public final class Broker implements AutoCloseable {
                 .partitionId(partitionId)
                 .nodeId(nodeId)
                 .members(distribution.members(partitionId))
+                // the first member: partitions start at consecutive brokers, so leaders spread
+                .preferredLeader(
+                    config.raft().leaderBalancing()
+                        ? distribution.preferredLeader(partitionId)
+                        : -1)
                 .layout(PartitionLayout.of(dataDirectory, partitionId))
                 .config(config.partitionConfig())
                 .messagingService(transport)

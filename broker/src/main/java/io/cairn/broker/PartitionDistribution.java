@@ -12,6 +12,10 @@ import java.util.List;
  * <p>Example, {@code N = 3, P = 4, R = 3}: every broker hosts every partition; {@code N = 5, P = 3,
  * R = 3}: partition 1 on {0, 1, 2}, partition 2 on {1, 2, 3}, partition 3 on {2, 3, 4}.
  *
+ * <p>The first member ({@code i = 0}, broker {@code (p-1) mod N}) is the partition's {@linkplain
+ * #preferredLeader preferred leader}: consecutive partitions start at consecutive brokers, so with
+ * leader balancing every broker leads {@code floor(P/N)} or {@code ceil(P/N)} partitions.
+ *
  * <p>Immutable; {@link #of} validates the shape and lists every violation at once.
  */
 public final class PartitionDistribution {
@@ -106,6 +110,16 @@ public final class PartitionDistribution {
       members.add((partitionId - 1 + i) % clusterSize);
     }
     return List.copyOf(members);
+  }
+
+  /**
+   * The broker that should lead {@code partitionId}: its first member, {@code (p-1) mod N}.
+   *
+   * @throws IllegalArgumentException if the partition id is not in [1, P]
+   */
+  public int preferredLeader(final int partitionId) {
+    checkPartition(partitionId);
+    return (partitionId - 1) % clusterSize;
   }
 
   /**

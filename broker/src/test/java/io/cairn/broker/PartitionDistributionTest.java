@@ -24,6 +24,32 @@ final class PartitionDistributionTest {
   }
 
   @Test
+  void shouldPreferEachPartitionsFirstMemberSoThatLeadersSpreadEvenly() {
+    // every N in [1, 8], P in [1, 12], R in {1, 3, 5} with R <= N
+    for (int n = 1; n <= 8; n++) {
+      for (int p = 1; p <= 12; p++) {
+        for (final int r : PartitionDistribution.REPLICATION_FACTORS) {
+          if (r > n) {
+            continue;
+          }
+          final PartitionDistribution distribution = PartitionDistribution.of(n, p, r);
+          final int[] led = new int[n];
+          for (int partition = 1; partition <= p; partition++) {
+            final int preferred = distribution.preferredLeader(partition);
+            assertThat(preferred).isEqualTo(distribution.members(partition).get(0));
+            led[preferred]++;
+          }
+          for (int node = 0; node < n; node++) {
+            assertThat(led[node])
+                .as("partitions preferring node %d in %s", node, distribution)
+                .isBetween(p / n, (p + n - 1) / n);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void shouldWrapAroundTheLastBroker() {
     final PartitionDistribution distribution = PartitionDistribution.of(3, 5, 3);
 

@@ -314,7 +314,12 @@ public final class BrokerConfig {
    * @param electionTimeout raft election timeout
    * @param heartbeatInterval raft heartbeat
    * @param requestTimeout raft append/snapshot request timeout
+   * @param leaderBalancing each partition's leadership goes to its first member once it is caught
+   *     up (so leaders spread over the brokers); false: whoever wins an election leads
    */
   public record Raft(
-      Duration electionTimeout, Duration heartbeatInterval, Duration requestTimeout) {}
+      Duration electionTimeout,
+      Duration heartbeatInterval,
+      Duration requestTimeout,
+      boolean leaderBalancing) {}
 }

@@ -309,6 +309,14 @@ public final class BrokerConfigKeys {
           "1s",
           duration(Duration.ofMillis(1), Duration.ofMinutes(5)),
           "wait for an append or snapshot chunk response before re-sending");
+  public static final ConfigKey<Boolean> RAFT_LEADER_BALANCING =
+      key(
+          "raft.leaderBalancing",
+          "true",
+          bool(),
+          "each partition's leadership goes back to its first member ((p-1) mod N) once that"
+              + " member is caught up, so every broker leads its share; false: whoever wins an"
+              + " election leads");
 
   private BrokerConfigKeys() {}
 

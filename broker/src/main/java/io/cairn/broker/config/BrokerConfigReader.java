@@ -125,7 +125,10 @@ public final class BrokerConfigReader {
     final BrokerConfig.Processing processing = processing();
     final BrokerConfig.Raft raft =
         new BrokerConfig.Raft(
-            get(RAFT_ELECTION_TIMEOUT), get(RAFT_HEARTBEAT_INTERVAL), get(RAFT_REQUEST_TIMEOUT));
+            get(RAFT_ELECTION_TIMEOUT),
+            get(RAFT_HEARTBEAT_INTERVAL),
+            get(RAFT_REQUEST_TIMEOUT),
+            get(RAFT_LEADER_BALANCING));
     final List<ExporterDescriptor> exporters = exporters();
     checkAcross(cluster, network, management, raft, processing);
     PartitionConfig partitionConfig = null;

@@ -113,6 +113,7 @@ public final class Partition {
               .partitionId(partitionId)
               .localNodeId(nodeId)
               .members(members)
+              .preferredLeader(builder.preferredLeader)
               .config(config.raft())
               .journal(journal)
               .metaStore(metaStore)
@@ -372,6 +373,7 @@ public final class Partition {
     private int partitionId = -1;
     private int nodeId = -1;
     private List<Integer> members;
+    private int preferredLeader = -1;
     private PartitionLayout layout;
     private PartitionConfig config = PartitionConfig.defaults();
     private MessagingService messaging;
@@ -401,6 +403,15 @@ public final class Partition {
     /** The raft group: the brokers that host the partition, this one included. */
     public Builder members(final List<Integer> value) {
       members = List.copyOf(value);
+      return this;
+    }
+
+    /**
+     * The member that should lead the raft group whenever it is caught up (leadership goes back to
+     * it after a restart); -1 (the default) for none.
+     */
+    public Builder preferredLeader(final int value) {
+      preferredLeader = value;
       return this;
     }
 

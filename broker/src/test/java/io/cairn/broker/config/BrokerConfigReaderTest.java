@@ -75,6 +75,7 @@ final class BrokerConfigReaderTest {
         electionTimeout: 1s
         heartbeatInterval: 100ms
         requestTimeout: 400ms
+        leaderBalancing: false
       """;
 
   @Test
@@ -135,6 +136,7 @@ final class BrokerConfigReaderTest {
     assertThat(config.partitionConfig().raft().electionTimeout()).isEqualTo(Duration.ofSeconds(1));
     assertThat(config.partitionConfig().raft().heartbeatInterval())
         .isEqualTo(Duration.ofMillis(100));
+    assertThat(config.raft().leaderBalancing()).isFalse();
     assertThat(config.partitionConfig().journalSegmentSizeBytes()).isEqualTo(64 << 20);
     assertThat(config.partitionConfig().journalPreallocateSegmentFiles()).isFalse();
     assertThat(config.partitionConfig().snapshot().snapshotInterval())
@@ -170,6 +172,7 @@ final class BrokerConfigReaderTest {
     assertThat(config.processing().commandTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.partitionConfig().raft().electionTimeout())
         .isEqualTo(Duration.ofMillis(2500));
+    assertThat(config.raft().leaderBalancing()).isTrue();
     for (final ConfigKey<?> key : BrokerConfigKeys.all()) {
       // the filesystem store's keys count (and are listed) only with backup.store fs
       if (key.defaultValue() != null && !key.path().startsWith("backup.fs.")) {
