@@ -19,7 +19,9 @@ import java.util.TreeMap;
 /**
  * {@code N} brokers in this JVM on netty over loopback with ephemeral ports, RocksDB and journals
  * in temporary directories, a filesystem backup store shared by all, and a {@link GatewayClient}.
- * Each broker is configured from YAML the way {@code BrokerMain} does it.
+ * Each broker is configured from YAML the way {@code BrokerMain} does it. A broker can be stopped
+ * and started again on its data ({@link #stop}, {@link #restart}); it then listens on a new port,
+ * which the others are told (the {@link GatewayClient} keeps the first addresses).
  */
 final class BrokerTestCluster implements AutoCloseable {
 
@@ -28,14 +30,27 @@ final class BrokerTestCluster implements AutoCloseable {
   private final Path root;
   private final int partitionCount;
   private final int replicationFactor;
+  private final int size;
+  private final boolean leaderBalancing;
   private final Map<Integer, Broker> brokers = new TreeMap<>();
   private final GatewayClient client;
 
   BrokerTestCluster(
       final Path root, final int size, final int partitionCount, final int replicationFactor) {
+    this(root, size, partitionCount, replicationFactor, true);
+  }
+
+  BrokerTestCluster(
+      final Path root,
+      final int size,
+      final int partitionCount,
+      final int replicationFactor,
+      final boolean leaderBalancing) {
     this.root = root;
     this.partitionCount = partitionCount;
     this.replicationFactor = replicationFactor;
+    this.size = size;
+    this.leaderBalancing = leaderBalancing;
     try {
       for (int id = 0; id < size; id++) {
         brokers.put(id, Broker.open(config(id, size)));
@@ -100,6 +115,7 @@ final class BrokerTestCluster implements AutoCloseable {
           electionTimeout: 600ms
           heartbeatInterval: 100ms
           requestTimeout: 300ms
+          leaderBalancing: %s
         """
             .formatted(
                 nodeId,
@@ -107,7 +123,8 @@ final class BrokerTestCluster implements AutoCloseable {
                 replicationFactor,
                 members,
                 root.resolve("node-" + nodeId),
-                backups());
+                backups(),
+                leaderBalancing);
     try {
       Files.createDirectories(backups());
     } catch (final IOException e) {
@@ -124,11 +141,32 @@ final class BrokerTestCluster implements AutoCloseable {
     return new ArrayList<>(brokers.values());
   }
 
+  /** Shuts broker {@code nodeId} down gracefully; its data stays. */
+  void stop(final int nodeId) {
+    brokers.remove(nodeId).close();
+  }
+
+  /** Opens and starts broker {@code nodeId} again on its data, and tells everybody its address. */
+  Broker restart(final int nodeId) {
+    final Broker broker = Broker.open(config(nodeId, size));
+    for (final Broker other : brokers.values()) {
+      broker.setMemberAddress(other.nodeId(), other.transportAddress());
+      other.setMemberAddress(nodeId, broker.transportAddress());
+    }
+    broker.setMemberAddress(nodeId, broker.transportAddress());
+    brokers.put(nodeId, broker);
+    broker.start();
+    return broker;
+  }
+
   GatewayClient client() {
     return client;
   }
 
-  /** Waits until every partition has one leader and every replica a role. */
+  /**
+   * Waits until every partition has one leader and every replica a role; with leader balancing,
+   * until every partition is led by its preferred broker, so that tests start after the transfers.
+   */
   void awaitReady() {
     await("every partition led and every replica following or leading")
         .atMost(TIMEOUT)
@@ -137,6 +175,7 @@ final class BrokerTestCluster implements AutoCloseable {
             () -> {
               for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
                 int leaders = 0;
+                int leaderNode = -1;
                 int replicas = 0;
                 for (final Broker broker : brokers.values()) {
                   final var hosted = broker.partitions().get(partitionId);
@@ -145,12 +184,16 @@ final class BrokerTestCluster implements AutoCloseable {
                     final PartitionRole role = hosted.get().role();
                     if (role == PartitionRole.LEADER) {
                       leaders++;
+                      leaderNode = broker.nodeId();
                     } else if (role != PartitionRole.FOLLOWER) {
                       return false;
                     }
                   }
                 }
                 if (leaders != 1 || replicas != replicationFactor) {
+                  return false;
+                }
+                if (leaderBalancing && leaderNode != preferredLeader(partitionId)) {
                   return false;
                 }
               }
@@ -167,6 +210,11 @@ final class BrokerTestCluster implements AutoCloseable {
       }
     }
     throw new AssertionError("no leader of partition " + partitionId);
+  }
+
+  private int preferredLeader(final int partitionId) {
+    return PartitionDistribution.of(size, partitionCount, replicationFactor)
+        .preferredLeader(partitionId);
   }
 
   @Override
