@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /** File helpers of the plain main-class benchmarks: baselines with plain tools, sizes, cleanup. */
-final class BenchmarkFiles {
+public final class BenchmarkFiles {
 
   private static final Clock CLOCK = Clock.system();
   private static final int READ_BUFFER_BYTES = 1 << 20;
@@ -76,14 +76,14 @@ final class BenchmarkFiles {
   }
 
   /** Regular files under {@code root}, sorted. */
-  static List<Path> files(final Path root) throws IOException {
+  public static List<Path> files(final Path root) throws IOException {
     try (Stream<Path> paths = Files.walk(root)) {
       return paths.filter(Files::isRegularFile).sorted().toList();
     }
   }
 
   /** The sizes of the regular files under {@code root}. */
-  static long sizeBytes(final Path root) throws IOException {
+  public static long sizeBytes(final Path root) throws IOException {
     long sum = 0;
     for (final Path file : files(root)) {
       sum += Files.size(file);
@@ -105,7 +105,7 @@ final class BenchmarkFiles {
   }
 
   /** {@code /proc/loadavg}: the 1, 5 and 15 minute load averages, or "unknown". */
-  static String loadAverage() {
+  public static String loadAverage() {
     try {
       final String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
       return String.join(" ", fields[0], fields[1], fields[2]);
@@ -127,7 +127,7 @@ final class BenchmarkFiles {
         .orElse("-");
   }
 
-  static void deleteRecursively(final Path path) {
+  public static void deleteRecursively(final Path path) {
     if (!Files.exists(path)) {
       return;
     }

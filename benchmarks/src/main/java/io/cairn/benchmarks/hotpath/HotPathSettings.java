@@ -1,0 +1,238 @@
+package io.cairn.benchmarks.hotpath;
+
+import io.cairn.cli.Durations;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The options of {@link HotPathBenchmark}, parsed from {@code --name value} (or {@code
+ * --name=value}) pairs and checked together: {@link #parse} lists every violation, each in the
+ * form "Expected --name in [min, max], but was value".
+ *
+ * @param stepDuration measured time of each step, [1s, 10m]
+ * @param warmup load before each measured step, not measured, [0s, 10m]
+ * @param concurrency calls in flight of each closed-loop step, each in [1, 4096], ascending
+ * @param accounts accounts the deposits and transfers use, [6, 1000000]
+ * @param etcd whether etcd runs: on (required), off, auto (when installed)
+ * @param out where the JSON result goes
+ * @param hotBackupMegabytes grow broker 0's data directory to at least this many MB (10^6 bytes)
+ *     and measure throughput during a backup; 0 = skip, else [1, 100000]
+ * @param backups backups taken idle and again under load for the checkpoint latencies, [1, 100]
+ * @param dist the assembled distribution ({@code dist/target/cairn})
+ * @param directory where the clusters keep their files (emptied first when an earlier run's)
+ */
+public record HotPathSettings(
+    Duration stepDuration,
+    Duration warmup,
+    List<Integer> concurrency,
+    int accounts,
+    EtcdMode etcd,
+    Path out,
+    int hotBackupMegabytes,
+    int backups,
+    Path dist,
+    Path directory) {
+
+  public static final int CONCURRENCY_MAX = 4096;
+  public static final int ACCOUNTS_MIN = 6;
+  public static final int ACCOUNTS_MAX = 1_000_000;
+  public static final int HOT_BACKUP_MEGABYTES_MAX = 100_000;
+  public static final int BACKUPS_MAX = 100;
+  private static final Duration STEP_MIN = Duration.ofSeconds(1);
+  private static final Duration STEP_MAX = Duration.ofMinutes(10);
+
+  /** Whether the etcd side runs. */
+  public enum EtcdMode {
+    /** etcd must be installed; the run fails without it. */
+    ON,
+    /** Cairn only. */
+    OFF,
+    /** etcd when installed, else Cairn only (with the install line printed). */
+    AUTO
+  }
+
+  /** The defaults, as documented in benchmarks/README.md. */
+  static Map<String, String> defaults() {
+    final Map<String, String> defaults = new LinkedHashMap<>();
+    defaults.put("step-duration", "20s");
+    defaults.put("warmup", "10s");
+    defaults.put("concurrency", "1,16,64,256");
+    defaults.put("accounts", "1000");
+    defaults.put("etcd", "auto");
+    defaults.put("out", "results");
+    defaults.put("hot-backup-mb", "0");
+    defaults.put("backups", "5");
+    defaults.put("dist", "../dist/target/cairn");
+    defaults.put("dir", "target/hot-path");
+    return defaults;
+  }
+
+  public HotPathSettings {
+    Objects.requireNonNull(stepDuration, "stepDuration");
+    Objects.requireNonNull(warmup, "warmup");
+    concurrency = List.copyOf(concurrency);
+    Objects.requireNonNull(etcd, "etcd");
+    Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(dist, "dist");
+    Objects.requireNonNull(directory, "directory");
+  }
+
+  /**
+   * Parses and checks {@code args}; unknown options and missing values are violations too.
+   *
+   * @throws IllegalArgumentException listing every violation, one per line
+   */
+  public static HotPathSettings parse(final String... args) {
+    final Map<String, String> values = defaults();
+    final List<String> violations = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      final String arg = args[i];
+      if (!arg.startsWith("--")) {
+        violations.add("Expected an option --name, but was '" + arg + "'");
+        continue;
+      }
+      final int eq = arg.indexOf('=');
+      final String name = arg.substring(2, eq < 0 ? arg.length() : eq);
+      if (!values.containsKey(name)) {
+        violations.add(
+            "Expected an option of " + String.join(", ", values.keySet().stream()
+                .map(n -> "--" + n).toList()) + ", but was '" + arg + "'");
+        if (eq < 0 && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+          i++;
+        }
+        continue;
+      }
+      if (eq >= 0) {
+        values.put(name, arg.substring(eq + 1));
+      } else if (i + 1 < args.length) {
+        values.put(name, args[++i]);
+      } else {
+        violations.add("Expected a value after --" + name + ", but it is the last argument");
+      }
+    }
+    final Duration step = duration(violations, "step-duration", values, STEP_MIN, STEP_MAX);
+    final Duration warmup = duration(violations, "warmup", values, Duration.ZERO, STEP_MAX);
+    final List<Integer> concurrency = concurrency(violations, values.get("concurrency"));
+    final int accounts =
+        integer(violations, "accounts", values.get("accounts"), ACCOUNTS_MIN, ACCOUNTS_MAX);
+    final EtcdMode etcd = etcdMode(violations, values.get("etcd"));
+    final int hotBackup = hotBackup(violations, values.get("hot-backup-mb"));
+    final int backups = integer(violations, "backups", values.get("backups"), 1, BACKUPS_MAX);
+    final Path out = path(violations, "out", values.get("out"));
+    final Path dist = path(violations, "dist", values.get("dist"));
+    final Path directory = path(violations, "dir", values.get("dir"));
+    if (!violations.isEmpty()) {
+      throw new IllegalArgumentException(String.join(System.lineSeparator(), violations));
+    }
+    return new HotPathSettings(
+        step, warmup, concurrency, accounts, etcd, out, hotBackup, backups, dist, directory);
+  }
+
+  /** The options as given (or defaulted), for the report. */
+  public Map<String, Object> document() {
+    final Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("stepDuration", Durations.format(stepDuration));
+    doc.put("warmup", Durations.format(warmup));
+    doc.put("concurrency", concurrency);
+    doc.put("accounts", accounts);
+    doc.put("etcd", etcd.name().toLowerCase(Locale.ROOT));
+    doc.put("hotBackupMb", hotBackupMegabytes);
+    doc.put("backups", backups);
+    return doc;
+  }
+
+  private static Duration duration(
+      final List<String> violations,
+      final String name,
+      final Map<String, String> values,
+      final Duration min,
+      final Duration max) {
+    final String text = values.get(name);
+    final Duration value;
+    try {
+      value = Durations.parse(text);
+    } catch (final IllegalArgumentException e) {
+      violations.add("Expected --" + name + " to be a duration like 500ms, 20s, 5m, but was '"
+          + text + "'");
+      return min;
+    }
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      violations.add("Expected --" + name + " in [" + Durations.format(min) + ", "
+          + Durations.format(max) + "], but was " + text);
+    }
+    return value;
+  }
+
+  private static List<Integer> concurrency(final List<String> violations, final String text) {
+    final List<Integer> levels = new ArrayList<>();
+    for (final String part : text.split(",", -1)) {
+      final int level = integer(violations, "concurrency", part.trim(), 1, CONCURRENCY_MAX);
+      if (!levels.isEmpty() && level <= levels.get(levels.size() - 1)) {
+        violations.add("Expected --concurrency to be ascending without repeats, but was '"
+            + text + "'");
+        return levels;
+      }
+      levels.add(level);
+    }
+    return levels;
+  }
+
+  private static int integer(
+      final List<String> violations,
+      final String name,
+      final String text,
+      final int min,
+      final int max) {
+    try {
+      final int value = Integer.parseInt(text.trim());
+      if (value < min || value > max) {
+        violations.add(
+            "Expected --" + name + " in [" + min + ", " + max + "], but was " + value);
+      }
+      return value;
+    } catch (final NumberFormatException e) {
+      violations.add("Expected --" + name + " to be an integer in [" + min + ", " + max
+          + "], but was '" + text + "'");
+      return min;
+    }
+  }
+
+  private static EtcdMode etcdMode(final List<String> violations, final String text) {
+    for (final EtcdMode mode : EtcdMode.values()) {
+      if (mode.name().equalsIgnoreCase(text.trim())) {
+        return mode;
+      }
+    }
+    violations.add("Expected --etcd to be one of on, off, auto, but was '" + text + "'");
+    return EtcdMode.AUTO;
+  }
+
+  private static int hotBackup(final List<String> violations, final String text) {
+    try {
+      final int value = Integer.parseInt(text.trim());
+      if (value != 0 && (value < 1 || value > HOT_BACKUP_MEGABYTES_MAX)) {
+        violations.add("Expected --hot-backup-mb to be 0 (off) or in [1, "
+            + HOT_BACKUP_MEGABYTES_MAX + "], but was " + value);
+      }
+      return value;
+    } catch (final NumberFormatException e) {
+      violations.add("Expected --hot-backup-mb to be 0 (off) or an integer in [1, "
+          + HOT_BACKUP_MEGABYTES_MAX + "], but was '" + text + "'");
+      return 0;
+    }
+  }
+
+  private static Path path(final List<String> violations, final String name, final String text) {
+    if (text.isBlank()) {
+      violations.add("Expected --" + name + " to be a path, but was empty");
+      return Path.of(".");
+    }
+    return Path.of(text);
+  }
+}
