@@ -9,7 +9,8 @@ package io.cairn.client;
  * @param sourcePartitionId the partition of the source account
  * @param targetPartitionId the partition of the target account
  * @param completed whether the target is credited already
- * @param position the position of the DEBITED (or COMPLETED) event
+ * @param position the position of the transfer command in the source partition's log (committed;
+ *     the DEBITED or COMPLETED event follows it)
  */
 public record TransferAccepted(
     long transferKey,

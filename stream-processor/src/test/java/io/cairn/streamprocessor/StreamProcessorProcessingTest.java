@@ -87,7 +87,7 @@ final class StreamProcessorProcessingTest {
   }
 
   @Test
-  void shouldRespondOnlyAfterTheBatchIsCommitted() {
+  void shouldRespondOnceTheCommittedCommandIsProcessedWithoutWaitingForItsBatch() {
     // given a committed command whose follow-ups will not commit yet
     final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     final long requestId = kit.lastRequestId();
@@ -96,20 +96,42 @@ final class StreamProcessorProcessingTest {
     // when it is processed
     kit.runUntilIdle();
 
-    // then state has the account, but no response was sent
+    // then state has the account and the response went out, although the batch is not committed:
+    // the command is, and its result follows from the log
     assertThat(kit.logStream().uncommittedEntryCount()).isEqualTo(1);
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("a");
-    assertThat(kit.responses()).isEmpty();
-
-    // and when the batch commits, the response is sent with the event's position
-    kit.logStream().commitAll();
-    kit.runUntilIdle();
     assertThat(kit.responses()).hasSize(1);
     final StreamProcessorTestKit.Response response = kit.responses().get(0);
     assertThat(response.requestId()).isEqualTo(requestId);
     assertThat(response.requestStreamId()).isEqualTo(StreamProcessorTestKit.REQUEST_STREAM_ID);
     assertThat(response.record().metadata().intent()).isEqualTo(AccountIntent.CREATED);
-    assertThat(response.record().position()).isEqualTo(kit.followUps(command).get(0).position());
+    assertThat(response.record().position()).isEqualTo(command); // committed; its event follows
+    kit.logStream().commitAll();
+    kit.runUntilIdle();
+    assertThat(kit.responses()).hasSize(1);
+  }
+
+  @Test
+  void shouldAnswerAProcessingErrorOnlyOnceItsRejectionIsCommitted() {
+    // given an account whose deposit processor throws
+    kit.writeCommand(AccountIntent.CREATE, new AccountValue("explode", 0));
+    kit.runUntilIdle();
+    final long failing = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("explode", 9));
+    final long failingRequest = kit.lastRequestId();
+    kit.logStream().holdCommits();
+
+    // when it is processed
+    kit.runUntilIdle();
+
+    // then the rejection (which may come from the machine, not the log) waits for its batch
+    assertThat(kit.responseTo(failingRequest)).isEmpty();
+    kit.logStream().commitAll();
+    kit.runUntilIdle();
+    assertThat(kit.responseTo(failingRequest))
+        .hasValueSatisfying(
+            r -> assertThat(r.record().metadata().rejectionType())
+                .isEqualTo(RejectionType.PROCESSING_ERROR));
+    assertThat(kit.followUps(failing)).hasSize(1);
   }
 
   @Test
@@ -155,7 +177,7 @@ final class StreamProcessorProcessingTest {
         .hasValueSatisfying(
             r -> {
               assertThat(r.record().metadata().rejectionType()).isEqualTo(RejectionType.NOT_FOUND);
-              assertThat(r.record().position()).isEqualTo(followUps.get(0).position());
+              assertThat(r.record().position()).isEqualTo(command); // answered at the command
             });
     assertThat(counter("rejected")).isEqualTo(1);
     assertThat(counter("processed")).isZero();

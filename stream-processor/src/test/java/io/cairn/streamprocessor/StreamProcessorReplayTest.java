@@ -191,10 +191,13 @@ final class StreamProcessorReplayTest {
     kit.leader().discardState();
     kit.startLeader();
 
-    // then the command is processed again, once, and its response is sent by the new processor
+    // then the command is processed again, once; the old leader had answered at once (the command
+    // was committed), and the new processor answers with the very same record
     assertThat(kit.followUps(command)).extracting(r -> r.metadata().intent()).containsExactly(AccountIntent.CREATED);
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("a");
-    assertThat(kit.responses()).hasSize(1);
+    assertThat(kit.responses()).hasSize(2);
+    assertThat(kit.responses().get(1)).isEqualTo(kit.responses().get(0));
+    assertThat(kit.responses().get(1).record().position()).isEqualTo(command);
   }
 
   private StreamProcessorTestKit.Replica follower() {

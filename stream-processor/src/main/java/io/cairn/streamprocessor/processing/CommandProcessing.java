@@ -6,6 +6,7 @@ import io.cairn.logstreams.WriteResult;
 import io.cairn.protocol.Intent;
 import io.cairn.protocol.Record;
 import io.cairn.protocol.RecordMetadata;
+import io.cairn.protocol.RecordType;
 import io.cairn.protocol.RejectionType;
 import io.cairn.scheduler.Clock;
 import io.cairn.streamprocessor.CommandInterceptor;
@@ -29,7 +30,12 @@ import org.slf4j.LoggerFactory;
  *       the caller (nothing was written, nothing changed);
  *   <li>store the positions (this command processed, the batch's end written) in the transaction
  *       and commit it;
- *   <li>queue the response and side effects until the batch is committed in the log.
+ *   <li>answer at once, at the command's position (the command is committed, so its result is
+ *       settled: processing is deterministic over the committed log, and a leader that loses the
+ *       batch processes the command again to the same result, its follow-ups perhaps at other
+ *       positions); queue the side effects — and a {@code
+ *       PROCESSING_ERROR} answer, which may come from the machine rather than the log — until
+ *       the batch is committed in the log.
  * </ol>
  */
 public final class CommandProcessing {
@@ -127,13 +133,38 @@ public final class CommandProcessing {
     final boolean answerable =
         metadata.requestId() != RecordMetadata.NO_REQUEST_ID
             && metadata.requestStreamId() != RecordMetadata.NO_REQUEST_STREAM_ID;
-    postCommit.add(
-        lastWritten,
-        metadata.requestStreamId(),
-        metadata.requestId(),
-        answerable ? result.positionedResponse(lowest) : null,
-        List.copyOf(result.sideEffects()));
+    final Record response = answerable ? result.positionedResponse(lowest) : null;
+    if (response != null && !isProcessingError(response)) {
+      // The command is committed and its result follows from the committed log alone: a leader
+      // that loses this batch processes the command again to the same result — though its
+      // follow-ups may land at other positions. So answer now, at the command's position.
+      postCommit.respond(
+          metadata.requestStreamId(),
+          metadata.requestId(),
+          new Record(
+              response.metadata().toBuilder().position(command.position()).build(),
+              response.value()));
+      postCommit.add(
+          lastWritten, metadata.requestStreamId(), metadata.requestId(), null,
+          List.copyOf(result.sideEffects()));
+    } else {
+      postCommit.add(
+          lastWritten,
+          metadata.requestStreamId(),
+          metadata.requestId(),
+          response,
+          List.copyOf(result.sideEffects()));
+    }
     return Outcome.PROCESSED;
+  }
+
+  /**
+   * A rejection for a processing error may come from the machine (storage, memory), not from the
+   * log: it is answered only once its batch is committed, so the answer is what the log says.
+   */
+  private static boolean isProcessingError(final Record response) {
+    return response.metadata().recordType() == RecordType.REJECTION
+        && response.metadata().rejectionType() == RejectionType.PROCESSING_ERROR;
   }
 
   /**

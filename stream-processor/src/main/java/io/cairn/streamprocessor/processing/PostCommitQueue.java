@@ -1,6 +1,7 @@
 package io.cairn.streamprocessor.processing;
 
 import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordMetadata;
 import io.cairn.streamprocessor.CommandResponseWriter;
 import io.cairn.streamprocessor.SideEffect;
 import io.cairn.streamprocessor.StreamProcessorMetrics;
@@ -10,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Responses and side effects waiting for their batch to commit, in processing order. Each entry
+ * Responses (and sends those that need not wait) and side effects waiting for their batch to
+ * commit, in processing order. Each entry
  * waits for a position: the end of its command's batch, or, for a command that wrote nothing, the
  * end of the last batch written before it (its result was computed on that state). Entries run in
  * order once the commit position reaches them.
@@ -55,6 +57,11 @@ public final class PostCommitQueue {
       return;
     }
     pending.add(new Pending(position, requestStreamId, requestId, response, sideEffects));
+  }
+
+  /** Sends a response now, ahead of the entries still waiting for their batch. */
+  void respond(final int requestStreamId, final long requestId, final Record response) {
+    send(new Pending(RecordMetadata.NO_POSITION, requestStreamId, requestId, response, List.of()));
   }
 
   /** Runs, in order, every entry whose position is at or below {@code commitPosition}. */
