@@ -36,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * only for idempotent calls; otherwise the caller learns that the outcome is unknown. Every other
  * failure answer ends the call at once.
  *
+ * <p>RESOURCE_EXHAUSTED means that nothing was written, and clients resend it without checking: it
+ * comes from a broker's BACKPRESSURE (refused before its log write), from a retry the timer
+ * refused (a request not delivered, or an idempotent one), or — for idempotent calls only — from
+ * an answer the full worker queue refused to handle. A command whose answer cannot be handled is
+ * UNAVAILABLE with an unknown outcome.
+ *
  * <p>Thread-safe. Continuations run on the given executor, never on a transport thread.
  */
 public final class BrokerRequester {
@@ -212,8 +218,9 @@ public final class BrokerRequester {
             error -> {
               final Throwable cause = Failures.unwrap(error);
               if (cause instanceof RejectedExecutionException) {
-                // The executor refused the continuation: the gateway is overloaded or closing.
-                attempts.fail(overloaded(cause));
+                // The executor refused to handle the broker's answer: the gateway is overloaded
+                // or closing. The request was delivered, so a command may have been applied.
+                attempts.fail(overloadedAfterSending(attempts, nodeId, cause));
               } else {
                 LOG.warn("Handling the answer to {} failed", attempts.context(), cause);
                 attempts.fail(new GatewayException(GatewayErrorCode.INTERNAL,
@@ -350,6 +357,24 @@ public final class BrokerRequester {
     return new GatewayException(
         GatewayErrorCode.RESOURCE_EXHAUSTED,
         "Expected room in the gateway's request queue, but it is full or closing. Retry later",
+        cause);
+  }
+
+  /**
+   * The failure when the answer to a delivered request cannot be handled. RESOURCE_EXHAUSTED tells
+   * a client that nothing was written (clients resend it without checking), so a call that is not
+   * idempotent gets UNAVAILABLE with an unknown outcome instead.
+   */
+  private static <T> GatewayException overloadedAfterSending(
+      final Attempts<T> attempts, final int nodeId, final Throwable cause) {
+    if (attempts.call.idempotent()) {
+      return overloaded(cause);
+    }
+    return new GatewayException(
+        GatewayErrorCode.UNAVAILABLE,
+        "Expected room in the gateway's request queue for the answer from broker " + nodeId
+            + " (" + attempts.context() + "), but it is full or closing; the command may or may"
+            + " not have been applied. Check its effect before sending it again",
         cause);
   }
 
