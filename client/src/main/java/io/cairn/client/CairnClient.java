@@ -23,12 +23,17 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The gRPC client of a Cairn gateway: the ledger API (accounts, deposits, transfers) and the admin
@@ -46,9 +51,16 @@ import java.util.function.Function;
  * failure. Every call has a deadline of {@link Builder#requestTimeout}. Every blocking call either
  * returns or throws {@link CairnClientException}; every {@code *Async} call returns a future that
  * completes with the result or exceptionally with a {@link CairnClientException} (its callbacks
- * run on gRPC's threads: do not block in them). Arguments are checked before anything is sent
- * (INVALID_ARGUMENT, naming field, rule and value). Commands are never sent twice by the client:
- * after DEADLINE_EXCEEDED or UNAVAILABLE it is up to the caller to check and retry.
+ * run on gRPC's threads or the client's retry thread: do not block in them). Arguments are
+ * checked before anything is sent (INVALID_ARGUMENT, naming field, rule and value).
+ *
+ * <p>RESOURCE_EXHAUSTED (a partition under backpressure, the gateway's queue full) means the call
+ * was not carried out; the client sends it again as its {@link RetryPolicy} says (by default up
+ * to 10 attempts, 10 ms .. 500 ms apart with full jitter, within the call's deadline), on one
+ * daemon thread of its own, and counts the retries ({@link #retriesOnResourceExhausted()}). That
+ * is the only resend: after DEADLINE_EXCEEDED or UNAVAILABLE a command may have been applied, and
+ * it is up to the caller to check and retry. ListBackups is not resent: its RESOURCE_EXHAUSTED
+ * (more backups than the gateway lists) does not pass.
  */
 public final class CairnClient implements AutoCloseable {
   /** Default gateway address. */
@@ -62,16 +74,37 @@ public final class CairnClient implements AutoCloseable {
   private static final int LIST_PAGES_MAX = 10_000;
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
+  private static final AtomicInteger CLIENTS = new AtomicInteger();
+
   private final HostPort gateway;
   private final Duration requestTimeout;
+  private final RetryPolicy retryPolicy;
   private final ManagedChannel channel;
+  /** Waits before retries; its one thread only starts calls, which does not block. */
+  private final ScheduledThreadPoolExecutor retryScheduler;
+  private final SplittableRandom jitter;
+  private final RetryingCall.Counters retryCounters = new RetryingCall.Counters();
+  private final Set<RetryingCall<?>> waitingForRetry = ConcurrentHashMap.newKeySet();
 
-  private CairnClient(final HostPort gateway, final Duration requestTimeout) {
+  private CairnClient(
+      final HostPort gateway,
+      final Duration requestTimeout,
+      final RetryPolicy retryPolicy,
+      final long jitterSeed) {
     this.gateway = gateway;
     this.requestTimeout = requestTimeout;
+    this.retryPolicy = retryPolicy;
+    this.jitter = new SplittableRandom(jitterSeed);
     this.channel = NettyChannelBuilder.forAddress(gateway.host(), gateway.port())
         .usePlaintext()
         .build();
+    final String threadName = "cairn-client-retry-" + CLIENTS.incrementAndGet();
+    this.retryScheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
+      final Thread thread = new Thread(runnable, threadName);
+      thread.setDaemon(true);
+      return thread;
+    });
+    retryScheduler.setRemoveOnCancelPolicy(true);
   }
 
   public static Builder builder() {
@@ -86,6 +119,21 @@ public final class CairnClient implements AutoCloseable {
   /** The deadline of every call. */
   public Duration requestTimeout() {
     return requestTimeout;
+  }
+
+  /** When calls answered with RESOURCE_EXHAUSTED are sent again. */
+  public RetryPolicy retryPolicy() {
+    return retryPolicy;
+  }
+
+  /** Calls this client has sent again after RESOURCE_EXHAUSTED so far (each resend counts). */
+  public long retriesOnResourceExhausted() {
+    return retryCounters.retries().sum();
+  }
+
+  /** Calls of this client so far that were sent more than once because of RESOURCE_EXHAUSTED. */
+  public long callsRetriedOnResourceExhausted() {
+    return retryCounters.retriedCalls().sum();
   }
 
   // ---- ledger ----------------------------------------------------------------------------------
@@ -195,7 +243,7 @@ public final class CairnClient implements AutoCloseable {
   public CompletableFuture<BackupPage> listBackupsAsync(
       final int pageSize, final String pageToken) {
     final String operation = "ListBackups";
-    return admin(operation, Arguments.of(operation).pageSize(pageSize)
+    return admin(operation, false, Arguments.of(operation).pageSize(pageSize)
             .notNull("pageToken", pageToken),
         (stub, observer) -> stub.listBackups(ListBackupsRequest.newBuilder()
             .setPageSize(pageSize).setPageToken(pageToken).build(), observer),
@@ -281,7 +329,7 @@ public final class CairnClient implements AutoCloseable {
       final Arguments arguments,
       final BiConsumer<LedgerServiceGrpc.LedgerServiceStub, StreamObserver<R>> method,
       final Function<R, T> mapper) {
-    return call(operation, arguments, (deadline, observer) -> method.accept(
+    return call(operation, true, arguments, (deadline, observer) -> method.accept(
         LedgerServiceGrpc.newStub(channel).withDeadline(deadline), observer), mapper);
   }
 
@@ -290,12 +338,22 @@ public final class CairnClient implements AutoCloseable {
       final Arguments arguments,
       final BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
       final Function<R, T> mapper) {
-    return call(operation, arguments, (deadline, observer) -> method.accept(
-        AdminServiceGrpc.newStub(channel).withDeadline(deadline), observer), mapper);
+    return admin(operation, true, arguments, method, mapper);
+  }
+
+  private <R, T> CompletableFuture<T> admin(
+      final String operation,
+      final boolean retryOnResourceExhausted,
+      final Arguments arguments,
+      final BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
+      final Function<R, T> mapper) {
+    return call(operation, retryOnResourceExhausted, arguments, (deadline, observer) ->
+        method.accept(AdminServiceGrpc.newStub(channel).withDeadline(deadline), observer), mapper);
   }
 
   private <Q, R, T> CompletableFuture<T> call(
       final String operation,
+      final boolean retryOnResourceExhausted,
       final Arguments arguments,
       final BiConsumer<Deadline, StreamObserver<R>> start,
       final Function<R, T> mapper) {
@@ -304,16 +362,28 @@ public final class CairnClient implements AutoCloseable {
     } catch (final CairnClientException e) {
       return CompletableFuture.failedFuture(e);
     }
+    // One deadline for every attempt: retries never extend the call.
     final Deadline deadline = Deadline.after(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-    final GrpcCall<Q, R, T> call =
-        new GrpcCall<>(operation, gateway, requestTimeout, deadline, mapper);
-    try {
-      start.accept(deadline, call);
-    } catch (final RuntimeException e) {
-      // e.g. the channel was shut down
-      call.onError(e);
+    final Supplier<CompletableFuture<T>> send = () -> {
+      final GrpcCall<Q, R, T> call =
+          new GrpcCall<>(operation, gateway, requestTimeout, deadline, mapper);
+      try {
+        start.accept(deadline, call);
+      } catch (final RuntimeException e) {
+        // e.g. the channel was shut down
+        call.onError(e);
+      }
+      return call.future();
+    };
+    if (!retryOnResourceExhausted || !retryPolicy.retries()) {
+      return send.get();
     }
-    return call.future();
+    return new RetryingCall<>(operation, retryPolicy, deadline, requestTimeout.toMillis(),
+        retryScheduler, this::nextJitter, retryCounters, waitingForRetry, send).start();
+  }
+
+  private synchronized double nextJitter() {
+    return jitter.nextDouble();
   }
 
   /**
@@ -340,9 +410,15 @@ public final class CairnClient implements AutoCloseable {
     }
   }
 
-  /** Shuts the connection down, waiting up to 5 s for calls in flight, then cancels them. */
+  /**
+   * Shuts the connection down, waiting up to 5 s for calls in flight, then cancels them. A call
+   * waiting for a retry ends with its last RESOURCE_EXHAUSTED.
+   */
   @Override
   public void close() {
+    retryScheduler.shutdownNow();
+    // after the shutdown: a call that starts to wait now sees it and ends itself
+    waitingForRetry.forEach(RetryingCall::abandon);
     channel.shutdown();
     try {
       if (!channel.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -356,13 +432,16 @@ public final class CairnClient implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "CairnClient{gateway=" + gateway + ", requestTimeout=" + requestTimeout + "}";
+    return "CairnClient{gateway=" + gateway + ", requestTimeout=" + requestTimeout
+        + ", retryPolicy=" + retryPolicy + "}";
   }
 
   /** Builds a {@link CairnClient}. */
   public static final class Builder {
     private String gateway = DEFAULT_GATEWAY;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private Long jitterSeed;
 
     private Builder() {}
 
@@ -379,6 +458,21 @@ public final class CairnClient implements AutoCloseable {
     }
 
     /**
+     * When calls answered with RESOURCE_EXHAUSTED are sent again; default {@link
+     * RetryPolicy#defaults()}, {@link RetryPolicy#none()} to turn it off.
+     */
+    public Builder retryPolicy(final RetryPolicy policy) {
+      this.retryPolicy = policy;
+      return this;
+    }
+
+    /** Seeds the random waits between retries (default: from the clock), for repeatable runs. */
+    public Builder retryJitterSeed(final long seed) {
+      this.jitterSeed = seed;
+      return this;
+    }
+
+    /**
      * @throws CairnClientException INVALID_ARGUMENT listing every bad setting
      */
     public CairnClient build() {
@@ -391,8 +485,10 @@ public final class CairnClient implements AutoCloseable {
       }
       arguments.duration("requestTimeout", requestTimeout, REQUEST_TIMEOUT_MIN,
           REQUEST_TIMEOUT_MAX);
+      arguments.notNull("retryPolicy", retryPolicy);
       arguments.check();
-      return new CairnClient(address, requestTimeout);
+      return new CairnClient(address, requestTimeout, retryPolicy,
+          jitterSeed != null ? jitterSeed : System.nanoTime());
     }
   }
 }

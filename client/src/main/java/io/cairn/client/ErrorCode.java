@@ -17,7 +17,10 @@ public enum ErrorCode {
   UNAVAILABLE,
   /** No answer within the deadline; the outcome of a command is unknown. */
   DEADLINE_EXCEEDED,
-  /** A partition is under backpressure or the gateway's queue is full; retry later. */
+  /**
+   * A partition is under backpressure or the gateway's queue is full: nothing was written, and
+   * {@link CairnClient} has sent it again as its {@link RetryPolicy} allows; retry later.
+   */
   RESOURCE_EXHAUSTED,
   /** The gateway or a broker failed, or answered something this client cannot understand. */
   INTERNAL,

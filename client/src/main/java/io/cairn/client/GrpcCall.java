@@ -128,6 +128,22 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
     return new CairnClientException(code, message, error);
   }
 
+  /**
+   * Whether {@code failure} is a RESOURCE_EXHAUSTED the gateway answered (a broker's BACKPRESSURE
+   * or the gateway's full queue: nothing was written, sending again is safe), as opposed to one
+   * gRPC raised itself: a message over a size limit, which sending again cannot cure and which,
+   * for an answer too large, comes after the call was carried out.
+   */
+  static boolean isBackpressure(final CairnClientException failure) {
+    if (failure.code() != ErrorCode.RESOURCE_EXHAUSTED || failure.getCause() == null) {
+      return false;
+    }
+    final Status status = Status.fromThrowable(failure.getCause());
+    return status.getCode() == Status.Code.RESOURCE_EXHAUSTED
+        && status.getCause() == null
+        && !String.valueOf(status.getDescription()).contains("exceeds maximum size");
+  }
+
   /** gRPC's own wording when the client's deadline passed (as opposed to a gateway's answer). */
   private static boolean isLocalDeadline(final String description) {
     return description.toLowerCase(java.util.Locale.ROOT).contains("deadline exceeded after")

@@ -141,14 +141,21 @@ final class CairnClientLedgerTest {
   }
 
   @Test
-  void shouldReportBackpressureAndUnavailablePartitions() {
+  void shouldReportBackpressureAfterTheRetriesAndOtherFailuresAtOnce() {
     final String heidi = accountOn(1, "heidi");
     harness.broker(0).failCommands(1, ApiResponse.failure(ResponseStatus.BACKPRESSURE, "full"));
-    assertFailure(() -> client.createAccount(heidi), ErrorCode.RESOURCE_EXHAUSTED, "full");
+    final int before = harness.commandsReceived();
+    assertFailure(() -> client.createAccount(heidi), ErrorCode.RESOURCE_EXHAUSTED,
+        "the gateway answered RESOURCE_EXHAUSTED to every attempt (10 made) and no attempt is"
+            + " left (maxAttempts 10); last: BACKPRESSURE from broker 0 (CreateAccount on"
+            + " partition 1): full");
+    assertThat(harness.commandsReceived() - before).isEqualTo(10);
 
     harness.broker(0).failCommands(1,
         ApiResponse.failure(ResponseStatus.INTERNAL_ERROR, "disk on fire"));
+    final int beforeInternal = harness.commandsReceived();
     assertFailure(() -> client.createAccount(heidi), ErrorCode.INTERNAL, "disk on fire");
+    assertThat(harness.commandsReceived() - beforeInternal).isEqualTo(1);
   }
 
   @Test
