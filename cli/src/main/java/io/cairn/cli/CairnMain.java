@@ -16,6 +16,7 @@ import io.cairn.cli.server.GatewayCommand;
 import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.HostPort;
+import io.cairn.client.RetryPolicy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -198,9 +199,14 @@ public final class CairnMain implements Runnable {
     return connect(gateway().toString());
   }
 
-  /** A client of {@code address}; the caller closes it. */
+  /** A client of {@code address} with the default retry policy; the caller closes it. */
   public CairnClient connect(final String address) {
-    return context.clients().connect(address, requestTimeout());
+    return connect(address, RetryPolicy.defaults());
+  }
+
+  /** A client of {@code address}; the caller closes it. */
+  public CairnClient connect(final String address, final RetryPolicy retryPolicy) {
+    return context.clients().connect(address, requestTimeout(), retryPolicy);
   }
 
   private int onUsageError(final ParameterException e, final String[] args) {

@@ -1,6 +1,7 @@
 package io.cairn.cli;
 
 import io.cairn.client.CairnClient;
+import io.cairn.client.RetryPolicy;
 import io.cairn.scheduler.Clock;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ public record CliContext(
   /** Opens a client; the caller closes it. */
   @FunctionalInterface
   public interface ClientFactory {
-    CairnClient connect(String gateway, Duration requestTimeout);
+    CairnClient connect(String gateway, Duration requestTimeout, RetryPolicy retryPolicy);
   }
 
   public CliContext {
@@ -53,9 +54,17 @@ public record CliContext(
         CliContext::connectClient);
   }
 
-  /** A client of {@code gateway} with {@code requestTimeout} per call. */
-  public static CairnClient connectClient(final String gateway, final Duration requestTimeout) {
-    return CairnClient.builder().gateway(gateway).requestTimeout(requestTimeout).build();
+  /**
+   * A client of {@code gateway} with {@code requestTimeout} per call, sending calls answered with
+   * RESOURCE_EXHAUSTED again as {@code retryPolicy} says.
+   */
+  public static CairnClient connectClient(
+      final String gateway, final Duration requestTimeout, final RetryPolicy retryPolicy) {
+    return CairnClient.builder()
+        .gateway(gateway)
+        .requestTimeout(requestTimeout)
+        .retryPolicy(retryPolicy)
+        .build();
   }
 
   /** {@code path} against the working directory (unchanged when absolute). */

@@ -2,6 +2,7 @@ package io.cairn.cli;
 
 import io.cairn.cli.output.Printer;
 import io.cairn.client.CairnClient;
+import io.cairn.client.RetryPolicy;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -21,9 +22,14 @@ public abstract class ClientCommand implements Callable<Integer> {
   public final Integer call() {
     validate();
     final CairnMain root = root();
-    try (CairnClient client = root.connect()) {
+    try (CairnClient client = root.connect(root.gateway().toString(), retryPolicy())) {
       return run(client, root.printer());
     }
+  }
+
+  /** When the client sends a call answered with RESOURCE_EXHAUSTED again; valid after validate. */
+  protected RetryPolicy retryPolicy() {
+    return RetryPolicy.defaults();
   }
 
   /** Checks option values; throw {@link #invalid} for the first violation. */

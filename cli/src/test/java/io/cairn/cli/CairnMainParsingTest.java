@@ -24,7 +24,7 @@ class CairnMainParsingTest {
 
   /** A client factory that records the address and answers UNAVAILABLE. */
   private CliContext.ClientFactory refusingClients() {
-    return (gateway, timeout) -> {
+    return (gateway, timeout, retryPolicy) -> {
       connections.add(gateway);
       throw new CairnClientException(ErrorCode.UNAVAILABLE, "no gateway in this test");
     };
@@ -76,6 +76,7 @@ class CairnMainParsingTest {
         "load --rate 0 --accounts 1|Expected --rate in [1, 100000], but was 0; Expected --accounts in [2, 1000000], but was 1",
         "load --max-amount 20 --initial-balance 10|Expected --max-amount in [1, 10], but was 20",
         "load --account-prefix a/b|Expected --account-prefix to be 1 to 48 of [A-Za-z0-9._-], but was 'a/b'",
+        "load --retry-max-attempts 0|Expected --retry-max-attempts in [1, 1000], but was 0",
         "--request-timeout 1ms topology|Expected --request-timeout in [100ms, 10m], but was 1ms",
         "--gateway nohost topology|Expected --gateway host:port",
         "--output xml topology|Invalid value for option '--output'",
@@ -194,7 +195,7 @@ class CairnMainParsingTest {
         CliRunner.run(
             Map.of(),
             dir,
-            (gateway, timeout) -> {
+            (gateway, timeout, retryPolicy) -> {
               throw new CairnClientException(code, "refused " + code);
             },
             "topology");

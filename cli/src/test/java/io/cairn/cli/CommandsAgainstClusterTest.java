@@ -194,6 +194,13 @@ class CommandsAgainstClusterTest {
         .isEqualTo(transfers.path("acknowledged").asLong());
     assertThat(report.path("conservation").path("conserved").asBoolean()).isTrue();
     assertThat(report.path("conservation").path("actual").asLong()).isEqualTo(12 * 1_000_000L);
+    assertThat(transfers.has("retried") && transfers.has("retries")).isTrue();
+    assertThat(transfers.path("retried").asLong())
+        .isBetween(0L, transfers.path("retries").asLong());
+    assertThat(transfers.path("generatorCpuMsPerAcknowledged").asDouble()).isPositive();
+    assertThat(report.path("settings").path("retryMaxAttempts").asInt()).isEqualTo(10);
+    assertThat(run.err()).containsPattern("load +\\d+\\.\\ds: \\d+ sent, \\d+ acknowledged, \\d+"
+        + " rejected, \\d+ failed, \\d+ retried \\(\\d+ retries\\)");
     assertThat(run.err()).contains("load: money conserved");
   }
 

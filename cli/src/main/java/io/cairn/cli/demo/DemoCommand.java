@@ -22,6 +22,7 @@ import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.ErrorCode;
+import io.cairn.client.RetryPolicy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -169,7 +170,10 @@ public final class DemoCommand implements Callable<Integer> {
             printer,
             "transfer load with a backup under load",
             () -> {
-              loadWithBackup(client, load, summary, printer, context, partitions);
+              // its own client, so that the load's retry counters count transfers only
+              try (CairnClient admin = root.connect(layout.gatewayAddress())) {
+                loadWithBackup(admin, load, summary, printer, context, partitions);
+              }
               return null;
             });
         summary.conservation =
@@ -378,7 +382,8 @@ public final class DemoCommand implements Callable<Integer> {
         100,
         context.clock().nanos(),
         "demo-",
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(30),
+        RetryPolicy.DEFAULT_MAX_ATTEMPTS);
   }
 
   private Path freshRunDirectory(final CliContext context) {

@@ -6,6 +6,7 @@ import io.cairn.cli.ExitCode;
 import io.cairn.cli.output.Printer;
 import io.cairn.cli.output.Table;
 import io.cairn.client.CairnClient;
+import io.cairn.client.RetryPolicy;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -24,8 +25,11 @@ import picocli.CommandLine.Option;
       "Creates and funds accounts, sends random transfers at a fixed rate with a bounded number in"
           + " flight, for a wall-clock duration; prints throughput and latency percentiles (p50,"
           + " p90, p99, max) from each transfer's due time (so falling behind shows) and from"
-          + " sending; counts acknowledged, rejected and failed transfers; then reads every"
-          + " balance and checks that the money is conserved.",
+          + " sending (retries included); counts acknowledged, rejected and failed transfers, and"
+          + " apart from them the transfers the client sent again after RESOURCE_EXHAUSTED"
+          + " (nothing written: safe to resend) and its resends; prints its own CPU time per"
+          + " acknowledged transfer; then reads every balance and checks that the money is"
+          + " conserved.",
       "Exit code 0 only if the money is conserved (1 if not; 3 if no transfer was acknowledged)."
     })
 public final class LoadCommand extends ClientCommand {
@@ -79,6 +83,14 @@ public final class LoadCommand extends ClientCommand {
           + " (default: 30s).")
   Duration settleTimeout = Duration.ofSeconds(30);
 
+  @Option(
+      names = "--retry-max-attempts",
+      paramLabel = "n",
+      description = "Sends of one call at most while the gateway answers RESOURCE_EXHAUSTED, with"
+          + " backoff 10 ms .. 500 ms and full jitter, within --request-timeout; 1 = no retry"
+          + " (default: " + RetryPolicy.DEFAULT_MAX_ATTEMPTS + ").")
+  int retryMaxAttempts = RetryPolicy.DEFAULT_MAX_ATTEMPTS;
+
   private LoadSettings settings;
 
   @Override
@@ -94,11 +106,17 @@ public final class LoadCommand extends ClientCommand {
             maxAmount,
             seed != null ? seed : root().context().clock().nanos(),
             accountPrefix != null ? accountPrefix : "load-" + Long.toString(now, 36) + "-",
-            settleTimeout);
+            settleTimeout,
+            retryMaxAttempts);
     final List<String> violations = settings.violations();
     if (!violations.isEmpty()) {
       throw invalid(String.join("; ", violations));
     }
+  }
+
+  @Override
+  protected RetryPolicy retryPolicy() {
+    return settings.retryPolicy();
   }
 
   @Override
@@ -131,12 +149,15 @@ public final class LoadCommand extends ClientCommand {
               + Durations.format(report.settings().duration()) + ", seed "
               + report.settings().seed());
     }
-    Table.of("sent", "acknowledged", "rejected", "failed", "throughput/s", "elapsed")
+    Table.of("sent", "acknowledged", "rejected", "failed", "retried", "retries", "throughput/s",
+            "elapsed")
         .row(
             t.sent(),
             t.acknowledged(),
             t.rejected(),
             t.failed(),
+            t.retried(),
+            t.retries(),
             String.format(Locale.ROOT, "%.1f", t.throughputPerSecond()),
             Durations.format(Duration.ofMillis(t.elapsedMs())))
         .print(out);
@@ -153,6 +174,17 @@ public final class LoadCommand extends ClientCommand {
       errors.print(out);
     }
     out.println();
+    if (t.retried() > 0) {
+      out.println("Retried: transfers the gateway answered RESOURCE_EXHAUSTED (nothing written)"
+          + " and the client sent again; each also counts by its last answer.");
+    }
+    if (t.generatorCpuMsPerAcknowledged() >= 0) {
+      out.println(String.format(Locale.ROOT,
+          "load generator CPU: %.3f ms per acknowledged request (%.0f ms in %s, every thread of"
+              + " this process)",
+          t.generatorCpuMsPerAcknowledged(), t.generatorCpuMs(),
+          Durations.format(Duration.ofMillis(t.elapsedMs()))));
+    }
     final LoadResults.Conservation c = report.conservation();
     out.println(
         (c.conserved() ? "Money conserved: " : "Money NOT conserved: ") + "sum of balances "

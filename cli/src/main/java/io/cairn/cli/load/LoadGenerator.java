@@ -29,6 +29,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -43,9 +44,16 @@ import org.HdrHistogram.Histogram;
  * latency from the moment each call was sent. Transfers are picked with a {@link
  * SplittableRandom} seeded from the settings.
  *
+ * <p>The client sends a call answered with RESOURCE_EXHAUSTED again itself (its {@link
+ * io.cairn.client.RetryPolicy}); the transfers it had to resend and its resends are counted apart
+ * from the failures, from the client's counters (only transfers use the client meanwhile).
+ *
  * <p>Funding is made exact: each account gets one deposit; a deposit that failed is retried only
  * after reading the balance shows it was not applied; afterwards every balance is read back and
  * their sum is the total the conservation check expects.
+ *
+ * <p>Its own cost: the CPU time of this process while the transfers run ({@code processCpuNanos},
+ * every thread), reported per acknowledged transfer.
  */
 public final class LoadGenerator {
   private static final int FUNDING_ATTEMPTS = 10;
@@ -59,6 +67,7 @@ public final class LoadGenerator {
   private final LoadSettings settings;
   private final Clock clock;
   private final Consumer<String> progress;
+  private final LongSupplier processCpuNanos;
 
   /**
    * @throws IllegalArgumentException if {@code settings} has violations
@@ -68,10 +77,24 @@ public final class LoadGenerator {
       final LoadSettings settings,
       final Clock clock,
       final Consumer<String> progress) {
+    this(client, settings, clock, progress, ProcessCpu::nanos);
+  }
+
+  /**
+   * @param processCpuNanos CPU time of this process so far, or -1 where it is not known
+   * @throws IllegalArgumentException if {@code settings} has violations
+   */
+  public LoadGenerator(
+      final CairnClient client,
+      final LoadSettings settings,
+      final Clock clock,
+      final Consumer<String> progress,
+      final LongSupplier processCpuNanos) {
     this.client = Objects.requireNonNull(client, "client");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.progress = Objects.requireNonNull(progress, "progress");
+    this.processCpuNanos = Objects.requireNonNull(processCpuNanos, "processCpuNanos");
     final List<String> violations = settings.violations();
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", violations));
@@ -143,6 +166,8 @@ public final class LoadGenerator {
     final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     final AtomicLong lastAnswer = new AtomicLong();
     final double nanosPerTransfer = 1e9 / settings.ratePerSecond();
+    final Retries retries = new Retries(client);
+    final long cpuAtStart = processCpuNanos.getAsLong();
     final long start = clock.nanos();
     final long end = start + settings.duration().toNanos();
     long nextProgress = start + PROGRESS_INTERVAL.toNanos();
@@ -159,7 +184,7 @@ public final class LoadGenerator {
       }
       if (now - nextProgress >= 0) {
         progress.accept(
-            progressLine(now - start, sent, acknowledged, rejected, failed, slots));
+            progressLine(now - start, sent, acknowledged, rejected, failed, retries, slots));
         nextProgress += PROGRESS_INTERVAL.toNanos();
       }
       if (due - now > 0) {
@@ -196,6 +221,8 @@ public final class LoadGenerator {
           });
     }
     drain(slots);
+    final long cpuAtEnd = processCpuNanos.getAsLong();
+    final double cpuMs = cpuAtStart < 0 || cpuAtEnd < 0 ? -1 : (cpuAtEnd - cpuAtStart) / 1e6;
     final long finished = Math.max(lastAnswer.get(), clock.nanos());
     final long elapsedNanos = Math.max(1, finished - start);
     final Map<String, Long> errorCounts = new TreeMap<>();
@@ -206,12 +233,17 @@ public final class LoadGenerator {
             acknowledged.sum(),
             rejected.sum(),
             failed.sum(),
+            retries.calls(),
+            retries.resends(),
             errorCounts,
             elapsedNanos / 1_000_000,
             acknowledged.sum() * 1e9 / elapsedNanos,
             latencyOf(latency),
-            latencyOf(serviceLatency));
-    progress.accept(progressLine(elapsedNanos, sent, acknowledged, rejected, failed, slots));
+            latencyOf(serviceLatency),
+            cpuMs,
+            cpuMs < 0 || acknowledged.sum() == 0 ? -1 : cpuMs / acknowledged.sum());
+    progress.accept(
+        progressLine(elapsedNanos, sent, acknowledged, rejected, failed, retries, slots));
     return result;
   }
 
@@ -416,18 +448,43 @@ public final class LoadGenerator {
       final LongAdder acknowledged,
       final LongAdder rejected,
       final LongAdder failed,
+      final Retries retries,
       final Semaphore slots) {
     final double seconds = elapsedNanos / 1e9;
     return String.format(
         java.util.Locale.ROOT,
-        "load %5.1fs: %d sent, %d acknowledged, %d rejected, %d failed, %d in flight, %.0f/s",
+        "load %5.1fs: %d sent, %d acknowledged, %d rejected, %d failed, %d retried (%d retries),"
+            + " %d in flight, %.0f/s",
         seconds,
         sent,
         acknowledged.sum(),
         rejected.sum(),
         failed.sum(),
+        retries.calls(),
+        retries.resends(),
         settings.maxInFlight() - slots.availablePermits(),
         seconds > 0 ? acknowledged.sum() / seconds : 0.0);
+  }
+
+  /** The client's retry counters since this was made. */
+  private static final class Retries {
+    private final CairnClient client;
+    private final long callsBefore;
+    private final long resendsBefore;
+
+    Retries(final CairnClient client) {
+      this.client = client;
+      this.callsBefore = client.callsRetriedOnResourceExhausted();
+      this.resendsBefore = client.retriesOnResourceExhausted();
+    }
+
+    long calls() {
+      return client.callsRetriedOnResourceExhausted() - callsBefore;
+    }
+
+    long resends() {
+      return client.retriesOnResourceExhausted() - resendsBefore;
+    }
   }
 
   private static long micros(final long nanos) {

@@ -29,23 +29,34 @@ public final class LoadResults {
    * @param acknowledged accepted by the cluster
    * @param rejected refused by the ledger (insufficient funds); the money did not move
    * @param failed not answered with success or rejection (unavailable, deadline exceeded:
-   *     outcome unknown)
+   *     outcome unknown; RESOURCE_EXHAUSTED after the client's last attempt: not applied)
+   * @param retried transfers the client sent more than once because the gateway answered
+   *     RESOURCE_EXHAUSTED (each also counts as acknowledged, rejected or failed by its last answer)
+   * @param retries how many times the client sent transfers again after RESOURCE_EXHAUSTED
    * @param errors failures and rejections by error code
    * @param elapsedMs from the first send to the last answer
    * @param throughputPerSecond acknowledged transfers per second
    * @param latency of the acknowledged transfers, from their due time
-   * @param serviceLatency of the acknowledged transfers, from the moment they were sent
+   * @param serviceLatency of the acknowledged transfers, from the moment they were sent (retries
+   *     included: it is what a caller waits)
+   * @param generatorCpuMs CPU time of this process while the transfers ran (every thread), or -1
+   *     where the JVM cannot tell
+   * @param generatorCpuMsPerAcknowledged {@code generatorCpuMs} per acknowledged transfer, or -1
    */
   public record Transfers(
       long sent,
       long acknowledged,
       long rejected,
       long failed,
+      long retried,
+      long retries,
       Map<String, Long> errors,
       long elapsedMs,
       double throughputPerSecond,
       Latency latency,
-      Latency serviceLatency) {}
+      Latency serviceLatency,
+      double generatorCpuMs,
+      double generatorCpuMsPerAcknowledged) {}
 
   /**
    * The money check after the run: the sum of every balance must equal what was deposited.

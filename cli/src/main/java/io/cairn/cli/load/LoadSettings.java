@@ -1,6 +1,7 @@
 package io.cairn.cli.load;
 
 import io.cairn.cli.Durations;
+import io.cairn.client.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,8 @@ import java.util.Objects;
  * @param seed picks the transfers; printed so a run can be repeated
  * @param accountPrefix account ids are prefix + index; 1..48 of [A-Za-z0-9._-]
  * @param settleTimeout the longest wait for balances to add up, [0, 10m]
+ * @param retryMaxAttempts sends of one call at most when the gateway answers RESOURCE_EXHAUSTED,
+ *     [1, 1000] (1: no retry)
  */
 public record LoadSettings(
     int ratePerSecond,
@@ -31,12 +34,14 @@ public record LoadSettings(
     long maxAmount,
     long seed,
     String accountPrefix,
-    Duration settleTimeout) {
+    Duration settleTimeout,
+    int retryMaxAttempts) {
 
   public static final int RATE_MAX = 100_000;
   public static final int ACCOUNTS_MAX = 1_000_000;
   public static final int MAX_IN_FLIGHT_MAX = 10_000;
   public static final long INITIAL_BALANCE_MAX = 1_000_000_000_000L;
+  public static final int RETRY_MAX_ATTEMPTS_MAX = 1000;
   private static final String PREFIX_PATTERN = "[A-Za-z0-9._-]{1,48}";
 
   public LoadSettings {
@@ -53,6 +58,7 @@ public record LoadSettings(
     range(violations, "--max-in-flight", maxInFlight, 1, MAX_IN_FLIGHT_MAX);
     range(violations, "--initial-balance", initialBalance, 1, INITIAL_BALANCE_MAX);
     range(violations, "--max-amount", maxAmount, 1, initialBalance);
+    range(violations, "--retry-max-attempts", retryMaxAttempts, 1, RETRY_MAX_ATTEMPTS_MAX);
     durationRange(violations, "--duration", duration, Duration.ofSeconds(1), Duration.ofHours(24));
     durationRange(
         violations, "--settle-timeout", settleTimeout, Duration.ZERO, Duration.ofMinutes(10));
@@ -62,6 +68,11 @@ public record LoadSettings(
               + "'");
     }
     return violations;
+  }
+
+  /** The client's retries after RESOURCE_EXHAUSTED: the default backoff, these attempts. */
+  public RetryPolicy retryPolicy() {
+    return RetryPolicy.defaults().withMaxAttempts(retryMaxAttempts);
   }
 
   /** The id of account {@code index} (0-based). */

@@ -164,12 +164,13 @@ class OutputFormattingTest {
   @Test
   void shouldPrintTheLoadReportAndExitOnlyWhenMoneyIsConserved() {
     final LoadSettings settings =
-        new LoadSettings(100, 10, Duration.ofSeconds(5), 8, 1000, 10, 42, "x-", Duration.ZERO);
+        new LoadSettings(100, 10, Duration.ofSeconds(5), 8, 1000, 10, 42, "x-", Duration.ZERO,
+            10);
     final LoadResults.Transfers transfers =
         new LoadResults.Transfers(
-            500, 495, 3, 2, Map.of("DEADLINE_EXCEEDED", 2L, "FAILED_PRECONDITION", 3L), 5003,
-            98.9, new LoadResults.Latency(1.25, 2.5, 9.75, 20.0, 495),
-            new LoadResults.Latency(1.0, 2.0, 3.0, 4.0, 495));
+            500, 495, 3, 2, 7, 12, Map.of("DEADLINE_EXCEEDED", 2L, "FAILED_PRECONDITION", 3L),
+            5003, 98.9, new LoadResults.Latency(1.25, 2.5, 9.75, 20.0, 495),
+            new LoadResults.Latency(1.0, 2.0, 3.0, 4.0, 495), 148.4, 0.3);
     final LoadResults.Funding funding = new LoadResults.Funding(10, 10_000, 0, 120);
     final LoadResults.Report conserved =
         new LoadResults.Report(
@@ -177,10 +178,13 @@ class OutputFormattingTest {
     final String text = printed(out -> LoadCommand.print(conserved, out));
     assertThat(text)
         .contains("Load: 10 accounts, 100 transfers/s for 5.0s, seed 42")
-        .containsPattern("(?m)^\\s*500\\s+495\\s+3\\s+2\\s+98\\.9\\s+5\\.0s$")
+        .containsPattern("(?m)^SENT\\s+ACKNOWLEDGED\\s+REJECTED\\s+FAILED\\s+RETRIED\\s+RETRIES\\s")
+        .containsPattern("(?m)^\\s*500\\s+495\\s+3\\s+2\\s+7\\s+12\\s+98\\.9\\s+5\\.0s$")
         .containsPattern("(?m)^from due time\\s+1\\.25\\s+2\\.50\\s+9\\.75\\s+20\\.00$")
         .containsPattern("(?m)^from sending\\s+1\\.00\\s+2\\.00\\s+3\\.00\\s+4\\.00$")
         .containsPattern("(?m)^DEADLINE_EXCEEDED\\s+2$")
+        .contains("Retried: transfers the gateway answered RESOURCE_EXHAUSTED")
+        .contains("load generator CPU: 0.300 ms per acknowledged request (148 ms in 5.0s,")
         .contains("Money conserved: sum of balances 10000, deposited 10000.");
     assertThat(LoadCommand.exitCode(conserved)).isZero();
 
@@ -195,10 +199,14 @@ class OutputFormattingTest {
         new LoadResults.Report(
             settings,
             funding,
-            new LoadResults.Transfers(10, 0, 0, 10, Map.of("UNAVAILABLE", 10L), 100, 0,
-                new LoadResults.Latency(0, 0, 0, 0, 0), new LoadResults.Latency(0, 0, 0, 0, 0)),
+            new LoadResults.Transfers(10, 0, 0, 10, 0, 0, Map.of("UNAVAILABLE", 10L), 100, 0,
+                new LoadResults.Latency(0, 0, 0, 0, 0), new LoadResults.Latency(0, 0, 0, 0, 0),
+                -1, -1),
             new LoadResults.Conservation(10_000, 10_000, true, 1, 10));
     assertThat(LoadCommand.exitCode(nothing)).isEqualTo(3);
+    assertThat(printed(out -> LoadCommand.print(nothing, out)))
+        .doesNotContain("load generator CPU")
+        .doesNotContain("Retried:");
   }
 
   @Test
