@@ -63,9 +63,12 @@ import org.slf4j.LoggerFactory;
  * store instance and never run two on one base path at once. An object store uses conditional
  * writes instead.
  *
- * <p><b>Threads.</b> Work runs on the injected executor; its size bounds concurrent operations. A
- * save or restore also copies up to {@code maxConcurrentFileCopies} of its files at once on that
- * executor's threads (its own thread plus helpers; with no free thread it copies alone).
+ * <p><b>Threads.</b> Saves, restores and verifies run on the injected transfer executor; its size
+ * bounds how many run at once. A save or restore also copies up to {@code maxConcurrentFileCopies}
+ * of its files at once on that executor's threads (its own thread plus helpers; with no free
+ * thread it copies alone), and waits for the bytes/s limit there. Status, list, markFailed and
+ * delete read or change manifests only and run on the injected query executor, so they never queue
+ * behind a transfer, throttled or not.
  *
  * <p><b>Bytes/s limit.</b> {@code maxBytesPerSecond} bounds the bytes written into the store by all
  * saves together (stored bytes, after compression; linked files cost nothing), with bursts of 1/8
@@ -81,6 +84,7 @@ public final class FilesystemBackupStore implements BackupStore {
   private final ManifestFiles manifests;
   private final InstantSource clock;
   private final Executor executor;
+  private final Executor queryExecutor;
   private final FilesystemBackupStoreMetrics metrics;
   private final BackupLocks locks = new BackupLocks();
   /** Guards creating and pruning the shared partition/checkpoint directories. */
@@ -95,6 +99,7 @@ public final class FilesystemBackupStore implements BackupStore {
       FilesystemBackupStoreConfig config,
       InstantSource clock,
       Executor executor,
+      Executor queryExecutor,
       MeterRegistry registry,
       ByteRateLimiter.Pause pause) {
     this.config = config;
@@ -102,6 +107,7 @@ public final class FilesystemBackupStore implements BackupStore {
     this.manifests = new ManifestFiles(layout);
     this.clock = clock;
     this.executor = executor;
+    this.queryExecutor = queryExecutor;
     this.metrics = new FilesystemBackupStoreMetrics(registry);
     // One limit for the whole store: every file of every save running in it.
     var limiter = new ByteRateLimiter(config.maxBytesPerSecond(),
@@ -118,7 +124,10 @@ public final class FilesystemBackupStore implements BackupStore {
    * Checks the base path and opens the store.
    *
    * @param clock the source of manifest timestamps
-   * @param executor runs every operation (blocking I/O); its size bounds concurrency
+   * @param executor runs saves, restores and verifies and their file copies (blocking I/O); its
+   *     size bounds how many run at once
+   * @param queryExecutor runs status, list, markFailed and delete (manifest I/O); a pool of its
+   *     own, so that they answer while transfers hold every thread of {@code executor}
    * @throws IllegalArgumentException naming {@code basePath} if it is not an existing writable
    *     directory
    */
@@ -126,23 +135,25 @@ public final class FilesystemBackupStore implements BackupStore {
       FilesystemBackupStoreConfig config,
       InstantSource clock,
       Executor executor,
+      Executor queryExecutor,
       MeterRegistry registry) {
-    return open(config, clock, executor, registry, ByteRateLimiter.SLEEP);
+    return open(config, clock, executor, queryExecutor, registry, ByteRateLimiter.SLEEP);
   }
 
   /**
-   * {@link #open(FilesystemBackupStoreConfig, InstantSource, Executor, MeterRegistry)} whose
-   * {@code maxBytesPerSecond} waits go through {@code pause} (tests move a simulated clock; the
-   * limit's clock is the registry's monotonic clock).
+   * {@link #open(FilesystemBackupStoreConfig, InstantSource, Executor, Executor, MeterRegistry)}
+   * whose {@code maxBytesPerSecond} waits go through {@code pause} (tests move a simulated clock
+   * or hold a save; the limit's clock is the registry's monotonic clock).
    */
   static FilesystemBackupStore open(
       FilesystemBackupStoreConfig config,
       InstantSource clock,
       Executor executor,
+      Executor queryExecutor,
       MeterRegistry registry,
       ByteRateLimiter.Pause pause) {
     checkBasePath(config.basePath());
-    var store = new FilesystemBackupStore(config, clock, executor, registry, pause);
+    var store = new FilesystemBackupStore(config, clock, executor, queryExecutor, registry, pause);
     try {
       Files.createDirectories(store.layout.manifestsRoot());
       Files.createDirectories(store.layout.contentsRoot());
@@ -194,23 +205,23 @@ public final class FilesystemBackupStore implements BackupStore {
   @Override
   public CompletableFuture<BackupSaveResult> save(Backup backup,
       Optional<BackupIdentifier> previous) {
-    return submit("save", () -> new SaveOperation(this, backup, previous).run());
+    return submit("save", executor, () -> new SaveOperation(this, backup, previous).run());
   }
 
   @Override
   public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return submit("status", () -> manifests.read(id).map(Manifest::toStatus)
+    return submit("status", queryExecutor, () -> manifests.read(id).map(Manifest::toStatus)
         .orElseGet(() -> BackupStatus.doesNotExist(id)));
   }
 
   @Override
   public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return submit("list", () -> listPage(wildcard, page));
+    return submit("list", queryExecutor, () -> listPage(wildcard, page));
   }
 
   @Override
   public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return submit("delete", () -> {
+    return submit("delete", queryExecutor, () -> {
       deleteBackup(id);
       return null;
     });
@@ -223,7 +234,7 @@ public final class FilesystemBackupStore implements BackupStore {
           "Expected a non-blank failure reason, but was '" + reason + "' (markFailed " + id
               + ")"));
     }
-    return submit("markFailed", () -> locks.withLock(id, () -> {
+    return submit("markFailed", queryExecutor, () -> locks.withLock(id, () -> {
       Optional<Manifest> current = manifests.read(id);
       if (current.isEmpty()) {
         createDirectories(layout.manifestDirectory(id));
@@ -245,12 +256,13 @@ public final class FilesystemBackupStore implements BackupStore {
   @Override
   public CompletableFuture<Backup> restore(
       BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
-    return submit("restore", () -> new RestoreOperation(this, id, targetDir, listener).run());
+    return submit("restore", executor,
+        () -> new RestoreOperation(this, id, targetDir, listener).run());
   }
 
   @Override
   public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return submit("verify", () -> {
+    return submit("verify", executor, () -> {
       Manifest manifest = readCompleted(id);
       List<FileProblem> problems = new ArrayList<>();
       int files = 0;
@@ -453,7 +465,8 @@ public final class FilesystemBackupStore implements BackupStore {
     T run() throws IOException;
   }
 
-  private <T> CompletableFuture<T> submit(String operation, Operation<T> work) {
+  private <T> CompletableFuture<T> submit(String operation, Executor executor,
+      Operation<T> work) {
     CompletableFuture<T> future = new CompletableFuture<>();
     synchronized (lifecycle) {
       if (closed) {

@@ -94,6 +94,6 @@ class FilesystemBackupStoreConfigTest {
 
   private static void open(Path basePath) {
     FilesystemBackupStore.open(FilesystemBackupStoreConfig.of(basePath), InstantSource.system(),
-        Runnable::run, new SimpleMeterRegistry()).close();
+        Runnable::run, Runnable::run, new SimpleMeterRegistry()).close();
   }
 }

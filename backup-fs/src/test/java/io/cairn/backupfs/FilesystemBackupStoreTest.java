@@ -24,10 +24,13 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
   private final AtomicInteger threads = new AtomicInteger();
   private final ExecutorService executor =
       Executors.newFixedThreadPool(4, r -> new Thread(r, "backup-io-" + threads.incrementAndGet()));
+  private final ExecutorService queryExecutor = Executors.newFixedThreadPool(2,
+      r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
 
   @AfterEach
   void stopExecutor() {
     executor.shutdownNow();
+    queryExecutor.shutdownNow();
   }
 
   @Override
@@ -36,7 +39,7 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
     var config = new FilesystemBackupStoreConfig(storeDir, policy.compression(),
         policy.thresholdBytes(), policy.zstdLevel());
     return FilesystemBackupStore.open(config, settings.clock(), executor,
-        new SimpleMeterRegistry());
+        queryExecutor, new SimpleMeterRegistry());
   }
 
   private Path object(BackupIdentifier id, FileSetKind set, String name) {

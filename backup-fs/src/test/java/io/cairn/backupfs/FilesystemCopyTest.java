@@ -58,7 +58,7 @@ class FilesystemCopyTest {
 
   private FilesystemBackupStore open(FilesystemBackupStoreConfig config) {
     store = FilesystemBackupStore.open(config, new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
-        executor, registry, nanos -> time.add(nanos, TimeUnit.NANOSECONDS));
+        executor, executor, registry, nanos -> time.add(nanos, TimeUnit.NANOSECONDS));
     return store;
   }
 

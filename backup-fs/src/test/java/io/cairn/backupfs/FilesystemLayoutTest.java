@@ -45,7 +45,7 @@ class FilesystemLayoutTest {
   @BeforeEach
   void open() {
     store = FilesystemBackupStore.open(FilesystemBackupStoreConfig.of(base),
-        new TestClock(Instant.parse("2025-03-01T10:00:00Z")), executor, registry);
+        new TestClock(Instant.parse("2025-03-01T10:00:00Z")), executor, executor, registry);
     layout = store.layout();
   }
 

@@ -148,7 +148,8 @@ class FilesystemRestoreTest {
     store = FilesystemBackupStore.open(
         FilesystemBackupStoreConfig.of(base).withCompression(Compression.ZSTD, ZSTD_THRESHOLD)
             .withMaxConcurrentFileCopies(copies),
-        new TestClock(Instant.parse("2025-03-01T10:00:00Z")), executor, new SimpleMeterRegistry());
+        new TestClock(Instant.parse("2025-03-01T10:00:00Z")), executor, executor,
+        new SimpleMeterRegistry());
   }
 
   /** Random bytes, or zeros. */

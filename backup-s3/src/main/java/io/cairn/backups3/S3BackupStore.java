@@ -79,10 +79,12 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  *       applies to uploads and to verify's downloads.
  * </ul>
  *
- * <p><b>Threads.</b> Operations run on the injected executor (its size bounds concurrent
- * operations); their per-file work runs on the store's own {@code cairn-backup-s3-transfer-*}
- * threads ({@code maxConcurrentTransfers} of them); retries are scheduled on one {@code
- * cairn-backup-s3-scheduler} thread. {@link #close()} stops all of them and the client.
+ * <p><b>Threads.</b> Saves, restores and verifies run on the injected transfer executor (its size
+ * bounds how many run at once); their per-file work, and every wait for the bytes/s limit, runs
+ * on the store's own {@code cairn-backup-s3-transfer-*} threads ({@code maxConcurrentTransfers}
+ * of them). Status, list, markFailed and delete run on the injected query executor, so they never
+ * queue behind a transfer, throttled or not. Retries are scheduled on one {@code
+ * cairn-backup-s3-scheduler} thread. {@link #close()} stops the store's threads and the client.
  */
 public final class S3BackupStore implements BackupStore {
 
@@ -93,6 +95,7 @@ public final class S3BackupStore implements BackupStore {
   private final S3BackupStoreConfig config;
   private final InstantSource clock;
   private final Executor executor;
+  private final Executor queryExecutor;
   private final S3BackupStoreMetrics metrics;
   private final S3AsyncClient client;
   private final AwsCredentialsProvider credentials;
@@ -111,11 +114,13 @@ public final class S3BackupStore implements BackupStore {
   private boolean closed;
 
   private S3BackupStore(S3BackupStoreConfig config, InstantSource clock, Executor executor,
-      S3BackupStoreMetrics metrics, S3AsyncClient client, AwsCredentialsProvider credentials,
-      ScheduledExecutorService scheduler, S3Access s3, boolean conditional, String writerId) {
+      Executor queryExecutor, S3BackupStoreMetrics metrics, S3AsyncClient client,
+      AwsCredentialsProvider credentials, ScheduledExecutorService scheduler, S3Access s3,
+      boolean conditional, String writerId, RateLimiter.Pause pause) {
     this.config = config;
     this.clock = clock;
     this.executor = executor;
+    this.queryExecutor = queryExecutor;
     this.metrics = metrics;
     this.client = client;
     this.credentials = credentials;
@@ -125,7 +130,7 @@ public final class S3BackupStore implements BackupStore {
     this.failureCalls = s3.calls().withMaxAttempts(
         Math.max(config.maxAttempts(), FAILURE_MARKING_ATTEMPTS_MIN));
     this.transfers = new Transfers(s3, config.partSizeBytes(),
-        new RateLimiter(config.maxBytesPerSecond(), metrics::monotonicNanos),
+        new RateLimiter(config.maxBytesPerSecond(), metrics::monotonicNanos, pause),
         config.maxConcurrentTransfers());
     this.uploader = new ObjectUploader(transfers);
     this.copier = new ObjectCopier(transfers);
@@ -139,12 +144,24 @@ public final class S3BackupStore implements BackupStore {
    * Connects, checks the bucket and credentials, probes conditional writes, and opens the store.
    *
    * @param clock the source of manifest timestamps
-   * @param executor runs every operation (blocking); its size bounds concurrent operations
+   * @param executor runs saves, restores and verifies (blocking); its size bounds how many run at
+   *     once
+   * @param queryExecutor runs status, list, markFailed and delete (manifest requests); a pool of
+   *     its own, so that they answer while transfers hold every thread of {@code executor}
    * @throws S3BackupStoreStartException naming the configuration key to fix when the bucket is
    *     missing, the credentials are refused or the endpoint does not answer
    */
   public static S3BackupStore open(S3BackupStoreConfig config, InstantSource clock,
-      Executor executor, MeterRegistry registry) {
+      Executor executor, Executor queryExecutor, MeterRegistry registry) {
+    return open(config, clock, executor, queryExecutor, registry, RateLimiter.SLEEP);
+  }
+
+  /**
+   * {@link #open(S3BackupStoreConfig, InstantSource, Executor, Executor, MeterRegistry)} whose
+   * bytes/s waits go through {@code pause} (tests hold a transfer there).
+   */
+  static S3BackupStore open(S3BackupStoreConfig config, InstantSource clock, Executor executor,
+      Executor queryExecutor, MeterRegistry registry, RateLimiter.Pause pause) {
     var metrics = new S3BackupStoreMetrics(registry);
     var scheduler = new ScheduledThreadPoolExecutor(1, threads("cairn-backup-s3-scheduler-"));
     scheduler.setRemoveOnCancelPolicy(true);
@@ -159,8 +176,8 @@ public final class S3BackupStore implements BackupStore {
       // Unique per store instance: prefixes manifest write ids and names the probe object.
       String writerId = UUID.randomUUID().toString();
       boolean conditional = new StartupCheck(config, s3).run(writerId);
-      var store = new S3BackupStore(config, clock, executor, metrics, client, credentials,
-          scheduler, s3, conditional, writerId);
+      var store = new S3BackupStore(config, clock, executor, queryExecutor, metrics, client,
+          credentials, scheduler, s3, conditional, writerId, pause);
       LOG.info("Opened S3 backup store {} ({}; conditional writes {}, compression {}, part size "
               + "{} bytes, {} concurrent transfers)", config.location(), config, conditional,
           config.compression().manifestName(), config.partSizeBytes(),
@@ -195,23 +212,25 @@ public final class S3BackupStore implements BackupStore {
   @Override
   public CompletableFuture<BackupSaveResult> save(Backup backup,
       Optional<BackupIdentifier> previous) {
-    return submit("save", () -> new SaveOperation(this, backup, previous).run());
+    return submit("save", executor, () -> new SaveOperation(this, backup, previous).run());
   }
 
   @Override
   public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return submit("status", () -> manifests.read(id).map(s -> s.manifest().toStatus())
+    return submit("status", queryExecutor, () -> manifests.read(id)
+        .map(s -> s.manifest().toStatus())
         .orElseGet(() -> BackupStatus.doesNotExist(id)));
   }
 
   @Override
   public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return submit("list", () -> new ListOperation(s3, manifests).run(wildcard, page));
+    return submit("list", queryExecutor,
+        () -> new ListOperation(s3, manifests).run(wildcard, page));
   }
 
   @Override
   public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return submit("delete", () -> {
+    return submit("delete", queryExecutor, () -> {
       new DeleteOperation(s3, manifests, savesInFlight).run(id);
       return null;
     });
@@ -224,7 +243,7 @@ public final class S3BackupStore implements BackupStore {
           "Expected a non-blank failure reason, but was '" + reason + "' (markFailed " + id
               + ")"));
     }
-    return submit("markFailed", () -> manifests.transition(id, current -> {
+    return submit("markFailed", queryExecutor, () -> manifests.transition(id, current -> {
       if (current.isEmpty()) {
         Manifest failed = Manifest.failedWithoutDescriptor(id, reason, clock.instant());
         return Transition.write(failed, failed.toStatus());
@@ -245,12 +264,13 @@ public final class S3BackupStore implements BackupStore {
   @Override
   public CompletableFuture<Backup> restore(BackupIdentifier id, Path targetDir,
       RestoreProgressListener listener) {
-    return submit("restore", () -> new RestoreOperation(this, id, targetDir, listener).run());
+    return submit("restore", executor,
+        () -> new RestoreOperation(this, id, targetDir, listener).run());
   }
 
   @Override
   public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return submit("verify", () -> new VerifyOperation(this, id).run());
+    return submit("verify", executor, () -> new VerifyOperation(this, id).run());
   }
 
   @Override
@@ -329,7 +349,8 @@ public final class S3BackupStore implements BackupStore {
     T run() throws Exception;
   }
 
-  private <T> CompletableFuture<T> submit(String operation, Operation<T> work) {
+  private <T> CompletableFuture<T> submit(String operation, Executor executor,
+      Operation<T> work) {
     CompletableFuture<T> future = new CompletableFuture<>();
     synchronized (lifecycle) {
       if (closed) {

@@ -29,6 +29,8 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
   private final AtomicInteger threads = new AtomicInteger();
   private final ExecutorService executor = Executors.newFixedThreadPool(4,
       r -> new Thread(r, "backup-io-" + threads.incrementAndGet()));
+  private final ExecutorService queryExecutor = Executors.newFixedThreadPool(2,
+      r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
   private final String basePath = "kit/" + getClass().getSimpleName() + "-"
       + TESTS.incrementAndGet();
   private LocalS3Servers.Running server;
@@ -52,6 +54,7 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
   @AfterEach
   void stopExecutor() {
     executor.shutdownNow();
+    queryExecutor.shutdownNow();
   }
 
   @Override
@@ -61,7 +64,7 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
         .compression(policy.compression(), policy.thresholdBytes())
         .zstdLevel(policy.zstdLevel()));
     return S3BackupStore.open(config.build(), settings.clock(), executor,
-        new SimpleMeterRegistry());
+        queryExecutor, new SimpleMeterRegistry());
   }
 
   private S3ObjectLayout layout() {

@@ -66,7 +66,7 @@ class S3CustomerKeyTest {
     server.createBucket(BUCKET);
     try (var proxy = new FaultInjectingProxy(server.process().endpoint());
         S3BackupStore store = S3BackupStore.open(server.config(BUCKET, "sse")
-            .endpoint(proxy.endpoint()).sseCustomerKey(customerKey()).build(), CLOCK, executor,
+            .endpoint(proxy.endpoint()).sseCustomerKey(customerKey()).build(), CLOCK, executor, executor,
             new SimpleMeterRegistry())) {
       Path large = randomFile(dir, "1.log", 6 * MIB, 1);
       Path small = randomFile(dir, "2.log", 100, 2);
@@ -102,7 +102,7 @@ class S3CustomerKeyTest {
     server.createBucket(BUCKET);
     var config = server.config(BUCKET, "sse").sseCustomerKey(customerKey()).build();
 
-    assertThatThrownBy(() -> S3BackupStore.open(config, CLOCK, executor,
+    assertThatThrownBy(() -> S3BackupStore.open(config, CLOCK, executor, executor,
         new SimpleMeterRegistry()))
         .isInstanceOfSatisfying(S3BackupStoreStartException.class,
             e -> assertThat(e.configKey()).isEqualTo("sseCustomerKey"))

@@ -117,13 +117,13 @@ class S3FaultInjectionTest {
     closeables.add(proxy);
     String basePath = "faults-" + PATHS.incrementAndGet();
     S3BackupStoreConfig.Builder config = server.config(BUCKET, basePath);
-    S3BackupStore direct = S3BackupStore.open(config.build(), CLOCK, executor,
+    S3BackupStore direct = S3BackupStore.open(config.build(), CLOCK, executor, executor,
         new SimpleMeterRegistry());
     closeables.add(direct);
     S3BackupStore faulty = S3BackupStore.open(config.endpoint(proxy.endpoint())
         .apiCallTimeout(apiCallTimeout).maxAttempts(maxAttempts)
         .retryBackoff(Duration.ofMillis(10)).retryBackoffMax(Duration.ofMillis(200)).build(),
-        CLOCK, executor, registry);
+        CLOCK, executor, executor, registry);
     closeables.add(faulty);
     return new Setup(faulty, direct, proxy);
   }

@@ -88,7 +88,7 @@ class S3LimitsAndMetricsTest {
   }
 
   private S3BackupStore open(S3BackupStoreConfig config) {
-    S3BackupStore store = S3BackupStore.open(config, CLOCK, executor, registry);
+    S3BackupStore store = S3BackupStore.open(config, CLOCK, executor, executor, registry);
     closeables.add(store);
     return store;
   }

@@ -45,7 +45,7 @@ class S3StartupTest {
   }
 
   private S3BackupStore open(S3BackupStoreConfig config) {
-    return S3BackupStore.open(config, CLOCK, executor, new SimpleMeterRegistry());
+    return S3BackupStore.open(config, CLOCK, executor, executor, new SimpleMeterRegistry());
   }
 
   @Test

@@ -76,7 +76,7 @@ class S3TransfersTest {
   }
 
   private S3BackupStore open(S3BackupStoreConfig config) {
-    S3BackupStore store = S3BackupStore.open(config, CLOCK, executor, registry);
+    S3BackupStore store = S3BackupStore.open(config, CLOCK, executor, executor, registry);
     stores.add(store);
     return store;
   }

@@ -41,6 +41,7 @@ final class BackupServiceTest {
             FilesystemBackupStoreConfig.of(directory.resolve("store")),
             () -> Instant.ofEpochSecond(1_700_000_000L),
             executor,
+            executor,
             new SimpleMeterRegistry());
     service = new BackupService(store, 3);
   }

@@ -397,6 +397,7 @@ public final class BackupBenchmark {
                 .withMaxBytesPerSecond(maxBytesPerSecond),
             () -> Instant.ofEpochMilli(CLOCK.millis()),
             storeExecutor,
+            storeExecutor,
             new SimpleMeterRegistry())) {
       final BackupManager manager =
           BackupManager.builder()

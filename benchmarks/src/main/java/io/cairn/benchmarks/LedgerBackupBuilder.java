@@ -225,6 +225,7 @@ final class LedgerBackupBuilder {
         FilesystemBackupStoreConfig.of(base),
         () -> Instant.ofEpochMilli(CLOCK.millis()),
         executor,
+        executor,
         new SimpleMeterRegistry());
   }
 

@@ -198,7 +198,7 @@ public final class S3BackupBenchmark {
             .transferDirectoryMaxConcurrency(concurrency)
             .build();
     store = S3BackupStore.open(storeConfig(), () -> Instant.ofEpochMilli(CLOCK.millis()),
-        storeExecutor, registry);
+        storeExecutor, storeExecutor, registry);
     System.out.println("store " + store.config());
     System.out.println("server " + server.endpoint() + ", log " + server.logFile());
 

@@ -33,6 +33,7 @@ final class BackupStores {
       final BrokerConfig.Backup backup,
       final Clock clock,
       final Executor executor,
+      final Executor queryExecutor,
       final MeterRegistry registry) {
     if (!backup.enabled()) {
       return new Opened(
@@ -52,7 +53,7 @@ final class BackupStores {
           yield new Opened(
               Optional.of(
                   FilesystemBackupStore.open(
-                      backup.fs().orElseThrow(), instants, executor, registry)),
+                      backup.fs().orElseThrow(), instants, executor, queryExecutor, registry)),
               "");
         } catch (final IllegalArgumentException e) {
           throw new IllegalArgumentException(
@@ -64,7 +65,8 @@ final class BackupStores {
         try {
           yield new Opened(
               Optional.of(
-                  S3BackupStore.open(backup.s3().orElseThrow(), instants, executor, registry)),
+                  S3BackupStore.open(
+                      backup.s3().orElseThrow(), instants, executor, queryExecutor, registry)),
               "");
         } catch (final RuntimeException e) {
           throw new IllegalStateException(

@@ -94,6 +94,8 @@ public final class Broker implements AutoCloseable {
   private static final int API_THREADS = 2;
   private static final int API_QUEUE_CAPACITY = 10_000;
   private static final int IO_QUEUE_CAPACITY = 1024;
+  /** Status, list, markFailed and delete of backups: never behind a (throttled) upload. */
+  private static final int BACKUP_QUERY_THREADS = 2;
 
   private enum State {
     OPEN,
@@ -122,6 +124,7 @@ public final class Broker implements AutoCloseable {
   private ExecutorService flushExecutor;
   private ExecutorService uploadExecutor;
   private ExecutorService storeExecutor;
+  private ExecutorService backupQueryExecutor;
   private ExecutorService apiExecutor;
   private ExecutorService managementExecutor;
   private BackupStores.Opened backupStore;
@@ -233,8 +236,13 @@ public final class Broker implements AutoCloseable {
     storeExecutor =
         BrokerThreads.bounded(
             nodeId, "backup-store", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
+    backupQueryExecutor =
+        BrokerThreads.bounded(
+            nodeId, "backup-query", BACKUP_QUERY_THREADS, IO_QUEUE_CAPACITY);
     apiExecutor = BrokerThreads.bounded(nodeId, "api", API_THREADS, API_QUEUE_CAPACITY);
-    backupStore = BackupStores.open(config.backup(), clock, storeExecutor, registry);
+    backupStore =
+        BackupStores.open(
+            config.backup(), clock, storeExecutor, backupQueryExecutor, registry);
     exporting = ExportingState.open(dataDirectory);
     exporting.registerGauge(registry, nodeId);
     if (!config.exporters().isEmpty()) {
@@ -516,7 +524,13 @@ public final class Broker implements AutoCloseable {
         });
     for (final ExecutorService executor :
         new ExecutorService[] {
-          managementExecutor, apiExecutor, storeExecutor, uploadExecutor, ioExecutor, flushExecutor
+          managementExecutor,
+          apiExecutor,
+          storeExecutor,
+          backupQueryExecutor,
+          uploadExecutor,
+          ioExecutor,
+          flushExecutor
         }) {
       quietly("a thread pool", () -> stop(executor));
     }

@@ -185,6 +185,7 @@ final class RestoreS3RoundTripIT {
             S3BackupStoreConfig.fromProperties(s3.storeSettings()),
             InstantSource.system(),
             executor,
+            executor,
             new SimpleMeterRegistry());
     try {
       final BackupRestorer restorer =

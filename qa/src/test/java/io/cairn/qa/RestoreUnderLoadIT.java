@@ -184,6 +184,7 @@ final class RestoreUnderLoadIT {
                 FilesystemBackupStoreConfig.ZSTD_LEVEL_DEFAULT),
             InstantSource.system(),
             executor,
+            executor,
             new SimpleMeterRegistry());
     try {
       final BackupRestorer restorer =

@@ -279,6 +279,7 @@ final class BackupFixture {
                   CompressionPolicy.ZSTD_LEVEL_DEFAULT),
               InstantSource.system(),
               executor,
+              executor,
               new SimpleMeterRegistry());
       opened.add(fs);
       return fs;

@@ -13,10 +13,20 @@ import java.util.function.LongSupplier;
  */
 public final class RateLimiter {
 
+  /** Waits a number of nanoseconds; production sleeps, tests hold a transfer. */
+  @FunctionalInterface
+  public interface Pause {
+    void pause(long nanos) throws InterruptedException;
+  }
+
+  /** Sleeps the calling thread. */
+  public static final Pause SLEEP = TimeUnit.NANOSECONDS::sleep;
+
   private static final double NANOS_PER_SECOND = 1e9;
 
   private final long bytesPerSecond;
   private final LongSupplier nanoClock;
+  private final Pause pause;
   private double tokens;
   private long lastNanos;
   private boolean started;
@@ -26,11 +36,21 @@ public final class RateLimiter {
    * @param nanoClock a monotonic clock in nanoseconds
    */
   public RateLimiter(long bytesPerSecond, LongSupplier nanoClock) {
+    this(bytesPerSecond, nanoClock, SLEEP);
+  }
+
+  /**
+   * @param bytesPerSecond the limit; 0 = none
+   * @param nanoClock a monotonic clock in nanoseconds
+   * @param pause how to wait
+   */
+  public RateLimiter(long bytesPerSecond, LongSupplier nanoClock, Pause pause) {
     if (bytesPerSecond < 0) {
       throw new IllegalArgumentException("Expected bytesPerSecond >= 0, but was " + bytesPerSecond);
     }
     this.bytesPerSecond = bytesPerSecond;
     this.nanoClock = nanoClock;
+    this.pause = pause;
   }
 
   public boolean isUnlimited() {
@@ -71,7 +91,7 @@ public final class RateLimiter {
     Duration wait = reserve(bytes, nanoClock.getAsLong());
     if (!wait.isZero()) {
       try {
-        TimeUnit.NANOSECONDS.sleep(wait.toNanos());
+        pause.pause(wait.toNanos());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new BackupStoreException("Expected to wait " + wait + " for the bytes/s limit, but "

@@ -104,6 +104,7 @@ final class BackupTestPartition implements AutoCloseable {
             FilesystemBackupStoreConfig.of(root.resolve("backups")),
             () -> Instant.ofEpochMilli(clock.millis()),
             storeExecutor,
+            storeExecutor,
             registry);
     store = new RecordingBackupStore(fsStore, events::add);
     log = new InMemoryLogStream(PARTITION, clock);

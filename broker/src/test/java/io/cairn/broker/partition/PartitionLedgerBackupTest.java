@@ -143,6 +143,7 @@ final class PartitionLedgerBackupTest {
               FilesystemBackupStoreConfig.of(backups),
               () -> Instant.ofEpochMilli(running.clock.millis()),
               running.scheduler.executor(),
+              running.scheduler.executor(),
               new SimpleMeterRegistry());
     }
     final BackupComponent checkpoints =

@@ -58,8 +58,11 @@ public final class ConfiguredBackupStore implements AutoCloseable {
     try {
       final BackupStore store =
           backup.store() == BackupStoreType.FS
-              ? FilesystemBackupStore.open(backup.fs().orElseThrow(), instants, executor, registry)
-              : S3BackupStore.open(backup.s3().orElseThrow(), instants, executor, registry);
+              // one operation at a time: status and list may share the transfer threads
+              ? FilesystemBackupStore.open(
+                  backup.fs().orElseThrow(), instants, executor, executor, registry)
+              : S3BackupStore.open(
+                  backup.s3().orElseThrow(), instants, executor, executor, registry);
       return new ConfiguredBackupStore(store, executor);
     } catch (final IllegalArgumentException e) {
       executor.shutdownNow();
