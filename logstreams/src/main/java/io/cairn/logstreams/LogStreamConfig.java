@@ -6,8 +6,12 @@ package io.cairn.logstreams;
  * <ul>
  *   <li>{@code maxInFlightAppends} (default {@value #MAX_IN_FLIGHT_APPENDS_DEFAULT}, allowed [1,
  *       {@value #MAX_IN_FLIGHT_APPENDS_LIMIT}]): batches written but not committed yet; a write
- *       beyond it answers {@link WriteResult.Backpressure}. Bounds the memory held for uncommitted
- *       batches and what a leader change can drop.
+ *       beyond it answers {@link WriteResult.Backpressure}. A safety bound on the memory held for
+ *       uncommitted batches and on what a leader change can drop, not a throughput limit: it
+ *       counts every batch (client commands, the stream processor's follow-ups, inter-partition
+ *       commands), so a small value lets internal writes crowd out client commands and the other
+ *       way round. Keep client load in check above the log (the broker's per-partition command
+ *       limit).
  *   <li>{@code maxBatchSizeBytes} (default {@value #MAX_BATCH_SIZE_BYTES_DEFAULT}, allowed [{@value
  *       #MAX_BATCH_SIZE_BYTES_MIN}, {@value #MAX_BATCH_SIZE_BYTES_LIMIT}]): the largest encoded
  *       batch; a larger one answers {@link WriteResult.TooLarge}. Keep it below the journal's
@@ -16,7 +20,7 @@ package io.cairn.logstreams;
  */
 public final class LogStreamConfig {
 
-  public static final int MAX_IN_FLIGHT_APPENDS_DEFAULT = 32;
+  public static final int MAX_IN_FLIGHT_APPENDS_DEFAULT = 4096;
   public static final int MAX_IN_FLIGHT_APPENDS_LIMIT = 10_000;
   public static final int MAX_BATCH_SIZE_BYTES_DEFAULT = 1024 * 1024;
   public static final int MAX_BATCH_SIZE_BYTES_MIN = 1024;

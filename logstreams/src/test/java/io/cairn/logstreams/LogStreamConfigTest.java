@@ -11,7 +11,7 @@ final class LogStreamConfigTest {
   void shouldUseTheDocumentedDefaults() {
     final LogStreamConfig config = LogStreamConfig.defaults();
 
-    assertThat(config.maxInFlightAppends()).isEqualTo(32);
+    assertThat(config.maxInFlightAppends()).isEqualTo(4096);
     assertThat(config.maxBatchSizeBytes()).isEqualTo(1024 * 1024);
     assertThat(config.toBuilder().build().toString()).isEqualTo(config.toString());
   }
