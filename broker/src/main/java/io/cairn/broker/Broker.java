@@ -8,6 +8,8 @@ import io.cairn.broker.api.CommandRequestHandler;
 import io.cairn.broker.api.CommandResponseRouter;
 import io.cairn.broker.api.ExportingRequestHandler;
 import io.cairn.broker.api.TopologyHandler;
+import io.cairn.broker.api.limit.CommandLimiter;
+import io.cairn.broker.api.limit.CommandLimiters;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.exporting.ExporterComponent;
 import io.cairn.broker.exporting.ExporterDirectorConfig;
@@ -130,6 +132,7 @@ public final class Broker implements AutoCloseable {
   private BackupStores.Opened backupStore;
   private LeaderDirectory leaders;
   private CommandResponseRouter router;
+  private volatile CommandLimiters commandLimiters;
   private ManagementServer management;
 
   private Broker(final BrokerConfig config, final Clock clock) {
@@ -283,6 +286,13 @@ public final class Broker implements AutoCloseable {
     partitions = new HostedPartitions(openPartitions(sender, backupStore.store()));
     leaders.hosted(partitions);
     sender.hosted(partitions);
+    commandLimiters =
+        CommandLimiters.open(
+            partitions.all().stream().map(HostedPartition::partitionId).toList(),
+            processing.commandLimit(),
+            clock::nanos,
+            registry,
+            nodeId);
 
     register(
         InterPartitionCodec.TYPE,
@@ -290,7 +300,13 @@ public final class Broker implements AutoCloseable {
     register(
         ApiDescriptor.TYPE_COMMAND,
         new CommandRequestHandler(
-            info, partitions, leaders, router, () -> state == State.STARTED, apiMetrics));
+            info,
+            partitions,
+            leaders,
+            router,
+            commandLimiters,
+            () -> state == State.STARTED,
+            apiMetrics));
     register(
         ApiDescriptor.TYPE_QUERY_ACCOUNT,
         new AccountQueryHandler(info, partitions, leaders, apiMetrics));
@@ -428,6 +444,15 @@ public final class Broker implements AutoCloseable {
   /** The partitions this broker hosts (empty before {@link #start()}). */
   public HostedPartitions partitions() {
     return partitions;
+  }
+
+  /**
+   * The limit of client commands in flight on {@code partitionId}, if this broker hosts it (empty
+   * before {@link #start()}).
+   */
+  public Optional<CommandLimiter> commandLimiter(final int partitionId) {
+    final CommandLimiters limiters = commandLimiters;
+    return limiters == null ? Optional.empty() : limiters.of(partitionId);
   }
 
   /** What this broker reports on {@code cairn-topology}. */

@@ -4,6 +4,8 @@ import io.cairn.broker.BrokerInfo;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.HostedPartitions;
 import io.cairn.broker.api.CommandResponseRouter.PendingCommand;
+import io.cairn.broker.api.limit.CommandLimiter;
+import io.cairn.broker.api.limit.CommandLimiters;
 import io.cairn.broker.partition.PartitionHealthReport;
 import io.cairn.broker.partition.PartitionHealthStatus;
 import io.cairn.broker.partition.PartitionLogging;
@@ -36,7 +38,9 @@ import java.util.function.BooleanSupplier;
  *   <tr><td>OK</td><td>the EVENT or REJECTION the processor answered with</td></tr>
  *   <tr><td>NOT_LEADER</td><td>this broker does not host or lead the partition (with the leader it
  *       knows of, or -1)</td></tr>
- *   <tr><td>BACKPRESSURE</td><td>{@code processing.maxInFlightCommands} wait already, or the log
+ *   <tr><td>BACKPRESSURE</td><td>the partition's limit of client commands in flight is reached
+ *       ({@link CommandLimiter}, {@code processing.commandLimit.*}; answered at once, nothing
+ *       written), {@code processing.maxInFlightCommands} wait on the broker already, or the log
  *       refused the write for now</td></tr>
  *   <tr><td>PARTITION_UNAVAILABLE</td><td>the partition is FAILED, or the broker is shutting
  *       down</td></tr>
@@ -46,6 +50,12 @@ import java.util.function.BooleanSupplier;
  *       not send ({@code CREDIT}: inter-partition only; {@code CHECKPOINT
  *       CONFIRM_BACKUP}: the backup manager's), or too large for the log</td></tr>
  * </table>
+ *
+ * <p><b>Admission.</b> A client command is admitted by its partition's {@link CommandLimiter}
+ * before it is written; the permit goes with the command to the {@link CommandResponseRouter},
+ * which releases it with the answer. {@code CHECKPOINT} commands (the gateway's backups) are not
+ * counted: a backup must not fail because clients filled the partition's budget; the log's own
+ * bound still applies to them.
  *
  * <p>The command is written with this broker's request ids; its position, source position, key,
  * timestamp and checkpoint id are cleared (a client cannot stamp a checkpoint id and so cannot move
@@ -59,6 +69,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
   private final HostedPartitions partitions;
   private final LeaderDirectory leaders;
   private final CommandResponseRouter router;
+  private final CommandLimiters limiters;
   private final BooleanSupplier accepting;
   private final BrokerApiMetrics metrics;
 
@@ -70,12 +81,14 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
       final HostedPartitions partitions,
       final LeaderDirectory leaders,
       final CommandResponseRouter router,
+      final CommandLimiters limiters,
       final BooleanSupplier accepting,
       final BrokerApiMetrics metrics) {
     this.broker = Objects.requireNonNull(broker, "broker");
     this.partitions = Objects.requireNonNull(partitions, "partitions");
     this.leaders = Objects.requireNonNull(leaders, "leaders");
     this.router = Objects.requireNonNull(router, "router");
+    this.limiters = Objects.requireNonNull(limiters, "limiters");
     this.accepting = Objects.requireNonNull(accepting, "accepting");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
@@ -165,7 +178,21 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
   private CompletableFuture<ApiResponse<Record>> write(
       final HostedPartition partition, final Record command) {
     final int partitionId = partition.partitionId();
-    final Optional<PendingCommand> slot = router.register(partitionId, partition.term());
+    final Optional<CommandLimiter> limiter =
+        command.metadata().valueType() == ValueType.CHECKPOINT
+            ? Optional.empty()
+            : limiters.of(partitionId);
+    final CommandLimiter.Permit permit;
+    if (limiter.isPresent()) {
+      final Optional<CommandLimiter.Permit> admitted = limiter.get().tryAcquire();
+      if (admitted.isEmpty()) {
+        return done(ResponseStatus.BACKPRESSURE, overLimit(limiter.get()));
+      }
+      permit = admitted.get();
+    } else {
+      permit = CommandLimiter.Permit.UNLIMITED;
+    }
+    final Optional<PendingCommand> slot = router.register(partitionId, partition.term(), permit);
     if (slot.isEmpty() && router.isRefusingNewCommands()) {
       return done(
           ResponseStatus.PARTITION_UNAVAILABLE,
@@ -178,7 +205,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
               + broker.nodeId()
               + ", but "
               + router.inFlight()
-              + " wait for responses; retry later");
+              + " wait for responses (processing.maxInFlightCommands); retry later");
     }
     final PendingCommand pending = slot.get();
     final Record record =
@@ -205,6 +232,18 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
       router.complete(pending, refused(partition, result));
     }
     return pending.future();
+  }
+
+  private String overLimit(final CommandLimiter limiter) {
+    return "Expected fewer than "
+        + limiter.limit()
+        + " commands in flight on partition "
+        + limiter.partitionId()
+        + ", but "
+        + limiter.inFlight()
+        + " are (node "
+        + broker.nodeId()
+        + "; the limit follows the partition's latency); retry later";
   }
 
   private ApiResponse<Record> refused(final HostedPartition partition, final WriteResult result) {

@@ -1,5 +1,6 @@
 package io.cairn.broker.api;
 
+import io.cairn.broker.api.limit.CommandLimiter;
 import io.cairn.protocol.Record;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ResponseStatus;
@@ -32,8 +33,14 @@ import org.slf4j.LoggerFactory;
  * command written before a restart, never matches a command waiting now: responses with another
  * stream id, an unknown request id or another partition are dropped.
  *
- * <p><b>Bounds.</b> At most {@code maxInFlight} commands wait; {@link #register} returns empty
- * beyond that (the caller answers {@code BACKPRESSURE}).
+ * <p><b>Bounds.</b> At most {@code maxInFlight} commands wait on the whole broker; {@link
+ * #register} returns empty beyond that (the caller answers {@code BACKPRESSURE}). It is a memory
+ * bound; the partitions' {@link CommandLimiter}s are what keeps latency in check.
+ *
+ * <p><b>Command limits.</b> Each command carries the {@link CommandLimiter.Permit} it was admitted
+ * with, released when the command is answered, whichever way: a response → {@code answered} (its
+ * round trip is a sample); a timeout or a full log ({@code BACKPRESSURE} from the writer) → {@code
+ * dropped}; the leadership lost, shutdown, any other refusal → {@code ignored}.
  *
  * <p>Thread-safety: {@link #register}, {@link #cancel} and the writers may be called from any
  * thread; timeouts and leadership checks run on this actor every sweep interval.
@@ -139,8 +146,18 @@ public final class CommandResponseRouter extends Actor {
    *     #refuseNewCommands()}
    */
   public Optional<PendingCommand> register(final int partitionId, final long term) {
+    return register(partitionId, term, CommandLimiter.Permit.UNLIMITED);
+  }
+
+  /**
+   * {@link #register(int, long)} for a command admitted with {@code permit}, which is released
+   * when the command is answered (or at once when it is refused here).
+   */
+  public Optional<PendingCommand> register(
+      final int partitionId, final long term, final CommandLimiter.Permit permit) {
     if (inFlight.incrementAndGet() > maxInFlight || refusing) {
       inFlight.decrementAndGet();
+      permit.ignored();
       signalIfDrained();
       return Optional.empty();
     }
@@ -152,15 +169,36 @@ public final class CommandResponseRouter extends Actor {
             term,
             clock.millis() + timeout.toMillis(),
             clock.nanos(),
+            permit,
             new CompletableFuture<>());
     pending.put(requestId, command);
     return Optional.of(command);
   }
 
-  /** Answers {@code command} with {@code response} unless it was answered already. */
+  /**
+   * Answers {@code command} with {@code response} unless it was answered already. Its permit is
+   * released as answered for {@code OK}, as dropped for {@code BACKPRESSURE} (the log was full),
+   * else as ignored.
+   */
   public void complete(final PendingCommand command, final ApiResponse<Record> response) {
+    final Release release =
+        switch (response.status()) {
+          case OK -> Release.ANSWERED;
+          case BACKPRESSURE -> Release.DROPPED;
+          default -> Release.IGNORED;
+        };
+    complete(command, response, release);
+  }
+
+  private void complete(
+      final PendingCommand command, final ApiResponse<Record> response, final Release release) {
     if (pending.remove(command.requestId(), command)) {
       inFlight.decrementAndGet();
+      switch (release) {
+        case ANSWERED -> command.permit().answered();
+        case DROPPED -> command.permit().dropped();
+        case IGNORED -> command.permit().ignored();
+      }
       metrics.commandDuration(
           response.status(), Duration.ofNanos(Math.max(0, clock.nanos() - command.startNanos())));
       command.future().complete(response);
@@ -213,7 +251,7 @@ public final class CommandResponseRouter extends Actor {
           partitionId);
       return;
     }
-    complete(command, ApiResponse.ok(response));
+    complete(command, ApiResponse.ok(response), Release.ANSWERED);
   }
 
   private void sweep() {
@@ -230,7 +268,8 @@ public final class CommandResponseRouter extends Actor {
                     + timeout.toMillis()
                     + "ms, but none came (node "
                     + nodeId
-                    + "); the command's outcome is unknown: it may still be processed"));
+                    + "); the command's outcome is unknown: it may still be processed"),
+            Release.DROPPED);
       } else if (!leadership.stillLeads(command.partitionId(), command.term())) {
         complete(
             command,
@@ -243,7 +282,8 @@ public final class CommandResponseRouter extends Actor {
                     + ", but it lost the leadership of term "
                     + command.term()
                     + " first; the command's outcome is unknown: the next leader may still"
-                    + " process it"));
+                    + " process it"),
+            Release.IGNORED);
       }
     }
   }
@@ -259,7 +299,8 @@ public final class CommandResponseRouter extends Actor {
                   + command.partitionId()
                   + ", but node "
                   + nodeId
-                  + " shut down first; the command's outcome is unknown"));
+                  + " shut down first; the command's outcome is unknown"),
+          Release.IGNORED);
     }
   }
 
@@ -271,6 +312,7 @@ public final class CommandResponseRouter extends Actor {
    * @param term the leadership term it was written in
    * @param deadlineMillis when it times out (the broker clock's millis)
    * @param startNanos when it arrived (the broker clock's nanos)
+   * @param permit its place in the partition's command limit, released with the answer
    * @param future completed with the answer, exactly once
    */
   public record PendingCommand(
@@ -279,5 +321,13 @@ public final class CommandResponseRouter extends Actor {
       long term,
       long deadlineMillis,
       long startNanos,
+      CommandLimiter.Permit permit,
       CompletableFuture<ApiResponse<Record>> future) {}
+
+  /** How a command's permit is released. */
+  private enum Release {
+    ANSWERED,
+    DROPPED,
+    IGNORED
+  }
 }

@@ -4,6 +4,7 @@ import io.cairn.backup.BackupConfig;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.broker.PartitionDistribution;
+import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.partition.PartitionConfig;
 import io.cairn.config.ConfigSetting;
@@ -289,7 +290,9 @@ public final class BrokerConfig {
   public record Management(boolean enabled, String host, int port) {}
 
   /**
-   * @param maxInFlightCommands client commands written and not answered, per broker
+   * @param maxInFlightCommands client commands written and not answered, per broker: a memory
+   *     bound above the partitions' command limits
+   * @param commandLimit the limit of client commands in flight on each partition
    * @param commandTimeout how long a client command waits for its response
    * @param maxRecordsPerTurn records per stream processor turn
    * @param creditRetryInterval first re-send of an unacknowledged credit
@@ -301,6 +304,7 @@ public final class BrokerConfig {
    */
   public record Processing(
       int maxInFlightCommands,
+      CommandLimitConfig commandLimit,
       Duration commandTimeout,
       int maxRecordsPerTurn,
       Duration creditRetryInterval,

@@ -9,6 +9,7 @@ import static io.cairn.config.ValueParser.size;
 import static io.cairn.config.ValueParser.text;
 
 import io.cairn.broker.PartitionDistribution;
+import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.config.ConfigCatalogue;
 import io.cairn.config.ConfigGroup;
 import io.cairn.config.ConfigKey;
@@ -242,9 +243,43 @@ public final class BrokerConfigKeys {
   public static final ConfigKey<Integer> PROCESSING_MAX_IN_FLIGHT_COMMANDS =
       key(
           "processing.maxInFlightCommands",
-          "1000",
+          "10000",
           integer(1, 1_000_000),
-          "client commands written and not answered yet, per broker; more answer BACKPRESSURE");
+          "client commands written and not answered yet on the whole broker, a memory bound above"
+              + " the partitions' command limits; more answer BACKPRESSURE");
+  public static final ConfigKey<CommandLimitConfig.Algorithm> PROCESSING_COMMAND_LIMIT_ALGORITHM =
+      key(
+          "processing.commandLimit.algorithm",
+          "aimd",
+          oneOf(algorithms()),
+          "how each partition's limit of client commands in flight moves: aimd (against"
+              + " targetLatency), gradient, vegas, or fixed (stays at initialLimit)");
+  public static final ConfigKey<Integer> PROCESSING_COMMAND_LIMIT_INITIAL =
+      key(
+          "processing.commandLimit.initialLimit",
+          Integer.toString(CommandLimitConfig.INITIAL_LIMIT_DEFAULT),
+          integer(1, CommandLimitConfig.LIMIT_MAX),
+          "the limit before anything was measured: the largest burst a new leader admits; in"
+              + " [minLimit, maxLimit]");
+  public static final ConfigKey<Integer> PROCESSING_COMMAND_LIMIT_MIN =
+      key(
+          "processing.commandLimit.minLimit",
+          Integer.toString(CommandLimitConfig.MIN_LIMIT_DEFAULT),
+          integer(1, CommandLimitConfig.LIMIT_MAX),
+          "the limit never goes below this");
+  public static final ConfigKey<Integer> PROCESSING_COMMAND_LIMIT_MAX =
+      key(
+          "processing.commandLimit.maxLimit",
+          Integer.toString(CommandLimitConfig.MAX_LIMIT_DEFAULT),
+          integer(1, CommandLimitConfig.LIMIT_MAX),
+          "the limit never goes above this");
+  public static final ConfigKey<Duration> PROCESSING_COMMAND_LIMIT_TARGET_LATENCY =
+      key(
+          "processing.commandLimit.targetLatency",
+          "500ms",
+          duration(CommandLimitConfig.TARGET_LATENCY_MIN, CommandLimitConfig.TARGET_LATENCY_MAX),
+          "aimd: commands slower than this on average shrink the limit; below"
+              + " processing.commandTimeout");
   public static final ConfigKey<Duration> PROCESSING_COMMAND_TIMEOUT =
       key(
           "processing.commandTimeout",
@@ -350,6 +385,14 @@ public final class BrokerConfigKeys {
     final ConfigKey<T> key = new ConfigKey<>(path, defaultValue, parser, false, description);
     KEYS.add(key);
     return key;
+  }
+
+  private static Map<String, CommandLimitConfig.Algorithm> algorithms() {
+    final Map<String, CommandLimitConfig.Algorithm> byName = new LinkedHashMap<>();
+    for (final CommandLimitConfig.Algorithm algorithm : CommandLimitConfig.Algorithm.values()) {
+      byName.put(algorithm.configName(), algorithm);
+    }
+    return byName;
   }
 
   private static Map<String, String> names(final String... names) {

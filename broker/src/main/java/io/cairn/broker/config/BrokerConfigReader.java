@@ -5,6 +5,7 @@ import static io.cairn.broker.config.BrokerConfigKeys.*;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.partition.PartitionConfig;
 import io.cairn.config.ConfigFormat;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -375,6 +377,7 @@ public final class BrokerConfigReader {
   private BrokerConfig.Processing processing() {
     return new BrokerConfig.Processing(
         get(PROCESSING_MAX_IN_FLIGHT_COMMANDS),
+        commandLimit(),
         get(PROCESSING_COMMAND_TIMEOUT),
         get(PROCESSING_MAX_RECORDS_PER_TURN),
         get(PROCESSING_CREDIT_RETRY_INTERVAL),
@@ -383,6 +386,61 @@ public final class BrokerConfigReader {
         get(PROCESSING_IO_THREADS),
         get(PROCESSING_TOPOLOGY_REFRESH_INTERVAL),
         get(PROCESSING_SHUTDOWN_TIMEOUT));
+  }
+
+  /**
+   * The command limit; min <= initial <= max and a target latency below the command timeout
+   * (commands would time out before the limit reacts) are checked here. Defaults stand in for
+   * invalid values, which are reported already.
+   */
+  private CommandLimitConfig commandLimit() {
+    final CommandLimitConfig.Algorithm algorithm = get(PROCESSING_COMMAND_LIMIT_ALGORITHM);
+    final Integer initial = get(PROCESSING_COMMAND_LIMIT_INITIAL);
+    final Integer min = get(PROCESSING_COMMAND_LIMIT_MIN);
+    final Integer max = get(PROCESSING_COMMAND_LIMIT_MAX);
+    final Duration target = get(PROCESSING_COMMAND_LIMIT_TARGET_LATENCY);
+    final Duration timeout = get(PROCESSING_COMMAND_TIMEOUT);
+    if (allValid(
+            PROCESSING_COMMAND_LIMIT_INITIAL,
+            PROCESSING_COMMAND_LIMIT_MIN,
+            PROCESSING_COMMAND_LIMIT_MAX)
+        && (min > max || initial < min || initial > max)) {
+      violations.add(
+          "Expected processing.commandLimit.minLimit <= initialLimit <= maxLimit, but they are "
+              + min
+              + ", "
+              + initial
+              + " and "
+              + max
+              + ". Raise maxLimit or lower minLimit");
+      return CommandLimitConfig.defaults();
+    }
+    if (allValid(PROCESSING_COMMAND_LIMIT_TARGET_LATENCY, PROCESSING_COMMAND_TIMEOUT)
+        && target.compareTo(timeout) >= 0) {
+      violations.add(
+          "Expected processing.commandLimit.targetLatency to be below processing.commandTimeout ("
+              + ConfigFormat.duration(timeout)
+              + "), but was "
+              + ConfigFormat.duration(target)
+              + " ("
+              + sourceOf(PROCESSING_COMMAND_LIMIT_TARGET_LATENCY)
+              + "). Commands would time out before the limit shrinks");
+    }
+    if (!allValid(
+        PROCESSING_COMMAND_LIMIT_ALGORITHM,
+        PROCESSING_COMMAND_LIMIT_INITIAL,
+        PROCESSING_COMMAND_LIMIT_MIN,
+        PROCESSING_COMMAND_LIMIT_MAX,
+        PROCESSING_COMMAND_LIMIT_TARGET_LATENCY)) {
+      return CommandLimitConfig.defaults();
+    }
+    return CommandLimitConfig.builder()
+        .algorithm(algorithm)
+        .initialLimit(initial)
+        .minLimit(min)
+        .maxLimit(max)
+        .targetLatency(target)
+        .build();
   }
 
   private void checkAcross(

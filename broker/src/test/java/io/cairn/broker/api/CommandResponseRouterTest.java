@@ -3,6 +3,9 @@ package io.cairn.broker.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.broker.api.CommandResponseRouter.PendingCommand;
+import io.cairn.broker.api.limit.CommandLimitConfig;
+import io.cairn.broker.api.limit.CommandLimiter;
+import io.cairn.broker.api.limit.LimitAlgorithm;
 import io.cairn.protocol.DepositIntent;
 import io.cairn.protocol.DepositValue;
 import io.cairn.protocol.Record;
@@ -13,6 +16,8 @@ import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
@@ -167,5 +172,67 @@ final class CommandResponseRouterTest {
 
     assertThat(command.future().join().status()).isEqualTo(ResponseStatus.TIMEOUT);
     assertThat(router.inFlight()).isZero();
+  }
+
+  @Test
+  void shouldReleaseTheCommandLimitOnEveryPathAndSampleOnlyWhatMeasuresLoad() {
+    // given a partition limiter whose algorithm records what it is told
+    final List<String> samples = new ArrayList<>();
+    final CommandLimiter limiter =
+        new CommandLimiter(
+            1,
+            CommandLimitConfig.defaults(),
+            new LimitAlgorithm() {
+              @Override
+              public int limit() {
+                return 100;
+              }
+
+              @Override
+              public void onSample(
+                  final long startNanos,
+                  final long rttNanos,
+                  final int inFlight,
+                  final boolean dropped) {
+                samples.add(rttNanos / 1_000_000 + "ms" + (dropped ? " dropped" : ""));
+              }
+            },
+            clock::nanos);
+
+    // when commands end in every way a command can end (at most 2 wait on this router)
+    final PendingCommand answered = register(limiter, 3);
+    final PendingCommand fullLog = register(limiter, 3);
+    clock.advance(Duration.ofMillis(20));
+    router.writerFor(1).sendResponse(NODE, answered.requestId(), RESPONSE);
+    router.complete(fullLog, ApiResponse.failure(ResponseStatus.BACKPRESSURE, "log full"));
+    final PendingCommand notLeader = register(limiter, 3);
+    final PendingCommand oldTerm = register(limiter, 2);
+    router.complete(notLeader, ApiResponse.failure(ResponseStatus.NOT_LEADER, "deposed"));
+    scheduler.runFor(CommandResponseRouter.sweepInterval(TIMEOUT)); // term 2 ended
+    final PendingCommand timedOut = register(limiter, 3);
+    scheduler.runFor(TIMEOUT.plusMillis(200));
+    final PendingCommand shutDown = register(limiter, 3);
+    router.register(1, 3).orElseThrow(); // the broker-wide bound (2) is reached
+    final CommandLimiter.Permit refusedHere = limiter.tryAcquire().orElseThrow();
+    assertThat(router.register(1, 3, refusedHere)).isEmpty();
+    router.closeAsync();
+    scheduler.runUntilIdle();
+
+    // then every place came back; answers, full logs and timeouts told the algorithm
+    assertThat(limiter.inFlight()).isZero();
+    assertThat(samples).hasSize(3);
+    assertThat(samples.get(0)).isEqualTo("20ms");
+    assertThat(samples.get(1)).isEqualTo("20ms dropped");
+    assertThat(samples.get(2)).endsWith("dropped"); // the timeout
+    for (final PendingCommand command :
+        List.of(answered, fullLog, notLeader, oldTerm, timedOut, shutDown)) {
+      assertThat(command.future()).isDone();
+      assertThat(command.permit().isReleased()).isTrue();
+    }
+    assertThat(refusedHere.isReleased()).isTrue();
+  }
+
+  private PendingCommand register(final CommandLimiter limiter, final long term) {
+    return router.register(1, term, limiter.tryAcquire().orElseThrow()).orElseThrow();
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.backupapi.Compression;
+import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.config.ConfigKey;
 import io.cairn.config.ConfigSetting;
@@ -63,6 +64,12 @@ final class BrokerConfigReaderTest {
         port: 9700
       processing:
         maxInFlightCommands: 500
+        commandLimit:
+          algorithm: Gradient
+          initialLimit: 50
+          minLimit: 5
+          maxLimit: 400
+          targetLatency: 250ms
         commandTimeout: PT20S
         maxRecordsPerTurn: 50
         creditRetryInterval: 500ms
@@ -125,6 +132,13 @@ final class BrokerConfigReaderTest {
         .isEqualTo(
             new BrokerConfig.Processing(
                 500,
+                CommandLimitConfig.builder()
+                    .algorithm(CommandLimitConfig.Algorithm.GRADIENT)
+                    .initialLimit(50)
+                    .minLimit(5)
+                    .maxLimit(400)
+                    .targetLatency(Duration.ofMillis(250))
+                    .build(),
                 Duration.ofSeconds(20),
                 50,
                 Duration.ofMillis(500),
@@ -170,6 +184,9 @@ final class BrokerConfigReaderTest {
     assertThat(config.backup().active()).isFalse();
     assertThat(config.management().port()).isEqualTo(9600);
     assertThat(config.processing().commandTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.processing().commandLimit()).isEqualTo(CommandLimitConfig.defaults());
+    assertThat(config.processing().commandLimit().algorithm())
+        .isEqualTo(CommandLimitConfig.Algorithm.AIMD);
     assertThat(config.partitionConfig().raft().electionTimeout())
         .isEqualTo(Duration.ofMillis(2500));
     assertThat(config.raft().leaderBalancing()).isTrue();
@@ -305,6 +322,27 @@ final class BrokerConfigReaderTest {
             "backup:\n  store: s3",
             Map.of(),
             "(the key is backup.s3.<key>, environment variable CAIRN_BACKUP_S3_<KEY>)"),
+        Arguments.of(
+            "processing:\n  commandLimit:\n    algorithm: adaptive",
+            Map.of(),
+            "Expected processing.commandLimit.algorithm to be one of [fixed, aimd, gradient,"
+                + " vegas], but was 'adaptive'"),
+        Arguments.of(
+            "",
+            Map.of("CAIRN_PROCESSING_COMMANDLIMIT_MAXLIMIT", "0"),
+            "Expected processing.commandLimit.maxLimit to be an integer in [1, 100000], but was 0"),
+        Arguments.of(
+            "processing:\n  commandLimit:\n    initialLimit: 2000",
+            Map.of(),
+            "Expected processing.commandLimit.minLimit <= initialLimit <= maxLimit, but they are"
+                + " 10, 2000 and 1000. Raise maxLimit or lower minLimit"),
+        Arguments.of(
+            "processing:\n  commandTimeout: 1s\n  commandLimit:\n    targetLatency: 2s",
+            Map.of(),
+            "Expected processing.commandLimit.targetLatency to be below processing.commandTimeout"
+                + " (1s), but was 2s (set in "
+                + SOURCE
+                + "). Commands would time out before the limit shrinks"),
         Arguments.of(
             "processing:\n  commandTimeout: 0",
             Map.of(),
