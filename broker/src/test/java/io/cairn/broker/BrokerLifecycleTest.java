@@ -72,7 +72,7 @@ final class BrokerLifecycleTest {
     // when 100 deposits were answered, and 100 more stream in while the broker shuts down
     final NettyMessagingService raw = rawClient(broker);
     long answered = 0;
-    for (int batch = 0; batch < 5; batch++) { // 20 at a time: under the log's 32 appends
+    for (int batch = 0; batch < 5; batch++) { // 20 at a time
       final List<CompletableFuture<byte[]>> first = new ArrayList<>();
       for (int i = batch * 20 + 1; i <= batch * 20 + 20; i++) {
         first.add(deposit(raw, account, i));

@@ -19,9 +19,9 @@ import java.util.TreeMap;
 /**
  * {@code N} brokers in this JVM on netty over loopback with ephemeral ports, RocksDB and journals
  * in temporary directories, a filesystem backup store shared by all, and a {@link GatewayClient}.
- * Each broker is configured from YAML the way {@code BrokerMain} does it. A broker can be stopped
- * and started again on its data ({@link #stop}, {@link #restart}); it then listens on a new port,
- * which the others are told (the {@link GatewayClient} keeps the first addresses).
+ * Each broker is configured from YAML the way {@code BrokerMain} does it, with optional environment
+ * overrides. A broker can be stopped and started again on its data ({@link #stop}, {@link
+ * #restart}); it then listens on a new port, which the others and the client are told.
  */
 final class BrokerTestCluster implements AutoCloseable {
 
@@ -31,13 +31,14 @@ final class BrokerTestCluster implements AutoCloseable {
   private final int partitionCount;
   private final int replicationFactor;
   private final int size;
+  private final Map<String, String> env;
   private final boolean leaderBalancing;
   private final Map<Integer, Broker> brokers = new TreeMap<>();
   private final GatewayClient client;
 
   BrokerTestCluster(
       final Path root, final int size, final int partitionCount, final int replicationFactor) {
-    this(root, size, partitionCount, replicationFactor, true);
+    this(root, size, partitionCount, replicationFactor, true, Map.of());
   }
 
   BrokerTestCluster(
@@ -46,11 +47,32 @@ final class BrokerTestCluster implements AutoCloseable {
       final int partitionCount,
       final int replicationFactor,
       final boolean leaderBalancing) {
+    this(root, size, partitionCount, replicationFactor, leaderBalancing, Map.of());
+  }
+
+  /** With {@code env} as the brokers' environment overrides ({@code CAIRN_...}). */
+  BrokerTestCluster(
+      final Path root,
+      final int size,
+      final int partitionCount,
+      final int replicationFactor,
+      final Map<String, String> env) {
+    this(root, size, partitionCount, replicationFactor, true, env);
+  }
+
+  BrokerTestCluster(
+      final Path root,
+      final int size,
+      final int partitionCount,
+      final int replicationFactor,
+      final boolean leaderBalancing,
+      final Map<String, String> env) {
     this.root = root;
+    this.size = size;
+    this.env = Map.copyOf(env);
+    this.leaderBalancing = leaderBalancing;
     this.partitionCount = partitionCount;
     this.replicationFactor = replicationFactor;
-    this.size = size;
-    this.leaderBalancing = leaderBalancing;
     try {
       for (int id = 0; id < size; id++) {
         brokers.put(id, Broker.open(config(id, size)));
@@ -130,7 +152,7 @@ final class BrokerTestCluster implements AutoCloseable {
     } catch (final IOException e) {
       throw new UncheckedIOException(e);
     }
-    return BrokerConfigReader.parse(yaml, "test config of node " + nodeId, Map.of());
+    return BrokerConfigReader.parse(yaml, "test config of node " + nodeId, env);
   }
 
   Broker broker(final int nodeId) {
@@ -141,26 +163,38 @@ final class BrokerTestCluster implements AutoCloseable {
     return new ArrayList<>(brokers.values());
   }
 
-  /** Shuts broker {@code nodeId} down gracefully; its data stays. */
+  GatewayClient client() {
+    return client;
+  }
+
+  /** Shuts broker {@code nodeId} down gracefully (its data stays); {@link #restart} starts it again. */
   void stop(final int nodeId) {
     brokers.remove(nodeId).close();
   }
 
-  /** Opens and starts broker {@code nodeId} again on its data, and tells everybody its address. */
+  /**
+   * Opens broker {@code nodeId} again on its data directory (stopping it first if it runs) and
+   * starts it; it listens on a new port, which the other brokers and the client are told.
+   */
   Broker restart(final int nodeId) {
+    final Broker old = brokers.remove(nodeId);
+    if (old != null && !old.isClosed()) {
+      old.close();
+    }
     final Broker broker = Broker.open(config(nodeId, size));
+    brokers.put(nodeId, broker);
     for (final Broker other : brokers.values()) {
-      broker.setMemberAddress(other.nodeId(), other.transportAddress());
-      other.setMemberAddress(nodeId, broker.transportAddress());
+      if (other != broker) {
+        broker.setMemberAddress(other.nodeId(), other.transportAddress());
+        if (!other.isClosed()) {
+          other.setMemberAddress(nodeId, broker.transportAddress());
+        }
+      }
     }
     broker.setMemberAddress(nodeId, broker.transportAddress());
-    brokers.put(nodeId, broker);
+    client.setBrokerAddress(nodeId, broker.transportAddress());
     broker.start();
     return broker;
-  }
-
-  GatewayClient client() {
-    return client;
   }
 
   /**
@@ -212,11 +246,6 @@ final class BrokerTestCluster implements AutoCloseable {
     throw new AssertionError("no leader of partition " + partitionId);
   }
 
-  private int preferredLeader(final int partitionId) {
-    return PartitionDistribution.of(size, partitionCount, replicationFactor)
-        .preferredLeader(partitionId);
-  }
-
   @Override
   public void close() {
     if (client != null) {
@@ -225,5 +254,10 @@ final class BrokerTestCluster implements AutoCloseable {
     for (final Broker broker : brokers.values()) {
       broker.close();
     }
+  }
+
+  private int preferredLeader(final int partitionId) {
+    return PartitionDistribution.of(size, partitionCount, replicationFactor)
+        .preferredLeader(partitionId);
   }
 }

@@ -63,6 +63,11 @@ final class GatewayClient implements AutoCloseable {
     this.brokers = Set.copyOf(brokers.keySet());
   }
 
+  /** Where broker {@code nodeId} listens now (after a restart on a new port). */
+  void setBrokerAddress(final int nodeId, final MemberAddress address) {
+    transport.setMemberAddress(nodeId, address);
+  }
+
   static Record command(final Intent intent, final RecordValue value) {
     return new Record(RecordMetadata.builder().command(intent).build(), value);
   }
