@@ -167,7 +167,7 @@ final class BrokerTestCluster implements AutoCloseable {
     return client;
   }
 
-  /** Shuts broker {@code nodeId} down gracefully (its data stays); {@link #restart} starts it again. */
+  /** Shuts broker {@code nodeId} down gracefully (its data stays); {@link #restart} starts it. */
   void stop(final int nodeId) {
     brokers.remove(nodeId).close();
   }
