@@ -147,7 +147,10 @@ final class CairnClientRetryTest {
       assertThat(gateway.deposits.get()).isBetween(2, 999);
       assertThat(elapsedMs).as("the call ended by its deadline")
           .isLessThan(timeout.toMillis() + 1_000);
-      assertThat(client.retriesOnResourceExhausted()).isEqualTo(gateway.deposits.get() - 1);
+      // every attempt but the first is a retry; the gateway saw each one, except perhaps the last,
+      // which the deadline may cut off on its way
+      final long retries = client.retriesOnResourceExhausted();
+      assertThat((long) gateway.deposits.get()).isBetween(retries, retries + 1);
     }
   }
 
