@@ -4,6 +4,7 @@ import io.cairn.benchmarks.BenchmarkFiles;
 import io.cairn.cli.load.LoadGenerator;
 import io.cairn.cli.load.LoadSettings;
 import io.cairn.client.CairnClient;
+import io.cairn.client.RetryPolicy;
 import io.cairn.scheduler.Clock;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -112,6 +113,7 @@ public final class HotPathBenchmark {
         CairnClient client = CairnClient.builder()
             .gateway(cairn.gatewayAddress())
             .requestTimeout(REQUEST_TIMEOUT)
+            .retryPolicy(RetryPolicy.none()) // a refusal is counted, never hidden by a resend
             .build()) {
       progress.println("hot-path: cairn cluster up in " + cairn.directory().root()
           + " (gateway " + cairn.gatewayAddress() + ")"
@@ -218,7 +220,7 @@ public final class HotPathBenchmark {
   private List<String> fund(final CairnClient client) {
     final LoadSettings load =
         new LoadSettings(1, settings.accounts(), Duration.ofSeconds(1), 256, INITIAL_BALANCE, 1,
-            SEED, "hp-", Duration.ofSeconds(30));
+            SEED, "hp-", Duration.ofSeconds(30), 1);
     new LoadGenerator(client, load, CLOCK, line -> progress.println("hot-path: " + line)).fund();
     final List<String> accounts = new ArrayList<>();
     for (int i = 0; i < settings.accounts(); i++) {
