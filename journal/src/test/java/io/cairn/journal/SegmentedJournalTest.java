@@ -421,6 +421,32 @@ class SegmentedJournalTest {
   }
 
   @Test
+  void shouldFailAPreparedFlushWhoseThreadIsInterrupted() throws Exception {
+    // given
+    journal = SegmentedJournal.open(config(4096), registry);
+    journal.append(Journal.ASQN_IGNORE, data("record"));
+    final JournalFlush flush = journal.prepareFlush();
+
+    // when the forcing thread is interrupted (the JDK closes the channel then)
+    final ExecutorService flusher = Executors.newSingleThreadExecutor();
+    final Future<?> forced;
+    try {
+      forced =
+          flusher.submit(
+              () -> {
+                Thread.currentThread().interrupt();
+                flush.force();
+              });
+      // then the flush fails: its record is not known to be durable
+      assertThatThrownBy(() -> forced.get(30, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(JournalException.class);
+    } finally {
+      flusher.shutdownNow();
+    }
+    journal = null; // its channel was closed by the interrupt
+  }
+
+  @Test
   void shouldRefuseOperationsAfterClose() {
     journal = SegmentedJournal.open(config(4096), registry);
     journal.append(Journal.ASQN_IGNORE, data("x"));

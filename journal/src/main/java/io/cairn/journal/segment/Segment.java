@@ -1,6 +1,7 @@
 package io.cairn.journal.segment;
 
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -130,11 +131,14 @@ public final class Segment {
   /**
    * Any thread: fsyncs the file's data. Returns normally when the segment was closed meanwhile
    * (deleted by a truncation or a reset, or the journal closed): what it held is not the caller's
-   * to count as durable any more, and a segment closed by rolling was forced before.
+   * to count as durable any more, and a segment closed by rolling was forced before. An interrupt
+   * of the calling thread (which closes the channel too) is thrown: nothing is known forced.
    */
   public void forceData() throws IOException {
     try {
       channel.force(false);
+    } catch (final ClosedByInterruptException e) {
+      throw e; // the forcing thread was interrupted: nothing is known to be durable
     } catch (final ClosedChannelException e) {
       // see above: nothing left to make durable through this file
     }
