@@ -17,6 +17,9 @@ import java.util.Objects;
  *
  * @param stepDuration measured time of each step, [1s, 10m]
  * @param warmup load before each measured step, not measured, [0s, 10m]
+ * @param jitWarmup load before the first step, per workload (Cairn deposits, Cairn transfers,
+ *     etcd puts, at c64), not measured: the processes' JIT compilers finish with the hot code
+ *     here rather than in the c1 step, [0s, 10m]
  * @param concurrency calls in flight of each closed-loop step, each in [1, 4096], ascending
  * @param accounts accounts the deposits and transfers use, [6, 1000000]
  * @param etcd whether etcd runs: on (required), off, auto (when installed)
@@ -30,6 +33,7 @@ import java.util.Objects;
 public record HotPathSettings(
     Duration stepDuration,
     Duration warmup,
+    Duration jitWarmup,
     List<Integer> concurrency,
     int accounts,
     EtcdMode etcd,
@@ -62,6 +66,7 @@ public record HotPathSettings(
     final Map<String, String> defaults = new LinkedHashMap<>();
     defaults.put("step-duration", "20s");
     defaults.put("warmup", "10s");
+    defaults.put("jit-warmup", "30s");
     defaults.put("concurrency", "1,16,64,256");
     defaults.put("accounts", "1000");
     defaults.put("etcd", "auto");
@@ -76,6 +81,7 @@ public record HotPathSettings(
   public HotPathSettings {
     Objects.requireNonNull(stepDuration, "stepDuration");
     Objects.requireNonNull(warmup, "warmup");
+    Objects.requireNonNull(jitWarmup, "jitWarmup");
     concurrency = List.copyOf(concurrency);
     Objects.requireNonNull(etcd, "etcd");
     Objects.requireNonNull(out, "out");
@@ -118,6 +124,8 @@ public record HotPathSettings(
     }
     final Duration step = duration(violations, "step-duration", values, STEP_MIN, STEP_MAX);
     final Duration warmup = duration(violations, "warmup", values, Duration.ZERO, STEP_MAX);
+    final Duration jitWarmup =
+        duration(violations, "jit-warmup", values, Duration.ZERO, STEP_MAX);
     final List<Integer> concurrency = concurrency(violations, values.get("concurrency"));
     final int accounts =
         integer(violations, "accounts", values.get("accounts"), ACCOUNTS_MIN, ACCOUNTS_MAX);
@@ -131,7 +139,7 @@ public record HotPathSettings(
       throw new IllegalArgumentException(String.join(System.lineSeparator(), violations));
     }
     return new HotPathSettings(
-        step, warmup, concurrency, accounts, etcd, out, hotBackup, backups, dist, directory);
+        step, warmup, jitWarmup, concurrency, accounts, etcd, out, hotBackup, backups, dist, directory);
   }
 
   /** The options as given (or defaulted), for the report. */
@@ -139,6 +147,7 @@ public record HotPathSettings(
     final Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("stepDuration", Durations.format(stepDuration));
     doc.put("warmup", Durations.format(warmup));
+    doc.put("jitWarmup", Durations.format(jitWarmup));
     doc.put("concurrency", concurrency);
     doc.put("accounts", accounts);
     doc.put("etcd", etcd.name().toLowerCase(Locale.ROOT));
