@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.cairn.broker.Broker;
 import io.cairn.broker.BrokerHealth;
 import io.cairn.broker.HostedPartition;
+import io.cairn.broker.PartitionDistribution;
 import io.cairn.gateway.topology.ClusterTopology;
 import io.cairn.gateway.topology.PartitionLeader;
 import java.time.Duration;
@@ -43,6 +44,7 @@ final class ClusterWaits {
             () -> {
               final List<String> problems = new ArrayList<>(notReady());
               problems.addAll(leaderProblems(allPartitions(), -1));
+              problems.addAll(balanceProblems());
               check(problems);
             });
   }
@@ -84,6 +86,34 @@ final class ClusterWaits {
       }
     }
     return leader < 0 ? OptionalInt.empty() : OptionalInt.of(leader);
+  }
+
+  /**
+   * With leader balancing on and every broker running, the partitions whose leader is not yet
+   * their preferred broker. A test that starts while a leadership transfer is still due would see
+   * that transfer fail whatever the partition's leader was doing, such as a backup.
+   */
+  private List<String> balanceProblems() {
+    final Map<Integer, Broker> running = cluster.runningBrokers();
+    if (running.size() < cluster.config().brokers()) {
+      return List.of();
+    }
+    final List<String> problems = new ArrayList<>();
+    for (final Broker broker : running.values()) {
+      if (!broker.config().raft().leaderBalancing()) {
+        return List.of();
+      }
+      final PartitionDistribution distribution = broker.config().distribution();
+      for (final int partitionId : allPartitions()) {
+        final Optional<HostedPartition> replica = broker.partitions().get(partitionId);
+        final int preferred = distribution.preferredLeader(partitionId);
+        if (replica.isPresent() && replica.get().isLeader() && broker.nodeId() != preferred) {
+          problems.add("partition " + partitionId + " is led by node " + broker.nodeId()
+              + ", not yet by its preferred node " + preferred + " (leader balancing)");
+        }
+      }
+    }
+    return problems;
   }
 
   private List<Integer> allPartitions() {

@@ -460,7 +460,8 @@ public final class EmbeddedCluster implements AutoCloseable {
   /**
    * Waits until the gateway knows a leader for every partition, each confirmed by the running
    * broker it names (same term), and every running broker is ready (a role for each of its
-   * replicas). With a partition in place, a cut-off broker may never be ready: use {@link
+   * replicas); with every broker running and leader balancing on, also until each partition is led
+   * by its preferred broker. With a partition in place, a cut-off broker may never be ready: use {@link
    * #awaitLeaders()}.
    */
   public EmbeddedCluster awaitHealthy() {
