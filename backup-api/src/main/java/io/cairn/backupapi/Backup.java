@@ -13,7 +13,10 @@ import java.util.TreeMap;
  * <p>Build one with {@link #builder(BackupIdentifier)}, which computes the counts.
  */
 public record Backup(
-    BackupIdentifier id, BackupDescriptor descriptor, NamedFileSet snapshot, NamedFileSet segments) {
+    BackupIdentifier id,
+    BackupDescriptor descriptor,
+    NamedFileSet snapshot,
+    NamedFileSet segments) {
 
   public Backup {
     Objects.requireNonNull(id, "id");
@@ -28,14 +31,25 @@ public record Backup(
     long sizeBytes = snapshot.totalBytes() + segments.totalBytes();
     if (descriptor.fileCount() != fileCount || descriptor.sizeBytes() != sizeBytes) {
       throw new IllegalArgumentException(
-          "Expected the descriptor to count " + fileCount + " files of " + sizeBytes
-              + " bytes, but it counts " + descriptor.fileCount() + " files of "
-              + descriptor.sizeBytes() + " bytes (" + id + ")");
+          "Expected the descriptor to count "
+              + fileCount
+              + " files of "
+              + sizeBytes
+              + " bytes, but it counts "
+              + descriptor.fileCount()
+              + " files of "
+              + descriptor.sizeBytes()
+              + " bytes ("
+              + id
+              + ")");
     }
     if (descriptor.snapshotId().isEmpty() && !snapshot.isEmpty()) {
       throw new IllegalArgumentException(
           "Expected no snapshot files in a log-only backup (no snapshotId), but got "
-              + snapshot.size() + " (" + id + ")");
+              + snapshot.size()
+              + " ("
+              + id
+              + ")");
     }
   }
 

@@ -7,9 +7,13 @@ public final class BackupCorruptedException extends BackupStoreException {
   private final FileProblem problem;
 
   public BackupCorruptedException(BackupIdentifier id, FileProblem problem) {
-    super("Expected every file of backup " + id + " to match its manifest, but "
-        + problem.describe() + ". The restore was undone; restore another backup, or the same "
-        + "partition's backup from another node.");
+    super(
+        "Expected every file of backup "
+            + id
+            + " to match its manifest, but "
+            + problem.describe()
+            + ". The restore was undone; restore another backup, or the same "
+            + "partition's backup from another node.");
     this.id = id;
     this.problem = problem;
   }

@@ -64,8 +64,8 @@ public record BackupDescriptor(
       throw invalid("a non-blank brokerVersion", "'" + brokerVersion + "'");
     }
     if (stateDigest == null || !HEX.matcher(stateDigest).matches()) {
-      throw invalid("stateDigest in lowercase hex with an even number of digits",
-          "'" + stateDigest + "'");
+      throw invalid(
+          "stateDigest in lowercase hex with an even number of digits", "'" + stateDigest + "'");
     }
     if (fileCount < 0) {
       throw invalid("fileCount >= 0", fileCount);
@@ -117,8 +117,8 @@ public record BackupDescriptor(
   }
 
   /**
-   * The families whose recorded digest differs from {@code actual} (digest by family name), each
-   * as {@code "<family> expected <hex>, actual <hex|absent>"} in name order, including families
+   * The families whose recorded digest differs from {@code actual} (digest by family name), each as
+   * {@code "<family> expected <hex>, actual <hex|absent>"} in name order, including families
    * present on one side only. Empty when this descriptor records no family digests.
    */
   public List<String> differingFamilies(Map<String, String> actual) {
@@ -126,9 +126,9 @@ public record BackupDescriptor(
   }
 
   /**
-   * One line per column family whose digest in {@code expected} and {@code actual} differs
-   * ("name expected X, actual Y", "absent" for a missing one), in name order; empty when {@code
-   * expected} is (a backup that recorded only the total).
+   * One line per column family whose digest in {@code expected} and {@code actual} differs ("name
+   * expected X, actual Y", "absent" for a missing one), in name order; empty when {@code expected}
+   * is (a backup that recorded only the total).
    */
   public static List<String> differingFamilies(
       Map<String, String> expected, Map<String, String> actual) {

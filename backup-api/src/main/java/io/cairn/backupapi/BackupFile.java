@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * One file to save: the store reads exactly the first {@code lengthBytes} bytes of {@code path},
- * never more, even when the file has grown since (the active journal segment keeps growing during
- * a backup). A file shorter than {@code lengthBytes} fails the save.
+ * never more, even when the file has grown since (the active journal segment keeps growing during a
+ * backup). A file shorter than {@code lengthBytes} fails the save.
  *
  * @param name its name inside the backup, following {@link ObjectNames}
  * @param path where to read it

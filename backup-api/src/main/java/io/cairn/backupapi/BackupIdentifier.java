@@ -43,7 +43,12 @@ public record BackupIdentifier(int nodeId, int partitionId, long checkpointId)
 
   @Override
   public String toString() {
-    return "backup{checkpoint=" + checkpointId + ", partition=" + partitionId + ", node=" + nodeId
+    return "backup{checkpoint="
+        + checkpointId
+        + ", partition="
+        + partitionId
+        + ", node="
+        + nodeId
         + "}";
   }
 }

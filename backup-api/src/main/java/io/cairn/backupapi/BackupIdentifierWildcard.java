@@ -32,7 +32,8 @@ public record BackupIdentifierWildcard(
 
   /** Matches every backup. */
   public static BackupIdentifierWildcard all() {
-    return new BackupIdentifierWildcard(Optional.empty(), Optional.empty(), CheckpointPattern.any());
+    return new BackupIdentifierWildcard(
+        Optional.empty(), Optional.empty(), CheckpointPattern.any());
   }
 
   /** Matches every backup of one partition. */
@@ -70,8 +71,12 @@ public record BackupIdentifierWildcard(
 
   @Override
   public String toString() {
-    return "backups{checkpoint=" + checkpointPattern
-        + ", partition=" + partitionId.map(String::valueOf).orElse("*")
-        + ", node=" + nodeId.map(String::valueOf).orElse("*") + "}";
+    return "backups{checkpoint="
+        + checkpointPattern
+        + ", partition="
+        + partitionId.map(String::valueOf).orElse("*")
+        + ", node="
+        + nodeId.map(String::valueOf).orElse("*")
+        + "}";
   }
 }

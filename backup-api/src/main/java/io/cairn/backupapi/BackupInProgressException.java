@@ -6,8 +6,12 @@ public final class BackupInProgressException extends BackupStoreException {
   private final BackupIdentifier id;
 
   public BackupInProgressException(BackupIdentifier id, String detail) {
-    super("Expected backup " + id + " not to be in progress, but " + detail
-        + ". Mark it failed or wait until its save ends, then delete it.");
+    super(
+        "Expected backup "
+            + id
+            + " not to be in progress, but "
+            + detail
+            + ". Mark it failed or wait until its save ends, then delete it.");
     this.id = id;
   }
 

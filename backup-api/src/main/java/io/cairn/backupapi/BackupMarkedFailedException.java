@@ -9,8 +9,12 @@ public final class BackupMarkedFailedException extends BackupStoreException {
   private final BackupIdentifier id;
 
   public BackupMarkedFailedException(BackupIdentifier id, String reason) {
-    super("Expected backup " + id + " to still be IN_PROGRESS when its contents were stored, but "
-        + reason + "; it was not completed");
+    super(
+        "Expected backup "
+            + id
+            + " to still be IN_PROGRESS when its contents were stored, but "
+            + reason
+            + "; it was not completed");
     this.id = id;
   }
 

@@ -32,15 +32,26 @@ public record BackupStatus(
     Objects.requireNonNull(lastUpdatedAt, "lastUpdatedAt");
     if (failureReason.isPresent() != (statusCode == BackupStatusCode.FAILED)) {
       throw new IllegalArgumentException(
-          "Expected a failure reason iff the status is FAILED, but status was " + statusCode
-              + " and reason " + failureReason + " (" + id + ")");
+          "Expected a failure reason iff the status is FAILED, but status was "
+              + statusCode
+              + " and reason "
+              + failureReason
+              + " ("
+              + id
+              + ")");
     }
     boolean exists = statusCode != BackupStatusCode.DOES_NOT_EXIST;
     if (createdAt.isPresent() != exists || lastUpdatedAt.isPresent() != exists) {
       throw new IllegalArgumentException(
-          "Expected timestamps iff the backup exists, but status was " + statusCode
-              + " with createdAt " + createdAt + " and lastUpdatedAt " + lastUpdatedAt
-              + " (" + id + ")");
+          "Expected timestamps iff the backup exists, but status was "
+              + statusCode
+              + " with createdAt "
+              + createdAt
+              + " and lastUpdatedAt "
+              + lastUpdatedAt
+              + " ("
+              + id
+              + ")");
     }
     if (!exists && descriptor.isPresent()) {
       throw new IllegalArgumentException(
@@ -85,8 +96,10 @@ public record BackupStatus(
         id,
         BackupStatusCode.FAILED,
         Optional.empty(),
-        Optional.of(UNREADABLE_MANIFEST_REASON + message
-            + ". It can never be restored; delete this backup to clear it."),
+        Optional.of(
+            UNREADABLE_MANIFEST_REASON
+                + message
+                + ". It can never be restored; delete this backup to clear it."),
         Optional.of(lastModifiedAt),
         Optional.of(lastModifiedAt));
   }
@@ -106,7 +119,9 @@ public record BackupStatus(
     return statusCode != BackupStatusCode.DOES_NOT_EXIST;
   }
 
-  /** Whether this is a listed backup whose manifest cannot be read ({@link #unreadableManifest}). */
+  /**
+   * Whether this is a listed backup whose manifest cannot be read ({@link #unreadableManifest}).
+   */
   public boolean isManifestUnreadable() {
     return failureReason.map(r -> r.startsWith(UNREADABLE_MANIFEST_REASON)).orElse(false);
   }

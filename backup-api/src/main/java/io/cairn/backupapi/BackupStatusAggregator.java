@@ -44,7 +44,10 @@ public final class BackupStatusAggregator {
       long checkpointId, int partitionCount, Collection<BackupStatus> statuses) {
     if (partitionCount < 1) {
       throw new IllegalArgumentException(
-          "Expected partitionCount >= 1, but was " + partitionCount + " (backup " + checkpointId
+          "Expected partitionCount >= 1, but was "
+              + partitionCount
+              + " (backup "
+              + checkpointId
               + ")");
     }
     Map<Integer, BackupStatus> best = new TreeMap<>();
@@ -73,8 +76,9 @@ public final class BackupStatusAggregator {
       }
       partitions.put(partition, status);
       switch (status.statusCode()) {
-        case FAILED -> failed.add(
-            "partition " + partition + " failed: " + status.failureReason().orElse("unknown"));
+        case FAILED ->
+            failed.add(
+                "partition " + partition + " failed: " + status.failureReason().orElse("unknown"));
         case IN_PROGRESS -> running.add(partition);
         case COMPLETED, DOES_NOT_EXIST -> {
           // completed counts as done; DOES_NOT_EXIST was handled above
@@ -91,7 +95,9 @@ public final class BackupStatusAggregator {
     }
     if (!failed.isEmpty()) {
       return new ClusterBackupStatus(
-          checkpointId, ClusterBackupStatusCode.FAILED, Optional.of(String.join("; ", failed)),
+          checkpointId,
+          ClusterBackupStatusCode.FAILED,
+          Optional.of(String.join("; ", failed)),
           partitions);
     }
     if (!running.isEmpty()) {
@@ -106,9 +112,13 @@ public final class BackupStatusAggregator {
       return new ClusterBackupStatus(
           checkpointId,
           ClusterBackupStatusCode.INCOMPLETE,
-          Optional.of(describe(missing, "without a backup") + " ("
-              + (partitionCount - missing.size()) + " of " + partitionCount
-              + " partitions completed)"),
+          Optional.of(
+              describe(missing, "without a backup")
+                  + " ("
+                  + (partitionCount - missing.size())
+                  + " of "
+                  + partitionCount
+                  + " partitions completed)"),
           partitions);
     }
     return new ClusterBackupStatus(

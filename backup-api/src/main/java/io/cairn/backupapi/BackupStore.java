@@ -33,15 +33,15 @@ import java.util.concurrent.CompletableFuture;
 public interface BackupStore extends AutoCloseable {
 
   /**
-   * Saves a backup: manifest IN_PROGRESS, then every file (exactly its fixed length), then
-   * manifest COMPLETED.
+   * Saves a backup: manifest IN_PROGRESS, then every file (exactly its fixed length), then manifest
+   * COMPLETED.
    *
    * <p><b>Incremental reuse.</b> When {@code previous} names a COMPLETED backup of the same
    * partition, a file whose set, name, size and CRC32C equal one of that backup's files is not
-   * copied: the store makes the new backup refer to the same bytes in a way that keeps each
-   * backup self-contained (fs: a hard link; object stores: a server-side copy). Deleting either
-   * backup later never breaks the other. A previous backup that does not exist or is not
-   * COMPLETED is ignored (everything is copied).
+   * copied: the store makes the new backup refer to the same bytes in a way that keeps each backup
+   * self-contained (fs: a hard link; object stores: a server-side copy). Deleting either backup
+   * later never breaks the other. A previous backup that does not exist or is not COMPLETED is
+   * ignored (everything is copied).
    *
    * @param previous the partition's previous completed backup, if any
    * @return completes with what was copied and reused once the manifest is COMPLETED; fails with
@@ -64,12 +64,12 @@ public interface BackupStore extends AutoCloseable {
 
   /**
    * One page of the statuses of the backups matching {@code wildcard}, ordered by partition,
-   * checkpoint id, node. The cost grows with the number of backups, never with the number of
-   * files in them. A manifest that cannot be trusted (unparseable, truncated, of an unknown major
+   * checkpoint id, node. The cost grows with the number of backups, never with the number of files
+   * in them. A manifest that cannot be trusted (unparseable, truncated, of an unknown major
    * version) never fails the listing: its backup is listed as {@link
    * BackupStatus#unreadableManifest} — FAILED, without descriptor, the reason naming the manifest
-   * and what is wrong — and the other backups are listed as usual (delete it to clear it).
-   * {@link #getStatus}, {@link #restore} and {@link #verify} of it still fail with {@link
+   * and what is wrong — and the other backups are listed as usual (delete it to clear it). {@link
+   * #getStatus}, {@link #restore} and {@link #verify} of it still fail with {@link
    * ManifestException}.
    *
    * @throws IllegalArgumentException (in the future) for a token this store did not hand out
@@ -88,8 +88,8 @@ public interface BackupStore extends AutoCloseable {
    * Marks a backup FAILED with {@code reason}, conditionally:
    *
    * <ul>
-   *   <li>missing → a FAILED manifest without descriptor is created (a later save of the id is
-   *       then refused);
+   *   <li>missing → a FAILED manifest without descriptor is created (a later save of the id is then
+   *       refused);
    *   <li>IN_PROGRESS → FAILED; a save still running ends with {@link BackupMarkedFailedException}
    *       and the backup stays FAILED;
    *   <li>FAILED → unchanged, the first reason is kept (idempotent);

@@ -32,6 +32,8 @@ public enum Compression {
     throw new IllegalArgumentException(
         "Expected compression to be one of "
             + Arrays.stream(values()).map(Compression::manifestName).toList()
-            + ", but was '" + name + "'");
+            + ", but was '"
+            + name
+            + "'");
   }
 }

@@ -41,13 +41,24 @@ public record FileProblem(
 
   /** One line naming the file, the problem, what was expected and what was found. */
   public String describe() {
-    return fileSet.directoryName() + "/" + name + ": " + kind
-        + " (expected " + expectedSizeBytes + " bytes, stored " + expectedStoredSizeBytes
-        + " bytes, crc32c " + expectedCrc32c
-        + "; found " + (actualStoredSizeBytes.isPresent()
-            ? "stored " + actualStoredSizeBytes.getAsLong() + " bytes" : "no object")
+    return fileSet.directoryName()
+        + "/"
+        + name
+        + ": "
+        + kind
+        + " (expected "
+        + expectedSizeBytes
+        + " bytes, stored "
+        + expectedStoredSizeBytes
+        + " bytes, crc32c "
+        + expectedCrc32c
+        + "; found "
+        + (actualStoredSizeBytes.isPresent()
+            ? "stored " + actualStoredSizeBytes.getAsLong() + " bytes"
+            : "no object")
         + (actualSizeBytes.isPresent() ? ", " + actualSizeBytes.getAsLong() + " bytes" : "")
         + actualCrc32c.map(c -> ", crc32c " + c).orElse("")
-        + "): " + detail;
+        + "): "
+        + detail;
   }
 }

@@ -1,9 +1,9 @@
 package io.cairn.backupapi;
 
 /**
- * A manifest that cannot be trusted: unparseable, of an unknown major version, changed since it
- * was written (its {@code manifestChecksum} does not match), inconsistent, or naming a file that
- * could escape its directory. The message names the manifest and what is wrong.
+ * A manifest that cannot be trusted: unparseable, of an unknown major version, changed since it was
+ * written (its {@code manifestChecksum} does not match), inconsistent, or naming a file that could
+ * escape its directory. The message names the manifest and what is wrong.
  */
 public final class ManifestException extends BackupStoreException {
 

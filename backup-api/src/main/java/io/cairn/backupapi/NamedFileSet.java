@@ -20,8 +20,11 @@ public record NamedFileSet(List<BackupFile> files) {
     for (BackupFile file : files) {
       if (!names.add(file.name())) {
         throw new IllegalArgumentException(
-            "Expected unique file names in a file set, but '" + file.name()
-                + "' appears twice (" + file.path() + ")");
+            "Expected unique file names in a file set, but '"
+                + file.name()
+                + "' appears twice ("
+                + file.path()
+                + ")");
       }
     }
   }

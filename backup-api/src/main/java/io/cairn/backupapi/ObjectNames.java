@@ -60,8 +60,13 @@ public final class ObjectNames {
             why -> {
               throw new IllegalArgumentException(
                   "Expected a relative object name without '..', '.', empty segments, backslashes "
-                      + "or control characters, but '" + name + "' is not: " + why + " ("
-                      + context + ")");
+                      + "or control characters, but '"
+                      + name
+                      + "' is not: "
+                      + why
+                      + " ("
+                      + context
+                      + ")");
             });
     return name;
   }

@@ -36,8 +36,10 @@ public record PageRequest(Optional<String> token, int size) {
     return new PageRequest(
         Optional.of(
             page.nextPageToken()
-                .orElseThrow(() -> new IllegalArgumentException("Expected a next page, but "
-                    + "this was the last (page request)"))),
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            "Expected a next page, but " + "this was the last (page request)"))),
         size);
   }
 }

@@ -36,7 +36,12 @@ public record VerificationReport(
     if (isClean()) {
       return id + ": " + checkedFileCount + " files (" + checkedBytes + " bytes) match";
     }
-    return id + ": " + problems.size() + " of " + checkedFileCount + " files do not match. "
+    return id
+        + ": "
+        + problems.size()
+        + " of "
+        + checkedFileCount
+        + " files do not match. "
         + "Delete this backup and take a new one, or restore from another copy.\n"
         + problems.stream().map(p -> "  " + p.describe()).collect(Collectors.joining("\n"));
   }

@@ -29,10 +29,12 @@ class BackupStatusAggregatorTest {
     if (code == DOES_NOT_EXIST) {
       return BackupStatus.doesNotExist(id);
     }
-    Optional<BackupDescriptor> descriptor = code == COMPLETED
-        ? Optional.of(new BackupDescriptor(CHECKPOINT, partition, node, 100, Optional.empty(), 4,
-            "0.1.0", "ab", 0, 0))
-        : Optional.empty();
+    Optional<BackupDescriptor> descriptor =
+        code == COMPLETED
+            ? Optional.of(
+                new BackupDescriptor(
+                    CHECKPOINT, partition, node, 100, Optional.empty(), 4, "0.1.0", "ab", 0, 0))
+            : Optional.empty();
     Optional<String> reason = code == FAILED ? Optional.of("leader changed") : Optional.empty();
     return new BackupStatus(id, code, descriptor, reason, Optional.of(T0), Optional.of(T0));
   }
@@ -55,39 +57,67 @@ class BackupStatusAggregatorTest {
     return Stream.of(
         // partitions, statuses, expected code, expected reason (substring; "" = no reason)
         arguments(3, "", ClusterBackupStatusCode.DOES_NOT_EXIST, "no partition has backup 7"),
-        arguments(3, "1:DOES_NOT_EXIST 2:DOES_NOT_EXIST", ClusterBackupStatusCode.DOES_NOT_EXIST,
+        arguments(
+            3,
+            "1:DOES_NOT_EXIST 2:DOES_NOT_EXIST",
+            ClusterBackupStatusCode.DOES_NOT_EXIST,
             "no partition"),
         arguments(3, "1:COMPLETED 2:COMPLETED 3:COMPLETED", ClusterBackupStatusCode.COMPLETED, ""),
         arguments(1, "1:COMPLETED", ClusterBackupStatusCode.COMPLETED, ""),
-        arguments(3, "1:COMPLETED 2:FAILED 3:COMPLETED", ClusterBackupStatusCode.FAILED,
+        arguments(
+            3,
+            "1:COMPLETED 2:FAILED 3:COMPLETED",
+            ClusterBackupStatusCode.FAILED,
             "partition 2 failed: leader changed"),
-        arguments(3, "1:FAILED 2:IN_PROGRESS", ClusterBackupStatusCode.FAILED,
+        arguments(
+            3,
+            "1:FAILED 2:IN_PROGRESS",
+            ClusterBackupStatusCode.FAILED,
             "partition 1 failed: leader changed"),
-        arguments(3, "1:COMPLETED 2:IN_PROGRESS 3:COMPLETED", ClusterBackupStatusCode.IN_PROGRESS,
+        arguments(
+            3,
+            "1:COMPLETED 2:IN_PROGRESS 3:COMPLETED",
+            ClusterBackupStatusCode.IN_PROGRESS,
             "partition 2 in progress"),
-        arguments(3, "1:IN_PROGRESS 2:COMPLETED", ClusterBackupStatusCode.IN_PROGRESS,
+        arguments(
+            3,
+            "1:IN_PROGRESS 2:COMPLETED",
+            ClusterBackupStatusCode.IN_PROGRESS,
             "partition 3 not started"),
-        arguments(3, "1:COMPLETED 3:COMPLETED", ClusterBackupStatusCode.INCOMPLETE,
+        arguments(
+            3,
+            "1:COMPLETED 3:COMPLETED",
+            ClusterBackupStatusCode.INCOMPLETE,
             "partition 2 without a backup (2 of 3 partitions completed)"),
-        arguments(4, "1:COMPLETED", ClusterBackupStatusCode.INCOMPLETE,
+        arguments(
+            4,
+            "1:COMPLETED",
+            ClusterBackupStatusCode.INCOMPLETE,
             "partitions 2, 3, 4 without a backup"),
         // several nodes hold one partition: the best copy counts
-        arguments(2, "1:FAILED@0 1:COMPLETED@1 2:COMPLETED", ClusterBackupStatusCode.COMPLETED,
-            ""),
-        arguments(2, "1:COMPLETED@1 1:FAILED@0 2:COMPLETED", ClusterBackupStatusCode.COMPLETED,
-            ""),
-        arguments(2, "1:FAILED@0 1:IN_PROGRESS@1 2:COMPLETED",
-            ClusterBackupStatusCode.IN_PROGRESS, "partition 1 in progress"),
-        arguments(2, "1:DOES_NOT_EXIST@0 1:FAILED@1 2:COMPLETED", ClusterBackupStatusCode.FAILED,
+        arguments(2, "1:FAILED@0 1:COMPLETED@1 2:COMPLETED", ClusterBackupStatusCode.COMPLETED, ""),
+        arguments(2, "1:COMPLETED@1 1:FAILED@0 2:COMPLETED", ClusterBackupStatusCode.COMPLETED, ""),
+        arguments(
+            2,
+            "1:FAILED@0 1:IN_PROGRESS@1 2:COMPLETED",
+            ClusterBackupStatusCode.IN_PROGRESS,
+            "partition 1 in progress"),
+        arguments(
+            2,
+            "1:DOES_NOT_EXIST@0 1:FAILED@1 2:COMPLETED",
+            ClusterBackupStatusCode.FAILED,
             "partition 1 failed"),
-        arguments(3, "1:FAILED 2:FAILED 3:COMPLETED", ClusterBackupStatusCode.FAILED,
+        arguments(
+            3,
+            "1:FAILED 2:FAILED 3:COMPLETED",
+            ClusterBackupStatusCode.FAILED,
             "partition 1 failed: leader changed; partition 2 failed: leader changed"));
   }
 
   @ParameterizedTest(name = "{0} partitions, [{1}] -> {2}")
   @MethodSource("table")
-  void shouldAggregatePartitionStatuses(int partitions, String table,
-      ClusterBackupStatusCode expected, String reason) {
+  void shouldAggregatePartitionStatuses(
+      int partitions, String table, ClusterBackupStatusCode expected, String reason) {
     ClusterBackupStatus status =
         BackupStatusAggregator.aggregate(CHECKPOINT, partitions, statuses(table));
 
@@ -102,8 +132,9 @@ class BackupStatusAggregatorTest {
 
   @Test
   void shouldKeepTheBestStatusOfEachPartition() {
-    ClusterBackupStatus status = BackupStatusAggregator.aggregate(CHECKPOINT, 3,
-        statuses("1:FAILED@0 1:COMPLETED@2 2:IN_PROGRESS@1"));
+    ClusterBackupStatus status =
+        BackupStatusAggregator.aggregate(
+            CHECKPOINT, 3, statuses("1:FAILED@0 1:COMPLETED@2 2:IN_PROGRESS@1"));
 
     assertThat(status.partitions()).containsOnlyKeys(1, 2);
     assertThat(status.partitions().get(1).id().nodeId()).isEqualTo(2);
@@ -122,8 +153,8 @@ class BackupStatusAggregatorTest {
 
   @Test
   void shouldRejectPartitionOutsideTheCluster() {
-    assertThatThrownBy(() -> BackupStatusAggregator.aggregate(CHECKPOINT, 3,
-        List.of(status(4, 0, COMPLETED))))
+    assertThatThrownBy(
+            () -> BackupStatusAggregator.aggregate(CHECKPOINT, 3, List.of(status(4, 0, COMPLETED))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("partitions 1..3");
   }

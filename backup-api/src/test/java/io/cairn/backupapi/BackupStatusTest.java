@@ -13,9 +13,11 @@ class BackupStatusTest {
 
   @Test
   void shouldListUnreadableManifestAsFailedNamingTheManifestAndTheProblem() {
-    var error = new ManifestException("manifests/2/5/0/manifest.json",
-        "Expected a JSON manifest, but it cannot be parsed: Unexpected end-of-input (manifest "
-            + "manifests/2/5/0/manifest.json)");
+    var error =
+        new ManifestException(
+            "manifests/2/5/0/manifest.json",
+            "Expected a JSON manifest, but it cannot be parsed: Unexpected end-of-input (manifest "
+                + "manifests/2/5/0/manifest.json)");
 
     BackupStatus status = BackupStatus.unreadableManifest(ID, error, MODIFIED);
 
@@ -24,11 +26,14 @@ class BackupStatusTest {
     assertThat(status.createdAt()).contains(MODIFIED);
     assertThat(status.lastUpdatedAt()).contains(MODIFIED);
     assertThat(status.isManifestUnreadable()).isTrue();
-    assertThat(status.failureReason()).hasValueSatisfying(reason -> assertThat(reason)
-        .startsWith(BackupStatus.UNREADABLE_MANIFEST_REASON)
-        .contains("cannot be parsed: Unexpected end-of-input")
-        .containsOnlyOnce("manifests/2/5/0/manifest.json")
-        .contains("delete this backup"));
+    assertThat(status.failureReason())
+        .hasValueSatisfying(
+            reason ->
+                assertThat(reason)
+                    .startsWith(BackupStatus.UNREADABLE_MANIFEST_REASON)
+                    .contains("cannot be parsed: Unexpected end-of-input")
+                    .containsOnlyOnce("manifests/2/5/0/manifest.json")
+                    .contains("delete this backup"));
   }
 
   @Test
@@ -37,14 +42,23 @@ class BackupStatusTest {
 
     BackupStatus status = BackupStatus.unreadableManifest(ID, error, MODIFIED);
 
-    assertThat(status.failureReason()).hasValueSatisfying(reason -> assertThat(reason)
-        .contains("Expected a JSON object (manifest s3://bucket/manifests/2/5/0)"));
+    assertThat(status.failureReason())
+        .hasValueSatisfying(
+            reason ->
+                assertThat(reason)
+                    .contains("Expected a JSON object (manifest s3://bucket/manifests/2/5/0)"));
   }
 
   @Test
   void shouldNotTakeAnOrdinaryFailureForAnUnreadableManifest() {
-    var failed = new BackupStatus(ID, BackupStatusCode.FAILED, Optional.empty(),
-        Optional.of("leader changed"), Optional.of(MODIFIED), Optional.of(MODIFIED));
+    var failed =
+        new BackupStatus(
+            ID,
+            BackupStatusCode.FAILED,
+            Optional.empty(),
+            Optional.of("leader changed"),
+            Optional.of(MODIFIED),
+            Optional.of(MODIFIED));
 
     assertThat(failed.isManifestUnreadable()).isFalse();
     assertThat(BackupStatus.doesNotExist(ID).isManifestUnreadable()).isFalse();

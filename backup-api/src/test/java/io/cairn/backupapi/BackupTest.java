@@ -15,17 +15,24 @@ class BackupTest {
   private static final BackupIdentifier ID = new BackupIdentifier(1, 2, 3);
 
   private static Backup.Builder builder() {
-    return Backup.builder(ID).checkpointPosition(500).numberOfPartitions(3)
-        .brokerVersion("0.1.0").stateDigest("beef");
+    return Backup.builder(ID)
+        .checkpointPosition(500)
+        .numberOfPartitions(3)
+        .brokerVersion("0.1.0")
+        .stateDigest("beef");
   }
 
   @Test
   void shouldCountFilesAndBytesInTheDescriptor() {
-    Backup backup = builder()
-        .snapshot("snap-1", NamedFileSet.of(new BackupFile("a.sst", Path.of("/s/a"), 10),
-            new BackupFile("CURRENT", Path.of("/s/c"), 5)))
-        .segments(NamedFileSet.of(new BackupFile("1.log", Path.of("/l/1"), 100)))
-        .build();
+    Backup backup =
+        builder()
+            .snapshot(
+                "snap-1",
+                NamedFileSet.of(
+                    new BackupFile("a.sst", Path.of("/s/a"), 10),
+                    new BackupFile("CURRENT", Path.of("/s/c"), 5)))
+            .segments(NamedFileSet.of(new BackupFile("1.log", Path.of("/l/1"), 100)))
+            .build();
 
     BackupDescriptor d = backup.descriptor();
     assertThat(d.fileCount()).isEqualTo(3);
@@ -37,10 +44,10 @@ class BackupTest {
 
   @Test
   void shouldRejectDescriptorWhoseCountsDoNotMatchTheFiles() {
-    Backup valid = builder().segments(NamedFileSet.of(new BackupFile("1.log", Path.of("/x"), 9)))
-        .build();
-    BackupDescriptor wrong = new BackupDescriptor(3, 2, 1, 500, Optional.empty(), 3, "0.1.0",
-        "beef", 1, 10);
+    Backup valid =
+        builder().segments(NamedFileSet.of(new BackupFile("1.log", Path.of("/x"), 9))).build();
+    BackupDescriptor wrong =
+        new BackupDescriptor(3, 2, 1, 500, Optional.empty(), 3, "0.1.0", "beef", 1, 10);
 
     assertThatThrownBy(() -> new Backup(ID, wrong, valid.snapshot(), valid.segments()))
         .isInstanceOf(IllegalArgumentException.class)
@@ -51,8 +58,7 @@ class BackupTest {
   void shouldRejectSnapshotFilesInALogOnlyBackup() {
     Backup logOnly = builder().build();
     var files = NamedFileSet.of(new BackupFile("a", Path.of("/a"), 0));
-    var descriptor = new BackupDescriptor(3, 2, 1, 500, Optional.empty(), 3, "0.1.0", "beef", 1,
-        0);
+    var descriptor = new BackupDescriptor(3, 2, 1, 500, Optional.empty(), 3, "0.1.0", "beef", 1, 0);
 
     assertThatThrownBy(() -> new Backup(ID, descriptor, files, logOnly.segments()))
         .hasMessageContaining("log-only");
@@ -60,8 +66,11 @@ class BackupTest {
 
   @Test
   void shouldRejectDuplicateNamesInAFileSet() {
-    assertThatThrownBy(() -> NamedFileSet.of(new BackupFile("1.log", Path.of("/a"), 1),
-        new BackupFile("1.log", Path.of("/b"), 1)))
+    assertThatThrownBy(
+            () ->
+                NamedFileSet.of(
+                    new BackupFile("1.log", Path.of("/a"), 1),
+                    new BackupFile("1.log", Path.of("/b"), 1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'1.log' appears twice");
   }
@@ -97,14 +106,35 @@ class BackupTest {
   @Test
   void shouldKeepStatusInvariants() {
     Instant t = Instant.parse("2025-01-01T00:00:00Z");
-    assertThatThrownBy(() -> new BackupStatus(ID, BackupStatusCode.FAILED, Optional.empty(),
-        Optional.empty(), Optional.of(t), Optional.of(t)))
+    assertThatThrownBy(
+            () ->
+                new BackupStatus(
+                    ID,
+                    BackupStatusCode.FAILED,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of(t),
+                    Optional.of(t)))
         .hasMessageContaining("failure reason iff the status is FAILED");
-    assertThatThrownBy(() -> new BackupStatus(ID, BackupStatusCode.COMPLETED, Optional.empty(),
-        Optional.empty(), Optional.of(t), Optional.of(t)))
+    assertThatThrownBy(
+            () ->
+                new BackupStatus(
+                    ID,
+                    BackupStatusCode.COMPLETED,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of(t),
+                    Optional.of(t)))
         .hasMessageContaining("descriptor for a COMPLETED backup");
-    assertThatThrownBy(() -> new BackupStatus(ID, BackupStatusCode.IN_PROGRESS, Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty()))
+    assertThatThrownBy(
+            () ->
+                new BackupStatus(
+                    ID,
+                    BackupStatusCode.IN_PROGRESS,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty()))
         .hasMessageContaining("timestamps iff the backup exists");
     assertThat(BackupStatus.doesNotExist(ID).exists()).isFalse();
   }

@@ -13,8 +13,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IdentifiersTest {
 
   @ParameterizedTest
-  @CsvSource({"-1, 1, 1, nodeId >= 0", "0, 0, 1, partitionId >= 1", "0, 1, 0, checkpointId >= 1",
-      "0, 1, -5, checkpointId >= 1"})
+  @CsvSource({
+    "-1, 1, 1, nodeId >= 0",
+    "0, 0, 1, partitionId >= 1",
+    "0, 1, 0, checkpointId >= 1",
+    "0, 1, -5, checkpointId >= 1"
+  })
   void shouldRejectInvalidIdentifier(int node, int partition, long checkpoint, String rule) {
     assertThatThrownBy(() -> new BackupIdentifier(node, partition, checkpoint))
         .isInstanceOf(IllegalArgumentException.class)
@@ -23,23 +27,39 @@ class IdentifiersTest {
 
   @Test
   void shouldOrderByPartitionThenCheckpointThenNode() {
-    var ids = List.of(new BackupIdentifier(1, 2, 1), new BackupIdentifier(0, 1, 12),
-        new BackupIdentifier(1, 1, 2), new BackupIdentifier(0, 1, 2));
+    var ids =
+        List.of(
+            new BackupIdentifier(1, 2, 1),
+            new BackupIdentifier(0, 1, 12),
+            new BackupIdentifier(1, 1, 2),
+            new BackupIdentifier(0, 1, 2));
 
-    assertThat(ids.stream().sorted().toList()).containsExactly(
-        new BackupIdentifier(0, 1, 2), new BackupIdentifier(1, 1, 2),
-        new BackupIdentifier(0, 1, 12), new BackupIdentifier(1, 2, 1));
+    assertThat(ids.stream().sorted().toList())
+        .containsExactly(
+            new BackupIdentifier(0, 1, 2), new BackupIdentifier(1, 1, 2),
+            new BackupIdentifier(0, 1, 12), new BackupIdentifier(1, 2, 1));
   }
 
   @ParameterizedTest
-  @CsvSource({"*, 1, true", "*, 999, true", "12, 12, true", "12, 120, false", "12*, 12, true",
-      "12*, 120, true", "12*, 1, false", "12*, 212, false", "1*, 19, true", "1*, 21, false"})
+  @CsvSource({
+    "*, 1, true",
+    "*, 999, true",
+    "12, 12, true",
+    "12, 120, false",
+    "12*, 12, true",
+    "12*, 120, true",
+    "12*, 1, false",
+    "12*, 212, false",
+    "1*, 19, true",
+    "1*, 21, false"
+  })
   void shouldMatchCheckpointPattern(String pattern, long checkpoint, boolean matches) {
     assertThat(CheckpointPattern.parse(pattern).matches(checkpoint)).isEqualTo(matches);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "**", "1*2", "*1", "01", "0", "-1", "abc", "1 ", "99999999999999999999"})
+  @ValueSource(
+      strings = {"", "**", "1*2", "*1", "01", "0", "-1", "abc", "1 ", "99999999999999999999"})
   void shouldRejectMalformedCheckpointPattern(String pattern) {
     assertThatThrownBy(() -> CheckpointPattern.parse(pattern))
         .isInstanceOf(IllegalArgumentException.class)
@@ -56,8 +76,10 @@ class IdentifiersTest {
 
   @Test
   void shouldMatchWildcardOnEveryGivenField() {
-    var wildcard = BackupIdentifierWildcard.ofPartition(2).withNode(1)
-        .withCheckpoints(CheckpointPattern.parse("3*"));
+    var wildcard =
+        BackupIdentifierWildcard.ofPartition(2)
+            .withNode(1)
+            .withCheckpoints(CheckpointPattern.parse("3*"));
 
     assertThat(wildcard.matches(new BackupIdentifier(1, 2, 31))).isTrue();
     assertThat(wildcard.matches(new BackupIdentifier(0, 2, 31))).isFalse();
@@ -68,8 +90,11 @@ class IdentifiersTest {
 
   @Test
   void shouldRejectWildcardWithInvalidIds() {
-    assertThatThrownBy(() -> new BackupIdentifierWildcard(Optional.of(-1), Optional.empty(),
-        CheckpointPattern.any())).hasMessageContaining("nodeId >= 0");
+    assertThatThrownBy(
+            () ->
+                new BackupIdentifierWildcard(
+                    Optional.of(-1), Optional.empty(), CheckpointPattern.any()))
+        .hasMessageContaining("nodeId >= 0");
     assertThatThrownBy(() -> BackupIdentifierWildcard.ofPartition(0))
         .hasMessageContaining("partitionId >= 1");
   }

@@ -65,14 +65,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Threads.</b> Saves, restores and verifies run on the injected transfer executor; its size
  * bounds how many run at once. A save or restore also copies up to {@code maxConcurrentFileCopies}
- * of its files at once on that executor's threads (its own thread plus helpers; with no free
- * thread it copies alone), and waits for the bytes/s limit there. Status, list, markFailed and
- * delete read or change manifests only and run on the injected query executor, so they never queue
- * behind a transfer, throttled or not.
+ * of its files at once on that executor's threads (its own thread plus helpers; with no free thread
+ * it copies alone), and waits for the bytes/s limit there. Status, list, markFailed and delete read
+ * or change manifests only and run on the injected query executor, so they never queue behind a
+ * transfer, throttled or not.
  *
  * <p><b>Bytes/s limit.</b> {@code maxBytesPerSecond} bounds the bytes written into the store by all
- * saves together (stored bytes, after compression; linked files cost nothing), with bursts of 1/8
- * s of the limit. Restore and verify are not limited.
+ * saves together (stored bytes, after compression; linked files cost nothing), with bursts of 1/8 s
+ * of the limit. Restore and verify are not limited.
  */
 public final class FilesystemBackupStore implements BackupStore {
 
@@ -87,8 +87,10 @@ public final class FilesystemBackupStore implements BackupStore {
   private final Executor queryExecutor;
   private final FilesystemBackupStoreMetrics metrics;
   private final BackupLocks locks = new BackupLocks();
+
   /** Guards creating and pruning the shared partition/checkpoint directories. */
   private final ReentrantLock structureLock = new ReentrantLock();
+
   private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
   private final Set<CompletableFuture<?>> running = ConcurrentHashMap.newKeySet();
   private final ContentWriter writer;
@@ -110,8 +112,13 @@ public final class FilesystemBackupStore implements BackupStore {
     this.queryExecutor = queryExecutor;
     this.metrics = new FilesystemBackupStoreMetrics(registry);
     // One limit for the whole store: every file of every save running in it.
-    var limiter = new ByteRateLimiter(config.maxBytesPerSecond(),
-        burstBytes(config.maxBytesPerSecond()), metrics::monotonicNanos, pause, metrics::throttled);
+    var limiter =
+        new ByteRateLimiter(
+            config.maxBytesPerSecond(),
+            burstBytes(config.maxBytesPerSecond()),
+            metrics::monotonicNanos,
+            pause,
+            metrics::throttled);
     this.writer = new ContentWriter(layout, config.compressionPolicy(), limiter);
   }
 
@@ -142,8 +149,8 @@ public final class FilesystemBackupStore implements BackupStore {
 
   /**
    * {@link #open(FilesystemBackupStoreConfig, InstantSource, Executor, Executor, MeterRegistry)}
-   * whose {@code maxBytesPerSecond} waits go through {@code pause} (tests move a simulated clock
-   * or hold a save; the limit's clock is the registry's monotonic clock).
+   * whose {@code maxBytesPerSecond} waits go through {@code pause} (tests move a simulated clock or
+   * hold a save; the limit's clock is the registry's monotonic clock).
    */
   static FilesystemBackupStore open(
       FilesystemBackupStoreConfig config,
@@ -158,13 +165,20 @@ public final class FilesystemBackupStore implements BackupStore {
       Files.createDirectories(store.layout.manifestsRoot());
       Files.createDirectories(store.layout.contentsRoot());
     } catch (IOException e) {
-      throw FilesystemBackupStoreConfig.invalid(FilesystemBackupStoreConfig.BASE_PATH_KEY,
-          "a writable directory", "creating its sub-directories failed: " + e);
+      throw FilesystemBackupStoreConfig.invalid(
+          FilesystemBackupStoreConfig.BASE_PATH_KEY,
+          "a writable directory",
+          "creating its sub-directories failed: " + e);
     }
-    LOG.info("Opened filesystem backup store at {} (compression {}, threshold {} bytes, {} file "
-            + "copies at once, {})", config.basePath(), config.compression().manifestName(),
-        config.compressionThresholdBytes(), config.maxConcurrentFileCopies(),
-        config.maxBytesPerSecond() == 0 ? "no bytes/s limit"
+    LOG.info(
+        "Opened filesystem backup store at {} (compression {}, threshold {} bytes, {} file "
+            + "copies at once, {})",
+        config.basePath(),
+        config.compression().manifestName(),
+        config.compressionThresholdBytes(),
+        config.maxConcurrentFileCopies(),
+        config.maxBytesPerSecond() == 0
+            ? "no bytes/s limit"
             : "at most " + config.maxBytesPerSecond() + " bytes/s");
     return store;
   }
@@ -172,20 +186,32 @@ public final class FilesystemBackupStore implements BackupStore {
   private static void checkBasePath(Path basePath) {
     String key = FilesystemBackupStoreConfig.BASE_PATH_KEY;
     if (!Files.exists(basePath)) {
-      throw FilesystemBackupStoreConfig.invalid(key, "an existing writable directory",
-          "'" + basePath + "' does not exist", "Create it or point " + key + " at one.");
+      throw FilesystemBackupStoreConfig.invalid(
+          key,
+          "an existing writable directory",
+          "'" + basePath + "' does not exist",
+          "Create it or point " + key + " at one.");
     }
     if (!Files.isDirectory(basePath)) {
-      throw FilesystemBackupStoreConfig.invalid(key, "an existing writable directory",
-          "'" + basePath + "' is not a directory", "Point " + key + " at a directory.");
+      throw FilesystemBackupStoreConfig.invalid(
+          key,
+          "an existing writable directory",
+          "'" + basePath + "' is not a directory",
+          "Point " + key + " at a directory.");
     }
     Path probe = basePath.resolve(".cairn-write-probe");
     try {
-      Files.write(probe, new byte[] {1}, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+      Files.write(
+          probe,
+          new byte[] {1},
+          StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING);
       Files.deleteIfExists(probe);
     } catch (IOException e) {
-      throw FilesystemBackupStoreConfig.invalid(key, "an existing writable directory",
+      throw FilesystemBackupStoreConfig.invalid(
+          key,
+          "an existing writable directory",
           "writing into '" + basePath + "' failed: " + e,
           "Fix its permissions or point " + key + " at another directory.");
     }
@@ -203,15 +229,21 @@ public final class FilesystemBackupStore implements BackupStore {
   // ------------------------------------------------------------------------------- the SPI
 
   @Override
-  public CompletableFuture<BackupSaveResult> save(Backup backup,
-      Optional<BackupIdentifier> previous) {
+  public CompletableFuture<BackupSaveResult> save(
+      Backup backup, Optional<BackupIdentifier> previous) {
     return submit("save", executor, () -> new SaveOperation(this, backup, previous).run());
   }
 
   @Override
   public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return submit("status", queryExecutor, () -> manifests.read(id).map(Manifest::toStatus)
-        .orElseGet(() -> BackupStatus.doesNotExist(id)));
+    return submit(
+        "status",
+        queryExecutor,
+        () ->
+            manifests
+                .read(id)
+                .map(Manifest::toStatus)
+                .orElseGet(() -> BackupStatus.doesNotExist(id)));
   }
 
   @Override
@@ -221,66 +253,91 @@ public final class FilesystemBackupStore implements BackupStore {
 
   @Override
   public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return submit("delete", queryExecutor, () -> {
-      deleteBackup(id);
-      return null;
-    });
+    return submit(
+        "delete",
+        queryExecutor,
+        () -> {
+          deleteBackup(id);
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
     if (reason == null || reason.isBlank()) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException(
-          "Expected a non-blank failure reason, but was '" + reason + "' (markFailed " + id
-              + ")"));
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException(
+              "Expected a non-blank failure reason, but was '"
+                  + reason
+                  + "' (markFailed "
+                  + id
+                  + ")"));
     }
-    return submit("markFailed", queryExecutor, () -> locks.withLock(id, () -> {
-      Optional<Manifest> current = manifests.read(id);
-      if (current.isEmpty()) {
-        createDirectories(layout.manifestDirectory(id));
-        Manifest failed = Manifest.failedWithoutDescriptor(id, reason, clock.instant());
-        manifests.write(failed);
-        LOG.info("Marked missing backup {} FAILED: {}", id, reason);
-        return failed.toStatus();
-      }
-      if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
-        Manifest failed = current.get().fail(reason, clock.instant());
-        manifests.write(failed);
-        LOG.info("Marked backup {} FAILED: {}", id, reason);
-        return failed.toStatus();
-      }
-      return current.get().toStatus();
-    }));
+    return submit(
+        "markFailed",
+        queryExecutor,
+        () ->
+            locks.withLock(
+                id,
+                () -> {
+                  Optional<Manifest> current = manifests.read(id);
+                  if (current.isEmpty()) {
+                    createDirectories(layout.manifestDirectory(id));
+                    Manifest failed = Manifest.failedWithoutDescriptor(id, reason, clock.instant());
+                    manifests.write(failed);
+                    LOG.info("Marked missing backup {} FAILED: {}", id, reason);
+                    return failed.toStatus();
+                  }
+                  if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
+                    Manifest failed = current.get().fail(reason, clock.instant());
+                    manifests.write(failed);
+                    LOG.info("Marked backup {} FAILED: {}", id, reason);
+                    return failed.toStatus();
+                  }
+                  return current.get().toStatus();
+                }));
   }
 
   @Override
   public CompletableFuture<Backup> restore(
       BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
-    return submit("restore", executor,
-        () -> new RestoreOperation(this, id, targetDir, listener).run());
+    return submit(
+        "restore", executor, () -> new RestoreOperation(this, id, targetDir, listener).run());
   }
 
   @Override
   public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return submit("verify", executor, () -> {
-      Manifest manifest = readCompleted(id);
-      List<FileProblem> problems = new ArrayList<>();
-      int files = 0;
-      for (FileSetKind kind : FileSetKind.values()) {
-        for (ManifestFile entry : manifest.files(kind)) {
-          files++;
-          ContentChecker.check(kind, entry, layout.object(id, kind, entry.name()), null,
-              bytes -> {}).ifPresent(problems::add);
-        }
-      }
-      var report = new VerificationReport(id, manifest.descriptor().orElseThrow(), files,
-          manifest.descriptor().orElseThrow().sizeBytes(), problems);
-      if (!report.isClean()) {
-        LOG.warn("Verification of backup {} found {} bad files: {}", id, problems.size(),
-            report.describe());
-      }
-      return report;
-    });
+    return submit(
+        "verify",
+        executor,
+        () -> {
+          Manifest manifest = readCompleted(id);
+          List<FileProblem> problems = new ArrayList<>();
+          int files = 0;
+          for (FileSetKind kind : FileSetKind.values()) {
+            for (ManifestFile entry : manifest.files(kind)) {
+              files++;
+              ContentChecker.check(
+                      kind, entry, layout.object(id, kind, entry.name()), null, bytes -> {})
+                  .ifPresent(problems::add);
+            }
+          }
+          var report =
+              new VerificationReport(
+                  id,
+                  manifest.descriptor().orElseThrow(),
+                  files,
+                  manifest.descriptor().orElseThrow().sizeBytes(),
+                  problems);
+          if (!report.isClean()) {
+            LOG.warn(
+                "Verification of backup {} found {} bad files: {}",
+                id,
+                problems.size(),
+                report.describe());
+          }
+          return report;
+        });
   }
 
   @Override
@@ -333,8 +390,8 @@ public final class FilesystemBackupStore implements BackupStore {
   Manifest readCompleted(BackupIdentifier id) throws IOException {
     Manifest manifest = manifests.read(id).orElseThrow(() -> new BackupNotFoundException(id));
     if (manifest.status() != BackupStatusCode.COMPLETED) {
-      throw new BackupNotCompletedException(id, manifest.status(),
-          manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
+      throw new BackupNotCompletedException(
+          id, manifest.status(), manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
     }
     return manifest;
   }
@@ -362,28 +419,31 @@ public final class FilesystemBackupStore implements BackupStore {
   // ----------------------------------------------------------------------------- internals
 
   private void deleteBackup(BackupIdentifier id) throws IOException {
-    locks.withLock(id, () -> {
-      if (savesInFlight.contains(id)) {
-        throw new BackupInProgressException(id, "a save of it is still running in this store");
-      }
-      Optional<Manifest> current;
-      try {
-        current = manifests.read(id);
-      } catch (ManifestException e) {
-        LOG.warn("Deleting backup {} whose manifest cannot be trusted: {}", id, e.getMessage());
-        current = Optional.empty();
-      }
-      if (current.isPresent() && current.get().status() == BackupStatusCode.IN_PROGRESS) {
-        throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
-      }
-      // Contents first, the manifest last: a crash in between leaves a manifest whose delete can
-      // be retried, never orphaned contents without a manifest to find them by.
-      removeContents(id);
-      manifests.delete(id);
-      pruneEmptyParents(layout.manifestDirectory(id), layout.manifestsRoot());
-      LOG.info("Deleted backup {}", id);
-      return null;
-    });
+    locks.withLock(
+        id,
+        () -> {
+          if (savesInFlight.contains(id)) {
+            throw new BackupInProgressException(id, "a save of it is still running in this store");
+          }
+          Optional<Manifest> current;
+          try {
+            current = manifests.read(id);
+          } catch (ManifestException e) {
+            LOG.warn("Deleting backup {} whose manifest cannot be trusted: {}", id, e.getMessage());
+            current = Optional.empty();
+          }
+          if (current.isPresent() && current.get().status() == BackupStatusCode.IN_PROGRESS) {
+            throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
+          }
+          // Contents first, the manifest last: a crash in between leaves a manifest whose delete
+          // can
+          // be retried, never orphaned contents without a manifest to find them by.
+          removeContents(id);
+          manifests.delete(id);
+          pruneEmptyParents(layout.manifestDirectory(id), layout.manifestsRoot());
+          LOG.info("Deleted backup {}", id);
+          return null;
+        });
   }
 
   private void pruneEmptyParents(Path directory, Path root) throws IOException {
@@ -413,9 +473,8 @@ public final class FilesystemBackupStore implements BackupStore {
       // A backup deleted since its directory was listed is skipped.
       readListedStatus(id).ifPresent(statuses::add);
     }
-    Optional<String> next = index < ids.size() && last != null
-        ? Optional.of(token(last))
-        : Optional.empty();
+    Optional<String> next =
+        index < ids.size() && last != null ? Optional.of(token(last)) : Optional.empty();
     return new BackupPage(statuses, next);
   }
 
@@ -434,8 +493,8 @@ public final class FilesystemBackupStore implements BackupStore {
       } catch (NoSuchFileException deleted) {
         return Optional.empty();
       }
-      LOG.warn("Listing backup {} as FAILED: its manifest cannot be trusted: {}", id,
-          e.getMessage());
+      LOG.warn(
+          "Listing backup {} as FAILED: its manifest cannot be trusted: {}", id, e.getMessage());
       return Optional.of(BackupStatus.unreadableManifest(id, e, modified));
     }
   }
@@ -449,8 +508,8 @@ public final class FilesystemBackupStore implements BackupStore {
       if (token.startsWith(PAGE_TOKEN_PREFIX)) {
         String[] parts = token.substring(PAGE_TOKEN_PREFIX.length()).split(":", -1);
         if (parts.length == 3) {
-          return new BackupIdentifier(Integer.parseInt(parts[2]), Integer.parseInt(parts[0]),
-              Long.parseLong(parts[1]));
+          return new BackupIdentifier(
+              Integer.parseInt(parts[2]), Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
         }
       }
     } catch (IllegalArgumentException e) {
@@ -465,43 +524,68 @@ public final class FilesystemBackupStore implements BackupStore {
     T run() throws IOException;
   }
 
-  private <T> CompletableFuture<T> submit(String operation, Executor executor,
-      Operation<T> work) {
+  private <T> CompletableFuture<T> submit(String operation, Executor executor, Operation<T> work) {
     CompletableFuture<T> future = new CompletableFuture<>();
     synchronized (lifecycle) {
       if (closed) {
-        return CompletableFuture.failedFuture(new IllegalStateException(
-            "Expected an open backup store, but it is closed (" + operation + " at "
-                + config.basePath() + ")"));
+        return CompletableFuture.failedFuture(
+            new IllegalStateException(
+                "Expected an open backup store, but it is closed ("
+                    + operation
+                    + " at "
+                    + config.basePath()
+                    + ")"));
       }
       running.add(future);
     }
     future.whenComplete((value, error) -> running.remove(future));
     OperationTimer timer = metrics.startOperation(operation);
     try {
-      executor.execute(() -> {
-        try {
-          T value = work.run();
-          timer.stop(true);
-          future.complete(value);
-        } catch (IOException e) {
-          fail(future, timer, new BackupStoreException(
-              "Expected " + operation + " to succeed, but " + e + " (store " + config.basePath()
-                  + ")", e));
-        } catch (UncheckedIOException e) {
-          fail(future, timer, new BackupStoreException(
-              "Expected " + operation + " to succeed, but " + e.getCause() + " (store "
-                  + config.basePath() + ")", e.getCause()));
-        } catch (RuntimeException e) {
-          fail(future, timer, e);
-        } catch (Error e) {
-          fail(future, timer, e);
-          throw e;
-        }
-      });
+      executor.execute(
+          () -> {
+            try {
+              T value = work.run();
+              timer.stop(true);
+              future.complete(value);
+            } catch (IOException e) {
+              fail(
+                  future,
+                  timer,
+                  new BackupStoreException(
+                      "Expected "
+                          + operation
+                          + " to succeed, but "
+                          + e
+                          + " (store "
+                          + config.basePath()
+                          + ")",
+                      e));
+            } catch (UncheckedIOException e) {
+              fail(
+                  future,
+                  timer,
+                  new BackupStoreException(
+                      "Expected "
+                          + operation
+                          + " to succeed, but "
+                          + e.getCause()
+                          + " (store "
+                          + config.basePath()
+                          + ")",
+                      e.getCause()));
+            } catch (RuntimeException e) {
+              fail(future, timer, e);
+            } catch (Error e) {
+              fail(future, timer, e);
+              throw e;
+            }
+          });
     } catch (RejectedExecutionException e) {
-      fail(future, timer, new IllegalStateException(
-          "Expected the backup store's executor to take " + operation + ", but it refused", e));
+      fail(
+          future,
+          timer,
+          new IllegalStateException(
+              "Expected the backup store's executor to take " + operation + ", but it refused", e));
     }
     return future;
   }

@@ -5,15 +5,15 @@ import io.cairn.backupapi.content.CompressionPolicy;
 import java.nio.file.Path;
 
 /**
- * Settings of the {@link FilesystemBackupStore}. Immutable; the constructor checks every value
- * (the base directory itself is checked when the store opens).
+ * Settings of the {@link FilesystemBackupStore}. Immutable; the constructor checks every value (the
+ * base directory itself is checked when the store opens).
  *
  * @param basePath the directory holding manifests and contents; must exist and be writable
  * @param compression {@code none} or {@code zstd}
  * @param compressionThresholdBytes with zstd, files of at least this size are compressed
  * @param zstdLevel zstd level, 1..19
- * @param maxConcurrentFileCopies files of one save or restore copied at once, 1..16, on the
- *     store's executor (the operation's own thread plus helpers)
+ * @param maxConcurrentFileCopies files of one save or restore copied at once, 1..16, on the store's
+ *     executor (the operation's own thread plus helpers)
  * @param maxBytesPerSecond bytes written into the store per second by all saves together; 0 = no
  *     limit, else 64 KiB..2^40
  */
@@ -34,8 +34,10 @@ public record FilesystemBackupStoreConfig(
   public static final String ZSTD_LEVEL_KEY = "zstdLevel";
   public static final int ZSTD_LEVEL_DEFAULT = CompressionPolicy.ZSTD_LEVEL_DEFAULT;
   public static final String MAX_CONCURRENT_FILE_COPIES_KEY = "maxConcurrentFileCopies";
+
   /** Two: a copy and its fsync overlap another's; more copies also need more executor threads. */
   public static final int MAX_CONCURRENT_FILE_COPIES_DEFAULT = 2;
+
   public static final int MAX_CONCURRENT_FILE_COPIES_MAX = 16;
   public static final String MAX_BYTES_PER_SECOND_KEY = "maxBytesPerSecond";
   public static final long MAX_BYTES_PER_SECOND_DEFAULT = 0;
@@ -52,52 +54,71 @@ public record FilesystemBackupStoreConfig(
       throw invalid(COMPRESSION_KEY, "one of [none, zstd]", "it is not set");
     }
     if (compressionThresholdBytes < 0) {
-      throw invalid(COMPRESSION_THRESHOLD_BYTES_KEY, "a size >= 0",
-          "it is " + compressionThresholdBytes);
+      throw invalid(
+          COMPRESSION_THRESHOLD_BYTES_KEY, "a size >= 0", "it is " + compressionThresholdBytes);
     }
     if (zstdLevel < 1 || zstdLevel > 19) {
       throw invalid(ZSTD_LEVEL_KEY, "a level in 1..19", "it is " + zstdLevel);
     }
     if (maxConcurrentFileCopies < 1 || maxConcurrentFileCopies > MAX_CONCURRENT_FILE_COPIES_MAX) {
-      throw invalid(MAX_CONCURRENT_FILE_COPIES_KEY,
-          "a count in 1.." + MAX_CONCURRENT_FILE_COPIES_MAX, "it is " + maxConcurrentFileCopies);
+      throw invalid(
+          MAX_CONCURRENT_FILE_COPIES_KEY,
+          "a count in 1.." + MAX_CONCURRENT_FILE_COPIES_MAX,
+          "it is " + maxConcurrentFileCopies);
     }
     if (maxBytesPerSecond != 0
         && (maxBytesPerSecond < MAX_BYTES_PER_SECOND_MIN
             || maxBytesPerSecond > MAX_BYTES_PER_SECOND_MAX)) {
-      throw invalid(MAX_BYTES_PER_SECOND_KEY,
-          "0 (no limit) or a rate in " + MAX_BYTES_PER_SECOND_MIN + ".."
-              + MAX_BYTES_PER_SECOND_MAX + " bytes/s", "it is " + maxBytesPerSecond);
+      throw invalid(
+          MAX_BYTES_PER_SECOND_KEY,
+          "0 (no limit) or a rate in "
+              + MAX_BYTES_PER_SECOND_MIN
+              + ".."
+              + MAX_BYTES_PER_SECOND_MAX
+              + " bytes/s",
+          "it is " + maxBytesPerSecond);
     }
   }
 
   /** The default copy concurrency and no bytes/s limit. */
   public FilesystemBackupStoreConfig(
       Path basePath, Compression compression, long compressionThresholdBytes, int zstdLevel) {
-    this(basePath, compression, compressionThresholdBytes, zstdLevel,
-        MAX_CONCURRENT_FILE_COPIES_DEFAULT, MAX_BYTES_PER_SECOND_DEFAULT);
+    this(
+        basePath,
+        compression,
+        compressionThresholdBytes,
+        zstdLevel,
+        MAX_CONCURRENT_FILE_COPIES_DEFAULT,
+        MAX_BYTES_PER_SECOND_DEFAULT);
   }
 
   /** Defaults for everything but the base path. */
   public static FilesystemBackupStoreConfig of(Path basePath) {
-    return new FilesystemBackupStoreConfig(basePath, COMPRESSION_DEFAULT,
-        COMPRESSION_THRESHOLD_BYTES_DEFAULT, ZSTD_LEVEL_DEFAULT);
+    return new FilesystemBackupStoreConfig(
+        basePath, COMPRESSION_DEFAULT, COMPRESSION_THRESHOLD_BYTES_DEFAULT, ZSTD_LEVEL_DEFAULT);
   }
 
   public FilesystemBackupStoreConfig withCompression(Compression value, long thresholdBytes) {
-    return new FilesystemBackupStoreConfig(basePath, value, thresholdBytes, zstdLevel,
-        maxConcurrentFileCopies, maxBytesPerSecond);
+    return new FilesystemBackupStoreConfig(
+        basePath, value, thresholdBytes, zstdLevel, maxConcurrentFileCopies, maxBytesPerSecond);
   }
 
   public FilesystemBackupStoreConfig withMaxConcurrentFileCopies(int value) {
-    return new FilesystemBackupStoreConfig(basePath, compression, compressionThresholdBytes,
-        zstdLevel, value, maxBytesPerSecond);
+    return new FilesystemBackupStoreConfig(
+        basePath, compression, compressionThresholdBytes, zstdLevel, value, maxBytesPerSecond);
   }
 
-  /** @param value bytes/s; 0 = no limit */
+  /**
+   * @param value bytes/s; 0 = no limit
+   */
   public FilesystemBackupStoreConfig withMaxBytesPerSecond(long value) {
-    return new FilesystemBackupStoreConfig(basePath, compression, compressionThresholdBytes,
-        zstdLevel, maxConcurrentFileCopies, value);
+    return new FilesystemBackupStoreConfig(
+        basePath,
+        compression,
+        compressionThresholdBytes,
+        zstdLevel,
+        maxConcurrentFileCopies,
+        value);
   }
 
   /**
@@ -123,7 +144,17 @@ public record FilesystemBackupStoreConfig(
 
   static IllegalArgumentException invalid(String key, String rule, String actual, String remedy) {
     return new IllegalArgumentException(
-        "Expected " + key + " to be " + rule + ", but " + actual + " (" + CONTEXT + ", key "
-            + key + ")" + (remedy.isEmpty() ? "" : ". " + remedy));
+        "Expected "
+            + key
+            + " to be "
+            + rule
+            + ", but "
+            + actual
+            + " ("
+            + CONTEXT
+            + ", key "
+            + key
+            + ")"
+            + (remedy.isEmpty() ? "" : ". " + remedy));
   }
 }

@@ -36,9 +36,10 @@ final class FilesystemBackupStoreMetrics {
     this.copied = bytes(COPIED, "Content bytes read from sources and stored");
     this.reused = bytes(REUSED, "Content bytes stored by linking the previous backup");
     this.restored = bytes(RESTORED, "Content bytes restored and verified");
-    this.throttled = Timer.builder(THROTTLED)
-        .description("Time copies waited for the bytes/s limit")
-        .register(registry);
+    this.throttled =
+        Timer.builder(THROTTLED)
+            .description("Time copies waited for the bytes/s limit")
+            .register(registry);
   }
 
   private Counter bytes(String name, String description) {
@@ -46,8 +47,8 @@ final class FilesystemBackupStoreMetrics {
   }
 
   /**
-   * Starts timing one operation. The caller stops it before it completes the operation's future,
-   * so whoever sees the future complete also sees the operation counted.
+   * Starts timing one operation. The caller stops it before it completes the operation's future, so
+   * whoever sees the future complete also sees the operation counted.
    */
   OperationTimer startOperation(String operation) {
     return new OperationTimer(operation, Timer.start(registry));
@@ -85,11 +86,12 @@ final class FilesystemBackupStoreMetrics {
     }
 
     void stop(boolean success) {
-      sample.stop(Timer.builder(OPERATIONS)
-          .description("Backup store operations")
-          .tag("operation", operation)
-          .tag("result", success ? "success" : "failure")
-          .register(registry));
+      sample.stop(
+          Timer.builder(OPERATIONS)
+              .description("Backup store operations")
+              .tag("operation", operation)
+              .tag("result", success ? "success" : "failure")
+              .register(registry));
     }
   }
 }

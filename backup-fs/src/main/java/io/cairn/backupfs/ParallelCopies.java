@@ -10,9 +10,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Runs the file copies of one save or restore on up to {@code parallelism} threads: the
- * operation's own thread, plus helpers submitted to the store's executor. Every thread takes the
- * next file until none is left or one copy failed.
+ * Runs the file copies of one save or restore on up to {@code parallelism} threads: the operation's
+ * own thread, plus helpers submitted to the store's executor. Every thread takes the next file
+ * until none is left or one copy failed.
  *
  * <p>It never waits for a helper that has not started: the calling thread copies too, and when the
  * files run out it closes the work to helpers that start later (they return at once) and waits only
@@ -139,8 +139,9 @@ final class ParallelCopies {
         } catch (InterruptedException e) {
           // Keep waiting: the caller removes the temp files, which helpers may still write.
           interrupted = true;
-          fail(new InterruptedIOException("Expected the file copies to finish, but the operation "
-              + "was interrupted"));
+          fail(
+              new InterruptedIOException(
+                  "Expected the file copies to finish, but the operation " + "was interrupted"));
         }
       }
     } finally {

@@ -39,14 +39,14 @@ import org.slf4j.LoggerFactory;
  * <p>Every name is resolved and checked before the first byte is written. Files are then restored
  * up to {@code maxConcurrentFileCopies} at once on the store's executor ({@link ParallelCopies}:
  * this thread plus helpers), largest first; an uncompressed file is copied kernel-side and its
- * CRC32C computed over the bytes read back from the restored file ({@link
- * ContentChecker#restore}). Each file is fsynced once by the thread that restored it, each
- * directory once at the end. Progress events are sent one at a time, so their running totals only
- * grow.
+ * CRC32C computed over the bytes read back from the restored file ({@link ContentChecker#restore}).
+ * Each file is fsynced once by the thread that restored it, each directory once at the end.
+ * Progress events are sent one at a time, so their running totals only grow.
  */
 final class RestoreOperation {
 
   private static final Logger LOG = LoggerFactory.getLogger(RestoreOperation.class);
+
   /** Progress is reported at least every this many bytes, and at the end of every file. */
   private static final long PROGRESS_INTERVAL_BYTES = 4L * 1024 * 1024;
 
@@ -58,10 +58,14 @@ final class RestoreOperation {
 
   /** Guards the running totals and serialises progress events. */
   private final Object progressLock = new Object();
+
   private long totalBytesDone;
   private int filesDone;
 
-  RestoreOperation(FilesystemBackupStore store, BackupIdentifier id, Path targetDir,
+  RestoreOperation(
+      FilesystemBackupStore store,
+      BackupIdentifier id,
+      Path targetDir,
       RestoreProgressListener listener) {
     this.store = store;
     this.layout = store.layout();
@@ -80,9 +84,16 @@ final class RestoreOperation {
     for (FileSetKind kind : FileSetKind.values()) {
       Path dir = targetDir.resolve(kind.directoryName());
       if (Files.exists(dir)) {
-        throw new IllegalArgumentException("Expected no '" + kind.directoryName() + "' in the "
-            + "restore target " + targetDir + ", but it exists (restore " + id + "). Restore "
-            + "into an empty directory.");
+        throw new IllegalArgumentException(
+            "Expected no '"
+                + kind.directoryName()
+                + "' in the "
+                + "restore target "
+                + targetDir
+                + ", but it exists (restore "
+                + id
+                + "). Restore "
+                + "into an empty directory.");
       }
     }
     List<Path> created = new ArrayList<>();
@@ -99,16 +110,26 @@ final class RestoreOperation {
       jobs.values().forEach(bySize::addAll);
       // largest first: the last file to start is a small one, so the copies end close together
       bySize.sort(Comparator.comparingLong((Job job) -> job.entry().sizeBytes()).reversed());
-      ParallelCopies.run(store.executor(), store.config().maxConcurrentFileCopies(),
-          bySize.size(), index -> restoreFile(descriptor, bySize.get(index)));
+      ParallelCopies.run(
+          store.executor(),
+          store.config().maxConcurrentFileCopies(),
+          bySize.size(),
+          index -> restoreFile(descriptor, bySize.get(index)));
       for (Path directory : directories) {
         DurableFiles.fsyncDirectory(directory);
       }
       DurableFiles.fsyncDirectory(targetDir);
       store.metrics().restored(descriptor.sizeBytes());
-      LOG.info("Restored backup {} into {}: {} files, {} bytes", id, targetDir,
-          descriptor.fileCount(), descriptor.sizeBytes());
-      return new Backup(id, descriptor, fileSet(jobs.get(FileSetKind.SNAPSHOT)),
+      LOG.info(
+          "Restored backup {} into {}: {} files, {} bytes",
+          id,
+          targetDir,
+          descriptor.fileCount(),
+          descriptor.sizeBytes());
+      return new Backup(
+          id,
+          descriptor,
+          fileSet(jobs.get(FileSetKind.SNAPSHOT)),
           fileSet(jobs.get(FileSetKind.SEGMENTS)));
     } catch (IOException | RuntimeException e) {
       undo(created);
@@ -123,8 +144,16 @@ final class RestoreOperation {
     for (ManifestFile entry : manifest.files(kind)) {
       Path out = dir.resolve(entry.name()).normalize();
       if (!out.startsWith(dir) || out.equals(dir)) {
-        throw new IllegalArgumentException("Expected '" + entry.name() + "' to stay inside "
-            + dir + ", but it resolves to " + out + " (restore " + id + ")");
+        throw new IllegalArgumentException(
+            "Expected '"
+                + entry.name()
+                + "' to stay inside "
+                + dir
+                + ", but it resolves to "
+                + out
+                + " (restore "
+                + id
+                + ")");
       }
       if (directories.add(out.getParent())) {
         Files.createDirectories(out.getParent());
@@ -136,9 +165,10 @@ final class RestoreOperation {
 
   /** The restored files in manifest order. */
   private static NamedFileSet fileSet(List<Job> jobs) {
-    return new NamedFileSet(jobs.stream()
-        .map(job -> new BackupFile(job.entry().name(), job.out(), job.entry().sizeBytes()))
-        .toList());
+    return new NamedFileSet(
+        jobs.stream()
+            .map(job -> new BackupFile(job.entry().name(), job.out(), job.entry().sizeBytes()))
+            .toList());
   }
 
   private void restoreFile(BackupDescriptor descriptor, Job job) throws IOException {
@@ -146,13 +176,24 @@ final class RestoreOperation {
     Path object = layout.object(id, job.kind(), entry.name());
     var progress = new FileProgress(descriptor, job.kind(), entry);
     Optional<FileProblem> problem;
-    try (FileChannel channel = FileChannel.open(job.out(), StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel channel =
+        FileChannel.open(
+            job.out(),
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.READ,
+            StandardOpenOption.WRITE)) {
       try {
         problem = ContentChecker.restore(job.kind(), entry, object, channel, progress::advance);
       } catch (ContentChecker.SinkException e) {
-        throw new BackupStoreException("Expected to write restored file " + job.out() + ", but "
-            + e.getCause() + " (restore " + id + ")", e.getCause());
+        throw new BackupStoreException(
+            "Expected to write restored file "
+                + job.out()
+                + ", but "
+                + e.getCause()
+                + " (restore "
+                + id
+                + ")",
+            e.getCause());
       }
       if (problem.isEmpty()) {
         channel.force(true);
@@ -169,15 +210,19 @@ final class RestoreOperation {
       try {
         DurableFiles.deleteRecursively(dir);
       } catch (IOException e) {
-        LOG.error("Could not remove partly restored {} of backup {}: {}. Remove it before "
-            + "restoring again.", dir, id, e.toString());
+        LOG.error(
+            "Could not remove partly restored {} of backup {}: {}. Remove it before "
+                + "restoring again.",
+            dir,
+            id,
+            e.toString());
       }
     }
   }
 
   /**
-   * Reports one file's progress: every {@link #PROGRESS_INTERVAL_BYTES} and at its end. Used by
-   * the one thread restoring the file; the totals are shared, so they and the event go together.
+   * Reports one file's progress: every {@link #PROGRESS_INTERVAL_BYTES} and at its end. Used by the
+   * one thread restoring the file; the totals are shared, so they and the event go together.
    */
   private final class FileProgress {
     private final BackupDescriptor descriptor;
@@ -212,8 +257,16 @@ final class RestoreOperation {
     /** Holding {@link #progressLock}. */
     private void report() {
       reported = done;
-      listener.onProgress(new RestoreProgress(kind, entry.name(), done, entry.sizeBytes(),
-          totalBytesDone, descriptor.sizeBytes(), filesDone, descriptor.fileCount()));
+      listener.onProgress(
+          new RestoreProgress(
+              kind,
+              entry.name(),
+              done,
+              entry.sizeBytes(),
+              totalBytesDone,
+              descriptor.sizeBytes(),
+              filesDone,
+              descriptor.fileCount()));
     }
   }
 }

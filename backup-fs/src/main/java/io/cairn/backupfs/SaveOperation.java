@@ -32,9 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One save: IN_PROGRESS manifest (only if none exists), contents, COMPLETED manifest (only if
- * still IN_PROGRESS). Runs on the store's executor, whose threads also copy its files in parallel
- * ({@link ParallelCopies}); holds the backup's lock only around manifest checks and writes.
+ * One save: IN_PROGRESS manifest (only if none exists), contents, COMPLETED manifest (only if still
+ * IN_PROGRESS). Runs on the store's executor, whose threads also copy its files in parallel ({@link
+ * ParallelCopies}); holds the backup's lock only around manifest checks and writes.
  */
 final class SaveOperation {
 
@@ -61,28 +61,42 @@ final class SaveOperation {
   }
 
   BackupSaveResult run() throws IOException {
-    previous.ifPresent(p -> {
-      if (p.partitionId() != id.partitionId() || p.equals(id)) {
-        throw new IllegalArgumentException(
-            "Expected a previous backup of partition " + id.partitionId() + " other than " + id
-                + ", but got " + p + " (save)");
-      }
-    });
+    previous.ifPresent(
+        p -> {
+          if (p.partitionId() != id.partitionId() || p.equals(id)) {
+            throw new IllegalArgumentException(
+                "Expected a previous backup of partition "
+                    + id.partitionId()
+                    + " other than "
+                    + id
+                    + ", but got "
+                    + p
+                    + " (save)");
+          }
+        });
     begin();
     try {
       Map<FileSetKind, List<ManifestFile>> files = storeContents();
       Manifest completed = complete(files);
-      LOG.info("Completed backup {}: {} files copied ({} bytes), {} reused ({} bytes), {} bytes "
-          + "stored", id, copiedFiles, copiedBytes, reusedFiles, reusedBytes, storedBytes);
-      return new BackupSaveResult(completed.toStatus(), copiedFiles, copiedBytes, reusedFiles,
-          reusedBytes, storedBytes);
+      LOG.info(
+          "Completed backup {}: {} files copied ({} bytes), {} reused ({} bytes), {} bytes "
+              + "stored",
+          id,
+          copiedFiles,
+          copiedBytes,
+          reusedFiles,
+          reusedBytes,
+          storedBytes);
+      return new BackupSaveResult(
+          completed.toStatus(), copiedFiles, copiedBytes, reusedFiles, reusedBytes, storedBytes);
     } catch (BackupMarkedFailedException e) {
       LOG.info("Backup {} was not completed: {}", id, e.getMessage());
       throw e;
     } catch (IOException | RuntimeException e) {
       String reason = e instanceof BackupStoreException ? e.getMessage() : e.toString();
       failIfInProgress(reason);
-      throw e instanceof BackupStoreException bse ? bse
+      throw e instanceof BackupStoreException bse
+          ? bse
           : new BackupStoreException("Expected to store backup " + id + ", but " + reason, e);
     } finally {
       store.savesInFlight().remove(id);
@@ -96,19 +110,25 @@ final class SaveOperation {
 
   /** Writes the IN_PROGRESS manifest unless the backup exists in any state. */
   private void begin() throws IOException {
-    store.locks().withLock(id, () -> {
-      Optional<Manifest> existing = store.manifests().read(id);
-      if (existing.isPresent()) {
-        throw new BackupAlreadyExistsException(id, existing.get().status());
-      }
-      // Leftovers of a crashed delete or save of this id; nothing refers to them.
-      store.removeContents(id);
-      store.createDirectories(layout.manifestDirectory(id));
-      store.createDirectories(layout.contentsDirectory(id));
-      store.manifests().write(Manifest.inProgress(backup.descriptor(), store.clock().instant()));
-      store.savesInFlight().add(id);
-      return null;
-    });
+    store
+        .locks()
+        .withLock(
+            id,
+            () -> {
+              Optional<Manifest> existing = store.manifests().read(id);
+              if (existing.isPresent()) {
+                throw new BackupAlreadyExistsException(id, existing.get().status());
+              }
+              // Leftovers of a crashed delete or save of this id; nothing refers to them.
+              store.removeContents(id);
+              store.createDirectories(layout.manifestDirectory(id));
+              store.createDirectories(layout.contentsDirectory(id));
+              store
+                  .manifests()
+                  .write(Manifest.inProgress(backup.descriptor(), store.clock().instant()));
+              store.savesInFlight().add(id);
+              return null;
+            });
   }
 
   /** One file to store, with the previous backup's object that may hold the same content. */
@@ -123,17 +143,30 @@ final class SaveOperation {
     Optional<Manifest> reusable = previousCompleted();
     List<Pending> pending = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
-      Map<String, ManifestFile> candidates = reusable
-          .map(m -> m.files(kind).stream()
-              .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
-          .orElse(Map.of());
+      Map<String, ManifestFile> candidates =
+          reusable
+              .map(
+                  m ->
+                      m.files(kind).stream()
+                          .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
+              .orElse(Map.of());
       for (BackupFile file : backup.files(kind).files()) {
-        pending.add(new Pending(kind, file, Optional.ofNullable(candidates.get(file.name()))
-            .map(e -> new ReuseCandidate(e, layout.object(reusable.get().id(), kind, e.name())))));
+        pending.add(
+            new Pending(
+                kind,
+                file,
+                Optional.ofNullable(candidates.get(file.name()))
+                    .map(
+                        e ->
+                            new ReuseCandidate(
+                                e, layout.object(reusable.get().id(), kind, e.name())))));
       }
     }
     StoredFile[] stored = new StoredFile[pending.size()];
-    ParallelCopies.run(store.executor(), store.config().maxConcurrentFileCopies(), stored.length,
+    ParallelCopies.run(
+        store.executor(),
+        store.config().maxConcurrentFileCopies(),
+        stored.length,
         index -> stored[index] = storeFile(pending.get(index)));
 
     Set<Path> directories = new LinkedHashSet<>();
@@ -159,9 +192,18 @@ final class SaveOperation {
     try {
       stored = store.writer().store(id, pending.kind(), pending.file(), pending.candidate());
     } catch (IOException e) {
-      throw new BackupStoreException("Expected to store " + pending.kind().directoryName()
-          + " file '" + pending.file().name() + "' of backup " + id + " from "
-          + pending.file().path() + ", but " + e, e);
+      throw new BackupStoreException(
+          "Expected to store "
+              + pending.kind().directoryName()
+              + " file '"
+              + pending.file().name()
+              + "' of backup "
+              + id
+              + " from "
+              + pending.file().path()
+              + ", but "
+              + e,
+          e);
     }
     ManifestFile entry = stored.entry();
     if (stored.reused()) {
@@ -181,7 +223,9 @@ final class SaveOperation {
       if (manifest.isPresent() && manifest.get().status() == BackupStatusCode.COMPLETED) {
         return manifest;
       }
-      LOG.debug("Not reusing files of {}: it is {}", previous.get(),
+      LOG.debug(
+          "Not reusing files of {}: it is {}",
+          previous.get(),
           manifest.map(m -> m.status().name()).orElse("missing"));
     } catch (ManifestException e) {
       LOG.warn("Not reusing files of {}: {}", previous.get(), e.getMessage());
@@ -203,35 +247,55 @@ final class SaveOperation {
 
   /** Moves the manifest to COMPLETED, only if it is still IN_PROGRESS. */
   private Manifest complete(Map<FileSetKind, List<ManifestFile>> files) throws IOException {
-    return store.locks().withLock(id, () -> {
-      Optional<Manifest> current = store.manifests().read(id);
-      if (current.isEmpty()) {
-        throw new BackupMarkedFailedException(id, "its manifest was deleted");
-      }
-      if (current.get().status() != BackupStatusCode.IN_PROGRESS) {
-        throw new BackupMarkedFailedException(id, "it was marked " + current.get().status()
-            + current.get().failureReason().map(r -> " (" + r + ")").orElse(""));
-      }
-      Manifest completed = current.get().complete(files.get(FileSetKind.SNAPSHOT),
-          files.get(FileSetKind.SEGMENTS), store.clock().instant());
-      store.manifests().write(completed);
-      return completed;
-    });
+    return store
+        .locks()
+        .withLock(
+            id,
+            () -> {
+              Optional<Manifest> current = store.manifests().read(id);
+              if (current.isEmpty()) {
+                throw new BackupMarkedFailedException(id, "its manifest was deleted");
+              }
+              if (current.get().status() != BackupStatusCode.IN_PROGRESS) {
+                throw new BackupMarkedFailedException(
+                    id,
+                    "it was marked "
+                        + current.get().status()
+                        + current.get().failureReason().map(r -> " (" + r + ")").orElse(""));
+              }
+              Manifest completed =
+                  current
+                      .get()
+                      .complete(
+                          files.get(FileSetKind.SNAPSHOT),
+                          files.get(FileSetKind.SEGMENTS),
+                          store.clock().instant());
+              store.manifests().write(completed);
+              return completed;
+            });
   }
 
   private void failIfInProgress(String reason) {
     try {
-      store.locks().withLock(id, () -> {
-        Optional<Manifest> current = store.manifests().read(id);
-        if (current.isPresent() && current.get().status() == BackupStatusCode.IN_PROGRESS) {
-          store.manifests().write(current.get().fail(reason, store.clock().instant()));
-          LOG.warn("Backup {} FAILED: {}", id, reason);
-        }
-        return null;
-      });
+      store
+          .locks()
+          .withLock(
+              id,
+              () -> {
+                Optional<Manifest> current = store.manifests().read(id);
+                if (current.isPresent() && current.get().status() == BackupStatusCode.IN_PROGRESS) {
+                  store.manifests().write(current.get().fail(reason, store.clock().instant()));
+                  LOG.warn("Backup {} FAILED: {}", id, reason);
+                }
+                return null;
+              });
     } catch (IOException | RuntimeException e) {
-      LOG.error("Backup {} failed ({}) and could not be marked FAILED: {}. Mark it failed before "
-          + "deleting it.", id, reason, e.toString());
+      LOG.error(
+          "Backup {} failed ({}) and could not be marked FAILED: {}. Mark it failed before "
+              + "deleting it.",
+          id,
+          reason,
+          e.toString());
     }
   }
 }

@@ -28,8 +28,11 @@ class FilesystemBackupStoreConfigTest {
 
   @Test
   void shouldAcceptCopyConcurrencyAndRateWithinTheirRanges() {
-    var config = FilesystemBackupStoreConfig.of(dir).withMaxConcurrentFileCopies(16)
-        .withMaxBytesPerSecond(64 * 1024).withCompression(Compression.ZSTD, 10);
+    var config =
+        FilesystemBackupStoreConfig.of(dir)
+            .withMaxConcurrentFileCopies(16)
+            .withMaxBytesPerSecond(64 * 1024)
+            .withCompression(Compression.ZSTD, 10);
 
     assertThat(config.maxConcurrentFileCopies()).isEqualTo(16);
     assertThat(config.maxBytesPerSecond()).isEqualTo(64 * 1024);
@@ -43,14 +46,16 @@ class FilesystemBackupStoreConfigTest {
     var config = FilesystemBackupStoreConfig.of(dir);
 
     assertThatThrownBy(() -> config.withMaxConcurrentFileCopies(0))
-        .hasMessage("Expected maxConcurrentFileCopies to be a count in 1..16, but it is 0 "
-            + "(backup store 'filesystem', key maxConcurrentFileCopies)");
+        .hasMessage(
+            "Expected maxConcurrentFileCopies to be a count in 1..16, but it is 0 "
+                + "(backup store 'filesystem', key maxConcurrentFileCopies)");
     assertThatThrownBy(() -> config.withMaxConcurrentFileCopies(17))
         .hasMessageContaining("but it is 17");
     assertThatThrownBy(() -> config.withMaxBytesPerSecond(65_535))
-        .hasMessage("Expected maxBytesPerSecond to be 0 (no limit) or a rate in "
-            + "65536..1099511627776 bytes/s, but it is 65535 (backup store 'filesystem', key "
-            + "maxBytesPerSecond)");
+        .hasMessage(
+            "Expected maxBytesPerSecond to be 0 (no limit) or a rate in "
+                + "65536..1099511627776 bytes/s, but it is 65535 (backup store 'filesystem', key "
+                + "maxBytesPerSecond)");
     assertThatThrownBy(() -> config.withMaxBytesPerSecond(-1)).hasMessageContaining("it is -1");
     assertThatThrownBy(() -> config.withMaxBytesPerSecond((1L << 40) + 1))
         .hasMessageContaining("key maxBytesPerSecond");
@@ -59,10 +64,11 @@ class FilesystemBackupStoreConfigTest {
   @Test
   void shouldRejectInvalidValuesNamingTheKey() {
     assertThatThrownBy(() -> new FilesystemBackupStoreConfig(null, Compression.NONE, 0, 3))
-        .hasMessage("Expected basePath to be a directory path, but it is not set "
-            + "(backup store 'filesystem', key basePath)");
-    assertThatThrownBy(() -> FilesystemBackupStoreConfig.of(dir).withCompression(
-        Compression.ZSTD, -1))
+        .hasMessage(
+            "Expected basePath to be a directory path, but it is not set "
+                + "(backup store 'filesystem', key basePath)");
+    assertThatThrownBy(
+            () -> FilesystemBackupStoreConfig.of(dir).withCompression(Compression.ZSTD, -1))
         .hasMessageContaining("Expected compressionThresholdBytes to be a size >= 0, but it is -1");
     assertThatThrownBy(() -> new FilesystemBackupStoreConfig(dir, Compression.ZSTD, 0, 20))
         .hasMessageContaining("zstdLevel to be a level in 1..19, but it is 20");
@@ -93,7 +99,12 @@ class FilesystemBackupStoreConfigTest {
   }
 
   private static void open(Path basePath) {
-    FilesystemBackupStore.open(FilesystemBackupStoreConfig.of(basePath), InstantSource.system(),
-        Runnable::run, Runnable::run, new SimpleMeterRegistry()).close();
+    FilesystemBackupStore.open(
+            FilesystemBackupStoreConfig.of(basePath),
+            InstantSource.system(),
+            Runnable::run,
+            Runnable::run,
+            new SimpleMeterRegistry())
+        .close();
   }
 }

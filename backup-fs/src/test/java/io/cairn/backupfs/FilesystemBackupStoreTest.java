@@ -24,8 +24,9 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
   private final AtomicInteger threads = new AtomicInteger();
   private final ExecutorService executor =
       Executors.newFixedThreadPool(4, r -> new Thread(r, "backup-io-" + threads.incrementAndGet()));
-  private final ExecutorService queryExecutor = Executors.newFixedThreadPool(2,
-      r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
+  private final ExecutorService queryExecutor =
+      Executors.newFixedThreadPool(
+          2, r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
 
   @AfterEach
   void stopExecutor() {
@@ -36,10 +37,11 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
   @Override
   protected BackupStore createStore(StoreSettings settings) {
     var policy = settings.compression();
-    var config = new FilesystemBackupStoreConfig(storeDir, policy.compression(),
-        policy.thresholdBytes(), policy.zstdLevel());
-    return FilesystemBackupStore.open(config, settings.clock(), executor,
-        queryExecutor, new SimpleMeterRegistry());
+    var config =
+        new FilesystemBackupStoreConfig(
+            storeDir, policy.compression(), policy.thresholdBytes(), policy.zstdLevel());
+    return FilesystemBackupStore.open(
+        config, settings.clock(), executor, queryExecutor, new SimpleMeterRegistry());
   }
 
   private Path object(BackupIdentifier id, FileSetKind set, String name) {
@@ -47,8 +49,7 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
   }
 
   @Override
-  protected void corruptObject(BackupIdentifier id, FileSetKind set, String name)
-      throws Exception {
+  protected void corruptObject(BackupIdentifier id, FileSetKind set, String name) throws Exception {
     Path object = object(id, set, name);
     // Stored objects may be hard links shared with other backups: corrupt a private copy, as a
     // bit flip in one backup's object would look after the link was broken.
@@ -65,14 +66,13 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
   }
 
   @Override
-  protected void deleteObject(BackupIdentifier id, FileSetKind set, String name)
-      throws Exception {
+  protected void deleteObject(BackupIdentifier id, FileSetKind set, String name) throws Exception {
     Files.delete(object(id, set, name));
   }
 
   @Override
-  protected void truncateObject(BackupIdentifier id, FileSetKind set, String name,
-      long storedLengthBytes) throws Exception {
+  protected void truncateObject(
+      BackupIdentifier id, FileSetKind set, String name, long storedLengthBytes) throws Exception {
     Path object = object(id, set, name);
     Path copy = object.resolveSibling(object.getFileName() + ".truncated");
     Files.copy(object, copy);

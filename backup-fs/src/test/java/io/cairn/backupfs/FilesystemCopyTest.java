@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How a save copies: several files at once, and at most {@code maxBytesPerSecond}. The limit's
- * waits move a simulated clock (the registry's {@link MockClock}) instead of sleeping, so the time a
- * save took at the limit is exact.
+ * waits move a simulated clock (the registry's {@link MockClock}) instead of sleeping, so the time
+ * a save took at the limit is exact.
  */
 class FilesystemCopyTest {
 
@@ -57,8 +57,14 @@ class FilesystemCopyTest {
   }
 
   private FilesystemBackupStore open(FilesystemBackupStoreConfig config) {
-    store = FilesystemBackupStore.open(config, new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
-        executor, executor, registry, nanos -> time.add(nanos, TimeUnit.NANOSECONDS));
+    store =
+        FilesystemBackupStore.open(
+            config,
+            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            executor,
+            executor,
+            registry,
+            nanos -> time.add(nanos, TimeUnit.NANOSECONDS));
     return store;
   }
 
@@ -77,8 +83,9 @@ class FilesystemCopyTest {
       int size = i % 6 == 0 ? (int) (9 * MIB) + random.nextInt(1000) : random.nextInt(300_000);
       Path source = write("f" + i, size, random, false);
       (i % 3 == 0 ? segments : snapshot)
-          .add(new BackupFile(String.format("%06d.%s", 24 - i, i % 3 == 0 ? "log" : "sst"),
-              source, size));
+          .add(
+              new BackupFile(
+                  String.format("%06d.%s", 24 - i, i % 3 == 0 ? "log" : "sst"), source, size));
     }
     var id = new BackupIdentifier(0, 1, 1);
 
@@ -98,8 +105,10 @@ class FilesystemCopyTest {
   void shouldTakeAsLongAsTheLimitRequires() throws Exception {
     // given a limit of 1 MiB/s (bursts of 1/8 s) and 3 MiB to copy, one file at a time
     long rate = MIB;
-    open(FilesystemBackupStoreConfig.of(base).withMaxConcurrentFileCopies(1)
-        .withMaxBytesPerSecond(rate));
+    open(
+        FilesystemBackupStoreConfig.of(base)
+            .withMaxConcurrentFileCopies(1)
+            .withMaxBytesPerSecond(rate));
     var random = new Random(7);
     List<BackupFile> files = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -122,8 +131,11 @@ class FilesystemCopyTest {
   @Test
   void shouldLimitStoredBytesSoCompressedFilesWaitLess() throws Exception {
     // given 3 MiB of zeros compressed with zstd, at 1 MiB/s
-    open(FilesystemBackupStoreConfig.of(base).withCompression(Compression.ZSTD, 1024)
-        .withMaxConcurrentFileCopies(1).withMaxBytesPerSecond(MIB));
+    open(
+        FilesystemBackupStoreConfig.of(base)
+            .withCompression(Compression.ZSTD, 1024)
+            .withMaxConcurrentFileCopies(1)
+            .withMaxBytesPerSecond(MIB));
     var random = new Random(9);
     List<BackupFile> files = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -142,8 +154,10 @@ class FilesystemCopyTest {
   @Test
   void shouldKeepEveryFileWholeWhenParallelCopiesShareTheLimit() throws Exception {
     // given four copies at once sharing 2 MiB/s
-    open(FilesystemBackupStoreConfig.of(base).withMaxConcurrentFileCopies(4)
-        .withMaxBytesPerSecond(2 * MIB));
+    open(
+        FilesystemBackupStoreConfig.of(base)
+            .withMaxConcurrentFileCopies(4)
+            .withMaxBytesPerSecond(2 * MIB));
     var random = new Random(11);
     List<BackupFile> files = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
@@ -169,11 +183,15 @@ class FilesystemCopyTest {
     return Files.write(sources.resolve(name), bytes);
   }
 
-  private static Backup backup(BackupIdentifier id, List<BackupFile> snapshot,
-      List<BackupFile> segments) {
-    var builder = Backup.builder(id).checkpointPosition(10).numberOfPartitions(1)
-        .brokerVersion("0.1.0").stateDigest("ab")
-        .segments(NamedFileSet.of(segments.toArray(BackupFile[]::new)));
+  private static Backup backup(
+      BackupIdentifier id, List<BackupFile> snapshot, List<BackupFile> segments) {
+    var builder =
+        Backup.builder(id)
+            .checkpointPosition(10)
+            .numberOfPartitions(1)
+            .brokerVersion("0.1.0")
+            .stateDigest("ab")
+            .segments(NamedFileSet.of(segments.toArray(BackupFile[]::new)));
     if (!snapshot.isEmpty()) {
       builder.snapshot("s", NamedFileSet.of(snapshot.toArray(BackupFile[]::new)));
     }
@@ -182,7 +200,8 @@ class FilesystemCopyTest {
 
   private static void assertEntries(List<ManifestFile> entries, List<BackupFile> files)
       throws IOException {
-    assertThat(entries).extracting(ManifestFile::name)
+    assertThat(entries)
+        .extracting(ManifestFile::name)
         .containsExactlyElementsOf(files.stream().map(BackupFile::name).toList());
     for (int i = 0; i < files.size(); i++) {
       var crc = new CRC32C();

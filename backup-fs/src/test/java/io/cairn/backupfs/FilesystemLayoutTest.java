@@ -44,8 +44,13 @@ class FilesystemLayoutTest {
 
   @BeforeEach
   void open() {
-    store = FilesystemBackupStore.open(FilesystemBackupStoreConfig.of(base),
-        new TestClock(Instant.parse("2025-03-01T10:00:00Z")), executor, executor, registry);
+    store =
+        FilesystemBackupStore.open(
+            FilesystemBackupStoreConfig.of(base),
+            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            executor,
+            executor,
+            registry);
     layout = store.layout();
   }
 
@@ -66,8 +71,11 @@ class FilesystemLayoutTest {
     new Random(seed + 1).nextBytes(b);
     Path fileA = Files.write(sources.resolve("a-" + seed), a);
     Path fileB = Files.write(sources.resolve("b-" + seed), b);
-    return Backup.builder(id).checkpointPosition(10).numberOfPartitions(3)
-        .brokerVersion("0.1.0").stateDigest("ab")
+    return Backup.builder(id)
+        .checkpointPosition(10)
+        .numberOfPartitions(3)
+        .brokerVersion("0.1.0")
+        .stateDigest("ab")
         .snapshot("s", NamedFileSet.of(new BackupFile("000001.sst", fileA, a.length)))
         .segments(NamedFileSet.of(new BackupFile("1.log", fileB, b.length)))
         .build();
@@ -87,9 +95,10 @@ class FilesystemLayoutTest {
 
     assertThat(filesUnder(layout.manifestsRoot()))
         .containsExactly(base.resolve("manifests/2/7/1/manifest.json"));
-    assertThat(filesUnder(layout.contentsRoot())).containsExactlyInAnyOrder(
-        base.resolve("contents/2/7/1/snapshot/000001.sst"),
-        base.resolve("contents/2/7/1/segments/1.log"));
+    assertThat(filesUnder(layout.contentsRoot()))
+        .containsExactlyInAnyOrder(
+            base.resolve("contents/2/7/1/snapshot/000001.sst"),
+            base.resolve("contents/2/7/1/segments/1.log"));
   }
 
   @Test
@@ -100,7 +109,8 @@ class FilesystemLayoutTest {
 
     var page = await(store.list(BackupIdentifierWildcard.all(), PageRequest.first()));
 
-    assertThat(page.statuses()).hasSize(2)
+    assertThat(page.statuses())
+        .hasSize(2)
         .allSatisfy(s -> assertThat(s.statusCode()).isEqualTo(BackupStatusCode.COMPLETED));
   }
 
@@ -108,11 +118,20 @@ class FilesystemLayoutTest {
   void shouldReuseByHardLinkingThePreviousObject() throws Exception {
     Backup first = backup(new BackupIdentifier(0, 1, 1), 1);
     await(store.save(first));
-    Backup second = new Backup(new BackupIdentifier(1, 1, 2),
-        Backup.builder(new BackupIdentifier(1, 1, 2)).checkpointPosition(20)
-            .numberOfPartitions(3).brokerVersion("0.1.0").stateDigest("cd")
-            .snapshot("s2", first.snapshot()).segments(first.segments()).build().descriptor(),
-        first.snapshot(), first.segments());
+    Backup second =
+        new Backup(
+            new BackupIdentifier(1, 1, 2),
+            Backup.builder(new BackupIdentifier(1, 1, 2))
+                .checkpointPosition(20)
+                .numberOfPartitions(3)
+                .brokerVersion("0.1.0")
+                .stateDigest("cd")
+                .snapshot("s2", first.snapshot())
+                .segments(first.segments())
+                .build()
+                .descriptor(),
+            first.snapshot(),
+            first.segments());
 
     var result = await(store.save(second, Optional.of(first.id())));
 
@@ -123,8 +142,14 @@ class FilesystemLayoutTest {
     assertThat(Files.getAttribute(linked, "unix:nlink")).isEqualTo(2);
     assertThat(registry.get("cairn.backupfs.reused").counter().count()).isEqualTo(50_000);
     assertThat(registry.get("cairn.backupfs.copied").counter().count()).isEqualTo(50_000);
-    assertThat(registry.get("cairn.backupfs.operations").tag("operation", "save")
-        .tag("result", "success").timer().count()).isEqualTo(2);
+    assertThat(
+            registry
+                .get("cairn.backupfs.operations")
+                .tag("operation", "save")
+                .tag("result", "success")
+                .timer()
+                .count())
+        .isEqualTo(2);
   }
 
   @Test
@@ -147,8 +172,8 @@ class FilesystemLayoutTest {
     Files.writeString(layout.manifestFile(id).resolveSibling("manifest.json.tmp"), "{ torn");
 
     assertThat(await(store.getStatus(id)).statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
-    assertThat(await(store.list(BackupIdentifierWildcard.all(), PageRequest.first()))
-        .statuses()).hasSize(1);
+    assertThat(await(store.list(BackupIdentifierWildcard.all(), PageRequest.first())).statuses())
+        .hasSize(1);
   }
 
   @Test

@@ -30,14 +30,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Status and list answer while a save waits for the bytes/s limit with every transfer thread
- * taken (the broker's {@code backup.uploadConcurrency: 1}). The save is held in the limit's wait
- * until the test releases it, so nothing depends on timing but the bound on the answers.
+ * Status and list answer while a save waits for the bytes/s limit with every transfer thread taken
+ * (the broker's {@code backup.uploadConcurrency: 1}). The save is held in the limit's wait until
+ * the test releases it, so nothing depends on timing but the bound on the answers.
  */
 class FilesystemQueriesDuringSaveTest {
 
   /** Generous for a loaded CI machine; the latency goal itself is measured by a benchmark. */
   private static final long ANSWER_WITHIN_SECONDS = 2;
+
   private static final long AWAIT_SECONDS = 60;
   private static final long RATE_BYTES_PER_SECOND = 64 * 1024;
 
@@ -68,36 +69,46 @@ class FilesystemQueriesDuringSaveTest {
     }
   }
 
-  private static <T> T answered(String operation, CompletableFuture<T> answer)
-      throws Exception {
+  private static <T> T answered(String operation, CompletableFuture<T> answer) throws Exception {
     try {
       return answer.get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      throw new AssertionError("Expected " + operation + " to answer within "
-          + ANSWER_WITHIN_SECONDS + " s while a save is held, but it did not", e);
+      throw new AssertionError(
+          "Expected "
+              + operation
+              + " to answer within "
+              + ANSWER_WITHIN_SECONDS
+              + " s while a save is held, but it did not",
+          e);
     }
   }
 
   @Test
   void shouldAnswerStatusAndListWhileAThrottledSaveHoldsEveryTransferThread() throws Exception {
     // given a save held in the bytes/s limit's wait on the only transfer thread
-    store = FilesystemBackupStore.open(
-        FilesystemBackupStoreConfig.of(base).withMaxConcurrentFileCopies(1)
-            .withMaxBytesPerSecond(RATE_BYTES_PER_SECOND),
-        new TestClock(Instant.parse("2025-03-01T10:00:00Z")), transfers, queries,
-        new SimpleMeterRegistry(), this::holdUntilReleased);
+    store =
+        FilesystemBackupStore.open(
+            FilesystemBackupStoreConfig.of(base)
+                .withMaxConcurrentFileCopies(1)
+                .withMaxBytesPerSecond(RATE_BYTES_PER_SECOND),
+            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            transfers,
+            queries,
+            new SimpleMeterRegistry(),
+            this::holdUntilReleased);
     var id = new BackupIdentifier(0, 1, 1);
     var future = store.save(backup(id, 1 << 20), Optional.empty());
     assertThat(held.await(AWAIT_SECONDS, TimeUnit.SECONDS)).as("save held in the limit").isTrue();
 
     // when status and list are asked meanwhile
     BackupStatus status = answered("status", store.getStatus(id));
-    BackupPage page = answered("list",
-        store.list(BackupIdentifierWildcard.all(), PageRequest.first(10)));
+    BackupPage page =
+        answered("list", store.list(BackupIdentifierWildcard.all(), PageRequest.first(10)));
 
     // then both answer while the save is still held, and the save completes once released
     assertThat(status.statusCode()).isEqualTo(BackupStatusCode.IN_PROGRESS);
-    assertThat(page.statuses()).extracting(BackupStatus::statusCode)
+    assertThat(page.statuses())
+        .extracting(BackupStatus::statusCode)
         .containsExactly(BackupStatusCode.IN_PROGRESS);
     assertThat(future).isNotDone();
     release.countDown();
@@ -112,8 +123,12 @@ class FilesystemQueriesDuringSaveTest {
     byte[] bytes = new byte[sizeBytes];
     new Random(3).nextBytes(bytes);
     Path source = Files.write(sources.resolve("1.log"), bytes);
-    return Backup.builder(id).checkpointPosition(10).numberOfPartitions(1)
-        .brokerVersion("0.1.0").stateDigest("ab")
-        .segments(NamedFileSet.of(new BackupFile("1.log", source, sizeBytes))).build();
+    return Backup.builder(id)
+        .checkpointPosition(10)
+        .numberOfPartitions(1)
+        .brokerVersion("0.1.0")
+        .stateDigest("ab")
+        .segments(NamedFileSet.of(new BackupFile("1.log", source, sizeBytes)))
+        .build();
   }
 }

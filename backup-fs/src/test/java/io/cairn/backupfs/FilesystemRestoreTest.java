@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FilesystemRestoreTest {
 
   private static final long MIB = 1L << 20;
+
   /** Files of at least this size are stored zstd-compressed, smaller ones as is. */
   private static final long ZSTD_THRESHOLD = 10 * MIB;
 
@@ -71,15 +72,17 @@ class FilesystemRestoreTest {
     List<BackupFile> snapshot = new ArrayList<>();
     List<BackupFile> segments = new ArrayList<>();
     for (int i = 0; i < 24; i++) {
-      int size = switch (i % 6) {
-        case 0 -> (int) (9 * MIB) + random.nextInt(1000);
-        case 1 -> (int) (11 * MIB) + random.nextInt(1000);
-        default -> random.nextInt(300_000);
-      };
+      int size =
+          switch (i % 6) {
+            case 0 -> (int) (9 * MIB) + random.nextInt(1000);
+            case 1 -> (int) (11 * MIB) + random.nextInt(1000);
+            default -> random.nextInt(300_000);
+          };
       Path source = write("f" + i, size, random, i % 6 == 1);
       (i % 3 == 0 ? segments : snapshot)
-          .add(new BackupFile(String.format("%06d.%s", 24 - i, i % 3 == 0 ? "log" : "sst"),
-              source, size));
+          .add(
+              new BackupFile(
+                  String.format("%06d.%s", 24 - i, i % 3 == 0 ? "log" : "sst"), source, size));
     }
     var id = new BackupIdentifier(0, 1, 1);
     Backup backup = backup(id, snapshot, segments);
@@ -129,10 +132,13 @@ class FilesystemRestoreTest {
     // when, then the first problem found names its file
     assertThatThrownBy(() -> await(store.restore(id, target, progress -> {})))
         .cause()
-        .isInstanceOfSatisfying(BackupCorruptedException.class, e ->
-            assertThat(e.problem().name() + " " + e.problem().kind())
-                .isIn("5.log " + FileProblemKind.CHECKSUM_MISMATCH,
-                    "2.log " + FileProblemKind.TRUNCATED));
+        .isInstanceOfSatisfying(
+            BackupCorruptedException.class,
+            e ->
+                assertThat(e.problem().name() + " " + e.problem().kind())
+                    .isIn(
+                        "5.log " + FileProblemKind.CHECKSUM_MISMATCH,
+                        "2.log " + FileProblemKind.TRUNCATED));
     // and nothing of the restore is left
     try (Stream<Path> entries = Files.list(target)) {
       assertThat(entries).isEmpty();
@@ -140,16 +146,20 @@ class FilesystemRestoreTest {
     // while a plain check still finds both problems
     assertThat(await(store.verify(id)).problems())
         .extracting(p -> p.name() + " " + p.kind())
-        .containsExactlyInAnyOrder("5.log " + FileProblemKind.CHECKSUM_MISMATCH,
-            "2.log " + FileProblemKind.TRUNCATED);
+        .containsExactlyInAnyOrder(
+            "5.log " + FileProblemKind.CHECKSUM_MISMATCH, "2.log " + FileProblemKind.TRUNCATED);
   }
 
   private void open(int copies) {
-    store = FilesystemBackupStore.open(
-        FilesystemBackupStoreConfig.of(base).withCompression(Compression.ZSTD, ZSTD_THRESHOLD)
-            .withMaxConcurrentFileCopies(copies),
-        new TestClock(Instant.parse("2025-03-01T10:00:00Z")), executor, executor,
-        new SimpleMeterRegistry());
+    store =
+        FilesystemBackupStore.open(
+            FilesystemBackupStoreConfig.of(base)
+                .withCompression(Compression.ZSTD, ZSTD_THRESHOLD)
+                .withMaxConcurrentFileCopies(copies),
+            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            executor,
+            executor,
+            new SimpleMeterRegistry());
   }
 
   /** Random bytes, or zeros. */
@@ -161,28 +171,35 @@ class FilesystemRestoreTest {
     return Files.write(sources.resolve(name), bytes);
   }
 
-  private static Backup backup(BackupIdentifier id, List<BackupFile> snapshot,
-      List<BackupFile> segments) {
-    var builder = Backup.builder(id).checkpointPosition(10).numberOfPartitions(1)
-        .brokerVersion("0.1.0").stateDigest("ab")
-        .segments(NamedFileSet.of(segments.toArray(BackupFile[]::new)));
+  private static Backup backup(
+      BackupIdentifier id, List<BackupFile> snapshot, List<BackupFile> segments) {
+    var builder =
+        Backup.builder(id)
+            .checkpointPosition(10)
+            .numberOfPartitions(1)
+            .brokerVersion("0.1.0")
+            .stateDigest("ab")
+            .segments(NamedFileSet.of(segments.toArray(BackupFile[]::new)));
     if (!snapshot.isEmpty()) {
       builder.snapshot("s", NamedFileSet.of(snapshot.toArray(BackupFile[]::new)));
     }
     return builder.build();
   }
 
-  private static void assertRestored(List<BackupFile> restored, List<BackupFile> sources,
-      Path directory) throws IOException {
-    assertThat(restored).extracting(BackupFile::name)
+  private static void assertRestored(
+      List<BackupFile> restored, List<BackupFile> sources, Path directory) throws IOException {
+    assertThat(restored)
+        .extracting(BackupFile::name)
         .containsExactlyElementsOf(sources.stream().map(BackupFile::name).toList());
     for (int i = 0; i < sources.size(); i++) {
       BackupFile file = restored.get(i);
       assertThat(file.path()).isEqualTo(directory.resolve(file.name()));
       assertThat(file.lengthBytes()).isEqualTo(sources.get(i).lengthBytes());
-      assertThat(Arrays.mismatch(Files.readAllBytes(file.path()),
-          Files.readAllBytes(sources.get(i).path())))
-          .as("first differing offset of %s", file.name()).isEqualTo(-1);
+      assertThat(
+              Arrays.mismatch(
+                  Files.readAllBytes(file.path()), Files.readAllBytes(sources.get(i).path())))
+          .as("first differing offset of %s", file.name())
+          .isEqualTo(-1);
     }
   }
 }

@@ -38,11 +38,15 @@ class ParallelCopiesTest {
     var running = new AtomicInteger();
     var mostAtOnce = new AtomicInteger();
 
-    ParallelCopies.run(pool, 2, 200, index -> {
-      mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
-      runs.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
-      running.decrementAndGet();
-    });
+    ParallelCopies.run(
+        pool,
+        2,
+        200,
+        index -> {
+          mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+          runs.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
+          running.decrementAndGet();
+        });
 
     assertThat(runs).hasSize(200).allSatisfy((index, count) -> assertThat(count.get()).isOne());
     assertThat(mostAtOnce.get()).isBetween(1, 2);
@@ -54,14 +58,18 @@ class ParallelCopiesTest {
     var barrier = new CyclicBarrier(2);
     var threads = ConcurrentHashMap.<String>newKeySet();
 
-    ParallelCopies.run(pool, 2, 2, index -> {
-      threads.add(Thread.currentThread().getName());
-      try {
-        barrier.await(WAIT_SECONDS, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new IOException("Expected the other copy to run at the same time", e);
-      }
-    });
+    ParallelCopies.run(
+        pool,
+        2,
+        2,
+        index -> {
+          threads.add(Thread.currentThread().getName());
+          try {
+            barrier.await(WAIT_SECONDS, TimeUnit.SECONDS);
+          } catch (Exception e) {
+            throw new IOException("Expected the other copy to run at the same time", e);
+          }
+        });
 
     assertThat(threads).hasSize(2).contains(Thread.currentThread().getName());
   }
@@ -76,23 +84,27 @@ class ParallelCopiesTest {
     try {
       // when another task is queued while the helper copies its first file (the calling thread
       // holds its own first file until the helper copied two)
-      ParallelCopies.run(single, 2, 6, index -> {
-        if (Thread.currentThread().getName().equals("store-io")) {
-          events.add("file");
-          if (helperFiles.incrementAndGet() == 1) {
-            single.execute(() -> events.add("other task"));
-          }
-          twoHelperFiles.countDown();
-          return;
-        }
-        try {
-          if (!twoHelperFiles.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-            throw new IOException("Expected the helper to copy two files");
-          }
-        } catch (InterruptedException e) {
-          throw new IOException(e);
-        }
-      });
+      ParallelCopies.run(
+          single,
+          2,
+          6,
+          index -> {
+            if (Thread.currentThread().getName().equals("store-io")) {
+              events.add("file");
+              if (helperFiles.incrementAndGet() == 1) {
+                single.execute(() -> events.add("other task"));
+              }
+              twoHelperFiles.countDown();
+              return;
+            }
+            try {
+              if (!twoHelperFiles.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IOException("Expected the helper to copy two files");
+              }
+            } catch (InterruptedException e) {
+              throw new IOException(e);
+            }
+          });
     } finally {
       single.shutdownNow();
     }
@@ -120,9 +132,13 @@ class ParallelCopiesTest {
   void shouldCopyEverythingWhenTheExecutorRefusesHelpers() throws Exception {
     var copied = new ArrayList<Integer>();
 
-    ParallelCopies.run(command -> {
-      throw new RejectedExecutionException("full");
-    }, 3, 4, copied::add);
+    ParallelCopies.run(
+        command -> {
+          throw new RejectedExecutionException("full");
+        },
+        3,
+        4,
+        copied::add);
 
     assertThat(copied).containsExactly(0, 1, 2, 3);
   }
@@ -131,12 +147,20 @@ class ParallelCopiesTest {
   void shouldThrowTheFirstFailureAndStartNoCopyAfterIt() {
     var copied = new ArrayList<Integer>();
 
-    assertThatThrownBy(() -> ParallelCopies.run(pool, 1, 10, index -> {
-      if (index == 3) {
-        throw new IOException("disk full at " + index);
-      }
-      copied.add(index);
-    })).isInstanceOf(IOException.class).hasMessage("disk full at 3");
+    assertThatThrownBy(
+            () ->
+                ParallelCopies.run(
+                    pool,
+                    1,
+                    10,
+                    index -> {
+                      if (index == 3) {
+                        throw new IOException("disk full at " + index);
+                      }
+                      copied.add(index);
+                    }))
+        .isInstanceOf(IOException.class)
+        .hasMessage("disk full at 3");
 
     assertThat(copied).containsExactly(0, 1, 2);
   }
@@ -148,21 +172,29 @@ class ParallelCopiesTest {
     var failed = new CountDownLatch(1);
     var otherDone = new AtomicInteger();
 
-    assertThatThrownBy(() -> ParallelCopies.run(pool, 2, 2, index -> {
-      try {
-        bothStarted.await(WAIT_SECONDS, TimeUnit.SECONDS);
-        if (index == 0) {
-          failed.countDown();
-          throw new IllegalStateException("copy 0 broke");
-        }
-        if (!failed.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-          throw new IOException("Expected copy 0 to fail while this one runs");
-        }
-      } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
-        throw new IOException("Expected both copies to run at once", e);
-      }
-      otherDone.incrementAndGet();
-    })).isInstanceOf(IllegalStateException.class).hasMessage("copy 0 broke");
+    assertThatThrownBy(
+            () ->
+                ParallelCopies.run(
+                    pool,
+                    2,
+                    2,
+                    index -> {
+                      try {
+                        bothStarted.await(WAIT_SECONDS, TimeUnit.SECONDS);
+                        if (index == 0) {
+                          failed.countDown();
+                          throw new IllegalStateException("copy 0 broke");
+                        }
+                        if (!failed.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                          throw new IOException("Expected copy 0 to fail while this one runs");
+                        }
+                      } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                        throw new IOException("Expected both copies to run at once", e);
+                      }
+                      otherDone.incrementAndGet();
+                    }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("copy 0 broke");
 
     assertThat(otherDone.get()).isOne();
   }

@@ -30,7 +30,10 @@ public enum ConditionalWrites {
       }
     }
     throw new IllegalArgumentException(
-        "Expected one of " + Arrays.stream(values()).map(ConditionalWrites::configName).toList()
-            + ", but was '" + name + "'");
+        "Expected one of "
+            + Arrays.stream(values()).map(ConditionalWrites::configName).toList()
+            + ", but was '"
+            + name
+            + "'");
   }
 }

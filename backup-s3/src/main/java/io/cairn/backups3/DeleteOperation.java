@@ -24,14 +24,15 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Deletes a backup: refuses one that is IN_PROGRESS or whose save runs in this store; otherwise
- * lists every object under the backup's contents prefix (also strays of a crashed save) and
- * deletes them with {@code DeleteObjects}, at most {@value #BATCH_MAX} keys a call, then the
- * manifest last — so an interrupted delete leaves a manifest to find and delete again, never
- * orphaned contents. Other backups never lose an object: each has its own copies.
+ * lists every object under the backup's contents prefix (also strays of a crashed save) and deletes
+ * them with {@code DeleteObjects}, at most {@value #BATCH_MAX} keys a call, then the manifest last
+ * — so an interrupted delete leaves a manifest to find and delete again, never orphaned contents.
+ * Other backups never lose an object: each has its own copies.
  */
 final class DeleteOperation {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeleteOperation.class);
+
   /** S3's limit of keys per DeleteObjects call. */
   static final int BATCH_MAX = 1000;
 
@@ -70,9 +71,20 @@ final class DeleteOperation {
     String continuation = null;
     do {
       String token = continuation;
-      ListObjectsV2Response page = s3.calls().join("ListObjectsV2", s3.url(prefix),
-          () -> s3.client().listObjectsV2(ListObjectsV2Request.builder().bucket(s3.bucket())
-              .prefix(prefix).maxKeys(BATCH_MAX).continuationToken(token).build()));
+      ListObjectsV2Response page =
+          s3.calls()
+              .join(
+                  "ListObjectsV2",
+                  s3.url(prefix),
+                  () ->
+                      s3.client()
+                          .listObjectsV2(
+                              ListObjectsV2Request.builder()
+                                  .bucket(s3.bucket())
+                                  .prefix(prefix)
+                                  .maxKeys(BATCH_MAX)
+                                  .continuationToken(token)
+                                  .build()));
       List<ObjectIdentifier> keys = new ArrayList<>();
       for (S3Object object : page.contents()) {
         keys.add(ObjectIdentifier.builder().key(object.key()).build());
@@ -87,18 +99,39 @@ final class DeleteOperation {
   }
 
   private void deleteBatch(BackupIdentifier id, String prefix, List<ObjectIdentifier> keys) {
-    DeleteObjectsResponse response = s3.calls().join("DeleteObjects", s3.url(prefix),
-        () -> s3.client().deleteObjects(DeleteObjectsRequest.builder().bucket(s3.bucket())
-            .delete(Delete.builder().objects(keys).quiet(true).build()).build()));
-    List<S3Error> errors = response.errors().stream()
-        .filter(e -> !"NoSuchKey".equals(e.code()))
-        .toList();
+    DeleteObjectsResponse response =
+        s3.calls()
+            .join(
+                "DeleteObjects",
+                s3.url(prefix),
+                () ->
+                    s3.client()
+                        .deleteObjects(
+                            DeleteObjectsRequest.builder()
+                                .bucket(s3.bucket())
+                                .delete(Delete.builder().objects(keys).quiet(true).build())
+                                .build()));
+    List<S3Error> errors =
+        response.errors().stream().filter(e -> !"NoSuchKey".equals(e.code())).toList();
     if (!errors.isEmpty()) {
       S3Error first = errors.get(0);
-      throw new BackupStoreException("Expected to delete the " + keys.size() + " objects of backup "
-          + id + " under " + s3.url(prefix) + ", but " + errors.size() + " were refused, e.g. "
-          + s3.url(first.key()) + ": " + first.code() + " " + first.message() + ". Delete the "
-          + "backup again; its manifest was kept.");
+      throw new BackupStoreException(
+          "Expected to delete the "
+              + keys.size()
+              + " objects of backup "
+              + id
+              + " under "
+              + s3.url(prefix)
+              + ", but "
+              + errors.size()
+              + " were refused, e.g. "
+              + s3.url(first.key())
+              + ": "
+              + first.code()
+              + " "
+              + first.message()
+              + ". Delete the "
+              + "backup again; its manifest was kept.");
     }
   }
 }

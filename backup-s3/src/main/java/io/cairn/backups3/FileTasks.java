@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs one task per file on the store's transfer executor and waits for all of them. When one
- * fails, the others are told to stop (tasks not yet started are skipped; running ones check
- * {@link #stopped()}), every task is waited for — so nothing still writes when the caller undoes
- * its work — and the first failure is thrown.
+ * fails, the others are told to stop (tasks not yet started are skipped; running ones check {@link
+ * #stopped()}), every task is waited for — so nothing still writes when the caller undoes its work
+ * — and the first failure is thrown.
  */
 final class FileTasks {
 
@@ -55,13 +55,17 @@ final class FileTasks {
   }
 
   /**
-   * Like {@link #runAll(List)}, but starts the tasks with the largest {@code sizes} first (ties
-   * in their order), so the longest transfers do not start last and keep the others waiting.
+   * Like {@link #runAll(List)}, but starts the tasks with the largest {@code sizes} first (ties in
+   * their order), so the longest transfers do not start last and keep the others waiting.
    */
   <T> List<T> runAll(List<Task<T>> tasks, long[] sizes) throws Exception {
     if (sizes.length != tasks.size()) {
-      throw new IllegalArgumentException("Expected a size for each of the " + tasks.size()
-          + " tasks, but got " + sizes.length + " sizes");
+      throw new IllegalArgumentException(
+          "Expected a size for each of the "
+              + tasks.size()
+              + " tasks, but got "
+              + sizes.length
+              + " sizes");
     }
     List<CompletableFuture<T>> futures = new ArrayList<>(tasks.size());
     for (int i = 0; i < tasks.size(); i++) {
@@ -74,31 +78,35 @@ final class FileTasks {
       Task<T> task = tasks.get(index);
       CompletableFuture<T> future = futures.get(index);
       try {
-        executor.execute(() -> {
-          if (stop.get()) {
-            future.cancel(false);
-            return;
-          }
-          try {
-            future.complete(task.run());
-          } catch (Exception e) {
-            stop.set(true);
-            future.completeExceptionally(e);
-          } catch (Error e) {
-            stop.set(true);
-            future.completeExceptionally(e);
-            throw e;
-          }
-        });
+        executor.execute(
+            () -> {
+              if (stop.get()) {
+                future.cancel(false);
+                return;
+              }
+              try {
+                future.complete(task.run());
+              } catch (Exception e) {
+                stop.set(true);
+                future.completeExceptionally(e);
+              } catch (Error e) {
+                stop.set(true);
+                future.completeExceptionally(e);
+                throw e;
+              }
+            });
       } catch (RejectedExecutionException e) {
         stop.set(true);
-        future.completeExceptionally(new IllegalStateException(
-            "Expected the transfer executor to take a file task, but it refused (store closed?)",
-            e));
+        future.completeExceptionally(
+            new IllegalStateException(
+                "Expected the transfer executor to take a file task, but it refused (store closed?)",
+                e));
       }
     }
-    S3Calls.await(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-        .handle((value, error) -> null), "file tasks");
+    S3Calls.await(
+        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+            .handle((value, error) -> null),
+        "file tasks");
     Throwable first = null;
     List<T> results = new ArrayList<>(futures.size());
     for (CompletableFuture<T> future : futures) {
@@ -118,8 +126,12 @@ final class FileTasks {
       throw e;
     }
     if (results.size() != tasks.size()) {
-      throw new BackupStoreException("Expected " + tasks.size() + " file tasks to finish, but "
-          + (tasks.size() - results.size()) + " were skipped");
+      throw new BackupStoreException(
+          "Expected "
+              + tasks.size()
+              + " file tasks to finish, but "
+              + (tasks.size() - results.size())
+              + " were skipped");
     }
     return results;
   }

@@ -19,10 +19,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -30,12 +30,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * contents), narrowed to one partition's prefix when the wildcard names it, that starts at the
  * first identifier the wildcard can match and jumps over keys it cannot ({@link WildcardSeek}):
  * within a page it follows S3's continuation token; when the next possible match lies beyond the
- * page it restarts the scan there with {@code StartAfter}. Then only the page's manifests are
- * read. The cost grows with the number of backups scanned, never with their files.
+ * page it restarts the scan there with {@code StartAfter}. Then only the page's manifests are read.
+ * The cost grows with the number of backups scanned, never with their files.
  *
- * <p>Page tokens are {@code s3v1:<partition>:<checkpoint>:<node>} of the last identifier
- * returned; the next page starts strictly after it, so backups added or deleted between pages do
- * not shift the rest.
+ * <p>Page tokens are {@code s3v1:<partition>:<checkpoint>:<node>} of the last identifier returned;
+ * the next page starts strictly after it, so backups added or deleted between pages do not shift
+ * the rest.
  */
 final class ListOperation {
 
@@ -43,6 +43,7 @@ final class ListOperation {
   private static final String TOKEN_PREFIX = "s3v1:";
   private static final int MANIFEST_READS_IN_FLIGHT = 16;
   private static final int MIN_KEYS_PER_REQUEST = 32;
+
   /** A scan that needs more requests than this for one page is a bug or a hostile bucket. */
   private static final int REQUESTS_PER_PAGE_MAX = 100_000;
 
@@ -59,11 +60,12 @@ final class ListOperation {
   BackupPage run(BackupIdentifierWildcard wildcard, PageRequest page) {
     Optional<BackupIdentifier> after = page.token().map(ListOperation::parseToken);
     var seek = new WildcardSeek(wildcard);
-    Optional<BackupIdentifier> candidate = after.isPresent()
-        ? WildcardSeek.successor(after.get()).flatMap(seek::atOrAfter)
-        : seek.atOrAfter(WildcardSeek.first());
-    String prefix = wildcard.partitionId().map(layout::manifestsPrefix)
-        .orElse(layout.manifestsPrefix());
+    Optional<BackupIdentifier> candidate =
+        after.isPresent()
+            ? WildcardSeek.successor(after.get()).flatMap(seek::atOrAfter)
+            : seek.atOrAfter(WildcardSeek.first());
+    String prefix =
+        wildcard.partitionId().map(layout::manifestsPrefix).orElse(layout.manifestsPrefix());
     int maxKeys = Math.min(1000, Math.max(MIN_KEYS_PER_REQUEST, page.size() + 1));
 
     List<BackupIdentifier> matches = new ArrayList<>();
@@ -74,11 +76,21 @@ final class ListOperation {
     scan:
     while (candidate.isPresent()) {
       if (++requests > REQUESTS_PER_PAGE_MAX) {
-        throw new BackupStoreException("Expected a listing page within " + REQUESTS_PER_PAGE_MAX
-            + " requests, but " + s3.url(prefix) + " did not end (list " + wildcard + ")");
+        throw new BackupStoreException(
+            "Expected a listing page within "
+                + REQUESTS_PER_PAGE_MAX
+                + " requests, but "
+                + s3.url(prefix)
+                + " did not end (list "
+                + wildcard
+                + ")");
       }
-      ListObjectsV2Response response = list(prefix, maxKeys, continuation,
-          continuation == null ? layout.seekKey(candidate.get()) : null);
+      ListObjectsV2Response response =
+          list(
+              prefix,
+              maxKeys,
+              continuation,
+              continuation == null ? layout.seekKey(candidate.get()) : null);
       for (S3Object object : response.contents()) {
         Optional<BackupIdentifier> id = layout.parseManifestKey(object.key());
         if (id.isEmpty() || candidate.isEmpty() || id.get().compareTo(candidate.get()) < 0) {
@@ -97,7 +109,8 @@ final class ListOperation {
           candidate = seek.atOrAfter(id.get());
         }
       }
-      if (!Boolean.TRUE.equals(response.isTruncated()) || response.contents().isEmpty()
+      if (!Boolean.TRUE.equals(response.isTruncated())
+          || response.contents().isEmpty()
           || candidate.isEmpty()) {
         break;
       }
@@ -106,24 +119,32 @@ final class ListOperation {
       continuation = jump ? null : response.nextContinuationToken();
     }
     List<BackupStatus> statuses = readStatuses(matches, modified);
-    Optional<String> next = more && !matches.isEmpty()
-        ? Optional.of(token(matches.get(matches.size() - 1)))
-        : Optional.empty();
+    Optional<String> next =
+        more && !matches.isEmpty()
+            ? Optional.of(token(matches.get(matches.size() - 1)))
+            : Optional.empty();
     return new BackupPage(statuses, next);
   }
 
-  private ListObjectsV2Response list(String prefix, int maxKeys, String continuation,
-      String startAfter) {
-    return s3.calls().join("ListObjectsV2", s3.url(prefix), () -> {
-      ListObjectsV2Request.Builder b = ListObjectsV2Request.builder().bucket(s3.bucket())
-          .prefix(prefix).maxKeys(maxKeys);
-      if (continuation != null) {
-        b.continuationToken(continuation);
-      } else {
-        b.startAfter(startAfter);
-      }
-      return s3.client().listObjectsV2(b.build());
-    });
+  private ListObjectsV2Response list(
+      String prefix, int maxKeys, String continuation, String startAfter) {
+    return s3.calls()
+        .join(
+            "ListObjectsV2",
+            s3.url(prefix),
+            () -> {
+              ListObjectsV2Request.Builder b =
+                  ListObjectsV2Request.builder()
+                      .bucket(s3.bucket())
+                      .prefix(prefix)
+                      .maxKeys(maxKeys);
+              if (continuation != null) {
+                b.continuationToken(continuation);
+              } else {
+                b.startAfter(startAfter);
+              }
+              return s3.client().listObjectsV2(b.build());
+            });
   }
 
   /**
@@ -131,13 +152,13 @@ final class ListOperation {
    * manifest that cannot be trusted does not fail the page: its backup is listed as FAILED naming
    * the manifest and the problem, with the object's last-modified time.
    */
-  private List<BackupStatus> readStatuses(List<BackupIdentifier> ids,
-      Map<BackupIdentifier, Instant> modified) {
+  private List<BackupStatus> readStatuses(
+      List<BackupIdentifier> ids, Map<BackupIdentifier, Instant> modified) {
     List<BackupStatus> statuses = new ArrayList<>(ids.size());
     for (int from = 0; from < ids.size(); from += MANIFEST_READS_IN_FLIGHT) {
       List<CompletableFuture<Optional<ManifestObjects.Stored>>> reads = new ArrayList<>();
-      for (BackupIdentifier id : ids.subList(from, Math.min(ids.size(),
-          from + MANIFEST_READS_IN_FLIGHT))) {
+      for (BackupIdentifier id :
+          ids.subList(from, Math.min(ids.size(), from + MANIFEST_READS_IN_FLIGHT))) {
         reads.add(manifests.readAsync(id));
       }
       for (int i = 0; i < reads.size(); i++) {
@@ -146,7 +167,9 @@ final class ListOperation {
           S3Calls.await(reads.get(i), "reading a listed manifest")
               .ifPresent(stored -> statuses.add(stored.manifest().toStatus()));
         } catch (ManifestException e) {
-          LOG.warn("Listing backup {} as FAILED: its manifest cannot be trusted: {}", id,
+          LOG.warn(
+              "Listing backup {} as FAILED: its manifest cannot be trusted: {}",
+              id,
               e.getMessage());
           statuses.add(BackupStatus.unreadableManifest(id, e, modified.get(id)));
         }
@@ -164,8 +187,8 @@ final class ListOperation {
       if (token.startsWith(TOKEN_PREFIX)) {
         String[] parts = token.substring(TOKEN_PREFIX.length()).split(":", -1);
         if (parts.length == 3) {
-          return new BackupIdentifier(Integer.parseInt(parts[2]), Integer.parseInt(parts[0]),
-              Long.parseLong(parts[1]));
+          return new BackupIdentifier(
+              Integer.parseInt(parts[2]), Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
         }
       }
     } catch (IllegalArgumentException e) {

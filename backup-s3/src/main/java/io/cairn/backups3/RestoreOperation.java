@@ -35,14 +35,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One restore: downloads every file of a COMPLETED backup, several at once, decoding it into
- * {@code targetDir/snapshot} or {@code targetDir/segments}, checking size and CRC32C, fsyncing
- * files and directories. On any failure the other downloads stop, and both directories are
- * removed again. Progress is reported under a lock, so totals only grow.
+ * One restore: downloads every file of a COMPLETED backup, several at once, decoding it into {@code
+ * targetDir/snapshot} or {@code targetDir/segments}, checking size and CRC32C, fsyncing files and
+ * directories. On any failure the other downloads stop, and both directories are removed again.
+ * Progress is reported under a lock, so totals only grow.
  */
 final class RestoreOperation {
 
   private static final Logger LOG = LoggerFactory.getLogger(RestoreOperation.class);
+
   /** Progress is reported at least every this many bytes of a file, and at its end. */
   private static final long PROGRESS_INTERVAL_BYTES = 4L * 1024 * 1024;
 
@@ -54,8 +55,8 @@ final class RestoreOperation {
   private long totalBytesDone;
   private int filesDone;
 
-  RestoreOperation(S3BackupStore store, BackupIdentifier id, Path targetDir,
-      RestoreProgressListener listener) {
+  RestoreOperation(
+      S3BackupStore store, BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
     this.store = store;
     this.id = id;
     this.targetDir = targetDir.toAbsolutePath().normalize();
@@ -68,9 +69,16 @@ final class RestoreOperation {
     Files.createDirectories(targetDir);
     for (FileSetKind kind : FileSetKind.values()) {
       if (Files.exists(targetDir.resolve(kind.directoryName()))) {
-        throw new IllegalArgumentException("Expected no '" + kind.directoryName() + "' in the "
-            + "restore target " + targetDir + ", but it exists (restore " + id + "). Restore "
-            + "into an empty directory.");
+        throw new IllegalArgumentException(
+            "Expected no '"
+                + kind.directoryName()
+                + "' in the "
+                + "restore target "
+                + targetDir
+                + ", but it exists (restore "
+                + id
+                + "). Restore "
+                + "into an empty directory.");
       }
     }
     List<Path> created = new ArrayList<>();
@@ -83,18 +91,23 @@ final class RestoreOperation {
       }
       Map<FileSetKind, NamedFileSet> restored = restoreAll(manifest, descriptor, dirs);
       fsyncDirectory(targetDir);
-      LOG.info("Restored backup {} into {}: {} files, {} bytes", id, targetDir,
-          descriptor.fileCount(), descriptor.sizeBytes());
-      return new Backup(id, descriptor, restored.get(FileSetKind.SNAPSHOT),
-          restored.get(FileSetKind.SEGMENTS));
+      LOG.info(
+          "Restored backup {} into {}: {} files, {} bytes",
+          id,
+          targetDir,
+          descriptor.fileCount(),
+          descriptor.sizeBytes());
+      return new Backup(
+          id, descriptor, restored.get(FileSetKind.SNAPSHOT), restored.get(FileSetKind.SEGMENTS));
     } catch (Exception e) {
       undo(created);
       throw e;
     }
   }
 
-  private Map<FileSetKind, NamedFileSet> restoreAll(Manifest manifest,
-      BackupDescriptor descriptor, Map<FileSetKind, Path> dirs) throws Exception {
+  private Map<FileSetKind, NamedFileSet> restoreAll(
+      Manifest manifest, BackupDescriptor descriptor, Map<FileSetKind, Path> dirs)
+      throws Exception {
     var tasks = new FileTasks(store.transferExecutor());
     List<FileTasks.Task<BackupFile>> work = new ArrayList<>();
     Set<Path> directories = new LinkedHashSet<>(dirs.values());
@@ -103,16 +116,25 @@ final class RestoreOperation {
       for (ManifestFile entry : manifest.files(kind)) {
         Path out = dir.resolve(entry.name()).normalize();
         if (!out.startsWith(dir) || out.equals(dir)) {
-          throw new IllegalArgumentException("Expected '" + entry.name() + "' to stay inside "
-              + dir + ", but it resolves to " + out + " (restore " + id + ")");
+          throw new IllegalArgumentException(
+              "Expected '"
+                  + entry.name()
+                  + "' to stay inside "
+                  + dir
+                  + ", but it resolves to "
+                  + out
+                  + " (restore "
+                  + id
+                  + ")");
         }
         Files.createDirectories(out.getParent());
         directories.add(out.getParent());
-        work.add(() -> {
-          tasks.checkNotStopped(kind.directoryName() + "/" + entry.name());
-          restoreFile(descriptor, kind, entry, out);
-          return new BackupFile(entry.name(), out, entry.sizeBytes());
-        });
+        work.add(
+            () -> {
+              tasks.checkNotStopped(kind.directoryName() + "/" + entry.name());
+              restoreFile(descriptor, kind, entry, out);
+              return new BackupFile(entry.name(), out, entry.sizeBytes());
+            });
       }
     }
     List<BackupFile> files = tasks.runAll(work);
@@ -129,8 +151,9 @@ final class RestoreOperation {
     return result;
   }
 
-  private void restoreFile(BackupDescriptor descriptor, FileSetKind kind, ManifestFile entry,
-      Path out) throws IOException {
+  private void restoreFile(
+      BackupDescriptor descriptor, FileSetKind kind, ManifestFile entry, Path out)
+      throws IOException {
     String key = store.layout().objectKey(id, kind, entry.name());
     var progress = new FileProgress(descriptor, kind, entry);
     Optional<FileProblem> problem;
@@ -140,8 +163,15 @@ final class RestoreOperation {
       try {
         problem = store.checker().check(kind, entry, key, sink, progress::advance, false);
       } catch (ObjectChecker.SinkException e) {
-        throw new BackupStoreException("Expected to write restored file " + out + ", but "
-            + e.getCause() + " (restore " + id + ")", e.getCause());
+        throw new BackupStoreException(
+            "Expected to write restored file "
+                + out
+                + ", but "
+                + e.getCause()
+                + " (restore "
+                + id
+                + ")",
+            e.getCause());
       }
       channel.force(true);
     }
@@ -156,8 +186,12 @@ final class RestoreOperation {
       try {
         deleteRecursively(dir);
       } catch (IOException e) {
-        LOG.error("Could not remove partly restored {} of backup {}: {}. Remove it before "
-            + "restoring again.", dir, id, e.toString());
+        LOG.error(
+            "Could not remove partly restored {} of backup {}: {}. Remove it before "
+                + "restoring again.",
+            dir,
+            id,
+            e.toString());
       }
     }
   }
@@ -172,22 +206,25 @@ final class RestoreOperation {
     if (!Files.exists(root)) {
       return;
     }
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.delete(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-        if (e != null) {
-          throw e;
-        }
-        Files.delete(dir);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+            if (e != null) {
+              throw e;
+            }
+            Files.delete(dir);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   /** One file's progress: every {@link #PROGRESS_INTERVAL_BYTES} and at its end. */
@@ -223,8 +260,16 @@ final class RestoreOperation {
 
     private void report() {
       reported = done;
-      listener.onProgress(new RestoreProgress(kind, entry.name(), done, entry.sizeBytes(),
-          totalBytesDone, descriptor.sizeBytes(), filesDone, descriptor.fileCount()));
+      listener.onProgress(
+          new RestoreProgress(
+              kind,
+              entry.name(),
+              done,
+              entry.sizeBytes(),
+              totalBytesDone,
+              descriptor.sizeBytes(),
+              filesDone,
+              descriptor.fileCount()));
     }
   }
 }

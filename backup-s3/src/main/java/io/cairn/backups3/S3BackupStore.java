@@ -63,32 +63,33 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  * meters in {@link S3BackupStoreMetrics}.
  *
  * <ul>
- *   <li><b>Start</b> ({@link #open}): the bucket must exist and the credentials must be allowed
- *       to use it; whether the server honours conditional writes is probed once. Failures name
- *       the key to fix ({@link S3BackupStoreStartException}).
+ *   <li><b>Start</b> ({@link #open}): the bucket must exist and the credentials must be allowed to
+ *       use it; whether the server honours conditional writes is probed once. Failures name the key
+ *       to fix ({@link S3BackupStoreStartException}).
  *   <li><b>Manifests</b> change conditionally ({@link ManifestObjects}): created with {@code
- *       If-None-Match: *}, completed or failed with {@code If-Match}, so a backup marked FAILED
- *       by another process during its save never ends COMPLETED. Without server support:
+ *       If-None-Match: *}, completed or failed with {@code If-Match}, so a backup marked FAILED by
+ *       another process during its save never ends COMPLETED. Without server support:
  *       read-check-write, atomic within this process.
  *   <li><b>Contents</b> are streamed with the lengths fixed when the backup was planned, in parts
- *       above {@code partSizeBytes}; unchanged files of the previous backup are copied
- *       server-side; every object's size is confirmed before the manifest says COMPLETED.
+ *       above {@code partSizeBytes}; unchanged files of the previous backup are copied server-side;
+ *       every object's size is confirmed before the manifest says COMPLETED.
  *   <li><b>Restore and verify</b> use plain and ranged GETs only, each range checked.
  *   <li><b>Requests</b> retry transient errors (5xx, throttling, timeouts, resets) with backoff;
- *       content requests in flight are bounded to half the connection pool; a bytes/s limit
- *       applies to uploads and to verify's downloads.
+ *       content requests in flight are bounded to half the connection pool; a bytes/s limit applies
+ *       to uploads and to verify's downloads.
  * </ul>
  *
  * <p><b>Threads.</b> Saves, restores and verifies run on the injected transfer executor (its size
- * bounds how many run at once); their per-file work, and every wait for the bytes/s limit, runs
- * on the store's own {@code cairn-backup-s3-transfer-*} threads ({@code maxConcurrentTransfers}
- * of them). Status, list, markFailed and delete run on the injected query executor, so they never
+ * bounds how many run at once); their per-file work, and every wait for the bytes/s limit, runs on
+ * the store's own {@code cairn-backup-s3-transfer-*} threads ({@code maxConcurrentTransfers} of
+ * them). Status, list, markFailed and delete run on the injected query executor, so they never
  * queue behind a transfer, throttled or not. Retries are scheduled on one {@code
  * cairn-backup-s3-scheduler} thread. {@link #close()} stops the store's threads and the client.
  */
 public final class S3BackupStore implements BackupStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(S3BackupStore.class);
+
   /** Failure marking tries harder than other requests: a FAILED manifest is what operators see. */
   private static final int FAILURE_MARKING_ATTEMPTS_MIN = 10;
 
@@ -113,10 +114,19 @@ public final class S3BackupStore implements BackupStore {
   private final Object lifecycle = new Object();
   private boolean closed;
 
-  private S3BackupStore(S3BackupStoreConfig config, InstantSource clock, Executor executor,
-      Executor queryExecutor, S3BackupStoreMetrics metrics, S3AsyncClient client,
-      AwsCredentialsProvider credentials, ScheduledExecutorService scheduler, S3Access s3,
-      boolean conditional, String writerId, RateLimiter.Pause pause) {
+  private S3BackupStore(
+      S3BackupStoreConfig config,
+      InstantSource clock,
+      Executor executor,
+      Executor queryExecutor,
+      S3BackupStoreMetrics metrics,
+      S3AsyncClient client,
+      AwsCredentialsProvider credentials,
+      ScheduledExecutorService scheduler,
+      S3Access s3,
+      boolean conditional,
+      String writerId,
+      RateLimiter.Pause pause) {
     this.config = config;
     this.clock = clock;
     this.executor = executor;
@@ -127,17 +137,25 @@ public final class S3BackupStore implements BackupStore {
     this.scheduler = scheduler;
     this.s3 = s3;
     this.manifests = new ManifestObjects(s3, new ManifestCodec(), conditional, writerId);
-    this.failureCalls = s3.calls().withMaxAttempts(
-        Math.max(config.maxAttempts(), FAILURE_MARKING_ATTEMPTS_MIN));
-    this.transfers = new Transfers(s3, config.partSizeBytes(),
-        new RateLimiter(config.maxBytesPerSecond(), metrics::monotonicNanos, pause),
-        config.maxConcurrentTransfers());
+    this.failureCalls =
+        s3.calls().withMaxAttempts(Math.max(config.maxAttempts(), FAILURE_MARKING_ATTEMPTS_MIN));
+    this.transfers =
+        new Transfers(
+            s3,
+            config.partSizeBytes(),
+            new RateLimiter(config.maxBytesPerSecond(), metrics::monotonicNanos, pause),
+            config.maxConcurrentTransfers());
     this.uploader = new ObjectUploader(transfers);
     this.copier = new ObjectCopier(transfers);
     this.checker = new ObjectChecker(transfers);
-    this.transferExecutor = new ThreadPoolExecutor(config.maxConcurrentTransfers(),
-        config.maxConcurrentTransfers(), 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-        threads("cairn-backup-s3-transfer-"));
+    this.transferExecutor =
+        new ThreadPoolExecutor(
+            config.maxConcurrentTransfers(),
+            config.maxConcurrentTransfers(),
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            threads("cairn-backup-s3-transfer-"));
   }
 
   /**
@@ -151,8 +169,12 @@ public final class S3BackupStore implements BackupStore {
    * @throws S3BackupStoreStartException naming the configuration key to fix when the bucket is
    *     missing, the credentials are refused or the endpoint does not answer
    */
-  public static S3BackupStore open(S3BackupStoreConfig config, InstantSource clock,
-      Executor executor, Executor queryExecutor, MeterRegistry registry) {
+  public static S3BackupStore open(
+      S3BackupStoreConfig config,
+      InstantSource clock,
+      Executor executor,
+      Executor queryExecutor,
+      MeterRegistry registry) {
     return open(config, clock, executor, queryExecutor, registry, RateLimiter.SLEEP);
   }
 
@@ -160,8 +182,13 @@ public final class S3BackupStore implements BackupStore {
    * {@link #open(S3BackupStoreConfig, InstantSource, Executor, Executor, MeterRegistry)} whose
    * bytes/s waits go through {@code pause} (tests hold a transfer there).
    */
-  static S3BackupStore open(S3BackupStoreConfig config, InstantSource clock, Executor executor,
-      Executor queryExecutor, MeterRegistry registry, RateLimiter.Pause pause) {
+  static S3BackupStore open(
+      S3BackupStoreConfig config,
+      InstantSource clock,
+      Executor executor,
+      Executor queryExecutor,
+      MeterRegistry registry,
+      RateLimiter.Pause pause) {
     var metrics = new S3BackupStoreMetrics(registry);
     var scheduler = new ScheduledThreadPoolExecutor(1, threads("cairn-backup-s3-scheduler-"));
     scheduler.setRemoveOnCancelPolicy(true);
@@ -169,18 +196,45 @@ public final class S3BackupStore implements BackupStore {
     S3AsyncClient client = null;
     try {
       client = S3ClientFactory.create(config, credentials, scheduler);
-      var calls = new S3Calls(config.maxAttempts(),
-          new Backoff(config.retryBackoff(), config.retryBackoffMax()), scheduler, metrics);
-      var s3 = new S3Access(client, new S3ObjectLayout(config.bucket(), config.basePath()),
-          calls, config.sseCustomerKey().map(SseCustomerKey::of), config.legacyMd5(), metrics);
+      var calls =
+          new S3Calls(
+              config.maxAttempts(),
+              new Backoff(config.retryBackoff(), config.retryBackoffMax()),
+              scheduler,
+              metrics);
+      var s3 =
+          new S3Access(
+              client,
+              new S3ObjectLayout(config.bucket(), config.basePath()),
+              calls,
+              config.sseCustomerKey().map(SseCustomerKey::of),
+              config.legacyMd5(),
+              metrics);
       // Unique per store instance: prefixes manifest write ids and names the probe object.
       String writerId = UUID.randomUUID().toString();
       boolean conditional = new StartupCheck(config, s3).run(writerId);
-      var store = new S3BackupStore(config, clock, executor, queryExecutor, metrics, client,
-          credentials, scheduler, s3, conditional, writerId, pause);
-      LOG.info("Opened S3 backup store {} ({}; conditional writes {}, compression {}, part size "
-              + "{} bytes, {} concurrent transfers)", config.location(), config, conditional,
-          config.compression().manifestName(), config.partSizeBytes(),
+      var store =
+          new S3BackupStore(
+              config,
+              clock,
+              executor,
+              queryExecutor,
+              metrics,
+              client,
+              credentials,
+              scheduler,
+              s3,
+              conditional,
+              writerId,
+              pause);
+      LOG.info(
+          "Opened S3 backup store {} ({}; conditional writes {}, compression {}, part size "
+              + "{} bytes, {} concurrent transfers)",
+          config.location(),
+          config,
+          conditional,
+          config.compression().manifestName(),
+          config.partSizeBytes(),
           config.maxConcurrentTransfers());
       return store;
     } catch (RuntimeException e) {
@@ -210,62 +264,87 @@ public final class S3BackupStore implements BackupStore {
   // ------------------------------------------------------------------------------- the SPI
 
   @Override
-  public CompletableFuture<BackupSaveResult> save(Backup backup,
-      Optional<BackupIdentifier> previous) {
+  public CompletableFuture<BackupSaveResult> save(
+      Backup backup, Optional<BackupIdentifier> previous) {
     return submit("save", executor, () -> new SaveOperation(this, backup, previous).run());
   }
 
   @Override
   public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return submit("status", queryExecutor, () -> manifests.read(id)
-        .map(s -> s.manifest().toStatus())
-        .orElseGet(() -> BackupStatus.doesNotExist(id)));
+    return submit(
+        "status",
+        queryExecutor,
+        () ->
+            manifests
+                .read(id)
+                .map(s -> s.manifest().toStatus())
+                .orElseGet(() -> BackupStatus.doesNotExist(id)));
   }
 
   @Override
   public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return submit("list", queryExecutor,
-        () -> new ListOperation(s3, manifests).run(wildcard, page));
+    return submit(
+        "list", queryExecutor, () -> new ListOperation(s3, manifests).run(wildcard, page));
   }
 
   @Override
   public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return submit("delete", queryExecutor, () -> {
-      new DeleteOperation(s3, manifests, savesInFlight).run(id);
-      return null;
-    });
+    return submit(
+        "delete",
+        queryExecutor,
+        () -> {
+          new DeleteOperation(s3, manifests, savesInFlight).run(id);
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
     if (reason == null || reason.isBlank()) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException(
-          "Expected a non-blank failure reason, but was '" + reason + "' (markFailed " + id
-              + ")"));
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException(
+              "Expected a non-blank failure reason, but was '"
+                  + reason
+                  + "' (markFailed "
+                  + id
+                  + ")"));
     }
-    return submit("markFailed", queryExecutor, () -> manifests.transition(id, current -> {
-      if (current.isEmpty()) {
-        Manifest failed = Manifest.failedWithoutDescriptor(id, reason, clock.instant());
-        return Transition.write(failed, failed.toStatus());
-      }
-      if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
-        Manifest failed = current.get().fail(reason, clock.instant());
-        return Transition.write(failed, failed.toStatus());
-      }
-      return Transition.keep(current.get().toStatus());
-    }, failureCalls)).whenComplete((status, error) -> {
-      if (error == null) {
-        LOG.info("Backup {} is {} after markFailed: {}", id, status.statusCode(),
-            status.failureReason().orElse("-"));
-      }
-    });
+    return submit(
+            "markFailed",
+            queryExecutor,
+            () ->
+                manifests.transition(
+                    id,
+                    current -> {
+                      if (current.isEmpty()) {
+                        Manifest failed =
+                            Manifest.failedWithoutDescriptor(id, reason, clock.instant());
+                        return Transition.write(failed, failed.toStatus());
+                      }
+                      if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
+                        Manifest failed = current.get().fail(reason, clock.instant());
+                        return Transition.write(failed, failed.toStatus());
+                      }
+                      return Transition.keep(current.get().toStatus());
+                    },
+                    failureCalls))
+        .whenComplete(
+            (status, error) -> {
+              if (error == null) {
+                LOG.info(
+                    "Backup {} is {} after markFailed: {}",
+                    id,
+                    status.statusCode(),
+                    status.failureReason().orElse("-"));
+              }
+            });
   }
 
   @Override
-  public CompletableFuture<Backup> restore(BackupIdentifier id, Path targetDir,
-      RestoreProgressListener listener) {
-    return submit("restore", executor,
-        () -> new RestoreOperation(this, id, targetDir, listener).run());
+  public CompletableFuture<Backup> restore(
+      BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
+    return submit(
+        "restore", executor, () -> new RestoreOperation(this, id, targetDir, listener).run());
   }
 
   @Override
@@ -333,11 +412,14 @@ public final class S3BackupStore implements BackupStore {
 
   /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
   Manifest readCompleted(BackupIdentifier id) {
-    Manifest manifest = manifests.read(id).map(ManifestObjects.Stored::manifest)
-        .orElseThrow(() -> new BackupNotFoundException(id));
+    Manifest manifest =
+        manifests
+            .read(id)
+            .map(ManifestObjects.Stored::manifest)
+            .orElseThrow(() -> new BackupNotFoundException(id));
     if (manifest.status() != BackupStatusCode.COMPLETED) {
-      throw new BackupNotCompletedException(id, manifest.status(),
-          manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
+      throw new BackupNotCompletedException(
+          id, manifest.status(), manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
     }
     return manifest;
   }
@@ -349,45 +431,81 @@ public final class S3BackupStore implements BackupStore {
     T run() throws Exception;
   }
 
-  private <T> CompletableFuture<T> submit(String operation, Executor executor,
-      Operation<T> work) {
+  private <T> CompletableFuture<T> submit(String operation, Executor executor, Operation<T> work) {
     CompletableFuture<T> future = new CompletableFuture<>();
     synchronized (lifecycle) {
       if (closed) {
-        return CompletableFuture.failedFuture(new IllegalStateException(
-            "Expected an open backup store, but it is closed (" + operation + " at "
-                + config.location() + ")"));
+        return CompletableFuture.failedFuture(
+            new IllegalStateException(
+                "Expected an open backup store, but it is closed ("
+                    + operation
+                    + " at "
+                    + config.location()
+                    + ")"));
       }
       running.add(future);
     }
     future.whenComplete((value, error) -> running.remove(future));
     OperationTimer timer = metrics.startOperation(operation);
     try {
-      executor.execute(() -> {
-        try {
-          T value = work.run();
-          timer.stop(true);
-          future.complete(value);
-        } catch (IOException e) {
-          fail(future, timer, new BackupStoreException("Expected " + operation
-              + " to succeed, but " + e + " (store " + config.location() + ")", e));
-        } catch (UncheckedIOException e) {
-          fail(future, timer, new BackupStoreException("Expected " + operation
-              + " to succeed, but " + e.getCause() + " (store " + config.location() + ")",
-              e.getCause()));
-        } catch (RuntimeException e) {
-          fail(future, timer, e);
-        } catch (Exception e) {
-          fail(future, timer, new BackupStoreException("Expected " + operation
-              + " to succeed, but " + e + " (store " + config.location() + ")", e));
-        } catch (Error e) {
-          fail(future, timer, e);
-          throw e;
-        }
-      });
+      executor.execute(
+          () -> {
+            try {
+              T value = work.run();
+              timer.stop(true);
+              future.complete(value);
+            } catch (IOException e) {
+              fail(
+                  future,
+                  timer,
+                  new BackupStoreException(
+                      "Expected "
+                          + operation
+                          + " to succeed, but "
+                          + e
+                          + " (store "
+                          + config.location()
+                          + ")",
+                      e));
+            } catch (UncheckedIOException e) {
+              fail(
+                  future,
+                  timer,
+                  new BackupStoreException(
+                      "Expected "
+                          + operation
+                          + " to succeed, but "
+                          + e.getCause()
+                          + " (store "
+                          + config.location()
+                          + ")",
+                      e.getCause()));
+            } catch (RuntimeException e) {
+              fail(future, timer, e);
+            } catch (Exception e) {
+              fail(
+                  future,
+                  timer,
+                  new BackupStoreException(
+                      "Expected "
+                          + operation
+                          + " to succeed, but "
+                          + e
+                          + " (store "
+                          + config.location()
+                          + ")",
+                      e));
+            } catch (Error e) {
+              fail(future, timer, e);
+              throw e;
+            }
+          });
     } catch (RejectedExecutionException e) {
-      fail(future, timer, new IllegalStateException(
-          "Expected the backup store's executor to take " + operation + ", but it refused", e));
+      fail(
+          future,
+          timer,
+          new IllegalStateException(
+              "Expected the backup store's executor to take " + operation + ", but it refused", e));
     }
     return future;
   }

@@ -15,16 +15,16 @@ import java.util.regex.Pattern;
 
 /**
  * Settings of the {@link S3BackupStore}. Immutable; the constructor checks every value and names
- * the key of a bad one ("Expected partSizeBytes to be ..., but ..."). What needs the server
- * (the bucket exists, the credentials work, the endpoint answers) is checked when the store opens.
+ * the key of a bad one ("Expected partSizeBytes to be ..., but ..."). What needs the server (the
+ * bucket exists, the credentials work, the endpoint answers) is checked when the store opens.
  * {@link #toString()} never shows a secret.
  *
  * <p>Build one with {@link #builder(String)} or {@link #fromProperties(Map)}; every key and its
  * default is listed in {@code docs/s3-backup-store.md}.
  *
  * @param bucket the bucket; it must exist
- * @param basePath key prefix of everything this store writes ({@code ""} = bucket root); no
- *     leading or trailing '/'
+ * @param basePath key prefix of everything this store writes ({@code ""} = bucket root); no leading
+ *     or trailing '/'
  * @param region signing region (S3-compatible servers usually accept any)
  * @param endpoint the server's URL; empty = AWS S3 of {@code region}
  * @param accessKeyId static credentials, with {@code secretAccessKey}; empty = the SDK's default
@@ -35,17 +35,17 @@ import java.util.regex.Pattern;
  * @param apiCallTimeout the longest one request may take (a part upload included)
  * @param maxConnections the HTTP connection pool's size
  * @param connectionAcquisitionTimeout the longest a request waits for a pooled connection
- * @param maxConcurrentTransfers content requests (uploads, downloads, copies) in flight at once;
- *     at most half the pool, so manifest and listing requests always find a connection
+ * @param maxConcurrentTransfers content requests (uploads, downloads, copies) in flight at once; at
+ *     most half the pool, so manifest and listing requests always find a connection
  * @param compression {@code none} or {@code zstd}
  * @param compressionThresholdBytes with zstd, files of at least this size are compressed
  * @param zstdLevel zstd level, 1..19
  * @param legacyMd5 send {@code Content-MD5} instead of the SDK's default CRC32 checksums, for
  *     S3-compatible servers that reject the newer checksum headers
- * @param sseCustomerKey base64 of a 256-bit key for SSE-C; every object is written and read with
- *     it (keep it: without it nothing can be restored)
- * @param partSizeBytes multipart part size; objects larger than one part are uploaded and copied
- *     in parts; also the size of each ranged GET
+ * @param sseCustomerKey base64 of a 256-bit key for SSE-C; every object is written and read with it
+ *     (keep it: without it nothing can be restored)
+ * @param partSizeBytes multipart part size; objects larger than one part are uploaded and copied in
+ *     parts; also the size of each ranged GET
  * @param maxBytesPerSecond limit on content bytes uploaded and downloaded by verify; 0 = none
  * @param conditionalWrites see {@link ConditionalWrites}
  * @param maxAttempts attempts of one request on transient errors (5xx, throttling, timeouts,
@@ -110,10 +110,13 @@ public record S3BackupStoreConfig(
       CompressionPolicy.THRESHOLD_BYTES_DEFAULT;
   public static final int ZSTD_LEVEL_DEFAULT = CompressionPolicy.ZSTD_LEVEL_DEFAULT;
   public static final long PART_SIZE_BYTES_DEFAULT = 8L * 1024 * 1024;
+
   /** S3's smallest part (all parts but the last). */
   public static final long PART_SIZE_BYTES_MIN = 5L * 1024 * 1024;
+
   /** S3's largest part. */
   public static final long PART_SIZE_BYTES_MAX = 5L * 1024 * 1024 * 1024;
+
   public static final long MAX_BYTES_PER_SECOND_MIN = 64 * 1024;
   public static final ConditionalWrites CONDITIONAL_WRITES_DEFAULT = ConditionalWrites.AUTO;
   public static final int MAX_ATTEMPTS_DEFAULT = 6;
@@ -130,13 +133,17 @@ public record S3BackupStoreConfig(
 
   public S3BackupStoreConfig {
     if (bucket == null || !BUCKET.matcher(bucket).matches()) {
-      throw invalid(BUCKET_KEY, "a bucket name of 3..255 letters, digits, '.', '_' or '-' that "
-          + "starts and ends with a letter or digit", bucket == null ? "it is not set"
-          : "it is '" + bucket + "'");
+      throw invalid(
+          BUCKET_KEY,
+          "a bucket name of 3..255 letters, digits, '.', '_' or '-' that "
+              + "starts and ends with a letter or digit",
+          bucket == null ? "it is not set" : "it is '" + bucket + "'");
     }
     basePath = normalizeBasePath(basePath);
     if (region == null || !REGION.matcher(region).matches()) {
-      throw invalid(REGION_KEY, "a region name such as 'eu-west-1'",
+      throw invalid(
+          REGION_KEY,
+          "a region name such as 'eu-west-1'",
           region == null ? "it is not set" : "it is '" + region + "'");
     }
     Objects.requireNonNull(endpoint, ENDPOINT_KEY);
@@ -145,41 +152,60 @@ public record S3BackupStoreConfig(
     Objects.requireNonNull(secretAccessKey, SECRET_ACCESS_KEY_KEY);
     if (accessKeyId.isPresent() != secretAccessKey.isPresent()) {
       String missing = accessKeyId.isPresent() ? SECRET_ACCESS_KEY_KEY : ACCESS_KEY_ID_KEY;
-      throw invalid(missing, "set together with " + (accessKeyId.isPresent()
-              ? ACCESS_KEY_ID_KEY : SECRET_ACCESS_KEY_KEY) + " (or both left out to use the "
-              + "default credentials chain)", "it is not set");
+      throw invalid(
+          missing,
+          "set together with "
+              + (accessKeyId.isPresent() ? ACCESS_KEY_ID_KEY : SECRET_ACCESS_KEY_KEY)
+              + " (or both left out to use the "
+              + "default credentials chain)",
+          "it is not set");
     }
-    accessKeyId.ifPresent(v -> {
-      if (!CREDENTIAL.matcher(v).matches()) {
-        throw invalid(ACCESS_KEY_ID_KEY, "1..512 characters without whitespace",
-            "it is blank or has whitespace");
-      }
-    });
-    secretAccessKey.ifPresent(v -> {
-      if (!CREDENTIAL.matcher(v).matches()) {
-        throw invalid(SECRET_ACCESS_KEY_KEY, "1..512 characters without whitespace",
-            "it is blank or has whitespace");
-      }
-    });
-    requireBetween(API_CALL_TIMEOUT_KEY, apiCallTimeout, Duration.ofSeconds(1),
-        Duration.ofHours(1));
+    accessKeyId.ifPresent(
+        v -> {
+          if (!CREDENTIAL.matcher(v).matches()) {
+            throw invalid(
+                ACCESS_KEY_ID_KEY,
+                "1..512 characters without whitespace",
+                "it is blank or has whitespace");
+          }
+        });
+    secretAccessKey.ifPresent(
+        v -> {
+          if (!CREDENTIAL.matcher(v).matches()) {
+            throw invalid(
+                SECRET_ACCESS_KEY_KEY,
+                "1..512 characters without whitespace",
+                "it is blank or has whitespace");
+          }
+        });
+    requireBetween(
+        API_CALL_TIMEOUT_KEY, apiCallTimeout, Duration.ofSeconds(1), Duration.ofHours(1));
     if (maxConnections < 2 || maxConnections > 1024) {
       throw invalid(MAX_CONNECTIONS_KEY, "in 2..1024", "it is " + maxConnections);
     }
-    requireBetween(CONNECTION_ACQUISITION_TIMEOUT_KEY, connectionAcquisitionTimeout,
-        Duration.ofSeconds(1), Duration.ofMinutes(10));
+    requireBetween(
+        CONNECTION_ACQUISITION_TIMEOUT_KEY,
+        connectionAcquisitionTimeout,
+        Duration.ofSeconds(1),
+        Duration.ofMinutes(10));
     if (maxConcurrentTransfers < 1 || maxConcurrentTransfers > maxConnections / 2) {
-      throw invalid(MAX_CONCURRENT_TRANSFERS_KEY, "in 1.." + (maxConnections / 2)
-          + " (at most half of " + MAX_CONNECTIONS_KEY + " " + maxConnections
-          + ", so manifest and listing requests always find a connection)",
+      throw invalid(
+          MAX_CONCURRENT_TRANSFERS_KEY,
+          "in 1.."
+              + (maxConnections / 2)
+              + " (at most half of "
+              + MAX_CONNECTIONS_KEY
+              + " "
+              + maxConnections
+              + ", so manifest and listing requests always find a connection)",
           "it is " + maxConcurrentTransfers);
     }
     if (compression == null) {
       throw invalid(COMPRESSION_KEY, "one of [none, zstd]", "it is not set");
     }
     if (compressionThresholdBytes < 0) {
-      throw invalid(COMPRESSION_THRESHOLD_BYTES_KEY, "a size >= 0",
-          "it is " + compressionThresholdBytes);
+      throw invalid(
+          COMPRESSION_THRESHOLD_BYTES_KEY, "a size >= 0", "it is " + compressionThresholdBytes);
     }
     if (zstdLevel < 1 || zstdLevel > 19) {
       throw invalid(ZSTD_LEVEL_KEY, "a level in 1..19", "it is " + zstdLevel);
@@ -187,12 +213,20 @@ public record S3BackupStoreConfig(
     Objects.requireNonNull(sseCustomerKey, SSE_CUSTOMER_KEY_KEY);
     sseCustomerKey.ifPresent(S3BackupStoreConfig::checkSseCustomerKey);
     if (partSizeBytes < PART_SIZE_BYTES_MIN || partSizeBytes > PART_SIZE_BYTES_MAX) {
-      throw invalid(PART_SIZE_BYTES_KEY, "in " + PART_SIZE_BYTES_MIN + ".." + PART_SIZE_BYTES_MAX
-          + " bytes (5MB..5GB, S3's part size limits)", "it is " + partSizeBytes);
+      throw invalid(
+          PART_SIZE_BYTES_KEY,
+          "in "
+              + PART_SIZE_BYTES_MIN
+              + ".."
+              + PART_SIZE_BYTES_MAX
+              + " bytes (5MB..5GB, S3's part size limits)",
+          "it is " + partSizeBytes);
     }
     if (maxBytesPerSecond != 0 && maxBytesPerSecond < MAX_BYTES_PER_SECOND_MIN) {
-      throw invalid(MAX_BYTES_PER_SECOND_KEY, "0 (no limit) or at least "
-          + MAX_BYTES_PER_SECOND_MIN, "it is " + maxBytesPerSecond);
+      throw invalid(
+          MAX_BYTES_PER_SECOND_KEY,
+          "0 (no limit) or at least " + MAX_BYTES_PER_SECOND_MIN,
+          "it is " + maxBytesPerSecond);
     }
     if (conditionalWrites == null) {
       throw invalid(CONDITIONAL_WRITES_KEY, "one of [auto, required, disabled]", "it is not set");
@@ -225,28 +259,59 @@ public record S3BackupStoreConfig(
 
   /** Where this store lives, for messages: {@code s3://bucket/basePath} and the endpoint. */
   public String location() {
-    return "s3://" + bucket + (basePath.isEmpty() ? "" : "/" + basePath)
+    return "s3://"
+        + bucket
+        + (basePath.isEmpty() ? "" : "/" + basePath)
         + endpoint.map(e -> " at " + e).orElse("");
   }
 
   @Override
   public String toString() {
-    return "S3BackupStoreConfig{bucket=" + bucket + ", basePath=" + basePath + ", region=" + region
-        + ", endpoint=" + endpoint.map(URI::toString).orElse("<aws>")
-        + ", accessKeyId=" + accessKeyId.map(S3BackupStoreConfig::maskKeyId)
-            .orElse("<default chain>")
-        + ", secretAccessKey=" + secretAccessKey.map(s -> REDACTED).orElse("<default chain>")
-        + ", pathStyleAccess=" + pathStyleAccess + ", apiCallTimeout=" + apiCallTimeout
-        + ", maxConnections=" + maxConnections
-        + ", connectionAcquisitionTimeout=" + connectionAcquisitionTimeout
-        + ", maxConcurrentTransfers=" + maxConcurrentTransfers
-        + ", compression=" + compression.manifestName()
-        + ", compressionThresholdBytes=" + compressionThresholdBytes + ", zstdLevel=" + zstdLevel
-        + ", legacyMd5=" + legacyMd5
-        + ", sseCustomerKey=" + sseCustomerKey.map(s -> REDACTED).orElse("<none>")
-        + ", partSizeBytes=" + partSizeBytes + ", maxBytesPerSecond=" + maxBytesPerSecond
-        + ", conditionalWrites=" + conditionalWrites.configName() + ", maxAttempts=" + maxAttempts
-        + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax + "}";
+    return "S3BackupStoreConfig{bucket="
+        + bucket
+        + ", basePath="
+        + basePath
+        + ", region="
+        + region
+        + ", endpoint="
+        + endpoint.map(URI::toString).orElse("<aws>")
+        + ", accessKeyId="
+        + accessKeyId.map(S3BackupStoreConfig::maskKeyId).orElse("<default chain>")
+        + ", secretAccessKey="
+        + secretAccessKey.map(s -> REDACTED).orElse("<default chain>")
+        + ", pathStyleAccess="
+        + pathStyleAccess
+        + ", apiCallTimeout="
+        + apiCallTimeout
+        + ", maxConnections="
+        + maxConnections
+        + ", connectionAcquisitionTimeout="
+        + connectionAcquisitionTimeout
+        + ", maxConcurrentTransfers="
+        + maxConcurrentTransfers
+        + ", compression="
+        + compression.manifestName()
+        + ", compressionThresholdBytes="
+        + compressionThresholdBytes
+        + ", zstdLevel="
+        + zstdLevel
+        + ", legacyMd5="
+        + legacyMd5
+        + ", sseCustomerKey="
+        + sseCustomerKey.map(s -> REDACTED).orElse("<none>")
+        + ", partSizeBytes="
+        + partSizeBytes
+        + ", maxBytesPerSecond="
+        + maxBytesPerSecond
+        + ", conditionalWrites="
+        + conditionalWrites.configName()
+        + ", maxAttempts="
+        + maxAttempts
+        + ", retryBackoff="
+        + retryBackoff
+        + ", retryBackoffMax="
+        + retryBackoffMax
+        + "}";
   }
 
   private static String maskKeyId(String id) {
@@ -257,7 +322,16 @@ public record S3BackupStoreConfig(
 
   static IllegalArgumentException invalid(String key, String rule, String actual) {
     return new IllegalArgumentException(
-        "Expected " + key + " to be " + rule + ", but " + actual + " (" + CONTEXT + ", key " + key
+        "Expected "
+            + key
+            + " to be "
+            + rule
+            + ", but "
+            + actual
+            + " ("
+            + CONTEXT
+            + ", key "
+            + key
             + ")");
   }
 
@@ -273,14 +347,21 @@ public record S3BackupStoreConfig(
       trimmed = trimmed.substring(0, trimmed.length() - 1);
     }
     if (trimmed.length() > BASE_PATH_MAX_LENGTH) {
-      throw invalid(BASE_PATH_KEY, "at most " + BASE_PATH_MAX_LENGTH + " characters",
+      throw invalid(
+          BASE_PATH_KEY,
+          "at most " + BASE_PATH_MAX_LENGTH + " characters",
           "it has " + trimmed.length());
     }
     if (!trimmed.isEmpty()) {
-      ObjectNames.violation(trimmed).ifPresent(why -> {
-        throw invalid(BASE_PATH_KEY, "'/'-separated segments without '..', '.', empty segments, "
-            + "backslashes or control characters", "'" + basePath + "' is not: " + why);
-      });
+      ObjectNames.violation(trimmed)
+          .ifPresent(
+              why -> {
+                throw invalid(
+                    BASE_PATH_KEY,
+                    "'/'-separated segments without '..', '.', empty segments, "
+                        + "backslashes or control characters",
+                    "'" + basePath + "' is not: " + why);
+              });
     }
     return trimmed;
   }
@@ -288,14 +369,25 @@ public record S3BackupStoreConfig(
   private static void checkEndpoint(URI uri) {
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!Set.of("http", "https").contains(scheme) || uri.getHost() == null) {
-      throw invalid(ENDPOINT_KEY, "an http:// or https:// URL with a host, such as "
-          + "'https://minio.example.com:9000'", "it is '" + uri + "'");
+      throw invalid(
+          ENDPOINT_KEY,
+          "an http:// or https:// URL with a host, such as " + "'https://minio.example.com:9000'",
+          "it is '" + uri + "'");
     }
-    if (uri.getRawQuery() != null || uri.getRawFragment() != null
-        || (uri.getRawPath() != null && !uri.getRawPath().isEmpty()
+    if (uri.getRawQuery() != null
+        || uri.getRawFragment() != null
+        || (uri.getRawPath() != null
+            && !uri.getRawPath().isEmpty()
             && !uri.getRawPath().equals("/"))) {
-      throw invalid(ENDPOINT_KEY, "a URL without path, query or fragment (the bucket is set by "
-          + "'" + BUCKET_KEY + "', prefixes by '" + BASE_PATH_KEY + "')", "it is '" + uri + "'");
+      throw invalid(
+          ENDPOINT_KEY,
+          "a URL without path, query or fragment (the bucket is set by "
+              + "'"
+              + BUCKET_KEY
+              + "', prefixes by '"
+              + BASE_PATH_KEY
+              + "')",
+          "it is '" + uri + "'");
     }
   }
 
@@ -304,11 +396,13 @@ public record S3BackupStoreConfig(
     try {
       key = Base64.getDecoder().decode(base64);
     } catch (IllegalArgumentException e) {
-      throw invalid(SSE_CUSTOMER_KEY_KEY, "the base64 encoding of a 256-bit key",
-          "it is not valid base64");
+      throw invalid(
+          SSE_CUSTOMER_KEY_KEY, "the base64 encoding of a 256-bit key", "it is not valid base64");
     }
     if (key.length != 32) {
-      throw invalid(SSE_CUSTOMER_KEY_KEY, "the base64 encoding of a 256-bit (32-byte) key",
+      throw invalid(
+          SSE_CUSTOMER_KEY_KEY,
+          "the base64 encoding of a 256-bit (32-byte) key",
           "it decodes to " + key.length + " bytes");
     }
   }
@@ -375,9 +469,10 @@ public record S3BackupStoreConfig(
       this.maxConnections = c.maxConnections;
       this.connectionAcquisitionTimeout = c.connectionAcquisitionTimeout;
       // A default derived from maxConnections follows it when maxConnections changes.
-      this.maxConcurrentTransfers = c.maxConcurrentTransfers == Math.max(1, c.maxConnections / 2)
-          ? null
-          : c.maxConcurrentTransfers;
+      this.maxConcurrentTransfers =
+          c.maxConcurrentTransfers == Math.max(1, c.maxConnections / 2)
+              ? null
+              : c.maxConcurrentTransfers;
       this.compression = c.compression;
       this.compressionThresholdBytes = c.compressionThresholdBytes;
       this.zstdLevel = c.zstdLevel;
@@ -494,14 +589,31 @@ public record S3BackupStoreConfig(
      * @throws IllegalArgumentException naming the key of the first bad value
      */
     public S3BackupStoreConfig build() {
-      int transfers = maxConcurrentTransfers != null
-          ? maxConcurrentTransfers
-          : Math.max(1, maxConnections / 2);
-      return new S3BackupStoreConfig(bucket, basePath, region, endpoint, accessKeyId,
-          secretAccessKey, pathStyleAccess, apiCallTimeout, maxConnections,
-          connectionAcquisitionTimeout, transfers, compression, compressionThresholdBytes,
-          zstdLevel, legacyMd5, sseCustomerKey, partSizeBytes, maxBytesPerSecond,
-          conditionalWrites, maxAttempts, retryBackoff, retryBackoffMax);
+      int transfers =
+          maxConcurrentTransfers != null ? maxConcurrentTransfers : Math.max(1, maxConnections / 2);
+      return new S3BackupStoreConfig(
+          bucket,
+          basePath,
+          region,
+          endpoint,
+          accessKeyId,
+          secretAccessKey,
+          pathStyleAccess,
+          apiCallTimeout,
+          maxConnections,
+          connectionAcquisitionTimeout,
+          transfers,
+          compression,
+          compressionThresholdBytes,
+          zstdLevel,
+          legacyMd5,
+          sseCustomerKey,
+          partSizeBytes,
+          maxBytesPerSecond,
+          conditionalWrites,
+          maxAttempts,
+          retryBackoff,
+          retryBackoffMax);
     }
   }
 }

@@ -42,13 +42,12 @@ import java.util.regex.Pattern;
 /**
  * Reads an {@link S3BackupStoreConfig} from string values keyed by its key names (as YAML or
  * environment variables give them). Sizes take "8MB", "512KB", "1GB" or bytes; durations "500ms",
- * "30s", "2m", "1h" or ISO-8601 ("PT30S"); booleans "true" or "false". Unknown keys are refused,
- * so a typo never goes unnoticed. Every error names the key.
+ * "30s", "2m", "1h" or ISO-8601 ("PT30S"); booleans "true" or "false". Unknown keys are refused, so
+ * a typo never goes unnoticed. Every error names the key.
  */
 final class S3BackupStoreConfigParser {
 
   private S3BackupStoreConfigParser() {}
-
 
   private static final Pattern SIZE = Pattern.compile("([0-9]{1,15})\\s*([kKmMgG]?)[iI]?[bB]?");
   private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]{1,9})\\s*(ms|s|m|h)");
@@ -71,41 +70,49 @@ final class S3BackupStoreConfigParser {
     if (keyId.isPresent() || secret.isPresent()) {
       b.credentials(keyId.orElse(null), secret.orElse(null));
     }
-    take(p, PATH_STYLE_ACCESS_KEY).ifPresent(v -> b.pathStyleAccess(parseBoolean(
-        PATH_STYLE_ACCESS_KEY, v)));
-    take(p, API_CALL_TIMEOUT_KEY).ifPresent(v -> b.apiCallTimeout(parseDuration(
-        API_CALL_TIMEOUT_KEY, v)));
+    take(p, PATH_STYLE_ACCESS_KEY)
+        .ifPresent(v -> b.pathStyleAccess(parseBoolean(PATH_STYLE_ACCESS_KEY, v)));
+    take(p, API_CALL_TIMEOUT_KEY)
+        .ifPresent(v -> b.apiCallTimeout(parseDuration(API_CALL_TIMEOUT_KEY, v)));
     take(p, MAX_CONNECTIONS_KEY).ifPresent(v -> b.maxConnections(parseInt(MAX_CONNECTIONS_KEY, v)));
-    take(p, CONNECTION_ACQUISITION_TIMEOUT_KEY).ifPresent(v -> b.connectionAcquisitionTimeout(
-        parseDuration(CONNECTION_ACQUISITION_TIMEOUT_KEY, v)));
-    take(p, MAX_CONCURRENT_TRANSFERS_KEY).ifPresent(v -> b.maxConcurrentTransfers(parseInt(
-        MAX_CONCURRENT_TRANSFERS_KEY, v)));
+    take(p, CONNECTION_ACQUISITION_TIMEOUT_KEY)
+        .ifPresent(
+            v ->
+                b.connectionAcquisitionTimeout(
+                    parseDuration(CONNECTION_ACQUISITION_TIMEOUT_KEY, v)));
+    take(p, MAX_CONCURRENT_TRANSFERS_KEY)
+        .ifPresent(v -> b.maxConcurrentTransfers(parseInt(MAX_CONCURRENT_TRANSFERS_KEY, v)));
     Optional<String> compression = take(p, COMPRESSION_KEY);
     Optional<String> threshold = take(p, COMPRESSION_THRESHOLD_BYTES_KEY);
     if (compression.isPresent() || threshold.isPresent()) {
-      b.compression(compression.map(S3BackupStoreConfigParser::parseCompression)
-              .orElse(COMPRESSION_DEFAULT),
-          threshold.map(v -> parseSize(COMPRESSION_THRESHOLD_BYTES_KEY, v))
+      b.compression(
+          compression.map(S3BackupStoreConfigParser::parseCompression).orElse(COMPRESSION_DEFAULT),
+          threshold
+              .map(v -> parseSize(COMPRESSION_THRESHOLD_BYTES_KEY, v))
               .orElse(COMPRESSION_THRESHOLD_BYTES_DEFAULT));
     }
     take(p, ZSTD_LEVEL_KEY).ifPresent(v -> b.zstdLevel(parseInt(ZSTD_LEVEL_KEY, v)));
     take(p, LEGACY_MD5_KEY).ifPresent(v -> b.legacyMd5(parseBoolean(LEGACY_MD5_KEY, v)));
     take(p, SSE_CUSTOMER_KEY_KEY).ifPresent(b::sseCustomerKey);
     take(p, PART_SIZE_BYTES_KEY).ifPresent(v -> b.partSizeBytes(parseSize(PART_SIZE_BYTES_KEY, v)));
-    take(p, MAX_BYTES_PER_SECOND_KEY).ifPresent(v -> b.maxBytesPerSecond(parseSize(
-        MAX_BYTES_PER_SECOND_KEY, v)));
-    take(p, CONDITIONAL_WRITES_KEY).ifPresent(v -> {
-      try {
-        b.conditionalWrites(ConditionalWrites.fromConfigName(v));
-      } catch (IllegalArgumentException e) {
-        throw invalid(CONDITIONAL_WRITES_KEY, "one of [auto, required, disabled]",
-            "it is '" + v + "'");
-      }
-    });
+    take(p, MAX_BYTES_PER_SECOND_KEY)
+        .ifPresent(v -> b.maxBytesPerSecond(parseSize(MAX_BYTES_PER_SECOND_KEY, v)));
+    take(p, CONDITIONAL_WRITES_KEY)
+        .ifPresent(
+            v -> {
+              try {
+                b.conditionalWrites(ConditionalWrites.fromConfigName(v));
+              } catch (IllegalArgumentException e) {
+                throw invalid(
+                    CONDITIONAL_WRITES_KEY,
+                    "one of [auto, required, disabled]",
+                    "it is '" + v + "'");
+              }
+            });
     take(p, MAX_ATTEMPTS_KEY).ifPresent(v -> b.maxAttempts(parseInt(MAX_ATTEMPTS_KEY, v)));
     take(p, RETRY_BACKOFF_KEY).ifPresent(v -> b.retryBackoff(parseDuration(RETRY_BACKOFF_KEY, v)));
-    take(p, RETRY_BACKOFF_MAX_KEY).ifPresent(v -> b.retryBackoffMax(parseDuration(
-        RETRY_BACKOFF_MAX_KEY, v)));
+    take(p, RETRY_BACKOFF_MAX_KEY)
+        .ifPresent(v -> b.retryBackoffMax(parseDuration(RETRY_BACKOFF_MAX_KEY, v)));
     if (!p.isEmpty()) {
       String key = p.keySet().stream().sorted().findFirst().orElseThrow();
       throw invalid(key, "a known key of the s3 backup store", "it is unknown (a typo?)");
@@ -157,16 +164,17 @@ final class S3BackupStoreConfigParser {
   static long parseSize(String key, String value) {
     Matcher m = SIZE.matcher(value);
     if (!m.matches()) {
-      throw invalid(key, "a size such as '8MB', '512KB' or a number of bytes",
-          "it is '" + value + "'");
+      throw invalid(
+          key, "a size such as '8MB', '512KB' or a number of bytes", "it is '" + value + "'");
     }
     long number = Long.parseLong(m.group(1));
-    int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "k" -> 10;
-      case "m" -> 20;
-      case "g" -> 30;
-      default -> 0;
-    };
+    int shift =
+        switch (m.group(2).toLowerCase(Locale.ROOT)) {
+          case "k" -> 10;
+          case "m" -> 20;
+          case "g" -> 30;
+          default -> 0;
+        };
     if (number > (Long.MAX_VALUE >> shift)) {
       throw invalid(key, "a size that fits in 64 bits", "it is '" + value + "'");
     }
@@ -187,9 +195,8 @@ final class S3BackupStoreConfigParser {
     try {
       return Duration.parse(value);
     } catch (DateTimeParseException e) {
-      throw invalid(key, "a duration such as '500ms', '30s', '2m' or 'PT30S'",
-          "it is '" + value + "'");
+      throw invalid(
+          key, "a duration such as '500ms', '30s', '2m' or 'PT30S'", "it is '" + value + "'");
     }
   }
-
 }

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  *       (5xx, throttling, timeout, connection reset);
  *   <li>{@value #UPLOADED} (counter, bytes): object bytes sent (compressed where they are);
  *   <li>{@value #DOWNLOADED} (counter, bytes): object bytes received by restore and verify;
- *   <li>{@value #COPIED} (counter, bytes): object bytes copied server-side from the previous
- *       backup (never sent over the network);
+ *   <li>{@value #COPIED} (counter, bytes): object bytes copied server-side from the previous backup
+ *       (never sent over the network);
  *   <li>{@value #TRANSFERS} (timer; {@code operation} = upload|download|copy, {@code result} =
  *       success|failure): the duration of moving one whole object;
  *   <li>{@value #THROTTLED} (timer): time spent waiting on {@code maxBytesPerSecond}.
@@ -67,9 +67,10 @@ public final class S3BackupStoreMetrics {
     this.uploaded = bytes(UPLOADED, "Object bytes sent to the store");
     this.downloaded = bytes(DOWNLOADED, "Object bytes received by restore and verify");
     this.copied = bytes(COPIED, "Object bytes copied server-side from the previous backup");
-    this.throttled = Timer.builder(THROTTLED)
-        .description("Time spent waiting on the bytes/s limit")
-        .register(registry);
+    this.throttled =
+        Timer.builder(THROTTLED)
+            .description("Time spent waiting on the bytes/s limit")
+            .register(registry);
   }
 
   private Counter bytes(String name, String description) {
@@ -139,11 +140,12 @@ public final class S3BackupStoreMetrics {
     }
 
     void stop(boolean success) {
-      sample.stop(Timer.builder(OPERATIONS)
-          .description("Backup store operations")
-          .tag("operation", operation)
-          .tag("result", success ? "success" : "failure")
-          .register(registry));
+      sample.stop(
+          Timer.builder(OPERATIONS)
+              .description("Backup store operations")
+              .tag("operation", operation)
+              .tag("result", success ? "success" : "failure")
+              .register(registry));
     }
   }
 
@@ -158,11 +160,12 @@ public final class S3BackupStoreMetrics {
     }
 
     public void stop(boolean success) {
-      sample.stop(Timer.builder(TRANSFERS)
-          .description("Duration of moving one whole object")
-          .tag("operation", operation)
-          .tag("result", success ? "success" : "failure")
-          .register(registry));
+      sample.stop(
+          Timer.builder(TRANSFERS)
+              .description("Duration of moving one whole object")
+              .tag("operation", operation)
+              .tag("result", success ? "success" : "failure")
+              .register(registry));
     }
   }
 }

@@ -20,7 +20,6 @@ import io.cairn.backups3.client.S3Errors;
 import io.cairn.backups3.client.S3RequestException;
 import io.cairn.backups3.manifest.ManifestObjects;
 import io.cairn.backups3.manifest.Transition;
-import io.cairn.backups3.transfer.ObjectChecker;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -36,8 +35,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
  * One save: IN_PROGRESS manifest (only if none exists), contents (uploaded, or copied server-side
- * from the previous backup), every object's size confirmed, then COMPLETED (only if the manifest
- * is still the IN_PROGRESS one). Any failure moves it to FAILED with the reason, naming the file.
+ * from the previous backup), every object's size confirmed, then COMPLETED (only if the manifest is
+ * still the IN_PROGRESS one). Any failure moves it to FAILED with the reason, naming the file.
  */
 final class SaveOperation {
 
@@ -52,6 +51,7 @@ final class SaveOperation {
   private final Backup backup;
   private final BackupIdentifier id;
   private final Optional<BackupIdentifier> previous;
+
   /** The COMPLETED manifest this save tried to write last, if it got that far. */
   private volatile Manifest completion;
 
@@ -64,12 +64,19 @@ final class SaveOperation {
   }
 
   BackupSaveResult run() throws Exception {
-    previous.ifPresent(p -> {
-      if (p.partitionId() != id.partitionId() || p.equals(id)) {
-        throw new IllegalArgumentException("Expected a previous backup of partition "
-            + id.partitionId() + " other than " + id + ", but got " + p + " (save)");
-      }
-    });
+    previous.ifPresent(
+        p -> {
+          if (p.partitionId() != id.partitionId() || p.equals(id)) {
+            throw new IllegalArgumentException(
+                "Expected a previous backup of partition "
+                    + id.partitionId()
+                    + " other than "
+                    + id
+                    + ", but got "
+                    + p
+                    + " (save)");
+          }
+        });
     Manifest inProgress = Manifest.inProgress(backup.descriptor(), store.clock().instant());
     try {
       begin(inProgress);
@@ -80,8 +87,8 @@ final class SaveOperation {
       // exactly ours, so nothing is left IN_PROGRESS without a running save.
       String reason = e.getMessage() != null ? e.getMessage() : e.toString();
       Settled settled = settle(reason, inProgress::equals);
-      throw new BackupStoreException("Expected to start backup " + id + ", but " + reason
-          + settled.note(), e);
+      throw new BackupStoreException(
+          "Expected to start backup " + id + ", but " + reason + settled.note(), e);
     }
     List<Stored> stored = List.of();
     try {
@@ -89,17 +96,22 @@ final class SaveOperation {
       confirmStored(stored);
       Manifest completed = complete(stored);
       BackupSaveResult result = result(completed, stored);
-      LOG.info("Completed backup {}: {} files copied ({} bytes), {} reused ({} bytes), {} bytes "
-          + "stored", id, result.copiedFileCount(), result.copiedBytes(),
-          result.reusedFileCount(), result.reusedBytes(), result.storedBytes());
+      LOG.info(
+          "Completed backup {}: {} files copied ({} bytes), {} reused ({} bytes), {} bytes "
+              + "stored",
+          id,
+          result.copiedFileCount(),
+          result.copiedBytes(),
+          result.reusedFileCount(),
+          result.reusedBytes(),
+          result.storedBytes());
       return result;
     } catch (BackupMarkedFailedException e) {
       LOG.info("Backup {} was not completed: {}", id, e.getMessage());
       throw e;
     } catch (Exception e) {
       String reason = e instanceof BackupStoreException ? e.getMessage() : e.toString();
-      Settled settled = settle(reason,
-          current -> current.status() == BackupStatusCode.IN_PROGRESS);
+      Settled settled = settle(reason, current -> current.status() == BackupStatusCode.IN_PROGRESS);
       if (settled.completedByUs()) {
         // The completion landed, only its answer was lost: the backup is whole.
         LOG.info("Completed backup {} (the answer to its completion was lost: {})", id, reason);
@@ -108,8 +120,8 @@ final class SaveOperation {
       if (settled.note().isEmpty() && e instanceof BackupStoreException bse) {
         throw bse;
       }
-      throw new BackupStoreException("Expected to store backup " + id + ", but " + reason
-          + settled.note(), e);
+      throw new BackupStoreException(
+          "Expected to store backup " + id + ", but " + reason + settled.note(), e);
     } finally {
       store.savesInFlight().remove(id);
     }
@@ -117,12 +129,16 @@ final class SaveOperation {
 
   /** Writes the IN_PROGRESS manifest unless the backup exists in any state. */
   private void begin(Manifest inProgress) {
-    store.manifests().transition(id, current -> {
-      if (current.isPresent()) {
-        throw new BackupAlreadyExistsException(id, current.get().status());
-      }
-      return Transition.write(inProgress, null);
-    });
+    store
+        .manifests()
+        .transition(
+            id,
+            current -> {
+              if (current.isPresent()) {
+                throw new BackupAlreadyExistsException(id, current.get().status());
+              }
+              return Transition.write(inProgress, null);
+            });
     store.savesInFlight().add(id);
   }
 
@@ -132,17 +148,22 @@ final class SaveOperation {
     List<FileTasks.Task<Stored>> work = new ArrayList<>();
     List<Long> sizes = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
-      Map<String, ManifestFile> candidates = reusable
-          .map(m -> m.files(kind).stream()
-              .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
-          .orElse(Map.of());
+      Map<String, ManifestFile> candidates =
+          reusable
+              .map(
+                  m ->
+                      m.files(kind).stream()
+                          .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
+              .orElse(Map.of());
       for (BackupFile file : backup.files(kind).files()) {
         Optional<ManifestFile> candidate = Optional.ofNullable(candidates.get(file.name()));
         sizes.add(file.lengthBytes());
-        work.add(() -> {
-          tasks.checkNotStopped(describe(kind, file));
-          return storeFile(kind, file, candidate.map(e -> new Candidate(reusable.get().id(), e)));
-        });
+        work.add(
+            () -> {
+              tasks.checkNotStopped(describe(kind, file));
+              return storeFile(
+                  kind, file, candidate.map(e -> new Candidate(reusable.get().id(), e)));
+            });
       }
     }
     // Largest first: the big segments' parts keep every permit busy while the small files fill
@@ -161,14 +182,29 @@ final class SaveOperation {
           return new Stored(kind, reused.get(), true);
         }
       }
-      EncodedContent encoded = store.uploader().upload(file, key,
-          store.config().compressionPolicy());
-      return new Stored(kind, new ManifestFile(file.name(), encoded.sizeBytes(), encoded.crc32c(),
-          encoded.storedSizeBytes(), encoded.compression()), false);
+      EncodedContent encoded =
+          store.uploader().upload(file, key, store.config().compressionPolicy());
+      return new Stored(
+          kind,
+          new ManifestFile(
+              file.name(),
+              encoded.sizeBytes(),
+              encoded.crc32c(),
+              encoded.storedSizeBytes(),
+              encoded.compression()),
+          false);
     } catch (Exception e) {
       String cause = e instanceof S3RequestException ? e.getMessage() : e.toString();
-      throw new BackupStoreException("Expected to store " + describe(kind, file) + " from "
-          + file.path() + " as " + s3.url(key) + ", but " + cause, e);
+      throw new BackupStoreException(
+          "Expected to store "
+              + describe(kind, file)
+              + " from "
+              + file.path()
+              + " as "
+              + s3.url(key)
+              + ", but "
+              + cause,
+          e);
     }
   }
 
@@ -177,8 +213,8 @@ final class SaveOperation {
    * entry's and the previous object still has its recorded stored size; empty (upload instead)
    * otherwise, also when the previous object disappeared meanwhile.
    */
-  private Optional<ManifestFile> tryReuse(FileSetKind kind, BackupFile file, String key,
-      Candidate candidate) throws Exception {
+  private Optional<ManifestFile> tryReuse(
+      FileSetKind kind, BackupFile file, String key, Candidate candidate) throws Exception {
     ManifestFile previousEntry = candidate.entry();
     if (ContentEncoder.crc32cOfPrefix(file.path(), file.lengthBytes()) != previousEntry.crc32c()) {
       return Optional.empty();
@@ -186,9 +222,16 @@ final class SaveOperation {
     String source = s3.layout().objectKey(candidate.previous(), kind, previousEntry.name());
     Optional<HeadObjectResponse> head = s3.headIfExists(source);
     if (head.isEmpty() || head.get().contentLength() != previousEntry.storedSizeBytes()) {
-      LOG.warn("Not reusing {}: it is {}; uploading {} instead", s3.url(source),
-          head.map(h -> h.contentLength() + " bytes, its manifest says "
-              + previousEntry.storedSizeBytes()).orElse("missing"), describe(kind, file));
+      LOG.warn(
+          "Not reusing {}: it is {}; uploading {} instead",
+          s3.url(source),
+          head.map(
+                  h ->
+                      h.contentLength()
+                          + " bytes, its manifest says "
+                          + previousEntry.storedSizeBytes())
+              .orElse("missing"),
+          describe(kind, file));
       return Optional.empty();
     }
     try {
@@ -197,12 +240,16 @@ final class SaveOperation {
       if (!e.isNotFound()) {
         throw e;
       }
-      LOG.warn("Not reusing {}: it disappeared during the copy; uploading instead",
-          s3.url(source));
+      LOG.warn("Not reusing {}: it disappeared during the copy; uploading instead", s3.url(source));
       return Optional.empty();
     }
-    return Optional.of(new ManifestFile(file.name(), previousEntry.sizeBytes(),
-        previousEntry.crc32c(), previousEntry.storedSizeBytes(), previousEntry.compression()));
+    return Optional.of(
+        new ManifestFile(
+            file.name(),
+            previousEntry.sizeBytes(),
+            previousEntry.crc32c(),
+            previousEntry.storedSizeBytes(),
+            previousEntry.compression()));
   }
 
   private Optional<Manifest> previousCompleted() {
@@ -210,12 +257,14 @@ final class SaveOperation {
       return Optional.empty();
     }
     try {
-      Optional<Manifest> manifest = store.manifests().read(previous.get())
-          .map(ManifestObjects.Stored::manifest);
+      Optional<Manifest> manifest =
+          store.manifests().read(previous.get()).map(ManifestObjects.Stored::manifest);
       if (manifest.isPresent() && manifest.get().status() == BackupStatusCode.COMPLETED) {
         return manifest;
       }
-      LOG.debug("Not reusing files of {}: it is {}", previous.get(),
+      LOG.debug(
+          "Not reusing files of {}: it is {}",
+          previous.get(),
           manifest.map(m -> m.status().name()).orElse("missing"));
     } catch (ManifestException e) {
       LOG.warn("Not reusing files of {}: {}", previous.get(), e.getMessage());
@@ -230,13 +279,16 @@ final class SaveOperation {
   private void confirmStored(List<Stored> stored) {
     for (int from = 0; from < stored.size(); from += CONFIRMATIONS_IN_FLIGHT) {
       List<CompletableFuture<Void>> checks = new ArrayList<>();
-      for (Stored file : stored.subList(from, Math.min(stored.size(),
-          from + CONFIRMATIONS_IN_FLIGHT))) {
+      for (Stored file :
+          stored.subList(from, Math.min(stored.size(), from + CONFIRMATIONS_IN_FLIGHT))) {
         String key = s3.layout().objectKey(id, file.kind(), file.entry().name());
-        checks.add(s3.headAsync(key).handle((head, error) -> {
-          confirm(file, key, head, error);
-          return null;
-        }));
+        checks.add(
+            s3.headAsync(key)
+                .handle(
+                    (head, error) -> {
+                      confirm(file, key, head, error);
+                      return null;
+                    }));
       }
       for (CompletableFuture<Void> check : checks) {
         S3Calls.await(check, "confirming the objects of backup " + id);
@@ -247,15 +299,26 @@ final class SaveOperation {
   private void confirm(Stored file, String key, HeadObjectResponse head, Throwable error) {
     if (error != null && !S3Errors.isNotFound(error)) {
       Throwable cause = S3Errors.unwrap(error);
-      throw cause instanceof RuntimeException r ? r : new BackupStoreException(
-          "Expected to look up " + s3.url(key) + ", but " + cause, cause);
+      throw cause instanceof RuntimeException r
+          ? r
+          : new BackupStoreException(
+              "Expected to look up " + s3.url(key) + ", but " + cause, cause);
     }
     long expected = file.entry().storedSizeBytes();
     if (head == null || head.contentLength() != expected) {
-      throw new BackupStoreException("Expected " + s3.url(key) + " (" + file.kind()
-          .directoryName() + " file '" + file.entry().name() + "') to be stored with " + expected
-          + " bytes before completing backup " + id + ", but "
-          + (head == null ? "it does not exist" : "it has " + head.contentLength()));
+      throw new BackupStoreException(
+          "Expected "
+              + s3.url(key)
+              + " ("
+              + file.kind().directoryName()
+              + " file '"
+              + file.entry().name()
+              + "') to be stored with "
+              + expected
+              + " bytes before completing backup "
+              + id
+              + ", but "
+              + (head == null ? "it does not exist" : "it has " + head.contentLength()));
     }
   }
 
@@ -265,19 +328,31 @@ final class SaveOperation {
     for (FileSetKind kind : FileSetKind.values()) {
       files.put(kind, stored.stream().filter(s -> s.kind() == kind).map(Stored::entry).toList());
     }
-    return store.manifests().transition(id, current -> {
-      if (current.isEmpty()) {
-        throw new BackupMarkedFailedException(id, "its manifest was deleted");
-      }
-      if (current.get().status() != BackupStatusCode.IN_PROGRESS) {
-        throw new BackupMarkedFailedException(id, "it was marked " + current.get().status()
-            + current.get().failureReason().map(r -> " (" + r + ")").orElse(""));
-      }
-      Manifest completed = current.get().complete(files.get(FileSetKind.SNAPSHOT),
-          files.get(FileSetKind.SEGMENTS), store.clock().instant());
-      completion = completed;
-      return Transition.write(completed, completed);
-    });
+    return store
+        .manifests()
+        .transition(
+            id,
+            current -> {
+              if (current.isEmpty()) {
+                throw new BackupMarkedFailedException(id, "its manifest was deleted");
+              }
+              if (current.get().status() != BackupStatusCode.IN_PROGRESS) {
+                throw new BackupMarkedFailedException(
+                    id,
+                    "it was marked "
+                        + current.get().status()
+                        + current.get().failureReason().map(r -> " (" + r + ")").orElse(""));
+              }
+              Manifest completed =
+                  current
+                      .get()
+                      .complete(
+                          files.get(FileSetKind.SNAPSHOT),
+                          files.get(FileSetKind.SEGMENTS),
+                          store.clock().instant());
+              completion = completed;
+              return Transition.write(completed, completed);
+            });
   }
 
   /**
@@ -296,25 +371,41 @@ final class SaveOperation {
   private Settled settle(String reason, Predicate<Manifest> ours) {
     try {
       Manifest attempted = completion;
-      Settled settled = store.manifests().transition(id, current -> {
-        if (current.isEmpty()) {
-          return Transition.keep(new Settled(false, false, ""));
-        }
-        if (current.get().status() == BackupStatusCode.IN_PROGRESS && ours.test(current.get())) {
-          return Transition.write(current.get().fail(reason, store.clock().instant()),
-              new Settled(false, true, ""));
-        }
-        return Transition.keep(new Settled(current.get().equals(attempted), false, ""));
-      }, store.failureCalls());
+      Settled settled =
+          store
+              .manifests()
+              .transition(
+                  id,
+                  current -> {
+                    if (current.isEmpty()) {
+                      return Transition.keep(new Settled(false, false, ""));
+                    }
+                    if (current.get().status() == BackupStatusCode.IN_PROGRESS
+                        && ours.test(current.get())) {
+                      return Transition.write(
+                          current.get().fail(reason, store.clock().instant()),
+                          new Settled(false, true, ""));
+                    }
+                    return Transition.keep(new Settled(current.get().equals(attempted), false, ""));
+                  },
+                  store.failureCalls());
       if (settled.failedNow()) {
         LOG.warn("Backup {} FAILED: {}", id, reason);
       }
       return settled;
     } catch (RuntimeException e) {
-      LOG.error("Backup {} failed ({}) and could not be marked FAILED: {}. Mark it failed before "
-          + "deleting it.", id, reason, S3Errors.describe(e));
-      return new Settled(false, false, ". It could not be marked FAILED (" + S3Errors.describe(e)
-          + "); mark it failed before deleting it");
+      LOG.error(
+          "Backup {} failed ({}) and could not be marked FAILED: {}. Mark it failed before "
+              + "deleting it.",
+          id,
+          reason,
+          S3Errors.describe(e));
+      return new Settled(
+          false,
+          false,
+          ". It could not be marked FAILED ("
+              + S3Errors.describe(e)
+              + "); mark it failed before deleting it");
     }
   }
 
@@ -334,8 +425,8 @@ final class SaveOperation {
         copiedBytes += file.entry().sizeBytes();
       }
     }
-    return new BackupSaveResult(completed.toStatus(), copiedFiles, copiedBytes, reusedFiles,
-        reusedBytes, storedBytes);
+    return new BackupSaveResult(
+        completed.toStatus(), copiedFiles, copiedBytes, reusedFiles, reusedBytes, storedBytes);
   }
 
   private String describe(FileSetKind kind, BackupFile file) {

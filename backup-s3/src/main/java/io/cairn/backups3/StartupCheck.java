@@ -10,10 +10,10 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 
 /**
- * What the store checks with the server when it opens, so that a wrong setting fails at start
- * with the key to fix instead of at the first backup: the bucket exists and the credentials may
- * list it, objects can be written, read back and deleted (with the SSE-C key, if
- * any), and whether the server honours conditional writes (probe objects).
+ * What the store checks with the server when it opens, so that a wrong setting fails at start with
+ * the key to fix instead of at the first backup: the bucket exists and the credentials may list it,
+ * objects can be written, read back and deleted (with the SSE-C key, if any), and whether the
+ * server honours conditional writes (probe objects).
  */
 final class StartupCheck {
 
@@ -36,12 +36,16 @@ final class StartupCheck {
     try {
       ConditionalWriteProbe.checkReadWrite(s3, probeToken);
     } catch (S3RequestException e) {
-      throw failure(e, "write, read and delete a probe object under "
-          + s3.url(s3.layout().probeKey(probeToken)));
+      throw failure(
+          e,
+          "write, read and delete a probe object under "
+              + s3.url(s3.layout().probeKey(probeToken)));
     }
     if (config.conditionalWrites() == ConditionalWrites.DISABLED) {
-      LOG.info("Conditional writes disabled by configuration: manifest changes are "
-          + "read-check-write, atomic within this process only ({})", config.location());
+      LOG.info(
+          "Conditional writes disabled by configuration: manifest changes are "
+              + "read-check-write, atomic within this process only ({})",
+          config.location());
       return false;
     }
     ConditionalWriteProbe.Result result;
@@ -51,34 +55,60 @@ final class StartupCheck {
       throw failure(e, "write a probe object under " + s3.url(s3.layout().probeKey(probeToken)));
     }
     if (result.supported()) {
-      LOG.info("The server honours If-None-Match and If-Match: manifest changes are conditional "
-          + "writes ({})", config.location());
+      LOG.info(
+          "The server honours If-None-Match and If-Match: manifest changes are conditional "
+              + "writes ({})",
+          config.location());
       return true;
     }
     if (config.conditionalWrites() == ConditionalWrites.REQUIRED) {
       String key = S3BackupStoreConfig.CONDITIONAL_WRITES_KEY;
-      throw new S3BackupStoreStartException(key, "Expected the server to honour conditional "
-          + "writes (If-None-Match: * and If-Match), but " + result.detail() + " ("
-          + S3BackupStoreConfig.CONTEXT + ", key " + key + ", " + config.location() + "). Use a "
-          + "server that supports them, or set " + key + " to auto.", null);
+      throw new S3BackupStoreStartException(
+          key,
+          "Expected the server to honour conditional "
+              + "writes (If-None-Match: * and If-Match), but "
+              + result.detail()
+              + " ("
+              + S3BackupStoreConfig.CONTEXT
+              + ", key "
+              + key
+              + ", "
+              + config.location()
+              + "). Use a "
+              + "server that supports them, or set "
+              + key
+              + " to auto.",
+          null);
     }
-    LOG.warn("The server does not honour conditional writes ({}): manifest changes are "
-        + "read-check-write, atomic within this process only ({}). Let only one broker write "
-        + "a backup id at a time.", result.detail(), config.location());
+    LOG.warn(
+        "The server does not honour conditional writes ({}): manifest changes are "
+            + "read-check-write, atomic within this process only ({}). Let only one broker write "
+            + "a backup id at a time.",
+        result.detail(),
+        config.location());
     return false;
   }
 
   /**
-   * Lists one manifest key: proves the bucket exists and the credentials may list it, with the
-   * same permission (and prefix) that listings need — unlike HeadBucket, it passes a policy that
-   * allows {@code s3:ListBucket} only under the base path.
+   * Lists one manifest key: proves the bucket exists and the credentials may list it, with the same
+   * permission (and prefix) that listings need — unlike HeadBucket, it passes a policy that allows
+   * {@code s3:ListBucket} only under the base path.
    */
   private void checkBucket() {
     String prefix = s3.layout().manifestsPrefix();
     try {
-      s3.calls().join("ListObjectsV2", s3.url(prefix), () -> s3.client().listObjectsV2(
-          ListObjectsV2Request.builder().bucket(config.bucket()).prefix(prefix).maxKeys(1)
-              .build()));
+      s3.calls()
+          .join(
+              "ListObjectsV2",
+              s3.url(prefix),
+              () ->
+                  s3.client()
+                      .listObjectsV2(
+                          ListObjectsV2Request.builder()
+                              .bucket(config.bucket())
+                              .prefix(prefix)
+                              .maxKeys(1)
+                              .build()));
     } catch (S3RequestException e) {
       throw failure(e, "list bucket '" + config.bucket() + "'");
     }
@@ -90,55 +120,140 @@ final class StartupCheck {
     String where = S3BackupStoreConfig.CONTEXT + ", " + config.location();
     if (status == 404 || e.errorCode().equals("NoSuchBucket")) {
       String key = S3BackupStoreConfig.BUCKET_KEY;
-      return new S3BackupStoreStartException(key, "Expected bucket '" + config.bucket()
-          + "' to exist, but the server answered " + answer + " (" + where + ", key " + key
-          + "). Create the bucket, or set " + key + " to an existing one.", e);
+      return new S3BackupStoreStartException(
+          key,
+          "Expected bucket '"
+              + config.bucket()
+              + "' to exist, but the server answered "
+              + answer
+              + " ("
+              + where
+              + ", key "
+              + key
+              + "). Create the bucket, or set "
+              + key
+              + " to an existing one.",
+          e);
     }
-    if (config.sseCustomerKey().isPresent() && (status == 501
-        || answer.toLowerCase(Locale.ROOT).contains("encryption"))) {
+    if (config.sseCustomerKey().isPresent()
+        && (status == 501 || answer.toLowerCase(Locale.ROOT).contains("encryption"))) {
       String key = S3BackupStoreConfig.SSE_CUSTOMER_KEY_KEY;
-      return new S3BackupStoreStartException(key, "Expected the server to " + action
-          + " with a customer-provided key (SSE-C), but it answered " + answer + " (" + where
-          + ", key " + key + "). Use a server that supports SSE-C (over HTTPS), or remove "
-          + key + ".", e);
+      return new S3BackupStoreStartException(
+          key,
+          "Expected the server to "
+              + action
+              + " with a customer-provided key (SSE-C), but it answered "
+              + answer
+              + " ("
+              + where
+              + ", key "
+              + key
+              + "). Use a server that supports SSE-C (over HTTPS), or remove "
+              + key
+              + ".",
+          e);
     }
     if (status == 401 || status == 403) {
       String key = S3BackupStoreConfig.ACCESS_KEY_ID_KEY;
-      String credentials = config.hasStaticCredentials()
-          ? "the configured accessKeyId/secretAccessKey"
-          : "the credentials of the SDK's default chain";
-      return new S3BackupStoreStartException(key, "Expected " + credentials + " to be allowed to "
-          + action + ", but the server answered " + answer + " (" + where + ", key " + key
-          + " and " + S3BackupStoreConfig.SECRET_ACCESS_KEY_KEY + "). Fix the keys, or grant "
-          + "them the permissions listed in docs/s3-backup-store.md.", e);
+      String credentials =
+          config.hasStaticCredentials()
+              ? "the configured accessKeyId/secretAccessKey"
+              : "the credentials of the SDK's default chain";
+      return new S3BackupStoreStartException(
+          key,
+          "Expected "
+              + credentials
+              + " to be allowed to "
+              + action
+              + ", but the server answered "
+              + answer
+              + " ("
+              + where
+              + ", key "
+              + key
+              + " and "
+              + S3BackupStoreConfig.SECRET_ACCESS_KEY_KEY
+              + "). Fix the keys, or grant "
+              + "them the permissions listed in docs/s3-backup-store.md.",
+          e);
     }
-    if (status == 301 || e.errorCode().equals("PermanentRedirect")
+    if (status == 301
+        || e.errorCode().equals("PermanentRedirect")
         || e.errorCode().equals("AuthorizationHeaderMalformed")
         || e.errorCode().equals("IllegalLocationConstraintException")) {
       String key = S3BackupStoreConfig.REGION_KEY;
-      return new S3BackupStoreStartException(key, "Expected bucket '" + config.bucket()
-          + "' in region '" + config.region() + "', but the server answered " + answer + " ("
-          + where + ", key " + key + "). Set " + key + " to the bucket's region.", e);
+      return new S3BackupStoreStartException(
+          key,
+          "Expected bucket '"
+              + config.bucket()
+              + "' in region '"
+              + config.region()
+              + "', but the server answered "
+              + answer
+              + " ("
+              + where
+              + ", key "
+              + key
+              + "). Set "
+              + key
+              + " to the bucket's region.",
+          e);
     }
     if (status < 0 && answer.contains("credentials")) {
       String key = S3BackupStoreConfig.ACCESS_KEY_ID_KEY;
-      return new S3BackupStoreStartException(key, "Expected credentials from the SDK's default "
-          + "chain, but " + answer + " (" + where + ", key " + key + "). Set " + key + " and "
-          + S3BackupStoreConfig.SECRET_ACCESS_KEY_KEY + ", or provide credentials to the "
-          + "default chain (environment, profile, instance role).", e);
+      return new S3BackupStoreStartException(
+          key,
+          "Expected credentials from the SDK's default "
+              + "chain, but "
+              + answer
+              + " ("
+              + where
+              + ", key "
+              + key
+              + "). Set "
+              + key
+              + " and "
+              + S3BackupStoreConfig.SECRET_ACCESS_KEY_KEY
+              + ", or provide credentials to the "
+              + "default chain (environment, profile, instance role).",
+          e);
     }
     if (status < 0) {
       String key = S3BackupStoreConfig.ENDPOINT_KEY;
-      String endpoint = config.endpoint().map(Object::toString)
-          .orElse("AWS S3 in region " + config.region());
-      return new S3BackupStoreStartException(key, "Expected " + endpoint + " to answer when "
-          + "asked to " + action + ", but " + answer + (e.attempts() > 1 ? " (after " + e.attempts() + " attempts)" : "") + " ("
-          + where + ", key " + key + "). Check the URL, that the server runs, and the network "
-          + "between this node and it.", e);
+      String endpoint =
+          config.endpoint().map(Object::toString).orElse("AWS S3 in region " + config.region());
+      return new S3BackupStoreStartException(
+          key,
+          "Expected "
+              + endpoint
+              + " to answer when "
+              + "asked to "
+              + action
+              + ", but "
+              + answer
+              + (e.attempts() > 1 ? " (after " + e.attempts() + " attempts)" : "")
+              + " ("
+              + where
+              + ", key "
+              + key
+              + "). Check the URL, that the server runs, and the network "
+              + "between this node and it.",
+          e);
     }
     String key = S3BackupStoreConfig.ENDPOINT_KEY;
-    return new S3BackupStoreStartException(key, "Expected the server to let this store " + action
-        + ", but it answered " + answer + " (" + where + ", key " + key + "). Check that "
-        + key + " points at an S3-compatible server.", e);
+    return new S3BackupStoreStartException(
+        key,
+        "Expected the server to let this store "
+            + action
+            + ", but it answered "
+            + answer
+            + " ("
+            + where
+            + ", key "
+            + key
+            + "). Check that "
+            + key
+            + " points at an S3-compatible server.",
+        e);
   }
 }

@@ -42,10 +42,13 @@ final class VerifyOperation {
       }
     }
     List<FileProblem> problems = tasks.runAll(work).stream().flatMap(Optional::stream).toList();
-    var report = new VerificationReport(id, descriptor, work.size(), descriptor.sizeBytes(),
-        problems);
+    var report =
+        new VerificationReport(id, descriptor, work.size(), descriptor.sizeBytes(), problems);
     if (!report.isClean()) {
-      LOG.warn("Verification of backup {} found {} bad files: {}", id, problems.size(),
+      LOG.warn(
+          "Verification of backup {} found {} bad files: {}",
+          id,
+          problems.size(),
           report.describe());
     }
     return report;

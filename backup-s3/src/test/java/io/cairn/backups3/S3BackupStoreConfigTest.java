@@ -39,20 +39,26 @@ class S3BackupStoreConfigTest {
 
   @Test
   void shouldDeriveTransfersFromConnectionsUnlessSet() {
-    assertThat(S3BackupStoreConfig.builder("bkt").maxConnections(40).build()
-        .maxConcurrentTransfers()).isEqualTo(20);
-    S3BackupStoreConfig set = S3BackupStoreConfig.builder("bkt").maxConnections(40)
-        .maxConcurrentTransfers(3).build();
+    assertThat(
+            S3BackupStoreConfig.builder("bkt").maxConnections(40).build().maxConcurrentTransfers())
+        .isEqualTo(20);
+    S3BackupStoreConfig set =
+        S3BackupStoreConfig.builder("bkt").maxConnections(40).maxConcurrentTransfers(3).build();
     assertThat(set.maxConcurrentTransfers()).isEqualTo(3);
     assertThat(set.toBuilder().maxConnections(8).build().maxConcurrentTransfers()).isEqualTo(3);
-    assertThat(S3BackupStoreConfig.builder("bkt").build().toBuilder().maxConnections(64).build()
-        .maxConcurrentTransfers()).isEqualTo(32);
+    assertThat(
+            S3BackupStoreConfig.builder("bkt").build().toBuilder()
+                .maxConnections(64)
+                .build()
+                .maxConcurrentTransfers())
+        .isEqualTo(32);
   }
 
   @Test
   void shouldNormalizeBasePathSlashes() {
-    assertThat(S3BackupStoreConfig.builder("bkt").basePath("/cluster-a/backups/").build()
-        .basePath()).isEqualTo("cluster-a/backups");
+    assertThat(
+            S3BackupStoreConfig.builder("bkt").basePath("/cluster-a/backups/").build().basePath())
+        .isEqualTo("cluster-a/backups");
   }
 
   static Stream<Arguments> invalidValues() {
@@ -81,8 +87,9 @@ class S3BackupStoreConfigTest {
         bad("zstdLevel", b -> b.zstdLevel(0)),
         bad("zstdLevel", b -> b.zstdLevel(20)),
         bad("sseCustomerKey", b -> b.sseCustomerKey("not base64!")),
-        bad("sseCustomerKey", b -> b.sseCustomerKey(Base64.getEncoder().encodeToString(
-            new byte[16]))),
+        bad(
+            "sseCustomerKey",
+            b -> b.sseCustomerKey(Base64.getEncoder().encodeToString(new byte[16]))),
         bad("partSizeBytes", b -> b.partSizeBytes(1024 * 1024)),
         bad("partSizeBytes", b -> b.partSizeBytes(6L * 1024 * 1024 * 1024)),
         bad("maxBytesPerSecond", b -> b.maxBytesPerSecond(1000)),
@@ -90,8 +97,9 @@ class S3BackupStoreConfigTest {
         bad("maxAttempts", b -> b.maxAttempts(0)),
         bad("maxAttempts", b -> b.maxAttempts(21)),
         bad("retryBackoff", b -> b.retryBackoff(Duration.ZERO)),
-        bad("retryBackoffMax", b -> b.retryBackoff(Duration.ofSeconds(2))
-            .retryBackoffMax(Duration.ofSeconds(1))));
+        bad(
+            "retryBackoffMax",
+            b -> b.retryBackoff(Duration.ofSeconds(2)).retryBackoffMax(Duration.ofSeconds(1))));
   }
 
   private static Arguments bad(String key, UnaryOperator<S3BackupStoreConfig.Builder> change) {
@@ -100,8 +108,8 @@ class S3BackupStoreConfigTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidValues")
-  void shouldRejectInvalidValueNamingItsKey(String key,
-      UnaryOperator<S3BackupStoreConfig.Builder> change) {
+  void shouldRejectInvalidValueNamingItsKey(
+      String key, UnaryOperator<S3BackupStoreConfig.Builder> change) {
     var builder = change.apply(S3BackupStoreConfig.builder("backups"));
 
     assertThatThrownBy(builder::build)
@@ -114,15 +122,20 @@ class S3BackupStoreConfigTest {
   @Test
   void shouldNeverShowSecretsInToString() {
     String secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
-    S3BackupStoreConfig config = S3BackupStoreConfig.builder("backups")
-        .credentials("AKIAIOSFODNN7EXAMPLE", secret)
-        .sseCustomerKey(KEY_32)
-        .build();
+    S3BackupStoreConfig config =
+        S3BackupStoreConfig.builder("backups")
+            .credentials("AKIAIOSFODNN7EXAMPLE", secret)
+            .sseCustomerKey(KEY_32)
+            .build();
 
     String text = config.toString();
 
-    assertThat(text).doesNotContain(secret).doesNotContain(KEY_32)
-        .doesNotContain("AKIAIOSFODNN7EXAMPLE").contains("<redacted>").contains("backups");
+    assertThat(text)
+        .doesNotContain(secret)
+        .doesNotContain(KEY_32)
+        .doesNotContain("AKIAIOSFODNN7EXAMPLE")
+        .contains("<redacted>")
+        .contains("backups");
   }
 
   @Test
@@ -179,18 +192,30 @@ class S3BackupStoreConfigTest {
 
   @Test
   void shouldRejectUnknownAndMalformedPropertiesNamingTheKey() {
-    assertThatThrownBy(() -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b",
-        "partSize", "8MB"))).hasMessageContaining("key partSize)").hasMessageContaining("unknown");
-    assertThatThrownBy(() -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b",
-        "partSizeBytes", "eight"))).hasMessageContaining("key partSizeBytes)");
-    assertThatThrownBy(() -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b",
-        "apiCallTimeout", "soon"))).hasMessageContaining("key apiCallTimeout)");
-    assertThatThrownBy(() -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b",
-        "pathStyleAccess", "yes"))).hasMessageContaining("key pathStyleAccess)");
-    assertThatThrownBy(() -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b",
-        "compression", "lz4"))).hasMessageContaining("key compression)");
-    assertThatThrownBy(() -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b",
-        "conditionalWrites", "maybe"))).hasMessageContaining("key conditionalWrites)");
+    assertThatThrownBy(
+            () -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b", "partSize", "8MB")))
+        .hasMessageContaining("key partSize)")
+        .hasMessageContaining("unknown");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(Map.of("bucket", "b", "partSizeBytes", "eight")))
+        .hasMessageContaining("key partSizeBytes)");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(Map.of("bucket", "b", "apiCallTimeout", "soon")))
+        .hasMessageContaining("key apiCallTimeout)");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(Map.of("bucket", "b", "pathStyleAccess", "yes")))
+        .hasMessageContaining("key pathStyleAccess)");
+    assertThatThrownBy(
+            () -> S3BackupStoreConfig.fromProperties(Map.of("bucket", "b", "compression", "lz4")))
+        .hasMessageContaining("key compression)");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(
+                    Map.of("bucket", "b", "conditionalWrites", "maybe")))
+        .hasMessageContaining("key conditionalWrites)");
     assertThatThrownBy(() -> S3BackupStoreConfig.fromProperties(Map.of("region", "x")))
         .hasMessageContaining("key bucket)");
   }

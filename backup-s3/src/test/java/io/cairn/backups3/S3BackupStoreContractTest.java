@@ -17,8 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The whole backup store contract against a real S3-compatible server: each test gets its own
- * base path in a shared bucket, so it sees only its own backups.
+ * The whole backup store contract against a real S3-compatible server: each test gets its own base
+ * path in a shared bucket, so it sees only its own backups.
  */
 @ExtendWith(LocalS3Servers.class)
 abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
@@ -27,12 +27,13 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
   private static final AtomicInteger TESTS = new AtomicInteger();
 
   private final AtomicInteger threads = new AtomicInteger();
-  private final ExecutorService executor = Executors.newFixedThreadPool(4,
-      r -> new Thread(r, "backup-io-" + threads.incrementAndGet()));
-  private final ExecutorService queryExecutor = Executors.newFixedThreadPool(2,
-      r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
-  private final String basePath = "kit/" + getClass().getSimpleName() + "-"
-      + TESTS.incrementAndGet();
+  private final ExecutorService executor =
+      Executors.newFixedThreadPool(4, r -> new Thread(r, "backup-io-" + threads.incrementAndGet()));
+  private final ExecutorService queryExecutor =
+      Executors.newFixedThreadPool(
+          2, r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
+  private final String basePath =
+      "kit/" + getClass().getSimpleName() + "-" + TESTS.incrementAndGet();
   private LocalS3Servers.Running server;
 
   /** The server this class runs the contract against. */
@@ -60,11 +61,14 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
   @Override
   protected BackupStore createStore(StoreSettings settings) {
     var policy = settings.compression();
-    var config = adjust(server().config(BUCKET, basePath)
-        .compression(policy.compression(), policy.thresholdBytes())
-        .zstdLevel(policy.zstdLevel()));
-    return S3BackupStore.open(config.build(), settings.clock(), executor,
-        queryExecutor, new SimpleMeterRegistry());
+    var config =
+        adjust(
+            server()
+                .config(BUCKET, basePath)
+                .compression(policy.compression(), policy.thresholdBytes())
+                .zstdLevel(policy.zstdLevel()));
+    return S3BackupStore.open(
+        config.build(), settings.clock(), executor, queryExecutor, new SimpleMeterRegistry());
   }
 
   private S3ObjectLayout layout() {
@@ -89,8 +93,8 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
   }
 
   @Override
-  protected void truncateObject(BackupIdentifier id, FileSetKind set, String name,
-      long storedLengthBytes) {
+  protected void truncateObject(
+      BackupIdentifier id, FileSetKind set, String name, long storedLengthBytes) {
     String key = layout().objectKey(id, set, name);
     raw().put(key, Arrays.copyOf(raw().get(key), (int) storedLengthBytes));
   }

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SSE-C: every request that writes or reads object content carries the customer key (checked
- * on the wire by a recording proxy), a backup round-trips on S3Mock, and S3Proxy — which has no
+ * SSE-C: every request that writes or reads object content carries the customer key (checked on the
+ * wire by a recording proxy), a backup round-trips on S3Mock, and S3Proxy — which has no
  * server-side encryption — is refused at start naming {@code sseCustomerKey}.
  */
 @ExtendWith(LocalS3Servers.class)
@@ -43,8 +43,8 @@ class S3CustomerKeyTest {
   private static final String KEY_HEADER = "x-amz-server-side-encryption-customer-key";
   private static final String COPY_KEY_HEADER =
       "x-amz-copy-source-server-side-encryption-customer-key";
-  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse(
-      "2025-03-01T10:00:00Z"));
+  private static final InstantSource CLOCK =
+      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
 
   @TempDir Path dir;
   private final ExecutorService executor = Executors.newFixedThreadPool(4);
@@ -65,15 +65,29 @@ class S3CustomerKeyTest {
     LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
     server.createBucket(BUCKET);
     try (var proxy = new FaultInjectingProxy(server.process().endpoint());
-        S3BackupStore store = S3BackupStore.open(server.config(BUCKET, "sse")
-            .endpoint(proxy.endpoint()).sseCustomerKey(customerKey()).build(), CLOCK, executor, executor,
-            new SimpleMeterRegistry())) {
+        S3BackupStore store =
+            S3BackupStore.open(
+                server
+                    .config(BUCKET, "sse")
+                    .endpoint(proxy.endpoint())
+                    .sseCustomerKey(customerKey())
+                    .build(),
+                CLOCK,
+                executor,
+                executor,
+                new SimpleMeterRegistry())) {
       Path large = randomFile(dir, "1.log", 6 * MIB, 1);
       Path small = randomFile(dir, "2.log", 100, 2);
-      Backup first = backup(new BackupIdentifier(0, 1, 1), NamedFileSet.empty(),
-          NamedFileSet.of(file("1.log", large), file("2.log", small)));
-      Backup second = backup(new BackupIdentifier(0, 1, 2), NamedFileSet.empty(),
-          NamedFileSet.of(file("1.log", large), file("2.log", small)));
+      Backup first =
+          backup(
+              new BackupIdentifier(0, 1, 1),
+              NamedFileSet.empty(),
+              NamedFileSet.of(file("1.log", large), file("2.log", small)));
+      Backup second =
+          backup(
+              new BackupIdentifier(0, 1, 2),
+              NamedFileSet.empty(),
+              NamedFileSet.of(file("1.log", large), file("2.log", small)));
 
       await(store.save(first));
       BackupSaveResult reused = await(store.save(second, Optional.of(first.id())));
@@ -82,15 +96,22 @@ class S3CustomerKeyTest {
 
       assertThat(reused.reusedFileCount()).isEqualTo(2);
       assertRestoredIdentical(second, dir.resolve("restore"));
-      var objectRequests = proxy.requests().stream()
-          .filter(r -> r.path().contains("/contents/") || r.path().contains("/manifests/")
-              || r.path().contains("/.cairn/"))
-          .filter(r -> !r.method().equals("DELETE") && !r.target().contains("list-type"))
-          .toList();
-      assertThat(objectRequests).hasSizeGreaterThan(20)
-          .allSatisfy(r -> assertThat(r.headers()).as("%s %s", r.method(), r.target())
-              .contains(KEY_HEADER));
-      assertThat(objectRequests).filteredOn(r -> r.headers().contains("x-amz-copy-source"))
+      var objectRequests =
+          proxy.requests().stream()
+              .filter(
+                  r ->
+                      r.path().contains("/contents/")
+                          || r.path().contains("/manifests/")
+                          || r.path().contains("/.cairn/"))
+              .filter(r -> !r.method().equals("DELETE") && !r.target().contains("list-type"))
+              .toList();
+      assertThat(objectRequests)
+          .hasSizeGreaterThan(20)
+          .allSatisfy(
+              r ->
+                  assertThat(r.headers()).as("%s %s", r.method(), r.target()).contains(KEY_HEADER));
+      assertThat(objectRequests)
+          .filteredOn(r -> r.headers().contains("x-amz-copy-source"))
           .hasSize(3)
           .allSatisfy(r -> assertThat(r.headers()).contains(COPY_KEY_HEADER));
     }
@@ -102,9 +123,10 @@ class S3CustomerKeyTest {
     server.createBucket(BUCKET);
     var config = server.config(BUCKET, "sse").sseCustomerKey(customerKey()).build();
 
-    assertThatThrownBy(() -> S3BackupStore.open(config, CLOCK, executor, executor,
-        new SimpleMeterRegistry()))
-        .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+    assertThatThrownBy(
+            () -> S3BackupStore.open(config, CLOCK, executor, executor, new SimpleMeterRegistry()))
+        .isInstanceOfSatisfying(
+            S3BackupStoreStartException.class,
             e -> assertThat(e.configKey()).isEqualTo("sseCustomerKey"))
         .hasMessageContaining("501")
         .hasMessageContaining("key sseCustomerKey")

@@ -45,18 +45,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A fault-injecting proxy between the store and S3Proxy (signatures checked): 500 and 503
- * answers, slow answers past the call timeout, connections cut in the middle of request and
- * response bodies, responses lost after the server acted. Backups either complete and verify, or
- * end FAILED with a reason — never COMPLETED with a missing or corrupt object.
+ * A fault-injecting proxy between the store and S3Proxy (signatures checked): 500 and 503 answers,
+ * slow answers past the call timeout, connections cut in the middle of request and response bodies,
+ * responses lost after the server acted. Backups either complete and verify, or end FAILED with a
+ * reason — never COMPLETED with a missing or corrupt object.
  */
 @ExtendWith(LocalS3Servers.class)
 class S3FaultInjectionTest {
 
   private static final long SEED = Long.getLong("cairn.test.seed", 4242L);
   private static final String BUCKET = "cairn-faults";
-  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse(
-      "2025-03-01T10:00:00Z"));
+  private static final InstantSource CLOCK =
+      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
   private static final AtomicInteger PATHS = new AtomicInteger();
 
   @TempDir Path dir;
@@ -74,12 +74,12 @@ class S3FaultInjectionTest {
 
   /**
    * Faults drawn with these probabilities from seeded random sources, one per distinct request
-   * (method, path and query, without the upload id the server chose): the attempts of one call
-   * take the next draws of its own source. So which call gets which fault does not depend on the
-   * order in which concurrent requests reach the proxy, and a run is reproducible from its seed.
+   * (method, path and query, without the upload id the server chose): the attempts of one call take
+   * the next draws of its own source. So which call gets which fault does not depend on the order
+   * in which concurrent requests reach the proxy, and a run is reproducible from its seed.
    */
-  private static FaultPlan randomPlan(long seed, double errors, double cuts, double drops,
-      double slow) {
+  private static FaultPlan randomPlan(
+      long seed, double errors, double cuts, double drops, double slow) {
     Map<String, Random> sources = new ConcurrentHashMap<>();
     return request -> {
       String key = request.method() + " " + request.target().replaceAll("uploadId=[^&]*", "");
@@ -112,18 +112,28 @@ class S3FaultInjectionTest {
   private Setup setup(int maxAttempts, Duration apiCallTimeout) throws Exception {
     LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3PROXY);
     server.createBucket(BUCKET);
-    var proxy = new FaultInjectingProxy(server.process().endpoint())
-        .slowResponseDelay(Duration.ofMillis(1300));
+    var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .slowResponseDelay(Duration.ofMillis(1300));
     closeables.add(proxy);
     String basePath = "faults-" + PATHS.incrementAndGet();
     S3BackupStoreConfig.Builder config = server.config(BUCKET, basePath);
-    S3BackupStore direct = S3BackupStore.open(config.build(), CLOCK, executor, executor,
-        new SimpleMeterRegistry());
+    S3BackupStore direct =
+        S3BackupStore.open(config.build(), CLOCK, executor, executor, new SimpleMeterRegistry());
     closeables.add(direct);
-    S3BackupStore faulty = S3BackupStore.open(config.endpoint(proxy.endpoint())
-        .apiCallTimeout(apiCallTimeout).maxAttempts(maxAttempts)
-        .retryBackoff(Duration.ofMillis(10)).retryBackoffMax(Duration.ofMillis(200)).build(),
-        CLOCK, executor, executor, registry);
+    S3BackupStore faulty =
+        S3BackupStore.open(
+            config
+                .endpoint(proxy.endpoint())
+                .apiCallTimeout(apiCallTimeout)
+                .maxAttempts(maxAttempts)
+                .retryBackoff(Duration.ofMillis(10))
+                .retryBackoffMax(Duration.ofMillis(200))
+                .build(),
+            CLOCK,
+            executor,
+            executor,
+            registry);
     closeables.add(faulty);
     return new Setup(faulty, direct, proxy);
   }
@@ -131,10 +141,13 @@ class S3FaultInjectionTest {
   private Backup someBackup(int partition, long checkpoint, int largeBytes) throws Exception {
     long seed = SEED * 31 + partition * 1000 + checkpoint;
     Path source = dir.resolve("p" + partition + "-" + checkpoint);
-    return backup(new BackupIdentifier(0, partition, checkpoint),
-        NamedFileSet.of(file("CURRENT", randomFile(source, "CURRENT", 16, seed)),
+    return backup(
+        new BackupIdentifier(0, partition, checkpoint),
+        NamedFileSet.of(
+            file("CURRENT", randomFile(source, "CURRENT", 16, seed)),
             file("000007.sst", randomFile(source, "000007.sst", 200_000, seed + 1))),
-        NamedFileSet.of(file("1.log", randomFile(source, "1.log", largeBytes, seed + 2)),
+        NamedFileSet.of(
+            file("1.log", randomFile(source, "1.log", largeBytes, seed + 2)),
             new BackupFile("2.log", randomFile(source, "2.log", 90_000, seed + 3), 70_000)));
   }
 
@@ -142,12 +155,13 @@ class S3FaultInjectionTest {
   void shouldCompleteVerifyAndRestoreThroughTransientFaults() throws Exception {
     Setup s = setup(12, Duration.ofSeconds(20));
     s.proxy().plan(randomPlan(SEED, 0.10, 0.08, 0.04, 0.0));
-    List<Backup> backups = List.of(someBackup(1, 1, 11 * MIB), someBackup(2, 1, 300_000),
-        someBackup(3, 1, 600_000));
+    List<Backup> backups =
+        List.of(someBackup(1, 1, 11 * MIB), someBackup(2, 1, 300_000), someBackup(3, 1, 600_000));
 
     for (Backup backup : backups) {
       BackupSaveResult result = await(s.faulty().save(backup));
-      assertThat(result.status().statusCode()).as("seed %d", SEED)
+      assertThat(result.status().statusCode())
+          .as("seed %d", SEED)
           .isEqualTo(BackupStatusCode.COMPLETED);
     }
     for (Backup backup : backups) {
@@ -158,8 +172,12 @@ class S3FaultInjectionTest {
     }
 
     assertThat(s.proxy().faultsInjected()).as("seed %d", SEED).isGreaterThan(3);
-    assertThat(registry.find(S3BackupStoreMetrics.RETRIES).counters().stream()
-        .mapToDouble(c -> c.count()).sum()).as("seed %d", SEED).isGreaterThan(3);
+    assertThat(
+            registry.find(S3BackupStoreMetrics.RETRIES).counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum())
+        .as("seed %d", SEED)
+        .isGreaterThan(3);
   }
 
   @Test
@@ -185,15 +203,18 @@ class S3FaultInjectionTest {
       assertThat(error).as(context).isNotNull();
       switch (status.statusCode()) {
         case FAILED -> assertThat(status.failureReason().orElseThrow()).as(context).isNotBlank();
-        case IN_PROGRESS -> assertThat(error).as(context)
-            .hasMessageContaining("could not be marked FAILED");
-        default -> assertThat(raw.keys(s.direct().layout().contentsPrefix(backup.id())))
-            .as("nothing stored without a manifest; " + context).isEmpty();
+        case IN_PROGRESS ->
+            assertThat(error).as(context).hasMessageContaining("could not be marked FAILED");
+        default ->
+            assertThat(raw.keys(s.direct().layout().contentsPrefix(backup.id())))
+                .as("nothing stored without a manifest; " + context)
+                .isEmpty();
       }
     }
     assertThat(s.proxy().faultsInjected()).as("seed %d", SEED).isGreaterThan(3);
     assertThat(completed).as("seed %d: some saves got through", SEED).isGreaterThan(0);
-    assertThat(notCompleted).as("seed %d: the faults were heavy enough to fail some", SEED)
+    assertThat(notCompleted)
+        .as("seed %d: the faults were heavy enough to fail some", SEED)
         .isGreaterThan(0);
   }
 
@@ -202,8 +223,12 @@ class S3FaultInjectionTest {
     // Up to 8 attempts: a loaded machine may make an answer late on its own now and then.
     Setup s = setup(8, Duration.ofSeconds(1));
     // Three answers come 1.3 s late: past the 1 s call timeout, each attempt is retried.
-    s.proxy().plan(FaultPlan.first(3, r -> r.path().contains("/contents/")
-        || r.path().contains("/manifests/"), Fault.SLOW_RESPONSE));
+    s.proxy()
+        .plan(
+            FaultPlan.first(
+                3,
+                r -> r.path().contains("/contents/") || r.path().contains("/manifests/"),
+                Fault.SLOW_RESPONSE));
     Backup backup = someBackup(6, 1, 100_000);
 
     BackupSaveResult result = await(s.faulty().save(backup));
@@ -211,10 +236,20 @@ class S3FaultInjectionTest {
     assertThat(result.status().statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
     assertThat(s.proxy().faultsInjected()).isEqualTo(3);
     // At least the three late answers timed out (a cold server may add one more).
-    assertThat(registry.find(S3BackupStoreMetrics.REQUESTS).tag("result", "transient_error")
-        .timers().stream().mapToLong(t -> t.count()).sum()).isGreaterThanOrEqualTo(3);
-    assertThat(registry.find(S3BackupStoreMetrics.RETRIES).counters().stream()
-        .mapToDouble(c -> c.count()).sum()).isGreaterThanOrEqualTo(3);
+    assertThat(
+            registry
+                .find(S3BackupStoreMetrics.REQUESTS)
+                .tag("result", "transient_error")
+                .timers()
+                .stream()
+                .mapToLong(t -> t.count())
+                .sum())
+        .isGreaterThanOrEqualTo(3);
+    assertThat(
+            registry.find(S3BackupStoreMetrics.RETRIES).counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum())
+        .isGreaterThanOrEqualTo(3);
     assertThat(await(s.direct().verify(backup.id())).isClean()).isTrue();
   }
 
@@ -224,8 +259,11 @@ class S3FaultInjectionTest {
     byte[] content = new byte[300_000];
     new Random(SEED).nextBytes(content);
     try (FifoGate gate = FifoGate.create(dir.resolve("gate.log"))) {
-      Backup backup = backup(new BackupIdentifier(1, 5, 1), NamedFileSet.empty(),
-          NamedFileSet.of(new BackupFile("1.log", gate.path(), content.length)));
+      Backup backup =
+          backup(
+              new BackupIdentifier(1, 5, 1),
+              NamedFileSet.empty(),
+              NamedFileSet.of(new BackupFile("1.log", gate.path(), content.length)));
       CompletableFuture<BackupSaveResult> save = s.faulty().save(backup);
       gate.awaitReader(Duration.ofSeconds(60));
 

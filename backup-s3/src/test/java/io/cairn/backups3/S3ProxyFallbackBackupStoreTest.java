@@ -1,13 +1,13 @@
 package io.cairn.backups3;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.cairn.backups3.testserver.LocalS3Servers;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
- * The backup store contract on S3Proxy with conditional writes switched off: manifest changes
- * are read-check-write under the store's per-backup lock, as on a server without conditions.
+ * The backup store contract on S3Proxy with conditional writes switched off: manifest changes are
+ * read-check-write under the store's per-backup lock, as on a server without conditions.
  */
 class S3ProxyFallbackBackupStoreTest extends S3BackupStoreContractTest {
 

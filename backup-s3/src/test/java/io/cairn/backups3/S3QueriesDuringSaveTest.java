@@ -40,10 +40,12 @@ import org.junit.jupiter.api.io.TempDir;
 class S3QueriesDuringSaveTest {
 
   private static final String BUCKET = "cairn-queries";
-  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse(
-      "2025-03-01T10:00:00Z"));
+  private static final InstantSource CLOCK =
+      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
+
   /** Generous for a loaded CI machine; the latency goal itself is measured by a benchmark. */
   private static final long ANSWER_WITHIN_SECONDS = 2;
+
   private static final long AWAIT_SECONDS = 60;
 
   @TempDir Path dir;
@@ -71,13 +73,17 @@ class S3QueriesDuringSaveTest {
     }
   }
 
-  private static <T> T answered(String operation, CompletableFuture<T> answer)
-      throws Exception {
+  private static <T> T answered(String operation, CompletableFuture<T> answer) throws Exception {
     try {
       return answer.get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      throw new AssertionError("Expected " + operation + " to answer within "
-          + ANSWER_WITHIN_SECONDS + " s while a save is held, but it did not", e);
+      throw new AssertionError(
+          "Expected "
+              + operation
+              + " to answer within "
+              + ANSWER_WITHIN_SECONDS
+              + " s while a save is held, but it did not",
+          e);
     }
   }
 
@@ -86,24 +92,35 @@ class S3QueriesDuringSaveTest {
     // given a save whose upload is held in the bytes/s limit's wait (200 KB at 64 KiB/s)
     LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3PROXY);
     server.createBucket(BUCKET);
-    store = S3BackupStore.open(server.config(BUCKET, "queries")
-            .maxBytesPerSecond(S3BackupStoreConfig.MAX_BYTES_PER_SECOND_MIN).build(),
-        CLOCK, transfers, queries, new SimpleMeterRegistry(), this::holdUntilReleased);
+    store =
+        S3BackupStore.open(
+            server
+                .config(BUCKET, "queries")
+                .maxBytesPerSecond(S3BackupStoreConfig.MAX_BYTES_PER_SECOND_MIN)
+                .build(),
+            CLOCK,
+            transfers,
+            queries,
+            new SimpleMeterRegistry(),
+            this::holdUntilReleased);
     var id = new BackupIdentifier(0, 1, 1);
-    Backup backup = backup(id, NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 200_000, 1))));
+    Backup backup =
+        backup(
+            id,
+            NamedFileSet.empty(),
+            NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 200_000, 1))));
     var future = store.save(backup);
-    assertThat(held.await(AWAIT_SECONDS, TimeUnit.SECONDS)).as("upload held in the limit")
-        .isTrue();
+    assertThat(held.await(AWAIT_SECONDS, TimeUnit.SECONDS)).as("upload held in the limit").isTrue();
 
     // when status and list are asked meanwhile
     BackupStatus status = answered("status", store.getStatus(id));
-    BackupPage page = answered("list",
-        store.list(BackupIdentifierWildcard.all(), PageRequest.first(10)));
+    BackupPage page =
+        answered("list", store.list(BackupIdentifierWildcard.all(), PageRequest.first(10)));
 
     // then both answer while the save is still held, and the save completes once released
     assertThat(status.statusCode()).isEqualTo(BackupStatusCode.IN_PROGRESS);
-    assertThat(page.statuses()).extracting(BackupStatus::statusCode)
+    assertThat(page.statuses())
+        .extracting(BackupStatus::statusCode)
         .containsExactly(BackupStatusCode.IN_PROGRESS);
     assertThat(future).isNotDone();
     release.countDown();

@@ -21,15 +21,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Start-up against real servers: a wrong bucket, wrong credentials and an unreachable endpoint
- * each fail with the key to fix; conditional-write support is detected by asking the server.
+ * Start-up against real servers: a wrong bucket, wrong credentials and an unreachable endpoint each
+ * fail with the key to fix; conditional-write support is detected by asking the server.
  */
 @ExtendWith(LocalS3Servers.class)
 class S3StartupTest {
 
   private static final String BUCKET = "cairn-startup";
-  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse(
-      "2025-03-01T10:00:00Z"));
+  private static final InstantSource CLOCK =
+      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
 
   private final ExecutorService executor = Executors.newFixedThreadPool(2);
 
@@ -53,19 +53,23 @@ class S3StartupTest {
     var config = server(Kind.S3PROXY).config("no-such-bucket", "").build();
 
     assertThatThrownBy(() -> open(config))
-        .isInstanceOfSatisfying(S3BackupStoreStartException.class,
-            e -> assertThat(e.configKey()).isEqualTo("bucket"))
+        .isInstanceOfSatisfying(
+            S3BackupStoreStartException.class, e -> assertThat(e.configKey()).isEqualTo("bucket"))
         .hasMessageContaining("Expected bucket 'no-such-bucket' to exist")
         .hasMessageContaining("key bucket");
   }
 
   @Test
   void shouldNameTheCredentialKeysWhenTheServerRefusesThem() {
-    var config = server(Kind.S3PROXY).config(BUCKET, "")
-        .credentials(S3ServerProcess.ACCESS_KEY, "not-the-secret").build();
+    var config =
+        server(Kind.S3PROXY)
+            .config(BUCKET, "")
+            .credentials(S3ServerProcess.ACCESS_KEY, "not-the-secret")
+            .build();
 
     assertThatThrownBy(() -> open(config))
-        .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+        .isInstanceOfSatisfying(
+            S3BackupStoreStartException.class,
             e -> assertThat(e.configKey()).isEqualTo("accessKeyId"))
         .hasMessageContaining("403")
         .hasMessageContaining("key accessKeyId and secretAccessKey")
@@ -80,11 +84,16 @@ class S3StartupTest {
       reserved.setReuseAddress(false);
       reserved.bind(new InetSocketAddress("127.0.0.1", 0));
       int closedPort = reserved.getLocalPort();
-      var config = server(Kind.S3PROXY).config(BUCKET, "")
-          .endpoint(URI.create("http://127.0.0.1:" + closedPort)).maxAttempts(2).build();
+      var config =
+          server(Kind.S3PROXY)
+              .config(BUCKET, "")
+              .endpoint(URI.create("http://127.0.0.1:" + closedPort))
+              .maxAttempts(2)
+              .build();
 
       assertThatThrownBy(() -> open(config))
-          .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+          .isInstanceOfSatisfying(
+              S3BackupStoreStartException.class,
               e -> assertThat(e.configKey()).isEqualTo("endpoint"))
           .hasMessageContaining("http://127.0.0.1:" + closedPort + " to answer")
           .hasMessageContaining("after 2 attempts")
@@ -102,19 +111,20 @@ class S3StartupTest {
   }
 
   @Test
-  void shouldFallBackWhenTheServerIgnoresConditionsAndRefuseWhenTheyAreRequired()
-      throws Exception {
+  void shouldFallBackWhenTheServerIgnoresConditionsAndRefuseWhenTheyAreRequired() throws Exception {
     // S3Mock checks no signatures, so a proxy may drop the condition headers on their way.
     LocalS3Servers.Running server = server(Kind.S3MOCK);
-    try (var proxy = new FaultInjectingProxy(server.process().endpoint())
-        .stripRequestHeaders(Set.of("If-Match", "If-None-Match"))) {
+    try (var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .stripRequestHeaders(Set.of("If-Match", "If-None-Match"))) {
       var config = server.config(BUCKET, "ignored").endpoint(proxy.endpoint());
 
       try (S3BackupStore store = open(config.build())) {
         assertThat(store.usesConditionalWrites()).isFalse();
       }
       assertThatThrownBy(() -> open(config.conditionalWrites(ConditionalWrites.REQUIRED).build()))
-          .isInstanceOfSatisfying(S3BackupStoreStartException.class,
+          .isInstanceOfSatisfying(
+              S3BackupStoreStartException.class,
               e -> assertThat(e.configKey()).isEqualTo("conditionalWrites"))
           .hasMessageContaining("If-None-Match on an existing object: accepted");
     }
@@ -122,8 +132,12 @@ class S3StartupTest {
 
   @Test
   void shouldSkipTheProbeWhenConditionalWritesAreDisabled() {
-    try (S3BackupStore store = open(server(Kind.S3PROXY).config(BUCKET, "off")
-        .conditionalWrites(ConditionalWrites.DISABLED).build())) {
+    try (S3BackupStore store =
+        open(
+            server(Kind.S3PROXY)
+                .config(BUCKET, "off")
+                .conditionalWrites(ConditionalWrites.DISABLED)
+                .build())) {
       assertThat(store.usesConditionalWrites()).isFalse();
     }
   }
@@ -134,7 +148,9 @@ class S3StartupTest {
     try (S3BackupStore store = open(server.config(BUCKET, "probe-clean").build())) {
       assertThat(store.usesConditionalWrites()).isTrue();
     }
-    assertThat(new io.cairn.backups3.testserver.RawObjects(server.client(), BUCKET)
-        .keys("probe-clean/")).isEmpty();
+    assertThat(
+            new io.cairn.backups3.testserver.RawObjects(server.client(), BUCKET)
+                .keys("probe-clean/"))
+        .isEmpty();
   }
 }

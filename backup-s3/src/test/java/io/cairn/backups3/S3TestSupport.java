@@ -40,12 +40,13 @@ final class S3TestSupport {
   }
 
   static Backup backup(BackupIdentifier id, NamedFileSet snapshot, NamedFileSet segments) {
-    var builder = Backup.builder(id)
-        .checkpointPosition(1000 * id.checkpointId())
-        .numberOfPartitions(16)
-        .brokerVersion("0.1.0-test")
-        .stateDigest("00c0ffee")
-        .segments(segments);
+    var builder =
+        Backup.builder(id)
+            .checkpointPosition(1000 * id.checkpointId())
+            .numberOfPartitions(16)
+            .brokerVersion("0.1.0-test")
+            .stateDigest("00c0ffee")
+            .segments(segments);
     if (!snapshot.isEmpty()) {
       builder.snapshot("snapshot-" + id.checkpointId(), snapshot);
     }
@@ -54,8 +55,13 @@ final class S3TestSupport {
 
   /** Every attempt of one S3 API call, whatever its result. */
   static long requests(MeterRegistry registry, String operation) {
-    return registry.find(S3BackupStoreMetrics.REQUESTS).tag("operation", operation).timers()
-        .stream().mapToLong(Timer::count).sum();
+    return registry
+        .find(S3BackupStoreMetrics.REQUESTS)
+        .tag("operation", operation)
+        .timers()
+        .stream()
+        .mapToLong(Timer::count)
+        .sum();
   }
 
   static double counter(MeterRegistry registry, String name) {
@@ -84,14 +90,22 @@ final class S3TestSupport {
   static void assertRestoredIdentical(Backup saved, Path targetDir) throws IOException {
     for (FileSetKind kind : FileSetKind.values()) {
       for (BackupFile source : saved.files(kind).files()) {
-        byte[] expected = Arrays.copyOf(Files.readAllBytes(source.path()),
-            (int) source.lengthBytes());
-        byte[] actual = Files.readAllBytes(targetDir.resolve(kind.directoryName())
-            .resolve(source.name()));
+        byte[] expected =
+            Arrays.copyOf(Files.readAllBytes(source.path()), (int) source.lengthBytes());
+        byte[] actual =
+            Files.readAllBytes(targetDir.resolve(kind.directoryName()).resolve(source.name()));
         if (Arrays.mismatch(expected, actual) != -1) {
-          throw new AssertionError("Expected restored " + kind.directoryName() + "/"
-              + source.name() + " to equal the saved " + expected.length + " bytes, but it has "
-              + actual.length + " bytes differing at " + Arrays.mismatch(expected, actual));
+          throw new AssertionError(
+              "Expected restored "
+                  + kind.directoryName()
+                  + "/"
+                  + source.name()
+                  + " to equal the saved "
+                  + expected.length
+                  + " bytes, but it has "
+                  + actual.length
+                  + " bytes differing at "
+                  + Arrays.mismatch(expected, actual));
         }
       }
     }

@@ -15,7 +15,6 @@ import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.Compression;
-import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backups3.layout.S3ObjectLayout;
@@ -54,8 +53,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 class S3TransfersTest {
 
   private static final String BUCKET = "cairn-transfers";
-  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse(
-      "2025-03-01T10:00:00Z"));
+  private static final InstantSource CLOCK =
+      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
   private static final AtomicInteger PATHS = new AtomicInteger();
 
   @TempDir Path dir;
@@ -91,13 +90,16 @@ class S3TransfersTest {
     LocalS3Servers.Running server = server(kind);
     // Requests pass a recording proxy: the restore must never ask for a part number.
     try (var proxy = new FaultInjectingProxy(server.process().endpoint())) {
-      S3BackupStore store = open(server.config(BUCKET, basePath(kind))
-          .endpoint(proxy.endpoint()).build());
+      S3BackupStore store =
+          open(server.config(BUCKET, basePath(kind)).endpoint(proxy.endpoint()).build());
       Path active = randomFile(dir, "log/3.log", 13 * MIB, 3);
-      Backup backup = backup(new BackupIdentifier(0, 1, 1),
-          NamedFileSet.of(file("000042.sst", randomFile(dir, "snap/000042.sst", 12 * MIB + 7, 1)),
-              file("CURRENT", randomFile(dir, "snap/CURRENT", 16, 2))),
-          NamedFileSet.of(new BackupFile("3.log", active, 11 * MIB + 5)));
+      Backup backup =
+          backup(
+              new BackupIdentifier(0, 1, 1),
+              NamedFileSet.of(
+                  file("000042.sst", randomFile(dir, "snap/000042.sst", 12 * MIB + 7, 1)),
+                  file("CURRENT", randomFile(dir, "snap/CURRENT", 16, 2))),
+              NamedFileSet.of(new BackupFile("3.log", active, 11 * MIB + 5)));
 
       BackupSaveResult result = await(store.save(backup));
       Files.write(active, new byte[MIB], java.nio.file.StandardOpenOption.APPEND);
@@ -112,7 +114,8 @@ class S3TransfersTest {
       assertThat(restored.descriptor()).isEqualTo(backup.descriptor());
       assertRestoredIdentical(backup, target);
       assertThat(await(store.verify(backup.id())).isClean()).isTrue();
-      assertThat(proxy.requests()).filteredOn(r -> r.method().equals("GET"))
+      assertThat(proxy.requests())
+          .filteredOn(r -> r.method().equals("GET"))
           .isNotEmpty()
           .noneMatch(r -> r.target().contains("partNumber"));
       assertThat(counter(registry, S3BackupStoreMetrics.DOWNLOADED))
@@ -126,11 +129,19 @@ class S3TransfersTest {
     S3BackupStore store = open(server(kind).config(BUCKET, basePath(kind)).build());
     Path sealed = randomFile(dir, "log/1.log", 11 * MIB, 10);
     Path small = randomFile(dir, "log/2.log", 3000, 11);
-    Backup first = backup(new BackupIdentifier(0, 2, 1), NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", sealed), file("2.log", small)));
-    Backup second = backup(new BackupIdentifier(1, 2, 2), NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", sealed), file("2.log", small),
-            file("3.log", randomFile(dir, "log/3.log", 1000, 12))));
+    Backup first =
+        backup(
+            new BackupIdentifier(0, 2, 1),
+            NamedFileSet.empty(),
+            NamedFileSet.of(file("1.log", sealed), file("2.log", small)));
+    Backup second =
+        backup(
+            new BackupIdentifier(1, 2, 2),
+            NamedFileSet.empty(),
+            NamedFileSet.of(
+                file("1.log", sealed),
+                file("2.log", small),
+                file("3.log", randomFile(dir, "log/3.log", 1000, 12))));
     await(store.save(first));
     long uploadsBefore = requests(registry, "UploadPart");
 
@@ -152,11 +163,20 @@ class S3TransfersTest {
   @ParameterizedTest
   @EnumSource(Kind.class)
   void shouldCompressLargeFilesInPartsWithLegacyMd5(Kind kind) throws Exception {
-    S3BackupStore store = open(server(kind).config(BUCKET, basePath(kind))
-        .compression(Compression.ZSTD, 0).legacyMd5(true).build());
-    Backup backup = backup(new BackupIdentifier(0, 3, 1), NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 11 * MIB, 20)),
-            file("2.log", randomFile(dir, "2.log", 200, 21))));
+    S3BackupStore store =
+        open(
+            server(kind)
+                .config(BUCKET, basePath(kind))
+                .compression(Compression.ZSTD, 0)
+                .legacyMd5(true)
+                .build());
+    Backup backup =
+        backup(
+            new BackupIdentifier(0, 3, 1),
+            NamedFileSet.empty(),
+            NamedFileSet.of(
+                file("1.log", randomFile(dir, "1.log", 11 * MIB, 20)),
+                file("2.log", randomFile(dir, "2.log", 200, 21))));
 
     BackupSaveResult result = await(store.save(backup));
 
@@ -177,16 +197,21 @@ class S3TransfersTest {
     String basePath = basePath(kind);
     S3BackupStore store = open(server.config(BUCKET, basePath).build());
     BackupIdentifier id = new BackupIdentifier(3, 12, 345);
-    await(store.save(backup(id, NamedFileSet.empty(),
-        NamedFileSet.of(file("a/1.log", randomFile(dir, "1.log", 100, 30))))));
+    await(
+        store.save(
+            backup(
+                id,
+                NamedFileSet.empty(),
+                NamedFileSet.of(file("a/1.log", randomFile(dir, "1.log", 100, 30))))));
 
     List<String> keys = new RawObjects(server.client(), BUCKET).keys(basePath + "/");
 
-    assertThat(keys).containsExactlyInAnyOrder(
-        basePath + "/manifests/0000000012/0000000000000000345/0000000003.json",
-        basePath + "/contents/0000000012/0000000000000000345/0000000003/segments/a/1.log");
-    assertThat(store.layout().manifestKey(id)).isEqualTo(keys.stream()
-        .filter(k -> k.contains("/manifests/")).findFirst().orElseThrow());
+    assertThat(keys)
+        .containsExactlyInAnyOrder(
+            basePath + "/manifests/0000000012/0000000000000000345/0000000003.json",
+            basePath + "/contents/0000000012/0000000000000000345/0000000003/segments/a/1.log");
+    assertThat(store.layout().manifestKey(id))
+        .isEqualTo(keys.stream().filter(k -> k.contains("/manifests/")).findFirst().orElseThrow());
   }
 
   /** On S3Proxy only: S3Mock takes ~10 s for the 1 100 extra objects, and batching is ours. */
@@ -198,16 +223,31 @@ class S3TransfersTest {
     S3BackupStore store = open(server.config(BUCKET, basePath).build());
     BackupIdentifier id = new BackupIdentifier(0, 4, 1);
     BackupIdentifier other = new BackupIdentifier(0, 4, 2);
-    await(store.save(backup(id, NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 100, 40))))));
-    await(store.save(backup(other, NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 100, 40))))));
+    await(
+        store.save(
+            backup(
+                id,
+                NamedFileSet.empty(),
+                NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 100, 40))))));
+    await(
+        store.save(
+            backup(
+                other,
+                NamedFileSet.empty(),
+                NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 100, 40))))));
     // Strays of a crashed save: 1 100 more objects under the backup's contents prefix.
     String prefix = new S3ObjectLayout(BUCKET, basePath).contentsPrefix(id);
     List<CompletableFuture<?>> puts = new ArrayList<>();
     for (int i = 0; i < 1100; i++) {
-      puts.add(server.client().putObject(PutObjectRequest.builder().bucket(BUCKET)
-          .key(prefix + "segments/stray-" + i).build(), AsyncRequestBody.fromBytes(new byte[1])));
+      puts.add(
+          server
+              .client()
+              .putObject(
+                  PutObjectRequest.builder()
+                      .bucket(BUCKET)
+                      .key(prefix + "segments/stray-" + i)
+                      .build(),
+                  AsyncRequestBody.fromBytes(new byte[1])));
     }
     CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
 

@@ -154,8 +154,8 @@ public final class BackupConfig {
     }
 
     /**
-     * @throws IllegalArgumentException listing every setting outside its range, with key, value
-     *     and the allowed range
+     * @throws IllegalArgumentException listing every setting outside its range, with key, value and
+     *     the allowed range
      */
     public BackupConfig build() {
       final List<String> violations = new ArrayList<>();

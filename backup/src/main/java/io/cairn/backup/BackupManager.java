@@ -57,9 +57,9 @@ import org.slf4j.LoggerFactory;
  *       backup is FAILED with the reason in the store (never left IN_PROGRESS).
  * </ol>
  *
- * <p><b>Leadership.</b> On start, before any backup of its own reaches the store, the manager
- * marks <em>every</em> IN_PROGRESS backup of its partition FAILED ("leader changed"), whichever
- * node wrote it. On close (leadership lost), queued backups are dropped and running ones are marked
+ * <p><b>Leadership.</b> On start, before any backup of its own reaches the store, the manager marks
+ * <em>every</em> IN_PROGRESS backup of its partition FAILED ("leader changed"), whichever node
+ * wrote it. On close (leadership lost), queued backups are dropped and running ones are marked
  * FAILED ("leader changed"), which stops their saves; reservations are released once the store no
  * longer reads the files.
  *
@@ -131,8 +131,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   /**
-   * Completes once the start-up sweep (marking the partition's IN_PROGRESS backups FAILED) is
-   * done; backups wait for it before they reach the store.
+   * Completes once the start-up sweep (marking the partition's IN_PROGRESS backups FAILED) is done;
+   * backups wait for it before they reach the store.
    */
   public CompletableFuture<Void> ready() {
     return ready;
@@ -147,8 +147,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   /**
-   * Reserves what the backup of {@code checkpoint} needs at once, on the calling thread, and
-   * queues the upload. A backup of this id already running here gets that backup's outcome.
+   * Reserves what the backup of {@code checkpoint} needs at once, on the calling thread, and queues
+   * the upload. A backup of this id already running here gets that backup's outcome.
    *
    * @return completes when the backup ended; never fails (a failure is an outcome)
    */
@@ -162,7 +162,9 @@ public final class BackupManager extends Actor implements CheckpointListener {
       return CompletableFuture.completedFuture(
           BackupOutcome.failed(
               checkpoint.id(),
-              "Expected the backup manager of partition " + partitionId + " to run, but it is"
+              "Expected the backup manager of partition "
+                  + partitionId
+                  + " to run, but it is"
                   + " closed (this member no longer leads the partition)"));
     }
     final long now = clock().nanos();
@@ -179,8 +181,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
               + ", but: "
               + e.getMessage();
     }
-    final BackupJob job =
-        new BackupJob(checkpoint, reservation, reservationFailure, now);
+    final BackupJob job = new BackupJob(checkpoint, reservation, reservationFailure, now);
     final BackupJob raced = active.putIfAbsent(checkpoint.id(), job);
     if (raced != null) {
       job.release(); // the same checkpoint told twice at once: one backup
@@ -214,8 +215,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
                     partitionId,
                     BackupUploader.unwrap(error));
               }
-              runOnActor(
-                  () -> sweepEnded(completed == null ? List.of() : completed), () -> {});
+              runOnActor(() -> sweepEnded(completed == null ? List.of() : completed), () -> {});
             });
   }
 
@@ -226,7 +226,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
       drainTimer.cancel();
     }
     for (final BackupJob job : pending) {
-      uploader.markFailed(job.id(), LEADER_CHANGED)
+      uploader
+          .markFailed(job.id(), LEADER_CHANGED)
           .whenComplete(
               (status, error) ->
                   finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED)));
@@ -344,8 +345,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
             (outcome, error) -> {
               // the store no longer reads the files: release them before anything else
               job.release();
-              runOnActor(
-                  () -> uploaded(job, outcome, error), () -> ended(job, outcome, error));
+              runOnActor(() -> uploaded(job, outcome, error), () -> ended(job, outcome, error));
             });
   }
 
@@ -399,7 +399,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
   /** Makes sure the backup is FAILED in the store with {@code reason}, then ends the job. */
   private void fail(final BackupJob job, final String reason) {
     LOG.warn("Partition {}: backup {} FAILED: {}", partitionId, job.id(), reason);
-    uploader.markFailed(job.id(), reason)
+    uploader
+        .markFailed(job.id(), reason)
         .whenComplete(
             (status, error) -> finish(job, BackupOutcome.failed(job.checkpoint().id(), reason)));
   }
@@ -419,7 +420,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
     job.outcome().complete(outcome);
   }
 
-  // ---- helpers -----------------------------------------------------------------------------------
+  // ---- helpers
+  // -----------------------------------------------------------------------------------
 
   private void rememberCompleted(final BackupStatus status) {
     if (status.statusCode() != BackupStatusCode.COMPLETED) {
@@ -517,8 +519,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
     }
 
     /**
-     * Runs the collection of files (journal reads): a named, bounded executor owned by the
-     * caller; it may be shared by the partitions of a broker.
+     * Runs the collection of files (journal reads): a named, bounded executor owned by the caller;
+     * it may be shared by the partitions of a broker.
      */
     public Builder uploadExecutor(final Executor value) {
       uploadExecutor = value;

@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The meters of one partition's checkpoints and backups; every meter has the tag {@code
- * partition}. One instance per partition, shared by the checkpoint records of every processor the
- * partition runs and by its {@link BackupManager}; {@link #close()} removes the meters.
+ * The meters of one partition's checkpoints and backups; every meter has the tag {@code partition}.
+ * One instance per partition, shared by the checkpoint records of every processor the partition
+ * runs and by its {@link BackupManager}; {@link #close()} removes the meters.
  *
  * <table>
  *   <caption>Meters</caption>

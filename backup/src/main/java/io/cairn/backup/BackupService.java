@@ -15,8 +15,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The cluster's view of its backups, for the gateway and the management endpoints: the status of
- * a backup id across every partition (DESIGN.md §9), read from the backup store every partition
+ * The cluster's view of its backups, for the gateway and the management endpoints: the status of a
+ * backup id across every partition (DESIGN.md §9), read from the backup store every partition
  * leader writes to, and aggregated by {@link BackupStatusAggregator}. Stateless and thread-safe;
  * every call returns at once and completes on the store's executor.
  */
@@ -39,8 +39,8 @@ public final class BackupService {
 
   /**
    * The cluster status of backup {@code checkpointId}: {@code COMPLETED} iff every partition
-   * completed, {@code FAILED} if any failed, {@code IN_PROGRESS} while any runs, {@code
-   * INCOMPLETE} when some partitions have none, {@code DOES_NOT_EXIST} when none has it.
+   * completed, {@code FAILED} if any failed, {@code IN_PROGRESS} while any runs, {@code INCOMPLETE}
+   * when some partitions have none, {@code DOES_NOT_EXIST} when none has it.
    *
    * @throws IllegalArgumentException if {@code checkpointId < 1}
    */

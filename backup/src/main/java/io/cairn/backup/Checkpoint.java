@@ -16,9 +16,9 @@ import java.util.TreeMap;
  * @param timestamp the command's timestamp, epoch milliseconds (from the record, never a clock)
  * @param stateDigest the total {@linkplain io.cairn.db.StateDigest state digest} of the partition
  *     when the command was processed; the checkpoint bookkeeping itself is not in it
- * @param familyDigests the digest by column family behind {@code stateDigest}, known only where
- *     the checkpoint was created (the leader tells its backup manager); empty when read back from
- *     a {@code CREATED} event or the checkpoint state, which keep only the total
+ * @param familyDigests the digest by column family behind {@code stateDigest}, known only where the
+ *     checkpoint was created (the leader tells its backup manager); empty when read back from a
+ *     {@code CREATED} event or the checkpoint state, which keep only the total
  */
 public record Checkpoint(
     long id,
@@ -44,7 +44,9 @@ public record Checkpoint(
     this(id, position, timestamp, stateDigest, new TreeMap<>());
   }
 
-  /** {@link #familyDigests()} as 32 lowercase hex digits each, as a backup descriptor records them. */
+  /**
+   * {@link #familyDigests()} as 32 lowercase hex digits each, as a backup descriptor records them.
+   */
   public SortedMap<String, String> familyDigestsHex() {
     final TreeMap<String, String> hex = new TreeMap<>();
     for (final Map.Entry<String, Digest128> family : familyDigests.entrySet()) {

@@ -48,13 +48,13 @@ public final class CheckpointRecords {
    * Registers the checkpoint records of a partition that may have been restored from a backup.
    *
    * <p>A restored partition's leader processes the kept log up to the checkpoint again (DESIGN.md
-   * §10). An inter-partition command in that stretch stamped with a checkpoint id above the
-   * state's latest was deferred behind a {@code CREATE} when it was first processed, so it took
-   * effect after the cut; the restore dropped the deferred copy with everything after the
-   * checkpoint. With {@code restored} present, such a command is therefore dropped again — taken,
-   * nothing written — instead of being deferred once more: it belongs to the other partitions'
-   * state after their cut, which the restore does not hold. Pass the partition's {@link
-   * RestoreMarker} whenever its directory has one (every role, every run).
+   * §10). An inter-partition command in that stretch stamped with a checkpoint id above the state's
+   * latest was deferred behind a {@code CREATE} when it was first processed, so it took effect
+   * after the cut; the restore dropped the deferred copy with everything after the checkpoint. With
+   * {@code restored} present, such a command is therefore dropped again — taken, nothing written —
+   * instead of being deferred once more: it belongs to the other partitions' state after their cut,
+   * which the restore does not hold. Pass the partition's {@link RestoreMarker} whenever its
+   * directory has one (every role, every run).
    *
    * @param restored the partition's restore marker; empty if the partition was not restored
    */

@@ -13,12 +13,14 @@ import java.util.Optional;
  * transaction's writes).
  *
  * <p>{@link #latestCheckpointId()} is what the engine stamps on every inter-partition command: pass
- * {@code state::latestCheckpointId} as the engine's {@code CheckpointIdSupplier}. It is a function of
- * the state only, as that contract requires.
+ * {@code state::latestCheckpointId} as the engine's {@code CheckpointIdSupplier}. It is a function
+ * of the state only, as that contract requires.
  */
 public interface CheckpointState {
 
-  /** A view of the checkpoint state of {@code db} (opened with {@link BackupColumnFamily#all()}). */
+  /**
+   * A view of the checkpoint state of {@code db} (opened with {@link BackupColumnFamily#all()}).
+   */
   static CheckpointState of(final CairnDb db) {
     return new DbCheckpointState(db);
   }

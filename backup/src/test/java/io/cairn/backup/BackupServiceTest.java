@@ -71,7 +71,8 @@ final class BackupServiceTest {
     assertThat(service.status(5).join().statusCode()).isEqualTo(ClusterBackupStatusCode.COMPLETED);
     final ClusterBackupStatus incomplete = service.status(6).join();
     assertThat(incomplete.statusCode()).isEqualTo(ClusterBackupStatusCode.INCOMPLETE);
-    assertThat(incomplete.reason()).hasValueSatisfying(r -> assertThat(r).contains("partitions 2, 3"));
+    assertThat(incomplete.reason())
+        .hasValueSatisfying(r -> assertThat(r).contains("partitions 2, 3"));
     final ClusterBackupStatus failed = service.status(7).join();
     assertThat(failed.statusCode()).isEqualTo(ClusterBackupStatusCode.FAILED);
     assertThat(failed.reason()).contains("partition 2 failed: disk full");

@@ -70,12 +70,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * FilesystemBackupStore}), three figures:
  *
  * <ol>
- *   <li><b>Full backup vs copy.</b> A partition on disk with about {@code stateMegabytes} of RocksDB
- *       state (1M ledger accounts plus 1 KiB history values, random so incompressible) in a
+ *   <li><b>Full backup vs copy.</b> A partition on disk with about {@code stateMegabytes} of
+ *       RocksDB state (1M ledger accounts plus 1 KiB history values, random so incompressible) in a
  *       persisted snapshot, and about {@code logMegabytes} of journal (default 128 MiB segments,
  *       entries of 40 encoded {@code TRANSFER CREATE} commands). A full backup (snapshot + every
- *       segment) is timed beside {@code cp -r <snapshot dir> <journal dir> <target> && sync} of
- *       the same files, alternating which goes first, {@code rounds} times.
+ *       segment) is timed beside {@code cp -r <snapshot dir> <journal dir> <target> && sync} of the
+ *       same files, alternating which goes first, {@code rounds} times.
  *   <li><b>Processing while a backup runs.</b> One ledger partition ({@link
  *       LedgerBenchmarkPartition}: one raft member, its own journal and RocksDB, the ledger engine)
  *       under {@code window} in-flight transfers; transfers answered per second while a full backup
@@ -91,11 +91,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class BackupBenchmark {
 
   private static final Clock CLOCK = Clock.system();
-  private static final ColumnFamilyDefinition HISTORY = ColumnFamilyDefinition.digested("BENCH_HISTORY");
+  private static final ColumnFamilyDefinition HISTORY =
+      ColumnFamilyDefinition.digested("BENCH_HISTORY");
   private static final int HISTORY_VALUE_BYTES = 1024;
   private static final int COMMANDS_PER_ENTRY = 40;
   private static final int RING = 1 << 20;
-  private static final LogStreamWriter NO_LOG = records -> new WriteResult.Written(1, records.size());
+  private static final LogStreamWriter NO_LOG =
+      records -> new WriteResult.Written(1, records.size());
 
   private final Map<String, String> settings;
   private final Path directory;
@@ -113,7 +115,8 @@ public final class BackupBenchmark {
   private BackupBenchmark(final Map<String, String> settings) {
     this.settings = settings;
     directory = Path.of(settings.get("directory"));
-    storeExecutor = pool("bench-backup-store", Math.max(2, Integer.parseInt(settings.get("fileCopies"))));
+    storeExecutor =
+        pool("bench-backup-store", Math.max(2, Integer.parseInt(settings.get("fileCopies"))));
   }
 
   public static void main(final String[] args) throws Exception {
@@ -153,7 +156,11 @@ public final class BackupBenchmark {
     families.addAll(StreamProcessorColumnFamily.all());
     families.add(HISTORY);
     try (CairnDb db =
-            CairnDb.open(directory.resolve("state"), DbConfig.defaults(), families, new SimpleMeterRegistry());
+            CairnDb.open(
+                directory.resolve("state"),
+                DbConfig.defaults(),
+                families,
+                new SimpleMeterRegistry());
         SnapshotStore snapshots =
             SnapshotStore.open(
                 directory.resolve("snapshots"),
@@ -277,7 +284,8 @@ public final class BackupBenchmark {
   private void loadState(final CairnDb db, final int accounts, final long historyEntries) {
     final ColumnFamily<String, Long> balances =
         db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
-    final ColumnFamily<Long, byte[]> history = db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
+    final ColumnFamily<Long, byte[]> history =
+        db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
     for (int from = 0; from < accounts; from += 10_000) {
       final int start = from;
       db.runInTransaction(
@@ -306,7 +314,8 @@ public final class BackupBenchmark {
       final long changedHistory) {
     final ColumnFamily<String, Long> balances =
         db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
-    final ColumnFamily<Long, byte[]> history = db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
+    final ColumnFamily<Long, byte[]> history =
+        db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
     db.runInTransaction(
         () -> {
           for (int i = 0; i < changedAccounts; i++) {
@@ -324,7 +333,14 @@ public final class BackupBenchmark {
     final TransientSnapshot snapshot =
         snapshots.newTransientSnapshot(
             new SnapshotMetadata(
-                index, 1, position, 0, position, "0.1.0", CLOCK.millis(), db.stateDigest().toHex()));
+                index,
+                1,
+                position,
+                0,
+                position,
+                "0.1.0",
+                CLOCK.millis(),
+                db.stateDigest().toHex()));
     snapshot.writeState(db::createCheckpoint);
     return snapshot.persist();
   }
@@ -417,7 +433,9 @@ public final class BackupBenchmark {
       manager.ready().join();
       final long start = CLOCK.nanos();
       final BackupOutcome outcome =
-          manager.takeBackup(new Checkpoint(id, position, CLOCK.millis(), new Digest128(id, position))).join();
+          manager
+              .takeBackup(new Checkpoint(id, position, CLOCK.millis(), new Digest128(id, position)))
+              .join();
       final double seconds = (CLOCK.nanos() - start) / 1e9;
       manager.closeAsync().join();
       if (outcome.kind() != BackupOutcome.Kind.COMPLETED) {
@@ -434,17 +452,24 @@ public final class BackupBenchmark {
     final long start = CLOCK.nanos();
     final Process process =
         new ProcessBuilder(
-                "sh", "-c", "cp -r \"$1\" \"$2\" \"$3\" && sync", "copy", snapshot.toString(),
-                journal.toString(), target.toString())
+                "sh",
+                "-c",
+                "cp -r \"$1\" \"$2\" \"$3\" && sync",
+                "copy",
+                snapshot.toString(),
+                journal.toString(),
+                target.toString())
             .inheritIO()
             .start();
     if (process.waitFor() != 0) {
-      throw new IllegalStateException("Expected cp and sync to succeed, but exit " + process.exitValue());
+      throw new IllegalStateException(
+          "Expected cp and sync to succeed, but exit " + process.exitValue());
     }
     return (CLOCK.nanos() - start) / 1e9;
   }
 
-  // ---- throughput --------------------------------------------------------------------------------
+  // ---- throughput
+  // --------------------------------------------------------------------------------
 
   private void throughput(
       final SnapshotStore snapshots, final SegmentedJournal journal, final long checkpoint)
@@ -452,11 +477,13 @@ public final class BackupBenchmark {
     final Path home = directory.resolve("ledger");
     final int window = Integer.parseInt(settings.get("window"));
     final long offNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("offSeconds")));
-    try (LedgerBenchmarkPartition partition = new LedgerBenchmarkPartition(home, 1, true, 2, CLOCK)) {
-      partition.start((streamId, requestId, response) -> {
-        answered.incrementAndGet();
-        inFlight.decrementAndGet();
-      });
+    try (LedgerBenchmarkPartition partition =
+        new LedgerBenchmarkPartition(home, 1, true, 2, CLOCK)) {
+      partition.start(
+          (streamId, requestId, response) -> {
+            answered.incrementAndGet();
+            inFlight.decrementAndGet();
+          });
       final LogStreamWriter writer = partition.leaderStream().writer();
       for (int i = 0; i < 1_000; i++) {
         send(writer, window, AccountIntent.CREATE, new AccountValue(account(i), 0));
@@ -475,7 +502,13 @@ public final class BackupBenchmark {
           final long start = CLOCK.nanos();
           final Path store = directory.resolve("store-" + (++storeCount));
           final Timed backup =
-              backup(store, snapshots, journal, 1, checkpoint, Long.parseLong(settings.get("maxBytesPerSecond")));
+              backup(
+                  store,
+                  snapshots,
+                  journal,
+                  1,
+                  checkpoint,
+                  Long.parseLong(settings.get("maxBytesPerSecond")));
           final double during = (answered.get() - startCount) / ((CLOCK.nanos() - start) / 1e9);
           final double after = rate(offNanos);
           final double ratio = during / ((before + after) / 2);
@@ -493,7 +526,8 @@ public final class BackupBenchmark {
               ratio);
           deleteRecursively(store);
         }
-        System.out.printf(Locale.ROOT, "throughput during / around: median %.2f of %s%n", median(ratios), ratios);
+        System.out.printf(
+            Locale.ROOT, "throughput during / around: median %.2f of %s%n", median(ratios), ratios);
       } finally {
         client.stop = true;
         thread.join();
@@ -540,14 +574,21 @@ public final class BackupBenchmark {
   }
 
   private void send(
-      final LogStreamWriter writer, final int window, final Intent intent, final RecordValue value) {
+      final LogStreamWriter writer,
+      final int window,
+      final Intent intent,
+      final RecordValue value) {
     while (inFlight.get() >= window) {
       LockSupport.parkNanos(20_000);
     }
     final long requestId = nextRequestId++ & (RING - 1);
     final Record command =
         new Record(
-            RecordMetadata.builder().command(intent).requestId(requestId).requestStreamId(1).build(),
+            RecordMetadata.builder()
+                .command(intent)
+                .requestId(requestId)
+                .requestStreamId(1)
+                .build(),
             value);
     inFlight.incrementAndGet();
     while (true) {
@@ -562,7 +603,8 @@ public final class BackupBenchmark {
     }
   }
 
-  // ---- helpers -----------------------------------------------------------------------------------
+  // ---- helpers
+  // -----------------------------------------------------------------------------------
 
   private byte[] randomBytes(final int length) {
     final byte[] bytes = new byte[length];
@@ -581,17 +623,23 @@ public final class BackupBenchmark {
 
   private static long diskBytes(final Path path) throws IOException {
     try (Stream<Path> files = Files.walk(path)) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return (Long) Files.getAttribute(p, "unix:blocks") * 512L;
-        } catch (final IOException | UnsupportedOperationException | IllegalArgumentException e) {
-          try {
-            return Files.size(p);
-          } catch (final IOException inner) {
-            throw new UncheckedIOException(inner);
-          }
-        }
-      }).sum();
+      return files
+          .filter(Files::isRegularFile)
+          .mapToLong(
+              p -> {
+                try {
+                  return (Long) Files.getAttribute(p, "unix:blocks") * 512L;
+                } catch (final IOException
+                    | UnsupportedOperationException
+                    | IllegalArgumentException e) {
+                  try {
+                    return Files.size(p);
+                  } catch (final IOException inner) {
+                    throw new UncheckedIOException(inner);
+                  }
+                }
+              })
+          .sum();
     }
   }
 

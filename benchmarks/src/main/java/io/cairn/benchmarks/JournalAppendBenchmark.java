@@ -34,17 +34,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Appends 1 KiB records and fsyncs every {@value #BATCH} records: {@link #journal} through a
- * {@link SegmentedJournal}, {@link #baseline} by writing the same bytes per record (a frame:
- * header and data) with a plain sequential {@link FileChannel#write} and {@link
- * FileChannel#force}. One operation is one record, so the scores are records per second.
+ * Appends 1 KiB records and fsyncs every {@value #BATCH} records: {@link #journal} through a {@link
+ * SegmentedJournal}, {@link #baseline} by writing the same bytes per record (a frame: header and
+ * data) with a plain sequential {@link FileChannel#write} and {@link FileChannel#force}. One
+ * operation is one record, so the scores are records per second.
  *
- * <p>The baseline runs twice: with a file that grows with each write (the plain baseline) and
- * with a file first extended to its full size, as the journal preallocates its segments.
+ * <p>The baseline runs twice: with a file that grows with each write (the plain baseline) and with
+ * a file first extended to its full size, as the journal preallocates its segments.
  *
- * <p>Disk use stays bounded: the journal compacts everything but its last segment after each
- * flush, and the baseline deletes its file when it reaches {@code segmentSizeBytes} and starts a
- * new one, as the journal does when it rolls and compacts.
+ * <p>Disk use stays bounded: the journal compacts everything but its last segment after each flush,
+ * and the baseline deletes its file when it reaches {@code segmentSizeBytes} and starts a new one,
+ * as the journal does when it rolls and compacts.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -9,10 +9,10 @@ import java.util.Locale;
 
 /**
  * The same workload as {@link JournalAppendBenchmark}, measured in alternating slices inside one
- * JVM: each round runs the journal, the growing-file baseline and the preallocated baseline for
- * one slice each (in rotating order) and computes the ratios of that round. On a machine shared
- * with other work, where fsync latency drifts by several times within seconds, the median of
- * paired ratios is steadier than ratios of results taken a minute apart.
+ * JVM: each round runs the journal, the growing-file baseline and the preallocated baseline for one
+ * slice each (in rotating order) and computes the ratios of that round. On a machine shared with
+ * other work, where fsync latency drifts by several times within seconds, the median of paired
+ * ratios is steadier than ratios of results taken a minute apart.
  *
  * <p>Usage: {@code JournalAppendPaired [rounds=20] [sliceMs=1000] [directory]}; the first three
  * rounds are warm-up and not counted.

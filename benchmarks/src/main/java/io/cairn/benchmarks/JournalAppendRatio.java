@@ -12,9 +12,9 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Runs {@link JournalAppendBenchmark} (journal and baseline, in one run) and prints records/s,
- * MB/s of record data and the ratio journal / baseline. Accepts the usual JMH options, for
- * example {@code -wi 3 -w 2s -i 5 -r 2s -f 1}.
+ * Runs {@link JournalAppendBenchmark} (journal and baseline, in one run) and prints records/s, MB/s
+ * of record data and the ratio journal / baseline. Accepts the usual JMH options, for example
+ * {@code -wi 3 -w 2s -i 5 -r 2s -f 1}.
  */
 public final class JournalAppendRatio {
 

@@ -42,10 +42,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 
 /**
- * One ledger partition as a broker runs it, in one process: {@code memberCount} raft members
- * (netty on loopback, a {@link SegmentedJournal} with the default configuration, a {@link
- * RaftLogStream}), each with its own RocksDB state and stream processor (the leader processes,
- * the others replay), every actor on one {@link ThreadPoolActorScheduler}.
+ * One ledger partition as a broker runs it, in one process: {@code memberCount} raft members (netty
+ * on loopback, a {@link SegmentedJournal} with the default configuration, a {@link RaftLogStream}),
+ * each with its own RocksDB state and stream processor (the leader processes, the others replay),
+ * every actor on one {@link ThreadPoolActorScheduler}.
  */
 final class LedgerBenchmarkPartition implements AutoCloseable {
 
@@ -65,7 +65,8 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
       final Clock clock)
       throws IOException {
     this.clock = clock;
-    scheduler = new ThreadPoolActorScheduler("ledger-bench", threads, clock, new SimpleMeterRegistry());
+    scheduler =
+        new ThreadPoolActorScheduler("ledger-bench", threads, clock, new SimpleMeterRegistry());
     final List<Integer> ids = IntStream.range(0, memberCount).boxed().toList();
     final DbConfig dbConfig = DbConfig.builder().digestMaintained(digest).build();
     for (final int id : ids) {
@@ -161,7 +162,11 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
               new SimpleMeterRegistry());
       messaging =
           new NettyMessagingService(
-              TransportConfig.builder(id).bindHost("127.0.0.1").bindPort(0).ioThreadCount(1).build(),
+              TransportConfig.builder(id)
+                  .bindHost("127.0.0.1")
+                  .bindPort(0)
+                  .ioThreadCount(1)
+                  .build(),
               clock,
               new SimpleMeterRegistry());
       messaging.start();
@@ -190,7 +195,8 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
       db = CairnDb.open(home.resolve("state"), dbConfig, families, new SimpleMeterRegistry());
     }
 
-    private void startProcessor(final StreamProcessorMode mode, final CommandResponseWriter responses) {
+    private void startProcessor(
+        final StreamProcessorMode mode, final CommandResponseWriter responses) {
       final LedgerEngine engine =
           LedgerEngine.builder()
               .partitionId(PARTITION_ID)

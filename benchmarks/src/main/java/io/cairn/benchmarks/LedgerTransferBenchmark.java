@@ -41,13 +41,13 @@ import org.HdrHistogram.Recorder;
  * <p>One client thread keeps {@code window} {@code TRANSFER CREATE} commands in flight at the
  * leader's log (same-partition transfers between {@code accounts} funded accounts); a slot frees
  * when the leader's response arrives, which is after the command <em>and</em> its follow-up events
- * are committed. Reported: transfers answered per second and the latency from the client's write
- * to the response (HdrHistogram), measured after a warm-up, for every combination of members and
+ * are committed. Reported: transfers answered per second and the latency from the client's write to
+ * the response (HdrHistogram), measured after a warm-up, for every combination of members and
  * digest.
  *
- * <p>Usage: {@code LedgerTransferBenchmark [key=value ...]} with keys {@code members} (1,3),
- * {@code digest} (on,off), {@code warmupSeconds} (10), {@code seconds} (20), {@code window} (64),
- * {@code accounts} (1000), {@code threads} (2, actor scheduler workers) and {@code directory}
+ * <p>Usage: {@code LedgerTransferBenchmark [key=value ...]} with keys {@code members} (1,3), {@code
+ * digest} (on,off), {@code warmupSeconds} (10), {@code seconds} (20), {@code window} (64), {@code
+ * accounts} (1000), {@code threads} (2, actor scheduler workers) and {@code directory}
  * (target/ledger-benchmark). Files are deleted after each run.
  */
 public final class LedgerTransferBenchmark {
@@ -129,7 +129,8 @@ public final class LedgerTransferBenchmark {
 
   private Result run(final int members, final boolean digest) throws Exception {
     final Path directory =
-        Path.of(settings.get("directory")).resolve("run-" + members + "-" + (digest ? "on" : "off"));
+        Path.of(settings.get("directory"))
+            .resolve("run-" + members + "-" + (digest ? "on" : "off"));
     deleteRecursively(directory);
     final int window = Integer.parseInt(settings.get("window"));
     final int accounts = Integer.parseInt(settings.get("accounts"));
@@ -157,11 +158,21 @@ public final class LedgerTransferBenchmark {
       drain();
 
       final SplittableRandom random = new SplittableRandom(42);
-      load(writer, window, accounts, random, TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("warmupSeconds"))));
+      load(
+          writer,
+          window,
+          accounts,
+          random,
+          TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("warmupSeconds"))));
       latencies.reset();
       measuring = true;
       final long start = CLOCK.nanos();
-      load(writer, window, accounts, random, TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("seconds"))));
+      load(
+          writer,
+          window,
+          accounts,
+          random,
+          TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("seconds"))));
       final long elapsed = CLOCK.nanos() - start;
       measuring = false;
       final Histogram histogram = latencies.getIntervalHistogram();
@@ -209,7 +220,10 @@ public final class LedgerTransferBenchmark {
 
   /** Writes one command once a window slot is free, retrying on backpressure. */
   private void send(
-      final LogStreamWriter writer, final int window, final Intent intent, final RecordValue value) {
+      final LogStreamWriter writer,
+      final int window,
+      final Intent intent,
+      final RecordValue value) {
     while (inFlight.get() >= window) {
       LockSupport.parkNanos(20_000);
     }

@@ -37,8 +37,8 @@ import java.util.concurrent.TimeoutException;
  * {@link NettyMessagingService} on a free loopback port, a {@link SegmentedJournal} with the
  * default configuration (128 MiB preallocated segments) and a {@link FileRaftMetaStore} under its
  * own directory; every member's actor on one {@link ThreadPoolActorScheduler}; default {@link
- * RaftConfig}. No snapshots are taken, so the log is never compacted. Closing stops everything
- * and deletes nothing.
+ * RaftConfig}. No snapshots are taken, so the log is never compacted. Closing stops everything and
+ * deletes nothing.
  */
 final class RaftBenchmarkCluster implements AutoCloseable {
 
@@ -51,7 +51,8 @@ final class RaftBenchmarkCluster implements AutoCloseable {
 
   /** Starts the members; returns once every actor started (not once a leader is elected). */
   RaftBenchmarkCluster(Path directory, int threads, Clock clock) throws Exception {
-    scheduler = new ThreadPoolActorScheduler("raft-bench", threads, clock, new SimpleMeterRegistry());
+    scheduler =
+        new ThreadPoolActorScheduler("raft-bench", threads, clock, new SimpleMeterRegistry());
     try {
       for (int id = 0; id < MEMBERS; id++) {
         members.add(new Member(id, directory.resolve("member-" + id), clock));
@@ -166,7 +167,11 @@ final class RaftBenchmarkCluster implements AutoCloseable {
       journal = SegmentedJournal.open(journalConfig(home.resolve("journal")), journalRegistry);
       messaging =
           new NettyMessagingService(
-              TransportConfig.builder(id).bindHost("127.0.0.1").bindPort(0).ioThreadCount(1).build(),
+              TransportConfig.builder(id)
+                  .bindHost("127.0.0.1")
+                  .bindPort(0)
+                  .ioThreadCount(1)
+                  .build(),
               clock,
               new SimpleMeterRegistry());
       messaging.start();

@@ -39,10 +39,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * End-to-end commit throughput and latency of one raft group beside the single-node journal
- * figure, measured in the same run. The group is a {@link RaftBenchmarkCluster}: three members in
- * one JVM on loopback ({@link NettyMessagingService}), each with a real {@link SegmentedJournal}
- * (default configuration) in a fresh directory under {@code target/}, all actors on one {@link
+ * End-to-end commit throughput and latency of one raft group beside the single-node journal figure,
+ * measured in the same run. The group is a {@link RaftBenchmarkCluster}: three members in one JVM
+ * on loopback ({@link NettyMessagingService}), each with a real {@link SegmentedJournal} (default
+ * configuration) in a fresh directory under {@code target/}, all actors on one {@link
  * ThreadPoolActorScheduler}, default {@link RaftConfig}.
  *
  * <ol>
@@ -52,18 +52,18 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       makes under that load: the batch of the journal baseline.
  *   <li><b>alternating slices</b> (the measurement): raft as in the warm-up, then the journal
  *       baseline, and so on (the order flips every round). Raft: committed entries/s, MB/s of
- *       payload, and commit latency = from the {@link RaftServer#append} call to the completion
- *       of {@link RaftServer#whenCommitted} (on the leader's actor thread). Journal: a fresh
- *       journal of the same configuration, one thread appending the same encoded raft entries,
- *       {@code batch} of them, then one flush, as the leader does. Alternating compares both on
- *       the same disk conditions, which drift by several times within seconds on a shared machine.
+ *       payload, and commit latency = from the {@link RaftServer#append} call to the completion of
+ *       {@link RaftServer#whenCommitted} (on the leader's actor thread). Journal: a fresh journal
+ *       of the same configuration, one thread appending the same encoded raft entries, {@code
+ *       batch} of them, then one flush, as the leader does. Alternating compares both on the same
+ *       disk conditions, which drift by several times within seconds on a shared machine.
  *   <li><b>window 1</b>: raft with one append in flight, the latency of an unloaded group.
  * </ol>
  *
  * <p>Usage: {@code RaftCommitBenchmark [key=value ...]} with keys {@code seconds} (20: raft time,
  * and again journal time), {@code sliceSeconds} (2), {@code latencySeconds} (10), {@code
- * warmupSeconds} (5), {@code window} (256), {@code threads} (2, actor scheduler workers) and
- * {@code directory} (target/raft-benchmark). Files are deleted at the end.
+ * warmupSeconds} (5), {@code window} (256), {@code threads} (2, actor scheduler workers) and {@code
+ * directory} (target/raft-benchmark). Files are deleted at the end.
  */
 public final class RaftCommitBenchmark {
 
@@ -110,7 +110,8 @@ public final class RaftCommitBenchmark {
         settings.sliceSeconds,
         settings.latencySeconds);
     long sliceMs = TimeUnit.SECONDS.toMillis(settings.sliceSeconds);
-    int rounds = Math.max(1, (settings.seconds + settings.sliceSeconds - 1) / settings.sliceSeconds);
+    int rounds =
+        Math.max(1, (settings.seconds + settings.sliceSeconds - 1) / settings.sliceSeconds);
     Measured raft = Measured.empty();
     Measured journal = Measured.empty();
     double[] ratios = new double[rounds];
@@ -244,11 +245,12 @@ public final class RaftCommitBenchmark {
   // ---- raft slices ---------------------------------------------------------------------------
 
   /**
-   * Keeps {@code window} appends in flight at the leader for {@code durationMs}; counts the
-   * commits observed in that time and records the latency of every append it made. Returns once
-   * all of them committed, so the group is idle again.
+   * Keeps {@code window} appends in flight at the leader for {@code durationMs}; counts the commits
+   * observed in that time and records the latency of every append it made. Returns once all of them
+   * committed, so the group is idle again.
    */
-  private Measured drive(RaftBenchmarkCluster cluster, RaftServer leader, int window, long durationMs)
+  private Measured drive(
+      RaftBenchmarkCluster cluster, RaftServer leader, int window, long durationMs)
       throws InterruptedException {
     Semaphore slots = new Semaphore(window);
     Recorder recorder = new Recorder(3);
@@ -259,7 +261,9 @@ public final class RaftCommitBenchmark {
     while (CLOCK.nanos() < endNanos) {
       if (!slots.tryAcquire(STALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         throw new IllegalStateException(
-            "Expected a commit within " + STALL_TIMEOUT_SECONDS + " s, but none came; roles "
+            "Expected a commit within "
+                + STALL_TIMEOUT_SECONDS
+                + " s, but none came; roles "
                 + cluster.roles());
       }
       Throwable error = failure.get();
@@ -293,14 +297,15 @@ public final class RaftCommitBenchmark {
     long elapsedNanos = CLOCK.nanos() - startNanos;
     if (!slots.tryAcquire(window, STALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       throw new IllegalStateException(
-          "Expected the last appends to commit within " + STALL_TIMEOUT_SECONDS + " s; roles "
+          "Expected the last appends to commit within "
+              + STALL_TIMEOUT_SECONDS
+              + " s; roles "
               + cluster.roles());
     }
     return new Measured(committed.get(), elapsedNanos, recorder.getIntervalHistogram());
   }
 
-  private static Function<AppendResult, CompletableFuture<Long>> commitOf(
-      RaftServer leader) {
+  private static Function<AppendResult, CompletableFuture<Long>> commitOf(RaftServer leader) {
     return result -> {
       if (result instanceof AppendResult.Appended appended) {
         return leader.whenCommitted(appended);

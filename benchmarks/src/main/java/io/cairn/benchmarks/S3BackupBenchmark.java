@@ -73,8 +73,8 @@ import software.amazon.awssdk.transfer.s3.model.CompletedDirectoryUpload;
  * credentials, checksum settings (the SDK's defaults) and part size ({@code partSizeMebibytes},
  * also the multipart threshold); the same concurrency: the store moves at most {@code concurrency}
  * content requests at once ({@code maxConcurrentTransfers}, in a pool of {@code maxConnections}),
- * the transfer manager gets a pool of {@code concurrency} connections and {@code concurrency}
- * files at once. Client and server CPU time of every step is printed beside its wall time.
+ * the transfer manager gets a pool of {@code concurrency} connections and {@code concurrency} files
+ * at once. Client and server CPU time of every step is printed beside its wall time.
  *
  * <ol start="3">
  *   <li><b>Incremental</b>: {@code incrementalRounds} times, {@code churnPercent}% of the bytes
@@ -153,7 +153,8 @@ public final class S3BackupBenchmark {
     }
   }
 
-  // ---- the run -------------------------------------------------------------------------------------
+  // ---- the run
+  // -------------------------------------------------------------------------------------
 
   private void run() throws Exception {
     final Path source = directory.resolve("source");
@@ -173,8 +174,12 @@ public final class S3BackupBenchmark {
     System.out.printf(
         Locale.ROOT,
         "source: %d files, %,d bytes (snapshot %d files, %,d bytes; segments %d files, %,d bytes)%n",
-        files.fileCount(), files.totalBytes(), files.snapshot().size(),
-        files.snapshot().totalBytes(), files.segments().size(), files.segments().totalBytes());
+        files.fileCount(),
+        files.totalBytes(),
+        files.snapshot().size(),
+        files.snapshot().totalBytes(),
+        files.segments().size(),
+        files.segments().totalBytes());
     sync();
     final Path serverDir = directory.resolve("s3proxy");
     Files.createDirectories(serverDir);
@@ -197,8 +202,13 @@ public final class S3BackupBenchmark {
             .s3Client(downloadClient)
             .transferDirectoryMaxConcurrency(concurrency)
             .build();
-    store = S3BackupStore.open(storeConfig(), () -> Instant.ofEpochMilli(CLOCK.millis()),
-        storeExecutor, storeExecutor, registry);
+    store =
+        S3BackupStore.open(
+            storeConfig(),
+            () -> Instant.ofEpochMilli(CLOCK.millis()),
+            storeExecutor,
+            storeExecutor,
+            registry);
     System.out.println("store " + store.config());
     System.out.println("server " + server.endpoint() + ", log " + server.logFile());
 
@@ -233,8 +243,8 @@ public final class S3BackupBenchmark {
   }
 
   /**
-   * Untimed: a few table files and one segment (single and multipart uploads) through both
-   * paths, so both JVMs have compiled the hot code.
+   * Untimed: a few table files and one segment (single and multipart uploads) through both paths,
+   * so both JVMs have compiled the hot code.
    */
   private void warmUp(final S3BenchmarkFiles files, final long checkpoint) throws Exception {
     final NamedFileSet subset =
@@ -245,20 +255,32 @@ public final class S3BackupBenchmark {
     final long start = CLOCK.nanos();
     store.save(backup, Optional.empty()).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     final Path restored = directory.resolve("warmup-restore");
-    store.restore(id, restored, RestoreProgressListener.NOOP)
+    store
+        .restore(id, restored, RestoreProgressListener.NOOP)
         .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     final Path downloaded = directory.resolve("warmup-download");
     downloadManager
-        .downloadDirectory(b -> b.bucket(BUCKET).destination(downloaded)
-            .listObjectsV2RequestTransformer(l -> l.prefix(store.layout().contentsPrefix(id))))
-        .completionFuture().get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+        .downloadDirectory(
+            b ->
+                b.bucket(BUCKET)
+                    .destination(downloaded)
+                    .listObjectsV2RequestTransformer(
+                        l -> l.prefix(store.layout().contentsPrefix(id))))
+        .completionFuture()
+        .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     final String prefix = "warmup";
     final List<CompletableFuture<?>> uploads = new ArrayList<>();
-    Stream.concat(subset.files().stream(), segment.files().stream()).forEach(f -> uploads.add(
-        transferManager
-        .uploadFile(b -> b.source(f.path()).putObjectRequest(p -> p.bucket(BUCKET)
-            .key(prefix + "/" + f.name())))
-        .completionFuture()));
+    Stream.concat(subset.files().stream(), segment.files().stream())
+        .forEach(
+            f ->
+                uploads.add(
+                    transferManager
+                        .uploadFile(
+                            b ->
+                                b.source(f.path())
+                                    .putObjectRequest(
+                                        p -> p.bucket(BUCKET).key(prefix + "/" + f.name())))
+                        .completionFuture()));
     for (final CompletableFuture<?> upload : uploads) {
       upload.get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     }
@@ -266,88 +288,155 @@ public final class S3BackupBenchmark {
     store.delete(id).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     S3BenchmarkFiles.deleteRecursively(restored);
     S3BenchmarkFiles.deleteRecursively(downloaded);
-    System.out.printf(Locale.ROOT, "warm-up (%d files, %,d bytes): %.1f s%n",
-        backup.descriptor().fileCount(), backup.descriptor().sizeBytes(),
+    System.out.printf(
+        Locale.ROOT,
+        "warm-up (%d files, %,d bytes): %.1f s%n",
+        backup.descriptor().fileCount(),
+        backup.descriptor().sizeBytes(),
         (CLOCK.nanos() - start) / 1e9);
   }
 
-  private Round round(final int r, final BackupIdentifier id, final S3BenchmarkFiles files,
-      final Path source) throws Exception {
+  private Round round(
+      final int r, final BackupIdentifier id, final S3BenchmarkFiles files, final Path source)
+      throws Exception {
     final boolean storeFirst = r % 2 == 0;
     final Backup backup = backup(id, files.snapshot(), files.segments());
     final String plainPrefix = "plain/round-" + (r + 1);
-    final TransferTimeline.ProgressListener uploadProgress = new TransferTimeline.ProgressListener();
+    final TransferTimeline.ProgressListener uploadProgress =
+        new TransferTimeline.ProgressListener();
     final TransferTimeline.ProgressListener downloadProgress =
         new TransferTimeline.ProgressListener();
     final double[] wireSeconds = new double[4];
-    final Step save = () -> {
-      final double before = requestSeconds("PutObject", "UploadPart");
-      final BackupSaveResult result =
-          store.save(backup, Optional.empty()).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-      wireSeconds[0] = requestSeconds("PutObject", "UploadPart") - before;
-      check(result.copiedBytes() == files.totalBytes() && result.reusedFileCount() == 0,
-          "a full backup of " + files.totalBytes() + " bytes", result);
-    };
-    final Step plainUpload = () -> {
-      final double before = uploadWireTime.seconds();
-      final CompletedDirectoryUpload done = transferManager
-          .uploadDirectory(b -> b.source(source).bucket(BUCKET).s3Prefix(plainPrefix)
-              .uploadFileRequestTransformer(f -> f.addTransferListener(uploadProgress)))
-          .completionFuture().get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-      wireSeconds[1] = uploadWireTime.seconds() - before;
-      check(done.failedTransfers().isEmpty(), "every file uploaded", done.failedTransfers());
-    };
-    final Sample[] uploads = pair(storeFirst, save, plainUpload,
-        () -> counter(S3BackupStoreMetrics.UPLOADED), uploadProgress::bytes);
+    final Step save =
+        () -> {
+          final double before = requestSeconds("PutObject", "UploadPart");
+          final BackupSaveResult result =
+              store.save(backup, Optional.empty()).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+          wireSeconds[0] = requestSeconds("PutObject", "UploadPart") - before;
+          check(
+              result.copiedBytes() == files.totalBytes() && result.reusedFileCount() == 0,
+              "a full backup of " + files.totalBytes() + " bytes",
+              result);
+        };
+    final Step plainUpload =
+        () -> {
+          final double before = uploadWireTime.seconds();
+          final CompletedDirectoryUpload done =
+              transferManager
+                  .uploadDirectory(
+                      b ->
+                          b.source(source)
+                              .bucket(BUCKET)
+                              .s3Prefix(plainPrefix)
+                              .uploadFileRequestTransformer(
+                                  f -> f.addTransferListener(uploadProgress)))
+                  .completionFuture()
+                  .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+          wireSeconds[1] = uploadWireTime.seconds() - before;
+          check(done.failedTransfers().isEmpty(), "every file uploaded", done.failedTransfers());
+        };
+    final Sample[] uploads =
+        pair(
+            storeFirst,
+            save,
+            plainUpload,
+            () -> counter(S3BackupStoreMetrics.UPLOADED),
+            uploadProgress::bytes);
     final Path restoreDir = directory.resolve("restore");
     final Path downloadDir = directory.resolve("download");
-    final Step restore = () -> {
-      final double before = requestSeconds("GetObject");
-      final Backup restored = store.restore(id, restoreDir, RestoreProgressListener.NOOP)
-          .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-      wireSeconds[2] = requestSeconds("GetObject") - before;
-      check(restored.descriptor().sizeBytes() == files.totalBytes(),
-          files.totalBytes() + " bytes restored", restored.descriptor());
-    };
-    final Step plainDownload = () -> {
-      final CompletedDirectoryDownload done = downloadManager
-          .downloadDirectory(b -> b.bucket(BUCKET).destination(downloadDir)
-              .listObjectsV2RequestTransformer(l -> l.prefix(store.layout().contentsPrefix(id)))
-              .downloadFileRequestTransformer(f -> f.addTransferListener(downloadProgress)))
-          .completionFuture().get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-      check(done.failedTransfers().isEmpty(), "every object downloaded", done.failedTransfers());
-    };
-    final Sample[] downloads = pair(storeFirst, restore, plainDownload,
-        () -> counter(S3BackupStoreMetrics.DOWNLOADED), downloadProgress::bytes);
+    final Step restore =
+        () -> {
+          final double before = requestSeconds("GetObject");
+          final Backup restored =
+              store
+                  .restore(id, restoreDir, RestoreProgressListener.NOOP)
+                  .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+          wireSeconds[2] = requestSeconds("GetObject") - before;
+          check(
+              restored.descriptor().sizeBytes() == files.totalBytes(),
+              files.totalBytes() + " bytes restored",
+              restored.descriptor());
+        };
+    final Step plainDownload =
+        () -> {
+          final CompletedDirectoryDownload done =
+              downloadManager
+                  .downloadDirectory(
+                      b ->
+                          b.bucket(BUCKET)
+                              .destination(downloadDir)
+                              .listObjectsV2RequestTransformer(
+                                  l -> l.prefix(store.layout().contentsPrefix(id)))
+                              .downloadFileRequestTransformer(
+                                  f -> f.addTransferListener(downloadProgress)))
+                  .completionFuture()
+                  .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+          check(
+              done.failedTransfers().isEmpty(), "every object downloaded", done.failedTransfers());
+        };
+    final Sample[] downloads =
+        pair(
+            storeFirst,
+            restore,
+            plainDownload,
+            () -> counter(S3BackupStoreMetrics.DOWNLOADED),
+            downloadProgress::bytes);
     final long downloaded = sizeBytes(downloadDir);
     check(downloaded == files.totalBytes(), files.totalBytes() + " bytes downloaded", downloaded);
     S3BenchmarkFiles.deleteRecursively(restoreDir);
     S3BenchmarkFiles.deleteRecursively(downloadDir);
     deleteObjects(plainPrefix + "/");
-    return new Round(storeFirst, uploads[0], uploads[1], downloads[0], downloads[1],
-        wireSeconds[0] / uploads[0].seconds(), wireSeconds[1] / uploads[1].seconds(),
+    return new Round(
+        storeFirst,
+        uploads[0],
+        uploads[1],
+        downloads[0],
+        downloads[1],
+        wireSeconds[0] / uploads[0].seconds(),
+        wireSeconds[1] / uploads[1].seconds(),
         wireSeconds[2] / downloads[0].seconds());
   }
 
-  private Incremental incremental(final S3BenchmarkFiles files, final BackupIdentifier id,
-      final BackupIdentifier previous, final double churnPercent) throws Exception {
+  private Incremental incremental(
+      final S3BenchmarkFiles files,
+      final BackupIdentifier id,
+      final BackupIdentifier previous,
+      final double churnPercent)
+      throws Exception {
     final S3BenchmarkFiles.Churn churn = files.churn(churnPercent);
     final Backup backup = backup(id, files.snapshot(), files.segments());
     final double uploadedBefore = counter(S3BackupStoreMetrics.UPLOADED);
     final double copiedBefore = counter(S3BackupStoreMetrics.COPIED);
     final BackupSaveResult[] result = new BackupSaveResult[1];
-    final Sample sample = timed(() -> result[0] = store.save(backup, Optional.of(previous))
-        .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES), () -> 0);
-    final Incremental incremental = new Incremental(churn, result[0],
-        (long) (counter(S3BackupStoreMetrics.UPLOADED) - uploadedBefore),
-        (long) (counter(S3BackupStoreMetrics.COPIED) - copiedBefore), sample);
-    System.out.printf(Locale.ROOT,
+    final Sample sample =
+        timed(
+            () ->
+                result[0] =
+                    store
+                        .save(backup, Optional.of(previous))
+                        .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES),
+            () -> 0);
+    final Incremental incremental =
+        new Incremental(
+            churn,
+            result[0],
+            (long) (counter(S3BackupStoreMetrics.UPLOADED) - uploadedBefore),
+            (long) (counter(S3BackupStoreMetrics.COPIED) - copiedBefore),
+            sample);
+    System.out.printf(
+        Locale.ROOT,
         "incremental %d: changed %,d bytes (table file %s rewritten, %,d bytes appended to the"
             + " active segment); uploaded %d files, %,d bytes; copied server-side %d files,"
             + " %,d bytes; %s%n",
-        id.checkpointId(), churn.changedBytes(), churn.rewrittenTableFile(),
-        churn.appendedBytes(), result[0].copiedFileCount(), incremental.uploadedBytes(),
-        result[0].reusedFileCount(), incremental.copiedBytes(), sample.format());
+        id.checkpointId(),
+        churn.changedBytes(),
+        churn.rewrittenTableFile(),
+        churn.appendedBytes(),
+        result[0].copiedFileCount(),
+        incremental.uploadedBytes(),
+        result[0].reusedFileCount(),
+        incremental.copiedBytes(),
+        sample.format());
     return incremental;
   }
 
@@ -359,8 +448,13 @@ public final class S3BackupBenchmark {
   }
 
   /** Times the store's step and the plain one, in that order if {@code storeFirst}. */
-  private Sample[] pair(final boolean storeFirst, final Step storeStep, final Step plainStep,
-      final DoubleSupplier storeBytes, final DoubleSupplier plainBytes) throws Exception {
+  private Sample[] pair(
+      final boolean storeFirst,
+      final Step storeStep,
+      final Step plainStep,
+      final DoubleSupplier storeBytes,
+      final DoubleSupplier plainBytes)
+      throws Exception {
     if (storeFirst) {
       final Sample store = timed(storeStep, storeBytes);
       return new Sample[] {store, timed(plainStep, plainBytes)};
@@ -371,8 +465,8 @@ public final class S3BackupBenchmark {
 
   /**
    * Runs {@code step} after an untimed {@code sync}: wall and CPU time of the step alone, when
-   * {@code bytes} (a counter of bytes moved) passed {@link S3BenchmarkReport#HEAD_SHARE} of the backup's bytes, and
-   * the time of a {@code sync} right after the step.
+   * {@code bytes} (a counter of bytes moved) passed {@link S3BenchmarkReport#HEAD_SHARE} of the
+   * backup's bytes, and the time of a {@code sync} right after the step.
    */
   private Sample timed(final Step step, final DoubleSupplier bytes) throws Exception {
     sync();
@@ -391,7 +485,12 @@ public final class S3BackupBenchmark {
     final double serverCpuUsed = cpuSeconds(server.handle()) - serverCpu;
     final long syncStart = CLOCK.nanos();
     sync();
-    return new Sample(totalBytes, seconds, clientCpuUsed, serverCpuUsed, headSeconds,
+    return new Sample(
+        totalBytes,
+        seconds,
+        clientCpuUsed,
+        serverCpuUsed,
+        headSeconds,
         (CLOCK.nanos() - syncStart) / 1e9);
   }
 
@@ -417,40 +516,46 @@ public final class S3BackupBenchmark {
 
   /**
    * A transfer manager's client: the settings {@code S3ClientFactory} gives the store's client
-   * (netty, timeouts, path style, endpoint, credentials, the SDK's default checksums) and a pool
-   * of {@code concurrency} connections. With {@code multipart} (uploads): multipart above one part
-   * of the store's part size. Without (downloads): one plain GET per object, because the SDK's
-   * multipart download reads {@code partNumber} parts, which S3Proxy refuses for multipart
-   * objects (501).
+   * (netty, timeouts, path style, endpoint, credentials, the SDK's default checksums) and a pool of
+   * {@code concurrency} connections. With {@code multipart} (uploads): multipart above one part of
+   * the store's part size. Without (downloads): one plain GET per object, because the SDK's
+   * multipart download reads {@code partNumber} parts, which S3Proxy refuses for multipart objects
+   * (501).
    */
   private S3AsyncClient transferClient(final boolean multipart) {
     return S3AsyncClient.builder()
-        .httpClientBuilder(NettyNioAsyncHttpClient.builder()
-            .maxConcurrency(concurrency)
-            .connectionAcquisitionTimeout(TIMEOUT)
-            .connectionTimeout(Duration.ofSeconds(10))
-            .readTimeout(TIMEOUT)
-            .writeTimeout(TIMEOUT)
-            .tcpKeepAlive(true))
+        .httpClientBuilder(
+            NettyNioAsyncHttpClient.builder()
+                .maxConcurrency(concurrency)
+                .connectionAcquisitionTimeout(TIMEOUT)
+                .connectionTimeout(Duration.ofSeconds(10))
+                .readTimeout(TIMEOUT)
+                .writeTimeout(TIMEOUT)
+                .tcpKeepAlive(true))
         .region(Region.of(REGION))
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY)))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY)))
         .forcePathStyle(true)
         .endpointOverride(server.endpoint())
-        .overrideConfiguration(o -> o.apiCallTimeout(TIMEOUT).apiCallAttemptTimeout(TIMEOUT)
-            .addExecutionInterceptor(uploadWireTime))
+        .overrideConfiguration(
+            o ->
+                o.apiCallTimeout(TIMEOUT)
+                    .apiCallAttemptTimeout(TIMEOUT)
+                    .addExecutionInterceptor(uploadWireTime))
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_SUPPORTED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_SUPPORTED)
         .multipartEnabled(multipart)
-        .multipartConfiguration(MultipartConfiguration.builder()
-            .minimumPartSizeInBytes(partSizeBytes)
-            .thresholdInBytes(partSizeBytes)
-            .build())
+        .multipartConfiguration(
+            MultipartConfiguration.builder()
+                .minimumPartSizeInBytes(partSizeBytes)
+                .thresholdInBytes(partSizeBytes)
+                .build())
         .build();
   }
 
-  private static Backup backup(final BackupIdentifier id, final NamedFileSet snapshot,
-      final NamedFileSet segments) {
+  private static Backup backup(
+      final BackupIdentifier id, final NamedFileSet snapshot, final NamedFileSet segments) {
     return Backup.builder(id)
         .checkpointPosition(1000 * id.checkpointId())
         .numberOfPartitions(1)
@@ -464,13 +569,15 @@ public final class S3BackupBenchmark {
   /** Deletes every object under {@code prefix} with the plain client. */
   private void deleteObjects(final String prefix) throws Exception {
     final List<ObjectIdentifier> keys = new ArrayList<>();
-    client.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(prefix))
+    client
+        .listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(prefix))
         .contents()
         .subscribe((S3Object o) -> keys.add(ObjectIdentifier.builder().key(o.key()).build()))
         .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     for (int from = 0; from < keys.size(); from += 1000) {
       final List<ObjectIdentifier> batch = keys.subList(from, Math.min(keys.size(), from + 1000));
-      client.deleteObjects(b -> b.bucket(BUCKET).delete(Delete.builder().objects(batch).build()))
+      client
+          .deleteObjects(b -> b.bucket(BUCKET).delete(Delete.builder().objects(batch).build()))
           .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     }
   }
@@ -517,11 +624,13 @@ public final class S3BackupBenchmark {
 
   private static ExecutorService pool(final String name, final int threads) {
     final AtomicInteger count = new AtomicInteger();
-    return Executors.newFixedThreadPool(threads, runnable -> {
-      final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    return Executors.newFixedThreadPool(
+        threads,
+        runnable -> {
+          final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
   private void close() {

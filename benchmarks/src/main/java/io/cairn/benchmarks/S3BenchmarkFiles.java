@@ -31,10 +31,10 @@ import java.util.stream.Stream;
  *       journal-1.log} ...) and one active segment filled to {@code activeSegmentBytes}.
  * </ul>
  *
- * <p>{@link #churn} changes a share of the bytes as a partition does between two backups: one
- * table file rewritten (new content, same name and size), the RocksDB manifest appended to, the
- * metadata and checksum files rewritten, and the rest of the share appended to the active segment.
- * Every file's content depends only on the seed, the file and its generation.
+ * <p>{@link #churn} changes a share of the bytes as a partition does between two backups: one table
+ * file rewritten (new content, same name and size), the RocksDB manifest appended to, the metadata
+ * and checksum files rewritten, and the rest of the share appended to the active segment. Every
+ * file's content depends only on the seed, the file and its generation.
  */
 final class S3BenchmarkFiles {
 
@@ -63,8 +63,10 @@ final class S3BenchmarkFiles {
   private final Path segmentsDir;
   private final Shape shape;
   private final SplittableRandom choices;
+
   /** Name → length, in order. */
   private final Map<String, Long> snapshot = new LinkedHashMap<>();
+
   private final Map<String, Long> segments = new LinkedHashMap<>();
   private final String activeSegment;
   private long generation;
@@ -168,8 +170,8 @@ final class S3BenchmarkFiles {
     return shape.seed() * 1_000_003L + name.hashCode() * 31L + generation;
   }
 
-  private static void write(final Path path, final long bytes, final long seed, final boolean append)
-      throws IOException {
+  private static void write(
+      final Path path, final long bytes, final long seed, final boolean append) throws IOException {
     final SplittableRandom random = new SplittableRandom(seed);
     final byte[] chunk = new byte[CHUNK_BYTES];
     final StandardOpenOption mode =

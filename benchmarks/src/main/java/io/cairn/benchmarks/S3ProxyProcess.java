@@ -17,13 +17,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * S3Proxy 4.1.0 ({@code jar-with-dependencies}) as a child JVM bound to 127.0.0.1 on an
- * ephemeral port, with its {@code filesystem-nio2} backend in a directory of its own, AWS v2/v4
- * signatures checked, and {@code s3proxy.ignore-unknown-headers=true} (the SDK's multipart
- * upload gets 501 without it). The same launch as backup-s3's test servers, without their test
- * dependencies: the port is found by binding 127.0.0.1:0 and closing it; readiness is an HTTP
- * answer on the port, polled until a deadline. {@link #close()} and a shutdown hook kill the
- * child.
+ * S3Proxy 4.1.0 ({@code jar-with-dependencies}) as a child JVM bound to 127.0.0.1 on an ephemeral
+ * port, with its {@code filesystem-nio2} backend in a directory of its own, AWS v2/v4 signatures
+ * checked, and {@code s3proxy.ignore-unknown-headers=true} (the SDK's multipart upload gets 501
+ * without it). The same launch as backup-s3's test servers, without their test dependencies: the
+ * port is found by binding 127.0.0.1:0 and closing it; readiness is an HTTP answer on the port,
+ * polled until a deadline. {@link #close()} and a shutdown hook kill the child.
  */
 final class S3ProxyProcess implements AutoCloseable {
 
@@ -56,7 +55,9 @@ final class S3ProxyProcess implements AutoCloseable {
       throws IOException, InterruptedException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
-          "Expected the S3Proxy jar at " + jar + ", but it is missing; `mvn -pl benchmarks"
+          "Expected the S3Proxy jar at "
+              + jar
+              + ", but it is missing; `mvn -pl benchmarks"
               + " package` copies it to target/s3-servers");
     }
     final Path dataDir = workDir.resolve("data");
@@ -98,8 +99,14 @@ final class S3ProxyProcess implements AutoCloseable {
       if (!child.isAlive() || clock.nanos() > deadline) {
         server.close();
         throw new IllegalStateException(
-            "Expected S3Proxy to answer on 127.0.0.1:" + port + " within " + READY_TIMEOUT
-                + ", but " + (child.isAlive() ? "it did not" : "it exited") + "; see " + logFile);
+            "Expected S3Proxy to answer on 127.0.0.1:"
+                + port
+                + " within "
+                + READY_TIMEOUT
+                + ", but "
+                + (child.isAlive() ? "it did not" : "it exited")
+                + "; see "
+                + logFile);
       }
       Thread.sleep(POLL_MILLIS);
     }

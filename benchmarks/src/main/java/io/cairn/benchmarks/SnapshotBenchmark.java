@@ -36,27 +36,27 @@ import java.util.stream.Stream;
  *
  * <p>One real {@link CairnDb} in {@code directory/state} is filled with 1 KiB random
  * (incompressible) values under increasing keys up to each size in {@code stateMebibytes} (MiB) in
- * turn, then closed and reopened so that the state is in table files (close flushes the
- * memtables). For every size, {@code rounds} rounds, alternating which goes first, each after an
- * untimed {@code sync}:
+ * turn, then closed and reopened so that the state is in table files (close flushes the memtables).
+ * For every size, {@code rounds} rounds, alternating which goes first, each after an untimed {@code
+ * sync}:
  *
  * <ul>
- *   <li><b>snapshot</b>: {@code newTransientSnapshot} → {@code writeState(db::createCheckpoint)}
- *       → {@code persist()} into a fresh store (opened before the clock starts), split into the
+ *   <li><b>snapshot</b>: {@code newTransientSnapshot} → {@code writeState(db::createCheckpoint)} →
+ *       {@code persist()} into a fresh store (opened before the clock starts), split into the
  *       checkpoint and the persist (metadata, checksums, fsyncs, rename); then {@code verify}
- *       (reads every byte against the checksum file) and {@code copyForRecovery} (copies every
- *       file with its CRC32C and an fsync, as a restart does);
+ *       (reads every byte against the checksum file) and {@code copyForRecovery} (copies every file
+ *       with its CRC32C and an fsync, as a restart does);
  *   <li><b>copy</b>: {@code sh -c 'cp -r <state dir> <target> && sync'}.
  * </ul>
  *
- * <p>Medians of the rounds are printed per size. Usage: {@code SnapshotBenchmark [key=value
- * ...]}; keys and defaults in {@link #main}. Everything under {@code directory} is deleted at the
- * end.
+ * <p>Medians of the rounds are printed per size. Usage: {@code SnapshotBenchmark [key=value ...]};
+ * keys and defaults in {@link #main}. Everything under {@code directory} is deleted at the end.
  */
 public final class SnapshotBenchmark {
 
   private static final Clock CLOCK = Clock.system();
-  private static final ColumnFamilyDefinition STATE = ColumnFamilyDefinition.digested("BENCH_STATE");
+  private static final ColumnFamilyDefinition STATE =
+      ColumnFamilyDefinition.digested("BENCH_STATE");
   private static final int KEYS_PER_TRANSACTION = 2_000;
 
   private final Map<String, String> settings;
@@ -130,7 +130,8 @@ public final class SnapshotBenchmark {
     }
   }
 
-  // ---- the state ---------------------------------------------------------------------------------
+  // ---- the state
+  // ---------------------------------------------------------------------------------
 
   private static CairnDb open(final Path state) {
     return CairnDb.open(state, DbConfig.defaults(), List.of(STATE), new SimpleMeterRegistry());
@@ -139,7 +140,8 @@ public final class SnapshotBenchmark {
   /** Adds values under increasing keys until there are {@code values}; close flushes them. */
   private void fill(final Path state, final long values) {
     try (CairnDb db = open(state)) {
-      final ColumnFamily<Long, byte[]> family = db.columnFamily(STATE, DbCodecs.LONG, DbCodecs.BYTES);
+      final ColumnFamily<Long, byte[]> family =
+          db.columnFamily(STATE, DbCodecs.LONG, DbCodecs.BYTES);
       while (nextKey < values) {
         final long from = nextKey;
         final long to = Math.min(values, from + KEYS_PER_TRANSACTION);
@@ -154,7 +156,8 @@ public final class SnapshotBenchmark {
     }
   }
 
-  // ---- one size ----------------------------------------------------------------------------------
+  // ---- one size
+  // ----------------------------------------------------------------------------------
 
   private record Round(
       double checkpointMs,
@@ -197,7 +200,8 @@ public final class SnapshotBenchmark {
     }
   }
 
-  private Summary measure(final long mebibytes, final CairnDb db, final Path state, final int rounds)
+  private Summary measure(
+      final long mebibytes, final CairnDb db, final Path state, final int rounds)
       throws IOException, InterruptedException {
     final List<Round> results = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
@@ -314,7 +318,11 @@ public final class SnapshotBenchmark {
       final long start = CLOCK.nanos();
       final Process process =
           new ProcessBuilder(
-                  "sh", "-c", "cp -r \"$1\" \"$2\" && sync", "copy", source.toString(),
+                  "sh",
+                  "-c",
+                  "cp -r \"$1\" \"$2\" && sync",
+                  "copy",
+                  source.toString(),
                   target.toString())
               .inheritIO()
               .start();
@@ -337,7 +345,8 @@ public final class SnapshotBenchmark {
     }
   }
 
-  // ---- helpers -----------------------------------------------------------------------------------
+  // ---- helpers
+  // -----------------------------------------------------------------------------------
 
   private byte[] randomBytes(final int length) {
     final byte[] bytes = new byte[length];

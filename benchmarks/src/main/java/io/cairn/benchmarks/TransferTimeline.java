@@ -40,16 +40,19 @@ final class TransferTimeline implements AutoCloseable {
     this.bytes = bytes;
     this.startBytes = bytes.getAsDouble();
     this.startNanos = clock.nanos();
-    this.sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      final Thread thread = new Thread(runnable, "s3-benchmark-timeline");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.sampler =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              final Thread thread = new Thread(runnable, "s3-benchmark-timeline");
+              thread.setDaemon(true);
+              return thread;
+            });
     sampler.scheduleAtFixedRate(this::sample, SAMPLE_MILLIS, SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private synchronized void sample() {
-    samples.add(new double[] {(clock.nanos() - startNanos) / 1e9, bytes.getAsDouble() - startBytes});
+    samples.add(
+        new double[] {(clock.nanos() - startNanos) / 1e9, bytes.getAsDouble() - startBytes});
   }
 
   /** Seconds from the start until {@code threshold} bytes were moved; NaN if never seen. */
@@ -89,12 +92,13 @@ final class TransferTimeline implements AutoCloseable {
   }
 
   /**
-   * The summed duration of upload requests ({@code PutObject}, {@code UploadPart}) from sending
-   * to the response, per attempt; divided by a step's wall time it is the mean number of upload
+   * The summed duration of upload requests ({@code PutObject}, {@code UploadPart}) from sending to
+   * the response, per attempt; divided by a step's wall time it is the mean number of upload
    * requests in flight.
    */
   static final class UploadWireTime implements ExecutionInterceptor {
-    private static final ExecutionAttribute<Long> START = new ExecutionAttribute<>("benchmarkStart");
+    private static final ExecutionAttribute<Long> START =
+        new ExecutionAttribute<>("benchmarkStart");
     private final Clock clock;
     private final LongAdder nanos = new LongAdder();
 
@@ -103,8 +107,8 @@ final class TransferTimeline implements AutoCloseable {
     }
 
     @Override
-    public void beforeTransmission(final BeforeTransmission context,
-        final ExecutionAttributes attributes) {
+    public void beforeTransmission(
+        final BeforeTransmission context, final ExecutionAttributes attributes) {
       if (context.request() instanceof PutObjectRequest
           || context.request() instanceof UploadPartRequest) {
         attributes.putAttribute(START, clock.nanos());
@@ -112,8 +116,8 @@ final class TransferTimeline implements AutoCloseable {
     }
 
     @Override
-    public void afterTransmission(final AfterTransmission context,
-        final ExecutionAttributes attributes) {
+    public void afterTransmission(
+        final AfterTransmission context, final ExecutionAttributes attributes) {
       final Long start = attributes.getAttribute(START);
       if (start != null) {
         nanos.add(clock.nanos() - start);

@@ -76,14 +76,13 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p><b>Life cycle.</b> {@link #open} checks the data directory's node descriptor ({@code
- * node.json}: a directory made for another node id, cluster id or partition count is refused),
- * logs the effective configuration once (secrets redacted) and binds the transport. {@link
- * #start()} starts everything else. {@link #close()} shuts down gracefully: new commands are
- * refused, in-flight ones are answered (waiting up to {@code processing.shutdownTimeout}), then the
- * parts close in reverse order (management, handlers, partitions — each finishes its batch and
- * flushes its journal —, actors, transport, backup store, threads). Between open and start,
- * {@link #setMemberAddress} can tell the transport where the others listen (ephemeral ports in
- * tests).
+ * node.json}: a directory made for another node id, cluster id or partition count is refused), logs
+ * the effective configuration once (secrets redacted) and binds the transport. {@link #start()}
+ * starts everything else. {@link #close()} shuts down gracefully: new commands are refused,
+ * in-flight ones are answered (waiting up to {@code processing.shutdownTimeout}), then the parts
+ * close in reverse order (management, handlers, partitions — each finishes its batch and flushes
+ * its journal —, actors, transport, backup store, threads). Between open and start, {@link
+ * #setMemberAddress} can tell the transport where the others listen (ephemeral ports in tests).
  *
  * <p>Thread-safety: the life-cycle methods are serialized; the accessors may be called from any
  * thread.
@@ -96,6 +95,7 @@ public final class Broker implements AutoCloseable {
   private static final int API_THREADS = 2;
   private static final int API_QUEUE_CAPACITY = 10_000;
   private static final int IO_QUEUE_CAPACITY = 1024;
+
   /** Status, list, markFailed and delete of backups: never behind a (throttled) upload. */
   private static final int BACKUP_QUERY_THREADS = 2;
 
@@ -149,8 +149,7 @@ public final class Broker implements AutoCloseable {
     this.dataDirectory = config.data().directory().toAbsolutePath();
     NodeDescriptor.checkOrCreate(
         dataDirectory,
-        NodeDescriptor.of(
-            config.cluster().clusterId(), nodeId, config.cluster().partitionCount()));
+        NodeDescriptor.of(config.cluster().clusterId(), nodeId, config.cluster().partitionCount()));
     LOG.info(
         "Node {} of cluster '{}' (broker {}), data in {}, configuration:\n{}",
         nodeId,
@@ -173,11 +172,10 @@ public final class Broker implements AutoCloseable {
   }
 
   /**
-   * Checks the data directory, logs the configuration and binds the transport, on the system
-   * clock.
+   * Checks the data directory, logs the configuration and binds the transport, on the system clock.
    *
-   * @throws io.cairn.broker.node.NodeDescriptorMismatchException if the data directory belongs
-   *     to another node, cluster or partition count
+   * @throws io.cairn.broker.node.NodeDescriptorMismatchException if the data directory belongs to
+   *     another node, cluster or partition count
    * @throws IllegalStateException if the transport's port cannot be bound
    */
   public static Broker open(final BrokerConfig config) {
@@ -227,8 +225,7 @@ public final class Broker implements AutoCloseable {
     scheduler =
         new ThreadPoolActorScheduler(
             "node-" + nodeId, processing.actorThreadCount(), clock, registry);
-    ioExecutor =
-        BrokerThreads.bounded(nodeId, "io", processing.ioThreadCount(), IO_QUEUE_CAPACITY);
+    ioExecutor = BrokerThreads.bounded(nodeId, "io", processing.ioThreadCount(), IO_QUEUE_CAPACITY);
     // one fsync in flight per raft member: a thread per hosted partition lets them overlap, and
     // the actor threads never wait for the disk
     final int hosted = Math.max(1, config.distribution().partitionsOf(nodeId).size());
@@ -240,12 +237,10 @@ public final class Broker implements AutoCloseable {
         BrokerThreads.bounded(
             nodeId, "backup-store", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
     backupQueryExecutor =
-        BrokerThreads.bounded(
-            nodeId, "backup-query", BACKUP_QUERY_THREADS, IO_QUEUE_CAPACITY);
+        BrokerThreads.bounded(nodeId, "backup-query", BACKUP_QUERY_THREADS, IO_QUEUE_CAPACITY);
     apiExecutor = BrokerThreads.bounded(nodeId, "api", API_THREADS, API_QUEUE_CAPACITY);
     backupStore =
-        BackupStores.open(
-            config.backup(), clock, storeExecutor, backupQueryExecutor, registry);
+        BackupStores.open(config.backup(), clock, storeExecutor, backupQueryExecutor, registry);
     exporting = ExportingState.open(dataDirectory);
     exporting.registerGauge(registry, nodeId);
     if (!config.exporters().isEmpty()) {
@@ -313,8 +308,7 @@ public final class Broker implements AutoCloseable {
     register(ApiDescriptor.TYPE_TOPOLOGY, new TopologyHandler(info, partitions, apiMetrics));
     register(
         ApiDescriptor.TYPE_BACKUP,
-        new BackupRequestHandler(
-            backupStore.store(), backupStore.unavailableReason(), apiMetrics));
+        new BackupRequestHandler(backupStore.store(), backupStore.unavailableReason(), apiMetrics));
     register(
         ApiDescriptor.TYPE_EXPORTING, new ExportingRequestHandler(nodeId, exporting, apiMetrics));
 
@@ -355,7 +349,10 @@ public final class Broker implements AutoCloseable {
         // also without exporters, so that their column family always exists in the state
         final ExporterComponent exporters =
             new ExporterComponent(
-                config.exporters(), exporting, ExporterDirectorConfig.defaults(), exporterScheduler);
+                config.exporters(),
+                exporting,
+                ExporterDirectorConfig.defaults(),
+                exporterScheduler);
         components.add(exporters);
         // election timeouts only need to differ between members; the seed is not a secret
         final long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
@@ -628,8 +625,7 @@ public final class Broker implements AutoCloseable {
           "Expected " + what + " to complete, but it failed (node " + nodeId + ")", e.getCause());
     } catch (final TimeoutException e) {
       throw new IllegalStateException(
-          "Expected " + what + " within " + timeout + ", but it did not (node " + nodeId + ")",
-          e);
+          "Expected " + what + " within " + timeout + ", but it did not (node " + nodeId + ")", e);
     }
   }
 

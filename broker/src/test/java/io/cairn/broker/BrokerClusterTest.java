@@ -154,8 +154,7 @@ final class BrokerClusterTest {
       // and the leader's state answers queries
       assertThat(client.balance(partitionId, id))
           .isEqualTo(new AccountBalance(true, 40 + partitionId));
-      final String missing =
-          LedgerAccountsForTest.on(partitionId, PARTITIONS, "missing", 1).get(0);
+      final String missing = LedgerAccountsForTest.on(partitionId, PARTITIONS, "missing", 1).get(0);
       assertThat(client.balance(partitionId, missing)).isEqualTo(AccountBalance.notFound());
     }
   }
@@ -218,10 +217,8 @@ final class BrokerClusterTest {
     assertThat(garbage.status()).isEqualTo(ResponseStatus.INVALID);
 
     // exporting: pause, report and resume answer the paused flag after the operation
-    assertThat(client.exporting(leader, ExportingOperation.PAUSE))
-        .isEqualTo(ApiResponse.ok(true));
-    assertThat(client.exporting(leader, ExportingOperation.STATUS))
-        .isEqualTo(ApiResponse.ok(true));
+    assertThat(client.exporting(leader, ExportingOperation.PAUSE)).isEqualTo(ApiResponse.ok(true));
+    assertThat(client.exporting(leader, ExportingOperation.STATUS)).isEqualTo(ApiResponse.ok(true));
     assertThat(client.exporting(leader, ExportingOperation.RESUME))
         .isEqualTo(ApiResponse.ok(false));
   }
@@ -269,8 +266,7 @@ final class BrokerClusterTest {
                     .isEqualTo(expected.get(accounts.get(i)));
               }
             });
-    assertThat(expected.values().stream().mapToLong(Long::longValue).sum())
-        .isEqualTo(3L * 1_000);
+    assertThat(expected.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3L * 1_000);
   }
 
   @Test
@@ -306,8 +302,7 @@ final class BrokerClusterTest {
                   .resolve("manifest.json"))
           .exists();
     }
-    final ApiResponse<BackupEntries> listed =
-        client.backup(2, BackupRequest.list("*", "", 100));
+    final ApiResponse<BackupEntries> listed = client.backup(2, BackupRequest.list("*", "", 100));
     assertThat(((ApiResponse.Ok<BackupEntries>) listed).body().entries())
         .extracting(BackupStatusEntry::checkpointId)
         .contains(7L);

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The partition's limit of client commands in flight on a real three-broker cluster (netty, raft,
- * RocksDB): a burst far below capacity is taken whole; a leader that cannot commit admits its
- * limit and refuses the rest at once, and answers what it admitted once it can commit again.
+ * RocksDB): a burst far below capacity is taken whole; a leader that cannot commit admits its limit
+ * and refuses the rest at once, and answers what it admitted once it can commit again.
  */
 final class BrokerCommandLimitTest {
 
@@ -87,7 +87,8 @@ final class BrokerCommandLimitTest {
     assertThat(limiter.rejected()).isZero();
     assertThat(limiter.inFlight()).isZero();
     assertThat(
-            leader.meterRegistry()
+            leader
+                .meterRegistry()
                 .get("cairn.broker.commands.rejected")
                 .tag("partition", "1")
                 .functionCounter()
@@ -211,7 +212,9 @@ final class BrokerCommandLimitTest {
 
   private static String account(final BrokerTestCluster cluster) {
     final String account = LedgerAccountsForTest.on(PARTITION, 1, "limit", 1).get(0);
-    cluster.client().execute(PARTITION, command(AccountIntent.CREATE, new AccountValue(account, 0)));
+    cluster
+        .client()
+        .execute(PARTITION, command(AccountIntent.CREATE, new AccountValue(account, 0)));
     return account;
   }
 

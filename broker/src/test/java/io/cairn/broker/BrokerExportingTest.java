@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A broker with the built-in JSON-lines exporter, through its real API: records land in the
- * files, and a pause asked over {@code cairn-exporting} stops them, survives a restart, and ends
- * with a resume.
+ * A broker with the built-in JSON-lines exporter, through its real API: records land in the files,
+ * and a pause asked over {@code cairn-exporting} stops them, survives a restart, and ends with a
+ * resume.
  */
 final class BrokerExportingTest {
 
@@ -84,8 +84,7 @@ final class BrokerExportingTest {
     broker = start();
     client = client(broker);
     assertThat(client.exporting(0, ExportingOperation.STATUS)).isEqualTo(ApiResponse.ok(true));
-    assertThat(
-            broker.meterRegistry().get("cairn.broker.exporting.paused").gauge().value())
+    assertThat(broker.meterRegistry().get("cairn.broker.exporting.paused").gauge().value())
         .isEqualTo(1.0);
     await("no export while paused after the restart")
         .during(Duration.ofMillis(700))

@@ -24,10 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three brokers, three partitions, replication factor 1: partition {@code p} lives on broker
- * {@code p-1} alone, so every cross-partition credit travels between brokers over netty, and a
- * broker learns the leaders of partitions it does not host only from the others' {@code
- * cairn-topology}.
+ * Three brokers, three partitions, replication factor 1: partition {@code p} lives on broker {@code
+ * p-1} alone, so every cross-partition credit travels between brokers over netty, and a broker
+ * learns the leaders of partitions it does not host only from the others' {@code cairn-topology}.
  */
 final class BrokerInterPartitionTest {
 
@@ -144,8 +143,7 @@ final class BrokerInterPartitionTest {
   }
 
   private static long count(final Broker broker, final String name, final String result) {
-    final Counter counter =
-        broker.meterRegistry().find(name).tag("result", result).counter();
+    final Counter counter = broker.meterRegistry().find(name).tag("result", result).counter();
     return counter == null ? 0 : (long) counter.count();
   }
 

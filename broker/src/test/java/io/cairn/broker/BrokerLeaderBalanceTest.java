@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three brokers, three partitions, replication factor 3 (every broker hosts every partition),
- * 600 ms election timeout: with leader balancing each broker leads the partition it is the first
- * member of, after start and again after a restart, as the brokers' topologies report it.
+ * Three brokers, three partitions, replication factor 3 (every broker hosts every partition), 600
+ * ms election timeout: with leader balancing each broker leads the partition it is the first member
+ * of, after start and again after a restart, as the brokers' topologies report it.
  */
 final class BrokerLeaderBalanceTest {
 
@@ -60,8 +60,7 @@ final class BrokerLeaderBalanceTest {
 
   @Test
   void shouldNotTransferLeadershipWhenBalancingIsOff(@TempDir final Path root) {
-    try (BrokerTestCluster cluster =
-        new BrokerTestCluster(root, BROKERS, PARTITIONS, 3, false)) {
+    try (BrokerTestCluster cluster = new BrokerTestCluster(root, BROKERS, PARTITIONS, 3, false)) {
       cluster.awaitReady();
 
       // no member is preferred: no transfer starts, whoever won an election keeps leading
@@ -89,7 +88,9 @@ final class BrokerLeaderBalanceTest {
         .until(() -> leaders(cluster).equals(PREFERRED));
     final Map<Integer, Integer> perBroker = new TreeMap<>();
     leaders(cluster).values().forEach(node -> perBroker.merge(node, 1, Integer::sum));
-    assertThat(perBroker).containsOnlyKeys(0, 1, 2).allSatisfy((node, led) -> assertThat(led).isEqualTo(1));
+    assertThat(perBroker)
+        .containsOnlyKeys(0, 1, 2)
+        .allSatisfy((node, led) -> assertThat(led).isEqualTo(1));
   }
 
   /**

@@ -118,9 +118,9 @@ final class GatewayClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code command} to the partition's leader until it is answered OK; retries on
-   * NOT_LEADER, BACKPRESSURE and PARTITION_UNAVAILABLE (nothing was written then); fails at once on
-   * any other status (TIMEOUT leaves the outcome unknown, so it is never retried here).
+   * Sends {@code command} to the partition's leader until it is answered OK; retries on NOT_LEADER,
+   * BACKPRESSURE and PARTITION_UNAVAILABLE (nothing was written then); fails at once on any other
+   * status (TIMEOUT leaves the outcome unknown, so it is never retried here).
    */
   Record execute(final int partitionId, final Record command) {
     final Record[] answer = new Record[1];

@@ -41,8 +41,9 @@ import picocli.CommandLine.Spec;
     versionProvider = CairnMain.Version.class,
     usageHelpAutoWidth = true,
     synopsisSubcommandLabel = "<command>",
-    description = "Runs and operates a Cairn cluster: brokers, the gateway, a local cluster,"
-        + " backups, restores, ledger operations and load.",
+    description =
+        "Runs and operates a Cairn cluster: brokers, the gateway, a local cluster,"
+            + " backups, restores, ledger operations and load.",
     footerHeading = "%nExit codes:%n",
     footer = {
       "  0  ok",
@@ -83,8 +84,12 @@ public final class CairnMain implements Runnable {
       names = "--gateway",
       scope = ScopeType.INHERIT,
       paramLabel = "host:port",
-      description = "The gateway's gRPC address (default: $" + GATEWAY_ENV + ", else "
-          + DEFAULT_GATEWAY + ").")
+      description =
+          "The gateway's gRPC address (default: $"
+              + GATEWAY_ENV
+              + ", else "
+              + DEFAULT_GATEWAY
+              + ").")
   private String gateway;
 
   @Option(
@@ -152,7 +157,8 @@ public final class CairnMain implements Runnable {
     if (gateway != null) {
       value = gateway;
       source = "--gateway";
-    } else if (context.env().get(GATEWAY_ENV) != null && !context.env().get(GATEWAY_ENV).isBlank()) {
+    } else if (context.env().get(GATEWAY_ENV) != null
+        && !context.env().get(GATEWAY_ENV).isBlank()) {
       value = context.env().get(GATEWAY_ENV);
       source = "$" + GATEWAY_ENV;
     } else {
@@ -214,7 +220,8 @@ public final class CairnMain implements Runnable {
     final java.io.PrintWriter err = cli.getErr();
     err.println("Error: " + e.getMessage());
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
-      err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for more information.");
+      err.println(
+          "Try '" + cli.getCommandSpec().qualifiedName() + " --help' for more information.");
     }
     err.flush();
     printJsonError("USAGE", e.getMessage(), ExitCode.USAGE);

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a command gets from its surroundings: environment, streams, clock, working directory and
- * how to connect to a gateway. {@link #system()} in the real process; tests pass their own.
+ * What a command gets from its surroundings: environment, streams, clock, working directory and how
+ * to connect to a gateway. {@link #system()} in the real process; tests pass their own.
  *
  * @param env environment variables ({@code CAIRN_GATEWAY})
  * @param out the result stream

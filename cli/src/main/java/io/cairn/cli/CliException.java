@@ -1,8 +1,8 @@
 package io.cairn.cli;
 
 /**
- * A command failed in a way the user should read: the message is printed to stderr (without a
- * stack trace) and the process exits with {@link #exitCode()}.
+ * A command failed in a way the user should read: the message is printed to stderr (without a stack
+ * trace) and the process exits with {@link #exitCode()}.
  */
 public final class CliException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -9,10 +9,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * A command that talks to the gateway: validates its options ({@link #validate()}), opens a
- * client of {@code --gateway}, runs, closes the client and returns an {@link ExitCode}. A failed
- * call ({@link io.cairn.client.CairnClientException}) is reported by {@link CairnMain} with the
- * exit code of its error code.
+ * A command that talks to the gateway: validates its options ({@link #validate()}), opens a client
+ * of {@code --gateway}, runs, closes the client and returns an {@link ExitCode}. A failed call
+ * ({@link io.cairn.client.CairnClientException}) is reported by {@link CairnMain} with the exit
+ * code of its error code.
  */
 public abstract class ClientCommand implements Callable<Integer> {
 
@@ -60,8 +60,14 @@ public abstract class ClientCommand implements Callable<Integer> {
       final java.time.Duration max) {
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       throw invalid(
-          "Expected " + name + " in [" + Durations.format(min) + ", " + Durations.format(max)
-              + "], but was " + Durations.format(value));
+          "Expected "
+              + name
+              + " in ["
+              + Durations.format(min)
+              + ", "
+              + Durations.format(max)
+              + "], but was "
+              + Durations.format(value));
     }
   }
 
@@ -69,8 +75,7 @@ public abstract class ClientCommand implements Callable<Integer> {
   protected final void checkRange(
       final String name, final long value, final long min, final long max) {
     if (value < min || value > max) {
-      throw invalid(
-          "Expected " + name + " in [" + min + ", " + max + "], but was " + value);
+      throw invalid("Expected " + name + " in [" + min + ", " + max + "], but was " + value);
     }
   }
 }

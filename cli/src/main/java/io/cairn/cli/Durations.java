@@ -15,8 +15,8 @@ public final class Durations {
   /**
    * Parses {@code text}.
    *
-   * @throws IllegalArgumentException "Expected a duration like 500ms, 20s, 5m, 2h or PT20S, but
-   *     was '...'"
+   * @throws IllegalArgumentException "Expected a duration like 500ms, 20s, 5m, 2h or PT20S, but was
+   *     '...'"
    */
   public static Duration parse(final String text) {
     final String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);

@@ -43,11 +43,25 @@ class CairnMainParsingTest {
     final Run help = cairn("--help");
     assertThat(help.exitCode()).isZero();
     assertThat(help.out())
-        .contains("broker", "gateway", "cluster", "backup", "restore", "exporting", "topology",
-            "account", "load", "demo")
+        .contains(
+            "broker",
+            "gateway",
+            "cluster",
+            "backup",
+            "restore",
+            "exporting",
+            "topology",
+            "account",
+            "load",
+            "demo")
         .contains("--gateway=host:port", "--output=table|json", "CAIRN_GATEWAY")
-        .contains("Exit codes:", "0  ok", "2  usage or validation error", "3  unavailable",
-            "4  not found", "5  conflict or already exists");
+        .contains(
+            "Exit codes:",
+            "0  ok",
+            "2  usage or validation error",
+            "3  unavailable",
+            "4  not found",
+            "5  conflict or already exists");
     final Run sub = cairn("backup", "take", "--help");
     assertThat(sub.exitCode()).isZero();
     assertThat(sub.out()).contains("--wait", "--timeout", "Exit codes:", "--gateway");
@@ -163,7 +177,9 @@ class CairnMainParsingTest {
 
   @Test
   void shouldTakeTheGatewayFromTheOptionThenTheEnvironmentThenTheDefault() {
-    assertThat(cairn(Map.of("CAIRN_GATEWAY", "10.1.2.3:4000"), "--gateway", "h:1", "topology").exitCode())
+    assertThat(
+            cairn(Map.of("CAIRN_GATEWAY", "10.1.2.3:4000"), "--gateway", "h:1", "topology")
+                .exitCode())
         .isEqualTo(ExitCode.UNAVAILABLE);
     assertThat(cairn(Map.of("CAIRN_GATEWAY", "10.1.2.3:4000"), "topology").exitCode())
         .isEqualTo(ExitCode.UNAVAILABLE);
@@ -185,8 +201,15 @@ class CairnMainParsingTest {
 
   @ParameterizedTest
   @CsvSource({
-    "INVALID_ARGUMENT,2", "NOT_FOUND,4", "ALREADY_EXISTS,5", "FAILED_PRECONDITION,5",
-    "UNAVAILABLE,3", "DEADLINE_EXCEEDED,3", "RESOURCE_EXHAUSTED,3", "INTERNAL,1", "CANCELLED,1",
+    "INVALID_ARGUMENT,2",
+    "NOT_FOUND,4",
+    "ALREADY_EXISTS,5",
+    "FAILED_PRECONDITION,5",
+    "UNAVAILABLE,3",
+    "DEADLINE_EXCEEDED,3",
+    "RESOURCE_EXHAUSTED,3",
+    "INTERNAL,1",
+    "CANCELLED,1",
     "UNKNOWN,1"
   })
   void shouldMapEveryClientErrorToAnExitCode(final ErrorCode code, final int exitCode) {

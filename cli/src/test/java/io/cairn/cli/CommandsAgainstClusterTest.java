@@ -75,10 +75,14 @@ class CommandsAgainstClusterTest {
         .asString()
         .startsWith("ACCOUNT")
         .contains("BALANCE", "PARTITION");
-    assertThat(alice.out().lines().skip(1).findFirst().orElseThrow()).matches("alice\\s+70\\s+\\d+");
+    assertThat(alice.out().lines().skip(1).findFirst().orElseThrow())
+        .matches("alice\\s+70\\s+\\d+");
     await("bob credited")
         .atMost(Duration.ofSeconds(60))
-        .until(() -> json(cairn("--output", "json", "account", "get", "bob")).path("balance").asLong() == 30);
+        .until(
+            () ->
+                json(cairn("--output", "json", "account", "get", "bob")).path("balance").asLong()
+                    == 30);
   }
 
   @Test
@@ -114,7 +118,8 @@ class CommandsAgainstClusterTest {
     assertThat(invalid.exitCode()).as(invalid.toString()).isEqualTo(ExitCode.USAGE);
 
     final Run jsonError = cairn("--output", "json", "account", "get", "nobody");
-    assertThat(json(jsonError).path("error").path("exitCode").asInt()).isEqualTo(ExitCode.NOT_FOUND);
+    assertThat(json(jsonError).path("error").path("exitCode").asInt())
+        .isEqualTo(ExitCode.NOT_FOUND);
     assertThat(json(jsonError).path("error").path("code").asText()).isEqualTo("NOT_FOUND");
   }
 
@@ -145,11 +150,18 @@ class CommandsAgainstClusterTest {
 
     await("backup 2 completed")
         .atMost(Duration.ofSeconds(60))
-        .until(() -> json(cairn("--output", "json", "backup", "status", "2")).path("state").asText().equals("COMPLETED"));
+        .until(
+            () ->
+                json(cairn("--output", "json", "backup", "status", "2"))
+                    .path("state")
+                    .asText()
+                    .equals("COMPLETED"));
     final Run list = cairn("--output", "json", "backup", "list");
     assertThat(list.exitCode()).isZero();
     assertThat(json(list).path("backups").findValuesAsText("backupId")).containsExactly("2", "1");
-    assertThat(cairn("backup", "list").out()).contains("BACKUP", "STATE").containsPattern("(?m)^\\s*2\\s+COMPLETED");
+    assertThat(cairn("backup", "list").out())
+        .contains("BACKUP", "STATE")
+        .containsPattern("(?m)^\\s*2\\s+COMPLETED");
 
     assertThat(cairn("backup", "status", "99").exitCode()).isEqualTo(ExitCode.NOT_FOUND);
     final Run delete = cairn("backup", "delete", "1");
@@ -161,7 +173,8 @@ class CommandsAgainstClusterTest {
   void shouldShowTheTopology() {
     final Run table = cairn("topology");
     assertThat(table.exitCode()).as(table.toString()).isZero();
-    assertThat(table.out()).contains("Cluster cli-test: 3 partitions", "PARTITION", "LEADER", "BROKER");
+    assertThat(table.out())
+        .contains("Cluster cli-test: 3 partitions", "PARTITION", "LEADER", "BROKER");
     assertThat(table.out()).containsPattern("(?m)^\\s*3\\s+\\d\\s+\\d+\\s+HEALTHY$");
 
     final JsonNode json = json(cairn("--output", "json", "topology"));
@@ -174,8 +187,19 @@ class CommandsAgainstClusterTest {
   void shouldRunLoadAndConfirmThatMoneyIsConserved() {
     final Run run =
         cairn(
-            "--output", "json", "load", "--rate", "150", "--accounts", "12", "--duration", "3s",
-            "--seed", "42", "--max-in-flight", "16");
+            "--output",
+            "json",
+            "load",
+            "--rate",
+            "150",
+            "--accounts",
+            "12",
+            "--duration",
+            "3s",
+            "--seed",
+            "42",
+            "--max-in-flight",
+            "16");
     assertThat(run.exitCode()).as(run.toString()).isZero();
     final JsonNode report = json(run);
     final JsonNode transfers = report.path("transfers");
@@ -188,8 +212,10 @@ class CommandsAgainstClusterTest {
         .isEqualTo(transfers.path("sent").asLong());
     final JsonNode latency = transfers.path("latency");
     assertThat(latency.path("p50Ms").asDouble()).isPositive();
-    assertThat(latency.path("p50Ms").asDouble()).isLessThanOrEqualTo(latency.path("p99Ms").asDouble());
-    assertThat(latency.path("p99Ms").asDouble()).isLessThanOrEqualTo(latency.path("maxMs").asDouble());
+    assertThat(latency.path("p50Ms").asDouble())
+        .isLessThanOrEqualTo(latency.path("p99Ms").asDouble());
+    assertThat(latency.path("p99Ms").asDouble())
+        .isLessThanOrEqualTo(latency.path("maxMs").asDouble());
     assertThat(transfers.path("serviceLatency").path("count").asLong())
         .isEqualTo(transfers.path("acknowledged").asLong());
     assertThat(report.path("conservation").path("conserved").asBoolean()).isTrue();
@@ -199,8 +225,10 @@ class CommandsAgainstClusterTest {
         .isBetween(0L, transfers.path("retries").asLong());
     assertThat(transfers.path("generatorCpuMsPerAcknowledged").asDouble()).isPositive();
     assertThat(report.path("settings").path("retryMaxAttempts").asInt()).isEqualTo(10);
-    assertThat(run.err()).containsPattern("load +\\d+\\.\\ds: \\d+ sent, \\d+ acknowledged, \\d+"
-        + " rejected, \\d+ failed, \\d+ retried \\(\\d+ retries\\)");
+    assertThat(run.err())
+        .containsPattern(
+            "load +\\d+\\.\\ds: \\d+ sent, \\d+ acknowledged, \\d+"
+                + " rejected, \\d+ failed, \\d+ retried \\(\\d+ retries\\)");
     assertThat(run.err()).contains("load: money conserved");
   }
 

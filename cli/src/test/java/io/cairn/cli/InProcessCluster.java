@@ -36,8 +36,8 @@ public final class InProcessCluster implements AutoCloseable {
   }
 
   /**
-   * Brokers read from configuration files (their own ports, data directories and backup store),
-   * and a gateway on ephemeral ports.
+   * Brokers read from configuration files (their own ports, data directories and backup store), and
+   * a gateway on ephemeral ports.
    */
   public static InProcessCluster fromConfigFiles(final Path root, final List<Path> files) {
     final List<BrokerConfig> configs = new ArrayList<>();
@@ -72,7 +72,9 @@ public final class InProcessCluster implements AutoCloseable {
               .retryBackoffMax(Duration.ofMillis(200));
       brokers.forEach((id, broker) -> config.broker(id, broker.transportAddress()));
       gateway =
-          new Gateway(config.build(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+          new Gateway(
+              config.build(),
+              new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
               Clock.system());
       gateway.start();
     } catch (final IOException e) {
@@ -90,7 +92,9 @@ public final class InProcessCluster implements AutoCloseable {
     for (int id = 0; id < size; id++) {
       configs.add(
           BrokerConfigReader.parse(
-              yaml(root, id, size, partitionCount, replicationFactor), "test node " + id, Map.of()));
+              yaml(root, id, size, partitionCount, replicationFactor),
+              "test node " + id,
+              Map.of()));
     }
     return configs;
   }
@@ -161,7 +165,10 @@ public final class InProcessCluster implements AutoCloseable {
   /** Waits until the gateway knows a leader for every partition. */
   public InProcessCluster awaitReady() {
     try (CairnClient client =
-        CairnClient.builder().gateway(gatewayAddress()).requestTimeout(Duration.ofSeconds(5)).build()) {
+        CairnClient.builder()
+            .gateway(gatewayAddress())
+            .requestTimeout(Duration.ofSeconds(5))
+            .build()) {
       await("a leader for every partition")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))

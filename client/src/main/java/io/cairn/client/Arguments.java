@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * The client's own input checks, done before anything is sent so that a bad argument fails fast
  * with a message naming the field, the rule and the value. The account-id rule is the ledger
- * engine's (the gateway applies the same one); the client does not depend on the broker's
- * modules, so it is restated here and a test compares both.
+ * engine's (the gateway applies the same one); the client does not depend on the broker's modules,
+ * so it is restated here and a test compares both.
  */
 final class Arguments {
   /** The longest account id in UTF-8 bytes. */
@@ -74,8 +74,11 @@ final class Arguments {
 
   Arguments pageSize(final int pageSize) {
     if (pageSize < 0 || pageSize > PAGE_SIZE_MAX) {
-      add("Expected pageSize in [0, " + PAGE_SIZE_MAX + "] (0 = the gateway's default), but was "
-          + pageSize);
+      add(
+          "Expected pageSize in [0, "
+              + PAGE_SIZE_MAX
+              + "] (0 = the gateway's default), but was "
+              + pageSize);
     }
     return this;
   }

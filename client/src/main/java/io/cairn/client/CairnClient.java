@@ -50,21 +50,22 @@ import java.util.function.Supplier;
  * <p>Contract: thread-safe; one HTTP/2 connection, opened on the first call and re-opened after a
  * failure. Every call has a deadline of {@link Builder#requestTimeout}. Every blocking call either
  * returns or throws {@link CairnClientException}; every {@code *Async} call returns a future that
- * completes with the result or exceptionally with a {@link CairnClientException} (its callbacks
- * run on gRPC's threads or the client's retry thread: do not block in them). Arguments are
- * checked before anything is sent (INVALID_ARGUMENT, naming field, rule and value).
+ * completes with the result or exceptionally with a {@link CairnClientException} (its callbacks run
+ * on gRPC's threads or the client's retry thread: do not block in them). Arguments are checked
+ * before anything is sent (INVALID_ARGUMENT, naming field, rule and value).
  *
  * <p>RESOURCE_EXHAUSTED (a partition under backpressure, the gateway's queue full) means the call
- * was not carried out; the client sends it again as its {@link RetryPolicy} says (by default up
- * to 10 attempts, 10 ms .. 500 ms apart with full jitter, within the call's deadline), on one
- * daemon thread of its own, and counts the retries ({@link #retriesOnResourceExhausted()}). That
- * is the only resend: after DEADLINE_EXCEEDED or UNAVAILABLE a command may have been applied, and
- * it is up to the caller to check and retry. ListBackups is not resent: its RESOURCE_EXHAUSTED
- * (more backups than the gateway lists) does not pass.
+ * was not carried out; the client sends it again as its {@link RetryPolicy} says (by default up to
+ * 10 attempts, 10 ms .. 500 ms apart with full jitter, within the call's deadline), on one daemon
+ * thread of its own, and counts the retries ({@link #retriesOnResourceExhausted()}). That is the
+ * only resend: after DEADLINE_EXCEEDED or UNAVAILABLE a command may have been applied, and it is up
+ * to the caller to check and retry. ListBackups is not resent: its RESOURCE_EXHAUSTED (more backups
+ * than the gateway lists) does not pass.
  */
 public final class CairnClient implements AutoCloseable {
   /** Default gateway address. */
   public static final String DEFAULT_GATEWAY = "127.0.0.1:26500";
+
   /** Default per-call deadline. */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
@@ -80,8 +81,10 @@ public final class CairnClient implements AutoCloseable {
   private final Duration requestTimeout;
   private final RetryPolicy retryPolicy;
   private final ManagedChannel channel;
+
   /** Waits before retries; its one thread only starts calls, which does not block. */
   private final ScheduledThreadPoolExecutor retryScheduler;
+
   private final SplittableRandom jitter;
   private final RetryingCall.Counters retryCounters = new RetryingCall.Counters();
   private final Set<RetryingCall<?>> waitingForRetry = ConcurrentHashMap.newKeySet();
@@ -95,15 +98,17 @@ public final class CairnClient implements AutoCloseable {
     this.requestTimeout = requestTimeout;
     this.retryPolicy = retryPolicy;
     this.jitter = new SplittableRandom(jitterSeed);
-    this.channel = NettyChannelBuilder.forAddress(gateway.host(), gateway.port())
-        .usePlaintext()
-        .build();
+    this.channel =
+        NettyChannelBuilder.forAddress(gateway.host(), gateway.port()).usePlaintext().build();
     final String threadName = "cairn-client-retry-" + CLIENTS.incrementAndGet();
-    this.retryScheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
-      final Thread thread = new Thread(runnable, threadName);
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.retryScheduler =
+        new ScheduledThreadPoolExecutor(
+            1,
+            runnable -> {
+              final Thread thread = new Thread(runnable, threadName);
+              thread.setDaemon(true);
+              return thread;
+            });
     retryScheduler.setRemoveOnCancelPolicy(true);
   }
 
@@ -145,9 +150,12 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<AccountCreated> createAccountAsync(final String accountId) {
     final String operation = "CreateAccount";
-    return ledger(operation, Arguments.of(operation).accountId("accountId", accountId),
-        (stub, observer) -> stub.createAccount(
-            CreateAccountRequest.newBuilder().setAccountId(accountId).build(), observer),
+    return ledger(
+        operation,
+        Arguments.of(operation).accountId("accountId", accountId),
+        (stub, observer) ->
+            stub.createAccount(
+                CreateAccountRequest.newBuilder().setAccountId(accountId).build(), observer),
         ProtoMapping::accountCreated);
   }
 
@@ -158,10 +166,13 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<Deposited> depositAsync(final String accountId, final long amount) {
     final String operation = "Deposit";
-    return ledger(operation, Arguments.of(operation).accountId("accountId", accountId)
-            .amount(amount),
-        (stub, observer) -> stub.deposit(DepositRequest.newBuilder()
-            .setAccountId(accountId).setAmount(amount).build(), observer),
+    return ledger(
+        operation,
+        Arguments.of(operation).accountId("accountId", accountId).amount(amount),
+        (stub, observer) ->
+            stub.deposit(
+                DepositRequest.newBuilder().setAccountId(accountId).setAmount(amount).build(),
+                observer),
         ProtoMapping::deposited);
   }
 
@@ -176,10 +187,21 @@ public final class CairnClient implements AutoCloseable {
   public CompletableFuture<TransferAccepted> transferAsync(
       final String from, final String to, final long amount) {
     final String operation = "Transfer";
-    return ledger(operation, Arguments.of(operation).accountId("fromAccountId", from)
-            .accountId("toAccountId", to).amount(amount).distinct(from, to),
-        (stub, observer) -> stub.transfer(TransferRequest.newBuilder().setFromAccountId(from)
-            .setToAccountId(to).setAmount(amount).build(), observer),
+    return ledger(
+        operation,
+        Arguments.of(operation)
+            .accountId("fromAccountId", from)
+            .accountId("toAccountId", to)
+            .amount(amount)
+            .distinct(from, to),
+        (stub, observer) ->
+            stub.transfer(
+                TransferRequest.newBuilder()
+                    .setFromAccountId(from)
+                    .setToAccountId(to)
+                    .setAmount(amount)
+                    .build(),
+                observer),
         ProtoMapping::transferAccepted);
   }
 
@@ -190,9 +212,12 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<Account> getAccountAsync(final String accountId) {
     final String operation = "GetAccount";
-    return ledger(operation, Arguments.of(operation).accountId("accountId", accountId),
-        (stub, observer) -> stub.getAccount(
-            GetAccountRequest.newBuilder().setAccountId(accountId).build(), observer),
+    return ledger(
+        operation,
+        Arguments.of(operation).accountId("accountId", accountId),
+        (stub, observer) ->
+            stub.getAccount(
+                GetAccountRequest.newBuilder().setAccountId(accountId).build(), observer),
         ProtoMapping::account);
   }
 
@@ -201,8 +226,8 @@ public final class CairnClient implements AutoCloseable {
   /**
    * Takes backup {@code backupId} (&gt;= 1, higher than every id taken before): every partition
    * writes its checkpoint, then uploads in the background. ALREADY_EXISTS (naming the highest id)
-   * when the id is not higher; UNAVAILABLE while a partition has no leader (retrying the same id
-   * is safe).
+   * when the id is not higher; UNAVAILABLE while a partition has no leader (retrying the same id is
+   * safe).
    */
   public BackupTaken takeBackup(final long backupId) {
     return join(takeBackupAsync(backupId));
@@ -210,9 +235,11 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<BackupTaken> takeBackupAsync(final long backupId) {
     final String operation = "TakeBackup";
-    return admin(operation, Arguments.of(operation).backupId(backupId),
-        (stub, observer) -> stub.takeBackup(
-            TakeBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
+    return admin(
+        operation,
+        Arguments.of(operation).backupId(backupId),
+        (stub, observer) ->
+            stub.takeBackup(TakeBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
         ProtoMapping::backupTaken);
   }
 
@@ -223,9 +250,11 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<BackupInfo> getBackupAsync(final long backupId) {
     final String operation = "GetBackup";
-    return admin(operation, Arguments.of(operation).backupId(backupId),
-        (stub, observer) -> stub.getBackup(
-            GetBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
+    return admin(
+        operation,
+        Arguments.of(operation).backupId(backupId),
+        (stub, observer) ->
+            stub.getBackup(GetBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
         ProtoMapping::backup);
   }
 
@@ -243,10 +272,17 @@ public final class CairnClient implements AutoCloseable {
   public CompletableFuture<BackupPage> listBackupsAsync(
       final int pageSize, final String pageToken) {
     final String operation = "ListBackups";
-    return admin(operation, false, Arguments.of(operation).pageSize(pageSize)
-            .notNull("pageToken", pageToken),
-        (stub, observer) -> stub.listBackups(ListBackupsRequest.newBuilder()
-            .setPageSize(pageSize).setPageToken(pageToken).build(), observer),
+    return admin(
+        operation,
+        false,
+        Arguments.of(operation).pageSize(pageSize).notNull("pageToken", pageToken),
+        (stub, observer) ->
+            stub.listBackups(
+                ListBackupsRequest.newBuilder()
+                    .setPageSize(pageSize)
+                    .setPageToken(pageToken)
+                    .build(),
+                observer),
         ProtoMapping::backupPage);
   }
 
@@ -262,13 +298,20 @@ public final class CairnClient implements AutoCloseable {
         return all;
       }
       if (!seen.add(result.nextPageToken())) {
-        throw new CairnClientException(ErrorCode.INTERNAL, "Expected a new page token from the"
-            + " gateway, but got '" + result.nextPageToken() + "' twice (ListBackups)");
+        throw new CairnClientException(
+            ErrorCode.INTERNAL,
+            "Expected a new page token from the"
+                + " gateway, but got '"
+                + result.nextPageToken()
+                + "' twice (ListBackups)");
       }
       token = result.nextPageToken();
     }
-    throw new CairnClientException(ErrorCode.INTERNAL, "Expected at most " + LIST_PAGES_MAX
-        + " pages of backups, but there are more (ListBackups)");
+    throw new CairnClientException(
+        ErrorCode.INTERNAL,
+        "Expected at most "
+            + LIST_PAGES_MAX
+            + " pages of backups, but there are more (ListBackups)");
   }
 
   /** Deletes every partition's backup of an id; FAILED_PRECONDITION while one is in progress. */
@@ -278,9 +321,12 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<Void> deleteBackupAsync(final long backupId) {
     final String operation = "DeleteBackup";
-    return admin(operation, Arguments.of(operation).backupId(backupId),
-        (stub, observer) -> stub.deleteBackup(
-            DeleteBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
+    return admin(
+        operation,
+        Arguments.of(operation).backupId(backupId),
+        (stub, observer) ->
+            stub.deleteBackup(
+                DeleteBackupRequest.newBuilder().setBackupId(backupId).build(), observer),
         (DeleteBackupResponse response) -> (Void) null);
   }
 
@@ -291,9 +337,11 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<ExportingState> pauseExportingAsync() {
     final String operation = "PauseExporting";
-    return admin(operation, Arguments.of(operation),
-        (stub, observer) -> stub.pauseExporting(PauseExportingRequest.getDefaultInstance(),
-            observer),
+    return admin(
+        operation,
+        Arguments.of(operation),
+        (stub, observer) ->
+            stub.pauseExporting(PauseExportingRequest.getDefaultInstance(), observer),
         ProtoMapping::exporting);
   }
 
@@ -304,9 +352,11 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<ExportingState> resumeExportingAsync() {
     final String operation = "ResumeExporting";
-    return admin(operation, Arguments.of(operation),
-        (stub, observer) -> stub.resumeExporting(ResumeExportingRequest.getDefaultInstance(),
-            observer),
+    return admin(
+        operation,
+        Arguments.of(operation),
+        (stub, observer) ->
+            stub.resumeExporting(ResumeExportingRequest.getDefaultInstance(), observer),
         ProtoMapping::exporting);
   }
 
@@ -317,7 +367,9 @@ public final class CairnClient implements AutoCloseable {
 
   public CompletableFuture<Topology> topologyAsync() {
     final String operation = "GetTopology";
-    return admin(operation, Arguments.of(operation),
+    return admin(
+        operation,
+        Arguments.of(operation),
         (stub, observer) -> stub.getTopology(GetTopologyRequest.getDefaultInstance(), observer),
         ProtoMapping::topology);
   }
@@ -329,8 +381,13 @@ public final class CairnClient implements AutoCloseable {
       final Arguments arguments,
       final BiConsumer<LedgerServiceGrpc.LedgerServiceStub, StreamObserver<R>> method,
       final Function<R, T> mapper) {
-    return call(operation, true, arguments, (deadline, observer) -> method.accept(
-        LedgerServiceGrpc.newStub(channel).withDeadline(deadline), observer), mapper);
+    return call(
+        operation,
+        true,
+        arguments,
+        (deadline, observer) ->
+            method.accept(LedgerServiceGrpc.newStub(channel).withDeadline(deadline), observer),
+        mapper);
   }
 
   private <R, T> CompletableFuture<T> admin(
@@ -347,8 +404,13 @@ public final class CairnClient implements AutoCloseable {
       final Arguments arguments,
       final BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
       final Function<R, T> mapper) {
-    return call(operation, retryOnResourceExhausted, arguments, (deadline, observer) ->
-        method.accept(AdminServiceGrpc.newStub(channel).withDeadline(deadline), observer), mapper);
+    return call(
+        operation,
+        retryOnResourceExhausted,
+        arguments,
+        (deadline, observer) ->
+            method.accept(AdminServiceGrpc.newStub(channel).withDeadline(deadline), observer),
+        mapper);
   }
 
   private <Q, R, T> CompletableFuture<T> call(
@@ -364,22 +426,32 @@ public final class CairnClient implements AutoCloseable {
     }
     // One deadline for every attempt: retries never extend the call.
     final Deadline deadline = Deadline.after(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-    final Supplier<CompletableFuture<T>> send = () -> {
-      final GrpcCall<Q, R, T> call =
-          new GrpcCall<>(operation, gateway, requestTimeout, deadline, mapper);
-      try {
-        start.accept(deadline, call);
-      } catch (final RuntimeException e) {
-        // e.g. the channel was shut down
-        call.onError(e);
-      }
-      return call.future();
-    };
+    final Supplier<CompletableFuture<T>> send =
+        () -> {
+          final GrpcCall<Q, R, T> call =
+              new GrpcCall<>(operation, gateway, requestTimeout, deadline, mapper);
+          try {
+            start.accept(deadline, call);
+          } catch (final RuntimeException e) {
+            // e.g. the channel was shut down
+            call.onError(e);
+          }
+          return call.future();
+        };
     if (!retryOnResourceExhausted || !retryPolicy.retries()) {
       return send.get();
     }
-    return new RetryingCall<>(operation, retryPolicy, deadline, requestTimeout.toMillis(),
-        retryScheduler, this::nextJitter, retryCounters, waitingForRetry, send).start();
+    return new RetryingCall<>(
+            operation,
+            retryPolicy,
+            deadline,
+            requestTimeout.toMillis(),
+            retryScheduler,
+            this::nextJitter,
+            retryCounters,
+            waitingForRetry,
+            send)
+        .start();
   }
 
   private synchronized double nextJitter() {
@@ -396,17 +468,18 @@ public final class CairnClient implements AutoCloseable {
     } catch (final InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
-      throw new CairnClientException(ErrorCode.CANCELLED,
+      throw new CairnClientException(
+          ErrorCode.CANCELLED,
           "Expected to wait for the answer, but the thread was interrupted; the call was"
-              + " cancelled and its outcome is unknown", e);
+              + " cancelled and its outcome is unknown",
+          e);
     } catch (final CancellationException e) {
       throw new CairnClientException(ErrorCode.CANCELLED, "The call was cancelled", e);
     } catch (final ExecutionException e) {
       if (e.getCause() instanceof CairnClientException failure) {
         throw new CairnClientException(failure.code(), failure.getMessage(), failure);
       }
-      throw new CairnClientException(ErrorCode.UNKNOWN, String.valueOf(e.getCause()),
-          e.getCause());
+      throw new CairnClientException(ErrorCode.UNKNOWN, String.valueOf(e.getCause()), e.getCause());
     }
   }
 
@@ -432,8 +505,13 @@ public final class CairnClient implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "CairnClient{gateway=" + gateway + ", requestTimeout=" + requestTimeout
-        + ", retryPolicy=" + retryPolicy + "}";
+    return "CairnClient{gateway="
+        + gateway
+        + ", requestTimeout="
+        + requestTimeout
+        + ", retryPolicy="
+        + retryPolicy
+        + "}";
   }
 
   /** Builds a {@link CairnClient}. */
@@ -483,11 +561,14 @@ public final class CairnClient implements AutoCloseable {
       } catch (final CairnClientException e) {
         arguments.add(e.getMessage());
       }
-      arguments.duration("requestTimeout", requestTimeout, REQUEST_TIMEOUT_MIN,
-          REQUEST_TIMEOUT_MAX);
+      arguments.duration(
+          "requestTimeout", requestTimeout, REQUEST_TIMEOUT_MIN, REQUEST_TIMEOUT_MAX);
       arguments.notNull("retryPolicy", retryPolicy);
       arguments.check();
-      return new CairnClient(address, requestTimeout, retryPolicy,
+      return new CairnClient(
+          address,
+          requestTimeout,
+          retryPolicy,
           jitterSeed != null ? jitterSeed : System.nanoTime());
     }
   }

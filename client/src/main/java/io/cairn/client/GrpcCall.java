@@ -47,11 +47,12 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
 
   @Override
   public void beforeStart(final ClientCallStreamObserver<Q> requestStream) {
-    future.whenComplete((ignored, error) -> {
-      if (error instanceof CancellationException) {
-        requestStream.cancel(operation + " cancelled by the caller", null);
-      }
-    });
+    future.whenComplete(
+        (ignored, error) -> {
+          if (error instanceof CancellationException) {
+            requestStream.cancel(operation + " cancelled by the caller", null);
+          }
+        });
   }
 
   @Override
@@ -67,16 +68,24 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
   @Override
   public void onCompleted() {
     if (response == null) {
-      future.completeExceptionally(new CairnClientException(ErrorCode.INTERNAL,
-          "Expected one response to " + operation + ", but the gateway sent none"));
+      future.completeExceptionally(
+          new CairnClientException(
+              ErrorCode.INTERNAL,
+              "Expected one response to " + operation + ", but the gateway sent none"));
       return;
     }
     try {
       future.complete(mapper.apply(response));
     } catch (final RuntimeException e) {
-      future.completeExceptionally(new CairnClientException(ErrorCode.INTERNAL,
-          "Expected a response to " + operation + " this client understands, but mapping it"
-              + " failed: " + e, e));
+      future.completeExceptionally(
+          new CairnClientException(
+              ErrorCode.INTERNAL,
+              "Expected a response to "
+                  + operation
+                  + " this client understands, but mapping it"
+                  + " failed: "
+                  + e,
+              e));
     }
   }
 
@@ -112,16 +121,34 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
     final String message;
     if (cause != null) {
       // raised on this side: no connection, TLS, a broken stream
-      message = "Expected the gateway at " + gateway + " to answer " + operation + ", but "
-          + (description.isEmpty() ? "" : description + ": ") + cause.getMessage()
-          + (code == ErrorCode.UNAVAILABLE ? ". Is the gateway running?" : "");
+      message =
+          "Expected the gateway at "
+              + gateway
+              + " to answer "
+              + operation
+              + ", but "
+              + (description.isEmpty() ? "" : description + ": ")
+              + cause.getMessage()
+              + (code == ErrorCode.UNAVAILABLE ? ". Is the gateway running?" : "");
     } else if (code == ErrorCode.DEADLINE_EXCEEDED
         && (deadlinePassed || isLocalDeadline(description))) {
-      message = "Expected an answer to " + operation + " within " + timeout.toMillis()
-          + " ms, but none came (" + description + "); the outcome is unknown";
+      message =
+          "Expected an answer to "
+              + operation
+              + " within "
+              + timeout.toMillis()
+              + " ms, but none came ("
+              + description
+              + "); the outcome is unknown";
     } else if (code == ErrorCode.UNKNOWN || code == ErrorCode.CANCELLED) {
-      message = status.getCode() + " from the gateway at " + gateway + " (" + operation + ")"
-          + (description.isEmpty() ? "" : ": " + description);
+      message =
+          status.getCode()
+              + " from the gateway at "
+              + gateway
+              + " ("
+              + operation
+              + ")"
+              + (description.isEmpty() ? "" : ": " + description);
     } else {
       message = description.isEmpty() ? status.getCode() + " (" + operation + ")" : description;
     }
@@ -131,8 +158,8 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
   /**
    * Whether {@code failure} is a RESOURCE_EXHAUSTED the gateway answered (a broker's BACKPRESSURE
    * or the gateway's full queue: nothing was written, sending again is safe), as opposed to one
-   * gRPC raised itself: a message over a size limit, which sending again cannot cure and which,
-   * for an answer too large, comes after the call was carried out.
+   * gRPC raised itself: a message over a size limit, which sending again cannot cure and which, for
+   * an answer too large, comes after the call was carried out.
    */
   static boolean isBackpressure(final CairnClientException failure) {
     if (failure.code() != ErrorCode.RESOURCE_EXHAUSTED || failure.getCause() == null) {

@@ -17,24 +17,23 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The client of a gateway's management HTTP endpoints (the paths Zeebe operators script
- * against): {@code /actuator/backups}, {@code /actuator/exporting/pause|resume}, {@code /health},
- * {@code /ready}, {@code /metrics}. Uses {@code java.net.http}.
+ * The client of a gateway's management HTTP endpoints (the paths Zeebe operators script against):
+ * {@code /actuator/backups}, {@code /actuator/exporting/pause|resume}, {@code /health}, {@code
+ * /ready}, {@code /metrics}. Uses {@code java.net.http}.
  *
  * <p>Contract: thread-safe; every call returns or throws {@link CairnClientException}. A problem
  * detail (RFC 7807) becomes the exception's message, its status the {@link ErrorCode}: 400
- * INVALID_ARGUMENT, 404 NOT_FOUND, 409 ALREADY_EXISTS when taking a backup and
- * FAILED_PRECONDITION otherwise, 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE, 504 DEADLINE_EXCEEDED,
- * 500 INTERNAL. Connection failures are UNAVAILABLE; no answer within the timeout is
- * DEADLINE_EXCEEDED.
+ * INVALID_ARGUMENT, 404 NOT_FOUND, 409 ALREADY_EXISTS when taking a backup and FAILED_PRECONDITION
+ * otherwise, 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE, 504 DEADLINE_EXCEEDED, 500 INTERNAL.
+ * Connection failures are UNAVAILABLE; no answer within the timeout is DEADLINE_EXCEEDED.
  */
 public final class ManagementClient {
   /** Default per-request timeout. */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String RULE = "an http or https URI with a host, such as"
-      + " http://127.0.0.1:9600";
+  private static final String RULE =
+      "an http or https URI with a host, such as" + " http://127.0.0.1:9600";
 
   private final URI base;
   private final Duration requestTimeout;
@@ -43,10 +42,11 @@ public final class ManagementClient {
   private ManagementClient(final URI base, final Duration requestTimeout) {
     this.base = base;
     this.requestTimeout = requestTimeout;
-    this.http = HttpClient.newBuilder()
-        .connectTimeout(requestTimeout)
-        .version(HttpClient.Version.HTTP_1_1)
-        .build();
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(requestTimeout)
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
   }
 
   /** A client of the endpoints under {@code base} (e.g. {@code http://127.0.0.1:9600}). */
@@ -61,12 +61,20 @@ public final class ManagementClient {
    */
   public static ManagementClient of(final URI base, final Duration requestTimeout) {
     final Arguments arguments = Arguments.of("ManagementClient");
-    if (base == null || base.getScheme() == null || base.getHost() == null
+    if (base == null
+        || base.getScheme() == null
+        || base.getHost() == null
         || !List.of("http", "https").contains(base.getScheme().toLowerCase(Locale.ROOT))) {
-      arguments.add("Expected base " + RULE + ", but was "
-          + (base == null ? "null" : Arguments.quote(base.toString())));
+      arguments.add(
+          "Expected base "
+              + RULE
+              + ", but was "
+              + (base == null ? "null" : Arguments.quote(base.toString())));
     }
-    arguments.duration("requestTimeout", requestTimeout, CairnClient.REQUEST_TIMEOUT_MIN,
+    arguments.duration(
+        "requestTimeout",
+        requestTimeout,
+        CairnClient.REQUEST_TIMEOUT_MIN,
         CairnClient.REQUEST_TIMEOUT_MAX);
     arguments.check();
     final String text = base.toString();
@@ -88,15 +96,24 @@ public final class ManagementClient {
   public BackupTaken takeBackup(final long backupId) {
     final String operation = "POST /actuator/backups";
     Arguments.of(operation).backupId(backupId).check();
-    final JsonNode body = json(send(operation, request("/actuator/backups")
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"backupId\": " + backupId + "}")),
-        202, ErrorCode.ALREADY_EXISTS), operation);
+    final JsonNode body =
+        json(
+            send(
+                operation,
+                request("/actuator/backups")
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"backupId\": " + backupId + "}")),
+                202,
+                ErrorCode.ALREADY_EXISTS),
+            operation);
     final List<PartitionCheckpoint> partitions = new ArrayList<>();
     for (final JsonNode p : body.path("partitions")) {
-      partitions.add(new PartitionCheckpoint(p.path("partitionId").asInt(),
-          p.path("created").asBoolean(), p.path("checkpointId").asLong(),
-          p.path("checkpointPosition").asLong()));
+      partitions.add(
+          new PartitionCheckpoint(
+              p.path("partitionId").asInt(),
+              p.path("created").asBoolean(),
+              p.path("checkpointId").asLong(),
+              p.path("checkpointPosition").asLong()));
     }
     return new BackupTaken(body.path("backupId").asLong(backupId), partitions);
   }
@@ -105,16 +122,23 @@ public final class ManagementClient {
   public BackupInfo getBackup(final long backupId) {
     final String operation = "GET /actuator/backups/" + backupId;
     Arguments.of(operation).backupId(backupId).check();
-    return BackupJsonMapping.backup(json(send(operation,
-        request("/actuator/backups/" + backupId).GET(), 200, ErrorCode.FAILED_PRECONDITION),
-        operation));
+    return BackupJsonMapping.backup(
+        json(
+            send(
+                operation,
+                request("/actuator/backups/" + backupId).GET(),
+                200,
+                ErrorCode.FAILED_PRECONDITION),
+            operation));
   }
 
   /** {@code GET /actuator/backups}: backups newest first (at most 1000). */
   public List<BackupInfo> listBackups() {
     final String operation = "GET /actuator/backups";
-    final JsonNode body = json(send(operation, request("/actuator/backups").GET(), 200,
-        ErrorCode.FAILED_PRECONDITION), operation);
+    final JsonNode body =
+        json(
+            send(operation, request("/actuator/backups").GET(), 200, ErrorCode.FAILED_PRECONDITION),
+            operation);
     if (!body.isArray()) {
       throw unexpected(operation, "a JSON array", body.getNodeType().toString());
     }
@@ -127,34 +151,44 @@ public final class ManagementClient {
   public void deleteBackup(final long backupId) {
     final String operation = "DELETE /actuator/backups/" + backupId;
     Arguments.of(operation).backupId(backupId).check();
-    send(operation, request("/actuator/backups/" + backupId).DELETE(), 204,
+    send(
+        operation,
+        request("/actuator/backups/" + backupId).DELETE(),
+        204,
         ErrorCode.FAILED_PRECONDITION);
   }
 
   /** {@code POST /actuator/exporting/pause} on every broker. */
   public void pauseExporting() {
     final String operation = "POST /actuator/exporting/pause";
-    send(operation, request("/actuator/exporting/pause")
-        .POST(HttpRequest.BodyPublishers.noBody()), 204, ErrorCode.FAILED_PRECONDITION);
+    send(
+        operation,
+        request("/actuator/exporting/pause").POST(HttpRequest.BodyPublishers.noBody()),
+        204,
+        ErrorCode.FAILED_PRECONDITION);
   }
 
   /** {@code POST /actuator/exporting/resume} on every broker. */
   public void resumeExporting() {
     final String operation = "POST /actuator/exporting/resume";
-    send(operation, request("/actuator/exporting/resume")
-        .POST(HttpRequest.BodyPublishers.noBody()), 204, ErrorCode.FAILED_PRECONDITION);
+    send(
+        operation,
+        request("/actuator/exporting/resume").POST(HttpRequest.BodyPublishers.noBody()),
+        204,
+        ErrorCode.FAILED_PRECONDITION);
   }
 
   /** {@code GET /health}: the gateway's status ({@code "UP"} while it runs). */
   public String health() {
     final String operation = "GET /health";
-    return json(send(operation, request("/health").GET(), 200, ErrorCode.FAILED_PRECONDITION),
-        operation).path("status").asText("");
+    return json(
+            send(operation, request("/health").GET(), 200, ErrorCode.FAILED_PRECONDITION),
+            operation)
+        .path("status")
+        .asText("");
   }
 
-  /**
-   * {@code GET /ready}: whether the gateway knows a leader for every partition (false on 503).
-   */
+  /** {@code GET /ready}: whether the gateway knows a leader for every partition (false on 503). */
   public boolean ready() {
     final String operation = "GET /ready";
     final HttpResponse<String> response = exchange(operation, request("/ready").GET());
@@ -195,26 +229,48 @@ public final class ManagementClient {
     try {
       return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (final HttpTimeoutException e) {
-      throw new CairnClientException(ErrorCode.DEADLINE_EXCEEDED, "Expected an answer to "
-          + operation + " from " + base + " within " + requestTimeout.toMillis()
-          + " ms, but none came; the outcome is unknown", e);
+      throw new CairnClientException(
+          ErrorCode.DEADLINE_EXCEEDED,
+          "Expected an answer to "
+              + operation
+              + " from "
+              + base
+              + " within "
+              + requestTimeout.toMillis()
+              + " ms, but none came; the outcome is unknown",
+          e);
     } catch (final ConnectException e) {
-      throw new CairnClientException(ErrorCode.UNAVAILABLE, "Expected the gateway at " + base
-          + " to accept a connection (" + operation + "), but " + describe(e)
-          + ". Is the gateway running?", e);
+      throw new CairnClientException(
+          ErrorCode.UNAVAILABLE,
+          "Expected the gateway at "
+              + base
+              + " to accept a connection ("
+              + operation
+              + "), but "
+              + describe(e)
+              + ". Is the gateway running?",
+          e);
     } catch (final IOException e) {
-      throw new CairnClientException(ErrorCode.UNAVAILABLE, "Expected an answer to " + operation
-          + " from " + base + ", but " + describe(e), e);
+      throw new CairnClientException(
+          ErrorCode.UNAVAILABLE,
+          "Expected an answer to " + operation + " from " + base + ", but " + describe(e),
+          e);
     } catch (final InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CairnClientException(ErrorCode.CANCELLED, "Expected to wait for the answer to "
-          + operation + ", but the thread was interrupted; the outcome is unknown", e);
+      throw new CairnClientException(
+          ErrorCode.CANCELLED,
+          "Expected to wait for the answer to "
+              + operation
+              + ", but the thread was interrupted; the outcome is unknown",
+          e);
     }
   }
 
   private static String describe(final IOException e) {
-    final String message = e.getMessage() != null ? e.getMessage()
-        : e.getCause() != null ? String.valueOf(e.getCause().getMessage()) : null;
+    final String message =
+        e.getMessage() != null
+            ? e.getMessage()
+            : e.getCause() != null ? String.valueOf(e.getCause().getMessage()) : null;
     return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
   }
 
@@ -222,16 +278,17 @@ public final class ManagementClient {
   private CairnClientException failure(
       final String operation, final HttpResponse<String> response, final ErrorCode conflict) {
     final int status = response.statusCode();
-    final ErrorCode code = switch (status) {
-      case 400, 405, 413, 415 -> ErrorCode.INVALID_ARGUMENT;
-      case 404 -> ErrorCode.NOT_FOUND;
-      case 409 -> conflict;
-      case 429 -> ErrorCode.RESOURCE_EXHAUSTED;
-      case 503 -> ErrorCode.UNAVAILABLE;
-      case 504 -> ErrorCode.DEADLINE_EXCEEDED;
-      case 500 -> ErrorCode.INTERNAL;
-      default -> ErrorCode.UNKNOWN;
-    };
+    final ErrorCode code =
+        switch (status) {
+          case 400, 405, 413, 415 -> ErrorCode.INVALID_ARGUMENT;
+          case 404 -> ErrorCode.NOT_FOUND;
+          case 409 -> conflict;
+          case 429 -> ErrorCode.RESOURCE_EXHAUSTED;
+          case 503 -> ErrorCode.UNAVAILABLE;
+          case 504 -> ErrorCode.DEADLINE_EXCEEDED;
+          case 500 -> ErrorCode.INTERNAL;
+          default -> ErrorCode.UNKNOWN;
+        };
     String detail = null;
     try {
       final JsonNode problem = JSON.readTree(response.body());
@@ -241,9 +298,17 @@ public final class ManagementClient {
     } catch (final JsonProcessingException e) {
       // not a problem detail: the status line below says what happened
     }
-    return new CairnClientException(code, detail != null ? detail
-        : "Expected a successful answer to " + operation + " from " + base + ", but got HTTP "
-            + status + (response.body().isBlank() ? "" : ": " + shorten(response.body())));
+    return new CairnClientException(
+        code,
+        detail != null
+            ? detail
+            : "Expected a successful answer to "
+                + operation
+                + " from "
+                + base
+                + ", but got HTTP "
+                + status
+                + (response.body().isBlank() ? "" : ": " + shorten(response.body())));
   }
 
   private JsonNode json(final String body, final String operation) {
@@ -254,15 +319,24 @@ public final class ManagementClient {
       }
       return node;
     } catch (final JsonProcessingException e) {
-      throw unexpected(operation, "a JSON body", "'" + shorten(body) + "' ("
-          + e.getOriginalMessage() + ")");
+      throw unexpected(
+          operation, "a JSON body", "'" + shorten(body) + "' (" + e.getOriginalMessage() + ")");
     }
   }
 
   private CairnClientException unexpected(
       final String operation, final String expected, final String actual) {
-    return new CairnClientException(ErrorCode.INTERNAL, "Expected " + expected + " in the answer"
-        + " to " + operation + " from " + base + ", but got " + actual);
+    return new CairnClientException(
+        ErrorCode.INTERNAL,
+        "Expected "
+            + expected
+            + " in the answer"
+            + " to "
+            + operation
+            + " from "
+            + base
+            + ", but got "
+            + actual);
   }
 
   private static String shorten(final String text) {

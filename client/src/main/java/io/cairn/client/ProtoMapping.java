@@ -28,8 +28,12 @@ final class ProtoMapping {
   }
 
   static TransferAccepted transferAccepted(final TransferResponse r) {
-    return new TransferAccepted(r.getTransferKey(), r.getSourcePartitionId(),
-        r.getTargetPartitionId(), r.getCompleted(), r.getPosition());
+    return new TransferAccepted(
+        r.getTransferKey(),
+        r.getSourcePartitionId(),
+        r.getTargetPartitionId(),
+        r.getCompleted(),
+        r.getPosition());
   }
 
   static Account account(final GetAccountResponse r) {
@@ -37,20 +41,30 @@ final class ProtoMapping {
   }
 
   static BackupTaken backupTaken(final TakeBackupResponse r) {
-    return new BackupTaken(r.getBackupId(), r.getPartitionsList().stream()
-        .map(p -> new PartitionCheckpoint(p.getPartitionId(), p.getCreated(),
-            p.getCheckpointId(), p.getCheckpointPosition()))
-        .toList());
+    return new BackupTaken(
+        r.getBackupId(),
+        r.getPartitionsList().stream()
+            .map(
+                p ->
+                    new PartitionCheckpoint(
+                        p.getPartitionId(),
+                        p.getCreated(),
+                        p.getCheckpointId(),
+                        p.getCheckpointPosition()))
+            .toList());
   }
 
   static BackupInfo backup(final Backup b) {
-    return new BackupInfo(b.getBackupId(), state(b.getState()), b.getFailureReason(),
+    return new BackupInfo(
+        b.getBackupId(),
+        state(b.getState()),
+        b.getFailureReason(),
         b.getPartitionsList().stream().map(ProtoMapping::partitionBackup).toList());
   }
 
   static BackupPage backupPage(final ListBackupsResponse r) {
-    return new BackupPage(r.getBackupsList().stream().map(ProtoMapping::backup).toList(),
-        r.getNextPageToken());
+    return new BackupPage(
+        r.getBackupsList().stream().map(ProtoMapping::backup).toList(), r.getNextPageToken());
   }
 
   static ExportingState exporting(final ExportingResponse r) {
@@ -58,27 +72,60 @@ final class ProtoMapping {
   }
 
   static Topology topology(final io.cairn.gateway.v1.Topology t) {
-    final List<Topology.Broker> brokers = t.getBrokersList().stream()
-        .map(b -> new Topology.Broker(b.getNodeId(), b.getAddress(), b.getReachable(),
-            b.getError(), b.getVersion(), b.getReplicasList().stream()
-                .map(r -> new Topology.Replica(r.getPartitionId(), role(r.getRole()), r.getTerm(),
-                    health(r.getHealth()), r.getHealthReason()))
-                .toList()))
-        .toList();
-    final List<Topology.Partition> partitions = t.getPartitionsList().stream()
-        .map(p -> new Topology.Partition(p.getPartitionId(), p.getLeaderNodeId(), p.getTerm(),
-            health(p.getHealth())))
-        .toList();
-    return new Topology(t.getClusterId(), t.getPartitionCount(), t.getReplicationFactor(),
-        brokers, partitions, Instant.ofEpochMilli(t.getRefreshedAtMs()));
+    final List<Topology.Broker> brokers =
+        t.getBrokersList().stream()
+            .map(
+                b ->
+                    new Topology.Broker(
+                        b.getNodeId(),
+                        b.getAddress(),
+                        b.getReachable(),
+                        b.getError(),
+                        b.getVersion(),
+                        b.getReplicasList().stream()
+                            .map(
+                                r ->
+                                    new Topology.Replica(
+                                        r.getPartitionId(),
+                                        role(r.getRole()),
+                                        r.getTerm(),
+                                        health(r.getHealth()),
+                                        r.getHealthReason()))
+                            .toList()))
+            .toList();
+    final List<Topology.Partition> partitions =
+        t.getPartitionsList().stream()
+            .map(
+                p ->
+                    new Topology.Partition(
+                        p.getPartitionId(),
+                        p.getLeaderNodeId(),
+                        p.getTerm(),
+                        health(p.getHealth())))
+            .toList();
+    return new Topology(
+        t.getClusterId(),
+        t.getPartitionCount(),
+        t.getReplicationFactor(),
+        brokers,
+        partitions,
+        Instant.ofEpochMilli(t.getRefreshedAtMs()));
   }
 
   private static PartitionBackupInfo partitionBackup(final PartitionBackup p) {
-    return new PartitionBackupInfo(p.getPartitionId(), state(p.getState()), p.getFailureReason(),
-        p.getCheckpointPosition(), p.getSnapshotId(), p.getNodeId(), p.getBrokerVersion(),
+    return new PartitionBackupInfo(
+        p.getPartitionId(),
+        state(p.getState()),
+        p.getFailureReason(),
+        p.getCheckpointPosition(),
+        p.getSnapshotId(),
+        p.getNodeId(),
+        p.getBrokerVersion(),
         p.hasCreatedAt() ? instant(p.getCreatedAt()) : null,
         p.hasLastUpdatedAt() ? instant(p.getLastUpdatedAt()) : null,
-        p.getSizeBytes(), p.getFileCount(), p.getStateDigest());
+        p.getSizeBytes(),
+        p.getFileCount(),
+        p.getStateDigest());
   }
 
   private static Instant instant(final Timestamp t) {

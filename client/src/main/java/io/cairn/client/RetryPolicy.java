@@ -8,25 +8,27 @@ import java.util.Objects;
  * and how long it waits before it does.
  *
  * <p>Resending is safe for every call, transfers and deposits included: the gateway answers
- * RESOURCE_EXHAUSTED only for a command that was not written — a broker answered BACKPRESSURE
- * (it refuses before writing to its log: too many commands in flight, or too many appends not
- * committed yet), or the gateway's own queue was full before anything was sent. Every other code
- * is returned at once, as without a policy.
+ * RESOURCE_EXHAUSTED only for a command that was not written — a broker answered BACKPRESSURE (it
+ * refuses before writing to its log: too many commands in flight, or too many appends not committed
+ * yet), or the gateway's own queue was full before anything was sent. Every other code is returned
+ * at once, as without a policy.
  *
- * <p>Retry {@code n} (1 for the first) waits a uniformly random time in {@code [0,
- * min(backoffMax, backoffMin * 2^(n-1))]} — exponential backoff with full jitter, so that clients
- * refused together do not come back together. A call is sent at most {@code maxAttempts} times
- * in all, and never again once the wait would reach its deadline: then, or when the attempts are
- * used up, the last RESOURCE_EXHAUSTED is returned, its message naming the attempts made.
- * {@code maxAttempts = 1} turns retrying off.
+ * <p>Retry {@code n} (1 for the first) waits a uniformly random time in {@code [0, min(backoffMax,
+ * backoffMin * 2^(n-1))]} — exponential backoff with full jitter, so that clients refused together
+ * do not come back together. A call is sent at most {@code maxAttempts} times in all, and never
+ * again once the wait would reach its deadline: then, or when the attempts are used up, the last
+ * RESOURCE_EXHAUSTED is returned, its message naming the attempts made. {@code maxAttempts = 1}
+ * turns retrying off.
  *
  * <p>Immutable; the delay is a pure function of the retry number and a random draw.
  */
 public final class RetryPolicy {
   /** Sends of one call at most, the first included. */
   public static final int DEFAULT_MAX_ATTEMPTS = 10;
+
   /** The longest wait before the first retry. */
   public static final Duration DEFAULT_BACKOFF_MIN = Duration.ofMillis(10);
+
   /** The longest wait before any retry. */
   public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMillis(500);
 
@@ -61,8 +63,8 @@ public final class RetryPolicy {
 
   /**
    * A policy of {@code maxAttempts} in [1, 1000] sends at most, waiting up to {@code backoffMin}
-   * before the first retry and never more than {@code backoffMax}, both in [1 ms, 1 min] and
-   * {@code backoffMin <= backoffMax}.
+   * before the first retry and never more than {@code backoffMax}, both in [1 ms, 1 min] and {@code
+   * backoffMin <= backoffMax}.
    *
    * @throws CairnClientException INVALID_ARGUMENT listing every bad value
    */
@@ -70,8 +72,8 @@ public final class RetryPolicy {
       final int maxAttempts, final Duration backoffMin, final Duration backoffMax) {
     final Arguments arguments = Arguments.of("RetryPolicy");
     if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS_MAX) {
-      arguments.add("Expected maxAttempts in [1, " + MAX_ATTEMPTS_MAX + "], but was "
-          + maxAttempts);
+      arguments.add(
+          "Expected maxAttempts in [1, " + MAX_ATTEMPTS_MAX + "], but was " + maxAttempts);
     }
     arguments.duration("backoffMin", backoffMin, BACKOFF_LOWEST, BACKOFF_HIGHEST);
     arguments.duration("backoffMax", backoffMax, BACKOFF_LOWEST, BACKOFF_HIGHEST);
@@ -137,7 +139,12 @@ public final class RetryPolicy {
 
   @Override
   public String toString() {
-    return "RetryPolicy{maxAttempts=" + maxAttempts + ", backoff=" + backoffMin.toMillis()
-        + ".." + backoffMax.toMillis() + " ms}";
+    return "RetryPolicy{maxAttempts="
+        + maxAttempts
+        + ", backoff="
+        + backoffMin.toMillis()
+        + ".."
+        + backoffMax.toMillis()
+        + " ms}";
   }
 }

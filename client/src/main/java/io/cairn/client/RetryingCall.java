@@ -18,9 +18,9 @@ import java.util.function.Supplier;
  * the call's deadline; the waits run on the client's scheduler, never on a gRPC thread; cancelling
  * the future cancels the attempt in flight or the one waiting.
  *
- * <p>Attempts follow one another (the next starts only after the previous answered), so the
- * attempt count needs no lock; the fields other threads read are volatile. A call waiting for its
- * next attempt is in the client's {@code waiting} set, so that closing the client can end it.
+ * <p>Attempts follow one another (the next starts only after the previous answered), so the attempt
+ * count needs no lock; the fields other threads read are volatile. A call waiting for its next
+ * attempt is in the client's {@code waiting} set, so that closing the client can end it.
  *
  * @param <T> what the caller gets
  */
@@ -48,8 +48,8 @@ final class RetryingCall<T> {
   private volatile CairnClientException last;
 
   /**
-   * @param send starts one attempt (with {@code deadline}) and returns its future, which fails
-   *     with a {@link CairnClientException}
+   * @param send starts one attempt (with {@code deadline}) and returns its future, which fails with
+   *     a {@link CairnClientException}
    * @param jitter uniform draws from [0, 1)
    * @param waiting the calls waiting for a retry, which {@link #abandon} ends when the client
    *     closes
@@ -77,15 +77,16 @@ final class RetryingCall<T> {
 
   /** Sends the first attempt; the future completes with the first answer that is not retried. */
   CompletableFuture<T> start() {
-    result.whenComplete((ignored, error) -> {
-      if (error instanceof CancellationException) {
-        waiting.remove(this);
-        final Future<?> current = inFlight;
-        if (current != null) {
-          current.cancel(true);
-        }
-      }
-    });
+    result.whenComplete(
+        (ignored, error) -> {
+          if (error instanceof CancellationException) {
+            waiting.remove(this);
+            final Future<?> current = inFlight;
+            if (current != null) {
+              current.cancel(true);
+            }
+          }
+        });
     attempt();
     return result;
   }
@@ -145,14 +146,23 @@ final class RetryingCall<T> {
       return;
     }
     if (attempts >= policy.maxAttempts()) {
-      result.completeExceptionally(attempts == 1 ? failure : exhausted(failure, "no attempt is"
-          + " left (maxAttempts " + policy.maxAttempts() + ")"));
+      result.completeExceptionally(
+          attempts == 1
+              ? failure
+              : exhausted(
+                  failure, "no attempt is" + " left (maxAttempts " + policy.maxAttempts() + ")"));
       return;
     }
     final long delayNanos = policy.backoffNanos(attempts, jitter.getAsDouble());
     if (delayNanos >= deadline.timeRemaining(TimeUnit.NANOSECONDS)) {
-      result.completeExceptionally(exhausted(failure, "the wait of " + delayNanos / 1_000_000
-          + " ms before attempt " + (attempts + 1) + " would reach the deadline"));
+      result.completeExceptionally(
+          exhausted(
+              failure,
+              "the wait of "
+                  + delayNanos / 1_000_000
+                  + " ms before attempt "
+                  + (attempts + 1)
+                  + " would reach the deadline"));
       return;
     }
     last = failure;
@@ -170,13 +180,23 @@ final class RetryingCall<T> {
     }
   }
 
-  private CairnClientException exhausted(
-      final CairnClientException lastFailure, final String why) {
-    return new CairnClientException(ErrorCode.RESOURCE_EXHAUSTED,
-        "Expected " + operation + " to be accepted within " + policy.maxAttempts()
-            + " attempts and " + timeoutMs + " ms, but the gateway answered RESOURCE_EXHAUSTED to"
-            + " every attempt (" + attempts + " made) and " + why + "; last: "
-            + lastFailure.getMessage() + ". It was not carried out; send it again later",
+  private CairnClientException exhausted(final CairnClientException lastFailure, final String why) {
+    return new CairnClientException(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "Expected "
+            + operation
+            + " to be accepted within "
+            + policy.maxAttempts()
+            + " attempts and "
+            + timeoutMs
+            + " ms, but the gateway answered RESOURCE_EXHAUSTED to"
+            + " every attempt ("
+            + attempts
+            + " made) and "
+            + why
+            + "; last: "
+            + lastFailure.getMessage()
+            + ". It was not carried out; send it again later",
         lastFailure);
   }
 

@@ -15,10 +15,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 final class ArgumentsTest {
   private static final long SEED = 0x5eed_c1e7L;
   private static final int TRIES = 20_000;
+
   /** Characters that stress the rule: ASCII, spaces, controls, multi-byte, surrogate halves. */
   private static final char[] ALPHABET = {
-    'a', 'Z', '0', '-', '.', ' ', '\t', '\n', '\u0000', '\u007f', '\u0085', '\u00e9',
-    '\u20ac', '\u3000', '\ud83d', '\ude00', '\u2028', '\uffff'
+    'a', 'Z', '0', '-', '.', ' ', '\t', '\n', '\u0000', '\u007f', '\u0085', '\u00e9', '\u20ac',
+    '\u3000', '\ud83d', '\ude00', '\u2028', '\uffff'
   };
 
   @Test
@@ -56,18 +57,34 @@ final class ArgumentsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "localhost", "localhost:", ":26500", "host:0", "host:65536",
-      "host:-1", "host:26500:1", "::1:26500", "ho st:1", "host:12345678"})
+  @ValueSource(
+      strings = {
+        "",
+        "localhost",
+        "localhost:",
+        ":26500",
+        "host:0",
+        "host:65536",
+        "host:-1",
+        "host:26500:1",
+        "::1:26500",
+        "ho st:1",
+        "host:12345678"
+      })
   void shouldRefuseAnAddressThatIsNotHostColonPort(final String text) {
-    assertFailure(() -> HostPort.parse("gateway", text), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> HostPort.parse("gateway", text),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected gateway host:port (a host name, an IPv4 address or a bracketed IPv6 address)"
-            + " with a port in [1, 65535], but was '" + text + "'");
+            + " with a port in [1, 65535], but was '"
+            + text
+            + "'");
   }
 
   @Test
   void shouldListEveryBadBuilderSettingAtOnce() {
-    assertFailure(() -> CairnClient.builder().gateway("nope").requestTimeout(Duration.ZERO)
-            .build(),
+    assertFailure(
+        () -> CairnClient.builder().gateway("nope").requestTimeout(Duration.ZERO).build(),
         ErrorCode.INVALID_ARGUMENT,
         "Expected gateway host:port (a host name, an IPv4 address or a bracketed IPv6 address)"
             + " with a port in [1, 65535], but was 'nope' (CairnClient); Expected requestTimeout"
@@ -86,8 +103,10 @@ final class ArgumentsTest {
     final int length = random.nextInt(10) == 0 ? 120 + random.nextInt(20) : random.nextInt(6);
     final StringBuilder id = new StringBuilder();
     for (int i = 0; i < length; i++) {
-      id.append(random.nextInt(3) == 0 ? ALPHABET[random.nextInt(ALPHABET.length)]
-          : (char) ('a' + random.nextInt(26)));
+      id.append(
+          random.nextInt(3) == 0
+              ? ALPHABET[random.nextInt(ALPHABET.length)]
+              : (char) ('a' + random.nextInt(26)));
     }
     return id.toString();
   }

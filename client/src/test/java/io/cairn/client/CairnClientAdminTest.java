@@ -27,10 +27,11 @@ final class CairnClientAdminTest {
   @BeforeAll
   void start() {
     harness = new GatewayHarness().awaitReady();
-    client = CairnClient.builder()
-        .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
-        .requestTimeout(Duration.ofSeconds(20))
-        .build();
+    client =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
+            .requestTimeout(Duration.ofSeconds(20))
+            .build();
   }
 
   @AfterAll
@@ -49,13 +50,16 @@ final class CairnClientAdminTest {
     final BackupTaken taken = client.takeBackup(5);
 
     assertThat(taken.backupId()).isEqualTo(5);
-    assertThat(taken.partitions()).extracting(PartitionCheckpoint::partitionId)
+    assertThat(taken.partitions())
+        .extracting(PartitionCheckpoint::partitionId)
         .containsExactly(1, 2, 3);
-    assertThat(taken.partitions()).allSatisfy(p -> {
-      assertThat(p.created()).isTrue();
-      assertThat(p.checkpointId()).isEqualTo(5);
-      assertThat(p.checkpointPosition()).isPositive();
-    });
+    assertThat(taken.partitions())
+        .allSatisfy(
+            p -> {
+              assertThat(p.created()).isTrue();
+              assertThat(p.checkpointId()).isEqualTo(5);
+              assertThat(p.checkpointPosition()).isPositive();
+            });
 
     final BackupInfo backup = client.getBackup(5);
     assertThat(backup.backupId()).isEqualTo(5);
@@ -80,11 +84,12 @@ final class CairnClientAdminTest {
   void shouldRefuseAnIdNotHigherThanTheLastWithAlreadyExists() {
     client.takeBackup(5);
 
-    assertFailure(() -> client.takeBackup(5), ErrorCode.ALREADY_EXISTS,
-        "backup 5 exists already");
-    assertFailure(() -> client.takeBackup(3), ErrorCode.ALREADY_EXISTS,
-        "but 3 is not higher than 5");
-    assertFailure(() -> client.takeBackup(0), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(() -> client.takeBackup(5), ErrorCode.ALREADY_EXISTS, "backup 5 exists already");
+    assertFailure(
+        () -> client.takeBackup(3), ErrorCode.ALREADY_EXISTS, "but 3 is not higher than 5");
+    assertFailure(
+        () -> client.takeBackup(0),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected backupId >= 1, but was 0 (TakeBackup)");
   }
 
@@ -98,13 +103,16 @@ final class CairnClientAdminTest {
 
     assertThat(backup.state()).isEqualTo(BackupState.FAILED);
     assertThat(backup.failureReason()).contains("leader changed");
-    assertThat(backup.partitions()).extracting(PartitionBackupInfo::state)
+    assertThat(backup.partitions())
+        .extracting(PartitionBackupInfo::state)
         .containsExactly(BackupState.COMPLETED, BackupState.FAILED, BackupState.IN_PROGRESS);
     assertThat(backup.partitions().get(1).failureReason()).isEqualTo("leader changed");
     assertThat(backup.partitions().get(1).snapshotId()).isEmpty();
     assertThat(backup.state().isFinal()).isTrue();
     assertThat(backup.partitions().get(2).state().isFinal()).isFalse();
-    assertFailure(() -> client.getBackup(77), ErrorCode.NOT_FOUND,
+    assertFailure(
+        () -> client.getBackup(77),
+        ErrorCode.NOT_FOUND,
         "Expected backup 77 to exist, but no partition has it");
   }
 
@@ -130,12 +138,15 @@ final class CairnClientAdminTest {
     assertThat(first.isLast()).isFalse();
     assertThat(second.backups()).extracting(BackupInfo::backupId).containsExactly(3L, 2L);
     assertThat(paged).containsExactly(5L, 4L, 3L, 2L, 1L);
-    assertThat(client.listAllBackups()).extracting(BackupInfo::backupId)
+    assertThat(client.listAllBackups())
+        .extracting(BackupInfo::backupId)
         .containsExactly(5L, 4L, 3L, 2L, 1L);
-    assertFailure(() -> client.listBackups(1001, ""), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.listBackups(1001, ""),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected pageSize in [0, 1000]");
-    assertFailure(() -> client.listBackups(2, "not-a-token"), ErrorCode.INVALID_ARGUMENT,
-        "pageToken");
+    assertFailure(
+        () -> client.listBackups(2, "not-a-token"), ErrorCode.INVALID_ARGUMENT, "pageToken");
   }
 
   @Test
@@ -152,11 +163,10 @@ final class CairnClientAdminTest {
 
   @Test
   void shouldReportAStoreThatIsNotConfiguredAsUnavailable() {
-    harness.brokers.forEach(b -> b.failBackupQueries(ResponseStatus.UNAVAILABLE,
-        "backups are not configured"));
+    harness.brokers.forEach(
+        b -> b.failBackupQueries(ResponseStatus.UNAVAILABLE, "backups are not configured"));
 
-    assertFailure(() -> client.getBackup(1), ErrorCode.UNAVAILABLE,
-        "backups are not configured");
+    assertFailure(() -> client.getBackup(1), ErrorCode.UNAVAILABLE, "backups are not configured");
   }
 
   @Test
@@ -179,16 +189,20 @@ final class CairnClientAdminTest {
     assertThat(topology.clusterId()).isEqualTo(FakeCluster.CLUSTER_ID);
     assertThat(topology.partitionCount()).isEqualTo(3);
     assertThat(topology.hasAllLeaders()).isTrue();
-    assertThat(topology.partitions()).extracting(Topology.Partition::leaderNodeId)
+    assertThat(topology.partitions())
+        .extracting(Topology.Partition::leaderNodeId)
         .containsExactly(0, 1, 0);
     assertThat(topology.partition(2).orElseThrow().health()).isEqualTo(Topology.Health.HEALTHY);
     assertThat(topology.brokers()).extracting(Topology.Broker::nodeId).containsExactly(0, 1);
     final Topology.Broker broker1 = topology.brokers().get(1);
     assertThat(broker1.reachable()).isTrue();
     assertThat(broker1.version()).isEqualTo(FakeCluster.VERSION);
-    assertThat(broker1.replicas()).extracting(Topology.Replica::role).containsExactly(
-        Topology.ReplicaRole.FOLLOWER, Topology.ReplicaRole.LEADER,
-        Topology.ReplicaRole.FOLLOWER);
+    assertThat(broker1.replicas())
+        .extracting(Topology.Replica::role)
+        .containsExactly(
+            Topology.ReplicaRole.FOLLOWER,
+            Topology.ReplicaRole.LEADER,
+            Topology.ReplicaRole.FOLLOWER);
     assertThat(topology.refreshedAt()).isAfter(Instant.ofEpochSecond(1_600_000_000L));
   }
 
@@ -201,9 +215,10 @@ final class CairnClientAdminTest {
 
     assertThat(topology.hasAllLeaders()).isFalse();
     assertThat(topology.partition(2).orElseThrow().leaderNodeId()).isEqualTo(-1);
-    assertThat(topology.partition(2).orElseThrow().health())
-        .isEqualTo(Topology.Health.UNREACHABLE);
-    assertFailure(() -> client.takeBackup(1), ErrorCode.UNAVAILABLE,
+    assertThat(topology.partition(2).orElseThrow().health()).isEqualTo(Topology.Health.UNREACHABLE);
+    assertFailure(
+        () -> client.takeBackup(1),
+        ErrorCode.UNAVAILABLE,
         "Expected a known leader for every partition");
     assertThat(harness.broker(0).requests(ApiDescriptor.TYPE_COMMAND)).isZero();
   }

@@ -33,10 +33,11 @@ final class CairnClientLedgerTest {
   @BeforeAll
   void start() {
     harness = new GatewayHarness().awaitReady();
-    client = CairnClient.builder()
-        .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
-        .requestTimeout(Duration.ofSeconds(20))
-        .build();
+    client =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
+            .requestTimeout(Duration.ofSeconds(20))
+            .build();
   }
 
   @AfterAll
@@ -66,8 +67,8 @@ final class CairnClientLedgerTest {
     assertThat(created.accountId()).isEqualTo(alice);
     assertThat(created.partitionId()).isEqualTo(1);
     assertThat(created.position()).isPositive();
-    assertThat(deposited).isEqualTo(
-        new Deposited(alice, 100, 1, harness.cluster.nextPosition(1) - 3));
+    assertThat(deposited)
+        .isEqualTo(new Deposited(alice, 100, 1, harness.cluster.nextPosition(1) - 3));
     assertThat(crossPartition.sourcePartitionId()).isEqualTo(1);
     assertThat(crossPartition.targetPartitionId()).isEqualTo(2);
     assertThat(crossPartition.completed()).isFalse();
@@ -99,16 +100,20 @@ final class CairnClientLedgerTest {
     client.createAccount(erin);
     client.createAccount(frank);
 
-    assertFailure(() -> client.createAccount(erin), ErrorCode.ALREADY_EXISTS,
-        "exists (ACCOUNT CREATE)");
-    assertFailure(() -> client.deposit(accountOn(1, "nobody"), 5), ErrorCode.NOT_FOUND,
-        "does not exist");
-    assertFailure(() -> client.getAccount(accountOn(1, "nobody")), ErrorCode.NOT_FOUND,
-        "does not exist");
-    assertFailure(() -> client.transfer(erin, frank, 1), ErrorCode.FAILED_PRECONDITION,
+    assertFailure(
+        () -> client.createAccount(erin), ErrorCode.ALREADY_EXISTS, "exists (ACCOUNT CREATE)");
+    assertFailure(
+        () -> client.deposit(accountOn(1, "nobody"), 5), ErrorCode.NOT_FOUND, "does not exist");
+    assertFailure(
+        () -> client.getAccount(accountOn(1, "nobody")), ErrorCode.NOT_FOUND, "does not exist");
+    assertFailure(
+        () -> client.transfer(erin, frank, 1),
+        ErrorCode.FAILED_PRECONDITION,
         "but the balance is 0");
     harness.broker(0).rejectNext(RejectionType.INVALID_ARGUMENT, "engine says no");
-    assertFailure(() -> client.createAccount(accountOn(1, "grace")), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.createAccount(accountOn(1, "grace")),
+        ErrorCode.INVALID_ARGUMENT,
         "engine says no");
   }
 
@@ -116,25 +121,37 @@ final class CairnClientLedgerTest {
   void shouldRefuseBadArgumentsWithoutSendingAnything() {
     final int before = harness.commandsReceived();
 
-    assertFailure(() -> client.createAccount(""), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.createAccount(""),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected accountId of 1 to 128 UTF-8 bytes without control characters and without"
             + " leading or trailing whitespace, but was '' (0 bytes) (CreateAccount)");
-    assertFailure(() -> client.deposit("alice", 0), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.deposit("alice", 0),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected amount > 0, but was 0 (Deposit)");
-    assertFailure(() -> client.transfer(" a", "b\n", -1), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.transfer(" a", "b\n", -1),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected fromAccountId of 1 to 128 UTF-8 bytes without control characters and without"
             + " leading or trailing whitespace, but was ' a' (2 bytes) (Transfer); Expected"
             + " toAccountId of 1 to 128 UTF-8 bytes without control characters and without"
             + " leading or trailing whitespace, but was 'b\\u000a' (2 bytes) (Transfer);"
             + " Expected amount > 0, but was -1 (Transfer)");
-    assertFailure(() -> client.transfer("a", "a", 1), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.transfer("a", "a", 1),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected fromAccountId and toAccountId to differ, but both are 'a' (Transfer)");
-    assertFailure(() -> client.getAccount("x".repeat(129)), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.getAccount("x".repeat(129)),
+        ErrorCode.INVALID_ARGUMENT,
         "(129 bytes) (GetAccount)");
     final CompletableFuture<Deposited> async = client.depositAsync(null, 1);
     assertThat(async).isCompletedExceptionally();
-    assertThatThrownBy(async::get).isInstanceOf(ExecutionException.class)
-        .cause().isInstanceOf(CairnClientException.class)
+    assertThatThrownBy(async::get)
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .isInstanceOf(CairnClientException.class)
         .hasMessageContaining("but was missing (Deposit)");
 
     assertThat(harness.commandsReceived()).isEqualTo(before);
@@ -145,14 +162,17 @@ final class CairnClientLedgerTest {
     final String heidi = accountOn(1, "heidi");
     harness.broker(0).failCommands(1, ApiResponse.failure(ResponseStatus.BACKPRESSURE, "full"));
     final int before = harness.commandsReceived();
-    assertFailure(() -> client.createAccount(heidi), ErrorCode.RESOURCE_EXHAUSTED,
+    assertFailure(
+        () -> client.createAccount(heidi),
+        ErrorCode.RESOURCE_EXHAUSTED,
         "the gateway answered RESOURCE_EXHAUSTED to every attempt (10 made) and no attempt is"
             + " left (maxAttempts 10); last: BACKPRESSURE from broker 0 (CreateAccount on"
             + " partition 1): full");
     assertThat(harness.commandsReceived() - before).isEqualTo(10);
 
-    harness.broker(0).failCommands(1,
-        ApiResponse.failure(ResponseStatus.INTERNAL_ERROR, "disk on fire"));
+    harness
+        .broker(0)
+        .failCommands(1, ApiResponse.failure(ResponseStatus.INTERNAL_ERROR, "disk on fire"));
     final int beforeInternal = harness.commandsReceived();
     assertFailure(() -> client.createAccount(heidi), ErrorCode.INTERNAL, "disk on fire");
     assertThat(harness.commandsReceived() - beforeInternal).isEqualTo(1);
@@ -161,13 +181,16 @@ final class CairnClientLedgerTest {
   @Test
   void shouldFailWithDeadlineExceededWhenNoAnswerComesInTime() {
     harness.broker(0).hang(ApiDescriptor.TYPE_COMMAND);
-    try (CairnClient quick = CairnClient.builder()
-        .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
-        .requestTimeout(Duration.ofMillis(300))
-        .build()) {
+    try (CairnClient quick =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
+            .requestTimeout(Duration.ofMillis(300))
+            .build()) {
 
-      assertFailure(() -> quick.createAccount(accountOn(1, "ivan")),
-          ErrorCode.DEADLINE_EXCEEDED, "within 300 ms, but none came");
+      assertFailure(
+          () -> quick.createAccount(accountOn(1, "ivan")),
+          ErrorCode.DEADLINE_EXCEEDED,
+          "within 300 ms, but none came");
     }
   }
 
@@ -177,27 +200,31 @@ final class CairnClientLedgerTest {
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
       freePort = socket.getLocalPort();
     }
-    try (CairnClient nowhere = CairnClient.builder()
-        .gateway("127.0.0.1:" + freePort)
-        .requestTimeout(Duration.ofSeconds(5))
-        .build()) {
+    try (CairnClient nowhere =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + freePort)
+            .requestTimeout(Duration.ofSeconds(5))
+            .build()) {
 
-      assertFailure(() -> nowhere.getAccount("alice"), ErrorCode.UNAVAILABLE,
+      assertFailure(
+          () -> nowhere.getAccount("alice"),
+          ErrorCode.UNAVAILABLE,
           "Expected the gateway at 127.0.0.1:" + freePort + " to answer GetAccount, but");
     }
   }
 
   @Test
   void shouldRefuseCallsAfterClose() {
-    final CairnClient closed = CairnClient.builder()
-        .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
-        .build();
+    final CairnClient closed =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
+            .build();
     closed.close();
 
     assertThatThrownBy(() -> closed.getAccount("alice"))
         .isInstanceOf(CairnClientException.class)
-        .satisfies(e -> assertThat(((CairnClientException) e).code())
-            .isEqualTo(ErrorCode.UNAVAILABLE));
+        .satisfies(
+            e -> assertThat(((CairnClientException) e).code()).isEqualTo(ErrorCode.UNAVAILABLE));
   }
 
   /** The first of name-0, name-1, ... that is placed on {@code partition}. */

@@ -37,23 +37,26 @@ import org.junit.jupiter.params.provider.EnumSource;
  * refuses the first calls as a gateway under backpressure does and then accepts.
  */
 final class CairnClientRetryTest {
-  private static final String BACKPRESSURE = "BACKPRESSURE from broker 0 (Deposit on partition"
-      + " 1): Expected room in the log of partition 1, but 8 of 8 appends are not committed yet;"
-      + " retry later";
+  private static final String BACKPRESSURE =
+      "BACKPRESSURE from broker 0 (Deposit on partition"
+          + " 1): Expected room in the log of partition 1, but 8 of 8 appends are not committed yet;"
+          + " retry later";
+
   /** Short waits: these tests count attempts, not time. */
-  private static final RetryPolicy QUICK = RetryPolicy.of(10, Duration.ofMillis(1),
-      Duration.ofMillis(5));
+  private static final RetryPolicy QUICK =
+      RetryPolicy.of(10, Duration.ofMillis(1), Duration.ofMillis(5));
 
   private final ScriptedGateway gateway = new ScriptedGateway();
   private Server server;
 
   @BeforeEach
   void start() throws IOException {
-    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(gateway.ledger)
-        .addService(gateway.admin)
-        .build()
-        .start();
+    server =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(gateway.ledger)
+            .addService(gateway.admin)
+            .build()
+            .start();
   }
 
   @AfterEach
@@ -80,8 +83,7 @@ final class CairnClientRetryTest {
     gateway.refuse(1, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
     try (CairnClient client = client(RetryPolicy.none(), Duration.ofSeconds(20))) {
 
-      assertFailure(() -> client.deposit("alice", 5), ErrorCode.RESOURCE_EXHAUSTED,
-          BACKPRESSURE);
+      assertFailure(() -> client.deposit("alice", 5), ErrorCode.RESOURCE_EXHAUSTED, BACKPRESSURE);
       assertThat(gateway.deposits.get()).isEqualTo(1);
       assertThat(client.retriesOnResourceExhausted()).isZero();
     }
@@ -92,10 +94,14 @@ final class CairnClientRetryTest {
     gateway.refuse(Integer.MAX_VALUE, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
     try (CairnClient client = client(QUICK.withMaxAttempts(4), Duration.ofSeconds(20))) {
 
-      assertFailure(() -> client.deposit("alice", 5), ErrorCode.RESOURCE_EXHAUSTED,
+      assertFailure(
+          () -> client.deposit("alice", 5),
+          ErrorCode.RESOURCE_EXHAUSTED,
           "Expected Deposit to be accepted within 4 attempts and 20000 ms, but the gateway"
               + " answered RESOURCE_EXHAUSTED to every attempt (4 made) and no attempt is left"
-              + " (maxAttempts 4); last: " + BACKPRESSURE + ". It was not carried out; send it"
+              + " (maxAttempts 4); last: "
+              + BACKPRESSURE
+              + ". It was not carried out; send it"
               + " again later");
       assertThat(gateway.deposits.get()).isEqualTo(4);
       assertThat(client.retriesOnResourceExhausted()).isEqualTo(3);
@@ -112,18 +118,23 @@ final class CairnClientRetryTest {
     assertThat(draw).as("the first draw of seed %d", seed).isGreaterThan(0.2);
     gateway.refuse(Integer.MAX_VALUE, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
     final RetryPolicy slow = RetryPolicy.of(10, Duration.ofMinutes(1), Duration.ofMinutes(1));
-    try (CairnClient client = CairnClient.builder()
-        .gateway("127.0.0.1:" + server.getPort())
-        .requestTimeout(Duration.ofSeconds(10))
-        .retryPolicy(slow)
-        .retryJitterSeed(seed)
-        .build()) {
+    try (CairnClient client =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + server.getPort())
+            .requestTimeout(Duration.ofSeconds(10))
+            .retryPolicy(slow)
+            .retryJitterSeed(seed)
+            .build()) {
 
       // when, then: the last answer comes back at once instead of a DEADLINE_EXCEEDED later
-      assertFailure(() -> client.deposit("alice", 5), ErrorCode.RESOURCE_EXHAUSTED,
+      assertFailure(
+          () -> client.deposit("alice", 5),
+          ErrorCode.RESOURCE_EXHAUSTED,
           "to every attempt (1 made) and the wait of "
-              + (long) (draw * Duration.ofMinutes(1).toNanos()) / 1_000_000 + " ms before"
-              + " attempt 2 would reach the deadline; last: " + BACKPRESSURE);
+              + (long) (draw * Duration.ofMinutes(1).toNanos()) / 1_000_000
+              + " ms before"
+              + " attempt 2 would reach the deadline; last: "
+              + BACKPRESSURE);
       assertThat(gateway.deposits.get()).isEqualTo(1);
       assertThat(client.retriesOnResourceExhausted()).isZero();
     }
@@ -145,7 +156,8 @@ final class CairnClientRetryTest {
       assertThat(((CairnClientException) failure).code())
           .isIn(ErrorCode.RESOURCE_EXHAUSTED, ErrorCode.DEADLINE_EXCEEDED);
       assertThat(gateway.deposits.get()).isBetween(2, 999);
-      assertThat(elapsedMs).as("the call ended by its deadline")
+      assertThat(elapsedMs)
+          .as("the call ended by its deadline")
           .isLessThan(timeout.toMillis() + 1_000);
       // every attempt but the first is a retry; the gateway saw each one, except perhaps the last,
       // which the deadline may cut off on its way
@@ -155,8 +167,15 @@ final class CairnClientRetryTest {
   }
 
   @ParameterizedTest
-  @EnumSource(names = {"UNAVAILABLE", "DEADLINE_EXCEEDED", "FAILED_PRECONDITION", "NOT_FOUND",
-      "INTERNAL", "ABORTED"})
+  @EnumSource(
+      names = {
+        "UNAVAILABLE",
+        "DEADLINE_EXCEEDED",
+        "FAILED_PRECONDITION",
+        "NOT_FOUND",
+        "INTERNAL",
+        "ABORTED"
+      })
   void shouldReturnEveryOtherCodeWithoutRetrying(final Status.Code code) {
     gateway.refuse(1, Status.fromCode(code).withDescription("refused once"));
     try (CairnClient client = client(QUICK, Duration.ofSeconds(20))) {
@@ -169,12 +188,14 @@ final class CairnClientRetryTest {
 
   @Test
   void shouldNotRetryAMessageOverTheSizeLimit() {
-    gateway.refuse(1, Status.RESOURCE_EXHAUSTED.withDescription(
-        "gRPC message exceeds maximum size 65536: 70000"));
+    gateway.refuse(
+        1,
+        Status.RESOURCE_EXHAUSTED.withDescription(
+            "gRPC message exceeds maximum size 65536: 70000"));
     try (CairnClient client = client(QUICK, Duration.ofSeconds(20))) {
 
-      assertFailure(() -> client.deposit("alice", 5), ErrorCode.RESOURCE_EXHAUSTED,
-          "exceeds maximum size");
+      assertFailure(
+          () -> client.deposit("alice", 5), ErrorCode.RESOURCE_EXHAUSTED, "exceeds maximum size");
       assertThat(gateway.deposits.get()).isEqualTo(1);
       assertThat(client.retriesOnResourceExhausted()).isZero();
     }
@@ -184,8 +205,8 @@ final class CairnClientRetryTest {
   void shouldNotRetryListBackupsWhoseResourceExhaustedDoesNotPass() {
     try (CairnClient client = client(QUICK, Duration.ofSeconds(20))) {
 
-      assertFailure(() -> client.listBackups(10, ""), ErrorCode.RESOURCE_EXHAUSTED,
-          "Delete old backups");
+      assertFailure(
+          () -> client.listBackups(10, ""), ErrorCode.RESOURCE_EXHAUSTED, "Delete old backups");
       assertThat(gateway.listings.get()).isEqualTo(1);
       assertThat(client.retriesOnResourceExhausted()).isZero();
     }
@@ -195,20 +216,23 @@ final class CairnClientRetryTest {
   void shouldEndACallWaitingForARetryWhenTheClientCloses() throws Exception {
     gateway.refuse(Integer.MAX_VALUE, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
     final RetryPolicy slow = RetryPolicy.of(10, Duration.ofMinutes(1), Duration.ofMinutes(1));
-    final CairnClient client = CairnClient.builder()
-        .gateway("127.0.0.1:" + server.getPort())
-        .requestTimeout(Duration.ofMinutes(10))
-        .retryPolicy(slow)
-        .retryJitterSeed(7)
-        .build();
+    final CairnClient client =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + server.getPort())
+            .requestTimeout(Duration.ofMinutes(10))
+            .retryPolicy(slow)
+            .retryJitterSeed(7)
+            .build();
     final CompletableFuture<Deposited> call = client.depositAsync("alice", 5);
     await().atMost(Duration.ofSeconds(30)).until(() -> gateway.deposits.get() == 1);
 
     client.close();
 
     final Throwable failure = failure(call);
-    assertThat(failure).isInstanceOf(CairnClientException.class)
-        .hasMessageContaining("to every attempt (1 made) and the client was closed before attempt 2");
+    assertThat(failure)
+        .isInstanceOf(CairnClientException.class)
+        .hasMessageContaining(
+            "to every attempt (1 made) and the client was closed before attempt 2");
     assertThat(((CairnClientException) failure).code()).isEqualTo(ErrorCode.RESOURCE_EXHAUSTED);
     assertThat(gateway.deposits.get()).isEqualTo(1);
   }
@@ -237,15 +261,20 @@ final class CairnClientRetryTest {
 
   @Test
   void shouldRefuseABadRetryPolicyNamingEveryValue() {
-    assertFailure(() -> RetryPolicy.of(0, Duration.ZERO, Duration.ofMinutes(2)),
+    assertFailure(
+        () -> RetryPolicy.of(0, Duration.ZERO, Duration.ofMinutes(2)),
         ErrorCode.INVALID_ARGUMENT,
         "Expected maxAttempts in [1, 1000], but was 0 (RetryPolicy); Expected backoffMin in"
             + " [PT0.001S, PT1M], but was PT0S (RetryPolicy); Expected backoffMax in [PT0.001S,"
             + " PT1M], but was PT2M (RetryPolicy)");
-    assertFailure(() -> RetryPolicy.of(3, Duration.ofSeconds(2), Duration.ofSeconds(1)),
-        ErrorCode.INVALID_ARGUMENT, "Expected backoffMin <= backoffMax, but PT2S > PT1S");
-    assertFailure(() -> CairnClient.builder().retryPolicy(null).build(),
-        ErrorCode.INVALID_ARGUMENT, "Expected retryPolicy to be given, but it is null");
+    assertFailure(
+        () -> RetryPolicy.of(3, Duration.ofSeconds(2), Duration.ofSeconds(1)),
+        ErrorCode.INVALID_ARGUMENT,
+        "Expected backoffMin <= backoffMax, but PT2S > PT1S");
+    assertFailure(
+        () -> CairnClient.builder().retryPolicy(null).build(),
+        ErrorCode.INVALID_ARGUMENT,
+        "Expected retryPolicy to be given, but it is null");
   }
 
   @Test
@@ -259,8 +288,10 @@ final class CairnClientRetryTest {
     assertThat(policy.backoffNanos(7, 0.5)).isEqualTo(250_000_000);
     assertThat(policy.backoffNanos(1000, 0.5)).isEqualTo(250_000_000);
     assertThat(policy.backoffNanos(5, 0.0)).isZero();
-    assertThat(RetryPolicy.of(1000, Duration.ofMinutes(1), Duration.ofMinutes(1))
-        .backoffNanos(1000, 0.5)).isEqualTo(30_000_000_000L);
+    assertThat(
+            RetryPolicy.of(1000, Duration.ofMinutes(1), Duration.ofMinutes(1))
+                .backoffNanos(1000, 0.5))
+        .isEqualTo(30_000_000_000L);
   }
 
   private CairnClient client(final RetryPolicy policy, final Duration timeout) {
@@ -272,8 +303,7 @@ final class CairnClientRetryTest {
         .build();
   }
 
-  private static Throwable failure(final CompletableFuture<?> call)
-      throws InterruptedException {
+  private static Throwable failure(final CompletableFuture<?> call) throws InterruptedException {
     try {
       call.get(30, TimeUnit.SECONDS);
       return null;
@@ -285,16 +315,15 @@ final class CairnClientRetryTest {
   }
 
   /**
-   * Answers deposits with a status a given number of times, then with success; answers
-   * ListBackups with the gateway's RESOURCE_EXHAUSTED for more backups than it lists.
+   * Answers deposits with a status a given number of times, then with success; answers ListBackups
+   * with the gateway's RESOURCE_EXHAUSTED for more backups than it lists.
    */
   private static final class ScriptedGateway {
     final AtomicInteger deposits = new AtomicInteger();
     final AtomicInteger listings = new AtomicInteger();
     private final AtomicInteger refusalsLeft = new AtomicInteger();
     private final AtomicReference<Status> refusal = new AtomicReference<>(Status.OK);
-    private final Map<String, AtomicInteger> byAccount =
-        new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> byAccount = new ConcurrentHashMap<>();
 
     final LedgerServiceGrpc.LedgerServiceImplBase ledger =
         new LedgerServiceGrpc.LedgerServiceImplBase() {
@@ -302,14 +331,20 @@ final class CairnClientRetryTest {
           public void deposit(
               final DepositRequest request, final StreamObserver<DepositResponse> observer) {
             deposits.incrementAndGet();
-            byAccount.computeIfAbsent(request.getAccountId(), id -> new AtomicInteger())
+            byAccount
+                .computeIfAbsent(request.getAccountId(), id -> new AtomicInteger())
                 .incrementAndGet();
             if (refusalsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
               observer.onError(refusal.get().asRuntimeException());
               return;
             }
-            observer.onNext(DepositResponse.newBuilder().setAccountId(request.getAccountId())
-                .setAmount(request.getAmount()).setPartitionId(1).setPosition(42).build());
+            observer.onNext(
+                DepositResponse.newBuilder()
+                    .setAccountId(request.getAccountId())
+                    .setAmount(request.getAmount())
+                    .setPartitionId(1)
+                    .setPosition(42)
+                    .build());
             observer.onCompleted();
           }
         };
@@ -321,9 +356,13 @@ final class CairnClientRetryTest {
               final ListBackupsRequest request,
               final StreamObserver<ListBackupsResponse> observer) {
             listings.incrementAndGet();
-            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription("Expected at most 100000"
-                + " partition backups in the store, but there are more (ListBackups). Delete old"
-                + " backups").asRuntimeException());
+            observer.onError(
+                Status.RESOURCE_EXHAUSTED
+                    .withDescription(
+                        "Expected at most 100000"
+                            + " partition backups in the store, but there are more (ListBackups). Delete old"
+                            + " backups")
+                    .asRuntimeException());
           }
         };
 

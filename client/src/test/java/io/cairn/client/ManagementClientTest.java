@@ -26,9 +26,10 @@ final class ManagementClientTest {
   @BeforeAll
   void start() {
     harness = new GatewayHarness().awaitReady();
-    client = ManagementClient.of(
-        URI.create("http://127.0.0.1:" + harness.gateway.httpAddress().getPort() + "/"),
-        Duration.ofSeconds(20));
+    client =
+        ManagementClient.of(
+            URI.create("http://127.0.0.1:" + harness.gateway.httpAddress().getPort() + "/"),
+            Duration.ofSeconds(20));
   }
 
   @AfterAll
@@ -46,7 +47,8 @@ final class ManagementClientTest {
     final BackupTaken taken = client.takeBackup(7);
 
     assertThat(taken.backupId()).isEqualTo(7);
-    assertThat(taken.partitions()).extracting(PartitionCheckpoint::partitionId)
+    assertThat(taken.partitions())
+        .extracting(PartitionCheckpoint::partitionId)
         .containsExactly(1, 2, 3);
     assertThat(taken.partitions()).allSatisfy(p -> assertThat(p.created()).isTrue());
     assertThat(harness.cluster.checkpoint(2)).isEqualTo(7);
@@ -76,15 +78,18 @@ final class ManagementClientTest {
     client.takeBackup(5);
     harness.cluster.addBackup(FakeCluster.inProgress(0, 1, 6));
 
-    assertFailure(() -> client.takeBackup(5), ErrorCode.ALREADY_EXISTS,
-        "backup 5 exists already");
-    assertFailure(() -> client.getBackup(42), ErrorCode.NOT_FOUND,
+    assertFailure(() -> client.takeBackup(5), ErrorCode.ALREADY_EXISTS, "backup 5 exists already");
+    assertFailure(
+        () -> client.getBackup(42),
+        ErrorCode.NOT_FOUND,
         "Expected backup 42 to exist, but no partition has it");
     assertFailure(() -> client.deleteBackup(6), ErrorCode.FAILED_PRECONDITION, "in progress");
-    assertFailure(() -> client.deleteBackup(-1), ErrorCode.INVALID_ARGUMENT,
+    assertFailure(
+        () -> client.deleteBackup(-1),
+        ErrorCode.INVALID_ARGUMENT,
         "Expected backupId >= 1, but was -1 (DELETE /actuator/backups/-1)");
-    harness.brokers.forEach(b -> b.failBackupQueries(ResponseStatus.UNAVAILABLE,
-        "backups are not configured"));
+    harness.brokers.forEach(
+        b -> b.failBackupQueries(ResponseStatus.UNAVAILABLE, "backups are not configured"));
     assertFailure(() -> client.listBackups(), ErrorCode.UNAVAILABLE, "backups are not configured");
   }
 
@@ -119,18 +124,24 @@ final class ManagementClientTest {
     final ManagementClient nowhere =
         ManagementClient.of(URI.create("http://127.0.0.1:" + freePort));
 
-    assertFailure(nowhere::health, ErrorCode.UNAVAILABLE,
-        "Expected the gateway at http://127.0.0.1:" + freePort
+    assertFailure(
+        nowhere::health,
+        ErrorCode.UNAVAILABLE,
+        "Expected the gateway at http://127.0.0.1:"
+            + freePort
             + " to accept a connection (GET /health), but");
   }
 
   @Test
   void shouldRefuseABaseThatIsNotAnHttpUri() {
-    assertFailure(() -> ManagementClient.of(URI.create("ftp://host:1")),
+    assertFailure(
+        () -> ManagementClient.of(URI.create("ftp://host:1")),
         ErrorCode.INVALID_ARGUMENT,
         "Expected base an http or https URI with a host, such as http://127.0.0.1:9600, but was"
             + " 'ftp://host:1' (ManagementClient)");
-    assertFailure(() -> ManagementClient.of(URI.create("localhost:9600"), Duration.ZERO),
-        ErrorCode.INVALID_ARGUMENT, "Expected requestTimeout in [PT0.001S, PT1H], but was PT0S");
+    assertFailure(
+        () -> ManagementClient.of(URI.create("localhost:9600"), Duration.ZERO),
+        ErrorCode.INVALID_ARGUMENT,
+        "Expected requestTimeout in [PT0.001S, PT1H], but was PT0S");
   }
 }

@@ -9,8 +9,8 @@ import java.util.Set;
  * RawConfig} rejects anything else and suggests the closest known name.
  *
  * @param keys every single-valued key, in file order (the order of the logged settings)
- * @param sections the top-level sections; an environment variable {@code CAIRN_<SECTION>_...}
- *     that names no key is an error, other {@code CAIRN_*} variables are ignored
+ * @param sections the top-level sections; an environment variable {@code CAIRN_<SECTION>_...} that
+ *     names no key is an error, other {@code CAIRN_*} variables are ignored
  * @param groups the map-valued keys
  */
 public record ConfigCatalogue(

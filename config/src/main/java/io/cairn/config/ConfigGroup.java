@@ -9,9 +9,9 @@ import java.util.Objects;
  * ({@link Shape#SECTIONS}, e.g. {@code exporters.<id>: {type: jsonl, args: {...}}}).
  *
  * <p>In YAML a group is a map of id to entry, or a list: a list of values takes the index as the
- * id; a list of sections takes each item's {@value #ID_FIELD} field. Environment variables:
- * {@code CAIRN_<PATH>_<ID>} for a value, {@code CAIRN_<PATH>_<ID>_<FIELD>} for a field of a section
- * (so section ids cannot contain {@code _}); ids match case-insensitively.
+ * id; a list of sections takes each item's {@value #ID_FIELD} field. Environment variables: {@code
+ * CAIRN_<PATH>_<ID>} for a value, {@code CAIRN_<PATH>_<ID>_<FIELD>} for a field of a section (so
+ * section ids cannot contain {@code _}); ids match case-insensitively.
  *
  * @param path the dotted path of the group, e.g. {@code cluster.members}
  * @param shape one value or a section per entry

@@ -10,8 +10,8 @@ import java.util.Set;
 
 /**
  * Typed values of a {@link RawConfig}: each key parsed and range-checked, with a violation that
- * names the key, the rule, the bad value, where it came from and its environment variable; and
- * the effective settings (what a process logs once at start), secrets redacted.
+ * names the key, the rule, the bad value, where it came from and its environment variable; and the
+ * effective settings (what a process logs once at start), secrets redacted.
  *
  * <p>A key that fails to parse falls back to its default so that reading goes on and every problem
  * is reported at once; {@link #allValid} tells rules across keys to skip failed keys.

@@ -15,11 +15,11 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The raw (text) values of one configuration: the YAML file's keys as dotted paths, then the
- * {@code CAIRN_*} environment variables over them, each with where it came from. What may appear
- * is given by a {@link ConfigCatalogue}. Structural problems (broken YAML, unknown keys and
- * variables, lists or empty values where one value belongs, bad group ids) are added to the shared
- * list of violations; values are not parsed here ({@link ConfigValues} does that).
+ * The raw (text) values of one configuration: the YAML file's keys as dotted paths, then the {@code
+ * CAIRN_*} environment variables over them, each with where it came from. What may appear is given
+ * by a {@link ConfigCatalogue}. Structural problems (broken YAML, unknown keys and variables, lists
+ * or empty values where one value belongs, bad group ids) are added to the shared list of
+ * violations; values are not parsed here ({@link ConfigValues} does that).
  *
  * <p>Call {@link #readYaml(String)} first, then {@link #readEnv(Map)}: the environment wins.
  */

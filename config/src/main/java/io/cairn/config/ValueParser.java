@@ -9,9 +9,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns one raw configuration value (a YAML scalar or an environment variable, always as text)
- * into a typed value, checking its range. {@link #rule()} is the allowed range in words, used in
- * error messages and in the README's key table.
+ * Turns one raw configuration value (a YAML scalar or an environment variable, always as text) into
+ * a typed value, checking its range. {@link #rule()} is the allowed range in words, used in error
+ * messages and in the README's key table.
  *
  * <p>Units:
  *

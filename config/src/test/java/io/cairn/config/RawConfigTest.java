@@ -95,7 +95,8 @@ final class RawConfigTest {
     // then
     assertThat(violations)
         .containsExactly(
-            "Expected only known keys, but server.prot is not one (" + SOURCE
+            "Expected only known keys, but server.prot is not one ("
+                + SOURCE
                 + "); did you mean server.port?",
             "Expected one value for store.url, but it is a list (" + SOURCE + ")",
             "Expected environment variable CAIRN_SERVER_TIMEOUTS to name a configuration key,"
@@ -107,7 +108,10 @@ final class RawConfigTest {
   void shouldReportBrokenYamlWithItsLocation() {
     raw.readYaml("server:\n  port: 1\n  port: 2\n");
 
-    assertThat(violations).singleElement().asString().startsWith("Expected valid YAML, but")
+    assertThat(violations)
+        .singleElement()
+        .asString()
+        .startsWith("Expected valid YAML, but")
         .contains("line 3");
   }
 
@@ -159,8 +163,7 @@ final class RawConfigTest {
             "args.maxFileSize",
             new RawConfig.Raw(
                 "1MB", "set by environment variable CAIRN_SINKS_FILES_ARGS_MAXFILESIZE"));
-    assertThat(raw.groupSections("sinks").get("other"))
-        .containsOnlyKeys("className", "args.token");
+    assertThat(raw.groupSections("sinks").get("other")).containsOnlyKeys("className", "args.token");
   }
 
   @Test

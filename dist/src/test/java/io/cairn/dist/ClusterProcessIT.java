@@ -17,15 +17,17 @@ import org.junit.jupiter.api.Test;
  * The distribution as an operator runs it: three broker processes and a gateway started by the
  * scripts in {@code bin/}, driven by {@code bin/cairn}. A backup is taken and completes; then,
  * while {@code cairn load} sends transfers, the leader of partition 1 is killed with {@code kill
- * -9}.
- * No acknowledged transfer may be lost: the load's accounts still hold exactly the money deposited,
- * and each transfer the tool acknowledged during the failover is in its target's balance.
+ * -9}. No acknowledged transfer may be lost: the load's accounts still hold exactly the money
+ * deposited, and each transfer the tool acknowledged during the failover is in its target's
+ * balance.
  */
 final class ClusterProcessIT {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final long SOURCE_FUNDS = 1_000;
+
   /** Transfers made one by one during the failover, each to its own account. */
   private static final int TRACKED = 4;
+
   private static final int LOAD_ACCOUNTS = 12;
 
   private ClusterProcesses cluster;
@@ -34,14 +36,17 @@ final class ClusterProcessIT {
   void start() throws Exception {
     final Path dist = Path.of(System.getProperty("cairn.dist.directory", "target/cairn"));
     assertThat(dist.resolve("bin/cairn")).as("the assembled distribution").isExecutable();
-    final Path dir = Files.createTempDirectory(
-        Path.of(System.getProperty("java.io.tmpdir", "target")), "cluster-process-it-");
+    final Path dir =
+        Files.createTempDirectory(
+            Path.of(System.getProperty("java.io.tmpdir", "target")), "cluster-process-it-");
     cluster = new ClusterProcesses(dist.toAbsolutePath(), dir);
     for (int nodeId = 0; nodeId < ClusterProcesses.BROKERS; nodeId++) {
       cluster.startBroker(nodeId);
     }
     cluster.startGateway();
-    await("a leader for every partition").atMost(START_TIMEOUT).pollInterval(Duration.ofSeconds(1))
+    await("a leader for every partition")
+        .atMost(START_TIMEOUT)
+        .pollInterval(Duration.ofSeconds(1))
         .until(cluster::gatewayReady);
   }
 
@@ -54,34 +59,67 @@ final class ClusterProcessIT {
   void shouldLoseNoAcknowledgedTransferWhenALeaderIsKilledDuringLoad() throws Exception {
     // given: accounts made with the tool, and a completed backup
     cluster.cli("account", "create", "source").json();
-    assertThat(cluster.cli("account", "deposit", "source", Long.toString(SOURCE_FUNDS)).json()
-        .get("amount").asLong()).isEqualTo(SOURCE_FUNDS);
+    assertThat(
+            cluster
+                .cli("account", "deposit", "source", Long.toString(SOURCE_FUNDS))
+                .json()
+                .get("amount")
+                .asLong())
+        .isEqualTo(SOURCE_FUNDS);
     for (int i = 0; i < TRACKED; i++) {
       cluster.cli("account", "create", target(i)).json();
     }
     assertThat(cluster.cli("account", "create", "source").exitCode())
-        .as("exit code of creating an existing account").isEqualTo(5);
+        .as("exit code of creating an existing account")
+        .isEqualTo(5);
     final JsonNode taken = cluster.cli("backup", "take", "1").json();
     assertThat(taken.get("partitions")).hasSize(3);
-    await("backup 1 COMPLETED").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
-        .until(() -> cluster.cli("backup", "status", "1").json().get("state").asText(),
+    await("backup 1 COMPLETED")
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () -> cluster.cli("backup", "status", "1").json().get("state").asText(),
             state -> state.equals("COMPLETED"));
 
     // when: a transfer load runs, the leader of partition 1 is killed with kill -9
-    final Process load = cluster.startCli("load", "--rate", "40", "--accounts",
-        Integer.toString(LOAD_ACCOUNTS), "--duration", "20s", "--initial-balance", "1000",
-        "--seed", "42", "--account-prefix", "load-", "--settle-timeout", "60s");
-    await("transfers flowing").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+    final Process load =
+        cluster.startCli(
+            "load",
+            "--rate",
+            "40",
+            "--accounts",
+            Integer.toString(LOAD_ACCOUNTS),
+            "--duration",
+            "20s",
+            "--initial-balance",
+            "1000",
+            "--seed",
+            "42",
+            "--account-prefix",
+            "load-",
+            "--settle-timeout",
+            "60s");
+    await("transfers flowing")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
         .until(() -> cluster.gatewayRequests("Transfer") >= 40);
     // under load an election may be under way (leaderNodeId -1): wait for a known leader
     final int[] leader = {-1};
-    await("a known leader of partition 1").atMost(Duration.ofSeconds(60))
+    await("a known leader of partition 1")
+        .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> {
-          leader[0] = cluster.cli("topology").json().get("partitions").get(0)
-              .get("leaderNodeId").asInt();
-          return leader[0] >= 0;
-        });
+        .until(
+            () -> {
+              leader[0] =
+                  cluster
+                      .cli("topology")
+                      .json()
+                      .get("partitions")
+                      .get(0)
+                      .get("leaderNodeId")
+                      .asInt();
+              return leader[0] >= 0;
+            });
     final int victim = leader[0];
     assertThat(victim).as("leader of partition 1").isBetween(0, ClusterProcesses.BROKERS - 1);
     cluster.killBroker(victim);
@@ -90,8 +128,11 @@ final class ClusterProcessIT {
       final CliResult transfer =
           cluster.cli("account", "transfer", "source", target(i), Long.toString(amount(i)));
       acknowledged[i] = transfer.exitCode() == 0;
-      assertThat(transfer.exitCode()).as("'%s': acknowledged (0) or outcome unknown (3); %s",
-          transfer.command(), transfer.stderr()).isIn(0, 3);
+      assertThat(transfer.exitCode())
+          .as(
+              "'%s': acknowledged (0) or outcome unknown (3); %s",
+              transfer.command(), transfer.stderr())
+          .isIn(0, 3);
     }
 
     // then: the load acknowledged transfers and its money is conserved
@@ -104,25 +145,29 @@ final class ClusterProcessIT {
     assertThat(report.at("/conservation/conserved").asBoolean()).isTrue();
 
     // and: every tracked transfer the tool acknowledged is in its target, none is applied twice
-    assertThat(acknowledged).as("tracked transfers acknowledged during the failover")
+    assertThat(acknowledged)
+        .as("tracked transfers acknowledged during the failover")
         .contains(true);
     final long[] balances = new long[TRACKED + 1];
-    await("tracked credits settled").atMost(Duration.ofSeconds(60))
+    await("tracked credits settled")
+        .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofSeconds(1))
-        .until(() -> {
-          balances[TRACKED] = balance("source");
-          long total = balances[TRACKED];
-          for (int i = 0; i < TRACKED; i++) {
-            balances[i] = balance(target(i));
-            total += balances[i];
-          }
-          return total == SOURCE_FUNDS;
-        });
+        .until(
+            () -> {
+              balances[TRACKED] = balance("source");
+              long total = balances[TRACKED];
+              for (int i = 0; i < TRACKED; i++) {
+                balances[i] = balance(target(i));
+                total += balances[i];
+              }
+              return total == SOURCE_FUNDS;
+            });
     for (int i = 0; i < TRACKED; i++) {
       if (acknowledged[i]) {
         assertThat(balances[i]).as("balance of %s (acknowledged)", target(i)).isEqualTo(amount(i));
       } else {
-        assertThat(balances[i]).as("balance of %s (outcome unknown)", target(i))
+        assertThat(balances[i])
+            .as("balance of %s (outcome unknown)", target(i))
             .isIn(0L, amount(i));
       }
     }

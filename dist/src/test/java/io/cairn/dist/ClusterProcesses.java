@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Three brokers and a gateway run by the distribution's scripts ({@code bin/broker}, {@code
- * bin/gateway}) with its sample configuration, moved to free loopback ports and to data
- * directories under {@code target/} by environment variables; and the {@code bin/cairn} tool
- * pointed at them. Every process's output goes to a file in the run's directory. {@link #close()}
- * (also run by a shutdown hook) kills every process still alive.
+ * bin/gateway}) with its sample configuration, moved to free loopback ports and to data directories
+ * under {@code target/} by environment variables; and the {@code bin/cairn} tool pointed at them.
+ * Every process's output goes to a file in the run's directory. {@link #close()} (also run by a
+ * shutdown hook) kills every process still alive.
  */
 final class ClusterProcesses implements AutoCloseable {
   static final int BROKERS = 3;
@@ -81,9 +81,14 @@ final class ClusterProcesses implements AutoCloseable {
     env.put("CAIRN_BACKUP_FS_BASEPATH", dir.resolve("backups").toString());
     env.put("CAIRN_DATA_SEGMENTSIZE", "8MB");
     env.put("JAVA_OPTS", "-Xmx384m -XX:+UseSerialGC");
-    brokers[nodeId] = start("broker-" + nodeId, env,
-        List.of(dist.resolve("bin/broker").toString(), "--config",
-            dist.resolve("config/broker-" + nodeId + ".yaml").toString()));
+    brokers[nodeId] =
+        start(
+            "broker-" + nodeId,
+            env,
+            List.of(
+                dist.resolve("bin/broker").toString(),
+                "--config",
+                dist.resolve("config/broker-" + nodeId + ".yaml").toString()));
   }
 
   /** Starts the gateway with {@code bin/gateway --config config/gateway.yaml}. */
@@ -95,8 +100,13 @@ final class ClusterProcesses implements AutoCloseable {
     env.put("CAIRN_GATEWAY_GRPC_PORT", Integer.toString(grpcPort));
     env.put("CAIRN_GATEWAY_HTTP_PORT", Integer.toString(httpPort));
     env.put("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC");
-    start("gateway", env, List.of(dist.resolve("bin/gateway").toString(), "--config",
-        dist.resolve("config/gateway.yaml").toString()));
+    start(
+        "gateway",
+        env,
+        List.of(
+            dist.resolve("bin/gateway").toString(),
+            "--config",
+            dist.resolve("config/gateway.yaml").toString()));
   }
 
   /** {@code kill -9} of a broker's process (the script exec'd the JVM); waits until it is gone. */
@@ -104,16 +114,21 @@ final class ClusterProcesses implements AutoCloseable {
     final Process broker = brokers[nodeId];
     broker.destroyForcibly();
     assertThat(broker.waitFor(30, TimeUnit.SECONDS)).as("broker %d exited", nodeId).isTrue();
-    assertThat(broker.exitValue()).as("exit code of broker %d after kill -9", nodeId)
+    assertThat(broker.exitValue())
+        .as("exit code of broker %d after kill -9", nodeId)
         .isEqualTo(137);
   }
 
   /** Whether the gateway's {@code /ready} answers 200 (a leader for every partition). */
   boolean gatewayReady() {
     try {
-      return http.send(HttpRequest.newBuilder(URI.create(httpBase() + "/ready"))
-              .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
-          .statusCode() == 200;
+      return http.send(
+                  HttpRequest.newBuilder(URI.create(httpBase() + "/ready"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 200;
     } catch (final IOException e) {
       return false;
     } catch (final InterruptedException e) {
@@ -124,12 +139,18 @@ final class ClusterProcesses implements AutoCloseable {
 
   /** The sum of the gateway's {@code cairn.gateway.requests} of one operation with result ok. */
   double gatewayRequests(final String operation) throws IOException, InterruptedException {
-    final String metrics = http.send(HttpRequest.newBuilder(URI.create(httpBase() + "/metrics"))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    final String metrics =
+        http.send(
+                HttpRequest.newBuilder(URI.create(httpBase() + "/metrics"))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
     double total = 0;
     for (final String line : metrics.split("\n")) {
       if (line.startsWith("cairn_gateway_requests_total{")
-          && line.contains("operation=\"" + operation + "\"") && line.contains("result=\"ok\"")) {
+          && line.contains("operation=\"" + operation + "\"")
+          && line.contains("result=\"ok\"")) {
         total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
       }
     }
@@ -141,16 +162,26 @@ final class ClusterProcesses implements AutoCloseable {
     final Process process = startCli(args);
     if (!process.waitFor(CLI_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("Expected 'cairn " + String.join(" ", args) + "' to finish within "
-          + CLI_TIMEOUT + ", but it did not");
+      throw new AssertionError(
+          "Expected 'cairn "
+              + String.join(" ", args)
+              + "' to finish within "
+              + CLI_TIMEOUT
+              + ", but it did not");
     }
     return result(process, args);
   }
 
   /** Starts {@code bin/cairn --gateway ... --output json <args>} without waiting. */
   Process startCli(final String... args) {
-    final List<String> command = new ArrayList<>(List.of(dist.resolve("bin/cairn").toString(),
-        "--gateway", "127.0.0.1:" + grpcPort, "--output", "json"));
+    final List<String> command =
+        new ArrayList<>(
+            List.of(
+                dist.resolve("bin/cairn").toString(),
+                "--gateway",
+                "127.0.0.1:" + grpcPort,
+                "--output",
+                "json"));
     command.addAll(List.of(args));
     final Map<String, String> env = new HashMap<>();
     env.put("JAVA_OPTS", "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
@@ -160,7 +191,9 @@ final class ClusterProcesses implements AutoCloseable {
   /** The outcome of a finished {@code bin/cairn} process. */
   CliResult result(final Process process, final String... args) throws IOException {
     final String name = outputName(process);
-    return new CliResult(String.join(" ", args), process.exitValue(),
+    return new CliResult(
+        String.join(" ", args),
+        process.exitValue(),
         Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8),
         Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8));
   }
@@ -173,12 +206,13 @@ final class ClusterProcesses implements AutoCloseable {
     }
   }
 
-  private Process start(final String name, final Map<String, String> env,
-      final List<String> command) {
-    final ProcessBuilder builder = new ProcessBuilder(command)
-        .directory(dir.toFile())
-        .redirectOutput(dir.resolve(name + ".out").toFile())
-        .redirectError(dir.resolve(name + ".err").toFile());
+  private Process start(
+      final String name, final Map<String, String> env, final List<String> command) {
+    final ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectOutput(dir.resolve(name + ".out").toFile())
+            .redirectError(dir.resolve(name + ".err").toFile());
     // only this run's settings: no CAIRN_* variables of the shell that started the build
     builder.environment().keySet().removeIf(key -> key.startsWith("CAIRN_"));
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
@@ -238,13 +272,12 @@ final class ClusterProcesses implements AutoCloseable {
   record CliResult(String command, int exitCode, String stdout, String stderr) {
     /** The JSON result; fails naming the command when it exited non-zero. */
     JsonNode json() {
-      assertThat(exitCode).as("exit code of 'cairn %s'; stderr: %s", command, stderr)
-          .isZero();
+      assertThat(exitCode).as("exit code of 'cairn %s'; stderr: %s", command, stderr).isZero();
       try {
         return JSON.readTree(stdout);
       } catch (final IOException e) {
-        throw new AssertionError("Expected JSON from 'cairn " + command + "', but got: " + stdout,
-            e);
+        throw new AssertionError(
+            "Expected JSON from 'cairn " + command + "', but got: " + stdout, e);
       }
     }
   }

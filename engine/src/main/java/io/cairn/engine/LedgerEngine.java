@@ -1,6 +1,5 @@
 package io.cairn.engine;
 
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.db.CairnDb;
 import io.cairn.engine.credit.CreditRetryLoop;
 import io.cairn.engine.credit.CreditRetryPlanner;
@@ -16,6 +15,7 @@ import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.CreditIntent;
 import io.cairn.protocol.DepositIntent;
 import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.scheduler.Cancellable;
 import io.cairn.scheduler.Clock;
 import io.cairn.streamprocessor.EventApplier;
@@ -42,9 +42,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  * OptionalLong balance = processor.call(() -> engine.state().balance("alice")).join();
  * }</pre>
  *
- * <p>One engine per stream processor: a new leader (or a rebuilt follower) gets a new engine,
- * since the engine keeps in memory which credits its leader sent. {@link #close()} it when its
- * processor stopped: it removes the engine's meters.
+ * <p>One engine per stream processor: a new leader (or a rebuilt follower) gets a new engine, since
+ * the engine keeps in memory which credits its leader sent. {@link #close()} it when its processor
+ * stopped: it removes the engine's meters.
  */
 public final class LedgerEngine implements AutoCloseable {
 
@@ -117,7 +117,8 @@ public final class LedgerEngine implements AutoCloseable {
    * @throws IllegalArgumentException if the processor or log belongs to another partition
    * @throws IllegalStateException if the processor was not started
    */
-  public Cancellable startCreditRetries(final StreamProcessor processor, final LogStream logStream) {
+  public Cancellable startCreditRetries(
+      final StreamProcessor processor, final LogStream logStream) {
     if (processor.partitionId() != partitionId || logStream.partitionId() != partitionId) {
       throw new IllegalArgumentException(
           "Expected a stream processor and log of partition "
@@ -143,9 +144,9 @@ public final class LedgerEngine implements AutoCloseable {
   }
 
   /**
-   * Removes the engine's meters from the registry ({@link LedgerMetrics#close()}); call it when
-   * the engine's stream processor stopped, before the next engine of the partition is built on the
-   * same registry. Idempotent. Processors and appliers registered before keep working, but their
+   * Removes the engine's meters from the registry ({@link LedgerMetrics#close()}); call it when the
+   * engine's stream processor stopped, before the next engine of the partition is built on the same
+   * registry. Idempotent. Processors and appliers registered before keep working, but their
    * counting is no longer reported.
    */
   @Override

@@ -176,8 +176,7 @@ public final class LedgerEngineConfig {
                 + maxCreditsPerRetry);
       }
       if (!violations.isEmpty()) {
-        throw new IllegalArgumentException(
-            String.join("; ", violations) + " (LedgerEngineConfig)");
+        throw new IllegalArgumentException(String.join("; ", violations) + " (LedgerEngineConfig)");
       }
       return new LedgerEngineConfig(this);
     }
@@ -194,8 +193,7 @@ public final class LedgerEngineConfig {
       }
       Objects.requireNonNull(min, "min");
       if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-        violations.add(
-            "Expected " + key + " in [" + min + ", " + max + "], but was " + value);
+        violations.add("Expected " + key + " in [" + min + ", " + max + "], but was " + value);
       }
     }
   }

@@ -1,8 +1,8 @@
 package io.cairn.engine;
 
 /**
- * Keys of ledger records, unique across partitions: the partition id in the high bits, the
- * position of the command that created the entity in the low bits.
+ * Keys of ledger records, unique across partitions: the partition id in the high bits, the position
+ * of the command that created the entity in the low bits.
  *
  * <pre>
  *  63  62            48 47                                             0
@@ -11,8 +11,8 @@ package io.cairn.engine;
  * +---+----------------+------------------------------------------------+
  * </pre>
  *
- * <p>Why the command's position: it is unique within a partition and known to the processor, so
- * the key is a pure function of the log — a follower's replay, a restart and a restore that
+ * <p>Why the command's position: it is unique within a partition and known to the processor, so the
+ * key is a pure function of the log — a follower's replay, a restart and a restore that
  * re-processes the command all get the same key, which is what makes the cross-partition credit
  * idempotent (the target applies a credit once per transfer key). Keys are positive.
  */
@@ -32,8 +32,8 @@ public final class LedgerKeys {
   /**
    * The key of the entity created by the command at {@code position} on {@code partitionId}.
    *
-   * @throws IllegalArgumentException if the partition id is not in [1, {@value
-   *     #MAX_PARTITION_ID}] or the position not in [1, {@link #MAX_POSITION}]
+   * @throws IllegalArgumentException if the partition id is not in [1, {@value #MAX_PARTITION_ID}]
+   *     or the position not in [1, {@link #MAX_POSITION}]
    */
   public static long of(final int partitionId, final long position) {
     if (partitionId < 1 || partitionId > MAX_PARTITION_ID) {

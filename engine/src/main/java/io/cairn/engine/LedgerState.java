@@ -12,13 +12,12 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * Read-only view of one partition's ledger state: the query path (the gateway's "get account")
- * and what tests and tools check.
+ * Read-only view of one partition's ledger state: the query path (the gateway's "get account") and
+ * what tests and tools check.
  *
  * <p>Threading: the partition's database has one user, the partition's thread. Call these methods
- * there, for example through {@code streamProcessor.call(() -> state.balance(id))}. The view
- * shows the committed state plus, on a leader, commands processed but not committed in the log
- * yet.
+ * there, for example through {@code streamProcessor.call(() -> state.balance(id))}. The view shows
+ * the committed state plus, on a leader, commands processed but not committed in the log yet.
  */
 public final class LedgerState {
 

@@ -1,9 +1,9 @@
 package io.cairn.engine;
 
-import io.cairn.protocol.api.AccountPlacement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.protocol.api.AccountPlacement;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -98,7 +98,8 @@ class AccountProcessorsTest {
   @Test
   void shouldRejectAccountWithNonZeroOpeningBalance() {
     // when
-    final long position = ledger.kit().writeCommand(AccountIntent.CREATE, new AccountValue(alice, 7));
+    final long position =
+        ledger.kit().writeCommand(AccountIntent.CREATE, new AccountValue(alice, 7));
     ledger.runUntilIdle();
 
     // then

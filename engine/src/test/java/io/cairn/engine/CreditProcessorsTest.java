@@ -218,9 +218,11 @@ class CreditProcessorsTest {
   void shouldRejectCreditFromItselfOrUnknownPartitionAndNonPositiveAmount() {
     // when
     final long self =
-        ledger.writeCredit(CreditIntent.APPLY, new CreditValue(LedgerKeys.of(1, 5), alice, 1, 1, 1), -1);
+        ledger.writeCredit(
+            CreditIntent.APPLY, new CreditValue(LedgerKeys.of(1, 5), alice, 1, 1, 1), -1);
     final long zero =
-        ledger.writeCredit(CreditIntent.APPLY, new CreditValue(LedgerKeys.of(2, 5), alice, 0, 2, 1), -1);
+        ledger.writeCredit(
+            CreditIntent.APPLY, new CreditValue(LedgerKeys.of(2, 5), alice, 0, 2, 1), -1);
     ledger.runUntilIdle();
 
     // then
@@ -261,7 +263,8 @@ class CreditProcessorsTest {
 
     // when
     final long position =
-        ledger.writeCredit(CreditIntent.APPLY, new CreditValue(credit.transferKey(), alice, 11, 2, 1), -1);
+        ledger.writeCredit(
+            CreditIntent.APPLY, new CreditValue(credit.transferKey(), alice, 11, 2, 1), -1);
     ledger.runUntilIdle();
 
     // then
@@ -329,7 +332,8 @@ class CreditProcessorsTest {
     final long key = LedgerKeys.of(1, transfer);
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.ACK, new CreditValue(key, carol, 41, 1, 2), -1);
+    final long position =
+        ledger.writeCredit(CreditIntent.ACK, new CreditValue(key, carol, 41, 1, 2), -1);
     ledger.runUntilIdle();
 
     // then
@@ -351,7 +355,8 @@ class CreditProcessorsTest {
   void shouldRejectAcknowledgementForAnotherSource() {
     // when
     final long position =
-        ledger.writeCredit(CreditIntent.ACK, new CreditValue(LedgerKeys.of(2, 9), carol, 4, 2, 3), -1);
+        ledger.writeCredit(
+            CreditIntent.ACK, new CreditValue(LedgerKeys.of(2, 9), carol, 4, 2, 3), -1);
     ledger.runUntilIdle();
 
     // then

@@ -148,7 +148,8 @@ class CreditRetryTest {
     // then
     assertThat(ledger.sender().sent())
         .isNotEmpty()
-        .allSatisfy(s -> assertThat(s.command().metadata().key()).isEqualTo(LedgerKeys.of(1, transfer)));
+        .allSatisfy(
+            s -> assertThat(s.command().metadata().key()).isEqualTo(LedgerKeys.of(1, transfer)));
   }
 
   @Test

@@ -17,12 +17,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * The inter-partition transport of a simulation: every command sent through one of its {@link
- * #sender senders} is delivered to the target partition's {@link InterPartitionReceiver} as a
- * plain task on a {@link DeterministicScheduler}, after a random delay (so deliveries reorder),
- * and may be dropped or duplicated. A partition that is {@linkplain #disconnect disconnected} or
- * not {@linkplain #register registered} loses what is sent to it; a receiver that refuses (not
- * leader, backpressure) loses it too. One {@link Random} seeded with the given seed draws every
- * fault in send order, so a run is reproducible.
+ * #sender senders} is delivered to the target partition's {@link InterPartitionReceiver} as a plain
+ * task on a {@link DeterministicScheduler}, after a random delay (so deliveries reorder), and may
+ * be dropped or duplicated. A partition that is {@linkplain #disconnect disconnected} or not
+ * {@linkplain #register registered} loses what is sent to it; a receiver that refuses (not leader,
+ * backpressure) loses it too. One {@link Random} seeded with the given seed draws every fault in
+ * send order, so a run is reproducible.
  *
  * <p>It also checks the sender's contract: the command's metadata carries the checkpoint id passed
  * along ({@link AssertionError} otherwise). Use it from the scheduler's thread only.
@@ -30,7 +30,8 @@ import java.util.function.UnaryOperator;
 public final class InMemoryInterPartitionChannel {
 
   /** A command handed to a receiver. */
-  public record Delivery(int sourcePartitionId, int targetPartitionId, Record command, WriteResult result) {}
+  public record Delivery(
+      int sourcePartitionId, int targetPartitionId, Record command, WriteResult result) {}
 
   private final DeterministicScheduler scheduler;
   private final Random random;
@@ -61,7 +62,8 @@ public final class InMemoryInterPartitionChannel {
   /** Delays are drawn uniformly from [min, max]. */
   public InMemoryInterPartitionChannel delay(final Duration min, final Duration max) {
     if (min.isNegative() || max.compareTo(min) < 0) {
-      throw new IllegalArgumentException("Expected 0 <= min <= max, but was [" + min + ", " + max + "]");
+      throw new IllegalArgumentException(
+          "Expected 0 <= min <= max, but was [" + min + ", " + max + "]");
     }
     delayMinMillis = min.toMillis();
     delayMaxMillis = max.toMillis();
@@ -106,8 +108,8 @@ public final class InMemoryInterPartitionChannel {
   }
 
   /**
-   * Passes every command sent from now on through {@code value} before anything else happens to
-   * it; a null result drops the command (counted as dropped). For tests that take a step of the
+   * Passes every command sent from now on through {@code value} before anything else happens to it;
+   * a null result drops the command (counted as dropped). For tests that take a step of the
    * protocol away, for example the refunds, to show what the invariants then report.
    */
   public InMemoryInterPartitionChannel rewrite(final UnaryOperator<Record> value) {
@@ -122,7 +124,8 @@ public final class InMemoryInterPartitionChannel {
 
   /** The sender of partition {@code sourcePartitionId}. */
   public InterPartitionSender sender(final int sourcePartitionId) {
-    return (target, command, checkpointId) -> send(sourcePartitionId, target, command, checkpointId);
+    return (target, command, checkpointId) ->
+        send(sourcePartitionId, target, command, checkpointId);
   }
 
   public long sentCount() {
@@ -141,7 +144,8 @@ public final class InMemoryInterPartitionChannel {
     return duplicated;
   }
 
-  private void send(final int source, final int target, final Record command, final long checkpointId) {
+  private void send(
+      final int source, final int target, final Record command, final long checkpointId) {
     if (command.metadata().checkpointId() != checkpointId) {
       throw new AssertionError(
           "Expected the command to carry the checkpoint id "
@@ -165,7 +169,8 @@ public final class InMemoryInterPartitionChannel {
   }
 
   private void schedule(final int source, final int target, final Record command) {
-    final long delay = delayMinMillis + (long) (random.nextDouble() * (delayMaxMillis - delayMinMillis + 1));
+    final long delay =
+        delayMinMillis + (long) (random.nextDouble() * (delayMaxMillis - delayMinMillis + 1));
     scheduler.schedule(Duration.ofMillis(delay), () -> deliver(source, target, command));
   }
 

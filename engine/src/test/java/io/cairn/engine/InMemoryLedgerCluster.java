@@ -1,6 +1,5 @@
 package io.cairn.engine;
 
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.db.DbConfig;
@@ -22,6 +21,7 @@ import io.cairn.protocol.RecordValue;
 import io.cairn.protocol.TransferIntent;
 import io.cairn.protocol.TransferValue;
 import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.scheduler.Cancellable;
 import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
@@ -126,7 +126,8 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     return partition(placement.partitionOf(accountId));
   }
 
-  // ---- client commands (written to the owning partition; null if the log refused) ----------------
+  // ---- client commands (written to the owning partition; null if the log refused)
+  // ----------------
 
   public WriteResult createAccount(final String id) {
     return partitionOf(id).write(AccountIntent.CREATE, new AccountValue(id, 0));
@@ -141,7 +142,11 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
         .write(
             TransferIntent.CREATE,
             new TransferValue(
-                from, to, amount, ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID));
+                from,
+                to,
+                amount,
+                ValueDescriptor.NO_PARTITION_ID,
+                ValueDescriptor.NO_PARTITION_ID));
   }
 
   /** Writes {@code CHECKPOINT CREATE(id)} to every partition, as the gateway does for a backup. */

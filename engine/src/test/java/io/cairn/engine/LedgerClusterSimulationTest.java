@@ -6,8 +6,8 @@ import io.cairn.protocol.CreditIntent;
 import io.cairn.protocol.Record;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -25,9 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the uncommitted tail. Some transfers go to accounts that never exist, some to accounts opened
  * only part-way through. After every step: money is conserved and no credit is applied, refused,
  * acknowledged or refunded twice. After healing: nothing stays pending, Σ balances = Σ deposits,
- * every cross-partition credit was either applied and acknowledged or refused and refunded,
- * exactly once, with the checkpoint id of its debit on every {@code APPLY}; the accounts that never
- * existed still do not; and replaying each log gives the leader's digest.
+ * every cross-partition credit was either applied and acknowledged or refused and refunded, exactly
+ * once, with the checkpoint id of its debit on every {@code APPLY}; the accounts that never existed
+ * still do not; and replaying each log gives the leader's digest.
  *
  * <p>Rerun seeds with {@code -Dcairn.engine.seed=<seed>[,<seed>...]}; {@code
  * -Dcairn.simulation.long=true} runs more seeds and steps (checking every 10 steps).
@@ -79,12 +79,14 @@ class LedgerClusterSimulationTest {
                     .creditRetryCheckInterval(Duration.ofMillis(20))
                     .build())
             .build()) {
-      cluster.channel()
+      cluster
+          .channel()
           .delay(Duration.ofMillis(1), Duration.ofMillis(40))
           .dropProbability(0.2)
           .duplicateProbability(0.2);
       final Map<Long, Set<Long>> appliesByKey = new HashMap<>();
-      cluster.channel()
+      cluster
+          .channel()
           .onDelivery(
               d -> {
                 if (d.command().metadata().intent() == CreditIntent.APPLY) {
@@ -186,7 +188,8 @@ class LedgerClusterSimulationTest {
       assertThat(cluster.channel().duplicatedCount()).isPositive();
 
       for (final InMemoryLedgerCluster.Partition partition : cluster.partitions()) {
-        assertThat(partition.replayDigest(directory.resolve("replay-" + seed + "-" + partition.id())))
+        assertThat(
+                partition.replayDigest(directory.resolve("replay-" + seed + "-" + partition.id())))
             .as("digest of a replay of partition %d", partition.id())
             .isEqualTo(partition.stateDigest());
       }

@@ -12,8 +12,8 @@ import io.cairn.streamprocessor.StreamProcessorMode;
 import io.cairn.streamprocessor.StreamProcessorTestKit;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.LongStream;
@@ -26,8 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * cross-partition transfers, credits from other partitions — some to unknown accounts, so refused —
  * with duplicates, acknowledgements and refunds, checkpoints, a leader change), replaying the log
  * into a fresh state gives exactly the leader's state: the same digest, balances, pending, applied
- * and refused credits. Rerun one seed with {@code
- * -Dcairn.engine.seed=<seed>}.
+ * and refused credits. Rerun one seed with {@code -Dcairn.engine.seed=<seed>}.
  */
 class LedgerDeterminismTest {
 
@@ -51,7 +50,11 @@ class LedgerDeterminismTest {
       run(seed);
     } catch (final AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Determinism check failed with seed " + seed + " (rerun: -Dcairn.engine.seed=" + seed + ")",
+          "Determinism check failed with seed "
+              + seed
+              + " (rerun: -Dcairn.engine.seed="
+              + seed
+              + ")",
           e);
     }
   }
@@ -84,7 +87,9 @@ class LedgerDeterminismTest {
                 case 1 -> Long.MAX_VALUE - random.nextInt(1000);
                 default -> 1 + random.nextInt(1_000);
               };
-          ledger.kit().writeCommand(DepositIntent.DEPOSIT, new DepositValue(pick(local, random), amount));
+          ledger
+              .kit()
+              .writeCommand(DepositIntent.DEPOSIT, new DepositValue(pick(local, random), amount));
         } else if (action < 0.60) {
           final String from = random.nextInt(10) == 0 ? pick(remote, random) : pick(local, random);
           final String to = random.nextBoolean() ? pick(local, random) : pick(remote, random);

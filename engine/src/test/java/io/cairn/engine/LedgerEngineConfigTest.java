@@ -44,8 +44,7 @@ class LedgerEngineConfigTest {
   void shouldRejectMissingOrTooLongRetryInterval() {
     assertThatThrownBy(
             () -> LedgerEngineConfig.builder().partitionCount(1).creditRetryInterval(null).build())
-        .hasMessage(
-            "Expected creditRetryInterval to be set, but it is null (LedgerEngineConfig)");
+        .hasMessage("Expected creditRetryInterval to be set, but it is null (LedgerEngineConfig)");
     assertThatThrownBy(
             () ->
                 LedgerEngineConfig.builder()

@@ -19,8 +19,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The ledger's invariants over a set of partitions, each given as its ledger state and its log
- * (the records whose effects the state holds, in position order).
+ * The ledger's invariants over a set of partitions, each given as its ledger state and its log (the
+ * records whose effects the state holds, in position order).
  *
  * <p>Conservation (DESIGN.md §6): Σ balances + Σ pending credits whose target has not applied them
  * = Σ deposited amounts (the {@code DEPOSITED} events of the logs). A credit the target refused is

@@ -1,6 +1,5 @@
 package io.cairn.engine;
 
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.AccountValue;
@@ -16,6 +15,7 @@ import io.cairn.protocol.RecordType;
 import io.cairn.protocol.TransferIntent;
 import io.cairn.protocol.TransferValue;
 import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.scheduler.Cancellable;
 import io.cairn.streamprocessor.StreamProcessor;
 import io.cairn.streamprocessor.StreamProcessorMode;
@@ -32,8 +32,8 @@ import java.util.Objects;
 /**
  * One ledger partition (partition {@link StreamProcessorTestKit#PARTITION_ID} of {@code
  * partitionCount}) in a {@link StreamProcessorTestKit}: a real RocksDB state, an in-memory log, a
- * recording inter-partition sender and {@link TestCheckpoints} (so checkpoint ids come from state). Shorthands write ledger commands
- * and read the leader's ledger state.
+ * recording inter-partition sender and {@link TestCheckpoints} (so checkpoint ids come from state).
+ * Shorthands write ledger commands and read the leader's ledger state.
  */
 public final class LedgerKit implements AutoCloseable {
 
@@ -129,7 +129,8 @@ public final class LedgerKit implements AutoCloseable {
   }
 
   /** Writes an inter-partition command as the receiver would (no request, a checkpoint id). */
-  public long writeCredit(final CreditIntent intent, final CreditValue credit, final long checkpoint) {
+  public long writeCredit(
+      final CreditIntent intent, final CreditValue credit, final long checkpoint) {
     return kit.write(
         new Record(
             RecordMetadata.builder()
@@ -218,7 +219,10 @@ public final class LedgerKit implements AutoCloseable {
             .toList();
     if (rejections.size() != 1) {
       throw new AssertionError(
-          "Expected one rejection of the command at " + position + ", but got " + followUps(position));
+          "Expected one rejection of the command at "
+              + position
+              + ", but got "
+              + followUps(position));
     }
     return rejections.get(0);
   }

@@ -18,9 +18,9 @@ import io.cairn.protocol.TransferValue;
 import io.cairn.protocol.ValueDescriptor;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -64,7 +64,11 @@ class LedgerLeaderChangeTest {
       run(seed);
     } catch (final AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Leader change test failed with seed " + seed + " (rerun: -Dcairn.engine.seed=" + seed + ")",
+          "Leader change test failed with seed "
+              + seed
+              + " (rerun: -Dcairn.engine.seed="
+              + seed
+              + ")",
           e);
     }
   }
@@ -96,7 +100,9 @@ class LedgerLeaderChangeTest {
       for (int round = 0; round < ROUNDS; round++) {
         RaftLedgerPartition.Member isolated = null;
         boolean healed = false;
-        for (int step = 0; step < MAX_STEPS_PER_ROUND && !(healed && step >= STEPS_PER_ROUND); step++) {
+        for (int step = 0;
+            step < MAX_STEPS_PER_ROUND && !(healed && step >= STEPS_PER_ROUND);
+            step++) {
           for (int n = random.nextInt(3); n > 0; n--) {
             final String from = accounts.get(random.nextInt(ACCOUNTS));
             final String to = accounts.get(random.nextInt(ACCOUNTS));
@@ -152,7 +158,9 @@ class LedgerLeaderChangeTest {
       final Map<Long, List<Record>> followUps = new HashMap<>();
       for (final Record record : log) {
         if (record.metadata().sourcePosition() != RecordMetadata.NO_POSITION) {
-          followUps.computeIfAbsent(record.metadata().sourcePosition(), p -> new ArrayList<>()).add(record);
+          followUps
+              .computeIfAbsent(record.metadata().sourcePosition(), p -> new ArrayList<>())
+              .add(record);
         }
       }
       final Map<Long, Long> positionByRequest = new HashMap<>();
@@ -289,7 +297,8 @@ class LedgerLeaderChangeTest {
       }
       partition.run(Duration.ofMillis(500));
       if (!queue.isEmpty()) {
-        throw new AssertionError("Expected every command to be written, but " + queue.size() + " wait");
+        throw new AssertionError(
+            "Expected every command to be written, but " + queue.size() + " wait");
       }
     }
   }

@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A cross-partition transfer to an account that does not exist on the target partition: the target
- * refuses the credit and the source is refunded — exactly once, across leader changes on both
- * sides and replays — and once nothing is pending, Σ balances = Σ deposits. Without the refund the
+ * refuses the credit and the source is refunded — exactly once, across leader changes on both sides
+ * and replays — and once nothing is pending, Σ balances = Σ deposits. Without the refund the
  * invariant checks fail. Several partitions on real RocksDB states ({@link InMemoryLedgerCluster}).
  *
  * <p>Rerun seeds with {@code -Dcairn.engine.seed=<seed>[,<seed>...]}.
@@ -152,8 +152,7 @@ class LedgerRefundTest {
       LedgerInvariants.assertConserved(states(cluster), logs(cluster), "refunds dropped");
       assertThatThrownBy(
               () ->
-                  LedgerInvariants.assertSettled(
-                      states(cluster), logs(cluster), "refunds dropped"))
+                  LedgerInvariants.assertSettled(states(cluster), logs(cluster), "refunds dropped"))
           .isInstanceOf(AssertionError.class)
           .hasMessage(
               "Expected no pending credit and Σ balances = Σ deposits, but 1 credits are pending"
@@ -228,7 +227,8 @@ class LedgerRefundTest {
                     .creditRetryCheckInterval(Duration.ofMillis(10))
                     .build())
             .build()) {
-      cluster.channel()
+      cluster
+          .channel()
           .delay(Duration.ofMillis(1), Duration.ofMillis(30))
           .dropProbability(0.2)
           .duplicateProbability(0.3);

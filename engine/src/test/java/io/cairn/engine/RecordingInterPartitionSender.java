@@ -4,7 +4,9 @@ import io.cairn.protocol.Record;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An {@link InterPartitionSender} that records what it is asked to send and checks the contract. */
+/**
+ * An {@link InterPartitionSender} that records what it is asked to send and checks the contract.
+ */
 public final class RecordingInterPartitionSender implements InterPartitionSender {
 
   /** One send. */

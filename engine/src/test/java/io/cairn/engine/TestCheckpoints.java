@@ -50,12 +50,14 @@ public final class TestCheckpoints implements CheckpointIdSupplier {
                 result.appendEventAndRespond(
                     value.checkpointId(),
                     CheckpointIntent.CREATED,
-                    new CheckpointValue(value.checkpointId(), context.position(), context.timestamp()));
+                    new CheckpointValue(
+                        value.checkpointId(), context.position(), context.timestamp()));
               } else {
                 result.appendEventAndRespond(
                     latestCheckpointId(),
                     CheckpointIntent.IGNORED,
-                    new CheckpointValue(latestCheckpointId(), context.position(), context.timestamp()));
+                    new CheckpointValue(
+                        latestCheckpointId(), context.position(), context.timestamp()));
               }
             })
         .applier(

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One committed record of a partition, as exporters see it: immutable, shared by every exporter
- * of the partition.
+ * One committed record of a partition, as exporters see it: immutable, shared by every exporter of
+ * the partition.
  *
  * <p>{@link #value()} is the record's value as a map of its fields (names as in the protocol's
  * value records, e.g. {@code fromAccountId}; numbers as {@code Long}/{@code Integer}, byte arrays

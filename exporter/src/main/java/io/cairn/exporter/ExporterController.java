@@ -13,8 +13,8 @@ public interface ExporterController {
    * Acknowledges every record up to and including {@code position}: they are durable where the
    * exporter puts them, and need not be exported again. Positions only move forward: a lower one
    * than acknowledged already is ignored, and one above the last record handed over is capped to
-   * it. The broker stores acknowledged positions in the partition's state (they survive
-   * restarts with the next snapshot) and compacts the log only below the lowest of them.
+   * it. The broker stores acknowledged positions in the partition's state (they survive restarts
+   * with the next snapshot) and compacts the log only below the lowest of them.
    */
   void updateLastExportedPosition(long position);
 

@@ -29,10 +29,10 @@ import org.slf4j.LoggerFactory;
  * poller, the gRPC server (client and admin API, reflection, health) and the management HTTP
  * endpoints. {@link #start()} binds everything and returns; {@link #close()} stops it in reverse.
  *
- * <p>Threads (all daemon, all bounded): the transport's event loops, one timer
- * ({@code cairn-gateway-timer-<node>}, topology polls and retry backoff), two workers
- * ({@code cairn-gateway-worker-<node>}, answer handling, queue of {@code maxPendingRequests}) and
- * two HTTP workers ({@code cairn-gateway-http-<node>}).
+ * <p>Threads (all daemon, all bounded): the transport's event loops, one timer ({@code
+ * cairn-gateway-timer-<node>}, topology polls and retry backoff), two workers ({@code
+ * cairn-gateway-worker-<node>}, answer handling, queue of {@code maxPendingRequests}) and two HTTP
+ * workers ({@code cairn-gateway-http-<node>}).
  */
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);

@@ -185,13 +185,39 @@ public final class GatewayConfig {
 
   @Override
   public String toString() {
-    return "GatewayConfig{nodeId=" + nodeId + ", brokers=" + brokers + ", transport="
-        + transportHost + ":" + transportPort + ", grpc=" + grpcHost + ":" + grpcPort + ", http="
-        + httpHost + ":" + httpPort + ", requestTimeout=" + requestTimeout
-        + ", topologyRefreshInterval=" + topologyRefreshInterval + ", retryBackoff="
-        + retryBackoffMin + ".." + retryBackoffMax + ", maxRetries=" + maxRetries
-        + ", maxMessageSizeBytes=" + maxMessageSizeBytes + ", httpMaxBodyBytes="
-        + httpMaxBodyBytes + ", maxPendingRequests=" + maxPendingRequests + "}";
+    return "GatewayConfig{nodeId="
+        + nodeId
+        + ", brokers="
+        + brokers
+        + ", transport="
+        + transportHost
+        + ":"
+        + transportPort
+        + ", grpc="
+        + grpcHost
+        + ":"
+        + grpcPort
+        + ", http="
+        + httpHost
+        + ":"
+        + httpPort
+        + ", requestTimeout="
+        + requestTimeout
+        + ", topologyRefreshInterval="
+        + topologyRefreshInterval
+        + ", retryBackoff="
+        + retryBackoffMin
+        + ".."
+        + retryBackoffMax
+        + ", maxRetries="
+        + maxRetries
+        + ", maxMessageSizeBytes="
+        + maxMessageSizeBytes
+        + ", httpMaxBodyBytes="
+        + httpMaxBodyBytes
+        + ", maxPendingRequests="
+        + maxPendingRequests
+        + "}";
   }
 
   /** Builds a {@link GatewayConfig}; every setter has a default except {@link #broker}. */
@@ -333,15 +359,32 @@ public final class GatewayConfig {
       port("transportPort", transportPort, violations);
       port("grpcPort", grpcPort, violations);
       port("httpPort", httpPort, violations);
-      duration("requestTimeout", requestTimeout, Duration.ofMillis(100), Duration.ofMinutes(10),
+      duration(
+          "requestTimeout",
+          requestTimeout,
+          Duration.ofMillis(100),
+          Duration.ofMinutes(10),
           violations);
-      duration("topologyRefreshInterval", topologyRefreshInterval, Duration.ofMillis(10),
-          Duration.ofMinutes(1), violations);
-      duration("retryBackoffMin", retryBackoffMin, Duration.ofMillis(1), Duration.ofMinutes(1),
+      duration(
+          "topologyRefreshInterval",
+          topologyRefreshInterval,
+          Duration.ofMillis(10),
+          Duration.ofMinutes(1),
           violations);
-      duration("retryBackoffMax", retryBackoffMax, Duration.ofMillis(1), Duration.ofMinutes(1),
+      duration(
+          "retryBackoffMin",
+          retryBackoffMin,
+          Duration.ofMillis(1),
+          Duration.ofMinutes(1),
           violations);
-      if (retryBackoffMin != null && retryBackoffMax != null
+      duration(
+          "retryBackoffMax",
+          retryBackoffMax,
+          Duration.ofMillis(1),
+          Duration.ofMinutes(1),
+          violations);
+      if (retryBackoffMin != null
+          && retryBackoffMax != null
           && retryBackoffMin.compareTo(retryBackoffMax) > 0) {
         violations.add(
             violation("retryBackoffMin <= retryBackoffMax " + retryBackoffMax, retryBackoffMin));

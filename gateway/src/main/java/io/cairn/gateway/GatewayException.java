@@ -14,7 +14,8 @@ public final class GatewayException extends RuntimeException {
     this.code = Objects.requireNonNull(code, "code");
   }
 
-  public GatewayException(final GatewayErrorCode code, final String message, final Throwable cause) {
+  public GatewayException(
+      final GatewayErrorCode code, final String message, final Throwable cause) {
     super(message, cause, false, false);
     this.code = Objects.requireNonNull(code, "code");
   }

@@ -17,9 +17,9 @@ import org.slf4j.MDC;
 /**
  * Runs one gateway: {@code java io.cairn.gateway.GatewayMain --config gateway.yaml}. Every key of
  * the file can be overridden by a {@code CAIRN_GATEWAY_*} environment variable (see {@link
- * io.cairn.gateway.config.GatewayConfigKeys}). The effective configuration is logged once at
- * start. SIGTERM (or Ctrl-C) closes the gateway gracefully through a shutdown hook; the JVM then
- * exits with 143.
+ * io.cairn.gateway.config.GatewayConfigKeys}). The effective configuration is logged once at start.
+ * SIGTERM (or Ctrl-C) closes the gateway gracefully through a shutdown hook; the JVM then exits
+ * with 143.
  *
  * <p>Exit codes: 1 when the gateway failed to start (a port in use), 2 for a bad command line or
  * configuration (every problem listed on stderr).
@@ -27,8 +27,10 @@ import org.slf4j.MDC;
 public final class GatewayMain {
   /** The gateway failed to start. */
   public static final int EXIT_FAILED = 1;
+
   /** Bad command line or configuration. */
   public static final int EXIT_USAGE = 2;
+
   /** The MDC key of the node id (the broker's too). */
   public static final String MDC_NODE_ID = "nodeId";
 
@@ -48,8 +50,8 @@ public final class GatewayMain {
   }
 
   /**
-   * Runs a gateway until the JVM shuts down (or this thread is interrupted); returns the exit
-   * code: 0 after a shutdown, {@link #EXIT_FAILED} or {@link #EXIT_USAGE} when it did not start.
+   * Runs a gateway until the JVM shuts down (or this thread is interrupted); returns the exit code:
+   * 0 after a shutdown, {@link #EXIT_FAILED} or {@link #EXIT_USAGE} when it did not start.
    */
   public static int run(final String[] args, final Map<String, String> env, final PrintStream err) {
     final Path file = configFile(args, err);
@@ -69,19 +71,23 @@ public final class GatewayMain {
     log.info("Gateway {} configuration ({}):{}", config.nodeId(), file, effective.describe());
     final Gateway gateway;
     try {
-      gateway = new Gateway(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-          Clock.system());
+      gateway =
+          new Gateway(
+              config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), Clock.system());
     } catch (final RuntimeException e) {
       log.error("Gateway {} failed to start", config.nodeId(), e);
       err.println("Expected the gateway to start, but " + e.getMessage());
       return EXIT_FAILED;
     }
     final CountDownLatch stopped = new CountDownLatch(1);
-    final Thread hook = new Thread(() -> {
-      MDC.put(MDC_NODE_ID, Integer.toString(config.nodeId()));
-      gateway.close();
-      stopped.countDown();
-    }, "cairn-gateway-shutdown-" + config.nodeId());
+    final Thread hook =
+        new Thread(
+            () -> {
+              MDC.put(MDC_NODE_ID, Integer.toString(config.nodeId()));
+              gateway.close();
+              stopped.countDown();
+            },
+            "cairn-gateway-shutdown-" + config.nodeId());
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       gateway.start();

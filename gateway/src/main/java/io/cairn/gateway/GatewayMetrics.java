@@ -80,9 +80,10 @@ public final class GatewayMetrics {
     retries
         .computeIfAbsent(
             operation,
-            op -> Counter.builder("cairn.gateway.retries")
-                .tags("node", node, "operation", op)
-                .register(registry))
+            op ->
+                Counter.builder("cairn.gateway.retries")
+                    .tags("node", node, "operation", op)
+                    .register(registry))
         .increment();
   }
 

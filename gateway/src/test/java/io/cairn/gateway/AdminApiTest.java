@@ -66,13 +66,16 @@ final class AdminApiTest {
     final TakeBackupResponse taken = take(5);
 
     assertThat(taken.getBackupId()).isEqualTo(5);
-    assertThat(taken.getPartitionsList()).extracting(PartitionCheckpoint::getPartitionId)
+    assertThat(taken.getPartitionsList())
+        .extracting(PartitionCheckpoint::getPartitionId)
         .containsExactly(1, 2, 3);
-    assertThat(taken.getPartitionsList()).allSatisfy(p -> {
-      assertThat(p.getCreated()).isTrue();
-      assertThat(p.getCheckpointId()).isEqualTo(5);
-      assertThat(p.getCheckpointPosition()).isPositive();
-    });
+    assertThat(taken.getPartitionsList())
+        .allSatisfy(
+            p -> {
+              assertThat(p.getCreated()).isTrue();
+              assertThat(p.getCheckpointId()).isEqualTo(5);
+              assertThat(p.getCheckpointPosition()).isPositive();
+            });
     for (int p = 1; p <= 3; p++) {
       assertThat(harness.cluster.checkpoint(p)).isEqualTo(5);
     }
@@ -99,10 +102,14 @@ final class AdminApiTest {
   void shouldRefuseAnIdThatExistsAlreadyNamingIt() {
     take(5);
 
-    assertStatus(() -> take(5), Status.Code.ALREADY_EXISTS,
+    assertStatus(
+        () -> take(5),
+        Status.Code.ALREADY_EXISTS,
         "Expected backupId higher than every existing backup id, but backup 5 exists already"
             + " (every partition is at checkpoint 5). Take a backup with an id > 5");
-    assertStatus(() -> take(3), Status.Code.ALREADY_EXISTS,
+    assertStatus(
+        () -> take(3),
+        Status.Code.ALREADY_EXISTS,
         "but 3 is not higher than 5 (partition 1 is at checkpoint 5)");
   }
 
@@ -110,7 +117,9 @@ final class AdminApiTest {
   void shouldRefuseAnIdLowerThanOnePartitionsAndChangeNoCheckpointBelowIt() {
     harness.cluster.setCheckpoint(2, 9);
 
-    assertStatus(() -> take(7), Status.Code.ALREADY_EXISTS,
+    assertStatus(
+        () -> take(7),
+        Status.Code.ALREADY_EXISTS,
         "but 7 is not higher than 9 (partition 2 is at checkpoint 9). Take a backup with an"
             + " id > 9");
   }
@@ -121,7 +130,8 @@ final class AdminApiTest {
 
     final TakeBackupResponse taken = take(5);
 
-    assertThat(taken.getPartitionsList()).extracting(PartitionCheckpoint::getCreated)
+    assertThat(taken.getPartitionsList())
+        .extracting(PartitionCheckpoint::getCreated)
         .containsExactly(false, true, true);
   }
 
@@ -130,7 +140,9 @@ final class AdminApiTest {
     harness.broker(0).follow(3, 2);
     harness.refresh();
 
-    assertStatus(() -> take(5), Status.Code.UNAVAILABLE,
+    assertStatus(
+        () -> take(5),
+        Status.Code.UNAVAILABLE,
         "Expected a known leader for every partition (TakeBackup 5), but partitions [3] have"
             + " none. Retry when the cluster is ready (GET /ready)");
     assertStatus(() -> get(5), Status.Code.UNAVAILABLE, "partitions [3] have none");
@@ -142,13 +154,16 @@ final class AdminApiTest {
   void shouldReportAPartitionThatFailedAndSucceedWhenRetriedWithTheSameId() {
     harness.broker(1).failCommands(2, ApiResponse.failure(ResponseStatus.BACKPRESSURE, "busy"));
 
-    assertStatus(() -> take(5), Status.Code.UNAVAILABLE,
+    assertStatus(
+        () -> take(5),
+        Status.Code.UNAVAILABLE,
         "Expected every partition to take checkpoint 5, but partition 2: BACKPRESSURE from broker"
             + " 1 (TakeBackup on partition 2): busy. Sending TakeBackup with the same id again is"
             + " safe");
 
     harness.broker(1).heal();
-    assertThat(take(5).getPartitionsList()).extracting(PartitionCheckpoint::getCreated)
+    assertThat(take(5).getPartitionsList())
+        .extracting(PartitionCheckpoint::getCreated)
         .containsExactly(false, true, false);
   }
 
@@ -156,13 +171,14 @@ final class AdminApiTest {
   void shouldCountACheckpointCreatedByAnAttemptWhoseAnswerWasLost() {
     // a retry budget (100 retries, up to 100 ms apart) that outlasts the broker's transport
     // restart also on a slow machine
-    try (GatewayHarness single = new GatewayHarness(1, 1, config -> config
-        .maxRetries(100)
-        .retryBackoffMax(Duration.ofMillis(100))).awaitReady()) {
+    try (GatewayHarness single =
+        new GatewayHarness(
+                1, 1, config -> config.maxRetries(100).retryBackoffMax(Duration.ofMillis(100)))
+            .awaitReady()) {
       single.broker(0).crashAfterNext(ApiDescriptor.TYPE_COMMAND);
 
-      final TakeBackupResponse taken = single.admin.takeBackup(
-          TakeBackupRequest.newBuilder().setBackupId(5).build());
+      final TakeBackupResponse taken =
+          single.admin.takeBackup(TakeBackupRequest.newBuilder().setBackupId(5).build());
 
       // The first CREATE was applied but unanswered; the resent one was IGNORED at id 5.
       assertThat(single.broker(0).requests(ApiDescriptor.TYPE_COMMAND)).isGreaterThan(1);
@@ -203,7 +219,9 @@ final class AdminApiTest {
         .isEqualTo("partitions 2, 3 without a backup (1 of 3 partitions completed)");
     assertThat(incomplete.getPartitionsList()).hasSize(1);
 
-    assertStatus(() -> get(14), Status.Code.NOT_FOUND,
+    assertStatus(
+        () -> get(14),
+        Status.Code.NOT_FOUND,
         "Expected backup 14 to exist, but no partition has it (GetBackup)");
   }
 
@@ -216,23 +234,26 @@ final class AdminApiTest {
       }
     }
 
-    final ListBackupsResponse all = harness.admin.listBackups(
-        ListBackupsRequest.newBuilder().setPageSize(1000).build());
+    final ListBackupsResponse all =
+        harness.admin.listBackups(ListBackupsRequest.newBuilder().setPageSize(1000).build());
     assertThat(all.getBackupsList()).hasSize(400);
     assertThat(all.getBackups(0).getBackupId()).isEqualTo(400);
     assertThat(all.getBackups(399).getBackupId()).isEqualTo(1);
-    assertThat(all.getBackupsList()).allSatisfy(
-        b -> assertThat(b.getState()).isEqualTo(BackupState.BACKUP_STATE_COMPLETED));
+    assertThat(all.getBackupsList())
+        .allSatisfy(b -> assertThat(b.getState()).isEqualTo(BackupState.BACKUP_STATE_COMPLETED));
     assertThat(all.getNextPageToken()).isEmpty();
-    assertThat(harness.broker(0).requests(ApiDescriptor.TYPE_BACKUP)
-        + harness.broker(1).requests(ApiDescriptor.TYPE_BACKUP)).isEqualTo(2);
+    assertThat(
+            harness.broker(0).requests(ApiDescriptor.TYPE_BACKUP)
+                + harness.broker(1).requests(ApiDescriptor.TYPE_BACKUP))
+        .isEqualTo(2);
 
     final List<Long> paged = new ArrayList<>();
     String token = "";
     int pages = 0;
     do {
-      final ListBackupsResponse page = harness.admin.listBackups(
-          ListBackupsRequest.newBuilder().setPageSize(150).setPageToken(token).build());
+      final ListBackupsResponse page =
+          harness.admin.listBackups(
+              ListBackupsRequest.newBuilder().setPageSize(150).setPageToken(token).build());
       page.getBackupsList().forEach(b -> paged.add(b.getBackupId()));
       token = page.getNextPageToken();
       pages++;
@@ -243,7 +264,8 @@ final class AdminApiTest {
 
   @Test
   void shouldListNothingWhenNoBackupExists() {
-    final ListBackupsResponse none = harness.admin.listBackups(ListBackupsRequest.getDefaultInstance());
+    final ListBackupsResponse none =
+        harness.admin.listBackups(ListBackupsRequest.getDefaultInstance());
     assertThat(none.getBackupsList()).isEmpty();
     assertThat(none.getNextPageToken()).isEmpty();
   }
@@ -256,8 +278,8 @@ final class AdminApiTest {
     harness.admin.deleteBackup(DeleteBackupRequest.newBuilder().setBackupId(5).build());
     assertStatus(() -> get(5), Status.Code.NOT_FOUND, "backup 5");
 
-    assertStatus(() -> harness.admin.deleteBackup(
-            DeleteBackupRequest.newBuilder().setBackupId(6).build()),
+    assertStatus(
+        () -> harness.admin.deleteBackup(DeleteBackupRequest.newBuilder().setBackupId(6).build()),
         Status.Code.FAILED_PRECONDITION,
         "CONFLICT from broker 0 (DeleteBackup 6): Expected no backup 6 in progress");
     assertThat(get(6).getState()).isEqualTo(BackupState.BACKUP_STATE_IN_PROGRESS);
@@ -265,10 +287,14 @@ final class AdminApiTest {
 
   @Test
   void shouldPassOnTheStoresFailure() {
-    harness.brokers.forEach(b -> b.failBackupQueries(ResponseStatus.UNAVAILABLE,
-        "Expected a configured backup store, but none is"));
+    harness.brokers.forEach(
+        b ->
+            b.failBackupQueries(
+                ResponseStatus.UNAVAILABLE, "Expected a configured backup store, but none is"));
 
-    assertStatus(() -> get(5), Status.Code.UNAVAILABLE,
+    assertStatus(
+        () -> get(5),
+        Status.Code.UNAVAILABLE,
         "UNAVAILABLE from broker 0 (GetBackup 5): Expected a configured backup store");
   }
 
@@ -290,7 +316,8 @@ final class AdminApiTest {
   void shouldNameTheBrokerThatDidNotConfirmPausing() {
     harness.broker(1).answerGarbage(ApiDescriptor.TYPE_EXPORTING);
 
-    assertStatus(() -> harness.admin.pauseExporting(PauseExportingRequest.getDefaultInstance()),
+    assertStatus(
+        () -> harness.admin.pauseExporting(PauseExportingRequest.getDefaultInstance()),
         Status.Code.UNAVAILABLE,
         "Expected every broker to confirm PauseExporting, but broker 1: Expected a valid answer"
             + " from broker 1");
@@ -305,15 +332,19 @@ final class AdminApiTest {
     assertThat(topology.getPartitionCount()).isEqualTo(3);
     assertThat(topology.getReplicationFactor()).isEqualTo(2);
     assertThat(topology.getRefreshedAtMs()).isPositive();
-    assertThat(topology.getBrokersList()).hasSize(2).allSatisfy(broker -> {
-      assertThat(broker.getReachable()).isTrue();
-      assertThat(broker.getVersion()).isEqualTo(FakeCluster.VERSION);
-      assertThat(broker.getReplicasList()).hasSize(3);
-      assertThat(broker.getAddress()).startsWith("127.0.0.1:");
-    });
+    assertThat(topology.getBrokersList())
+        .hasSize(2)
+        .allSatisfy(
+            broker -> {
+              assertThat(broker.getReachable()).isTrue();
+              assertThat(broker.getVersion()).isEqualTo(FakeCluster.VERSION);
+              assertThat(broker.getReplicasList()).hasSize(3);
+              assertThat(broker.getAddress()).startsWith("127.0.0.1:");
+            });
     assertThat(topology.getBrokers(1).getReplicas(1).getRole())
         .isEqualTo(ReplicaRole.REPLICA_ROLE_LEADER);
-    assertThat(topology.getPartitionsList()).extracting(p -> p.getLeaderNodeId())
+    assertThat(topology.getPartitionsList())
+        .extracting(p -> p.getLeaderNodeId())
         .containsExactly(0, 1, 0);
     assertThat(topology.getPartitions(0).getHealth()).isEqualTo(Health.HEALTH_HEALTHY);
   }

@@ -18,8 +18,11 @@ final class ClusterTopologyTest {
   private static final MemberAddress ADDRESS = new MemberAddress("127.0.0.1", 1);
 
   private static BrokerStatus broker(final int nodeId, final PartitionReplica... replicas) {
-    return new BrokerStatus(nodeId, ADDRESS, Optional.of(
-        new BrokerTopology(nodeId, "c", "v", 3, 2, List.of(replicas))), "");
+    return new BrokerStatus(
+        nodeId,
+        ADDRESS,
+        Optional.of(new BrokerTopology(nodeId, "c", "v", 3, 2, List.of(replicas))),
+        "");
   }
 
   private static PartitionReplica replica(
@@ -29,10 +32,14 @@ final class ClusterTopologyTest {
 
   @Test
   void shouldTakeTheLeaderWithTheHighestTerm() {
-    final ClusterTopology topology = ClusterTopology.of(1, List.of(
-        broker(0, replica(1, ReplicaRole.LEADER, 3), replica(2, ReplicaRole.FOLLOWER, 4)),
-        broker(1, replica(1, ReplicaRole.LEADER, 4), replica(2, ReplicaRole.LEADER, 4)),
-        broker(2, replica(1, ReplicaRole.FOLLOWER, 4), replica(3, ReplicaRole.INACTIVE, 1))));
+    final ClusterTopology topology =
+        ClusterTopology.of(
+            1,
+            List.of(
+                broker(0, replica(1, ReplicaRole.LEADER, 3), replica(2, ReplicaRole.FOLLOWER, 4)),
+                broker(1, replica(1, ReplicaRole.LEADER, 4), replica(2, ReplicaRole.LEADER, 4)),
+                broker(
+                    2, replica(1, ReplicaRole.FOLLOWER, 4), replica(3, ReplicaRole.INACTIVE, 1))));
 
     assertThat(topology.leaderOf(1)).hasValue(1);
     assertThat(topology.leaderOf(2)).hasValue(1);
@@ -44,19 +51,28 @@ final class ClusterTopologyTest {
 
   @Test
   void shouldPreferTheLowerNodeIdOnATie() {
-    final ClusterTopology topology = ClusterTopology.of(1, List.of(
-        broker(1, replica(1, ReplicaRole.LEADER, 2)),
-        broker(0, replica(1, ReplicaRole.LEADER, 2))));
+    final ClusterTopology topology =
+        ClusterTopology.of(
+            1,
+            List.of(
+                broker(1, replica(1, ReplicaRole.LEADER, 2)),
+                broker(0, replica(1, ReplicaRole.LEADER, 2))));
 
     assertThat(topology.leaderOf(1)).hasValue(0);
   }
 
   @Test
   void shouldIgnoreUnreachableBrokers() {
-    final ClusterTopology topology = ClusterTopology.of(1, List.of(
-        broker(0, replica(1, ReplicaRole.LEADER, 1), replica(2, ReplicaRole.LEADER, 1),
-            replica(3, ReplicaRole.LEADER, 1)),
-        new BrokerStatus(1, ADDRESS, Optional.empty(), "connection refused")));
+    final ClusterTopology topology =
+        ClusterTopology.of(
+            1,
+            List.of(
+                broker(
+                    0,
+                    replica(1, ReplicaRole.LEADER, 1),
+                    replica(2, ReplicaRole.LEADER, 1),
+                    replica(3, ReplicaRole.LEADER, 1)),
+                new BrokerStatus(1, ADDRESS, Optional.empty(), "connection refused")));
 
     assertThat(topology.hasAllLeaders()).isTrue();
     assertThat(topology.reachableBrokers()).containsExactly(0);

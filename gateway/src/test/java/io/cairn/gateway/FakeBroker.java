@@ -56,13 +56,13 @@ import java.util.function.Function;
 /**
  * A broker that answers the agreed gateway messages (io.cairn.protocol.api) over a real {@link
  * NettyMessagingService} on 127.0.0.1, and enforces their contract: every request is decoded with
- * the codecs (a malformed one is answered INVALID and counted), commands must come with request
- * ids of -1, for a partition this broker leads, for an account placed on it. It keeps the ledger
- * and checkpoints in the shared {@link FakeCluster}.
+ * the codecs (a malformed one is answered INVALID and counted), commands must come with request ids
+ * of -1, for a partition this broker leads, for an account placed on it. It keeps the ledger and
+ * checkpoints in the shared {@link FakeCluster}.
  *
  * <p>Faults on demand: answer a partition's commands or account queries with NOT_LEADER or any
- * failure status, reject
- * the next command, never answer a message type, answer garbage, or be down ({@link #stop()}).
+ * failure status, reject the next command, never answer a message type, answer garbage, or be down
+ * ({@link #stop()}).
  */
 public final class FakeBroker implements AutoCloseable {
   private final int nodeId;
@@ -73,8 +73,7 @@ public final class FakeBroker implements AutoCloseable {
   private final Map<Integer, PartitionReplica> replicas = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
   private final Map<Integer, ApiResponse<Record>> commandFailures = new ConcurrentHashMap<>();
-  private final Map<Integer, ApiResponse<AccountBalance>> queryFailures =
-      new ConcurrentHashMap<>();
+  private final Map<Integer, ApiResponse<AccountBalance>> queryFailures = new ConcurrentHashMap<>();
   private final Map<String, Boolean> hanging = new ConcurrentHashMap<>();
   private final Map<String, Boolean> garbage = new ConcurrentHashMap<>();
   private final AtomicInteger invalidRequests = new AtomicInteger();
@@ -86,19 +85,26 @@ public final class FakeBroker implements AutoCloseable {
   public FakeBroker(final int nodeId, final FakeCluster cluster) {
     this.nodeId = nodeId;
     this.cluster = cluster;
-    this.executor = Executors.newSingleThreadExecutor(r -> {
-      final Thread thread = new Thread(r, "fake-broker-" + nodeId);
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.executor =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              final Thread thread = new Thread(r, "fake-broker-" + nodeId);
+              thread.setDaemon(true);
+              return thread;
+            });
     this.messaging = startMessaging(0);
   }
 
   private NettyMessagingService startMessaging(final int port) {
-    final NettyMessagingService service = new NettyMessagingService(
-        TransportConfig.builder(nodeId).bindHost("127.0.0.1").bindPort(port).ioThreadCount(1)
-            .build(),
-        Clock.system(), new SimpleMeterRegistry());
+    final NettyMessagingService service =
+        new NettyMessagingService(
+            TransportConfig.builder(nodeId)
+                .bindHost("127.0.0.1")
+                .bindPort(port)
+                .ioThreadCount(1)
+                .build(),
+            Clock.system(),
+            new SimpleMeterRegistry());
     service.start();
     this.messaging = service;
     register(ApiDescriptor.TYPE_COMMAND, this::command);
@@ -119,14 +125,16 @@ public final class FakeBroker implements AutoCloseable {
 
   /** This broker leads {@code partitionId} in {@code term}. */
   public FakeBroker lead(final int partitionId, final long term) {
-    replicas.put(partitionId,
+    replicas.put(
+        partitionId,
         new PartitionReplica(partitionId, ReplicaRole.LEADER, term, ReplicaHealth.HEALTHY, ""));
     return this;
   }
 
   /** This broker follows {@code partitionId} in {@code term}. */
   public FakeBroker follow(final int partitionId, final long term) {
-    replicas.put(partitionId,
+    replicas.put(
+        partitionId,
         new PartitionReplica(partitionId, ReplicaRole.FOLLOWER, term, ReplicaHealth.HEALTHY, ""));
     return this;
   }
@@ -143,9 +151,10 @@ public final class FakeBroker implements AutoCloseable {
 
   /** The next command is answered with this rejection. */
   public void rejectNext(final RejectionType type, final String reason) {
-    nextRejection = new Record(
-        RecordMetadata.builder().rejection(AccountIntent.CREATE, type, reason).build(),
-        new AccountValue("x", 0));
+    nextRejection =
+        new Record(
+            RecordMetadata.builder().rejection(AccountIntent.CREATE, type, reason).build(),
+            new AccountValue("x", 0));
   }
 
   public void failBackupQueries(final ResponseStatus status, final String reason) {
@@ -158,8 +167,8 @@ public final class FakeBroker implements AutoCloseable {
   }
 
   /**
-   * The next request of {@code type} is handled (its effect applied), but then the broker
-   * restarts its transport on the same port before answering, so the connection breaks.
+   * The next request of {@code type} is handled (its effect applied), but then the broker restarts
+   * its transport on the same port before answering, so the connection breaks.
    */
   public void crashAfterNext(final String type) {
     crashing.put(type, true);
@@ -303,8 +312,12 @@ public final class FakeBroker implements AutoCloseable {
     final int owner = placement.partitionOf(accountId);
     return owner == request.partitionId()
         ? null
-        : "Expected account " + accountId + " on partition " + request.partitionId()
-            + ", but it belongs to partition " + owner;
+        : "Expected account "
+            + accountId
+            + " on partition "
+            + request.partitionId()
+            + ", but it belongs to partition "
+            + owner;
   }
 
   private Record process(final int partition, final Record command) {
@@ -313,8 +326,10 @@ public final class FakeBroker implements AutoCloseable {
     if (intent == AccountIntent.CREATE) {
       final AccountValue account = (AccountValue) command.value();
       if (cluster.balance(partition, account.accountId()) != null) {
-        return reject(command, RejectionType.ALREADY_EXISTS, "Expected a new account id, but '"
-            + account.accountId() + "' exists (ACCOUNT CREATE)");
+        return reject(
+            command,
+            RejectionType.ALREADY_EXISTS,
+            "Expected a new account id, but '" + account.accountId() + "' exists (ACCOUNT CREATE)");
       }
       cluster.setBalance(partition, account.accountId(), 0);
       return event(AccountIntent.CREATED, position, position, account);
@@ -323,7 +338,9 @@ public final class FakeBroker implements AutoCloseable {
       final DepositValue deposit = (DepositValue) command.value();
       final Long balance = cluster.balance(partition, deposit.accountId());
       if (balance == null) {
-        return reject(command, RejectionType.NOT_FOUND,
+        return reject(
+            command,
+            RejectionType.NOT_FOUND,
             "Expected an existing account, but '" + deposit.accountId() + "' does not exist");
       }
       cluster.setBalance(partition, deposit.accountId(), balance + deposit.amount());
@@ -340,7 +357,10 @@ public final class FakeBroker implements AutoCloseable {
       }
       cluster.setCheckpoint(partition, id);
       cluster.addBackup(FakeCluster.completed(nodeId, partition, id, position));
-      return event(CheckpointIntent.CREATED, position, -1,
+      return event(
+          CheckpointIntent.CREATED,
+          position,
+          -1,
           new CheckpointValue(id, position, 1_700_000_000_000L, new byte[32]));
     }
     return reject(command, RejectionType.INVALID_ARGUMENT, "unsupported " + intent);
@@ -348,8 +368,8 @@ public final class FakeBroker implements AutoCloseable {
 
   /**
    * Like the engine: the source partition checks the source account and, for a same-partition
-   * transfer, the target; a cross-partition transfer to an unknown target is accepted (DEBITED)
-   * and refunded at once (the engine's CREDIT REFUSED, TRANSFER REFUNDED), counted by {@link
+   * transfer, the target; a cross-partition transfer to an unknown target is accepted (DEBITED) and
+   * refunded at once (the engine's CREDIT REFUSED, TRANSFER REFUNDED), counted by {@link
    * FakeCluster#refunds()}.
    */
   private Record transfer(final int partition, final long position, final Record command) {
@@ -359,14 +379,25 @@ public final class FakeBroker implements AutoCloseable {
     final Long from = cluster.balance(partition, transfer.fromAccountId());
     final Long to = cluster.balance(target, transfer.toAccountId());
     if (from == null || (to == null && target == partition)) {
-      return reject(command, RejectionType.NOT_FOUND, "Expected existing accounts, but '"
-          + (from == null ? transfer.fromAccountId() : transfer.toAccountId())
-          + "' does not exist (TRANSFER CREATE)");
+      return reject(
+          command,
+          RejectionType.NOT_FOUND,
+          "Expected existing accounts, but '"
+              + (from == null ? transfer.fromAccountId() : transfer.toAccountId())
+              + "' does not exist (TRANSFER CREATE)");
     }
     if (from < transfer.amount()) {
-      return reject(command, RejectionType.INSUFFICIENT_FUNDS, "Expected balance of "
-          + "fromAccountId '" + transfer.fromAccountId() + "' >= amount " + transfer.amount()
-          + ", but the balance is " + from + " (TRANSFER CREATE)");
+      return reject(
+          command,
+          RejectionType.INSUFFICIENT_FUNDS,
+          "Expected balance of "
+              + "fromAccountId '"
+              + transfer.fromAccountId()
+              + "' >= amount "
+              + transfer.amount()
+              + ", but the balance is "
+              + from
+              + " (TRANSFER CREATE)");
     }
     if (to == null) {
       cluster.refund();
@@ -374,10 +405,14 @@ public final class FakeBroker implements AutoCloseable {
       cluster.setBalance(partition, transfer.fromAccountId(), from - transfer.amount());
       cluster.setBalance(target, transfer.toAccountId(), to + transfer.amount());
     }
-    final TransferValue done = new TransferValue(transfer.fromAccountId(),
-        transfer.toAccountId(), transfer.amount(), partition, target);
-    return event(target == partition ? TransferIntent.COMPLETED : TransferIntent.DEBITED,
-        position, (long) partition << 48 | position, done);
+    final TransferValue done =
+        new TransferValue(
+            transfer.fromAccountId(), transfer.toAccountId(), transfer.amount(), partition, target);
+    return event(
+        target == partition ? TransferIntent.COMPLETED : TransferIntent.DEBITED,
+        position,
+        (long) partition << 48 | position,
+        done);
   }
 
   private static Record event(
@@ -412,8 +447,9 @@ public final class FakeBroker implements AutoCloseable {
       return AccountQueryCodec.encodeResponse(invalid("account on another partition"));
     }
     final Long balance = cluster.balance(query.partitionId(), query.accountId());
-    return AccountQueryCodec.encodeResponse(ApiResponse.ok(
-        balance == null ? AccountBalance.notFound() : new AccountBalance(true, balance)));
+    return AccountQueryCodec.encodeResponse(
+        ApiResponse.ok(
+            balance == null ? AccountBalance.notFound() : new AccountBalance(true, balance)));
   }
 
   private byte[] topology(final byte[] payload) {
@@ -423,8 +459,15 @@ public final class FakeBroker implements AutoCloseable {
       return TopologyCodec.encodeResponse(invalid(e.getMessage()));
     }
     final List<PartitionReplica> hosted = new ArrayList<>(new TreeMap<>(replicas).values());
-    return TopologyCodec.encodeResponse(ApiResponse.ok(new BrokerTopology(
-        nodeId, FakeCluster.CLUSTER_ID, FakeCluster.VERSION, cluster.partitionCount, 2, hosted)));
+    return TopologyCodec.encodeResponse(
+        ApiResponse.ok(
+            new BrokerTopology(
+                nodeId,
+                FakeCluster.CLUSTER_ID,
+                FakeCluster.VERSION,
+                cluster.partitionCount,
+                2,
+                hosted)));
   }
 
   private byte[] backup(final byte[] payload) {
@@ -439,12 +482,19 @@ public final class FakeBroker implements AutoCloseable {
     }
     final List<BackupStatusEntry> all = cluster.backups();
     return switch (request.operation()) {
-      case STATUS -> BackupCodec.encodeResponse(ApiResponse.ok(new BackupEntries(
-          all.stream().filter(e -> e.checkpointId() == request.checkpointId()).toList(), "")));
-      case DELETE -> cluster.removeBackups(request.checkpointId())
-          ? BackupCodec.encodeResponse(ApiResponse.ok(BackupEntries.none()))
-          : BackupCodec.encodeResponse(ApiResponse.failure(ResponseStatus.CONFLICT,
-              "Expected no backup " + request.checkpointId() + " in progress, but one is"));
+      case STATUS ->
+          BackupCodec.encodeResponse(
+              ApiResponse.ok(
+                  new BackupEntries(
+                      all.stream().filter(e -> e.checkpointId() == request.checkpointId()).toList(),
+                      "")));
+      case DELETE ->
+          cluster.removeBackups(request.checkpointId())
+              ? BackupCodec.encodeResponse(ApiResponse.ok(BackupEntries.none()))
+              : BackupCodec.encodeResponse(
+                  ApiResponse.failure(
+                      ResponseStatus.CONFLICT,
+                      "Expected no backup " + request.checkpointId() + " in progress, but one is"));
       case LIST -> list(request, all);
     };
   }
@@ -460,8 +510,10 @@ public final class FakeBroker implements AutoCloseable {
         all.stream().filter(e -> pattern.matches(e.checkpointId())).toList();
     final int from = request.pageToken().isEmpty() ? 0 : Integer.parseInt(request.pageToken());
     final int to = Math.min(matching.size(), from + request.pageSize());
-    return BackupCodec.encodeResponse(ApiResponse.ok(new BackupEntries(
-        matching.subList(from, to), to < matching.size() ? Integer.toString(to) : "")));
+    return BackupCodec.encodeResponse(
+        ApiResponse.ok(
+            new BackupEntries(
+                matching.subList(from, to), to < matching.size() ? Integer.toString(to) : "")));
   }
 
   private byte[] exporting(final byte[] payload) {

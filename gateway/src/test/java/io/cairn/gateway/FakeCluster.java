@@ -82,21 +82,41 @@ public final class FakeCluster {
   /** A completed partition backup as a broker's backup manager would record it. */
   public static BackupStatusEntry completed(
       final int nodeId, final int partitionId, final long checkpointId, final long position) {
-    return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.COMPLETED, "",
-        1_700_000_000_000L + checkpointId, 1_700_000_001_000L + checkpointId,
+    return new BackupStatusEntry(
+        nodeId,
+        partitionId,
+        checkpointId,
+        BackupState.COMPLETED,
+        "",
+        1_700_000_000_000L + checkpointId,
+        1_700_000_001_000L + checkpointId,
         Optional.of(details(position)));
   }
 
   public static BackupStatusEntry inProgress(
       final int nodeId, final int partitionId, final long checkpointId) {
-    return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.IN_PROGRESS, "",
-        1_700_000_000_000L, 1_700_000_000_500L, Optional.of(details(7)));
+    return new BackupStatusEntry(
+        nodeId,
+        partitionId,
+        checkpointId,
+        BackupState.IN_PROGRESS,
+        "",
+        1_700_000_000_000L,
+        1_700_000_000_500L,
+        Optional.of(details(7)));
   }
 
   public static BackupStatusEntry failed(
       final int nodeId, final int partitionId, final long checkpointId, final String reason) {
-    return new BackupStatusEntry(nodeId, partitionId, checkpointId, BackupState.FAILED, reason,
-        1_700_000_000_000L, 1_700_000_002_000L, Optional.empty());
+    return new BackupStatusEntry(
+        nodeId,
+        partitionId,
+        checkpointId,
+        BackupState.FAILED,
+        reason,
+        1_700_000_000_000L,
+        1_700_000_002_000L,
+        Optional.empty());
   }
 
   private static BackupDetails details(final long position) {
@@ -106,15 +126,16 @@ public final class FakeCluster {
   /** The store's statuses in its listing order: partition, checkpoint, node. */
   public synchronized List<BackupStatusEntry> backups() {
     final List<BackupStatusEntry> sorted = new ArrayList<>(store);
-    sorted.sort(Comparator.comparingInt(BackupStatusEntry::partitionId)
-        .thenComparingLong(BackupStatusEntry::checkpointId)
-        .thenComparingInt(BackupStatusEntry::nodeId));
+    sorted.sort(
+        Comparator.comparingInt(BackupStatusEntry::partitionId)
+            .thenComparingLong(BackupStatusEntry::checkpointId)
+            .thenComparingInt(BackupStatusEntry::nodeId));
     return sorted;
   }
 
   public synchronized boolean removeBackups(final long checkpointId) {
-    if (store.stream().anyMatch(
-        e -> e.checkpointId() == checkpointId && e.state() == BackupState.IN_PROGRESS)) {
+    if (store.stream()
+        .anyMatch(e -> e.checkpointId() == checkpointId && e.state() == BackupState.IN_PROGRESS)) {
       return false;
     }
     store.removeIf(e -> e.checkpointId() == checkpointId);

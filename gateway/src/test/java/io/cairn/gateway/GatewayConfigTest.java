@@ -28,28 +28,32 @@ final class GatewayConfigTest {
 
   @Test
   void shouldListEveryViolationNamingKeyValueAndRange() {
-    assertThatThrownBy(() -> GatewayConfig.builder()
-            .nodeId(0)
-            .broker(0, BROKER)
-            .broker(1, new MemberAddress("127.0.0.1", 0))
-            .grpcPort(70_000)
-            .httpHost(" ")
-            .requestTimeout(Duration.ZERO)
-            .retryBackoffMin(Duration.ofSeconds(2))
-            .maxRetries(101)
-            .httpMaxBodyBytes(10)
-            .build())
+    assertThatThrownBy(
+            () ->
+                GatewayConfig.builder()
+                    .nodeId(0)
+                    .broker(0, BROKER)
+                    .broker(1, new MemberAddress("127.0.0.1", 0))
+                    .grpcPort(70_000)
+                    .httpHost(" ")
+                    .requestTimeout(Duration.ZERO)
+                    .retryBackoffMin(Duration.ofSeconds(2))
+                    .maxRetries(101)
+                    .httpMaxBodyBytes(10)
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(String.join("; ",
-            "Expected broker 1 port in [1, 65535], but was 0 (gateway config)",
-            "Expected nodeId distinct from every broker's node id, but was 0 (gateway config)",
-            "Expected httpHost to be a non-blank host name or IP literal, but was ' ' (gateway"
-                + " config)",
-            "Expected grpcPort in [0, 65535], but was 70000 (gateway config)",
-            "Expected requestTimeout in [PT0.1S, PT10M], but was PT0S (gateway config)",
-            "Expected retryBackoffMin <= retryBackoffMax PT1S, but was PT2S (gateway config)",
-            "Expected maxRetries in [0, 100], but was 101 (gateway config)",
-            "Expected httpMaxBodyBytes in [256, 1048576], but was 10 (gateway config)"));
+        .hasMessage(
+            String.join(
+                "; ",
+                "Expected broker 1 port in [1, 65535], but was 0 (gateway config)",
+                "Expected nodeId distinct from every broker's node id, but was 0 (gateway config)",
+                "Expected httpHost to be a non-blank host name or IP literal, but was ' ' (gateway"
+                    + " config)",
+                "Expected grpcPort in [0, 65535], but was 70000 (gateway config)",
+                "Expected requestTimeout in [PT0.1S, PT10M], but was PT0S (gateway config)",
+                "Expected retryBackoffMin <= retryBackoffMax PT1S, but was PT2S (gateway config)",
+                "Expected maxRetries in [0, 100], but was 101 (gateway config)",
+                "Expected httpMaxBodyBytes in [256, 1048576], but was 10 (gateway config)"));
   }
 
   @Test

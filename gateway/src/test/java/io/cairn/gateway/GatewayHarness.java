@@ -52,23 +52,25 @@ public final class GatewayHarness implements AutoCloseable {
       brokers.add(new FakeBroker(node, cluster));
     }
     defaultLeaders();
-    final GatewayConfig.Builder config = GatewayConfig.builder()
-        .grpcPort(0)
-        .httpPort(0)
-        .topologyRefreshInterval(Duration.ofMillis(200))
-        // generous: a loaded machine must make calls slower, not failed; tests of timeouts set
-        // their own or a client deadline
-        .requestTimeout(Duration.ofSeconds(30))
-        .retryBackoffMin(Duration.ofMillis(5))
-        .retryBackoffMax(Duration.ofMillis(50));
+    final GatewayConfig.Builder config =
+        GatewayConfig.builder()
+            .grpcPort(0)
+            .httpPort(0)
+            .topologyRefreshInterval(Duration.ofMillis(200))
+            // generous: a loaded machine must make calls slower, not failed; tests of timeouts set
+            // their own or a client deadline
+            .requestTimeout(Duration.ofSeconds(30))
+            .retryBackoffMin(Duration.ofMillis(5))
+            .retryBackoffMax(Duration.ofMillis(50));
     for (final FakeBroker broker : brokers) {
       config.broker(broker.nodeId(), broker.address());
     }
     gateway = new Gateway(tweak.apply(config).build(), registry, Clock.system());
     gateway.start();
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.grpcAddress().getPort())
-        .usePlaintext()
-        .build();
+    channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", gateway.grpcAddress().getPort())
+            .usePlaintext()
+            .build();
     ledger = LedgerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.MINUTES);
     admin = AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.MINUTES);
   }
@@ -137,9 +139,10 @@ public final class GatewayHarness implements AutoCloseable {
   }
 
   public HttpResponse<String> httpPost(final String path, final String body) throws Exception {
-    return send(HttpRequest.newBuilder(uri(path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)));
+    return send(
+        HttpRequest.newBuilder(uri(path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   public HttpResponse<String> httpDelete(final String path) throws Exception {
@@ -147,8 +150,8 @@ public final class GatewayHarness implements AutoCloseable {
   }
 
   public HttpResponse<String> send(final HttpRequest.Builder request) throws Exception {
-    return http.send(request.timeout(Duration.ofSeconds(30)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   public URI uri(final String path) {

@@ -29,8 +29,9 @@ final class GatewayMainTest {
   @TempDir Path dir;
   private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
   private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-  private final SplittableRandom ports = new SplittableRandom(
-      ProcessHandle.current().pid() * 1_000_003L + System.identityHashCode(this));
+  private final SplittableRandom ports =
+      new SplittableRandom(
+          ProcessHandle.current().pid() * 1_000_003L + System.identityHashCode(this));
 
   @Test
   void shouldExitWithUsageWithoutConfigOrWithAnUnknownArgument() {
@@ -38,30 +39,35 @@ final class GatewayMainTest {
     assertThat(GatewayMain.run(new String[] {"--port", "1"}, Map.of(), err))
         .isEqualTo(GatewayMain.EXIT_USAGE);
 
-    assertThat(err()).contains("Expected --config <file>, but it is missing")
+    assertThat(err())
+        .contains("Expected --config <file>, but it is missing")
         .contains("Expected --config <file>, but got '--port'")
         .contains("Usage: GatewayMain --config <gateway.yaml>");
   }
 
   @Test
   void shouldExitWithUsageListingEveryConfigurationProblem() throws IOException {
-    final Path file = Files.writeString(dir.resolve("gateway.yaml"),
-        "gateway:\n  brokers: {0: 127.0.0.1:26502}\n  grpc: {port: -5}\n");
+    final Path file =
+        Files.writeString(
+            dir.resolve("gateway.yaml"),
+            "gateway:\n  brokers: {0: 127.0.0.1:26502}\n  grpc: {port: -5}\n");
 
-    final int code = GatewayMain.run(new String[] {"--config", file.toString()},
-        Map.of("CAIRN_GATEWAY_NODEID", "0"), err);
+    final int code =
+        GatewayMain.run(
+            new String[] {"--config", file.toString()}, Map.of("CAIRN_GATEWAY_NODEID", "0"), err);
 
     assertThat(code).isEqualTo(GatewayMain.EXIT_USAGE);
-    assertThat(err()).contains(
-        "Expected gateway.grpc.port to be an integer in [0, 65535], but was -5",
-        "Expected gateway.nodeId to differ from every broker's node id [0], but was 0 (set by"
-            + " environment variable CAIRN_GATEWAY_NODEID)");
+    assertThat(err())
+        .contains(
+            "Expected gateway.grpc.port to be an integer in [0, 65535], but was -5",
+            "Expected gateway.nodeId to differ from every broker's node id [0], but was 0 (set by"
+                + " environment variable CAIRN_GATEWAY_NODEID)");
   }
 
   @Test
   void shouldExitWithUsageForAMissingFile() {
-    final int code = GatewayMain.run(
-        new String[] {"--config=" + dir.resolve("nope.yaml")}, Map.of(), err);
+    final int code =
+        GatewayMain.run(new String[] {"--config=" + dir.resolve("nope.yaml")}, Map.of(), err);
 
     assertThat(code).isEqualTo(GatewayMain.EXIT_USAGE);
     assertThat(err()).contains("Expected a readable configuration file");
@@ -72,12 +78,16 @@ final class GatewayMainTest {
     final int httpPort;
     try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       httpPort = freePort();
-      final Path file = Files.writeString(dir.resolve("gateway.yaml"), """
+      final Path file =
+          Files.writeString(
+              dir.resolve("gateway.yaml"),
+              """
           gateway:
             brokers: {0: 127.0.0.1:26502}
             grpc: {port: %d}
             http: {port: %d}
-          """.formatted(busy.getLocalPort(), httpPort));
+          """
+                  .formatted(busy.getLocalPort(), httpPort));
 
       final int code = GatewayMain.run(new String[] {"--config", file.toString()}, Map.of(), err);
 
@@ -95,14 +105,21 @@ final class GatewayMainTest {
     // outgoing connection on this machine takes them meanwhile
     final int grpcPort = freePortForAnotherProcess();
     final int httpPort = freePortForAnotherProcess();
-    final Path file = Files.writeString(dir.resolve("gateway.yaml"), """
+    final Path file =
+        Files.writeString(
+            dir.resolve("gateway.yaml"),
+            """
         gateway:
           nodeId: 1007
           brokers: {0: 127.0.0.1:1}
           grpc: {port: %d}
           http: {port: %d}
-        """.formatted(grpcPort, httpPort));
-    final Path logback = Files.writeString(dir.resolve("logback.xml"), """
+        """
+                .formatted(grpcPort, httpPort));
+    final Path logback =
+        Files.writeString(
+            dir.resolve("logback.xml"),
+            """
         <configuration>
           <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
             <encoder><pattern>%-5level %X{nodeId} %logger{0} - %msg%n</pattern></encoder>
@@ -112,21 +129,31 @@ final class GatewayMainTest {
         """);
     final Path output = dir.resolve("gateway.out");
     final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    final Process process = new ProcessBuilder(List.of(java.toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Dlogback.configurationFile=" + logback,
-            "-cp", System.getProperty("java.class.path"),
-            GatewayMain.class.getName(), "--config", file.toString()))
-        .redirectErrorStream(true)
-        .redirectOutput(output.toFile())
-        .start();
+    final Process process =
+        new ProcessBuilder(
+                List.of(
+                    java.toString(),
+                    "--add-exports",
+                    "java.base/jdk.internal.misc=ALL-UNNAMED",
+                    "-Dlogback.configurationFile=" + logback,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    GatewayMain.class.getName(),
+                    "--config",
+                    file.toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
     try {
       final HttpClient http = HttpClient.newHttpClient();
-      final HttpRequest health = HttpRequest.newBuilder(
-          URI.create("http://127.0.0.1:" + httpPort + "/health")).timeout(Duration.ofSeconds(2))
-          .build();
-      await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() ->
-          http.send(health, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+      final HttpRequest health =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/health"))
+              .timeout(Duration.ofSeconds(2))
+              .build();
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .ignoreExceptions()
+          .until(() -> http.send(health, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
 
       process.destroy(); // SIGTERM
 
@@ -170,7 +197,7 @@ final class GatewayMainTest {
         // taken: try the next candidate
       }
     }
-    throw new IllegalStateException("Expected a free loopback port in [20000, 32000), but found"
-        + " none in 200 attempts");
+    throw new IllegalStateException(
+        "Expected a free loopback port in [20000, 32000), but found" + " none in 200 attempts");
   }
 }

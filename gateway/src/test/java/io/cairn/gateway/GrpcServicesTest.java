@@ -24,31 +24,35 @@ final class GrpcServicesTest {
     try (GatewayHarness harness = new GatewayHarness()) {
       final CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
       final StreamObserver<ServerReflectionRequest> requests =
-          ServerReflectionGrpc.newStub(harness.channel).serverReflectionInfo(
-              new StreamObserver<>() {
-                @Override
-                public void onNext(final ServerReflectionResponse value) {
-                  answer.complete(value);
-                }
+          ServerReflectionGrpc.newStub(harness.channel)
+              .serverReflectionInfo(
+                  new StreamObserver<>() {
+                    @Override
+                    public void onNext(final ServerReflectionResponse value) {
+                      answer.complete(value);
+                    }
 
-                @Override
-                public void onError(final Throwable t) {
-                  answer.completeExceptionally(t);
-                }
+                    @Override
+                    public void onError(final Throwable t) {
+                      answer.completeExceptionally(t);
+                    }
 
-                @Override
-                public void onCompleted() {}
-              });
+                    @Override
+                    public void onCompleted() {}
+                  });
       requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
       requests.onCompleted();
 
-      final List<String> services = answer.get(10, TimeUnit.SECONDS).getListServicesResponse()
-          .getServiceList().stream().map(ServiceResponse::getName).toList();
-      assertThat(services).contains(
-          "cairn.gateway.v1.LedgerService",
-          "cairn.gateway.v1.AdminService",
-          "grpc.health.v1.Health",
-          "grpc.reflection.v1.ServerReflection");
+      final List<String> services =
+          answer.get(10, TimeUnit.SECONDS).getListServicesResponse().getServiceList().stream()
+              .map(ServiceResponse::getName)
+              .toList();
+      assertThat(services)
+          .contains(
+              "cairn.gateway.v1.LedgerService",
+              "cairn.gateway.v1.AdminService",
+              "grpc.health.v1.Health",
+              "grpc.reflection.v1.ServerReflection");
     }
   }
 
@@ -59,15 +63,31 @@ final class GrpcServicesTest {
       harness.awaitReady();
       assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus())
           .isEqualTo(ServingStatus.SERVING);
-      await().atMost(GatewayHarness.WAIT).until(() -> health.check(HealthCheckRequest.newBuilder()
-          .setService("cairn.gateway.v1.LedgerService").build()).getStatus()
-          == ServingStatus.SERVING);
+      await()
+          .atMost(GatewayHarness.WAIT)
+          .until(
+              () ->
+                  health
+                          .check(
+                              HealthCheckRequest.newBuilder()
+                                  .setService("cairn.gateway.v1.LedgerService")
+                                  .build())
+                          .getStatus()
+                      == ServingStatus.SERVING);
 
       harness.broker(1).follow(2, 2);
 
-      await().atMost(GatewayHarness.WAIT).until(() -> health.check(HealthCheckRequest.newBuilder()
-          .setService("cairn.gateway.v1.AdminService").build()).getStatus()
-          == ServingStatus.NOT_SERVING);
+      await()
+          .atMost(GatewayHarness.WAIT)
+          .until(
+              () ->
+                  health
+                          .check(
+                              HealthCheckRequest.newBuilder()
+                                  .setService("cairn.gateway.v1.AdminService")
+                                  .build())
+                          .getStatus()
+                      == ServingStatus.NOT_SERVING);
     }
   }
 }

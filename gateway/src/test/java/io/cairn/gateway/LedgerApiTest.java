@@ -51,13 +51,13 @@ final class LedgerApiTest {
       final int leader = (partition - 1) % 2;
       final int before = harness.broker(leader).requests(ApiDescriptor.TYPE_COMMAND);
 
-      final CreateAccountResponse created = harness.ledger.createAccount(
-          CreateAccountRequest.newBuilder().setAccountId(account).build());
+      final CreateAccountResponse created =
+          harness.ledger.createAccount(
+              CreateAccountRequest.newBuilder().setAccountId(account).build());
 
       assertThat(created.getPartitionId()).isEqualTo(partition);
       assertThat(created.getPosition()).isPositive();
-      assertThat(harness.broker(leader).requests(ApiDescriptor.TYPE_COMMAND))
-          .isEqualTo(before + 1);
+      assertThat(harness.broker(leader).requests(ApiDescriptor.TYPE_COMMAND)).isEqualTo(before + 1);
       assertThat(harness.cluster.balance(partition, account)).isZero();
     }
     assertThat(harness.invalidRequests()).isZero();
@@ -72,12 +72,23 @@ final class LedgerApiTest {
       harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(account).build());
     }
 
-    final var deposit = harness.ledger.deposit(
-        DepositRequest.newBuilder().setAccountId(alice).setAmount(100).build());
-    final TransferResponse crossPartition = harness.ledger.transfer(TransferRequest.newBuilder()
-        .setFromAccountId(alice).setToAccountId(bob).setAmount(30).build());
-    final TransferResponse samePartition = harness.ledger.transfer(TransferRequest.newBuilder()
-        .setFromAccountId(alice).setToAccountId(carol).setAmount(20).build());
+    final var deposit =
+        harness.ledger.deposit(
+            DepositRequest.newBuilder().setAccountId(alice).setAmount(100).build());
+    final TransferResponse crossPartition =
+        harness.ledger.transfer(
+            TransferRequest.newBuilder()
+                .setFromAccountId(alice)
+                .setToAccountId(bob)
+                .setAmount(30)
+                .build());
+    final TransferResponse samePartition =
+        harness.ledger.transfer(
+            TransferRequest.newBuilder()
+                .setFromAccountId(alice)
+                .setToAccountId(carol)
+                .setAmount(20)
+                .build());
 
     assertThat(deposit.getAmount()).isEqualTo(100);
     assertThat(deposit.getPartitionId()).isEqualTo(1);
@@ -89,31 +100,43 @@ final class LedgerApiTest {
     assertThat(balance(alice)).isEqualTo(50);
     assertThat(balance(bob)).isEqualTo(30);
     assertThat(balance(carol)).isEqualTo(20);
-    assertThat(harness.ledger.getAccount(GetAccountRequest.newBuilder().setAccountId(bob).build())
-        .getPartitionId()).isEqualTo(2);
+    assertThat(
+            harness
+                .ledger
+                .getAccount(GetAccountRequest.newBuilder().setAccountId(bob).build())
+                .getPartitionId())
+        .isEqualTo(2);
   }
 
   @Test
   void shouldMapAnExistingAccountToAlreadyExistsWithTheEnginesReason() {
-    final CreateAccountRequest create = CreateAccountRequest.newBuilder().setAccountId("dup").build();
+    final CreateAccountRequest create =
+        CreateAccountRequest.newBuilder().setAccountId("dup").build();
     harness.ledger.createAccount(create);
 
     assertThatThrownBy(() -> harness.ledger.createAccount(create))
-        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.ALREADY_EXISTS);
-          assertThat(e.getStatus().getDescription())
-              .isEqualTo("ALREADY_EXISTS: Expected a new account id, but 'dup' exists"
-                  + " (ACCOUNT CREATE)");
-        });
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.ALREADY_EXISTS);
+              assertThat(e.getStatus().getDescription())
+                  .isEqualTo(
+                      "ALREADY_EXISTS: Expected a new account id, but 'dup' exists"
+                          + " (ACCOUNT CREATE)");
+            });
   }
 
   @Test
   void shouldMapUnknownAccountsToNotFound() {
-    assertStatus(() -> harness.ledger.deposit(
-            DepositRequest.newBuilder().setAccountId("ghost").setAmount(5).build()),
-        Status.Code.NOT_FOUND, "NOT_FOUND: Expected an existing account, but 'ghost'");
-    assertStatus(() -> harness.ledger.getAccount(
-            GetAccountRequest.newBuilder().setAccountId("ghost").build()),
+    assertStatus(
+        () ->
+            harness.ledger.deposit(
+                DepositRequest.newBuilder().setAccountId("ghost").setAmount(5).build()),
+        Status.Code.NOT_FOUND,
+        "NOT_FOUND: Expected an existing account, but 'ghost'");
+    assertStatus(
+        () ->
+            harness.ledger.getAccount(GetAccountRequest.newBuilder().setAccountId("ghost").build()),
         Status.Code.NOT_FOUND,
         "Expected an existing account, but 'ghost' does not exist on partition "
             + placement.partitionOf("ghost"));
@@ -127,10 +150,17 @@ final class LedgerApiTest {
     harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(bob).build());
     harness.ledger.deposit(DepositRequest.newBuilder().setAccountId(alice).setAmount(10).build());
 
-    assertStatus(() -> harness.ledger.transfer(TransferRequest.newBuilder()
-            .setFromAccountId(alice).setToAccountId(bob).setAmount(11).build()),
+    assertStatus(
+        () ->
+            harness.ledger.transfer(
+                TransferRequest.newBuilder()
+                    .setFromAccountId(alice)
+                    .setToAccountId(bob)
+                    .setAmount(11)
+                    .build()),
         Status.Code.FAILED_PRECONDITION,
-        "INSUFFICIENT_FUNDS: Expected balance of fromAccountId '" + alice
+        "INSUFFICIENT_FUNDS: Expected balance of fromAccountId '"
+            + alice
             + "' >= amount 11, but the balance is 10");
     assertThat(balance(alice)).isEqualTo(10);
     assertThat(balance(bob)).isZero();
@@ -147,12 +177,16 @@ final class LedgerApiTest {
   })
   void shouldMapEveryRejectionTypeToItsStatusCode(
       final RejectionType rejection, final Status.Code expected) {
-    harness.broker((placement.partitionOf("someone") - 1) % 2)
+    harness
+        .broker((placement.partitionOf("someone") - 1) % 2)
         .rejectNext(rejection, "the engine says no");
 
-    assertStatus(() -> harness.ledger.createAccount(
-            CreateAccountRequest.newBuilder().setAccountId("someone").build()),
-        expected, rejection + ": the engine says no");
+    assertStatus(
+        () ->
+            harness.ledger.createAccount(
+                CreateAccountRequest.newBuilder().setAccountId("someone").build()),
+        expected,
+        rejection + ": the engine says no");
   }
 
   private String accountOn(final int partition, final String prefix) {
@@ -164,16 +198,20 @@ final class LedgerApiTest {
   }
 
   private long balance(final String account) {
-    return harness.ledger.getAccount(GetAccountRequest.newBuilder().setAccountId(account).build())
+    return harness
+        .ledger
+        .getAccount(GetAccountRequest.newBuilder().setAccountId(account).build())
         .getBalance();
   }
 
   static void assertStatus(
       final Runnable call, final Status.Code code, final String descriptionPart) {
     assertThatThrownBy(call::run)
-        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-          assertThat(e.getStatus().getCode()).as(e.getStatus().toString()).isEqualTo(code);
-          assertThat(e.getStatus().getDescription()).contains(descriptionPart);
-        });
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).as(e.getStatus().toString()).isEqualTo(code);
+              assertThat(e.getStatus().getDescription()).contains(descriptionPart);
+            });
   }
 }

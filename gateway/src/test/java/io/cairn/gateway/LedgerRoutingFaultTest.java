@@ -30,18 +30,25 @@ import org.junit.jupiter.params.provider.CsvSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class LedgerRoutingFaultTest {
   private static final int MAX_RETRIES = 3;
+
   /** Far longer than any wait here: a call that ends did not end by this timeout. */
   private static final Duration OWN_REQUEST_TIMEOUT = Duration.ofMinutes(5);
+
   private GatewayHarness harness;
   private String onPartition1;
 
   @BeforeAll
   void start() {
-    harness = new GatewayHarness(3, 2, config -> config
-        .topologyRefreshInterval(Duration.ofMinutes(1))
-        .requestTimeout(OWN_REQUEST_TIMEOUT)
-        .maxRetries(MAX_RETRIES))
-        .awaitReady();
+    harness =
+        new GatewayHarness(
+                3,
+                2,
+                config ->
+                    config
+                        .topologyRefreshInterval(Duration.ofMinutes(1))
+                        .requestTimeout(OWN_REQUEST_TIMEOUT)
+                        .maxRetries(MAX_RETRIES))
+            .awaitReady();
     final AccountPlacement placement = new AccountPlacement(3);
     for (int i = 0; ; i++) {
       if (placement.partitionOf("p1-" + i) == 1) {
@@ -103,10 +110,13 @@ final class LedgerRoutingFaultTest {
   void shouldGiveUpAfterMaxRetriesWithUnavailable() {
     harness.broker(0).failCommands(1, ApiResponse.notLeader(-1, "stepping down"));
 
-    assertStatus(() -> harness.ledger.deposit(
-            DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
+    assertStatus(
+        () ->
+            harness.ledger.deposit(
+                DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
         Status.Code.UNAVAILABLE,
-        "Expected an answer from the leader of partition 1 (Deposit), but " + (MAX_RETRIES + 1)
+        "Expected an answer from the leader of partition 1 (Deposit), but "
+            + (MAX_RETRIES + 1)
             + " attempts failed; last: broker 0 is not the leader: stepping down");
     assertThat(harness.broker(0).requests(ApiDescriptor.TYPE_COMMAND)).isEqualTo(MAX_RETRIES + 1);
     assertThat(harness.cluster.balance(1, onPartition1)).isZero();
@@ -117,9 +127,12 @@ final class LedgerRoutingFaultTest {
     harness.broker(0).follow(1, 2);
     harness.refresh();
 
-    assertStatus(() -> harness.ledger.getAccount(
-            GetAccountRequest.newBuilder().setAccountId(onPartition1).build()),
-        Status.Code.UNAVAILABLE, "last: no leader is known for partition 1");
+    assertStatus(
+        () ->
+            harness.ledger.getAccount(
+                GetAccountRequest.newBuilder().setAccountId(onPartition1).build()),
+        Status.Code.UNAVAILABLE,
+        "last: no leader is known for partition 1");
     assertThat(harness.commandsReceived()).isZero();
   }
 
@@ -137,9 +150,12 @@ final class LedgerRoutingFaultTest {
       final ResponseStatus failure, final Status.Code expected, final int attempts) {
     harness.broker(0).failCommands(1, ApiResponse.failure(failure, "broker trouble"));
 
-    assertStatus(() -> harness.ledger.deposit(
-            DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
-        expected, "broker trouble");
+    assertStatus(
+        () ->
+            harness.ledger.deposit(
+                DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
+        expected,
+        "broker trouble");
     assertThat(harness.broker(0).requests(ApiDescriptor.TYPE_COMMAND)).isEqualTo(attempts);
   }
 
@@ -147,29 +163,46 @@ final class LedgerRoutingFaultTest {
   void shouldReportAnUnknownOutcomeWhenTheConnectionBreaksAfterSendingACommand() {
     harness.broker(0).crashAfterNext(ApiDescriptor.TYPE_COMMAND);
 
-    assertStatus(() -> harness.ledger.deposit(
-            DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(5).build()),
-        Status.Code.UNAVAILABLE, "the command may or may not have been applied. Check its"
+    assertStatus(
+        () ->
+            harness.ledger.deposit(
+                DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(5).build()),
+        Status.Code.UNAVAILABLE,
+        "the command may or may not have been applied. Check its"
             + " effect before sending it again");
     // It was applied, and not sent a second time.
     assertThat(harness.cluster.balance(1, onPartition1)).isEqualTo(5);
     assertThat(harness.broker(0).requests(ApiDescriptor.TYPE_COMMAND)).isEqualTo(1);
-    await().atMost(GatewayHarness.WAIT).ignoreExceptions().until(() -> harness.ledger.getAccount(
-        GetAccountRequest.newBuilder().setAccountId(onPartition1).build()).getBalance() == 5);
+    await()
+        .atMost(GatewayHarness.WAIT)
+        .ignoreExceptions()
+        .until(
+            () ->
+                harness
+                        .ledger
+                        .getAccount(
+                            GetAccountRequest.newBuilder().setAccountId(onPartition1).build())
+                        .getBalance()
+                    == 5);
   }
 
   @Test
   void shouldResendAQueryWhenTheConnectionBreaksAfterSending() {
     // a retry budget (100 retries, up to 100 ms apart) that outlasts the broker's transport
     // restart also on a slow machine
-    try (GatewayHarness single = new GatewayHarness(1, 1, config -> config
-        .maxRetries(100)
-        .retryBackoffMax(Duration.ofMillis(100))).awaitReady()) {
+    try (GatewayHarness single =
+        new GatewayHarness(
+                1, 1, config -> config.maxRetries(100).retryBackoffMax(Duration.ofMillis(100)))
+            .awaitReady()) {
       single.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId("a").build());
       single.broker(0).crashAfterNext(ApiDescriptor.TYPE_QUERY_ACCOUNT);
 
-      assertThat(single.ledger.getAccount(
-          GetAccountRequest.newBuilder().setAccountId("a").build()).getBalance()).isZero();
+      assertThat(
+              single
+                  .ledger
+                  .getAccount(GetAccountRequest.newBuilder().setAccountId("a").build())
+                  .getBalance())
+          .isZero();
       assertThat(single.broker(0).requests(ApiDescriptor.TYPE_QUERY_ACCOUNT)).isGreaterThan(1);
     }
   }
@@ -178,9 +211,12 @@ final class LedgerRoutingFaultTest {
   void shouldAnswerInternalWhenABrokerAnswersGarbage() {
     harness.broker(0).answerGarbage(ApiDescriptor.TYPE_COMMAND);
 
-    assertStatus(() -> harness.ledger.deposit(
-            DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
-        Status.Code.INTERNAL, "Expected a valid answer from broker 0 (Deposit on partition 1)");
+    assertStatus(
+        () ->
+            harness.ledger.deposit(
+                DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
+        Status.Code.INTERNAL,
+        "Expected a valid answer from broker 0 (Deposit on partition 1)");
   }
 
   @Test
@@ -190,30 +226,43 @@ final class LedgerRoutingFaultTest {
         LedgerServiceGrpc.newBlockingStub(harness.channel)
             .withDeadlineAfter(300, TimeUnit.MILLISECONDS);
 
-    assertStatus(() -> impatient.deposit(
-            DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
-        Status.Code.DEADLINE_EXCEEDED, "");
+    assertStatus(
+        () ->
+            impatient.deposit(
+                DepositRequest.newBuilder().setAccountId(onPartition1).setAmount(3).build()),
+        Status.Code.DEADLINE_EXCEEDED,
+        "");
     // The gateway gave up too, at the client's deadline: long before its own request timeout.
-    await().atMost(GatewayHarness.WAIT).until(() -> harness.counter(
-        "cairn.gateway.requests", "operation", "Deposit", "result", "deadline_exceeded") == 1);
+    await()
+        .atMost(GatewayHarness.WAIT)
+        .until(
+            () ->
+                harness.counter(
+                        "cairn.gateway.requests",
+                        "operation",
+                        "Deposit",
+                        "result",
+                        "deadline_exceeded")
+                    == 1);
   }
 
   @Test
   void shouldAnswerDeadlineExceededAfterTheRequestTimeout() {
-    try (GatewayHarness quick = new GatewayHarness(1, 1,
-        config -> config.requestTimeout(Duration.ofMillis(300))).awaitReady()) {
+    try (GatewayHarness quick =
+        new GatewayHarness(1, 1, config -> config.requestTimeout(Duration.ofMillis(300)))
+            .awaitReady()) {
       quick.broker(0).hang(ApiDescriptor.TYPE_COMMAND);
       quick.broker(0).hang(ApiDescriptor.TYPE_QUERY_ACCOUNT);
       final LedgerServiceGrpc.LedgerServiceBlockingStub patient =
           LedgerServiceGrpc.newBlockingStub(quick.channel);
 
-      assertStatus(() -> patient.deposit(
-              DepositRequest.newBuilder().setAccountId("a").setAmount(3).build()),
+      assertStatus(
+          () -> patient.deposit(DepositRequest.newBuilder().setAccountId("a").setAmount(3).build()),
           Status.Code.DEADLINE_EXCEEDED,
           "Expected an answer from broker 0 (Deposit on partition 1) within 300 ms, but none"
               + " came; the command may or may not have been applied");
-      assertStatus(() -> patient.getAccount(
-              GetAccountRequest.newBuilder().setAccountId("a").build()),
+      assertStatus(
+          () -> patient.getAccount(GetAccountRequest.newBuilder().setAccountId("a").build()),
           Status.Code.DEADLINE_EXCEEDED,
           "Expected an answer within 300 ms (GetAccount on partition 1), but none came");
     }
@@ -221,16 +270,21 @@ final class LedgerRoutingFaultTest {
 
   @Test
   void shouldAnswerUnavailableWhenTheLeaderIsDown() {
-    try (GatewayHarness twoBrokers = new GatewayHarness(2, 2,
-        config -> config.maxRetries(MAX_RETRIES)).awaitReady()) {
+    try (GatewayHarness twoBrokers =
+        new GatewayHarness(2, 2, config -> config.maxRetries(MAX_RETRIES)).awaitReady()) {
       final String onPartition2 = accountOn(2);
       twoBrokers.broker(1).stop();
-      await().atMost(GatewayHarness.WAIT)
+      await()
+          .atMost(GatewayHarness.WAIT)
           .until(() -> !twoBrokers.gateway.topology().reachableBrokers().contains(1));
 
-      assertStatus(() -> twoBrokers.ledger.createAccount(
-              CreateAccountRequest.newBuilder().setAccountId(onPartition2).build()),
-          Status.Code.UNAVAILABLE, "(CreateAccount), but " + (MAX_RETRIES + 1)
+      assertStatus(
+          () ->
+              twoBrokers.ledger.createAccount(
+                  CreateAccountRequest.newBuilder().setAccountId(onPartition2).build()),
+          Status.Code.UNAVAILABLE,
+          "(CreateAccount), but "
+              + (MAX_RETRIES + 1)
               + " attempts failed; last: no leader is known for partition 2");
       assertThat(twoBrokers.gateway.topology().brokers().get(1).error()).isNotEmpty();
     }

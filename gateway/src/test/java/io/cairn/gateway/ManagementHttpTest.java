@@ -58,14 +58,14 @@ final class ManagementHttpTest {
 
   @Test
   void shouldServePrometheusMetricsHealthAndReadiness() throws Exception {
-    harness.ledger.createAccount(io.cairn.gateway.v1.CreateAccountRequest.newBuilder()
-        .setAccountId("somebody").build());
-    harness.ledger.getAccount(io.cairn.gateway.v1.GetAccountRequest.newBuilder()
-        .setAccountId("somebody").build());
+    harness.ledger.createAccount(
+        io.cairn.gateway.v1.CreateAccountRequest.newBuilder().setAccountId("somebody").build());
+    harness.ledger.getAccount(
+        io.cairn.gateway.v1.GetAccountRequest.newBuilder().setAccountId("somebody").build());
     final HttpResponse<String> metrics = harness.httpGet("/metrics");
     assertThat(metrics.statusCode()).isEqualTo(200);
-    assertThat(metrics.headers().firstValue("Content-Type")).hasValueSatisfying(
-        type -> assertThat(type).startsWith("text/plain"));
+    assertThat(metrics.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
     assertThat(metrics.body())
         .contains("cairn_gateway_requests_total{node=\"1000\",operation=\"GetAccount\"")
         .contains("cairn_gateway_topology_partitions_leaderless{node=\"1000\"} 0.0");
@@ -107,8 +107,9 @@ final class ManagementHttpTest {
     final HttpResponse<String> taken = harness.httpPost("/actuator/backups", "{\"backupId\": 7}");
 
     assertThat(taken.statusCode()).isEqualTo(202);
-    assertThat(json(taken).get("message").asText()).isEqualTo(
-        "A backup with id 7 has been scheduled. Use GET actuator/backups/7 to monitor the status.");
+    assertThat(json(taken).get("message").asText())
+        .isEqualTo(
+            "A backup with id 7 has been scheduled. Use GET actuator/backups/7 to monitor the status.");
     assertThat(harness.cluster.checkpoint(3)).isEqualTo(7);
     assertThat(json(taken).get("backupId").asLong()).isEqualTo(7);
     assertThat(json(taken).get("partitions")).hasSize(3);
@@ -142,10 +143,14 @@ final class ManagementHttpTest {
   void shouldAnswerConflictForANonIncreasingId() throws Exception {
     harness.admin.takeBackup(TakeBackupRequest.newBuilder().setBackupId(9).build());
 
-    assertThat(problem(harness.httpPost("/actuator/backups", "{\"backupId\": 8}"), 409,
-        "/actuator/backups"))
-        .startsWith("Expected backupId higher than every existing backup id, but 8 is not higher"
-            + " than 9");
+    assertThat(
+            problem(
+                harness.httpPost("/actuator/backups", "{\"backupId\": 8}"),
+                409,
+                "/actuator/backups"))
+        .startsWith(
+            "Expected backupId higher than every existing backup id, but 8 is not higher"
+                + " than 9");
   }
 
   @Test
@@ -153,28 +158,34 @@ final class ManagementHttpTest {
     harness.broker(0).follow(1, 2);
     harness.refresh();
 
-    assertThat(problem(harness.httpPost("/actuator/backups", "{\"backupId\": 8}"), 503,
-        "/actuator/backups")).contains("partitions [1] have none");
+    assertThat(
+            problem(
+                harness.httpPost("/actuator/backups", "{\"backupId\": 8}"),
+                503,
+                "/actuator/backups"))
+        .contains("partitions [1] have none");
     assertThat(harness.commandsReceived()).isZero();
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-    "{\"backupId\": -4}|Expected backupId >= 1, but was -4",
-    "{\"backupId\": 0}|Expected backupId >= 1, but was 0",
-    "{}|Expected field backupId (an integer >= 1), but it is missing",
-    "{\"backupId\": null}|Expected field backupId (an integer >= 1), but it is missing",
-    "{\"backupId\": \"5\"}|Expected backupId to be an integer >= 1 and <= 9223372036854775807,"
-        + " but was \"5\"",
-    "{\"backupId\": 1.5}|Expected backupId to be an integer >= 1 and <= 9223372036854775807,"
-        + " but was 1.5",
-    "{\"backupId\": 99999999999999999999}|Expected backupId to be an integer >= 1 and <="
-        + " 9223372036854775807, but was 99999999999999999999",
-    "[5]|Expected a JSON object {\"backupId\": <integer >= 1>}, but was a JSON array",
-    "backupId=5|Expected a JSON object {\"backupId\": <integer >= 1>}, but the body is not JSON"
-  })
-  void shouldRejectAMalformedTakeBackupBodyNamingTheField(
-      final String body, final String detail) throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"backupId\": -4}|Expected backupId >= 1, but was -4",
+        "{\"backupId\": 0}|Expected backupId >= 1, but was 0",
+        "{}|Expected field backupId (an integer >= 1), but it is missing",
+        "{\"backupId\": null}|Expected field backupId (an integer >= 1), but it is missing",
+        "{\"backupId\": \"5\"}|Expected backupId to be an integer >= 1 and <= 9223372036854775807,"
+            + " but was \"5\"",
+        "{\"backupId\": 1.5}|Expected backupId to be an integer >= 1 and <= 9223372036854775807,"
+            + " but was 1.5",
+        "{\"backupId\": 99999999999999999999}|Expected backupId to be an integer >= 1 and <="
+            + " 9223372036854775807, but was 99999999999999999999",
+        "[5]|Expected a JSON object {\"backupId\": <integer >= 1>}, but was a JSON array",
+        "backupId=5|Expected a JSON object {\"backupId\": <integer >= 1>}, but the body is not JSON"
+      })
+  void shouldRejectAMalformedTakeBackupBodyNamingTheField(final String body, final String detail)
+      throws Exception {
     try (LogCapture logs = new LogCapture()) {
       assertThat(problem(harness.httpPost("/actuator/backups", body), 400, "/actuator/backups"))
           .startsWith(detail);
@@ -205,8 +216,8 @@ final class ManagementHttpTest {
     assertThat(problem(harness.httpGet(path), 400, path))
         .startsWith("Expected backupId in the path to be an integer >= 1")
         .contains("but was '" + id + "'");
-    assertThat(harness.brokers.stream().mapToInt(b -> b.requests(ApiDescriptor.TYPE_BACKUP))
-        .sum()).isZero();
+    assertThat(harness.brokers.stream().mapToInt(b -> b.requests(ApiDescriptor.TYPE_BACKUP)).sum())
+        .isZero();
   }
 
   @Test
@@ -240,14 +251,16 @@ final class ManagementHttpTest {
   @Test
   void shouldAnswerMethodNotAllowedAndNotFound() throws Exception {
     final HttpResponse<String> wrongMethod =
-        harness.send(HttpRequest.newBuilder(harness.uri("/actuator/backups"))
-            .PUT(HttpRequest.BodyPublishers.ofString("{}")));
+        harness.send(
+            HttpRequest.newBuilder(harness.uri("/actuator/backups"))
+                .PUT(HttpRequest.BodyPublishers.ofString("{}")));
     assertThat(problem(wrongMethod, 405, "/actuator/backups"))
         .isEqualTo("Expected method GET or POST on /actuator/backups, but was PUT");
     assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("GET, POST");
 
-    assertThat(problem(harness.httpGet("/actuator/exporting/pause"), 405,
-        "/actuator/exporting/pause")).contains("Expected method POST");
+    assertThat(
+            problem(harness.httpGet("/actuator/exporting/pause"), 405, "/actuator/exporting/pause"))
+        .contains("Expected method POST");
 
     assertThat(problem(harness.httpGet("/nothing/here"), 404, "/nothing/here"))
         .contains("but was /nothing/here");

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * A cross-partition transfer is sent only once the target partition's leader said the target
  * account exists. The fake brokers behave like the engine: the source partition accepts a
- * cross-partition transfer to an unknown account and refunds it ({@link FakeCluster#refunds()}),
- * so only the gateway's check can answer NOT_FOUND without sending anything.
+ * cross-partition transfer to an unknown account and refunds it ({@link FakeCluster#refunds()}), so
+ * only the gateway's check can answer NOT_FOUND without sending anything.
  *
  * <p>Layout (default harness): broker 0 leads partitions 1 and 3, broker 1 leads partition 2.
  */
@@ -55,10 +55,8 @@ final class TransferTargetCheckTest {
     source = accountOn(1, "source");
     sameSide = accountOn(1, "neighbour");
     harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(source).build());
-    harness.ledger.createAccount(
-        CreateAccountRequest.newBuilder().setAccountId(sameSide).build());
-    harness.ledger.deposit(
-        DepositRequest.newBuilder().setAccountId(source).setAmount(100).build());
+    harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(sameSide).build());
+    harness.ledger.deposit(DepositRequest.newBuilder().setAccountId(source).setAmount(100).build());
     harness.brokers.forEach(FakeBroker::heal);
   }
 
@@ -69,10 +67,15 @@ final class TransferTargetCheckTest {
     final double before = harness.counter(CHECKS, "result", "not_found");
 
     // when / then
-    assertStatus(() -> harness.ledger.transfer(transfer(source, unknown, 5)),
+    assertStatus(
+        () -> harness.ledger.transfer(transfer(source, unknown, 5)),
         Status.Code.NOT_FOUND,
-        "Expected an existing toAccountId, but '" + unknown + "' does not exist on partition 2"
-            + " (Transfer from '" + source + "'). Nothing was sent");
+        "Expected an existing toAccountId, but '"
+            + unknown
+            + "' does not exist on partition 2"
+            + " (Transfer from '"
+            + source
+            + "'). Nothing was sent");
     assertThat(harness.broker(1).requests(ApiDescriptor.TYPE_QUERY_ACCOUNT)).isEqualTo(1);
     assertThat(harness.commandsReceived()).isZero();
     assertThat(harness.cluster.refunds()).isZero();
@@ -84,17 +87,24 @@ final class TransferTargetCheckTest {
   void shouldAnswerUnavailableWithoutSendingTheTransferWhenTheTargetCannotBeAsked() {
     // given partition 2's leader answers every query with PARTITION_UNAVAILABLE (retried)
     final String target = createdOn(2, "target");
-    harness.broker(1).failQueries(2,
-        ApiResponse.failure(ResponseStatus.PARTITION_UNAVAILABLE, "replaying"));
+    harness
+        .broker(1)
+        .failQueries(2, ApiResponse.failure(ResponseStatus.PARTITION_UNAVAILABLE, "replaying"));
 
     // when / then the check gave up after its retries and nothing was sent
-    assertStatus(() -> harness.ledger.transfer(transfer(source, target, 5)),
+    assertStatus(
+        () -> harness.ledger.transfer(transfer(source, target, 5)),
         Status.Code.UNAVAILABLE,
-        "Expected to learn whether toAccountId '" + target + "' exists before sending the"
+        "Expected to learn whether toAccountId '"
+            + target
+            + "' exists before sending the"
             + " transfer, but the check failed: Expected an answer from the leader of partition 2 (Transfer), but "
-            + (MAX_RETRIES + 1) + " attempts failed; last: broker 1: replaying");
-    assertStatus(() -> harness.ledger.transfer(transfer(source, target, 5)),
-        Status.Code.UNAVAILABLE, "Nothing was sent; sending the transfer again is safe");
+            + (MAX_RETRIES + 1)
+            + " attempts failed; last: broker 1: replaying");
+    assertStatus(
+        () -> harness.ledger.transfer(transfer(source, target, 5)),
+        Status.Code.UNAVAILABLE,
+        "Nothing was sent; sending the transfer again is safe");
     assertThat(harness.broker(1).requests(ApiDescriptor.TYPE_QUERY_ACCOUNT))
         .isEqualTo(2 * (MAX_RETRIES + 1));
     assertThat(harness.commandsReceived()).isZero();
@@ -116,11 +126,14 @@ final class TransferTargetCheckTest {
         LedgerServiceGrpc.newBlockingStub(harness.channel)
             .withDeadlineAfter(300, TimeUnit.MILLISECONDS);
 
-    assertStatus(() -> impatient.transfer(transfer(accountOn(2, "payer"), target, 1)),
-        Status.Code.DEADLINE_EXCEEDED, "");
+    assertStatus(
+        () -> impatient.transfer(transfer(accountOn(2, "payer"), target, 1)),
+        Status.Code.DEADLINE_EXCEEDED,
+        "");
     // the gateway's own answer (after the client gave up) says nothing was sent
-    await().atMost(GatewayHarness.WAIT).until(() ->
-        harness.counter(CHECKS, "result", "deadline_exceeded") == 1);
+    await()
+        .atMost(GatewayHarness.WAIT)
+        .until(() -> harness.counter(CHECKS, "result", "deadline_exceeded") == 1);
     assertThat(harness.commandsReceived()).isZero();
   }
 
@@ -152,11 +165,16 @@ final class TransferTargetCheckTest {
     final String unknown = accountOn(1, "nobody");
 
     harness.ledger.transfer(transfer(source, sameSide, 10));
-    assertStatus(() -> harness.ledger.transfer(transfer(source, unknown, 10)),
-        Status.Code.NOT_FOUND, "NOT_FOUND: Expected existing accounts, but '" + unknown + "'");
+    assertStatus(
+        () -> harness.ledger.transfer(transfer(source, unknown, 10)),
+        Status.Code.NOT_FOUND,
+        "NOT_FOUND: Expected existing accounts, but '" + unknown + "'");
 
-    assertThat(harness.brokers.stream()
-        .mapToInt(b -> b.requests(ApiDescriptor.TYPE_QUERY_ACCOUNT)).sum()).isZero();
+    assertThat(
+            harness.brokers.stream()
+                .mapToInt(b -> b.requests(ApiDescriptor.TYPE_QUERY_ACCOUNT))
+                .sum())
+        .isZero();
     assertThat(harness.commandsReceived()).isEqualTo(2);
     assertThat(harness.cluster.balance(1, sameSide)).isEqualTo(10);
   }
@@ -178,6 +196,9 @@ final class TransferTargetCheckTest {
 
   private static TransferRequest transfer(final String from, final String to, final long amount) {
     return TransferRequest.newBuilder()
-        .setFromAccountId(from).setToAccountId(to).setAmount(amount).build();
+        .setFromAccountId(from)
+        .setToAccountId(to)
+        .setAmount(amount)
+        .build();
   }
 }

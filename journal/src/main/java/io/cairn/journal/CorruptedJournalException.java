@@ -4,10 +4,9 @@ import java.nio.file.Path;
 import java.util.OptionalInt;
 
 /**
- * The journal's files hold bytes that no crash can explain: a checksum mismatch in a closed
- * segment or before valid records, a record out of index order, segments whose indexes do not
- * continue. The journal must not be used; the operator restores the partition from a replica or
- * a backup.
+ * The journal's files hold bytes that no crash can explain: a checksum mismatch in a closed segment
+ * or before valid records, a record out of index order, segments whose indexes do not continue. The
+ * journal must not be used; the operator restores the partition from a replica or a backup.
  */
 public final class CorruptedJournalException extends JournalException {
 

@@ -27,8 +27,8 @@ public interface Journal extends AutoCloseable {
   JournalRecord append(long asqn, DirectBuffer data);
 
   /**
-   * Appends a record replicated from another journal (a raft leader's). Its index must be
-   * {@link #getLastIndex()} + 1 and its checksum must match its data.
+   * Appends a record replicated from another journal (a raft leader's). Its index must be {@link
+   * #getLastIndex()} + 1 and its checksum must match its data.
    *
    * @throws InvalidIndexException if the index is not the next one
    * @throws InvalidChecksumException if the checksum does not match the data
@@ -64,8 +64,8 @@ public interface Journal extends AutoCloseable {
   boolean deleteUntil(long index);
 
   /**
-   * Deletes everything and starts empty so that the next append gets {@code nextIndex}. Used when
-   * a snapshot or a restored backup replaces the log.
+   * Deletes everything and starts empty so that the next append gets {@code nextIndex}. Used when a
+   * snapshot or a restored backup replaces the log.
    */
   void reset(long nextIndex);
 
@@ -81,9 +81,9 @@ public interface Journal extends AutoCloseable {
   JournalReader openReader();
 
   /**
-   * A read-only view of the segment files at this moment, oldest first. Each file is valid up to its
-   * {@code committedLengthBytes}; bytes beyond it may be written later or be garbage. Backups copy
-   * exactly that length.
+   * A read-only view of the segment files at this moment, oldest first. Each file is valid up to
+   * its {@code committedLengthBytes}; bytes beyond it may be written later or be garbage. Backups
+   * copy exactly that length.
    */
   List<JournalSegmentFile> segmentFiles();
 

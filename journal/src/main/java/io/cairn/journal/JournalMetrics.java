@@ -24,8 +24,8 @@ import java.util.function.ToDoubleFunction;
  * </table>
  *
  * <p>No tags: a registry holds the meters of one open journal per name; several journals in one
- * process (partitions) use one registry each, or a registry with common tags such as
- * {@code partition}.
+ * process (partitions) use one registry each, or a registry with common tags such as {@code
+ * partition}.
  */
 public final class JournalMetrics implements AutoCloseable {
 

@@ -3,9 +3,9 @@ package io.cairn.journal;
 import java.util.Iterator;
 
 /**
- * Reads records of a {@link Journal} in index order. A reader is used by one thread at a time;
- * it sees records appended after it was opened and skips records removed by {@code deleteAfter}
- * once it is re-positioned with {@link #seek(long)}.
+ * Reads records of a {@link Journal} in index order. A reader is used by one thread at a time; it
+ * sees records appended after it was opened and skips records removed by {@code deleteAfter} once
+ * it is re-positioned with {@link #seek(long)}.
  */
 public interface JournalReader extends Iterator<JournalRecord>, AutoCloseable {
 

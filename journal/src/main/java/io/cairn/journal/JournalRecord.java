@@ -12,8 +12,8 @@ import org.agrona.DirectBuffer;
  * @param asqn application sequence number: for stream records, the position of the first stream
  *     record in this entry; {@link Journal#ASQN_IGNORE} for records that carry no stream records
  *     (for example a raft leader's initial entry). Non-ignored values strictly increase with index.
- * @param checksum CRC32C of the record's index and asqn (each as 8 little-endian bytes) followed
- *     by {@code data}; see {@link #computeChecksum}
+ * @param checksum CRC32C of the record's index and asqn (each as 8 little-endian bytes) followed by
+ *     {@code data}; see {@link #computeChecksum}
  * @param data the payload; owned by this record (a copy, safe to keep)
  */
 public record JournalRecord(long index, long asqn, int checksum, DirectBuffer data) {

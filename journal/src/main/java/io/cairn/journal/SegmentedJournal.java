@@ -26,25 +26,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Journal} stored in segment files {@code <name>-<segmentId>.log} of one directory. See
- * {@link SegmentDescriptor} and {@link io.cairn.journal.segment.FrameDescriptor} for the format
- * and {@link SegmentLoader} for the recovery rules.
+ * {@link SegmentDescriptor} and {@link io.cairn.journal.segment.FrameDescriptor} for the format and
+ * {@link SegmentLoader} for the recovery rules.
  *
  * <p>Threading: one writer thread calls every method except those of readers, {@link
  * #getFirstIndex()}, {@link #getLastIndex()}, {@link #isEmpty()}, {@link #isOpen()} and {@link
  * #segmentFiles()}, which any thread may call. The writer publishes a record (the volatile last
  * index) only after its bytes are written, and readers never read past it. Operations that remove
  * records ({@code deleteAfter}, {@code deleteUntil}, {@code reset}, {@code close}) hold a write
- * lock that each reader operation holds for reading, and readers re-position themselves after
- * them.
+ * lock that each reader operation holds for reading, and readers re-position themselves after them.
  *
  * <p>Asqns: {@link Journal#ASQN_IGNORE} or a non-negative value above every asqn in the journal.
  *
  * <p>Durability: records and truncations are durable after {@link #flush()}; {@link #close()}
- * flushes. The marker of the last appended record is written with the next record or by the
- * next flush (see {@link SegmentWriter}), so after a crash an unflushed last record is cut as a
- * torn tail. Rolling to a new segment forces the full one first, so every closed segment is
- * complete on disk. Segment deletions are made durable one step at a time, in an order that
- * leaves a valid journal after a crash at any point.
+ * flushes. The marker of the last appended record is written with the next record or by the next
+ * flush (see {@link SegmentWriter}), so after a crash an unflushed last record is cut as a torn
+ * tail. Rolling to a new segment forces the full one first, so every closed segment is complete on
+ * disk. Segment deletions are made durable one step at a time, in an order that leaves a valid
+ * journal after a crash at any point.
  *
  * <p>Readers hold a file descriptor until closed (or until the journal closes).
  */
@@ -249,8 +248,7 @@ public final class SegmentedJournal implements Journal {
   private Segment createSegment(long segmentFirstIndex, long lastAsqn, byte flags)
       throws IOException {
     final SegmentDescriptor descriptor =
-        new SegmentDescriptor(
-            nextSegmentId++, segmentFirstIndex, config.segmentSizeBytes(), flags);
+        new SegmentDescriptor(nextSegmentId++, segmentFirstIndex, config.segmentSizeBytes(), flags);
     final Path path = files.path(descriptor.segmentId());
     final Segment segment =
         new Segment(
@@ -306,8 +304,7 @@ public final class SegmentedJournal implements Journal {
             files.forceDirectory();
           }
         } catch (IOException e) {
-          throw new JournalException(
-              "Expected to flush " + segment.path() + ", but: " + e, e);
+          throw new JournalException("Expected to flush " + segment.path() + ", but: " + e, e);
         }
         metrics.stopFlush(sample);
       }

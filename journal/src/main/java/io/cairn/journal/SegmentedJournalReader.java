@@ -15,11 +15,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A reader of a {@link SegmentedJournal}. Reads through its own read-only channel of the current
  * segment, so that interrupting the reader's thread (which closes the channel) cannot close the
- * writer's channel. Every operation holds the journal's lock for reading; when the journal
- * removed records since the last operation, the reader re-positions itself at its next index
- * (clamped to the journal's indexes). A reader on another thread than the writer may see {@link
- * #hasNext()} true and then {@link #next()} throw {@link NoSuchElementException} when the writer
- * removed the record in between.
+ * writer's channel. Every operation holds the journal's lock for reading; when the journal removed
+ * records since the last operation, the reader re-positions itself at its next index (clamped to
+ * the journal's indexes). A reader on another thread than the writer may see {@link #hasNext()}
+ * true and then {@link #next()} throw {@link NoSuchElementException} when the writer removed the
+ * record in between.
  */
 final class SegmentedJournalReader implements JournalReader {
 
@@ -193,8 +193,8 @@ final class SegmentedJournalReader implements JournalReader {
   }
 
   /**
-   * Reads the frame of {@code nextIndex} at {@code position}, moving to the next segment first
-   * when the current one ends before it. Reads again once when the window may be stale.
+   * Reads the frame of {@code nextIndex} at {@code position}, moving to the next segment first when
+   * the current one ends before it. Reads again once when the window may be stale.
    *
    * @param verify whether to verify the checksum (reading data) or only the header (skipping)
    */

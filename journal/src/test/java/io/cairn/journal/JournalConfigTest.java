@@ -32,7 +32,9 @@ class JournalConfigTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "Expected segmentSizeBytes to be between 4096 and 1073741824, but was 4095"
-                + " (journal 'raft-partition-1' in " + DIRECTORY + ")");
+                + " (journal 'raft-partition-1' in "
+                + DIRECTORY
+                + ")");
   }
 
   @Test
@@ -66,8 +68,7 @@ class JournalConfigTest {
 
   @Test
   void shouldListEveryViolation() {
-    assertThatThrownBy(
-            () -> JournalConfig.builder().segmentSizeBytes(1).indexDensity(-5).build())
+    assertThatThrownBy(() -> JournalConfig.builder().segmentSizeBytes(1).indexDensity(-5).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("directory")
         .hasMessageContaining("name")

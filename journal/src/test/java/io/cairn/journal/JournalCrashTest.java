@@ -28,9 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Crashes and corruption: torn tails are cut, everything else fails loudly. Every case starts
- * from a journal written and closed normally, then changes its files as a crash or a failing disk
- * would.
+ * Crashes and corruption: torn tails are cut, everything else fails loudly. Every case starts from
+ * a journal written and closed normally, then changes its files as a crash or a failing disk would.
  */
 class JournalCrashTest {
 
@@ -97,15 +96,19 @@ class JournalCrashTest {
     final Random random = new Random(SEED);
 
     for (int i = 0; i < 40; i++) {
-      final long cut = SegmentDescriptor.LENGTH_BYTES
-          + (long) random.nextInt((int) (lastFileEnd - SegmentDescriptor.LENGTH_BYTES));
+      final long cut =
+          SegmentDescriptor.LENGTH_BYTES
+              + (long) random.nextInt((int) (lastFileEnd - SegmentDescriptor.LENGTH_BYTES));
       final Path copy = copy(original, root.resolve("random-" + i));
       final boolean zeros = random.nextBoolean();
-      tear(copy.resolve(lastFile.getFileName()), zeros ? Tear.ZEROS_MARKER_WRITTEN : Tear.FILE_ENDS,
-          cut, cut, lastFileEnd);
-      final int survivors = (int) frames.stream()
-          .filter(f -> !f.file().equals(lastFile) || f.end() <= cut)
-          .count();
+      tear(
+          copy.resolve(lastFile.getFileName()),
+          zeros ? Tear.ZEROS_MARKER_WRITTEN : Tear.FILE_ENDS,
+          cut,
+          cut,
+          lastFileEnd);
+      final int survivors =
+          (int) frames.stream().filter(f -> !f.file().equals(lastFile) || f.end() <= cut).count();
 
       try (SegmentedJournal journal = open(copy, false)) {
         assertThat(readAll(journal))
@@ -121,8 +124,12 @@ class JournalCrashTest {
     final Path original = root.resolve("original");
     final List<Frame> frames = write(original, true, new ArrayList<>());
     final Path closed = frames.get(0).file();
-    final long closedEnd = frames.stream().filter(f -> f.file().equals(closed))
-        .mapToLong(Frame::end).max().orElseThrow();
+    final long closedEnd =
+        frames.stream()
+            .filter(f -> f.file().equals(closed))
+            .mapToLong(Frame::end)
+            .max()
+            .orElseThrow();
     final Random random = new Random(SEED);
     final List<Long> offsets = new ArrayList<>();
     final Frame victim = frames.get(3);
@@ -176,8 +183,14 @@ class JournalCrashTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {FrameDescriptor.MARKER_OFFSET, FrameDescriptor.LENGTH_OFFSET,
-      FrameDescriptor.CHECKSUM_OFFSET, FrameDescriptor.INDEX_OFFSET, FrameDescriptor.DATA_OFFSET})
+  @ValueSource(
+      ints = {
+        FrameDescriptor.MARKER_OFFSET,
+        FrameDescriptor.LENGTH_OFFSET,
+        FrameDescriptor.CHECKSUM_OFFSET,
+        FrameDescriptor.INDEX_OFFSET,
+        FrameDescriptor.DATA_OFFSET
+      })
   void shouldFailWhenARecordOfTheLastSegmentIsFollowedByValidRecords(int field) throws IOException {
     final Path original = root.resolve("original");
     final List<Frame> frames = write(original, true, new ArrayList<>());
@@ -192,8 +205,7 @@ class JournalCrashTest {
   }
 
   @Test
-  void shouldTruncateTheLastRecordOfTheLastSegmentWhenItsChecksumDoesNotMatch()
-      throws IOException {
+  void shouldTruncateTheLastRecordOfTheLastSegmentWhenItsChecksumDoesNotMatch() throws IOException {
     final Path original = root.resolve("original");
     final List<byte[]> written = new ArrayList<>();
     final List<Frame> frames = write(original, true, written);
@@ -282,8 +294,9 @@ class JournalCrashTest {
             .findFirst()
             .orElseThrow();
     final SegmentDescriptor descriptor = readDescriptor(firstOfSecond.file());
-    final SegmentDescriptor shifted = new SegmentDescriptor(
-        descriptor.segmentId(), descriptor.firstIndex() + 2, descriptor.maxSegmentSizeBytes());
+    final SegmentDescriptor shifted =
+        new SegmentDescriptor(
+            descriptor.segmentId(), descriptor.firstIndex() + 2, descriptor.maxSegmentSizeBytes());
     final ByteBuffer encoded = shifted.encode();
     final byte[] bytes = new byte[encoded.remaining()];
     encoded.get(bytes);

@@ -528,8 +528,7 @@ class SegmentedJournalTest {
                   try (JournalReader reader = journal.openReader()) {
                     readersRunning.countDown();
                     // A reader the machine lets run only late still reads before it stops.
-                    while ((!done.get() || read == 0)
-                        && !Thread.currentThread().isInterrupted()) {
+                    while ((!done.get() || read == 0) && !Thread.currentThread().isInterrupted()) {
                       if (reader.hasNext()) {
                         final JournalRecord record;
                         try {

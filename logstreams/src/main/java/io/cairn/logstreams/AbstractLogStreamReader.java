@@ -47,8 +47,8 @@ public abstract class AbstractLogStreamReader implements LogStreamReader {
   protected abstract CommittedEntry nextCommittedEntry();
 
   /**
-   * Positions the source so that the next entry returned is the one holding {@code position}, or
-   * an earlier one, or — when no entry holds it — the first entry after it. {@link Long#MIN_VALUE}
+   * Positions the source so that the next entry returned is the one holding {@code position}, or an
+   * earlier one, or — when no entry holds it — the first entry after it. {@link Long#MIN_VALUE}
    * means the first entry of the log.
    */
   protected abstract void positionSource(long position);

@@ -5,8 +5,8 @@ package io.cairn.logstreams;
 public interface CommitListener {
 
   /**
-   * Every record up to and including {@code commitPosition} is committed. Called on the thread
-   * that advanced the commit; must not block.
+   * Every record up to and including {@code commitPosition} is committed. Called on the thread that
+   * advanced the commit; must not block.
    */
   void onCommit(long commitPosition);
 }

@@ -14,15 +14,15 @@ import io.cairn.protocol.RecordMetadata;
  *       records of a batch get consecutive positions, and every batch's positions are higher than
  *       those of every batch before it in the log. The first position of an empty log is {@link
  *       #FIRST_POSITION}.
- *   <li>Readers return committed records only, in position order, never a record twice, and never
- *       a record that is later removed. A committed record never changes.
+ *   <li>Readers return committed records only, in position order, never a record twice, and never a
+ *       record that is later removed. A committed record never changes.
  *   <li>{@link #commitPosition()} never decreases. Commit listeners are told after it advanced.
  *   <li>An uncommitted batch may be dropped (the leader lost its leadership before a majority had
  *       it). Its positions may then be assigned again by the next leader.
  * </ul>
  *
- * <p>Thread-safety: every method may be called from any thread; a reader is used by one thread at
- * a time.
+ * <p>Thread-safety: every method may be called from any thread; a reader is used by one thread at a
+ * time.
  */
 public interface LogStream extends AutoCloseable {
 
@@ -55,9 +55,9 @@ public interface LogStream extends AutoCloseable {
    * even if this member leads again later. Created while this member does not lead, it always
    * answers {@code NotLeader}.
    *
-   * <p>The stream processor writes through one, so that a processor never outlives the
-   * leadership it started in: state built on batches that a leader change may have dropped is never
-   * extended in a later term.
+   * <p>The stream processor writes through one, so that a processor never outlives the leadership
+   * it started in: state built on batches that a leader change may have dropped is never extended
+   * in a later term.
    */
   LogStreamWriter newLeaderWriter();
 

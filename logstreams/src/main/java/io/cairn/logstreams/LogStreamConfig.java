@@ -7,11 +7,10 @@ package io.cairn.logstreams;
  *   <li>{@code maxInFlightAppends} (default {@value #MAX_IN_FLIGHT_APPENDS_DEFAULT}, allowed [1,
  *       {@value #MAX_IN_FLIGHT_APPENDS_LIMIT}]): batches written but not committed yet; a write
  *       beyond it answers {@link WriteResult.Backpressure}. A safety bound on the memory held for
- *       uncommitted batches and on what a leader change can drop, not a throughput limit: it
- *       counts every batch (client commands, the stream processor's follow-ups, inter-partition
- *       commands), so a small value lets internal writes crowd out client commands and the other
- *       way round. Keep client load in check above the log (the broker's per-partition command
- *       limit).
+ *       uncommitted batches and on what a leader change can drop, not a throughput limit: it counts
+ *       every batch (client commands, the stream processor's follow-ups, inter-partition commands),
+ *       so a small value lets internal writes crowd out client commands and the other way round.
+ *       Keep client load in check above the log (the broker's per-partition command limit).
  *   <li>{@code maxBatchSizeBytes} (default {@value #MAX_BATCH_SIZE_BYTES_DEFAULT}, allowed [{@value
  *       #MAX_BATCH_SIZE_BYTES_MIN}, {@value #MAX_BATCH_SIZE_BYTES_LIMIT}]): the largest encoded
  *       batch; a larger one answers {@link WriteResult.TooLarge}. Keep it below the journal's

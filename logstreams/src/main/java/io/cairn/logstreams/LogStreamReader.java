@@ -5,9 +5,9 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * Reads the committed records of a {@link LogStream} in position order. {@link #hasNext()} is
- * true only while a committed record is available now; when it is false, more records may come
- * later (wait for a {@link CommitListener} call and ask again).
+ * Reads the committed records of a {@link LogStream} in position order. {@link #hasNext()} is true
+ * only while a committed record is available now; when it is false, more records may come later
+ * (wait for a {@link CommitListener} call and ask again).
  *
  * <p>Used by one thread at a time.
  */
@@ -30,8 +30,8 @@ public interface LogStreamReader extends Iterator<Record>, AutoCloseable {
    * The next committed record.
    *
    * @throws NoSuchElementException if {@link #hasNext()} is false
-   * @throws CorruptedLogException if the committed entry holding the next record cannot be
-   *     decoded; the reader is unusable afterwards
+   * @throws CorruptedLogException if the committed entry holding the next record cannot be decoded;
+   *     the reader is unusable afterwards
    */
   @Override
   Record next();

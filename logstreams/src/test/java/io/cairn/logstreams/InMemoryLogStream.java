@@ -214,7 +214,8 @@ public final class InMemoryLogStream implements LogStream {
    *
    * @throws IllegalArgumentException if the positions do not follow the last written ones
    */
-  public void appendRawEntry(final long lowestPosition, final long highestPosition, final byte[] payload) {
+  public void appendRawEntry(
+      final long lowestPosition, final long highestPosition, final byte[] payload) {
     final long committed;
     synchronized (this) {
       final long last = lastWrittenPosition();

@@ -158,8 +158,7 @@ final class InMemoryLogStreamTest {
   @Test
   void shouldFailTheReaderWhenTheBatchDisagreesWithItsEntry() {
     // given a valid batch at positions [1, 1] stored as the entry [5, 5]
-    final var batch =
-        LogBatchAssembler.assemble(List.of(command("a")), 1, 0);
+    final var batch = LogBatchAssembler.assemble(List.of(command("a")), 1, 0);
     stream.appendRawEntry(5, 5, LogBatchAssembler.encode(batch).byteArray());
 
     // when / then
@@ -203,8 +202,7 @@ final class InMemoryLogStreamTest {
   void shouldAnswerNotLeaderWhenNotLeading() {
     stream.leader(false);
 
-    assertThat(stream.writer().tryWrite(command("a")))
-        .isEqualTo(new WriteResult.NotLeader());
+    assertThat(stream.writer().tryWrite(command("a"))).isEqualTo(new WriteResult.NotLeader());
     assertThat(stream.lastWrittenPosition()).isEqualTo(LogStream.NO_POSITION);
   }
 }

@@ -313,7 +313,8 @@ public abstract class LogStreamContractTest {
     leaderStream().close();
 
     // then
-    assertThat(leaderStream().writer().tryWrite(command("b"))).isEqualTo(new WriteResult.NotLeader());
+    assertThat(leaderStream().writer().tryWrite(command("b")))
+        .isEqualTo(new WriteResult.NotLeader());
     assertThat(leaderStream().newLeaderWriter().tryWrite(command("b")))
         .isEqualTo(new WriteResult.NotLeader());
     assertThat(reader.hasNext()).isFalse();

@@ -23,8 +23,8 @@ public enum CreditIntent implements Intent {
   /** Event: the target account was credited. */
   APPLIED(1, true),
   /**
-   * Event: a duplicate {@code APPLY} for a transfer key that was applied or refused already; it
-   * is answered like the first one ({@code ACK} or {@code REFUND}).
+   * Event: a duplicate {@code APPLY} for a transfer key that was applied or refused already; it is
+   * answered like the first one ({@code ACK} or {@code REFUND}).
    */
   IGNORED(2, true),
   /** Command (inter-partition, back to the source partition): the credit was applied. */

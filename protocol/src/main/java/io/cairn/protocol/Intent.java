@@ -1,8 +1,8 @@
 package io.cairn.protocol;
 
 /**
- * What a record asks for (a command intent) or states (an event intent). Each {@link ValueType}
- * has its own enum of intents; a code is unique within its value type only and never changes.
+ * What a record asks for (a command intent) or states (an event intent). Each {@link ValueType} has
+ * its own enum of intents; a code is unique within its value type only and never changes.
  *
  * <p>A {@link RecordType#COMMAND} and a {@link RecordType#REJECTION} carry a command intent; an
  * {@link RecordType#EVENT} carries an event intent.

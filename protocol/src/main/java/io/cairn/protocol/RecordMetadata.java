@@ -44,14 +44,19 @@ public record RecordMetadata(
 
   /** No position assigned (yet), or no source record. */
   public static final long NO_POSITION = -1L;
+
   /** No entity key. */
   public static final long NO_KEY = -1L;
+
   /** No timestamp. */
   public static final long NO_TIMESTAMP = -1L;
+
   /** No client request to answer. */
   public static final long NO_REQUEST_ID = -1L;
+
   /** No request stream to answer on. */
   public static final int NO_REQUEST_STREAM_ID = -1;
+
   /** No checkpoint id stamped. */
   public static final long NO_CHECKPOINT_ID = -1L;
 

@@ -1,8 +1,8 @@
 package io.cairn.protocol;
 
 /**
- * What a record is: a request to change state, a fact that changed it, or the refusal of a
- * request. The codes are part of the binary format and never change.
+ * What a record is: a request to change state, a fact that changed it, or the refusal of a request.
+ * The codes are part of the binary format and never change.
  */
 public enum RecordType {
   /** A request to change state; processed by the partition leader. */

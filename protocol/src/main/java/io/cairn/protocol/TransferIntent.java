@@ -12,9 +12,9 @@ public enum TransferIntent implements Intent {
   /** Event: a same-partition transfer credited the target in the same command. */
   COMPLETED(2, true),
   /**
-   * Event: the target partition refused the credit of a cross-partition transfer (its account
-   * does not exist), and the source account was credited back; the transfer ended without moving
-   * money. Written on the source partition with the transfer's key when it processes {@link
+   * Event: the target partition refused the credit of a cross-partition transfer (its account does
+   * not exist), and the source account was credited back; the transfer ended without moving money.
+   * Written on the source partition with the transfer's key when it processes {@link
    * CreditIntent#REFUND}.
    */
   REFUNDED(3, true);

@@ -22,20 +22,23 @@ final class ValueCodec {
    */
   static int encodedLength(final RecordValue value) {
     return switch (value.valueType()) {
-      case ACCOUNT -> ValueDescriptor.ACCOUNT_FIXED_LENGTH
-          + accountIdLength(((AccountValue) value).accountId(), ACCOUNT_ID);
-      case DEPOSIT -> ValueDescriptor.DEPOSIT_FIXED_LENGTH
-          + accountIdLength(((DepositValue) value).accountId(), ACCOUNT_ID);
+      case ACCOUNT ->
+          ValueDescriptor.ACCOUNT_FIXED_LENGTH
+              + accountIdLength(((AccountValue) value).accountId(), ACCOUNT_ID);
+      case DEPOSIT ->
+          ValueDescriptor.DEPOSIT_FIXED_LENGTH
+              + accountIdLength(((DepositValue) value).accountId(), ACCOUNT_ID);
       case TRANSFER -> {
         final TransferValue transfer = (TransferValue) value;
         yield ValueDescriptor.TRANSFER_FIXED_LENGTH
             + accountIdLength(transfer.fromAccountId(), FROM_ACCOUNT_ID)
             + accountIdLength(transfer.toAccountId(), TO_ACCOUNT_ID);
       }
-      case CREDIT -> ValueDescriptor.CREDIT_FIXED_LENGTH
-          + accountIdLength(((CreditValue) value).toAccountId(), TO_ACCOUNT_ID);
-      case CHECKPOINT -> ValueDescriptor.CHECKPOINT_FIXED_LENGTH
-          + checkedDigestLength((CheckpointValue) value);
+      case CREDIT ->
+          ValueDescriptor.CREDIT_FIXED_LENGTH
+              + accountIdLength(((CreditValue) value).toAccountId(), TO_ACCOUNT_ID);
+      case CHECKPOINT ->
+          ValueDescriptor.CHECKPOINT_FIXED_LENGTH + checkedDigestLength((CheckpointValue) value);
     };
   }
 

@@ -3,9 +3,9 @@ package io.cairn.protocol;
 import java.util.List;
 
 /**
- * The kind of value a record carries. Engine value types belong to the ledger; {@link
- * #CHECKPOINT} is handled by its own, non-engine processor. The codes are part of the binary
- * format and never change (0 is never used, so zeroed memory does not decode).
+ * The kind of value a record carries. Engine value types belong to the ledger; {@link #CHECKPOINT}
+ * is handled by its own, non-engine processor. The codes are part of the binary format and never
+ * change (0 is never used, so zeroed memory does not decode).
  */
 public enum ValueType {
   /** {@link AccountValue}, intents {@link AccountIntent}. */

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The codes are part of the binary format: these tests pin them, so changing one fails here
- * instead of silently misreading records written before.
+ * The codes are part of the binary format: these tests pin them, so changing one fails here instead
+ * of silently misreading records written before.
  */
 final class IntentTest {
 
@@ -99,8 +99,7 @@ final class IntentTest {
         .containsExactly(ValueType.CHECKPOINT);
   }
 
-  private static <E extends Enum<E>> String codesOf(
-      final E[] values, final ToIntFunction<E> code) {
+  private static <E extends Enum<E>> String codesOf(final E[] values, final ToIntFunction<E> code) {
     return Arrays.stream(values)
         .map(value -> value.name() + "=" + code.applyAsInt(value))
         .collect(Collectors.joining(" "));

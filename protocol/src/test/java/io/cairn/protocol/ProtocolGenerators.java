@@ -60,8 +60,7 @@ final class ProtocolGenerators {
   }
 
   static Gen<Integer> partitionIds() {
-    return Generate.oneOf(
-        integers().between(1, 64), integers().all(), Generate.constant(-1));
+    return Generate.oneOf(integers().between(1, 64), integers().all(), Generate.constant(-1));
   }
 
   static Gen<AccountValue> accountValues() {
@@ -162,9 +161,10 @@ final class ProtocolGenerators {
       return switch (recordType) {
         case COMMAND -> builder.command(commands.generate(in)).build();
         case EVENT -> builder.event(events.generate(in)).build();
-        case REJECTION -> builder
-            .rejection(commands.generate(in), rejectionTypes.generate(in), reasons.generate(in))
-            .build();
+        case REJECTION ->
+            builder
+                .rejection(commands.generate(in), rejectionTypes.generate(in), reasons.generate(in))
+                .build();
       };
     };
   }

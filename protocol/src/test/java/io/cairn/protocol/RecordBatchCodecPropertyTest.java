@@ -64,8 +64,6 @@ final class RecordBatchCodecPropertyTest {
                 assertThat(RecordBatchCodec.encodedLength(batch))
                     .isEqualTo(
                         RecordBatchDescriptor.HEADER_LENGTH
-                            + batch.records().stream()
-                                .mapToInt(RecordCodec::encodedLength)
-                                .sum()));
+                            + batch.records().stream().mapToInt(RecordCodec::encodedLength).sum()));
   }
 }

@@ -94,8 +94,7 @@ final class RecordBatchCodecTest {
   void shouldRejectPositionsThatDoNotIncrease() {
     final UnsafeBuffer buffer = encode(batchAt(5, 6));
     final int secondRecord = RecordBatchDescriptor.HEADER_LENGTH + 83;
-    buffer.putLong(
-        secondRecord + RecordDescriptor.POSITION_OFFSET, 5, BufferReader.BYTE_ORDER);
+    buffer.putLong(secondRecord + RecordDescriptor.POSITION_OFFSET, 5, BufferReader.BYTE_ORDER);
     buffer.putLong(RecordBatchDescriptor.HIGHEST_POSITION_OFFSET, 5, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()))

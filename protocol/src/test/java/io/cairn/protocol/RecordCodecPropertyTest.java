@@ -76,8 +76,7 @@ final class RecordCodecPropertyTest {
               final int length = RecordCodec.encode(record, first, 0);
               final ExpandableArrayBuffer second = new ExpandableArrayBuffer(16);
 
-              final int again =
-                  RecordCodec.encode(RecordCodec.decode(first, 0, length), second, 0);
+              final int again = RecordCodec.encode(RecordCodec.decode(first, 0, length), second, 0);
 
               assertThat(again).isEqualTo(length);
               assertThat(Arrays.copyOf(second.byteArray(), length))

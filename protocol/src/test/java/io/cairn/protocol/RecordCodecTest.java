@@ -128,8 +128,7 @@ final class RecordCodecTest {
   @Test
   void shouldRejectRejectionTypeInCommand() {
     final UnsafeBuffer buffer = encode(DEPOSIT);
-    buffer.putByte(
-        RecordDescriptor.REJECTION_TYPE_OFFSET, (byte) RejectionType.NOT_FOUND.code());
+    buffer.putByte(RecordDescriptor.REJECTION_TYPE_OFFSET, (byte) RejectionType.NOT_FOUND.code());
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
         .hasMessageStartingWith("Expected rejection type NONE and no reason in a COMMAND");
@@ -211,8 +210,7 @@ final class RecordCodecTest {
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
         .isInstanceOf(ProtocolException.class)
         .hasMessageStartingWith(
-            "Expected valid UTF-8 in account id, but found a malformed"
-                + " sequence");
+            "Expected valid UTF-8 in account id, but found a malformed" + " sequence");
   }
 
   @Test
@@ -249,7 +247,9 @@ final class RecordCodecTest {
         .isEqualTo(
             RecordDescriptor.HEADER_LENGTH
                 + RecordDescriptor.REJECTION_REASON_MAX_BYTES
-                + 8 + 4 + 4
+                + 8
+                + 4
+                + 4
                 + 2 * (4 + ValueDescriptor.ACCOUNT_ID_MAX_BYTES));
   }
 
@@ -383,7 +383,8 @@ final class RecordCodecTest {
     final Record record =
         new Record(
             RecordMetadata.builder()
-                .rejection(DepositIntent.DEPOSIT, RejectionType.NOT_FOUND, "Konto \"Ünal\" fehlt 🙂")
+                .rejection(
+                    DepositIntent.DEPOSIT, RejectionType.NOT_FOUND, "Konto \"Ünal\" fehlt 🙂")
                 .build(),
             new DepositValue("Ünal-口座-🙂", 1));
 
@@ -391,8 +392,7 @@ final class RecordCodecTest {
 
     assertThat(RecordCodec.decode(buffer, 0, buffer.capacity())).isEqualTo(record);
     assertThat(
-            buffer.getInt(
-                RecordDescriptor.REJECTION_REASON_LENGTH_OFFSET, BufferReader.BYTE_ORDER))
+            buffer.getInt(RecordDescriptor.REJECTION_REASON_LENGTH_OFFSET, BufferReader.BYTE_ORDER))
         .isEqualTo("Konto \"Ünal\" fehlt 🙂".getBytes(StandardCharsets.UTF_8).length);
   }
 

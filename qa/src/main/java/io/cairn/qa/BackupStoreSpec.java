@@ -33,9 +33,9 @@ public sealed interface BackupStoreSpec {
 
   /**
    * An S3 (or S3-compatible) store: {@code settings} are the broker's {@code backup.s3.<key>}
-   * values by key without the prefix ({@code bucket}, {@code endpoint}, {@code accessKeyId},
-   * {@code secretAccessKey}, {@code pathStyleAccess}, {@code maxBytesPerSecond}, ...), checked by
-   * the store when the brokers start.
+   * values by key without the prefix ({@code bucket}, {@code endpoint}, {@code accessKeyId}, {@code
+   * secretAccessKey}, {@code pathStyleAccess}, {@code maxBytesPerSecond}, ...), checked by the
+   * store when the brokers start.
    */
   static BackupStoreSpec s3(final Map<String, String> settings) {
     return new S3(settings);

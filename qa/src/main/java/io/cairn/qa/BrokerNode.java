@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * One broker slot of an {@link EmbeddedCluster}: its node id, directory, the ports it keeps across
- * restarts, and the {@link Broker} running in it (if any). Guarded by the cluster's life-cycle
- * lock for writes; read from any thread.
+ * restarts, and the {@link Broker} running in it (if any). Guarded by the cluster's life-cycle lock
+ * for writes; read from any thread.
  */
 final class BrokerNode {
 

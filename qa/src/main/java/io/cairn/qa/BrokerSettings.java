@@ -12,8 +12,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The configuration of one embedded broker, as the YAML text a broker process would read: the
- * kit's defaults (tuned for tests on loopback: short raft timeouts, small segments, fast topology
+ * The configuration of one embedded broker, as the YAML text a broker process would read: the kit's
+ * defaults (tuned for tests on loopback: short raft timeouts, small segments, fast topology
  * refresh), then the cluster's {@link EmbeddedClusterConfig#brokerSettings() overrides}, then the
  * keys the kit owns (ids, shape, ports, directories, backup store).
  */

@@ -89,9 +89,9 @@ final class ClusterWaits {
   }
 
   /**
-   * With leader balancing on and every broker running, the partitions whose leader is not yet
-   * their preferred broker. A test that starts while a leadership transfer is still due would see
-   * that transfer fail whatever the partition's leader was doing, such as a backup.
+   * With leader balancing on and every broker running, the partitions whose leader is not yet their
+   * preferred broker. A test that starts while a leadership transfer is still due would see that
+   * transfer fail whatever the partition's leader was doing, such as a backup.
    */
   private List<String> balanceProblems() {
     final Map<Integer, Broker> running = cluster.runningBrokers();
@@ -108,8 +108,14 @@ final class ClusterWaits {
         final Optional<HostedPartition> replica = broker.partitions().get(partitionId);
         final int preferred = distribution.preferredLeader(partitionId);
         if (replica.isPresent() && replica.get().isLeader() && broker.nodeId() != preferred) {
-          problems.add("partition " + partitionId + " is led by node " + broker.nodeId()
-              + ", not yet by its preferred node " + preferred + " (leader balancing)");
+          problems.add(
+              "partition "
+                  + partitionId
+                  + " is led by node "
+                  + broker.nodeId()
+                  + ", not yet by its preferred node "
+                  + preferred
+                  + " (leader balancing)");
         }
       }
     }
@@ -164,9 +170,7 @@ final class ClusterWaits {
       final Broker broker = running.get(leader.nodeId());
       final Optional<HostedPartition> replica =
           broker == null ? Optional.empty() : broker.partitions().get(partitionId);
-      if (replica.isEmpty()
-          || !replica.get().isLeader()
-          || replica.get().term() != leader.term()) {
+      if (replica.isEmpty() || !replica.get().isLeader() || replica.get().term() != leader.term()) {
         problems.add(
             "the gateway routes partition "
                 + partitionId

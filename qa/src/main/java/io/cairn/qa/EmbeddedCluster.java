@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brokers and a gateway in this JVM, wired like a real cluster: each broker is a {@link Broker}
- * opened from the YAML a broker process would read, with netty on ephemeral loopback ports,
- * RocksDB and journals under a data directory, one shared backup store; the {@link Gateway} serves
- * the real gRPC and management HTTP APIs on ephemeral ports.
+ * opened from the YAML a broker process would read, with netty on ephemeral loopback ports, RocksDB
+ * and journals under a data directory, one shared backup store; the {@link Gateway} serves the real
+ * gRPC and management HTTP APIs on ephemeral ports.
  *
  * <pre>{@code
  * try (EmbeddedCluster cluster =
@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Network.</b> Every connection between nodes goes through a {@link ProxyNetwork}: for each
  * ordered pair of brokers, and from the gateway to each broker, a TCP relay on loopback that the
  * sender is given as the receiver's address. {@link #partition(int, int)} cuts both directions
- * between two nodes (the gateway is node {@value #GATEWAY_NODE_ID}); open connections are reset
- * and new ones are reset at once, so senders fail fast as unreachable; {@link #heal()} lets traffic
+ * between two nodes (the gateway is node {@value #GATEWAY_NODE_ID}); open connections are reset and
+ * new ones are reset at once, so senders fail fast as unreachable; {@link #heal()} lets traffic
  * through again within milliseconds (the transports reconnect on next use).
  *
  * <p><b>Faults in one JVM.</b> {@link #stop(int)} is the broker's graceful shutdown. {@link
@@ -244,7 +244,9 @@ public final class EmbeddedCluster implements AutoCloseable {
       final BrokerNode node = node(nodeId);
       if (!started || closed) {
         throw new IllegalStateException(
-            "Expected a started cluster to restart node " + nodeId + ", but it is "
+            "Expected a started cluster to restart node "
+                + nodeId
+                + ", but it is "
                 + (closed ? "closed" : "not started"));
       }
       if (node.state() == NodeState.RUNNING) {
@@ -261,7 +263,9 @@ public final class EmbeddedCluster implements AutoCloseable {
         broker.start();
       } catch (final RuntimeException e) {
         // most likely the management port was taken meanwhile: once more on new ports
-        LOG.warn("Embedded broker {} failed to start again ({}); retrying on new ports", nodeId,
+        LOG.warn(
+            "Embedded broker {} failed to start again ({}); retrying on new ports",
+            nodeId,
             e.toString());
         node.releasePorts();
         broker = reopen(node);
@@ -288,8 +292,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     try {
       broker = Broker.open(brokerConfig(node));
     } catch (final RuntimeException e) {
-      LOG.warn("Embedded broker {} could not open on port {} ({}); using a new port",
-          node.nodeId(), node.transportPort(), e.toString());
+      LOG.warn(
+          "Embedded broker {} could not open on port {} ({}); using a new port",
+          node.nodeId(),
+          node.transportPort(),
+          e.toString());
       node.releasePorts();
       broker = Broker.open(brokerConfig(node));
     }
@@ -396,9 +403,9 @@ public final class EmbeddedCluster implements AutoCloseable {
   // ---- clients ---------------------------------------------------------------------------------
 
   /**
-   * The Java client bound to the gateway (deadline: the gateway's request timeout plus 2 s);
-   * closed with the cluster. It checks arguments before sending: to send malformed requests to
-   * the gateway, use the raw stubs ({@link #ledger()}, {@link #admin()}).
+   * The Java client bound to the gateway (deadline: the gateway's request timeout plus 2 s); closed
+   * with the cluster. It checks arguments before sending: to send malformed requests to the
+   * gateway, use the raw stubs ({@link #ledger()}, {@link #admin()}).
    */
   public CairnClient client() {
     return gatewayNode().client();
@@ -461,8 +468,8 @@ public final class EmbeddedCluster implements AutoCloseable {
    * Waits until the gateway knows a leader for every partition, each confirmed by the running
    * broker it names (same term), and every running broker is ready (a role for each of its
    * replicas); with every broker running and leader balancing on, also until each partition is led
-   * by its preferred broker. With a partition in place, a cut-off broker may never be ready: use {@link
-   * #awaitLeaders()}.
+   * by its preferred broker. With a partition in place, a cut-off broker may never be ready: use
+   * {@link #awaitLeaders()}.
    */
   public EmbeddedCluster awaitHealthy() {
     waits.awaitHealthy();
@@ -594,7 +601,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     final BrokerNode node = node(nodeId);
     if (node.state() != NodeState.RUNNING) {
       throw new IllegalStateException(
-          "Expected broker " + nodeId + " to run to " + operation + " it, but it is "
+          "Expected broker "
+              + nodeId
+              + " to run to "
+              + operation
+              + " it, but it is "
               + node.state());
     }
     return node;

@@ -62,6 +62,7 @@ public record EmbeddedClusterConfig(
 
   public static final int MAX_BROKERS = 16;
   public static final int MAX_PARTITIONS = 64;
+
   /** The id of the exporter {@link #jsonlExporter()} adds. */
   public static final String JSONL_EXPORTER_ID = "qa-jsonl";
 
@@ -89,7 +90,8 @@ public record EmbeddedClusterConfig(
     Objects.requireNonNull(dataDirectory, "dataDirectory");
     Objects.requireNonNull(brokerSettings, "brokerSettings");
     for (final String key : brokerSettings.keySet()) {
-      if (BrokerSettings.RESERVED.contains(key) || key.startsWith("cluster.")
+      if (BrokerSettings.RESERVED.contains(key)
+          || key.startsWith("cluster.")
           || (key.startsWith("backup.") && !isTunableBackupKey(key))) {
         violations.add(
             violation(
@@ -102,10 +104,14 @@ public record EmbeddedClusterConfig(
         violations.add(violation("brokerSettings keys to be dotted names", "'" + key + "'"));
       }
     }
-    duration("gatewayRequestTimeout", gatewayRequestTimeout, Duration.ofMillis(100),
-        Duration.ofMinutes(10), violations);
-    duration("awaitTimeout", awaitTimeout, Duration.ofSeconds(1), Duration.ofMinutes(30),
+    duration(
+        "gatewayRequestTimeout",
+        gatewayRequestTimeout,
+        Duration.ofMillis(100),
+        Duration.ofMinutes(10),
         violations);
+    duration(
+        "awaitTimeout", awaitTimeout, Duration.ofSeconds(1), Duration.ofMinutes(30), violations);
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", violations));
     }
@@ -113,8 +119,8 @@ public record EmbeddedClusterConfig(
   }
 
   /**
-   * Backup keys that tune backups rather than choose the store (which {@link #backupStore()}
-   * does): all but {@code backup.store}, {@code backup.fs.basePath} and {@code backup.s3.*}.
+   * Backup keys that tune backups rather than choose the store (which {@link #backupStore()} does):
+   * all but {@code backup.store}, {@code backup.fs.basePath} and {@code backup.s3.*}.
    */
   private static boolean isTunableBackupKey(final String key) {
     return !key.equals("backup.store")

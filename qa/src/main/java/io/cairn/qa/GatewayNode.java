@@ -26,7 +26,8 @@ final class GatewayNode implements AutoCloseable {
   private final ManagedChannel channel;
   private final CairnClient client;
 
-  private GatewayNode(final Gateway gateway, final ManagedChannel channel, final CairnClient client) {
+  private GatewayNode(
+      final Gateway gateway, final ManagedChannel channel, final CairnClient client) {
     this.gateway = gateway;
     this.channel = channel;
     this.client = client;

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Backups of a 3-broker, 3-partition, replication factor 3 cluster with the filesystem store,
- * driven through the gateway's gRPC API (and its management HTTP endpoints where they differ).
- * One cluster for the class; each test takes ids higher than any taken before.
+ * driven through the gateway's gRPC API (and its management HTTP endpoints where they differ). One
+ * cluster for the class; each test takes ids higher than any taken before.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class BackupIT {
@@ -153,8 +153,8 @@ final class BackupIT {
     client.deleteBackup(second);
 
     // then it is gone everywhere, and the others are untouched
-    assertThat(Calls.clientFailure(ErrorCode.NOT_FOUND, () -> client.getBackup(second))
-            .getMessage())
+    assertThat(
+            Calls.clientFailure(ErrorCode.NOT_FOUND, () -> client.getBackup(second)).getMessage())
         .contains(Long.toString(second));
     assertThat(client.listAllBackups())
         .extracting(BackupInfo::backupId)
@@ -189,8 +189,7 @@ final class BackupIT {
 
     // when the same id, a lower id and a lower id over HTTP are taken
     final String same =
-        Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(latest))
-            .getMessage();
+        Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(latest)).getMessage();
     final String lower =
         Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(latest - 1))
             .getMessage();
@@ -245,8 +244,9 @@ final class BackupIT {
     try (Stream<Path> files = Files.walk(manifests)) {
       return files
           .filter(file -> file.getFileName().toString().equals("manifest.json"))
-          .filter(file -> file.getParent().getParent().getFileName().toString()
-              .equals(Long.toString(id)))
+          .filter(
+              file ->
+                  file.getParent().getParent().getFileName().toString().equals(Long.toString(id)))
           .toList();
     } catch (final java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);

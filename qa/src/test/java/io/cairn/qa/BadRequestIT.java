@@ -95,8 +95,9 @@ final class BadRequestIT {
               Calls.grpcFailure(
                       Status.Code.INVALID_ARGUMENT,
                       () ->
-                          cluster.admin().takeBackup(
-                              TakeBackupRequest.newBuilder().setBackupId(id).build()))
+                          cluster
+                              .admin()
+                              .takeBackup(TakeBackupRequest.newBuilder().setBackupId(id).build()))
                   .getDescription())
           .contains("backupId")
           .contains(Long.toString(id));
@@ -119,16 +120,21 @@ final class BadRequestIT {
             Calls.grpcFailure(
                     Status.Code.INVALID_ARGUMENT,
                     () ->
-                        cluster.admin().listBackups(
-                            ListBackupsRequest.newBuilder().setPageSize(-1).build()))
+                        cluster
+                            .admin()
+                            .listBackups(ListBackupsRequest.newBuilder().setPageSize(-1).build()))
                 .getDescription())
         .contains("pageSize");
     assertThat(
             Calls.grpcFailure(
                     Status.Code.INVALID_ARGUMENT,
                     () ->
-                        cluster.admin().listBackups(
-                            ListBackupsRequest.newBuilder().setPageToken("not-a-token").build()))
+                        cluster
+                            .admin()
+                            .listBackups(
+                                ListBackupsRequest.newBuilder()
+                                    .setPageToken("not-a-token")
+                                    .build()))
                 .getDescription())
         .contains("pageToken");
 
@@ -161,11 +167,13 @@ final class BadRequestIT {
             Calls.grpcFailure(
                     Status.Code.INVALID_ARGUMENT,
                     () ->
-                        cluster.ledger().deposit(
-                            DepositRequest.newBuilder()
-                                .setAccountId(funded.get(1))
-                                .setAmount(-5)
-                                .build()))
+                        cluster
+                            .ledger()
+                            .deposit(
+                                DepositRequest.newBuilder()
+                                    .setAccountId(funded.get(1))
+                                    .setAmount(-5)
+                                    .build()))
                 .getDescription())
         .contains("amount")
         .contains("-5");
@@ -173,11 +181,13 @@ final class BadRequestIT {
             Calls.grpcFailure(
                     Status.Code.INVALID_ARGUMENT,
                     () ->
-                        cluster.ledger().transfer(
-                            TransferRequest.newBuilder()
-                                .setFromAccountId(funded.get(1))
-                                .setAmount(10)
-                                .build()))
+                        cluster
+                            .ledger()
+                            .transfer(
+                                TransferRequest.newBuilder()
+                                    .setFromAccountId(funded.get(1))
+                                    .setAmount(10)
+                                    .build()))
                 .getDescription())
         .contains("toAccountId");
     assertThat(
@@ -200,11 +210,13 @@ final class BadRequestIT {
             Calls.grpcFailure(
                     Status.Code.NOT_FOUND,
                     () ->
-                        cluster.ledger().deposit(
-                            DepositRequest.newBuilder()
-                                .setAccountId(unknown)
-                                .setAmount(5)
-                                .build()))
+                        cluster
+                            .ledger()
+                            .deposit(
+                                DepositRequest.newBuilder()
+                                    .setAccountId(unknown)
+                                    .setAmount(5)
+                                    .build()))
                 .getDescription())
         .contains(unknown);
     assertThat(
@@ -217,8 +229,10 @@ final class BadRequestIT {
             Calls.grpcFailure(
                     Status.Code.NOT_FOUND,
                     () ->
-                        cluster.ledger().getAccount(
-                            GetAccountRequest.newBuilder().setAccountId(unknown).build()))
+                        cluster
+                            .ledger()
+                            .getAccount(
+                                GetAccountRequest.newBuilder().setAccountId(unknown).build()))
                 .getDescription())
         .contains(unknown);
     // a target that does not exist on the source's own partition
@@ -232,8 +246,10 @@ final class BadRequestIT {
     Calls.grpcFailure(
         Status.Code.ALREADY_EXISTS,
         () ->
-            cluster.ledger().createAccount(
-                CreateAccountRequest.newBuilder().setAccountId(funded.get(3)).build()));
+            cluster
+                .ledger()
+                .createAccount(
+                    CreateAccountRequest.newBuilder().setAccountId(funded.get(3)).build()));
     assertThat(
             Calls.grpcFailure(
                     Status.Code.FAILED_PRECONDITION,
@@ -247,8 +263,9 @@ final class BadRequestIT {
     Calls.grpcFailure(
         Status.Code.NOT_FOUND,
         () ->
-            cluster.ledger().getAccount(
-                GetAccountRequest.newBuilder().setAccountId(unknown).build()));
+            cluster
+                .ledger()
+                .getAccount(GetAccountRequest.newBuilder().setAccountId(unknown).build()));
   }
 
   @Test
@@ -311,8 +328,9 @@ final class BadRequestIT {
     Calls.grpcFailure(
         Status.Code.NOT_FOUND,
         () ->
-            cluster.ledger().getAccount(
-                GetAccountRequest.newBuilder().setAccountId(unknown).build()));
+            cluster
+                .ledger()
+                .getAccount(GetAccountRequest.newBuilder().setAccountId(unknown).build()));
   }
 
   private static boolean written(final ApiResponse<Record> answer) {
@@ -334,8 +352,10 @@ final class BadRequestIT {
             Calls.grpcFailure(
                     Status.Code.INVALID_ARGUMENT,
                     () ->
-                        cluster.ledger().createAccount(
-                            CreateAccountRequest.newBuilder().setAccountId(longId).build()))
+                        cluster
+                            .ledger()
+                            .createAccount(
+                                CreateAccountRequest.newBuilder().setAccountId(longId).build()))
                 .getDescription())
         .contains("accountId")
         .contains("128");
@@ -344,8 +364,9 @@ final class BadRequestIT {
     Calls.grpcFailure(
         Status.Code.RESOURCE_EXHAUSTED,
         () ->
-            cluster.ledger().createAccount(
-                CreateAccountRequest.newBuilder().setAccountId(hugeId).build()));
+            cluster
+                .ledger()
+                .createAccount(CreateAccountRequest.newBuilder().setAccountId(hugeId).build()));
     // an HTTP body over the gateway's 16 KiB limit
     final HttpResponse<String> large =
         post("/actuator/backups", "{\"backupId\": 5, \"pad\": \"" + "z".repeat(20_000) + "\"}");
@@ -367,9 +388,9 @@ final class BadRequestIT {
   }
 
   /**
-   * Per partition, how far the log moves for one account creation after the last probe: a
-   * creation writes the same records each time, so the position after two probes tells whether
-   * anything else was written in between.
+   * Per partition, how far the log moves for one account creation after the last probe: a creation
+   * writes the same records each time, so the position after two probes tells whether anything else
+   * was written in between.
    */
   private Map<Integer, Long> nextPositions() {
     final Map<Integer, Long> next = new TreeMap<>();
@@ -441,8 +462,8 @@ final class BadRequestIT {
       final HttpResponse<String> response, final int status, final String mention)
       throws Exception {
     assertThat(response.statusCode()).as("status of %s", response.body()).isEqualTo(status);
-    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-        type -> assertThat(type).startsWith("application/problem+json"));
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
     final JsonNode problem = JSON.readTree(response.body());
     assertThat(problem.get("status").asInt()).isEqualTo(status);
     assertThat(problem.get("detail").asText()).contains(mention);

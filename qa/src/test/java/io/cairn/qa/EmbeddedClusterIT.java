@@ -22,8 +22,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The kit's own fault hooks on a real cluster: stop/restart keeps data and ports, a network
- * partition moves leadership away from the cut-off leader and heals, a killed broker stays cut
- * off until restarted. Each test leaves the cluster healthy.
+ * partition moves leadership away from the cut-off leader and heals, a killed broker stays cut off
+ * until restarted. Each test leaves the cluster healthy.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class EmbeddedClusterIT {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pausing and resuming exporting cluster-wide through the gateway (gRPC and HTTP), with the
- * built-in JSON-lines exporter on every broker: every broker confirms; while paused nothing new
- * is exported, also after the exporting leader restarts (the pause survives it); after resume the
+ * built-in JSON-lines exporter on every broker: every broker confirms; while paused nothing new is
+ * exported, also after the exporting leader restarts (the pause survives it); after resume the
  * records written meanwhile are exported.
  *
  * <p>Should the brokers answer "exporting is not available yet" (a build without exporters), the

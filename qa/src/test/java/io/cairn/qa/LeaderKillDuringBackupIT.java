@@ -27,14 +27,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The leader of a partition is killed while it uploads that partition's backup: the backup must
- * end FAILED with the reason, and the next backup id must complete on the new leaders. The store is
- * S3 (S3Proxy on loopback) with a bytes/s limit, so an upload lasts seconds and the kill reliably
+ * The leader of a partition is killed while it uploads that partition's backup: the backup must end
+ * FAILED with the reason, and the next backup id must complete on the new leaders. The store is S3
+ * (S3Proxy on loopback) with a bytes/s limit, so an upload lasts seconds and the kill reliably
  * lands in the middle of it; transfers run until the backup's upload has begun.
  */
 final class LeaderKillDuringBackupIT {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
   /** About 0.3 MB of log per partition after 1,000 transfers: 2+ s per upload at this rate. */
   private static final String UPLOAD_RATE = "128KB";
 
@@ -97,22 +98,31 @@ final class LeaderKillDuringBackupIT {
       client.takeBackup(2);
       final BackupInfo next = awaitCompleted(client, 2);
       phases.mark("backup 2 COMPLETED");
-      assertThat(next.partitions()).extracting(PartitionBackupInfo::partitionId)
+      assertThat(next.partitions())
+          .extracting(PartitionBackupInfo::partitionId)
           .containsExactly(1, 2, 3);
-      assertThat(next.partitions()).allSatisfy(p -> {
-        assertThat(p.state()).isEqualTo(BackupState.COMPLETED);
-        assertThat(p.nodeId()).isNotEqualTo(victim);
-        assertThat(p.sizeBytes()).isPositive();
-      });
+      assertThat(next.partitions())
+          .allSatisfy(
+              p -> {
+                assertThat(p.state()).isEqualTo(BackupState.COMPLETED);
+                assertThat(p.nodeId()).isNotEqualTo(victim);
+                assertThat(p.sizeBytes()).isPositive();
+              });
       // backup 1 stays FAILED, and a lower id than 2 is refused
       assertThat(client.getBackup(1).state()).isEqualTo(BackupState.FAILED);
-      assertThat(Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(1))
-              .getMessage())
+      assertThat(
+              Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(1))
+                  .getMessage())
           .contains("2");
 
       // and no money was made or lost, no acknowledged transfer lost
-      System.out.println("[LeaderKillDuringBackupIT] killed node " + victim + " leading partition "
-          + uploading.partitionId() + "; " + load);
+      System.out.println(
+          "[LeaderKillDuringBackupIT] killed node "
+              + victim
+              + " leading partition "
+              + uploading.partitionId()
+              + "; "
+              + load);
       oracle.awaitConserved(client, load, TIMEOUT);
       phases.mark("money conserved");
     }

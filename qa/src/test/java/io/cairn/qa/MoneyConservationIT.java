@@ -12,9 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Transfers between accounts on every partition while the leader of a partition is killed and
- * later restarted: once the credits settle, no money was made or lost and every acknowledged
- * transfer is in the balances.
+ * Transfers between accounts on every partition while the leader of a partition is killed and later
+ * restarted: once the credits settle, no money was made or lost and every acknowledged transfer is
+ * in the balances.
  */
 final class MoneyConservationIT {
 

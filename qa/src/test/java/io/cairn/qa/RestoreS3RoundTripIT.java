@@ -128,11 +128,14 @@ final class RestoreS3RoundTripIT {
       // when every node is restored from S3 into new data directories and a cluster starts there
       final List<RestoreResult> results = restore(s3, restored, clusterId);
       assertThat(results).hasSize(BROKERS);
-      assertThat(results).allSatisfy(r -> {
-        assertThat(r.isComplete()).isTrue();
-        assertThat(r.partitions()).hasSize(PARTITIONS); // RF 3: every node hosts every partition
-        assertThat(r.totalBytes()).isPositive();
-      });
+      assertThat(results)
+          .allSatisfy(
+              r -> {
+                assertThat(r.isComplete()).isTrue();
+                assertThat(r.partitions())
+                    .hasSize(PARTITIONS); // RF 3: every node hosts every partition
+                assertThat(r.totalBytes()).isPositive();
+              });
       phases.mark("restored from S3");
 
       try (EmbeddedCluster cluster = cluster(restored, s3)) {

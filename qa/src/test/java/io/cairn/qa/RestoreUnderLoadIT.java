@@ -40,17 +40,17 @@ import org.junit.jupiter.api.io.TempDir;
  * A backup taken under cross-partition transfer load, restored into a new cluster: the restored
  * balances add up to the deposits once the pending credits of the cut have been re-sent.
  *
- * <p>The test makes the hard case of the consistent cut certain instead of a matter of timing
- * (the {@code cairn demo} run that restored 112 short hit it by chance): partition 2 (broker 1,
+ * <p>The test makes the hard case of the consistent cut certain instead of a matter of timing (the
+ * {@code cairn demo} run that restored 112 short hit it by chance): partition 2 (broker 1,
  * replication factor 1) takes the checkpoint only through a stamped command, and receives many
  * stamped commands at once before its processor has taken it. Broker 1 is cut from the other
  * brokers while transfers run (many debited on partition 2: their credits stay pending); what the
  * gateway sends broker 1 is held while backup 1 is taken, so partitions 1 and 3 take checkpoint 1
  * and partition 2 does not; then the cut heals: partitions 1 and 3 apply partition 2's credits
  * after their checkpoint and answer with {@code ACK}s stamped 1, which reach partition 2 as a
- * burst. The first makes it write {@code [CREATE(1), copy]}; the others are in its log before
- * that {@code CREATE} already and are deferred behind it too: commands the restore keeps, that
- * took effect after the cut.
+ * burst. The first makes it write {@code [CREATE(1), copy]}; the others are in its log before that
+ * {@code CREATE} already and are deferred behind it too: commands the restore keeps, that took
+ * effect after the cut.
  */
 final class RestoreUnderLoadIT {
 
@@ -132,7 +132,8 @@ final class RestoreUnderLoadIT {
       assertThat(completed.partitions())
           .extracting(PartitionBackupInfo::partitionId)
           .containsExactly(1, 2, 3);
-      System.out.println("[RestoreUnderLoadIT] " + load + "; from partition 2: " + fromPartitionTwo);
+      System.out.println(
+          "[RestoreUnderLoadIT] " + load + "; from partition 2: " + fromPartitionTwo);
       awaitSum(client, deposited, accounts, "the running cluster");
       phases.mark("backup completed, money conserved in the running cluster");
     }
@@ -234,7 +235,10 @@ final class RestoreUnderLoadIT {
 
   /** Reads every balance until they add up to {@code total}, for at most {@link #SETTLE}. */
   private static void awaitSum(
-      final CairnClient client, final long total, final List<String> accounts, final String cluster) {
+      final CairnClient client,
+      final long total,
+      final List<String> accounts,
+      final String cluster) {
     await("the balances of " + cluster + " to add up to the deposits, " + total)
         .atMost(SETTLE)
         .pollInterval(Duration.ofMillis(200))

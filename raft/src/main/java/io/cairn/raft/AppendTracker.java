@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongUnaryOperator;
 
 /**
- * The application's outstanding appends on one member: appends waiting for the local flush,
- * callers waiting for a commit, and append start times for the latency timers. Actor thread only.
+ * The application's outstanding appends on one member: appends waiting for the local flush, callers
+ * waiting for a commit, and append start times for the latency timers. Actor thread only.
  */
 final class AppendTracker {
 

@@ -8,8 +8,8 @@ public interface RaftCommitListener {
   void onCommit(long commitIndex);
 
   /**
-   * A snapshot from the leader replaced this member's log up to {@code index}: the application
-   * must load its state from the snapshot store before it reads entries after {@code index}.
+   * A snapshot from the leader replaced this member's log up to {@code index}: the application must
+   * load its state from the snapshot store before it reads entries after {@code index}.
    */
   default void onSnapshotInstalled(long index, long term) {}
 }

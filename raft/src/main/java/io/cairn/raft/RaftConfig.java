@@ -13,8 +13,8 @@ import java.util.Objects;
  *   <li>{@code heartbeatInterval}: how often an idle leader sends an empty append to each follower.
  *   <li>{@code requestTimeout}: how long the leader waits for an append or snapshot-chunk response
  *       before it sends again from the last acknowledged index.
- *   <li>{@code maxAppendBatchBytes}: upper bound of the entry bytes in one append request (one entry
- *       larger than this is still sent alone).
+ *   <li>{@code maxAppendBatchBytes}: upper bound of the entry bytes in one append request (one
+ *       entry larger than this is still sent alone).
  *   <li>{@code maxInFlightAppends}: pipelining bound: unacknowledged append requests per follower.
  *   <li>{@code preVote}: run a pre-vote round before incrementing the term, so that a member that
  *       was cut off does not disrupt a healthy leader when it comes back.

@@ -62,10 +62,12 @@ public final class RaftMetrics implements AutoCloseable {
 
   public RaftMetrics(MeterRegistry registry, int partitionId, int nodeId) {
     this.registry = registry;
-    Tags tags = Tags.of("partition", Integer.toString(partitionId), "node", Integer.toString(nodeId));
+    Tags tags =
+        Tags.of("partition", Integer.toString(partitionId), "node", Integer.toString(nodeId));
     meters.add(
         Gauge.builder(ROLE, role, AtomicLong::get)
-            .description("Role code: 0 inactive, 1 follower, 2 pre-candidate, 3 candidate, 4 leader, 5 failed")
+            .description(
+                "Role code: 0 inactive, 1 follower, 2 pre-candidate, 3 candidate, 4 leader, 5 failed")
             .tags(tags)
             .register(registry));
     meters.add(

@@ -1,8 +1,8 @@
 package io.cairn.raft;
 
 /**
- * The role of a raft member. See {@code io.cairn.raft.state.QuorumState} for the transitions.
- * The code is the value of the {@code cairn.raft.role} gauge.
+ * The role of a raft member. See {@code io.cairn.raft.state.QuorumState} for the transitions. The
+ * code is the value of the {@code cairn.raft.role} gauge.
  */
 public enum RaftRole {
   /** Not started yet, or closed. */

@@ -1,6 +1,8 @@
 package io.cairn.raft;
 
-/** Told, on the raft member's thread, whenever its role, its term or the leader it knows changes. */
+/**
+ * Told, on the raft member's thread, whenever its role, its term or the leader it knows changes.
+ */
 @FunctionalInterface
 public interface RaftRoleListener {
 

@@ -30,15 +30,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One member of one partition's raft group, as an {@link Actor}: the shell around the pure
- * decision code ({@link RaftNode}) that does the I/O. It receives raft messages from the {@link
+ * One member of one partition's raft group, as an {@link Actor}: the shell around the pure decision
+ * code ({@link RaftNode}) that does the I/O. It receives raft messages from the {@link
  * MessagingService} (type {@code raft-<partitionId>}, one-way), drives the node's timers with the
  * actor's clock, batches the leader's flushes (many appends, one flush) and completes the
  * application's futures.
  *
  * <p>The application appends through the leader only: {@link #append} returns {@link
- * AppendResult.Appended} once the entry is flushed locally, or {@link AppendResult.NotLeader}
- * with the leader it knows. {@link #whenCommitted} completes when that entry is committed.
+ * AppendResult.Appended} once the entry is flushed locally, or {@link AppendResult.NotLeader} with
+ * the leader it knows. {@link #whenCommitted} completes when that entry is committed.
  *
  * <p>With a {@linkplain Builder#preferredLeader preferred leader}, a leader that is not that member
  * hands leadership to it once it is caught up. While the transfer runs, appends wait here (at most
@@ -164,8 +164,8 @@ public final class RaftServer extends Actor {
   }
 
   /**
-   * Deletes whole journal segments below {@code index}, never past the snapshot store's
-   * compaction bound. Completes with true if a segment was deleted.
+   * Deletes whole journal segments below {@code index}, never past the snapshot store's compaction
+   * bound. Completes with true if a segment was deleted.
    */
   public CompletableFuture<Boolean> compact(long index) {
     return call(() -> node != null && node.compact(index));
@@ -285,7 +285,10 @@ public final class RaftServer extends Actor {
   }
 
   private void doAppend(
-      long lowestPosition, long highestPosition, byte[] payload, CompletableFuture<AppendResult> result) {
+      long lowestPosition,
+      long highestPosition,
+      byte[] payload,
+      CompletableFuture<AppendResult> result) {
     if (node == null || !isUsable()) {
       result.completeExceptionally(notActive());
       return;
@@ -412,7 +415,11 @@ public final class RaftServer extends Actor {
     if (node == null || !isUsable()) {
       result.completeExceptionally(
           new RaftEntryNotCommittedException(
-              "Expected an active raft member, but it is " + role + " (partition " + partitionId + ")"));
+              "Expected an active raft member, but it is "
+                  + role
+                  + " (partition "
+                  + partitionId
+                  + ")"));
       return;
     }
     appends.awaitCommit(appended, result, node.commitIndex());
@@ -612,8 +619,8 @@ public final class RaftServer extends Actor {
     }
 
     /**
-     * The source of randomized election timeouts. Seed it (differently per member) so that runs
-     * can be reproduced.
+     * The source of randomized election timeouts. Seed it (differently per member) so that runs can
+     * be reproduced.
      */
     public Builder random(RandomGenerator value) {
       random = value;
@@ -627,9 +634,9 @@ public final class RaftServer extends Actor {
 
     /**
      * Where journal fsyncs run. Without one they run on this member's actor thread, which then
-     * waits for the disk; with one the member goes on (appending, answering, replicating) while
-     * its fsync runs there, and one fsync covers everything appended before it started. Give it
-     * a thread per member that may flush at once (a broker: one per partition it hosts).
+     * waits for the disk; with one the member goes on (appending, answering, replicating) while its
+     * fsync runs there, and one fsync covers everything appended before it started. Give it a
+     * thread per member that may flush at once (a broker: one per partition it hosts).
      */
     public Builder flushExecutor(Executor value) {
       flushExecutor = Objects.requireNonNull(value, "flushExecutor");
@@ -692,7 +699,11 @@ public final class RaftServer extends Actor {
     private void require(Object value, String name) {
       if (value == null) {
         throw new IllegalArgumentException(
-            "Expected " + name + " to be set, but it is missing (raft server, partition " + partitionId + ")");
+            "Expected "
+                + name
+                + " to be set, but it is missing (raft server, partition "
+                + partitionId
+                + ")");
       }
     }
   }

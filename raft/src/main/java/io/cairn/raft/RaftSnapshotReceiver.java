@@ -15,8 +15,8 @@ public interface RaftSnapshotReceiver {
   /**
    * Accepts the next chunk. Chunks arrive in order, starting at 0.
    *
-   * @return false if the chunk is corrupt (its checksum does not match its data) or out of
-   *     order; the receiver then accepts nothing more and must be aborted
+   * @return false if the chunk is corrupt (its checksum does not match its data) or out of order;
+   *     the receiver then accepts nothing more and must be aborted
    */
   boolean accept(RaftSnapshotChunk chunk);
 

@@ -13,9 +13,9 @@ public interface RaftSnapshotStore {
   Optional<RaftSnapshot> latestSnapshot();
 
   /**
-   * The lowest log index that must be kept: compaction never deletes this entry or any after it.
-   * It accounts for every kept snapshot, reservation and reader that still needs entries. Returns
-   * 1 (keep everything) when there is no snapshot.
+   * The lowest log index that must be kept: compaction never deletes this entry or any after it. It
+   * accounts for every kept snapshot, reservation and reader that still needs entries. Returns 1
+   * (keep everything) when there is no snapshot.
    */
   long compactionBoundIndex();
 

@@ -11,9 +11,9 @@ import java.util.zip.CRC32C;
 import org.agrona.DirectBuffer;
 
 /**
- * Wraps a real journal for the simulation: mirrors every append, truncation and reset into a
- * {@link LogMirror}, reports them to the checker before they happen, and remembers the durable
- * index (what a crash cannot lose).
+ * Wraps a real journal for the simulation: mirrors every append, truncation and reset into a {@link
+ * LogMirror}, reports them to the checker before they happen, and remembers the durable index (what
+ * a crash cannot lose).
  */
 final class CheckedJournal implements Journal {
 

@@ -74,9 +74,14 @@ final class InMemoryJournal implements Journal {
     int actual = checksum(record.index(), record.asqn(), record.data());
     if (actual != record.checksum()) {
       throw new InvalidChecksumException(
-          "Expected checksum " + actual + ", but was " + record.checksum() + " (in-memory journal)");
+          "Expected checksum "
+              + actual
+              + ", but was "
+              + record.checksum()
+              + " (in-memory journal)");
     }
-    records.add(new JournalRecord(record.index(), record.asqn(), record.checksum(), copy(record.data())));
+    records.add(
+        new JournalRecord(record.index(), record.asqn(), record.checksum(), copy(record.data())));
   }
 
   @Override

@@ -40,8 +40,8 @@ final class InMemorySnapshotStore implements RaftSnapshotStore {
   }
 
   /**
-   * Loses the latest snapshot's data while still reporting it as the latest, as a store would
-   * that found its files gone after it was chosen: readers opened from now on have no chunks.
+   * Loses the latest snapshot's data while still reporting it as the latest, as a store would that
+   * found its files gone after it was chosen: readers opened from now on have no chunks.
    */
   void loseLatest() {
     latest.gone = true;
@@ -145,10 +145,16 @@ final class InMemorySnapshotStore implements RaftSnapshotStore {
             throw new NoSuchElementException("Expected another snapshot chunk, but there is none");
           }
           int from = next * chunkSizeBytes;
-          byte[] data = Arrays.copyOfRange(content, from, Math.min(content.length, from + chunkSizeBytes));
+          byte[] data =
+              Arrays.copyOfRange(content, from, Math.min(content.length, from + chunkSizeBytes));
           RaftSnapshotChunk chunk =
               new RaftSnapshotChunk(
-                  next, count, "snapshot-" + index, data, RaftSnapshotChunk.checksumOf(data), whole);
+                  next,
+                  count,
+                  "snapshot-" + index,
+                  data,
+                  RaftSnapshotChunk.checksumOf(data),
+                  whole);
           next++;
           return chunk;
         }

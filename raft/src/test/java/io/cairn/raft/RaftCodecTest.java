@@ -39,13 +39,25 @@ class RaftCodecTest {
       long lowest = random.nextInt(1_000_000);
       RaftEntry entry =
           random.nextBoolean()
-              ? new RaftEntry(1 + random.nextInt(1000), RaftEntryType.APPLICATION, lowest, lowest + random.nextInt(50), new UnsafeBuffer(payload))
-              : new RaftEntry(1 + random.nextInt(1000), RaftEntryType.INITIAL, -1, -1, new UnsafeBuffer(new byte[0]));
+              ? new RaftEntry(
+                  1 + random.nextInt(1000),
+                  RaftEntryType.APPLICATION,
+                  lowest,
+                  lowest + random.nextInt(50),
+                  new UnsafeBuffer(payload))
+              : new RaftEntry(
+                  1 + random.nextInt(1000),
+                  RaftEntryType.INITIAL,
+                  -1,
+                  -1,
+                  new UnsafeBuffer(new byte[0]));
 
       DirectBuffer encoded = RaftEntryCodec.encode(entry);
       RaftEntry decoded = RaftEntryCodec.decode(encoded);
 
-      assertThat(encoded.capacity()).as("seed %d", SEED).isEqualTo(RaftEntryDescriptor.HEADER_LENGTH + entry.payload().capacity());
+      assertThat(encoded.capacity())
+          .as("seed %d", SEED)
+          .isEqualTo(RaftEntryDescriptor.HEADER_LENGTH + entry.payload().capacity());
       assertThat(decoded.term()).isEqualTo(entry.term());
       assertThat(decoded.type()).isEqualTo(entry.type());
       assertThat(decoded.lowestPosition()).isEqualTo(entry.lowestPosition());
@@ -59,7 +71,9 @@ class RaftCodecTest {
   @Test
   void shouldRejectEntryOfUnknownVersionOrTruncated() {
     UnsafeBuffer encoded =
-        (UnsafeBuffer) RaftEntryCodec.encode(new RaftEntry(3, RaftEntryType.INITIAL, -1, -1, new UnsafeBuffer(new byte[4])));
+        (UnsafeBuffer)
+            RaftEntryCodec.encode(
+                new RaftEntry(3, RaftEntryType.INITIAL, -1, -1, new UnsafeBuffer(new byte[4])));
     UnsafeBuffer truncated = new UnsafeBuffer(encoded, 0, encoded.capacity() - 1);
     assertThatThrownBy(() -> RaftEntryCodec.decode(truncated))
         .isInstanceOf(IllegalArgumentException.class)
@@ -75,25 +89,62 @@ class RaftCodecTest {
     Random random = new Random(SEED);
     List<RaftMessage> messages = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      messages.add(new VoteRequest(random.nextLong(), random.nextInt(5), random.nextLong(), random.nextLong(), random.nextBoolean()));
-      messages.add(new VoteResponse(random.nextLong(), random.nextLong(), random.nextBoolean(), random.nextBoolean()));
+      messages.add(
+          new VoteRequest(
+              random.nextLong(),
+              random.nextInt(5),
+              random.nextLong(),
+              random.nextLong(),
+              random.nextBoolean()));
+      messages.add(
+          new VoteResponse(
+              random.nextLong(), random.nextLong(), random.nextBoolean(), random.nextBoolean()));
       List<JournalRecord> records = new ArrayList<>();
       for (int r = random.nextInt(4); r > 0; r--) {
         byte[] data = new byte[random.nextInt(64)];
         random.nextBytes(data);
-        records.add(new JournalRecord(random.nextLong(), random.nextLong(), random.nextInt(), new UnsafeBuffer(data)));
+        records.add(
+            new JournalRecord(
+                random.nextLong(), random.nextLong(), random.nextInt(), new UnsafeBuffer(data)));
       }
-      messages.add(new AppendRequest(random.nextLong(), random.nextInt(5), random.nextLong(), random.nextLong(), random.nextLong(), records));
-      messages.add(new AppendResponse(random.nextLong(), random.nextBoolean(), random.nextLong(), random.nextInt(), random.nextLong(), random.nextLong()));
+      messages.add(
+          new AppendRequest(
+              random.nextLong(),
+              random.nextInt(5),
+              random.nextLong(),
+              random.nextLong(),
+              random.nextLong(),
+              records));
+      messages.add(
+          new AppendResponse(
+              random.nextLong(),
+              random.nextBoolean(),
+              random.nextLong(),
+              random.nextInt(),
+              random.nextLong(),
+              random.nextLong()));
       byte[] chunk = new byte[random.nextInt(100)];
       random.nextBytes(chunk);
       int count = 1 + random.nextInt(10);
       messages.add(
           new InstallSnapshotRequest(
-              random.nextLong(), random.nextInt(5), random.nextLong(), random.nextLong(),
-              new RaftSnapshotChunk(random.nextInt(count), count, "file-" + i, chunk, RaftSnapshotChunk.checksumOf(chunk), random.nextLong())));
+              random.nextLong(),
+              random.nextInt(5),
+              random.nextLong(),
+              random.nextLong(),
+              new RaftSnapshotChunk(
+                  random.nextInt(count),
+                  count,
+                  "file-" + i,
+                  chunk,
+                  RaftSnapshotChunk.checksumOf(chunk),
+                  random.nextLong())));
       messages.add(
-          new InstallSnapshotResponse(random.nextLong(), random.nextLong(), random.nextInt(), InstallSnapshotResponse.Status.values()[random.nextInt(3)]));
+          new InstallSnapshotResponse(
+              random.nextLong(),
+              random.nextLong(),
+              random.nextInt(),
+              InstallSnapshotResponse.Status.values()[random.nextInt(3)]));
       messages.add(new TimeoutNow(random.nextLong(), random.nextInt(5)));
     }
 
@@ -109,8 +160,7 @@ class RaftCodecTest {
 
     // version 1 (unchanged: members that do not know kind 7 drop it as undecodable), kind 7,
     // term i64, leaderId i32, little endian
-    assertThat(encoded)
-        .containsExactly(1, 7, 8, 7, 6, 5, 4, 3, 2, 1, 2, 0, 0, 0);
+    assertThat(encoded).containsExactly(1, 7, 8, 7, 6, 5, 4, 3, 2, 1, 2, 0, 0, 0);
     assertThat(RaftMessageCodec.decode(encoded)).isEqualTo(new TimeoutNow(0x0102030405060708L, 2));
   }
 
@@ -131,17 +181,50 @@ class RaftCodecTest {
   /** Records holding buffers and arrays compare by identity; compare their text instead. */
   private static String normalize(RaftMessage message) {
     if (message instanceof AppendRequest m) {
-      StringBuilder text = new StringBuilder(m.term() + "/" + m.leaderId() + "/" + m.prevLogIndex() + "/" + m.prevLogTerm() + "/" + m.leaderCommit());
+      StringBuilder text =
+          new StringBuilder(
+              m.term()
+                  + "/"
+                  + m.leaderId()
+                  + "/"
+                  + m.prevLogIndex()
+                  + "/"
+                  + m.prevLogTerm()
+                  + "/"
+                  + m.leaderCommit());
       for (JournalRecord record : m.entries()) {
-        text.append('|').append(record.index()).append(',').append(record.asqn()).append(',')
-            .append(record.checksum()).append(',').append(java.util.Arrays.toString(bytes(record.data())));
+        text.append('|')
+            .append(record.index())
+            .append(',')
+            .append(record.asqn())
+            .append(',')
+            .append(record.checksum())
+            .append(',')
+            .append(java.util.Arrays.toString(bytes(record.data())));
       }
       return text.toString();
     }
     if (message instanceof InstallSnapshotRequest m) {
       RaftSnapshotChunk c = m.chunk();
-      return m.term() + "/" + m.leaderId() + "/" + m.snapshotIndex() + "/" + m.snapshotTerm() + "/" + c.chunkIndex() + "/" + c.chunkCount()
-          + "/" + c.name() + "/" + c.checksum() + "/" + c.snapshotChecksum() + "/" + java.util.Arrays.toString(c.data());
+      return m.term()
+          + "/"
+          + m.leaderId()
+          + "/"
+          + m.snapshotIndex()
+          + "/"
+          + m.snapshotTerm()
+          + "/"
+          + c.chunkIndex()
+          + "/"
+          + c.chunkCount()
+          + "/"
+          + c.name()
+          + "/"
+          + c.checksum()
+          + "/"
+          + c.snapshotChecksum()
+          + "/"
+          + java.util.Arrays.toString(c.data());
     }
     return message.toString();
   }

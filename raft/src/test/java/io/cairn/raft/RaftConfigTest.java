@@ -54,7 +54,11 @@ class RaftConfigTest {
   @Test
   void shouldRoundTripThroughBuilder() {
     RaftConfig config =
-        RaftConfig.builder().preVote(false).maxInFlightAppends(9).requestTimeout(Duration.ofSeconds(2)).build();
+        RaftConfig.builder()
+            .preVote(false)
+            .maxInFlightAppends(9)
+            .requestTimeout(Duration.ofSeconds(2))
+            .build();
 
     assertThat(config.toBuilder().build().toString()).isEqualTo(config.toString());
   }

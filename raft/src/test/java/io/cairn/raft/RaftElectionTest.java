@@ -132,7 +132,8 @@ class RaftElectionTest {
         .isLessThan(ctx.events.indexOf("send VoteResponse to 1"));
     assertThat(ctx.sentTo(1, VoteResponse.class))
         .containsExactly(new VoteResponse(2, 2, true, false), new VoteResponse(2, 2, true, false));
-    assertThat(ctx.onlySentTo(2, VoteResponse.class)).isEqualTo(new VoteResponse(2, 2, false, false));
+    assertThat(ctx.onlySentTo(2, VoteResponse.class))
+        .isEqualTo(new VoteResponse(2, 2, false, false));
   }
 
   @Test
@@ -167,7 +168,8 @@ class RaftElectionTest {
 
     ctx.deliver(1, new VoteRequest(4, 1, 0, 0, false));
 
-    assertThat(ctx.onlySentTo(1, VoteResponse.class)).isEqualTo(new VoteResponse(5, 4, false, false));
+    assertThat(ctx.onlySentTo(1, VoteResponse.class))
+        .isEqualTo(new VoteResponse(5, 4, false, false));
     assertThat(ctx.node.votedFor()).isEqualTo(-1);
   }
 
@@ -179,7 +181,8 @@ class RaftElectionTest {
 
     ctx.time(500).deliver(2, new VoteRequest(2, 2, 10, 1, true));
 
-    assertThat(ctx.onlySentTo(2, VoteResponse.class)).isEqualTo(new VoteResponse(1, 2, false, true));
+    assertThat(ctx.onlySentTo(2, VoteResponse.class))
+        .isEqualTo(new VoteResponse(1, 2, false, true));
     assertThat(ctx.node.term()).isEqualTo(1);
   }
 
@@ -295,5 +298,6 @@ class RaftElectionTest {
     assertThat(ctx.node.role()).isEqualTo(RaftRole.FAILED);
   }
 
-  private static final long CONFIG_ELECTION_MS = RaftTestContext.CONFIG.electionTimeout().toMillis();
+  private static final long CONFIG_ELECTION_MS =
+      RaftTestContext.CONFIG.electionTimeout().toMillis();
 }

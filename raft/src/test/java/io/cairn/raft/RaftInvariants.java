@@ -14,8 +14,8 @@ import java.util.TreeMap;
  * <ul>
  *   <li>at most one leader per term;
  *   <li>at most one vote per member per term (from what the members store);
- *   <li>a member's term never decreases, across restarts; its commit index never decreases while
- *       it runs;
+ *   <li>a member's term never decreases, across restarts; its commit index never decreases while it
+ *       runs;
  *   <li>log matching: two entries with the same index and term have the same content and follow
  *       entries of the same term;
  *   <li>a committed entry never changes: every member that commits an index holds the same entry,
@@ -100,7 +100,10 @@ final class RaftInvariants implements CheckedJournal.Observer {
     }
     storedTerm.put(member, Math.max(previous, meta.term()));
     if (meta.hasVoted()) {
-      Integer earlier = votes.computeIfAbsent(member, m -> new HashMap<>()).putIfAbsent(meta.term(), meta.votedFor());
+      Integer earlier =
+          votes
+              .computeIfAbsent(member, m -> new HashMap<>())
+              .putIfAbsent(meta.term(), meta.votedFor());
       if (earlier != null && earlier != meta.votedFor()) {
         violation(
             "member "
@@ -136,7 +139,12 @@ final class RaftInvariants implements CheckedJournal.Observer {
     if (known != null) {
       if (known.hash() != hash) {
         violation(
-            "log matching: member " + member + " holds another entry at index " + index + " term " + term);
+            "log matching: member "
+                + member
+                + " holds another entry at index "
+                + index
+                + " term "
+                + term);
       }
       if (known.prevTerm() != LogMirror.UNKNOWN
           && prevTerm != LogMirror.UNKNOWN
@@ -158,7 +166,8 @@ final class RaftInvariants implements CheckedJournal.Observer {
       }
     }
     Committed entry = committed.get(index);
-    if (entry != null && index <= commitIndex.getOrDefault(member, 0L)
+    if (entry != null
+        && index <= commitIndex.getOrDefault(member, 0L)
         && (entry.term() != term || entry.hash() != hash)) {
       violation("member " + member + " appended a different entry at committed index " + index);
     }
@@ -184,7 +193,8 @@ final class RaftInvariants implements CheckedJournal.Observer {
     for (long i = index + 1; i <= mirror.lastIndex(); i++) {
       Committed entry = committed.get(i);
       if (entry != null && entry.term() == mirror.term(i) && entry.hash() == mirror.hash(i)) {
-        violation("member " + member + " deletes committed entry " + i + " (delete after " + index + ")");
+        violation(
+            "member " + member + " deletes committed entry " + i + " (delete after " + index + ")");
         return;
       }
     }
@@ -244,7 +254,11 @@ final class RaftInvariants implements CheckedJournal.Observer {
     long contentHash = buffer.getLong();
     if (contentIndex != index || contentHash != prefixHash(index)) {
       violation(
-          "member " + member + " installed a snapshot at " + index + " that is not the committed prefix");
+          "member "
+              + member
+              + " installed a snapshot at "
+              + index
+              + " that is not the committed prefix");
     }
   }
 }

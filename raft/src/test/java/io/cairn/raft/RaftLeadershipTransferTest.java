@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Leadership transfer to the preferred member as protocol scripts: when the leader sends
- * TimeoutNow, what the target and the voters do with it, and how a transfer that does not work
- * out ends.
+ * TimeoutNow, what the target and the voters do with it, and how a transfer that does not work out
+ * ends.
  */
 class RaftLeadershipTransferTest {
 
@@ -38,7 +38,8 @@ class RaftLeadershipTransferTest {
     assertThat(run(ctx, ELECTION_MS - HEARTBEAT_MS, 1, 2)).isEmpty();
     List<String> sent = run(ctx, 2 * HEARTBEAT_MS, 1, 2);
 
-    assertThat(sent).containsExactly("TimeoutNow(" + term + ", 0) to 1 at " + (electedAtMs + ELECTION_MS));
+    assertThat(sent)
+        .containsExactly("TimeoutNow(" + term + ", 0) to 1 at " + (electedAtMs + ELECTION_MS));
     assertThat(ctx.events).contains("transfer to 1 in " + term + " started");
     assertThat(ctx.node.role()).isEqualTo(RaftRole.LEADER);
     assertThat(ctx.node.isTransferringLeadership()).isTrue();
@@ -51,7 +52,8 @@ class RaftLeadershipTransferTest {
     ctx.deliver(1, new VoteRequest(term + 1, 1, lastIndex, term, false));
     assertThat(ctx.node.role()).isEqualTo(RaftRole.FOLLOWER);
     assertThat(ctx.node.term()).isEqualTo(term + 1);
-    assertThat(ctx.lastSentTo(1, VoteResponse.class)).isEqualTo(new VoteResponse(term + 1, term + 1, true, false));
+    assertThat(ctx.lastSentTo(1, VoteResponse.class))
+        .isEqualTo(new VoteResponse(term + 1, term + 1, true, false));
     assertThat(ctx.meta.meta()).isEqualTo(new RaftMeta(term + 1, 1));
 
     ctx.deliver(1, RaftTestContext.appendRequest(term + 1, 1, lastIndex, term, 0));
@@ -202,7 +204,8 @@ class RaftLeadershipTransferTest {
 
     // ... but the vote request of the transfer target (no pre-vote before it) is granted
     ctx.deliver(1, new VoteRequest(4, 1, 3, 3, false));
-    assertThat(ctx.lastSentTo(1, VoteResponse.class)).isEqualTo(new VoteResponse(4, 4, true, false));
+    assertThat(ctx.lastSentTo(1, VoteResponse.class))
+        .isEqualTo(new VoteResponse(4, 4, true, false));
     assertThat(ctx.meta.meta()).isEqualTo(new RaftMeta(4, 1));
   }
 
@@ -218,7 +221,14 @@ class RaftLeadershipTransferTest {
         RaftMessage message = sent.message();
         if (message instanceof TimeoutNow m) {
           timeoutNows.add(
-              "TimeoutNow(" + m.term() + ", " + m.leaderId() + ") to " + sent.to() + " at " + ctx.nowMs);
+              "TimeoutNow("
+                  + m.term()
+                  + ", "
+                  + m.leaderId()
+                  + ") to "
+                  + sent.to()
+                  + " at "
+                  + ctx.nowMs);
         }
       }
       for (int member : answering) {

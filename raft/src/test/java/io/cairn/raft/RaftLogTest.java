@@ -35,7 +35,12 @@ class RaftLogTest {
   private static RaftEntry entry(long term, long position) {
     return position < 0
         ? new RaftEntry(term, RaftEntryType.INITIAL, -1, -1, new UnsafeBuffer(new byte[0]))
-        : new RaftEntry(term, RaftEntryType.APPLICATION, position, position + 1, new UnsafeBuffer(new byte[20]));
+        : new RaftEntry(
+            term,
+            RaftEntryType.APPLICATION,
+            position,
+            position + 1,
+            new UnsafeBuffer(new byte[20]));
   }
 
   @Test
@@ -55,7 +60,15 @@ class RaftLogTest {
 
       assertThat(log.lastIndex()).isEqualTo(5);
       assertThat(log.lastTerm()).isEqualTo(4);
-      assertThat(new long[] {log.termAt(0), log.termAt(1), log.termAt(2), log.termAt(3), log.termAt(4), log.termAt(6)})
+      assertThat(
+              new long[] {
+                log.termAt(0),
+                log.termAt(1),
+                log.termAt(2),
+                log.termAt(3),
+                log.termAt(4),
+                log.termAt(6)
+              })
           .containsExactly(0, 1, 1, 2, 2, RaftLog.UNKNOWN_TERM);
       assertThat(log.firstIndexOfTerm(2)).isEqualTo(3);
       assertThat(log.lastIndexOfTerm(2)).isEqualTo(4);

@@ -35,16 +35,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three members over netty on loopback, real segmented journals and meta files, a thread-pool
- * actor scheduler: 10,000 entries are appended while the leader is killed (closed abruptly) and
- * restarted twice. Every entry acknowledged as committed must be on every member afterwards.
+ * Three members over netty on loopback, real segmented journals and meta files, a thread-pool actor
+ * scheduler: 10,000 entries are appended while the leader is killed (closed abruptly) and restarted
+ * twice. Every entry acknowledged as committed must be on every member afterwards.
  */
 class RaftNettyIT {
 
   private static final int ENTRIES = 10_000;
   private static final int MAX_OUTSTANDING = 256;
+
   /** Generous: a slow machine must only make this test slower, never fail it. */
   private static final long TIMEOUT_SECONDS = 60;
+
   private static final RaftConfig CONFIG =
       RaftConfig.builder()
           .electionTimeout(Duration.ofMillis(600))
@@ -87,7 +89,9 @@ class RaftNettyIT {
     long inFlightAtKills = 0;
     while (acknowledged.size() < ENTRIES) {
       long inFlight = outstanding.stream().filter(f -> !f.isDone()).count();
-      if (kills < 2 && acknowledged.size() >= (kills + 1) * ENTRIES / 3 && killed == null
+      if (kills < 2
+          && acknowledged.size() >= (kills + 1) * ENTRIES / 3
+          && killed == null
           && inFlight > 0) {
         // kill with appends in flight, not on a quiet cluster (else wait for the next append)
         killed = currentLeader().orElseGet(this::awaitLeader);
@@ -121,7 +125,9 @@ class RaftNettyIT {
     long highest = acknowledged.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
     await("every member commits " + highest)
         .atMost(Duration.ofSeconds(TIMEOUT_SECONDS))
-        .until(() -> java.util.Arrays.stream(members).allMatch(m -> m.server.commitIndex() >= highest));
+        .until(
+            () ->
+                java.util.Arrays.stream(members).allMatch(m -> m.server.commitIndex() >= highest));
 
     for (Member member : members) {
       member.server.closeAsync().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -154,7 +160,8 @@ class RaftNettyIT {
                     .whenCommitted(appended)
                     .thenAccept(
                         index ->
-                            acknowledged.put(index, new Acknowledged(index, appended.term(), hash)));
+                            acknowledged.put(
+                                index, new Acknowledged(index, appended.term(), hash)));
               }
               return CompletableFuture.completedFuture(null);
             });

@@ -345,8 +345,7 @@ class RaftReplicationTest {
     RaftTestContext ctx = RaftTestContext.builder(0, 0, 1, 2).build().electLeader();
     ctx.append(10, "a");
 
-    assertThatThrownBy(
-            () -> ctx.node.append(10, 12, new UnsafeBuffer(new byte[1]), ctx.nowMs))
+    assertThatThrownBy(() -> ctx.node.append(10, 12, new UnsafeBuffer(new byte[1]), ctx.nowMs))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Expected lowestPosition > last written position 10");
     assertThat(ctx.node.role()).isEqualTo(RaftRole.LEADER);

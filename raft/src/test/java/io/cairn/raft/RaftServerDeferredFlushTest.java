@@ -17,8 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The actor shell with fsyncs on a flush executor (here: tasks that complete 5 simulated ms
- * later), three members on a deterministic scheduler and simulated network.
+ * The actor shell with fsyncs on a flush executor (here: tasks that complete 5 simulated ms later),
+ * three members on a deterministic scheduler and simulated network.
  */
 class RaftServerDeferredFlushTest {
 
@@ -78,7 +78,10 @@ class RaftServerDeferredFlushTest {
 
     // every append is flushed and acknowledged, none answered NotLeader for being late
     assertThat(appends)
-        .allSatisfy(a -> assertThat(a).isCompletedWithValueMatching(r -> r instanceof AppendResult.Appended));
+        .allSatisfy(
+            a ->
+                assertThat(a)
+                    .isCompletedWithValueMatching(r -> r instanceof AppendResult.Appended));
     long last = ((AppendResult.Appended) appends.get(19).join()).index();
     assertThat(servers).allSatisfy(s -> assertThat(s.commitIndex()).isEqualTo(last));
     assertThat(journals).allSatisfy(j -> assertThat(j.flushedIndex()).isEqualTo(last));

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The actor shell with a preferred leader: three members on a deterministic scheduler and a
- * simulated network. Member 2 is preferred; with these seeds another member wins the first
- * election (checked where it matters).
+ * simulated network. Member 2 is preferred; with these seeds another member wins the first election
+ * (checked where it matters).
  */
 class RaftServerLeadershipTransferTest {
 
@@ -48,7 +48,9 @@ class RaftServerLeadershipTransferTest {
     scheduler.runFor(Duration.ofSeconds(5));
 
     int first = firstLeader();
-    assertThat(first).as("precondition: another member wins the first election").isNotEqualTo(PREFERRED);
+    assertThat(first)
+        .as("precondition: another member wins the first election")
+        .isNotEqualTo(PREFERRED);
     RaftServer preferred = servers.get(PREFERRED);
     assertThat(preferred.role()).isEqualTo(RaftRole.LEADER);
     assertThat(servers).allSatisfy(s -> assertThat(s.leaderId()).isEqualTo(PREFERRED));
@@ -152,7 +154,8 @@ class RaftServerLeadershipTransferTest {
         }
       }
     }
-    throw new AssertionError("no leadership transfer started within 10 s; leaderships " + leaderships);
+    throw new AssertionError(
+        "no leadership transfer started within 10 s; leaderships " + leaderships);
   }
 
   private int firstLeader() {

@@ -8,8 +8,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.cairn.raft.state.QuorumState;
 import io.cairn.raft.storage.RaftMeta;
-import io.cairn.scheduler.LoggingContext;
 import io.cairn.scheduler.DeterministicScheduler;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.scheduler.SimClock;
 import io.cairn.transport.sim.SimNetwork;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -59,7 +59,8 @@ class RaftServerTest {
               .meterRegistry(registry)
               .build();
       int member = id;
-      server.addRoleListener((role, term, leader) -> roleChanges.add(member + ":" + role + ":" + term));
+      server.addRoleListener(
+          (role, term, leader) -> roleChanges.add(member + ":" + role + ":" + term));
       scheduler.start(server);
       servers.add(server);
       registries.add(registry);
@@ -90,7 +91,8 @@ class RaftServerTest {
   void shouldAcknowledgeAppendOnLeaderAndCommitIt() {
     RaftServer leader = leader();
 
-    CompletableFuture<AppendResult> append = leader.append(1, 3, new UnsafeBuffer("abc".getBytes()));
+    CompletableFuture<AppendResult> append =
+        leader.append(1, 3, new UnsafeBuffer("abc".getBytes()));
     scheduler.runUntilIdle();
     AppendResult.Appended appended = (AppendResult.Appended) append.join();
     CompletableFuture<Long> committed = leader.whenCommitted(appended);
@@ -115,7 +117,8 @@ class RaftServerTest {
     }
     scheduler.runUntilIdle();
 
-    assertThat(appends).allSatisfy(a -> assertThat(a.join()).isInstanceOf(AppendResult.Appended.class));
+    assertThat(appends)
+        .allSatisfy(a -> assertThat(a.join()).isInstanceOf(AppendResult.Appended.class));
     assertThat(journal.flushCount() - flushesBefore).isEqualTo(1);
   }
 
@@ -127,7 +130,8 @@ class RaftServerTest {
     CompletableFuture<AppendResult> append = follower.append(1, 1, new UnsafeBuffer(new byte[1]));
     scheduler.runUntilIdle();
 
-    assertThat(append.join()).isEqualTo(new AppendResult.NotLeader(leader.localNodeId(), leader.term()));
+    assertThat(append.join())
+        .isEqualTo(new AppendResult.NotLeader(leader.localNodeId(), leader.term()));
   }
 
   @Test
@@ -139,10 +143,12 @@ class RaftServerTest {
 
     SimpleMeterRegistry registry = registries.get(leader.localNodeId());
     String node = Integer.toString(leader.localNodeId());
-    assertThat(registry.get(RaftMetrics.ROLE).tag("partition", "1").tag("node", node).gauge().value())
+    assertThat(
+            registry.get(RaftMetrics.ROLE).tag("partition", "1").tag("node", node).gauge().value())
         .isEqualTo(RaftRole.LEADER.code());
     assertThat(registry.get(RaftMetrics.TERM).gauge().value()).isEqualTo(leader.term());
-    assertThat(registry.get(RaftMetrics.COMMIT_INDEX).gauge().value()).isEqualTo(leader.commitIndex());
+    assertThat(registry.get(RaftMetrics.COMMIT_INDEX).gauge().value())
+        .isEqualTo(leader.commitIndex());
     assertThat(registry.get(RaftMetrics.ELECTIONS).counter().count()).isGreaterThanOrEqualTo(1);
     assertThat(registry.get(RaftMetrics.APPEND_LATENCY).timer().count()).isEqualTo(1);
     assertThat(registry.get(RaftMetrics.COMMIT_LATENCY).timer().count()).isEqualTo(1);
@@ -203,9 +209,10 @@ class RaftServerTest {
           .containsEntry(LoggingContext.PARTITION_ID, "1")
           .containsEntry(LoggingContext.NODE_ID, matcher.group(1));
     }
-    assertThat(appender.list.stream()
-            .map(event -> event.getMDCPropertyMap().get(LoggingContext.NODE_ID))
-            .distinct())
+    assertThat(
+            appender.list.stream()
+                .map(event -> event.getMDCPropertyMap().get(LoggingContext.NODE_ID))
+                .distinct())
         .as("members that logged")
         .hasSizeGreaterThanOrEqualTo(2);
   }

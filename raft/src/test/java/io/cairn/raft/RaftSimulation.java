@@ -26,8 +26,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * One seeded run of a raft group on one thread: a {@link DeterministicScheduler}, a {@link
  * SimNetwork} with delays, drops, duplicates and partitions, real {@link SegmentedJournal}s and
- * meta files in a temporary directory, and crashes that may lose what was not flushed. Every
- * choice comes from the seed, so a run is replayed exactly by running the seed again.
+ * meta files in a temporary directory, and crashes that may lose what was not flushed. Every choice
+ * comes from the seed, so a run is replayed exactly by running the seed again.
  *
  * <p>Phase 1 draws operations (client appends, crashes, restarts, partitions, heals, fault rates,
  * snapshots with compaction) and checks {@link RaftInvariants} after every step. Phase 2 stops the
@@ -100,7 +100,10 @@ final class RaftSimulation {
   private static Path createRoot(long seed) {
     try {
       Path shm = Path.of("/dev/shm");
-      Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+      Path base =
+          Files.isDirectory(shm) && Files.isWritable(shm)
+              ? shm
+              : Path.of(System.getProperty("java.io.tmpdir"));
       return Files.createTempDirectory(base, "cairn-raft-sim-" + seed + "-");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -110,7 +113,8 @@ final class RaftSimulation {
   Result run() {
     try {
       // calm seeds reorder a little; stormy ones have delays near the heartbeat interval
-      network.delay(Duration.ofMillis(1), Duration.ofMillis(new int[] {12, 12, 30, 60}[faultIntensity - 1]));
+      network.delay(
+          Duration.ofMillis(1), Duration.ofMillis(new int[] {12, 12, 30, 60}[faultIntensity - 1]));
       for (int id = 0; id < memberCount; id++) {
         Member member = new Member(id);
         members.add(member);
@@ -187,7 +191,8 @@ final class RaftSimulation {
                   server
                       .whenCommitted(appended)
                       .thenAccept(
-                          index -> acknowledged.add(new AcknowledgedCommit(index, appended.term())));
+                          index ->
+                              acknowledged.add(new AcknowledgedCommit(index, appended.term())));
                 }
               });
     }
@@ -235,9 +240,15 @@ final class RaftSimulation {
     for (AcknowledgedCommit commit : acknowledged) {
       RaftInvariants.Committed entry = invariants.committed().get(commit.index());
       if (entry == null || entry.term() != commit.term()) {
-        invariants.violations().add(
-            "acknowledged commit of index " + commit.index() + " term " + commit.term()
-                + " is not the committed entry " + entry);
+        invariants
+            .violations()
+            .add(
+                "acknowledged commit of index "
+                    + commit.index()
+                    + " term "
+                    + commit.term()
+                    + " is not the committed entry "
+                    + entry);
       }
     }
     acknowledged.clear();
@@ -274,9 +285,15 @@ final class RaftSimulation {
                 member.server.node().commitIndex(),
                 member.server.node().log().lastIndex()));
       }
-      invariants.violations().add(
-          "no convergence within " + LIVENESS_BOUND + " after faults stopped; max committed "
-              + invariants.maxCommitted() + ";" + state);
+      invariants
+          .violations()
+          .add(
+              "no convergence within "
+                  + LIVENESS_BOUND
+                  + " after faults stopped; max committed "
+                  + invariants.maxCommitted()
+                  + ";"
+                  + state);
     }
   }
 
@@ -295,7 +312,8 @@ final class RaftSimulation {
     }
     long term = leader.server.term();
     long leaderCommit = leader.server.node().commitIndex();
-    if (leaderCommit < leader.server.node().log().lastIndex() || leaderCommit < invariants.maxCommitted()) {
+    if (leaderCommit < leader.server.node().log().lastIndex()
+        || leaderCommit < invariants.maxCommitted()) {
       return false;
     }
     for (Member member : members) {
@@ -328,8 +346,11 @@ final class RaftSimulation {
         network.droppedCount(),
         any.server == null ? -1 : any.server.term(),
         preferredLeader,
-        (long) (transfersCompleted + members.stream().mapToDouble(m -> m.transfers("completed")).sum()),
-        (long) (transfersStarted + members.stream().mapToDouble(m -> m.transfers("started")).sum()));
+        (long)
+            (transfersCompleted
+                + members.stream().mapToDouble(m -> m.transfers("completed")).sum()),
+        (long)
+            (transfersStarted + members.stream().mapToDouble(m -> m.transfers("started")).sum()));
   }
 
   private void close() {
@@ -393,7 +414,8 @@ final class RaftSimulation {
       lostAfterIndex = -1;
       journal = new CheckedJournal(id, segmented, invariants);
       invariants.onRestart(id);
-      RaftMetaStore meta = new RecordingMetaStore(id, new FileRaftMetaStore(directory.resolve("raft.meta")));
+      RaftMetaStore meta =
+          new RecordingMetaStore(id, new FileRaftMetaStore(directory.resolve("raft.meta")));
       registry = new SimpleMeterRegistry();
       RaftServer.Builder builder =
           RaftServer.builder()
@@ -416,7 +438,8 @@ final class RaftSimulation {
             task -> scheduler.schedule(Duration.ofMillis(flushes.nextInt(4)), task));
       }
       server = builder.build();
-      server.addRoleListener((role, term, leader) -> invariants.onRoleChange(id, role, term, leader));
+      server.addRoleListener(
+          (role, term, leader) -> invariants.onRoleChange(id, role, term, leader));
       server.addCommitListener(
           new RaftCommitListener() {
             @Override

@@ -54,7 +54,10 @@ class RaftSimulationTest {
     double seconds = (System.nanoTime() - start) / 1e9;
 
     List<Result> failed =
-        results.stream().filter(r -> !r.ok()).sorted(Comparator.comparingLong(Result::seed)).toList();
+        results.stream()
+            .filter(r -> !r.ok())
+            .sorted(Comparator.comparingLong(Result::seed))
+            .toList();
     long simulatedMs = results.stream().mapToLong(r -> parseSimulatedMs(r.stats())).sum();
     String summary =
         String.format(
@@ -65,9 +68,7 @@ class RaftSimulationTest {
     for (Result result : results) {
       System.out.println("Seed " + result.seed() + ": " + result.stats());
     }
-    assertThat(failed)
-        .as(() -> describe(failed.isEmpty() ? null : failed.get(0), steps))
-        .isEmpty();
+    assertThat(failed).as(() -> describe(failed.isEmpty() ? null : failed.get(0), steps)).isEmpty();
   }
 
   @Test
@@ -114,7 +115,11 @@ class RaftSimulationTest {
         for (String text : expected) {
           if (violations.contains(text)) {
             System.out.println(
-                "Broken configuration " + unsafe + " caught by seed " + result.seed() + ":\n  "
+                "Broken configuration "
+                    + unsafe
+                    + " caught by seed "
+                    + result.seed()
+                    + ":\n  "
                     + String.join("\n  ", result.violations()));
             return results;
           }
@@ -181,6 +186,7 @@ class RaftSimulationTest {
       return 0;
     }
     int end = stats.indexOf(' ', at);
-    return Long.parseLong(stats.substring(at + "simulatedMs=".length(), end < 0 ? stats.length() : end));
+    return Long.parseLong(
+        stats.substring(at + "simulatedMs=".length(), end < 0 ? stats.length() : end));
   }
 }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /** Snapshot transfer to a follower that needs compacted entries, and compaction bounds. */
 class RaftSnapshotInstallTest {
 
-  private static final byte[] CONTENT = "the state of the partition at index six, in chunks".getBytes();
+  private static final byte[] CONTENT =
+      "the state of the partition at index six, in chunks".getBytes();
   private static final byte[] NEWER_CONTENT =
       "the state of the partition at index eight, also in several chunks".getBytes();
 
@@ -32,7 +33,8 @@ class RaftSnapshotInstallTest {
     assertThat(follower.node.log().lastIndex()).isEqualTo(leader.node.log().lastIndex());
     for (long i = 7; i <= leader.node.log().lastIndex(); i++) {
       assertThat(follower.termAt(i)).isEqualTo(leader.termAt(i));
-      assertThat(follower.journal.record(i).checksum()).isEqualTo(leader.journal.record(i).checksum());
+      assertThat(follower.journal.record(i).checksum())
+          .isEqualTo(leader.journal.record(i).checksum());
     }
     assertThat(follower.node.commitIndex()).isEqualTo(leader.node.commitIndex());
   }
@@ -57,7 +59,9 @@ class RaftSnapshotInstallTest {
 
     exchange(leader, follower);
 
-    assertThat(follower.snapshots.latest()).as("nothing installed after the corrupt chunk").isNull();
+    assertThat(follower.snapshots.latest())
+        .as("nothing installed after the corrupt chunk")
+        .isNull();
     assertThat(follower.snapshots.aborts()).isEqualTo(1);
     assertThat(follower.journal.getFirstIndex()).isEqualTo(1);
 
@@ -132,8 +136,7 @@ class RaftSnapshotInstallTest {
 
     follower.deliver(
         0,
-        new InstallSnapshotRequest(
-            leader.node.term(), 0, 6, 1, snapshot.openChunkReader().next()));
+        new InstallSnapshotRequest(leader.node.term(), 0, 6, 1, snapshot.openChunkReader().next()));
 
     assertThat(follower.onlySentTo(0, InstallSnapshotResponse.class).status())
         .isEqualTo(InstallSnapshotResponse.Status.INSTALLED);
@@ -167,7 +170,11 @@ class RaftSnapshotInstallTest {
   private static RaftTestContext compactedLeader() {
     InMemorySnapshotStore snapshots = new InMemorySnapshotStore(16);
     RaftTestContext leader =
-        RaftTestContext.builder(0, 0, 1, 2).snapshots(snapshots).log(1, 1, 1, 1, 1, 1, 1, 1).meta(1, -1).build();
+        RaftTestContext.builder(0, 0, 1, 2)
+            .snapshots(snapshots)
+            .log(1, 1, 1, 1, 1, 1, 1, 1)
+            .meta(1, -1)
+            .build();
     leader.electLeader();
     leader.acknowledgeAppends(2);
     assertThat(leader.node.commitIndex()).isEqualTo(9);
@@ -181,7 +188,10 @@ class RaftSnapshotInstallTest {
     return leader;
   }
 
-  /** Corrupts the first copy of chunk {@code chunkIndex} the leader sends, so the follower rejects it. */
+  /**
+   * Corrupts the first copy of chunk {@code chunkIndex} the leader sends, so the follower rejects
+   * it.
+   */
   private static void rejectChunkOnce(RaftTestContext leader, int chunkIndex) {
     boolean[] corrupted = new boolean[1];
     leader.outboundFilter(
@@ -228,7 +238,11 @@ class RaftSnapshotInstallTest {
         request.snapshotIndex(),
         request.snapshotTerm(),
         new RaftSnapshotChunk(
-            chunk.chunkIndex(), chunk.chunkCount(), chunk.name(), data, chunk.checksum(),
+            chunk.chunkIndex(),
+            chunk.chunkCount(),
+            chunk.name(),
+            data,
+            chunk.checksum(),
             chunk.snapshotChecksum()));
   }
 }

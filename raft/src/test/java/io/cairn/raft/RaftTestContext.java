@@ -13,7 +13,6 @@ import io.cairn.raft.log.RaftLog;
 import io.cairn.raft.protocol.RaftMessage;
 import io.cairn.raft.protocol.RaftMessage.AppendRequest;
 import io.cairn.raft.protocol.RaftMessage.AppendResponse;
-import io.cairn.raft.protocol.RaftMessage.VoteRequest;
 import io.cairn.raft.protocol.RaftMessage.VoteResponse;
 import io.cairn.raft.storage.RaftMeta;
 import java.time.Duration;
@@ -100,7 +99,11 @@ final class RaftTestContext {
               @Override
               public void onLeadershipTransferEnded(int target, long term, boolean completed) {
                 events.add(
-                    "transfer to " + target + " in " + term + (completed ? " completed" : " failed"));
+                    "transfer to "
+                        + target
+                        + " in "
+                        + term
+                        + (completed ? " completed" : " failed"));
               }
             },
             builder.unsafe,
@@ -198,8 +201,7 @@ final class RaftTestContext {
       long match = request.prevLogIndex() + request.entries().size();
       deliver(
           member,
-          new AppendResponse(
-              request.term(), true, match, request.entries().size(), -1, -1));
+          new AppendResponse(request.term(), true, match, request.entries().size(), -1, -1));
     }
   }
 

@@ -50,10 +50,10 @@ import org.slf4j.LoggerFactory;
  * anything, that the backup is COMPLETED on every partition, was taken by a cluster of the same
  * partition count, and by a compatible broker version. Then, for each partition the node hosts,
  * {@link RestoreConfig#partitionConcurrency()} at once: downloads that partition's completed copy
- * (from whichever node took it; the store checks every file's size and CRC32C), installs it
- * ({@link PartitionInstaller}: segments cut at the checkpoint, snapshot through the snapshot store,
- * raft meta, restore marker), and — when a copy turns out corrupted and another node's copy
- * exists — tries that one. Writes {@code node.json} last.
+ * (from whichever node took it; the store checks every file's size and CRC32C), installs it ({@link
+ * PartitionInstaller}: segments cut at the checkpoint, snapshot through the snapshot store, raft
+ * meta, restore marker), and — when a copy turns out corrupted and another node's copy exists —
+ * tries that one. Writes {@code node.json} last.
  *
  * <p><b>Partial restore.</b> With {@link RestoreConfig#allowPartial()}, a partition none of whose
  * copies verifies ({@link Kind#CORRUPTED}: a file corrupted or missing in every copy) is skipped
@@ -210,12 +210,7 @@ public final class BackupRestorer {
       final Duration took = Duration.ofNanos(clock.nanos() - startNanos);
       final RestoreResult result =
           new RestoreResult(
-              backupId,
-              target.nodeId(),
-              layout.dataDirectory(),
-              restored,
-              took,
-              skipped);
+              backupId, target.nodeId(), layout.dataDirectory(), restored, took, skipped);
       LOG.info(
           "Restored backup {} into {}: {} partitions, {} bytes in {}",
           backupId,
@@ -284,7 +279,8 @@ public final class BackupRestorer {
     }
     if (corrupted != null && config.allowPartial() && onlyRestoreFailures(corrupted)) {
       return new Outcome(
-          Optional.empty(), Optional.of(SkippedPartition.of(copies.get(0).partitionId(), corrupted)));
+          Optional.empty(),
+          Optional.of(SkippedPartition.of(copies.get(0).partitionId(), corrupted)));
     }
     throw corrupted;
   }
@@ -491,8 +487,8 @@ public final class BackupRestorer {
 
     /**
      * Runs the partitions' blocking work (installation; waiting for downloads), at most {@link
-     * RestoreConfig#partitionConcurrency()} tasks at once. By default each run makes a pool of
-     * that many named daemon threads and stops it at the end.
+     * RestoreConfig#partitionConcurrency()} tasks at once. By default each run makes a pool of that
+     * many named daemon threads and stops it at the end.
      */
     public Builder executor(final Executor value) {
       executor = value;

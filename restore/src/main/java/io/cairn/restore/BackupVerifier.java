@@ -78,8 +78,8 @@ public final class BackupVerifier {
   }
 
   /**
-   * @param scratchDirectory where partitions are downloaded and rebuilt; must be empty or not
-   *     exist (unused when {@code quick})
+   * @param scratchDirectory where partitions are downloaded and rebuilt; must be empty or not exist
+   *     (unused when {@code quick})
    * @param quick check the stored files only
    * @return the report; {@link VerifyReport#isClean()} is the verdict
    * @throws RestoreException NOT_FOUND, NOT_COMPLETED, REFUSED (scratch directory not empty, the
@@ -182,7 +182,8 @@ public final class BackupVerifier {
         DurableFiles.deleteRecursively(layout.partition(partitionId));
         DurableFiles.deleteRecursively(layout.staging(partitionId));
       } catch (final IOException e) {
-        LOG.warn("Could not remove the scratch files of partition {}: {}", partitionId, e.toString());
+        LOG.warn(
+            "Could not remove the scratch files of partition {}: {}", partitionId, e.toString());
       }
     }
     final boolean clean = result.isClean(false);
@@ -232,8 +233,7 @@ public final class BackupVerifier {
       return verified(
           plan,
           Optional.empty(),
-          Optional.of(
-              "Expected to rebuild the partition's state, but: " + StoreCalls.describe(e)));
+          Optional.of("Expected to rebuild the partition's state, but: " + StoreCalls.describe(e)));
     }
   }
 
@@ -311,7 +311,8 @@ public final class BackupVerifier {
         DurableFiles.deleteContents(layout.dataDirectory());
       }
     } catch (final IOException e) {
-      LOG.warn("Could not clean the scratch directory {}: {}", layout.dataDirectory(), e.toString());
+      LOG.warn(
+          "Could not clean the scratch directory {}: {}", layout.dataDirectory(), e.toString());
     }
   }
 
@@ -386,7 +387,10 @@ public final class BackupVerifier {
     public BackupVerifier build() {
       for (final Object[] setting :
           new Object[][] {
-            {store, "store"}, {config, "config"}, {clock, "clock"}, {listener, "listener"},
+            {store, "store"},
+            {config, "config"},
+            {clock, "clock"},
+            {listener, "listener"},
             {registry, "meterRegistry"}
           }) {
         if (setting[0] == null) {

@@ -41,7 +41,10 @@ public record PartitionProgress(
     return bytesTotal == 0 ? 1.0 : Math.min(1.0, (double) bytesDone / bytesTotal);
   }
 
-  /** One line for a terminal: {@code partition 2 DOWNLOADING 45% 12.0 MiB/26.7 MiB 8.1 MiB/s ETA 2s}. */
+  /**
+   * One line for a terminal: {@code partition 2 DOWNLOADING 45% 12.0 MiB/26.7 MiB 8.1 MiB/s ETA
+   * 2s}.
+   */
   public String describe() {
     return "partition "
         + partitionId

@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
  * @param bytesChecked their bytes
  * @param fileProblems every file that does not match its manifest; empty iff the checksums match
  * @param expectedDigest the state digest the backup recorded
- * @param digest the rebuild's comparison at the checkpoint; empty for a quick verification, when
- *     a file did not match, or when the rebuild failed
+ * @param digest the rebuild's comparison at the checkpoint; empty for a quick verification, when a
+ *     file did not match, or when the rebuild failed
  * @param failure why the partition could not be rebuilt or its log not be installed, if so
  */
 public record PartitionVerification(
@@ -87,9 +87,7 @@ public record PartitionVerification(
                   .map(p -> "    " + p.describe())
                   .collect(Collectors.joining("\n")));
     }
-    digest
-        .filter(d -> !d.matches())
-        .ifPresent(d -> text.append("\n    ").append(d.describe()));
+    digest.filter(d -> !d.matches()).ifPresent(d -> text.append("\n    ").append(d.describe()));
     failure.ifPresent(f -> text.append("\n    ").append(f));
     return text.toString();
   }

@@ -33,11 +33,13 @@ import java.util.List;
 public final class RestoreConfig {
 
   public static final String PARTITION_CONCURRENCY_KEY = "partitionConcurrency";
+
   /**
-   * Every partition of a typical node at once: a restore is bound by the disk and the store, and
-   * a partition that waits for a slot only adds its time to the others'.
+   * Every partition of a typical node at once: a restore is bound by the disk and the store, and a
+   * partition that waits for a slot only adds its time to the others'.
    */
   public static final int PARTITION_CONCURRENCY_DEFAULT = 8;
+
   public static final int PARTITION_CONCURRENCY_MAX = 16;
   public static final String STORE_REQUEST_TIMEOUT_KEY = "storeRequestTimeout";
   public static final Duration STORE_REQUEST_TIMEOUT_DEFAULT = Duration.ofSeconds(60);
@@ -167,7 +169,11 @@ public final class RestoreConfig {
                 + partitionConcurrency);
       }
       checkDuration(
-          violations, STORE_REQUEST_TIMEOUT_KEY, storeRequestTimeout, "1s..1h", Duration.ofHours(1));
+          violations,
+          STORE_REQUEST_TIMEOUT_KEY,
+          storeRequestTimeout,
+          "1s..1h",
+          Duration.ofHours(1));
       checkDuration(
           violations, PARTITION_TIMEOUT_KEY, partitionTimeout, "1s..7d", Duration.ofDays(7));
       if (progressIntervalBytes < 0 || progressIntervalBytes > PROGRESS_INTERVAL_BYTES_MAX) {

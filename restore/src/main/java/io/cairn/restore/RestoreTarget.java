@@ -11,8 +11,8 @@ import java.util.Objects;
  * @param clusterId the broker's {@code cluster.clusterId}, written into {@code node.json}
  * @param nodeId the broker's {@code cluster.nodeId}
  * @param shape the cluster's size, partition count and replication factor
- * @param brokerVersion the version of the broker that will open the directory; a backup taken by
- *     an incompatible version is refused (see {@link io.cairn.restore.catalog.VersionCompatibility})
+ * @param brokerVersion the version of the broker that will open the directory; a backup taken by an
+ *     incompatible version is refused (see {@link io.cairn.restore.catalog.VersionCompatibility})
  */
 public record RestoreTarget(
     Path dataDirectory, String clusterId, int nodeId, ClusterShape shape, String brokerVersion) {

@@ -33,9 +33,8 @@ import java.util.stream.Stream;
  * Real backups of a real broker, taken once per test JVM: a single node hosting 3 partitions with
  * ledger load, a snapshot on every partition, more load after it, then backup {@value #CUT} taken
  * through the consistent cut — {@code CHECKPOINT CREATE} on partition 1 only; transfers from
- * partition 1 carry the checkpoint id to partitions 2 and 3, whose logs then hold {@code
- * [CREATE, credit]} batches — then load after the cut and backup {@value #LATER} of every
- * partition.
+ * partition 1 carry the checkpoint id to partitions 2 and 3, whose logs then hold {@code [CREATE,
+ * credit]} batches — then load after the cut and backup {@value #LATER} of every partition.
  *
  * <p>{@link #balancesAtCut()} is the state every restore of backup {@value #CUT} must show: the
  * transfers that carried the checkpoint id happened after the cut on both sides.

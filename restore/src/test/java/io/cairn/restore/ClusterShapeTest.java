@@ -21,7 +21,8 @@ final class ClusterShapeTest {
           final PartitionDistribution broker =
               PartitionDistribution.of(nodes, partitions, replication);
           for (int node = 0; node < nodes; node++) {
-            assertThat(shape.partitionsOf(node)).as("%s node %s", shape, node)
+            assertThat(shape.partitionsOf(node))
+                .as("%s node %s", shape, node)
                 .isEqualTo(broker.partitionsOf(node));
           }
           for (int partition = 1; partition <= partitions; partition++) {

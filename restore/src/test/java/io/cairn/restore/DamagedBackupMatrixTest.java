@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Damages one stored object of partition 2's copy of backup {@value BackupFixture#CUT} in the
  * filesystem store's layout — a snapshot file, a segment or the manifest; a flipped bit, a
  * truncation or a deletion — and checks that a full verification and a restore both report it,
- * naming the file, and that the restore leaves the data directory empty. Every case damages its
- * own copy of the store.
+ * naming the file, and that the restore leaves the data directory empty. Every case damages its own
+ * copy of the store.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class DamagedBackupMatrixTest {
@@ -142,7 +142,8 @@ final class DamagedBackupMatrixTest {
       // when backup 5 is listed, then its damaged copy is FAILED, naming the manifest
       final List<BackupStatus> statuses =
           from.list(
-                  BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(BackupFixture.CUT)),
+                  BackupIdentifierWildcard.ofCheckpoints(
+                      CheckpointPattern.exact(BackupFixture.CUT)),
                   PageRequest.first())
               .orTimeout(LedgerBroker.TIMEOUT.toSeconds(), TimeUnit.SECONDS)
               .join()
@@ -228,8 +229,8 @@ final class DamagedBackupMatrixTest {
   }
 
   /**
-   * A manifest that cannot be read fails both before anything is written, naming the manifest;
-   * a deleted one leaves partition 2 without a backup, which both name.
+   * A manifest that cannot be read fails both before anything is written, naming the manifest; a
+   * deleted one leaves partition 2 without a backup, which both name.
    */
   private void assertManifestReported(
       final FilesystemBackupStore from,
@@ -278,10 +279,11 @@ final class DamagedBackupMatrixTest {
       throws IOException {
     return switch (object) {
       // a RocksDB table file: the state itself, not the snapshot's bookkeeping
-      case SNAPSHOT_FILE -> largest(
-          layout.fileSetDirectory(DAMAGED, FileSetKind.SNAPSHOT), name -> name.endsWith(".sst"));
-      case SEGMENT -> largest(
-          layout.fileSetDirectory(DAMAGED, FileSetKind.SEGMENTS), name -> true);
+      case SNAPSHOT_FILE ->
+          largest(
+              layout.fileSetDirectory(DAMAGED, FileSetKind.SNAPSHOT),
+              name -> name.endsWith(".sst"));
+      case SEGMENT -> largest(layout.fileSetDirectory(DAMAGED, FileSetKind.SEGMENTS), name -> true);
       case MANIFEST -> layout.manifestFile(DAMAGED);
     };
   }
@@ -300,8 +302,7 @@ final class DamagedBackupMatrixTest {
   }
 
   private static Path largest(
-      final Path directory, final java.util.function.Predicate<String> accept)
-      throws IOException {
+      final Path directory, final java.util.function.Predicate<String> accept) throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
       return files
           .filter(f -> accept.test(f.getFileName().toString()))
@@ -338,8 +339,7 @@ final class DamagedBackupMatrixTest {
             .build();
     final RestoreException failure =
         catchThrowableOfType(
-            RestoreException.class,
-            () -> restorer.restore(BackupFixture.target(data), exactCut()));
+            RestoreException.class, () -> restorer.restore(BackupFixture.target(data), exactCut()));
     assertThat(failure).as("the restore fails").isNotNull();
     return failure;
   }

@@ -39,12 +39,13 @@ import java.util.function.Function;
 
 /**
  * One real broker (a single node hosting every partition, replication factor 1) with a filesystem
- * backup store, driven by writing commands straight to its partitions' logs and reading their
- * state on the partitions' threads.
+ * backup store, driven by writing commands straight to its partitions' logs and reading their state
+ * on the partitions' threads.
  */
 final class LedgerBroker implements AutoCloseable {
 
   static final String CLUSTER_ID = "restore-test";
+
   /** Every wait on the broker's threads; generous, as the machine may be loaded. */
   static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -196,7 +197,9 @@ final class LedgerBroker implements AutoCloseable {
         new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
-  <T> T read(final int partitionId, final Function<HostedPartition, Function<io.cairn.db.CairnDb, T>> reader) {
+  <T> T read(
+      final int partitionId,
+      final Function<HostedPartition, Function<io.cairn.db.CairnDb, T>> reader) {
     final HostedPartition hosted = partition(partitionId);
     return hosted
         .partition()
@@ -217,7 +220,8 @@ final class LedgerBroker implements AutoCloseable {
 
   List<PendingCredit> pendingCredits(final int partitionId) {
     return read(
-        partitionId, hosted -> db -> hosted.ledger().engine().orElseThrow().state().pendingCredits());
+        partitionId,
+        hosted -> db -> hosted.ledger().engine().orElseThrow().state().pendingCredits());
   }
 
   boolean nothingPending() {
@@ -245,8 +249,7 @@ final class LedgerBroker implements AutoCloseable {
     await("checkpoint " + id + " on partition " + partitionId)
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(20))
-        .until(
-            () -> latestCheckpoint(partitionId).map(c -> c.id() >= id).orElse(false));
+        .until(() -> latestCheckpoint(partitionId).map(c -> c.id() >= id).orElse(false));
   }
 
   void takeSnapshot(final int partitionId) {

@@ -85,18 +85,22 @@ final class PartialRestoreTest {
     // then partitions 1 and 3 were restored, and partition 2 is reported with the file and both
     // copies' reasons
     assertThat(result.isComplete()).isFalse();
-    assertThat(result.partitions()).extracting(PartitionRestoreResult::partitionId)
+    assertThat(result.partitions())
+        .extracting(PartitionRestoreResult::partitionId)
         .containsExactly(1, 3);
-    assertThat(result.skipped()).singleElement().satisfies(skipped -> {
-      assertThat(skipped.partitionId()).isEqualTo(2);
-      assertThat(skipped.kind()).isEqualTo(Kind.CORRUPTED);
-      assertThat(skipped.file()).hasValue("segments/" + segmentName);
-      assertThat(skipped.reason())
-          .contains(segmentName)
-          .contains("CHECKSUM_MISMATCH")
-          .contains("node=0")
-          .contains("node=1");
-    });
+    assertThat(result.skipped())
+        .singleElement()
+        .satisfies(
+            skipped -> {
+              assertThat(skipped.partitionId()).isEqualTo(2);
+              assertThat(skipped.kind()).isEqualTo(Kind.CORRUPTED);
+              assertThat(skipped.file()).hasValue("segments/" + segmentName);
+              assertThat(skipped.reason())
+                  .contains(segmentName)
+                  .contains("CHECKSUM_MISMATCH")
+                  .contains("node=0")
+                  .contains("node=1");
+            });
     // and partition 2 has no directory (a broker starts it as a new, empty replica), the others
     // are laid out with their markers, and node.json is written
     assertThat(PartitionLayout.of(data, 2).directory()).doesNotExist();
@@ -120,8 +124,9 @@ final class PartialRestoreTest {
       final Map<String, Long> expected =
           fixture.balancesAtCut().entrySet().stream()
               .filter(e -> restored.placement().partitionOf(e.getKey()) != 2)
-              .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a,
-                  TreeMap::new));
+              .collect(
+                  Collectors.toMap(
+                      Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
       assertThat(expected).isNotEmpty().hasSizeLessThan(fixture.balancesAtCut().size());
       assertThat(restored.balances()).isEqualTo(expected);
     }
@@ -154,8 +159,9 @@ final class PartialRestoreTest {
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
       final FilesystemBackupStore from = stores.open(damaged);
       assertThatThrownBy(
-              () -> restorer(from, true)
-                  .restore(BackupFixture.target(data), BackupSelector.exact(999)))
+              () ->
+                  restorer(from, true)
+                      .restore(BackupFixture.target(data), BackupSelector.exact(999)))
           .isInstanceOfSatisfying(
               RestoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
     }

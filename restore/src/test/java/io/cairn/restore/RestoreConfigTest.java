@@ -42,14 +42,16 @@ final class RestoreConfigTest {
     assertThatThrownBy(() -> BackupSelector.parse("0"))
         .hasMessageContaining("Expected a backup id >= 1, but was 0");
     assertThatThrownBy(() -> BackupSelector.parse("newest"))
-        .hasMessageContaining("Expected a backup id (a positive integer) or 'latest', but was 'newest'");
+        .hasMessageContaining(
+            "Expected a backup id (a positive integer) or 'latest', but was 'newest'");
   }
 
   @Test
   void shouldRefuseAShapeOrTargetThatCannotExist() {
     assertThatThrownBy(() -> new ClusterShape(2, 0, 3))
         .hasMessageContaining("partitionCount >= 1, but was 0")
-        .hasMessageContaining("1 <= replicationFactor <= clusterSize, but was 3 with clusterSize 2");
+        .hasMessageContaining(
+            "1 <= replicationFactor <= clusterSize, but was 3 with clusterSize 2");
     assertThatThrownBy(
             () ->
                 new RestoreTarget(

@@ -51,7 +51,8 @@ final class RestoreFromRealBackupTest {
     stores.close();
   }
 
-  private BackupRestorer restorer(final FilesystemBackupStore from, final RestoreListener listener) {
+  private BackupRestorer restorer(
+      final FilesystemBackupStore from, final RestoreListener listener) {
     return BackupRestorer.builder()
         .store(from)
         .listener(listener)
@@ -86,23 +87,30 @@ final class RestoreFromRealBackupTest {
 
     // then every partition was restored, with its snapshot, and the log cut at the checkpoint
     assertThat(result.backupId()).isEqualTo(BackupFixture.CUT);
-    assertThat(result.partitions()).extracting(PartitionRestoreResult::partitionId)
+    assertThat(result.partitions())
+        .extracting(PartitionRestoreResult::partitionId)
         .containsExactly(1, 2, 3);
     assertThat(result.partitions()).allSatisfy(p -> assertThat(p.snapshotId()).isPresent());
     // Partitions 2 and 3 took the checkpoint in a [CREATE, credit] batch, so their stored logs
     // always hold the credit after the cut. Whether partition 1's copy caught records appended
     // after its checkpoint depends on when its upload read the log, so it is not asserted.
-    assertThat(result.partitions()).filteredOn(p -> p.partitionId() != 1).allSatisfy(p ->
-        assertThat(p.droppedRecords()).as("records after the cut in %s", p).isPositive());
-    assertThat(plans).singleElement().satisfies(plan -> {
-      assertThat(plan.backupId()).isEqualTo(BackupFixture.CUT);
-      assertThat(plan.totalBytes()).isEqualTo(result.totalBytes());
-    });
+    assertThat(result.partitions())
+        .filteredOn(p -> p.partitionId() != 1)
+        .allSatisfy(
+            p -> assertThat(p.droppedRecords()).as("records after the cut in %s", p).isPositive());
+    assertThat(plans)
+        .singleElement()
+        .satisfies(
+            plan -> {
+              assertThat(plan.backupId()).isEqualTo(BackupFixture.CUT);
+              assertThat(plan.totalBytes()).isEqualTo(result.totalBytes());
+            });
     for (int p = 1; p <= BackupFixture.PARTITIONS; p++) {
       final int partitionId = p;
       final List<PartitionProgress> ofPartition =
           events.stream().filter(e -> e.partitionId() == partitionId).toList();
-      assertThat(ofPartition).extracting(PartitionProgress::phase)
+      assertThat(ofPartition)
+          .extracting(PartitionProgress::phase)
           .startsWith(RestorePhase.DOWNLOADING)
           .contains(RestorePhase.INSTALLING)
           .endsWith(RestorePhase.DONE);
@@ -127,7 +135,9 @@ final class RestoreFromRealBackupTest {
       assertThat(restored.balances()).isEqualTo(fixture.balancesAtCut());
       assertThat(restored.nothingPending()).isTrue();
       final long total = fixture.balancesAtCut().values().stream().mapToLong(Long::longValue).sum();
-      assertThat(total).as("conservation: every deposit before the cut").isEqualTo(3 * 1000 + 3 * 10);
+      assertThat(total)
+          .as("conservation: every deposit before the cut")
+          .isEqualTo(3 * 1000 + 3 * 10);
     }
   }
 
@@ -189,16 +199,14 @@ final class RestoreFromRealBackupTest {
     final BackupRestorer restorer = restorer(copy, RestoreListener.NOOP);
 
     // an unknown id
-    assertThatThrownBy(
-            () -> restorer.restore(BackupFixture.target(data), BackupSelector.exact(99)))
+    assertThatThrownBy(() -> restorer.restore(BackupFixture.target(data), BackupSelector.exact(99)))
         .isInstanceOfSatisfying(
             RestoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND))
         .hasMessageContaining("backup 99");
 
     // an incomplete backup: only partition 1 has id 40, and it failed
     copy.markFailed(new BackupIdentifier(0, 1, 40), "interrupted by the test").join();
-    assertThatThrownBy(
-            () -> restorer.restore(BackupFixture.target(data), BackupSelector.exact(40)))
+    assertThatThrownBy(() -> restorer.restore(BackupFixture.target(data), BackupSelector.exact(40)))
         .isInstanceOfSatisfying(
             RestoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_COMPLETED))
         .hasMessageContaining("COMPLETED on every one of the 3 partitions")
@@ -217,10 +225,8 @@ final class RestoreFromRealBackupTest {
 
     // a broker of an incompatible version
     final RestoreTarget newerMajor =
-        new RestoreTarget(
-            data, LedgerBroker.CLUSTER_ID, 0, new ClusterShape(1, 3, 1), "9.0.0");
-    assertThatThrownBy(
-            () -> restorer.restore(newerMajor, BackupSelector.exact(BackupFixture.CUT)))
+        new RestoreTarget(data, LedgerBroker.CLUSTER_ID, 0, new ClusterShape(1, 3, 1), "9.0.0");
+    assertThatThrownBy(() -> restorer.restore(newerMajor, BackupSelector.exact(BackupFixture.CUT)))
         .isInstanceOfSatisfying(
             RestoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.REFUSED))
         .hasMessageContaining("major versions differ");
@@ -279,8 +285,7 @@ final class RestoreFromRealBackupTest {
     }
     Files.writeString(
         manifest,
-        ManifestTampering.reseal(
-            json.replace("\"" + segmentName + "\"", "\"../../escaped\"")));
+        ManifestTampering.reseal(json.replace("\"" + segmentName + "\"", "\"../../escaped\"")));
     assertThat(Files.readString(manifest)).contains("../../escaped");
     final Path parent = fixture.newDirectory("hostile-");
     final Path data = parent.resolve("a").resolve("data");
@@ -334,11 +339,11 @@ final class RestoreFromRealBackupTest {
     }
 
     // then partition 2 came from node 1's copy, the others from node 0's
-    assertThat(result.partitions())
-        .extracting(p -> p.source().nodeId())
-        .containsExactly(0, 1, 0);
-    assertThat(RestoreMarker.read(PartitionLayout.of(data, 2).directory()).orElseThrow()
-            .sourceNodeId())
+    assertThat(result.partitions()).extracting(p -> p.source().nodeId()).containsExactly(0, 1, 0);
+    assertThat(
+            RestoreMarker.read(PartitionLayout.of(data, 2).directory())
+                .orElseThrow()
+                .sourceNodeId())
         .isEqualTo(1);
   }
 
@@ -373,12 +378,14 @@ final class RestoreFromRealBackupTest {
     final Path damaged = fixture.copyOfStore();
     final Path segments =
         new StoreLayout(damaged)
-            .fileSetDirectory(new BackupIdentifier(0, 3, BackupFixture.LATER), FileSetKind.SEGMENTS);
+            .fileSetDirectory(
+                new BackupIdentifier(0, 3, BackupFixture.LATER), FileSetKind.SEGMENTS);
     try (Stream<Path> files = Files.list(segments)) {
       flipByte(files.findFirst().orElseThrow(), 10);
     }
     try (BackupFixture.Stores damagedStores = new BackupFixture.Stores()) {
-      final BackupRestorer fromDamaged = restorer(damagedStores.open(damaged), RestoreListener.NOOP);
+      final BackupRestorer fromDamaged =
+          restorer(damagedStores.open(damaged), RestoreListener.NOOP);
       assertThatThrownBy(() -> fromDamaged.restoreCluster(targets, BackupSelector.latest()))
           .isInstanceOfSatisfying(
               RestoreException.class, e -> assertThat(e.partitionId()).hasValue(3));

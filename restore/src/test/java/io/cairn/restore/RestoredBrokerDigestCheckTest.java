@@ -167,12 +167,14 @@ final class RestoredBrokerDigestCheckTest {
             .isEqualTo(fixture.digestsAtCut().get(p));
         balances.putAll(
             restored.read(p, h -> db -> h.ledger().engine().orElseThrow().state().balances()));
-        fixture.balancesAtCut().forEach(
-            (account, balance) -> {
-              if (restored.placement().partitionOf(account) == p) {
-                expectedBalances.put(account, balance);
-              }
-            });
+        fixture
+            .balancesAtCut()
+            .forEach(
+                (account, balance) -> {
+                  if (restored.placement().partitionOf(account) == p) {
+                    expectedBalances.put(account, balance);
+                  }
+                });
       }
       assertThat(balances).isNotEmpty().isEqualTo(expectedBalances);
     }

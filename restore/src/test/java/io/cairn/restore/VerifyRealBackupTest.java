@@ -60,13 +60,16 @@ final class VerifyRealBackupTest {
     // then every file matches and every partition's rebuilt state has the recorded digest
     assertThat(report.isClean()).as(report.describe()).isTrue();
     assertThat(report.partitionCount()).isEqualTo(BackupFixture.PARTITIONS);
-    assertThat(report.partitions()).hasSize(BackupFixture.PARTITIONS).allSatisfy(p -> {
-      assertThat(p.filesChecked()).isPositive();
-      assertThat(p.bytesChecked()).isPositive();
-      assertThat(p.checksumsMatch()).isTrue();
-      assertThat(p.actualDigest()).hasValue(fixture.digestsAtCut().get(p.partitionId()));
-      assertThat(p.expectedDigest()).isEqualTo(fixture.digestsAtCut().get(p.partitionId()));
-    });
+    assertThat(report.partitions())
+        .hasSize(BackupFixture.PARTITIONS)
+        .allSatisfy(
+            p -> {
+              assertThat(p.filesChecked()).isPositive();
+              assertThat(p.bytesChecked()).isPositive();
+              assertThat(p.checksumsMatch()).isTrue();
+              assertThat(p.actualDigest()).hasValue(fixture.digestsAtCut().get(p.partitionId()));
+              assertThat(p.expectedDigest()).isEqualTo(fixture.digestsAtCut().get(p.partitionId()));
+            });
     assertThat(report.describe()).contains("CLEAN").doesNotContain("NOT CLEAN");
   }
 
@@ -146,8 +149,7 @@ final class VerifyRealBackupTest {
     final PartitionVerification second = report.partitions().get(1);
     assertThat(second.actualDigest()).hasValue(recordedTotal);
     assertThat(second.digest().orElseThrow().differingFamilies())
-        .containsExactly(
-            "LEDGER_ACCOUNTS expected " + otherFamily + ", actual " + recordedFamily);
+        .containsExactly("LEDGER_ACCOUNTS expected " + otherFamily + ", actual " + recordedFamily);
     assertThat(report.describe())
         .contains("Differing families: LEDGER_ACCOUNTS expected " + otherFamily)
         .contains("NOT CLEAN: 1 of 3 partitions");

@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
  *       the actor to {@code STARTED}; {@link #onStart()} then runs before any task.
  *   <li>{@code STARTED}: tasks run in mailbox order; timers fire into the actor thread.
  *   <li>{@link #closeAsync()} moves it to {@code CLOSING}: no new tasks are taken, pending timers
- *       are cancelled, tasks already accepted still run, then {@link #onClose()} runs and the
- *       actor is {@code CLOSED}. Closing a {@code NEW} actor closes it at once: queued tasks fail,
- *       {@code onStart}/{@code onClose} never run.
+ *       are cancelled, tasks already accepted still run, then {@link #onClose()} runs and the actor
+ *       is {@code CLOSED}. Closing a {@code NEW} actor closes it at once: queued tasks fail, {@code
+ *       onStart}/{@code onClose} never run.
  * </ul>
  *
  * <p>Failures: a task that throws is logged at WARN with the actor's name, its future (if any)
@@ -48,14 +48,14 @@ import org.slf4j.LoggerFactory;
  * with {@link RejectedExecutionException}; timer firings are never refused.
  *
  * <p>Logging context: an actor may be given a fixed map of SLF4J MDC entries (usually {@link
- * LoggingContext#partition(int, int)}). Whenever a scheduler runs the actor on a thread — a turn
- * of tasks, {@code onStart}, {@code onClose}, a timer firing — those entries are in the MDC, so
- * every line logged meanwhile says where it comes from; this includes what runs inline there (a
- * task's future's dependents, code of other modules the actor calls). Afterwards each of those
- * keys is restored to what the thread had before (removed if it had none); other keys are not
- * touched, and what the actor's code puts into the MDC itself is its own to undo. Work the actor
- * hands to other threads (executors, other actors) does not carry the context. Without a context
- * the MDC is left alone.
+ * LoggingContext#partition(int, int)}). Whenever a scheduler runs the actor on a thread — a turn of
+ * tasks, {@code onStart}, {@code onClose}, a timer firing — those entries are in the MDC, so every
+ * line logged meanwhile says where it comes from; this includes what runs inline there (a task's
+ * future's dependents, code of other modules the actor calls). Afterwards each of those keys is
+ * restored to what the thread had before (removed if it had none); other keys are not touched, and
+ * what the actor's code puts into the MDC itself is its own to undo. Work the actor hands to other
+ * threads (executors, other actors) does not carry the context. Without a context the MDC is left
+ * alone.
  */
 public abstract class Actor {
 
@@ -139,8 +139,8 @@ public abstract class Actor {
           "Expected a non-blank actor name, but was '" + name + "' (Actor)");
     }
     if (mailboxCapacity < 1) {
-      throw new IllegalArgumentException("Expected mailboxCapacity >= 1, but was "
-          + mailboxCapacity + " (actor " + name + ")");
+      throw new IllegalArgumentException(
+          "Expected mailboxCapacity >= 1, but was " + mailboxCapacity + " (actor " + name + ")");
     }
     this.name = name;
     this.mailboxCapacity = mailboxCapacity;
@@ -168,15 +168,16 @@ public abstract class Actor {
    * task threw; it fails with {@link IllegalStateException} if the actor is closing or closed.
    */
   public final CompletableFuture<Void> submit(Runnable task) {
-    return call(() -> {
-      task.run();
-      return null;
-    });
+    return call(
+        () -> {
+          task.run();
+          return null;
+        });
   }
 
   /**
-   * Runs {@code task} on the actor thread; the future completes there with its result or with
-   * what it threw. It fails with {@link IllegalStateException} if the actor is closing or closed.
+   * Runs {@code task} on the actor thread; the future completes there with its result or with what
+   * it threw. It fails with {@link IllegalStateException} if the actor is closing or closed.
    */
   @SuppressWarnings("unchecked")
   public final <T> CompletableFuture<T> call(Callable<T> task) {
@@ -224,9 +225,9 @@ public abstract class Actor {
   }
 
   /**
-   * An executor that puts Runnables into this actor's mailbox. {@code execute} throws
-   * {@link RejectedExecutionException} when the actor is closing or closed, or its mailbox full.
-   * A Runnable that throws is logged at WARN like any task.
+   * An executor that puts Runnables into this actor's mailbox. {@code execute} throws {@link
+   * RejectedExecutionException} when the actor is closing or closed, or its mailbox full. A
+   * Runnable that throws is logged at WARN like any task.
    */
   public final Executor executor() {
     return executor;
@@ -247,9 +248,9 @@ public abstract class Actor {
   }
 
   /**
-   * Stops taking tasks, cancels pending timers, lets the accepted tasks run, runs
-   * {@link #onClose()} and completes the future on the actor thread (exceptionally if
-   * {@code onClose} threw). Idempotent: every call returns the same future.
+   * Stops taking tasks, cancels pending timers, lets the accepted tasks run, runs {@link
+   * #onClose()} and completes the future on the actor thread (exceptionally if {@code onClose}
+   * threw). Idempotent: every call returns the same future.
    */
   public final CompletableFuture<Void> closeAsync() {
     List<MailboxTask> abandoned = null;
@@ -275,11 +276,13 @@ public abstract class Actor {
     timers.clear();
     if (abandoned != null) {
       for (MailboxTask task : abandoned) {
-        task.abandon(new IllegalStateException(
-            "Expected a started actor, but " + name + " was closed before it started"));
+        task.abandon(
+            new IllegalStateException(
+                "Expected a started actor, but " + name + " was closed before it started"));
       }
-      startFuture.completeExceptionally(new IllegalStateException(
-          "Expected actor " + name + " to start, but it was closed first"));
+      startFuture.completeExceptionally(
+          new IllegalStateException(
+              "Expected actor " + name + " to start, but it was closed first"));
       closeFuture.complete(null);
     } else {
       signalHost.signal(this);
@@ -300,8 +303,14 @@ public abstract class Actor {
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + "{name=" + name + ", state=" + state + ", queueDepth="
-        + depth.get() + "}";
+    return getClass().getSimpleName()
+        + "{name="
+        + name
+        + ", state="
+        + state
+        + ", queueDepth="
+        + depth.get()
+        + "}";
   }
 
   // ---- scheduler side (package-private) ----
@@ -314,8 +323,9 @@ public abstract class Actor {
     int units;
     synchronized (lock) {
       if (state != State.NEW || host != null) {
-        return CompletableFuture.failedFuture(new IllegalStateException(
-            "Expected a new actor, but " + name + " is " + state + " (start)"));
+        return CompletableFuture.failedFuture(
+            new IllegalStateException(
+                "Expected a new actor, but " + name + " is " + state + " (start)"));
       }
       host = newHost;
       state = State.STARTED;
@@ -378,8 +388,9 @@ public abstract class Actor {
       if (task.timer() != null) {
         fireTimer(task.timer());
       } else if (abandonQueued) {
-        task.abandon(new IllegalStateException(
-            "Expected actor " + name + " to start, but its onStart failed"));
+        task.abandon(
+            new IllegalStateException(
+                "Expected actor " + name + " to start, but its onStart failed"));
       } else {
         invoke(task.callable(), task.future());
       }
@@ -397,10 +408,12 @@ public abstract class Actor {
     if (timer.isCancelled() || state != State.STARTED) {
       return;
     }
-    invoke(() -> {
-      timer.task().run();
-      return null;
-    }, null);
+    invoke(
+        () -> {
+          timer.task().run();
+          return null;
+        },
+        null);
     if (timer.isPeriodic() && !timer.isCancelled() && state == State.STARTED) {
       timer.advance(host.clock().nanos());
       host.scheduleTimer(timer);
@@ -431,10 +444,13 @@ public abstract class Actor {
 
   private void execute(Runnable runnable) {
     try {
-      enqueue(MailboxTask.of(() -> {
-        runnable.run();
-        return null;
-      }, null));
+      enqueue(
+          MailboxTask.of(
+              () -> {
+                runnable.run();
+                return null;
+              },
+              null));
     } catch (ClosedException e) {
       throw new RejectedExecutionException(e.getMessage());
     }
@@ -448,8 +464,12 @@ public abstract class Actor {
             "Expected an open actor, but " + name + " is " + state + " and takes no tasks");
       }
       if (depth.get() >= mailboxCapacity) {
-        throw new RejectedExecutionException("Expected at most " + mailboxCapacity
-            + " queued tasks, but the mailbox of actor " + name + " is full");
+        throw new RejectedExecutionException(
+            "Expected at most "
+                + mailboxCapacity
+                + " queued tasks, but the mailbox of actor "
+                + name
+                + " is full");
       }
       mailbox.add(task);
       depth.incrementAndGet();
@@ -471,8 +491,10 @@ public abstract class Actor {
         return dead;
       }
       if (h == null) {
-        throw new IllegalStateException("Expected a started actor, but " + name
-            + " was not started yet (schedule timers in onStart or later)");
+        throw new IllegalStateException(
+            "Expected a started actor, but "
+                + name
+                + " was not started yet (schedule timers in onStart or later)");
       }
       long now = h.clock().nanos();
       long due = delayNanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + delayNanos;
@@ -524,8 +546,8 @@ public abstract class Actor {
   }
 
   /**
-   * The actor boundary: every task runs here; nothing it throws escapes. The task is counted
-   * before its future completes, so whoever waits on the future sees it in the metrics.
+   * The actor boundary: every task runs here; nothing it throws escapes. The task is counted before
+   * its future completes, so whoever waits on the future sees it in the metrics.
    */
   private void invoke(Callable<?> callable, CompletableFuture<Object> future) {
     ActorHost h = host;
@@ -553,9 +575,9 @@ public abstract class Actor {
   }
 
   /**
-   * The thread belongs to the scheduler, not to the unit of work that just ran (a task, a
-   * dependent of its future, onStart, onClose): an interrupt it threw or left behind is answered
-   * by its future or logged here, and must not leak into what runs next on this thread.
+   * The thread belongs to the scheduler, not to the unit of work that just ran (a task, a dependent
+   * of its future, onStart, onClose): an interrupt it threw or left behind is answered by its
+   * future or logged here, and must not leak into what runs next on this thread.
    */
   private void clearInterrupt(String what) {
     if (Thread.interrupted()) {

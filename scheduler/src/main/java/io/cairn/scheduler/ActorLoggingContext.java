@@ -15,6 +15,7 @@ final class ActorLoggingContext {
   private final Map<String, String> entries;
   private final String[] keys;
   private final String[] values;
+
   /** What the MDC held under keys before the current turn; null outside a turn. */
   private final String[] previous;
 
@@ -28,13 +29,21 @@ final class ActorLoggingContext {
     }
     // sorted, so that entries go into the MDC in the same order on every run
     TreeMap<String, String> sorted = new TreeMap<>();
-    entries.forEach((key, value) -> {
-      if (key == null || key.isBlank() || value == null) {
-        throw new IllegalArgumentException("Expected logging context entries with a non-blank key"
-            + " and a value, but got " + key + "=" + value + " (actor " + actorName + ")");
-      }
-      sorted.put(key, value);
-    });
+    entries.forEach(
+        (key, value) -> {
+          if (key == null || key.isBlank() || value == null) {
+            throw new IllegalArgumentException(
+                "Expected logging context entries with a non-blank key"
+                    + " and a value, but got "
+                    + key
+                    + "="
+                    + value
+                    + " (actor "
+                    + actorName
+                    + ")");
+          }
+          sorted.put(key, value);
+        });
     this.entries = Map.copyOf(sorted);
     this.keys = sorted.keySet().toArray(String[]::new);
     this.values = sorted.values().toArray(String[]::new);

@@ -11,8 +11,8 @@ import java.time.Duration;
  *       worker to other actors; bounds how long one busy actor can delay the others.
  *   <li>{@code maxIdleParkDuration} (default 100ms): longest park of an idle worker. Workers are
  *       unparked when work arrives, so this only bounds the cost of a missed wake-up.
- *   <li>{@code closeTimeout} (default 10s): how long {@link ThreadPoolActorScheduler#close()}
- *       waits for actors to close and threads to end.
+ *   <li>{@code closeTimeout} (default 10s): how long {@link ThreadPoolActorScheduler#close()} waits
+ *       for actors to close and threads to end.
  * </ul>
  */
 public final class ActorSchedulerConfig {
@@ -27,8 +27,12 @@ public final class ActorSchedulerConfig {
   private ActorSchedulerConfig(
       int threadCount, int tasksPerTurn, Duration maxIdleParkDuration, Duration closeTimeout) {
     if (threadCount < 1 || threadCount > THREAD_COUNT_MAX) {
-      throw new IllegalArgumentException("Expected threadCount in [1, " + THREAD_COUNT_MAX
-          + "], but was " + threadCount + " (ActorSchedulerConfig)");
+      throw new IllegalArgumentException(
+          "Expected threadCount in [1, "
+              + THREAD_COUNT_MAX
+              + "], but was "
+              + threadCount
+              + " (ActorSchedulerConfig)");
     }
     if (tasksPerTurn < 1) {
       throw new IllegalArgumentException(
@@ -88,7 +92,14 @@ public final class ActorSchedulerConfig {
 
   @Override
   public String toString() {
-    return "ActorSchedulerConfig{threadCount=" + threadCount + ", tasksPerTurn=" + tasksPerTurn
-        + ", maxIdleParkDuration=" + maxIdleParkDuration + ", closeTimeout=" + closeTimeout + "}";
+    return "ActorSchedulerConfig{threadCount="
+        + threadCount
+        + ", tasksPerTurn="
+        + tasksPerTurn
+        + ", maxIdleParkDuration="
+        + maxIdleParkDuration
+        + ", closeTimeout="
+        + closeTimeout
+        + "}";
   }
 }

@@ -1,8 +1,8 @@
 package io.cairn.scheduler;
 
 /**
- * A one-shot or fixed-rate timer of one actor. The host keeps it until {@link #dueNanos()} and
- * then hands it to the actor, whose thread runs the task (and re-arms a fixed-rate timer).
+ * A one-shot or fixed-rate timer of one actor. The host keeps it until {@link #dueNanos()} and then
+ * hands it to the actor, whose thread runs the task (and re-arms a fixed-rate timer).
  */
 final class ActorTimer implements Cancellable {
 
@@ -61,7 +61,14 @@ final class ActorTimer implements Cancellable {
 
   @Override
   public String toString() {
-    return "ActorTimer{actor=" + actor.name() + ", dueNanos=" + dueNanos + ", periodNanos="
-        + periodNanos + ", cancelled=" + cancelled + "}";
+    return "ActorTimer{actor="
+        + actor.name()
+        + ", dueNanos="
+        + dueNanos
+        + ", periodNanos="
+        + periodNanos
+        + ", cancelled="
+        + cancelled
+        + "}";
   }
 }

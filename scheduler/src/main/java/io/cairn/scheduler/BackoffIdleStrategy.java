@@ -28,13 +28,20 @@ public final class BackoffIdleStrategy implements IdleStrategy {
   public BackoffIdleStrategy(
       long maxSpins, long maxYields, long minParkPeriodNanos, long maxParkPeriodNanos) {
     if (maxSpins < 0 || maxYields < 0) {
-      throw new IllegalArgumentException("Expected maxSpins >= 0 and maxYields >= 0, but were "
-          + maxSpins + " and " + maxYields + " (BackoffIdleStrategy)");
+      throw new IllegalArgumentException(
+          "Expected maxSpins >= 0 and maxYields >= 0, but were "
+              + maxSpins
+              + " and "
+              + maxYields
+              + " (BackoffIdleStrategy)");
     }
     if (minParkPeriodNanos < 1 || maxParkPeriodNanos < minParkPeriodNanos) {
       throw new IllegalArgumentException(
-          "Expected 1 <= minParkPeriodNanos <= maxParkPeriodNanos, but were " + minParkPeriodNanos
-              + " and " + maxParkPeriodNanos + " (BackoffIdleStrategy)");
+          "Expected 1 <= minParkPeriodNanos <= maxParkPeriodNanos, but were "
+              + minParkPeriodNanos
+              + " and "
+              + maxParkPeriodNanos
+              + " (BackoffIdleStrategy)");
     }
     this.maxSpins = maxSpins;
     this.maxYields = maxYields;
@@ -66,8 +73,14 @@ public final class BackoffIdleStrategy implements IdleStrategy {
 
   @Override
   public String toString() {
-    return "BackoffIdleStrategy{maxSpins=" + maxSpins + ", maxYields=" + maxYields
-        + ", minParkPeriodNanos=" + minParkPeriodNanos + ", maxParkPeriodNanos="
-        + maxParkPeriodNanos + "}";
+    return "BackoffIdleStrategy{maxSpins="
+        + maxSpins
+        + ", maxYields="
+        + maxYields
+        + ", minParkPeriodNanos="
+        + minParkPeriodNanos
+        + ", maxParkPeriodNanos="
+        + maxParkPeriodNanos
+        + "}";
   }
 }

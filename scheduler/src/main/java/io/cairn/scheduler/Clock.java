@@ -1,9 +1,9 @@
 package io.cairn.scheduler;
 
 /**
- * The only source of time for Cairn code. Core modules never call {@code System.currentTimeMillis()}
- * or {@code System.nanoTime()} directly; they are given a {@code Clock}, so that simulations can
- * drive time deterministically (see {@code SimClock}).
+ * The only source of time for Cairn code. Core modules never call {@code
+ * System.currentTimeMillis()} or {@code System.nanoTime()} directly; they are given a {@code
+ * Clock}, so that simulations can drive time deterministically (see {@code SimClock}).
  */
 public interface Clock {
 

@@ -19,16 +19,16 @@ import java.util.function.IntSupplier;
  *
  * <p>Each unit of actor work is its own entry: every task put into a mailbox, every start and
  * close, every timer. So the global order is exactly (due time, the moment the entry was made), the
- * same in every run with the same inputs. Time moves only inside {@link #runNext()} and
- * {@link #runFor(Duration)}; nothing here reads a real clock and there are no threads.
+ * same in every run with the same inputs. Time moves only inside {@link #runNext()} and {@link
+ * #runFor(Duration)}; nothing here reads a real clock and there are no threads.
  *
  * <p>A plain task that throws is not caught: the exception leaves {@code runNext}/{@code runFor}/
  * {@code runUntilIdle}, so a simulation fails loudly (the task is already removed; the scheduler
  * can go on). Actor tasks follow the {@link Actor} rules (logged, future failed, actor goes on).
  *
- * <p>Livelock guard: more than {@value #SAME_INSTANT_RUNS_MAX} entries in a row at the same instant,
- * within one run call, throw {@link IllegalStateException}, so a task that keeps re-submitting
- * itself cannot hang a test.
+ * <p>Livelock guard: more than {@value #SAME_INSTANT_RUNS_MAX} entries in a row at the same
+ * instant, within one run call, throw {@link IllegalStateException}, so a task that keeps
+ * re-submitting itself cannot hang a test.
  *
  * <p>Use it from one thread. The run methods must not be called from inside a task.
  */
@@ -72,8 +72,9 @@ public final class DeterministicScheduler implements ActorScheduler {
   @Override
   public synchronized CompletableFuture<Void> start(Actor actor) {
     if (closed) {
-      return CompletableFuture.failedFuture(new IllegalStateException(
-          "Expected an open scheduler, but it is closed (start " + actor.name() + ")"));
+      return CompletableFuture.failedFuture(
+          new IllegalStateException(
+              "Expected an open scheduler, but it is closed (start " + actor.name() + ")"));
     }
     return actor.bind(host);
   }
@@ -186,8 +187,13 @@ public final class DeterministicScheduler implements ActorScheduler {
 
   @Override
   public synchronized String toString() {
-    return "DeterministicScheduler{clock=" + clock + ", pending=" + queue.size() + ", actors="
-        + actors.size() + "}";
+    return "DeterministicScheduler{clock="
+        + clock
+        + ", pending="
+        + queue.size()
+        + ", actors="
+        + actors.size()
+        + "}";
   }
 
   // ---- internals ----
@@ -201,10 +207,13 @@ public final class DeterministicScheduler implements ActorScheduler {
       throw new RejectedExecutionException(
           "Expected an open scheduler, but it is closed (plain task)");
     }
-    return add(dueNanos, () -> {
-      task.run();
-      return 1;
-    }, null);
+    return add(
+        dueNanos,
+        () -> {
+          task.run();
+          return 1;
+        },
+        null);
   }
 
   private synchronized Entry add(long dueNanos, IntSupplier action, ActorTimer timer) {
@@ -245,8 +254,12 @@ public final class DeterministicScheduler implements ActorScheduler {
     long now = clock.nanos();
     if (now == lastRunNanos) {
       if (++sameInstantRuns > sameInstantRunsMax) {
-        throw new IllegalStateException("Expected at most " + sameInstantRunsMax
-            + " tasks at one instant, but tasks keep coming at " + clock + " (livelock?)");
+        throw new IllegalStateException(
+            "Expected at most "
+                + sameInstantRunsMax
+                + " tasks at one instant, but tasks keep coming at "
+                + clock
+                + " (livelock?)");
       }
     } else {
       lastRunNanos = now;
@@ -316,10 +329,13 @@ public final class DeterministicScheduler implements ActorScheduler {
     public void scheduleTimer(ActorTimer timer) {
       synchronized (DeterministicScheduler.this) {
         if (!closed) {
-          add(timer.dueNanos(), () -> {
-            timer.actor().runTimer(timer);
-            return 1;
-          }, timer);
+          add(
+              timer.dueNanos(),
+              () -> {
+                timer.actor().runTimer(timer);
+                return 1;
+              },
+              timer);
         }
       }
     }

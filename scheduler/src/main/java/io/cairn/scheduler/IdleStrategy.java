@@ -1,8 +1,8 @@
 package io.cairn.scheduler;
 
 /**
- * What a worker thread does when it found no work, in the manner of Agrona's idle strategies:
- * the duty cycle reports how much work it did, and the strategy decides how to wait.
+ * What a worker thread does when it found no work, in the manner of Agrona's idle strategies: the
+ * duty cycle reports how much work it did, and the strategy decides how to wait.
  *
  * <p>Instances keep state and belong to one thread.
  */
@@ -21,7 +21,9 @@ public interface IdleStrategy {
     }
   }
 
-  /** Waits a little; successive calls may wait longer. Returns early when the thread is unparked. */
+  /**
+   * Waits a little; successive calls may wait longer. Returns early when the thread is unparked.
+   */
   void idle();
 
   /** Forgets the back-off after work was found. */

@@ -36,10 +36,13 @@ public final class SchedulerMetrics {
 
   /** Gauge: tasks queued in all mailboxes. */
   public static final String QUEUE_DEPTH = "cairn.scheduler.actor.queue.depth";
+
   /** Gauge: live actors. */
   public static final String ACTOR_COUNT = "cairn.scheduler.actor.count";
+
   /** Gauge: armed timers. */
   public static final String TIMERS_PENDING = "cairn.scheduler.timer.pending";
+
   /** Timer: task execution time, tagged {@code result}. */
   public static final String TASK_DURATION = "cairn.scheduler.task.duration";
 
@@ -55,24 +58,29 @@ public final class SchedulerMetrics {
       ToDoubleFunction<T> actorCount,
       ToDoubleFunction<T> timersPending) {
     this.registry = registry;
-    Gauge depth = Gauge.builder(QUEUE_DEPTH, source, queueDepth)
-        .description("Tasks waiting in the mailboxes of all live actors")
-        .baseUnit("tasks")
-        .register(registry);
-    Gauge actors = Gauge.builder(ACTOR_COUNT, source, actorCount)
-        .description("Actors started and not yet closed")
-        .register(registry);
-    Gauge timers = Gauge.builder(TIMERS_PENDING, source, timersPending)
-        .description("Timers armed on the timer thread")
-        .register(registry);
-    this.taskSuccess = Timer.builder(TASK_DURATION)
-        .description("Execution time of a task on an actor thread")
-        .tag("result", "success")
-        .register(registry);
-    this.taskFailure = Timer.builder(TASK_DURATION)
-        .description("Execution time of a task on an actor thread")
-        .tag("result", "failure")
-        .register(registry);
+    Gauge depth =
+        Gauge.builder(QUEUE_DEPTH, source, queueDepth)
+            .description("Tasks waiting in the mailboxes of all live actors")
+            .baseUnit("tasks")
+            .register(registry);
+    Gauge actors =
+        Gauge.builder(ACTOR_COUNT, source, actorCount)
+            .description("Actors started and not yet closed")
+            .register(registry);
+    Gauge timers =
+        Gauge.builder(TIMERS_PENDING, source, timersPending)
+            .description("Timers armed on the timer thread")
+            .register(registry);
+    this.taskSuccess =
+        Timer.builder(TASK_DURATION)
+            .description("Execution time of a task on an actor thread")
+            .tag("result", "success")
+            .register(registry);
+    this.taskFailure =
+        Timer.builder(TASK_DURATION)
+            .description("Execution time of a task on an actor thread")
+            .tag("result", "failure")
+            .register(registry);
     this.meters = List.of(depth, actors, timers, taskSuccess, taskFailure);
   }
 

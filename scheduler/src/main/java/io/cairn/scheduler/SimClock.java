@@ -22,8 +22,11 @@ public final class SimClock implements Clock {
   public SimClock(long startMillis) {
     if (startMillis < 0 || startMillis > Long.MAX_VALUE / NANOS_PER_MILLI) {
       throw new IllegalArgumentException(
-          "Expected startMillis in [0, " + Long.MAX_VALUE / NANOS_PER_MILLI + "], but was "
-              + startMillis + " (SimClock)");
+          "Expected startMillis in [0, "
+              + Long.MAX_VALUE / NANOS_PER_MILLI
+              + "], but was "
+              + startMillis
+              + " (SimClock)");
     }
     this.nowNanos = new AtomicLong(startMillis * NANOS_PER_MILLI);
   }
@@ -65,7 +68,10 @@ public final class SimClock implements Clock {
   @Override
   public String toString() {
     long now = nowNanos.get();
-    return "SimClock{millis=" + now / NANOS_PER_MILLI + ", subMillisNanos="
-        + now % NANOS_PER_MILLI + "}";
+    return "SimClock{millis="
+        + now / NANOS_PER_MILLI
+        + ", subMillisNanos="
+        + now % NANOS_PER_MILLI
+        + "}";
   }
 }

@@ -17,18 +17,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs actors on real threads: a small fixed pool of workers named
- * {@code cairn-actor-<scheduler name>-<n>} and one timer thread {@code cairn-actor-<name>-timer}.
+ * Runs actors on real threads: a small fixed pool of workers named {@code cairn-actor-<scheduler
+ * name>-<n>} and one timer thread {@code cairn-actor-<name>-timer}.
  *
  * <p>How actors share the workers: an actor that gets work while idle is put, once, on a shared run
  * queue (its {@code dispatched} flag guards this, so it is never queued or running twice and so
- * never runs on two threads at once). A worker takes the next actor, runs up to
- * {@link ActorSchedulerConfig#tasksPerTurn()} of its tasks, releases it and puts it back at the
- * end of the queue if it still has work, so other actors progress. Idle workers back off with a
- * {@link BackoffIdleStrategy} and are unparked when an actor is queued.
+ * never runs on two threads at once). A worker takes the next actor, runs up to {@link
+ * ActorSchedulerConfig#tasksPerTurn()} of its tasks, releases it and puts it back at the end of the
+ * queue if it still has work, so other actors progress. Idle workers back off with a {@link
+ * BackoffIdleStrategy} and are unparked when an actor is queued.
  *
- * <p>Timers: see {@link TimerThread} (one thread reading the injected clock). Metrics: see
- * {@link SchedulerMetrics}.
+ * <p>Timers: see {@link TimerThread} (one thread reading the injected clock). Metrics: see {@link
+ * SchedulerMetrics}.
  */
 public final class ThreadPoolActorScheduler implements ActorScheduler {
 
@@ -73,12 +73,16 @@ public final class ThreadPoolActorScheduler implements ActorScheduler {
     this.name = name;
     this.config = config;
     this.clock = clock;
-    this.timerThread = new TimerThread(
-        "cairn-actor-" + name + "-timer", clock, TimerThread.defaultMaxParkNanos(clock));
-    this.metrics = new SchedulerMetrics(registry, this,
-        ThreadPoolActorScheduler::queueDepth,
-        s -> s.actors.size(),
-        s -> s.timerThread.pending());
+    this.timerThread =
+        new TimerThread(
+            "cairn-actor-" + name + "-timer", clock, TimerThread.defaultMaxParkNanos(clock));
+    this.metrics =
+        new SchedulerMetrics(
+            registry,
+            this,
+            ThreadPoolActorScheduler::queueDepth,
+            s -> s.actors.size(),
+            s -> s.timerThread.pending());
     this.workers = new Worker[config.threadCount()];
     for (int i = 0; i < workers.length; i++) {
       workers[i] = new Worker("cairn-actor-" + name + "-" + i);
@@ -92,8 +96,13 @@ public final class ThreadPoolActorScheduler implements ActorScheduler {
   @Override
   public CompletableFuture<Void> start(Actor actor) {
     if (closed.get()) {
-      return CompletableFuture.failedFuture(new IllegalStateException(
-          "Expected an open scheduler, but " + name + " is closed (start " + actor.name() + ")"));
+      return CompletableFuture.failedFuture(
+          new IllegalStateException(
+              "Expected an open scheduler, but "
+                  + name
+                  + " is closed (start "
+                  + actor.name()
+                  + ")"));
     }
     CompletableFuture<Void> started = actor.bind(host);
     if (closed.get()) {
@@ -109,8 +118,8 @@ public final class ThreadPoolActorScheduler implements ActorScheduler {
 
   /**
    * Closes every actor and waits up to {@link ActorSchedulerConfig#closeTimeout()} for them (not
-   * when called from one of this scheduler's workers, which would wait for itself), then stops
-   * and joins the threads. Idempotent.
+   * when called from one of this scheduler's workers, which would wait for itself), then stops and
+   * joins the threads. Idempotent.
    */
   @Override
   public void close() {
@@ -130,8 +139,12 @@ public final class ThreadPoolActorScheduler implements ActorScheduler {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (TimeoutException e) {
-        LOG.warn("Expected actors of scheduler {} to close within {}, but {} are still open; "
-            + "stopping its threads anyway", name, config.closeTimeout(), actors.size());
+        LOG.warn(
+            "Expected actors of scheduler {} to close within {}, but {} are still open; "
+                + "stopping its threads anyway",
+            name,
+            config.closeTimeout(),
+            actors.size());
       } catch (ExecutionException e) {
         throw new IllegalStateException("Unreachable: close failures are mapped to null", e);
       }
@@ -223,10 +236,13 @@ public final class ThreadPoolActorScheduler implements ActorScheduler {
 
   private final class Worker {
     private final Thread thread;
+
     /** True while the worker is about to idle; a producer flips it back and unparks. */
     private final AtomicBoolean parked = new AtomicBoolean();
-    private final IdleStrategy idleStrategy = new BackoffIdleStrategy(IDLE_SPINS, IDLE_YIELDS,
-        IDLE_MIN_PARK_NANOS, config.maxIdleParkDuration().toNanos());
+
+    private final IdleStrategy idleStrategy =
+        new BackoffIdleStrategy(
+            IDLE_SPINS, IDLE_YIELDS, IDLE_MIN_PARK_NANOS, config.maxIdleParkDuration().toNanos());
 
     Worker(String threadName) {
       this.thread = new Thread(this::run, threadName);

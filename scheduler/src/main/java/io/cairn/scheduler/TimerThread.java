@@ -127,7 +127,9 @@ final class TimerThread {
   static long defaultMaxParkNanos(Clock clock) {
     // The system clock moves by itself: wait exactly until the head is due. Any other clock may
     // jump, so look again every 10 ms.
-    return clock == Clock.system() ? TimeUnit.SECONDS.toNanos(1) : TimeUnit.MILLISECONDS.toNanos(10);
+    return clock == Clock.system()
+        ? TimeUnit.SECONDS.toNanos(1)
+        : TimeUnit.MILLISECONDS.toNanos(10);
   }
 
   private record Entry(long dueNanos, long sequence, ActorTimer timer) {}

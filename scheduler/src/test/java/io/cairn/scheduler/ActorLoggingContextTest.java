@@ -49,8 +49,12 @@ class ActorLoggingContextTest {
     }
 
     void record(String phase) {
-      seen.add(phase + " " + MDC.get(LoggingContext.NODE_ID) + "/"
-          + MDC.get(LoggingContext.PARTITION_ID));
+      seen.add(
+          phase
+              + " "
+              + MDC.get(LoggingContext.NODE_ID)
+              + "/"
+              + MDC.get(LoggingContext.PARTITION_ID));
     }
   }
 
@@ -75,8 +79,8 @@ class ActorLoggingContextTest {
     assertThat(MDC.getCopyOfContextMap()).as("after tasks").isEqualTo(before);
     actor.schedule(Duration.ofMillis(5), () -> actor.record("timer"));
     Cancellable periodic =
-        actor.scheduleAtFixedRate(Duration.ofMillis(10), Duration.ofMillis(10),
-            () -> actor.record("periodic"));
+        actor.scheduleAtFixedRate(
+            Duration.ofMillis(10), Duration.ofMillis(10), () -> actor.record("periodic"));
     scheduler.runFor(Duration.ofMillis(20));
     periodic.cancel();
     assertThat(MDC.getCopyOfContextMap()).as("after timers").isEqualTo(before);
@@ -84,8 +88,16 @@ class ActorLoggingContextTest {
     scheduler.runUntilIdle();
 
     // then each unit saw the actor's node and partition, and the thread got its own MDC back
-    assertThat(actor.seen).containsExactly("start 3/7", "task 3/7", "executor 3/7",
-        "dependent 3/7", "timer 3/7", "periodic 3/7", "periodic 3/7", "close 3/7");
+    assertThat(actor.seen)
+        .containsExactly(
+            "start 3/7",
+            "task 3/7",
+            "executor 3/7",
+            "dependent 3/7",
+            "timer 3/7",
+            "periodic 3/7",
+            "periodic 3/7",
+            "close 3/7");
     assertThat(MDC.getCopyOfContextMap()).as("after onClose").isEqualTo(before);
   }
 
@@ -97,10 +109,11 @@ class ActorLoggingContextTest {
     scheduler.start(actor);
 
     // when a task overwrites a context key and adds one of its own, without undoing either
-    actor.submit(() -> {
-      MDC.put(LoggingContext.PARTITION_ID, "99");
-      MDC.put("leaked", "yes");
-    });
+    actor.submit(
+        () -> {
+          MDC.put(LoggingContext.PARTITION_ID, "99");
+          MDC.put("leaked", "yes");
+        });
     scheduler.runUntilIdle();
 
     // then the context key is restored (absent before: removed); the task's own key is its own
@@ -130,28 +143,41 @@ class ActorLoggingContextTest {
   @Test
   void shouldNotLeakTheContextToTheNextActorOnTheSameWorker() throws Exception {
     // given one worker, so both actors run on the same thread, one after the other
-    try (ThreadPoolActorScheduler single = new ThreadPoolActorScheduler("mdc",
-        ActorSchedulerConfig.defaults().withThreadCount(1).withCloseTimeout(TIMEOUT),
-        Clock.system(), new SimpleMeterRegistry())) {
+    try (ThreadPoolActorScheduler single =
+        new ThreadPoolActorScheduler(
+            "mdc",
+            ActorSchedulerConfig.defaults().withThreadCount(1).withCloseTimeout(TIMEOUT),
+            Clock.system(),
+            new SimpleMeterRegistry())) {
       ContextActor partition = new ContextActor("partition-7", PARTITION_7_ON_NODE_3);
       ContextActor plain = new ContextActor("plain");
       single.start(partition).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       single.start(plain).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 
       // when each runs a task, a timer (through the mailbox here) and closes, interleaved
-      String partitionThread = partition.call(() -> {
-        partition.record("task");
-        return Thread.currentThread().getName();
-      }).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      String plainThread = plain.call(() -> {
-        plain.record("task");
-        return Thread.currentThread().getName();
-      }).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      String partitionThread =
+          partition
+              .call(
+                  () -> {
+                    partition.record("task");
+                    return Thread.currentThread().getName();
+                  })
+              .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      String plainThread =
+          plain
+              .call(
+                  () -> {
+                    plain.record("task");
+                    return Thread.currentThread().getName();
+                  })
+              .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       CompletableFuture<Void> timerFired = new CompletableFuture<>();
-      partition.schedule(Duration.ofMillis(1), () -> {
-        partition.record("timer");
-        timerFired.complete(null);
-      });
+      partition.schedule(
+          Duration.ofMillis(1),
+          () -> {
+            partition.record("timer");
+            timerFired.complete(null);
+          });
       timerFired.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       plain.submit(() -> plain.record("after")).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       partition.closeAsync().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -159,11 +185,10 @@ class ActorLoggingContextTest {
 
       // then
       assertThat(plainThread).isEqualTo(partitionThread);
-      assertThat(partition.seen)
-          .containsExactly("start 3/7", "task 3/7", "timer 3/7", "close 3/7");
+      assertThat(partition.seen).containsExactly("start 3/7", "task 3/7", "timer 3/7", "close 3/7");
       assertThat(plain.seen)
-          .containsExactly("start null/null", "task null/null", "after null/null",
-              "last null/null");
+          .containsExactly(
+              "start null/null", "task null/null", "after null/null", "last null/null");
     }
   }
 

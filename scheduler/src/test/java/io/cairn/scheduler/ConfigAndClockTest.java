@@ -43,15 +43,14 @@ class ConfigAndClockTest {
     DeterministicScheduler scheduler = new DeterministicScheduler(new SimClock(0));
     RecordingActor actor = new RecordingActor("args");
 
-    assertThatThrownBy(() -> actor.schedule(Duration.ZERO, () -> { }))
+    assertThatThrownBy(() -> actor.schedule(Duration.ZERO, () -> {}))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("was not started yet");
     scheduler.start(actor);
-    assertThatThrownBy(() -> actor.schedule(Duration.ofMillis(-1), () -> { }))
+    assertThatThrownBy(() -> actor.schedule(Duration.ofMillis(-1), () -> {}))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Expected delay >= 0, but was PT-0.001S (actor args)");
-    assertThatThrownBy(
-        () -> actor.scheduleAtFixedRate(Duration.ZERO, Duration.ZERO, () -> { }))
+    assertThatThrownBy(() -> actor.scheduleAtFixedRate(Duration.ZERO, Duration.ZERO, () -> {}))
         .hasMessage("Expected period > 0, but was PT0S (actor args)");
     assertThatThrownBy(() -> new BackoffIdleStrategy(1, 1, 10, 5))
         .isInstanceOf(IllegalArgumentException.class);

@@ -50,12 +50,17 @@ class DeterministicReplayTest {
       int id = step;
       switch (random.nextInt(3)) {
         case 0 -> target.submit(() -> trace.add(clock.nanos() + " " + target.name() + " m" + id));
-        case 1 -> target.schedule(Duration.ofMillis(random.nextInt(20)),
-            () -> trace.add(clock.nanos() + " " + target.name() + " t" + id));
-        default -> scheduler.schedule(Duration.ofMillis(random.nextInt(20)), () -> {
-          trace.add(clock.nanos() + " net " + id);
-          target.submit(() -> trace.add(clock.nanos() + " " + target.name() + " d" + id));
-        });
+        case 1 ->
+            target.schedule(
+                Duration.ofMillis(random.nextInt(20)),
+                () -> trace.add(clock.nanos() + " " + target.name() + " t" + id));
+        default ->
+            scheduler.schedule(
+                Duration.ofMillis(random.nextInt(20)),
+                () -> {
+                  trace.add(clock.nanos() + " net " + id);
+                  target.submit(() -> trace.add(clock.nanos() + " " + target.name() + " d" + id));
+                });
       }
       if (random.nextInt(10) == 0) {
         scheduler.runFor(Duration.ofMillis(random.nextInt(5)));

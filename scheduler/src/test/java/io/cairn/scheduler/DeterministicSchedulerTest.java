@@ -70,7 +70,8 @@ class DeterministicSchedulerTest {
   void shouldRefuseToStartAnActorTwice() {
     RecordingActor actor = started("twice");
 
-    assertThat(scheduler.start(actor)).failsWithin(Duration.ZERO)
+    assertThat(scheduler.start(actor))
+        .failsWithin(Duration.ZERO)
         .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(IllegalStateException.class);
     assertThat(actor.events).containsExactly("start");
@@ -123,8 +124,9 @@ class DeterministicSchedulerTest {
     RecordingActor actor = started("cancel");
     List<Long> ticks = new ArrayList<>();
     Cancellable oneShot = actor.schedule(Duration.ofMillis(5), () -> log.add("one-shot"));
-    Cancellable periodic = actor.scheduleAtFixedRate(
-        Duration.ZERO, Duration.ofMillis(10), () -> ticks.add(clock.millis()));
+    Cancellable periodic =
+        actor.scheduleAtFixedRate(
+            Duration.ZERO, Duration.ofMillis(10), () -> ticks.add(clock.millis()));
     Cancellable plain = scheduler.schedule(Duration.ofMillis(7), () -> log.add("plain"));
 
     // when
@@ -148,12 +150,16 @@ class DeterministicSchedulerTest {
     RecordingActor actor = started("self-cancel");
     List<Long> ticks = new ArrayList<>();
     Cancellable[] handle = new Cancellable[1];
-    handle[0] = actor.scheduleAtFixedRate(Duration.ofMillis(1), Duration.ofMillis(1), () -> {
-      ticks.add(clock.millis());
-      if (ticks.size() == 3) {
-        handle[0].cancel();
-      }
-    });
+    handle[0] =
+        actor.scheduleAtFixedRate(
+            Duration.ofMillis(1),
+            Duration.ofMillis(1),
+            () -> {
+              ticks.add(clock.millis());
+              if (ticks.size() == 3) {
+                handle[0].cancel();
+              }
+            });
 
     scheduler.runFor(Duration.ofMillis(50));
 
@@ -177,7 +183,8 @@ class DeterministicSchedulerTest {
     assertThat(actor.isClosed()).isTrue();
     assertThat(timer.isCancelled()).isTrue();
     assertThat(late).isCompletedExceptionally();
-    assertThat(lateCall).failsWithin(Duration.ZERO)
+    assertThat(lateCall)
+        .failsWithin(Duration.ZERO)
         .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> actor.executor().execute(() -> actor.events.add("late")))
@@ -202,18 +209,25 @@ class DeterministicSchedulerTest {
     IllegalArgumentException boom = new IllegalArgumentException("boom");
 
     // when
-    CompletableFuture<Void> failed = actor.submit(() -> {
-      throw boom;
-    });
-    actor.executor().execute(() -> {
-      throw new IllegalStateException("plain runnable failure");
-    });
+    CompletableFuture<Void> failed =
+        actor.submit(
+            () -> {
+              throw boom;
+            });
+    actor
+        .executor()
+        .execute(
+            () -> {
+              throw new IllegalStateException("plain runnable failure");
+            });
     CompletableFuture<String> next = actor.call(() -> "still alive");
     scheduler.runUntilIdle();
 
     // then
-    assertThat(failed).failsWithin(Duration.ZERO)
-        .withThrowableOfType(ExecutionException.class).withCause(boom);
+    assertThat(failed)
+        .failsWithin(Duration.ZERO)
+        .withThrowableOfType(ExecutionException.class)
+        .withCause(boom);
     assertThat(next).isCompletedWithValue("still alive");
   }
 
@@ -222,10 +236,11 @@ class DeterministicSchedulerTest {
     // given
     RecordingActor actor = started("idle");
     scheduler.schedule(Duration.ofMillis(10), () -> log.add("later"));
-    actor.submit(() -> {
-      log.add("now");
-      actor.submit(() -> log.add("added now"));
-    });
+    actor.submit(
+        () -> {
+          log.add("now");
+          actor.submit(() -> log.add("added now"));
+        });
 
     // when
     int ran = scheduler.runUntilIdle();
@@ -279,10 +294,12 @@ class DeterministicSchedulerTest {
   void shouldCompleteFuturesOnTheActorBeforeItsNextTask() {
     // given
     RecordingActor actor = started("futures");
-    CompletableFuture<String> answer = actor.call(() -> {
-      log.add("task");
-      return "42";
-    });
+    CompletableFuture<String> answer =
+        actor.call(
+            () -> {
+              log.add("task");
+              return "42";
+            });
     answer.thenAccept(v -> log.add("dependent " + v));
     actor.submit(() -> log.add("next task"));
 
@@ -343,7 +360,8 @@ class DeterministicSchedulerTest {
 
     // then
     assertThat(actor.queueDepth()).isEqualTo(2);
-    assertThat(refused).failsWithin(Duration.ZERO)
+    assertThat(refused)
+        .failsWithin(Duration.ZERO)
         .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(RejectedExecutionException.class);
     assertThatThrownBy(() -> actor.executor().execute(() -> log.add("4")))
@@ -368,7 +386,7 @@ class DeterministicSchedulerTest {
     assertThat(b.events).containsExactly("start", "close");
     assertThat(scheduler.hasPendingTasks()).isFalse();
     assertThat(scheduler.start(new RecordingActor("c"))).isCompletedExceptionally();
-    assertThatThrownBy(() -> scheduler.executor().execute(() -> { }))
+    assertThatThrownBy(() -> scheduler.executor().execute(() -> {}))
         .isInstanceOf(RejectedExecutionException.class);
   }
 

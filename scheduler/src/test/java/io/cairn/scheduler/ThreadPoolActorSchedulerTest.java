@@ -23,13 +23,17 @@ class ThreadPoolActorSchedulerTest {
 
   /** Generous: a slow machine must only make these tests slower, never fail them. */
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
   private static final AtomicInteger SCHEDULER_IDS = new AtomicInteger();
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final String name = "test" + SCHEDULER_IDS.incrementAndGet();
-  private final ThreadPoolActorScheduler scheduler = new ThreadPoolActorScheduler(name,
-      ActorSchedulerConfig.defaults().withThreadCount(2).withCloseTimeout(TIMEOUT),
-      Clock.system(), registry);
+  private final ThreadPoolActorScheduler scheduler =
+      new ThreadPoolActorScheduler(
+          name,
+          ActorSchedulerConfig.defaults().withThreadCount(2).withCloseTimeout(TIMEOUT),
+          Clock.system(),
+          registry);
 
   @AfterEach
   void closeScheduler() {
@@ -62,24 +66,31 @@ class ThreadPoolActorSchedulerTest {
     Thread[] producers = new Thread[2];
     for (int p = 0; p < producers.length; p++) {
       int first = p;
-      producers[p] = new Thread(() -> {
-        for (int t = 0; t < tasksPerActor; t++) {
-          for (int a = first; a < actorCount; a += producers.length) {
-            int actorIndex = a;
-            int taskIndex = t;
-            done.add(actors.get(a).submit(() -> {
-              if (inFlight.get(actorIndex).incrementAndGet() != 1) {
-                overlaps.incrementAndGet();
-              }
-              for (int spin = 0; spin < 50; spin++) {
-                Thread.onSpinWait();
-              }
-              runOrder.get(actorIndex).add(taskIndex);
-              inFlight.get(actorIndex).decrementAndGet();
-            }));
-          }
-        }
-      }, "producer-" + p);
+      producers[p] =
+          new Thread(
+              () -> {
+                for (int t = 0; t < tasksPerActor; t++) {
+                  for (int a = first; a < actorCount; a += producers.length) {
+                    int actorIndex = a;
+                    int taskIndex = t;
+                    done.add(
+                        actors
+                            .get(a)
+                            .submit(
+                                () -> {
+                                  if (inFlight.get(actorIndex).incrementAndGet() != 1) {
+                                    overlaps.incrementAndGet();
+                                  }
+                                  for (int spin = 0; spin < 50; spin++) {
+                                    Thread.onSpinWait();
+                                  }
+                                  runOrder.get(actorIndex).add(taskIndex);
+                                  inFlight.get(actorIndex).decrementAndGet();
+                                }));
+                  }
+                }
+              },
+              "producer-" + p);
       producers[p].start();
     }
     for (Thread producer : producers) {
@@ -101,9 +112,12 @@ class ThreadPoolActorSchedulerTest {
   @Test
   void shouldLetOtherActorsRunBetweenTurnsOfABusyActor() throws Exception {
     // given one worker that runs at most 8 tasks of an actor per turn
-    try (ThreadPoolActorScheduler single = new ThreadPoolActorScheduler(name + "-fair",
-        ActorSchedulerConfig.defaults().withThreadCount(1).withTasksPerTurn(8), Clock.system(),
-        new SimpleMeterRegistry())) {
+    try (ThreadPoolActorScheduler single =
+        new ThreadPoolActorScheduler(
+            name + "-fair",
+            ActorSchedulerConfig.defaults().withThreadCount(1).withTasksPerTurn(8),
+            Clock.system(),
+            new SimpleMeterRegistry())) {
       RecordingActor busy = new RecordingActor("busy");
       RecordingActor other = new RecordingActor("other");
       single.start(busy).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -111,15 +125,16 @@ class ThreadPoolActorSchedulerTest {
       CountDownLatch entered = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       AtomicInteger busyDone = new AtomicInteger();
-      busy.submit(() -> {
-        entered.countDown();
-        try {
-          release.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        busyDone.incrementAndGet();
-      });
+      busy.submit(
+          () -> {
+            entered.countDown();
+            try {
+              release.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            busyDone.incrementAndGet();
+          });
       assertThat(entered.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
       for (int i = 0; i < 99; i++) {
         busy.submit(busyDone::incrementAndGet);
@@ -145,8 +160,9 @@ class ThreadPoolActorSchedulerTest {
 
     // when
     actor.schedule(Duration.ofMillis(20), () -> firedOn.add(Thread.currentThread().getName()));
-    Cancellable periodic = actor.scheduleAtFixedRate(
-        Duration.ofMillis(5), Duration.ofMillis(5), ticks::incrementAndGet);
+    Cancellable periodic =
+        actor.scheduleAtFixedRate(
+            Duration.ofMillis(5), Duration.ofMillis(5), ticks::incrementAndGet);
 
     // then
     await().atMost(TIMEOUT).until(() -> firedOn.size() == 1 && ticks.get() >= 3);
@@ -211,12 +227,16 @@ class ThreadPoolActorSchedulerTest {
     RecordingActor actor = started("faulty");
 
     // when
-    CompletableFuture<Void> failed = actor.submit(() -> {
-      throw new IllegalStateException("boom");
-    });
-    CompletableFuture<Object> interrupted = actor.call(() -> {
-      throw new InterruptedException("stop");
-    });
+    CompletableFuture<Void> failed =
+        actor.submit(
+            () -> {
+              throw new IllegalStateException("boom");
+            });
+    CompletableFuture<Object> interrupted =
+        actor.call(
+            () -> {
+              throw new InterruptedException("stop");
+            });
     List<CompletableFuture<Integer>> later = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       int value = i;
@@ -224,35 +244,45 @@ class ThreadPoolActorSchedulerTest {
     }
 
     // then
-    assertThat(failed).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+    assertThat(failed)
+        .failsWithin(TIMEOUT)
+        .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(IllegalStateException.class);
-    assertThat(interrupted).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+    assertThat(interrupted)
+        .failsWithin(TIMEOUT)
+        .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(InterruptedException.class);
     for (int i = 0; i < 10; i++) {
       assertThat(later.get(i).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(i);
     }
-    Boolean workerInterrupted = actor.call(() -> Thread.currentThread().isInterrupted())
-        .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    Boolean workerInterrupted =
+        actor
+            .call(() -> Thread.currentThread().isInterrupted())
+            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     assertThat(workerInterrupted).isFalse();
   }
 
   @Test
   void shouldClearInterruptsLeftByOnStartAndOnCloseBeforeTheNextUnitOfWork() throws Exception {
     // given one worker, so everything below runs on the same thread
-    try (ThreadPoolActorScheduler single = new ThreadPoolActorScheduler(name + "-interrupt",
-        ActorSchedulerConfig.defaults().withThreadCount(1).withCloseTimeout(TIMEOUT),
-        Clock.system(), new SimpleMeterRegistry())) {
-      Actor interrupting = new Actor("interrupting") {
-        @Override
-        protected void onStart() {
-          Thread.currentThread().interrupt();
-        }
+    try (ThreadPoolActorScheduler single =
+        new ThreadPoolActorScheduler(
+            name + "-interrupt",
+            ActorSchedulerConfig.defaults().withThreadCount(1).withCloseTimeout(TIMEOUT),
+            Clock.system(),
+            new SimpleMeterRegistry())) {
+      Actor interrupting =
+          new Actor("interrupting") {
+            @Override
+            protected void onStart() {
+              Thread.currentThread().interrupt();
+            }
 
-        @Override
-        protected void onClose() {
-          Thread.currentThread().interrupt();
-        }
-      };
+            @Override
+            protected void onClose() {
+              Thread.currentThread().interrupt();
+            }
+          };
       RecordingActor other = new RecordingActor("other");
       single.start(other).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       // queued while NEW, so it runs in the same turn as onStart
@@ -267,9 +297,11 @@ class ThreadPoolActorSchedulerTest {
 
       // then
       assertThat(afterStart.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
-          .as("interrupted after onStart").isFalse();
+          .as("interrupted after onStart")
+          .isFalse();
       assertThat(afterClose.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
-          .as("interrupted after another actor's onClose").isFalse();
+          .as("interrupted after another actor's onClose")
+          .isFalse();
     }
   }
 
@@ -277,7 +309,7 @@ class ThreadPoolActorSchedulerTest {
   void shouldCloseActorsAndStopThreadsOnClose() throws Exception {
     // given
     RecordingActor actor = started("closing");
-    actor.scheduleAtFixedRate(Duration.ofMillis(1), Duration.ofMillis(1), () -> { });
+    actor.scheduleAtFixedRate(Duration.ofMillis(1), Duration.ofMillis(1), () -> {});
     assertThat(schedulerThreads()).hasSize(3); // 2 workers + the timer
 
     // when
@@ -297,22 +329,26 @@ class ThreadPoolActorSchedulerTest {
     RecordingActor actor = started("metered");
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<Void> blocker = actor.submit(() -> {
-      entered.countDown();
-      try {
-        release.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    CompletableFuture<Void> blocker =
+        actor.submit(
+            () -> {
+              entered.countDown();
+              try {
+                release.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     assertThat(entered.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
     List<CompletableFuture<Void>> queued = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      queued.add(actor.submit(() -> { }));
+      queued.add(actor.submit(() -> {}));
     }
-    queued.add(actor.submit(() -> {
-      throw new IllegalStateException("counted as failure");
-    }));
+    queued.add(
+        actor.submit(
+            () -> {
+              throw new IllegalStateException("counted as failure");
+            }));
 
     // then
     Gauge depth = registry.get(SchedulerMetrics.QUEUE_DEPTH).gauge();
@@ -325,7 +361,8 @@ class ThreadPoolActorSchedulerTest {
     release.countDown();
     blocker.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new))
-        .exceptionally(e -> null).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        .exceptionally(e -> null)
+        .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 
     // then: a task is taken off the queue before it runs and counted before its future completes
     assertThat(depth.value()).isZero();

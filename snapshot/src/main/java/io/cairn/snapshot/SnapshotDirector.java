@@ -21,10 +21,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It runs inside its owner actor — the one that owns the state — so reading the positions, the
  * digest and writing the RocksDB checkpoint happen in one task on the state's thread. Then it waits
- * until the log is committed up to the snapshot's {@link SnapshotPositions#requiredCommitPosition()}
- * (call {@link #commitPositionUpdated()} when the commit position moves; a snapshot still waiting
- * one interval later is dropped), and persists it (checksums, fsync, rename) on the I/O executor,
- * off the owner's thread. One snapshot at a time: a request while one is in progress gets that one.
+ * until the log is committed up to the snapshot's {@link
+ * SnapshotPositions#requiredCommitPosition()} (call {@link #commitPositionUpdated()} when the
+ * commit position moves; a snapshot still waiting one interval later is dropped), and persists it
+ * (checksums, fsync, rename) on the I/O executor, off the owner's thread. One snapshot at a time: a
+ * request while one is in progress gets that one.
  *
  * <p>Meters: {@value SnapshotMetrics#ATTEMPTS} with {@code result} = persisted | skipped | failed.
  */
@@ -111,7 +112,8 @@ public final class SnapshotDirector {
   }
 
   private void onInterval() {
-    if (pending != null && !persisting
+    if (pending != null
+        && !persisting
         && clock.millis() - pendingSinceMillis >= config.snapshotInterval().toMillis()) {
       LOG.warn(
           "Dropping snapshot {}: the log was not committed up to {} within {}",
@@ -136,7 +138,8 @@ public final class SnapshotDirector {
     final Optional<PersistedSnapshot> latest = store.latestSnapshot();
     if (positions.isEmpty()
         || (latest.isPresent()
-            && positions.get().processedPosition() <= latest.get().metadata().processedPosition())) {
+            && positions.get().processedPosition()
+                <= latest.get().metadata().processedPosition())) {
       skipped.increment();
       LOG.debug("No snapshot: nothing processed since {}", latest.map(PersistedSnapshot::id));
       return CompletableFuture.completedFuture(Optional.empty());
@@ -207,8 +210,8 @@ public final class SnapshotDirector {
 
   /**
    * I/O thread: hands the outcome to the owner. An owner that closed meanwhile (a leader change, a
-   * shutdown) refuses the task and {@link #close()} left the future to this persist, so complete
-   * it here: otherwise the caller of {@link #takeSnapshot()} would wait forever.
+   * shutdown) refuses the task and {@link #close()} left the future to this persist, so complete it
+   * here: otherwise the caller of {@link #takeSnapshot()} would wait forever.
    */
   private void report(
       CompletableFuture<Optional<PersistedSnapshot>> result,

@@ -4,8 +4,8 @@ import java.util.Comparator;
 import java.util.Optional;
 
 /**
- * Identifies a snapshot and orders snapshots: by raft {@code index}, then {@code term}, then
- * {@code processedPosition}, then {@code lastWrittenPosition}. The newest snapshot is the greatest.
+ * Identifies a snapshot and orders snapshots: by raft {@code index}, then {@code term}, then {@code
+ * processedPosition}, then {@code lastWrittenPosition}. The newest snapshot is the greatest.
  *
  * <p>Its text form {@code <index>-<term>-<processedPosition>-<lastWrittenPosition>} (decimal, no
  * sign, no leading zeros) is the name of the snapshot's directory. {@link #parse(String)} accepts
@@ -14,8 +14,8 @@ import java.util.Optional;
  * @param index the raft index of the last log entry the snapshot covers, at least 1
  * @param term the raft term of that entry, at least 1
  * @param processedPosition the position of the last processed command, at least 0 (0: none)
- * @param lastWrittenPosition the highest position written as a follow-up of the processed
- *     commands, at least 0 (0: none)
+ * @param lastWrittenPosition the highest position written as a follow-up of the processed commands,
+ *     at least 0 (0: none)
  */
 public record SnapshotId(long index, long term, long processedPosition, long lastWrittenPosition)
     implements Comparable<SnapshotId> {

@@ -4,15 +4,15 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * What a snapshot records about the state it holds; stored in the snapshot's metadata file (see
- * the module README for the format) and covered by its checksum file.
+ * What a snapshot records about the state it holds; stored in the snapshot's metadata file (see the
+ * module README for the format) and covered by its checksum file.
  *
  * @param index the raft index of the last log entry the state covers, at least 1
  * @param term the raft term of that entry, at least 1
  * @param processedPosition the position of the last processed command, at least 0 (0: none)
  * @param exportedPosition the lowest position every exporter has seen, at least 0 (0: none)
- * @param lastWrittenPosition the highest position written as a follow-up of the processed
- *     commands, at least 0 (0: none); a backup may use the snapshot only if both this and {@code
+ * @param lastWrittenPosition the highest position written as a follow-up of the processed commands,
+ *     at least 0 (0: none); a backup may use the snapshot only if both this and {@code
  *     processedPosition} are below its checkpoint position
  * @param brokerVersion the version of the broker that took the snapshot, not blank, at most 64
  *     characters of {@code [A-Za-z0-9._+-]}

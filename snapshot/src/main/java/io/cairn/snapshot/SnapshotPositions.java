@@ -8,8 +8,8 @@ package io.cairn.snapshot;
  * @param term the raft term of that entry, at least 1
  * @param processedPosition the position of the last processed command, at least 0
  * @param exportedPosition the lowest position every exporter has seen, at least 0
- * @param lastWrittenPosition the highest position written as a follow-up of the processed
- *     commands, at least 0
+ * @param lastWrittenPosition the highest position written as a follow-up of the processed commands,
+ *     at least 0
  */
 public record SnapshotPositions(
     long index,

@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * Receives a snapshot chunk by chunk into a transient directory of the store. Nothing is visible
- * until {@link #commit()} succeeds; after {@link #abort()}, or a rejected chunk followed by
- * {@link #abort()}, nothing is left behind. Used by one thread.
+ * until {@link #commit()} succeeds; after {@link #abort()}, or a rejected chunk followed by {@link
+ * #abort()}, nothing is left behind. Used by one thread.
  *
  * <p>The first chunks must be the checksum file's; its CRC32C must equal the chunks' snapshot
  * checksum. Every later file must be listed in it, arrive in its order, and match its size and

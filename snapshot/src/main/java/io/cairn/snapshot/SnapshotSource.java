@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * What a {@link SnapshotDirector} needs from its partition. Every method is called on the thread
- * of the director's owner actor, the one that owns the state, so {@link #positions()}, {@link
- * #stateDigest()} and {@link #writeState(Path)} called one after the other in one task describe
- * the same state.
+ * What a {@link SnapshotDirector} needs from its partition. Every method is called on the thread of
+ * the director's owner actor, the one that owns the state, so {@link #positions()}, {@link
+ * #stateDigest()} and {@link #writeState(Path)} called one after the other in one task describe the
+ * same state.
  */
 public interface SnapshotSource {
 

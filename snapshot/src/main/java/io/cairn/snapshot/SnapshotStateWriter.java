@@ -3,9 +3,7 @@ package io.cairn.snapshot;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/**
- * Writes a partition's state into a snapshot; {@code CairnDb::createCheckpoint} is one.
- */
+/** Writes a partition's state into a snapshot; {@code CairnDb::createCheckpoint} is one. */
 @FunctionalInterface
 public interface SnapshotStateWriter {
 

@@ -15,8 +15,8 @@ import java.util.function.Predicate;
  * them, retention, the log compaction bound, verified recovery, replication in chunks, and
  * installation from backup files.
  *
- * <p><b>What exists.</b> A snapshot exists iff its directory in the snapshots directory is named
- * by a valid {@link SnapshotId} and holds a valid checksum file (written last, before the atomic
+ * <p><b>What exists.</b> A snapshot exists iff its directory in the snapshots directory is named by
+ * a valid {@link SnapshotId} and holds a valid checksum file (written last, before the atomic
  * rename). Anything else found at open — a directory without a valid checksum file, leftover
  * transient directories — is deleted with a WARN.
  *
@@ -74,8 +74,8 @@ public interface SnapshotStore extends AutoCloseable {
 
   /**
    * Reserves the newest snapshot that satisfies {@code eligible}, atomically: no snapshot can be
-   * deleted between the choice and the reservation. A backup reserves this way, with "processed
-   * and last written positions below the checkpoint position", before it talks to its store.
+   * deleted between the choice and the reservation. A backup reserves this way, with "processed and
+   * last written positions below the checkpoint position", before it talks to its store.
    *
    * @return the reservation, or empty if no snapshot is eligible
    */
@@ -106,11 +106,11 @@ public interface SnapshotStore extends AutoCloseable {
   void verify(SnapshotId id);
 
   /**
-   * Copies the state files of the newest valid snapshot into {@code target}, verifying every
-   * byte copied against the checksum file, so the copy can be opened as a database. A snapshot
-   * that does not match is marked corrupt (ERROR naming file, expected and actual) and the next
-   * older one is tried; when none is left the result is empty and the caller replays the whole log.
-   * Corrupt state is never left in {@code target}.
+   * Copies the state files of the newest valid snapshot into {@code target}, verifying every byte
+   * copied against the checksum file, so the copy can be opened as a database. A snapshot that does
+   * not match is marked corrupt (ERROR naming file, expected and actual) and the next older one is
+   * tried; when none is left the result is empty and the caller replays the whole log. Corrupt
+   * state is never left in {@code target}.
    *
    * @param target a directory that does not exist yet; its parent exists
    * @return the snapshot whose state is now in {@code target}, or empty (then {@code target} does
@@ -121,10 +121,10 @@ public interface SnapshotStore extends AutoCloseable {
   Optional<PersistedSnapshot> copyForRecovery(Path target);
 
   /**
-   * Installs a snapshot from a complete set of its files (the checksum file, the metadata file
-   * and the state files; file names are taken from the paths), as fetched from a backup. Every
-   * file is copied and checked against the checksum file first; the snapshot is then persisted
-   * like a taken one. If a snapshot with the same id exists already, it is returned.
+   * Installs a snapshot from a complete set of its files (the checksum file, the metadata file and
+   * the state files; file names are taken from the paths), as fetched from a backup. Every file is
+   * copied and checked against the checksum file first; the snapshot is then persisted like a taken
+   * one. If a snapshot with the same id exists already, it is returned.
    *
    * @throws CorruptedSnapshotException if a file does not match, one is missing or extra (nothing
    *     is installed)
@@ -144,8 +144,8 @@ public interface SnapshotStore extends AutoCloseable {
   SnapshotReceiver newReceiver(long index, long term);
 
   /**
-   * Stops offering the store. Open reservations and holds stay valid objects but the files are
-   * left as they are; transient snapshots are left for the next open to clean up. Idempotent.
+   * Stops offering the store. Open reservations and holds stay valid objects but the files are left
+   * as they are; transient snapshots are left for the next open to clean up. Idempotent.
    */
   @Override
   void close();

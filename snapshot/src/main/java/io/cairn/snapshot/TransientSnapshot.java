@@ -28,9 +28,9 @@ public interface TransientSnapshot {
 
   /**
    * Writes the metadata file and then the checksum file (CRC32C of every file, last), fsyncs every
-   * file and the directory, and renames the directory atomically into the snapshots directory;
-   * then applies retention. If a snapshot with the same id exists already, this one is dropped
-   * and the existing one returned.
+   * file and the directory, and renames the directory atomically into the snapshots directory; then
+   * applies retention. If a snapshot with the same id exists already, this one is dropped and the
+   * existing one returned.
    *
    * @return the persisted snapshot
    * @throws IllegalStateException if no state was written, or the snapshot was aborted

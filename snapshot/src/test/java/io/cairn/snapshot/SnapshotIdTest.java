@@ -16,9 +16,13 @@ final class SnapshotIdTest {
 
   private static final long SEED = 0x5A9_1D00L;
   private static final Gen<SnapshotId> IDS =
-      longs().between(1, Long.MAX_VALUE)
-          .zip(longs().between(1, Long.MAX_VALUE), longs().between(0, Long.MAX_VALUE),
-              longs().between(0, Long.MAX_VALUE), SnapshotId::new);
+      longs()
+          .between(1, Long.MAX_VALUE)
+          .zip(
+              longs().between(1, Long.MAX_VALUE),
+              longs().between(0, Long.MAX_VALUE),
+              longs().between(0, Long.MAX_VALUE),
+              SnapshotId::new);
 
   @Test
   void shouldRoundTripEveryIdThroughItsDirectoryName() {
@@ -53,8 +57,18 @@ final class SnapshotIdTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "", "1-1-1", "1-1-1-1-1", "0-1-1-1", "1-0-1-1", "01-1-1-1", "1-1--1-1", "1-1-+1-1",
-        "1-1-1-1 ", "a-1-1-1", "1-1-1-99999999999999999999", "1-1-1-9223372036854775808"
+        "",
+        "1-1-1",
+        "1-1-1-1-1",
+        "0-1-1-1",
+        "1-0-1-1",
+        "01-1-1-1",
+        "1-1--1-1",
+        "1-1-+1-1",
+        "1-1-1-1 ",
+        "a-1-1-1",
+        "1-1-1-99999999999999999999",
+        "1-1-1-9223372036854775808"
       })
   void shouldRejectMalformedNames(String name) {
     assertThat(SnapshotId.tryParse(name)).isEmpty();

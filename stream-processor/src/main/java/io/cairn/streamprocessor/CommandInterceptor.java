@@ -1,12 +1,12 @@
 package io.cairn.streamprocessor;
 
 /**
- * Runs before the processor of every command, in the order interceptors were registered, inside
- * the command's transaction. It may append records to the command's batch (before those of the
+ * Runs before the processor of every command, in the order interceptors were registered, inside the
+ * command's transaction. It may append records to the command's batch (before those of the
  * processor) and may take the command over entirely.
  *
- * <p>Example, the consistent cut (DESIGN.md §7): an inter-partition command carries a checkpoint
- * id higher than the partition's last one. The cut requires that {@code CHECKPOINT CREATE(id)} is
+ * <p>Example, the consistent cut (DESIGN.md §7): an inter-partition command carries a checkpoint id
+ * higher than the partition's last one. The cut requires that {@code CHECKPOINT CREATE(id)} is
  * processed <em>before</em> the command, so the interceptor appends {@code CREATE(id)} and then a
  * copy of the command ({@link ProcessingResultBuilder#appendCommand(io.cairn.protocol.Record)}) and
  * answers {@link Decision#HANDLED}: the batch {@code [CREATE(id), command]} is written, and both

@@ -17,10 +17,10 @@ package io.cairn.streamprocessor;
  * </ul>
  *
  * <p>A processor that throws has its command rejected with {@code PROCESSING_ERROR} (reason = the
- * exception's message) and every change of its transaction rolled back; processing goes on with
- * the next command. Where a failure must not be skipped that way (a broken invariant), the
- * processor calls {@link ProcessingResultBuilder#failPartition} instead: the transaction is rolled
- * back and the partition halts at this command with health {@code FAILED}.
+ * exception's message) and every change of its transaction rolled back; processing goes on with the
+ * next command. Where a failure must not be skipped that way (a broken invariant), the processor
+ * calls {@link ProcessingResultBuilder#failPartition} instead: the transaction is rolled back and
+ * the partition halts at this command with health {@code FAILED}.
  */
 @FunctionalInterface
 public interface CommandProcessor {

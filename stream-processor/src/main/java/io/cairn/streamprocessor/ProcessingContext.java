@@ -35,8 +35,8 @@ public interface ProcessingContext {
   }
 
   /**
-   * The command's timestamp: the time to use for every decision, and the timestamp of its
-   * follow-up records. Never read a clock instead.
+   * The command's timestamp: the time to use for every decision, and the timestamp of its follow-up
+   * records. Never read a clock instead.
    */
   default long timestamp() {
     return command().metadata().timestamp();

@@ -59,8 +59,8 @@ public final class ProcessingPositions {
   }
 
   /**
-   * Stores both positions, in the open transaction if there is one. Only the stream processor
-   * calls this.
+   * Stores both positions, in the open transaction if there is one. Only the stream processor calls
+   * this.
    */
   public void store(final long lastProcessedPosition, final long lastWrittenPosition) {
     family.put(LAST_PROCESSED, lastProcessedPosition);

@@ -11,8 +11,8 @@ import io.cairn.protocol.RejectionType;
  * and the side effects.
  *
  * <p>Every follow-up record gets the command's position as its source position and the command's
- * timestamp. The batch is: every {@linkplain #prependCommand prepended} command in call order,
- * then every appended record in call order.
+ * timestamp. The batch is: every {@linkplain #prependCommand prepended} command in call order, then
+ * every appended record in call order.
  */
 public interface ProcessingResultBuilder {
 
@@ -21,8 +21,8 @@ public interface ProcessingResultBuilder {
    * intent}, so that what the processor reads next sees it.
    *
    * @throws IllegalArgumentException if {@code intent} is not an event intent
-   * @throws EventApplierException if no applier is registered or the applier threw; the
-   *     partition fails whatever the caller does with this exception
+   * @throws EventApplierException if no applier is registered or the applier threw; the partition
+   *     fails whatever the caller does with this exception
    */
   ProcessingResultBuilder appendEvent(long key, Intent intent, RecordValue value);
 

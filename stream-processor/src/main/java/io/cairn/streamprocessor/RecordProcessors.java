@@ -77,8 +77,8 @@ public final class RecordProcessors {
     /**
      * Registers the applier of events {@code (valueType, intent)}.
      *
-     * @throws IllegalArgumentException if the intent is not an event intent of {@code valueType}, or
-     *     an applier is registered for it already
+     * @throws IllegalArgumentException if the intent is not an event intent of {@code valueType},
+     *     or an applier is registered for it already
      */
     public Builder applier(
         final ValueType valueType, final Intent intent, final EventApplier applier) {

@@ -35,22 +35,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Leader.</b> It first replays up to the log's {@linkplain LogStream#lastWrittenPosition()
  * last written position} at start (everything earlier leaders wrote, which this leader will
- * commit), then reads again from the last processed position and processes each command: see
- * {@link CommandProcessing}. Responses and side effects run only once the command's batch is
- * committed. On backpressure the same command is retried after {@link
- * StreamProcessorConfig#writeRetryDelay()} or the next commit. When the log answers that this
- * member does not lead, processing stops ({@link StreamProcessorPhase#NOT_LEADER}).
+ * commit), then reads again from the last processed position and processes each command: see {@link
+ * CommandProcessing}. Responses and side effects run only once the command's batch is committed. On
+ * backpressure the same command is retried after {@link StreamProcessorConfig#writeRetryDelay()} or
+ * the next commit. When the log answers that this member does not lead, processing stops ({@link
+ * StreamProcessorPhase#NOT_LEADER}).
  *
  * <p><b>Ordering and leadership loss.</b> A command's state transaction commits when its batch is
- * handed to the log, before the batch is committed there, so that the next command can be
- * processed on that state at once. If leadership is lost before the batch commits, the batch may
- * be dropped, and the state would hold effects of records that are not in the log. So a processor
- * that ran as {@link StreamProcessorMode#LEADER} is never reused after leadership ends: the owner
- * closes it, discards its state and rebuilds state from the last snapshot (or from scratch) plus a
- * replay of the committed log in a new processor. The processor writes through {@link
+ * handed to the log, before the batch is committed there, so that the next command can be processed
+ * on that state at once. If leadership is lost before the batch commits, the batch may be dropped,
+ * and the state would hold effects of records that are not in the log. So a processor that ran as
+ * {@link StreamProcessorMode#LEADER} is never reused after leadership ends: the owner closes it,
+ * discards its state and rebuilds state from the last snapshot (or from scratch) plus a replay of
+ * the committed log in a new processor. The processor writes through {@link
  * LogStream#newLeaderWriter()}, so even if the member leads again before the owner reacts, it stops
- * ({@link StreamProcessorPhase#NOT_LEADER}) rather than extend that state. Pending responses and side
- * effects are dropped (clients retry; side effects are re-triggered by their owners).
+ * ({@link StreamProcessorPhase#NOT_LEADER}) rather than extend that state. Pending responses and
+ * side effects are dropped (clients retry; side effects are re-triggered by their owners).
  *
  * <p><b>Failures.</b> A processor that throws gets its command rejected (see {@link
  * CommandProcessor}). A processor or interceptor that calls {@link
@@ -362,11 +362,12 @@ public final class StreamProcessor extends Actor {
     final boolean legal =
         switch (next) {
           case REPLAYING -> current == StreamProcessorPhase.STARTING;
-          case PROCESSING -> current == StreamProcessorPhase.REPLAYING
-              && mode == StreamProcessorMode.LEADER;
+          case PROCESSING ->
+              current == StreamProcessorPhase.REPLAYING && mode == StreamProcessorMode.LEADER;
           case NOT_LEADER -> current == StreamProcessorPhase.PROCESSING;
-          case FAILED -> current == StreamProcessorPhase.REPLAYING
-              || current == StreamProcessorPhase.PROCESSING;
+          case FAILED ->
+              current == StreamProcessorPhase.REPLAYING
+                  || current == StreamProcessorPhase.PROCESSING;
           case CLOSED -> current != StreamProcessorPhase.CLOSED;
           case STARTING -> false;
         };
@@ -411,8 +412,8 @@ public final class StreamProcessor extends Actor {
 
     /**
      * The partition's state, opened with {@link StreamProcessorColumnFamily#all()} among its
-     * families. Owned by the caller (not closed by the processor); the processor is its only
-     * user while it runs.
+     * families. Owned by the caller (not closed by the processor); the processor is its only user
+     * while it runs.
      */
     public Builder db(final CairnDb value) {
       db = value;

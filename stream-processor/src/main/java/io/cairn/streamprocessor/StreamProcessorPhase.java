@@ -9,8 +9,8 @@ package io.cairn.streamprocessor;
  *                 └─────────────┴────────▶ FAILED        (any phase ─▶ CLOSED on close)
  * </pre>
  *
- * A follower stays in {@code REPLAYING}. {@code NOT_LEADER} and {@code FAILED} are final: the
- * owner closes the processor.
+ * A follower stays in {@code REPLAYING}. {@code NOT_LEADER} and {@code FAILED} are final: the owner
+ * closes the processor.
  */
 public enum StreamProcessorPhase {
   /** Created, not started on its scheduler yet. */

@@ -29,7 +29,9 @@ final class RecordProcessorsTest {
   @Test
   void shouldRefuseAnIntentOfAnotherValueType() {
     assertThatThrownBy(
-            () -> RecordProcessors.builder().processor(ValueType.ACCOUNT, CheckpointIntent.CREATE, NOTHING))
+            () ->
+                RecordProcessors.builder()
+                    .processor(ValueType.ACCOUNT, CheckpointIntent.CREATE, NOTHING))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "Expected an intent of ACCOUNT, but CREATE belongs to CHECKPOINT (registering a processor)");
@@ -40,7 +42,8 @@ final class RecordProcessorsTest {
     assertThatThrownBy(() -> RecordProcessors.builder().processor(AccountIntent.CREATED, NOTHING))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Expected a command intent for a processor, but ACCOUNT CREATED is an event");
-    assertThatThrownBy(() -> RecordProcessors.builder().applier(AccountIntent.CREATE, EventApplier.NONE))
+    assertThatThrownBy(
+            () -> RecordProcessors.builder().applier(AccountIntent.CREATE, EventApplier.NONE))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Expected an event intent for an applier, but ACCOUNT CREATE is a command");
   }

@@ -57,7 +57,9 @@ final class StreamProcessorBackpressureTest {
 
     // and each retry delay brings one more attempt, until the write is taken, once
     kit.run(RETRY_DELAY.multipliedBy(3));
-    assertThat(kit.followUps(command)).extracting(r -> r.metadata().intent()).containsExactly(AccountIntent.CREATED);
+    assertThat(kit.followUps(command))
+        .extracting(r -> r.metadata().intent())
+        .containsExactly(AccountIntent.CREATED);
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("a");
     assertThat(kit.responses()).hasSize(1);
     assertThat(retries()).isEqualTo(3);
@@ -86,9 +88,12 @@ final class StreamProcessorBackpressureTest {
     kit.logStream().releaseCommits();
     kit.run(RETRY_DELAY.multipliedBy(4));
     final List<Record> events = kit.committedRecords(RecordType.EVENT);
-    assertThat(events).extracting(r -> r.metadata().sourcePosition()).containsExactlyElementsOf(commands);
+    assertThat(events)
+        .extracting(r -> r.metadata().sourcePosition())
+        .containsExactlyElementsOf(commands);
     assertThat(TestLedger.balances(kit.db())).hasSize(5);
-    assertThat(kit.responses()).extracting(StreamProcessorTestKit.Response::requestId)
+    assertThat(kit.responses())
+        .extracting(StreamProcessorTestKit.Response::requestId)
         .containsExactly(1L, 2L, 3L, 4L, 5L);
   }
 

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ProcessingResultBuilder#failPartition}: a processor or an interceptor halts the partition
  * explicitly.
  *
- * <p>The setup: the test ledger, plus a processor for {@code CREDIT APPLY} that deposits the
- * credit (event applied, response and side effect added) and then halts the partition; with an
- * amount of 13 it also throws after halting. An interceptor halts on credits to accounts whose id
- * starts with {@code intercept}, and a second interceptor records every command it sees.
+ * <p>The setup: the test ledger, plus a processor for {@code CREDIT APPLY} that deposits the credit
+ * (event applied, response and side effect added) and then halts the partition; with an amount of
+ * 13 it also throws after halting. An interceptor halts on credits to accounts whose id starts with
+ * {@code intercept}, and a second interceptor records every command it sees.
  */
 final class StreamProcessorFailPartitionTest {
 

@@ -77,9 +77,13 @@ final class StreamProcessorInterceptorTest {
     final long deposited = kit.followUps(rewritten.get(1).position()).get(0).position();
     assertThat(created).isLessThan(deposited);
     assertThat(kit.followUps(rewritten.get(0).position()).get(0).value())
-        .isEqualTo(new CheckpointValue(5, rewritten.get(0).position(), rewritten.get(0).metadata().timestamp()));
+        .isEqualTo(
+            new CheckpointValue(
+                5, rewritten.get(0).position(), rewritten.get(0).metadata().timestamp()));
     assertThat(TestLedger.balances(kit.db())).containsEntry("a", 10L);
-    assertThat(kit.responseTo(77)).hasValueSatisfying(r -> assertThat(r.record().metadata().intent()).isEqualTo(DepositIntent.DEPOSITED));
+    assertThat(kit.responseTo(77))
+        .hasValueSatisfying(
+            r -> assertThat(r.record().metadata().intent()).isEqualTo(DepositIntent.DEPOSITED));
     assertThat(kit.responses()).filteredOn(r -> r.requestId() == 77).hasSize(1);
 
     // and a follower replaying the log agrees
@@ -100,7 +104,8 @@ final class StreamProcessorInterceptorTest {
                   (context, result) -> {
                     if (context.intent() == AccountIntent.CREATE) {
                       final String id = ((AccountValue) context.value()).accountId();
-                      result.appendEvent(context.position(), AccountIntent.CREATED, context.value());
+                      result.appendEvent(
+                          context.position(), AccountIntent.CREATED, context.value());
                       result.prependCommand(
                           RecordMetadata.NO_KEY, DepositIntent.DEPOSIT, new DepositValue(id, 4));
                       return CommandInterceptor.Decision.HANDLED;
@@ -134,7 +139,8 @@ final class StreamProcessorInterceptorTest {
                     if (context.intent() == AccountIntent.CREATE
                         && ((AccountValue) context.value()).accountId().equals("huge")) {
                       for (int i = 0; i < 40; i++) {
-                        result.appendEvent(i, AccountIntent.CREATED, new AccountValue("huge-" + i, 0));
+                        result.appendEvent(
+                            i, AccountIntent.CREATED, new AccountValue("huge-" + i, 0));
                       }
                       return CommandInterceptor.Decision.HANDLED;
                     }
@@ -156,7 +162,8 @@ final class StreamProcessorInterceptorTest {
             r -> {
               assertThat(r.metadata().rejectionType()).isEqualTo(RejectionType.PROCESSING_ERROR);
               assertThat(r.metadata().rejectionReason())
-                  .startsWith("Expected the follow-up records to fit in a batch of at most 1024 bytes");
+                  .startsWith(
+                      "Expected the follow-up records to fit in a batch of at most 1024 bytes");
             });
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("small");
     assertThat(kit.followUps(next)).hasSize(1);
@@ -207,7 +214,8 @@ final class StreamProcessorInterceptorTest {
                 result.appendEvent(
                     value.checkpointId(),
                     CheckpointIntent.CREATED,
-                    new CheckpointValue(value.checkpointId(), context.position(), context.timestamp()));
+                    new CheckpointValue(
+                        value.checkpointId(), context.position(), context.timestamp()));
               } else {
                 result.appendEvent(value.checkpointId(), CheckpointIntent.IGNORED, value);
               }

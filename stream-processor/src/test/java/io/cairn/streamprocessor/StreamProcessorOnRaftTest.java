@@ -168,8 +168,8 @@ final class StreamProcessorOnRaftTest {
   }
 
   /**
-   * What a broker does for one partition on one member: a LEADER processor while the member leads
-   * a term, a FOLLOWER processor otherwise; state of a LEADER processor is discarded when its
+   * What a broker does for one partition on one member: a LEADER processor while the member leads a
+   * term, a FOLLOWER processor otherwise; state of a LEADER processor is discarded when its
    * leadership ends (the README's rule), a follower's state is kept.
    */
   private final class PartitionOwner {

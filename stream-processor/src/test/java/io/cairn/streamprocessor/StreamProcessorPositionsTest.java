@@ -106,8 +106,7 @@ final class StreamProcessorPositionsTest {
     final long written = kit.processor().lastWrittenPosition();
 
     // when
-    final long silent =
-        kit.writeCommand(CreditIntent.ACK, new CreditValue(1, "a", 1, 1, 2));
+    final long silent = kit.writeCommand(CreditIntent.ACK, new CreditValue(1, "a", 1, 1, 2));
     kit.runUntilIdle();
 
     // then

@@ -129,8 +129,9 @@ final class StreamProcessorProcessingTest {
     kit.runUntilIdle();
     assertThat(kit.responseTo(failingRequest))
         .hasValueSatisfying(
-            r -> assertThat(r.record().metadata().rejectionType())
-                .isEqualTo(RejectionType.PROCESSING_ERROR));
+            r ->
+                assertThat(r.record().metadata().rejectionType())
+                    .isEqualTo(RejectionType.PROCESSING_ERROR));
     assertThat(kit.followUps(failing)).hasSize(1);
   }
 
@@ -207,10 +208,13 @@ final class StreamProcessorProcessingTest {
             });
     assertThat(kit.responseTo(failingRequest))
         .hasValueSatisfying(
-            r -> assertThat(r.record().metadata().rejectionType())
-                .isEqualTo(RejectionType.PROCESSING_ERROR));
+            r ->
+                assertThat(r.record().metadata().rejectionType())
+                    .isEqualTo(RejectionType.PROCESSING_ERROR));
     assertThat(TestLedger.balances(kit.db())).containsEntry("explode", 0L).containsKey("after");
-    assertThat(kit.followUps(next)).extracting(r -> r.metadata().intent()).containsExactly(AccountIntent.CREATED);
+    assertThat(kit.followUps(next))
+        .extracting(r -> r.metadata().intent())
+        .containsExactly(AccountIntent.CREATED);
     assertThat(sideEffects).isEmpty();
     assertThat(kit.processor().health().isHealthy()).isTrue();
     assertThat(kit.leader().stateDigest()).isNotEqualTo(digestBefore); // "after" was created
@@ -219,8 +223,7 @@ final class StreamProcessorProcessingTest {
   @Test
   void shouldRejectACommandWithoutProcessor() {
     // when
-    final long command =
-        kit.writeCommand(CreditIntent.APPLY, new CreditValue(1, "a", 5, 2, 1));
+    final long command = kit.writeCommand(CreditIntent.APPLY, new CreditValue(1, "a", 5, 2, 1));
     kit.runUntilIdle();
 
     // then
@@ -230,7 +233,8 @@ final class StreamProcessorProcessingTest {
             r -> {
               assertThat(r.metadata().rejectionType()).isEqualTo(RejectionType.PROCESSING_ERROR);
               assertThat(r.metadata().rejectionReason())
-                  .isEqualTo("Expected a processor for CREDIT APPLY, but none is registered (partition 1)");
+                  .isEqualTo(
+                      "Expected a processor for CREDIT APPLY, but none is registered (partition 1)");
             });
   }
 
@@ -276,7 +280,8 @@ final class StreamProcessorProcessingTest {
 
     // then
     assertThat(kit.processor().health().status()).isEqualTo(HealthStatus.FAILED);
-    assertThat(kit.processor().health().reason()).contains("positions [" + garbage + ", " + garbage + "]");
+    assertThat(kit.processor().health().reason())
+        .contains("positions [" + garbage + ", " + garbage + "]");
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("a");
   }
 
@@ -316,7 +321,8 @@ final class StreamProcessorProcessingTest {
     assertThat(counter("processed")).isEqualTo(1);
     assertThat(counter("rejected")).isEqualTo(1);
     assertThat(counter("skipped")).isEqualTo(2);
-    assertThat(kit.leader().registry().get(StreamProcessorMetrics.PROCESSING_LATENCY).timer().count())
+    assertThat(
+            kit.leader().registry().get(StreamProcessorMetrics.PROCESSING_LATENCY).timer().count())
         .isEqualTo(2);
   }
 

@@ -68,8 +68,7 @@ final class StreamProcessorReplayTest {
     assertThat(followerSideEffects).isEmpty();
     assertThat(kit.responses()).hasSize(responses);
     assertThat(follower.processor().phase()).isEqualTo(StreamProcessorPhase.REPLAYING);
-    assertThat(
-            follower.registry().get(StreamProcessorMetrics.REPLAYED_RECORDS).counter().count())
+    assertThat(follower.registry().get(StreamProcessorMetrics.REPLAYED_RECORDS).counter().count())
         .isEqualTo(kit.committedRecords(RecordType.EVENT).size());
   }
 
@@ -118,7 +117,9 @@ final class StreamProcessorReplayTest {
     // and a new command is processed as usual
     final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("fresh", 0));
     kit.runUntilIdle();
-    assertThat(kit.followUps(command)).extracting(r -> r.metadata().intent()).containsExactly(AccountIntent.CREATED);
+    assertThat(kit.followUps(command))
+        .extracting(r -> r.metadata().intent())
+        .containsExactly(AccountIntent.CREATED);
   }
 
   @Test
@@ -143,7 +144,9 @@ final class StreamProcessorReplayTest {
           .filteredOn(b -> b.records().get(0).metadata().sourcePosition() == command.position())
           .hasSize(1);
     }
-    assertThat(kit.followUps(unprocessed)).extracting(r -> r.metadata().intent()).containsExactly(AccountIntent.CREATED);
+    assertThat(kit.followUps(unprocessed))
+        .extracting(r -> r.metadata().intent())
+        .containsExactly(AccountIntent.CREATED);
     assertThat(TestLedger.balances(newLeader.db())).containsEntry("late", 11L);
     assertThat(newLeader.responses()).hasSize(2);
 
@@ -193,7 +196,9 @@ final class StreamProcessorReplayTest {
 
     // then the command is processed again, once; the old leader had answered at once (the command
     // was committed), and the new processor answers with the very same record
-    assertThat(kit.followUps(command)).extracting(r -> r.metadata().intent()).containsExactly(AccountIntent.CREATED);
+    assertThat(kit.followUps(command))
+        .extracting(r -> r.metadata().intent())
+        .containsExactly(AccountIntent.CREATED);
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("a");
     assertThat(kit.responses()).hasSize(2);
     assertThat(kit.responses().get(1)).isEqualTo(kit.responses().get(0));
@@ -211,11 +216,13 @@ final class StreamProcessorReplayTest {
       final String account = "acc-" + random.nextInt(6);
       switch (random.nextInt(3)) {
         case 0 -> kit.writeCommand(AccountIntent.CREATE, new AccountValue(account, 0));
-        case 1 -> kit.writeCommand(
-            DepositIntent.DEPOSIT, new DepositValue(account, random.nextInt(50) - 5));
-        default -> kit.writeCommand(
-            TransferIntent.CREATE,
-            new TransferValue(account, "acc-" + random.nextInt(6), random.nextInt(40), 1, 1));
+        case 1 ->
+            kit.writeCommand(
+                DepositIntent.DEPOSIT, new DepositValue(account, random.nextInt(50) - 5));
+        default ->
+            kit.writeCommand(
+                TransferIntent.CREATE,
+                new TransferValue(account, "acc-" + random.nextInt(6), random.nextInt(40), 1, 1));
       }
     }
   }

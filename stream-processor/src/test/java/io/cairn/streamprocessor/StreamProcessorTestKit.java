@@ -30,11 +30,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Runs stream processors for tests: one {@link InMemoryLogStream}, a {@link
- * DeterministicScheduler} on a {@link SimClock}, and one or more replicas of the partition's
- * state, each a real RocksDB database in its own directory with its own stream processor. Every
- * step is explicit and deterministic: write commands, {@link #runUntilIdle()}, read the committed
- * follow-ups and the responses.
+ * Runs stream processors for tests: one {@link InMemoryLogStream}, a {@link DeterministicScheduler}
+ * on a {@link SimClock}, and one or more replicas of the partition's state, each a real RocksDB
+ * database in its own directory with its own stream processor. Every step is explicit and
+ * deterministic: write commands, {@link #runUntilIdle()}, read the committed follow-ups and the
+ * responses.
  *
  * <pre>{@code
  * try (StreamProcessorTestKit kit = StreamProcessorTestKit.builder()
@@ -256,7 +256,8 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     private CairnDb db;
     private StreamProcessor processor;
 
-    private Replica(final String name, final Path stateDirectory, final ProcessorsSetup replicaSetup) {
+    private Replica(
+        final String name, final Path stateDirectory, final ProcessorsSetup replicaSetup) {
       this.name = name;
       this.stateDirectory = stateDirectory;
       this.replicaSetup = replicaSetup;
@@ -267,8 +268,8 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     }
 
     /**
-     * Opens the state (if closed), starts a stream processor in {@code mode} over it and runs
-     * until idle.
+     * Opens the state (if closed), starts a stream processor in {@code mode} over it and runs until
+     * idle.
      *
      * @throws IllegalStateException if a processor of this replica runs
      */

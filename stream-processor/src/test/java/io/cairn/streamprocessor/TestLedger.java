@@ -22,8 +22,8 @@ import java.util.TreeMap;
  * <ul>
  *   <li>a deposit to an account whose id starts with {@code explode} applies its event, then the
  *       processor throws (the rollback must undo the event);
- *   <li>a deposit to an account whose id starts with {@code poison} has an applier that throws
- *       (the partition must fail).
+ *   <li>a deposit to an account whose id starts with {@code poison} has an applier that throws (the
+ *       partition must fail).
  * </ul>
  *
  * Every deposit adds a side effect that records {@code "deposited <id> <amount>"} into the given
@@ -56,11 +56,23 @@ final class TestLedger {
     builder
         .processor(AccountIntent.CREATE, ledger::createAccount)
         .applier(AccountIntent.CREATED, e -> ledger.accounts.insert(accountId(e.value()), 0L))
-        .processor(DepositIntent.DEPOSIT, (context, result) -> ledger.deposit(context, result, sideEffects))
+        .processor(
+            DepositIntent.DEPOSIT,
+            (context, result) -> ledger.deposit(context, result, sideEffects))
         .applier(DepositIntent.DEPOSITED, ledger::applyDeposited)
         .processor(TransferIntent.CREATE, ledger::transfer)
-        .applier(TransferIntent.DEBITED, e -> ledger.add(((TransferValue) e.value()).fromAccountId(), -((TransferValue) e.value()).amount()))
-        .applier(TransferIntent.COMPLETED, e -> ledger.add(((TransferValue) e.value()).toAccountId(), ((TransferValue) e.value()).amount()));
+        .applier(
+            TransferIntent.DEBITED,
+            e ->
+                ledger.add(
+                    ((TransferValue) e.value()).fromAccountId(),
+                    -((TransferValue) e.value()).amount()))
+        .applier(
+            TransferIntent.COMPLETED,
+            e ->
+                ledger.add(
+                    ((TransferValue) e.value()).toAccountId(),
+                    ((TransferValue) e.value()).amount()));
   }
 
   /** Every account and its balance, read from {@code db}. */
@@ -70,13 +82,16 @@ final class TestLedger {
     return balances;
   }
 
-  private void createAccount(final ProcessingContext context, final ProcessingResultBuilder result) {
+  private void createAccount(
+      final ProcessingContext context, final ProcessingResultBuilder result) {
     final String id = accountId(context.value());
     if (accounts.exists(id)) {
-      result.reject(RejectionType.ALREADY_EXISTS, "Expected a new account, but '" + id + "' exists");
+      result.reject(
+          RejectionType.ALREADY_EXISTS, "Expected a new account, but '" + id + "' exists");
       return;
     }
-    result.appendEventAndRespond(context.position(), AccountIntent.CREATED, new AccountValue(id, 0));
+    result.appendEventAndRespond(
+        context.position(), AccountIntent.CREATED, new AccountValue(id, 0));
   }
 
   private void deposit(
@@ -85,11 +100,15 @@ final class TestLedger {
       final List<String> sideEffects) {
     final DepositValue deposit = (DepositValue) context.value();
     if (!accounts.exists(deposit.accountId())) {
-      result.reject(RejectionType.NOT_FOUND, "Expected an account '" + deposit.accountId() + "', but none exists");
+      result.reject(
+          RejectionType.NOT_FOUND,
+          "Expected an account '" + deposit.accountId() + "', but none exists");
       return;
     }
     if (deposit.amount() <= 0) {
-      result.reject(RejectionType.INVALID_ARGUMENT, "Expected a positive amount, but was " + deposit.amount());
+      result.reject(
+          RejectionType.INVALID_ARGUMENT,
+          "Expected a positive amount, but was " + deposit.amount());
       return;
     }
     result.appendEventAndRespond(context.position(), DepositIntent.DEPOSITED, deposit);
@@ -116,7 +135,9 @@ final class TestLedger {
       return;
     }
     if (balance < transfer.amount()) {
-      result.reject(RejectionType.INSUFFICIENT_FUNDS, "Expected a balance of at least " + transfer.amount() + ", but was " + balance);
+      result.reject(
+          RejectionType.INSUFFICIENT_FUNDS,
+          "Expected a balance of at least " + transfer.amount() + ", but was " + balance);
       return;
     }
     final long key = context.position();

@@ -35,7 +35,9 @@ public abstract class MessagingException extends RuntimeException {
     }
   }
 
-  /** The message was refused locally: unknown member, payload over the frame limit, closed service. */
+  /**
+   * The message was refused locally: unknown member, payload over the frame limit, closed service.
+   */
   public static final class Rejected extends MessagingException {
     public Rejected(String message) {
       super(message);

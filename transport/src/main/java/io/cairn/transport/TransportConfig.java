@@ -9,8 +9,8 @@ import java.util.TreeMap;
 
 /**
  * Immutable, validated settings of a member's messaging service. Build with {@link #builder(int)};
- * {@link Builder#build()} checks every key and lists every violation in one
- * {@link IllegalArgumentException}.
+ * {@link Builder#build()} checks every key and lists every violation in one {@link
+ * IllegalArgumentException}.
  *
  * <table>
  *   <caption>Keys</caption>

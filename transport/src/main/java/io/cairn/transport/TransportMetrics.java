@@ -87,8 +87,7 @@ public final class TransportMetrics {
     latency = new Timer[results.length];
     for (Operation operation : operations) {
       for (Result result : results) {
-        final Tags tags =
-            node.and("operation", operation.tagValue(), "result", result.tagValue());
+        final Tags tags = node.and("operation", operation.tagValue(), "result", result.tagValue());
         sent[operation.ordinal()][result.ordinal()] =
             Counter.builder(MESSAGES_SENT)
                 .description("Frames this member tried to send")
@@ -109,10 +108,16 @@ public final class TransportMetrics {
               .register(registry);
     }
     bytesSent =
-        Counter.builder(BYTES_SENT).baseUnit("bytes").tags(node).description("Bytes written")
+        Counter.builder(BYTES_SENT)
+            .baseUnit("bytes")
+            .tags(node)
+            .description("Bytes written")
             .register(registry);
     bytesReceived =
-        Counter.builder(BYTES_RECEIVED).baseUnit("bytes").tags(node).description("Bytes read")
+        Counter.builder(BYTES_RECEIVED)
+            .baseUnit("bytes")
+            .tags(node)
+            .description("Bytes read")
             .register(registry);
     framesInvalid =
         Counter.builder(FRAMES_INVALID)

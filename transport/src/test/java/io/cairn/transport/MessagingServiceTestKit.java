@@ -65,8 +65,8 @@ public abstract class MessagingServiceTestKit {
       if (cause instanceof RuntimeException runtime) {
         throw runtime;
       }
-      throw new AssertionError("Expected a RuntimeException, but the future failed with " + cause,
-          cause);
+      throw new AssertionError(
+          "Expected a RuntimeException, but the future failed with " + cause, cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("Interrupted while reading a completed future", e);
@@ -140,7 +140,8 @@ public abstract class MessagingServiceTestKit {
     members
         .get(1)
         .registerMessageHandler(
-            "note", (sender, payload) -> received.complete(sender + ":" + text(payload)),
+            "note",
+            (sender, payload) -> received.complete(sender + ":" + text(payload)),
             executor());
 
     await(members.get(2).send(1, "note", bytes("ping")));

@@ -71,8 +71,7 @@ class TransportConfigTest {
     assertThat(new MemberAddress("::1", 7000)).hasToString("[::1]:7000");
     assertThatThrownBy(() -> MemberAddress.parse("no-port"))
         .hasMessageContaining("Expected host:port, but was 'no-port'");
-    assertThatThrownBy(() -> MemberAddress.parse("host:abc"))
-        .hasMessageContaining("numeric port");
+    assertThatThrownBy(() -> MemberAddress.parse("host:abc")).hasMessageContaining("numeric port");
     assertThatThrownBy(() -> MemberAddress.parse("host:99999"))
         .hasMessageContaining("Expected a port in [0, 65535], but was 99999");
   }

@@ -77,8 +77,13 @@ public final class ContentEncoder {
       int read = channel.read(buffer);
       if (read < 0) {
         throw new EOFException(
-            "Expected to read " + lengthBytes + " bytes of " + source + ", but it ends after "
-                + position + " bytes");
+            "Expected to read "
+                + lengthBytes
+                + " bytes of "
+                + source
+                + ", but it ends after "
+                + position
+                + " bytes");
       }
       crc.update(buffer.array(), 0, read);
       if (out != null) {

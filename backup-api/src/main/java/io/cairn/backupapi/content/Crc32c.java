@@ -13,8 +13,7 @@ public final class Crc32c {
   /** Formats an unsigned 32-bit value ({@code 0..2^32-1}). */
   public static String toHex(long crc32c) {
     if (crc32c < 0 || crc32c > 0xFFFF_FFFFL) {
-      throw new IllegalArgumentException(
-          "Expected a CRC32C in 0..4294967295, but was " + crc32c);
+      throw new IllegalArgumentException("Expected a CRC32C in 0..4294967295, but was " + crc32c);
     }
     return HexFormat.of().toHexDigits((int) crc32c);
   }

@@ -56,8 +56,10 @@ public record Manifest(
     }
     if (failureReason.isPresent() != (status == BackupStatusCode.FAILED)) {
       throw new IllegalArgumentException(
-          "Expected a failureReason iff the status is FAILED, but status is " + status
-              + " and failureReason is " + failureReason.map(r -> "'" + r + "'").orElse("absent"));
+          "Expected a failureReason iff the status is FAILED, but status is "
+              + status
+              + " and failureReason is "
+              + failureReason.map(r -> "'" + r + "'").orElse("absent"));
     }
     if (failureReason.isPresent() && failureReason.get().isBlank()) {
       throw new IllegalArgumentException("Expected a non-blank failureReason, but it is blank");
@@ -68,26 +70,36 @@ public record Manifest(
     }
     if (descriptor.isPresent() && !descriptor.get().identifier().equals(id)) {
       throw new IllegalArgumentException(
-          "Expected the descriptor of " + id + ", but it describes "
+          "Expected the descriptor of "
+              + id
+              + ", but it describes "
               + descriptor.get().identifier());
     }
     if (status == BackupStatusCode.COMPLETED) {
       if (descriptor.isEmpty()) {
-        throw new IllegalArgumentException("Expected a descriptor in a COMPLETED manifest, but "
-            + "it has none");
+        throw new IllegalArgumentException(
+            "Expected a descriptor in a COMPLETED manifest, but " + "it has none");
       }
       int fileCount = snapshot.size() + segments.size();
       long sizeBytes = total(snapshot) + total(segments);
       BackupDescriptor d = descriptor.get();
       if (d.fileCount() != fileCount || d.sizeBytes() != sizeBytes) {
         throw new IllegalArgumentException(
-            "Expected the files to match the descriptor's " + d.fileCount() + " files of "
-                + d.sizeBytes() + " bytes, but they are " + fileCount + " files of "
-                + sizeBytes + " bytes");
+            "Expected the files to match the descriptor's "
+                + d.fileCount()
+                + " files of "
+                + d.sizeBytes()
+                + " bytes, but they are "
+                + fileCount
+                + " files of "
+                + sizeBytes
+                + " bytes");
       }
     } else if (!snapshot.isEmpty() || !segments.isEmpty()) {
       throw new IllegalArgumentException(
-          "Expected files only in a COMPLETED manifest, but a " + status + " manifest lists "
+          "Expected files only in a COMPLETED manifest, but a "
+              + status
+              + " manifest lists "
               + (snapshot.size() + segments.size()));
     }
     requireUniqueNames(snapshot, FileSetKind.SNAPSHOT);
@@ -123,8 +135,8 @@ public record Manifest(
   /**
    * @throws IllegalStateException unless this manifest is IN_PROGRESS
    */
-  public Manifest complete(List<ManifestFile> snapshotFiles, List<ManifestFile> segmentFiles,
-      Instant now) {
+  public Manifest complete(
+      List<ManifestFile> snapshotFiles, List<ManifestFile> segmentFiles, Instant now) {
     requireInProgress("complete");
     return new Manifest(
         id,
@@ -182,7 +194,10 @@ public record Manifest(
     for (ManifestFile f : files) {
       if (!names.add(f.name())) {
         throw new IllegalArgumentException(
-            "Expected unique names in the " + kind.directoryName() + " files, but '" + f.name()
+            "Expected unique names in the "
+                + kind.directoryName()
+                + " files, but '"
+                + f.name()
                 + "' appears twice");
       }
     }

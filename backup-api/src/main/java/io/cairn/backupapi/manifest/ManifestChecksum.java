@@ -18,13 +18,14 @@ import java.util.zip.CRC32C;
  * fields this reader does not know included, so a newer minor version's manifest still verifies)
  * without {@value #FIELD}, written compactly (no whitespace between tokens) as UTF-8. Layout and
  * whitespace of the stored JSON are thus not covered; a change that keeps every parsed key and
- * value (such as the letter case of a {@code \\u} escape's hex digits) does not change the
- * content and is not detected. Every other change of a key, value or order is.
+ * value (such as the letter case of a {@code \\u} escape's hex digits) does not change the content
+ * and is not detected. Every other change of a key, value or order is.
  */
 public final class ManifestChecksum {
 
   /** The top-level field that holds the checksum. */
   public static final String FIELD = "manifestChecksum";
+
   /** The prefix of the field's value, naming the algorithm. */
   public static final String PREFIX = "crc32c:";
 

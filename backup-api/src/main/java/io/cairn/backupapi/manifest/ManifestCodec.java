@@ -45,14 +45,18 @@ import java.util.regex.Pattern;
 public final class ManifestCodec {
 
   public static final int FORMAT_MAJOR = 1;
+
   /**
    * 1.1 added the optional {@code descriptor.familyDigests}; 1.2 added the required top-level
    * {@code manifestChecksum}.
    */
   public static final int FORMAT_MINOR = 2;
+
   /** The first minor version whose manifests must carry {@code manifestChecksum}. */
   static final int CHECKSUM_REQUIRED_FROM_MINOR = 2;
+
   public static final String FORMAT_VERSION = FORMAT_MAJOR + "." + FORMAT_MINOR;
+
   /** Larger manifests are refused before parsing (a 10 000-file manifest is about 2 MiB). */
   public static final int MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
@@ -64,8 +68,8 @@ public final class ManifestCodec {
           .configure(SerializationFeature.INDENT_OUTPUT, true);
 
   /**
-   * Encodes a manifest as UTF-8 JSON of the current format version, sealed with its
-   * {@code manifestChecksum}.
+   * Encodes a manifest as UTF-8 JSON of the current format version, sealed with its {@code
+   * manifestChecksum}.
    */
   public byte[] encode(Manifest manifest) {
     var d = manifest.descriptor();
@@ -96,22 +100,32 @@ public final class ManifestCodec {
    */
   public Manifest decode(byte[] json, String source) {
     if (json.length > MAX_MANIFEST_BYTES) {
-      throw error(source, "a manifest of at most " + MAX_MANIFEST_BYTES + " bytes",
+      throw error(
+          source,
+          "a manifest of at most " + MAX_MANIFEST_BYTES + " bytes",
           "it has " + json.length);
     }
     JsonNode tree;
     try {
       tree = mapper.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new ManifestException(source,
-          "Expected a JSON manifest, but it cannot be parsed: " + e.getOriginalMessage()
-              + " (manifest " + source + ")", e);
+      throw new ManifestException(
+          source,
+          "Expected a JSON manifest, but it cannot be parsed: "
+              + e.getOriginalMessage()
+              + " (manifest "
+              + source
+              + ")",
+          e);
     } catch (IOException e) {
-      throw new ManifestException(source,
-          "Expected a readable manifest, but " + e.getMessage() + " (manifest " + source + ")", e);
+      throw new ManifestException(
+          source,
+          "Expected a readable manifest, but " + e.getMessage() + " (manifest " + source + ")",
+          e);
     }
     if (tree == null || !tree.isObject()) {
-      throw error(source, "a JSON object", "it is " + (tree == null ? "empty" : tree.getNodeType()));
+      throw error(
+          source, "a JSON object", "it is " + (tree == null ? "empty" : tree.getNodeType()));
     }
     int minor = checkVersion(tree.get("manifestVersion"), source);
     checkChecksum((ObjectNode) tree, minor, source);
@@ -119,9 +133,16 @@ public final class ManifestCodec {
     try {
       dto = mapper.treeToValue(tree, ManifestDto.class);
     } catch (JsonProcessingException e) {
-      throw new ManifestException(source,
-          "Expected a manifest of format " + FORMAT_MAJOR + ".x, but its fields do not fit: "
-              + e.getOriginalMessage() + " (manifest " + source + ")", e);
+      throw new ManifestException(
+          source,
+          "Expected a manifest of format "
+              + FORMAT_MAJOR
+              + ".x, but its fields do not fit: "
+              + e.getOriginalMessage()
+              + " (manifest "
+              + source
+              + ")",
+          e);
     }
     try {
       return fromDto(dto, source);
@@ -146,7 +167,9 @@ public final class ManifestCodec {
   /** Returns the minor version after checking the major one. */
   private static int checkVersion(JsonNode version, String source) {
     if (version == null || !version.isTextual()) {
-      throw error(source, "a manifestVersion string \"major.minor\"",
+      throw error(
+          source,
+          "a manifestVersion string \"major.minor\"",
           version == null ? "it is missing" : "it is " + version);
     }
     Matcher m = VERSION.matcher(version.asText());
@@ -155,10 +178,18 @@ public final class ManifestCodec {
     }
     int major = Integer.parseInt(m.group(1));
     if (major != FORMAT_MAJOR) {
-      throw new ManifestException(source,
-          "Expected manifest format version " + FORMAT_MAJOR + ".x, but it is "
-              + version.asText() + " (manifest " + source + "). It was written by another Cairn "
-              + "version; read it with a version that knows format " + major + ".");
+      throw new ManifestException(
+          source,
+          "Expected manifest format version "
+              + FORMAT_MAJOR
+              + ".x, but it is "
+              + version.asText()
+              + " (manifest "
+              + source
+              + "). It was written by another Cairn "
+              + "version; read it with a version that knows format "
+              + major
+              + ".");
     }
     return Integer.parseInt(m.group(2));
   }
@@ -168,24 +199,43 @@ public final class ManifestCodec {
     JsonNode recorded = tree.remove(ManifestChecksum.FIELD);
     if (recorded == null) {
       if (minor >= CHECKSUM_REQUIRED_FROM_MINOR) {
-        throw new ManifestException(source,
-            "Expected " + ManifestChecksum.FIELD + " in a manifest of format "
-                + tree.get("manifestVersion").asText() + ", but it is missing (manifest " + source
+        throw new ManifestException(
+            source,
+            "Expected "
+                + ManifestChecksum.FIELD
+                + " in a manifest of format "
+                + tree.get("manifestVersion").asText()
+                + ", but it is missing (manifest "
+                + source
                 + "): the manifest was changed or damaged. Use another copy of this backup or "
                 + "delete it.");
       }
       return;
     }
     if (!recorded.isTextual() || !ManifestChecksum.isWellFormed(recorded.asText())) {
-      throw error(source, ManifestChecksum.FIELD + " \"" + ManifestChecksum.PREFIX
-          + "\" and 8 lowercase hex digits", "it is " + recorded);
+      throw error(
+          source,
+          ManifestChecksum.FIELD
+              + " \""
+              + ManifestChecksum.PREFIX
+              + "\" and 8 lowercase hex digits",
+          "it is " + recorded);
     }
     String actual = ManifestChecksum.of(tree);
     if (!actual.equals(recorded.asText())) {
-      throw new ManifestException(source,
-          "Expected " + ManifestChecksum.FIELD + " " + recorded.asText() + " to match the "
-              + "manifest's content, but it is " + actual + ": the manifest was changed or "
-              + "damaged (manifest " + source + "). Use another copy of this backup or delete it.");
+      throw new ManifestException(
+          source,
+          "Expected "
+              + ManifestChecksum.FIELD
+              + " "
+              + recorded.asText()
+              + " to match the "
+              + "manifest's content, but it is "
+              + actual
+              + ": the manifest was changed or "
+              + "damaged (manifest "
+              + source
+              + "). Use another copy of this backup or delete it.");
     }
   }
 
@@ -204,8 +254,8 @@ public final class ManifestCodec {
       throw new IllegalArgumentException(
           "Expected status IN_PROGRESS, COMPLETED or FAILED, but was '" + statusName + "'");
     }
-    Optional<BackupDescriptor> descriptor = Optional.ofNullable(dto.descriptor()).map(
-        ManifestCodec::fromDto);
+    Optional<BackupDescriptor> descriptor =
+        Optional.ofNullable(dto.descriptor()).map(ManifestCodec::fromDto);
     FilesDto files = dto.files() == null ? new FilesDto(List.of(), List.of()) : dto.files();
     return new Manifest(
         id,
@@ -244,13 +294,23 @@ public final class ManifestCodec {
             "Expected file entries, but the " + kind.directoryName() + " list holds null");
       }
       String name = required(f.name(), kind.directoryName() + " file name");
-      ObjectNames.violation(name).ifPresent(why -> {
-        throw new ManifestException(source,
-            "Expected relative object names without '..', '.', empty segments, backslashes or "
-                + "control characters, but " + kind.directoryName() + " file '" + name
-                + "' is not: " + why + " (manifest " + source + "). The manifest was not written "
-                + "by Cairn or was altered; delete this backup.");
-      });
+      ObjectNames.violation(name)
+          .ifPresent(
+              why -> {
+                throw new ManifestException(
+                    source,
+                    "Expected relative object names without '..', '.', empty segments, backslashes or "
+                        + "control characters, but "
+                        + kind.directoryName()
+                        + " file '"
+                        + name
+                        + "' is not: "
+                        + why
+                        + " (manifest "
+                        + source
+                        + "). The manifest was not written "
+                        + "by Cairn or was altered; delete this backup.");
+              });
       String crc = required(f.crc32c(), "crc32c of '" + name + "'");
       String compression = required(f.compression(), "compression of '" + name + "'");
       files.add(
@@ -302,8 +362,14 @@ public final class ManifestCodec {
 
   private static List<FileDto> toDtos(List<ManifestFile> files) {
     return files.stream()
-        .map(f -> new FileDto(f.name(), f.sizeBytes(), f.crc32cHex(), f.storedSizeBytes(),
-            f.compression().manifestName()))
+        .map(
+            f ->
+                new FileDto(
+                    f.name(),
+                    f.sizeBytes(),
+                    f.crc32cHex(),
+                    f.storedSizeBytes(),
+                    f.compression().manifestName()))
         .toList();
   }
 

@@ -22,14 +22,22 @@ public record ManifestFile(
     Objects.requireNonNull(compression, "compression");
     if (sizeBytes < 0 || storedSizeBytes < 0) {
       throw new IllegalArgumentException(
-          "Expected sizes >= 0, but file '" + name + "' has sizeBytes " + sizeBytes
-              + " and storedSizeBytes " + storedSizeBytes);
+          "Expected sizes >= 0, but file '"
+              + name
+              + "' has sizeBytes "
+              + sizeBytes
+              + " and storedSizeBytes "
+              + storedSizeBytes);
     }
     Crc32c.toHex(crc32c); // range check
     if (compression == Compression.NONE && storedSizeBytes != sizeBytes) {
       throw new IllegalArgumentException(
-          "Expected storedSizeBytes == sizeBytes for an uncompressed file, but file '" + name
-              + "' has " + storedSizeBytes + " != " + sizeBytes);
+          "Expected storedSizeBytes == sizeBytes for an uncompressed file, but file '"
+              + name
+              + "' has "
+              + storedSizeBytes
+              + " != "
+              + sizeBytes);
     }
   }
 

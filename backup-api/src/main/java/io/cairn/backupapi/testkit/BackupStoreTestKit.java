@@ -10,8 +10,8 @@ package io.cairn.backupapi.testkit;
  *   <li>{@link LifecycleContractTests}: save and status with descriptor and timestamps; a save
  *       never overwrites an existing backup (COMPLETED, FAILED or IN_PROGRESS); markFailed on a
  *       missing, in-progress, failed (idempotent) and completed backup; conditional completion (a
- *       backup marked FAILED during its save ends FAILED); delete refuses IN_PROGRESS and a
- *       running save, succeeds on missing; a short or missing source fails the backup.
+ *       backup marked FAILED during its save ends FAILED); delete refuses IN_PROGRESS and a running
+ *       save, succeeds on missing; a short or missing source fails the backup.
  *   <li>{@link ContentContractTests}: byte-identical restore with progress, only the fixed-length
  *       prefix of a growing file is stored; verify finds corrupted, missing and truncated objects,
  *       all at once; a corrupt restore is undone and names the file; hostile manifest names and an

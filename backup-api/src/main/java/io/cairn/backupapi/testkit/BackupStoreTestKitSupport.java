@@ -47,6 +47,7 @@ public abstract class BackupStoreTestKitSupport {
   @TempDir protected Path workDir;
 
   protected final TestClock clock = new TestClock(Instant.parse("2025-03-01T10:00:00Z"));
+
   /** A store without compression, opened before each test and closed after it. */
   protected BackupStore store;
 
@@ -121,12 +122,14 @@ public abstract class BackupStoreTestKitSupport {
     var random = new Random(seed);
     var text = new StringBuilder(sizeBytes + 128);
     while (text.length() < sizeBytes) {
-      text.append("{\"account\":\"acc-").append(random.nextInt(1000))
-          .append("\",\"intent\":\"DEPOSITED\",\"amount\":").append(random.nextInt(100_000))
+      text.append("{\"account\":\"acc-")
+          .append(random.nextInt(1000))
+          .append("\",\"intent\":\"DEPOSITED\",\"amount\":")
+          .append(random.nextInt(100_000))
           .append("}\n");
     }
-    return write(dir, name, Arrays.copyOf(text.toString().getBytes(StandardCharsets.UTF_8),
-        sizeBytes));
+    return write(
+        dir, name, Arrays.copyOf(text.toString().getBytes(StandardCharsets.UTF_8), sizeBytes));
   }
 
   protected static Path write(Path dir, String name, byte[] bytes) throws IOException {
@@ -140,8 +143,8 @@ public abstract class BackupStoreTestKitSupport {
     return new BackupFile(name, path, Files.size(path));
   }
 
-  protected static Backup backup(BackupIdentifier id, NamedFileSet snapshot,
-      NamedFileSet segments) {
+  protected static Backup backup(
+      BackupIdentifier id, NamedFileSet snapshot, NamedFileSet segments) {
     var builder =
         Backup.builder(id)
             .checkpointPosition(1000 * id.checkpointId())
@@ -164,8 +167,9 @@ public abstract class BackupStoreTestKitSupport {
     long seed = id.hashCode();
     NamedFileSet snapshot =
         NamedFileSet.of(
-            file("CURRENT", write(dir, "snap/CURRENT", "MANIFEST-000007\n".getBytes(
-                StandardCharsets.UTF_8))),
+            file(
+                "CURRENT",
+                write(dir, "snap/CURRENT", "MANIFEST-000007\n".getBytes(StandardCharsets.UTF_8))),
             file("MANIFEST-000007", randomFile(dir, "snap/MANIFEST-000007", 1500, seed + 1)),
             file("000012.sst", randomFile(dir, "snap/000012.sst", 300_000, seed + 2)),
             file("meta/checksums", randomFile(dir, "snap/meta/checksums", 64, seed + 3)));
@@ -181,7 +185,9 @@ public abstract class BackupStoreTestKitSupport {
   /** A backup of one small segment and no snapshot. */
   protected final Backup tinyBackup(BackupIdentifier id) throws IOException {
     Path dir = newDirectory("tiny");
-    return backup(id, NamedFileSet.empty(),
+    return backup(
+        id,
+        NamedFileSet.empty(),
         NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 64, id.hashCode()))));
   }
 
@@ -204,8 +210,8 @@ public abstract class BackupStoreTestKitSupport {
       }
       throw new AssertionError("Expected a RuntimeException, but the future failed with", cause);
     } catch (TimeoutException e) {
-      throw new AssertionError("Expected the future to complete within " + TIMEOUT + ", but it "
-          + "did not");
+      throw new AssertionError(
+          "Expected the future to complete within " + TIMEOUT + ", but it " + "did not");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("Interrupted while waiting", e);
@@ -222,7 +228,8 @@ public abstract class BackupStoreTestKitSupport {
     for (FileSetKind kind : FileSetKind.values()) {
       NamedFileSet expected = saved.files(kind);
       NamedFileSet actual = restored.files(kind);
-      assertThat(actual.files()).extracting(BackupFile::name)
+      assertThat(actual.files())
+          .extracting(BackupFile::name)
           .containsExactlyInAnyOrderElementsOf(
               expected.files().stream().map(BackupFile::name).toList());
       for (BackupFile source : expected.files()) {
@@ -233,7 +240,8 @@ public abstract class BackupStoreTestKitSupport {
         byte[] original = readPrefix(source.path(), source.lengthBytes());
         byte[] restoredBytes = Files.readAllBytes(copy.path());
         assertThat(Arrays.mismatch(original, restoredBytes))
-            .as("first differing offset of restored %s/%s (%d bytes, expected %d)",
+            .as(
+                "first differing offset of restored %s/%s (%d bytes, expected %d)",
                 kind.directoryName(), source.name(), restoredBytes.length, original.length)
             .isEqualTo(-1);
       }

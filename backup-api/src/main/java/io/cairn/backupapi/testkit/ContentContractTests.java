@@ -20,8 +20,8 @@ import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.RestoreProgress;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
-import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backupapi.manifest.Manifest;
+import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backupapi.manifest.ManifestFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,9 +57,12 @@ public abstract class ContentContractTests extends LifecycleContractTests {
       for (BackupFile file : backup.files(kind).files()) {
         assertThat(events)
             .as("a final progress event of %s", file.name())
-            .anyMatch(e -> e.fileSet() == kind && e.fileName().equals(file.name())
-                && e.fileBytesDone() == file.lengthBytes()
-                && e.fileSizeBytes() == file.lengthBytes());
+            .anyMatch(
+                e ->
+                    e.fileSet() == kind
+                        && e.fileName().equals(file.name())
+                        && e.fileBytesDone() == file.lengthBytes()
+                        && e.fileSizeBytes() == file.lengthBytes());
       }
     }
   }
@@ -68,8 +71,11 @@ public abstract class ContentContractTests extends LifecycleContractTests {
   void shouldStoreOnlyTheFixedLengthPrefixOfAGrowingFile() throws Exception {
     Path dir = newDirectory("growing");
     Path active = randomFile(dir, "5.log", 40_000, 5);
-    Backup backup = backup(id(0, 1, 31), NamedFileSet.empty(),
-        NamedFileSet.of(new BackupFile("5.log", active, 25_000)));
+    Backup backup =
+        backup(
+            id(0, 1, 31),
+            NamedFileSet.empty(),
+            NamedFileSet.of(new BackupFile("5.log", active, 25_000)));
     byte[] prefix = readPrefix(active, 25_000);
 
     await(store.save(backup));
@@ -77,8 +83,10 @@ public abstract class ContentContractTests extends LifecycleContractTests {
 
     Path target = newDirectory("restore");
     Backup restored = await(store.restore(backup.id(), target, RestoreProgressListener.NOOP));
-    assertThat(java.util.Arrays.mismatch(Files.readAllBytes(target.resolve("segments/5.log")),
-        prefix)).as("first differing offset").isEqualTo(-1);
+    assertThat(
+            java.util.Arrays.mismatch(Files.readAllBytes(target.resolve("segments/5.log")), prefix))
+        .as("first differing offset")
+        .isEqualTo(-1);
     assertThat(restored.segments().file("5.log").orElseThrow().lengthBytes()).isEqualTo(25_000);
     assertThat(storedManifest(backup.id()).segments().get(0).sizeBytes()).isEqualTo(25_000);
     assertThat(await(store.verify(backup.id())).isClean()).isTrue();
@@ -91,8 +99,9 @@ public abstract class ContentContractTests extends LifecycleContractTests {
     Path target = newDirectory("restore");
     Path existing = write(target, "segments/keep.log", new byte[] {1, 2, 3});
 
-    assertThatThrownBy(() -> await(store.restore(backup.id(), target,
-        RestoreProgressListener.NOOP))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(
+            () -> await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("segments");
 
     assertThat(Files.readAllBytes(existing)).containsExactly(1, 2, 3);
@@ -104,15 +113,17 @@ public abstract class ContentContractTests extends LifecycleContractTests {
     BackupIdentifier failed = id(0, 1, 33);
     await(store.markFailed(failed, "leader changed"));
     Backup running = tinyBackup(id(0, 1, 34));
-    writeRawManifest(running.id(), CODEC.encode(Manifest.inProgress(running.descriptor(),
-        clock.instant())));
+    writeRawManifest(
+        running.id(), CODEC.encode(Manifest.inProgress(running.descriptor(), clock.instant())));
 
-    assertThatThrownBy(() -> await(store.restore(failed, newDirectory("r"),
-        RestoreProgressListener.NOOP)))
-        .isInstanceOfSatisfying(BackupNotCompletedException.class,
+    assertThatThrownBy(
+            () -> await(store.restore(failed, newDirectory("r"), RestoreProgressListener.NOOP)))
+        .isInstanceOfSatisfying(
+            BackupNotCompletedException.class,
             e -> assertThat(e.status()).isEqualTo(BackupStatusCode.FAILED));
     assertThatThrownBy(() -> await(store.verify(running.id())))
-        .isInstanceOfSatisfying(BackupNotCompletedException.class,
+        .isInstanceOfSatisfying(
+            BackupNotCompletedException.class,
             e -> assertThat(e.status()).isEqualTo(BackupStatusCode.IN_PROGRESS));
   }
 
@@ -138,13 +149,16 @@ public abstract class ContentContractTests extends LifecycleContractTests {
 
     VerificationReport report = await(store.verify(backup.id()));
 
-    assertThat(report.problems()).singleElement().satisfies(p -> {
-      assertThat(p.fileSet()).isEqualTo(FileSetKind.SNAPSHOT);
-      assertThat(p.name()).isEqualTo("000012.sst");
-      assertThat(p.kind()).isEqualTo(FileProblemKind.CHECKSUM_MISMATCH);
-      assertThat(p.actualCrc32c()).isPresent().get().isNotEqualTo(p.expectedCrc32c());
-      assertThat(p.actualSizeBytes()).hasValue(300_000);
-    });
+    assertThat(report.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.fileSet()).isEqualTo(FileSetKind.SNAPSHOT);
+              assertThat(p.name()).isEqualTo("000012.sst");
+              assertThat(p.kind()).isEqualTo(FileProblemKind.CHECKSUM_MISMATCH);
+              assertThat(p.actualCrc32c()).isPresent().get().isNotEqualTo(p.expectedCrc32c());
+              assertThat(p.actualSizeBytes()).hasValue(300_000);
+            });
     assertThat(report.describe()).contains("000012.sst");
   }
 
@@ -156,11 +170,14 @@ public abstract class ContentContractTests extends LifecycleContractTests {
 
     VerificationReport report = await(store.verify(backup.id()));
 
-    assertThat(report.problems()).singleElement().satisfies(p -> {
-      assertThat(p.name()).isEqualTo("1.log");
-      assertThat(p.kind()).isEqualTo(FileProblemKind.MISSING);
-      assertThat(p.actualStoredSizeBytes()).isEmpty();
-    });
+    assertThat(report.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.name()).isEqualTo("1.log");
+              assertThat(p.kind()).isEqualTo(FileProblemKind.MISSING);
+              assertThat(p.actualStoredSizeBytes()).isEmpty();
+            });
   }
 
   @Test
@@ -171,12 +188,15 @@ public abstract class ContentContractTests extends LifecycleContractTests {
 
     VerificationReport report = await(store.verify(backup.id()));
 
-    assertThat(report.problems()).singleElement().satisfies(p -> {
-      assertThat(p.name()).isEqualTo("3.log");
-      assertThat(p.kind()).isEqualTo(FileProblemKind.TRUNCATED);
-      assertThat(p.expectedStoredSizeBytes()).isEqualTo(120_000);
-      assertThat(p.actualStoredSizeBytes()).hasValue(1000);
-    });
+    assertThat(report.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.name()).isEqualTo("3.log");
+              assertThat(p.kind()).isEqualTo(FileProblemKind.TRUNCATED);
+              assertThat(p.expectedStoredSizeBytes()).isEqualTo(120_000);
+              assertThat(p.actualStoredSizeBytes()).hasValue(1000);
+            });
   }
 
   @Test
@@ -189,12 +209,14 @@ public abstract class ContentContractTests extends LifecycleContractTests {
 
     VerificationReport report = await(store.verify(backup.id()));
 
-    Map<String, FileProblemKind> kinds = report.problems().stream()
-        .collect(Collectors.toMap(FileProblem::name, FileProblem::kind));
-    assertThat(kinds).containsExactlyInAnyOrderEntriesOf(Map.of(
-        "1.log", FileProblemKind.CHECKSUM_MISMATCH,
-        "meta/checksums", FileProblemKind.MISSING,
-        "MANIFEST-000007", FileProblemKind.TRUNCATED));
+    Map<String, FileProblemKind> kinds =
+        report.problems().stream().collect(Collectors.toMap(FileProblem::name, FileProblem::kind));
+    assertThat(kinds)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "1.log", FileProblemKind.CHECKSUM_MISMATCH,
+                "meta/checksums", FileProblemKind.MISSING,
+                "MANIFEST-000007", FileProblemKind.TRUNCATED));
     assertThat(report.checkedFileCount()).isEqualTo(backup.descriptor().fileCount());
   }
 
@@ -205,12 +227,14 @@ public abstract class ContentContractTests extends LifecycleContractTests {
     corruptObject(backup.id(), FileSetKind.SEGMENTS, "3.log");
     Path target = newDirectory("restore");
 
-    assertThatThrownBy(() -> await(store.restore(backup.id(), target,
-        RestoreProgressListener.NOOP)))
-        .isInstanceOfSatisfying(BackupCorruptedException.class, e -> {
-          assertThat(e.problem().name()).isEqualTo("3.log");
-          assertThat(e.problem().kind()).isEqualTo(FileProblemKind.CHECKSUM_MISMATCH);
-        })
+    assertThatThrownBy(
+            () -> await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)))
+        .isInstanceOfSatisfying(
+            BackupCorruptedException.class,
+            e -> {
+              assertThat(e.problem().name()).isEqualTo("3.log");
+              assertThat(e.problem().kind()).isEqualTo(FileProblemKind.CHECKSUM_MISMATCH);
+            })
         .hasMessageContaining("3.log");
 
     try (var entries = Files.list(target)) {
@@ -220,8 +244,8 @@ public abstract class ContentContractTests extends LifecycleContractTests {
 
   @Test
   void shouldRejectManifestNamesThatEscapeTheirDirectory() throws Exception {
-    List<String> hostile = List.of("../escaped", "/tmp/escaped", "a//b", "a\\b", "",
-        "sub/../../escaped", ".", "ok/");
+    List<String> hostile =
+        List.of("../escaped", "/tmp/escaped", "a//b", "a\\b", "", "sub/../../escaped", ".", "ok/");
     long checkpoint = 41;
     for (String name : hostile) {
       BackupIdentifier id = id(0, 4, checkpoint++);
@@ -248,8 +272,10 @@ public abstract class ContentContractTests extends LifecycleContractTests {
   void shouldRefuseManifestOfUnknownMajorVersion() throws Exception {
     Backup backup = tinyBackup(id(0, 1, 50));
     await(store.save(backup));
-    writeRawManifest(backup.id(), ManifestTampering.rewrite(readRawManifest(backup.id()),
-        tree -> tree.put("manifestVersion", "2.0")));
+    writeRawManifest(
+        backup.id(),
+        ManifestTampering.rewrite(
+            readRawManifest(backup.id()), tree -> tree.put("manifestVersion", "2.0")));
 
     assertThatThrownBy(() -> await(store.getStatus(backup.id())))
         .isInstanceOf(ManifestException.class)
@@ -261,28 +287,37 @@ public abstract class ContentContractTests extends LifecycleContractTests {
     Backup backup = typicalBackup(id(0, 1, 51));
     await(store.save(backup));
     // as a writer of a newer minor version would: new fields, sealed with them
-    writeRawManifest(backup.id(), ManifestTampering.rewrite(readRawManifest(backup.id()), tree -> {
-      tree.put("manifestVersion", "1.7");
-      tree.put("retentionClass", "gold");
-      ((ObjectNode) tree.get("descriptor")).put("exporterPositions", "future");
-      ((ObjectNode) ((ArrayNode) tree.get("files").get("segments")).get(0)).put("sha256", "ab");
-    }));
+    writeRawManifest(
+        backup.id(),
+        ManifestTampering.rewrite(
+            readRawManifest(backup.id()),
+            tree -> {
+              tree.put("manifestVersion", "1.7");
+              tree.put("retentionClass", "gold");
+              ((ObjectNode) tree.get("descriptor")).put("exporterPositions", "future");
+              ((ObjectNode) ((ArrayNode) tree.get("files").get("segments")).get(0))
+                  .put("sha256", "ab");
+            }));
 
     assertThat(await(store.getStatus(backup.id())).descriptor()).contains(backup.descriptor());
     Path target = newDirectory("restore");
-    assertRestoredIdentical(backup,
-        await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        backup, await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)), target);
   }
 
   @Test
   void shouldCompressLargeFilesWhenCompressionIsOn() throws Exception {
     var zstdStore = openStore(io.cairn.backupapi.content.CompressionPolicy.zstd(10_000));
     Path dir = newDirectory("text");
-    Backup backup = backup(id(0, 1, 52),
-        NamedFileSet.of(file("000001.sst", textFile(dir, "000001.sst", 400_000, 1)),
-            file("CURRENT", textFile(dir, "CURRENT", 100, 2))),
-        NamedFileSet.of(file("1.log", textFile(dir, "1.log", 700_000, 3)),
-            file("2.log", randomFile(dir, "2.log", 50_000, 4))));
+    Backup backup =
+        backup(
+            id(0, 1, 52),
+            NamedFileSet.of(
+                file("000001.sst", textFile(dir, "000001.sst", 400_000, 1)),
+                file("CURRENT", textFile(dir, "CURRENT", 100, 2))),
+            NamedFileSet.of(
+                file("1.log", textFile(dir, "1.log", 700_000, 3)),
+                file("2.log", randomFile(dir, "2.log", 50_000, 4))));
 
     var result = await(zstdStore.save(backup));
 
@@ -298,22 +333,28 @@ public abstract class ContentContractTests extends LifecycleContractTests {
     assertThat(result.storedBytes()).isLessThan(backup.descriptor().sizeBytes() / 2);
     assertThat(await(zstdStore.verify(backup.id())).isClean()).isTrue();
     Path target = newDirectory("restore");
-    assertRestoredIdentical(backup,
-        await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        backup, await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)), target);
   }
 
   @Test
   void shouldStoreEverythingUncompressedWhenCompressionIsOff() throws Exception {
     Path dir = newDirectory("text");
-    Backup backup = backup(id(0, 1, 53), NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", textFile(dir, "1.log", 300_000, 1))));
+    Backup backup =
+        backup(
+            id(0, 1, 53),
+            NamedFileSet.empty(),
+            NamedFileSet.of(file("1.log", textFile(dir, "1.log", 300_000, 1))));
 
     var result = await(store.save(backup));
 
-    assertThat(storedManifest(backup.id()).segments()).singleElement().satisfies(f -> {
-      assertThat(f.compression()).isEqualTo(Compression.NONE);
-      assertThat(f.storedSizeBytes()).isEqualTo(300_000);
-    });
+    assertThat(storedManifest(backup.id()).segments())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.compression()).isEqualTo(Compression.NONE);
+              assertThat(f.storedSizeBytes()).isEqualTo(300_000);
+            });
     assertThat(result.storedBytes()).isEqualTo(300_000);
   }
 
@@ -321,9 +362,13 @@ public abstract class ContentContractTests extends LifecycleContractTests {
   void shouldFindCorruptionInCompressedObject() throws Exception {
     var zstdStore = openStore(io.cairn.backupapi.content.CompressionPolicy.zstd(0));
     Path dir = newDirectory("text");
-    Backup backup = backup(id(0, 1, 54), NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", textFile(dir, "1.log", 500_000, 1)),
-            file("2.log", textFile(dir, "2.log", 500_000, 2))));
+    Backup backup =
+        backup(
+            id(0, 1, 54),
+            NamedFileSet.empty(),
+            NamedFileSet.of(
+                file("1.log", textFile(dir, "1.log", 500_000, 1)),
+                file("2.log", textFile(dir, "2.log", 500_000, 2))));
     await(zstdStore.save(backup));
     corruptObject(backup.id(), FileSetKind.SEGMENTS, "1.log");
     truncateObject(backup.id(), FileSetKind.SEGMENTS, "2.log", 100);
@@ -331,17 +376,31 @@ public abstract class ContentContractTests extends LifecycleContractTests {
     VerificationReport report = await(zstdStore.verify(backup.id()));
 
     assertThat(report.problems()).hasSize(2);
-    assertThat(report.problems()).filteredOn(p -> p.name().equals("1.log")).singleElement()
-        .satisfies(p -> assertThat(p.kind()).isIn(FileProblemKind.CHECKSUM_MISMATCH,
-            FileProblemKind.UNREADABLE, FileProblemKind.SIZE_MISMATCH));
-    assertThat(report.problems()).filteredOn(p -> p.name().equals("2.log")).singleElement()
+    assertThat(report.problems())
+        .filteredOn(p -> p.name().equals("1.log"))
+        .singleElement()
+        .satisfies(
+            p ->
+                assertThat(p.kind())
+                    .isIn(
+                        FileProblemKind.CHECKSUM_MISMATCH,
+                        FileProblemKind.UNREADABLE,
+                        FileProblemKind.SIZE_MISMATCH));
+    assertThat(report.problems())
+        .filteredOn(p -> p.name().equals("2.log"))
+        .singleElement()
         .satisfies(p -> assertThat(p.kind()).isEqualTo(FileProblemKind.TRUNCATED));
-    assertThatThrownBy(() -> await(zstdStore.restore(backup.id(), newDirectory("restore"),
-        RestoreProgressListener.NOOP))).isInstanceOf(BackupCorruptedException.class);
+    assertThatThrownBy(
+            () ->
+                await(
+                    zstdStore.restore(
+                        backup.id(), newDirectory("restore"), RestoreProgressListener.NOOP)))
+        .isInstanceOf(BackupCorruptedException.class);
   }
 
   private byte[] manifestWithSegmentName(BackupIdentifier id, String name) {
-    String json = """
+    String json =
+        """
         {
           "manifestVersion": "%s",
           "id": {"nodeId": %d, "partitionId": %d, "checkpointId": %d},
@@ -361,9 +420,16 @@ public abstract class ContentContractTests extends LifecycleContractTests {
             ]
           }
         }
-        """.formatted(ManifestCodec.FORMAT_VERSION, id.nodeId(), id.partitionId(),
-        id.checkpointId(), id.checkpointId(), id.partitionId(), id.nodeId(),
-        name.replace("\\", "\\\\"));
+        """
+            .formatted(
+                ManifestCodec.FORMAT_VERSION,
+                id.nodeId(),
+                id.partitionId(),
+                id.checkpointId(),
+                id.checkpointId(),
+                id.partitionId(),
+                id.nodeId(),
+                name.replace("\\", "\\\\"));
     return ManifestTampering.reseal(json.getBytes(StandardCharsets.UTF_8));
   }
 }

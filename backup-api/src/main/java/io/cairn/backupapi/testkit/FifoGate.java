@@ -24,11 +24,12 @@ public final class FifoGate implements AutoCloseable {
 
   private final Path path;
   private final java.util.concurrent.ExecutorService opener =
-      Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "fifo-gate-opener");
-        t.setDaemon(true);
-        return t;
-      });
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "fifo-gate-opener");
+            t.setDaemon(true);
+            return t;
+          });
   private OutputStream writer;
 
   private FifoGate(Path path) {
@@ -59,19 +60,26 @@ public final class FifoGate implements AutoCloseable {
    * @throws AssertionError if the store does not open it within {@code timeout}
    */
   public void awaitReader(Duration timeout) throws InterruptedException {
-    CompletableFuture<OutputStream> open = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new FileOutputStream(path.toFile());
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }, opener);
+    CompletableFuture<OutputStream> open =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return new FileOutputStream(path.toFile());
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            },
+            opener);
     try {
       writer = open.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       release();
-      throw new AssertionError("Expected the store to open " + path + " for reading within "
-          + timeout + ", but it did not");
+      throw new AssertionError(
+          "Expected the store to open "
+              + path
+              + " for reading within "
+              + timeout
+              + ", but it did not");
     } catch (ExecutionException e) {
       throw new AssertionError("Expected to open " + path + " for writing", e.getCause());
     }

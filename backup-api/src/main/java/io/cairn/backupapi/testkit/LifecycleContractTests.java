@@ -77,13 +77,14 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
     Backup second = tinyBackup(id(0, 1, 7));
 
     assertThatThrownBy(() -> await(store.save(second)))
-        .isInstanceOfSatisfying(BackupAlreadyExistsException.class,
+        .isInstanceOfSatisfying(
+            BackupAlreadyExistsException.class,
             e -> assertThat(e.existingStatus()).isEqualTo(BackupStatusCode.COMPLETED));
 
     assertThat(await(store.getStatus(first.id())).descriptor()).contains(first.descriptor());
     Path target = newDirectory("restore");
-    assertRestoredIdentical(first,
-        await(store.restore(first.id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        first, await(store.restore(first.id(), target, RestoreProgressListener.NOOP)), target);
   }
 
   @Test
@@ -92,7 +93,8 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
     await(store.markFailed(id, "leader changed"));
 
     assertThatThrownBy(() -> await(store.save(tinyBackup(id))))
-        .isInstanceOfSatisfying(BackupAlreadyExistsException.class,
+        .isInstanceOfSatisfying(
+            BackupAlreadyExistsException.class,
             e -> assertThat(e.existingStatus()).isEqualTo(BackupStatusCode.FAILED));
     assertThat(await(store.getStatus(id)).statusCode()).isEqualTo(BackupStatusCode.FAILED);
   }
@@ -100,11 +102,12 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
   @Test
   void shouldRefuseSavingOverInProgressBackup() throws Exception {
     Backup backup = tinyBackup(id(0, 1, 9));
-    writeRawManifest(backup.id(), CODEC.encode(Manifest.inProgress(backup.descriptor(),
-        clock.instant())));
+    writeRawManifest(
+        backup.id(), CODEC.encode(Manifest.inProgress(backup.descriptor(), clock.instant())));
 
     assertThatThrownBy(() -> await(store.save(backup)))
-        .isInstanceOfSatisfying(BackupAlreadyExistsException.class,
+        .isInstanceOfSatisfying(
+            BackupAlreadyExistsException.class,
             e -> assertThat(e.existingStatus()).isEqualTo(BackupStatusCode.IN_PROGRESS));
     assertThat(await(store.getStatus(backup.id())).statusCode())
         .isEqualTo(BackupStatusCode.IN_PROGRESS);
@@ -170,9 +173,13 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
     byte[] content = new byte[50_000];
     new Random(42).nextBytes(content);
     try (FifoGate gate = FifoGate.create(dir.resolve("2.log"))) {
-      Backup backup = backup(id(0, 1, 12), NamedFileSet.empty(),
-          NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 1000, 1)),
-              new BackupFile("2.log", gate.path(), content.length)));
+      Backup backup =
+          backup(
+              id(0, 1, 12),
+              NamedFileSet.empty(),
+              NamedFileSet.of(
+                  file("1.log", randomFile(dir, "1.log", 1000, 1)),
+                  new BackupFile("2.log", gate.path(), content.length)));
       CompletableFuture<BackupSaveResult> save = store.save(backup);
       gate.awaitReader(TIMEOUT);
       assertThat(await(store.getStatus(backup.id())).statusCode())
@@ -194,15 +201,19 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
     Path dir = newDirectory("gated");
     byte[] content = new byte[10_000];
     try (FifoGate gate = FifoGate.create(dir.resolve("1.log"))) {
-      Backup backup = backup(id(0, 1, 13), NamedFileSet.empty(),
-          NamedFileSet.of(new BackupFile("1.log", gate.path(), content.length)));
+      Backup backup =
+          backup(
+              id(0, 1, 13),
+              NamedFileSet.empty(),
+              NamedFileSet.of(new BackupFile("1.log", gate.path(), content.length)));
       CompletableFuture<BackupSaveResult> save = store.save(backup);
       gate.awaitReader(TIMEOUT);
 
       assertThatThrownBy(() -> await(store.delete(backup.id())))
           .isInstanceOf(BackupInProgressException.class);
       assertThatThrownBy(() -> await(store.save(tinyBackup(backup.id()))))
-          .isInstanceOfSatisfying(BackupAlreadyExistsException.class,
+          .isInstanceOfSatisfying(
+              BackupAlreadyExistsException.class,
               e -> assertThat(e.existingStatus()).isEqualTo(BackupStatusCode.IN_PROGRESS));
       await(store.markFailed(backup.id(), "leader changed"));
       assertThatThrownBy(() -> await(store.delete(backup.id())))
@@ -219,8 +230,8 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
   @Test
   void shouldRefuseDeletingInProgressBackup() throws Exception {
     Backup backup = tinyBackup(id(0, 1, 14));
-    writeRawManifest(backup.id(), CODEC.encode(Manifest.inProgress(backup.descriptor(),
-        clock.instant())));
+    writeRawManifest(
+        backup.id(), CODEC.encode(Manifest.inProgress(backup.descriptor(), clock.instant())));
 
     assertThatThrownBy(() -> await(store.delete(backup.id())))
         .isInstanceOf(BackupInProgressException.class)
@@ -240,8 +251,12 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
         .isEqualTo(BackupStatusCode.DOES_NOT_EXIST);
     assertThatThrownBy(() -> await(store.verify(backup.id())))
         .isInstanceOf(BackupNotFoundException.class);
-    assertThatThrownBy(() -> await(store.restore(backup.id(), newDirectory("restore"),
-        RestoreProgressListener.NOOP))).isInstanceOf(BackupNotFoundException.class);
+    assertThatThrownBy(
+            () ->
+                await(
+                    store.restore(
+                        backup.id(), newDirectory("restore"), RestoreProgressListener.NOOP)))
+        .isInstanceOf(BackupNotFoundException.class);
   }
 
   @Test
@@ -271,8 +286,8 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
     await(store.save(second));
 
     Path target = newDirectory("restore");
-    assertRestoredIdentical(second,
-        await(store.restore(id, target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        second, await(store.restore(id, target, RestoreProgressListener.NOOP)), target);
     assertThat(await(store.verify(id)).isClean()).isTrue();
   }
 
@@ -280,9 +295,13 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
   void shouldFailSaveWhenSourceIsShorterThanItsFixedLength() throws Exception {
     Path dir = newDirectory("short");
     Path shortFile = randomFile(dir, "2.log", 100, 3);
-    Backup backup = backup(id(0, 1, 19), NamedFileSet.empty(),
-        NamedFileSet.of(file("1.log", randomFile(dir, "1.log", 100, 2)),
-            new BackupFile("2.log", shortFile, 101)));
+    Backup backup =
+        backup(
+            id(0, 1, 19),
+            NamedFileSet.empty(),
+            NamedFileSet.of(
+                file("1.log", randomFile(dir, "1.log", 100, 2)),
+                new BackupFile("2.log", shortFile, 101)));
 
     assertThatThrownBy(() -> await(store.save(backup)))
         .isInstanceOf(BackupStoreException.class)
@@ -296,8 +315,11 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
   @Test
   void shouldFailSaveWhenSourceFileIsMissing() throws Exception {
     Path dir = newDirectory("missing");
-    Backup backup = backup(id(0, 1, 20), NamedFileSet.empty(),
-        NamedFileSet.of(new BackupFile("1.log", dir.resolve("gone.log"), 10)));
+    Backup backup =
+        backup(
+            id(0, 1, 20),
+            NamedFileSet.empty(),
+            NamedFileSet.of(new BackupFile("1.log", dir.resolve("gone.log"), 10)));
 
     assertThatThrownBy(() -> await(store.save(backup))).isInstanceOf(BackupStoreException.class);
 

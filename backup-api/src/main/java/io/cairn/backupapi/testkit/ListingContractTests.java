@@ -43,8 +43,8 @@ public abstract class ListingContractTests extends ReuseContractTests {
           await(store.markFailed(id, "leader changed"));
         } else if (partition == 3 && checkpoint == 2) {
           Backup running = tinyBackup(id);
-          writeRawManifest(id, CODEC.encode(Manifest.inProgress(running.descriptor(),
-              clock.instant())));
+          writeRawManifest(
+              id, CODEC.encode(Manifest.inProgress(running.descriptor(), clock.instant())));
         } else {
           await(store.save(tinyBackup(id)));
         }
@@ -85,16 +85,28 @@ public abstract class ListingContractTests extends ReuseContractTests {
         .containsExactlyElementsOf(filter(ids, id -> id.partitionId() == 2));
     assertThat(listAll(BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(12)), 100))
         .containsExactlyElementsOf(filter(ids, id -> id.checkpointId() == 12));
-    assertThat(listAll(BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.parse("1*")),
-        100)).containsExactlyElementsOf(filter(ids, id -> id.checkpointId() == 1
-            || id.checkpointId() == 12 || id.checkpointId() == 120));
-    assertThat(listAll(BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.parse("12*")),
-        100)).containsExactlyElementsOf(filter(ids, id -> id.checkpointId() == 12
-            || id.checkpointId() == 120));
-    assertThat(listAll(BackupIdentifierWildcard.ofPartition(3).withNode(0)
-        .withCheckpoints(CheckpointPattern.parse("2*")), 100))
-        .containsExactlyElementsOf(filter(ids, id -> id.partitionId() == 3 && id.nodeId() == 0
-            && Long.toString(id.checkpointId()).startsWith("2")));
+    assertThat(listAll(BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.parse("1*")), 100))
+        .containsExactlyElementsOf(
+            filter(
+                ids,
+                id ->
+                    id.checkpointId() == 1 || id.checkpointId() == 12 || id.checkpointId() == 120));
+    assertThat(listAll(BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.parse("12*")), 100))
+        .containsExactlyElementsOf(
+            filter(ids, id -> id.checkpointId() == 12 || id.checkpointId() == 120));
+    assertThat(
+            listAll(
+                BackupIdentifierWildcard.ofPartition(3)
+                    .withNode(0)
+                    .withCheckpoints(CheckpointPattern.parse("2*")),
+                100))
+        .containsExactlyElementsOf(
+            filter(
+                ids,
+                id ->
+                    id.partitionId() == 3
+                        && id.nodeId() == 0
+                        && Long.toString(id.checkpointId()).startsWith("2")));
     assertThat(listAll(BackupIdentifierWildcard.ofPartition(7), 100)).isEmpty();
     assertThat(listAll(BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(3)), 100))
         .isEmpty();
@@ -108,14 +120,20 @@ public abstract class ListingContractTests extends ReuseContractTests {
         await(store.list(BackupIdentifierWildcard.all(), PageRequest.first())).statuses();
 
     assertThat(statuses).hasSize(15);
-    assertThat(statuses).filteredOn(s -> s.id().equals(id(1, 2, 21))).singleElement()
-        .satisfies(s -> {
-          assertThat(s.statusCode()).isEqualTo(BackupStatusCode.FAILED);
-          assertThat(s.failureReason()).contains("leader changed");
-        });
-    assertThat(statuses).filteredOn(s -> s.id().equals(id(1, 3, 2))).singleElement()
+    assertThat(statuses)
+        .filteredOn(s -> s.id().equals(id(1, 2, 21)))
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+              assertThat(s.failureReason()).contains("leader changed");
+            });
+    assertThat(statuses)
+        .filteredOn(s -> s.id().equals(id(1, 3, 2)))
+        .singleElement()
         .satisfies(s -> assertThat(s.statusCode()).isEqualTo(BackupStatusCode.IN_PROGRESS));
-    assertThat(statuses).filteredOn(s -> s.statusCode() == BackupStatusCode.COMPLETED)
+    assertThat(statuses)
+        .filteredOn(s -> s.statusCode() == BackupStatusCode.COMPLETED)
         .hasSize(13)
         .allSatisfy(s -> assertThat(s).isEqualTo(await(store.getStatus(s.id()))));
   }
@@ -126,7 +144,8 @@ public abstract class ListingContractTests extends ReuseContractTests {
 
     for (int pageSize : new int[] {1, 2, 4, 5, 15, 16}) {
       assertThat(listAll(BackupIdentifierWildcard.all(), pageSize))
-          .as("page size %d", pageSize).containsExactlyElementsOf(ids);
+          .as("page size %d", pageSize)
+          .containsExactlyElementsOf(ids);
     }
     assertThat(listAll(BackupIdentifierWildcard.ofPartition(1), 2))
         .containsExactlyElementsOf(filter(ids, id -> id.partitionId() == 1));
@@ -151,10 +170,12 @@ public abstract class ListingContractTests extends ReuseContractTests {
     byte[] flippedBytes = readRawManifest(flipped);
     flippedBytes[0] ^= 0x01;
     writeRawManifest(flipped, flippedBytes);
-    String truncatedPath = catchThrowableOfType(() -> await(store.getStatus(truncated)),
-        ManifestException.class).manifest();
-    String flippedPath = catchThrowableOfType(() -> await(store.getStatus(flipped)),
-        ManifestException.class).manifest();
+    String truncatedPath =
+        catchThrowableOfType(() -> await(store.getStatus(truncated)), ManifestException.class)
+            .manifest();
+    String flippedPath =
+        catchThrowableOfType(() -> await(store.getStatus(flipped)), ManifestException.class)
+            .manifest();
 
     // when everything is listed, in one page and one backup per page
     List<BackupStatus> statuses =
@@ -164,29 +185,41 @@ public abstract class ListingContractTests extends ReuseContractTests {
     assertThat(statuses).extracting(BackupStatus::id).containsExactlyElementsOf(ids);
     assertThat(listAll(BackupIdentifierWildcard.all(), 1)).containsExactlyElementsOf(ids);
     for (var bad : List.of(List.of(truncated, truncatedPath), List.of(flipped, flippedPath))) {
-      assertThat(statuses).filteredOn(s -> s.id().equals(bad.get(0))).singleElement()
-          .satisfies(s -> {
-            assertThat(s.statusCode()).isEqualTo(BackupStatusCode.FAILED);
-            assertThat(s.isManifestUnreadable()).isTrue();
-            assertThat(s.descriptor()).isEmpty();
-            assertThat(s.createdAt()).isPresent();
-            assertThat(s.failureReason()).hasValueSatisfying(reason -> assertThat(reason)
-                .contains((String) bad.get(1))
-                .contains("cannot be parsed"));
-          });
+      assertThat(statuses)
+          .filteredOn(s -> s.id().equals(bad.get(0)))
+          .singleElement()
+          .satisfies(
+              s -> {
+                assertThat(s.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+                assertThat(s.isManifestUnreadable()).isTrue();
+                assertThat(s.descriptor()).isEmpty();
+                assertThat(s.createdAt()).isPresent();
+                assertThat(s.failureReason())
+                    .hasValueSatisfying(
+                        reason ->
+                            assertThat(reason)
+                                .contains((String) bad.get(1))
+                                .contains("cannot be parsed"));
+              });
     }
-    assertThat(statuses).filteredOn(s -> s.id().checkpointId() != 5)
+    assertThat(statuses)
+        .filteredOn(s -> s.id().checkpointId() != 5)
         .hasSize(4)
-        .allSatisfy(s -> {
-          assertThat(s.statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
-          assertThat(s.isManifestUnreadable()).isFalse();
-        });
+        .allSatisfy(
+            s -> {
+              assertThat(s.statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
+              assertThat(s.isManifestUnreadable()).isFalse();
+            });
     // and backup 5 is FAILED for the cluster, while 6 is COMPLETED
-    assertThat(BackupStatusAggregator.aggregate(5, 2,
-        statuses.stream().filter(s -> s.id().checkpointId() == 5).toList()).statusCode())
+    assertThat(
+            BackupStatusAggregator.aggregate(
+                    5, 2, statuses.stream().filter(s -> s.id().checkpointId() == 5).toList())
+                .statusCode())
         .isEqualTo(ClusterBackupStatusCode.FAILED);
-    assertThat(BackupStatusAggregator.aggregate(6, 2,
-        statuses.stream().filter(s -> s.id().checkpointId() == 6).toList()).statusCode())
+    assertThat(
+            BackupStatusAggregator.aggregate(
+                    6, 2, statuses.stream().filter(s -> s.id().checkpointId() == 6).toList())
+                .statusCode())
         .isEqualTo(ClusterBackupStatusCode.COMPLETED);
     // and deleting a damaged backup clears it from the listing
     await(store.delete(truncated));
@@ -218,16 +251,15 @@ public abstract class ListingContractTests extends ReuseContractTests {
       backups.add(typicalBackup(id(partition % 2, partition, 60)));
     }
 
-    List<CompletableFuture<BackupSaveResult>> saves =
-        backups.stream().map(store::save).toList();
+    List<CompletableFuture<BackupSaveResult>> saves = backups.stream().map(store::save).toList();
 
     for (var save : saves) {
       assertThat(await(save).status().statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
     }
     for (Backup backup : backups) {
       Path target = newDirectory("restore");
-      assertRestoredIdentical(backup,
-          await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)), target);
+      assertRestoredIdentical(
+          backup, await(store.restore(backup.id(), target, RestoreProgressListener.NOOP)), target);
     }
     assertThat(listAll(BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(60)), 2))
         .containsExactlyElementsOf(backups.stream().map(Backup::id).sorted().toList());

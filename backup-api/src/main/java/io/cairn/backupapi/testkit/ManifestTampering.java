@@ -11,8 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
- * Edits stored manifest JSON the way an attacker or a buggy writer would, and seals it again with
- * a matching {@code manifestChecksum}, so that a test proves a validation other than the checksum
+ * Edits stored manifest JSON the way an attacker or a buggy writer would, and seals it again with a
+ * matching {@code manifestChecksum}, so that a test proves a validation other than the checksum
  * (hostile names, wrong ids, sizes, versions). Output is indented like {@code ManifestCodec}'s, so
  * text edits after a rewrite still find {@code "key" : value}.
  */
@@ -46,8 +46,7 @@ public final class ManifestTampering {
 
   /** {@link #rewrite(byte[], Consumer)} for JSON text. */
   public static String rewrite(String json, Consumer<ObjectNode> edit) {
-    return new String(rewrite(json.getBytes(StandardCharsets.UTF_8), edit),
-        StandardCharsets.UTF_8);
+    return new String(rewrite(json.getBytes(StandardCharsets.UTF_8), edit), StandardCharsets.UTF_8);
   }
 
   /**

@@ -35,16 +35,29 @@ public abstract class ReuseContractTests extends ContentContractTests {
     Path seg2 = randomFile(dir, "2.log", 200_000, 15);
     Path active = randomFile(dir, "3.log", 150_000, 16);
 
-    Backup first = backup(id(0, partition, 1),
-        NamedFileSet.of(file("CURRENT", current), file("000010.sst", sst),
-            new BackupFile("OPTIONS", options1, 4_000)),
-        NamedFileSet.of(file("1.log", seg1), file("2.log", seg2),
-            new BackupFile("3.log", active, 100_000)));
-    Backup second = backup(id(1, partition, 2),
-        NamedFileSet.of(file("CURRENT", current), file("000010.sst", sst),
-            file("000011.sst", newSst), new BackupFile("OPTIONS", options2, 4_000)),
-        NamedFileSet.of(file("1.log", seg1), file("2.log", seg2),
-            new BackupFile("3.log", active, 150_000)));
+    Backup first =
+        backup(
+            id(0, partition, 1),
+            NamedFileSet.of(
+                file("CURRENT", current),
+                file("000010.sst", sst),
+                new BackupFile("OPTIONS", options1, 4_000)),
+            NamedFileSet.of(
+                file("1.log", seg1),
+                file("2.log", seg2),
+                new BackupFile("3.log", active, 100_000)));
+    Backup second =
+        backup(
+            id(1, partition, 2),
+            NamedFileSet.of(
+                file("CURRENT", current),
+                file("000010.sst", sst),
+                file("000011.sst", newSst),
+                new BackupFile("OPTIONS", options2, 4_000)),
+            NamedFileSet.of(
+                file("1.log", seg1),
+                file("2.log", seg2),
+                new BackupFile("3.log", active, 150_000)));
     long equalBytes = 16 + 250_000 + 300_000 + 200_000;
     return new Pair(first, second, 4, equalBytes);
   }
@@ -63,8 +76,10 @@ public abstract class ReuseContractTests extends ContentContractTests {
     assertThat(result.copiedBytes())
         .isEqualTo(pair.second().descriptor().sizeBytes() - pair.equalBytes());
     Path target = newDirectory("restore");
-    assertRestoredIdentical(pair.second(),
-        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        pair.second(),
+        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)),
+        target);
   }
 
   @Test
@@ -77,8 +92,10 @@ public abstract class ReuseContractTests extends ContentContractTests {
 
     assertThat(await(store.verify(pair.second().id())).problems()).isEmpty();
     Path target = newDirectory("restore");
-    assertRestoredIdentical(pair.second(),
-        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        pair.second(),
+        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)),
+        target);
   }
 
   @Test
@@ -91,8 +108,10 @@ public abstract class ReuseContractTests extends ContentContractTests {
 
     assertThat(await(store.verify(pair.first().id())).problems()).isEmpty();
     Path target = newDirectory("restore");
-    assertRestoredIdentical(pair.first(),
-        await(store.restore(pair.first().id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        pair.first(),
+        await(store.restore(pair.first().id(), target, RestoreProgressListener.NOOP)),
+        target);
   }
 
   @Test
@@ -105,8 +124,10 @@ public abstract class ReuseContractTests extends ContentContractTests {
     assertThat(result.reusedFileCount()).isEqualTo(pair.equalFiles());
     assertThat(await(store.verify(pair.second().id())).isClean()).isTrue();
     Path target = newDirectory("restore");
-    assertRestoredIdentical(pair.second(),
-        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        pair.second(),
+        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)),
+        target);
   }
 
   @Test
@@ -122,7 +143,9 @@ public abstract class ReuseContractTests extends ContentContractTests {
     assertThat(result.copiedFileCount()).isEqualTo(pair.second().descriptor().fileCount());
     assertThat(none.reusedFileCount()).isZero();
     Path target = newDirectory("restore");
-    assertRestoredIdentical(pair.second(),
-        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)), target);
+    assertRestoredIdentical(
+        pair.second(),
+        await(store.restore(pair.second().id(), target, RestoreProgressListener.NOOP)),
+        target);
   }
 }

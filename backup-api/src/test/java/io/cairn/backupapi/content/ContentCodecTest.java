@@ -74,9 +74,13 @@ class ContentCodecTest {
     }
     var restored = new ByteArrayOutputStream();
     AtomicLong progress = new AtomicLong();
-    DecodedContent decoded = ContentDecoder.decode(
-        new ByteArrayInputStream(stored.toByteArray()), compression, restored, 700_001,
-        progress::addAndGet);
+    DecodedContent decoded =
+        ContentDecoder.decode(
+            new ByteArrayInputStream(stored.toByteArray()),
+            compression,
+            restored,
+            700_001,
+            progress::addAndGet);
     assertThat(restored.toByteArray()).isEqualTo(prefix);
     assertThat(decoded).isEqualTo(new DecodedContent(700_001, crc.getValue(), false));
     assertThat(progress.get()).isEqualTo(700_001);
@@ -95,8 +99,10 @@ class ContentCodecTest {
   void shouldFailWhenTheFileIsShorterThanItsFixedLength() throws IOException {
     Path source = file("short", new byte[100]);
 
-    assertThatThrownBy(() -> ContentEncoder.encode(source, 101, CompressionPolicy.none(),
-        new ByteArrayOutputStream()))
+    assertThatThrownBy(
+            () ->
+                ContentEncoder.encode(
+                    source, 101, CompressionPolicy.none(), new ByteArrayOutputStream()))
         .isInstanceOf(EOFException.class)
         .hasMessageContaining("Expected to read 101 bytes of " + source)
         .hasMessageContaining("ends after 100 bytes");
@@ -108,8 +114,9 @@ class ContentCodecTest {
     var stored = new ByteArrayOutputStream();
 
     EncodedContent encoded = ContentEncoder.encode(source, 0, policy(Compression.ZSTD), stored);
-    DecodedContent decoded = ContentDecoder.decode(new ByteArrayInputStream(stored.toByteArray()),
-        Compression.ZSTD, null, 0, b -> {});
+    DecodedContent decoded =
+        ContentDecoder.decode(
+            new ByteArrayInputStream(stored.toByteArray()), Compression.ZSTD, null, 0, b -> {});
 
     assertThat(encoded.sizeBytes()).isZero();
     assertThat(decoded.sizeBytes()).isZero();
@@ -122,19 +129,23 @@ class ContentCodecTest {
     ContentEncoder.encode(file("t", text(200_000)), 200_000, policy(Compression.ZSTD), stored);
     byte[] truncated = Arrays.copyOf(stored.toByteArray(), stored.size() / 2);
 
-    assertThatThrownBy(() -> ContentDecoder.decode(new ByteArrayInputStream(truncated),
-        Compression.ZSTD, null, 200_000, b -> {})).isInstanceOf(IOException.class);
+    assertThatThrownBy(
+            () ->
+                ContentDecoder.decode(
+                    new ByteArrayInputStream(truncated), Compression.ZSTD, null, 200_000, b -> {}))
+        .isInstanceOf(IOException.class);
   }
 
   @Test
   void shouldStopDecodingBeyondTheLimit() throws IOException {
     var stored = new ByteArrayOutputStream();
-    ContentEncoder.encode(file("big", text(2_000_000)), 2_000_000, policy(Compression.ZSTD),
-        stored);
+    ContentEncoder.encode(
+        file("big", text(2_000_000)), 2_000_000, policy(Compression.ZSTD), stored);
     var sink = new ByteArrayOutputStream();
 
-    DecodedContent decoded = ContentDecoder.decode(new ByteArrayInputStream(stored.toByteArray()),
-        Compression.ZSTD, sink, 1000, b -> {});
+    DecodedContent decoded =
+        ContentDecoder.decode(
+            new ByteArrayInputStream(stored.toByteArray()), Compression.ZSTD, sink, 1000, b -> {});
 
     assertThat(decoded.exceededLimit()).isTrue();
     assertThat(sink.size()).isLessThanOrEqualTo(1000);
@@ -147,18 +158,21 @@ class ContentCodecTest {
     byte[] content = compression == Compression.ZSTD ? text(50_000) : new byte[50_000];
     random.nextBytes(compression == Compression.ZSTD ? new byte[0] : content);
     var stored = new ByteArrayOutputStream();
-    EncodedContent encoded = ContentEncoder.encode(file("flip", content), content.length,
-        policy(compression), stored);
+    EncodedContent encoded =
+        ContentEncoder.encode(file("flip", content), content.length, policy(compression), stored);
     for (int trial = 0; trial < 200; trial++) {
       byte[] bytes = stored.toByteArray();
       int offset = random.nextInt(bytes.length);
       bytes[offset] ^= (byte) (1 + random.nextInt(255));
       boolean detected;
       try {
-        DecodedContent decoded = ContentDecoder.decode(new ByteArrayInputStream(bytes),
-            compression, null, content.length, b -> {});
-        detected = decoded.exceededLimit() || decoded.sizeBytes() != encoded.sizeBytes()
-            || decoded.crc32c() != encoded.crc32c();
+        DecodedContent decoded =
+            ContentDecoder.decode(
+                new ByteArrayInputStream(bytes), compression, null, content.length, b -> {});
+        detected =
+            decoded.exceededLimit()
+                || decoded.sizeBytes() != encoded.sizeBytes()
+                || decoded.crc32c() != encoded.crc32c();
       } catch (IOException e) {
         detected = true;
       }

@@ -38,21 +38,34 @@ class ManifestChecksumTest {
     var families = new TreeMap<String, String>();
     families.put("LEDGER_ACCOUNTS", "0000000000000000000000000000000a");
     families.put("LEDGER_TRANSFERS", "000000000000000000000000000000f5");
-    return new BackupDescriptor(9, 2, 1, 12_345, Optional.of("snap-8"), 3, "0.1.0",
-        "000000000000000000000000000000ff", 3, 900_016, families);
+    return new BackupDescriptor(
+        9,
+        2,
+        1,
+        12_345,
+        Optional.of("snap-8"),
+        3,
+        "0.1.0",
+        "000000000000000000000000000000ff",
+        3,
+        900_016,
+        families);
   }
 
   private static Manifest completed() {
-    var snapshot = List.of(
-        new ManifestFile("CURRENT", 16, 0xDEADBEEFL, 16, Compression.NONE),
-        new ManifestFile("meta/000012.sst", 300_000, 0x01020304L, 51_234, Compression.ZSTD));
+    var snapshot =
+        List.of(
+            new ManifestFile("CURRENT", 16, 0xDEADBEEFL, 16, Compression.NONE),
+            new ManifestFile("meta/000012.sst", 300_000, 0x01020304L, 51_234, Compression.ZSTD));
     var segments = List.of(new ManifestFile("1.log", 600_000, 0L, 600_000, Compression.NONE));
     return Manifest.inProgress(descriptor(), T0).complete(snapshot, segments, T0.plusSeconds(3));
   }
 
   private static List<Manifest> everyState() {
     Manifest inProgress = Manifest.inProgress(descriptor(), T0);
-    return List.of(completed(), inProgress,
+    return List.of(
+        completed(),
+        inProgress,
         inProgress.fail("leader \"2\" changed ü\n\tagain", T0.plusSeconds(9)),
         Manifest.failedWithoutDescriptor(ID, "marked", T0));
   }
@@ -81,9 +94,11 @@ class ManifestChecksumTest {
     for (Manifest manifest : everyState()) {
       byte[] json = codec.encode(manifest);
 
-      assertThat(recordedChecksum(json)).matches("crc32c:[0-9a-f]{8}")
+      assertThat(recordedChecksum(json))
+          .matches("crc32c:[0-9a-f]{8}")
           .isEqualTo(expectedChecksum(json));
-      assertThat(MAPPER.readTree(json).fieldNames()).toIterable()
+      assertThat(MAPPER.readTree(json).fieldNames())
+          .toIterable()
           .startsWith("manifestVersion", "manifestChecksum");
       assertThat(codec.decode(json, SOURCE)).isEqualTo(manifest);
     }
@@ -117,7 +132,10 @@ class ManifestChecksumTest {
     for (int run = 0; run < 40; run++) {
       byte[] json = codec.encode(randomManifest(random));
       for (int flip = 0; flip < 200; flip++) {
-        decodeFlipped(json, random.nextInt(json.length), random.nextInt(8),
+        decodeFlipped(
+            json,
+            random.nextInt(json.length),
+            random.nextInt(8),
             "seed " + seed + " (-Dcairn.test.seed), run " + run + ", flip " + flip);
       }
     }
@@ -148,10 +166,17 @@ class ManifestChecksumTest {
   private ManifestException decodeFlipped(byte[] json, int position, int bit, String context) {
     byte[] flipped = json.clone();
     flipped[position] ^= (byte) (1 << bit);
-    String what = context + ": bit " + bit + " of byte " + position + " ('"
-        + (char) json[position] + "') flipped";
-    ManifestException e = catchThrowableOfType(ManifestException.class,
-        () -> codec.decode(flipped, SOURCE));
+    String what =
+        context
+            + ": bit "
+            + bit
+            + " of byte "
+            + position
+            + " ('"
+            + (char) json[position]
+            + "') flipped";
+    ManifestException e =
+        catchThrowableOfType(ManifestException.class, () -> codec.decode(flipped, SOURCE));
     assertThat(e).as(what + " must be refused").isNotNull();
     assertThat(e.manifest()).as(what).isEqualTo(SOURCE);
     assertThat(e.getMessage()).as(what).contains(SOURCE);
@@ -161,14 +186,19 @@ class ManifestChecksumTest {
   @Test
   void shouldReportChangedContentWithBothChecksumsAndTheManifest() throws Exception {
     byte[] json = codec.encode(completed());
-    byte[] changed = replace(json, "\"checkpointPosition\" : 12345",
-        "\"checkpointPosition\" : 12346");
+    byte[] changed =
+        replace(json, "\"checkpointPosition\" : 12345", "\"checkpointPosition\" : 12346");
 
     assertThatThrownBy(() -> codec.decode(changed, SOURCE))
         .isInstanceOf(ManifestException.class)
-        .hasMessageContaining("Expected manifestChecksum " + recordedChecksum(json)
-            + " to match the manifest's content, but it is " + expectedChecksum(changed)
-            + ": the manifest was changed or damaged (manifest " + SOURCE + ")");
+        .hasMessageContaining(
+            "Expected manifestChecksum "
+                + recordedChecksum(json)
+                + " to match the manifest's content, but it is "
+                + expectedChecksum(changed)
+                + ": the manifest was changed or damaged (manifest "
+                + SOURCE
+                + ")");
   }
 
   @Test
@@ -189,8 +219,8 @@ class ManifestChecksumTest {
   @Test
   void shouldVerifyChecksumWhateverTheVersionSays() throws Exception {
     byte[] json = codec.encode(completed());
-    byte[] relabelled = replace(json, "\"manifestVersion\" : \"1.2\"",
-        "\"manifestVersion\" : \"1.1\"");
+    byte[] relabelled =
+        replace(json, "\"manifestVersion\" : \"1.2\"", "\"manifestVersion\" : \"1.1\"");
 
     assertThatThrownBy(() -> codec.decode(relabelled, SOURCE))
         .isInstanceOf(ManifestException.class)
@@ -217,17 +247,34 @@ class ManifestChecksumTest {
 
     assertThatThrownBy(() -> codec.decode(json, SOURCE))
         .isInstanceOf(ManifestException.class)
-        .hasMessageContaining("Expected manifestChecksum in a manifest of format " + version
-            + ", but it is missing (manifest " + SOURCE + ")");
+        .hasMessageContaining(
+            "Expected manifestChecksum in a manifest of format "
+                + version
+                + ", but it is missing (manifest "
+                + SOURCE
+                + ")");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"\"CRC32C:0a0b0c0d\"", "\"crc32c:0A0B0C0D\"", "\"crc32c:0a0b0c\"",
-      "\"md5:0a0b0c0d\"", "\"0a0b0c0d\"", "\"\"", "12", "null", "[\"crc32c:0a0b0c0d\"]"})
+  @ValueSource(
+      strings = {
+        "\"CRC32C:0a0b0c0d\"",
+        "\"crc32c:0A0B0C0D\"",
+        "\"crc32c:0a0b0c\"",
+        "\"md5:0a0b0c0d\"",
+        "\"0a0b0c0d\"",
+        "\"\"",
+        "12",
+        "null",
+        "[\"crc32c:0a0b0c0d\"]"
+      })
   void shouldRefuseMalformedChecksumNamingTheManifest(String value) throws Exception {
     byte[] json = codec.encode(completed());
-    byte[] malformed = replace(json, "\"manifestChecksum\" : \"" + recordedChecksum(json) + "\"",
-        "\"manifestChecksum\" : " + value);
+    byte[] malformed =
+        replace(
+            json,
+            "\"manifestChecksum\" : \"" + recordedChecksum(json) + "\"",
+            "\"manifestChecksum\" : " + value);
 
     assertThatThrownBy(() -> codec.decode(malformed, SOURCE))
         .isInstanceOf(ManifestException.class)
@@ -237,13 +284,17 @@ class ManifestChecksumTest {
 
   @Test
   void shouldDecodeManifestOfANewerMinorVersionSealedWithFieldsItDoesNotKnow() {
-    byte[] newer = ManifestTampering.rewrite(codec.encode(completed()), tree -> {
-      tree.put("manifestVersion", "1.5");
-      tree.put("retentionClass", "gold");
-      tree.putObject("encryption").put("keyId", "k-1").putArray("rounds").add(1).add(2.5);
-      ((ObjectNode) tree.get("descriptor")).put("exporterPosition", 77);
-      ((ObjectNode) ((ArrayNode) tree.get("files").get("segments")).get(0)).put("sha256", "ab");
-    });
+    byte[] newer =
+        ManifestTampering.rewrite(
+            codec.encode(completed()),
+            tree -> {
+              tree.put("manifestVersion", "1.5");
+              tree.put("retentionClass", "gold");
+              tree.putObject("encryption").put("keyId", "k-1").putArray("rounds").add(1).add(2.5);
+              ((ObjectNode) tree.get("descriptor")).put("exporterPosition", 77);
+              ((ObjectNode) ((ArrayNode) tree.get("files").get("segments")).get(0))
+                  .put("sha256", "ab");
+            });
 
     assertThat(codec.decode(newer, SOURCE)).isEqualTo(completed());
     // the fields this reader does not know are covered as well
@@ -256,23 +307,34 @@ class ManifestChecksumTest {
   }
 
   private static Manifest randomManifest(Random random) {
-    var id = new BackupIdentifier(random.nextInt(5), 1 + random.nextInt(8),
-        1 + random.nextInt(Integer.MAX_VALUE));
+    var id =
+        new BackupIdentifier(
+            random.nextInt(5), 1 + random.nextInt(8), 1 + random.nextInt(Integer.MAX_VALUE));
     List<ManifestFile> snapshot = randomFiles(random, "sst");
     List<ManifestFile> segments = randomFiles(random, "log");
-    long size = snapshot.stream().mapToLong(ManifestFile::sizeBytes).sum()
-        + segments.stream().mapToLong(ManifestFile::sizeBytes).sum();
+    long size =
+        snapshot.stream().mapToLong(ManifestFile::sizeBytes).sum()
+            + segments.stream().mapToLong(ManifestFile::sizeBytes).sum();
     var families = new TreeMap<String, String>();
     for (int i = random.nextInt(3); i > 0; i--) {
       families.put("FAMILY_" + i, HexFormat.of().toHexDigits(random.nextLong()));
     }
-    var descriptor = new BackupDescriptor(id.checkpointId(), id.partitionId(), id.nodeId(),
-        random.nextInt(1 << 30), snapshot.isEmpty() ? Optional.empty()
-        : Optional.of("s-" + random.nextInt(1000)), 8, "0." + random.nextInt(9) + ".0",
-        HexFormat.of().toHexDigits(random.nextLong()), snapshot.size() + segments.size(), size,
-        families);
-    Instant created = Instant.ofEpochSecond(1_700_000_000L + random.nextInt(1_000_000),
-        random.nextInt(1_000_000_000));
+    var descriptor =
+        new BackupDescriptor(
+            id.checkpointId(),
+            id.partitionId(),
+            id.nodeId(),
+            random.nextInt(1 << 30),
+            snapshot.isEmpty() ? Optional.empty() : Optional.of("s-" + random.nextInt(1000)),
+            8,
+            "0." + random.nextInt(9) + ".0",
+            HexFormat.of().toHexDigits(random.nextLong()),
+            snapshot.size() + segments.size(),
+            size,
+            families);
+    Instant created =
+        Instant.ofEpochSecond(
+            1_700_000_000L + random.nextInt(1_000_000), random.nextInt(1_000_000_000));
     Manifest inProgress = Manifest.inProgress(descriptor, created);
     return switch (random.nextInt(3)) {
       case 0 -> inProgress;
@@ -287,9 +349,13 @@ class ManifestChecksumTest {
     for (int i = 0; i < count; i++) {
       long size = random.nextInt(1 << 20);
       boolean zstd = random.nextBoolean();
-      files.add(new ManifestFile("dir" + i + "/f-" + i + "." + suffix, size,
-          random.nextLong() & 0xFFFF_FFFFL, zstd ? random.nextInt(1 << 20) : size,
-          zstd ? Compression.ZSTD : Compression.NONE));
+      files.add(
+          new ManifestFile(
+              "dir" + i + "/f-" + i + "." + suffix,
+              size,
+              random.nextLong() & 0xFFFF_FFFFL,
+              zstd ? random.nextInt(1 << 20) : size,
+              zstd ? Compression.ZSTD : Compression.NONE));
     }
     return files;
   }

@@ -29,12 +29,14 @@ class ManifestCodecTest {
   private final ManifestCodec codec = new ManifestCodec();
 
   private static Manifest completed() {
-    var snapshot = List.of(
-        new ManifestFile("CURRENT", 16, 0xDEADBEEFL, 16, Compression.NONE),
-        new ManifestFile("meta/000012.sst", 300_000, 0x01020304L, 51_234, Compression.ZSTD));
+    var snapshot =
+        List.of(
+            new ManifestFile("CURRENT", 16, 0xDEADBEEFL, 16, Compression.NONE),
+            new ManifestFile("meta/000012.sst", 300_000, 0x01020304L, 51_234, Compression.ZSTD));
     var segments = List.of(new ManifestFile("1.log", 600_000, 0L, 600_000, Compression.NONE));
-    var descriptor = new BackupDescriptor(9, 2, 1, 12_345, Optional.of("snap-8"), 3, "0.1.0",
-        "00ff", 3, 900_016);
+    var descriptor =
+        new BackupDescriptor(
+            9, 2, 1, 12_345, Optional.of("snap-8"), 3, "0.1.0", "00ff", 3, 900_016);
     return Manifest.inProgress(descriptor, T0).complete(snapshot, segments, T0.plusSeconds(3));
   }
 
@@ -63,9 +65,11 @@ class ManifestCodecTest {
     for (Manifest m : List.of(done, inProgress, failed, markedOnly)) {
       assertThat(codec.decode(codec.encode(m), SOURCE, ID)).isEqualTo(m);
     }
-    assertThat(json(done)).contains("\"manifestVersion\" : \"1.2\"")
+    assertThat(json(done))
+        .contains("\"manifestVersion\" : \"1.2\"")
         .containsPattern("\"manifestChecksum\" : \"crc32c:[0-9a-f]{8}\"")
-        .contains("\"crc32c\" : \"deadbeef\"").contains("\"compression\" : \"zstd\"");
+        .contains("\"crc32c\" : \"deadbeef\"")
+        .contains("\"compression\" : \"zstd\"");
     assertThat(json(done)).doesNotContain("failureReason");
     assertThat(json(done)).doesNotContain("familyDigests");
   }
@@ -75,8 +79,19 @@ class ManifestCodecTest {
     var families = new java.util.TreeMap<String, String>();
     families.put("accounts", "0000000000000000000000000000000a");
     families.put("transfers", "000000000000000000000000000000f5");
-    var descriptor = new BackupDescriptor(9, 2, 1, 12_345, Optional.empty(), 3, "0.1.0",
-        "000000000000000000000000000000ff", 0, 0, families);
+    var descriptor =
+        new BackupDescriptor(
+            9,
+            2,
+            1,
+            12_345,
+            Optional.empty(),
+            3,
+            "0.1.0",
+            "000000000000000000000000000000ff",
+            0,
+            0,
+            families);
     Manifest m = Manifest.inProgress(descriptor, T0);
 
     Manifest decoded = codec.decode(codec.encode(m), SOURCE, ID);
@@ -88,9 +103,10 @@ class ManifestCodecTest {
 
   @Test
   void shouldReadManifestWithoutFamilyDigestsAsNoneRecorded() {
-    String json = new String(
-        ManifestTampering.withoutChecksum(codec.encode(completed()), "1.0"),
-        StandardCharsets.UTF_8);
+    String json =
+        new String(
+            ManifestTampering.withoutChecksum(codec.encode(completed()), "1.0"),
+            StandardCharsets.UTF_8);
     assertThat(json).doesNotContain("familyDigests");
 
     BackupDescriptor d = decode(json).descriptor().orElseThrow();
@@ -104,16 +120,32 @@ class ManifestCodecTest {
     var families = new java.util.TreeMap<>(java.util.Map.of("accounts", "0a", "transfers", "f5"));
     var d = new BackupDescriptor(9, 2, 1, 1, Optional.empty(), 3, "0.1.0", "ff", 0, 0, families);
 
-    assertThat(d.differingFamilies(java.util.Map.of("accounts", "0a", "transfers", "f6", "x", "01")))
+    assertThat(
+            d.differingFamilies(java.util.Map.of("accounts", "0a", "transfers", "f6", "x", "01")))
         .containsExactly("transfers expected f5, actual f6", "x expected absent, actual 01");
     assertThat(d.differingFamilies(families)).isEmpty();
   }
 
   @Test
   void shouldRejectFamilyDigestThatIsNotHex() {
-    String json = tampered(Manifest.inProgress(new BackupDescriptor(9, 2, 1, 1, Optional.empty(),
-        3, "0.1.0", "ff", 0, 0, new java.util.TreeMap<>(java.util.Map.of("accounts", "0a"))), T0),
-        "\"0a\"", "\"XY\"");
+    String json =
+        tampered(
+            Manifest.inProgress(
+                new BackupDescriptor(
+                    9,
+                    2,
+                    1,
+                    1,
+                    Optional.empty(),
+                    3,
+                    "0.1.0",
+                    "ff",
+                    0,
+                    0,
+                    new java.util.TreeMap<>(java.util.Map.of("accounts", "0a"))),
+                T0),
+            "\"0a\"",
+            "\"XY\"");
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -128,23 +160,35 @@ class ManifestCodecTest {
     for (int run = 0; run < 200; run++) {
       Manifest m = randomManifest(random);
       assertThat(codec.decode(codec.encode(m), SOURCE))
-          .as("seed %d, run %d", seed, run).isEqualTo(m);
+          .as("seed %d, run %d", seed, run)
+          .isEqualTo(m);
     }
   }
 
   private static Manifest randomManifest(Random random) {
-    var id = new BackupIdentifier(random.nextInt(5), 1 + random.nextInt(8),
-        1 + random.nextInt(Integer.MAX_VALUE));
+    var id =
+        new BackupIdentifier(
+            random.nextInt(5), 1 + random.nextInt(8), 1 + random.nextInt(Integer.MAX_VALUE));
     List<ManifestFile> snapshot = randomFiles(random, "sst");
     List<ManifestFile> segments = randomFiles(random, "log");
-    long size = snapshot.stream().mapToLong(ManifestFile::sizeBytes).sum()
-        + segments.stream().mapToLong(ManifestFile::sizeBytes).sum();
-    var descriptor = new BackupDescriptor(id.checkpointId(), id.partitionId(), id.nodeId(),
-        random.nextInt(1 << 30), snapshot.isEmpty() ? Optional.empty() : Optional.of("s-" + run(
-            random)), 8, "0." + random.nextInt(9) + ".0", digest(random),
-        snapshot.size() + segments.size(), size);
-    Instant created = Instant.ofEpochSecond(1_700_000_000L + random.nextInt(1_000_000),
-        random.nextInt(1_000_000_000));
+    long size =
+        snapshot.stream().mapToLong(ManifestFile::sizeBytes).sum()
+            + segments.stream().mapToLong(ManifestFile::sizeBytes).sum();
+    var descriptor =
+        new BackupDescriptor(
+            id.checkpointId(),
+            id.partitionId(),
+            id.nodeId(),
+            random.nextInt(1 << 30),
+            snapshot.isEmpty() ? Optional.empty() : Optional.of("s-" + run(random)),
+            8,
+            "0." + random.nextInt(9) + ".0",
+            digest(random),
+            snapshot.size() + segments.size(),
+            size);
+    Instant created =
+        Instant.ofEpochSecond(
+            1_700_000_000L + random.nextInt(1_000_000), random.nextInt(1_000_000_000));
     Manifest inProgress = Manifest.inProgress(descriptor, created);
     return switch (random.nextInt(3)) {
       case 0 -> inProgress;
@@ -169,18 +213,26 @@ class ManifestCodecTest {
     for (int i = 0; i < count; i++) {
       long size = random.nextInt(1 << 20);
       boolean zstd = random.nextBoolean();
-      files.add(new ManifestFile("dir" + i + "/f-" + i + "." + suffix, size,
-          random.nextLong() & 0xFFFF_FFFFL, zstd ? random.nextInt(1 << 20) : size,
-          zstd ? Compression.ZSTD : Compression.NONE));
+      files.add(
+          new ManifestFile(
+              "dir" + i + "/f-" + i + "." + suffix,
+              size,
+              random.nextLong() & 0xFFFF_FFFFL,
+              zstd ? random.nextInt(1 << 20) : size,
+              zstd ? Compression.ZSTD : Compression.NONE));
     }
     return files;
   }
 
   @Test
   void shouldIgnoreUnknownFieldsOfANewerMinorVersion() {
-    String json = ManifestTampering.reseal(json(completed())
-        .replace("\"manifestVersion\" : \"1.2\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
-        .replace("\"compression\" : \"zstd\"", "\"compression\" : \"zstd\", \"sha\" : [1, 2]"));
+    String json =
+        ManifestTampering.reseal(
+            json(completed())
+                .replace(
+                    "\"manifestVersion\" : \"1.2\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
+                .replace(
+                    "\"compression\" : \"zstd\"", "\"compression\" : \"zstd\", \"sha\" : [1, 2]"));
 
     assertThat(decode(json)).isEqualTo(completed());
   }
@@ -197,22 +249,25 @@ class ManifestCodecTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "\"1.2\"|\"one\"|manifestVersion",
-      "\"1.2\"|1|manifestVersion",
-      "\"COMPLETED\"|\"DONE\"|status",
-      "\"deadbeef\"|\"DEADBEEF\"|CRC32C",
-      "\"deadbeef\"|\"beef\"|CRC32C",
-      "\"zstd\"|\"lz4\"|compression",
-      "\"2025-03-01T10:00:00Z\"|\"yesterday\"|createdAt",
-      "\"fileCount\" : 3|\"fileCount\" : 4|descriptor's 4 files",
-      "\"storedSizeBytes\" : 16|\"storedSizeBytes\" : 15|uncompressed file",
-      "\"partitionId\" : 2|\"partitionId\" : 0|partitionId >= 1"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "\"1.2\"|\"one\"|manifestVersion",
+        "\"1.2\"|1|manifestVersion",
+        "\"COMPLETED\"|\"DONE\"|status",
+        "\"deadbeef\"|\"DEADBEEF\"|CRC32C",
+        "\"deadbeef\"|\"beef\"|CRC32C",
+        "\"zstd\"|\"lz4\"|compression",
+        "\"2025-03-01T10:00:00Z\"|\"yesterday\"|createdAt",
+        "\"fileCount\" : 3|\"fileCount\" : 4|descriptor's 4 files",
+        "\"storedSizeBytes\" : 16|\"storedSizeBytes\" : 15|uncompressed file",
+        "\"partitionId\" : 2|\"partitionId\" : 0|partitionId >= 1"
+      })
   void shouldRejectInvalidFieldNamingTheManifest(String from, String to, String message) {
     String original = json(completed());
     assertThat(original).contains(from);
-    String json = ManifestTampering.reseal(
-        original.replaceFirst(java.util.regex.Pattern.quote(from), to));
+    String json =
+        ManifestTampering.reseal(original.replaceFirst(java.util.regex.Pattern.quote(from), to));
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -230,8 +285,8 @@ class ManifestCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"../../etc/passwd", "/etc/passwd", "a//b", "a\\\\b", "", "x/../..",
-      "ok/"})
+  @ValueSource(
+      strings = {"../../etc/passwd", "/etc/passwd", "a//b", "a\\\\b", "", "x/../..", "ok/"})
   void shouldRejectNamesThatCouldEscapeTheTarget(String name) {
     String json = tampered(completed(), "\"meta/000012.sst\"", "\"" + name + "\"");
     String shown = name.replace("\\\\", "\\");
@@ -270,10 +325,12 @@ class ManifestCodecTest {
   void shouldRefuseTransitionsFromFinalStates() {
     Manifest done = completed();
 
-    assertThatThrownBy(() -> done.fail("late", T0)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> done.fail("late", T0))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("is COMPLETED");
-    assertThatThrownBy(() -> Manifest.failedWithoutDescriptor(ID, "x", T0)
-        .complete(List.of(), List.of(), T0)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(
+            () -> Manifest.failedWithoutDescriptor(ID, "x", T0).complete(List.of(), List.of(), T0))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -34,6 +34,7 @@ public final class ByteRateLimiter {
   private final Pause pause;
   private final LongConsumer waited;
   private boolean started;
+
   /** When everything booked so far would have passed at the rate (monotonic nanos). */
   private long bookedUntilNanos;
 
@@ -108,9 +109,13 @@ public final class ByteRateLimiter {
       pause.pause(waitNanos);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      var interrupted = new InterruptedIOException(
-          "Expected to wait " + waitNanos + " ns for the limit of " + bytesPerSecond
-              + " bytes/s, but the thread was interrupted");
+      var interrupted =
+          new InterruptedIOException(
+              "Expected to wait "
+                  + waitNanos
+                  + " ns for the limit of "
+                  + bytesPerSecond
+                  + " bytes/s, but the thread was interrupted");
       interrupted.initCause(e);
       throw interrupted;
     }

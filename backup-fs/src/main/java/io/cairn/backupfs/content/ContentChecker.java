@@ -23,9 +23,9 @@ import java.util.OptionalLong;
 import java.util.function.LongConsumer;
 
 /**
- * Checks one stored object against its manifest entry — exists, stored size, decodes, size,
- * CRC32C — optionally writing the decoded content to a sink or, kernel-side where the object is
- * stored as is, to a file (restore). Every problem with the stored object is returned as a {@link
+ * Checks one stored object against its manifest entry — exists, stored size, decodes, size, CRC32C
+ * — optionally writing the decoded content to a sink or, kernel-side where the object is stored as
+ * is, to a file (restore). Every problem with the stored object is returned as a {@link
  * FileProblem}; a failure to write to the sink is thrown as {@link SinkException} so it is never
  * mistaken for a bad backup.
  */
@@ -47,69 +47,118 @@ public final class ContentChecker {
 
   /**
    * Restores one stored object into {@code target} with every check of {@link #check}: an
-   * uncompressed object whose stored size is the recorded size is copied kernel-side and its
-   * CRC32C computed over the bytes read back from {@code target} ({@link RestoreTransfer}); any
-   * other is decoded through a stream.
+   * uncompressed object whose stored size is the recorded size is copied kernel-side and its CRC32C
+   * computed over the bytes read back from {@code target} ({@link RestoreTransfer}); any other is
+   * decoded through a stream.
    *
    * @param target open for reading and writing, empty; the caller forces and closes it
    * @return the problem with the stored object, if any (the target then holds a partial copy)
    * @throws SinkException if writing the target failed
    */
   public static Optional<FileProblem> restore(
-      FileSetKind kind, ManifestFile entry, Path object, FileChannel target,
+      FileSetKind kind,
+      ManifestFile entry,
+      Path object,
+      FileChannel target,
       LongConsumer progress) {
     return check(kind, entry, object, null, target, progress);
   }
 
   private static Optional<FileProblem> check(
-      FileSetKind kind, ManifestFile entry, Path object, OutputStream sink, FileChannel target,
+      FileSetKind kind,
+      ManifestFile entry,
+      Path object,
+      OutputStream sink,
+      FileChannel target,
       LongConsumer progress) {
     long storedSize;
     try {
       storedSize = Files.size(object);
     } catch (NoSuchFileException e) {
-      return problem(kind, entry, FileProblemKind.MISSING, OptionalLong.empty(), null,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.MISSING,
+          OptionalLong.empty(),
+          null,
           "the stored object " + object + " does not exist");
     } catch (IOException e) {
-      return problem(kind, entry, FileProblemKind.UNREADABLE, OptionalLong.empty(), null,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.UNREADABLE,
+          OptionalLong.empty(),
+          null,
           "cannot read " + object + ": " + e);
     }
     OptionalLong stored = OptionalLong.of(storedSize);
     if (storedSize < entry.storedSizeBytes()) {
-      return problem(kind, entry, FileProblemKind.TRUNCATED, stored, null,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.TRUNCATED,
+          stored,
+          null,
           "the stored object " + object + " is shorter than recorded");
     }
     if (storedSize > entry.storedSizeBytes()) {
-      return problem(kind, entry, FileProblemKind.SIZE_MISMATCH, stored, null,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.SIZE_MISMATCH,
+          stored,
+          null,
           "the stored object " + object + " is longer than recorded");
     }
     DecodedContent decoded;
-    boolean kernelCopy = target != null && entry.compression() == Compression.NONE
-        && storedSize == entry.sizeBytes();
+    boolean kernelCopy =
+        target != null
+            && entry.compression() == Compression.NONE
+            && storedSize == entry.sizeBytes();
     try (InputStream in = kernelCopy ? null : Files.newInputStream(object)) {
       if (kernelCopy) {
         decoded = RestoreTransfer.copy(object, entry.sizeBytes(), target, progress);
       } else {
         OutputStream out = target != null ? Channels.newOutputStream(target) : sink;
         OutputStream guarded = out == null ? null : new GuardedSink(out);
-        decoded = ContentDecoder.decode(in, entry.compression(), guarded, entry.sizeBytes(),
-            progress);
+        decoded =
+            ContentDecoder.decode(in, entry.compression(), guarded, entry.sizeBytes(), progress);
       }
     } catch (SinkException e) {
       throw e;
     } catch (NoSuchFileException e) {
-      return problem(kind, entry, FileProblemKind.MISSING, OptionalLong.empty(), null,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.MISSING,
+          OptionalLong.empty(),
+          null,
           "the stored object " + object + " disappeared while being read");
     } catch (IOException e) {
-      return problem(kind, entry, FileProblemKind.UNREADABLE, stored, null,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.UNREADABLE,
+          stored,
+          null,
           "cannot decode " + object + " as " + entry.compression().manifestName() + ": " + e);
     }
     if (decoded.exceededLimit() || decoded.sizeBytes() != entry.sizeBytes()) {
-      return problem(kind, entry, FileProblemKind.SIZE_MISMATCH, stored, decoded,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.SIZE_MISMATCH,
+          stored,
+          decoded,
           "the content of " + object + " has another size than recorded");
     }
     if (decoded.crc32c() != entry.crc32c()) {
-      return problem(kind, entry, FileProblemKind.CHECKSUM_MISMATCH, stored, decoded,
+      return problem(
+          kind,
+          entry,
+          FileProblemKind.CHECKSUM_MISMATCH,
+          stored,
+          decoded,
           "the content of " + object + " has another CRC32C than recorded");
     }
     return Optional.empty();

@@ -75,8 +75,8 @@ public final class ContentWriter {
 
   /**
    * Links the previous object if the source's CRC32C equals the previous entry's and the object
-   * still has its recorded stored size. Any failure (the previous backup deleted meanwhile, no
-   * hard links on this filesystem) falls back to copying.
+   * still has its recorded stored size. Any failure (the previous backup deleted meanwhile, no hard
+   * links on this filesystem) falls back to copying.
    */
   private Optional<StoredFile> tryLink(BackupFile file, Path object, ReuseCandidate candidate)
       throws IOException {
@@ -87,8 +87,11 @@ public final class ContentWriter {
     }
     try {
       if (Files.size(candidate.object()) != previous.storedSizeBytes()) {
-        LOG.warn("Not reusing {}: its stored size is {} bytes, its manifest says {}; copying",
-            candidate.object(), Files.size(candidate.object()), previous.storedSizeBytes());
+        LOG.warn(
+            "Not reusing {}: its stored size is {} bytes, its manifest says {}; copying",
+            candidate.object(),
+            Files.size(candidate.object()),
+            previous.storedSizeBytes());
         return Optional.empty();
       }
       Files.createLink(object, candidate.object());
@@ -97,8 +100,13 @@ public final class ContentWriter {
       Files.deleteIfExists(object);
       return Optional.empty();
     }
-    var entry = new ManifestFile(file.name(), previous.sizeBytes(), previous.crc32c(),
-        previous.storedSizeBytes(), previous.compression());
+    var entry =
+        new ManifestFile(
+            file.name(),
+            previous.sizeBytes(),
+            previous.crc32c(),
+            previous.storedSizeBytes(),
+            previous.compression());
     return Optional.of(new StoredFile(entry, object, true));
   }
 
@@ -122,8 +130,13 @@ public final class ContentWriter {
       throw e;
     }
     Files.move(temp, object, StandardCopyOption.ATOMIC_MOVE);
-    var entry = new ManifestFile(file.name(), encoded.sizeBytes(), encoded.crc32c(),
-        encoded.storedSizeBytes(), encoded.compression());
+    var entry =
+        new ManifestFile(
+            file.name(),
+            encoded.sizeBytes(),
+            encoded.crc32c(),
+            encoded.storedSizeBytes(),
+            encoded.compression());
     return new StoredFile(entry, object, false);
   }
 }

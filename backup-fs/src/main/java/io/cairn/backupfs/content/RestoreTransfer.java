@@ -35,14 +35,13 @@ final class RestoreTransfer {
    * forces and closes the target.
    *
    * @param target open for reading and writing, empty
-   * @return the bytes copied and their CRC32C as read back from the target; fewer bytes than
-   *     {@code lengthBytes} if the source is shorter
+   * @return the bytes copied and their CRC32C as read back from the target; fewer bytes than {@code
+   *     lengthBytes} if the source is shorter
    * @throws IOException if the source cannot be read
    * @throws ContentChecker.SinkException if the target cannot be written or read back
    */
   static DecodedContent copy(
-      Path source, long lengthBytes, FileChannel target, LongConsumer progress)
-      throws IOException {
+      Path source, long lengthBytes, FileChannel target, LongConsumer progress) throws IOException {
     CRC32C crc = new CRC32C();
     ByteBuffer buffer =
         ByteBuffer.allocateDirect((int) Math.max(1, Math.min(CRC_BUFFER_BYTES_MAX, lengthBytes)));
@@ -107,8 +106,13 @@ final class RestoreTransfer {
         buffer.limit((int) Math.min(buffer.capacity(), to - position));
         int read = target.read(buffer, position);
         if (read < 0) {
-          throw new IOException("Expected to read back " + (to - from) + " bytes written at "
-              + from + ", but the target ends at " + position);
+          throw new IOException(
+              "Expected to read back "
+                  + (to - from)
+                  + " bytes written at "
+                  + from
+                  + ", but the target ends at "
+                  + position);
         }
         buffer.flip();
         crc.update(buffer);

@@ -13,7 +13,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** File operations that survive a crash: temp file, fsync, atomic rename, fsync of the directory. */
+/**
+ * File operations that survive a crash: temp file, fsync, atomic rename, fsync of the directory.
+ */
 public final class DurableFiles {
 
   private DurableFiles() {}
@@ -72,8 +74,7 @@ public final class DurableFiles {
           }
 
           @Override
-          public FileVisitResult postVisitDirectory(Path dir, IOException exc)
-              throws IOException {
+          public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
             if (exc != null) {
               throw exc;
             }

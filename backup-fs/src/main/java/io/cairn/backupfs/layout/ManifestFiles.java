@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Reads and writes manifests at their place in the {@link StoreLayout}. Writes are atomic
- * (temp file, fsync, rename, fsync of the directory). Callers hold the backup's lock for any
+ * Reads and writes manifests at their place in the {@link StoreLayout}. Writes are atomic (temp
+ * file, fsync, rename, fsync of the directory). Callers hold the backup's lock for any
  * read-modify-write.
  */
 public final class ManifestFiles {

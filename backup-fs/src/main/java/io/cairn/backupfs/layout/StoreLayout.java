@@ -105,15 +105,23 @@ public final class StoreLayout {
    */
   public List<BackupIdentifier> listIdentifiers(BackupIdentifierWildcard wildcard) {
     List<BackupIdentifier> ids = new ArrayList<>();
-    for (long partition : children(manifests, wildcard.partitionId().map(Integer::longValue),
-        p -> p >= 1 && p <= Integer.MAX_VALUE)) {
+    for (long partition :
+        children(
+            manifests,
+            wildcard.partitionId().map(Integer::longValue),
+            p -> p >= 1 && p <= Integer.MAX_VALUE)) {
       Path partitionDir = manifests.resolve(Long.toString(partition));
-      for (long checkpoint : children(partitionDir,
-          wildcard.checkpointPattern().exactId(),
-          c -> c >= 1 && wildcard.checkpointPattern().matches(c))) {
+      for (long checkpoint :
+          children(
+              partitionDir,
+              wildcard.checkpointPattern().exactId(),
+              c -> c >= 1 && wildcard.checkpointPattern().matches(c))) {
         Path checkpointDir = partitionDir.resolve(Long.toString(checkpoint));
-        for (long node : children(checkpointDir, wildcard.nodeId().map(Integer::longValue),
-            n -> n <= Integer.MAX_VALUE)) {
+        for (long node :
+            children(
+                checkpointDir,
+                wildcard.nodeId().map(Integer::longValue),
+                n -> n <= Integer.MAX_VALUE)) {
           Path manifest = checkpointDir.resolve(Long.toString(node)).resolve(MANIFEST_FILE);
           if (Files.isRegularFile(manifest)) {
             ids.add(new BackupIdentifier((int) node, (int) partition, checkpoint));

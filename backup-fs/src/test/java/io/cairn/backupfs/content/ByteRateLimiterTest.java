@@ -19,10 +19,15 @@ class ByteRateLimiterTest {
   private long now;
 
   private ByteRateLimiter limiter(long bytesPerSecond, long burstBytes) {
-    return new ByteRateLimiter(bytesPerSecond, burstBytes, () -> now, nanos -> {
-      paused.add(nanos);
-      now += nanos;
-    }, waited::add);
+    return new ByteRateLimiter(
+        bytesPerSecond,
+        burstBytes,
+        () -> now,
+        nanos -> {
+          paused.add(nanos);
+          now += nanos;
+        },
+        waited::add);
   }
 
   @Test
@@ -83,15 +88,23 @@ class ByteRateLimiterTest {
 
   @Test
   void shouldThrowInterruptedIoAndKeepTheInterruptWhenInterruptedWhileWaiting() {
-    var limiter = new ByteRateLimiter(1_000, 100, () -> 0, nanos -> {
-      throw new InterruptedException("stop");
-    }, waited::add);
+    var limiter =
+        new ByteRateLimiter(
+            1_000,
+            100,
+            () -> 0,
+            nanos -> {
+              throw new InterruptedException("stop");
+            },
+            waited::add);
 
     try {
-      assertThatThrownBy(() -> {
-        limiter.acquire(100);
-        limiter.acquire(100);
-      }).isInstanceOf(InterruptedIOException.class)
+      assertThatThrownBy(
+              () -> {
+                limiter.acquire(100);
+                limiter.acquire(100);
+              })
+          .isInstanceOf(InterruptedIOException.class)
           .hasMessageContaining("limit of 1000 bytes/s");
       assertThat(Thread.currentThread().isInterrupted()).isTrue();
     } finally {
@@ -132,13 +145,27 @@ class ByteRateLimiterTest {
         long sum = 0;
         for (int j = i; j < passes.size(); j++) {
           sum += passes.get(j).bytes();
-          double allowed = burst
-              + (double) rate * (passes.get(j).atNanos() - passes.get(i).atNanos()) / 1e9 + 1;
+          double allowed =
+              burst + (double) rate * (passes.get(j).atNanos() - passes.get(i).atNanos()) / 1e9 + 1;
           if (sum > allowed) {
-            throw new AssertionError("Expected at most " + allowed + " bytes in ["
-                + passes.get(i).atNanos() + ", " + passes.get(j).atNanos() + "] ns, but " + sum
-                + " passed (seed " + seed + ", round " + round + ", rate " + rate + ", burst "
-                + burst + ")");
+            throw new AssertionError(
+                "Expected at most "
+                    + allowed
+                    + " bytes in ["
+                    + passes.get(i).atNanos()
+                    + ", "
+                    + passes.get(j).atNanos()
+                    + "] ns, but "
+                    + sum
+                    + " passed (seed "
+                    + seed
+                    + ", round "
+                    + round
+                    + ", rate "
+                    + rate
+                    + ", burst "
+                    + burst
+                    + ")");
           }
         }
       }

@@ -5,8 +5,8 @@ import java.time.Duration;
 /**
  * Exponential backoff with jitter: before retry {@code n} (1 = the first retry) wait between half
  * and all of {@code min(max, base * 2^(n-1))}. The jitter is derived from the target and the
- * attempt instead of a random source, so runs are reproducible while requests to different
- * objects still spread out.
+ * attempt instead of a random source, so runs are reproducible while requests to different objects
+ * still spread out.
  *
  * @param base the delay before the first retry
  * @param max the longest delay
@@ -31,8 +31,8 @@ public record Backoff(Duration base, Duration max) {
     long baseNanos = base.toNanos();
     long maxNanos = max.toNanos();
     int shift = Math.min(retry - 1, 30);
-    long ceiling = baseNanos > (maxNanos >> shift) ? maxNanos : Math.min(maxNanos,
-        baseNanos << shift);
+    long ceiling =
+        baseNanos > (maxNanos >> shift) ? maxNanos : Math.min(maxNanos, baseNanos << shift);
     long mixed = mix(target.hashCode() * 31L + retry);
     // A fraction in [0.5, 1.0) of the ceiling.
     double fraction = 0.5 + (mixed >>> 11) * 0x1.0p-54;

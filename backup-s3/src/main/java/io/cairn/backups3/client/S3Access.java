@@ -52,11 +52,14 @@ public record S3Access(
 
   /** {@link #head} without waiting. */
   public CompletableFuture<HeadObjectResponse> headAsync(String key) {
-    return calls.call("HeadObject", url(key), () -> {
-      HeadObjectRequest.Builder b = HeadObjectRequest.builder().bucket(bucket()).key(key);
-      sseCustomerKey.ifPresent(k -> k.apply(b));
-      return client.headObject(b.build());
-    });
+    return calls.call(
+        "HeadObject",
+        url(key),
+        () -> {
+          HeadObjectRequest.Builder b = HeadObjectRequest.builder().bucket(bucket()).key(key);
+          sseCustomerKey.ifPresent(k -> k.apply(b));
+          return client.headObject(b.build());
+        });
   }
 
   /** The object's metadata, or empty when it does not exist. */

@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  * S3BackupStoreMetrics#RETRIES}. A call that fails for good completes with an {@link
  * S3RequestException}. The SDK's own retries are off: this is the only retry loop.
  *
- * <p>Cancelling a call's result stops its retries, but not a request already sent: the SDK
- * request is never cancelled and runs until it is answered, fails or times out ({@code
- * apiCallTimeout}). {@link Call#ended()} says when that has happened.
+ * <p>Cancelling a call's result stops its retries, but not a request already sent: the SDK request
+ * is never cancelled and runs until it is answered, fails or times out ({@code apiCallTimeout}).
+ * {@link Call#ended()} says when that has happened.
  */
 public final class S3Calls {
 
@@ -34,7 +34,10 @@ public final class S3Calls {
   private final ScheduledExecutorService scheduler;
   private final S3BackupStoreMetrics metrics;
 
-  public S3Calls(int maxAttempts, Backoff backoff, ScheduledExecutorService scheduler,
+  public S3Calls(
+      int maxAttempts,
+      Backoff backoff,
+      ScheduledExecutorService scheduler,
       S3BackupStoreMetrics metrics) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("Expected maxAttempts >= 1, but was " + maxAttempts);
@@ -46,10 +49,10 @@ public final class S3Calls {
   }
 
   /**
-   * A call: its {@code result}, and {@code ended}, which completes (never exceptionally) once
-   * the result is complete and no request of the call is on the wire or will be sent. A result
-   * cancelled while a request is in flight completes at once; {@code ended} waits for that
-   * request to end.
+   * A call: its {@code result}, and {@code ended}, which completes (never exceptionally) once the
+   * result is complete and no request of the call is on the wire or will be sent. A result
+   * cancelled while a request is in flight completes at once; {@code ended} waits for that request
+   * to end.
    */
   public record Call<T>(CompletableFuture<T> result, CompletableFuture<Void> ended) {}
 
@@ -69,14 +72,14 @@ public final class S3Calls {
    * @param operation the S3 API name, for metrics and messages
    * @param target the object or bucket, as {@code s3://bucket/key}
    */
-  public <T> CompletableFuture<T> call(String operation, String target,
-      Supplier<CompletableFuture<T>> attempt) {
+  public <T> CompletableFuture<T> call(
+      String operation, String target, Supplier<CompletableFuture<T>> attempt) {
     return callTracked(operation, target, attempt).result();
   }
 
   /** {@link #call}, also telling when its last request has ended. */
-  public <T> Call<T> callTracked(String operation, String target,
-      Supplier<CompletableFuture<T>> attempt) {
+  public <T> Call<T> callTracked(
+      String operation, String target, Supplier<CompletableFuture<T>> attempt) {
     CompletableFuture<T> result = new CompletableFuture<>();
     Holds holds = new Holds();
     result.whenComplete((value, error) -> holds.release());
@@ -90,9 +93,8 @@ public final class S3Calls {
   }
 
   /**
-   * Waits for a future on the calling thread; rethrows its failure unwrapped. An interrupt
-   * cancels the future, keeps the thread's interrupt flag and fails with a {@link
-   * BackupStoreException}.
+   * Waits for a future on the calling thread; rethrows its failure unwrapped. An interrupt cancels
+   * the future, keeps the thread's interrupt flag and fails with a {@link BackupStoreException}.
    */
   public static <T> T await(CompletableFuture<T> future, String what) {
     try {
@@ -100,8 +102,8 @@ public final class S3Calls {
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
-      throw new BackupStoreException("Expected " + what + " to finish, but the thread was "
-          + "interrupted", e);
+      throw new BackupStoreException(
+          "Expected " + what + " to finish, but the thread was " + "interrupted", e);
     } catch (ExecutionException e) {
       Throwable cause = S3Errors.unwrap(e);
       if (cause instanceof RuntimeException r) {
@@ -114,8 +116,13 @@ public final class S3Calls {
     }
   }
 
-  private <T> void run(String operation, String target, Supplier<CompletableFuture<T>> attempt,
-      int number, CompletableFuture<T> result, Holds holds) {
+  private <T> void run(
+      String operation,
+      String target,
+      Supplier<CompletableFuture<T>> attempt,
+      int number,
+      CompletableFuture<T> result,
+      Holds holds) {
     holds.take(); // before the check: a result cancelled after it waits for this attempt
     if (result.isDone()) {
       holds.release();
@@ -130,45 +137,60 @@ public final class S3Calls {
     }
     // The SDK future is never cancelled, so its completion is the end of this attempt's request.
     call.whenComplete((value, error) -> holds.release());
-    call.whenComplete((value, error) -> {
-      long elapsed = metrics.monotonicNanos() - started;
-      if (error == null) {
-        metrics.request(operation, RequestResult.SUCCESS, elapsed);
-        result.complete(value);
-        return;
-      }
-      Throwable cause = S3Errors.unwrap(error);
-      if (S3Errors.isNotFound(cause)) {
-        metrics.request(operation, RequestResult.NOT_FOUND, elapsed);
-      } else if (S3Errors.isPreconditionFailed(cause)) {
-        metrics.request(operation, RequestResult.PRECONDITION_FAILED, elapsed);
-      } else if (S3Errors.isTransient(cause)) {
-        metrics.request(operation, RequestResult.TRANSIENT_ERROR, elapsed);
-        if (number < maxAttempts && !result.isDone()) {
-          retry(operation, target, attempt, number, result, holds, cause);
-          return;
-        }
-      } else {
-        metrics.request(operation, RequestResult.ERROR, elapsed);
-      }
-      if (cause instanceof S3RequestException || cause instanceof BackupStoreException
-          || S3Errors.isCancellation(cause)) {
-        result.completeExceptionally(cause);
-      } else {
-        result.completeExceptionally(new S3RequestException(operation, target, cause, number));
-      }
-    });
+    call.whenComplete(
+        (value, error) -> {
+          long elapsed = metrics.monotonicNanos() - started;
+          if (error == null) {
+            metrics.request(operation, RequestResult.SUCCESS, elapsed);
+            result.complete(value);
+            return;
+          }
+          Throwable cause = S3Errors.unwrap(error);
+          if (S3Errors.isNotFound(cause)) {
+            metrics.request(operation, RequestResult.NOT_FOUND, elapsed);
+          } else if (S3Errors.isPreconditionFailed(cause)) {
+            metrics.request(operation, RequestResult.PRECONDITION_FAILED, elapsed);
+          } else if (S3Errors.isTransient(cause)) {
+            metrics.request(operation, RequestResult.TRANSIENT_ERROR, elapsed);
+            if (number < maxAttempts && !result.isDone()) {
+              retry(operation, target, attempt, number, result, holds, cause);
+              return;
+            }
+          } else {
+            metrics.request(operation, RequestResult.ERROR, elapsed);
+          }
+          if (cause instanceof S3RequestException
+              || cause instanceof BackupStoreException
+              || S3Errors.isCancellation(cause)) {
+            result.completeExceptionally(cause);
+          } else {
+            result.completeExceptionally(new S3RequestException(operation, target, cause, number));
+          }
+        });
   }
 
-  private <T> void retry(String operation, String target, Supplier<CompletableFuture<T>> attempt,
-      int number, CompletableFuture<T> result, Holds holds, Throwable cause) {
+  private <T> void retry(
+      String operation,
+      String target,
+      Supplier<CompletableFuture<T>> attempt,
+      int number,
+      CompletableFuture<T> result,
+      Holds holds,
+      Throwable cause) {
     Duration delay = backoff.delay(number, target);
     metrics.retry(operation);
-    LOG.debug("Retrying {} of {} in {} after attempt {} failed: {}", operation, target, delay,
-        number, S3Errors.describe(cause));
+    LOG.debug(
+        "Retrying {} of {} in {} after attempt {} failed: {}",
+        operation,
+        target,
+        delay,
+        number,
+        S3Errors.describe(cause));
     try {
-      scheduler.schedule(() -> run(operation, target, attempt, number + 1, result, holds),
-          delay.toNanos(), TimeUnit.NANOSECONDS);
+      scheduler.schedule(
+          () -> run(operation, target, attempt, number + 1, result, holds),
+          delay.toNanos(),
+          TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       result.completeExceptionally(new S3RequestException(operation, target, cause, number));
     }
@@ -176,9 +198,9 @@ public final class S3Calls {
 
   /**
    * What keeps a call going: its incomplete result (one hold from the start) and its attempt in
-   * flight (one hold). {@code ended} completes the first time none is left: the result's hold
-   * goes only once the result is complete, and no attempt starts after that (a retry scheduled
-   * before it takes a hold, sees the result complete and gives the hold back).
+   * flight (one hold). {@code ended} completes the first time none is left: the result's hold goes
+   * only once the result is complete, and no attempt starts after that (a retry scheduled before it
+   * takes a hold, sees the result complete and gives the hold back).
    */
   private static final class Holds {
     private final AtomicInteger count = new AtomicInteger(1);

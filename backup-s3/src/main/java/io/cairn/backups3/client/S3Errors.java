@@ -18,10 +18,19 @@ import software.amazon.awssdk.core.exception.SdkClientException;
  */
 public final class S3Errors {
 
-  private static final Set<String> TRANSIENT_CODES = Set.of(
-      "SlowDown", "RequestTimeout", "InternalError", "ServiceUnavailable", "Throttling",
-      "ThrottlingException", "RequestLimitExceeded", "TooManyRequests", "Busy",
-      "OperationAborted", "ConditionalRequestConflict");
+  private static final Set<String> TRANSIENT_CODES =
+      Set.of(
+          "SlowDown",
+          "RequestTimeout",
+          "InternalError",
+          "ServiceUnavailable",
+          "Throttling",
+          "ThrottlingException",
+          "RequestLimitExceeded",
+          "TooManyRequests",
+          "Busy",
+          "OperationAborted",
+          "ConditionalRequestConflict");
 
   private S3Errors() {}
 
@@ -50,7 +59,8 @@ public final class S3Errors {
     if (t instanceof S3RequestException e) {
       return e.errorCode();
     }
-    if (t instanceof AwsServiceException e && e.awsErrorDetails() != null
+    if (t instanceof AwsServiceException e
+        && e.awsErrorDetails() != null
         && e.awsErrorDetails().errorCode() != null) {
       return e.awsErrorDetails().errorCode();
     }
@@ -59,7 +69,9 @@ public final class S3Errors {
 
   public static boolean isNotFound(Throwable error) {
     String code = code(error);
-    return status(error) == 404 || code.equals("NoSuchKey") || code.equals("NoSuchBucket")
+    return status(error) == 404
+        || code.equals("NoSuchKey")
+        || code.equals("NoSuchBucket")
         || code.equals("NotFound");
   }
 
@@ -87,7 +99,8 @@ public final class S3Errors {
     }
     if (t instanceof SdkClientException || t instanceof IOException) {
       for (Throwable c = t; c != null; c = c.getCause()) {
-        if (c instanceof IOException || c instanceof TimeoutException
+        if (c instanceof IOException
+            || c instanceof TimeoutException
             || c.getClass().getName().startsWith("io.netty.")) {
           return true;
         }
@@ -105,9 +118,12 @@ public final class S3Errors {
     Throwable t = unwrap(error);
     if (t instanceof AwsServiceException e) {
       String code = code(e);
-      String message = e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
-          ? e.awsErrorDetails().errorMessage() : "";
-      return e.statusCode() + (code.isEmpty() ? "" : " " + code)
+      String message =
+          e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
+              ? e.awsErrorDetails().errorMessage()
+              : "";
+      return e.statusCode()
+          + (code.isEmpty() ? "" : " " + code)
           + (message.isEmpty() ? "" : ": " + message);
     }
     StringBuilder text = new StringBuilder(String.valueOf(t));

@@ -3,8 +3,8 @@ package io.cairn.backups3.client;
 import io.cairn.backupapi.BackupStoreException;
 
 /**
- * An S3 call that failed for good: a final error, or a transient one that outlasted every
- * attempt. The message names the call, the object and what the server (or the network) said.
+ * An S3 call that failed for good: a final error, or a transient one that outlasted every attempt.
+ * The message names the call, the object and what the server (or the network) said.
  */
 public final class S3RequestException extends BackupStoreException {
 
@@ -16,8 +16,15 @@ public final class S3RequestException extends BackupStoreException {
   private final int attempts;
 
   S3RequestException(String operation, String target, Throwable cause, int attempts) {
-    super("Expected " + operation + " of " + target + " to succeed, but " + S3Errors.describe(cause)
-        + (attempts > 1 ? " (after " + attempts + " attempts)" : ""), S3Errors.unwrap(cause));
+    super(
+        "Expected "
+            + operation
+            + " of "
+            + target
+            + " to succeed, but "
+            + S3Errors.describe(cause)
+            + (attempts > 1 ? " (after " + attempts + " attempts)" : ""),
+        S3Errors.unwrap(cause));
     this.operation = operation;
     this.target = target;
     this.statusCode = S3Errors.status(cause);

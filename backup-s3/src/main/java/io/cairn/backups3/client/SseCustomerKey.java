@@ -13,8 +13,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 /**
- * A customer-provided key (SSE-C) added to every request that writes or reads object content.
- * The key is never logged; {@link #toString()} hides it.
+ * A customer-provided key (SSE-C) added to every request that writes or reads object content. The
+ * key is never logged; {@link #toString()} hides it.
  */
 public final class SseCustomerKey {
 
@@ -40,48 +40,58 @@ public final class SseCustomerKey {
   }
 
   public PutObjectRequest.Builder apply(PutObjectRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-        keyMd5Base64);
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64);
   }
 
   public GetObjectRequest.Builder apply(GetObjectRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-        keyMd5Base64);
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64);
   }
 
   public HeadObjectRequest.Builder apply(HeadObjectRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-        keyMd5Base64);
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64);
   }
 
   public CreateMultipartUploadRequest.Builder apply(CreateMultipartUploadRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-        keyMd5Base64);
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64);
   }
 
   public UploadPartRequest.Builder apply(UploadPartRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-        keyMd5Base64);
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64);
   }
 
   public CompleteMultipartUploadRequest.Builder apply(CompleteMultipartUploadRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-        keyMd5Base64);
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64);
   }
 
   /** Source and destination are both encrypted with this key. */
   public CopyObjectRequest.Builder apply(CopyObjectRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-            keyMd5Base64)
-        .copySourceSSECustomerAlgorithm(ALGORITHM).copySourceSSECustomerKey(keyBase64)
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64)
+        .copySourceSSECustomerAlgorithm(ALGORITHM)
+        .copySourceSSECustomerKey(keyBase64)
         .copySourceSSECustomerKeyMD5(keyMd5Base64);
   }
 
   /** Source and destination are both encrypted with this key. */
   public UploadPartCopyRequest.Builder apply(UploadPartCopyRequest.Builder b) {
-    return b.sseCustomerAlgorithm(ALGORITHM).sseCustomerKey(keyBase64).sseCustomerKeyMD5(
-            keyMd5Base64)
-        .copySourceSSECustomerAlgorithm(ALGORITHM).copySourceSSECustomerKey(keyBase64)
+    return b.sseCustomerAlgorithm(ALGORITHM)
+        .sseCustomerKey(keyBase64)
+        .sseCustomerKeyMD5(keyMd5Base64)
+        .copySourceSSECustomerAlgorithm(ALGORITHM)
+        .copySourceSSECustomerKey(keyBase64)
         .copySourceSSECustomerKeyMD5(keyMd5Base64);
   }
 

@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * Ids are zero-padded decimals (10 digits for ints, 19 for the checkpoint id), so S3's
  * lexicographic key order is the listing order: partition, checkpoint id, node. Listing one
  * partition, one checkpoint id, or the ids with a decimal prefix are then key-range scans of the
- * manifests prefix, which holds one small object per backup and never the contents. Content
- * objects are written once and never changed.
+ * manifests prefix, which holds one small object per backup and never the contents. Content objects
+ * are written once and never changed.
  */
 public final class S3ObjectLayout {
 
@@ -31,9 +31,16 @@ public final class S3ObjectLayout {
   static final int INT_DIGITS = 10;
   static final int LONG_DIGITS = 19;
 
-  private static final Pattern MANIFEST = Pattern.compile(
-      "([0-9]{" + INT_DIGITS + "})/([0-9]{" + LONG_DIGITS + "})/([0-9]{" + INT_DIGITS + "})"
-          + Pattern.quote(MANIFEST_SUFFIX));
+  private static final Pattern MANIFEST =
+      Pattern.compile(
+          "([0-9]{"
+              + INT_DIGITS
+              + "})/([0-9]{"
+              + LONG_DIGITS
+              + "})/([0-9]{"
+              + INT_DIGITS
+              + "})"
+              + Pattern.quote(MANIFEST_SUFFIX));
 
   private final String bucket;
   private final String root;
@@ -65,11 +72,13 @@ public final class S3ObjectLayout {
   }
 
   /**
-   * A key that sorts immediately before {@link #manifestKey}: no object has it, so listing
-   * {@code StartAfter} it starts at that manifest.
+   * A key that sorts immediately before {@link #manifestKey}: no object has it, so listing {@code
+   * StartAfter} it starts at that manifest.
    */
   public String seekKey(BackupIdentifier id) {
-    return manifestsPrefix(id.partitionId()) + pad(id.checkpointId(), LONG_DIGITS) + "/"
+    return manifestsPrefix(id.partitionId())
+        + pad(id.checkpointId(), LONG_DIGITS)
+        + "/"
         + pad(id.nodeId(), INT_DIGITS);
   }
 
@@ -86,7 +95,9 @@ public final class S3ObjectLayout {
       long partition = Long.parseLong(m.group(1));
       long checkpoint = Long.parseLong(m.group(2));
       long node = Long.parseLong(m.group(3));
-      if (partition < 1 || partition > Integer.MAX_VALUE || checkpoint < 1
+      if (partition < 1
+          || partition > Integer.MAX_VALUE
+          || checkpoint < 1
           || node > Integer.MAX_VALUE) {
         return Optional.empty();
       }
@@ -98,8 +109,14 @@ public final class S3ObjectLayout {
 
   /** Every content object of one backup starts with this (and nothing of another backup). */
   public String contentsPrefix(BackupIdentifier id) {
-    return root + CONTENTS + pad(id.partitionId(), INT_DIGITS) + "/"
-        + pad(id.checkpointId(), LONG_DIGITS) + "/" + pad(id.nodeId(), INT_DIGITS) + "/";
+    return root
+        + CONTENTS
+        + pad(id.partitionId(), INT_DIGITS)
+        + "/"
+        + pad(id.checkpointId(), LONG_DIGITS)
+        + "/"
+        + pad(id.nodeId(), INT_DIGITS)
+        + "/";
   }
 
   /** The stored object of one file; {@code name} must follow {@link ObjectNames}. */

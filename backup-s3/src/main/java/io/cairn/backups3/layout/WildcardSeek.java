@@ -9,12 +9,12 @@ import java.util.OptionalLong;
 /**
  * The skip-scan behind listing: for a wildcard, the smallest matching identifier at or after a
  * given one, in listing order (partition, checkpoint id, node). A listing starts S3's key scan at
- * that identifier's key and, when a page shows keys that do not match, jumps over them to the
- * next identifier that can — so a listing by partition, exact checkpoint id or checkpoint id
- * prefix reads the matching manifest keys and only a bounded number of others.
+ * that identifier's key and, when a page shows keys that do not match, jumps over them to the next
+ * identifier that can — so a listing by partition, exact checkpoint id or checkpoint id prefix
+ * reads the matching manifest keys and only a bounded number of others.
  *
- * <p>A checkpoint id prefix {@code d} (k digits) matches the ids of every length {@code L >= k}
- * in {@code [d * 10^(L-k), (d+1) * 10^(L-k) - 1]}; these ranges ascend with {@code L}.
+ * <p>A checkpoint id prefix {@code d} (k digits) matches the ids of every length {@code L >= k} in
+ * {@code [d * 10^(L-k), (d+1) * 10^(L-k) - 1]}; these ranges ascend with {@code L}.
  */
 public final class WildcardSeek {
 
@@ -75,15 +75,19 @@ public final class WildcardSeek {
       }
       return Optional.of(new BackupIdentifier((int) node, (int) partition, checkpoint));
     }
-    throw new IllegalStateException("Expected a seek to settle within 4 passes, but it did not ("
-        + wildcard + " from " + from + ")");
+    throw new IllegalStateException(
+        "Expected a seek to settle within 4 passes, but it did not ("
+            + wildcard
+            + " from "
+            + from
+            + ")");
   }
 
   /** The identifier right after {@code id} in listing order, if any. */
   public static Optional<BackupIdentifier> successor(BackupIdentifier id) {
     if (id.nodeId() < Integer.MAX_VALUE) {
-      return Optional.of(new BackupIdentifier(id.nodeId() + 1, id.partitionId(),
-          id.checkpointId()));
+      return Optional.of(
+          new BackupIdentifier(id.nodeId() + 1, id.partitionId(), id.checkpointId()));
     }
     if (id.checkpointId() < Long.MAX_VALUE) {
       return Optional.of(new BackupIdentifier(0, id.partitionId(), id.checkpointId() + 1));

@@ -11,8 +11,8 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
- * What the store learns once, at start, by writing two small probe objects — by asking the
- * server, not by its name:
+ * What the store learns once, at start, by writing two small probe objects — by asking the server,
+ * not by its name:
  *
  * <ol>
  *   <li>a plain write and a read-back (permissions; SSE-C when configured) — a failure is thrown;
@@ -38,8 +38,8 @@ public final class ConditionalWriteProbe {
   private ConditionalWriteProbe() {}
 
   /**
-   * Writes and reads back a probe object; proves the store may write, read and delete objects
-   * (with its SSE-C key, if one is configured).
+   * Writes and reads back a probe object; proves the store may write, read and delete objects (with
+   * its SSE-C key, if one is configured).
    *
    * @param token unique to this store instance (the probe key's suffix)
    * @throws S3RequestException if the server refuses any of it
@@ -49,11 +49,25 @@ public final class ConditionalWriteProbe {
     byte[] bytes = ("cairn probe " + token).getBytes(StandardCharsets.UTF_8);
     try {
       put(s3, key, bytes, Optional.empty(), Optional.empty(), false);
-      byte[] read = s3.calls().join("GetObject", s3.url(key), () -> s3.client().getObject(
-          s3.get(key).build(), AsyncResponseTransformer.toBytes())).asByteArrayUnsafe();
+      byte[] read =
+          s3.calls()
+              .join(
+                  "GetObject",
+                  s3.url(key),
+                  () ->
+                      s3.client()
+                          .getObject(s3.get(key).build(), AsyncResponseTransformer.toBytes()))
+              .asByteArrayUnsafe();
       if (!Arrays.equals(read, bytes)) {
-        throw new IllegalStateException("Expected to read back the " + bytes.length + " bytes "
-            + "written to " + s3.url(key) + ", but got " + read.length + " other bytes");
+        throw new IllegalStateException(
+            "Expected to read back the "
+                + bytes.length
+                + " bytes "
+                + "written to "
+                + s3.url(key)
+                + ", but got "
+                + read.length
+                + " other bytes");
       }
     } finally {
       delete(s3, key);
@@ -73,35 +87,47 @@ public final class ConditionalWriteProbe {
     try {
       Optional<Integer> first = put(s3, key, body, Optional.of("*"), Optional.empty(), true);
       if (first.isPresent()) {
-        return new Result(false, false, "a create with If-None-Match: * was refused with HTTP "
-            + first.get());
+        return new Result(
+            false, false, "a create with If-None-Match: * was refused with HTTP " + first.get());
       }
       Optional<Integer> second = put(s3, key, body, Optional.of("*"), Optional.empty(), true);
-      Optional<Integer> third = put(s3, key, body, Optional.empty(), Optional.of(WRONG_ETAG),
-          true);
+      Optional<Integer> third = put(s3, key, body, Optional.empty(), Optional.of(WRONG_ETAG), true);
       boolean noneMatch = second.equals(Optional.of(412));
       boolean match = third.equals(Optional.of(412));
-      return new Result(noneMatch, match, "If-None-Match on an existing object: "
-          + second.map(s -> "HTTP " + s).orElse("accepted") + "; If-Match of a wrong ETag: "
-          + third.map(s -> "HTTP " + s).orElse("accepted"));
+      return new Result(
+          noneMatch,
+          match,
+          "If-None-Match on an existing object: "
+              + second.map(s -> "HTTP " + s).orElse("accepted")
+              + "; If-Match of a wrong ETag: "
+              + third.map(s -> "HTTP " + s).orElse("accepted"));
     } finally {
       delete(s3, key);
     }
   }
 
   /** Empty when the write was accepted; the refusing status (400, 412, 501) if {@code soft}. */
-  private static Optional<Integer> put(S3Access s3, String key, byte[] bytes,
-      Optional<String> ifNoneMatch, Optional<String> ifMatch, boolean soft) {
+  private static Optional<Integer> put(
+      S3Access s3,
+      String key,
+      byte[] bytes,
+      Optional<String> ifNoneMatch,
+      Optional<String> ifMatch,
+      boolean soft) {
     try {
-      s3.calls().join("PutObject", s3.url(key), () -> {
-        PutObjectRequest.Builder b = s3.put(key).contentLength((long) bytes.length);
-        ifNoneMatch.ifPresent(b::ifNoneMatch);
-        ifMatch.ifPresent(b::ifMatch);
-        if (s3.legacyMd5()) {
-          b.contentMD5(S3Access.md5Base64(bytes, 0, bytes.length));
-        }
-        return s3.client().putObject(b.build(), AsyncRequestBody.fromBytes(bytes));
-      });
+      s3.calls()
+          .join(
+              "PutObject",
+              s3.url(key),
+              () -> {
+                PutObjectRequest.Builder b = s3.put(key).contentLength((long) bytes.length);
+                ifNoneMatch.ifPresent(b::ifNoneMatch);
+                ifMatch.ifPresent(b::ifMatch);
+                if (s3.legacyMd5()) {
+                  b.contentMD5(S3Access.md5Base64(bytes, 0, bytes.length));
+                }
+                return s3.client().putObject(b.build(), AsyncRequestBody.fromBytes(bytes));
+              });
       return Optional.empty();
     } catch (S3RequestException e) {
       int status = e.statusCode();
@@ -113,7 +139,13 @@ public final class ConditionalWriteProbe {
   }
 
   private static void delete(S3Access s3, String key) {
-    s3.calls().join("DeleteObject", s3.url(key), () -> s3.client().deleteObject(
-        DeleteObjectRequest.builder().bucket(s3.bucket()).key(key).build()));
+    s3.calls()
+        .join(
+            "DeleteObject",
+            s3.url(key),
+            () ->
+                s3.client()
+                    .deleteObject(
+                        DeleteObjectRequest.builder().bucket(s3.bucket()).key(key).build()));
   }
 }

@@ -24,21 +24,22 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 /**
  * Manifests as S3 objects, and their conditional state changes.
  *
- * <p><b>With conditional writes</b> (the server honours them; see {@link ConditionalWriteProbe}),
- * a manifest is created with {@code If-None-Match: *} and replaced with {@code If-Match: <etag of
- * the manifest the decision was made on>}; the server arbitrates between writers in any number
- * of processes. Every write carries a unique {@value #WRITE_ID_METADATA} metadata value, so a
- * write whose response was lost and whose retry then met 412 is recognised as our own.
+ * <p><b>With conditional writes</b> (the server honours them; see {@link ConditionalWriteProbe}), a
+ * manifest is created with {@code If-None-Match: *} and replaced with {@code If-Match: <etag of the
+ * manifest the decision was made on>}; the server arbitrates between writers in any number of
+ * processes. Every write carries a unique {@value #WRITE_ID_METADATA} metadata value, so a write
+ * whose response was lost and whose retry then met 412 is recognised as our own.
  *
- * <p><b>Without</b> them, each decision is read-check-write under a per-backup lock: atomic
- * against this process's other writers only. Two processes writing one backup id at once (an old
- * leader still saving while a new one marks it failed) can then race; the window is one request
- * long. Use a server with conditional writes where that matters.
+ * <p><b>Without</b> them, each decision is read-check-write under a per-backup lock: atomic against
+ * this process's other writers only. Two processes writing one backup id at once (an old leader
+ * still saving while a new one marks it failed) can then race; the window is one request long. Use
+ * a server with conditional writes where that matters.
  */
 public final class ManifestObjects {
 
   /** User metadata naming the write that produced a manifest object. */
   public static final String WRITE_ID_METADATA = "cairn-write-id";
+
   private static final int TRANSITION_ATTEMPTS_MAX = 16;
   private static final int LOCK_STRIPES = 64;
 
@@ -95,38 +96,44 @@ public final class ManifestObjects {
 
   private CompletableFuture<Optional<Stored>> readAsync(BackupIdentifier id, S3Calls calls) {
     String key = s3.layout().manifestKey(id);
-    return calls.call("GetObject", s3.url(key),
+    return calls
+        .call(
+            "GetObject",
+            s3.url(key),
             () -> s3.client().getObject(s3.get(key).build(), AsyncResponseTransformer.toBytes()))
-        .handle((bytes, error) -> {
-          if (error != null) {
-            Throwable cause = S3Errors.unwrap(error);
-            if (cause instanceof S3RequestException e && e.isNotFound()) {
-              return Optional.empty();
-            }
-            throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
-          }
-          Manifest manifest = codec.decode(bytes.asByteArrayUnsafe(), s3.url(key), id);
-          GetObjectResponse response = bytes.response();
-          return Optional.of(new Stored(manifest, response.eTag(),
-              Optional.ofNullable(response.metadata().get(WRITE_ID_METADATA))));
-        });
+        .handle(
+            (bytes, error) -> {
+              if (error != null) {
+                Throwable cause = S3Errors.unwrap(error);
+                if (cause instanceof S3RequestException e && e.isNotFound()) {
+                  return Optional.empty();
+                }
+                throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
+              }
+              Manifest manifest = codec.decode(bytes.asByteArrayUnsafe(), s3.url(key), id);
+              GetObjectResponse response = bytes.response();
+              return Optional.of(
+                  new Stored(
+                      manifest,
+                      response.eTag(),
+                      Optional.ofNullable(response.metadata().get(WRITE_ID_METADATA))));
+            });
   }
 
   /**
-   * Reads the manifest, lets {@code decide} choose, and writes its choice only if the manifest
-   * did not change since it was read; on a change, reads and decides again.
+   * Reads the manifest, lets {@code decide} choose, and writes its choice only if the manifest did
+   * not change since it was read; on a change, reads and decides again.
    *
    * @param decide sees the current manifest (empty = none); may throw to refuse
    * @return the decision's result once a write succeeded or it chose to keep the manifest
    */
-  public <R> R transition(BackupIdentifier id,
-      Function<Optional<Manifest>, Transition<R>> decide) {
+  public <R> R transition(BackupIdentifier id, Function<Optional<Manifest>, Transition<R>> decide) {
     return transition(id, decide, s3.calls());
   }
 
   /** {@link #transition} whose requests use {@code calls} (e.g. more attempts). */
-  public <R> R transition(BackupIdentifier id,
-      Function<Optional<Manifest>, Transition<R>> decide, S3Calls calls) {
+  public <R> R transition(
+      BackupIdentifier id, Function<Optional<Manifest>, Transition<R>> decide, S3Calls calls) {
     ReentrantLock lock = conditional ? null : lockOf(id);
     if (lock != null) {
       lock.lock();
@@ -139,15 +146,16 @@ public final class ManifestObjects {
           return keep.result();
         }
         Transition.Write<R> write = (Transition.Write<R>) decision;
-        boolean written = current.isEmpty()
-            ? create(write.next(), calls)
-            : replace(write.next(), current.get().etag(), calls);
+        boolean written =
+            current.isEmpty()
+                ? create(write.next(), calls)
+                : replace(write.next(), current.get().etag(), calls);
         if (written) {
           return write.result();
         }
       }
-      throw new S3ManifestContentionException(id, s3.url(s3.layout().manifestKey(id)),
-          TRANSITION_ATTEMPTS_MAX);
+      throw new S3ManifestContentionException(
+          id, s3.url(s3.layout().manifestKey(id)), TRANSITION_ATTEMPTS_MAX);
     } finally {
       if (lock != null) {
         lock.unlock();
@@ -158,8 +166,14 @@ public final class ManifestObjects {
   /** Deletes the manifest object (unconditionally); succeeds when there is none. */
   public void delete(BackupIdentifier id) {
     String key = s3.layout().manifestKey(id);
-    s3.calls().join("DeleteObject", s3.url(key), () -> s3.client().deleteObject(
-        DeleteObjectRequest.builder().bucket(s3.bucket()).key(key).build()));
+    s3.calls()
+        .join(
+            "DeleteObject",
+            s3.url(key),
+            () ->
+                s3.client()
+                    .deleteObject(
+                        DeleteObjectRequest.builder().bucket(s3.bucket()).key(key).build()));
   }
 
   /** Writes {@code manifest} iff its id has no manifest; false if one exists. */
@@ -167,8 +181,8 @@ public final class ManifestObjects {
     if (!conditional && read(manifest.id(), calls).isPresent()) {
       return false;
     }
-    return write(manifest, conditional ? Optional.of("*") : Optional.empty(), Optional.empty(),
-        calls);
+    return write(
+        manifest, conditional ? Optional.of("*") : Optional.empty(), Optional.empty(), calls);
   }
 
   /** Replaces the manifest iff its ETag is still {@code etag}; false if it changed or is gone. */
@@ -179,20 +193,20 @@ public final class ManifestObjects {
         return false;
       }
     }
-    return write(manifest, Optional.empty(), conditional ? Optional.of(etag) : Optional.empty(),
-        calls);
+    return write(
+        manifest, Optional.empty(), conditional ? Optional.of(etag) : Optional.empty(), calls);
   }
 
   /**
    * Puts the manifest with a fresh write id. A refused condition (412, or 404 for If-Match on a
    * deleted manifest) and a write whose outcome is unknown (the retries ran out on a transient
-   * error) are settled by reading the manifest back: if it carries our write id, the write
-   * landed (its response was lost).
+   * error) are settled by reading the manifest back: if it carries our write id, the write landed
+   * (its response was lost).
    *
    * @return true if the manifest is now ours, false if a condition did not hold
    */
-  private boolean write(Manifest manifest, Optional<String> ifNoneMatch, Optional<String> ifMatch,
-      S3Calls calls) {
+  private boolean write(
+      Manifest manifest, Optional<String> ifNoneMatch, Optional<String> ifMatch, S3Calls calls) {
     String writeId = nextWriteId();
     try {
       put(manifest, writeId, ifNoneMatch, ifMatch, calls);
@@ -223,22 +237,30 @@ public final class ManifestObjects {
     return read(id, calls).flatMap(Stored::writeId).map(writeId::equals).orElse(false);
   }
 
-  private void put(Manifest manifest, String writeId, Optional<String> ifNoneMatch,
-      Optional<String> ifMatch, S3Calls calls) {
+  private void put(
+      Manifest manifest,
+      String writeId,
+      Optional<String> ifNoneMatch,
+      Optional<String> ifMatch,
+      S3Calls calls) {
     String key = s3.layout().manifestKey(manifest.id());
     byte[] json = codec.encode(manifest);
-    calls.join("PutObject", s3.url(key), () -> {
-      PutObjectRequest.Builder b = s3.put(key)
-          .contentType("application/json")
-          .contentLength((long) json.length)
-          .metadata(Map.of(WRITE_ID_METADATA, writeId));
-      ifNoneMatch.ifPresent(b::ifNoneMatch);
-      ifMatch.ifPresent(b::ifMatch);
-      if (s3.legacyMd5()) {
-        b.contentMD5(S3Access.md5Base64(json, 0, json.length));
-      }
-      return s3.client().putObject(b.build(), AsyncRequestBody.fromBytesUnsafe(json));
-    });
+    calls.join(
+        "PutObject",
+        s3.url(key),
+        () -> {
+          PutObjectRequest.Builder b =
+              s3.put(key)
+                  .contentType("application/json")
+                  .contentLength((long) json.length)
+                  .metadata(Map.of(WRITE_ID_METADATA, writeId));
+          ifNoneMatch.ifPresent(b::ifNoneMatch);
+          ifMatch.ifPresent(b::ifMatch);
+          if (s3.legacyMd5()) {
+            b.contentMD5(S3Access.md5Base64(json, 0, json.length));
+          }
+          return s3.client().putObject(b.build(), AsyncRequestBody.fromBytesUnsafe(json));
+        });
   }
 
   private String nextWriteId() {

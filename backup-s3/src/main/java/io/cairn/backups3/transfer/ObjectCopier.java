@@ -18,10 +18,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 
 /**
- * Copies an object server-side (incremental backups reuse the previous backup's unchanged
- * files): {@code CopyObject} for an object of at most one part, a multipart copy of {@code
- * UploadPartCopy} ranges for a larger one. No content crosses the network; each backup keeps its
- * own object, so deleting either backup never breaks the other.
+ * Copies an object server-side (incremental backups reuse the previous backup's unchanged files):
+ * {@code CopyObject} for an object of at most one part, a multipart copy of {@code UploadPartCopy}
+ * ranges for a larger one. No content crosses the network; each backup keeps its own object, so
+ * deleting either backup never breaks the other.
  */
 public final class ObjectCopier {
 
@@ -36,8 +36,8 @@ public final class ObjectCopier {
   /**
    * Copies {@code sourceKey} (of {@code sizeBytes}) to {@code targetKey}.
    *
-   * @throws io.cairn.backups3.client.S3RequestException if the store refuses it (404: the source
-   *     is gone)
+   * @throws io.cairn.backups3.client.S3RequestException if the store refuses it (404: the source is
+   *     gone)
    */
   public void copy(String sourceKey, String targetKey, long sizeBytes) {
     S3Access s3 = transfers.s3();
@@ -45,14 +45,24 @@ public final class ObjectCopier {
     boolean success = false;
     try {
       if (sizeBytes <= transfers.partSizeBytes()) {
-        S3Calls.await(transfers.start(() -> s3.calls().callTracked("CopyObject", s3.url(targetKey),
-            () -> {
-              CopyObjectRequest.Builder b = CopyObjectRequest.builder()
-                  .sourceBucket(s3.bucket()).sourceKey(sourceKey)
-                  .destinationBucket(s3.bucket()).destinationKey(targetKey);
-              s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-              return s3.client().copyObject(b.build());
-            })), "CopyObject to " + s3.url(targetKey));
+        S3Calls.await(
+            transfers.start(
+                () ->
+                    s3.calls()
+                        .callTracked(
+                            "CopyObject",
+                            s3.url(targetKey),
+                            () -> {
+                              CopyObjectRequest.Builder b =
+                                  CopyObjectRequest.builder()
+                                      .sourceBucket(s3.bucket())
+                                      .sourceKey(sourceKey)
+                                      .destinationBucket(s3.bucket())
+                                      .destinationKey(targetKey);
+                              s3.sseCustomerKey().ifPresent(k -> k.apply(b));
+                              return s3.client().copyObject(b.build());
+                            })),
+            "CopyObject to " + s3.url(targetKey));
       } else {
         copyInParts(s3, sourceKey, targetKey, sizeBytes);
       }
@@ -64,12 +74,21 @@ public final class ObjectCopier {
   }
 
   private void copyInParts(S3Access s3, String sourceKey, String targetKey, long sizeBytes) {
-    String uploadId = s3.calls().join("CreateMultipartUpload", s3.url(targetKey), () -> {
-      CreateMultipartUploadRequest.Builder b = CreateMultipartUploadRequest.builder()
-          .bucket(s3.bucket()).key(targetKey).contentType("application/octet-stream");
-      s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-      return s3.client().createMultipartUpload(b.build());
-    }).uploadId();
+    String uploadId =
+        s3.calls()
+            .join(
+                "CreateMultipartUpload",
+                s3.url(targetKey),
+                () -> {
+                  CreateMultipartUploadRequest.Builder b =
+                      CreateMultipartUploadRequest.builder()
+                          .bucket(s3.bucket())
+                          .key(targetKey)
+                          .contentType("application/octet-stream");
+                  s3.sseCustomerKey().ifPresent(k -> k.apply(b));
+                  return s3.client().createMultipartUpload(b.build());
+                })
+            .uploadId();
     boolean completed = false;
     try {
       List<CompletedPart> parts = new ArrayList<>();
@@ -77,25 +96,48 @@ public final class ObjectCopier {
       for (long first = 0; first < sizeBytes; first += partSize) {
         int partNumber = parts.size() + 1;
         String range = "bytes=" + first + "-" + (Math.min(sizeBytes, first + partSize) - 1);
-        UploadPartCopyResponse response = S3Calls.await(transfers.start(() -> s3.calls()
-            .callTracked("UploadPartCopy", s3.url(targetKey), () -> {
-              UploadPartCopyRequest.Builder b = UploadPartCopyRequest.builder()
-                  .sourceBucket(s3.bucket()).sourceKey(sourceKey)
-                  .destinationBucket(s3.bucket()).destinationKey(targetKey)
-                  .uploadId(uploadId).partNumber(partNumber).copySourceRange(range);
-              s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-              return s3.client().uploadPartCopy(b.build());
-            })), "UploadPartCopy to " + s3.url(targetKey));
-        parts.add(CompletedPart.builder().partNumber(partNumber)
-            .eTag(response.copyPartResult().eTag()).build());
+        UploadPartCopyResponse response =
+            S3Calls.await(
+                transfers.start(
+                    () ->
+                        s3.calls()
+                            .callTracked(
+                                "UploadPartCopy",
+                                s3.url(targetKey),
+                                () -> {
+                                  UploadPartCopyRequest.Builder b =
+                                      UploadPartCopyRequest.builder()
+                                          .sourceBucket(s3.bucket())
+                                          .sourceKey(sourceKey)
+                                          .destinationBucket(s3.bucket())
+                                          .destinationKey(targetKey)
+                                          .uploadId(uploadId)
+                                          .partNumber(partNumber)
+                                          .copySourceRange(range);
+                                  s3.sseCustomerKey().ifPresent(k -> k.apply(b));
+                                  return s3.client().uploadPartCopy(b.build());
+                                })),
+                "UploadPartCopy to " + s3.url(targetKey));
+        parts.add(
+            CompletedPart.builder()
+                .partNumber(partNumber)
+                .eTag(response.copyPartResult().eTag())
+                .build());
       }
-      s3.calls().join("CompleteMultipartUpload", s3.url(targetKey), () -> {
-        CompleteMultipartUploadRequest.Builder b = CompleteMultipartUploadRequest.builder()
-            .bucket(s3.bucket()).key(targetKey).uploadId(uploadId)
-            .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
-        s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-        return s3.client().completeMultipartUpload(b.build());
-      });
+      s3.calls()
+          .join(
+              "CompleteMultipartUpload",
+              s3.url(targetKey),
+              () -> {
+                CompleteMultipartUploadRequest.Builder b =
+                    CompleteMultipartUploadRequest.builder()
+                        .bucket(s3.bucket())
+                        .key(targetKey)
+                        .uploadId(uploadId)
+                        .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
+                s3.sseCustomerKey().ifPresent(k -> k.apply(b));
+                return s3.client().completeMultipartUpload(b.build());
+              });
       completed = true;
     } finally {
       if (!completed) {
@@ -106,12 +148,23 @@ public final class ObjectCopier {
 
   private static void abort(S3Access s3, String key, String uploadId) {
     try {
-      s3.calls().join("AbortMultipartUpload", s3.url(key), () -> s3.client().abortMultipartUpload(
-          AbortMultipartUploadRequest.builder().bucket(s3.bucket()).key(key).uploadId(uploadId)
-              .build()));
+      s3.calls()
+          .join(
+              "AbortMultipartUpload",
+              s3.url(key),
+              () ->
+                  s3.client()
+                      .abortMultipartUpload(
+                          AbortMultipartUploadRequest.builder()
+                              .bucket(s3.bucket())
+                              .key(key)
+                              .uploadId(uploadId)
+                              .build()));
     } catch (RuntimeException e) {
-      LOG.warn("Could not abort the multipart copy to {} ({}); a bucket lifecycle rule that "
-          + "aborts incomplete multipart uploads removes its parts", s3.url(key),
+      LOG.warn(
+          "Could not abort the multipart copy to {} ({}); a bucket lifecycle rule that "
+              + "aborts incomplete multipart uploads removes its parts",
+          s3.url(key),
           S3Errors.describe(e));
     }
   }

@@ -32,12 +32,13 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 /**
  * Uploads exactly the fixed length of a file (the active segment keeps growing: the length was
  * fixed when the backup was planned, and the file's size or mtime never matter), optionally
- * zstd-compressed, computing its CRC32C on the way ({@link ContentEncoder}). The encoded bytes
- * are cut into parts of {@code partSizeBytes}: a file that fits in one part is one {@code
- * PutObject}; a larger one is a multipart upload: the file is read in order (so the CRC32C is
- * that of the bytes read) while up to {@code maxConcurrentTransfers} of its parts are sent, each
- * holding one of the permits shared by every transfer of the store, and each retried on its own. Every request body is a buffer in memory, so a retried request resends exactly the
- * same bytes. A failed upload is aborted.
+ * zstd-compressed, computing its CRC32C on the way ({@link ContentEncoder}). The encoded bytes are
+ * cut into parts of {@code partSizeBytes}: a file that fits in one part is one {@code PutObject}; a
+ * larger one is a multipart upload: the file is read in order (so the CRC32C is that of the bytes
+ * read) while up to {@code maxConcurrentTransfers} of its parts are sent, each holding one of the
+ * permits shared by every transfer of the store, and each retried on its own. Every request body is
+ * a buffer in memory, so a retried request resends exactly the same bytes. A failed upload is
+ * aborted.
  */
 public final class ObjectUploader {
 
@@ -64,8 +65,13 @@ public final class ObjectUploader {
       EncodedContent encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, out);
       out.finish();
       if (out.sentBytes != encoded.storedSizeBytes()) {
-        throw new IllegalStateException("Expected to send " + encoded.storedSizeBytes()
-            + " bytes of " + key + ", but sent " + out.sentBytes);
+        throw new IllegalStateException(
+            "Expected to send "
+                + encoded.storedSizeBytes()
+                + " bytes of "
+                + key
+                + ", but sent "
+                + out.sentBytes);
       }
       success = true;
       return encoded;
@@ -89,8 +95,10 @@ public final class ObjectUploader {
     private int filled;
     private String uploadId;
     private final List<CompletedPart> parts = new ArrayList<>();
+
     /** Parts sent and not yet collected, in part-number order. */
     private final ArrayDeque<PartInFlight> inFlight = new ArrayDeque<>();
+
     private final int maxPartsInFlight;
     private int partsStarted;
     private long sentBytes;
@@ -183,8 +191,8 @@ public final class ObjectUploader {
     }
 
     private void collect(PartInFlight part) {
-      parts.add(S3Calls.await(part.request(), "UploadPart " + part.number() + " of "
-          + s3.url(key)));
+      parts.add(
+          S3Calls.await(part.request(), "UploadPart " + part.number() + " of " + s3.url(key)));
     }
 
     void finish() {
@@ -200,15 +208,23 @@ public final class ObjectUploader {
       while (!inFlight.isEmpty()) {
         collect(inFlight.removeFirst());
       }
-      List<CompletedPart> completed = parts.stream()
-          .sorted(Comparator.comparing(CompletedPart::partNumber)).toList();
-      s3.calls().join("CompleteMultipartUpload", s3.url(key), () -> {
-        CompleteMultipartUploadRequest.Builder b = CompleteMultipartUploadRequest.builder()
-            .bucket(s3.bucket()).key(key).uploadId(uploadId)
-            .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build());
-        s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-        return s3.client().completeMultipartUpload(b.build());
-      });
+      List<CompletedPart> completed =
+          parts.stream().sorted(Comparator.comparing(CompletedPart::partNumber)).toList();
+      s3.calls()
+          .join(
+              "CompleteMultipartUpload",
+              s3.url(key),
+              () -> {
+                CompleteMultipartUploadRequest.Builder b =
+                    CompleteMultipartUploadRequest.builder()
+                        .bucket(s3.bucket())
+                        .key(key)
+                        .uploadId(uploadId)
+                        .multipartUpload(
+                            CompletedMultipartUpload.builder().parts(completed).build());
+                s3.sseCustomerKey().ifPresent(k -> k.apply(b));
+                return s3.client().completeMultipartUpload(b.build());
+              });
       uploadId = null;
     }
 
@@ -216,54 +232,94 @@ public final class ObjectUploader {
       byte[] body = buffer;
       int length = filled;
       transfers.throttle(length);
-      CompletableFuture<?> put = transfers.start(() -> s3.calls().callTracked("PutObject",
-          s3.url(key), () -> {
-            PutObjectRequest.Builder b = s3.put(key).contentLength((long) length)
-                .contentType("application/octet-stream");
-            if (s3.legacyMd5()) {
-              b.contentMD5(S3Access.md5Base64(body, 0, length));
-            }
-            return s3.client().putObject(b.build(), AsyncRequestBody.fromRemainingByteBufferUnsafe(
-                ByteBuffer.wrap(body, 0, length)));
-          }));
+      CompletableFuture<?> put =
+          transfers.start(
+              () ->
+                  s3.calls()
+                      .callTracked(
+                          "PutObject",
+                          s3.url(key),
+                          () -> {
+                            PutObjectRequest.Builder b =
+                                s3.put(key)
+                                    .contentLength((long) length)
+                                    .contentType("application/octet-stream");
+                            if (s3.legacyMd5()) {
+                              b.contentMD5(S3Access.md5Base64(body, 0, length));
+                            }
+                            return s3.client()
+                                .putObject(
+                                    b.build(),
+                                    AsyncRequestBody.fromRemainingByteBufferUnsafe(
+                                        ByteBuffer.wrap(body, 0, length)));
+                          }));
       S3Calls.await(put, "PutObject of " + s3.url(key));
       sentBytes += length;
       s3.metrics().uploaded(length);
     }
 
     private void createUpload() {
-      uploadId = s3.calls().join("CreateMultipartUpload", s3.url(key), () -> {
-        CreateMultipartUploadRequest.Builder b = CreateMultipartUploadRequest.builder()
-            .bucket(s3.bucket()).key(key).contentType("application/octet-stream");
-        if (!s3.legacyMd5()) {
-          b.checksumAlgorithm(ChecksumAlgorithm.CRC32);
-        }
-        s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-        return s3.client().createMultipartUpload(b.build());
-      }).uploadId();
+      uploadId =
+          s3.calls()
+              .join(
+                  "CreateMultipartUpload",
+                  s3.url(key),
+                  () -> {
+                    CreateMultipartUploadRequest.Builder b =
+                        CreateMultipartUploadRequest.builder()
+                            .bucket(s3.bucket())
+                            .key(key)
+                            .contentType("application/octet-stream");
+                    if (!s3.legacyMd5()) {
+                      b.checksumAlgorithm(ChecksumAlgorithm.CRC32);
+                    }
+                    s3.sseCustomerKey().ifPresent(k -> k.apply(b));
+                    return s3.client().createMultipartUpload(b.build());
+                  })
+              .uploadId();
     }
 
     private PartInFlight uploadPart(int partNumber, byte[] body, int length) {
       transfers.throttle(length);
       String id = uploadId;
-      CompletableFuture<UploadPartResponse> call = transfers.start(() -> s3.calls().callTracked(
-          "UploadPart", s3.url(key), () -> {
-        UploadPartRequest.Builder b = UploadPartRequest.builder().bucket(s3.bucket()).key(key)
-            .uploadId(id).partNumber(partNumber).contentLength((long) length);
-        if (s3.legacyMd5()) {
-          b.contentMD5(S3Access.md5Base64(body, 0, length));
-        } else {
-          b.checksumAlgorithm(ChecksumAlgorithm.CRC32);
-        }
-        s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-        return s3.client().uploadPart(b.build(), AsyncRequestBody.fromRemainingByteBufferUnsafe(
-            ByteBuffer.wrap(body, 0, length)));
-      }));
-      return new PartInFlight(partNumber, call.thenApply(response -> {
-        s3.metrics().uploaded(length);
-        return CompletedPart.builder().partNumber(partNumber).eTag(response.eTag())
-            .checksumCRC32(response.checksumCRC32()).build();
-      }));
+      CompletableFuture<UploadPartResponse> call =
+          transfers.start(
+              () ->
+                  s3.calls()
+                      .callTracked(
+                          "UploadPart",
+                          s3.url(key),
+                          () -> {
+                            UploadPartRequest.Builder b =
+                                UploadPartRequest.builder()
+                                    .bucket(s3.bucket())
+                                    .key(key)
+                                    .uploadId(id)
+                                    .partNumber(partNumber)
+                                    .contentLength((long) length);
+                            if (s3.legacyMd5()) {
+                              b.contentMD5(S3Access.md5Base64(body, 0, length));
+                            } else {
+                              b.checksumAlgorithm(ChecksumAlgorithm.CRC32);
+                            }
+                            s3.sseCustomerKey().ifPresent(k -> k.apply(b));
+                            return s3.client()
+                                .uploadPart(
+                                    b.build(),
+                                    AsyncRequestBody.fromRemainingByteBufferUnsafe(
+                                        ByteBuffer.wrap(body, 0, length)));
+                          }));
+      return new PartInFlight(
+          partNumber,
+          call.thenApply(
+              response -> {
+                s3.metrics().uploaded(length);
+                return CompletedPart.builder()
+                    .partNumber(partNumber)
+                    .eTag(response.eTag())
+                    .checksumCRC32(response.checksumCRC32())
+                    .build();
+              }));
     }
 
     /** Cancels what is in flight and aborts the multipart upload, if one was started. */
@@ -278,12 +334,23 @@ public final class ObjectUploader {
       String id = uploadId;
       uploadId = null;
       try {
-        s3.calls().join("AbortMultipartUpload", s3.url(key), () -> s3.client()
-            .abortMultipartUpload(AbortMultipartUploadRequest.builder().bucket(s3.bucket())
-                .key(key).uploadId(id).build()));
+        s3.calls()
+            .join(
+                "AbortMultipartUpload",
+                s3.url(key),
+                () ->
+                    s3.client()
+                        .abortMultipartUpload(
+                            AbortMultipartUploadRequest.builder()
+                                .bucket(s3.bucket())
+                                .key(key)
+                                .uploadId(id)
+                                .build()));
       } catch (RuntimeException e) {
-        LOG.warn("Could not abort the multipart upload of {} ({}); a bucket lifecycle rule that "
-            + "aborts incomplete multipart uploads removes its parts", s3.url(key),
+        LOG.warn(
+            "Could not abort the multipart upload of {} ({}); a bucket lifecycle rule that "
+                + "aborts incomplete multipart uploads removes its parts",
+            s3.url(key),
             S3Errors.describe(e));
       }
     }

@@ -17,13 +17,13 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
  * Reads an object of known size as a stream, with plain or ranged GETs only — never {@code
- * partNumber}, which several S3-compatible servers cannot serve for multipart objects. An object
- * of at most one range is one GET; a larger one is fetched in ranges of {@code partSizeBytes},
- * up to {@value #RANGES_IN_FLIGHT} at once (the first waits for a transfer permit, the others
- * only take free ones), and handed out in order. Every response is checked: its {@code
- * Content-Range} and length must be the requested ones (else the range is fetched again), and its
- * ETag the one the object had when it was looked up (else the object changed: {@link
- * ObjectChangedException}). Not thread-safe; one reader per object.
+ * partNumber}, which several S3-compatible servers cannot serve for multipart objects. An object of
+ * at most one range is one GET; a larger one is fetched in ranges of {@code partSizeBytes}, up to
+ * {@value #RANGES_IN_FLIGHT} at once (the first waits for a transfer permit, the others only take
+ * free ones), and handed out in order. Every response is checked: its {@code Content-Range} and
+ * length must be the requested ones (else the range is fetched again), and its ETag the one the
+ * object had when it was looked up (else the object changed: {@link ObjectChangedException}). Not
+ * thread-safe; one reader per object.
  */
 public final class RangedObjectReader extends InputStream {
 
@@ -52,8 +52,8 @@ public final class RangedObjectReader extends InputStream {
    * @param etag the object's ETag from its lookup, or null to skip that check
    * @param throttled whether the bytes count against the bytes/s limit (verify; not restore)
    */
-  public RangedObjectReader(Transfers transfers, String key, long sizeBytes, String etag,
-      boolean throttled) {
+  public RangedObjectReader(
+      Transfers transfers, String key, long sizeBytes, String etag, boolean throttled) {
     this.transfers = transfers;
     this.s3 = transfers.s3();
     this.key = key;
@@ -111,9 +111,10 @@ public final class RangedObjectReader extends InputStream {
     long first = nextRangeStart;
     long end = Math.min(sizeBytes, first + rangeBytes);
     boolean whole = first == 0 && end == sizeBytes;
-    CompletableFuture<byte[]> future = wait
-        ? transfers.start(() -> get(first, end, whole))
-        : transfers.tryStart(() -> get(first, end, whole));
+    CompletableFuture<byte[]> future =
+        wait
+            ? transfers.start(() -> get(first, end, whole))
+            : transfers.tryStart(() -> get(first, end, whole));
     if (future != null) {
       nextRangeStart = end;
     }
@@ -126,31 +127,52 @@ public final class RangedObjectReader extends InputStream {
       transfers.throttle(end - first);
     }
     String range = "bytes " + first + "-" + (end - 1) + "/" + sizeBytes;
-    return s3.calls().callTracked("GetObject", s3.url(key), () -> {
-      GetObjectRequest.Builder b = s3.get(key);
-      if (!whole) {
-        b.range("bytes=" + first + "-" + (end - 1));
-      }
-      return s3.client().getObject(b.build(), AsyncResponseTransformer.toBytes())
-          .thenApply(bytes -> check(bytes, first, end, whole, range));
-    });
+    return s3.calls()
+        .callTracked(
+            "GetObject",
+            s3.url(key),
+            () -> {
+              GetObjectRequest.Builder b = s3.get(key);
+              if (!whole) {
+                b.range("bytes=" + first + "-" + (end - 1));
+              }
+              return s3.client()
+                  .getObject(b.build(), AsyncResponseTransformer.toBytes())
+                  .thenApply(bytes -> check(bytes, first, end, whole, range));
+            });
   }
 
-  private byte[] check(ResponseBytes<GetObjectResponse> bytes, long first, long end,
-      boolean whole, String range) {
+  private byte[] check(
+      ResponseBytes<GetObjectResponse> bytes, long first, long end, boolean whole, String range) {
     GetObjectResponse response = bytes.response();
     if (etag != null && response.eTag() != null && !etag.equals(response.eTag())) {
-      throw new CompletionException(new ObjectChangedException("Expected " + s3.url(key)
-          + " to keep ETag " + etag + " while it is read, but it is now " + response.eTag()
-          + "; the object was replaced"));
+      throw new CompletionException(
+          new ObjectChangedException(
+              "Expected "
+                  + s3.url(key)
+                  + " to keep ETag "
+                  + etag
+                  + " while it is read, but it is now "
+                  + response.eTag()
+                  + "; the object was replaced"));
     }
     byte[] body = bytes.asByteArrayUnsafe();
     boolean rangeOk = whole || range.equals(response.contentRange());
     if (!rangeOk || body.length != end - first) {
       // A short or misplaced answer is retried like a dropped connection.
-      throw new CompletionException(new IOException("Expected " + range + " (" + (end - first)
-          + " bytes) of " + s3.url(key) + ", but got " + response.contentRange() + " ("
-          + body.length + " bytes)"));
+      throw new CompletionException(
+          new IOException(
+              "Expected "
+                  + range
+                  + " ("
+                  + (end - first)
+                  + " bytes) of "
+                  + s3.url(key)
+                  + ", but got "
+                  + response.contentRange()
+                  + " ("
+                  + body.length
+                  + " bytes)"));
     }
     s3.metrics().downloaded(body.length);
     return body;

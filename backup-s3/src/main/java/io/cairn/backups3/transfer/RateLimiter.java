@@ -6,10 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket in bytes: {@code bytesPerSecond} tokens a second, at most one second's worth
- * saved up. A transfer reserves its bytes before sending them; a reservation larger than what is
- * saved up is granted at once and paid back by waiting, so one large part never blocks forever
- * and the long-run rate stays at the limit. Thread-safe; waits happen outside the lock.
+ * A token bucket in bytes: {@code bytesPerSecond} tokens a second, at most one second's worth saved
+ * up. A transfer reserves its bytes before sending them; a reservation larger than what is saved up
+ * is granted at once and paid back by waiting, so one large part never blocks forever and the
+ * long-run rate stays at the limit. Thread-safe; waits happen outside the lock.
  */
 public final class RateLimiter {
 
@@ -71,8 +71,10 @@ public final class RateLimiter {
       lastNanos = nowNanos;
     }
     if (nowNanos > lastNanos) {
-      tokens = Math.min(bytesPerSecond,
-          tokens + (nowNanos - lastNanos) * (bytesPerSecond / NANOS_PER_SECOND));
+      tokens =
+          Math.min(
+              bytesPerSecond,
+              tokens + (nowNanos - lastNanos) * (bytesPerSecond / NANOS_PER_SECOND));
       lastNanos = nowNanos;
     }
     tokens -= bytes;
@@ -94,8 +96,12 @@ public final class RateLimiter {
         pause.pause(wait.toNanos());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new BackupStoreException("Expected to wait " + wait + " for the bytes/s limit, but "
-            + "the thread was interrupted", e);
+        throw new BackupStoreException(
+            "Expected to wait "
+                + wait
+                + " for the bytes/s limit, but "
+                + "the thread was interrupted",
+            e);
       }
     }
     return wait;

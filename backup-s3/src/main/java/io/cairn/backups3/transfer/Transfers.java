@@ -9,15 +9,15 @@ import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
 
 /**
- * What content transfers share: S3 access, the part size, the bytes/s limit, and the permits
- * that bound content requests in flight (uploads, part uploads, ranged GETs, copies) to {@code
- * maxConcurrentTransfers} — at most half the connection pool, so manifest reads and listings
- * never starve behind a large backup.
+ * What content transfers share: S3 access, the part size, the bytes/s limit, and the permits that
+ * bound content requests in flight (uploads, part uploads, ranged GETs, copies) to {@code
+ * maxConcurrentTransfers} — at most half the connection pool, so manifest reads and listings never
+ * starve behind a large backup.
  *
  * <p>A permit is returned when its call has {@linkplain S3Calls.Call#ended() ended}, not when its
  * result completes: a cancelled result (a reader closed, a waiting thread interrupted, an upload
- * aborted) completes at once while its request is still on the wire, and returning the permit
- * then would let more requests than the bound be in flight.
+ * aborted) completes at once while its request is still on the wire, and returning the permit then
+ * would let more requests than the bound be in flight.
  */
 public final class Transfers {
 
@@ -64,8 +64,8 @@ public final class Transfers {
       permits.acquire();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new BackupStoreException("Expected a transfer permit, but the thread was interrupted",
-          e);
+      throw new BackupStoreException(
+          "Expected a transfer permit, but the thread was interrupted", e);
     }
     return startWithPermit(request);
   }

@@ -16,7 +16,8 @@ class BackoffTest {
       long ceiling = Math.min(2000, 100L << (retry - 1));
       for (String target : new String[] {"s3://b/a", "s3://b/b", "s3://b/manifests/x"}) {
         Duration delay = backoff.delay(retry, target);
-        assertThat(delay.toMillis()).as("retry %d of %s", retry, target)
+        assertThat(delay.toMillis())
+            .as("retry %d of %s", retry, target)
             .isBetween(ceiling / 2, ceiling);
       }
     }
@@ -25,8 +26,11 @@ class BackoffTest {
   @Test
   void shouldBeReproducibleAndSpreadOverTargets() {
     assertThat(backoff.delay(3, "s3://b/k")).isEqualTo(backoff.delay(3, "s3://b/k"));
-    long distinct = java.util.stream.IntStream.range(0, 50)
-        .mapToObj(i -> backoff.delay(2, "s3://b/object-" + i)).distinct().count();
+    long distinct =
+        java.util.stream.IntStream.range(0, 50)
+            .mapToObj(i -> backoff.delay(2, "s3://b/object-" + i))
+            .distinct()
+            .count();
     assertThat(distinct).isGreaterThan(40);
   }
 

@@ -21,9 +21,12 @@ import org.junit.jupiter.api.Test;
 class S3CallsTest {
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-  private final S3Calls calls = new S3Calls(3,
-      new Backoff(Duration.ofMinutes(1), Duration.ofMinutes(1)), scheduler,
-      new S3BackupStoreMetrics(new SimpleMeterRegistry()));
+  private final S3Calls calls =
+      new S3Calls(
+          3,
+          new Backoff(Duration.ofMinutes(1), Duration.ofMinutes(1)),
+          scheduler,
+          new S3BackupStoreMetrics(new SimpleMeterRegistry()));
   private final List<CompletableFuture<String>> requests = new ArrayList<>();
 
   @AfterEach
@@ -32,11 +35,14 @@ class S3CallsTest {
   }
 
   private S3Calls.Call<String> call() {
-    return calls.callTracked("GetObject", "s3://b/k", () -> {
-      var request = new CompletableFuture<String>();
-      requests.add(request);
-      return request;
-    });
+    return calls.callTracked(
+        "GetObject",
+        "s3://b/k",
+        () -> {
+          var request = new CompletableFuture<String>();
+          requests.add(request);
+          return request;
+        });
   }
 
   @Test
@@ -78,9 +84,13 @@ class S3CallsTest {
   void shouldEndACallWhenItsResultCompletes() {
     S3Calls.Call<String> succeeded = call();
     S3Calls.Call<String> failed = call();
-    S3Calls.Call<String> refused = calls.callTracked("GetObject", "s3://b/k", () -> {
-      throw new IllegalStateException("cannot build the request");
-    });
+    S3Calls.Call<String> refused =
+        calls.callTracked(
+            "GetObject",
+            "s3://b/k",
+            () -> {
+              throw new IllegalStateException("cannot build the request");
+            });
 
     requests.get(0).complete("answer");
     requests.get(1).completeExceptionally(new IllegalArgumentException("400 bad request"));

@@ -25,12 +25,14 @@ class WildcardSeekTest {
     assertThat(WildcardSeek.checkpointAtOrAfter(p12, 13)).hasValue(120);
     assertThat(WildcardSeek.checkpointAtOrAfter(p12, 125)).hasValue(125);
     assertThat(WildcardSeek.checkpointAtOrAfter(p12, 130)).hasValue(1200);
-    assertThat(WildcardSeek.checkpointAtOrAfter(CheckpointPattern.prefix("9"),
-        Long.MAX_VALUE)).hasValue(Long.MAX_VALUE);
-    assertThat(WildcardSeek.checkpointAtOrAfter(CheckpointPattern.prefix("92"),
-        1_000_000_000_000_000_000L)).hasValue(9_200_000_000_000_000_000L);
-    assertThat(WildcardSeek.checkpointAtOrAfter(CheckpointPattern.prefix("95"),
-        Long.MAX_VALUE)).isEqualTo(OptionalLong.empty());
+    assertThat(WildcardSeek.checkpointAtOrAfter(CheckpointPattern.prefix("9"), Long.MAX_VALUE))
+        .hasValue(Long.MAX_VALUE);
+    assertThat(
+            WildcardSeek.checkpointAtOrAfter(
+                CheckpointPattern.prefix("92"), 1_000_000_000_000_000_000L))
+        .hasValue(9_200_000_000_000_000_000L);
+    assertThat(WildcardSeek.checkpointAtOrAfter(CheckpointPattern.prefix("95"), Long.MAX_VALUE))
+        .isEqualTo(OptionalLong.empty());
     assertThat(WildcardSeek.checkpointAtOrAfter(CheckpointPattern.exact(7), 8)).isEmpty();
     assertThat(WildcardSeek.checkpointAtOrAfter(CheckpointPattern.any(), 8)).hasValue(8);
   }
@@ -54,13 +56,21 @@ class WildcardSeekTest {
       Optional<BackupIdentifier> actual = seek.atOrAfter(from);
 
       String context = "seed " + SEED + " round " + round + ": " + wildcard + " from " + from;
-      actual.ifPresent(found -> {
-        assertThat(found).as(context).isGreaterThanOrEqualTo(from);
-        assertThat(wildcard.matches(found)).as(context).isTrue();
-      });
-      assertThat(space.stream().filter(id -> id.compareTo(from) >= 0 && wildcard.matches(id)
-              && actual.map(found -> id.compareTo(found) < 0).orElse(true)).findFirst())
-          .as("a match the seek skipped; " + context).isEmpty();
+      actual.ifPresent(
+          found -> {
+            assertThat(found).as(context).isGreaterThanOrEqualTo(from);
+            assertThat(wildcard.matches(found)).as(context).isTrue();
+          });
+      assertThat(
+              space.stream()
+                  .filter(
+                      id ->
+                          id.compareTo(from) >= 0
+                              && wildcard.matches(id)
+                              && actual.map(found -> id.compareTo(found) < 0).orElse(true))
+                  .findFirst())
+          .as("a match the seek skipped; " + context)
+          .isEmpty();
     }
   }
 
@@ -75,16 +85,18 @@ class WildcardSeekTest {
       int byKey = Integer.signum(layout.manifestKey(a).compareTo(layout.manifestKey(b)));
       int bySeek = Integer.signum(layout.seekKey(a).compareTo(layout.manifestKey(b)));
 
-      assertThat(byKey).as("seed %d: %s vs %s", SEED, a, b).isEqualTo(Integer.signum(
-          a.compareTo(b)));
+      assertThat(byKey)
+          .as("seed %d: %s vs %s", SEED, a, b)
+          .isEqualTo(Integer.signum(a.compareTo(b)));
       if (a.equals(b)) {
         assertThat(bySeek).as("the seek key sorts just before its manifest").isEqualTo(-1);
       }
       assertThat(layout.parseManifestKey(layout.manifestKey(a))).contains(a);
     }
     assertThat(layout.parseManifestKey("base/manifests/0000000001/x.json")).isEmpty();
-    assertThat(layout.parseManifestKey(
-        "base/contents/0000000001/0000000000000000001/0000000000.json")).isEmpty();
+    assertThat(
+            layout.parseManifestKey("base/contents/0000000001/0000000000000000001/0000000000.json"))
+        .isEmpty();
   }
 
   @Test
@@ -98,8 +110,9 @@ class WildcardSeekTest {
   }
 
   private static BackupIdentifier randomId(Random random) {
-    return new BackupIdentifier(random.nextInt(3) == 0 ? random.nextInt(Integer.MAX_VALUE)
-        : random.nextInt(12), 1 + random.nextInt(random.nextBoolean() ? 12 : Integer.MAX_VALUE - 1),
+    return new BackupIdentifier(
+        random.nextInt(3) == 0 ? random.nextInt(Integer.MAX_VALUE) : random.nextInt(12),
+        1 + random.nextInt(random.nextBoolean() ? 12 : Integer.MAX_VALUE - 1),
         1 + (random.nextBoolean() ? random.nextInt(200) : random.nextLong(Long.MAX_VALUE - 1)));
   }
 
@@ -114,8 +127,10 @@ class WildcardSeekTest {
     return switch (random.nextInt(3)) {
       case 0 -> wildcard;
       case 1 -> wildcard.withCheckpoints(CheckpointPattern.exact(1 + random.nextInt(130)));
-      default -> wildcard.withCheckpoints(CheckpointPattern.prefix(
-          Integer.toString(1 + random.nextInt(random.nextBoolean() ? 9 : 13))));
+      default ->
+          wildcard.withCheckpoints(
+              CheckpointPattern.prefix(
+                  Integer.toString(1 + random.nextInt(random.nextBoolean() ? 9 : 13))));
     };
   }
 }

@@ -37,8 +37,8 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 /**
  * Manifest state changes on real servers: a create never overwrites, a replace never lands on a
  * manifest that changed since it was read — with conditional writes (the server decides) and
- * without (read-check-write in this process) — and a write whose response was lost is
- * recognised as our own on retry.
+ * without (read-check-write in this process) — and a write whose response was lost is recognised as
+ * our own on retry.
  */
 @ExtendWith(LocalS3Servers.class)
 class ManifestObjectsTest {
@@ -62,26 +62,51 @@ class ManifestObjectsTest {
   private ManifestObjects manifests(Kind kind, URI endpoint, boolean conditional) {
     LocalS3Servers.Running server = LocalS3Servers.get(kind);
     server.createBucket(BUCKET);
-    S3BackupStoreConfig config = server.config(BUCKET, "manifests-" + PATHS.incrementAndGet())
-        .endpoint(endpoint == null ? server.process().endpoint() : endpoint).build();
+    S3BackupStoreConfig config =
+        server
+            .config(BUCKET, "manifests-" + PATHS.incrementAndGet())
+            .endpoint(endpoint == null ? server.process().endpoint() : endpoint)
+            .build();
     client = S3ClientFactory.create(config, S3ClientFactory.credentials(config), scheduler);
     var metrics = new S3BackupStoreMetrics(new SimpleMeterRegistry());
-    calls = new S3Calls(config.maxAttempts(),
-        new Backoff(config.retryBackoff(), config.retryBackoffMax()), scheduler, metrics);
-    var s3 = new S3Access(client, new S3ObjectLayout(BUCKET, config.basePath()), calls,
-        Optional.empty(), false, metrics);
+    calls =
+        new S3Calls(
+            config.maxAttempts(),
+            new Backoff(config.retryBackoff(), config.retryBackoffMax()),
+            scheduler,
+            metrics);
+    var s3 =
+        new S3Access(
+            client,
+            new S3ObjectLayout(BUCKET, config.basePath()),
+            calls,
+            Optional.empty(),
+            false,
+            metrics);
     return new ManifestObjects(s3, new ManifestCodec(), conditional, "writer-a");
   }
 
   static java.util.stream.Stream<Arguments> serversAndModes() {
     return java.util.stream.Stream.of(Kind.values())
-        .flatMap(kind -> java.util.stream.Stream.of(Arguments.of(kind, true),
-            Arguments.of(kind, false)));
+        .flatMap(
+            kind ->
+                java.util.stream.Stream.of(Arguments.of(kind, true), Arguments.of(kind, false)));
   }
 
   private static Manifest inProgress(BackupIdentifier id) {
-    return Manifest.inProgress(new BackupDescriptor(id.checkpointId(), id.partitionId(),
-        id.nodeId(), 10, Optional.empty(), 3, "0.1.0", "00aa", 0, 0), T0);
+    return Manifest.inProgress(
+        new BackupDescriptor(
+            id.checkpointId(),
+            id.partitionId(),
+            id.nodeId(),
+            10,
+            Optional.empty(),
+            3,
+            "0.1.0",
+            "00aa",
+            0,
+            0),
+        T0);
   }
 
   @ParameterizedTest(name = "{0}, conditional {1}")
@@ -92,8 +117,7 @@ class ManifestObjectsTest {
     Manifest first = inProgress(id);
 
     assertThat(manifests.create(first, calls)).isTrue();
-    assertThat(manifests.create(Manifest.failedWithoutDescriptor(id, "late", T0),
-        calls)).isFalse();
+    assertThat(manifests.create(Manifest.failedWithoutDescriptor(id, "late", T0), calls)).isFalse();
 
     assertThat(manifests.read(id).orElseThrow().manifest()).isEqualTo(first);
   }
@@ -110,8 +134,8 @@ class ManifestObjectsTest {
     Manifest failed = seenBySave.manifest().fail("leader changed", T0.plusSeconds(5));
     assertThat(manifests.replace(failed, seenBySave.etag(), calls)).isTrue();
     // ... so the save's completion, based on the stale read, must not land.
-    Manifest completed = seenBySave.manifest().complete(java.util.List.of(), java.util.List.of(),
-        T0.plusSeconds(6));
+    Manifest completed =
+        seenBySave.manifest().complete(java.util.List.of(), java.util.List.of(), T0.plusSeconds(6));
     assertThat(manifests.replace(completed, seenBySave.etag(), calls)).isFalse();
 
     Manifest stored = manifests.read(id).orElseThrow().manifest();

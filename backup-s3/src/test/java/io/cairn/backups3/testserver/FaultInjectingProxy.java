@@ -24,13 +24,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * An HTTP/1.1 proxy on 127.0.0.1 between a client and an S3 server, for tests: it relays
- * requests and responses (keep-alive, {@code Expect: 100-continue}, fixed-length and chunked
- * bodies), records every request, counts requests in flight, can strip request headers, and
- * injects faults chosen per request by a {@link FaultPlan}: a 500 or 503 answer instead of the
- * server's, a slow answer, or the connection cut in the middle of the request or response body.
- * It can also hold answers until the test releases them ({@link #holdAnswers}).
- * One thread per connection; every read has a timeout, so nothing hangs past a test.
+ * An HTTP/1.1 proxy on 127.0.0.1 between a client and an S3 server, for tests: it relays requests
+ * and responses (keep-alive, {@code Expect: 100-continue}, fixed-length and chunked bodies),
+ * records every request, counts requests in flight, can strip request headers, and injects faults
+ * chosen per request by a {@link FaultPlan}: a 500 or 503 answer instead of the server's, a slow
+ * answer, or the connection cut in the middle of the request or response body. It can also hold
+ * answers until the test releases them ({@link #holdAnswers}). One thread per connection; every
+ * read has a timeout, so nothing hangs past a test.
  */
 public final class FaultInjectingProxy implements AutoCloseable {
 
@@ -78,11 +78,13 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
   private final URI upstream;
   private final ServerSocket server;
-  private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "fault-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService threads =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "fault-proxy");
+            t.setDaemon(true);
+            return t;
+          });
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final CountDownLatch closing = new CountDownLatch(1);
@@ -151,8 +153,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
   }
 
   /**
-   * Holds the answer of every request matching {@code which} (the server has answered; nothing
-   * of it reaches the client) until {@link #releaseHeld()}, at most {@code atMost}, or the proxy
+   * Holds the answer of every request matching {@code which} (the server has answered; nothing of
+   * it reaches the client) until {@link #releaseHeld()}, at most {@code atMost}, or the proxy
    * closes. Set it before the requests are sent; it replaces an earlier hold.
    */
   public FaultInjectingProxy holdAnswers(Predicate<Request> which, Duration atMost) {
@@ -235,8 +237,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
         if (head == null) {
           return;
         }
-        Request request = new Request(head.method(), head.target(), head.contentLength(),
-            head.headerNames());
+        Request request =
+            new Request(head.method(), head.target(), head.contentLength(), head.headerNames());
         requests.add(request);
         boolean count = counted.test(request);
         boolean hold = held.test(request);
@@ -249,8 +251,15 @@ public final class FaultInjectingProxy implements AutoCloseable {
         }
         inFlight.incrementAndGet();
         try {
-          if (!exchange(head, plan.decide(request), count, hold, fromClient, toClient,
-              fromOrigin, toOrigin)) {
+          if (!exchange(
+              head,
+              plan.decide(request),
+              count,
+              hold,
+              fromClient,
+              toClient,
+              fromOrigin,
+              toOrigin)) {
             return;
           }
         } finally {
@@ -271,9 +280,16 @@ public final class FaultInjectingProxy implements AutoCloseable {
   }
 
   /** Relays one request and its response; false when the connection must end. */
-  private boolean exchange(Head request, Fault fault, boolean counted, boolean hold,
-      InputStream fromClient, OutputStream toClient, InputStream fromOrigin,
-      OutputStream toOrigin) throws IOException {
+  private boolean exchange(
+      Head request,
+      Fault fault,
+      boolean counted,
+      boolean hold,
+      InputStream fromClient,
+      OutputStream toClient,
+      InputStream fromOrigin,
+      OutputStream toOrigin)
+      throws IOException {
     if (fault == Fault.ANSWER_500 || fault == Fault.ANSWER_503) {
       faults.incrementAndGet();
       if (!request.expectsContinue()) {
@@ -333,8 +349,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
       }
     }
     toClient.write(response.bytes(Set.of()));
-    boolean bodyless = request.method().equals("HEAD") || response.status() == 204
-        || response.status() == 304;
+    boolean bodyless =
+        request.method().equals("HEAD") || response.status() == 204 || response.status() == 304;
     if (fault == Fault.CUT_RESPONSE_BODY && !bodyless && response.contentLength() > 1) {
       faults.incrementAndGet();
       Body.relay(response, fromOrigin, toClient, response.contentLength() / 2);
@@ -379,12 +395,18 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
   private static void answerError(OutputStream toClient, int status) throws IOException {
     String code = status == 503 ? "SlowDown" : "InternalError";
-    String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code
-        + "</Code><Message>injected by the test proxy</Message></Error>";
+    String body =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
+            + code
+            + "</Code><Message>injected by the test proxy</Message></Error>";
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    String head = "HTTP/1.1 " + status + (status == 503 ? " Service Unavailable"
-        : " Internal Server Error") + "\r\nContent-Type: application/xml\r\nContent-Length: "
-        + bytes.length + "\r\nConnection: close\r\n\r\n";
+    String head =
+        "HTTP/1.1 "
+            + status
+            + (status == 503 ? " Service Unavailable" : " Internal Server Error")
+            + "\r\nContent-Type: application/xml\r\nContent-Length: "
+            + bytes.length
+            + "\r\nConnection: close\r\n\r\n";
     toClient.write(head.getBytes(StandardCharsets.US_ASCII));
     toClient.write(bytes);
     toClient.flush();
@@ -437,8 +459,10 @@ public final class FaultInjectingProxy implements AutoCloseable {
       for (int i = 1; i < lines.length; i++) {
         int colon = lines[i].indexOf(':');
         if (colon > 0) {
-          headers.add(new String[] {lines[i].substring(0, colon).trim(),
-              lines[i].substring(colon + 1).trim()});
+          headers.add(
+              new String[] {
+                lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim()
+              });
         }
       }
       return new Head(lines[0], headers);
@@ -533,8 +557,9 @@ public final class FaultInjectingProxy implements AutoCloseable {
         String sizeLine = line(in);
         out.write((sizeLine + "\r\n").getBytes(StandardCharsets.US_ASCII));
         int semicolon = sizeLine.indexOf(';');
-        long size = Long.parseLong((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon))
-            .trim(), 16);
+        long size =
+            Long.parseLong(
+                (semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
         if (size == 0) {
           String trailer;
           do {
@@ -560,7 +585,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
         if (b == '\n') {
           int length = text.length();
           return length > 0 && text.charAt(length - 1) == '\r'
-              ? text.substring(0, length - 1) : text.toString();
+              ? text.substring(0, length - 1)
+              : text.toString();
         }
         text.append((char) b);
         if (text.length() > HEAD_MAX_BYTES) {

@@ -21,11 +21,11 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CreateBucketRequest;
 
 /**
- * The S3-compatible servers of this module's tests, each started once per test JVM on first use
- * and shared by every test class ({@code @ExtendWith(LocalS3Servers.class)}); they are stopped
- * when the test run ends (the root extension store closes them) or, failing that, by each
- * child's shutdown hook. The jars come from Maven Central through the dependency plugin
- * ({@code target/s3-servers}, property {@code cairn.s3.servers.dir}).
+ * The S3-compatible servers of this module's tests, each started once per test JVM on first use and
+ * shared by every test class ({@code @ExtendWith(LocalS3Servers.class)}); they are stopped when the
+ * test run ends (the root extension store closes them) or, failing that, by each child's shutdown
+ * hook. The jars come from Maven Central through the dependency plugin ({@code target/s3-servers},
+ * property {@code cairn.s3.servers.dir}).
  */
 public final class LocalS3Servers implements BeforeAllCallback {
 
@@ -60,21 +60,22 @@ public final class LocalS3Servers implements BeforeAllCallback {
     /** Creates {@code bucket} unless it exists. */
     public void createBucket(String bucket) {
       try {
-        client.createBucket(CreateBucketRequest.builder().bucket(bucket).build())
+        client
+            .createBucket(CreateBucketRequest.builder().bucket(bucket).build())
             .get(30, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
         String message = String.valueOf(e.getCause());
         if (!message.contains("BucketAlreadyOwnedByYou")
             && !message.contains("BucketAlreadyExists")) {
-          throw new IllegalStateException("Expected to create bucket " + bucket + " on " + kind,
-              e.getCause());
+          throw new IllegalStateException(
+              "Expected to create bucket " + bucket + " on " + kind, e.getCause());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       } catch (TimeoutException e) {
-        throw new IllegalStateException("Expected to create bucket " + bucket + " on " + kind
-            + " within 30 s", e);
+        throw new IllegalStateException(
+            "Expected to create bucket " + bucket + " on " + kind + " within 30 s", e);
       }
     }
   }
@@ -82,7 +83,9 @@ public final class LocalS3Servers implements BeforeAllCallback {
   @Override
   public void beforeAll(ExtensionContext context) {
     // Registered once in the root store: closed when the whole run ends.
-    context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+    context
+        .getRoot()
+        .getStore(ExtensionContext.Namespace.GLOBAL)
         .computeIfAbsent(LocalS3Servers.class, key -> new StopAll(), StopAll.class);
   }
 
@@ -94,24 +97,28 @@ public final class LocalS3Servers implements BeforeAllCallback {
     }
     Path dir = serversDir();
     Path workDir = dir.resolve("run");
-    S3ServerProcess process = switch (kind) {
-      case S3PROXY -> new S3ProxyServer(dir.resolve("s3proxy.jar"), workDir);
-      case S3MOCK -> new S3MockServer(dir.resolve("s3mock.jar"), workDir);
-    };
+    S3ServerProcess process =
+        switch (kind) {
+          case S3PROXY -> new S3ProxyServer(dir.resolve("s3proxy.jar"), workDir);
+          case S3MOCK -> new S3MockServer(dir.resolve("s3mock.jar"), workDir);
+        };
     try {
       process.start();
     } catch (IOException e) {
       process.close();
       throw new UncheckedIOException("Expected to start " + kind, e);
     }
-    S3AsyncClient client = S3AsyncClient.builder()
-        .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(16))
-        .region(Region.of(REGION))
-        .endpointOverride(process.endpoint())
-        .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-            S3ServerProcess.ACCESS_KEY, S3ServerProcess.SECRET_KEY)))
-        .build();
+    S3AsyncClient client =
+        S3AsyncClient.builder()
+            .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(16))
+            .region(Region.of(REGION))
+            .endpointOverride(process.endpoint())
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(
+                        S3ServerProcess.ACCESS_KEY, S3ServerProcess.SECRET_KEY)))
+            .build();
     running = new Running(kind, process, client);
     RUNNING.put(kind, running);
     return running;
@@ -121,9 +128,11 @@ public final class LocalS3Servers implements BeforeAllCallback {
     Path dir = Path.of(System.getProperty("cairn.s3.servers.dir", "target/s3-servers"));
     if (!Files.isRegularFile(dir.resolve("s3proxy.jar"))
         || !Files.isRegularFile(dir.resolve("s3mock.jar"))) {
-      throw new IllegalStateException("Expected s3proxy.jar and s3mock.jar in " + dir
-          + ", but they are missing; run the build through Maven (process-test-resources copies "
-          + "them there)");
+      throw new IllegalStateException(
+          "Expected s3proxy.jar and s3mock.jar in "
+              + dir
+              + ", but they are missing; run the build through Maven (process-test-resources copies "
+              + "them there)");
     }
     return dir;
   }

@@ -22,25 +22,37 @@ class LoopbackBindingTest {
 
     List<InetSocketAddress> listening = ListeningSockets.of(server.pid());
 
-    assertThat(listening).as("sockets %s listens on", kind)
-        .extracting(InetSocketAddress::getPort).contains(server.port());
-    assertThat(listening).as("sockets %s listens on", kind).allSatisfy(address -> {
-      assertThat(address.getAddress().isAnyLocalAddress()).as("%s is a wildcard", address)
-          .isFalse();
-      assertThat(address.getAddress().isLoopbackAddress()).as("%s is loopback", address)
-          .isTrue();
-    });
+    assertThat(listening)
+        .as("sockets %s listens on", kind)
+        .extracting(InetSocketAddress::getPort)
+        .contains(server.port());
+    assertThat(listening)
+        .as("sockets %s listens on", kind)
+        .allSatisfy(
+            address -> {
+              assertThat(address.getAddress().isAnyLocalAddress())
+                  .as("%s is a wildcard", address)
+                  .isFalse();
+              assertThat(address.getAddress().isLoopbackAddress())
+                  .as("%s is loopback", address)
+                  .isTrue();
+            });
   }
 
   @Test
   void shouldDecodeProcAddresses() throws Exception {
     assertThat(ListeningSockets.decode("0100007F:1F90"))
         .isEqualTo(new InetSocketAddress("127.0.0.1", 8080));
-    assertThat(ListeningSockets.decode("0000000000000000FFFF00000100007F:1F90").getAddress()
-        .isLoopbackAddress()).isTrue();
-    assertThat(ListeningSockets.decode("00000000000000000000000000000000:1F90").getAddress()
-        .isAnyLocalAddress()).isTrue();
-    assertThat(ListeningSockets.decode("00000000:0050").getAddress().isAnyLocalAddress())
+    assertThat(
+            ListeningSockets.decode("0000000000000000FFFF00000100007F:1F90")
+                .getAddress()
+                .isLoopbackAddress())
         .isTrue();
+    assertThat(
+            ListeningSockets.decode("00000000000000000000000000000000:1F90")
+                .getAddress()
+                .isAnyLocalAddress())
+        .isTrue();
+    assertThat(ListeningSockets.decode("00000000:0050").getAddress().isAnyLocalAddress()).isTrue();
   }
 }

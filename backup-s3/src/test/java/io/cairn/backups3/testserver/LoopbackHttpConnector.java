@@ -7,8 +7,8 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * Loaded into the S3Mock process (through {@code -Dloader.path} and {@code spring.main.sources}),
  * never into the tests' JVM: S3Mock's extra plain-HTTP Tomcat connector ignores {@code
  * server.address} and would listen on every interface; this gives each Tomcat connector bean, and
- * every additional connector of a Tomcat web server factory, the address 127.0.0.1 before it
- * binds. Tomcat classes are reached by reflection, so only spring-beans is needed to compile it.
+ * every additional connector of a Tomcat web server factory, the address 127.0.0.1 before it binds.
+ * Tomcat classes are reached by reflection, so only spring-beans is needed to compile it.
  */
 public final class LoopbackHttpConnector implements BeanPostProcessor {
 
@@ -20,8 +20,8 @@ public final class LoopbackHttpConnector implements BeanPostProcessor {
     if (isConnector(bean.getClass())) {
       bindToLoopback(bean, beanName);
     } else {
-      for (String getter : new String[] {"getAdditionalConnectors",
-          "getAdditionalTomcatConnectors"}) {
+      for (String getter :
+          new String[] {"getAdditionalConnectors", "getAdditionalTomcatConnectors"}) {
         try {
           Method method = bean.getClass().getMethod(getter);
           if (method.invoke(bean) instanceof Iterable<?> connectors) {
@@ -50,12 +50,16 @@ public final class LoopbackHttpConnector implements BeanPostProcessor {
 
   private static void bindToLoopback(Object connector, String where) {
     try {
-      Method setProperty = connector.getClass().getMethod("setProperty", String.class,
-          String.class);
+      Method setProperty =
+          connector.getClass().getMethod("setProperty", String.class, String.class);
       Object accepted = setProperty.invoke(connector, "address", LOOPBACK);
       if (!Boolean.TRUE.equals(accepted)) {
-        throw new IllegalStateException("Expected the Tomcat connector " + where
-            + " to take the property address=" + LOOPBACK + ", but it refused it");
+        throw new IllegalStateException(
+            "Expected the Tomcat connector "
+                + where
+                + " to take the property address="
+                + LOOPBACK
+                + ", but it refused it");
       }
       System.out.println("cairn-test: bound Tomcat connector " + where + " to " + LOOPBACK);
     } catch (ReflectiveOperationException e) {

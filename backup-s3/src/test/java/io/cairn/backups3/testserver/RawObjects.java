@@ -26,13 +26,21 @@ public final class RawObjects {
   }
 
   public byte[] get(String key) {
-    return join(client.getObject(GetObjectRequest.builder().bucket(bucket).key(key).build(),
-        AsyncResponseTransformer.toBytes())).asByteArray();
+    return join(client.getObject(
+            GetObjectRequest.builder().bucket(bucket).key(key).build(),
+            AsyncResponseTransformer.toBytes()))
+        .asByteArray();
   }
 
   public void put(String key, byte[] bytes) {
-    join(client.putObject(PutObjectRequest.builder().bucket(bucket).key(key)
-        .contentLength((long) bytes.length).build(), AsyncRequestBody.fromBytes(bytes)));
+    join(
+        client.putObject(
+            PutObjectRequest.builder()
+                .bucket(bucket)
+                .key(key)
+                .contentLength((long) bytes.length)
+                .build(),
+            AsyncRequestBody.fromBytes(bytes)));
   }
 
   public void delete(String key) {
@@ -41,8 +49,13 @@ public final class RawObjects {
 
   /** Every key under {@code prefix} (at most 1000 are expected in tests). */
   public List<String> keys(String prefix) {
-    return join(client.listObjectsV2(ListObjectsV2Request.builder().bucket(bucket).prefix(prefix)
-        .build())).contents().stream().map(S3Object::key).toList();
+    return join(
+            client.listObjectsV2(
+                ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).build()))
+        .contents()
+        .stream()
+        .map(S3Object::key)
+        .toList();
   }
 
   private static <T> T join(CompletableFuture<T> future) {

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Adobe S3Mock 5.2.0 (the {@code exec} Spring Boot fat jar), its store under {@code target/}.
- * What it needs: its plain-HTTP connector ({@code http.port}) ignores {@code server.address}, so
- * {@link LoopbackHttpConnector} is put on its class path ({@code -Dloader.path}, started through
- * Spring Boot's {@code PropertiesLauncher}) and added as a source ({@code spring.main.sources});
- * its HTTPS connector gets {@code server.address=127.0.0.1} and port 0. It checks no signatures,
- * and its request size limit is raised above the tests' part size.
+ * Adobe S3Mock 5.2.0 (the {@code exec} Spring Boot fat jar), its store under {@code target/}. What
+ * it needs: its plain-HTTP connector ({@code http.port}) ignores {@code server.address}, so {@link
+ * LoopbackHttpConnector} is put on its class path ({@code -Dloader.path}, started through Spring
+ * Boot's {@code PropertiesLauncher}) and added as a source ({@code spring.main.sources}); its HTTPS
+ * connector gets {@code server.address=127.0.0.1} and port 0. It checks no signatures, and its
+ * request size limit is raised above the tests' part size.
  */
 public final class S3MockServer extends S3ServerProcess {
 

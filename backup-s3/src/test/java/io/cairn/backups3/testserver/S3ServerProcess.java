@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * An S3-compatible server run as a child JVM on 127.0.0.1 and an ephemeral port, for tests. The
  * port is picked by binding 127.0.0.1:0 and closing it; if the server then fails to bind it (taken
  * in between), it is started once more on another port. Readiness is an HTTP answer on the port
- * from a socket the child itself listens on, polled with a bounded timeout. The child is killed by {@link #close()} and by a JVM shutdown
- * hook.
+ * from a socket the child itself listens on, polled with a bounded timeout. The child is killed by
+ * {@link #close()} and by a JVM shutdown hook.
  */
 public abstract class S3ServerProcess implements AutoCloseable {
 
@@ -71,22 +71,32 @@ public abstract class S3ServerProcess implements AutoCloseable {
       Path dataDir = workDir.resolve(name + "-data");
       deleteRecursively(dataDir);
       Files.createDirectories(dataDir);
-      ProcessBuilder builder = new ProcessBuilder(command(port, dataDir))
-          .directory(workDir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(logFile().toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(command(port, dataDir))
+              .directory(workDir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(logFile().toFile());
       process = builder.start();
       registerShutdownHook();
       try {
-        await().atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(100))
+        await()
+            .atMost(READY_TIMEOUT)
+            .pollInterval(Duration.ofMillis(100))
             .pollDelay(Duration.ofMillis(50))
-            .until(() -> {
-              if (!process.isAlive()) {
-                throw new IllegalStateException("Expected " + name + " to run, but it exited "
-                    + "with " + process.exitValue() + "; see " + logFile());
-              }
-              return answersHttp(port) && listensItself(port);
-            });
+            .until(
+                () -> {
+                  if (!process.isAlive()) {
+                    throw new IllegalStateException(
+                        "Expected "
+                            + name
+                            + " to run, but it exited "
+                            + "with "
+                            + process.exitValue()
+                            + "; see "
+                            + logFile());
+                  }
+                  return answersHttp(port) && listensItself(port);
+                });
         return;
       } catch (RuntimeException e) {
         String log = Files.exists(logFile()) ? Files.readString(logFile()) : "";
@@ -94,9 +104,18 @@ public abstract class S3ServerProcess implements AutoCloseable {
         if (attempt == 1 && log.contains("Address already in use")) {
           continue;
         }
-        throw new IllegalStateException("Expected " + name + " to answer on 127.0.0.1:" + port
-            + " within " + READY_TIMEOUT + ", but it did not; its log " + logFile() + " ends:\n"
-            + tail(log), e);
+        throw new IllegalStateException(
+            "Expected "
+                + name
+                + " to answer on 127.0.0.1:"
+                + port
+                + " within "
+                + READY_TIMEOUT
+                + ", but it did not; its log "
+                + logFile()
+                + " ends:\n"
+                + tail(log),
+            e);
       }
     }
   }
@@ -131,12 +150,15 @@ public abstract class S3ServerProcess implements AutoCloseable {
 
   private void registerShutdownHook() {
     if (shutdownHook == null) {
-      shutdownHook = new Thread(() -> {
-        Process child = process;
-        if (child != null) {
-          child.destroyForcibly();
-        }
-      }, "kill-" + name);
+      shutdownHook =
+          new Thread(
+              () -> {
+                Process child = process;
+                if (child != null) {
+                  child.destroyForcibly();
+                }
+              },
+              "kill-" + name);
       Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
   }
@@ -167,8 +189,9 @@ public abstract class S3ServerProcess implements AutoCloseable {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
       socket.setSoTimeout(2000);
       OutputStream out = socket.getOutputStream();
-      out.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = socket.getInputStream();
       byte[] head = in.readNBytes(8);

@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The receiving half of the consistent cut (DESIGN.md §7): a command stamped with a checkpoint id
  * higher than this partition's latest is not processed yet. Instead {@code CHECKPOINT CREATE(id)}
- * and a copy of the command are written as one batch, so the checkpoint is taken first — before
- * the command, and before any other command that carries that id — and the copy is processed after
- * it (its stamp is then no longer higher).
+ * and a copy of the command are written as one batch, so the checkpoint is taken first — before the
+ * command, and before any other command that carries that id — and the copy is processed after it
+ * (its stamp is then no longer higher).
  *
  * <p>The comparison is with the <em>state's</em> latest id, not the log's: a stamped command that
  * arrives while an earlier {@code CREATE(id)} is written but not processed yet is deferred the same
@@ -40,6 +40,7 @@ final class CheckpointCutInterceptor implements CommandInterceptor {
 
   private final DbCheckpointState state;
   private final long restoredCheckpointPosition;
+
   /** Whether this run dropped a command already (logging only; not state). */
   private boolean droppedAny;
 

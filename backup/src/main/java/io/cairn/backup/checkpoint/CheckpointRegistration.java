@@ -10,7 +10,9 @@ import io.cairn.protocol.RecordMetadata;
 import io.cairn.streamprocessor.RecordProcessors;
 import java.util.Optional;
 
-/** Wires the checkpoint processors, appliers and the cut interceptor; see {@code CheckpointRecords}. */
+/**
+ * Wires the checkpoint processors, appliers and the cut interceptor; see {@code CheckpointRecords}.
+ */
 public final class CheckpointRegistration {
 
   private CheckpointRegistration() {}
@@ -23,16 +25,13 @@ public final class CheckpointRegistration {
       final BackupMetrics metrics,
       final Optional<RestoreMarker> restored) {
     final DbCheckpointState state = new DbCheckpointState(db);
-    final CheckpointAppliers appliers =
-        new CheckpointAppliers(partitionId, db, state, metrics);
+    final CheckpointAppliers appliers = new CheckpointAppliers(partitionId, db, state, metrics);
     state.latestCheckpoint().ifPresent(metrics::checkpointApplied);
     builder
         .interceptor(
             new CheckpointCutInterceptor(
                 state,
-                restored
-                    .map(RestoreMarker::checkpointPosition)
-                    .orElse(RecordMetadata.NO_POSITION)))
+                restored.map(RestoreMarker::checkpointPosition).orElse(RecordMetadata.NO_POSITION)))
         .processor(CheckpointIntent.CREATE, new CreateCheckpointProcessor(db, state, listener))
         .processor(CheckpointIntent.CONFIRM_BACKUP, new ConfirmBackupProcessor(state))
         .applier(CheckpointIntent.CREATED, appliers.created())

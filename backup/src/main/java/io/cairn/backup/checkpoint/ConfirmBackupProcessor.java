@@ -18,6 +18,7 @@ import java.util.Optional;
 final class ConfirmBackupProcessor implements CommandProcessor {
 
   private final DbCheckpointState state;
+
   ConfirmBackupProcessor(final DbCheckpointState state) {
     this.state = state;
   }
@@ -35,9 +36,7 @@ final class ConfirmBackupProcessor implements CommandProcessor {
   private void confirm(final ProcessingContext context, final ProcessingResultBuilder result) {
     final CheckpointValue value = (CheckpointValue) context.value();
     final Optional<Checkpoint> latest = state.latestCheckpoint();
-    if (value.checkpointId() < 1
-        || latest.isEmpty()
-        || value.checkpointId() > latest.get().id()) {
+    if (value.checkpointId() < 1 || latest.isEmpty() || value.checkpointId() > latest.get().id()) {
       result.reject(
           RejectionType.NOT_FOUND,
           "Expected the backup id of a checkpoint taken on partition "

@@ -33,9 +33,7 @@ final class CreateCheckpointProcessor implements CommandProcessor {
   private final CheckpointListener listener;
 
   CreateCheckpointProcessor(
-      final CairnDb db,
-      final DbCheckpointState state,
-      final CheckpointListener listener) {
+      final CairnDb db, final DbCheckpointState state, final CheckpointListener listener) {
     this.db = db;
     this.state = state;
     this.listener = listener;
@@ -64,7 +62,11 @@ final class CreateCheckpointProcessor implements CommandProcessor {
     if (id < 1) {
       result.reject(
           RejectionType.INVALID_ARGUMENT,
-          "Expected a checkpoint id >= 1, but was " + id + " (partition " + context.partitionId() + ")");
+          "Expected a checkpoint id >= 1, but was "
+              + id
+              + " (partition "
+              + context.partitionId()
+              + ")");
       return null;
     }
     final Optional<Checkpoint> latest = state.latestCheckpoint();

@@ -19,8 +19,7 @@ public final class DbCheckpointState implements CheckpointState {
   private final ColumnFamily<Long, byte[]> family;
 
   public DbCheckpointState(final CairnDb db) {
-    family =
-        db.columnFamily(BackupColumnFamily.BACKUP_CHECKPOINTS, DbCodecs.LONG, DbCodecs.BYTES);
+    family = db.columnFamily(BackupColumnFamily.BACKUP_CHECKPOINTS, DbCodecs.LONG, DbCodecs.BYTES);
   }
 
   @Override

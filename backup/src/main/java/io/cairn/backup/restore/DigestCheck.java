@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * @param families the restored state's digested families, filled only when the digests differ
  * @param problem why the check could not compare digests (the command at the position is not the
  *     checkpoint, or the state holds that checkpoint already), empty otherwise
- * @param expectedFamilyDigests the backup's digest by column family (lowercase hex), empty when
- *     the backup recorded only the total
+ * @param expectedFamilyDigests the backup's digest by column family (lowercase hex), empty when the
+ *     backup recorded only the total
  */
 public record DigestCheck(
     int partitionId,
@@ -42,8 +42,7 @@ public record DigestCheck(
     Objects.requireNonNull(actualDigest, "actualDigest");
     Objects.requireNonNull(problem, "problem");
     families = List.copyOf(families);
-    expectedFamilyDigests =
-        Collections.unmodifiableSortedMap(new TreeMap<>(expectedFamilyDigests));
+    expectedFamilyDigests = Collections.unmodifiableSortedMap(new TreeMap<>(expectedFamilyDigests));
   }
 
   /** A check against a backup that recorded only the total digest. */

@@ -100,7 +100,11 @@ public record RestoreMarker(
         (family, digest) -> {
           if (digest == null || !DIGEST.matcher(digest).matches()) {
             violations.add(
-                "familyDigests of 32 lowercase hex digits, but " + family + " was '" + digest + "'");
+                "familyDigests of 32 lowercase hex digits, but "
+                    + family
+                    + " was '"
+                    + digest
+                    + "'");
           }
         });
     if (!violations.isEmpty()) {

@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * the state digest at that point — what the {@code CHECKPOINT CREATED} event is about to carry —
  * must equal the digest the backup recorded. A mismatch, another command at that position, or a
  * state that holds that checkpoint already fails the partition ({@link
- * ProcessingResultBuilder#failPartition}) with a report naming the digests and the restored
- * state's column families; it never serves a silently different state. A match is logged at INFO
- * and the command goes on to the checkpoint processor.
+ * ProcessingResultBuilder#failPartition}) with a report naming the digests and the restored state's
+ * column families; it never serves a silently different state. A match is logged at INFO and the
+ * command goes on to the checkpoint processor.
  *
  * <p>Register it on every stream processor (every role, every run) of a partition whose directory
  * holds a {@link RestoreMarker} — read once when the partition starts — right after the checkpoint
@@ -67,8 +67,8 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
   private final Listener listener;
 
   /**
-   * @param failOnMismatch true: a mismatch fails the partition (a broker); false: only the
-   *     listener is told (a verification, which reports instead)
+   * @param failOnMismatch true: a mismatch fails the partition (a broker); false: only the listener
+   *     is told (a verification, which reports instead)
    */
   public RestoredCheckpointCheck(
       final RestoreMarker marker,

@@ -21,9 +21,9 @@ import java.util.Optional;
  * entry holding the checkpoint position — each segment with its committed length <em>at this
  * moment</em>, so the active segment, which keeps growing, is copied exactly up to that length.
  *
- * <p>The checkpoint's entry is found through the journal's asqn index: a log stream entry's asqn
- * is the position of its first record, so the entry holding a position is the one with the
- * highest asqn at or below it.
+ * <p>The checkpoint's entry is found through the journal's asqn index: a log stream entry's asqn is
+ * the position of its first record, so the entry holding a position is the one with the highest
+ * asqn at or below it.
  *
  * <p>Reads the journal (a reader, {@link Journal#segmentFiles()}); call it off the processing
  * thread. Every "cannot" is an {@link IllegalStateException} whose message is the backup's failure
@@ -125,8 +125,12 @@ public final class BackupPlanner {
       if (previous != null && segment.firstIndex() != previous.lastIndex() + 1) {
         throw failure(
             "gapless segments",
-            "segment " + segment.path() + " starts at index " + segment.firstIndex()
-                + " after one ending at " + previous.lastIndex());
+            "segment "
+                + segment.path()
+                + " starts at index "
+                + segment.firstIndex()
+                + " after one ending at "
+                + previous.lastIndex());
       }
       files.add(
           new BackupFile(

@@ -60,8 +60,8 @@ public final class BackupUploader {
   /**
    * Uploads {@code job}'s backup unless its id is taken: looks the id up for the partition (any
    * node) — COMPLETED: {@link BackupOutcome.Kind#ALREADY_COMPLETED}; FAILED or IN_PROGRESS: {@link
-   * BackupOutcome.Kind#REFUSED}; otherwise collects the files on the upload executor and saves
-   * them with {@code previous} for reuse.
+   * BackupOutcome.Kind#REFUSED}; otherwise collects the files on the upload executor and saves them
+   * with {@code previous} for reuse.
    *
    * @param stopped checked before the files are collected: true ends with "leader changed"
    * @return the outcome; fails if collecting the files or the store failed

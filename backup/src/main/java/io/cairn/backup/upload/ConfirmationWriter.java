@@ -77,7 +77,8 @@ public final class ConfirmationWriter {
     }
     if (result.isWritten()) {
       metrics.operation(Operation.CONFIRM, Result.WRITTEN);
-    } else if (result instanceof WriteResult.Backpressure && attempt < config.confirmMaxAttempts()) {
+    } else if (result instanceof WriteResult.Backpressure
+        && attempt < config.confirmMaxAttempts()) {
       scheduler.accept(config.confirmRetryDelay(), () -> attempt(checkpoint, attempt + 1));
     } else {
       metrics.operation(Operation.CONFIRM, Result.FAILED);

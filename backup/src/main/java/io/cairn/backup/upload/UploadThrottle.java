@@ -39,7 +39,8 @@ public final class UploadThrottle {
     if (bytesPerSecond == 0 || bytes <= 0) {
       return;
     }
-    final long base = nextStartNanos == Long.MIN_VALUE ? startNanos : Math.max(nextStartNanos, startNanos);
+    final long base =
+        nextStartNanos == Long.MIN_VALUE ? startNanos : Math.max(nextStartNanos, startNanos);
     final double seconds = (double) bytes / bytesPerSecond;
     nextStartNanos = base + (long) Math.ceil(seconds * NANOS_PER_SECOND);
   }

@@ -93,7 +93,8 @@ final class CheckpointRecordsTest {
 
     // and the requester is told, the state keeps it, the listener and the gauges know it
     assertThat(kit.responseTo(createRequest))
-        .hasValueSatisfying(r -> assertThat(r.record().metadata().intent()).isEqualTo(CheckpointIntent.CREATED));
+        .hasValueSatisfying(
+            r -> assertThat(r.record().metadata().intent()).isEqualTo(CheckpointIntent.CREATED));
     final Checkpoint expected = new Checkpoint(5, create, timestamp, atCheckpoint);
     assertThat(CheckpointState.of(kit.db()).latestCheckpoint()).contains(expected);
     assertThat(CheckpointState.of(kit.db()).latestCheckpointId()).isEqualTo(5);
@@ -140,7 +141,8 @@ final class CheckpointRecordsTest {
       assertThat(((CheckpointValue) ignored.value()).checkpointPosition()).isEqualTo(first);
     }
     assertThat(kit.responseTo(equalRequest))
-        .hasValueSatisfying(r -> assertThat(r.record().metadata().intent()).isEqualTo(CheckpointIntent.IGNORED));
+        .hasValueSatisfying(
+            r -> assertThat(r.record().metadata().intent()).isEqualTo(CheckpointIntent.IGNORED));
     assertThat(CheckpointState.of(kit.db()).latestCheckpoint().orElseThrow().position())
         .isEqualTo(first);
     assertThat(told).hasSize(1);
@@ -222,8 +224,7 @@ final class CheckpointRecordsTest {
         kit.replica(
             "diverged",
             (db, builder) -> {
-              CheckpointRecords.register(
-                  PARTITION, db, builder, told::add, followerMetrics);
+              CheckpointRecords.register(PARTITION, db, builder, told::add, followerMetrics);
               TestBalances.register(db, builder, 1);
             });
     deposit("a", 10);
@@ -266,7 +267,8 @@ final class CheckpointRecordsTest {
     assertThat(kit.processor().health().status()).isEqualTo(HealthStatus.FAILED);
     assertThat(kit.processor().phase()).isEqualTo(StreamProcessorPhase.FAILED);
     assertThat(kit.processor().health().reason())
-        .contains("checkpoint command CREATE at position " + create + " (partition " + PARTITION + ")")
+        .contains(
+            "checkpoint command CREATE at position " + create + " (partition " + PARTITION + ")")
         .contains("halts");
     assertThat(kit.followUps(create)).isEmpty();
     assertThat(kit.committedRecords()).hasSize((int) writtenBefore + 2); // the two commands only
@@ -349,7 +351,9 @@ final class CheckpointRecordsTest {
             .filter(r -> r.metadata().intent() == DepositIntent.DEPOSITED)
             .toList();
     assertThat(deposited).hasSize(2);
-    assertThat(deposited).allSatisfy(d -> assertThat(d.metadata().sourcePosition()).isGreaterThan(checkpointPosition));
+    assertThat(deposited)
+        .allSatisfy(
+            d -> assertThat(d.metadata().sourcePosition()).isGreaterThan(checkpointPosition));
     assertThat(kit.followUps(first + 1).get(0).metadata().intent())
         .isEqualTo(CheckpointIntent.CREATE);
     assertThat(

@@ -41,8 +41,7 @@ final class TestBalances {
   }
 
   static long balance(final CairnDb db, final String accountId) {
-    final Long balance =
-        db.columnFamily(FAMILY, DbCodecs.STRING, DbCodecs.LONG).get(accountId);
+    final Long balance = db.columnFamily(FAMILY, DbCodecs.STRING, DbCodecs.LONG).get(accountId);
     return balance == null ? 0 : balance;
   }
 }

@@ -20,11 +20,11 @@ import java.util.OptionalLong;
  * <p>The cut of partition {@code p} for checkpoint {@code c} is the position of the {@code
  * CHECKPOINT CREATE} its {@code CREATED(c)} was taken at: the state at the checkpoint holds exactly
  * the commands before that position. A credit is applied before the cut on its target when its
- * {@code CREDIT APPLY} command (the source position of {@code APPLIED}) is before the target's
- * cut; its debit is after the cut on the source when its {@code TRANSFER CREATE} command (the
- * source position of {@code DEBITED}) is after the source's cut. A cut is consistent iff no credit
- * is applied before the cut whose debit is after it: money never arrives at the checkpoint
- * without having left.
+ * {@code CREDIT APPLY} command (the source position of {@code APPLIED}) is before the target's cut;
+ * its debit is after the cut on the source when its {@code TRANSFER CREATE} command (the source
+ * position of {@code DEBITED}) is after the source's cut. A cut is consistent iff no credit is
+ * applied before the cut whose debit is after it: money never arrives at the checkpoint without
+ * having left.
  */
 final class ConsistentCut {
 
@@ -102,6 +102,7 @@ final class ConsistentCut {
   }
 
   private static boolean isEvent(final Record record, final io.cairn.protocol.Intent intent) {
-    return record.metadata().recordType() == RecordType.EVENT && record.metadata().intent() == intent;
+    return record.metadata().recordType() == RecordType.EVENT
+        && record.metadata().intent() == intent;
   }
 }

@@ -67,9 +67,13 @@ final class ConsistentCutTest {
             final List<Record> creates = creates(run.logs.get(partition - 1));
             assertThat(creates).as("CREATE commands on partition %d", partition).isNotEmpty();
             assertThat(creates)
-                .as("every CREATE on partition %d was written ahead of a stamped command", partition)
+                .as(
+                    "every CREATE on partition %d was written ahead of a stamped command",
+                    partition)
                 .allSatisfy(
-                    c -> assertThat(c.metadata().sourcePosition()).isNotEqualTo(RecordMetadata.NO_POSITION));
+                    c ->
+                        assertThat(c.metadata().sourcePosition())
+                            .isNotEqualTo(RecordMetadata.NO_POSITION));
           }
           // and every cut is consistent
           assertNoViolations(run);
@@ -107,7 +111,8 @@ final class ConsistentCutTest {
             violations.addAll(ConsistentCut.violations(run.logs, id));
           }
           assertThat(violations).isNotEmpty();
-          assertThat(violations).allSatisfy(v -> assertThat(v.sourcePartition()).isNotEqualTo(v.targetPartition()));
+          assertThat(violations)
+              .allSatisfy(v -> assertThat(v.sourcePartition()).isNotEqualTo(v.targetPartition()));
         });
   }
 
@@ -125,7 +130,8 @@ final class ConsistentCutTest {
     final Path runDirectory =
         directory.resolve("seed-" + seed + "-" + stamping + "-" + gatewayLate);
     try (CutCluster cluster = new CutCluster(runDirectory, PARTITIONS, seed, stamping)) {
-      cluster.channel()
+      cluster
+          .channel()
           .delay(Duration.ofMillis(1), Duration.ofMillis(30))
           .dropProbability(0.05)
           .duplicateProbability(0.05);
@@ -147,7 +153,8 @@ final class ConsistentCutTest {
       long checkpoint = 0;
       for (int step = 1; step <= STEPS; step++) {
         if (random.nextDouble() < 0.9) {
-          cluster.transfer(pick(accounts, random), pick(accounts, random), 1 + random.nextInt(1_000));
+          cluster.transfer(
+              pick(accounts, random), pick(accounts, random), 1 + random.nextInt(1_000));
         } else {
           cluster.deposit(pick(accounts, random), 1 + random.nextInt(1_000));
         }
@@ -185,7 +192,9 @@ final class ConsistentCutTest {
   private static void assertNoViolations(final Run run) {
     assertThat(run.checkpoints).isPositive();
     for (long id = 1; id <= run.checkpoints; id++) {
-      assertThat(ConsistentCut.violations(run.logs, id)).as("violations of checkpoint %d", id).isEmpty();
+      assertThat(ConsistentCut.violations(run.logs, id))
+          .as("violations of checkpoint %d", id)
+          .isEmpty();
     }
   }
 

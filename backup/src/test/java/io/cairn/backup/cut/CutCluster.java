@@ -8,7 +8,6 @@ import io.cairn.backup.CheckpointState;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.db.DbConfig;
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.engine.CheckpointIdSupplier;
 import io.cairn.engine.InMemoryInterPartitionChannel;
 import io.cairn.engine.InterPartitionReceiver;
@@ -31,6 +30,7 @@ import io.cairn.protocol.RecordValue;
 import io.cairn.protocol.TransferIntent;
 import io.cairn.protocol.TransferValue;
 import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.scheduler.Cancellable;
 import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
@@ -65,7 +65,8 @@ final class CutCluster implements AutoCloseable {
   private final AccountPlacement placement;
   private final List<Partition> partitions = new ArrayList<>();
 
-  CutCluster(final Path directory, final int partitionCount, final long seed, final boolean stamping) {
+  CutCluster(
+      final Path directory, final int partitionCount, final long seed, final boolean stamping) {
     channel = new InMemoryInterPartitionChannel(scheduler, seed);
     placement = new AccountPlacement(partitionCount);
     final LedgerEngineConfig config =
@@ -110,7 +111,11 @@ final class CutCluster implements AutoCloseable {
         .write(
             TransferIntent.CREATE,
             new TransferValue(
-                from, to, amount, ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID));
+                from,
+                to,
+                amount,
+                ValueDescriptor.NO_PARTITION_ID,
+                ValueDescriptor.NO_PARTITION_ID));
   }
 
   /** {@code CHECKPOINT CREATE(id)} on one partition, as a client (the gateway) writes it. */
@@ -153,7 +158,10 @@ final class CutCluster implements AutoCloseable {
     private final Cancellable retries;
 
     private Partition(
-        final int id, final Path directory, final LedgerEngineConfig config, final boolean stamping) {
+        final int id,
+        final Path directory,
+        final LedgerEngineConfig config,
+        final boolean stamping) {
       this.id = id;
       log = new InMemoryLogStream(id, clock);
       final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());

@@ -68,9 +68,9 @@ import org.junit.jupiter.api.io.TempDir;
  * debits the restored source never made.
  *
  * <p>One ledger partition (1 of 2) on a {@link DeterministicScheduler}: the original leader runs;
- * its committed log up to the checkpoint (the checkpoint's entry cut there, as {@code LogCut}
- * does) is installed in a fresh log and database, and a leader registered with the partition's
- * {@link RestoreMarker} processes it, with the broker's digest check.
+ * its committed log up to the checkpoint (the checkpoint's entry cut there, as {@code LogCut} does)
+ * is installed in a fresh log and database, and a leader registered with the partition's {@link
+ * RestoreMarker} processes it, with the broker's digest check.
  */
 final class RestoredCutTest {
 
@@ -107,7 +107,8 @@ final class RestoredCutTest {
     original.write(create(BACKUP_ID));
     scheduler.runUntilIdle();
 
-    // then the original run deferred the ACK behind the checkpoint: pending at the cut, settled after
+    // then the original run deferred the ACK behind the checkpoint: pending at the cut, settled
+    // after
     final Record created = created(original);
     final long checkpointPosition = ((CheckpointValue) created.value()).checkpointPosition();
     assertThat(commandAt(original, checkpointPosition).metadata().sourcePosition())
@@ -115,7 +116,8 @@ final class RestoredCutTest {
         .isEqualTo(RecordMetadata.NO_POSITION);
     assertThat(acknowledged(original, transferKey))
         .singleElement()
-        .satisfies(a -> assertThat(a.metadata().sourcePosition()).isGreaterThan(checkpointPosition));
+        .satisfies(
+            a -> assertThat(a.metadata().sourcePosition()).isGreaterThan(checkpointPosition));
     assertThat(original.engine.state().pendingCredits()).isEmpty();
 
     // when the backup of that checkpoint is restored and its leader processes the kept log
@@ -154,7 +156,8 @@ final class RestoredCutTest {
         .isNotEqualTo(RecordMetadata.NO_POSITION);
     assertThat(acknowledged(original, transferKey))
         .singleElement()
-        .satisfies(a -> assertThat(a.metadata().sourcePosition()).isGreaterThan(checkpointPosition));
+        .satisfies(
+            a -> assertThat(a.metadata().sourcePosition()).isGreaterThan(checkpointPosition));
 
     // when restored, the copy in the checkpoint's entry dropped (LogCut) and the second ACK kept
     final Restored restored = restore(original, created);
@@ -183,8 +186,8 @@ final class RestoredCutTest {
   }
 
   /**
-   * What a restore installs: the committed log up to and including the checkpoint's {@code
-   * CREATE} (its entry cut after it), a fresh state, the marker with the {@code CREATED}'s digest.
+   * What a restore installs: the committed log up to and including the checkpoint's {@code CREATE}
+   * (its entry cut after it), a fresh state, the marker with the {@code CREATED}'s digest.
    */
   private Restored restore(final Leader original, final Record created) {
     final CheckpointValue checkpoint = (CheckpointValue) created.value();
@@ -332,7 +335,9 @@ final class RestoredCutTest {
               metrics,
               restored.map(MarkerAndChecks::marker));
       restored.ifPresent(
-          r -> builder.interceptor(new RestoredCheckpointCheck(r.marker(), db, true, r.checks()::add)));
+          r ->
+              builder.interceptor(
+                  new RestoredCheckpointCheck(r.marker(), db, true, r.checks()::add)));
       engine =
           LedgerEngine.builder()
               .partitionId(PARTITION)

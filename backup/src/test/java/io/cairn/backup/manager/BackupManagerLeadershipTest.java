@@ -59,10 +59,14 @@ final class BackupManagerLeadershipTest {
     final List<CompletableFuture<BackupSaveResult>> stuck = new ArrayList<>();
     final List<BackupIdentifier> ids =
         List.of(
-            new BackupIdentifier(0, 1, 3), new BackupIdentifier(0, 1, 4), new BackupIdentifier(0, 2, 4));
+            new BackupIdentifier(0, 1, 3),
+            new BackupIdentifier(0, 1, 4),
+            new BackupIdentifier(0, 2, 4));
     try {
       for (final BackupIdentifier id : ids) {
-        final FifoGate gate = FifoGate.create(directory.resolve("fifo-" + id.partitionId() + "-" + id.checkpointId()));
+        final FifoGate gate =
+            FifoGate.create(
+                directory.resolve("fifo-" + id.partitionId() + "-" + id.checkpointId()));
         gates.add(gate);
         stuck.add(partition.fsStore.save(stuckBackup(id, gate)));
         gate.awaitReader(TIMEOUT);
@@ -168,7 +172,10 @@ final class BackupManagerLeadershipTest {
 
     // when a source file breaks before the store reads it (a disk fault)
     final SnapshotFile table =
-        snapshot.files().stream().filter(f -> f.name().equals("000001.sst")).findFirst().orElseThrow();
+        snapshot.files().stream()
+            .filter(f -> f.name().equals("000001.sst"))
+            .findFirst()
+            .orElseThrow();
     try (FileChannel channel = FileChannel.open(table.path(), StandardOpenOption.WRITE)) {
       channel.truncate(100);
     }
@@ -185,7 +192,8 @@ final class BackupManagerLeadershipTest {
     assertThat(metrics.operationCount(Operation.TAKE, Result.FAILED)).isEqualTo(1);
     assertThat(metrics.operationCount(Operation.TAKE, Result.COMPLETED)).isZero();
     assertThat(metrics.inProgress()).isZero();
-    assertThat(partition.registry.get(BackupMetrics.DURATION).tag("result", "failed").timer().count())
+    assertThat(
+            partition.registry.get(BackupMetrics.DURATION).tag("result", "failed").timer().count())
         .isEqualTo(1);
   }
 
@@ -198,7 +206,10 @@ final class BackupManagerLeadershipTest {
 
     // when
     final BackupOutcome outcome =
-        manager.takeBackup(checkpoint(1, last)).orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+        manager
+            .takeBackup(checkpoint(1, last))
+            .orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+            .join();
 
     // then nothing was reserved or stored
     assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);

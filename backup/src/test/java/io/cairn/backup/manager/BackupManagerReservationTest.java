@@ -63,7 +63,11 @@ final class BackupManagerReservationTest {
         manager.takeBackup(checkpoint(1, checkpointPosition));
     partition.appendEntries(10);
     final PersistedSnapshot later =
-        partition.snapshot(65, checkpointPosition + 10, checkpointPosition + 12, Map.of("000002.sst", partition.bytes(2000)));
+        partition.snapshot(
+            65,
+            checkpointPosition + 10,
+            checkpointPosition + 12,
+            Map.of("000002.sst", partition.bytes(2000)));
     partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
     calls.complete(null);
 
@@ -95,7 +99,8 @@ final class BackupManagerReservationTest {
 
     // when a snapshot after the checkpoint would let the log be compacted
     partition.appendEntries(10);
-    partition.snapshot(45, checkpointPosition + 10, checkpointPosition + 12, Map.of("t", partition.bytes(100)));
+    partition.snapshot(
+        45, checkpointPosition + 10, checkpointPosition + 12, Map.of("t", partition.bytes(100)));
     final long boundDuring = partition.realSnapshots.compactionBoundIndex();
     final boolean deletedDuring = partition.journal.deleteUntil(boundDuring);
     saves.complete(null);

@@ -26,8 +26,8 @@ import io.cairn.journal.JournalConfig;
 import io.cairn.journal.JournalReader;
 import io.cairn.journal.JournalRecord;
 import io.cairn.journal.JournalSegmentFile;
-import io.cairn.scheduler.LoggingContext;
 import io.cairn.journal.SegmentedJournal;
+import io.cairn.scheduler.LoggingContext;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotFile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -70,7 +70,10 @@ final class BackupManagerTest {
     partition.appendEntries(30);
     final PersistedSnapshot snapshot =
         partition.snapshot(
-            10, 28, 30, Map.of("000001.sst", partition.bytes(3000), "CURRENT", partition.bytes(16)));
+            10,
+            28,
+            30,
+            Map.of("000001.sst", partition.bytes(3000), "CURRENT", partition.bytes(16)));
     // the checkpoint's entry is the last one: its segment is the active one
     final long checkpointPosition = partition.appendEntries(30) - 1;
     final List<String> expectedSegments =
@@ -95,7 +98,8 @@ final class BackupManagerTest {
     assertThat(names(planned.segments())).isEqualTo(expectedSegments);
     assertThat(names(restored.segments())).isEqualTo(expectedSegments);
     for (final BackupFile file : planned.segments().files()) {
-      final byte[] copy = Files.readAllBytes(restored.segments().file(file.name()).orElseThrow().path());
+      final byte[] copy =
+          Files.readAllBytes(restored.segments().file(file.name()).orElseThrow().path());
       assertThat(copy).hasSize((int) file.lengthBytes());
       assertThat(copy).isEqualTo(prefix(file.path(), file.lengthBytes()));
     }
@@ -255,7 +259,15 @@ final class BackupManagerTest {
 
     // when a second one follows: a snapshot sharing a table file, and a longer log
     partition.snapshot(
-        8, 20, 21, Map.of("000001.sst", table, "000002.sst", partition.bytes(4000), "CURRENT",
+        8,
+        20,
+        21,
+        Map.of(
+            "000001.sst",
+            table,
+            "000002.sst",
+            partition.bytes(4000),
+            "CURRENT",
             partition.bytes(16)));
     final long secondCheckpoint = partition.appendEntries(40) - 1;
     final BackupOutcome second = take(manager, checkpoint(2, secondCheckpoint));
@@ -271,7 +283,8 @@ final class BackupManagerTest {
       for (final BackupFile file : two.files(kind).files()) {
         final Optional<BackupFile> before = one.files(kind).file(file.name());
         if (before.isPresent()
-            && Arrays.equals(Files.readAllBytes(before.get().path()), Files.readAllBytes(file.path()))) {
+            && Arrays.equals(
+                Files.readAllBytes(before.get().path()), Files.readAllBytes(file.path()))) {
           equalFiles++;
           equalBytes += file.lengthBytes();
         }

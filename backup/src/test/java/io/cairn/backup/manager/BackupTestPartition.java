@@ -59,6 +59,7 @@ final class BackupTestPartition implements AutoCloseable {
   static final String VERSION = "0.1.0-test";
   static final int POSITIONS_PER_ENTRY = 3;
   static final int SEGMENT_SIZE_BYTES = 8 * 1024;
+
   /** Every wait on the actor, store and upload threads; generous, as the machine may be loaded. */
   static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -130,7 +131,8 @@ final class BackupTestPartition implements AutoCloseable {
     return (position - 1) / POSITIONS_PER_ENTRY + 1;
   }
 
-  // ---- snapshots ---------------------------------------------------------------------------------
+  // ---- snapshots
+  // ---------------------------------------------------------------------------------
 
   /** Persists a snapshot with these state files. */
   PersistedSnapshot snapshot(
@@ -166,7 +168,8 @@ final class BackupTestPartition implements AutoCloseable {
     return bytes;
   }
 
-  // ---- managers ----------------------------------------------------------------------------------
+  // ---- managers
+  // ----------------------------------------------------------------------------------
 
   BackupManager startManager(final int nodeId, final BackupConfig config) {
     return startManager(nodeId, config, new BackupMetrics(registry, PARTITION, clock));
@@ -198,7 +201,8 @@ final class BackupTestPartition implements AutoCloseable {
     return new Checkpoint(id, position, 1_700_000_000_000L + id, new Digest128(id, position));
   }
 
-  // ---- the store ---------------------------------------------------------------------------------
+  // ---- the store
+  // ---------------------------------------------------------------------------------
 
   BackupStatus status(final int nodeId, final long checkpointId) {
     return fsStore.getStatus(new BackupIdentifier(nodeId, PARTITION, checkpointId)).join();

@@ -18,9 +18,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The real filesystem store behind a wrapper that records every call into a shared event log,
- * keeps the backups given to {@code save}, and can hold calls at a gate (saves, or every call)
- * until the test opens it.
+ * The real filesystem store behind a wrapper that records every call into a shared event log, keeps
+ * the backups given to {@code save}, and can hold calls at a gate (saves, or every call) until the
+ * test opens it.
  */
 final class RecordingBackupStore implements BackupStore {
 
@@ -93,7 +93,8 @@ final class RecordingBackupStore implements BackupStore {
   }
 
   @Override
-  public CompletableFuture<BackupStatus> markFailed(final BackupIdentifier id, final String reason) {
+  public CompletableFuture<BackupStatus> markFailed(
+      final BackupIdentifier id, final String reason) {
     events.accept("store.markFailed " + id.checkpointId());
     return callGate.thenCompose(ignored -> delegate.markFailed(id, reason));
   }

@@ -31,7 +31,8 @@ final class RecordingSnapshotStore implements SnapshotStore {
   public Optional<SnapshotReservation> reserveNewest(
       final Predicate<? super PersistedSnapshot> eligible) {
     final Optional<SnapshotReservation> reserved = delegate.reserveNewest(eligible);
-    events.accept("snapshots.reserve " + reserved.map(r -> r.snapshot().id().toString()).orElse("none"));
+    events.accept(
+        "snapshots.reserve " + reserved.map(r -> r.snapshot().id().toString()).orElse("none"));
     return reserved;
   }
 

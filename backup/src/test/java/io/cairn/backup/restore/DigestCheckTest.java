@@ -22,8 +22,14 @@ final class DigestCheckTest {
   void shouldNameTheFamilyWhoseDigestDiffersWhenTheBackupRecordedFamilies() {
     final DigestCheck check =
         new DigestCheck(
-            2, 7, 40, TOTAL, Optional.of("00000000000000000000000000000100"), RESTORED,
-            Optional.empty(), new TreeMap<>(Map.of("accounts", ACCOUNTS, "transfers", TRANSFERS)));
+            2,
+            7,
+            40,
+            TOTAL,
+            Optional.of("00000000000000000000000000000100"),
+            RESTORED,
+            Optional.empty(),
+            new TreeMap<>(Map.of("accounts", ACCOUNTS, "transfers", TRANSFERS)));
 
     assertThat(check.matches()).isFalse();
     assertThat(check.differingFamilies())
@@ -38,7 +44,12 @@ final class DigestCheckTest {
   void shouldSayTheRecordedTotalIsAlteredWhenEveryFamilyMatches() {
     final DigestCheck check =
         new DigestCheck(
-            2, 7, 40, TOTAL, Optional.of("00000000000000000000000000000100"), RESTORED,
+            2,
+            7,
+            40,
+            TOTAL,
+            Optional.of("00000000000000000000000000000100"),
+            RESTORED,
             Optional.empty(),
             new TreeMap<>(
                 Map.of("accounts", ACCOUNTS, "transfers", "000000000000000000000000000000f6")));
@@ -51,7 +62,12 @@ final class DigestCheckTest {
   void shouldSayOnlyTheTotalIsKnownWhenTheBackupRecordedNoFamilies() {
     final DigestCheck check =
         new DigestCheck(
-            2, 7, 40, TOTAL, Optional.of("00000000000000000000000000000100"), RESTORED,
+            2,
+            7,
+            40,
+            TOTAL,
+            Optional.of("00000000000000000000000000000100"),
+            RESTORED,
             Optional.empty());
 
     assertThat(check.differingFamilies()).isEmpty();
@@ -62,7 +78,13 @@ final class DigestCheckTest {
   void shouldNameNoFamilyWhenTheDigestsMatch() {
     final DigestCheck check =
         new DigestCheck(
-            2, 7, 40, TOTAL, Optional.of(TOTAL), List.of(), Optional.empty(),
+            2,
+            7,
+            40,
+            TOTAL,
+            Optional.of(TOTAL),
+            List.of(),
+            Optional.empty(),
             new TreeMap<>(Map.of("accounts", ACCOUNTS, "transfers", TRANSFERS)));
 
     assertThat(check.differingFamilies()).isEmpty();

@@ -18,13 +18,19 @@ final class RestoreMarkerTest {
   void shouldReadBackWhatWasWritten() throws IOException {
     final RestoreMarker withSnapshot =
         new RestoreMarker(
-            7, 2, 1, 4711, "0123456789abcdef0123456789abcdef", Optional.of("12-1-4700-4705"),
+            7,
+            2,
+            1,
+            4711,
+            "0123456789abcdef0123456789abcdef",
+            Optional.of("12-1-4700-4705"),
             "0.1.0");
     withSnapshot.write(partition);
     assertThat(RestoreMarker.read(partition)).hasValue(withSnapshot);
 
     final RestoreMarker logOnly =
-        new RestoreMarker(8, 2, 0, 9, "ffffffffffffffffffffffffffffffff", Optional.empty(), "0.1.0");
+        new RestoreMarker(
+            8, 2, 0, 9, "ffffffffffffffffffffffffffffffff", Optional.empty(), "0.1.0");
     logOnly.write(partition);
     assertThat(RestoreMarker.read(partition)).hasValue(logOnly);
     try (java.util.stream.Stream<Path> files = Files.list(partition)) {
@@ -38,7 +44,13 @@ final class RestoreMarkerTest {
   void shouldReadBackFamilyDigestsWhenTheBackupRecordedThem() throws IOException {
     final RestoreMarker marker =
         new RestoreMarker(
-            7, 2, 1, 4711, "0123456789abcdef0123456789abcdef", Optional.empty(), "0.1.0",
+            7,
+            2,
+            1,
+            4711,
+            "0123456789abcdef0123456789abcdef",
+            Optional.empty(),
+            "0.1.0",
             new java.util.TreeMap<>(
                 java.util.Map.of(
                     "accounts", "0000000000000000000000000000000a",
@@ -59,7 +71,8 @@ final class RestoreMarkerTest {
 
   @Test
   void shouldNameTheFileWhenItCannotBeTrusted() throws IOException {
-    Files.writeString(partition.resolve(RestoreMarker.FILE_NAME), "{\"formatVersion\":1,\"backupId\":7}");
+    Files.writeString(
+        partition.resolve(RestoreMarker.FILE_NAME), "{\"formatVersion\":1,\"backupId\":7}");
 
     assertThatThrownBy(() -> RestoreMarker.read(partition))
         .isInstanceOf(IllegalStateException.class)
@@ -73,8 +86,7 @@ final class RestoreMarkerTest {
 
   @Test
   void shouldRefuseADigestThatIsNotHex() {
-    assertThatThrownBy(
-            () -> new RestoreMarker(7, 1, 0, 5, "XYZ", Optional.empty(), "0.1.0"))
+    assertThatThrownBy(() -> new RestoreMarker(7, 1, 0, 5, "XYZ", Optional.empty(), "0.1.0"))
         .hasMessageContaining("stateDigest of 32 lowercase hex digits, but was 'XYZ'");
   }
 }

@@ -20,12 +20,12 @@ import io.cairn.protocol.Record;
 import io.cairn.protocol.RecordMetadata;
 import io.cairn.protocol.RecordValue;
 import io.cairn.protocol.RejectionType;
+import io.cairn.scheduler.SimClock;
 import io.cairn.streamprocessor.CommandInterceptor.Decision;
 import io.cairn.streamprocessor.ProcessingContext;
 import io.cairn.streamprocessor.ProcessingResultBuilder;
 import io.cairn.streamprocessor.SideEffect;
 import io.cairn.streamprocessor.StreamProcessorColumnFamily;
-import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +47,8 @@ final class RestoredCheckpointCheckTest {
 
   @BeforeEach
   void openState() {
-    final List<ColumnFamilyDefinition> families = new ArrayList<>(StreamProcessorColumnFamily.all());
+    final List<ColumnFamilyDefinition> families =
+        new ArrayList<>(StreamProcessorColumnFamily.all());
     families.addAll(BackupColumnFamily.all());
     families.addAll(LedgerColumnFamily.all());
     db = CairnDb.open(directory, DbConfig.defaults(), families, new SimpleMeterRegistry());
@@ -79,10 +80,13 @@ final class RestoredCheckpointCheckTest {
 
     assertThat(decision).isEqualTo(Decision.CONTINUE);
     assertThat(result.failure).isNull();
-    assertThat(told).singleElement().satisfies(c -> {
-      assertThat(c.matches()).isTrue();
-      assertThat(c.actualDigest()).hasValue(digest);
-    });
+    assertThat(told)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.matches()).isTrue();
+              assertThat(c.actualDigest()).hasValue(digest);
+            });
   }
 
   @Test
@@ -107,7 +111,8 @@ final class RestoredCheckpointCheckTest {
     final RecordingResult result = new RecordingResult();
 
     final Decision decision =
-        check("0123456789abcdef0123456789abcdef", false).intercept(context(POSITION, create(7)), result);
+        check("0123456789abcdef0123456789abcdef", false)
+            .intercept(context(POSITION, create(7)), result);
 
     assertThat(decision).isEqualTo(Decision.CONTINUE);
     assertThat(result.failure).isNull();
@@ -120,7 +125,9 @@ final class RestoredCheckpointCheckTest {
     final RecordingResult result = new RecordingResult();
 
     check(digest, true)
-        .intercept(context(POSITION, command(DepositIntent.DEPOSIT, new DepositValue("alice", 1))), result);
+        .intercept(
+            context(POSITION, command(DepositIntent.DEPOSIT, new DepositValue("alice", 1))),
+            result);
     check(digest, true).intercept(context(POSITION, create(8)), result);
 
     assertThat(told).hasSize(2).allSatisfy(c -> assertThat(c.matches()).isFalse());
@@ -133,7 +140,8 @@ final class RestoredCheckpointCheckTest {
     final RecordingResult result = new RecordingResult();
 
     final Decision decision =
-        check("0123456789abcdef0123456789abcdef", true).intercept(context(POSITION + 1, create(7)), result);
+        check("0123456789abcdef0123456789abcdef", true)
+            .intercept(context(POSITION + 1, create(7)), result);
 
     assertThat(decision).isEqualTo(Decision.CONTINUE);
     assertThat(told).isEmpty();
@@ -147,7 +155,8 @@ final class RestoredCheckpointCheckTest {
     final BackupMetrics metrics = new BackupMetrics(registry, 1, new SimClock(0));
     final String digest = db.stateDigest().toHex();
 
-    // when it checks a match, a mismatch, a command that is not the checkpoint, and another position
+    // when it checks a match, a mismatch, a command that is not the checkpoint, and another
+    // position
     final RecordingResult matched = new RecordingResult();
     RestoredCheckpointCheck.failingPartition(marker(digest), db, metrics)
         .intercept(context(POSITION, create(7)), matched);
@@ -222,12 +231,14 @@ final class RestoredCheckpointCheckTest {
     }
 
     @Override
-    public ProcessingResultBuilder appendEvent(final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder appendEvent(
+        final long key, final Intent intent, final RecordValue value) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder appendCommand(final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder appendCommand(
+        final long key, final Intent intent, final RecordValue value) {
       return unexpected();
     }
 
@@ -237,7 +248,8 @@ final class RestoredCheckpointCheckTest {
     }
 
     @Override
-    public ProcessingResultBuilder prependCommand(final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder prependCommand(
+        final long key, final Intent intent, final RecordValue value) {
       return unexpected();
     }
 
@@ -247,12 +259,14 @@ final class RestoredCheckpointCheckTest {
     }
 
     @Override
-    public ProcessingResultBuilder respondWithEvent(final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder respondWithEvent(
+        final long key, final Intent intent, final RecordValue value) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder respondWithRejection(final RejectionType type, final String reason) {
+    public ProcessingResultBuilder respondWithRejection(
+        final RejectionType type, final String reason) {
       return unexpected();
     }
 

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Acknowledgements counted per {@value #BUCKET_MILLIS} ms from a start time, so the throughput of
- * any window (the time a backup ran) can be read afterwards. Bounded: answers after the last
- * bucket count in the last bucket. Thread-safe.
+ * any window (the time a backup ran) can be read afterwards. Bounded: answers after the last bucket
+ * count in the last bucket. Thread-safe.
  */
 final class AckTimeline {
 

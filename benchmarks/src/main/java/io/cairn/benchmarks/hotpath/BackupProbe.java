@@ -57,7 +57,10 @@ final class BackupProbe {
       String error) {}
 
   /** Several backups and the latencies of the calls made while they ran. */
-  record Series(List<Sample> samples, LatencyRecorder checkpoint, LatencyRecorder completed,
+  record Series(
+      List<Sample> samples,
+      LatencyRecorder checkpoint,
+      LatencyRecorder completed,
       Map<String, LatencyRecorder> calls) {}
 
   /** Takes {@code count} backups one after the other. */
@@ -89,8 +92,8 @@ final class BackupProbe {
   }
 
   /**
-   * Takes one backup and follows it until its state is final; the calls made meanwhile are
-   * recorded in {@code calls} (from {@link #callRecorders()}).
+   * Takes one backup and follows it until its state is final; the calls made meanwhile are recorded
+   * in {@code calls} (from {@link #callRecorders()}).
    */
   Sample takeBackup(final Map<String, LatencyRecorder> calls) throws InterruptedException {
     final long backupId = Math.max(clock.millis(), lastBackupId + 1);
@@ -100,7 +103,13 @@ final class BackupProbe {
     try {
       taken = client.takeBackup(backupId);
     } catch (final CairnClientException e) {
-      return new Sample(backupId, start, Double.NaN, Double.NaN, clock.nanos(), "NOT_TAKEN",
+      return new Sample(
+          backupId,
+          start,
+          Double.NaN,
+          Double.NaN,
+          clock.nanos(),
+          "NOT_TAKEN",
           e.code() + ": " + e.getMessage());
     }
     long checkpointed = clock.nanos();
@@ -115,11 +124,15 @@ final class BackupProbe {
     }
     final long end = clock.nanos();
     final String error =
-        info.state() == BackupState.COMPLETED
-            ? ""
-            : info.state() + ": " + info.failureReason();
-    return new Sample(backupId, start, (checkpointed - start) / 1e6, (end - start) / 1e6, end,
-        info.state().name(), error);
+        info.state() == BackupState.COMPLETED ? "" : info.state() + ": " + info.failureReason();
+    return new Sample(
+        backupId,
+        start,
+        (checkpointed - start) / 1e6,
+        (end - start) / 1e6,
+        end,
+        info.state().name(),
+        error);
   }
 
   /**
@@ -150,8 +163,12 @@ final class BackupProbe {
       }
       if (clock.nanos() - deadline > 0) {
         throw new IllegalStateException(
-            "Expected backup " + backupId + " to end within " + COMPLETION_TIMEOUT
-                + ", but it is " + (info == null ? "unknown" : info.state()));
+            "Expected backup "
+                + backupId
+                + " to end within "
+                + COMPLETION_TIMEOUT
+                + ", but it is "
+                + (info == null ? "unknown" : info.state()));
       }
       Pacing.sleepUntil(clock, clock.nanos() + POLL_MILLIS * 1_000_000);
     }

@@ -36,7 +36,9 @@ final class CairnClusterProcess implements AutoCloseable {
   private final Thread shutdownHook;
 
   private CairnClusterProcess(
-      final Path cairn, final ClusterDirectory directory, final String gatewayAddress,
+      final Path cairn,
+      final ClusterDirectory directory,
+      final String gatewayAddress,
       final Path cliLog) {
     this.cairn = cairn;
     this.directory = directory;
@@ -58,7 +60,9 @@ final class CairnClusterProcess implements AutoCloseable {
     final Path cairn = dist.resolve("bin").resolve("cairn").toAbsolutePath();
     if (!Files.isExecutable(cairn)) {
       throw new IllegalStateException(
-          "Expected the distribution's bin/cairn at " + cairn + ", but it is missing; build it"
+          "Expected the distribution's bin/cairn at "
+              + cairn
+              + ", but it is missing; build it"
               + " with: mvn -B -q install -DskipTests -pl benchmarks,dist -am (or pass --dist)");
     }
     final int[] ports = FreePorts.forCluster(HOST, BROKERS, clock.nanos());
@@ -69,20 +73,34 @@ final class CairnClusterProcess implements AutoCloseable {
     final int exit =
         cluster.cli(
             UP_TIMEOUT_SECONDS + 30,
-            "--gateway", gateway,
-            "cluster", "up",
-            "--dir", dir.root().toString(),
-            "--brokers", Integer.toString(BROKERS),
-            "--partitions", Integer.toString(PARTITIONS),
-            "--replication-factor", Integer.toString(REPLICATION_FACTOR),
-            "--base-port", Integer.toString(ports[0]),
-            "--http-port", Integer.toString(ports[2]),
-            "--timeout", UP_TIMEOUT_SECONDS + "s");
+            "--gateway",
+            gateway,
+            "cluster",
+            "up",
+            "--dir",
+            dir.root().toString(),
+            "--brokers",
+            Integer.toString(BROKERS),
+            "--partitions",
+            Integer.toString(PARTITIONS),
+            "--replication-factor",
+            Integer.toString(REPLICATION_FACTOR),
+            "--base-port",
+            Integer.toString(ports[0]),
+            "--http-port",
+            Integer.toString(ports[2]),
+            "--timeout",
+            UP_TIMEOUT_SECONDS + "s");
     if (exit != 0) {
       cluster.close();
       throw new IllegalStateException(
-          "Expected 'cairn cluster up' to exit 0, but it exited " + exit + ":\n"
-              + tail(cliLog) + "\n(processes' logs in " + dir.root().resolve("logs") + ")");
+          "Expected 'cairn cluster up' to exit 0, but it exited "
+              + exit
+              + ":\n"
+              + tail(cliLog)
+              + "\n(processes' logs in "
+              + dir.root().resolve("logs")
+              + ")");
     }
     return cluster;
   }
@@ -126,14 +144,25 @@ final class CairnClusterProcess implements AutoCloseable {
     }
     try {
       final int exit =
-          cli(DOWN_TIMEOUT_SECONDS + 30, "cluster", "down", "--dir", directory.root().toString(),
-              "--timeout", DOWN_TIMEOUT_SECONDS + "s");
+          cli(
+              DOWN_TIMEOUT_SECONDS + 30,
+              "cluster",
+              "down",
+              "--dir",
+              directory.root().toString(),
+              "--timeout",
+              DOWN_TIMEOUT_SECONDS + "s");
       if (exit != 0) {
         System.err.println("cairn cluster down exited " + exit + "; see " + cliLog);
       }
     } catch (final IOException e) {
-      System.err.println("cairn cluster down failed: " + e + "; stop it with: " + cairn
-          + " cluster down --dir " + directory.root());
+      System.err.println(
+          "cairn cluster down failed: "
+              + e
+              + "; stop it with: "
+              + cairn
+              + " cluster down --dir "
+              + directory.root());
     } catch (final InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -143,8 +172,9 @@ final class CairnClusterProcess implements AutoCloseable {
     return directory
         .readPid(process)
         .orElseThrow(
-            () -> new IllegalStateException(
-                "Expected a pid in " + directory.pidFile(process) + ", but there is none"));
+            () ->
+                new IllegalStateException(
+                    "Expected a pid in " + directory.pidFile(process) + ", but there is none"));
   }
 
   /** Runs {@code bin/cairn <args>}, output appended to the cli log; the exit code. */
@@ -163,8 +193,12 @@ final class CairnClusterProcess implements AutoCloseable {
     if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new IllegalStateException(
-          "Expected 'cairn " + String.join(" ", args) + "' to end within " + timeoutSeconds
-              + " s, but it did not; see " + cliLog);
+          "Expected 'cairn "
+              + String.join(" ", args)
+              + "' to end within "
+              + timeoutSeconds
+              + " s, but it did not; see "
+              + cliLog);
     }
     return process.exitValue();
   }

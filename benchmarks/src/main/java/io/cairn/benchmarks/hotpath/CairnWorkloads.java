@@ -9,8 +9,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The Cairn workloads through the gateway: deposits of 1 into every account in turn (so every
  * partition), and transfers of 1 from every account in turn to an account on another partition.
- * Accounts are placed as the gateway and the engine place them ({@link AccountPlacement}:
- * CRC-32C of the id mod P + 1, DESIGN.md §6).
+ * Accounts are placed as the gateway and the engine place them ({@link AccountPlacement}: CRC-32C
+ * of the id mod P + 1, DESIGN.md §6).
  */
 final class CairnWorkloads {
 
@@ -23,8 +23,7 @@ final class CairnWorkloads {
    * @param accounts funded accounts, enough for every transfer of the run
    * @throws IllegalArgumentException if the accounts sit on fewer than two partitions
    */
-  CairnWorkloads(
-      final CairnClient client, final List<String> accounts, final int partitionCount) {
+  CairnWorkloads(final CairnClient client, final List<String> accounts, final int partitionCount) {
     this.client = client;
     this.accounts = List.copyOf(accounts);
     final AccountPlacement placement = new AccountPlacement(partitionCount);
@@ -46,7 +45,8 @@ final class CairnWorkloads {
     if (used < 2) {
       throw new IllegalArgumentException(
           "Expected accounts on at least 2 partitions for cross-partition transfers, but all "
-              + accounts.size() + " are on one; use more --accounts");
+              + accounts.size()
+              + " are on one; use more --accounts");
     }
     // account i sends to the next account (in its partition's turn) of the next partition that
     // has accounts: every transfer crosses partitions, targets spread evenly

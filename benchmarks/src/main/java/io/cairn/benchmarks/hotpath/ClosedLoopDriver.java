@@ -15,8 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * A closed loop: {@code concurrency} calls in flight, each answer immediately sends the next (no
  * pause, no retry: a failed call is counted under its code and the next one goes out). The loop
  * runs the warm-up, then the measured window: what is answered inside the window is recorded,
- * latency from sending to the answer. CPU of every process group is sampled at the window's
- * edges.
+ * latency from sending to the answer. CPU of every process group is sampled at the window's edges.
  */
 final class ClosedLoopDriver {
 
@@ -32,10 +31,7 @@ final class ClosedLoopDriver {
   }
 
   Measurement run(
-      final Workload workload,
-      final int concurrency,
-      final Duration warmup,
-      final Duration window)
+      final Workload workload, final int concurrency, final Duration warmup, final Duration window)
       throws InterruptedException {
     final Loop loop = new Loop(workload, concurrency);
     final long start = clock.nanos();
@@ -102,9 +98,17 @@ final class ClosedLoopDriver {
       try {
         if (!stopped.await(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
           throw new IllegalStateException(
-              "Expected every call in flight to be answered within " + DRAIN_TIMEOUT + ", but "
-                  + stopped.getCount() + " of " + concurrency + " were not ("
-                  + workload.side() + " " + workload.name() + ")");
+              "Expected every call in flight to be answered within "
+                  + DRAIN_TIMEOUT
+                  + ", but "
+                  + stopped.getCount()
+                  + " of "
+                  + concurrency
+                  + " were not ("
+                  + workload.side()
+                  + " "
+                  + workload.name()
+                  + ")");
         }
       } finally {
         trampoline.shutdownNow();

@@ -17,10 +17,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A 3-member etcd cluster (Debian's {@code etcd-server}) on loopback, every member a child
- * process with its data directory under one directory and the default durability (every put is
- * fsynced by a majority before it is answered). Client and peer ports are free ports below
- * 32000, as the Cairn cluster's. {@link #close()} and a shutdown hook stop the members.
+ * A 3-member etcd cluster (Debian's {@code etcd-server}) on loopback, every member a child process
+ * with its data directory under one directory and the default durability (every put is fsynced by a
+ * majority before it is answered). Client and peer ports are free ports below 32000, as the Cairn
+ * cluster's. {@link #close()} and a shutdown hook stop the members.
  */
 final class EtcdCluster implements AutoCloseable {
 
@@ -92,8 +92,13 @@ final class EtcdCluster implements AutoCloseable {
     for (int i = 0; i < MEMBERS; i++) {
       clientPorts[i] = base + i;
       peerPorts[i] = base + MEMBERS + i;
-      initialCluster.append(i == 0 ? "" : ",")
-          .append(name(i)).append("=http://").append(HOST).append(':').append(peerPorts[i]);
+      initialCluster
+          .append(i == 0 ? "" : ",")
+          .append(name(i))
+          .append("=http://")
+          .append(HOST)
+          .append(':')
+          .append(peerPorts[i]);
     }
     final List<Process> processes = new ArrayList<>();
     final List<URI> clientUrls = new ArrayList<>();
@@ -103,16 +108,26 @@ final class EtcdCluster implements AutoCloseable {
       final List<String> command =
           List.of(
               binary.toString(),
-              "--name", name(i),
-              "--data-dir", directory.resolve(name(i)).toString(),
-              "--listen-client-urls", clientUrl,
-              "--advertise-client-urls", clientUrl,
-              "--listen-peer-urls", peerUrl,
-              "--initial-advertise-peer-urls", peerUrl,
-              "--initial-cluster", initialCluster.toString(),
-              "--initial-cluster-token", "cairn-hot-path",
-              "--initial-cluster-state", "new",
-              "--logger", "zap");
+              "--name",
+              name(i),
+              "--data-dir",
+              directory.resolve(name(i)).toString(),
+              "--listen-client-urls",
+              clientUrl,
+              "--advertise-client-urls",
+              clientUrl,
+              "--listen-peer-urls",
+              peerUrl,
+              "--initial-advertise-peer-urls",
+              peerUrl,
+              "--initial-cluster",
+              initialCluster.toString(),
+              "--initial-cluster-token",
+              "cairn-hot-path",
+              "--initial-cluster-state",
+              "new",
+              "--logger",
+              "zap");
       processes.add(
           new ProcessBuilder(command)
               .redirectErrorStream(true)
@@ -170,8 +185,7 @@ final class EtcdCluster implements AutoCloseable {
   }
 
   private void awaitHealthy(final Clock clock) throws IOException, InterruptedException {
-    final HttpClient http =
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     final long deadline = clock.nanos() + READY_TIMEOUT.toNanos();
     for (int i = 0; i < MEMBERS; i++) {
       final HttpRequest health =
@@ -181,8 +195,12 @@ final class EtcdCluster implements AutoCloseable {
       while (true) {
         if (!members.get(i).isAlive()) {
           throw new IllegalStateException(
-              "Expected etcd member " + name(i) + " to run, but it exited with "
-                  + members.get(i).exitValue() + "; see " + directory.resolve(name(i) + ".log"));
+              "Expected etcd member "
+                  + name(i)
+                  + " to run, but it exited with "
+                  + members.get(i).exitValue()
+                  + "; see "
+                  + directory.resolve(name(i) + ".log"));
         }
         try {
           final HttpResponse<String> answer =
@@ -195,8 +213,12 @@ final class EtcdCluster implements AutoCloseable {
         }
         if (clock.nanos() - deadline > 0) {
           throw new IllegalStateException(
-              "Expected etcd member " + name(i) + " to be healthy within " + READY_TIMEOUT
-                  + ", but it is not; see " + directory.resolve(name(i) + ".log"));
+              "Expected etcd member "
+                  + name(i)
+                  + " to be healthy within "
+                  + READY_TIMEOUT
+                  + ", but it is not; see "
+                  + directory.resolve(name(i) + ".log"));
         }
         Thread.sleep(POLL_MILLIS);
       }
@@ -221,7 +243,14 @@ final class EtcdCluster implements AutoCloseable {
       }
     }
     throw new IllegalStateException(
-        "Expected " + 2 * MEMBERS + " free ports on " + HOST + " in [" + PORT_LOW + ", "
-            + PORT_HIGH + ") for etcd, but found none after 100 attempts");
+        "Expected "
+            + 2 * MEMBERS
+            + " free ports on "
+            + HOST
+            + " in ["
+            + PORT_LOW
+            + ", "
+            + PORT_HIGH
+            + ") for etcd, but found none after 100 attempts");
   }
 }

@@ -14,12 +14,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * etcd puts through each member's v3 HTTP/JSON gateway ({@code POST /v3/kv/put} with {@code
- * {"key": base64, "value": base64}}), call {@code n} to member {@code n mod 3} (a follower
- * forwards to the leader, as Cairn's gateway forwards to partition leaders). Keys {@code
- * hp/<index>} over as many keys as Cairn has accounts, values of {@value #VALUE_BYTES} random
- * bytes (about the size of a deposit command). HTTP/1.1 with keep-alive: the client opens one
- * connection per call in flight and reuses it.
+ * etcd puts through each member's v3 HTTP/JSON gateway ({@code POST /v3/kv/put} with {@code {"key":
+ * base64, "value": base64}}), call {@code n} to member {@code n mod 3} (a follower forwards to the
+ * leader, as Cairn's gateway forwards to partition leaders). Keys {@code hp/<index>} over as many
+ * keys as Cairn has accounts, values of {@value #VALUE_BYTES} random bytes (about the size of a
+ * deposit command). HTTP/1.1 with keep-alive: the client opens one connection per call in flight
+ * and reuses it.
  */
 final class EtcdPuts implements Workload, AutoCloseable {
 
@@ -32,13 +32,17 @@ final class EtcdPuts implements Workload, AutoCloseable {
   private final byte[][] bodies;
   private final Duration requestTimeout;
 
-  EtcdPuts(final List<URI> clientUrls, final int keys, final Duration requestTimeout, final long seed) {
+  EtcdPuts(
+      final List<URI> clientUrls, final int keys, final Duration requestTimeout, final long seed) {
     // a small fixed pool for the client's callbacks (the default executor is unbounded)
-    executor = Executors.newFixedThreadPool(2, runnable -> {
-      final Thread thread = new Thread(runnable, "etcd-client");
-      thread.setDaemon(true);
-      return thread;
-    });
+    executor =
+        Executors.newFixedThreadPool(
+            2,
+            runnable -> {
+              final Thread thread = new Thread(runnable, "etcd-client");
+              thread.setDaemon(true);
+              return thread;
+            });
     http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -76,8 +80,7 @@ final class EtcdPuts implements Workload, AutoCloseable {
         HttpRequest.newBuilder(putUrls.get((int) (sequence % putUrls.size())))
             .timeout(requestTimeout)
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(
-                bodies[(int) (sequence % bodies.length)]))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(bodies[(int) (sequence % bodies.length)]))
             .build();
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
         .thenApply(

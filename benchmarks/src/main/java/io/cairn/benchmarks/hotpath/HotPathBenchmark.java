@@ -27,16 +27,17 @@ import java.util.stream.Stream;
  * The hot path of Cairn against etcd, in one run on one machine: a local 3-broker cluster of the
  * assembled distribution (real processes, as {@code cairn cluster up} runs them) and a 3-member
  * etcd on loopback; closed-loop deposits, cross-partition transfers and etcd puts at each
- * concurrency, after a JIT warm-up of every workload; open-loop deposits at 50%, 80% and 150% of the highest deposit rate; backups idle
- * and under load (checkpoint latency, backup status / list / topology latency); optionally
- * throughput during a backup of a grown state. CPU per acknowledged call of every process from
- * {@code /proc}. Prints the steps, backups and goals as tables and writes them with the machine's
- * facts to {@code <out>/<yyyy-MM-dd>-hot-path.json}.
+ * concurrency, after a JIT warm-up of every workload; open-loop deposits at 50%, 80% and 150% of
+ * the highest deposit rate; backups idle and under load (checkpoint latency, backup status / list /
+ * topology latency); optionally throughput during a backup of a grown state. CPU per acknowledged
+ * call of every process from {@code /proc}. Prints the steps, backups and goals as tables and
+ * writes them with the machine's facts to {@code <out>/<yyyy-MM-dd>-hot-path.json}.
  *
  * <p>Usage: {@code HotPathBenchmark [--step-duration 20s] [--warmup 10s] [--jit-warmup 30s]
- * [--concurrency 1,16,64,256] [--accounts 1000] [--etcd on|off|auto] [--out results] [--hot-backup-mb 0]
- * [--backups 5] [--dist ../dist/target/cairn] [--dir target/hot-path]}; see benchmarks/README.md.
- * Exit 0 when the run completed (whatever the goals say), 1 when it failed, 2 on bad options.
+ * [--concurrency 1,16,64,256] [--accounts 1000] [--etcd on|off|auto] [--out results]
+ * [--hot-backup-mb 0] [--backups 5] [--dist ../dist/target/cairn] [--dir target/hot-path]}; see
+ * benchmarks/README.md. Exit 0 when the run completed (whatever the goals say), 1 when it failed, 2
+ * on bad options.
  */
 public final class HotPathBenchmark {
 
@@ -46,8 +47,10 @@ public final class HotPathBenchmark {
   private static final long SEED = 42;
   private static final int[] OPEN_LOOP_PERCENTS = {50, 80, 150};
   private static final int JIT_WARMUP_CONCURRENCY = 64;
+
   /** The driver's measured window after the JIT warm-up: short, and not reported. */
   private static final Duration JIT_WARMUP_TAIL = Duration.ofSeconds(1);
+
   private static final Duration HOT_BACKUP_WINDOW_MIN = Duration.ofSeconds(1);
   private static final String DIRECTORY_MARKER = ".hot-path";
   static final String IDLE = "idle";
@@ -60,8 +63,10 @@ public final class HotPathBenchmark {
   private final Map<String, BackupProbe.Series> backups = new LinkedHashMap<>();
   private final Map<String, Object> hotBackup = new LinkedHashMap<>();
   private final List<Measurement> hotBackupSteps = new ArrayList<>();
+
   /** The deposits under which backups were taken; shown with the steps, not a goal input. */
   private Measurement backupLoad;
+
   private Optional<Double> hotBackupRatio = Optional.empty();
   private double maxDepositsPerSecond;
 
@@ -110,27 +115,36 @@ public final class HotPathBenchmark {
     cairnFacts.put("replicationFactor", CairnClusterProcess.REPLICATION_FACTOR);
     try (CairnClusterProcess cairn =
             CairnClusterProcess.up(settings.dist(), directory.resolve("cairn"), CLOCK);
-        EtcdCluster etcd = etcdBinary.isPresent()
-            ? EtcdCluster.start(etcdBinary.get(), directory.resolve("etcd"), CLOCK)
-            : null;
-        CairnClient client = CairnClient.builder()
-            .gateway(cairn.gatewayAddress())
-            .requestTimeout(REQUEST_TIMEOUT)
-            .retryPolicy(RetryPolicy.none()) // a refusal is counted, never hidden by a resend
-            .build()) {
-      progress.println("hot-path: cairn cluster up in " + cairn.directory().root()
-          + " (gateway " + cairn.gatewayAddress() + ")"
-          + (etcd == null ? "" : "; etcd " + etcd.clientUrls()));
+        EtcdCluster etcd =
+            etcdBinary.isPresent()
+                ? EtcdCluster.start(etcdBinary.get(), directory.resolve("etcd"), CLOCK)
+                : null;
+        CairnClient client =
+            CairnClient.builder()
+                .gateway(cairn.gatewayAddress())
+                .requestTimeout(REQUEST_TIMEOUT)
+                .retryPolicy(RetryPolicy.none()) // a refusal is counted, never hidden by a resend
+                .build()) {
+      progress.println(
+          "hot-path: cairn cluster up in "
+              + cairn.directory().root()
+              + " (gateway "
+              + cairn.gatewayAddress()
+              + ")"
+              + (etcd == null ? "" : "; etcd " + etcd.clientUrls()));
       if (etcd != null) {
         etcdFacts.put("version", EtcdCluster.version(etcdBinary.get()));
         etcdFacts.put("members", EtcdCluster.MEMBERS);
         etcdFacts.put("valueBytes", EtcdPuts.VALUE_BYTES);
       } else {
-        etcdFacts.put("skipped", settings.etcd() == HotPathSettings.EtcdMode.OFF
-            ? "--etcd off" : "not installed (" + EtcdCluster.INSTALL_HINT + ")");
+        etcdFacts.put(
+            "skipped",
+            settings.etcd() == HotPathSettings.EtcdMode.OFF
+                ? "--etcd off"
+                : "not installed (" + EtcdCluster.INSTALL_HINT + ")");
       }
-      final ProcCpuSampler cpu = new ProcCpuSampler(groups(cairn, etcd),
-          ProcCpuSampler.ticksPerSecond());
+      final ProcCpuSampler cpu =
+          new ProcCpuSampler(groups(cairn, etcd), ProcCpuSampler.ticksPerSecond());
       final List<String> accounts = fund(client);
       final CairnWorkloads cairnWorkloads =
           new CairnWorkloads(client, accounts, client.topology().partitionCount());
@@ -140,9 +154,10 @@ public final class HotPathBenchmark {
         perPartition.add(counts[p]);
       }
       cairnFacts.put("accountsPerPartition", perPartition);
-      try (EtcdPuts etcdPuts = etcd == null
-          ? null
-          : new EtcdPuts(etcd.clientUrls(), settings.accounts(), REQUEST_TIMEOUT, SEED)) {
+      try (EtcdPuts etcdPuts =
+          etcd == null
+              ? null
+              : new EtcdPuts(etcd.clientUrls(), settings.accounts(), REQUEST_TIMEOUT, SEED)) {
         jitWarmup(new ClosedLoopDriver(CLOCK, cpu), cairnWorkloads, etcdPuts);
         closedLoop(cpu, cairnWorkloads, etcdPuts);
       }
@@ -154,9 +169,22 @@ public final class HotPathBenchmark {
       }
       machine.put("loadAverageEnd", BenchmarkFiles.loadAverage());
       // reported before the clusters stop, so that a slow shutdown cannot lose the figures
-      report(new HotPathResults(settings, machine, cairnFacts, etcdFacts, closed, open,
-          backupLoad, backups, hotBackup, hotBackupSteps, hotBackupRatio, maxDepositsPerSecond,
-          startedAt, Instant.ofEpochMilli(CLOCK.millis()).toString()));
+      report(
+          new HotPathResults(
+              settings,
+              machine,
+              cairnFacts,
+              etcdFacts,
+              closed,
+              open,
+              backupLoad,
+              backups,
+              hotBackup,
+              hotBackupSteps,
+              hotBackupRatio,
+              maxDepositsPerSecond,
+              startedAt,
+              Instant.ofEpochMilli(CLOCK.millis()).toString()));
       progress.println("hot-path: stopping the clusters");
     }
   }
@@ -171,8 +199,8 @@ public final class HotPathBenchmark {
   }
 
   /**
-   * Empties {@code directory} if it is one of an earlier run (it holds the marker file), creates
-   * it and marks it; refuses any other directory with files in it.
+   * Empties {@code directory} if it is one of an earlier run (it holds the marker file), creates it
+   * and marks it; refuses any other directory with files in it.
    */
   private static Path freshDirectory(final Path directory) throws IOException {
     final Path marker = directory.resolve(DIRECTORY_MARKER);
@@ -181,7 +209,10 @@ public final class HotPathBenchmark {
         if (entries.findAny().isPresent()) {
           throw new IllegalStateException(
               "Expected --dir to be empty or a directory of an earlier run (with "
-                  + DIRECTORY_MARKER + "), but " + directory + " holds other files; pass"
+                  + DIRECTORY_MARKER
+                  + "), but "
+                  + directory
+                  + " holds other files; pass"
                   + " another --dir");
         }
       }
@@ -223,8 +254,17 @@ public final class HotPathBenchmark {
   /** Creates and funds the accounts (untimed), with the cli's exact funding. */
   private List<String> fund(final CairnClient client) {
     final LoadSettings load =
-        new LoadSettings(1, settings.accounts(), Duration.ofSeconds(1), 256, INITIAL_BALANCE, 1,
-            SEED, "hp-", Duration.ofSeconds(30), 1);
+        new LoadSettings(
+            1,
+            settings.accounts(),
+            Duration.ofSeconds(1),
+            256,
+            INITIAL_BALANCE,
+            1,
+            SEED,
+            "hp-",
+            Duration.ofSeconds(30),
+            1);
     new LoadGenerator(client, load, CLOCK, line -> progress.println("hot-path: " + line)).fund();
     final List<String> accounts = new ArrayList<>();
     for (int i = 0; i < settings.accounts(); i++) {
@@ -245,34 +285,50 @@ public final class HotPathBenchmark {
     if (settings.jitWarmup().isZero()) {
       return;
     }
-    final List<Workload> workloads = new ArrayList<>(
-        List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
+    final List<Workload> workloads =
+        new ArrayList<>(List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
     if (etcd != null) {
       workloads.add(etcd);
     }
     for (final Workload workload : workloads) {
-      progress.println("hot-path: JIT warm-up, " + workload.side() + " " + workload.name() + " c"
-          + JIT_WARMUP_CONCURRENCY + " for " + settings.jitWarmup().toMillis() + " ms");
-      final Measurement m = driver.run(workload, JIT_WARMUP_CONCURRENCY, settings.jitWarmup(),
-          JIT_WARMUP_TAIL);
+      progress.println(
+          "hot-path: JIT warm-up, "
+              + workload.side()
+              + " "
+              + workload.name()
+              + " c"
+              + JIT_WARMUP_CONCURRENCY
+              + " for "
+              + settings.jitWarmup().toMillis()
+              + " ms");
+      final Measurement m =
+          driver.run(workload, JIT_WARMUP_CONCURRENCY, settings.jitWarmup(), JIT_WARMUP_TAIL);
       progress.println("hot-path:   (not reported) " + summary(m));
     }
   }
 
-  private void closedLoop(
-      final ProcCpuSampler cpu, final CairnWorkloads cairn, final EtcdPuts etcd)
+  private void closedLoop(final ProcCpuSampler cpu, final CairnWorkloads cairn, final EtcdPuts etcd)
       throws InterruptedException {
     final ClosedLoopDriver driver = new ClosedLoopDriver(CLOCK, cpu);
     for (final int level : settings.concurrency()) {
-      final List<Workload> workloads = new ArrayList<>(
-          List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
+      final List<Workload> workloads =
+          new ArrayList<>(List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
       if (etcd != null) {
         workloads.add(etcd);
       }
       for (final Workload workload : workloads) {
-        progress.println("hot-path: " + workload.side() + " " + workload.name() + " c" + level
-            + ": warm-up " + settings.warmup().toMillis() + " ms, then "
-            + settings.stepDuration().toMillis() + " ms measured");
+        progress.println(
+            "hot-path: "
+                + workload.side()
+                + " "
+                + workload.name()
+                + " c"
+                + level
+                + ": warm-up "
+                + settings.warmup().toMillis()
+                + " ms, then "
+                + settings.stepDuration().toMillis()
+                + " ms measured");
         final Measurement m =
             driver.run(workload, level, settings.warmup(), settings.stepDuration());
         progress.println("hot-path:   " + summary(m));
@@ -292,11 +348,17 @@ public final class HotPathBenchmark {
     }
     for (final int percent : OPEN_LOOP_PERCENTS) {
       final double rate = maxDepositsPerSecond * percent / 100;
-      progress.println(String.format(Locale.ROOT,
-          "hot-path: cairn deposit open loop at %d%% of %.0f/s = %.0f/s", percent,
-          maxDepositsPerSecond, rate));
-      final Measurement m = driver.run(percent + "%", deposits, rate, settings.warmup(),
-          settings.stepDuration()).measurement();
+      progress.println(
+          String.format(
+              Locale.ROOT,
+              "hot-path: cairn deposit open loop at %d%% of %.0f/s = %.0f/s",
+              percent,
+              maxDepositsPerSecond,
+              rate));
+      final Measurement m =
+          driver
+              .run(percent + "%", deposits, rate, settings.warmup(), settings.stepDuration())
+              .measurement();
       progress.println("hot-path:   " + summary(m));
       open.put(percent, m);
     }
@@ -311,10 +373,19 @@ public final class HotPathBenchmark {
     progress.println("hot-path: " + settings.backups() + " backups, idle");
     backups.put(IDLE, probe.takeBackups(settings.backups()));
     final double rate = maxDepositsPerSecond / 2;
-    progress.println(String.format(Locale.ROOT,
-        "hot-path: %d backups under deposits at 50%% of max (%.0f/s)", settings.backups(), rate));
+    progress.println(
+        String.format(
+            Locale.ROOT,
+            "hot-path: %d backups under deposits at 50%% of max (%.0f/s)",
+            settings.backups(),
+            rate));
     final OpenLoopDriver.Result<BackupProbe.Series> loaded =
-        driver.run("50% + backups", deposits, rate, settings.warmup(), Duration.ZERO,
+        driver.run(
+            "50% + backups",
+            deposits,
+            rate,
+            settings.warmup(),
+            Duration.ZERO,
             () -> probe.takeBackups(settings.backups()));
     backups.put(UNDER_LOAD, loaded.alongside());
     progress.println("hot-path:   " + summary(loaded.measurement()));
@@ -322,9 +393,9 @@ public final class HotPathBenchmark {
   }
 
   /**
-   * Grows the state, then deposits at 80% of the maximum without a backup and with one taken at
-   * the start of the window; the ratio compares acknowledged deposits per second while the backup
-   * ran with the rate of the window without.
+   * Grows the state, then deposits at 80% of the maximum without a backup and with one taken at the
+   * start of the window; the ratio compares acknowledged deposits per second while the backup ran
+   * with the rate of the window without.
    */
   private void hotBackup(
       final CairnClient client,
@@ -341,22 +412,38 @@ public final class HotPathBenchmark {
     hotBackup.put("growSeconds", (CLOCK.nanos() - startNanos) / 1e9);
     hotBackup.put("stateBytes", StateGrower.stateBytes(broker0));
     final double rate = maxDepositsPerSecond * 0.8;
-    final Measurement without = driver.run("80% no backup", deposits, rate, settings.warmup(),
-        settings.stepDuration()).measurement();
+    final Measurement without =
+        driver
+            .run("80% no backup", deposits, rate, settings.warmup(), settings.stepDuration())
+            .measurement();
     progress.println("hot-path:   " + summary(without));
-    final BackupProbe probe =
-        new BackupProbe(client, CLOCK, client.topology().partitionCount());
+    final BackupProbe probe = new BackupProbe(client, CLOCK, client.topology().partitionCount());
     final Map<String, LatencyRecorder> calls = BackupProbe.callRecorders();
     final OpenLoopDriver.Result<BackupProbe.Sample> during =
-        driver.run("80% + backup", deposits, rate, settings.warmup(), HOT_BACKUP_WINDOW_MIN,
+        driver.run(
+            "80% + backup",
+            deposits,
+            rate,
+            settings.warmup(),
+            HOT_BACKUP_WINDOW_MIN,
             () -> probe.takeBackup(calls));
     final BackupProbe.Sample sample = during.alongside();
     // at least a second (the load ran that long), so that a short backup is not read from one
     // or two 100 ms buckets
-    final double duringRate = during.timeline().ratePerSecond(sample.startNanos(),
-        Math.max(sample.endNanos(), sample.startNanos() + HOT_BACKUP_WINDOW_MIN.toNanos()));
-    progress.println("hot-path:   " + summary(during.measurement()) + "; backup "
-        + sample.state() + " in " + HotPathGoals.fmt(sample.completedMs()) + " ms");
+    final double duringRate =
+        during
+            .timeline()
+            .ratePerSecond(
+                sample.startNanos(),
+                Math.max(sample.endNanos(), sample.startNanos() + HOT_BACKUP_WINDOW_MIN.toNanos()));
+    progress.println(
+        "hot-path:   "
+            + summary(during.measurement())
+            + "; backup "
+            + sample.state()
+            + " in "
+            + HotPathGoals.fmt(sample.completedMs())
+            + " ms");
     hotBackupSteps.add(without);
     hotBackupSteps.add(during.measurement());
     final Map<String, Object> backup = new LinkedHashMap<>();
@@ -366,8 +453,10 @@ public final class HotPathBenchmark {
     backup.put("completedMs", HotPathReport.json(sample.completedMs()));
     hotBackup.put("backup", backup);
     final Map<String, Object> callsP99 = new LinkedHashMap<>();
-    calls.forEach((name, recorder) -> callsP99.put(name, recorder.acknowledgedCount() == 0
-        ? null : recorder.latency().p99Ms()));
+    calls.forEach(
+        (name, recorder) ->
+            callsP99.put(
+                name, recorder.acknowledgedCount() == 0 ? null : recorder.latency().p99Ms()));
     hotBackup.put("callsDuringBackupP99Ms", callsP99);
     hotBackup.put("opsPerSecondWithout", without.opsPerSecond());
     hotBackup.put("opsPerSecondDuringBackup", duringRate);
@@ -379,8 +468,14 @@ public final class HotPathBenchmark {
   }
 
   private static String summary(final Measurement m) {
-    return String.format(Locale.ROOT, "%s: %.0f ops/s, p50 %.2f ms, p99 %.2f ms,"
-            + " max %.2f ms, errors %s", m.label(), m.opsPerSecond(), m.latency().p50Ms(),
-        m.latency().p99Ms(), m.latency().maxMs(), m.errors().isEmpty() ? "0" : m.errors());
+    return String.format(
+        Locale.ROOT,
+        "%s: %.0f ops/s, p50 %.2f ms, p99 %.2f ms," + " max %.2f ms, errors %s",
+        m.label(),
+        m.opsPerSecond(),
+        m.latency().p50Ms(),
+        m.latency().p99Ms(),
+        m.latency().maxMs(),
+        m.errors().isEmpty() ? "0" : m.errors());
   }
 }

@@ -8,21 +8,26 @@ import java.util.Optional;
 
 /**
  * The goals of the hot-path benchmark, each a ratio (or a count, or a latency) within one run,
- * evaluated from its measurements. A goal whose inputs were not measured (etcd off, a
- * concurrency not in the run, no hot-backup step) is {@link Verdict#NOT_MEASURED}, never a pass.
+ * evaluated from its measurements. A goal whose inputs were not measured (etcd off, a concurrency
+ * not in the run, no hot-backup step) is {@link Verdict#NOT_MEASURED}, never a pass.
  */
 final class HotPathGoals {
 
   /** The concurrency levels compared with etcd's throughput. */
   static final List<Integer> THROUGHPUT_LEVELS = List.of(16, 64, 256);
+
   /** Where CPU per call and transfers are compared (else the highest level measured). */
   static final int REFERENCE_LEVEL = 64;
+
   /** "p99 bounded" at 150% of the maximum: the acknowledged calls' p99 from their due time. */
   static final double OVERLOAD_P99_MAX_MS = 1000;
+
   static final double CHECKPOINT_P99_MAX_MS = 50;
   static final double CALL_P99_MAX_MS = 100;
+
   /** Cairn's server processes, and etcd's, for CPU per call. */
   static final List<String> CAIRN_SERVER_GROUPS = List.of("brokers", "gateway");
+
   static final List<String> ETCD_SERVER_GROUPS = List.of("etcd");
 
   private HotPathGoals() {}
@@ -47,18 +52,30 @@ final class HotPathGoals {
   record Goal(
       String name, String goal, double value, String shown, Verdict verdict, String detail) {
 
-    static Goal ratio(final String name, final String goal, final double value,
-        final boolean pass, final String detail) {
+    static Goal ratio(
+        final String name,
+        final String goal,
+        final double value,
+        final boolean pass,
+        final String detail) {
       return new Goal(name, goal, value, format(value, "%.2f"), verdict(pass), detail);
     }
 
-    static Goal count(final String name, final String goal, final long value,
-        final boolean pass, final String detail) {
+    static Goal count(
+        final String name,
+        final String goal,
+        final long value,
+        final boolean pass,
+        final String detail) {
       return new Goal(name, goal, value, Long.toString(value), verdict(pass), detail);
     }
 
-    static Goal millis(final String name, final String goal, final double value,
-        final boolean pass, final String detail) {
+    static Goal millis(
+        final String name,
+        final String goal,
+        final double value,
+        final boolean pass,
+        final String detail) {
       return new Goal(name, goal, value, format(value, "%.1f"), verdict(pass), detail);
     }
 
@@ -102,16 +119,30 @@ final class HotPathGoals {
     goals.add(overload(in));
     goals.add(
         in.hotBackupRatio()
-            .map(r -> Goal.ratio("throughput during a backup ÷ without, 80% of max", "≥ 0.95",
-                r, r >= 0.95, ""))
-            .orElse(notMeasured("throughput during a backup ÷ without, 80% of max", "≥ 0.95",
-                "--hot-backup-mb 0")));
+            .map(
+                r ->
+                    Goal.ratio(
+                        "throughput during a backup ÷ without, 80% of max",
+                        "≥ 0.95", r, r >= 0.95, ""))
+            .orElse(
+                notMeasured(
+                    "throughput during a backup ÷ without, 80% of max",
+                    "≥ 0.95", "--hot-backup-mb 0")));
     goals.add(
         in.checkpointP99UnderLoadMs()
-            .map(ms -> Goal.millis("checkpoint latency p99 under load (ms)", "≤ 50 ms", ms,
-                ms <= CHECKPOINT_P99_MAX_MS, ""))
-            .orElse(notMeasured("checkpoint latency p99 under load (ms)", "≤ 50 ms",
-                "no backup completed under load")));
+            .map(
+                ms ->
+                    Goal.millis(
+                        "checkpoint latency p99 under load (ms)",
+                        "≤ 50 ms",
+                        ms,
+                        ms <= CHECKPOINT_P99_MAX_MS,
+                        ""))
+            .orElse(
+                notMeasured(
+                    "checkpoint latency p99 under load (ms)",
+                    "≤ 50 ms",
+                    "no backup completed under load")));
     for (final String call : List.of("status", "list", "topology")) {
       final String name = "backup " + call + " p99 during a backup (ms)";
       final Double ms = in.callP99DuringBackupMs().get(call);
@@ -139,9 +170,18 @@ final class HotPathGoals {
     }
     final double ratio = ratio(cairn.get().opsPerSecond(), etcd.get().opsPerSecond());
     final long errors = cairn.get().errorCount() + etcd.get().errorCount();
-    return Goal.ratio(name, goal, ratio, ratio >= min && errors == 0,
-        fmt(cairn.get().opsPerSecond()) + " / " + fmt(etcd.get().opsPerSecond()) + " ops/s, errors "
-            + cairn.get().errorCount() + " / " + etcd.get().errorCount());
+    return Goal.ratio(
+        name,
+        goal,
+        ratio,
+        ratio >= min && errors == 0,
+        fmt(cairn.get().opsPerSecond())
+            + " / "
+            + fmt(etcd.get().opsPerSecond())
+            + " ops/s, errors "
+            + cairn.get().errorCount()
+            + " / "
+            + etcd.get().errorCount());
   }
 
   private static Goal p50Ratio(final Inputs in) {
@@ -152,14 +192,19 @@ final class HotPathGoals {
       return notMeasured(name, "≤ 1.25", missing(cairn, etcd, 1));
     }
     final double ratio = ratio(cairn.get().latency().p50Ms(), etcd.get().latency().p50Ms());
-    return Goal.ratio(name, "≤ 1.25", ratio, ratio <= 1.25,
+    return Goal.ratio(
+        name,
+        "≤ 1.25",
+        ratio,
+        ratio <= 1.25,
         fmt(cairn.get().latency().p50Ms()) + " / " + fmt(etcd.get().latency().p50Ms()) + " ms");
   }
 
   private static Goal cpuRatio(final Inputs in) {
     final Optional<Integer> level = referenceLevel(in);
-    final String name = "CPU per deposit ÷ etcd CPU per put (servers), c"
-        + level.map(String::valueOf).orElse(String.valueOf(REFERENCE_LEVEL));
+    final String name =
+        "CPU per deposit ÷ etcd CPU per put (servers), c"
+            + level.map(String::valueOf).orElse(String.valueOf(REFERENCE_LEVEL));
     if (level.isEmpty()) {
       return notMeasured(name, "≤ 1.0", "no level with both deposits and etcd puts");
     }
@@ -168,7 +213,11 @@ final class HotPathGoals {
     final double cairnMs = cpuMsPerOp(cairn, CAIRN_SERVER_GROUPS);
     final double etcdMs = cpuMsPerOp(etcd, ETCD_SERVER_GROUPS);
     final double ratio = ratio(cairnMs, etcdMs);
-    return Goal.ratio(name, "≤ 1.0", ratio, ratio <= 1.0,
+    return Goal.ratio(
+        name,
+        "≤ 1.0",
+        ratio,
+        ratio <= 1.0,
         fmt(cairnMs) + " / " + fmt(etcdMs) + " CPU ms per call");
   }
 
@@ -178,8 +227,15 @@ final class HotPathGoals {
     if (m == null) {
       return notMeasured(name, "0", "no open-loop step");
     }
-    return Goal.count(name, "0", m.errorCount(), m.errorCount() == 0,
-        fmt(m.offeredPerSecond()) + "/s offered, " + fmt(m.opsPerSecond()) + "/s acknowledged"
+    return Goal.count(
+        name,
+        "0",
+        m.errorCount(),
+        m.errorCount() == 0,
+        fmt(m.offeredPerSecond())
+            + "/s offered, "
+            + fmt(m.opsPerSecond())
+            + "/s acknowledged"
             + (m.errors().isEmpty() ? "" : ", " + m.errors()));
   }
 
@@ -191,9 +247,18 @@ final class HotPathGoals {
       return notMeasured(name, goal, "no open-loop step");
     }
     final double ratio = ratio(m.opsPerSecond(), in.maxDepositsPerSecond());
-    return Goal.ratio(name, goal, ratio, ratio >= 0.9 && m.latency().p99Ms() <= OVERLOAD_P99_MAX_MS,
-        fmt(m.opsPerSecond()) + " / " + fmt(in.maxDepositsPerSecond()) + " ops/s, p99 "
-            + fmt(m.latency().p99Ms()) + " ms, errors " + m.errorCount());
+    return Goal.ratio(
+        name,
+        goal,
+        ratio,
+        ratio >= 0.9 && m.latency().p99Ms() <= OVERLOAD_P99_MAX_MS,
+        fmt(m.opsPerSecond())
+            + " / "
+            + fmt(in.maxDepositsPerSecond())
+            + " ops/s, p99 "
+            + fmt(m.latency().p99Ms())
+            + " ms, errors "
+            + m.errorCount());
   }
 
   /** {@link #REFERENCE_LEVEL} if both sides ran it, else the highest level both ran. */
@@ -220,8 +285,8 @@ final class HotPathGoals {
   private static Optional<Measurement> closed(
       final Inputs in, final String side, final String workload, final int level) {
     return in.closed().stream()
-        .filter(m -> m.side().equals(side) && m.workload().equals(workload)
-            && m.concurrency() == level)
+        .filter(
+            m -> m.side().equals(side) && m.workload().equals(workload) && m.concurrency() == level)
         .findFirst();
   }
 

@@ -29,16 +29,17 @@ final class HotPathReport {
   static void print(
       final HotPathResults results, final List<HotPathGoals.Goal> goals, final PrintStream out) {
     out.println();
-    out.println("Steps (closed loop cN: N calls in flight, latency from sending; open loop: a"
-        + " fixed rate, latency from the due time). CPU ms per acknowledged call:");
+    out.println(
+        "Steps (closed loop cN: N calls in flight, latency from sending; open loop: a"
+            + " fixed rate, latency from the due time). CPU ms per acknowledged call:");
     printSteps(results.steps(), out);
     out.println();
-    out.println("Backups (checkpoint: TakeBackup until every partition created it; completed:"
-        + " until COMPLETED; calls made while each backup ran):");
+    out.println(
+        "Backups (checkpoint: TakeBackup until every partition created it; completed:"
+            + " until COMPLETED; calls made while each backup ran):");
     printBackups(results.backups(), out);
     out.println();
-    out.printf(Locale.ROOT, "Max deposits/s (closed loop): %.0f%n",
-        results.maxDepositsPerSecond());
+    out.printf(Locale.ROOT, "Max deposits/s (closed loop): %.0f%n", results.maxDepositsPerSecond());
     if (!results.hotBackup().isEmpty()) {
       out.println("Hot backup: " + results.hotBackup());
     }
@@ -70,8 +71,18 @@ final class HotPathReport {
 
   static void printSteps(final List<Measurement> steps, final PrintStream out) {
     final Table table =
-        Table.of("step", "offered/s", "ops/s", "p50 ms", "p99 ms", "max ms", "errors",
-            "cpu ms/op brokers", "gateway", "etcd", "client");
+        Table.of(
+            "step",
+            "offered/s",
+            "ops/s",
+            "p50 ms",
+            "p99 ms",
+            "max ms",
+            "errors",
+            "cpu ms/op brokers",
+            "gateway",
+            "etcd",
+            "client");
     for (final Measurement m : steps) {
       final Object[] row = new Object[11];
       row[0] = m.label();
@@ -97,12 +108,22 @@ final class HotPathReport {
 
   static void printBackups(final Map<String, BackupProbe.Series> series, final PrintStream out) {
     final Table table =
-        Table.of("backups", "taken", "failed", "checkpoint p50 ms", "p99 ms", "completed p50 ms",
-            "p99 ms", "status p99 ms", "list p99 ms", "topology p99 ms", "calls");
+        Table.of(
+            "backups",
+            "taken",
+            "failed",
+            "checkpoint p50 ms",
+            "p99 ms",
+            "completed p50 ms",
+            "p99 ms",
+            "status p99 ms",
+            "list p99 ms",
+            "topology p99 ms",
+            "calls");
     series.forEach(
         (name, s) -> {
-          final long calls = s.calls().values().stream()
-              .mapToLong(LatencyRecorder::acknowledgedCount).sum();
+          final long calls =
+              s.calls().values().stream().mapToLong(LatencyRecorder::acknowledgedCount).sum();
           table.row(
               name,
               s.samples().size(),
@@ -155,10 +176,12 @@ final class HotPathReport {
     doc.put("errors", m.errors());
     final Map<String, Object> cpu = new LinkedHashMap<>();
     final Map<String, Object> perOp = new LinkedHashMap<>();
-    m.cpuSeconds().forEach((group, seconds) -> {
-      cpu.put(group, json(seconds));
-      perOp.put(group, json(m.cpuMsPerOp(group)));
-    });
+    m.cpuSeconds()
+        .forEach(
+            (group, seconds) -> {
+              cpu.put(group, json(seconds));
+              perOp.put(group, json(m.cpuMsPerOp(group)));
+            });
     doc.put("cpuSeconds", cpu);
     doc.put("cpuMsPerOp", perOp);
     return doc;
@@ -172,17 +195,22 @@ final class HotPathReport {
     final Map<String, Object> calls = new LinkedHashMap<>();
     s.calls().forEach((name, recorder) -> calls.put(name, latency(recorder)));
     doc.put("callsDuringBackupMs", calls);
-    doc.put("backups", s.samples().stream().map(sample -> {
-      final Map<String, Object> b = new LinkedHashMap<>();
-      b.put("backupId", sample.backupId());
-      b.put("state", sample.state());
-      b.put("checkpointMs", json(sample.checkpointMs()));
-      b.put("completedMs", json(sample.completedMs()));
-      if (!sample.error().isEmpty()) {
-        b.put("error", sample.error());
-      }
-      return b;
-    }).toList());
+    doc.put(
+        "backups",
+        s.samples().stream()
+            .map(
+                sample -> {
+                  final Map<String, Object> b = new LinkedHashMap<>();
+                  b.put("backupId", sample.backupId());
+                  b.put("state", sample.state());
+                  b.put("checkpointMs", json(sample.checkpointMs()));
+                  b.put("completedMs", json(sample.completedMs()));
+                  if (!sample.error().isEmpty()) {
+                    b.put("error", sample.error());
+                  }
+                  return b;
+                })
+            .toList());
     return doc;
   }
 
@@ -214,8 +242,9 @@ final class HotPathReport {
 
   private static String errors(final Map<String, Long> errors) {
     final StringBuilder text = new StringBuilder();
-    errors.forEach((code, count) ->
-        text.append(text.length() == 0 ? "" : " ").append(code).append('=').append(count));
+    errors.forEach(
+        (code, count) ->
+            text.append(text.length() == 0 ? "" : " ").append(code).append('=').append(count));
     return text.toString();
   }
 

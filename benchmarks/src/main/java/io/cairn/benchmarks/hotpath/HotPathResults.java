@@ -57,11 +57,14 @@ record HotPathResults(
       if (underLoad.checkpoint().acknowledgedCount() > 0) {
         checkpointP99 = Optional.of(underLoad.checkpoint().latency().p99Ms());
       }
-      underLoad.calls().forEach((name, recorder) -> {
-        if (recorder.acknowledgedCount() > 0) {
-          callP99.put(name, recorder.latency().p99Ms());
-        }
-      });
+      underLoad
+          .calls()
+          .forEach(
+              (name, recorder) -> {
+                if (recorder.acknowledgedCount() > 0) {
+                  callP99.put(name, recorder.latency().p99Ms());
+                }
+              });
     }
     return new HotPathGoals.Inputs(
         closed, open, maxDepositsPerSecond, hotBackupRatio, checkpointP99, callP99);

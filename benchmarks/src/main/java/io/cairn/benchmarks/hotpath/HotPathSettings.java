@@ -12,14 +12,14 @@ import java.util.Objects;
 
 /**
  * The options of {@link HotPathBenchmark}, parsed from {@code --name value} (or {@code
- * --name=value}) pairs and checked together: {@link #parse} lists every violation, each in the
- * form "Expected --name in [min, max], but was value".
+ * --name=value}) pairs and checked together: {@link #parse} lists every violation, each in the form
+ * "Expected --name in [min, max], but was value".
  *
  * @param stepDuration measured time of each step, [1s, 10m]
  * @param warmup load before each measured step, not measured, [0s, 10m]
- * @param jitWarmup load before the first step, per workload (Cairn deposits, Cairn transfers,
- *     etcd puts, at c64), not measured: the processes' JIT compilers finish with the hot code
- *     here rather than in the c1 step, [0s, 10m]
+ * @param jitWarmup load before the first step, per workload (Cairn deposits, Cairn transfers, etcd
+ *     puts, at c64), not measured: the processes' JIT compilers finish with the hot code here
+ *     rather than in the c1 step, [0s, 10m]
  * @param concurrency calls in flight of each closed-loop step, each in [1, 4096], ascending
  * @param accounts accounts the deposits and transfers use, [6, 1000000]
  * @param etcd whether etcd runs: on (required), off, auto (when installed)
@@ -107,8 +107,11 @@ public record HotPathSettings(
       final String name = arg.substring(2, eq < 0 ? arg.length() : eq);
       if (!values.containsKey(name)) {
         violations.add(
-            "Expected an option of " + String.join(", ", values.keySet().stream()
-                .map(n -> "--" + n).toList()) + ", but was '" + arg + "'");
+            "Expected an option of "
+                + String.join(", ", values.keySet().stream().map(n -> "--" + n).toList())
+                + ", but was '"
+                + arg
+                + "'");
         if (eq < 0 && i + 1 < args.length && !args[i + 1].startsWith("--")) {
           i++;
         }
@@ -124,8 +127,7 @@ public record HotPathSettings(
     }
     final Duration step = duration(violations, "step-duration", values, STEP_MIN, STEP_MAX);
     final Duration warmup = duration(violations, "warmup", values, Duration.ZERO, STEP_MAX);
-    final Duration jitWarmup =
-        duration(violations, "jit-warmup", values, Duration.ZERO, STEP_MAX);
+    final Duration jitWarmup = duration(violations, "jit-warmup", values, Duration.ZERO, STEP_MAX);
     final List<Integer> concurrency = concurrency(violations, values.get("concurrency"));
     final int accounts =
         integer(violations, "accounts", values.get("accounts"), ACCOUNTS_MIN, ACCOUNTS_MAX);
@@ -139,7 +141,17 @@ public record HotPathSettings(
       throw new IllegalArgumentException(String.join(System.lineSeparator(), violations));
     }
     return new HotPathSettings(
-        step, warmup, jitWarmup, concurrency, accounts, etcd, out, hotBackup, backups, dist, directory);
+        step,
+        warmup,
+        jitWarmup,
+        concurrency,
+        accounts,
+        etcd,
+        out,
+        hotBackup,
+        backups,
+        dist,
+        directory);
   }
 
   /** The options as given (or defaulted), for the report. */
@@ -167,13 +179,20 @@ public record HotPathSettings(
     try {
       value = Durations.parse(text);
     } catch (final IllegalArgumentException e) {
-      violations.add("Expected --" + name + " to be a duration like 500ms, 20s, 5m, but was '"
-          + text + "'");
+      violations.add(
+          "Expected --" + name + " to be a duration like 500ms, 20s, 5m, but was '" + text + "'");
       return min;
     }
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      violations.add("Expected --" + name + " in [" + Durations.format(min) + ", "
-          + Durations.format(max) + "], but was " + text);
+      violations.add(
+          "Expected --"
+              + name
+              + " in ["
+              + Durations.format(min)
+              + ", "
+              + Durations.format(max)
+              + "], but was "
+              + text);
     }
     return value;
   }
@@ -183,8 +202,8 @@ public record HotPathSettings(
     for (final String part : text.split(",", -1)) {
       final int level = integer(violations, "concurrency", part.trim(), 1, CONCURRENCY_MAX);
       if (!levels.isEmpty() && level <= levels.get(levels.size() - 1)) {
-        violations.add("Expected --concurrency to be ascending without repeats, but was '"
-            + text + "'");
+        violations.add(
+            "Expected --concurrency to be ascending without repeats, but was '" + text + "'");
         return levels;
       }
       levels.add(level);
@@ -201,13 +220,20 @@ public record HotPathSettings(
     try {
       final int value = Integer.parseInt(text.trim());
       if (value < min || value > max) {
-        violations.add(
-            "Expected --" + name + " in [" + min + ", " + max + "], but was " + value);
+        violations.add("Expected --" + name + " in [" + min + ", " + max + "], but was " + value);
       }
       return value;
     } catch (final NumberFormatException e) {
-      violations.add("Expected --" + name + " to be an integer in [" + min + ", " + max
-          + "], but was '" + text + "'");
+      violations.add(
+          "Expected --"
+              + name
+              + " to be an integer in ["
+              + min
+              + ", "
+              + max
+              + "], but was '"
+              + text
+              + "'");
       return min;
     }
   }
@@ -226,13 +252,20 @@ public record HotPathSettings(
     try {
       final int value = Integer.parseInt(text.trim());
       if (value != 0 && (value < 1 || value > HOT_BACKUP_MEGABYTES_MAX)) {
-        violations.add("Expected --hot-backup-mb to be 0 (off) or in [1, "
-            + HOT_BACKUP_MEGABYTES_MAX + "], but was " + value);
+        violations.add(
+            "Expected --hot-backup-mb to be 0 (off) or in [1, "
+                + HOT_BACKUP_MEGABYTES_MAX
+                + "], but was "
+                + value);
       }
       return value;
     } catch (final NumberFormatException e) {
-      violations.add("Expected --hot-backup-mb to be 0 (off) or an integer in [1, "
-          + HOT_BACKUP_MEGABYTES_MAX + "], but was '" + text + "'");
+      violations.add(
+          "Expected --hot-backup-mb to be 0 (off) or an integer in [1, "
+              + HOT_BACKUP_MEGABYTES_MAX
+              + "], but was '"
+              + text
+              + "'");
       return 0;
     }
   }

@@ -19,8 +19,9 @@ final class MachineFacts {
     facts.put("nproc", Runtime.getRuntime().availableProcessors());
     facts.put("cpuModel", cpuModel());
     facts.put("kernel", read("/proc/sys/kernel/osrelease"));
-    facts.put("java", System.getProperty("java.vm.name") + " "
-        + System.getProperty("java.runtime.version"));
+    facts.put(
+        "java",
+        System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
     facts.put("memTotal", memTotal());
     return facts;
   }
@@ -34,7 +35,8 @@ final class MachineFacts {
   }
 
   private static String field(final String file, final String name) {
-    return read(file).lines()
+    return read(file)
+        .lines()
         .filter(line -> line.startsWith(name))
         .map(line -> line.substring(line.indexOf(':') + 1).trim())
         .findFirst()

@@ -8,8 +8,8 @@ import java.util.TreeMap;
 /**
  * One measured step.
  *
- * @param step what the step was, e.g. {@code c16} (closed loop, 16 in flight) or {@code 80%}
- *     (open loop at 80% of the highest deposit rate)
+ * @param step what the step was, e.g. {@code c16} (closed loop, 16 in flight) or {@code 80%} (open
+ *     loop at 80% of the highest deposit rate)
  * @param side {@code cairn} or {@code etcd}
  * @param workload {@code deposit}, {@code transfer}, {@code put}
  * @param mode {@code closed} (concurrency calls in flight) or {@code open} (a fixed rate)

@@ -13,20 +13,22 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * An open loop: call {@code i} is due at {@code start + i / rate}, whatever the answers do. The
- * sender waits for the due time and for one of {@value #MAX_IN_FLIGHT} in-flight slots; latency
- * is measured from the due time, so a system that falls behind shows it instead of slowing the
- * sender down (no coordinated omission), as the cli's load generator measures. Calls due in the
- * measured window are recorded (errors by code); throughput counts the acknowledgements that
- * arrive inside the window.
+ * sender waits for the due time and for one of {@value #MAX_IN_FLIGHT} in-flight slots; latency is
+ * measured from the due time, so a system that falls behind shows it instead of slowing the sender
+ * down (no coordinated omission), as the cli's load generator measures. Calls due in the measured
+ * window are recorded (errors by code); throughput counts the acknowledgements that arrive inside
+ * the window.
  *
- * <p>Something may run {@code alongside} the measured window (backups): it starts with the
- * window on its own thread, and the window lasts until it has ended, at least {@code window}.
+ * <p>Something may run {@code alongside} the measured window (backups): it starts with the window
+ * on its own thread, and the window lasts until it has ended, at least {@code window}.
  */
 final class OpenLoopDriver {
 
   static final int MAX_IN_FLIGHT = 8192;
+
   /** The longest a window is extended for what runs alongside it. */
   static final Duration EXTENSION_MAX = Duration.ofMinutes(10);
+
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
   private final Clock clock;
@@ -38,8 +40,8 @@ final class OpenLoopDriver {
   }
 
   /**
-   * The measurement, the acknowledgements over time (from the start of the warm-up), the
-   * window's edges and what ran alongside returned.
+   * The measurement, the acknowledgements over time (from the start of the warm-up), the window's
+   * edges and what ran alongside returned.
    */
   record Result<T>(
       Measurement measurement,
@@ -152,8 +154,10 @@ final class OpenLoopDriver {
           e.getCause());
     } catch (final TimeoutException e) {
       throw new IllegalStateException(
-          "Expected what ran alongside the load to end within " + DRAIN_TIMEOUT
-              + " of the load, but it did not", e);
+          "Expected what ran alongside the load to end within "
+              + DRAIN_TIMEOUT
+              + " of the load, but it did not",
+          e);
     }
   }
 
@@ -161,9 +165,15 @@ final class OpenLoopDriver {
       throws InterruptedException {
     if (!slots.tryAcquire(MAX_IN_FLIGHT, DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException(
-          "Expected every call in flight to be answered within " + DRAIN_TIMEOUT + ", but "
-              + (MAX_IN_FLIGHT - slots.availablePermits()) + " were not (" + workload.side()
-              + " " + workload.name() + ")");
+          "Expected every call in flight to be answered within "
+              + DRAIN_TIMEOUT
+              + ", but "
+              + (MAX_IN_FLIGHT - slots.availablePermits())
+              + " were not ("
+              + workload.side()
+              + " "
+              + workload.name()
+              + ")");
     }
     slots.release(MAX_IN_FLIGHT);
   }

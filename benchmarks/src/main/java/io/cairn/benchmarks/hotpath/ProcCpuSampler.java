@@ -12,8 +12,8 @@ import java.util.OptionalLong;
 /**
  * CPU time of groups of processes from {@code /proc/<pid>/stat}: {@code utime + stime} (fields 14
  * and 15, every thread of the process, in clock ticks of {@code getconf CLK_TCK}). A step reads a
- * {@link #sample()} at its start and end; {@link #secondsBetween} gives each group's CPU seconds
- * in between. A process that is gone counts with its last reading (its CPU after that is lost).
+ * {@link #sample()} at its start and end; {@link #secondsBetween} gives each group's CPU seconds in
+ * between. A process that is gone counts with its last reading (its CPU after that is lost).
  */
 final class ProcCpuSampler {
 
@@ -63,8 +63,9 @@ final class ProcCpuSampler {
   static OptionalLong read(final long pid) {
     try {
       return OptionalLong.of(
-          parseStat(Files.readString(Path.of("/proc", Long.toString(pid), "stat"),
-              StandardCharsets.US_ASCII)));
+          parseStat(
+              Files.readString(
+                  Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII)));
     } catch (final IOException e) {
       return OptionalLong.empty(); // the process ended while it was read
     }
@@ -87,15 +88,24 @@ final class ProcCpuSampler {
     // fields[0] is field 3 (state), so field n is fields[n - 3]
     if (fields.length < 13) {
       throw new IllegalArgumentException(
-          "Expected at least 15 fields in a /proc/<pid>/stat line, but found " + (fields.length + 2)
-              + " in '" + line.strip() + "'");
+          "Expected at least 15 fields in a /proc/<pid>/stat line, but found "
+              + (fields.length + 2)
+              + " in '"
+              + line.strip()
+              + "'");
     }
     try {
       return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     } catch (final NumberFormatException e) {
       throw new IllegalArgumentException(
-          "Expected numbers as utime and stime (fields 14 and 15), but were '" + fields[11]
-              + "' and '" + fields[12] + "' in '" + line.strip() + "'", e);
+          "Expected numbers as utime and stime (fields 14 and 15), but were '"
+              + fields[11]
+              + "' and '"
+              + fields[12]
+              + "' in '"
+              + line.strip()
+              + "'",
+          e);
     }
   }
 

@@ -17,11 +17,11 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Grows the ledger's state for the hot-backup step as {@code LedgerBackupBuilder} does, but
- * through the gateway: accounts with {@value #ID_BYTES}-byte ids (a counter, then random letters
- * and digits, so RocksDB's block compression finds little) are created, {@value #IN_FLIGHT} at
- * once, until broker 0's RocksDB directories (every partition's {@code runtime/}: one replica of
- * the state, table files and write-ahead log) hold the target.
+ * Grows the ledger's state for the hot-backup step as {@code LedgerBackupBuilder} does, but through
+ * the gateway: accounts with {@value #ID_BYTES}-byte ids (a counter, then random letters and
+ * digits, so RocksDB's block compression finds little) are created, {@value #IN_FLIGHT} at once,
+ * until broker 0's RocksDB directories (every partition's {@code runtime/}: one replica of the
+ * state, table files and write-ahead log) hold the target.
  */
 final class StateGrower {
 
@@ -61,20 +61,28 @@ final class StateGrower {
         slots.acquire();
         final long sentAt = clock.nanos();
         final CompletableFuture<?> call = client.createAccountAsync(accountId(sent++, random));
-        call.whenComplete((ok, error) -> {
-          if (error == null) {
-            answers.acknowledged(clock.nanos() - sentAt);
-          } else {
-            answers.failed(error); // not retried: more accounts follow until the state is grown
-          }
-          slots.release();
-        });
+        call.whenComplete(
+            (ok, error) -> {
+              if (error == null) {
+                answers.acknowledged(clock.nanos() - sentAt);
+              } else {
+                answers.failed(error); // not retried: more accounts follow until the state is grown
+              }
+              slots.release();
+            });
       }
       stateBytes = stateBytes(brokerData);
-      progress.accept(String.format(Locale.ROOT,
-          "hot-path: %,d accounts sent (%,d created, failed %s) in %.0f s; broker 0 state %,d of"
-              + " %,d bytes", sent, answers.acknowledgedCount(), answers.errors(),
-          (clock.nanos() - start) / 1e9, stateBytes, targetBytes));
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "hot-path: %,d accounts sent (%,d created, failed %s) in %.0f s; broker 0 state %,d of"
+                  + " %,d bytes",
+              sent,
+              answers.acknowledgedCount(),
+              answers.errors(),
+              (clock.nanos() - start) / 1e9,
+              stateBytes,
+              targetBytes));
     }
     if (!slots.tryAcquire(IN_FLIGHT, 60, TimeUnit.SECONDS)) {
       throw new IllegalStateException(
@@ -103,20 +111,23 @@ final class StateGrower {
   }
 
   /**
-   * Bytes of the regular files under {@code root}, which a running broker changes meanwhile:
-   * files deleted while it is walked are skipped.
+   * Bytes of the regular files under {@code root}, which a running broker changes meanwhile: files
+   * deleted while it is walked are skipped.
    */
   private static long sizeOfLiveTree(final Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
-      return paths.mapToLong(p -> {
-        try {
-          return Files.isRegularFile(p) ? Files.size(p) : 0;
-        } catch (final NoSuchFileException e) {
-          return 0;
-        } catch (final IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).sum();
+      return paths
+          .mapToLong(
+              p -> {
+                try {
+                  return Files.isRegularFile(p) ? Files.size(p) : 0;
+                } catch (final NoSuchFileException e) {
+                  return 0;
+                } catch (final IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sum();
     } catch (final IOException | UncheckedIOException e) {
       return 0; // a directory vanished while it was walked: read again on the next round
     }

@@ -28,8 +28,19 @@ class HotPathSettingsTest {
   @Test
   void shouldAcceptSpaceAndEqualsForms() {
     final HotPathSettings settings =
-        HotPathSettings.parse("--step-duration", "3s", "--warmup=500ms", "--jit-warmup", "0s",
-            "--concurrency", "1,16", "--etcd", "OFF", "--hot-backup-mb=1000", "--out", "/tmp/r");
+        HotPathSettings.parse(
+            "--step-duration",
+            "3s",
+            "--warmup=500ms",
+            "--jit-warmup",
+            "0s",
+            "--concurrency",
+            "1,16",
+            "--etcd",
+            "OFF",
+            "--hot-backup-mb=1000",
+            "--out",
+            "/tmp/r");
 
     assertThat(settings.stepDuration()).isEqualTo(Duration.ofSeconds(3));
     assertThat(settings.warmup()).isEqualTo(Duration.ofMillis(500));
@@ -42,19 +53,34 @@ class HotPathSettingsTest {
 
   @Test
   void shouldListEveryViolationWithNameValueAndRange() {
-    assertThatThrownBy(() -> HotPathSettings.parse(
-            "--step-duration", "0s", "--warmup", "soon", "--concurrency", "1,0,5000",
-            "--accounts", "3", "--etcd", "maybe", "--hot-backup-mb", "-1", "--backups", "x",
-            "--jit-warmup", "11m"))
+    assertThatThrownBy(
+            () ->
+                HotPathSettings.parse(
+                    "--step-duration",
+                    "0s",
+                    "--warmup",
+                    "soon",
+                    "--concurrency",
+                    "1,0,5000",
+                    "--accounts",
+                    "3",
+                    "--etcd",
+                    "maybe",
+                    "--hot-backup-mb",
+                    "-1",
+                    "--backups",
+                    "x",
+                    "--jit-warmup",
+                    "11m"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Expected --step-duration in [1.0s, 10m00s], but was 0s")
-        .hasMessageContaining("Expected --warmup to be a duration like 500ms, 20s, 5m, but was"
-            + " 'soon'")
+        .hasMessageContaining(
+            "Expected --warmup to be a duration like 500ms, 20s, 5m, but was" + " 'soon'")
         .hasMessageContaining("Expected --concurrency in [1, 4096], but was 0")
         .hasMessageContaining("Expected --accounts in [6, 1000000], but was 3")
         .hasMessageContaining("Expected --etcd to be one of on, off, auto, but was 'maybe'")
-        .hasMessageContaining("Expected --hot-backup-mb to be 0 (off) or in [1, 100000], but"
-            + " was -1")
+        .hasMessageContaining(
+            "Expected --hot-backup-mb to be 0 (off) or in [1, 100000], but" + " was -1")
         .hasMessageContaining("Expected --backups to be an integer in [1, 100], but was 'x'")
         .hasMessageContaining("Expected --jit-warmup in [0ms, 10m00s], but was 11m");
   }

@@ -52,8 +52,8 @@ class ProcCpuSamplerTest {
         new ProcCpuSampler(Map.of("client", List.of(ProcessHandle.current().pid())), 100);
 
     final Map<String, Double> seconds =
-        sampler.secondsBetween(Map.of("brokers", 100L, "client", 50L),
-            Map.of("brokers", 350L, "client", 50L));
+        sampler.secondsBetween(
+            Map.of("brokers", 100L, "client", 50L), Map.of("brokers", 350L, "client", 50L));
 
     assertThat(seconds).containsEntry("brokers", 2.5).containsEntry("client", 0.0);
   }

@@ -30,7 +30,8 @@ import java.util.concurrent.ExecutionException;
  *
  * <p>NOT_LEADER when this broker does not lead the partition; INVALID for an account placed on
  * another partition; PARTITION_UNAVAILABLE while no stream processor runs or a new leader still
- * replays the log (its state would miss committed effects, e.g. say an existing account is unknown).
+ * replays the log (its state would miss committed effects, e.g. say an existing account is
+ * unknown).
  */
 public final class AccountQueryHandler implements MessagingService.RequestHandler {
 
@@ -150,8 +151,7 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
   static String rootMessage(final Throwable error) {
     Throwable cause = error;
     while (cause.getCause() != null
-        && (cause instanceof CompletionException
-            || cause instanceof ExecutionException)) {
+        && (cause instanceof CompletionException || cause instanceof ExecutionException)) {
       cause = cause.getCause();
     }
     return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();

@@ -36,8 +36,7 @@ import java.util.concurrent.ExecutionException;
  * <ul>
  *   <li>STATUS id: every partition status of the id the store holds (none when none exists);
  *   <li>LIST pattern: one page of the store's listing ({@code *}, {@code 12}, {@code 12*});
- *   <li>DELETE id: deletes every partition's backup of the id; CONFLICT while one is in
- *       progress.
+ *   <li>DELETE id: deletes every partition's backup of the id; CONFLICT while one is in progress.
  * </ul>
  *
  * Without a store (backup.store none, or backup.enabled false) every operation is answered

@@ -224,8 +224,11 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
           pending,
           ApiResponse.failure(
               ResponseStatus.INVALID,
-              "Expected an encodable command, but " + e.getMessage() + " (partition "
-                  + partitionId + ")"));
+              "Expected an encodable command, but "
+                  + e.getMessage()
+                  + " (partition "
+                  + partitionId
+                  + ")"));
       return pending.future();
     }
     if (!result.isWritten()) {

@@ -150,8 +150,8 @@ public final class CommandResponseRouter extends Actor {
   }
 
   /**
-   * {@link #register(int, long)} for a command admitted with {@code permit}, which is released
-   * when the command is answered (or at once when it is refused here).
+   * {@link #register(int, long)} for a command admitted with {@code permit}, which is released when
+   * the command is answered (or at once when it is refused here).
    */
   public Optional<PendingCommand> register(
       final int partitionId, final long term, final CommandLimiter.Permit permit) {

@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code cairn-exporting}: pauses, resumes or reports exporting on this broker ({@link
  * ExportingState}). The gateway asks every broker, so pausing is cluster-wide. A change is durable
- * (fsynced) before it is answered: the answer {@code OK(paused)} survives a restart. Operations
- * are idempotent; a broker that cannot write its state file answers {@code UNAVAILABLE} and stays
- * as it was.
+ * (fsynced) before it is answered: the answer {@code OK(paused)} survives a restart. Operations are
+ * idempotent; a broker that cannot write its state file answers {@code UNAVAILABLE} and stays as it
+ * was.
  */
 public final class ExportingRequestHandler implements MessagingService.RequestHandler {
 

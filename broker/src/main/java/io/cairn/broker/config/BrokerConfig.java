@@ -153,8 +153,8 @@ public final class BrokerConfig {
   }
 
   /**
-   * Every key with its effective value and where it came from, in file order; secrets are
-   * redacted. What the broker logs once at start.
+   * Every key with its effective value and where it came from, in file order; secrets are redacted.
+   * What the broker logs once at start.
    */
   public List<ConfigSetting> settings() {
     return settings;
@@ -290,8 +290,8 @@ public final class BrokerConfig {
   public record Management(boolean enabled, String host, int port) {}
 
   /**
-   * @param maxInFlightCommands client commands written and not answered, per broker: a memory
-   *     bound above the partitions' command limits
+   * @param maxInFlightCommands client commands written and not answered, per broker: a memory bound
+   *     above the partitions' command limits
    * @param commandLimit the limit of client commands in flight on each partition
    * @param commandTimeout how long a client command waits for its response
    * @param maxRecordsPerTurn records per stream processor turn

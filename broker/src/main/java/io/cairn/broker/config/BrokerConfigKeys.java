@@ -26,9 +26,9 @@ import java.util.regex.Pattern;
 
 /**
  * Every key of the broker's configuration file, with its default, its allowed range and its
- * environment variable ({@link ConfigKey#envName()}). The README's key table lists exactly these
- * (a test checks it). The cluster's members are the one map-valued key: {@code
- * cluster.members.<id>} ({@code CAIRN_CLUSTER_MEMBERS_<id>}).
+ * environment variable ({@link ConfigKey#envName()}). The README's key table lists exactly these (a
+ * test checks it). The cluster's members are the one map-valued key: {@code cluster.members.<id>}
+ * ({@code CAIRN_CLUSTER_MEMBERS_<id>}).
  */
 public final class BrokerConfigKeys {
 
@@ -203,11 +203,7 @@ public final class BrokerConfigKeys {
           text(NON_BLANK, "an existing, writable directory"),
           "required with store fs");
   public static final ConfigKey<String> BACKUP_FS_COMPRESSION =
-      key(
-          "backup.fs.compression",
-          "none",
-          oneOf(names("none", "zstd")),
-          "none or zstd");
+      key("backup.fs.compression", "none", oneOf(names("none", "zstd")), "none or zstd");
   public static final ConfigKey<Long> BACKUP_FS_COMPRESSION_THRESHOLD =
       key(
           "backup.fs.compressionThreshold",
@@ -432,8 +428,7 @@ public final class BrokerConfigKeys {
     };
     for (final String[] name : names) {
       final boolean secret = name[0].equals("secretAccessKey") || name[0].equals("sseCustomerKey");
-      keys.put(
-          name[0], new ConfigKey<>("backup.s3." + name[0], null, any, secret, name[1]));
+      keys.put(name[0], new ConfigKey<>("backup.s3." + name[0], null, any, secret, name[1]));
     }
     return Collections.unmodifiableMap(keys);
   }

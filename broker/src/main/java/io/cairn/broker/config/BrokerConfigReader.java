@@ -188,8 +188,7 @@ public final class BrokerConfigReader {
       values.putSetting(
           new ConfigSetting(MEMBERS + ".0", alone.toString(), "default: this broker alone"));
     }
-    return new BrokerConfig.Cluster(
-        clusterId, nodeId, partitionCount, replicationFactor, members);
+    return new BrokerConfig.Cluster(clusterId, nodeId, partitionCount, replicationFactor, members);
   }
 
   private BrokerConfig.Network network() {

@@ -10,7 +10,6 @@ import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.scheduler.ActorScheduler;
 import io.cairn.streamprocessor.RecordProcessors;
 import io.cairn.streamprocessor.StreamProcessor;
-import io.cairn.transport.MessagingService;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,8 +27,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Keeps the exporters' acknowledged positions in the partition's state ({@link
- *       ExporterPositions}); their lowest is each snapshot's exported position, and the log is
- *       not compacted past it.
+ *       ExporterPositions}); their lowest is each snapshot's exported position, and the log is not
+ *       compacted past it.
  *   <li>A LEADER run gets an {@link ExporterDirector} on the exporter scheduler, stopped when the
  *       run stops.
  *   <li>A FOLLOWER run raises the positions its leader sends (message type {@code
@@ -60,8 +59,8 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
    * @param descriptors the configured exporters; none: the component only keeps its family
    * @param exporting the broker's paused flag
    * @param config how directors work
-   * @param exporterScheduler where directors run (not the partitions' scheduler: exporters do
-   *     I/O); may be {@code null} without exporters
+   * @param exporterScheduler where directors run (not the partitions' scheduler: exporters do I/O);
+   *     may be {@code null} without exporters
    */
   public ExporterComponent(
       final List<ExporterDescriptor> descriptors,
@@ -98,8 +97,7 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
           .registerMessageHandler(
               ExporterPositionsCodec.messageType(context.partitionId()),
               this::onPositions,
-              PartitionLogging.wrap(
-                  context.nodeId(), context.partitionId(), context.ioExecutor()));
+              PartitionLogging.wrap(context.nodeId(), context.partitionId(), context.ioExecutor()));
     }
   }
 

@@ -19,8 +19,8 @@ import java.util.TreeMap;
  *
  * @param id unique among the broker's exporters; its acknowledged positions are stored under it
  * @param type a built-in type ({@value JsonLinesExporter#TYPE}), or {@code null}
- * @param className a class implementing {@link Exporter} with a public no-argument constructor,
- *     or {@code null}; exactly one of {@code type} and {@code className} is set
+ * @param className a class implementing {@link Exporter} with a public no-argument constructor, or
+ *     {@code null}; exactly one of {@code type} and {@code className} is set
  * @param args the exporter's arguments, names case-insensitive
  */
 public record ExporterDescriptor(
@@ -36,8 +36,7 @@ public record ExporterDescriptor(
     args = Collections.unmodifiableMap(copy);
     final List<String> problems = problems(type, className, args);
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(
-          String.join("; ", problems) + " (exporter '" + id + "')");
+      throw new IllegalArgumentException(String.join("; ", problems) + " (exporter '" + id + "')");
     }
   }
 

@@ -26,9 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li><b>Start.</b> Reads the acknowledged positions from the state (on the stream processor's
- *       thread, dropping those of exporters no longer configured), opens every exporter, and
- *       reads the log from the lowest acknowledged position on (the first record if one has
- *       none).
+ *       thread, dropping those of exporters no longer configured), opens every exporter, and reads
+ *       the log from the lowest acknowledged position on (the first record if one has none).
  *   <li><b>Export.</b> Each committed record goes to every exporter that was not handed it yet, in
  *       configuration order; at most {@code maxRecordsPerTurn} per turn, woken by commits. Nothing
  *       is handed over while exporting is paused ({@link ExportingState}).
@@ -42,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>{@link #stop()} closes it: exporters close (flushing and acknowledging what they can), the
- * last positions go to the other members (the state is the stopping stream processor's, not
- * touched any more), meters are removed.
+ * last positions go to the other members (the state is the stopping stream processor's, not touched
+ * any more), meters are removed.
  */
 final class ExporterDirector extends Actor {
 
@@ -93,8 +92,7 @@ final class ExporterDirector extends Actor {
       final ExporterDirectorConfig config,
       final MeterRegistry registry,
       final Consumer<Map<String, Long>> positionsPublisher) {
-    super(
-        "exporters-" + partitionId + "-" + nodeId, LoggingContext.partition(nodeId, partitionId));
+    super("exporters-" + partitionId + "-" + nodeId, LoggingContext.partition(nodeId, partitionId));
     this.partitionId = partitionId;
     this.nodeId = nodeId;
     this.descriptors = List.copyOf(descriptors);
@@ -352,8 +350,7 @@ final class ExporterDirector extends Actor {
             .whenComplete(
                 (ignored, error) -> {
                   if (error != null && !stopped) {
-                    LOG.debug(
-                        "Writing exporter positions of {} failed; trying again", description);
+                    LOG.debug("Writing exporter positions of {} failed; trying again", description);
                     submit(() -> dirty = true);
                   }
                 });

@@ -9,9 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The acknowledged position of every exporter of a partition, in the partition's state: exporter
- * id → position. The family is left out of the state digest: positions are not a function of the
- * log (a leader writes them as exporters acknowledge, followers as the leader tells them), so two
+ * The acknowledged position of every exporter of a partition, in the partition's state: exporter id
+ * → position. The family is left out of the state digest: positions are not a function of the log
+ * (a leader writes them as exporters acknowledge, followers as the leader tells them), so two
  * members with the same log may hold different ones.
  *
  * <p>Used on the thread that owns the database (the stream processor's).
@@ -36,8 +36,7 @@ final class ExporterPositions {
 
   ExporterPositions(final CairnDb db) {
     this.db = db;
-    this.positions =
-        db.columnFamily(Family.EXPORTER_POSITIONS, DbCodecs.STRING, DbCodecs.LONG);
+    this.positions = db.columnFamily(Family.EXPORTER_POSITIONS, DbCodecs.STRING, DbCodecs.LONG);
   }
 
   /** The position of {@code exporterId}, or {@link #NONE}. */

@@ -50,8 +50,7 @@ final class ExporterPositionsCodec {
     }
     final ByteBuffer buffer = ByteBuffer.allocate(length);
     buffer.put(VERSION).putInt(partitionId).putShort((short) encoded.size());
-    encoded.forEach(
-        (id, position) -> buffer.putShort((short) id.length).put(id).putLong(position));
+    encoded.forEach((id, position) -> buffer.putShort((short) id.length).put(id).putLong(position));
     return buffer.array();
   }
 

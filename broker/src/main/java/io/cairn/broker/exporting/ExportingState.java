@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether exporting is paused on this broker: every exporter director of the broker's partitions
- * stops handing records to exporters while it is. Operators pause it cluster-wide (the gateway
- * asks every broker) while they back up a store an exporter fills. The flag is durable: a change
- * is fsynced before it takes effect or is confirmed, and a restarted broker comes up as it was.
+ * stops handing records to exporters while it is. Operators pause it cluster-wide (the gateway asks
+ * every broker) while they back up a store an exporter fills. The flag is durable: a change is
+ * fsynced before it takes effect or is confirmed, and a restarted broker comes up as it was.
  *
  * <p>File {@value #FILE_NAME} in the data directory, version 1, 12 bytes, big-endian:
  *
@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  *  8       4     CRC32C of bytes [0, 8)
  * </pre>
  *
- * It is replaced atomically (written to a temporary file, fsynced, renamed, directory fsynced).
- * No file: not paused. Any other content fails the broker's start, naming the file.
+ * It is replaced atomically (written to a temporary file, fsynced, renamed, directory fsynced). No
+ * file: not paused. Any other content fails the broker's start, naming the file.
  *
  * <p>Thread-safe; listeners are told after a change is durable, on the changing thread.
  */
@@ -182,8 +182,8 @@ public final class ExportingState {
   }
 
   /**
-   * Registers {@code cairn.broker.exporting.paused} (gauge, tag {@code node}): 1 while exporting
-   * is paused on this broker, else 0.
+   * Registers {@code cairn.broker.exporting.paused} (gauge, tag {@code node}): 1 while exporting is
+   * paused on this broker, else 0.
    */
   public Gauge registerGauge(final MeterRegistry registry, final int nodeId) {
     return Gauge.builder("cairn.broker.exporting.paused", () -> paused ? 1 : 0)

@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * Sends inter-partition commands to the current leader of their target partition: the leader this
  * broker knows of ({@link LeaderDirectory}); a partition led by this broker gets the command
  * directly (on {@code localExecutor}), any other leader over the transport ({@value
- * InterPartitionCodec#TYPE}). Best effort, as {@link InterPartitionSender} allows: no known
- * leader, {@code NOT_LEADER} (the hint is recorded), backpressure, an unreachable broker or a
- * timeout drop the command, and the engine's retry sends it again. Never blocks the caller.
+ * InterPartitionCodec#TYPE}). Best effort, as {@link InterPartitionSender} allows: no known leader,
+ * {@code NOT_LEADER} (the hint is recorded), backpressure, an unreachable broker or a timeout drop
+ * the command, and the engine's retry sends it again. Never blocks the caller.
  */
 public final class TransportInterPartitionSender implements InterPartitionSender {
 
@@ -40,8 +40,8 @@ public final class TransportInterPartitionSender implements InterPartitionSender
    * @param nodeId this broker
    * @param messaging carries commands to other brokers
    * @param leaders who leads which partition
-   * @param localExecutor writes commands for partitions this broker leads (not the caller's
-   *     thread: the caller is a partition's processing thread)
+   * @param localExecutor writes commands for partitions this broker leads (not the caller's thread:
+   *     the caller is a partition's processing thread)
    * @param requestTimeout how long a remote leader's answer is awaited
    */
   public TransportInterPartitionSender(

@@ -53,8 +53,8 @@ public final class ManagementServer implements AutoCloseable {
   }
 
   /**
-   * Binds {@code host:port} (0 = ephemeral) and starts serving on {@code executor} (the caller
-   * owns it and shuts it down after {@link #close()}).
+   * Binds {@code host:port} (0 = ephemeral) and starts serving on {@code executor} (the caller owns
+   * it and shuts it down after {@link #close()}).
    *
    * @throws UncheckedIOException naming the address if it cannot be bound
    */
@@ -99,11 +99,7 @@ public final class ManagementServer implements AutoCloseable {
       }
       switch (exchange.getRequestURI().getPath()) {
         case "/metrics" ->
-            respond(
-                exchange,
-                200,
-                "text/plain; version=0.0.4; charset=utf-8",
-                registry.scrape());
+            respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
         case "/health" -> {
           final BrokerHealth current = health.get();
           respond(
@@ -156,12 +152,14 @@ public final class ManagementServer implements AutoCloseable {
       reason.append(health.reason());
     }
     for (final BrokerHealth.Partition partition : health.partitions()) {
-      if (partition.role() != PartitionRole.LEADER
-          && partition.role() != PartitionRole.FOLLOWER) {
+      if (partition.role() != PartitionRole.LEADER && partition.role() != PartitionRole.FOLLOWER) {
         if (reason.length() > 0) {
           reason.append("; ");
         }
-        reason.append("partition ").append(partition.partitionId()).append(" is ")
+        reason
+            .append("partition ")
+            .append(partition.partitionId())
+            .append(" is ")
             .append(partition.role());
       }
     }

@@ -69,8 +69,8 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
    * partitions yet).
    *
    * @return the descriptor found or written
-   * @throws NodeDescriptorMismatchException if the directory belongs to another node id, cluster
-   *     id or partition count, holds partitions without a descriptor, or has an unreadable or newer
+   * @throws NodeDescriptorMismatchException if the directory belongs to another node id, cluster id
+   *     or partition count, holds partitions without a descriptor, or has an unreadable or newer
    *     descriptor; the message says what differs and what to do
    * @throws UncheckedIOException if the directory or file cannot be created or read
    */
@@ -100,7 +100,9 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
       return expected;
     } catch (final IOException e) {
       throw new UncheckedIOException(
-          "Expected to create or read " + file + ", but it failed. Check the data directory's"
+          "Expected to create or read "
+              + file
+              + ", but it failed. Check the data directory's"
               + " permissions and free space",
           e);
     }
@@ -117,7 +119,9 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
       root = JSON.readTree(Files.readAllBytes(file));
     } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new NodeDescriptorMismatchException(
-          "Expected " + file + " to be a JSON node descriptor, but it is not valid JSON ("
+          "Expected "
+              + file
+              + " to be a JSON node descriptor, but it is not valid JSON ("
               + e.getOriginalMessage()
               + "). Restore the file or empty the data directory (its data is lost)");
     }

@@ -34,11 +34,11 @@ import org.slf4j.LoggerFactory;
  *       leader that processes the kept {@code CHECKPOINT CREATE} compares the state digest with the
  *       backup's and fails the partition on a mismatch (health {@code FAILED}, the report as
  *       reason; counted in {@code cairn.backup.restore.checks}). Registered in every role, since
- *       whichever member leads when the command is processed must check it. The marker also goes
- *       to the cut interceptor: a stamped inter-partition command before the kept checkpoint was
- *       deferred past it when first processed, so the restored leader drops it instead of
- *       deferring it again (see {@link CheckpointRecords}). A marker that cannot be read, or names
- *       another partition, fails the partition before it processes anything.
+ *       whichever member leads when the command is processed must check it. The marker also goes to
+ *       the cut interceptor: a stamped inter-partition command before the kept checkpoint was
+ *       deferred past it when first processed, so the restored leader drops it instead of deferring
+ *       it again (see {@link CheckpointRecords}). A marker that cannot be read, or names another
+ *       partition, fails the partition before it processes anything.
  *   <li>A LEADER run also gets a {@link BackupManager}, started before the stream processor (so no
  *       {@code CREATED} can be missed) and closed when the run stops: a new leader's manager marks
  *       every in-progress backup of the partition FAILED.
@@ -56,8 +56,10 @@ public final class BackupComponent implements PartitionComponent {
   // written on the partition thread
   private BackupMetrics metrics;
   private volatile BackupManager manager;
+
   /** The restore marker read at the first run; null until then. */
   private Optional<RestoreMarker> restoreMarker;
+
   /** Why the marker cannot be trusted, if it cannot; final for the life of the component. */
   private String restoreMarkerProblem;
 

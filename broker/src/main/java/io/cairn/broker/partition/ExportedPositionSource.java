@@ -11,8 +11,8 @@ import io.cairn.db.CairnDb;
 public interface ExportedPositionSource {
 
   /**
-   * The lowest position every configured exporter has acknowledged, as {@code db} holds it; 0
-   * when one has acknowledged nothing yet. Called on the thread that owns {@code db}.
+   * The lowest position every configured exporter has acknowledged, as {@code db} holds it; 0 when
+   * one has acknowledged nothing yet. Called on the thread that owns {@code db}.
    */
   long exportedPosition(CairnDb db);
 }

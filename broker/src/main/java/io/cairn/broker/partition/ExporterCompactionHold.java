@@ -5,8 +5,8 @@ import io.cairn.snapshot.CompactionHold;
 import io.cairn.snapshot.SnapshotStore;
 
 /**
- * Keeps the log entries that the partition's exporters have not all acknowledged (DESIGN.md §8):
- * a {@link CompactionHold} at the first entry holding a record after the exported position. It is
+ * Keeps the log entries that the partition's exporters have not all acknowledged (DESIGN.md §8): a
+ * {@link CompactionHold} at the first entry holding a record after the exported position. It is
  * moved to the exported position of every persisted snapshot, just before the log is compacted
  * after it; that position never runs ahead of the state, so nothing an exporter may still need
  * after a restart or a leader change is deleted. A paused or failing exporter stops the hold, and
@@ -30,8 +30,8 @@ final class ExporterCompactionHold implements AutoCloseable {
 
   /**
    * Moves the hold so that every entry holding a record after {@code exportedPosition} is kept;
-   * with nothing exported (or the entries of the position compacted already) it holds the
-   * journal's first entry.
+   * with nothing exported (or the entries of the position compacted already) it holds the journal's
+   * first entry.
    */
   void moveTo(final long exportedPosition) {
     if (lookup == null) {

@@ -338,8 +338,8 @@ public final class Partition {
   }
 
   /**
-   * Reads the leader's state once it processes commands; fails while it still replays the log
-   * (its state would miss committed effects) or does not lead.
+   * Reads the leader's state once it processes commands; fails while it still replays the log (its
+   * state would miss committed effects) or does not lead.
    */
   public <T> CompletableFuture<T> readProcessedState(final Function<CairnDb, T> reader) {
     return actor.readProcessedState(Objects.requireNonNull(reader, "reader"));

@@ -485,8 +485,7 @@ final class PartitionActor extends Actor {
     }
     started
         .processor()
-        .addHealthListener(
-            report -> submit(() -> onProcessorHealth(started.processor(), report)));
+        .addHealthListener(report -> submit(() -> onProcessorHealth(started.processor(), report)));
     run = started;
     return started
         .start(context.scheduler())

@@ -17,15 +17,15 @@ import java.util.concurrent.Executor;
  * @param partitionId the partition
  * @param nodeId this broker
  * @param members the brokers that host the partition (its raft group), this one included
- * @param layout where the partition keeps its files on this broker (components read their own
- *     files there, such as a restore's {@code restored-backup.json})
+ * @param layout where the partition keeps its files on this broker (components read their own files
+ *     there, such as a restore's {@code restored-backup.json})
  * @param logStream the partition's log: its {@link LogStream#writer()} serves any leader term (for
  *     example an inter-partition receiver); processing uses {@link ProcessingScope#logStream()}
  * @param journal the raft journal; <b>read only</b> (a backup copies its {@link
  *     Journal#segmentFiles()})
  * @param snapshotStore the partition's snapshots (reservations and compaction holds for backups)
- * @param messagingService the broker's messaging (components register handlers of their own
- *     types, named with the partition id, and remove them when they close)
+ * @param messagingService the broker's messaging (components register handlers of their own types,
+ *     named with the partition id, and remove them when they close)
  * @param scheduler where components start their own actors
  * @param clock the scheduler's clock (never used for processing)
  * @param ioExecutor a bounded executor for blocking work (file and network I/O)

@@ -9,8 +9,9 @@ import org.slf4j.MDC;
  * #PARTITION_ID}) while the broker runs that partition's work on a shared thread that is not the
  * partition's own actor (the API pool, I/O executors), so that every line logged meanwhile says
  * where it comes from (the distribution's logback pattern prints both). Actors carry their own
- * context instead ({@link io.cairn.scheduler.Actor#loggingContext()}, {@link LoggingContext}). Cheap: two map writes on entry, two on exit; what was there before
- * is restored, so nested scopes and pool threads stay correct.
+ * context instead ({@link io.cairn.scheduler.Actor#loggingContext()}, {@link LoggingContext}).
+ * Cheap: two map writes on entry, two on exit; what was there before is restored, so nested scopes
+ * and pool threads stay correct.
  */
 public final class PartitionLogging {
 
@@ -29,7 +30,9 @@ public final class PartitionLogging {
 
     private final boolean setsNode;
 
-    /** @param node the node id, or {@code null} to leave the thread's as it is */
+    /**
+     * @param node the node id, or {@code null} to leave the thread's as it is
+     */
     private Scope(final String node, final String partition) {
       setsNode = node != null;
       previousNode = setsNode ? MDC.get(NODE_ID) : null;

@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #hint} records the leader a {@code NOT_LEADER} answer named.
  * </ul>
  *
- * <p>Knowledge may be stale; whoever sends on it handles {@code NOT_LEADER} and unreachable
- * brokers (inter-partition commands are dropped and re-sent by the engine). Reads from any thread;
+ * <p>Knowledge may be stale; whoever sends on it handles {@code NOT_LEADER} and unreachable brokers
+ * (inter-partition commands are dropped and re-sent by the engine). Reads from any thread;
  * refreshes on this actor.
  */
 public final class LeaderDirectory extends Actor {
@@ -105,8 +105,7 @@ public final class LeaderDirectory extends Actor {
       reported.remove(partitionId);
     } else {
       reported.compute(
-          partitionId,
-          (id, known) -> new Leader(leaderNodeId, known == null ? 0 : known.term()));
+          partitionId, (id, known) -> new Leader(leaderNodeId, known == null ? 0 : known.term()));
     }
   }
 

@@ -103,12 +103,7 @@ final class BrokerConfigReaderTest {
     assertThat(config.network())
         .isEqualTo(
             new BrokerConfig.Network(
-                "0.0.0.0",
-                26600,
-                8L << 20,
-                Duration.ofSeconds(3),
-                Duration.ofMillis(750),
-                3));
+                "0.0.0.0", 26600, 8L << 20, Duration.ofSeconds(3), Duration.ofMillis(750), 3));
     assertThat(config.data())
         .isEqualTo(
             new BrokerConfig.Data(
@@ -429,9 +424,7 @@ final class BrokerConfigReaderTest {
     assertThatThrownBy(
             () ->
                 BrokerConfigReader.parse(
-                    "",
-                    SOURCE,
-                    Map.of("CAIRN_CLUSTER_NODE_ID", "1", "CAIRN_JAVA_OPTS", "-Xmx1g")))
+                    "", SOURCE, Map.of("CAIRN_CLUSTER_NODE_ID", "1", "CAIRN_JAVA_OPTS", "-Xmx1g")))
         .isInstanceOf(BrokerConfigException.class)
         .satisfies(
             error ->
@@ -530,8 +523,7 @@ final class BrokerConfigReaderTest {
     final Map<String, String> env =
         Map.of(
             "CAIRN_EXPORTERS_FILES_ARGS_MAXFILESIZE", "32MB",
-            "CAIRN_EXPORTERS_CUSTOM_CLASSNAME",
-                "io.cairn.broker.partition.RecordingExporter",
+            "CAIRN_EXPORTERS_CUSTOM_CLASSNAME", "io.cairn.broker.partition.RecordingExporter",
             "CAIRN_EXPORTERS_CUSTOM_ARGS_SINK", "s",
             "CAIRN_EXPORTERS_CUSTOM_ARGS_APITOKEN", "hunter2");
 
@@ -608,10 +600,11 @@ final class BrokerConfigReaderTest {
                         v ->
                             assertThat(v)
                                 .contains("exporter 'd'")
-                                .contains("Expected argument flushInterval to be a duration in"
-                                    + " [1ms, 1h], but was '2h'")
-                                .contains("Expected argument directory to name where the files"
-                                    + " go"))
+                                .contains(
+                                    "Expected argument flushInterval to be a duration in"
+                                        + " [1ms, 1h], but was '2h'")
+                                .contains(
+                                    "Expected argument directory to name where the files" + " go"))
                     .anySatisfy(
                         v ->
                             assertThat(v)

@@ -49,11 +49,8 @@ final class NodeDescriptorTest {
             "it was made for node 2 of cluster 'cairn' with 3 partitions: node id 2 (configured"
                 + " 1) differ"),
         Arguments.of(
-            NodeDescriptor.of("other", 1, 3),
-            "cluster id 'other' (configured 'cairn') differ"),
-        Arguments.of(
-            NodeDescriptor.of("cairn", 1, 4),
-            "partition count 4 (configured 3) differ"),
+            NodeDescriptor.of("other", 1, 3), "cluster id 'other' (configured 'cairn') differ"),
+        Arguments.of(NodeDescriptor.of("cairn", 1, 4), "partition count 4 (configured 3) differ"),
         Arguments.of(
             NodeDescriptor.of("other", 0, 8),
             "cluster id 'other' (configured 'cairn'), node id 0 (configured 1), partition count 8"

@@ -269,13 +269,7 @@ final class PartitionExportingTest {
     assertThat(failed.get(1) - failed.get(0)).isBetween(100L, 150L);
     assertThat(failed.get(2) - failed.get(1)).isBetween(200L, 250L);
     assertThat(failed.get(3) - failed.get(2)).isBetween(400L, 450L);
-    assertThat(
-            cluster
-                .member(0)
-                .registry
-                .get("cairn.broker.exporter.failures")
-                .counter()
-                .count())
+    assertThat(cluster.member(0).registry.get("cairn.broker.exporter.failures").counter().count())
         .isEqualTo(4.0);
   }
 

@@ -130,8 +130,9 @@ final class PartitionNettyTest {
           partition.readState(TestLedgerComponent::balances).orTimeout(5, TimeUnit.SECONDS).join();
       assertThat(balances).containsOnlyKeys("a");
       assertThat(balances.get("a"))
-          .as("balance on member %d; deposits of unknown outcome: %s", partition.nodeId(),
-              uncertainDeposits)
+          .as(
+              "balance on member %d; deposits of unknown outcome: %s",
+              partition.nodeId(), uncertainDeposits)
           .isBetween(20_100L + 50_000L - uncertain, 20_100L + 50_000L);
       assertThat(partition.health().isHealthy()).isTrue();
     }

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * members of one partition (deterministic, {@link PartitionCluster}). "Restored" here: the members
  * are stopped with a known state, a {@link RestoreMarker} naming the position the next command will
  * get and the digest of that state is put into every member's directory, and they are started
- * again; that next command is the {@code CHECKPOINT CREATE} of the marker — the situation a
- * restore leaves, where the log ends with the kept {@code CREATE} not yet processed.
+ * again; that next command is the {@code CHECKPOINT CREATE} of the marker — the situation a restore
+ * leaves, where the log ends with the kept {@code CREATE} not yet processed.
  */
 final class PartitionRestoreCheckTest {
 
@@ -94,8 +94,7 @@ final class PartitionRestoreCheckTest {
       cluster.stop(id);
     }
     writeMarkers(
-        restored.checkpointPosition(),
-        expectedDigest == null ? restored.digest() : expectedDigest);
+        restored.checkpointPosition(), expectedDigest == null ? restored.digest() : expectedDigest);
     for (final int id : List.of(0, 1, 2)) {
       cluster.restart(id);
     }

@@ -26,14 +26,19 @@ public final class RecordingExporter implements Exporter {
   static final class Sink {
     final String name;
     final LongSupplier clock;
+
     /** Positions handed over, in order, across instances (duplicates after restarts). */
     final List<Long> exported = new CopyOnWriteArrayList<>();
+
     /** Per open: the position the instance resumed after. */
     final List<Long> openedAt = new CopyOnWriteArrayList<>();
+
     /** Per failed export: the clock's millis. */
     final List<Long> failedAtMillis = new CopyOnWriteArrayList<>();
+
     /** Exports to fail before they succeed again. */
     final AtomicInteger failuresLeft = new AtomicInteger();
+
     final AtomicInteger closes = new AtomicInteger();
 
     private Sink(final String name, final LongSupplier clock) {

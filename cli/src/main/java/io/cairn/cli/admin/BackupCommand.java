@@ -28,8 +28,9 @@ import picocli.CommandLine.Spec;
 /** {@code cairn backup take|status|list|delete|verify}. */
 @Command(
     name = "backup",
-    description = "Takes, inspects, lists and deletes backups of the whole cluster; verifies a"
-        + " backup without a cluster.",
+    description =
+        "Takes, inspects, lists and deletes backups of the whole cluster; verifies a"
+            + " backup without a cluster.",
     subcommands = {
       BackupCommand.Take.class,
       BackupCommand.Status.class,
@@ -89,7 +90,10 @@ public final class BackupCommand implements Runnable {
         return ExitCode.OK;
       }
       printer.progress(
-          "backup " + backupId + " taken on " + taken.partitions().size()
+          "backup "
+              + backupId
+              + " taken on "
+              + taken.partitions().size()
               + " partitions; waiting for it to complete");
       final BackupInfo info =
           new BackupProgress(client, root().context().clock(), pollInterval, printer::progress)
@@ -101,8 +105,9 @@ public final class BackupCommand implements Runnable {
 
   @Command(
       name = "status",
-      description = "Shows backup <id>: its cluster state and one line per partition (exit 4 if"
-          + " no partition has it).")
+      description =
+          "Shows backup <id>: its cluster state and one line per partition (exit 4 if"
+              + " no partition has it).")
   static final class Status extends ClientCommand {
     @Parameters(index = "0", paramLabel = "<id>")
     long backupId;
@@ -128,13 +133,15 @@ public final class BackupCommand implements Runnable {
       printer.result(
           Map.of("backups", backups),
           out -> {
-            final Table table = Table.of("backup", "state", "partitions", "size", "created", "failure");
+            final Table table =
+                Table.of("backup", "state", "partitions", "size", "created", "failure");
             for (final BackupInfo info : backups) {
               table.row(
                   info.backupId(),
                   info.state(),
                   completedOf(info),
-                  Formats.bytes(info.partitions().stream().mapToLong(PartitionBackupInfo::sizeBytes).sum()),
+                  Formats.bytes(
+                      info.partitions().stream().mapToLong(PartitionBackupInfo::sizeBytes).sum()),
                   Formats.instant(
                       info.partitions().stream()
                           .map(PartitionBackupInfo::createdAt)
@@ -205,8 +212,16 @@ public final class BackupCommand implements Runnable {
     out.println();
     final Table partitions =
         Table.of(
-            "partition", "state", "node", "checkpoint position", "snapshot", "files", "size",
-            "digest", "updated", "failure");
+            "partition",
+            "state",
+            "node",
+            "checkpoint position",
+            "snapshot",
+            "files",
+            "size",
+            "digest",
+            "updated",
+            "failure");
     info.partitions().stream()
         .sorted(Comparator.comparingInt(PartitionBackupInfo::partitionId))
         .forEach(

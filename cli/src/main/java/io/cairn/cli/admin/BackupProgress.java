@@ -20,8 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * Follows one backup until it is COMPLETED or FAILED: polls {@code GetBackup}, prints one progress
- * line per partition change ("backup 7 IN_PROGRESS 1/3 completed: p1 COMPLETED 3 files 1.2 MiB,
- * p2 IN_PROGRESS, p3 pending"). NOT_FOUND, DOES_NOT_EXIST and INCOMPLETE count as "not started
+ * line per partition change ("backup 7 IN_PROGRESS 1/3 completed: p1 COMPLETED 3 files 1.2 MiB, p2
+ * IN_PROGRESS, p3 pending"). NOT_FOUND, DOES_NOT_EXIST and INCOMPLETE count as "not started
  * everywhere yet" and are waited out; so is UNAVAILABLE (a leader change).
  */
 public final class BackupProgress {
@@ -64,7 +64,8 @@ public final class BackupProgress {
         }
         lastError = e.code() + ": " + e.getMessage();
       }
-      final String line = info == null ? "backup " + backupId + " pending" : describe(info, partitionCount);
+      final String line =
+          info == null ? "backup " + backupId + " pending" : describe(info, partitionCount);
       if (!line.equals(last)) {
         progress.accept(line);
         last = line;
@@ -76,11 +77,15 @@ public final class BackupProgress {
       if (clock.nanos() - deadline >= 0) {
         throw new CliException(
             ExitCode.FAILED,
-            "Expected backup " + backupId + " to be COMPLETED or FAILED within "
-                + Durations.format(timeout) + ", but it is "
+            "Expected backup "
+                + backupId
+                + " to be COMPLETED or FAILED within "
+                + Durations.format(timeout)
+                + ", but it is "
                 + (info == null ? "not visible yet" : info.state().toString())
                 + (lastError.isEmpty() ? "" : " (last error " + lastError + ")")
-                + ". Check again with: cairn backup status " + backupId);
+                + ". Check again with: cairn backup status "
+                + backupId);
       }
       Pause.of(pollInterval);
     }

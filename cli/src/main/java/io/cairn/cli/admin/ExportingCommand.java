@@ -21,8 +21,7 @@ public final class ExportingCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(
-        spec.commandLine(), "Expected one of pause, resume, but got none");
+    throw new ParameterException(spec.commandLine(), "Expected one of pause, resume, but got none");
   }
 
   @Command(name = "pause", description = "Pauses exporting on every broker.")
@@ -46,8 +45,11 @@ public final class ExportingCommand implements Runnable {
         state,
         out ->
             out.println(
-                "Exporting " + (state.paused() ? "paused" : "resumed") + " on brokers "
-                    + state.nodeIds() + "."));
+                "Exporting "
+                    + (state.paused() ? "paused" : "resumed")
+                    + " on brokers "
+                    + state.nodeIds()
+                    + "."));
     return ExitCode.OK;
   }
 }

@@ -12,7 +12,9 @@ import java.util.Comparator;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 
-/** {@code cairn topology}: brokers, partitions, leaders, roles and health as the gateway sees them. */
+/**
+ * {@code cairn topology}: brokers, partitions, leaders, roles and health as the gateway sees them.
+ */
 @Command(
     name = "topology",
     description = "Shows the brokers, the partitions, their leaders, roles and health.")
@@ -28,10 +30,17 @@ public final class TopologyCommand extends ClientCommand {
   /** The partitions table, then the brokers table. */
   public static void print(final Topology topology, final PrintStream out) {
     out.println(
-        "Cluster " + Formats.text(topology.clusterId()) + ": " + topology.partitionCount()
-            + " partitions, replication factor " + topology.replicationFactor() + ", "
-            + topology.brokers().size() + " brokers (refreshed "
-            + Formats.instant(topology.refreshedAt()) + ")");
+        "Cluster "
+            + Formats.text(topology.clusterId())
+            + ": "
+            + topology.partitionCount()
+            + " partitions, replication factor "
+            + topology.replicationFactor()
+            + ", "
+            + topology.brokers().size()
+            + " brokers (refreshed "
+            + Formats.instant(topology.refreshedAt())
+            + ")");
     out.println();
     final Table partitions = Table.of("partition", "leader", "term", "health");
     topology.partitions().stream()

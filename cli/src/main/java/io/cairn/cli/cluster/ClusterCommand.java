@@ -1,8 +1,8 @@
 package io.cairn.cli.cluster;
 
 import io.cairn.cli.CairnMain;
-import io.cairn.cli.ClientCommand;
 import io.cairn.cli.CliContext;
+import io.cairn.cli.ClientCommand;
 import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.admin.TopologyCommand;
@@ -11,9 +11,9 @@ import io.cairn.cli.output.Table;
 import io.cairn.cli.restore.RestoreInputs;
 import io.cairn.cli.restore.RestoreProgressReporter;
 import io.cairn.cli.restore.RestoreReports;
+import io.cairn.client.HostPort;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.RestoreResult;
-import io.cairn.client.HostPort;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,8 @@ public final class ClusterCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Expected one of up, down, status, restore, but got none");
+    throw new ParameterException(
+        spec.commandLine(), "Expected one of up, down, status, restore, but got none");
   }
 
   /** Options every cluster subcommand has. */
@@ -129,12 +130,18 @@ public final class ClusterCommand implements Runnable {
       final HostPort gateway = root.gateway();
       final ClusterLayout requested =
           ClusterLayout.of(
-              brokers, partitions, replicationFactor, gateway.host(), basePort, gateway.port(),
+              brokers,
+              partitions,
+              replicationFactor,
+              gateway.host(),
+              basePort,
+              gateway.port(),
               httpPort);
       final List<String> violations = requested.violations();
       if (timeout.compareTo(Duration.ofSeconds(1)) < 0
           || timeout.compareTo(Duration.ofHours(1)) > 0) {
-        violations.add("Expected --timeout in [1.0s, 60m00s], but was " + Durations.format(timeout));
+        violations.add(
+            "Expected --timeout in [1.0s, 60m00s], but was " + Durations.format(timeout));
       }
       if (!violations.isEmpty()) {
         throw invalid(String.join("; ", violations));
@@ -142,11 +149,13 @@ public final class ClusterCommand implements Runnable {
       final LocalCluster cluster = cluster();
       final ClusterLayout layout = existingOr(cluster.directory(), requested);
       final LocalCluster.Result result = cluster.up(layout, timeout);
-      root.printer().result(document(cluster.directory(), layout, result), out -> print(result, out));
+      root.printer()
+          .result(document(cluster.directory(), layout, result), out -> print(result, out));
       return ExitCode.OK;
     }
 
-    private ClusterLayout existingOr(final ClusterDirectory directory, final ClusterLayout requested) {
+    private ClusterLayout existingOr(
+        final ClusterDirectory directory, final ClusterLayout requested) {
       final Optional<ClusterLayout> existing = directory.readLayout();
       if (existing.isEmpty()) {
         return requested;
@@ -154,32 +163,53 @@ public final class ClusterCommand implements Runnable {
       final ClusterLayout layout = existing.get();
       final var parsed = spec.commandLine().getParseResult();
       final StringBuilder conflicts = new StringBuilder();
-      conflict(conflicts, parsed.hasMatchedOption("--brokers"), "--brokers", brokers, layout.brokers());
-      conflict(conflicts, parsed.hasMatchedOption("--partitions"), "--partitions", partitions, layout.partitions());
-      conflict(conflicts, parsed.hasMatchedOption("--replication-factor"), "--replication-factor",
-          replicationFactor, layout.replicationFactor());
+      conflict(
+          conflicts, parsed.hasMatchedOption("--brokers"), "--brokers", brokers, layout.brokers());
+      conflict(
+          conflicts,
+          parsed.hasMatchedOption("--partitions"),
+          "--partitions",
+          partitions,
+          layout.partitions());
+      conflict(
+          conflicts,
+          parsed.hasMatchedOption("--replication-factor"),
+          "--replication-factor",
+          replicationFactor,
+          layout.replicationFactor());
       if (conflicts.length() > 0) {
         throw invalid(
-            "Expected options matching the cluster in " + directory.root() + ", but"
-                + conflicts + ". Use another --dir, or remove the directory to start afresh");
+            "Expected options matching the cluster in "
+                + directory.root()
+                + ", but"
+                + conflicts
+                + ". Use another --dir, or remove the directory to start afresh");
       }
       return layout;
     }
 
     private static void conflict(
-        final StringBuilder out, final boolean given, final String option, final int value,
+        final StringBuilder out,
+        final boolean given,
+        final String option,
+        final int value,
         final int existing) {
       if (given && value != existing) {
         out.append(out.length() == 0 ? " " : ", ")
-            .append(option).append(' ').append(value).append(" != ").append(existing);
+            .append(option)
+            .append(' ')
+            .append(value)
+            .append(" != ")
+            .append(existing);
       }
     }
   }
 
   @Command(
       name = "down",
-      description = "Stops the gateway, then the brokers, with SIGTERM (graceful), and kills"
-          + " what is still running after --timeout.")
+      description =
+          "Stops the gateway, then the brokers, with SIGTERM (graceful), and kills"
+              + " what is still running after --timeout.")
   static final class Down extends DirCommand {
     @Option(
         names = "--timeout",
@@ -193,7 +223,8 @@ public final class ClusterCommand implements Runnable {
         throw invalid("Expected --timeout in [0ms, 10m00s], but was " + Durations.format(timeout));
       }
       final List<ProcessStatus> stopped = cluster().down(timeout);
-      root().printer()
+      root()
+          .printer()
           .result(Map.of("processes", stopped), out -> processTable(stopped).print(out));
       return ExitCode.OK;
     }
@@ -201,15 +232,17 @@ public final class ClusterCommand implements Runnable {
 
   @Command(
       name = "status",
-      description = "Shows the processes and the topology; exit 0 when every process runs and"
-          + " every partition has a leader, 3 otherwise.")
+      description =
+          "Shows the processes and the topology; exit 0 when every process runs and"
+              + " every partition has a leader, 3 otherwise.")
   static final class Status extends DirCommand {
     @Override
     public Integer call() {
       final LocalCluster cluster = cluster();
       final ClusterLayout layout = cluster.directory().requireLayout();
       final LocalCluster.Result result = cluster.status();
-      root().printer()
+      root()
+          .printer()
           .result(document(cluster.directory(), layout, result), out -> print(result, out));
       return result.healthy() ? ExitCode.OK : ExitCode.UNAVAILABLE;
     }
@@ -237,8 +270,9 @@ public final class ClusterCommand implements Runnable {
 
     @Option(
         names = "--allow-partial",
-        description = "Restore the partitions that verify and skip (and report) those that do"
-            + " not; exit 1 if any was skipped.")
+        description =
+            "Restore the partitions that verify and skip (and report) those that do"
+                + " not; exit 1 if any was skipped.")
     boolean allowPartial;
 
     @Override

@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The configuration files of a local cluster: {@code broker-<i>.yaml} per broker (filesystem
- * backup store under {@code <dir>/backups}) and {@code gateway.yaml}. A file that exists is kept
- * as it is, so edits survive {@code cluster down} / {@code up}.
+ * The configuration files of a local cluster: {@code broker-<i>.yaml} per broker (filesystem backup
+ * store under {@code <dir>/backups}) and {@code gateway.yaml}. A file that exists is kept as it is,
+ * so edits survive {@code cluster down} / {@code up}.
  *
- * <p>Timings are tuned for one machine: elections after 1.5 s of silence, topology refreshes
- * every 250 ms, shutdown waits at most 10 s for commands in flight, snapshots every minute,
- * 32 MB segments.
+ * <p>Timings are tuned for one machine: elections after 1.5 s of silence, topology refreshes every
+ * 250 ms, shutdown waits at most 10 s for commands in flight, snapshots every minute, 32 MB
+ * segments.
  */
 public final class ClusterConfigFiles {
   private ClusterConfigFiles() {}
@@ -66,7 +66,10 @@ public final class ClusterConfigFiles {
 
   /** The configuration of broker {@code nodeId}, its backup store at {@code backups}. */
   public static String brokerYaml(
-      final ClusterDirectory dir, final ClusterLayout layout, final int nodeId, final Path backups) {
+      final ClusterDirectory dir,
+      final ClusterLayout layout,
+      final int nodeId,
+      final Path backups) {
     final StringBuilder members = new StringBuilder();
     for (int i = 0; i < layout.brokers(); i++) {
       members

@@ -90,7 +90,10 @@ public final class ClusterDirectory {
     } catch (final IOException e) {
       throw new CliException(
           ExitCode.FAILED,
-          "Expected " + file + " to describe a cluster, but it cannot be read: " + e.getMessage()
+          "Expected "
+              + file
+              + " to describe a cluster, but it cannot be read: "
+              + e.getMessage()
               + ". Remove the directory to start afresh.",
           e);
     }
@@ -103,8 +106,12 @@ public final class ClusterDirectory {
             () ->
                 new CliException(
                     ExitCode.NOT_FOUND,
-                    "Expected a local cluster in " + root + ", but there is no " + LAYOUT_FILE
-                        + ". Start one with: cairn cluster up --dir " + root));
+                    "Expected a local cluster in "
+                        + root
+                        + ", but there is no "
+                        + LAYOUT_FILE
+                        + ". Start one with: cairn cluster up --dir "
+                        + root));
   }
 
   /** Writes {@code cluster.json}. */

@@ -79,15 +79,16 @@ public record ClusterLayout(
       violations.add("Expected --brokers in [1, " + BROKERS_MAX + "], but was " + brokers);
     }
     if (partitions < 1 || partitions > PARTITIONS_MAX) {
-      violations.add(
-          "Expected --partitions in [1, " + PARTITIONS_MAX + "], but was " + partitions);
+      violations.add("Expected --partitions in [1, " + PARTITIONS_MAX + "], but was " + partitions);
     }
     if (replicationFactor != 1 && replicationFactor != 3 && replicationFactor != 5) {
       violations.add(
           "Expected --replication-factor to be one of 1, 3, 5, but was " + replicationFactor);
     } else if (replicationFactor > brokers) {
       violations.add(
-          "Expected --replication-factor <= --brokers (" + brokers + "), but was "
+          "Expected --replication-factor <= --brokers ("
+              + brokers
+              + "), but was "
               + replicationFactor);
     }
     final List<Integer> ports = allPorts();
@@ -100,13 +101,14 @@ public record ClusterLayout(
     final Set<Integer> distinct = new HashSet<>(ports);
     if (distinct.size() != ports.size()) {
       violations.add(
-          "Expected distinct ports for brokers, management and gateway, but they are "
-              + ports);
+          "Expected distinct ports for brokers, management and gateway, but they are " + ports);
     }
     if (brokerPorts.size() != brokers || managementPorts.size() != brokers) {
       violations.add(
           "Expected one transport and one management port per broker, but got "
-              + brokerPorts + " and " + managementPorts);
+              + brokerPorts
+              + " and "
+              + managementPorts);
     }
     return violations;
   }

@@ -7,10 +7,10 @@ import java.net.ServerSocket;
 import java.util.SplittableRandom;
 
 /**
- * Finds ports that are free right now on a host, below the Linux ephemeral range (32768+), so
- * that outgoing connections of the cluster's own processes cannot take them first. Another
- * program may still bind one before the cluster does; the cluster then fails to start and its log
- * says which port.
+ * Finds ports that are free right now on a host, below the Linux ephemeral range (32768+), so that
+ * outgoing connections of the cluster's own processes cannot take them first. Another program may
+ * still bind one before the cluster does; the cluster then fails to start and its log says which
+ * port.
  */
 public final class FreePorts {
   private static final int ATTEMPTS = 100;
@@ -34,16 +34,24 @@ public final class FreePorts {
       boolean free = isFree(host, base + 50) && isFree(host, base + 51);
       for (int i = 0; i < count && free; i++) {
         free =
-            isFree(host, base + i)
-                && isFree(host, base + ClusterLayout.MANAGEMENT_PORT_OFFSET + i);
+            isFree(host, base + i) && isFree(host, base + ClusterLayout.MANAGEMENT_PORT_OFFSET + i);
       }
       if (free) {
         return new int[] {base, base + 50, base + 51};
       }
     }
     throw new IllegalStateException(
-        "Expected free ports on " + host + " in [" + LOW + ", " + HIGH + ") for " + count
-            + " brokers and a gateway, but found none after " + ATTEMPTS + " attempts");
+        "Expected free ports on "
+            + host
+            + " in ["
+            + LOW
+            + ", "
+            + HIGH
+            + ") for "
+            + count
+            + " brokers and a gateway, but found none after "
+            + ATTEMPTS
+            + " attempts");
   }
 
   /** Whether {@code port} can be bound on {@code host} now. */

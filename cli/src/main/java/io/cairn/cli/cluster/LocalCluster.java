@@ -154,18 +154,26 @@ public final class LocalCluster {
     return result;
   }
 
-  private ProcessStatus stop(final String name, final ProcessHandle handle, final Duration timeout) {
+  private ProcessStatus stop(
+      final String name, final ProcessHandle handle, final Duration timeout) {
     String state = "stopped";
     if (!awaitExit(handle, timeout)) {
       progress.accept(
-          "cluster: " + name + " did not stop within " + Durations.format(timeout)
+          "cluster: "
+              + name
+              + " did not stop within "
+              + Durations.format(timeout)
               + "; killing it");
       handle.destroyForcibly();
       state = "killed";
       if (!awaitExit(handle, KILL_WAIT)) {
         throw new CliException(
             ExitCode.FAILED,
-            "Expected " + name + " (pid " + handle.pid() + ") to exit after SIGKILL, but it is"
+            "Expected "
+                + name
+                + " (pid "
+                + handle.pid()
+                + ") to exit after SIGKILL, but it is"
                 + " still running");
       }
     }
@@ -197,9 +205,7 @@ public final class LocalCluster {
   }
 
   private Topology awaitReady(
-      final ClusterLayout layout,
-      final Map<String, Process> started,
-      final Duration timeout) {
+      final ClusterLayout layout, final Map<String, Process> started, final Duration timeout) {
     final long deadline = clock.nanos() + timeout.toNanos();
     String last = "";
     String lastError = "";
@@ -209,20 +215,34 @@ public final class LocalCluster {
           if (!entry.getValue().isAlive()) {
             throw new CliException(
                 ExitCode.FAILED,
-                "Expected " + entry.getKey() + " to keep running, but it exited"
-                    + exitCode(entry.getValue()) + ". Last lines of "
-                    + dir.logFile(entry.getKey()) + ":\n" + tail(dir.logFile(entry.getKey())));
+                "Expected "
+                    + entry.getKey()
+                    + " to keep running, but it exited"
+                    + exitCode(entry.getValue())
+                    + ". Last lines of "
+                    + dir.logFile(entry.getKey())
+                    + ":\n"
+                    + tail(dir.logFile(entry.getKey())));
           }
         }
         Topology topology = null;
         String line;
         try {
           topology = client.topology();
-          final long reachable = topology.brokers().stream().filter(Topology.Broker::reachable).count();
-          final long led = topology.partitions().stream().filter(p -> p.leaderNodeId() >= 0).count();
+          final long reachable =
+              topology.brokers().stream().filter(Topology.Broker::reachable).count();
+          final long led =
+              topology.partitions().stream().filter(p -> p.leaderNodeId() >= 0).count();
           line =
-              "cluster: " + reachable + "/" + layout.brokers() + " brokers reachable, " + led + "/"
-                  + layout.partitions() + " partitions with a leader";
+              "cluster: "
+                  + reachable
+                  + "/"
+                  + layout.brokers()
+                  + " brokers reachable, "
+                  + led
+                  + "/"
+                  + layout.partitions()
+                  + " partitions with a leader";
           if (topology.hasAllLeaders() && reachable == layout.brokers()) {
             progress.accept(line);
             progress.accept("cluster: ready, gateway at " + layout.gatewayAddress());
@@ -239,10 +259,13 @@ public final class LocalCluster {
         if (clock.nanos() - deadline >= 0) {
           throw new CliException(
               ExitCode.UNAVAILABLE,
-              "Expected a leader for every partition within " + Durations.format(timeout)
-                  + ", but " + last.replace("cluster: ", "")
+              "Expected a leader for every partition within "
+                  + Durations.format(timeout)
+                  + ", but "
+                  + last.replace("cluster: ", "")
                   + (lastError.isEmpty() ? "" : " (last error: " + lastError + ")")
-                  + ". See the logs in " + dir.root().resolve("logs"));
+                  + ". See the logs in "
+                  + dir.root().resolve("logs"));
         }
         Pause.of(POLL);
       }
@@ -261,7 +284,8 @@ public final class LocalCluster {
       }
       final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
       final StringBuilder text = new StringBuilder();
-      for (final String line : lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())) {
+      for (final String line :
+          lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())) {
         text.append("  ").append(line).append('\n');
       }
       return text.toString();

@@ -16,10 +16,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code cairn cluster restore}: restores every broker of a local cluster from one backup, into
- * the data directories its {@code broker-<i>.yaml} files name. The cluster must be down and every
- * data directory empty (or absent); the files are read as the brokers read them — without the
- * caller's {@code CAIRN_*} variables, which the local cluster's processes do not get either.
+ * {@code cairn cluster restore}: restores every broker of a local cluster from one backup, into the
+ * data directories its {@code broker-<i>.yaml} files name. The cluster must be down and every data
+ * directory empty (or absent); the files are read as the brokers read them — without the caller's
+ * {@code CAIRN_*} variables, which the local cluster's processes do not get either.
  */
 public final class LocalClusterRestore {
   private LocalClusterRestore() {}
@@ -54,8 +54,13 @@ public final class LocalClusterRestore {
       if (running.isPresent()) {
         throw new CliException(
             ExitCode.CONFLICT,
-            "Expected the cluster in " + dir.root() + " to be down, but " + name + " runs (pid "
-                + running.get().pid() + "). Stop it first: cairn cluster down --dir "
+            "Expected the cluster in "
+                + dir.root()
+                + " to be down, but "
+                + name
+                + " runs (pid "
+                + running.get().pid()
+                + "). Stop it first: cairn cluster down --dir "
                 + dir.root());
       }
     }
@@ -66,9 +71,15 @@ public final class LocalClusterRestore {
       if (!file.toFile().isFile()) {
         throw new CliException(
             ExitCode.NOT_FOUND,
-            "Expected " + file + " (broker " + nodeId + " of the cluster in " + dir.root()
+            "Expected "
+                + file
+                + " (broker "
+                + nodeId
+                + " of the cluster in "
+                + dir.root()
                 + "), but it does not exist. Write it, or run cairn cluster up --dir "
-                + dir.root() + " once to have it written");
+                + dir.root()
+                + " once to have it written");
       }
       configs.add(RestoreInputs.readConfig(file, Map.of(), "the configuration"));
       sources.add(file.toString());

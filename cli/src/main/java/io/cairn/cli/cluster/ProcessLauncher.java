@@ -15,10 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Starts {@code cairn} subcommands as detached processes of the same Java installation:
- * {@code [setsid] java <this JVM's options> -cp <this JVM's class path> io.cairn.cli.CairnMain
- * <args>}, stdin from /dev/null, stdout and stderr appended to a log file, in a new session
- * (when {@code setsid} exists) so that Ctrl-C in the terminal does not reach them.
+ * Starts {@code cairn} subcommands as detached processes of the same Java installation: {@code
+ * [setsid] java <this JVM's options> -cp <this JVM's class path> io.cairn.cli.CairnMain <args>},
+ * stdin from /dev/null, stdout and stderr appended to a log file, in a new session (when {@code
+ * setsid} exists) so that Ctrl-C in the terminal does not reach them.
  *
  * <p>The children inherit this process's environment without its {@code CAIRN_*} variables (they
  * would override every broker's configuration alike).
@@ -63,16 +63,18 @@ public final class ProcessLauncher {
   }
 
   /**
-   * This JVM's options for a child: debugger and java agents dropped (they would clash on ports
-   * and files), the export Agrona needs added when missing.
+   * This JVM's options for a child: debugger and java agents dropped (they would clash on ports and
+   * files), the export Agrona needs added when missing.
    */
   static List<String> jvmOptions(final List<String> inputArguments) {
     final List<String> options = new ArrayList<>();
     boolean exported = false;
     for (int i = 0; i < inputArguments.size(); i++) {
       final String arg = inputArguments.get(i);
-      if (arg.startsWith("-agentlib:") || arg.startsWith("-agentpath:")
-          || arg.startsWith("-javaagent:") || arg.startsWith("-Xrunjdwp")) {
+      if (arg.startsWith("-agentlib:")
+          || arg.startsWith("-agentpath:")
+          || arg.startsWith("-javaagent:")
+          || arg.startsWith("-Xrunjdwp")) {
         continue;
       }
       if (arg.contains("jdk.internal.misc")) {

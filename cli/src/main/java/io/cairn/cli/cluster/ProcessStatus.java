@@ -1,7 +1,8 @@
 package io.cairn.cli.cluster;
 
 /**
- * One process of a local cluster as {@code cluster status} (and {@code up}, {@code down}) report it.
+ * One process of a local cluster as {@code cluster status} (and {@code up}, {@code down}) report
+ * it.
  *
  * @param name broker-&lt;i&gt; or gateway
  * @param pid its pid; -1 when none is recorded

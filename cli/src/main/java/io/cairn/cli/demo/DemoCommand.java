@@ -1,9 +1,9 @@
 package io.cairn.cli.demo;
 
 import io.cairn.cli.CairnMain;
-import io.cairn.cli.ClientCommand;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.CliException;
+import io.cairn.cli.ClientCommand;
 import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.admin.BackupCommand;
@@ -46,14 +46,14 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code cairn demo}: a local 3-broker, 3-partition, RF 3 cluster with the filesystem backup
- * store; transfer load; a backup taken under load, followed until COMPLETED; the money check; the
- * cluster stopped; the backup verified (files and state digests); the backup restored into a new
- * cluster, which is started and checked (every account present, money conserved); a summary.
+ * {@code cairn demo}: a local 3-broker, 3-partition, RF 3 cluster with the filesystem backup store;
+ * transfer load; a backup taken under load, followed until COMPLETED; the money check; the cluster
+ * stopped; the backup verified (files and state digests); the backup restored into a new cluster,
+ * which is started and checked (every account present, money conserved); a summary.
  *
- * <p>Steps, each timed: start cluster, fund accounts, transfer load (backup under load from a
- * third of the way in), money check, stop cluster, verify backup, restore into a new cluster,
- * start the restored cluster, check it, stop it. Exit 0 only if every check passed.
+ * <p>Steps, each timed: start cluster, fund accounts, transfer load (backup under load from a third
+ * of the way in), money check, stop cluster, verify backup, restore into a new cluster, start the
+ * restored cluster, check it, stop it. Exit 0 only if every check passed.
  */
 @Command(
     name = "demo",
@@ -81,8 +81,11 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--dir",
       paramLabel = "dir",
-      description = "Where the demo's clusters go; each run gets a fresh run-<time> directory"
-          + " inside (default: " + DEFAULT_DIR + ").")
+      description =
+          "Where the demo's clusters go; each run gets a fresh run-<time> directory"
+              + " inside (default: "
+              + DEFAULT_DIR
+              + ").")
   Path dir = Path.of(DEFAULT_DIR);
 
   @Option(
@@ -106,8 +109,9 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--keep-running",
-      description = "Leave the restored cluster running at the end (stop it with: cairn cluster"
-          + " down --dir <run directory>/restored).")
+      description =
+          "Leave the restored cluster running at the end (stop it with: cairn cluster"
+              + " down --dir <run directory>/restored).")
   boolean keepRunning;
 
   private final List<Step> steps = new ArrayList<>();
@@ -121,7 +125,8 @@ public final class DemoCommand implements Callable<Integer> {
     final CliContext context = root.context();
     final Printer printer = root.printer();
     final LoadSettings settings = loadSettings(context);
-    if (duration.compareTo(Duration.ofSeconds(3)) < 0 || duration.compareTo(Duration.ofHours(1)) > 0) {
+    if (duration.compareTo(Duration.ofSeconds(3)) < 0
+        || duration.compareTo(Duration.ofHours(1)) > 0) {
       throw new ParameterException(
           spec.commandLine(),
           "Expected --duration in [3.0s, 60m00s], but was " + Durations.format(duration));
@@ -134,7 +139,8 @@ public final class DemoCommand implements Callable<Integer> {
     final int replicationFactor = Math.min(brokers, 3);
     final int[] ports = FreePorts.forCluster(HOST, brokers, context.clock().nanos());
     final ClusterLayout layout =
-        ClusterLayout.of(brokers, partitions, replicationFactor, HOST, ports[0], ports[1], ports[2]);
+        ClusterLayout.of(
+            brokers, partitions, replicationFactor, HOST, ports[0], ports[1], ports[2]);
     if (!layout.violations().isEmpty()) {
       throw new ParameterException(spec.commandLine(), String.join("; ", layout.violations()));
     }
@@ -142,8 +148,14 @@ public final class DemoCommand implements Callable<Integer> {
     final LocalCluster cluster = localCluster(runDir, root, printer);
     final LocalCluster restoredCluster = localCluster(runDir.resolve("restored"), root, printer);
     printer.progress(
-        "demo: " + brokers + " brokers, " + partitions + " partitions, replication factor "
-            + replicationFactor + ", filesystem backups, in " + runDir);
+        "demo: "
+            + brokers
+            + " brokers, "
+            + partitions
+            + " partitions, replication factor "
+            + replicationFactor
+            + ", filesystem backups, in "
+            + runDir);
     final DemoSummary summary = new DemoSummary(runDir.toString(), layout.gatewayAddress());
     // The processes run in their own sessions: Ctrl-C reaches only this JVM, so stop them here.
     final Thread stopOnExit =
@@ -177,7 +189,8 @@ public final class DemoCommand implements Callable<Integer> {
               return null;
             });
         summary.conservation =
-            step(printer, "check money conservation", () -> load.checkConservation(funding.total()));
+            step(
+                printer, "check money conservation", () -> load.checkConservation(funding.total()));
       }
       step(printer, "stop cluster", () -> stop(cluster));
       restore(summary, settings, funding, cluster, restoredCluster, layout, printer, context);
@@ -197,11 +210,10 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /**
-   * Verifies backup {@value #BACKUP_ID} (files and state digests), restores it with {@code
-   * cluster restore} into {@code <run>/restored} (the same shape, fresh ports, the first
-   * cluster's backup store), starts that cluster, checks that every account is there and the
-   * money is conserved, and stops it (unless {@code --keep-running}). Runs only when the backup
-   * COMPLETED.
+   * Verifies backup {@value #BACKUP_ID} (files and state digests), restores it with {@code cluster
+   * restore} into {@code <run>/restored} (the same shape, fresh ports, the first cluster's backup
+   * store), starts that cluster, checks that every account is there and the money is conserved, and
+   * stops it (unless {@code --keep-running}). Runs only when the backup COMPLETED.
    */
   private void restore(
       final DemoSummary summary,
@@ -216,8 +228,7 @@ public final class DemoCommand implements Callable<Integer> {
       printer.progress("demo: the backup did not complete; nothing to verify or restore");
       return;
     }
-    final DemoRestore demoRestore =
-        new DemoRestore(cluster.directory(), layout, printer, context);
+    final DemoRestore demoRestore = new DemoRestore(cluster.directory(), layout, printer, context);
     summary.verify =
         step(
             printer,
@@ -239,7 +250,8 @@ public final class DemoCommand implements Callable<Integer> {
         printer,
         "start restored cluster",
         () -> restoredCluster.up(restored.layout(), Duration.ofMinutes(2)));
-    try (CairnClient client = ClientCommand.root(spec).connect(restored.layout().gatewayAddress())) {
+    try (CairnClient client =
+        ClientCommand.root(spec).connect(restored.layout().gatewayAddress())) {
       final LoadGenerator check =
           new LoadGenerator(client, settings, context.clock(), printer::progress);
       summary.restoredConservation =
@@ -278,11 +290,13 @@ public final class DemoCommand implements Callable<Integer> {
       final int partitionCount) {
     final AtomicBoolean stop = new AtomicBoolean();
     final CompletableFuture<LoadResults.Transfers> transfers =
-        CompletableFuture.supplyAsync(() -> load.runTransfers(stop::get), runnable -> {
-          final Thread thread = new Thread(runnable, "cairn-demo-load");
-          thread.setDaemon(true);
-          thread.start();
-        });
+        CompletableFuture.supplyAsync(
+            () -> load.runTransfers(stop::get),
+            runnable -> {
+              final Thread thread = new Thread(runnable, "cairn-demo-load");
+              thread.setDaemon(true);
+              thread.start();
+            });
     try {
       final Duration warmUp = duration.dividedBy(3);
       io.cairn.cli.Pause.of(warmUp);
@@ -300,7 +314,8 @@ public final class DemoCommand implements Callable<Integer> {
       summary.backupMs = (context.clock().nanos() - started) / 1_000_000;
       summary.backupDuringLoad = !transfers.isDone();
       final java.io.ByteArrayOutputStream status = new java.io.ByteArrayOutputStream();
-      BackupCommand.printStatus(info, new PrintStream(status, true, java.nio.charset.StandardCharsets.UTF_8));
+      BackupCommand.printStatus(
+          info, new PrintStream(status, true, java.nio.charset.StandardCharsets.UTF_8));
       printer.progress(status.toString(java.nio.charset.StandardCharsets.UTF_8).stripTrailing());
       summary.transfers = join(transfers);
     } catch (final RuntimeException e) {
@@ -310,11 +325,11 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /**
-   * Takes the backup, sending it again while the cluster answers UNAVAILABLE, RESOURCE_EXHAUSTED
-   * or DEADLINE_EXCEEDED (the log may be full under load). Once an attempt failed, some partitions
-   * may have created the checkpoint already; when a later attempt finds every partition at this
-   * id (ALREADY_EXISTS), the backup was taken. No one else takes backups in the demo's fresh
-   * cluster, so that answer can only come from this command's own attempts.
+   * Takes the backup, sending it again while the cluster answers UNAVAILABLE, RESOURCE_EXHAUSTED or
+   * DEADLINE_EXCEEDED (the log may be full under load). Once an attempt failed, some partitions may
+   * have created the checkpoint already; when a later attempt finds every partition at this id
+   * (ALREADY_EXISTS), the backup was taken. No one else takes backups in the demo's fresh cluster,
+   * so that answer can only come from this command's own attempts.
    *
    * @return the number of partitions the backup covers
    */
@@ -343,7 +358,12 @@ public final class DemoCommand implements Callable<Integer> {
         }
         retried = true;
         printer.progress(
-            "demo: backup " + BACKUP_ID + " not taken yet (" + e.code() + ": " + e.getMessage()
+            "demo: backup "
+                + BACKUP_ID
+                + " not taken yet ("
+                + e.code()
+                + ": "
+                + e.getMessage()
                 + "); sending it again");
         io.cairn.cli.Pause.of(Duration.ofMillis(250));
       }

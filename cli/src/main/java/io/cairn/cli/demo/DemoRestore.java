@@ -21,9 +21,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The demo's restore half, with the commands' own code: {@code backup verify} of the backup in
- * the first cluster's store, then {@code cluster restore} into a new cluster directory whose
- * brokers use that store and fresh ports.
+ * The demo's restore half, with the commands' own code: {@code backup verify} of the backup in the
+ * first cluster's store, then {@code cluster restore} into a new cluster directory whose brokers
+ * use that store and fresh ports.
  */
 final class DemoRestore {
   private final ClusterDirectory source;
@@ -81,7 +81,9 @@ final class DemoRestore {
     final ClusterDirectory dir = cluster.directory();
     dir.writeLayout(layout);
     printer.progress(
-        "demo: restoring into " + dir.root() + ", its brokers reading backups from "
+        "demo: restoring into "
+            + dir.root()
+            + ", its brokers reading backups from "
             + source.backups());
     for (final Path file : ClusterConfigFiles.writeMissing(dir, layout, source.backups())) {
       printer.progress("demo: wrote " + file);

@@ -80,7 +80,9 @@ final class DemoSummary {
     restore.put("backupBytes", backupBytes());
     restore.put(
         "result",
-        restored == null ? null : RestoreReports.restoreDocument(restored, Duration.ofMillis(restoreMs)));
+        restored == null
+            ? null
+            : RestoreReports.restoreDocument(restored, Duration.ofMillis(restoreMs)));
     restore.put("conservation", restoredConservation);
     doc.put("restore", restore);
     return doc;
@@ -101,7 +103,11 @@ final class DemoSummary {
     if (backup != null) {
       out.println();
       out.println(
-          "Backup " + backup.backupId() + " taken under load: " + backup.state() + " after "
+          "Backup "
+              + backup.backupId()
+              + " taken under load: "
+              + backup.state()
+              + " after "
               + Durations.format(Duration.ofMillis(backupMs))
               + (backupDuringLoad ? " (the load was still running)" : ""));
       BackupCommand.printStatus(backup, out);
@@ -114,9 +120,17 @@ final class DemoSummary {
       out.println();
       final long bytes = restored.stream().mapToLong(RestoreResult::totalBytes).sum();
       out.println(
-          "Restore: backup " + restored.get(0).backupId() + " (" + Formats.bytes(backupBytes())
-              + ") restored into " + restored.size() + " brokers (" + Formats.bytes(bytes)
-              + " written) in " + Durations.format(Duration.ofMillis(restoreMs)) + ", in "
+          "Restore: backup "
+              + restored.get(0).backupId()
+              + " ("
+              + Formats.bytes(backupBytes())
+              + ") restored into "
+              + restored.size()
+              + " brokers ("
+              + Formats.bytes(bytes)
+              + " written) in "
+              + Durations.format(Duration.ofMillis(restoreMs))
+              + ", in "
               + restoredDir);
     }
     if (restoredConservation != null) {
@@ -124,9 +138,13 @@ final class DemoSummary {
           "Restored cluster: every one of "
               + (funding == null ? "?" : Integer.toString(funding.accounts()))
               + " accounts present; money "
-              + (restoredConservation.conserved() ? "conserved" : "NOT conserved") + ": sum of"
-              + " balances " + restoredConservation.actual() + ", deposited "
-              + restoredConservation.expected() + ".");
+              + (restoredConservation.conserved() ? "conserved" : "NOT conserved")
+              + ": sum of"
+              + " balances "
+              + restoredConservation.actual()
+              + ", deposited "
+              + restoredConservation.expected()
+              + ".");
     }
   }
 }

@@ -79,16 +79,20 @@ public final class LoadCommand extends ClientCommand {
   @Option(
       names = "--settle-timeout",
       paramLabel = "duration",
-      description = "Longest wait for cross-partition credits before the money check fails"
-          + " (default: 30s).")
+      description =
+          "Longest wait for cross-partition credits before the money check fails"
+              + " (default: 30s).")
   Duration settleTimeout = Duration.ofSeconds(30);
 
   @Option(
       names = "--retry-max-attempts",
       paramLabel = "n",
-      description = "Sends of one call at most while the gateway answers RESOURCE_EXHAUSTED, with"
-          + " backoff 10 ms .. 500 ms and full jitter, within --request-timeout; 1 = no retry"
-          + " (default: " + RetryPolicy.DEFAULT_MAX_ATTEMPTS + ").")
+      description =
+          "Sends of one call at most while the gateway answers RESOURCE_EXHAUSTED, with"
+              + " backoff 10 ms .. 500 ms and full jitter, within --request-timeout; 1 = no retry"
+              + " (default: "
+              + RetryPolicy.DEFAULT_MAX_ATTEMPTS
+              + ").")
   int retryMaxAttempts = RetryPolicy.DEFAULT_MAX_ATTEMPTS;
 
   private LoadSettings settings;
@@ -144,12 +148,23 @@ public final class LoadCommand extends ClientCommand {
     final LoadResults.Latency l = t.latency();
     if (report.settings() != null) {
       out.println(
-          "Load: " + report.settings().accounts() + " accounts, "
-              + report.settings().ratePerSecond() + " transfers/s for "
-              + Durations.format(report.settings().duration()) + ", seed "
+          "Load: "
+              + report.settings().accounts()
+              + " accounts, "
+              + report.settings().ratePerSecond()
+              + " transfers/s for "
+              + Durations.format(report.settings().duration())
+              + ", seed "
               + report.settings().seed());
     }
-    Table.of("sent", "acknowledged", "rejected", "failed", "retried", "retries", "throughput/s",
+    Table.of(
+            "sent",
+            "acknowledged",
+            "rejected",
+            "failed",
+            "retried",
+            "retries",
+            "throughput/s",
             "elapsed")
         .row(
             t.sent(),
@@ -175,20 +190,28 @@ public final class LoadCommand extends ClientCommand {
     }
     out.println();
     if (t.retried() > 0) {
-      out.println("Retried: transfers the gateway answered RESOURCE_EXHAUSTED (nothing written)"
-          + " and the client sent again; each also counts by its last answer.");
+      out.println(
+          "Retried: transfers the gateway answered RESOURCE_EXHAUSTED (nothing written)"
+              + " and the client sent again; each also counts by its last answer.");
     }
     if (t.generatorCpuMsPerAcknowledged() >= 0) {
-      out.println(String.format(Locale.ROOT,
-          "load generator CPU: %.3f ms per acknowledged request (%.0f ms in %s, every thread of"
-              + " this process)",
-          t.generatorCpuMsPerAcknowledged(), t.generatorCpuMs(),
-          Durations.format(Duration.ofMillis(t.elapsedMs()))));
+      out.println(
+          String.format(
+              Locale.ROOT,
+              "load generator CPU: %.3f ms per acknowledged request (%.0f ms in %s, every thread of"
+                  + " this process)",
+              t.generatorCpuMsPerAcknowledged(),
+              t.generatorCpuMs(),
+              Durations.format(Duration.ofMillis(t.elapsedMs()))));
     }
     final LoadResults.Conservation c = report.conservation();
     out.println(
-        (c.conserved() ? "Money conserved: " : "Money NOT conserved: ") + "sum of balances "
-            + c.actual() + ", deposited " + c.expected() + ".");
+        (c.conserved() ? "Money conserved: " : "Money NOT conserved: ")
+            + "sum of balances "
+            + c.actual()
+            + ", deposited "
+            + c.expected()
+            + ".");
   }
 
   private static String ms(final double value) {

@@ -40,9 +40,9 @@ import org.HdrHistogram.Histogram;
  * <p>Rate: transfer {@code i} is due at {@code start + i / rate}; the sender parks until then and
  * waits for a free in-flight slot; it stops when the duration has passed (a cluster that cannot
  * keep up gets fewer transfers). Latency is measured from the due time, so a cluster that cannot
- * keep up shows it in the percentiles instead of hiding it (coordinated omission); service
- * latency from the moment each call was sent. Transfers are picked with a {@link
- * SplittableRandom} seeded from the settings.
+ * keep up shows it in the percentiles instead of hiding it (coordinated omission); service latency
+ * from the moment each call was sent. Transfers are picked with a {@link SplittableRandom} seeded
+ * from the settings.
  *
  * <p>The client sends a call answered with RESOURCE_EXHAUSTED again itself (its {@link
  * io.cairn.client.RetryPolicy}); the transfers it had to resend and its resends are counted apart
@@ -102,8 +102,8 @@ public final class LoadGenerator {
   }
 
   /**
-   * Creates the accounts (an existing one is fine) and deposits the initial balance into each,
-   * then reads every balance back.
+   * Creates the accounts (an existing one is fine) and deposits the initial balance into each, then
+   * reads every balance back.
    *
    * @throws CliException (exit 3) if the cluster stays unavailable, (exit 1) if an account ends
    *     with another balance than one deposit
@@ -113,8 +113,15 @@ public final class LoadGenerator {
     final AtomicLong retries = new AtomicLong();
     final int n = settings.accounts();
     progress.accept(
-        "load: creating and funding " + n + " accounts (" + settings.accountId(0) + ".."
-            + settings.accountId(n - 1) + ") with " + settings.initialBalance() + " each");
+        "load: creating and funding "
+            + n
+            + " accounts ("
+            + settings.accountId(0)
+            + ".."
+            + settings.accountId(n - 1)
+            + ") with "
+            + settings.initialBalance()
+            + " each");
     retrying(
         "create account",
         n,
@@ -138,16 +145,25 @@ public final class LoadGenerator {
       if (balances[i] != settings.initialBalance()) {
         throw new CliException(
             ExitCode.FAILED,
-            "Expected account " + settings.accountId(i) + " to hold its deposit "
-                + settings.initialBalance() + " after funding, but it holds " + balances[i]
+            "Expected account "
+                + settings.accountId(i)
+                + " to hold its deposit "
+                + settings.initialBalance()
+                + " after funding, but it holds "
+                + balances[i]
                 + ". Use a fresh --account-prefix.");
       }
       total += balances[i];
     }
     final long elapsedMs = (clock.nanos() - started) / 1_000_000;
     progress.accept(
-        "load: funded " + n + " accounts with " + total + " in total ("
-            + Durations.format(Duration.ofMillis(elapsedMs)) + ")");
+        "load: funded "
+            + n
+            + " accounts with "
+            + total
+            + " in total ("
+            + Durations.format(Duration.ofMillis(elapsedMs))
+            + ")");
     return new LoadResults.Funding(n, total, retries.get(), elapsedMs);
   }
 
@@ -173,9 +189,14 @@ public final class LoadGenerator {
     long nextProgress = start + PROGRESS_INTERVAL.toNanos();
     long sent = 0;
     progress.accept(
-        "load: " + settings.ratePerSecond() + " transfers/s for "
-            + Durations.format(settings.duration()) + ", at most " + settings.maxInFlight()
-            + " in flight, seed " + settings.seed());
+        "load: "
+            + settings.ratePerSecond()
+            + " transfers/s for "
+            + Durations.format(settings.duration())
+            + ", at most "
+            + settings.maxInFlight()
+            + " in flight, seed "
+            + settings.seed());
     while (!stop.getAsBoolean()) {
       final long due = start + (long) (sent * nanosPerTransfer);
       final long now = clock.nanos();
@@ -267,15 +288,24 @@ public final class LoadGenerator {
         break;
       }
       progress.accept(
-          "load: balances add up to " + actual + ", expected " + expectedTotal
+          "load: balances add up to "
+              + actual
+              + ", expected "
+              + expectedTotal
               + "; waiting for credits in flight");
       Pause.of(SETTLE_POLL);
     }
     final long elapsedMs = (clock.nanos() - started) / 1_000_000;
     final boolean conserved = actual == expectedTotal;
     progress.accept(
-        "load: money " + (conserved ? "conserved" : "NOT conserved") + ": sum of "
-            + settings.accounts() + " balances " + actual + ", deposited " + expectedTotal);
+        "load: money "
+            + (conserved ? "conserved" : "NOT conserved")
+            + ": sum of "
+            + settings.accounts()
+            + " balances "
+            + actual
+            + ", deposited "
+            + expectedTotal);
     return new LoadResults.Conservation(expectedTotal, actual, conserved, reads, elapsedMs);
   }
 
@@ -319,9 +349,13 @@ public final class LoadGenerator {
               throw new CompletionException(
                   new CliException(
                       ExitCode.FAILED,
-                      "Expected account " + account.accountId() + " to hold 0 or "
-                          + settings.initialBalance() + " while funding, but it holds "
-                          + account.balance() + ". Use a fresh --account-prefix."));
+                      "Expected account "
+                          + account.accountId()
+                          + " to hold 0 or "
+                          + settings.initialBalance()
+                          + " while funding, but it holds "
+                          + account.balance()
+                          + ". Use a fresh --account-prefix."));
             });
   }
 
@@ -401,8 +435,15 @@ public final class LoadGenerator {
     if (!pending.isEmpty()) {
       throw new CliException(
           ExitCode.UNAVAILABLE,
-          "Expected every " + what + " to succeed within " + FUNDING_ATTEMPTS + " attempts, but "
-              + pending.size() + " did not (last error: " + describe(lastError) + ")");
+          "Expected every "
+              + what
+              + " to succeed within "
+              + FUNDING_ATTEMPTS
+              + " attempts, but "
+              + pending.size()
+              + " did not (last error: "
+              + describe(lastError)
+              + ")");
     }
   }
 
@@ -411,7 +452,11 @@ public final class LoadGenerator {
         failure instanceof CairnClientException e ? ExitCode.of(e.code()) : ExitCode.FAILED;
     return new CliException(
         code,
-        "Expected " + what + " of " + settings.accountId(index) + " to succeed, but it failed: "
+        "Expected "
+            + what
+            + " of "
+            + settings.accountId(index)
+            + " to succeed, but it failed: "
             + describe(failure),
         failure);
   }
@@ -432,7 +477,9 @@ public final class LoadGenerator {
       final Map<String, LongAdder> errors) {
     final Throwable cause = unwrap(error);
     final String code =
-        cause instanceof CairnClientException e ? e.code().name() : cause.getClass().getSimpleName();
+        cause instanceof CairnClientException e
+            ? e.code().name()
+            : cause.getClass().getSimpleName();
     if (cause instanceof CairnClientException e
         && (e.code() == ErrorCode.FAILED_PRECONDITION || e.code() == ErrorCode.NOT_FOUND)) {
       rejected.increment();
@@ -515,12 +562,15 @@ public final class LoadGenerator {
   /** Waits until every in-flight call answered (all permits back). */
   private void drain(final Semaphore slots) {
     try {
-      if (!slots.tryAcquire(settings.maxInFlight(), DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!slots.tryAcquire(
+          settings.maxInFlight(), DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new CliException(
             ExitCode.UNAVAILABLE,
             "Expected every call in flight to be answered within "
-                + Durations.format(DRAIN_TIMEOUT) + ", but "
-                + (settings.maxInFlight() - slots.availablePermits()) + " were not");
+                + Durations.format(DRAIN_TIMEOUT)
+                + ", but "
+                + (settings.maxInFlight() - slots.availablePermits())
+                + " were not");
       }
       slots.release(settings.maxInFlight());
     } catch (final InterruptedException e) {

@@ -17,8 +17,8 @@ public final class LoadResults {
   public record Funding(int accounts, long total, long retries, long elapsedMs) {}
 
   /**
-   * Latency of acknowledged transfers, in milliseconds, measured from the moment each transfer
-   * was due to be sent (so time spent waiting for an in-flight slot counts).
+   * Latency of acknowledged transfers, in milliseconds, measured from the moment each transfer was
+   * due to be sent (so time spent waiting for an in-flight slot counts).
    */
   public record Latency(double p50Ms, double p90Ms, double p99Ms, double maxMs, long count) {}
 
@@ -28,10 +28,11 @@ public final class LoadResults {
    * @param sent transfers sent
    * @param acknowledged accepted by the cluster
    * @param rejected refused by the ledger (insufficient funds); the money did not move
-   * @param failed not answered with success or rejection (unavailable, deadline exceeded:
-   *     outcome unknown; RESOURCE_EXHAUSTED after the client's last attempt: not applied)
+   * @param failed not answered with success or rejection (unavailable, deadline exceeded: outcome
+   *     unknown; RESOURCE_EXHAUSTED after the client's last attempt: not applied)
    * @param retried transfers the client sent more than once because the gateway answered
-   *     RESOURCE_EXHAUSTED (each also counts as acknowledged, rejected or failed by its last answer)
+   *     RESOURCE_EXHAUSTED (each also counts as acknowledged, rejected or failed by its last
+   *     answer)
    * @param retries how many times the client sent transfers again after RESOURCE_EXHAUSTED
    * @param errors failures and rejections by error code
    * @param elapsedMs from the first send to the last answer

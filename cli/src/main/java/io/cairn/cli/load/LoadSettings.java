@@ -64,7 +64,8 @@ public record LoadSettings(
         violations, "--settle-timeout", settleTimeout, Duration.ZERO, Duration.ofMinutes(10));
     if (!accountPrefix.matches(PREFIX_PATTERN)) {
       violations.add(
-          "Expected --account-prefix to be 1 to 48 of [A-Za-z0-9._-], but was '" + accountPrefix
+          "Expected --account-prefix to be 1 to 48 of [A-Za-z0-9._-], but was '"
+              + accountPrefix
               + "'");
     }
     return violations;
@@ -100,8 +101,14 @@ public record LoadSettings(
       final Duration max) {
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       out.add(
-          "Expected " + name + " in [" + Durations.format(min) + ", " + Durations.format(max)
-              + "], but was " + Durations.format(value));
+          "Expected "
+              + name
+              + " in ["
+              + Durations.format(min)
+              + ", "
+              + Durations.format(max)
+              + "], but was "
+              + Durations.format(value));
     }
   }
 }

@@ -4,8 +4,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
 /**
- * CPU time this JVM has used so far, every thread together (the sender, gRPC and netty threads,
- * the garbage collector and the JIT compiler): what running the load generator itself costs.
+ * CPU time this JVM has used so far, every thread together (the sender, gRPC and netty threads, the
+ * garbage collector and the JIT compiler): what running the load generator itself costs.
  */
 final class ProcessCpu {
   private ProcessCpu() {}

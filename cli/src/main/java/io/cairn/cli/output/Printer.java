@@ -10,8 +10,8 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Where a command's output goes. The result goes to stdout, once per command: as tables (or
- * lines) drawn by the command, or as one JSON document (with {@code --output json}). Progress and
+ * Where a command's output goes. The result goes to stdout, once per command: as tables (or lines)
+ * drawn by the command, or as one JSON document (with {@code --output json}). Progress and
  * diagnostics go to stderr in both formats, so stdout stays parseable.
  */
 public final class Printer {

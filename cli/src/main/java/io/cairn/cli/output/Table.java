@@ -49,7 +49,11 @@ public final class Table {
   public Table row(final Object... cells) {
     if (cells.length != headers.size()) {
       throw new IllegalArgumentException(
-          "Expected " + headers.size() + " cells, but got " + cells.length + " "
+          "Expected "
+              + headers.size()
+              + " cells, but got "
+              + cells.length
+              + " "
               + Arrays.toString(cells));
     }
     final List<String> row = new ArrayList<>(cells.length);

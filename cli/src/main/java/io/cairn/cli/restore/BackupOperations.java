@@ -70,8 +70,8 @@ public final class BackupOperations {
 
   /**
    * Restores every node of one cluster from the same backup; every data directory must be empty
-   * before any is written, and a failure empties the ones already restored. Every node must use
-   * the same backup store (the store of the first is opened).
+   * before any is written, and a failure empties the ones already restored. Every node must use the
+   * same backup store (the store of the first is opened).
    *
    * @param sources names each configuration in messages, by index
    * @throws CliException exit 2 if the nodes name different stores; else the failure's exit code
@@ -103,7 +103,9 @@ public final class BackupOperations {
         throw new CliException(
             ExitCode.USAGE,
             "Expected every broker to use one backup store, but the backup settings of "
-                + sources.get(i) + " differ from those of " + sources.get(0)
+                + sources.get(i)
+                + " differ from those of "
+                + sources.get(0)
                 + ". Give them the same backup.* settings, or restore each node with: cairn"
                 + " restore --config <file>");
       }
@@ -123,8 +125,8 @@ public final class BackupOperations {
    *
    * @param scratchDirectory where partitions are downloaded and rebuilt (must be empty or absent;
    *     unused when {@code quick}); when null, a temporary directory that is removed afterwards
-   * @throws CliException with the exit code of the failure's kind (a backup that does not verify
-   *     is a report, not a failure)
+   * @throws CliException with the exit code of the failure's kind (a backup that does not verify is
+   *     a report, not a failure)
    */
   public static VerifyReport verify(
       final BrokerConfig config,

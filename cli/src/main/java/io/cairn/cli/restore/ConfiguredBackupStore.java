@@ -16,10 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The backup store a broker's configuration names ({@code backup.store}: {@code fs} or {@code
- * s3}), opened as the broker opens it — the same store classes and settings, its own threads —
- * so that a backup can be restored or verified without a running broker. {@link #close()} closes
- * the store and stops its threads.
+ * The backup store a broker's configuration names ({@code backup.store}: {@code fs} or {@code s3}),
+ * opened as the broker opens it — the same store classes and settings, its own threads — so that a
+ * backup can be restored or verified without a running broker. {@link #close()} closes the store
+ * and stops its threads.
  */
 public final class ConfiguredBackupStore implements AutoCloseable {
   private final BackupStore store;
@@ -36,8 +36,8 @@ public final class ConfiguredBackupStore implements AutoCloseable {
    * @param source names the configuration in messages, e.g. the file
    * @param threads threads running the store's blocking work; at least the partitions handled at
    *     once (the broker uses {@code backup.uploadConcurrency})
-   * @throws CliException exit 2 if no store is configured or its settings do not work (a base
-   *     path that is not a directory), exit 1 if the S3 store cannot be opened
+   * @throws CliException exit 2 if no store is configured or its settings do not work (a base path
+   *     that is not a directory), exit 1 if the S3 store cannot be opened
    */
   public static ConfiguredBackupStore open(
       final BrokerConfig config,
@@ -49,7 +49,9 @@ public final class ConfiguredBackupStore implements AutoCloseable {
     if (!backup.active()) {
       throw new CliException(
           ExitCode.USAGE,
-          "Expected a backup store in " + source + ", but "
+          "Expected a backup store in "
+              + source
+              + ", but "
               + (backup.enabled() ? "backup.store is none" : "backup.enabled is false")
               + ". Configure the store the backup was taken to (backup.store: fs or s3)");
     }
@@ -68,15 +70,24 @@ public final class ConfiguredBackupStore implements AutoCloseable {
       executor.shutdownNow();
       throw new CliException(
           ExitCode.USAGE,
-          e.getMessage() + " (configuration keys backup." + backup.store().name().toLowerCase(
-              java.util.Locale.ROOT) + ".* in " + source + ")",
+          e.getMessage()
+              + " (configuration keys backup."
+              + backup.store().name().toLowerCase(java.util.Locale.ROOT)
+              + ".* in "
+              + source
+              + ")",
           e);
     } catch (final RuntimeException e) {
       executor.shutdownNow();
       throw new CliException(
           ExitCode.FAILED,
-          "Expected to open the " + backup.store() + " backup store of " + source + ", but "
-              + e.getMessage() + " (configuration keys backup.s3.*)",
+          "Expected to open the "
+              + backup.store()
+              + " backup store of "
+              + source
+              + ", but "
+              + e.getMessage()
+              + " (configuration keys backup.s3.*)",
           e);
     }
   }

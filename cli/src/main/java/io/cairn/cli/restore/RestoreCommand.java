@@ -2,9 +2,8 @@ package io.cairn.cli.restore;
 
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.cli.CairnMain;
-import io.cairn.cli.ClientCommand;
 import io.cairn.cli.CliContext;
-import io.cairn.cli.ExitCode;
+import io.cairn.cli.ClientCommand;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.RestoreResult;
 import java.nio.file.Path;
@@ -58,8 +57,9 @@ public final class RestoreCommand implements Callable<Integer> {
 
   @Option(
       names = "--allow-partial",
-      description = "Restore the partitions that verify and skip (and report) those that do not;"
-          + " exit 1 if any was skipped. Refusals of the whole backup still refuse everything.")
+      description =
+          "Restore the partitions that verify and skip (and report) those that do not;"
+              + " exit 1 if any was skipped. Refusals of the whole backup still refuse everything.")
   boolean allowPartial;
 
   @Override

@@ -47,7 +47,8 @@ public final class RestoreInputs {
       final Path file, final Map<String, String> env, final String option) {
     if (!Files.isRegularFile(file)) {
       throw new CliException(
-          ExitCode.USAGE, "Expected " + option + " to name a readable file, but " + file + " is none");
+          ExitCode.USAGE,
+          "Expected " + option + " to name a readable file, but " + file + " is none");
     }
     try {
       return BrokerConfigReader.read(file, env);

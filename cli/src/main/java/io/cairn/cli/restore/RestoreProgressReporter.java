@@ -53,13 +53,18 @@ public final class RestoreProgressReporter implements RestoreListener {
       return;
     }
     printer.progress(
-        operation + ": backup " + plan.backupId()
+        operation
+            + ": backup "
+            + plan.backupId()
             + plan.nodeId().map(id -> " for node " + id + " into " + plan.directory()).orElse("")
             + ": partitions "
             + plan.partitions().stream()
                 .map(p -> p.partitionId() + " (from node " + p.source().nodeId() + ")")
                 .collect(Collectors.joining(", "))
-            + ", " + plan.totalFiles() + " files, " + Formats.bytes(plan.totalBytes()));
+            + ", "
+            + plan.totalFiles()
+            + " files, "
+            + Formats.bytes(plan.totalBytes()));
   }
 
   @Override
@@ -75,8 +80,7 @@ public final class RestoreProgressReporter implements RestoreListener {
       printer.event(progressEvent(operation, nodeId, progress));
     } else {
       printer.progress(
-          operation + ": " + nodeId.map(id -> "node " + id + " ").orElse("")
-              + progress.describe());
+          operation + ": " + nodeId.map(id -> "node " + id + " ").orElse("") + progress.describe());
     }
   }
 
@@ -108,8 +112,8 @@ public final class RestoreProgressReporter implements RestoreListener {
 
   /**
    * {@code {"event":"progress", "operation", "nodeId", "partitionId", "phase", "bytesDone",
-   * "bytesTotal", "filesDone", "fileCount", "bytesPerSecond", "etaMs", "elapsedMs"}}; {@code
-   * etaMs} is null until a rate is known.
+   * "bytesTotal", "filesDone", "fileCount", "bytesPerSecond", "etaMs", "elapsedMs"}}; {@code etaMs}
+   * is null until a rate is known.
    */
   static Map<String, Object> progressEvent(
       final String operation, final Optional<Integer> nodeId, final PartitionProgress progress) {

@@ -32,8 +32,8 @@ public final class RestoreReports {
 
   /**
    * {@code {"backupId", "durationMs", "totalBytes", "complete", "nodes": [{"nodeId",
-   * "dataDirectory", "durationMs", "partitions": [...], "skipped": [{"partitionId", "kind",
-   * "file", "reason"}]}]}}.
+   * "dataDirectory", "durationMs", "partitions": [...], "skipped": [{"partitionId", "kind", "file",
+   * "reason"}]}]}}.
    */
   public static Map<String, Object> restoreDocument(
       final List<RestoreResult> results, final Duration took) {
@@ -81,25 +81,39 @@ public final class RestoreReports {
   }
 
   /**
-   * A summary line and one row per restored partition of every node; then the skipped partitions
-   * of a partial restore, each with its reason.
+   * A summary line and one row per restored partition of every node; then the skipped partitions of
+   * a partial restore, each with its reason.
    */
   public static void printRestore(
       final List<RestoreResult> results, final Duration took, final PrintStream out) {
     final long bytes = results.stream().mapToLong(RestoreResult::totalBytes).sum();
     final int partitions = results.stream().mapToInt(r -> r.partitions().size()).sum();
     out.println(
-        "Restored backup " + (results.isEmpty() ? "-" : results.get(0).backupId()) + " into "
+        "Restored backup "
+            + (results.isEmpty() ? "-" : results.get(0).backupId())
+            + " into "
             + (results.size() == 1
                 ? results.get(0).dataDirectory() + " (node " + results.get(0).nodeId() + ")"
                 : results.size() + " nodes")
-            + ": " + partitions + " partitions, " + Formats.bytes(bytes) + " in "
-            + Durations.format(took) + ".");
+            + ": "
+            + partitions
+            + " partitions, "
+            + Formats.bytes(bytes)
+            + " in "
+            + Durations.format(took)
+            + ".");
     out.println();
     final Table table =
         Table.of(
-            "node", "partition", "from node", "checkpoint position", "snapshot", "files", "size",
-            "log indexes", "dropped records");
+            "node",
+            "partition",
+            "from node",
+            "checkpoint position",
+            "snapshot",
+            "files",
+            "size",
+            "log indexes",
+            "dropped records");
     for (final RestoreResult result : results) {
       for (final PartitionRestoreResult p : result.partitions()) {
         table.row(
@@ -118,8 +132,11 @@ public final class RestoreReports {
     out.println();
     final long skipped = results.stream().mapToLong(r -> r.skipped().size()).sum();
     if (skipped > 0) {
-      out.println("SKIPPED " + skipped + " partitions (no copy verified; they start without data:"
-          + " from their other replicas if one holds it, else empty):");
+      out.println(
+          "SKIPPED "
+              + skipped
+              + " partitions (no copy verified; they start without data:"
+              + " from their other replicas if one holds it, else empty):");
       final Table skippedTable = Table.of("node", "partition", "kind", "file");
       for (final RestoreResult result : results) {
         for (final SkippedPartition s : result.skipped()) {
@@ -129,8 +146,8 @@ public final class RestoreReports {
       skippedTable.print(out);
       for (final RestoreResult result : results) {
         for (final SkippedPartition s : result.skipped()) {
-          out.println("node " + result.nodeId() + " partition " + s.partitionId() + ": "
-              + s.reason());
+          out.println(
+              "node " + result.nodeId() + " partition " + s.partitionId() + ": " + s.reason());
         }
       }
       out.println();
@@ -196,26 +213,50 @@ public final class RestoreReports {
   /** One row per partition, what is wrong below the table, then the verdict. */
   public static void printVerify(final VerifyReport report, final PrintStream out) {
     out.println(
-        "Backup " + report.backupId() + ": " + report.partitionCount() + " partitions, "
-            + (report.quick() ? "files checked (--quick: no state rebuild)"
+        "Backup "
+            + report.backupId()
+            + ": "
+            + report.partitionCount()
+            + " partitions, "
+            + (report.quick()
+                ? "files checked (--quick: no state rebuild)"
                 : "files checked and every partition's state rebuilt"));
     out.println();
     final Table table =
         report.quick()
             ? Table.of("partition", "from node", "files", "size", "checksums", "result")
             : Table.of(
-                "partition", "from node", "files", "size", "checksums", "expected digest",
-                "actual digest", "digest", "result");
+                "partition",
+                "from node",
+                "files",
+                "size",
+                "checksums",
+                "expected digest",
+                "actual digest",
+                "digest",
+                "result");
     for (final PartitionVerification p : report.partitions()) {
       final String result = p.isClean(report.quick()) ? "clean" : "NOT CLEAN";
       final String checksums = p.checksumsMatch() ? "OK" : "MISMATCH";
       if (report.quick()) {
-        table.row(p.partitionId(), p.source().nodeId(), p.filesChecked(),
-            Formats.bytes(p.bytesChecked()), checksums, result);
+        table.row(
+            p.partitionId(),
+            p.source().nodeId(),
+            p.filesChecked(),
+            Formats.bytes(p.bytesChecked()),
+            checksums,
+            result);
       } else {
-        table.row(p.partitionId(), p.source().nodeId(), p.filesChecked(),
-            Formats.bytes(p.bytesChecked()), checksums, p.expectedDigest(),
-            p.actualDigest().orElse("-"), digestResult(false, p), result);
+        table.row(
+            p.partitionId(),
+            p.source().nodeId(),
+            p.filesChecked(),
+            Formats.bytes(p.bytesChecked()),
+            checksums,
+            p.expectedDigest(),
+            p.actualDigest().orElse("-"),
+            digestResult(false, p),
+            result);
       }
     }
     table.print(out);
@@ -237,10 +278,14 @@ public final class RestoreReports {
     final long bad = report.partitions().stream().filter(p -> !p.isClean(report.quick())).count();
     if (bad == 0) {
       return "Verdict: CLEAN — every file"
-          + (report.quick() ? "'s size and checksum match (state not rebuilt)."
+          + (report.quick()
+              ? "'s size and checksum match (state not rebuilt)."
               : " matches and every partition's rebuilt state has the recorded digest.");
     }
-    return "Verdict: NOT CLEAN — " + bad + " of " + report.partitions().size()
+    return "Verdict: NOT CLEAN — "
+        + bad
+        + " of "
+        + report.partitions().size()
         + " partitions do not match. Restore another backup or take a new one; a partial restore"
         + " would lose the partitions above.";
   }

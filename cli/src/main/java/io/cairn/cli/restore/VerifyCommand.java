@@ -2,8 +2,8 @@ package io.cairn.cli.restore;
 
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.cli.CairnMain;
-import io.cairn.cli.ClientCommand;
 import io.cairn.cli.CliContext;
+import io.cairn.cli.ClientCommand;
 import io.cairn.cli.ExitCode;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.VerifyReport;
@@ -47,8 +47,9 @@ public final class VerifyCommand implements Callable<Integer> {
   @Option(
       names = "--scratch-dir",
       paramLabel = "dir",
-      description = "Where partitions are downloaded and rebuilt; empty or absent (default: a"
-          + " temporary directory, removed afterwards).")
+      description =
+          "Where partitions are downloaded and rebuilt; empty or absent (default: a"
+              + " temporary directory, removed afterwards).")
   Path scratchDir;
 
   @Override

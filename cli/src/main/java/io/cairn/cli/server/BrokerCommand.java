@@ -5,9 +5,9 @@ import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.broker.node.NodeDescriptorMismatchException;
 import io.cairn.cli.CairnMain;
-import io.cairn.cli.ClientCommand;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.CliException;
+import io.cairn.cli.ClientCommand;
 import io.cairn.cli.ExitCode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +53,8 @@ public final class BrokerCommand implements Callable<Integer> {
     final Path file = context.resolve(config);
     if (!Files.isRegularFile(file)) {
       throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "Expected --config to name a readable file, but " + file + " is none");
+          spec.commandLine(),
+          "Expected --config to name a readable file, but " + file + " is none");
     }
     ProcessLogging.serverDefaults();
     final BrokerConfig brokerConfig;
@@ -91,9 +92,15 @@ public final class BrokerCommand implements Callable<Integer> {
       log.error("Node {} failed to start", broker.nodeId(), e);
       throw new CliException(ExitCode.FAILED, "The broker failed to start: " + e, e);
     }
-    context.err().println(
-        "Broker " + broker.nodeId() + " started: transport " + broker.transportAddress()
-            + ", management " + broker.managementAddress().map(Object::toString).orElse("off"));
+    context
+        .err()
+        .println(
+            "Broker "
+                + broker.nodeId()
+                + " started: transport "
+                + broker.transportAddress()
+                + ", management "
+                + broker.managementAddress().map(Object::toString).orElse("off"));
     try {
       stopped.await();
     } catch (final InterruptedException e) {

@@ -1,8 +1,8 @@
 package io.cairn.cli.server;
 
 import io.cairn.cli.CairnMain;
-import io.cairn.cli.ClientCommand;
 import io.cairn.cli.CliContext;
+import io.cairn.cli.ClientCommand;
 import io.cairn.cli.ExitCode;
 import io.cairn.gateway.GatewayMain;
 import java.nio.file.Files;
@@ -46,7 +46,8 @@ public final class GatewayCommand implements Callable<Integer> {
     final Path file = context.resolve(config);
     if (!Files.isRegularFile(file)) {
       throw new ParameterException(
-          spec.commandLine(), "Expected --config to name a readable file, but " + file + " is none");
+          spec.commandLine(),
+          "Expected --config to name a readable file, but " + file + " is none");
     }
     ProcessLogging.serverDefaults();
     final int code =

@@ -125,21 +125,35 @@ class ClusterFilesTest {
 
   @Test
   void shouldPassThisJvmsOptionsWithoutAgentsAndWithTheAgronaExport() {
-    assertThat(ProcessLauncher.jvmOptions(List.of("-Xmx1g", "-agentlib:jdwp=transport=dt_socket",
-            "-javaagent:/x.jar", "-Dcairn.log.level=DEBUG")))
+    assertThat(
+            ProcessLauncher.jvmOptions(
+                List.of(
+                    "-Xmx1g",
+                    "-agentlib:jdwp=transport=dt_socket",
+                    "-javaagent:/x.jar",
+                    "-Dcairn.log.level=DEBUG")))
         .containsExactly(
-            "-Xmx1g", "-Dcairn.log.level=DEBUG", "--add-exports",
+            "-Xmx1g",
+            "-Dcairn.log.level=DEBUG",
+            "--add-exports",
             "java.base/jdk.internal.misc=ALL-UNNAMED");
-    assertThat(ProcessLauncher.jvmOptions(
-            List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")))
+    assertThat(
+            ProcessLauncher.jvmOptions(
+                List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")))
         .containsExactly("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
     final List<String> command =
         new ProcessLauncher("/jdk/bin/java", List.of("-Xmx64m"), "a.jar:b.jar")
             .command(List.of("broker", "--config", "b.yaml"));
     assertThat(command)
         .containsSubsequence(
-            "/jdk/bin/java", "-Xmx64m", "-cp", "a.jar:b.jar", "io.cairn.cli.CairnMain", "broker",
-            "--config", "b.yaml");
+            "/jdk/bin/java",
+            "-Xmx64m",
+            "-cp",
+            "a.jar:b.jar",
+            "io.cairn.cli.CairnMain",
+            "broker",
+            "--config",
+            "b.yaml");
   }
 
   @Test
@@ -153,8 +167,7 @@ class ClusterFilesTest {
   @Test
   void shouldFindFreePortsForAWholeCluster() {
     final int[] ports = FreePorts.forCluster("127.0.0.1", 3, 7);
-    final ClusterLayout free =
-        ClusterLayout.of(3, 3, 3, "127.0.0.1", ports[0], ports[1], ports[2]);
+    final ClusterLayout free = ClusterLayout.of(3, 3, 3, "127.0.0.1", ports[0], ports[1], ports[2]);
     assertThat(free.violations()).isEmpty();
     assertThat(free.allPorts()).allMatch(port -> FreePorts.isFree("127.0.0.1", port));
   }

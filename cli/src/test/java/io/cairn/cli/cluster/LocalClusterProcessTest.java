@@ -33,13 +33,14 @@ class LocalClusterProcessTest {
     try (Stream<Path> files = Files.walk(root)) {
       files
           .filter(file -> file.toString().endsWith(".pid"))
-          .forEach(file -> {
-            try {
-              pids.add(Long.parseLong(Files.readString(file).trim()));
-            } catch (final Exception e) {
-              // unreadable: nothing to kill
-            }
-          });
+          .forEach(
+              file -> {
+                try {
+                  pids.add(Long.parseLong(Files.readString(file).trim()));
+                } catch (final Exception e) {
+                  // unreadable: nothing to kill
+                }
+              });
     }
     for (final long pid : pids) {
       ProcessHandle.of(pid)
@@ -61,10 +62,26 @@ class LocalClusterProcessTest {
     final List<String> args =
         new ArrayList<>(
             List.of(
-                "--output", "json", "--gateway", "127.0.0.1:" + ports[1], "cluster", "up",
-                "--dir", dir, "--brokers", "1", "--partitions", "1", "--replication-factor", "1",
-                "--base-port", Integer.toString(ports[0]), "--http-port",
-                Integer.toString(ports[2]), "--timeout", "90s"));
+                "--output",
+                "json",
+                "--gateway",
+                "127.0.0.1:" + ports[1],
+                "cluster",
+                "up",
+                "--dir",
+                dir,
+                "--brokers",
+                "1",
+                "--partitions",
+                "1",
+                "--replication-factor",
+                "1",
+                "--base-port",
+                Integer.toString(ports[0]),
+                "--http-port",
+                Integer.toString(ports[2]),
+                "--timeout",
+                "90s"));
     args.addAll(List.of(extra));
     return args.toArray(String[]::new);
   }
@@ -76,14 +93,18 @@ class LocalClusterProcessTest {
     started.path("processes").forEach(p -> pids.add(p.path("pid").asLong()));
     assertThat(up.exitCode()).as(up.toString()).isZero();
     assertThat(started.path("healthy").asBoolean()).isTrue();
-    assertThat(started.path("processes").findValuesAsText("state")).containsExactly("started", "started");
-    assertThat(started.path("topology").path("partitions").get(0).path("leaderNodeId").asInt()).isZero();
+    assertThat(started.path("processes").findValuesAsText("state"))
+        .containsExactly("started", "started");
+    assertThat(started.path("topology").path("partitions").get(0).path("leaderNodeId").asInt())
+        .isZero();
     assertThat(up.err()).contains("cluster: ready, gateway at");
     for (final long pid : pids) {
       assertThat(ProcessHandle.of(pid)).isPresent();
     }
-    final String gateway = started.path("layout").path("host").asText() + ":"
-        + started.path("layout").path("gatewayPort").asInt();
+    final String gateway =
+        started.path("layout").path("host").asText()
+            + ":"
+            + started.path("layout").path("gatewayPort").asInt();
 
     final Run create = cairn("--gateway", gateway, "account", "create", "process-test");
     assertThat(create.exitCode()).as(create.toString()).isZero();
@@ -95,24 +116,34 @@ class LocalClusterProcessTest {
 
     final Run reshape = cairn("cluster", "up", "--dir", "cluster", "--brokers", "3");
     assertThat(reshape.exitCode()).isEqualTo(ExitCode.USAGE);
-    assertThat(reshape.err()).contains("Expected options matching the cluster in", "--brokers 3 != 1");
+    assertThat(reshape.err())
+        .contains("Expected options matching the cluster in", "--brokers 3 != 1");
 
     final Run restoreWhileUp = cairn("cluster", "restore", "--dir", "cluster", "--backup-id", "1");
-    assertThat(restoreWhileUp.exitCode()).as(restoreWhileUp.toString()).isEqualTo(ExitCode.CONFLICT);
-    assertThat(restoreWhileUp.err()).contains("to be down, but broker-0 runs", "cairn cluster down");
+    assertThat(restoreWhileUp.exitCode())
+        .as(restoreWhileUp.toString())
+        .isEqualTo(ExitCode.CONFLICT);
+    assertThat(restoreWhileUp.err())
+        .contains("to be down, but broker-0 runs", "cairn cluster down");
 
     final Run status = cairn("cluster", "status", "--dir", "cluster");
     assertThat(status.exitCode()).as(status.toString()).isZero();
-    assertThat(status.out()).containsPattern("(?m)^broker-0\\s+\\d+\\s+running").contains("p1:LEADER");
+    assertThat(status.out())
+        .containsPattern("(?m)^broker-0\\s+\\d+\\s+running")
+        .contains("p1:LEADER");
 
-    final Run down = cairn("--output", "json", "cluster", "down", "--dir", "cluster", "--timeout", "30s");
+    final Run down =
+        cairn("--output", "json", "cluster", "down", "--dir", "cluster", "--timeout", "30s");
     assertThat(down.exitCode()).as(down.toString()).isZero();
-    assertThat(json(down).path("processes").findValuesAsText("state")).containsExactly("stopped", "stopped");
+    assertThat(json(down).path("processes").findValuesAsText("state"))
+        .containsExactly("stopped", "stopped");
     for (final long pid : pids) {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
     assertThat(root.resolve("cluster/run/broker-0.pid")).doesNotExist();
-    assertThat(root.resolve("cluster/logs/broker-0.log")).content().contains("Broker 0 started: transport");
+    assertThat(root.resolve("cluster/logs/broker-0.log"))
+        .content()
+        .contains("Broker 0 started: transport");
 
     final Run stopped = cairn("cluster", "status", "--dir", "cluster");
     assertThat(stopped.exitCode()).isEqualTo(ExitCode.UNAVAILABLE);

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole demo with real processes (3 brokers, a gateway, load, a backup under load, verify,
- * restore into a second cluster of processes and its checks), shortened to a 6 s load. About
- * 45 s, so it runs with the long tests only ({@code -Psimulation}).
+ * restore into a second cluster of processes and its checks), shortened to a 6 s load. About 45 s,
+ * so it runs with the long tests only ({@code -Psimulation}).
  */
 @EnabledIfSystemProperty(named = "cairn.simulation.long", matches = "true")
 class DemoProcessTest {
@@ -31,8 +31,17 @@ class DemoProcessTest {
             Map.of(),
             root,
             CliContext::connectClient,
-            "--output", "json", "demo", "--dir", "demo", "--duration", "6s", "--rate", "50",
-            "--accounts", "20");
+            "--output",
+            "json",
+            "demo",
+            "--dir",
+            "demo",
+            "--duration",
+            "6s",
+            "--rate",
+            "50",
+            "--accounts",
+            "20");
     assertThat(run.exitCode()).as(run.toString()).isZero();
     final JsonNode summary = Printer.mapper().readTree(run.out());
     assertThat(summary.path("result").asText()).isEqualTo("ok");
@@ -50,10 +59,16 @@ class DemoProcessTest {
         .isEqualTo(summary.path("funding").path("total").asLong());
     assertThat(summary.path("steps").findValuesAsText("name"))
         .containsExactly(
-            "start cluster", "fund accounts", "transfer load with a backup under load",
-            "check money conservation", "stop cluster", "verify backup 1",
-            "restore backup 1 into a new cluster", "start restored cluster",
-            "check restored accounts and money", "stop restored cluster");
+            "start cluster",
+            "fund accounts",
+            "transfer load with a backup under load",
+            "check money conservation",
+            "stop cluster",
+            "verify backup 1",
+            "restore backup 1 into a new cluster",
+            "start restored cluster",
+            "check restored accounts and money",
+            "stop restored cluster");
     assertThat(run.err())
         .contains("backup 1 COMPLETED 3/3 completed", "cluster: broker-2 stopped")
         .contains("{\"event\":\"plan\",\"operation\":\"restore\",\"backupId\":1,\"nodeId\":2,");

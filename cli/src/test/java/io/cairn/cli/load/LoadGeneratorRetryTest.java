@@ -43,10 +43,11 @@ final class LoadGeneratorRetryTest {
 
   @BeforeEach
   void start() throws IOException {
-    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(ledger)
-        .build()
-        .start();
+    server =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(ledger)
+            .build()
+            .start();
   }
 
   @AfterEach
@@ -79,8 +80,8 @@ final class LoadGeneratorRetryTest {
     assertThat(transfers.retried()).isZero();
     assertThat(transfers.retries()).isZero();
     assertThat(transfers.failed()).isEqualTo(ledger.refusals.get());
-    assertThat(transfers.errors()).containsEntry("RESOURCE_EXHAUSTED",
-        (long) ledger.refusals.get());
+    assertThat(transfers.errors())
+        .containsEntry("RESOURCE_EXHAUSTED", (long) ledger.refusals.get());
     assertThat(report.conservation().conserved()).isTrue();
   }
 
@@ -115,8 +116,17 @@ final class LoadGeneratorRetryTest {
   }
 
   private static LoadSettings settings(final RetryPolicyAttempts retry) {
-    return new LoadSettings(200, 6, Duration.ofSeconds(1), 1, 1_000, 10, 42, "r-",
-        Duration.ofSeconds(5), retry.attempts);
+    return new LoadSettings(
+        200,
+        6,
+        Duration.ofSeconds(1),
+        1,
+        1_000,
+        10,
+        42,
+        "r-",
+        Duration.ofSeconds(5),
+        retry.attempts);
   }
 
   /** Process CPU at the start and at the end of the transfer phase, in that order. */
@@ -126,12 +136,13 @@ final class LoadGeneratorRetryTest {
   }
 
   private LoadResults.Report run(final LoadSettings settings, final LongSupplier cpu) {
-    try (CairnClient client = CairnClient.builder()
-        .gateway("127.0.0.1:" + server.getPort())
-        .requestTimeout(Duration.ofSeconds(20))
-        .retryPolicy(settings.retryPolicy())
-        .retryJitterSeed(3)
-        .build()) {
+    try (CairnClient client =
+        CairnClient.builder()
+            .gateway("127.0.0.1:" + server.getPort())
+            .requestTimeout(Duration.ofSeconds(20))
+            .retryPolicy(settings.retryPolicy())
+            .retryJitterSeed(3)
+            .build()) {
       return new LoadGenerator(client, settings, Clock.system(), line -> {}, cpu).run();
     }
   }
@@ -144,14 +155,17 @@ final class LoadGeneratorRetryTest {
 
     @Override
     public void createAccount(
-        final CreateAccountRequest request,
-        final StreamObserver<CreateAccountResponse> observer) {
+        final CreateAccountRequest request, final StreamObserver<CreateAccountResponse> observer) {
       if (balances.putIfAbsent(request.getAccountId(), new AtomicLong()) != null) {
         observer.onError(Status.ALREADY_EXISTS.withDescription("exists").asRuntimeException());
         return;
       }
-      observer.onNext(CreateAccountResponse.newBuilder().setAccountId(request.getAccountId())
-          .setPartitionId(1).setPosition(1).build());
+      observer.onNext(
+          CreateAccountResponse.newBuilder()
+              .setAccountId(request.getAccountId())
+              .setPartitionId(1)
+              .setPosition(1)
+              .build());
       observer.onCompleted();
     }
 
@@ -159,8 +173,13 @@ final class LoadGeneratorRetryTest {
     public void deposit(
         final DepositRequest request, final StreamObserver<DepositResponse> observer) {
       balances.get(request.getAccountId()).addAndGet(request.getAmount());
-      observer.onNext(DepositResponse.newBuilder().setAccountId(request.getAccountId())
-          .setAmount(request.getAmount()).setPartitionId(1).setPosition(1).build());
+      observer.onNext(
+          DepositResponse.newBuilder()
+              .setAccountId(request.getAccountId())
+              .setAmount(request.getAmount())
+              .setPartitionId(1)
+              .setPosition(1)
+              .build());
       observer.onCompleted();
     }
 
@@ -169,22 +188,31 @@ final class LoadGeneratorRetryTest {
         final TransferRequest request, final StreamObserver<TransferResponse> observer) {
       if (transferRequests.incrementAndGet() % 3 == 0) {
         refusals.incrementAndGet();
-        observer.onError(Status.RESOURCE_EXHAUSTED.withDescription("BACKPRESSURE from broker 0"
-            + " (Transfer on partition 1): Expected room in the log of partition 1, but 8 of 8"
-            + " appends are not committed yet; retry later").asRuntimeException());
+        observer.onError(
+            Status.RESOURCE_EXHAUSTED
+                .withDescription(
+                    "BACKPRESSURE from broker 0"
+                        + " (Transfer on partition 1): Expected room in the log of partition 1, but 8 of 8"
+                        + " appends are not committed yet; retry later")
+                .asRuntimeException());
         return;
       }
       final AtomicLong from = balances.get(request.getFromAccountId());
       if (from.get() < request.getAmount()) {
-        observer.onError(Status.FAILED_PRECONDITION.withDescription("INSUFFICIENT_FUNDS")
-            .asRuntimeException());
+        observer.onError(
+            Status.FAILED_PRECONDITION.withDescription("INSUFFICIENT_FUNDS").asRuntimeException());
         return;
       }
       from.addAndGet(-request.getAmount());
       balances.get(request.getToAccountId()).addAndGet(request.getAmount());
-      observer.onNext(TransferResponse.newBuilder().setTransferKey(transferRequests.get())
-          .setSourcePartitionId(1).setTargetPartitionId(1).setCompleted(true).setPosition(1)
-          .build());
+      observer.onNext(
+          TransferResponse.newBuilder()
+              .setTransferKey(transferRequests.get())
+              .setSourcePartitionId(1)
+              .setTargetPartitionId(1)
+              .setCompleted(true)
+              .setPosition(1)
+              .build());
       observer.onCompleted();
     }
 
@@ -196,8 +224,12 @@ final class LoadGeneratorRetryTest {
         observer.onError(Status.NOT_FOUND.withDescription("no account").asRuntimeException());
         return;
       }
-      observer.onNext(GetAccountResponse.newBuilder().setAccountId(request.getAccountId())
-          .setBalance(balance.get()).setPartitionId(1).build());
+      observer.onNext(
+          GetAccountResponse.newBuilder()
+              .setAccountId(request.getAccountId())
+              .setBalance(balance.get())
+              .setPartitionId(1)
+              .build());
       observer.onCompleted();
     }
   }

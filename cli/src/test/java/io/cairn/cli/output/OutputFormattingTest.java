@@ -36,10 +36,21 @@ class OutputFormattingTest {
 
   private static final Instant T0 = Instant.parse("2026-01-02T03:04:05.678Z");
 
-  private static PartitionBackupInfo partition(final int id, final BackupState state, final String reason) {
+  private static PartitionBackupInfo partition(
+      final int id, final BackupState state, final String reason) {
     return new PartitionBackupInfo(
-        id, state, reason, 100L * id, id == 1 ? "" : "7-1-90-95", id % 3, "0.1.0", T0, T0,
-        1536L * id, 3, "0123456789abcdef0123");
+        id,
+        state,
+        reason,
+        100L * id,
+        id == 1 ? "" : "7-1-90-95",
+        id % 3,
+        "0.1.0",
+        T0,
+        T0,
+        1536L * id,
+        3,
+        "0123456789abcdef0123");
   }
 
   @Test
@@ -106,7 +117,9 @@ class OutputFormattingTest {
                 + " p3 pending");
     final BackupInfo failed =
         new BackupInfo(
-            8, BackupState.FAILED, "leader changed",
+            8,
+            BackupState.FAILED,
+            "leader changed",
             List.of(partition(1, BackupState.FAILED, "leader changed")));
     assertThat(BackupProgress.describe(failed, 1))
         .isEqualTo("backup 8 FAILED 0/1 completed: p1 FAILED (leader changed)");
@@ -119,12 +132,16 @@ class OutputFormattingTest {
             9,
             BackupState.COMPLETED,
             "",
-            List.of(partition(2, BackupState.COMPLETED, ""), partition(1, BackupState.COMPLETED, "")));
-    final List<String> lines = printed(out -> BackupCommand.printStatus(info, out)).lines().toList();
+            List.of(
+                partition(2, BackupState.COMPLETED, ""), partition(1, BackupState.COMPLETED, "")));
+    final List<String> lines =
+        printed(out -> BackupCommand.printStatus(info, out)).lines().toList();
     assertThat(lines.get(0)).startsWith("BACKUP  STATE").contains("PARTITIONS", "SIZE", "FAILURE");
     assertThat(lines.get(1)).matches("\\s*9\\s+COMPLETED\\s+2/2 completed\\s+4\\.5 KiB\\s+-");
     assertThat(lines.get(3)).startsWith("PARTITION").contains("CHECKPOINT POSITION", "DIGEST");
-    assertThat(lines.get(4)).matches("\\s*1\\s+COMPLETED\\s+1\\s+100\\s+-\\s+3\\s+1\\.5 KiB\\s+0123456789ab…\\s+2026-01-02 03:04:05Z\\s+-");
+    assertThat(lines.get(4))
+        .matches(
+            "\\s*1\\s+COMPLETED\\s+1\\s+100\\s+-\\s+3\\s+1\\.5 KiB\\s+0123456789ab…\\s+2026-01-02 03:04:05Z\\s+-");
     assertThat(lines.get(5)).contains("7-1-90-95");
   }
 
@@ -143,10 +160,14 @@ class OutputFormattingTest {
                     "",
                     "0.1.0",
                     List.of(
-                        new Topology.Replica(2, Topology.ReplicaRole.FOLLOWER, 3,
-                            Topology.Health.UNHEALTHY, "transition failed"),
-                        new Topology.Replica(1, Topology.ReplicaRole.LEADER, 2,
-                            Topology.Health.HEALTHY, ""))),
+                        new Topology.Replica(
+                            2,
+                            Topology.ReplicaRole.FOLLOWER,
+                            3,
+                            Topology.Health.UNHEALTHY,
+                            "transition failed"),
+                        new Topology.Replica(
+                            1, Topology.ReplicaRole.LEADER, 2, Topology.Health.HEALTHY, ""))),
                 new Topology.Broker(1, "127.0.0.1:26502", false, "refused", "", List.of())),
             List.of(
                 new Topology.Partition(1, 0, 2, Topology.Health.HEALTHY),
@@ -154,7 +175,8 @@ class OutputFormattingTest {
             T0);
     final String text = printed(out -> TopologyCommand.print(topology, out));
     assertThat(text)
-        .startsWith("Cluster c1: 2 partitions, replication factor 1, 2 brokers (refreshed 2026-01-02 03:04:05Z)")
+        .startsWith(
+            "Cluster c1: 2 partitions, replication factor 1, 2 brokers (refreshed 2026-01-02 03:04:05Z)")
         .containsPattern("(?m)^\\s*1\\s+0\\s+2\\s+HEALTHY$")
         .containsPattern("(?m)^\\s*2\\s+none\\s+0\\s+UNREACHABLE$")
         .contains("p1:LEADER p2:FOLLOWER(UNHEALTHY: transition failed)")
@@ -164,17 +186,29 @@ class OutputFormattingTest {
   @Test
   void shouldPrintTheLoadReportAndExitOnlyWhenMoneyIsConserved() {
     final LoadSettings settings =
-        new LoadSettings(100, 10, Duration.ofSeconds(5), 8, 1000, 10, 42, "x-", Duration.ZERO,
-            10);
+        new LoadSettings(100, 10, Duration.ofSeconds(5), 8, 1000, 10, 42, "x-", Duration.ZERO, 10);
     final LoadResults.Transfers transfers =
         new LoadResults.Transfers(
-            500, 495, 3, 2, 7, 12, Map.of("DEADLINE_EXCEEDED", 2L, "FAILED_PRECONDITION", 3L),
-            5003, 98.9, new LoadResults.Latency(1.25, 2.5, 9.75, 20.0, 495),
-            new LoadResults.Latency(1.0, 2.0, 3.0, 4.0, 495), 148.4, 0.3);
+            500,
+            495,
+            3,
+            2,
+            7,
+            12,
+            Map.of("DEADLINE_EXCEEDED", 2L, "FAILED_PRECONDITION", 3L),
+            5003,
+            98.9,
+            new LoadResults.Latency(1.25, 2.5, 9.75, 20.0, 495),
+            new LoadResults.Latency(1.0, 2.0, 3.0, 4.0, 495),
+            148.4,
+            0.3);
     final LoadResults.Funding funding = new LoadResults.Funding(10, 10_000, 0, 120);
     final LoadResults.Report conserved =
         new LoadResults.Report(
-            settings, funding, transfers, new LoadResults.Conservation(10_000, 10_000, true, 1, 40));
+            settings,
+            funding,
+            transfers,
+            new LoadResults.Conservation(10_000, 10_000, true, 1, 40));
     final String text = printed(out -> LoadCommand.print(conserved, out));
     assertThat(text)
         .contains("Load: 10 accounts, 100 transfers/s for 5.0s, seed 42")
@@ -190,7 +224,10 @@ class OutputFormattingTest {
 
     final LoadResults.Report lost =
         new LoadResults.Report(
-            settings, funding, transfers, new LoadResults.Conservation(10_000, 9_990, false, 9, 30_000));
+            settings,
+            funding,
+            transfers,
+            new LoadResults.Conservation(10_000, 9_990, false, 9, 30_000));
     assertThat(printed(out -> LoadCommand.print(lost, out)))
         .contains("Money NOT conserved: sum of balances 9990, deposited 10000.");
     assertThat(LoadCommand.exitCode(lost)).isEqualTo(1);
@@ -199,9 +236,20 @@ class OutputFormattingTest {
         new LoadResults.Report(
             settings,
             funding,
-            new LoadResults.Transfers(10, 0, 0, 10, 0, 0, Map.of("UNAVAILABLE", 10L), 100, 0,
-                new LoadResults.Latency(0, 0, 0, 0, 0), new LoadResults.Latency(0, 0, 0, 0, 0),
-                -1, -1),
+            new LoadResults.Transfers(
+                10,
+                0,
+                0,
+                10,
+                0,
+                0,
+                Map.of("UNAVAILABLE", 10L),
+                100,
+                0,
+                new LoadResults.Latency(0, 0, 0, 0, 0),
+                new LoadResults.Latency(0, 0, 0, 0, 0),
+                -1,
+                -1),
             new LoadResults.Conservation(10_000, 10_000, true, 1, 10));
     assertThat(LoadCommand.exitCode(nothing)).isEqualTo(3);
     assertThat(printed(out -> LoadCommand.print(nothing, out)))

@@ -30,9 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code backup verify}, {@code cluster restore} and {@code restore} against a backup that real
  * brokers took: 2 brokers, 3 partitions, replication factor 1 (so partitions live on different
- * nodes and transfers cross partitions). The restored cluster is started and must hold the
- * balances of the backup's cut, not the transfer made after it; then a flipped byte in a stored
- * segment must fail both verify and restore, naming the file, with nothing left behind.
+ * nodes and transfers cross partitions). The restored cluster is started and must hold the balances
+ * of the backup's cut, not the transfer made after it; then a flipped byte in a stored segment must
+ * fail both verify and restore, naming the file, with nothing left behind.
  */
 class RestoreCommandsAgainstBrokersTest {
   private static final int BROKERS = 2;
@@ -53,9 +53,9 @@ class RestoreCommandsAgainstBrokersTest {
   }
 
   /**
-   * A stopped local-cluster directory of the same shape whose brokers use {@code backups}, on
-   * ports free now. The candidates depend on this process too: a build running this test at the
-   * same time must not pick the same ports.
+   * A stopped local-cluster directory of the same shape whose brokers use {@code backups}, on ports
+   * free now. The candidates depend on this process too: a build running this test at the same time
+   * must not pick the same ports.
    */
   private ClusterDirectory clusterDirectory(
       final String name, final Path backups, final long seed) {
@@ -73,7 +73,8 @@ class RestoreCommandsAgainstBrokersTest {
   void shouldVerifyAndRestoreTheCutAndRefuseWhatDoesNotFit() throws Exception {
     final Path source = root.resolve("source");
     final Map<String, Long> atCut = new LinkedHashMap<>();
-    try (InProcessCluster cluster = new InProcessCluster(source, BROKERS, PARTITIONS, 1).awaitReady();
+    try (InProcessCluster cluster =
+            new InProcessCluster(source, BROKERS, PARTITIONS, 1).awaitReady();
         CairnClient client = client(cluster.gatewayAddress())) {
       for (int i = 0; i < 6; i++) {
         client.createAccount("acc-" + i);
@@ -84,12 +85,22 @@ class RestoreCommandsAgainstBrokersTest {
       client.transfer("acc-4", "acc-5", 75);
       client.transfer("acc-1", "acc-4", 30);
       atCut.putAll(
-          Map.of("acc-0", 900L, "acc-1", 1070L, "acc-2", 750L, "acc-3", 1250L, "acc-4", 955L,
-              "acc-5", 1075L));
+          Map.of(
+              "acc-0", 900L, "acc-1", 1070L, "acc-2", 750L, "acc-3", 1250L, "acc-4", 955L, "acc-5",
+              1075L));
       awaitBalances(client, atCut);
       final Run take =
-          cairn("--gateway", cluster.gatewayAddress(), "backup", "take", "1", "--wait",
-              "--poll-interval", "100ms", "--timeout", "60s");
+          cairn(
+              "--gateway",
+              cluster.gatewayAddress(),
+              "backup",
+              "take",
+              "1",
+              "--wait",
+              "--poll-interval",
+              "100ms",
+              "--timeout",
+              "60s");
       assertThat(take.exitCode()).as(take.toString()).isZero();
       // after the cut: must not be in the restored state
       client.transfer("acc-0", "acc-5", 500);
@@ -104,28 +115,42 @@ class RestoreCommandsAgainstBrokersTest {
     assertThat(verify.out()).contains("EXPECTED DIGEST", "ACTUAL DIGEST", "Verdict: CLEAN");
     // per partition: checksums OK, expected digest = actual digest, digest OK, clean
     assertThat(
-            verify.out().lines()
-                .filter(line -> line.matches("\\s+\\d\\s.*\\sOK\\s+([0-9a-f]{16,})\\s+\\1\\s+OK\\s+clean")))
+            verify
+                .out()
+                .lines()
+                .filter(
+                    line ->
+                        line.matches("\\s+\\d\\s.*\\sOK\\s+([0-9a-f]{16,})\\s+\\1\\s+OK\\s+clean")))
         .hasSize(PARTITIONS);
     assertThat(verify.err()).contains("verify: partition 3 REBUILDING", "verify: partition 3 DONE");
 
-    final Run quick = cairn("--output", "json", "backup", "verify", "latest", "--quick", "--config", config);
+    final Run quick =
+        cairn("--output", "json", "backup", "verify", "latest", "--quick", "--config", config);
     assertThat(quick.exitCode()).as(quick.toString()).isZero();
     final JsonNode quickReport = json(quick);
     assertThat(quickReport.path("clean").asBoolean()).isTrue();
     assertThat(quickReport.path("partitions")).hasSize(PARTITIONS);
     assertThat(quickReport.path("partitions").get(0).path("checksums").asText()).isEqualTo("OK");
-    assertThat(quickReport.path("partitions").get(0).path("digest").asText()).isEqualTo("NOT_CHECKED");
+    assertThat(quickReport.path("partitions").get(0).path("digest").asText())
+        .isEqualTo("NOT_CHECKED");
 
     assertThat(cairn("backup", "verify", "7", "--config", config).exitCode())
         .isEqualTo(ExitCode.NOT_FOUND);
-    final Run unknown = cairn("cluster", "restore", "--backup-id", "9", "--dir", restored.root().toString());
+    final Run unknown =
+        cairn("cluster", "restore", "--backup-id", "9", "--dir", restored.root().toString());
     assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(ExitCode.NOT_FOUND);
     assertThat(unknown.err()).contains("NOT_FOUND");
     assertThat(restored.dataDirectory(0)).doesNotExist();
 
     final Run restore =
-        cairn("--output", "json", "cluster", "restore", "--backup-id", "latest", "--dir",
+        cairn(
+            "--output",
+            "json",
+            "cluster",
+            "restore",
+            "--backup-id",
+            "latest",
+            "--dir",
             restored.root().toString());
     assertThat(restore.exitCode()).as(restore.toString()).isZero();
     final JsonNode result = json(restore);
@@ -134,20 +159,34 @@ class RestoreCommandsAgainstBrokersTest {
     assertThat(result.path("nodes").get(0).path("partitions").findValuesAsText("partitionId"))
         .containsExactly("1", "3");
     final List<JsonNode> events =
-        restore.err().lines().filter(line -> line.startsWith("{")).map(RestoreCommandsAgainstBrokersTest::parse).toList();
+        restore
+            .err()
+            .lines()
+            .filter(line -> line.startsWith("{"))
+            .map(RestoreCommandsAgainstBrokersTest::parse)
+            .toList();
     assertThat(events).anyMatch(e -> e.path("event").asText().equals("plan"));
     assertThat(events)
-        .anyMatch(e -> e.path("event").asText().equals("progress")
-            && e.path("phase").asText().equals("DONE")
-            && e.path("bytesDone").asLong() == e.path("bytesTotal").asLong());
+        .anyMatch(
+            e ->
+                e.path("event").asText().equals("progress")
+                    && e.path("phase").asText().equals("DONE")
+                    && e.path("bytesDone").asLong() == e.path("bytesTotal").asLong());
 
-    final Run again = cairn("cluster", "restore", "--backup-id", "1", "--dir", restored.root().toString());
+    final Run again =
+        cairn("cluster", "restore", "--backup-id", "1", "--dir", restored.root().toString());
     assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.CONFLICT);
     assertThat(again.err()).contains("REFUSED: Expected an empty data directory");
 
     final ClusterDirectory single = clusterDirectory("single", backups, 23);
     final Run one =
-        cairn("--output", "json", "restore", "--backup-id", "1", "--config",
+        cairn(
+            "--output",
+            "json",
+            "restore",
+            "--backup-id",
+            "1",
+            "--config",
             single.configFile("broker-1").toString());
     assertThat(one.exitCode()).as(one.toString()).isZero();
     assertThat(json(one).path("nodes").get(0).path("partitions").findValuesAsText("partitionId"))
@@ -166,13 +205,16 @@ class RestoreCommandsAgainstBrokersTest {
     corruptAndExpectFailures(backups, single);
   }
 
-  /** A flipped byte in partition 1's stored segment: verify and restore name it; nothing written. */
+  /**
+   * A flipped byte in partition 1's stored segment: verify and restore name it; nothing written.
+   */
   private void corruptAndExpectFailures(final Path backups, final ClusterDirectory single)
       throws IOException {
     final Path segment;
     try (Stream<Path> files = Files.walk(backups)) {
       segment =
-          files.filter(f -> f.getFileName().toString().startsWith("raft-partition-1-"))
+          files
+              .filter(f -> f.getFileName().toString().startsWith("raft-partition-1-"))
               .findFirst()
               .orElseThrow();
     }
@@ -183,7 +225,8 @@ class RestoreCommandsAgainstBrokersTest {
 
     final Run verify = cairn("backup", "verify", "1", "--quick", "--config", config);
     assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(ExitCode.FAILED);
-    assertThat(verify.out()).contains("MISMATCH", segment.getFileName().toString(), "Verdict: NOT CLEAN");
+    assertThat(verify.out())
+        .contains("MISMATCH", segment.getFileName().toString(), "Verdict: NOT CLEAN");
 
     final Run restore = cairn("restore", "--backup-id", "1", "--config", config);
     assertThat(restore.exitCode()).as(restore.toString()).isEqualTo(ExitCode.FAILED);
@@ -209,8 +252,11 @@ class RestoreCommandsAgainstBrokersTest {
         .pollInterval(Duration.ofMillis(100))
         .ignoreExceptions()
         .untilAsserted(
-            () -> expected.forEach(
-                (account, balance) ->
-                    assertThat(client.getAccount(account).balance()).as(account).isEqualTo(balance)));
+            () ->
+                expected.forEach(
+                    (account, balance) ->
+                        assertThat(client.getAccount(account).balance())
+                            .as(account)
+                            .isEqualTo(balance)));
   }
 }

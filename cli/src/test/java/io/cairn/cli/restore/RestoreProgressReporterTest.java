@@ -33,10 +33,20 @@ class RestoreProgressReporterTest {
   }
 
   private static PartitionProgress progress(
-      final int partition, final RestorePhase phase, final long done, final Optional<Duration> eta) {
+      final int partition,
+      final RestorePhase phase,
+      final long done,
+      final Optional<Duration> eta) {
     final long total = 20L * 1024 * 1024;
     return new PartitionProgress(
-        partition, phase, done, total, done == total ? 2 : 0, 2, 4L * 1024 * 1024, eta,
+        partition,
+        phase,
+        done,
+        total,
+        done == total ? 2 : 0,
+        2,
+        4L * 1024 * 1024,
+        eta,
         Duration.ofSeconds(1));
   }
 
@@ -51,9 +61,11 @@ class RestoreProgressReporterTest {
     reporter.onProgress(progress(1, RestorePhase.DOWNLOADING, 0, Optional.empty()));
     reporter.onProgress(progress(2, RestorePhase.DOWNLOADING, 0, Optional.empty()));
     clock.advance(Duration.ofMillis(400));
-    reporter.onProgress(progress(1, RestorePhase.DOWNLOADING, 4 * mib, Optional.of(Duration.ofSeconds(4))));
+    reporter.onProgress(
+        progress(1, RestorePhase.DOWNLOADING, 4 * mib, Optional.of(Duration.ofSeconds(4))));
     clock.advance(Duration.ofMillis(700));
-    reporter.onProgress(progress(1, RestorePhase.DOWNLOADING, 8 * mib, Optional.of(Duration.ofSeconds(3))));
+    reporter.onProgress(
+        progress(1, RestorePhase.DOWNLOADING, 8 * mib, Optional.of(Duration.ofSeconds(3))));
     reporter.onProgress(progress(1, RestorePhase.INSTALLING, 20 * mib, Optional.of(Duration.ZERO)));
     reporter.onProgress(progress(1, RestorePhase.DONE, 20 * mib, Optional.of(Duration.ZERO)));
 
@@ -71,7 +83,8 @@ class RestoreProgressReporterTest {
   void shouldWriteOneCompactJsonEventPerLineWithJsonOutput() throws Exception {
     final RestoreProgressReporter reporter = reporter(OutputFormat.JSON);
     reporter.onProgress(progress(3, RestorePhase.DOWNLOADING, 0, Optional.empty()));
-    reporter.onProgress(progress(3, RestorePhase.INSTALLING, 20L * 1024 * 1024, Optional.of(Duration.ZERO)));
+    reporter.onProgress(
+        progress(3, RestorePhase.INSTALLING, 20L * 1024 * 1024, Optional.of(Duration.ZERO)));
 
     assertThat(lines()).hasSize(2).allMatch(line -> line.startsWith("{\"event\":\"progress\""));
     final JsonNode first = Printer.mapper().readTree(lines().get(0));

@@ -86,7 +86,8 @@ public final class CreditRetryPlanner {
         sends.add(new Send(credit, known.isSent()));
         known = known.isSent() ? known.resentAt(nowMillis) : CreditTracking.sentAt(nowMillis);
       } else if (due || !known.isSent()) {
-        nextScan = nowMillis; // out of budget, or waiting for the commit: look again at the next check
+        nextScan =
+            nowMillis; // out of budget, or waiting for the commit: look again at the next check
       }
       next.put(key, known);
     }

@@ -32,7 +32,9 @@ public final class CreditSender {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
-  /** Sends {@code CREDIT APPLY} of {@code credit} to its target, with the credit's checkpoint id. */
+  /**
+   * Sends {@code CREDIT APPLY} of {@code credit} to its target, with the credit's checkpoint id.
+   */
   public void sendApply(final PendingCredit credit, final boolean retry) {
     final Record command = applyCommand(credit);
     try {

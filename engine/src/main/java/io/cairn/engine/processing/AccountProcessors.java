@@ -2,7 +2,6 @@ package io.cairn.engine.processing;
 
 import static io.cairn.engine.processing.LedgerValidation.quote;
 
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.engine.LedgerKeys;
 import io.cairn.engine.state.LedgerStore;
 import io.cairn.protocol.AccountIntent;
@@ -10,6 +9,7 @@ import io.cairn.protocol.AccountValue;
 import io.cairn.protocol.DepositIntent;
 import io.cairn.protocol.DepositValue;
 import io.cairn.protocol.RejectionType;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.streamprocessor.ProcessingContext;
 import io.cairn.streamprocessor.ProcessingResultBuilder;
 

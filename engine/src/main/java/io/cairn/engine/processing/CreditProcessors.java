@@ -2,7 +2,6 @@ package io.cairn.engine.processing;
 
 import static io.cairn.engine.processing.LedgerValidation.quote;
 
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.engine.CheckpointIdSupplier;
 import io.cairn.engine.LedgerKeys;
 import io.cairn.engine.PendingCredit;
@@ -14,6 +13,7 @@ import io.cairn.protocol.CreditValue;
 import io.cairn.protocol.RejectionType;
 import io.cairn.protocol.TransferIntent;
 import io.cairn.protocol.TransferValue;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.streamprocessor.ProcessingContext;
 import io.cairn.streamprocessor.ProcessingResultBuilder;
 
@@ -26,13 +26,13 @@ import io.cairn.streamprocessor.ProcessingResultBuilder;
  *       {@code REFUSED} when it does not (answered with {@code CREDIT REFUND}, nothing else
  *       changes). Every later {@code APPLY} of the key is {@code IGNORED} and answered like the
  *       first, so a credit refused once is never applied, even after the account was opened.
- *       Answers are side effects, after commit, stamped with this partition's latest checkpoint
- *       id. A credit that would overflow the balance is rejected without an answer: it stays
- *       pending at the source, which re-sends it with backoff.
+ *       Answers are side effects, after commit, stamped with this partition's latest checkpoint id.
+ *       A credit that would overflow the balance is rejected without an answer: it stays pending at
+ *       the source, which re-sends it with backoff.
  *   <li>{@code CREDIT ACK} on the source partition: {@code ACKNOWLEDGED} removes the pending
  *       credit.
- *   <li>{@code CREDIT REFUND} on the source partition: {@code TRANSFER REFUNDED} credits the
- *       source account back and removes the pending credit.
+ *   <li>{@code CREDIT REFUND} on the source partition: {@code TRANSFER REFUNDED} credits the source
+ *       account back and removes the pending credit.
  *   <li>The pending credit is what makes {@code ACK} and {@code REFUND} take effect once: either
  *       one for a credit that is not pending (a duplicate) is rejected with {@code NOT_FOUND}.
  * </ul>
@@ -206,8 +206,8 @@ public final class CreditProcessors {
 
   /**
    * The pending credit an {@code ACK} or {@code REFUND} settles, or null after rejecting the
-   * command: addressed to another partition, no such pending credit (a duplicate), or one that
-   * does not match it.
+   * command: addressed to another partition, no such pending credit (a duplicate), or one that does
+   * not match it.
    */
   private PendingCredit settledCredit(
       final ProcessingContext context,

@@ -1,7 +1,7 @@
 package io.cairn.engine.processing;
 
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.AccountPlacement;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -26,7 +26,15 @@ final class LedgerValidation {
     if (isValidAccountId(accountId)) {
       return null;
     }
-    return "Expected " + field + " of " + ACCOUNT_ID_RULE + ", but was " + quote(accountId) + " (" + context + ")";
+    return "Expected "
+        + field
+        + " of "
+        + ACCOUNT_ID_RULE
+        + ", but was "
+        + quote(accountId)
+        + " ("
+        + context
+        + ")";
   }
 
   static boolean isValidAccountId(final String accountId) {
@@ -34,7 +42,8 @@ final class LedgerValidation {
       return false;
     }
     final int bytes = accountId.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes < ValueDescriptor.ACCOUNT_ID_MIN_BYTES || bytes > ValueDescriptor.ACCOUNT_ID_MAX_BYTES) {
+    if (bytes < ValueDescriptor.ACCOUNT_ID_MIN_BYTES
+        || bytes > ValueDescriptor.ACCOUNT_ID_MAX_BYTES) {
       return false;
     }
     if (Character.isWhitespace(accountId.codePointAt(0))
@@ -79,7 +88,11 @@ final class LedgerValidation {
 
   /** Null if {@code balance + amount} fits in a long. */
   static String creditFits(
-      final String field, final String accountId, final long balance, final long amount, final String context) {
+      final String field,
+      final String accountId,
+      final long balance,
+      final long amount,
+      final String context) {
     if (balance <= Long.MAX_VALUE - amount) {
       return null;
     }

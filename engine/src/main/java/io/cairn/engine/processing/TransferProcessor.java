@@ -2,7 +2,6 @@ package io.cairn.engine.processing;
 
 import static io.cairn.engine.processing.LedgerValidation.quote;
 
-import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.engine.LedgerKeys;
 import io.cairn.engine.PendingCredit;
 import io.cairn.engine.credit.CreditSender;
@@ -12,6 +11,7 @@ import io.cairn.protocol.RejectionType;
 import io.cairn.protocol.TransferIntent;
 import io.cairn.protocol.TransferValue;
 import io.cairn.protocol.ValueDescriptor;
+import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.scheduler.Clock;
 import io.cairn.streamprocessor.ProcessingContext;
 import io.cairn.streamprocessor.ProcessingResultBuilder;
@@ -102,7 +102,8 @@ public final class TransferProcessor {
       toBalance = store.balance(to);
       if (toBalance == null) {
         result.reject(
-            RejectionType.NOT_FOUND, AccountProcessors.notFound("toAccountId", to, context, CREATE));
+            RejectionType.NOT_FOUND,
+            AccountProcessors.notFound("toAccountId", to, context, CREATE));
         return;
       }
     }
@@ -121,7 +122,8 @@ public final class TransferProcessor {
       return;
     }
     if (samePartition) {
-      final String overflow = LedgerValidation.creditFits("toAccountId", to, toBalance, amount, CREATE);
+      final String overflow =
+          LedgerValidation.creditFits("toAccountId", to, toBalance, amount, CREATE);
       if (overflow != null) {
         result.reject(RejectionType.INVALID_STATE, overflow);
         return;

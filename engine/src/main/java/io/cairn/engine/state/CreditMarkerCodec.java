@@ -6,8 +6,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * The stored form of a {@link CreditMarker} in {@code LEDGER_APPLIED_CREDITS}. The length tells
- * the outcome, so the bytes of applied markers are those written before refused ones existed (and
+ * The stored form of a {@link CreditMarker} in {@code LEDGER_APPLIED_CREDITS}. The length tells the
+ * outcome, so the bytes of applied markers are those written before refused ones existed (and
  * states without refusals keep their digest).
  *
  * <pre>

@@ -101,7 +101,11 @@ public final class LedgerStore {
     final Long balance = accounts.get(accountId);
     if (balance == null) {
       throw new IllegalStateException(
-          "Expected account '" + accountId + "' to exist, but it does not (balance change " + delta + ")");
+          "Expected account '"
+              + accountId
+              + "' to exist, but it does not (balance change "
+              + delta
+              + ")");
     }
     final long updated = Math.addExact(balance, delta);
     checkBalance(accountId, updated);

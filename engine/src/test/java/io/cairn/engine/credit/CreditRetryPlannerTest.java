@@ -56,8 +56,10 @@ class CreditRetryPlannerTest {
         Map.of(credit(5).transferKey(), new CreditTracking(-1, 2, NOW));
 
     // when
-    final CreditRetryPlanner.Plan early = planner.plan(List.of(credit(5)), tracking, NOW + 999, 9, 9);
-    final CreditRetryPlanner.Plan due = planner.plan(List.of(credit(5)), tracking, NOW + 1000, 9, 9);
+    final CreditRetryPlanner.Plan early =
+        planner.plan(List.of(credit(5)), tracking, NOW + 999, 9, 9);
+    final CreditRetryPlanner.Plan due =
+        planner.plan(List.of(credit(5)), tracking, NOW + 1000, 9, 9);
 
     // then
     assertThat(early.sends()).isEmpty();

@@ -92,8 +92,7 @@ class PendingCreditCodecTest {
     final byte[] badLength = new byte[40];
     badLength[0] = 2;
     badLength[36] = 4; // to account id length 4, but only 3 bytes follow
-    assertThatThrownBy(
-            () -> PendingCreditCodec.INSTANCE.decode(new UnsafeBuffer(badLength), 0, 40))
+    assertThatThrownBy(() -> PendingCreditCodec.INSTANCE.decode(new UnsafeBuffer(badLength), 0, 40))
         .hasMessage(
             "Expected a to account id length in [0, 3], but was 4 (pending credit of version 2)");
   }

@@ -17,14 +17,14 @@ import java.util.OptionalLong;
 
 /**
  * The built-in exporter (type {@value #TYPE}): one JSON object per line per record ({@link
- * ExportedRecord#toMap()}), into files of the partition under a directory ({@link
- * JsonLinesFiles}), rolled over by size.
+ * ExportedRecord#toMap()}), into files of the partition under a directory ({@link JsonLinesFiles}),
+ * rolled over by size.
  *
  * <p>Durability: lines are buffered (up to {@value #BUFFER_BYTES} bytes) and written to the file;
  * every {@code flushInterval} (and before a roll-over and at close) the file is fsynced and only
- * then the last written position acknowledged. After a crash, records after the last
- * acknowledged position are exported again (at least once): a file may then hold a record twice,
- * never miss one. A torn last line is cut off when the exporter opens again.
+ * then the last written position acknowledged. After a crash, records after the last acknowledged
+ * position are exported again (at least once): a file may then hold a record twice, never miss one.
+ * A torn last line is cut off when the exporter opens again.
  *
  * <p>Meters: {@code cairn.exporter.jsonl.written.bytes} (counter, tag {@code partition}), removed
  * at close.

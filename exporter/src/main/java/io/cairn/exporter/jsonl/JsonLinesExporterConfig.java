@@ -34,8 +34,10 @@ public record JsonLinesExporterConfig(
 
   /** The argument naming the directory. */
   public static final String DIRECTORY = "directory";
+
   /** The argument of the roll-over size. */
   public static final String MAX_FILE_SIZE = "maxFileSize";
+
   /** The argument of the flush interval. */
   public static final String FLUSH_INTERVAL = "flushInterval";
 
@@ -98,12 +100,7 @@ public record JsonLinesExporterConfig(
         }
       } catch (final ConfigValueException e) {
         violations.add(
-            "Expected argument "
-                + arg.getKey()
-                + " to be "
-                + e.rule()
-                + ", but was "
-                + e.actual());
+            "Expected argument " + arg.getKey() + " to be " + e.rule() + ", but was " + e.actual());
       }
     }
     if (directory == null) {
@@ -111,8 +108,7 @@ public record JsonLinesExporterConfig(
           "Expected argument " + DIRECTORY + " to name where the files go, but it is not set");
     }
     if (!violations.isEmpty()) {
-      throw new IllegalArgumentException(
-          String.join("; ", violations) + " (JSON-lines exporter)");
+      throw new IllegalArgumentException(String.join("; ", violations) + " (JSON-lines exporter)");
     }
     return new JsonLinesExporterConfig(Path.of(directory), maxFileSize, flushInterval);
   }

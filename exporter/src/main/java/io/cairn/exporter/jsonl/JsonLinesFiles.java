@@ -59,8 +59,8 @@ final class JsonLinesFiles {
    * @return the file's size afterwards
    */
   static long cutTornTail(final Path file, final Logger logger) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ,
-        StandardOpenOption.WRITE)) {
+    try (FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       final long size = channel.size();
       if (size == 0) {
         return 0;

@@ -43,14 +43,14 @@ import java.util.regex.Pattern;
  *       otherwise ALREADY_EXISTS names the highest id. A partition that could not be reached makes
  *       the call UNAVAILABLE; sending the same id again is safe (partitions that have it answer
  *       IGNORED).
- *   <li><b>get(id)</b> reads every partition status of the id from one broker (the store is
- *       shared) and aggregates them with {@link BackupStatusAggregator}; NOT_FOUND when no
- *       partition has it.
+ *   <li><b>get(id)</b> reads every partition status of the id from one broker (the store is shared)
+ *       and aggregates them with {@link BackupStatusAggregator}; NOT_FOUND when no partition has
+ *       it.
  *   <li><b>list</b> reads every status page by page (at most {@value #LIST_PAGES_MAX} pages of
  *       {@value #LIST_PAGE_SIZE}), aggregates per id and pages the result newest first; the page
  *       token is the last id of the previous page.
- *   <li><b>delete(id)</b> deletes every partition's backup of the id; FAILED_PRECONDITION while
- *       one is in progress; deleting a missing backup succeeds.
+ *   <li><b>delete(id)</b> deletes every partition's backup of the id; FAILED_PRECONDITION while one
+ *       is in progress; deleting a missing backup succeeds.
  * </ul>
  *
  * <p>Thread-safe and non-blocking.
@@ -84,18 +84,18 @@ public final class BackupAdmin {
       final Record command =
           new Record(
               RecordMetadata.builder().command(CheckpointIntent.CREATE).build(),
-              new CheckpointValue(backupId, RecordMetadata.NO_POSITION,
-                  RecordMetadata.NO_TIMESTAMP));
+              new CheckpointValue(
+                  backupId, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
       outcomes.add(
           requester
-              .toLeader(CommandCall.forPartition("TakeBackup", partitionId, command, true),
-                  deadline)
+              .toLeader(
+                  CommandCall.forPartition("TakeBackup", partitionId, command, true), deadline)
               .handle((routed, error) -> new PartitionOutcome(partitionId, routed, error)));
     }
     return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
         .thenApply(
-            ignored -> decideTake(backupId, outcomes.stream().map(CompletableFuture::join)
-                .toList()));
+            ignored ->
+                decideTake(backupId, outcomes.stream().map(CompletableFuture::join).toList()));
   }
 
   /** The answer of one partition to CHECKPOINT CREATE: the routed record, or the error. */
@@ -110,53 +110,81 @@ public final class BackupAdmin {
     boolean anyCreated = false;
     for (final PartitionOutcome outcome : outcomes) {
       if (outcome.error() != null) {
-        failures.add("partition " + outcome.partitionId() + ": "
-            + Failures.unwrap(outcome.error()).getMessage());
+        failures.add(
+            "partition "
+                + outcome.partitionId()
+                + ": "
+                + Failures.unwrap(outcome.error()).getMessage());
         continue;
       }
       final Record record = outcome.routed().body();
       if (record.metadata().recordType() == RecordType.REJECTION) {
-        failures.add("partition " + outcome.partitionId() + ": "
-            + Rejections.toException(record).getMessage());
+        failures.add(
+            "partition "
+                + outcome.partitionId()
+                + ": "
+                + Rejections.toException(record).getMessage());
         continue;
       }
       if (!(record.value() instanceof CheckpointValue checkpoint)) {
-        failures.add("partition " + outcome.partitionId() + ": Expected a CHECKPOINT event, but was "
-            + record.metadata().valueType() + " " + record.metadata().intent().name());
+        failures.add(
+            "partition "
+                + outcome.partitionId()
+                + ": Expected a CHECKPOINT event, but was "
+                + record.metadata().valueType()
+                + " "
+                + record.metadata().intent().name());
         continue;
       }
       // An earlier attempt that timed out may have created it; then IGNORED names this very id.
-      final boolean created = record.metadata().intent() == CheckpointIntent.CREATED
-          || (outcome.routed().resentAfterDoubt() && checkpoint.checkpointId() == backupId);
+      final boolean created =
+          record.metadata().intent() == CheckpointIntent.CREATED
+              || (outcome.routed().resentAfterDoubt() && checkpoint.checkpointId() == backupId);
       anyCreated |= created;
       if (checkpoint.checkpointId() > highest) {
         highest = checkpoint.checkpointId();
         highestPartition = outcome.partitionId();
       }
-      results.add(new PartitionCheckpointResult(
-          outcome.partitionId(), created, checkpoint.checkpointId(),
-          record.metadata().intent() == CheckpointIntent.CREATED
-              ? checkpoint.checkpointPosition() : 0));
+      results.add(
+          new PartitionCheckpointResult(
+              outcome.partitionId(),
+              created,
+              checkpoint.checkpointId(),
+              record.metadata().intent() == CheckpointIntent.CREATED
+                  ? checkpoint.checkpointPosition()
+                  : 0));
     }
     if (highest > backupId) {
       throw new GatewayException(
           GatewayErrorCode.ALREADY_EXISTS,
-          "Expected backupId higher than every existing backup id, but " + backupId
-              + " is not higher than " + highest + " (partition " + highestPartition
-              + " is at checkpoint " + highest + "). Take a backup with an id > " + highest);
+          "Expected backupId higher than every existing backup id, but "
+              + backupId
+              + " is not higher than "
+              + highest
+              + " (partition "
+              + highestPartition
+              + " is at checkpoint "
+              + highest
+              + "). Take a backup with an id > "
+              + highest);
     }
     if (!failures.isEmpty()) {
       throw GatewayException.unavailable(
-          "Expected every partition to take checkpoint " + backupId + ", but "
+          "Expected every partition to take checkpoint "
+              + backupId
+              + ", but "
               + String.join("; ", failures)
               + ". Sending TakeBackup with the same id again is safe");
     }
     if (!anyCreated) {
       throw new GatewayException(
           GatewayErrorCode.ALREADY_EXISTS,
-          "Expected backupId higher than every existing backup id, but backup " + backupId
-              + " exists already (every partition is at checkpoint " + highest
-              + "). Take a backup with an id > " + highest);
+          "Expected backupId higher than every existing backup id, but backup "
+              + backupId
+              + " exists already (every partition is at checkpoint "
+              + highest
+              + "). Take a backup with an id > "
+              + highest);
     }
     return new TakeBackupResult(backupId, results);
   }
@@ -175,13 +203,18 @@ public final class BackupAdmin {
         .thenApply(
             routed -> {
               final List<BackupStatus> statuses =
-                  toStatuses(routed.body().entries(), topology.partitionCount(), routed.nodeId(),
-                      context);
+                  toStatuses(
+                      routed.body().entries(), topology.partitionCount(), routed.nodeId(), context);
               for (final BackupStatus status : statuses) {
                 if (status.id().checkpointId() != backupId) {
-                  throw new GatewayException(GatewayErrorCode.INTERNAL,
-                      "Expected statuses of backup " + backupId + " from broker "
-                          + routed.nodeId() + ", but got one of " + status.id());
+                  throw new GatewayException(
+                      GatewayErrorCode.INTERNAL,
+                      "Expected statuses of backup "
+                          + backupId
+                          + " from broker "
+                          + routed.nodeId()
+                          + ", but got one of "
+                          + status.id());
                 }
               }
               final ClusterBackupStatus status =
@@ -189,7 +222,9 @@ public final class BackupAdmin {
               if (status.statusCode() == ClusterBackupStatusCode.DOES_NOT_EXIST) {
                 throw new GatewayException(
                     GatewayErrorCode.NOT_FOUND,
-                    "Expected backup " + backupId + " to exist, but no partition has it"
+                    "Expected backup "
+                        + backupId
+                        + " to exist, but no partition has it"
                         + " (GetBackup). List the backups to see which ids exist");
               }
               return status;
@@ -210,13 +245,19 @@ public final class BackupAdmin {
     try {
       if (pageSize < 0 || pageSize > MAX_PAGE_SIZE) {
         throw GatewayException.invalid(
-            "Expected pageSize in [0, " + MAX_PAGE_SIZE + "] (0 = " + DEFAULT_PAGE_SIZE
-                + "), but was " + pageSize + " (ListBackups)");
+            "Expected pageSize in [0, "
+                + MAX_PAGE_SIZE
+                + "] (0 = "
+                + DEFAULT_PAGE_SIZE
+                + "), but was "
+                + pageSize
+                + " (ListBackups)");
       }
       if (!pageToken.isEmpty() && !PAGE_TOKEN.matcher(pageToken).matches()) {
         throw GatewayException.invalid(
             "Expected pageToken to be empty or the nextPageToken of a previous page, but was '"
-                + shorten(pageToken) + "' (ListBackups)");
+                + shorten(pageToken)
+                + "' (ListBackups)");
       }
       before = pageToken.isEmpty() ? Long.MAX_VALUE : Long.parseLong(pageToken);
       topology = requireAllLeaders(context);
@@ -239,8 +280,9 @@ public final class BackupAdmin {
                 if (page.size() == size) {
                   break;
                 }
-                page.add(BackupStatusAggregator.aggregate(
-                    entry.getKey(), topology.partitionCount(), entry.getValue()));
+                page.add(
+                    BackupStatusAggregator.aggregate(
+                        entry.getKey(), topology.partitionCount(), entry.getValue()));
               }
               final boolean more = byId.size() > page.size();
               final String next =
@@ -260,15 +302,20 @@ public final class BackupAdmin {
       return CompletableFuture.failedFuture(
           new GatewayException(
               GatewayErrorCode.RESOURCE_EXHAUSTED,
-              "Expected at most " + LIST_PAGES_MAX * LIST_PAGE_SIZE
+              "Expected at most "
+                  + LIST_PAGES_MAX * LIST_PAGE_SIZE
                   + " partition backups in the store, but there are more (ListBackups)."
                   + " Delete old backups"));
     }
     return query(topology, BackupRequest.list("*", token, LIST_PAGE_SIZE), deadline, context)
         .thenCompose(
             routed -> {
-              collected.addAll(toStatuses(routed.body().entries(), topology.partitionCount(),
-                  routed.nodeId(), context));
+              collected.addAll(
+                  toStatuses(
+                      routed.body().entries(),
+                      topology.partitionCount(),
+                      routed.nodeId(),
+                      context));
               final String next = routed.body().nextPageToken();
               return next.isEmpty()
                   ? CompletableFuture.completedFuture(collected)
@@ -300,8 +347,13 @@ public final class BackupAdmin {
     candidates.addAll(topology.reachableBrokers());
     candidates.addAll(topology.brokers().keySet());
     return requester
-        .toAnyBroker(candidates, ApiDescriptor.TYPE_BACKUP, BackupCodec.encodeRequest(request),
-            BackupCodec::decodeResponse, deadline, context)
+        .toAnyBroker(
+            candidates,
+            ApiDescriptor.TYPE_BACKUP,
+            BackupCodec.encodeRequest(request),
+            BackupCodec::decodeResponse,
+            deadline,
+            context)
         .thenApply(
             routed -> {
               final ApiResponse<BackupEntries> answer = routed.body();
@@ -327,9 +379,15 @@ public final class BackupAdmin {
       try {
         statuses.add(BackupStatusMapping.toStatus(entry));
       } catch (final IllegalArgumentException e) {
-        throw new GatewayException(GatewayErrorCode.INTERNAL,
-            "Expected a valid backup status from broker " + nodeId + " (" + context + "), but "
-                + e.getMessage(), e);
+        throw new GatewayException(
+            GatewayErrorCode.INTERNAL,
+            "Expected a valid backup status from broker "
+                + nodeId
+                + " ("
+                + context
+                + "), but "
+                + e.getMessage(),
+            e);
       }
     }
     return statuses;
@@ -339,7 +397,9 @@ public final class BackupAdmin {
     final ClusterTopology topology = requester.topology().current();
     if (!topology.hasAllLeaders()) {
       throw GatewayException.unavailable(
-          "Expected a known leader for every partition (" + context + "), but "
+          "Expected a known leader for every partition ("
+              + context
+              + "), but "
               + (topology.partitionCount() == 0
                   ? "no broker has answered yet"
                   : "partitions " + topology.partitionsWithoutLeader() + " have none")

@@ -16,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Pauses and resumes exporting on every configured broker (each applies it to its partitions; the
- * paused flag survives restarts). Succeeds only when every broker confirmed; otherwise
- * UNAVAILABLE names the brokers that did not (sending the request again is safe).
+ * paused flag survives restarts). Succeeds only when every broker confirmed; otherwise UNAVAILABLE
+ * names the brokers that did not (sending the request again is safe).
  */
 public final class ExportingAdmin {
   private final BrokerRequester requester;
@@ -42,15 +42,20 @@ public final class ExportingAdmin {
       answers.put(
           nodeId,
           requester
-              .toBroker(nodeId, ApiDescriptor.TYPE_EXPORTING, payload,
-                  ExportingCodec::decodeResponse, deadline, context)
+              .toBroker(
+                  nodeId,
+                  ApiDescriptor.TYPE_EXPORTING,
+                  payload,
+                  ExportingCodec::decodeResponse,
+                  deadline,
+                  context)
               .thenApply(
                   answer -> {
                     if (answer instanceof ApiResponse.Ok<Boolean> ok) {
                       return ok.body();
                     }
-                    throw Failures.fromBroker((ApiResponse.Failure<Boolean>) answer, nodeId,
-                        context);
+                    throw Failures.fromBroker(
+                        (ApiResponse.Failure<Boolean>) answer, nodeId, context);
                   }));
     }
     return CompletableFuture.allOf(answers.values().toArray(CompletableFuture[]::new))
@@ -62,8 +67,11 @@ public final class ExportingAdmin {
               answers.forEach(
                   (nodeId, answer) -> {
                     if (answer.isCompletedExceptionally()) {
-                      failed.add("broker " + nodeId + ": "
-                          + Failures.unwrap(answer.handle((v, e) -> e).join()).getMessage());
+                      failed.add(
+                          "broker "
+                              + nodeId
+                              + ": "
+                              + Failures.unwrap(answer.handle((v, e) -> e).join()).getMessage());
                     } else if (answer.join() != expectPaused) {
                       failed.add("broker " + nodeId + " reports paused=" + answer.join());
                     } else {
@@ -72,8 +80,12 @@ public final class ExportingAdmin {
                   });
               if (!failed.isEmpty()) {
                 throw GatewayException.unavailable(
-                    "Expected every broker to confirm " + context + ", but "
-                        + String.join("; ", failed) + " (confirmed: " + confirmed
+                    "Expected every broker to confirm "
+                        + context
+                        + ", but "
+                        + String.join("; ", failed)
+                        + " (confirmed: "
+                        + confirmed
                         + "). Sending it again is safe");
               }
               return new ExportingResult(expectPaused, confirmed);

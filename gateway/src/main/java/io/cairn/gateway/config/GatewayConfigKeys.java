@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
 /**
  * Every key of the gateway's configuration file, all under the one section {@code gateway}, with
  * its default (those of {@link GatewayConfig}), its allowed range and its environment variable:
- * {@code CAIRN_} and the path upper-cased with {@code _} for {@code .} ({@code gateway.grpc.port}
- * → {@code CAIRN_GATEWAY_GRPC_PORT}; a broker: {@code CAIRN_GATEWAY_BROKERS_2=host:port}).
+ * {@code CAIRN_} and the path upper-cased with {@code _} for {@code .} ({@code gateway.grpc.port} →
+ * {@code CAIRN_GATEWAY_GRPC_PORT}; a broker: {@code CAIRN_GATEWAY_BROKERS_2=host:port}).
  *
  * <pre>
  * gateway:
@@ -60,51 +60,95 @@ public final class GatewayConfigKeys {
       ValueParser.hostAndPort().map(address -> new MemberAddress(address.host(), address.port()));
 
   public static final ConfigKey<Integer> NODE_ID =
-      key("gateway.nodeId", GatewayConfig.DEFAULT_NODE_ID, integer(0, 65_535),
+      key(
+          "gateway.nodeId",
+          GatewayConfig.DEFAULT_NODE_ID,
+          integer(0, 65_535),
           "the gateway's id on the transport; distinct from every broker's");
   public static final ConfigKey<String> GRPC_HOST =
-      key("gateway.grpc.host", GatewayConfig.DEFAULT_HOST, text(HOST, HOST_RULE),
+      key(
+          "gateway.grpc.host",
+          GatewayConfig.DEFAULT_HOST,
+          text(HOST, HOST_RULE),
           "gRPC bind address");
   public static final ConfigKey<Integer> GRPC_PORT =
-      key("gateway.grpc.port", GatewayConfig.DEFAULT_GRPC_PORT, integer(0, 65_535),
+      key(
+          "gateway.grpc.port",
+          GatewayConfig.DEFAULT_GRPC_PORT,
+          integer(0, 65_535),
           "gRPC port; 0 = ephemeral");
   public static final ConfigKey<Long> GRPC_MAX_MESSAGE_SIZE =
-      key("gateway.grpc.maxMessageSize", "64KB", size(1024, 16L * 1024 * 1024, false),
+      key(
+          "gateway.grpc.maxMessageSize",
+          "64KB",
+          size(1024, 16L * 1024 * 1024, false),
           "largest inbound gRPC message");
   public static final ConfigKey<String> HTTP_HOST =
-      key("gateway.http.host", GatewayConfig.DEFAULT_HOST, text(HOST, HOST_RULE),
+      key(
+          "gateway.http.host",
+          GatewayConfig.DEFAULT_HOST,
+          text(HOST, HOST_RULE),
           "management HTTP bind address");
   public static final ConfigKey<Integer> HTTP_PORT =
-      key("gateway.http.port", GatewayConfig.DEFAULT_HTTP_PORT, integer(0, 65_535),
+      key(
+          "gateway.http.port",
+          GatewayConfig.DEFAULT_HTTP_PORT,
+          integer(0, 65_535),
           "management HTTP port; 0 = ephemeral");
   public static final ConfigKey<Long> HTTP_MAX_BODY_SIZE =
-      key("gateway.http.maxBodySize", "16KB", size(256, 1024 * 1024, false),
+      key(
+          "gateway.http.maxBodySize",
+          "16KB",
+          size(256, 1024 * 1024, false),
           "largest management HTTP request body");
   public static final ConfigKey<String> TRANSPORT_HOST =
-      key("gateway.transport.host", GatewayConfig.DEFAULT_HOST, text(HOST, HOST_RULE),
+      key(
+          "gateway.transport.host",
+          GatewayConfig.DEFAULT_HOST,
+          text(HOST, HOST_RULE),
           "bind address of the gateway's own transport endpoint");
   public static final ConfigKey<Integer> TRANSPORT_PORT =
-      key("gateway.transport.port", 0, integer(0, 65_535),
+      key(
+          "gateway.transport.port",
+          0,
+          integer(0, 65_535),
           "port of the gateway's own transport endpoint; 0 = ephemeral (it only sends)");
   public static final ConfigKey<Duration> REQUEST_TIMEOUT =
-      key("gateway.requestTimeout", "15s", duration(Duration.ofMillis(100), Duration.ofMinutes(10)),
+      key(
+          "gateway.requestTimeout",
+          "15s",
+          duration(Duration.ofMillis(100), Duration.ofMinutes(10)),
           "the longest a request waits, also when the client's deadline is later");
   public static final ConfigKey<Duration> TOPOLOGY_REFRESH_INTERVAL =
-      key("gateway.topologyRefreshInterval", "1s",
+      key(
+          "gateway.topologyRefreshInterval",
+          "1s",
           duration(Duration.ofMillis(10), Duration.ofMinutes(1)),
           "how often every broker is asked for its partitions");
   public static final ConfigKey<Duration> RETRY_BACKOFF_MIN =
-      key("gateway.retry.backoffMin", "50ms", duration(Duration.ofMillis(1), Duration.ofMinutes(1)),
+      key(
+          "gateway.retry.backoffMin",
+          "50ms",
+          duration(Duration.ofMillis(1), Duration.ofMinutes(1)),
           "first delay before a request is sent again");
   public static final ConfigKey<Duration> RETRY_BACKOFF_MAX =
-      key("gateway.retry.backoffMax", "1s", duration(Duration.ofMillis(1), Duration.ofMinutes(1)),
+      key(
+          "gateway.retry.backoffMax",
+          "1s",
+          duration(Duration.ofMillis(1), Duration.ofMinutes(1)),
           "longest delay before a request is sent again; at least backoffMin");
   public static final ConfigKey<Integer> RETRY_MAX_RETRIES =
-      key("gateway.retry.maxRetries", GatewayConfig.DEFAULT_MAX_RETRIES, integer(0, 100),
+      key(
+          "gateway.retry.maxRetries",
+          GatewayConfig.DEFAULT_MAX_RETRIES,
+          integer(0, 100),
           "retries after the first attempt");
   public static final ConfigKey<Integer> MAX_PENDING_REQUESTS =
-      key("gateway.maxPendingRequests", GatewayConfig.DEFAULT_MAX_PENDING_REQUESTS,
-          integer(1, 1_000_000), "queued work before RESOURCE_EXHAUSTED");
+      key(
+          "gateway.maxPendingRequests",
+          GatewayConfig.DEFAULT_MAX_PENDING_REQUESTS,
+          integer(1, 1_000_000),
+          "queued work before RESOURCE_EXHAUSTED");
 
   private static final ConfigCatalogue CATALOGUE =
       new ConfigCatalogue(KEYS, Set.of(SECTION), List.of(BROKERS_GROUP));
@@ -122,7 +166,9 @@ public final class GatewayConfigKeys {
   }
 
   private static <T> ConfigKey<T> key(
-      final String path, final Object defaultValue, final ValueParser<T> parser,
+      final String path,
+      final Object defaultValue,
+      final ValueParser<T> parser,
       final String description) {
     final ConfigKey<T> key =
         new ConfigKey<>(path, String.valueOf(defaultValue), parser, false, description);

@@ -29,14 +29,14 @@ import java.util.TreeMap;
  *   <li>Every key lives under {@code gateway:} ({@link GatewayConfigKeys}); an unknown key, a
  *       duplicate, a list or map where one value belongs, or an empty value is an error naming it
  *       (with the closest known key).
- *   <li>Every key can be overridden by {@code CAIRN_} + its path upper-cased, {@code _} for
- *       {@code .} ({@code CAIRN_GATEWAY_GRPC_PORT}, {@code CAIRN_GATEWAY_BROKERS_0=host:port}). A
- *       {@code CAIRN_GATEWAY_*} variable that names no key is an error with the closest one;
- *       {@code CAIRN_GATEWAY} alone (the command line tool's gateway address) and every other
- *       variable are ignored.
+ *   <li>Every key can be overridden by {@code CAIRN_} + its path upper-cased, {@code _} for {@code
+ *       .} ({@code CAIRN_GATEWAY_GRPC_PORT}, {@code CAIRN_GATEWAY_BROKERS_0=host:port}). A {@code
+ *       CAIRN_GATEWAY_*} variable that names no key is an error with the closest one; {@code
+ *       CAIRN_GATEWAY} alone (the command line tool's gateway address) and every other variable are
+ *       ignored.
  *   <li>Every value is parsed and range-checked, then the rules across keys (at least one broker,
- *       the node id not a broker's, {@code retry.backoffMin <= retry.backoffMax}); all problems
- *       are reported together in one {@link ConfigException}.
+ *       the node id not a broker's, {@code retry.backoffMin <= retry.backoffMax}); all problems are
+ *       reported together in one {@link ConfigException}.
  * </ol>
  *
  * <p>The environment is a parameter so that tests never touch the process's environment.
@@ -66,9 +66,15 @@ public final class GatewayConfigReader {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (final IOException e) {
-      throw new ConfigException("gateway", "config file " + file, List.of(
-          "Expected a readable configuration file, but reading " + file.toAbsolutePath()
-              + " failed: " + e + ". Check the path given with --config"));
+      throw new ConfigException(
+          "gateway",
+          "config file " + file,
+          List.of(
+              "Expected a readable configuration file, but reading "
+                  + file.toAbsolutePath()
+                  + " failed: "
+                  + e
+                  + ". Check the path given with --config"));
     }
     return parse(text, "config file " + file, env);
   }
@@ -92,23 +98,24 @@ public final class GatewayConfigReader {
   private EffectiveGatewayConfig build() {
     final int nodeId = values.get(NODE_ID);
     final SortedMap<Integer, MemberAddress> brokers = brokers();
-    final GatewayConfig.Builder builder = GatewayConfig.builder()
-        .nodeId(nodeId)
-        .brokers(brokers)
-        .grpcHost(values.get(GRPC_HOST))
-        .grpcPort(values.get(GRPC_PORT))
-        .maxMessageSizeBytes(Math.toIntExact(values.get(GRPC_MAX_MESSAGE_SIZE)))
-        .httpHost(values.get(HTTP_HOST))
-        .httpPort(values.get(HTTP_PORT))
-        .httpMaxBodyBytes(Math.toIntExact(values.get(HTTP_MAX_BODY_SIZE)))
-        .transportHost(values.get(TRANSPORT_HOST))
-        .transportPort(values.get(TRANSPORT_PORT))
-        .requestTimeout(values.get(REQUEST_TIMEOUT))
-        .topologyRefreshInterval(values.get(TOPOLOGY_REFRESH_INTERVAL))
-        .retryBackoffMin(values.get(RETRY_BACKOFF_MIN))
-        .retryBackoffMax(values.get(RETRY_BACKOFF_MAX))
-        .maxRetries(values.get(RETRY_MAX_RETRIES))
-        .maxPendingRequests(values.get(MAX_PENDING_REQUESTS));
+    final GatewayConfig.Builder builder =
+        GatewayConfig.builder()
+            .nodeId(nodeId)
+            .brokers(brokers)
+            .grpcHost(values.get(GRPC_HOST))
+            .grpcPort(values.get(GRPC_PORT))
+            .maxMessageSizeBytes(Math.toIntExact(values.get(GRPC_MAX_MESSAGE_SIZE)))
+            .httpHost(values.get(HTTP_HOST))
+            .httpPort(values.get(HTTP_PORT))
+            .httpMaxBodyBytes(Math.toIntExact(values.get(HTTP_MAX_BODY_SIZE)))
+            .transportHost(values.get(TRANSPORT_HOST))
+            .transportPort(values.get(TRANSPORT_PORT))
+            .requestTimeout(values.get(REQUEST_TIMEOUT))
+            .topologyRefreshInterval(values.get(TOPOLOGY_REFRESH_INTERVAL))
+            .retryBackoffMin(values.get(RETRY_BACKOFF_MIN))
+            .retryBackoffMax(values.get(RETRY_BACKOFF_MAX))
+            .maxRetries(values.get(RETRY_MAX_RETRIES))
+            .maxPendingRequests(values.get(MAX_PENDING_REQUESTS));
     checkAcross(nodeId, brokers);
     if (!violations.isEmpty()) {
       throw new ConfigException("gateway", sourceName, violations);
@@ -123,34 +130,57 @@ public final class GatewayConfigReader {
 
   private SortedMap<Integer, MemberAddress> brokers() {
     final SortedMap<Integer, MemberAddress> brokers = new TreeMap<>();
-    raw.groupValues(BROKERS).forEach((id, value) -> {
-      final MemberAddress address = values.parse(BROKERS + "." + id, BROKER_ADDRESS, value, false);
-      if (address == null) {
-        values.markFailed(BROKERS);
-      } else {
-        brokers.put(Integer.parseInt(id), address);
-      }
-    });
+    raw.groupValues(BROKERS)
+        .forEach(
+            (id, value) -> {
+              final MemberAddress address =
+                  values.parse(BROKERS + "." + id, BROKER_ADDRESS, value, false);
+              if (address == null) {
+                values.markFailed(BROKERS);
+              } else {
+                brokers.put(Integer.parseInt(id), address);
+              }
+            });
     return brokers;
   }
 
   private void checkAcross(final int nodeId, final SortedMap<Integer, MemberAddress> brokers) {
     if (brokers.isEmpty() && !values.isFailed(BROKERS)) {
-      values.violation("Expected " + BROKERS + " to list at least one broker (node id: host:port"
-          + " of its transport), but it is empty (" + sourceName + "; environment variables "
-          + ConfigKey.envName(BROKERS) + "_<nodeId>)");
+      values.violation(
+          "Expected "
+              + BROKERS
+              + " to list at least one broker (node id: host:port"
+              + " of its transport), but it is empty ("
+              + sourceName
+              + "; environment variables "
+              + ConfigKey.envName(BROKERS)
+              + "_<nodeId>)");
     }
     if (values.allValid(NODE_ID) && brokers.containsKey(nodeId)) {
-      values.violation("Expected " + NODE_ID.path() + " to differ from every broker's node id "
-          + brokers.keySet() + ", but was " + nodeId + " (" + values.sourceOf(NODE_ID) + ")");
+      values.violation(
+          "Expected "
+              + NODE_ID.path()
+              + " to differ from every broker's node id "
+              + brokers.keySet()
+              + ", but was "
+              + nodeId
+              + " ("
+              + values.sourceOf(NODE_ID)
+              + ")");
     }
     if (values.allValid(RETRY_BACKOFF_MIN, RETRY_BACKOFF_MAX)) {
       final Duration min = values.get(RETRY_BACKOFF_MIN);
       final Duration max = values.get(RETRY_BACKOFF_MAX);
       if (min.compareTo(max) > 0) {
-        values.violation("Expected " + RETRY_BACKOFF_MIN.path() + " to be at most "
-            + RETRY_BACKOFF_MAX.path() + " (" + ConfigFormat.duration(max) + "), but was "
-            + ConfigFormat.duration(min));
+        values.violation(
+            "Expected "
+                + RETRY_BACKOFF_MIN.path()
+                + " to be at most "
+                + RETRY_BACKOFF_MAX.path()
+                + " ("
+                + ConfigFormat.duration(max)
+                + "), but was "
+                + ConfigFormat.duration(min));
       }
     }
   }

@@ -63,17 +63,20 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   @Override
   public void takeBackup(
       final TakeBackupRequest request, final StreamObserver<TakeBackupResponse> observer) {
-    calls.run("TakeBackup", observer,
+    calls.run(
+        "TakeBackup",
+        observer,
         deadline -> backups.take(request.getBackupId(), deadline),
         result -> {
           final TakeBackupResponse.Builder response =
               TakeBackupResponse.newBuilder().setBackupId(result.backupId());
           for (final PartitionCheckpointResult partition : result.partitions()) {
-            response.addPartitions(PartitionCheckpoint.newBuilder()
-                .setPartitionId(partition.partitionId())
-                .setCreated(partition.created())
-                .setCheckpointId(partition.checkpointId())
-                .setCheckpointPosition(partition.checkpointPosition()));
+            response.addPartitions(
+                PartitionCheckpoint.newBuilder()
+                    .setPartitionId(partition.partitionId())
+                    .setCreated(partition.created())
+                    .setCheckpointId(partition.checkpointId())
+                    .setCheckpointPosition(partition.checkpointPosition()));
           }
           return response.build();
         });
@@ -81,14 +84,19 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
 
   @Override
   public void getBackup(final GetBackupRequest request, final StreamObserver<Backup> observer) {
-    calls.run("GetBackup", observer,
-        deadline -> backups.get(request.getBackupId(), deadline), AdminGrpcService::toBackup);
+    calls.run(
+        "GetBackup",
+        observer,
+        deadline -> backups.get(request.getBackupId(), deadline),
+        AdminGrpcService::toBackup);
   }
 
   @Override
   public void listBackups(
       final ListBackupsRequest request, final StreamObserver<ListBackupsResponse> observer) {
-    calls.run("ListBackups", observer,
+    calls.run(
+        "ListBackups",
+        observer,
         deadline -> backups.list(request.getPageSize(), request.getPageToken(), deadline),
         listing -> {
           final ListBackupsResponse.Builder response =
@@ -101,7 +109,9 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   @Override
   public void deleteBackup(
       final DeleteBackupRequest request, final StreamObserver<DeleteBackupResponse> observer) {
-    calls.run("DeleteBackup", observer,
+    calls.run(
+        "DeleteBackup",
+        observer,
         deadline -> backups.delete(request.getBackupId(), deadline),
         ignored -> DeleteBackupResponse.getDefaultInstance());
   }
@@ -136,10 +146,11 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   }
 
   static Backup toBackup(final ClusterBackupStatus status) {
-    final Backup.Builder backup = Backup.newBuilder()
-        .setBackupId(status.checkpointId())
-        .setState(BackupState.valueOf("BACKUP_STATE_" + status.statusCode().name()))
-        .setFailureReason(status.reason().orElse(""));
+    final Backup.Builder backup =
+        Backup.newBuilder()
+            .setBackupId(status.checkpointId())
+            .setState(BackupState.valueOf("BACKUP_STATE_" + status.statusCode().name()))
+            .setFailureReason(status.reason().orElse(""));
     status.partitions().entrySet().stream()
         .sorted(java.util.Map.Entry.comparingByKey())
         .forEach(entry -> backup.addPartitions(toPartition(entry.getValue())));
@@ -147,16 +158,18 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   }
 
   private static PartitionBackup toPartition(final BackupStatus status) {
-    final PartitionBackup.Builder partition = PartitionBackup.newBuilder()
-        .setPartitionId(status.id().partitionId())
-        .setNodeId(status.id().nodeId())
-        .setState(BackupState.valueOf("BACKUP_STATE_" + status.statusCode().name()))
-        .setFailureReason(status.failureReason().orElse(""));
+    final PartitionBackup.Builder partition =
+        PartitionBackup.newBuilder()
+            .setPartitionId(status.id().partitionId())
+            .setNodeId(status.id().nodeId())
+            .setState(BackupState.valueOf("BACKUP_STATE_" + status.statusCode().name()))
+            .setFailureReason(status.failureReason().orElse(""));
     status.createdAt().ifPresent(at -> partition.setCreatedAt(timestamp(at)));
     status.lastUpdatedAt().ifPresent(at -> partition.setLastUpdatedAt(timestamp(at)));
     if (status.descriptor().isPresent()) {
       final BackupDescriptor descriptor = status.descriptor().get();
-      partition.setCheckpointPosition(descriptor.checkpointPosition())
+      partition
+          .setCheckpointPosition(descriptor.checkpointPosition())
           .setSnapshotId(descriptor.snapshotId().orElse(""))
           .setBrokerVersion(descriptor.brokerVersion())
           .setSizeBytes(descriptor.sizeBytes())
@@ -174,38 +187,49 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   }
 
   static Topology toTopology(final ClusterTopology topology) {
-    final Topology.Builder result = Topology.newBuilder()
-        .setClusterId(topology.clusterId())
-        .setPartitionCount(topology.partitionCount())
-        .setReplicationFactor(topology.replicationFactor())
-        .setRefreshedAtMs(topology.refreshedAtMs());
+    final Topology.Builder result =
+        Topology.newBuilder()
+            .setClusterId(topology.clusterId())
+            .setPartitionCount(topology.partitionCount())
+            .setReplicationFactor(topology.replicationFactor())
+            .setRefreshedAtMs(topology.refreshedAtMs());
     for (final BrokerStatus status : topology.brokers().values()) {
-      final Broker.Builder broker = Broker.newBuilder()
-          .setNodeId(status.nodeId())
-          .setAddress(status.address().toString())
-          .setReachable(status.reachable())
-          .setError(status.error());
+      final Broker.Builder broker =
+          Broker.newBuilder()
+              .setNodeId(status.nodeId())
+              .setAddress(status.address().toString())
+              .setReachable(status.reachable())
+              .setError(status.error());
       if (status.topology().isPresent()) {
         final BrokerTopology reported = status.topology().get();
         broker.setVersion(reported.brokerVersion());
         for (final PartitionReplica replica : reported.replicas()) {
-          broker.addReplicas(Replica.newBuilder()
-              .setPartitionId(replica.partitionId())
-              .setRole(ReplicaRole.valueOf("REPLICA_ROLE_" + replica.role().name()))
-              .setTerm(replica.term())
-              .setHealth(health(replica.health()))
-              .setHealthReason(replica.healthReason()));
+          broker.addReplicas(
+              Replica.newBuilder()
+                  .setPartitionId(replica.partitionId())
+                  .setRole(ReplicaRole.valueOf("REPLICA_ROLE_" + replica.role().name()))
+                  .setTerm(replica.term())
+                  .setHealth(health(replica.health()))
+                  .setHealthReason(replica.healthReason()));
         }
       }
       result.addBrokers(broker);
     }
     for (int partitionId = 1; partitionId <= topology.partitionCount(); partitionId++) {
       final PartitionLeader leader = topology.leaders().get(partitionId);
-      result.addPartitions(leader == null
-          ? Partition.newBuilder().setPartitionId(partitionId).setLeaderNodeId(-1)
-              .setHealth(Health.HEALTH_UNREACHABLE).build()
-          : Partition.newBuilder().setPartitionId(partitionId).setLeaderNodeId(leader.nodeId())
-              .setTerm(leader.term()).setHealth(health(leader.health())).build());
+      result.addPartitions(
+          leader == null
+              ? Partition.newBuilder()
+                  .setPartitionId(partitionId)
+                  .setLeaderNodeId(-1)
+                  .setHealth(Health.HEALTH_UNREACHABLE)
+                  .build()
+              : Partition.newBuilder()
+                  .setPartitionId(partitionId)
+                  .setLeaderNodeId(leader.nodeId())
+                  .setTerm(leader.term())
+                  .setHealth(health(leader.health()))
+                  .build());
     }
     return result.build();
   }

@@ -74,7 +74,9 @@ final class GrpcCalls {
               failure = e;
             }
           }
-          metrics.request(operation, GatewayMetrics.result(failure),
+          metrics.request(
+              operation,
+              GatewayMetrics.result(failure),
               Duration.ofNanos(clock.nanos() - startNanos));
           if (failure == null) {
             observer.onNext(response);
@@ -88,7 +90,10 @@ final class GrpcCalls {
   /** Runs a call whose result needs no I/O. */
   <R> void runNow(
       final String operation, final StreamObserver<R> observer, final Supplier<R> response) {
-    run(operation, observer, deadline -> CompletableFuture.completedFuture(null),
+    run(
+        operation,
+        observer,
+        deadline -> CompletableFuture.completedFuture(null),
         ignored -> response.get());
   }
 
@@ -105,8 +110,8 @@ final class GrpcCalls {
     }
     LOG.warn("{} failed unexpectedly", operation, failure);
     return Status.INTERNAL
-        .withDescription("Expected " + operation + " to complete, but the gateway failed: "
-            + failure)
+        .withDescription(
+            "Expected " + operation + " to complete, but the gateway failed: " + failure)
         .asRuntimeException();
   }
 }

@@ -50,16 +50,17 @@ public final class GrpcServer implements AutoCloseable {
       final Duration requestTimeout,
       final GatewayMetrics metrics) {
     final GrpcCalls calls = new GrpcCalls(clock, requestTimeout, metrics);
-    this.server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-        .directExecutor()
-        .maxInboundMessageSize(maxMessageSizeBytes)
-        .maxInboundMetadataSize(16 * 1024)
-        .addService(new LedgerGrpcService(ledger, calls))
-        .addService(new AdminGrpcService(backups, exporting, topology, calls))
-        .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(ProtoReflectionService.newInstance())
-        .addService(health.getHealthService())
-        .build();
+    this.server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+            .directExecutor()
+            .maxInboundMessageSize(maxMessageSizeBytes)
+            .maxInboundMetadataSize(16 * 1024)
+            .addService(new LedgerGrpcService(ledger, calls))
+            .addService(new AdminGrpcService(backups, exporting, topology, calls))
+            .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(ProtoReflectionService.newInstance())
+            .addService(health.getHealthService())
+            .build();
     health.setStatus(LedgerServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
   }
@@ -72,8 +73,10 @@ public final class GrpcServer implements AutoCloseable {
       server.start();
     } catch (final IOException e) {
       throw new UncheckedIOException(
-          "Expected to bind the gRPC port, but " + e.getMessage()
-              + ". Free the port or change grpcHost/grpcPort", e);
+          "Expected to bind the gRPC port, but "
+              + e.getMessage()
+              + ". Free the port or change grpcHost/grpcPort",
+          e);
     }
   }
 

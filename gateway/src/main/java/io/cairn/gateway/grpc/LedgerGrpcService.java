@@ -1,10 +1,6 @@
 package io.cairn.gateway.grpc;
 
 import io.cairn.gateway.ledger.LedgerOperations;
-import io.cairn.protocol.DepositValue;
-import io.cairn.protocol.Record;
-import io.cairn.protocol.TransferIntent;
-import io.cairn.protocol.TransferValue;
 import io.cairn.gateway.v1.CreateAccountRequest;
 import io.cairn.gateway.v1.CreateAccountResponse;
 import io.cairn.gateway.v1.DepositRequest;
@@ -14,9 +10,15 @@ import io.cairn.gateway.v1.GetAccountResponse;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.gateway.v1.TransferRequest;
 import io.cairn.gateway.v1.TransferResponse;
+import io.cairn.protocol.DepositValue;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.TransferIntent;
+import io.cairn.protocol.TransferValue;
 import io.grpc.stub.StreamObserver;
 
-/** The {@code cairn.gateway.v1.LedgerService}: maps protobuf messages to {@link LedgerOperations}. */
+/**
+ * The {@code cairn.gateway.v1.LedgerService}: maps protobuf messages to {@link LedgerOperations}.
+ */
 public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImplBase {
   private final LedgerOperations ledger;
   private final GrpcCalls calls;
@@ -29,24 +31,31 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
   @Override
   public void createAccount(
       final CreateAccountRequest request, final StreamObserver<CreateAccountResponse> observer) {
-    calls.run("CreateAccount", observer,
+    calls.run(
+        "CreateAccount",
+        observer,
         deadline -> ledger.createAccount(request.getAccountId(), deadline),
-        routed -> CreateAccountResponse.newBuilder()
-            .setAccountId(request.getAccountId())
-            .setPartitionId(routed.partitionId())
-            .setPosition(routed.body().position())
-            .build());
+        routed ->
+            CreateAccountResponse.newBuilder()
+                .setAccountId(request.getAccountId())
+                .setPartitionId(routed.partitionId())
+                .setPosition(routed.body().position())
+                .build());
   }
 
   @Override
   public void deposit(
       final DepositRequest request, final StreamObserver<DepositResponse> observer) {
-    calls.run("Deposit", observer,
+    calls.run(
+        "Deposit",
+        observer,
         deadline -> ledger.deposit(request.getAccountId(), request.getAmount(), deadline),
         routed -> {
           final Record event = routed.body();
-          final long amount = event.value() instanceof DepositValue deposit
-              ? deposit.amount() : request.getAmount();
+          final long amount =
+              event.value() instanceof DepositValue deposit
+                  ? deposit.amount()
+                  : request.getAmount();
           return DepositResponse.newBuilder()
               .setAccountId(request.getAccountId())
               .setAmount(amount)
@@ -59,18 +68,26 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
   @Override
   public void transfer(
       final TransferRequest request, final StreamObserver<TransferResponse> observer) {
-    calls.run("Transfer", observer,
-        deadline -> ledger.transfer(request.getFromAccountId(), request.getToAccountId(),
-            request.getAmount(), deadline),
+    calls.run(
+        "Transfer",
+        observer,
+        deadline ->
+            ledger.transfer(
+                request.getFromAccountId(),
+                request.getToAccountId(),
+                request.getAmount(),
+                deadline),
         routed -> {
           final Record event = routed.body();
-          final TransferResponse.Builder response = TransferResponse.newBuilder()
-              .setTransferKey(event.metadata().key())
-              .setSourcePartitionId(routed.partitionId())
-              .setCompleted(event.metadata().intent() == TransferIntent.COMPLETED)
-              .setPosition(event.position());
+          final TransferResponse.Builder response =
+              TransferResponse.newBuilder()
+                  .setTransferKey(event.metadata().key())
+                  .setSourcePartitionId(routed.partitionId())
+                  .setCompleted(event.metadata().intent() == TransferIntent.COMPLETED)
+                  .setPosition(event.position());
           if (event.value() instanceof TransferValue transfer) {
-            response.setSourcePartitionId(transfer.sourcePartitionId())
+            response
+                .setSourcePartitionId(transfer.sourcePartitionId())
                 .setTargetPartitionId(transfer.targetPartitionId());
           }
           return response.build();
@@ -80,12 +97,15 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
   @Override
   public void getAccount(
       final GetAccountRequest request, final StreamObserver<GetAccountResponse> observer) {
-    calls.run("GetAccount", observer,
+    calls.run(
+        "GetAccount",
+        observer,
         deadline -> ledger.getAccount(request.getAccountId(), deadline),
-        routed -> GetAccountResponse.newBuilder()
-            .setAccountId(request.getAccountId())
-            .setBalance(routed.body().balance())
-            .setPartitionId(routed.partitionId())
-            .build());
+        routed ->
+            GetAccountResponse.newBuilder()
+                .setAccountId(request.getAccountId())
+                .setBalance(routed.body().balance())
+                .setPartitionId(routed.partitionId())
+                .build());
   }
 }

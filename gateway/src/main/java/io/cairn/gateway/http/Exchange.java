@@ -53,8 +53,7 @@ final class Exchange {
           throw tooLarge(declared.trim() + " bytes");
         }
       } catch (final NumberFormatException e) {
-        throw Problem.badRequest(
-            "Expected a numeric Content-Length, but was '" + declared + "'");
+        throw Problem.badRequest("Expected a numeric Content-Length, but was '" + declared + "'");
       }
     }
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -73,8 +72,16 @@ final class Exchange {
 
   private Problem tooLarge(final String actual) {
     return new Problem(
-        413, "Expected a request body of at most " + maxBodyBytes + " bytes, but it was " + actual
-            + " (" + method() + " " + path() + ")");
+        413,
+        "Expected a request body of at most "
+            + maxBodyBytes
+            + " bytes, but it was "
+            + actual
+            + " ("
+            + method()
+            + " "
+            + path()
+            + ")");
   }
 
   void sendJson(final int status, final Object body) throws IOException {
@@ -87,8 +94,7 @@ final class Exchange {
     exchange.close();
   }
 
-  void sendText(final int status, final String contentType, final String body)
-      throws IOException {
+  void sendText(final int status, final String contentType, final String body) throws IOException {
     send(status, contentType, body.getBytes(StandardCharsets.UTF_8));
   }
 

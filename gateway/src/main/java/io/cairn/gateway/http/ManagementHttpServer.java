@@ -122,8 +122,14 @@ public final class ManagementHttpServer implements AutoCloseable {
       server.bind(new InetSocketAddress(host, port), 64);
     } catch (final IOException e) {
       throw new UncheckedIOException(
-          "Expected to bind the management HTTP port " + host + ":" + port + ", but "
-              + e.getMessage() + ". Free the port or change httpHost/httpPort", e);
+          "Expected to bind the management HTTP port "
+              + host
+              + ":"
+              + port
+              + ", but "
+              + e.getMessage()
+              + ". Free the port or change httpHost/httpPort",
+          e);
     }
     server.start();
   }
@@ -182,8 +188,11 @@ public final class ManagementHttpServer implements AutoCloseable {
         await(exporting::resume);
         exchange.sendEmpty(204);
       } else {
-        throw new Problem(404, "Expected one of /metrics, /health, /ready, /actuator/backups,"
-            + " /actuator/backups/{id}, /actuator/exporting/pause|resume, but was " + path);
+        throw new Problem(
+            404,
+            "Expected one of /metrics, /health, /ready, /actuator/backups,"
+                + " /actuator/backups/{id}, /actuator/exporting/pause|resume, but was "
+                + path);
       }
     } catch (final Problem problem) {
       request.result = "http-" + problem.status();
@@ -196,8 +205,15 @@ public final class ManagementHttpServer implements AutoCloseable {
     } catch (final RuntimeException e) {
       request.result = "internal";
       LOG.warn("{} {} failed", exchange.method(), exchange.path(), e);
-      exchange.sendProblem(new Problem(500, "Expected " + exchange.method() + " "
-          + exchange.path() + " to complete, but the gateway failed: " + e));
+      exchange.sendProblem(
+          new Problem(
+              500,
+              "Expected "
+                  + exchange.method()
+                  + " "
+                  + exchange.path()
+                  + " to complete, but the gateway failed: "
+                  + e));
     } finally {
       request.record(); // if no answer was sent (the connection failed first)
     }
@@ -225,10 +241,12 @@ public final class ManagementHttpServer implements AutoCloseable {
   private void ready(final Exchange exchange) throws IOException {
     final ClusterTopology current = topology.current();
     if (!current.hasAllLeaders()) {
-      throw new Problem(503, "Expected a known leader for every partition, but "
-          + (current.partitionCount() == 0
-              ? "no broker has answered yet"
-              : "partitions " + current.partitionsWithoutLeader() + " have none"));
+      throw new Problem(
+          503,
+          "Expected a known leader for every partition, but "
+              + (current.partitionCount() == 0
+                  ? "no broker has answered yet"
+                  : "partitions " + current.partitionsWithoutLeader() + " have none"));
     }
     final Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", "READY");
@@ -242,8 +260,14 @@ public final class ManagementHttpServer implements AutoCloseable {
     final long backupId = parseBackupId(body);
     final TakeBackupResult taken = await(deadline -> backups.take(backupId, deadline));
     final Map<String, Object> answer = new LinkedHashMap<>();
-    answer.put("message", "A backup with id " + backupId + " has been scheduled. Use GET"
-        + " actuator/backups/" + backupId + " to monitor the status.");
+    answer.put(
+        "message",
+        "A backup with id "
+            + backupId
+            + " has been scheduled. Use GET"
+            + " actuator/backups/"
+            + backupId
+            + " to monitor the status.");
     // Beyond Zeebe's answer: what every partition answered to CHECKPOINT CREATE.
     answer.put("backupId", taken.backupId());
     final List<Map<String, Object>> partitions = new ArrayList<>();
@@ -269,22 +293,30 @@ public final class ManagementHttpServer implements AutoCloseable {
     try {
       json = Exchange.json().readTree(body);
     } catch (final JsonProcessingException e) {
-      throw Problem.badRequest("Expected " + rule + ", but the body is not JSON: "
-          + e.getOriginalMessage());
+      throw Problem.badRequest(
+          "Expected " + rule + ", but the body is not JSON: " + e.getOriginalMessage());
     } catch (final IOException e) {
       throw Problem.badRequest("Expected " + rule + ", but the body could not be read: " + e);
     }
     if (json == null || !json.isObject()) {
-      throw Problem.badRequest("Expected " + rule + ", but was a JSON "
-          + (json == null ? "nothing" : json.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+      throw Problem.badRequest(
+          "Expected "
+              + rule
+              + ", but was a JSON "
+              + (json == null
+                  ? "nothing"
+                  : json.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
     }
     final JsonNode id = json.get("backupId");
     if (id == null || id.isNull()) {
       throw Problem.badRequest("Expected field backupId (an integer >= 1), but it is missing");
     }
     if (!id.isIntegralNumber() || !id.canConvertToLong()) {
-      throw Problem.badRequest("Expected backupId to be an integer >= 1 and <= "
-          + Long.MAX_VALUE + ", but was " + shorten(id.toString()));
+      throw Problem.badRequest(
+          "Expected backupId to be an integer >= 1 and <= "
+              + Long.MAX_VALUE
+              + ", but was "
+              + shorten(id.toString()));
     }
     final long value = id.longValue();
     if (value < 1) {
@@ -305,14 +337,24 @@ public final class ManagementHttpServer implements AutoCloseable {
 
   private static long backupId(final String segment, final Exchange exchange) {
     if (!POSITIVE_ID.matcher(segment).matches()) {
-      throw Problem.badRequest("Expected backupId in the path to be an integer >= 1, but was '"
-          + shorten(segment) + "' (" + exchange.method() + " " + exchange.path() + ")");
+      throw Problem.badRequest(
+          "Expected backupId in the path to be an integer >= 1, but was '"
+              + shorten(segment)
+              + "' ("
+              + exchange.method()
+              + " "
+              + exchange.path()
+              + ")");
     }
     try {
       return Long.parseLong(segment);
     } catch (final NumberFormatException e) {
-      throw Problem.badRequest("Expected backupId in the path to be at most " + Long.MAX_VALUE
-          + ", but was '" + segment + "'");
+      throw Problem.badRequest(
+          "Expected backupId in the path to be at most "
+              + Long.MAX_VALUE
+              + ", but was '"
+              + segment
+              + "'");
     }
   }
 
@@ -323,21 +365,27 @@ public final class ManagementHttpServer implements AutoCloseable {
       }
     }
     exchange.header("Allow", String.join(", ", methods));
-    throw new Problem(405, "Expected method " + String.join(" or ", methods) + " on "
-        + exchange.path() + ", but was " + exchange.method());
+    throw new Problem(
+        405,
+        "Expected method "
+            + String.join(" or ", methods)
+            + " on "
+            + exchange.path()
+            + ", but was "
+            + exchange.method());
   }
 
   /** Runs an admin call and waits for it on this HTTP worker thread. */
   private <T> T await(final Function<Deadline, CompletableFuture<T>> call) {
     final Deadline deadline = Deadline.after(clock, requestTimeout);
     try {
-      return call.apply(deadline)
-          .get(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+      return call.apply(deadline).get(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
     } catch (final InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Problem(503, "Expected the request to complete, but the gateway is stopping");
     } catch (final TimeoutException e) {
-      throw Problem.of(GatewayErrorCode.DEADLINE_EXCEEDED,
+      throw Problem.of(
+          GatewayErrorCode.DEADLINE_EXCEEDED,
           "Expected an answer within " + requestTimeout.toMillis() + " ms, but none came");
     } catch (final ExecutionException | RuntimeException e) {
       final Throwable cause = Failures.unwrap(e);

@@ -3,8 +3,8 @@ package io.cairn.gateway.http;
 import io.cairn.gateway.GatewayErrorCode;
 
 /**
- * An RFC 7807 problem detail, answered with {@code Content-Type: application/problem+json}:
- * {@code {"type":"about:blank","title":"Bad Request","status":400,"detail":"Expected ...",
+ * An RFC 7807 problem detail, answered with {@code Content-Type: application/problem+json}: {@code
+ * {"type":"about:blank","title":"Bad Request","status":400,"detail":"Expected ...",
  * "instance":"/actuator/backups"}}.
  */
 final class Problem extends RuntimeException {

@@ -47,6 +47,7 @@ import java.util.concurrent.CompletableFuture;
 public final class LedgerOperations {
   /** {@link GatewayMetrics#transferTargetCheck} result of a target that exists. */
   static final String TARGET_FOUND = "found";
+
   /** {@link GatewayMetrics#transferTargetCheck} result of a target that does not exist. */
   static final String TARGET_NOT_FOUND = "not_found";
 
@@ -64,8 +65,13 @@ public final class LedgerOperations {
     final String operation = "CreateAccount";
     final Violations violations = new Violations();
     violations.add(AccountIdRule.violation("accountId", accountId, operation));
-    return command(operation, accountId, AccountIntent.CREATE,
-        violations.isEmpty() ? new AccountValue(accountId, 0) : null, violations, deadline);
+    return command(
+        operation,
+        accountId,
+        AccountIntent.CREATE,
+        violations.isEmpty() ? new AccountValue(accountId, 0) : null,
+        violations,
+        deadline);
   }
 
   /** Deposits {@code amount} (&gt; 0); completes with the DEPOSITED event. */
@@ -75,8 +81,13 @@ public final class LedgerOperations {
     final Violations violations = new Violations();
     violations.add(AccountIdRule.violation("accountId", accountId, operation));
     violations.add(positive(amount, operation));
-    return command(operation, accountId, DepositIntent.DEPOSIT,
-        violations.isEmpty() ? new DepositValue(accountId, amount) : null, violations, deadline);
+    return command(
+        operation,
+        accountId,
+        DepositIntent.DEPOSIT,
+        violations.isEmpty() ? new DepositValue(accountId, amount) : null,
+        violations,
+        deadline);
   }
 
   /**
@@ -104,26 +115,37 @@ public final class LedgerOperations {
     violations.add(AccountIdRule.violation("toAccountId", toAccountId, operation));
     violations.add(positive(amount, operation));
     if (violations.isEmpty() && fromAccountId.equals(toAccountId)) {
-      violations.add("Expected fromAccountId and toAccountId to differ, but both are "
-          + AccountIdRule.quote(fromAccountId) + " (" + operation + ")");
+      violations.add(
+          "Expected fromAccountId and toAccountId to differ, but both are "
+              + AccountIdRule.quote(fromAccountId)
+              + " ("
+              + operation
+              + ")");
     }
     if (!violations.isEmpty()) {
       return CompletableFuture.failedFuture(GatewayException.invalid(violations.message()));
     }
-    final TransferValue value = new TransferValue(fromAccountId, toAccountId, amount,
-        ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID);
+    final TransferValue value =
+        new TransferValue(
+            fromAccountId,
+            toAccountId,
+            amount,
+            ValueDescriptor.NO_PARTITION_ID,
+            ValueDescriptor.NO_PARTITION_ID);
     final int partitionCount = requester.topology().current().partitionCount();
     if (partitionCount != 0) {
       final AccountPlacement placement = new AccountPlacement(partitionCount);
       if (placement.partitionOf(fromAccountId) == placement.partitionOf(toAccountId)) {
-        return command(operation, fromAccountId, TransferIntent.CREATE, value, violations,
-            deadline);
+        return command(
+            operation, fromAccountId, TransferIntent.CREATE, value, violations, deadline);
       }
     }
     // Also while the partition count is unknown: the check waits for it like any routed call.
     return checkTarget(fromAccountId, toAccountId, deadline)
-        .thenCompose(exists -> command(operation, fromAccountId, TransferIntent.CREATE, value,
-            violations, deadline));
+        .thenCompose(
+            exists ->
+                command(
+                    operation, fromAccountId, TransferIntent.CREATE, value, violations, deadline));
   }
 
   /** Completes when {@code toAccountId} exists; fails with NOT_FOUND or why it is unknown. */
@@ -142,9 +164,14 @@ public final class LedgerOperations {
                 metrics.transferTargetCheck(TARGET_NOT_FOUND);
                 throw new GatewayException(
                     GatewayErrorCode.NOT_FOUND,
-                    "Expected an existing toAccountId, but " + AccountIdRule.quote(toAccountId)
-                        + " does not exist on partition " + routed.partitionId() + " (Transfer"
-                        + " from " + AccountIdRule.quote(fromAccountId) + "). Nothing was sent;"
+                    "Expected an existing toAccountId, but "
+                        + AccountIdRule.quote(toAccountId)
+                        + " does not exist on partition "
+                        + routed.partitionId()
+                        + " (Transfer"
+                        + " from "
+                        + AccountIdRule.quote(fromAccountId)
+                        + "). Nothing was sent;"
                         + " create the account first");
               }
               metrics.transferTargetCheck(TARGET_FOUND);
@@ -158,8 +185,11 @@ public final class LedgerOperations {
         cause instanceof GatewayException gateway ? gateway.code() : GatewayErrorCode.INTERNAL;
     return new GatewayException(
         code,
-        "Expected to learn whether toAccountId " + AccountIdRule.quote(toAccountId) + " exists"
-            + " before sending the transfer, but the check failed: " + cause.getMessage()
+        "Expected to learn whether toAccountId "
+            + AccountIdRule.quote(toAccountId)
+            + " exists"
+            + " before sending the transfer, but the check failed: "
+            + cause.getMessage()
             + " (Transfer). Nothing"
             + " was sent; sending the transfer again is safe",
         cause);
@@ -180,8 +210,10 @@ public final class LedgerOperations {
               if (!routed.body().found()) {
                 throw new GatewayException(
                     GatewayErrorCode.NOT_FOUND,
-                    "Expected an existing account, but " + AccountIdRule.quote(accountId)
-                        + " does not exist on partition " + routed.partitionId()
+                    "Expected an existing account, but "
+                        + AccountIdRule.quote(accountId)
+                        + " does not exist on partition "
+                        + routed.partitionId()
                         + " (GetAccount). Create it first");
               }
               return routed;

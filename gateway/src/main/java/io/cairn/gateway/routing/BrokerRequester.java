@@ -26,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends requests to brokers: to a partition's leader with bounded retries (exponential backoff
- * from {@code retryBackoffMin} to {@code retryBackoffMax}, at most {@code maxRetries} resends,
- * never past the deadline), or to one broker.
+ * Sends requests to brokers: to a partition's leader with bounded retries (exponential backoff from
+ * {@code retryBackoffMin} to {@code retryBackoffMax}, at most {@code maxRetries} resends, never
+ * past the deadline), or to one broker.
  *
  * <p>A partition call is sent again — after a topology refresh — when no leader is known, the
  * broker answers NOT_LEADER (to the leader it names, if any) or PARTITION_UNAVAILABLE, or the
@@ -37,10 +37,10 @@ import org.slf4j.LoggerFactory;
  * failure answer ends the call at once.
  *
  * <p>RESOURCE_EXHAUSTED means that nothing was written, and clients resend it without checking: it
- * comes from a broker's BACKPRESSURE (refused before its log write), from a retry the timer
- * refused (a request not delivered, or an idempotent one), or — for idempotent calls only — from
- * an answer the full worker queue refused to handle. A command whose answer cannot be handled is
- * UNAVAILABLE with an unknown outcome.
+ * comes from a broker's BACKPRESSURE (refused before its log write), from a retry the timer refused
+ * (a request not delivered, or an idempotent one), or — for idempotent calls only — from an answer
+ * the full worker queue refused to handle. A command whose answer cannot be handled is UNAVAILABLE
+ * with an unknown outcome.
  *
  * <p>Thread-safe. Continuations run on the given executor, never on a transport thread.
  */
@@ -116,7 +116,11 @@ public final class BrokerRequester {
                 throw cause instanceof MessagingException.Timeout
                     ? deadlineExceeded(context, deadline, cause.getMessage())
                     : GatewayException.unavailable(
-                        "Expected an answer from broker " + nodeId + " (" + context + "), but "
+                        "Expected an answer from broker "
+                            + nodeId
+                            + " ("
+                            + context
+                            + "), but "
                             + cause.getMessage());
               }
               return decodeOrFail(decoder, bytes, nodeId, context);
@@ -136,8 +140,8 @@ public final class BrokerRequester {
       final Deadline deadline,
       final String context) {
     final Set<Integer> ordered = new LinkedHashSet<>(candidates);
-    return tryNext(new ArrayList<>(ordered), 0, type, payload, decoder, deadline, context,
-        new ArrayList<>());
+    return tryNext(
+        new ArrayList<>(ordered), 0, type, payload, decoder, deadline, context, new ArrayList<>());
   }
 
   private <T> CompletableFuture<Routed<ApiResponse<T>>> tryNext(
@@ -152,7 +156,9 @@ public final class BrokerRequester {
     if (index >= candidates.size()) {
       return CompletableFuture.failedFuture(
           GatewayException.unavailable(
-              "Expected a reachable broker (" + context + "), but "
+              "Expected a reachable broker ("
+                  + context
+                  + "), but "
                   + (errors.isEmpty() ? "none is configured" : String.join("; ", errors))));
     }
     final int nodeId = candidates.get(index);
@@ -166,8 +172,8 @@ public final class BrokerRequester {
               if (cause instanceof GatewayException gateway
                   && gateway.code() == GatewayErrorCode.UNAVAILABLE) {
                 errors.add(gateway.getMessage());
-                return tryNext(candidates, index + 1, type, payload, decoder, deadline, context,
-                    errors);
+                return tryNext(
+                    candidates, index + 1, type, payload, decoder, deadline, context, errors);
               }
               return CompletableFuture.<Routed<ApiResponse<T>>>failedFuture(cause);
             })
@@ -223,9 +229,14 @@ public final class BrokerRequester {
                 attempts.fail(overloadedAfterSending(attempts, nodeId, cause));
               } else {
                 LOG.warn("Handling the answer to {} failed", attempts.context(), cause);
-                attempts.fail(new GatewayException(GatewayErrorCode.INTERNAL,
-                    "Expected to handle the answer (" + attempts.context()
-                        + "), but the gateway failed: " + cause, cause));
+                attempts.fail(
+                    new GatewayException(
+                        GatewayErrorCode.INTERNAL,
+                        "Expected to handle the answer ("
+                            + attempts.context()
+                            + "), but the gateway failed: "
+                            + cause,
+                        cause));
               }
               return null;
             });
@@ -244,14 +255,24 @@ public final class BrokerRequester {
         attempts.fail(
             new GatewayException(
                 GatewayErrorCode.DEADLINE_EXCEEDED,
-                "Expected an answer from broker " + nodeId + " (" + attempts.context()
-                    + ") within " + millis(requestTimeout) + ", but none came; the command may"
+                "Expected an answer from broker "
+                    + nodeId
+                    + " ("
+                    + attempts.context()
+                    + ") within "
+                    + millis(requestTimeout)
+                    + ", but none came; the command may"
                     + " or may not have been applied. Check its effect before sending it again"));
       } else {
         attempts.fail(
             GatewayException.unavailable(
-                "Expected an answer from broker " + nodeId + " (" + attempts.context() + "), but "
-                    + cause.getMessage() + "; the command may or may not have been applied."
+                "Expected an answer from broker "
+                    + nodeId
+                    + " ("
+                    + attempts.context()
+                    + "), but "
+                    + cause.getMessage()
+                    + "; the command may or may not have been applied."
                     + " Check its effect before sending it again"));
       }
       return;
@@ -288,9 +309,14 @@ public final class BrokerRequester {
       attempts.fail(
           GatewayException.unavailable(
               "Expected an answer from the leader of partition "
-                  + (attempts.partitionId == 0 ? "?" : attempts.partitionId) + " ("
-                  + attempts.call.operation() + "), but " + (attempts.retries + 1)
-                  + " attempts failed; last: " + reason + ". Retry later"));
+                  + (attempts.partitionId == 0 ? "?" : attempts.partitionId)
+                  + " ("
+                  + attempts.call.operation()
+                  + "), but "
+                  + (attempts.retries + 1)
+                  + " attempts failed; last: "
+                  + reason
+                  + ". Retry later"));
       return;
     }
     attempts.retries++;
@@ -306,9 +332,7 @@ public final class BrokerRequester {
 
   private <T> void scheduleRetry(final Attempts<T> attempts, final String reason) {
     final long backoffNanos =
-        Math.min(
-            backoffMax.toNanos(),
-            backoffMin.toNanos() << Math.min(20, attempts.retries - 1));
+        Math.min(backoffMax.toNanos(), backoffMin.toNanos() << Math.min(20, attempts.retries - 1));
     final long delayNanos = Math.min(backoffNanos, attempts.deadline.remaining().toNanos());
     LOG.debug("Retrying {} in {} ns: {}", attempts.context(), delayNanos, reason);
     try {
@@ -339,8 +363,13 @@ public final class BrokerRequester {
     } catch (final ProtocolException e) {
       throw new GatewayException(
           GatewayErrorCode.INTERNAL,
-          "Expected a valid answer from broker " + nodeId + " (" + context + "), but "
-              + e.getMessage() + ". Check that gateway and brokers run the same version",
+          "Expected a valid answer from broker "
+              + nodeId
+              + " ("
+              + context
+              + "), but "
+              + e.getMessage()
+              + ". Check that gateway and brokers run the same version",
           e);
     }
   }
@@ -349,8 +378,13 @@ public final class BrokerRequester {
       final String context, final Deadline deadline, final String last) {
     return new GatewayException(
         GatewayErrorCode.DEADLINE_EXCEEDED,
-        "Expected an answer within " + millis(deadline.budget()) + " (" + context + "), but none"
-            + " came" + (last == null ? "" : "; last: " + last));
+        "Expected an answer within "
+            + millis(deadline.budget())
+            + " ("
+            + context
+            + "), but none"
+            + " came"
+            + (last == null ? "" : "; last: " + last));
   }
 
   private static GatewayException overloaded(final Throwable cause) {
@@ -372,8 +406,11 @@ public final class BrokerRequester {
     }
     return new GatewayException(
         GatewayErrorCode.UNAVAILABLE,
-        "Expected room in the gateway's request queue for the answer from broker " + nodeId
-            + " (" + attempts.context() + "), but it is full or closing; the command may or may"
+        "Expected room in the gateway's request queue for the answer from broker "
+            + nodeId
+            + " ("
+            + attempts.context()
+            + "), but it is full or closing; the command may or may"
             + " not have been applied. Check its effect before sending it again",
         cause);
   }

@@ -41,7 +41,9 @@ public final class CommandCall implements PartitionCall<Record> {
 
   /** A command for a fixed partition. */
   public static CommandCall forPartition(
-      final String operation, final int partitionId, final Record command,
+      final String operation,
+      final int partitionId,
+      final Record command,
       final boolean idempotent) {
     return new CommandCall(operation, command, null, partitionId, idempotent);
   }

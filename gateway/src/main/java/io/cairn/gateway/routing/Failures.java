@@ -23,9 +23,9 @@ public final class Failures {
 
   /**
    * Whether the transport certainly did not deliver the request: refused locally, no connection
-   * could be made, or the broker has no handler (yet). Such a request can be sent again even when it
-   * is not idempotent. A connection lost after sending and a timeout are not: the broker may have
-   * applied the request.
+   * could be made, or the broker has no handler (yet). Such a request can be sent again even when
+   * it is not idempotent. A connection lost after sending and a timeout are not: the broker may
+   * have applied the request.
    */
   public static boolean notDelivered(final Throwable cause) {
     if (cause instanceof MessagingException.Rejected
@@ -51,7 +51,7 @@ public final class Failures {
           case INTERNAL_ERROR -> GatewayErrorCode.INTERNAL;
         };
     return new GatewayException(
-        code, failure.status() + " from broker " + nodeId + " (" + context + "): "
-            + failure.reason());
+        code,
+        failure.status() + " from broker " + nodeId + " (" + context + "): " + failure.reason());
   }
 }

@@ -33,8 +33,8 @@ public interface PartitionCall<T> {
   ApiResponse<T> decode(byte[] response);
 
   /**
-   * Whether sending it twice has the same effect as once (queries, {@code CHECKPOINT CREATE}).
-   * Only such calls are sent again after a failure that may have reached the broker.
+   * Whether sending it twice has the same effect as once (queries, {@code CHECKPOINT CREATE}). Only
+   * such calls are sent again after a failure that may have reached the broker.
    */
   boolean idempotent();
 }

@@ -30,7 +30,6 @@ public final class Rejections {
           case PROCESSING_ERROR, NONE -> GatewayErrorCode.INTERNAL;
         };
     return new GatewayException(
-        code,
-        rejection.metadata().rejectionType() + ": " + rejection.metadata().rejectionReason());
+        code, rejection.metadata().rejectionType() + ": " + rejection.metadata().rejectionReason());
   }
 }

@@ -20,8 +20,8 @@ import java.util.TreeMap;
  * @param refreshedAtMs wall-clock time of the refresh, epoch milliseconds; -1 before the first
  * @param brokers every configured broker by node id
  * @param clusterId the cluster id the brokers report; empty when none answered
- * @param partitionCount the partition count the brokers report (the highest, should they
- *     disagree); 0 when none answered
+ * @param partitionCount the partition count the brokers report (the highest, should they disagree);
+ *     0 when none answered
  * @param replicationFactor as reported; 0 when none answered
  * @param leaders the known leader of each partition that has one
  */
@@ -110,7 +110,9 @@ public record ClusterTopology(
 
   /** The brokers that answered the last topology request. */
   public List<Integer> reachableBrokers() {
-    return brokers.values().stream().filter(BrokerStatus::reachable).map(BrokerStatus::nodeId)
+    return brokers.values().stream()
+        .filter(BrokerStatus::reachable)
+        .map(BrokerStatus::nodeId)
         .toList();
   }
 }

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TopologyManager implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TopologyManager.class);
+
   /** The longest one broker's topology answer is waited for. */
   private static final Duration TOPOLOGY_REQUEST_TIMEOUT_MAX = Duration.ofSeconds(2);
 
@@ -123,8 +124,8 @@ public final class TopologyManager implements AutoCloseable {
     CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
         .whenCompleteAsync(
             (ignored, error) -> {
-              final List<BrokerStatus> statuses = answers.stream().map(CompletableFuture::join)
-                  .toList();
+              final List<BrokerStatus> statuses =
+                  answers.stream().map(CompletableFuture::join).toList();
               final ClusterTopology topology = ClusterTopology.of(clock.millis(), statuses);
               publish(topology);
               round.complete(topology);
@@ -146,25 +147,36 @@ public final class TopologyManager implements AutoCloseable {
         (bytes, error) -> {
           if (error != null) {
             final Throwable cause = error instanceof CompletionException ? error.getCause() : error;
-            return new BrokerStatus(nodeId, address, Optional.empty(), String.valueOf(
-                cause.getMessage()));
+            return new BrokerStatus(
+                nodeId, address, Optional.empty(), String.valueOf(cause.getMessage()));
           }
           try {
             final ApiResponse<BrokerTopology> response = TopologyCodec.decodeResponse(bytes);
             if (response instanceof ApiResponse.Ok<BrokerTopology> ok) {
               if (ok.body().nodeId() != nodeId) {
-                return new BrokerStatus(nodeId, address, Optional.empty(),
-                    "Expected broker " + nodeId + " at " + address + ", but node "
-                        + ok.body().nodeId() + " answered. Fix the gateway's broker addresses");
+                return new BrokerStatus(
+                    nodeId,
+                    address,
+                    Optional.empty(),
+                    "Expected broker "
+                        + nodeId
+                        + " at "
+                        + address
+                        + ", but node "
+                        + ok.body().nodeId()
+                        + " answered. Fix the gateway's broker addresses");
               }
               return new BrokerStatus(nodeId, address, Optional.of(ok.body()), "");
             }
             final ApiResponse.Failure<BrokerTopology> failure =
                 (ApiResponse.Failure<BrokerTopology>) response;
-            return new BrokerStatus(nodeId, address, Optional.empty(),
-                failure.status() + ": " + failure.reason());
+            return new BrokerStatus(
+                nodeId, address, Optional.empty(), failure.status() + ": " + failure.reason());
           } catch (final ProtocolException e) {
-            return new BrokerStatus(nodeId, address, Optional.empty(),
+            return new BrokerStatus(
+                nodeId,
+                address,
+                Optional.empty(),
                 "Expected a valid topology answer, but " + e.getMessage());
           }
         });

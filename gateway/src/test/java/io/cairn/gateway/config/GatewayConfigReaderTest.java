@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 final class GatewayConfigReaderTest {
   private static final String SOURCE = "config file gateway.yaml";
-  private static final String FULL = """
+  private static final String FULL =
+      """
       gateway:
         nodeId: 1001
         brokers:
@@ -36,9 +37,10 @@ final class GatewayConfigReaderTest {
     final GatewayConfig config = GatewayConfigReader.parse(FULL, SOURCE, Map.of()).config();
 
     assertThat(config.nodeId()).isEqualTo(1001);
-    assertThat(config.brokers()).containsExactly(
-        Map.entry(0, new MemberAddress("127.0.0.1", 26502)),
-        Map.entry(1, new MemberAddress("10.0.0.2", 26512)));
+    assertThat(config.brokers())
+        .containsExactly(
+            Map.entry(0, new MemberAddress("127.0.0.1", 26502)),
+            Map.entry(1, new MemberAddress("10.0.0.2", 26512)));
     assertThat(config.grpcHost()).isEqualTo("0.0.0.0");
     assertThat(config.grpcPort()).isEqualTo(26600);
     assertThat(config.maxMessageSizeBytes()).isEqualTo(128 * 1024);
@@ -57,44 +59,56 @@ final class GatewayConfigReaderTest {
 
   @Test
   void shouldApplyGatewayConfigDefaultsToKeysNotSet() {
-    final GatewayConfig config = GatewayConfigReader.parse(
-        "gateway:\n  brokers: [127.0.0.1:26502, 127.0.0.1:26512]\n", SOURCE, Map.of()).config();
+    final GatewayConfig config =
+        GatewayConfigReader.parse(
+                "gateway:\n  brokers: [127.0.0.1:26502, 127.0.0.1:26512]\n", SOURCE, Map.of())
+            .config();
 
-    final GatewayConfig defaults = GatewayConfig.builder()
-        .broker(0, new MemberAddress("127.0.0.1", 26502))
-        .broker(1, new MemberAddress("127.0.0.1", 26512))
-        .build();
+    final GatewayConfig defaults =
+        GatewayConfig.builder()
+            .broker(0, new MemberAddress("127.0.0.1", 26502))
+            .broker(1, new MemberAddress("127.0.0.1", 26512))
+            .build();
     assertThat(config.toString()).isEqualTo(defaults.toString());
   }
 
   @Test
   void shouldLetEnvironmentVariablesOverrideEveryKeyAndAddBrokers() {
-    final EffectiveGatewayConfig effective = GatewayConfigReader.parse(FULL, SOURCE, Map.of(
-        "CAIRN_GATEWAY_GRPC_PORT", "27000",
-        "CAIRN_GATEWAY_BROKERS_2", "127.0.0.1:26522",
-        "CAIRN_GATEWAY_RETRY_MAXRETRIES", "0",
-        "CAIRN_GATEWAY", "127.0.0.1:26500",
-        "CAIRN_CLUSTER_NODEID", "7",
-        "PATH", "/bin"));
+    final EffectiveGatewayConfig effective =
+        GatewayConfigReader.parse(
+            FULL,
+            SOURCE,
+            Map.of(
+                "CAIRN_GATEWAY_GRPC_PORT", "27000",
+                "CAIRN_GATEWAY_BROKERS_2", "127.0.0.1:26522",
+                "CAIRN_GATEWAY_RETRY_MAXRETRIES", "0",
+                "CAIRN_GATEWAY", "127.0.0.1:26500",
+                "CAIRN_CLUSTER_NODEID", "7",
+                "PATH", "/bin"));
 
     final GatewayConfig config = effective.config();
     assertThat(config.grpcPort()).isEqualTo(27000);
     assertThat(config.maxRetries()).isZero();
-    assertThat(config.brokers()).containsEntry(2, new MemberAddress("127.0.0.1", 26522))
-        .hasSize(3);
-    assertThat(effective.settings()).contains(
-        new ConfigSetting("gateway.grpc.port", "27000",
-            "set by environment variable CAIRN_GATEWAY_GRPC_PORT"),
-        new ConfigSetting("gateway.nodeId", "1001", "set in " + SOURCE),
-        new ConfigSetting("gateway.brokers.2", "127.0.0.1:26522",
-            "set by environment variable CAIRN_GATEWAY_BROKERS_2"));
+    assertThat(config.brokers()).containsEntry(2, new MemberAddress("127.0.0.1", 26522)).hasSize(3);
+    assertThat(effective.settings())
+        .contains(
+            new ConfigSetting(
+                "gateway.grpc.port",
+                "27000",
+                "set by environment variable CAIRN_GATEWAY_GRPC_PORT"),
+            new ConfigSetting("gateway.nodeId", "1001", "set in " + SOURCE),
+            new ConfigSetting(
+                "gateway.brokers.2",
+                "127.0.0.1:26522",
+                "set by environment variable CAIRN_GATEWAY_BROKERS_2"));
     assertThat(effective.describe())
         .contains("\n  gateway.requestTimeout = 20s (set in " + SOURCE + ")");
   }
 
   @Test
   void shouldListEveryBadValueWithKeyValueRangeAndVariable() {
-    final String yaml = """
+    final String yaml =
+        """
         gateway:
           nodeId: -1
           brokers: {0: 'nohost', 1: 127.0.0.1:26512}
@@ -103,71 +117,102 @@ final class GatewayConfigReaderTest {
           http: {maxBodySize: 2MB}
         """;
 
-    assertThatThrownBy(() -> GatewayConfigReader.parse(yaml, SOURCE,
-            Map.of("CAIRN_GATEWAY_RETRY_MAXRETRIES", "many")))
+    assertThatThrownBy(
+            () ->
+                GatewayConfigReader.parse(
+                    yaml, SOURCE, Map.of("CAIRN_GATEWAY_RETRY_MAXRETRIES", "many")))
         .isInstanceOf(ConfigException.class)
-        .satisfies(e -> assertThat(((ConfigException) e).violations()).containsExactlyInAnyOrder(
-            "Expected gateway.nodeId to be an integer in [0, 65535], but was -1 (set in "
-                + SOURCE + "; environment variable CAIRN_GATEWAY_NODEID)",
-            "Expected gateway.brokers.0 to be host:port with a port in [1, 65535], but was"
-                + " 'nohost' (set in " + SOURCE + "; environment variable"
-                + " CAIRN_GATEWAY_BROKERS_0)",
-            "Expected gateway.grpc.port to be an integer in [0, 65535], but was 70000 (set in "
-                + SOURCE + "; environment variable CAIRN_GATEWAY_GRPC_PORT)",
-            "Expected gateway.requestTimeout to be a duration in [100ms, 10m], with a unit (ms,"
-                + " s, m, h, d), but was 'forever' (set in " + SOURCE + "; environment"
-                + " variable CAIRN_GATEWAY_REQUESTTIMEOUT)",
-            "Expected gateway.http.maxBodySize to be a size in [256B, 1MB], but was '2MB' (set"
-                + " in " + SOURCE + "; environment variable CAIRN_GATEWAY_HTTP_MAXBODYSIZE)",
-            "Expected gateway.retry.maxRetries to be an integer in [0, 100], but was 'many' (set"
-                + " by environment variable CAIRN_GATEWAY_RETRY_MAXRETRIES; environment variable"
-                + " CAIRN_GATEWAY_RETRY_MAXRETRIES)"))
-        .hasMessageStartingWith("Expected a valid gateway configuration, but " + SOURCE
-            + " has 6 problems.");
+        .satisfies(
+            e ->
+                assertThat(((ConfigException) e).violations())
+                    .containsExactlyInAnyOrder(
+                        "Expected gateway.nodeId to be an integer in [0, 65535], but was -1 (set in "
+                            + SOURCE
+                            + "; environment variable CAIRN_GATEWAY_NODEID)",
+                        "Expected gateway.brokers.0 to be host:port with a port in [1, 65535], but was"
+                            + " 'nohost' (set in "
+                            + SOURCE
+                            + "; environment variable"
+                            + " CAIRN_GATEWAY_BROKERS_0)",
+                        "Expected gateway.grpc.port to be an integer in [0, 65535], but was 70000 (set in "
+                            + SOURCE
+                            + "; environment variable CAIRN_GATEWAY_GRPC_PORT)",
+                        "Expected gateway.requestTimeout to be a duration in [100ms, 10m], with a unit (ms,"
+                            + " s, m, h, d), but was 'forever' (set in "
+                            + SOURCE
+                            + "; environment"
+                            + " variable CAIRN_GATEWAY_REQUESTTIMEOUT)",
+                        "Expected gateway.http.maxBodySize to be a size in [256B, 1MB], but was '2MB' (set"
+                            + " in "
+                            + SOURCE
+                            + "; environment variable CAIRN_GATEWAY_HTTP_MAXBODYSIZE)",
+                        "Expected gateway.retry.maxRetries to be an integer in [0, 100], but was 'many' (set"
+                            + " by environment variable CAIRN_GATEWAY_RETRY_MAXRETRIES; environment variable"
+                            + " CAIRN_GATEWAY_RETRY_MAXRETRIES)"))
+        .hasMessageStartingWith(
+            "Expected a valid gateway configuration, but " + SOURCE + " has 6 problems.");
   }
 
   @Test
   void shouldRejectUnknownKeysAndVariablesSuggestingTheClosest() {
-    final String yaml = """
+    final String yaml =
+        """
         gateway:
           nodeID: 1000
           brokers: {0: 127.0.0.1:26502}
           grpc: {prot: 1}
         """;
 
-    assertThatThrownBy(() -> GatewayConfigReader.parse(yaml, SOURCE,
-            Map.of("CAIRN_GATEWAY_HTTP_PROT", "1")))
+    assertThatThrownBy(
+            () -> GatewayConfigReader.parse(yaml, SOURCE, Map.of("CAIRN_GATEWAY_HTTP_PROT", "1")))
         .isInstanceOf(ConfigException.class)
-        .satisfies(e -> assertThat(((ConfigException) e).violations()).containsExactlyInAnyOrder(
-            "Expected only known keys, but gateway.nodeID is not one (" + SOURCE
-                + "); did you mean gateway.nodeId?",
-            "Expected only known keys, but gateway.grpc.prot is not one (" + SOURCE
-                + "); did you mean gateway.grpc.port?",
-            "Expected environment variable CAIRN_GATEWAY_HTTP_PROT to name a configuration key,"
-                + " but there is no such key; did you mean CAIRN_GATEWAY_HTTP_PORT"
-                + " (gateway.http.port)?"));
+        .satisfies(
+            e ->
+                assertThat(((ConfigException) e).violations())
+                    .containsExactlyInAnyOrder(
+                        "Expected only known keys, but gateway.nodeID is not one ("
+                            + SOURCE
+                            + "); did you mean gateway.nodeId?",
+                        "Expected only known keys, but gateway.grpc.prot is not one ("
+                            + SOURCE
+                            + "); did you mean gateway.grpc.port?",
+                        "Expected environment variable CAIRN_GATEWAY_HTTP_PROT to name a configuration key,"
+                            + " but there is no such key; did you mean CAIRN_GATEWAY_HTTP_PORT"
+                            + " (gateway.http.port)?"));
   }
 
   @Test
   void shouldCheckRulesAcrossKeys() {
-    assertThatThrownBy(() -> GatewayConfigReader.parse("""
+    assertThatThrownBy(
+            () ->
+                GatewayConfigReader.parse(
+                    """
             gateway:
               nodeId: 1
               brokers: {1: 127.0.0.1:26502}
               retry: {backoffMin: 2s, backoffMax: 1s}
-            """, SOURCE, Map.of()))
+            """,
+                    SOURCE,
+                    Map.of()))
         .isInstanceOf(ConfigException.class)
-        .satisfies(e -> assertThat(((ConfigException) e).violations()).containsExactly(
-            "Expected gateway.nodeId to differ from every broker's node id [1], but was 1 (set"
-                + " in " + SOURCE + ")",
-            "Expected gateway.retry.backoffMin to be at most gateway.retry.backoffMax (1s), but"
-                + " was 2s"));
-    assertThatThrownBy(() -> GatewayConfigReader.parse("gateway:\n  nodeId: 5\n", SOURCE,
-            Map.of()))
+        .satisfies(
+            e ->
+                assertThat(((ConfigException) e).violations())
+                    .containsExactly(
+                        "Expected gateway.nodeId to differ from every broker's node id [1], but was 1 (set"
+                            + " in "
+                            + SOURCE
+                            + ")",
+                        "Expected gateway.retry.backoffMin to be at most gateway.retry.backoffMax (1s), but"
+                            + " was 2s"));
+    assertThatThrownBy(() -> GatewayConfigReader.parse("gateway:\n  nodeId: 5\n", SOURCE, Map.of()))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("Expected gateway.brokers to list at least one broker (node id:"
-            + " host:port of its transport), but it is empty (" + SOURCE + "; environment"
-            + " variables CAIRN_GATEWAY_BROKERS_<nodeId>)");
+        .hasMessageContaining(
+            "Expected gateway.brokers to list at least one broker (node id:"
+                + " host:port of its transport), but it is empty ("
+                + SOURCE
+                + "; environment"
+                + " variables CAIRN_GATEWAY_BROKERS_<nodeId>)");
   }
 
   @Test
@@ -176,8 +221,10 @@ final class GatewayConfigReaderTest {
 
     assertThatThrownBy(() -> GatewayConfigReader.read(missing, Map.of()))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("Expected a readable configuration file, but reading "
-            + missing.toAbsolutePath() + " failed");
+        .hasMessageContaining(
+            "Expected a readable configuration file, but reading "
+                + missing.toAbsolutePath()
+                + " failed");
   }
 
   @Test
@@ -187,7 +234,9 @@ final class GatewayConfigReaderTest {
     final EffectiveGatewayConfig effective = GatewayConfigReader.read(file, Map.of());
 
     assertThat(effective.config().nodeId()).isEqualTo(1001);
-    assertThat(effective.settings()).hasSize(17).extracting(ConfigSetting::source)
+    assertThat(effective.settings())
+        .hasSize(17)
+        .extracting(ConfigSetting::source)
         .containsOnly("set in config file " + file);
   }
 }

@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A broker's answer that the gateway's full worker queue refuses to handle: the request was
- * delivered, so only an idempotent call may end in RESOURCE_EXHAUSTED, which clients resend
- * without checking; a command ends in UNAVAILABLE with an unknown outcome.
+ * delivered, so only an idempotent call may end in RESOURCE_EXHAUSTED, which clients resend without
+ * checking; a command ends in UNAVAILABLE with an unknown outcome.
  */
 final class BrokerRequesterOverloadTest {
   private static final Record COMMAND =
@@ -70,20 +70,37 @@ final class BrokerRequesterOverloadTest {
     // given a known leader and a worker queue that refuses every task
     final GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry(), 9);
     final TopologyManager topology =
-        new TopologyManager(messaging, Map.of(0, new MemberAddress("127.0.0.1", 1)),
-            Duration.ofMinutes(1), Duration.ofSeconds(5), timer, Runnable::run, Clock.system(),
-            metrics, next -> {});
+        new TopologyManager(
+            messaging,
+            Map.of(0, new MemberAddress("127.0.0.1", 1)),
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(5),
+            timer,
+            Runnable::run,
+            Clock.system(),
+            metrics,
+            next -> {});
     assertThat(topology.refresh().join().leaderOf(1)).hasValue(0);
-    final Executor fullQueue = task -> {
-      throw new RejectedExecutionException("queue full");
-    };
+    final Executor fullQueue =
+        task -> {
+          throw new RejectedExecutionException("queue full");
+        };
     final BrokerRequester requester =
-        new BrokerRequester(messaging, topology, timer, fullQueue, metrics,
-            Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMillis(1), 3);
+        new BrokerRequester(
+            messaging,
+            topology,
+            timer,
+            fullQueue,
+            metrics,
+            Duration.ofSeconds(5),
+            Duration.ofMillis(1),
+            Duration.ofMillis(1),
+            3);
 
     // when
     final CompletableFuture<Routed<Record>> call =
-        requester.toLeader(CommandCall.forPartition("TakeBackup", 1, COMMAND, idempotent),
+        requester.toLeader(
+            CommandCall.forPartition("TakeBackup", 1, COMMAND, idempotent),
             Deadline.after(Clock.system(), Duration.ofSeconds(30)));
 
     // then the broker got the command once, and the status says whether resending is safe
@@ -101,9 +118,18 @@ final class BrokerRequesterOverloadTest {
     public CompletableFuture<byte[]> sendAndReceive(
         final int nodeId, final String type, final byte[] payload, final Duration timeout) {
       if (ApiDescriptor.TYPE_TOPOLOGY.equals(type)) {
-        return CompletableFuture.completedFuture(TopologyCodec.encodeResponse(ApiResponse.ok(
-            new BrokerTopology(0, "cairn-test", "0.1.0-test", 1, 1, List.of(
-                new PartitionReplica(1, ReplicaRole.LEADER, 1, ReplicaHealth.HEALTHY, ""))))));
+        return CompletableFuture.completedFuture(
+            TopologyCodec.encodeResponse(
+                ApiResponse.ok(
+                    new BrokerTopology(
+                        0,
+                        "cairn-test",
+                        "0.1.0-test",
+                        1,
+                        1,
+                        List.of(
+                            new PartitionReplica(
+                                1, ReplicaRole.LEADER, 1, ReplicaHealth.HEALTHY, ""))))));
       }
       commands.incrementAndGet();
       return CompletableFuture.completedFuture(

@@ -8,13 +8,13 @@ import java.util.zip.CRC32C;
 
 /**
  * A read-ahead window over a file: positional reads into a reusable direct buffer, so that a
- * sequential scan costs one read call per window rather than one per record. Not thread-safe;
- * each reader owns one. Internal to the journal.
+ * sequential scan costs one read call per window rather than one per record. Not thread-safe; each
+ * reader owns one. Internal to the journal.
  *
- * <p>A refill reads no further than the {@link #readLimit(long) read limit}: readers set it to
- * the end of the segment's published records, so the window never holds bytes that the writer
- * may still change, except after a truncation, which invalidates every reader's window. Callers
- * that find an invalid frame still {@link #invalidate()} and read once more before concluding.
+ * <p>A refill reads no further than the {@link #readLimit(long) read limit}: readers set it to the
+ * end of the segment's published records, so the window never holds bytes that the writer may still
+ * change, except after a truncation, which invalidates every reader's window. Callers that find an
+ * invalid frame still {@link #invalidate()} and read once more before concluding.
  */
 public final class FileWindow {
 
@@ -45,8 +45,8 @@ public final class FileWindow {
   }
 
   /**
-   * Makes {@code [position, position + count)} available, reading from the file if it is not in
-   * the window.
+   * Makes {@code [position, position + count)} available, reading from the file if it is not in the
+   * window.
    *
    * @return false if the file ends before {@code position + count}
    */

@@ -39,10 +39,9 @@ public final class FrameCheck {
   }
 
   /**
-   * @param acceptUnmarkedLast whether a frame whose marker is not written yet counts as valid
-   *     when it ends exactly at the limit: readers pass the end of the published records as the
-   *     limit, and the last published record may still wait for its marker (see {@link
-   *     SegmentWriter})
+   * @param acceptUnmarkedLast whether a frame whose marker is not written yet counts as valid when
+   *     it ends exactly at the limit: readers pass the end of the published records as the limit,
+   *     and the last published record may still wait for its marker (see {@link SegmentWriter})
    */
   public FrameCheck(boolean acceptUnmarkedLast) {
     this.acceptUnmarkedLast = acceptUnmarkedLast;

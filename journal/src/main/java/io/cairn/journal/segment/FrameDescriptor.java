@@ -25,12 +25,12 @@ import java.util.zip.CRC32C;
  *       the little-endian index, the little-endian asqn and the data, in that order.
  * </ul>
  *
- * <p>Write order ({@link SegmentWriter}): bytes 1 .. end (length, checksum, index, asqn, data)
- * and a zero byte just after the frame (the next slot's marker) are written first; the marker
- * byte is written by a later write. A crash before the marker leaves marker 0 at this slot; a
- * crash during the first write leaves a frame whose checksum does not match. Both are a torn
- * tail. Beyond the last record of a segment the file holds only zeros: new files read as zeros
- * and truncation cuts the file, so the bytes it removes read as zeros too.
+ * <p>Write order ({@link SegmentWriter}): bytes 1 .. end (length, checksum, index, asqn, data) and
+ * a zero byte just after the frame (the next slot's marker) are written first; the marker byte is
+ * written by a later write. A crash before the marker leaves marker 0 at this slot; a crash during
+ * the first write leaves a frame whose checksum does not match. Both are a torn tail. Beyond the
+ * last record of a segment the file holds only zeros: new files read as zeros and truncation cuts
+ * the file, so the bytes it removes read as zeros too.
  */
 public final class FrameDescriptor {
 

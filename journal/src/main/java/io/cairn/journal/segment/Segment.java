@@ -7,8 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
- * One open segment file: its descriptor, the writer's channel and the published tail. Internal
- * to the journal.
+ * One open segment file: its descriptor, the writer's channel and the published tail. Internal to
+ * the journal.
  *
  * <p>The single writer changes {@link #tail()} after the bytes of a record are in the file; other
  * threads read the tail to learn how far the segment may be read.
@@ -25,12 +25,12 @@ public final class Segment {
    * The last record of a segment and where its bytes end, published together.
    *
    * @param lastIndex the index of the last record ({@code firstIndex - 1} when empty)
-   * @param endPositionBytes the offset just after the last record's frame (the descriptor's
-   *     length when empty)
+   * @param endPositionBytes the offset just after the last record's frame (the descriptor's length
+   *     when empty)
    * @param lastAsqn the highest non-ignored asqn in the journal up to and including lastIndex, or
    *     -1 when there is none
-   * @param unmarkedFrameBytes the length of the last record's frame when its marker is not
-   *     written yet (see {@link SegmentWriter}), else 0
+   * @param unmarkedFrameBytes the length of the last record's frame when its marker is not written
+   *     yet (see {@link SegmentWriter}), else 0
    */
   public record Tail(long lastIndex, int endPositionBytes, long lastAsqn, int unmarkedFrameBytes) {
 
@@ -44,8 +44,8 @@ public final class Segment {
     }
 
     /**
-     * Where the marked records end: the length a copy of the file needs to open with every
-     * marked record.
+     * Where the marked records end: the length a copy of the file needs to open with every marked
+     * record.
      */
     public int markedEndPositionBytes() {
       return endPositionBytes - unmarkedFrameBytes;

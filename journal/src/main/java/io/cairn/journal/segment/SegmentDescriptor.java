@@ -35,8 +35,8 @@ import java.util.zip.CRC32C;
  * <p>Flags: bit 0 ({@link #FLAG_RESET}) marks a segment created by {@code reset}: every segment
  * with a lower id is obsolete, even if a crash left it on disk. Other bits are zero.
  *
- * <p>The descriptor is written once, into a temporary file that is forced and then renamed to
- * its final name, so a segment file with its final name always has a complete descriptor.
+ * <p>The descriptor is written once, into a temporary file that is forced and then renamed to its
+ * final name, so a segment file with its final name always has a complete descriptor.
  *
  * @param segmentId the segment's id, also in the file name
  * @param firstIndex the index of the first record of the segment

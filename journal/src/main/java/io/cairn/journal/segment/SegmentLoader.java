@@ -24,14 +24,14 @@ import org.slf4j.LoggerFactory;
  *   <li>Every descriptor must be valid (magic, version, checksum) and name the segment id of its
  *       file; each segment must begin where the previous one ends.
  *   <li>A closed segment (every segment but the last) must hold valid records, with gapless
- *       indexes, up to the index before the next segment's first index, and nothing after them.
- *       A closed segment was forced before the next one was created, so any other content is
- *       corruption. An empty closed segment, which a crash left while a larger segment replaced
- *       it, is deleted.
- *   <li>In the last segment, the first frame that is not valid ends the journal. If it is
- *       empty (marker 0 and zero header) that is the normal end. Otherwise it is a torn tail when
- *       no valid frame with a higher index follows it anywhere in the segment: it is cut off
- *       (logged at WARN with file and offset). If one follows, the frame is corruption.
+ *       indexes, up to the index before the next segment's first index, and nothing after them. A
+ *       closed segment was forced before the next one was created, so any other content is
+ *       corruption. An empty closed segment, which a crash left while a larger segment replaced it,
+ *       is deleted.
+ *   <li>In the last segment, the first frame that is not valid ends the journal. If it is empty
+ *       (marker 0 and zero header) that is the normal end. Otherwise it is a torn tail when no
+ *       valid frame with a higher index follows it anywhere in the segment: it is cut off (logged
+ *       at WARN with file and offset). If one follows, the frame is corruption.
  * </ul>
  *
  * Corruption raises {@link CorruptedJournalException}.
@@ -122,8 +122,8 @@ public final class SegmentLoader {
   }
 
   /**
-   * Deletes the segments older than the newest segment created by a reset: a crash interrupted
-   * the reset after it created its segment.
+   * Deletes the segments older than the newest segment created by a reset: a crash interrupted the
+   * reset after it created its segment.
    */
   private void completeReset(
       List<SegmentFiles.Found> found,

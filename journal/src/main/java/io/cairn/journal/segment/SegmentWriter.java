@@ -14,16 +14,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>I/O choice: positional {@link java.nio.channels.FileChannel} writes from one reusable direct
  * buffer rather than a {@link java.nio.MappedByteBuffer}. A mapping cannot be unmapped
- * deterministically on Java 17 without internal APIs, a reader touching a mapping of a segment
- * that compaction or truncation removed crashes the JVM (SIGBUS), writing a mapped sparse file on
- * a full disk raises SIGBUS instead of an {@link IOException}, and the page cache serves
- * positional reads just as well.
+ * deterministically on Java 17 without internal APIs, a reader touching a mapping of a segment that
+ * compaction or truncation removed crashes the JVM (SIGBUS), writing a mapped sparse file on a full
+ * disk raises SIGBUS instead of an {@link IOException}, and the page cache serves positional reads
+ * just as well.
  *
- * <p>Write order. Every record's body (length, checksum, index, asqn, data) and the zero marker
- * of the slot after it are written first; the record's marker is written by a later write. To
- * spend one write call per record rather than two, the marker of record N is written by the call
- * that writes record N+1: that call starts at N's marker and covers N's frame again (the same
- * bytes) and then N+1's body:
+ * <p>Write order. Every record's body (length, checksum, index, asqn, data) and the zero marker of
+ * the slot after it are written first; the record's marker is written by a later write. To spend
+ * one write call per record rather than two, the marker of record N is written by the call that
+ * writes record N+1: that call starts at N's marker and covers N's frame again (the same bytes) and
+ * then N+1's body:
  *
  * <pre>
  *   call for N:     [0|body N|0]                     marker N still 0 ("unmarked")
@@ -33,9 +33,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The unmarked record is already published to readers (its bytes are complete; readers accept a
  * marker 0 only for the last record they know of). {@link #markPending()} writes the one
  * outstanding marker alone; the journal calls it before every fsync, before rolling and before
- * truncating, so flushed records and closed segments are always marked. After a crash the
- * unmarked last record, never flushed, is cut as a torn tail. Frames larger than {@link
- * #MERGE_LIMIT_BYTES} are marked at once by a second call instead of being written twice.
+ * truncating, so flushed records and closed segments are always marked. After a crash the unmarked
+ * last record, never flushed, is cut as a torn tail. Frames larger than {@link #MERGE_LIMIT_BYTES}
+ * are marked at once by a second call instead of being written twice.
  */
 public final class SegmentWriter {
 
@@ -93,8 +93,8 @@ public final class SegmentWriter {
   }
 
   /**
-   * Writes the prepared frame at the end of {@code segment} (see the class comment for the
-   * order) and publishes the segment's new tail.
+   * Writes the prepared frame at the end of {@code segment} (see the class comment for the order)
+   * and publishes the segment's new tail.
    *
    * @return false, writing nothing, when the frame does not fit in the segment ("segment full")
    */

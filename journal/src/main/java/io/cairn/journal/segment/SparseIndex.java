@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The in-memory sparse index of a journal: for every {@code density}-th record and the first
- * record of each segment, its file position; and for those of them with an asqn, asqn to index.
- * Written by the writer thread, read by readers on any thread. Internal to the journal.
+ * The in-memory sparse index of a journal: for every {@code density}-th record and the first record
+ * of each segment, its file position; and for those of them with an asqn, asqn to index. Written by
+ * the writer thread, read by readers on any thread. Internal to the journal.
  */
 public final class SparseIndex {
 
@@ -29,8 +29,7 @@ public final class SparseIndex {
   }
 
   /** Called for each record appended or loaded, in index order. */
-  public void onRecord(
-      long index, long asqn, long lastAsqn, int position, boolean firstOfSegment) {
+  public void onRecord(long index, long asqn, long lastAsqn, int position, boolean firstOfSegment) {
     if (firstOfSegment || index % density == 0) {
       positions.put(index, new Entry(index, position, lastAsqn));
       if (asqn != Journal.ASQN_IGNORE) {

@@ -34,21 +34,21 @@ import org.slf4j.LoggerFactory;
  * records and are skipped.
  *
  * <p><b>Writing</b> works while the member leads ({@link #newLeaderWriter()}: only in the term it
- * was created in). When it becomes leader in a term, the next
- * position is the one after the highest position in its journal; a batch gets its positions under
- * a lock and is handed to {@link RaftServer#append} under the same lock, so batches reach raft in
- * position order. An append raft refuses (not leader any more) makes the writer answer {@link
- * WriteResult.NotLeader} until the member leads again, so no batch of an old term can be appended
- * in a later one. At most {@link LogStreamConfig#maxInFlightAppends()} batches are uncommitted at
- * once; beyond that the writer answers {@link WriteResult.Backpressure}.
+ * was created in). When it becomes leader in a term, the next position is the one after the highest
+ * position in its journal; a batch gets its positions under a lock and is handed to {@link
+ * RaftServer#append} under the same lock, so batches reach raft in position order. An append raft
+ * refuses (not leader any more) makes the writer answer {@link WriteResult.NotLeader} until the
+ * member leads again, so no batch of an old term can be appended in a later one. At most {@link
+ * LogStreamConfig#maxInFlightAppends()} batches are uncommitted at once; beyond that the writer
+ * answers {@link WriteResult.Backpressure}.
  *
  * <p><b>Committing</b>: on raft's commit notification (raft thread) the journal entries up to the
  * commit index are inspected for their highest position, which becomes the {@link
  * #commitPosition()}; then the commit listeners are told.
  *
  * <p><b>Reading</b>: each reader has its own journal reader and returns only entries whose index is
- * committed. After raft installed a snapshot (the journal restarts after the snapshot's index),
- * the partition's owner must rebuild its state from that snapshot and open new readers.
+ * committed. After raft installed a snapshot (the journal restarts after the snapshot's index), the
+ * partition's owner must rebuild its state from that snapshot and open new readers.
  */
 public final class RaftLogStream implements LogStream {
 
@@ -100,9 +100,8 @@ public final class RaftLogStream implements LogStream {
   }
 
   /**
-   * Opens the log stream of {@code raft}, whose journal is {@code journal}. Call it before or
-   * after the raft member started; it learns the member's role and commit index on the member's
-   * thread.
+   * Opens the log stream of {@code raft}, whose journal is {@code journal}. Call it before or after
+   * the raft member started; it learns the member's role and commit index on the member's thread.
    *
    * @param clock stamps the write time on records that have none
    */

@@ -51,7 +51,11 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     public final RaftServer raft;
     public final RaftLogStream stream;
 
-    Member(final int id, final SegmentedJournal journal, final RaftServer raft, final RaftLogStream stream) {
+    Member(
+        final int id,
+        final SegmentedJournal journal,
+        final RaftServer raft,
+        final RaftLogStream stream) {
       this.id = id;
       this.journal = journal;
       this.raft = raft;
@@ -105,7 +109,8 @@ public final class RaftLogStreamCluster implements AutoCloseable {
         return leaders.get(0);
       }
     }
-    throw new AssertionError("Expected a leader within " + ELECTION_BOUND + ", but none was elected");
+    throw new AssertionError(
+        "Expected a leader within " + ELECTION_BOUND + ", but none was elected");
   }
 
   /** Runs until a member other than {@code deposed} leads among the others. */

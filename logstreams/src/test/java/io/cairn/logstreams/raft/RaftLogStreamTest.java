@@ -104,7 +104,9 @@ final class RaftLogStreamTest {
     assertThat(leader.stream.writer().tryWrite(record("late")))
         .isEqualTo(new WriteResult.NotLeader());
     for (final Member member : cluster.members) {
-      assertThat(readAccountIds(member.stream)).as("member %d", member.id).containsExactly("committed", "new");
+      assertThat(readAccountIds(member.stream))
+          .as("member %d", member.id)
+          .containsExactly("committed", "new");
       assertThat(member.stream.commitPosition()).isEqualTo(2);
     }
   }

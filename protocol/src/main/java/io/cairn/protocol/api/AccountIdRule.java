@@ -60,7 +60,9 @@ public final class AccountIdRule {
     final String actual =
         accountId == null
             ? "missing"
-            : quote(accountId) + " (" + accountId.getBytes(StandardCharsets.UTF_8).length
+            : quote(accountId)
+                + " ("
+                + accountId.getBytes(StandardCharsets.UTF_8).length
                 + " bytes)";
     return "Expected " + field + " of " + RULE + ", but was " + actual + " (" + context + ")";
   }

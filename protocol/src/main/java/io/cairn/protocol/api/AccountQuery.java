@@ -15,8 +15,11 @@ public record AccountQuery(int partitionId, String accountId) {
     Objects.requireNonNull(accountId, "accountId");
     if (partitionId < 1 || partitionId > ApiDescriptor.PARTITION_ID_MAX) {
       throw new IllegalArgumentException(
-          "Expected partitionId in [1, " + ApiDescriptor.PARTITION_ID_MAX + "], but was "
-              + partitionId + " (account query)");
+          "Expected partitionId in [1, "
+              + ApiDescriptor.PARTITION_ID_MAX
+              + "], but was "
+              + partitionId
+              + " (account query)");
     }
   }
 }

@@ -30,8 +30,8 @@ package io.cairn.protocol.api;
  *                     OK body : paused bool
  * </pre>
  *
- * <p>Strings are bounded ({@code *_MAX_BYTES}); lists are bounded by a count limit and by the
- * bytes present, checked before anything is allocated.
+ * <p>Strings are bounded ({@code *_MAX_BYTES}); lists are bounded by a count limit and by the bytes
+ * present, checked before anything is allocated.
  */
 public final class ApiDescriptor {
 
@@ -40,12 +40,16 @@ public final class ApiDescriptor {
 
   /** Message type of a ledger command (or a checkpoint command) for one partition's leader. */
   public static final String TYPE_COMMAND = "cairn-command";
+
   /** Message type of an account balance query to one partition's leader. */
   public static final String TYPE_QUERY_ACCOUNT = "cairn-query-account";
+
   /** Message type of a broker's topology (its node id and the partitions it hosts). */
   public static final String TYPE_TOPOLOGY = "cairn-topology";
+
   /** Message type of a backup query (status, list, delete) answered from the backup store. */
   public static final String TYPE_BACKUP = "cairn-backup";
+
   /** Message type of exporting control (pause, resume, status) of a broker's partitions. */
   public static final String TYPE_EXPORTING = "cairn-exporting";
 
@@ -57,18 +61,25 @@ public final class ApiDescriptor {
 
   /** Bytes of UTF-8 of a failure reason or a partition's health reason. */
   public static final int REASON_MAX_BYTES = 4096;
+
   /** Bytes of UTF-8 of a cluster id, a broker version or a snapshot id. */
   public static final int NAME_MAX_BYTES = 256;
+
   /** Bytes of UTF-8 of a state digest (lowercase hex). */
   public static final int STATE_DIGEST_MAX_BYTES = 256;
+
   /** Bytes of UTF-8 of a checkpoint pattern ({@code *}, {@code 12}, {@code 12*}). */
   public static final int PATTERN_MAX_BYTES = 64;
+
   /** Bytes of UTF-8 of a page token. */
   public static final int PAGE_TOKEN_MAX_BYTES = 1024;
+
   /** The most statuses one {@code cairn-backup} listing page asks for. */
   public static final int PAGE_SIZE_MAX = 1000;
+
   /** The most entries one {@code cairn-backup} response carries. */
   public static final int BACKUP_ENTRIES_MAX = 100_000;
+
   /** The most partition replicas one topology response carries. */
   public static final int REPLICAS_MAX = PARTITION_ID_MAX;
 

@@ -13,6 +13,7 @@ import java.util.Optional;
 public final class BackupCodec {
   private static final String REQUEST = ApiDescriptor.TYPE_BACKUP + " request";
   private static final String RESPONSE = ApiDescriptor.TYPE_BACKUP + " response";
+
   /** ids, state, empty reason, timestamps, no-details flag. */
   private static final int ENTRY_MIN_BYTES = 4 + 4 + 8 + 1 + 4 + 8 + 8 + 1;
 
@@ -114,8 +115,7 @@ public final class BackupCodec {
     Optional<BackupDetails> details = Optional.empty();
     if (reader.readBoolean("details flag")) {
       final long position = reader.readLong("checkpoint position");
-      final String snapshotId =
-          reader.readString(0, ApiDescriptor.NAME_MAX_BYTES, "snapshot id");
+      final String snapshotId = reader.readString(0, ApiDescriptor.NAME_MAX_BYTES, "snapshot id");
       final int numberOfPartitions = reader.readInt("number of partitions");
       final String brokerVersion =
           reader.readString(1, ApiDescriptor.NAME_MAX_BYTES, "broker version");

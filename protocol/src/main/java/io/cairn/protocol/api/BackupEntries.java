@@ -18,8 +18,11 @@ public record BackupEntries(List<BackupStatusEntry> entries, String nextPageToke
     Objects.requireNonNull(nextPageToken, "nextPageToken");
     if (entries.size() > ApiDescriptor.BACKUP_ENTRIES_MAX) {
       throw new IllegalArgumentException(
-          "Expected at most " + ApiDescriptor.BACKUP_ENTRIES_MAX + " entries, but was "
-              + entries.size() + " (backup entries)");
+          "Expected at most "
+              + ApiDescriptor.BACKUP_ENTRIES_MAX
+              + " entries, but was "
+              + entries.size()
+              + " (backup entries)");
     }
   }
 

@@ -35,8 +35,7 @@ public enum BackupOperation {
   public static BackupOperation fromCode(final int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
-          "Expected a backup operation code in [0, " + (BY_CODE.length - 1) + "], but was "
-              + code);
+          "Expected a backup operation code in [0, " + (BY_CODE.length - 1) + "], but was " + code);
     }
     return BY_CODE[code];
   }

@@ -59,8 +59,7 @@ public record BackupRequest(
         return "Expected a non-empty pattern, but was empty";
       }
       if (pageSize < 1 || pageSize > ApiDescriptor.PAGE_SIZE_MAX) {
-        return "Expected pageSize in [1, " + ApiDescriptor.PAGE_SIZE_MAX + "], but was "
-            + pageSize;
+        return "Expected pageSize in [1, " + ApiDescriptor.PAGE_SIZE_MAX + "], but was " + pageSize;
       }
       return null;
     }
@@ -68,8 +67,12 @@ public record BackupRequest(
       return "Expected checkpointId >= 1, but was " + checkpointId;
     }
     if (!pattern.isEmpty() || !pageToken.isEmpty() || pageSize != 0) {
-      return "Expected no pattern, page token or page size, but was '" + pattern + "', '"
-          + pageToken + "', " + pageSize;
+      return "Expected no pattern, page token or page size, but was '"
+          + pattern
+          + "', '"
+          + pageToken
+          + "', "
+          + pageSize;
     }
     return null;
   }

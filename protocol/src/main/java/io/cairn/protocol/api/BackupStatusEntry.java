@@ -37,15 +37,23 @@ public record BackupStatusEntry(
     Objects.requireNonNull(details, "details");
     failureReason = ApiStrings.truncate(failureReason, ApiDescriptor.REASON_MAX_BYTES);
     final String context =
-        " (backup status of checkpoint " + checkpointId + ", partition " + partitionId + ", node "
-            + nodeId + ")";
+        " (backup status of checkpoint "
+            + checkpointId
+            + ", partition "
+            + partitionId
+            + ", node "
+            + nodeId
+            + ")";
     if (nodeId < 0) {
       throw new IllegalArgumentException("Expected nodeId >= 0, but was " + nodeId + context);
     }
     if (partitionId < 1 || partitionId > ApiDescriptor.PARTITION_ID_MAX) {
       throw new IllegalArgumentException(
-          "Expected partitionId in [1, " + ApiDescriptor.PARTITION_ID_MAX + "], but was "
-              + partitionId + context);
+          "Expected partitionId in [1, "
+              + ApiDescriptor.PARTITION_ID_MAX
+              + "], but was "
+              + partitionId
+              + context);
     }
     if (checkpointId < 1) {
       throw new IllegalArgumentException(
@@ -56,11 +64,16 @@ public record BackupStatusEntry(
           "Expected no failure reason unless FAILED, but state was " + state + context);
     }
     final boolean exists = state != BackupState.DOES_NOT_EXIST;
-    if (exists ? createdAtMs < 0 || lastUpdatedAtMs < 0
+    if (exists
+        ? createdAtMs < 0 || lastUpdatedAtMs < 0
         : createdAtMs != NO_TIMESTAMP || lastUpdatedAtMs != NO_TIMESTAMP) {
       throw new IllegalArgumentException(
-          "Expected timestamps >= 0 iff the backup exists (else -1), but state was " + state
-              + " with createdAtMs " + createdAtMs + " and lastUpdatedAtMs " + lastUpdatedAtMs
+          "Expected timestamps >= 0 iff the backup exists (else -1), but state was "
+              + state
+              + " with createdAtMs "
+              + createdAtMs
+              + " and lastUpdatedAtMs "
+              + lastUpdatedAtMs
               + context);
     }
     if (!exists && details.isPresent()) {
@@ -77,7 +90,13 @@ public record BackupStatusEntry(
   public static BackupStatusEntry doesNotExist(
       final int nodeId, final int partitionId, final long checkpointId) {
     return new BackupStatusEntry(
-        nodeId, partitionId, checkpointId, BackupState.DOES_NOT_EXIST, "", NO_TIMESTAMP,
-        NO_TIMESTAMP, Optional.empty());
+        nodeId,
+        partitionId,
+        checkpointId,
+        BackupState.DOES_NOT_EXIST,
+        "",
+        NO_TIMESTAMP,
+        NO_TIMESTAMP,
+        Optional.empty());
   }
 }

@@ -42,23 +42,39 @@ public record BrokerTopology(
       return "Expected nodeId >= 0, but was " + nodeId + " (broker topology)";
     }
     if (partitionCount < 1 || partitionCount > ApiDescriptor.PARTITION_ID_MAX) {
-      return "Expected partitionCount in [1, " + ApiDescriptor.PARTITION_ID_MAX + "], but was "
-          + partitionCount + " (broker topology of node " + nodeId + ")";
+      return "Expected partitionCount in [1, "
+          + ApiDescriptor.PARTITION_ID_MAX
+          + "], but was "
+          + partitionCount
+          + " (broker topology of node "
+          + nodeId
+          + ")";
     }
     if (replicationFactor < 1) {
-      return "Expected replicationFactor >= 1, but was " + replicationFactor
-          + " (broker topology of node " + nodeId + ")";
+      return "Expected replicationFactor >= 1, but was "
+          + replicationFactor
+          + " (broker topology of node "
+          + nodeId
+          + ")";
     }
     final boolean[] seen = new boolean[partitionCount + 1];
     for (final PartitionReplica replica : replicas) {
       final int partitionId = replica.partitionId();
       if (partitionId > partitionCount) {
-        return "Expected partitions in [1, " + partitionCount + "], but node " + nodeId
-            + " reported partition " + partitionId + " (broker topology)";
+        return "Expected partitions in [1, "
+            + partitionCount
+            + "], but node "
+            + nodeId
+            + " reported partition "
+            + partitionId
+            + " (broker topology)";
       }
       if (seen[partitionId]) {
-        return "Expected each partition at most once, but node " + nodeId
-            + " reported partition " + partitionId + " twice (broker topology)";
+        return "Expected each partition at most once, but node "
+            + nodeId
+            + " reported partition "
+            + partitionId
+            + " twice (broker topology)";
       }
       seen[partitionId] = true;
     }

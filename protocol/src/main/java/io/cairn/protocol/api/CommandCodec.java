@@ -6,8 +6,8 @@ import io.cairn.protocol.RecordType;
 
 /**
  * Encodes and decodes {@link ApiDescriptor#TYPE_COMMAND} messages. Stateless and thread-safe. The
- * OK body is the response record exactly as the partition's command response writer produced it:
- * an EVENT (the command was applied) or a REJECTION (with its type and reason).
+ * OK body is the response record exactly as the partition's command response writer produced it: an
+ * EVENT (the command was applied) or a REJECTION (with its type and reason).
  */
 public final class CommandCodec {
   private static final String REQUEST = ApiDescriptor.TYPE_COMMAND + " request";

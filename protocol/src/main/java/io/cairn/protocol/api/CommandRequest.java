@@ -16,13 +16,19 @@ public record CommandRequest(int partitionId, Record command) {
     Objects.requireNonNull(command, "command");
     if (partitionId < 1 || partitionId > ApiDescriptor.PARTITION_ID_MAX) {
       throw new IllegalArgumentException(
-          "Expected partitionId in [1, " + ApiDescriptor.PARTITION_ID_MAX + "], but was "
-              + partitionId + " (command request)");
+          "Expected partitionId in [1, "
+              + ApiDescriptor.PARTITION_ID_MAX
+              + "], but was "
+              + partitionId
+              + " (command request)");
     }
     if (command.metadata().recordType() != RecordType.COMMAND) {
       throw new IllegalArgumentException(
-          "Expected a COMMAND record, but was " + command.metadata().recordType()
-              + " (command request for partition " + partitionId + ")");
+          "Expected a COMMAND record, but was "
+              + command.metadata().recordType()
+              + " (command request for partition "
+              + partitionId
+              + ")");
     }
   }
 }

@@ -30,7 +30,9 @@ public final class ExportingCodec {
     return operation;
   }
 
-  /** @param response OK with the paused flag, or a failure */
+  /**
+   * @param response OK with the paused flag, or a failure
+   */
   public static byte[] encodeResponse(final ApiResponse<Boolean> response) {
     final PayloadWriter writer = PayloadWriter.startResponse(response);
     if (response instanceof ApiResponse.Ok<Boolean> ok) {

@@ -35,7 +35,9 @@ public enum ExportingOperation {
   public static ExportingOperation fromCode(final int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
-          "Expected an exporting operation code in [0, " + (BY_CODE.length - 1) + "], but was "
+          "Expected an exporting operation code in [0, "
+              + (BY_CODE.length - 1)
+              + "], but was "
               + code);
     }
     return BY_CODE[code];

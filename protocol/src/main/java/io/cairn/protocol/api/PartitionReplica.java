@@ -20,8 +20,11 @@ public record PartitionReplica(
     Objects.requireNonNull(healthReason, "healthReason");
     if (partitionId < 1 || partitionId > ApiDescriptor.PARTITION_ID_MAX) {
       throw new IllegalArgumentException(
-          "Expected partitionId in [1, " + ApiDescriptor.PARTITION_ID_MAX + "], but was "
-              + partitionId + " (partition replica)");
+          "Expected partitionId in [1, "
+              + ApiDescriptor.PARTITION_ID_MAX
+              + "], but was "
+              + partitionId
+              + " (partition replica)");
     }
     if (term < 0) {
       throw new IllegalArgumentException(

@@ -34,15 +34,20 @@ final class PayloadReader {
     final int version = reader.readUnsignedByte("version");
     if (version != ApiDescriptor.VERSION) {
       throw new ProtocolException(
-          "Expected version " + ApiDescriptor.VERSION + ", but was " + version + " (" + message
+          "Expected version "
+              + ApiDescriptor.VERSION
+              + ", but was "
+              + version
+              + " ("
+              + message
               + ")");
     }
     return reader;
   }
 
   /**
-   * Reads the status and, for a failure, the leader and reason; then {@code body} reads the body
-   * of an OK response.
+   * Reads the status and, for a failure, the leader and reason; then {@code body} reads the body of
+   * an OK response.
    */
   <T> ApiResponse<T> readResponse(final java.util.function.Function<PayloadReader, T> body) {
     final ResponseStatus status = readCode(ResponseStatus::fromCode, "status");
@@ -120,8 +125,8 @@ final class PayloadReader {
   }
 
   /**
-   * Reads a list count in {@code [0, max]} whose entries of at least {@code minEntryBytes} each
-   * fit in the remaining bytes, before anything is allocated.
+   * Reads a list count in {@code [0, max]} whose entries of at least {@code minEntryBytes} each fit
+   * in the remaining bytes, before anything is allocated.
    */
   int readCount(final int max, final int minEntryBytes, final String what) {
     final int count = readInt(what + " count");
@@ -130,8 +135,17 @@ final class PayloadReader {
     }
     if ((long) count * minEntryBytes > reader.remaining()) {
       throw new ProtocolException(
-          "Expected at least " + (long) count * minEntryBytes + " bytes for " + count + " " + what
-              + ", but " + reader.remaining() + " remain (" + message + ")");
+          "Expected at least "
+              + (long) count * minEntryBytes
+              + " bytes for "
+              + count
+              + " "
+              + what
+              + ", but "
+              + reader.remaining()
+              + " remain ("
+              + message
+              + ")");
     }
     return count;
   }
@@ -169,8 +183,7 @@ final class PayloadReader {
   }
 
   ProtocolException invalid(final String rule, final Object actual) {
-    return new ProtocolException(
-        "Expected " + rule + ", but was " + actual + " (" + message + ")");
+    return new ProtocolException("Expected " + rule + ", but was " + actual + " (" + message + ")");
   }
 
   private ProtocolException wrap(final ProtocolException e) {

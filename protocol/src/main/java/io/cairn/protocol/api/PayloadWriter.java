@@ -7,9 +7,9 @@ import java.util.Arrays;
 import org.agrona.ExpandableArrayBuffer;
 
 /**
- * Appends the fields of one API message to a growing buffer, little-endian like every Cairn
- * format. Strings are checked against their bounds before anything is written for them. Not
- * thread-safe; one per encode.
+ * Appends the fields of one API message to a growing buffer, little-endian like every Cairn format.
+ * Strings are checked against their bounds before anything is written for them. Not thread-safe;
+ * one per encode.
  */
 final class PayloadWriter {
   private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
@@ -53,8 +53,7 @@ final class PayloadWriter {
   }
 
   /** Writes a length-prefixed string after checking it has {@code minBytes..maxBytes} bytes. */
-  void writeString(
-      final String value, final int minBytes, final int maxBytes, final String what) {
+  void writeString(final String value, final int minBytes, final int maxBytes, final String what) {
     final int length = ApiStrings.checkLength(value, minBytes, maxBytes, what);
     writeInt(length);
     final int written = buffer.putStringWithoutLengthUtf8(offset, value);

@@ -8,6 +8,7 @@ import java.util.List;
 public final class TopologyCodec {
   private static final String REQUEST = ApiDescriptor.TYPE_TOPOLOGY + " request";
   private static final String RESPONSE = ApiDescriptor.TYPE_TOPOLOGY + " response";
+
   /** partitionId, role, term, health, empty reason length. */
   private static final int REPLICA_MIN_BYTES = 4 + 1 + 8 + 1 + 4;
 

@@ -4,9 +4,9 @@ import io.cairn.protocol.ProtocolException;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * A cursor that writes Cairn's little-endian formats into a {@link MutableDirectBuffer}. The
- * caller reserves the whole length up front with {@link #BufferWriter(MutableDirectBuffer, int,
- * int, String)}, so a too-small buffer fails before the first byte is written.
+ * A cursor that writes Cairn's little-endian formats into a {@link MutableDirectBuffer}. The caller
+ * reserves the whole length up front with {@link #BufferWriter(MutableDirectBuffer, int, int,
+ * String)}, so a too-small buffer fails before the first byte is written.
  *
  * <p>Not thread-safe; cheap to create per encode.
  */

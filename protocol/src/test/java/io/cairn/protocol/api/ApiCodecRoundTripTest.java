@@ -58,8 +58,7 @@ final class ApiCodecRoundTripTest {
               assertThat(AccountQueryCodec.decodeRequest(AccountQueryCodec.encodeRequest(query)))
                   .isEqualTo(query);
               assertThat(
-                      AccountQueryCodec.decodeResponse(
-                          AccountQueryCodec.encodeResponse(response)))
+                      AccountQueryCodec.decodeResponse(AccountQueryCodec.encodeResponse(response)))
                   .isEqualTo(response);
             });
   }
@@ -94,8 +93,7 @@ final class ApiCodecRoundTripTest {
   void shouldRoundTripExportingMessages() {
     qt().withFixedSeed(SEED + 5)
         .withExamples(100)
-        .forAll(
-            Generate.enumValues(ExportingOperation.class), responsesOf(Generate.booleans()))
+        .forAll(Generate.enumValues(ExportingOperation.class), responsesOf(Generate.booleans()))
         .checkAssert(
             (operation, response) -> {
               assertThat(ExportingCodec.decodeRequest(ExportingCodec.encodeRequest(operation)))

@@ -60,18 +60,22 @@ final class ApiGenerators {
     return in -> {
       final long amount = numbers.generate(in);
       return switch (kinds.generate(in)) {
-        case 0 -> new Record(
-            RecordMetadata.builder().command(AccountIntent.CREATE).build(),
-            new AccountValue(ids.generate(in), 0));
-        case 1 -> new Record(
-            RecordMetadata.builder().command(DepositIntent.DEPOSIT).build(),
-            new DepositValue(ids.generate(in), amount));
-        case 2 -> new Record(
-            RecordMetadata.builder().command(TransferIntent.CREATE).build(),
-            new TransferValue(ids.generate(in), ids.generate(in), amount, -1, -1));
-        default -> new Record(
-            RecordMetadata.builder().command(CheckpointIntent.CREATE).build(),
-            new CheckpointValue(amount, -1, -1));
+        case 0 ->
+            new Record(
+                RecordMetadata.builder().command(AccountIntent.CREATE).build(),
+                new AccountValue(ids.generate(in), 0));
+        case 1 ->
+            new Record(
+                RecordMetadata.builder().command(DepositIntent.DEPOSIT).build(),
+                new DepositValue(ids.generate(in), amount));
+        case 2 ->
+            new Record(
+                RecordMetadata.builder().command(TransferIntent.CREATE).build(),
+                new TransferValue(ids.generate(in), ids.generate(in), amount, -1, -1));
+        default ->
+            new Record(
+                RecordMetadata.builder().command(CheckpointIntent.CREATE).build(),
+                new CheckpointValue(amount, -1, -1));
       };
     };
   }
@@ -92,26 +96,36 @@ final class ApiGenerators {
               .key(numbers.generate(in))
               .timestamp(numbers.generate(in));
       return switch (kinds.generate(in)) {
-        case 0 -> new Record(
-            meta.event(AccountIntent.CREATED).build(), new AccountValue(ids.generate(in), 0));
-        case 1 -> new Record(
-            meta.event(DepositIntent.DEPOSITED).build(),
-            new DepositValue(ids.generate(in), numbers.generate(in)));
-        case 2 -> new Record(
-            meta.event(TransferIntent.DEBITED).build(),
-            new TransferValue(ids.generate(in), ids.generate(in), numbers.generate(in), 1, 2));
-        case 3 -> new Record(
-            meta.event(CheckpointIntent.CREATED).build(),
-            new CheckpointValue(numbers.generate(in), numbers.generate(in), numbers.generate(in),
-                new byte[32]));
-        case 4 -> new Record(
-            meta.event(CheckpointIntent.IGNORED).build(),
-            new CheckpointValue(numbers.generate(in), -1, -1));
-        default -> new Record(
-            meta.rejection(TransferIntent.CREATE, rejections.generate(in),
-                    "x" + reasons.generate(in))
-                .build(),
-            new TransferValue(ids.generate(in), ids.generate(in), numbers.generate(in), -1, -1));
+        case 0 ->
+            new Record(
+                meta.event(AccountIntent.CREATED).build(), new AccountValue(ids.generate(in), 0));
+        case 1 ->
+            new Record(
+                meta.event(DepositIntent.DEPOSITED).build(),
+                new DepositValue(ids.generate(in), numbers.generate(in)));
+        case 2 ->
+            new Record(
+                meta.event(TransferIntent.DEBITED).build(),
+                new TransferValue(ids.generate(in), ids.generate(in), numbers.generate(in), 1, 2));
+        case 3 ->
+            new Record(
+                meta.event(CheckpointIntent.CREATED).build(),
+                new CheckpointValue(
+                    numbers.generate(in),
+                    numbers.generate(in),
+                    numbers.generate(in),
+                    new byte[32]));
+        case 4 ->
+            new Record(
+                meta.event(CheckpointIntent.IGNORED).build(),
+                new CheckpointValue(numbers.generate(in), -1, -1));
+        default ->
+            new Record(
+                meta.rejection(
+                        TransferIntent.CREATE, rejections.generate(in), "x" + reasons.generate(in))
+                    .build(),
+                new TransferValue(
+                    ids.generate(in), ids.generate(in), numbers.generate(in), -1, -1));
       };
     };
   }
@@ -184,8 +198,8 @@ final class ApiGenerators {
         switch (kinds.generate(in)) {
           case 0 -> BackupRequest.status(ids.generate(in));
           case 1 -> BackupRequest.delete(ids.generate(in));
-          default -> BackupRequest.list(
-              patterns.generate(in), tokens.generate(in), sizes.generate(in));
+          default ->
+              BackupRequest.list(patterns.generate(in), tokens.generate(in), sizes.generate(in));
         };
   }
 

@@ -38,7 +38,8 @@ final class ApiMalformedInputTest {
   private static final long SEED = 0x0A91_0100L;
 
   /** A decoder and the encoder that must reproduce its input. */
-  private record Codec(String name, Function<byte[], Object> decode, Function<Object, byte[]> encode) {}
+  private record Codec(
+      String name, Function<byte[], Object> decode, Function<Object, byte[]> encode) {}
 
   @SuppressWarnings("unchecked")
   private static final List<Codec> CODECS =
@@ -134,7 +135,8 @@ final class ApiMalformedInputTest {
         .checkAssert(
             encoding -> {
               final Codec codec = CODECS.get(encoding.codecIndex);
-              final byte[] longer = java.util.Arrays.copyOf(encoding.bytes, encoding.bytes.length + 1);
+              final byte[] longer =
+                  java.util.Arrays.copyOf(encoding.bytes, encoding.bytes.length + 1);
               assertThatThrownBy(() -> codec.decode.apply(longer))
                   .as(codec.name)
                   .isInstanceOf(ProtocolException.class);
@@ -257,12 +259,19 @@ final class ApiMalformedInputTest {
   void shouldRejectATopologyReportingAPartitionTwice() {
     final PartitionReplica replica =
         new PartitionReplica(1, ReplicaRole.LEADER, 1, ReplicaHealth.HEALTHY, "");
-    assertThatThrownBy(
-            () -> new BrokerTopology(0, "c", "v", 2, 1, List.of(replica, replica)))
+    assertThatThrownBy(() -> new BrokerTopology(0, "c", "v", 2, 1, List.of(replica, replica)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("reported partition 1 twice");
-    assertThatThrownBy(() -> new BrokerTopology(0, "c", "v", 1, 1,
-            List.of(new PartitionReplica(2, ReplicaRole.LEADER, 1, ReplicaHealth.HEALTHY, ""))))
+    assertThatThrownBy(
+            () ->
+                new BrokerTopology(
+                    0,
+                    "c",
+                    "v",
+                    1,
+                    1,
+                    List.of(
+                        new PartitionReplica(2, ReplicaRole.LEADER, 1, ReplicaHealth.HEALTHY, ""))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Expected partitions in [1, 1], but node 0 reported partition 2");
   }
@@ -342,7 +351,8 @@ final class ApiMalformedInputTest {
         integers()
             .between(0, Integer.MAX_VALUE)
             .zip(
-                Generate.oneOf(integers().between(-128, 127), Generate.pick(List.of(0, 1, -1, 127))),
+                Generate.oneOf(
+                    integers().between(-128, 127), Generate.pick(List.of(0, 1, -1, 127))),
                 (index, value) -> new int[] {index, value});
     return lists().of(change).ofSizeBetween(1, 4);
   }

@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * self-connection to its free port) is treated the same way.
  *
  * <p><b>Held</b>: what the sender writes is kept, in order, and nothing more is read from it (TCP
- * backpressure); answers from the target still flow back. {@link #release()} delivers what was
- * kept at once and relays as before: the sender sees a slow network, never a reset, and the
- * target receives the held bytes as one burst.
+ * backpressure); answers from the target still flow back. {@link #release()} delivers what was kept
+ * at once and relays as before: the sender sees a slow network, never a reset, and the target
+ * receives the held bytes as one burst.
  *
  * <p>Thread-safe; all I/O runs on the injected event loop group.
  */
@@ -54,8 +54,10 @@ public final class LinkProxy implements AutoCloseable {
   private final Set<Channel> open = ConcurrentHashMap.newKeySet();
   private volatile boolean blocked;
   private volatile boolean held;
+
   /** Connections with bytes kept while held. */
   private final Set<InboundHandler> holding = ConcurrentHashMap.newKeySet();
+
   private volatile Channel server;
 
   /**
@@ -204,6 +206,7 @@ public final class LinkProxy implements AutoCloseable {
   private final class InboundHandler extends ChannelInboundHandlerAdapter {
     private Channel inbound;
     private Channel outbound;
+
     /** Kept while held; touched on the connection's event loop only. */
     private final ArrayDeque<Object> kept = new ArrayDeque<>();
 
@@ -338,8 +341,8 @@ public final class LinkProxy implements AutoCloseable {
 
   /**
    * Whether a connection to a port nobody listens on became a TCP self-connection (the kernel
-   * picked the target port as the source port): it must count as "target down", or it would
-   * reflect the sender's bytes back and keep the port from its broker.
+   * picked the target port as the source port): it must count as "target down", or it would reflect
+   * the sender's bytes back and keep the port from its broker.
    */
   private static boolean connectedToItself(final Channel channel) {
     final InetSocketAddress local = (InetSocketAddress) channel.localAddress();

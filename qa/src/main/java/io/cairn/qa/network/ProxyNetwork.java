@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The embedded cluster's network: one {@link LinkProxy} per directed link between nodes, and the
  * faults applied to them. A link {@code from -> to} is blocked iff the pair is {@linkplain
- * #partition partitioned} or either end is {@linkplain #isolate isolated}; every change is
- * applied to the proxies at once.
+ * #partition partitioned} or either end is {@linkplain #isolate isolated}; every change is applied
+ * to the proxies at once.
  *
  * <p>Partitions (what a test asks for) and isolations (what a kill does until the node restarts)
  * are kept apart so that {@link #heal()} never reconnects a killed node, and a restart never undoes
@@ -73,7 +73,8 @@ public final class ProxyNetwork implements AutoCloseable {
   public synchronized InetSocketAddress addressOf(final int from, final int to) {
     final LinkProxy proxy = links.get(new Link(from, to));
     if (proxy == null) {
-      throw new IllegalArgumentException("Expected a link " + from + " -> " + to + ", but none exists");
+      throw new IllegalArgumentException(
+          "Expected a link " + from + " -> " + to + ", but none exists");
     }
     return proxy.address();
   }
@@ -163,7 +164,8 @@ public final class ProxyNetwork implements AutoCloseable {
   private LinkProxy proxy(final int from, final int to) {
     final LinkProxy proxy = links.get(new Link(from, to));
     if (proxy == null) {
-      throw new IllegalArgumentException("Expected a link " + from + " -> " + to + ", but none exists");
+      throw new IllegalArgumentException(
+          "Expected a link " + from + " -> " + to + ", but none exists");
     }
     return proxy;
   }

@@ -157,8 +157,7 @@ final class ProxyNetworkTest {
     assertThatThrownBy(() -> network.link(3, 3, echo.address()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("3");
-    assertThatThrownBy(() -> network.partition(1, 1))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> network.partition(1, 1)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> network.addressOf(5, 6))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("5 -> 6");

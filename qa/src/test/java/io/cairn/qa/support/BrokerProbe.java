@@ -16,9 +16,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Asks one broker directly, over its own transport endpoint, what the gateway does not report
- * per broker (the {@code cairn-exporting} STATUS), or sends it a command the gateway would not
- * send (bypassing the gateway's checks). Bypasses the cluster's network proxies.
+ * Asks one broker directly, over its own transport endpoint, what the gateway does not report per
+ * broker (the {@code cairn-exporting} STATUS), or sends it a command the gateway would not send
+ * (bypassing the gateway's checks). Bypasses the cluster's network proxies.
  */
 public final class BrokerProbe implements AutoCloseable {
 

@@ -17,8 +17,8 @@ import java.util.stream.IntStream;
  * ({@code created} false, position 0). And when the gateway sent a partition's command again after
  * a first attempt of unknown outcome, the answer counts as created but carries no position. Which
  * partitions answer so depends on timing only; what holds in every interleaving is that every
- * partition is at the checkpoint, the request created it on at least one, and a position comes
- * only with a checkpoint this request created.
+ * partition is at the checkpoint, the request created it on at least one, and a position comes only
+ * with a checkpoint this request created.
  */
 public final class Checkpoints {
 

@@ -33,10 +33,12 @@ public final class LedgerOracle {
       final EmbeddedCluster cluster, final String prefix, final int perPartition) {
     final Map<Integer, List<String>> byPartition = new TreeMap<>();
     final int partitions = cluster.config().partitions();
-    for (int n = 0; byPartition.values().stream().mapToInt(List::size).sum()
-        < partitions * perPartition; n++) {
+    for (int n = 0;
+        byPartition.values().stream().mapToInt(List::size).sum() < partitions * perPartition;
+        n++) {
       final String id = prefix + "-" + n;
-      final List<String> ids = byPartition.computeIfAbsent(cluster.partitionOf(id), p -> new ArrayList<>());
+      final List<String> ids =
+          byPartition.computeIfAbsent(cluster.partitionOf(id), p -> new ArrayList<>());
       if (ids.size() < perPartition) {
         ids.add(id);
       }
@@ -118,8 +120,7 @@ public final class LedgerOracle {
                 .as(
                     "balance of %s between what its acknowledged and uncertain transfers allow"
                         + " (%s)",
-                    account,
-                    load)
+                    account, load)
                 .isBetween(bounds.get(account)[0], bounds.get(account)[1])
                 .isNotNegative());
   }

@@ -18,7 +18,14 @@ public final class Phases {
   public void mark(final String phase) {
     final long now = clock.millis();
     System.out.println(
-        "[" + test + "] " + phase + ": " + (now - lastMs) + " ms (total " + (now - startMs)
+        "["
+            + test
+            + "] "
+            + phase
+            + ": "
+            + (now - lastMs)
+            + " ms (total "
+            + (now - startMs)
             + " ms)");
     lastMs = now;
   }

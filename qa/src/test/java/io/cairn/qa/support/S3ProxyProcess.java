@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * S3Proxy 4.1.0 ({@code jar-with-dependencies}, copied by the build to the path in {@code
- * cairn.qa.s3proxy.jar}) as a child process on 127.0.0.1 with its {@code filesystem-nio2}
- * backend in a directory of its own; one bucket, created as that backend's directory.
- * {@code s3proxy.ignore-unknown-headers=true} is needed by the SDK's newer headers.
+ * cairn.qa.s3proxy.jar}) as a child process on 127.0.0.1 with its {@code filesystem-nio2} backend
+ * in a directory of its own; one bucket, created as that backend's directory. {@code
+ * s3proxy.ignore-unknown-headers=true} is needed by the SDK's newer headers.
  */
 public final class S3ProxyProcess implements AutoCloseable {
 
@@ -120,8 +120,8 @@ public final class S3ProxyProcess implements AutoCloseable {
   /**
    * A loopback port that is free now, for the child process to bind a second or more later: in
    * [20000, 32000), below Linux's ephemeral range (32768+) where the kernel picks the local ports
-   * of outgoing connections, so none of those takes it meanwhile. Candidates depend on this
-   * process and the work directory, so that builds running at the same time try different ones.
+   * of outgoing connections, so none of those takes it meanwhile. Candidates depend on this process
+   * and the work directory, so that builds running at the same time try different ones.
    */
   private static int freePort(final Path workDir) {
     final SplittableRandom candidates =

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Transfers between random pairs of accounts through the Java client: {@code concurrency} chains,
- * each sending its next transfer when the previous one was answered, until {@link #stop}. Pairs
- * and amounts come from a seeded generator (the seed is in {@link #toString()}; timing is not
+ * each sending its next transfer when the previous one was answered, until {@link #stop}. Pairs and
+ * amounts come from a seeded generator (the seed is in {@link #toString()}; timing is not
  * reproducible, the choices are). Every outcome is kept for {@link LedgerOracle}.
  */
 public final class TransferLoad {
@@ -46,8 +46,10 @@ public final class TransferLoad {
 
   private final CairnClient client;
   private final List<String> accounts;
+
   /** Targets when they differ from the sources; null: any other account of {@link #accounts}. */
   private final List<String> targets;
+
   private final long seed;
   private final SplittableRandom random;
   private final int concurrency;
@@ -87,7 +89,9 @@ public final class TransferLoad {
       final long maxAmount) {
     if (sources.isEmpty() || targets.isEmpty() || sources.stream().anyMatch(targets::contains)) {
       throw new IllegalArgumentException(
-          "Expected disjoint, non-empty sources and targets, but were " + sources + " and "
+          "Expected disjoint, non-empty sources and targets, but were "
+              + sources
+              + " and "
               + targets);
     }
     return new TransferLoad(client, sources, List.copyOf(targets), seed, concurrency, maxAmount);
@@ -156,8 +160,8 @@ public final class TransferLoad {
       outcomes.add(new Outcome(from, to, amount, Kind.ACKNOWLEDGED, null));
       return;
     }
-    final Throwable cause = e.getCause() != null && !(e instanceof CairnClientException)
-        ? e.getCause() : e;
+    final Throwable cause =
+        e.getCause() != null && !(e instanceof CairnClientException) ? e.getCause() : e;
     final ErrorCode code =
         cause instanceof CairnClientException failure ? failure.code() : ErrorCode.UNKNOWN;
     final Kind kind = NO_EFFECT.contains(code) ? Kind.REJECTED : Kind.UNCERTAIN;

@@ -72,8 +72,7 @@ final class FollowerHandler {
       }
       long firstOfTerm = log.firstIndexOfTerm(localPrevTerm);
       long conflictIndex = Math.max(commitIndex + 1, firstOfTerm < 0 ? prevIndex : firstOfTerm);
-      node.send(
-          from, new AppendResponse(term, false, 0, entryCount, conflictIndex, localPrevTerm));
+      node.send(from, new AppendResponse(term, false, 0, entryCount, conflictIndex, localPrevTerm));
       return;
     }
 
@@ -98,7 +97,11 @@ final class FollowerHandler {
       // answered once the entries are flushed (at once when they are, or when flushes are inline)
       pendingAcks.add(
           new PendingAck(
-              from, term, prevIndex + entryCount, entryCount, request.leaderCommit(),
+              from,
+              term,
+              prevIndex + entryCount,
+              entryCount,
+              request.leaderCommit(),
               log.truncationCount()));
     }
     node.onEntriesAppended();
@@ -117,8 +120,7 @@ final class FollowerHandler {
     RaftLog log = node.log;
     while (!pendingAcks.isEmpty()) {
       PendingAck ack = pendingAcks.peekFirst();
-      boolean stale =
-          ack.term != node.quorum.term() || ack.truncations != log.truncationCount();
+      boolean stale = ack.term != node.quorum.term() || ack.truncations != log.truncationCount();
       if (!stale && ack.matchIndex > log.flushedIndex()) {
         return;
       }
@@ -180,14 +182,16 @@ final class FollowerHandler {
     term = request.term();
     Status status = installChunk(request, chunk);
     node.send(
-        from, new InstallSnapshotResponse(term, request.snapshotIndex(), chunk.chunkIndex(), status));
+        from,
+        new InstallSnapshotResponse(term, request.snapshotIndex(), chunk.chunkIndex(), status));
   }
 
   private Status installChunk(InstallSnapshotRequest request, RaftSnapshotChunk chunk) {
     RaftLog log = node.log;
     long index = request.snapshotIndex();
     long snapshotTerm = request.snapshotTerm();
-    if (index <= log.snapshotIndex() || (index <= log.lastIndex() && log.termAt(index) == snapshotTerm)) {
+    if (index <= log.snapshotIndex()
+        || (index <= log.lastIndex() && log.termAt(index) == snapshotTerm)) {
       abortInstallation();
       log.flush();
       return Status.INSTALLED; // the entries are here already
@@ -203,7 +207,8 @@ final class FollowerHandler {
         return Status.REJECTED;
       }
       abortInstallation();
-      installation = new Installation(index, snapshotTerm, node.snapshots.newReceiver(index, snapshotTerm));
+      installation =
+          new Installation(index, snapshotTerm, node.snapshots.newReceiver(index, snapshotTerm));
     }
     if (chunk.chunkIndex() != installation.nextChunk) {
       abortInstallation();
@@ -226,7 +231,8 @@ final class FollowerHandler {
     RaftSnapshotReceiver receiver = installation.receiver;
     installation = null;
     if (!receiver.commit()) {
-      LOG.warn("Snapshot {} failed verification; the leader restarts the transfer{}", index, context());
+      LOG.warn(
+          "Snapshot {} failed verification; the leader restarts the transfer{}", index, context());
       receiver.abort();
       return Status.REJECTED;
     }
@@ -250,7 +256,12 @@ final class FollowerHandler {
 
   /** A successful append, answered once its entries are flushed. */
   private record PendingAck(
-      int leader, long term, long matchIndex, int entryCount, long leaderCommit, long truncations) {}
+      int leader,
+      long term,
+      long matchIndex,
+      int entryCount,
+      long leaderCommit,
+      long truncations) {}
 
   /** A snapshot being received. */
   private static final class Installation {

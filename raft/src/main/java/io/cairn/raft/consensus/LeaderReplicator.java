@@ -105,7 +105,8 @@ final class LeaderReplicator {
         return;
       }
       List<JournalRecord> entries =
-          log.read(progress.nextIndex(), node.config.maxAppendBatchBytes(), MAX_ENTRIES_PER_REQUEST);
+          log.read(
+              progress.nextIndex(), node.config.maxAppendBatchBytes(), MAX_ENTRIES_PER_REQUEST);
       if (entries.isEmpty()) {
         break;
       }
@@ -127,7 +128,8 @@ final class LeaderReplicator {
       }
       node.send(
           progress.memberId(),
-          new AppendRequest(term, node.localId, prevIndex, prevTerm, node.commitIndex(), List.of()));
+          new AppendRequest(
+              term, node.localId, prevIndex, prevTerm, node.commitIndex(), List.of()));
       progress.onAppendSent(prevIndex, false, node.commitIndex(), nowMs);
     }
   }
@@ -212,7 +214,10 @@ final class LeaderReplicator {
             stopTransfer(
                 progress,
                 transfer,
-                "its reader ended after chunk " + current.chunkIndex() + " of " + current.chunkCount(),
+                "its reader ended after chunk "
+                    + current.chunkIndex()
+                    + " of "
+                    + current.chunkCount(),
                 nowMs);
           }
         }
@@ -220,7 +225,10 @@ final class LeaderReplicator {
       case REJECTED -> {
         if (current != null && current.chunkIndex() == response.chunkIndex()) {
           stopTransfer(
-              progress, transfer, "member " + from + " rejected chunk " + current.chunkIndex(), nowMs);
+              progress,
+              transfer,
+              "member " + from + " rejected chunk " + current.chunkIndex(),
+              nowMs);
         }
       }
     }
@@ -266,10 +274,10 @@ final class LeaderReplicator {
   }
 
   /**
-   * Stops a transfer that cannot go on. It stays in place, so nothing is sent to the follower for
-   * a request timeout; then {@link #tick} ends it and a new transfer starts from the latest
-   * snapshot. A snapshot that disappeared (replaced by a newer one) thus never stalls the follower,
-   * and one that cannot be read is retried once per request timeout, not in a busy loop.
+   * Stops a transfer that cannot go on. It stays in place, so nothing is sent to the follower for a
+   * request timeout; then {@link #tick} ends it and a new transfer starts from the latest snapshot.
+   * A snapshot that disappeared (replaced by a newer one) thus never stalls the follower, and one
+   * that cannot be read is retried once per request timeout, not in a busy loop.
    */
   private void stopTransfer(
       FollowerProgress progress, SnapshotTransfer transfer, String reason, long nowMs) {

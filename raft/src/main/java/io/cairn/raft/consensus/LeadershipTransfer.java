@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * #isTransferring()}), so no member's log gets ahead of the target's.
  *
  * <p>A transfer ends <b>completed</b> when this member learns that the target leads a later term,
- * and <b>failed</b> when this member still leads one election timeout after sending (it then
- * leads on and appends again), leads again later, or learns of another leader. After a failure the
- * next attempt waits {@code electionTimeout × 2^failures} (at most {@value #BACKOFF_EXPONENT_MAX}
+ * and <b>failed</b> when this member still leads one election timeout after sending (it then leads
+ * on and appends again), leads again later, or learns of another leader. After a failure the next
+ * attempt waits {@code electionTimeout × 2^failures} (at most {@value #BACKOFF_EXPONENT_MAX}
  * doublings), so a preferred member that cannot win does not make leadership flap; the count goes
  * back to zero when the preferred member is seen leading.
  *
@@ -139,8 +139,8 @@ final class LeadershipTransfer {
   }
 
   /**
-   * @param leadingOnAtMs when this member still leads: now (the next attempt is scheduled from
-   *     it); -1 otherwise
+   * @param leadingOnAtMs when this member still leads: now (the next attempt is scheduled from it);
+   *     -1 otherwise
    */
   private void end(boolean completed, String reason, long leadingOnAtMs) {
     int ended = target;

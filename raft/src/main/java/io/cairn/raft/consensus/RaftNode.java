@@ -33,8 +33,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The decision code of one raft member: pure and single-threaded. Inputs are messages, ticks and
- * appends, each with {@code nowMs}; outputs are messages put into the {@link RaftOutbox}, events
- * to the {@link RaftNodeListener}, and {@link #nextDeadlineMs()}, when it wants the next tick. It
+ * appends, each with {@code nowMs}; outputs are messages put into the {@link RaftOutbox}, events to
+ * the {@link RaftNodeListener}, and {@link #nextDeadlineMs()}, when it wants the next tick. It
  * reads no clock, starts no thread and draws randomness only from the injected generator, so a run
  * is reproducible from its inputs.
  *
@@ -119,7 +119,11 @@ public final class RaftNode {
     }
     if (this.members.stream().distinct().count() != size) {
       throw new IllegalArgumentException(
-          "Expected distinct member ids, but was " + this.members + " (partition " + partitionId + ")");
+          "Expected distinct member ids, but was "
+              + this.members
+              + " (partition "
+              + partitionId
+              + ")");
     }
     if (preferredLeader != -1 && !this.members.contains(preferredLeader)) {
       throw new IllegalArgumentException(
@@ -482,7 +486,11 @@ public final class RaftNode {
     transfer.onBecameLeader(nowMs);
     log.append(
         new RaftEntry(
-            quorum.term(), RaftEntryType.INITIAL, RaftEntry.NO_POSITION, RaftEntry.NO_POSITION, EMPTY));
+            quorum.term(),
+            RaftEntryType.INITIAL,
+            RaftEntry.NO_POSITION,
+            RaftEntry.NO_POSITION,
+            EMPTY));
     log.flush();
     replicator.advanceCommit();
     replicator.replicateAll(nowMs);

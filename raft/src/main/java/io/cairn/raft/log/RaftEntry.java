@@ -5,8 +5,8 @@ import java.util.Objects;
 import org.agrona.DirectBuffer;
 
 /**
- * One raft log entry as the application and the protocol see it. Stored as the data of one
- * journal record (see {@link RaftEntryDescriptor}).
+ * One raft log entry as the application and the protocol see it. Stored as the data of one journal
+ * record (see {@link RaftEntryDescriptor}).
  *
  * @param term the leader term in which the entry was created
  * @param type what the entry carries
@@ -15,7 +15,11 @@ import org.agrona.DirectBuffer;
  * @param payload the batch of stream records (empty for INITIAL)
  */
 public record RaftEntry(
-    long term, RaftEntryType type, long lowestPosition, long highestPosition, DirectBuffer payload) {
+    long term,
+    RaftEntryType type,
+    long lowestPosition,
+    long highestPosition,
+    DirectBuffer payload) {
 
   /** Position value of entries that carry no stream records. */
   public static final long NO_POSITION = -1;

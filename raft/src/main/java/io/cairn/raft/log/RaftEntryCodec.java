@@ -25,7 +25,8 @@ public final class RaftEntryCodec {
   /** Encodes the entry into a new buffer of exactly its encoded length. */
   public static DirectBuffer encode(RaftEntry entry) {
     int payloadLength = entry.payload().capacity();
-    UnsafeBuffer buffer = new UnsafeBuffer(new byte[RaftEntryDescriptor.encodedLength(payloadLength)]);
+    UnsafeBuffer buffer =
+        new UnsafeBuffer(new byte[RaftEntryDescriptor.encodedLength(payloadLength)]);
     encode(entry, buffer, 0);
     return buffer;
   }
@@ -85,7 +86,11 @@ public final class RaftEntryCodec {
     byte version = data.getByte(VERSION_OFFSET);
     if (version != VERSION) {
       throw new IllegalArgumentException(
-          "Expected raft entry version " + VERSION + ", but was " + version + " (raft entry header)");
+          "Expected raft entry version "
+              + VERSION
+              + ", but was "
+              + version
+              + " (raft entry header)");
     }
     int payloadLength = data.getInt(PAYLOAD_LENGTH_OFFSET, ORDER);
     if (payloadLength < 0 || HEADER_LENGTH + payloadLength != data.capacity()) {

@@ -24,8 +24,8 @@ package io.cairn.raft.log;
  * +---------------------------------------------------------------+
  * </pre>
  *
- * The journal record around it carries the index and the CRC32C of these bytes, so the entry has
- * no checksum of its own.
+ * The journal record around it carries the index and the CRC32C of these bytes, so the entry has no
+ * checksum of its own.
  */
 public final class RaftEntryDescriptor {
 

@@ -54,7 +54,8 @@ public final class RaftLog implements AutoCloseable {
    * @param snapshotTerm term of that index, 0 when none
    * @param context names the member in messages ("partition 1 node 2")
    */
-  public static RaftLog open(Journal journal, long snapshotIndex, long snapshotTerm, String context) {
+  public static RaftLog open(
+      Journal journal, long snapshotIndex, long snapshotTerm, String context) {
     Objects.requireNonNull(journal, "journal");
     RaftLog log = new RaftLog(journal, snapshotIndex, snapshotTerm, context);
     log.load();

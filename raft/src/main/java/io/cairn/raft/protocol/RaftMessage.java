@@ -66,8 +66,8 @@ public sealed interface RaftMessage {
 
   /**
    * The leader of {@code term} asks the receiver to take over leadership (Raft thesis §3.10): it
-   * starts an election at once, without pre-vote. Sent only to a member whose log holds every
-   * entry of the leader's; no answer, the vote request that follows is the effect.
+   * starts an election at once, without pre-vote. Sent only to a member whose log holds every entry
+   * of the leader's; no answer, the vote request that follows is the effect.
    */
   record TimeoutNow(long term, int leaderId) implements RaftMessage {}
 

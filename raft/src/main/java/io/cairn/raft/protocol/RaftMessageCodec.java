@@ -104,27 +104,35 @@ public final class RaftMessageCodec {
       byte kind = buffer.get();
       RaftMessage message =
           switch (kind) {
-            case VOTE_REQUEST -> new VoteRequest(
-                buffer.getLong(), buffer.getInt(), buffer.getLong(), buffer.getLong(), bool(buffer));
-            case VOTE_RESPONSE -> new VoteResponse(
-                buffer.getLong(), buffer.getLong(), bool(buffer), bool(buffer));
+            case VOTE_REQUEST ->
+                new VoteRequest(
+                    buffer.getLong(),
+                    buffer.getInt(),
+                    buffer.getLong(),
+                    buffer.getLong(),
+                    bool(buffer));
+            case VOTE_RESPONSE ->
+                new VoteResponse(buffer.getLong(), buffer.getLong(), bool(buffer), bool(buffer));
             case APPEND_REQUEST -> decodeAppend(buffer);
-            case APPEND_RESPONSE -> new AppendResponse(
-                buffer.getLong(),
-                bool(buffer),
-                buffer.getLong(),
-                buffer.getInt(),
-                buffer.getLong(),
-                buffer.getLong());
+            case APPEND_RESPONSE ->
+                new AppendResponse(
+                    buffer.getLong(),
+                    bool(buffer),
+                    buffer.getLong(),
+                    buffer.getInt(),
+                    buffer.getLong(),
+                    buffer.getLong());
             case INSTALL_REQUEST -> decodeInstall(buffer);
-            case INSTALL_RESPONSE -> new InstallSnapshotResponse(
-                buffer.getLong(),
-                buffer.getLong(),
-                buffer.getInt(),
-                InstallSnapshotResponse.Status.values()[buffer.get()]);
+            case INSTALL_RESPONSE ->
+                new InstallSnapshotResponse(
+                    buffer.getLong(),
+                    buffer.getLong(),
+                    buffer.getInt(),
+                    InstallSnapshotResponse.Status.values()[buffer.get()]);
             case TIMEOUT_NOW -> new TimeoutNow(buffer.getLong(), buffer.getInt());
-            default -> throw new IllegalArgumentException(
-                "Expected raft message kind in [1, 7], but was " + kind);
+            default ->
+                throw new IllegalArgumentException(
+                    "Expected raft message kind in [1, 7], but was " + kind);
           };
       if (buffer.hasRemaining()) {
         throw new IllegalArgumentException(
@@ -202,7 +210,15 @@ public final class RaftMessageCodec {
       body = 8 + 1 + 8 + 4 + 8 + 8;
     } else if (message instanceof InstallSnapshotRequest m) {
       body =
-          8 + 4 + 8 + 8 + 4 + 4 + 4 + 8 + 4
+          8
+              + 4
+              + 8
+              + 8
+              + 4
+              + 4
+              + 4
+              + 8
+              + 4
               + m.chunk().name().getBytes(StandardCharsets.UTF_8).length
               + 4
               + m.chunk().data().length;

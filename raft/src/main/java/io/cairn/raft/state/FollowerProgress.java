@@ -73,7 +73,9 @@ public final class FollowerProgress {
     lastResponseMs = nowMs;
   }
 
-  /** The follower does not match before {@code retryIndex}: empties the pipeline, sends from there. */
+  /**
+   * The follower does not match before {@code retryIndex}: empties the pipeline, sends from there.
+   */
   public void onAppendFailure(long retryIndex, long nowMs) {
     nextIndex = Math.max(matchIndex + 1, Math.min(nextIndex, retryIndex));
     inFlight = 0;

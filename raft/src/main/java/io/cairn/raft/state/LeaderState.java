@@ -50,9 +50,7 @@ public final class LeaderState implements RoleState {
     return followers.get(memberId);
   }
 
-  /**
-   * The highest index stored by a majority, counting the leader's flushed index for itself.
-   */
+  /** The highest index stored by a majority, counting the leader's flushed index for itself. */
   public long majorityMatchIndex(long localFlushedIndex) {
     long[] matches = new long[followers.size() + 1];
     int i = 0;

@@ -189,9 +189,7 @@ public final class QuorumState {
   /** Increments the term, votes for itself (stored first) and becomes candidate. */
   public CandidateState becomeCandidate(long electionDeadlineMs) {
     RaftRole role = role();
-    if (role != RaftRole.FOLLOWER
-        && role != RaftRole.PRE_CANDIDATE
-        && role != RaftRole.CANDIDATE) {
+    if (role != RaftRole.FOLLOWER && role != RaftRole.PRE_CANDIDATE && role != RaftRole.CANDIDATE) {
       throw illegal(RaftRole.CANDIDATE);
     }
     persist(term + 1, localId);

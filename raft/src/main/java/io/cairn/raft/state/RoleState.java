@@ -4,7 +4,12 @@ import io.cairn.raft.RaftRole;
 
 /** The data a member keeps while it has one role; one class per role. */
 public sealed interface RoleState
-    permits InactiveState, FollowerState, PreCandidateState, CandidateState, LeaderState, FailedState {
+    permits InactiveState,
+        FollowerState,
+        PreCandidateState,
+        CandidateState,
+        LeaderState,
+        FailedState {
 
   RaftRole role();
 

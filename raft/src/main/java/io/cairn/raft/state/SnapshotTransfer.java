@@ -37,8 +37,8 @@ public final class SnapshotTransfer {
   }
 
   /**
-   * Moves to the next chunk and returns it; null when the reader has no more (the caller then
-   * stops the transfer). Returns null without reading once stopped.
+   * Moves to the next chunk and returns it; null when the reader has no more (the caller then stops
+   * the transfer). Returns null without reading once stopped.
    */
   public RaftSnapshotChunk advance() {
     current = !stopped && reader.hasNext() ? reader.next() : null;

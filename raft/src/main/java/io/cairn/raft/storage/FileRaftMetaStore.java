@@ -83,7 +83,8 @@ public final class FileRaftMetaStore implements RaftMetaStore {
         }
         channel.force(true);
       }
-      Files.move(tempFile, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          tempFile, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       fsyncDirectory();
       cached = meta;
     } catch (IOException e) {

@@ -64,8 +64,11 @@ public final class BackupCatalog {
         return entry.getKey();
       }
       if (skipped.size() < 5) {
-        skipped.add(entry.getKey() + " " + cluster.statusCode() + cluster.reason().map(r -> " (" + r
-            + ")").orElse(""));
+        skipped.add(
+            entry.getKey()
+                + " "
+                + cluster.statusCode()
+                + cluster.reason().map(r -> " (" + r + ")").orElse(""));
       }
     }
     throw new RestoreException(
@@ -88,8 +91,8 @@ public final class BackupCatalog {
   public record Resolved(long backupId, int partitionCount) {}
 
   /**
-   * Like {@link #resolve(BackupSelector, int)} for a caller that knows no cluster (a
-   * verification): the partition count is the one the backup's descriptors record.
+   * Like {@link #resolve(BackupSelector, int)} for a caller that knows no cluster (a verification):
+   * the partition count is the one the backup's descriptors record.
    *
    * @throws RestoreException NOT_FOUND if there is no such backup, REFUSED if its descriptors
    *     disagree on the partition count
@@ -113,8 +116,9 @@ public final class BackupCatalog {
             "Expected backup "
                 + exact.backupId()
                 + " in the store, but "
-                + (statuses.isEmpty() ? "no partition has it" : "no partition recorded its"
-                    + " descriptor (it never started)")
+                + (statuses.isEmpty()
+                    ? "no partition has it"
+                    : "no partition recorded its" + " descriptor (it never started)")
                 + ". List the backups to find the id.");
       }
       if (counts.size() > 1) {
@@ -224,24 +228,26 @@ public final class BackupCatalog {
     final ClusterBackupStatus cluster =
         BackupStatusAggregator.aggregate(backupId, partitionCount, statuses);
     switch (cluster.statusCode()) {
-      case DOES_NOT_EXIST -> throw new RestoreException(
-          Kind.NOT_FOUND,
-          "Expected backup "
-              + backupId
-              + " in the store, but no partition has it. List the backups to find the id.");
+      case DOES_NOT_EXIST ->
+          throw new RestoreException(
+              Kind.NOT_FOUND,
+              "Expected backup "
+                  + backupId
+                  + " in the store, but no partition has it. List the backups to find the id.");
       case COMPLETED -> {
         // checked per partition below
       }
-      default -> throw new RestoreException(
-          Kind.NOT_COMPLETED,
-          "Expected backup "
-              + backupId
-              + " to be COMPLETED on every one of the "
-              + partitionCount
-              + " partitions, but it is "
-              + cluster.statusCode()
-              + cluster.reason().map(r -> ": " + r).orElse("")
-              + ". Restore another backup.");
+      default ->
+          throw new RestoreException(
+              Kind.NOT_COMPLETED,
+              "Expected backup "
+                  + backupId
+                  + " to be COMPLETED on every one of the "
+                  + partitionCount
+                  + " partitions, but it is "
+                  + cluster.statusCode()
+                  + cluster.reason().map(r -> ": " + r).orElse("")
+                  + ". Restore another backup.");
     }
     final Map<Integer, List<PartitionPlan>> plans = new TreeMap<>();
     final List<String> refusals = new ArrayList<>();
@@ -256,7 +262,12 @@ public final class BackupCatalog {
                   version -> VersionCompatibility.problem(descriptor.brokerVersion(), version));
           if (versionProblem.isPresent()) {
             refusals.add(
-                "partition " + partitionId + ": " + versionProblem.get() + " (" + status.id()
+                "partition "
+                    + partitionId
+                    + ": "
+                    + versionProblem.get()
+                    + " ("
+                    + status.id()
                     + ")");
             continue;
           }

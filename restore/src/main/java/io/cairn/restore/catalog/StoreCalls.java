@@ -43,7 +43,11 @@ public final class StoreCalls {
           Kind.FAILED,
           partitionId,
           Optional.empty(),
-          "Expected " + what + " to finish within " + timeout + ", but it did not. Check the"
+          "Expected "
+              + what
+              + " to finish within "
+              + timeout
+              + ", but it did not. Check the"
               + " backup store's health, or raise the timeout.",
           e);
     } catch (final ExecutionException e) {
@@ -81,7 +85,10 @@ public final class StoreCalls {
           Kind.CORRUPTED,
           partitionId,
           Optional.empty(),
-          prefix(partitionId) + "Expected a trustworthy manifest while " + what + ", but: "
+          prefix(partitionId)
+              + "Expected a trustworthy manifest while "
+              + what
+              + ", but: "
               + cause.getMessage(),
           cause);
     }

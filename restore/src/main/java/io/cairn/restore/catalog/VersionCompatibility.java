@@ -5,8 +5,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Whether a broker of one version may open what a broker of another version backed up. Versions
- * are {@code major.minor.patch} with an optional {@code -qualifier} or {@code +build}:
+ * Whether a broker of one version may open what a broker of another version backed up. Versions are
+ * {@code major.minor.patch} with an optional {@code -qualifier} or {@code +build}:
  *
  * <ul>
  *   <li>the backup's major version must equal the target's (for major 0, the minor too: before 1.0
@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  */
 public final class VersionCompatibility {
 
-  private static final Pattern VERSION = Pattern.compile("(\\d{1,9})\\.(\\d{1,9})\\.(\\d{1,9})([-+].*)?");
+  private static final Pattern VERSION =
+      Pattern.compile("(\\d{1,9})\\.(\\d{1,9})\\.(\\d{1,9})([-+].*)?");
 
   private VersionCompatibility() {}
 

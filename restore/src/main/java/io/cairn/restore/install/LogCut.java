@@ -24,15 +24,15 @@ import java.util.OptionalLong;
 import org.agrona.DirectBuffer;
 
 /**
- * Cuts a restored log at the checkpoint (DESIGN.md §10): keeps every record up to and including
- * the {@code CHECKPOINT CREATE} at the checkpoint position and drops everything after it.
+ * Cuts a restored log at the checkpoint (DESIGN.md §10): keeps every record up to and including the
+ * {@code CHECKPOINT CREATE} at the checkpoint position and drops everything after it.
  *
  * <p>Raft entries hold batches of records, and the entry holding the checkpoint may hold records
- * after it: when a partition takes a checkpoint because an inter-partition command carried a
- * higher checkpoint id, {@code [CREATE(id), the command]} are written as one batch, and the command
- * was processed <em>after</em> the cut. Such an entry is rewritten with the records up to the
- * checkpoint position only (same index, term and first position, a new checksum); later entries
- * are deleted.
+ * after it: when a partition takes a checkpoint because an inter-partition command carried a higher
+ * checkpoint id, {@code [CREATE(id), the command]} are written as one batch, and the command was
+ * processed <em>after</em> the cut. Such an entry is rewritten with the records up to the
+ * checkpoint position only (same index, term and first position, a new checksum); later entries are
+ * deleted.
  */
 public final class LogCut {
 
@@ -194,7 +194,9 @@ public final class LogCut {
               + metadata.valueType()
               + " "
               + metadata.intent().name()
-              + (create ? " of checkpoint " + ((CheckpointValue) record.value()).checkpointId() : ""));
+              + (create
+                  ? " of checkpoint " + ((CheckpointValue) record.value()).checkpointId()
+                  : ""));
     }
   }
 
@@ -203,7 +205,9 @@ public final class LogCut {
       return RaftEntryCodec.decode(record.data());
     } catch (final IllegalArgumentException e) {
       throw corrupted(
-          OptionalLong.of(record.index()), "a raft entry at index " + record.index(), e.getMessage());
+          OptionalLong.of(record.index()),
+          "a raft entry at index " + record.index(),
+          e.getMessage());
     }
   }
 
@@ -238,7 +242,8 @@ public final class LogCut {
 
   private RestoreException corrupted(
       final OptionalLong index, final String expected, final String actual) {
-    final Optional<String> file = index.isPresent() ? segmentOf(index.getAsLong()) : Optional.empty();
+    final Optional<String> file =
+        index.isPresent() ? segmentOf(index.getAsLong()) : Optional.empty();
     return new RestoreException(
         Kind.CORRUPTED,
         OptionalInt.of(partitionId),

@@ -11,8 +11,8 @@ import io.cairn.journal.SegmentedJournal;
 import io.cairn.raft.storage.FileRaftMetaStore;
 import io.cairn.raft.storage.RaftMeta;
 import io.cairn.restore.PartitionPlan;
-import io.cairn.restore.RestoreException.Kind;
 import io.cairn.restore.RestoreException;
+import io.cairn.restore.RestoreException.Kind;
 import io.cairn.restore.layout.DataDirectoryLayout;
 import io.cairn.restore.layout.DurableFiles;
 import io.cairn.scheduler.Clock;
@@ -38,15 +38,15 @@ import java.util.regex.Pattern;
  * store) into a data directory, in the layout the broker opens ({@link DataDirectoryLayout}):
  *
  * <ol>
- *   <li>the segments are moved into the journal directory (their names must be the broker's
- *       segment names for this partition) and the journal is opened, which checks every frame;
+ *   <li>the segments are moved into the journal directory (their names must be the broker's segment
+ *       names for this partition) and the journal is opened, which checks every frame;
  *   <li>the log is cut at the checkpoint ({@link LogCut}): it ends with the {@code CHECKPOINT
  *       CREATE} at the descriptor's checkpoint position;
- *   <li>the snapshot, if the backup has one, is checked against its checksum file and moved
- *       into the snapshot store's directory, committed like a taken one ({@link
- *       SnapshotPlacement}; {@code SnapshotStore#restore} would copy it again); it must be the
- *       descriptor's snapshot, below the checkpoint, and continue the log (raft would otherwise
- *       replace the log by the snapshot);
+ *   <li>the snapshot, if the backup has one, is checked against its checksum file and moved into
+ *       the snapshot store's directory, committed like a taken one ({@link SnapshotPlacement};
+ *       {@code SnapshotStore#restore} would copy it again); it must be the descriptor's snapshot,
+ *       below the checkpoint, and continue the log (raft would otherwise replace the log by the
+ *       snapshot);
  *   <li>the raft meta gets the term of the log's last entry and no vote, so the restored members
  *       elect a leader in a later term;
  *   <li>the {@link RestoreMarker} records what the partition must reproduce.
@@ -131,7 +131,8 @@ public final class PartitionInstaller {
   private void moveSegments(final int partitionId, final List<BackupFile> segments)
       throws IOException {
     final Pattern name =
-        Pattern.compile(Pattern.quote(DataDirectoryLayout.journalName(partitionId)) + "-\\d{1,19}\\.log");
+        Pattern.compile(
+            Pattern.quote(DataDirectoryLayout.journalName(partitionId)) + "-\\d{1,19}\\.log");
     final Path journal = layout.journal(partitionId);
     Files.createDirectories(journal);
     if (segments.isEmpty()) {
@@ -159,8 +160,7 @@ public final class PartitionInstaller {
                 + "). The backup is not one of this partition's logs: restore another backup.",
             null);
       }
-      Files.move(
-          segment.path(), journal.resolve(segment.name()), StandardCopyOption.ATOMIC_MOVE);
+      Files.move(segment.path(), journal.resolve(segment.name()), StandardCopyOption.ATOMIC_MOVE);
     }
     DurableFiles.fsyncDirectory(journal);
   }
@@ -222,7 +222,10 @@ public final class PartitionInstaller {
           Kind.CORRUPTED,
           OptionalInt.of(partitionId),
           Optional.of("snapshot/" + e.file()),
-          "Partition " + partitionId + ": " + e.getMessage()
+          "Partition "
+              + partitionId
+              + ": "
+              + e.getMessage()
               + " Restore another backup, or the same partition's backup from another node.",
           e);
     } catch (final SnapshotException e) {
@@ -251,11 +254,7 @@ public final class PartitionInstaller {
       throw corrupted(
           partitionId,
           Optional.empty(),
-          "the log to continue snapshot "
-              + id
-              + " (index "
-              + snapshot.index()
-              + ")",
+          "the log to continue snapshot " + id + " (index " + snapshot.index() + ")",
           "it holds indexes " + cut.firstIndex() + " to " + cut.checkpointIndex());
     }
     if (cut.firstIndex() <= snapshot.index()) {
@@ -264,8 +263,11 @@ public final class PartitionInstaller {
         throw corrupted(
             partitionId,
             Optional.empty(),
-            "the log's entry at the snapshot's index " + snapshot.index() + " to have the"
-                + " snapshot's term " + snapshot.term(),
+            "the log's entry at the snapshot's index "
+                + snapshot.index()
+                + " to have the"
+                + " snapshot's term "
+                + snapshot.term(),
             "it has term " + term);
       }
     }

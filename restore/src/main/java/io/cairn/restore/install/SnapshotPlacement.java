@@ -41,9 +41,9 @@ import java.util.zip.CRC32C;
  *
  * Then it commits the files the way the store commits a snapshot ({@link SnapshotLayout}): into a
  * new directory under {@code transient/}, fsync of that directory, atomic rename to {@code
- * snapshots/<id>}, fsync of {@code snapshots/} and of the store's root. The files' contents need
- * no fsync: {@link io.cairn.backupapi.BackupStore#restore} fsynced each once, and a rename within
- * the file system keeps the inode. Last it opens the snapshot store on the result, which checks the
+ * snapshots/<id>}, fsync of {@code snapshots/} and of the store's root. The files' contents need no
+ * fsync: {@link io.cairn.backupapi.BackupStore#restore} fsynced each once, and a rename within the
+ * file system keeps the inode. Last it opens the snapshot store on the result, which checks the
  * committed directory's structure (files, sizes, metadata) itself, and returns the snapshot the
  * store sees.
  *
@@ -82,8 +82,7 @@ final class SnapshotPlacement {
     final Path building = layout.transientDirectory().resolve("restore-" + id);
     Files.createDirectory(building);
     for (final Map.Entry<String, Path> file : byName.entrySet()) {
-      Files.move(
-          file.getValue(), building.resolve(file.getKey()), StandardCopyOption.ATOMIC_MOVE);
+      Files.move(file.getValue(), building.resolve(file.getKey()), StandardCopyOption.ATOMIC_MOVE);
     }
     DurableFiles.fsyncDirectory(building);
     Files.move(
@@ -92,8 +91,8 @@ final class SnapshotPlacement {
         StandardCopyOption.ATOMIC_MOVE);
     DurableFiles.fsyncDirectory(layout.snapshotsDirectory());
     DurableFiles.fsyncDirectory(layout.root());
-    try (SnapshotStore store = SnapshotStore.open(storeRoot, SnapshotConfig.defaults(), clock,
-        meters, tags)) {
+    try (SnapshotStore store =
+        SnapshotStore.open(storeRoot, SnapshotConfig.defaults(), clock, meters, tags)) {
       final List<PersistedSnapshot> found = store.snapshots();
       if (found.size() != 1 || !found.get(0).id().equals(id)) {
         throw new SnapshotException(

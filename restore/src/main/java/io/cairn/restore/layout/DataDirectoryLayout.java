@@ -96,8 +96,8 @@ public final class DataDirectoryLayout {
   }
 
   /** Writes {@code node.json} atomically in the broker's format. */
-  public void writeNodeDescriptor(final String clusterId, final int nodeId, final int partitionCount)
-      throws IOException {
+  public void writeNodeDescriptor(
+      final String clusterId, final int nodeId, final int partitionCount) throws IOException {
     final ObjectNode root = JSON.createObjectNode();
     root.put("formatVersion", NODE_DESCRIPTOR_FORMAT_VERSION);
     root.put("clusterId", clusterId);

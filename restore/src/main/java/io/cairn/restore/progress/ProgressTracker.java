@@ -12,11 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One partition's progress: turns the store's per-file events into {@link PartitionProgress} with
- * a rate (bytes since the partition started over the time since then) and an ETA at that rate.
- * A store may report from several threads (the filesystem store restores several files of a
- * partition at once, and sends their events one at a time); the state is guarded by this object's
- * monitor.
+ * One partition's progress: turns the store's per-file events into {@link PartitionProgress} with a
+ * rate (bytes since the partition started over the time since then) and an ETA at that rate. A
+ * store may report from several threads (the filesystem store restores several files of a partition
+ * at once, and sends their events one at a time); the state is guarded by this object's monitor.
  */
 public final class ProgressTracker implements RestoreProgressListener {
 
@@ -36,8 +35,8 @@ public final class ProgressTracker implements RestoreProgressListener {
   private RestorePhase phase = RestorePhase.DOWNLOADING;
 
   /**
-   * @param intervalBytes the least bytes between two download events (phase changes and the end
-   *     of the download are always reported)
+   * @param intervalBytes the least bytes between two download events (phase changes and the end of
+   *     the download are always reported)
    */
   public ProgressTracker(
       final int partitionId,
@@ -69,7 +68,8 @@ public final class ProgressTracker implements RestoreProgressListener {
   /** The partition entered {@code next}; always reported. */
   public synchronized void phase(final RestorePhase next) {
     phase = next;
-    if (next == RestorePhase.INSTALLING || next == RestorePhase.REBUILDING
+    if (next == RestorePhase.INSTALLING
+        || next == RestorePhase.REBUILDING
         || next == RestorePhase.DONE) {
       // every byte was checked once the download ended
       bytesDone = bytesTotal;

@@ -24,8 +24,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A partition's restored log as a stream processor sees it when a verification rebuilds the state
  * offline: every entry of the (cut) journal is committed; what the processor writes goes to an
- * in-memory tail after it, committed at once and never written to disk. No raft, no replication,
- * no side effect outside this object.
+ * in-memory tail after it, committed at once and never written to disk. No raft, no replication, no
+ * side effect outside this object.
  *
  * <p>{@link #stopReading()} makes every reader return no more entries, so the processor goes idle
  * once the checkpoint was checked. Single-threaded: the verification drives the processor on one

@@ -46,13 +46,13 @@ import org.rocksdb.RocksDBException;
 
 /**
  * Rebuilds a restored partition's state offline, the way its leader does after a restore (DESIGN.md
- * §10): the state from the installed snapshot (its digest checked against the snapshot's
- * metadata), then the broker's processors — the checkpoint records and the ledger engine — in a
- * real {@link StreamProcessor} as LEADER: replay of the log's follow-up records, then processing of
- * every command not yet processed, up to and including the kept {@code CHECKPOINT CREATE}, where
- * {@link RestoredCheckpointCheck} compares the state digest with the backup's. No side effect
- * leaves the rebuild: inter-partition commands go nowhere, responses nowhere, and what processing
- * writes stays in memory ({@link ReplayLogStream}).
+ * §10): the state from the installed snapshot (its digest checked against the snapshot's metadata),
+ * then the broker's processors — the checkpoint records and the ledger engine — in a real {@link
+ * StreamProcessor} as LEADER: replay of the log's follow-up records, then processing of every
+ * command not yet processed, up to and including the kept {@code CHECKPOINT CREATE}, where {@link
+ * RestoredCheckpointCheck} compares the state digest with the backup's. No side effect leaves the
+ * rebuild: inter-partition commands go nowhere, responses nowhere, and what processing writes stays
+ * in memory ({@link ReplayLogStream}).
  *
  * <p>Runs the processor on a {@link DeterministicScheduler} on the calling thread: blocking, no
  * threads, no wall clock.
@@ -82,7 +82,8 @@ public final class StateRebuild {
     final MeterRegistry meters = new SimpleMeterRegistry();
     final Tags tags = Tags.of("partition", Integer.toString(partitionId));
     final SimClock clock = new SimClock(0);
-    final List<ColumnFamilyDefinition> families = new ArrayList<>(StreamProcessorColumnFamily.all());
+    final List<ColumnFamilyDefinition> families =
+        new ArrayList<>(StreamProcessorColumnFamily.all());
     families.addAll(BackupColumnFamily.all());
     families.addAll(LedgerColumnFamily.all());
 
@@ -145,7 +146,12 @@ public final class StateRebuild {
     final BackupMetrics backupMetrics = new BackupMetrics(meters, partitionId, clock);
     final CheckpointState checkpoints =
         CheckpointRecords.register(
-            partitionId, db, processors, CheckpointListener.NONE, backupMetrics, Optional.of(marker));
+            partitionId,
+            db,
+            processors,
+            CheckpointListener.NONE,
+            backupMetrics,
+            Optional.of(marker));
     LedgerEngine.builder()
         .partitionId(partitionId)
         .db(db)

@@ -16,13 +16,13 @@ final class VersionCompatibilityTest {
 
   @Test
   void shouldRefuseOtherLinesAndNewerVersions() {
-    assertThat(VersionCompatibility.problem("1.0.0", "2.0.0")).hasValueSatisfying(
-        p -> assertThat(p).contains("major versions differ"));
-    assertThat(VersionCompatibility.problem("0.1.0", "0.2.0")).hasValueSatisfying(
-        p -> assertThat(p).contains("minor versions of a 0.x release differ"));
-    assertThat(VersionCompatibility.problem("1.3.0", "1.2.9")).hasValueSatisfying(
-        p -> assertThat(p).contains("newer version 1.3.0"));
-    assertThat(VersionCompatibility.problem("dev", "1.0.0")).hasValueSatisfying(
-        p -> assertThat(p).contains("not both major.minor.patch"));
+    assertThat(VersionCompatibility.problem("1.0.0", "2.0.0"))
+        .hasValueSatisfying(p -> assertThat(p).contains("major versions differ"));
+    assertThat(VersionCompatibility.problem("0.1.0", "0.2.0"))
+        .hasValueSatisfying(p -> assertThat(p).contains("minor versions of a 0.x release differ"));
+    assertThat(VersionCompatibility.problem("1.3.0", "1.2.9"))
+        .hasValueSatisfying(p -> assertThat(p).contains("newer version 1.3.0"));
+    assertThat(VersionCompatibility.problem("dev", "1.0.0"))
+        .hasValueSatisfying(p -> assertThat(p).contains("not both major.minor.patch"));
   }
 }

@@ -49,7 +49,8 @@ final class LogCutTest {
   }
 
   /** Entries of 3 records up to position {@code lastPosition}; {@code create} is a CREATE(7). */
-  private static void fill(final SegmentedJournal journal, final long lastPosition, final long create) {
+  private static void fill(
+      final SegmentedJournal journal, final long lastPosition, final long create) {
     long term = 1;
     journal.append(-1, RaftEntryCodec.encode(initial(term)));
     for (long low = 1; low <= lastPosition; low += RECORDS_PER_ENTRY) {
@@ -86,13 +87,21 @@ final class LogCutTest {
 
   private static Record deposit(final long position) {
     return new Record(
-        RecordMetadata.builder().command(DepositIntent.DEPOSIT).position(position).timestamp(1).build(),
+        RecordMetadata.builder()
+            .command(DepositIntent.DEPOSIT)
+            .position(position)
+            .timestamp(1)
+            .build(),
         new DepositValue("account-" + position, position));
   }
 
   private static Record create(final long position) {
     return new Record(
-        RecordMetadata.builder().command(CheckpointIntent.CREATE).position(position).timestamp(1).build(),
+        RecordMetadata.builder()
+            .command(CheckpointIntent.CREATE)
+            .position(position)
+            .timestamp(1)
+            .build(),
         new CheckpointValue(7, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
@@ -167,8 +176,9 @@ final class LogCutTest {
               e -> {
                 assertThat(e.kind()).isEqualTo(RestoreException.Kind.CORRUPTED);
                 assertThat(e.partitionId()).hasValue(1);
-                assertThat(e.file()).hasValueSatisfying(f -> assertThat(f).matches(
-                    "segments/raft-partition-1-\\d+\\.log"));
+                assertThat(e.file())
+                    .hasValueSatisfying(
+                        f -> assertThat(f).matches("segments/raft-partition-1-\\d+\\.log"));
               })
           .hasMessageContaining("CHECKPOINT CREATE(7) at position 20")
           .hasMessageContaining("DEPOSIT");

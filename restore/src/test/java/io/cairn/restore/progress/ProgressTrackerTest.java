@@ -40,12 +40,14 @@ final class ProgressTrackerTest {
     tracker.phase(RestorePhase.INSTALLING);
     tracker.phase(RestorePhase.DONE);
 
-    assertThat(events).extracting(PartitionProgress::phase).containsExactly(
-        RestorePhase.DOWNLOADING,
-        RestorePhase.DOWNLOADING,
-        RestorePhase.DOWNLOADING,
-        RestorePhase.INSTALLING,
-        RestorePhase.DONE);
+    assertThat(events)
+        .extracting(PartitionProgress::phase)
+        .containsExactly(
+            RestorePhase.DOWNLOADING,
+            RestorePhase.DOWNLOADING,
+            RestorePhase.DOWNLOADING,
+            RestorePhase.INSTALLING,
+            RestorePhase.DONE);
     assertThat(events.get(0).eta()).isEmpty();
     final PartitionProgress middle = events.get(1);
     assertThat(middle.partitionId()).isEqualTo(3);
@@ -53,8 +55,8 @@ final class ProgressTrackerTest {
     assertThat(middle.bytesPerSecond()).isEqualTo(10 * MIB);
     assertThat(middle.eta()).hasValue(Duration.ofSeconds(8));
     assertThat(middle.filesDone()).isEqualTo(1);
-    assertThat(middle.describe()).isEqualTo(
-        "partition 3 DOWNLOADING 20% 20.0 MiB/100.0 MiB 10.0 MiB/s ETA 8s");
+    assertThat(middle.describe())
+        .isEqualTo("partition 3 DOWNLOADING 20% 20.0 MiB/100.0 MiB 10.0 MiB/s ETA 8s");
     final PartitionProgress end = events.get(2);
     assertThat(end.fraction()).isEqualTo(1.0);
     assertThat(end.eta()).hasValue(Duration.ZERO);

@@ -22,14 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Raft's view of a {@link SnapshotStore}: the latest snapshot to send to lagging followers (read
- * in checksummed chunks), receivers for snapshots from the leader, and the compaction bound.
+ * Raft's view of a {@link SnapshotStore}: the latest snapshot to send to lagging followers (read in
+ * checksummed chunks), receivers for snapshots from the leader, and the compaction bound.
  *
  * <p><b>Pins.</b> A {@link RaftSnapshot} handed to raft must stay readable: raft may restart a
  * transfer (close the reader and open a new one) long after a newer snapshot was persisted. So the
- * adapter reserves every snapshot it hands out and keeps the reservation (the "pin") while a
- * reader on it is open, releasing idle pins of superseded snapshots on the next {@link
- * #latestSnapshot()} call. Pinned snapshots count in the compaction bound like any reserved one.
+ * adapter reserves every snapshot it hands out and keeps the reservation (the "pin") while a reader
+ * on it is open, releasing idle pins of superseded snapshots on the next {@link #latestSnapshot()}
+ * call. Pinned snapshots count in the compaction bound like any reserved one.
  *
  * <p>Used only from the raft member's thread (like raft's interface); the store itself is
  * thread-safe.

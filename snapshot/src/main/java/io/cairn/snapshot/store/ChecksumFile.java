@@ -9,8 +9,8 @@ import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
- * The checksum file of a snapshot: the size and CRC32C of every other file in it. Written last;
- * a snapshot directory without a valid one is not a snapshot. Immutable.
+ * The checksum file of a snapshot: the size and CRC32C of every other file in it. Written last; a
+ * snapshot directory without a valid one is not a snapshot. Immutable.
  *
  * <p>Format (US-ASCII text, every line ends with {@code \n}, files in name order, each once):
  *
@@ -66,8 +66,7 @@ public final class ChecksumFile {
     final TreeMap<String, Entry> copy = new TreeMap<>();
     entries.forEach(
         (name, entry) -> {
-          if (!SnapshotLayout.isValidFileName(name)
-              || SnapshotLayout.CHECKSUM_FILE.equals(name)) {
+          if (!SnapshotLayout.isValidFileName(name) || SnapshotLayout.CHECKSUM_FILE.equals(name)) {
             throw new IllegalArgumentException(
                 "Expected a snapshot file name of [A-Za-z0-9._-] other than "
                     + SnapshotLayout.CHECKSUM_FILE

@@ -97,7 +97,9 @@ final class FileSnapshotChunkReader implements SnapshotChunkReader {
   public SnapshotChunk next() {
     if (!hasNext()) {
       throw new NoSuchElementException(
-          "Expected another chunk of snapshot " + snapshot.id() + ", but "
+          "Expected another chunk of snapshot "
+              + snapshot.id()
+              + ", but "
               + (closed ? "the reader is closed" : "all " + chunkCount + " were read"));
     }
     final SnapshotFile file = plan.get(fileIndex);

@@ -23,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes received chunks into a transient directory, checking as it goes: chunk order and
- * checksum, the checksum file against the whole-snapshot checksum, and every later file against
- * the checksum file. The first failure deletes everything received; only {@link #commit()} makes
- * the snapshot visible.
+ * Writes received chunks into a transient directory, checking as it goes: chunk order and checksum,
+ * the checksum file against the whole-snapshot checksum, and every later file against the checksum
+ * file. The first failure deletes everything received; only {@link #commit()} makes the snapshot
+ * visible.
  */
 final class FileSnapshotReceiver implements SnapshotReceiver {
 

@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * <p>Concurrency: one {@link ReentrantLock} guards the {@link SnapshotRegistry} (snapshots,
  * reservations, holds) and every rename into or out of the snapshots directory, so a snapshot is
  * never deleted while a reservation on it is being taken, and never renamed over. Checksumming,
- * copying, fsyncing state files and deleting the contents of removed snapshots run outside the
- * lock on the calling thread; only the parent directory fsync after a rename runs under it.
+ * copying, fsyncing state files and deleting the contents of removed snapshots run outside the lock
+ * on the calling thread; only the parent directory fsync after a rename runs under it.
  */
 public final class FileSnapshotStore implements SnapshotStore {
 
@@ -299,7 +299,8 @@ public final class FileSnapshotStore implements SnapshotStore {
       if (entry.isEmpty() || entry.get().isCorrupt()) {
         return;
       }
-      LOG.error("Snapshot {} in {} is corrupt: {}", snapshot.id(), layout.root(), cause.getMessage());
+      LOG.error(
+          "Snapshot {} in {} is corrupt: {}", snapshot.id(), layout.root(), cause.getMessage());
       metrics.corruptionFound();
       registry.markCorrupt(snapshot.id());
       removals = removeUnretained();
@@ -335,7 +336,10 @@ public final class FileSnapshotStore implements SnapshotStore {
     ensureOpen();
     if (index < 1 || term < 1) {
       throw new IllegalArgumentException(
-          "Expected index >= 1 and term >= 1, but was " + index + " and " + term
+          "Expected index >= 1 and term >= 1, but was "
+              + index
+              + " and "
+              + term
               + " (snapshot receiver)");
     }
     return new FileSnapshotReceiver(this, index, term, clock.nanos(), metrics);
@@ -365,8 +369,8 @@ public final class FileSnapshotStore implements SnapshotStore {
    * directory, fsyncs that, records the snapshot and applies retention. Every file in {@code
    * directory} and the directory itself must be fsynced already.
    *
-   * @return the persisted snapshot, or the existing one with the same id (then {@code directory}
-   *     is deleted)
+   * @return the persisted snapshot, or the existing one with the same id (then {@code directory} is
+   *     deleted)
    * @throws StaleSnapshotException if a newer snapshot exists ({@code directory} is deleted)
    * @throws SnapshotException if a corrupt snapshot with the same id is still reserved ({@code
    *     directory} is deleted)

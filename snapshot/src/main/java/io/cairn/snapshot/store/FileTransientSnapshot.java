@@ -16,9 +16,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.TreeMap;
 
 /**
- * A snapshot being taken, in its own directory under the transient directory. Persisting writes
- * the metadata file, then the checksum file (last), fsyncs every file and the directory, and
- * hands the directory to the store for the atomic rename.
+ * A snapshot being taken, in its own directory under the transient directory. Persisting writes the
+ * metadata file, then the checksum file (last), fsyncs every file and the directory, and hands the
+ * directory to the store for the atomic rename.
  */
 final class FileTransientSnapshot implements TransientSnapshot {
 
@@ -88,8 +88,12 @@ final class FileTransientSnapshot implements TransientSnapshot {
       throw e instanceof SnapshotException se
           ? se
           : new SnapshotException(
-              "Expected to write the state of snapshot " + id() + " into " + directory
-                  + ", but " + e,
+              "Expected to write the state of snapshot "
+                  + id()
+                  + " into "
+                  + directory
+                  + ", but "
+                  + e,
               e);
     }
     state = State.STATE_WRITTEN;
@@ -164,8 +168,14 @@ final class FileTransientSnapshot implements TransientSnapshot {
   private void requireState(State expected, String action) {
     if (state != expected) {
       throw new IllegalStateException(
-          "Expected transient snapshot " + id() + " to be " + expected + " to " + action
-              + ", but it is " + state);
+          "Expected transient snapshot "
+              + id()
+              + " to be "
+              + expected
+              + " to "
+              + action
+              + ", but it is "
+              + state);
     }
   }
 

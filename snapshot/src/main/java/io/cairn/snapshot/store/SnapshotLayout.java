@@ -45,8 +45,8 @@ public final class SnapshotLayout {
   }
 
   /**
-   * True if {@code name} may be a file of a snapshot: 1-255 of {@code [A-Za-z0-9._-]}, not
-   * {@code "."} or {@code ".."}. Such a name cannot leave the directory it is resolved in.
+   * True if {@code name} may be a file of a snapshot: 1-255 of {@code [A-Za-z0-9._-]}, not {@code
+   * "."} or {@code ".."}. Such a name cannot leave the directory it is resolved in.
    */
   public static boolean isValidFileName(String name) {
     return name != null

@@ -2,8 +2,8 @@ package io.cairn.snapshot.store;
 
 /**
  * The steps of writing and deleting a snapshot, in order, as {@link SnapshotPhaseListener} sees
- * them. A crash after any of them leaves either the snapshots there were before, or those plus
- * the complete new snapshot — never a partial one.
+ * them. A crash after any of them leaves either the snapshots there were before, or those plus the
+ * complete new snapshot — never a partial one.
  */
 public enum SnapshotPhase {
   /** The state writer returned; the state is in the transient directory (taking only). */

@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads snapshot directories: the quick structural check done at open, and the full check of
- * every byte done before a snapshot is used.
+ * Reads snapshot directories: the quick structural check done at open, and the full check of every
+ * byte done before a snapshot is used.
  */
 final class SnapshotReader {
 
@@ -42,9 +42,9 @@ final class SnapshotReader {
   private SnapshotReader() {}
 
   /**
-   * At open: creates the store's directories, deletes leftover transient directories and
-   * everything in the snapshots directory that is not a snapshot (WARN) or is corrupt (ERROR), and
-   * returns the snapshots found.
+   * At open: creates the store's directories, deletes leftover transient directories and everything
+   * in the snapshots directory that is not a snapshot (WARN) or is corrupt (ERROR), and returns the
+   * snapshots found.
    */
   static List<PersistedSnapshot> scan(SnapshotLayout layout, SnapshotMetrics metrics)
       throws IOException {
@@ -105,8 +105,8 @@ final class SnapshotReader {
   }
 
   /**
-   * Checks that {@code directory} holds exactly the listed files with the listed sizes and a
-   * valid metadata file for {@code expectedId} (or any id, if null).
+   * Checks that {@code directory} holds exactly the listed files with the listed sizes and a valid
+   * metadata file for {@code expectedId} (or any id, if null).
    *
    * @return the snapshot as found
    * @throws CorruptedSnapshotException naming the first file that does not match
@@ -196,13 +196,15 @@ final class SnapshotReader {
       return MetadataCodec.decode(content);
     } catch (IllegalArgumentException e) {
       throw new CorruptedSnapshotException(
-          name, SnapshotLayout.METADATA_FILE, "valid metadata", "invalid content: " + e.getMessage());
+          name,
+          SnapshotLayout.METADATA_FILE,
+          "valid metadata",
+          "invalid content: " + e.getMessage());
     }
   }
 
   /**
-   * Reads every file of a snapshot and compares its size and CRC32C with what the snapshot
-   * records.
+   * Reads every file of a snapshot and compares its size and CRC32C with what the snapshot records.
    *
    * @throws CorruptedSnapshotException naming the first file that does not match
    */

@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The store's in-memory view: which snapshots exist, how often each is reserved, which are
- * corrupt, and the compaction holds. Decisions only, no I/O. Not thread-safe: the store calls it
- * under its lock.
+ * The store's in-memory view: which snapshots exist, how often each is reserved, which are corrupt,
+ * and the compaction holds. Decisions only, no I/O. Not thread-safe: the store calls it under its
+ * lock.
  */
 final class SnapshotRegistry {
 
@@ -136,8 +136,8 @@ final class SnapshotRegistry {
   }
 
   /**
-   * The minimum over every snapshot's index (reserved and corrupt ones included) and every hold;
-   * 1 when no snapshot is offered.
+   * The minimum over every snapshot's index (reserved and corrupt ones included) and every hold; 1
+   * when no snapshot is offered.
    */
   long compactionBoundIndex() {
     if (latest().isEmpty()) {

@@ -73,15 +73,11 @@ final class SnapshotRestorer {
         }
         if (!actual.toEntry().equals(listed.getValue())) {
           throw new CorruptedSnapshotException(
-              source,
-              listed.getKey(),
-              listed.getValue().describe(),
-              actual.toEntry().describe());
+              source, listed.getKey(), listed.getValue().describe(), actual.toEntry().describe());
         }
       }
       DurableFiles.writeNew(directory.resolve(SnapshotLayout.CHECKSUM_FILE), checksumBytes);
-      final SnapshotMetadata metadata =
-          SnapshotReader.readMetadata(directory, source, checksums);
+      final SnapshotMetadata metadata = SnapshotReader.readMetadata(directory, source, checksums);
       DurableFiles.fsyncDirectory(directory);
       store.phase(SnapshotPhase.CHECKSUM_FILE_WRITTEN, metadata.id());
       return store.commit(directory, metadata, checksums, checksumBytes);

@@ -70,8 +70,8 @@ final class RaftSnapshotStoreAdapterTest {
     assertThat(chunks).allSatisfy(c -> assertThat(c.data().length).isLessThanOrEqualTo(1024));
     assertThat(chunks).allSatisfy(c -> assertThat(c.isIntact()).isTrue());
     assertThat(chunks).allSatisfy(c -> assertThat(c.chunkCount()).isEqualTo(chunks.size()));
-    assertThat(chunks).allSatisfy(
-        c -> assertThat(c.snapshotChecksum()).isEqualTo(original.checksum()));
+    assertThat(chunks)
+        .allSatisfy(c -> assertThat(c.snapshotChecksum()).isEqualTo(original.checksum()));
     assertThat(chunks.size()).isGreaterThan(original.files().size()); // files were split
 
     final RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
@@ -233,7 +233,8 @@ final class RaftSnapshotStoreAdapterTest {
     assertThat(leaderStore.snapshots()).contains(first); // the first is still pinned...
     // ...until raft asks again and no reader is open on it
     assertThat(leader.latestSnapshot()).isPresent();
-    assertThat(leaderStore.snapshots()).extracting(PersistedSnapshot::id)
+    assertThat(leaderStore.snapshots())
+        .extracting(PersistedSnapshot::id)
         .containsExactly(TestSnapshots.metadata(2).id());
     assertThat(first.directory()).doesNotExist();
     assertThat(leader.pinnedCount()).isEqualTo(1);
@@ -273,13 +274,17 @@ final class RaftSnapshotStoreAdapterTest {
   }
 
   private static int lastChunkOfSecondFile(List<RaftSnapshotChunk> chunks) {
-    final String second = chunks.stream()
-        .map(RaftSnapshotChunk::name)
-        .filter(name -> !name.equals(SnapshotLayout.CHECKSUM_FILE))
-        .filter(name -> chunks.stream().filter(c -> c.name().equals(name))
-            .allMatch(c -> c.data().length > 0))
-        .findFirst()
-        .orElseThrow();
+    final String second =
+        chunks.stream()
+            .map(RaftSnapshotChunk::name)
+            .filter(name -> !name.equals(SnapshotLayout.CHECKSUM_FILE))
+            .filter(
+                name ->
+                    chunks.stream()
+                        .filter(c -> c.name().equals(name))
+                        .allMatch(c -> c.data().length > 0))
+            .findFirst()
+            .orElseThrow();
     int last = -1;
     for (RaftSnapshotChunk chunk : chunks) {
       if (chunk.name().equals(second)) {

@@ -25,10 +25,14 @@ final class ChecksumFileTest {
   private static final Gen<ChecksumFile> FILES =
       lists()
           .of(
-              integers().between(0, 999_999)
-                  .zip(longs().between(0, 1L << 40), longs().between(0, 0xFFFF_FFFFL),
-                      (n, size, crc) -> Map.entry(String.format("%06d.sst", n),
-                          new ChecksumFile.Entry(size, crc))))
+              integers()
+                  .between(0, 999_999)
+                  .zip(
+                      longs().between(0, 1L << 40),
+                      longs().between(0, 0xFFFF_FFFFL),
+                      (n, size, crc) ->
+                          Map.entry(
+                              String.format("%06d.sst", n), new ChecksumFile.Entry(size, crc))))
           .ofSizeBetween(0, 12)
           .map(
               entries -> {
@@ -85,8 +89,10 @@ final class ChecksumFileTest {
     final ChecksumFile file =
         new ChecksumFile(
             Map.of(
-                "CURRENT", new ChecksumFile.Entry(16, 0xABCDEFL),
-                SnapshotLayout.METADATA_FILE, new ChecksumFile.Entry(0, 0)));
+                "CURRENT",
+                new ChecksumFile.Entry(16, 0xABCDEFL),
+                SnapshotLayout.METADATA_FILE,
+                new ChecksumFile.Entry(0, 0)));
     final String text = new String(file.encode(), StandardCharsets.US_ASCII);
     final List<String> lines = text.lines().toList();
     assertThat(lines.subList(0, 3))
@@ -97,8 +103,7 @@ final class ChecksumFileTest {
 
   @Test
   void shouldRejectUnsortedDuplicateOrUnsafeNames() {
-    assertThatThrownBy(
-            () -> new ChecksumFile(Map.of("../escape", new ChecksumFile.Entry(1, 1))))
+    assertThatThrownBy(() -> new ChecksumFile(Map.of("../escape", new ChecksumFile.Entry(1, 1))))
         .isInstanceOf(IllegalArgumentException.class);
     final String unsorted = "cairn-snapshot-checksums 1\n00000001 1 b\n00000001 1 a\n";
     final byte[] body = unsorted.getBytes(StandardCharsets.US_ASCII);

@@ -39,19 +39,22 @@ final class FileSnapshotStoreTest {
       final PersistedSnapshot snapshot = take(store, 1);
 
       assertThat(snapshot.id()).isEqualTo(new SnapshotId(10, 1, 100, 103));
-      assertThat(snapshot.directory())
-          .isEqualTo(root.resolve("snapshots").resolve("10-1-100-103"));
+      assertThat(snapshot.directory()).isEqualTo(root.resolve("snapshots").resolve("10-1-100-103"));
       assertThat(snapshot.files())
           .extracting(SnapshotFile::name)
           .containsExactly(
-              "000000.sst", "000001.sst", "000002.sst", "CURRENT",
-              SnapshotLayout.CHECKSUM_FILE, SnapshotLayout.METADATA_FILE);
+              "000000.sst",
+              "000001.sst",
+              "000002.sst",
+              "CURRENT",
+              SnapshotLayout.CHECKSUM_FILE,
+              SnapshotLayout.METADATA_FILE);
       final ChecksumFile checksums =
           ChecksumFile.decode(
               Files.readAllBytes(snapshot.directory().resolve(SnapshotLayout.CHECKSUM_FILE)));
       assertThat(checksums.entries().keySet())
-          .containsExactly("000000.sst", "000001.sst", "000002.sst", "CURRENT",
-              SnapshotLayout.METADATA_FILE);
+          .containsExactly(
+              "000000.sst", "000001.sst", "000002.sst", "CURRENT", SnapshotLayout.METADATA_FILE);
       for (SnapshotFile file : snapshot.files()) {
         assertThat(DurableFiles.checksum(file.path()).crc32c()).isEqualTo(file.crc32c());
       }
@@ -74,8 +77,7 @@ final class FileSnapshotStoreTest {
     }
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(3))) {
       assertThat(store.snapshots()).isEqualTo(before);
-      assertThat(store.latestSnapshot().map(PersistedSnapshot::id))
-          .contains(metadata(2).id());
+      assertThat(store.latestSnapshot().map(PersistedSnapshot::id)).contains(metadata(2).id());
     }
   }
 
@@ -267,9 +269,7 @@ final class FileSnapshotStoreTest {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
       final TransientSnapshot nested = store.newTransientSnapshot(metadata(1));
       assertThatThrownBy(
-              () ->
-                  nested.writeState(
-                      target -> Files.createDirectories(target.resolve("sub"))))
+              () -> nested.writeState(target -> Files.createDirectories(target.resolve("sub"))))
           .isInstanceOf(SnapshotException.class)
           .hasMessageContaining("'sub'");
       final TransientSnapshot reserved = store.newTransientSnapshot(metadata(1));
@@ -336,7 +336,8 @@ final class FileSnapshotStoreTest {
       take(store, 3);
     }
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(1))) {
-      assertThat(store.snapshots()).extracting(PersistedSnapshot::id)
+      assertThat(store.snapshots())
+          .extracting(PersistedSnapshot::id)
           .containsExactly(metadata(3).id());
     }
   }
@@ -352,10 +353,8 @@ final class FileSnapshotStoreTest {
 
       assertThat(registry.get(SnapshotMetrics.COUNT).gauge().value()).isEqualTo(2);
       assertThat(registry.get(SnapshotMetrics.RESERVED_COUNT).gauge().value()).isEqualTo(1);
-      assertThat(registry.get(SnapshotMetrics.SIZE).gauge().value())
-          .isEqualTo(second.sizeBytes());
-      assertThat(
-              registry.get(SnapshotMetrics.DURATION).tag("operation", "take").timer().count())
+      assertThat(registry.get(SnapshotMetrics.SIZE).gauge().value()).isEqualTo(second.sizeBytes());
+      assertThat(registry.get(SnapshotMetrics.DURATION).tag("operation", "take").timer().count())
           .isEqualTo(2);
       assertThat(registry.get(SnapshotMetrics.DURATION).tag("partition", "1").meters())
           .isNotEmpty();

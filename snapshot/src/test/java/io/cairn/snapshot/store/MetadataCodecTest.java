@@ -11,8 +11,7 @@ final class MetadataCodecTest {
 
   private static final SnapshotMetadata METADATA =
       new SnapshotMetadata(
-          42, 3, 1200, 1100, 1203, "0.1.0", 1_767_225_600_000L,
-          "0f3a0000000000000000000000000001");
+          42, 3, 1200, 1100, 1203, "0.1.0", 1_767_225_600_000L, "0f3a0000000000000000000000000001");
 
   @Test
   void shouldRoundTripEveryField() {

@@ -44,8 +44,7 @@ final class SnapshotCrashTest {
       take(store, 2);
       old = ids(store.snapshots());
     }
-    final FileSnapshotStore crashing =
-        TestSnapshots.open(root, retaining(3), crashAt(phase));
+    final FileSnapshotStore crashing = TestSnapshots.open(root, retaining(3), crashAt(phase));
     assertThatThrownBy(() -> take(crashing, 3)).isInstanceOf(TestSnapshots.SimulatedCrash.class);
     // the crashing store is abandoned: not closed, nothing cleaned up
 

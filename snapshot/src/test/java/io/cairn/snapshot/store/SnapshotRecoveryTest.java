@@ -110,8 +110,7 @@ final class SnapshotRecoveryTest {
   }
 
   @Test
-  void shouldMarkSnapshotCorruptWhenVerifyFindsMismatchButKeepItWhileReserved()
-      throws IOException {
+  void shouldMarkSnapshotCorruptWhenVerifyFindsMismatchButKeepItWhileReserved() throws IOException {
     try (FileSnapshotStore store = TestSnapshots.open(root);
         LogCapture logs = new LogCapture()) {
       final PersistedSnapshot snapshot = take(store, 1);
@@ -140,7 +139,10 @@ final class SnapshotRecoveryTest {
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(2))) {
       older = take(store, 1);
       final PersistedSnapshot newer = take(store, 2);
-      Files.write(stateFile(newer, 0).path(), new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
+      Files.write(
+          stateFile(newer, 0).path(),
+          new byte[] {1, 2, 3},
+          java.nio.file.StandardOpenOption.APPEND);
     }
     try (LogCapture logs = new LogCapture();
         FileSnapshotStore store = TestSnapshots.open(root, retaining(2))) {
@@ -172,7 +174,8 @@ final class SnapshotRecoveryTest {
           .extracting(SnapshotFile::name, SnapshotFile::sizeBytes, SnapshotFile::crc32c)
           .isEqualTo(
               original.files().stream()
-                  .map(f -> org.assertj.core.groups.Tuple.tuple(f.name(), f.sizeBytes(), f.crc32c()))
+                  .map(
+                      f -> org.assertj.core.groups.Tuple.tuple(f.name(), f.sizeBytes(), f.crc32c()))
                   .toList());
       assertThat(target.latestSnapshot()).contains(restored);
       target.verify(restored.id());
@@ -240,7 +243,8 @@ final class SnapshotRecoveryTest {
     try (FileSnapshotStore target = TestSnapshots.open(root.resolve("target"))) {
       take(target, 2);
       assertThatThrownBy(() -> target.restore(copies)).isInstanceOf(StaleSnapshotException.class);
-      assertThat(target.snapshots()).extracting(PersistedSnapshot::id)
+      assertThat(target.snapshots())
+          .extracting(PersistedSnapshot::id)
           .containsExactly(TestSnapshots.metadata(2).id());
     }
   }

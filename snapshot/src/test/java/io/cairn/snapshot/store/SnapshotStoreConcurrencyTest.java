@@ -78,7 +78,8 @@ final class SnapshotStoreConcurrencyTest {
       assertThat(uploads.get(50, TimeUnit.SECONDS)).isPositive();
 
       final List<PersistedSnapshot> left = store.snapshots();
-      assertThat(left).extracting(PersistedSnapshot::id)
+      assertThat(left)
+          .extracting(PersistedSnapshot::id)
           .containsExactly(TestSnapshots.metadata(SNAPSHOTS).id());
       try (Stream<Path> dirs = Files.list(root.resolve("snapshots"))) {
         assertThat(dirs).hasSize(1);

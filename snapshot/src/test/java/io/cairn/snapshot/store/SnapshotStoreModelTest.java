@@ -32,9 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Random sequences of take, stale take, reserve, reserve-after-deletion, release, compaction holds,
  * recovery copies, clean reopen, and crashes (the store abandoned, at a random phase of taking a
  * snapshot or between operations, then reopened from disk), checked against a model after every
- * step: the store lists exactly the model's snapshots (the newest {@code n} plus the reserved
- * ones; after a crash, the newest {@code n} of the old ones plus the new one if it was renamed),
- * a reserved snapshot is never deleted, the snapshots directory holds nothing else (no partial
+ * step: the store lists exactly the model's snapshots (the newest {@code n} plus the reserved ones;
+ * after a crash, the newest {@code n} of the old ones plus the new one if it was renamed), a
+ * reserved snapshot is never deleted, the snapshots directory holds nothing else (no partial
  * snapshot), nothing is left in the transient directory, every snapshot verifies, and the
  * compaction bound is exactly the minimum over the snapshots' indexes and the holds.
  *
@@ -66,7 +66,11 @@ final class SnapshotStoreModelTest {
       run.execute();
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Failed with seed " + seed + " (-Dcairn.snapshot.seed=" + seed + ") after steps "
+          "Failed with seed "
+              + seed
+              + " (-Dcairn.snapshot.seed="
+              + seed
+              + ") after steps "
               + run.history,
           e);
     } finally {
@@ -159,8 +163,7 @@ final class SnapshotStoreModelTest {
     }
 
     private void reserveDeleted() {
-      final List<SnapshotId> gone =
-          everTaken.stream().filter(id -> !present.contains(id)).toList();
+      final List<SnapshotId> gone = everTaken.stream().filter(id -> !present.contains(id)).toList();
       if (gone.isEmpty()) {
         return;
       }
@@ -188,8 +191,7 @@ final class SnapshotStoreModelTest {
         holds.put(store.registerCompactionHold("hold-" + index, index), index);
         return;
       }
-      final CompactionHold hold =
-          new ArrayList<>(holds.keySet()).get(random.nextInt(holds.size()));
+      final CompactionHold hold = new ArrayList<>(holds.keySet()).get(random.nextInt(holds.size()));
       if (random.nextBoolean()) {
         history.add("moveHold " + hold.index() + "->" + index);
         hold.moveTo(index);
@@ -284,7 +286,8 @@ final class SnapshotStoreModelTest {
       try (Stream<Path> dirs = Files.list(root.resolve("snapshots"))) {
         assertThat(dirs.map(p -> p.getFileName().toString()).sorted())
             .as("snapshot directories after step %d", step)
-            .containsExactlyElementsOf(present.stream().map(SnapshotId::toString).sorted().toList());
+            .containsExactlyElementsOf(
+                present.stream().map(SnapshotId::toString).sorted().toList());
       }
       try (Stream<Path> leftovers = Files.list(root.resolve("transient"))) {
         assertThat(leftovers).as("transient entries after step %d", step).isEmpty();

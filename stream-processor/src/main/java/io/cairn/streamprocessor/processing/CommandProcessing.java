@@ -33,9 +33,8 @@ import org.slf4j.LoggerFactory;
  *   <li>answer at once, at the command's position (the command is committed, so its result is
  *       settled: processing is deterministic over the committed log, and a leader that loses the
  *       batch processes the command again to the same result, its follow-ups perhaps at other
- *       positions); queue the side effects — and a {@code
- *       PROCESSING_ERROR} answer, which may come from the machine rather than the log — until
- *       the batch is committed in the log.
+ *       positions); queue the side effects — and a {@code PROCESSING_ERROR} answer, which may come
+ *       from the machine rather than the log — until the batch is committed in the log.
  * </ol>
  */
 public final class CommandProcessing {
@@ -145,7 +144,10 @@ public final class CommandProcessing {
               response.metadata().toBuilder().position(command.position()).build(),
               response.value()));
       postCommit.add(
-          lastWritten, metadata.requestStreamId(), metadata.requestId(), null,
+          lastWritten,
+          metadata.requestStreamId(),
+          metadata.requestId(),
+          null,
           List.copyOf(result.sideEffects()));
     } else {
       postCommit.add(

@@ -12,10 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Responses (and sends those that need not wait) and side effects waiting for their batch to
- * commit, in processing order. Each entry
- * waits for a position: the end of its command's batch, or, for a command that wrote nothing, the
- * end of the last batch written before it (its result was computed on that state). Entries run in
- * order once the commit position reaches them.
+ * commit, in processing order. Each entry waits for a position: the end of its command's batch, or,
+ * for a command that wrote nothing, the end of the last batch written before it (its result was
+ * computed on that state). Entries run in order once the commit position reaches them.
  */
 public final class PostCommitQueue {
 

@@ -158,8 +158,8 @@ public final class ResultCollector implements ProcessingResultBuilder {
   }
 
   /**
-   * The first request to halt the partition, or null: an applier that failed (even if the
-   * processor caught it) or a call of {@link #failPartition}, whichever came first.
+   * The first request to halt the partition, or null: an applier that failed (even if the processor
+   * caught it) or a call of {@link #failPartition}, whichever came first.
    */
   public PartitionFailedException partitionFailure() {
     return partitionFailure;
@@ -195,7 +195,8 @@ public final class ResultCollector implements ProcessingResultBuilder {
           && written.rejectionType() == answer.rejectionType()
           && written.rejectionReason().equals(answer.rejectionReason())
           && records.get(i).value().equals(response.value())) {
-        return new Record(answer.toBuilder().position(lowestPosition + i).build(), response.value());
+        return new Record(
+            answer.toBuilder().position(lowestPosition + i).build(), response.value());
       }
     }
     return response;
@@ -204,7 +205,8 @@ public final class ResultCollector implements ProcessingResultBuilder {
   /** A reason the protocol accepts: at most {@link RecordDescriptor#REJECTION_REASON_MAX_BYTES}. */
   static String boundedReason(final String reason) {
     final String text = reason == null ? "" : reason;
-    if (text.getBytes(StandardCharsets.UTF_8).length <= RecordDescriptor.REJECTION_REASON_MAX_BYTES) {
+    if (text.getBytes(StandardCharsets.UTF_8).length
+        <= RecordDescriptor.REJECTION_REASON_MAX_BYTES) {
       return text;
     }
     final String ellipsis = "...";
@@ -213,7 +215,8 @@ public final class ResultCollector implements ProcessingResultBuilder {
     int bytes = 0;
     for (int i = 0; i < text.length(); ) {
       final int codePoint = text.codePointAt(i);
-      final int length = new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8).length;
+      final int length =
+          new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8).length;
       if (bytes + length > budget) {
         break;
       }
@@ -277,9 +280,7 @@ public final class ResultCollector implements ProcessingResultBuilder {
 
   private RecordMetadata.Builder responseMetadata() {
     final RecordMetadata metadata = command.metadata();
-    return followUp()
-        .requestId(metadata.requestId())
-        .requestStreamId(metadata.requestStreamId());
+    return followUp().requestId(metadata.requestId()).requestStreamId(metadata.requestStreamId());
   }
 
   private Record rejection(

@@ -35,7 +35,9 @@ final class ResultCollectorTest {
   private final List<Record> applied = new ArrayList<>();
   private final ResultCollector result =
       new ResultCollector(
-          1, COMMAND, RecordProcessors.builder().applier(AccountIntent.CREATED, applied::add).build());
+          1,
+          COMMAND,
+          RecordProcessors.builder().applier(AccountIntent.CREATED, applied::add).build());
 
   @Test
   void shouldStampFollowUpsWithTheCommandsPositionAndTimestampAndApplyEventsAtOnce() {
@@ -66,7 +68,8 @@ final class ResultCollectorTest {
                     })
                 .build());
 
-    assertThatThrownBy(() -> failing.appendEvent(3, AccountIntent.CREATED, new AccountValue("a", 0)))
+    assertThatThrownBy(
+            () -> failing.appendEvent(3, AccountIntent.CREATED, new AccountValue("a", 0)))
         .isInstanceOf(EventApplierException.class);
     assertThat(failing.applierFailure().getMessage())
         .contains("ACCOUNT CREATED")
@@ -119,7 +122,8 @@ final class ResultCollectorTest {
                       throw new IllegalStateException("broken");
                     })
                 .build());
-    assertThatThrownBy(() -> failing.appendEvent(3, AccountIntent.CREATED, new AccountValue("a", 0)))
+    assertThatThrownBy(
+            () -> failing.appendEvent(3, AccountIntent.CREATED, new AccountValue("a", 0)))
         .isInstanceOf(EventApplierException.class);
 
     // when
@@ -186,7 +190,9 @@ final class ResultCollectorTest {
     assertThat(copy.requestId()).isEqualTo(5);
     assertThat(copy.checkpointId()).isEqualTo(8);
     final Record event =
-        new Record(RecordMetadata.builder().event(AccountIntent.CREATED).build(), new AccountValue("b", 0));
+        new Record(
+            RecordMetadata.builder().event(AccountIntent.CREATED).build(),
+            new AccountValue("b", 0));
     assertThatThrownBy(() -> result.appendCommand(event))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -196,7 +202,8 @@ final class ResultCollectorTest {
     assertThatThrownBy(() -> result.appendEvent(1, AccountIntent.CREATE, new AccountValue("a", 0)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Expected an event intent in appendEvent, but ACCOUNT CREATE is a command");
-    assertThatThrownBy(() -> result.prependCommand(1, AccountIntent.CREATED, new AccountValue("a", 0)))
+    assertThatThrownBy(
+            () -> result.prependCommand(1, AccountIntent.CREATED, new AccountValue("a", 0)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> result.appendRejection(RejectionType.NONE, "no"))
         .isInstanceOf(IllegalArgumentException.class);
@@ -220,7 +227,9 @@ final class ResultCollectorTest {
   void shouldTreatEventApplierNoneAsAnApplierThatChangesNothing() {
     final ResultCollector collector =
         new ResultCollector(
-            1, COMMAND, RecordProcessors.builder().applier(AccountIntent.CREATED, EventApplier.NONE).build());
+            1,
+            COMMAND,
+            RecordProcessors.builder().applier(AccountIntent.CREATED, EventApplier.NONE).build());
 
     collector.appendEvent(1, AccountIntent.CREATED, new AccountValue("a", 0));
 

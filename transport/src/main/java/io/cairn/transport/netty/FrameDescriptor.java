@@ -29,16 +29,15 @@ import java.nio.charset.StandardCharsets;
  * <ul>
  *   <li>version: {@link #VERSION}; a frame of another version closes the connection.
  *   <li>kind: 1 request, 2 response, 3 one-way message ({@link FrameKind}).
- *   <li>status: 0 for requests and messages; for responses 0 ok (payload = response), 1 no
- *       handler, 2 handler failed (payload = UTF-8 error text) ({@link FrameStatus}).
+ *   <li>status: 0 for requests and messages; for responses 0 ok (payload = response), 1 no handler,
+ *       2 handler failed (payload = UTF-8 error text) ({@link FrameStatus}).
  *   <li>type length: 1..255 for requests and messages; responses may leave it 0.
  *   <li>request id: chosen by the requester, echoed by the response; 0 for messages.
  *   <li>sender node id: the member that wrote the frame.
  * </ul>
  *
  * A frame whose length is below {@link #HEADER_LENGTH}, above the receiver's maxFrameSizeBytes, or
- * whose fields break these rules is malformed: the receiver logs a WARN and closes that
- * connection.
+ * whose fields break these rules is malformed: the receiver logs a WARN and closes that connection.
  */
 public final class FrameDescriptor {
 

@@ -163,8 +163,8 @@ public final class NettyMessagingService implements MessagingService {
   }
 
   /**
-   * Sets (or changes) where member {@code nodeId} listens. An open connection to its old address
-   * is closed; the backoff is reset.
+   * Sets (or changes) where member {@code nodeId} listens. An open connection to its old address is
+   * closed; the backoff is reset.
    */
   public void setMemberAddress(int nodeId, MemberAddress address) {
     Objects.requireNonNull(address, "address");
@@ -446,8 +446,7 @@ public final class NettyMessagingService implements MessagingService {
         channel
             .pipeline()
             .addLast(
-                "frame-decoder",
-                new FrameDecoder(localNodeId, config.maxFrameSizeBytes(), metrics))
+                "frame-decoder", new FrameDecoder(localNodeId, config.maxFrameSizeBytes(), metrics))
             .addLast("frame-handler", new FrameHandler(localNodeId, dispatcher, pending));
       }
     };
@@ -463,5 +462,4 @@ public final class NettyMessagingService implements MessagingService {
     }
     return new MessagingException.Unreachable(cause.toString());
   }
-
 }

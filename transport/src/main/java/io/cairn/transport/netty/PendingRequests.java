@@ -105,10 +105,10 @@ final class PendingRequests {
     final boolean matched =
         switch (frame.status()) {
           case OK -> complete(frame.requestId(), frame.payload(), null);
-          case NO_HANDLER -> complete(
-              frame.requestId(), null, new MessagingException.NoRemoteHandler(text));
-          case HANDLER_FAILURE -> complete(
-              frame.requestId(), null, new MessagingException.RemoteHandlerFailure(text));
+          case NO_HANDLER ->
+              complete(frame.requestId(), null, new MessagingException.NoRemoteHandler(text));
+          case HANDLER_FAILURE ->
+              complete(frame.requestId(), null, new MessagingException.RemoteHandlerFailure(text));
         };
     final Result result;
     if (!matched) {

@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
 class NettyConnectionFaultTest {
 
   private static final int MAX_FRAME_SIZE_BYTES = 4096;
+
   /** Generous: a slow machine must only make these tests slower, never fail them. */
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -78,20 +79,25 @@ class NettyConnectionFaultTest {
 
   static Stream<Arguments> badFrames() {
     return Stream.of(
-        Arguments.of("over maxFrameSizeBytes", header(MAX_FRAME_SIZE_BYTES + 1, 1, 1, 0, 4),
+        Arguments.of(
+            "over maxFrameSizeBytes",
+            header(MAX_FRAME_SIZE_BYTES + 1, 1, 1, 0, 4),
             "maxFrameSizeBytes"),
         Arguments.of("huge length", header(Integer.MAX_VALUE, 1, 1, 0, 4), "frame length"),
         Arguments.of("negative length", header(-5, 1, 1, 0, 4), "frame length"),
         Arguments.of("shorter than header", header(8, 1, 1, 0, 4), "frame length"),
-        Arguments.of("wrong version", header(FrameDescriptor.HEADER_LENGTH + 4, 9, 1, 0, 4),
-            "version"),
-        Arguments.of("unknown kind", header(FrameDescriptor.HEADER_LENGTH + 4, 1, 7, 0, 4),
-            "kind"),
-        Arguments.of("status on a request", header(FrameDescriptor.HEADER_LENGTH + 4, 1, 1, 2, 4),
-            "status"),
-        Arguments.of("empty type on a request", header(FrameDescriptor.HEADER_LENGTH + 4, 1, 1, 0,
-            0), "type length"),
-        Arguments.of("type beyond frame", header(FrameDescriptor.HEADER_LENGTH + 4, 1, 1, 0, 200),
+        Arguments.of(
+            "wrong version", header(FrameDescriptor.HEADER_LENGTH + 4, 9, 1, 0, 4), "version"),
+        Arguments.of("unknown kind", header(FrameDescriptor.HEADER_LENGTH + 4, 1, 7, 0, 4), "kind"),
+        Arguments.of(
+            "status on a request", header(FrameDescriptor.HEADER_LENGTH + 4, 1, 1, 2, 4), "status"),
+        Arguments.of(
+            "empty type on a request",
+            header(FrameDescriptor.HEADER_LENGTH + 4, 1, 1, 0, 0),
+            "type length"),
+        Arguments.of(
+            "type beyond frame",
+            header(FrameDescriptor.HEADER_LENGTH + 4, 1, 1, 0, 200),
             "type length"));
   }
 
@@ -132,8 +138,7 @@ class NettyConnectionFaultTest {
               assertThat(event.getLevel()).isEqualTo(Level.WARN);
               assertThat(event.getFormattedMessage()).contains("Closing connection", reason);
             });
-    assertThat(
-            serverRegistry.get(TransportMetrics.FRAMES_INVALID).counter().count())
+    assertThat(serverRegistry.get(TransportMetrics.FRAMES_INVALID).counter().count())
         .isEqualTo(1.0);
   }
 
@@ -193,8 +198,10 @@ class NettyConnectionFaultTest {
       assertThat(buffer.get()).isZero();
       assertThat(buffer.getLong()).isEqualTo(77L);
       assertThat(buffer.getInt()).isEqualTo(1);
-      assertThat(new String(response, FrameDescriptor.HEADER_LENGTH, payload.length,
-          StandardCharsets.UTF_8)).isEqualTo("raw");
+      assertThat(
+              new String(
+                  response, FrameDescriptor.HEADER_LENGTH, payload.length, StandardCharsets.UTF_8))
+          .isEqualTo("raw");
     }
   }
 
@@ -280,9 +287,9 @@ class NettyConnectionFaultTest {
 
   /**
    * Binds a loopback socket to {@code port} (0: any free one) without listening: connections to it
-   * are refused, as by a member that is down, and the kernel hands the port to no other socket
-   * (for port 0 or an outgoing connection) while it is held. Address reuse lets it take a port
-   * whose connections still linger in TIME_WAIT after their listener closed.
+   * are refused, as by a member that is down, and the kernel hands the port to no other socket (for
+   * port 0 or an outgoing connection) while it is held. Address reuse lets it take a port whose
+   * connections still linger in TIME_WAIT after their listener closed.
    */
   private static Socket holdPort(int port) throws IOException {
     final Socket holder = new Socket();

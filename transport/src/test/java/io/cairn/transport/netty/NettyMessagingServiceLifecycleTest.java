@@ -84,10 +84,7 @@ class NettyMessagingServiceLifecycleTest {
     client.sendAndReceive(1, "echo", bytes("12345"), TIMEOUT).join();
     client.send(1, "note", bytes("n")).join();
     noteReceived.join();
-    client
-        .sendAndReceive(1, "missing", bytes("x"), TIMEOUT)
-        .exceptionally(failure -> null)
-        .join();
+    client.sendAndReceive(1, "missing", bytes("x"), TIMEOUT).exceptionally(failure -> null).join();
 
     // Counters of the far side are updated by I/O threads, maybe after the caller saw the result.
     await()

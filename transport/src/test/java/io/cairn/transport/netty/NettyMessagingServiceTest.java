@@ -5,9 +5,9 @@ import io.cairn.transport.MessagingServiceTestKit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -21,8 +21,8 @@ class NettyMessagingServiceTest extends MessagingServiceTestKit {
   protected List<MessagingService> createMembers(int count) {
     final List<NettyMessagingService> services = new ArrayList<>();
     for (int nodeId = 0; nodeId < count; nodeId++) {
-      final NettyMessagingService service = NettyTestCluster.newService(nodeId,
-          MAX_FRAME_SIZE_BYTES);
+      final NettyMessagingService service =
+          NettyTestCluster.newService(nodeId, MAX_FRAME_SIZE_BYTES);
       service.start();
       services.add(service);
     }

@@ -405,8 +405,7 @@ public final class SimMessagingService implements MessagingService {
     }
   }
 
-  private void runMessageHandler(
-      String type, MessageHandler handler, int sender, byte[] payload) {
+  private void runMessageHandler(String type, MessageHandler handler, int sender, byte[] payload) {
     try {
       handler.handle(sender, payload);
     } catch (RuntimeException e) {
@@ -418,15 +417,17 @@ public final class SimMessagingService implements MessagingService {
     final byte[] payload = response.payload().clone();
     switch (response.status()) {
       case OK -> complete(response.requestId(), payload, null);
-      case NO_HANDLER -> complete(
-          response.requestId(),
-          null,
-          new MessagingException.NoRemoteHandler(new String(payload, StandardCharsets.UTF_8)));
-      case HANDLER_FAILURE -> complete(
-          response.requestId(),
-          null,
-          new MessagingException.RemoteHandlerFailure(
-              new String(payload, StandardCharsets.UTF_8)));
+      case NO_HANDLER ->
+          complete(
+              response.requestId(),
+              null,
+              new MessagingException.NoRemoteHandler(new String(payload, StandardCharsets.UTF_8)));
+      case HANDLER_FAILURE ->
+          complete(
+              response.requestId(),
+              null,
+              new MessagingException.RemoteHandlerFailure(
+                  new String(payload, StandardCharsets.UTF_8)));
     }
   }
 

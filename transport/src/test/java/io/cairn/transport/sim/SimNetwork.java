@@ -13,16 +13,16 @@ import java.util.function.Consumer;
 
 /**
  * A simulated network of {@link SimMessagingService} endpoints, one per node id, delivering every
- * frame as a plain task on a {@link DeterministicScheduler} after a random delay. Faults are set
- * by the test: drop and duplicate probabilities, reordering through the random delays,
- * partitions, isolation, and crash/restart of endpoints.
+ * frame as a plain task on a {@link DeterministicScheduler} after a random delay. Faults are set by
+ * the test: drop and duplicate probabilities, reordering through the random delays, partitions,
+ * isolation, and crash/restart of endpoints.
  *
  * <p>Fully deterministic: one {@link Random} seeded with the given seed draws every delay and
- * fault, in the order frames are sent, and time is the scheduler's {@code SimClock}. The same
- * seed and the same test steps give the same deliveries in the same order.
+ * fault, in the order frames are sent, and time is the scheduler's {@code SimClock}. The same seed
+ * and the same test steps give the same deliveries in the same order.
  *
- * <p>Rules: a frame is lost when its link is cut when it is sent or when it arrives, when the
- * draw says drop, or when its target crashed, closed or restarted since it was sent (a restarted
+ * <p>Rules: a frame is lost when its link is cut when it is sent or when it arrives, when the draw
+ * says drop, or when its target crashed, closed or restarted since it was sent (a restarted
  * endpoint is a new process). A node is always connected to itself. Use it from the scheduler's
  * thread only.
  */
@@ -291,8 +291,7 @@ public final class SimNetwork {
 
   private static double checkProbability(String name, double probability) {
     if (!(probability >= 0.0 && probability <= 1.0)) {
-      throw new IllegalArgumentException(
-          "Expected " + name + " in [0, 1], but was " + probability);
+      throw new IllegalArgumentException("Expected " + name + " in [0, 1], but was " + probability);
     }
     return probability;
   }

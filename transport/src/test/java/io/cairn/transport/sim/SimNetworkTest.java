@@ -54,7 +54,8 @@ class SimNetworkTest {
     final SimMessagingService receiver = network.endpoint(1);
     final List<Integer> received = new ArrayList<>();
     receiver.registerMessageHandler(
-        "seq", (from, payload) -> received.add(ByteBuffer.wrap(payload).getInt()),
+        "seq",
+        (from, payload) -> received.add(ByteBuffer.wrap(payload).getInt()),
         scheduler.executor());
 
     for (int i = 0; i < 100; i++) {
@@ -71,8 +72,10 @@ class SimNetworkTest {
   void shouldTimeOutAcrossPartitionAndDeliverAfterHeal() {
     final List<SimMessagingService> members = echoMembers(3);
     final AtomicInteger notes = new AtomicInteger();
-    members.get(1).registerMessageHandler("note", (from, payload) -> notes.incrementAndGet(),
-        scheduler.executor());
+    members
+        .get(1)
+        .registerMessageHandler(
+            "note", (from, payload) -> notes.incrementAndGet(), scheduler.executor());
     members.get(0).send(1, "note", bytes("in flight"));
 
     network.partition(0, 1);
@@ -125,17 +128,27 @@ class SimNetworkTest {
     final List<SimMessagingService> members = echoMembers(3);
     final CompletableFuture<byte[]> hold = new CompletableFuture<>();
     final AtomicInteger held = new AtomicInteger();
-    members.get(2).registerRequestHandler("hold", (from, payload) -> {
-      held.incrementAndGet();
-      return hold;
-    }, scheduler.executor());
+    members
+        .get(2)
+        .registerRequestHandler(
+            "hold",
+            (from, payload) -> {
+              held.incrementAndGet();
+              return hold;
+            },
+            scheduler.executor());
     final CompletableFuture<byte[]> pendingOfCrashed =
         members.get(1).sendAndReceive(2, "hold", bytes("x"), Duration.ofMinutes(1));
     final CompletableFuture<byte[]> holdOnCrashed = new CompletableFuture<>();
-    members.get(1).registerRequestHandler("hold", (from, payload) -> {
-      held.incrementAndGet();
-      return holdOnCrashed;
-    }, scheduler.executor());
+    members
+        .get(1)
+        .registerRequestHandler(
+            "hold",
+            (from, payload) -> {
+              held.incrementAndGet();
+              return holdOnCrashed;
+            },
+            scheduler.executor());
     final CompletableFuture<byte[]> toCrashed =
         members.get(0).sendAndReceive(1, "hold", bytes("x"), TIMEOUT);
     scheduler.runFor(Duration.ofMillis(10));
@@ -161,8 +174,10 @@ class SimNetworkTest {
     assertThatThrownBy(() -> run(lostInFlight)).isInstanceOf(MessagingException.Timeout.class);
     assertThatThrownBy(() -> run(members.get(0).sendAndReceive(1, "echo", bytes("b"), TIMEOUT)))
         .isInstanceOf(MessagingException.NoRemoteHandler.class);
-    restarted.registerRequestHandler("echo", (from, payload) -> CompletableFuture.completedFuture(
-        payload), scheduler.executor());
+    restarted.registerRequestHandler(
+        "echo",
+        (from, payload) -> CompletableFuture.completedFuture(payload),
+        scheduler.executor());
     assertThat(text(run(members.get(0).sendAndReceive(1, "echo", bytes("c"), TIMEOUT))))
         .isEqualTo("c");
   }
@@ -174,14 +189,16 @@ class SimNetworkTest {
     final SimMessagingService receiver = network.endpoint(1);
     final AtomicInteger requestsHandled = new AtomicInteger();
     final AtomicInteger messagesHandled = new AtomicInteger();
-    receiver.registerRequestHandler("count", (from, payload) ->
-        CompletableFuture.completedFuture(
-            bytes("call " + requestsHandled.incrementAndGet())), scheduler.executor());
-    receiver.registerMessageHandler("note", (from, payload) -> messagesHandled.incrementAndGet(),
+    receiver.registerRequestHandler(
+        "count",
+        (from, payload) ->
+            CompletableFuture.completedFuture(bytes("call " + requestsHandled.incrementAndGet())),
         scheduler.executor());
+    receiver.registerMessageHandler(
+        "note", (from, payload) -> messagesHandled.incrementAndGet(), scheduler.executor());
 
-    final CompletableFuture<byte[]> response = sender.sendAndReceive(1, "count", bytes("x"),
-        TIMEOUT);
+    final CompletableFuture<byte[]> response =
+        sender.sendAndReceive(1, "count", bytes("x"), TIMEOUT);
     sender.send(1, "note", bytes("y"));
     scheduler.runFor(Duration.ofSeconds(1));
 
@@ -206,8 +223,10 @@ class SimNetworkTest {
   @Test
   void shouldTimeOutOnSimulatedClockExactly() {
     final SimMessagingService sender = network.endpoint(0);
-    network.endpoint(1).registerRequestHandler("silent",
-        (from, payload) -> new CompletableFuture<>(), scheduler.executor());
+    network
+        .endpoint(1)
+        .registerRequestHandler(
+            "silent", (from, payload) -> new CompletableFuture<>(), scheduler.executor());
     final AtomicLong failedAtMillis = new AtomicLong(-1);
     final long startMillis = scheduler.clock().millis();
 
@@ -248,7 +267,9 @@ class SimNetworkTest {
       for (int nodeId = 0; nodeId < 3; nodeId++) {
         final SimMessagingService member = faulty.endpoint(nodeId);
         final int self = nodeId;
-        member.registerRequestHandler("who", (from, payload) ->
+        member.registerRequestHandler(
+            "who",
+            (from, payload) ->
                 CompletableFuture.completedFuture(bytes(self + "<-" + from + ":" + text(payload))),
             runScheduler.executor());
         members.add(member);
@@ -274,7 +295,8 @@ class SimNetworkTest {
               .as("seed %d, request %d", seed, i)
               .hasCauseInstanceOf(MessagingException.Timeout.class);
         } else {
-          assertThat(text(response.join())).as("seed %d, request %d", seed, i)
+          assertThat(text(response.join()))
+              .as("seed %d, request %d", seed, i)
               .isEqualTo(expected.get(i));
         }
       }
@@ -295,10 +317,14 @@ class SimNetworkTest {
     final List<MessagingService> members = new ArrayList<>();
     for (int nodeId = 0; nodeId < 3; nodeId++) {
       final SimMessagingService member = faulty.endpoint(nodeId);
-      member.registerRequestHandler("echo", (from, payload) ->
-          CompletableFuture.completedFuture(payload), runScheduler.executor());
-      member.registerMessageHandler("note", (from, payload) ->
-          trace.add("note " + from + "->" + member.localNodeId() + " " + text(payload)),
+      member.registerRequestHandler(
+          "echo",
+          (from, payload) -> CompletableFuture.completedFuture(payload),
+          runScheduler.executor());
+      member.registerMessageHandler(
+          "note",
+          (from, payload) ->
+              trace.add("note " + from + "->" + member.localNodeId() + " " + text(payload)),
           runScheduler.executor());
       members.add(member);
     }
@@ -306,10 +332,17 @@ class SimNetworkTest {
       final int from = i % 3;
       final int to = (i / 3) % 3;
       final String label = "r" + i;
-      members.get(from).sendAndReceive(to, "echo", bytes(label), TIMEOUT)
-          .whenComplete((value, failure) -> trace.add(label + " at "
-              + runScheduler.clock().nanos() + ": "
-              + (failure == null ? text(value) : failure.getClass().getSimpleName())));
+      members
+          .get(from)
+          .sendAndReceive(to, "echo", bytes(label), TIMEOUT)
+          .whenComplete(
+              (value, failure) ->
+                  trace.add(
+                      label
+                          + " at "
+                          + runScheduler.clock().nanos()
+                          + ": "
+                          + (failure == null ? text(value) : failure.getClass().getSimpleName())));
       members.get(to).send(from, "note", bytes("n" + i));
       runScheduler.runFor(Duration.ofMillis(3));
     }
@@ -323,8 +356,10 @@ class SimNetworkTest {
     final List<SimMessagingService> members = new ArrayList<>();
     for (int nodeId = 0; nodeId < count; nodeId++) {
       final SimMessagingService member = network.endpoint(nodeId);
-      member.registerRequestHandler("echo", (from, payload) ->
-          CompletableFuture.completedFuture(payload), scheduler.executor());
+      member.registerRequestHandler(
+          "echo",
+          (from, payload) -> CompletableFuture.completedFuture(payload),
+          scheduler.executor());
       members.add(member);
     }
     return members;

@@ -5,8 +5,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Immutable, validated settings of the per-partition limit of client commands in flight (the
- * broker keys {@code processing.commandLimit.*}).
+ * Immutable, validated settings of the per-partition limit of client commands in flight (the broker
+ * keys {@code processing.commandLimit.*}).
  *
  * <ul>
  *   <li>{@code algorithm} (default {@link Algorithm#AIMD}): how the limit moves, see {@link
@@ -38,8 +38,8 @@ public final class CommandLimitConfig {
     /**
      * Additive increase, multiplicative decrease against a latency target: a window whose commands
      * took longer than {@code targetLatency} on average (or timed out, or met a full log) takes the
-     * limit down by 10%; a window within the target, with at least half the limit in use, raises
-     * it by one.
+     * limit down by 10%; a window within the target, with at least half the limit in use, raises it
+     * by one.
      */
     AIMD,
     /**

@@ -11,10 +11,10 @@ import java.util.function.LongSupplier;
  * The limit of client commands in flight on one partition: admitted (about to be written to the
  * leader's log) and not answered yet. {@link #tryAcquire()} admits a command while fewer than
  * {@link #limit()} are in flight and answers at once either way — it never waits. Each admitted
- * command holds a {@link Permit} that must be released exactly once, on every path: answered,
- * timed out, refused by the log, leadership lost, shut down. Its round trip (admission to answer)
- * goes to the {@link LimitAlgorithm}, which moves the limit; the limit is kept in the configured
- * [min, max].
+ * command holds a {@link Permit} that must be released exactly once, on every path: answered, timed
+ * out, refused by the log, leadership lost, shut down. Its round trip (admission to answer) goes to
+ * the {@link LimitAlgorithm}, which moves the limit; the limit is kept in the configured [min,
+ * max].
  *
  * <p>One limiter per hosted partition for the life of the broker: what it learned survives
  * leadership changes (the commands of an ended leadership are released by the response router).
@@ -146,16 +146,16 @@ public final class CommandLimiter {
     }
 
     /**
-     * The command timed out or the log was full: overload, whatever the round trip (the
-     * algorithm shrinks the limit).
+     * The command timed out or the log was full: overload, whatever the round trip (the algorithm
+     * shrinks the limit).
      */
     public void dropped() {
       release(Outcome.DROPPED);
     }
 
     /**
-     * The command ended without telling anything about load (leadership lost, invalid, shut
-     * down): released, no sample.
+     * The command ended without telling anything about load (leadership lost, invalid, shut down):
+     * released, no sample.
      */
     public void ignored() {
       release(Outcome.IGNORED);

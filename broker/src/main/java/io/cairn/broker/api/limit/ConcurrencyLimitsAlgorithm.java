@@ -13,12 +13,12 @@ import java.util.concurrent.TimeUnit;
  * behind {@link LimitAlgorithm}. The only class that knows the library.
  *
  * <p>Every adaptive algorithm sees <b>windows</b>, not single commands: the samples of a window
- * (from {@value #WINDOW_MIN_MS}ms to {@value #WINDOW_MAX_MS}ms long — twice the smallest round
- * trip in it — and at least {@value #WINDOW_SAMPLES_MIN} samples) are averaged into one, so the
- * limit moves at most once per window. One slow commit (a stalled fsync, a leader change) then
- * costs one step, not one step per command that waited for it; sustained latency still moves the
- * limit every window. Windows close on the samples' own times (the limiter's clock), so a run is
- * reproducible from its samples.
+ * (from {@value #WINDOW_MIN_MS}ms to {@value #WINDOW_MAX_MS}ms long — twice the smallest round trip
+ * in it — and at least {@value #WINDOW_SAMPLES_MIN} samples) are averaged into one, so the limit
+ * moves at most once per window. One slow commit (a stalled fsync, a leader change) then costs one
+ * step, not one step per command that waited for it; sustained latency still moves the limit every
+ * window. Windows close on the samples' own times (the limiter's clock), so a run is reproducible
+ * from its samples.
  */
 final class ConcurrencyLimitsAlgorithm implements LimitAlgorithm {
 

@@ -60,7 +60,9 @@ final class CommandLimiterTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Algorithm.class, names = {"AIMD", "GRADIENT", "VEGAS"})
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"AIMD", "GRADIENT", "VEGAS"})
   void shouldRaiseTheLimitWhileLatencyStaysFlat(final Algorithm algorithm) {
     // given clients that always want more than the limit, answered in 5ms
     final Simulation simulation = new Simulation(config(algorithm));
@@ -77,7 +79,9 @@ final class CommandLimiterTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Algorithm.class, names = {"AIMD", "GRADIENT", "VEGAS"})
+  @EnumSource(
+      value = Algorithm.class,
+      names = {"AIMD", "GRADIENT", "VEGAS"})
   void shouldShrinkTheLimitWhenLatencyRises(final Algorithm algorithm) {
     // given a limit that grew at 5ms round trips
     final Simulation simulation = new Simulation(config(algorithm));
@@ -176,9 +180,16 @@ final class CommandLimiterTest {
 
           @Override
           public void onSample(
-              final long startNanos, final long rttNanos, final int inFlight, final boolean dropped) {
+              final long startNanos,
+              final long rttNanos,
+              final int inFlight,
+              final boolean dropped) {
             samples.add(
-                startNanos / MS + "+" + rttNanos / MS + " of " + inFlight
+                startNanos / MS
+                    + "+"
+                    + rttNanos / MS
+                    + " of "
+                    + inFlight
                     + (dropped ? " dropped" : ""));
           }
         };
