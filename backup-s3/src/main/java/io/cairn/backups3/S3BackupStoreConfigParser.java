@@ -28,29 +28,26 @@ import static io.cairn.backups3.S3BackupStoreConfig.builder;
 import static io.cairn.backups3.S3BackupStoreConfig.invalid;
 
 import io.cairn.backupapi.Compression;
+import io.cairn.units.ByteSizes;
+import io.cairn.units.Durations;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.OptionalLong;
 
 /**
  * Reads an {@link S3BackupStoreConfig} from string values keyed by its key names (as YAML or
- * environment variables give them). Sizes take "8MB", "512KB", "1GB" or bytes; durations "500ms",
- * "30s", "2m", "1h" or ISO-8601 ("PT30S"); booleans "true" or "false". Unknown keys are refused, so
- * a typo never goes unnoticed. Every error names the key.
+ * environment variables give them). Sizes and durations are read in the one grammar of {@link
+ * ByteSizes} and {@link Durations} ("8MB", "1TB", "500ms", "1d", "PT30S"); booleans "true" or
+ * "false". Unknown keys are refused, so a typo never goes unnoticed. Every error names the key.
  */
 final class S3BackupStoreConfigParser {
 
   private S3BackupStoreConfigParser() {}
-
-  private static final Pattern SIZE = Pattern.compile("([0-9]{1,15})\\s*([kKmMgG]?)[iI]?[bB]?");
-  private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]{1,9})\\s*(ms|s|m|h)");
 
   /**
    * @throws IllegalArgumentException naming the key of a missing, unknown or bad value
@@ -162,41 +159,17 @@ final class S3BackupStoreConfigParser {
   }
 
   static long parseSize(String key, String value) {
-    Matcher m = SIZE.matcher(value);
-    if (!m.matches()) {
-      throw invalid(
-          key, "a size such as '8MB', '512KB' or a number of bytes", "it is '" + value + "'");
+    OptionalLong bytes = ByteSizes.parse(value);
+    if (bytes.isEmpty()) {
+      throw invalid(key, "a size such as " + ByteSizes.EXAMPLES, "it is '" + value + "'");
     }
-    long number = Long.parseLong(m.group(1));
-    int shift =
-        switch (m.group(2).toLowerCase(Locale.ROOT)) {
-          case "k" -> 10;
-          case "m" -> 20;
-          case "g" -> 30;
-          default -> 0;
-        };
-    if (number > (Long.MAX_VALUE >> shift)) {
-      throw invalid(key, "a size that fits in 64 bits", "it is '" + value + "'");
-    }
-    return number << shift;
+    return bytes.getAsLong();
   }
 
   static Duration parseDuration(String key, String value) {
-    Matcher m = SHORT_DURATION.matcher(value);
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofHours(n);
-      };
-    }
-    try {
-      return Duration.parse(value);
-    } catch (DateTimeParseException e) {
-      throw invalid(
-          key, "a duration such as '500ms', '30s', '2m' or 'PT30S'", "it is '" + value + "'");
-    }
+    return Durations.parse(value)
+        .orElseThrow(
+            () ->
+                invalid(key, "a duration such as " + Durations.EXAMPLES, "it is '" + value + "'"));
   }
 }

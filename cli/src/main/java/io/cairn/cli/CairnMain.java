@@ -17,6 +17,7 @@ import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.HostPort;
 import io.cairn.client.RetryPolicy;
+import io.cairn.units.Durations;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -126,7 +127,7 @@ public final class CairnMain implements Runnable {
   public static CommandLine commandLine(final CliContext context) {
     final CairnMain main = new CairnMain(context);
     final CommandLine cli = new CommandLine(main);
-    cli.registerConverter(Duration.class, Durations::parse);
+    cli.registerConverter(Duration.class, Durations::parseOrThrow);
     cli.registerConverter(HostPort.class, text -> HostPort.parse("the address", text));
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setOut(new java.io.PrintWriter(context.out(), true));
@@ -187,7 +188,7 @@ public final class CairnMain implements Runnable {
       throw new ParameterException(
           spec.commandLine(),
           "Expected --request-timeout in [100ms, 10m], but was "
-              + Durations.format(requestTimeout));
+              + Durations.formatRounded(requestTimeout));
     }
     return requestTimeout;
   }

@@ -3,6 +3,7 @@ package io.cairn.cli;
 import io.cairn.cli.output.Printer;
 import io.cairn.client.CairnClient;
 import io.cairn.client.RetryPolicy;
+import io.cairn.units.Durations;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -63,11 +64,11 @@ public abstract class ClientCommand implements Callable<Integer> {
           "Expected "
               + name
               + " in ["
-              + Durations.format(min)
+              + Durations.formatRounded(min)
               + ", "
-              + Durations.format(max)
+              + Durations.formatRounded(max)
               + "], but was "
-              + Durations.format(value));
+              + Durations.formatRounded(value));
     }
   }
 

@@ -1,11 +1,14 @@
 package io.cairn.config;
 
+import io.cairn.units.ByteSizes;
+import io.cairn.units.Durations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -13,7 +16,7 @@ import java.util.regex.Pattern;
  * a typed value, checking its range. {@link #rule()} is the allowed range in words, used in error
  * messages and in the README's key table.
  *
- * <p>Units:
+ * <p>Units, in the one grammar of {@link Durations} and {@link ByteSizes}:
  *
  * <ul>
  *   <li>durations: a whole number with a unit, {@code ms}, {@code s}, {@code m}, {@code h} or
@@ -28,9 +31,6 @@ import java.util.regex.Pattern;
  * @param <T> the typed value
  */
 public interface ValueParser<T> {
-
-  Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m|h|d)");
-  Pattern SIZE = Pattern.compile("(\\d{1,15})\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)");
 
   /**
    * @throws ConfigValueException if the text does not parse or is out of range
@@ -93,7 +93,7 @@ public interface ValueParser<T> {
   /** A duration in {@code [min, max]}. */
   static ValueParser<Duration> duration(final Duration min, final Duration max) {
     final String rule =
-        "a duration in [" + ConfigFormat.duration(min) + ", " + ConfigFormat.duration(max) + "]";
+        "a duration in [" + Durations.formatExact(min) + ", " + Durations.formatExact(max) + "]";
     return of(
         rule,
         raw -> {
@@ -110,9 +110,9 @@ public interface ValueParser<T> {
     final String rule =
         (zeroAllowed ? "0 (off) or " : "")
             + "a size in ["
-            + ConfigFormat.size(min)
+            + ByteSizes.formatExact(min)
             + ", "
-            + ConfigFormat.size(max)
+            + ByteSizes.formatExact(max)
             + "]";
     return of(
         rule,
@@ -212,53 +212,22 @@ public interface ValueParser<T> {
 
   private static Duration parseDuration(final String raw, final String rule)
       throws ConfigValueException {
-    final String text = raw.trim();
-    if (text.equals("0")) {
-      return Duration.ZERO;
+    final Optional<Duration> parsed = Durations.parse(raw);
+    if (parsed.isPresent()) {
+      return parsed.get();
     }
-    final Matcher matcher = DURATION.matcher(text.toLowerCase(Locale.ROOT));
-    if (matcher.matches()) {
-      final long amount = Long.parseLong(matcher.group(1));
-      try {
-        return switch (matcher.group(2)) {
-          case "ms" -> Duration.ofMillis(amount);
-          case "s" -> Duration.ofSeconds(amount);
-          case "m" -> Duration.ofMinutes(amount);
-          case "h" -> Duration.ofHours(amount);
-          default -> Duration.ofDays(amount);
-        };
-      } catch (final ArithmeticException e) {
-        throw new ConfigValueException(rule, quote(raw));
-      }
-    }
-    if (text.startsWith("P") || text.startsWith("p")) {
-      try {
-        return Duration.parse(text);
-      } catch (final RuntimeException e) {
-        throw new ConfigValueException(rule, quote(raw));
-      }
+    if (raw.trim().startsWith("P") || raw.trim().startsWith("p")) {
+      throw new ConfigValueException(rule, quote(raw));
     }
     throw new ConfigValueException(rule + ", with a unit (ms, s, m, h, d)", quote(raw));
   }
 
   private static long parseSize(final String raw, final String rule) throws ConfigValueException {
-    final Matcher matcher = SIZE.matcher(raw.trim().toLowerCase(Locale.ROOT));
-    if (!matcher.matches()) {
+    final OptionalLong parsed = ByteSizes.parse(raw);
+    if (parsed.isEmpty()) {
       throw new ConfigValueException(rule + ", such as 128MB or 64KB", quote(raw));
     }
-    final long amount = Long.parseLong(matcher.group(1));
-    final int shift =
-        switch (matcher.group(2)) {
-          case "k", "kb", "kib" -> 10;
-          case "m", "mb", "mib" -> 20;
-          case "g", "gb", "gib" -> 30;
-          case "t", "tb", "tib" -> 40;
-          default -> 0;
-        };
-    if (amount > (Long.MAX_VALUE >> shift)) {
-      throw new ConfigValueException(rule, quote(raw));
-    }
-    return amount << shift;
+    return parsed.getAsLong();
   }
 
   private static String quote(final String raw) {

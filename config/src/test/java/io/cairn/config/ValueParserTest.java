@@ -3,6 +3,8 @@ package io.cairn.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.units.ByteSizes;
+import io.cairn.units.Durations;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -44,10 +46,10 @@ final class ValueParserTest {
 
   @Test
   void shouldPrintDurationsAndSizesInTheirShortestExactForm() {
-    assertThat(ConfigFormat.size(128L << 20)).isEqualTo("128MB");
-    assertThat(ConfigFormat.size(1000)).isEqualTo("1000B");
-    assertThat(ConfigFormat.duration(Duration.ofMillis(2500))).isEqualTo("2500ms");
-    assertThat(ConfigFormat.duration(Duration.ofMinutes(5))).isEqualTo("5m");
+    assertThat(ByteSizes.formatExact(128L << 20)).isEqualTo("128MB");
+    assertThat(ByteSizes.formatExact(1000)).isEqualTo("1000B");
+    assertThat(Durations.formatExact(Duration.ofMillis(2500))).isEqualTo("2500ms");
+    assertThat(Durations.formatExact(Duration.ofMinutes(5))).isEqualTo("5m");
   }
 
   @Test

@@ -1,6 +1,6 @@
 package io.cairn.benchmarks.hotpath;
 
-import io.cairn.cli.Durations;
+import io.cairn.units.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -157,9 +157,9 @@ public record HotPathSettings(
   /** The options as given (or defaulted), for the report. */
   public Map<String, Object> document() {
     final Map<String, Object> doc = new LinkedHashMap<>();
-    doc.put("stepDuration", Durations.format(stepDuration));
-    doc.put("warmup", Durations.format(warmup));
-    doc.put("jitWarmup", Durations.format(jitWarmup));
+    doc.put("stepDuration", Durations.formatRounded(stepDuration));
+    doc.put("warmup", Durations.formatRounded(warmup));
+    doc.put("jitWarmup", Durations.formatRounded(jitWarmup));
     doc.put("concurrency", concurrency);
     doc.put("accounts", accounts);
     doc.put("etcd", etcd.name().toLowerCase(Locale.ROOT));
@@ -177,7 +177,7 @@ public record HotPathSettings(
     final String text = values.get(name);
     final Duration value;
     try {
-      value = Durations.parse(text);
+      value = Durations.parseOrThrow(text);
     } catch (final IllegalArgumentException e) {
       violations.add(
           "Expected --" + name + " to be a duration like 500ms, 20s, 5m, but was '" + text + "'");
@@ -188,9 +188,9 @@ public record HotPathSettings(
           "Expected --"
               + name
               + " in ["
-              + Durations.format(min)
+              + Durations.formatRounded(min)
               + ", "
-              + Durations.format(max)
+              + Durations.formatRounded(max)
               + "], but was "
               + text);
     }

@@ -8,12 +8,12 @@ import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.partition.PartitionConfig;
-import io.cairn.config.ConfigFormat;
 import io.cairn.config.ConfigKey;
 import io.cairn.config.ConfigSetting;
 import io.cairn.config.ConfigValues;
 import io.cairn.config.RawConfig;
 import io.cairn.transport.MemberAddress;
+import io.cairn.units.Durations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -418,9 +418,9 @@ public final class BrokerConfigReader {
         && target.compareTo(timeout) >= 0) {
       violations.add(
           "Expected processing.commandLimit.targetLatency to be below processing.commandTimeout ("
-              + ConfigFormat.duration(timeout)
+              + Durations.formatExact(timeout)
               + "), but was "
-              + ConfigFormat.duration(target)
+              + Durations.formatExact(target)
               + " ("
               + sourceOf(PROCESSING_COMMAND_LIMIT_TARGET_LATENCY)
               + "). Commands would time out before the limit shrinks");
@@ -503,18 +503,18 @@ public final class BrokerConfigReader {
       violations.add(
           "Expected raft.heartbeatInterval to be at most half of raft.electionTimeout, but they"
               + " are "
-              + ConfigFormat.duration(raft.heartbeatInterval())
+              + Durations.formatExact(raft.heartbeatInterval())
               + " and "
-              + ConfigFormat.duration(raft.electionTimeout()));
+              + Durations.formatExact(raft.electionTimeout()));
     }
     if (allValid(PROCESSING_CREDIT_RETRY_INTERVAL, PROCESSING_CREDIT_RETRY_INTERVAL_MAX)
         && processing.creditRetryIntervalMax().compareTo(processing.creditRetryInterval()) < 0) {
       violations.add(
           "Expected processing.creditRetryIntervalMax to be at least"
               + " processing.creditRetryInterval ("
-              + ConfigFormat.duration(processing.creditRetryInterval())
+              + Durations.formatExact(processing.creditRetryInterval())
               + "), but was "
-              + ConfigFormat.duration(processing.creditRetryIntervalMax()));
+              + Durations.formatExact(processing.creditRetryIntervalMax()));
     }
     if (management.enabled()
         && allValid(MANAGEMENT_PORT, NETWORK_PORT, MANAGEMENT_HOST, NETWORK_HOST)

@@ -1,7 +1,6 @@
 package io.cairn.cli.admin;
 
 import io.cairn.cli.CliException;
-import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.Formats;
 import io.cairn.cli.Pause;
@@ -12,6 +11,7 @@ import io.cairn.client.CairnClientException;
 import io.cairn.client.ErrorCode;
 import io.cairn.client.PartitionBackupInfo;
 import io.cairn.scheduler.Clock;
+import io.cairn.units.Durations;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -80,7 +80,7 @@ public final class BackupProgress {
             "Expected backup "
                 + backupId
                 + " to be COMPLETED or FAILED within "
-                + Durations.format(timeout)
+                + Durations.formatRounded(timeout)
                 + ", but it is "
                 + (info == null ? "not visible yet" : info.state().toString())
                 + (lastError.isEmpty() ? "" : " (last error " + lastError + ")")

@@ -3,7 +3,6 @@ package io.cairn.cli.cluster;
 import io.cairn.cli.CairnMain;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.ClientCommand;
-import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.admin.TopologyCommand;
 import io.cairn.cli.output.Printer;
@@ -14,6 +13,7 @@ import io.cairn.cli.restore.RestoreReports;
 import io.cairn.client.HostPort;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.RestoreResult;
+import io.cairn.units.Durations;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -141,7 +141,7 @@ public final class ClusterCommand implements Runnable {
       if (timeout.compareTo(Duration.ofSeconds(1)) < 0
           || timeout.compareTo(Duration.ofHours(1)) > 0) {
         violations.add(
-            "Expected --timeout in [1.0s, 60m00s], but was " + Durations.format(timeout));
+            "Expected --timeout in [1.0s, 60m00s], but was " + Durations.formatRounded(timeout));
       }
       if (!violations.isEmpty()) {
         throw invalid(String.join("; ", violations));
@@ -220,7 +220,8 @@ public final class ClusterCommand implements Runnable {
     @Override
     public Integer call() {
       if (timeout.isNegative() || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
-        throw invalid("Expected --timeout in [0ms, 10m00s], but was " + Durations.format(timeout));
+        throw invalid(
+            "Expected --timeout in [0ms, 10m00s], but was " + Durations.formatRounded(timeout));
       }
       final List<ProcessStatus> stopped = cluster().down(timeout);
       root()

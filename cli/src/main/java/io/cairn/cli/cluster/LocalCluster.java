@@ -1,13 +1,13 @@
 package io.cairn.cli.cluster;
 
 import io.cairn.cli.CliException;
-import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.Pause;
 import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.Topology;
 import io.cairn.scheduler.Clock;
+import io.cairn.units.Durations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -162,7 +162,7 @@ public final class LocalCluster {
           "cluster: "
               + name
               + " did not stop within "
-              + Durations.format(timeout)
+              + Durations.formatRounded(timeout)
               + "; killing it");
       handle.destroyForcibly();
       state = "killed";
@@ -260,7 +260,7 @@ public final class LocalCluster {
           throw new CliException(
               ExitCode.UNAVAILABLE,
               "Expected a leader for every partition within "
-                  + Durations.format(timeout)
+                  + Durations.formatRounded(timeout)
                   + ", but "
                   + last.replace("cluster: ", "")
                   + (lastError.isEmpty() ? "" : " (last error: " + lastError + ")")

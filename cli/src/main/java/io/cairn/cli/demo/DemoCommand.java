@@ -4,7 +4,6 @@ import io.cairn.cli.CairnMain;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.CliException;
 import io.cairn.cli.ClientCommand;
-import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.admin.BackupCommand;
 import io.cairn.cli.admin.BackupProgress;
@@ -23,6 +22,7 @@ import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.ErrorCode;
 import io.cairn.client.RetryPolicy;
+import io.cairn.units.Durations;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -129,7 +129,7 @@ public final class DemoCommand implements Callable<Integer> {
         || duration.compareTo(Duration.ofHours(1)) > 0) {
       throw new ParameterException(
           spec.commandLine(),
-          "Expected --duration in [3.0s, 60m00s], but was " + Durations.format(duration));
+          "Expected --duration in [3.0s, 60m00s], but was " + Durations.formatRounded(duration));
     }
     final List<String> violations = settings.violations();
     if (!violations.isEmpty()) {

@@ -1,6 +1,5 @@
 package io.cairn.cli.demo;
 
-import io.cairn.cli.Durations;
 import io.cairn.cli.Formats;
 import io.cairn.cli.admin.BackupCommand;
 import io.cairn.cli.load.LoadCommand;
@@ -12,6 +11,7 @@ import io.cairn.client.BackupState;
 import io.cairn.client.PartitionBackupInfo;
 import io.cairn.restore.RestoreResult;
 import io.cairn.restore.VerifyReport;
+import io.cairn.units.Durations;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -93,7 +93,10 @@ final class DemoSummary {
     out.println();
     final Table table = Table.of("step", "time", "outcome");
     for (final DemoCommand.Step step : steps) {
-      table.row(step.name(), Durations.format(Duration.ofMillis(step.elapsedMs())), step.outcome());
+      table.row(
+          step.name(),
+          Durations.formatRounded(Duration.ofMillis(step.elapsedMs())),
+          step.outcome());
     }
     table.print(out);
     if (transfers != null && funding != null && conservation != null) {
@@ -108,7 +111,7 @@ final class DemoSummary {
               + " taken under load: "
               + backup.state()
               + " after "
-              + Durations.format(Duration.ofMillis(backupMs))
+              + Durations.formatRounded(Duration.ofMillis(backupMs))
               + (backupDuringLoad ? " (the load was still running)" : ""));
       BackupCommand.printStatus(backup, out);
     }
@@ -129,7 +132,7 @@ final class DemoSummary {
               + " brokers ("
               + Formats.bytes(bytes)
               + " written) in "
-              + Durations.format(Duration.ofMillis(restoreMs))
+              + Durations.formatRounded(Duration.ofMillis(restoreMs))
               + ", in "
               + restoredDir);
     }

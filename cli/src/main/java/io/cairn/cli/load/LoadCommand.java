@@ -1,12 +1,12 @@
 package io.cairn.cli.load;
 
 import io.cairn.cli.ClientCommand;
-import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.output.Printer;
 import io.cairn.cli.output.Table;
 import io.cairn.client.CairnClient;
 import io.cairn.client.RetryPolicy;
+import io.cairn.units.Durations;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -153,7 +153,7 @@ public final class LoadCommand extends ClientCommand {
               + " accounts, "
               + report.settings().ratePerSecond()
               + " transfers/s for "
-              + Durations.format(report.settings().duration())
+              + Durations.formatRounded(report.settings().duration())
               + ", seed "
               + report.settings().seed());
     }
@@ -174,7 +174,7 @@ public final class LoadCommand extends ClientCommand {
             t.retried(),
             t.retries(),
             String.format(Locale.ROOT, "%.1f", t.throughputPerSecond()),
-            Durations.format(Duration.ofMillis(t.elapsedMs())))
+            Durations.formatRounded(Duration.ofMillis(t.elapsedMs())))
         .print(out);
     out.println();
     final LoadResults.Latency s = t.serviceLatency();
@@ -202,7 +202,7 @@ public final class LoadCommand extends ClientCommand {
                   + " this process)",
               t.generatorCpuMsPerAcknowledged(),
               t.generatorCpuMs(),
-              Durations.format(Duration.ofMillis(t.elapsedMs()))));
+              Durations.formatRounded(Duration.ofMillis(t.elapsedMs()))));
     }
     final LoadResults.Conservation c = report.conservation();
     out.println(

@@ -1,7 +1,6 @@
 package io.cairn.cli.load;
 
 import io.cairn.cli.CliException;
-import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.Pause;
 import io.cairn.client.Account;
@@ -9,6 +8,7 @@ import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.ErrorCode;
 import io.cairn.scheduler.Clock;
+import io.cairn.units.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,7 +162,7 @@ public final class LoadGenerator {
             + " accounts with "
             + total
             + " in total ("
-            + Durations.format(Duration.ofMillis(elapsedMs))
+            + Durations.formatRounded(Duration.ofMillis(elapsedMs))
             + ")");
     return new LoadResults.Funding(n, total, retries.get(), elapsedMs);
   }
@@ -192,7 +192,7 @@ public final class LoadGenerator {
         "load: "
             + settings.ratePerSecond()
             + " transfers/s for "
-            + Durations.format(settings.duration())
+            + Durations.formatRounded(settings.duration())
             + ", at most "
             + settings.maxInFlight()
             + " in flight, seed "
@@ -567,7 +567,7 @@ public final class LoadGenerator {
         throw new CliException(
             ExitCode.UNAVAILABLE,
             "Expected every call in flight to be answered within "
-                + Durations.format(DRAIN_TIMEOUT)
+                + Durations.formatRounded(DRAIN_TIMEOUT)
                 + ", but "
                 + (settings.maxInFlight() - slots.availablePermits())
                 + " were not");

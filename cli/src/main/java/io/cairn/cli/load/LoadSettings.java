@@ -1,7 +1,7 @@
 package io.cairn.cli.load;
 
-import io.cairn.cli.Durations;
 import io.cairn.client.RetryPolicy;
+import io.cairn.units.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,11 +104,11 @@ public record LoadSettings(
           "Expected "
               + name
               + " in ["
-              + Durations.format(min)
+              + Durations.formatRounded(min)
               + ", "
-              + Durations.format(max)
+              + Durations.formatRounded(max)
               + "], but was "
-              + Durations.format(value));
+              + Durations.formatRounded(value));
     }
   }
 }

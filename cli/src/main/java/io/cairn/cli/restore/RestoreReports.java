@@ -3,7 +3,6 @@ package io.cairn.cli.restore;
 import io.cairn.backup.restore.DigestCheck;
 import io.cairn.backup.restore.FamilyState;
 import io.cairn.backupapi.FileProblem;
-import io.cairn.cli.Durations;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.Formats;
 import io.cairn.cli.output.Table;
@@ -12,6 +11,7 @@ import io.cairn.restore.PartitionVerification;
 import io.cairn.restore.RestoreResult;
 import io.cairn.restore.SkippedPartition;
 import io.cairn.restore.VerifyReport;
+import io.cairn.units.Durations;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,7 +100,7 @@ public final class RestoreReports {
             + " partitions, "
             + Formats.bytes(bytes)
             + " in "
-            + Durations.format(took)
+            + Durations.formatRounded(took)
             + ".");
     out.println();
     final Table table =

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.cairn.cli.Durations;
 import io.cairn.cli.Formats;
 import io.cairn.cli.admin.BackupCommand;
 import io.cairn.cli.admin.BackupProgress;
@@ -16,6 +15,7 @@ import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
 import io.cairn.client.PartitionBackupInfo;
 import io.cairn.client.Topology;
+import io.cairn.units.Durations;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -259,17 +259,17 @@ class OutputFormattingTest {
 
   @Test
   void shouldParseAndFormatDurationsAndSizes() {
-    assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
-    assertThat(Durations.parse(" 20s")).isEqualTo(Duration.ofSeconds(20));
-    assertThat(Durations.parse("5m")).isEqualTo(Duration.ofMinutes(5));
-    assertThat(Durations.parse("2h")).isEqualTo(Duration.ofHours(2));
-    assertThat(Durations.parse("PT1.5S")).isEqualTo(Duration.ofMillis(1500));
-    assertThat(Durations.parse("0")).isEqualTo(Duration.ZERO);
-    assertThatThrownBy(() -> Durations.parse("-1s"))
+    assertThat(Durations.parseOrThrow("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(Durations.parseOrThrow(" 20s")).isEqualTo(Duration.ofSeconds(20));
+    assertThat(Durations.parseOrThrow("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Durations.parseOrThrow("2h")).isEqualTo(Duration.ofHours(2));
+    assertThat(Durations.parseOrThrow("PT1.5S")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(Durations.parseOrThrow("0")).isEqualTo(Duration.ZERO);
+    assertThatThrownBy(() -> Durations.parseOrThrow("-1s"))
         .hasMessage("Expected a duration like 500ms, 20s, 5m, 2h or PT20S, but was '-1s'");
-    assertThat(Durations.format(Duration.ofMillis(850))).isEqualTo("850ms");
-    assertThat(Durations.format(Duration.ofMillis(12_340))).isEqualTo("12.3s");
-    assertThat(Durations.format(Duration.ofSeconds(125))).isEqualTo("2m05s");
+    assertThat(Durations.formatRounded(Duration.ofMillis(850))).isEqualTo("850ms");
+    assertThat(Durations.formatRounded(Duration.ofMillis(12_340))).isEqualTo("12.3s");
+    assertThat(Durations.formatRounded(Duration.ofSeconds(125))).isEqualTo("2m05s");
     assertThat(Formats.bytes(512)).isEqualTo("512 B");
     assertThat(Formats.bytes(1536)).isEqualTo("1.5 KiB");
     assertThat(Formats.bytes(5L * 1024 * 1024 * 1024)).isEqualTo("5.0 GiB");

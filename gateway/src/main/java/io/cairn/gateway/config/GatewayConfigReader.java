@@ -3,12 +3,12 @@ package io.cairn.gateway.config;
 import static io.cairn.gateway.config.GatewayConfigKeys.*;
 
 import io.cairn.config.ConfigException;
-import io.cairn.config.ConfigFormat;
 import io.cairn.config.ConfigKey;
 import io.cairn.config.ConfigValues;
 import io.cairn.config.RawConfig;
 import io.cairn.gateway.GatewayConfig;
 import io.cairn.transport.MemberAddress;
+import io.cairn.units.Durations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -178,9 +178,9 @@ public final class GatewayConfigReader {
                 + " to be at most "
                 + RETRY_BACKOFF_MAX.path()
                 + " ("
-                + ConfigFormat.duration(max)
+                + Durations.formatExact(max)
                 + "), but was "
-                + ConfigFormat.duration(min));
+                + Durations.formatExact(min));
       }
     }
   }
