@@ -2,7 +2,7 @@ package io.cairn.backups3;
 
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.client.S3Calls;
-import io.cairn.backups3.client.S3Errors;
+import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -114,7 +114,7 @@ final class FileTasks {
         results.add(future.join());
         continue;
       }
-      Throwable error = S3Errors.unwrap(future.handle((value, e) -> e).join());
+      Throwable error = Futures.unwrap(future.handle((value, e) -> e).join());
       if (!(error instanceof CancellationException) && first == null) {
         first = error;
       }

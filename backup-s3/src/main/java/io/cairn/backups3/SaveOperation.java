@@ -20,6 +20,7 @@ import io.cairn.backups3.client.S3Errors;
 import io.cairn.backups3.client.S3RequestException;
 import io.cairn.backups3.manifest.ManifestObjects;
 import io.cairn.backups3.manifest.Transition;
+import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -298,7 +299,7 @@ final class SaveOperation {
 
   private void confirm(Stored file, String key, HeadObjectResponse head, Throwable error) {
     if (error != null && !S3Errors.isNotFound(error)) {
-      Throwable cause = S3Errors.unwrap(error);
+      Throwable cause = Futures.unwrap(error);
       throw cause instanceof RuntimeException r
           ? r
           : new BackupStoreException(

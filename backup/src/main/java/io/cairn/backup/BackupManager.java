@@ -17,6 +17,7 @@ import io.cairn.journal.Journal;
 import io.cairn.logstreams.LogStreamWriter;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.Futures;
 import io.cairn.scheduler.LoggingContext;
 import io.cairn.snapshot.SnapshotStore;
 import java.time.Duration;
@@ -213,7 +214,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
                     "Partition {}: could not check the store for IN_PROGRESS backups of an earlier"
                         + " leader; they may stay IN_PROGRESS until the next leader change",
                     partitionId,
-                    BackupUploader.unwrap(error));
+                    Futures.unwrap(error));
               }
               runOnActor(() -> sweepEnded(completed == null ? List.of() : completed), () -> {});
             });

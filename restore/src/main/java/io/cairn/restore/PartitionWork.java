@@ -1,6 +1,7 @@
 package io.cairn.restore;
 
 import io.cairn.restore.catalog.StoreCalls;
+import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ final class PartitionWork {
           "Interrupted while restoring partitions " + partitions,
           e);
     } catch (final java.util.concurrent.ExecutionException e) {
-      throw StoreCalls.translate(StoreCalls.unwrap(e), "running a partition", OptionalInt.empty());
+      throw StoreCalls.translate(Futures.unwrap(e), "running a partition", OptionalInt.empty());
     }
     synchronized (results) {
       if (!failures.isEmpty()) {

@@ -3,6 +3,7 @@ package io.cairn.backups3.client;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.S3BackupStoreMetrics;
 import io.cairn.backups3.S3BackupStoreMetrics.RequestResult;
+import io.cairn.scheduler.Futures;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -105,7 +106,7 @@ public final class S3Calls {
       throw new BackupStoreException(
           "Expected " + what + " to finish, but the thread was " + "interrupted", e);
     } catch (ExecutionException e) {
-      Throwable cause = S3Errors.unwrap(e);
+      Throwable cause = Futures.unwrap(e);
       if (cause instanceof RuntimeException r) {
         throw r;
       }
@@ -145,7 +146,7 @@ public final class S3Calls {
             result.complete(value);
             return;
           }
-          Throwable cause = S3Errors.unwrap(error);
+          Throwable cause = Futures.unwrap(error);
           if (S3Errors.isNotFound(cause)) {
             metrics.request(operation, RequestResult.NOT_FOUND, elapsed);
           } else if (S3Errors.isPreconditionFailed(cause)) {

@@ -1,10 +1,9 @@
 package io.cairn.backups3.client;
 
+import io.cairn.scheduler.Futures;
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -34,19 +33,9 @@ public final class S3Errors {
 
   private S3Errors() {}
 
-  /** Strips {@link CompletionException} and {@link ExecutionException} wrappers. */
-  public static Throwable unwrap(Throwable error) {
-    Throwable t = error;
-    while ((t instanceof CompletionException || t instanceof ExecutionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
-  }
-
   /** The HTTP status of a service error, or -1 when the server gave no answer. */
   public static int status(Throwable error) {
-    Throwable t = unwrap(error);
+    Throwable t = Futures.unwrap(error);
     if (t instanceof S3RequestException e) {
       return e.statusCode();
     }
@@ -55,7 +44,7 @@ public final class S3Errors {
 
   /** The S3 error code ("NoSuchKey", "SlowDown"), or "" when there is none. */
   public static String code(Throwable error) {
-    Throwable t = unwrap(error);
+    Throwable t = Futures.unwrap(error);
     if (t instanceof S3RequestException e) {
       return e.errorCode();
     }
@@ -84,7 +73,7 @@ public final class S3Errors {
   }
 
   public static boolean isTransient(Throwable error) {
-    Throwable t = unwrap(error);
+    Throwable t = Futures.unwrap(error);
     if (t instanceof S3RequestException e) {
       return e.isTransient();
     }
@@ -110,12 +99,12 @@ public final class S3Errors {
   }
 
   public static boolean isCancellation(Throwable error) {
-    return unwrap(error) instanceof CancellationException;
+    return Futures.unwrap(error) instanceof CancellationException;
   }
 
   /** "503 SlowDown: Please reduce your request rate", or the client-side failure. */
   public static String describe(Throwable error) {
-    Throwable t = unwrap(error);
+    Throwable t = Futures.unwrap(error);
     if (t instanceof AwsServiceException e) {
       String code = code(e);
       String message =

@@ -1,6 +1,7 @@
 package io.cairn.backups3.client;
 
 import io.cairn.backupapi.BackupStoreException;
+import io.cairn.scheduler.Futures;
 
 /**
  * An S3 call that failed for good: a final error, or a transient one that outlasted every attempt.
@@ -24,7 +25,7 @@ public final class S3RequestException extends BackupStoreException {
             + " to succeed, but "
             + S3Errors.describe(cause)
             + (attempts > 1 ? " (after " + attempts + " attempts)" : ""),
-        S3Errors.unwrap(cause));
+        Futures.unwrap(cause));
     this.operation = operation;
     this.target = target;
     this.statusCode = S3Errors.status(cause);

@@ -5,8 +5,8 @@ import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
-import io.cairn.backups3.client.S3Errors;
 import io.cairn.backups3.client.S3RequestException;
+import io.cairn.scheduler.Futures;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -104,7 +104,7 @@ public final class ManifestObjects {
         .handle(
             (bytes, error) -> {
               if (error != null) {
-                Throwable cause = S3Errors.unwrap(error);
+                Throwable cause = Futures.unwrap(error);
                 if (cause instanceof S3RequestException e && e.isNotFound()) {
                   return Optional.empty();
                 }

@@ -12,11 +12,10 @@ import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.CheckpointPattern;
+import io.cairn.scheduler.Futures;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -102,7 +101,7 @@ public final class BackupUploader {
                     partitionId,
                     id,
                     reason,
-                    unwrap(error));
+                    Futures.unwrap(error));
               }
             });
   }
@@ -143,19 +142,9 @@ public final class BackupUploader {
     return store.save(backup, previous).thenApply(result -> BackupOutcome.completed(id, result));
   }
 
-  /** The cause behind completion wrappers. */
-  public static Throwable unwrap(final Throwable error) {
-    Throwable cause = error;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   /** A failure reason: the message, or the exception itself when it has none. */
   public static String describe(final Throwable error) {
-    final Throwable cause = unwrap(error);
+    final Throwable cause = Futures.unwrap(error);
     final String message = cause.getMessage();
     return message == null || message.isBlank() ? cause.toString() : message;
   }

@@ -19,14 +19,13 @@ import io.cairn.protocol.api.BackupRequest;
 import io.cairn.protocol.api.BackupState;
 import io.cairn.protocol.api.BackupStatusEntry;
 import io.cairn.protocol.api.ResponseStatus;
+import io.cairn.scheduler.Futures;
 import io.cairn.transport.MessagingService;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * {@code cairn-backup}: backup queries answered from the backup store every partition leader of
@@ -130,7 +129,7 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
     return listing.handle(
         (result, error) -> {
           if (error != null) {
-            final Throwable cause = unwrap(error);
+            final Throwable cause = Futures.unwrap(error);
             return cause instanceof IllegalArgumentException
                 ? ApiResponse.failure(ResponseStatus.INVALID, cause.getMessage())
                 : storeFailed(error);
@@ -169,7 +168,7 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
               if (error == null) {
                 return response;
               }
-              if (unwrap(error) instanceof BackupInProgressException inProgress) {
+              if (Futures.unwrap(error) instanceof BackupInProgressException inProgress) {
                 return ApiResponse.failure(ResponseStatus.CONFLICT, inProgress.getMessage());
               }
               return storeFailed(error);
@@ -220,17 +219,8 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
             + ". Check the store's logs and settings (backup.*)");
   }
 
-  private static Throwable unwrap(final Throwable error) {
-    Throwable cause = error;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   private static String cause(final Throwable error) {
-    final Throwable cause = unwrap(error);
+    final Throwable cause = Futures.unwrap(error);
     return cause.getClass().getSimpleName()
         + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
   }

@@ -8,6 +8,7 @@ import io.cairn.raft.RaftRoleListener;
 import io.cairn.raft.RaftServer;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.Futures;
 import io.cairn.scheduler.LoggingContext;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotStore;
@@ -20,8 +21,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -341,7 +340,7 @@ final class PartitionActor extends Actor {
     if (closing) {
       return;
     }
-    final Throwable cause = unwrap(error);
+    final Throwable cause = Futures.unwrap(error);
     if (pendingFailure != null) {
       fail(pendingFailure);
       return;
@@ -601,14 +600,5 @@ final class PartitionActor extends Actor {
         .latestSnapshot()
         .map(snapshot -> "snapshot " + snapshot.id())
         .orElse("an empty state");
-  }
-
-  private static Throwable unwrap(final Throwable error) {
-    Throwable cause = error;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 }

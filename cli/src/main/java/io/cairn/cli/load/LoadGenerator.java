@@ -8,6 +8,7 @@ import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.ErrorCode;
 import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.Futures;
 import io.cairn.units.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +20,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -323,7 +323,7 @@ public final class LoadGenerator {
     if (error == null) {
       return true;
     }
-    final Throwable cause = unwrap(error);
+    final Throwable cause = Futures.unwrap(error);
     if (cause instanceof CairnClientException e && e.code() == ErrorCode.ALREADY_EXISTS) {
       return true; // created by an earlier attempt whose answer was lost
     }
@@ -332,7 +332,7 @@ public final class LoadGenerator {
 
   /** After a failed deposit: applied after all (balance = deposit), or send it again. */
   private CompletableFuture<Boolean> depositFailed(final int index, final Throwable error) {
-    final Throwable cause = unwrap(error);
+    final Throwable cause = Futures.unwrap(error);
     if (!retryable(cause)) {
       return CompletableFuture.failedFuture(cause);
     }
@@ -409,7 +409,7 @@ public final class LoadGenerator {
         future.whenComplete(
             (ok, error) -> {
               if (error != null) {
-                failures.set(i, unwrap(error));
+                failures.set(i, Futures.unwrap(error));
               }
               slots.release();
             });
@@ -475,7 +475,7 @@ public final class LoadGenerator {
       final LongAdder rejected,
       final LongAdder failed,
       final Map<String, LongAdder> errors) {
-    final Throwable cause = unwrap(error);
+    final Throwable cause = Futures.unwrap(error);
     final String code =
         cause instanceof CairnClientException e
             ? e.code().name()
@@ -577,15 +577,6 @@ public final class LoadGenerator {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCode.FAILED, "Interrupted", e);
     }
-  }
-
-  private static Throwable unwrap(final Throwable error) {
-    Throwable cause = error;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 
   private static String describe(final Throwable failure) {

@@ -25,6 +25,7 @@ import io.cairn.protocol.api.BackupCodec;
 import io.cairn.protocol.api.BackupEntries;
 import io.cairn.protocol.api.BackupRequest;
 import io.cairn.protocol.api.BackupStatusEntry;
+import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -114,7 +115,7 @@ public final class BackupAdmin {
             "partition "
                 + outcome.partitionId()
                 + ": "
-                + Failures.unwrap(outcome.error()).getMessage());
+                + Futures.unwrap(outcome.error()).getMessage());
         continue;
       }
       final Record record = outcome.routed().body();

@@ -8,6 +8,7 @@ import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ExportingCodec;
 import io.cairn.protocol.api.ExportingOperation;
+import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +72,7 @@ public final class ExportingAdmin {
                           "broker "
                               + nodeId
                               + ": "
-                              + Failures.unwrap(answer.handle((v, e) -> e).join()).getMessage());
+                              + Futures.unwrap(answer.handle((v, e) -> e).join()).getMessage());
                     } else if (answer.join() != expectPaused) {
                       failed.add("broker " + nodeId + " reports paused=" + answer.join());
                     } else {

@@ -4,8 +4,8 @@ import io.cairn.gateway.GatewayErrorCode;
 import io.cairn.gateway.GatewayException;
 import io.cairn.gateway.GatewayMetrics;
 import io.cairn.gateway.routing.Deadline;
-import io.cairn.gateway.routing.Failures;
 import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.Futures;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -65,7 +65,7 @@ final class GrpcCalls {
     }
     future.whenComplete(
         (value, error) -> {
-          Throwable failure = error == null ? null : Failures.unwrap(error);
+          Throwable failure = error == null ? null : Futures.unwrap(error);
           R response = null;
           if (failure == null) {
             try {

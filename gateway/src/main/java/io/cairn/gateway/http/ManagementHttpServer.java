@@ -13,10 +13,10 @@ import io.cairn.gateway.admin.ExportingAdmin;
 import io.cairn.gateway.admin.PartitionCheckpointResult;
 import io.cairn.gateway.admin.TakeBackupResult;
 import io.cairn.gateway.routing.Deadline;
-import io.cairn.gateway.routing.Failures;
 import io.cairn.gateway.topology.ClusterTopology;
 import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.Futures;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -388,7 +388,7 @@ public final class ManagementHttpServer implements AutoCloseable {
           GatewayErrorCode.DEADLINE_EXCEEDED,
           "Expected an answer within " + requestTimeout.toMillis() + " ms, but none came");
     } catch (final ExecutionException | RuntimeException e) {
-      final Throwable cause = Failures.unwrap(e);
+      final Throwable cause = Futures.unwrap(e);
       if (cause instanceof GatewayException gateway) {
         throw Problem.of(gateway.code(), gateway.getMessage());
       }

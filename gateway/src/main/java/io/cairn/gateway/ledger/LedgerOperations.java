@@ -6,7 +6,6 @@ import io.cairn.gateway.GatewayMetrics;
 import io.cairn.gateway.routing.BrokerRequester;
 import io.cairn.gateway.routing.CommandCall;
 import io.cairn.gateway.routing.Deadline;
-import io.cairn.gateway.routing.Failures;
 import io.cairn.gateway.routing.PartitionCall;
 import io.cairn.gateway.routing.Rejections;
 import io.cairn.gateway.routing.Routed;
@@ -30,6 +29,7 @@ import io.cairn.protocol.api.AccountQuery;
 import io.cairn.protocol.api.AccountQueryCodec;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.ApiResponse;
+import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -180,7 +180,7 @@ public final class LedgerOperations {
   }
 
   private static GatewayException targetUnknown(final String toAccountId, final Throwable error) {
-    final Throwable cause = Failures.unwrap(error);
+    final Throwable cause = Futures.unwrap(error);
     final GatewayErrorCode code =
         cause instanceof GatewayException gateway ? gateway.code() : GatewayErrorCode.INTERNAL;
     return new GatewayException(

@@ -8,6 +8,7 @@ import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.protocol.ProtocolException;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ResponseStatus;
+import io.cairn.scheduler.Futures;
 import io.cairn.transport.MessagingException;
 import io.cairn.transport.MessagingService;
 import java.time.Duration;
@@ -112,7 +113,7 @@ public final class BrokerRequester {
         .handleAsync(
             (bytes, error) -> {
               if (error != null) {
-                final Throwable cause = Failures.unwrap(error);
+                final Throwable cause = Futures.unwrap(error);
                 throw cause instanceof MessagingException.Timeout
                     ? deadlineExceeded(context, deadline, cause.getMessage())
                     : GatewayException.unavailable(
@@ -168,7 +169,7 @@ public final class BrokerRequester {
               if (error == null) {
                 return CompletableFuture.completedFuture(new Routed<>(0, nodeId, answer));
               }
-              final Throwable cause = Failures.unwrap(error);
+              final Throwable cause = Futures.unwrap(error);
               if (cause instanceof GatewayException gateway
                   && gateway.code() == GatewayErrorCode.UNAVAILABLE) {
                 errors.add(gateway.getMessage());
@@ -222,7 +223,7 @@ public final class BrokerRequester {
             executor)
         .exceptionally(
             error -> {
-              final Throwable cause = Failures.unwrap(error);
+              final Throwable cause = Futures.unwrap(error);
               if (cause instanceof RejectedExecutionException) {
                 // The executor refused to handle the broker's answer: the gateway is overloaded
                 // or closing. The request was delivered, so a command may have been applied.
@@ -245,7 +246,7 @@ public final class BrokerRequester {
   private <T> void onAnswer(
       final Attempts<T> attempts, final int nodeId, final byte[] bytes, final Throwable error) {
     if (error != null) {
-      final Throwable cause = Failures.unwrap(error);
+      final Throwable cause = Futures.unwrap(error);
       if (Failures.notDelivered(cause)) {
         retryLater(attempts, cause.getMessage(), true);
       } else if (attempts.call.idempotent()) {

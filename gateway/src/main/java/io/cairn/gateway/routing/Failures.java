@@ -4,22 +4,10 @@ import io.cairn.gateway.GatewayErrorCode;
 import io.cairn.gateway.GatewayException;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.transport.MessagingException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /** How broker and transport failures become {@link GatewayException}s. */
 public final class Failures {
   private Failures() {}
-
-  /** Unwraps {@link CompletionException} and {@link ExecutionException}. */
-  public static Throwable unwrap(final Throwable error) {
-    Throwable cause = error;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
 
   /**
    * Whether the transport certainly did not deliver the request: refused locally, no connection

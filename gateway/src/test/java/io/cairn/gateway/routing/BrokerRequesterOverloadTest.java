@@ -19,6 +19,7 @@ import io.cairn.protocol.api.ReplicaHealth;
 import io.cairn.protocol.api.ReplicaRole;
 import io.cairn.protocol.api.TopologyCodec;
 import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.Futures;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -104,7 +105,7 @@ final class BrokerRequesterOverloadTest {
             Deadline.after(Clock.system(), Duration.ofSeconds(30)));
 
     // then the broker got the command once, and the status says whether resending is safe
-    final Throwable failure = call.handle((ok, error) -> Failures.unwrap(error)).join();
+    final Throwable failure = call.handle((ok, error) -> Futures.unwrap(error)).join();
     assertThat(failure).isInstanceOf(GatewayException.class).hasMessage(message);
     assertThat(((GatewayException) failure).code()).isEqualTo(code);
     assertThat(messaging.commands.get()).isEqualTo(1);

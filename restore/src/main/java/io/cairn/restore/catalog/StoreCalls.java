@@ -4,11 +4,11 @@ import io.cairn.backupapi.BackupCorruptedException;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.restore.RestoreException;
 import io.cairn.restore.RestoreException.Kind;
+import io.cairn.scheduler.Futures;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -51,18 +51,8 @@ public final class StoreCalls {
               + " backup store's health, or raise the timeout.",
           e);
     } catch (final ExecutionException e) {
-      throw translate(unwrap(e), what, partitionId);
+      throw translate(Futures.unwrap(e), what, partitionId);
     }
-  }
-
-  /** The failure behind completion wrappers. */
-  public static Throwable unwrap(final Throwable error) {
-    Throwable cause = error;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 
   /** A store failure as a restore failure of the right kind, keeping the store's message. */
