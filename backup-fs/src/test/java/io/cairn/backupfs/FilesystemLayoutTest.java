@@ -105,7 +105,7 @@ class FilesystemLayoutTest {
   void shouldListFromManifestsWithoutReadingContents() throws Exception {
     await(store.save(backup(new BackupIdentifier(0, 1, 1), 1)));
     await(store.save(backup(new BackupIdentifier(0, 1, 2), 2)));
-    io.cairn.backupfs.layout.DurableFiles.deleteRecursively(layout.contentsRoot());
+    io.cairn.files.DurableFiles.deleteRecursively(layout.contentsRoot());
 
     var page = await(store.list(BackupIdentifierWildcard.all(), PageRequest.first()));
 

@@ -2,12 +2,12 @@ package io.cairn.restore;
 
 import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupStore;
+import io.cairn.files.DurableFiles;
 import io.cairn.restore.RestoreException.Kind;
 import io.cairn.restore.catalog.BackupCatalog;
 import io.cairn.restore.catalog.StoreCalls;
 import io.cairn.restore.install.PartitionInstaller;
 import io.cairn.restore.layout.DataDirectoryLayout;
-import io.cairn.restore.layout.DurableFiles;
 import io.cairn.restore.progress.ProgressTracker;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -154,7 +154,7 @@ final class BackupFixture {
                     .filter(Files::isDirectory)
                     .toList()) {
               if (!inUse(dir)) {
-                io.cairn.restore.layout.DurableFiles.deleteRecursively(dir);
+                io.cairn.files.DurableFiles.deleteRecursively(dir);
               }
             }
           }

@@ -3,6 +3,7 @@ package io.cairn.backupfs.layout;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
+import io.cairn.files.DurableFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -1,7 +1,7 @@
 package io.cairn.restore.install;
 
 import io.cairn.backupapi.BackupFile;
-import io.cairn.restore.layout.DurableFiles;
+import io.cairn.files.DurableFiles;
 import io.cairn.scheduler.Clock;
 import io.cairn.snapshot.CorruptedSnapshotException;
 import io.cairn.snapshot.PersistedSnapshot;

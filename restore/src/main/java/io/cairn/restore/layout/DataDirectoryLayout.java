@@ -2,6 +2,7 @@ package io.cairn.restore.layout;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cairn.files.DurableFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -1,5 +1,6 @@
 package io.cairn.snapshot.store;
 
+import io.cairn.files.DurableFiles;
 import io.cairn.snapshot.CorruptedSnapshotException;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotChunk;

@@ -1,5 +1,6 @@
 package io.cairn.snapshot.store;
 
+import io.cairn.files.DurableFiles;
 import io.cairn.scheduler.Clock;
 import io.cairn.snapshot.CompactionHold;
 import io.cairn.snapshot.CorruptedSnapshotException;

@@ -1,5 +1,6 @@
 package io.cairn.snapshot.store;
 
+import io.cairn.files.DurableFiles;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotException;
 import io.cairn.snapshot.SnapshotId;
@@ -112,7 +113,7 @@ final class FileTransientSnapshot implements TransientSnapshot {
       store.phase(SnapshotPhase.METADATA_WRITTEN, id());
       final TreeMap<String, ChecksumFile.Entry> entries = new TreeMap<>();
       for (Path path : DurableFiles.list(directory)) {
-        entries.put(path.getFileName().toString(), DurableFiles.checksum(path).toEntry());
+        entries.put(path.getFileName().toString(), FileChecksums.checksum(path).toEntry());
         DurableFiles.fsync(path);
       }
       final ChecksumFile checksums = new ChecksumFile(entries);

@@ -1,5 +1,6 @@
 package io.cairn.snapshot.store;
 
+import io.cairn.files.DurableFiles;
 import io.cairn.snapshot.CorruptedSnapshotException;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotFile;
@@ -210,9 +211,9 @@ final class SnapshotReader {
    */
   static void verifyContents(PersistedSnapshot snapshot) throws IOException {
     for (SnapshotFile file : snapshot.files()) {
-      final DurableFiles.Checksum actual;
+      final FileChecksums.Checksum actual;
       try {
-        actual = DurableFiles.checksum(file.path());
+        actual = FileChecksums.checksum(file.path());
       } catch (java.nio.file.NoSuchFileException e) {
         throw new CorruptedSnapshotException(
             snapshot.id().toString(), file.name(), describe(file), "no such file");
@@ -222,7 +223,7 @@ final class SnapshotReader {
   }
 
   /** Compares what was read or copied with what the snapshot records. */
-  static void check(PersistedSnapshot snapshot, SnapshotFile file, DurableFiles.Checksum actual) {
+  static void check(PersistedSnapshot snapshot, SnapshotFile file, FileChecksums.Checksum actual) {
     if (actual.sizeBytes() != file.sizeBytes() || actual.crc32c() != file.crc32c()) {
       throw new CorruptedSnapshotException(
           snapshot.id().toString(),

@@ -1,5 +1,6 @@
 package io.cairn.snapshot.store;
 
+import io.cairn.files.DurableFiles;
 import io.cairn.snapshot.CorruptedSnapshotException;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotException;
@@ -69,12 +70,12 @@ final class SnapshotRecovery {
     Files.createDirectory(target);
     for (SnapshotFile file : snapshot.files()) {
       final boolean state = !SnapshotLayout.isReservedFileName(file.name());
-      final DurableFiles.Checksum actual;
+      final FileChecksums.Checksum actual;
       try {
         actual =
             state
-                ? DurableFiles.copy(file.path(), target.resolve(file.name()))
-                : DurableFiles.checksum(file.path());
+                ? FileChecksums.copy(file.path(), target.resolve(file.name()))
+                : FileChecksums.checksum(file.path());
       } catch (NoSuchFileException e) {
         throw new CorruptedSnapshotException(
             snapshot.id().toString(), file.name(), SnapshotReader.describe(file), "no such file");

@@ -1,5 +1,6 @@
 package io.cairn.snapshot.store;
 
+import io.cairn.files.DurableFiles;
 import io.cairn.snapshot.CorruptedSnapshotException;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotException;
@@ -63,10 +64,10 @@ final class SnapshotRestorer {
     try {
       Files.createDirectory(directory);
       for (Map.Entry<String, ChecksumFile.Entry> listed : checksums.entries().entrySet()) {
-        final DurableFiles.Checksum actual;
+        final FileChecksums.Checksum actual;
         try {
           actual =
-              DurableFiles.copy(byName.get(listed.getKey()), directory.resolve(listed.getKey()));
+              FileChecksums.copy(byName.get(listed.getKey()), directory.resolve(listed.getKey()));
         } catch (NoSuchFileException e) {
           throw new CorruptedSnapshotException(
               source, listed.getKey(), listed.getValue().describe(), "no such file");

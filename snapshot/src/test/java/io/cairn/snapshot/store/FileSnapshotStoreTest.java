@@ -56,7 +56,7 @@ final class FileSnapshotStoreTest {
           .containsExactly(
               "000000.sst", "000001.sst", "000002.sst", "CURRENT", SnapshotLayout.METADATA_FILE);
       for (SnapshotFile file : snapshot.files()) {
-        assertThat(DurableFiles.checksum(file.path()).crc32c()).isEqualTo(file.crc32c());
+        assertThat(FileChecksums.checksum(file.path()).crc32c()).isEqualTo(file.crc32c());
       }
       assertThat(
               MetadataCodec.decode(

@@ -66,7 +66,7 @@ final class SnapshotRecoveryTest {
       final SnapshotFile victim = stateFile(newer, 1);
       final long expectedCrc = victim.crc32c();
       flipBit(victim.path(), victim.sizeBytes() / 2);
-      final long actualCrc = DurableFiles.checksum(victim.path()).crc32c();
+      final long actualCrc = FileChecksums.checksum(victim.path()).crc32c();
       final Path target = work.resolve("runtime");
 
       assertThat(store.copyForRecovery(target)).contains(older);

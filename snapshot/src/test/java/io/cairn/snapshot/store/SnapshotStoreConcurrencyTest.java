@@ -51,7 +51,7 @@ final class SnapshotStoreConcurrencyTest {
                   try (SnapshotReservation held = reservation.get()) {
                     final PersistedSnapshot snapshot = held.snapshot();
                     for (SnapshotFile file : snapshot.files()) {
-                      final DurableFiles.Checksum read = DurableFiles.checksum(file.path());
+                      final FileChecksums.Checksum read = FileChecksums.checksum(file.path());
                       assertThat(read.sizeBytes()).isEqualTo(file.sizeBytes());
                       assertThat(read.crc32c()).isEqualTo(file.crc32c());
                     }
