@@ -53,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LocalS3Servers.class)
 class S3FaultInjectionTest {
 
-  private static final long SEED = Long.getLong("cairn.test.seed", 4242L);
+  private static final long SEED = Long.getLong("cairn.seed", 4242L);
   private static final String BUCKET = "cairn-faults";
   private static final InstantSource CLOCK =
       InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * into a fresh database must give the same digest, and any one change must give a different digest
  * naming exactly the changed family.
  *
- * <p>Seeded: a failure names its seed; rerun one with {@code -Dcairn.db.seed=<seed>}.
+ * <p>Seeded: a failure names its seed; rerun one with {@code -Dcairn.seed=<seed>}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 final class StateDigestPropertyTest {
@@ -46,7 +46,7 @@ final class StateDigestPropertyTest {
   private int directories;
 
   static LongStream seeds() {
-    final String fixed = System.getProperty("cairn.db.seed");
+    final String fixed = System.getProperty("cairn.seed");
     if (fixed != null) {
       return LongStream.of(Long.decode(fixed));
     }
@@ -59,7 +59,7 @@ final class StateDigestPropertyTest {
     try {
       run(seed);
     } catch (AssertionError | RuntimeException e) {
-      throw new AssertionError("Failed with seed " + seed + " (-Dcairn.db.seed=" + seed + ")", e);
+      throw new AssertionError("Failed with seed " + seed + " (-Dcairn.seed=" + seed + ")", e);
     }
   }
 

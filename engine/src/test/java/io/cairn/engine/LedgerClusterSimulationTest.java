@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * once, with the checkpoint id of its debit on every {@code APPLY}; the accounts that never existed
  * still do not; and replaying each log gives the leader's digest.
  *
- * <p>Rerun seeds with {@code -Dcairn.engine.seed=<seed>[,<seed>...]}; {@code
- * -Dcairn.simulation.long=true} runs more seeds and steps (checking every 10 steps).
+ * <p>Rerun seeds with {@code -Dcairn.seed=<seed>[,<seed>...]}; {@code -Dcairn.simulation.long=true}
+ * runs more seeds and steps (checking every 10 steps).
  */
 class LedgerClusterSimulationTest {
 
@@ -44,7 +44,7 @@ class LedgerClusterSimulationTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.engine.seed");
+    final String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -58,7 +58,7 @@ class LedgerClusterSimulationTest {
       simulate(seed);
     } catch (final AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Simulation failed with seed " + seed + " (rerun: -Dcairn.engine.seed=" + seed + ")", e);
+          "Simulation failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 

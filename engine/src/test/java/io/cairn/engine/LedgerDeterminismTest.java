@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * cross-partition transfers, credits from other partitions — some to unknown accounts, so refused —
  * with duplicates, acknowledgements and refunds, checkpoints, a leader change), replaying the log
  * into a fresh state gives exactly the leader's state: the same digest, balances, pending, applied
- * and refused credits. Rerun one seed with {@code -Dcairn.engine.seed=<seed>}.
+ * and refused credits. Rerun one seed with {@code -Dcairn.seed=<seed>}.
  */
 class LedgerDeterminismTest {
 
@@ -36,7 +36,7 @@ class LedgerDeterminismTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.engine.seed");
+    final String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -50,12 +50,7 @@ class LedgerDeterminismTest {
       run(seed);
     } catch (final AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Determinism check failed with seed "
-              + seed
-              + " (rerun: -Dcairn.engine.seed="
-              + seed
-              + ")",
-          e);
+          "Determinism check failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 

@@ -48,7 +48,7 @@ class LedgerLeaderChangeTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.engine.seed");
+    final String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -64,12 +64,7 @@ class LedgerLeaderChangeTest {
       run(seed);
     } catch (final AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Leader change test failed with seed "
-              + seed
-              + " (rerun: -Dcairn.engine.seed="
-              + seed
-              + ")",
-          e);
+          "Leader change test failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 

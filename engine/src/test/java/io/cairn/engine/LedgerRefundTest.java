@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and replays — and once nothing is pending, Σ balances = Σ deposits. Without the refund the
  * invariant checks fail. Several partitions on real RocksDB states ({@link InMemoryLedgerCluster}).
  *
- * <p>Rerun seeds with {@code -Dcairn.engine.seed=<seed>[,<seed>...]}.
+ * <p>Rerun seeds with {@code -Dcairn.seed=<seed>[,<seed>...]}.
  */
 class LedgerRefundTest {
 
@@ -188,7 +188,7 @@ class LedgerRefundTest {
   }
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.engine.seed");
+    final String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -202,12 +202,7 @@ class LedgerRefundTest {
       refundUnderFaults(seed);
     } catch (final AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Refund simulation failed with seed "
-              + seed
-              + " (rerun: -Dcairn.engine.seed="
-              + seed
-              + ")",
-          e);
+          "Refund simulation failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 

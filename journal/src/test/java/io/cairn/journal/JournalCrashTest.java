@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class JournalCrashTest {
 
-  private static final long SEED = Long.getLong("cairn.journal.seed", 0xC0FFEEL);
+  private static final long SEED = Long.getLong("cairn.seed", 0xC0FFEEL);
   private static final int RECORDS = 60;
 
   @TempDir Path root;

@@ -19,12 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random sequences of journal operations checked against an in-memory model after every step.
- * Seeded: a failure names its seed; rerun it with {@code -Dcairn.journal.seed=<seed>} (the first
- * run uses that seed). Longer with {@code -Dcairn.simulation.long=true}.
+ * Seeded: a failure names its seed; rerun it with {@code -Dcairn.seed=<seed>} (the first run uses
+ * that seed). Longer with {@code -Dcairn.simulation.long=true}.
  */
 class JournalModelTest {
 
-  private static final long BASE_SEED = Long.getLong("cairn.journal.seed", 0x5EED_CA1DL);
+  private static final long BASE_SEED = Long.getLong("cairn.seed", 0x5EED_CA1DL);
   private static final boolean LONG = Boolean.getBoolean("cairn.simulation.long");
   private static final int RUNS = LONG ? 400 : 24;
   private static final int STEPS = LONG ? 1500 : 400;
@@ -42,7 +42,7 @@ class JournalModelTest {
         throw new AssertionError(
             "Journal model test failed with seed "
                 + seed
-                + " (rerun with -Dcairn.journal.seed="
+                + " (rerun with -Dcairn.seed="
                 + seed
                 + "); last operations:\n  "
                 + String.join("\n  ", modelRun.history),

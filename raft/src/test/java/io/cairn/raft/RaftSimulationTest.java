@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * Seeded simulations of 3- and 5-member groups (see {@link RaftSimulation}). Each seed runs on one
  * thread; seeds run two at a time. A failure names the seed and the command that replays it.
  *
- * <p>Properties: {@code cairn.simulation.seed} runs one seed; {@code cairn.simulation.long=true}
- * (the {@code simulation} profile) runs thousands of seeds; {@code cairn.simulation.seeds} and
- * {@code cairn.simulation.steps} override the counts.
+ * <p>Properties: {@code cairn.seed} runs one seed; {@code cairn.simulation.long=true} (the {@code
+ * simulation} profile) runs thousands of seeds; {@code cairn.simulation.seeds} and {@code
+ * cairn.simulation.steps} override the counts.
  */
 class RaftSimulationTest {
 
@@ -35,7 +35,7 @@ class RaftSimulationTest {
 
   @Test
   void shouldKeepSafetyAndConvergeForEverySeed() throws Exception {
-    String single = System.getProperty("cairn.simulation.seed");
+    String single = System.getProperty("cairn.seed");
     int steps = Integer.getInteger("cairn.simulation.steps", STEPS);
     List<Long> seeds = new ArrayList<>();
     if (single != null && !single.isBlank()) {
@@ -175,7 +175,7 @@ class RaftSimulationTest {
         + "\n"
         + result.stats()
         + "\nReplay: mvn -B -pl raft test -Dtest=RaftSimulationTest#shouldKeepSafetyAndConvergeForEverySeed"
-        + " -Dcairn.simulation.seed="
+        + " -Dcairn.seed="
         + result.seed()
         + (steps != STEPS ? " -Dcairn.simulation.steps=" + steps : "");
   }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class ContentCodecTest {
 
-  private static final long SEED = Long.getLong("cairn.test.seed", 7_341L);
+  private static final long SEED = Long.getLong("cairn.seed", 7_341L);
 
   @TempDir Path dir;
 

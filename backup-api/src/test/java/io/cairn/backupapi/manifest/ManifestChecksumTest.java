@@ -127,7 +127,7 @@ class ManifestChecksumTest {
 
   @Test
   void shouldRefuseSampledBitFlipsOfSeededRandomManifests() {
-    long seed = Long.getLong("cairn.test.seed", 20_250_612L);
+    long seed = Long.getLong("cairn.seed", 20_250_612L);
     var random = new Random(seed);
     for (int run = 0; run < 40; run++) {
       byte[] json = codec.encode(randomManifest(random));
@@ -136,7 +136,7 @@ class ManifestChecksumTest {
             json,
             random.nextInt(json.length),
             random.nextInt(8),
-            "seed " + seed + " (-Dcairn.test.seed), run " + run + ", flip " + flip);
+            "seed " + seed + " (-Dcairn.seed), run " + run + ", flip " + flip);
       }
     }
   }

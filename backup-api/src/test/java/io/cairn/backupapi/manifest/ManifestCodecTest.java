@@ -155,7 +155,7 @@ class ManifestCodecTest {
 
   @Test
   void shouldRoundTripSeededRandomManifests() {
-    long seed = Long.getLong("cairn.test.seed", 20_250_301L);
+    long seed = Long.getLong("cairn.seed", 20_250_301L);
     var random = new Random(seed);
     for (int run = 0; run < 200; run++) {
       Manifest m = randomManifest(random);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class WildcardSeekTest {
 
-  private static final long SEED = Long.getLong("cairn.test.seed", 20251129L);
+  private static final long SEED = Long.getLong("cairn.seed", 20251129L);
 
   @Test
   void shouldFindTheSmallestMatchingCheckpointOfAPrefix() {

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * only reach partitions 2 and 3 through the checkpoint ids stamped on credits, and every
  * checkpoint's cut is consistent. Without stamping, the same check finds broken cuts.
  *
- * <p>Seeded; a failure names its seed. Rerun one with {@code -Dcairn.backup.seed=<seed>}.
+ * <p>Seeded; a failure names its seed. Rerun one with {@code -Dcairn.seed=<seed>}.
  */
 final class ConsistentCutTest {
 
@@ -39,7 +39,7 @@ final class ConsistentCutTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seed = System.getProperty("cairn.backup.seed");
+    final String seed = System.getProperty("cairn.seed");
     if (seed != null && !seed.isBlank()) {
       return LongStream.of(Long.parseLong(seed));
     }
@@ -226,7 +226,7 @@ final class ConsistentCutTest {
       test.run();
     } catch (final AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Failed with seed " + seed + " (rerun: -Dcairn.backup.seed=" + seed + ")", e);
+          "Failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 }

@@ -58,7 +58,7 @@ final class InterPartitionCodecTest {
   @Test
   void shouldThrowOnlyProtocolExceptionsForTruncatedOrFlippedRequests() {
     // seeded: every prefix and 500 random byte flips decode or fail with ProtocolException
-    final long seed = Long.getLong("cairn.test.seed", 20_251_129L);
+    final long seed = Long.getLong("cairn.seed", 20_251_129L);
     final SplittableRandom random = new SplittableRandom(seed);
     final byte[] request = InterPartitionCodec.encodeRequest(3, APPLY);
     for (int length = 0; length < request.length; length++) {

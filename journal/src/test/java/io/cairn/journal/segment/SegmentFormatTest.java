@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SegmentFormatTest {
 
   /** QuickTheories prints this seed with any falsifying example. */
-  private static final long SEED = Long.getLong("cairn.journal.seed", 0xF0F0_2024L);
+  private static final long SEED = Long.getLong("cairn.seed", 0xF0F0_2024L);
 
   @TempDir Path directory;
 

@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * snapshot), nothing is left in the transient directory, every snapshot verifies, and the
  * compaction bound is exactly the minimum over the snapshots' indexes and the holds.
  *
- * <p>Seeded: a failure names its seed; rerun one with {@code -Dcairn.snapshot.seed=<seed>}.
+ * <p>Seeded: a failure names its seed; rerun one with {@code -Dcairn.seed=<seed>}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 final class SnapshotStoreModelTest {
@@ -51,7 +51,7 @@ final class SnapshotStoreModelTest {
   @TempDir Path tmp;
 
   static LongStream seeds() {
-    final String fixed = System.getProperty("cairn.snapshot.seed");
+    final String fixed = System.getProperty("cairn.seed");
     if (fixed != null) {
       return LongStream.of(Long.decode(fixed));
     }
@@ -66,12 +66,7 @@ final class SnapshotStoreModelTest {
       run.execute();
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
-          "Failed with seed "
-              + seed
-              + " (-Dcairn.snapshot.seed="
-              + seed
-              + ") after steps "
-              + run.history,
+          "Failed with seed " + seed + " (-Dcairn.seed=" + seed + ") after steps " + run.history,
           e);
     } finally {
       run.store.close();
