@@ -14,16 +14,14 @@ import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
 import io.cairn.backups3.transfer.ObjectChecker;
+import io.cairn.files.DurableFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -184,7 +182,7 @@ final class RestoreOperation {
   private void undo(List<Path> created) {
     for (Path dir : created) {
       try {
-        deleteRecursively(dir);
+        DurableFiles.deleteRecursively(dir);
       } catch (IOException e) {
         LOG.error(
             "Could not remove partly restored {} of backup {}: {}. Remove it before "
@@ -200,31 +198,6 @@ final class RestoreOperation {
     try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
       channel.force(true);
     }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    Files.walkFileTree(
-        root,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.delete(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-            if (e != null) {
-              throw e;
-            }
-            Files.delete(dir);
-            return FileVisitResult.CONTINUE;
-          }
-        });
   }
 
   /** One file's progress: every {@link #PROGRESS_INTERVAL_BYTES} and at its end. */

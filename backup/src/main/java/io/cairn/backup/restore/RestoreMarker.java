@@ -4,14 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cairn.files.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -149,31 +146,9 @@ public record RestoreMarker(
       final ObjectNode families = root.putObject("familyDigests");
       familyDigests.forEach(families::put);
     }
-    writeAtomically(
+    DurableFiles.writeAtomically(
         partitionDirectory.resolve(FILE_NAME),
         JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-  }
-
-  /** Into {@code <file>.tmp}, fsync, atomic rename, fsync of the directory: old file or new one. */
-  private static void writeAtomically(final Path file, final byte[] bytes) throws IOException {
-    final Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            temporary,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-      final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
-      }
-      channel.force(true);
-    }
-    Files.move(
-        temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel directory = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      directory.force(true);
-    }
   }
 
   /**

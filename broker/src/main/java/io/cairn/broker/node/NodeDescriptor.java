@@ -3,14 +3,11 @@ package io.cairn.broker.node;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cairn.files.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -230,26 +227,6 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
     root.put("nodeId", descriptor.nodeId());
     root.put("partitionCount", descriptor.partitionCount());
     final byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
-    final Path temporary = dataDirectory.resolve(FILE_NAME + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            temporary,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-      final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
-      }
-      channel.force(true);
-    }
-    Files.move(
-        temporary,
-        dataDirectory.resolve(FILE_NAME),
-        StandardCopyOption.ATOMIC_MOVE,
-        StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel directory = FileChannel.open(dataDirectory, StandardOpenOption.READ)) {
-      directory.force(true);
-    }
+    DurableFiles.writeAtomically(dataDirectory.resolve(FILE_NAME), bytes);
   }
 }
