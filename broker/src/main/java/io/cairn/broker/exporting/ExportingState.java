@@ -1,17 +1,15 @@
 package io.cairn.broker.exporting;
 
+import io.cairn.files.DurableFiles;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -156,25 +154,9 @@ public final class ExportingState {
     buffer.putInt(MAGIC).put(VERSION).put((byte) (newPaused ? 1 : 0)).putShort((short) 0);
     final CRC32C crc = new CRC32C();
     crc.update(buffer.array(), 0, 8);
-    buffer.putInt((int) crc.getValue()).flip();
-    final Path temporary = directory.resolve(FILE_NAME + ".tmp");
+    buffer.putInt((int) crc.getValue());
     try {
-      try (FileChannel channel =
-          FileChannel.open(
-              temporary,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE)) {
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
-        }
-        channel.force(true);
-      }
-      Files.move(
-          temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-        dir.force(true);
-      }
+      DurableFiles.writeAtomically(file, buffer.array());
     } catch (final IOException e) {
       throw new UncheckedIOException(
           "Expected to write the exporting state to " + file + ", but it failed", e);
