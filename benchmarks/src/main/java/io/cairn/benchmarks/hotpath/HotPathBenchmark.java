@@ -285,12 +285,7 @@ public final class HotPathBenchmark {
     if (settings.jitWarmup().isZero()) {
       return;
     }
-    final List<Workload> workloads =
-        new ArrayList<>(List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
-    if (etcd != null) {
-      workloads.add(etcd);
-    }
-    for (final Workload workload : workloads) {
+    for (final Workload workload : closedLoopWorkloads(cairn, etcd)) {
       progress.println(
           "hot-path: JIT warm-up, "
               + workload.side()
@@ -307,16 +302,22 @@ public final class HotPathBenchmark {
     }
   }
 
+  /** Cairn deposits, Cairn cross-partition transfers, then etcd puts when etcd runs. */
+  private static List<Workload> closedLoopWorkloads(
+      final CairnWorkloads cairn, final EtcdPuts etcd) {
+    final List<Workload> workloads =
+        new ArrayList<>(List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
+    if (etcd != null) {
+      workloads.add(etcd);
+    }
+    return workloads;
+  }
+
   private void closedLoop(final ProcCpuSampler cpu, final CairnWorkloads cairn, final EtcdPuts etcd)
       throws InterruptedException {
     final ClosedLoopDriver driver = new ClosedLoopDriver(CLOCK, cpu);
     for (final int level : settings.concurrency()) {
-      final List<Workload> workloads =
-          new ArrayList<>(List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
-      if (etcd != null) {
-        workloads.add(etcd);
-      }
-      for (final Workload workload : workloads) {
+      for (final Workload workload : closedLoopWorkloads(cairn, etcd)) {
         progress.println(
             "hot-path: "
                 + workload.side()
