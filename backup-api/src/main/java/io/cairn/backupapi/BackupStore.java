@@ -28,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Every file's size, CRC32C of its uncompressed content, stored size and compression are
  * recorded in the manifest, so {@link #verify} can check a backup without restoring it.
  *
- * <p>Implementations run the contract tests in {@code io.cairn.backupapi.testkit}.
+ * <p>Implementations run the contract tests in {@code io.cairn.backuptestkit}.
  */
 public interface BackupStore extends AutoCloseable {
 

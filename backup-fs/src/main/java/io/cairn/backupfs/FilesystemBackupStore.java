@@ -4,14 +4,11 @@ import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupIdentifierWildcard;
 import io.cairn.backupapi.BackupInProgressException;
-import io.cairn.backupapi.BackupNotCompletedException;
-import io.cairn.backupapi.BackupNotFoundException;
 import io.cairn.backupapi.BackupPage;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStore;
-import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.ManifestException;
@@ -20,17 +17,19 @@ import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
-import io.cairn.backupfs.FilesystemBackupStoreMetrics.OperationTimer;
-import io.cairn.backupfs.content.ByteRateLimiter;
 import io.cairn.backupfs.content.ContentChecker;
 import io.cairn.backupfs.content.ContentWriter;
 import io.cairn.backupfs.content.FileTransfer;
+import io.cairn.backupfs.content.WriteThrottle;
 import io.cairn.backupfs.layout.ManifestFiles;
 import io.cairn.backupfs.layout.StoreLayout;
+import io.cairn.backupstore.ManifestRules;
+import io.cairn.backupstore.PageTokens;
+import io.cairn.backupstore.StoreOperations;
 import io.cairn.files.DurableFiles;
+import io.cairn.pacing.RateLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -44,7 +43,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,7 +75,7 @@ import org.slf4j.LoggerFactory;
 public final class FilesystemBackupStore implements BackupStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(FilesystemBackupStore.class);
-  private static final String PAGE_TOKEN_PREFIX = "fs1:";
+  private static final PageTokens PAGE_TOKENS = new PageTokens("fs1:");
 
   private final FilesystemBackupStoreConfig config;
   private final StoreLayout layout;
@@ -92,10 +90,8 @@ public final class FilesystemBackupStore implements BackupStore {
   private final ReentrantLock structureLock = new ReentrantLock();
 
   private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
-  private final Set<CompletableFuture<?>> running = ConcurrentHashMap.newKeySet();
   private final ContentWriter writer;
-  private final Object lifecycle = new Object();
-  private boolean closed;
+  private final StoreOperations operations;
 
   private FilesystemBackupStore(
       FilesystemBackupStoreConfig config,
@@ -103,7 +99,7 @@ public final class FilesystemBackupStore implements BackupStore {
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry,
-      ByteRateLimiter.Pause pause) {
+      RateLimiter.Pause pause) {
     this.config = config;
     this.layout = new StoreLayout(config.basePath());
     this.manifests = new ManifestFiles(layout);
@@ -111,15 +107,19 @@ public final class FilesystemBackupStore implements BackupStore {
     this.executor = executor;
     this.queryExecutor = queryExecutor;
     this.metrics = new FilesystemBackupStoreMetrics(registry);
+    this.operations =
+        new StoreOperations(
+            config.basePath().toString(), registry, FilesystemBackupStoreMetrics.OPERATIONS);
     // One limit for the whole store: every file of every save running in it.
     var limiter =
-        new ByteRateLimiter(
+        new RateLimiter(
             config.maxBytesPerSecond(),
             burstBytes(config.maxBytesPerSecond()),
-            metrics::monotonicNanos,
-            pause,
-            metrics::throttled);
-    this.writer = new ContentWriter(layout, config.compressionPolicy(), limiter);
+            metrics.limiterClock(),
+            pause);
+    this.writer =
+        new ContentWriter(
+            layout, config.compressionPolicy(), new WriteThrottle(limiter, metrics::throttled));
   }
 
   /** A burst of 1/8 s of the limit, and at least one chunk of a copy. */
@@ -144,7 +144,7 @@ public final class FilesystemBackupStore implements BackupStore {
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry) {
-    return open(config, clock, executor, queryExecutor, registry, ByteRateLimiter.SLEEP);
+    return open(config, clock, executor, queryExecutor, registry, RateLimiter.SLEEP);
   }
 
   /**
@@ -158,7 +158,7 @@ public final class FilesystemBackupStore implements BackupStore {
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry,
-      ByteRateLimiter.Pause pause) {
+      RateLimiter.Pause pause) {
     checkBasePath(config.basePath());
     var store = new FilesystemBackupStore(config, clock, executor, queryExecutor, registry, pause);
     try {
@@ -231,12 +231,13 @@ public final class FilesystemBackupStore implements BackupStore {
   @Override
   public CompletableFuture<BackupSaveResult> save(
       Backup backup, Optional<BackupIdentifier> previous) {
-    return submit("save", executor, () -> new SaveOperation(this, backup, previous).run());
+    return operations.submit(
+        "save", executor, () -> new SaveOperation(this, backup, previous).run());
   }
 
   @Override
   public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return submit(
+    return operations.submit(
         "status",
         queryExecutor,
         () ->
@@ -248,12 +249,12 @@ public final class FilesystemBackupStore implements BackupStore {
 
   @Override
   public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return submit("list", queryExecutor, () -> listPage(wildcard, page));
+    return operations.submit("list", queryExecutor, () -> listPage(wildcard, page));
   }
 
   @Override
   public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return submit(
+    return operations.submit(
         "delete",
         queryExecutor,
         () -> {
@@ -264,16 +265,11 @@ public final class FilesystemBackupStore implements BackupStore {
 
   @Override
   public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
-    if (reason == null || reason.isBlank()) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              "Expected a non-blank failure reason, but was '"
-                  + reason
-                  + "' (markFailed "
-                  + id
-                  + ")"));
+    CompletableFuture<BackupStatus> invalid = ManifestRules.checkReason(id, reason);
+    if (invalid != null) {
+      return invalid;
     }
-    return submit(
+    return operations.submit(
         "markFailed",
         queryExecutor,
         () ->
@@ -281,33 +277,34 @@ public final class FilesystemBackupStore implements BackupStore {
                 id,
                 () -> {
                   Optional<Manifest> current = manifests.read(id);
+                  Optional<Manifest> failed =
+                      ManifestRules.markFailed(id, current, reason, clock.instant());
+                  if (failed.isEmpty()) {
+                    return current.orElseThrow().toStatus();
+                  }
                   if (current.isEmpty()) {
                     createDirectories(layout.manifestDirectory(id));
-                    Manifest failed = Manifest.failedWithoutDescriptor(id, reason, clock.instant());
-                    manifests.write(failed);
-                    LOG.info("Marked missing backup {} FAILED: {}", id, reason);
-                    return failed.toStatus();
                   }
-                  if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
-                    Manifest failed = current.get().fail(reason, clock.instant());
-                    manifests.write(failed);
-                    LOG.info("Marked backup {} FAILED: {}", id, reason);
-                    return failed.toStatus();
-                  }
-                  return current.get().toStatus();
+                  manifests.write(failed.get());
+                  LOG.info(
+                      "Marked {}backup {} FAILED: {}",
+                      current.isEmpty() ? "missing " : "",
+                      id,
+                      reason);
+                  return failed.get().toStatus();
                 }));
   }
 
   @Override
   public CompletableFuture<Backup> restore(
       BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
-    return submit(
+    return operations.submit(
         "restore", executor, () -> new RestoreOperation(this, id, targetDir, listener).run());
   }
 
   @Override
   public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return submit(
+    return operations.submit(
         "verify",
         executor,
         () -> {
@@ -342,18 +339,9 @@ public final class FilesystemBackupStore implements BackupStore {
 
   @Override
   public void close() {
-    List<CompletableFuture<?>> pending;
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      pending = List.copyOf(running);
+    if (operations.close()) {
+      LOG.info("Closed filesystem backup store at {}", config.basePath());
     }
-    CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
-        .exceptionally(error -> null)
-        .join();
-    LOG.info("Closed filesystem backup store at {}", config.basePath());
   }
 
   // ------------------------------------------------------------------- shared with operations
@@ -388,12 +376,7 @@ public final class FilesystemBackupStore implements BackupStore {
 
   /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
   Manifest readCompleted(BackupIdentifier id) throws IOException {
-    Manifest manifest = manifests.read(id).orElseThrow(() -> new BackupNotFoundException(id));
-    if (manifest.status() != BackupStatusCode.COMPLETED) {
-      throw new BackupNotCompletedException(
-          id, manifest.status(), manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
-    }
-    return manifest;
+    return ManifestRules.requireCompleted(id, manifests.read(id));
   }
 
   /** Creates a backup's directory under the structure lock (deletes prune parents under it). */
@@ -457,7 +440,7 @@ public final class FilesystemBackupStore implements BackupStore {
 
   private BackupPage listPage(BackupIdentifierWildcard wildcard, PageRequest page)
       throws IOException {
-    Optional<BackupIdentifier> after = page.token().map(FilesystemBackupStore::parseToken);
+    Optional<BackupIdentifier> after = page.token().map(PAGE_TOKENS::parse);
     List<BackupIdentifier> ids = layout.listIdentifiers(wildcard);
     List<BackupStatus> statuses = new ArrayList<>();
     int index = 0;
@@ -474,7 +457,9 @@ public final class FilesystemBackupStore implements BackupStore {
       readListedStatus(id).ifPresent(statuses::add);
     }
     Optional<String> next =
-        index < ids.size() && last != null ? Optional.of(token(last)) : Optional.empty();
+        index < ids.size() && last != null
+            ? Optional.of(PAGE_TOKENS.token(last))
+            : Optional.empty();
     return new BackupPage(statuses, next);
   }
 
@@ -497,102 +482,5 @@ public final class FilesystemBackupStore implements BackupStore {
           "Listing backup {} as FAILED: its manifest cannot be trusted: {}", id, e.getMessage());
       return Optional.of(BackupStatus.unreadableManifest(id, e, modified));
     }
-  }
-
-  private static String token(BackupIdentifier id) {
-    return PAGE_TOKEN_PREFIX + id.partitionId() + ":" + id.checkpointId() + ":" + id.nodeId();
-  }
-
-  private static BackupIdentifier parseToken(String token) {
-    try {
-      if (token.startsWith(PAGE_TOKEN_PREFIX)) {
-        String[] parts = token.substring(PAGE_TOKEN_PREFIX.length()).split(":", -1);
-        if (parts.length == 3) {
-          return new BackupIdentifier(
-              Integer.parseInt(parts[2]), Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
-        }
-      }
-    } catch (IllegalArgumentException e) {
-      // falls through to the error below
-    }
-    throw new IllegalArgumentException(
-        "Expected a page token handed out by this store, but was '" + token + "' (list)");
-  }
-
-  @FunctionalInterface
-  interface Operation<T> {
-    T run() throws IOException;
-  }
-
-  private <T> CompletableFuture<T> submit(String operation, Executor executor, Operation<T> work) {
-    CompletableFuture<T> future = new CompletableFuture<>();
-    synchronized (lifecycle) {
-      if (closed) {
-        return CompletableFuture.failedFuture(
-            new IllegalStateException(
-                "Expected an open backup store, but it is closed ("
-                    + operation
-                    + " at "
-                    + config.basePath()
-                    + ")"));
-      }
-      running.add(future);
-    }
-    future.whenComplete((value, error) -> running.remove(future));
-    OperationTimer timer = metrics.startOperation(operation);
-    try {
-      executor.execute(
-          () -> {
-            try {
-              T value = work.run();
-              timer.stop(true);
-              future.complete(value);
-            } catch (IOException e) {
-              fail(
-                  future,
-                  timer,
-                  new BackupStoreException(
-                      "Expected "
-                          + operation
-                          + " to succeed, but "
-                          + e
-                          + " (store "
-                          + config.basePath()
-                          + ")",
-                      e));
-            } catch (UncheckedIOException e) {
-              fail(
-                  future,
-                  timer,
-                  new BackupStoreException(
-                      "Expected "
-                          + operation
-                          + " to succeed, but "
-                          + e.getCause()
-                          + " (store "
-                          + config.basePath()
-                          + ")",
-                      e.getCause()));
-            } catch (RuntimeException e) {
-              fail(future, timer, e);
-            } catch (Error e) {
-              fail(future, timer, e);
-              throw e;
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      fail(
-          future,
-          timer,
-          new IllegalStateException(
-              "Expected the backup store's executor to take " + operation + ", but it refused", e));
-    }
-    return future;
-  }
-
-  /** Records the failed operation, then fails its future (the meter is there when it fails). */
-  private static void fail(CompletableFuture<?> future, OperationTimer timer, Throwable error) {
-    timer.stop(false);
-    future.completeExceptionally(error);
   }
 }

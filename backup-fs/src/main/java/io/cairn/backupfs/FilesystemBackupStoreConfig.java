@@ -2,6 +2,7 @@ package io.cairn.backupfs;
 
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.CompressionPolicy;
+import io.cairn.backupstore.SettingErrors;
 import java.nio.file.Path;
 
 /**
@@ -143,18 +144,6 @@ public record FilesystemBackupStoreConfig(
   }
 
   static IllegalArgumentException invalid(String key, String rule, String actual, String remedy) {
-    return new IllegalArgumentException(
-        "Expected "
-            + key
-            + " to be "
-            + rule
-            + ", but "
-            + actual
-            + " ("
-            + CONTEXT
-            + ", key "
-            + key
-            + ")"
-            + (remedy.isEmpty() ? "" : ". " + remedy));
+    return SettingErrors.invalid(CONTEXT, key, rule, actual, remedy);
   }
 }

@@ -1,5 +1,6 @@
 package io.cairn.backupfs;
 
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -46,14 +47,6 @@ final class FilesystemBackupStoreMetrics {
     return Counter.builder(name).baseUnit("bytes").description(description).register(registry);
   }
 
-  /**
-   * Starts timing one operation. The caller stops it before it completes the operation's future, so
-   * whoever sees the future complete also sees the operation counted.
-   */
-  OperationTimer startOperation(String operation) {
-    return new OperationTimer(operation, Timer.start(registry));
-  }
-
   void copied(long bytes) {
     copied.increment(bytes);
   }
@@ -70,28 +63,8 @@ final class FilesystemBackupStoreMetrics {
     throttled.record(nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** The registry's monotonic clock, in nanoseconds: the time base of the bytes/s limit. */
-  long monotonicNanos() {
-    return registry.config().clock().monotonicTime();
-  }
-
-  /** Times one operation; {@link #stop} records it once under its result. */
-  final class OperationTimer {
-    private final String operation;
-    private final Timer.Sample sample;
-
-    private OperationTimer(String operation, Timer.Sample sample) {
-      this.operation = operation;
-      this.sample = sample;
-    }
-
-    void stop(boolean success) {
-      sample.stop(
-          Timer.builder(OPERATIONS)
-              .description("Backup store operations")
-              .tag("operation", operation)
-              .tag("result", success ? "success" : "failure")
-              .register(registry));
-    }
+  /** The registry's clock: the time base of the bytes/s limit (tests move it). */
+  Clock limiterClock() {
+    return Clock.of(registry.config().clock());
   }
 }

@@ -1,7 +1,6 @@
 package io.cairn.backupfs;
 
 import io.cairn.backupapi.Backup;
-import io.cairn.backupapi.BackupAlreadyExistsException;
 import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupMarkedFailedException;
@@ -9,12 +8,13 @@ import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backupapi.FileSetKind;
-import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
 import io.cairn.backupfs.content.ContentWriter.ReuseCandidate;
 import io.cairn.backupfs.content.ContentWriter.StoredFile;
 import io.cairn.backupfs.layout.StoreLayout;
+import io.cairn.backupstore.ManifestRules;
+import io.cairn.backupstore.SaveTally;
 import io.cairn.files.DurableFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,11 +46,7 @@ final class SaveOperation {
   private final BackupIdentifier id;
   private final Optional<BackupIdentifier> previous;
 
-  private int copiedFiles;
-  private long copiedBytes;
-  private int reusedFiles;
-  private long reusedBytes;
-  private long storedBytes;
+  private final SaveTally tally = new SaveTally();
 
   SaveOperation(FilesystemBackupStore store, Backup backup, Optional<BackupIdentifier> previous) {
     this.store = store;
@@ -61,34 +57,13 @@ final class SaveOperation {
   }
 
   BackupSaveResult run() throws IOException {
-    previous.ifPresent(
-        p -> {
-          if (p.partitionId() != id.partitionId() || p.equals(id)) {
-            throw new IllegalArgumentException(
-                "Expected a previous backup of partition "
-                    + id.partitionId()
-                    + " other than "
-                    + id
-                    + ", but got "
-                    + p
-                    + " (save)");
-          }
-        });
+    ManifestRules.checkPrevious(id, previous);
     begin();
     try {
       Map<FileSetKind, List<ManifestFile>> files = storeContents();
       Manifest completed = complete(files);
-      LOG.info(
-          "Completed backup {}: {} files copied ({} bytes), {} reused ({} bytes), {} bytes "
-              + "stored",
-          id,
-          copiedFiles,
-          copiedBytes,
-          reusedFiles,
-          reusedBytes,
-          storedBytes);
-      return new BackupSaveResult(
-          completed.toStatus(), copiedFiles, copiedBytes, reusedFiles, reusedBytes, storedBytes);
+      tally.logCompleted(id);
+      return tally.result(completed);
     } catch (BackupMarkedFailedException e) {
       LOG.info("Backup {} was not completed: {}", id, e.getMessage());
       throw e;
@@ -115,10 +90,7 @@ final class SaveOperation {
         .withLock(
             id,
             () -> {
-              Optional<Manifest> existing = store.manifests().read(id);
-              if (existing.isPresent()) {
-                throw new BackupAlreadyExistsException(id, existing.get().status());
-              }
+              ManifestRules.checkAbsent(id, store.manifests().read(id));
               // Leftovers of a crashed delete or save of this id; nothing refers to them.
               store.removeContents(id);
               store.createDirectories(layout.manifestDirectory(id));
@@ -140,7 +112,7 @@ final class SaveOperation {
    * the backup's file sets.
    */
   private Map<FileSetKind, List<ManifestFile>> storeContents() throws IOException {
-    Optional<Manifest> reusable = previousCompleted();
+    Optional<Manifest> reusable = ManifestRules.reusable(previous, store.manifests()::read);
     List<Pending> pending = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
       Map<String, ManifestFile> candidates =
@@ -176,7 +148,7 @@ final class SaveOperation {
       result.put(kind, new ArrayList<>());
     }
     for (int i = 0; i < stored.length; i++) {
-      record(stored[i]);
+      tally.add(stored[i].entry(), stored[i].reused());
       result.get(pending.get(i).kind()).add(stored[i].entry());
       directories.add(stored[i].object().getParent());
     }
@@ -214,37 +186,6 @@ final class SaveOperation {
     return stored;
   }
 
-  private Optional<Manifest> previousCompleted() throws IOException {
-    if (previous.isEmpty()) {
-      return Optional.empty();
-    }
-    try {
-      Optional<Manifest> manifest = store.manifests().read(previous.get());
-      if (manifest.isPresent() && manifest.get().status() == BackupStatusCode.COMPLETED) {
-        return manifest;
-      }
-      LOG.debug(
-          "Not reusing files of {}: it is {}",
-          previous.get(),
-          manifest.map(m -> m.status().name()).orElse("missing"));
-    } catch (ManifestException e) {
-      LOG.warn("Not reusing files of {}: {}", previous.get(), e.getMessage());
-    }
-    return Optional.empty();
-  }
-
-  private void record(StoredFile stored) {
-    ManifestFile entry = stored.entry();
-    storedBytes += entry.storedSizeBytes();
-    if (stored.reused()) {
-      reusedFiles++;
-      reusedBytes += entry.sizeBytes();
-    } else {
-      copiedFiles++;
-      copiedBytes += entry.sizeBytes();
-    }
-  }
-
   /** Moves the manifest to COMPLETED, only if it is still IN_PROGRESS. */
   private Manifest complete(Map<FileSetKind, List<ManifestFile>> files) throws IOException {
     return store
@@ -252,24 +193,9 @@ final class SaveOperation {
         .withLock(
             id,
             () -> {
-              Optional<Manifest> current = store.manifests().read(id);
-              if (current.isEmpty()) {
-                throw new BackupMarkedFailedException(id, "its manifest was deleted");
-              }
-              if (current.get().status() != BackupStatusCode.IN_PROGRESS) {
-                throw new BackupMarkedFailedException(
-                    id,
-                    "it was marked "
-                        + current.get().status()
-                        + current.get().failureReason().map(r -> " (" + r + ")").orElse(""));
-              }
               Manifest completed =
-                  current
-                      .get()
-                      .complete(
-                          files.get(FileSetKind.SNAPSHOT),
-                          files.get(FileSetKind.SEGMENTS),
-                          store.clock().instant());
+                  ManifestRules.complete(
+                      id, store.manifests().read(id), files, store.clock().instant());
               store.manifests().write(completed);
               return completed;
             });

@@ -11,7 +11,7 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
-import io.cairn.backupapi.testkit.TestClock;
+import io.cairn.backuptestkit.TestClock;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -12,7 +12,7 @@ import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.PageRequest;
-import io.cairn.backupapi.testkit.TestClock;
+import io.cairn.backuptestkit.TestClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import io.cairn.backupapi.FileProblemKind;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.RestoreProgress;
-import io.cairn.backupapi.testkit.TestClock;
+import io.cairn.backuptestkit.TestClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;

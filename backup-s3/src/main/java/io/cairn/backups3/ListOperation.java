@@ -12,6 +12,7 @@ import io.cairn.backups3.client.S3Calls;
 import io.cairn.backups3.layout.S3ObjectLayout;
 import io.cairn.backups3.layout.WildcardSeek;
 import io.cairn.backups3.manifest.ManifestObjects;
+import io.cairn.backupstore.PageTokens;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +41,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 final class ListOperation {
 
   private static final Logger LOG = LoggerFactory.getLogger(ListOperation.class);
-  private static final String TOKEN_PREFIX = "s3v1:";
+  private static final PageTokens PAGE_TOKENS = new PageTokens("s3v1:");
   private static final int MANIFEST_READS_IN_FLIGHT = 16;
   private static final int MIN_KEYS_PER_REQUEST = 32;
 
@@ -58,7 +59,7 @@ final class ListOperation {
   }
 
   BackupPage run(BackupIdentifierWildcard wildcard, PageRequest page) {
-    Optional<BackupIdentifier> after = page.token().map(ListOperation::parseToken);
+    Optional<BackupIdentifier> after = page.token().map(PAGE_TOKENS::parse);
     var seek = new WildcardSeek(wildcard);
     Optional<BackupIdentifier> candidate =
         after.isPresent()
@@ -121,7 +122,7 @@ final class ListOperation {
     List<BackupStatus> statuses = readStatuses(matches, modified);
     Optional<String> next =
         more && !matches.isEmpty()
-            ? Optional.of(token(matches.get(matches.size() - 1)))
+            ? Optional.of(PAGE_TOKENS.token(matches.get(matches.size() - 1)))
             : Optional.empty();
     return new BackupPage(statuses, next);
   }
@@ -176,25 +177,5 @@ final class ListOperation {
       }
     }
     return statuses;
-  }
-
-  private static String token(BackupIdentifier id) {
-    return TOKEN_PREFIX + id.partitionId() + ":" + id.checkpointId() + ":" + id.nodeId();
-  }
-
-  private static BackupIdentifier parseToken(String token) {
-    try {
-      if (token.startsWith(TOKEN_PREFIX)) {
-        String[] parts = token.substring(TOKEN_PREFIX.length()).split(":", -1);
-        if (parts.length == 3) {
-          return new BackupIdentifier(
-              Integer.parseInt(parts[2]), Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
-        }
-      }
-    } catch (IllegalArgumentException e) {
-      // falls through to the error below
-    }
-    throw new IllegalArgumentException(
-        "Expected a page token handed out by this store, but was '" + token + "' (list)");
   }
 }

@@ -3,21 +3,15 @@ package io.cairn.backups3;
 import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupIdentifierWildcard;
-import io.cairn.backupapi.BackupNotCompletedException;
-import io.cairn.backupapi.BackupNotFoundException;
 import io.cairn.backupapi.BackupPage;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
-import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStore;
-import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
-import io.cairn.backups3.S3BackupStoreMetrics.OperationTimer;
-import io.cairn.backups3.client.Backoff;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
 import io.cairn.backups3.client.S3ClientFactory;
@@ -28,14 +22,14 @@ import io.cairn.backups3.manifest.Transition;
 import io.cairn.backups3.transfer.ObjectChecker;
 import io.cairn.backups3.transfer.ObjectCopier;
 import io.cairn.backups3.transfer.ObjectUploader;
-import io.cairn.backups3.transfer.RateLimiter;
 import io.cairn.backups3.transfer.Transfers;
+import io.cairn.backupstore.ManifestRules;
+import io.cairn.backupstore.StoreOperations;
+import io.cairn.pacing.Backoff;
+import io.cairn.pacing.RateLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -44,7 +38,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -110,9 +103,7 @@ public final class S3BackupStore implements BackupStore {
   private final ObjectCopier copier;
   private final ObjectChecker checker;
   private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
-  private final Set<CompletableFuture<?>> running = ConcurrentHashMap.newKeySet();
-  private final Object lifecycle = new Object();
-  private boolean closed;
+  private final StoreOperations operations;
 
   private S3BackupStore(
       S3BackupStoreConfig config,
@@ -132,6 +123,8 @@ public final class S3BackupStore implements BackupStore {
     this.executor = executor;
     this.queryExecutor = queryExecutor;
     this.metrics = metrics;
+    this.operations =
+        new StoreOperations(config.location(), metrics.registry(), S3BackupStoreMetrics.OPERATIONS);
     this.client = client;
     this.credentials = credentials;
     this.scheduler = scheduler;
@@ -143,7 +136,12 @@ public final class S3BackupStore implements BackupStore {
         new Transfers(
             s3,
             config.partSizeBytes(),
-            new RateLimiter(config.maxBytesPerSecond(), metrics::monotonicNanos, pause),
+            new RateLimiter(
+                // One second's worth may pass at once: a part is sent whole.
+                config.maxBytesPerSecond(),
+                config.maxBytesPerSecond(),
+                metrics.limiterClock(),
+                pause),
             config.maxConcurrentTransfers());
     this.uploader = new ObjectUploader(transfers);
     this.copier = new ObjectCopier(transfers);
@@ -266,12 +264,13 @@ public final class S3BackupStore implements BackupStore {
   @Override
   public CompletableFuture<BackupSaveResult> save(
       Backup backup, Optional<BackupIdentifier> previous) {
-    return submit("save", executor, () -> new SaveOperation(this, backup, previous).run());
+    return operations.submit(
+        "save", executor, () -> new SaveOperation(this, backup, previous).run());
   }
 
   @Override
   public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return submit(
+    return operations.submit(
         "status",
         queryExecutor,
         () ->
@@ -283,13 +282,13 @@ public final class S3BackupStore implements BackupStore {
 
   @Override
   public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return submit(
+    return operations.submit(
         "list", queryExecutor, () -> new ListOperation(s3, manifests).run(wildcard, page));
   }
 
   @Override
   public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return submit(
+    return operations.submit(
         "delete",
         queryExecutor,
         () -> {
@@ -300,33 +299,21 @@ public final class S3BackupStore implements BackupStore {
 
   @Override
   public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
-    if (reason == null || reason.isBlank()) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              "Expected a non-blank failure reason, but was '"
-                  + reason
-                  + "' (markFailed "
-                  + id
-                  + ")"));
+    CompletableFuture<BackupStatus> invalid = ManifestRules.checkReason(id, reason);
+    if (invalid != null) {
+      return invalid;
     }
-    return submit(
+    return operations
+        .submit(
             "markFailed",
             queryExecutor,
             () ->
                 manifests.transition(
                     id,
-                    current -> {
-                      if (current.isEmpty()) {
-                        Manifest failed =
-                            Manifest.failedWithoutDescriptor(id, reason, clock.instant());
-                        return Transition.write(failed, failed.toStatus());
-                      }
-                      if (current.get().status() == BackupStatusCode.IN_PROGRESS) {
-                        Manifest failed = current.get().fail(reason, clock.instant());
-                        return Transition.write(failed, failed.toStatus());
-                      }
-                      return Transition.keep(current.get().toStatus());
-                    },
+                    current ->
+                        ManifestRules.markFailed(id, current, reason, clock.instant())
+                            .map(failed -> Transition.write(failed, failed.toStatus()))
+                            .orElseGet(() -> Transition.keep(current.orElseThrow().toStatus())),
                     failureCalls))
         .whenComplete(
             (status, error) -> {
@@ -343,28 +330,20 @@ public final class S3BackupStore implements BackupStore {
   @Override
   public CompletableFuture<Backup> restore(
       BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
-    return submit(
+    return operations.submit(
         "restore", executor, () -> new RestoreOperation(this, id, targetDir, listener).run());
   }
 
   @Override
   public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return submit("verify", executor, () -> new VerifyOperation(this, id).run());
+    return operations.submit("verify", executor, () -> new VerifyOperation(this, id).run());
   }
 
   @Override
   public void close() {
-    List<CompletableFuture<?>> pending;
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      pending = List.copyOf(running);
+    if (!operations.close()) {
+      return;
     }
-    CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
-        .exceptionally(error -> null)
-        .join();
     transferExecutor.shutdownNow();
     client.close();
     closeQuietly(credentials);
@@ -412,108 +391,8 @@ public final class S3BackupStore implements BackupStore {
 
   /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
   Manifest readCompleted(BackupIdentifier id) {
-    Manifest manifest =
-        manifests
-            .read(id)
-            .map(ManifestObjects.Stored::manifest)
-            .orElseThrow(() -> new BackupNotFoundException(id));
-    if (manifest.status() != BackupStatusCode.COMPLETED) {
-      throw new BackupNotCompletedException(
-          id, manifest.status(), manifest.failureReason().map(r -> " (" + r + ")").orElse(""));
-    }
-    return manifest;
-  }
-
-  // ----------------------------------------------------------------------------- internals
-
-  @FunctionalInterface
-  interface Operation<T> {
-    T run() throws Exception;
-  }
-
-  private <T> CompletableFuture<T> submit(String operation, Executor executor, Operation<T> work) {
-    CompletableFuture<T> future = new CompletableFuture<>();
-    synchronized (lifecycle) {
-      if (closed) {
-        return CompletableFuture.failedFuture(
-            new IllegalStateException(
-                "Expected an open backup store, but it is closed ("
-                    + operation
-                    + " at "
-                    + config.location()
-                    + ")"));
-      }
-      running.add(future);
-    }
-    future.whenComplete((value, error) -> running.remove(future));
-    OperationTimer timer = metrics.startOperation(operation);
-    try {
-      executor.execute(
-          () -> {
-            try {
-              T value = work.run();
-              timer.stop(true);
-              future.complete(value);
-            } catch (IOException e) {
-              fail(
-                  future,
-                  timer,
-                  new BackupStoreException(
-                      "Expected "
-                          + operation
-                          + " to succeed, but "
-                          + e
-                          + " (store "
-                          + config.location()
-                          + ")",
-                      e));
-            } catch (UncheckedIOException e) {
-              fail(
-                  future,
-                  timer,
-                  new BackupStoreException(
-                      "Expected "
-                          + operation
-                          + " to succeed, but "
-                          + e.getCause()
-                          + " (store "
-                          + config.location()
-                          + ")",
-                      e.getCause()));
-            } catch (RuntimeException e) {
-              fail(future, timer, e);
-            } catch (Exception e) {
-              fail(
-                  future,
-                  timer,
-                  new BackupStoreException(
-                      "Expected "
-                          + operation
-                          + " to succeed, but "
-                          + e
-                          + " (store "
-                          + config.location()
-                          + ")",
-                      e));
-            } catch (Error e) {
-              fail(future, timer, e);
-              throw e;
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      fail(
-          future,
-          timer,
-          new IllegalStateException(
-              "Expected the backup store's executor to take " + operation + ", but it refused", e));
-    }
-    return future;
-  }
-
-  /** Records the failed operation, then fails its future (the meter is there when it fails). */
-  private static void fail(CompletableFuture<?> future, OperationTimer timer, Throwable error) {
-    timer.stop(false);
-    future.completeExceptionally(error);
+    return ManifestRules.requireCompleted(
+        id, manifests.read(id).map(ManifestObjects.Stored::manifest));
   }
 
   private static ThreadFactory threads(String prefix) {

@@ -3,6 +3,7 @@ package io.cairn.backups3;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.ObjectNames;
 import io.cairn.backupapi.content.CompressionPolicy;
+import io.cairn.backupstore.SettingErrors;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Base64;
@@ -321,18 +322,7 @@ public record S3BackupStoreConfig(
   // ------------------------------------------------------------------------------ validation
 
   static IllegalArgumentException invalid(String key, String rule, String actual) {
-    return new IllegalArgumentException(
-        "Expected "
-            + key
-            + " to be "
-            + rule
-            + ", but "
-            + actual
-            + " ("
-            + CONTEXT
-            + ", key "
-            + key
-            + ")");
+    return SettingErrors.invalid(CONTEXT, key, rule, actual, "");
   }
 
   private static String normalizeBasePath(String basePath) {

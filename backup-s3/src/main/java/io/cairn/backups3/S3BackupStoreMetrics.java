@@ -1,5 +1,6 @@
 package io.cairn.backups3;
 
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -77,17 +78,18 @@ public final class S3BackupStoreMetrics {
     return Counter.builder(name).baseUnit("bytes").description(description).register(registry);
   }
 
+  MeterRegistry registry() {
+    return registry;
+  }
+
+  /** The registry's clock: the time base of the bytes/s limit (tests move it). */
+  public Clock limiterClock() {
+    return Clock.of(registry.config().clock());
+  }
+
   /** The registry's clock, in nanoseconds, for measuring request durations. */
   public long monotonicNanos() {
     return registry.config().clock().monotonicTime();
-  }
-
-  /**
-   * Starts timing one store operation. The caller stops it before it completes the operation's
-   * future, so whoever sees the future complete also sees the operation counted.
-   */
-  OperationTimer startOperation(String operation) {
-    return new OperationTimer(operation, Timer.start(registry));
   }
 
   /** One HTTP attempt of an S3 API call. */
@@ -127,26 +129,6 @@ public final class S3BackupStoreMetrics {
 
   public void throttled(Duration waited) {
     throttled.record(waited);
-  }
-
-  /** Times one store operation; {@link #stop} records it once under its result. */
-  final class OperationTimer {
-    private final String operation;
-    private final Timer.Sample sample;
-
-    private OperationTimer(String operation, Timer.Sample sample) {
-      this.operation = operation;
-      this.sample = sample;
-    }
-
-    void stop(boolean success) {
-      sample.stop(
-          Timer.builder(OPERATIONS)
-              .description("Backup store operations")
-              .tag("operation", operation)
-              .tag("result", success ? "success" : "failure")
-              .register(registry));
-    }
   }
 
   /** Times one object's transfer. */

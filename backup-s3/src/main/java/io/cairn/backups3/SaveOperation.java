@@ -9,7 +9,6 @@ import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backupapi.FileSetKind;
-import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.content.ContentEncoder;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.Manifest;
@@ -20,6 +19,8 @@ import io.cairn.backups3.client.S3Errors;
 import io.cairn.backups3.client.S3RequestException;
 import io.cairn.backups3.manifest.ManifestObjects;
 import io.cairn.backups3.manifest.Transition;
+import io.cairn.backupstore.ManifestRules;
+import io.cairn.backupstore.SaveTally;
 import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -65,19 +66,7 @@ final class SaveOperation {
   }
 
   BackupSaveResult run() throws Exception {
-    previous.ifPresent(
-        p -> {
-          if (p.partitionId() != id.partitionId() || p.equals(id)) {
-            throw new IllegalArgumentException(
-                "Expected a previous backup of partition "
-                    + id.partitionId()
-                    + " other than "
-                    + id
-                    + ", but got "
-                    + p
-                    + " (save)");
-          }
-        });
+    ManifestRules.checkPrevious(id, previous);
     Manifest inProgress = Manifest.inProgress(backup.descriptor(), store.clock().instant());
     try {
       begin(inProgress);
@@ -97,15 +86,7 @@ final class SaveOperation {
       confirmStored(stored);
       Manifest completed = complete(stored);
       BackupSaveResult result = result(completed, stored);
-      LOG.info(
-          "Completed backup {}: {} files copied ({} bytes), {} reused ({} bytes), {} bytes "
-              + "stored",
-          id,
-          result.copiedFileCount(),
-          result.copiedBytes(),
-          result.reusedFileCount(),
-          result.reusedBytes(),
-          result.storedBytes());
+      logCompleted(stored);
       return result;
     } catch (BackupMarkedFailedException e) {
       LOG.info("Backup {} was not completed: {}", id, e.getMessage());
@@ -135,16 +116,16 @@ final class SaveOperation {
         .transition(
             id,
             current -> {
-              if (current.isPresent()) {
-                throw new BackupAlreadyExistsException(id, current.get().status());
-              }
+              ManifestRules.checkAbsent(id, current);
               return Transition.write(inProgress, null);
             });
     store.savesInFlight().add(id);
   }
 
   private List<Stored> storeContents() throws Exception {
-    Optional<Manifest> reusable = previousCompleted();
+    Optional<Manifest> reusable =
+        ManifestRules.reusable(
+            previous, p -> store.manifests().read(p).map(ManifestObjects.Stored::manifest));
     var tasks = new FileTasks(store.transferExecutor());
     List<FileTasks.Task<Stored>> work = new ArrayList<>();
     List<Long> sizes = new ArrayList<>();
@@ -253,26 +234,6 @@ final class SaveOperation {
             previousEntry.compression()));
   }
 
-  private Optional<Manifest> previousCompleted() {
-    if (previous.isEmpty()) {
-      return Optional.empty();
-    }
-    try {
-      Optional<Manifest> manifest =
-          store.manifests().read(previous.get()).map(ManifestObjects.Stored::manifest);
-      if (manifest.isPresent() && manifest.get().status() == BackupStatusCode.COMPLETED) {
-        return manifest;
-      }
-      LOG.debug(
-          "Not reusing files of {}: it is {}",
-          previous.get(),
-          manifest.map(m -> m.status().name()).orElse("missing"));
-    } catch (ManifestException e) {
-      LOG.warn("Not reusing files of {}: {}", previous.get(), e.getMessage());
-    }
-    return Optional.empty();
-  }
-
   /**
    * Checks that every object exists with its recorded stored size before the manifest may say
    * COMPLETED (a server that lost an object, or a concurrent delete, fails the save instead).
@@ -334,23 +295,8 @@ final class SaveOperation {
         .transition(
             id,
             current -> {
-              if (current.isEmpty()) {
-                throw new BackupMarkedFailedException(id, "its manifest was deleted");
-              }
-              if (current.get().status() != BackupStatusCode.IN_PROGRESS) {
-                throw new BackupMarkedFailedException(
-                    id,
-                    "it was marked "
-                        + current.get().status()
-                        + current.get().failureReason().map(r -> " (" + r + ")").orElse(""));
-              }
               Manifest completed =
-                  current
-                      .get()
-                      .complete(
-                          files.get(FileSetKind.SNAPSHOT),
-                          files.get(FileSetKind.SEGMENTS),
-                          store.clock().instant());
+                  ManifestRules.complete(id, current, files, store.clock().instant());
               completion = completed;
               return Transition.write(completed, completed);
             });
@@ -411,23 +357,17 @@ final class SaveOperation {
   }
 
   private static BackupSaveResult result(Manifest completed, List<Stored> stored) {
-    int copiedFiles = 0;
-    long copiedBytes = 0;
-    int reusedFiles = 0;
-    long reusedBytes = 0;
-    long storedBytes = 0;
-    for (Stored file : stored) {
-      storedBytes += file.entry().storedSizeBytes();
-      if (file.reused()) {
-        reusedFiles++;
-        reusedBytes += file.entry().sizeBytes();
-      } else {
-        copiedFiles++;
-        copiedBytes += file.entry().sizeBytes();
-      }
-    }
-    return new BackupSaveResult(
-        completed.toStatus(), copiedFiles, copiedBytes, reusedFiles, reusedBytes, storedBytes);
+    return tally(stored).result(completed);
+  }
+
+  private void logCompleted(List<Stored> stored) {
+    tally(stored).logCompleted(id);
+  }
+
+  private static SaveTally tally(List<Stored> stored) {
+    var tally = new SaveTally();
+    stored.forEach(file -> tally.add(file.entry(), file.reused()));
+    return tally;
   }
 
   private String describe(FileSetKind kind, BackupFile file) {

@@ -7,7 +7,6 @@ import io.cairn.backup.upload.BackupPlanner;
 import io.cairn.backup.upload.BackupUploader;
 import io.cairn.backup.upload.CheckpointReservation;
 import io.cairn.backup.upload.ConfirmationWriter;
-import io.cairn.backup.upload.UploadThrottle;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
@@ -15,6 +14,7 @@ import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.journal.Journal;
 import io.cairn.logstreams.LogStreamWriter;
+import io.cairn.pacing.RateLimiter;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
 import io.cairn.scheduler.Futures;
@@ -82,7 +82,10 @@ public final class BackupManager extends Actor implements CheckpointListener {
   private final BackupMetrics metrics;
   private final BackupUploader uploader;
   private final ConfirmationWriter confirmations;
-  private final UploadThrottle throttle;
+
+  /** Spaces backups so that their average upload rate stays at the configured limit. */
+  private final RateLimiter throttle;
+
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
   // any thread
@@ -117,7 +120,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
                 builder.journal),
             builder.uploadExecutor,
             metrics);
-    throttle = new UploadThrottle(config.uploadRateBytesPerSecond());
+    throttle = RateLimiter.withoutClock(config.uploadRateBytesPerSecond(), 0);
     confirmations =
         new ConfirmationWriter(
             partitionId, builder.writer, config, metrics, this::schedule, () -> stopped);
@@ -355,7 +358,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
     running.remove(job.id());
     if (error == null && outcome.kind() == BackupOutcome.Kind.COMPLETED) {
       final BackupSaveResult result = outcome.saveResult().orElseThrow();
-      throttle.charge(result.copiedBytes(), job.uploadStartNanos());
+      throttle.reserve(result.copiedBytes(), job.uploadStartNanos());
       rememberCompleted(result.status());
       confirmations.confirm(job.checkpoint());
     }

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An uncompressed regular file is copied kernel-side ({@link FileTransfer}); a compressed one,
  * or a source that is not a regular file (a pipe), is streamed through {@link ContentEncoder}.
- * Every byte written to the store passes the shared {@link ByteRateLimiter} first. Thread-safe:
+ * Every byte written to the store passes the shared {@link WriteThrottle} first. Thread-safe:
  * several files of one save are stored at once.
  */
 public final class ContentWriter {
@@ -48,11 +48,11 @@ public final class ContentWriter {
 
   private final StoreLayout layout;
   private final CompressionPolicy policy;
-  private final ByteRateLimiter limiter;
+  private final WriteThrottle limiter;
   private final FileTransfer transfer;
   private final AtomicLong tempCounter = new AtomicLong();
 
-  public ContentWriter(StoreLayout layout, CompressionPolicy policy, ByteRateLimiter limiter) {
+  public ContentWriter(StoreLayout layout, CompressionPolicy policy, WriteThrottle limiter) {
     this.layout = layout;
     this.policy = policy;
     this.limiter = limiter;

@@ -14,7 +14,7 @@ import java.util.zip.CRC32C;
  * Copies exactly the first {@code lengthBytes} of a regular file, uncompressed, kernel-side ({@link
  * FileChannel#transferTo}: no copy through the Java heap), and computes the CRC32C of those bytes.
  * Both go chunk by chunk over the same range: the chunk is read once into a direct buffer for the
- * checksum (a hot, page-cached read), then transferred, after the {@link ByteRateLimiter} let its
+ * checksum (a hot, page-cached read), then transferred, after the {@link WriteThrottle} let its
  * bytes pass. Reads are positional, so bytes appended to the source meanwhile (the active journal
  * segment) are never read.
  *
@@ -37,10 +37,10 @@ public final class FileTransfer {
 
   private static final int CRC_BUFFER_BYTES_MAX = 1 << 20;
 
-  private final ByteRateLimiter limiter;
+  private final WriteThrottle limiter;
   private final long chunkBytes;
 
-  public FileTransfer(ByteRateLimiter limiter) {
+  public FileTransfer(WriteThrottle limiter) {
     this.limiter = limiter;
     this.chunkBytes = chunkBytes(limiter.bytesPerSecond());
   }

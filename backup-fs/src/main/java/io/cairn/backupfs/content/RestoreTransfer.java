@@ -1,6 +1,7 @@
 package io.cairn.backupfs.content;
 
 import io.cairn.backupapi.content.DecodedContent;
+import io.cairn.backupstore.ContentProblems;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,7 +19,7 @@ import java.util.zip.CRC32C;
  *
  * <p>Source and target failures are told apart for the caller: a failure to read the source is an
  * {@link IOException} (the stored object is unreadable), a failure to write or read back the target
- * is a {@link ContentChecker.SinkException}. {@code transferTo} touches both; when it fails, the
+ * is a {@link ContentProblems.SinkException}. {@code transferTo} touches both; when it fails, the
  * source's range is read once more to decide.
  */
 final class RestoreTransfer {
@@ -38,7 +39,7 @@ final class RestoreTransfer {
    * @return the bytes copied and their CRC32C as read back from the target; fewer bytes than {@code
    *     lengthBytes} if the source is shorter
    * @throws IOException if the source cannot be read
-   * @throws ContentChecker.SinkException if the target cannot be written or read back
+   * @throws ContentProblems.SinkException if the target cannot be written or read back
    */
   static DecodedContent copy(
       Path source, long lengthBytes, FileChannel target, LongConsumer progress) throws IOException {
@@ -72,7 +73,7 @@ final class RestoreTransfer {
         moved = in.transferTo(position, to - position, target.position(position));
       } catch (IOException e) {
         readSource(in, position, to, buffer); // throws if the source is the problem
-        throw new ContentChecker.SinkException(e);
+        throw new ContentProblems.SinkException(e);
       }
       if (moved <= 0) {
         break;
@@ -119,7 +120,7 @@ final class RestoreTransfer {
         position += read;
       }
     } catch (IOException e) {
-      throw new ContentChecker.SinkException(e);
+      throw new ContentProblems.SinkException(e);
     }
   }
 }

@@ -4,12 +4,12 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** Lets writes through at the pace of a {@link ByteRateLimiter}; does not close the target. */
+/** Lets writes through at the pace of a {@link WriteThrottle}; does not close the target. */
 final class ThrottledOutputStream extends FilterOutputStream {
 
-  private final ByteRateLimiter limiter;
+  private final WriteThrottle limiter;
 
-  ThrottledOutputStream(OutputStream out, ByteRateLimiter limiter) {
+  ThrottledOutputStream(OutputStream out, WriteThrottle limiter) {
     super(out);
     this.limiter = limiter;
   }

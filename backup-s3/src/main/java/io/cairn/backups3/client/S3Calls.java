@@ -3,6 +3,7 @@ package io.cairn.backups3.client;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.S3BackupStoreMetrics;
 import io.cairn.backups3.S3BackupStoreMetrics.RequestResult;
+import io.cairn.pacing.Backoff;
 import io.cairn.scheduler.Futures;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

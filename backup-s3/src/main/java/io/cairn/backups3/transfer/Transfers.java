@@ -3,6 +3,7 @@ package io.cairn.backups3.transfer;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
+import io.cairn.pacing.RateLimiter;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -49,9 +50,19 @@ public final class Transfers {
 
   /** Waits until {@code bytes} may be sent under the bytes/s limit. */
   public void throttle(long bytes) {
-    Duration waited = limiter.acquire(bytes);
-    if (!waited.isZero()) {
-      s3.metrics().throttled(waited);
+    long waitedNanos;
+    try {
+      waitedNanos = limiter.acquire(bytes);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackupStoreException(
+          "Expected to wait for the limit of "
+              + limiter.ratePerSecond()
+              + " bytes/s, but the thread was interrupted",
+          e);
+    }
+    if (waitedNanos > 0) {
+      s3.metrics().throttled(Duration.ofNanos(waitedNanos));
     }
   }
 

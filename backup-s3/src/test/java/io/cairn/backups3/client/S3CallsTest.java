@@ -3,6 +3,7 @@ package io.cairn.backups3.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.backups3.S3BackupStoreMetrics;
+import io.cairn.pacing.Backoff;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;

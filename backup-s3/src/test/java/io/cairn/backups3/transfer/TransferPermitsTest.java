@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreMetrics;
-import io.cairn.backups3.client.Backoff;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
 import io.cairn.backups3.client.S3ClientFactory;
@@ -15,6 +14,8 @@ import io.cairn.backups3.testserver.FaultInjectingProxy;
 import io.cairn.backups3.testserver.FaultInjectingProxy.Request;
 import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
+import io.cairn.pacing.Backoff;
+import io.cairn.pacing.RateLimiter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -74,7 +75,7 @@ class TransferPermitsTest {
             new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1)),
             scheduler,
             new S3BackupStoreMetrics(new SimpleMeterRegistry()));
-    var transfers = new Transfers(null, RANGE_BYTES, new RateLimiter(0, () -> 0), 1);
+    var transfers = new Transfers(null, RANGE_BYTES, RateLimiter.unlimited(), 1);
     var onTheWire = new CompletableFuture<String>();
     Supplier<S3Calls.Call<String>> unanswered =
         () -> calls.callTracked("GetObject", "s3://b/k", CompletableFuture::new);
@@ -113,7 +114,7 @@ class TransferPermitsTest {
     int max = config.maxConcurrentTransfers();
     assertThat(max).isEqualTo(2);
     S3Access s3 = access(config);
-    var transfers = new Transfers(s3, RANGE_BYTES, new RateLimiter(0, () -> 0), max);
+    var transfers = new Transfers(s3, RANGE_BYTES, RateLimiter.unlimited(), max);
 
     // Given a reader with both ranges of its object on the wire, unanswered,
     var stopped = new CompletableFuture<Throwable>();

@@ -18,7 +18,7 @@ import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.NamedFileSet;
-import io.cairn.backupapi.testkit.FifoGate;
+import io.cairn.backuptestkit.FifoGate;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotFile;
 import java.io.IOException;

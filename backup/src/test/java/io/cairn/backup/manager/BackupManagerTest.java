@@ -21,7 +21,7 @@ import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.NamedFileSet;
-import io.cairn.backupapi.testkit.FifoGate;
+import io.cairn.backuptestkit.FifoGate;
 import io.cairn.journal.JournalConfig;
 import io.cairn.journal.JournalReader;
 import io.cairn.journal.JournalRecord;

@@ -1,0 +1,12 @@
+package io.cairn.backuptestkit;
+
+import io.cairn.backupapi.content.CompressionPolicy;
+import java.time.InstantSource;
+
+/**
+ * What the test kit asks of a store it creates.
+ *
+ * @param compression the store's compression policy
+ * @param clock the time source for manifest timestamps
+ */
+public record StoreSettings(CompressionPolicy compression, InstantSource clock) {}
