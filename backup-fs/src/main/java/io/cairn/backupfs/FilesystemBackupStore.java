@@ -25,9 +25,11 @@ import io.cairn.backupfs.layout.ManifestFiles;
 import io.cairn.backupfs.layout.StoreLayout;
 import io.cairn.backupstore.ManifestRules;
 import io.cairn.backupstore.PageTokens;
+import io.cairn.backupstore.SavesInFlight;
 import io.cairn.backupstore.StoreOperations;
 import io.cairn.files.DurableFiles;
 import io.cairn.pacing.RateLimiter;
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,13 +37,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -80,7 +79,7 @@ public final class FilesystemBackupStore implements BackupStore {
   private final FilesystemBackupStoreConfig config;
   private final StoreLayout layout;
   private final ManifestFiles manifests;
-  private final InstantSource clock;
+  private final Clock clock;
   private final Executor executor;
   private final Executor queryExecutor;
   private final FilesystemBackupStoreMetrics metrics;
@@ -89,13 +88,13 @@ public final class FilesystemBackupStore implements BackupStore {
   /** Guards creating and pruning the shared partition/checkpoint directories. */
   private final ReentrantLock structureLock = new ReentrantLock();
 
-  private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
+  private final SavesInFlight savesInFlight = new SavesInFlight();
   private final ContentWriter writer;
   private final StoreOperations operations;
 
   private FilesystemBackupStore(
       FilesystemBackupStoreConfig config,
-      InstantSource clock,
+      Clock clock,
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry,
@@ -140,7 +139,7 @@ public final class FilesystemBackupStore implements BackupStore {
    */
   public static FilesystemBackupStore open(
       FilesystemBackupStoreConfig config,
-      InstantSource clock,
+      Clock clock,
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry) {
@@ -148,13 +147,13 @@ public final class FilesystemBackupStore implements BackupStore {
   }
 
   /**
-   * {@link #open(FilesystemBackupStoreConfig, InstantSource, Executor, Executor, MeterRegistry)}
-   * whose {@code maxBytesPerSecond} waits go through {@code pause} (tests move a simulated clock or
-   * hold a save; the limit's clock is the registry's monotonic clock).
+   * {@link #open(FilesystemBackupStoreConfig, Clock, Executor, Executor, MeterRegistry)} whose
+   * {@code maxBytesPerSecond} waits go through {@code pause} (tests move a simulated clock or hold
+   * a save; the limit's clock is the registry's monotonic clock).
    */
   static FilesystemBackupStore open(
       FilesystemBackupStoreConfig config,
-      InstantSource clock,
+      Clock clock,
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry,
@@ -350,7 +349,7 @@ public final class FilesystemBackupStore implements BackupStore {
     return manifests;
   }
 
-  InstantSource clock() {
+  Clock clock() {
     return clock;
   }
 
@@ -370,7 +369,7 @@ public final class FilesystemBackupStore implements BackupStore {
     return metrics;
   }
 
-  Set<BackupIdentifier> savesInFlight() {
+  SavesInFlight savesInFlight() {
     return savesInFlight;
   }
 
@@ -405,9 +404,7 @@ public final class FilesystemBackupStore implements BackupStore {
     locks.withLock(
         id,
         () -> {
-          if (savesInFlight.contains(id)) {
-            throw new BackupInProgressException(id, "a save of it is still running in this store");
-          }
+          savesInFlight.checkNotSaving(id);
           Optional<Manifest> current;
           try {
             current = manifests.read(id);

@@ -74,7 +74,7 @@ final class SaveOperation {
           ? bse
           : new BackupStoreException("Expected to store backup " + id + ", but " + reason, e);
     } finally {
-      store.savesInFlight().remove(id);
+      store.savesInFlight().ended(id);
       try {
         DurableFiles.deleteRecursively(layout.tempDirectory(id));
       } catch (IOException e) {
@@ -98,7 +98,7 @@ final class SaveOperation {
               store
                   .manifests()
                   .write(Manifest.inProgress(backup.descriptor(), store.clock().instant()));
-              store.savesInFlight().add(id);
+              store.savesInFlight().started(id);
               return null;
             });
   }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.backupapi.Compression;
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,7 +101,7 @@ class FilesystemBackupStoreConfigTest {
   private static void open(Path basePath) {
     FilesystemBackupStore.open(
             FilesystemBackupStoreConfig.of(basePath),
-            InstantSource.system(),
+            Clock.system(),
             Runnable::run,
             Runnable::run,
             new SimpleMeterRegistry())

@@ -11,7 +11,7 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
-import io.cairn.backuptestkit.TestClock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -60,7 +60,7 @@ class FilesystemCopyTest {
     store =
         FilesystemBackupStore.open(
             config,
-            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli()),
             executor,
             executor,
             registry,

@@ -12,7 +12,7 @@ import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupfs.layout.StoreLayout;
-import io.cairn.backuptestkit.TestClock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ class FilesystemLayoutTest {
     store =
         FilesystemBackupStore.open(
             FilesystemBackupStoreConfig.of(base),
-            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli()),
             executor,
             executor,
             registry);

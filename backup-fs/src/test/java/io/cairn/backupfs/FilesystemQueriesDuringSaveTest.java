@@ -12,7 +12,7 @@ import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.PageRequest;
-import io.cairn.backuptestkit.TestClock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,7 +91,7 @@ class FilesystemQueriesDuringSaveTest {
             FilesystemBackupStoreConfig.of(base)
                 .withMaxConcurrentFileCopies(1)
                 .withMaxBytesPerSecond(RATE_BYTES_PER_SECOND),
-            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli()),
             transfers,
             queries,
             new SimpleMeterRegistry(),

@@ -12,7 +12,7 @@ import io.cairn.backupapi.FileProblemKind;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.RestoreProgress;
-import io.cairn.backuptestkit.TestClock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -156,7 +156,7 @@ class FilesystemRestoreTest {
             FilesystemBackupStoreConfig.of(base)
                 .withCompression(Compression.ZSTD, ZSTD_THRESHOLD)
                 .withMaxConcurrentFileCopies(copies),
-            new TestClock(Instant.parse("2025-03-01T10:00:00Z")),
+            new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli()),
             executor,
             executor,
             new SimpleMeterRegistry());

@@ -7,10 +7,10 @@ import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.manifest.ManifestObjects;
+import io.cairn.backupstore.SavesInFlight;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.Delete;
@@ -38,18 +38,16 @@ final class DeleteOperation {
 
   private final S3Access s3;
   private final ManifestObjects manifests;
-  private final Set<BackupIdentifier> savesInFlight;
+  private final SavesInFlight savesInFlight;
 
-  DeleteOperation(S3Access s3, ManifestObjects manifests, Set<BackupIdentifier> savesInFlight) {
+  DeleteOperation(S3Access s3, ManifestObjects manifests, SavesInFlight savesInFlight) {
     this.s3 = s3;
     this.manifests = manifests;
     this.savesInFlight = savesInFlight;
   }
 
   void run(BackupIdentifier id) {
-    if (savesInFlight.contains(id)) {
-      throw new BackupInProgressException(id, "a save of it is still running in this store");
-    }
+    savesInFlight.checkNotSaving(id);
     Optional<ManifestObjects.Stored> current;
     try {
       current = manifests.read(id);

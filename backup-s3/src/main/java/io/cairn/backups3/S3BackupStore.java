@@ -24,17 +24,16 @@ import io.cairn.backups3.transfer.ObjectCopier;
 import io.cairn.backups3.transfer.ObjectUploader;
 import io.cairn.backups3.transfer.Transfers;
 import io.cairn.backupstore.ManifestRules;
+import io.cairn.backupstore.SavesInFlight;
 import io.cairn.backupstore.StoreOperations;
 import io.cairn.pacing.Backoff;
 import io.cairn.pacing.RateLimiter;
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -87,7 +86,7 @@ public final class S3BackupStore implements BackupStore {
   private static final int FAILURE_MARKING_ATTEMPTS_MIN = 10;
 
   private final S3BackupStoreConfig config;
-  private final InstantSource clock;
+  private final Clock clock;
   private final Executor executor;
   private final Executor queryExecutor;
   private final S3BackupStoreMetrics metrics;
@@ -102,12 +101,12 @@ public final class S3BackupStore implements BackupStore {
   private final ObjectUploader uploader;
   private final ObjectCopier copier;
   private final ObjectChecker checker;
-  private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
+  private final SavesInFlight savesInFlight = new SavesInFlight();
   private final StoreOperations operations;
 
   private S3BackupStore(
       S3BackupStoreConfig config,
-      InstantSource clock,
+      Clock clock,
       Executor executor,
       Executor queryExecutor,
       S3BackupStoreMetrics metrics,
@@ -169,7 +168,7 @@ public final class S3BackupStore implements BackupStore {
    */
   public static S3BackupStore open(
       S3BackupStoreConfig config,
-      InstantSource clock,
+      Clock clock,
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry) {
@@ -177,12 +176,12 @@ public final class S3BackupStore implements BackupStore {
   }
 
   /**
-   * {@link #open(S3BackupStoreConfig, InstantSource, Executor, Executor, MeterRegistry)} whose
-   * bytes/s waits go through {@code pause} (tests hold a transfer there).
+   * {@link #open(S3BackupStoreConfig, Clock, Executor, Executor, MeterRegistry)} whose bytes/s
+   * waits go through {@code pause} (tests hold a transfer there).
    */
   static S3BackupStore open(
       S3BackupStoreConfig config,
-      InstantSource clock,
+      Clock clock,
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry,
@@ -353,7 +352,7 @@ public final class S3BackupStore implements BackupStore {
 
   // ------------------------------------------------------------------- shared with operations
 
-  InstantSource clock() {
+  Clock clock() {
     return clock;
   }
 
@@ -385,7 +384,7 @@ public final class S3BackupStore implements BackupStore {
     return transferExecutor;
   }
 
-  Set<BackupIdentifier> savesInFlight() {
+  SavesInFlight savesInFlight() {
     return savesInFlight;
   }
 

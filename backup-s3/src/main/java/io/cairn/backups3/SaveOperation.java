@@ -105,7 +105,7 @@ final class SaveOperation {
       throw new BackupStoreException(
           "Expected to store backup " + id + ", but " + reason + settled.note(), e);
     } finally {
-      store.savesInFlight().remove(id);
+      store.savesInFlight().ended(id);
     }
   }
 
@@ -119,7 +119,7 @@ final class SaveOperation {
               ManifestRules.checkAbsent(id, current);
               return Transition.write(inProgress, null);
             });
-    store.savesInFlight().add(id);
+    store.savesInFlight().started(id);
   }
 
   private List<Stored> storeContents() throws Exception {

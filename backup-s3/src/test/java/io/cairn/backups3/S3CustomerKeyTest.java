@@ -17,10 +17,11 @@ import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backups3.testserver.FaultInjectingProxy;
 import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
+import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.Random;
@@ -43,8 +44,8 @@ class S3CustomerKeyTest {
   private static final String KEY_HEADER = "x-amz-server-side-encryption-customer-key";
   private static final String COPY_KEY_HEADER =
       "x-amz-copy-source-server-side-encryption-customer-key";
-  private static final InstantSource CLOCK =
-      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
+  private static final Clock CLOCK =
+      new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli());
 
   @TempDir Path dir;
   private final ExecutorService executor = Executors.newFixedThreadPool(4);

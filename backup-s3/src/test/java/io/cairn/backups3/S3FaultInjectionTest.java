@@ -25,11 +25,12 @@ import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
 import io.cairn.backups3.testserver.RawObjects;
 import io.cairn.backuptestkit.FifoGate;
+import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,8 +56,8 @@ class S3FaultInjectionTest {
 
   private static final long SEED = Long.getLong("cairn.seed", 4242L);
   private static final String BUCKET = "cairn-faults";
-  private static final InstantSource CLOCK =
-      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
+  private static final Clock CLOCK =
+      new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli());
   private static final AtomicInteger PATHS = new AtomicInteger();
 
   @TempDir Path dir;

@@ -7,12 +7,13 @@ import io.cairn.backups3.testserver.FaultInjectingProxy;
 import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
 import io.cairn.backups3.testserver.S3ServerProcess;
+import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,8 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class S3StartupTest {
 
   private static final String BUCKET = "cairn-startup";
-  private static final InstantSource CLOCK =
-      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
+  private static final Clock CLOCK =
+      new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli());
 
   private final ExecutorService executor = Executors.newFixedThreadPool(2);
 

@@ -22,11 +22,12 @@ import io.cairn.backups3.testserver.FaultInjectingProxy;
 import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
 import io.cairn.backups3.testserver.RawObjects;
+import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,8 +54,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 class S3TransfersTest {
 
   private static final String BUCKET = "cairn-transfers";
-  private static final InstantSource CLOCK =
-      InstantSource.fixed(Instant.parse("2025-03-01T10:00:00Z"));
+  private static final Clock CLOCK =
+      new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli());
   private static final AtomicInteger PATHS = new AtomicInteger();
 
   @TempDir Path dir;

@@ -11,6 +11,7 @@ import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.content.CompressionPolicy;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
+import io.cairn.scheduler.SimClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +47,8 @@ public abstract class BackupStoreTestKitSupport {
 
   @TempDir protected Path workDir;
 
-  protected final TestClock clock = new TestClock(Instant.parse("2025-03-01T10:00:00Z"));
+  protected final SimClock clock =
+      new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli());
 
   /** A store without compression, opened before each test and closed after it. */
   protected BackupStore store;

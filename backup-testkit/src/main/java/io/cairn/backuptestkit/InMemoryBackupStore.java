@@ -30,7 +30,9 @@ import io.cairn.backupstore.ManifestRules;
 import io.cairn.backupstore.PageTokens;
 import io.cairn.backupstore.RestoreTarget;
 import io.cairn.backupstore.SaveTally;
+import io.cairn.backupstore.SavesInFlight;
 import io.cairn.backupstore.StoreOperations;
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -39,13 +41,11 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,14 +80,14 @@ public final class InMemoryBackupStore implements BackupStore {
   private final Map<String, byte[]> objects;
 
   private final CompressionPolicy compression;
-  private final InstantSource clock;
+  private final Clock clock;
   private final Executor executor;
-  private final Set<BackupIdentifier> savesInFlight = ConcurrentHashMap.newKeySet();
+  private final SavesInFlight savesInFlight = new SavesInFlight();
   private final StoreOperations operations =
       new StoreOperations("memory", new SimpleMeterRegistry(), "cairn.backupmemory.operations");
 
   public InMemoryBackupStore(
-      Storage storage, CompressionPolicy compression, InstantSource clock, Executor executor) {
+      Storage storage, CompressionPolicy compression, Clock clock, Executor executor) {
     this.manifests = storage.manifests;
     this.objects = storage.objects;
     this.compression = compression;
@@ -127,10 +127,7 @@ public final class InMemoryBackupStore implements BackupStore {
             change(
                 id,
                 current -> {
-                  if (savesInFlight.contains(id)) {
-                    throw new BackupInProgressException(
-                        id, "a save of it is still running in this store");
-                  }
+                  savesInFlight.checkNotSaving(id);
                   if (current.isPresent()
                       && current.get().status() == BackupStatusCode.IN_PROGRESS) {
                     throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
@@ -223,7 +220,8 @@ public final class InMemoryBackupStore implements BackupStore {
         current -> {
           ManifestRules.checkAbsent(id, current);
           write(Manifest.inProgress(backup.descriptor(), clock.instant()));
-          return savesInFlight.add(id);
+          savesInFlight.started(id);
+          return null;
         },
         false);
     try {
@@ -272,7 +270,7 @@ public final class InMemoryBackupStore implements BackupStore {
       }
       throw e;
     } finally {
-      savesInFlight.remove(id);
+      savesInFlight.ended(id);
     }
   }
 

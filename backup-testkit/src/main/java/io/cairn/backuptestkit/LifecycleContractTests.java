@@ -143,7 +143,8 @@ public abstract class LifecycleContractTests extends BackupStoreTestKitSupport {
     Backup backup = tinyBackup(id(0, 1, 10));
     Instant created = clock.instant();
     writeRawManifest(backup.id(), CODEC.encode(Manifest.inProgress(backup.descriptor(), created)));
-    Instant failedAt = clock.advance(Duration.ofSeconds(30));
+    clock.advance(Duration.ofSeconds(30));
+    Instant failedAt = clock.instant();
 
     BackupStatus status = await(store.markFailed(backup.id(), "leader changed"));
 

@@ -1,7 +1,7 @@
 package io.cairn.backuptestkit;
 
 import io.cairn.backupapi.content.CompressionPolicy;
-import java.time.InstantSource;
+import io.cairn.scheduler.Clock;
 
 /**
  * What the test kit asks of a store it creates.
@@ -9,4 +9,4 @@ import java.time.InstantSource;
  * @param compression the store's compression policy
  * @param clock the time source for manifest timestamps
  */
-public record StoreSettings(CompressionPolicy compression, InstantSource clock) {}
+public record StoreSettings(CompressionPolicy compression, Clock clock) {}

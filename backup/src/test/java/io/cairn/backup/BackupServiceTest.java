@@ -12,11 +12,11 @@ import io.cairn.backupapi.ClusterBackupStatusCode;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,7 +39,7 @@ final class BackupServiceTest {
     store =
         FilesystemBackupStore.open(
             FilesystemBackupStoreConfig.of(directory.resolve("store")),
-            () -> Instant.ofEpochSecond(1_700_000_000L),
+            new SimClock(1_700_000_000_000L),
             executor,
             executor,
             new SimpleMeterRegistry());

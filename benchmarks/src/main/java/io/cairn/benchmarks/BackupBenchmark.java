@@ -47,7 +47,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -411,7 +410,7 @@ public final class BackupBenchmark {
             FilesystemBackupStoreConfig.of(storeDir)
                 .withMaxConcurrentFileCopies(Integer.parseInt(settings.get("fileCopies")))
                 .withMaxBytesPerSecond(maxBytesPerSecond),
-            () -> Instant.ofEpochMilli(CLOCK.millis()),
+            CLOCK,
             storeExecutor,
             storeExecutor,
             new SimpleMeterRegistry())) {

@@ -32,7 +32,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -222,11 +221,7 @@ final class LedgerBackupBuilder {
 
   static FilesystemBackupStore openStore(final Path base, final ExecutorService executor) {
     return FilesystemBackupStore.open(
-        FilesystemBackupStoreConfig.of(base),
-        () -> Instant.ofEpochMilli(CLOCK.millis()),
-        executor,
-        executor,
-        new SimpleMeterRegistry());
+        FilesystemBackupStoreConfig.of(base), CLOCK, executor, executor, new SimpleMeterRegistry());
   }
 
   // ---- building --------------------------------------------------------------------------------

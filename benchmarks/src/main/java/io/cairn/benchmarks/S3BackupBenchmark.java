@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -202,13 +201,7 @@ public final class S3BackupBenchmark {
             .s3Client(downloadClient)
             .transferDirectoryMaxConcurrency(concurrency)
             .build();
-    store =
-        S3BackupStore.open(
-            storeConfig(),
-            () -> Instant.ofEpochMilli(CLOCK.millis()),
-            storeExecutor,
-            storeExecutor,
-            registry);
+    store = S3BackupStore.open(storeConfig(), CLOCK, storeExecutor, storeExecutor, registry);
     System.out.println("store " + store.config());
     System.out.println("server " + server.endpoint() + ", log " + server.logFile());
 

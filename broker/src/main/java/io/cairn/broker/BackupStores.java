@@ -6,8 +6,6 @@ import io.cairn.backups3.S3BackupStore;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
@@ -41,7 +39,6 @@ final class BackupStores {
           "Expected a backup store, but backups are disabled on this broker (backup.enabled is"
               + " false)");
     }
-    final InstantSource instants = () -> Instant.ofEpochMilli(clock.millis());
     return switch (backup.store()) {
       case NONE ->
           new Opened(
@@ -53,7 +50,7 @@ final class BackupStores {
           yield new Opened(
               Optional.of(
                   FilesystemBackupStore.open(
-                      backup.fs().orElseThrow(), instants, executor, queryExecutor, registry)),
+                      backup.fs().orElseThrow(), clock, executor, queryExecutor, registry)),
               "");
         } catch (final IllegalArgumentException e) {
           throw new IllegalArgumentException(
@@ -66,7 +63,7 @@ final class BackupStores {
           yield new Opened(
               Optional.of(
                   S3BackupStore.open(
-                      backup.s3().orElseThrow(), instants, executor, queryExecutor, registry)),
+                      backup.s3().orElseThrow(), clock, executor, queryExecutor, registry)),
               "");
         } catch (final RuntimeException e) {
           throw new IllegalStateException(

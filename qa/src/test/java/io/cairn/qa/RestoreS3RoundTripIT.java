@@ -27,11 +27,11 @@ import io.cairn.restore.ClusterShape;
 import io.cairn.restore.RestoreConfig;
 import io.cairn.restore.RestoreResult;
 import io.cairn.restore.RestoreTarget;
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -186,7 +186,7 @@ final class RestoreS3RoundTripIT {
     final S3BackupStore store =
         S3BackupStore.open(
             S3BackupStoreConfig.fromProperties(s3.storeSettings()),
-            InstantSource.system(),
+            Clock.system(),
             executor,
             executor,
             new SimpleMeterRegistry());

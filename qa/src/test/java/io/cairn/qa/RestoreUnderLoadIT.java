@@ -22,11 +22,11 @@ import io.cairn.restore.ClusterShape;
 import io.cairn.restore.RestoreConfig;
 import io.cairn.restore.RestoreResult;
 import io.cairn.restore.RestoreTarget;
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -183,7 +183,7 @@ final class RestoreUnderLoadIT {
                 Compression.NONE,
                 FilesystemBackupStoreConfig.COMPRESSION_THRESHOLD_BYTES_DEFAULT,
                 FilesystemBackupStoreConfig.ZSTD_LEVEL_DEFAULT),
-            InstantSource.system(),
+            Clock.system(),
             executor,
             executor,
             new SimpleMeterRegistry());

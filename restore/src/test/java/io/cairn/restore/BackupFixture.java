@@ -10,6 +10,7 @@ import io.cairn.backupapi.content.CompressionPolicy;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.broker.BrokerVersion;
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -276,7 +276,7 @@ final class BackupFixture {
                   Compression.NONE,
                   CompressionPolicy.THRESHOLD_BYTES_DEFAULT,
                   CompressionPolicy.ZSTD_LEVEL_DEFAULT),
-              InstantSource.system(),
+              Clock.system(),
               executor,
               executor,
               new SimpleMeterRegistry());

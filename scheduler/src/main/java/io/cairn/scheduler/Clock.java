@@ -1,5 +1,7 @@
 package io.cairn.scheduler;
 
+import java.time.Instant;
+
 /**
  * The only source of time for Cairn code. Core modules never call {@code
  * System.currentTimeMillis()} or {@code System.nanoTime()} directly; they are given a {@code
@@ -12,6 +14,11 @@ public interface Clock {
 
   /** Monotonic time in nanoseconds, for measuring durations only. */
   long nanos();
+
+  /** Wall-clock time as an {@link Instant}, at millisecond precision. */
+  default Instant instant() {
+    return Instant.ofEpochMilli(millis());
+  }
 
   /** The clock of the running system. */
   static Clock system() {

@@ -30,7 +30,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -103,7 +102,7 @@ final class BackupTestPartition implements AutoCloseable {
     fsStore =
         FilesystemBackupStore.open(
             FilesystemBackupStoreConfig.of(root.resolve("backups")),
-            () -> Instant.ofEpochMilli(clock.millis()),
+            clock,
             storeExecutor,
             storeExecutor,
             registry);

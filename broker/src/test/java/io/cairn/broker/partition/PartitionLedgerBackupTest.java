@@ -30,7 +30,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -141,7 +140,7 @@ final class PartitionLedgerBackupTest {
       store =
           FilesystemBackupStore.open(
               FilesystemBackupStoreConfig.of(backups),
-              () -> Instant.ofEpochMilli(running.clock.millis()),
+              running.clock,
               running.scheduler.executor(),
               running.scheduler.executor(),
               new SimpleMeterRegistry());

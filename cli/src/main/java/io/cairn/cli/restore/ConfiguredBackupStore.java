@@ -9,8 +9,6 @@ import io.cairn.cli.CliException;
 import io.cairn.cli.ExitCode;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -55,16 +53,14 @@ public final class ConfiguredBackupStore implements AutoCloseable {
               + (backup.enabled() ? "backup.store is none" : "backup.enabled is false")
               + ". Configure the store the backup was taken to (backup.store: fs or s3)");
     }
-    final InstantSource instants = () -> Instant.ofEpochMilli(clock.millis());
     final ExecutorService executor = newPool(Math.max(threads, backup.uploadConcurrency()));
     try {
       final BackupStore store =
           backup.store() == BackupStoreType.FS
               // one operation at a time: status and list may share the transfer threads
               ? FilesystemBackupStore.open(
-                  backup.fs().orElseThrow(), instants, executor, executor, registry)
-              : S3BackupStore.open(
-                  backup.s3().orElseThrow(), instants, executor, executor, registry);
+                  backup.fs().orElseThrow(), clock, executor, executor, registry)
+              : S3BackupStore.open(backup.s3().orElseThrow(), clock, executor, executor, registry);
       return new ConfiguredBackupStore(store, executor);
     } catch (final IllegalArgumentException e) {
       executor.shutdownNow();
