@@ -20,11 +20,20 @@ import java.util.concurrent.TimeUnit;
  */
 final class FilesystemBackupStoreMetrics {
 
-  static final String OPERATIONS = "cairn.backupfs.operations";
-  static final String COPIED = "cairn.backupfs.copied";
-  static final String REUSED = "cairn.backupfs.reused";
-  static final String RESTORED = "cairn.backupfs.restored";
-  static final String THROTTLED = "cairn.backupfs.throttled";
+  /** Timer; tags {@code operation}, {@code result}: duration of each store operation. */
+  public static final String OPERATIONS = "cairn.backupfs.operations";
+
+  /** Counter, bytes: content bytes read from sources and stored. */
+  public static final String COPIED = "cairn.backupfs.copied";
+
+  /** Counter, bytes: content bytes stored by linking the previous backup. */
+  public static final String REUSED = "cairn.backupfs.reused";
+
+  /** Counter, bytes: content bytes restored and verified. */
+  public static final String RESTORED = "cairn.backupfs.restored";
+
+  /** Timer: time copies waited for {@code maxBytesPerSecond}. */
+  public static final String THROTTLED = "cairn.backupfs.throttled";
 
   private final MeterRegistry registry;
   private final Counter copied;

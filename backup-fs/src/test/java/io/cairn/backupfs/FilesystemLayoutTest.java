@@ -140,11 +140,13 @@ class FilesystemLayoutTest {
     Path linked = layout.object(second.id(), FileSetKind.SEGMENTS, "1.log");
     assertThat(Files.isSameFile(old, linked)).isTrue();
     assertThat(Files.getAttribute(linked, "unix:nlink")).isEqualTo(2);
-    assertThat(registry.get("cairn.backupfs.reused").counter().count()).isEqualTo(50_000);
-    assertThat(registry.get("cairn.backupfs.copied").counter().count()).isEqualTo(50_000);
+    assertThat(registry.get(FilesystemBackupStoreMetrics.REUSED).counter().count())
+        .isEqualTo(50_000);
+    assertThat(registry.get(FilesystemBackupStoreMetrics.COPIED).counter().count())
+        .isEqualTo(50_000);
     assertThat(
             registry
-                .get("cairn.backupfs.operations")
+                .get(FilesystemBackupStoreMetrics.OPERATIONS)
                 .tag("operation", "save")
                 .tag("result", "success")
                 .timer()

@@ -29,13 +29,28 @@ import java.util.concurrent.TimeUnit;
  */
 public final class S3BackupStoreMetrics {
 
+  /** Timer; tags {@code operation}, {@code result}: each store operation. */
   public static final String OPERATIONS = "cairn.backups3.operations";
+
+  /** Timer; tags {@code operation}, {@code result}: every HTTP attempt of an S3 call. */
   public static final String REQUESTS = "cairn.backups3.requests";
+
+  /** Counter; tag {@code operation}: attempts repeated after a transient error. */
   public static final String RETRIES = "cairn.backups3.retries";
+
+  /** Counter, bytes: object bytes sent (compressed where they are). */
   public static final String UPLOADED = "cairn.backups3.uploaded";
+
+  /** Counter, bytes: object bytes received by restore and verify. */
   public static final String DOWNLOADED = "cairn.backups3.downloaded";
+
+  /** Counter, bytes: object bytes copied server-side from the previous backup. */
   public static final String COPIED = "cairn.backups3.copied";
+
+  /** Timer; tags {@code operation}, {@code result}: moving one whole object. */
   public static final String TRANSFERS = "cairn.backups3.transfers";
+
+  /** Timer: time spent waiting on {@code maxBytesPerSecond}. */
   public static final String THROTTLED = "cairn.backups3.throttled";
 
   /** Values of the {@code result} tag of {@value #REQUESTS}. */

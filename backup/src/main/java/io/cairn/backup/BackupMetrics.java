@@ -56,15 +56,34 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BackupMetrics implements AutoCloseable {
 
+  /** Counter; tags partition, operation, result: outcomes of backup operations. */
   public static final String OPERATIONS = "cairn.backup.operations";
+
+  /** Gauge; tag partition: backups reserved and not finished. */
   public static final String IN_PROGRESS = "cairn.backup.in.progress";
+
+  /** Timer; tags partition, result = completed, failed: reservation to end of a backup. */
   public static final String DURATION = "cairn.backup.duration";
+
+  /** Counter, bytes; tag partition: bytes copied into the store by completed backups. */
   public static final String BYTES_WRITTEN = "cairn.backup.bytes.written";
+
+  /** Counter, bytes; tag partition: bytes taken from the previous backup. */
   public static final String BYTES_REUSED = "cairn.backup.bytes.reused";
+
+  /** Gauge; tag partition: the latest checkpoint id applied to state (-1: none). */
   public static final String CHECKPOINT_ID = "cairn.backup.checkpoint.id";
+
+  /** Gauge; tag partition: the latest checkpoint's position (-1: none). */
   public static final String CHECKPOINT_POSITION = "cairn.backup.checkpoint.position";
+
+  /** Counter; tag partition: checkpoint digests that differ from the state. */
   public static final String DIGEST_MISMATCHES = "cairn.backup.checkpoint.digest.mismatches";
+
+  /** Gauge, seconds; tag partition: age of the newest completed backup. */
   public static final String LATEST_COMPLETED_AGE = "cairn.backup.latest.completed.age";
+
+  /** Counter; tags partition, result = match, mismatch, invalid: restore checks. */
   public static final String RESTORE_CHECKS = "cairn.backup.restore.checks";
 
   /** Values of the {@code operation} tag. */

@@ -35,7 +35,6 @@ import io.cairn.scheduler.ThreadPoolActorScheduler;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.MessagingService;
 import io.cairn.transport.netty.NettyMessagingService;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -159,7 +158,7 @@ public final class Broker implements AutoCloseable {
         config.describe());
     this.registry =
         new PrometheusMeterRegistry(
-            PrometheusConfig.DEFAULT, new PrometheusRegistry(), BrokerMeters.clock(clock));
+            PrometheusConfig.DEFAULT, new PrometheusRegistry(), BrokerMetrics.clock(clock));
     this.transport = new NettyMessagingService(config.transportConfig(), clock, registry);
     try {
       transport.start();
@@ -250,7 +249,7 @@ public final class Broker implements AutoCloseable {
               "node-" + nodeId + "-exporters",
               1,
               clock,
-              BrokerMeters.roleView(registry, "exporter"));
+              BrokerMetrics.roleView(registry, "exporter"));
     }
 
     final Duration requestTimeout = config.network().requestTimeout();
@@ -320,10 +319,7 @@ public final class Broker implements AutoCloseable {
         CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)),
         "the partitions " + partitions.all().stream().map(HostedPartition::partitionId).toList());
 
-    Gauge.builder("cairn.broker.health", () -> health().status().code())
-        .description("Health of the broker: 0 healthy, 1 unhealthy, 2 failed")
-        .tag("node", Integer.toString(nodeId))
-        .register(registry);
+    BrokerMetrics.registerHealth(registry, nodeId, () -> health().status().code());
 
     final BrokerConfig.Management settings = config.management();
     if (settings.enabled()) {

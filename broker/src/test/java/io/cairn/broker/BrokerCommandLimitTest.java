@@ -4,6 +4,7 @@ import static io.cairn.broker.GatewayClient.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cairn.broker.api.limit.CommandLimitMetrics;
 import io.cairn.broker.api.limit.CommandLimiter;
 import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.AccountValue;
@@ -89,7 +90,7 @@ final class BrokerCommandLimitTest {
     assertThat(
             leader
                 .meterRegistry()
-                .get("cairn.broker.commands.rejected")
+                .get(CommandLimitMetrics.REJECTED)
                 .tag("partition", "1")
                 .functionCounter()
                 .count())

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.config.BrokerConfigReader;
+import io.cairn.broker.exporting.ExporterMetrics;
 import io.cairn.broker.exporting.ExportingState;
 import io.cairn.logstreams.LogStreamReader;
 import io.cairn.protocol.AccountIntent;
@@ -84,8 +85,7 @@ final class BrokerExportingTest {
     broker = start();
     client = client(broker);
     assertThat(client.exporting(0, ExportingOperation.STATUS)).isEqualTo(ApiResponse.ok(true));
-    assertThat(broker.meterRegistry().get("cairn.broker.exporting.paused").gauge().value())
-        .isEqualTo(1.0);
+    assertThat(broker.meterRegistry().get(ExporterMetrics.PAUSED).gauge().value()).isEqualTo(1.0);
     await("no export while paused after the restart")
         .during(Duration.ofMillis(700))
         .atMost(TIMEOUT)
@@ -106,7 +106,7 @@ final class BrokerExportingTest {
             () ->
                 second
                         .meterRegistry()
-                        .get("cairn.broker.exporter.position")
+                        .get(ExporterMetrics.POSITION)
                         .tag("partition", "1")
                         .gauge()
                         .value()

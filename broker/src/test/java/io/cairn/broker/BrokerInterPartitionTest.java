@@ -4,6 +4,7 @@ import static io.cairn.broker.GatewayClient.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cairn.broker.interpartition.InterPartitionMetrics;
 import io.cairn.engine.PendingCredit;
 import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.AccountValue;
@@ -117,12 +118,12 @@ final class BrokerInterPartitionTest {
         .pollInterval(Duration.ofMillis(50))
         .untilAsserted(
             () ->
-                assertThat(sum(cluster.brokers(), "cairn.broker.interpartition.sends", "written"))
+                assertThat(sum(cluster.brokers(), InterPartitionMetrics.SENDS, "written"))
                     .isGreaterThanOrEqualTo(expectedRemoteWrites));
     for (final Broker broker : cluster.brokers()) {
-      assertThat(count(broker, "cairn.broker.interpartition.receives", "written")).isPositive();
+      assertThat(count(broker, InterPartitionMetrics.RECEIVES, "written")).isPositive();
     }
-    assertThat(sum(cluster.brokers(), "cairn.broker.interpartition.sends", "local")).isZero();
+    assertThat(sum(cluster.brokers(), InterPartitionMetrics.SENDS, "local")).isZero();
   }
 
   private static long sum(final List<Broker> brokers, final String name, final String result) {

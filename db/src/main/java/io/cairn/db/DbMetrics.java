@@ -29,9 +29,16 @@ import io.micrometer.core.instrument.Timer;
  */
 public final class DbMetrics {
 
+  /** Timer: time to write one transaction's batch (data and digest) to RocksDB. */
   public static final String COMMIT_LATENCY = "cairn.db.transaction.commit.latency";
+
+  /** Counter; tag {@code result} = committed, rolled_back, failed: transactions. */
   public static final String TRANSACTIONS = "cairn.db.transactions";
+
+  /** Counter; tag {@code operation} = put, delete: writes of committed transactions. */
   public static final String WRITES = "cairn.db.writes";
+
+  /** Timer: full scans that recompute the state digest. */
   public static final String DIGEST_RECOMPUTE_LATENCY = "cairn.db.digest.recompute.latency";
 
   private final MeterRegistry registry;

@@ -20,14 +20,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <table>
  *   <caption>Meters</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
- *   <tr><td>cairn.engine.credit.sends</td><td>counter</td><td>operation = apply, ack,
+ *   <tr><td>{@value #SENDS}</td><td>counter</td><td>operation = apply, ack,
  *       refund</td><td>inter-partition commands handed to the sender (first sends and
  *       re-sends)</td></tr>
- *   <tr><td>cairn.engine.credit.retries</td><td>counter</td><td></td><td>re-sends of an
+ *   <tr><td>{@value #RETRIES}</td><td>counter</td><td></td><td>re-sends of an
  *       unacknowledged credit (included in the sends)</td></tr>
- *   <tr><td>cairn.engine.credit.send.failures</td><td>counter</td><td>operation</td><td>sends
+ *   <tr><td>{@value #SEND_FAILURES}</td><td>counter</td><td>operation</td><td>sends
  *       where the sender threw (the credit is re-sent later)</td></tr>
- *   <tr><td>cairn.engine.credits.pending</td><td>gauge</td><td></td><td>pending credits seen by
+ *   <tr><td>{@value #PENDING_CREDITS}</td><td>gauge</td><td></td><td>pending credits seen by
  *       the leader's last retry scan</td></tr>
  * </table>
  *
@@ -36,6 +36,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * instance. Close an instance before making the next one for the same partition and registry.
  */
 public final class LedgerMetrics implements AutoCloseable {
+
+  /** Counter; tags {@code partition}, {@code operation}: inter-partition commands sent. */
+  public static final String SENDS = "cairn.engine.credit.sends";
+
+  /** Counter; tag {@code partition}: re-sends of unacknowledged credits (included in the sends). */
+  public static final String RETRIES = "cairn.engine.credit.retries";
+
+  /** Counter; tags {@code partition}, {@code operation}: sends where the sender threw. */
+  public static final String SEND_FAILURES = "cairn.engine.credit.send.failures";
+
+  /** Gauge; tag {@code partition}: pending credits seen by the leader's last retry scan. */
+  public static final String PENDING_CREDITS = "cairn.engine.credits.pending";
 
   /** The {@code operation} tag of sends and send failures. */
   public enum Operation {
@@ -67,7 +79,7 @@ public final class LedgerMetrics implements AutoCloseable {
       sends.put(
           operation,
           add(
-              Counter.builder("cairn.engine.credit.sends")
+              Counter.builder(SENDS)
                   .description("Inter-partition commands handed to the sender")
                   .tags(tags)
                   .tag("operation", operation.tag())
@@ -75,7 +87,7 @@ public final class LedgerMetrics implements AutoCloseable {
       failures.put(
           operation,
           add(
-              Counter.builder("cairn.engine.credit.send.failures")
+              Counter.builder(SEND_FAILURES)
                   .description("Inter-partition sends where the sender threw")
                   .tags(tags)
                   .tag("operation", operation.tag())
@@ -83,12 +95,12 @@ public final class LedgerMetrics implements AutoCloseable {
     }
     retries =
         add(
-            Counter.builder("cairn.engine.credit.retries")
+            Counter.builder(RETRIES)
                 .description("Re-sends of unacknowledged credits")
                 .tags(tags)
                 .register(registry));
     add(
-        Gauge.builder("cairn.engine.credits.pending", pendingCredits, AtomicLong::get)
+        Gauge.builder(PENDING_CREDITS, pendingCredits, AtomicLong::get)
             .description("Pending credits seen by the leader's last retry scan")
             .tags(tags)
             .register(registry));

@@ -28,16 +28,16 @@ class LedgerMetricsTest {
     assertThat(sends("apply")).isEqualTo(2);
     assertThat(sends("ack")).isEqualTo(1);
     assertThat(sends("refund")).isEqualTo(2);
-    assertThat(registry.get("cairn.engine.credit.retries").tag("partition", "2").counter().count())
+    assertThat(registry.get(LedgerMetrics.RETRIES).tag("partition", "2").counter().count())
         .isEqualTo(1);
     assertThat(
             registry
-                .get("cairn.engine.credit.send.failures")
+                .get(LedgerMetrics.SEND_FAILURES)
                 .tags("partition", "2", "operation", "refund")
                 .counter()
                 .count())
         .isEqualTo(1);
-    assertThat(registry.get("cairn.engine.credits.pending").gauge().value()).isEqualTo(5);
+    assertThat(registry.get(LedgerMetrics.PENDING_CREDITS).gauge().value()).isEqualTo(5);
   }
 
   @Test
@@ -60,7 +60,7 @@ class LedgerMetricsTest {
     // and a new instance for partition 2 starts from its own values
     final LedgerMetrics second = new LedgerMetrics(registry, 2);
     second.pendingCredits(7);
-    assertThat(registry.get("cairn.engine.credits.pending").tag("partition", "2").gauge().value())
+    assertThat(registry.get(LedgerMetrics.PENDING_CREDITS).tag("partition", "2").gauge().value())
         .isEqualTo(7);
     assertThat(sends("refund")).isZero();
     second.close();
@@ -70,7 +70,7 @@ class LedgerMetricsTest {
 
   private double sends(final String operation) {
     return registry
-        .get("cairn.engine.credit.sends")
+        .get(LedgerMetrics.SENDS)
         .tags("partition", "2", "operation", operation)
         .counter()
         .count();

@@ -16,23 +16,42 @@ import java.util.concurrent.atomic.AtomicInteger;
  * operation, e.g. {@code Deposit}, {@code TakeBackup}, {@code http-get-backup}):
  *
  * <ul>
- *   <li>{@code cairn.gateway.requests} (counter, + {@code result}: {@code ok} or the lower-case
- *       error code) — finished requests.
- *   <li>{@code cairn.gateway.request.latency} (timer, + {@code result}) — time to the answer.
- *   <li>{@code cairn.gateway.retries} (counter) — requests sent again to a partition leader after
- *       NOT_LEADER, no known leader, an unavailable partition or an undelivered message.
- *   <li>{@code cairn.gateway.transfer.target.checks} (counter, + {@code result}: {@code found},
- *       {@code not_found}, or the lower-case error code of a check that got no answer) — checks
- *       that the target account of a cross-partition transfer exists, made before the transfer is
- *       sent; {@code not_found} counts transfers refused by the gateway that the engine would have
+ *   <li>{@value #REQUESTS} (counter, + {@code result}: {@code ok} or the lower-case error code) —
+ *       finished requests.
+ *   <li>{@value #REQUEST_LATENCY} (timer, + {@code result}) — time to the answer.
+ *   <li>{@value #RETRIES} (counter) — requests sent again to a partition leader after NOT_LEADER,
+ *       no known leader, an unavailable partition or an undelivered message.
+ *   <li>{@value #TRANSFER_TARGET_CHECKS} (counter, + {@code result}: {@code found}, {@code
+ *       not_found}, or the lower-case error code of a check that got no answer) — checks that the
+ *       target account of a cross-partition transfer exists, made before the transfer is sent;
+ *       {@code not_found} counts transfers refused by the gateway that the engine would have
  *       accepted and refunded.
- *   <li>{@code cairn.gateway.topology.partitions.leaderless} (gauge) — partitions without a known
- *       leader in the current topology (all of them before the first answer).
- *   <li>{@code cairn.gateway.topology.brokers.unreachable} (gauge) — configured brokers that did
- *       not answer the last topology request.
+ *   <li>{@value #PARTITIONS_LEADERLESS} (gauge) — partitions without a known leader in the current
+ *       topology (all of them before the first answer).
+ *   <li>{@value #BROKERS_UNREACHABLE} (gauge) — configured brokers that did not answer the last
+ *       topology request.
  * </ul>
  */
 public final class GatewayMetrics {
+
+  /** Counter; tags {@code node}, {@code operation}, {@code result}: finished requests. */
+  public static final String REQUESTS = "cairn.gateway.requests";
+
+  /** Timer; tags {@code node}, {@code operation}, {@code result}: time to the answer. */
+  public static final String REQUEST_LATENCY = "cairn.gateway.request.latency";
+
+  /** Counter; tags {@code node}, {@code operation}: requests sent again to a partition leader. */
+  public static final String RETRIES = "cairn.gateway.retries";
+
+  /** Counter; tags {@code node}, {@code result}: checks of a transfer's target account. */
+  public static final String TRANSFER_TARGET_CHECKS = "cairn.gateway.transfer.target.checks";
+
+  /** Gauge; tag {@code node}: partitions without a known leader (-1 before the first topology). */
+  public static final String PARTITIONS_LEADERLESS = "cairn.gateway.topology.partitions.leaderless";
+
+  /** Gauge; tag {@code node}: configured brokers that did not answer the last topology request. */
+  public static final String BROKERS_UNREACHABLE = "cairn.gateway.topology.brokers.unreachable";
+
   private final MeterRegistry registry;
   private final String node;
   private final ConcurrentMap<String, Counter> retries = new ConcurrentHashMap<>();
@@ -42,11 +61,11 @@ public final class GatewayMetrics {
   public GatewayMetrics(final MeterRegistry registry, final int nodeId) {
     this.registry = registry;
     this.node = Integer.toString(nodeId);
-    Gauge.builder("cairn.gateway.topology.partitions.leaderless", leaderless, AtomicInteger::get)
+    Gauge.builder(PARTITIONS_LEADERLESS, leaderless, AtomicInteger::get)
         .tag("node", node)
         .description("Partitions without a known leader (-1 before the first topology)")
         .register(registry);
-    Gauge.builder("cairn.gateway.topology.brokers.unreachable", unreachable, AtomicInteger::get)
+    Gauge.builder(BROKERS_UNREACHABLE, unreachable, AtomicInteger::get)
         .tag("node", node)
         .description("Configured brokers that did not answer the last topology request")
         .register(registry);
@@ -54,11 +73,11 @@ public final class GatewayMetrics {
 
   /** Counts and times one finished request. */
   public void request(final String operation, final String result, final Duration latency) {
-    Counter.builder("cairn.gateway.requests")
+    Counter.builder(REQUESTS)
         .tags("node", node, "operation", operation, "result", result)
         .register(registry)
         .increment();
-    Timer.builder("cairn.gateway.request.latency")
+    Timer.builder(REQUEST_LATENCY)
         .tags("node", node, "operation", operation, "result", result)
         .register(registry)
         .record(latency);
@@ -80,16 +99,13 @@ public final class GatewayMetrics {
     retries
         .computeIfAbsent(
             operation,
-            op ->
-                Counter.builder("cairn.gateway.retries")
-                    .tags("node", node, "operation", op)
-                    .register(registry))
+            op -> Counter.builder(RETRIES).tags("node", node, "operation", op).register(registry))
         .increment();
   }
 
   /** Counts one check of a cross-partition transfer's target account, by {@code result}. */
   public void transferTargetCheck(final String result) {
-    Counter.builder("cairn.gateway.transfer.target.checks")
+    Counter.builder(TRANSFER_TARGET_CHECKS)
         .tags("node", node, "result", result)
         .description("Checks that a cross-partition transfer's target account exists")
         .register(registry)

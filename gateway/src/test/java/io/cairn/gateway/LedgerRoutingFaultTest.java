@@ -76,7 +76,7 @@ final class LedgerRoutingFaultTest {
     // given the leadership of partition 1 moved from broker 0 to broker 1 unnoticed
     harness.broker(0).follow(1, 2);
     harness.broker(1).lead(1, 2);
-    final double retriesBefore = harness.counter("cairn.gateway.retries", "operation", "Deposit");
+    final double retriesBefore = harness.counter(GatewayMetrics.RETRIES, "operation", "Deposit");
 
     // when
     harness.ledger.deposit(
@@ -86,7 +86,7 @@ final class LedgerRoutingFaultTest {
     assertThat(harness.broker(0).requests(ApiDescriptor.TYPE_COMMAND)).isEqualTo(1);
     assertThat(harness.broker(1).requests(ApiDescriptor.TYPE_COMMAND)).isEqualTo(1);
     assertThat(harness.cluster.balance(1, onPartition1)).isEqualTo(7);
-    assertThat(harness.counter("cairn.gateway.retries", "operation", "Deposit"))
+    assertThat(harness.counter(GatewayMetrics.RETRIES, "operation", "Deposit"))
         .isGreaterThan(retriesBefore);
     assertThat(harness.gateway.topology().leaderOf(1)).hasValue(1);
   }
@@ -238,7 +238,7 @@ final class LedgerRoutingFaultTest {
         .until(
             () ->
                 harness.counter(
-                        "cairn.gateway.requests",
+                        GatewayMetrics.REQUESTS,
                         "operation",
                         "Deposit",
                         "result",

@@ -81,13 +81,13 @@ final class ManagementHttpTest {
 
   @Test
   void shouldCountEveryRequestBeforeAnsweringIt() throws Exception {
-    final double before = harness.counter("cairn.gateway.requests", "operation", "http-health");
+    final double before = harness.counter(GatewayMetrics.REQUESTS, "operation", "http-health");
 
     for (int i = 1; i <= 20; i++) {
       assertThat(harness.httpGet("/health").statusCode()).isEqualTo(200);
 
       // whoever got the answer finds the request counted already
-      assertThat(harness.counter("cairn.gateway.requests", "operation", "http-health"))
+      assertThat(harness.counter(GatewayMetrics.REQUESTS, "operation", "http-health"))
           .as("requests counted after answer %s", i)
           .isEqualTo(before + i);
     }

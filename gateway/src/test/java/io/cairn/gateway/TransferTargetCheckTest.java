@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class TransferTargetCheckTest {
   private static final int MAX_RETRIES = 3;
-  private static final String CHECKS = "cairn.gateway.transfer.target.checks";
+  private static final String CHECKS = GatewayMetrics.TRANSFER_TARGET_CHECKS;
 
   private final AccountPlacement placement = new AccountPlacement(3);
   private GatewayHarness harness;

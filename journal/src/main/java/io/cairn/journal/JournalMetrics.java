@@ -29,9 +29,16 @@ import java.util.function.ToDoubleFunction;
  */
 public final class JournalMetrics implements AutoCloseable {
 
+  /** Timer; no tags of its own: time to frame and write one record, without fsync. */
   public static final String APPEND = "cairn.journal.append";
+
+  /** Timer; no tags of its own: time of one {@link Journal#flush()}, fsync included. */
   public static final String FLUSH = "cairn.journal.flush";
+
+  /** Gauge; no tags of its own: number of segment files. */
   public static final String SEGMENTS = "cairn.journal.segments";
+
+  /** Gauge, bytes; no tags of its own: committed bytes of all segments, no preallocation. */
   public static final String BYTES = "cairn.journal.bytes";
 
   private final MeterRegistry registry;

@@ -27,9 +27,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LogStreamMetrics implements AutoCloseable {
 
+  /** Counter; tags partition, result: outcomes of writes to the log. */
   public static final String APPENDS = "cairn.logstreams.appends";
+
+  /** Counter; tag partition: records in batches written to the log. */
   public static final String RECORDS_WRITTEN = "cairn.logstreams.records.written";
+
+  /** Gauge; tag partition: batches written and not committed yet. */
   public static final String APPENDS_IN_FLIGHT = "cairn.logstreams.appends.inflight";
+
+  /** Gauge; tag partition: position of the last committed record. */
   public static final String COMMIT_POSITION = "cairn.logstreams.commit.position";
 
   private final MeterRegistry registry;

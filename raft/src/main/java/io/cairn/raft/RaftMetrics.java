@@ -36,14 +36,31 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RaftMetrics implements AutoCloseable {
 
+  /** Gauge; tags partition, node: the member's {@link RaftRole#code()}. */
   public static final String ROLE = "cairn.raft.role";
+
+  /** Gauge; tags partition, node: current term. */
   public static final String TERM = "cairn.raft.term";
+
+  /** Gauge; tags partition, node: highest index known committed. */
   public static final String COMMIT_INDEX = "cairn.raft.commit.index";
+
+  /** Timer; tags partition, node: leader, application append to local flush. */
   public static final String APPEND_LATENCY = "cairn.raft.append.latency";
+
+  /** Timer; tags partition, node: leader, application append to commit. */
   public static final String COMMIT_LATENCY = "cairn.raft.commit.latency";
+
+  /** Counter; tags partition, node: elections started (became candidate). */
   public static final String ELECTIONS = "cairn.raft.elections";
+
+  /** Counter; tags partition, node: elections won (became leader). */
   public static final String LEADERSHIPS = "cairn.raft.leaderships";
+
+  /** Counter; tags partition, node: snapshots installed from a leader. */
   public static final String SNAPSHOTS_INSTALLED = "cairn.raft.snapshots.installed";
+
+  /** Counter; tags partition, node, result: leadership transfers started, completed, failed. */
   public static final String LEADERSHIP_TRANSFERS = "cairn.raft.leadership.transfers";
 
   private final MeterRegistry registry;

@@ -18,9 +18,14 @@ import java.time.Duration;
  */
 final class RestoreMetrics {
 
-  static final String PARTITIONS = "cairn.restore.partitions";
-  static final String BYTES = "cairn.restore.bytes";
-  static final String DURATION = "cairn.restore.duration";
+  /** Counter; tags {@code operation}, {@code result}: partitions restored or verified. */
+  public static final String PARTITIONS = "cairn.restore.partitions";
+
+  /** Counter, bytes; tag {@code operation}: bytes downloaded from backups and checked. */
+  public static final String BYTES = "cairn.restore.bytes";
+
+  /** Timer; tags {@code operation}, {@code result}: restoring or verifying one partition. */
+  public static final String DURATION = "cairn.restore.duration";
 
   enum Operation {
     RESTORE,

@@ -34,16 +34,16 @@ import java.util.function.ToDoubleFunction;
  */
 public final class SchedulerMetrics {
 
-  /** Gauge: tasks queued in all mailboxes. */
+  /** Gauge, tasks; no tags: tasks waiting in the mailboxes of all live actors. */
   public static final String QUEUE_DEPTH = "cairn.scheduler.actor.queue.depth";
 
-  /** Gauge: live actors. */
+  /** Gauge; no tags: actors started and not yet closed. */
   public static final String ACTOR_COUNT = "cairn.scheduler.actor.count";
 
-  /** Gauge: armed timers. */
+  /** Gauge; no tags: timers armed on the timer thread. */
   public static final String TIMERS_PENDING = "cairn.scheduler.timer.pending";
 
-  /** Timer: task execution time, tagged {@code result}. */
+  /** Timer; tag {@code result} = success, failure: execution time of each task. */
   public static final String TASK_DURATION = "cairn.scheduler.task.duration";
 
   private final MeterRegistry registry;

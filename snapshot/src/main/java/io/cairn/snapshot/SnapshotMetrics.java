@@ -40,13 +40,28 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SnapshotMetrics {
 
+  /** Timer; tag {@code operation} = take, receive, restore: time to a persisted snapshot. */
   public static final String DURATION = "cairn.snapshot.duration";
+
+  /** Timer: verifying and copying a snapshot for recovery, fallbacks included. */
   public static final String RECOVERY_DURATION = "cairn.snapshot.recovery.duration";
+
+  /** Gauge, bytes: size of the newest snapshot, every file included (0 without one). */
   public static final String SIZE = "cairn.snapshot.size.bytes";
+
+  /** Gauge: snapshots in the store, reserved ones included. */
   public static final String COUNT = "cairn.snapshot.count";
+
+  /** Gauge: snapshots with at least one open reservation. */
   public static final String RESERVED_COUNT = "cairn.snapshot.reserved.count";
+
+  /** Counter, bytes; tag {@code operation} = send, receive: chunk bytes replicated. */
   public static final String REPLICATION_BYTES = "cairn.snapshot.replication.bytes";
+
+  /** Counter: snapshots found corrupt (checksum or size mismatch). */
   public static final String CORRUPTIONS = "cairn.snapshot.corruptions";
+
+  /** Counter; tag {@code result} = persisted, skipped, failed: snapshots tried. */
   public static final String ATTEMPTS = "cairn.snapshot.attempts";
 
   private final MeterRegistry registry;

@@ -43,15 +43,32 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class StreamProcessorMetrics implements AutoCloseable {
 
+  /** Counter; tags partition, result = processed, rejected, skipped: records read. */
   public static final String RECORDS = "cairn.streamprocessor.records";
+
+  /** Counter; tag partition: events applied by replay. */
   public static final String REPLAYED_RECORDS = "cairn.streamprocessor.replayed.records";
+
+  /** Timer; tag partition: from reading a command to committing its transaction. */
   public static final String PROCESSING_LATENCY = "cairn.streamprocessor.processing.latency";
+
+  /** Counter; tag partition: commands retried because the log answered backpressure. */
   public static final String WRITE_RETRIES = "cairn.streamprocessor.write.retries";
+
+  /** Counter; tag partition: side effects that threw. */
   public static final String SIDE_EFFECT_FAILURES = "cairn.streamprocessor.side.effect.failures";
+
+  /** Counter; tag partition: responses the response writer failed to send. */
   public static final String RESPONSE_FAILURES = "cairn.streamprocessor.response.failures";
+
+  /** Gauge; tag partition: last processed position in state. */
   public static final String LAST_PROCESSED_POSITION =
       "cairn.streamprocessor.last.processed.position";
+
+  /** Gauge; tag partition: last written position in state. */
   public static final String LAST_WRITTEN_POSITION = "cairn.streamprocessor.last.written.position";
+
+  /** Gauge; tag partition: health of the stream processor, 0 healthy, 1 failed. */
   public static final String HEALTH = "cairn.streamprocessor.health";
 
   private final MeterRegistry registry;

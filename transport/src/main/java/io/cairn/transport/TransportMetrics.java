@@ -37,11 +37,22 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TransportMetrics {
 
+  /** Counter; tags node, operation, result: frames this member tried to send. */
   public static final String MESSAGES_SENT = "cairn.transport.messages.sent";
+
+  /** Counter; tags node, operation, result: frames this member received. */
   public static final String MESSAGES_RECEIVED = "cairn.transport.messages.received";
+
+  /** Counter, bytes; tag node: bytes of frames written, headers included. */
   public static final String BYTES_SENT = "cairn.transport.bytes.sent";
+
+  /** Counter, bytes; tag node: bytes of well-formed frames read, headers included. */
   public static final String BYTES_RECEIVED = "cairn.transport.bytes.received";
+
+  /** Timer; tags node, result: time from sending a request to its outcome. */
   public static final String REQUEST_LATENCY = "cairn.transport.request.latency";
+
+  /** Counter; tag node: connections closed for a malformed or oversize frame. */
   public static final String FRAMES_INVALID = "cairn.transport.frames.invalid";
 
   /** Value of the {@code operation} tag. */

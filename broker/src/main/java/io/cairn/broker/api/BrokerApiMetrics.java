@@ -16,20 +16,25 @@ import java.util.function.Supplier;
  * <table>
  *   <caption>Meters</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th></tr>
- *   <tr><td>{@code cairn.broker.api.requests}</td><td>counter</td><td>{@code operation} = command,
+ *   <tr><td>{@value #REQUESTS}</td><td>counter</td><td>{@code operation} = command,
  *       query, topology, backup, exporting; {@code result} = the response status in lower
  *       case</td></tr>
- *   <tr><td>{@code cairn.broker.api.command.duration}</td><td>timer</td><td>{@code result}: from
+ *   <tr><td>{@value #COMMAND_DURATION}</td><td>timer</td><td>{@code result}: from
  *       the command's arrival to its response</td></tr>
- *   <tr><td>{@code cairn.broker.api.commands.in.flight}</td><td>gauge</td><td>client commands
+ *   <tr><td>{@value #IN_FLIGHT}</td><td>gauge</td><td>client commands
  *       written and not answered yet</td></tr>
  * </table>
  */
 public final class BrokerApiMetrics {
 
-  static final String REQUESTS = "cairn.broker.api.requests";
-  static final String COMMAND_DURATION = "cairn.broker.api.command.duration";
-  static final String IN_FLIGHT = "cairn.broker.api.commands.in.flight";
+  /** Counter; tags node, operation, result: requests of the gateway-facing API by outcome. */
+  public static final String REQUESTS = "cairn.broker.api.requests";
+
+  /** Timer; tags node, result: from a client command's arrival to its response. */
+  public static final String COMMAND_DURATION = "cairn.broker.api.command.duration";
+
+  /** Gauge; tag node: client commands written and not answered yet. */
+  public static final String IN_FLIGHT = "cairn.broker.api.commands.in.flight";
 
   private final MeterRegistry registry;
   private final Tags tags;

@@ -13,17 +13,33 @@ import java.util.function.LongSupplier;
  * again later, or move away). Tags: {@code partition}, {@code node}.
  *
  * <ul>
- *   <li>{@code cairn.broker.exporter.position} (gauge): the lowest position the partition's
- *       exporters acknowledged; -1 when one has none.
- *   <li>{@code cairn.broker.exporter.lag} (gauge): committed positions not acknowledged by every
- *       exporter (commit position minus the lowest acknowledged one).
- *   <li>{@code cairn.broker.exporter.records} (counter): records handed to the exporters.
- *   <li>{@code cairn.broker.exporter.failures} (counter): failed opens and exports (each retried).
+ *   <li>{@value #POSITION} (gauge): the lowest position the partition's exporters acknowledged; -1
+ *       when one has none.
+ *   <li>{@value #LAG} (gauge): committed positions not acknowledged by every exporter (commit
+ *       position minus the lowest acknowledged one).
+ *   <li>{@value #RECORDS} (counter): records handed to the exporters.
+ *   <li>{@value #FAILURES} (counter): failed opens and exports (each retried).
  * </ul>
  *
- * And one per broker, {@link ExportingState#registerGauge}: {@code cairn.broker.exporting.paused}.
+ * And one per broker, {@link ExportingState#registerGauge}: {@value #PAUSED} (gauge, tag {@code
+ * node}).
  */
-final class ExporterMetrics implements AutoCloseable {
+public final class ExporterMetrics implements AutoCloseable {
+
+  /** Gauge; tags partition, node: lowest position acknowledged by every exporter (-1: none). */
+  public static final String POSITION = "cairn.broker.exporter.position";
+
+  /** Gauge; tags partition, node: committed positions not yet acknowledged by every exporter. */
+  public static final String LAG = "cairn.broker.exporter.lag";
+
+  /** Counter; tags partition, node: records handed to the partition's exporters. */
+  public static final String RECORDS = "cairn.broker.exporter.records";
+
+  /** Counter; tags partition, node: failed exporter opens and exports (each retried). */
+  public static final String FAILURES = "cairn.broker.exporter.failures";
+
+  /** Gauge; tag node: 1 while exporting is paused on this broker, else 0. */
+  public static final String PAUSED = "cairn.broker.exporting.paused";
 
   private final MeterRegistry registry;
   private final Counter records;
@@ -40,13 +56,13 @@ final class ExporterMetrics implements AutoCloseable {
     final Tags tags =
         Tags.of("partition", Integer.toString(partitionId), "node", Integer.toString(nodeId));
     final Gauge position =
-        Gauge.builder("cairn.broker.exporter.position", lowestAcknowledged::getAsLong)
+        Gauge.builder(POSITION, lowestAcknowledged::getAsLong)
             .description("Lowest position acknowledged by every exporter of the partition")
             .tags(tags)
             .register(registry);
     final Gauge lag =
         Gauge.builder(
-                "cairn.broker.exporter.lag",
+                LAG,
                 () -> {
                   final long acknowledged = lowestAcknowledged.getAsLong();
                   return Math.max(0, commitPosition.getAsLong() - Math.max(0, acknowledged));
@@ -55,12 +71,12 @@ final class ExporterMetrics implements AutoCloseable {
             .tags(tags)
             .register(registry);
     records =
-        Counter.builder("cairn.broker.exporter.records")
+        Counter.builder(RECORDS)
             .description("Records handed to the partition's exporters")
             .tags(tags)
             .register(registry);
     failures =
-        Counter.builder("cairn.broker.exporter.failures")
+        Counter.builder(FAILURES)
             .description("Failed exporter opens and exports (each is retried with backoff)")
             .tags(tags)
             .register(registry);

@@ -164,11 +164,11 @@ public final class ExportingState {
   }
 
   /**
-   * Registers {@code cairn.broker.exporting.paused} (gauge, tag {@code node}): 1 while exporting is
+   * Registers {@value ExporterMetrics#PAUSED} (gauge, tag {@code node}): 1 while exporting is
    * paused on this broker, else 0.
    */
   public Gauge registerGauge(final MeterRegistry registry, final int nodeId) {
-    return Gauge.builder("cairn.broker.exporting.paused", () -> paused ? 1 : 0)
+    return Gauge.builder(ExporterMetrics.PAUSED, () -> paused ? 1 : 0)
         .description("1 while exporting is paused on this broker, else 0")
         .tag("node", Integer.toString(nodeId))
         .register(registry);

@@ -10,18 +10,21 @@ import io.micrometer.core.instrument.Tags;
  * <table>
  *   <caption>Meters</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th></tr>
- *   <tr><td>{@code cairn.broker.interpartition.sends}</td><td>counter</td><td>{@code result} =
+ *   <tr><td>{@value #SENDS}</td><td>counter</td><td>{@code result} =
  *       written (the target's leader wrote it), local (handed to a partition on this broker),
  *       no_leader (no leader known: dropped), not_leader, backpressure, invalid, unreachable
  *       (transport failure or timeout), failed (encoding or local write failed)</td></tr>
- *   <tr><td>{@code cairn.broker.interpartition.receives}</td><td>counter</td><td>{@code result}
+ *   <tr><td>{@value #RECEIVES}</td><td>counter</td><td>{@code result}
  *       = written, not_leader, backpressure, invalid</td></tr>
  * </table>
  */
 public final class InterPartitionMetrics {
 
-  static final String SENDS = "cairn.broker.interpartition.sends";
-  static final String RECEIVES = "cairn.broker.interpartition.receives";
+  /** Counter; tags node, result: inter-partition commands sent, by outcome. */
+  public static final String SENDS = "cairn.broker.interpartition.sends";
+
+  /** Counter; tags node, result: inter-partition commands received, by outcome. */
+  public static final String RECEIVES = "cairn.broker.interpartition.receives";
 
   private final MeterRegistry registry;
   private final Tags tags;

@@ -6,6 +6,7 @@ import io.cairn.engine.InterPartitionSender;
 import io.cairn.engine.LedgerColumnFamily;
 import io.cairn.engine.LedgerEngine;
 import io.cairn.engine.LedgerEngineConfig;
+import io.cairn.engine.LedgerMetrics;
 import io.cairn.scheduler.Cancellable;
 import io.cairn.streamprocessor.RecordProcessors;
 import io.cairn.streamprocessor.StreamProcessor;
@@ -28,7 +29,7 @@ import java.util.function.Predicate;
  * </ul>
  *
  * <p>Meters: the engine registers its meters ({@code cairn.engine.*}, tag {@code partition}) when
- * it is built. Its gauge {@code cairn.engine.credits.pending} reads the engine instance it was
+ * it is built. Its gauge {@value LedgerMetrics#PENDING_CREDITS} reads the engine instance it was
  * registered with, so it is removed before every new engine registers (a registry keeps the first
  * gauge of a name and tags); every engine meter of the partition is removed when the partition
  * closes.
@@ -39,8 +40,8 @@ import java.util.function.Predicate;
  */
 public final class LedgerComponent implements PartitionComponent {
 
+  /** The prefix of every engine meter's name ({@link LedgerMetrics}). */
   static final String ENGINE_METERS = "cairn.engine.";
-  static final String PENDING_CREDITS = "cairn.engine.credits.pending";
 
   private final LedgerEngineConfig config;
   private final InterPartitionSender sender;
@@ -80,7 +81,7 @@ public final class LedgerComponent implements PartitionComponent {
       final ProcessingScope scope, final RecordProcessors.Builder processors) {
     final PartitionContext partition = scope.partition();
     context = partition;
-    removeMeters(partition, PENDING_CREDITS::equals);
+    removeMeters(partition, LedgerMetrics.PENDING_CREDITS::equals);
     final LedgerEngine created =
         LedgerEngine.builder()
             .partitionId(scope.partitionId())

@@ -34,11 +34,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class PartitionMetrics implements AutoCloseable {
 
-  static final String ROLE = "cairn.broker.partition.role";
-  static final String HEALTH = "cairn.broker.partition.health";
-  static final String TRANSITION_DURATION = "cairn.broker.partition.transition.duration";
-  static final String STATE_REBUILDS = "cairn.broker.partition.state.rebuilds";
-  static final String COMPACTIONS = "cairn.broker.partition.compactions";
+  /** Gauge; tags partition, node: the partition's {@link PartitionRole#code()} on this broker. */
+  public static final String ROLE = "cairn.broker.partition.role";
+
+  /** Gauge; tags partition, node: 0 healthy, 1 unhealthy, 2 failed. */
+  public static final String HEALTH = "cairn.broker.partition.health";
+
+  /** Timer; tags partition, node, role, result: role transitions of the partition. */
+  public static final String TRANSITION_DURATION = "cairn.broker.partition.transition.duration";
+
+  /** Counter; tags partition, node: states rebuilt from a snapshot (or from empty). */
+  public static final String STATE_REBUILDS = "cairn.broker.partition.state.rebuilds";
+
+  /** Counter; tags partition, node, result: log compactions after persisted snapshots. */
+  public static final String COMPACTIONS = "cairn.broker.partition.compactions";
 
   private final MeterRegistry registry;
   private final Tags tags;

@@ -66,7 +66,7 @@ final class ExportingStateTest {
 
     state.pause();
 
-    assertThat(registry.get("cairn.broker.exporting.paused").tag("node", "4").gauge().value())
+    assertThat(registry.get(ExporterMetrics.PAUSED).tag("node", "4").gauge().value())
         .isEqualTo(1.0);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cairn.backup.BackupConfig;
 import io.cairn.engine.InterPartitionSender;
 import io.cairn.engine.LedgerEngineConfig;
+import io.cairn.engine.LedgerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -67,7 +68,7 @@ final class LedgerComponentMetersTest {
     final MeterRegistry registry = cluster.member(next.nodeId()).registry;
     final Gauge after = pendingCredits(registry);
     assertThat(after).isNotSameAs(before.get(next.nodeId()));
-    assertThat(registry.find(LedgerComponent.PENDING_CREDITS).gauges()).hasSize(1);
+    assertThat(registry.find(LedgerMetrics.PENDING_CREDITS).gauges()).hasSize(1);
     assertThat(after.value()).isZero();
 
     // and the stopped member left no engine meter behind
@@ -76,7 +77,7 @@ final class LedgerComponentMetersTest {
   }
 
   private static Gauge pendingCredits(final MeterRegistry registry) {
-    return registry.get(LedgerComponent.PENDING_CREDITS).tag("partition", "1").gauge();
+    return registry.get(LedgerMetrics.PENDING_CREDITS).tag("partition", "1").gauge();
   }
 
   private static List<Meter> engineMeters(final MeterRegistry registry) {

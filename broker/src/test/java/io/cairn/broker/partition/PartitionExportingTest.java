@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cairn.broker.exporting.ExporterComponent;
 import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.exporting.ExporterDirectorConfig;
+import io.cairn.broker.exporting.ExporterMetrics;
 import io.cairn.broker.exporting.ExportingState;
 import io.cairn.logstreams.LogStreamReader;
 import io.cairn.protocol.AccountIntent;
@@ -133,7 +134,7 @@ final class PartitionExportingTest {
         cluster
             .member(leader.nodeId())
             .registry
-            .get("cairn.broker.exporter.records")
+            .get(ExporterMetrics.RECORDS)
             .tag("partition", "1")
             .counter()
             .count();
@@ -269,7 +270,7 @@ final class PartitionExportingTest {
     assertThat(failed.get(1) - failed.get(0)).isBetween(100L, 150L);
     assertThat(failed.get(2) - failed.get(1)).isBetween(200L, 250L);
     assertThat(failed.get(3) - failed.get(2)).isBetween(400L, 450L);
-    assertThat(cluster.member(0).registry.get("cairn.broker.exporter.failures").counter().count())
+    assertThat(cluster.member(0).registry.get(ExporterMetrics.FAILURES).counter().count())
         .isEqualTo(4.0);
   }
 

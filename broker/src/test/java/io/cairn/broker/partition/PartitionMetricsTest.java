@@ -2,6 +2,7 @@ package io.cairn.broker.partition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.journal.JournalMetrics;
 import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
 import io.cairn.transport.sim.SimNetwork;
@@ -30,7 +31,7 @@ final class PartitionMetricsTest {
 
     // then the journal (which has no tags of its own), role and health meters exist per partition
     for (final String name :
-        List.of("cairn.journal.segments", PartitionMetrics.ROLE, PartitionMetrics.HEALTH)) {
+        List.of(JournalMetrics.SEGMENTS, PartitionMetrics.ROLE, PartitionMetrics.HEALTH)) {
       assertThat(registry.find(name).meters())
           .as(name)
           .extracting(meter -> meter.getId().getTag("partition"))
@@ -42,7 +43,7 @@ final class PartitionMetricsTest {
     SimTesting.runUntilDone(scheduler, second.closeAsync(), 100_000, "close");
 
     // then
-    assertThat(registry.find("cairn.journal.segments").meters()).isEmpty();
+    assertThat(registry.find(JournalMetrics.SEGMENTS).meters()).isEmpty();
     assertThat(registry.find(PartitionMetrics.ROLE).meters()).isEmpty();
     assertThat(registry.getMeters().stream().map(Meter::getId).map(Meter.Id::getName))
         .noneMatch(name -> name.startsWith("cairn.broker.partition"));

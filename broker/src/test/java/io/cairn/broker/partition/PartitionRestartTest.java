@@ -8,6 +8,7 @@ import io.cairn.protocol.AccountValue;
 import io.cairn.protocol.DepositIntent;
 import io.cairn.protocol.DepositValue;
 import io.cairn.snapshot.PersistedSnapshot;
+import io.cairn.streamprocessor.StreamProcessorMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,7 +71,7 @@ final class PartitionRestartTest {
         cluster
             .member(restarted)
             .registry
-            .get("cairn.streamprocessor.replayed.records")
+            .get(StreamProcessorMetrics.REPLAYED_RECORDS)
             .counter()
             .count();
     assertThat(replayed).isEqualTo(7.0);

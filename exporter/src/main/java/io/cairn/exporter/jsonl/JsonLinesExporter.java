@@ -26,8 +26,8 @@ import java.util.OptionalLong;
  * position are exported again (at least once): a file may then hold a record twice, never miss one.
  * A torn last line is cut off when the exporter opens again.
  *
- * <p>Meters: {@code cairn.exporter.jsonl.written.bytes} (counter, tag {@code partition}), removed
- * at close.
+ * <p>Meters: {@value JsonLinesExporterMetrics#WRITTEN_BYTES} (counter, tag {@code partition}),
+ * removed at close.
  */
 public final class JsonLinesExporter implements Exporter {
 
@@ -75,11 +75,7 @@ public final class JsonLinesExporter implements Exporter {
     lastWrittenPosition = controller.lastExportedPosition();
     lastBufferedPosition = lastWrittenPosition;
     writtenBytes =
-        Counter.builder("cairn.exporter.jsonl.written.bytes")
-            .description("Bytes of JSON lines written by the JSON-lines exporter")
-            .baseUnit("bytes")
-            .tag("partition", Integer.toString(context.partitionId()))
-            .register(context.meterRegistry());
+        JsonLinesExporterMetrics.writtenBytes(context.meterRegistry(), context.partitionId());
     scheduleFlush();
     context
         .logger()

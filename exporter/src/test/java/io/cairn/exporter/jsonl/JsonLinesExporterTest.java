@@ -55,14 +55,14 @@ final class JsonLinesExporterTest {
     assertThat(first.get("partitionId").asInt()).isEqualTo(PARTITION_ID);
     assertThat(first.get("intent").asText()).isEqualTo("DEPOSIT");
     assertThat(first.get("value").get("accountId").asText()).isEqualTo("a");
-    assertThat(registry.get("cairn.exporter.jsonl.written.bytes").counter().count())
+    assertThat(registry.get(JsonLinesExporterMetrics.WRITTEN_BYTES).counter().count())
         .isEqualTo((double) Files.size(exporter.currentFile()));
 
     // and the flush reschedules itself; close flushes the rest and removes the meter
     exporter.export(deposit(6));
     exporter.close();
     assertThat(controller.acknowledged).containsExactly(5L, 6L);
-    assertThat(registry.find("cairn.exporter.jsonl.written.bytes").counter()).isNull();
+    assertThat(registry.find(JsonLinesExporterMetrics.WRITTEN_BYTES).counter()).isNull();
   }
 
   @Test

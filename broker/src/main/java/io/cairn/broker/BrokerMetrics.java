@@ -1,13 +1,31 @@
 package io.cairn.broker;
 
 import io.cairn.scheduler.Clock;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.util.function.Supplier;
 
-/** How the broker's meter registry is made and shared. */
-final class BrokerMeters {
+/**
+ * How the broker's meter registry is made and shared, and the broker's own meter, {@value #HEALTH}
+ * (gauge, tag {@code node}: 0 healthy, 1 unhealthy, 2 failed). The meters of its parts are listed
+ * by their {@code *Metrics} classes.
+ */
+public final class BrokerMetrics {
 
-  private BrokerMeters() {}
+  /** Gauge; tag node: health of the broker, 0 healthy, 1 unhealthy, 2 failed. */
+  public static final String HEALTH = "cairn.broker.health";
+
+  private BrokerMetrics() {}
+
+  /** Registers {@value #HEALTH}, which reads {@code code} when the registry is scraped. */
+  static void registerHealth(
+      final MeterRegistry registry, final int nodeId, final Supplier<Number> code) {
+    Gauge.builder(HEALTH, code)
+        .description("Health of the broker: 0 healthy, 1 unhealthy, 2 failed")
+        .tag("node", Integer.toString(nodeId))
+        .register(registry);
+  }
 
   /**
    * A view of {@code registry} whose meters carry {@code role=<role>}, so that a second scheduler's
