@@ -1,0 +1,287 @@
+package io.cairn.qa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The catalogue of meters, {@code docs/metrics.md}, lists exactly the meter names the code
+ * declares: the {@code public static final String} fields valued {@code cairn.*} of every {@code
+ * *Metrics} class under {@code io.cairn} on this module's class path (which holds every module that
+ * declares meters). And main code builds meters from those constants only, so a new meter cannot
+ * slip past the catalogue by being spelled inline.
+ */
+final class MetricsCatalogTest {
+
+  private static final String PACKAGE_DIRECTORY = "io/cairn/";
+  private static final String CATALOGUE = "docs/metrics.md";
+
+  /** A catalogue row: its first cell is the meter name in backticks. */
+  private static final Pattern CATALOGUE_ROW =
+      Pattern.compile("^\\|\\s*`(cairn\\.[a-z0-9_.]+)`\\s*\\|");
+
+  private static final Pattern CAIRN_LITERAL = Pattern.compile("\"(cairn\\.[^\"]*)\"");
+
+  /** A literal as the first argument of a Micrometer builder or registry shortcut. */
+  private static final Pattern BUILDER_LITERAL =
+      Pattern.compile(
+          "\\b(?:builder|counter|timer|gauge|summary|more\\(\\)\\.\\w+)\\(\\s*\"(cairn\\.[^\"]*)\"");
+
+  private static final Pattern PUBLIC_CONSTANT =
+      Pattern.compile("public\\s+static\\s+final\\s+String\\s+\\w+\\s*=\\s*\"(cairn\\.[^\"]*)\"");
+
+  @Test
+  void shouldCatalogueExactlyTheDeclaredMeters() {
+    final Map<String, List<String>> declared = declaredMeters();
+    final Map<String, Integer> catalogued = cataloguedMeters();
+
+    final List<String> problems = new ArrayList<>();
+    declared.forEach(
+        (name, fields) -> {
+          if (!catalogued.containsKey(name)) {
+            problems.add(
+                "missing from " + CATALOGUE + ": " + name + " (declared by " + fields + ")");
+          }
+        });
+    catalogued.forEach(
+        (name, line) -> {
+          if (!declared.containsKey(name)) {
+            problems.add(
+                "catalogued but declared by no *Metrics class: "
+                    + name
+                    + " ("
+                    + CATALOGUE
+                    + ":"
+                    + line
+                    + ")");
+          }
+        });
+
+    assertThat(problems)
+        .withFailMessage(
+            "Expected %s to list exactly the %d meters the *Metrics classes declare, but:%n  %s%n"
+                + "Add a row (name, Prometheus name, type, unit, tags, meaning) to %s, or declare"
+                + " the name as a public static final String of its module's *Metrics class.",
+            CATALOGUE,
+            declared.size(),
+            String.join(System.lineSeparator() + "  ", problems),
+            CATALOGUE)
+        .isEmpty();
+  }
+
+  @Test
+  void shouldDeclareEveryMeterNameOnce() {
+    final Map<String, List<String>> twice = new TreeMap<>(declaredMeters());
+    twice.values().removeIf(fields -> fields.size() == 1);
+
+    assertThat(twice)
+        .withFailMessage(
+            "Expected every meter name declared by one constant, but these have several: %s", twice)
+        .isEmpty();
+  }
+
+  @Test
+  void shouldBuildMetersOnlyFromDeclaredConstants() throws IOException {
+    final Map<String, List<String>> declared = declaredMeters();
+    final List<Path> sources = mainSources(repositoryRoot());
+    assertThat(sources).as("main sources under " + repositoryRoot()).hasSizeGreaterThan(100);
+
+    final List<String> problems = new ArrayList<>();
+    for (final Path source : sources) {
+      final String text = Files.readString(source);
+      final String file = repositoryRoot().relativize(source).toString();
+      final boolean metricsClass = source.getFileName().toString().endsWith("Metrics.java");
+      final TreeSet<Integer> built = starts(BUILDER_LITERAL.matcher(text));
+      final TreeSet<Integer> constants = starts(PUBLIC_CONSTANT.matcher(text));
+      final Matcher literal = CAIRN_LITERAL.matcher(text);
+      while (literal.find()) {
+        final String value = literal.group(1);
+        final String at = file + ":" + line(text, literal.start(1)) + " ";
+        if (built.contains(literal.start(1))) {
+          problems.add(at + "builds a meter named by the literal " + value);
+        } else if (metricsClass && !constants.contains(literal.start(1))) {
+          problems.add(at + "spells " + value + " outside a public static final String");
+        } else if (!metricsClass && declared.containsKey(value)) {
+          problems.add(at + "spells " + value + ", declared by " + declared.get(value));
+        }
+      }
+    }
+
+    assertThat(problems)
+        .withFailMessage(
+            "Expected meters built from the constants of the *Metrics classes only, but:%n  %s%n"
+                + "Declare the name once as a public static final String of the module's *Metrics"
+                + " class and use that constant.",
+            String.join(System.lineSeparator() + "  ", problems))
+        .isEmpty();
+  }
+
+  /** Meter name → the constants ({@code Class.FIELD}) that declare it. */
+  private static Map<String, List<String>> declaredMeters() {
+    final Map<String, List<String>> declared = new TreeMap<>();
+    for (final Class<?> type : metricsClasses()) {
+      for (final Field field : type.getDeclaredFields()) {
+        final int modifiers = field.getModifiers();
+        if (Modifier.isPublic(modifiers)
+            && Modifier.isStatic(modifiers)
+            && Modifier.isFinal(modifiers)
+            && field.getType() == String.class) {
+          // package-private *Metrics classes keep their public constants for their own package
+          field.setAccessible(true);
+          final String value;
+          try {
+            value = (String) field.get(null);
+          } catch (final IllegalAccessException e) {
+            throw new IllegalStateException("Expected to read " + field, e);
+          }
+          if (value != null && value.startsWith("cairn.")) {
+            declared
+                .computeIfAbsent(value, name -> new ArrayList<>())
+                .add(type.getSimpleName() + "." + field.getName());
+          }
+        }
+      }
+    }
+    return declared;
+  }
+
+  private static List<Class<?>> metricsClasses() {
+    final ClassLoader loader = MetricsCatalogTest.class.getClassLoader();
+    final TreeSet<String> names = new TreeSet<>();
+    try {
+      final Enumeration<URL> roots = loader.getResources(PACKAGE_DIRECTORY);
+      while (roots.hasMoreElements()) {
+        final URL root = roots.nextElement();
+        if (root.getProtocol().equals("jar")) {
+          final JarURLConnection connection = (JarURLConnection) root.openConnection();
+          // an uncached JarFile of our own, so closing it leaves other readers of the jar alone
+          connection.setUseCaches(false);
+          try (JarFile jar = connection.getJarFile()) {
+            jar.stream().map(JarEntry::getName).forEach(entry -> addMetricsClass(entry, names));
+          }
+        } else {
+          final Path directory = Path.of(root.toURI());
+          final Path classes = directory.getParent().getParent();
+          try (Stream<Path> files = Files.walk(directory)) {
+            files.forEach(
+                file ->
+                    addMetricsClass(classes.relativize(file).toString().replace('\\', '/'), names));
+          }
+        }
+      }
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (final URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+    final List<Class<?>> classes = new ArrayList<>();
+    for (final String name : names) {
+      try {
+        classes.add(Class.forName(name, false, loader));
+      } catch (final ClassNotFoundException e) {
+        throw new IllegalStateException("Expected to load " + name + " from the class path", e);
+      }
+    }
+    return classes;
+  }
+
+  /** Top-level classes only: a nested {@code Foo$BarMetrics} is part of {@code Foo}. */
+  private static void addMetricsClass(final String entry, final TreeSet<String> names) {
+    if (entry.startsWith(PACKAGE_DIRECTORY)
+        && entry.endsWith("Metrics.class")
+        && !entry.contains("$")) {
+      names.add(entry.substring(0, entry.length() - ".class".length()).replace('/', '.'));
+    }
+  }
+
+  /** Meter name → line of its row in the catalogue. */
+  private static Map<String, Integer> cataloguedMeters() {
+    final Map<String, Integer> catalogued = new TreeMap<>();
+    final List<String> lines;
+    try {
+      lines = Files.readAllLines(repositoryRoot().resolve(CATALOGUE));
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      final Matcher row = CATALOGUE_ROW.matcher(lines.get(i));
+      if (row.find()) {
+        catalogued.putIfAbsent(row.group(1), i + 1);
+      }
+    }
+    return catalogued;
+  }
+
+  /** The directory of the parent pom: the first one up from here whose pom lists modules. */
+  private static Path repositoryRoot() {
+    Path directory = Path.of("").toAbsolutePath();
+    while (directory != null) {
+      final Path pom = directory.resolve("pom.xml");
+      try {
+        if (Files.isRegularFile(pom) && Files.readString(pom).contains("<modules>")) {
+          return directory;
+        }
+      } catch (final IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      directory = directory.getParent();
+    }
+    throw new IllegalStateException(
+        "Expected a parent pom.xml with <modules> above " + Path.of("").toAbsolutePath());
+  }
+
+  /** Every {@code <module>/src/main/java/**.java} of the repository. */
+  private static List<Path> mainSources(final Path root) throws IOException {
+    final List<Path> sources = new ArrayList<>();
+    try (Stream<Path> modules = Files.list(root)) {
+      for (final Path module : modules.sorted().toList()) {
+        final Path main = module.resolve("src/main/java");
+        if (Files.isDirectory(main)) {
+          try (Stream<Path> files = Files.walk(main)) {
+            files.filter(file -> file.toString().endsWith(".java")).forEach(sources::add);
+          }
+        }
+      }
+    }
+    return sources;
+  }
+
+  /** Where the first group of every match starts. */
+  private static TreeSet<Integer> starts(final Matcher matcher) {
+    final TreeSet<Integer> starts = new TreeSet<>();
+    while (matcher.find()) {
+      starts.add(matcher.start(1));
+    }
+    return starts;
+  }
+
+  private static int line(final String text, final int offset) {
+    int line = 1;
+    for (int i = 0; i < offset; i++) {
+      if (text.charAt(i) == '\n') {
+        line++;
+      }
+    }
+    return line;
+  }
+}
