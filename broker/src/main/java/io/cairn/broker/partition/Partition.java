@@ -11,7 +11,6 @@ import io.cairn.raft.storage.FileRaftMetaStore;
 import io.cairn.scheduler.ActorScheduler;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotStore;
-import io.cairn.snapshot.raft.RaftSnapshotStoreAdapter;
 import io.cairn.streamprocessor.CommandResponseWriter;
 import io.cairn.streamprocessor.ProcessingPositions;
 import io.cairn.streamprocessor.StreamProcessorColumnFamily;

@@ -1,4 +1,4 @@
-package io.cairn.snapshot.raft;
+package io.cairn.broker.partition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

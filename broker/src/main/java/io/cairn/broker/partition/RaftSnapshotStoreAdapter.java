@@ -1,4 +1,4 @@
-package io.cairn.snapshot.raft;
+package io.cairn.broker.partition;
 
 import io.cairn.raft.RaftSnapshot;
 import io.cairn.raft.RaftSnapshotChunk;
