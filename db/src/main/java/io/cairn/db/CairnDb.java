@@ -51,6 +51,19 @@ public interface CairnDb extends AutoCloseable {
     return open(directory, config, families, registry, Tags.empty());
   }
 
+  /**
+   * The names of the column families stored in the database in {@code directory}, without opening
+   * it: RocksDB's {@code default} and Cairn's {@linkplain ColumnFamilyDefinition#RESERVED_PREFIX
+   * reserved} families left out, so the result is what {@link #open} must be given (with whether
+   * each is digested). Empty if the directory holds no database. For tools that open a state made
+   * by someone else, such as restore's rebuild of a snapshot's state.
+   *
+   * @throws DbException if RocksDB cannot read the directory's manifest
+   */
+  static List<String> storedFamilyNames(Path directory) {
+    return RocksCairnDb.storedFamilyNames(directory);
+  }
+
   /** The directory the database lives in. */
   Path directory();
 

@@ -156,6 +156,34 @@ final class DbLifecycleTest {
   }
 
   @Test
+  void shouldListTheStoredFamiliesWithoutOpening() {
+    final Path directory = root.resolve("db");
+    assertThat(CairnDb.storedFamilyNames(directory)).isEmpty(); // no database there
+    try (CairnDb db = TestFamily.open(directory)) {
+      writeSample(db);
+      db.createCheckpoint(root.resolve("checkpoint"));
+      // the open database's lock does not stand in the way
+      assertThat(CairnDb.storedFamilyNames(directory))
+          .containsExactlyInAnyOrder("ACCOUNTS", "TRANSFERS", "CREDITS", "CHECKPOINTS");
+    }
+    // neither RocksDB's default family nor the internal digest family: what open must be given
+    assertThat(CairnDb.storedFamilyNames(root.resolve("checkpoint")))
+        .containsExactlyInAnyOrder("ACCOUNTS", "TRANSFERS", "CREDITS", "CHECKPOINTS");
+    final List<ColumnFamilyDefinition> listed =
+        CairnDb.storedFamilyNames(directory).stream()
+            .map(ColumnFamilyDefinition::excluded)
+            .toList();
+    try (CairnDb db =
+        CairnDb.open(
+            directory,
+            DbConfig.builder().digestMaintained(false).build(),
+            listed,
+            new SimpleMeterRegistry())) {
+      assertThat(db.families()).hasSize(4);
+    }
+  }
+
+  @Test
   void shouldRefuseDuplicateFamilyNames() {
     assertThatThrownBy(
             () ->

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
 public final class RocksCairnDb implements CairnDb {
 
   private static final Logger LOG = LoggerFactory.getLogger(RocksCairnDb.class);
+  private static final String DEFAULT_FAMILY =
+      new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8);
 
   private final Path directory;
   private final DbConfig config;
@@ -119,6 +122,19 @@ public final class RocksCairnDb implements CairnDb {
         db.familiesByName.keySet(),
         config.digestMaintained() ? "maintained" : "off");
     return db;
+  }
+
+  /** See {@link CairnDb#storedFamilyNames(Path)}. */
+  public static List<String> storedFamilyNames(Path directory) {
+    try {
+      return RocksResources.listFamilies(directory).stream()
+          .filter(name -> !name.equals(DEFAULT_FAMILY))
+          .filter(name -> !name.startsWith(ColumnFamilyDefinition.RESERVED_PREFIX))
+          .toList();
+    } catch (RocksDBException e) {
+      throw new DbException(
+          "Expected to list the column families of " + directory + ", but RocksDB failed", e);
+    }
   }
 
   private static List<ColumnFamilyDefinition> validate(

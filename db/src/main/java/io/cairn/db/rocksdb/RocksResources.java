@@ -134,17 +134,27 @@ final class RocksResources implements AutoCloseable {
     batch = track(new WriteBatchWithIndex(true));
   }
 
-  private static void checkNoUnknownFamilies(Path directory, List<String> names)
-      throws RocksDBException {
+  /**
+   * The names of every column family of the database in {@code directory}, RocksDB's default and
+   * Cairn's internal ones included, in the order RocksDB lists them; empty if the directory holds
+   * no database (no {@code CURRENT} file). Opens nothing.
+   */
+  static List<String> listFamilies(Path directory) throws RocksDBException {
     if (!Files.exists(directory.resolve("CURRENT"))) {
-      return;
+      return List.of();
     }
-    final Set<String> unknown = new TreeSet<>();
+    final List<String> names = new ArrayList<>();
     try (Options options = new Options()) {
       for (byte[] name : RocksDB.listColumnFamilies(options, directory.toString())) {
-        unknown.add(new String(name, StandardCharsets.UTF_8));
+        names.add(new String(name, StandardCharsets.UTF_8));
       }
     }
+    return names;
+  }
+
+  private static void checkNoUnknownFamilies(Path directory, List<String> names)
+      throws RocksDBException {
+    final Set<String> unknown = new TreeSet<>(listFamilies(directory));
     unknown.remove(new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8));
     unknown.removeAll(new HashSet<>(names));
     if (!unknown.isEmpty()) {

@@ -32,17 +32,12 @@ import io.cairn.streamprocessor.StreamProcessorPhase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
 
 /**
  * Rebuilds a restored partition's state offline, the way its leader does after a restore (DESIGN.md
@@ -219,24 +214,14 @@ public final class StateRebuild {
    */
   private static List<ColumnFamilyDefinition> otherFamilies(
       final Path runtime, final List<ColumnFamilyDefinition> known) {
-    if (!Files.exists(runtime.resolve("CURRENT"))) {
-      return List.of(); // no snapshot: an empty state
-    }
     final Set<String> knownNames = new HashSet<>();
     known.forEach(family -> knownNames.add(family.name()));
     final List<ColumnFamilyDefinition> others = new ArrayList<>();
-    try (Options options = new Options()) {
-      for (final byte[] bytes : RocksDB.listColumnFamilies(options, runtime.toString())) {
-        final String name = new String(bytes, StandardCharsets.UTF_8);
-        if (!name.equals("default")
-            && !name.startsWith(ColumnFamilyDefinition.RESERVED_PREFIX)
-            && knownNames.add(name)) {
-          others.add(ColumnFamilyDefinition.excluded(name));
-        }
+    // empty without a snapshot: an empty state
+    for (final String name : CairnDb.storedFamilyNames(runtime)) {
+      if (knownNames.add(name)) {
+        others.add(ColumnFamilyDefinition.excluded(name));
       }
-    } catch (final RocksDBException e) {
-      throw new IllegalStateException(
-          "Expected to list the column families of " + runtime + ", but RocksDB failed", e);
     }
     return others;
   }
