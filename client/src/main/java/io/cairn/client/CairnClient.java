@@ -569,7 +569,7 @@ public final class CairnClient implements AutoCloseable {
           address,
           requestTimeout,
           retryPolicy,
-          jitterSeed != null ? jitterSeed : System.nanoTime());
+          jitterSeed != null ? jitterSeed : JitterSeeds.fresh());
     }
   }
 }
