@@ -37,6 +37,7 @@ final class Modules {
     allow("scheduler");
     allow("units");
     allow("files");
+    allow("pacing", "scheduler");
     allow("config", "units");
     allow("protocol");
     allow("transport", "scheduler");
@@ -48,6 +49,8 @@ final class Modules {
     allow("engine", "stream-processor", "logstreams", "db", "protocol", "scheduler");
     allow("snapshot", "db", "files", "scheduler");
     allow("backup-api");
+    allow("backup-store", "backup-api", "files");
+    allow("backup-testkit", "backup-api", "backup-store", "scheduler");
     allow(
         "backup",
         "backup-api",
@@ -58,9 +61,10 @@ final class Modules {
         "db",
         "protocol",
         "scheduler",
+        "pacing",
         "files");
-    allow("backup-fs", "backup-api", "files");
-    allow("backup-s3", "backup-api", "units", "scheduler", "files");
+    allow("backup-fs", "backup-api", "backup-store", "files", "pacing", "scheduler");
+    allow("backup-s3", "backup-api", "backup-store", "units", "scheduler", "pacing", "files");
     allow(
         "restore",
         "backup-api",
