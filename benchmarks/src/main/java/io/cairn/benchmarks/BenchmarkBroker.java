@@ -3,14 +3,12 @@ package io.cairn.benchmarks;
 import io.cairn.backup.Checkpoint;
 import io.cairn.backup.CheckpointState;
 import io.cairn.broker.Broker;
+import io.cairn.broker.BrokerTestCluster;
 import io.cairn.broker.HostedPartition;
-import io.cairn.broker.config.BrokerConfig;
-import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.broker.partition.Partition;
 import io.cairn.scheduler.Clock;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -29,59 +27,25 @@ final class BenchmarkBroker {
   private BenchmarkBroker() {}
 
   /**
-   * The configuration of a broker on {@code dataDirectory}: the one taking the backup (with the
+   * Opens and starts the broker on {@code dataDirectory} (a {@link BrokerTestCluster} of one node,
+   * with the broker's own defaults, not the tests' tuning): the one taking the backup (with the
    * filesystem store at {@code store}) or one opened on a restored directory (no store: its
-   * partitions still take checkpoint 1 again, but write no backup).
+   * partitions still take checkpoint 1 again, but write no backup). Returns without waiting.
    */
-  static BrokerConfig brokerConfig(
+  static BrokerTestCluster start(
       final Path dataDirectory, final Optional<Path> store, final int partitions) {
-    final String backup =
-        store
-            .map(
-                path ->
-                    """
-                    backup:
-                      store: fs
-                      fs:
-                        basePath: '%s'
-                    """
-                        .formatted(path.toAbsolutePath()))
-            .orElse("backup:\n  store: none\n");
-    final String yaml =
-        """
-        cluster:
-          clusterId: %s
-          nodeId: 0
-          partitionCount: %d
-          replicationFactor: 1
-          members: ['127.0.0.1:1']
-        network:
-          port: 0
-          ioThreads: 1
-        data:
-          directory: '%s'
-          snapshotInterval: 1d
-        management:
-          enabled: false
-        processing:
-          shutdownTimeout: 10s
-        """
-                .formatted(CLUSTER_ID, partitions, dataDirectory.toAbsolutePath())
-            + backup;
-    return BrokerConfigReader.parse(yaml, "restore benchmark broker", Map.of());
-  }
-
-  /** Opens and starts a broker whose transport reaches itself (the cluster of one node). */
-  static Broker startBroker(final BrokerConfig config) {
-    final Broker broker = Broker.open(config);
-    try {
-      broker.setMemberAddress(0, broker.transportAddress());
-      broker.start();
-      return broker;
-    } catch (final RuntimeException e) {
-      broker.close();
-      throw e;
-    }
+    final BrokerTestCluster.Builder broker =
+        BrokerTestCluster.builder(dataDirectory)
+            .clusterId(CLUSTER_ID)
+            .partitions(partitions)
+            .nodeDirectory(0, dataDirectory)
+            .withoutTestTuning()
+            .setting("network.ioThreads", "1")
+            .setting("data.snapshotInterval", "1d")
+            .setting("management.enabled", "false")
+            .setting("processing.shutdownTimeout", "10s");
+    store.ifPresentOrElse(broker::backupStore, broker::noBackupStore);
+    return broker.build();
   }
 
   static Partition partition(final Broker broker, final int partitionId) {

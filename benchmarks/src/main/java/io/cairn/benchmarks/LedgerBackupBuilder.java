@@ -7,6 +7,7 @@ import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.broker.Broker;
+import io.cairn.broker.BrokerTestCluster;
 import io.cairn.broker.partition.Partition;
 import io.cairn.journal.JournalSegmentFile;
 import io.cairn.logstreams.LogStreamWriter;
@@ -235,9 +236,9 @@ final class LedgerBackupBuilder {
     final long stateTarget = (long) (perPartition * stateShare);
     final long logTarget = perPartition - stateTarget;
     final String made;
-    try (Broker broker =
-        BenchmarkBroker.startBroker(
-            BenchmarkBroker.brokerConfig(source, Optional.of(storeDirectory), partitions))) {
+    try (BrokerTestCluster cluster =
+        BenchmarkBroker.start(source, Optional.of(storeDirectory), partitions)) {
+      final Broker broker = cluster.broker(0);
       BenchmarkBroker.await(
           "every partition led", () -> broker.health().ready() && BenchmarkBroker.allLead(broker));
       final long accounts = createAccounts(broker, stateTarget);

@@ -3,6 +3,7 @@ package io.cairn.benchmarks;
 import io.cairn.journal.Journal;
 import io.cairn.journal.JournalMetrics;
 import io.cairn.journal.SegmentedJournal;
+import io.cairn.logstreams.raft.RaftLogStreamCluster;
 import io.cairn.raft.AppendResult;
 import io.cairn.raft.RaftConfig;
 import io.cairn.raft.RaftEntryNotCommittedException;
@@ -13,6 +14,7 @@ import io.cairn.raft.log.RaftEntryType;
 import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.ThreadPoolActorScheduler;
 import io.cairn.transport.netty.NettyMessagingService;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -40,10 +43,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * End-to-end commit throughput and latency of one raft group beside the single-node journal figure,
- * measured in the same run. The group is a {@link RaftBenchmarkCluster}: three members in one JVM
- * on loopback ({@link NettyMessagingService}), each with a real {@link SegmentedJournal} (default
- * configuration) in a fresh directory under {@code target/}, all actors on one {@link
- * ThreadPoolActorScheduler}, default {@link RaftConfig}.
+ * measured in the same run. The group is a threaded {@link RaftLogStreamCluster} without log
+ * streams: three members in one JVM on loopback ({@link NettyMessagingService}), each with a real
+ * {@link SegmentedJournal} (default configuration) in a fresh directory under {@code target/}, all
+ * actors on one {@link ThreadPoolActorScheduler}, default {@link RaftConfig}.
  *
  * <ol>
  *   <li><b>warm-up</b>: one client thread keeps {@code window} appends of 1 KiB entries in flight
@@ -67,6 +70,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class RaftCommitBenchmark {
 
+  static final int MEMBERS = 3;
   static final int PAYLOAD_BYTES = 1024;
   private static final long STALL_TIMEOUT_SECONDS = 10;
   private static final Clock CLOCK = Clock.system();
@@ -100,7 +104,7 @@ public final class RaftCommitBenchmark {
         "raft commit benchmark: %d members on loopback, %d B payload per entry, window %d,"
             + " %d actor threads; %d s warm-up, then %d s of raft and %d s of journal in"
             + " alternating %d s slices, then %d s with window 1%n",
-        RaftBenchmarkCluster.MEMBERS,
+        MEMBERS,
         PAYLOAD_BYTES,
         settings.window,
         settings.threads,
@@ -120,24 +124,23 @@ public final class RaftCommitBenchmark {
     double leaderEntriesPerFlush;
     double followerEntriesPerFlush;
     double leaderFlushMsMean;
-    try (RaftBenchmarkCluster cluster =
-            new RaftBenchmarkCluster(directory.resolve("cluster"), settings.threads, CLOCK);
+    try (RaftLogStreamCluster cluster = cluster(directory.resolve("cluster"));
         JournalBaseline baseline = new JournalBaseline(directory.resolve("journal"))) {
-      RaftServer leader = cluster.awaitLeader();
+      RaftServer leader = cluster.awaitLeader().raft;
       int leaderId = leader.localNodeId();
       System.out.printf(Locale.ROOT, "leader: member %d, term %d%n", leaderId, leader.term());
 
-      RaftBenchmarkCluster.FlushCounts beforeWarmup = cluster.flushCounts();
+      FlushCounts beforeWarmup = FlushCounts.of(cluster);
       print("warm-up", drive(cluster, leader, settings.window, settings.warmupSeconds * 1000L));
       batch =
           (int)
               Math.max(
                   1,
-                  Math.round(cluster.flushCounts().entriesPerFlushSince(beforeWarmup, leaderId)));
+                  Math.round(FlushCounts.of(cluster).entriesPerFlushSince(beforeWarmup, leaderId)));
       baseline.prepare(batch, payload);
       print("journal warm-up", baseline.slice(1000));
 
-      RaftBenchmarkCluster.FlushCounts before = cluster.flushCounts();
+      FlushCounts before = FlushCounts.of(cluster);
       for (int round = 0; round < rounds; round++) {
         Measured raftSlice;
         Measured journalSlice;
@@ -162,7 +165,7 @@ public final class RaftCommitBenchmark {
             journalSlice.entriesPerSecond(),
             ratios[round]);
       }
-      RaftBenchmarkCluster.FlushCounts after = cluster.flushCounts();
+      FlushCounts after = FlushCounts.of(cluster);
       leaderEntriesPerFlush = after.entriesPerFlushSince(before, leaderId);
       leaderFlushMsMean = after.flushMsMeanSince(before, leaderId);
       followerEntriesPerFlush =
@@ -242,6 +245,54 @@ public final class RaftCommitBenchmark {
     return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   }
 
+  /**
+   * The group as a broker would run one partition: netty on loopback, journals with the default
+   * configuration (128 MiB preallocated segments), the default {@link RaftConfig}, every actor on
+   * one thread pool; raft alone, without log streams. Closing deletes nothing.
+   */
+  private RaftLogStreamCluster cluster(Path directory) {
+    return RaftLogStreamCluster.builder(directory)
+        .members(MEMBERS)
+        .threaded("raft-bench", settings.threads, CLOCK)
+        .raftConfig(RaftConfig.defaults())
+        .journal(UnaryOperator.identity())
+        .withoutLogStreams()
+        .seed(1000)
+        .build();
+  }
+
+  /** Appends and flushes counted by each member's journal metrics, at one moment. */
+  record FlushCounts(Map<Integer, long[]> byMember) {
+
+    static FlushCounts of(RaftLogStreamCluster cluster) {
+      Map<Integer, long[]> counts = new LinkedHashMap<>();
+      for (RaftLogStreamCluster.Member member : cluster.members) {
+        Timer appends = member.journalMeters.get(JournalMetrics.APPEND).timer();
+        Timer flushes = member.journalMeters.get(JournalMetrics.FLUSH).timer();
+        counts.put(
+            member.id,
+            new long[] {
+              appends.count(), flushes.count(), (long) flushes.totalTime(TimeUnit.NANOSECONDS)
+            });
+      }
+      return new FlushCounts(counts);
+    }
+
+    /** Journal appends per flush on {@code member} between {@code before} and this. */
+    double entriesPerFlushSince(FlushCounts before, int member) {
+      long appends = byMember.get(member)[0] - before.byMember.get(member)[0];
+      long flushes = byMember.get(member)[1] - before.byMember.get(member)[1];
+      return flushes == 0 ? Double.NaN : (double) appends / flushes;
+    }
+
+    /** Mean flush duration on {@code member} between {@code before} and this, in ms. */
+    double flushMsMeanSince(FlushCounts before, int member) {
+      long flushes = byMember.get(member)[1] - before.byMember.get(member)[1];
+      long nanos = byMember.get(member)[2] - before.byMember.get(member)[2];
+      return flushes == 0 ? Double.NaN : nanos / 1e6 / flushes;
+    }
+  }
+
   // ---- raft slices ---------------------------------------------------------------------------
 
   /**
@@ -250,7 +301,7 @@ public final class RaftCommitBenchmark {
    * committed, so the group is idle again.
    */
   private Measured drive(
-      RaftBenchmarkCluster cluster, RaftServer leader, int window, long durationMs)
+      RaftLogStreamCluster cluster, RaftServer leader, int window, long durationMs)
       throws InterruptedException {
     Semaphore slots = new Semaphore(window);
     Recorder recorder = new Recorder(3);
@@ -329,7 +380,8 @@ public final class RaftCommitBenchmark {
     private JournalBaseline(Path directory) {
       journal =
           SegmentedJournal.open(
-              RaftBenchmarkCluster.journalConfig(directory), new SimpleMeterRegistry());
+              RaftLogStreamCluster.journalConfig(directory, UnaryOperator.identity()),
+              new SimpleMeterRegistry());
     }
 
     /** Sets the batch: {@code batch} entries of term 1 carrying {@code payload}. */

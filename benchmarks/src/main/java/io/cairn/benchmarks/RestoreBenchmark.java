@@ -4,6 +4,7 @@ import io.cairn.backup.Checkpoint;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.layout.StoreLayout;
 import io.cairn.broker.Broker;
+import io.cairn.broker.BrokerTestCluster;
 import io.cairn.broker.BrokerVersion;
 import io.cairn.broker.partition.PartitionHealthStatus;
 import io.cairn.restore.BackupRestorer;
@@ -280,9 +281,9 @@ public final class RestoreBenchmark {
     double led = -1;
     double processing = -1;
     final double started;
-    try (Broker broker =
-        BenchmarkBroker.startBroker(
-            BenchmarkBroker.brokerConfig(restored, Optional.empty(), backup.partitions()))) {
+    try (BrokerTestCluster cluster =
+        BenchmarkBroker.start(restored, Optional.empty(), backup.partitions())) {
+      final Broker broker = cluster.broker(0);
       started = (CLOCK.nanos() - start) / 1e9;
       final long deadline = start + BenchmarkBroker.TIMEOUT.toNanos();
       final Map<Integer, Checkpoint> processed = new LinkedHashMap<>();

@@ -71,7 +71,12 @@ final class BrokerClusterTest {
 
   @BeforeAll
   void startCluster(@TempDir final Path directory) {
-    cluster = new BrokerTestCluster(directory, 3, PARTITIONS, 3);
+    cluster =
+        BrokerTestCluster.builder(directory)
+            .brokers(3)
+            .partitions(PARTITIONS)
+            .replicationFactor(3)
+            .build();
     client = cluster.client();
     cluster.awaitReady();
   }

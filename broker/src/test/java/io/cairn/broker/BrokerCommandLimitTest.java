@@ -205,7 +205,8 @@ final class BrokerCommandLimitTest {
   }
 
   private BrokerTestCluster cluster(final Map<String, String> env) {
-    final BrokerTestCluster cluster = new BrokerTestCluster(directory, 3, 1, 3, env);
+    final BrokerTestCluster cluster =
+        BrokerTestCluster.builder(directory).brokers(3).replicationFactor(3).env(env).build();
     closeables.add(cluster);
     cluster.awaitReady();
     return cluster;

@@ -47,7 +47,7 @@ final class BrokerInterPartitionTest {
   @Test
   void shouldCompleteCrossPartitionTransfersThroughTheNettySenderAndConserveMoney() {
     // given one partition per broker, and two funded accounts on each
-    cluster = new BrokerTestCluster(directory, 3, PARTITIONS, 1);
+    cluster = BrokerTestCluster.builder(directory).brokers(3).partitions(PARTITIONS).build();
     cluster.awaitReady();
     final GatewayClient client = cluster.client();
     for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {

@@ -28,7 +28,7 @@ final class BrokerLeaderBalanceTest {
 
   @Test
   void shouldLeadOnePartitionPerBrokerAfterStartAndAgainAfterRestart(@TempDir final Path root) {
-    try (BrokerTestCluster cluster = new BrokerTestCluster(root, BROKERS, PARTITIONS, 3)) {
+    try (BrokerTestCluster cluster = cluster(root).build()) {
       // after start: one partition each
       awaitLeaders(cluster, "every broker leading its own partition after start");
 
@@ -60,7 +60,7 @@ final class BrokerLeaderBalanceTest {
 
   @Test
   void shouldNotTransferLeadershipWhenBalancingIsOff(@TempDir final Path root) {
-    try (BrokerTestCluster cluster = new BrokerTestCluster(root, BROKERS, PARTITIONS, 3, false)) {
+    try (BrokerTestCluster cluster = cluster(root).leaderBalancing(false).build()) {
       cluster.awaitReady();
 
       // no member is preferred: no transfer starts, whoever won an election keeps leading
@@ -79,6 +79,13 @@ final class BrokerLeaderBalanceTest {
             .isZero();
       }
     }
+  }
+
+  private static BrokerTestCluster.Builder cluster(final Path root) {
+    return BrokerTestCluster.builder(root)
+        .brokers(BROKERS)
+        .partitions(PARTITIONS)
+        .replicationFactor(3);
   }
 
   private static void awaitLeaders(final BrokerTestCluster cluster, final String what) {

@@ -5,183 +5,248 @@ import static org.awaitility.Awaitility.await;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.broker.partition.PartitionRole;
+import io.cairn.gateway.Gateway;
+import io.cairn.gateway.config.GatewayConfigReader;
+import io.cairn.scheduler.Clock;
 import io.cairn.transport.MemberAddress;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
- * {@code N} brokers in this JVM on netty over loopback with ephemeral ports, RocksDB and journals
- * in temporary directories, a filesystem backup store shared by all, and a {@link GatewayClient}.
- * Each broker is configured from YAML the way {@code BrokerMain} does it, with optional environment
- * overrides. A broker can be stopped and started again on its data ({@link #stop}, {@link
- * #restart}); it then listens on a new port, which the others and the client are told.
+ * {@code N} real brokers in this JVM, and optionally a real gateway in front of them: the
+ * broker-level harness that tests and benchmarks build on. Netty over loopback on ephemeral ports,
+ * RocksDB and journals under {@code <root>/node-<id>}, one filesystem backup store under {@code
+ * <root>/backups} shared by all (or none).
+ *
+ * <p>Each broker is configured from YAML the way {@code BrokerMain} does it: the wiring the harness
+ * owns (ids, shape, ports, directories, backup store), the {@link #TEST_TUNING} (short raft
+ * timeouts, small segments not preallocated, one I/O thread; {@link Builder#withoutTestTuning()}
+ * keeps the broker's own defaults), then {@link Builder#setting}s, then {@link Builder#env}
+ * overrides ({@code CAIRN_...}). Or the brokers are opened from configurations read elsewhere
+ * ({@link Builder#configs}).
+ *
+ * <p>A broker can be stopped and started again on its data ({@link #stop}, {@link #restart}); it
+ * then listens on a new port, which the others and the {@link #client()} are told (not a gateway:
+ * it is given the brokers' addresses once, so a cluster with one refuses restarts).
+ *
+ * <pre>{@code
+ * try (BrokerTestCluster cluster =
+ *     BrokerTestCluster.builder(tempDir).brokers(3).partitions(3).replicationFactor(3)
+ *         .gateway().build().awaitReady()) {
+ *   ... cluster.gatewayAddress() ... cluster.leaderReplica(1) ... cluster.restart(0) ...
+ * }
+ * }</pre>
  */
-final class BrokerTestCluster implements AutoCloseable {
+public final class BrokerTestCluster implements AutoCloseable {
 
-  static final Duration TIMEOUT = Duration.ofSeconds(60);
+  /** How long a wait for the cluster may take: a loaded machine is slower. */
+  public static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  private final Path root;
+  /** The brokers' settings for tests, by dotted key; {@link Builder#setting} overrides one. */
+  public static final String TEST_TUNING =
+      """
+      network.ioThreads: 1
+      network.requestTimeout: 2s
+      data.segmentSize: 4MB
+      data.preallocateSegments: false
+      backup.uploadConcurrency: 1
+      processing.commandTimeout: 15s
+      processing.creditRetryInterval: 200ms
+      processing.creditRetryIntervalMax: 1s
+      processing.ioThreads: 1
+      processing.topologyRefreshInterval: 100ms
+      processing.shutdownTimeout: 5s
+      raft.electionTimeout: 600ms
+      raft.heartbeatInterval: 100ms
+      raft.requestTimeout: 300ms
+      """;
+
+  private final Builder settings;
+  private final Map<Integer, Broker> brokers = new TreeMap<>();
+  private final Map<Integer, MemberAddress> addresses = new TreeMap<>();
+  private final int size;
   private final int partitionCount;
   private final int replicationFactor;
-  private final int size;
-  private final Map<String, String> env;
   private final boolean leaderBalancing;
-  private final Map<Integer, Broker> brokers = new TreeMap<>();
-  private final GatewayClient client;
+  private GatewayClient client;
+  private Gateway gateway;
 
-  BrokerTestCluster(
-      final Path root, final int size, final int partitionCount, final int replicationFactor) {
-    this(root, size, partitionCount, replicationFactor, true, Map.of());
-  }
-
-  BrokerTestCluster(
-      final Path root,
-      final int size,
-      final int partitionCount,
-      final int replicationFactor,
-      final boolean leaderBalancing) {
-    this(root, size, partitionCount, replicationFactor, leaderBalancing, Map.of());
-  }
-
-  /** With {@code env} as the brokers' environment overrides ({@code CAIRN_...}). */
-  BrokerTestCluster(
-      final Path root,
-      final int size,
-      final int partitionCount,
-      final int replicationFactor,
-      final Map<String, String> env) {
-    this(root, size, partitionCount, replicationFactor, true, env);
-  }
-
-  BrokerTestCluster(
-      final Path root,
-      final int size,
-      final int partitionCount,
-      final int replicationFactor,
-      final boolean leaderBalancing,
-      final Map<String, String> env) {
-    this.root = root;
-    this.size = size;
-    this.env = Map.copyOf(env);
-    this.leaderBalancing = leaderBalancing;
-    this.partitionCount = partitionCount;
-    this.replicationFactor = replicationFactor;
+  private BrokerTestCluster(final Builder builder) {
+    settings = builder;
+    final List<BrokerConfig> configs = new ArrayList<>();
+    for (final int nodeId : builder.nodeIds()) {
+      configs.add(config(nodeId));
+    }
+    final BrokerConfig first = configs.get(0);
+    size = configs.size();
+    partitionCount = first.cluster().partitionCount();
+    replicationFactor = first.cluster().replicationFactor();
+    leaderBalancing = first.raft().leaderBalancing();
     try {
-      for (int id = 0; id < size; id++) {
-        brokers.put(id, Broker.open(config(id, size)));
+      if (builder.backupStore != null) {
+        Files.createDirectories(builder.backupStore);
       }
+      for (final BrokerConfig config : configs) {
+        brokers.put(config.cluster().nodeId(), Broker.open(config));
+      }
+      brokers.forEach((id, broker) -> addresses.put(id, broker.transportAddress()));
       for (final Broker from : brokers.values()) {
-        for (final Broker to : brokers.values()) {
-          from.setMemberAddress(to.nodeId(), to.transportAddress());
-        }
+        addresses.forEach(from::setMemberAddress);
       }
       for (final Broker broker : brokers.values()) {
         broker.start();
       }
-      final Map<Integer, MemberAddress> addresses = new TreeMap<>();
-      brokers.forEach((id, broker) -> addresses.put(id, broker.transportAddress()));
-      client = new GatewayClient(addresses);
+      if (builder.gateway) {
+        gateway = startGateway();
+      }
+    } catch (final IOException e) {
+      close();
+      throw new UncheckedIOException(e);
     } catch (final RuntimeException e) {
       close();
       throw e;
     }
   }
 
-  Path backups() {
-    return root.resolve("backups");
+  public static Builder builder(final Path root) {
+    return new Builder(root);
   }
 
-  BrokerConfig config(final int nodeId, final int size) {
-    final StringBuilder members = new StringBuilder();
-    for (int id = 0; id < size; id++) {
-      members.append(id == 0 ? "" : ", ").append("'127.0.0.1:1'"); // real ports set after binding
+  // ---- configuration ----------------------------------------------------------------------------
+
+  /** Broker {@code nodeId}'s configuration, as it is opened (again on {@link #restart}). */
+  public BrokerConfig config(final int nodeId) {
+    if (settings.configs != null) {
+      return settings.configs.get(nodeId);
     }
+    final SortedMap<String, String> values = new TreeMap<>();
+    if (settings.testTuning) {
+      TEST_TUNING
+          .lines()
+          .map(line -> line.split(": ", 2))
+          .forEach(pair -> values.put(pair[0], pair[1]));
+    }
+    values.putAll(settings.settings);
+    values.put("cluster.clusterId", settings.clusterId);
+    values.put("cluster.nodeId", Integer.toString(nodeId));
+    values.put("cluster.partitionCount", Integer.toString(settings.partitionCount));
+    values.put("cluster.replicationFactor", Integer.toString(settings.replicationFactor));
+    values.put("network.port", "0");
+    values.put("data.directory", nodeDirectory(nodeId).toString());
+    values.putIfAbsent("management.port", "0");
+    values.put("raft.leaderBalancing", Boolean.toString(settings.leaderBalancing));
+    if (settings.backupStore == null) {
+      values.put("backup.store", "none");
+    } else {
+      values.put("backup.store", "fs");
+      values.put("backup.fs.basePath", settings.backupStore.toString());
+    }
+    // one dotted key a line, which the reader takes as the nested sections; the members are
+    // placeholders, the real ports are set after binding
     final String yaml =
-        """
-        cluster:
-          clusterId: test-cluster
-          nodeId: %d
-          partitionCount: %d
-          replicationFactor: %d
-          members: [%s]
-        network:
-          port: 0
-          ioThreads: 1
-          requestTimeout: 2s
-        data:
-          directory: '%s'
-          segmentSize: 4MB
-          preallocateSegments: false
-        backup:
-          store: fs
-          uploadConcurrency: 1
-          fs:
-            basePath: '%s'
-        management:
-          port: 0
-        processing:
-          commandTimeout: 15s
-          creditRetryInterval: 200ms
-          creditRetryIntervalMax: 1s
-          ioThreads: 1
-          topologyRefreshInterval: 100ms
-          shutdownTimeout: 5s
-        raft:
-          electionTimeout: 600ms
-          heartbeatInterval: 100ms
-          requestTimeout: 300ms
-          leaderBalancing: %s
-        """
-            .formatted(
-                nodeId,
-                partitionCount,
-                replicationFactor,
-                members,
-                root.resolve("node-" + nodeId),
-                backups(),
-                leaderBalancing);
-    try {
-      Files.createDirectories(backups());
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return BrokerConfigReader.parse(yaml, "test config of node " + nodeId, env);
+        values.entrySet().stream()
+                .map(e -> e.getKey() + ": '" + e.getValue().replace("'", "''") + "'")
+                .collect(Collectors.joining("\n", "", "\n"))
+            + "cluster.members: ["
+            + String.join(", ", Collections.nCopies(settings.size, "'127.0.0.1:1'"))
+            + "]\n";
+    return BrokerConfigReader.parse(
+        yaml, "test config of node " + nodeId + " of " + settings.clusterId, settings.env);
   }
 
-  Broker broker(final int nodeId) {
+  /** Where broker {@code nodeId} keeps its data. */
+  public Path nodeDirectory(final int nodeId) {
+    final Path given = settings.nodeDirectories.get(nodeId);
+    return given != null ? given : settings.root.resolve("node-" + nodeId);
+  }
+
+  /**
+   * The filesystem backup store's directory.
+   *
+   * @throws IllegalStateException if the brokers have none
+   */
+  public Path backups() {
+    if (settings.backupStore == null) {
+      throw new IllegalStateException(
+          "Expected a filesystem backup store, but the cluster has none");
+    }
+    return settings.backupStore;
+  }
+
+  // ---- access -----------------------------------------------------------------------------------
+
+  public Broker broker(final int nodeId) {
     return brokers.get(nodeId);
   }
 
-  List<Broker> brokers() {
+  /** The brokers running or closed since, in node id order (not those {@link #stop}ped). */
+  public List<Broker> brokers() {
     return new ArrayList<>(brokers.values());
   }
 
+  /** A client that talks to the brokers as a gateway does, made on first use. */
   GatewayClient client() {
+    if (client == null) {
+      client = new GatewayClient(addresses);
+    }
     return client;
   }
 
+  /**
+   * The gateway.
+   *
+   * @throws IllegalStateException if the cluster was built without one
+   */
+  public Gateway gateway() {
+    if (gateway == null) {
+      throw new IllegalStateException("Expected a gateway, but the cluster was built without one");
+    }
+    return gateway;
+  }
+
+  /** {@code host:port} of the gateway's gRPC API. */
+  public String gatewayAddress() {
+    return "127.0.0.1:" + gateway().grpcAddress().getPort();
+  }
+
+  // ---- life cycle -------------------------------------------------------------------------------
+
   /** Shuts broker {@code nodeId} down gracefully (its data stays); {@link #restart} starts it. */
-  void stop(final int nodeId) {
+  public void stop(final int nodeId) {
     brokers.remove(nodeId).close();
   }
 
   /**
    * Opens broker {@code nodeId} again on its data directory (stopping it first if it runs) and
    * starts it; it listens on a new port, which the other brokers and the client are told.
+   *
+   * @throws IllegalStateException if the cluster has a gateway
    */
-  Broker restart(final int nodeId) {
+  public Broker restart(final int nodeId) {
+    if (gateway != null) {
+      throw new IllegalStateException(
+          "Expected no gateway, but one runs and knows the brokers' first ports only");
+    }
     final Broker old = brokers.remove(nodeId);
     if (old != null && !old.isClosed()) {
       old.close();
     }
-    final Broker broker = Broker.open(config(nodeId, size));
+    final Broker broker = Broker.open(config(nodeId));
     brokers.put(nodeId, broker);
     for (final Broker other : brokers.values()) {
       if (other != broker) {
@@ -192,53 +257,65 @@ final class BrokerTestCluster implements AutoCloseable {
       }
     }
     broker.setMemberAddress(nodeId, broker.transportAddress());
-    client.setBrokerAddress(nodeId, broker.transportAddress());
+    addresses.put(nodeId, broker.transportAddress());
+    if (client != null) {
+      client.setBrokerAddress(nodeId, broker.transportAddress());
+    }
     broker.start();
     return broker;
   }
 
   /**
-   * Waits until every partition has one leader and every replica a role; with leader balancing,
-   * until every partition is led by its preferred broker, so that tests start after the transfers.
+   * Waits until every partition has one leader and every replica a role, and every broker is ready;
+   * with leader balancing, until every partition is led by its preferred broker, so that tests
+   * start after the transfers; with a gateway, until it knows a leader for every partition.
    */
-  void awaitReady() {
+  public BrokerTestCluster awaitReady() {
     await("every partition led and every replica following or leading")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
-        .until(
-            () -> {
-              for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
-                int leaders = 0;
-                int leaderNode = -1;
-                int replicas = 0;
-                for (final Broker broker : brokers.values()) {
-                  final var hosted = broker.partitions().get(partitionId);
-                  if (hosted.isPresent()) {
-                    replicas++;
-                    final PartitionRole role = hosted.get().role();
-                    if (role == PartitionRole.LEADER) {
-                      leaders++;
-                      leaderNode = broker.nodeId();
-                    } else if (role != PartitionRole.FOLLOWER) {
-                      return false;
-                    }
-                  }
-                }
-                if (leaders != 1 || replicas != replicationFactor) {
-                  return false;
-                }
-                if (leaderBalancing && leaderNode != preferredLeader(partitionId)) {
-                  return false;
-                }
-              }
-              return brokers.values().stream().allMatch(b -> b.health().ready());
-            });
+        .until(this::isReady);
+    if (gateway != null) {
+      await("the gateway knowing a leader for every partition")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> gateway.topology().hasAllLeaders());
+    }
+    return this;
   }
 
-  /** The broker whose partition {@code partitionId} leads now. */
-  HostedPartition leaderReplica(final int partitionId) {
+  private boolean isReady() {
+    for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
+      int leaders = 0;
+      int leaderNode = -1;
+      int replicas = 0;
+      for (final Broker broker : brokers.values()) {
+        final Optional<HostedPartition> hosted = broker.partitions().get(partitionId);
+        if (hosted.isPresent()) {
+          replicas++;
+          final PartitionRole role = hosted.get().role();
+          if (role == PartitionRole.LEADER) {
+            leaders++;
+            leaderNode = broker.nodeId();
+          } else if (role != PartitionRole.FOLLOWER) {
+            return false;
+          }
+        }
+      }
+      if (leaders != 1 || replicas != replicationFactor) {
+        return false;
+      }
+      if (leaderBalancing && leaderNode != preferredLeader(partitionId)) {
+        return false;
+      }
+    }
+    return brokers.values().stream().allMatch(b -> b.health().ready());
+  }
+
+  /** The replica of partition {@code partitionId} that leads now. */
+  public HostedPartition leaderReplica(final int partitionId) {
     for (final Broker broker : brokers.values()) {
-      final var hosted = broker.partitions().get(partitionId);
+      final Optional<HostedPartition> hosted = broker.partitions().get(partitionId);
       if (hosted.isPresent() && hosted.get().isLeader()) {
         return hosted.get();
       }
@@ -246,8 +323,12 @@ final class BrokerTestCluster implements AutoCloseable {
     throw new AssertionError("no leader of partition " + partitionId);
   }
 
+  /** Closes the gateway, the client and every broker; deletes nothing. */
   @Override
   public void close() {
+    if (gateway != null) {
+      gateway.close();
+    }
     if (client != null) {
       client.close();
     }
@@ -259,5 +340,155 @@ final class BrokerTestCluster implements AutoCloseable {
   private int preferredLeader(final int partitionId) {
     return PartitionDistribution.of(size, partitionCount, replicationFactor)
         .preferredLeader(partitionId);
+  }
+
+  /** A gateway on ephemeral ports, configured from YAML as {@code GatewayMain} does it. */
+  private Gateway startGateway() {
+    final String brokerAddresses =
+        addresses.entrySet().stream()
+            .map(e -> e.getKey() + ": '" + e.getValue() + "'")
+            .collect(Collectors.joining(", "));
+    final String yaml =
+        """
+        gateway:
+          brokers: {%s}
+          grpc: {port: 0}
+          http: {port: 0}
+          requestTimeout: 15s
+          topologyRefreshInterval: 100ms
+          retry: {backoffMin: 10ms, backoffMax: 200ms}
+        """
+            .formatted(brokerAddresses);
+    final Gateway started =
+        new Gateway(
+            GatewayConfigReader.parse(yaml, "test gateway of " + settings.clusterId, Map.of())
+                .config(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            Clock.system());
+    try {
+      started.start();
+    } catch (final RuntimeException e) {
+      started.close();
+      throw e;
+    }
+    return started;
+  }
+
+  /** The cluster's shape and settings; {@link #build()} opens and starts it. */
+  public static final class Builder {
+    private final Path root;
+    private int size = 1;
+    private int partitionCount = 1;
+    private int replicationFactor = 1;
+    private String clusterId = "test-cluster";
+    private boolean leaderBalancing = true;
+    private boolean testTuning = true;
+    private final Map<String, String> settings = new LinkedHashMap<>();
+    private Map<String, String> env = Map.of();
+    private final Map<Integer, Path> nodeDirectories = new TreeMap<>();
+    private Path backupStore;
+    private SortedMap<Integer, BrokerConfig> configs;
+    private boolean gateway;
+
+    private Builder(final Path root) {
+      this.root = Objects.requireNonNull(root, "root").toAbsolutePath();
+      backupStore = this.root.resolve("backups");
+    }
+
+    public Builder brokers(final int value) {
+      size = value;
+      return this;
+    }
+
+    public Builder partitions(final int value) {
+      partitionCount = value;
+      return this;
+    }
+
+    public Builder replicationFactor(final int value) {
+      replicationFactor = value;
+      return this;
+    }
+
+    public Builder clusterId(final String value) {
+      clusterId = Objects.requireNonNull(value, "clusterId");
+      return this;
+    }
+
+    /** {@code raft.leaderBalancing}; on by default, and then {@link #awaitReady} waits for it. */
+    public Builder leaderBalancing(final boolean value) {
+      leaderBalancing = value;
+      return this;
+    }
+
+    /** Sets a broker key (dotted, e.g. {@code data.snapshotInterval}), over the test tuning. */
+    public Builder setting(final String key, final String value) {
+      settings.put(key, value);
+      return this;
+    }
+
+    /** The brokers' environment overrides ({@code CAIRN_...}), over everything else. */
+    public Builder env(final Map<String, String> value) {
+      env = Map.copyOf(value);
+      return this;
+    }
+
+    /** The broker's own defaults instead of {@link #TEST_TUNING}. */
+    public Builder withoutTestTuning() {
+      testTuning = false;
+      return this;
+    }
+
+    /** Broker {@code nodeId}'s data directory instead of {@code <root>/node-<id>}. */
+    public Builder nodeDirectory(final int nodeId, final Path directory) {
+      nodeDirectories.put(nodeId, directory.toAbsolutePath());
+      return this;
+    }
+
+    /** The filesystem backup store's directory instead of {@code <root>/backups}. */
+    public Builder backupStore(final Path directory) {
+      backupStore = directory.toAbsolutePath();
+      return this;
+    }
+
+    /** No backup store ({@code backup.store: none}). */
+    public Builder noBackupStore() {
+      backupStore = null;
+      return this;
+    }
+
+    /**
+     * Brokers opened from these configurations (read from files, say) as they are, in node id
+     * order: their own ports, directories and backup store; the shape and the other settings of
+     * this builder are not used.
+     */
+    public Builder configs(final List<BrokerConfig> value) {
+      configs = new TreeMap<>();
+      value.forEach(config -> configs.put(config.cluster().nodeId(), config));
+      backupStore = null;
+      return this;
+    }
+
+    /** Starts a gateway in front of the brokers too (then {@link #restart} is refused). */
+    public Builder gateway() {
+      gateway = true;
+      return this;
+    }
+
+    private List<Integer> nodeIds() {
+      if (configs != null) {
+        return List.copyOf(configs.keySet());
+      }
+      final List<Integer> ids = new ArrayList<>();
+      for (int nodeId = 0; nodeId < size; nodeId++) {
+        ids.add(nodeId);
+      }
+      return ids;
+    }
+
+    /** Opens and starts the brokers (and the gateway); returns without waiting for leaders. */
+    public BrokerTestCluster build() {
+      return new BrokerTestCluster(this);
+    }
   }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cairn.broker.BrokerTestCluster;
 import io.cairn.cli.CliRunner.Run;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,11 +27,18 @@ class CommandsAgainstClusterTest {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private InProcessCluster cluster;
+  private BrokerTestCluster cluster;
 
   @BeforeAll
   void startCluster(@TempDir final Path root) {
-    cluster = new InProcessCluster(root, 2, 3, 1).awaitReady();
+    cluster =
+        BrokerTestCluster.builder(root)
+            .clusterId("cli-test")
+            .brokers(2)
+            .partitions(3)
+            .gateway()
+            .build()
+            .awaitReady();
   }
 
   @AfterAll

@@ -23,6 +23,7 @@ import io.cairn.protocol.TransferValue;
 import io.cairn.protocol.ValueDescriptor;
 import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.scheduler.Cancellable;
+import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
 import io.cairn.streamprocessor.RecordProcessors;
@@ -45,8 +46,10 @@ import java.util.stream.Stream;
 /**
  * Several ledger partitions in one JVM on one {@link DeterministicScheduler}: each partition has an
  * {@link InMemoryLogStream}, a real RocksDB state, a leader {@link StreamProcessor} with a {@link
- * LedgerEngine} (credit retries on) and {@link TestCheckpoints}; partitions talk through an {@link
- * InMemoryInterPartitionChannel}. Clients write commands straight to the owning partition's log.
+ * LedgerEngine} (credit retries on) and checkpoint records — {@link TestCheckpoints} unless {@link
+ * Builder#checkpoints} registers others (the backup module's real ones); partitions talk through an
+ * {@link InMemoryInterPartitionChannel}. Clients write commands straight to the owning partition's
+ * log.
  *
  * <p>Faults: the channel's (delay, drop, duplicate, disconnect), commits that lag behind writes
  * ({@link Builder#commitInterval}), and {@link Partition#failOver()} — a leader change that loses
@@ -57,10 +60,32 @@ import java.util.stream.Stream;
  */
 public final class InMemoryLedgerCluster implements AutoCloseable {
 
+  /** Registers a partition's checkpoint records over its state. */
+  @FunctionalInterface
+  public interface CheckpointsSetup {
+    /**
+     * Registers the processors and appliers of {@code CHECKPOINT} records of partition {@code
+     * partitionId} over {@code db}; returns where the engine reads the checkpoint id it stamps on
+     * inter-partition commands.
+     */
+    CheckpointIdSupplier register(
+        int partitionId, CairnDb db, Clock clock, RecordProcessors.Builder builder);
+  }
+
+  /** The default: {@link TestCheckpoints}, the engine's stand-in for the real records. */
+  public static final CheckpointsSetup TEST_CHECKPOINTS =
+      (partitionId, db, clock, builder) -> {
+        final TestCheckpoints checkpoints = new TestCheckpoints(db);
+        checkpoints.register(builder);
+        return checkpoints;
+      };
+
   private final Path directory;
   private final LedgerEngineConfig engineConfig;
   private final DbConfig dbConfig;
   private final LogStreamConfig logStreamConfig;
+  private final List<ColumnFamilyDefinition> families;
+  private final CheckpointsSetup checkpointsSetup;
   private final SimClock clock;
   private final DeterministicScheduler scheduler;
   private final InMemoryInterPartitionChannel channel;
@@ -74,6 +99,8 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     engineConfig = builder.engineConfig.toBuilder().partitionCount(builder.partitionCount).build();
     dbConfig = builder.dbConfig;
     logStreamConfig = builder.logStreamConfig;
+    families = families(builder.checkpointFamilies);
+    checkpointsSetup = builder.checkpointsSetup;
     commitInterval = builder.commitInterval;
     clock = new SimClock(builder.startMillis);
     scheduler = new DeterministicScheduler(clock);
@@ -151,7 +178,15 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
 
   /** Writes {@code CHECKPOINT CREATE(id)} to every partition, as the gateway does for a backup. */
   public void checkpoint(final long id) {
-    partitions.forEach(p -> p.write(CheckpointIntent.CREATE, new CheckpointValue(id, -1, -1)));
+    partitions.forEach(p -> checkpoint(p.id(), id));
+  }
+
+  /** Writes {@code CHECKPOINT CREATE(id)} to partition {@code partitionId} only. */
+  public void checkpoint(final int partitionId, final long id) {
+    partition(partitionId)
+        .write(
+            CheckpointIntent.CREATE,
+            new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
   // ---- driving ----------------------------------------------------------------------------------
@@ -203,9 +238,15 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     }
   }
 
+  /** The families of a partition's state with {@link TestCheckpoints}. */
   static List<ColumnFamilyDefinition> families() {
+    return families(TestCheckpoints.FAMILIES);
+  }
+
+  private static List<ColumnFamilyDefinition> families(
+      final List<ColumnFamilyDefinition> checkpointFamilies) {
     final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
-    families.addAll(TestCheckpoints.FAMILIES);
+    families.addAll(checkpointFamilies);
     families.addAll(StreamProcessorColumnFamily.all());
     return families;
   }
@@ -277,7 +318,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
      */
     public StateDigest replayDigest(final Path replayDirectory) {
       final CairnDb replica =
-          CairnDb.open(replayDirectory, dbConfig, families(), new SimpleMeterRegistry());
+          CairnDb.open(replayDirectory, dbConfig, families, new SimpleMeterRegistry());
       try {
         final StreamProcessor follower =
             StreamProcessor.builder()
@@ -308,7 +349,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
 
     private void start() {
       generation++;
-      db = CairnDb.open(stateDirectory, dbConfig, families(), new SimpleMeterRegistry());
+      db = CairnDb.open(stateDirectory, dbConfig, families, new SimpleMeterRegistry());
       final RecordProcessors.Builder builder = registrations(db, channel.sender(id));
       processor =
           StreamProcessor.builder()
@@ -325,7 +366,8 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
 
     private RecordProcessors.Builder registrations(
         final CairnDb state, final InterPartitionSender sender) {
-      final TestCheckpoints checkpoints = new TestCheckpoints(state);
+      final RecordProcessors.Builder builder = RecordProcessors.builder();
+      final CheckpointIdSupplier checkpoints = checkpointsSetup.register(id, state, clock, builder);
       final LedgerEngine ledger =
           LedgerEngine.builder()
               .partitionId(id)
@@ -339,7 +381,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
       if (state == db) {
         engine = ledger;
       }
-      return ledger.register(checkpoints.register(RecordProcessors.builder()));
+      return ledger.register(builder);
     }
 
     private void stop() {
@@ -388,8 +430,21 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     private DbConfig dbConfig = DbConfig.defaults();
     private LogStreamConfig logStreamConfig = LogStreamConfig.defaults();
     private Duration commitInterval;
+    private List<ColumnFamilyDefinition> checkpointFamilies = TestCheckpoints.FAMILIES;
+    private CheckpointsSetup checkpointsSetup = TEST_CHECKPOINTS;
 
     private Builder() {}
+
+    /**
+     * The checkpoint records of every partition instead of {@link TestCheckpoints}: {@code setup}
+     * registers them, over a state opened with {@code families} besides the ledger's.
+     */
+    public Builder checkpoints(
+        final List<? extends ColumnFamilyDefinition> families, final CheckpointsSetup setup) {
+      checkpointFamilies = List.copyOf(families);
+      checkpointsSetup = Objects.requireNonNull(setup, "setup");
+      return this;
+    }
 
     /** Where the partitions' states live (a test's temporary directory). Required. */
     public Builder directory(final Path value) {

@@ -113,12 +113,12 @@ class LedgerLeaderChangeTest {
           final RaftLedgerPartition.Member leader = partition.leader();
           if (isolated == null && step >= STEPS_PER_ROUND / 3 && leader != null) {
             isolated = leader;
-            partition.raft().network.isolate(leader.id());
+            partition.raft().network().isolate(leader.id());
           } else if (!healed
               && step >= 2 * STEPS_PER_ROUND / 3
               && leader != null
               && leader != isolated) {
-            partition.raft().network.heal();
+            partition.raft().network().heal();
             healed = true;
           }
           client.flush();
@@ -126,7 +126,7 @@ class LedgerLeaderChangeTest {
         }
         assertThat(healed).as("a new leader took over in round %d", round).isTrue();
       }
-      partition.raft().network.heal();
+      partition.raft().network().heal();
       client.drain();
       final long position = settle(partition);
 

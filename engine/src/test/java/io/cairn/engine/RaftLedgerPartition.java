@@ -117,7 +117,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
         member.start(StreamProcessorMode.LEADER);
       }
     }
-    cluster.scheduler.runUntilIdle();
+    cluster.runUntilIdle();
   }
 
   @Override
@@ -200,7 +200,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
               .config(engineConfig)
               .sender(sender)
               .checkpointIds(checkpoints)
-              .clock(cluster.clock)
+              .clock(cluster.clock())
               .meterRegistry(new SimpleMeterRegistry())
               .build();
       final RecordProcessors processors =
@@ -217,7 +217,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
               .meterRegistry(new SimpleMeterRegistry())
               .build();
       mode = startMode;
-      cluster.scheduler.start(processor);
+      cluster.scheduler().start(processor);
       if (startMode == StreamProcessorMode.LEADER) {
         leaderTerms++;
         retries = engine.startCreditRetries(processor, raft.stream);
@@ -231,7 +231,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
       }
       if (processor != null) {
         processor.closeAsync();
-        cluster.scheduler.runUntilIdle();
+        cluster.runUntilIdle();
         processor = null;
       }
     }

@@ -61,7 +61,7 @@ final class StreamProcessorOnRaftTest {
   @AfterEach
   void stopCluster() {
     owners.forEach(PartitionOwner::stop);
-    cluster.scheduler.runUntilIdle();
+    cluster.runUntilIdle();
     cluster.close();
     owners.forEach(PartitionOwner::closeState);
   }
@@ -81,12 +81,12 @@ final class StreamProcessorOnRaftTest {
     // when a command commits, the leader processes it, and is cut off before its batch leaves
     final long deposit =
         write(first, new Record(command(DepositIntent.DEPOSIT), new DepositValue("a0", 40)));
-    final long deadline = cluster.clock.millis() + 2_000;
+    final long deadline = cluster.clock().millis() + 2_000;
     while (firstOwner.processor.lastProcessedPosition() < deposit) {
-      assertThat(cluster.clock.millis()).isLessThan(deadline);
-      cluster.scheduler.runFor(Duration.ofMillis(1));
+      assertThat(cluster.clock().millis()).isLessThan(deadline);
+      cluster.run(Duration.ofMillis(1));
     }
-    cluster.network.isolate(first.id);
+    cluster.network().isolate(first.id);
     assertThat(TestLedger.balances(firstOwner.db)).containsEntry("a0", 40L);
     final long lostBatchEnd = firstOwner.processor.lastWrittenPosition();
     for (final Member other : cluster.members) {
@@ -106,7 +106,7 @@ final class StreamProcessorOnRaftTest {
       write(second, new Record(command(DepositIntent.DEPOSIT), new DepositValue("a" + i, i + 1)));
     }
     run(Duration.ofMillis(400));
-    cluster.network.heal();
+    cluster.network().heal();
     run(Duration.ofSeconds(3));
 
     // then every member has the same state, the lost batch was processed again exactly once ...
@@ -150,9 +150,9 @@ final class StreamProcessorOnRaftTest {
 
   /** Runs in small steps; after each, every owner reacts to its member's role. */
   private void run(final Duration duration) {
-    final long end = cluster.clock.millis() + duration.toMillis();
-    while (cluster.clock.millis() < end) {
-      cluster.scheduler.runFor(STEP);
+    final long end = cluster.clock().millis() + duration.toMillis();
+    while (cluster.clock().millis() < end) {
+      cluster.run(STEP);
       owners.forEach(PartitionOwner::reconcile);
     }
   }
@@ -220,13 +220,13 @@ final class StreamProcessorOnRaftTest {
               .mode(mode)
               .meterRegistry(new SimpleMeterRegistry())
               .build();
-      cluster.scheduler.start(processor);
+      cluster.scheduler().start(processor);
     }
 
     void stop() {
       if (processor != null) {
         processor.closeAsync();
-        cluster.scheduler.runUntilIdle();
+        cluster.runUntilIdle();
         processor = null;
       }
     }

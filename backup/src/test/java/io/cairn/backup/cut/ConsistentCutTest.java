@@ -2,6 +2,14 @@ package io.cairn.backup.cut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.backup.BackupColumnFamily;
+import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.CheckpointListener;
+import io.cairn.backup.CheckpointRecords;
+import io.cairn.backup.CheckpointState;
+import io.cairn.engine.CheckpointIdSupplier;
+import io.cairn.engine.InMemoryLedgerCluster;
+import io.cairn.engine.LedgerEngineConfig;
 import io.cairn.engine.LedgerInvariants;
 import io.cairn.engine.LedgerState;
 import io.cairn.protocol.CheckpointIntent;
@@ -9,6 +17,7 @@ import io.cairn.protocol.CheckpointValue;
 import io.cairn.protocol.Record;
 import io.cairn.protocol.RecordMetadata;
 import io.cairn.protocol.RecordType;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,7 +138,7 @@ final class ConsistentCutTest {
     final Random random = new Random(seed);
     final Path runDirectory =
         directory.resolve("seed-" + seed + "-" + stamping + "-" + gatewayLate);
-    try (CutCluster cluster = new CutCluster(runDirectory, PARTITIONS, seed, stamping)) {
+    try (InMemoryLedgerCluster cluster = cluster(runDirectory, seed, stamping)) {
       cluster
           .channel()
           .delay(Duration.ofMillis(1), Duration.ofMillis(30))
@@ -176,9 +185,10 @@ final class ConsistentCutTest {
         cluster.run(Duration.ofSeconds(1));
       }
       cluster.runUntilIdle();
-      final List<List<Record>> logs = cluster.logs();
+      final List<List<Record>> logs =
+          cluster.partitions().stream().map(p -> p.log().committedRecords()).toList();
       final List<LedgerState> states =
-          cluster.partitions().stream().map(CutCluster.Partition::state).toList();
+          cluster.partitions().stream().map(InMemoryLedgerCluster.Partition::state).toList();
       final LedgerInvariants.Totals totals =
           LedgerInvariants.assertConserved(states, logs, "after draining");
       assertThat(totals.pendingCount()).as("pending credits after draining").isZero();
@@ -198,7 +208,41 @@ final class ConsistentCutTest {
     }
   }
 
-  private static boolean drained(final CutCluster cluster) {
+  /**
+   * Ledger partitions with the real checkpoint records. {@code stamping} is the test-only switch:
+   * on, the engine stamps inter-partition commands with the partition's checkpoint id ({@link
+   * CheckpointState#latestCheckpointId()}); off, it stamps nothing ({@link
+   * CheckpointIdSupplier#NONE}), so the cut interceptor never fires.
+   */
+  private static InMemoryLedgerCluster cluster(
+      final Path directory, final long seed, final boolean stamping) {
+    return InMemoryLedgerCluster.builder()
+        .directory(directory)
+        .partitionCount(PARTITIONS)
+        .seed(seed)
+        .engineConfig(
+            LedgerEngineConfig.builder()
+                .partitionCount(PARTITIONS)
+                .creditRetryInterval(Duration.ofMillis(50))
+                .creditRetryIntervalMax(Duration.ofMillis(500))
+                .creditRetryCheckInterval(Duration.ofMillis(20))
+                .build())
+        .checkpoints(
+            BackupColumnFamily.all(),
+            (partitionId, db, clock, builder) -> {
+              final CheckpointState checkpoints =
+                  CheckpointRecords.register(
+                      partitionId,
+                      db,
+                      builder,
+                      CheckpointListener.NONE,
+                      new BackupMetrics(new SimpleMeterRegistry(), partitionId, clock));
+              return stamping ? checkpoints::latestCheckpointId : CheckpointIdSupplier.NONE;
+            })
+        .build();
+  }
+
+  private static boolean drained(final InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream().allMatch(p -> p.state().pendingCredits().isEmpty());
   }
 

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cairn.broker.BrokerTestCluster;
+import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.CliRunner;
 import io.cairn.cli.CliRunner.Run;
 import io.cairn.cli.ExitCode;
-import io.cairn.cli.InProcessCluster;
 import io.cairn.cli.cluster.ClusterConfigFiles;
 import io.cairn.cli.cluster.ClusterDirectory;
 import io.cairn.cli.cluster.ClusterLayout;
@@ -73,8 +74,14 @@ class RestoreCommandsAgainstBrokersTest {
   void shouldVerifyAndRestoreTheCutAndRefuseWhatDoesNotFit() throws Exception {
     final Path source = root.resolve("source");
     final Map<String, Long> atCut = new LinkedHashMap<>();
-    try (InProcessCluster cluster =
-            new InProcessCluster(source, BROKERS, PARTITIONS, 1).awaitReady();
+    try (BrokerTestCluster cluster =
+            BrokerTestCluster.builder(source)
+                .clusterId("cli-test")
+                .brokers(BROKERS)
+                .partitions(PARTITIONS)
+                .gateway()
+                .build()
+                .awaitReady();
         CairnClient client = client(cluster.gatewayAddress())) {
       for (int i = 0; i < 6; i++) {
         client.createAccount("acc-" + i);
@@ -193,10 +200,14 @@ class RestoreCommandsAgainstBrokersTest {
         .containsExactly("2");
     assertThat(single.dataDirectory(1).resolve("node.json")).exists();
 
-    try (InProcessCluster cluster =
-            InProcessCluster.fromConfigFiles(
-                    restored.root(),
-                    List.of(restored.configFile("broker-0"), restored.configFile("broker-1")))
+    try (BrokerTestCluster cluster =
+            BrokerTestCluster.builder(restored.root())
+                .configs(
+                    List.of(
+                        BrokerConfigReader.read(restored.configFile("broker-0"), Map.of()),
+                        BrokerConfigReader.read(restored.configFile("broker-1"), Map.of())))
+                .gateway()
+                .build()
                 .awaitReady();
         CairnClient client = client(cluster.gatewayAddress())) {
       awaitBalances(client, atCut);

@@ -7,101 +7,237 @@ import io.cairn.raft.RaftConfig;
 import io.cairn.raft.RaftRole;
 import io.cairn.raft.RaftServer;
 import io.cairn.raft.RaftSnapshot;
-import io.cairn.raft.RaftSnapshotChunk;
 import io.cairn.raft.RaftSnapshotReceiver;
 import io.cairn.raft.RaftSnapshotStore;
 import io.cairn.raft.storage.FileRaftMetaStore;
+import io.cairn.scheduler.ActorScheduler;
+import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
+import io.cairn.scheduler.ThreadPoolActorScheduler;
+import io.cairn.transport.MessagingService;
+import io.cairn.transport.TransportConfig;
+import io.cairn.transport.netty.NettyMessagingService;
 import io.cairn.transport.sim.SimNetwork;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
 
 /**
- * A raft group of three members on one thread (a {@link DeterministicScheduler} and a {@link
- * SimNetwork}), each with a real journal in a temporary directory and a {@link RaftLogStream}.
- * Everything is seeded, so a test runs the same way every time. Public for the stream processor's
- * tests, which run processors over it.
+ * One raft group in this JVM, the raft-level harness that tests and benchmarks build on: {@code N}
+ * members, each with a real {@link SegmentedJournal} and meta store under {@code
+ * <directory>/member-<id>}, a {@link RaftServer} and (unless turned off) a {@link RaftLogStream}
+ * over them. No snapshot is ever taken, so the log is never compacted.
+ *
+ * <p>How the members run and talk is chosen once, in the {@link Builder}:
+ *
+ * <ul>
+ *   <li>{@link Builder#simulated() simulated} (the default): every actor on one {@link
+ *       DeterministicScheduler} over a {@link SimClock}, messages through a {@link SimNetwork}
+ *       seeded like the members' randomness — a test runs the same way every time, and drives time
+ *       with {@link #run}, {@link #runUntilIdle} and the waits;
+ *   <li>{@link Builder#threaded threaded}: every actor on one {@link ThreadPoolActorScheduler},
+ *       netty over loopback on ephemeral ports, the given clock — as a broker runs a partition (the
+ *       benchmarks); the waits poll.
+ * </ul>
+ *
+ * <p>Above this level, the stream processor's, the engine's and the benchmarks' ledger partitions
+ * add state and processing per member. Use a simulated cluster from the thread that drives it.
  */
 public final class RaftLogStreamCluster implements AutoCloseable {
 
+  /** The partition of every member. */
   public static final int PARTITION = 1;
+
+  /** The raft timings of a simulated cluster unless a test sets others: elections in ~1 s. */
   public static final RaftConfig RAFT_CONFIG =
       RaftConfig.builder()
           .electionTimeout(Duration.ofMillis(300))
           .heartbeatInterval(Duration.ofMillis(50))
           .requestTimeout(Duration.ofMillis(150))
           .build();
-  private static final Duration ELECTION_BOUND = Duration.ofSeconds(30);
 
-  public final SimClock clock = new SimClock(10_000);
-  public final DeterministicScheduler scheduler = new DeterministicScheduler(clock);
-  public final SimNetwork network;
+  /** Small segments, not preallocated: the journals of a test stay small. */
+  public static final UnaryOperator<JournalConfig.Builder> SMALL_SEGMENTS =
+      journal -> journal.segmentSizeBytes(64 * 1024).preallocateSegmentFiles(false);
+
+  private static final Duration POLL = Duration.ofMillis(10);
+
+  private final Runtime runtime;
+  private final Duration awaitTimeout;
+
+  /** The members, by id {@code 0..N-1}. */
   public final List<Member> members = new ArrayList<>();
 
-  /** One member: its journal, raft server and log stream. */
+  /** One member: its directory, journal (with its own meters), transport, raft server, stream. */
   public static final class Member {
     public final int id;
+    public final Path directory;
     public final SegmentedJournal journal;
+
+    /** The journal's meters only ({@code JournalMetrics}): appends and flushes of this member. */
+    public final MeterRegistry journalMeters;
+
+    public final MessagingService messaging;
     public final RaftServer raft;
+
+    /**
+     * This member's log stream; null if the cluster was built {@link Builder#withoutLogStreams}.
+     */
     public final RaftLogStream stream;
 
-    Member(
-        final int id,
-        final SegmentedJournal journal,
-        final RaftServer raft,
-        final RaftLogStream stream) {
+    private Member(final Builder settings, final Runtime runtime, final int id) {
       this.id = id;
-      this.journal = journal;
-      this.raft = raft;
-      this.stream = stream;
-    }
-  }
-
-  public RaftLogStreamCluster(final Path directory, final long seed, final LogStreamConfig config) {
-    network = new SimNetwork(scheduler, seed);
-    final List<Integer> ids = List.of(0, 1, 2);
-    for (final int id : ids) {
-      final Path memberDirectory = directory.resolve("member-" + id);
-      final SegmentedJournal journal =
+      directory = settings.directory.resolve("member-" + id);
+      try {
+        Files.createDirectories(directory);
+      } catch (final IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      journalMeters = new SimpleMeterRegistry();
+      journal =
           SegmentedJournal.open(
-              JournalConfig.builder()
-                  .directory(memberDirectory.resolve("journal"))
-                  .name("raft-partition-" + PARTITION)
-                  .segmentSizeBytes(64 * 1024)
-                  .preallocateSegmentFiles(false)
-                  .build(),
-              new SimpleMeterRegistry());
-      final RaftServer raft =
+              journalConfig(directory.resolve("journal"), settings.journal), journalMeters);
+      messaging = runtime.endpoint(id);
+      raft =
           RaftServer.builder()
               .partitionId(PARTITION)
               .localNodeId(id)
-              .members(ids)
-              .config(RAFT_CONFIG)
+              .members(settings.memberIds())
+              .config(settings.raftConfig)
               .journal(journal)
-              .metaStore(new FileRaftMetaStore(memberDirectory.resolve("raft.meta")))
+              .metaStore(new FileRaftMetaStore(directory.resolve("raft.meta")))
               .snapshotStore(new NoSnapshots())
-              .messagingService(network.endpoint(id))
-              .random(new SplittableRandom(seed * 31 + id))
+              .messagingService(messaging)
+              .random(new SplittableRandom(settings.seed * 31 + id))
               .meterRegistry(new SimpleMeterRegistry())
               .build();
-      final RaftLogStream stream =
-          RaftLogStream.open(raft, journal, clock, config, new SimpleMeterRegistry());
-      scheduler.start(raft);
-      members.add(new Member(id, journal, raft, stream));
+      stream =
+          settings.logStreamConfig == null
+              ? null
+              : RaftLogStream.open(
+                  raft,
+                  journal,
+                  runtime.clock(),
+                  settings.logStreamConfig,
+                  new SimpleMeterRegistry());
     }
+
+    @Override
+    public String toString() {
+      return "member " + id + " (" + raft.role() + " in term " + raft.term() + ")";
+    }
+  }
+
+  /**
+   * Three simulated members seeded with {@code seed}, each with a log stream configured by {@code
+   * config}, {@link #RAFT_CONFIG} and {@link #SMALL_SEGMENTS}.
+   */
+  public RaftLogStreamCluster(final Path directory, final long seed, final LogStreamConfig config) {
+    this(builder(directory).seed(seed).logStreams(config));
+  }
+
+  private RaftLogStreamCluster(final Builder builder) {
+    runtime = builder.threaded ? new Threaded(builder) : new Simulated(builder.seed);
+    awaitTimeout = builder.awaitTimeout;
+    try {
+      for (final int id : builder.memberIds()) {
+        final Member member = new Member(builder, runtime, id);
+        members.add(member);
+        runtime.created(member);
+      }
+      runtime.startAll(members);
+    } catch (final RuntimeException | Error e) {
+      close();
+      throw e;
+    }
+  }
+
+  public static Builder builder(final Path directory) {
+    return new Builder(directory);
+  }
+
+  /** The journal configuration of a member (and of a benchmark's single-journal baseline). */
+  public static JournalConfig journalConfig(
+      final Path directory, final UnaryOperator<JournalConfig.Builder> tuning) {
+    return tuning
+        .apply(JournalConfig.builder().directory(directory).name("raft-partition-" + PARTITION))
+        .build();
+  }
+
+  // ---- access -----------------------------------------------------------------------------------
+
+  /** The clock every member sees. */
+  public Clock clock() {
+    return runtime.clock();
+  }
+
+  /** The scheduler of every member's actors; start a member's other actors (processors) here. */
+  public ActorScheduler scheduler() {
+    return runtime.scheduler();
+  }
+
+  /**
+   * The simulated network: isolate, heal, cut, drop.
+   *
+   * @throws IllegalStateException if the cluster is threaded
+   */
+  public SimNetwork network() {
+    return runtime.simulated().network;
+  }
+
+  public Member member(final int id) {
+    return members.get(id);
+  }
+
+  /** Some member other than {@code leader}. */
+  public Member follower(final Member leader) {
+    return members.stream().filter(m -> m != leader).findFirst().orElseThrow();
+  }
+
+  /** Each member's role and term, for messages. */
+  public Map<Integer, String> roles() {
+    final Map<Integer, String> roles = new LinkedHashMap<>();
+    members.forEach(m -> roles.put(m.id, m.raft.role() + "@" + m.raft.term()));
+    return roles;
+  }
+
+  // ---- driving ----------------------------------------------------------------------------------
+
+  /** Simulated: runs the scheduler for {@code duration} of simulated time. Threaded: waits. */
+  public void run(final Duration duration) {
+    runtime.run(duration);
+  }
+
+  /**
+   * Runs every task due now, and what those schedule for now.
+   *
+   * @throws IllegalStateException if the cluster is threaded
+   */
+  public void runUntilIdle() {
+    runtime.simulated().scheduler.runUntilIdle();
   }
 
   /** Runs until exactly one member leads and every member knows it; returns it. */
   public Member awaitLeader() {
-    final long deadline = clock.millis() + ELECTION_BOUND.toMillis();
-    while (clock.millis() < deadline) {
-      scheduler.runFor(Duration.ofMillis(10));
+    final long deadline = clock().millis() + awaitTimeout.toMillis();
+    while (clock().millis() < deadline) {
+      run(POLL);
       final List<Member> leaders =
           members.stream().filter(m -> m.raft.role() == RaftRole.LEADER).toList();
       if (leaders.size() == 1
@@ -110,51 +246,51 @@ public final class RaftLogStreamCluster implements AutoCloseable {
       }
     }
     throw new AssertionError(
-        "Expected a leader within " + ELECTION_BOUND + ", but none was elected");
+        "Expected a leader within " + awaitTimeout + ", but none was elected: roles " + roles());
   }
 
   /** Runs until a member other than {@code deposed} leads among the others. */
   public Member awaitLeaderOtherThan(final Member deposed) {
-    final long deadline = clock.millis() + ELECTION_BOUND.toMillis();
-    while (clock.millis() < deadline) {
-      scheduler.runFor(Duration.ofMillis(10));
+    final long deadline = clock().millis() + awaitTimeout.toMillis();
+    while (clock().millis() < deadline) {
+      run(POLL);
       for (final Member member : members) {
         if (member != deposed && member.raft.role() == RaftRole.LEADER) {
           return member;
         }
       }
     }
-    throw new AssertionError("Expected a new leader within " + ELECTION_BOUND);
+    throw new AssertionError(
+        "Expected a new leader within " + awaitTimeout + ", but roles are " + roles());
   }
 
   /** Runs until {@code member} no longer leads (an isolated leader steps down on its own). */
   public void awaitStepDown(final Member member) {
-    final long deadline = clock.millis() + ELECTION_BOUND.toMillis();
+    final long deadline = clock().millis() + awaitTimeout.toMillis();
     while (member.raft.role() == RaftRole.LEADER) {
-      if (clock.millis() >= deadline) {
+      if (clock().millis() >= deadline) {
         throw new AssertionError("Expected member " + member.id + " to step down, but it leads");
       }
-      scheduler.runFor(Duration.ofMillis(10));
+      run(POLL);
     }
   }
 
-  public Member follower(final Member leader) {
-    return members.stream().filter(m -> m != leader).findFirst().orElseThrow();
-  }
-
-  public void run(final Duration duration) {
-    scheduler.runFor(duration);
-  }
-
+  /**
+   * Closes the log streams and the raft servers, then the transports and the scheduler, then the
+   * journals; deletes nothing. Close what runs on top (processors) first.
+   */
   @Override
   public void close() {
-    members.forEach(m -> m.stream.close());
-    scheduler.close();
-    scheduler.runUntilIdle();
+    for (final Member member : members) {
+      if (member.stream != null) {
+        member.stream.close();
+      }
+    }
+    runtime.close(members);
     members.forEach(m -> m.journal.close());
   }
 
-  /** A snapshot store that never has a snapshot; these tests never compact. */
+  /** Never has a snapshot: nothing is compacted, and no member is ever sent a snapshot. */
   private static final class NoSnapshots implements RaftSnapshotStore {
     @Override
     public Optional<RaftSnapshot> latestSnapshot() {
@@ -168,30 +304,255 @@ public final class RaftLogStreamCluster implements AutoCloseable {
 
     @Override
     public RaftSnapshotReceiver newReceiver(final long index, final long term) {
-      return new RaftSnapshotReceiver() {
-        @Override
-        public long index() {
-          return index;
-        }
+      throw new UnsupportedOperationException(
+          "Expected no snapshot install in a cluster without snapshots, but one started at index "
+              + index);
+    }
+  }
 
-        @Override
-        public long term() {
-          return term;
-        }
+  // ---- how the members run ----------------------------------------------------------------------
 
-        @Override
-        public boolean accept(final RaftSnapshotChunk chunk) {
-          return false;
-        }
+  /** The scheduler, clock and network of the members. */
+  private abstract static class Runtime {
+    abstract Clock clock();
 
-        @Override
-        public boolean commit() {
-          return false;
-        }
+    abstract ActorScheduler scheduler();
 
-        @Override
-        public void abort() {}
-      };
+    /** This member's transport, ready to be given to its raft server. */
+    abstract MessagingService endpoint(int memberId);
+
+    /** Member {@code member} was just made; the members after it are not yet. */
+    abstract void created(Member member);
+
+    /** Every member was made: starts those not started yet. */
+    abstract void startAll(List<Member> members);
+
+    abstract void run(Duration duration);
+
+    /** Closes the members' actors, transports and the scheduler. */
+    abstract void close(List<Member> members);
+
+    Simulated simulated() {
+      throw new IllegalStateException(
+          "Expected a simulated cluster, but this one runs on threads and netty");
+    }
+  }
+
+  private static final class Simulated extends Runtime {
+    private final SimClock clock = new SimClock(10_000);
+    private final DeterministicScheduler scheduler = new DeterministicScheduler(clock);
+    private final SimNetwork network;
+
+    private Simulated(final long seed) {
+      network = new SimNetwork(scheduler, seed);
+    }
+
+    @Override
+    Clock clock() {
+      return clock;
+    }
+
+    @Override
+    ActorScheduler scheduler() {
+      return scheduler;
+    }
+
+    @Override
+    MessagingService endpoint(final int memberId) {
+      return network.endpoint(memberId);
+    }
+
+    /** Starts each member as it is made (its start runs with the next run call). */
+    @Override
+    void created(final Member member) {
+      scheduler.start(member.raft);
+    }
+
+    @Override
+    void startAll(final List<Member> members) {}
+
+    @Override
+    void run(final Duration duration) {
+      scheduler.runFor(duration);
+    }
+
+    @Override
+    void close(final List<Member> members) {
+      scheduler.close();
+      scheduler.runUntilIdle();
+    }
+
+    @Override
+    Simulated simulated() {
+      return this;
+    }
+  }
+
+  private static final class Threaded extends Runtime {
+    private final Clock clock;
+    private final ThreadPoolActorScheduler scheduler;
+    private final Duration startTimeout;
+
+    private Threaded(final Builder builder) {
+      clock = builder.clock;
+      startTimeout = builder.awaitTimeout;
+      scheduler =
+          new ThreadPoolActorScheduler(
+              builder.schedulerName, builder.threads, clock, new SimpleMeterRegistry());
+    }
+
+    @Override
+    Clock clock() {
+      return clock;
+    }
+
+    @Override
+    ActorScheduler scheduler() {
+      return scheduler;
+    }
+
+    @Override
+    MessagingService endpoint(final int memberId) {
+      final NettyMessagingService messaging =
+          new NettyMessagingService(
+              TransportConfig.builder(memberId)
+                  .bindHost("127.0.0.1")
+                  .bindPort(0)
+                  .ioThreadCount(1)
+                  .build(),
+              clock,
+              new SimpleMeterRegistry());
+      messaging.start();
+      return messaging;
+    }
+
+    @Override
+    void created(final Member member) {}
+
+    /** Tells every transport the others' addresses, then starts the members one by one. */
+    @Override
+    void startAll(final List<Member> members) {
+      for (final Member member : members) {
+        for (final Member other : members) {
+          ((NettyMessagingService) member.messaging)
+              .setMemberAddress(other.id, ((NettyMessagingService) other.messaging).localAddress());
+        }
+      }
+      for (final Member member : members) {
+        try {
+          scheduler.start(member.raft).get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (final Exception e) {
+          throw new IllegalStateException("Expected " + member + " to start, but " + e, e);
+        }
+      }
+    }
+
+    @Override
+    void run(final Duration duration) {
+      LockSupport.parkNanos(duration.toNanos());
+    }
+
+    @Override
+    void close(final List<Member> members) {
+      for (final Member member : members) {
+        final CompletableFuture<Void> closed = member.raft.closeAsync();
+        closed.orTimeout(10, TimeUnit.SECONDS).handle((v, e) -> null).join();
+      }
+      members.forEach(m -> m.messaging.close());
+      scheduler.close();
+    }
+  }
+
+  // ---- settings ---------------------------------------------------------------------------------
+
+  /** The cluster's settings; the defaults are those of the three-argument constructor. */
+  public static final class Builder {
+    private final Path directory;
+    private int memberCount = 3;
+    private long seed = 1;
+    private RaftConfig raftConfig = RAFT_CONFIG;
+    private UnaryOperator<JournalConfig.Builder> journal = SMALL_SEGMENTS;
+    private LogStreamConfig logStreamConfig = LogStreamConfig.defaults();
+    private Duration awaitTimeout = Duration.ofSeconds(30);
+    private boolean threaded;
+    private String schedulerName;
+    private int threads;
+    private Clock clock;
+
+    private Builder(final Path directory) {
+      this.directory = Objects.requireNonNull(directory, "directory");
+    }
+
+    public Builder members(final int value) {
+      memberCount = value;
+      return this;
+    }
+
+    /** Seeds each member's randomness ({@code seed * 31 + id}) and the simulated network. */
+    public Builder seed(final long value) {
+      seed = value;
+      return this;
+    }
+
+    public Builder raftConfig(final RaftConfig value) {
+      raftConfig = Objects.requireNonNull(value, "raftConfig");
+      return this;
+    }
+
+    /**
+     * Tunes each member's journal configuration (directory and name are set); {@link
+     * UnaryOperator#identity()} keeps the journal's defaults (128 MiB preallocated segments).
+     */
+    public Builder journal(final UnaryOperator<JournalConfig.Builder> value) {
+      journal = Objects.requireNonNull(value, "journal");
+      return this;
+    }
+
+    public Builder logStreams(final LogStreamConfig value) {
+      logStreamConfig = Objects.requireNonNull(value, "logStreamConfig");
+      return this;
+    }
+
+    /** Members without log streams: raft alone. */
+    public Builder withoutLogStreams() {
+      logStreamConfig = null;
+      return this;
+    }
+
+    /** How long a wait (and, threaded, a member's start) may take on the cluster's clock. */
+    public Builder awaitTimeout(final Duration value) {
+      awaitTimeout = Objects.requireNonNull(value, "awaitTimeout");
+      return this;
+    }
+
+    /** One thread, a simulated clock and network (the default). */
+    public Builder simulated() {
+      threaded = false;
+      return this;
+    }
+
+    /**
+     * A thread pool named {@code name} with {@code threadCount} threads on {@code clockToUse}, and
+     * netty over loopback.
+     */
+    public Builder threaded(final String name, final int threadCount, final Clock clockToUse) {
+      threaded = true;
+      schedulerName = Objects.requireNonNull(name, "name");
+      threads = threadCount;
+      clock = Objects.requireNonNull(clockToUse, "clock");
+      return this;
+    }
+
+    private List<Integer> memberIds() {
+      final List<Integer> ids = new ArrayList<>();
+      for (int id = 0; id < memberCount; id++) {
+        ids.add(id);
+      }
+      return List.copyOf(ids);
+    }
+
+    public RaftLogStreamCluster build() {
+      return new RaftLogStreamCluster(this);
     }
   }
 }

@@ -54,18 +54,18 @@ final class RaftLogStreamTest {
 
     @Override
     protected void holdCommits() {
-      cluster.network.isolate(leader.id);
+      cluster.network().isolate(leader.id);
     }
 
     @Override
     protected void releaseCommits() {
-      cluster.network.heal();
+      cluster.network().heal();
       settle();
     }
 
     @Override
     protected void loseLeadership() {
-      cluster.network.isolate(leader.id);
+      cluster.network().isolate(leader.id);
       cluster.awaitStepDown(leader);
     }
 
@@ -76,7 +76,7 @@ final class RaftLogStreamTest {
 
     @Override
     protected long clockMillis() {
-      return cluster.clock.millis();
+      return cluster.clock().millis();
     }
   }
 
@@ -86,14 +86,14 @@ final class RaftLogStreamTest {
     assertThat(leader.stream.writer().tryWrite(record("committed")))
         .isEqualTo(new WriteResult.Written(1, 1));
     cluster.run(SETTLE);
-    cluster.network.isolate(leader.id);
+    cluster.network().isolate(leader.id);
     final WriteResult lost = leader.stream.writer().tryWrite(record("lost"));
     cluster.run(SETTLE);
 
     // when the others elect a new leader that writes
     final Member newLeader = cluster.awaitLeaderOtherThan(leader);
     final WriteResult written = newLeader.stream.writer().tryWrite(record("new"));
-    cluster.network.heal();
+    cluster.network().heal();
     cluster.awaitLeader();
     cluster.run(Duration.ofSeconds(1));
 
@@ -118,7 +118,7 @@ final class RaftLogStreamTest {
     cluster.run(SETTLE);
 
     // when the leader is cut off and another takes over
-    cluster.network.isolate(leader.id);
+    cluster.network().isolate(leader.id);
     final Member newLeader = cluster.awaitLeaderOtherThan(leader);
     cluster.run(SETTLE);
 
