@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cairn.broker.config.BrokerConfig;
-import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.broker.exporting.ExporterMetrics;
 import io.cairn.broker.exporting.ExportingState;
 import io.cairn.logstreams.LogStreamReader;
@@ -163,27 +162,6 @@ final class BrokerExportingTest {
   }
 
   private BrokerConfig config(final boolean withExporter) {
-    final String yaml =
-        """
-        cluster:
-          partitionCount: 1
-        network:
-          port: 0
-          ioThreads: 1
-        data:
-          directory: '%s'
-          segmentSize: 4MB
-          preallocateSegments: false
-        management:
-          enabled: false
-        processing:
-          ioThreads: 1
-          shutdownTimeout: 10s
-        raft:
-          electionTimeout: 200ms
-          heartbeatInterval: 50ms
-        """
-            .formatted(directory.resolve("node"));
     final String exporters =
         """
         exporters:
@@ -194,8 +172,11 @@ final class BrokerExportingTest {
               flushInterval: 100ms
         """
             .formatted(exportDirectory());
-    return BrokerConfigReader.parse(
-        withExporter ? yaml + exporters : yaml, "exporting test", Map.of());
+    return BrokerTestCluster.builder(directory)
+        .alone()
+        .nodeDirectory(0, directory.resolve("node"))
+        .yaml(withExporter ? exporters : "")
+        .config(0);
   }
 
   private Path exportDirectory() {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cairn.broker.config.BrokerConfig;
-import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.broker.node.NodeDescriptorMismatchException;
 import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.AccountValue;
@@ -263,29 +262,10 @@ final class BrokerLifecycleTest {
 
   private BrokerConfig config(
       final int partitionCount, final int nodeId, final Map<String, String> env) {
-    final String yaml =
-        """
-        cluster:
-          clusterId: test-cluster
-          nodeId: %d
-          partitionCount: %d
-        network:
-          port: 0
-          ioThreads: 1
-        data:
-          directory: '%s'
-          segmentSize: 4MB
-          preallocateSegments: false
-        management:
-          enabled: false
-        processing:
-          ioThreads: 1
-          shutdownTimeout: 10s
-        raft:
-          electionTimeout: 200ms
-          heartbeatInterval: 50ms
-        """
-            .formatted(nodeId, partitionCount, directory.resolve("node-" + nodeId));
-    return BrokerConfigReader.parse(yaml, "lifecycle test", env);
+    return BrokerTestCluster.builder(directory)
+        .alone()
+        .partitions(partitionCount)
+        .env(env)
+        .config(nodeId);
   }
 }

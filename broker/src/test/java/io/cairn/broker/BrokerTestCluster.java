@@ -131,48 +131,12 @@ public final class BrokerTestCluster implements AutoCloseable {
 
   /** Broker {@code nodeId}'s configuration, as it is opened (again on {@link #restart}). */
   public BrokerConfig config(final int nodeId) {
-    if (settings.configs != null) {
-      return settings.configs.get(nodeId);
-    }
-    final SortedMap<String, String> values = new TreeMap<>();
-    if (settings.testTuning) {
-      TEST_TUNING
-          .lines()
-          .map(line -> line.split(": ", 2))
-          .forEach(pair -> values.put(pair[0], pair[1]));
-    }
-    values.putAll(settings.settings);
-    values.put("cluster.clusterId", settings.clusterId);
-    values.put("cluster.nodeId", Integer.toString(nodeId));
-    values.put("cluster.partitionCount", Integer.toString(settings.partitionCount));
-    values.put("cluster.replicationFactor", Integer.toString(settings.replicationFactor));
-    values.put("network.port", "0");
-    values.put("data.directory", nodeDirectory(nodeId).toString());
-    values.putIfAbsent("management.port", "0");
-    values.put("raft.leaderBalancing", Boolean.toString(settings.leaderBalancing));
-    if (settings.backupStore == null) {
-      values.put("backup.store", "none");
-    } else {
-      values.put("backup.store", "fs");
-      values.put("backup.fs.basePath", settings.backupStore.toString());
-    }
-    // one dotted key a line, which the reader takes as the nested sections; the members are
-    // placeholders, the real ports are set after binding
-    final String yaml =
-        values.entrySet().stream()
-                .map(e -> e.getKey() + ": '" + e.getValue().replace("'", "''") + "'")
-                .collect(Collectors.joining("\n", "", "\n"))
-            + "cluster.members: ["
-            + String.join(", ", Collections.nCopies(settings.size, "'127.0.0.1:1'"))
-            + "]\n";
-    return BrokerConfigReader.parse(
-        yaml, "test config of node " + nodeId + " of " + settings.clusterId, settings.env);
+    return settings.config(nodeId);
   }
 
   /** Where broker {@code nodeId} keeps its data. */
   public Path nodeDirectory(final int nodeId) {
-    final Path given = settings.nodeDirectories.get(nodeId);
-    return given != null ? given : settings.root.resolve("node-" + nodeId);
+    return settings.nodeDirectory(nodeId);
   }
 
   /**
@@ -389,6 +353,7 @@ public final class BrokerTestCluster implements AutoCloseable {
     private Path backupStore;
     private SortedMap<Integer, BrokerConfig> configs;
     private boolean gateway;
+    private String extraYaml = "";
 
     private Builder(final Path root) {
       this.root = Objects.requireNonNull(root, "root").toAbsolutePath();
@@ -433,6 +398,29 @@ public final class BrokerTestCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * YAML appended to each broker's configuration, for what a dotted {@link #setting} cannot say
+     * (the {@code exporters} list); it must not repeat a key the harness or a setting sets.
+     */
+    public Builder yaml(final String text) {
+      extraYaml = text;
+      return this;
+    }
+
+    /**
+     * One broker alone, as the lifecycle tests run it: no backup store, no management server, 200
+     * ms elections (a lone member elects itself at once), a 10 s wait for in-flight commands on
+     * shutdown.
+     */
+    public Builder alone() {
+      brokers(1);
+      noBackupStore();
+      setting("management.enabled", "false");
+      setting("processing.shutdownTimeout", "10s");
+      setting("raft.electionTimeout", "200ms");
+      return setting("raft.heartbeatInterval", "50ms");
+    }
+
     /** The broker's own defaults instead of {@link #TEST_TUNING}. */
     public Builder withoutTestTuning() {
       testTuning = false;
@@ -473,6 +461,55 @@ public final class BrokerTestCluster implements AutoCloseable {
     public Builder gateway() {
       gateway = true;
       return this;
+    }
+
+    /**
+     * The configuration broker {@code nodeId} of this cluster is opened with, for a test that opens
+     * brokers itself.
+     */
+    public BrokerConfig config(final int nodeId) {
+      if (configs != null) {
+        return configs.get(nodeId);
+      }
+      final SortedMap<String, String> values = new TreeMap<>();
+      if (testTuning) {
+        TEST_TUNING
+            .lines()
+            .map(line -> line.split(": ", 2))
+            .forEach(pair -> values.put(pair[0], pair[1]));
+      }
+      values.putAll(settings);
+      values.put("cluster.clusterId", clusterId);
+      values.put("cluster.nodeId", Integer.toString(nodeId));
+      values.put("cluster.partitionCount", Integer.toString(partitionCount));
+      values.put("cluster.replicationFactor", Integer.toString(replicationFactor));
+      values.put("network.port", "0");
+      values.put("data.directory", nodeDirectory(nodeId).toString());
+      values.putIfAbsent("management.port", "0");
+      values.put("raft.leaderBalancing", Boolean.toString(leaderBalancing));
+      if (backupStore == null) {
+        values.put("backup.store", "none");
+      } else {
+        values.put("backup.store", "fs");
+        values.put("backup.fs.basePath", backupStore.toString());
+      }
+      // one dotted key a line, which the reader takes as the nested sections; the members are
+      // placeholders, the real ports are set after binding
+      final String yaml =
+          values.entrySet().stream()
+                  .map(e -> e.getKey() + ": '" + e.getValue().replace("'", "''") + "'")
+                  .collect(Collectors.joining("\n", "", "\n"))
+              + "cluster.members: ["
+              + String.join(", ", Collections.nCopies(size, "'127.0.0.1:1'"))
+              + "]\n";
+      return BrokerConfigReader.parse(
+          yaml + extraYaml, "test config of node " + nodeId + " of " + clusterId, env);
+    }
+
+    /** Where broker {@code nodeId} keeps its data. */
+    public Path nodeDirectory(final int nodeId) {
+      final Path given = nodeDirectories.get(nodeId);
+      return given != null ? given : root.resolve("node-" + nodeId);
     }
 
     private List<Integer> nodeIds() {

@@ -153,7 +153,10 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   }
 
   private RaftLogStreamCluster(final Builder builder) {
-    runtime = builder.threaded ? new Threaded(builder) : new Simulated(builder.seed);
+    runtime =
+        builder.threaded
+            ? new Threaded(builder)
+            : new Simulated(new DeterministicScheduler(new SimClock(10_000)), builder.seed);
     awaitTimeout = builder.awaitTimeout;
     try {
       for (final int id : builder.memberIds()) {
@@ -230,7 +233,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
    * @throws IllegalStateException if the cluster is threaded
    */
   public void runUntilIdle() {
-    runtime.simulated().scheduler.runUntilIdle();
+    runtime.simulated().deterministic.runUntilIdle();
   }
 
   /** Runs until exactly one member leads and every member knows it; returns it. */
@@ -314,9 +317,19 @@ public final class RaftLogStreamCluster implements AutoCloseable {
 
   /** The scheduler, clock and network of the members. */
   private abstract static class Runtime {
-    abstract Clock clock();
+    private final ActorScheduler scheduler;
 
-    abstract ActorScheduler scheduler();
+    Runtime(final ActorScheduler scheduler) {
+      this.scheduler = scheduler;
+    }
+
+    final ActorScheduler scheduler() {
+      return scheduler;
+    }
+
+    final Clock clock() {
+      return scheduler.clock();
+    }
 
     /** This member's transport, ready to be given to its raft server. */
     abstract MessagingService endpoint(int memberId);
@@ -339,22 +352,13 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   }
 
   private static final class Simulated extends Runtime {
-    private final SimClock clock = new SimClock(10_000);
-    private final DeterministicScheduler scheduler = new DeterministicScheduler(clock);
+    private final DeterministicScheduler deterministic;
     private final SimNetwork network;
 
-    private Simulated(final long seed) {
-      network = new SimNetwork(scheduler, seed);
-    }
-
-    @Override
-    Clock clock() {
-      return clock;
-    }
-
-    @Override
-    ActorScheduler scheduler() {
-      return scheduler;
+    private Simulated(final DeterministicScheduler deterministic, final long seed) {
+      super(deterministic);
+      this.deterministic = deterministic;
+      network = new SimNetwork(deterministic, seed);
     }
 
     @Override
@@ -365,7 +369,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     /** Starts each member as it is made (its start runs with the next run call). */
     @Override
     void created(final Member member) {
-      scheduler.start(member.raft);
+      deterministic.start(member.raft);
     }
 
     @Override
@@ -373,13 +377,13 @@ public final class RaftLogStreamCluster implements AutoCloseable {
 
     @Override
     void run(final Duration duration) {
-      scheduler.runFor(duration);
+      deterministic.runFor(duration);
     }
 
     @Override
     void close(final List<Member> members) {
-      scheduler.close();
-      scheduler.runUntilIdle();
+      deterministic.close();
+      deterministic.runUntilIdle();
     }
 
     @Override
@@ -389,26 +393,13 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   }
 
   private static final class Threaded extends Runtime {
-    private final Clock clock;
-    private final ThreadPoolActorScheduler scheduler;
     private final Duration startTimeout;
 
     private Threaded(final Builder builder) {
-      clock = builder.clock;
-      startTimeout = builder.awaitTimeout;
-      scheduler =
+      super(
           new ThreadPoolActorScheduler(
-              builder.schedulerName, builder.threads, clock, new SimpleMeterRegistry());
-    }
-
-    @Override
-    Clock clock() {
-      return clock;
-    }
-
-    @Override
-    ActorScheduler scheduler() {
-      return scheduler;
+              builder.schedulerName, builder.threads, builder.clock, new SimpleMeterRegistry()));
+      startTimeout = builder.awaitTimeout;
     }
 
     @Override
@@ -420,7 +411,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
                   .bindPort(0)
                   .ioThreadCount(1)
                   .build(),
-              clock,
+              clock(),
               new SimpleMeterRegistry());
       messaging.start();
       return messaging;
@@ -440,7 +431,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
       }
       for (final Member member : members) {
         try {
-          scheduler.start(member.raft).get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+          scheduler().start(member.raft).get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (final Exception e) {
           throw new IllegalStateException("Expected " + member + " to start, but " + e, e);
         }
@@ -459,7 +450,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
         closed.orTimeout(10, TimeUnit.SECONDS).handle((v, e) -> null).join();
       }
       members.forEach(m -> m.messaging.close());
-      scheduler.close();
+      scheduler().close();
     }
   }
 
