@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -55,8 +54,9 @@ final class BrokerExportingTest {
   @Test
   void shouldExportToFilesAndKeepAPauseAcrossARestartUntilResumed() throws Exception {
     // given a broker exporting partition 1 as JSON lines
-    Broker broker = start();
-    GatewayClient client = client(broker);
+    BrokerTestCluster cluster = start(true);
+    Broker broker = cluster.broker(0);
+    GatewayClient client = cluster.client();
     final String account = LedgerAccountsForTest.on(1, 1, "exp", 1).get(0);
     client.execute(1, command(AccountIntent.CREATE, new AccountValue(account, 0)));
     for (int i = 1; i <= 20; i++) {
@@ -81,8 +81,9 @@ final class BrokerExportingTest {
         .until(() -> exportedPositions().equals(beforePause));
     broker.close();
     assertThat(ExportingState.open(directory.resolve("node")).isPaused()).isTrue();
-    broker = start();
-    client = client(broker);
+    cluster = start(true);
+    broker = cluster.broker(0);
+    client = cluster.client();
     assertThat(client.exporting(0, ExportingOperation.STATUS)).isEqualTo(ApiResponse.ok(true));
     assertThat(broker.meterRegistry().get(ExporterMetrics.PAUSED).gauge().value()).isEqualTo(1.0);
     await("no export while paused after the restart")
@@ -115,8 +116,9 @@ final class BrokerExportingTest {
   @Test
   void shouldRestartWithoutExportersOnASnapshotTakenWithThem() throws Exception {
     // given a snapshot of a state that holds exporter positions
-    Broker broker = start();
-    final GatewayClient client = client(broker);
+    final BrokerTestCluster cluster = start(true);
+    Broker broker = cluster.broker(0);
+    final GatewayClient client = cluster.client();
     final String account = LedgerAccountsForTest.on(1, 1, "snap", 1).get(0);
     client.execute(1, command(AccountIntent.CREATE, new AccountValue(account, 0)));
     final Broker first = broker;
@@ -131,39 +133,30 @@ final class BrokerExportingTest {
     broker.close();
 
     // when the broker starts again with no exporter configured
-    broker = start(false);
+    final BrokerTestCluster restarted = start(false);
+    broker = restarted.broker(0);
 
     // then it recovers that state and processes on top of it
-    final GatewayClient again = client(broker);
+    final GatewayClient again = restarted.client();
     again.execute(1, command(DepositIntent.DEPOSIT, new DepositValue(account, 5)));
     assertThat(again.balance(1, account).balance()).isEqualTo(5);
     assertThat(broker.health().ready()).isTrue();
   }
 
-  private Broker start() {
-    return start(true);
+  /** The lone broker, with or without the exporter, started and ready; closed after the test. */
+  private BrokerTestCluster start(final boolean withExporter) {
+    final BrokerTestCluster cluster =
+        BrokerTestCluster.builder(directory)
+            .alone()
+            .nodeDirectory(0, directory.resolve("node"))
+            .yaml(withExporter ? exporters() : "")
+            .build();
+    closeables.add(cluster);
+    return cluster.awaitReady();
   }
 
-  private Broker start(final boolean withExporter) {
-    final Broker broker = Broker.open(config(withExporter));
-    closeables.add(broker);
-    broker.start();
-    await("the broker ready")
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> broker.health().ready());
-    return broker;
-  }
-
-  private GatewayClient client(final Broker broker) {
-    final GatewayClient client = new GatewayClient(Map.of(0, broker.transportAddress()));
-    closeables.add(client);
-    return client;
-  }
-
-  private BrokerConfig config(final boolean withExporter) {
-    final String exporters =
-        """
+  private String exporters() {
+    return """
         exporters:
           - id: files
             type: jsonl
@@ -171,12 +164,7 @@ final class BrokerExportingTest {
               directory: '%s'
               flushInterval: 100ms
         """
-            .formatted(exportDirectory());
-    return BrokerTestCluster.builder(directory)
-        .alone()
-        .nodeDirectory(0, directory.resolve("node"))
-        .yaml(withExporter ? exporters : "")
-        .config(0);
+        .formatted(exportDirectory());
   }
 
   private Path exportDirectory() {

@@ -63,8 +63,9 @@ final class BrokerLifecycleTest {
   void shouldAnswerInFlightCommandsOnShutdownAndKeepEveryAnsweredOneAcrossARestart()
       throws Exception {
     // given a running broker and an account on partition 1
-    final Broker broker = start(config(PARTITIONS, 0, Map.of()));
-    final GatewayClient client = client(broker);
+    final BrokerTestCluster cluster = start();
+    final Broker broker = cluster.broker(0);
+    final GatewayClient client = cluster.client();
     final String account = LedgerAccountsForTest.on(1, PARTITIONS, "life", 1).get(0);
     client.execute(1, command(AccountIntent.CREATE, new AccountValue(account, 0)));
 
@@ -116,16 +117,14 @@ final class BrokerLifecycleTest {
         .contains("\"partitionCount\" : 2");
 
     // and a restart on the same data holds exactly the answered deposits
-    final Broker restarted = start(config(PARTITIONS, 0, Map.of()));
-    final GatewayClient again = client(restarted);
+    final GatewayClient again = start().client();
     assertThat(again.balance(1, account).balance()).isEqualTo(answered);
   }
 
   @Test
   void shouldRefuseADataDirectoryMadeForAnotherShape() {
     // given a data directory made for node 0 of a 2-partition cluster
-    final Broker broker = start(config(PARTITIONS, 0, Map.of()));
-    broker.close();
+    start().broker(0).close();
 
     // then another partition count or cluster id is refused, naming what differs
     assertThatThrownBy(() -> Broker.open(config(4, 0, Map.of())))
@@ -168,8 +167,9 @@ final class BrokerLifecycleTest {
   @Test
   void shouldTakeCheckpointsButAnswerBackupQueriesThatNoStoreIsConfigured() {
     // given a broker without a backup store
-    final Broker broker = start(config(PARTITIONS, 0, Map.of()));
-    final GatewayClient client = client(broker);
+    final BrokerTestCluster cluster = start();
+    final Broker broker = cluster.broker(0);
+    final GatewayClient client = cluster.client();
 
     // when a checkpoint is taken
     final Record created =
@@ -228,21 +228,11 @@ final class BrokerLifecycleTest {
         Duration.ofSeconds(20));
   }
 
-  private Broker start(final BrokerConfig config) {
-    final Broker broker = Broker.open(config);
-    closeables.add(broker);
-    broker.start();
-    await("the broker ready")
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> broker.health().ready());
-    return broker;
-  }
-
-  private GatewayClient client(final Broker broker) {
-    final GatewayClient client = new GatewayClient(Map.of(0, broker.transportAddress()));
-    closeables.add(client);
-    return client;
+  /** The lone broker on {@code node-0}, started and ready; closed after the test. */
+  private BrokerTestCluster start() {
+    final BrokerTestCluster cluster = lone(PARTITIONS, Map.of()).build();
+    closeables.add(cluster);
+    return cluster.awaitReady();
   }
 
   private NettyMessagingService rawClient(final Broker broker) {
@@ -262,10 +252,10 @@ final class BrokerLifecycleTest {
 
   private BrokerConfig config(
       final int partitionCount, final int nodeId, final Map<String, String> env) {
-    return BrokerTestCluster.builder(directory)
-        .alone()
-        .partitions(partitionCount)
-        .env(env)
-        .config(nodeId);
+    return lone(partitionCount, env).config(nodeId);
+  }
+
+  private BrokerTestCluster.Builder lone(final int partitionCount, final Map<String, String> env) {
+    return BrokerTestCluster.builder(directory).alone().partitions(partitionCount).env(env);
   }
 }
