@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.exporting.ExporterMetrics;
 import io.cairn.broker.exporting.ExportingState;
 import io.cairn.logstreams.LogStreamReader;
