@@ -23,6 +23,7 @@ import io.cairn.backupfs.content.FileTransfer;
 import io.cairn.backupfs.content.WriteThrottle;
 import io.cairn.backupfs.layout.ManifestFiles;
 import io.cairn.backupfs.layout.StoreLayout;
+import io.cairn.backupstore.ContentProblems;
 import io.cairn.backupstore.ManifestRules;
 import io.cairn.backupstore.PageTokens;
 import io.cairn.backupstore.SavesInFlight;
@@ -318,21 +319,7 @@ public final class FilesystemBackupStore implements BackupStore {
                   .ifPresent(problems::add);
             }
           }
-          var report =
-              new VerificationReport(
-                  id,
-                  manifest.descriptor().orElseThrow(),
-                  files,
-                  manifest.descriptor().orElseThrow().sizeBytes(),
-                  problems);
-          if (!report.isClean()) {
-            LOG.warn(
-                "Verification of backup {} found {} bad files: {}",
-                id,
-                problems.size(),
-                report.describe());
-          }
-          return report;
+          return ContentProblems.report(manifest, files, problems);
         });
   }
 

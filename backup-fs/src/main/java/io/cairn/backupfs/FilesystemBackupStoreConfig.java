@@ -27,12 +27,13 @@ public record FilesystemBackupStoreConfig(
     long maxBytesPerSecond) {
 
   public static final String BASE_PATH_KEY = "basePath";
-  public static final String COMPRESSION_KEY = "compression";
+  public static final String COMPRESSION_KEY = SettingErrors.COMPRESSION_KEY;
   public static final Compression COMPRESSION_DEFAULT = Compression.NONE;
-  public static final String COMPRESSION_THRESHOLD_BYTES_KEY = "compressionThresholdBytes";
+  public static final String COMPRESSION_THRESHOLD_BYTES_KEY =
+      SettingErrors.COMPRESSION_THRESHOLD_BYTES_KEY;
   public static final long COMPRESSION_THRESHOLD_BYTES_DEFAULT =
       CompressionPolicy.THRESHOLD_BYTES_DEFAULT;
-  public static final String ZSTD_LEVEL_KEY = "zstdLevel";
+  public static final String ZSTD_LEVEL_KEY = SettingErrors.ZSTD_LEVEL_KEY;
   public static final int ZSTD_LEVEL_DEFAULT = CompressionPolicy.ZSTD_LEVEL_DEFAULT;
   public static final String MAX_CONCURRENT_FILE_COPIES_KEY = "maxConcurrentFileCopies";
 
@@ -51,16 +52,7 @@ public record FilesystemBackupStoreConfig(
     if (basePath == null) {
       throw invalid(BASE_PATH_KEY, "a directory path", "it is not set");
     }
-    if (compression == null) {
-      throw invalid(COMPRESSION_KEY, "one of [none, zstd]", "it is not set");
-    }
-    if (compressionThresholdBytes < 0) {
-      throw invalid(
-          COMPRESSION_THRESHOLD_BYTES_KEY, "a size >= 0", "it is " + compressionThresholdBytes);
-    }
-    if (zstdLevel < 1 || zstdLevel > 19) {
-      throw invalid(ZSTD_LEVEL_KEY, "a level in 1..19", "it is " + zstdLevel);
-    }
+    SettingErrors.checkCompression(CONTEXT, compression, compressionThresholdBytes, zstdLevel);
     if (maxConcurrentFileCopies < 1 || maxConcurrentFileCopies > MAX_CONCURRENT_FILE_COPIES_MAX) {
       throw invalid(
           MAX_CONCURRENT_FILE_COPIES_KEY,

@@ -89,9 +89,10 @@ public record S3BackupStoreConfig(
   public static final String MAX_CONNECTIONS_KEY = "maxConnections";
   public static final String CONNECTION_ACQUISITION_TIMEOUT_KEY = "connectionAcquisitionTimeout";
   public static final String MAX_CONCURRENT_TRANSFERS_KEY = "maxConcurrentTransfers";
-  public static final String COMPRESSION_KEY = "compression";
-  public static final String COMPRESSION_THRESHOLD_BYTES_KEY = "compressionThresholdBytes";
-  public static final String ZSTD_LEVEL_KEY = "zstdLevel";
+  public static final String COMPRESSION_KEY = SettingErrors.COMPRESSION_KEY;
+  public static final String COMPRESSION_THRESHOLD_BYTES_KEY =
+      SettingErrors.COMPRESSION_THRESHOLD_BYTES_KEY;
+  public static final String ZSTD_LEVEL_KEY = SettingErrors.ZSTD_LEVEL_KEY;
   public static final String LEGACY_MD5_KEY = "legacyMd5";
   public static final String SSE_CUSTOMER_KEY_KEY = "sseCustomerKey";
   public static final String PART_SIZE_BYTES_KEY = "partSizeBytes";
@@ -201,16 +202,7 @@ public record S3BackupStoreConfig(
               + ", so manifest and listing requests always find a connection)",
           "it is " + maxConcurrentTransfers);
     }
-    if (compression == null) {
-      throw invalid(COMPRESSION_KEY, "one of [none, zstd]", "it is not set");
-    }
-    if (compressionThresholdBytes < 0) {
-      throw invalid(
-          COMPRESSION_THRESHOLD_BYTES_KEY, "a size >= 0", "it is " + compressionThresholdBytes);
-    }
-    if (zstdLevel < 1 || zstdLevel > 19) {
-      throw invalid(ZSTD_LEVEL_KEY, "a level in 1..19", "it is " + zstdLevel);
-    }
+    SettingErrors.checkCompression(CONTEXT, compression, compressionThresholdBytes, zstdLevel);
     Objects.requireNonNull(sseCustomerKey, SSE_CUSTOMER_KEY_KEY);
     sseCustomerKey.ifPresent(S3BackupStoreConfig::checkSseCustomerKey);
     if (partSizeBytes < PART_SIZE_BYTES_MIN || partSizeBytes > PART_SIZE_BYTES_MAX) {

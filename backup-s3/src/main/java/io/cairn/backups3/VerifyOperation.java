@@ -7,6 +7,7 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupstore.ContentProblems;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -42,15 +43,6 @@ final class VerifyOperation {
       }
     }
     List<FileProblem> problems = tasks.runAll(work).stream().flatMap(Optional::stream).toList();
-    var report =
-        new VerificationReport(id, descriptor, work.size(), descriptor.sizeBytes(), problems);
-    if (!report.isClean()) {
-      LOG.warn(
-          "Verification of backup {} found {} bad files: {}",
-          id,
-          problems.size(),
-          report.describe());
-    }
-    return report;
+    return ContentProblems.report(manifest, work.size(), problems);
   }
 }

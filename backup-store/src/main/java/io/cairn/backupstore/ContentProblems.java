@@ -1,17 +1,23 @@
 package io.cairn.backupstore;
 
+import io.cairn.backupapi.BackupDescriptor;
 import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.FileProblemKind;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.content.Crc32c;
 import io.cairn.backupapi.content.DecodedContent;
+import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How every store judges one stored object against its manifest entry — exists, stored size,
@@ -23,6 +29,8 @@ import java.util.OptionalLong;
  * #guard} throws {@link SinkException} for it, which the checks let through.
  */
 public final class ContentProblems {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ContentProblems.class);
 
   /** Writing restored content failed (the target, not the backup, is the problem). */
   public static final class SinkException extends UncheckedIOException {
@@ -121,6 +129,25 @@ public final class ContentProblems {
           "the content of " + object + " has another CRC32C than recorded");
     }
     return Optional.empty();
+  }
+
+  /**
+   * The report of a verify that checked {@code files} objects of {@code manifest}'s backup; a
+   * report with problems is logged once, naming every bad file.
+   */
+  public static VerificationReport report(
+      Manifest manifest, int files, List<FileProblem> problems) {
+    BackupDescriptor descriptor = manifest.descriptor().orElseThrow();
+    var report =
+        new VerificationReport(manifest.id(), descriptor, files, descriptor.sizeBytes(), problems);
+    if (!report.isClean()) {
+      LOG.warn(
+          "Verification of backup {} found {} bad files: {}",
+          manifest.id(),
+          problems.size(),
+          report.describe());
+    }
+    return report;
   }
 
   /** {@code out} whose write failures are {@link SinkException}s, or null for null. */

@@ -200,9 +200,8 @@ public final class InMemoryBackupStore implements BackupStore {
               check(id, kind, entry, null, bytes -> {}).ifPresent(problems::add);
             }
           }
-          var descriptor = manifest.descriptor().orElseThrow();
-          return new VerificationReport(
-              id, descriptor, descriptor.fileCount(), descriptor.sizeBytes(), problems);
+          return ContentProblems.report(
+              manifest, manifest.descriptor().orElseThrow().fileCount(), problems);
         });
   }
 
