@@ -284,7 +284,7 @@ public final class Broker implements AutoCloseable {
         CommandLimiters.open(
             partitions.all().stream().map(HostedPartition::partitionId).toList(),
             processing.commandLimit(),
-            clock::nanos,
+            clock,
             registry,
             nodeId);
 

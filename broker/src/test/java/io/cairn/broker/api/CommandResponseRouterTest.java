@@ -197,7 +197,7 @@ final class CommandResponseRouterTest {
                 samples.add(rttNanos / 1_000_000 + "ms" + (dropped ? " dropped" : ""));
               }
             },
-            clock::nanos);
+            clock);
 
     // when commands end in every way a command can end (at most 2 wait on this router)
     final PendingCommand answered = register(limiter, 3);

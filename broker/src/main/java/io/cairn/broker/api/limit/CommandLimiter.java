@@ -1,11 +1,11 @@
 package io.cairn.broker.api.limit;
 
+import io.cairn.scheduler.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 /**
  * The limit of client commands in flight on one partition: admitted (about to be written to the
@@ -27,16 +27,15 @@ public final class CommandLimiter {
   private final LimitAlgorithm algorithm;
   private final int minLimit;
   private final int maxLimit;
-  private final LongSupplier nanos;
+  private final Clock clock;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong rejected = new AtomicLong();
 
   /**
-   * @param nanos the clock round trips are measured with (the broker clock's nanos)
+   * @param clock the clock round trips are measured with (the broker's)
    */
-  public CommandLimiter(
-      final int partitionId, final CommandLimitConfig config, final LongSupplier nanos) {
-    this(partitionId, config, LimitAlgorithm.of(config), nanos);
+  public CommandLimiter(final int partitionId, final CommandLimitConfig config, final Clock clock) {
+    this(partitionId, config, LimitAlgorithm.of(config), clock);
   }
 
   /** With {@code algorithm} instead of the one {@code config} names (its bounds still apply). */
@@ -44,12 +43,12 @@ public final class CommandLimiter {
       final int partitionId,
       final CommandLimitConfig config,
       final LimitAlgorithm algorithm,
-      final LongSupplier nanos) {
+      final Clock clock) {
     this.partitionId = partitionId;
     this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
     this.minLimit = config.minLimit();
     this.maxLimit = config.maxLimit();
-    this.nanos = Objects.requireNonNull(nanos, "nanos");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   public int partitionId() {
@@ -85,7 +84,7 @@ public final class CommandLimiter {
         return Optional.empty();
       }
       if (inFlight.compareAndSet(current, current + 1)) {
-        return Optional.of(new Permit(this, nanos.getAsLong(), current + 1));
+        return Optional.of(new Permit(this, clock.nanos(), current + 1));
       }
     }
   }
@@ -95,7 +94,7 @@ public final class CommandLimiter {
     if (outcome != Outcome.IGNORED) {
       algorithm.onSample(
           permit.startNanos,
-          Math.max(1, nanos.getAsLong() - permit.startNanos),
+          Math.max(1, clock.nanos() - permit.startNanos),
           permit.inFlightAtStart,
           outcome == Outcome.DROPPED);
     }

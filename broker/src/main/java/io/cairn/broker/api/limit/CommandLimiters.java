@@ -1,11 +1,11 @@
 package io.cairn.broker.api.limit;
 
+import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.LongSupplier;
 
 /**
  * The {@link CommandLimiter} of every partition a broker hosts, with their meters ({@link
@@ -26,12 +26,12 @@ public final class CommandLimiters {
   public static CommandLimiters open(
       final Collection<Integer> partitionIds,
       final CommandLimitConfig config,
-      final LongSupplier nanos,
+      final Clock clock,
       final MeterRegistry registry,
       final int nodeId) {
     final Map<Integer, CommandLimiter> limiters = new TreeMap<>();
     for (final int partitionId : partitionIds) {
-      final CommandLimiter limiter = new CommandLimiter(partitionId, config, nanos);
+      final CommandLimiter limiter = new CommandLimiter(partitionId, config, clock);
       limiters.put(partitionId, limiter);
       CommandLimitMetrics.register(registry, nodeId, partitionId, limiter);
     }

@@ -3,13 +3,13 @@ package io.cairn.broker.api.limit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.broker.api.limit.CommandLimitConfig.Algorithm;
+import io.cairn.scheduler.SimClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,10 +36,10 @@ final class CommandLimiterTest {
   @Test
   void shouldAdmitUpToTheLimitAndRefuseAtOnceBeyondIt() {
     // given a limit of 3
-    final AtomicLong nanos = new AtomicLong();
+    final SimClock clock = new SimClock(0);
     final CommandLimitConfig fixed =
         CommandLimitConfig.builder().algorithm(Algorithm.FIXED).initialLimit(3).minLimit(1).build();
-    final CommandLimiter limiter = new CommandLimiter(1, fixed, nanos::get);
+    final CommandLimiter limiter = new CommandLimiter(1, fixed, clock);
 
     // when 4 commands arrive
     final List<Optional<CommandLimiter.Permit>> permits = new ArrayList<>();
@@ -115,8 +115,8 @@ final class CommandLimiterTest {
   @Test
   void shouldShrinkTheLimitWhenCommandsTimeOutOrMeetAFullLog() {
     // given aimd at rest
-    final AtomicLong nanos = new AtomicLong();
-    final CommandLimiter limiter = new CommandLimiter(1, config(Algorithm.AIMD), nanos::get);
+    final SimClock clock = new SimClock(0);
+    final CommandLimiter limiter = new CommandLimiter(1, config(Algorithm.AIMD), clock);
 
     // when windows of fast but dropped commands pass
     for (int window = 0; window < 5; window++) {
@@ -124,7 +124,7 @@ final class CommandLimiterTest {
       for (int i = 0; i < 60; i++) {
         permits.add(limiter.tryAcquire().orElseThrow());
       }
-      nanos.addAndGet(200 * MS);
+      clock.advance(Duration.ofNanos(200 * MS));
       permits.forEach(CommandLimiter.Permit::dropped);
     }
 
@@ -169,7 +169,7 @@ final class CommandLimiterTest {
   @Test
   void shouldReleaseEachPlaceOnceAndSampleOnlyWhatMeasuresLoad() {
     // given a limiter whose algorithm records what it is told
-    final AtomicLong nanos = new AtomicLong(7 * MS);
+    final SimClock clock = new SimClock(7);
     final List<String> samples = new ArrayList<>();
     final LimitAlgorithm recording =
         new LimitAlgorithm() {
@@ -193,14 +193,13 @@ final class CommandLimiterTest {
                     + (dropped ? " dropped" : ""));
           }
         };
-    final CommandLimiter limiter =
-        new CommandLimiter(3, config(Algorithm.AIMD), recording, nanos::get);
+    final CommandLimiter limiter = new CommandLimiter(3, config(Algorithm.AIMD), recording, clock);
 
     // when three commands end as answered, dropped and ignored, each released twice
     final CommandLimiter.Permit answered = limiter.tryAcquire().orElseThrow();
     final CommandLimiter.Permit dropped = limiter.tryAcquire().orElseThrow();
     final CommandLimiter.Permit ignored = limiter.tryAcquire().orElseThrow();
-    nanos.addAndGet(4 * MS);
+    clock.advance(Duration.ofNanos(4 * MS));
     for (int i = 0; i < 2; i++) {
       answered.answered();
       dropped.dropped();
@@ -222,7 +221,7 @@ final class CommandLimiterTest {
 
     private record InFlight(long dueNanos, CommandLimiter.Permit permit) {}
 
-    final AtomicLong nanos = new AtomicLong(1_000 * MS);
+    final SimClock clock = new SimClock(1_000);
     final CommandLimiter limiter;
     final PriorityQueue<InFlight> inFlight =
         new PriorityQueue<>((a, b) -> Long.compare(a.dueNanos, b.dueNanos));
@@ -233,13 +232,13 @@ final class CommandLimiterTest {
     private long answers;
 
     Simulation(final CommandLimitConfig config) {
-      limiter = new CommandLimiter(1, config, nanos::get);
+      limiter = new CommandLimiter(1, config, clock);
     }
 
     /** {@code steps} milliseconds of clients keeping {@code demand} commands in flight. */
     void run(final int steps, final long rttNanos, final int demand) {
       for (int step = 0; step < steps; step++) {
-        nanos.addAndGet(MS);
+        clock.advance(Duration.ofNanos(MS));
         final int before = limiter.limit();
         answerDue();
         while (limiter.inFlight() < demand) {
@@ -247,7 +246,7 @@ final class CommandLimiterTest {
           if (permit.isEmpty()) {
             break;
           }
-          inFlight.add(new InFlight(nanos.get() + rttNanos, permit.get()));
+          inFlight.add(new InFlight(clock.nanos() + rttNanos, permit.get()));
         }
         final int after = limiter.limit();
         if (after < before) {
@@ -261,13 +260,13 @@ final class CommandLimiterTest {
 
     void drain() {
       while (!inFlight.isEmpty()) {
-        nanos.addAndGet(MS);
+        clock.advance(Duration.ofNanos(MS));
         answerDue();
       }
     }
 
     private void answerDue() {
-      while (!inFlight.isEmpty() && inFlight.peek().dueNanos <= nanos.get()) {
+      while (!inFlight.isEmpty() && inFlight.peek().dueNanos <= clock.nanos()) {
         final CommandLimiter.Permit permit = inFlight.poll().permit;
         if (dropEvery > 0 && ++answers % dropEvery == 0) {
           permit.dropped();
