@@ -1,19 +1,17 @@
 package io.cairn.scheduler;
 
+import io.cairn.scheduler.ActorLifecycle.Phase;
+import io.cairn.scheduler.ActorLifecycle.State;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +30,9 @@ import org.slf4j.LoggerFactory;
  *       is {@code CLOSED}. Closing a {@code NEW} actor closes it at once: queued tasks fail, {@code
  *       onStart}/{@code onClose} never run.
  * </ul>
+ *
+ * <p>Inside, those phases are split into finer states, changed in one place: {@link ActorLifecycle}
+ * has them and their table.
  *
  * <p>Failures: a task that throws is logged at WARN with the actor's name, its future (if any)
  * completes exceptionally with that exception, and the actor goes on. A fixed-rate timer whose task
@@ -61,18 +62,9 @@ public abstract class Actor {
 
   private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
 
-  private enum State {
-    NEW,
-    STARTED,
-    CLOSING,
-    CLOSED
-  }
-
   private final String name;
-  private final int mailboxCapacity;
   private final Object lock = new Object();
-  private final Queue<MailboxTask> mailbox = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger depth = new AtomicInteger();
+  private final Mailbox mailbox;
   private final Set<ActorTimer> timers = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Void> startFuture = new CompletableFuture<>();
   private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
@@ -82,16 +74,9 @@ public abstract class Actor {
   /** Set by {@link ThreadPoolActorScheduler} while the actor is queued or running on a worker. */
   final AtomicBoolean dispatched = new AtomicBoolean();
 
-  // Written under lock, read anywhere.
-  private volatile State state = State.NEW;
+  // Moves under lock, read anywhere.
+  private final ActorLifecycle lifecycle;
   private volatile ActorHost host;
-
-  // Actor-thread state; volatile because successive batches may run on different workers and
-  // hasWork() is read by the worker that releases the actor.
-  private volatile boolean startPending;
-  private volatile boolean startRan;
-  private volatile boolean abandonQueued;
-  private volatile boolean closeDone;
 
   /**
    * An actor with an unbounded mailbox.
@@ -143,8 +128,9 @@ public abstract class Actor {
           "Expected mailboxCapacity >= 1, but was " + mailboxCapacity + " (actor " + name + ")");
     }
     this.name = name;
-    this.mailboxCapacity = mailboxCapacity;
+    this.mailbox = new Mailbox(mailboxCapacity);
     this.loggingContext = new ActorLoggingContext(loggingContext, name);
+    this.lifecycle = new ActorLifecycle(name, lock);
   }
 
   /** The actor's name. */
@@ -256,24 +242,25 @@ public abstract class Actor {
     List<MailboxTask> abandoned = null;
     ActorHost signalHost = null;
     synchronized (lock) {
-      switch (state) {
-        case NEW:
-          state = State.CLOSED;
-          closeDone = true;
-          abandoned = drainMailbox();
-          break;
-        case STARTED:
-          state = State.CLOSING;
+      switch (lifecycle.state()) {
+        case NEW -> {
+          lifecycle.transition(State.CLOSED, "closed before it was started");
+          abandoned = mailbox.drain();
+        }
+        case STARTING -> {
+          lifecycle.transition(State.STARTING_THEN_CLOSING, "closed before onStart ran");
           signalHost = host;
-          break;
-        default:
+        }
+        case STARTED -> {
+          lifecycle.transition(State.CLOSING, "closed");
+          signalHost = host;
+        }
+        default -> {
           return closeFuture;
+        }
       }
     }
-    for (ActorTimer timer : timers) {
-      timer.cancelQuietly();
-    }
-    timers.clear();
+    cancelTimers();
     if (abandoned != null) {
       for (MailboxTask task : abandoned) {
         task.abandon(
@@ -292,13 +279,12 @@ public abstract class Actor {
 
   /** True once {@link #closeAsync()} was called: the actor takes no more tasks. */
   public final boolean isClosed() {
-    State s = state;
-    return s == State.CLOSING || s == State.CLOSED;
+    return !lifecycle.state().takesTasks();
   }
 
   /** Tasks waiting in the mailbox (including due timers), for metrics and backpressure. */
   public final int queueDepth() {
-    return depth.get();
+    return mailbox.depth();
   }
 
   @Override
@@ -307,9 +293,9 @@ public abstract class Actor {
         + "{name="
         + name
         + ", state="
-        + state
+        + lifecycle.phase()
         + ", queueDepth="
-        + depth.get()
+        + mailbox.depth()
         + "}";
   }
 
@@ -322,15 +308,14 @@ public abstract class Actor {
   CompletableFuture<Void> bind(ActorHost newHost) {
     int units;
     synchronized (lock) {
-      if (state != State.NEW || host != null) {
+      if (lifecycle.state() != State.NEW || host != null) {
         return CompletableFuture.failedFuture(
             new IllegalStateException(
-                "Expected a new actor, but " + name + " is " + state + " (start)"));
+                "Expected a new actor, but " + name + " is " + lifecycle.phase() + " (start)"));
       }
       host = newHost;
-      state = State.STARTED;
-      startPending = true;
-      units = 1 + depth.get();
+      lifecycle.transition(State.STARTING, "started");
+      units = 1 + mailbox.depth();
       newHost.actorBound(this);
     }
     for (int i = 0; i < units; i++) {
@@ -341,7 +326,8 @@ public abstract class Actor {
 
   /** True if {@link #runBatch(int)} has something to do. */
   boolean hasWork() {
-    return startPending || !mailbox.isEmpty() || (state == State.CLOSING && !closeDone);
+    State s = lifecycle.state();
+    return s.startDue() || !mailbox.isEmpty() || s.closeDue();
   }
 
   /**
@@ -374,8 +360,7 @@ public abstract class Actor {
 
   private int runUnits(int maxUnits) {
     int done = 0;
-    if (startPending) {
-      startPending = false;
+    if (lifecycle.state().startDue()) {
       runOnStart();
       done++;
     }
@@ -384,10 +369,9 @@ public abstract class Actor {
       if (task == null) {
         break;
       }
-      depth.decrementAndGet();
       if (task.timer() != null) {
         fireTimer(task.timer());
-      } else if (abandonQueued) {
+      } else if (lifecycle.state() == State.ABANDONING) {
         task.abandon(
             new IllegalStateException(
                 "Expected actor " + name + " to start, but its onStart failed"));
@@ -396,7 +380,7 @@ public abstract class Actor {
       }
       done++;
     }
-    if (done < maxUnits && state == State.CLOSING && !closeDone && mailbox.isEmpty()) {
+    if (done < maxUnits && lifecycle.state().closeDue() && mailbox.isEmpty()) {
       finishClose();
       done++;
     }
@@ -405,7 +389,7 @@ public abstract class Actor {
 
   /** Fires a due timer; on the actor thread, inside a turn. */
   private void fireTimer(ActorTimer timer) {
-    if (timer.isCancelled() || state != State.STARTED) {
+    if (timer.isCancelled() || lifecycle.phase() != Phase.STARTED) {
       return;
     }
     invoke(
@@ -414,7 +398,7 @@ public abstract class Actor {
           return null;
         },
         null);
-    if (timer.isPeriodic() && !timer.isCancelled() && state == State.STARTED) {
+    if (timer.isPeriodic() && !timer.isCancelled() && lifecycle.phase() == Phase.STARTED) {
       timer.advance(host.clock().nanos());
       host.scheduleTimer(timer);
     } else {
@@ -426,11 +410,10 @@ public abstract class Actor {
   void enqueueDueTimer(ActorTimer timer) {
     ActorHost h;
     synchronized (lock) {
-      if (state != State.STARTED || timer.isCancelled()) {
+      if (lifecycle.phase() != Phase.STARTED || timer.isCancelled()) {
         return;
       }
       mailbox.add(MailboxTask.ofTimer(timer));
-      depth.incrementAndGet();
       h = host;
     }
     h.signal(this);
@@ -459,20 +442,23 @@ public abstract class Actor {
   private void enqueue(MailboxTask task) throws ClosedException {
     ActorHost h;
     synchronized (lock) {
-      if (state == State.CLOSING || state == State.CLOSED) {
+      if (!lifecycle.state().takesTasks()) {
         throw new ClosedException(
-            "Expected an open actor, but " + name + " is " + state + " and takes no tasks");
+            "Expected an open actor, but "
+                + name
+                + " is "
+                + lifecycle.phase()
+                + " and takes no tasks");
       }
-      if (depth.get() >= mailboxCapacity) {
+      if (mailbox.isFull()) {
         throw new RejectedExecutionException(
             "Expected at most "
-                + mailboxCapacity
+                + mailbox.capacity()
                 + " queued tasks, but the mailbox of actor "
                 + name
                 + " is full");
       }
       mailbox.add(task);
-      depth.incrementAndGet();
       h = host;
     }
     if (h != null) {
@@ -485,7 +471,7 @@ public abstract class Actor {
     ActorHost h;
     synchronized (lock) {
       h = host;
-      if (state == State.CLOSING || state == State.CLOSED) {
+      if (!lifecycle.state().takesTasks()) {
         ActorTimer dead = new ActorTimer(this, task, Long.MAX_VALUE, periodNanos);
         dead.cancelQuietly();
         return dead;
@@ -505,8 +491,12 @@ public abstract class Actor {
     return timer;
   }
 
+  /** The first unit of work of a bound actor, so {@code onClose} always runs after it. */
   private void runOnStart() {
-    startRan = true;
+    synchronized (lock) {
+      lifecycle.transition(
+          lifecycle.state() == State.STARTING ? State.STARTED : State.CLOSING, "onStart runs");
+    }
     try {
       onStart();
       clearInterrupt("onStart");
@@ -514,28 +504,40 @@ public abstract class Actor {
     } catch (Throwable e) { // NOPMD - actor boundary
       clearInterrupt("onStart");
       LOG.warn("Actor {} failed to start; closing it", name, e);
-      abandonQueued = true;
+      // the start future's dependents run first, as the actor still looks started to them; what
+      // they queue fails with the rest
       startFuture.completeExceptionally(e);
-      closeAsync();
+      abandon();
     }
     clearInterrupt("A dependent of the start future");
   }
 
-  private void finishClose() {
-    closeDone = true;
-    Throwable failure = null;
-    if (startRan) {
-      try {
-        onClose();
-      } catch (Throwable e) { // NOPMD - actor boundary
-        LOG.warn("Actor {} failed in onClose", name, e);
-        failure = e;
-      }
-      clearInterrupt("onClose");
-    }
+  /** onStart threw: the queued tasks fail, then onClose runs (it releases what onStart took). */
+  private void abandon() {
+    ActorHost signalHost = null;
     synchronized (lock) {
-      state = State.CLOSED;
+      if (lifecycle.state() == State.STARTED) {
+        signalHost = host;
+      }
+      lifecycle.transition(State.ABANDONING, "onStart threw");
     }
+    if (signalHost != null) { // not closing yet: as closeAsync does
+      cancelTimers();
+      signalHost.signal(this);
+    }
+  }
+
+  private void finishClose() {
+    lifecycle.transition(State.FINISHING, "the mailbox is empty");
+    Throwable failure = null;
+    try {
+      onClose();
+    } catch (Throwable e) { // NOPMD - actor boundary
+      LOG.warn("Actor {} failed in onClose", name, e);
+      failure = e;
+    }
+    clearInterrupt("onClose");
+    lifecycle.transition(State.CLOSED, failure == null ? "onClose returned" : "onClose threw");
     host.actorClosed(this);
     if (failure == null) {
       closeFuture.complete(null);
@@ -585,14 +587,11 @@ public abstract class Actor {
     }
   }
 
-  private List<MailboxTask> drainMailbox() {
-    List<MailboxTask> drained = new ArrayList<>();
-    MailboxTask task;
-    while ((task = mailbox.poll()) != null) {
-      depth.decrementAndGet();
-      drained.add(task);
+  private void cancelTimers() {
+    for (ActorTimer timer : timers) {
+      timer.cancelQuietly();
     }
-    return drained;
+    timers.clear();
   }
 
   private long nonNegativeNanos(Duration d, String what) {
