@@ -1,5 +1,6 @@
 package io.cairn.backup;
 
+import io.cairn.backup.BackupManagerState.State;
 import io.cairn.backup.BackupMetrics.Operation;
 import io.cairn.backup.BackupMetrics.Result;
 import io.cairn.backup.upload.BackupJob;
@@ -7,6 +8,7 @@ import io.cairn.backup.upload.BackupPlanner;
 import io.cairn.backup.upload.BackupUploader;
 import io.cairn.backup.upload.CheckpointReservation;
 import io.cairn.backup.upload.ConfirmationWriter;
+import io.cairn.backup.upload.InProgressSweep;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
@@ -60,9 +62,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Leadership.</b> On start, before any backup of its own reaches the store, the manager marks
  * <em>every</em> IN_PROGRESS backup of its partition FAILED ("leader changed"), whichever node
- * wrote it. On close (leadership lost), queued backups are dropped and running ones are marked
- * FAILED ("leader changed"), which stops their saves; reservations are released once the store no
- * longer reads the files.
+ * wrote it ({@link InProgressSweep}); an attempt that fails is tried again, with backoff on the
+ * actor's timers, until one succeeds or the manager closes. On close (leadership lost), queued
+ * backups are dropped and running ones are marked FAILED ("leader changed"), which stops their
+ * saves; reservations are released once the store no longer reads the files.
+ *
+ * <p><b>States.</b> SWEEPING, SWEEP_BACKOFF (a failed sweep attempt waits to be tried again), OPEN
+ * (backups reach the store), STOPPED: {@link BackupManagerState} has them, their table and the one
+ * method that changes them. Each backup has its own states ({@link BackupJob}).
  *
  * <p>Threads: {@link #onCheckpointCreated}/{@link #takeBackup} from any thread (the processing
  * thread); the rest on the actor thread; file collection on the injected upload executor; the
@@ -85,17 +92,18 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   /** Spaces backups so that their average upload rate stays at the configured limit. */
   private final RateLimiter throttle;
-
+  private final InProgressSweep sweep;
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
   // any thread
   private final Map<Long, BackupJob> active = new ConcurrentHashMap<>();
-  private volatile boolean stopped;
+
+  // moves on the actor thread, read anywhere (STOPPED, by the upload executor)
+  private final BackupManagerState state;
 
   // actor thread
   private final ArrayDeque<BackupJob> pending = new ArrayDeque<>();
   private final Map<Long, BackupJob> running = new LinkedHashMap<>();
-  private boolean sweepDone;
   private Cancellable drainTimer;
   private Optional<BackupIdentifier> latestCompleted = Optional.empty();
 
@@ -121,9 +129,11 @@ public final class BackupManager extends Actor implements CheckpointListener {
             builder.uploadExecutor,
             metrics);
     throttle = RateLimiter.withoutClock(config.uploadRateBytesPerSecond(), 0);
+    sweep = new InProgressSweep(partitionId, uploader);
+    state = new BackupManagerState(partitionId);
     confirmations =
         new ConfirmationWriter(
-            partitionId, builder.writer, config, metrics, this::schedule, () -> stopped);
+            partitionId, builder.writer, config, metrics, this::schedule, this::isStopped);
   }
 
   public static Builder builder() {
@@ -135,8 +145,9 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   /**
-   * Completes once the start-up sweep (marking the partition's IN_PROGRESS backups FAILED) is done;
-   * backups wait for it before they reach the store.
+   * Completes once an attempt of the start-up sweep (marking the partition's IN_PROGRESS backups
+   * FAILED) succeeded; backups wait for it before they reach the store. Fails if the manager closes
+   * first.
    */
   public CompletableFuture<Void> ready() {
     return ready;
@@ -172,20 +183,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
                   + " closed (this member no longer leads the partition)"));
     }
     final long now = clock().nanos();
-    CheckpointReservation reservation = null;
-    String reservationFailure = null;
-    try {
-      reservation = CheckpointReservation.take(checkpoint, snapshots);
-    } catch (final RuntimeException e) {
-      reservationFailure =
-          "Expected to reserve a snapshot for checkpoint "
-              + checkpoint.id()
-              + " at position "
-              + checkpoint.position()
-              + ", but: "
-              + e.getMessage();
-    }
-    final BackupJob job = new BackupJob(checkpoint, reservation, reservationFailure, now);
+    final BackupJob job = BackupJob.reserve(checkpoint, snapshots, now);
     final BackupJob raced = active.putIfAbsent(checkpoint.id(), job);
     if (raced != null) {
       job.release(); // the same checkpoint told twice at once: one backup
@@ -195,7 +193,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
     submit(() -> accept(job))
         .whenComplete(
             (ignored, error) -> {
-              if (error != null && !job.isAccepted()) {
+              if (error != null && job.state() instanceof BackupJob.State.Submitted) {
                 // closed before it ran: nothing reached the store
                 finish(job, BackupOutcome.failed(checkpoint.id(), LEADER_CHANGED));
               }
@@ -207,25 +205,29 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   @Override
   protected void onStart() {
-    uploader
-        .partitionBackups()
-        .thenCompose(this::failInProgress)
-        .whenComplete(
-            (completed, error) -> {
-              if (error != null) {
-                LOG.warn(
-                    "Partition {}: could not check the store for IN_PROGRESS backups of an earlier"
-                        + " leader; they may stay IN_PROGRESS until the next leader change",
-                    partitionId,
-                    Futures.unwrap(error));
-              }
-              runOnActor(() -> sweepEnded(completed == null ? List.of() : completed), () -> {});
-            });
+    state.transition(
+        new State.Sweeping(1),
+        "leading; sweeping the store for IN_PROGRESS backups of earlier leaders",
+        null);
+    sweep(1);
   }
 
   @Override
   protected void onClose() {
-    stopped = true;
+    final State previous = state.get();
+    state.transition(
+        new State.Stopped(),
+        "leadership lost: "
+            + pending.size()
+            + " waiting and "
+            + running.size()
+            + " running backups end FAILED ("
+            + LEADER_CHANGED
+            + ")",
+        null);
+    if (previous instanceof State.SweepBackoff backoff) {
+      backoff.retry().cancel();
+    }
     if (drainTimer != null) {
       drainTimer.cancel();
     }
@@ -247,44 +249,63 @@ public final class BackupManager extends Actor implements CheckpointListener {
     }
   }
 
-  /**
-   * Store threads: marks every IN_PROGRESS backup of the partition FAILED.
-   *
-   * @return the partition's completed backups
-   */
-  private CompletableFuture<List<BackupStatus>> failInProgress(final List<BackupStatus> statuses) {
-    final List<CompletableFuture<?>> marks = new ArrayList<>();
-    final List<BackupStatus> completed = new ArrayList<>();
-    for (final BackupStatus status : statuses) {
-      if (status.statusCode() == BackupStatusCode.COMPLETED) {
-        completed.add(status);
-      } else if (status.statusCode() == BackupStatusCode.IN_PROGRESS) {
-        LOG.info(
-            "Partition {}: marking backup {} FAILED ({}), it was IN_PROGRESS under an earlier"
-                + " leader",
-            partitionId,
-            status.id(),
-            LEADER_CHANGED);
-        marks.add(uploader.markFailed(status.id(), LEADER_CHANGED));
-      }
-    }
-    return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new))
-        .handle((ignored, error) -> completed); // each failure is counted and logged
+  /** Actor thread: runs sweep attempt {@code attempt}; its end comes back to the actor. */
+  private void sweep(final int attempt) {
+    sweep
+        .attempt()
+        .whenComplete((result, error) -> runOnActor(() -> swept(attempt, result, error), () -> {}));
   }
 
-  /** Actor thread: backups may reach the store from now on. */
-  private void sweepEnded(final List<BackupStatus> completed) {
-    completed.forEach(this::rememberCompleted);
-    sweepDone = true;
-    ready.complete(null);
-    drain();
+  /** Actor thread: sweep attempt {@code attempt} ended. */
+  private void swept(
+      final int attempt, final InProgressSweep.Result result, final Throwable error) {
+    if (!(state.get() instanceof State.Sweeping sweeping) || sweeping.attempt() != attempt) {
+      return;
+    }
+    if (error == null) {
+      result.completed().forEach(this::rememberCompleted);
+      state.transition(
+          new State.Open(),
+          "the sweep marked "
+              + result.markedFailed()
+              + " IN_PROGRESS backups of earlier leaders FAILED; backups reach the store from now on",
+          null);
+      ready.complete(null);
+      drain();
+      return;
+    }
+    final Throwable cause = Futures.unwrap(error);
+    final Duration delay = InProgressSweep.retryDelay(attempt);
+    final Cancellable retry = schedule(delay, () -> retrySweep(attempt));
+    state.transition(
+        new State.SweepBackoff(attempt, retry),
+        "could not check the store for IN_PROGRESS backups of an earlier leader ("
+            + cause
+            + "); trying again in "
+            + delay
+            + ", backups wait",
+        attempt == 1 ? cause : null);
+  }
+
+  /** Actor thread: the backoff after {@code failedAttempts} failed attempts is over. */
+  private void retrySweep(final int failedAttempts) {
+    if (state.get() instanceof State.SweepBackoff backoff
+        && backoff.failedAttempts() == failedAttempts) {
+      state.transition(new State.Sweeping(failedAttempts + 1), "trying the sweep again", null);
+      sweep(failedAttempts + 1);
+    }
+  }
+
+  /** Any thread: leadership was lost; nothing more is uploaded, confirmed or retried. */
+  private boolean isStopped() {
+    return state.get() instanceof State.Stopped;
   }
 
   // ---- queue (actor thread) -------------------------------------------------------------------
 
   private void accept(final BackupJob job) {
-    job.accepted();
-    if (stopped) {
+    job.transition(new BackupJob.State.Waiting(), "taken over by the manager");
+    if (isStopped()) {
       finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED));
       return;
     }
@@ -307,8 +328,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   private void drain() {
-    while (sweepDone
-        && !stopped
+    while (state.get() instanceof State.Open
         && running.size() < config.maxConcurrentBackups()
         && !pending.isEmpty()) {
       final long now = clock().nanos();
@@ -327,7 +347,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
       }
       final BackupJob job = pending.poll();
       running.put(job.id(), job);
-      job.uploadStarted(now);
+      job.transition(new BackupJob.State.Uploading(now), "an upload slot is free");
       upload(job);
     }
   }
@@ -336,15 +356,17 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   /** Actor thread: starts the upload chain; its end comes back through {@link #uploaded}. */
   private void upload(final BackupJob job) {
-    if (job.reservationFailure() != null) {
+    final BackupJob.Reservation reservation = job.reservation();
+    if (reservation instanceof BackupJob.Reservation.Unavailable unavailable) {
       running.remove(job.id());
-      fail(job, job.reservationFailure());
+      fail(job, unavailable.reason());
       return;
     }
+    final CheckpointReservation held = ((BackupJob.Reservation.Held) reservation).reservation();
     final Optional<BackupIdentifier> previous =
         latestCompleted.filter(completed -> completed.checkpointId() < job.id());
     uploader
-        .upload(job, previous, () -> stopped)
+        .upload(job, held, previous, this::isStopped)
         .whenComplete(
             (outcome, error) -> {
               // the store no longer reads the files: release them before anything else
@@ -411,7 +433,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   /** Any thread: ends a job once (metrics, outcome, reservation). */
   private void finish(final BackupJob job, final BackupOutcome outcome) {
-    if (!job.finish()) {
+    if (!job.transition(new BackupJob.State.Finished(outcome), "ended " + outcome.kind())) {
       return;
     }
     job.release();

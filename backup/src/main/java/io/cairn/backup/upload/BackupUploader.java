@@ -62,11 +62,13 @@ public final class BackupUploader {
    * BackupOutcome.Kind#REFUSED}; otherwise collects the files on the upload executor and saves them
    * with {@code previous} for reuse.
    *
+   * @param reservation what the job holds (the files are collected from it)
    * @param stopped checked before the files are collected: true ends with "leader changed"
    * @return the outcome; fails if collecting the files or the store failed
    */
   public CompletableFuture<BackupOutcome> upload(
       final BackupJob job,
+      final CheckpointReservation reservation,
       final Optional<BackupIdentifier> previous,
       final BooleanSupplier stopped) {
     final BackupIdentifierWildcard sameId =
@@ -74,7 +76,8 @@ public final class BackupUploader {
             .withCheckpoints(CheckpointPattern.exact(job.id()));
     return StoreQueries.listAll(store, sameId)
         .thenComposeAsync(
-            existing -> saveUnlessTaken(job, existing, previous, stopped), uploadExecutor);
+            existing -> saveUnlessTaken(job, reservation, existing, previous, stopped),
+            uploadExecutor);
   }
 
   /**
@@ -108,6 +111,7 @@ public final class BackupUploader {
 
   private CompletableFuture<BackupOutcome> saveUnlessTaken(
       final BackupJob job,
+      final CheckpointReservation reservation,
       final List<BackupStatus> existing,
       final Optional<BackupIdentifier> previous,
       final BooleanSupplier stopped) {
@@ -138,7 +142,7 @@ public final class BackupUploader {
                     + ". Backup ids are never reused; take a backup with a new id."));
       }
     }
-    final Backup backup = planner.plan(job.reservation());
+    final Backup backup = planner.plan(reservation);
     return store.save(backup, previous).thenApply(result -> BackupOutcome.completed(id, result));
   }
 

@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +108,66 @@ final class BackupManagerLeadershipTest {
         gate.close();
       }
     }
+  }
+
+  @Test
+  void shouldSweepAgainUntilTheStoreAnswersWhenANewLeaderStarts() throws Exception {
+    // given an earlier leader left a backup of partition 1 IN_PROGRESS (its save is stuck)
+    final BackupIdentifier id = new BackupIdentifier(0, 1, 3);
+    try (FifoGate gate = FifoGate.create(directory.resolve("fifo"))) {
+      final CompletableFuture<BackupSaveResult> stuck =
+          partition.fsStore.save(stuckBackup(id, gate));
+      gate.awaitReader(TIMEOUT);
+      // and the store fails the new leader's first listing and first mark
+      partition.store.failLists(1);
+      partition.store.failMarks(1);
+      final BackupMetrics metrics =
+          new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
+
+      // when a new leader of partition 1 starts on another node (ready: a sweep succeeded)
+      final BackupManager manager = partition.startManager(1, BackupConfig.defaults(), metrics);
+
+      // then it swept three times (listing failed; mark failed; both done) and the backup is
+      // FAILED ("leader changed"), not left IN_PROGRESS
+      final BackupStatus status = partition.fsStore.getStatus(id).join();
+      assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
+      assertThat(status.failureReason()).contains(BackupManager.LEADER_CHANGED);
+      assertThat(events("store.list ")).isEqualTo(3);
+      assertThat(events("store.markFailed 3")).isEqualTo(2);
+      assertThat(metrics.operationCount(Operation.MARK_FAILED, Result.FAILURE)).isEqualTo(1);
+      assertThat(metrics.operationCount(Operation.MARK_FAILED, Result.SUCCESS)).isEqualTo(1);
+
+      // and its own backups reach the store (after the sweep)
+      final long last = partition.appendEntries(5);
+      final BackupOutcome outcome =
+          manager
+              .takeBackup(checkpoint(4, last))
+              .orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+              .join();
+      assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.COMPLETED);
+      gate.write(new byte[] {1, 2, 3, 4});
+      assertThat(stuck.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).failsWithin(TIMEOUT);
+    }
+  }
+
+  @Test
+  void shouldStopSweepingAndFailReadyWhenLeadershipIsLostFirst() {
+    // given a store that cannot be listed, and a new leader sweeping it again and again
+    partition.store.failLists(Integer.MAX_VALUE);
+    final BackupManager manager = partition.newManager(1, BackupConfig.defaults());
+    partition.scheduler.start(manager).join();
+    await().atMost(TIMEOUT).until(() -> events("store.list ") >= 2);
+
+    // when leadership is lost before a sweep succeeded
+    manager.closeAsync().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    final long listed = events("store.list ");
+
+    // then ready() fails, and no more attempts reach the store
+    assertThat(manager.ready()).isCompletedExceptionally();
+    await()
+        .during(Duration.ofMillis(800))
+        .atMost(TIMEOUT)
+        .until(() -> events("store.list ") == listed);
   }
 
   @Test
@@ -215,6 +276,13 @@ final class BackupManagerLeadershipTest {
     assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
     assertThat(partition.firstEvent("snapshots.hold")).isNegative();
     assertThat(partition.status(0, 1).exists()).isFalse();
+  }
+
+  /** How many store and snapshot events start with {@code prefix}. */
+  private long events(final String prefix) {
+    synchronized (partition.events) {
+      return partition.events.stream().filter(event -> event.startsWith(prefix)).count();
+    }
   }
 
   private static Backup stuckBackup(final BackupIdentifier id, final FifoGate gate) {

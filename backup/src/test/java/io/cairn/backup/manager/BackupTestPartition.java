@@ -176,6 +176,19 @@ final class BackupTestPartition implements AutoCloseable {
 
   BackupManager startManager(
       final int nodeId, final BackupConfig config, final BackupMetrics metrics) {
+    final BackupManager manager = newManager(nodeId, config, metrics);
+    scheduler.start(manager).join();
+    manager.ready().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    return manager;
+  }
+
+  /** A manager not started yet (closed with the partition). */
+  BackupManager newManager(final int nodeId, final BackupConfig config) {
+    return newManager(nodeId, config, new BackupMetrics(registry, PARTITION, clock));
+  }
+
+  private BackupManager newManager(
+      final int nodeId, final BackupConfig config, final BackupMetrics metrics) {
     final BackupManager manager =
         BackupManager.builder()
             .partitionId(PARTITION)
@@ -191,8 +204,6 @@ final class BackupTestPartition implements AutoCloseable {
             .metrics(metrics)
             .build();
     managers.add(manager);
-    scheduler.start(manager).join();
-    manager.ready().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     return manager;
   }
 

@@ -10,17 +10,19 @@ import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * The real filesystem store behind a wrapper that records every call into a shared event log, keeps
  * the backups given to {@code save}, and can hold calls at a gate (saves, or every call) until the
- * test opens it.
+ * test opens it, or fail the next listings or marks (a store that cannot be reached).
  */
 final class RecordingBackupStore implements BackupStore {
 
@@ -29,6 +31,8 @@ final class RecordingBackupStore implements BackupStore {
   private final List<Backup> saved = new CopyOnWriteArrayList<>();
   private volatile CompletableFuture<Void> saveGate = CompletableFuture.completedFuture(null);
   private volatile CompletableFuture<Void> callGate = CompletableFuture.completedFuture(null);
+  private final AtomicInteger listFailures = new AtomicInteger();
+  private final AtomicInteger markFailures = new AtomicInteger();
 
   RecordingBackupStore(final BackupStore delegate, final Consumer<String> events) {
     this.delegate = delegate;
@@ -47,6 +51,16 @@ final class RecordingBackupStore implements BackupStore {
     final CompletableFuture<Void> gate = new CompletableFuture<>();
     callGate = gate;
     return gate;
+  }
+
+  /** The next {@code count} calls to {@code list} fail, without reaching the store. */
+  void failLists(final int count) {
+    listFailures.set(count);
+  }
+
+  /** The next {@code count} calls to {@code markFailed} fail, without reaching the store. */
+  void failMarks(final int count) {
+    markFailures.set(count);
   }
 
   /** The backups handed to {@code save}, in order. */
@@ -83,6 +97,9 @@ final class RecordingBackupStore implements BackupStore {
   public CompletableFuture<BackupPage> list(
       final BackupIdentifierWildcard wildcard, final PageRequest page) {
     events.accept("store.list " + wildcard);
+    if (takeFailure(listFailures)) {
+      return CompletableFuture.failedFuture(unreachable("list"));
+    }
     return callGate.thenCompose(ignored -> delegate.list(wildcard, page));
   }
 
@@ -96,6 +113,9 @@ final class RecordingBackupStore implements BackupStore {
   public CompletableFuture<BackupStatus> markFailed(
       final BackupIdentifier id, final String reason) {
     events.accept("store.markFailed " + id.checkpointId());
+    if (takeFailure(markFailures)) {
+      return CompletableFuture.failedFuture(unreachable("markFailed"));
+    }
     return callGate.thenCompose(ignored -> delegate.markFailed(id, reason));
   }
 
@@ -113,5 +133,13 @@ final class RecordingBackupStore implements BackupStore {
   @Override
   public void close() {
     delegate.close();
+  }
+
+  private static boolean takeFailure(final AtomicInteger failures) {
+    return failures.getAndUpdate(left -> left > 0 ? left - 1 : 0) > 0;
+  }
+
+  private static IOException unreachable(final String call) {
+    return new IOException("injected: the store could not be reached (" + call + ")");
   }
 }
