@@ -1,5 +1,6 @@
 package io.cairn.broker.partition;
 
+import io.cairn.broker.partition.PartitionActivity.Activity;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.raft.RaftCommitListener;
@@ -11,11 +12,9 @@ import io.cairn.scheduler.Cancellable;
 import io.cairn.scheduler.Futures;
 import io.cairn.scheduler.LoggingContext;
 import io.cairn.snapshot.PersistedSnapshot;
-import io.cairn.snapshot.SnapshotStore;
 import io.cairn.streamprocessor.CommandResponseWriter;
 import io.cairn.streamprocessor.PartitionHealth;
 import io.cairn.streamprocessor.StreamProcessor;
-import io.cairn.streamprocessor.StreamProcessorMode;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Reconciling.</b> Every raft role change, snapshot installation, finished transition and
  * retry calls {@link #reconcile()}, which compares what runs with what raft says and starts at most
- * one transition at a time:
+ * one transition at a time (the steps are {@link ProcessingRunner}'s):
  *
  * <ol>
  *   <li>stop the current run: components' {@code onProcessingStopped}, the snapshot director, the
@@ -52,11 +51,17 @@ import org.slf4j.LoggerFactory;
  * holds committed records only and is handed to the next leader as it is.
  *
  * <p><b>Failures.</b> A failed transition makes the partition INACTIVE and UNHEALTHY; it is retried
- * with backoff ({@link PartitionConfig#transitionRetryDelayMin()} doubling up to the max) and after
- * {@link PartitionConfig#transitionAttemptsMax()} consecutive failures the partition is FAILED. A
- * stream processor or raft member that fails, or a recovered state whose digest differs from its
- * snapshot's, makes it FAILED at once. A FAILED partition stops processing for good; its raft
- * member keeps running (the log stays replicated for diagnosis).
+ * with backoff ({@link TransitionBackoff}: {@link PartitionConfig#transitionRetryDelayMin()}
+ * doubling up to the max) and after {@link PartitionConfig#transitionAttemptsMax()} consecutive
+ * failures the partition is FAILED. A stream processor or raft member that fails, or a recovered
+ * state whose digest differs from its snapshot's, makes it FAILED at once (once the work in flight
+ * has ended). A FAILED partition stops processing for good; its raft member keeps running (the log
+ * stays replicated for diagnosis).
+ *
+ * <p><b>What it is doing</b> — idle, transitioning, cleaning up after a failed transition, waiting
+ * to retry, failing, closing — is one {@link PartitionActivity}: its states carry their data (the
+ * transition, the failures so far, the retry timer, the work in flight), its table is there, and
+ * its {@code transition} is the one place it changes.
  */
 final class PartitionActor extends Actor {
 
@@ -64,34 +69,20 @@ final class PartitionActor extends Actor {
 
   private final PartitionContext context;
   private final RaftServer raft;
-  private final PartitionConfig config;
-  private final PartitionLayout layout;
   private final List<PartitionComponent> components;
-  private final List<ColumnFamilyDefinition> families;
-  private final CommandResponseWriter responseWriter;
   private final PartitionMetrics metrics;
-  private final SnapshotStore directorStore;
-  private final Tags meterTags;
   private final String description;
   private final AtomicLong snapshotInstalls = new AtomicLong();
   private final PartitionRoleState roleState;
   private final PartitionHealthTracker health;
-  private final ExportedPositionSource exportedPositions;
   private final ExporterCompactionHold exportHold;
+  private final TransitionBackoff backoff;
+  private final ProcessingRunner runner;
 
   // actor thread only
+  private final PartitionActivity activity;
   private RaftRole raftRole = RaftRole.INACTIVE;
   private long raftTerm;
-  private CairnDb db;
-  private long dbSnapshotInstalls = -1;
-  private boolean dbUsedByLeader;
-  private ProcessingRun run;
-  private long runCount;
-  private CompletableFuture<Void> transitionInProgress;
-  private int failedAttempts;
-  private Cancellable retryTimer;
-  private String pendingFailure;
-  private boolean closing;
 
   PartitionActor(
       final PartitionContext context,
@@ -108,28 +99,38 @@ final class PartitionActor extends Actor {
         LoggingContext.partition(context.nodeId(), context.partitionId()));
     this.context = context;
     this.raft = raft;
-    this.config = config;
-    this.layout = layout;
     this.components = List.copyOf(components);
-    this.families = List.copyOf(families);
-    this.responseWriter = responseWriter;
     this.metrics = metrics;
-    this.directorStore =
-        new PersistNotifyingSnapshotStore(context.snapshotStore(), this::onSnapshotPersisted);
-    this.meterTags =
-        Tags.of(
-            "partition",
-            Integer.toString(context.partitionId()),
-            "node",
-            Integer.toString(context.nodeId()));
     this.description = "partition " + context.partitionId() + " on node " + context.nodeId();
     this.roleState = new PartitionRoleState(context.partitionId(), context.nodeId(), metrics);
     this.health = new PartitionHealthTracker(context.partitionId(), context.nodeId(), metrics);
-    this.exportedPositions = exportedPositions;
     this.exportHold =
         exportedPositions == null
             ? null
             : new ExporterCompactionHold(context.snapshotStore(), context.journal());
+    this.backoff = new TransitionBackoff(config);
+    this.activity = new PartitionActivity(description);
+    this.runner =
+        new ProcessingRunner(
+            context,
+            raft,
+            config,
+            layout,
+            this.components,
+            List.copyOf(families),
+            responseWriter,
+            metrics,
+            new PersistNotifyingSnapshotStore(context.snapshotStore(), this::onSnapshotPersisted),
+            Tags.of(
+                "partition",
+                Integer.toString(context.partitionId()),
+                "node",
+                Integer.toString(context.nodeId())),
+            description,
+            snapshotInstalls::get,
+            exportedPositions,
+            executor(),
+            (processor, report) -> submit(() -> onProcessorHealth(processor, report)));
   }
 
   /** Registers the raft listeners; call before the raft member starts. */
@@ -226,7 +227,7 @@ final class PartitionActor extends Actor {
   }
 
   private void onProcessorHealth(final StreamProcessor processor, final PartitionHealth report) {
-    if (run != null && run.processor() == processor && !report.isHealthy()) {
+    if (runner.isCurrent(processor) && !report.isHealthy()) {
       fail("the stream processor FAILED: " + report.reason());
     }
   }
@@ -237,7 +238,7 @@ final class PartitionActor extends Actor {
   }
 
   private void compactLog(final PersistedSnapshot snapshot) {
-    if (closing) {
+    if (activity.isClosing()) {
       return;
     }
     if (exportHold != null) {
@@ -269,281 +270,209 @@ final class PartitionActor extends Actor {
 
   // ---- reconciling (actor thread) -----------------------------------------------------------
 
+  /** Starts a transition if IDLE and what runs is not what raft says. */
   private void reconcile() {
-    if (closing || roleState.isFinal() || transitionInProgress != null || retryTimer != null) {
-      return;
+    if (!(activity.get() instanceof Activity.Idle idle)) {
+      return; // busy, waiting to retry, stopped for good or closing
     }
     if (raftRole == RaftRole.INACTIVE || raftRole == RaftRole.FAILED) {
       return; // not started yet: nothing to follow
     }
     final boolean lead = raftRole == RaftRole.LEADER;
+    final Optional<ProcessingScope> scope = runner.run().map(ProcessingRun::scope);
     final boolean leadingThisTerm =
-        run != null && run.scope().isLeader() && lead && run.scope().term() == raftTerm;
-    final boolean stale =
-        db == null
-            || dbSnapshotInstalls != snapshotInstalls.get()
-            || (dbUsedByLeader && !leadingThisTerm);
-    if (run != null && !stale && (lead ? leadingThisTerm : !run.scope().isLeader())) {
+        scope.isPresent() && scope.get().isLeader() && lead && scope.get().term() == raftTerm;
+    final boolean stale = runner.isStale(leadingThisTerm);
+    if (scope.isPresent() && !stale && (lead ? leadingThisTerm : !scope.get().isLeader())) {
       return; // runs in the right role already
     }
-    startTransition(lead ? PartitionRole.LEADER : PartitionRole.FOLLOWER, raftTerm, stale);
+    startTransition(
+        idle.failedAttempts(), lead ? PartitionRole.LEADER : PartitionRole.FOLLOWER, stale);
   }
 
-  private void startTransition(final PartitionRole target, final long term, final boolean rebuild) {
-    final long startedNanos = clock().nanos();
-    LOG.debug(
-        "Starting transition {} -> {} (term {}, rebuild {}) on {}",
-        roleState.role(),
-        target,
-        term,
-        rebuild,
-        description);
-    final CompletableFuture<Void> steps =
-        stopRun()
-            .thenComposeAsync(
-                ignored -> rebuild ? rebuildState() : CompletableFuture.completedFuture(null),
-                executor())
-            .thenComposeAsync(ignored -> startRun(target, term), executor());
-    transitionInProgress =
-        steps.handleAsync(
+  private void startTransition(
+      final int failedAttempts, final PartitionRole target, final boolean rebuild) {
+    final long term = raftTerm;
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    activity.transition(
+        new Activity.Transitioning(
+            target, term, rebuild, clock().nanos(), failedAttempts, Optional.empty(), done),
+        "raft is " + raftRole + " in term " + term + " and the role is " + roleState.role());
+    runner
+        .stop()
+        .thenComposeAsync(
+            ignored -> rebuild ? runner.rebuild() : CompletableFuture.completedFuture(null),
+            executor())
+        .thenComposeAsync(ignored -> runner.start(target, term), executor())
+        .handleAsync(
             (ignored, error) -> {
-              onTransitionDone(target, term, rebuild, error, startedNanos);
+              try {
+                onTransitionDone(error);
+              } finally {
+                done.complete(null);
+              }
               return null;
             },
             executor());
   }
 
-  private void onTransitionDone(
-      final PartitionRole target,
-      final long term,
-      final boolean rebuilt,
-      final Throwable error,
-      final long startedNanos) {
-    transitionInProgress = null;
-    final Duration duration = Duration.ofNanos(clock().nanos() - startedNanos);
+  /** The transition in flight ended (also while closing: the shutdown waits for this). */
+  private void onTransitionDone(final Throwable error) {
+    final Activity current = activity.get();
+    final Activity.Transitioning ended =
+        (Activity.Transitioning)
+            (current instanceof Activity.Closing closing ? closing.interrupted() : current);
+    final PartitionRole target = ended.target();
+    final Duration duration = Duration.ofNanos(clock().nanos() - ended.startedNanos());
     metrics.transition(target, error == null, duration);
     if (error == null) {
-      failedAttempts = 0;
+      if (current == ended) {
+        activity.transition(new Activity.Idle(0), "became " + target);
+      }
       roleState.transition(
           target,
-          term,
-          rebuilt,
-          rebuilt ? "state rebuilt from " + describeLatestSnapshot() : "state kept");
+          ended.term(),
+          ended.rebuild(),
+          ended.rebuild() ? "state rebuilt from " + runner.describeLatestSnapshot() : "state kept");
       health.set(PartitionHealthStatus.HEALTHY, "", null);
-      if (pendingFailure != null) {
-        fail(pendingFailure);
-      } else {
-        reconcile();
+      if (current == ended) {
+        ended.pendingFailure().ifPresentOrElse(this::failNow, this::reconcile);
       }
       return;
     }
-    if (closing) {
-      return;
+    if (current != ended) {
+      return; // closing: the shutdown stops and closes what is left
     }
     final Throwable cause = Futures.unwrap(error);
-    if (pendingFailure != null) {
-      fail(pendingFailure);
+    if (ended.pendingFailure().isPresent()) {
+      failNow(ended.pendingFailure().get());
       return;
     }
-    failedAttempts++;
+    final int failedAttempts = ended.failedAttempts() + 1;
     final String reason =
         "Expected to become "
             + target
             + " in term "
-            + term
+            + ended.term()
             + ", but: "
             + cause
             + " (attempt "
             + failedAttempts
             + " of "
-            + config.transitionAttemptsMax()
+            + backoff.attemptsMax()
             + ")";
-    if (cause instanceof PartitionStateCorruptedException
-        || failedAttempts >= config.transitionAttemptsMax()) {
-      fail(reason);
+    if (cause instanceof PartitionStateCorruptedException || backoff.isExhausted(failedAttempts)) {
+      failNow(reason);
       return;
     }
-    final Duration delay = retryDelay();
+    final Duration delay = backoff.delay(failedAttempts);
     if (roleState.role() != PartitionRole.INACTIVE) {
-      roleState.transition(PartitionRole.INACTIVE, term, false, "a transition failed");
+      roleState.transition(PartitionRole.INACTIVE, ended.term(), false, "a transition failed");
     }
     // the stack trace once per series of failures; the health line says the rest
     health.set(
         PartitionHealthStatus.UNHEALTHY,
         reason + "; retrying in " + delay,
         failedAttempts == 1 ? cause : null);
-    final CompletableFuture<Void> cleanup =
-        stopRun()
-            .handleAsync(
-                (ignored, stopError) -> {
-                  closeDb();
-                  transitionInProgress = null;
-                  retryTimer =
-                      schedule(
-                          delay,
-                          () -> {
-                            retryTimer = null;
-                            reconcile();
-                          });
-                  return null;
-                },
-                executor());
-    transitionInProgress = cleanup;
-  }
-
-  private Duration retryDelay() {
-    final Duration min = config.transitionRetryDelayMin();
-    final int doublings = Math.min(failedAttempts - 1, 30);
-    final Duration delay = min.multipliedBy(1L << doublings);
-    return delay.compareTo(config.transitionRetryDelayMax()) > 0
-        ? config.transitionRetryDelayMax()
-        : delay;
-  }
-
-  private CompletableFuture<Void> stopRun() {
-    final ProcessingRun stopping = run;
-    if (stopping == null) {
-      return CompletableFuture.completedFuture(null);
-    }
-    run = null;
-    stopComponents(stopping.scope());
-    return stopping.stop();
-  }
-
-  private void stopComponents(final ProcessingScope scope) {
-    for (final PartitionComponent component : components) {
-      try {
-        component.onProcessingStopped(scope);
-      } catch (final RuntimeException e) {
-        LOG.warn(
-            "Component '{}' failed to stop run {} on {}; going on",
-            component.name(),
-            scope.run(),
-            description,
-            e);
-      }
-    }
-  }
-
-  private CompletableFuture<Void> rebuildState() {
-    closeDb();
-    final long installs = snapshotInstalls.get();
-    return CompletableFuture.supplyAsync(
-            () ->
-                StateRecovery.recover(
-                    layout.runtime(),
-                    context.snapshotStore(),
-                    config.db(),
-                    families,
-                    context.meterRegistry(),
-                    meterTags,
-                    description),
-            context.ioExecutor())
-        .thenAcceptAsync(
-            recovered -> {
-              db = recovered.db();
-              dbSnapshotInstalls = installs;
-              dbUsedByLeader = false;
-              metrics.stateRebuilt();
-            },
-            executor());
-  }
-
-  private CompletableFuture<Void> startRun(final PartitionRole target, final long term) {
-    final boolean leader = target == PartitionRole.LEADER;
-    final long installs = dbSnapshotInstalls;
-    final FencedLogStream view =
-        new FencedLogStream(context.logStream(), () -> snapshotInstalls.get() == installs);
-    final ProcessingScope scope =
-        new ProcessingScope(
-            context,
-            leader ? StreamProcessorMode.LEADER : StreamProcessorMode.FOLLOWER,
-            term,
-            db,
-            view,
-            ++runCount);
-    if (leader) {
-      dbUsedByLeader = true; // from now on this state is the leader's: never reused after its term
-    }
-    final ProcessingRun started;
-    try {
-      started =
-          ProcessingRun.create(
-              scope,
-              view,
-              components,
-              responseWriter,
-              config,
-              raft,
-              directorStore,
-              meterTags,
-              exportedPositions);
-    } catch (final RuntimeException e) {
-      stopComponents(scope); // components may have started something in registerProcessors
-      throw e;
-    }
-    started
-        .processor()
-        .addHealthListener(report -> submit(() -> onProcessorHealth(started.processor(), report)));
-    run = started;
-    return started
-        .start(context.scheduler())
-        .thenRunAsync(
-            () -> {
-              for (final PartitionComponent component : components) {
-                if (leader) {
-                  component.onBecomeLeader(scope, started.processor());
-                } else {
-                  component.onBecomeFollower(scope, started.processor());
-                }
+    final CompletableFuture<Void> cleanedUp = new CompletableFuture<>();
+    activity.transition(
+        new Activity.CleaningUp(failedAttempts, delay, Optional.empty(), cleanedUp), reason);
+    runner
+        .stop()
+        .handleAsync(
+            (ignored, stopError) -> {
+              try {
+                onCleanedUp();
+              } finally {
+                cleanedUp.complete(null);
               }
+              return null;
             },
             executor());
   }
 
+  /** The run of a failed transition is stopped: close the state, then wait to retry. */
+  private void onCleanedUp() {
+    runner.closeState();
+    if (!(activity.get() instanceof Activity.CleaningUp cleaning)) {
+      return; // closing: the shutdown goes on
+    }
+    if (cleaning.pendingFailure().isPresent()) {
+      failNow(cleaning.pendingFailure().get());
+      return;
+    }
+    final Cancellable timer = schedule(cleaning.delay(), this::onRetryDue);
+    activity.transition(
+        new Activity.RetryWaiting(cleaning.failedAttempts(), timer),
+        "retrying in " + cleaning.delay());
+  }
+
+  private void onRetryDue() {
+    if (activity.get() instanceof Activity.RetryWaiting waiting) {
+      activity.transition(new Activity.Idle(waiting.failedAttempts()), "the retry delay is over");
+      reconcile();
+    }
+  }
+
+  /**
+   * A failure that stops the partition for good: at once when nothing is in flight, else once the
+   * transition or cleanup in flight ends. Nothing once FAILING, FAILED or closing.
+   */
   private void fail(final String reason) {
-    if (roleState.isFinal() || closing) {
-      return;
+    final Activity current = activity.get();
+    if (current instanceof Activity.Transitioning transitioning) {
+      activity.transition(
+          transitioning.withPendingFailure(reason), "a failure, applied when the transition ends");
+    } else if (current instanceof Activity.CleaningUp cleaning) {
+      activity.transition(
+          cleaning.withPendingFailure(reason), "a failure, applied when the cleanup ends");
+    } else if (current instanceof Activity.Idle || current instanceof Activity.RetryWaiting) {
+      failNow(reason);
     }
-    if (transitionInProgress != null) {
-      pendingFailure = reason;
-      return;
+  }
+
+  /** Moves to FAILED (role and health) and stops the run; nothing may be in flight. */
+  private void failNow(final String reason) {
+    if (activity.get() instanceof Activity.RetryWaiting waiting) {
+      waiting.timer().cancel();
     }
-    if (retryTimer != null) {
-      retryTimer.cancel();
-      retryTimer = null;
-    }
+    final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    activity.transition(new Activity.Failing(stopped), reason);
     roleState.transition(PartitionRole.FAILED, raftTerm, false, reason);
     health.set(PartitionHealthStatus.FAILED, reason, null);
-    transitionInProgress =
-        stopRun()
-            .handleAsync(
-                (ignored, error) -> {
-                  closeDb();
-                  transitionInProgress = null;
-                  return null;
-                },
-                executor());
+    runner
+        .stop()
+        .handleAsync(
+            (ignored, error) -> {
+              try {
+                runner.closeState();
+                if (activity.get() instanceof Activity.Failing) {
+                  activity.transition(new Activity.Failed(), "the run stopped, the state closed");
+                }
+              } finally {
+                stopped.complete(null);
+              }
+              return null;
+            },
+            executor());
   }
 
   private CompletableFuture<Void> beginShutdown() {
-    closing = true;
-    if (retryTimer != null) {
-      retryTimer.cancel();
-      retryTimer = null;
+    final Activity interrupted = activity.get();
+    if (interrupted instanceof Activity.RetryWaiting waiting) {
+      waiting.timer().cancel();
     }
-    final CompletableFuture<Void> previous =
-        transitionInProgress == null
-            ? CompletableFuture.completedFuture(null)
-            : transitionInProgress.handle((ignored, error) -> null);
-    return previous
-        .thenComposeAsync(ignored -> stopRun(), executor())
+    activity.transition(new Activity.Closing(interrupted), "shutdown");
+    return interrupted
+        .inFlight()
+        .handle((ignored, error) -> null)
+        .thenComposeAsync(ignored -> runner.stop(), executor())
         .handleAsync(
             (ignored, error) -> {
               if (error != null) {
                 LOG.warn("Stopping the stream processor of {} failed", description, error);
               }
-              closeDb();
+              runner.closeState();
               if (exportHold != null) {
                 exportHold.close();
               }
@@ -556,6 +485,7 @@ final class PartitionActor extends Actor {
                 }
               }
               roleState.transition(PartitionRole.CLOSED, raftTerm, false, "closed");
+              activity.transition(new Activity.Closed(), "closed");
               return null;
             },
             executor());
@@ -581,24 +511,8 @@ final class PartitionActor extends Actor {
                                 + " or in a transition. Retry once the partition has a role.")));
   }
 
+  /** The run, unless work is in flight (a transition, its cleanup, stopping it). */
   private Optional<ProcessingRun> currentRun() {
-    return transitionInProgress == null ? Optional.ofNullable(run) : Optional.empty();
-  }
-
-  private void closeDb() {
-    if (db != null) {
-      db.close();
-      db = null;
-      dbSnapshotInstalls = -1;
-      dbUsedByLeader = false;
-    }
-  }
-
-  private String describeLatestSnapshot() {
-    return context
-        .snapshotStore()
-        .latestSnapshot()
-        .map(snapshot -> "snapshot " + snapshot.id())
-        .orElse("an empty state");
+    return activity.get().inFlight().isDone() ? runner.run() : Optional.empty();
   }
 }

@@ -4,7 +4,7 @@ package io.cairn.broker.partition;
  * What a partition runs on this broker. The code is the value of the {@code
  * cairn.broker.partition.role} gauge.
  *
- * <p>Transitions (only {@code PartitionActor#transition} changes the role, and it refuses any
+ * <p>Transitions (only {@code PartitionRoleState#transition} changes the role, and it refuses any
  * other):
  *
  * <table>

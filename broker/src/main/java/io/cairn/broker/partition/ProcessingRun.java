@@ -21,7 +21,7 @@ import java.util.function.Function;
 /**
  * One stream processor's run: the processor, the snapshot director that lives in it (the director's
  * owner actor is the processor, the only user of the state while it runs), the snapshot source and
- * the fenced log view. Built and stopped by {@link PartitionActor}.
+ * the fenced log view. Built and stopped by {@link ProcessingRunner}.
  */
 final class ProcessingRun {
 

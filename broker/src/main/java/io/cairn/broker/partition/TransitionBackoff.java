@@ -1,0 +1,42 @@
+package io.cairn.broker.partition;
+
+import java.time.Duration;
+
+/**
+ * When a partition gives up on failed role transitions, and how long it waits before the next
+ * attempt: {@link PartitionConfig#transitionRetryDelayMin()} after the first failure, doubled per
+ * further failure up to {@link PartitionConfig#transitionRetryDelayMax()}; after {@link
+ * PartitionConfig#transitionAttemptsMax()} failures in a row the partition is FAILED.
+ */
+final class TransitionBackoff {
+
+  private final Duration min;
+  private final Duration max;
+  private final int attemptsMax;
+
+  TransitionBackoff(final PartitionConfig config) {
+    this.min = config.transitionRetryDelayMin();
+    this.max = config.transitionRetryDelayMax();
+    this.attemptsMax = config.transitionAttemptsMax();
+  }
+
+  int attemptsMax() {
+    return attemptsMax;
+  }
+
+  /** Whether {@code failedAttempts} failures in a row are the last the partition takes. */
+  boolean isExhausted(final int failedAttempts) {
+    return failedAttempts >= attemptsMax;
+  }
+
+  /**
+   * The wait after {@code failedAttempts} failures in a row.
+   *
+   * @param failedAttempts at least 1
+   */
+  Duration delay(final int failedAttempts) {
+    final int doublings = Math.min(failedAttempts - 1, 30);
+    final Duration delay = min.multipliedBy(1L << doublings);
+    return delay.compareTo(max) > 0 ? max : delay;
+  }
+}
