@@ -209,7 +209,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
         new State.Sweeping(1),
         "leading; sweeping the store for IN_PROGRESS backups of earlier leaders",
         null);
-    sweep(1);
+    startSweep(1);
   }
 
   @Override
@@ -250,7 +250,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   /** Actor thread: runs sweep attempt {@code attempt}; its end comes back to the actor. */
-  private void sweep(final int attempt) {
+  private void startSweep(final int attempt) {
     sweep
         .attempt()
         .whenComplete((result, error) -> runOnActor(() -> swept(attempt, result, error), () -> {}));
@@ -292,7 +292,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
     if (state.get() instanceof State.SweepBackoff backoff
         && backoff.failedAttempts() == failedAttempts) {
       state.transition(new State.Sweeping(failedAttempts + 1), "trying the sweep again", null);
-      sweep(failedAttempts + 1);
+      startSweep(failedAttempts + 1);
     }
   }
 

@@ -64,18 +64,38 @@ public final class BackupJob {
   public sealed interface State {
 
     /** Handed to the manager's actor, not taken over yet. */
-    record Submitted() implements State {}
+    record Submitted() implements State {
+      @Override
+      public String toString() {
+        return "SUBMITTED";
+      }
+    }
 
     /** Taken over by the actor: waits for an upload slot. */
-    record Waiting() implements State {}
+    record Waiting() implements State {
+      @Override
+      public String toString() {
+        return "WAITING";
+      }
+    }
 
     /** Its upload chain runs since {@code startNanos}, on the manager's clock. */
-    record Uploading(long startNanos) implements State {}
+    record Uploading(long startNanos) implements State {
+      @Override
+      public String toString() {
+        return "UPLOADING";
+      }
+    }
 
     /** Ended with {@code outcome}. */
     record Finished(BackupOutcome outcome) implements State {
       public Finished {
         Objects.requireNonNull(outcome, "outcome");
+      }
+
+      @Override
+      public String toString() {
+        return "FINISHED(" + outcome.kind() + ")";
       }
     }
   }

@@ -54,7 +54,11 @@ public final class InProgressSweep {
    * @return fails if the listing or any mark failed (each mark's failure is counted and logged)
    */
   public CompletableFuture<Result> attempt() {
-    return uploader.partitionBackups().thenCompose(this::failInProgress);
+    try {
+      return uploader.partitionBackups().thenCompose(this::failInProgress);
+    } catch (final RuntimeException e) { // a store that throws instead of failing the future
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**
