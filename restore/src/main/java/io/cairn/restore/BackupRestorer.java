@@ -1,16 +1,12 @@
 package io.cairn.restore;
 
 import io.cairn.backupapi.Backup;
-import io.cairn.backupapi.BackupStore;
 import io.cairn.files.DurableFiles;
 import io.cairn.restore.RestoreException.Kind;
-import io.cairn.restore.catalog.BackupCatalog;
 import io.cairn.restore.catalog.StoreCalls;
 import io.cairn.restore.install.PartitionInstaller;
 import io.cairn.restore.layout.DataDirectoryLayout;
 import io.cairn.restore.progress.ProgressTracker;
-import io.cairn.scheduler.Clock;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,10 +19,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,26 +65,14 @@ public final class BackupRestorer {
 
   private static final Logger LOG = LoggerFactory.getLogger(BackupRestorer.class);
 
-  private final BackupStore store;
-  private final RestoreConfig config;
-  private final Clock clock;
-  private final RestoreListener listener;
-  private final RestoreMetrics metrics;
-  private final Optional<Executor> executor;
-  private final BackupCatalog catalog;
+  private final RestoreSetup setup;
 
-  private BackupRestorer(final Builder builder) {
-    store = builder.store;
-    config = builder.config;
-    clock = builder.clock;
-    listener = builder.listener;
-    metrics = new RestoreMetrics(builder.registry);
-    executor = Optional.ofNullable(builder.executor);
-    catalog = new BackupCatalog(store, config.storeRequestTimeout());
+  private BackupRestorer(final RestoreSetup setup) {
+    this.setup = setup;
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static RestoreSetup.Builder<BackupRestorer> builder() {
+    return new RestoreSetup.Builder<>("BackupRestorer", BackupRestorer::new);
   }
 
   /**
@@ -107,7 +87,7 @@ public final class BackupRestorer {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(selector, "selector");
     checkEmpty(target.dataDirectory());
-    final long backupId = catalog.resolve(selector, target.shape().partitionCount());
+    final long backupId = setup.catalog().resolve(selector, target.shape().partitionCount());
     return restoreResolved(target, backupId);
   }
 
@@ -151,7 +131,7 @@ public final class BackupRestorer {
       }
     }
     targets.forEach(target -> checkEmpty(target.dataDirectory()));
-    final long backupId = catalog.resolve(selector, first.shape().partitionCount());
+    final long backupId = setup.catalog().resolve(selector, first.shape().partitionCount());
     final List<RestoreResult> results = new ArrayList<>();
     final List<Boolean> created = new ArrayList<>();
     for (final RestoreTarget target : targets) {
@@ -174,12 +154,15 @@ public final class BackupRestorer {
     final ClusterShape shape = target.shape();
     final List<Integer> partitions = shape.partitionsOf(target.nodeId());
     final Map<Integer, List<PartitionPlan>> copies =
-        catalog.plan(
-            backupId, partitions, shape.partitionCount(), Optional.of(target.brokerVersion()));
+        setup
+            .catalog()
+            .plan(
+                backupId, partitions, shape.partitionCount(), Optional.of(target.brokerVersion()));
     final List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
     final DataDirectoryLayout layout = new DataDirectoryLayout(target.dataDirectory());
-    notifyPlan(
-        new RestorePlan(backupId, Optional.of(target.nodeId()), layout.dataDirectory(), chosen));
+    setup.notifyPlan(
+        new RestorePlan(backupId, Optional.of(target.nodeId()), layout.dataDirectory(), chosen),
+        "restore");
     LOG.info(
         "Restoring backup {} into {} for node {} of cluster '{}': partitions {}",
         backupId,
@@ -187,18 +170,18 @@ public final class BackupRestorer {
         target.nodeId(),
         target.clusterId(),
         partitions);
-    final long startNanos = clock.nanos();
+    final long startNanos = setup.clock().nanos();
     final boolean created = !Files.exists(layout.dataDirectory());
     try {
       Files.createDirectories(layout.dataDirectory());
-      final PartitionInstaller installer = new PartitionInstaller(layout, clock);
+      final PartitionInstaller installer = new PartitionInstaller(layout, setup.clock());
       final Map<Integer, Outcome> outcomes =
-          withExecutor(
+          setup.withExecutor(
               partitions.size(),
               executor ->
                   PartitionWork.run(
                       partitions,
-                      config.partitionConcurrency(),
+                      setup.config().partitionConcurrency(),
                       executor,
                       partitionId -> restorePartition(layout, installer, copies.get(partitionId))));
       DurableFiles.deleteRecursively(layout.staging());
@@ -207,7 +190,7 @@ public final class BackupRestorer {
       final List<SkippedPartition> skipped =
           outcomes.values().stream().flatMap(o -> o.skipped().stream()).toList();
       layout.writeNodeDescriptor(target.clusterId(), target.nodeId(), shape.partitionCount());
-      final Duration took = Duration.ofNanos(clock.nanos() - startNanos);
+      final Duration took = Duration.ofNanos(setup.clock().nanos() - startNanos);
       final RestoreResult result =
           new RestoreResult(
               backupId, target.nodeId(), layout.dataDirectory(), restored, took, skipped);
@@ -277,7 +260,7 @@ public final class BackupRestorer {
         clearPartition(layout, plan.partitionId(), corrupted);
       }
     }
-    if (corrupted != null && config.allowPartial() && onlyRestoreFailures(corrupted)) {
+    if (corrupted != null && setup.config().allowPartial() && onlyRestoreFailures(corrupted)) {
       return new Outcome(
           Optional.empty(),
           Optional.of(SkippedPartition.of(copies.get(0).partitionId(), corrupted)));
@@ -295,27 +278,29 @@ public final class BackupRestorer {
             partitionId,
             plan.sizeBytes(),
             plan.fileCount(),
-            config.progressIntervalBytes(),
-            clock,
-            listener);
-    final long startNanos = clock.nanos();
+            setup.config().progressIntervalBytes(),
+            setup.clock(),
+            setup.listener());
+    final long startNanos = setup.clock().nanos();
     progress.phase(RestorePhase.DOWNLOADING);
     try {
       final Backup downloaded =
           StoreCalls.await(
-              store.restore(plan.source(), layout.staging(partitionId), progress),
-              config.partitionTimeout(),
+              setup.store().restore(plan.source(), layout.staging(partitionId), progress),
+              setup.config().partitionTimeout(),
               "downloading " + plan.source(),
               OptionalInt.of(partitionId));
       progress.phase(RestorePhase.INSTALLING);
       final PartitionInstaller.Installed installed = installer.install(plan, downloaded);
       DurableFiles.deleteRecursively(layout.staging(partitionId));
       progress.phase(RestorePhase.DONE);
-      metrics.partitionDone(
-          RestoreMetrics.Operation.RESTORE,
-          true,
-          plan.sizeBytes(),
-          Duration.ofNanos(clock.nanos() - startNanos));
+      setup
+          .metrics()
+          .partitionDone(
+              RestoreMetrics.Operation.RESTORE,
+              true,
+              plan.sizeBytes(),
+              Duration.ofNanos(setup.clock().nanos() - startNanos));
       return new PartitionRestoreResult(
           partitionId,
           plan.source(),
@@ -328,8 +313,13 @@ public final class BackupRestorer {
           installed.cut().droppedRecords());
     } catch (final IOException e) {
       progress.phase(RestorePhase.FAILED);
-      metrics.partitionDone(
-          RestoreMetrics.Operation.RESTORE, false, 0, Duration.ofNanos(clock.nanos() - startNanos));
+      setup
+          .metrics()
+          .partitionDone(
+              RestoreMetrics.Operation.RESTORE,
+              false,
+              0,
+              Duration.ofNanos(setup.clock().nanos() - startNanos));
       throw new RestoreException(
           Kind.FAILED,
           OptionalInt.of(partitionId),
@@ -338,8 +328,13 @@ public final class BackupRestorer {
           e);
     } catch (final RuntimeException e) {
       progress.phase(RestorePhase.FAILED);
-      metrics.partitionDone(
-          RestoreMetrics.Operation.RESTORE, false, 0, Duration.ofNanos(clock.nanos() - startNanos));
+      setup
+          .metrics()
+          .partitionDone(
+              RestoreMetrics.Operation.RESTORE,
+              false,
+              0,
+              Duration.ofNanos(setup.clock().nanos() - startNanos));
       throw e instanceof RestoreException
           ? e
           : StoreCalls.translate(e, "restoring " + plan.source(), OptionalInt.of(partitionId));
@@ -408,110 +403,6 @@ public final class BackupRestorer {
           layout.dataDirectory(),
           e.toString());
       failure.addSuppressed(e);
-    }
-  }
-
-  private void notifyPlan(final RestorePlan plan) {
-    try {
-      listener.onPlan(plan);
-    } catch (final RuntimeException e) {
-      LOG.warn("A restore listener failed on the plan; ignored", e);
-    }
-  }
-
-  private <T> T withExecutor(
-      final int partitions, final java.util.function.Function<Executor, T> work) {
-    if (executor.isPresent()) {
-      return work.apply(executor.get());
-    }
-    final ExecutorService pool = newPool(Math.min(partitions, config.partitionConcurrency()));
-    try {
-      return work.apply(pool);
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /** Named daemon threads for one run, when no executor was given. */
-  static ExecutorService newPool(final int threads) {
-    final AtomicInteger counter = new AtomicInteger();
-    return Executors.newFixedThreadPool(
-        Math.max(1, threads),
-        runnable -> {
-          final Thread thread = new Thread(runnable, "cairn-restore-" + counter.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        });
-  }
-
-  /** Collects what a restorer needs; {@link #store} is required. */
-  public static final class Builder {
-    private BackupStore store;
-    private RestoreConfig config = RestoreConfig.defaults();
-    private Clock clock = Clock.system();
-    private RestoreListener listener = RestoreListener.NOOP;
-    private MeterRegistry registry;
-    private Executor executor;
-
-    private Builder() {}
-
-    /** The store holding the backups; not closed by the restorer. */
-    public Builder store(final BackupStore value) {
-      store = value;
-      return this;
-    }
-
-    /** {@link RestoreConfig#defaults()} by default. */
-    public Builder config(final RestoreConfig value) {
-      config = value;
-      return this;
-    }
-
-    /** Measures rates and durations; the system clock by default. */
-    public Builder clock(final Clock value) {
-      clock = value;
-      return this;
-    }
-
-    /** {@link RestoreListener#NOOP} by default. */
-    public Builder listener(final RestoreListener value) {
-      listener = value;
-      return this;
-    }
-
-    /** Where {@code cairn.restore.*} meters go; required. */
-    public Builder meterRegistry(final MeterRegistry value) {
-      registry = value;
-      return this;
-    }
-
-    /**
-     * Runs the partitions' blocking work (installation; waiting for downloads), at most {@link
-     * RestoreConfig#partitionConcurrency()} tasks at once. By default each run makes a pool of that
-     * many named daemon threads and stops it at the end.
-     */
-    public Builder executor(final Executor value) {
-      executor = value;
-      return this;
-    }
-
-    /**
-     * @throws IllegalArgumentException naming a missing setting
-     */
-    public BackupRestorer build() {
-      require(store, "store");
-      require(config, "config");
-      require(clock, "clock");
-      require(listener, "listener");
-      require(registry, "meterRegistry");
-      return new BackupRestorer(this);
-    }
-
-    private static void require(final Object value, final String name) {
-      if (value == null) {
-        throw new IllegalArgumentException(
-            "Expected " + name + " to be set, but it is missing (BackupRestorer)");
-      }
     }
   }
 }

@@ -3,7 +3,6 @@ package io.cairn.restore;
 import io.cairn.backup.restore.DigestCheck;
 import io.cairn.backup.restore.RestoreMarker;
 import io.cairn.backupapi.Backup;
-import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.files.DurableFiles;
@@ -14,8 +13,6 @@ import io.cairn.restore.install.PartitionInstaller;
 import io.cairn.restore.layout.DataDirectoryLayout;
 import io.cairn.restore.progress.ProgressTracker;
 import io.cairn.restore.rebuild.StateRebuild;
-import io.cairn.scheduler.Clock;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,26 +50,14 @@ public final class BackupVerifier {
 
   private static final Logger LOG = LoggerFactory.getLogger(BackupVerifier.class);
 
-  private final BackupStore store;
-  private final RestoreConfig config;
-  private final Clock clock;
-  private final RestoreListener listener;
-  private final RestoreMetrics metrics;
-  private final Optional<Executor> executor;
-  private final BackupCatalog catalog;
+  private final RestoreSetup setup;
 
-  private BackupVerifier(final Builder builder) {
-    store = builder.store;
-    config = builder.config;
-    clock = builder.clock;
-    listener = builder.listener;
-    metrics = new RestoreMetrics(builder.registry);
-    executor = Optional.ofNullable(builder.executor);
-    catalog = new BackupCatalog(store, config.storeRequestTimeout());
+  private BackupVerifier(final RestoreSetup setup) {
+    this.setup = setup;
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static RestoreSetup.Builder<BackupVerifier> builder() {
+    return new RestoreSetup.Builder<>("BackupVerifier", BackupVerifier::new);
   }
 
   /**
@@ -92,14 +75,15 @@ public final class BackupVerifier {
     if (!quick) {
       checkEmpty(layout.dataDirectory());
     }
-    final BackupCatalog.Resolved resolved = catalog.resolve(selector);
+    final BackupCatalog.Resolved resolved = setup.catalog().resolve(selector);
     final int partitionCount = resolved.partitionCount();
     final List<Integer> partitions = IntStream.rangeClosed(1, partitionCount).boxed().toList();
     final Map<Integer, List<PartitionPlan>> copies =
-        catalog.plan(resolved.backupId(), partitions, partitionCount, Optional.empty());
+        setup.catalog().plan(resolved.backupId(), partitions, partitionCount, Optional.empty());
     final List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
-    notifyPlan(
-        new RestorePlan(resolved.backupId(), Optional.empty(), layout.dataDirectory(), chosen));
+    setup.notifyPlan(
+        new RestorePlan(resolved.backupId(), Optional.empty(), layout.dataDirectory(), chosen),
+        "verification");
     LOG.info(
         "Verifying backup {} ({} partitions, {})",
         resolved.backupId(),
@@ -108,12 +92,12 @@ public final class BackupVerifier {
     final boolean created = !quick && !Files.exists(layout.dataDirectory());
     try {
       final Map<Integer, PartitionVerification> results =
-          withExecutor(
+          setup.withExecutor(
               partitions.size(),
               pool ->
                   PartitionWork.run(
                       partitions,
-                      config.partitionConcurrency(),
+                      setup.config().partitionConcurrency(),
                       pool,
                       partitionId -> {
                         final PartitionPlan plan = copies.get(partitionId).get(0);
@@ -138,18 +122,20 @@ public final class BackupVerifier {
   }
 
   private PartitionVerification verifyFiles(final PartitionPlan plan) {
-    final long start = clock.nanos();
+    final long start = setup.clock().nanos();
     final VerificationReport report =
         StoreCalls.await(
-            store.verify(plan.source()),
-            config.partitionTimeout(),
+            setup.store().verify(plan.source()),
+            setup.config().partitionTimeout(),
             "verifying " + plan.source(),
             OptionalInt.of(plan.partitionId()));
-    metrics.partitionDone(
-        RestoreMetrics.Operation.VERIFY,
-        report.isClean(),
-        report.checkedBytes(),
-        Duration.ofNanos(clock.nanos() - start));
+    setup
+        .metrics()
+        .partitionDone(
+            RestoreMetrics.Operation.VERIFY,
+            report.isClean(),
+            report.checkedBytes(),
+            Duration.ofNanos(setup.clock().nanos() - start));
     return new PartitionVerification(
         plan.partitionId(),
         plan.source(),
@@ -169,10 +155,10 @@ public final class BackupVerifier {
             partitionId,
             plan.sizeBytes(),
             plan.fileCount(),
-            config.progressIntervalBytes(),
-            clock,
-            listener);
-    final long start = clock.nanos();
+            setup.config().progressIntervalBytes(),
+            setup.clock(),
+            setup.listener());
+    final long start = setup.clock().nanos();
     progress.phase(RestorePhase.DOWNLOADING);
     PartitionVerification result;
     try {
@@ -188,11 +174,13 @@ public final class BackupVerifier {
     }
     final boolean clean = result.isClean(false);
     progress.phase(clean ? RestorePhase.DONE : RestorePhase.FAILED);
-    metrics.partitionDone(
-        RestoreMetrics.Operation.VERIFY,
-        clean,
-        result.bytesChecked(),
-        Duration.ofNanos(clock.nanos() - start));
+    setup
+        .metrics()
+        .partitionDone(
+            RestoreMetrics.Operation.VERIFY,
+            clean,
+            result.bytesChecked(),
+            Duration.ofNanos(setup.clock().nanos() - start));
     return result;
   }
 
@@ -206,8 +194,8 @@ public final class BackupVerifier {
     try {
       downloaded =
           StoreCalls.await(
-              store.restore(plan.source(), layout.staging(partitionId), progress),
-              config.partitionTimeout(),
+              setup.store().restore(plan.source(), layout.staging(partitionId), progress),
+              setup.config().partitionTimeout(),
               "downloading " + plan.source(),
               OptionalInt.of(partitionId));
     } catch (final RestoreException e) {
@@ -218,7 +206,7 @@ public final class BackupVerifier {
     }
     try {
       progress.phase(RestorePhase.INSTALLING);
-      new PartitionInstaller(layout, clock).install(plan, downloaded);
+      new PartitionInstaller(layout, setup.clock()).install(plan, downloaded);
       progress.phase(RestorePhase.REBUILDING);
       final RestoreMarker marker = RestoreMarker.read(layout.partition(partitionId)).orElseThrow();
       final StateRebuild.Outcome outcome = StateRebuild.rebuild(layout, marker, partitionCount);
@@ -246,8 +234,8 @@ public final class BackupVerifier {
     try {
       final VerificationReport report =
           StoreCalls.await(
-              store.verify(plan.source()),
-              config.partitionTimeout(),
+              setup.store().verify(plan.source()),
+              setup.config().partitionTimeout(),
               "verifying " + plan.source(),
               OptionalInt.of(plan.partitionId()));
       problems = report.problems();
@@ -313,92 +301,6 @@ public final class BackupVerifier {
     } catch (final IOException e) {
       LOG.warn(
           "Could not clean the scratch directory {}: {}", layout.dataDirectory(), e.toString());
-    }
-  }
-
-  private void notifyPlan(final RestorePlan plan) {
-    try {
-      listener.onPlan(plan);
-    } catch (final RuntimeException e) {
-      LOG.warn("A verification listener failed on the plan; ignored", e);
-    }
-  }
-
-  private <T> T withExecutor(
-      final int partitions, final java.util.function.Function<Executor, T> work) {
-    if (executor.isPresent()) {
-      return work.apply(executor.get());
-    }
-    final ExecutorService pool =
-        BackupRestorer.newPool(Math.min(partitions, config.partitionConcurrency()));
-    try {
-      return work.apply(pool);
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /** Collects what a verifier needs; {@link #store} and {@link #meterRegistry} are required. */
-  public static final class Builder {
-    private BackupStore store;
-    private RestoreConfig config = RestoreConfig.defaults();
-    private Clock clock = Clock.system();
-    private RestoreListener listener = RestoreListener.NOOP;
-    private MeterRegistry registry;
-    private Executor executor;
-
-    private Builder() {}
-
-    /** The store holding the backup; not closed by the verifier. */
-    public Builder store(final BackupStore value) {
-      store = value;
-      return this;
-    }
-
-    public Builder config(final RestoreConfig value) {
-      config = value;
-      return this;
-    }
-
-    public Builder clock(final Clock value) {
-      clock = value;
-      return this;
-    }
-
-    public Builder listener(final RestoreListener value) {
-      listener = value;
-      return this;
-    }
-
-    public Builder meterRegistry(final MeterRegistry value) {
-      registry = value;
-      return this;
-    }
-
-    /** As {@link BackupRestorer.Builder#executor}. */
-    public Builder executor(final Executor value) {
-      executor = value;
-      return this;
-    }
-
-    /**
-     * @throws IllegalArgumentException naming a missing setting
-     */
-    public BackupVerifier build() {
-      for (final Object[] setting :
-          new Object[][] {
-            {store, "store"},
-            {config, "config"},
-            {clock, "clock"},
-            {listener, "listener"},
-            {registry, "meterRegistry"}
-          }) {
-        if (setting[0] == null) {
-          throw new IllegalArgumentException(
-              "Expected " + setting[1] + " to be set, but it is missing (BackupVerifier)");
-        }
-      }
-      return new BackupVerifier(this);
     }
   }
 }
