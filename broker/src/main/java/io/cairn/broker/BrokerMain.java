@@ -4,9 +4,11 @@ import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.config.BrokerConfigException;
 import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.broker.node.NodeDescriptorMismatchException;
+import io.cairn.config.ConfigFileArgument;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +45,11 @@ public final class BrokerMain {
 
   /** Runs until the broker is shut down; returns the exit code. */
   static int run(final String[] args, final Map<String, String> env, final PrintStream err) {
-    final Path configFile = configFile(args, err);
-    if (configFile == null) {
+    final Optional<Path> argument = ConfigFileArgument.parse(args, USAGE, err);
+    if (argument.isEmpty()) {
       return EXIT_USAGE;
     }
+    final Path configFile = argument.get();
     final BrokerConfig config;
     try {
       config = BrokerConfigReader.read(configFile, env);
@@ -90,27 +93,5 @@ public final class BrokerMain {
       broker.close();
     }
     return 0;
-  }
-
-  private static Path configFile(final String[] args, final PrintStream err) {
-    Path file = null;
-    for (int i = 0; i < args.length; i++) {
-      final String arg = args[i];
-      if (arg.equals("--config") && i + 1 < args.length) {
-        file = Path.of(args[++i]);
-      } else if (arg.startsWith("--config=")) {
-        file = Path.of(arg.substring("--config=".length()));
-      } else if (arg.equals("--help") || arg.equals("-h")) {
-        err.println(USAGE);
-        return null;
-      } else {
-        err.println("Expected --config <file>, but got '" + arg + "'\n" + USAGE);
-        return null;
-      }
-    }
-    if (file == null) {
-      err.println("Expected --config <file>, but it is missing\n" + USAGE);
-    }
-    return file;
   }
 }

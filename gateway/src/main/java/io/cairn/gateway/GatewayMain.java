@@ -1,6 +1,7 @@
 package io.cairn.gateway;
 
 import io.cairn.config.ConfigException;
+import io.cairn.config.ConfigFileArgument;
 import io.cairn.gateway.config.EffectiveGatewayConfig;
 import io.cairn.gateway.config.GatewayConfigReader;
 import io.cairn.scheduler.Clock;
@@ -9,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,10 +56,11 @@ public final class GatewayMain {
    * 0 after a shutdown, {@link #EXIT_FAILED} or {@link #EXIT_USAGE} when it did not start.
    */
   public static int run(final String[] args, final Map<String, String> env, final PrintStream err) {
-    final Path file = configFile(args, err);
-    if (file == null) {
+    final Optional<Path> argument = ConfigFileArgument.parse(args, USAGE, err);
+    if (argument.isEmpty()) {
       return EXIT_USAGE;
     }
+    final Path file = argument.get();
     final EffectiveGatewayConfig effective;
     try {
       effective = GatewayConfigReader.read(file, env);
@@ -106,27 +109,5 @@ public final class GatewayMain {
       gateway.close();
     }
     return 0;
-  }
-
-  private static Path configFile(final String[] args, final PrintStream err) {
-    Path file = null;
-    for (int i = 0; i < args.length; i++) {
-      final String arg = args[i];
-      if (arg.equals("--config") && i + 1 < args.length) {
-        file = Path.of(args[++i]);
-      } else if (arg.startsWith("--config=")) {
-        file = Path.of(arg.substring("--config=".length()));
-      } else if (arg.equals("--help") || arg.equals("-h")) {
-        err.println(USAGE);
-        return null;
-      } else {
-        err.println("Expected --config <file>, but got '" + arg + "'\n" + USAGE);
-        return null;
-      }
-    }
-    if (file == null) {
-      err.println("Expected --config <file>, but it is missing\n" + USAGE);
-    }
-    return file;
   }
 }
