@@ -99,6 +99,7 @@ final class Modules {
         "config",
         "units",
         "scheduler",
+        "pacing",
         "files");
     allow("gateway-api");
     allow(

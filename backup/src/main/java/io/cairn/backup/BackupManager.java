@@ -92,6 +92,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   /** Spaces backups so that their average upload rate stays at the configured limit. */
   private final RateLimiter throttle;
+
   private final InProgressSweep sweep;
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 

@@ -21,18 +21,27 @@ public record Backoff(Duration base, Duration max) {
   }
 
   /**
-   * @param retry 1 for the first retry
-   * @param target what is retried (its hash spreads the jitter)
+   * The delay before retry {@code n} (1 = the first retry) without jitter: {@code min(max, base ×
+   * 2^(n-1))}. For a single retrier whose waits need not spread out (an actor retrying its own
+   * step); requests to a shared server use {@link #delay}.
    */
-  public Duration delay(int retry, String target) {
+  public Duration ceiling(int retry) {
     if (retry < 1) {
       throw new IllegalArgumentException("Expected retry >= 1, but was " + retry + " (backoff)");
     }
     long baseNanos = base.toNanos();
     long maxNanos = max.toNanos();
     int shift = Math.min(retry - 1, 30);
-    long ceiling =
-        baseNanos > (maxNanos >> shift) ? maxNanos : Math.min(maxNanos, baseNanos << shift);
+    return Duration.ofNanos(
+        baseNanos > (maxNanos >> shift) ? maxNanos : Math.min(maxNanos, baseNanos << shift));
+  }
+
+  /**
+   * @param retry 1 for the first retry
+   * @param target what is retried (its hash spreads the jitter)
+   */
+  public Duration delay(int retry, String target) {
+    long ceiling = ceiling(retry).toNanos();
     long mixed = mix(target.hashCode() * 31L + retry);
     // A fraction in [0.5, 1.0) of the ceiling.
     double fraction = 0.5 + (mixed >>> 11) * 0x1.0p-54;

@@ -42,4 +42,14 @@ class BackoffTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> backoff.delay(0, "x")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void shouldDoubleTheCeilingUpToTheMaxWithoutJitter() {
+    assertThat(backoff.ceiling(1)).isEqualTo(Duration.ofMillis(100));
+    assertThat(backoff.ceiling(2)).isEqualTo(Duration.ofMillis(200));
+    assertThat(backoff.ceiling(5)).isEqualTo(Duration.ofMillis(1600));
+    assertThat(backoff.ceiling(6)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(backoff.ceiling(1_000)).isEqualTo(Duration.ofSeconds(2));
+    assertThatThrownBy(() -> backoff.ceiling(0)).isInstanceOf(IllegalArgumentException.class);
+  }
 }

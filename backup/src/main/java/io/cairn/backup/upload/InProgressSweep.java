@@ -3,6 +3,7 @@ package io.cairn.backup.upload;
 import io.cairn.backup.BackupManager;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.pacing.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,8 @@ public final class InProgressSweep {
 
   /** The longest delay between two attempts. */
   public static final Duration RETRY_DELAY_MAX = Duration.ofSeconds(5);
+
+  private static final Backoff RETRY = new Backoff(RETRY_DELAY_MIN, RETRY_DELAY_MAX);
 
   private static final Logger LOG = LoggerFactory.getLogger(InProgressSweep.class);
 
@@ -68,9 +71,7 @@ public final class InProgressSweep {
    * @param failedAttempts at least 1
    */
   public static Duration retryDelay(final int failedAttempts) {
-    final int doublings = Math.min(Math.max(failedAttempts, 1) - 1, 30);
-    final Duration delay = RETRY_DELAY_MIN.multipliedBy(1L << doublings);
-    return delay.compareTo(RETRY_DELAY_MAX) > 0 ? RETRY_DELAY_MAX : delay;
+    return RETRY.ceiling(Math.max(failedAttempts, 1));
   }
 
   private CompletableFuture<Result> failInProgress(final List<BackupStatus> statuses) {

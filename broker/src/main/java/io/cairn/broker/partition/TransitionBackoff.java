@@ -1,5 +1,6 @@
 package io.cairn.broker.partition;
 
+import io.cairn.pacing.Backoff;
 import java.time.Duration;
 
 /**
@@ -10,13 +11,11 @@ import java.time.Duration;
  */
 final class TransitionBackoff {
 
-  private final Duration min;
-  private final Duration max;
+  private final Backoff backoff;
   private final int attemptsMax;
 
   TransitionBackoff(final PartitionConfig config) {
-    this.min = config.transitionRetryDelayMin();
-    this.max = config.transitionRetryDelayMax();
+    this.backoff = new Backoff(config.transitionRetryDelayMin(), config.transitionRetryDelayMax());
     this.attemptsMax = config.transitionAttemptsMax();
   }
 
@@ -35,8 +34,6 @@ final class TransitionBackoff {
    * @param failedAttempts at least 1
    */
   Duration delay(final int failedAttempts) {
-    final int doublings = Math.min(failedAttempts - 1, 30);
-    final Duration delay = min.multipliedBy(1L << doublings);
-    return delay.compareTo(max) > 0 ? max : delay;
+    return backoff.ceiling(failedAttempts);
   }
 }
