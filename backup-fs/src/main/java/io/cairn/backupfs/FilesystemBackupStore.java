@@ -23,6 +23,7 @@ import io.cairn.backupfs.content.FileTransfer;
 import io.cairn.backupfs.content.WriteThrottle;
 import io.cairn.backupfs.layout.ManifestFiles;
 import io.cairn.backupfs.layout.StoreLayout;
+import io.cairn.backupstore.BackupStoreSkeleton;
 import io.cairn.backupstore.ContentProblems;
 import io.cairn.backupstore.ManifestRules;
 import io.cairn.backupstore.PageTokens;
@@ -41,7 +42,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -72,7 +72,7 @@ import org.slf4j.LoggerFactory;
  * saves together (stored bytes, after compression; linked files cost nothing), with bursts of 1/8 s
  * of the limit. Restore and verify are not limited.
  */
-public final class FilesystemBackupStore implements BackupStore {
+public final class FilesystemBackupStore extends BackupStoreSkeleton {
 
   private static final Logger LOG = LoggerFactory.getLogger(FilesystemBackupStore.class);
   private static final PageTokens PAGE_TOKENS = new PageTokens("fs1:");
@@ -82,7 +82,6 @@ public final class FilesystemBackupStore implements BackupStore {
   private final ManifestFiles manifests;
   private final Clock clock;
   private final Executor executor;
-  private final Executor queryExecutor;
   private final FilesystemBackupStoreMetrics metrics;
   private final BackupLocks locks = new BackupLocks();
 
@@ -91,7 +90,6 @@ public final class FilesystemBackupStore implements BackupStore {
 
   private final SavesInFlight savesInFlight = new SavesInFlight();
   private final ContentWriter writer;
-  private final StoreOperations operations;
 
   private FilesystemBackupStore(
       FilesystemBackupStoreConfig config,
@@ -100,16 +98,17 @@ public final class FilesystemBackupStore implements BackupStore {
       Executor queryExecutor,
       MeterRegistry registry,
       RateLimiter.Pause pause) {
+    super(
+        new StoreOperations(
+            config.basePath().toString(), registry, FilesystemBackupStoreMetrics.OPERATIONS),
+        executor,
+        queryExecutor);
     this.config = config;
     this.layout = new StoreLayout(config.basePath());
     this.manifests = new ManifestFiles(layout);
     this.clock = clock;
     this.executor = executor;
-    this.queryExecutor = queryExecutor;
     this.metrics = new FilesystemBackupStoreMetrics(registry);
-    this.operations =
-        new StoreOperations(
-            config.basePath().toString(), registry, FilesystemBackupStoreMetrics.OPERATIONS);
     // One limit for the whole store: every file of every save running in it.
     var limiter =
         new RateLimiter(
@@ -226,108 +225,75 @@ public final class FilesystemBackupStore implements BackupStore {
     return layout;
   }
 
-  // ------------------------------------------------------------------------------- the SPI
+  // ------------------------------------------------------------------------- the skeleton's steps
 
   @Override
-  public CompletableFuture<BackupSaveResult> save(
-      Backup backup, Optional<BackupIdentifier> previous) {
-    return operations.submit(
-        "save", executor, () -> new SaveOperation(this, backup, previous).run());
+  protected Optional<Manifest> readManifest(BackupIdentifier id) throws IOException {
+    return manifests.read(id);
   }
 
   @Override
-  public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return operations.submit(
-        "status",
-        queryExecutor,
-        () ->
-            manifests
-                .read(id)
-                .map(Manifest::toStatus)
-                .orElseGet(() -> BackupStatus.doesNotExist(id)));
+  protected BackupSaveResult saveNow(Backup backup, Optional<BackupIdentifier> previous)
+      throws IOException {
+    return new SaveOperation(this, backup, previous).run();
   }
 
   @Override
-  public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return operations.submit("list", queryExecutor, () -> listPage(wildcard, page));
+  protected BackupPage listNow(BackupIdentifierWildcard wildcard, PageRequest page)
+      throws IOException {
+    return listPage(wildcard, page);
   }
 
   @Override
-  public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return operations.submit(
-        "delete",
-        queryExecutor,
+  protected void deleteNow(BackupIdentifier id) throws IOException {
+    deleteBackup(id);
+  }
+
+  @Override
+  protected BackupStatus markFailedNow(BackupIdentifier id, String reason) throws IOException {
+    return locks.withLock(
+        id,
         () -> {
-          deleteBackup(id);
-          return null;
-        });
-  }
-
-  @Override
-  public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
-    CompletableFuture<BackupStatus> invalid = ManifestRules.checkReason(id, reason);
-    if (invalid != null) {
-      return invalid;
-    }
-    return operations.submit(
-        "markFailed",
-        queryExecutor,
-        () ->
-            locks.withLock(
-                id,
-                () -> {
-                  Optional<Manifest> current = manifests.read(id);
-                  Optional<Manifest> failed =
-                      ManifestRules.markFailed(id, current, reason, clock.instant());
-                  if (failed.isEmpty()) {
-                    return current.orElseThrow().toStatus();
-                  }
-                  if (current.isEmpty()) {
-                    createDirectories(layout.manifestDirectory(id));
-                  }
-                  manifests.write(failed.get());
-                  LOG.info(
-                      "Marked {}backup {} FAILED: {}",
-                      current.isEmpty() ? "missing " : "",
-                      id,
-                      reason);
-                  return failed.get().toStatus();
-                }));
-  }
-
-  @Override
-  public CompletableFuture<Backup> restore(
-      BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
-    return operations.submit(
-        "restore", executor, () -> new RestoreOperation(this, id, targetDir, listener).run());
-  }
-
-  @Override
-  public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return operations.submit(
-        "verify",
-        executor,
-        () -> {
-          Manifest manifest = readCompleted(id);
-          List<FileProblem> problems = new ArrayList<>();
-          int files = 0;
-          for (FileSetKind kind : FileSetKind.values()) {
-            for (ManifestFile entry : manifest.files(kind)) {
-              files++;
-              ContentChecker.check(
-                      kind, entry, layout.object(id, kind, entry.name()), null, bytes -> {})
-                  .ifPresent(problems::add);
-            }
+          Optional<Manifest> current = manifests.read(id);
+          Optional<Manifest> failed =
+              ManifestRules.markFailed(id, current, reason, clock.instant());
+          if (failed.isEmpty()) {
+            return current.orElseThrow().toStatus();
           }
-          return ContentProblems.report(manifest, files, problems);
+          if (current.isEmpty()) {
+            createDirectories(layout.manifestDirectory(id));
+          }
+          manifests.write(failed.get());
+          LOG.info(
+              "Marked {}backup {} FAILED: {}", current.isEmpty() ? "missing " : "", id, reason);
+          return failed.get().toStatus();
         });
   }
 
   @Override
-  public void close() {
-    if (operations.close()) {
-      LOG.info("Closed filesystem backup store at {}", config.basePath());
+  protected Backup restoreNow(BackupIdentifier id, Path targetDir, RestoreProgressListener listener)
+      throws IOException {
+    return new RestoreOperation(this, id, targetDir, listener).run();
+  }
+
+  @Override
+  protected VerificationReport verifyNow(BackupIdentifier id) throws IOException {
+    Manifest manifest = readCompleted(id);
+    List<FileProblem> problems = new ArrayList<>();
+    int files = 0;
+    for (FileSetKind kind : FileSetKind.values()) {
+      for (ManifestFile entry : manifest.files(kind)) {
+        files++;
+        ContentChecker.check(kind, entry, layout.object(id, kind, entry.name()), null, bytes -> {})
+            .ifPresent(problems::add);
+      }
     }
+    return ContentProblems.report(manifest, files, problems);
+  }
+
+  @Override
+  protected void released() {
+    LOG.info("Closed filesystem backup store at {}", config.basePath());
   }
 
   // ------------------------------------------------------------------- shared with operations
@@ -358,11 +324,6 @@ public final class FilesystemBackupStore implements BackupStore {
 
   SavesInFlight savesInFlight() {
     return savesInFlight;
-  }
-
-  /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
-  Manifest readCompleted(BackupIdentifier id) throws IOException {
-    return ManifestRules.requireCompleted(id, manifests.read(id));
   }
 
   /** Creates a backup's directory under the structure lock (deletes prune parents under it). */

@@ -57,7 +57,6 @@ final class SaveOperation {
   }
 
   BackupSaveResult run() throws IOException {
-    ManifestRules.checkPrevious(id, previous);
     begin();
     try {
       Map<FileSetKind, List<ManifestFile>> files = storeContents();

@@ -23,6 +23,7 @@ import io.cairn.backups3.transfer.ObjectChecker;
 import io.cairn.backups3.transfer.ObjectCopier;
 import io.cairn.backups3.transfer.ObjectUploader;
 import io.cairn.backups3.transfer.Transfers;
+import io.cairn.backupstore.BackupStoreSkeleton;
 import io.cairn.backupstore.ManifestRules;
 import io.cairn.backupstore.SavesInFlight;
 import io.cairn.backupstore.StoreOperations;
@@ -33,7 +34,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -78,7 +78,7 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  * queue behind a transfer, throttled or not. Retries are scheduled on one {@code
  * cairn-backup-s3-scheduler} thread. {@link #close()} stops the store's threads and the client.
  */
-public final class S3BackupStore implements BackupStore {
+public final class S3BackupStore extends BackupStoreSkeleton {
 
   private static final Logger LOG = LoggerFactory.getLogger(S3BackupStore.class);
 
@@ -87,8 +87,6 @@ public final class S3BackupStore implements BackupStore {
 
   private final S3BackupStoreConfig config;
   private final Clock clock;
-  private final Executor executor;
-  private final Executor queryExecutor;
   private final S3BackupStoreMetrics metrics;
   private final S3AsyncClient client;
   private final AwsCredentialsProvider credentials;
@@ -102,7 +100,6 @@ public final class S3BackupStore implements BackupStore {
   private final ObjectCopier copier;
   private final ObjectChecker checker;
   private final SavesInFlight savesInFlight = new SavesInFlight();
-  private final StoreOperations operations;
 
   private S3BackupStore(
       S3BackupStoreConfig config,
@@ -117,13 +114,13 @@ public final class S3BackupStore implements BackupStore {
       boolean conditional,
       String writerId,
       RateLimiter.Pause pause) {
+    super(
+        new StoreOperations(config.location(), metrics.registry(), S3BackupStoreMetrics.OPERATIONS),
+        executor,
+        queryExecutor);
     this.config = config;
     this.clock = clock;
-    this.executor = executor;
-    this.queryExecutor = queryExecutor;
     this.metrics = metrics;
-    this.operations =
-        new StoreOperations(config.location(), metrics.registry(), S3BackupStoreMetrics.OPERATIONS);
     this.client = client;
     this.credentials = credentials;
     this.scheduler = scheduler;
@@ -258,91 +255,60 @@ public final class S3BackupStore implements BackupStore {
     return manifests.conditional();
   }
 
-  // ------------------------------------------------------------------------------- the SPI
+  // ------------------------------------------------------------------------- the skeleton's steps
 
   @Override
-  public CompletableFuture<BackupSaveResult> save(
-      Backup backup, Optional<BackupIdentifier> previous) {
-    return operations.submit(
-        "save", executor, () -> new SaveOperation(this, backup, previous).run());
+  protected Optional<Manifest> readManifest(BackupIdentifier id) {
+    return manifests.read(id).map(ManifestObjects.Stored::manifest);
   }
 
   @Override
-  public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return operations.submit(
-        "status",
-        queryExecutor,
-        () ->
-            manifests
-                .read(id)
-                .map(s -> s.manifest().toStatus())
-                .orElseGet(() -> BackupStatus.doesNotExist(id)));
+  protected BackupSaveResult saveNow(Backup backup, Optional<BackupIdentifier> previous)
+      throws Exception {
+    return new SaveOperation(this, backup, previous).run();
   }
 
   @Override
-  public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return operations.submit(
-        "list", queryExecutor, () -> new ListOperation(s3, manifests).run(wildcard, page));
+  protected BackupPage listNow(BackupIdentifierWildcard wildcard, PageRequest page) {
+    return new ListOperation(s3, manifests).run(wildcard, page);
   }
 
   @Override
-  public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return operations.submit(
-        "delete",
-        queryExecutor,
-        () -> {
-          new DeleteOperation(s3, manifests, savesInFlight).run(id);
-          return null;
-        });
+  protected void deleteNow(BackupIdentifier id) {
+    new DeleteOperation(s3, manifests, savesInFlight).run(id);
   }
 
   @Override
-  public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
-    CompletableFuture<BackupStatus> invalid = ManifestRules.checkReason(id, reason);
-    if (invalid != null) {
-      return invalid;
-    }
-    return operations
-        .submit(
-            "markFailed",
-            queryExecutor,
-            () ->
-                manifests.transition(
-                    id,
-                    current ->
-                        ManifestRules.markFailed(id, current, reason, clock.instant())
-                            .map(failed -> Transition.write(failed, failed.toStatus()))
-                            .orElseGet(() -> Transition.keep(current.orElseThrow().toStatus())),
-                    failureCalls))
-        .whenComplete(
-            (status, error) -> {
-              if (error == null) {
-                LOG.info(
-                    "Backup {} is {} after markFailed: {}",
-                    id,
-                    status.statusCode(),
-                    status.failureReason().orElse("-"));
-              }
-            });
+  protected BackupStatus markFailedNow(BackupIdentifier id, String reason) {
+    BackupStatus status =
+        manifests.transition(
+            id,
+            current ->
+                ManifestRules.markFailed(id, current, reason, clock.instant())
+                    .map(failed -> Transition.write(failed, failed.toStatus()))
+                    .orElseGet(() -> Transition.keep(current.orElseThrow().toStatus())),
+            failureCalls);
+    LOG.info(
+        "Backup {} is {} after markFailed: {}",
+        id,
+        status.statusCode(),
+        status.failureReason().orElse("-"));
+    return status;
   }
 
   @Override
-  public CompletableFuture<Backup> restore(
-      BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
-    return operations.submit(
-        "restore", executor, () -> new RestoreOperation(this, id, targetDir, listener).run());
+  protected Backup restoreNow(BackupIdentifier id, Path targetDir, RestoreProgressListener listener)
+      throws Exception {
+    return new RestoreOperation(this, id, targetDir, listener).run();
   }
 
   @Override
-  public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return operations.submit("verify", executor, () -> new VerifyOperation(this, id).run());
+  protected VerificationReport verifyNow(BackupIdentifier id) throws Exception {
+    return new VerifyOperation(this, id).run();
   }
 
   @Override
-  public void close() {
-    if (!operations.close()) {
-      return;
-    }
+  protected void released() {
     transferExecutor.shutdownNow();
     client.close();
     closeQuietly(credentials);
@@ -386,12 +352,6 @@ public final class S3BackupStore implements BackupStore {
 
   SavesInFlight savesInFlight() {
     return savesInFlight;
-  }
-
-  /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
-  Manifest readCompleted(BackupIdentifier id) {
-    return ManifestRules.requireCompleted(
-        id, manifests.read(id).map(ManifestObjects.Stored::manifest));
   }
 
   private static ThreadFactory threads(String prefix) {

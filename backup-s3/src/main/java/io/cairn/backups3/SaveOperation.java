@@ -66,7 +66,6 @@ final class SaveOperation {
   }
 
   BackupSaveResult run() throws Exception {
-    ManifestRules.checkPrevious(id, previous);
     Manifest inProgress = Manifest.inProgress(backup.descriptor(), store.clock().instant());
     try {
       begin(inProgress);

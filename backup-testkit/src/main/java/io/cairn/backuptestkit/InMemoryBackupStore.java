@@ -25,6 +25,7 @@ import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupstore.BackupStoreSkeleton;
 import io.cairn.backupstore.ContentProblems;
 import io.cairn.backupstore.ManifestRules;
 import io.cairn.backupstore.PageTokens;
@@ -47,7 +48,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -59,7 +59,7 @@ import java.util.function.Function;
  * {@link BackupStoreTestKit}. One lock makes every manifest change atomic; a copy of the previous
  * backup's object stands for reuse. Objects are keyed {@code <id>/<set>/<name>}.
  */
-public final class InMemoryBackupStore implements BackupStore {
+public final class InMemoryBackupStore extends BackupStoreSkeleton {
 
   private static final ManifestCodec CODEC = new ManifestCodec();
   private static final PageTokens PAGE_TOKENS = new PageTokens("mem1:");
@@ -81,18 +81,18 @@ public final class InMemoryBackupStore implements BackupStore {
 
   private final CompressionPolicy compression;
   private final Clock clock;
-  private final Executor executor;
   private final SavesInFlight savesInFlight = new SavesInFlight();
-  private final StoreOperations operations =
-      new StoreOperations("memory", new SimpleMeterRegistry(), "cairn.backupmemory.operations");
 
   public InMemoryBackupStore(
       Storage storage, CompressionPolicy compression, Clock clock, Executor executor) {
+    super(
+        new StoreOperations("memory", new SimpleMeterRegistry(), "cairn.backupmemory.operations"),
+        executor,
+        executor);
     this.manifests = storage.manifests;
     this.objects = storage.objects;
     this.compression = compression;
     this.clock = clock;
-    this.executor = executor;
   }
 
   /** Where the object of a file is kept in {@link Storage#objects}. */
@@ -101,119 +101,77 @@ public final class InMemoryBackupStore implements BackupStore {
   }
 
   @Override
-  public CompletableFuture<BackupSaveResult> save(Backup backup, Optional<BackupIdentifier> prev) {
-    return operations.submit("save", executor, () -> saveNow(backup, prev));
+  protected Optional<Manifest> readManifest(BackupIdentifier id) {
+    return read(id);
   }
 
   @Override
-  public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
-    return operations.submit(
-        "status",
-        executor,
-        () -> read(id).map(Manifest::toStatus).orElse(BackupStatus.doesNotExist(id)));
-  }
-
-  @Override
-  public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return operations.submit("list", executor, () -> listNow(wildcard, page));
-  }
-
-  @Override
-  public CompletableFuture<Void> delete(BackupIdentifier id) {
-    return operations.submit(
-        "delete",
-        executor,
-        () ->
-            change(
-                id,
-                current -> {
-                  savesInFlight.checkNotSaving(id);
-                  if (current.isPresent()
-                      && current.get().status() == BackupStatusCode.IN_PROGRESS) {
-                    throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
-                  }
-                  objects.keySet().removeIf(k -> k.startsWith(id + "/"));
-                  manifests.remove(id);
-                  return null;
-                },
-                true));
-  }
-
-  @Override
-  public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
-    CompletableFuture<BackupStatus> invalid = ManifestRules.checkReason(id, reason);
-    return invalid != null
-        ? invalid
-        : operations.submit(
-            "markFailed",
-            executor,
-            () ->
-                change(
-                    id,
-                    current -> {
-                      Optional<Manifest> failed =
-                          ManifestRules.markFailed(id, current, reason, clock.instant());
-                      failed.ifPresent(this::write);
-                      return failed.or(() -> current).orElseThrow().toStatus();
-                    },
-                    false));
-  }
-
-  @Override
-  public CompletableFuture<Backup> restore(
-      BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
-    return operations.submit(
-        "restore",
-        executor,
-        () -> {
-          RestoreTarget target = RestoreTarget.prepare(readCompleted(id), targetDir, listener);
-          try {
-            for (RestoreTarget.Placement placement : target.inManifestOrder()) {
-              target.restoreFile(
-                  placement,
-                  (p, channel, progress) ->
-                      check(
-                          id,
-                          p.kind(),
-                          p.entry(),
-                          Channels.newOutputStream(channel),
-                          progress::accept));
-            }
-            return target.finish();
-          } catch (IOException | RuntimeException e) {
-            target.undo();
-            throw e;
+  protected void deleteNow(BackupIdentifier id) {
+    change(
+        id,
+        current -> {
+          savesInFlight.checkNotSaving(id);
+          if (current.isPresent() && current.get().status() == BackupStatusCode.IN_PROGRESS) {
+            throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
           }
-        });
+          objects.keySet().removeIf(k -> k.startsWith(id + "/"));
+          manifests.remove(id);
+          return null;
+        },
+        true);
   }
 
   @Override
-  public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
-    return operations.submit(
-        "verify",
-        executor,
-        () -> {
-          Manifest manifest = readCompleted(id);
-          List<FileProblem> problems = new ArrayList<>();
-          for (FileSetKind kind : FileSetKind.values()) {
-            for (ManifestFile entry : manifest.files(kind)) {
-              check(id, kind, entry, null, bytes -> {}).ifPresent(problems::add);
-            }
-          }
-          return ContentProblems.report(
-              manifest, manifest.descriptor().orElseThrow().fileCount(), problems);
-        });
+  protected BackupStatus markFailedNow(BackupIdentifier id, String reason) {
+    return change(
+        id,
+        current -> {
+          Optional<Manifest> failed =
+              ManifestRules.markFailed(id, current, reason, clock.instant());
+          failed.ifPresent(this::write);
+          return failed.or(() -> current).orElseThrow().toStatus();
+        },
+        false);
   }
 
   @Override
-  public void close() {
-    operations.close();
+  protected Backup restoreNow(BackupIdentifier id, Path targetDir, RestoreProgressListener listener)
+      throws IOException {
+    RestoreTarget target = RestoreTarget.prepare(readCompleted(id), targetDir, listener);
+    try {
+      for (RestoreTarget.Placement placement : target.inManifestOrder()) {
+        target.restoreFile(
+            placement,
+            (p, channel, progress) ->
+                check(id, p.kind(), p.entry(), Channels.newOutputStream(channel), progress));
+      }
+      return target.finish();
+    } catch (IOException | RuntimeException e) {
+      target.undo();
+      throw e;
+    }
   }
 
-  private BackupSaveResult saveNow(Backup backup, Optional<BackupIdentifier> previous)
+  @Override
+  protected VerificationReport verifyNow(BackupIdentifier id) throws IOException {
+    Manifest manifest = readCompleted(id);
+    List<FileProblem> problems = new ArrayList<>();
+    for (FileSetKind kind : FileSetKind.values()) {
+      for (ManifestFile entry : manifest.files(kind)) {
+        check(id, kind, entry, null, bytes -> {}).ifPresent(problems::add);
+      }
+    }
+    return ContentProblems.report(
+        manifest, manifest.descriptor().orElseThrow().fileCount(), problems);
+  }
+
+  @Override
+  protected void released() {}
+
+  @Override
+  protected BackupSaveResult saveNow(Backup backup, Optional<BackupIdentifier> previous)
       throws IOException {
     BackupIdentifier id = backup.id();
-    ManifestRules.checkPrevious(id, previous);
     change(
         id,
         current -> {
@@ -346,7 +304,8 @@ public final class InMemoryBackupStore implements BackupStore {
     }
   }
 
-  private BackupPage listNow(BackupIdentifierWildcard wildcard, PageRequest page) {
+  @Override
+  protected BackupPage listNow(BackupIdentifierWildcard wildcard, PageRequest page) {
     Optional<BackupIdentifier> after = page.token().map(PAGE_TOKENS::parse);
     List<BackupStatus> statuses = new ArrayList<>();
     synchronized (manifests) {
@@ -367,10 +326,6 @@ public final class InMemoryBackupStore implements BackupStore {
       }
     }
     return new BackupPage(statuses, Optional.empty());
-  }
-
-  private Manifest readCompleted(BackupIdentifier id) {
-    return ManifestRules.requireCompleted(id, read(id));
   }
 
   /** The manifest of {@code id}; {@link ManifestException} when its JSON cannot be trusted. */
