@@ -131,7 +131,7 @@ final class ClockAndRandomnessTest {
     void sleeps() throws InterruptedException {
       Thread.sleep(1);
       Thread.sleep(1, 0);
-      final ByteRateLimiterLike pause = java.util.concurrent.TimeUnit.NANOSECONDS::sleep;
+      final PauseLike pause = java.util.concurrent.TimeUnit.NANOSECONDS::sleep;
     }
 
     double chance() {
@@ -145,7 +145,7 @@ final class ClockAndRandomnessTest {
     }
 
     @FunctionalInterface
-    interface ByteRateLimiterLike {
+    interface PauseLike {
       void pause(long nanos) throws InterruptedException;
     }
   }
