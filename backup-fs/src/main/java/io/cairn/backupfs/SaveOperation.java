@@ -26,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,13 +112,7 @@ final class SaveOperation {
     Optional<Manifest> reusable = ManifestRules.reusable(previous, store.manifests()::read);
     List<Pending> pending = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
-      Map<String, ManifestFile> candidates =
-          reusable
-              .map(
-                  m ->
-                      m.files(kind).stream()
-                          .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
-              .orElse(Map.of());
+      Map<String, ManifestFile> candidates = ManifestRules.filesByName(reusable, kind);
       for (BackupFile file : backup.files(kind).files()) {
         pending.add(
             new Pending(

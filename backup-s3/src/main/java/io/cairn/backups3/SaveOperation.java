@@ -28,9 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -129,13 +127,7 @@ final class SaveOperation {
     List<FileTasks.Task<Stored>> work = new ArrayList<>();
     List<Long> sizes = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
-      Map<String, ManifestFile> candidates =
-          reusable
-              .map(
-                  m ->
-                      m.files(kind).stream()
-                          .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
-              .orElse(Map.of());
+      Map<String, ManifestFile> candidates = ManifestRules.filesByName(reusable, kind);
       for (BackupFile file : backup.files(kind).files()) {
         Optional<ManifestFile> candidate = Optional.ofNullable(candidates.get(file.name()));
         sizes.add(file.lengthBytes());

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,5 +164,19 @@ public final class ManifestRules {
       LOG.warn("Not reusing files of {}: {}", previous.get(), e.getMessage());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The files of {@code kind} in the {@link #reusable} previous backup, by name: the candidates a
+   * save may reuse instead of copying. Empty when there is no previous backup to reuse.
+   */
+  public static Map<String, ManifestFile> filesByName(
+      Optional<Manifest> reusable, FileSetKind kind) {
+    return reusable
+        .map(
+            m ->
+                m.files(kind).stream()
+                    .collect(Collectors.toMap(ManifestFile::name, Function.identity())))
+        .orElse(Map.of());
   }
 }
