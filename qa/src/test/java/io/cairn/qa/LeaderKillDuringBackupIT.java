@@ -40,8 +40,8 @@ final class LeaderKillDuringBackupIT {
    * About 0.3 MB of log per partition after 1,000 transfers: 4+ s per upload at this rate, the
    * store's lowest. At twice the rate the upload could be about to complete when the victim's
    * leadership ended, and its completion then raced the FAILED marks of the victim and of the new
-   * leader at the server: S3Proxy checks If-Match and writes in two steps, so a completion that
-   * overlaps a mark may overwrite it.
+   * leader at the server; a completion that overlapped a mark was seen to overwrite it (S3Proxy's
+   * If-Match check and write are evidently not one step).
    */
   private static final String UPLOAD_RATE = "64KB";
 
