@@ -187,18 +187,11 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
       Map<FileSetKind, List<ManifestFile>> files = new EnumMap<>(FileSetKind.class);
       for (FileSetKind kind : FileSetKind.values()) {
         files.put(kind, new ArrayList<>());
+        Map<String, ManifestFile> candidates = ManifestRules.filesByName(reusable, kind);
         for (BackupFile file : backup.files(kind).files()) {
           Optional<ManifestFile> same =
-              reusable
-                  .flatMap(
-                      m ->
-                          m.files(kind).stream()
-                              .filter(
-                                  e ->
-                                      e.name().equals(file.name())
-                                          && e.sizeBytes() == file.lengthBytes())
-                              .findFirst())
-                  .filter(e -> crc(file) == e.crc32c());
+              Optional.ofNullable(candidates.get(file.name()))
+                  .filter(e -> e.sizeBytes() == file.lengthBytes() && crc(file) == e.crc32c());
           ManifestFile entry =
               same.isPresent()
                   ? reuse(reusable.get().id(), id, kind, same.get())
