@@ -49,7 +49,7 @@ final class Modules {
     allow("engine", "stream-processor", "logstreams", "db", "protocol", "scheduler");
     allow("snapshot", "db", "files", "scheduler");
     allow("backup-api");
-    allow("backup-store", "backup-api", "files");
+    allow("backup-store", "backup-api", "files", "scheduler");
     allow("backup-testkit", "backup-api", "backup-store", "scheduler");
     allow(
         "backup",

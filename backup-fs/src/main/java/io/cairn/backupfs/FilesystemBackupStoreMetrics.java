@@ -56,6 +56,10 @@ final class FilesystemBackupStoreMetrics {
     return Counter.builder(name).baseUnit("bytes").description(description).register(registry);
   }
 
+  MeterRegistry registry() {
+    return registry;
+  }
+
   void copied(long bytes) {
     copied.increment(bytes);
   }

@@ -1,6 +1,5 @@
 package io.cairn.backupfs;
 
-import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -26,7 +25,7 @@ final class ParallelCopies {
   /** Copies the file with index {@code index}. */
   @FunctionalInterface
   interface Copy {
-    void run(int index) throws IOException;
+    void run(int index) throws Exception;
   }
 
   private final Executor executor;
@@ -49,11 +48,11 @@ final class ParallelCopies {
    * Runs {@code copy} for every index in {@code [0, count)}, at most {@code parallelism} at once,
    * and returns when all ran, or after the first failure once the running copies ended.
    *
-   * @throws IOException the first copy's failure (a later one is added as suppressed)
+   * @throws Exception the first copy's failure (a later one is added as suppressed)
    * @throws InterruptedIOException if the calling thread was interrupted while waiting for the
    *     helpers (they are still waited for; the interrupt flag is set again)
    */
-  static void run(Executor executor, int parallelism, int count, Copy copy) throws IOException {
+  static void run(Executor executor, int parallelism, int count, Copy copy) throws Exception {
     var copies = new ParallelCopies(executor, count, copy);
     int helpers = Math.min(parallelism, count) - 1;
     for (int i = 0; i < helpers && copies.submitHelper(); i++) {
@@ -112,7 +111,7 @@ final class ParallelCopies {
     }
     try {
       copy.run(index);
-    } catch (IOException | RuntimeException e) {
+    } catch (Exception e) {
       fail(e);
       return false;
     } catch (Error e) {
@@ -152,16 +151,13 @@ final class ParallelCopies {
     }
   }
 
-  private void throwFailure() throws IOException {
+  private void throwFailure() throws Exception {
     Throwable e = failure.get();
     if (e == null) {
       return;
     }
-    if (e instanceof IOException io) {
-      throw io;
-    }
-    if (e instanceof RuntimeException runtime) {
-      throw runtime;
+    if (e instanceof Exception exception) {
+      throw exception;
     }
     throw (Error) e;
   }

@@ -1,16 +1,6 @@
 package io.cairn.backups3;
 
-import io.cairn.backupapi.Backup;
-import io.cairn.backupapi.BackupIdentifier;
-import io.cairn.backupapi.BackupIdentifierWildcard;
-import io.cairn.backupapi.BackupPage;
-import io.cairn.backupapi.BackupSaveResult;
-import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStore;
-import io.cairn.backupapi.PageRequest;
-import io.cairn.backupapi.RestoreProgressListener;
-import io.cairn.backupapi.VerificationReport;
-import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
@@ -18,21 +8,16 @@ import io.cairn.backups3.client.S3ClientFactory;
 import io.cairn.backups3.client.SseCustomerKey;
 import io.cairn.backups3.layout.S3ObjectLayout;
 import io.cairn.backups3.manifest.ManifestObjects;
-import io.cairn.backups3.manifest.Transition;
 import io.cairn.backups3.transfer.ObjectChecker;
 import io.cairn.backups3.transfer.ObjectCopier;
 import io.cairn.backups3.transfer.ObjectUploader;
 import io.cairn.backups3.transfer.Transfers;
 import io.cairn.backupstore.BackupStoreSkeleton;
-import io.cairn.backupstore.ManifestRules;
-import io.cairn.backupstore.SavesInFlight;
 import io.cairn.backupstore.StoreOperations;
 import io.cairn.pacing.Backoff;
 import io.cairn.pacing.RateLimiter;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.file.Path;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -86,20 +71,12 @@ public final class S3BackupStore extends BackupStoreSkeleton {
   private static final int FAILURE_MARKING_ATTEMPTS_MIN = 10;
 
   private final S3BackupStoreConfig config;
-  private final Clock clock;
-  private final S3BackupStoreMetrics metrics;
   private final S3AsyncClient client;
   private final AwsCredentialsProvider credentials;
   private final ScheduledExecutorService scheduler;
   private final ExecutorService transferExecutor;
   private final S3Access s3;
   private final ManifestObjects manifests;
-  private final S3Calls failureCalls;
-  private final Transfers transfers;
-  private final ObjectUploader uploader;
-  private final ObjectCopier copier;
-  private final ObjectChecker checker;
-  private final SavesInFlight savesInFlight = new SavesInFlight();
 
   private S3BackupStore(
       S3BackupStoreConfig config,
@@ -111,24 +88,32 @@ public final class S3BackupStore extends BackupStoreSkeleton {
       AwsCredentialsProvider credentials,
       ScheduledExecutorService scheduler,
       S3Access s3,
-      boolean conditional,
-      String writerId,
+      ManifestObjects manifests,
+      ExecutorService transferExecutor,
       RateLimiter.Pause pause) {
     super(
         new StoreOperations(config.location(), metrics.registry(), S3BackupStoreMetrics.OPERATIONS),
         executor,
-        queryExecutor);
+        queryExecutor,
+        objects(config, s3, manifests, transferExecutor, metrics, pause),
+        clock);
     this.config = config;
-    this.clock = clock;
-    this.metrics = metrics;
     this.client = client;
     this.credentials = credentials;
     this.scheduler = scheduler;
     this.s3 = s3;
-    this.manifests = new ManifestObjects(s3, new ManifestCodec(), conditional, writerId);
-    this.failureCalls =
-        s3.calls().withMaxAttempts(Math.max(config.maxAttempts(), FAILURE_MARKING_ATTEMPTS_MIN));
-    this.transfers =
+    this.manifests = manifests;
+    this.transferExecutor = transferExecutor;
+  }
+
+  private static S3Objects objects(
+      S3BackupStoreConfig config,
+      S3Access s3,
+      ManifestObjects manifests,
+      ExecutorService transferExecutor,
+      S3BackupStoreMetrics metrics,
+      RateLimiter.Pause pause) {
+    var transfers =
         new Transfers(
             s3,
             config.partSizeBytes(),
@@ -139,17 +124,15 @@ public final class S3BackupStore extends BackupStoreSkeleton {
                 metrics.limiterClock(),
                 pause),
             config.maxConcurrentTransfers());
-    this.uploader = new ObjectUploader(transfers);
-    this.copier = new ObjectCopier(transfers);
-    this.checker = new ObjectChecker(transfers);
-    this.transferExecutor =
-        new ThreadPoolExecutor(
-            config.maxConcurrentTransfers(),
-            config.maxConcurrentTransfers(),
-            0,
-            TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<>(),
-            threads("cairn-backup-s3-transfer-"));
+    return new S3Objects(
+        s3,
+        manifests,
+        s3.calls().withMaxAttempts(Math.max(config.maxAttempts(), FAILURE_MARKING_ATTEMPTS_MIN)),
+        config.compressionPolicy(),
+        new ObjectUploader(transfers),
+        new ObjectCopier(transfers),
+        new ObjectChecker(transfers),
+        transferExecutor);
   }
 
   /**
@@ -218,8 +201,14 @@ public final class S3BackupStore extends BackupStoreSkeleton {
               credentials,
               scheduler,
               s3,
-              conditional,
-              writerId,
+              new ManifestObjects(s3, new ManifestCodec(), conditional, writerId),
+              new ThreadPoolExecutor(
+                  config.maxConcurrentTransfers(),
+                  config.maxConcurrentTransfers(),
+                  0,
+                  TimeUnit.MILLISECONDS,
+                  new LinkedBlockingQueue<>(),
+                  threads("cairn-backup-s3-transfer-")),
               pause);
       LOG.info(
           "Opened S3 backup store {} ({}; conditional writes {}, compression {}, part size "
@@ -255,58 +244,6 @@ public final class S3BackupStore extends BackupStoreSkeleton {
     return manifests.conditional();
   }
 
-  // ------------------------------------------------------------------------- the skeleton's steps
-
-  @Override
-  protected Optional<Manifest> readManifest(BackupIdentifier id) {
-    return manifests.read(id).map(ManifestObjects.Stored::manifest);
-  }
-
-  @Override
-  protected BackupSaveResult saveNow(Backup backup, Optional<BackupIdentifier> previous)
-      throws Exception {
-    return new SaveOperation(this, backup, previous).run();
-  }
-
-  @Override
-  protected BackupPage listNow(BackupIdentifierWildcard wildcard, PageRequest page) {
-    return new ListOperation(s3, manifests).run(wildcard, page);
-  }
-
-  @Override
-  protected void deleteNow(BackupIdentifier id) {
-    new DeleteOperation(s3, manifests, savesInFlight).run(id);
-  }
-
-  @Override
-  protected BackupStatus markFailedNow(BackupIdentifier id, String reason) {
-    BackupStatus status =
-        manifests.transition(
-            id,
-            current ->
-                ManifestRules.markFailed(id, current, reason, clock.instant())
-                    .map(failed -> Transition.write(failed, failed.toStatus()))
-                    .orElseGet(() -> Transition.keep(current.orElseThrow().toStatus())),
-            failureCalls);
-    LOG.info(
-        "Backup {} is {} after markFailed: {}",
-        id,
-        status.statusCode(),
-        status.failureReason().orElse("-"));
-    return status;
-  }
-
-  @Override
-  protected Backup restoreNow(BackupIdentifier id, Path targetDir, RestoreProgressListener listener)
-      throws Exception {
-    return new RestoreOperation(this, id, targetDir, listener).run();
-  }
-
-  @Override
-  protected VerificationReport verifyNow(BackupIdentifier id) throws Exception {
-    return new VerifyOperation(this, id).run();
-  }
-
   @Override
   protected void released() {
     transferExecutor.shutdownNow();
@@ -314,44 +251,6 @@ public final class S3BackupStore extends BackupStoreSkeleton {
     closeQuietly(credentials);
     scheduler.shutdownNow();
     LOG.info("Closed S3 backup store {}", config.location());
-  }
-
-  // ------------------------------------------------------------------- shared with operations
-
-  Clock clock() {
-    return clock;
-  }
-
-  S3Access s3() {
-    return s3;
-  }
-
-  ManifestObjects manifests() {
-    return manifests;
-  }
-
-  S3Calls failureCalls() {
-    return failureCalls;
-  }
-
-  ObjectUploader uploader() {
-    return uploader;
-  }
-
-  ObjectCopier copier() {
-    return copier;
-  }
-
-  ObjectChecker checker() {
-    return checker;
-  }
-
-  Executor transferExecutor() {
-    return transferExecutor;
-  }
-
-  SavesInFlight savesInFlight() {
-    return savesInFlight;
   }
 
   private static ThreadFactory threads(String prefix) {

@@ -3,73 +3,68 @@ package io.cairn.backupstore;
 import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupIdentifierWildcard;
+import io.cairn.backupapi.BackupInProgressException;
 import io.cairn.backupapi.BackupPage;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.FileProblem;
+import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.manifest.Manifest;
-import java.io.IOException;
+import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.scheduler.Clock;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The {@link BackupStore} every store is: each SPI call becomes one {@link StoreOperations}
+ * The {@link BackupStore} every store is. Each SPI call becomes one {@link StoreOperations}
  * operation on the right executor — save, restore and verify on the transfer executor; status,
  * list, markFailed and delete on the query executor, so they never queue behind a transfer — with
- * its arguments checked, and closing refuses new calls and waits for running ones before the store
- * releases what it holds. A store implements the blocking steps, each run on the executor chosen
- * here, and reaches its bytes its own way; the decisions common to all stores are {@link
- * ManifestRules}, {@link ContentProblems}, {@link RestoreTarget} and the other pieces of this
- * module.
+ * its arguments checked; closing refuses new calls and waits for running ones before the store
+ * releases what it holds. What each call does is written here once, over the store's {@link
+ * ObjectLayer}, the one part that knows where the bytes are: the save in {@link SaveFlow}, restore
+ * into a {@link RestoreTarget}, verify judged by {@link ContentProblems}, the manifest's state
+ * machine by {@link ManifestRules}.
  */
 public abstract class BackupStoreSkeleton implements BackupStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupStoreSkeleton.class);
 
   private final StoreOperations operations;
   private final Executor transfers;
   private final Executor queries;
+  private final ObjectLayer layer;
+  private final Clock clock;
+  private final SavesInFlight savesInFlight = new SavesInFlight();
 
   /**
    * @param transfers runs saves, restores and verifies (blocking I/O); its size bounds how many run
    *     at once
    * @param queries runs status, list, markFailed and delete: a pool of its own
+   * @param clock the source of manifest timestamps
    */
-  protected BackupStoreSkeleton(StoreOperations operations, Executor transfers, Executor queries) {
+  protected BackupStoreSkeleton(
+      StoreOperations operations,
+      Executor transfers,
+      Executor queries,
+      ObjectLayer layer,
+      Clock clock) {
     this.operations = operations;
     this.transfers = transfers;
     this.queries = queries;
+    this.layer = layer;
+    this.clock = clock;
   }
-
-  // --------------------------------------------------------------------- what a store implements
-
-  /** The manifest of {@code id}; empty if there is none; {@code ManifestException} if untrusted. */
-  protected abstract Optional<Manifest> readManifest(BackupIdentifier id) throws IOException;
-
-  /** Saves {@code backup} (see {@link BackupStore#save}); {@code previous} is checked already. */
-  protected abstract BackupSaveResult saveNow(Backup backup, Optional<BackupIdentifier> previous)
-      throws Exception;
-
-  /** One page of the listing (see {@link BackupStore#list}). */
-  protected abstract BackupPage listNow(BackupIdentifierWildcard wildcard, PageRequest page)
-      throws Exception;
-
-  /** Deletes {@code id} (see {@link BackupStore#delete}). */
-  protected abstract void deleteNow(BackupIdentifier id) throws Exception;
-
-  /** Marks {@code id} FAILED by {@link ManifestRules#markFailed}, atomically; the status after. */
-  protected abstract BackupStatus markFailedNow(BackupIdentifier id, String reason)
-      throws Exception;
-
-  /** Restores {@code id} (see {@link BackupStore#restore}). */
-  protected abstract Backup restoreNow(
-      BackupIdentifier id, Path targetDir, RestoreProgressListener listener) throws Exception;
-
-  /** Verifies {@code id} (see {@link BackupStore#verify}). */
-  protected abstract VerificationReport verifyNow(BackupIdentifier id) throws Exception;
 
   /** Releases what the store holds (threads, clients), once, after every operation ended. */
   protected abstract void released();
@@ -84,7 +79,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
         transfers,
         () -> {
           ManifestRules.checkPrevious(backup.id(), previous);
-          return saveNow(backup, previous);
+          return new SaveFlow(layer, clock, savesInFlight, backup, previous).run();
         });
   }
 
@@ -94,7 +89,8 @@ public abstract class BackupStoreSkeleton implements BackupStore {
         "status",
         queries,
         () ->
-            readManifest(id)
+            layer
+                .readManifest(id)
                 .map(Manifest::toStatus)
                 .orElseGet(() -> BackupStatus.doesNotExist(id)));
   }
@@ -102,7 +98,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
   @Override
   public final CompletableFuture<BackupPage> list(
       BackupIdentifierWildcard wildcard, PageRequest page) {
-    return operations.submit("list", queries, () -> listNow(wildcard, page));
+    return operations.submit("list", queries, () -> layer.list(wildcard, page));
   }
 
   @Override
@@ -111,7 +107,17 @@ public abstract class BackupStoreSkeleton implements BackupStore {
         "delete",
         queries,
         () -> {
-          deleteNow(id);
+          int objects =
+              layer.delete(
+                  id,
+                  current -> {
+                    savesInFlight.checkNotSaving(id);
+                    if (current.isPresent()
+                        && current.get().status() == BackupStatusCode.IN_PROGRESS) {
+                      throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
+                    }
+                  });
+          LOG.info("Deleted backup {} ({} objects)", id, objects);
           return null;
         });
   }
@@ -122,7 +128,25 @@ public abstract class BackupStoreSkeleton implements BackupStore {
     if (invalid != null) {
       return invalid;
     }
-    return operations.submit("markFailed", queries, () -> markFailedNow(id, reason));
+    return operations.submit(
+        "markFailed",
+        queries,
+        () -> {
+          BackupStatus status =
+              layer.changeManifest(
+                  id,
+                  current ->
+                      ManifestRules.markFailed(id, current, reason, clock.instant())
+                          .map(failed -> ManifestChange.write(failed, failed.toStatus()))
+                          .orElseGet(() -> ManifestChange.keep(current.orElseThrow().toStatus())),
+                  true);
+          LOG.info(
+              "Backup {} is {} after markFailed: {}",
+              id,
+              status.statusCode(),
+              status.failureReason().orElse("-"));
+          return status;
+        });
   }
 
   @Override
@@ -144,7 +168,54 @@ public abstract class BackupStoreSkeleton implements BackupStore {
   }
 
   /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
-  public final Manifest readCompleted(BackupIdentifier id) throws IOException {
-    return ManifestRules.requireCompleted(id, readManifest(id));
+  public final Manifest readCompleted(BackupIdentifier id) throws Exception {
+    return ManifestRules.requireCompleted(id, layer.readManifest(id));
+  }
+
+  /**
+   * Restores every file of a COMPLETED backup into a {@link RestoreTarget}, largest first and
+   * several at once, checking each on the way; on any failure the target is undone.
+   */
+  protected Backup restoreNow(BackupIdentifier id, Path targetDir, RestoreProgressListener listener)
+      throws Exception {
+    RestoreTarget target = RestoreTarget.prepare(readCompleted(id), targetDir, listener);
+    try {
+      List<FileTask<Void>> tasks = new ArrayList<>();
+      for (RestoreTarget.Placement placement : target.largestFirst()) {
+        tasks.add(
+            new FileTask<>(
+                placement.kind().directoryName() + "/" + placement.entry().name(),
+                placement.entry().sizeBytes(),
+                () -> {
+                  target.restoreFile(
+                      placement,
+                      (p, channel, progress) ->
+                          layer.restore(id, p.kind(), p.entry(), channel, progress));
+                  return null;
+                }));
+      }
+      layer.runAll(tasks);
+      return target.finish();
+    } catch (Exception e) {
+      target.undo();
+      throw e;
+    }
+  }
+
+  /** Checks every stored object of a COMPLETED backup against its manifest, several at once. */
+  private VerificationReport verifyNow(BackupIdentifier id) throws Exception {
+    Manifest manifest = readCompleted(id);
+    List<FileTask<Optional<FileProblem>>> tasks = new ArrayList<>();
+    for (FileSetKind kind : FileSetKind.values()) {
+      for (ManifestFile entry : manifest.files(kind)) {
+        tasks.add(
+            new FileTask<>(
+                kind.directoryName() + "/" + entry.name(),
+                entry.sizeBytes(),
+                () -> layer.verify(id, kind, entry)));
+      }
+    }
+    List<FileProblem> problems = layer.runAll(tasks).stream().flatMap(Optional::stream).toList();
+    return ContentProblems.report(manifest, tasks.size(), problems);
   }
 }

@@ -10,7 +10,6 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +41,7 @@ public final class ManifestRules {
   /** Reads one manifest; {@link ManifestException} when it cannot be trusted. */
   @FunctionalInterface
   public interface ManifestReader {
-    Optional<Manifest> read(BackupIdentifier id) throws IOException;
+    Optional<Manifest> read(BackupIdentifier id) throws Exception;
   }
 
   private ManifestRules() {}
@@ -147,7 +146,7 @@ public final class ManifestRules {
    * not completed, a manifest that cannot be trusted) means everything is copied.
    */
   public static Optional<Manifest> reusable(
-      Optional<BackupIdentifier> previous, ManifestReader manifests) throws IOException {
+      Optional<BackupIdentifier> previous, ManifestReader manifests) throws Exception {
     if (previous.isEmpty()) {
       return Optional.empty();
     }

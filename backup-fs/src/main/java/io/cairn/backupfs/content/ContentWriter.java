@@ -3,7 +3,6 @@ package io.cairn.backupfs.content;
 import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.Compression;
-import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.content.CompressionPolicy;
 import io.cairn.backupapi.content.ContentEncoder;
 import io.cairn.backupapi.content.EncodedContent;
@@ -17,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Stores one file of a backup: either a hard link to an equal object of the previous backup, or a
  * copy of exactly its fixed length written to a temp file, fsynced and renamed into place. The
- * caller fsyncs the directories afterwards, once for all files.
+ * caller decides which, and fsyncs the directories afterwards, once for all files.
  *
  * <p>An uncompressed regular file is copied kernel-side ({@link FileTransfer}); a compressed one,
  * or a source that is not a regular file (a pipe), is streamed through {@link ContentEncoder}.
@@ -35,16 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class ContentWriter {
 
   private static final Logger LOG = LoggerFactory.getLogger(ContentWriter.class);
-
-  /** An object of the previous backup that may hold the same content. */
-  public record ReuseCandidate(ManifestFile entry, Path object) {}
-
-  /**
-   * @param entry the manifest entry of the stored file
-   * @param object where it is stored
-   * @param reused true if it was linked, not copied
-   */
-  public record StoredFile(ManifestFile entry, Path object, boolean reused) {}
 
   private final StoreLayout layout;
   private final CompressionPolicy policy;
@@ -59,58 +47,34 @@ public final class ContentWriter {
     this.transfer = new FileTransfer(limiter);
   }
 
-  public StoredFile store(
-      BackupIdentifier id, FileSetKind kind, BackupFile file, Optional<ReuseCandidate> candidate)
-      throws IOException {
-    Path object = layout.object(id, kind, file.name());
-    Files.createDirectories(object.getParent());
-    if (candidate.isPresent() && candidate.get().entry().sizeBytes() == file.lengthBytes()) {
-      Optional<StoredFile> linked = tryLink(file, object, candidate.get());
-      if (linked.isPresent()) {
-        return linked.get();
-      }
-    }
-    return copy(id, file, object);
-  }
-
   /**
-   * Links the previous object if the source's CRC32C equals the previous entry's and the object
-   * still has its recorded stored size. Any failure (the previous backup deleted meanwhile, no hard
-   * links on this filesystem) falls back to copying.
+   * Links {@code previousObject}, the previous backup's object of {@code previous}, as {@code
+   * object} if it still has its recorded stored size. Any failure (the previous backup deleted
+   * meanwhile, no hard links on this filesystem) returns false: the caller copies instead.
    */
-  private Optional<StoredFile> tryLink(BackupFile file, Path object, ReuseCandidate candidate)
-      throws IOException {
-    long crc = ContentEncoder.crc32cOfPrefix(file.path(), file.lengthBytes());
-    ManifestFile previous = candidate.entry();
-    if (crc != previous.crc32c()) {
-      return Optional.empty();
-    }
+  public boolean link(Path previousObject, Path object, ManifestFile previous) throws IOException {
+    Files.createDirectories(object.getParent());
     try {
-      if (Files.size(candidate.object()) != previous.storedSizeBytes()) {
+      if (Files.size(previousObject) != previous.storedSizeBytes()) {
         LOG.warn(
             "Not reusing {}: its stored size is {} bytes, its manifest says {}; copying",
-            candidate.object(),
-            Files.size(candidate.object()),
+            previousObject,
+            Files.size(previousObject),
             previous.storedSizeBytes());
-        return Optional.empty();
+        return false;
       }
-      Files.createLink(object, candidate.object());
+      Files.createLink(object, previousObject);
     } catch (IOException | UnsupportedOperationException e) {
-      LOG.debug("Could not link {} to {}; copying instead", object, candidate.object(), e);
+      LOG.debug("Could not link {} to {}; copying instead", object, previousObject, e);
       Files.deleteIfExists(object);
-      return Optional.empty();
+      return false;
     }
-    var entry =
-        new ManifestFile(
-            file.name(),
-            previous.sizeBytes(),
-            previous.crc32c(),
-            previous.storedSizeBytes(),
-            previous.compression());
-    return Optional.of(new StoredFile(entry, object, true));
+    return true;
   }
 
-  private StoredFile copy(BackupIdentifier id, BackupFile file, Path object) throws IOException {
+  /** Copies exactly the file's fixed length into {@code object}, durably. */
+  public EncodedContent copy(BackupIdentifier id, BackupFile file, Path object) throws IOException {
+    Files.createDirectories(object.getParent());
     Path tempDir = Files.createDirectories(layout.tempDirectory(id));
     Path temp = tempDir.resolve(tempCounter.incrementAndGet() + ".part");
     EncodedContent encoded;
@@ -130,13 +94,6 @@ public final class ContentWriter {
       throw e;
     }
     Files.move(temp, object, StandardCopyOption.ATOMIC_MOVE);
-    var entry =
-        new ManifestFile(
-            file.name(),
-            encoded.sizeBytes(),
-            encoded.crc32c(),
-            encoded.storedSizeBytes(),
-            encoded.compression());
-    return new StoredFile(entry, object, false);
+    return encoded;
   }
 }

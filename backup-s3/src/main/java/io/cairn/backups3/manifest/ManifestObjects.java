@@ -6,6 +6,7 @@ import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
 import io.cairn.backups3.client.S3RequestException;
+import io.cairn.backupstore.ManifestChange;
 import io.cairn.scheduler.Futures;
 import java.util.Map;
 import java.util.Objects;
@@ -127,13 +128,14 @@ public final class ManifestObjects {
    * @param decide sees the current manifest (empty = none); may throw to refuse
    * @return the decision's result once a write succeeded or it chose to keep the manifest
    */
-  public <R> R transition(BackupIdentifier id, Function<Optional<Manifest>, Transition<R>> decide) {
+  public <R> R transition(
+      BackupIdentifier id, Function<Optional<Manifest>, ManifestChange<R>> decide) {
     return transition(id, decide, s3.calls());
   }
 
   /** {@link #transition} whose requests use {@code calls} (e.g. more attempts). */
   public <R> R transition(
-      BackupIdentifier id, Function<Optional<Manifest>, Transition<R>> decide, S3Calls calls) {
+      BackupIdentifier id, Function<Optional<Manifest>, ManifestChange<R>> decide, S3Calls calls) {
     ReentrantLock lock = conditional ? null : lockOf(id);
     if (lock != null) {
       lock.lock();
@@ -141,11 +143,11 @@ public final class ManifestObjects {
     try {
       for (int attempt = 1; attempt <= TRANSITION_ATTEMPTS_MAX; attempt++) {
         Optional<Stored> current = read(id, calls);
-        Transition<R> decision = decide.apply(current.map(Stored::manifest));
-        if (decision instanceof Transition.Keep<R> keep) {
+        ManifestChange<R> decision = decide.apply(current.map(Stored::manifest));
+        if (decision instanceof ManifestChange.Keep<R> keep) {
           return keep.result();
         }
-        Transition.Write<R> write = (Transition.Write<R>) decision;
+        ManifestChange.Write<R> write = (ManifestChange.Write<R>) decision;
         boolean written =
             current.isEmpty()
                 ? create(write.next(), calls)

@@ -1,18 +1,10 @@
 package io.cairn.backups3;
 
 import io.cairn.backupapi.BackupIdentifier;
-import io.cairn.backupapi.BackupInProgressException;
-import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStoreException;
-import io.cairn.backupapi.ManifestException;
 import io.cairn.backups3.client.S3Access;
-import io.cairn.backups3.manifest.ManifestObjects;
-import io.cairn.backupstore.SavesInFlight;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
@@ -23,47 +15,24 @@ import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Deletes a backup: refuses one that is IN_PROGRESS or whose save runs in this store; otherwise
- * lists every object under the backup's contents prefix (also strays of a crashed save) and deletes
- * them with {@code DeleteObjects}, at most {@value #BATCH_MAX} keys a call, then the manifest last
- * — so an interrupted delete leaves a manifest to find and delete again, never orphaned contents.
- * Other backups never lose an object: each has its own copies.
+ * Deletes a backup's contents: lists every object under its contents prefix (also strays of a
+ * crashed save) and deletes them with {@code DeleteObjects}, at most {@value #BATCH_MAX} keys a
+ * call. The caller deletes the manifest after it. Other backups never lose an object: each has its
+ * own copies.
  */
-final class DeleteOperation {
-
-  private static final Logger LOG = LoggerFactory.getLogger(DeleteOperation.class);
+final class ContentsDeletion {
 
   /** S3's limit of keys per DeleteObjects call. */
   static final int BATCH_MAX = 1000;
 
   private final S3Access s3;
-  private final ManifestObjects manifests;
-  private final SavesInFlight savesInFlight;
 
-  DeleteOperation(S3Access s3, ManifestObjects manifests, SavesInFlight savesInFlight) {
+  ContentsDeletion(S3Access s3) {
     this.s3 = s3;
-    this.manifests = manifests;
-    this.savesInFlight = savesInFlight;
   }
 
-  void run(BackupIdentifier id) {
-    savesInFlight.checkNotSaving(id);
-    Optional<ManifestObjects.Stored> current;
-    try {
-      current = manifests.read(id);
-    } catch (ManifestException e) {
-      LOG.warn("Deleting backup {} whose manifest cannot be trusted: {}", id, e.getMessage());
-      current = Optional.empty();
-    }
-    if (current.isPresent() && current.get().manifest().status() == BackupStatusCode.IN_PROGRESS) {
-      throw new BackupInProgressException(id, "its manifest is IN_PROGRESS");
-    }
-    int deleted = deleteContents(id);
-    manifests.delete(id);
-    LOG.info("Deleted backup {} ({} objects)", id, deleted);
-  }
-
-  private int deleteContents(BackupIdentifier id) {
+  /** Deletes every object of {@code id}'s contents; how many there were. */
+  int run(BackupIdentifier id) {
     String prefix = s3.layout().contentsPrefix(id);
     int deleted = 0;
     String continuation = null;
