@@ -28,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -119,28 +118,8 @@ final class FilesystemObjects implements ObjectLayer {
   }
 
   @Override
-  public BackupPage list(BackupIdentifierWildcard wildcard, PageRequest page) throws IOException {
-    Optional<BackupIdentifier> after = page.token().map(PAGE_TOKENS::parse);
-    List<BackupIdentifier> ids = layout.listIdentifiers(wildcard);
-    List<BackupStatus> statuses = new ArrayList<>();
-    int index = 0;
-    if (after.isPresent()) {
-      while (index < ids.size() && ids.get(index).compareTo(after.get()) <= 0) {
-        index++;
-      }
-    }
-    BackupIdentifier last = null;
-    for (; index < ids.size() && statuses.size() < page.size(); index++) {
-      BackupIdentifier id = ids.get(index);
-      last = id;
-      // A backup deleted since its directory was listed is skipped.
-      readListedStatus(id).ifPresent(statuses::add);
-    }
-    Optional<String> next =
-        index < ids.size() && last != null
-            ? Optional.of(PAGE_TOKENS.token(last))
-            : Optional.empty();
-    return new BackupPage(statuses, next);
+  public BackupPage list(BackupIdentifierWildcard wildcard, PageRequest page) throws Exception {
+    return PAGE_TOKENS.page(layout.listIdentifiers(wildcard), page, this::readListedStatus);
   }
 
   /**

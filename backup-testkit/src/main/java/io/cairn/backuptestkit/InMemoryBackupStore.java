@@ -118,30 +118,21 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
     }
 
     @Override
-    public BackupPage list(BackupIdentifierWildcard wildcard, PageRequest page) {
-      Optional<BackupIdentifier> after = page.token().map(PAGE_TOKENS::parse);
-      List<BackupStatus> statuses = new ArrayList<>();
+    public BackupPage list(BackupIdentifierWildcard wildcard, PageRequest page) throws Exception {
+      List<BackupIdentifier> ids;
       synchronized (storage.manifests) {
-        for (BackupIdentifier id :
-            after
-                .map(a -> storage.manifests.tailMap(a, false))
-                .orElse(storage.manifests)
-                .keySet()) {
-          if (!wildcard.matches(id)) {
-            continue;
-          }
-          if (statuses.size() == page.size()) {
-            return new BackupPage(
-                statuses, Optional.of(PAGE_TOKENS.token(statuses.get(statuses.size() - 1).id())));
-          }
-          try {
-            statuses.add(readManifest(id).orElseThrow().toStatus());
-          } catch (ManifestException e) {
-            statuses.add(BackupStatus.unreadableManifest(id, e, Instant.EPOCH));
-          }
-        }
+        ids = storage.manifests.keySet().stream().filter(wildcard::matches).toList();
       }
-      return new BackupPage(statuses, Optional.empty());
+      return PAGE_TOKENS.page(
+          ids,
+          page,
+          id -> {
+            try {
+              return readManifest(id).map(Manifest::toStatus);
+            } catch (ManifestException e) {
+              return Optional.of(BackupStatus.unreadableManifest(id, e, Instant.EPOCH));
+            }
+          });
     }
 
     @Override
