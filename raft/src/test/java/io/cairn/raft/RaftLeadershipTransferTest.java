@@ -90,6 +90,72 @@ class RaftLeadershipTransferTest {
   }
 
   @Test
+  void shouldHandLeadershipToInSyncPreferredMemberUnderSteadyAppendsOnceItHasTheEntriesInFlight() {
+    RaftTestContext ctx = RaftTestContext.builder(0, 0, 1, 2).preferredLeader(1).build();
+    ctx.electLeader();
+    long term = ctx.node.term();
+    long electedAtMs = ctx.nowMs;
+    ctx.acknowledgeAppends(1);
+    ctx.acknowledgeAppends(2);
+    ctx.drain();
+
+    // an entry is appended before every tick: member 1 holds every committed entry, but never the
+    // last one when the leader ticks
+    long position = 10;
+    while (!ctx.node.isTransferringLeadership()) {
+      assertThat(ctx.nowMs).isLessThan(electedAtMs + ELECTION_MS);
+      ctx.append(position, "entry at " + position);
+      position += 10;
+      ctx.time(HEARTBEAT_MS);
+      assertThat(ctx.sentTo(1, TimeoutNow.class)).as("at %d ms", ctx.nowMs).isEmpty();
+      if (!ctx.node.isTransferringLeadership()) {
+        ctx.acknowledgeAppends(1);
+        ctx.acknowledgeAppends(2);
+        ctx.drain();
+      }
+    }
+
+    // once the settle time is over the transfer starts: nothing new is appended, ...
+    assertThat(ctx.nowMs).isEqualTo(electedAtMs + ELECTION_MS);
+    assertThat(ctx.events).contains("transfer to 1 in " + term + " started");
+    assertThat(ctx.node.append(position, position, new UnsafeBuffer(new byte[1]), ctx.nowMs))
+        .isEqualTo(new AppendResult.NotLeader(1, term));
+
+    // ... and the target's acknowledgement of the entry in flight gets it TimeoutNow
+    ctx.acknowledgeAppends(1);
+    assertThat(ctx.onlySentTo(1, TimeoutNow.class)).isEqualTo(new TimeoutNow(term, 0));
+    assertThat(ctx.node.role()).isEqualTo(RaftRole.LEADER);
+  }
+
+  @Test
+  void shouldLeadOnWhenTargetDoesNotCatchUpWithinElectionTimeout() {
+    RaftTestContext ctx = RaftTestContext.builder(0, 0, 1, 2).preferredLeader(1).build();
+    ctx.electLeader();
+    long term = ctx.node.term();
+    ctx.acknowledgeAppends(1);
+    ctx.acknowledgeAppends(2);
+    ctx.drain();
+    assertThat(run(ctx, ELECTION_MS - HEARTBEAT_MS, 1, 2)).isEmpty();
+
+    // member 1 holds every committed entry when the transfer starts, but never acknowledges the
+    // entry in flight; member 2 goes on answering
+    ctx.append(10, "a");
+    List<String> sent = run(ctx, HEARTBEAT_MS, 2);
+    assertThat(ctx.events).contains("transfer to 1 in " + term + " started");
+    assertThat(ctx.node.isTransferringLeadership()).isTrue();
+    sent.addAll(run(ctx, ELECTION_MS, 2));
+
+    // it never gets TimeoutNow; one election timeout after the start the leader appends again
+    assertThat(sent).isEmpty();
+    assertThat(ctx.events).contains("transfer to 1 in " + term + " failed");
+    assertThat(ctx.node.role()).isEqualTo(RaftRole.LEADER);
+    assertThat(ctx.node.term()).isEqualTo(term);
+    assertThat(ctx.node.isTransferringLeadership()).isFalse();
+    assertThat(ctx.node.append(100, 100, new UnsafeBuffer(new byte[1]), ctx.nowMs))
+        .isInstanceOf(AppendResult.Appended.class);
+  }
+
+  @Test
   void shouldNotTransferToPreferredMemberThatHasNotAnsweredWithinElectionTimeout() {
     RaftTestContext ctx = RaftTestContext.builder(0, 0, 1, 2).preferredLeader(1).build();
     ctx.electLeader();

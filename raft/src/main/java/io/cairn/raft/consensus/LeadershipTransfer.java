@@ -14,19 +14,25 @@ import org.slf4j.LoggerFactory;
  * election happened to end.
  *
  * <p>A leader that is not the preferred member waits a settle time (one election timeout after it
- * became leader). Then, on a tick where the preferred member holds every entry of the leader's log
- * (match index = last index) and answered within an election timeout, it sends that member {@link
- * TimeoutNow}. The target starts an election at once, without pre-vote; its vote request (a higher
+ * became leader). Then, on a tick where the preferred member is in sync — it holds every committed
+ * entry (match index ≥ commit index), receives no snapshot, and answered within an election timeout
+ * — the transfer starts: the leader appends nothing new ({@link #isTransferring()}), so the
+ * target's log can only catch up with its own, and it sends the target {@link TimeoutNow} as soon
+ * as the target holds every entry of its log (match index = last index): at once, or on the append
+ * response that gets it there (Raft thesis §3.10: "the prior leader fully updates the target
+ * server's log to match its own log"). Waiting for an exact match on a tick instead is a bet that
+ * no entry is in flight at that moment, which a leader under steady writes loses for as long as the
+ * writes go on. The target starts an election at once, without pre-vote; its vote request (a higher
  * term, a log as recent as the leader's) makes the leader step down, and every member votes for it
- * under Raft's usual rules. While the transfer runs the leader appends nothing new ({@link
- * #isTransferring()}), so no member's log gets ahead of the target's.
+ * under Raft's usual rules.
  *
  * <p>A transfer ends <b>completed</b> when this member learns that the target leads a later term,
- * and <b>failed</b> when this member still leads one election timeout after sending (it then leads
- * on and appends again), leads again later, or learns of another leader. After a failure the next
- * attempt waits {@code electionTimeout × 2^failures} (at most {@value #BACKOFF_EXPONENT_MAX}
- * doublings), so a preferred member that cannot win does not make leadership flap; the count goes
- * back to zero when the preferred member is seen leading.
+ * and <b>failed</b> when this member still leads one election timeout after the transfer started
+ * (whether the target did not catch up or did not take over; it then leads on and appends again),
+ * leads again later, or learns of another leader. After a failure the next attempt waits {@code
+ * electionTimeout × 2^failures} (at most {@value #BACKOFF_EXPONENT_MAX} doublings), so a preferred
+ * member that cannot win does not make leadership flap; the count goes back to zero when the
+ * preferred member is seen leading.
  *
  * <p>Pure like {@link RaftNode}: {@code nowMs} in, messages to the outbox and events to the
  * listener.
@@ -43,6 +49,7 @@ final class LeadershipTransfer {
   private int target = -1;
   private long transferTerm;
   private long deadlineMs = Long.MAX_VALUE;
+  private boolean timeoutNowSent;
 
   /**
    * @param preferredId the member that should lead, -1 for none (then nothing ever happens here)
@@ -79,7 +86,14 @@ final class LeadershipTransfer {
   void onLeaderTick(LeaderState leader, long nowMs) {
     if (isTransferring()) {
       if (nowMs >= deadlineMs) {
-        end(false, "it did not take over within " + node.electionTimeoutMs + " ms", nowMs);
+        end(
+            false,
+            timeoutNowSent
+                ? "it did not take over within " + node.electionTimeoutMs + " ms"
+                : "it did not catch up within " + node.electionTimeoutMs + " ms",
+            nowMs);
+      } else {
+        sendTimeoutNowIfCaughtUp(leader);
       }
       return;
     }
@@ -87,28 +101,63 @@ final class LeadershipTransfer {
       return;
     }
     FollowerProgress progress = leader.follower(preferredId);
-    long lastIndex = node.log.lastIndex();
-    boolean caughtUp =
+    boolean inSync =
         progress != null
             && progress.snapshotTransfer() == null
-            && progress.matchIndex() == lastIndex
+            && progress.matchIndex() >= node.commitIndex()
             && nowMs - progress.lastResponseMs() < node.electionTimeoutMs;
-    if (!caughtUp) {
+    if (!inSync) {
       return;
     }
     target = preferredId;
     transferTerm = leader.term();
     deadlineMs = nowMs + node.electionTimeoutMs;
+    timeoutNowSent = false;
     LOG.info(
-        "Partition {} node {} hands leadership of term {} to preferred member {} (caught up at"
-            + " index {})",
+        "Partition {} node {} hands leadership of term {} to preferred member {} (it holds index"
+            + " {} of {}; appends wait until it has them all)",
         node.partitionId,
         node.localId,
         transferTerm,
         target,
-        lastIndex);
-    node.send(target, new TimeoutNow(transferTerm, node.localId));
+        progress.matchIndex(),
+        node.log.lastIndex());
     node.listener.onLeadershipTransferStarted(target, transferTerm);
+    sendTimeoutNowIfCaughtUp(leader);
+  }
+
+  /**
+   * An append response from {@code from} was handled as leader: sends {@link TimeoutNow} if it got
+   * the target of a running transfer to the last index.
+   */
+  void onAppendResponse(LeaderState leader, int from) {
+    if (from == target && isTransferring()) {
+      sendTimeoutNowIfCaughtUp(leader);
+    }
+  }
+
+  /** Sends the target {@link TimeoutNow} once, when it holds every entry of this member's log. */
+  private void sendTimeoutNowIfCaughtUp(LeaderState leader) {
+    if (timeoutNowSent) {
+      return;
+    }
+    FollowerProgress progress = leader.follower(target);
+    long lastIndex = node.log.lastIndex();
+    if (progress == null
+        || progress.snapshotTransfer() != null
+        || progress.matchIndex() != lastIndex) {
+      return; // nothing new is appended meanwhile: its next acknowledgement may get it there
+    }
+    timeoutNowSent = true;
+    LOG.debug(
+        "Partition {} node {}: preferred member {} holds every entry up to index {}; sending"
+            + " TimeoutNow for term {}",
+        node.partitionId,
+        node.localId,
+        target,
+        lastIndex,
+        transferTerm);
+    node.send(target, new TimeoutNow(transferTerm, node.localId));
   }
 
   /**
@@ -147,6 +196,7 @@ final class LeadershipTransfer {
     long term = transferTerm;
     target = -1;
     deadlineMs = Long.MAX_VALUE;
+    timeoutNowSent = false;
     if (completed) {
       failures = 0;
       LOG.debug(

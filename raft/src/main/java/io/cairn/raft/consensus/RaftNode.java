@@ -44,9 +44,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * steps the shell drives ({@link #needsFlush()}, {@link #prepareFlush}, the fsync on any thread,
  * {@link #onFlushed}), so that the member's thread never waits for the disk.
  *
- * <p>With a preferred leader, a leader that is not that member hands leadership to it once it is
- * caught up ({@link LeadershipTransfer}); while the transfer runs, {@link #append} answers {@link
- * AppendResult.NotLeader} with the target.
+ * <p>With a preferred leader, a leader that is not that member hands leadership to it once it is in
+ * sync ({@link LeadershipTransfer}); while the transfer runs — the target catching up with the last
+ * entries, then taking over — {@link #append} answers {@link AppendResult.NotLeader} with the
+ * target.
  *
  * <p>A broken invariant (truncating a committed entry, two leaders in one term) or a storage
  * failure moves the member to {@link RaftRole#FAILED} and is rethrown to the caller.
@@ -172,6 +173,9 @@ public final class RaftNode {
             followerHandler.onAppendRequest(from, m, nowMs);
           } else if (message instanceof AppendResponse m) {
             replicator.onAppendResponse(from, m, nowMs);
+            if (quorum.state() instanceof LeaderState leader) {
+              transfer.onAppendResponse(leader, from);
+            }
           } else if (message instanceof InstallSnapshotRequest m) {
             followerHandler.onInstallSnapshotRequest(from, m, nowMs);
           } else if (message instanceof InstallSnapshotResponse m) {
