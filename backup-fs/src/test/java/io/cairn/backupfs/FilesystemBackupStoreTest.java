@@ -10,29 +10,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The filesystem store runs the whole backup store contract. */
 class FilesystemBackupStoreTest extends BackupStoreTestKit {
 
   @TempDir Path storeDir;
-
-  private final AtomicInteger threads = new AtomicInteger();
-  private final ExecutorService executor =
-      Executors.newFixedThreadPool(4, r -> new Thread(r, "backup-io-" + threads.incrementAndGet()));
-  private final ExecutorService queryExecutor =
-      Executors.newFixedThreadPool(
-          2, r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
-
-  @AfterEach
-  void stopExecutor() {
-    executor.shutdownNow();
-    queryExecutor.shutdownNow();
-  }
 
   @Override
   protected BackupStore createStore(StoreSettings settings) {
@@ -41,7 +24,7 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
         new FilesystemBackupStoreConfig(
             storeDir, policy.compression(), policy.thresholdBytes(), policy.zstdLevel());
     return FilesystemBackupStore.open(
-        config, settings.clock(), executor, queryExecutor, new SimpleMeterRegistry());
+        config, settings.clock(), transferExecutor, queryExecutor, new SimpleMeterRegistry());
   }
 
   private Path object(BackupIdentifier id, FileSetKind set, String name) {

@@ -10,10 +10,7 @@ import io.cairn.backuptestkit.BackupStoreTestKit;
 import io.cairn.backuptestkit.StoreSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Arrays;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -26,12 +23,6 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
   static final String BUCKET = "cairn-contract";
   private static final AtomicInteger TESTS = new AtomicInteger();
 
-  private final AtomicInteger threads = new AtomicInteger();
-  private final ExecutorService executor =
-      Executors.newFixedThreadPool(4, r -> new Thread(r, "backup-io-" + threads.incrementAndGet()));
-  private final ExecutorService queryExecutor =
-      Executors.newFixedThreadPool(
-          2, r -> new Thread(r, "backup-query-" + threads.incrementAndGet()));
   private final String basePath =
       "kit/" + getClass().getSimpleName() + "-" + TESTS.incrementAndGet();
   private LocalS3Servers.Running server;
@@ -52,12 +43,6 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
     return server;
   }
 
-  @AfterEach
-  void stopExecutor() {
-    executor.shutdownNow();
-    queryExecutor.shutdownNow();
-  }
-
   @Override
   protected BackupStore createStore(StoreSettings settings) {
     var policy = settings.compression();
@@ -68,7 +53,11 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
                 .compression(policy.compression(), policy.thresholdBytes())
                 .zstdLevel(policy.zstdLevel()));
     return S3BackupStore.open(
-        config.build(), settings.clock(), executor, queryExecutor, new SimpleMeterRegistry());
+        config.build(),
+        settings.clock(),
+        transferExecutor,
+        queryExecutor,
+        new SimpleMeterRegistry());
   }
 
   private S3ObjectLayout layout() {

@@ -24,8 +24,11 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +55,15 @@ public abstract class BackupStoreTestKitSupport {
 
   /** A store without compression, opened before each test and closed after it. */
   protected BackupStore store;
+
+  /**
+   * The transfer executor for the stores under test (saves, restores, verifies): 4 threads, shut
+   * down after each test.
+   */
+  protected final ExecutorService transferExecutor = threads("backup-io-", 4);
+
+  /** The query executor for the stores under test (status, list, markFailed, delete): 2 threads. */
+  protected final ExecutorService queryExecutor = threads("backup-query-", 2);
 
   private final List<BackupStore> opened = new ArrayList<>();
   private int directoryCounter;
@@ -90,6 +102,14 @@ public abstract class BackupStoreTestKitSupport {
   final void closeStores() {
     opened.forEach(BackupStore::close);
     opened.clear();
+    transferExecutor.shutdownNow();
+    queryExecutor.shutdownNow();
+  }
+
+  private static ExecutorService threads(String prefix, int count) {
+    AtomicInteger created = new AtomicInteger();
+    return Executors.newFixedThreadPool(
+        count, r -> new Thread(r, prefix + created.incrementAndGet()));
   }
 
   /** Opens another store on the same storage; closed after the test. */

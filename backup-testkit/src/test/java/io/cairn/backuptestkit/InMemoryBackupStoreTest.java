@@ -4,24 +4,16 @@ import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.FileSetKind;
 import java.util.Arrays;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterEach;
 
 /** The in-memory store passes the whole contract: what backup-store provides is enough. */
 class InMemoryBackupStoreTest extends BackupStoreTestKit {
 
   private final InMemoryBackupStore.Storage storage = new InMemoryBackupStore.Storage();
-  private final ExecutorService executor = Executors.newFixedThreadPool(4);
-
-  @AfterEach
-  void stopExecutor() {
-    executor.shutdownNow();
-  }
 
   @Override
   protected BackupStore createStore(StoreSettings settings) {
-    return new InMemoryBackupStore(storage, settings.compression(), settings.clock(), executor);
+    return new InMemoryBackupStore(
+        storage, settings.compression(), settings.clock(), transferExecutor);
   }
 
   private String key(BackupIdentifier id, FileSetKind set, String name) {
