@@ -7,9 +7,8 @@ import io.cairn.backup.BackupMetrics.RestoreCheckResult;
 import io.cairn.backup.Checkpoint;
 import io.cairn.backup.CheckpointState;
 import io.cairn.broker.Broker;
+import io.cairn.broker.BrokerTestCluster;
 import io.cairn.broker.HostedPartition;
-import io.cairn.broker.config.BrokerConfig;
-import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.engine.PendingCredit;
 import io.cairn.logstreams.WriteResult;
 import io.cairn.protocol.AccountIntent;
@@ -49,36 +48,32 @@ final class LedgerBroker implements AutoCloseable {
   /** Every wait on the broker's threads; generous, as the machine may be loaded. */
   static final Duration TIMEOUT = Duration.ofSeconds(60);
 
+  private final BrokerTestCluster cluster;
   private final Broker broker;
   private final int partitionCount;
 
   /** Opens and starts the broker and waits until it leads every partition and is ready. */
-  LedgerBroker(final Path dataDirectory, final Path backupStore, final int partitionCount) {
+  LedgerBroker(Path dataDirectory, Path backupStore, int partitionCount) {
     this(dataDirectory, backupStore, partitionCount, true);
   }
 
   private LedgerBroker(
-      final Path dataDirectory,
-      final Path backupStore,
-      final int partitionCount,
-      final boolean awaitLeaders) {
+      Path dataDirectory, Path backupStore, int partitionCount, boolean awaitLeaders) {
     this.partitionCount = partitionCount;
-    broker = Broker.open(config(dataDirectory, backupStore, partitionCount));
+    cluster = cluster(dataDirectory, backupStore, partitionCount).build();
+    broker = cluster.broker(0);
     try {
-      broker.setMemberAddress(0, broker.transportAddress());
-      broker.start();
       if (awaitLeaders) {
         awaitLeaders();
       }
-    } catch (final RuntimeException e) {
-      broker.close();
+    } catch (RuntimeException e) {
+      cluster.close();
       throw e;
     }
   }
 
   /** Opens and starts the broker without waiting for its partitions (some may fail). */
-  static LedgerBroker started(
-      final Path dataDirectory, final Path backupStore, final int partitionCount) {
+  static LedgerBroker started(Path dataDirectory, Path backupStore, int partitionCount) {
     return new LedgerBroker(dataDirectory, backupStore, partitionCount, false);
   }
 
@@ -101,55 +96,25 @@ final class LedgerBroker implements AutoCloseable {
     return counter == null ? 0 : counter.count();
   }
 
-  static BrokerConfig config(
-      final Path dataDirectory, final Path backupStore, final int partitionCount) {
-    final String yaml =
-        """
-        cluster:
-          clusterId: %s
-          nodeId: 0
-          partitionCount: %d
-          replicationFactor: 1
-          members: ['127.0.0.1:1']
-        network:
-          port: 0
-          ioThreads: 1
-          requestTimeout: 2s
-        data:
-          directory: '%s'
-          segmentSize: 2MB
-          preallocateSegments: false
-          snapshotInterval: 1h
-        backup:
-          store: fs
-          uploadConcurrency: 1
-          fs:
-            basePath: '%s'
-        management:
-          enabled: false
-        processing:
-          creditRetryInterval: 200ms
-          creditRetryIntervalMax: 1s
-          ioThreads: 1
-          shutdownTimeout: 5s
-        raft:
-          electionTimeout: 300ms
-          heartbeatInterval: 100ms
-          requestTimeout: 300ms
-        """
-            .formatted(CLUSTER_ID, partitionCount, dataDirectory, backupStore);
-    return BrokerConfigReader.parse(yaml, "restore test broker", Map.of());
+  /**
+   * One node with every partition, on {@code dataDirectory}: small segments, so a backup spans
+   * several; snapshots only when a test takes one; no management server.
+   */
+  private static BrokerTestCluster.Builder cluster(
+      Path dataDirectory, Path backupStore, int partitionCount) {
+    return BrokerTestCluster.builder(dataDirectory.toAbsolutePath().getParent())
+        .clusterId(CLUSTER_ID)
+        .partitions(partitionCount)
+        .nodeDirectory(0, dataDirectory)
+        .backupStore(backupStore)
+        .setting("data.segmentSize", "2MB")
+        .setting("data.snapshotInterval", "1h")
+        .setting("management.enabled", "false")
+        .setting("raft.electionTimeout", "300ms");
   }
 
   void awaitLeaders() {
-    await("every partition led")
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(20))
-        .until(
-            () ->
-                broker.partitions().all().size() == partitionCount
-                    && broker.partitions().all().stream().allMatch(HostedPartition::isLeader)
-                    && broker.health().ready());
+    cluster.awaitReady();
   }
 
   HostedPartition partition(final int partitionId) {
@@ -279,6 +244,6 @@ final class LedgerBroker implements AutoCloseable {
 
   @Override
   public void close() {
-    broker.close();
+    cluster.close();
   }
 }
