@@ -10,22 +10,17 @@ import io.cairn.raft.protocol.RaftMessage;
 import io.cairn.raft.protocol.RaftMessageCodec;
 import io.cairn.raft.storage.RaftMetaStore;
 import io.cairn.scheduler.Actor;
-import io.cairn.scheduler.Cancellable;
 import io.cairn.scheduler.LoggingContext;
 import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.random.RandomGenerator;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * code ({@link RaftNode}) that does the I/O. It receives raft messages from the {@link
  * MessagingService} (type {@code raft-<partitionId>}, one-way), drives the node's timers with the
  * actor's clock, batches the leader's flushes (many appends, one flush) and completes the
- * application's futures.
+ * application's futures. The way from an append to the flush is {@link WritePath}'s, the node's
+ * timer {@link DeadlineTimer}'s.
  *
  * <p>The application appends through the leader only: {@link #append} returns {@link
  * AppendResult.Appended} once the entry is flushed locally, or {@link AppendResult.NotLeader} with
@@ -77,12 +73,9 @@ public final class RaftServer extends Actor {
   // actor thread only
   private RaftNode node;
   private RaftLog log;
-  private Cancellable timer;
-  private long timerDueMs = Long.MAX_VALUE;
-  private boolean flushScheduled;
-  private boolean flushInFlight;
+  private DeadlineTimer deadlines;
   private AppendTracker appends;
-  private final ArrayDeque<DeferredAppend> deferredAppends = new ArrayDeque<>();
+  private WritePath writes;
 
   // written on the actor thread, read anywhere
   private volatile RaftRole role = RaftRole.INACTIVE;
@@ -234,6 +227,8 @@ public final class RaftServer extends Actor {
             new NodeEvents(),
             unsafe,
             flushExecutor != null);
+    writes = new WritePath(this, node, log, appends, clock(), flushExecutor, this::afterEvent);
+    deadlines = new DeadlineTimer(this, clock(), this::onTimer);
     node.start(nowMs());
     commitIndex = node.commitIndex();
     metrics.onCommit(commitIndex);
@@ -244,8 +239,8 @@ public final class RaftServer extends Actor {
   @Override
   protected void onClose() {
     messaging.unregisterHandler(messageType);
-    if (timer != null) {
-      timer.cancel();
+    if (deadlines != null) {
+      deadlines.cancel();
     }
     if (node != null) {
       node.close();
@@ -275,8 +270,6 @@ public final class RaftServer extends Actor {
   }
 
   private void onTimer() {
-    timer = null;
-    timerDueMs = Long.MAX_VALUE;
     if (node == null) {
       return;
     }
@@ -289,130 +282,15 @@ public final class RaftServer extends Actor {
       long highestPosition,
       byte[] payload,
       CompletableFuture<AppendResult> result) {
-    if (node == null || !isUsable()) {
-      result.completeExceptionally(notActive());
+    if (writes == null) {
+      result.completeExceptionally(WritePath.notActive(this));
       return;
     }
-    DeferredAppend append =
-        new DeferredAppend(lowestPosition, highestPosition, payload, result, clock().nanos());
-    if (node.isTransferringLeadership() || !deferredAppends.isEmpty()) {
-      deferredAppends.add(append); // in order behind the ones already waiting
-      if (deferredAppends.size() > DEFERRED_APPENDS_MAX) {
-        node.abortLeadershipTransfer(
-            nowMs(), "more than " + DEFERRED_APPENDS_MAX + " appends wait for it");
-        afterEvent();
-      }
-      return;
-    }
-    appendNow(append);
-  }
-
-  private void appendNow(DeferredAppend append) {
-    AppendResult appendResult =
-        node.append(
-            append.lowestPosition(),
-            append.highestPosition(),
-            new UnsafeBuffer(append.payload()),
-            nowMs());
-    if (appendResult instanceof Appended appended) {
-      appends.onAppended(appended, append.result(), append.startNanos());
-      scheduleFlush();
-    } else {
-      append.result().complete(appendResult);
-    }
-  }
-
-  /** Appends what waited for a leadership transfer, once none runs (or answers NotLeader). */
-  private void releaseDeferredAppends() {
-    while (!deferredAppends.isEmpty() && isUsable() && !node.isTransferringLeadership()) {
-      DeferredAppend append = deferredAppends.poll();
-      try {
-        appendNow(append);
-      } catch (IllegalArgumentException e) {
-        append.result().completeExceptionally(e); // positions that do not follow: the caller's bug
-      } catch (RuntimeException e) {
-        append.result().completeExceptionally(e);
-        throw e; // the member failed; failPending answers the rest
-      }
-    }
-  }
-
-  private IllegalStateException notActive() {
-    return new IllegalStateException(
-        "Expected an active raft member to append, but it is "
-            + role
-            + " (partition "
-            + partitionId
-            + ", node "
-            + localId
-            + ")");
-  }
-
-  private void scheduleFlush() {
-    if (!flushScheduled) {
-      flushScheduled = true;
-      submit(this::flush);
-    }
-  }
-
-  private void flush() {
-    flushScheduled = false;
-    if (node == null || !isUsable()) {
-      failPending("raft member is " + role);
-      return;
-    }
-    if (flushExecutor == null) {
-      long flushedIndex = node.flushAndReplicate(nowMs());
-      appends.onFlushed(flushedIndex, clock().nanos(), leaderId, term);
-      afterEvent();
-      return;
-    }
-    if (flushInFlight || !node.needsFlush()) {
-      return; // the flush in flight schedules the next one when it is done
-    }
-    RaftLog.PendingFlush pending = node.prepareFlush(nowMs());
-    flushInFlight = true;
-    try {
-      flushExecutor.execute(() -> forceAndReport(pending));
-    } catch (RejectedExecutionException e) {
-      forceAndReport(pending); // the executor is shutting down: this member closes soon too
-    }
-    afterEvent();
-  }
-
-  /** Flush executor: the fsync, then back to the actor. */
-  private void forceAndReport(RaftLog.PendingFlush pending) {
-    RuntimeException failure = null;
-    try {
-      pending.force();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-    RuntimeException error = failure;
-    submit(() -> onFlushDone(pending, error));
-  }
-
-  private void onFlushDone(RaftLog.PendingFlush pending, RuntimeException error) {
-    flushInFlight = false;
-    if (node == null || !isUsable()) {
-      return;
-    }
-    if (error != null) {
-      LOG.error(
-          "Flushing the journal failed; the raft member fails (partition {}, node {})",
-          partitionId,
-          localId,
-          error);
-      node.onFlushFailed(error);
-      return;
-    }
-    node.onFlushed(pending, nowMs());
-    appends.onFlushed(log.flushedIndex(), clock().nanos(), leaderId, term);
-    afterEvent();
+    writes.append(lowestPosition, highestPosition, payload, result);
   }
 
   private void registerCommitWaiter(Appended appended, CompletableFuture<Long> result) {
-    if (node == null || !isUsable()) {
+    if (writes == null || !writes.isUsable()) {
       result.completeExceptionally(
           new RaftEntryNotCommittedException(
               "Expected an active raft member, but it is "
@@ -426,25 +304,11 @@ public final class RaftServer extends Actor {
   }
 
   private void afterEvent() {
-    if (node == null || !isUsable()) {
+    if (writes == null || !writes.isUsable()) {
       return;
     }
-    releaseDeferredAppends();
-    if (flushExecutor != null && !flushInFlight && node.needsFlush()) {
-      scheduleFlush();
-    }
-    long due = node.nextDeadlineMs();
-    if (due == Long.MAX_VALUE) {
-      return;
-    }
-    if (timer != null && !timer.isCancelled() && timerDueMs <= due) {
-      return; // fires no later than needed; the tick then reschedules
-    }
-    if (timer != null) {
-      timer.cancel();
-    }
-    timerDueMs = due;
-    timer = schedule(Duration.ofMillis(Math.max(0, due - nowMs())), this::onTimer);
+    writes.afterEvent();
+    deadlines.armFor(node.nextDeadlineMs());
   }
 
   private void sendMessage(int memberId, RaftMessage message) {
@@ -462,21 +326,13 @@ public final class RaftServer extends Actor {
     }
   }
 
-  private boolean isUsable() {
-    RaftRole current = node.role();
-    return current != RaftRole.FAILED && current != RaftRole.INACTIVE;
-  }
-
   private long nowMs() {
     return clock().millis();
   }
 
   private void failPending(String reason) {
-    while (!deferredAppends.isEmpty()) {
-      deferredAppends.poll().result().completeExceptionally(new IllegalStateException(reason));
-    }
-    if (appends != null) {
-      appends.failAll(reason);
+    if (writes != null) {
+      writes.failAll(reason);
     }
   }
 
@@ -540,14 +396,6 @@ public final class RaftServer extends Actor {
       }
     }
   }
-
-  /** An append that waits for a leadership transfer to end. */
-  private record DeferredAppend(
-      long lowestPosition,
-      long highestPosition,
-      byte[] payload,
-      CompletableFuture<AppendResult> result,
-      long startNanos) {}
 
   /** Collects what a member needs; every field is required except the test-only options. */
   public static final class Builder {
