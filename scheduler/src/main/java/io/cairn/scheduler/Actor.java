@@ -5,10 +5,8 @@ import io.cairn.scheduler.ActorLifecycle.State;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Inside, those phases are split into finer states, changed in one place: {@link ActorLifecycle}
- * has them and their table.
+ * has them and their table. The armed timers are {@link ActorTimers}', the guard around each task
+ * (failures, interrupts, task metrics) is {@link ActorBoundary}.
  *
  * <p>Failures: a task that throws is logged at WARN with the actor's name, its future (if any)
  * completes exceptionally with that exception, and the actor goes on. A fixed-rate timer whose task
@@ -65,11 +64,12 @@ public abstract class Actor {
   private final String name;
   private final Object lock = new Object();
   private final Mailbox mailbox;
-  private final Set<ActorTimer> timers = ConcurrentHashMap.newKeySet();
+  private final ActorTimers timers = new ActorTimers(this);
   private final CompletableFuture<Void> startFuture = new CompletableFuture<>();
   private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
   private final Executor executor = this::execute;
   private final ActorLoggingContext loggingContext;
+  private final ActorBoundary boundary;
 
   /** Set by {@link ThreadPoolActorScheduler} while the actor is queued or running on a worker. */
   final AtomicBoolean dispatched = new AtomicBoolean();
@@ -131,6 +131,7 @@ public abstract class Actor {
     this.mailbox = new Mailbox(mailboxCapacity);
     this.loggingContext = new ActorLoggingContext(loggingContext, name);
     this.lifecycle = new ActorLifecycle(name, lock);
+    this.boundary = new ActorBoundary(name);
   }
 
   /** The actor's name. */
@@ -186,7 +187,7 @@ public abstract class Actor {
    * @throws IllegalStateException if the actor was not started yet
    */
   public final Cancellable schedule(Duration delay, Runnable task) {
-    return addTimer(nonNegativeNanos(delay, "delay"), 0, task);
+    return addTimer(timers.delayNanos(delay, "delay"), 0, task);
   }
 
   /**
@@ -202,12 +203,8 @@ public abstract class Actor {
    */
   public final Cancellable scheduleAtFixedRate(
       Duration initialDelay, Duration period, Runnable task) {
-    long periodNanos = nonNegativeNanos(period, "period");
-    if (periodNanos == 0) {
-      throw new IllegalArgumentException(
-          "Expected period > 0, but was " + period + " (actor " + name + ")");
-    }
-    return addTimer(nonNegativeNanos(initialDelay, "initialDelay"), periodNanos, task);
+    long periodNanos = timers.periodNanos(period);
+    return addTimer(timers.delayNanos(initialDelay, "initialDelay"), periodNanos, task);
   }
 
   /**
@@ -260,7 +257,7 @@ public abstract class Actor {
         }
       }
     }
-    cancelTimers();
+    timers.cancelAll();
     if (abandoned != null) {
       for (MailboxTask task : abandoned) {
         task.abandon(
@@ -376,7 +373,7 @@ public abstract class Actor {
             new IllegalStateException(
                 "Expected actor " + name + " to start, but its onStart failed"));
       } else {
-        invoke(task.callable(), task.future());
+        boundary.invoke(host, task.callable(), task.future());
       }
       done++;
     }
@@ -392,7 +389,8 @@ public abstract class Actor {
     if (timer.isCancelled() || lifecycle.phase() != Phase.STARTED) {
       return;
     }
-    invoke(
+    boundary.invoke(
+        host,
         () -> {
           timer.task().run();
           return null;
@@ -402,7 +400,7 @@ public abstract class Actor {
       timer.advance(host.clock().nanos());
       host.scheduleTimer(timer);
     } else {
-      timers.remove(timer);
+      timers.forget(timer);
     }
   }
 
@@ -420,7 +418,7 @@ public abstract class Actor {
   }
 
   void forgetTimer(ActorTimer timer) {
-    timers.remove(timer);
+    timers.forget(timer);
   }
 
   // ---- internals ----
@@ -472,9 +470,7 @@ public abstract class Actor {
     synchronized (lock) {
       h = host;
       if (!lifecycle.state().takesTasks()) {
-        ActorTimer dead = new ActorTimer(this, task, Long.MAX_VALUE, periodNanos);
-        dead.cancelQuietly();
-        return dead;
+        return timers.dead(task, periodNanos);
       }
       if (h == null) {
         throw new IllegalStateException(
@@ -482,10 +478,7 @@ public abstract class Actor {
                 + name
                 + " was not started yet (schedule timers in onStart or later)");
       }
-      long now = h.clock().nanos();
-      long due = delayNanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + delayNanos;
-      timer = new ActorTimer(this, task, due, periodNanos);
-      timers.add(timer);
+      timer = timers.add(task, h.clock().nanos(), delayNanos, periodNanos);
     }
     h.scheduleTimer(timer);
     return timer;
@@ -499,17 +492,17 @@ public abstract class Actor {
     }
     try {
       onStart();
-      clearInterrupt("onStart");
+      boundary.clearInterrupt("onStart");
       startFuture.complete(null);
     } catch (Throwable e) { // NOPMD - actor boundary
-      clearInterrupt("onStart");
+      boundary.clearInterrupt("onStart");
       LOG.warn("Actor {} failed to start; closing it", name, e);
       // the start future's dependents run first, as the actor still looks started to them; what
       // they queue fails with the rest
       startFuture.completeExceptionally(e);
       abandon();
     }
-    clearInterrupt("A dependent of the start future");
+    boundary.clearInterrupt("A dependent of the start future");
   }
 
   /** onStart threw: the queued tasks fail, then onClose runs (it releases what onStart took). */
@@ -522,7 +515,7 @@ public abstract class Actor {
       lifecycle.transition(State.ABANDONING, "onStart threw");
     }
     if (signalHost != null) { // not closing yet: as closeAsync does
-      cancelTimers();
+      timers.cancelAll();
       signalHost.signal(this);
     }
   }
@@ -536,7 +529,7 @@ public abstract class Actor {
       LOG.warn("Actor {} failed in onClose", name, e);
       failure = e;
     }
-    clearInterrupt("onClose");
+    boundary.clearInterrupt("onClose");
     lifecycle.transition(State.CLOSED, failure == null ? "onClose returned" : "onClose threw");
     host.actorClosed(this);
     if (failure == null) {
@@ -544,66 +537,7 @@ public abstract class Actor {
     } else {
       closeFuture.completeExceptionally(failure);
     }
-    clearInterrupt("A dependent of the close future");
-  }
-
-  /**
-   * The actor boundary: every task runs here; nothing it throws escapes. The task is counted before
-   * its future completes, so whoever waits on the future sees it in the metrics.
-   */
-  private void invoke(Callable<?> callable, CompletableFuture<Object> future) {
-    ActorHost h = host;
-    Clock clock = h.clock();
-    long startNanos = clock.nanos();
-    Object value = null;
-    Throwable failure = null;
-    try {
-      value = callable.call();
-    } catch (Throwable e) { // NOPMD - actor boundary: a task must never kill the worker
-      failure = e;
-      LOG.warn("Task of actor {} failed; the actor goes on", name, e);
-    }
-    clearInterrupt("A task");
-    h.recordTask(clock.nanos() - startNanos, failure != null);
-    if (future != null) {
-      if (failure == null) {
-        future.complete(value);
-      } else {
-        future.completeExceptionally(failure);
-      }
-      // The future's dependents ran inline, on this thread.
-      clearInterrupt("A dependent of a task's future");
-    }
-  }
-
-  /**
-   * The thread belongs to the scheduler, not to the unit of work that just ran (a task, a dependent
-   * of its future, onStart, onClose): an interrupt it threw or left behind is answered by its
-   * future or logged here, and must not leak into what runs next on this thread.
-   */
-  private void clearInterrupt(String what) {
-    if (Thread.interrupted()) {
-      LOG.warn("{} of actor {} left its thread interrupted; clearing the flag", what, name);
-    }
-  }
-
-  private void cancelTimers() {
-    for (ActorTimer timer : timers) {
-      timer.cancelQuietly();
-    }
-    timers.clear();
-  }
-
-  private long nonNegativeNanos(Duration d, String what) {
-    if (d.isNegative()) {
-      throw new IllegalArgumentException(
-          "Expected " + what + " >= 0, but was " + d + " (actor " + name + ")");
-    }
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
+    boundary.clearInterrupt("A dependent of the close future");
   }
 
   /** Internal signal that the actor is closing or closed; mapped to the caller's exception type. */
