@@ -1,8 +1,6 @@
 package io.cairn.backup;
 
 import io.cairn.backup.BackupManagerState.State;
-import io.cairn.backup.BackupMetrics.Operation;
-import io.cairn.backup.BackupMetrics.Result;
 import io.cairn.backup.upload.BackupJob;
 import io.cairn.backup.upload.BackupPlanner;
 import io.cairn.backup.upload.BackupUploader;
@@ -31,10 +29,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Takes the backups of one partition on its leader (DESIGN.md §9); an {@link Actor} that lives as
@@ -69,7 +64,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>States.</b> SWEEPING, SWEEP_BACKOFF (a failed sweep attempt waits to be tried again), OPEN
  * (backups reach the store), STOPPED: {@link BackupManagerState} has them, their table and the one
- * method that changes them. Each backup has its own states ({@link BackupJob}).
+ * method that changes them. Each backup has its own states ({@link BackupJob}); the backups that
+ * run, and the end of each (log line, FAILED in the store, meters, outcome), are {@link
+ * ActiveBackups}'.
  *
  * <p>Threads: {@link #onCheckpointCreated}/{@link #takeBackup} from any thread (the processing
  * thread); the rest on the actor thread; file collection on the injected upload executor; the
@@ -80,8 +77,6 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   /** The reason of backups failed by a change of leader. */
   public static final String LEADER_CHANGED = "leader changed";
-
-  private static final Logger LOG = LoggerFactory.getLogger(BackupManager.class);
 
   private final int partitionId;
   private final SnapshotStore snapshots;
@@ -97,7 +92,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
   // any thread
-  private final Map<Long, BackupJob> active = new ConcurrentHashMap<>();
+  private final ActiveBackups active;
 
   // moves on the actor thread, read anywhere (STOPPED, by the upload executor)
   private final BackupManagerState state;
@@ -131,6 +126,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
             metrics);
     throttle = RateLimiter.withoutClock(config.uploadRateBytesPerSecond(), 0);
     sweep = new InProgressSweep(partitionId, uploader);
+    active = new ActiveBackups(partitionId, uploader, metrics, () -> clock().nanos());
     state = new BackupManagerState(partitionId);
     confirmations =
         new ConfirmationWriter(
@@ -185,7 +181,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
     }
     final long now = clock().nanos();
     final BackupJob job = BackupJob.reserve(checkpoint, snapshots, now);
-    final BackupJob raced = active.putIfAbsent(checkpoint.id(), job);
+    final BackupJob raced = active.putIfAbsent(job);
     if (raced != null) {
       job.release(); // the same checkpoint told twice at once: one backup
       return raced.outcome();
@@ -196,7 +192,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
             (ignored, error) -> {
               if (error != null && job.state() instanceof BackupJob.State.Submitted) {
                 // closed before it ran: nothing reached the store
-                finish(job, BackupOutcome.failed(checkpoint.id(), LEADER_CHANGED));
+                active.finish(job, BackupOutcome.failed(checkpoint.id(), LEADER_CHANGED));
               }
             });
     return job.outcome();
@@ -237,7 +233,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
           .markFailed(job.id(), LEADER_CHANGED)
           .whenComplete(
               (status, error) ->
-                  finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED)));
+                  active.finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED)));
     }
     pending.clear();
     for (final BackupJob job : running.values()) {
@@ -307,11 +303,11 @@ public final class BackupManager extends Actor implements CheckpointListener {
   private void accept(final BackupJob job) {
     job.transition(new BackupJob.State.Waiting(), "taken over by the manager");
     if (isStopped()) {
-      finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED));
+      active.finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED));
       return;
     }
     if (pending.size() >= config.maxPendingBackups()) {
-      fail(
+      active.fail(
           job,
           "Expected at most "
               + config.maxPendingBackups()
@@ -360,7 +356,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
     final BackupJob.Reservation reservation = job.reservation();
     if (reservation instanceof BackupJob.Reservation.Unavailable unavailable) {
       running.remove(job.id());
-      fail(job, unavailable.reason());
+      active.fail(job, unavailable.reason());
       return;
     }
     final CheckpointReservation held = ((BackupJob.Reservation.Held) reservation).reservation();
@@ -372,7 +368,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
             (outcome, error) -> {
               // the store no longer reads the files: release them before anything else
               job.release();
-              runOnActor(() -> uploaded(job, outcome, error), () -> ended(job, outcome, error));
+              runOnActor(
+                  () -> uploaded(job, outcome, error), () -> active.ended(job, outcome, error));
             });
   }
 
@@ -385,66 +382,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
       rememberCompleted(result.status());
       confirmations.confirm(job.checkpoint());
     }
-    ended(job, outcome, error);
+    active.ended(job, outcome, error);
     drain();
-  }
-
-  /** Any thread: ends {@code job} with what its upload chain gave. */
-  private void ended(final BackupJob job, final BackupOutcome outcome, final Throwable error) {
-    if (error != null) {
-      fail(job, BackupUploader.describe(error));
-      return;
-    }
-    if (outcome.kind() == BackupOutcome.Kind.COMPLETED) {
-      final BackupSaveResult result = outcome.saveResult().orElseThrow();
-      metrics.bytes(result.copiedBytes(), result.reusedBytes());
-      result.status().lastUpdatedAt().ifPresent(at -> metrics.latestCompleted(at.toEpochMilli()));
-      LOG.info(
-          "Partition {}: backup {} at position {} COMPLETED: {} files ({} bytes) copied, {} files"
-              + " ({} bytes) reused",
-          partitionId,
-          job.id(),
-          job.checkpoint().position(),
-          result.copiedFileCount(),
-          result.copiedBytes(),
-          result.reusedFileCount(),
-          result.reusedBytes());
-    } else if (outcome.kind() == BackupOutcome.Kind.FAILED) {
-      fail(job, outcome.reason().orElse("unknown"));
-      return;
-    } else {
-      LOG.info(
-          "Partition {}: backup {} not taken, {}{}",
-          partitionId,
-          job.id(),
-          outcome.kind(),
-          outcome.reason().map(reason -> ": " + reason).orElse(""));
-    }
-    finish(job, outcome);
-  }
-
-  /** Makes sure the backup is FAILED in the store with {@code reason}, then ends the job. */
-  private void fail(final BackupJob job, final String reason) {
-    LOG.warn("Partition {}: backup {} FAILED: {}", partitionId, job.id(), reason);
-    uploader
-        .markFailed(job.id(), reason)
-        .whenComplete(
-            (status, error) -> finish(job, BackupOutcome.failed(job.checkpoint().id(), reason)));
-  }
-
-  /** Any thread: ends a job once (metrics, outcome, reservation). */
-  private void finish(final BackupJob job, final BackupOutcome outcome) {
-    if (!job.transition(new BackupJob.State.Finished(outcome), "ended " + outcome.kind())) {
-      return;
-    }
-    job.release();
-    active.remove(job.checkpoint().id(), job);
-    final boolean success =
-        outcome.kind() == BackupOutcome.Kind.COMPLETED
-            || outcome.kind() == BackupOutcome.Kind.ALREADY_COMPLETED;
-    metrics.backupEnded(success, clock().nanos() - job.reservedNanos());
-    metrics.operation(Operation.TAKE, resultOf(outcome.kind()));
-    job.outcome().complete(outcome);
   }
 
   // ---- helpers
@@ -473,15 +412,6 @@ public final class BackupManager extends Actor implements CheckpointListener {
                 detached.run();
               }
             });
-  }
-
-  private static Result resultOf(final BackupOutcome.Kind kind) {
-    return switch (kind) {
-      case COMPLETED -> Result.COMPLETED;
-      case ALREADY_COMPLETED -> Result.NO_OP;
-      case REFUSED -> Result.REFUSED;
-      case FAILED -> Result.FAILED;
-    };
   }
 
   /** Collects what a backup manager needs; every setting is required unless it has a default. */
