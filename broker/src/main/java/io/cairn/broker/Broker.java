@@ -29,7 +29,6 @@ import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.engine.InterPartitionReceiver;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.BrokerTopology;
-import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.ThreadPoolActorScheduler;
 import io.cairn.transport.MemberAddress;
@@ -85,18 +84,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: the life-cycle methods are serialized; the accessors may be called from any
  * thread.
+ *
+ * <p>The broker's own thread pools are {@link BrokerThreads}'; waiting for a part and closing one
+ * (each close step runs even if an earlier one failed) is {@link PartSteps}'.
  */
 public final class Broker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
-  private static final Duration PARTITION_CLOSE_TIMEOUT = Duration.ofSeconds(60);
-  private static final Duration THREADS_STOP_TIMEOUT = Duration.ofSeconds(10);
-  private static final int API_THREADS = 2;
-  private static final int API_QUEUE_CAPACITY = 10_000;
-  private static final int IO_QUEUE_CAPACITY = 1024;
-
-  /** Status, list, markFailed and delete of backups: never behind a (throttled) upload. */
-  private static final int BACKUP_QUERY_THREADS = 2;
 
   private enum State {
     OPEN,
@@ -114,6 +108,8 @@ public final class Broker implements AutoCloseable {
   private final NettyMessagingService transport;
   private final Object lifecycle = new Object();
   private final List<String> handlerTypes = new ArrayList<>();
+  private final BrokerThreads threads;
+  private final PartSteps steps;
   private volatile State state;
   private volatile HostedPartitions partitions = new HostedPartitions(List.of());
 
@@ -121,13 +117,6 @@ public final class Broker implements AutoCloseable {
   private ThreadPoolActorScheduler scheduler;
   private ThreadPoolActorScheduler exporterScheduler;
   private ExportingState exporting;
-  private ExecutorService ioExecutor;
-  private ExecutorService flushExecutor;
-  private ExecutorService uploadExecutor;
-  private ExecutorService storeExecutor;
-  private ExecutorService backupQueryExecutor;
-  private ExecutorService apiExecutor;
-  private ExecutorService managementExecutor;
   private BackupStores.Opened backupStore;
   private LeaderDirectory leaders;
   private CommandResponseRouter router;
@@ -146,6 +135,8 @@ public final class Broker implements AutoCloseable {
             config.cluster().partitionCount(),
             config.cluster().replicationFactor());
     this.dataDirectory = config.data().directory().toAbsolutePath();
+    this.threads = new BrokerThreads(nodeId);
+    this.steps = new PartSteps(nodeId);
     NodeDescriptor.checkOrCreate(
         dataDirectory,
         NodeDescriptor.of(config.cluster().clusterId(), nodeId, config.cluster().partitionCount()));
@@ -224,22 +215,9 @@ public final class Broker implements AutoCloseable {
     scheduler =
         new ThreadPoolActorScheduler(
             "node-" + nodeId, processing.actorThreadCount(), clock, registry);
-    ioExecutor = BrokerThreads.bounded(nodeId, "io", processing.ioThreadCount(), IO_QUEUE_CAPACITY);
-    // one fsync in flight per raft member: a thread per hosted partition lets them overlap, and
-    // the actor threads never wait for the disk
-    final int hosted = Math.max(1, config.distribution().partitionsOf(nodeId).size());
-    flushExecutor = BrokerThreads.bounded(nodeId, "journal-flush", hosted, hosted * 2);
-    uploadExecutor =
-        BrokerThreads.bounded(
-            nodeId, "backup-upload", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
-    storeExecutor =
-        BrokerThreads.bounded(
-            nodeId, "backup-store", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
-    backupQueryExecutor =
-        BrokerThreads.bounded(nodeId, "backup-query", BACKUP_QUERY_THREADS, IO_QUEUE_CAPACITY);
-    apiExecutor = BrokerThreads.bounded(nodeId, "api", API_THREADS, API_QUEUE_CAPACITY);
+    threads.start(config);
     backupStore =
-        BackupStores.open(config.backup(), clock, storeExecutor, backupQueryExecutor, registry);
+        BackupStores.open(config.backup(), clock, threads.store(), threads.backupQuery(), registry);
     exporting = ExportingState.open(dataDirectory);
     exporting.registerGauge(registry, nodeId);
     if (!config.exporters().isEmpty()) {
@@ -270,12 +248,12 @@ public final class Broker implements AutoCloseable {
             clock,
             this::stillLeads,
             apiMetrics);
-    join(scheduler.start(leaders), "the leader directory");
-    join(scheduler.start(router), "the command response router");
+    steps.join(scheduler.start(leaders), "the leader directory");
+    steps.join(scheduler.start(router), "the command response router");
     final InterPartitionMetrics interPartitionMetrics = new InterPartitionMetrics(registry, nodeId);
     final TransportInterPartitionSender sender =
         new TransportInterPartitionSender(
-            nodeId, transport, leaders, apiExecutor, requestTimeout, interPartitionMetrics);
+            nodeId, transport, leaders, threads.api(), requestTimeout, interPartitionMetrics);
 
     partitions = new HostedPartitions(openPartitions(sender, backupStore.store()));
     leaders.hosted(partitions);
@@ -315,7 +293,7 @@ public final class Broker implements AutoCloseable {
     for (final HostedPartition partition : partitions.all()) {
       started.add(partition.partition().start());
     }
-    join(
+    steps.join(
         CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)),
         "the partitions " + partitions.all().stream().map(HostedPartition::partitionId).toList());
 
@@ -323,10 +301,9 @@ public final class Broker implements AutoCloseable {
 
     final BrokerConfig.Management settings = config.management();
     if (settings.enabled()) {
-      managementExecutor = BrokerThreads.bounded(nodeId, "management", 1, 64);
       management =
           ManagementServer.start(
-              settings.host(), settings.port(), registry, this::health, managementExecutor);
+              settings.host(), settings.port(), registry, this::health, threads.startManagement());
     }
   }
 
@@ -338,7 +315,7 @@ public final class Broker implements AutoCloseable {
       for (final int partitionId : distribution.partitionsOf(nodeId)) {
         final BackupComponent backups =
             new BackupComponent(
-                store, config.backupConfig(), distribution.partitionCount(), uploadExecutor);
+                store, config.backupConfig(), distribution.partitionCount(), threads.upload());
         final LedgerComponent ledger =
             new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
         final List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
@@ -366,8 +343,8 @@ public final class Broker implements AutoCloseable {
                 .config(config.partitionConfig())
                 .messagingService(transport)
                 .scheduler(scheduler)
-                .ioExecutor(ioExecutor)
-                .flushExecutor(flushExecutor)
+                .ioExecutor(threads.io())
+                .flushExecutor(threads.flush())
                 .random(new SplittableRandom(seed))
                 .components(components)
                 .exportedPositions(config.exporters().isEmpty() ? null : exporters)
@@ -393,7 +370,7 @@ public final class Broker implements AutoCloseable {
   }
 
   private void register(final String type, final MessagingService.RequestHandler handler) {
-    transport.registerRequestHandler(type, handler, apiExecutor);
+    transport.registerRequestHandler(type, handler, threads.api());
     handlerTypes.add(type);
   }
 
@@ -525,34 +502,25 @@ public final class Broker implements AutoCloseable {
 
   /** Closes in reverse order of starting; every step runs even if an earlier one failed. */
   private void closeParts() {
-    quietly("the management server", () -> close(management));
-    quietly("the request handlers", () -> handlerTypes.forEach(transport::unregisterHandler));
-    quietly("the partitions", this::closePartitions);
-    quietly("the command response router", () -> closeActor(router));
-    quietly("the leader directory", () -> closeActor(leaders));
-    quietly("the exporter scheduler", () -> close(exporterScheduler));
-    quietly("the actor scheduler", () -> close(scheduler));
-    quietly("the transport", transport::close);
-    quietly(
+    steps.quietly("the management server", () -> PartSteps.close(management));
+    steps.quietly("the request handlers", () -> handlerTypes.forEach(transport::unregisterHandler));
+    steps.quietly("the partitions", this::closePartitions);
+    steps.quietly("the command response router", () -> PartSteps.closeActor(router));
+    steps.quietly("the leader directory", () -> PartSteps.closeActor(leaders));
+    steps.quietly("the exporter scheduler", () -> PartSteps.close(exporterScheduler));
+    steps.quietly("the actor scheduler", () -> PartSteps.close(scheduler));
+    steps.quietly("the transport", transport::close);
+    steps.quietly(
         "the backup store",
         () -> {
           if (backupStore != null) {
             backupStore.store().ifPresent(BackupStore::close);
           }
         });
-    for (final ExecutorService executor :
-        new ExecutorService[] {
-          managementExecutor,
-          apiExecutor,
-          storeExecutor,
-          backupQueryExecutor,
-          uploadExecutor,
-          ioExecutor,
-          flushExecutor
-        }) {
-      quietly("a thread pool", () -> stop(executor));
+    for (final ExecutorService executor : threads.inStopOrder()) {
+      steps.quietly("a thread pool", () -> threads.stop(executor));
     }
-    quietly("the meter registry", registry::close);
+    steps.quietly("the meter registry", registry::close);
   }
 
   private void closePartitions() {
@@ -560,69 +528,10 @@ public final class Broker implements AutoCloseable {
     for (final HostedPartition partition : partitions.all()) {
       closing.add(partition.partition().closeAsync());
     }
-    join(
+    steps.join(
         CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)),
         "closing the partitions",
-        PARTITION_CLOSE_TIMEOUT);
-  }
-
-  private static void closeActor(final Actor actor) {
-    if (actor != null && !actor.isClosed()) {
-      actor.closeAsync().orTimeout(THREADS_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).join();
-    }
-  }
-
-  private static void close(final AutoCloseable closeable) throws Exception {
-    if (closeable != null) {
-      closeable.close();
-    }
-  }
-
-  private void stop(final ExecutorService executor) throws InterruptedException {
-    if (executor == null) {
-      return;
-    }
-    executor.shutdown();
-    if (!executor.awaitTermination(THREADS_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-      LOG.warn("A thread pool of node {} did not stop in {}", nodeId, THREADS_STOP_TIMEOUT);
-      executor.shutdownNow();
-    }
-  }
-
-  private void quietly(final String what, final Step step) {
-    try {
-      step.run();
-    } catch (final InterruptedException e) {
-      Thread.currentThread().interrupt();
-      LOG.warn("Interrupted while closing {} of node {}", what, nodeId);
-    } catch (final Exception e) {
-      LOG.warn("Closing {} of node {} failed", what, nodeId, e);
-    }
-  }
-
-  @FunctionalInterface
-  private interface Step {
-    void run() throws Exception;
-  }
-
-  private void join(final CompletableFuture<?> future, final String what) {
-    join(future, what, PARTITION_CLOSE_TIMEOUT);
-  }
-
-  private void join(final CompletableFuture<?> future, final String what, final Duration timeout) {
-    try {
-      future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          "Interrupted while waiting for " + what + " (node " + nodeId + ")", e);
-    } catch (final ExecutionException e) {
-      throw new IllegalStateException(
-          "Expected " + what + " to complete, but it failed (node " + nodeId + ")", e.getCause());
-    } catch (final TimeoutException e) {
-      throw new IllegalStateException(
-          "Expected " + what + " within " + timeout + ", but it did not (node " + nodeId + ")", e);
-    }
+        PartSteps.PART_TIMEOUT);
   }
 
   @Override
