@@ -25,7 +25,7 @@ import static io.cairn.backups3.S3BackupStoreConfig.SECRET_ACCESS_KEY_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.SSE_CUSTOMER_KEY_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.ZSTD_LEVEL_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.builder;
-import static io.cairn.backups3.S3BackupStoreConfig.invalid;
+import static io.cairn.backups3.S3BackupStoreConfigChecks.invalid;
 
 import io.cairn.backupapi.Compression;
 import io.cairn.units.ByteSizes;
