@@ -1,7 +1,6 @@
 package io.cairn.qa;
 
 import io.cairn.broker.Broker;
-import io.cairn.broker.config.BrokerConfig;
 import io.cairn.client.CairnClient;
 import io.cairn.client.ManagementClient;
 import io.cairn.gateway.Gateway;
@@ -10,7 +9,6 @@ import io.cairn.gateway.v1.AdminServiceGrpc;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.qa.network.ProxyNetwork;
-import io.cairn.transport.MemberAddress;
 import io.grpc.ManagedChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,6 +61,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Waits</b> use Awaitility with {@link EmbeddedClusterConfig#awaitTimeout()} and name what
  * was missing when they time out.
  *
+ * <p>Opening a broker in its slot and wiring it through the network (peers, gateway, new ports on a
+ * restart) is {@link ClusterWiring}'s.
+ *
  * <p>Thread-safety: life-cycle and fault methods are serialized; accessors may be called from any
  * thread.
  */
@@ -82,6 +83,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final ProxyNetwork network = new ProxyNetwork();
   private final AccountPlacement placement;
   private final ClusterWaits waits;
+  private final ClusterWiring wiring;
   private final Object lifecycle = new Object();
   private volatile GatewayNode gatewayNode;
   private volatile boolean started;
@@ -118,6 +120,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
     placement = new AccountPlacement(config.partitions());
     waits = new ClusterWaits(this, config.awaitTimeout());
+    wiring = new ClusterWiring(config, nodes, network, backupDirectory);
   }
 
   /** A builder with the defaults of {@link EmbeddedClusterConfig}. */
@@ -142,10 +145,10 @@ public final class EmbeddedCluster implements AutoCloseable {
       started = true;
       try {
         for (final BrokerNode node : nodes.values()) {
-          node.opened(Broker.open(brokerConfig(node)));
+          wiring.open(node);
         }
         for (final BrokerNode node : nodes.values()) {
-          linkPeers(node);
+          wiring.linkPeers(node);
         }
         for (final BrokerNode node : nodes.values()) {
           node.lastBroker().orElseThrow().start();
@@ -170,39 +173,9 @@ public final class EmbeddedCluster implements AutoCloseable {
     return this;
   }
 
-  private BrokerConfig brokerConfig(final BrokerNode node) {
-    return BrokerSettings.config(
-        config,
-        node.nodeId(),
-        node.directory(),
-        node.transportPort(),
-        node.managementPort(),
-        backupDirectory.orElse(null));
-  }
-
-  /** Creates the links to and from {@code node} and tells its transport the peers' proxies. */
-  private void linkPeers(final BrokerNode node) {
-    final Broker broker = node.lastBroker().orElseThrow();
-    for (final BrokerNode peer : nodes.values()) {
-      if (peer.nodeId() == node.nodeId()) {
-        continue;
-      }
-      final InetSocketAddress proxy =
-          network.link(node.nodeId(), peer.nodeId(), loopback(peer.transportPort()));
-      network.link(peer.nodeId(), node.nodeId(), loopback(node.transportPort()));
-      broker.setMemberAddress(peer.nodeId(), memberAddress(proxy));
-    }
-  }
-
   private void startGateway() {
-    final Map<Integer, MemberAddress> brokers = new TreeMap<>();
-    for (final BrokerNode node : nodes.values()) {
-      brokers.put(
-          node.nodeId(),
-          memberAddress(
-              network.link(GATEWAY_NODE_ID, node.nodeId(), loopback(node.transportPort()))));
-    }
-    gatewayNode = GatewayNode.start(brokers, config.gatewayRequestTimeout(), callTimeout());
+    gatewayNode =
+        GatewayNode.start(wiring.linkGateway(), config.gatewayRequestTimeout(), callTimeout());
   }
 
   /**
@@ -253,61 +226,10 @@ public final class EmbeddedCluster implements AutoCloseable {
         node.lastBroker().orElseThrow().close();
         node.state(NodeState.STOPPED);
       }
-      final int port = node.transportPort();
-      Broker broker = reopen(node);
-      if (node.transportPort() != port) {
-        network.retarget(nodeId, loopback(node.transportPort()));
-      }
-      network.rejoin(nodeId);
-      try {
-        broker.start();
-      } catch (final RuntimeException e) {
-        // most likely the management port was taken meanwhile: once more on new ports
-        LOG.warn(
-            "Embedded broker {} failed to start again ({}); retrying on new ports",
-            nodeId,
-            e.toString());
-        node.releasePorts();
-        broker = reopen(node);
-        network.retarget(nodeId, loopback(node.transportPort()));
-        try {
-          broker.start();
-        } catch (final RuntimeException again) {
-          again.addSuppressed(e);
-          node.state(NodeState.STOPPED);
-          throw again;
-        }
-      }
+      wiring.reopenAndStart(node);
       node.started();
     }
     LOG.info("Embedded broker {} restarted", nodeId);
-  }
-
-  /**
-   * Opens the node's broker on its ports (on new ones if its old port was taken meanwhile, which
-   * the network's proxies hide from the peers) and tells it the peers' proxies.
-   */
-  private Broker reopen(final BrokerNode node) {
-    Broker broker;
-    try {
-      broker = Broker.open(brokerConfig(node));
-    } catch (final RuntimeException e) {
-      LOG.warn(
-          "Embedded broker {} could not open on port {} ({}); using a new port",
-          node.nodeId(),
-          node.transportPort(),
-          e.toString());
-      node.releasePorts();
-      broker = Broker.open(brokerConfig(node));
-    }
-    node.opened(broker);
-    for (final BrokerNode peer : nodes.values()) {
-      if (peer.nodeId() != node.nodeId()) {
-        broker.setMemberAddress(
-            peer.nodeId(), memberAddress(network.addressOf(node.nodeId(), peer.nodeId())));
-      }
-    }
-    return broker;
   }
 
   /**
@@ -622,14 +544,6 @@ public final class EmbeddedCluster implements AutoCloseable {
       throw new IllegalArgumentException(
           "Expected a partition id in [1, " + config.partitions() + "], but was " + partitionId);
     }
-  }
-
-  private static InetSocketAddress loopback(final int port) {
-    return new InetSocketAddress("127.0.0.1", port);
-  }
-
-  private static MemberAddress memberAddress(final InetSocketAddress address) {
-    return new MemberAddress("127.0.0.1", address.getPort());
   }
 
   @Override
