@@ -1,5 +1,7 @@
 package io.cairn.benchmarks;
 
+import static io.cairn.benchmarks.PartitionOnDisk.account;
+
 import io.cairn.backup.BackupColumnFamily;
 import io.cairn.backup.BackupConfig;
 import io.cairn.backup.BackupManager;
@@ -10,9 +12,7 @@ import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.db.CairnDb;
-import io.cairn.db.ColumnFamily;
 import io.cairn.db.ColumnFamilyDefinition;
-import io.cairn.db.DbCodecs;
 import io.cairn.db.DbConfig;
 import io.cairn.db.Digest128;
 import io.cairn.engine.LedgerColumnFamily;
@@ -26,8 +26,6 @@ import io.cairn.protocol.DepositIntent;
 import io.cairn.protocol.DepositValue;
 import io.cairn.protocol.Intent;
 import io.cairn.protocol.Record;
-import io.cairn.protocol.RecordBatch;
-import io.cairn.protocol.RecordBatchCodec;
 import io.cairn.protocol.RecordMetadata;
 import io.cairn.protocol.RecordValue;
 import io.cairn.protocol.TransferIntent;
@@ -37,9 +35,7 @@ import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.ThreadPoolActorScheduler;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotConfig;
-import io.cairn.snapshot.SnapshotMetadata;
 import io.cairn.snapshot.SnapshotStore;
-import io.cairn.snapshot.TransientSnapshot;
 import io.cairn.streamprocessor.StreamProcessorColumnFamily;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,20 +57,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
-import org.agrona.ExpandableArrayBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A partition's backup to the filesystem store ({@code BackupManager} → {@code
  * FilesystemBackupStore}), three figures:
  *
  * <ol>
- *   <li><b>Full backup vs copy.</b> A partition on disk with about {@code stateMegabytes} of
- *       RocksDB state (1M ledger accounts plus 1 KiB history values, random so incompressible) in a
- *       persisted snapshot, and about {@code logMegabytes} of journal (default 128 MiB segments,
- *       entries of 40 encoded {@code TRANSFER CREATE} commands). A full backup (snapshot + every
- *       segment) is timed beside {@code cp -r <snapshot dir> <journal dir> <target> && sync} of the
- *       same files, alternating which goes first, {@code rounds} times.
+ *   <li><b>Full backup vs copy.</b> A partition on disk ({@link PartitionOnDisk}) with about {@code
+ *       stateMegabytes} of RocksDB state (1M ledger accounts plus 1 KiB history values, random so
+ *       incompressible) in a persisted snapshot, and about {@code logMegabytes} of journal (default
+ *       128 MiB segments, entries of 40 encoded {@code TRANSFER CREATE} commands). A full backup
+ *       (snapshot + every segment) is timed beside {@code cp -r <snapshot dir> <journal dir>
+ *       <target> && sync} of the same files, alternating which goes first, {@code rounds} times.
  *   <li><b>Processing while a backup runs.</b> One ledger partition ({@link
  *       LedgerBenchmarkPartition}: one raft member, its own journal and RocksDB, the ledger engine)
  *       under {@code window} in-flight transfers; transfers answered per second while a full backup
@@ -90,24 +84,19 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class BackupBenchmark {
 
   private static final Clock CLOCK = Clock.system();
-  private static final ColumnFamilyDefinition HISTORY =
-      ColumnFamilyDefinition.digested("BENCH_HISTORY");
-  private static final int HISTORY_VALUE_BYTES = 1024;
-  private static final int COMMANDS_PER_ENTRY = 40;
   private static final int RING = 1 << 20;
   private static final LogStreamWriter NO_LOG =
       records -> new WriteResult.Written(1, records.size());
 
   private final Map<String, String> settings;
   private final Path directory;
-  private final SplittableRandom random = new SplittableRandom(7);
+  private final PartitionOnDisk partition = new PartitionOnDisk(CLOCK);
   private final ExecutorService storeExecutor;
   private final ExecutorService uploadExecutor = pool("bench-backup-upload", 2);
   private final ThreadPoolActorScheduler scheduler =
       new ThreadPoolActorScheduler("backup-bench", 1, CLOCK, new SimpleMeterRegistry());
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong answered = new AtomicLong();
-  private long nextPosition = 1;
   private long nextRequestId = 1;
   private int storeCount;
 
@@ -153,7 +142,7 @@ public final class BackupBenchmark {
     final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
     families.addAll(BackupColumnFamily.all());
     families.addAll(StreamProcessorColumnFamily.all());
-    families.add(HISTORY);
+    families.add(PartitionOnDisk.HISTORY);
     try (CairnDb db =
             CairnDb.open(
                 directory.resolve("state"),
@@ -177,10 +166,10 @@ public final class BackupBenchmark {
       final int accounts = Integer.parseInt(settings.get("accounts"));
       final long historyEntries = Long.parseLong(settings.get("stateMegabytes")) * 1024;
       long start = CLOCK.nanos();
-      loadState(db, accounts, historyEntries);
-      final PersistedSnapshot first = snapshot(snapshots, db, 1, 0);
-      appendLog(journal, Long.parseLong(settings.get("logMegabytes")) << 20, accounts);
-      final long firstCheckpoint = nextPosition - 1;
+      partition.loadState(db, accounts, historyEntries);
+      final PersistedSnapshot first = partition.snapshot(snapshots, db, 1, 0);
+      partition.appendLog(journal, Long.parseLong(settings.get("logMegabytes")) << 20, accounts);
+      final long firstCheckpoint = partition.lastPosition();
       System.out.printf(
           Locale.ROOT,
           "partition built in %.1f s: snapshot %s (%d files, %d bytes), journal %d segments, %d"
@@ -247,11 +236,11 @@ public final class BackupBenchmark {
       start = CLOCK.nanos();
       final int changedAccounts = accounts / 100;
       final long changedHistory = historyEntries / 100;
-      change(db, accounts, changedAccounts, historyEntries, changedHistory);
-      appendLog(journal, (long) changedAccounts * 60, accounts);
-      final long secondCheckpoint = nextPosition - 1;
+      partition.change(db, accounts, changedAccounts, historyEntries, changedHistory);
+      partition.appendLog(journal, (long) changedAccounts * 60, accounts);
+      final long secondCheckpoint = partition.lastPosition();
       final PersistedSnapshot second =
-          snapshot(snapshots, db, journal.getLastIndex(), secondCheckpoint - 1);
+          partition.snapshot(snapshots, db, journal.getLastIndex(), secondCheckpoint - 1);
       System.out.printf(
           Locale.ROOT,
           "changed %d accounts and %d history values, snapshot %s (%d files, %d bytes) in %.1f s%n",
@@ -276,108 +265,6 @@ public final class BackupBenchmark {
     } finally {
       deleteRecursively(directory);
     }
-  }
-
-  // ---- the partition ---------------------------------------------------------------------------
-
-  private void loadState(final CairnDb db, final int accounts, final long historyEntries) {
-    final ColumnFamily<String, Long> balances =
-        db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
-    final ColumnFamily<Long, byte[]> history =
-        db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
-    for (int from = 0; from < accounts; from += 10_000) {
-      final int start = from;
-      db.runInTransaction(
-          () -> {
-            for (int i = start; i < Math.min(accounts, start + 10_000); i++) {
-              balances.put(account(i), 1_000_000L);
-            }
-          });
-    }
-    for (long from = 0; from < historyEntries; from += 2_000) {
-      final long start = from;
-      db.runInTransaction(
-          () -> {
-            for (long key = start; key < Math.min(historyEntries, start + 2_000); key++) {
-              history.put(key, randomBytes(HISTORY_VALUE_BYTES));
-            }
-          });
-    }
-  }
-
-  private void change(
-      final CairnDb db,
-      final int accounts,
-      final int changedAccounts,
-      final long historyEntries,
-      final long changedHistory) {
-    final ColumnFamily<String, Long> balances =
-        db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
-    final ColumnFamily<Long, byte[]> history =
-        db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
-    db.runInTransaction(
-        () -> {
-          for (int i = 0; i < changedAccounts; i++) {
-            balances.put(account(random.nextInt(accounts)), 999_000L);
-          }
-          for (long i = 0; i < changedHistory; i++) {
-            history.put(random.nextLong(historyEntries), randomBytes(HISTORY_VALUE_BYTES));
-          }
-        });
-  }
-
-  /** A persisted snapshot of {@code db} at raft {@code index}, positions up to {@code position}. */
-  private static PersistedSnapshot snapshot(
-      final SnapshotStore snapshots, final CairnDb db, final long index, final long position) {
-    final TransientSnapshot snapshot =
-        snapshots.newTransientSnapshot(
-            new SnapshotMetadata(
-                index,
-                1,
-                position,
-                0,
-                position,
-                "0.1.0",
-                CLOCK.millis(),
-                db.stateDigest().toHex()));
-    snapshot.writeState(db::createCheckpoint);
-    return snapshot.persist();
-  }
-
-  /** Appends about {@code bytes} of entries of encoded transfer commands; flushes. */
-  private void appendLog(final SegmentedJournal journal, final long bytes, final int accounts) {
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(8 * 1024);
-    long written = 0;
-    int sinceFlush = 0;
-    while (written < bytes) {
-      final List<Record> records = new ArrayList<>(COMMANDS_PER_ENTRY);
-      for (int i = 0; i < COMMANDS_PER_ENTRY; i++) {
-        records.add(
-            new Record(
-                RecordMetadata.builder()
-                    .command(TransferIntent.CREATE)
-                    .position(nextPosition + i)
-                    .timestamp(CLOCK.millis())
-                    .build(),
-                new TransferValue(
-                    account(random.nextInt(accounts)),
-                    account(random.nextInt(accounts)),
-                    1 + random.nextInt(1_000),
-                    ValueDescriptor.NO_PARTITION_ID,
-                    ValueDescriptor.NO_PARTITION_ID)));
-      }
-      final int length = RecordBatchCodec.encode(new RecordBatch(records), buffer, 0);
-      final byte[] entry = new byte[length];
-      buffer.getBytes(0, entry);
-      journal.append(nextPosition, new UnsafeBuffer(entry));
-      nextPosition += COMMANDS_PER_ENTRY;
-      written += length;
-      if (++sinceFlush == 64) {
-        journal.flush();
-        sinceFlush = 0;
-      }
-    }
-    journal.flush();
   }
 
   // ---- backups ---------------------------------------------------------------------------------
@@ -604,21 +491,6 @@ public final class BackupBenchmark {
 
   // ---- helpers
   // -----------------------------------------------------------------------------------
-
-  private byte[] randomBytes(final int length) {
-    final byte[] bytes = new byte[length];
-    for (int i = 0; i < length; i += 8) {
-      final long value = random.nextLong();
-      for (int b = 0; b < 8 && i + b < length; b++) {
-        bytes[i + b] = (byte) (value >>> (8 * b));
-      }
-    }
-    return bytes;
-  }
-
-  private static String account(final int i) {
-    return "account-" + i;
-  }
 
   private static long diskBytes(final Path path) throws IOException {
     try (Stream<Path> files = Files.walk(path)) {
