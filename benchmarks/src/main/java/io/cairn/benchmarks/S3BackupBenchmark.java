@@ -1,13 +1,13 @@
 package io.cairn.benchmarks;
 
+import static io.cairn.benchmarks.S3BenchmarkClients.BUCKET;
+
 import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupSaveResult;
-import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backups3.S3BackupStore;
-import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreMetrics;
 import io.cairn.benchmarks.S3BenchmarkReport.Incremental;
 import io.cairn.benchmarks.S3BenchmarkReport.Round;
@@ -35,17 +35,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
-import software.amazon.awssdk.services.s3.model.Delete;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Object;
-import software.amazon.awssdk.services.s3.multipart.MultipartConfiguration;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
 import software.amazon.awssdk.transfer.s3.model.CompletedDirectoryDownload;
 import software.amazon.awssdk.transfer.s3.model.CompletedDirectoryUpload;
@@ -64,16 +53,17 @@ import software.amazon.awssdk.transfer.s3.model.CompletedDirectoryUpload;
  *       reuse) against {@link S3TransferManager#uploadDirectory} of the source directory;
  *   <li><b>Download</b>: {@link S3BackupStore#restore} of that backup into an empty directory
  *       against {@link S3TransferManager#downloadDirectory} of the same objects (the backup's
- *       contents prefix), one plain GET per object (see {@link #transferClient});
+ *       contents prefix), one plain GET per object (see {@link S3BenchmarkClients});
  * </ol>
  *
  * <p>{@code rounds} rounds, alternating which of the two goes first, each step after an untimed
- * {@code sync}. Both sides use the same client settings: netty, path-style, same endpoint, region,
- * credentials, checksum settings (the SDK's defaults) and part size ({@code partSizeMebibytes},
- * also the multipart threshold); the same concurrency: the store moves at most {@code concurrency}
- * content requests at once ({@code maxConcurrentTransfers}, in a pool of {@code maxConnections}),
- * the transfer manager gets a pool of {@code concurrency} connections and {@code concurrency} files
- * at once. Client and server CPU time of every step is printed beside its wall time.
+ * {@code sync}. Both sides use the same client settings ({@link S3BenchmarkClients}): netty,
+ * path-style, same endpoint, region, credentials, checksum settings (the SDK's defaults) and part
+ * size ({@code partSizeMebibytes}, also the multipart threshold); the same concurrency: the store
+ * moves at most {@code concurrency} content requests at once ({@code maxConcurrentTransfers}, in a
+ * pool of {@code maxConnections}), the transfer manager gets a pool of {@code concurrency}
+ * connections and {@code concurrency} files at once. Client and server CPU time of every step is
+ * printed beside its wall time.
  *
  * <ol start="3">
  *   <li><b>Incremental</b>: {@code incrementalRounds} times, {@code churnPercent}% of the bytes
@@ -89,9 +79,7 @@ public final class S3BackupBenchmark {
 
   private static final Clock CLOCK = Clock.system();
   private static final long MIB = 1024 * 1024;
-  private static final String BUCKET = "cairn-benchmark";
-  private static final String REGION = "us-east-1";
-  private static final Duration TIMEOUT = Duration.ofMinutes(10);
+  static final Duration TIMEOUT = Duration.ofMinutes(10);
   private long totalBytes;
 
   private final Map<String, String> settings;
@@ -102,12 +90,7 @@ public final class S3BackupBenchmark {
   private final ExecutorService storeExecutor = pool("s3-benchmark-store", 2);
   private S3ProxyProcess server;
   private S3BackupStore store;
-  private S3AsyncClient client;
-  private S3AsyncClient downloadClient;
-  private final TransferTimeline.UploadWireTime uploadWireTime =
-      new TransferTimeline.UploadWireTime(CLOCK);
-  private S3TransferManager transferManager;
-  private S3TransferManager downloadManager;
+  private S3BenchmarkClients clients;
 
   private S3BackupBenchmark(final Map<String, String> settings) {
     this.settings = settings;
@@ -188,20 +171,15 @@ public final class S3BackupBenchmark {
             serverDir,
             Arrays.asList(settings.get("serverJvmOptions").trim().split("\\s+")),
             CLOCK);
-    client = transferClient(true);
-    downloadClient = transferClient(false);
-    client.createBucket(b -> b.bucket(BUCKET)).get(1, TimeUnit.MINUTES);
-    transferManager =
-        S3TransferManager.builder()
-            .s3Client(client)
-            .transferDirectoryMaxConcurrency(concurrency)
-            .build();
-    downloadManager =
-        S3TransferManager.builder()
-            .s3Client(downloadClient)
-            .transferDirectoryMaxConcurrency(concurrency)
-            .build();
-    store = S3BackupStore.open(storeConfig(), CLOCK, storeExecutor, storeExecutor, registry);
+    clients = new S3BenchmarkClients(server.endpoint(), concurrency, partSizeBytes, CLOCK);
+    clients.createBucket();
+    store =
+        S3BackupStore.open(
+            clients.storeConfig(Integer.parseInt(settings.get("maxConnections"))),
+            CLOCK,
+            storeExecutor,
+            storeExecutor,
+            registry);
     System.out.println("store " + store.config());
     System.out.println("server " + server.endpoint() + ", log " + server.logFile());
 
@@ -252,7 +230,8 @@ public final class S3BackupBenchmark {
         .restore(id, restored, RestoreProgressListener.NOOP)
         .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     final Path downloaded = directory.resolve("warmup-download");
-    downloadManager
+    clients
+        .downloads()
         .downloadDirectory(
             b ->
                 b.bucket(BUCKET)
@@ -267,7 +246,8 @@ public final class S3BackupBenchmark {
         .forEach(
             f ->
                 uploads.add(
-                    transferManager
+                    clients
+                        .uploads()
                         .uploadFile(
                             b ->
                                 b.source(f.path())
@@ -277,7 +257,7 @@ public final class S3BackupBenchmark {
     for (final CompletableFuture<?> upload : uploads) {
       upload.get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     }
-    deleteObjects(prefix + "/");
+    clients.deleteObjects(prefix + "/");
     store.delete(id).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     S3BenchmarkFiles.deleteRecursively(restored);
     S3BenchmarkFiles.deleteRecursively(downloaded);
@@ -313,9 +293,10 @@ public final class S3BackupBenchmark {
         };
     final Step plainUpload =
         () -> {
-          final double before = uploadWireTime.seconds();
+          final double before = clients.uploadWireSeconds();
           final CompletedDirectoryUpload done =
-              transferManager
+              clients
+                  .uploads()
                   .uploadDirectory(
                       b ->
                           b.source(source)
@@ -325,7 +306,7 @@ public final class S3BackupBenchmark {
                                   f -> f.addTransferListener(uploadProgress)))
                   .completionFuture()
                   .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-          wireSeconds[1] = uploadWireTime.seconds() - before;
+          wireSeconds[1] = clients.uploadWireSeconds() - before;
           check(done.failedTransfers().isEmpty(), "every file uploaded", done.failedTransfers());
         };
     final Sample[] uploads =
@@ -353,7 +334,8 @@ public final class S3BackupBenchmark {
     final Step plainDownload =
         () -> {
           final CompletedDirectoryDownload done =
-              downloadManager
+              clients
+                  .downloads()
                   .downloadDirectory(
                       b ->
                           b.bucket(BUCKET)
@@ -378,7 +360,7 @@ public final class S3BackupBenchmark {
     check(downloaded == files.totalBytes(), files.totalBytes() + " bytes downloaded", downloaded);
     S3BenchmarkFiles.deleteRecursively(restoreDir);
     S3BenchmarkFiles.deleteRecursively(downloadDir);
-    deleteObjects(plainPrefix + "/");
+    clients.deleteObjects(plainPrefix + "/");
     return new Round(
         storeFirst,
         uploads[0],
@@ -491,62 +473,6 @@ public final class S3BackupBenchmark {
     return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
   }
 
-  private S3BackupStoreConfig storeConfig() {
-    return S3BackupStoreConfig.builder(BUCKET)
-        .basePath("store")
-        .region(REGION)
-        .endpoint(server.endpoint())
-        .pathStyleAccess(true)
-        .credentials(S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY)
-        .maxConnections(Integer.parseInt(settings.get("maxConnections")))
-        .maxConcurrentTransfers(concurrency)
-        .partSizeBytes(partSizeBytes)
-        .compression(Compression.NONE, S3BackupStoreConfig.COMPRESSION_THRESHOLD_BYTES_DEFAULT)
-        .apiCallTimeout(TIMEOUT)
-        .connectionAcquisitionTimeout(TIMEOUT)
-        .build();
-  }
-
-  /**
-   * A transfer manager's client: the settings {@code S3ClientFactory} gives the store's client
-   * (netty, timeouts, path style, endpoint, credentials, the SDK's default checksums) and a pool of
-   * {@code concurrency} connections. With {@code multipart} (uploads): multipart above one part of
-   * the store's part size. Without (downloads): one plain GET per object, because the SDK's
-   * multipart download reads {@code partNumber} parts, which S3Proxy refuses for multipart objects
-   * (501).
-   */
-  private S3AsyncClient transferClient(final boolean multipart) {
-    return S3AsyncClient.builder()
-        .httpClientBuilder(
-            NettyNioAsyncHttpClient.builder()
-                .maxConcurrency(concurrency)
-                .connectionAcquisitionTimeout(TIMEOUT)
-                .connectionTimeout(Duration.ofSeconds(10))
-                .readTimeout(TIMEOUT)
-                .writeTimeout(TIMEOUT)
-                .tcpKeepAlive(true))
-        .region(Region.of(REGION))
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY)))
-        .forcePathStyle(true)
-        .endpointOverride(server.endpoint())
-        .overrideConfiguration(
-            o ->
-                o.apiCallTimeout(TIMEOUT)
-                    .apiCallAttemptTimeout(TIMEOUT)
-                    .addExecutionInterceptor(uploadWireTime))
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_SUPPORTED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_SUPPORTED)
-        .multipartEnabled(multipart)
-        .multipartConfiguration(
-            MultipartConfiguration.builder()
-                .minimumPartSizeInBytes(partSizeBytes)
-                .thresholdInBytes(partSizeBytes)
-                .build())
-        .build();
-  }
-
   private static Backup backup(
       final BackupIdentifier id, final NamedFileSet snapshot, final NamedFileSet segments) {
     return Backup.builder(id)
@@ -557,22 +483,6 @@ public final class S3BackupBenchmark {
         .snapshot("snapshot-" + id.checkpointId(), snapshot)
         .segments(segments)
         .build();
-  }
-
-  /** Deletes every object under {@code prefix} with the plain client. */
-  private void deleteObjects(final String prefix) throws Exception {
-    final List<ObjectIdentifier> keys = new ArrayList<>();
-    client
-        .listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(prefix))
-        .contents()
-        .subscribe((S3Object o) -> keys.add(ObjectIdentifier.builder().key(o.key()).build()))
-        .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-    for (int from = 0; from < keys.size(); from += 1000) {
-      final List<ObjectIdentifier> batch = keys.subList(from, Math.min(keys.size(), from + 1000));
-      client
-          .deleteObjects(b -> b.bucket(BUCKET).delete(Delete.builder().objects(batch).build()))
-          .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-    }
   }
 
   /** The summed duration of the store's requests of these S3 operations so far. */
@@ -630,15 +540,8 @@ public final class S3BackupBenchmark {
     if (store != null) {
       store.close();
     }
-    for (final AutoCloseable closeable :
-        Arrays.asList(transferManager, downloadManager, client, downloadClient)) {
-      if (closeable != null) {
-        try {
-          closeable.close();
-        } catch (final Exception e) {
-          System.out.println("Could not close " + closeable + ": " + e);
-        }
-      }
+    if (clients != null) {
+      clients.close();
     }
     if (server != null) {
       server.close();
