@@ -39,6 +39,7 @@ final class Modules {
     allow("files");
     allow("pacing", "scheduler");
     allow("config", "units");
+    allow("http-endpoints", "scheduler");
     allow("protocol");
     allow("transport", "scheduler");
     allow("journal");
