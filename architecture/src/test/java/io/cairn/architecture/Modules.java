@@ -111,7 +111,8 @@ final class Modules {
         "backup-api",
         "config",
         "units",
-        "scheduler");
+        "scheduler",
+        "http-endpoints");
     allow("client", "gateway-api");
     allow(
         "cli",

@@ -2,7 +2,6 @@ package io.cairn.gateway.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import io.cairn.backupapi.ClusterBackupStatus;
 import io.cairn.gateway.GatewayErrorCode;
 import io.cairn.gateway.GatewayException;
@@ -15,6 +14,11 @@ import io.cairn.gateway.admin.TakeBackupResult;
 import io.cairn.gateway.routing.Deadline;
 import io.cairn.gateway.topology.ClusterTopology;
 import io.cairn.gateway.topology.TopologyManager;
+import io.cairn.httpendpoints.EndpointServer;
+import io.cairn.httpendpoints.Exchange;
+import io.cairn.httpendpoints.Problem;
+import io.cairn.httpendpoints.Route;
+import io.cairn.httpendpoints.Routes;
 import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.Futures;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -32,13 +36,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway's management HTTP endpoints (JDK {@link HttpServer}, on its own bounded executor):
+ * The gateway's management HTTP endpoints, a routing table on http-endpoints' {@link
+ * EndpointServer} (JDK {@code HttpServer}, on the gateway's own bounded executor):
  *
  * <table>
  *   <caption>Endpoints</caption>
@@ -55,28 +59,25 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>POST /actuator/exporting/pause | resume</td><td>204</td></tr>
  * </table>
  *
- * <p>Errors are RFC 7807 problem details naming the field, the bad value and what is allowed.
+ * <p>Errors are RFC 7807 problem details naming the field, the bad value and what is allowed;
+ * unknown paths (404) and methods (405, with {@code Allow}) are answered by the routing table.
  * Request bodies are limited to {@code httpMaxBodyBytes} (413 beyond). Bad requests are logged at
- * DEBUG only.
+ * DEBUG only. Every request is counted in {@code cairn.gateway.requests} (operation {@code
+ * http-...}, {@code http-unknown} when no route answers) before its answer goes out.
  */
 public final class ManagementHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ManagementHttpServer.class);
-  private static final Pattern BACKUP_PATH = Pattern.compile("/actuator/backups/([^/]*)");
+  private static final String BACKUP_PATH = "/actuator/backups/(?<id>[^/]*)";
   private static final Pattern POSITIVE_ID = Pattern.compile("[1-9][0-9]{0,18}");
   private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  private final HttpServer server;
-  private final String host;
-  private final int port;
-  private final ExecutorService executor;
-  private final int maxBodyBytes;
+  private final EndpointServer server;
   private final Duration requestTimeout;
   private final Clock clock;
   private final BackupAdmin backups;
   private final ExportingAdmin exporting;
   private final TopologyManager topology;
   private final PrometheusMeterRegistry registry;
-  private final GatewayMetrics metrics;
 
   /** Creates the server; nothing is bound before {@link #start()}. */
   public ManagementHttpServer(
@@ -91,25 +92,67 @@ public final class ManagementHttpServer implements AutoCloseable {
       final PrometheusMeterRegistry registry,
       final GatewayMetrics metrics,
       final ExecutorService executor) {
-    this.maxBodyBytes = maxBodyBytes;
     this.requestTimeout = requestTimeout;
     this.clock = clock;
     this.backups = backups;
     this.exporting = exporting;
     this.topology = topology;
     this.registry = registry;
-    this.metrics = metrics;
-    this.executor = executor;
-    this.host = host;
-    this.port = port;
-    try {
-      // bound in start(): a bound server that never started keeps its port until the JVM exits
-      this.server = HttpServer.create();
-    } catch (final IOException e) {
-      throw new UncheckedIOException("Expected to create the management HTTP server, but " + e, e);
-    }
-    server.setExecutor(executor);
-    server.createContext("/", raw -> handle(new Exchange(raw, maxBodyBytes)));
+    this.server =
+        EndpointServer.builder("gateway", routes())
+            .bind(host, port, "httpHost/httpPort")
+            .executor(executor)
+            .maxBodyBytes(maxBodyBytes)
+            .backlog(64)
+            .logger(LOG)
+            // counted before the answer goes out: whoever got it and then reads /metrics sees it
+            .observer(
+                clock,
+                (operation, result, latency) ->
+                    metrics.request(operation.orElse("http-unknown"), result, latency))
+            .build();
+  }
+
+  private Routes routes() {
+    return Routes.of(
+        Route.exact(
+            "GET",
+            "/metrics",
+            "http-metrics",
+            exchange -> exchange.sendText(200, PROMETHEUS_TYPE, registry.scrape())),
+        Route.exact(
+            "GET",
+            "/health",
+            "http-health",
+            exchange -> exchange.sendJson(200, Map.of("status", "UP"))),
+        Route.exact("GET", "/ready", "http-ready", this::ready),
+        // GET before POST: the order of 405's "Expected method GET or POST" and its Allow
+        Route.exact("GET", "/actuator/backups", "http-list-backups", this::listBackups),
+        Route.exact("POST", "/actuator/backups", "http-take-backup", this::takeBackup),
+        Route.pattern(
+            "GET", BACKUP_PATH, "/actuator/backups/{id}", "http-get-backup", this::getBackup),
+        Route.pattern(
+            "DELETE",
+            BACKUP_PATH,
+            "/actuator/backups/{id}",
+            "http-delete-backup",
+            this::deleteBackup),
+        Route.exact(
+            "POST",
+            "/actuator/exporting/pause",
+            "http-pause-exporting",
+            exchange -> {
+              await(exporting::pause);
+              exchange.sendEmpty(204);
+            }),
+        Route.exact(
+            "POST",
+            "/actuator/exporting/resume",
+            "http-resume-exporting",
+            exchange -> {
+              await(exporting::resume);
+              exchange.sendEmpty(204);
+            }));
   }
 
   /**
@@ -118,124 +161,23 @@ public final class ManagementHttpServer implements AutoCloseable {
    * @throws UncheckedIOException if the port cannot be bound
    */
   public void start() {
-    try {
-      server.bind(new InetSocketAddress(host, port), 64);
-    } catch (final IOException e) {
-      throw new UncheckedIOException(
-          "Expected to bind the management HTTP port "
-              + host
-              + ":"
-              + port
-              + ", but "
-              + e.getMessage()
-              + ". Free the port or change httpHost/httpPort",
-          e);
-    }
     server.start();
   }
 
   /** The bound address (with the real port when configured as 0). */
   public InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
-  private void handle(final Exchange exchange) throws IOException {
-    final RequestMetric request = new RequestMetric(clock.nanos());
-    // counted before the answer goes out: whoever got it and then reads /metrics sees it counted
-    exchange.beforeResponse(request::record);
-    try {
-      final String path = exchange.path();
-      final String method = exchange.method();
-      final Matcher backupPath = BACKUP_PATH.matcher(path);
-      if (path.equals("/metrics")) {
-        request.operation = "http-metrics";
-        allow(exchange, "GET");
-        exchange.sendText(200, PROMETHEUS_TYPE, registry.scrape());
-      } else if (path.equals("/health")) {
-        request.operation = "http-health";
-        allow(exchange, "GET");
-        exchange.sendJson(200, Map.of("status", "UP"));
-      } else if (path.equals("/ready")) {
-        request.operation = "http-ready";
-        allow(exchange, "GET");
-        ready(exchange);
-      } else if (path.equals("/actuator/backups")) {
-        allow(exchange, "GET", "POST");
-        request.operation = method.equals("POST") ? "http-take-backup" : "http-list-backups";
-        if (method.equals("POST")) {
-          takeBackup(exchange);
-        } else {
-          listBackups(exchange);
-        }
-      } else if (backupPath.matches()) {
-        allow(exchange, "GET", "DELETE");
-        request.operation = method.equals("GET") ? "http-get-backup" : "http-delete-backup";
-        final long id = backupId(backupPath.group(1), exchange);
-        if (method.equals("GET")) {
-          exchange.sendJson(200, BackupJson.of(await(deadline -> backups.get(id, deadline))));
-        } else {
-          await(deadline -> backups.delete(id, deadline));
-          exchange.sendEmpty(204);
-        }
-      } else if (path.equals("/actuator/exporting/pause")) {
-        request.operation = "http-pause-exporting";
-        allow(exchange, "POST");
-        await(exporting::pause);
-        exchange.sendEmpty(204);
-      } else if (path.equals("/actuator/exporting/resume")) {
-        request.operation = "http-resume-exporting";
-        allow(exchange, "POST");
-        await(exporting::resume);
-        exchange.sendEmpty(204);
-      } else {
-        throw new Problem(
-            404,
-            "Expected one of /metrics, /health, /ready, /actuator/backups,"
-                + " /actuator/backups/{id}, /actuator/exporting/pause|resume, but was "
-                + path);
-      }
-    } catch (final Problem problem) {
-      request.result = "http-" + problem.status();
-      if (problem.status() >= 500) {
-        LOG.warn("{} {}: {}", exchange.method(), exchange.path(), problem.getMessage());
-      } else {
-        LOG.debug("{} {}: {}", exchange.method(), exchange.path(), problem.getMessage());
-      }
-      exchange.sendProblem(problem);
-    } catch (final RuntimeException e) {
-      request.result = "internal";
-      LOG.warn("{} {} failed", exchange.method(), exchange.path(), e);
-      exchange.sendProblem(
-          new Problem(
-              500,
-              "Expected "
-                  + exchange.method()
-                  + " "
-                  + exchange.path()
-                  + " to complete, but the gateway failed: "
-                  + e));
-    } finally {
-      request.record(); // if no answer was sent (the connection failed first)
-    }
+  private void getBackup(Exchange exchange) throws IOException {
+    long id = backupId(exchange.pathParameter("id"), exchange);
+    exchange.sendJson(200, BackupJson.of(await(deadline -> backups.get(id, deadline))));
   }
 
-  /** The metric of one request, recorded once. */
-  private final class RequestMetric {
-    private final long startNanos;
-    private String operation = "http-unknown";
-    private String result = "ok";
-    private boolean recorded;
-
-    RequestMetric(final long startNanos) {
-      this.startNanos = startNanos;
-    }
-
-    void record() {
-      if (!recorded) {
-        recorded = true;
-        metrics.request(operation, result, Duration.ofNanos(clock.nanos() - startNanos));
-      }
-    }
+  private void deleteBackup(Exchange exchange) throws IOException {
+    long id = backupId(exchange.pathParameter("id"), exchange);
+    await(deadline -> backups.delete(id, deadline));
+    exchange.sendEmpty(204);
   }
 
   private void ready(final Exchange exchange) throws IOException {
@@ -358,23 +300,6 @@ public final class ManagementHttpServer implements AutoCloseable {
     }
   }
 
-  private static void allow(final Exchange exchange, final String... methods) {
-    for (final String method : methods) {
-      if (method.equals(exchange.method())) {
-        return;
-      }
-    }
-    exchange.header("Allow", String.join(", ", methods));
-    throw new Problem(
-        405,
-        "Expected method "
-            + String.join(" or ", methods)
-            + " on "
-            + exchange.path()
-            + ", but was "
-            + exchange.method());
-  }
-
   /** Runs an admin call and waits for it on this HTTP worker thread. */
   private <T> T await(final Function<Deadline, CompletableFuture<T>> call) {
     final Deadline deadline = Deadline.after(clock, requestTimeout);
@@ -384,13 +309,13 @@ public final class ManagementHttpServer implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new Problem(503, "Expected the request to complete, but the gateway is stopping");
     } catch (final TimeoutException e) {
-      throw Problem.of(
+      throw GatewayProblems.of(
           GatewayErrorCode.DEADLINE_EXCEEDED,
           "Expected an answer within " + requestTimeout.toMillis() + " ms, but none came");
     } catch (final ExecutionException | RuntimeException e) {
       final Throwable cause = Futures.unwrap(e);
       if (cause instanceof GatewayException gateway) {
-        throw Problem.of(gateway.code(), gateway.getMessage());
+        throw GatewayProblems.of(gateway.code(), gateway.getMessage());
       }
       if (cause instanceof RuntimeException runtime) {
         throw runtime;
@@ -405,6 +330,6 @@ public final class ManagementHttpServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 }
