@@ -101,7 +101,8 @@ final class Modules {
         "units",
         "scheduler",
         "pacing",
-        "files");
+        "files",
+        "http-endpoints");
     allow("gateway-api");
     allow(
         "gateway",

@@ -3,17 +3,15 @@ package io.cairn.broker.management;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.cairn.broker.BrokerHealth;
 import io.cairn.broker.partition.PartitionHealthStatus;
 import io.cairn.broker.partition.PartitionRole;
+import io.cairn.httpendpoints.EndpointServer;
+import io.cairn.httpendpoints.Route;
+import io.cairn.httpendpoints.Routes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
@@ -21,10 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The management HTTP endpoints of one broker (JDK {@code HttpServer}):
+ * The management HTTP endpoints of one broker, a routing table on http-endpoints' {@link
+ * EndpointServer} (JDK {@code HttpServer}):
  *
  * <table>
- *   <caption>Endpoints (GET only; anything else 405, other paths 404)</caption>
+ *   <caption>Endpoints (GET only)</caption>
  *   <tr><th>path</th><th>answer</th></tr>
  *   <tr><td>{@code /metrics}</td><td>every meter in the Prometheus text format</td></tr>
  *   <tr><td>{@code /health}</td><td>JSON: the broker's status and reason and every partition's
@@ -32,24 +31,21 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>{@code /ready}</td><td>JSON {@code {"ready": ..., "reason": ...}}; 200 when the broker
  *       runs and every hosted partition has a role and is not FAILED, else 503</td></tr>
  * </table>
+ *
+ * <p>Other paths are answered 404 and other methods 405 (with {@code Allow: GET}), as RFC 7807
+ * problem details like the gateway's management endpoints; an unexpected failure 500.
  */
 public final class ManagementServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ManagementServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String JSON_TYPE = "application/json; charset=utf-8";
+  private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  private final HttpServer server;
-  private final PrometheusMeterRegistry registry;
-  private final Supplier<BrokerHealth> health;
+  private final EndpointServer server;
 
-  private ManagementServer(
-      final HttpServer server,
-      final PrometheusMeterRegistry registry,
-      final Supplier<BrokerHealth> health) {
+  private ManagementServer(EndpointServer server) {
     this.server = server;
-    this.registry = registry;
-    this.health = health;
   }
 
   /**
@@ -64,68 +60,55 @@ public final class ManagementServer implements AutoCloseable {
       final PrometheusMeterRegistry registry,
       final Supplier<BrokerHealth> health,
       final ExecutorService executor) {
-    final HttpServer server;
-    try {
-      server = HttpServer.create(new InetSocketAddress(host, port), 16);
-    } catch (final IOException e) {
-      throw new UncheckedIOException(
-          "Expected to bind the management server to "
-              + host
-              + ":"
-              + port
-              + ", but it failed. Free the port or change management.host/management.port",
-          e);
-    }
-    final ManagementServer management =
-        new ManagementServer(
-            server, Objects.requireNonNull(registry), Objects.requireNonNull(health));
-    server.createContext("/", management::handle);
-    server.setExecutor(executor);
+    EndpointServer server =
+        EndpointServer.builder(
+                "broker", routes(Objects.requireNonNull(registry), Objects.requireNonNull(health)))
+            .bind(host, port, "management.host/management.port")
+            .executor(executor)
+            .backlog(16)
+            .logger(LOG)
+            .build();
     server.start();
+    ManagementServer management = new ManagementServer(server);
     LOG.info("Management server listening on {}", management.address());
     return management;
   }
 
-  /** The bound address (with the real port when 0 was asked for). */
-  public InetSocketAddress address() {
-    return server.getAddress();
+  private static Routes routes(PrometheusMeterRegistry registry, Supplier<BrokerHealth> health) {
+    return Routes.of(
+        Route.exact(
+            "GET",
+            "/metrics",
+            "metrics",
+            exchange -> exchange.sendText(200, PROMETHEUS_TYPE, registry.scrape())),
+        Route.exact(
+            "GET",
+            "/health",
+            "health",
+            exchange -> {
+              BrokerHealth current = health.get();
+              exchange.sendText(
+                  current.status() == PartitionHealthStatus.FAILED ? 503 : 200,
+                  JSON_TYPE,
+                  healthJson(current));
+            }),
+        Route.exact(
+            "GET",
+            "/ready",
+            "ready",
+            exchange -> {
+              BrokerHealth current = health.get();
+              ObjectNode body = JSON.createObjectNode();
+              body.put("nodeId", current.nodeId());
+              body.put("ready", current.ready());
+              body.put("reason", current.ready() ? "" : notReadyReason(current));
+              exchange.sendText(current.ready() ? 200 : 503, JSON_TYPE, body.toString());
+            }));
   }
 
-  private void handle(final HttpExchange exchange) throws IOException {
-    try (exchange) {
-      if (!"GET".equals(exchange.getRequestMethod())) {
-        respond(exchange, 405, "text/plain; charset=utf-8", "Only GET is supported\n");
-        return;
-      }
-      switch (exchange.getRequestURI().getPath()) {
-        case "/metrics" ->
-            respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
-        case "/health" -> {
-          final BrokerHealth current = health.get();
-          respond(
-              exchange,
-              current.status() == PartitionHealthStatus.FAILED ? 503 : 200,
-              JSON_TYPE,
-              healthJson(current));
-        }
-        case "/ready" -> {
-          final BrokerHealth current = health.get();
-          final ObjectNode body = JSON.createObjectNode();
-          body.put("nodeId", current.nodeId());
-          body.put("ready", current.ready());
-          body.put("reason", current.ready() ? "" : notReadyReason(current));
-          respond(exchange, current.ready() ? 200 : 503, JSON_TYPE, body.toString());
-        }
-        default ->
-            respond(
-                exchange,
-                404,
-                "text/plain; charset=utf-8",
-                "Not found; try /metrics, /health or /ready\n");
-      }
-    } catch (final RuntimeException e) {
-      LOG.warn("Management request {} failed", exchange.getRequestURI(), e);
-    }
+  /** The bound address (with the real port when 0 was asked for). */
+  public InetSocketAddress address() {
+    return server.address();
   }
 
   static String healthJson(final BrokerHealth health) {
@@ -166,20 +149,9 @@ public final class ManagementServer implements AutoCloseable {
     return reason.length() == 0 ? "not ready" : reason.toString();
   }
 
-  private static void respond(
-      final HttpExchange exchange, final int status, final String type, final String body)
-      throws IOException {
-    final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
-  }
-
   /** Stops serving at once (management exchanges are short). */
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 }
