@@ -90,7 +90,7 @@ final class ClockAndRandomnessTest {
 
   @Test
   void shouldCatchEveryForbiddenCallAndReference() {
-    final List<String> details =
+    List<String> details =
         rule()
             .evaluate(new ClassFileImporter().importClasses(Violations.class))
             .getFailureReport()
@@ -131,7 +131,7 @@ final class ClockAndRandomnessTest {
     void sleeps() throws InterruptedException {
       Thread.sleep(1);
       Thread.sleep(1, 0);
-      final PauseLike pause = java.util.concurrent.TimeUnit.NANOSECONDS::sleep;
+      PauseLike pause = java.util.concurrent.TimeUnit.NANOSECONDS::sleep;
     }
 
     double chance() {
@@ -163,7 +163,7 @@ final class ClockAndRandomnessTest {
     return DescribedPredicate.describe(
         "are not injectors " + INJECTORS.keySet(),
         javaClass -> {
-          final String topLevel = topLevel(javaClass).getName();
+          String topLevel = topLevel(javaClass).getName();
           return !INJECTORS.containsKey(topLevel)
               && GENERATED.keySet().stream()
                   .noneMatch(

@@ -23,8 +23,8 @@ final class ModuleClasses {
 
   /** The reactor root: {@code cairn.root} (set by the pom), else the parent of the working dir. */
   static Path root() {
-    final String property = System.getProperty("cairn.root");
-    final Path root =
+    String property = System.getProperty("cairn.root");
+    Path root =
         property != null && !property.isBlank()
             ? Path.of(property)
             : Path.of("").toAbsolutePath().getParent();
@@ -33,7 +33,7 @@ final class ModuleClasses {
 
   /** Whether the module has main code to check (sources or .proto files). */
   static boolean hasMainCode(String module) {
-    final Path main = root().resolve(module).resolve("src/main");
+    Path main = root().resolve(module).resolve("src/main");
     return Files.isDirectory(main.resolve("java")) || Files.isDirectory(main.resolve("proto"));
   }
 
@@ -47,7 +47,7 @@ final class ModuleClasses {
     return CACHE.computeIfAbsent(
         module,
         name -> {
-          final Path classes = root().resolve(name).resolve("target/classes");
+          Path classes = root().resolve(name).resolve("target/classes");
           assertThat(classes)
               .as("compiled classes of module %s (build it first: -am)", name)
               .isDirectory();

@@ -46,9 +46,9 @@ final class ModuleDependencyTest {
 
   @Test
   void shouldHaveARowForEveryModuleOfTheRootPomAndNoOther() throws Exception {
-    final Document pom = parse(ModuleClasses.root().resolve("pom.xml"));
-    final Set<String> reactor = new TreeSet<>();
-    final NodeList modules = pom.getElementsByTagName("module");
+    Document pom = parse(ModuleClasses.root().resolve("pom.xml"));
+    Set<String> reactor = new TreeSet<>();
+    NodeList modules = pom.getElementsByTagName("module");
     for (int i = 0; i < modules.getLength(); i++) {
       reactor.add(modules.item(i).getTextContent().trim());
     }
@@ -58,7 +58,7 @@ final class ModuleDependencyTest {
 
   @Test
   void shouldBeTheTableOfDesignSection2() throws IOException {
-    final Map<String, Set<String>> design = designSection2();
+    Map<String, Set<String>> design = designSection2();
     NOT_MODULES.forEach(design::remove);
 
     assertThat(differences("docs/DESIGN.md §2", design))
@@ -68,7 +68,7 @@ final class ModuleDependencyTest {
 
   @Test
   void shouldAllowExactlyTheProjectModulesEachPomDeclares() throws Exception {
-    final Map<String, Set<String>> poms = new LinkedHashMap<>();
+    Map<String, Set<String>> poms = new LinkedHashMap<>();
     for (Module module : Modules.all()) {
       poms.put(module.name(), declaredModules(module.name()));
     }
@@ -80,8 +80,8 @@ final class ModuleDependencyTest {
 
   /** One line per module on which {@code other} and {@link Modules} disagree. */
   private static List<String> differences(String source, Map<String, Set<String>> other) {
-    final List<String> differences = new ArrayList<>();
-    final Set<String> names = new TreeSet<>(other.keySet());
+    List<String> differences = new ArrayList<>();
+    Set<String> names = new TreeSet<>(other.keySet());
     names.addAll(names(Modules.all()));
     for (String name : names) {
       if (!other.containsKey(name)) {
@@ -92,10 +92,10 @@ final class ModuleDependencyTest {
         differences.add(name + ": in " + source + ", not in Modules");
         continue;
       }
-      final Set<String> table = Modules.named(name).allowed();
-      final Set<String> onlyThere = new TreeSet<>(other.get(name));
+      Set<String> table = Modules.named(name).allowed();
+      Set<String> onlyThere = new TreeSet<>(other.get(name));
       onlyThere.removeAll(table);
-      final Set<String> onlyInTable = new TreeSet<>(table);
+      Set<String> onlyInTable = new TreeSet<>(table);
       onlyInTable.removeAll(other.get(name));
       if (!onlyThere.isEmpty() || !onlyInTable.isEmpty()) {
         differences.add(
@@ -108,8 +108,8 @@ final class ModuleDependencyTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("modulesWithMainCode")
   void shouldUseOnlyTheModulesDesignSection2Allows(String name) {
-    final Module module = Modules.named(name);
-    final ArchRule rule =
+    Module module = Modules.named(name);
+    ArchRule rule =
         noClasses()
             .should()
             .dependOnClassesThat(inAModuleNotAllowedFor(module))
@@ -138,17 +138,17 @@ final class ModuleDependencyTest {
 
   /** §2's rows: module → the modules of its "depends on" column (the last cell). */
   static Map<String, Set<String>> designSection2() throws IOException {
-    final List<String> lines = Files.readAllLines(ModuleClasses.root().resolve("docs/DESIGN.md"));
-    final Map<String, Set<String>> rows = new LinkedHashMap<>();
+    List<String> lines = Files.readAllLines(ModuleClasses.root().resolve("docs/DESIGN.md"));
+    Map<String, Set<String>> rows = new LinkedHashMap<>();
     boolean inSection = false;
     for (String line : lines) {
       if (line.startsWith("## ")) {
         inSection = line.startsWith("## 2. ");
         continue;
       }
-      final Matcher row = ROW.matcher(line);
+      Matcher row = ROW.matcher(line);
       if (inSection && row.matches()) {
-        final String[] cells = row.group(2).split("\\|");
+        String[] cells = row.group(2).split("\\|");
         rows.put(row.group(1), dependsOn(cells[cells.length - 1]));
       }
     }
@@ -160,7 +160,7 @@ final class ModuleDependencyTest {
    * "journal, transport (its interface), scheduler" → {journal, scheduler, transport}; "—" → {}.
    */
   private static Set<String> dependsOn(String cell) {
-    final String names = cell.replaceAll("\\([^)]*\\)", "").replace("`", "").trim();
+    String names = cell.replaceAll("\\([^)]*\\)", "").replace("`", "").trim();
     if (names.equals("—") || names.isEmpty()) {
       return new TreeSet<>();
     }
@@ -171,20 +171,20 @@ final class ModuleDependencyTest {
 
   /** The cairn-* artifacts the module's pom declares, test scope and test-jars left out. */
   private static Set<String> declaredModules(String module) throws Exception {
-    final Document pom = parse(ModuleClasses.root().resolve(module).resolve("pom.xml"));
-    final Set<String> declared = new TreeSet<>();
-    final Element project = pom.getDocumentElement();
+    Document pom = parse(ModuleClasses.root().resolve(module).resolve("pom.xml"));
+    Set<String> declared = new TreeSet<>();
+    Element project = pom.getDocumentElement();
     for (Node dependencies = project.getFirstChild();
         dependencies != null;
         dependencies = dependencies.getNextSibling()) {
       if (!"dependencies".equals(dependencies.getNodeName())) {
         continue; // dependencyManagement and plugin dependencies are not the module's
       }
-      final NodeList list = ((Element) dependencies).getElementsByTagName("dependency");
+      NodeList list = ((Element) dependencies).getElementsByTagName("dependency");
       for (int i = 0; i < list.getLength(); i++) {
-        final Element dependency = (Element) list.item(i);
-        final String groupId = text(dependency, "groupId");
-        final String artifactId = text(dependency, "artifactId");
+        Element dependency = (Element) list.item(i);
+        String groupId = text(dependency, "groupId");
+        String artifactId = text(dependency, "artifactId");
         if ("io.cairn".equals(groupId)
             && artifactId.startsWith("cairn-")
             && !"test".equals(text(dependency, "scope"))

@@ -201,7 +201,7 @@ final class Modules {
       if (module.rootPackage().isEmpty()) {
         continue;
       }
-      final String root = module.rootPackage().get();
+      String root = module.rootPackage().get();
       if ((packageName.equals(root) || packageName.startsWith(root + "."))
           && (best == null || root.length() > best.rootPackage().get().length())) {
         best = module;

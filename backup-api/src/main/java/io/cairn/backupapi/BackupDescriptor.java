@@ -74,7 +74,7 @@ public record BackupDescriptor(
       throw invalid("sizeBytes >= 0", sizeBytes);
     }
     Objects.requireNonNull(familyDigests, "familyDigests");
-    final TreeMap<String, String> copy = new TreeMap<>();
+    TreeMap<String, String> copy = new TreeMap<>();
     familyDigests.forEach(
         (family, digest) -> {
           if (family == null || family.isBlank()) {
@@ -132,15 +132,15 @@ public record BackupDescriptor(
    */
   public static List<String> differingFamilies(
       Map<String, String> expected, Map<String, String> actual) {
-    final List<String> differing = new ArrayList<>();
+    List<String> differing = new ArrayList<>();
     if (expected.isEmpty()) {
       return differing;
     }
-    final TreeSet<String> names = new TreeSet<>(expected.keySet());
+    TreeSet<String> names = new TreeSet<>(expected.keySet());
     names.addAll(actual.keySet());
     for (String name : names) {
-      final String expectedDigest = expected.get(name);
-      final String found = actual.get(name);
+      String expectedDigest = expected.get(name);
+      String found = actual.get(name);
       if (!Objects.equals(expectedDigest, found)) {
         differing.add(
             name

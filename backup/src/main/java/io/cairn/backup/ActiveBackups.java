@@ -34,10 +34,7 @@ final class ActiveBackups {
    * @param nanos the manager's clock
    */
   ActiveBackups(
-      final int partitionId,
-      final BackupUploader uploader,
-      final BackupMetrics metrics,
-      final LongSupplier nanos) {
+      int partitionId, BackupUploader uploader, BackupMetrics metrics, LongSupplier nanos) {
     this.partitionId = partitionId;
     this.uploader = uploader;
     this.metrics = metrics;
@@ -45,23 +42,23 @@ final class ActiveBackups {
   }
 
   /** The running backup of checkpoint {@code checkpointId}, or null. */
-  BackupJob get(final long checkpointId) {
+  BackupJob get(long checkpointId) {
     return active.get(checkpointId);
   }
 
   /** Adds {@code job} unless a backup of its checkpoint runs; returns that one, or null. */
-  BackupJob putIfAbsent(final BackupJob job) {
+  BackupJob putIfAbsent(BackupJob job) {
     return active.putIfAbsent(job.checkpoint().id(), job);
   }
 
   /** Ends {@code job} with what its upload chain gave. */
-  void ended(final BackupJob job, final BackupOutcome outcome, final Throwable error) {
+  void ended(BackupJob job, BackupOutcome outcome, Throwable error) {
     if (error != null) {
       fail(job, BackupUploader.describe(error));
       return;
     }
     if (outcome.kind() == BackupOutcome.Kind.COMPLETED) {
-      final BackupSaveResult result = outcome.saveResult().orElseThrow();
+      BackupSaveResult result = outcome.saveResult().orElseThrow();
       metrics.bytes(result.copiedBytes(), result.reusedBytes());
       result.status().lastUpdatedAt().ifPresent(at -> metrics.latestCompleted(at.toEpochMilli()));
       LOG.info(
@@ -89,7 +86,7 @@ final class ActiveBackups {
   }
 
   /** Makes sure the backup is FAILED in the store with {@code reason}, then ends the job. */
-  void fail(final BackupJob job, final String reason) {
+  void fail(BackupJob job, String reason) {
     LOG.warn("Partition {}: backup {} FAILED: {}", partitionId, job.id(), reason);
     uploader
         .markFailed(job.id(), reason)
@@ -98,13 +95,13 @@ final class ActiveBackups {
   }
 
   /** Ends a job once (metrics, outcome, reservation). */
-  void finish(final BackupJob job, final BackupOutcome outcome) {
+  void finish(BackupJob job, BackupOutcome outcome) {
     if (!job.transition(new BackupJob.State.Finished(outcome), "ended " + outcome.kind())) {
       return;
     }
     job.release();
     active.remove(job.checkpoint().id(), job);
-    final boolean success =
+    boolean success =
         outcome.kind() == BackupOutcome.Kind.COMPLETED
             || outcome.kind() == BackupOutcome.Kind.ALREADY_COMPLETED;
     metrics.backupEnded(success, nanos.getAsLong() - job.reservedNanos());
@@ -112,7 +109,7 @@ final class ActiveBackups {
     job.outcome().complete(outcome);
   }
 
-  private static Result resultOf(final BackupOutcome.Kind kind) {
+  private static Result resultOf(BackupOutcome.Kind kind) {
     return switch (kind) {
       case COMPLETED -> Result.COMPLETED;
       case ALREADY_COMPLETED -> Result.NO_OP;

@@ -56,7 +56,7 @@ public final class BackupConfig {
   private final Duration confirmRetryDelay;
   private final int confirmMaxAttempts;
 
-  private BackupConfig(final Builder builder) {
+  private BackupConfig(Builder builder) {
     maxConcurrentBackups = builder.maxConcurrentBackups;
     maxPendingBackups = builder.maxPendingBackups;
     uploadRateBytesPerSecond = builder.uploadRateBytesPerSecond;
@@ -128,27 +128,27 @@ public final class BackupConfig {
 
     private Builder() {}
 
-    public Builder maxConcurrentBackups(final int value) {
+    public Builder maxConcurrentBackups(int value) {
       maxConcurrentBackups = value;
       return this;
     }
 
-    public Builder maxPendingBackups(final int value) {
+    public Builder maxPendingBackups(int value) {
       maxPendingBackups = value;
       return this;
     }
 
-    public Builder uploadRateBytesPerSecond(final long value) {
+    public Builder uploadRateBytesPerSecond(long value) {
       uploadRateBytesPerSecond = value;
       return this;
     }
 
-    public Builder confirmRetryDelay(final Duration value) {
+    public Builder confirmRetryDelay(Duration value) {
       confirmRetryDelay = value;
       return this;
     }
 
-    public Builder confirmMaxAttempts(final int value) {
+    public Builder confirmMaxAttempts(int value) {
       confirmMaxAttempts = value;
       return this;
     }
@@ -158,7 +158,7 @@ public final class BackupConfig {
      *     the allowed range
      */
     public BackupConfig build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       if (maxConcurrentBackups < 1 || maxConcurrentBackups > MAX_CONCURRENT_BACKUPS_LIMIT) {
         violations.add(
             MAX_CONCURRENT_BACKUPS_KEY

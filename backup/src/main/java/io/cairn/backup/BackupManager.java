@@ -103,7 +103,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
   private Cancellable drainTimer;
   private Optional<BackupIdentifier> latestCompleted = Optional.empty();
 
-  private BackupManager(final Builder builder) {
+  private BackupManager(Builder builder) {
     super(
         "backup-manager-" + builder.partitionId,
         LoggingContext.partition(builder.nodeId, builder.partitionId));
@@ -154,7 +154,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   /** Takes the checkpoint's backup; see {@link #takeBackup}. */
   @Override
-  public void onCheckpointCreated(final Checkpoint checkpoint) {
+  public void onCheckpointCreated(Checkpoint checkpoint) {
     takeBackup(checkpoint);
   }
 
@@ -164,9 +164,9 @@ public final class BackupManager extends Actor implements CheckpointListener {
    *
    * @return completes when the backup ended; never fails (a failure is an outcome)
    */
-  public CompletableFuture<BackupOutcome> takeBackup(final Checkpoint checkpoint) {
+  public CompletableFuture<BackupOutcome> takeBackup(Checkpoint checkpoint) {
     Objects.requireNonNull(checkpoint, "checkpoint");
-    final BackupJob existing = active.get(checkpoint.id());
+    BackupJob existing = active.get(checkpoint.id());
     if (existing != null) {
       return existing.outcome();
     }
@@ -179,9 +179,9 @@ public final class BackupManager extends Actor implements CheckpointListener {
                   + " to run, but it is"
                   + " closed (this member no longer leads the partition)"));
     }
-    final long now = clock().nanos();
-    final BackupJob job = BackupJob.reserve(checkpoint, snapshots, now);
-    final BackupJob raced = active.putIfAbsent(job);
+    long now = clock().nanos();
+    BackupJob job = BackupJob.reserve(checkpoint, snapshots, now);
+    BackupJob raced = active.putIfAbsent(job);
     if (raced != null) {
       job.release(); // the same checkpoint told twice at once: one backup
       return raced.outcome();
@@ -211,7 +211,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   @Override
   protected void onClose() {
-    final State previous = state.get();
+    State previous = state.get();
     state.transition(
         new State.Stopped(),
         "leadership lost: "
@@ -228,7 +228,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
     if (drainTimer != null) {
       drainTimer.cancel();
     }
-    for (final BackupJob job : pending) {
+    for (BackupJob job : pending) {
       uploader
           .markFailed(job.id(), LEADER_CHANGED)
           .whenComplete(
@@ -236,7 +236,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
                   active.finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED)));
     }
     pending.clear();
-    for (final BackupJob job : running.values()) {
+    for (BackupJob job : running.values()) {
       // its save ends with BackupMarkedFailedException; the job ends (and releases) then
       uploader.markFailed(job.id(), LEADER_CHANGED);
     }
@@ -247,15 +247,14 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   /** Actor thread: runs sweep attempt {@code attempt}; its end comes back to the actor. */
-  private void startSweep(final int attempt) {
+  private void startSweep(int attempt) {
     sweep
         .attempt()
         .whenComplete((result, error) -> runOnActor(() -> swept(attempt, result, error), () -> {}));
   }
 
   /** Actor thread: sweep attempt {@code attempt} ended. */
-  private void swept(
-      final int attempt, final InProgressSweep.Result result, final Throwable error) {
+  private void swept(int attempt, InProgressSweep.Result result, Throwable error) {
     if (!(state.get() instanceof State.Sweeping sweeping) || sweeping.attempt() != attempt) {
       return;
     }
@@ -271,9 +270,9 @@ public final class BackupManager extends Actor implements CheckpointListener {
       drain();
       return;
     }
-    final Throwable cause = Futures.unwrap(error);
-    final Duration delay = InProgressSweep.retryDelay(attempt);
-    final Cancellable retry = schedule(delay, () -> retrySweep(attempt));
+    Throwable cause = Futures.unwrap(error);
+    Duration delay = InProgressSweep.retryDelay(attempt);
+    Cancellable retry = schedule(delay, () -> retrySweep(attempt));
     state.transition(
         new State.SweepBackoff(attempt, retry),
         "could not check the store for IN_PROGRESS backups of an earlier leader ("
@@ -285,7 +284,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   /** Actor thread: the backoff after {@code failedAttempts} failed attempts is over. */
-  private void retrySweep(final int failedAttempts) {
+  private void retrySweep(int failedAttempts) {
     if (state.get() instanceof State.SweepBackoff backoff
         && backoff.failedAttempts() == failedAttempts) {
       state.transition(new State.Sweeping(failedAttempts + 1), "trying the sweep again", null);
@@ -300,7 +299,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   // ---- queue (actor thread) -------------------------------------------------------------------
 
-  private void accept(final BackupJob job) {
+  private void accept(BackupJob job) {
     job.transition(new BackupJob.State.Waiting(), "taken over by the manager");
     if (isStopped()) {
       active.finish(job, BackupOutcome.failed(job.checkpoint().id(), LEADER_CHANGED));
@@ -328,8 +327,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
     while (state.get() instanceof State.Open
         && running.size() < config.maxConcurrentBackups()
         && !pending.isEmpty()) {
-      final long now = clock().nanos();
-      final long delayNanos = throttle.delayNanos(now);
+      long now = clock().nanos();
+      long delayNanos = throttle.delayNanos(now);
       if (delayNanos > 0) {
         if (drainTimer == null) {
           drainTimer =
@@ -342,7 +341,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
         }
         return;
       }
-      final BackupJob job = pending.poll();
+      BackupJob job = pending.poll();
       running.put(job.id(), job);
       job.transition(new BackupJob.State.Uploading(now), "an upload slot is free");
       upload(job);
@@ -352,15 +351,15 @@ public final class BackupManager extends Actor implements CheckpointListener {
   // ---- one backup ------------------------------------------------------------------------------
 
   /** Actor thread: starts the upload chain; its end comes back through {@link #uploaded}. */
-  private void upload(final BackupJob job) {
-    final BackupJob.Reservation reservation = job.reservation();
+  private void upload(BackupJob job) {
+    BackupJob.Reservation reservation = job.reservation();
     if (reservation instanceof BackupJob.Reservation.Unavailable unavailable) {
       running.remove(job.id());
       active.fail(job, unavailable.reason());
       return;
     }
-    final CheckpointReservation held = ((BackupJob.Reservation.Held) reservation).reservation();
-    final Optional<BackupIdentifier> previous =
+    CheckpointReservation held = ((BackupJob.Reservation.Held) reservation).reservation();
+    Optional<BackupIdentifier> previous =
         latestCompleted.filter(completed -> completed.checkpointId() < job.id());
     uploader
         .upload(job, held, previous, this::isStopped)
@@ -374,10 +373,10 @@ public final class BackupManager extends Actor implements CheckpointListener {
   }
 
   /** Actor thread: the upload chain of {@code job} ended. */
-  private void uploaded(final BackupJob job, final BackupOutcome outcome, final Throwable error) {
+  private void uploaded(BackupJob job, BackupOutcome outcome, Throwable error) {
     running.remove(job.id());
     if (error == null && outcome.kind() == BackupOutcome.Kind.COMPLETED) {
-      final BackupSaveResult result = outcome.saveResult().orElseThrow();
+      BackupSaveResult result = outcome.saveResult().orElseThrow();
       throttle.reserve(result.copiedBytes(), job.uploadStartNanos());
       rememberCompleted(result.status());
       confirmations.confirm(job.checkpoint());
@@ -389,7 +388,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
   // ---- helpers
   // -----------------------------------------------------------------------------------
 
-  private void rememberCompleted(final BackupStatus status) {
+  private void rememberCompleted(BackupStatus status) {
     if (status.statusCode() != BackupStatusCode.COMPLETED) {
       return;
     }
@@ -404,7 +403,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
    * Runs {@code onActor} on the actor; once the actor no longer takes tasks (closing, closed), runs
    * {@code detached} here instead, which must touch no actor state.
    */
-  private void runOnActor(final Runnable onActor, final Runnable detached) {
+  private void runOnActor(Runnable onActor, Runnable detached) {
     submit(onActor)
         .whenComplete(
             (ignored, error) -> {
@@ -430,47 +429,47 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
     private Builder() {}
 
-    public Builder partitionId(final int value) {
+    public Builder partitionId(int value) {
       partitionId = value;
       return this;
     }
 
     /** This member's node id (written into backup identifiers). */
-    public Builder nodeId(final int value) {
+    public Builder nodeId(int value) {
       nodeId = value;
       return this;
     }
 
     /** The cluster's partition count (written into descriptors). */
-    public Builder partitionCount(final int value) {
+    public Builder partitionCount(int value) {
       partitionCount = value;
       return this;
     }
 
-    public Builder brokerVersion(final String value) {
+    public Builder brokerVersion(String value) {
       brokerVersion = value;
       return this;
     }
 
-    public Builder store(final BackupStore value) {
+    public Builder store(BackupStore value) {
       store = value;
       return this;
     }
 
     /** The partition's snapshot store (reservations, compaction holds). */
-    public Builder snapshots(final SnapshotStore value) {
+    public Builder snapshots(SnapshotStore value) {
       snapshots = value;
       return this;
     }
 
     /** The partition's raft journal, whose segments are backed up. */
-    public Builder journal(final Journal value) {
+    public Builder journal(Journal value) {
       journal = value;
       return this;
     }
 
     /** Writes {@code CONFIRM_BACKUP}; the partition's log stream writer. */
-    public Builder writer(final LogStreamWriter value) {
+    public Builder writer(LogStreamWriter value) {
       writer = value;
       return this;
     }
@@ -479,19 +478,19 @@ public final class BackupManager extends Actor implements CheckpointListener {
      * Runs the collection of files (journal reads): a named, bounded executor owned by the caller;
      * it may be shared by the partitions of a broker.
      */
-    public Builder uploadExecutor(final Executor value) {
+    public Builder uploadExecutor(Executor value) {
       uploadExecutor = value;
       return this;
     }
 
     /** {@link BackupConfig#defaults()} by default. */
-    public Builder config(final BackupConfig value) {
+    public Builder config(BackupConfig value) {
       config = value;
       return this;
     }
 
     /** The partition's metrics, shared with its checkpoint records. */
-    public Builder metrics(final BackupMetrics value) {
+    public Builder metrics(BackupMetrics value) {
       metrics = value;
       return this;
     }
@@ -500,7 +499,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
      * @throws IllegalArgumentException naming a missing or invalid setting
      */
     public BackupManager build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       if (partitionId < 1) {
         violations.add("partitionId >= 1, but was " + partitionId);
       }
@@ -532,7 +531,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
       return new BackupManager(this);
     }
 
-    private static void require(final Object value, final String name, final List<String> out) {
+    private static void require(Object value, String name, List<String> out) {
       if (value == null) {
         out.add(name + " to be set, but it is missing");
       }

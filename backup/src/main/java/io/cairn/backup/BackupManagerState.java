@@ -83,7 +83,7 @@ final class BackupManagerState {
   private final int partitionId;
   private volatile State state = new State.New();
 
-  BackupManagerState(final int partitionId) {
+  BackupManagerState(int partitionId) {
     this.partitionId = partitionId;
   }
 
@@ -98,8 +98,8 @@ final class BackupManagerState {
    * @param cause logged with the line (a failed sweep), or null
    * @throws IllegalStateException if the move is not in the table
    */
-  void transition(final State next, final String on, final Throwable cause) {
-    final State current = state;
+  void transition(State next, String on, Throwable cause) {
+    State current = state;
     if (!canBecome(current, next)) {
       throw new IllegalStateException(
           "Expected a move in the backup manager table, but "
@@ -120,7 +120,7 @@ final class BackupManagerState {
     }
   }
 
-  static boolean canBecome(final State current, final State next) {
+  static boolean canBecome(State current, State next) {
     if (current instanceof State.Stopped) {
       return false;
     }

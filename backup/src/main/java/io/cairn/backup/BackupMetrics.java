@@ -146,7 +146,7 @@ public final class BackupMetrics implements AutoCloseable {
   /**
    * @param clock for the age of the newest completed backup
    */
-  public BackupMetrics(final MeterRegistry registry, final int partitionId, final Clock clock) {
+  public BackupMetrics(MeterRegistry registry, int partitionId, Clock clock) {
     this.registry = registry;
     this.clock = clock;
     tags = Tags.of("partition", Integer.toString(partitionId));
@@ -180,13 +180,13 @@ public final class BackupMetrics implements AutoCloseable {
   }
 
   /** Counts one operation outcome. */
-  public void operation(final Operation operation, final Result result) {
-    final String key = operation.tag() + "/" + result.tag();
+  public void operation(Operation operation, Result result) {
+    String key = operation.tag() + "/" + result.tag();
     operations
         .computeIfAbsent(
             key,
             k -> {
-              final Counter counter =
+              Counter counter =
                   Counter.builder(OPERATIONS)
                       .tags(tags)
                       .tag("operation", operation.tag())
@@ -201,8 +201,8 @@ public final class BackupMetrics implements AutoCloseable {
   }
 
   /** How often {@code operation} ended with {@code result} so far. */
-  public double operationCount(final Operation operation, final Result result) {
-    final Counter counter = operations.get(operation.tag() + "/" + result.tag());
+  public double operationCount(Operation operation, Result result) {
+    Counter counter = operations.get(operation.tag() + "/" + result.tag());
     return counter == null ? 0 : counter.count();
   }
 
@@ -211,7 +211,7 @@ public final class BackupMetrics implements AutoCloseable {
   }
 
   /** A backup ended after {@code durationNanos}; {@code success} picks the timer. */
-  public void backupEnded(final boolean success, final long durationNanos) {
+  public void backupEnded(boolean success, long durationNanos) {
     inProgress.decrementAndGet();
     (success ? completed : failed).record(Math.max(0, durationNanos), TimeUnit.NANOSECONDS);
   }
@@ -220,17 +220,17 @@ public final class BackupMetrics implements AutoCloseable {
     return inProgress.get();
   }
 
-  public void bytes(final long written, final long reused) {
+  public void bytes(long written, long reused) {
     bytesWritten.increment(written);
     bytesReused.increment(reused);
   }
 
   /** The newest completed backup known, completed at {@code completedAtMillis}. */
-  public void latestCompleted(final long completedAtMillis) {
+  public void latestCompleted(long completedAtMillis) {
     latestCompletedMillis.accumulateAndGet(completedAtMillis, Math::max);
   }
 
-  public void checkpointApplied(final Checkpoint checkpoint) {
+  public void checkpointApplied(Checkpoint checkpoint) {
     checkpointId.set(checkpoint.id());
     checkpointPosition.set(checkpoint.position());
   }
@@ -244,12 +244,12 @@ public final class BackupMetrics implements AutoCloseable {
   }
 
   /** Counts one state digest check of a restored partition. */
-  public void restoreCheck(final RestoreCheckResult result) {
+  public void restoreCheck(RestoreCheckResult result) {
     restoreChecks
         .computeIfAbsent(
             result,
             r -> {
-              final Counter counter =
+              Counter counter =
                   Counter.builder(RESTORE_CHECKS)
                       .tags(tags)
                       .tag("result", r.tag())
@@ -264,20 +264,20 @@ public final class BackupMetrics implements AutoCloseable {
   }
 
   /** How many restore checks ended with {@code result} so far. */
-  public double restoreCheckCount(final RestoreCheckResult result) {
-    final Counter counter = restoreChecks.get(result);
+  public double restoreCheckCount(RestoreCheckResult result) {
+    Counter counter = restoreChecks.get(result);
     return counter == null ? 0 : counter.count();
   }
 
   private double latestCompletedAgeSeconds() {
-    final long completedAt = latestCompletedMillis.get();
+    long completedAt = latestCompletedMillis.get();
     return completedAt == Long.MIN_VALUE
         ? Double.NaN
         : Math.max(0, clock.millis() - completedAt) / 1000.0;
   }
 
-  private Timer timer(final Result result) {
-    final Timer timer =
+  private Timer timer(Result result) {
+    Timer timer =
         Timer.builder(DURATION)
             .tags(tags)
             .tag("result", result.tag())
@@ -287,8 +287,8 @@ public final class BackupMetrics implements AutoCloseable {
     return timer;
   }
 
-  private Counter counter(final String name, final String description, final String baseUnit) {
-    final Counter counter =
+  private Counter counter(String name, String description, String baseUnit) {
+    Counter counter =
         Counter.builder(name)
             .tags(tags)
             .baseUnit(baseUnit)

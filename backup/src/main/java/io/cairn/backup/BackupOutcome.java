@@ -33,20 +33,20 @@ public record BackupOutcome(
     Objects.requireNonNull(saveResult, "saveResult");
   }
 
-  public static BackupOutcome completed(final long checkpointId, final BackupSaveResult result) {
+  public static BackupOutcome completed(long checkpointId, BackupSaveResult result) {
     return new BackupOutcome(checkpointId, Kind.COMPLETED, Optional.empty(), Optional.of(result));
   }
 
-  public static BackupOutcome alreadyCompleted(final long checkpointId) {
+  public static BackupOutcome alreadyCompleted(long checkpointId) {
     return new BackupOutcome(
         checkpointId, Kind.ALREADY_COMPLETED, Optional.empty(), Optional.empty());
   }
 
-  public static BackupOutcome refused(final long checkpointId, final String reason) {
+  public static BackupOutcome refused(long checkpointId, String reason) {
     return new BackupOutcome(checkpointId, Kind.REFUSED, Optional.of(reason), Optional.empty());
   }
 
-  public static BackupOutcome failed(final long checkpointId, final String reason) {
+  public static BackupOutcome failed(long checkpointId, String reason) {
     return new BackupOutcome(checkpointId, Kind.FAILED, Optional.of(reason), Optional.empty());
   }
 }

@@ -28,7 +28,7 @@ public final class BackupService {
   /**
    * @param partitionCount the cluster's partition count ({@code 1..partitionCount})
    */
-  public BackupService(final BackupStore store, final int partitionCount) {
+  public BackupService(BackupStore store, int partitionCount) {
     this.store = Objects.requireNonNull(store, "store");
     if (partitionCount < 1) {
       throw new IllegalArgumentException(
@@ -44,8 +44,8 @@ public final class BackupService {
    *
    * @throws IllegalArgumentException if {@code checkpointId < 1}
    */
-  public CompletableFuture<ClusterBackupStatus> status(final long checkpointId) {
-    final BackupIdentifierWildcard wildcard =
+  public CompletableFuture<ClusterBackupStatus> status(long checkpointId) {
+    BackupIdentifierWildcard wildcard =
         BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(checkpointId));
     return StoreQueries.listAll(store, wildcard)
         .thenApply(
@@ -57,16 +57,16 @@ public final class BackupService {
    * The cluster status of every backup id matching {@code pattern}, by id ascending. Reads every
    * matching manifest: use a narrow pattern on stores with many backups.
    */
-  public CompletableFuture<List<ClusterBackupStatus>> list(final CheckpointPattern pattern) {
+  public CompletableFuture<List<ClusterBackupStatus>> list(CheckpointPattern pattern) {
     return StoreQueries.listAll(store, BackupIdentifierWildcard.ofCheckpoints(pattern))
         .thenApply(
             statuses -> {
-              final Map<Long, List<BackupStatus>> byId = new TreeMap<>();
-              for (final BackupStatus status : inRange(statuses)) {
+              Map<Long, List<BackupStatus>> byId = new TreeMap<>();
+              for (BackupStatus status : inRange(statuses)) {
                 byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>())
                     .add(status);
               }
-              final List<ClusterBackupStatus> result = new ArrayList<>(byId.size());
+              List<ClusterBackupStatus> result = new ArrayList<>(byId.size());
               byId.forEach(
                   (id, ofId) ->
                       result.add(BackupStatusAggregator.aggregate(id, partitionCount, ofId)));
@@ -75,7 +75,7 @@ public final class BackupService {
   }
 
   /** Backups of partitions above the partition count (an older, larger cluster) do not count. */
-  private List<BackupStatus> inRange(final List<BackupStatus> statuses) {
+  private List<BackupStatus> inRange(List<BackupStatus> statuses) {
     return statuses.stream().filter(s -> s.id().partitionId() <= partitionCount).toList();
   }
 }

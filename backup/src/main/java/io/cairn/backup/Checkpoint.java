@@ -48,8 +48,8 @@ public record Checkpoint(
    * {@link #familyDigests()} as 32 lowercase hex digits each, as a backup descriptor records them.
    */
   public SortedMap<String, String> familyDigestsHex() {
-    final TreeMap<String, String> hex = new TreeMap<>();
-    for (final Map.Entry<String, Digest128> family : familyDigests.entrySet()) {
+    TreeMap<String, String> hex = new TreeMap<>();
+    for (Map.Entry<String, Digest128> family : familyDigests.entrySet()) {
       hex.put(family.getKey(), family.getValue().toHex());
     }
     return hex;

@@ -36,11 +36,11 @@ public final class CheckpointRecords {
    * @throws IllegalArgumentException if {@code db} lacks {@link BackupColumnFamily#all()}
    */
   public static CheckpointState register(
-      final int partitionId,
-      final CairnDb db,
-      final RecordProcessors.Builder builder,
-      final CheckpointListener listener,
-      final BackupMetrics metrics) {
+      int partitionId,
+      CairnDb db,
+      RecordProcessors.Builder builder,
+      CheckpointListener listener,
+      BackupMetrics metrics) {
     return register(partitionId, db, builder, listener, metrics, Optional.empty());
   }
 
@@ -59,12 +59,12 @@ public final class CheckpointRecords {
    * @param restored the partition's restore marker; empty if the partition was not restored
    */
   public static CheckpointState register(
-      final int partitionId,
-      final CairnDb db,
-      final RecordProcessors.Builder builder,
-      final CheckpointListener listener,
-      final BackupMetrics metrics,
-      final Optional<RestoreMarker> restored) {
+      int partitionId,
+      CairnDb db,
+      RecordProcessors.Builder builder,
+      CheckpointListener listener,
+      BackupMetrics metrics,
+      Optional<RestoreMarker> restored) {
     return CheckpointRegistration.register(
         partitionId,
         Objects.requireNonNull(db, "db"),

@@ -21,7 +21,7 @@ public interface CheckpointState {
   /**
    * A view of the checkpoint state of {@code db} (opened with {@link BackupColumnFamily#all()}).
    */
-  static CheckpointState of(final CairnDb db) {
+  static CheckpointState of(CairnDb db) {
     return new DbCheckpointState(db);
   }
 

@@ -10,7 +10,7 @@ final class BackupConfigTest {
 
   @Test
   void shouldHaveDocumentedDefaults() {
-    final BackupConfig config = BackupConfig.defaults();
+    BackupConfig config = BackupConfig.defaults();
     assertThat(config.maxConcurrentBackups()).isEqualTo(1);
     assertThat(config.maxPendingBackups()).isEqualTo(16);
     assertThat(config.uploadRateBytesPerSecond()).isZero();
@@ -40,7 +40,7 @@ final class BackupConfigTest {
 
   @Test
   void shouldAcceptTheBoundsOfEveryRange() {
-    final BackupConfig config =
+    BackupConfig config =
         BackupConfig.builder()
             .maxConcurrentBackups(16)
             .maxPendingBackups(1)

@@ -23,7 +23,7 @@ final class BackupManagerStateTest {
 
   @Test
   void shouldSweepAgainAfterAFailedAttemptThenOpenThenStop() {
-    final BackupManagerState state = new BackupManagerState(1);
+    BackupManagerState state = new BackupManagerState(1);
 
     state.transition(new State.Sweeping(1), "test", null);
     state.transition(new State.SweepBackoff(1, TIMER), "test", null);
@@ -36,7 +36,7 @@ final class BackupManagerStateTest {
 
   @Test
   void shouldRefuseAMoveThatIsNotInTheTable() {
-    final BackupManagerState state = new BackupManagerState(3);
+    BackupManagerState state = new BackupManagerState(3);
     state.transition(new State.Sweeping(1), "test", null);
 
     assertThatThrownBy(() -> state.transition(new State.Sweeping(2), "test", null))

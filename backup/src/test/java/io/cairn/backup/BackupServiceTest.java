@@ -69,17 +69,17 @@ final class BackupServiceTest {
 
     // then
     assertThat(service.status(5).join().statusCode()).isEqualTo(ClusterBackupStatusCode.COMPLETED);
-    final ClusterBackupStatus incomplete = service.status(6).join();
+    ClusterBackupStatus incomplete = service.status(6).join();
     assertThat(incomplete.statusCode()).isEqualTo(ClusterBackupStatusCode.INCOMPLETE);
     assertThat(incomplete.reason())
         .hasValueSatisfying(r -> assertThat(r).contains("partitions 2, 3"));
-    final ClusterBackupStatus failed = service.status(7).join();
+    ClusterBackupStatus failed = service.status(7).join();
     assertThat(failed.statusCode()).isEqualTo(ClusterBackupStatusCode.FAILED);
     assertThat(failed.reason()).contains("partition 2 failed: disk full");
     assertThat(failed.partitions().get(1).statusCode()).isEqualTo(BackupStatusCode.COMPLETED);
     assertThat(service.status(8).join().statusCode())
         .isEqualTo(ClusterBackupStatusCode.DOES_NOT_EXIST);
-    final List<ClusterBackupStatus> all = service.list(CheckpointPattern.any()).join();
+    List<ClusterBackupStatus> all = service.list(CheckpointPattern.any()).join();
     assertThat(all)
         .extracting(ClusterBackupStatus::checkpointId, ClusterBackupStatus::statusCode)
         .containsExactly(
@@ -88,8 +88,8 @@ final class BackupServiceTest {
             org.assertj.core.groups.Tuple.tuple(7L, ClusterBackupStatusCode.FAILED));
   }
 
-  private void save(final int node, final int partition, final long id) throws IOException {
-    final Path file = directory.resolve("segment-" + node + "-" + partition + "-" + id);
+  private void save(int node, int partition, long id) throws IOException {
+    Path file = directory.resolve("segment-" + node + "-" + partition + "-" + id);
     Files.write(file, new byte[] {1, 2, 3});
     store
         .save(

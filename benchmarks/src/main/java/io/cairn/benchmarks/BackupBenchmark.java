@@ -100,15 +100,15 @@ public final class BackupBenchmark {
   private long nextRequestId = 1;
   private int storeCount;
 
-  private BackupBenchmark(final Map<String, String> settings) {
+  private BackupBenchmark(Map<String, String> settings) {
     this.settings = settings;
     directory = Path.of(settings.get("directory"));
     storeExecutor =
         pool("bench-backup-store", Math.max(2, Integer.parseInt(settings.get("fileCopies"))));
   }
 
-  public static void main(final String[] args) throws Exception {
-    final Map<String, String> settings = new LinkedHashMap<>();
+  public static void main(String[] args) throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
     settings.put("stateMegabytes", "600");
     settings.put("logMegabytes", "400");
     settings.put("accounts", "1000000");
@@ -119,8 +119,8 @@ public final class BackupBenchmark {
     settings.put("fileCopies", "2");
     settings.put("maxBytesPerSecond", "0"); // the store's limit while processing runs (figure 2)
     settings.put("directory", "target/backup-benchmark");
-    for (final String arg : args) {
-      final int eq = arg.indexOf('=');
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
       if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
         throw new IllegalArgumentException(
             "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
@@ -128,7 +128,7 @@ public final class BackupBenchmark {
       settings.put(arg.substring(0, eq), arg.substring(eq + 1));
     }
     System.out.println("settings " + settings);
-    final BackupBenchmark benchmark = new BackupBenchmark(settings);
+    BackupBenchmark benchmark = new BackupBenchmark(settings);
     try {
       benchmark.run();
     } finally {
@@ -139,7 +139,7 @@ public final class BackupBenchmark {
   private void run() throws Exception {
     deleteRecursively(directory);
     Files.createDirectories(directory);
-    final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
+    List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
     families.addAll(BackupColumnFamily.all());
     families.addAll(StreamProcessorColumnFamily.all());
     families.add(PartitionOnDisk.HISTORY);
@@ -163,13 +163,13 @@ public final class BackupBenchmark {
                     .name("raft-partition-1")
                     .build(),
                 new SimpleMeterRegistry())) {
-      final int accounts = Integer.parseInt(settings.get("accounts"));
-      final long historyEntries = Long.parseLong(settings.get("stateMegabytes")) * 1024;
+      int accounts = Integer.parseInt(settings.get("accounts"));
+      long historyEntries = Long.parseLong(settings.get("stateMegabytes")) * 1024;
       long start = CLOCK.nanos();
       partition.loadState(db, accounts, historyEntries);
-      final PersistedSnapshot first = partition.snapshot(snapshots, db, 1, 0);
+      PersistedSnapshot first = partition.snapshot(snapshots, db, 1, 0);
       partition.appendLog(journal, Long.parseLong(settings.get("logMegabytes")) << 20, accounts);
-      final long firstCheckpoint = partition.lastPosition();
+      long firstCheckpoint = partition.lastPosition();
       System.out.printf(
           Locale.ROOT,
           "partition built in %.1f s: snapshot %s (%d files, %d bytes), journal %d segments, %d"
@@ -188,15 +188,15 @@ public final class BackupBenchmark {
           diskBytes(directory.resolve("journal")));
 
       // 1. full backup vs cp -r + sync
-      final int rounds = Integer.parseInt(settings.get("rounds"));
-      final List<Double> ratios = new ArrayList<>();
+      int rounds = Integer.parseInt(settings.get("rounds"));
+      List<Double> ratios = new ArrayList<>();
       Path keptStore = null;
       long fullBytes = 0;
       for (int round = 1; round <= rounds; round++) {
-        final Path copy = directory.resolve("copy-" + round);
-        final Path store = directory.resolve("store-" + (++storeCount));
-        final double copySeconds;
-        final Timed backup;
+        Path copy = directory.resolve("copy-" + round);
+        Path store = directory.resolve("store-" + (++storeCount));
+        double copySeconds;
+        Timed backup;
         if (round % 2 == 1) {
           copySeconds = copyAndSync(first.directory(), directory.resolve("journal"), copy);
           backup = backup(store, snapshots, journal, 1, firstCheckpoint);
@@ -204,7 +204,7 @@ public final class BackupBenchmark {
           backup = backup(store, snapshots, journal, 1, firstCheckpoint);
           copySeconds = copyAndSync(first.directory(), directory.resolve("journal"), copy);
         }
-        final long copiedBytes = diskBytes(copy);
+        long copiedBytes = diskBytes(copy);
         fullBytes = backup.result.copiedBytes();
         ratios.add(backup.seconds / copySeconds);
         System.out.printf(
@@ -234,12 +234,12 @@ public final class BackupBenchmark {
 
       // 3. incremental: 1% of the accounts and history change
       start = CLOCK.nanos();
-      final int changedAccounts = accounts / 100;
-      final long changedHistory = historyEntries / 100;
+      int changedAccounts = accounts / 100;
+      long changedHistory = historyEntries / 100;
       partition.change(db, accounts, changedAccounts, historyEntries, changedHistory);
       partition.appendLog(journal, (long) changedAccounts * 60, accounts);
-      final long secondCheckpoint = partition.lastPosition();
-      final PersistedSnapshot second =
+      long secondCheckpoint = partition.lastPosition();
+      PersistedSnapshot second =
           partition.snapshot(snapshots, db, journal.getLastIndex(), secondCheckpoint - 1);
       System.out.printf(
           Locale.ROOT,
@@ -250,8 +250,8 @@ public final class BackupBenchmark {
           second.files().size(),
           second.sizeBytes(),
           (CLOCK.nanos() - start) / 1e9);
-      final Timed incremental = backup(keptStore, snapshots, journal, 2, secondCheckpoint);
-      final BackupSaveResult result = incremental.result;
+      Timed incremental = backup(keptStore, snapshots, journal, 2, secondCheckpoint);
+      BackupSaveResult result = incremental.result;
       System.out.printf(
           Locale.ROOT,
           "incremental backup %.2f s: %d files / %d bytes copied, %d files / %d bytes reused;"
@@ -273,23 +273,19 @@ public final class BackupBenchmark {
 
   /** An unthrottled backup of checkpoint {@code id} at {@code position} into {@code storeDir}. */
   private Timed backup(
-      final Path storeDir,
-      final SnapshotStore snapshots,
-      final SegmentedJournal journal,
-      final long id,
-      final long position)
+      Path storeDir, SnapshotStore snapshots, SegmentedJournal journal, long id, long position)
       throws IOException {
     return backup(storeDir, snapshots, journal, id, position, 0);
   }
 
   /** The same into a store limited to {@code maxBytesPerSecond} (0: none). */
   private Timed backup(
-      final Path storeDir,
-      final SnapshotStore snapshots,
-      final SegmentedJournal journal,
-      final long id,
-      final long position,
-      final long maxBytesPerSecond)
+      Path storeDir,
+      SnapshotStore snapshots,
+      SegmentedJournal journal,
+      long id,
+      long position,
+      long maxBytesPerSecond)
       throws IOException {
     Files.createDirectories(storeDir);
     try (FilesystemBackupStore store =
@@ -301,7 +297,7 @@ public final class BackupBenchmark {
             storeExecutor,
             storeExecutor,
             new SimpleMeterRegistry())) {
-      final BackupManager manager =
+      BackupManager manager =
           BackupManager.builder()
               .partitionId(1)
               .nodeId(0)
@@ -317,12 +313,12 @@ public final class BackupBenchmark {
               .build();
       scheduler.start(manager).join();
       manager.ready().join();
-      final long start = CLOCK.nanos();
-      final BackupOutcome outcome =
+      long start = CLOCK.nanos();
+      BackupOutcome outcome =
           manager
               .takeBackup(new Checkpoint(id, position, CLOCK.millis(), new Digest128(id, position)))
               .join();
-      final double seconds = (CLOCK.nanos() - start) / 1e9;
+      double seconds = (CLOCK.nanos() - start) / 1e9;
       manager.closeAsync().join();
       if (outcome.kind() != BackupOutcome.Kind.COMPLETED) {
         throw new IllegalStateException("Expected the backup to complete, but " + outcome);
@@ -332,11 +328,11 @@ public final class BackupBenchmark {
   }
 
   /** {@code cp -r snapshot journal target && sync}; seconds. */
-  private static double copyAndSync(final Path snapshot, final Path journal, final Path target)
+  private static double copyAndSync(Path snapshot, Path journal, Path target)
       throws IOException, InterruptedException {
     Files.createDirectories(target);
-    final long start = CLOCK.nanos();
-    final Process process =
+    long start = CLOCK.nanos();
+    Process process =
         new ProcessBuilder(
                 "sh",
                 "-c",
@@ -357,12 +353,11 @@ public final class BackupBenchmark {
   // ---- throughput
   // --------------------------------------------------------------------------------
 
-  private void throughput(
-      final SnapshotStore snapshots, final SegmentedJournal journal, final long checkpoint)
+  private void throughput(SnapshotStore snapshots, SegmentedJournal journal, long checkpoint)
       throws Exception {
-    final Path home = directory.resolve("ledger");
-    final int window = Integer.parseInt(settings.get("window"));
-    final long offNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("offSeconds")));
+    Path home = directory.resolve("ledger");
+    int window = Integer.parseInt(settings.get("window"));
+    long offNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("offSeconds")));
     try (LedgerBenchmarkPartition partition =
         new LedgerBenchmarkPartition(home, 1, true, 2, CLOCK)) {
       partition.start(
@@ -370,24 +365,24 @@ public final class BackupBenchmark {
             answered.incrementAndGet();
             inFlight.decrementAndGet();
           });
-      final LogStreamWriter writer = partition.leaderStream().writer();
+      LogStreamWriter writer = partition.leaderStream().writer();
       for (int i = 0; i < 1_000; i++) {
         send(writer, window, AccountIntent.CREATE, new AccountValue(account(i), 0));
         send(writer, window, DepositIntent.DEPOSIT, new DepositValue(account(i), 1_000_000_000L));
       }
-      final Client client = new Client(writer, window);
-      final Thread thread = new Thread(client, "bench-client");
+      Client client = new Client(writer, window);
+      Thread thread = new Thread(client, "bench-client");
       thread.start();
       try {
         LockSupport.parkNanos(offNanos); // warm-up
-        final List<Double> ratios = new ArrayList<>();
-        final int rounds = Integer.parseInt(settings.get("throughputRounds"));
+        List<Double> ratios = new ArrayList<>();
+        int rounds = Integer.parseInt(settings.get("throughputRounds"));
         for (int round = 1; round <= rounds; round++) {
-          final double before = rate(offNanos);
-          final long startCount = answered.get();
-          final long start = CLOCK.nanos();
-          final Path store = directory.resolve("store-" + (++storeCount));
-          final Timed backup =
+          double before = rate(offNanos);
+          long startCount = answered.get();
+          long start = CLOCK.nanos();
+          Path store = directory.resolve("store-" + (++storeCount));
+          Timed backup =
               backup(
                   store,
                   snapshots,
@@ -395,9 +390,9 @@ public final class BackupBenchmark {
                   1,
                   checkpoint,
                   Long.parseLong(settings.get("maxBytesPerSecond")));
-          final double during = (answered.get() - startCount) / ((CLOCK.nanos() - start) / 1e9);
-          final double after = rate(offNanos);
-          final double ratio = during / ((before + after) / 2);
+          double during = (answered.get() - startCount) / ((CLOCK.nanos() - start) / 1e9);
+          double after = rate(offNanos);
+          double ratio = during / ((before + after) / 2);
           ratios.add(ratio);
           System.out.printf(
               Locale.ROOT,
@@ -421,9 +416,9 @@ public final class BackupBenchmark {
     }
   }
 
-  private double rate(final long nanos) {
-    final long count = answered.get();
-    final long start = CLOCK.nanos();
+  private double rate(long nanos) {
+    long count = answered.get();
+    long start = CLOCK.nanos();
     LockSupport.parkNanos(nanos);
     return (answered.get() - count) / ((CLOCK.nanos() - start) / 1e9);
   }
@@ -435,7 +430,7 @@ public final class BackupBenchmark {
     private final SplittableRandom clientRandom = new SplittableRandom(11);
     private volatile boolean stop;
 
-    Client(final LogStreamWriter writer, final int window) {
+    Client(LogStreamWriter writer, int window) {
       this.writer = writer;
       this.window = window;
     }
@@ -443,8 +438,8 @@ public final class BackupBenchmark {
     @Override
     public void run() {
       while (!stop) {
-        final int from = clientRandom.nextInt(1_000);
-        final int to = (from + 1 + clientRandom.nextInt(999)) % 1_000;
+        int from = clientRandom.nextInt(1_000);
+        int to = (from + 1 + clientRandom.nextInt(999)) % 1_000;
         send(
             writer,
             window,
@@ -459,16 +454,12 @@ public final class BackupBenchmark {
     }
   }
 
-  private void send(
-      final LogStreamWriter writer,
-      final int window,
-      final Intent intent,
-      final RecordValue value) {
+  private void send(LogStreamWriter writer, int window, Intent intent, RecordValue value) {
     while (inFlight.get() >= window) {
       LockSupport.parkNanos(20_000);
     }
-    final long requestId = nextRequestId++ & (RING - 1);
-    final Record command =
+    long requestId = nextRequestId++ & (RING - 1);
+    Record command =
         new Record(
             RecordMetadata.builder()
                 .command(intent)
@@ -478,7 +469,7 @@ public final class BackupBenchmark {
             value);
     inFlight.incrementAndGet();
     while (true) {
-      final WriteResult result = writer.tryWrite(command);
+      WriteResult result = writer.tryWrite(command);
       if (result.isWritten()) {
         return;
       }
@@ -492,7 +483,7 @@ public final class BackupBenchmark {
   // ---- helpers
   // -----------------------------------------------------------------------------------
 
-  private static long diskBytes(final Path path) throws IOException {
+  private static long diskBytes(Path path) throws IOException {
     try (Stream<Path> files = Files.walk(path)) {
       return files
           .filter(Files::isRegularFile)
@@ -500,12 +491,10 @@ public final class BackupBenchmark {
               p -> {
                 try {
                   return (Long) Files.getAttribute(p, "unix:blocks") * 512L;
-                } catch (final IOException
-                    | UnsupportedOperationException
-                    | IllegalArgumentException e) {
+                } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
                   try {
                     return Files.size(p);
-                  } catch (final IOException inner) {
+                  } catch (IOException inner) {
                     throw new UncheckedIOException(inner);
                   }
                 }
@@ -514,9 +503,9 @@ public final class BackupBenchmark {
     }
   }
 
-  private static double median(final List<Double> values) {
-    final List<Double> sorted = values.stream().sorted().toList();
-    final int n = sorted.size();
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
@@ -526,26 +515,26 @@ public final class BackupBenchmark {
     uploadExecutor.shutdownNow();
   }
 
-  private static ExecutorService pool(final String name, final int threads) {
-    final AtomicInteger count = new AtomicInteger();
+  private static ExecutorService pool(String name, int threads) {
+    AtomicInteger count = new AtomicInteger();
     return Executors.newFixedThreadPool(
         threads,
         runnable -> {
-          final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+          Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
           thread.setDaemon(true);
           return thread;
         });
   }
 
-  private static void deleteRecursively(final Path path) {
+  private static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

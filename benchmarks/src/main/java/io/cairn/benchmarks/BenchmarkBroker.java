@@ -32,9 +32,8 @@ final class BenchmarkBroker {
    * filesystem store at {@code store}) or one opened on a restored directory (no store: its
    * partitions still take checkpoint 1 again, but write no backup). Returns without waiting.
    */
-  static BrokerTestCluster start(
-      final Path dataDirectory, final Optional<Path> store, final int partitions) {
-    final BrokerTestCluster.Builder broker =
+  static BrokerTestCluster start(Path dataDirectory, Optional<Path> store, int partitions) {
+    BrokerTestCluster.Builder broker =
         BrokerTestCluster.builder(dataDirectory)
             .clusterId(CLUSTER_ID)
             .partitions(partitions)
@@ -48,29 +47,29 @@ final class BenchmarkBroker {
     return broker.build();
   }
 
-  static Partition partition(final Broker broker, final int partitionId) {
+  static Partition partition(Broker broker, int partitionId) {
     return broker.partitions().get(partitionId).orElseThrow().partition();
   }
 
-  static boolean allLead(final Broker broker) {
+  static boolean allLead(Broker broker) {
     return !broker.partitions().isEmpty()
         && broker.partitions().all().stream().allMatch(HostedPartition::isLeader);
   }
 
-  static Optional<Checkpoint> latestCheckpoint(final Broker broker, final int partitionId) {
+  static Optional<Checkpoint> latestCheckpoint(Broker broker, int partitionId) {
     try {
       return partition(broker, partitionId)
           .readState(db -> CheckpointState.of(db).latestCheckpoint())
           .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final Exception e) {
+    } catch (Exception e) {
       throw new IllegalStateException(
           "Expected to read partition " + partitionId + ", but " + e, e);
     }
   }
 
   /** Polls {@code condition} every 2 ms until true; fails after {@link #TIMEOUT}. */
-  static void await(final String what, final Condition condition) {
-    final long deadline = CLOCK.nanos() + TIMEOUT.toNanos();
+  static void await(String what, Condition condition) {
+    long deadline = CLOCK.nanos() + TIMEOUT.toNanos();
     try {
       while (!condition.call()) {
         if (CLOCK.nanos() > deadline) {
@@ -79,9 +78,9 @@ final class BenchmarkBroker {
         }
         LockSupport.parkNanos(2_000_000);
       }
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       throw e;
-    } catch (final Exception e) {
+    } catch (Exception e) {
       throw new IllegalStateException("Expected " + what + ", but " + e, e);
     }
   }

@@ -26,9 +26,9 @@ public final class BenchmarkFiles {
   private BenchmarkFiles() {}
 
   /** Runs {@code command} (inheriting the output); seconds. */
-  static double run(final String... command) throws IOException, InterruptedException {
-    final long start = CLOCK.nanos();
-    final Process process = new ProcessBuilder(command).inheritIO().start();
+  static double run(String... command) throws IOException, InterruptedException {
+    long start = CLOCK.nanos();
+    Process process = new ProcessBuilder(command).inheritIO().start();
     if (process.waitFor() != 0) {
       throw new IllegalStateException(
           "Expected " + String.join(" ", command) + " to succeed, but exit " + process.exitValue());
@@ -47,17 +47,16 @@ public final class BenchmarkFiles {
    *
    * @return the XOR of the checksums (so the work cannot be skipped)
    */
-  static long readWithCrc32c(final List<List<Path>> groups, final ExecutorService executor)
-      throws Exception {
-    final List<Future<Long>> results = new ArrayList<>();
-    for (final List<Path> files : groups) {
+  static long readWithCrc32c(List<List<Path>> groups, ExecutorService executor) throws Exception {
+    List<Future<Long>> results = new ArrayList<>();
+    for (List<Path> files : groups) {
       results.add(
           executor.submit(
               () -> {
-                final ByteBuffer buffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+                ByteBuffer buffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
                 long xor = 0;
-                for (final Path file : files) {
-                  final CRC32C crc = new CRC32C();
+                for (Path file : files) {
+                  CRC32C crc = new CRC32C();
                   try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
                     while (channel.read(buffer.clear()) >= 0) {
                       crc.update(buffer.flip());
@@ -69,35 +68,35 @@ public final class BenchmarkFiles {
               }));
     }
     long xor = 0;
-    for (final Future<Long> result : results) {
+    for (Future<Long> result : results) {
       xor ^= result.get();
     }
     return xor;
   }
 
   /** Regular files under {@code root}, sorted. */
-  public static List<Path> files(final Path root) throws IOException {
+  public static List<Path> files(Path root) throws IOException {
     try (Stream<Path> paths = Files.walk(root)) {
       return paths.filter(Files::isRegularFile).sorted().toList();
     }
   }
 
   /** The sizes of the regular files under {@code root}. */
-  public static long sizeBytes(final Path root) throws IOException {
+  public static long sizeBytes(Path root) throws IOException {
     long sum = 0;
-    for (final Path file : files(root)) {
+    for (Path file : files(root)) {
       sum += Files.size(file);
     }
     return sum;
   }
 
   /** The blocks allocated to the regular files under {@code root}, in bytes. */
-  static long diskBytes(final Path root) throws IOException {
+  static long diskBytes(Path root) throws IOException {
     long sum = 0;
-    for (final Path file : files(root)) {
+    for (Path file : files(root)) {
       try {
         sum += (Long) Files.getAttribute(file, "unix:blocks") * 512L;
-      } catch (final UnsupportedOperationException | IllegalArgumentException e) {
+      } catch (UnsupportedOperationException | IllegalArgumentException e) {
         sum += Files.size(file);
       }
     }
@@ -107,35 +106,35 @@ public final class BenchmarkFiles {
   /** {@code /proc/loadavg}: the 1, 5 and 15 minute load averages, or "unknown". */
   public static String loadAverage() {
     try {
-      final String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
       return String.join(" ", fields[0], fields[1], fields[2]);
-    } catch (final IOException | ArrayIndexOutOfBoundsException e) {
+    } catch (IOException | ArrayIndexOutOfBoundsException e) {
       return "unknown";
     }
   }
 
-  static double median(final List<Double> values) {
-    final List<Double> sorted = values.stream().sorted().toList();
-    final int n = sorted.size();
+  static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
-  static String seconds(final List<Double> values) {
+  static String seconds(List<Double> values) {
     return values.stream()
         .map(v -> String.format(Locale.ROOT, "%.2f", v))
         .reduce((a, b) -> a + " / " + b)
         .orElse("-");
   }
 
-  public static void deleteRecursively(final Path path) {
+  public static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

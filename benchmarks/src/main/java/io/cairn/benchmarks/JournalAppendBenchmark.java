@@ -72,7 +72,7 @@ public class JournalAppendBenchmark {
     byte[] data;
 
     void createDirectory() throws IOException {
-      final Path base = Path.of(directory);
+      Path base = Path.of(directory);
       Files.createDirectories(base);
       runDirectory = Files.createTempDirectory(base, "run-");
       data = new byte[RECORD_BYTES];
@@ -172,7 +172,7 @@ public class JournalAppendBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public long journal(JournalState state) {
-    final Journal journal = state.journal;
+    Journal journal = state.journal;
     for (int i = 0; i < BATCH; i++) {
       journal.append(Journal.ASQN_IGNORE, state.record);
     }
@@ -184,7 +184,7 @@ public class JournalAppendBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public long baseline(PlainFileState state) throws IOException {
-    final ByteBuffer frame = state.frame;
+    ByteBuffer frame = state.frame;
     for (int i = 0; i < BATCH; i++) {
       frame.clear();
       while (frame.hasRemaining()) {

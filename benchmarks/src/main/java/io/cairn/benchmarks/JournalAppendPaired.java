@@ -24,16 +24,15 @@ public final class JournalAppendPaired {
   private JournalAppendPaired() {}
 
   public static void main(String[] args) throws IOException {
-    final int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    final long sliceNanos = (args.length > 1 ? Long.parseLong(args[1]) : 1000) * 1_000_000L;
-    final String directory = args.length > 2 ? args[2] : "target/journal-benchmark";
-    final Clock clock = Clock.SYSTEM;
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+    long sliceNanos = (args.length > 1 ? Long.parseLong(args[1]) : 1000) * 1_000_000L;
+    String directory = args.length > 2 ? args[2] : "target/journal-benchmark";
+    Clock clock = Clock.SYSTEM;
 
-    final JournalAppendBenchmark benchmark = new JournalAppendBenchmark();
-    final JournalAppendBenchmark.JournalState journal = new JournalAppendBenchmark.JournalState();
-    final JournalAppendBenchmark.PlainFileState growing =
-        new JournalAppendBenchmark.PlainFileState();
-    final JournalAppendBenchmark.PlainFileState preallocated =
+    JournalAppendBenchmark benchmark = new JournalAppendBenchmark();
+    JournalAppendBenchmark.JournalState journal = new JournalAppendBenchmark.JournalState();
+    JournalAppendBenchmark.PlainFileState growing = new JournalAppendBenchmark.PlainFileState();
+    JournalAppendBenchmark.PlainFileState preallocated =
         new JournalAppendBenchmark.PlainFileState();
     for (JournalAppendBenchmark.Files0 state : List.of(journal, growing, preallocated)) {
       state.directory = directory;
@@ -45,17 +44,17 @@ public final class JournalAppendPaired {
     growing.setUp();
     preallocated.setUp();
 
-    final List<Slice> contenders =
+    List<Slice> contenders =
         List.of(
             () -> benchmark.journal(journal),
             () -> benchmark.baseline(growing),
             () -> benchmark.baseline(preallocated));
-    final List<double[]> results = new ArrayList<>();
+    List<double[]> results = new ArrayList<>();
     try {
       for (int round = 0; round < WARMUP_ROUNDS + rounds; round++) {
-        final double[] recordsPerSecond = new double[contenders.size()];
+        double[] recordsPerSecond = new double[contenders.size()];
         for (int k = 0; k < contenders.size(); k++) {
-          final int contender = (round + k) % contenders.size();
+          int contender = (round + k) % contenders.size();
           recordsPerSecond[contender] = run(contenders.get(contender), sliceNanos, clock);
         }
         if (round >= WARMUP_ROUNDS) {
@@ -85,10 +84,10 @@ public final class JournalAppendPaired {
         JournalAppendBenchmark.BATCH,
         rounds,
         sliceNanos / 1_000_000);
-    final String[] names = {"journal", "baseline (growing file)", "baseline (preallocated file)"};
+    String[] names = {"journal", "baseline (growing file)", "baseline (preallocated file)"};
     for (int k = 0; k < names.length; k++) {
-      final int contender = k;
-      final double median = median(results.stream().mapToDouble(r -> r[contender]).toArray());
+      int contender = k;
+      double median = median(results.stream().mapToDouble(r -> r[contender]).toArray());
       System.out.printf(
           Locale.ROOT,
           "%-29s %,9.0f records/s %7.1f MB/s of record data%n",
@@ -106,7 +105,7 @@ public final class JournalAppendPaired {
 
   /** Runs whole batches until the slice is over; returns records per second. */
   private static double run(Slice slice, long sliceNanos, Clock clock) throws IOException {
-    final long start = clock.monotonicTime();
+    long start = clock.monotonicTime();
     long batches = 0;
     long elapsed;
     do {
@@ -118,9 +117,9 @@ public final class JournalAppendPaired {
   }
 
   private static double median(double[] values) {
-    final double[] sorted = values.clone();
+    double[] sorted = values.clone();
     Arrays.sort(sorted);
-    final int middle = sorted.length / 2;
+    int middle = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   }
 

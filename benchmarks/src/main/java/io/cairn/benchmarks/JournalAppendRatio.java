@@ -24,17 +24,17 @@ public final class JournalAppendRatio {
   private JournalAppendRatio() {}
 
   public static void main(String[] args) throws RunnerException, CommandLineOptionException {
-    final Options options =
+    Options options =
         new OptionsBuilder()
             .parent(new CommandLineOptions(args))
             .include(JournalAppendBenchmark.class.getName() + "\\.")
             .build();
-    final Collection<RunResult> results = new Runner(options).run();
+    Collection<RunResult> results = new Runner(options).run();
     Result<?> journal = null;
     Result<?> baseline = null;
     Result<?> preallocatedBaseline = null;
     for (RunResult result : results) {
-      final String label = result.getPrimaryResult().getLabel();
+      String label = result.getPrimaryResult().getLabel();
       if (label.equals("journal")) {
         journal = result.getPrimaryResult();
       } else if (label.equals("baseline")) {
@@ -54,7 +54,7 @@ public final class JournalAppendRatio {
     print("baseline (growing file)", baseline);
     print("baseline (preallocated file)", preallocatedBaseline);
     print("journal", journal);
-    final double ratio = journal.getScore() / baseline.getScore();
+    double ratio = journal.getScore() / baseline.getScore();
     System.out.printf(
         Locale.ROOT,
         "ratio journal/baseline: %.2f (goal >= %.2f: %s)%n",
@@ -68,7 +68,7 @@ public final class JournalAppendRatio {
   }
 
   private static void print(String name, Result<?> result) {
-    final double recordsPerSecond = result.getScore();
+    double recordsPerSecond = result.getScore();
     System.out.printf(
         Locale.ROOT,
         "%-29s %,9.0f ± %,7.0f records/s %7.1f MB/s of record data%n",

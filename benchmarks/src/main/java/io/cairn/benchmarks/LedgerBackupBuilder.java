@@ -129,14 +129,14 @@ final class LedgerBackupBuilder {
   private long nextAccount;
 
   LedgerBackupBuilder(
-      final Path directory,
-      final int partitions,
-      final long totalBytes,
-      final double stateShare,
-      final int accountIdBytes,
-      final int fundedAccounts,
-      final int crossPercent,
-      final long seed) {
+      Path directory,
+      int partitions,
+      long totalBytes,
+      double stateShare,
+      int accountIdBytes,
+      int fundedAccounts,
+      int crossPercent,
+      long seed) {
     this.directory = directory;
     this.partitions = partitions;
     this.totalBytes = totalBytes;
@@ -155,7 +155,7 @@ final class LedgerBackupBuilder {
 
   /** The settings that identify a built backup; a stored one is reused only if they match. */
   private Properties settings() {
-    final Properties settings = new Properties();
+    Properties settings = new Properties();
     settings.setProperty("builderVersion", BUILDER_VERSION);
     settings.setProperty("partitions", Integer.toString(partitions));
     settings.setProperty("totalBytes", Long.toString(totalBytes));
@@ -169,17 +169,17 @@ final class LedgerBackupBuilder {
   /**
    * Reuses the backup under {@code directory} if it was built with the same settings; else builds.
    */
-  Built reuseOrBuild(final ExecutorService storeExecutor) throws IOException {
-    final Path description = directory.resolve("backup.properties");
+  Built reuseOrBuild(ExecutorService storeExecutor) throws IOException {
+    Path description = directory.resolve("backup.properties");
     if (Files.isRegularFile(description)) {
-      final Properties stored = new Properties();
+      Properties stored = new Properties();
       try (Reader reader = Files.newBufferedReader(description, StandardCharsets.UTF_8)) {
         stored.load(reader);
       }
-      final Properties wanted = settings();
+      Properties wanted = settings();
       if (wanted.entrySet().stream()
           .allMatch(e -> e.getValue().equals(stored.getProperty((String) e.getKey())))) {
-        final Built built = describe(storeExecutor, stored.getProperty("made", "(not recorded)"));
+        Built built = describe(storeExecutor, stored.getProperty("made", "(not recorded)"));
         System.out.println(
             "reusing the backup in " + built.store() + " (" + built.description() + ")");
         return built;
@@ -189,8 +189,8 @@ final class LedgerBackupBuilder {
     }
     BenchmarkFiles.deleteRecursively(directory);
     Files.createDirectories(directory);
-    final String made = build(storeExecutor);
-    final Properties written = settings();
+    String made = build(storeExecutor);
+    Properties written = settings();
     written.setProperty("made", made);
     try (Writer writer = Files.newBufferedWriter(description, StandardCharsets.UTF_8)) {
       written.store(writer, "RestoreBenchmark backup; delete the directory to rebuild");
@@ -199,19 +199,19 @@ final class LedgerBackupBuilder {
   }
 
   /** Reads the stored backup's descriptors. */
-  private Built describe(final ExecutorService storeExecutor, final String made) {
-    final Path storeDirectory = directory.resolve("store");
+  private Built describe(ExecutorService storeExecutor, String made) {
+    Path storeDirectory = directory.resolve("store");
     try (FilesystemBackupStore store = openStore(storeDirectory, storeExecutor)) {
-      final Map<Integer, String> digests = new TreeMap<>();
+      Map<Integer, String> digests = new TreeMap<>();
       long bytes = 0;
       int files = 0;
       for (int p = 1; p <= partitions; p++) {
-        final BackupStatus status = store.getStatus(new BackupIdentifier(0, p, BACKUP_ID)).join();
+        BackupStatus status = store.getStatus(new BackupIdentifier(0, p, BACKUP_ID)).join();
         if (status.statusCode() != BackupStatusCode.COMPLETED) {
           throw new IllegalStateException(
               "Expected backup " + BACKUP_ID + " of partition " + p + " COMPLETED, but " + status);
         }
-        final BackupDescriptor descriptor = status.descriptor().orElseThrow();
+        BackupDescriptor descriptor = status.descriptor().orElseThrow();
         digests.put(p, descriptor.stateDigest());
         bytes += descriptor.sizeBytes();
         files += descriptor.fileCount();
@@ -220,32 +220,32 @@ final class LedgerBackupBuilder {
     }
   }
 
-  static FilesystemBackupStore openStore(final Path base, final ExecutorService executor) {
+  static FilesystemBackupStore openStore(Path base, ExecutorService executor) {
     return FilesystemBackupStore.open(
         FilesystemBackupStoreConfig.of(base), CLOCK, executor, executor, new SimpleMeterRegistry());
   }
 
   // ---- building --------------------------------------------------------------------------------
 
-  private String build(final ExecutorService storeExecutor) throws IOException {
-    final Path storeDirectory = directory.resolve("store");
-    final Path source = directory.resolve("source");
+  private String build(ExecutorService storeExecutor) throws IOException {
+    Path storeDirectory = directory.resolve("store");
+    Path source = directory.resolve("source");
     Files.createDirectories(storeDirectory);
-    final long start = CLOCK.nanos();
-    final long perPartition = totalBytes / partitions;
-    final long stateTarget = (long) (perPartition * stateShare);
-    final long logTarget = perPartition - stateTarget;
-    final String made;
+    long start = CLOCK.nanos();
+    long perPartition = totalBytes / partitions;
+    long stateTarget = (long) (perPartition * stateShare);
+    long logTarget = perPartition - stateTarget;
+    String made;
     try (BrokerTestCluster cluster =
         BenchmarkBroker.start(source, Optional.of(storeDirectory), partitions)) {
-      final Broker broker = cluster.broker(0);
+      Broker broker = cluster.broker(0);
       BenchmarkBroker.await(
           "every partition led", () -> broker.health().ready() && BenchmarkBroker.allLead(broker));
-      final long accounts = createAccounts(broker, stateTarget);
-      final double stateSeconds = (CLOCK.nanos() - start) / 1e9;
-      final long logStart = CLOCK.nanos();
-      final long transfers = transferUntil(broker, logTarget);
-      final double logSeconds = (CLOCK.nanos() - logStart) / 1e9;
+      long accounts = createAccounts(broker, stateTarget);
+      double stateSeconds = (CLOCK.nanos() - start) / 1e9;
+      long logStart = CLOCK.nanos();
+      long transfers = transferUntil(broker, logTarget);
+      double logSeconds = (CLOCK.nanos() - logStart) / 1e9;
       checkpoint(broker);
       awaitCompleted(storeExecutor, storeDirectory);
       made =
@@ -271,19 +271,19 @@ final class LedgerBackupBuilder {
   }
 
   /** Creates accounts until every partition's snapshot holds about {@code stateTarget} bytes. */
-  private long createAccounts(final Broker broker, final long stateTarget) {
+  private long createAccounts(Broker broker, long stateTarget) {
     long perPartition = 0;
     double bytesPerAccount = accountIdBytes + 40.0; // a first guess; measured below
     for (int attempt = 0; attempt < 8; attempt++) {
-      final long wanted = (long) Math.ceil(stateTarget / bytesPerAccount);
+      long wanted = (long) Math.ceil(stateTarget / bytesPerAccount);
       if (wanted > perPartition) {
-        final long more = Math.max(wanted - perPartition, 1_000);
+        long more = Math.max(wanted - perPartition, 1_000);
         writeAccounts(broker, more);
         perPartition += more;
       }
       long smallest = Long.MAX_VALUE;
       for (int p = 1; p <= partitions; p++) {
-        final PersistedSnapshot snapshot = takeSnapshot(broker, p);
+        PersistedSnapshot snapshot = takeSnapshot(broker, p);
         snapshotIndex[p] = snapshot.index();
         smallest = Math.min(smallest, snapshot.sizeBytes());
       }
@@ -301,18 +301,18 @@ final class LedgerBackupBuilder {
     return perPartition * partitions;
   }
 
-  private void writeAccounts(final Broker broker, final long perPartition) {
-    final long[] created = new long[partitions + 1];
+  private void writeAccounts(Broker broker, long perPartition) {
+    long[] created = new long[partitions + 1];
     while (true) {
       boolean done = true;
       for (int p = 1; p <= partitions; p++) {
         if (created[p] < perPartition) {
           done = false;
-          final int count =
+          int count =
               (int) Math.min(COMMANDS_PER_BATCH * BATCHES_PER_CHUNK, perPartition - created[p]);
-          final List<Record> commands = new ArrayList<>(count);
+          List<Record> commands = new ArrayList<>(count);
           for (int i = 0; i < count; i++) {
-            final String id = newAccount(p);
+            String id = newAccount(p);
             if (funded.get(p).size() < fundedAccounts) {
               funded.get(p).add(id);
             }
@@ -332,10 +332,10 @@ final class LedgerBackupBuilder {
    * Deposits into the funded accounts, then transfers until each partition's segments from its
    * snapshot's index on (those a backup takes) hold {@code logTarget} bytes.
    */
-  private long transferUntil(final Broker broker, final long logTarget) {
+  private long transferUntil(Broker broker, long logTarget) {
     for (int p = 1; p <= partitions; p++) {
-      final List<Record> deposits = new ArrayList<>();
-      for (final String id : funded.get(p)) {
+      List<Record> deposits = new ArrayList<>();
+      for (String id : funded.get(p)) {
         deposits.add(command(DepositIntent.DEPOSIT, new DepositValue(id, 1_000_000_000_000L)));
       }
       writeChunk(broker, p, deposits);
@@ -366,15 +366,15 @@ final class LedgerBackupBuilder {
     return transfers;
   }
 
-  private List<Record> transfers(final int partitionId, final int count) {
-    final List<String> from = funded.get(partitionId);
-    final List<Record> commands = new ArrayList<>(count);
+  private List<Record> transfers(int partitionId, int count) {
+    List<String> from = funded.get(partitionId);
+    List<Record> commands = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      final int target =
+      int target =
           partitions > 1 && random.nextInt(100) < crossPercent
               ? 1 + (partitionId + random.nextInt(partitions - 1)) % partitions
               : partitionId;
-      final List<String> to = funded.get(target);
+      List<String> to = funded.get(target);
       commands.add(
           command(
               TransferIntent.CREATE,
@@ -389,7 +389,7 @@ final class LedgerBackupBuilder {
   }
 
   /** {@code CHECKPOINT CREATE} on every partition, more transfers behind it, CREATED everywhere. */
-  private void checkpoint(final Broker broker) {
+  private void checkpoint(Broker broker) {
     for (int p = 1; p <= partitions; p++) {
       write(
           broker,
@@ -402,7 +402,7 @@ final class LedgerBackupBuilder {
       write(broker, p, transfers(p, COMMANDS_PER_BATCH));
     }
     for (int p = 1; p <= partitions; p++) {
-      final int partitionId = p;
+      int partitionId = p;
       BenchmarkBroker.await(
           "checkpoint " + BACKUP_ID + " on partition " + p,
           () ->
@@ -413,14 +413,14 @@ final class LedgerBackupBuilder {
     }
   }
 
-  private void awaitCompleted(final ExecutorService storeExecutor, final Path storeDirectory) {
+  private void awaitCompleted(ExecutorService storeExecutor, Path storeDirectory) {
     try (FilesystemBackupStore store = openStore(storeDirectory, storeExecutor)) {
       for (int p = 1; p <= partitions; p++) {
-        final BackupIdentifier id = new BackupIdentifier(0, p, BACKUP_ID);
+        BackupIdentifier id = new BackupIdentifier(0, p, BACKUP_ID);
         BenchmarkBroker.await(
             "backup " + id + " COMPLETED",
             () -> {
-              final BackupStatus status = store.getStatus(id).join();
+              BackupStatus status = store.getStatus(id).join();
               if (status.statusCode() == BackupStatusCode.FAILED) {
                 throw new IllegalStateException("Expected the backup to complete, but " + status);
               }
@@ -436,11 +436,11 @@ final class LedgerBackupBuilder {
    * Writes {@code commands} to the partition's log in batches, after the partition processed all
    * but {@value #CHUNKS_IN_FLIGHT} chunks written before (a bounded backlog).
    */
-  private void writeChunk(final Broker broker, final int partitionId, final List<Record> commands) {
+  private void writeChunk(Broker broker, int partitionId, List<Record> commands) {
     while (chunkEnds.size() <= partitionId) {
       chunkEnds.add(new long[CHUNKS_IN_FLIGHT]);
     }
-    final long[] ends = chunkEnds.get(partitionId);
+    long[] ends = chunkEnds.get(partitionId);
     awaitProcessed(broker, partitionId, ends[0]);
     for (int from = 0; from < commands.size(); from += COMMANDS_PER_BATCH) {
       write(
@@ -452,12 +452,11 @@ final class LedgerBackupBuilder {
     ends[CHUNKS_IN_FLIGHT - 1] = writtenUpTo[partitionId];
   }
 
-  private void write(final Broker broker, final int partitionId, final List<Record> batch) {
-    final LogStreamWriter writer =
-        BenchmarkBroker.partition(broker, partitionId).logStream().writer();
-    final long deadline = CLOCK.nanos() + BenchmarkBroker.TIMEOUT.toNanos();
+  private void write(Broker broker, int partitionId, List<Record> batch) {
+    LogStreamWriter writer = BenchmarkBroker.partition(broker, partitionId).logStream().writer();
+    long deadline = CLOCK.nanos() + BenchmarkBroker.TIMEOUT.toNanos();
     while (true) {
-      final WriteResult result = writer.tryWrite(batch);
+      WriteResult result = writer.tryWrite(batch);
       if (result instanceof WriteResult.Written written) {
         writtenUpTo[partitionId] = written.highestPosition();
         return;
@@ -470,11 +469,11 @@ final class LedgerBackupBuilder {
     }
   }
 
-  private void awaitProcessed(final Broker broker, final int partitionId, final long position) {
+  private void awaitProcessed(Broker broker, int partitionId, long position) {
     if (position <= 0) {
       return;
     }
-    final Partition partition = BenchmarkBroker.partition(broker, partitionId);
+    Partition partition = BenchmarkBroker.partition(broker, partitionId);
     BenchmarkBroker.await(
         "partition " + partitionId + " processed position " + position,
         () ->
@@ -485,23 +484,23 @@ final class LedgerBackupBuilder {
                 >= position);
   }
 
-  private static PersistedSnapshot takeSnapshot(final Broker broker, final int partitionId) {
+  private static PersistedSnapshot takeSnapshot(Broker broker, int partitionId) {
     try {
       return BenchmarkBroker.partition(broker, partitionId)
           .takeSnapshot()
           .get(BenchmarkBroker.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
           .orElseThrow(
               () -> new IllegalStateException("no snapshot taken on partition " + partitionId));
-    } catch (final Exception e) {
+    } catch (Exception e) {
       throw new IllegalStateException(
           "Expected a snapshot of partition " + partitionId + ", but " + e, e);
     }
   }
 
   /** The committed bytes of the partition's segments that hold entries from its snapshot on. */
-  private long logBytesAfterSnapshot(final Broker broker, final int partitionId) {
+  private long logBytesAfterSnapshot(Broker broker, int partitionId) {
     long bytes = 0;
-    for (final JournalSegmentFile segment :
+    for (JournalSegmentFile segment :
         BenchmarkBroker.partition(broker, partitionId).context().journal().segmentFiles()) {
       if (segment.lastIndex() >= snapshotIndex[partitionId]) {
         bytes += segment.committedLengthBytes();
@@ -510,15 +509,15 @@ final class LedgerBackupBuilder {
     return bytes;
   }
 
-  private String newAccount(final int partitionId) {
-    final StringBuilder id = new StringBuilder(accountIdBytes);
+  private String newAccount(int partitionId) {
+    StringBuilder id = new StringBuilder(accountIdBytes);
     while (true) {
       id.setLength(0);
       id.append('a').append(nextAccount++).append('-');
       while (id.length() < accountIdBytes) {
         id.append(ID_CHARS.charAt(random.nextInt(ID_CHARS.length())));
       }
-      final String candidate = id.toString();
+      String candidate = id.toString();
       if (placement.partitionOf(candidate) == partitionId) {
         return candidate;
       }
@@ -526,7 +525,7 @@ final class LedgerBackupBuilder {
   }
 
   private static Record command(
-      final io.cairn.protocol.Intent intent, final io.cairn.protocol.RecordValue value) {
+      io.cairn.protocol.Intent intent, io.cairn.protocol.RecordValue value) {
     return new Record(RecordMetadata.builder().command(intent).build(), value);
   }
 }

@@ -44,11 +44,7 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
   private Member leader;
 
   LedgerBenchmarkPartition(
-      final Path directory,
-      final int memberCount,
-      final boolean digest,
-      final int threads,
-      final Clock clock) {
+      Path directory, int memberCount, boolean digest, int threads, Clock clock) {
     this.clock = clock;
     raft =
         RaftLogStreamCluster.builder(directory)
@@ -60,12 +56,12 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
             .awaitTimeout(STARTUP_TIMEOUT)
             .seed(2000)
             .build();
-    final DbConfig dbConfig = DbConfig.builder().digestMaintained(digest).build();
+    DbConfig dbConfig = DbConfig.builder().digestMaintained(digest).build();
     try {
-      for (final RaftLogStreamCluster.Member member : raft.members) {
+      for (RaftLogStreamCluster.Member member : raft.members) {
         members.add(new Member(member, dbConfig));
       }
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       close();
       throw e;
     }
@@ -76,15 +72,15 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
    *
    * @param responses where the leader's responses go
    */
-  void start(final CommandResponseWriter responses) {
-    final long deadline = clock.nanos() + STARTUP_TIMEOUT.toNanos();
-    final RaftLogStreamCluster.Member raftLeader = raft.awaitLeader();
-    for (final Member member : members) {
+  void start(CommandResponseWriter responses) {
+    long deadline = clock.nanos() + STARTUP_TIMEOUT.toNanos();
+    RaftLogStreamCluster.Member raftLeader = raft.awaitLeader();
+    for (Member member : members) {
       if (member.raft == raftLeader) {
         leader = member;
       }
     }
-    for (final Member member : members) {
+    for (Member member : members) {
       member.startProcessor(
           member == leader ? StreamProcessorMode.LEADER : StreamProcessorMode.FOLLOWER,
           member == leader ? responses : CommandResponseWriter.NONE);
@@ -109,7 +105,7 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
 
   @Override
   public void close() {
-    for (final Member member : members) {
+    for (Member member : members) {
       if (member.processor != null) {
         member.processor.closeAsync().orTimeout(10, TimeUnit.SECONDS).handle((v, e) -> null).join();
       }
@@ -124,18 +120,17 @@ final class LedgerBenchmarkPartition implements AutoCloseable {
     private final CairnDb db;
     private StreamProcessor processor;
 
-    private Member(final RaftLogStreamCluster.Member raft, final DbConfig dbConfig) {
+    private Member(RaftLogStreamCluster.Member raft, DbConfig dbConfig) {
       this.raft = raft;
-      final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
+      List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
       families.addAll(StreamProcessorColumnFamily.all());
       db =
           CairnDb.open(
               raft.directory.resolve("state"), dbConfig, families, new SimpleMeterRegistry());
     }
 
-    private void startProcessor(
-        final StreamProcessorMode mode, final CommandResponseWriter responses) {
-      final LedgerEngine engine =
+    private void startProcessor(StreamProcessorMode mode, CommandResponseWriter responses) {
+      LedgerEngine engine =
           LedgerEngine.builder()
               .partitionId(PARTITION_ID)
               .db(db)

@@ -66,7 +66,7 @@ public final class LedgerTransferBenchmark {
   private volatile boolean measuring;
   private long nextRequestId = 1;
 
-  private LedgerTransferBenchmark(final Map<String, String> settings) {
+  private LedgerTransferBenchmark(Map<String, String> settings) {
     this.settings = settings;
   }
 
@@ -81,8 +81,8 @@ public final class LedgerTransferBenchmark {
       double maxMs,
       long rejected) {}
 
-  public static void main(final String[] args) throws Exception {
-    final Map<String, String> settings = new LinkedHashMap<>();
+  public static void main(String[] args) throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
     settings.put("members", "1,3");
     settings.put("digest", "on,off");
     settings.put("warmupSeconds", "10");
@@ -91,8 +91,8 @@ public final class LedgerTransferBenchmark {
     settings.put("accounts", "1000");
     settings.put("threads", "2");
     settings.put("directory", "target/ledger-benchmark");
-    for (final String arg : args) {
-      final int eq = arg.indexOf('=');
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
       if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
         throw new IllegalArgumentException(
             "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
@@ -100,10 +100,10 @@ public final class LedgerTransferBenchmark {
       settings.put(arg.substring(0, eq), arg.substring(eq + 1));
     }
     System.out.println("settings " + settings);
-    final List<Result> results = new ArrayList<>();
-    for (final String members : settings.get("members").split(",")) {
-      for (final String digest : settings.get("digest").split(",")) {
-        final Result result =
+    List<Result> results = new ArrayList<>();
+    for (String members : settings.get("members").split(",")) {
+      for (String digest : settings.get("digest").split(",")) {
+        Result result =
             new LedgerTransferBenchmark(settings)
                 .run(Integer.parseInt(members.trim()), "on".equals(digest.trim()));
         System.out.println(result);
@@ -113,7 +113,7 @@ public final class LedgerTransferBenchmark {
     System.out.println();
     System.out.println("| members | digest | transfers/s | p50 ms | p99 ms | p99.9 ms | max ms |");
     System.out.println("|---|---|---|---|---|---|---|");
-    for (final Result r : results) {
+    for (Result r : results) {
       System.out.printf(
           Locale.ROOT,
           "| %d | %s | %.0f | %.2f | %.2f | %.2f | %.1f |%n",
@@ -127,19 +127,19 @@ public final class LedgerTransferBenchmark {
     }
   }
 
-  private Result run(final int members, final boolean digest) throws Exception {
-    final Path directory =
+  private Result run(int members, boolean digest) throws Exception {
+    Path directory =
         Path.of(settings.get("directory"))
             .resolve("run-" + members + "-" + (digest ? "on" : "off"));
     deleteRecursively(directory);
-    final int window = Integer.parseInt(settings.get("window"));
-    final int accounts = Integer.parseInt(settings.get("accounts"));
+    int window = Integer.parseInt(settings.get("window"));
+    int accounts = Integer.parseInt(settings.get("accounts"));
     try (LedgerBenchmarkPartition partition =
         new LedgerBenchmarkPartition(
             directory, members, digest, Integer.parseInt(settings.get("threads")), CLOCK)) {
       partition.start(
           (streamId, requestId, response) -> {
-            final long latency = CLOCK.nanos() - sentNanos[(int) (requestId & (RING - 1))];
+            long latency = CLOCK.nanos() - sentNanos[(int) (requestId & (RING - 1))];
             if (measuring) {
               latencies.recordValue(Math.max(0, latency));
               answered.incrementAndGet();
@@ -149,7 +149,7 @@ public final class LedgerTransferBenchmark {
             }
             inFlight.decrementAndGet();
           });
-      final LogStreamWriter writer = partition.leaderStream().writer();
+      LogStreamWriter writer = partition.leaderStream().writer();
 
       for (int i = 0; i < accounts; i++) {
         send(writer, window, AccountIntent.CREATE, new AccountValue(id(i), 0));
@@ -157,7 +157,7 @@ public final class LedgerTransferBenchmark {
       }
       drain();
 
-      final SplittableRandom random = new SplittableRandom(42);
+      SplittableRandom random = new SplittableRandom(42);
       load(
           writer,
           window,
@@ -166,17 +166,17 @@ public final class LedgerTransferBenchmark {
           TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("warmupSeconds"))));
       latencies.reset();
       measuring = true;
-      final long start = CLOCK.nanos();
+      long start = CLOCK.nanos();
       load(
           writer,
           window,
           accounts,
           random,
           TimeUnit.SECONDS.toNanos(Long.parseLong(settings.get("seconds"))));
-      final long elapsed = CLOCK.nanos() - start;
+      long elapsed = CLOCK.nanos() - start;
       measuring = false;
-      final Histogram histogram = latencies.getIntervalHistogram();
-      final long count = answered.get();
+      Histogram histogram = latencies.getIntervalHistogram();
+      long count = answered.get();
       drain();
       return new Result(
           members,
@@ -193,14 +193,14 @@ public final class LedgerTransferBenchmark {
   }
 
   private void load(
-      final LogStreamWriter writer,
-      final int window,
-      final int accounts,
-      final SplittableRandom random,
-      final long durationNanos) {
-    final long end = CLOCK.nanos() + durationNanos;
+      LogStreamWriter writer,
+      int window,
+      int accounts,
+      SplittableRandom random,
+      long durationNanos) {
+    long end = CLOCK.nanos() + durationNanos;
     while (CLOCK.nanos() < end) {
-      final int from = random.nextInt(accounts);
+      int from = random.nextInt(accounts);
       int to = random.nextInt(accounts - 1);
       if (to >= from) {
         to++;
@@ -219,16 +219,12 @@ public final class LedgerTransferBenchmark {
   }
 
   /** Writes one command once a window slot is free, retrying on backpressure. */
-  private void send(
-      final LogStreamWriter writer,
-      final int window,
-      final Intent intent,
-      final RecordValue value) {
+  private void send(LogStreamWriter writer, int window, Intent intent, RecordValue value) {
     while (inFlight.get() >= window) {
       LockSupport.parkNanos(20_000);
     }
-    final long requestId = nextRequestId++;
-    final Record command =
+    long requestId = nextRequestId++;
+    Record command =
         new Record(
             RecordMetadata.builder()
                 .command(intent)
@@ -239,7 +235,7 @@ public final class LedgerTransferBenchmark {
     inFlight.incrementAndGet();
     sentNanos[(int) (requestId & (RING - 1))] = CLOCK.nanos();
     while (true) {
-      final WriteResult result = writer.tryWrite(command);
+      WriteResult result = writer.tryWrite(command);
       if (result.isWritten()) {
         return;
       }
@@ -251,7 +247,7 @@ public final class LedgerTransferBenchmark {
   }
 
   private void drain() {
-    final long deadline = CLOCK.nanos() + DRAIN_TIMEOUT_NANOS;
+    long deadline = CLOCK.nanos() + DRAIN_TIMEOUT_NANOS;
     while (inFlight.get() > 0) {
       if (CLOCK.nanos() > deadline) {
         throw new IllegalStateException(
@@ -261,19 +257,19 @@ public final class LedgerTransferBenchmark {
     }
   }
 
-  private static String id(final int account) {
+  private static String id(int account) {
     return "account-" + account;
   }
 
-  private static void deleteRecursively(final Path path) {
+  private static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

@@ -42,7 +42,7 @@ final class PartitionOnDisk {
   private final SplittableRandom random = new SplittableRandom(7);
   private long nextPosition = 1;
 
-  PartitionOnDisk(final Clock clock) {
+  PartitionOnDisk(Clock clock) {
     this.clock = clock;
   }
 
@@ -51,13 +51,12 @@ final class PartitionOnDisk {
     return nextPosition - 1;
   }
 
-  void loadState(final CairnDb db, final int accounts, final long historyEntries) {
-    final ColumnFamily<String, Long> balances =
+  void loadState(CairnDb db, int accounts, long historyEntries) {
+    ColumnFamily<String, Long> balances =
         db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
-    final ColumnFamily<Long, byte[]> history =
-        db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
+    ColumnFamily<Long, byte[]> history = db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
     for (int from = 0; from < accounts; from += 10_000) {
-      final int start = from;
+      int start = from;
       db.runInTransaction(
           () -> {
             for (int i = start; i < Math.min(accounts, start + 10_000); i++) {
@@ -66,7 +65,7 @@ final class PartitionOnDisk {
           });
     }
     for (long from = 0; from < historyEntries; from += 2_000) {
-      final long start = from;
+      long start = from;
       db.runInTransaction(
           () -> {
             for (long key = start; key < Math.min(historyEntries, start + 2_000); key++) {
@@ -77,15 +76,10 @@ final class PartitionOnDisk {
   }
 
   void change(
-      final CairnDb db,
-      final int accounts,
-      final int changedAccounts,
-      final long historyEntries,
-      final long changedHistory) {
-    final ColumnFamily<String, Long> balances =
+      CairnDb db, int accounts, int changedAccounts, long historyEntries, long changedHistory) {
+    ColumnFamily<String, Long> balances =
         db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
-    final ColumnFamily<Long, byte[]> history =
-        db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
+    ColumnFamily<Long, byte[]> history = db.columnFamily(HISTORY, DbCodecs.LONG, DbCodecs.BYTES);
     db.runInTransaction(
         () -> {
           for (int i = 0; i < changedAccounts; i++) {
@@ -98,9 +92,8 @@ final class PartitionOnDisk {
   }
 
   /** A persisted snapshot of {@code db} at raft {@code index}, positions up to {@code position}. */
-  PersistedSnapshot snapshot(
-      final SnapshotStore snapshots, final CairnDb db, final long index, final long position) {
-    final TransientSnapshot snapshot =
+  PersistedSnapshot snapshot(SnapshotStore snapshots, CairnDb db, long index, long position) {
+    TransientSnapshot snapshot =
         snapshots.newTransientSnapshot(
             new SnapshotMetadata(
                 index,
@@ -116,12 +109,12 @@ final class PartitionOnDisk {
   }
 
   /** Appends about {@code bytes} of entries of encoded transfer commands; flushes. */
-  void appendLog(final SegmentedJournal journal, final long bytes, final int accounts) {
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(8 * 1024);
+  void appendLog(SegmentedJournal journal, long bytes, int accounts) {
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(8 * 1024);
     long written = 0;
     int sinceFlush = 0;
     while (written < bytes) {
-      final List<Record> records = new ArrayList<>(COMMANDS_PER_ENTRY);
+      List<Record> records = new ArrayList<>(COMMANDS_PER_ENTRY);
       for (int i = 0; i < COMMANDS_PER_ENTRY; i++) {
         records.add(
             new Record(
@@ -137,8 +130,8 @@ final class PartitionOnDisk {
                     ValueDescriptor.NO_PARTITION_ID,
                     ValueDescriptor.NO_PARTITION_ID)));
       }
-      final int length = RecordBatchCodec.encode(new RecordBatch(records), buffer, 0);
-      final byte[] entry = new byte[length];
+      int length = RecordBatchCodec.encode(new RecordBatch(records), buffer, 0);
+      byte[] entry = new byte[length];
       buffer.getBytes(0, entry);
       journal.append(nextPosition, new UnsafeBuffer(entry));
       nextPosition += COMMANDS_PER_ENTRY;
@@ -151,10 +144,10 @@ final class PartitionOnDisk {
     journal.flush();
   }
 
-  private byte[] randomBytes(final int length) {
-    final byte[] bytes = new byte[length];
+  private byte[] randomBytes(int length) {
+    byte[] bytes = new byte[length];
     for (int i = 0; i < length; i += 8) {
-      final long value = random.nextLong();
+      long value = random.nextLong();
       for (int b = 0; b < 8 && i + b < length; b++) {
         bytes[i + b] = (byte) (value >>> (8 * b));
       }
@@ -163,7 +156,7 @@ final class PartitionOnDisk {
   }
 
   /** The name of account {@code i}. */
-  static String account(final int i) {
+  static String account(int i) {
     return "account-" + i;
   }
 }

@@ -84,14 +84,14 @@ public final class RestoreBenchmark {
   private final List<String> fullFailures = new ArrayList<>();
   private final List<Double> crcSeconds = new ArrayList<>();
 
-  private RestoreBenchmark(final Map<String, String> settings) {
+  private RestoreBenchmark(Map<String, String> settings) {
     this.settings = settings;
     directory = Path.of(settings.get("directory")).toAbsolutePath();
     crcExecutor = pool("bench-restore-crc", Integer.parseInt(settings.get("crcThreads")));
   }
 
-  public static void main(final String[] args) throws Exception {
-    final Map<String, String> settings = new LinkedHashMap<>();
+  public static void main(String[] args) throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
     // the backup's size (10^6 bytes), at least; 1000 for the recorded run
     settings.put("megabytes", "20");
     settings.put("rounds", "3");
@@ -104,8 +104,8 @@ public final class RestoreBenchmark {
     settings.put("keepBackup", "false");
     settings.put("seed", "42");
     settings.put("directory", "target/restore-benchmark");
-    for (final String arg : args) {
-      final int eq = arg.indexOf('=');
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
       if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
         throw new IllegalArgumentException(
             "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
@@ -113,7 +113,7 @@ public final class RestoreBenchmark {
       settings.put(arg.substring(0, eq), arg.substring(eq + 1));
     }
     System.out.println("settings " + settings);
-    final RestoreBenchmark benchmark = new RestoreBenchmark(settings);
+    RestoreBenchmark benchmark = new RestoreBenchmark(settings);
     try {
       benchmark.run();
     } finally {
@@ -123,8 +123,8 @@ public final class RestoreBenchmark {
 
   private void run() throws Exception {
     System.out.println("load average before: " + BenchmarkFiles.loadAverage());
-    final Path backupDirectory = directory.resolve("backup");
-    final LedgerBackupBuilder builder =
+    Path backupDirectory = directory.resolve("backup");
+    LedgerBackupBuilder builder =
         new LedgerBackupBuilder(
             backupDirectory,
             Integer.parseInt(settings.get("partitions")),
@@ -134,8 +134,8 @@ public final class RestoreBenchmark {
             Integer.parseInt(settings.get("fundedAccounts")),
             Integer.parseInt(settings.get("crossPercent")),
             Long.parseLong(settings.get("seed")));
-    final LedgerBackupBuilder.Built backup = builder.reuseOrBuild(storeExecutor);
-    final Path contents = new StoreLayout(backup.store()).contentsRoot();
+    LedgerBackupBuilder.Built backup = builder.reuseOrBuild(storeExecutor);
+    Path contents = new StoreLayout(backup.store()).contentsRoot();
     System.out.printf(
         Locale.ROOT,
         "backup %d: %d partitions, %d files, %,d bytes (descriptors), %,d bytes in %s, %,d on"
@@ -148,12 +148,12 @@ public final class RestoreBenchmark {
         contents,
         BenchmarkFiles.diskBytes(contents));
     System.out.println("load average after building: " + BenchmarkFiles.loadAverage());
-    final Path work = directory.resolve("rounds");
+    Path work = directory.resolve("rounds");
     BenchmarkFiles.deleteRecursively(work);
     Files.createDirectories(work);
     try (FilesystemBackupStore store =
         LedgerBackupBuilder.openStore(backup.store(), storeExecutor)) {
-      final int rounds = Integer.parseInt(settings.get("rounds"));
+      int rounds = Integer.parseInt(settings.get("rounds"));
       for (int round = 1; round <= rounds; round++) {
         restoreVersusCopy(
             round,
@@ -184,27 +184,27 @@ public final class RestoreBenchmark {
    * both keep their output would pay for it.
    */
   private void restoreVersusCopy(
-      final int round,
-      final FilesystemBackupStore store,
-      final LedgerBackupBuilder.Built backup,
-      final Path contents,
-      final Path restored,
-      final Path copy)
+      int round,
+      FilesystemBackupStore store,
+      LedgerBackupBuilder.Built backup,
+      Path contents,
+      Path restored,
+      Path copy)
       throws Exception {
-    final boolean copyFirst = round % 2 == 1;
+    boolean copyFirst = round % 2 == 1;
     double[] copied = null;
     if (copyFirst) {
       copied = copy(contents, copy);
     }
-    final PhaseTimes phases = new PhaseTimes();
-    final long start = CLOCK.nanos();
-    final RestoreResult result =
+    PhaseTimes phases = new PhaseTimes();
+    long start = CLOCK.nanos();
+    RestoreResult result =
         restorer(store, phases)
             .restore(target(backup, restored), BackupSelector.exact(backup.backupId()));
-    final double restoreTook = (CLOCK.nanos() - start) / 1e9;
-    final double restoreSync = BenchmarkFiles.sync();
-    final long restoredBytes = BenchmarkFiles.sizeBytes(restored);
-    final String readiness = ready(backup, restored);
+    double restoreTook = (CLOCK.nanos() - start) / 1e9;
+    double restoreSync = BenchmarkFiles.sync();
+    long restoredBytes = BenchmarkFiles.sizeBytes(restored);
+    String readiness = ready(backup, restored);
     BenchmarkFiles.deleteRecursively(restored);
     if (!copyFirst) {
       copied = copy(contents, copy);
@@ -245,16 +245,15 @@ public final class RestoreBenchmark {
    * {@code cp -r contents copy}, then {@code sync}, then the copy is deleted: seconds of each, and
    * the bytes copied.
    */
-  private static double[] copy(final Path contents, final Path copy) throws Exception {
-    final double took = BenchmarkFiles.run("cp", "-r", contents.toString(), copy.toString());
-    final double sync = BenchmarkFiles.sync();
-    final long bytes = BenchmarkFiles.sizeBytes(copy);
+  private static double[] copy(Path contents, Path copy) throws Exception {
+    double took = BenchmarkFiles.run("cp", "-r", contents.toString(), copy.toString());
+    double sync = BenchmarkFiles.sync();
+    long bytes = BenchmarkFiles.sizeBytes(copy);
     BenchmarkFiles.deleteRecursively(copy);
     return new double[] {took, sync, bytes};
   }
 
-  private static BackupRestorer restorer(
-      final FilesystemBackupStore store, final RestoreListener listener) {
+  private static BackupRestorer restorer(FilesystemBackupStore store, RestoreListener listener) {
     return BackupRestorer.builder()
         .store(store)
         .listener(listener)
@@ -263,8 +262,7 @@ public final class RestoreBenchmark {
         .build();
   }
 
-  private static RestoreTarget target(
-      final LedgerBackupBuilder.Built backup, final Path directory) {
+  private static RestoreTarget target(LedgerBackupBuilder.Built backup, Path directory) {
     return new RestoreTarget(
         directory,
         BenchmarkBroker.CLUSTER_ID,
@@ -276,17 +274,17 @@ public final class RestoreBenchmark {
   // ---- 2. a broker on the restored directory ----------------------------------------------------
 
   /** Opens a broker on {@code restored}; records the times and returns a line describing them. */
-  private String ready(final LedgerBackupBuilder.Built backup, final Path restored) {
-    final long start = CLOCK.nanos();
+  private String ready(LedgerBackupBuilder.Built backup, Path restored) {
+    long start = CLOCK.nanos();
     double led = -1;
     double processing = -1;
-    final double started;
+    double started;
     try (BrokerTestCluster cluster =
         BenchmarkBroker.start(restored, Optional.empty(), backup.partitions())) {
-      final Broker broker = cluster.broker(0);
+      Broker broker = cluster.broker(0);
       started = (CLOCK.nanos() - start) / 1e9;
-      final long deadline = start + BenchmarkBroker.TIMEOUT.toNanos();
-      final Map<Integer, Checkpoint> processed = new LinkedHashMap<>();
+      long deadline = start + BenchmarkBroker.TIMEOUT.toNanos();
+      Map<Integer, Checkpoint> processed = new LinkedHashMap<>();
       while (processing < 0) {
         if (CLOCK.nanos() > deadline) {
           throw new IllegalStateException(
@@ -305,7 +303,7 @@ public final class RestoreBenchmark {
         if (led >= 0) {
           for (int p = 1; p <= backup.partitions(); p++) {
             if (!processed.containsKey(p)) {
-              final Optional<Checkpoint> checkpoint = BenchmarkBroker.latestCheckpoint(broker, p);
+              Optional<Checkpoint> checkpoint = BenchmarkBroker.latestCheckpoint(broker, p);
               if (checkpoint.isPresent() && checkpoint.get().id() >= backup.backupId()) {
                 processed.put(p, checkpoint.get());
               }
@@ -317,8 +315,8 @@ public final class RestoreBenchmark {
         }
         LockSupport.parkNanos(2_000_000);
       }
-      for (final Map.Entry<Integer, Checkpoint> entry : processed.entrySet()) {
-        final String expected = backup.digests().get(entry.getKey());
+      for (Map.Entry<Integer, Checkpoint> entry : processed.entrySet()) {
+        String expected = backup.digests().get(entry.getKey());
         if (entry.getValue().id() != backup.backupId()
             || !entry.getValue().stateDigestHex().equals(expected)) {
           throw new IllegalStateException(
@@ -349,35 +347,35 @@ public final class RestoreBenchmark {
   // ---- 3. verify --------------------------------------------------------------------------------
 
   private void verify(
-      final int round,
-      final FilesystemBackupStore store,
-      final LedgerBackupBuilder.Built backup,
-      final Path contents,
-      final Path scratch)
+      int round,
+      FilesystemBackupStore store,
+      LedgerBackupBuilder.Built backup,
+      Path contents,
+      Path scratch)
       throws Exception {
-    final PhaseTimes phases = new PhaseTimes();
-    final BackupVerifier verifier =
+    PhaseTimes phases = new PhaseTimes();
+    BackupVerifier verifier =
         BackupVerifier.builder()
             .store(store)
             .listener(phases)
             .meterRegistry(new SimpleMeterRegistry())
             .build();
-    final List<List<Path>> groups = new ArrayList<>();
+    List<List<Path>> groups = new ArrayList<>();
     for (int p = 1; p <= backup.partitions(); p++) {
       groups.add(BenchmarkFiles.files(contents.resolve(Integer.toString(p))));
     }
-    final double[] took = new double[3];
+    double[] took = new double[3];
     long xor = 0;
     boolean fullClean = true;
     String fullFailure = "";
     for (int i = 0; i < 3; i++) {
-      final int step = (round - 1 + i) % 3;
-      final long start = CLOCK.nanos();
+      int step = (round - 1 + i) % 3;
+      long start = CLOCK.nanos();
       if (step == 2) {
         xor = BenchmarkFiles.readWithCrc32c(groups, crcExecutor);
       } else {
         phases.clear(); // quick sends no progress; the times printed are the full verify's
-        final VerifyReport report =
+        VerifyReport report =
             verifier.verify(BackupSelector.exact(backup.backupId()), scratch, step == 0);
         if (!report.isClean()) {
           if (step == 0) {
@@ -398,7 +396,7 @@ public final class RestoreBenchmark {
       System.out.println("  FULL VERIFY NOT CLEAN (left out of the medians): " + fullFailure);
     }
     crcSeconds.add(took[2]);
-    final double mb = backup.bytes() / 1e6;
+    double mb = backup.bytes() / 1e6;
     System.out.printf(
         Locale.ROOT,
         "  verify: quick %.2f s (%.0f MB/s), full %.2f s (%.0f MB/s), read + CRC32C %.2f s (%.0f"
@@ -416,8 +414,8 @@ public final class RestoreBenchmark {
 
   // ---- summary ----------------------------------------------------------------------------------
 
-  private void summary(final long bytes) {
-    final double mb = bytes / 1e6;
+  private void summary(long bytes) {
+    double mb = bytes / 1e6;
     System.out.printf(
         Locale.ROOT,
         "%nrestore (s): %s; cp -r (s): %s; sync after restore (s): %s; sync after cp (s): %s%n",
@@ -449,7 +447,7 @@ public final class RestoreBenchmark {
         BenchmarkFiles.median(leadSeconds),
         BenchmarkFiles.seconds(processingSeconds),
         BenchmarkFiles.median(processingSeconds));
-    final double full = fullSeconds.isEmpty() ? Double.NaN : BenchmarkFiles.median(fullSeconds);
+    double full = fullSeconds.isEmpty() ? Double.NaN : BenchmarkFiles.median(fullSeconds);
     System.out.printf(
         Locale.ROOT,
         "verify medians: quick %.2f s (%.0f MB/s), full %.2f s (%.0f MB/s; clean in %d of %d"
@@ -473,7 +471,7 @@ public final class RestoreBenchmark {
     private final Map<Integer, Map<RestorePhase, Duration>> entered = new TreeMap<>();
 
     @Override
-    public synchronized void onProgress(final PartitionProgress progress) {
+    public synchronized void onProgress(PartitionProgress progress) {
       entered
           .computeIfAbsent(progress.partitionId(), p -> new EnumMap<>(RestorePhase.class))
           .putIfAbsent(progress.phase(), progress.elapsed());
@@ -485,16 +483,16 @@ public final class RestoreBenchmark {
 
     /** Per partition: seconds downloading, installing, rebuilding (verify only), in total. */
     synchronized String describe() {
-      final StringBuilder text = new StringBuilder();
-      for (final Map.Entry<Integer, Map<RestorePhase, Duration>> partition : entered.entrySet()) {
-        final Map<RestorePhase, Duration> at = partition.getValue();
-        final Duration done = at.getOrDefault(RestorePhase.DONE, at.get(RestorePhase.FAILED));
-        final Duration installing = at.get(RestorePhase.INSTALLING);
-        final Duration rebuilding = at.get(RestorePhase.REBUILDING);
+      StringBuilder text = new StringBuilder();
+      for (Map.Entry<Integer, Map<RestorePhase, Duration>> partition : entered.entrySet()) {
+        Map<RestorePhase, Duration> at = partition.getValue();
+        Duration done = at.getOrDefault(RestorePhase.DONE, at.get(RestorePhase.FAILED));
+        Duration installing = at.get(RestorePhase.INSTALLING);
+        Duration rebuilding = at.get(RestorePhase.REBUILDING);
         if (done == null || installing == null) {
           continue;
         }
-        final Duration installed = rebuilding != null ? rebuilding : done;
+        Duration installed = rebuilding != null ? rebuilding : done;
         text.append(text.isEmpty() ? "" : "; ")
             .append(
                 String.format(
@@ -520,12 +518,12 @@ public final class RestoreBenchmark {
     crcExecutor.shutdownNow();
   }
 
-  private static ExecutorService pool(final String name, final int threads) {
-    final AtomicInteger count = new AtomicInteger();
+  private static ExecutorService pool(String name, int threads) {
+    AtomicInteger count = new AtomicInteger();
     return Executors.newFixedThreadPool(
         threads,
         runnable -> {
-          final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+          Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
           thread.setDaemon(true);
           return thread;
         });

@@ -92,15 +92,15 @@ public final class S3BackupBenchmark {
   private S3BackupStore store;
   private S3BenchmarkClients clients;
 
-  private S3BackupBenchmark(final Map<String, String> settings) {
+  private S3BackupBenchmark(Map<String, String> settings) {
     this.settings = settings;
     this.directory = Path.of(settings.get("directory")).toAbsolutePath();
     this.concurrency = Integer.parseInt(settings.get("concurrency"));
     this.partSizeBytes = Long.parseLong(settings.get("partSizeMebibytes")) * MIB;
   }
 
-  public static void main(final String[] args) throws Exception {
-    final Map<String, String> settings = new LinkedHashMap<>();
+  public static void main(String[] args) throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
     settings.put("fullSegments", "5");
     settings.put("segmentMebibytes", "128");
     settings.put("activeSegmentMebibytes", "64");
@@ -118,8 +118,8 @@ public final class S3BackupBenchmark {
     settings.put("serverJvmOptions", "-Xmx1g");
     settings.put("directory", "target/s3-backup-benchmark");
     settings.put("s3proxyJar", "target/s3-servers/s3proxy.jar");
-    for (final String arg : args) {
-      final int eq = arg.indexOf('=');
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
       if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
         throw new IllegalArgumentException(
             "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
@@ -127,7 +127,7 @@ public final class S3BackupBenchmark {
       settings.put(arg.substring(0, eq), arg.substring(eq + 1));
     }
     System.out.println("settings " + settings);
-    final S3BackupBenchmark benchmark = new S3BackupBenchmark(settings);
+    S3BackupBenchmark benchmark = new S3BackupBenchmark(settings);
     try {
       benchmark.run();
     } finally {
@@ -139,9 +139,9 @@ public final class S3BackupBenchmark {
   // -------------------------------------------------------------------------------------
 
   private void run() throws Exception {
-    final Path source = directory.resolve("source");
-    final long segmentBytes = Long.parseLong(settings.get("segmentMebibytes")) * MIB;
-    final S3BenchmarkFiles files =
+    Path source = directory.resolve("source");
+    long segmentBytes = Long.parseLong(settings.get("segmentMebibytes")) * MIB;
+    S3BenchmarkFiles files =
         S3BenchmarkFiles.generate(
             source,
             new S3BenchmarkFiles.Shape(
@@ -163,7 +163,7 @@ public final class S3BackupBenchmark {
         files.segments().size(),
         files.segments().totalBytes());
     sync();
-    final Path serverDir = directory.resolve("s3proxy");
+    Path serverDir = directory.resolve("s3proxy");
     Files.createDirectories(serverDir);
     server =
         S3ProxyProcess.start(
@@ -187,12 +187,12 @@ public final class S3BackupBenchmark {
     if (Boolean.parseBoolean(settings.get("warmup"))) {
       warmUp(files, checkpoint++);
     }
-    final List<Round> rounds = new ArrayList<>();
+    List<Round> rounds = new ArrayList<>();
     BackupIdentifier last = null;
-    final int roundCount = Integer.parseInt(settings.get("rounds"));
+    int roundCount = Integer.parseInt(settings.get("rounds"));
     for (int r = 0; r < roundCount; r++) {
-      final BackupIdentifier id = new BackupIdentifier(0, 1, checkpoint++);
-      final Round round = round(r, id, files, source);
+      BackupIdentifier id = new BackupIdentifier(0, 1, checkpoint++);
+      Round round = round(r, id, files, source);
       rounds.add(round);
       S3BenchmarkReport.printRound(r + 1, round);
       if (last != null) {
@@ -200,11 +200,11 @@ public final class S3BackupBenchmark {
       }
       last = id;
     }
-    final List<Incremental> incrementals = new ArrayList<>();
-    final int incrementalCount = Integer.parseInt(settings.get("incrementalRounds"));
+    List<Incremental> incrementals = new ArrayList<>();
+    int incrementalCount = Integer.parseInt(settings.get("incrementalRounds"));
     for (int k = 0; k < incrementalCount; k++) {
-      final BackupIdentifier id = new BackupIdentifier(0, 1, checkpoint++);
-      final Incremental incremental =
+      BackupIdentifier id = new BackupIdentifier(0, 1, checkpoint++);
+      Incremental incremental =
           incremental(files, id, last, Double.parseDouble(settings.get("churnPercent")));
       incrementals.add(incremental);
       store.delete(last).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
@@ -217,19 +217,19 @@ public final class S3BackupBenchmark {
    * Untimed: a few table files and one segment (single and multipart uploads) through both paths,
    * so both JVMs have compiled the hot code.
    */
-  private void warmUp(final S3BenchmarkFiles files, final long checkpoint) throws Exception {
-    final NamedFileSet subset =
+  private void warmUp(S3BenchmarkFiles files, long checkpoint) throws Exception {
+    NamedFileSet subset =
         new NamedFileSet(files.snapshot().files().subList(0, Math.min(8, files.snapshot().size())));
-    final NamedFileSet segment = new NamedFileSet(files.segments().files().subList(0, 1));
-    final BackupIdentifier id = new BackupIdentifier(0, 1, checkpoint);
-    final Backup backup = backup(id, subset, segment);
-    final long start = CLOCK.nanos();
+    NamedFileSet segment = new NamedFileSet(files.segments().files().subList(0, 1));
+    BackupIdentifier id = new BackupIdentifier(0, 1, checkpoint);
+    Backup backup = backup(id, subset, segment);
+    long start = CLOCK.nanos();
     store.save(backup, Optional.empty()).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-    final Path restored = directory.resolve("warmup-restore");
+    Path restored = directory.resolve("warmup-restore");
     store
         .restore(id, restored, RestoreProgressListener.NOOP)
         .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-    final Path downloaded = directory.resolve("warmup-download");
+    Path downloaded = directory.resolve("warmup-download");
     clients
         .downloads()
         .downloadDirectory(
@@ -240,8 +240,8 @@ public final class S3BackupBenchmark {
                         l -> l.prefix(store.layout().contentsPrefix(id))))
         .completionFuture()
         .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-    final String prefix = "warmup";
-    final List<CompletableFuture<?>> uploads = new ArrayList<>();
+    String prefix = "warmup";
+    List<CompletableFuture<?>> uploads = new ArrayList<>();
     Stream.concat(subset.files().stream(), segment.files().stream())
         .forEach(
             f ->
@@ -254,7 +254,7 @@ public final class S3BackupBenchmark {
                                     .putObjectRequest(
                                         p -> p.bucket(BUCKET).key(prefix + "/" + f.name())))
                         .completionFuture()));
-    for (final CompletableFuture<?> upload : uploads) {
+    for (CompletableFuture<?> upload : uploads) {
       upload.get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     }
     clients.deleteObjects(prefix + "/");
@@ -269,21 +269,18 @@ public final class S3BackupBenchmark {
         (CLOCK.nanos() - start) / 1e9);
   }
 
-  private Round round(
-      final int r, final BackupIdentifier id, final S3BenchmarkFiles files, final Path source)
+  private Round round(int r, BackupIdentifier id, S3BenchmarkFiles files, Path source)
       throws Exception {
-    final boolean storeFirst = r % 2 == 0;
-    final Backup backup = backup(id, files.snapshot(), files.segments());
-    final String plainPrefix = "plain/round-" + (r + 1);
-    final TransferTimeline.ProgressListener uploadProgress =
-        new TransferTimeline.ProgressListener();
-    final TransferTimeline.ProgressListener downloadProgress =
-        new TransferTimeline.ProgressListener();
-    final double[] wireSeconds = new double[4];
-    final Step save =
+    boolean storeFirst = r % 2 == 0;
+    Backup backup = backup(id, files.snapshot(), files.segments());
+    String plainPrefix = "plain/round-" + (r + 1);
+    TransferTimeline.ProgressListener uploadProgress = new TransferTimeline.ProgressListener();
+    TransferTimeline.ProgressListener downloadProgress = new TransferTimeline.ProgressListener();
+    double[] wireSeconds = new double[4];
+    Step save =
         () -> {
-          final double before = requestSeconds("PutObject", "UploadPart");
-          final BackupSaveResult result =
+          double before = requestSeconds("PutObject", "UploadPart");
+          BackupSaveResult result =
               store.save(backup, Optional.empty()).get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
           wireSeconds[0] = requestSeconds("PutObject", "UploadPart") - before;
           check(
@@ -291,10 +288,10 @@ public final class S3BackupBenchmark {
               "a full backup of " + files.totalBytes() + " bytes",
               result);
         };
-    final Step plainUpload =
+    Step plainUpload =
         () -> {
-          final double before = clients.uploadWireSeconds();
-          final CompletedDirectoryUpload done =
+          double before = clients.uploadWireSeconds();
+          CompletedDirectoryUpload done =
               clients
                   .uploads()
                   .uploadDirectory(
@@ -309,19 +306,19 @@ public final class S3BackupBenchmark {
           wireSeconds[1] = clients.uploadWireSeconds() - before;
           check(done.failedTransfers().isEmpty(), "every file uploaded", done.failedTransfers());
         };
-    final Sample[] uploads =
+    Sample[] uploads =
         pair(
             storeFirst,
             save,
             plainUpload,
             () -> counter(S3BackupStoreMetrics.UPLOADED),
             uploadProgress::bytes);
-    final Path restoreDir = directory.resolve("restore");
-    final Path downloadDir = directory.resolve("download");
-    final Step restore =
+    Path restoreDir = directory.resolve("restore");
+    Path downloadDir = directory.resolve("download");
+    Step restore =
         () -> {
-          final double before = requestSeconds("GetObject");
-          final Backup restored =
+          double before = requestSeconds("GetObject");
+          Backup restored =
               store
                   .restore(id, restoreDir, RestoreProgressListener.NOOP)
                   .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
@@ -331,9 +328,9 @@ public final class S3BackupBenchmark {
               files.totalBytes() + " bytes restored",
               restored.descriptor());
         };
-    final Step plainDownload =
+    Step plainDownload =
         () -> {
-          final CompletedDirectoryDownload done =
+          CompletedDirectoryDownload done =
               clients
                   .downloads()
                   .downloadDirectory(
@@ -349,14 +346,14 @@ public final class S3BackupBenchmark {
           check(
               done.failedTransfers().isEmpty(), "every object downloaded", done.failedTransfers());
         };
-    final Sample[] downloads =
+    Sample[] downloads =
         pair(
             storeFirst,
             restore,
             plainDownload,
             () -> counter(S3BackupStoreMetrics.DOWNLOADED),
             downloadProgress::bytes);
-    final long downloaded = sizeBytes(downloadDir);
+    long downloaded = sizeBytes(downloadDir);
     check(downloaded == files.totalBytes(), files.totalBytes() + " bytes downloaded", downloaded);
     S3BenchmarkFiles.deleteRecursively(restoreDir);
     S3BenchmarkFiles.deleteRecursively(downloadDir);
@@ -373,17 +370,14 @@ public final class S3BackupBenchmark {
   }
 
   private Incremental incremental(
-      final S3BenchmarkFiles files,
-      final BackupIdentifier id,
-      final BackupIdentifier previous,
-      final double churnPercent)
+      S3BenchmarkFiles files, BackupIdentifier id, BackupIdentifier previous, double churnPercent)
       throws Exception {
-    final S3BenchmarkFiles.Churn churn = files.churn(churnPercent);
-    final Backup backup = backup(id, files.snapshot(), files.segments());
-    final double uploadedBefore = counter(S3BackupStoreMetrics.UPLOADED);
-    final double copiedBefore = counter(S3BackupStoreMetrics.COPIED);
-    final BackupSaveResult[] result = new BackupSaveResult[1];
-    final Sample sample =
+    S3BenchmarkFiles.Churn churn = files.churn(churnPercent);
+    Backup backup = backup(id, files.snapshot(), files.segments());
+    double uploadedBefore = counter(S3BackupStoreMetrics.UPLOADED);
+    double copiedBefore = counter(S3BackupStoreMetrics.COPIED);
+    BackupSaveResult[] result = new BackupSaveResult[1];
+    Sample sample =
         timed(
             () ->
                 result[0] =
@@ -391,7 +385,7 @@ public final class S3BackupBenchmark {
                         .save(backup, Optional.of(previous))
                         .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES),
             () -> 0);
-    final Incremental incremental =
+    Incremental incremental =
         new Incremental(
             churn,
             result[0],
@@ -424,17 +418,17 @@ public final class S3BackupBenchmark {
 
   /** Times the store's step and the plain one, in that order if {@code storeFirst}. */
   private Sample[] pair(
-      final boolean storeFirst,
-      final Step storeStep,
-      final Step plainStep,
-      final DoubleSupplier storeBytes,
-      final DoubleSupplier plainBytes)
+      boolean storeFirst,
+      Step storeStep,
+      Step plainStep,
+      DoubleSupplier storeBytes,
+      DoubleSupplier plainBytes)
       throws Exception {
     if (storeFirst) {
-      final Sample store = timed(storeStep, storeBytes);
+      Sample store = timed(storeStep, storeBytes);
       return new Sample[] {store, timed(plainStep, plainBytes)};
     }
-    final Sample plain = timed(plainStep, plainBytes);
+    Sample plain = timed(plainStep, plainBytes);
     return new Sample[] {timed(storeStep, storeBytes), plain};
   }
 
@@ -443,22 +437,22 @@ public final class S3BackupBenchmark {
    * {@code bytes} (a counter of bytes moved) passed {@link S3BenchmarkReport#HEAD_SHARE} of the
    * backup's bytes, and the time of a {@code sync} right after the step.
    */
-  private Sample timed(final Step step, final DoubleSupplier bytes) throws Exception {
+  private Sample timed(Step step, DoubleSupplier bytes) throws Exception {
     sync();
-    final double clientCpu = cpuSeconds(ProcessHandle.current());
-    final double serverCpu = cpuSeconds(server.handle());
-    final long start = CLOCK.nanos();
-    final double seconds;
-    final double headSeconds;
+    double clientCpu = cpuSeconds(ProcessHandle.current());
+    double serverCpu = cpuSeconds(server.handle());
+    long start = CLOCK.nanos();
+    double seconds;
+    double headSeconds;
     try (TransferTimeline timeline = new TransferTimeline(bytes, CLOCK)) {
       step.run();
       seconds = (CLOCK.nanos() - start) / 1e9;
       timeline.close();
       headSeconds = timeline.secondsTo(S3BenchmarkReport.HEAD_SHARE * totalBytes);
     }
-    final double clientCpuUsed = cpuSeconds(ProcessHandle.current()) - clientCpu;
-    final double serverCpuUsed = cpuSeconds(server.handle()) - serverCpu;
-    final long syncStart = CLOCK.nanos();
+    double clientCpuUsed = cpuSeconds(ProcessHandle.current()) - clientCpu;
+    double serverCpuUsed = cpuSeconds(server.handle()) - serverCpu;
+    long syncStart = CLOCK.nanos();
     sync();
     return new Sample(
         totalBytes,
@@ -469,12 +463,11 @@ public final class S3BackupBenchmark {
         (CLOCK.nanos() - syncStart) / 1e9);
   }
 
-  private static double cpuSeconds(final ProcessHandle process) {
+  private static double cpuSeconds(ProcessHandle process) {
     return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
   }
 
-  private static Backup backup(
-      final BackupIdentifier id, final NamedFileSet snapshot, final NamedFileSet segments) {
+  private static Backup backup(BackupIdentifier id, NamedFileSet snapshot, NamedFileSet segments) {
     return Backup.builder(id)
         .checkpointPosition(1000 * id.checkpointId())
         .numberOfPartitions(1)
@@ -486,10 +479,10 @@ public final class S3BackupBenchmark {
   }
 
   /** The summed duration of the store's requests of these S3 operations so far. */
-  private double requestSeconds(final String... operations) {
+  private double requestSeconds(String... operations) {
     double seconds = 0;
-    for (final String operation : operations) {
-      for (final Timer timer :
+    for (String operation : operations) {
+      for (Timer timer :
           registry.find(S3BackupStoreMetrics.REQUESTS).tag("operation", operation).timers()) {
         seconds += timer.totalTime(TimeUnit.SECONDS);
       }
@@ -497,21 +490,21 @@ public final class S3BackupBenchmark {
     return seconds;
   }
 
-  private double counter(final String name) {
-    final Counter counter = registry.find(name).counter();
+  private double counter(String name) {
+    Counter counter = registry.find(name).counter();
     return counter == null ? 0 : counter.count();
   }
 
-  private static void check(final boolean condition, final String expected, final Object actual) {
+  private static void check(boolean condition, String expected, Object actual) {
     if (!condition) {
       throw new IllegalStateException("Expected " + expected + ", but got " + actual);
     }
   }
 
-  private static long sizeBytes(final Path dir) throws IOException {
+  private static long sizeBytes(Path dir) throws IOException {
     try (Stream<Path> paths = Files.walk(dir)) {
       long total = 0;
-      for (final Path p : paths.filter(Files::isRegularFile).toList()) {
+      for (Path p : paths.filter(Files::isRegularFile).toList()) {
         total += Files.size(p);
       }
       return total;
@@ -519,18 +512,18 @@ public final class S3BackupBenchmark {
   }
 
   private static void sync() throws IOException, InterruptedException {
-    final Process process = new ProcessBuilder("sync").inheritIO().start();
+    Process process = new ProcessBuilder("sync").inheritIO().start();
     if (process.waitFor() != 0) {
       throw new IllegalStateException("Expected sync to succeed, but exit " + process.exitValue());
     }
   }
 
-  private static ExecutorService pool(final String name, final int threads) {
-    final AtomicInteger count = new AtomicInteger();
+  private static ExecutorService pool(String name, int threads) {
+    AtomicInteger count = new AtomicInteger();
     return Executors.newFixedThreadPool(
         threads,
         runnable -> {
-          final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+          Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
           thread.setDaemon(true);
           return thread;
         });

@@ -49,8 +49,7 @@ final class S3BenchmarkClients implements AutoCloseable {
    * @param concurrency content requests in flight at once, on both sides
    * @param partSizeBytes the part size, on both sides (and the plain side's multipart threshold)
    */
-  S3BenchmarkClients(
-      final URI endpoint, final int concurrency, final long partSizeBytes, final Clock clock) {
+  S3BenchmarkClients(URI endpoint, int concurrency, long partSizeBytes, Clock clock) {
     this.endpoint = endpoint;
     this.concurrency = concurrency;
     this.partSizeBytes = partSizeBytes;
@@ -89,7 +88,7 @@ final class S3BenchmarkClients implements AutoCloseable {
   }
 
   /** The store's side: the same server and settings, at most {@code maxConnections} pooled. */
-  S3BackupStoreConfig storeConfig(final int maxConnections) {
+  S3BackupStoreConfig storeConfig(int maxConnections) {
     return S3BackupStoreConfig.builder(BUCKET)
         .basePath("store")
         .region(REGION)
@@ -113,7 +112,7 @@ final class S3BenchmarkClients implements AutoCloseable {
    * multipart download reads {@code partNumber} parts, which S3Proxy refuses for multipart objects
    * (501).
    */
-  private S3AsyncClient transferClient(final boolean multipart) {
+  private S3AsyncClient transferClient(boolean multipart) {
     return S3AsyncClient.builder()
         .httpClientBuilder(
             NettyNioAsyncHttpClient.builder()
@@ -146,15 +145,15 @@ final class S3BenchmarkClients implements AutoCloseable {
   }
 
   /** Deletes every object under {@code prefix} with the plain client. */
-  void deleteObjects(final String prefix) throws Exception {
-    final List<ObjectIdentifier> keys = new ArrayList<>();
+  void deleteObjects(String prefix) throws Exception {
+    List<ObjectIdentifier> keys = new ArrayList<>();
     client
         .listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(prefix))
         .contents()
         .subscribe((S3Object o) -> keys.add(ObjectIdentifier.builder().key(o.key()).build()))
         .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
     for (int from = 0; from < keys.size(); from += 1000) {
-      final List<ObjectIdentifier> batch = keys.subList(from, Math.min(keys.size(), from + 1000));
+      List<ObjectIdentifier> batch = keys.subList(from, Math.min(keys.size(), from + 1000));
       client
           .deleteObjects(b -> b.bucket(BUCKET).delete(Delete.builder().objects(batch).build()))
           .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES);
@@ -164,11 +163,11 @@ final class S3BenchmarkClients implements AutoCloseable {
   /** Closes the transfer managers and clients; one that fails to close is printed, not thrown. */
   @Override
   public void close() {
-    for (final AutoCloseable closeable :
+    for (AutoCloseable closeable :
         Arrays.asList(transferManager, downloadManager, client, downloadClient)) {
       try {
         closeable.close();
-      } catch (final Exception e) {
+      } catch (Exception e) {
         System.out.println("Could not close " + closeable + ": " + e);
       }
     }

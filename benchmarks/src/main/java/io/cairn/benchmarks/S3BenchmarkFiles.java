@@ -71,7 +71,7 @@ final class S3BenchmarkFiles {
   private final String activeSegment;
   private long generation;
 
-  private S3BenchmarkFiles(final Path root, final Shape shape) {
+  private S3BenchmarkFiles(Path root, Shape shape) {
     this.snapshotDir = root.resolve("snapshot");
     this.segmentsDir = root.resolve("segments");
     this.shape = shape;
@@ -80,16 +80,16 @@ final class S3BenchmarkFiles {
   }
 
   /** Writes the files of {@code shape} under {@code root} (emptied first). */
-  static S3BenchmarkFiles generate(final Path root, final Shape shape) throws IOException {
+  static S3BenchmarkFiles generate(Path root, Shape shape) throws IOException {
     deleteRecursively(root);
-    final S3BenchmarkFiles files = new S3BenchmarkFiles(root, shape);
+    S3BenchmarkFiles files = new S3BenchmarkFiles(root, shape);
     Files.createDirectories(files.snapshotDir);
     Files.createDirectories(files.segmentsDir);
     files.writeSnapshot("CURRENT", 16);
     files.writeSnapshot("MANIFEST-000001", MANIFEST_BYTES);
     files.writeSnapshot("OPTIONS-000003", 7 * 1024);
     for (int i = 0; i < shape.sstFiles(); i++) {
-      final long size =
+      long size =
           shape.sstBytesMin()
               + files.choices.nextLong(shape.sstBytesMax() - shape.sstBytesMin() + 1);
       files.writeSnapshot(String.format(Locale.ROOT, "%06d.sst", 10 + i), size & ~4095L);
@@ -124,65 +124,62 @@ final class S3BenchmarkFiles {
    * random (at least that file, whatever its size), appends to the manifest and rewrites the
    * metadata and checksum files, and appends the rest of the share to the active segment.
    */
-  Churn churn(final double percent) throws IOException {
+  Churn churn(double percent) throws IOException {
     generation++;
-    final long budget = (long) (totalBytes() * percent / 100);
-    final List<String> tables =
-        snapshot.keySet().stream().filter(name -> name.endsWith(".sst")).toList();
-    final String table = tables.get(choices.nextInt(tables.size()));
+    long budget = (long) (totalBytes() * percent / 100);
+    List<String> tables = snapshot.keySet().stream().filter(name -> name.endsWith(".sst")).toList();
+    String table = tables.get(choices.nextInt(tables.size()));
     long rewritten = snapshot.get(table);
     writeSnapshot(table, snapshot.get(table));
     rewritten += appendTo(snapshotDir, snapshot, "MANIFEST-000001", MANIFEST_APPEND_BYTES);
-    for (final String small : List.of("metadata.json", "checksums.crc32c")) {
+    for (String small : List.of("metadata.json", "checksums.crc32c")) {
       writeSnapshot(small, snapshot.get(small));
       rewritten += snapshot.get(small);
     }
-    final long append = Math.max(0, budget - rewritten) & ~4095L;
-    final long appended = appendTo(segmentsDir, segments, activeSegment, append);
+    long append = Math.max(0, budget - rewritten) & ~4095L;
+    long appended = appendTo(segmentsDir, segments, activeSegment, append);
     return new Churn(table, rewritten, appended);
   }
 
-  private static NamedFileSet fileSet(final Path dir, final Map<String, Long> files) {
-    final List<BackupFile> list = new ArrayList<>();
+  private static NamedFileSet fileSet(Path dir, Map<String, Long> files) {
+    List<BackupFile> list = new ArrayList<>();
     files.forEach((name, length) -> list.add(new BackupFile(name, dir.resolve(name), length)));
     return new NamedFileSet(list);
   }
 
-  private void writeSnapshot(final String name, final long bytes) throws IOException {
+  private void writeSnapshot(String name, long bytes) throws IOException {
     write(snapshotDir.resolve(name), bytes, seedOf(name), false);
     snapshot.put(name, bytes);
   }
 
-  private void writeSegment(final String name, final long bytes) throws IOException {
+  private void writeSegment(String name, long bytes) throws IOException {
     write(segmentsDir.resolve(name), bytes, seedOf(name), false);
     segments.put(name, bytes);
   }
 
-  private long appendTo(
-      final Path dir, final Map<String, Long> files, final String name, final long bytes)
+  private long appendTo(Path dir, Map<String, Long> files, String name, long bytes)
       throws IOException {
     write(dir.resolve(name), bytes, seedOf(name), true);
     files.merge(name, bytes, Long::sum);
     return bytes;
   }
 
-  private long seedOf(final String name) {
+  private long seedOf(String name) {
     return shape.seed() * 1_000_003L + name.hashCode() * 31L + generation;
   }
 
-  private static void write(
-      final Path path, final long bytes, final long seed, final boolean append) throws IOException {
-    final SplittableRandom random = new SplittableRandom(seed);
-    final byte[] chunk = new byte[CHUNK_BYTES];
-    final StandardOpenOption mode =
+  private static void write(Path path, long bytes, long seed, boolean append) throws IOException {
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] chunk = new byte[CHUNK_BYTES];
+    StandardOpenOption mode =
         append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING;
     try (FileChannel channel =
         FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, mode)) {
       long written = 0;
       while (written < bytes) {
-        final int n = (int) Math.min(chunk.length, bytes - written);
+        int n = (int) Math.min(chunk.length, bytes - written);
         random.nextBytes(chunk);
-        final ByteBuffer buffer = ByteBuffer.wrap(chunk, 0, n);
+        ByteBuffer buffer = ByteBuffer.wrap(chunk, 0, n);
         while (buffer.hasRemaining()) {
           channel.write(buffer);
         }
@@ -191,15 +188,15 @@ final class S3BenchmarkFiles {
     }
   }
 
-  static void deleteRecursively(final Path path) {
+  static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

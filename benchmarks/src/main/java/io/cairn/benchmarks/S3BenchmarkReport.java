@@ -31,7 +31,7 @@ final class S3BenchmarkReport {
       double headSeconds,
       double syncAfterSeconds) {
     String format() {
-      final String rates =
+      String rates =
           Double.isNaN(headSeconds)
               ? ""
               : String.format(
@@ -84,7 +84,7 @@ final class S3BenchmarkReport {
       long copiedBytes,
       Sample sample) {}
 
-  static void printRound(final int number, final Round round) {
+  static void printRound(int number, Round round) {
     System.out.printf(
         Locale.ROOT,
         "round %d (%s first)%n  save           %s%n  plain upload   %s%n  ratio %.3f; upload"
@@ -106,18 +106,15 @@ final class S3BenchmarkReport {
   }
 
   static void summarize(
-      final long totalBytes,
-      final List<Round> rounds,
-      final List<Incremental> incrementals,
-      final MeterRegistry registry) {
-    final double megabytes = totalBytes / 1e6;
+      long totalBytes, List<Round> rounds, List<Incremental> incrementals, MeterRegistry registry) {
+    double megabytes = totalBytes / 1e6;
     System.out.println();
     System.out.println(
         "| round | first | save s | plain upload s | save / upload | restore s"
             + " | plain download s | restore / download |");
     System.out.println("|---|---|---|---|---|---|---|---|");
     for (int r = 0; r < rounds.size(); r++) {
-      final Round round = rounds.get(r);
+      Round round = rounds.get(r);
       System.out.printf(
           Locale.ROOT,
           "| %d | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
@@ -130,13 +127,13 @@ final class S3BenchmarkReport {
           round.download().seconds(),
           round.restore().seconds() / round.download().seconds());
     }
-    final double save = median(rounds.stream().map(x -> x.save().seconds()).toList());
-    final double upload = median(rounds.stream().map(x -> x.upload().seconds()).toList());
-    final double restore = median(rounds.stream().map(x -> x.restore().seconds()).toList());
-    final double download = median(rounds.stream().map(x -> x.download().seconds()).toList());
-    final double saveRatio =
+    double save = median(rounds.stream().map(x -> x.save().seconds()).toList());
+    double upload = median(rounds.stream().map(x -> x.upload().seconds()).toList());
+    double restore = median(rounds.stream().map(x -> x.restore().seconds()).toList());
+    double download = median(rounds.stream().map(x -> x.download().seconds()).toList());
+    double saveRatio =
         median(rounds.stream().map(x -> x.save().seconds() / x.upload().seconds()).toList());
-    final double restoreRatio =
+    double restoreRatio =
         median(rounds.stream().map(x -> x.restore().seconds() / x.download().seconds()).toList());
     System.out.printf(
         Locale.ROOT,
@@ -212,8 +209,8 @@ final class S3BenchmarkReport {
               + " server-side: files, bytes | uploaded / total | time s | time / full save |");
       System.out.println("|---|---|---|---|---|---|---|");
       for (int k = 0; k < incrementals.size(); k++) {
-        final Incremental inc = incrementals.get(k);
-        final long total = inc.result().copiedBytes() + inc.result().reusedBytes();
+        Incremental inc = incrementals.get(k);
+        long total = inc.result().copiedBytes() + inc.result().reusedBytes();
         System.out.printf(
             Locale.ROOT,
             "| %d | %,d (%.2f%%) | %d, %,d | %d, %,d | %.2f%% | %.2f | %.2f |%n",
@@ -236,8 +233,8 @@ final class S3BenchmarkReport {
     }
     System.out.println();
     System.out.println("S3 requests of the store over the whole run (count, mean ms):");
-    final Map<String, double[]> requests = new TreeMap<>();
-    for (final Timer timer : registry.find(S3BackupStoreMetrics.REQUESTS).timers()) {
+    Map<String, double[]> requests = new TreeMap<>();
+    for (Timer timer : registry.find(S3BackupStoreMetrics.REQUESTS).timers()) {
       requests.merge(
           timer.getId().getTag("operation") + "/" + timer.getId().getTag("result"),
           new double[] {timer.count(), timer.totalTime(TimeUnit.MILLISECONDS)},
@@ -249,9 +246,9 @@ final class S3BenchmarkReport {
                 Locale.ROOT, "  %s: %.0f, %.1f ms%n", name, v[0], v[1] / Math.max(1, v[0])));
   }
 
-  private static double median(final List<Double> values) {
-    final List<Double> sorted = values.stream().sorted().toList();
-    final int n = sorted.size();
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 }

@@ -36,7 +36,7 @@ final class S3ProxyProcess implements AutoCloseable {
   private final Path logFile;
   private final Thread shutdownHook;
 
-  private S3ProxyProcess(final Process process, final int port, final Path logFile) {
+  private S3ProxyProcess(Process process, int port, Path logFile) {
     this.process = process;
     this.port = port;
     this.logFile = logFile;
@@ -50,8 +50,7 @@ final class S3ProxyProcess implements AutoCloseable {
    *
    * @param jvmOptions options of the child JVM (heap, GC)
    */
-  static S3ProxyProcess start(
-      final Path jar, final Path workDir, final List<String> jvmOptions, final Clock clock)
+  static S3ProxyProcess start(Path jar, Path workDir, List<String> jvmOptions, Clock clock)
       throws IOException, InterruptedException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
@@ -60,11 +59,11 @@ final class S3ProxyProcess implements AutoCloseable {
               + ", but it is missing; `mvn -pl benchmarks"
               + " package` copies it to target/s3-servers");
     }
-    final Path dataDir = workDir.resolve("data");
+    Path dataDir = workDir.resolve("data");
     S3BenchmarkFiles.deleteRecursively(dataDir);
     Files.createDirectories(dataDir);
-    final int port = freeLoopbackPort();
-    final Path properties = workDir.resolve("s3proxy.properties");
+    int port = freeLoopbackPort();
+    Path properties = workDir.resolve("s3proxy.properties");
     Files.writeString(
         properties,
         String.join(
@@ -79,22 +78,22 @@ final class S3ProxyProcess implements AutoCloseable {
             "jclouds.credential=" + SECRET_KEY,
             "jclouds.filesystem.basedir=" + dataDir.toAbsolutePath(),
             ""));
-    final List<String> command = new ArrayList<>();
+    List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.add("-jar");
     command.add(jar.toAbsolutePath().toString());
     command.add("--properties");
     command.add(properties.toAbsolutePath().toString());
-    final Path logFile = workDir.resolve("s3proxy.log");
-    final Process child =
+    Path logFile = workDir.resolve("s3proxy.log");
+    Process child =
         new ProcessBuilder(command)
             .directory(workDir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(logFile.toFile())
             .start();
-    final S3ProxyProcess server = new S3ProxyProcess(child, port, logFile);
-    final long deadline = clock.nanos() + READY_TIMEOUT.toNanos();
+    S3ProxyProcess server = new S3ProxyProcess(child, port, logFile);
+    long deadline = clock.nanos() + READY_TIMEOUT.toNanos();
     while (!answersHttp(port)) {
       if (!child.isAlive() || clock.nanos() > deadline) {
         server.close();
@@ -152,16 +151,16 @@ final class S3ProxyProcess implements AutoCloseable {
     }
   }
 
-  private static boolean answersHttp(final int port) {
+  private static boolean answersHttp(int port) {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
       socket.setSoTimeout(2000);
-      final OutputStream out = socket.getOutputStream();
+      OutputStream out = socket.getOutputStream();
       out.write(
           ("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
-      final InputStream in = socket.getInputStream();
+      InputStream in = socket.getInputStream();
       return new String(in.readNBytes(8), StandardCharsets.US_ASCII).startsWith("HTTP/1.");
     } catch (IOException e) {
       return false;

@@ -66,20 +66,20 @@ public final class SnapshotBenchmark {
   private long nextKey;
   private long nextIndex = 1;
 
-  private SnapshotBenchmark(final Map<String, String> settings) {
+  private SnapshotBenchmark(Map<String, String> settings) {
     this.settings = settings;
     directory = Path.of(settings.get("directory")).toAbsolutePath();
     valueBytes = Integer.parseInt(settings.get("valueBytes"));
   }
 
-  public static void main(final String[] args) throws Exception {
-    final Map<String, String> settings = new LinkedHashMap<>();
+  public static void main(String[] args) throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
     settings.put("stateMebibytes", "10,100,1000");
     settings.put("rounds", "3");
     settings.put("valueBytes", "1024");
     settings.put("directory", "target/snapshot-benchmark");
-    for (final String arg : args) {
-      final int eq = arg.indexOf('=');
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
       if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
         throw new IllegalArgumentException(
             "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
@@ -93,15 +93,15 @@ public final class SnapshotBenchmark {
   private void run() throws Exception {
     deleteRecursively(directory);
     Files.createDirectories(directory);
-    final Path state = directory.resolve("state");
-    final int rounds = Integer.parseInt(settings.get("rounds"));
-    final List<Summary> summaries = new ArrayList<>();
+    Path state = directory.resolve("state");
+    int rounds = Integer.parseInt(settings.get("rounds"));
+    List<Summary> summaries = new ArrayList<>();
     try {
-      for (final String size : settings.get("stateMebibytes").split(",")) {
-        final long mebibytes = Long.parseLong(size.trim());
-        final long start = CLOCK.nanos();
+      for (String size : settings.get("stateMebibytes").split(",")) {
+        long mebibytes = Long.parseLong(size.trim());
+        long start = CLOCK.nanos();
         fill(state, mebibytes * 1024 * 1024 / valueBytes);
-        final double fillSeconds = (CLOCK.nanos() - start) / 1e9;
+        double fillSeconds = (CLOCK.nanos() - start) / 1e9;
         try (CairnDb db = open(state)) {
           System.out.printf(
               Locale.ROOT,
@@ -125,7 +125,7 @@ public final class SnapshotBenchmark {
     System.out.println(
         "| state | snapshot files, bytes | new bytes | checkpoint ms | persist ms | snapshot ms"
             + " | cp -r + sync ms (bytes) | snapshot / cp | verify ms | copyForRecovery ms |");
-    for (final Summary s : summaries) {
+    for (Summary s : summaries) {
       System.out.println(s.row());
     }
   }
@@ -133,18 +133,17 @@ public final class SnapshotBenchmark {
   // ---- the state
   // ---------------------------------------------------------------------------------
 
-  private static CairnDb open(final Path state) {
+  private static CairnDb open(Path state) {
     return CairnDb.open(state, DbConfig.defaults(), List.of(STATE), new SimpleMeterRegistry());
   }
 
   /** Adds values under increasing keys until there are {@code values}; close flushes them. */
-  private void fill(final Path state, final long values) {
+  private void fill(Path state, long values) {
     try (CairnDb db = open(state)) {
-      final ColumnFamily<Long, byte[]> family =
-          db.columnFamily(STATE, DbCodecs.LONG, DbCodecs.BYTES);
+      ColumnFamily<Long, byte[]> family = db.columnFamily(STATE, DbCodecs.LONG, DbCodecs.BYTES);
       while (nextKey < values) {
-        final long from = nextKey;
-        final long to = Math.min(values, from + KEYS_PER_TRANSACTION);
+        long from = nextKey;
+        long to = Math.min(values, from + KEYS_PER_TRANSACTION);
         db.runInTransaction(
             () -> {
               for (long key = from; key < to; key++) {
@@ -176,12 +175,12 @@ public final class SnapshotBenchmark {
 
   private record Summary(long mebibytes, List<Round> rounds) {
 
-    double median(final ToDoubleFunction<Round> metric) {
+    double median(ToDoubleFunction<Round> metric) {
       return SnapshotBenchmark.median(rounds.stream().mapToDouble(metric).boxed().toList());
     }
 
     String row() {
-      final Round first = rounds.get(0);
+      Round first = rounds.get(0);
       return String.format(
           Locale.ROOT,
           "| %d MiB | %d, %,d | %,d | %.1f | %.1f | **%.1f** | %.1f (%,d) | **%.3f** | %.1f | %.1f |",
@@ -200,19 +199,18 @@ public final class SnapshotBenchmark {
     }
   }
 
-  private Summary measure(
-      final long mebibytes, final CairnDb db, final Path state, final int rounds)
+  private Summary measure(long mebibytes, CairnDb db, Path state, int rounds)
       throws IOException, InterruptedException {
-    final List<Round> results = new ArrayList<>();
+    List<Round> results = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
-      final boolean snapshotFirst = round % 2 == 1;
-      final Round result;
+      boolean snapshotFirst = round % 2 == 1;
+      Round result;
       if (snapshotFirst) {
-        final Round taken = snapshot(db, mebibytes, round);
-        final long[] copy = copyAndSync(state, directory.resolve("copy"));
+        Round taken = snapshot(db, mebibytes, round);
+        long[] copy = copyAndSync(state, directory.resolve("copy"));
         result = withCopy(taken, copy);
       } else {
-        final long[] copy = copyAndSync(state, directory.resolve("copy"));
+        long[] copy = copyAndSync(state, directory.resolve("copy"));
         result = withCopy(snapshot(db, mebibytes, round), copy);
       }
       results.add(result);
@@ -239,7 +237,7 @@ public final class SnapshotBenchmark {
     return new Summary(mebibytes, results);
   }
 
-  private static Round withCopy(final Round round, final long[] copy) {
+  private static Round withCopy(Round round, long[] copy) {
     return new Round(
         round.checkpointMs,
         round.persistMs,
@@ -252,34 +250,34 @@ public final class SnapshotBenchmark {
   }
 
   /** Takes, verifies and recovers one snapshot in a fresh store; deletes the store after. */
-  private Round snapshot(final CairnDb db, final long mebibytes, final int round)
+  private Round snapshot(CairnDb db, long mebibytes, int round)
       throws IOException, InterruptedException {
-    final Path root = directory.resolve("snapshots-" + mebibytes + "-" + round);
-    final Path recovered = directory.resolve("recovered");
+    Path root = directory.resolve("snapshots-" + mebibytes + "-" + round);
+    Path recovered = directory.resolve("recovered");
     sync();
     try (SnapshotStore store =
         SnapshotStore.open(
             root, SnapshotConfig.defaults(), CLOCK, new SimpleMeterRegistry(), Tags.empty())) {
-      final long index = nextIndex++;
-      final long start = CLOCK.nanos();
-      final TransientSnapshot snapshot =
+      long index = nextIndex++;
+      long start = CLOCK.nanos();
+      TransientSnapshot snapshot =
           store.newTransientSnapshot(
               new SnapshotMetadata(
                   index, 1, index, 0, index, "0.1.0", CLOCK.millis(), db.stateDigest().toHex()));
       snapshot.writeState(db::createCheckpoint);
-      final long checkpointed = CLOCK.nanos();
-      final PersistedSnapshot persisted = snapshot.persist();
-      final long persistedAt = CLOCK.nanos();
-      final long newBytes = unlinkedBytes(persisted);
+      long checkpointed = CLOCK.nanos();
+      PersistedSnapshot persisted = snapshot.persist();
+      long persistedAt = CLOCK.nanos();
+      long newBytes = unlinkedBytes(persisted);
 
       sync();
-      final long verifyStart = CLOCK.nanos();
+      long verifyStart = CLOCK.nanos();
       store.verify(persisted.id());
-      final long verified = CLOCK.nanos();
+      long verified = CLOCK.nanos();
 
-      final long recoveryStart = CLOCK.nanos();
-      final Optional<PersistedSnapshot> copied = store.copyForRecovery(recovered);
-      final long recoveredAt = CLOCK.nanos();
+      long recoveryStart = CLOCK.nanos();
+      Optional<PersistedSnapshot> copied = store.copyForRecovery(recovered);
+      long recoveredAt = CLOCK.nanos();
       if (copied.isEmpty() || !copied.get().id().equals(persisted.id())) {
         throw new IllegalStateException(
             "Expected to recover snapshot " + persisted.id() + ", but got " + copied);
@@ -300,9 +298,9 @@ public final class SnapshotBenchmark {
   }
 
   /** Bytes of the snapshot's files that are not hard links to the database's files. */
-  private static long unlinkedBytes(final PersistedSnapshot snapshot) throws IOException {
+  private static long unlinkedBytes(PersistedSnapshot snapshot) throws IOException {
     long bytes = 0;
-    for (final SnapshotFile file : snapshot.files()) {
+    for (SnapshotFile file : snapshot.files()) {
       if (((Number) Files.getAttribute(file.path(), "unix:nlink")).intValue() == 1) {
         bytes += file.sizeBytes();
       }
@@ -311,12 +309,12 @@ public final class SnapshotBenchmark {
   }
 
   /** {@code cp -r source target && sync}; nanoseconds and bytes copied. Deletes the copy after. */
-  private static long[] copyAndSync(final Path source, final Path target)
+  private static long[] copyAndSync(Path source, Path target)
       throws IOException, InterruptedException {
     sync();
     try {
-      final long start = CLOCK.nanos();
-      final Process process =
+      long start = CLOCK.nanos();
+      Process process =
           new ProcessBuilder(
                   "sh",
                   "-c",
@@ -330,7 +328,7 @@ public final class SnapshotBenchmark {
         throw new IllegalStateException(
             "Expected cp and sync to succeed, but exit " + process.exitValue());
       }
-      final long nanos = CLOCK.nanos() - start;
+      long nanos = CLOCK.nanos() - start;
       return new long[] {nanos, sizeBytes(target, "")};
     } finally {
       deleteRecursively(target);
@@ -339,7 +337,7 @@ public final class SnapshotBenchmark {
 
   /** Writes back every dirty page first, so no measurement pays for the previous one. */
   private static void sync() throws IOException, InterruptedException {
-    final Process process = new ProcessBuilder("sync").inheritIO().start();
+    Process process = new ProcessBuilder("sync").inheritIO().start();
     if (process.waitFor() != 0) {
       throw new IllegalStateException("Expected sync to succeed, but exit " + process.exitValue());
     }
@@ -348,10 +346,10 @@ public final class SnapshotBenchmark {
   // ---- helpers
   // -----------------------------------------------------------------------------------
 
-  private byte[] randomBytes(final int length) {
-    final byte[] bytes = new byte[length];
+  private byte[] randomBytes(int length) {
+    byte[] bytes = new byte[length];
     for (int i = 0; i < length; i += 8) {
-      final long value = random.nextLong();
+      long value = random.nextLong();
       for (int b = 0; b < 8 && i + b < length; b++) {
         bytes[i + b] = (byte) (value >>> (8 * b));
       }
@@ -359,13 +357,13 @@ public final class SnapshotBenchmark {
     return bytes;
   }
 
-  private static long countFiles(final Path dir, final String suffix) throws IOException {
+  private static long countFiles(Path dir, String suffix) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files.filter(Files::isRegularFile).filter(p -> p.toString().endsWith(suffix)).count();
     }
   }
 
-  private static long sizeBytes(final Path dir, final String suffix) throws IOException {
+  private static long sizeBytes(Path dir, String suffix) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
           .filter(Files::isRegularFile)
@@ -374,7 +372,7 @@ public final class SnapshotBenchmark {
               p -> {
                 try {
                   return Files.size(p);
-                } catch (final IOException e) {
+                } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }
               })
@@ -382,21 +380,21 @@ public final class SnapshotBenchmark {
     }
   }
 
-  private static double median(final List<Double> values) {
-    final List<Double> sorted = values.stream().sorted().toList();
-    final int n = sorted.size();
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
-  private static void deleteRecursively(final Path path) {
+  private static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

@@ -35,7 +35,7 @@ final class TransferTimeline implements AutoCloseable {
   private final List<double[]> samples = new ArrayList<>();
   private final ScheduledExecutorService sampler;
 
-  TransferTimeline(final DoubleSupplier bytes, final Clock clock) {
+  TransferTimeline(DoubleSupplier bytes, Clock clock) {
     this.clock = clock;
     this.bytes = bytes;
     this.startBytes = bytes.getAsDouble();
@@ -43,7 +43,7 @@ final class TransferTimeline implements AutoCloseable {
     this.sampler =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
-              final Thread thread = new Thread(runnable, "s3-benchmark-timeline");
+              Thread thread = new Thread(runnable, "s3-benchmark-timeline");
               thread.setDaemon(true);
               return thread;
             });
@@ -56,8 +56,8 @@ final class TransferTimeline implements AutoCloseable {
   }
 
   /** Seconds from the start until {@code threshold} bytes were moved; NaN if never seen. */
-  synchronized double secondsTo(final double threshold) {
-    for (final double[] sample : samples) {
+  synchronized double secondsTo(double threshold) {
+    for (double[] sample : samples) {
       if (sample[1] >= threshold) {
         return sample[0];
       }
@@ -80,9 +80,9 @@ final class TransferTimeline implements AutoCloseable {
     private final Map<Object, Long> perTransfer = new ConcurrentHashMap<>();
 
     @Override
-    public void bytesTransferred(final Context.BytesTransferred context) {
-      final long now = context.progressSnapshot().transferredBytes();
-      final Long before = perTransfer.put(context.request(), now);
+    public void bytesTransferred(Context.BytesTransferred context) {
+      long now = context.progressSnapshot().transferredBytes();
+      Long before = perTransfer.put(context.request(), now);
       total.add(now - (before == null ? 0 : before));
     }
 
@@ -102,13 +102,12 @@ final class TransferTimeline implements AutoCloseable {
     private final Clock clock;
     private final LongAdder nanos = new LongAdder();
 
-    UploadWireTime(final Clock clock) {
+    UploadWireTime(Clock clock) {
       this.clock = clock;
     }
 
     @Override
-    public void beforeTransmission(
-        final BeforeTransmission context, final ExecutionAttributes attributes) {
+    public void beforeTransmission(BeforeTransmission context, ExecutionAttributes attributes) {
       if (context.request() instanceof PutObjectRequest
           || context.request() instanceof UploadPartRequest) {
         attributes.putAttribute(START, clock.nanos());
@@ -116,9 +115,8 @@ final class TransferTimeline implements AutoCloseable {
     }
 
     @Override
-    public void afterTransmission(
-        final AfterTransmission context, final ExecutionAttributes attributes) {
-      final Long start = attributes.getAttribute(START);
+    public void afterTransmission(AfterTransmission context, ExecutionAttributes attributes) {
+      Long start = attributes.getAttribute(START);
       if (start != null) {
         nanos.add(clock.nanos() - start);
       }

@@ -28,11 +28,11 @@ final class BackupStores {
    * @throws RuntimeException if the S3 store cannot reach its bucket (naming the key to fix)
    */
   static Opened open(
-      final BrokerConfig.Backup backup,
-      final Clock clock,
-      final Executor executor,
-      final Executor queryExecutor,
-      final MeterRegistry registry) {
+      BrokerConfig.Backup backup,
+      Clock clock,
+      Executor executor,
+      Executor queryExecutor,
+      MeterRegistry registry) {
     if (!backup.enabled()) {
       return new Opened(
           Optional.empty(),
@@ -52,7 +52,7 @@ final class BackupStores {
                   FilesystemBackupStore.open(
                       backup.fs().orElseThrow(), clock, executor, queryExecutor, registry)),
               "");
-        } catch (final IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(
               e.getMessage() + " (configuration key backup.fs.*, e.g. CAIRN_BACKUP_FS_BASEPATH)",
               e);
@@ -65,7 +65,7 @@ final class BackupStores {
                   S3BackupStore.open(
                       backup.s3().orElseThrow(), clock, executor, queryExecutor, registry)),
               "");
-        } catch (final RuntimeException e) {
+        } catch (RuntimeException e) {
           throw new IllegalStateException(
               "Expected to open the S3 backup store, but "
                   + e.getMessage()

@@ -123,7 +123,7 @@ public final class Broker implements AutoCloseable {
   private volatile CommandLimiters commandLimiters;
   private ManagementServer management;
 
-  private Broker(final BrokerConfig config, final Clock clock) {
+  private Broker(BrokerConfig config, Clock clock) {
     this.config = config;
     this.clock = clock;
     this.nodeId = config.cluster().nodeId();
@@ -153,7 +153,7 @@ public final class Broker implements AutoCloseable {
     this.transport = new NettyMessagingService(config.transportConfig(), clock, registry);
     try {
       transport.start();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       transport.close();
       registry.close();
       throw e;
@@ -168,12 +168,12 @@ public final class Broker implements AutoCloseable {
    *     another node, cluster or partition count
    * @throws IllegalStateException if the transport's port cannot be bound
    */
-  public static Broker open(final BrokerConfig config) {
+  public static Broker open(BrokerConfig config) {
     return open(config, Clock.system());
   }
 
   /** {@link #open(BrokerConfig)} on {@code clock}. */
-  public static Broker open(final BrokerConfig config, final Clock clock) {
+  public static Broker open(BrokerConfig config, Clock clock) {
     return new Broker(Objects.requireNonNull(config, "config"), Objects.requireNonNull(clock));
   }
 
@@ -195,7 +195,7 @@ public final class Broker implements AutoCloseable {
       try {
         startParts();
         state = State.STARTED;
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         LOG.info("Node {} failed to start ({}); closing what started", nodeId, e.toString());
         closeParts();
         state = State.CLOSED;
@@ -211,7 +211,7 @@ public final class Broker implements AutoCloseable {
   }
 
   private void startParts() {
-    final BrokerConfig.Processing processing = config.processing();
+    BrokerConfig.Processing processing = config.processing();
     scheduler =
         new ThreadPoolActorScheduler(
             "node-" + nodeId, processing.actorThreadCount(), clock, registry);
@@ -230,7 +230,7 @@ public final class Broker implements AutoCloseable {
               BrokerMetrics.roleView(registry, "exporter"));
     }
 
-    final Duration requestTimeout = config.network().requestTimeout();
+    Duration requestTimeout = config.network().requestTimeout();
     leaders =
         new LeaderDirectory(
             nodeId,
@@ -238,7 +238,7 @@ public final class Broker implements AutoCloseable {
             transport,
             processing.topologyRefreshInterval(),
             requestTimeout);
-    final BrokerApiMetrics apiMetrics = new BrokerApiMetrics(registry, nodeId);
+    BrokerApiMetrics apiMetrics = new BrokerApiMetrics(registry, nodeId);
     router =
         new CommandResponseRouter(
             nodeId,
@@ -250,8 +250,8 @@ public final class Broker implements AutoCloseable {
             apiMetrics);
     steps.join(scheduler.start(leaders), "the leader directory");
     steps.join(scheduler.start(router), "the command response router");
-    final InterPartitionMetrics interPartitionMetrics = new InterPartitionMetrics(registry, nodeId);
-    final TransportInterPartitionSender sender =
+    InterPartitionMetrics interPartitionMetrics = new InterPartitionMetrics(registry, nodeId);
+    TransportInterPartitionSender sender =
         new TransportInterPartitionSender(
             nodeId, transport, leaders, threads.api(), requestTimeout, interPartitionMetrics);
 
@@ -289,8 +289,8 @@ public final class Broker implements AutoCloseable {
     register(
         ApiDescriptor.TYPE_EXPORTING, new ExportingRequestHandler(nodeId, exporting, apiMetrics));
 
-    final List<CompletableFuture<Void>> started = new ArrayList<>();
-    for (final HostedPartition partition : partitions.all()) {
+    List<CompletableFuture<Void>> started = new ArrayList<>();
+    for (HostedPartition partition : partitions.all()) {
       started.add(partition.partition().start());
     }
     steps.join(
@@ -299,7 +299,7 @@ public final class Broker implements AutoCloseable {
 
     BrokerMetrics.registerHealth(registry, nodeId, () -> health().status().code());
 
-    final BrokerConfig.Management settings = config.management();
+    BrokerConfig.Management settings = config.management();
     if (settings.enabled()) {
       management =
           ManagementServer.start(
@@ -308,19 +308,19 @@ public final class Broker implements AutoCloseable {
   }
 
   private List<HostedPartition> openPartitions(
-      final TransportInterPartitionSender sender, final Optional<BackupStore> store) {
-    final PartitionDistribution distribution = config.distribution();
-    final List<HostedPartition> opened = new ArrayList<>();
+      TransportInterPartitionSender sender, Optional<BackupStore> store) {
+    PartitionDistribution distribution = config.distribution();
+    List<HostedPartition> opened = new ArrayList<>();
     try {
-      for (final int partitionId : distribution.partitionsOf(nodeId)) {
-        final BackupComponent backups =
+      for (int partitionId : distribution.partitionsOf(nodeId)) {
+        BackupComponent backups =
             new BackupComponent(
                 store, config.backupConfig(), distribution.partitionCount(), threads.upload());
-        final LedgerComponent ledger =
+        LedgerComponent ledger =
             new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
-        final List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
+        List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
         // also without exporters, so that their column family always exists in the state
-        final ExporterComponent exporters =
+        ExporterComponent exporters =
             new ExporterComponent(
                 config.exporters(),
                 exporting,
@@ -328,8 +328,8 @@ public final class Broker implements AutoCloseable {
                 exporterScheduler);
         components.add(exporters);
         // election timeouts only need to differ between members; the seed is not a secret
-        final long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
-        final Partition partition =
+        long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
+        Partition partition =
             Partition.builder()
                 .partitionId(partitionId)
                 .nodeId(nodeId)
@@ -361,20 +361,20 @@ public final class Broker implements AutoCloseable {
                 new InterPartitionReceiver(partitionId, partition.logStream().writer())));
       }
       return opened;
-    } catch (final RuntimeException e) {
-      for (final HostedPartition partition : opened) {
+    } catch (RuntimeException e) {
+      for (HostedPartition partition : opened) {
         partition.partition().closeAsync();
       }
       throw e;
     }
   }
 
-  private void register(final String type, final MessagingService.RequestHandler handler) {
+  private void register(String type, MessagingService.RequestHandler handler) {
     transport.registerRequestHandler(type, handler, threads.api());
     handlerTypes.add(type);
   }
 
-  private boolean stillLeads(final int partitionId, final long term) {
+  private boolean stillLeads(int partitionId, long term) {
     return partitions
         .get(partitionId)
         .map(partition -> partition.isLeader() && partition.term() == term)
@@ -402,12 +402,12 @@ public final class Broker implements AutoCloseable {
 
   /** Where the management server listens, if it runs. */
   public Optional<InetSocketAddress> managementAddress() {
-    final ManagementServer server = management;
+    ManagementServer server = management;
     return server == null ? Optional.empty() : Optional.of(server.address());
   }
 
   /** Tells the transport where member {@code memberId} listens now. */
-  public void setMemberAddress(final int memberId, final MemberAddress address) {
+  public void setMemberAddress(int memberId, MemberAddress address) {
     transport.setMemberAddress(memberId, address);
   }
 
@@ -420,8 +420,8 @@ public final class Broker implements AutoCloseable {
    * The limit of client commands in flight on {@code partitionId}, if this broker hosts it (empty
    * before {@link #start()}).
    */
-  public Optional<CommandLimiter> commandLimiter(final int partitionId) {
-    final CommandLimiters limiters = commandLimiters;
+  public Optional<CommandLimiter> commandLimiter(int partitionId) {
+    CommandLimiters limiters = commandLimiters;
     return limiters == null ? Optional.empty() : limiters.of(partitionId);
   }
 
@@ -432,8 +432,8 @@ public final class Broker implements AutoCloseable {
 
   /** The broker's health now (also on {@code /health} and {@code /ready}). */
   public BrokerHealth health() {
-    final State current = state;
-    final String problem =
+    State current = state;
+    String problem =
         switch (current) {
           case OPEN -> "node " + nodeId + " is starting";
           case STARTED -> null;
@@ -464,7 +464,7 @@ public final class Broker implements AutoCloseable {
       if (state == State.CLOSING || state == State.CLOSED) {
         return;
       }
-      final boolean started = state == State.STARTED;
+      boolean started = state == State.STARTED;
       state = State.CLOSING;
       LOG.info("Node {} shutting down: refusing new commands", nodeId);
       if (router != null) {
@@ -479,23 +479,23 @@ public final class Broker implements AutoCloseable {
     LOG.info("Node {} shut down", nodeId);
   }
 
-  private void awaitInFlightCommands(final Duration timeout) {
-    final int inFlight = router.inFlight();
+  private void awaitInFlightCommands(Duration timeout) {
+    int inFlight = router.inFlight();
     if (inFlight == 0) {
       return;
     }
     LOG.info("Node {} waits up to {} for {} in-flight commands", nodeId, timeout, inFlight);
     try {
       router.whenDrained().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final TimeoutException e) {
+    } catch (TimeoutException e) {
       LOG.warn(
           "Node {} shuts down with {} commands unanswered after {}; their clients get TIMEOUT",
           nodeId,
           router.inFlight(),
           timeout);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       LOG.warn("Waiting for in-flight commands failed on node {}", nodeId, e);
     }
   }
@@ -517,15 +517,15 @@ public final class Broker implements AutoCloseable {
             backupStore.store().ifPresent(BackupStore::close);
           }
         });
-    for (final ExecutorService executor : threads.inStopOrder()) {
+    for (ExecutorService executor : threads.inStopOrder()) {
       steps.quietly("a thread pool", () -> threads.stop(executor));
     }
     steps.quietly("the meter registry", registry::close);
   }
 
   private void closePartitions() {
-    final List<CompletableFuture<Void>> closing = new ArrayList<>();
-    for (final HostedPartition partition : partitions.all()) {
+    List<CompletableFuture<Void>> closing = new ArrayList<>();
+    for (HostedPartition partition : partitions.all()) {
       closing.add(partition.partition().closeAsync());
     }
     steps.join(

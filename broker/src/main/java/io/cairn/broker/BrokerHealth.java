@@ -56,19 +56,18 @@ public record BrokerHealth(
    * @param lifecycleProblem why the broker itself is not serving ("starting", "shutting down"), or
    *     null when it runs
    */
-  public static BrokerHealth of(
-      final int nodeId, final HostedPartitions partitions, final String lifecycleProblem) {
-    final List<Partition> views = new ArrayList<>();
-    final List<String> problems = new ArrayList<>();
+  public static BrokerHealth of(int nodeId, HostedPartitions partitions, String lifecycleProblem) {
+    List<Partition> views = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     PartitionHealthStatus worst = PartitionHealthStatus.HEALTHY;
     boolean ready = lifecycleProblem == null;
     if (lifecycleProblem != null) {
       problems.add(lifecycleProblem);
       worst = PartitionHealthStatus.UNHEALTHY;
     }
-    for (final HostedPartition hosted : partitions.all()) {
-      final PartitionHealthReport health = hosted.health();
-      final PartitionRole role = hosted.role();
+    for (HostedPartition hosted : partitions.all()) {
+      PartitionHealthReport health = hosted.health();
+      PartitionRole role = hosted.role();
       views.add(
           new Partition(
               hosted.partitionId(), role, hosted.term(), health.status(), health.reason()));

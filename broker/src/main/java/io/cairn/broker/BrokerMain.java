@@ -36,41 +36,41 @@ public final class BrokerMain {
 
   private BrokerMain() {}
 
-  public static void main(final String[] args) {
-    final int code = run(args, System.getenv(), System.err);
+  public static void main(String[] args) {
+    int code = run(args, System.getenv(), System.err);
     if (code != 0) {
       System.exit(code);
     }
   }
 
   /** Runs until the broker is shut down; returns the exit code. */
-  static int run(final String[] args, final Map<String, String> env, final PrintStream err) {
-    final Optional<Path> argument = ConfigFileArgument.parse(args, USAGE, err);
+  static int run(String[] args, Map<String, String> env, PrintStream err) {
+    Optional<Path> argument = ConfigFileArgument.parse(args, USAGE, err);
     if (argument.isEmpty()) {
       return EXIT_USAGE;
     }
-    final Path configFile = argument.get();
-    final BrokerConfig config;
+    Path configFile = argument.get();
+    BrokerConfig config;
     try {
       config = BrokerConfigReader.read(configFile, env);
-    } catch (final BrokerConfigException e) {
+    } catch (BrokerConfigException e) {
       err.println(e.getMessage());
       return EXIT_USAGE;
     }
     MDC.put(BrokerThreads.MDC_NODE_ID, Integer.toString(config.cluster().nodeId()));
-    final Logger log = LoggerFactory.getLogger(BrokerMain.class);
-    final Broker broker;
+    Logger log = LoggerFactory.getLogger(BrokerMain.class);
+    Broker broker;
     try {
       broker = Broker.open(config);
-    } catch (final NodeDescriptorMismatchException e) {
+    } catch (NodeDescriptorMismatchException e) {
       log.error("Refusing to start: {}", e.getMessage());
       err.println(e.getMessage());
       return EXIT_DATA_DIRECTORY;
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       log.error("Node {} failed to open", config.cluster().nodeId(), e);
       return EXIT_FAILED;
     }
-    final CountDownLatch stopped = new CountDownLatch(1);
+    CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -82,13 +82,13 @@ public final class BrokerMain {
                 "cairn-node-" + broker.nodeId() + "-shutdown"));
     try {
       broker.start();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       log.error("Node {} failed to start", broker.nodeId(), e);
       return EXIT_FAILED;
     }
     try {
       stopped.await();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       broker.close();
     }

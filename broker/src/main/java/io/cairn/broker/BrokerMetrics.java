@@ -19,8 +19,7 @@ public final class BrokerMetrics {
   private BrokerMetrics() {}
 
   /** Registers {@value #HEALTH}, which reads {@code code} when the registry is scraped. */
-  static void registerHealth(
-      final MeterRegistry registry, final int nodeId, final Supplier<Number> code) {
+  static void registerHealth(MeterRegistry registry, int nodeId, Supplier<Number> code) {
     Gauge.builder(HEALTH, code)
         .description("Health of the broker: 0 healthy, 1 unhealthy, 2 failed")
         .tag("node", Integer.toString(nodeId))
@@ -31,15 +30,15 @@ public final class BrokerMetrics {
    * A view of {@code registry} whose meters carry {@code role=<role>}, so that a second scheduler's
    * meters do not share (and, when it closes, remove) the first one's.
    */
-  static MeterRegistry roleView(final MeterRegistry registry, final String role) {
-    final CompositeMeterRegistry view = new CompositeMeterRegistry(registry.config().clock());
+  static MeterRegistry roleView(MeterRegistry registry, String role) {
+    CompositeMeterRegistry view = new CompositeMeterRegistry(registry.config().clock());
     view.config().commonTags("role", role);
     view.add(registry);
     return view;
   }
 
   /** Micrometer's clock on the broker's (the only place time comes from). */
-  static io.micrometer.core.instrument.Clock clock(final Clock clock) {
+  static io.micrometer.core.instrument.Clock clock(Clock clock) {
     return new io.micrometer.core.instrument.Clock() {
       @Override
       public long wallTime() {

@@ -49,16 +49,16 @@ final class BrokerThreads {
   private ExecutorService api;
   private ExecutorService management;
 
-  BrokerThreads(final int nodeId) {
+  BrokerThreads(int nodeId) {
     this.nodeId = nodeId;
   }
 
   /** Starts every pool but the management server's, sized by {@code config}. */
-  void start(final BrokerConfig config) {
+  void start(BrokerConfig config) {
     io = bounded(nodeId, "io", config.processing().ioThreadCount(), IO_QUEUE_CAPACITY);
     // one fsync in flight per raft member: a thread per hosted partition lets them overlap, and
     // the actor threads never wait for the disk
-    final int hosted = Math.max(1, config.distribution().partitionsOf(nodeId).size());
+    int hosted = Math.max(1, config.distribution().partitionsOf(nodeId).size());
     flush = bounded(nodeId, "journal-flush", hosted, hosted * 2);
     upload =
         bounded(nodeId, "backup-upload", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
@@ -109,7 +109,7 @@ final class BrokerThreads {
   }
 
   /** Stops {@code executor}, waiting {@link #STOP_TIMEOUT} for its tasks; null: nothing. */
-  void stop(final ExecutorService executor) throws InterruptedException {
+  void stop(ExecutorService executor) throws InterruptedException {
     if (executor == null) {
       return;
     }
@@ -121,13 +121,13 @@ final class BrokerThreads {
   }
 
   private static ExecutorService bounded(
-      final int nodeId, final String purpose, final int threads, final int queueCapacity) {
-    final String prefix = "cairn-node-" + nodeId + "-" + purpose + "-";
-    final AtomicInteger counter = new AtomicInteger();
-    final String node = Integer.toString(nodeId);
-    final ThreadFactory factory =
+      int nodeId, String purpose, int threads, int queueCapacity) {
+    String prefix = "cairn-node-" + nodeId + "-" + purpose + "-";
+    AtomicInteger counter = new AtomicInteger();
+    String node = Integer.toString(nodeId);
+    ThreadFactory factory =
         task -> {
-          final Thread thread =
+          Thread thread =
               new Thread(
                   () -> {
                     MDC.put(MDC_NODE_ID, node);

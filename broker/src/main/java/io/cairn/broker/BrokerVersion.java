@@ -24,15 +24,15 @@ public final class BrokerVersion {
         throw new IllegalStateException(
             "Expected the resource " + RESOURCE + " in the broker jar, but it is missing");
       }
-      final Properties properties = new Properties();
+      Properties properties = new Properties();
       properties.load(in);
-      final String version = properties.getProperty("version", "").trim();
+      String version = properties.getProperty("version", "").trim();
       if (version.isEmpty() || version.startsWith("${")) {
         throw new IllegalStateException(
             "Expected a version in " + RESOURCE + ", but was '" + version + "'");
       }
       return version;
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

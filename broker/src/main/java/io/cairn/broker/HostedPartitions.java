@@ -11,9 +11,9 @@ public final class HostedPartitions {
 
   private final Map<Integer, HostedPartition> byId;
 
-  public HostedPartitions(final Collection<HostedPartition> partitions) {
-    final Map<Integer, HostedPartition> map = new TreeMap<>();
-    for (final HostedPartition partition : partitions) {
+  public HostedPartitions(Collection<HostedPartition> partitions) {
+    Map<Integer, HostedPartition> map = new TreeMap<>();
+    for (HostedPartition partition : partitions) {
       if (map.put(partition.partitionId(), partition) != null) {
         throw new IllegalArgumentException(
             "Expected each partition once, but partition "
@@ -25,7 +25,7 @@ public final class HostedPartitions {
   }
 
   /** The hosted partition {@code partitionId}, if this broker hosts it. */
-  public Optional<HostedPartition> get(final int partitionId) {
+  public Optional<HostedPartition> get(int partitionId) {
     return Optional.ofNullable(byId.get(partitionId));
   }
 

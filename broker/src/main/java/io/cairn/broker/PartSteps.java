@@ -25,7 +25,7 @@ final class PartSteps {
 
   private final int nodeId;
 
-  PartSteps(final int nodeId) {
+  PartSteps(int nodeId) {
     this.nodeId = nodeId;
   }
 
@@ -36,13 +36,13 @@ final class PartSteps {
   }
 
   /** Runs {@code step}; what it throws is logged, never thrown (an interrupt is kept). */
-  void quietly(final String what, final Step step) {
+  void quietly(String what, Step step) {
     try {
       step.run();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       LOG.warn("Interrupted while closing {} of node {}", what, nodeId);
-    } catch (final Exception e) {
+    } catch (Exception e) {
       LOG.warn("Closing {} of node {} failed", what, nodeId, e);
     }
   }
@@ -51,7 +51,7 @@ final class PartSteps {
    * Waits {@link #PART_TIMEOUT} for {@code future}; see {@link #join(CompletableFuture, String,
    * Duration)}.
    */
-  void join(final CompletableFuture<?> future, final String what) {
+  void join(CompletableFuture<?> future, String what) {
     join(future, what, PART_TIMEOUT);
   }
 
@@ -61,17 +61,17 @@ final class PartSteps {
    * @throws IllegalStateException naming {@code what} if it failed, did not complete within {@code
    *     timeout} or the wait was interrupted (the interrupt is kept)
    */
-  void join(final CompletableFuture<?> future, final String what, final Duration timeout) {
+  void join(CompletableFuture<?> future, String what, Duration timeout) {
     try {
       future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(
           "Interrupted while waiting for " + what + " (node " + nodeId + ")", e);
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IllegalStateException(
           "Expected " + what + " to complete, but it failed (node " + nodeId + ")", e.getCause());
-    } catch (final TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new IllegalStateException(
           "Expected " + what + " within " + timeout + ", but it did not (node " + nodeId + ")", e);
     }
@@ -80,7 +80,7 @@ final class PartSteps {
   /**
    * Closes {@code actor} unless it is null or closing, waiting {@link BrokerThreads#STOP_TIMEOUT}.
    */
-  static void closeActor(final Actor actor) {
+  static void closeActor(Actor actor) {
     if (actor != null && !actor.isClosed()) {
       actor
           .closeAsync()
@@ -90,7 +90,7 @@ final class PartSteps {
   }
 
   /** Closes {@code closeable} unless it is null. */
-  static void close(final AutoCloseable closeable) throws Exception {
+  static void close(AutoCloseable closeable) throws Exception {
     if (closeable != null) {
       closeable.close();
     }

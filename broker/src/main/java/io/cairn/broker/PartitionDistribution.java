@@ -33,8 +33,7 @@ public final class PartitionDistribution {
   private final int partitionCount;
   private final int replicationFactor;
 
-  private PartitionDistribution(
-      final int clusterSize, final int partitionCount, final int replicationFactor) {
+  private PartitionDistribution(int clusterSize, int partitionCount, int replicationFactor) {
     this.clusterSize = clusterSize;
     this.partitionCount = partitionCount;
     this.replicationFactor = replicationFactor;
@@ -47,8 +46,8 @@ public final class PartitionDistribution {
    * @throws IllegalArgumentException listing every violated rule
    */
   public static PartitionDistribution of(
-      final int clusterSize, final int partitionCount, final int replicationFactor) {
-    final List<String> violations = new ArrayList<>();
+      int clusterSize, int partitionCount, int replicationFactor) {
+    List<String> violations = new ArrayList<>();
     if (clusterSize < 1 || clusterSize > CLUSTER_SIZE_MAX) {
       violations.add(
           "Expected clusterSize in [1, " + CLUSTER_SIZE_MAX + "], but was " + clusterSize);
@@ -103,9 +102,9 @@ public final class PartitionDistribution {
    *
    * @throws IllegalArgumentException if the partition id is not in [1, P]
    */
-  public List<Integer> members(final int partitionId) {
+  public List<Integer> members(int partitionId) {
     checkPartition(partitionId);
-    final List<Integer> members = new ArrayList<>(replicationFactor);
+    List<Integer> members = new ArrayList<>(replicationFactor);
     for (int i = 0; i < replicationFactor; i++) {
       members.add((partitionId - 1 + i) % clusterSize);
     }
@@ -117,7 +116,7 @@ public final class PartitionDistribution {
    *
    * @throws IllegalArgumentException if the partition id is not in [1, P]
    */
-  public int preferredLeader(final int partitionId) {
+  public int preferredLeader(int partitionId) {
     checkPartition(partitionId);
     return (partitionId - 1) % clusterSize;
   }
@@ -127,9 +126,9 @@ public final class PartitionDistribution {
    *
    * @throws IllegalArgumentException if the node id is not in [0, N-1]
    */
-  public List<Integer> partitionsOf(final int nodeId) {
+  public List<Integer> partitionsOf(int nodeId) {
     checkNode(nodeId);
-    final List<Integer> partitions = new ArrayList<>();
+    List<Integer> partitions = new ArrayList<>();
     for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
       if (hosts(nodeId, partitionId)) {
         partitions.add(partitionId);
@@ -139,23 +138,23 @@ public final class PartitionDistribution {
   }
 
   /** Whether {@code nodeId} hosts {@code partitionId}. */
-  public boolean hosts(final int nodeId, final int partitionId) {
+  public boolean hosts(int nodeId, int partitionId) {
     checkNode(nodeId);
     checkPartition(partitionId);
     // (p-1+i) mod N == nodeId for some i in [0, R): the distance from the first member is < R
-    final int first = (partitionId - 1) % clusterSize;
-    final int distance = Math.floorMod(nodeId - first, clusterSize);
+    int first = (partitionId - 1) % clusterSize;
+    int distance = Math.floorMod(nodeId - first, clusterSize);
     return distance < replicationFactor;
   }
 
-  private void checkPartition(final int partitionId) {
+  private void checkPartition(int partitionId) {
     if (partitionId < 1 || partitionId > partitionCount) {
       throw new IllegalArgumentException(
           "Expected a partition id in [1, " + partitionCount + "], but was " + partitionId);
     }
   }
 
-  private void checkNode(final int nodeId) {
+  private void checkNode(int nodeId) {
     if (nodeId < 0 || nodeId >= clusterSize) {
       throw new IllegalArgumentException(
           "Expected a node id in [0, " + (clusterSize - 1) + "], but was " + nodeId);
@@ -163,7 +162,7 @@ public final class PartitionDistribution {
   }
 
   @Override
-  public boolean equals(final Object o) {
+  public boolean equals(Object o) {
     return o instanceof PartitionDistribution other
         && clusterSize == other.clusterSize
         && partitionCount == other.partitionCount

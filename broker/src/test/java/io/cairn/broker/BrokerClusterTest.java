@@ -70,7 +70,7 @@ final class BrokerClusterTest {
   private GatewayClient client;
 
   @BeforeAll
-  void startCluster(@TempDir final Path directory) {
+  void startCluster(@TempDir Path directory) {
     cluster =
         BrokerTestCluster.builder(directory)
             .brokers(3)
@@ -100,9 +100,9 @@ final class BrokerClusterTest {
 
   private void assertTopologyWithOneLeaderPerPartition() {
     // when every broker is asked
-    final Map<Integer, List<Integer>> leadersByPartition = new HashMap<>();
-    for (final Broker broker : cluster.brokers()) {
-      final BrokerTopology topology =
+    Map<Integer, List<Integer>> leadersByPartition = new HashMap<>();
+    for (Broker broker : cluster.brokers()) {
+      BrokerTopology topology =
           ((ApiResponse.Ok<BrokerTopology>) client.topology(broker.nodeId())).body();
 
       // then it reports itself and every partition it hosts
@@ -114,7 +114,7 @@ final class BrokerClusterTest {
       assertThat(topology.replicas())
           .extracting(PartitionReplica::partitionId)
           .containsExactly(1, 2, 3);
-      for (final PartitionReplica replica : topology.replicas()) {
+      for (PartitionReplica replica : topology.replicas()) {
         assertThat(replica.health()).isEqualTo(ReplicaHealth.HEALTHY);
         assertThat(replica.healthReason()).isEmpty();
         assertThat(replica.role()).isIn(ReplicaRole.LEADER, ReplicaRole.FOLLOWER);
@@ -135,14 +135,14 @@ final class BrokerClusterTest {
   void shouldProcessCommandsAndAnswerWithTheProcessorsResponses() {
     // given an account on each partition
     for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
-      final String id = LedgerAccountsForTest.on(partitionId, PARTITIONS, "cmd", 1).get(0);
+      String id = LedgerAccountsForTest.on(partitionId, PARTITIONS, "cmd", 1).get(0);
 
       // when it is created, created again and credited
-      final Record created =
+      Record created =
           client.execute(partitionId, command(AccountIntent.CREATE, new AccountValue(id, 0)));
-      final Record again =
+      Record again =
           client.execute(partitionId, command(AccountIntent.CREATE, new AccountValue(id, 0)));
-      final Record deposited =
+      Record deposited =
           client.execute(
               partitionId, command(DepositIntent.DEPOSIT, new DepositValue(id, 40 + partitionId)));
 
@@ -159,35 +159,35 @@ final class BrokerClusterTest {
       // and the leader's state answers queries
       assertThat(client.balance(partitionId, id))
           .isEqualTo(new AccountBalance(true, 40 + partitionId));
-      final String missing = LedgerAccountsForTest.on(partitionId, PARTITIONS, "missing", 1).get(0);
+      String missing = LedgerAccountsForTest.on(partitionId, PARTITIONS, "missing", 1).get(0);
       assertThat(client.balance(partitionId, missing)).isEqualTo(AccountBalance.notFound());
     }
   }
 
   @Test
   void shouldRefuseWhatABrokerMustNotAccept() {
-    final String id = LedgerAccountsForTest.on(1, PARTITIONS, "refused", 1).get(0);
-    final Record create = command(AccountIntent.CREATE, new AccountValue(id, 0));
+    String id = LedgerAccountsForTest.on(1, PARTITIONS, "refused", 1).get(0);
+    Record create = command(AccountIntent.CREATE, new AccountValue(id, 0));
     // Leader-dependent answers are checked against the leader of the moment: should a new one
     // be elected in between (a slow machine can miss heartbeats), they are asked again.
-    final int[] leaderAsked = new int[1];
+    int[] leaderAsked = new int[1];
     await("partition 1's follower and leader to refuse")
         .atMost(BrokerTestCluster.TIMEOUT)
         .pollInterval(Duration.ofMillis(100))
         .untilAsserted(
             () -> {
-              final int leader = client.leaderOf(1);
+              int leader = client.leaderOf(1);
               assertThat(leader).as("leader of partition 1").isNotNegative();
-              final int follower = (leader + 1) % 3;
+              int follower = (leader + 1) % 3;
 
               // a follower names the leader
-              final ApiResponse<Record> notLeader = client.sendCommand(follower, 1, create);
+              ApiResponse<Record> notLeader = client.sendCommand(follower, 1, create);
               assertThat(notLeader.status()).isEqualTo(ResponseStatus.NOT_LEADER);
               assertThat(((ApiResponse.Failure<Record>) notLeader).leaderNodeId())
                   .isEqualTo(leader);
 
               // inter-partition and backup-manager commands are not for clients
-              final ApiResponse<Record> credit =
+              ApiResponse<Record> credit =
                   client.sendCommand(
                       leader,
                       1,
@@ -197,7 +197,7 @@ final class BrokerClusterTest {
               assertThat(credit.status()).isEqualTo(ResponseStatus.INVALID);
               assertThat(((ApiResponse.Failure<Record>) credit).reason())
                   .contains("CREDIT APPLY is sent only between partitions");
-              final ApiResponse<Record> confirm =
+              ApiResponse<Record> confirm =
                   client.sendCommand(
                       leader,
                       1,
@@ -208,15 +208,15 @@ final class BrokerClusterTest {
               assertThat(confirm.status()).isEqualTo(ResponseStatus.INVALID);
               leaderAsked[0] = leader;
             });
-    final int leader = leaderAsked[0];
+    int leader = leaderAsked[0];
 
     // a partition that does not exist, a query on the wrong partition, garbage
     assertThat(client.sendCommand(leader, 9, create).status()).isEqualTo(ResponseStatus.INVALID);
-    final ApiResponse<AccountBalance> wrongPartition = client.query(leader, 2, id);
+    ApiResponse<AccountBalance> wrongPartition = client.query(leader, 2, id);
     assertThat(wrongPartition.status()).isEqualTo(ResponseStatus.INVALID);
     assertThat(((ApiResponse.Failure<AccountBalance>) wrongPartition).reason())
         .contains("belongs to partition 1 of 3");
-    final ApiResponse<Record> garbage =
+    ApiResponse<Record> garbage =
         CommandCodec.decodeResponse(
             client.request(leader, ApiDescriptor.TYPE_COMMAND, new byte[] {1, 2, 3}));
     assertThat(garbage.status()).isEqualTo(ResponseStatus.INVALID);
@@ -231,25 +231,25 @@ final class BrokerClusterTest {
   @Test
   void shouldCompleteCrossPartitionTransfersAndConserveMoney() {
     // given one funded account per partition
-    final List<String> accounts = new ArrayList<>();
+    List<String> accounts = new ArrayList<>();
     for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
-      final String id = LedgerAccountsForTest.on(partitionId, PARTITIONS, "xfer", 1).get(0);
+      String id = LedgerAccountsForTest.on(partitionId, PARTITIONS, "xfer", 1).get(0);
       accounts.add(id);
       client.execute(partitionId, command(AccountIntent.CREATE, new AccountValue(id, 0)));
       client.execute(partitionId, command(DepositIntent.DEPOSIT, new DepositValue(id, 1_000)));
     }
 
     // when money moves around the ring, every transfer across partitions
-    final Map<String, Long> expected = new HashMap<>();
+    Map<String, Long> expected = new HashMap<>();
     accounts.forEach(id -> expected.put(id, 1_000L));
     for (int round = 1; round <= 4; round++) {
       for (int from = 0; from < PARTITIONS; from++) {
-        final int to = (from + round) % PARTITIONS;
+        int to = (from + round) % PARTITIONS;
         if (to == from) {
           continue;
         }
-        final long amount = 10L * round + from;
-        final Record debited =
+        long amount = 10L * round + from;
+        Record debited =
             client.execute(from + 1, transfer(accounts.get(from), accounts.get(to), amount));
         assertThat(debited.metadata().intent()).isEqualTo(TransferIntent.DEBITED);
         expected.merge(accounts.get(from), -amount, Long::sum);
@@ -278,21 +278,21 @@ final class BrokerClusterTest {
   void shouldCompleteABackupOfEveryPartitionTakenThroughCommands() throws IOException {
     // given some state on every partition
     for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
-      final String id = LedgerAccountsForTest.on(partitionId, PARTITIONS, "backup", 1).get(0);
+      String id = LedgerAccountsForTest.on(partitionId, PARTITIONS, "backup", 1).get(0);
       client.execute(partitionId, command(AccountIntent.CREATE, new AccountValue(id, 0)));
     }
 
     // when backup 7 is taken: CHECKPOINT CREATE(7) on every partition's leader
     for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
-      final Record created = client.execute(partitionId, checkpoint(7));
+      Record created = client.execute(partitionId, checkpoint(7));
       assertThat(created.metadata().intent()).isEqualTo(CheckpointIntent.CREATED);
       assertThat(((CheckpointValue) created.value()).checkpointId()).isEqualTo(7);
     }
 
     // then cairn-backup reports every partition's backup 7 COMPLETED, from any broker
-    final List<BackupStatusEntry> completed = awaitCompleted(7);
+    List<BackupStatusEntry> completed = awaitCompleted(7);
     assertThat(completed).extracting(BackupStatusEntry::partitionId).containsExactly(1, 2, 3);
-    for (final BackupStatusEntry entry : completed) {
+    for (BackupStatusEntry entry : completed) {
       assertThat(entry.details()).isPresent();
       assertThat(entry.details().get().numberOfPartitions()).isEqualTo(PARTITIONS);
       assertThat(entry.details().get().checkpointPosition()).isPositive();
@@ -307,7 +307,7 @@ final class BrokerClusterTest {
                   .resolve("manifest.json"))
           .exists();
     }
-    final ApiResponse<BackupEntries> listed = client.backup(2, BackupRequest.list("*", "", 100));
+    ApiResponse<BackupEntries> listed = client.backup(2, BackupRequest.list("*", "", 100));
     assertThat(((ApiResponse.Ok<BackupEntries>) listed).body().entries())
         .extracting(BackupStatusEntry::checkpointId)
         .contains(7L);
@@ -318,7 +318,7 @@ final class BrokerClusterTest {
     }
     awaitCompleted(8);
     assertThat(client.backup(1, BackupRequest.delete(8)).status()).isEqualTo(ResponseStatus.OK);
-    final ApiResponse<BackupEntries> deleted = client.backup(0, BackupRequest.status(8));
+    ApiResponse<BackupEntries> deleted = client.backup(0, BackupRequest.status(8));
     assertThat(((ApiResponse.Ok<BackupEntries>) deleted).body().entries()).isEmpty();
     assertThat(client.backup(0, BackupRequest.list("12x", "", 10)).status())
         .isEqualTo(ResponseStatus.INVALID);
@@ -330,10 +330,10 @@ final class BrokerClusterTest {
 
   @Test
   void shouldServeMetricsHealthAndReadiness() throws Exception {
-    final Broker broker = cluster.broker(1);
+    Broker broker = cluster.broker(1);
     client.topology(1);
-    final String base = "http://127.0.0.1:" + broker.managementAddress().orElseThrow().getPort();
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    String base = "http://127.0.0.1:" + broker.managementAddress().orElseThrow().getPort();
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     // A replica between roles (an election on a slow machine that missed heartbeats) makes the
     // broker report itself unhealthy for a moment: the answers are asked for again then.
@@ -343,7 +343,7 @@ final class BrokerClusterTest {
         .untilAsserted(() -> assertHealthyAndReadyOverHttp(http, base));
 
     assertThat(get(http, base + "/nothing").statusCode()).isEqualTo(404);
-    final HttpResponse<String> post =
+    HttpResponse<String> post =
         http.send(
             HttpRequest.newBuilder(URI.create(base + "/ready"))
                 .POST(HttpRequest.BodyPublishers.noBody())
@@ -352,46 +352,46 @@ final class BrokerClusterTest {
     assertThat(post.statusCode()).isEqualTo(405);
   }
 
-  private static void assertHealthyAndReadyOverHttp(final HttpClient http, final String base)
+  private static void assertHealthyAndReadyOverHttp(HttpClient http, String base)
       throws IOException, InterruptedException {
-    final HttpResponse<String> metrics = get(http, base + "/metrics");
+    HttpResponse<String> metrics = get(http, base + "/metrics");
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.body())
         .contains("cairn_broker_partition_role{")
         .contains("cairn_broker_api_requests_total{")
         .contains("cairn_broker_health{node=\"1\"} 0.0");
 
-    final HttpResponse<String> health = get(http, base + "/health");
+    HttpResponse<String> health = get(http, base + "/health");
     assertThat(health.statusCode()).isEqualTo(200);
-    final JsonNode healthJson = new ObjectMapper().readTree(health.body());
+    JsonNode healthJson = new ObjectMapper().readTree(health.body());
     assertThat(healthJson.get("nodeId").asInt()).isEqualTo(1);
     assertThat(healthJson.get("status").asText()).isEqualTo("HEALTHY");
     assertThat(healthJson.get("partitions")).hasSize(PARTITIONS);
-    for (final JsonNode partition : healthJson.get("partitions")) {
+    for (JsonNode partition : healthJson.get("partitions")) {
       assertThat(partition.get("status").asText()).isEqualTo("HEALTHY");
       assertThat(partition.get("role").asText()).isIn("LEADER", "FOLLOWER");
     }
 
-    final HttpResponse<String> ready = get(http, base + "/ready");
+    HttpResponse<String> ready = get(http, base + "/ready");
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(new ObjectMapper().readTree(ready.body()).get("ready").asBoolean()).isTrue();
   }
 
-  private static HttpResponse<String> get(final HttpClient http, final String url)
+  private static HttpResponse<String> get(HttpClient http, String url)
       throws IOException, InterruptedException {
     return http.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private List<BackupStatusEntry> awaitCompleted(final long checkpointId) {
-    final List<BackupStatusEntry> entries = new ArrayList<>();
+  private List<BackupStatusEntry> awaitCompleted(long checkpointId) {
+    List<BackupStatusEntry> entries = new ArrayList<>();
     await("backup " + checkpointId + " COMPLETED on every partition")
         .atMost(BrokerTestCluster.TIMEOUT)
         .pollInterval(Duration.ofMillis(100))
         .until(
             () -> {
-              final ApiResponse<BackupEntries> response =
+              ApiResponse<BackupEntries> response =
                   client.backup(0, BackupRequest.status(checkpointId));
               if (!(response instanceof ApiResponse.Ok<BackupEntries> ok)) {
                 return false;
@@ -406,8 +406,8 @@ final class BrokerClusterTest {
     return List.copyOf(entries);
   }
 
-  private List<PendingCredit> pendingCredits(final int partitionId) {
-    final HostedPartition leader = cluster.leaderReplica(partitionId);
+  private List<PendingCredit> pendingCredits(int partitionId) {
+    HostedPartition leader = cluster.leaderReplica(partitionId);
     return leader
         .partition()
         .readState(db -> leader.ledger().engine().orElseThrow().state().pendingCredits())
@@ -415,14 +415,14 @@ final class BrokerClusterTest {
         .join();
   }
 
-  private static Record transfer(final String from, final String to, final long amount) {
+  private static Record transfer(String from, String to, long amount) {
     return command(
         TransferIntent.CREATE,
         new TransferValue(
             from, to, amount, ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID));
   }
 
-  private static Record checkpoint(final long id) {
+  private static Record checkpoint(long id) {
     return command(
         CheckpointIntent.CREATE,
         new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));

@@ -58,22 +58,22 @@ final class BrokerCommandLimitTest {
   @Test
   void shouldAnswerABurstOf200DepositsWithoutBackpressure() throws Exception {
     // given three brokers, one partition replicated on all, and an account
-    final BrokerTestCluster cluster = cluster(Map.of());
-    final String account = account(cluster);
-    final Broker leader = leaderBroker(cluster);
-    final NettyMessagingService raw = rawClient(leader);
+    BrokerTestCluster cluster = cluster(Map.of());
+    String account = account(cluster);
+    Broker leader = leaderBroker(cluster);
+    NettyMessagingService raw = rawClient(leader);
 
     // when 200 deposits arrive at once
-    final List<CompletableFuture<byte[]>> burst = new ArrayList<>();
+    List<CompletableFuture<byte[]>> burst = new ArrayList<>();
     for (int i = 1; i <= 200; i++) {
       burst.add(deposit(raw, leader.nodeId(), account, i));
     }
 
     // then every one is answered OK: none is shed, none times out
-    final Map<ResponseStatus, Integer> statuses = new TreeMap<>();
-    final List<String> refusals = new ArrayList<>();
-    for (final CompletableFuture<byte[]> future : burst) {
-      final ApiResponse<Record> response =
+    Map<ResponseStatus, Integer> statuses = new TreeMap<>();
+    List<String> refusals = new ArrayList<>();
+    for (CompletableFuture<byte[]> future : burst) {
+      ApiResponse<Record> response =
           CommandCodec.decodeResponse(future.get(ANSWER_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
       statuses.merge(response.status(), 1, Integer::sum);
       if (response instanceof ApiResponse.Failure<Record> failure && refusals.size() < 3) {
@@ -84,7 +84,7 @@ final class BrokerCommandLimitTest {
         .as("answers, e.g. %s", refusals)
         .containsExactly(Map.entry(ResponseStatus.OK, 200));
     assertThat(cluster.client().balance(PARTITION, account).balance()).isEqualTo(200 * 201 / 2);
-    final CommandLimiter limiter = leader.commandLimiter(PARTITION).orElseThrow();
+    CommandLimiter limiter = leader.commandLimiter(PARTITION).orElseThrow();
     assertThat(limiter.rejected()).isZero();
     assertThat(limiter.inFlight()).isZero();
     assertThat(
@@ -103,29 +103,29 @@ final class BrokerCommandLimitTest {
     // given three brokers whose commands may wait long (and whose followers wait long before
     // they stand for election: a restarted one hears from the leader first), an account, and a
     // leader that cannot commit: both followers are stopped
-    final BrokerTestCluster cluster =
+    BrokerTestCluster cluster =
         cluster(
             Map.of(
                 "CAIRN_PROCESSING_COMMANDTIMEOUT", "120s",
                 "CAIRN_RAFT_ELECTIONTIMEOUT", "4s"));
-    final String account = account(cluster);
-    final Broker leader = leaderBroker(cluster);
-    final NettyMessagingService raw = rawClient(leader);
-    final List<Integer> followers = new ArrayList<>();
-    for (final Broker broker : cluster.brokers()) {
+    String account = account(cluster);
+    Broker leader = leaderBroker(cluster);
+    NettyMessagingService raw = rawClient(leader);
+    List<Integer> followers = new ArrayList<>();
+    for (Broker broker : cluster.brokers()) {
       if (broker != leader) {
         followers.add(broker.nodeId());
       }
     }
     followers.forEach(cluster::stop);
-    final HostedPartition partition = leader.partitions().get(PARTITION).orElseThrow();
-    final long committed = partition.partition().logStream().commitPosition();
-    final CommandLimiter limiter = leader.commandLimiter(PARTITION).orElseThrow();
-    final int limit = limiter.limit();
+    HostedPartition partition = leader.partitions().get(PARTITION).orElseThrow();
+    long committed = partition.partition().logStream().commitPosition();
+    CommandLimiter limiter = leader.commandLimiter(PARTITION).orElseThrow();
+    int limit = limiter.limit();
     assertThat(limiter.inFlight()).isZero();
 
     // when the limit and 300 more deposits of 1 arrive
-    final List<CompletableFuture<byte[]>> burst = new ArrayList<>();
+    List<CompletableFuture<byte[]>> burst = new ArrayList<>();
     for (int i = 0; i < limit + 300; i++) {
       burst.add(deposit(raw, leader.nodeId(), account, 1));
     }
@@ -135,8 +135,8 @@ final class BrokerCommandLimitTest {
         .atMost(ANSWER_TIMEOUT)
         .pollInterval(Duration.ofMillis(20))
         .until(() -> burst.stream().filter(CompletableFuture::isDone).count() >= 300);
-    final List<ApiResponse<Record>> early = new ArrayList<>();
-    for (final CompletableFuture<byte[]> future : burst) {
+    List<ApiResponse<Record>> early = new ArrayList<>();
+    for (CompletableFuture<byte[]> future : burst) {
       if (future.isDone()) {
         early.add(CommandCodec.decodeResponse(future.join()));
       }
@@ -161,7 +161,7 @@ final class BrokerCommandLimitTest {
     assertThat(limiter.rejected()).isEqualTo(300);
 
     // and a backup's checkpoint is not refused although clients filled the limit
-    final CompletableFuture<byte[]> checkpoint =
+    CompletableFuture<byte[]> checkpoint =
         raw.sendAndReceive(
             leader.nodeId(),
             ApiDescriptor.TYPE_COMMAND,
@@ -179,10 +179,10 @@ final class BrokerCommandLimitTest {
     cluster.restart(followers.get(0));
 
     // then every admitted deposit is answered OK (none timed out), and the checkpoint taken
-    final Map<ResponseStatus, Integer> statuses = new TreeMap<>();
-    final List<String> refusals = new ArrayList<>();
-    for (final CompletableFuture<byte[]> future : burst) {
-      final ApiResponse<Record> response =
+    Map<ResponseStatus, Integer> statuses = new TreeMap<>();
+    List<String> refusals = new ArrayList<>();
+    for (CompletableFuture<byte[]> future : burst) {
+      ApiResponse<Record> response =
           CommandCodec.decodeResponse(future.get(ANSWER_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
       statuses.merge(response.status(), 1, Integer::sum);
       if (response instanceof ApiResponse.Failure<Record> failure
@@ -195,7 +195,7 @@ final class BrokerCommandLimitTest {
         .as("answers, e.g. %s", refusals)
         .containsExactly(
             Map.entry(ResponseStatus.OK, limit), Map.entry(ResponseStatus.BACKPRESSURE, 300));
-    final ApiResponse<Record> created =
+    ApiResponse<Record> created =
         CommandCodec.decodeResponse(checkpoint.get(ANSWER_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
     assertThat(created.status()).as("%s", created).isEqualTo(ResponseStatus.OK);
     assertThat(((ApiResponse.Ok<Record>) created).body().metadata().intent())
@@ -204,25 +204,25 @@ final class BrokerCommandLimitTest {
     assertThat(cluster.client().balance(PARTITION, account).balance()).isEqualTo(limit);
   }
 
-  private BrokerTestCluster cluster(final Map<String, String> env) {
-    final BrokerTestCluster cluster =
+  private BrokerTestCluster cluster(Map<String, String> env) {
+    BrokerTestCluster cluster =
         BrokerTestCluster.builder(directory).brokers(3).replicationFactor(3).env(env).build();
     closeables.add(cluster);
     cluster.awaitReady();
     return cluster;
   }
 
-  private static String account(final BrokerTestCluster cluster) {
-    final String account = LedgerAccountsForTest.on(PARTITION, 1, "limit", 1).get(0);
+  private static String account(BrokerTestCluster cluster) {
+    String account = LedgerAccountsForTest.on(PARTITION, 1, "limit", 1).get(0);
     cluster
         .client()
         .execute(PARTITION, command(AccountIntent.CREATE, new AccountValue(account, 0)));
     return account;
   }
 
-  private static Broker leaderBroker(final BrokerTestCluster cluster) {
-    final HostedPartition leader = cluster.leaderReplica(PARTITION);
-    for (final Broker broker : cluster.brokers()) {
+  private static Broker leaderBroker(BrokerTestCluster cluster) {
+    HostedPartition leader = cluster.leaderReplica(PARTITION);
+    for (Broker broker : cluster.brokers()) {
       if (broker.partitions().get(PARTITION).map(p -> p == leader).orElse(false)) {
         return broker;
       }
@@ -230,8 +230,8 @@ final class BrokerCommandLimitTest {
     throw new AssertionError("no broker hosts the leader of partition " + PARTITION);
   }
 
-  private NettyMessagingService rawClient(final Broker broker) {
-    final NettyMessagingService transport =
+  private NettyMessagingService rawClient(Broker broker) {
+    NettyMessagingService transport =
         new NettyMessagingService(
             TransportConfig.builder(GatewayClient.NODE_ID + 1)
                 .bindPort(0)
@@ -246,10 +246,7 @@ final class BrokerCommandLimitTest {
   }
 
   private static CompletableFuture<byte[]> deposit(
-      final NettyMessagingService transport,
-      final int nodeId,
-      final String account,
-      final long amount) {
+      NettyMessagingService transport, int nodeId, String account, long amount) {
     return transport.sendAndReceive(
         nodeId,
         ApiDescriptor.TYPE_COMMAND,

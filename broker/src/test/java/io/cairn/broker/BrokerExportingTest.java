@@ -56,19 +56,19 @@ final class BrokerExportingTest {
     BrokerTestCluster cluster = start(true);
     Broker broker = cluster.broker(0);
     GatewayClient client = cluster.client();
-    final String account = LedgerAccountsForTest.on(1, 1, "exp", 1).get(0);
+    String account = LedgerAccountsForTest.on(1, 1, "exp", 1).get(0);
     client.execute(1, command(AccountIntent.CREATE, new AccountValue(account, 0)));
     for (int i = 1; i <= 20; i++) {
       client.execute(1, command(DepositIntent.DEPOSIT, new DepositValue(account, i)));
     }
-    final Broker first = broker;
+    Broker first = broker;
     await("every committed record in the files")
         .atMost(TIMEOUT)
         .until(() -> exportedPositions().containsAll(committedPositions(first)));
 
     // when exporting is paused over the API and more commands are processed
     assertThat(client.exporting(0, ExportingOperation.PAUSE)).isEqualTo(ApiResponse.ok(true));
-    final TreeSet<Long> beforePause = exportedPositions();
+    TreeSet<Long> beforePause = exportedPositions();
     for (int i = 1; i <= 10; i++) {
       client.execute(1, command(DepositIntent.DEPOSIT, new DepositValue(account, 100)));
     }
@@ -94,7 +94,7 @@ final class BrokerExportingTest {
     assertThat(client.exporting(0, ExportingOperation.RESUME)).isEqualTo(ApiResponse.ok(false));
 
     // then every committed record is in the files, without a gap, each line a whole record
-    final Broker second = broker;
+    Broker second = broker;
     await("every record exported after the resume")
         .atMost(TIMEOUT)
         .until(() -> exportedPositions().containsAll(committedPositions(second)));
@@ -115,16 +115,16 @@ final class BrokerExportingTest {
   @Test
   void shouldRestartWithoutExportersOnASnapshotTakenWithThem() throws Exception {
     // given a snapshot of a state that holds exporter positions
-    final BrokerTestCluster cluster = start(true);
+    BrokerTestCluster cluster = start(true);
     Broker broker = cluster.broker(0);
-    final GatewayClient client = cluster.client();
-    final String account = LedgerAccountsForTest.on(1, 1, "snap", 1).get(0);
+    GatewayClient client = cluster.client();
+    String account = LedgerAccountsForTest.on(1, 1, "snap", 1).get(0);
     client.execute(1, command(AccountIntent.CREATE, new AccountValue(account, 0)));
-    final Broker first = broker;
+    Broker first = broker;
     await("the record in the files")
         .atMost(TIMEOUT)
         .until(() -> exportedPositions().containsAll(committedPositions(first)));
-    final var partition = broker.partitions().get(1).orElseThrow().partition();
+    var partition = broker.partitions().get(1).orElseThrow().partition();
     await("a snapshot")
         .atMost(TIMEOUT)
         .ignoreExceptions()
@@ -132,19 +132,19 @@ final class BrokerExportingTest {
     broker.close();
 
     // when the broker starts again with no exporter configured
-    final BrokerTestCluster restarted = start(false);
+    BrokerTestCluster restarted = start(false);
     broker = restarted.broker(0);
 
     // then it recovers that state and processes on top of it
-    final GatewayClient again = restarted.client();
+    GatewayClient again = restarted.client();
     again.execute(1, command(DepositIntent.DEPOSIT, new DepositValue(account, 5)));
     assertThat(again.balance(1, account).balance()).isEqualTo(5);
     assertThat(broker.health().ready()).isTrue();
   }
 
   /** The lone broker, with or without the exporter, started and ready; closed after the test. */
-  private BrokerTestCluster start(final boolean withExporter) {
-    final BrokerTestCluster cluster =
+  private BrokerTestCluster start(boolean withExporter) {
+    BrokerTestCluster cluster =
         BrokerTestCluster.builder(directory)
             .alone()
             .nodeDirectory(0, directory.resolve("node"))
@@ -170,8 +170,8 @@ final class BrokerExportingTest {
     return directory.resolve("export");
   }
 
-  private static List<Long> committedPositions(final Broker broker) {
-    final List<Long> positions = new ArrayList<>();
+  private static List<Long> committedPositions(Broker broker) {
+    List<Long> positions = new ArrayList<>();
     try (LogStreamReader reader =
         broker.partitions().get(1).orElseThrow().partition().logStream().newReader()) {
       while (reader.hasNext()) {
@@ -182,21 +182,21 @@ final class BrokerExportingTest {
   }
 
   private TreeSet<Long> exportedPositions() {
-    final TreeSet<Long> positions = new TreeSet<>();
+    TreeSet<Long> positions = new TreeSet<>();
     if (!Files.isDirectory(exportDirectory())) {
       return positions;
     }
     try (Stream<Path> files = Files.list(exportDirectory())) {
-      for (final Path file : files.sorted().toList()) {
-        for (final String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      for (Path file : files.sorted().toList()) {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
           try {
             positions.add(JSON.readTree(line).get("position").asLong());
-          } catch (final JsonProcessingException e) {
+          } catch (JsonProcessingException e) {
             // a line being written right now: the next look sees it whole
           }
         }
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return positions;

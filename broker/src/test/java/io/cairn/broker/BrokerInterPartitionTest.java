@@ -49,10 +49,10 @@ final class BrokerInterPartitionTest {
     // given one partition per broker, and two funded accounts on each
     cluster = BrokerTestCluster.builder(directory).brokers(3).partitions(PARTITIONS).build();
     cluster.awaitReady();
-    final GatewayClient client = cluster.client();
+    GatewayClient client = cluster.client();
     for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
       assertThat(cluster.broker(partitionId - 1).partitions().get(partitionId)).isPresent();
-      for (final String id : accounts(partitionId)) {
+      for (String id : accounts(partitionId)) {
         client.execute(partitionId, command(AccountIntent.CREATE, new AccountValue(id, 0)));
         client.execute(partitionId, command(DepositIntent.DEPOSIT, new DepositValue(id, DEPOSIT)));
       }
@@ -66,7 +66,7 @@ final class BrokerInterPartitionTest {
           continue;
         }
         for (int i = 0; i < 2; i++) {
-          final Record answer =
+          Record answer =
               client.execute(
                   from,
                   transfer(accounts(from).get(i), accounts(to).get(1 - i), 7L * from + to + i));
@@ -76,9 +76,9 @@ final class BrokerInterPartitionTest {
       }
     }
     // and one transfer to an account that does not exist: partition 3 refuses the credit ...
-    final String missing = LedgerAccountsForTest.on(3, PARTITIONS, "late", 1).get(0);
+    String missing = LedgerAccountsForTest.on(3, PARTITIONS, "late", 1).get(0);
     client.execute(1, transfer(accounts(1).get(0), missing, 11));
-    final Record rejected =
+    Record rejected =
         client.execute(1, transfer(accounts(1).get(1), accounts(2).get(0), 1_000_000));
     assertThat(rejected.metadata().rejectionType()).isEqualTo(RejectionType.INSUFFICIENT_FUNDS);
 
@@ -92,7 +92,7 @@ final class BrokerInterPartitionTest {
             () -> {
               long total = 0;
               for (int partitionId = 1; partitionId <= PARTITIONS; partitionId++) {
-                final HostedPartition replica = cluster.leaderReplica(partitionId);
+                HostedPartition replica = cluster.leaderReplica(partitionId);
                 assertThat(
                         replica
                             .partition()
@@ -101,7 +101,7 @@ final class BrokerInterPartitionTest {
                             .join())
                     .as("pending credits of partition %s", partitionId)
                     .isEmpty();
-                for (final String id : accounts(partitionId)) {
+                for (String id : accounts(partitionId)) {
                   total += client.balance(partitionId, id).balance();
                 }
               }
@@ -112,7 +112,7 @@ final class BrokerInterPartitionTest {
     // and the credits went over the transport: each APPLY and ACK (or REFUND) written by a remote
     // leader. A sender counts "written" when the remote answer arrives, which may be after the
     // receiver already processed the command, so the count is awaited.
-    final long expectedRemoteWrites = 2L * (transfers + 1);
+    long expectedRemoteWrites = 2L * (transfers + 1);
     await("every APPLY and ACK (or REFUND) counted as written remotely by its sender")
         .atMost(BrokerTestCluster.TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
@@ -120,35 +120,35 @@ final class BrokerInterPartitionTest {
             () ->
                 assertThat(sum(cluster.brokers(), InterPartitionMetrics.SENDS, "written"))
                     .isGreaterThanOrEqualTo(expectedRemoteWrites));
-    for (final Broker broker : cluster.brokers()) {
+    for (Broker broker : cluster.brokers()) {
       assertThat(count(broker, InterPartitionMetrics.RECEIVES, "written")).isPositive();
     }
     assertThat(sum(cluster.brokers(), InterPartitionMetrics.SENDS, "local")).isZero();
   }
 
-  private static long sum(final List<Broker> brokers, final String name, final String result) {
+  private static long sum(List<Broker> brokers, String name, String result) {
     long total = 0;
-    for (final Broker broker : brokers) {
+    for (Broker broker : brokers) {
       total += count(broker, name, result);
     }
     return total;
   }
 
   /** On the partition's thread: the pending credits of its running engine. */
-  private static List<PendingCredit> pendingCredits(final HostedPartition replica) {
+  private static List<PendingCredit> pendingCredits(HostedPartition replica) {
     return replica.ledger().engine().orElseThrow().state().pendingCredits();
   }
 
-  private static List<String> accounts(final int partitionId) {
+  private static List<String> accounts(int partitionId) {
     return LedgerAccountsForTest.on(partitionId, PARTITIONS, "ipc", 2);
   }
 
-  private static long count(final Broker broker, final String name, final String result) {
-    final Counter counter = broker.meterRegistry().find(name).tag("result", result).counter();
+  private static long count(Broker broker, String name, String result) {
+    Counter counter = broker.meterRegistry().find(name).tag("result", result).counter();
     return counter == null ? 0 : (long) counter.count();
   }
 
-  private static Record transfer(final String from, final String to, final long amount) {
+  private static Record transfer(String from, String to, long amount) {
     return command(
         TransferIntent.CREATE,
         new TransferValue(

@@ -27,7 +27,7 @@ final class BrokerLeaderBalanceTest {
   private static final Map<Integer, Integer> PREFERRED = Map.of(1, 0, 2, 1, 3, 2);
 
   @Test
-  void shouldLeadOnePartitionPerBrokerAfterStartAndAgainAfterRestart(@TempDir final Path root) {
+  void shouldLeadOnePartitionPerBrokerAfterStartAndAgainAfterRestart(@TempDir Path root) {
     try (BrokerTestCluster cluster = cluster(root).build()) {
       // after start: one partition each
       awaitLeaders(cluster, "every broker leading its own partition after start");
@@ -43,7 +43,7 @@ final class BrokerLeaderBalanceTest {
       cluster.restart(1);
       awaitLeaders(cluster, "every broker leading its own partition after broker 1 restarted");
       double completed = 0;
-      for (final Broker broker : cluster.brokers()) {
+      for (Broker broker : cluster.brokers()) {
         completed +=
             broker
                 .meterRegistry()
@@ -59,18 +59,18 @@ final class BrokerLeaderBalanceTest {
   }
 
   @Test
-  void shouldNotTransferLeadershipWhenBalancingIsOff(@TempDir final Path root) {
+  void shouldNotTransferLeadershipWhenBalancingIsOff(@TempDir Path root) {
     try (BrokerTestCluster cluster = cluster(root).leaderBalancing(false).build()) {
       cluster.awaitReady();
 
       // no member is preferred: no transfer starts, whoever won an election keeps leading
-      final Map<Integer, Integer> elected = leaders(cluster);
+      Map<Integer, Integer> elected = leaders(cluster);
       await("leaderships unchanged for three election timeouts")
           .during(Duration.ofMillis(1800))
           .atMost(Duration.ofSeconds(10))
           .pollInterval(Duration.ofMillis(100))
           .until(() -> leaders(cluster).equals(elected));
-      for (final Broker broker : cluster.brokers()) {
+      for (Broker broker : cluster.brokers()) {
         assertThat(
                 broker.meterRegistry().find(RaftMetrics.LEADERSHIP_TRANSFERS).counters().stream()
                     .mapToDouble(counter -> counter.count())
@@ -81,19 +81,19 @@ final class BrokerLeaderBalanceTest {
     }
   }
 
-  private static BrokerTestCluster.Builder cluster(final Path root) {
+  private static BrokerTestCluster.Builder cluster(Path root) {
     return BrokerTestCluster.builder(root)
         .brokers(BROKERS)
         .partitions(PARTITIONS)
         .replicationFactor(3);
   }
 
-  private static void awaitLeaders(final BrokerTestCluster cluster, final String what) {
+  private static void awaitLeaders(BrokerTestCluster cluster, String what) {
     await(what)
         .atMost(REBALANCE_TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
         .until(() -> leaders(cluster).equals(PREFERRED));
-    final Map<Integer, Integer> perBroker = new TreeMap<>();
+    Map<Integer, Integer> perBroker = new TreeMap<>();
     leaders(cluster).values().forEach(node -> perBroker.merge(node, 1, Integer::sum));
     assertThat(perBroker)
         .containsOnlyKeys(0, 1, 2)
@@ -104,12 +104,12 @@ final class BrokerLeaderBalanceTest {
    * Partition to the broker that leads it, from the running brokers' topologies (what {@code
    * cairn-topology} answers); a partition is left out while not exactly one replica is LEADER.
    */
-  private static Map<Integer, Integer> leaders(final BrokerTestCluster cluster) {
-    final Map<Integer, Integer> leaderOf = new TreeMap<>();
-    final Map<Integer, Integer> leaderCount = new TreeMap<>();
-    for (final Broker broker : cluster.brokers()) {
-      final BrokerTopology topology = broker.topology();
-      for (final PartitionReplica replica : topology.replicas()) {
+  private static Map<Integer, Integer> leaders(BrokerTestCluster cluster) {
+    Map<Integer, Integer> leaderOf = new TreeMap<>();
+    Map<Integer, Integer> leaderCount = new TreeMap<>();
+    for (Broker broker : cluster.brokers()) {
+      BrokerTopology topology = broker.topology();
+      for (PartitionReplica replica : topology.replicas()) {
         if (replica.role() == ReplicaRole.LEADER) {
           leaderOf.put(replica.partitionId(), topology.nodeId());
           leaderCount.merge(replica.partitionId(), 1, Integer::sum);

@@ -63,28 +63,28 @@ final class BrokerLifecycleTest {
   void shouldAnswerInFlightCommandsOnShutdownAndKeepEveryAnsweredOneAcrossARestart()
       throws Exception {
     // given a running broker and an account on partition 1
-    final BrokerTestCluster cluster = start();
-    final Broker broker = cluster.broker(0);
-    final GatewayClient client = cluster.client();
-    final String account = LedgerAccountsForTest.on(1, PARTITIONS, "life", 1).get(0);
+    BrokerTestCluster cluster = start();
+    Broker broker = cluster.broker(0);
+    GatewayClient client = cluster.client();
+    String account = LedgerAccountsForTest.on(1, PARTITIONS, "life", 1).get(0);
     client.execute(1, command(AccountIntent.CREATE, new AccountValue(account, 0)));
 
     // when 100 deposits were answered, and 100 more stream in while the broker shuts down
-    final NettyMessagingService raw = rawClient(broker);
+    NettyMessagingService raw = rawClient(broker);
     long answered = 0;
     for (int batch = 0; batch < 5; batch++) { // 20 at a time
-      final List<CompletableFuture<byte[]>> first = new ArrayList<>();
+      List<CompletableFuture<byte[]>> first = new ArrayList<>();
       for (int i = batch * 20 + 1; i <= batch * 20 + 20; i++) {
         first.add(deposit(raw, account, i));
         answered += i;
       }
-      for (final CompletableFuture<byte[]> future : first) {
-        final ApiResponse<Record> response =
+      for (CompletableFuture<byte[]> future : first) {
+        ApiResponse<Record> response =
             CommandCodec.decodeResponse(future.get(30, TimeUnit.SECONDS));
         assertThat(response.status()).as("%s", response).isEqualTo(ResponseStatus.OK);
       }
     }
-    final List<CompletableFuture<byte[]>> deposits = new ArrayList<>();
+    List<CompletableFuture<byte[]>> deposits = new ArrayList<>();
     for (int i = 101; i <= 200; i++) {
       deposits.add(deposit(raw, account, i));
       if (i == 120) {
@@ -98,13 +98,13 @@ final class BrokerLifecycleTest {
     // then every deposit that got in was answered (never TIMEOUT); the rest were refused (shut
     // down, backpressure: nothing written) or never reached a handler
     for (int i = 0; i < deposits.size(); i++) {
-      final byte[] payload;
+      byte[] payload;
       try {
         payload = deposits.get(i).get(30, TimeUnit.SECONDS);
-      } catch (final ExecutionException e) {
+      } catch (ExecutionException e) {
         continue; // the handlers or the transport were gone: never written
       }
-      final ApiResponse<Record> response = CommandCodec.decodeResponse(payload);
+      ApiResponse<Record> response = CommandCodec.decodeResponse(payload);
       assertThat(response.status())
           .as("deposit %s: %s", i + 101, response)
           .isIn(
@@ -117,7 +117,7 @@ final class BrokerLifecycleTest {
         .contains("\"partitionCount\" : 2");
 
     // and a restart on the same data holds exactly the answered deposits
-    final GatewayClient again = start().client();
+    GatewayClient again = start().client();
     assertThat(again.balance(1, account).balance()).isEqualTo(answered);
   }
 
@@ -139,8 +139,8 @@ final class BrokerLifecycleTest {
   @Test
   void shouldFailToStartNamingTheKeyWhenTheBackupDirectoryIsMissingAndReleaseThePort() {
     // given a filesystem store whose directory does not exist
-    final Path missing = directory.resolve("no-such-backups");
-    final Broker broker =
+    Path missing = directory.resolve("no-such-backups");
+    Broker broker =
         Broker.open(
             config(
                 PARTITIONS,
@@ -148,7 +148,7 @@ final class BrokerLifecycleTest {
                 Map.of(
                     "CAIRN_BACKUP_STORE", "fs", "CAIRN_BACKUP_FS_BASEPATH", missing.toString())));
     closeables.add(broker);
-    final var address = broker.transportAddress();
+    var address = broker.transportAddress();
 
     // then start fails, names the key, and what was started is closed again
     assertThatThrownBy(broker::start)
@@ -159,7 +159,7 @@ final class BrokerLifecycleTest {
     assertThat(broker.health().ready()).isFalse();
     try (var socket = new ServerSocket()) {
       socket.bind(new InetSocketAddress(address.host(), address.port()));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new AssertionError("the transport port " + address + " is still bound", e);
     }
   }
@@ -167,12 +167,12 @@ final class BrokerLifecycleTest {
   @Test
   void shouldTakeCheckpointsButAnswerBackupQueriesThatNoStoreIsConfigured() {
     // given a broker without a backup store
-    final BrokerTestCluster cluster = start();
-    final Broker broker = cluster.broker(0);
-    final GatewayClient client = cluster.client();
+    BrokerTestCluster cluster = start();
+    Broker broker = cluster.broker(0);
+    GatewayClient client = cluster.client();
 
     // when a checkpoint is taken
-    final Record created =
+    Record created =
         client.execute(
             2,
             command(
@@ -181,7 +181,7 @@ final class BrokerLifecycleTest {
 
     // then it is, but backups are not configured, and the answer says so
     assertThat(created.metadata().intent()).isEqualTo(CheckpointIntent.CREATED);
-    final var status = client.backup(0, BackupRequest.status(3));
+    var status = client.backup(0, BackupRequest.status(3));
     assertThat(status.status()).isEqualTo(ResponseStatus.UNAVAILABLE);
     assertThat(((ApiResponse.Failure<?>) status).reason())
         .contains("backups are not configured (backup.store is none)");
@@ -189,13 +189,13 @@ final class BrokerLifecycleTest {
 
   @Test
   void shouldExitWithAUsageCodeOnABadCommandLineOrConfiguration() throws Exception {
-    final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    final PrintStream print = new PrintStream(err, true, StandardCharsets.UTF_8);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(err, true, StandardCharsets.UTF_8);
 
     assertThat(BrokerMain.run(new String[] {}, Map.of(), print)).isEqualTo(BrokerMain.EXIT_USAGE);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("Expected --config <file>");
 
-    final Path file = directory.resolve("broker.yaml");
+    Path file = directory.resolve("broker.yaml");
     Files.writeString(file, "cluster:\n  nodeId: 1\n  partitions: 3\n");
     assertThat(
             BrokerMain.run(
@@ -218,7 +218,7 @@ final class BrokerLifecycleTest {
   }
 
   private static CompletableFuture<byte[]> deposit(
-      final NettyMessagingService transport, final String account, final long amount) {
+      NettyMessagingService transport, String account, long amount) {
     return transport.sendAndReceive(
         0,
         ApiDescriptor.TYPE_COMMAND,
@@ -230,13 +230,13 @@ final class BrokerLifecycleTest {
 
   /** The lone broker on {@code node-0}, started and ready; closed after the test. */
   private BrokerTestCluster start() {
-    final BrokerTestCluster cluster = lone(PARTITIONS, Map.of()).build();
+    BrokerTestCluster cluster = lone(PARTITIONS, Map.of()).build();
     closeables.add(cluster);
     return cluster.awaitReady();
   }
 
-  private NettyMessagingService rawClient(final Broker broker) {
-    final NettyMessagingService transport =
+  private NettyMessagingService rawClient(Broker broker) {
+    NettyMessagingService transport =
         new NettyMessagingService(
             TransportConfig.builder(GatewayClient.NODE_ID + 1)
                 .bindPort(0)
@@ -250,12 +250,11 @@ final class BrokerLifecycleTest {
     return transport;
   }
 
-  private BrokerConfig config(
-      final int partitionCount, final int nodeId, final Map<String, String> env) {
+  private BrokerConfig config(int partitionCount, int nodeId, Map<String, String> env) {
     return lone(partitionCount, env).config(nodeId);
   }
 
-  private BrokerTestCluster.Builder lone(final int partitionCount, final Map<String, String> env) {
+  private BrokerTestCluster.Builder lone(int partitionCount, Map<String, String> env) {
     return BrokerTestCluster.builder(directory).alone().partitions(partitionCount).env(env);
   }
 }

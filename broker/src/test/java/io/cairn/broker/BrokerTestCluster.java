@@ -86,13 +86,13 @@ public final class BrokerTestCluster implements AutoCloseable {
   private GatewayClient client;
   private Gateway gateway;
 
-  private BrokerTestCluster(final Builder builder) {
+  private BrokerTestCluster(Builder builder) {
     settings = builder;
-    final List<BrokerConfig> configs = new ArrayList<>();
-    for (final int nodeId : builder.nodeIds()) {
+    List<BrokerConfig> configs = new ArrayList<>();
+    for (int nodeId : builder.nodeIds()) {
       configs.add(config(nodeId));
     }
-    final BrokerConfig first = configs.get(0);
+    BrokerConfig first = configs.get(0);
     size = configs.size();
     partitionCount = first.cluster().partitionCount();
     replicationFactor = first.cluster().replicationFactor();
@@ -101,41 +101,41 @@ public final class BrokerTestCluster implements AutoCloseable {
       if (builder.backupStore != null) {
         Files.createDirectories(builder.backupStore);
       }
-      for (final BrokerConfig config : configs) {
+      for (BrokerConfig config : configs) {
         brokers.put(config.cluster().nodeId(), Broker.open(config));
       }
       brokers.forEach((id, broker) -> addresses.put(id, broker.transportAddress()));
-      for (final Broker from : brokers.values()) {
+      for (Broker from : brokers.values()) {
         addresses.forEach(from::setMemberAddress);
       }
-      for (final Broker broker : brokers.values()) {
+      for (Broker broker : brokers.values()) {
         broker.start();
       }
       if (builder.gateway) {
         gateway = startGateway();
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       close();
       throw new UncheckedIOException(e);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       close();
       throw e;
     }
   }
 
-  public static Builder builder(final Path root) {
+  public static Builder builder(Path root) {
     return new Builder(root);
   }
 
   // ---- configuration ----------------------------------------------------------------------------
 
   /** Broker {@code nodeId}'s configuration, as it is opened (again on {@link #restart}). */
-  public BrokerConfig config(final int nodeId) {
+  public BrokerConfig config(int nodeId) {
     return settings.config(nodeId);
   }
 
   /** Where broker {@code nodeId} keeps its data. */
-  public Path nodeDirectory(final int nodeId) {
+  public Path nodeDirectory(int nodeId) {
     return settings.nodeDirectory(nodeId);
   }
 
@@ -154,7 +154,7 @@ public final class BrokerTestCluster implements AutoCloseable {
 
   // ---- access -----------------------------------------------------------------------------------
 
-  public Broker broker(final int nodeId) {
+  public Broker broker(int nodeId) {
     return brokers.get(nodeId);
   }
 
@@ -191,7 +191,7 @@ public final class BrokerTestCluster implements AutoCloseable {
   // ---- life cycle -------------------------------------------------------------------------------
 
   /** Shuts broker {@code nodeId} down gracefully (its data stays); {@link #restart} starts it. */
-  public void stop(final int nodeId) {
+  public void stop(int nodeId) {
     brokers.remove(nodeId).close();
   }
 
@@ -201,18 +201,18 @@ public final class BrokerTestCluster implements AutoCloseable {
    *
    * @throws IllegalStateException if the cluster has a gateway
    */
-  public Broker restart(final int nodeId) {
+  public Broker restart(int nodeId) {
     if (gateway != null) {
       throw new IllegalStateException(
           "Expected no gateway, but one runs and knows the brokers' first ports only");
     }
-    final Broker old = brokers.remove(nodeId);
+    Broker old = brokers.remove(nodeId);
     if (old != null && !old.isClosed()) {
       old.close();
     }
-    final Broker broker = Broker.open(config(nodeId));
+    Broker broker = Broker.open(config(nodeId));
     brokers.put(nodeId, broker);
-    for (final Broker other : brokers.values()) {
+    for (Broker other : brokers.values()) {
       if (other != broker) {
         broker.setMemberAddress(other.nodeId(), other.transportAddress());
         if (!other.isClosed()) {
@@ -253,11 +253,11 @@ public final class BrokerTestCluster implements AutoCloseable {
       int leaders = 0;
       int leaderNode = -1;
       int replicas = 0;
-      for (final Broker broker : brokers.values()) {
-        final Optional<HostedPartition> hosted = broker.partitions().get(partitionId);
+      for (Broker broker : brokers.values()) {
+        Optional<HostedPartition> hosted = broker.partitions().get(partitionId);
         if (hosted.isPresent()) {
           replicas++;
-          final PartitionRole role = hosted.get().role();
+          PartitionRole role = hosted.get().role();
           if (role == PartitionRole.LEADER) {
             leaders++;
             leaderNode = broker.nodeId();
@@ -277,9 +277,9 @@ public final class BrokerTestCluster implements AutoCloseable {
   }
 
   /** The replica of partition {@code partitionId} that leads now. */
-  public HostedPartition leaderReplica(final int partitionId) {
-    for (final Broker broker : brokers.values()) {
-      final Optional<HostedPartition> hosted = broker.partitions().get(partitionId);
+  public HostedPartition leaderReplica(int partitionId) {
+    for (Broker broker : brokers.values()) {
+      Optional<HostedPartition> hosted = broker.partitions().get(partitionId);
       if (hosted.isPresent() && hosted.get().isLeader()) {
         return hosted.get();
       }
@@ -296,23 +296,23 @@ public final class BrokerTestCluster implements AutoCloseable {
     if (client != null) {
       client.close();
     }
-    for (final Broker broker : brokers.values()) {
+    for (Broker broker : brokers.values()) {
       broker.close();
     }
   }
 
-  private int preferredLeader(final int partitionId) {
+  private int preferredLeader(int partitionId) {
     return PartitionDistribution.of(size, partitionCount, replicationFactor)
         .preferredLeader(partitionId);
   }
 
   /** A gateway on ephemeral ports, configured from YAML as {@code GatewayMain} does it. */
   private Gateway startGateway() {
-    final String brokerAddresses =
+    String brokerAddresses =
         addresses.entrySet().stream()
             .map(e -> e.getKey() + ": '" + e.getValue() + "'")
             .collect(Collectors.joining(", "));
-    final String yaml =
+    String yaml =
         """
         gateway:
           brokers: {%s}
@@ -323,7 +323,7 @@ public final class BrokerTestCluster implements AutoCloseable {
           retry: {backoffMin: 10ms, backoffMax: 200ms}
         """
             .formatted(brokerAddresses);
-    final Gateway started =
+    Gateway started =
         new Gateway(
             GatewayConfigReader.parse(yaml, "test gateway of " + settings.clusterId, Map.of())
                 .config(),
@@ -331,7 +331,7 @@ public final class BrokerTestCluster implements AutoCloseable {
             Clock.system());
     try {
       started.start();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       started.close();
       throw e;
     }
@@ -355,45 +355,45 @@ public final class BrokerTestCluster implements AutoCloseable {
     private boolean gateway;
     private String extraYaml = "";
 
-    private Builder(final Path root) {
+    private Builder(Path root) {
       this.root = Objects.requireNonNull(root, "root").toAbsolutePath();
       backupStore = this.root.resolve("backups");
     }
 
-    public Builder brokers(final int value) {
+    public Builder brokers(int value) {
       size = value;
       return this;
     }
 
-    public Builder partitions(final int value) {
+    public Builder partitions(int value) {
       partitionCount = value;
       return this;
     }
 
-    public Builder replicationFactor(final int value) {
+    public Builder replicationFactor(int value) {
       replicationFactor = value;
       return this;
     }
 
-    public Builder clusterId(final String value) {
+    public Builder clusterId(String value) {
       clusterId = Objects.requireNonNull(value, "clusterId");
       return this;
     }
 
     /** {@code raft.leaderBalancing}; on by default, and then {@link #awaitReady} waits for it. */
-    public Builder leaderBalancing(final boolean value) {
+    public Builder leaderBalancing(boolean value) {
       leaderBalancing = value;
       return this;
     }
 
     /** Sets a broker key (dotted, e.g. {@code data.snapshotInterval}), over the test tuning. */
-    public Builder setting(final String key, final String value) {
+    public Builder setting(String key, String value) {
       settings.put(key, value);
       return this;
     }
 
     /** The brokers' environment overrides ({@code CAIRN_...}), over everything else. */
-    public Builder env(final Map<String, String> value) {
+    public Builder env(Map<String, String> value) {
       env = Map.copyOf(value);
       return this;
     }
@@ -402,7 +402,7 @@ public final class BrokerTestCluster implements AutoCloseable {
      * YAML appended to each broker's configuration, for what a dotted {@link #setting} cannot say
      * (the {@code exporters} list); it must not repeat a key the harness or a setting sets.
      */
-    public Builder yaml(final String text) {
+    public Builder yaml(String text) {
       extraYaml = text;
       return this;
     }
@@ -428,13 +428,13 @@ public final class BrokerTestCluster implements AutoCloseable {
     }
 
     /** Broker {@code nodeId}'s data directory instead of {@code <root>/node-<id>}. */
-    public Builder nodeDirectory(final int nodeId, final Path directory) {
+    public Builder nodeDirectory(int nodeId, Path directory) {
       nodeDirectories.put(nodeId, directory.toAbsolutePath());
       return this;
     }
 
     /** The filesystem backup store's directory instead of {@code <root>/backups}. */
-    public Builder backupStore(final Path directory) {
+    public Builder backupStore(Path directory) {
       backupStore = directory.toAbsolutePath();
       return this;
     }
@@ -450,7 +450,7 @@ public final class BrokerTestCluster implements AutoCloseable {
      * order: their own ports, directories and backup store; the shape and the other settings of
      * this builder are not used.
      */
-    public Builder configs(final List<BrokerConfig> value) {
+    public Builder configs(List<BrokerConfig> value) {
       configs = new TreeMap<>();
       value.forEach(config -> configs.put(config.cluster().nodeId(), config));
       backupStore = null;
@@ -467,11 +467,11 @@ public final class BrokerTestCluster implements AutoCloseable {
      * The configuration broker {@code nodeId} of this cluster is opened with, for a test that opens
      * brokers itself.
      */
-    public BrokerConfig config(final int nodeId) {
+    public BrokerConfig config(int nodeId) {
       if (configs != null) {
         return configs.get(nodeId);
       }
-      final SortedMap<String, String> values = new TreeMap<>();
+      SortedMap<String, String> values = new TreeMap<>();
       if (testTuning) {
         TEST_TUNING
             .lines()
@@ -495,7 +495,7 @@ public final class BrokerTestCluster implements AutoCloseable {
       }
       // one dotted key a line, which the reader takes as the nested sections; the members are
       // placeholders, the real ports are set after binding
-      final String yaml =
+      String yaml =
           values.entrySet().stream()
                   .map(e -> e.getKey() + ": '" + e.getValue().replace("'", "''") + "'")
                   .collect(Collectors.joining("\n", "", "\n"))
@@ -507,8 +507,8 @@ public final class BrokerTestCluster implements AutoCloseable {
     }
 
     /** Where broker {@code nodeId} keeps its data. */
-    public Path nodeDirectory(final int nodeId) {
-      final Path given = nodeDirectories.get(nodeId);
+    public Path nodeDirectory(int nodeId) {
+      Path given = nodeDirectories.get(nodeId);
       return given != null ? given : root.resolve("node-" + nodeId);
     }
 
@@ -516,7 +516,7 @@ public final class BrokerTestCluster implements AutoCloseable {
       if (configs != null) {
         return List.copyOf(configs.keySet());
       }
-      final List<Integer> ids = new ArrayList<>();
+      List<Integer> ids = new ArrayList<>();
       for (int nodeId = 0; nodeId < size; nodeId++) {
         ids.add(nodeId);
       }

@@ -48,7 +48,7 @@ final class GatewayClient implements AutoCloseable {
   private final NettyMessagingService transport;
   private final Set<Integer> brokers;
 
-  GatewayClient(final Map<Integer, MemberAddress> brokers) {
+  GatewayClient(Map<Integer, MemberAddress> brokers) {
     transport =
         new NettyMessagingService(
             TransportConfig.builder(NODE_ID)
@@ -64,39 +64,39 @@ final class GatewayClient implements AutoCloseable {
   }
 
   /** Where broker {@code nodeId} listens now (after a restart on a new port). */
-  void setBrokerAddress(final int nodeId, final MemberAddress address) {
+  void setBrokerAddress(int nodeId, MemberAddress address) {
     transport.setMemberAddress(nodeId, address);
   }
 
-  static Record command(final Intent intent, final RecordValue value) {
+  static Record command(Intent intent, RecordValue value) {
     return new Record(RecordMetadata.builder().command(intent).build(), value);
   }
 
-  byte[] request(final int nodeId, final String type, final byte[] payload) {
+  byte[] request(int nodeId, String type, byte[] payload) {
     return transport
         .sendAndReceive(nodeId, type, payload, REQUEST_TIMEOUT)
         .orTimeout(REQUEST_TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS)
         .join();
   }
 
-  ApiResponse<BrokerTopology> topology(final int nodeId) {
+  ApiResponse<BrokerTopology> topology(int nodeId) {
     return TopologyCodec.decodeResponse(
         request(nodeId, ApiDescriptor.TYPE_TOPOLOGY, TopologyCodec.encodeRequest()));
   }
 
   /** The leader with the highest term any broker reports for {@code partitionId}, or -1. */
-  int leaderOf(final int partitionId) {
+  int leaderOf(int partitionId) {
     int leader = -1;
     long term = -1;
-    for (final int broker : brokers) {
-      final ApiResponse<BrokerTopology> response;
+    for (int broker : brokers) {
+      ApiResponse<BrokerTopology> response;
       try {
         response = topology(broker);
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         continue; // a stopped broker
       }
       if (response instanceof ApiResponse.Ok<BrokerTopology> ok) {
-        for (final PartitionReplica replica : ok.body().replicas()) {
+        for (PartitionReplica replica : ok.body().replicas()) {
           if (replica.partitionId() == partitionId
               && replica.role() == ReplicaRole.LEADER
               && replica.term() > term) {
@@ -109,7 +109,7 @@ final class GatewayClient implements AutoCloseable {
     return leader;
   }
 
-  ApiResponse<Record> sendCommand(final int nodeId, final int partitionId, final Record command) {
+  ApiResponse<Record> sendCommand(int nodeId, int partitionId, Record command) {
     return CommandCodec.decodeResponse(
         request(
             nodeId,
@@ -122,24 +122,24 @@ final class GatewayClient implements AutoCloseable {
    * BACKPRESSURE and PARTITION_UNAVAILABLE (nothing was written then); fails at once on any other
    * status (TIMEOUT leaves the outcome unknown, so it is never retried here).
    */
-  Record execute(final int partitionId, final Record command) {
-    final Record[] answer = new Record[1];
+  Record execute(int partitionId, Record command) {
+    Record[] answer = new Record[1];
     await("an answer to " + command.metadata().intent() + " on partition " + partitionId)
         .atMost(RETRY_WINDOW)
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(50))
         .until(
             () -> {
-              final int leader = leaderOf(partitionId);
+              int leader = leaderOf(partitionId);
               if (leader < 0) {
                 return false;
               }
-              final ApiResponse<Record> response = sendCommand(leader, partitionId, command);
+              ApiResponse<Record> response = sendCommand(leader, partitionId, command);
               if (response instanceof ApiResponse.Ok<Record> ok) {
                 answer[0] = ok.body();
                 return true;
               }
-              final ApiResponse.Failure<Record> failure = (ApiResponse.Failure<Record>) response;
+              ApiResponse.Failure<Record> failure = (ApiResponse.Failure<Record>) response;
               assertThat(failure.status())
                   .as("status of %s: %s", command, failure.reason())
                   .isIn(
@@ -151,7 +151,7 @@ final class GatewayClient implements AutoCloseable {
     return answer[0];
   }
 
-  ApiResponse<AccountBalance> query(final int nodeId, final int partitionId, final String id) {
+  ApiResponse<AccountBalance> query(int nodeId, int partitionId, String id) {
     return AccountQueryCodec.decodeResponse(
         request(
             nodeId,
@@ -160,19 +160,19 @@ final class GatewayClient implements AutoCloseable {
   }
 
   /** The balance of {@code accountId} from its partition's leader. */
-  AccountBalance balance(final int partitionId, final String accountId) {
-    final AccountBalance[] balance = new AccountBalance[1];
+  AccountBalance balance(int partitionId, String accountId) {
+    AccountBalance[] balance = new AccountBalance[1];
     await("the balance of " + accountId)
         .atMost(RETRY_WINDOW)
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(50))
         .until(
             () -> {
-              final int leader = leaderOf(partitionId);
+              int leader = leaderOf(partitionId);
               if (leader < 0) {
                 return false;
               }
-              final ApiResponse<AccountBalance> response = query(leader, partitionId, accountId);
+              ApiResponse<AccountBalance> response = query(leader, partitionId, accountId);
               if (response instanceof ApiResponse.Ok<AccountBalance> ok) {
                 balance[0] = ok.body();
                 return true;
@@ -182,12 +182,12 @@ final class GatewayClient implements AutoCloseable {
     return balance[0];
   }
 
-  ApiResponse<BackupEntries> backup(final int nodeId, final BackupRequest request) {
+  ApiResponse<BackupEntries> backup(int nodeId, BackupRequest request) {
     return BackupCodec.decodeResponse(
         request(nodeId, ApiDescriptor.TYPE_BACKUP, BackupCodec.encodeRequest(request)));
   }
 
-  ApiResponse<Boolean> exporting(final int nodeId, final ExportingOperation operation) {
+  ApiResponse<Boolean> exporting(int nodeId, ExportingOperation operation) {
     return ExportingCodec.decodeResponse(
         request(nodeId, ApiDescriptor.TYPE_EXPORTING, ExportingCodec.encodeRequest(operation)));
   }

@@ -10,12 +10,11 @@ final class LedgerAccountsForTest {
   private LedgerAccountsForTest() {}
 
   /** {@code count} account ids with prefix {@code prefix} that live on {@code partitionId}. */
-  static List<String> on(
-      final int partitionId, final int partitionCount, final String prefix, final int count) {
-    final AccountPlacement placement = new AccountPlacement(partitionCount);
-    final List<String> ids = new ArrayList<>();
+  static List<String> on(int partitionId, int partitionCount, String prefix, int count) {
+    AccountPlacement placement = new AccountPlacement(partitionCount);
+    List<String> ids = new ArrayList<>();
     for (int i = 0; ids.size() < count; i++) {
-      final String id = prefix + "-" + i;
+      String id = prefix + "-" + i;
       if (placement.partitionOf(id) == partitionId) {
         ids.add(id);
       }

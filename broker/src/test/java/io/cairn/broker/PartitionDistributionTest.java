@@ -13,7 +13,7 @@ final class PartitionDistributionTest {
 
   @Test
   void shouldPlaceEachPartitionOnConsecutiveBrokersFromItsOwnOffset() {
-    final PartitionDistribution distribution = PartitionDistribution.of(5, 3, 3);
+    PartitionDistribution distribution = PartitionDistribution.of(5, 3, 3);
 
     assertThat(distribution.members(1)).containsExactly(0, 1, 2);
     assertThat(distribution.members(2)).containsExactly(1, 2, 3);
@@ -28,14 +28,14 @@ final class PartitionDistributionTest {
     // every N in [1, 8], P in [1, 12], R in {1, 3, 5} with R <= N
     for (int n = 1; n <= 8; n++) {
       for (int p = 1; p <= 12; p++) {
-        for (final int r : PartitionDistribution.REPLICATION_FACTORS) {
+        for (int r : PartitionDistribution.REPLICATION_FACTORS) {
           if (r > n) {
             continue;
           }
-          final PartitionDistribution distribution = PartitionDistribution.of(n, p, r);
-          final int[] led = new int[n];
+          PartitionDistribution distribution = PartitionDistribution.of(n, p, r);
+          int[] led = new int[n];
           for (int partition = 1; partition <= p; partition++) {
-            final int preferred = distribution.preferredLeader(partition);
+            int preferred = distribution.preferredLeader(partition);
             assertThat(preferred).isEqualTo(distribution.members(partition).get(0));
             led[preferred]++;
           }
@@ -51,7 +51,7 @@ final class PartitionDistributionTest {
 
   @Test
   void shouldWrapAroundTheLastBroker() {
-    final PartitionDistribution distribution = PartitionDistribution.of(3, 5, 3);
+    PartitionDistribution distribution = PartitionDistribution.of(3, 5, 3);
 
     assertThat(distribution.members(3)).containsExactly(2, 0, 1);
     assertThat(distribution.members(4)).containsExactly(0, 1, 2);
@@ -65,15 +65,15 @@ final class PartitionDistributionTest {
     // every N in [1, 8], P in [1, 12], R in {1, 3, 5} with R <= N
     for (int n = 1; n <= 8; n++) {
       for (int p = 1; p <= 12; p++) {
-        for (final int r : PartitionDistribution.REPLICATION_FACTORS) {
+        for (int r : PartitionDistribution.REPLICATION_FACTORS) {
           if (r > n) {
             continue;
           }
-          final PartitionDistribution distribution = PartitionDistribution.of(n, p, r);
-          final String shape = distribution.toString();
+          PartitionDistribution distribution = PartitionDistribution.of(n, p, r);
+          String shape = distribution.toString();
           int hosted = 0;
           for (int partition = 1; partition <= p; partition++) {
-            final List<Integer> expected = new ArrayList<>();
+            List<Integer> expected = new ArrayList<>();
             for (int i = 0; i < r; i++) {
               expected.add((partition - 1 + i) % n);
             }
@@ -81,7 +81,7 @@ final class PartitionDistributionTest {
             assertThat(new HashSet<>(expected)).as("distinct members, %s", shape).hasSize(r);
           }
           for (int node = 0; node < n; node++) {
-            final Set<Integer> partitions = new HashSet<>(distribution.partitionsOf(node));
+            Set<Integer> partitions = new HashSet<>(distribution.partitionsOf(node));
             hosted += partitions.size();
             for (int partition = 1; partition <= p; partition++) {
               assertThat(partitions.contains(partition))
@@ -117,7 +117,7 @@ final class PartitionDistributionTest {
 
   @Test
   void shouldRefuseUnknownPartitionsAndNodes() {
-    final PartitionDistribution distribution = PartitionDistribution.of(3, 2, 3);
+    PartitionDistribution distribution = PartitionDistribution.of(3, 2, 3);
 
     assertThatThrownBy(() -> distribution.members(3))
         .hasMessage("Expected a partition id in [1, 2], but was 3");

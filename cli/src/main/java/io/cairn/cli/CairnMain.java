@@ -110,23 +110,23 @@ public final class CairnMain implements Runnable {
   private final CliContext context;
   private Printer printer;
 
-  public CairnMain(final CliContext context) {
+  public CairnMain(CliContext context) {
     this.context = Objects.requireNonNull(context, "context");
   }
 
-  public static void main(final String[] args) {
+  public static void main(String[] args) {
     System.exit(execute(args, CliContext.system()));
   }
 
   /** Runs {@code args} and returns the exit code (never calls {@code System.exit}). */
-  public static int execute(final String[] args, final CliContext context) {
+  public static int execute(String[] args, CliContext context) {
     return commandLine(context).execute(args);
   }
 
   /** The configured command line (converters, error handlers, streams of {@code context}). */
-  public static CommandLine commandLine(final CliContext context) {
-    final CairnMain main = new CairnMain(context);
-    final CommandLine cli = new CommandLine(main);
+  public static CommandLine commandLine(CliContext context) {
+    CairnMain main = new CairnMain(context);
+    CommandLine cli = new CommandLine(main);
     cli.registerConverter(Duration.class, Durations::parseOrThrow);
     cli.registerConverter(HostPort.class, text -> HostPort.parse("the address", text));
     cli.setCaseInsensitiveEnumValuesAllowed(true);
@@ -153,8 +153,8 @@ public final class CairnMain implements Runnable {
    * @throws ParameterException if it is not host:port
    */
   public HostPort gateway() {
-    final String value;
-    final String source;
+    String value;
+    String source;
     if (gateway != null) {
       value = gateway;
       source = "--gateway";
@@ -168,7 +168,7 @@ public final class CairnMain implements Runnable {
     }
     try {
       return HostPort.parse("--gateway", value);
-    } catch (final CairnClientException e) {
+    } catch (CairnClientException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage() + " (" + source + ")");
     }
   }
@@ -207,18 +207,18 @@ public final class CairnMain implements Runnable {
   }
 
   /** A client of {@code address} with the default retry policy; the caller closes it. */
-  public CairnClient connect(final String address) {
+  public CairnClient connect(String address) {
     return connect(address, RetryPolicy.defaults());
   }
 
   /** A client of {@code address}; the caller closes it. */
-  public CairnClient connect(final String address, final RetryPolicy retryPolicy) {
+  public CairnClient connect(String address, RetryPolicy retryPolicy) {
     return context.clients().connect(address, requestTimeout(), retryPolicy);
   }
 
-  private int onUsageError(final ParameterException e, final String[] args) {
-    final CommandLine cli = e.getCommandLine();
-    final java.io.PrintWriter err = cli.getErr();
+  private int onUsageError(ParameterException e, String[] args) {
+    CommandLine cli = e.getCommandLine();
+    java.io.PrintWriter err = cli.getErr();
     err.println("Error: " + e.getMessage());
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
       err.println(
@@ -229,10 +229,10 @@ public final class CairnMain implements Runnable {
     return ExitCode.USAGE;
   }
 
-  private int onFailure(final Exception e) {
-    final int code;
-    final String message;
-    final String kind;
+  private int onFailure(Exception e) {
+    int code;
+    String message;
+    String kind;
     if (e instanceof CliException failure) {
       code = failure.exitCode();
       message = failure.getMessage();
@@ -253,9 +253,9 @@ public final class CairnMain implements Runnable {
     return code;
   }
 
-  private void printJsonError(final String kind, final String message, final int code) {
+  private void printJsonError(String kind, String message, int code) {
     if (output == OutputFormat.JSON && (printer == null || !printer.hasResult())) {
-      final Map<String, Object> error = new LinkedHashMap<>();
+      Map<String, Object> error = new LinkedHashMap<>();
       error.put("code", kind);
       error.put("message", message);
       error.put("exitCode", code);
@@ -264,7 +264,7 @@ public final class CairnMain implements Runnable {
     }
   }
 
-  private static String kindOf(final int exitCode) {
+  private static String kindOf(int exitCode) {
     return switch (exitCode) {
       case ExitCode.USAGE -> "USAGE";
       case ExitCode.UNAVAILABLE -> "UNAVAILABLE";

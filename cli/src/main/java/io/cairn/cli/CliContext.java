@@ -59,7 +59,7 @@ public record CliContext(
    * RESOURCE_EXHAUSTED again as {@code retryPolicy} says.
    */
   public static CairnClient connectClient(
-      final String gateway, final Duration requestTimeout, final RetryPolicy retryPolicy) {
+      String gateway, Duration requestTimeout, RetryPolicy retryPolicy) {
     return CairnClient.builder()
         .gateway(gateway)
         .requestTimeout(requestTimeout)
@@ -68,7 +68,7 @@ public record CliContext(
   }
 
   /** {@code path} against the working directory (unchanged when absolute). */
-  public Path resolve(final Path path) {
+  public Path resolve(Path path) {
     return workingDirectory.resolve(path).normalize();
   }
 }

@@ -9,12 +9,12 @@ public final class CliException extends RuntimeException {
 
   private final int exitCode;
 
-  public CliException(final int exitCode, final String message) {
+  public CliException(int exitCode, String message) {
     super(message);
     this.exitCode = exitCode;
   }
 
-  public CliException(final int exitCode, final String message, final Throwable cause) {
+  public CliException(int exitCode, String message, Throwable cause) {
     super(message, cause);
     this.exitCode = exitCode;
   }

@@ -22,7 +22,7 @@ public abstract class ClientCommand implements Callable<Integer> {
   @Override
   public final Integer call() {
     validate();
-    final CairnMain root = root();
+    CairnMain root = root();
     try (CairnClient client = root.connect(root.gateway().toString(), retryPolicy())) {
       return run(client, root.printer());
     }
@@ -44,21 +44,18 @@ public abstract class ClientCommand implements Callable<Integer> {
   }
 
   /** The root command of {@code spec}'s command line. */
-  public static CairnMain root(final CommandSpec spec) {
+  public static CairnMain root(CommandSpec spec) {
     return (CairnMain) spec.root().userObject();
   }
 
   /** A usage error of this command (exit code 2): "Expected &lt;rule&gt;, but &lt;actual&gt;". */
-  protected final ParameterException invalid(final String message) {
+  protected final ParameterException invalid(String message) {
     return new ParameterException(spec.commandLine(), message);
   }
 
   /** Checks {@code min <= value <= max} of duration option {@code name}. */
   protected final void checkDuration(
-      final String name,
-      final java.time.Duration value,
-      final java.time.Duration min,
-      final java.time.Duration max) {
+      String name, java.time.Duration value, java.time.Duration min, java.time.Duration max) {
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       throw invalid(
           "Expected "
@@ -73,8 +70,7 @@ public abstract class ClientCommand implements Callable<Integer> {
   }
 
   /** Checks {@code min <= value <= max} of option {@code name}. */
-  protected final void checkRange(
-      final String name, final long value, final long min, final long max) {
+  protected final void checkRange(String name, long value, long min, long max) {
     if (value < min || value > max) {
       throw invalid("Expected " + name + " in [" + min + ", " + max + "], but was " + value);
     }

@@ -30,7 +30,7 @@ public final class ExitCode {
   private ExitCode() {}
 
   /** The exit code of a failed client call. */
-  public static int of(final ErrorCode code) {
+  public static int of(ErrorCode code) {
     if (code == null) {
       return FAILED;
     }

@@ -14,11 +14,11 @@ public final class Formats {
   private Formats() {}
 
   /** {@code 512 B}, {@code 1.5 KiB}, {@code 12.3 MiB}, {@code 2.0 GiB}. */
-  public static String bytes(final long bytes) {
+  public static String bytes(long bytes) {
     if (bytes < 1024) {
       return bytes + " B";
     }
-    final String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
     double value = bytes;
     int unit = -1;
     while (value >= 1024 && unit < units.length - 1) {
@@ -29,12 +29,12 @@ public final class Formats {
   }
 
   /** UTC, seconds precision; "-" when unknown. */
-  public static String instant(final Instant instant) {
+  public static String instant(Instant instant) {
     return instant == null || instant.equals(Instant.EPOCH) ? "-" : TIME.format(instant);
   }
 
   /** The first characters of a hex digest; "-" when empty. */
-  public static String digest(final String digest) {
+  public static String digest(String digest) {
     if (digest == null || digest.isEmpty()) {
       return "-";
     }
@@ -42,7 +42,7 @@ public final class Formats {
   }
 
   /** "-" for null or empty text. */
-  public static String text(final String text) {
+  public static String text(String text) {
     return text == null || text.isEmpty() ? "-" : text;
   }
 }

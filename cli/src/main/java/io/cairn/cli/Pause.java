@@ -11,10 +11,10 @@ public final class Pause {
    *
    * @throws CliException (exit code 1) when interrupted, with the interrupt flag set again
    */
-  public static void of(final Duration duration) {
+  public static void of(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCode.FAILED, "Interrupted", e);
     }

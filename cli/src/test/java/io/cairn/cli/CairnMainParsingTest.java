@@ -30,17 +30,17 @@ class CairnMainParsingTest {
     };
   }
 
-  private Run cairn(final String... args) {
+  private Run cairn(String... args) {
     return cairn(Map.of(), args);
   }
 
-  private Run cairn(final Map<String, String> env, final String... args) {
+  private Run cairn(Map<String, String> env, String... args) {
     return CliRunner.run(env, dir, refusingClients(), args);
   }
 
   @Test
   void shouldListEveryCommandAndTheExitCodesInTheHelp() {
-    final Run help = cairn("--help");
+    Run help = cairn("--help");
     assertThat(help.exitCode()).isZero();
     assertThat(help.out())
         .contains(
@@ -62,14 +62,14 @@ class CairnMainParsingTest {
             "3  unavailable",
             "4  not found",
             "5  conflict or already exists");
-    final Run sub = cairn("backup", "take", "--help");
+    Run sub = cairn("backup", "take", "--help");
     assertThat(sub.exitCode()).isZero();
     assertThat(sub.out()).contains("--wait", "--timeout", "Exit codes:", "--gateway");
   }
 
   @Test
   void shouldRefuseAMissingCommandWithUsageCode() {
-    final Run run = cairn();
+    Run run = cairn();
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err()).contains("Expected a command, but got none", "cairn --help");
     assertThat(cairn("backup").err()).contains("Expected one of take, status, list, delete");
@@ -120,8 +120,8 @@ class CairnMainParsingTest {
         "cluster restore --allow-partial|Missing required option: '--backup-id=id|latest'",
         "cluster restore --allow-partial --backup-id 0|Expected --backup-id to be a backup id >= 1 or 'latest', but was '0'",
       })
-  void shouldRefuseInvalidInputBeforeCallingTheGateway(final String args, final String message) {
-    final Run run = cairn(args.split(" "));
+  void shouldRefuseInvalidInputBeforeCallingTheGateway(String args, String message) {
+    Run run = cairn(args.split(" "));
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err()).as(run.toString()).contains("Error: ").contains(message);
     assertThat(run.out()).isEmpty();
@@ -130,23 +130,23 @@ class CairnMainParsingTest {
 
   @Test
   void shouldRefuseRestoreAndVerifyWithoutABackupStoreInTheConfiguration() throws Exception {
-    final io.cairn.cli.cluster.ClusterLayout layout =
+    io.cairn.cli.cluster.ClusterLayout layout =
         io.cairn.cli.cluster.ClusterLayout.of(1, 1, 1, "127.0.0.1", 26501, 26500, 9600);
-    final io.cairn.cli.cluster.ClusterDirectory cluster =
+    io.cairn.cli.cluster.ClusterDirectory cluster =
         new io.cairn.cli.cluster.ClusterDirectory(dir.resolve("c"));
     io.cairn.cli.cluster.ClusterConfigFiles.writeMissing(cluster, layout);
-    final String config = cluster.configFile("broker-0").toString();
-    final Map<String, String> disabled = Map.of("CAIRN_BACKUP_ENABLED", "false");
+    String config = cluster.configFile("broker-0").toString();
+    Map<String, String> disabled = Map.of("CAIRN_BACKUP_ENABLED", "false");
 
-    final Run restore = cairn(disabled, "restore", "--backup-id", "1", "--config", config);
+    Run restore = cairn(disabled, "restore", "--backup-id", "1", "--config", config);
     assertThat(restore.exitCode()).as(restore.toString()).isEqualTo(ExitCode.USAGE);
     assertThat(restore.err())
         .contains("Expected a backup store in " + config + ", but backup.enabled is false");
-    final Run verify = cairn(disabled, "backup", "verify", "1", "--config", config);
+    Run verify = cairn(disabled, "backup", "verify", "1", "--config", config);
     assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(ExitCode.USAGE);
 
     java.nio.file.Files.delete(cluster.backups());
-    final Run noStore = cairn("--output", "json", "backup", "verify", "1", "--config", config);
+    Run noStore = cairn("--output", "json", "backup", "verify", "1", "--config", config);
     assertThat(noStore.exitCode()).as(noStore.toString()).isEqualTo(ExitCode.USAGE);
     assertThat(Printer.mapper().readTree(noStore.out()).path("error").path("message").asText())
         .contains("backup.fs.*");
@@ -157,8 +157,8 @@ class CairnMainParsingTest {
   @ParameterizedTest
   @CsvSource({"REFUSED,5", "NOT_FOUND,4", "NOT_COMPLETED,1", "CORRUPTED,1", "FAILED,1"})
   void shouldMapEveryRestoreFailureToAnExitCode(
-      final io.cairn.restore.RestoreException.Kind kind, final int exitCode) {
-    final CliException failure =
+      io.cairn.restore.RestoreException.Kind kind, int exitCode) {
+    CliException failure =
         io.cairn.cli.restore.RestoreFailures.of(
             new io.cairn.restore.RestoreException(kind, "Expected x, but y (partition 2)"));
     assertThat(failure.exitCode()).isEqualTo(exitCode);
@@ -167,9 +167,9 @@ class CairnMainParsingTest {
 
   @Test
   void shouldPrintAJsonErrorDocumentForUsageErrorsWithJsonOutput() throws Exception {
-    final Run run = cairn("--output", "json", "backup", "take", "0");
+    Run run = cairn("--output", "json", "backup", "take", "0");
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
-    final JsonNode error = Printer.mapper().readTree(run.out()).path("error");
+    JsonNode error = Printer.mapper().readTree(run.out()).path("error");
     assertThat(error.path("code").asText()).isEqualTo("USAGE");
     assertThat(error.path("exitCode").asInt()).isEqualTo(2);
     assertThat(error.path("message").asText()).contains("Expected <id> in [1,");
@@ -186,14 +186,14 @@ class CairnMainParsingTest {
     assertThat(cairn("topology").exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
     assertThat(connections).containsExactly("h:1", "10.1.2.3:4000", "127.0.0.1:26500");
 
-    final Run bad = cairn(Map.of("CAIRN_GATEWAY", "nonsense"), "topology");
+    Run bad = cairn(Map.of("CAIRN_GATEWAY", "nonsense"), "topology");
     assertThat(bad.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(bad.err()).contains("Expected --gateway host:port", "($CAIRN_GATEWAY)");
   }
 
   @Test
   void shouldAcceptInheritedOptionsAfterTheSubcommand() {
-    final Run run = cairn("backup", "list", "--gateway", "example:26500", "--output", "JSON");
+    Run run = cairn("backup", "list", "--gateway", "example:26500", "--output", "JSON");
     assertThat(run.exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
     assertThat(connections).containsExactly("example:26500");
     assertThat(run.out()).contains("\"code\" : \"UNAVAILABLE\"", "\"exitCode\" : 3");
@@ -212,9 +212,9 @@ class CairnMainParsingTest {
     "CANCELLED,1",
     "UNKNOWN,1"
   })
-  void shouldMapEveryClientErrorToAnExitCode(final ErrorCode code, final int exitCode) {
+  void shouldMapEveryClientErrorToAnExitCode(ErrorCode code, int exitCode) {
     assertThat(ExitCode.of(code)).isEqualTo(exitCode);
-    final Run run =
+    Run run =
         CliRunner.run(
             Map.of(),
             dir,
@@ -228,7 +228,7 @@ class CairnMainParsingTest {
 
   @Test
   void shouldReportTheVersion() {
-    final Run run = cairn("--version");
+    Run run = cairn("--version");
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).startsWith("cairn ");
   }

@@ -19,18 +19,18 @@ public final class CliRunner {
     }
   }
 
-  public static Run run(final String... args) {
+  public static Run run(String... args) {
     return run(Map.of(), Path.of("").toAbsolutePath(), CliContext::connectClient, args);
   }
 
   public static Run run(
-      final Map<String, String> env,
-      final Path workingDirectory,
-      final CliContext.ClientFactory clients,
-      final String... args) {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    final CliContext context =
+      Map<String, String> env,
+      Path workingDirectory,
+      CliContext.ClientFactory clients,
+      String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CliContext context =
         new CliContext(
             env,
             new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -38,7 +38,7 @@ public final class CliRunner {
             Clock.system(),
             workingDirectory,
             clients);
-    final int code = CairnMain.execute(args, context);
+    int code = CairnMain.execute(args, context);
     return new Run(
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

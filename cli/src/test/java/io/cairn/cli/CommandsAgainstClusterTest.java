@@ -30,7 +30,7 @@ class CommandsAgainstClusterTest {
   private BrokerTestCluster cluster;
 
   @BeforeAll
-  void startCluster(@TempDir final Path root) {
+  void startCluster(@TempDir Path root) {
     cluster =
         BrokerTestCluster.builder(root)
             .clusterId("cli-test")
@@ -48,18 +48,18 @@ class CommandsAgainstClusterTest {
     }
   }
 
-  private Run cairn(final String... args) {
-    final String[] all = new String[args.length + 2];
+  private Run cairn(String... args) {
+    String[] all = new String[args.length + 2];
     all[0] = "--gateway";
     all[1] = cluster.gatewayAddress();
     System.arraycopy(args, 0, all, 2, args.length);
     return CliRunner.run(all);
   }
 
-  private static JsonNode json(final Run run) {
+  private static JsonNode json(Run run) {
     try {
       return JSON.readTree(run.out());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException("stdout is not one JSON document:\n" + run, e);
     }
   }
@@ -68,15 +68,15 @@ class CommandsAgainstClusterTest {
   void shouldMoveMoneyBetweenAccountsAndPrintTables() {
     assertThat(cairn("account", "create", "alice").exitCode()).isZero();
     assertThat(cairn("account", "create", "bob").exitCode()).isZero();
-    final Run deposit = cairn("account", "deposit", "alice", "100");
+    Run deposit = cairn("account", "deposit", "alice", "100");
     assertThat(deposit.exitCode()).as(deposit.toString()).isZero();
     assertThat(deposit.out()).contains("ACCOUNT", "AMOUNT", "alice", "100");
 
-    final Run transfer = cairn("account", "transfer", "alice", "bob", "30");
+    Run transfer = cairn("account", "transfer", "alice", "bob", "30");
     assertThat(transfer.exitCode()).as(transfer.toString()).isZero();
     assertThat(transfer.out()).contains("TRANSFER", "alice (p", "bob (p");
 
-    final Run alice = cairn("account", "get", "alice");
+    Run alice = cairn("account", "get", "alice");
     assertThat(alice.exitCode()).isZero();
     assertThat(alice.out().lines().toList())
         .first()
@@ -97,9 +97,9 @@ class CommandsAgainstClusterTest {
   void shouldPrintExactlyOneJsonDocument() {
     cairn("account", "create", "carol");
     cairn("account", "deposit", "carol", "7");
-    final Run run = cairn("--output", "json", "account", "get", "carol");
+    Run run = cairn("--output", "json", "account", "get", "carol");
     assertThat(run.exitCode()).isZero();
-    final JsonNode doc = json(run);
+    JsonNode doc = json(run);
     assertThat(doc.path("accountId").asText()).isEqualTo("carol");
     assertThat(doc.path("balance").asLong()).isEqualTo(7);
     assertThat(doc.path("partitionId").asInt()).isBetween(1, 3);
@@ -111,21 +111,21 @@ class CommandsAgainstClusterTest {
     cairn("account", "create", "erin");
     cairn("account", "deposit", "dave", "5");
 
-    final Run missing = cairn("account", "get", "nobody");
+    Run missing = cairn("account", "get", "nobody");
     assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(ExitCode.NOT_FOUND);
     assertThat(missing.err()).contains("NOT_FOUND");
 
-    final Run exists = cairn("account", "create", "dave");
+    Run exists = cairn("account", "create", "dave");
     assertThat(exists.exitCode()).as(exists.toString()).isEqualTo(ExitCode.CONFLICT);
 
-    final Run poor = cairn("account", "transfer", "dave", "erin", "6");
+    Run poor = cairn("account", "transfer", "dave", "erin", "6");
     assertThat(poor.exitCode()).as(poor.toString()).isEqualTo(ExitCode.CONFLICT);
     assertThat(poor.err()).contains("FAILED_PRECONDITION");
 
-    final Run invalid = cairn("account", "create", "x".repeat(300));
+    Run invalid = cairn("account", "create", "x".repeat(300));
     assertThat(invalid.exitCode()).as(invalid.toString()).isEqualTo(ExitCode.USAGE);
 
-    final Run jsonError = cairn("--output", "json", "account", "get", "nobody");
+    Run jsonError = cairn("--output", "json", "account", "get", "nobody");
     assertThat(json(jsonError).path("error").path("exitCode").asInt())
         .isEqualTo(ExitCode.NOT_FOUND);
     assertThat(json(jsonError).path("error").path("code").asText()).isEqualTo("NOT_FOUND");
@@ -136,23 +136,23 @@ class CommandsAgainstClusterTest {
     cairn("account", "create", "frank");
     cairn("account", "deposit", "frank", "1");
 
-    final Run take = cairn("backup", "take", "1", "--wait", "--poll-interval", "100ms");
+    Run take = cairn("backup", "take", "1", "--wait", "--poll-interval", "100ms");
     assertThat(take.exitCode()).as(take.toString()).isZero();
     assertThat(take.err()).contains("backup 1 COMPLETED 3/3 completed: p1 COMPLETED");
     assertThat(take.out()).contains("COMPLETED", "3/3 completed", "PARTITION", "DIGEST");
 
-    final Run status = cairn("--output", "json", "backup", "status", "1");
+    Run status = cairn("--output", "json", "backup", "status", "1");
     assertThat(status.exitCode()).isZero();
-    final JsonNode backup = json(status);
+    JsonNode backup = json(status);
     assertThat(backup.path("state").asText()).isEqualTo("COMPLETED");
     assertThat(backup.path("partitions")).hasSize(3);
     assertThat(backup.path("partitions").get(0).path("stateDigest").asText()).isNotEmpty();
 
-    final Run again = cairn("backup", "take", "1");
+    Run again = cairn("backup", "take", "1");
     assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.CONFLICT);
     assertThat(again.err()).contains("ALREADY_EXISTS");
 
-    final Run second = cairn("--output", "json", "backup", "take", "2");
+    Run second = cairn("--output", "json", "backup", "take", "2");
     assertThat(second.exitCode()).as(second.toString()).isZero();
     assertThat(json(second).path("partitions")).hasSize(3);
 
@@ -164,7 +164,7 @@ class CommandsAgainstClusterTest {
                     .path("state")
                     .asText()
                     .equals("COMPLETED"));
-    final Run list = cairn("--output", "json", "backup", "list");
+    Run list = cairn("--output", "json", "backup", "list");
     assertThat(list.exitCode()).isZero();
     assertThat(json(list).path("backups").findValuesAsText("backupId")).containsExactly("2", "1");
     assertThat(cairn("backup", "list").out())
@@ -172,20 +172,20 @@ class CommandsAgainstClusterTest {
         .containsPattern("(?m)^\\s*2\\s+COMPLETED");
 
     assertThat(cairn("backup", "status", "99").exitCode()).isEqualTo(ExitCode.NOT_FOUND);
-    final Run delete = cairn("backup", "delete", "1");
+    Run delete = cairn("backup", "delete", "1");
     assertThat(delete.exitCode()).as(delete.toString()).isZero();
     assertThat(cairn("backup", "status", "1").exitCode()).isEqualTo(ExitCode.NOT_FOUND);
   }
 
   @Test
   void shouldShowTheTopology() {
-    final Run table = cairn("topology");
+    Run table = cairn("topology");
     assertThat(table.exitCode()).as(table.toString()).isZero();
     assertThat(table.out())
         .contains("Cluster cli-test: 3 partitions", "PARTITION", "LEADER", "BROKER");
     assertThat(table.out()).containsPattern("(?m)^\\s*3\\s+\\d\\s+\\d+\\s+HEALTHY$");
 
-    final JsonNode json = json(cairn("--output", "json", "topology"));
+    JsonNode json = json(cairn("--output", "json", "topology"));
     assertThat(json.path("partitionCount").asInt()).isEqualTo(3);
     assertThat(json.path("brokers")).hasSize(2);
     assertThat(json.path("partitions").findValuesAsText("leaderNodeId")).doesNotContain("-1");
@@ -193,7 +193,7 @@ class CommandsAgainstClusterTest {
 
   @Test
   void shouldRunLoadAndConfirmThatMoneyIsConserved() {
-    final Run run =
+    Run run =
         cairn(
             "--output",
             "json",
@@ -209,8 +209,8 @@ class CommandsAgainstClusterTest {
             "--max-in-flight",
             "16");
     assertThat(run.exitCode()).as(run.toString()).isZero();
-    final JsonNode report = json(run);
-    final JsonNode transfers = report.path("transfers");
+    JsonNode report = json(run);
+    JsonNode transfers = report.path("transfers");
     assertThat(transfers.path("sent").asLong()).isBetween(1L, 450L);
     assertThat(transfers.path("acknowledged").asLong()).isGreaterThan(0);
     assertThat(
@@ -218,7 +218,7 @@ class CommandsAgainstClusterTest {
                 + transfers.path("rejected").asLong()
                 + transfers.path("failed").asLong())
         .isEqualTo(transfers.path("sent").asLong());
-    final JsonNode latency = transfers.path("latency");
+    JsonNode latency = transfers.path("latency");
     assertThat(latency.path("p50Ms").asDouble()).isPositive();
     assertThat(latency.path("p50Ms").asDouble())
         .isLessThanOrEqualTo(latency.path("p99Ms").asDouble());
@@ -242,7 +242,7 @@ class CommandsAgainstClusterTest {
 
   @Test
   void shouldMapExportingToAnExitCode() {
-    final Run run = cairn("--output", "json", "exporting", "pause");
+    Run run = cairn("--output", "json", "exporting", "pause");
     // Brokers without exporters answer UNAVAILABLE; with them, every broker confirms.
     if (run.exitCode() == ExitCode.OK) {
       assertThat(json(run).path("paused").asBoolean()).isTrue();

@@ -28,18 +28,18 @@ final class Arguments {
   private final String operation;
   private final List<String> violations = new ArrayList<>();
 
-  private Arguments(final String operation) {
+  private Arguments(String operation) {
     this.operation = operation;
   }
 
   /** Collects violations of one call, named in messages as {@code operation}. */
-  static Arguments of(final String operation) {
+  static Arguments of(String operation) {
     return new Arguments(operation);
   }
 
-  Arguments accountId(final String field, final String accountId) {
+  Arguments accountId(String field, String accountId) {
     if (!isValidAccountId(accountId)) {
-      final String actual =
+      String actual =
           accountId == null
               ? "missing"
               : quote(accountId)
@@ -51,28 +51,28 @@ final class Arguments {
     return this;
   }
 
-  Arguments distinct(final String fromAccountId, final String toAccountId) {
+  Arguments distinct(String fromAccountId, String toAccountId) {
     if (violations.isEmpty() && fromAccountId.equals(toAccountId)) {
       add("Expected fromAccountId and toAccountId to differ, but both are " + quote(fromAccountId));
     }
     return this;
   }
 
-  Arguments amount(final long amount) {
+  Arguments amount(long amount) {
     if (amount <= 0) {
       add("Expected amount > 0, but was " + amount);
     }
     return this;
   }
 
-  Arguments backupId(final long backupId) {
+  Arguments backupId(long backupId) {
     if (backupId < 1) {
       add("Expected backupId >= 1, but was " + backupId);
     }
     return this;
   }
 
-  Arguments pageSize(final int pageSize) {
+  Arguments pageSize(int pageSize) {
     if (pageSize < 0 || pageSize > PAGE_SIZE_MAX) {
       add(
           "Expected pageSize in [0, "
@@ -83,15 +83,14 @@ final class Arguments {
     return this;
   }
 
-  Arguments notNull(final String field, final Object value) {
+  Arguments notNull(String field, Object value) {
     if (value == null) {
       add("Expected " + field + " to be given, but it is null");
     }
     return this;
   }
 
-  Arguments duration(
-      final String field, final Duration value, final Duration min, final Duration max) {
+  Arguments duration(String field, Duration value, Duration min, Duration max) {
     if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       add("Expected " + field + " in [" + min + ", " + max + "], but was " + value);
     }
@@ -99,7 +98,7 @@ final class Arguments {
   }
 
   /** Records a violation (without the operation, which is appended). */
-  Arguments add(final String violation) {
+  Arguments add(String violation) {
     violations.add(violation + " (" + operation + ")");
     return this;
   }
@@ -119,12 +118,12 @@ final class Arguments {
   }
 
   /** Whether {@code accountId} follows {@link #ACCOUNT_ID_RULE} (and has no lone surrogate). */
-  static boolean isValidAccountId(final String accountId) {
+  static boolean isValidAccountId(String accountId) {
     if (accountId == null || accountId.isEmpty()) {
       return false;
     }
     for (int i = 0; i < accountId.length(); i++) {
-      final char c = accountId.charAt(i);
+      char c = accountId.charAt(i);
       if (Character.isHighSurrogate(c)
           && i + 1 < accountId.length()
           && Character.isLowSurrogate(accountId.charAt(i + 1))) {
@@ -144,14 +143,14 @@ final class Arguments {
   }
 
   /** The value in single quotes, control characters escaped, cut after 64 characters. */
-  static String quote(final String value) {
+  static String quote(String value) {
     if (value == null) {
       return "null";
     }
-    final StringBuilder quoted = new StringBuilder("'");
+    StringBuilder quoted = new StringBuilder("'");
     int chars = 0;
     for (int i = 0; i < value.length(); ) {
-      final int codePoint = value.codePointAt(i);
+      int codePoint = value.codePointAt(i);
       if (chars == QUOTE_MAX_CHARS) {
         quoted.append("...");
         break;

@@ -17,9 +17,9 @@ import java.util.Locale;
 final class BackupJsonMapping {
   private BackupJsonMapping() {}
 
-  static BackupInfo backup(final JsonNode json) {
-    final List<PartitionBackupInfo> partitions = new ArrayList<>();
-    for (final JsonNode p : json.path("details")) {
+  static BackupInfo backup(JsonNode json) {
+    List<PartitionBackupInfo> partitions = new ArrayList<>();
+    for (JsonNode p : json.path("details")) {
       partitions.add(
           new PartitionBackupInfo(
               p.path("partitionId").asInt(),
@@ -42,21 +42,21 @@ final class BackupJsonMapping {
         partitions);
   }
 
-  static BackupState state(final String name) {
+  static BackupState state(String name) {
     try {
       return BackupState.valueOf(name.toUpperCase(Locale.ROOT));
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       return BackupState.UNKNOWN;
     }
   }
 
-  private static Instant instant(final JsonNode node) {
+  private static Instant instant(JsonNode node) {
     if (!node.isTextual()) {
       return null;
     }
     try {
       return Instant.parse(node.asText());
-    } catch (final DateTimeParseException e) {
+    } catch (DateTimeParseException e) {
       return null;
     }
   }

@@ -90,22 +90,19 @@ public final class CairnClient implements AutoCloseable {
   private final Set<RetryingCall<?>> waitingForRetry = ConcurrentHashMap.newKeySet();
 
   private CairnClient(
-      final HostPort gateway,
-      final Duration requestTimeout,
-      final RetryPolicy retryPolicy,
-      final long jitterSeed) {
+      HostPort gateway, Duration requestTimeout, RetryPolicy retryPolicy, long jitterSeed) {
     this.gateway = gateway;
     this.requestTimeout = requestTimeout;
     this.retryPolicy = retryPolicy;
     this.jitter = new SplittableRandom(jitterSeed);
     this.channel =
         NettyChannelBuilder.forAddress(gateway.host(), gateway.port()).usePlaintext().build();
-    final String threadName = "cairn-client-retry-" + CLIENTS.incrementAndGet();
+    String threadName = "cairn-client-retry-" + CLIENTS.incrementAndGet();
     this.retryScheduler =
         new ScheduledThreadPoolExecutor(
             1,
             runnable -> {
-              final Thread thread = new Thread(runnable, threadName);
+              Thread thread = new Thread(runnable, threadName);
               thread.setDaemon(true);
               return thread;
             });
@@ -144,12 +141,12 @@ public final class CairnClient implements AutoCloseable {
   // ---- ledger ----------------------------------------------------------------------------------
 
   /** Opens an account with a zero balance; ALREADY_EXISTS when it exists. */
-  public AccountCreated createAccount(final String accountId) {
+  public AccountCreated createAccount(String accountId) {
     return join(createAccountAsync(accountId));
   }
 
-  public CompletableFuture<AccountCreated> createAccountAsync(final String accountId) {
-    final String operation = "CreateAccount";
+  public CompletableFuture<AccountCreated> createAccountAsync(String accountId) {
+    String operation = "CreateAccount";
     return ledger(
         operation,
         Arguments.of(operation).accountId("accountId", accountId),
@@ -160,12 +157,12 @@ public final class CairnClient implements AutoCloseable {
   }
 
   /** Adds {@code amount} (&gt; 0) to an account; NOT_FOUND when it does not exist. */
-  public Deposited deposit(final String accountId, final long amount) {
+  public Deposited deposit(String accountId, long amount) {
     return join(depositAsync(accountId, amount));
   }
 
-  public CompletableFuture<Deposited> depositAsync(final String accountId, final long amount) {
-    final String operation = "Deposit";
+  public CompletableFuture<Deposited> depositAsync(String accountId, long amount) {
+    String operation = "Deposit";
     return ledger(
         operation,
         Arguments.of(operation).accountId("accountId", accountId).amount(amount),
@@ -180,13 +177,12 @@ public final class CairnClient implements AutoCloseable {
    * Moves {@code amount} (&gt; 0) between two distinct accounts; NOT_FOUND for an unknown account,
    * FAILED_PRECONDITION for insufficient funds.
    */
-  public TransferAccepted transfer(final String from, final String to, final long amount) {
+  public TransferAccepted transfer(String from, String to, long amount) {
     return join(transferAsync(from, to, amount));
   }
 
-  public CompletableFuture<TransferAccepted> transferAsync(
-      final String from, final String to, final long amount) {
-    final String operation = "Transfer";
+  public CompletableFuture<TransferAccepted> transferAsync(String from, String to, long amount) {
+    String operation = "Transfer";
     return ledger(
         operation,
         Arguments.of(operation)
@@ -206,12 +202,12 @@ public final class CairnClient implements AutoCloseable {
   }
 
   /** Reads an account's balance from its partition leader; NOT_FOUND when it does not exist. */
-  public Account getAccount(final String accountId) {
+  public Account getAccount(String accountId) {
     return join(getAccountAsync(accountId));
   }
 
-  public CompletableFuture<Account> getAccountAsync(final String accountId) {
-    final String operation = "GetAccount";
+  public CompletableFuture<Account> getAccountAsync(String accountId) {
+    String operation = "GetAccount";
     return ledger(
         operation,
         Arguments.of(operation).accountId("accountId", accountId),
@@ -229,12 +225,12 @@ public final class CairnClient implements AutoCloseable {
    * when the id is not higher; UNAVAILABLE while a partition has no leader (retrying the same id is
    * safe).
    */
-  public BackupTaken takeBackup(final long backupId) {
+  public BackupTaken takeBackup(long backupId) {
     return join(takeBackupAsync(backupId));
   }
 
-  public CompletableFuture<BackupTaken> takeBackupAsync(final long backupId) {
-    final String operation = "TakeBackup";
+  public CompletableFuture<BackupTaken> takeBackupAsync(long backupId) {
+    String operation = "TakeBackup";
     return admin(
         operation,
         Arguments.of(operation).backupId(backupId),
@@ -244,12 +240,12 @@ public final class CairnClient implements AutoCloseable {
   }
 
   /** The cluster status of one backup; NOT_FOUND when no partition has it. */
-  public BackupInfo getBackup(final long backupId) {
+  public BackupInfo getBackup(long backupId) {
     return join(getBackupAsync(backupId));
   }
 
-  public CompletableFuture<BackupInfo> getBackupAsync(final long backupId) {
-    final String operation = "GetBackup";
+  public CompletableFuture<BackupInfo> getBackupAsync(long backupId) {
+    String operation = "GetBackup";
     return admin(
         operation,
         Arguments.of(operation).backupId(backupId),
@@ -265,13 +261,12 @@ public final class CairnClient implements AutoCloseable {
    * @param pageToken empty for the first page, else the previous page's {@link
    *     BackupPage#nextPageToken()}
    */
-  public BackupPage listBackups(final int pageSize, final String pageToken) {
+  public BackupPage listBackups(int pageSize, String pageToken) {
     return join(listBackupsAsync(pageSize, pageToken));
   }
 
-  public CompletableFuture<BackupPage> listBackupsAsync(
-      final int pageSize, final String pageToken) {
-    final String operation = "ListBackups";
+  public CompletableFuture<BackupPage> listBackupsAsync(int pageSize, String pageToken) {
+    String operation = "ListBackups";
     return admin(
         operation,
         false,
@@ -288,11 +283,11 @@ public final class CairnClient implements AutoCloseable {
 
   /** Every backup, newest first, following the pages. */
   public List<BackupInfo> listAllBackups() {
-    final List<BackupInfo> all = new ArrayList<>();
-    final Set<String> seen = new HashSet<>();
+    List<BackupInfo> all = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
     String token = "";
     for (int page = 0; page < LIST_PAGES_MAX; page++) {
-      final BackupPage result = listBackups(LIST_PAGE_SIZE, token);
+      BackupPage result = listBackups(LIST_PAGE_SIZE, token);
       all.addAll(result.backups());
       if (result.isLast()) {
         return all;
@@ -315,12 +310,12 @@ public final class CairnClient implements AutoCloseable {
   }
 
   /** Deletes every partition's backup of an id; FAILED_PRECONDITION while one is in progress. */
-  public void deleteBackup(final long backupId) {
+  public void deleteBackup(long backupId) {
     join(deleteBackupAsync(backupId));
   }
 
-  public CompletableFuture<Void> deleteBackupAsync(final long backupId) {
-    final String operation = "DeleteBackup";
+  public CompletableFuture<Void> deleteBackupAsync(long backupId) {
+    String operation = "DeleteBackup";
     return admin(
         operation,
         Arguments.of(operation).backupId(backupId),
@@ -336,7 +331,7 @@ public final class CairnClient implements AutoCloseable {
   }
 
   public CompletableFuture<ExportingState> pauseExportingAsync() {
-    final String operation = "PauseExporting";
+    String operation = "PauseExporting";
     return admin(
         operation,
         Arguments.of(operation),
@@ -351,7 +346,7 @@ public final class CairnClient implements AutoCloseable {
   }
 
   public CompletableFuture<ExportingState> resumeExportingAsync() {
-    final String operation = "ResumeExporting";
+    String operation = "ResumeExporting";
     return admin(
         operation,
         Arguments.of(operation),
@@ -366,7 +361,7 @@ public final class CairnClient implements AutoCloseable {
   }
 
   public CompletableFuture<Topology> topologyAsync() {
-    final String operation = "GetTopology";
+    String operation = "GetTopology";
     return admin(
         operation,
         Arguments.of(operation),
@@ -377,10 +372,10 @@ public final class CairnClient implements AutoCloseable {
   // ---- plumbing --------------------------------------------------------------------------------
 
   private <R, T> CompletableFuture<T> ledger(
-      final String operation,
-      final Arguments arguments,
-      final BiConsumer<LedgerServiceGrpc.LedgerServiceStub, StreamObserver<R>> method,
-      final Function<R, T> mapper) {
+      String operation,
+      Arguments arguments,
+      BiConsumer<LedgerServiceGrpc.LedgerServiceStub, StreamObserver<R>> method,
+      Function<R, T> mapper) {
     return call(
         operation,
         true,
@@ -391,19 +386,19 @@ public final class CairnClient implements AutoCloseable {
   }
 
   private <R, T> CompletableFuture<T> admin(
-      final String operation,
-      final Arguments arguments,
-      final BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
-      final Function<R, T> mapper) {
+      String operation,
+      Arguments arguments,
+      BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
+      Function<R, T> mapper) {
     return admin(operation, true, arguments, method, mapper);
   }
 
   private <R, T> CompletableFuture<T> admin(
-      final String operation,
-      final boolean retryOnResourceExhausted,
-      final Arguments arguments,
-      final BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
-      final Function<R, T> mapper) {
+      String operation,
+      boolean retryOnResourceExhausted,
+      Arguments arguments,
+      BiConsumer<AdminServiceGrpc.AdminServiceStub, StreamObserver<R>> method,
+      Function<R, T> mapper) {
     return call(
         operation,
         retryOnResourceExhausted,
@@ -414,25 +409,25 @@ public final class CairnClient implements AutoCloseable {
   }
 
   private <Q, R, T> CompletableFuture<T> call(
-      final String operation,
-      final boolean retryOnResourceExhausted,
-      final Arguments arguments,
-      final BiConsumer<Deadline, StreamObserver<R>> start,
-      final Function<R, T> mapper) {
+      String operation,
+      boolean retryOnResourceExhausted,
+      Arguments arguments,
+      BiConsumer<Deadline, StreamObserver<R>> start,
+      Function<R, T> mapper) {
     try {
       arguments.check();
-    } catch (final CairnClientException e) {
+    } catch (CairnClientException e) {
       return CompletableFuture.failedFuture(e);
     }
     // One deadline for every attempt: retries never extend the call.
-    final Deadline deadline = Deadline.after(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-    final Supplier<CompletableFuture<T>> send =
+    Deadline deadline = Deadline.after(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    Supplier<CompletableFuture<T>> send =
         () -> {
-          final GrpcCall<Q, R, T> call =
+          GrpcCall<Q, R, T> call =
               new GrpcCall<>(operation, gateway, requestTimeout, deadline, mapper);
           try {
             start.accept(deadline, call);
-          } catch (final RuntimeException e) {
+          } catch (RuntimeException e) {
             // e.g. the channel was shut down
             call.onError(e);
           }
@@ -462,10 +457,10 @@ public final class CairnClient implements AutoCloseable {
    * Waits for a call; rethrows its {@link CairnClientException} with this thread's stack (the
    * original as the cause).
    */
-  static <T> T join(final CompletableFuture<T> future) {
+  static <T> T join(CompletableFuture<T> future) {
     try {
       return future.get();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
       throw new CairnClientException(
@@ -473,9 +468,9 @@ public final class CairnClient implements AutoCloseable {
           "Expected to wait for the answer, but the thread was interrupted; the call was"
               + " cancelled and its outcome is unknown",
           e);
-    } catch (final CancellationException e) {
+    } catch (CancellationException e) {
       throw new CairnClientException(ErrorCode.CANCELLED, "The call was cancelled", e);
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       if (e.getCause() instanceof CairnClientException failure) {
         throw new CairnClientException(failure.code(), failure.getMessage(), failure);
       }
@@ -497,7 +492,7 @@ public final class CairnClient implements AutoCloseable {
       if (!channel.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
         channel.shutdownNow();
       }
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       channel.shutdownNow();
       Thread.currentThread().interrupt();
     }
@@ -524,13 +519,13 @@ public final class CairnClient implements AutoCloseable {
     private Builder() {}
 
     /** The gateway's gRPC address, {@code host:port}; default {@code 127.0.0.1:26500}. */
-    public Builder gateway(final String hostPort) {
+    public Builder gateway(String hostPort) {
       this.gateway = hostPort;
       return this;
     }
 
     /** The deadline of every call, 1 ms .. 1 h; default 15 s. */
-    public Builder requestTimeout(final Duration timeout) {
+    public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = timeout;
       return this;
     }
@@ -539,13 +534,13 @@ public final class CairnClient implements AutoCloseable {
      * When calls answered with RESOURCE_EXHAUSTED are sent again; default {@link
      * RetryPolicy#defaults()}, {@link RetryPolicy#none()} to turn it off.
      */
-    public Builder retryPolicy(final RetryPolicy policy) {
+    public Builder retryPolicy(RetryPolicy policy) {
       this.retryPolicy = policy;
       return this;
     }
 
     /** Seeds the random waits between retries (default: from the clock), for repeatable runs. */
-    public Builder retryJitterSeed(final long seed) {
+    public Builder retryJitterSeed(long seed) {
       this.jitterSeed = seed;
       return this;
     }
@@ -554,11 +549,11 @@ public final class CairnClient implements AutoCloseable {
      * @throws CairnClientException INVALID_ARGUMENT listing every bad setting
      */
     public CairnClient build() {
-      final Arguments arguments = Arguments.of("CairnClient");
+      Arguments arguments = Arguments.of("CairnClient");
       HostPort address = null;
       try {
         address = HostPort.parse("gateway", gateway);
-      } catch (final CairnClientException e) {
+      } catch (CairnClientException e) {
         arguments.add(e.getMessage());
       }
       arguments.duration(

@@ -12,11 +12,11 @@ public final class CairnClientException extends RuntimeException {
 
   private final ErrorCode code;
 
-  public CairnClientException(final ErrorCode code, final String message) {
+  public CairnClientException(ErrorCode code, String message) {
     this(code, message, null);
   }
 
-  public CairnClientException(final ErrorCode code, final String message, final Throwable cause) {
+  public CairnClientException(ErrorCode code, String message, Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
   }
@@ -27,7 +27,7 @@ public final class CairnClientException extends RuntimeException {
   }
 
   /** An exception for input the client refuses before sending anything. */
-  static CairnClientException invalid(final String message) {
+  static CairnClientException invalid(String message) {
     return new CairnClientException(ErrorCode.INVALID_ARGUMENT, message);
   }
 

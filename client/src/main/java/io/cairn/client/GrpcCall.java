@@ -29,11 +29,11 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
   private R response;
 
   GrpcCall(
-      final String operation,
-      final HostPort gateway,
-      final Duration timeout,
-      final Deadline deadline,
-      final Function<R, T> mapper) {
+      String operation,
+      HostPort gateway,
+      Duration timeout,
+      Deadline deadline,
+      Function<R, T> mapper) {
     this.operation = operation;
     this.gateway = gateway;
     this.timeout = timeout;
@@ -46,7 +46,7 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
   }
 
   @Override
-  public void beforeStart(final ClientCallStreamObserver<Q> requestStream) {
+  public void beforeStart(ClientCallStreamObserver<Q> requestStream) {
     future.whenComplete(
         (ignored, error) -> {
           if (error instanceof CancellationException) {
@@ -56,12 +56,12 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
   }
 
   @Override
-  public void onNext(final R value) {
+  public void onNext(R value) {
     response = value;
   }
 
   @Override
-  public void onError(final Throwable error) {
+  public void onError(Throwable error) {
     future.completeExceptionally(toException(error));
   }
 
@@ -76,7 +76,7 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
     }
     try {
       future.complete(mapper.apply(response));
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       future.completeExceptionally(
           new CairnClientException(
               ErrorCode.INTERNAL,
@@ -89,8 +89,8 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
     }
   }
 
-  private CairnClientException toException(final Throwable error) {
-    final Status status;
+  private CairnClientException toException(Throwable error) {
+    Status status;
     if (error instanceof StatusRuntimeException e) {
       status = e.getStatus();
     } else if (error instanceof StatusException e) {
@@ -109,16 +109,16 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
    *     budget is what the client had left) arrived before the client's timer fired
    */
   static CairnClientException fromStatus(
-      final Status status,
-      final String operation,
-      final HostPort gateway,
-      final Duration timeout,
-      final boolean deadlinePassed,
-      final Throwable error) {
-    final ErrorCode code = code(status.getCode());
-    final String description = status.getDescription() == null ? "" : status.getDescription();
-    final Throwable cause = status.getCause();
-    final String message;
+      Status status,
+      String operation,
+      HostPort gateway,
+      Duration timeout,
+      boolean deadlinePassed,
+      Throwable error) {
+    ErrorCode code = code(status.getCode());
+    String description = status.getDescription() == null ? "" : status.getDescription();
+    Throwable cause = status.getCause();
+    String message;
     if (cause != null) {
       // raised on this side: no connection, TLS, a broken stream
       message =
@@ -161,23 +161,23 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
    * gRPC raised itself: a message over a size limit, which sending again cannot cure and which, for
    * an answer too large, comes after the call was carried out.
    */
-  static boolean isBackpressure(final CairnClientException failure) {
+  static boolean isBackpressure(CairnClientException failure) {
     if (failure.code() != ErrorCode.RESOURCE_EXHAUSTED || failure.getCause() == null) {
       return false;
     }
-    final Status status = Status.fromThrowable(failure.getCause());
+    Status status = Status.fromThrowable(failure.getCause());
     return status.getCode() == Status.Code.RESOURCE_EXHAUSTED
         && status.getCause() == null
         && !String.valueOf(status.getDescription()).contains("exceeds maximum size");
   }
 
   /** gRPC's own wording when the client's deadline passed (as opposed to a gateway's answer). */
-  private static boolean isLocalDeadline(final String description) {
+  private static boolean isLocalDeadline(String description) {
     return description.toLowerCase(java.util.Locale.ROOT).contains("deadline exceeded after")
         || description.startsWith("ClientCall started after");
   }
 
-  static ErrorCode code(final Status.Code code) {
+  static ErrorCode code(Status.Code code) {
     return switch (code) {
       case INVALID_ARGUMENT, OUT_OF_RANGE -> ErrorCode.INVALID_ARGUMENT;
       case NOT_FOUND -> ErrorCode.NOT_FOUND;

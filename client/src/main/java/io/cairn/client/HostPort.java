@@ -23,15 +23,15 @@ public record HostPort(String host, int port) {
    * @param field how the value is called in messages, e.g. {@code "gateway"}
    * @throws CairnClientException INVALID_ARGUMENT naming the rule and the value
    */
-  public static HostPort parse(final String field, final String text) {
+  public static HostPort parse(String field, String text) {
     if (text == null) {
       throw CairnClientException.invalid("Expected " + field + " " + RULE + ", but it is missing");
     }
-    final Matcher matcher = FORM.matcher(text.trim());
+    Matcher matcher = FORM.matcher(text.trim());
     if (matcher.matches()) {
-      final int port = Integer.parseInt(matcher.group(3));
+      int port = Integer.parseInt(matcher.group(3));
       if (port >= 1 && port <= 65_535) {
-        final String host = matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
+        String host = matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
         return new HostPort(host, port);
       }
     }

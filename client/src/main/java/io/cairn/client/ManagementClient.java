@@ -39,7 +39,7 @@ public final class ManagementClient {
   private final Duration requestTimeout;
   private final HttpClient http;
 
-  private ManagementClient(final URI base, final Duration requestTimeout) {
+  private ManagementClient(URI base, Duration requestTimeout) {
     this.base = base;
     this.requestTimeout = requestTimeout;
     this.http =
@@ -50,7 +50,7 @@ public final class ManagementClient {
   }
 
   /** A client of the endpoints under {@code base} (e.g. {@code http://127.0.0.1:9600}). */
-  public static ManagementClient of(final URI base) {
+  public static ManagementClient of(URI base) {
     return of(base, DEFAULT_REQUEST_TIMEOUT);
   }
 
@@ -59,8 +59,8 @@ public final class ManagementClient {
    * @throws CairnClientException INVALID_ARGUMENT for a base that is not an http(s) URI with a
    *     host, or a bad timeout
    */
-  public static ManagementClient of(final URI base, final Duration requestTimeout) {
-    final Arguments arguments = Arguments.of("ManagementClient");
+  public static ManagementClient of(URI base, Duration requestTimeout) {
+    Arguments arguments = Arguments.of("ManagementClient");
     if (base == null
         || base.getScheme() == null
         || base.getHost() == null
@@ -77,7 +77,7 @@ public final class ManagementClient {
         CairnClient.REQUEST_TIMEOUT_MIN,
         CairnClient.REQUEST_TIMEOUT_MAX);
     arguments.check();
-    final String text = base.toString();
+    String text = base.toString();
     return new ManagementClient(
         URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text),
         requestTimeout);
@@ -93,10 +93,10 @@ public final class ManagementClient {
    *
    * @return the partitions' answers (empty when the gateway does not report them)
    */
-  public BackupTaken takeBackup(final long backupId) {
-    final String operation = "POST /actuator/backups";
+  public BackupTaken takeBackup(long backupId) {
+    String operation = "POST /actuator/backups";
     Arguments.of(operation).backupId(backupId).check();
-    final JsonNode body =
+    JsonNode body =
         json(
             send(
                 operation,
@@ -106,8 +106,8 @@ public final class ManagementClient {
                 202,
                 ErrorCode.ALREADY_EXISTS),
             operation);
-    final List<PartitionCheckpoint> partitions = new ArrayList<>();
-    for (final JsonNode p : body.path("partitions")) {
+    List<PartitionCheckpoint> partitions = new ArrayList<>();
+    for (JsonNode p : body.path("partitions")) {
       partitions.add(
           new PartitionCheckpoint(
               p.path("partitionId").asInt(),
@@ -119,8 +119,8 @@ public final class ManagementClient {
   }
 
   /** {@code GET /actuator/backups/{id}}; NOT_FOUND when no partition has it. */
-  public BackupInfo getBackup(final long backupId) {
-    final String operation = "GET /actuator/backups/" + backupId;
+  public BackupInfo getBackup(long backupId) {
+    String operation = "GET /actuator/backups/" + backupId;
     Arguments.of(operation).backupId(backupId).check();
     return BackupJsonMapping.backup(
         json(
@@ -134,22 +134,22 @@ public final class ManagementClient {
 
   /** {@code GET /actuator/backups}: backups newest first (at most 1000). */
   public List<BackupInfo> listBackups() {
-    final String operation = "GET /actuator/backups";
-    final JsonNode body =
+    String operation = "GET /actuator/backups";
+    JsonNode body =
         json(
             send(operation, request("/actuator/backups").GET(), 200, ErrorCode.FAILED_PRECONDITION),
             operation);
     if (!body.isArray()) {
       throw unexpected(operation, "a JSON array", body.getNodeType().toString());
     }
-    final List<BackupInfo> backups = new ArrayList<>();
+    List<BackupInfo> backups = new ArrayList<>();
     body.forEach(backup -> backups.add(BackupJsonMapping.backup(backup)));
     return backups;
   }
 
   /** {@code DELETE /actuator/backups/{id}}; FAILED_PRECONDITION while it is in progress. */
-  public void deleteBackup(final long backupId) {
-    final String operation = "DELETE /actuator/backups/" + backupId;
+  public void deleteBackup(long backupId) {
+    String operation = "DELETE /actuator/backups/" + backupId;
     Arguments.of(operation).backupId(backupId).check();
     send(
         operation,
@@ -160,7 +160,7 @@ public final class ManagementClient {
 
   /** {@code POST /actuator/exporting/pause} on every broker. */
   public void pauseExporting() {
-    final String operation = "POST /actuator/exporting/pause";
+    String operation = "POST /actuator/exporting/pause";
     send(
         operation,
         request("/actuator/exporting/pause").POST(HttpRequest.BodyPublishers.noBody()),
@@ -170,7 +170,7 @@ public final class ManagementClient {
 
   /** {@code POST /actuator/exporting/resume} on every broker. */
   public void resumeExporting() {
-    final String operation = "POST /actuator/exporting/resume";
+    String operation = "POST /actuator/exporting/resume";
     send(
         operation,
         request("/actuator/exporting/resume").POST(HttpRequest.BodyPublishers.noBody()),
@@ -180,7 +180,7 @@ public final class ManagementClient {
 
   /** {@code GET /health}: the gateway's status ({@code "UP"} while it runs). */
   public String health() {
-    final String operation = "GET /health";
+    String operation = "GET /health";
     return json(
             send(operation, request("/health").GET(), 200, ErrorCode.FAILED_PRECONDITION),
             operation)
@@ -190,8 +190,8 @@ public final class ManagementClient {
 
   /** {@code GET /ready}: whether the gateway knows a leader for every partition (false on 503). */
   public boolean ready() {
-    final String operation = "GET /ready";
-    final HttpResponse<String> response = exchange(operation, request("/ready").GET());
+    String operation = "GET /ready";
+    HttpResponse<String> response = exchange(operation, request("/ready").GET());
     if (response.statusCode() == 200) {
       return true;
     }
@@ -208,27 +208,24 @@ public final class ManagementClient {
 
   // ---- plumbing --------------------------------------------------------------------------------
 
-  private HttpRequest.Builder request(final String path) {
+  private HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(URI.create(base + path)).timeout(requestTimeout);
   }
 
   /** Sends; returns the body when the status is {@code expected}, else throws. */
   private String send(
-      final String operation,
-      final HttpRequest.Builder request,
-      final int expected,
-      final ErrorCode conflict) {
-    final HttpResponse<String> response = exchange(operation, request);
+      String operation, HttpRequest.Builder request, int expected, ErrorCode conflict) {
+    HttpResponse<String> response = exchange(operation, request);
     if (response.statusCode() != expected) {
       throw failure(operation, response, conflict);
     }
     return response.body();
   }
 
-  private HttpResponse<String> exchange(final String operation, final HttpRequest.Builder request) {
+  private HttpResponse<String> exchange(String operation, HttpRequest.Builder request) {
     try {
       return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    } catch (final HttpTimeoutException e) {
+    } catch (HttpTimeoutException e) {
       throw new CairnClientException(
           ErrorCode.DEADLINE_EXCEEDED,
           "Expected an answer to "
@@ -239,7 +236,7 @@ public final class ManagementClient {
               + requestTimeout.toMillis()
               + " ms, but none came; the outcome is unknown",
           e);
-    } catch (final ConnectException e) {
+    } catch (ConnectException e) {
       throw new CairnClientException(
           ErrorCode.UNAVAILABLE,
           "Expected the gateway at "
@@ -250,12 +247,12 @@ public final class ManagementClient {
               + describe(e)
               + ". Is the gateway running?",
           e);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new CairnClientException(
           ErrorCode.UNAVAILABLE,
           "Expected an answer to " + operation + " from " + base + ", but " + describe(e),
           e);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CairnClientException(
           ErrorCode.CANCELLED,
@@ -266,8 +263,8 @@ public final class ManagementClient {
     }
   }
 
-  private static String describe(final IOException e) {
-    final String message =
+  private static String describe(IOException e) {
+    String message =
         e.getMessage() != null
             ? e.getMessage()
             : e.getCause() != null ? String.valueOf(e.getCause().getMessage()) : null;
@@ -276,9 +273,9 @@ public final class ManagementClient {
 
   /** The exception for an unexpected status: the problem detail's text when there is one. */
   private CairnClientException failure(
-      final String operation, final HttpResponse<String> response, final ErrorCode conflict) {
-    final int status = response.statusCode();
-    final ErrorCode code =
+      String operation, HttpResponse<String> response, ErrorCode conflict) {
+    int status = response.statusCode();
+    ErrorCode code =
         switch (status) {
           case 400, 405, 413, 415 -> ErrorCode.INVALID_ARGUMENT;
           case 404 -> ErrorCode.NOT_FOUND;
@@ -291,11 +288,11 @@ public final class ManagementClient {
         };
     String detail = null;
     try {
-      final JsonNode problem = JSON.readTree(response.body());
+      JsonNode problem = JSON.readTree(response.body());
       if (problem != null && problem.hasNonNull("detail")) {
         detail = problem.get("detail").asText();
       }
-    } catch (final JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       // not a problem detail: the status line below says what happened
     }
     return new CairnClientException(
@@ -311,21 +308,20 @@ public final class ManagementClient {
                 + (response.body().isBlank() ? "" : ": " + shorten(response.body())));
   }
 
-  private JsonNode json(final String body, final String operation) {
+  private JsonNode json(String body, String operation) {
     try {
-      final JsonNode node = JSON.readTree(body);
+      JsonNode node = JSON.readTree(body);
       if (node == null || node.isMissingNode()) {
         throw unexpected(operation, "a JSON body", "an empty body");
       }
       return node;
-    } catch (final JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw unexpected(
           operation, "a JSON body", "'" + shorten(body) + "' (" + e.getOriginalMessage() + ")");
     }
   }
 
-  private CairnClientException unexpected(
-      final String operation, final String expected, final String actual) {
+  private CairnClientException unexpected(String operation, String expected, String actual) {
     return new CairnClientException(
         ErrorCode.INTERNAL,
         "Expected "
@@ -339,7 +335,7 @@ public final class ManagementClient {
             + actual);
   }
 
-  private static String shorten(final String text) {
+  private static String shorten(String text) {
     return text.length() <= 200 ? text : text.substring(0, 200) + "...";
   }
 

@@ -19,15 +19,15 @@ import java.util.List;
 final class ProtoMapping {
   private ProtoMapping() {}
 
-  static AccountCreated accountCreated(final CreateAccountResponse r) {
+  static AccountCreated accountCreated(CreateAccountResponse r) {
     return new AccountCreated(r.getAccountId(), r.getPartitionId(), r.getPosition());
   }
 
-  static Deposited deposited(final DepositResponse r) {
+  static Deposited deposited(DepositResponse r) {
     return new Deposited(r.getAccountId(), r.getAmount(), r.getPartitionId(), r.getPosition());
   }
 
-  static TransferAccepted transferAccepted(final TransferResponse r) {
+  static TransferAccepted transferAccepted(TransferResponse r) {
     return new TransferAccepted(
         r.getTransferKey(),
         r.getSourcePartitionId(),
@@ -36,11 +36,11 @@ final class ProtoMapping {
         r.getPosition());
   }
 
-  static Account account(final GetAccountResponse r) {
+  static Account account(GetAccountResponse r) {
     return new Account(r.getAccountId(), r.getBalance(), r.getPartitionId());
   }
 
-  static BackupTaken backupTaken(final TakeBackupResponse r) {
+  static BackupTaken backupTaken(TakeBackupResponse r) {
     return new BackupTaken(
         r.getBackupId(),
         r.getPartitionsList().stream()
@@ -54,7 +54,7 @@ final class ProtoMapping {
             .toList());
   }
 
-  static BackupInfo backup(final Backup b) {
+  static BackupInfo backup(Backup b) {
     return new BackupInfo(
         b.getBackupId(),
         state(b.getState()),
@@ -62,17 +62,17 @@ final class ProtoMapping {
         b.getPartitionsList().stream().map(ProtoMapping::partitionBackup).toList());
   }
 
-  static BackupPage backupPage(final ListBackupsResponse r) {
+  static BackupPage backupPage(ListBackupsResponse r) {
     return new BackupPage(
         r.getBackupsList().stream().map(ProtoMapping::backup).toList(), r.getNextPageToken());
   }
 
-  static ExportingState exporting(final ExportingResponse r) {
+  static ExportingState exporting(ExportingResponse r) {
     return new ExportingState(r.getPaused(), r.getNodeIdsList());
   }
 
-  static Topology topology(final io.cairn.gateway.v1.Topology t) {
-    final List<Topology.Broker> brokers =
+  static Topology topology(io.cairn.gateway.v1.Topology t) {
+    List<Topology.Broker> brokers =
         t.getBrokersList().stream()
             .map(
                 b ->
@@ -93,7 +93,7 @@ final class ProtoMapping {
                                         r.getHealthReason()))
                             .toList()))
             .toList();
-    final List<Topology.Partition> partitions =
+    List<Topology.Partition> partitions =
         t.getPartitionsList().stream()
             .map(
                 p ->
@@ -112,7 +112,7 @@ final class ProtoMapping {
         Instant.ofEpochMilli(t.getRefreshedAtMs()));
   }
 
-  private static PartitionBackupInfo partitionBackup(final PartitionBackup p) {
+  private static PartitionBackupInfo partitionBackup(PartitionBackup p) {
     return new PartitionBackupInfo(
         p.getPartitionId(),
         state(p.getState()),
@@ -128,11 +128,11 @@ final class ProtoMapping {
         p.getStateDigest());
   }
 
-  private static Instant instant(final Timestamp t) {
+  private static Instant instant(Timestamp t) {
     return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
   }
 
-  static BackupState state(final io.cairn.gateway.v1.BackupState state) {
+  static BackupState state(io.cairn.gateway.v1.BackupState state) {
     return switch (state) {
       case BACKUP_STATE_DOES_NOT_EXIST -> BackupState.DOES_NOT_EXIST;
       case BACKUP_STATE_IN_PROGRESS -> BackupState.IN_PROGRESS;
@@ -143,7 +143,7 @@ final class ProtoMapping {
     };
   }
 
-  static Topology.ReplicaRole role(final ReplicaRole role) {
+  static Topology.ReplicaRole role(ReplicaRole role) {
     return switch (role) {
       case REPLICA_ROLE_INACTIVE -> Topology.ReplicaRole.INACTIVE;
       case REPLICA_ROLE_FOLLOWER -> Topology.ReplicaRole.FOLLOWER;
@@ -154,7 +154,7 @@ final class ProtoMapping {
     };
   }
 
-  static Topology.Health health(final Health health) {
+  static Topology.Health health(Health health) {
     return switch (health) {
       case HEALTH_HEALTHY -> Topology.Health.HEALTHY;
       case HEALTH_UNHEALTHY -> Topology.Health.UNHEALTHY;

@@ -45,7 +45,7 @@ public final class RetryPolicy {
   private final Duration backoffMin;
   private final Duration backoffMax;
 
-  private RetryPolicy(final int maxAttempts, final Duration backoffMin, final Duration backoffMax) {
+  private RetryPolicy(int maxAttempts, Duration backoffMin, Duration backoffMax) {
     this.maxAttempts = maxAttempts;
     this.backoffMin = backoffMin;
     this.backoffMax = backoffMax;
@@ -68,9 +68,8 @@ public final class RetryPolicy {
    *
    * @throws CairnClientException INVALID_ARGUMENT listing every bad value
    */
-  public static RetryPolicy of(
-      final int maxAttempts, final Duration backoffMin, final Duration backoffMax) {
-    final Arguments arguments = Arguments.of("RetryPolicy");
+  public static RetryPolicy of(int maxAttempts, Duration backoffMin, Duration backoffMax) {
+    Arguments arguments = Arguments.of("RetryPolicy");
     if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS_MAX) {
       arguments.add(
           "Expected maxAttempts in [1, " + MAX_ATTEMPTS_MAX + "], but was " + maxAttempts);
@@ -85,7 +84,7 @@ public final class RetryPolicy {
   }
 
   /** This policy with another number of attempts, in [1, 1000]. */
-  public RetryPolicy withMaxAttempts(final int attempts) {
+  public RetryPolicy withMaxAttempts(int attempts) {
     return of(attempts, backoffMin, backoffMax);
   }
 
@@ -110,11 +109,11 @@ public final class RetryPolicy {
    * The wait before retry {@code retry} (1 for the first): {@code uniform} (a draw from [0, 1))
    * times the ceiling {@code min(backoffMax, backoffMin * 2^(retry-1))}, in nanoseconds.
    */
-  long backoffNanos(final int retry, final double uniform) {
+  long backoffNanos(int retry, double uniform) {
     if (retry < 1) {
       throw new IllegalArgumentException("Expected retry >= 1, but was " + retry);
     }
-    final long max = backoffMax.toNanos();
+    long max = backoffMax.toNanos();
     long ceiling = backoffMin.toNanos();
     // at most 2 * 1 min in nanoseconds: no overflow
     for (int i = 1; i < retry && ceiling < max; i++) {
@@ -125,7 +124,7 @@ public final class RetryPolicy {
   }
 
   @Override
-  public boolean equals(final Object other) {
+  public boolean equals(Object other) {
     return other instanceof RetryPolicy that
         && maxAttempts == that.maxAttempts
         && backoffMin.equals(that.backoffMin)

@@ -55,15 +55,15 @@ final class RetryingCall<T> {
    *     closes
    */
   RetryingCall(
-      final String operation,
-      final RetryPolicy policy,
-      final Deadline deadline,
-      final long timeoutMs,
-      final ScheduledExecutorService scheduler,
-      final DoubleSupplier jitter,
-      final Counters counters,
-      final Set<RetryingCall<?>> waiting,
-      final Supplier<CompletableFuture<T>> send) {
+      String operation,
+      RetryPolicy policy,
+      Deadline deadline,
+      long timeoutMs,
+      ScheduledExecutorService scheduler,
+      DoubleSupplier jitter,
+      Counters counters,
+      Set<RetryingCall<?>> waiting,
+      Supplier<CompletableFuture<T>> send) {
     this.operation = operation;
     this.policy = policy;
     this.deadline = deadline;
@@ -81,7 +81,7 @@ final class RetryingCall<T> {
         (ignored, error) -> {
           if (error instanceof CancellationException) {
             waiting.remove(this);
-            final Future<?> current = inFlight;
+            Future<?> current = inFlight;
             if (current != null) {
               current.cancel(true);
             }
@@ -126,7 +126,7 @@ final class RetryingCall<T> {
         counters.retriedCalls().increment();
       }
     }
-    final CompletableFuture<T> call = send.get();
+    CompletableFuture<T> call = send.get();
     inFlight = call;
     if (result.isCancelled()) {
       call.cancel(true);
@@ -135,12 +135,12 @@ final class RetryingCall<T> {
     call.whenComplete(this::onAnswer);
   }
 
-  private void onAnswer(final T value, final Throwable error) {
+  private void onAnswer(T value, Throwable error) {
     if (error == null) {
       result.complete(value);
       return;
     }
-    final CairnClientException failure = failure(error);
+    CairnClientException failure = failure(error);
     if (!GrpcCall.isBackpressure(failure)) {
       result.completeExceptionally(failure);
       return;
@@ -153,7 +153,7 @@ final class RetryingCall<T> {
                   failure, "no attempt is" + " left (maxAttempts " + policy.maxAttempts() + ")"));
       return;
     }
-    final long delayNanos = policy.backoffNanos(attempts, jitter.getAsDouble());
+    long delayNanos = policy.backoffNanos(attempts, jitter.getAsDouble());
     if (delayNanos >= deadline.timeRemaining(TimeUnit.NANOSECONDS)) {
       result.completeExceptionally(
           exhausted(
@@ -171,7 +171,7 @@ final class RetryingCall<T> {
     waiting.add(this);
     try {
       inFlight = scheduler.schedule(this::retry, delayNanos, TimeUnit.NANOSECONDS);
-    } catch (final RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       abandon(); // the client is closing
       return;
     }
@@ -180,7 +180,7 @@ final class RetryingCall<T> {
     }
   }
 
-  private CairnClientException exhausted(final CairnClientException lastFailure, final String why) {
+  private CairnClientException exhausted(CairnClientException lastFailure, String why) {
     return new CairnClientException(
         ErrorCode.RESOURCE_EXHAUSTED,
         "Expected "
@@ -200,7 +200,7 @@ final class RetryingCall<T> {
         lastFailure);
   }
 
-  private static CairnClientException failure(final Throwable error) {
+  private static CairnClientException failure(Throwable error) {
     Throwable cause = error;
     while (cause instanceof CompletionException && cause.getCause() != null) {
       cause = cause.getCause();

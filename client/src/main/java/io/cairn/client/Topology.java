@@ -28,7 +28,7 @@ public record Topology(
   }
 
   /** The partition with this id, if the topology has it. */
-  public Optional<Partition> partition(final int partitionId) {
+  public Optional<Partition> partition(int partitionId) {
     return partitions.stream().filter(p -> p.partitionId() == partitionId).findFirst();
   }
 

@@ -24,9 +24,9 @@ final class ArgumentsTest {
 
   @Test
   void shouldAcceptExactlyTheAccountIdsTheEngineAccepts() {
-    final Random random = new Random(SEED);
+    Random random = new Random(SEED);
     for (int i = 0; i < TRIES; i++) {
-      final String id = randomId(random);
+      String id = randomId(random);
       assertThat(Arguments.isValidAccountId(id))
           .as("seed %d, try %d, id %s", SEED, i, Arguments.quote(id))
           .isEqualTo(AccountIdRule.isValid(id));
@@ -49,8 +49,8 @@ final class ArgumentsTest {
     "[::1]:65535, ::1, 65535",
     "' localhost:9 ', localhost, 9"
   })
-  void shouldParseHostAndPort(final String text, final String host, final int port) {
-    final HostPort parsed = HostPort.parse("gateway", text);
+  void shouldParseHostAndPort(String text, String host, int port) {
+    HostPort parsed = HostPort.parse("gateway", text);
 
     assertThat(parsed).isEqualTo(new HostPort(host, port));
     assertThat(HostPort.parse("gateway", parsed.toString())).isEqualTo(parsed);
@@ -71,7 +71,7 @@ final class ArgumentsTest {
         "ho st:1",
         "host:12345678"
       })
-  void shouldRefuseAnAddressThatIsNotHostColonPort(final String text) {
+  void shouldRefuseAnAddressThatIsNotHostColonPort(String text) {
     assertFailure(
         () -> HostPort.parse("gateway", text),
         ErrorCode.INVALID_ARGUMENT,
@@ -99,9 +99,9 @@ final class ArgumentsTest {
     }
   }
 
-  private static String randomId(final Random random) {
-    final int length = random.nextInt(10) == 0 ? 120 + random.nextInt(20) : random.nextInt(6);
-    final StringBuilder id = new StringBuilder();
+  private static String randomId(Random random) {
+    int length = random.nextInt(10) == 0 ? 120 + random.nextInt(20) : random.nextInt(6);
+    StringBuilder id = new StringBuilder();
     for (int i = 0; i < length; i++) {
       id.append(
           random.nextInt(3) == 0

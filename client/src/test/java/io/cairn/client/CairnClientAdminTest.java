@@ -47,7 +47,7 @@ final class CairnClientAdminTest {
 
   @Test
   void shouldTakeABackupAndReportEveryPartitionsDetails() {
-    final BackupTaken taken = client.takeBackup(5);
+    BackupTaken taken = client.takeBackup(5);
 
     assertThat(taken.backupId()).isEqualTo(5);
     assertThat(taken.partitions())
@@ -61,12 +61,12 @@ final class CairnClientAdminTest {
               assertThat(p.checkpointPosition()).isPositive();
             });
 
-    final BackupInfo backup = client.getBackup(5);
+    BackupInfo backup = client.getBackup(5);
     assertThat(backup.backupId()).isEqualTo(5);
     assertThat(backup.state()).isEqualTo(BackupState.COMPLETED);
     assertThat(backup.failureReason()).isEmpty();
     assertThat(backup.partitions()).hasSize(3);
-    final PartitionBackupInfo partition2 = backup.partitions().get(1);
+    PartitionBackupInfo partition2 = backup.partitions().get(1);
     assertThat(partition2.partitionId()).isEqualTo(2);
     assertThat(partition2.nodeId()).isEqualTo(1);
     assertThat(partition2.state()).isEqualTo(BackupState.COMPLETED);
@@ -99,7 +99,7 @@ final class CairnClientAdminTest {
     harness.cluster.addBackup(FakeCluster.failed(1, 2, 9, "leader changed"));
     harness.cluster.addBackup(FakeCluster.inProgress(0, 3, 9));
 
-    final BackupInfo backup = client.getBackup(9);
+    BackupInfo backup = client.getBackup(9);
 
     assertThat(backup.state()).isEqualTo(BackupState.FAILED);
     assertThat(backup.failureReason()).contains("leader changed");
@@ -122,9 +122,9 @@ final class CairnClientAdminTest {
       client.takeBackup(id);
     }
 
-    final BackupPage first = client.listBackups(2, "");
-    final BackupPage second = client.listBackups(2, first.nextPageToken());
-    final List<Long> paged = new ArrayList<>();
+    BackupPage first = client.listBackups(2, "");
+    BackupPage second = client.listBackups(2, first.nextPageToken());
+    List<Long> paged = new ArrayList<>();
     BackupPage page = first;
     while (true) {
       page.backups().forEach(b -> paged.add(b.backupId()));
@@ -171,12 +171,12 @@ final class CairnClientAdminTest {
 
   @Test
   void shouldPauseAndResumeExportingOnEveryBroker() {
-    final ExportingState paused = client.pauseExporting();
+    ExportingState paused = client.pauseExporting();
 
     assertThat(paused).isEqualTo(new ExportingState(true, List.of(0, 1)));
     assertThat(harness.brokers).allSatisfy(b -> assertThat(b.exportingPaused()).isTrue());
 
-    final ExportingState resumed = client.resumeExporting();
+    ExportingState resumed = client.resumeExporting();
 
     assertThat(resumed).isEqualTo(new ExportingState(false, List.of(0, 1)));
     assertThat(harness.brokers).allSatisfy(b -> assertThat(b.exportingPaused()).isFalse());
@@ -184,7 +184,7 @@ final class CairnClientAdminTest {
 
   @Test
   void shouldShowBrokersPartitionsLeadersAndHealth() {
-    final Topology topology = client.topology();
+    Topology topology = client.topology();
 
     assertThat(topology.clusterId()).isEqualTo(FakeCluster.CLUSTER_ID);
     assertThat(topology.partitionCount()).isEqualTo(3);
@@ -194,7 +194,7 @@ final class CairnClientAdminTest {
         .containsExactly(0, 1, 0);
     assertThat(topology.partition(2).orElseThrow().health()).isEqualTo(Topology.Health.HEALTHY);
     assertThat(topology.brokers()).extracting(Topology.Broker::nodeId).containsExactly(0, 1);
-    final Topology.Broker broker1 = topology.brokers().get(1);
+    Topology.Broker broker1 = topology.brokers().get(1);
     assertThat(broker1.reachable()).isTrue();
     assertThat(broker1.version()).isEqualTo(FakeCluster.VERSION);
     assertThat(broker1.replicas())
@@ -211,7 +211,7 @@ final class CairnClientAdminTest {
     harness.broker(1).follow(2, 2);
     harness.refresh();
 
-    final Topology topology = client.topology();
+    Topology topology = client.topology();
 
     assertThat(topology.hasAllLeaders()).isFalse();
     assertThat(topology.partition(2).orElseThrow().leaderNodeId()).isEqualTo(-1);

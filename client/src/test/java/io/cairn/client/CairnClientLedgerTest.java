@@ -53,16 +53,16 @@ final class CairnClientLedgerTest {
 
   @Test
   void shouldCreateDepositTransferAndReadBalances() {
-    final String alice = accountOn(1, "alice");
-    final String bob = accountOn(2, "bob");
-    final String carol = accountOn(1, "carol");
+    String alice = accountOn(1, "alice");
+    String bob = accountOn(2, "bob");
+    String carol = accountOn(1, "carol");
 
-    final AccountCreated created = client.createAccount(alice);
+    AccountCreated created = client.createAccount(alice);
     client.createAccount(bob);
     client.createAccount(carol);
-    final Deposited deposited = client.deposit(alice, 100);
-    final TransferAccepted crossPartition = client.transfer(alice, bob, 30);
-    final TransferAccepted samePartition = client.transfer(alice, carol, 20);
+    Deposited deposited = client.deposit(alice, 100);
+    TransferAccepted crossPartition = client.transfer(alice, bob, 30);
+    TransferAccepted samePartition = client.transfer(alice, carol, 20);
 
     assertThat(created.accountId()).isEqualTo(alice);
     assertThat(created.partitionId()).isEqualTo(1);
@@ -82,11 +82,11 @@ final class CairnClientLedgerTest {
 
   @Test
   void shouldCompleteAsyncCallsWithTheSameResults() throws Exception {
-    final String dave = accountOn(3, "dave");
+    String dave = accountOn(3, "dave");
 
-    final AccountCreated created = client.createAccountAsync(dave).get(20, TimeUnit.SECONDS);
+    AccountCreated created = client.createAccountAsync(dave).get(20, TimeUnit.SECONDS);
     client.depositAsync(dave, 7).get(20, TimeUnit.SECONDS);
-    final Account account = client.getAccountAsync(dave).get(20, TimeUnit.SECONDS);
+    Account account = client.getAccountAsync(dave).get(20, TimeUnit.SECONDS);
 
     assertThat(created.partitionId()).isEqualTo(3);
     assertThat(account.balance()).isEqualTo(7);
@@ -95,8 +95,8 @@ final class CairnClientLedgerTest {
 
   @Test
   void shouldMapEngineRejectionsToErrorCodesWithTheEnginesReason() {
-    final String erin = accountOn(2, "erin");
-    final String frank = accountOn(3, "frank");
+    String erin = accountOn(2, "erin");
+    String frank = accountOn(3, "frank");
     client.createAccount(erin);
     client.createAccount(frank);
 
@@ -119,7 +119,7 @@ final class CairnClientLedgerTest {
 
   @Test
   void shouldRefuseBadArgumentsWithoutSendingAnything() {
-    final int before = harness.commandsReceived();
+    int before = harness.commandsReceived();
 
     assertFailure(
         () -> client.createAccount(""),
@@ -146,7 +146,7 @@ final class CairnClientLedgerTest {
         () -> client.getAccount("x".repeat(129)),
         ErrorCode.INVALID_ARGUMENT,
         "(129 bytes) (GetAccount)");
-    final CompletableFuture<Deposited> async = client.depositAsync(null, 1);
+    CompletableFuture<Deposited> async = client.depositAsync(null, 1);
     assertThat(async).isCompletedExceptionally();
     assertThatThrownBy(async::get)
         .isInstanceOf(ExecutionException.class)
@@ -159,9 +159,9 @@ final class CairnClientLedgerTest {
 
   @Test
   void shouldReportBackpressureAfterTheRetriesAndOtherFailuresAtOnce() {
-    final String heidi = accountOn(1, "heidi");
+    String heidi = accountOn(1, "heidi");
     harness.broker(0).failCommands(1, ApiResponse.failure(ResponseStatus.BACKPRESSURE, "full"));
-    final int before = harness.commandsReceived();
+    int before = harness.commandsReceived();
     assertFailure(
         () -> client.createAccount(heidi),
         ErrorCode.RESOURCE_EXHAUSTED,
@@ -173,7 +173,7 @@ final class CairnClientLedgerTest {
     harness
         .broker(0)
         .failCommands(1, ApiResponse.failure(ResponseStatus.INTERNAL_ERROR, "disk on fire"));
-    final int beforeInternal = harness.commandsReceived();
+    int beforeInternal = harness.commandsReceived();
     assertFailure(() -> client.createAccount(heidi), ErrorCode.INTERNAL, "disk on fire");
     assertThat(harness.commandsReceived() - beforeInternal).isEqualTo(1);
   }
@@ -196,7 +196,7 @@ final class CairnClientLedgerTest {
 
   @Test
   void shouldFailWithUnavailableWhenNoGatewayListens() throws Exception {
-    final int freePort;
+    int freePort;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
       freePort = socket.getLocalPort();
     }
@@ -215,7 +215,7 @@ final class CairnClientLedgerTest {
 
   @Test
   void shouldRefuseCallsAfterClose() {
-    final CairnClient closed =
+    CairnClient closed =
         CairnClient.builder()
             .gateway("127.0.0.1:" + harness.gateway.grpcAddress().getPort())
             .build();
@@ -228,9 +228,9 @@ final class CairnClientLedgerTest {
   }
 
   /** The first of name-0, name-1, ... that is placed on {@code partition}. */
-  private String accountOn(final int partition, final String name) {
+  private String accountOn(int partition, String name) {
     for (int i = 0; ; i++) {
-      final String id = name + "-" + i;
+      String id = name + "-" + i;
       if (placement.partitionOf(id) == partition) {
         return id;
       }

@@ -69,7 +69,7 @@ final class CairnClientRetryTest {
     gateway.refuse(3, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
     try (CairnClient client = client(QUICK, Duration.ofSeconds(20))) {
 
-      final Deposited deposited = client.deposit("alice", 5);
+      Deposited deposited = client.deposit("alice", 5);
 
       assertThat(deposited).isEqualTo(new Deposited("alice", 5, 1, 42));
       assertThat(gateway.deposits.get()).isEqualTo(4);
@@ -113,11 +113,11 @@ final class CairnClientRetryTest {
   void shouldNotWaitForARetryPastTheDeadline() {
     // given waits of up to a minute and a draw that makes the first one longer than the 10 s
     // deadline
-    final long seed = 7;
-    final double draw = new SplittableRandom(seed).nextDouble();
+    long seed = 7;
+    double draw = new SplittableRandom(seed).nextDouble();
     assertThat(draw).as("the first draw of seed %d", seed).isGreaterThan(0.2);
     gateway.refuse(Integer.MAX_VALUE, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
-    final RetryPolicy slow = RetryPolicy.of(10, Duration.ofMinutes(1), Duration.ofMinutes(1));
+    RetryPolicy slow = RetryPolicy.of(10, Duration.ofMinutes(1), Duration.ofMinutes(1));
     try (CairnClient client =
         CairnClient.builder()
             .gateway("127.0.0.1:" + server.getPort())
@@ -143,15 +143,15 @@ final class CairnClientRetryTest {
   @Test
   void shouldKeepEveryRetryWithinTheDeadline() throws InterruptedException {
     gateway.refuse(Integer.MAX_VALUE, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
-    final RetryPolicy many = RetryPolicy.of(1000, Duration.ofMillis(5), Duration.ofMillis(20));
-    final Duration timeout = Duration.ofMillis(500);
+    RetryPolicy many = RetryPolicy.of(1000, Duration.ofMillis(5), Duration.ofMillis(20));
+    Duration timeout = Duration.ofMillis(500);
     try (CairnClient client = client(many, timeout)) {
-      final long started = System.nanoTime();
+      long started = System.nanoTime();
 
-      final CompletableFuture<Deposited> call = client.depositAsync("alice", 5);
+      CompletableFuture<Deposited> call = client.depositAsync("alice", 5);
 
-      final Throwable failure = failure(call);
-      final long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+      Throwable failure = failure(call);
+      long elapsedMs = (System.nanoTime() - started) / 1_000_000;
       // a last attempt sent just before the deadline may end in DEADLINE_EXCEEDED
       assertThat(((CairnClientException) failure).code())
           .isIn(ErrorCode.RESOURCE_EXHAUSTED, ErrorCode.DEADLINE_EXCEEDED);
@@ -161,7 +161,7 @@ final class CairnClientRetryTest {
           .isLessThan(timeout.toMillis() + 1_000);
       // every attempt but the first is a retry; the gateway saw each one, except perhaps the last,
       // which the deadline may cut off on its way
-      final long retries = client.retriesOnResourceExhausted();
+      long retries = client.retriesOnResourceExhausted();
       assertThat((long) gateway.deposits.get()).isBetween(retries, retries + 1);
     }
   }
@@ -176,7 +176,7 @@ final class CairnClientRetryTest {
         "INTERNAL",
         "ABORTED"
       })
-  void shouldReturnEveryOtherCodeWithoutRetrying(final Status.Code code) {
+  void shouldReturnEveryOtherCodeWithoutRetrying(Status.Code code) {
     gateway.refuse(1, Status.fromCode(code).withDescription("refused once"));
     try (CairnClient client = client(QUICK, Duration.ofSeconds(20))) {
 
@@ -215,20 +215,20 @@ final class CairnClientRetryTest {
   @Test
   void shouldEndACallWaitingForARetryWhenTheClientCloses() throws Exception {
     gateway.refuse(Integer.MAX_VALUE, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
-    final RetryPolicy slow = RetryPolicy.of(10, Duration.ofMinutes(1), Duration.ofMinutes(1));
-    final CairnClient client =
+    RetryPolicy slow = RetryPolicy.of(10, Duration.ofMinutes(1), Duration.ofMinutes(1));
+    CairnClient client =
         CairnClient.builder()
             .gateway("127.0.0.1:" + server.getPort())
             .requestTimeout(Duration.ofMinutes(10))
             .retryPolicy(slow)
             .retryJitterSeed(7)
             .build();
-    final CompletableFuture<Deposited> call = client.depositAsync("alice", 5);
+    CompletableFuture<Deposited> call = client.depositAsync("alice", 5);
     await().atMost(Duration.ofSeconds(30)).until(() -> gateway.deposits.get() == 1);
 
     client.close();
 
-    final Throwable failure = failure(call);
+    Throwable failure = failure(call);
     assertThat(failure)
         .isInstanceOf(CairnClientException.class)
         .hasMessageContaining(
@@ -240,18 +240,18 @@ final class CairnClientRetryTest {
   @Test
   void shouldCancelAWaitingRetryWithTheCall() {
     // given the second call's wait is at least as long as the first's
-    final SplittableRandom draws = new SplittableRandom(1);
+    SplittableRandom draws = new SplittableRandom(1);
     assertThat(draws.nextDouble()).isLessThanOrEqualTo(draws.nextDouble());
     gateway.refuse(Integer.MAX_VALUE, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
-    final RetryPolicy slow = RetryPolicy.of(10, Duration.ofSeconds(2), Duration.ofSeconds(2));
+    RetryPolicy slow = RetryPolicy.of(10, Duration.ofSeconds(2), Duration.ofSeconds(2));
     try (CairnClient client = client(slow, Duration.ofMinutes(10))) {
-      final CompletableFuture<Deposited> first = client.depositAsync("alice", 5);
+      CompletableFuture<Deposited> first = client.depositAsync("alice", 5);
       await().atMost(Duration.ofSeconds(30)).until(() -> gateway.deposits.get() == 1);
 
       first.cancel(true);
       // a second call waits for its own retry after the first one's would have been sent
       gateway.refuse(1, Status.RESOURCE_EXHAUSTED.withDescription(BACKPRESSURE));
-      final Deposited second = client.deposit("bob", 1);
+      Deposited second = client.deposit("bob", 1);
 
       assertThat(second.accountId()).isEqualTo("bob");
       assertThat(gateway.depositsOf("alice")).isEqualTo(1);
@@ -279,7 +279,7 @@ final class CairnClientRetryTest {
 
   @Test
   void shouldDrawEachWaitBelowADoublingCeiling() {
-    final RetryPolicy policy = RetryPolicy.defaults();
+    RetryPolicy policy = RetryPolicy.defaults();
 
     assertThat(policy.backoffNanos(1, 0.999_999)).isEqualTo(9_999_990);
     assertThat(policy.backoffNanos(2, 0.5)).isEqualTo(10_000_000);
@@ -294,7 +294,7 @@ final class CairnClientRetryTest {
         .isEqualTo(30_000_000_000L);
   }
 
-  private CairnClient client(final RetryPolicy policy, final Duration timeout) {
+  private CairnClient client(RetryPolicy policy, Duration timeout) {
     return CairnClient.builder()
         .gateway("127.0.0.1:" + server.getPort())
         .requestTimeout(timeout)
@@ -303,13 +303,13 @@ final class CairnClientRetryTest {
         .build();
   }
 
-  private static Throwable failure(final CompletableFuture<?> call) throws InterruptedException {
+  private static Throwable failure(CompletableFuture<?> call) throws InterruptedException {
     try {
       call.get(30, TimeUnit.SECONDS);
       return null;
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       return e.getCause();
-    } catch (final TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new AssertionError("Expected the call to end within 30 s, but it did not", e);
     }
   }
@@ -328,8 +328,7 @@ final class CairnClientRetryTest {
     final LedgerServiceGrpc.LedgerServiceImplBase ledger =
         new LedgerServiceGrpc.LedgerServiceImplBase() {
           @Override
-          public void deposit(
-              final DepositRequest request, final StreamObserver<DepositResponse> observer) {
+          public void deposit(DepositRequest request, StreamObserver<DepositResponse> observer) {
             deposits.incrementAndGet();
             byAccount
                 .computeIfAbsent(request.getAccountId(), id -> new AtomicInteger())
@@ -353,8 +352,7 @@ final class CairnClientRetryTest {
         new AdminServiceGrpc.AdminServiceImplBase() {
           @Override
           public void listBackups(
-              final ListBackupsRequest request,
-              final StreamObserver<ListBackupsResponse> observer) {
+              ListBackupsRequest request, StreamObserver<ListBackupsResponse> observer) {
             listings.incrementAndGet();
             observer.onError(
                 Status.RESOURCE_EXHAUSTED
@@ -366,13 +364,13 @@ final class CairnClientRetryTest {
           }
         };
 
-    void refuse(final int times, final Status status) {
+    void refuse(int times, Status status) {
       refusal.set(status);
       refusalsLeft.set(times);
     }
 
-    int depositsOf(final String accountId) {
-      final AtomicInteger count = byAccount.get(accountId);
+    int depositsOf(String accountId) {
+      AtomicInteger count = byAccount.get(accountId);
       return count == null ? 0 : count.get();
     }
   }

@@ -10,8 +10,7 @@ final class ClientAssertions {
   private ClientAssertions() {}
 
   /** The call throws a {@link CairnClientException} with {@code code} and the message part. */
-  static void assertFailure(
-      final ThrowingCallable call, final ErrorCode code, final String messagePart) {
+  static void assertFailure(ThrowingCallable call, ErrorCode code, String messagePart) {
     assertThatThrownBy(call)
         .isInstanceOf(CairnClientException.class)
         .hasMessageContaining(messagePart)

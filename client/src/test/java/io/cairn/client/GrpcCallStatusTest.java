@@ -20,7 +20,7 @@ final class GrpcCallStatusTest {
 
   @Test
   void shouldReportTheClientsTimeoutWhenTheGatewayAnswersDeadlineExceededAfterTheDeadline() {
-    final CairnClientException failure =
+    CairnClientException failure =
         GrpcCall.fromStatus(
             Status.DEADLINE_EXCEEDED.withDescription(GATEWAY_ANSWER),
             "CreateAccount",
@@ -38,7 +38,7 @@ final class GrpcCallStatusTest {
 
   @Test
   void shouldReportTheClientsTimeoutWhenItsOwnTimerFired() {
-    final CairnClientException failure =
+    CairnClientException failure =
         GrpcCall.fromStatus(
             Status.DEADLINE_EXCEEDED.withDescription("deadline exceeded after 0.299s"),
             "CreateAccount",
@@ -54,7 +54,7 @@ final class GrpcCallStatusTest {
 
   @Test
   void shouldPassTheGatewaysAnswerOnBeforeTheClientsDeadline() {
-    final CairnClientException failure =
+    CairnClientException failure =
         GrpcCall.fromStatus(
             Status.DEADLINE_EXCEEDED.withDescription(GATEWAY_ANSWER),
             "CreateAccount",

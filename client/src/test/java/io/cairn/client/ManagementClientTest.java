@@ -44,7 +44,7 @@ final class ManagementClientTest {
 
   @Test
   void shouldTakeShowListAndDeleteBackups() {
-    final BackupTaken taken = client.takeBackup(7);
+    BackupTaken taken = client.takeBackup(7);
 
     assertThat(taken.backupId()).isEqualTo(7);
     assertThat(taken.partitions())
@@ -53,11 +53,11 @@ final class ManagementClientTest {
     assertThat(taken.partitions()).allSatisfy(p -> assertThat(p.created()).isTrue());
     assertThat(harness.cluster.checkpoint(2)).isEqualTo(7);
 
-    final BackupInfo backup = client.getBackup(7);
+    BackupInfo backup = client.getBackup(7);
     assertThat(backup.state()).isEqualTo(BackupState.COMPLETED);
     assertThat(backup.failureReason()).isEmpty();
     assertThat(backup.partitions()).hasSize(3);
-    final PartitionBackupInfo partition1 = backup.partitions().get(0);
+    PartitionBackupInfo partition1 = backup.partitions().get(0);
     assertThat(partition1.partitionId()).isEqualTo(1);
     assertThat(partition1.nodeId()).isZero();
     assertThat(partition1.brokerVersion()).isEqualTo(FakeCluster.VERSION);
@@ -117,12 +117,11 @@ final class ManagementClientTest {
 
   @Test
   void shouldFailWithUnavailableWhenNothingListens() throws Exception {
-    final int freePort;
+    int freePort;
     try (ServerSocket socket = new ServerSocket(0)) {
       freePort = socket.getLocalPort();
     }
-    final ManagementClient nowhere =
-        ManagementClient.of(URI.create("http://127.0.0.1:" + freePort));
+    ManagementClient nowhere = ManagementClient.of(URI.create("http://127.0.0.1:" + freePort));
 
     assertFailure(
         nowhere::health,

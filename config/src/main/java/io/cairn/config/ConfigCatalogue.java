@@ -23,26 +23,26 @@ public record ConfigCatalogue(
   }
 
   /** The key at {@code path}, if any. */
-  public Optional<ConfigKey<?>> key(final String path) {
+  public Optional<ConfigKey<?>> key(String path) {
     return keys.stream().filter(key -> key.path().equals(path)).findFirst();
   }
 
   /** The group at {@code path}, if any. */
-  public Optional<ConfigGroup> group(final String path) {
+  public Optional<ConfigGroup> group(String path) {
     return groups.stream().filter(group -> group.path().equals(path)).findFirst();
   }
 
   /** Whether {@code path} is a key. */
-  public boolean isKey(final String path) {
+  public boolean isKey(String path) {
     return key(path).isPresent();
   }
 
   /** Whether {@code path} is a section: a top-level section or a prefix of a key or group. */
-  public boolean isSection(final String path) {
+  public boolean isSection(String path) {
     if (sections.contains(path)) {
       return true;
     }
-    final String prefix = path + ".";
+    String prefix = path + ".";
     return keys.stream().anyMatch(key -> key.path().startsWith(prefix))
         || groups.stream().anyMatch(group -> group.path().startsWith(prefix));
   }

@@ -17,7 +17,7 @@ public class ConfigException extends IllegalArgumentException {
    * @param source what was read, e.g. {@code "config file broker.yaml"}
    * @param violations every problem, one sentence each
    */
-  public ConfigException(final String what, final String source, final List<String> violations) {
+  public ConfigException(String what, String source, List<String> violations) {
     super(message(what, source, violations));
     this.violations = List.copyOf(violations);
   }
@@ -27,9 +27,8 @@ public class ConfigException extends IllegalArgumentException {
     return violations;
   }
 
-  private static String message(
-      final String what, final String source, final List<String> violations) {
-    final StringBuilder text =
+  private static String message(String what, String source, List<String> violations) {
+    StringBuilder text =
         new StringBuilder("Expected a valid ")
             .append(what)
             .append(" configuration, but ")
@@ -40,7 +39,7 @@ public class ConfigException extends IllegalArgumentException {
             .append(". Fix the keys below (in the file or their ")
             .append(ConfigKey.ENV_PREFIX)
             .append("* environment variables):");
-    for (final String violation : violations) {
+    for (String violation : violations) {
       text.append("\n  - ").append(violation);
     }
     return text.toString();

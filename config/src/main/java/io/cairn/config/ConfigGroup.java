@@ -53,18 +53,17 @@ public record ConfigGroup(
   }
 
   /** A group of one value per id: {@code <path>.<id>: value}. */
-  public static ConfigGroup values(
-      final String path, final ValueParser<?> idParser, final String description) {
+  public static ConfigGroup values(String path, ValueParser<?> idParser, String description) {
     return new ConfigGroup(path, Shape.VALUES, idParser, List.of(), null, description);
   }
 
   /** A group of sections per id: {@code <path>.<id>: {field: value, freeField: {...}}}. */
   public static ConfigGroup sections(
-      final String path,
-      final ValueParser<?> idParser,
-      final List<String> fields,
-      final String freeField,
-      final String description) {
+      String path,
+      ValueParser<?> idParser,
+      List<String> fields,
+      String freeField,
+      String description) {
     return new ConfigGroup(path, Shape.SECTIONS, idParser, fields, freeField, description);
   }
 

@@ -35,7 +35,7 @@ public record ConfigKey<T>(
   }
 
   /** {@link #envName()} of any dotted path. */
-  public static String envName(final String path) {
+  public static String envName(String path) {
     return ENV_PREFIX + path.replace('.', '_').toUpperCase(Locale.ROOT);
   }
 

@@ -14,7 +14,7 @@ public final class ConfigValueException extends Exception {
    * @param rule what the value must be, e.g. {@code "an integer in [0, 1023]"}
    * @param actual what it was, e.g. {@code "'abc'"} or {@code "2000"}
    */
-  public ConfigValueException(final String rule, final String actual) {
+  public ConfigValueException(String rule, String actual) {
     super(actual, null, false, false);
     this.rule = rule;
   }

@@ -27,7 +27,7 @@ public final class ConfigValues {
    * @param raw the values read
    * @param violations where problems are added (the list {@code raw} reports to)
    */
-  public ConfigValues(final RawConfig raw, final List<String> violations) {
+  public ConfigValues(RawConfig raw, List<String> violations) {
     this.raw = Objects.requireNonNull(raw, "raw");
     this.violations = Objects.requireNonNull(violations, "violations");
   }
@@ -36,16 +36,16 @@ public final class ConfigValues {
    * The key's value: as set (file or environment), else its default; {@code null} when neither
    * exists. A bad value is a violation, and its default is returned in its place.
    */
-  public <T> T get(final ConfigKey<T> key) {
-    final RawConfig.Raw set = raw.values().get(key.path());
-    final RawConfig.Raw value =
+  public <T> T get(ConfigKey<T> key) {
+    RawConfig.Raw set = raw.values().get(key.path());
+    RawConfig.Raw value =
         set != null || key.defaultValue() == null
             ? set
             : new RawConfig.Raw(key.defaultValue(), "default");
     if (value == null) {
       return null;
     }
-    final T parsed = parse(key.path(), key.parser(), value, key.secret());
+    T parsed = parse(key.path(), key.parser(), value, key.secret());
     return parsed != null ? parsed : fallback(key);
   }
 
@@ -54,17 +54,13 @@ public final class ConfigValues {
    *
    * @return the value, or {@code null} after adding a violation (and marking {@code path} failed)
    */
-  public <T> T parse(
-      final String path,
-      final ValueParser<T> parser,
-      final RawConfig.Raw value,
-      final boolean secret) {
+  public <T> T parse(String path, ValueParser<T> parser, RawConfig.Raw value, boolean secret) {
     try {
-      final T parsed = parser.parse(value.text());
-      final String shown = secret ? ConfigSetting.REDACTED : value.text();
+      T parsed = parser.parse(value.text());
+      String shown = secret ? ConfigSetting.REDACTED : value.text();
       settings.put(path, new ConfigSetting(path, shown, value.source()));
       return parsed;
-    } catch (final ConfigValueException e) {
+    } catch (ConfigValueException e) {
       failed.add(path);
       violations.add(
           "Expected "
@@ -82,20 +78,20 @@ public final class ConfigValues {
     }
   }
 
-  private static <T> T fallback(final ConfigKey<T> key) {
+  private static <T> T fallback(ConfigKey<T> key) {
     if (key.defaultValue() == null) {
       return null;
     }
     try {
       return key.parser().parse(key.defaultValue());
-    } catch (final ConfigValueException e) {
+    } catch (ConfigValueException e) {
       throw new IllegalStateException("Expected a valid default for " + key.path(), e);
     }
   }
 
   /** Whether none of {@code keys} failed to parse. */
-  public boolean allValid(final ConfigKey<?>... keys) {
-    for (final ConfigKey<?> key : keys) {
+  public boolean allValid(ConfigKey<?>... keys) {
+    for (ConfigKey<?> key : keys) {
       if (failed.contains(key.path())) {
         return false;
       }
@@ -104,28 +100,28 @@ public final class ConfigValues {
   }
 
   /** Whether the value at {@code path} (a key, an entry, or a path marked) failed. */
-  public boolean isFailed(final String path) {
+  public boolean isFailed(String path) {
     return failed.contains(path);
   }
 
   /** Marks {@code path} as failed, e.g. a group with a bad entry. */
-  public void markFailed(final String path) {
+  public void markFailed(String path) {
     failed.add(path);
   }
 
   /** Adds a violation (a rule across keys). */
-  public void violation(final String message) {
+  public void violation(String message) {
     violations.add(message);
   }
 
   /** Where the key's value came from: its raw source, or {@code default}. */
-  public String sourceOf(final ConfigKey<?> key) {
-    final RawConfig.Raw value = raw.values().get(key.path());
+  public String sourceOf(ConfigKey<?> key) {
+    RawConfig.Raw value = raw.values().get(key.path());
     return value == null ? "default" : value.source();
   }
 
   /** Records a setting that was not read through {@link #get} or {@link #parse}. */
-  public void putSetting(final ConfigSetting setting) {
+  public void putSetting(ConfigSetting setting) {
     settings.put(setting.path(), setting);
   }
 
@@ -134,25 +130,25 @@ public final class ConfigValues {
    * group's parent section (or come last). A URL's user info is redacted.
    */
   public List<ConfigSetting> settings() {
-    final ConfigCatalogue catalogue = raw.catalogue();
-    final Map<String, List<ConfigGroup>> groupsAfter = new LinkedHashMap<>();
-    final List<ConfigGroup> groupsLast = new ArrayList<>();
-    for (final ConfigGroup group : catalogue.groups()) {
-      final String anchor = anchorOf(catalogue, group);
+    ConfigCatalogue catalogue = raw.catalogue();
+    Map<String, List<ConfigGroup>> groupsAfter = new LinkedHashMap<>();
+    List<ConfigGroup> groupsLast = new ArrayList<>();
+    for (ConfigGroup group : catalogue.groups()) {
+      String anchor = anchorOf(catalogue, group);
       if (anchor == null) {
         groupsLast.add(group);
       } else {
         groupsAfter.computeIfAbsent(anchor, ignored -> new ArrayList<>()).add(group);
       }
     }
-    final Map<String, ConfigSetting> left = new LinkedHashMap<>(settings);
-    final List<ConfigSetting> ordered = new ArrayList<>();
-    for (final ConfigKey<?> key : catalogue.keys()) {
-      final ConfigSetting setting = left.remove(key.path());
+    Map<String, ConfigSetting> left = new LinkedHashMap<>(settings);
+    List<ConfigSetting> ordered = new ArrayList<>();
+    for (ConfigKey<?> key : catalogue.keys()) {
+      ConfigSetting setting = left.remove(key.path());
       if (setting != null) {
         ordered.add(setting);
       }
-      for (final ConfigGroup group : groupsAfter.getOrDefault(key.path(), List.of())) {
+      for (ConfigGroup group : groupsAfter.getOrDefault(key.path(), List.of())) {
         takeGroup(group, left, ordered);
       }
     }
@@ -161,14 +157,14 @@ public final class ConfigValues {
     return ordered.stream().map(ConfigValues::redact).toList();
   }
 
-  private static String anchorOf(final ConfigCatalogue catalogue, final ConfigGroup group) {
-    final int dot = group.path().lastIndexOf('.');
+  private static String anchorOf(ConfigCatalogue catalogue, ConfigGroup group) {
+    int dot = group.path().lastIndexOf('.');
     if (dot < 0) {
       return null;
     }
-    final String parent = group.path().substring(0, dot + 1);
+    String parent = group.path().substring(0, dot + 1);
     String anchor = null;
-    for (final ConfigKey<?> key : catalogue.keys()) {
+    for (ConfigKey<?> key : catalogue.keys()) {
       if (key.path().startsWith(parent)) {
         anchor = key.path();
       }
@@ -177,10 +173,8 @@ public final class ConfigValues {
   }
 
   private static void takeGroup(
-      final ConfigGroup group,
-      final Map<String, ConfigSetting> left,
-      final List<ConfigSetting> ordered) {
-    final String prefix = group.path() + ".";
+      ConfigGroup group, Map<String, ConfigSetting> left, List<ConfigSetting> ordered) {
+    String prefix = group.path() + ".";
     left.entrySet()
         .removeIf(
             entry -> {
@@ -193,10 +187,10 @@ public final class ConfigValues {
   }
 
   /** A URL with user info (credentials) shows only its host. */
-  private static ConfigSetting redact(final ConfigSetting setting) {
-    final String value = setting.value();
-    final int scheme = value.indexOf("://");
-    final int at = value.indexOf('@');
+  private static ConfigSetting redact(ConfigSetting setting) {
+    String value = setting.value();
+    int scheme = value.indexOf("://");
+    int at = value.indexOf('@');
     if (scheme > 0 && at > scheme) {
       return new ConfigSetting(
           setting.path(),

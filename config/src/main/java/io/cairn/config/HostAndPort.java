@@ -25,8 +25,8 @@ public record HostAndPort(String host, int port) {
    *
    * @return the address, or {@code null} when the text is not one
    */
-  static HostAndPort parse(final String text) {
-    final int colon = text.lastIndexOf(':');
+  static HostAndPort parse(String text) {
+    int colon = text.lastIndexOf(':');
     if (colon <= 0 || colon == text.length() - 1) {
       return null;
     }
@@ -34,10 +34,10 @@ public record HostAndPort(String host, int port) {
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
-    final int port;
+    int port;
     try {
       port = Integer.parseInt(text.substring(colon + 1));
-    } catch (final NumberFormatException e) {
+    } catch (NumberFormatException e) {
       return null;
     }
     if (host.isEmpty() || port < 1 || port > PORT_MAX) {

@@ -9,12 +9,12 @@ public final class KeySuggestions {
   private KeySuggestions() {}
 
   /** The candidate with the smallest edit distance to {@code name}; ties go to the first. */
-  public static String closest(final String name, final Collection<String> candidates) {
+  public static String closest(String name, Collection<String> candidates) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
-    final String lower = name.toLowerCase(Locale.ROOT);
-    for (final String candidate : candidates) {
-      final int distance = distance(lower, candidate.toLowerCase(Locale.ROOT));
+    String lower = name.toLowerCase(Locale.ROOT);
+    for (String candidate : candidates) {
+      int distance = distance(lower, candidate.toLowerCase(Locale.ROOT));
       if (distance < bestDistance) {
         best = candidate;
         bestDistance = distance;
@@ -24,7 +24,7 @@ public final class KeySuggestions {
   }
 
   /** Levenshtein distance. */
-  public static int distance(final String a, final String b) {
+  public static int distance(String a, String b) {
     int[] previous = new int[b.length() + 1];
     int[] current = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {
@@ -33,10 +33,10 @@ public final class KeySuggestions {
     for (int i = 1; i <= a.length(); i++) {
       current[0] = i;
       for (int j = 1; j <= b.length(); j++) {
-        final int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
         current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
       }
-      final int[] swap = previous;
+      int[] swap = previous;
       previous = current;
       current = swap;
     }

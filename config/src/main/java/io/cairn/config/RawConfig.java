@@ -37,12 +37,11 @@ public final class RawConfig {
    * @param sourceName names the file in messages, e.g. {@code config file broker.yaml}
    * @param violations where problems are added
    */
-  public RawConfig(
-      final ConfigCatalogue catalogue, final String sourceName, final List<String> violations) {
+  public RawConfig(ConfigCatalogue catalogue, String sourceName, List<String> violations) {
     this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
     this.sourceName = Objects.requireNonNull(sourceName, "sourceName");
     this.violations = Objects.requireNonNull(violations, "violations");
-    for (final ConfigGroup group : catalogue.groups()) {
+    for (ConfigGroup group : catalogue.groups()) {
       if (group.shape() == ConfigGroup.Shape.VALUES) {
         groupValues.put(group.path(), new LinkedHashMap<>());
       } else {
@@ -80,8 +79,8 @@ public final class RawConfig {
    *
    * @throws IllegalArgumentException if the catalogue has no such group of values
    */
-  public Map<String, Raw> groupValues(final String path) {
-    final Map<String, Raw> entries = groupValues.get(path);
+  public Map<String, Raw> groupValues(String path) {
+    Map<String, Raw> entries = groupValues.get(path);
     if (entries == null) {
       throw new IllegalArgumentException("Expected a group of values, but " + path + " is not one");
     }
@@ -94,8 +93,8 @@ public final class RawConfig {
    *
    * @throws IllegalArgumentException if the catalogue has no such group of sections
    */
-  public Map<String, Map<String, Raw>> groupSections(final String path) {
-    final Map<String, Map<String, Raw>> entries = groupSections.get(path);
+  public Map<String, Map<String, Raw>> groupSections(String path) {
+    Map<String, Map<String, Raw>> entries = groupSections.get(path);
     if (entries == null) {
       throw new IllegalArgumentException(
           "Expected a group of sections, but " + path + " is not one");
@@ -106,13 +105,13 @@ public final class RawConfig {
   // ---- YAML -------------------------------------------------------------------------------------
 
   /** Reads a YAML document; an empty one leaves every key at its default. */
-  public void readYaml(final String text) {
-    final YAMLMapper mapper = new YAMLMapper(new YAMLFactory());
+  public void readYaml(String text) {
+    YAMLMapper mapper = new YAMLMapper(new YAMLFactory());
     mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-    final JsonNode root;
+    JsonNode root;
     try {
       root = mapper.readTree(text);
-    } catch (final JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       violations.add(
           "Expected valid YAML, but "
               + e.getOriginalMessage()
@@ -137,21 +136,21 @@ public final class RawConfig {
     flatten("", root);
   }
 
-  private static String locationOf(final JsonProcessingException e) {
+  private static String locationOf(JsonProcessingException e) {
     return e.getLocation() == null
         ? ""
         : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
   }
 
-  private static String kind(final JsonNode node) {
+  private static String kind(JsonNode node) {
     return node.getNodeType().name().toLowerCase(Locale.ROOT);
   }
 
-  private void flatten(final String prefix, final JsonNode node) {
-    for (final Map.Entry<String, JsonNode> field : node.properties()) {
-      final String path = prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey();
-      final JsonNode value = field.getValue();
-      final ConfigGroup group = catalogue.group(path).orElse(null);
+  private void flatten(String prefix, JsonNode node) {
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
+      String path = prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey();
+      JsonNode value = field.getValue();
+      ConfigGroup group = catalogue.group(path).orElse(null);
       if (group != null) {
         readGroup(group, value);
       } else if (value.isObject()) {
@@ -188,14 +187,14 @@ public final class RawConfig {
     }
   }
 
-  private void readGroup(final ConfigGroup group, final JsonNode value) {
+  private void readGroup(ConfigGroup group, JsonNode value) {
     if (value.isNull()) {
       return; // an empty group: no entries
     }
-    final String source = "set in " + sourceName;
+    String source = "set in " + sourceName;
     if (value.isArray()) {
       for (int i = 0; i < value.size(); i++) {
-        final JsonNode item = value.get(i);
+        JsonNode item = value.get(i);
         if (group.shape() == ConfigGroup.Shape.VALUES) {
           groupValue(group, Integer.toString(i), item, source);
         } else {
@@ -203,7 +202,7 @@ public final class RawConfig {
         }
       }
     } else if (value.isObject()) {
-      for (final Map.Entry<String, JsonNode> entry : value.properties()) {
+      for (Map.Entry<String, JsonNode> entry : value.properties()) {
         if (group.shape() == ConfigGroup.Shape.VALUES) {
           groupValue(group, entry.getKey(), entry.getValue(), source);
         } else {
@@ -224,8 +223,7 @@ public final class RawConfig {
     }
   }
 
-  private void groupValue(
-      final ConfigGroup group, final String rawId, final JsonNode value, final String source) {
+  private void groupValue(ConfigGroup group, String rawId, JsonNode value, String source) {
     if (value == null || !value.isValueNode() || value.isNull()) {
       violations.add(
           "Expected "
@@ -239,14 +237,13 @@ public final class RawConfig {
               + ")");
       return;
     }
-    final String id = canonicalId(group, rawId, source);
+    String id = canonicalId(group, rawId, source);
     if (id != null) {
       groupValues.get(group.path()).put(id, new Raw(value.asText(), source));
     }
   }
 
-  private void listSection(
-      final ConfigGroup group, final int index, final JsonNode item, final String source) {
+  private void listSection(ConfigGroup group, int index, JsonNode item, String source) {
     if (item == null || !item.isObject()) {
       violations.add(
           "Expected item "
@@ -262,7 +259,7 @@ public final class RawConfig {
               + ")");
       return;
     }
-    final JsonNode idNode = item.get(ConfigGroup.ID_FIELD);
+    JsonNode idNode = item.get(ConfigGroup.ID_FIELD);
     if (idNode == null || !idNode.isValueNode() || idNode.isNull()) {
       violations.add(
           "Expected item "
@@ -279,8 +276,7 @@ public final class RawConfig {
     section(group, idNode.asText(), item, source);
   }
 
-  private void mapSection(
-      final ConfigGroup group, final String rawId, final JsonNode value, final String source) {
+  private void mapSection(ConfigGroup group, String rawId, JsonNode value, String source) {
     if (value == null || !value.isObject()) {
       violations.add(
           "Expected "
@@ -294,7 +290,7 @@ public final class RawConfig {
               + ")");
       return;
     }
-    final JsonNode idNode = value.get(ConfigGroup.ID_FIELD);
+    JsonNode idNode = value.get(ConfigGroup.ID_FIELD);
     if (idNode != null && !idNode.asText().equals(rawId)) {
       violations.add(
           "Expected "
@@ -315,13 +311,12 @@ public final class RawConfig {
     section(group, rawId, value, source);
   }
 
-  private void section(
-      final ConfigGroup group, final String rawId, final JsonNode node, final String source) {
-    final String id = canonicalId(group, rawId, source);
+  private void section(ConfigGroup group, String rawId, JsonNode node, String source) {
+    String id = canonicalId(group, rawId, source);
     if (id == null) {
       return;
     }
-    final Map<String, Map<String, Raw>> entries = groupSections.get(group.path());
+    Map<String, Map<String, Raw>> entries = groupSections.get(group.path());
     if (entries.containsKey(id)) {
       violations.add(
           "Expected the ids of "
@@ -333,12 +328,12 @@ public final class RawConfig {
               + ")");
       return;
     }
-    final Map<String, Raw> fields = new LinkedHashMap<>();
+    Map<String, Raw> fields = new LinkedHashMap<>();
     entries.put(id, fields);
-    final String entryPath = group.path() + "." + id;
-    for (final Map.Entry<String, JsonNode> field : node.properties()) {
-      final String name = field.getKey();
-      final JsonNode value = field.getValue();
+    String entryPath = group.path() + "." + id;
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
+      String name = field.getKey();
+      JsonNode value = field.getValue();
       if (name.equals(ConfigGroup.ID_FIELD)) {
         continue;
       }
@@ -388,14 +383,10 @@ public final class RawConfig {
   }
 
   private void freeFields(
-      final String entryPath,
-      final String prefix,
-      final JsonNode node,
-      final Map<String, Raw> fields,
-      final String source) {
-    for (final Map.Entry<String, JsonNode> field : node.properties()) {
-      final String path = prefix + "." + field.getKey();
-      final JsonNode value = field.getValue();
+      String entryPath, String prefix, JsonNode node, Map<String, Raw> fields, String source) {
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
+      String path = prefix + "." + field.getKey();
+      JsonNode value = field.getValue();
       if (value.isObject()) {
         freeFields(entryPath, path, value, fields, source);
       } else if (value.isValueNode() && !value.isNull()) {
@@ -415,8 +406,8 @@ public final class RawConfig {
     }
   }
 
-  private static List<String> knownFields(final ConfigGroup group) {
-    final List<String> known = new ArrayList<>(group.fields());
+  private static List<String> knownFields(ConfigGroup group) {
+    List<String> known = new ArrayList<>(group.fields());
     known.add(ConfigGroup.ID_FIELD);
     if (group.freeField() != null) {
       known.add(group.freeField());
@@ -425,10 +416,10 @@ public final class RawConfig {
   }
 
   /** The id as the group's id parser prints it, or {@code null} (a violation) when it is bad. */
-  private String canonicalId(final ConfigGroup group, final String rawId, final String source) {
+  private String canonicalId(ConfigGroup group, String rawId, String source) {
     try {
       return String.valueOf(group.idParser().parse(rawId.trim()));
-    } catch (final ConfigValueException e) {
+    } catch (ConfigValueException e) {
       violations.add(
           "Expected the ids of "
               + group.path()
@@ -443,8 +434,8 @@ public final class RawConfig {
     }
   }
 
-  private void unknownKey(final String path) {
-    final List<String> known = new ArrayList<>();
+  private void unknownKey(String path) {
+    List<String> known = new ArrayList<>();
     catalogue.keys().forEach(key -> known.add(key.path()));
     catalogue.groups().forEach(group -> known.add(group.path()));
     violations.add(
@@ -464,9 +455,9 @@ public final class RawConfig {
    * known section that names no key (or no group entry) is a violation; other {@code CAIRN_*}
    * variables (launch scripts') are ignored.
    */
-  public void readEnv(final Map<String, String> env) {
-    final Map<String, String> envToPath = new HashMap<>();
-    for (final ConfigKey<?> key : catalogue.keys()) {
+  public void readEnv(Map<String, String> env) {
+    Map<String, String> envToPath = new HashMap<>();
+    for (ConfigKey<?> key : catalogue.keys()) {
       envToPath.put(key.envName(), key.path());
     }
     new TreeMap<>(env)
@@ -475,22 +466,22 @@ public final class RawConfig {
               if (!name.startsWith(ConfigKey.ENV_PREFIX) || value == null) {
                 return;
               }
-              final String source = "set by environment variable " + name;
-              final String path = envToPath.get(name);
+              String source = "set by environment variable " + name;
+              String path = envToPath.get(name);
               if (path != null) {
                 values.put(path, new Raw(value, source));
                 return;
               }
-              for (final ConfigGroup group : catalogue.groups()) {
-                final String prefix = group.envName() + "_";
+              for (ConfigGroup group : catalogue.groups()) {
+                String prefix = group.envName() + "_";
                 if (name.startsWith(prefix) && name.length() > prefix.length()) {
                   envGroupEntry(group, name, name.substring(prefix.length()), value, source);
                   return;
                 }
               }
-              final String rest = name.substring(ConfigKey.ENV_PREFIX.length());
-              final int underscore = rest.indexOf('_');
-              final String section =
+              String rest = name.substring(ConfigKey.ENV_PREFIX.length());
+              int underscore = rest.indexOf('_');
+              String section =
                   (underscore < 0 ? rest : rest.substring(0, underscore)).toLowerCase(Locale.ROOT);
               if (catalogue.sections().contains(section)) {
                 unknownVariable(name, envToPath);
@@ -498,14 +489,14 @@ public final class RawConfig {
             });
   }
 
-  private void unknownVariable(final String name, final Map<String, String> envToPath) {
-    final List<String> names = new ArrayList<>(envToPath.keySet());
-    for (final ConfigGroup group : catalogue.groups()) {
+  private void unknownVariable(String name, Map<String, String> envToPath) {
+    List<String> names = new ArrayList<>(envToPath.keySet());
+    for (ConfigGroup group : catalogue.groups()) {
       names.add(
           group.envName()
               + (group.shape() == ConfigGroup.Shape.VALUES ? "_<id>" : "_<ID>_<FIELD>"));
     }
-    final String closest = KeySuggestions.closest(name, names.stream().sorted().toList());
+    String closest = KeySuggestions.closest(name, names.stream().sorted().toList());
     violations.add(
         "Expected environment variable "
             + name
@@ -516,20 +507,16 @@ public final class RawConfig {
   }
 
   private void envGroupEntry(
-      final ConfigGroup group,
-      final String name,
-      final String rest,
-      final String value,
-      final String source) {
+      ConfigGroup group, String name, String rest, String value, String source) {
     if (group.shape() == ConfigGroup.Shape.VALUES) {
-      final Map<String, Raw> entries = groupValues.get(group.path());
-      final String id = envId(group, entries.keySet(), rest, source);
+      Map<String, Raw> entries = groupValues.get(group.path());
+      String id = envId(group, entries.keySet(), rest, source);
       if (id != null) {
         entries.put(id, new Raw(value, source));
       }
       return;
     }
-    final int underscore = rest.indexOf('_');
+    int underscore = rest.indexOf('_');
     if (underscore <= 0 || underscore == rest.length() - 1) {
       violations.add(
           "Expected environment variable "
@@ -541,16 +528,16 @@ public final class RawConfig {
               + "_<ID>_<FIELD>), but it names none");
       return;
     }
-    final Map<String, Map<String, Raw>> entries = groupSections.get(group.path());
-    final String id = envId(group, entries.keySet(), rest.substring(0, underscore), source);
+    Map<String, Map<String, Raw>> entries = groupSections.get(group.path());
+    String id = envId(group, entries.keySet(), rest.substring(0, underscore), source);
     if (id == null) {
       return;
     }
-    final Map<String, Raw> fields = entries.computeIfAbsent(id, ignored -> new LinkedHashMap<>());
-    final String fieldName = envField(group, fields, rest.substring(underscore + 1));
+    Map<String, Raw> fields = entries.computeIfAbsent(id, ignored -> new LinkedHashMap<>());
+    String fieldName = envField(group, fields, rest.substring(underscore + 1));
     if (fieldName == null) {
-      final List<String> known = new ArrayList<>();
-      for (final String field : group.fields()) {
+      List<String> known = new ArrayList<>();
+      for (String field : group.fields()) {
         known.add(envSegment(field));
       }
       if (group.freeField() != null) {
@@ -576,12 +563,8 @@ public final class RawConfig {
   }
 
   /** An existing id that matches case-insensitively, else the canonical lower-cased one. */
-  private String envId(
-      final ConfigGroup group,
-      final Iterable<String> existing,
-      final String envId,
-      final String source) {
-    for (final String id : existing) {
+  private String envId(ConfigGroup group, Iterable<String> existing, String envId, String source) {
+    for (String id : existing) {
       if (id.equalsIgnoreCase(envId)) {
         return id;
       }
@@ -593,27 +576,26 @@ public final class RawConfig {
    * The field a variable's last part names: a known field; or a field of the free field, matched
    * case-insensitively against those the file set ({@code _} for {@code .}), else lower-cased.
    */
-  private static String envField(
-      final ConfigGroup group, final Map<String, Raw> fields, final String envField) {
-    for (final String field : group.fields()) {
+  private static String envField(ConfigGroup group, Map<String, Raw> fields, String envField) {
+    for (String field : group.fields()) {
       if (envSegment(field).equals(envField)) {
         return field;
       }
     }
-    final String free = group.freeField();
+    String free = group.freeField();
     if (free == null || !envField.startsWith(envSegment(free) + "_")) {
       return null;
     }
-    for (final String field : fields.keySet()) {
+    for (String field : fields.keySet()) {
       if (field.startsWith(free + ".") && envSegment(field).equals(envField)) {
         return field;
       }
     }
-    final String name = envField.substring(envSegment(free).length() + 1);
+    String name = envField.substring(envSegment(free).length() + 1);
     return name.isEmpty() ? null : free + "." + name.toLowerCase(Locale.ROOT);
   }
 
-  private static String envSegment(final String path) {
+  private static String envSegment(String path) {
     return path.replace('.', '_').toUpperCase(Locale.ROOT);
   }
 }

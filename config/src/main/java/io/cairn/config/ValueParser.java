@@ -41,15 +41,15 @@ public interface ValueParser<T> {
   String rule();
 
   /** An integer in {@code [min, max]}. */
-  static ValueParser<Integer> integer(final int min, final int max) {
-    final String rule = "an integer in [" + min + ", " + max + "]";
+  static ValueParser<Integer> integer(int min, int max) {
+    String rule = "an integer in [" + min + ", " + max + "]";
     return of(
         rule,
         raw -> {
-          final int value;
+          int value;
           try {
             value = Integer.parseInt(raw.trim());
-          } catch (final NumberFormatException e) {
+          } catch (NumberFormatException e) {
             throw new ConfigValueException(rule, quote(raw));
           }
           if (value < min || value > max) {
@@ -60,17 +60,17 @@ public interface ValueParser<T> {
   }
 
   /** One of {@code allowed}. */
-  static ValueParser<Integer> integerOneOf(final List<Integer> allowed) {
-    final String rule = "one of " + allowed;
+  static ValueParser<Integer> integerOneOf(List<Integer> allowed) {
+    String rule = "one of " + allowed;
     return of(
         rule,
         raw -> {
           try {
-            final int value = Integer.parseInt(raw.trim());
+            int value = Integer.parseInt(raw.trim());
             if (allowed.contains(value)) {
               return value;
             }
-          } catch (final NumberFormatException e) {
+          } catch (NumberFormatException e) {
             // fall through to the error below
           }
           throw new ConfigValueException(rule, quote(raw));
@@ -79,7 +79,7 @@ public interface ValueParser<T> {
 
   /** {@code true} or {@code false}. */
   static ValueParser<Boolean> bool() {
-    final String rule = "true or false";
+    String rule = "true or false";
     return of(
         rule,
         raw ->
@@ -91,13 +91,13 @@ public interface ValueParser<T> {
   }
 
   /** A duration in {@code [min, max]}. */
-  static ValueParser<Duration> duration(final Duration min, final Duration max) {
-    final String rule =
+  static ValueParser<Duration> duration(Duration min, Duration max) {
+    String rule =
         "a duration in [" + Durations.formatExact(min) + ", " + Durations.formatExact(max) + "]";
     return of(
         rule,
         raw -> {
-          final Duration value = parseDuration(raw, rule);
+          Duration value = parseDuration(raw, rule);
           if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw new ConfigValueException(rule, quote(raw));
           }
@@ -106,8 +106,8 @@ public interface ValueParser<T> {
   }
 
   /** A size in bytes in {@code [min, max]}; with {@code zeroAllowed}, 0 too ("off"). */
-  static ValueParser<Long> size(final long min, final long max, final boolean zeroAllowed) {
-    final String rule =
+  static ValueParser<Long> size(long min, long max, boolean zeroAllowed) {
+    String rule =
         (zeroAllowed ? "0 (off) or " : "")
             + "a size in ["
             + ByteSizes.formatExact(min)
@@ -117,7 +117,7 @@ public interface ValueParser<T> {
     return of(
         rule,
         raw -> {
-          final long value = parseSize(raw, rule);
+          long value = parseSize(raw, rule);
           if (zeroAllowed && value == 0) {
             return 0L;
           }
@@ -129,12 +129,12 @@ public interface ValueParser<T> {
   }
 
   /** One of the given names (case-insensitive), mapped to its value. */
-  static <E> ValueParser<E> oneOf(final Map<String, E> byName) {
-    final String rule = "one of " + byName.keySet();
+  static <E> ValueParser<E> oneOf(Map<String, E> byName) {
+    String rule = "one of " + byName.keySet();
     return of(
         rule,
         raw -> {
-          final E value = byName.get(raw.trim().toLowerCase(Locale.ROOT));
+          E value = byName.get(raw.trim().toLowerCase(Locale.ROOT));
           if (value == null) {
             throw new ConfigValueException(rule, quote(raw));
           }
@@ -143,11 +143,11 @@ public interface ValueParser<T> {
   }
 
   /** Text matching {@code pattern} (described by {@code rule}). */
-  static ValueParser<String> text(final Pattern pattern, final String rule) {
+  static ValueParser<String> text(Pattern pattern, String rule) {
     return of(
         rule,
         raw -> {
-          final String value = raw.trim();
+          String value = raw.trim();
           if (!pattern.matcher(value).matches()) {
             throw new ConfigValueException(rule, quote(raw));
           }
@@ -159,11 +159,11 @@ public interface ValueParser<T> {
    * {@code host:port} with a port in [1, 65535]; an IPv6 host in brackets ({@code [::1]:26502}).
    */
   static ValueParser<HostAndPort> hostAndPort() {
-    final String rule = "host:port with a port in [1, 65535]";
+    String rule = "host:port with a port in [1, 65535]";
     return of(
         rule,
         raw -> {
-          final HostAndPort address = HostAndPort.parse(raw.trim());
+          HostAndPort address = HostAndPort.parse(raw.trim());
           if (address == null) {
             throw new ConfigValueException(rule, quote(raw));
           }
@@ -175,25 +175,25 @@ public interface ValueParser<T> {
    * This parser's value turned into another; a {@link IllegalArgumentException} from {@code
    * mapping} is reported as a value outside {@link #rule()}.
    */
-  default <R> ValueParser<R> map(final Function<? super T, ? extends R> mapping) {
-    final ValueParser<T> self = this;
+  default <R> ValueParser<R> map(Function<? super T, ? extends R> mapping) {
+    ValueParser<T> self = this;
     return of(
         rule(),
         raw -> {
-          final T value = self.parse(raw);
+          T value = self.parse(raw);
           try {
             return mapping.apply(value);
-          } catch (final IllegalArgumentException e) {
+          } catch (IllegalArgumentException e) {
             throw new ConfigValueException(self.rule(), quote(raw));
           }
         });
   }
 
   /** A parser with the given rule; {@code parse} throws {@link ConfigValueException}. */
-  static <T> ValueParser<T> of(final String rule, final Parse<T> parse) {
+  static <T> ValueParser<T> of(String rule, Parse<T> parse) {
     return new ValueParser<>() {
       @Override
-      public T parse(final String raw) throws ConfigValueException {
+      public T parse(String raw) throws ConfigValueException {
         return parse.apply(raw);
       }
 
@@ -210,9 +210,8 @@ public interface ValueParser<T> {
     T apply(String raw) throws ConfigValueException;
   }
 
-  private static Duration parseDuration(final String raw, final String rule)
-      throws ConfigValueException {
-    final Optional<Duration> parsed = Durations.parse(raw);
+  private static Duration parseDuration(String raw, String rule) throws ConfigValueException {
+    Optional<Duration> parsed = Durations.parse(raw);
     if (parsed.isPresent()) {
       return parsed.get();
     }
@@ -222,15 +221,15 @@ public interface ValueParser<T> {
     throw new ConfigValueException(rule + ", with a unit (ms, s, m, h, d)", quote(raw));
   }
 
-  private static long parseSize(final String raw, final String rule) throws ConfigValueException {
-    final OptionalLong parsed = ByteSizes.parse(raw);
+  private static long parseSize(String raw, String rule) throws ConfigValueException {
+    OptionalLong parsed = ByteSizes.parse(raw);
     if (parsed.isEmpty()) {
       throw new ConfigValueException(rule + ", such as 128MB or 64KB", quote(raw));
     }
     return parsed.getAsLong();
   }
 
-  private static String quote(final String raw) {
+  private static String quote(String raw) {
     return "'" + raw + "'";
   }
 }

@@ -69,7 +69,7 @@ final class RawConfigTest {
     raw.readYaml("server:\n  port: 70000\n  timeout: soon\n");
 
     // when
-    final Integer port = values.get(PORT);
+    Integer port = values.get(PORT);
     values.get(TIMEOUT);
 
     // then
@@ -240,8 +240,7 @@ final class RawConfigTest {
 
   @Test
   void shouldNameTheProcessAndListEveryProblemInTheException() {
-    final ConfigException exception =
-        new ConfigException("gateway", SOURCE, List.of("first", "second"));
+    ConfigException exception = new ConfigException("gateway", SOURCE, List.of("first", "second"));
 
     assertThat(exception.violations()).containsExactly("first", "second");
     assertThat(exception)

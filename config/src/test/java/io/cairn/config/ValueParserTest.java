@@ -12,7 +12,7 @@ final class ValueParserTest {
 
   @Test
   void shouldParseDurationsWithUnits() throws Exception {
-    final var durations = ValueParser.duration(Duration.ZERO, Duration.ofDays(10));
+    var durations = ValueParser.duration(Duration.ZERO, Duration.ofDays(10));
     assertThat(durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));
     assertThat(durations.parse("30s")).isEqualTo(Duration.ofSeconds(30));
     assertThat(durations.parse("5m")).isEqualTo(Duration.ofMinutes(5));
@@ -30,7 +30,7 @@ final class ValueParserTest {
 
   @Test
   void shouldParseSizesWithUnitsInPowersOf1024() throws Exception {
-    final var sizes = ValueParser.size(0, Long.MAX_VALUE, true);
+    var sizes = ValueParser.size(0, Long.MAX_VALUE, true);
     assertThat(sizes.parse("128MB")).isEqualTo(128L << 20);
     assertThat(sizes.parse("64kb")).isEqualTo(64L << 10);
     assertThat(sizes.parse("1GiB")).isEqualTo(1L << 30);
@@ -38,7 +38,7 @@ final class ValueParserTest {
     assertThat(sizes.parse("4096")).isEqualTo(4096L);
     assertThatThrownBy(() -> sizes.parse("99999999999999TB"))
         .isInstanceOf(ConfigValueException.class);
-    final var bounded = ValueParser.size(64 * 1024, 1L << 40, true);
+    var bounded = ValueParser.size(64 * 1024, 1L << 40, true);
     assertThat(bounded.parse("0")).isZero();
     assertThatThrownBy(() -> bounded.parse("1KB")).isInstanceOf(ConfigValueException.class);
     assertThat(bounded.rule()).isEqualTo("0 (off) or a size in [64KB, 1TB]");
@@ -54,11 +54,11 @@ final class ValueParserTest {
 
   @Test
   void shouldParseHostAndPortIncludingBracketedIpv6() throws Exception {
-    final var addresses = ValueParser.hostAndPort();
+    var addresses = ValueParser.hostAndPort();
     assertThat(addresses.parse("10.0.0.1:26502")).isEqualTo(new HostAndPort("10.0.0.1", 26502));
     assertThat(addresses.parse(" [::1]:26503 ")).isEqualTo(new HostAndPort("::1", 26503));
     assertThat(new HostAndPort("::1", 1)).hasToString("[::1]:1");
-    for (final String bad : new String[] {"no-port", ":1", "a:", "a:0", "a:65536", "a:x"}) {
+    for (String bad : new String[] {"no-port", ":1", "a:", "a:0", "a:65536", "a:x"}) {
       assertThatThrownBy(() -> addresses.parse(bad))
           .as(bad)
           .isInstanceOf(ConfigValueException.class);
@@ -67,7 +67,7 @@ final class ValueParserTest {
 
   @Test
   void shouldReportAMappingThatRejectsTheValueAsOutsideTheRule() throws Exception {
-    final var even =
+    var even =
         ValueParser.integer(0, 10)
             .map(
                 value -> {

@@ -38,30 +38,30 @@ public final class CompositeKeyCodec<P, S> implements DbCodec<CompositeKey<P, S>
 
   @Override
   public int encode(CompositeKey<P, S> value, MutableDirectBuffer buffer, int offset) {
-    final int prefixLength = prefixCodec.encode(value.prefix(), buffer, offset);
+    int prefixLength = prefixCodec.encode(value.prefix(), buffer, offset);
     return prefixLength + suffix.encode(value.suffix(), buffer, offset + prefixLength);
   }
 
   @Override
   public CompositeKey<P, S> decode(DirectBuffer buffer, int offset, int length) {
-    final int prefixLength = encodedPrefixLength(buffer, offset, length);
-    final P decodedPrefix = prefixCodec.decode(buffer, offset, prefixLength);
-    final S decodedSuffix = suffix.decode(buffer, offset + prefixLength, length - prefixLength);
+    int prefixLength = encodedPrefixLength(buffer, offset, length);
+    P decodedPrefix = prefixCodec.decode(buffer, offset, prefixLength);
+    S decodedSuffix = suffix.decode(buffer, offset + prefixLength, length - prefixLength);
     return new CompositeKey<>(decodedPrefix, decodedSuffix);
   }
 
   @Override
   public int fixedLengthBytes() {
-    final int prefixLength = prefix.fixedLengthBytes();
-    final int suffixLength = suffix.fixedLengthBytes();
+    int prefixLength = prefix.fixedLengthBytes();
+    int suffixLength = suffix.fixedLengthBytes();
     return prefixLength == VARIABLE_LENGTH || suffixLength == VARIABLE_LENGTH
         ? VARIABLE_LENGTH
         : prefixLength + suffixLength;
   }
 
   private int encodedPrefixLength(DirectBuffer buffer, int offset, int length) {
-    final int fixed = prefix.fixedLengthBytes();
-    final int prefixLength =
+    int fixed = prefix.fixedLengthBytes();
+    int prefixLength =
         fixed != VARIABLE_LENGTH
             ? fixed
             : length < LENGTH_FIELD_BYTES
@@ -83,7 +83,7 @@ public final class CompositeKeyCodec<P, S> implements DbCodec<CompositeKey<P, S>
       if (prefix.fixedLengthBytes() != VARIABLE_LENGTH) {
         return prefix.encode(value, buffer, offset);
       }
-      final int length = prefix.encode(value, buffer, offset + LENGTH_FIELD_BYTES);
+      int length = prefix.encode(value, buffer, offset + LENGTH_FIELD_BYTES);
       buffer.putInt(offset, length, ORDER);
       return LENGTH_FIELD_BYTES + length;
     }
@@ -98,7 +98,7 @@ public final class CompositeKeyCodec<P, S> implements DbCodec<CompositeKey<P, S>
 
     @Override
     public int fixedLengthBytes() {
-      final int fixed = prefix.fixedLengthBytes();
+      int fixed = prefix.fixedLengthBytes();
       return fixed == VARIABLE_LENGTH ? VARIABLE_LENGTH : fixed;
     }
   }

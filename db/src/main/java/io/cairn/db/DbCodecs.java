@@ -68,7 +68,7 @@ public final class DbCodecs {
       new DbCodec<>() {
         @Override
         public int encode(String value, MutableDirectBuffer buffer, int offset) {
-          final byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+          byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
           buffer.putBytes(offset, bytes);
           return bytes.length;
         }
@@ -90,7 +90,7 @@ public final class DbCodecs {
 
         @Override
         public byte[] decode(DirectBuffer buffer, int offset, int length) {
-          final byte[] bytes = new byte[length];
+          byte[] bytes = new byte[length];
           buffer.getBytes(offset, bytes);
           return bytes;
         }

@@ -154,7 +154,7 @@ public final class DbConfig {
      * @throws IllegalArgumentException listing every violation
      */
     public DbConfig build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       checkRange(
           violations,
           "writeBufferSizeBytes",

@@ -52,7 +52,7 @@ public final class DbMetrics {
 
   public DbMetrics(MeterRegistry registry, Iterable<Tag> tags) {
     this.registry = registry;
-    final Tags base = Tags.of(tags);
+    Tags base = Tags.of(tags);
     commitLatency =
         Timer.builder(COMMIT_LATENCY)
             .description("Time to write one transaction to RocksDB")

@@ -23,14 +23,14 @@ public record Digest128(long high, long low) {
 
   /** {@code this + other} modulo 2<sup>128</sup>. */
   public Digest128 plus(Digest128 other) {
-    final long sumLow = low + other.low;
-    final long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
+    long sumLow = low + other.low;
+    long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
     return new Digest128(high + other.high + carry, sumLow);
   }
 
   /** {@code this - other} modulo 2<sup>128</sup>. */
   public Digest128 minus(Digest128 other) {
-    final long borrow = Long.compareUnsigned(low, other.low) < 0 ? 1 : 0;
+    long borrow = Long.compareUnsigned(low, other.low) < 0 ? 1 : 0;
     return new Digest128(high - other.high - borrow, low - other.low);
   }
 

@@ -43,7 +43,7 @@ public final class StateDigest {
    * @param families digest by column family name; copied
    */
   public static StateDigest of(Map<String, Digest128> families) {
-    final TreeMap<String, Digest128> copy = new TreeMap<>();
+    TreeMap<String, Digest128> copy = new TreeMap<>();
     families.forEach(
         (name, digest) ->
             copy.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(digest, name)));
@@ -71,7 +71,7 @@ public final class StateDigest {
    * @throws IllegalArgumentException if this digest has no such family
    */
   public Digest128 family(String name) {
-    final Digest128 digest = families.get(name);
+    Digest128 digest = families.get(name);
     if (digest == null) {
       throw new IllegalArgumentException(
           "Expected a digested column family named '"
@@ -87,7 +87,7 @@ public final class StateDigest {
    * families present in only one of them. Empty iff the two digests are equal.
    */
   public SortedSet<String> differingFamilies(StateDigest other) {
-    final SortedSet<String> names = new TreeSet<>(families.keySet());
+    SortedSet<String> names = new TreeSet<>(families.keySet());
     names.addAll(other.families.keySet());
     names.removeIf(name -> Objects.equals(families.get(name), other.families.get(name)));
     return Collections.unmodifiableSortedSet(names);

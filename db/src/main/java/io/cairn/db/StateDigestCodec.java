@@ -54,7 +54,7 @@ public final class StateDigestCodec {
     buffer.putShort(cursor + 1, (short) digest.families().size(), ORDER);
     cursor += HEADER_LENGTH_BYTES;
     for (Map.Entry<String, Digest128> entry : digest.families().entrySet()) {
-      final byte[] name = entry.getKey().getBytes(StandardCharsets.UTF_8);
+      byte[] name = entry.getKey().getBytes(StandardCharsets.UTF_8);
       buffer.putShort(cursor, (short) name.length, ORDER);
       buffer.putBytes(cursor + 2, name);
       cursor += 2 + name.length;
@@ -75,24 +75,24 @@ public final class StateDigestCodec {
     if (length < HEADER_LENGTH_BYTES) {
       throw malformed("at least " + HEADER_LENGTH_BYTES + " bytes", length + " bytes");
     }
-    final byte version = buffer.getByte(offset);
+    byte version = buffer.getByte(offset);
     if (version != VERSION) {
       throw malformed("version " + VERSION, "version " + version);
     }
-    final int count = buffer.getShort(offset + 1, ORDER) & 0xFFFF;
-    final int end = offset + length;
+    int count = buffer.getShort(offset + 1, ORDER) & 0xFFFF;
+    int end = offset + length;
     int cursor = offset + HEADER_LENGTH_BYTES;
-    final Map<String, Digest128> families = new TreeMap<>();
+    Map<String, Digest128> families = new TreeMap<>();
     for (int i = 0; i < count; i++) {
       if (end - cursor < 2) {
         throw malformed(count + " families", "the buffer ends in family " + i);
       }
-      final int nameLength = buffer.getShort(cursor, ORDER) & 0xFFFF;
+      int nameLength = buffer.getShort(cursor, ORDER) & 0xFFFF;
       cursor += 2;
       if (end - cursor < nameLength + Digest128.LENGTH_BYTES) {
         throw malformed(count + " families", "the buffer ends in family " + i);
       }
-      final String name = buffer.getStringWithoutLengthUtf8(cursor, nameLength);
+      String name = buffer.getStringWithoutLengthUtf8(cursor, nameLength);
       cursor += nameLength;
       families.put(
           name, new Digest128(buffer.getLong(cursor, ORDER), buffer.getLong(cursor + 8, ORDER)));

@@ -32,13 +32,11 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldRoundTripTypedKeysAndValues() {
-    final ColumnFamily<Long, String> names =
-        db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
-    final ColumnFamily<String, byte[]> blobs =
+    ColumnFamily<Long, String> names = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
+    ColumnFamily<String, byte[]> blobs =
         db.columnFamily(TRANSFERS, DbCodecs.STRING, DbCodecs.BYTES);
-    final CompositeKeyCodec<Long, String> keyCodec =
-        DbCodecs.composite(DbCodecs.LONG, DbCodecs.STRING);
-    final ColumnFamily<CompositeKey<Long, String>, Long> pairs =
+    CompositeKeyCodec<Long, String> keyCodec = DbCodecs.composite(DbCodecs.LONG, DbCodecs.STRING);
+    ColumnFamily<CompositeKey<Long, String>, Long> pairs =
         db.columnFamily(CREDITS, keyCodec, DbCodecs.LONG);
 
     names.put(-7L, "héllo");
@@ -55,12 +53,12 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldIterateInNumericKeyOrder() {
-    final ColumnFamily<Long, Long> family = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.LONG);
+    ColumnFamily<Long, Long> family = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.LONG);
     for (long key : new long[] {5, -3, Long.MAX_VALUE, 0, Long.MIN_VALUE, -1}) {
       family.put(key, key * 2);
     }
 
-    final List<Long> keys = new ArrayList<>();
+    List<Long> keys = new ArrayList<>();
     family.forEach((key, value) -> keys.add(key));
 
     assertThat(keys).containsExactly(Long.MIN_VALUE, -3L, -1L, 0L, 5L, Long.MAX_VALUE);
@@ -68,8 +66,8 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldVisitOnlyThePrefixInKeyOrder() {
-    final CompositeKeyCodec<Long, Long> keyCodec = DbCodecs.composite(DbCodecs.LONG, DbCodecs.LONG);
-    final ColumnFamily<CompositeKey<Long, Long>, String> transfers =
+    CompositeKeyCodec<Long, Long> keyCodec = DbCodecs.composite(DbCodecs.LONG, DbCodecs.LONG);
+    ColumnFamily<CompositeKey<Long, Long>, String> transfers =
         db.columnFamily(TRANSFERS, keyCodec, DbCodecs.STRING);
     transfers.put(CompositeKey.of(0L, 3L), "before");
     transfers.put(CompositeKey.of(1L, 9L), "c");
@@ -77,8 +75,8 @@ final class ColumnFamilyTest {
     transfers.put(CompositeKey.of(1L, 5L), "b");
     transfers.put(CompositeKey.of(2L, 1L), "after");
 
-    final List<String> visited = new ArrayList<>();
-    final boolean complete =
+    List<String> visited = new ArrayList<>();
+    boolean complete =
         transfers.whilePrefix(1L, keyCodec.prefixCodec(), (key, value) -> visited.add(value));
 
     assertThat(complete).isTrue();
@@ -87,16 +85,15 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldNotMatchLongerStringPrefixes() {
-    final CompositeKeyCodec<String, Long> keyCodec =
-        DbCodecs.composite(DbCodecs.STRING, DbCodecs.LONG);
-    final ColumnFamily<CompositeKey<String, Long>, String> family =
+    CompositeKeyCodec<String, Long> keyCodec = DbCodecs.composite(DbCodecs.STRING, DbCodecs.LONG);
+    ColumnFamily<CompositeKey<String, Long>, String> family =
         db.columnFamily(TRANSFERS, keyCodec, DbCodecs.STRING);
     family.put(CompositeKey.of("ab", 1L), "ab-1");
     family.put(CompositeKey.of("abc", 1L), "abc-1");
     family.put(CompositeKey.of("a", 1L), "a-1");
     family.put(CompositeKey.of("ab", 2L), "ab-2");
 
-    final List<String> visited = new ArrayList<>();
+    List<String> visited = new ArrayList<>();
     family.whilePrefix("ab", keyCodec.prefixCodec(), (key, value) -> visited.add(value));
 
     assertThat(visited).containsExactly("ab-1", "ab-2");
@@ -104,13 +101,13 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldStopWhenTheVisitorSaysSo() {
-    final ColumnFamily<Long, Long> family = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.LONG);
+    ColumnFamily<Long, Long> family = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.LONG);
     for (long key = 0; key < 10; key++) {
       family.put(key, key);
     }
 
-    final List<Long> visited = new ArrayList<>();
-    final boolean complete = family.whileTrue((key, value) -> visited.add(key) && key < 3);
+    List<Long> visited = new ArrayList<>();
+    boolean complete = family.whileTrue((key, value) -> visited.add(key) && key < 3);
 
     assertThat(complete).isFalse();
     assertThat(visited).containsExactly(0L, 1L, 2L, 3L);
@@ -118,10 +115,9 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldFailToInsertAnExistingKey() {
-    final ColumnFamily<Long, String> family =
-        db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
+    ColumnFamily<Long, String> family = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
     family.insert(1L, "first");
-    final StateDigest before = db.stateDigest();
+    StateDigest before = db.stateDigest();
 
     assertThatThrownBy(() -> family.insert(1L, "second"))
         .isInstanceOf(DbInconsistentStateException.class)
@@ -133,9 +129,9 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldFailToUpdateOrDeleteAMissingKey() {
-    final ColumnFamily<String, String> family =
+    ColumnFamily<String, String> family =
         db.columnFamily(ACCOUNTS, DbCodecs.STRING, DbCodecs.STRING);
-    final StateDigest before = db.stateDigest();
+    StateDigest before = db.stateDigest();
 
     assertThatThrownBy(() -> family.update("ghost", "value"))
         .isInstanceOf(DbInconsistentStateException.class)
@@ -152,8 +148,7 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldSeeTheTransactionsOwnWritesInGetsAndIteration() {
-    final ColumnFamily<Long, String> family =
-        db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
+    ColumnFamily<Long, String> family = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
     family.put(1L, "committed");
     family.put(2L, "to be deleted");
 
@@ -162,7 +157,7 @@ final class ColumnFamilyTest {
       family.delete(2L);
       family.update(1L, "updated");
 
-      final List<String> visited = new ArrayList<>();
+      List<String> visited = new ArrayList<>();
       family.forEach((key, value) -> visited.add(key + "=" + value));
 
       assertThat(visited).containsExactly("1=updated", "3=pending");
@@ -174,13 +169,12 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldSeeWritesMadeWhileIterating() {
-    final ColumnFamily<Long, String> family =
-        db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
+    ColumnFamily<Long, String> family = db.columnFamily(ACCOUNTS, DbCodecs.LONG, DbCodecs.STRING);
     for (long key = 0; key < 6; key++) {
       family.put(key, "v" + key);
     }
 
-    final List<Long> visited = new ArrayList<>();
+    List<Long> visited = new ArrayList<>();
     family.forEach(
         (key, value) -> {
           visited.add(key);
@@ -199,9 +193,9 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldKeepSeparateFamiliesApart() {
-    final ColumnFamily<String, String> accounts =
+    ColumnFamily<String, String> accounts =
         db.columnFamily(ACCOUNTS, DbCodecs.STRING, DbCodecs.STRING);
-    final ColumnFamily<String, String> transfers =
+    ColumnFamily<String, String> transfers =
         db.columnFamily(TRANSFERS, DbCodecs.STRING, DbCodecs.STRING);
 
     accounts.put("k", "account");
@@ -231,8 +225,7 @@ final class ColumnFamilyTest {
 
   @Test
   void shouldShowByteArrayKeysAsHexInErrors() {
-    final ColumnFamily<byte[], byte[]> family =
-        db.columnFamily(ACCOUNTS, DbCodecs.BYTES, DbCodecs.BYTES);
+    ColumnFamily<byte[], byte[]> family = db.columnFamily(ACCOUNTS, DbCodecs.BYTES, DbCodecs.BYTES);
 
     assertThatThrownBy(() -> family.update("k".getBytes(StandardCharsets.UTF_8), new byte[0]))
         .hasMessageContaining("Expected key 0x6b to exist");

@@ -25,7 +25,7 @@ final class DbCodecsTest {
           .ofSizeBetween(0, 40)
           .map(
               list -> {
-                final byte[] bytes = new byte[list.size()];
+                byte[] bytes = new byte[list.size()];
                 for (int i = 0; i < bytes.length; i++) {
                   bytes[i] = list.get(i).byteValue();
                 }
@@ -72,15 +72,14 @@ final class DbCodecsTest {
 
   @Test
   void shouldRoundTripCompositeKeysWithAVariablePrefix() {
-    final CompositeKeyCodec<String, Long> codec =
-        DbCodecs.composite(DbCodecs.STRING, DbCodecs.LONG);
+    CompositeKeyCodec<String, Long> codec = DbCodecs.composite(DbCodecs.STRING, DbCodecs.LONG);
     qt().withFixedSeed(SEED + 3)
         .withExamples(500)
         .forAll(TEXT, longs().all(), TEXT)
         .checkAssert(
             (prefix, suffix, otherPrefix) -> {
-              final CompositeKey<String, Long> key = CompositeKey.of(prefix, suffix);
-              final byte[] encoded = encode(codec, key);
+              CompositeKey<String, Long> key = CompositeKey.of(prefix, suffix);
+              byte[] encoded = encode(codec, key);
 
               assertThat(roundTrip(codec, key)).isEqualTo(key);
               assertThat(startsWith(encoded, encode(codec.prefixCodec(), prefix))).isTrue();
@@ -93,13 +92,13 @@ final class DbCodecsTest {
 
   @Test
   void shouldOrderCompositeKeysByPrefixThenSuffix() {
-    final CompositeKeyCodec<Long, Long> codec = DbCodecs.composite(DbCodecs.LONG, DbCodecs.LONG);
+    CompositeKeyCodec<Long, Long> codec = DbCodecs.composite(DbCodecs.LONG, DbCodecs.LONG);
     qt().withFixedSeed(SEED + 4)
         .withExamples(1000)
         .forAll(longs().between(-3, 3), longs().all(), longs().between(-3, 3), longs().all())
         .checkAssert(
             (p1, s1, p2, s2) -> {
-              final int expected = p1.equals(p2) ? Long.compare(s1, s2) : Long.compare(p1, p2);
+              int expected = p1.equals(p2) ? Long.compare(s1, s2) : Long.compare(p1, p2);
 
               assertThat(codec.fixedLengthBytes()).isEqualTo(16);
               assertThat(
@@ -110,15 +109,15 @@ final class DbCodecsTest {
   }
 
   private static <T> T roundTrip(DbCodec<T> codec, T value) {
-    final byte[] bytes = encode(codec, value);
-    final byte[] shifted = new byte[bytes.length + 7];
+    byte[] bytes = encode(codec, value);
+    byte[] shifted = new byte[bytes.length + 7];
     System.arraycopy(bytes, 0, shifted, 7, bytes.length);
     return codec.decode(new UnsafeBuffer(shifted), 7, bytes.length);
   }
 
   private static <T> byte[] encode(DbCodec<T> codec, T value) {
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4);
-    final int length = codec.encode(value, buffer, 0);
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4);
+    int length = codec.encode(value, buffer, 0);
     return Arrays.copyOf(buffer.byteArray(), length);
   }
 

@@ -9,7 +9,7 @@ final class DbConfigTest {
 
   @Test
   void shouldUseDocumentedDefaults() {
-    final DbConfig config = DbConfig.defaults();
+    DbConfig config = DbConfig.defaults();
 
     assertThat(config.writeBufferSizeBytes()).isEqualTo(16L * 1024 * 1024);
     assertThat(config.blockCacheSizeBytes()).isEqualTo(32L * 1024 * 1024);

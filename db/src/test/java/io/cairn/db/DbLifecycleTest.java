@@ -27,10 +27,10 @@ final class DbLifecycleTest {
   @ParameterizedTest(name = "walEnabled={0}")
   @ValueSource(booleans = {false, true})
   void shouldKeepDataAndDigestAcrossReopen(boolean walEnabled) {
-    final DbConfig config = DbConfig.builder().walEnabled(walEnabled).build();
-    final Path directory = root.resolve("db");
-    final StateDigest digest;
-    final Map<Long, String> data;
+    DbConfig config = DbConfig.builder().walEnabled(walEnabled).build();
+    Path directory = root.resolve("db");
+    StateDigest digest;
+    Map<Long, String> data;
     try (CairnDb db = TestFamily.open(directory, config)) {
       writeSample(db);
       digest = db.stateDigest();
@@ -46,11 +46,11 @@ final class DbLifecycleTest {
 
   @Test
   void shouldOpenACheckpointWithEqualDataAndDigest() {
-    final Path checkpoint = root.resolve("checkpoint");
+    Path checkpoint = root.resolve("checkpoint");
     try (CairnDb db = TestFamily.open(root.resolve("db"))) {
       writeSample(db);
-      final StateDigest digest = db.stateDigest();
-      final Map<Long, String> data = contents(db);
+      StateDigest digest = db.stateDigest();
+      Map<Long, String> data = contents(db);
 
       try (Transaction pending = db.beginTransaction()) {
         accounts(db).put(99L, "not committed");
@@ -69,15 +69,15 @@ final class DbLifecycleTest {
 
   @Test
   void shouldHardLinkTableFilesIntoTheCheckpoint() throws IOException {
-    final Path directory = root.resolve("db");
-    final Path checkpoint = root.resolve("checkpoint");
+    Path directory = root.resolve("db");
+    Path checkpoint = root.resolve("checkpoint");
     try (CairnDb db = TestFamily.open(directory)) {
       writeSample(db);
       db.createCheckpoint(checkpoint);
     }
 
     try (Stream<Path> files = Files.list(checkpoint)) {
-      final List<Path> tables = files.filter(f -> f.toString().endsWith(".sst")).toList();
+      List<Path> tables = files.filter(f -> f.toString().endsWith(".sst")).toList();
       assertThat(tables).isNotEmpty();
       for (Path table : tables) {
         assertThat(Files.getAttribute(table, "unix:nlink")).isEqualTo(2);
@@ -87,7 +87,7 @@ final class DbLifecycleTest {
 
   @Test
   void shouldRefuseACheckpointIntoAnExistingDirectory() throws IOException {
-    final Path existing = Files.createDirectory(root.resolve("existing"));
+    Path existing = Files.createDirectory(root.resolve("existing"));
     try (CairnDb db = TestFamily.open(root.resolve("db"))) {
       assertThatThrownBy(() -> db.createCheckpoint(existing))
           .isInstanceOf(IllegalArgumentException.class)
@@ -97,8 +97,8 @@ final class DbLifecycleTest {
 
   @Test
   void shouldRecomputeTheDigestAfterWritesWithMaintenanceOff() {
-    final Path directory = root.resolve("db");
-    final StateDigest stale;
+    Path directory = root.resolve("db");
+    StateDigest stale;
     try (CairnDb db = TestFamily.open(directory)) {
       writeSample(db);
       stale = db.stateDigest();
@@ -118,10 +118,10 @@ final class DbLifecycleTest {
 
   @Test
   void shouldRecomputeTheDigestWhenAFamilyJoinsIt() {
-    final Path directory = root.resolve("db");
-    final List<ColumnFamilyDefinition> before =
+    Path directory = root.resolve("db");
+    List<ColumnFamilyDefinition> before =
         List.of(ColumnFamilyDefinition.digested("a"), ColumnFamilyDefinition.excluded("b"));
-    final List<ColumnFamilyDefinition> after =
+    List<ColumnFamilyDefinition> after =
         List.of(ColumnFamilyDefinition.digested("a"), ColumnFamilyDefinition.digested("b"));
     try (CairnDb db =
         CairnDb.open(directory, DbConfig.defaults(), before, new SimpleMeterRegistry())) {
@@ -139,7 +139,7 @@ final class DbLifecycleTest {
 
   @Test
   void shouldRefuseToOpenWithoutEveryFamilyOnDisk() {
-    final Path directory = root.resolve("db");
+    Path directory = root.resolve("db");
     TestFamily.open(directory).close();
 
     assertThatThrownBy(
@@ -157,7 +157,7 @@ final class DbLifecycleTest {
 
   @Test
   void shouldListTheStoredFamiliesWithoutOpening() {
-    final Path directory = root.resolve("db");
+    Path directory = root.resolve("db");
     assertThat(CairnDb.storedFamilyNames(directory)).isEmpty(); // no database there
     try (CairnDb db = TestFamily.open(directory)) {
       writeSample(db);
@@ -169,7 +169,7 @@ final class DbLifecycleTest {
     // neither RocksDB's default family nor the internal digest family: what open must be given
     assertThat(CairnDb.storedFamilyNames(root.resolve("checkpoint")))
         .containsExactlyInAnyOrder("ACCOUNTS", "TRANSFERS", "CREDITS", "CHECKPOINTS");
-    final List<ColumnFamilyDefinition> listed =
+    List<ColumnFamilyDefinition> listed =
         CairnDb.storedFamilyNames(directory).stream()
             .map(ColumnFamilyDefinition::excluded)
             .toList();
@@ -215,7 +215,7 @@ final class DbLifecycleTest {
 
   @Test
   void shouldReleaseTheDirectoryOnClose() {
-    final Path directory = root.resolve("db");
+    Path directory = root.resolve("db");
     for (int i = 0; i < 5; i++) {
       try (CairnDb db = TestFamily.open(directory)) {
         accounts(db).put((long) i, "round " + i);
@@ -247,7 +247,7 @@ final class DbLifecycleTest {
   }
 
   private static Map<Long, String> contents(CairnDb db) {
-    final Map<Long, String> contents = new LinkedHashMap<>();
+    Map<Long, String> contents = new LinkedHashMap<>();
     accounts(db).forEach(contents::put);
     transfers(db).forEach((key, value) -> contents.put(-key - 1, value));
     return contents;

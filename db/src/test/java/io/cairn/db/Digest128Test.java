@@ -31,8 +31,8 @@ final class Digest128Test {
         .forAll(longs().all(), longs().all(), longs().all(), longs().all())
         .checkAssert(
             (ah, al, bh, bl) -> {
-              final Digest128 a = new Digest128(ah, al);
-              final Digest128 b = new Digest128(bh, bl);
+              Digest128 a = new Digest128(ah, al);
+              Digest128 b = new Digest128(bh, bl);
 
               assertThat(toBig(a.plus(b))).isEqualTo(toBig(a).add(toBig(b)).mod(MODULUS));
               assertThat(toBig(a.minus(b))).isEqualTo(toBig(a).subtract(toBig(b)).mod(MODULUS));
@@ -47,7 +47,7 @@ final class Digest128Test {
         .forAll(longs().all(), longs().all())
         .checkAssert(
             (high, low) -> {
-              final Digest128 digest = new Digest128(high, low);
+              Digest128 digest = new Digest128(high, low);
 
               assertThat(digest.toHex()).hasSize(32);
               assertThat(Digest128.fromHex(digest.toHex())).isEqualTo(digest);

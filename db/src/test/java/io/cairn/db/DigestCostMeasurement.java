@@ -38,15 +38,15 @@ final class DigestCostMeasurement {
   void measurePutsPerSecondWithAndWithoutDigest() {
     run(true, true); // warm up
     run(false, true);
-    final double[][] on = new double[ROUNDS][];
-    final double[][] off = new double[ROUNDS][];
+    double[][] on = new double[ROUNDS][];
+    double[][] off = new double[ROUNDS][];
     for (int round = 0; round < ROUNDS; round++) {
       on[round] = run(true, false);
       off[round] = run(false, false);
     }
     for (int phase = 0; phase < PHASES.length; phase++) {
-      final double onRate = median(on, phase);
-      final double offRate = median(off, phase);
+      double onRate = median(on, phase);
+      double offRate = median(off, phase);
       System.out.printf(
           "%s: digest on %.0f writes/s, off %.0f writes/s, on/off = %.2f%n",
           PHASES[phase], onRate, offRate, onRate / offRate);
@@ -55,21 +55,21 @@ final class DigestCostMeasurement {
 
   @Test
   void measureTupleHashCost() throws NoSuchAlgorithmException {
-    final byte[] family = "ACCOUNTS".getBytes();
-    final byte[] key = new byte[8];
-    final byte[] value = new byte[100];
+    byte[] family = "ACCOUNTS".getBytes();
+    byte[] key = new byte[8];
+    byte[] value = new byte[100];
     new Random(1).nextBytes(value);
-    final TupleHasher hasher = new TupleHasher();
-    final MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+    TupleHasher hasher = new TupleHasher();
+    MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
     long sink = 0;
     for (int round = 0; round < 3; round++) {
-      final long murmurStart = CLOCK.monotonicTime();
+      long murmurStart = CLOCK.monotonicTime();
       for (int i = 0; i < 1_000_000; i++) {
         key[0] = (byte) i;
         sink += hasher.hash(family, key, value).low();
       }
-      final long murmurNanos = CLOCK.monotonicTime() - murmurStart;
-      final long shaStart = CLOCK.monotonicTime();
+      long murmurNanos = CLOCK.monotonicTime() - murmurStart;
+      long shaStart = CLOCK.monotonicTime();
       for (int i = 0; i < 1_000_000; i++) {
         key[0] = (byte) i;
         sha256.update(family);
@@ -77,7 +77,7 @@ final class DigestCostMeasurement {
         sha256.update(value);
         sink += sha256.digest()[0];
       }
-      final long shaNanos = CLOCK.monotonicTime() - shaStart;
+      long shaNanos = CLOCK.monotonicTime() - shaStart;
       System.out.printf(
           "tuple hash of 116 bytes: murmur3-128 %.0f ns, sha-256 %.0f ns (sink %d)%n",
           murmurNanos / 1e6, shaNanos / 1e6, sink);
@@ -86,27 +86,27 @@ final class DigestCostMeasurement {
 
   /** Writes/s for each of {@link #PHASES}. */
   private double[] run(boolean digest, boolean warmUp) {
-    final Random random = new Random(42);
-    final byte[][] values = new byte[VALUES][];
+    Random random = new Random(42);
+    byte[][] values = new byte[VALUES][];
     for (int i = 0; i < VALUES; i++) {
       values[i] = new byte[90 + random.nextInt(21)];
       random.nextBytes(values[i]);
     }
-    final long[] keys = new long[VALUES];
+    long[] keys = new long[VALUES];
     for (int i = 0; i < VALUES; i++) {
       keys[i] = random.nextLong();
     }
-    final DbConfig config = DbConfig.builder().digestMaintained(digest).build();
+    DbConfig config = DbConfig.builder().digestMaintained(digest).build();
     try (CairnDb db = TestFamily.open(root.resolve("db-" + directories++), config)) {
-      final ColumnFamily<Long, byte[]> family =
+      ColumnFamily<Long, byte[]> family =
           db.columnFamily(TestFamily.ACCOUNTS, DbCodecs.LONG, DbCodecs.BYTES);
-      final double[] rates = new double[PHASES.length];
+      double[] rates = new double[PHASES.length];
       for (int phase = 0; phase < PHASES.length; phase++) {
-        final boolean getThenUpdate = phase == 2;
-        final int shift = phase + 1;
-        final long start = CLOCK.monotonicTime();
+        boolean getThenUpdate = phase == 2;
+        int shift = phase + 1;
+        long start = CLOCK.monotonicTime();
         for (int i = 0; i < VALUES; i += PUTS_PER_TRANSACTION) {
-          final int first = i;
+          int first = i;
           db.runInTransaction(
               () -> {
                 for (int j = first; j < first + PUTS_PER_TRANSACTION; j++) {
@@ -129,7 +129,7 @@ final class DigestCostMeasurement {
   }
 
   private static double median(double[][] rates, int phase) {
-    final double[] values = Arrays.stream(rates).mapToDouble(r -> r[phase]).sorted().toArray();
+    double[] values = Arrays.stream(rates).mapToDouble(r -> r[phase]).sorted().toArray();
     return values[values.length / 2];
   }
 }

@@ -46,7 +46,7 @@ final class StateDigestPropertyTest {
   private int directories;
 
   static LongStream seeds() {
-    final String fixed = System.getProperty("cairn.seed");
+    String fixed = System.getProperty("cairn.seed");
     if (fixed != null) {
       return LongStream.of(Long.decode(fixed));
     }
@@ -64,27 +64,26 @@ final class StateDigestPropertyTest {
   }
 
   private void run(long seed) {
-    final Random random = new Random(seed);
+    Random random = new Random(seed);
     Model model = new Model();
     CairnDb db = TestFamily.open(newDirectory());
     try {
       for (int t = 0; t < TRANSACTIONS_PER_SEED; t++) {
-        final CairnDb current = db;
-        final StateDigest before = db.stateDigest();
-        final Model working = model.copy();
-        final List<Op> ops = randomOps(random, working);
-        final boolean onlyExcluded =
-            ops.stream().allMatch(op -> op.family == TestFamily.CHECKPOINTS);
-        final int ending = random.nextInt(20);
+        CairnDb current = db;
+        StateDigest before = db.stateDigest();
+        Model working = model.copy();
+        List<Op> ops = randomOps(random, working);
+        boolean onlyExcluded = ops.stream().allMatch(op -> op.family == TestFamily.CHECKPOINTS);
+        int ending = random.nextInt(20);
         if (ending < 15) {
           current.runInTransaction(() -> ops.forEach(op -> op.apply(current)));
           model = working;
         } else if (ending < 18) {
-          final Transaction transaction = current.beginTransaction();
+          Transaction transaction = current.beginTransaction();
           ops.forEach(op -> op.apply(current));
           transaction.rollback();
         } else {
-          final Op failing = failingOp(random, working);
+          Op failing = failingOp(random, working);
           assertThatThrownBy(
                   () ->
                       current.runInTransaction(
@@ -103,17 +102,17 @@ final class StateDigestPropertyTest {
           assertThat(contents(db)).isEqualTo(model.render());
         }
 
-        final int lifecycle = random.nextInt(40);
+        int lifecycle = random.nextInt(40);
         if (lifecycle < 1) {
-          final StateDigest digest = db.stateDigest();
-          final Path directory = db.directory();
+          StateDigest digest = db.stateDigest();
+          Path directory = db.directory();
           db.close();
           db = TestFamily.open(directory);
           assertThat(db.stateDigest()).isEqualTo(digest).isEqualTo(db.recomputeDigest());
         } else if (lifecycle < 3) {
-          final Path checkpoint = newDirectory();
+          Path checkpoint = newDirectory();
           db.createCheckpoint(checkpoint);
-          final CairnDb copy = TestFamily.open(checkpoint);
+          CairnDb copy = TestFamily.open(checkpoint);
           assertThat(copy.stateDigest())
               .isEqualTo(db.stateDigest())
               .isEqualTo(copy.recomputeDigest());
@@ -136,7 +135,7 @@ final class StateDigestPropertyTest {
 
   /** The final state written in a random order, with detours and excluded noise, digests equal. */
   private void checkOrderIndependence(Random random, Model model, StateDigest expected) {
-    final List<Op> writes = new ArrayList<>();
+    List<Op> writes = new ArrayList<>();
     model.data.forEach(
         (family, entries) ->
             entries.forEach(
@@ -147,23 +146,23 @@ final class StateDigestPropertyTest {
                   writes.add(Op.put(family, key, value));
                 }));
     for (int i = 0; i < 10; i++) {
-      final TestFamily family = DIGESTED.get(random.nextInt(DIGESTED.size()));
-      final long key = KEY_SPACE + random.nextInt(100); // outside the model's keys
+      TestFamily family = DIGESTED.get(random.nextInt(DIGESTED.size()));
+      long key = KEY_SPACE + random.nextInt(100); // outside the model's keys
       writes.add(Op.put(family, key, randomValue(random)));
       writes.add(Op.delete(family, key));
     }
     // Keep each key's writes in order; shuffle everything else.
-    final List<List<Op>> groups = new ArrayList<>();
-    final Map<String, List<Op>> byKey = new TreeMap<>();
+    List<List<Op>> groups = new ArrayList<>();
+    Map<String, List<Op>> byKey = new TreeMap<>();
     for (Op op : writes) {
       byKey.computeIfAbsent(op.family + "/" + op.key, k -> new ArrayList<>()).add(op);
     }
     groups.addAll(byKey.values());
-    final List<Op> shuffled = new ArrayList<>();
-    final List<List<Op>> pending = new ArrayList<>(groups);
+    List<Op> shuffled = new ArrayList<>();
+    List<List<Op>> pending = new ArrayList<>(groups);
     while (!pending.isEmpty()) {
-      final int index = random.nextInt(pending.size());
-      final List<Op> group = pending.get(index);
+      int index = random.nextInt(pending.size());
+      List<Op> group = pending.get(index);
       shuffled.add(group.remove(0));
       if (group.isEmpty()) {
         pending.remove(index);
@@ -178,7 +177,7 @@ final class StateDigestPropertyTest {
     try (CairnDb fresh = TestFamily.open(newDirectory())) {
       int cursor = 0;
       while (cursor < shuffled.size()) {
-        final List<Op> batch =
+        List<Op> batch =
             shuffled.subList(cursor, Math.min(shuffled.size(), cursor + 1 + random.nextInt(20)));
         fresh.runInTransaction(() -> batch.forEach(op -> op.apply(fresh)));
         cursor += batch.size();
@@ -189,26 +188,26 @@ final class StateDigestPropertyTest {
 
   /** One changed value, one removed key, one added key: each differs, in its family only. */
   private void checkEveryChangeIsSeen(Random random, Model model, StateDigest original) {
-    final List<TestFamily> nonEmpty =
+    List<TestFamily> nonEmpty =
         DIGESTED.stream().filter(family -> !model.data.get(family).isEmpty()).toList();
     if (nonEmpty.isEmpty()) {
       return;
     }
-    final TestFamily family = nonEmpty.get(random.nextInt(nonEmpty.size()));
-    final List<Long> keys = new ArrayList<>(model.data.get(family).keySet());
-    final long key = keys.get(random.nextInt(keys.size()));
-    final byte[] value = model.data.get(family).get(key);
-    final byte[] changed = value.length == 0 ? new byte[] {0} : value.clone();
+    TestFamily family = nonEmpty.get(random.nextInt(nonEmpty.size()));
+    List<Long> keys = new ArrayList<>(model.data.get(family).keySet());
+    long key = keys.get(random.nextInt(keys.size()));
+    byte[] value = model.data.get(family).get(key);
+    byte[] changed = value.length == 0 ? new byte[] {0} : value.clone();
     if (value.length > 0) {
       changed[random.nextInt(changed.length)] ^= (byte) (1 << random.nextInt(8));
     }
-    final List<Op> changes =
+    List<Op> changes =
         List.of(
             Op.put(family, key, changed),
             Op.delete(family, key),
             Op.put(family, KEY_SPACE + 1000, value));
 
-    final Path directory = newDirectory();
+    Path directory = newDirectory();
     try (CairnDb copy = TestFamily.open(directory)) {
       copy.runInTransaction(
           () ->
@@ -234,14 +233,14 @@ final class StateDigestPropertyTest {
   }
 
   private List<Op> randomOps(Random random, Model working) {
-    final List<Op> ops = new ArrayList<>();
-    final int count = 1 + random.nextInt(10);
+    List<Op> ops = new ArrayList<>();
+    int count = 1 + random.nextInt(10);
     for (int i = 0; i < count; i++) {
-      final TestFamily family = TestFamily.ALL.get(random.nextInt(TestFamily.ALL.size()));
-      final TreeMap<Long, byte[]> entries = working.data.get(family);
-      final long key = random.nextInt(KEY_SPACE);
-      final byte[] value = randomValue(random);
-      final Op op =
+      TestFamily family = TestFamily.ALL.get(random.nextInt(TestFamily.ALL.size()));
+      TreeMap<Long, byte[]> entries = working.data.get(family);
+      long key = random.nextInt(KEY_SPACE);
+      byte[] value = randomValue(random);
+      Op op =
           switch (random.nextInt(5)) {
             case 0 ->
                 entries.containsKey(key)
@@ -265,8 +264,8 @@ final class StateDigestPropertyTest {
    * missing one.
    */
   private Op failingOp(Random random, Model working) {
-    final TestFamily family = TestFamily.ALL.get(random.nextInt(TestFamily.ALL.size()));
-    final TreeMap<Long, byte[]> entries = working.data.get(family);
+    TestFamily family = TestFamily.ALL.get(random.nextInt(TestFamily.ALL.size()));
+    TreeMap<Long, byte[]> entries = working.data.get(family);
     if (!entries.isEmpty() && random.nextBoolean()) {
       return Op.insert(family, entries.firstKey(), randomValue(random));
     }
@@ -274,7 +273,7 @@ final class StateDigestPropertyTest {
   }
 
   private static byte[] randomValue(Random random) {
-    final byte[] value = new byte[random.nextInt(120)];
+    byte[] value = new byte[random.nextInt(120)];
     random.nextBytes(value);
     return value;
   }
@@ -284,9 +283,9 @@ final class StateDigestPropertyTest {
   }
 
   private static Map<TestFamily, Map<Long, String>> contents(CairnDb db) {
-    final Map<TestFamily, Map<Long, String>> contents = new EnumMap<>(TestFamily.class);
+    Map<TestFamily, Map<Long, String>> contents = new EnumMap<>(TestFamily.class);
     for (TestFamily family : TestFamily.ALL) {
-      final Map<Long, String> entries = new TreeMap<>();
+      Map<Long, String> entries = new TreeMap<>();
       db.columnFamily(family, DbCodecs.LONG, DbCodecs.BYTES)
           .forEach((key, value) -> entries.put(key, Arrays.toString(value)));
       contents.put(family, entries);
@@ -324,8 +323,7 @@ final class StateDigestPropertyTest {
     }
 
     void apply(CairnDb db) {
-      final ColumnFamily<Long, byte[]> view =
-          db.columnFamily(family, DbCodecs.LONG, DbCodecs.BYTES);
+      ColumnFamily<Long, byte[]> view = db.columnFamily(family, DbCodecs.LONG, DbCodecs.BYTES);
       switch (kind) {
         case PUT -> view.put(key, value);
         case INSERT -> view.insert(key, value);
@@ -336,7 +334,7 @@ final class StateDigestPropertyTest {
     }
 
     void applyTo(Model model) {
-      final TreeMap<Long, byte[]> entries = model.data.get(family);
+      TreeMap<Long, byte[]> entries = model.data.get(family);
       if (kind == Kind.DELETE || kind == Kind.DELETE_EXISTING) {
         entries.remove(key);
       } else {
@@ -354,20 +352,20 @@ final class StateDigestPropertyTest {
     }
 
     Model copy() {
-      final Model copy = new Model();
+      Model copy = new Model();
       data.forEach((family, entries) -> copy.data.get(family).putAll(entries));
       return copy;
     }
 
     StateDigest digest() {
-      final TupleHasher hasher = new TupleHasher();
-      final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
-      final Map<String, Digest128> families = new TreeMap<>();
+      TupleHasher hasher = new TupleHasher();
+      ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
+      Map<String, Digest128> families = new TreeMap<>();
       for (TestFamily family : DIGESTED) {
         Digest128 sum = Digest128.ZERO;
-        final byte[] name = family.name().getBytes(StandardCharsets.UTF_8);
+        byte[] name = family.name().getBytes(StandardCharsets.UTF_8);
         for (Map.Entry<Long, byte[]> entry : data.get(family).entrySet()) {
-          final int length = DbCodecs.LONG.encode(entry.getKey(), buffer, 0);
+          int length = DbCodecs.LONG.encode(entry.getKey(), buffer, 0);
           sum =
               sum.plus(
                   hasher.hash(name, Arrays.copyOf(buffer.byteArray(), length), entry.getValue()));
@@ -378,10 +376,10 @@ final class StateDigestPropertyTest {
     }
 
     Map<TestFamily, Map<Long, String>> render() {
-      final Map<TestFamily, Map<Long, String>> rendered = new EnumMap<>(TestFamily.class);
+      Map<TestFamily, Map<Long, String>> rendered = new EnumMap<>(TestFamily.class);
       data.forEach(
           (family, entries) -> {
-            final Map<Long, String> copy = new TreeMap<>();
+            Map<Long, String> copy = new TreeMap<>();
             entries.forEach((key, value) -> copy.put(key, Arrays.toString(value)));
             rendered.put(family, Collections.unmodifiableMap(copy));
           });

@@ -14,7 +14,7 @@ final class StateDigestTest {
 
   @Test
   void shouldSumFamiliesIntoTheTotal() {
-    final StateDigest digest = StateDigest.of(Map.of("accounts", A, "transfers", B));
+    StateDigest digest = StateDigest.of(Map.of("accounts", A, "transfers", B));
 
     assertThat(digest.total()).isEqualTo(Digest128.fromHex("00000000000000020000000000000001"));
     assertThat(digest.toHex()).isEqualTo("00000000000000020000000000000001");
@@ -24,9 +24,8 @@ final class StateDigestTest {
 
   @Test
   void shouldNameTheFamiliesThatDiffer() {
-    final StateDigest left = StateDigest.of(Map.of("accounts", A, "transfers", B, "only.left", A));
-    final StateDigest right =
-        StateDigest.of(Map.of("accounts", A, "transfers", A, "only.right", B));
+    StateDigest left = StateDigest.of(Map.of("accounts", A, "transfers", B, "only.left", A));
+    StateDigest right = StateDigest.of(Map.of("accounts", A, "transfers", A, "only.right", B));
 
     assertThat(left.differingFamilies(right))
         .containsExactly("only.left", "only.right", "transfers");
@@ -38,10 +37,10 @@ final class StateDigestTest {
 
   @Test
   void shouldRoundTripItsBinaryForm() {
-    final StateDigest digest = StateDigest.of(Map.of("accounts", A, "transfers", B, "é", A));
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
+    StateDigest digest = StateDigest.of(Map.of("accounts", A, "transfers", B, "é", A));
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
 
-    final int written = StateDigestCodec.write(digest, buffer, 5);
+    int written = StateDigestCodec.write(digest, buffer, 5);
 
     assertThat(written).isEqualTo(StateDigestCodec.lengthBytes(digest));
     assertThat(StateDigestCodec.read(buffer, 5, written)).isEqualTo(digest);
@@ -52,9 +51,9 @@ final class StateDigestTest {
 
   @Test
   void shouldRejectTruncatedOrUnknownBinaryForms() {
-    final StateDigest digest = StateDigest.of(Map.of("accounts", A));
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
-    final int written = StateDigestCodec.write(digest, buffer, 0);
+    StateDigest digest = StateDigest.of(Map.of("accounts", A));
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
+    int written = StateDigestCodec.write(digest, buffer, 0);
 
     assertThatThrownBy(() -> StateDigestCodec.read(buffer, 0, written - 1))
         .isInstanceOf(IllegalArgumentException.class)

@@ -44,10 +44,10 @@ final class TransactionTest {
   void shouldLeaveNoTraceOnRollback() {
     accounts.put(1L, "one");
     accounts.put(2L, "two");
-    final Map<Long, String> dataBefore = contents(accounts);
-    final StateDigest digestBefore = db.stateDigest();
+    Map<Long, String> dataBefore = contents(accounts);
+    StateDigest digestBefore = db.stateDigest();
 
-    final Transaction transaction = db.beginTransaction();
+    Transaction transaction = db.beginTransaction();
     accounts.put(1L, "changed");
     accounts.delete(2L);
     accounts.insert(3L, "three");
@@ -64,7 +64,7 @@ final class TransactionTest {
   @Test
   void shouldRollBackAndRethrowWhenTheOperationFails() {
     accounts.put(1L, "one");
-    final StateDigest digestBefore = db.stateDigest();
+    StateDigest digestBefore = db.stateDigest();
 
     assertThatThrownBy(
             () ->
@@ -82,7 +82,7 @@ final class TransactionTest {
 
   @Test
   void shouldCommitEveryWriteTogether() {
-    final String result =
+    String result =
         db.callInTransaction(
             () -> {
               accounts.put(1L, "one");
@@ -98,7 +98,7 @@ final class TransactionTest {
 
   @Test
   void shouldRunNestedOperationsInTheOpenTransaction() {
-    final Transaction transaction = db.beginTransaction();
+    Transaction transaction = db.beginTransaction();
     db.runInTransaction(() -> accounts.put(1L, "nested"));
 
     assertThat(transaction.isOpen()).isTrue();
@@ -108,7 +108,7 @@ final class TransactionTest {
 
   @Test
   void shouldRefuseASecondOpenTransactionAndUseAfterTheEnd() {
-    final Transaction transaction = db.beginTransaction();
+    Transaction transaction = db.beginTransaction();
 
     assertThatThrownBy(db::beginTransaction)
         .isInstanceOf(IllegalStateException.class)
@@ -133,7 +133,7 @@ final class TransactionTest {
   @Test
   void shouldIgnoreExcludedFamiliesInTheDigest() {
     accounts.put(1L, "one");
-    final StateDigest before = db.stateDigest();
+    StateDigest before = db.stateDigest();
 
     checkpoints.put(1L, "checkpoint 1 at position 10");
     checkpoints.put(2L, "checkpoint 2 at position 20");
@@ -180,7 +180,7 @@ final class TransactionTest {
   }
 
   private static Map<Long, String> contents(ColumnFamily<Long, String> family) {
-    final Map<Long, String> contents = new LinkedHashMap<>();
+    Map<Long, String> contents = new LinkedHashMap<>();
     family.forEach(contents::put);
     return contents;
   }

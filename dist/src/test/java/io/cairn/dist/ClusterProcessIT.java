@@ -34,9 +34,9 @@ final class ClusterProcessIT {
 
   @BeforeEach
   void start() throws Exception {
-    final Path dist = Path.of(System.getProperty("cairn.dist.directory", "target/cairn"));
+    Path dist = Path.of(System.getProperty("cairn.dist.directory", "target/cairn"));
     assertThat(dist.resolve("bin/cairn")).as("the assembled distribution").isExecutable();
-    final Path dir =
+    Path dir =
         Files.createTempDirectory(
             Path.of(System.getProperty("java.io.tmpdir", "target")), "cluster-process-it-");
     cluster = new ClusterProcesses(dist.toAbsolutePath(), dir);
@@ -72,7 +72,7 @@ final class ClusterProcessIT {
     assertThat(cluster.cli("account", "create", "source").exitCode())
         .as("exit code of creating an existing account")
         .isEqualTo(5);
-    final JsonNode taken = cluster.cli("backup", "take", "1").json();
+    JsonNode taken = cluster.cli("backup", "take", "1").json();
     assertThat(taken.get("partitions")).hasSize(3);
     await("backup 1 COMPLETED")
         .atMost(Duration.ofSeconds(90))
@@ -82,7 +82,7 @@ final class ClusterProcessIT {
             state -> state.equals("COMPLETED"));
 
     // when: a transfer load runs, the leader of partition 1 is killed with kill -9
-    final Process load =
+    Process load =
         cluster.startCli(
             "load",
             "--rate",
@@ -104,7 +104,7 @@ final class ClusterProcessIT {
         .pollInterval(Duration.ofMillis(250))
         .until(() -> cluster.gatewayRequests("Transfer") >= 40);
     // under load an election may be under way (leaderNodeId -1): wait for a known leader
-    final int[] leader = {-1};
+    int[] leader = {-1};
     await("a known leader of partition 1")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(250))
@@ -120,12 +120,12 @@ final class ClusterProcessIT {
                       .asInt();
               return leader[0] >= 0;
             });
-    final int victim = leader[0];
+    int victim = leader[0];
     assertThat(victim).as("leader of partition 1").isBetween(0, ClusterProcesses.BROKERS - 1);
     cluster.killBroker(victim);
-    final boolean[] acknowledged = new boolean[TRACKED];
+    boolean[] acknowledged = new boolean[TRACKED];
     for (int i = 0; i < TRACKED; i++) {
-      final CliResult transfer =
+      CliResult transfer =
           cluster.cli("account", "transfer", "source", target(i), Long.toString(amount(i)));
       acknowledged[i] = transfer.exitCode() == 0;
       assertThat(transfer.exitCode())
@@ -137,8 +137,8 @@ final class ClusterProcessIT {
 
     // then: the load acknowledged transfers and its money is conserved
     assertThat(load.waitFor(150, TimeUnit.SECONDS)).as("load finished").isTrue();
-    final CliResult loadResult = cluster.result(load, "load");
-    final JsonNode report = loadResult.json();
+    CliResult loadResult = cluster.result(load, "load");
+    JsonNode report = loadResult.json();
     assertThat(report.at("/transfers/acknowledged").asLong()).isPositive();
     assertThat(report.at("/conservation/expected").asLong()).isEqualTo(LOAD_ACCOUNTS * 1_000L);
     assertThat(report.at("/conservation/actual").asLong()).isEqualTo(LOAD_ACCOUNTS * 1_000L);
@@ -148,7 +148,7 @@ final class ClusterProcessIT {
     assertThat(acknowledged)
         .as("tracked transfers acknowledged during the failover")
         .contains(true);
-    final long[] balances = new long[TRACKED + 1];
+    long[] balances = new long[TRACKED + 1];
     await("tracked credits settled")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofSeconds(1))
@@ -173,16 +173,16 @@ final class ClusterProcessIT {
     }
   }
 
-  private long balance(final String account) throws Exception {
+  private long balance(String account) throws Exception {
     return cluster.cli("account", "get", account).json().get("balance").asLong();
   }
 
-  private static String target(final int i) {
+  private static String target(int i) {
     return "target-" + i;
   }
 
   /** Distinct amounts, so that a credit landing in the wrong account would show. */
-  private static long amount(final int i) {
+  private static long amount(int i) {
     return 10L + i;
   }
 }

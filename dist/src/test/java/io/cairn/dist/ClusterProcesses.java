@@ -51,13 +51,13 @@ final class ClusterProcesses implements AutoCloseable {
    * @param dist the assembled distribution (target/cairn)
    * @param dir an empty directory for this run's data, backups and process output
    */
-  ClusterProcesses(final Path dist, final Path dir) throws IOException {
+  ClusterProcesses(Path dist, Path dir) throws IOException {
     this.dist = dist;
     this.dir = dir;
     // Ports the processes bind seconds from now: below the ephemeral range, where no outgoing
     // connection on this machine takes them meanwhile; candidates differ between builds running
     // at the same time.
-    final int[] ports =
+    int[] ports =
         FreePorts.forCluster("127.0.0.1", BROKERS, ProcessHandle.current().pid() * 1_000_003L);
     for (int i = 0; i < BROKERS; i++) {
       transportPorts[i] = ports[0] + i;
@@ -70,8 +70,8 @@ final class ClusterProcesses implements AutoCloseable {
   }
 
   /** Starts broker {@code nodeId} with {@code bin/broker --config config/broker-<id>.yaml}. */
-  void startBroker(final int nodeId) {
-    final Map<String, String> env = new HashMap<>();
+  void startBroker(int nodeId) {
+    Map<String, String> env = new HashMap<>();
     for (int i = 0; i < BROKERS; i++) {
       env.put("CAIRN_CLUSTER_MEMBERS_" + i, "127.0.0.1:" + transportPorts[i]);
     }
@@ -93,7 +93,7 @@ final class ClusterProcesses implements AutoCloseable {
 
   /** Starts the gateway with {@code bin/gateway --config config/gateway.yaml}. */
   void startGateway() {
-    final Map<String, String> env = new HashMap<>();
+    Map<String, String> env = new HashMap<>();
     for (int i = 0; i < BROKERS; i++) {
       env.put("CAIRN_GATEWAY_BROKERS_" + i, "127.0.0.1:" + transportPorts[i]);
     }
@@ -110,8 +110,8 @@ final class ClusterProcesses implements AutoCloseable {
   }
 
   /** {@code kill -9} of a broker's process (the script exec'd the JVM); waits until it is gone. */
-  void killBroker(final int nodeId) throws InterruptedException {
-    final Process broker = brokers[nodeId];
+  void killBroker(int nodeId) throws InterruptedException {
+    Process broker = brokers[nodeId];
     broker.destroyForcibly();
     assertThat(broker.waitFor(30, TimeUnit.SECONDS)).as("broker %d exited", nodeId).isTrue();
     assertThat(broker.exitValue())
@@ -129,17 +129,17 @@ final class ClusterProcesses implements AutoCloseable {
                   HttpResponse.BodyHandlers.discarding())
               .statusCode()
           == 200;
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return false;
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
     }
   }
 
   /** The sum of the gateway's {@code cairn.gateway.requests} of one operation with result ok. */
-  double gatewayRequests(final String operation) throws IOException, InterruptedException {
-    final String metrics =
+  double gatewayRequests(String operation) throws IOException, InterruptedException {
+    String metrics =
         http.send(
                 HttpRequest.newBuilder(URI.create(httpBase() + "/metrics"))
                     .timeout(Duration.ofSeconds(5))
@@ -147,7 +147,7 @@ final class ClusterProcesses implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString())
             .body();
     double total = 0;
-    for (final String line : metrics.split("\n")) {
+    for (String line : metrics.split("\n")) {
       if (line.startsWith("cairn_gateway_requests_total{")
           && line.contains("operation=\"" + operation + "\"")
           && line.contains("result=\"ok\"")) {
@@ -158,8 +158,8 @@ final class ClusterProcesses implements AutoCloseable {
   }
 
   /** Runs {@code bin/cairn --gateway ... --output json <args>} and waits for it. */
-  CliResult cli(final String... args) throws IOException, InterruptedException {
-    final Process process = startCli(args);
+  CliResult cli(String... args) throws IOException, InterruptedException {
+    Process process = startCli(args);
     if (!process.waitFor(CLI_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError(
@@ -173,8 +173,8 @@ final class ClusterProcesses implements AutoCloseable {
   }
 
   /** Starts {@code bin/cairn --gateway ... --output json <args>} without waiting. */
-  Process startCli(final String... args) {
-    final List<String> command =
+  Process startCli(String... args) {
+    List<String> command =
         new ArrayList<>(
             List.of(
                 dist.resolve("bin/cairn").toString(),
@@ -183,14 +183,14 @@ final class ClusterProcesses implements AutoCloseable {
                 "--output",
                 "json"));
     command.addAll(List.of(args));
-    final Map<String, String> env = new HashMap<>();
+    Map<String, String> env = new HashMap<>();
     env.put("JAVA_OPTS", "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
     return start("cli-" + cliRuns.incrementAndGet(), env, command);
   }
 
   /** The outcome of a finished {@code bin/cairn} process. */
-  CliResult result(final Process process, final String... args) throws IOException {
-    final String name = outputName(process);
+  CliResult result(Process process, String... args) throws IOException {
+    String name = outputName(process);
     return new CliResult(
         String.join(" ", args),
         process.exitValue(),
@@ -200,15 +200,14 @@ final class ClusterProcesses implements AutoCloseable {
 
   private final Map<Process, String> names = new HashMap<>();
 
-  private String outputName(final Process process) {
+  private String outputName(Process process) {
     synchronized (names) {
       return names.get(process);
     }
   }
 
-  private Process start(
-      final String name, final Map<String, String> env, final List<String> command) {
-    final ProcessBuilder builder =
+  private Process start(String name, Map<String, String> env, List<String> command) {
+    ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(dir.toFile())
             .redirectOutput(dir.resolve(name + ".out").toFile())
@@ -218,7 +217,7 @@ final class ClusterProcesses implements AutoCloseable {
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     builder.environment().putAll(env);
     try {
-      final Process process = builder.start();
+      Process process = builder.start();
       synchronized (names) {
         names.put(process, name);
       }
@@ -226,7 +225,7 @@ final class ClusterProcesses implements AutoCloseable {
         processes.add(process);
       }
       return process;
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException("Expected to start " + command + ", but " + e, e);
     }
   }
@@ -236,15 +235,15 @@ final class ClusterProcesses implements AutoCloseable {
   }
 
   private void killAll() {
-    final List<Process> all;
+    List<Process> all;
     synchronized (processes) {
       all = new ArrayList<>(processes);
     }
     all.forEach(Process::destroyForcibly);
-    for (final Process process : all) {
+    for (Process process : all) {
       try {
         process.waitFor(30, TimeUnit.SECONDS);
-      } catch (final InterruptedException e) {
+      } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
@@ -256,7 +255,7 @@ final class ClusterProcesses implements AutoCloseable {
     killAll();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (final IllegalStateException e) {
+    } catch (IllegalStateException e) {
       // the JVM is shutting down: the hook runs anyway
     }
   }
@@ -275,7 +274,7 @@ final class ClusterProcesses implements AutoCloseable {
       assertThat(exitCode).as("exit code of 'cairn %s'; stderr: %s", command, stderr).isZero();
       try {
         return JSON.readTree(stdout);
-      } catch (final IOException e) {
+      } catch (IOException e) {
         throw new AssertionError(
             "Expected JSON from 'cairn " + command + "', but got: " + stdout, e);
       }

@@ -23,7 +23,7 @@ public final class InterPartitionReceiver {
   private final int partitionId;
   private final LogStreamWriter writer;
 
-  public InterPartitionReceiver(final int partitionId, final LogStreamWriter writer) {
+  public InterPartitionReceiver(int partitionId, LogStreamWriter writer) {
     this.partitionId = partitionId;
     this.writer = Objects.requireNonNull(writer, "writer");
   }
@@ -40,9 +40,9 @@ public final class InterPartitionReceiver {
    * @throws IllegalArgumentException if {@code command} is not a {@code CREDIT APPLY} for this
    *     partition or a {@code CREDIT ACK} or {@code CREDIT REFUND} for a credit this partition sent
    */
-  public WriteResult receive(final Record command) {
+  public WriteResult receive(Record command) {
     Objects.requireNonNull(command, "command");
-    final RecordMetadata metadata = command.metadata();
+    RecordMetadata metadata = command.metadata();
     if (metadata.recordType() != RecordType.COMMAND
         || !(metadata.intent() == CreditIntent.APPLY
             || metadata.intent() == CreditIntent.ACK
@@ -58,9 +58,9 @@ public final class InterPartitionReceiver {
               + partitionId
               + ")");
     }
-    final CreditValue credit = (CreditValue) command.value();
-    final boolean apply = metadata.intent() == CreditIntent.APPLY;
-    final int addressed = apply ? credit.targetPartitionId() : credit.sourcePartitionId();
+    CreditValue credit = (CreditValue) command.value();
+    boolean apply = metadata.intent() == CreditIntent.APPLY;
+    int addressed = apply ? credit.targetPartitionId() : credit.sourcePartitionId();
     if (addressed != partitionId) {
       throw new IllegalArgumentException(
           "Expected CREDIT "
@@ -75,7 +75,7 @@ public final class InterPartitionReceiver {
               + credit.transferKey()
               + ")");
     }
-    final RecordMetadata local =
+    RecordMetadata local =
         metadata.toBuilder()
             .position(RecordMetadata.NO_POSITION)
             .sourcePosition(RecordMetadata.NO_POSITION)

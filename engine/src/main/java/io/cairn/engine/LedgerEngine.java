@@ -59,7 +59,7 @@ public final class LedgerEngine implements AutoCloseable {
   private final CreditTracker tracker = new CreditTracker();
   private final CheckpointIdSupplier checkpointIds;
 
-  private LedgerEngine(final Builder builder) {
+  private LedgerEngine(Builder builder) {
     partitionId = builder.partitionId;
     config = builder.config;
     clock = builder.clock;
@@ -81,13 +81,12 @@ public final class LedgerEngine implements AutoCloseable {
    * @return {@code builder}
    * @throws IllegalArgumentException if one of the ledger's kinds is registered already
    */
-  public RecordProcessors.Builder register(final RecordProcessors.Builder builder) {
-    final AccountProcessors accounts = new AccountProcessors(store, placement);
-    final TransferProcessor transfers =
+  public RecordProcessors.Builder register(RecordProcessors.Builder builder) {
+    AccountProcessors accounts = new AccountProcessors(store, placement);
+    TransferProcessor transfers =
         new TransferProcessor(store, placement, creditSender, tracker, clock);
-    final CreditProcessors credits =
-        new CreditProcessors(store, placement, creditSender, checkpointIds);
-    final LedgerAppliers appliers = new LedgerAppliers(store, checkpointIds);
+    CreditProcessors credits = new CreditProcessors(store, placement, creditSender, checkpointIds);
+    LedgerAppliers appliers = new LedgerAppliers(store, checkpointIds);
     return builder
         .processor(AccountIntent.CREATE, accounts::createAccount)
         .applier(AccountIntent.CREATED, appliers::accountCreated)
@@ -117,8 +116,7 @@ public final class LedgerEngine implements AutoCloseable {
    * @throws IllegalArgumentException if the processor or log belongs to another partition
    * @throws IllegalStateException if the processor was not started
    */
-  public Cancellable startCreditRetries(
-      final StreamProcessor processor, final LogStream logStream) {
+  public Cancellable startCreditRetries(StreamProcessor processor, LogStream logStream) {
     if (processor.partitionId() != partitionId || logStream.partitionId() != partitionId) {
       throw new IllegalArgumentException(
           "Expected a stream processor and log of partition "
@@ -184,41 +182,41 @@ public final class LedgerEngine implements AutoCloseable {
     private Builder() {}
 
     /** The partition this engine runs on, in [1, partitionCount]. */
-    public Builder partitionId(final int value) {
+    public Builder partitionId(int value) {
       partitionId = value;
       return this;
     }
 
     /** The partition's state, opened with {@link LedgerColumnFamily#all()} among its families. */
-    public Builder db(final CairnDb value) {
+    public Builder db(CairnDb value) {
       db = value;
       return this;
     }
 
-    public Builder config(final LedgerEngineConfig value) {
+    public Builder config(LedgerEngineConfig value) {
       config = value;
       return this;
     }
 
     /** {@link InterPartitionSender#NONE} by default. */
-    public Builder sender(final InterPartitionSender value) {
+    public Builder sender(InterPartitionSender value) {
       sender = value;
       return this;
     }
 
     /** {@link CheckpointIdSupplier#NONE} by default. */
-    public Builder checkpointIds(final CheckpointIdSupplier value) {
+    public Builder checkpointIds(CheckpointIdSupplier value) {
       checkpointIds = value;
       return this;
     }
 
     /** The scheduler's clock: times credit sends and re-sends (never used for processing). */
-    public Builder clock(final Clock value) {
+    public Builder clock(Clock value) {
       clock = value;
       return this;
     }
 
-    public Builder meterRegistry(final MeterRegistry value) {
+    public Builder meterRegistry(MeterRegistry value) {
       registry = value;
       return this;
     }
@@ -245,7 +243,7 @@ public final class LedgerEngine implements AutoCloseable {
       return new LedgerEngine(this);
     }
 
-    private static void require(final Object value, final String name) {
+    private static void require(Object value, String name) {
       if (value == null) {
         throw new IllegalArgumentException(
             "Expected " + name + " to be set, but it is missing (LedgerEngine)");

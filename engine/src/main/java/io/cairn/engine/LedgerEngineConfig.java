@@ -43,7 +43,7 @@ public final class LedgerEngineConfig {
   private final Duration creditRetryCheckInterval;
   private final int maxCreditsPerRetry;
 
-  private LedgerEngineConfig(final Builder builder) {
+  private LedgerEngineConfig(Builder builder) {
     partitionCount = builder.partitionCount;
     creditRetryInterval = builder.creditRetryInterval;
     creditRetryIntervalMax = builder.creditRetryIntervalMax;
@@ -56,7 +56,7 @@ public final class LedgerEngineConfig {
   }
 
   /** Defaults for a cluster of {@code partitionCount} partitions. */
-  public static LedgerEngineConfig of(final int partitionCount) {
+  public static LedgerEngineConfig of(int partitionCount) {
     return builder().partitionCount(partitionCount).build();
   }
 
@@ -114,27 +114,27 @@ public final class LedgerEngineConfig {
 
     private Builder() {}
 
-    public Builder partitionCount(final int value) {
+    public Builder partitionCount(int value) {
       partitionCount = value;
       return this;
     }
 
-    public Builder creditRetryInterval(final Duration value) {
+    public Builder creditRetryInterval(Duration value) {
       creditRetryInterval = value;
       return this;
     }
 
-    public Builder creditRetryIntervalMax(final Duration value) {
+    public Builder creditRetryIntervalMax(Duration value) {
       creditRetryIntervalMax = value;
       return this;
     }
 
-    public Builder creditRetryCheckInterval(final Duration value) {
+    public Builder creditRetryCheckInterval(Duration value) {
       creditRetryCheckInterval = value;
       return this;
     }
 
-    public Builder maxCreditsPerRetry(final int value) {
+    public Builder maxCreditsPerRetry(int value) {
       maxCreditsPerRetry = value;
       return this;
     }
@@ -143,7 +143,7 @@ public final class LedgerEngineConfig {
      * @throws IllegalArgumentException listing every violated rule
      */
     public LedgerEngineConfig build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       if (partitionCount < 1 || partitionCount > LedgerKeys.MAX_PARTITION_ID) {
         violations.add(
             "Expected partitionCount in [1, "
@@ -182,11 +182,7 @@ public final class LedgerEngineConfig {
     }
 
     private static void checkDuration(
-        final List<String> violations,
-        final String key,
-        final Duration value,
-        final Duration min,
-        final Duration max) {
+        List<String> violations, String key, Duration value, Duration min, Duration max) {
       if (value == null) {
         violations.add("Expected " + key + " to be set, but it is null");
         return;

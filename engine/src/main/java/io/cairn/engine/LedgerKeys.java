@@ -35,7 +35,7 @@ public final class LedgerKeys {
    * @throws IllegalArgumentException if the partition id is not in [1, {@value #MAX_PARTITION_ID}]
    *     or the position not in [1, {@link #MAX_POSITION}]
    */
-  public static long of(final int partitionId, final long position) {
+  public static long of(int partitionId, long position) {
     if (partitionId < 1 || partitionId > MAX_PARTITION_ID) {
       throw new IllegalArgumentException(
           "Expected partitionId in [1, " + MAX_PARTITION_ID + "], but was " + partitionId);
@@ -54,17 +54,17 @@ public final class LedgerKeys {
   }
 
   /** The partition that created the entity with this key. */
-  public static int partitionId(final long key) {
+  public static int partitionId(long key) {
     return (int) (key >>> POSITION_BITS);
   }
 
   /** The position of the command that created the entity with this key. */
-  public static long position(final long key) {
+  public static long position(long key) {
     return key & MAX_POSITION;
   }
 
   /** True if {@code key} could have been made by {@link #of} (positive, both parts in range). */
-  public static boolean isValid(final long key) {
+  public static boolean isValid(long key) {
     return key > 0 && partitionId(key) >= 1 && position(key) >= 1;
   }
 }

@@ -72,10 +72,10 @@ public final class LedgerMetrics implements AutoCloseable {
   private final List<Meter> meters = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  public LedgerMetrics(final MeterRegistry registry, final int partitionId) {
+  public LedgerMetrics(MeterRegistry registry, int partitionId) {
     this.registry = registry;
-    final Tags tags = Tags.of("partition", Integer.toString(partitionId));
-    for (final Operation operation : Operation.values()) {
+    Tags tags = Tags.of("partition", Integer.toString(partitionId));
+    for (Operation operation : Operation.values()) {
       sends.put(
           operation,
           add(
@@ -106,7 +106,7 @@ public final class LedgerMetrics implements AutoCloseable {
             .register(registry));
   }
 
-  public void applySent(final boolean retry) {
+  public void applySent(boolean retry) {
     sends.get(Operation.APPLY).increment();
     if (retry) {
       retries.increment();
@@ -121,11 +121,11 @@ public final class LedgerMetrics implements AutoCloseable {
     sends.get(Operation.REFUND).increment();
   }
 
-  public void sendFailed(final Operation operation) {
+  public void sendFailed(Operation operation) {
     failures.get(operation).increment();
   }
 
-  public void pendingCredits(final long count) {
+  public void pendingCredits(long count) {
     pendingCredits.set(count);
   }
 
@@ -140,7 +140,7 @@ public final class LedgerMetrics implements AutoCloseable {
     }
   }
 
-  private <M extends Meter> M add(final M meter) {
+  private <M extends Meter> M add(M meter) {
     meters.add(meter);
     return meter;
   }

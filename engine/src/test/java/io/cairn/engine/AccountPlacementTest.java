@@ -31,8 +31,8 @@ class AccountPlacementTest {
   @Test
   void shouldSpreadAccountsOverEveryPartition() {
     // given
-    final AccountPlacement placement = new AccountPlacement(4);
-    final Map<Integer, Integer> counts = new HashMap<>();
+    AccountPlacement placement = new AccountPlacement(4);
+    Map<Integer, Integer> counts = new HashMap<>();
 
     // when
     for (int i = 0; i < 4_000; i++) {

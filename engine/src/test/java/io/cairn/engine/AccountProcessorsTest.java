@@ -36,11 +36,11 @@ class AccountProcessorsTest {
   @Test
   void shouldCreateAccountWithZeroBalanceAndKeyOfItsPosition() {
     // when
-    final long position = ledger.createAccount(alice);
+    long position = ledger.createAccount(alice);
     ledger.runUntilIdle();
 
     // then
-    final Record created = ledger.followUps(position).get(0);
+    Record created = ledger.followUps(position).get(0);
     assertThat(created.metadata().intent()).isEqualTo(AccountIntent.CREATED);
     assertThat(created.value()).isEqualTo(new AccountValue(alice, 0));
     assertThat(LedgerKeys.partitionId(created.metadata().key())).isEqualTo(1);
@@ -57,11 +57,11 @@ class AccountProcessorsTest {
     ledger.open(50, alice);
 
     // when
-    final long position = ledger.createAccount(alice);
+    long position = ledger.createAccount(alice);
     ledger.runUntilIdle();
 
     // then
-    final Record rejection = ledger.rejectionOf(position);
+    Record rejection = ledger.rejectionOf(position);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.ALREADY_EXISTS);
     assertThat(rejection.metadata().rejectionReason())
         .isEqualTo(
@@ -79,8 +79,8 @@ class AccountProcessorsTest {
   @Test
   void shouldRejectAccountIdWithSurroundingWhitespaceOrControlCharacters() {
     // when
-    final long padded = ledger.createAccount(" bob");
-    final long control = ledger.createAccount("bo\u0001b");
+    long padded = ledger.createAccount(" bob");
+    long control = ledger.createAccount("bo\u0001b");
     ledger.runUntilIdle();
 
     // then
@@ -98,12 +98,11 @@ class AccountProcessorsTest {
   @Test
   void shouldRejectAccountWithNonZeroOpeningBalance() {
     // when
-    final long position =
-        ledger.kit().writeCommand(AccountIntent.CREATE, new AccountValue(alice, 7));
+    long position = ledger.kit().writeCommand(AccountIntent.CREATE, new AccountValue(alice, 7));
     ledger.runUntilIdle();
 
     // then
-    final Record rejection = ledger.rejectionOf(position);
+    Record rejection = ledger.rejectionOf(position);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(rejection.metadata().rejectionReason())
         .isEqualTo(
@@ -116,10 +115,10 @@ class AccountProcessorsTest {
   @Test
   void shouldRejectAccountPlacedOnAnotherPartition() {
     // given
-    final String remote = ledger.idOn(3, "carol");
+    String remote = ledger.idOn(3, "carol");
 
     // when
-    final long position = ledger.createAccount(remote);
+    long position = ledger.createAccount(remote);
     ledger.runUntilIdle();
 
     // then
@@ -137,12 +136,12 @@ class AccountProcessorsTest {
     ledger.open(0, alice);
 
     // when
-    final long first = ledger.deposit(alice, 30);
+    long first = ledger.deposit(alice, 30);
     ledger.deposit(alice, 12);
     ledger.runUntilIdle();
 
     // then
-    final Record deposited = ledger.followUps(first).get(0);
+    Record deposited = ledger.followUps(first).get(0);
     assertThat(deposited.metadata().recordType()).isEqualTo(RecordType.EVENT);
     assertThat(deposited.metadata().intent()).isEqualTo(DepositIntent.DEPOSITED);
     assertThat(deposited.value()).isEqualTo(new DepositValue(alice, 30));
@@ -156,8 +155,8 @@ class AccountProcessorsTest {
     ledger.open(5, alice);
 
     // when
-    final long zero = ledger.deposit(alice, 0);
-    final long negative = ledger.deposit(alice, -3);
+    long zero = ledger.deposit(alice, 0);
+    long negative = ledger.deposit(alice, -3);
     ledger.runUntilIdle();
 
     // then
@@ -173,7 +172,7 @@ class AccountProcessorsTest {
   @Test
   void shouldListEveryViolationOfADeposit() {
     // when
-    final long position = ledger.deposit("x\n", -1);
+    long position = ledger.deposit("x\n", -1);
     ledger.runUntilIdle();
 
     // then
@@ -186,11 +185,11 @@ class AccountProcessorsTest {
   @Test
   void shouldRejectDepositToUnknownAccount() {
     // when
-    final long position = ledger.deposit(alice, 10);
+    long position = ledger.deposit(alice, 10);
     ledger.runUntilIdle();
 
     // then
-    final Record rejection = ledger.rejectionOf(position);
+    Record rejection = ledger.rejectionOf(position);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.NOT_FOUND);
     assertThat(rejection.metadata().rejectionReason())
         .isEqualTo(
@@ -205,14 +204,14 @@ class AccountProcessorsTest {
     ledger.open(Long.MAX_VALUE - 5, alice);
 
     // when
-    final long fits = ledger.deposit(alice, 5);
-    final long overflows = ledger.deposit(alice, 1);
+    long fits = ledger.deposit(alice, 5);
+    long overflows = ledger.deposit(alice, 1);
     ledger.runUntilIdle();
 
     // then
     assertThat(ledger.followUps(fits).get(0).metadata().intent())
         .isEqualTo(DepositIntent.DEPOSITED);
-    final Record rejection = ledger.rejectionOf(overflows);
+    Record rejection = ledger.rejectionOf(overflows);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.INVALID_STATE);
     assertThat(rejection.metadata().rejectionReason())
         .isEqualTo(
@@ -226,10 +225,10 @@ class AccountProcessorsTest {
   @Test
   void shouldRejectDepositToAccountOfAnotherPartition() {
     // given
-    final String remote = ledger.idOn(2, "bob");
+    String remote = ledger.idOn(2, "bob");
 
     // when
-    final long position = ledger.deposit(remote, 10);
+    long position = ledger.deposit(remote, 10);
     ledger.runUntilIdle();
 
     // then

@@ -47,11 +47,11 @@ class CreditProcessorsTest {
   @Test
   void shouldApplyCreditOnceAndAcknowledgeWithOwnCheckpointId() {
     // given a credit from partition 2
-    final CreditValue credit = new CreditValue(LedgerKeys.of(2, 17), alice, 25, 2, 1);
+    CreditValue credit = new CreditValue(LedgerKeys.of(2, 17), alice, 25, 2, 1);
     ledger.checkpointId(9);
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.APPLY, credit, 4);
+    long position = ledger.writeCredit(CreditIntent.APPLY, credit, 4);
     ledger.runUntilIdle();
 
     // then
@@ -62,7 +62,7 @@ class CreditProcessorsTest {
     assertThat(ledger.balance(alice)).isEqualTo(125);
     assertThat(ledger.state().isCreditApplied(credit.transferKey())).isTrue();
     assertThat(ledger.sender().sent()).hasSize(1);
-    final RecordingInterPartitionSender.Sent ack = ledger.sender().sent().get(0);
+    RecordingInterPartitionSender.Sent ack = ledger.sender().sent().get(0);
     assertThat(ack.targetPartitionId()).isEqualTo(2);
     assertThat(ack.checkpointId()).isEqualTo(9);
     assertThat(ack.command().metadata().intent()).isEqualTo(CreditIntent.ACK);
@@ -73,12 +73,12 @@ class CreditProcessorsTest {
   @Test
   void shouldIgnoreDuplicateCreditAndAcknowledgeAgain() {
     // given
-    final CreditValue credit = new CreditValue(LedgerKeys.of(2, 17), alice, 25, 2, 1);
+    CreditValue credit = new CreditValue(LedgerKeys.of(2, 17), alice, 25, 2, 1);
     ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // when
-    final long duplicate = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
+    long duplicate = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // then
@@ -94,13 +94,13 @@ class CreditProcessorsTest {
   @Test
   void shouldRefuseCreditToUnknownAccountAndSendRefundWithOwnCheckpointId() {
     // given
-    final String ghost = ledger.localId("ghost");
-    final CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), ghost, 25, 3, 1);
+    String ghost = ledger.localId("ghost");
+    CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), ghost, 25, 3, 1);
     ledger.checkpointId(6);
-    final long total = ledger.state().totalBalance();
+    long total = ledger.state().totalBalance();
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.APPLY, credit, 4);
+    long position = ledger.writeCredit(CreditIntent.APPLY, credit, 4);
     ledger.runUntilIdle();
 
     // then nothing changes but the marker, and the source is told to refund
@@ -115,7 +115,7 @@ class CreditProcessorsTest {
     assertThat(ledger.state().balance(ghost)).isEmpty();
     assertThat(ledger.state().totalBalance()).isEqualTo(total);
     assertThat(ledger.sender().sent()).hasSize(1);
-    final RecordingInterPartitionSender.Sent refund = ledger.sender().sent().get(0);
+    RecordingInterPartitionSender.Sent refund = ledger.sender().sent().get(0);
     assertThat(refund.targetPartitionId()).isEqualTo(3);
     assertThat(refund.checkpointId()).isEqualTo(6);
     assertThat(refund.command().metadata().recordType()).isEqualTo(RecordType.COMMAND);
@@ -127,15 +127,15 @@ class CreditProcessorsTest {
   @Test
   void shouldKeepRefusingARefusedCreditEvenOnceTheAccountExists() {
     // given a credit refused because its account did not exist
-    final String dave = ledger.localId("dave");
-    final CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), dave, 25, 3, 1);
+    String dave = ledger.localId("dave");
+    CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), dave, 25, 3, 1);
     ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // when the account is opened and the source re-sends the credit
     ledger.open(0, dave);
     ledger.checkpointId(2);
-    final long duplicate = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
+    long duplicate = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // then it is a duplicate of the refusal: never applied, refunded again
@@ -153,13 +153,12 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectDuplicateOfRefusedCreditWithAnotherAmount() {
     // given
-    final CreditValue credit =
-        new CreditValue(LedgerKeys.of(3, 5), ledger.localId("ghost"), 25, 3, 1);
+    CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), ledger.localId("ghost"), 25, 3, 1);
     ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // when
-    final long position =
+    long position =
         ledger.writeCredit(
             CreditIntent.APPLY,
             new CreditValue(credit.transferKey(), credit.toAccountId(), 26, 3, 1),
@@ -179,10 +178,10 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectCreditAddressedToAnotherPartition() {
     // given
-    final CreditValue credit = new CreditValue(LedgerKeys.of(2, 5), alice, 25, 2, 3);
+    CreditValue credit = new CreditValue(LedgerKeys.of(2, 5), alice, 25, 2, 3);
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
+    long position = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // then
@@ -199,10 +198,10 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectCreditWhoseKeyWasNotMadeByItsSource() {
     // given
-    final CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), alice, 25, 2, 1);
+    CreditValue credit = new CreditValue(LedgerKeys.of(3, 5), alice, 25, 2, 1);
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
+    long position = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // then
@@ -217,10 +216,10 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectCreditFromItselfOrUnknownPartitionAndNonPositiveAmount() {
     // when
-    final long self =
+    long self =
         ledger.writeCredit(
             CreditIntent.APPLY, new CreditValue(LedgerKeys.of(1, 5), alice, 1, 1, 1), -1);
-    final long zero =
+    long zero =
         ledger.writeCredit(
             CreditIntent.APPLY, new CreditValue(LedgerKeys.of(2, 5), alice, 0, 2, 1), -1);
     ledger.runUntilIdle();
@@ -241,10 +240,10 @@ class CreditProcessorsTest {
     // given
     ledger.deposit(alice, Long.MAX_VALUE - 100);
     ledger.runUntilIdle();
-    final CreditValue credit = new CreditValue(LedgerKeys.of(2, 5), alice, 1, 2, 1);
+    CreditValue credit = new CreditValue(LedgerKeys.of(2, 5), alice, 1, 2, 1);
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
+    long position = ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // then
@@ -257,12 +256,12 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectDuplicateWithAnotherAmount() {
     // given
-    final CreditValue credit = new CreditValue(LedgerKeys.of(2, 5), alice, 10, 2, 1);
+    CreditValue credit = new CreditValue(LedgerKeys.of(2, 5), alice, 10, 2, 1);
     ledger.writeCredit(CreditIntent.APPLY, credit, -1);
     ledger.runUntilIdle();
 
     // when
-    final long position =
+    long position =
         ledger.writeCredit(
             CreditIntent.APPLY, new CreditValue(credit.transferKey(), alice, 11, 2, 1), -1);
     ledger.runUntilIdle();
@@ -282,13 +281,13 @@ class CreditProcessorsTest {
   @Test
   void shouldRemovePendingCreditWhenAcknowledged() {
     // given
-    final long transfer = ledger.transfer(alice, carol, 40);
+    long transfer = ledger.transfer(alice, carol, 40);
     ledger.runUntilIdle();
-    final long key = LedgerKeys.of(1, transfer);
-    final CreditValue credit = new CreditValue(key, carol, 40, 1, 2);
+    long key = LedgerKeys.of(1, transfer);
+    CreditValue credit = new CreditValue(key, carol, 40, 1, 2);
 
     // when
-    final long position = ledger.writeCredit(CreditIntent.ACK, credit, -1);
+    long position = ledger.writeCredit(CreditIntent.ACK, credit, -1);
     ledger.runUntilIdle();
 
     // then
@@ -302,18 +301,18 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectDuplicateAcknowledgement() {
     // given
-    final long transfer = ledger.transfer(alice, carol, 40);
+    long transfer = ledger.transfer(alice, carol, 40);
     ledger.runUntilIdle();
-    final CreditValue credit = new CreditValue(LedgerKeys.of(1, transfer), carol, 40, 1, 2);
+    CreditValue credit = new CreditValue(LedgerKeys.of(1, transfer), carol, 40, 1, 2);
     ledger.writeCredit(CreditIntent.ACK, credit, -1);
     ledger.runUntilIdle();
 
     // when
-    final long duplicate = ledger.writeCredit(CreditIntent.ACK, credit, -1);
+    long duplicate = ledger.writeCredit(CreditIntent.ACK, credit, -1);
     ledger.runUntilIdle();
 
     // then
-    final Record rejection = ledger.rejectionOf(duplicate);
+    Record rejection = ledger.rejectionOf(duplicate);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.NOT_FOUND);
     assertThat(rejection.metadata().rejectionReason())
         .isEqualTo(
@@ -327,13 +326,12 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectAcknowledgementThatDoesNotMatchThePendingCredit() {
     // given
-    final long transfer = ledger.transfer(alice, carol, 40);
+    long transfer = ledger.transfer(alice, carol, 40);
     ledger.runUntilIdle();
-    final long key = LedgerKeys.of(1, transfer);
+    long key = LedgerKeys.of(1, transfer);
 
     // when
-    final long position =
-        ledger.writeCredit(CreditIntent.ACK, new CreditValue(key, carol, 41, 1, 2), -1);
+    long position = ledger.writeCredit(CreditIntent.ACK, new CreditValue(key, carol, 41, 1, 2), -1);
     ledger.runUntilIdle();
 
     // then
@@ -354,7 +352,7 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectAcknowledgementForAnotherSource() {
     // when
-    final long position =
+    long position =
         ledger.writeCredit(
             CreditIntent.ACK, new CreditValue(LedgerKeys.of(2, 9), carol, 4, 2, 3), -1);
     ledger.runUntilIdle();
@@ -372,13 +370,13 @@ class CreditProcessorsTest {
   @Test
   void shouldCreditTheSourceBackAndEndThePendingCreditWhenRefunded() {
     // given
-    final long transfer = ledger.transfer(alice, carol, 40);
+    long transfer = ledger.transfer(alice, carol, 40);
     ledger.runUntilIdle();
-    final long key = LedgerKeys.of(1, transfer);
+    long key = LedgerKeys.of(1, transfer);
     assertThat(ledger.balance(alice)).isEqualTo(60);
 
     // when
-    final long position =
+    long position =
         ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 40, 1, 2), 3);
     ledger.runUntilIdle();
 
@@ -402,17 +400,17 @@ class CreditProcessorsTest {
   @Test
   void shouldRefundOnceAndRejectDuplicateRefundOrRefundAfterAcknowledgement() {
     // given one credit refunded and one acknowledged
-    final long refunded = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
-    final long acknowledged = LedgerKeys.of(1, ledger.transfer(alice, carol, 7));
+    long refunded = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
+    long acknowledged = LedgerKeys.of(1, ledger.transfer(alice, carol, 7));
     ledger.runUntilIdle();
-    final CreditValue refund = new CreditValue(refunded, carol, 40, 1, 2);
+    CreditValue refund = new CreditValue(refunded, carol, 40, 1, 2);
     ledger.writeCredit(CreditIntent.REFUND, refund, -1);
     ledger.writeCredit(CreditIntent.ACK, new CreditValue(acknowledged, carol, 7, 1, 2), -1);
     ledger.runUntilIdle();
 
     // when
-    final long duplicate = ledger.writeCredit(CreditIntent.REFUND, refund, -1);
-    final long afterAck =
+    long duplicate = ledger.writeCredit(CreditIntent.REFUND, refund, -1);
+    long afterAck =
         ledger.writeCredit(CreditIntent.REFUND, new CreditValue(acknowledged, carol, 7, 1, 2), -1);
     ledger.runUntilIdle();
 
@@ -434,13 +432,13 @@ class CreditProcessorsTest {
   @Test
   void shouldRejectRefundThatDoesNotMatchThePendingCreditOrComesForAnotherSource() {
     // given
-    final long key = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
+    long key = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
     ledger.runUntilIdle();
 
     // when
-    final long mismatch =
+    long mismatch =
         ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 41, 1, 2), -1);
-    final long otherSource =
+    long otherSource =
         ledger.writeCredit(
             CreditIntent.REFUND, new CreditValue(LedgerKeys.of(2, 9), carol, 4, 2, 3), -1);
     ledger.runUntilIdle();
@@ -467,12 +465,12 @@ class CreditProcessorsTest {
   @Test
   void shouldKeepCreditPendingWhenTheRefundWouldOverflowTheSource() {
     // given alice at the maximum balance after debiting 40
-    final long key = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
+    long key = LedgerKeys.of(1, ledger.transfer(alice, carol, 40));
     ledger.deposit(alice, Long.MAX_VALUE - 60);
     ledger.runUntilIdle();
 
     // when
-    final long position =
+    long position =
         ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 40, 1, 2), -1);
     ledger.runUntilIdle();
 
@@ -489,8 +487,8 @@ class CreditProcessorsTest {
   @Test
   void shouldKeepPendingCreditOfFormatVersionOneWhenRefunded() {
     // given a pending credit stored by format version 1 (no from account id)
-    final long key = LedgerKeys.of(1, 3);
-    final byte[] v1 = versionOnePendingCredit(key, carol, 40, 1, 2);
+    long key = LedgerKeys.of(1, 3);
+    byte[] v1 = versionOnePendingCredit(key, carol, 40, 1, 2);
     ledger
         .kit()
         .db()
@@ -498,7 +496,7 @@ class CreditProcessorsTest {
         .put(key, v1);
 
     // when
-    final long position =
+    long position =
         ledger.writeCredit(CreditIntent.REFUND, new CreditValue(key, carol, 40, 1, 2), -1);
     ledger.runUntilIdle();
 
@@ -517,9 +515,9 @@ class CreditProcessorsTest {
   }
 
   private static byte[] versionOnePendingCredit(
-      final long key, final String to, final long amount, final int source, final int target) {
-    final byte[] id = to.getBytes(StandardCharsets.UTF_8);
-    final ByteBuffer buffer = ByteBuffer.allocate(33 + id.length);
+      long key, String to, long amount, int source, int target) {
+    byte[] id = to.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer buffer = ByteBuffer.allocate(33 + id.length);
     buffer.put((byte) 1).putLong(key).putLong(amount).putLong(-1).putInt(source).putInt(target);
     buffer.put(id);
     return buffer.array();

@@ -67,7 +67,7 @@ class CreditRetryTest {
     ledger.runUntilIdle();
 
     // when
-    final List<Long> sendTimes = new ArrayList<>();
+    List<Long> sendTimes = new ArrayList<>();
     int seen = 0;
     for (int step = 0; step < 1_400; step++) {
       ledger.run(Duration.ofMillis(10));
@@ -78,12 +78,12 @@ class CreditRetryTest {
     }
 
     // then: waits of 500, 1000, 2000, 4000, 4000 ms (+ up to one 50 ms check)
-    final List<Long> waits = new ArrayList<>();
+    List<Long> waits = new ArrayList<>();
     for (int i = 1; i < sendTimes.size(); i++) {
       waits.add(sendTimes.get(i) - sendTimes.get(i - 1));
     }
     assertThat(waits).hasSizeGreaterThanOrEqualTo(4);
-    final long[] expected = {500, 1000, 2000, 4000, 4000};
+    long[] expected = {500, 1000, 2000, 4000, 4000};
     for (int i = 0; i < Math.min(waits.size(), expected.length); i++) {
       assertThat(waits.get(i)).as("wait %d", i).isBetween(expected[i] - 50, expected[i] + 60);
     }
@@ -92,9 +92,9 @@ class CreditRetryTest {
   @Test
   void shouldStopResendingOnceAcknowledged() {
     // given
-    final long transfer = ledger.transfer(alice, carol, 10);
+    long transfer = ledger.transfer(alice, carol, 10);
     ledger.runUntilIdle();
-    final long key = LedgerKeys.of(1, transfer);
+    long key = LedgerKeys.of(1, transfer);
 
     // when
     ledger.writeCredit(CreditIntent.ACK, new CreditValue(key, carol, 10, 1, 2), -1);
@@ -115,7 +115,7 @@ class CreditRetryTest {
     ledger.runUntilIdle();
     ledger.checkpointId(5);
     assertThat(ledger.sender().sent()).hasSize(2);
-    final List<RecordingInterPartitionSender.Sent> first = List.copyOf(ledger.sender().sent());
+    List<RecordingInterPartitionSender.Sent> first = List.copyOf(ledger.sender().sent());
     ledger.sender().clear();
 
     // when a new leader rebuilds the state from the log and starts processing
@@ -130,7 +130,7 @@ class CreditRetryTest {
   void shouldNotSendACreditWhoseDebitIsNotCommitted() {
     // given a debit written but not committed, unknown to the tracking
     ledger.kit().logStream().holdCommits();
-    final long transfer = ledger.transfer(alice, carol, 10);
+    long transfer = ledger.transfer(alice, carol, 10);
     ledger.kit().logStream().commitUpTo(transfer);
     ledger.runUntilIdle();
 

@@ -49,7 +49,7 @@ public final class InMemoryInterPartitionChannel {
   private long dropped;
   private long duplicated;
 
-  public InMemoryInterPartitionChannel(final DeterministicScheduler scheduler, final long seed) {
+  public InMemoryInterPartitionChannel(DeterministicScheduler scheduler, long seed) {
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.seed = seed;
     this.random = new Random(seed);
@@ -60,7 +60,7 @@ public final class InMemoryInterPartitionChannel {
   }
 
   /** Delays are drawn uniformly from [min, max]. */
-  public InMemoryInterPartitionChannel delay(final Duration min, final Duration max) {
+  public InMemoryInterPartitionChannel delay(Duration min, Duration max) {
     if (min.isNegative() || max.compareTo(min) < 0) {
       throw new IllegalArgumentException(
           "Expected 0 <= min <= max, but was [" + min + ", " + max + "]");
@@ -70,33 +70,33 @@ public final class InMemoryInterPartitionChannel {
     return this;
   }
 
-  public InMemoryInterPartitionChannel dropProbability(final double probability) {
+  public InMemoryInterPartitionChannel dropProbability(double probability) {
     dropProbability = probability;
     return this;
   }
 
-  public InMemoryInterPartitionChannel duplicateProbability(final double probability) {
+  public InMemoryInterPartitionChannel duplicateProbability(double probability) {
     duplicateProbability = probability;
     return this;
   }
 
   /** Lets {@code receiver} take the commands sent to its partition from now on. */
-  public void register(final InterPartitionReceiver receiver) {
+  public void register(InterPartitionReceiver receiver) {
     receivers.put(receiver.partitionId(), receiver);
   }
 
   /** The partition's commands are lost until it registers again (its leader is gone). */
-  public void unregister(final int partitionId) {
+  public void unregister(int partitionId) {
     receivers.remove(partitionId);
   }
 
   /** Everything sent to or from {@code partitionId} is lost until {@link #heal()}. */
-  public void disconnect(final int partitionId) {
+  public void disconnect(int partitionId) {
     disconnected.add(partitionId);
   }
 
   /** Undoes {@link #disconnect(int)} for {@code partitionId}. */
-  public void reconnect(final int partitionId) {
+  public void reconnect(int partitionId) {
     disconnected.remove(partitionId);
   }
 
@@ -112,18 +112,18 @@ public final class InMemoryInterPartitionChannel {
    * a null result drops the command (counted as dropped). For tests that take a step of the
    * protocol away, for example the refunds, to show what the invariants then report.
    */
-  public InMemoryInterPartitionChannel rewrite(final UnaryOperator<Record> value) {
+  public InMemoryInterPartitionChannel rewrite(UnaryOperator<Record> value) {
     rewriter = Objects.requireNonNull(value, "value");
     return this;
   }
 
   /** Tells {@code listener} of every delivery attempt. */
-  public void onDelivery(final Consumer<Delivery> listener) {
+  public void onDelivery(Consumer<Delivery> listener) {
     listeners.add(listener);
   }
 
   /** The sender of partition {@code sourcePartitionId}. */
-  public InterPartitionSender sender(final int sourcePartitionId) {
+  public InterPartitionSender sender(int sourcePartitionId) {
     return (target, command, checkpointId) ->
         send(sourcePartitionId, target, command, checkpointId);
   }
@@ -144,8 +144,7 @@ public final class InMemoryInterPartitionChannel {
     return duplicated;
   }
 
-  private void send(
-      final int source, final int target, final Record command, final long checkpointId) {
+  private void send(int source, int target, Record command, long checkpointId) {
     if (command.metadata().checkpointId() != checkpointId) {
       throw new AssertionError(
           "Expected the command to carry the checkpoint id "
@@ -154,7 +153,7 @@ public final class InMemoryInterPartitionChannel {
               + command.metadata().checkpointId());
     }
     sent++;
-    final Record rewritten = rewriter.apply(command);
+    Record rewritten = rewriter.apply(command);
     if (rewritten == null
         || disconnected.contains(source)
         || random.nextDouble() < dropProbability) {
@@ -168,25 +167,25 @@ public final class InMemoryInterPartitionChannel {
     }
   }
 
-  private void schedule(final int source, final int target, final Record command) {
-    final long delay =
+  private void schedule(int source, int target, Record command) {
+    long delay =
         delayMinMillis + (long) (random.nextDouble() * (delayMaxMillis - delayMinMillis + 1));
     scheduler.schedule(Duration.ofMillis(delay), () -> deliver(source, target, command));
   }
 
-  private void deliver(final int source, final int target, final Record command) {
-    final InterPartitionReceiver receiver = receivers.get(target);
+  private void deliver(int source, int target, Record command) {
+    InterPartitionReceiver receiver = receivers.get(target);
     if (receiver == null || disconnected.contains(target) || disconnected.contains(source)) {
       dropped++;
       return;
     }
-    final WriteResult result = receiver.receive(command);
+    WriteResult result = receiver.receive(command);
     if (result.isWritten()) {
       delivered++;
     } else {
       dropped++;
     }
-    for (final Consumer<Delivery> listener : listeners) {
+    for (Consumer<Delivery> listener : listeners) {
       listener.accept(new Delivery(source, target, command, result));
     }
   }

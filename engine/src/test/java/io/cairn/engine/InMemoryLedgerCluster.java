@@ -75,7 +75,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
   /** The default: {@link TestCheckpoints}, the engine's stand-in for the real records. */
   public static final CheckpointsSetup TEST_CHECKPOINTS =
       (partitionId, db, clock, builder) -> {
-        final TestCheckpoints checkpoints = new TestCheckpoints(db);
+        TestCheckpoints checkpoints = new TestCheckpoints(db);
         checkpoints.register(builder);
         return checkpoints;
       };
@@ -94,7 +94,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
   private final Duration commitInterval;
   private Cancellable commitTicker;
 
-  private InMemoryLedgerCluster(final Builder builder) {
+  private InMemoryLedgerCluster(Builder builder) {
     directory = builder.directory;
     engineConfig = builder.engineConfig.toBuilder().partitionCount(builder.partitionCount).build();
     dbConfig = builder.dbConfig;
@@ -128,7 +128,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
   }
 
   /** Partition {@code id} (1-based). */
-  public Partition partition(final int id) {
+  public Partition partition(int id) {
     return partitions.get(id - 1);
   }
 
@@ -149,22 +149,22 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
   }
 
   /** The partition owning {@code accountId}. */
-  public Partition partitionOf(final String accountId) {
+  public Partition partitionOf(String accountId) {
     return partition(placement.partitionOf(accountId));
   }
 
   // ---- client commands (written to the owning partition; null if the log refused)
   // ----------------
 
-  public WriteResult createAccount(final String id) {
+  public WriteResult createAccount(String id) {
     return partitionOf(id).write(AccountIntent.CREATE, new AccountValue(id, 0));
   }
 
-  public WriteResult deposit(final String id, final long amount) {
+  public WriteResult deposit(String id, long amount) {
     return partitionOf(id).write(DepositIntent.DEPOSIT, new DepositValue(id, amount));
   }
 
-  public WriteResult transfer(final String from, final String to, final long amount) {
+  public WriteResult transfer(String from, String to, long amount) {
     return partitionOf(from)
         .write(
             TransferIntent.CREATE,
@@ -177,12 +177,12 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
   }
 
   /** Writes {@code CHECKPOINT CREATE(id)} to every partition, as the gateway does for a backup. */
-  public void checkpoint(final long id) {
+  public void checkpoint(long id) {
     partitions.forEach(p -> checkpoint(p.id(), id));
   }
 
   /** Writes {@code CHECKPOINT CREATE(id)} to partition {@code partitionId} only. */
-  public void checkpoint(final int partitionId, final long id) {
+  public void checkpoint(int partitionId, long id) {
     partition(partitionId)
         .write(
             CheckpointIntent.CREATE,
@@ -195,7 +195,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     scheduler.runUntilIdle();
   }
 
-  public void run(final Duration duration) {
+  public void run(Duration duration) {
     scheduler.runFor(duration);
   }
 
@@ -225,15 +225,15 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
             });
   }
 
-  static void deleteRecursively(final Path path) {
+  static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
@@ -244,8 +244,8 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
   }
 
   private static List<ColumnFamilyDefinition> families(
-      final List<ColumnFamilyDefinition> checkpointFamilies) {
-    final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
+      List<ColumnFamilyDefinition> checkpointFamilies) {
+    List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
     families.addAll(checkpointFamilies);
     families.addAll(StreamProcessorColumnFamily.all());
     return families;
@@ -262,7 +262,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     private StreamProcessor processor;
     private Cancellable retries;
 
-    private Partition(final int id) {
+    private Partition(int id) {
       this.id = id;
       this.log = new InMemoryLogStream(id, clock, logStreamConfig);
       this.stateDirectory = directory.resolve("partition-" + id);
@@ -294,7 +294,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     }
 
     /** Writes a client command; returns the log's answer. */
-    public WriteResult write(final Intent intent, final RecordValue value) {
+    public WriteResult write(Intent intent, RecordValue value) {
       return log.writer()
           .tryWrite(new Record(RecordMetadata.builder().command(intent).build(), value));
     }
@@ -316,11 +316,11 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
      * Replays the committed log into a fresh state in {@code replayDirectory} as a follower and
      * returns its digest.
      */
-    public StateDigest replayDigest(final Path replayDirectory) {
-      final CairnDb replica =
+    public StateDigest replayDigest(Path replayDirectory) {
+      CairnDb replica =
           CairnDb.open(replayDirectory, dbConfig, families, new SimpleMeterRegistry());
       try {
-        final StreamProcessor follower =
+        StreamProcessor follower =
             StreamProcessor.builder()
                 .logStream(log)
                 .db(replica)
@@ -340,8 +340,8 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
 
     /** Every record written and not lost, committed or not, in position order. */
     public List<Record> writtenRecords() {
-      final List<Record> records = new ArrayList<>();
-      for (final RecordBatch batch : log.writtenBatches()) {
+      List<Record> records = new ArrayList<>();
+      for (RecordBatch batch : log.writtenBatches()) {
         records.addAll(batch.records());
       }
       return records;
@@ -350,7 +350,7 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
     private void start() {
       generation++;
       db = CairnDb.open(stateDirectory, dbConfig, families, new SimpleMeterRegistry());
-      final RecordProcessors.Builder builder = registrations(db, channel.sender(id));
+      RecordProcessors.Builder builder = registrations(db, channel.sender(id));
       processor =
           StreamProcessor.builder()
               .logStream(log)
@@ -364,11 +364,10 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
       channel.register(new InterPartitionReceiver(id, log.writer()));
     }
 
-    private RecordProcessors.Builder registrations(
-        final CairnDb state, final InterPartitionSender sender) {
-      final RecordProcessors.Builder builder = RecordProcessors.builder();
-      final CheckpointIdSupplier checkpoints = checkpointsSetup.register(id, state, clock, builder);
-      final LedgerEngine ledger =
+    private RecordProcessors.Builder registrations(CairnDb state, InterPartitionSender sender) {
+      RecordProcessors.Builder builder = RecordProcessors.builder();
+      CheckpointIdSupplier checkpoints = checkpointsSetup.register(id, state, clock, builder);
+      LedgerEngine ledger =
           LedgerEngine.builder()
               .partitionId(id)
               .db(state)
@@ -440,47 +439,47 @@ public final class InMemoryLedgerCluster implements AutoCloseable {
      * registers them, over a state opened with {@code families} besides the ledger's.
      */
     public Builder checkpoints(
-        final List<? extends ColumnFamilyDefinition> families, final CheckpointsSetup setup) {
+        List<? extends ColumnFamilyDefinition> families, CheckpointsSetup setup) {
       checkpointFamilies = List.copyOf(families);
       checkpointsSetup = Objects.requireNonNull(setup, "setup");
       return this;
     }
 
     /** Where the partitions' states live (a test's temporary directory). Required. */
-    public Builder directory(final Path value) {
+    public Builder directory(Path value) {
       directory = value;
       return this;
     }
 
-    public Builder partitionCount(final int value) {
+    public Builder partitionCount(int value) {
       partitionCount = value;
       return this;
     }
 
     /** Seeds the channel's faults. */
-    public Builder seed(final long value) {
+    public Builder seed(long value) {
       seed = value;
       return this;
     }
 
     /** The engine's settings; the partition count is the cluster's. */
-    public Builder engineConfig(final LedgerEngineConfig value) {
+    public Builder engineConfig(LedgerEngineConfig value) {
       engineConfig = value;
       return this;
     }
 
-    public Builder dbConfig(final DbConfig value) {
+    public Builder dbConfig(DbConfig value) {
       dbConfig = value;
       return this;
     }
 
-    public Builder logStreamConfig(final LogStreamConfig value) {
+    public Builder logStreamConfig(LogStreamConfig value) {
       logStreamConfig = value;
       return this;
     }
 
     /** Commits lag: logs commit everything written every {@code value}; null commits at once. */
-    public Builder commitInterval(final Duration value) {
+    public Builder commitInterval(Duration value) {
       commitInterval = value;
       return this;
     }

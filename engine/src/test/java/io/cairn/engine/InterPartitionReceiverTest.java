@@ -22,8 +22,8 @@ class InterPartitionReceiverTest {
   @Test
   void shouldWriteCommandAsExternalCommandKeepingKeyValueAndCheckpointId() {
     // given a command that still carries fields of the sender's log
-    final CreditValue credit = new CreditValue(LedgerKeys.of(1, 8), "carol", 5, 1, 2);
-    final Record command =
+    CreditValue credit = new CreditValue(LedgerKeys.of(1, 8), "carol", 5, 1, 2);
+    Record command =
         new Record(
             RecordMetadata.builder()
                 .command(CreditIntent.APPLY)
@@ -36,11 +36,11 @@ class InterPartitionReceiverTest {
             credit);
 
     // when
-    final WriteResult result = receiver.receive(command);
+    WriteResult result = receiver.receive(command);
 
     // then
     assertThat(result).isEqualTo(new WriteResult.Written(1, 1));
-    final Record written = log.committedRecords().get(0);
+    Record written = log.committedRecords().get(0);
     assertThat(written.value()).isEqualTo(credit);
     assertThat(written.metadata().key()).isEqualTo(credit.transferKey());
     assertThat(written.metadata().checkpointId()).isEqualTo(12);
@@ -54,7 +54,7 @@ class InterPartitionReceiverTest {
     log.leader(false);
 
     // when
-    final WriteResult result =
+    WriteResult result =
         receiver.receive(
             new Record(
                 RecordMetadata.builder().command(CreditIntent.ACK).build(),
@@ -67,11 +67,11 @@ class InterPartitionReceiverTest {
   @Test
   void shouldWriteRefundAddressedToTheSourceAndRefuseOneForAnotherSource() {
     // given refunds of credits from partition 2 (this one) and from partition 1
-    final CreditValue ours = new CreditValue(LedgerKeys.of(2, 8), "carol", 5, 2, 3);
-    final CreditValue theirs = new CreditValue(LedgerKeys.of(1, 8), "carol", 5, 1, 3);
+    CreditValue ours = new CreditValue(LedgerKeys.of(2, 8), "carol", 5, 2, 3);
+    CreditValue theirs = new CreditValue(LedgerKeys.of(1, 8), "carol", 5, 1, 3);
 
     // when
-    final WriteResult result =
+    WriteResult result =
         receiver.receive(
             new Record(
                 RecordMetadata.builder().command(CreditIntent.REFUND).checkpointId(4).build(),

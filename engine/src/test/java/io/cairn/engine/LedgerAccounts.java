@@ -13,17 +13,14 @@ public final class LedgerAccounts {
    * The first {@code count} ids {@code prefix-0, prefix-1, ...} that belong to {@code partitionId}.
    */
   public static List<String> on(
-      final AccountPlacement placement,
-      final int partitionId,
-      final String prefix,
-      final int count) {
-    final List<String> ids = new ArrayList<>(count);
+      AccountPlacement placement, int partitionId, String prefix, int count) {
+    List<String> ids = new ArrayList<>(count);
     for (int i = 0; ids.size() < count; i++) {
       if (i > 1_000_000) {
         throw new IllegalStateException(
             "Expected ids on partition " + partitionId + ", found none");
       }
-      final String id = prefix + "-" + i;
+      String id = prefix + "-" + i;
       if (placement.partitionOf(id) == partitionId) {
         ids.add(id);
       }
@@ -32,8 +29,7 @@ public final class LedgerAccounts {
   }
 
   /** The first id {@code prefix-n} that belongs to {@code partitionId}. */
-  public static String on(
-      final AccountPlacement placement, final int partitionId, final String prefix) {
+  public static String on(AccountPlacement placement, int partitionId, String prefix) {
     return on(placement, partitionId, prefix, 1).get(0);
   }
 }

@@ -44,7 +44,7 @@ class LedgerClusterSimulationTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.seed");
+    String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -53,18 +53,18 @@ class LedgerClusterSimulationTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void shouldConserveMoneyAndApplyOrRefundEveryCreditOnce(final long seed) {
+  void shouldConserveMoneyAndApplyOrRefundEveryCreditOnce(long seed) {
     try {
       simulate(seed);
-    } catch (final AssertionError | RuntimeException e) {
+    } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
           "Simulation failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 
-  private void simulate(final long seed) {
-    final Random random = new Random(seed);
-    final int partitionCount = 3 + (int) (seed % 2);
+  private void simulate(long seed) {
+    Random random = new Random(seed);
+    int partitionCount = 3 + (int) (seed % 2);
     try (InMemoryLedgerCluster cluster =
         InMemoryLedgerCluster.builder()
             .directory(directory.resolve("seed-" + seed))
@@ -84,7 +84,7 @@ class LedgerClusterSimulationTest {
           .delay(Duration.ofMillis(1), Duration.ofMillis(40))
           .dropProbability(0.2)
           .duplicateProbability(0.2);
-      final Map<Long, Set<Long>> appliesByKey = new HashMap<>();
+      Map<Long, Set<Long>> appliesByKey = new HashMap<>();
       cluster
           .channel()
           .onDelivery(
@@ -96,16 +96,16 @@ class LedgerClusterSimulationTest {
                 }
               });
 
-      final List<String> accounts = new ArrayList<>();
+      List<String> accounts = new ArrayList<>();
       for (int i = 0; i < ACCOUNTS; i++) {
         accounts.add("acct-" + seed + "-" + i);
       }
       // never opened, and opened at a random step: credits to them are refused (and refunded)
-      final List<String> ghosts = List.of("ghost-" + seed + "-0", "ghost-" + seed + "-1");
-      final List<String> late = List.of("late-" + seed + "-0", "late-" + seed + "-1");
-      final List<String> unknown = new ArrayList<>(ghosts);
+      List<String> ghosts = List.of("ghost-" + seed + "-0", "ghost-" + seed + "-1");
+      List<String> late = List.of("late-" + seed + "-0", "late-" + seed + "-1");
+      List<String> unknown = new ArrayList<>(ghosts);
       unknown.addAll(late);
-      final int openLateAt = STEPS / 4 + random.nextInt(STEPS / 2);
+      int openLateAt = STEPS / 4 + random.nextInt(STEPS / 2);
       accounts.forEach(cluster::createAccount);
       cluster.commitAll();
       cluster.runUntilIdle();
@@ -115,13 +115,13 @@ class LedgerClusterSimulationTest {
 
       long checkpointId = 0;
       for (int step = 0; step < STEPS; step++) {
-        final double action = random.nextDouble();
+        double action = random.nextDouble();
         if (action < 0.15) {
           cluster.deposit(pick(accounts, random), 1 + random.nextInt(500));
         } else if (action < 0.87) {
-          final String from = pick(accounts, random);
-          final int choice = random.nextInt(50);
-          final String to =
+          String from = pick(accounts, random);
+          int choice = random.nextInt(50);
+          String to =
               choice == 0 ? from : choice < 5 ? pick(unknown, random) : pick(accounts, random);
           cluster.transfer(from, to, 1 + random.nextInt(400));
         } else if (action < 0.91) {
@@ -151,18 +151,18 @@ class LedgerClusterSimulationTest {
       cluster.commitAll();
       cluster.runUntilIdle();
 
-      final List<List<Record>> logs = logs(cluster);
+      List<List<Record>> logs = logs(cluster);
       LedgerInvariants.assertSettled(states(cluster), logs, "after healing");
       LedgerInvariants.assertSettledAtMostOnce(logs, "after healing");
 
-      final Map<Long, Long> debits = LedgerInvariants.crossPartitionDebits(logs);
+      Map<Long, Long> debits = LedgerInvariants.crossPartitionDebits(logs);
       assertThat(debits).as("cross-partition transfers").hasSizeGreaterThan(STEPS / 10);
-      final Map<Long, Integer> applied = LedgerInvariants.appliedCounts(logs);
-      final Map<Long, Integer> acknowledged = LedgerInvariants.acknowledgedCounts(logs);
-      final Map<Long, Integer> refused = LedgerInvariants.refusedCounts(logs);
-      final Map<Long, Integer> refunded = LedgerInvariants.refundedCounts(logs);
-      for (final Map.Entry<Long, Long> debit : debits.entrySet()) {
-        final long key = debit.getKey();
+      Map<Long, Integer> applied = LedgerInvariants.appliedCounts(logs);
+      Map<Long, Integer> acknowledged = LedgerInvariants.acknowledgedCounts(logs);
+      Map<Long, Integer> refused = LedgerInvariants.refusedCounts(logs);
+      Map<Long, Integer> refunded = LedgerInvariants.refundedCounts(logs);
+      for (Map.Entry<Long, Long> debit : debits.entrySet()) {
+        long key = debit.getKey();
         if (applied.containsKey(key)) {
           assertThat(applied.get(key)).as("applications of %d", key).isEqualTo(1);
           assertThat(acknowledged.get(key)).as("acknowledgements of %d", key).isEqualTo(1);
@@ -176,18 +176,18 @@ class LedgerClusterSimulationTest {
             .as("checkpoint ids stamped on every CREDIT APPLY of %d", key)
             .containsExactly(debit.getValue());
       }
-      final Set<Long> settled = new HashSet<>(applied.keySet());
+      Set<Long> settled = new HashSet<>(applied.keySet());
       settled.addAll(refused.keySet());
       assertThat(settled).isEqualTo(debits.keySet());
       assertThat(refunded.keySet()).isEqualTo(refused.keySet());
       assertThat(refunded).as("refunded transfers").isNotEmpty();
-      for (final String ghost : ghosts) {
+      for (String ghost : ghosts) {
         assertThat(cluster.partitionOf(ghost).state().balance(ghost)).as(ghost).isEmpty();
       }
       assertThat(cluster.channel().droppedCount()).isPositive();
       assertThat(cluster.channel().duplicatedCount()).isPositive();
 
-      for (final InMemoryLedgerCluster.Partition partition : cluster.partitions()) {
+      for (InMemoryLedgerCluster.Partition partition : cluster.partitions()) {
         assertThat(
                 partition.replayDigest(directory.resolve("replay-" + seed + "-" + partition.id())))
             .as("digest of a replay of partition %d", partition.id())
@@ -196,27 +196,27 @@ class LedgerClusterSimulationTest {
     }
   }
 
-  private static void checkInvariants(final InMemoryLedgerCluster cluster, final String context) {
-    final List<List<Record>> logs = logs(cluster);
+  private static void checkInvariants(InMemoryLedgerCluster cluster, String context) {
+    List<List<Record>> logs = logs(cluster);
     LedgerInvariants.assertConserved(states(cluster), logs, context);
     LedgerInvariants.assertSettledAtMostOnce(logs, context);
   }
 
-  private static boolean quiescent(final InMemoryLedgerCluster cluster) {
+  private static boolean quiescent(InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream().allMatch(p -> p.state().pendingCredits().isEmpty());
   }
 
-  private static List<LedgerState> states(final InMemoryLedgerCluster cluster) {
+  private static List<LedgerState> states(InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream().map(InMemoryLedgerCluster.Partition::state).toList();
   }
 
-  private static List<List<Record>> logs(final InMemoryLedgerCluster cluster) {
+  private static List<List<Record>> logs(InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream()
         .map(InMemoryLedgerCluster.Partition::writtenRecords)
         .toList();
   }
 
-  private static String pick(final List<String> accounts, final Random random) {
+  private static String pick(List<String> accounts, Random random) {
     return accounts.get(random.nextInt(accounts.size()));
   }
 }

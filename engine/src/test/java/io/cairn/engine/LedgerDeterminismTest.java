@@ -36,7 +36,7 @@ class LedgerDeterminismTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.seed");
+    String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -45,29 +45,29 @@ class LedgerDeterminismTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void shouldRebuildTheLeadersStateByReplayingItsLog(final long seed) {
+  void shouldRebuildTheLeadersStateByReplayingItsLog(long seed) {
     try {
       run(seed);
-    } catch (final AssertionError | RuntimeException e) {
+    } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
           "Determinism check failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 
-  private void run(final long seed) {
-    final Random random = new Random(seed);
+  private void run(long seed) {
+    Random random = new Random(seed);
     try (LedgerKit ledger = new LedgerKit(directory.resolve("seed-" + seed), 3)) {
       ledger.startLeader();
-      final List<String> local = LedgerAccounts.on(ledger.placement(), 1, "local", 8);
-      final List<String> remote = new ArrayList<>();
+      List<String> local = LedgerAccounts.on(ledger.placement(), 1, "local", 8);
+      List<String> remote = new ArrayList<>();
       remote.addAll(LedgerAccounts.on(ledger.placement(), 2, "remote", 4));
       remote.addAll(LedgerAccounts.on(ledger.placement(), 3, "remote", 4));
-      final List<CreditValue> received = new ArrayList<>();
+      List<CreditValue> received = new ArrayList<>();
       long checkpointId = 0;
-      final int leaderChangeAt = random.nextInt(COMMANDS);
+      int leaderChangeAt = random.nextInt(COMMANDS);
 
       for (int i = 0; i < COMMANDS; i++) {
-        final double action = random.nextDouble();
+        double action = random.nextDouble();
         if (action < 0.10) {
           ledger.createAccount(
               switch (random.nextInt(4)) {
@@ -76,7 +76,7 @@ class LedgerDeterminismTest {
                 default -> pick(local, random);
               });
         } else if (action < 0.25) {
-          final long amount =
+          long amount =
               switch (random.nextInt(10)) {
                 case 0 -> -random.nextInt(10);
                 case 1 -> Long.MAX_VALUE - random.nextInt(1000);
@@ -86,15 +86,15 @@ class LedgerDeterminismTest {
               .kit()
               .writeCommand(DepositIntent.DEPOSIT, new DepositValue(pick(local, random), amount));
         } else if (action < 0.60) {
-          final String from = random.nextInt(10) == 0 ? pick(remote, random) : pick(local, random);
-          final String to = random.nextBoolean() ? pick(local, random) : pick(remote, random);
+          String from = random.nextInt(10) == 0 ? pick(remote, random) : pick(local, random);
+          String to = random.nextBoolean() ? pick(local, random) : pick(remote, random);
           ledger.transfer(from, to, random.nextInt(12) == 0 ? 0 : 1 + random.nextInt(600));
         } else if (action < 0.75) {
-          final CreditValue credit;
+          CreditValue credit;
           if (!received.isEmpty() && random.nextInt(4) == 0) {
             credit = pick(received, random);
           } else {
-            final int source = 2 + random.nextInt(2);
+            int source = 2 + random.nextInt(2);
             credit =
                 new CreditValue(
                     LedgerKeys.of(source, 1 + random.nextInt(1_000_000)),
@@ -107,9 +107,9 @@ class LedgerDeterminismTest {
           ledger.writeCredit(CreditIntent.APPLY, credit, random.nextInt(3) - 1);
         } else if (action < 0.85) {
           ledger.runUntilIdle();
-          final List<PendingCredit> pending = ledger.state().pendingCredits();
+          List<PendingCredit> pending = ledger.state().pendingCredits();
           if (!pending.isEmpty()) {
-            final PendingCredit credit = pick(pending, random);
+            PendingCredit credit = pick(pending, random);
             ledger.writeCredit(
                 random.nextInt(3) == 0 ? CreditIntent.REFUND : CreditIntent.ACK,
                 new CreditValue(
@@ -135,15 +135,15 @@ class LedgerDeterminismTest {
       ledger.runUntilIdle();
 
       // when a fresh replica replays the whole log
-      final StreamProcessorTestKit.Replica replica = ledger.kit().replica("replay");
+      StreamProcessorTestKit.Replica replica = ledger.kit().replica("replay");
       replica.start(StreamProcessorMode.FOLLOWER);
       ledger.runUntilIdle();
 
       // then
-      final StateDigest leaderDigest = ledger.kit().leader().stateDigest();
+      StateDigest leaderDigest = ledger.kit().leader().stateDigest();
       assertThat(replica.stateDigest()).isEqualTo(leaderDigest);
       assertThat(replica.db().recomputeDigest()).isEqualTo(leaderDigest);
-      final LedgerState replayed = ledger.engine("replay").state();
+      LedgerState replayed = ledger.engine("replay").state();
       assertThat(replayed.balances()).isEqualTo(ledger.state().balances());
       assertThat(replayed.pendingCredits()).isEqualTo(ledger.state().pendingCredits());
       assertThat(replayed.appliedCredits()).isEqualTo(ledger.state().appliedCredits());
@@ -160,7 +160,7 @@ class LedgerDeterminismTest {
     }
   }
 
-  private static <T> T pick(final List<T> values, final Random random) {
+  private static <T> T pick(List<T> values, Random random) {
     return values.get(random.nextInt(values.size()));
   }
 }

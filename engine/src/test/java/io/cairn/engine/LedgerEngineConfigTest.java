@@ -11,7 +11,7 @@ class LedgerEngineConfigTest {
   @Test
   void shouldUseDefaults() {
     // when
-    final LedgerEngineConfig config = LedgerEngineConfig.of(4);
+    LedgerEngineConfig config = LedgerEngineConfig.of(4);
 
     // then
     assertThat(config.partitionCount()).isEqualTo(4);

@@ -43,17 +43,17 @@ public final class LedgerInvariants {
   private LedgerInvariants() {}
 
   /** Measures the totals; {@code states} and {@code logs} are indexed by partition id - 1. */
-  public static Totals totals(final List<LedgerState> states, final List<List<Record>> logs) {
-    final Set<Long> applied = new HashSet<>();
+  public static Totals totals(List<LedgerState> states, List<List<Record>> logs) {
+    Set<Long> applied = new HashSet<>();
     long balances = 0;
-    for (final LedgerState state : states) {
+    for (LedgerState state : states) {
       applied.addAll(state.appliedCredits().keySet());
       balances = Math.addExact(balances, state.totalBalance());
     }
     long pending = 0;
     long pendingCount = 0;
-    for (final LedgerState state : states) {
-      for (final PendingCredit credit : state.pendingCredits()) {
+    for (LedgerState state : states) {
+      for (PendingCredit credit : state.pendingCredits()) {
         pendingCount++;
         if (!applied.contains(credit.transferKey())) {
           pending = Math.addExact(pending, credit.amount());
@@ -61,8 +61,8 @@ public final class LedgerInvariants {
       }
     }
     long deposited = 0;
-    for (final List<Record> log : logs) {
-      for (final Record record : log) {
+    for (List<Record> log : logs) {
+      for (Record record : log) {
         if (record.metadata().recordType() == RecordType.EVENT
             && record.metadata().intent() == DepositIntent.DEPOSITED) {
           deposited = Math.addExact(deposited, ((DepositValue) record.value()).amount());
@@ -76,8 +76,8 @@ public final class LedgerInvariants {
    * @throws AssertionError naming the totals if money was created or destroyed
    */
   public static Totals assertConserved(
-      final List<LedgerState> states, final List<List<Record>> logs, final String context) {
-    final Totals totals = totals(states, logs);
+      List<LedgerState> states, List<List<Record>> logs, String context) {
+    Totals totals = totals(states, logs);
     if (!totals.conserved()) {
       throw new AssertionError(
           "Expected Σ balances + Σ unapplied pending credits = Σ deposits, but "
@@ -94,22 +94,22 @@ public final class LedgerInvariants {
   }
 
   /** How often each transfer key was applied ({@code CREDIT APPLIED}) over all logs. */
-  public static Map<Long, Integer> appliedCounts(final List<List<Record>> logs) {
+  public static Map<Long, Integer> appliedCounts(List<List<Record>> logs) {
     return eventCounts(logs, CreditIntent.APPLIED);
   }
 
   /** How often each transfer key was acknowledged over all logs. */
-  public static Map<Long, Integer> acknowledgedCounts(final List<List<Record>> logs) {
+  public static Map<Long, Integer> acknowledgedCounts(List<List<Record>> logs) {
     return eventCounts(logs, CreditIntent.ACKNOWLEDGED);
   }
 
   /** How often each transfer key was refused ({@code CREDIT REFUSED}) over all logs. */
-  public static Map<Long, Integer> refusedCounts(final List<List<Record>> logs) {
+  public static Map<Long, Integer> refusedCounts(List<List<Record>> logs) {
     return eventCounts(logs, CreditIntent.REFUSED);
   }
 
   /** How often each transfer key was refunded ({@code TRANSFER REFUNDED}) over all logs. */
-  public static Map<Long, Integer> refundedCounts(final List<List<Record>> logs) {
+  public static Map<Long, Integer> refundedCounts(List<List<Record>> logs) {
     return eventCounts(logs, TransferIntent.REFUNDED);
   }
 
@@ -119,8 +119,8 @@ public final class LedgerInvariants {
    * @throws AssertionError naming the totals otherwise
    */
   public static Totals assertSettled(
-      final List<LedgerState> states, final List<List<Record>> logs, final String context) {
-    final Totals totals = assertConserved(states, logs, context);
+      List<LedgerState> states, List<List<Record>> logs, String context) {
+    Totals totals = assertConserved(states, logs, context);
     if (totals.pendingCount() != 0 || totals.balances() != totals.deposited()) {
       throw new AssertionError(
           "Expected no pending credit and Σ balances = Σ deposits, but "
@@ -140,18 +140,18 @@ public final class LedgerInvariants {
    * @throws AssertionError if a transfer key was applied or refused more than once or both, or
    *     acknowledged or refunded more than once or both
    */
-  public static void assertSettledAtMostOnce(final List<List<Record>> logs, final String context) {
-    final Map<Long, Integer> applied = new HashMap<>();
-    final Map<Long, Integer> refused = new HashMap<>();
-    final Map<Long, Integer> acknowledged = new HashMap<>();
-    final Map<Long, Integer> refunded = new HashMap<>();
-    for (final List<Record> log : logs) {
-      for (final Record record : log) {
+  public static void assertSettledAtMostOnce(List<List<Record>> logs, String context) {
+    Map<Long, Integer> applied = new HashMap<>();
+    Map<Long, Integer> refused = new HashMap<>();
+    Map<Long, Integer> acknowledged = new HashMap<>();
+    Map<Long, Integer> refunded = new HashMap<>();
+    for (List<Record> log : logs) {
+      for (Record record : log) {
         if (record.metadata().recordType() != RecordType.EVENT) {
           continue;
         }
-        final Intent intent = record.metadata().intent();
-        final Map<Long, Integer> counts =
+        Intent intent = record.metadata().intent();
+        Map<Long, Integer> counts =
             intent == CreditIntent.APPLIED
                 ? applied
                 : intent == CreditIntent.REFUSED
@@ -169,12 +169,12 @@ public final class LedgerInvariants {
   }
 
   private static void atMostOnce(
-      final Map<Long, Integer> first,
-      final Map<Long, Integer> second,
-      final String firstName,
-      final String secondName,
-      final String context) {
-    final Map<Long, Integer> both = new TreeMap<>(first);
+      Map<Long, Integer> first,
+      Map<Long, Integer> second,
+      String firstName,
+      String secondName,
+      String context) {
+    Map<Long, Integer> both = new TreeMap<>(first);
     second.forEach((key, count) -> both.merge(key, count, Integer::sum));
     both.forEach(
         (key, count) -> {
@@ -205,18 +205,18 @@ public final class LedgerInvariants {
    * The keys of every cross-partition {@code DEBITED} and the checkpoint id its credit must carry:
    * the id of the last {@code CHECKPOINT CREATED} before it in its partition's log.
    */
-  public static Map<Long, Long> crossPartitionDebits(final List<List<Record>> logs) {
-    final Map<Long, Long> debits = new TreeMap<>();
-    for (final List<Record> log : logs) {
+  public static Map<Long, Long> crossPartitionDebits(List<List<Record>> logs) {
+    Map<Long, Long> debits = new TreeMap<>();
+    for (List<Record> log : logs) {
       long checkpointId = RecordMetadata.NO_CHECKPOINT_ID;
-      for (final Record record : log) {
+      for (Record record : log) {
         if (record.metadata().recordType() != RecordType.EVENT) {
           continue;
         }
         if (record.metadata().intent() == CheckpointIntent.CREATED) {
           checkpointId = ((CheckpointValue) record.value()).checkpointId();
         } else if (record.metadata().intent() == TransferIntent.DEBITED) {
-          final TransferValue transfer = (TransferValue) record.value();
+          TransferValue transfer = (TransferValue) record.value();
           if (transfer.sourcePartitionId() != transfer.targetPartitionId()) {
             debits.put(record.metadata().key(), checkpointId);
           }
@@ -229,7 +229,7 @@ public final class LedgerInvariants {
   /**
    * @throws AssertionError if any transfer key was applied more than once
    */
-  public static void assertAppliedAtMostOnce(final List<List<Record>> logs, final String context) {
+  public static void assertAppliedAtMostOnce(List<List<Record>> logs, String context) {
     appliedCounts(logs)
         .forEach(
             (key, count) -> {
@@ -246,11 +246,10 @@ public final class LedgerInvariants {
             });
   }
 
-  private static Map<Long, Integer> eventCounts(
-      final List<List<Record>> logs, final Intent intent) {
-    final Map<Long, Integer> counts = new HashMap<>();
-    for (final List<Record> log : logs) {
-      for (final Record record : log) {
+  private static Map<Long, Integer> eventCounts(List<List<Record>> logs, Intent intent) {
+    Map<Long, Integer> counts = new HashMap<>();
+    for (List<Record> log : logs) {
+      for (Record record : log) {
         if (record.metadata().recordType() == RecordType.EVENT
             && record.metadata().intent() == intent) {
           counts.merge(record.metadata().key(), 1, Integer::sum);

@@ -13,7 +13,7 @@ class LedgerKeysTest {
   @Test
   void shouldEncodePartitionAndPosition() {
     // when
-    final long key = LedgerKeys.of(3, 42);
+    long key = LedgerKeys.of(3, 42);
 
     // then
     assertThat(key).isEqualTo((3L << 48) | 42);
@@ -25,14 +25,14 @@ class LedgerKeysTest {
   @Test
   void shouldKeepKeysPositiveAndDistinctAcrossPartitions() {
     // given
-    final SplittableRandom random = new SplittableRandom(11);
-    final Set<Long> keys = new HashSet<>();
+    SplittableRandom random = new SplittableRandom(11);
+    Set<Long> keys = new HashSet<>();
 
     // when
     for (int i = 0; i < 10_000; i++) {
-      final int partition = 1 + random.nextInt(LedgerKeys.MAX_PARTITION_ID);
-      final long position = 1 + random.nextLong(LedgerKeys.MAX_POSITION);
-      final long key = LedgerKeys.of(partition, position);
+      int partition = 1 + random.nextInt(LedgerKeys.MAX_PARTITION_ID);
+      long position = 1 + random.nextLong(LedgerKeys.MAX_POSITION);
+      long key = LedgerKeys.of(partition, position);
 
       // then
       assertThat(key).isPositive();

@@ -45,7 +45,7 @@ public final class LedgerKit implements AutoCloseable {
   private final Map<String, LedgerEngine> engines = new HashMap<>();
   private Cancellable retries;
 
-  public LedgerKit(final Path directory, final LedgerEngineConfig config) {
+  public LedgerKit(Path directory, LedgerEngineConfig config) {
     placement = new AccountPlacement(config.partitionCount());
     kit =
         StreamProcessorTestKit.builder()
@@ -53,9 +53,9 @@ public final class LedgerKit implements AutoCloseable {
             .families(families())
             .processors(
                 (db, builder) -> {
-                  final TestCheckpoints checkpoints = new TestCheckpoints(db);
+                  TestCheckpoints checkpoints = new TestCheckpoints(db);
                   checkpoints.register(builder);
-                  final LedgerEngine engine =
+                  LedgerEngine engine =
                       LedgerEngine.builder()
                           .partitionId(PARTITION_ID)
                           .db(db)
@@ -72,7 +72,7 @@ public final class LedgerKit implements AutoCloseable {
   }
 
   /** A kit for partition 1 of {@code partitionCount} with the default engine settings. */
-  public LedgerKit(final Path directory, final int partitionCount) {
+  public LedgerKit(Path directory, int partitionCount) {
     this(
         directory,
         LedgerEngineConfig.builder()
@@ -87,7 +87,7 @@ public final class LedgerKit implements AutoCloseable {
 
   /** Starts the leader replica as leader with credit retries, and runs until idle. */
   public StreamProcessor startLeader() {
-    final StreamProcessor processor = kit.startLeader();
+    StreamProcessor processor = kit.startLeader();
     retries = engine().startCreditRetries(processor, kit.logStream());
     kit.runUntilIdle();
     return processor;
@@ -96,7 +96,7 @@ public final class LedgerKit implements AutoCloseable {
   /** Closes the leader's processor, discards its state and starts a new leader from the log. */
   public StreamProcessor failOver() {
     kit.leader().discardState();
-    final StreamProcessor processor = kit.leader().start(StreamProcessorMode.LEADER);
+    StreamProcessor processor = kit.leader().start(StreamProcessorMode.LEADER);
     retries = engine().startCreditRetries(processor, kit.logStream());
     kit.runUntilIdle();
     return processor;
@@ -113,15 +113,15 @@ public final class LedgerKit implements AutoCloseable {
 
   // ---- commands ---------------------------------------------------------------------------------
 
-  public long createAccount(final String id) {
+  public long createAccount(String id) {
     return kit.writeCommand(AccountIntent.CREATE, new AccountValue(id, 0));
   }
 
-  public long deposit(final String id, final long amount) {
+  public long deposit(String id, long amount) {
     return kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue(id, amount));
   }
 
-  public long transfer(final String from, final String to, final long amount) {
+  public long transfer(String from, String to, long amount) {
     return kit.writeCommand(
         TransferIntent.CREATE,
         new TransferValue(
@@ -129,8 +129,7 @@ public final class LedgerKit implements AutoCloseable {
   }
 
   /** Writes an inter-partition command as the receiver would (no request, a checkpoint id). */
-  public long writeCredit(
-      final CreditIntent intent, final CreditValue credit, final long checkpoint) {
+  public long writeCredit(CreditIntent intent, CreditValue credit, long checkpoint) {
     return kit.write(
         new Record(
             RecordMetadata.builder()
@@ -142,8 +141,8 @@ public final class LedgerKit implements AutoCloseable {
   }
 
   /** Creates the accounts and deposits {@code amount} on each, then runs until idle. */
-  public void open(final long amount, final String... ids) {
-    for (final String id : ids) {
+  public void open(long amount, String... ids) {
+    for (String id : ids) {
       createAccount(id);
       if (amount > 0) {
         deposit(id, amount);
@@ -168,7 +167,7 @@ public final class LedgerKit implements AutoCloseable {
   }
 
   /** The engine of replica {@code name} (the last one started). */
-  public LedgerEngine engine(final String name) {
+  public LedgerEngine engine(String name) {
     return Objects.requireNonNull(engines.get(name), name + " engine");
   }
 
@@ -181,39 +180,39 @@ public final class LedgerKit implements AutoCloseable {
   }
 
   /** Takes checkpoint {@code id} ({@code CHECKPOINT CREATE}) and runs until idle. */
-  public void checkpointId(final long id) {
+  public void checkpointId(long id) {
     kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(id, -1, -1));
     kit.runUntilIdle();
   }
 
   private static List<ColumnFamilyDefinition> families() {
-    final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
+    List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
     families.addAll(TestCheckpoints.FAMILIES);
     return families;
   }
 
   /** An id placed on this kit's partition. */
-  public String localId(final String prefix) {
+  public String localId(String prefix) {
     return LedgerAccounts.on(placement, PARTITION_ID, prefix);
   }
 
   /** An id placed on {@code partitionId}. */
-  public String idOn(final int partitionId, final String prefix) {
+  public String idOn(int partitionId, String prefix) {
     return LedgerAccounts.on(placement, partitionId, prefix);
   }
 
-  public long balance(final String id) {
+  public long balance(String id) {
     return state().balance(id).orElseThrow();
   }
 
   /** The committed follow-ups of the command at {@code position}. */
-  public List<Record> followUps(final long position) {
+  public List<Record> followUps(long position) {
     return kit.followUps(position);
   }
 
   /** The one committed rejection of the command at {@code position}. */
-  public Record rejectionOf(final long position) {
-    final List<Record> rejections =
+  public Record rejectionOf(long position) {
+    List<Record> rejections =
         followUps(position).stream()
             .filter(r -> r.metadata().recordType() == RecordType.REJECTION)
             .toList();
@@ -231,7 +230,7 @@ public final class LedgerKit implements AutoCloseable {
     kit.runUntilIdle();
   }
 
-  public void run(final Duration duration) {
+  public void run(Duration duration) {
     kit.run(duration);
   }
 }

@@ -48,7 +48,7 @@ class LedgerLeaderChangeTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.seed");
+    String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -59,17 +59,17 @@ class LedgerLeaderChangeTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void shouldProcessEveryCommandOnceAndKeepAnsweredOnesAcrossLeaderChanges(final long seed) {
+  void shouldProcessEveryCommandOnceAndKeepAnsweredOnesAcrossLeaderChanges(long seed) {
     try {
       run(seed);
-    } catch (final AssertionError | RuntimeException e) {
+    } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
           "Leader change test failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 
-  private void run(final long seed) {
-    final Random random = new Random(seed);
+  private void run(long seed) {
+    Random random = new Random(seed);
     try (RaftLedgerPartition partition =
         new RaftLedgerPartition(
             directory.resolve("seed-" + seed),
@@ -77,11 +77,11 @@ class LedgerLeaderChangeTest {
             LedgerEngineConfig.of(1),
             InterPartitionSender.NONE,
             DbConfig.defaults())) {
-      final Client client = new Client(partition);
+      Client client = new Client(partition);
       partition.awaitLeader();
 
       // given funded accounts
-      final List<String> accounts = new ArrayList<>();
+      List<String> accounts = new ArrayList<>();
       for (int i = 0; i < ACCOUNTS; i++) {
         accounts.add("account-" + i);
         client.submit(AccountIntent.CREATE, new AccountValue("account-" + i, 0));
@@ -99,8 +99,8 @@ class LedgerLeaderChangeTest {
             step < MAX_STEPS_PER_ROUND && !(healed && step >= STEPS_PER_ROUND);
             step++) {
           for (int n = random.nextInt(3); n > 0; n--) {
-            final String from = accounts.get(random.nextInt(ACCOUNTS));
-            final String to = accounts.get(random.nextInt(ACCOUNTS));
+            String from = accounts.get(random.nextInt(ACCOUNTS));
+            String to = accounts.get(random.nextInt(ACCOUNTS));
             client.submit(
                 TransferIntent.CREATE,
                 new TransferValue(
@@ -110,7 +110,7 @@ class LedgerLeaderChangeTest {
                     ValueDescriptor.NO_PARTITION_ID,
                     ValueDescriptor.NO_PARTITION_ID));
           }
-          final RaftLedgerPartition.Member leader = partition.leader();
+          RaftLedgerPartition.Member leader = partition.leader();
           if (isolated == null && step >= STEPS_PER_ROUND / 3 && leader != null) {
             isolated = leader;
             partition.raft().network().isolate(leader.id());
@@ -128,17 +128,17 @@ class LedgerLeaderChangeTest {
       }
       partition.raft().network().heal();
       client.drain();
-      final long position = settle(partition);
+      long position = settle(partition);
 
       // then: leadership changed hands
-      final int leaderTerms =
+      int leaderTerms =
           partition.members().stream().mapToInt(RaftLedgerPartition.Member::leaderTerms).sum();
       assertThat(leaderTerms).as("processing leader terms").isGreaterThanOrEqualTo(ROUNDS + 1);
 
       // every member has the same committed log, position, digest and ledger
-      final RaftLedgerPartition.Member leader = partition.awaitLeader();
-      final List<Record> log = leader.committedRecords();
-      for (final RaftLedgerPartition.Member member : partition.members()) {
+      RaftLedgerPartition.Member leader = partition.awaitLeader();
+      List<Record> log = leader.committedRecords();
+      for (RaftLedgerPartition.Member member : partition.members()) {
         assertThat(member.committedRecords()).as("log of member %d", member.id()).isEqualTo(log);
         assertThat(member.processor().lastProcessedPosition())
             .as("processed position of member %d", member.id())
@@ -150,18 +150,18 @@ class LedgerLeaderChangeTest {
       }
 
       // every committed command was processed exactly once
-      final Map<Long, List<Record>> followUps = new HashMap<>();
-      for (final Record record : log) {
+      Map<Long, List<Record>> followUps = new HashMap<>();
+      for (Record record : log) {
         if (record.metadata().sourcePosition() != RecordMetadata.NO_POSITION) {
           followUps
               .computeIfAbsent(record.metadata().sourcePosition(), p -> new ArrayList<>())
               .add(record);
         }
       }
-      final Map<Long, Long> positionByRequest = new HashMap<>();
+      Map<Long, Long> positionByRequest = new HashMap<>();
       int transfers = 0;
-      for (final Record record : log) {
-        final RecordMetadata metadata = record.metadata();
+      for (Record record : log) {
+        RecordMetadata metadata = record.metadata();
         if (metadata.recordType() != RecordType.COMMAND
             || metadata.sourcePosition() != RecordMetadata.NO_POSITION) {
           continue;
@@ -169,7 +169,7 @@ class LedgerLeaderChangeTest {
         assertThat(positionByRequest.put(metadata.requestId(), record.position()))
             .as("request %d written once", metadata.requestId())
             .isNull();
-        final List<Record> outcome = followUps.getOrDefault(record.position(), List.of());
+        List<Record> outcome = followUps.getOrDefault(record.position(), List.of());
         if (metadata.intent() == TransferIntent.CREATE) {
           transfers++;
           assertThat(outcome)
@@ -195,7 +195,7 @@ class LedgerLeaderChangeTest {
       // every answered command is in the log (answered at its position, once committed) and one
       // of its follow-ups there is the answer it got — also when a leader change dropped the
       // first leader's batch and the next leader processed the command again
-      final Map<Long, List<Record>> followUpsBySource = new HashMap<>();
+      Map<Long, List<Record>> followUpsBySource = new HashMap<>();
       log.forEach(
           r -> {
             if (r.metadata().recordType() != RecordType.COMMAND) {
@@ -205,8 +205,8 @@ class LedgerLeaderChangeTest {
             }
           });
       assertThat(partition.responses()).hasSizeGreaterThan(transfers / 2);
-      for (final RaftLedgerPartition.Response response : partition.responses()) {
-        final Record answer = response.record();
+      for (RaftLedgerPartition.Response response : partition.responses()) {
+        Record answer = response.record();
         assertThat(answer.position()).isEqualTo(positionByRequest.get(response.requestId()));
         assertThat(followUpsBySource.getOrDefault(answer.position(), List.of()))
             .as("follow-ups of the answered command at %d", answer.position())
@@ -220,23 +220,23 @@ class LedgerLeaderChangeTest {
       }
 
       // and no money was made or lost
-      final LedgerInvariants.Totals totals =
+      LedgerInvariants.Totals totals =
           LedgerInvariants.assertConserved(List.of(leader.state()), List.of(log), "seed " + seed);
       assertThat(totals.deposited()).isEqualTo(ACCOUNTS * OPENING_DEPOSIT);
     }
   }
 
   /** Runs until every member processed up to the same position; returns it. */
-  private static long settle(final RaftLedgerPartition partition) {
+  private static long settle(RaftLedgerPartition partition) {
     for (int i = 0; i < 200; i++) {
       partition.run(Duration.ofMillis(50));
-      final RaftLedgerPartition.Member leader = partition.leader();
+      RaftLedgerPartition.Member leader = partition.leader();
       if (leader == null) {
         continue;
       }
-      final long position = leader.processor().lastProcessedPosition();
-      final long commit = leader.raft().stream.commitPosition();
-      final boolean caughtUp =
+      long position = leader.processor().lastProcessedPosition();
+      long commit = leader.raft().stream.commitPosition();
+      boolean caughtUp =
           partition.members().stream()
               .allMatch(
                   m ->
@@ -255,11 +255,11 @@ class LedgerLeaderChangeTest {
     private final Deque<Record> queue = new ArrayDeque<>();
     private long nextRequestId = 1;
 
-    Client(final RaftLedgerPartition partition) {
+    Client(RaftLedgerPartition partition) {
       this.partition = partition;
     }
 
-    void submit(final Intent intent, final RecordValue value) {
+    void submit(Intent intent, RecordValue value) {
       queue.add(
           new Record(
               RecordMetadata.builder()
@@ -271,12 +271,12 @@ class LedgerLeaderChangeTest {
     }
 
     void flush() {
-      final RaftLedgerPartition.Member leader = partition.leader();
+      RaftLedgerPartition.Member leader = partition.leader();
       if (leader == null) {
         return;
       }
       while (!queue.isEmpty()) {
-        final WriteResult result = leader.raft().stream.writer().tryWrite(queue.peek());
+        WriteResult result = leader.raft().stream.writer().tryWrite(queue.peek());
         if (!result.isWritten()) {
           return;
         }

@@ -13,7 +13,7 @@ class LedgerMetricsTest {
   @Test
   void shouldCountSendsByOperationWithThePartitionTag() {
     // given
-    final LedgerMetrics metrics = new LedgerMetrics(registry, 2);
+    LedgerMetrics metrics = new LedgerMetrics(registry, 2);
 
     // when
     metrics.applySent(false);
@@ -43,8 +43,8 @@ class LedgerMetricsTest {
   @Test
   void shouldRemoveItsMetersWhenClosedSoTheNextInstanceReportsItsOwn() {
     // given
-    final LedgerMetrics first = new LedgerMetrics(registry, 2);
-    final LedgerMetrics otherPartition = new LedgerMetrics(registry, 3);
+    LedgerMetrics first = new LedgerMetrics(registry, 2);
+    LedgerMetrics otherPartition = new LedgerMetrics(registry, 3);
     first.pendingCredits(5);
     first.refundSent();
 
@@ -58,7 +58,7 @@ class LedgerMetricsTest {
         .allSatisfy(meter -> assertThat(meter.getId().getTag("partition")).isEqualTo("3"));
 
     // and a new instance for partition 2 starts from its own values
-    final LedgerMetrics second = new LedgerMetrics(registry, 2);
+    LedgerMetrics second = new LedgerMetrics(registry, 2);
     second.pendingCredits(7);
     assertThat(registry.get(LedgerMetrics.PENDING_CREDITS).tag("partition", "2").gauge().value())
         .isEqualTo(7);
@@ -68,7 +68,7 @@ class LedgerMetricsTest {
     assertThat(registry.getMeters()).extracting(Meter::getId).isEmpty();
   }
 
-  private double sends(final String operation) {
+  private double sends(String operation) {
     return registry
         .get(LedgerMetrics.SENDS)
         .tags("partition", "2", "operation", operation)

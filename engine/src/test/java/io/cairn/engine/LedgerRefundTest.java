@@ -48,14 +48,14 @@ class LedgerRefundTest {
   void shouldRefundTransferToUnknownAccountOnAnotherPartition() {
     try (InMemoryLedgerCluster cluster = cluster("plain", 3)) {
       // given
-      final String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
-      final String bob = LedgerAccounts.on(cluster.placement(), 2, "bob");
-      final String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
+      String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
+      String bob = LedgerAccounts.on(cluster.placement(), 2, "bob");
+      String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
       open(cluster, 100, alice, bob);
-      final Map<String, Long> targetBefore = cluster.partition(2).state().balances();
+      Map<String, Long> targetBefore = cluster.partition(2).state().balances();
 
       // when
-      final long key = transferKey(cluster, alice, ghost, 40);
+      long key = transferKey(cluster, alice, ghost, 40);
       cluster.run(Duration.ofSeconds(2));
 
       // then the source is whole again and the target did not change
@@ -75,11 +75,11 @@ class LedgerRefundTest {
   void shouldRefundOnceWhenTheTargetChangesLeaderBeforeTheRefundArrives() {
     try (InMemoryLedgerCluster cluster = cluster("target-fails-over", 3)) {
       // given the target refused the credit, and its REFUND got lost
-      final String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
-      final String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
+      String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
+      String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
       open(cluster, 100, alice);
       cluster.channel().rewrite(DROP_REFUNDS);
-      final long key = transferKey(cluster, alice, ghost, 40);
+      long key = transferKey(cluster, alice, ghost, 40);
       cluster.run(Duration.ofMillis(100));
       assertThat(cluster.partition(2).state().isCreditRefused(key)).isTrue();
       assertThat(cluster.partition(1).state().balance(alice)).hasValue(60);
@@ -105,14 +105,14 @@ class LedgerRefundTest {
   void shouldRefundOnceWhenTheSourceLosesItsUncommittedRefund() {
     try (InMemoryLedgerCluster cluster = cluster("source-fails-over", 3)) {
       // given the source wrote TRANSFER REFUNDED, but it is not committed
-      final String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
-      final String ghost = LedgerAccounts.on(cluster.placement(), 3, "ghost");
+      String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
+      String ghost = LedgerAccounts.on(cluster.placement(), 3, "ghost");
       open(cluster, 100, alice);
-      final long key = transferKey(cluster, alice, ghost, 40);
+      long key = transferKey(cluster, alice, ghost, 40);
       cluster.runUntilIdle();
-      final InMemoryLedgerCluster.Partition source = cluster.partition(1);
+      InMemoryLedgerCluster.Partition source = cluster.partition(1);
       source.log().holdCommits();
-      final long refund = awaitCommand(cluster, source, CreditIntent.REFUND, key);
+      long refund = awaitCommand(cluster, source, CreditIntent.REFUND, key);
       source.log().commitUpTo(refund);
       cluster.run(Duration.ofMillis(5));
       assertThat(events(source, key))
@@ -139,8 +139,8 @@ class LedgerRefundTest {
   void shouldFailTheConservationChecksWithoutTheRefund() {
     // given refunds that never arrive: money is stuck in a pending credit
     try (InMemoryLedgerCluster cluster = cluster("no-refund", 3)) {
-      final String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
-      final String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
+      String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
+      String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
       open(cluster, 100, alice);
       cluster.channel().rewrite(DROP_REFUNDS);
 
@@ -160,8 +160,8 @@ class LedgerRefundTest {
     }
     // given a source that ends the pending credit without crediting back (REFUND taken for ACK)
     try (InMemoryLedgerCluster cluster = cluster("refund-as-ack", 3)) {
-      final String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
-      final String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
+      String alice = LedgerAccounts.on(cluster.placement(), 1, "alice");
+      String ghost = LedgerAccounts.on(cluster.placement(), 2, "ghost");
       open(cluster, 100, alice);
       cluster
           .channel()
@@ -188,7 +188,7 @@ class LedgerRefundTest {
   }
 
   static LongStream seeds() {
-    final String seeds = System.getProperty("cairn.seed");
+    String seeds = System.getProperty("cairn.seed");
     if (seeds != null && !seeds.isBlank()) {
       return Arrays.stream(seeds.split(",")).mapToLong(s -> Long.parseLong(s.trim()));
     }
@@ -197,17 +197,17 @@ class LedgerRefundTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void shouldRefundExactlyOnceAcrossLeaderChangesOnBothSidesAndReplays(final long seed) {
+  void shouldRefundExactlyOnceAcrossLeaderChangesOnBothSidesAndReplays(long seed) {
     try {
       refundUnderFaults(seed);
-    } catch (final AssertionError | RuntimeException e) {
+    } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
           "Refund simulation failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }
   }
 
-  private void refundUnderFaults(final long seed) {
-    final Random random = new Random(seed);
+  private void refundUnderFaults(long seed) {
+    Random random = new Random(seed);
     try (InMemoryLedgerCluster cluster =
         InMemoryLedgerCluster.builder()
             .directory(directory.resolve("seed-" + seed))
@@ -227,8 +227,8 @@ class LedgerRefundTest {
           .delay(Duration.ofMillis(1), Duration.ofMillis(30))
           .dropProbability(0.2)
           .duplicateProbability(0.3);
-      final List<String> accounts = new ArrayList<>();
-      final List<String> ghosts = new ArrayList<>();
+      List<String> accounts = new ArrayList<>();
+      List<String> ghosts = new ArrayList<>();
       for (int partition = 1; partition <= 3; partition++) {
         accounts.addAll(LedgerAccounts.on(cluster.placement(), partition, "acct-" + seed, 2));
         ghosts.add(LedgerAccounts.on(cluster.placement(), partition, "ghost-" + seed));
@@ -237,10 +237,10 @@ class LedgerRefundTest {
 
       int failOvers = 0;
       for (int step = 0; step < STEPS; step++) {
-        final double action = random.nextDouble();
+        double action = random.nextDouble();
         if (action < 0.6) {
-          final String from = pick(accounts, random);
-          final String to = random.nextBoolean() ? pick(ghosts, random) : pick(accounts, random);
+          String from = pick(accounts, random);
+          String to = random.nextBoolean() ? pick(ghosts, random) : pick(accounts, random);
           if (!from.equals(to)) {
             cluster.transfer(from, to, 1 + random.nextInt(200));
           }
@@ -251,7 +251,7 @@ class LedgerRefundTest {
           cluster.checkpoint(step + 1);
         }
         cluster.run(Duration.ofMillis(random.nextInt(25)));
-        final List<List<Record>> logs = logs(cluster);
+        List<List<Record>> logs = logs(cluster);
         LedgerInvariants.assertConserved(states(cluster), logs, "step " + step);
         LedgerInvariants.assertSettledAtMostOnce(logs, "step " + step);
       }
@@ -263,17 +263,17 @@ class LedgerRefundTest {
       cluster.commitAll();
       cluster.runUntilIdle();
 
-      final List<List<Record>> logs = logs(cluster);
+      List<List<Record>> logs = logs(cluster);
       LedgerInvariants.assertSettled(states(cluster), logs, "after healing");
       LedgerInvariants.assertSettledAtMostOnce(logs, "after healing");
-      final Map<Long, Integer> refused = LedgerInvariants.refusedCounts(logs);
-      final Map<Long, Integer> refunded = LedgerInvariants.refundedCounts(logs);
-      final Set<Long> toGhosts = debitsTo(logs, new HashSet<>(ghosts));
+      Map<Long, Integer> refused = LedgerInvariants.refusedCounts(logs);
+      Map<Long, Integer> refunded = LedgerInvariants.refundedCounts(logs);
+      Set<Long> toGhosts = debitsTo(logs, new HashSet<>(ghosts));
       assertThat(refunded.keySet()).isEqualTo(toGhosts).isEqualTo(refused.keySet());
       assertThat(refunded.values()).containsOnly(1);
       assertThat(toGhosts).as("refunded transfers").hasSizeGreaterThan(STEPS / 20);
       assertThat(failOvers).as("leader changes").isPositive();
-      for (final String ghost : ghosts) {
+      for (String ghost : ghosts) {
         assertThat(cluster.partitionOf(ghost).state().balance(ghost)).as(ghost).isEmpty();
       }
       assertReplaysMatch(cluster, "seed-" + seed);
@@ -282,20 +282,19 @@ class LedgerRefundTest {
 
   // ---- helpers ----------------------------------------------------------------------------------
 
-  private InMemoryLedgerCluster cluster(final String name, final int partitions) {
+  private InMemoryLedgerCluster cluster(String name, int partitions) {
     return InMemoryLedgerCluster.builder()
         .directory(directory.resolve(name))
         .partitionCount(partitions)
         .build();
   }
 
-  private static void open(
-      final InMemoryLedgerCluster cluster, final long amount, final String... accounts) {
-    for (final String account : accounts) {
+  private static void open(InMemoryLedgerCluster cluster, long amount, String... accounts) {
+    for (String account : accounts) {
       cluster.createAccount(account);
     }
     cluster.runUntilIdle();
-    for (final String account : accounts) {
+    for (String account : accounts) {
       cluster.deposit(account, amount);
     }
     cluster.commitAll();
@@ -304,24 +303,24 @@ class LedgerRefundTest {
 
   /** Writes the transfer, lets the source process it and returns its transfer key. */
   private static long transferKey(
-      final InMemoryLedgerCluster cluster, final String from, final String to, final long amount) {
-    final InMemoryLedgerCluster.Partition source = cluster.partitionOf(from);
-    final long position = source.log().lastWrittenPosition() + 1;
+      InMemoryLedgerCluster cluster, String from, String to, long amount) {
+    InMemoryLedgerCluster.Partition source = cluster.partitionOf(from);
+    long position = source.log().lastWrittenPosition() + 1;
     assertThat(cluster.transfer(from, to, amount).isWritten()).isTrue();
     cluster.runUntilIdle();
-    final long key = LedgerKeys.of(source.id(), position);
+    long key = LedgerKeys.of(source.id(), position);
     assertThat(events(source, key)).startsWith(TransferIntent.DEBITED);
     return key;
   }
 
   /** Runs until {@code partition}'s log has the command of {@code intent} for {@code key}. */
   private static long awaitCommand(
-      final InMemoryLedgerCluster cluster,
-      final InMemoryLedgerCluster.Partition partition,
-      final CreditIntent intent,
-      final long key) {
+      InMemoryLedgerCluster cluster,
+      InMemoryLedgerCluster.Partition partition,
+      CreditIntent intent,
+      long key) {
     for (int i = 0; i < 1_000; i++) {
-      final OptionalLong position =
+      OptionalLong position =
           partition.writtenRecords().stream()
               .filter(
                   r ->
@@ -340,8 +339,7 @@ class LedgerRefundTest {
   }
 
   /** The intents of the events with {@code key} in the partition's log, in order. */
-  private static List<Object> events(
-      final InMemoryLedgerCluster.Partition partition, final long key) {
+  private static List<Object> events(InMemoryLedgerCluster.Partition partition, long key) {
     return partition.writtenRecords().stream()
         .filter(r -> r.metadata().recordType() == RecordType.EVENT && r.metadata().key() == key)
         .map(r -> (Object) r.metadata().intent())
@@ -349,10 +347,10 @@ class LedgerRefundTest {
   }
 
   /** The keys of the cross-partition debits to one of {@code accounts}. */
-  private static Set<Long> debitsTo(final List<List<Record>> logs, final Set<String> accounts) {
-    final Set<Long> keys = new HashSet<>();
-    for (final List<Record> log : logs) {
-      for (final Record record : log) {
+  private static Set<Long> debitsTo(List<List<Record>> logs, Set<String> accounts) {
+    Set<Long> keys = new HashSet<>();
+    for (List<Record> log : logs) {
+      for (Record record : log) {
         if (record.metadata().recordType() == RecordType.EVENT
             && record.metadata().intent() == TransferIntent.DEBITED
             && accounts.contains(((TransferValue) record.value()).toAccountId())) {
@@ -363,29 +361,29 @@ class LedgerRefundTest {
     return keys;
   }
 
-  private void assertReplaysMatch(final InMemoryLedgerCluster cluster, final String name) {
-    for (final InMemoryLedgerCluster.Partition partition : cluster.partitions()) {
+  private void assertReplaysMatch(InMemoryLedgerCluster cluster, String name) {
+    for (InMemoryLedgerCluster.Partition partition : cluster.partitions()) {
       assertThat(partition.replayDigest(directory.resolve("replay-" + name + "-" + partition.id())))
           .as("digest of a replay of partition %d", partition.id())
           .isEqualTo(partition.stateDigest());
     }
   }
 
-  private static boolean quiescent(final InMemoryLedgerCluster cluster) {
+  private static boolean quiescent(InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream().allMatch(p -> p.state().pendingCredits().isEmpty());
   }
 
-  private static List<LedgerState> states(final InMemoryLedgerCluster cluster) {
+  private static List<LedgerState> states(InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream().map(InMemoryLedgerCluster.Partition::state).toList();
   }
 
-  private static List<List<Record>> logs(final InMemoryLedgerCluster cluster) {
+  private static List<List<Record>> logs(InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream()
         .map(InMemoryLedgerCluster.Partition::writtenRecords)
         .toList();
   }
 
-  private static <T> T pick(final List<T> values, final Random random) {
+  private static <T> T pick(List<T> values, Random random) {
     return values.get(random.nextInt(values.size()));
   }
 }

@@ -42,18 +42,18 @@ public final class RaftLedgerPartition implements AutoCloseable {
   private final List<Response> responses = new ArrayList<>();
 
   public RaftLedgerPartition(
-      final Path directory,
-      final long seed,
-      final LedgerEngineConfig engineConfig,
-      final InterPartitionSender sender,
-      final DbConfig dbConfig) {
+      Path directory,
+      long seed,
+      LedgerEngineConfig engineConfig,
+      InterPartitionSender sender,
+      DbConfig dbConfig) {
     this.directory = directory;
     this.engineConfig = engineConfig;
     this.sender = sender;
     this.dbConfig = dbConfig;
     cluster = new RaftLogStreamCluster(directory.resolve("raft"), seed, LogStreamConfig.defaults());
-    for (final RaftLogStreamCluster.Member raftMember : cluster.members) {
-      final Member member = new Member(raftMember);
+    for (RaftLogStreamCluster.Member raftMember : cluster.members) {
+      Member member = new Member(raftMember);
       members.add(member);
       member.start(StreamProcessorMode.FOLLOWER);
     }
@@ -73,7 +73,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
 
   /** The member whose processor processes as leader, or null. */
   public Member leader() {
-    for (final Member member : members) {
+    for (Member member : members) {
       if (member.mode == StreamProcessorMode.LEADER
           && member.processor.phase() == StreamProcessorPhase.PROCESSING
           && member.raft.raft.role() == RaftRole.LEADER) {
@@ -84,7 +84,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
   }
 
   /** Runs the cluster for {@code duration}, then reconciles processors with roles. */
-  public void run(final Duration duration) {
+  public void run(Duration duration) {
     cluster.run(duration);
     reconcile();
   }
@@ -92,7 +92,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
   /** Runs until a member processes as leader (at most 30 s simulated). */
   public Member awaitLeader() {
     for (int i = 0; i < 3_000; i++) {
-      final Member leader = leader();
+      Member leader = leader();
       if (leader != null) {
         return leader;
       }
@@ -103,9 +103,9 @@ public final class RaftLedgerPartition implements AutoCloseable {
 
   /** Starts and stops processors so that each member's mode follows its raft role. */
   public void reconcile() {
-    for (final Member member : members) {
-      final boolean leads = member.raft.raft.role() == RaftRole.LEADER;
-      final boolean stopped =
+    for (Member member : members) {
+      boolean leads = member.raft.raft.role() == RaftRole.LEADER;
+      boolean stopped =
           member.processor.phase() == StreamProcessorPhase.NOT_LEADER
               || member.processor.phase() == StreamProcessorPhase.FAILED;
       if (member.mode == StreamProcessorMode.LEADER && (!leads || stopped)) {
@@ -138,7 +138,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
     private Cancellable retries;
     private int leaderTerms;
 
-    private Member(final RaftLogStreamCluster.Member raft) {
+    private Member(RaftLogStreamCluster.Member raft) {
       this.raft = raft;
       this.stateDirectory = directory.resolve("state-" + raft.id);
     }
@@ -174,7 +174,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
 
     /** Every committed record of this member's log, in position order. */
     public List<Record> committedRecords() {
-      final List<Record> records = new ArrayList<>();
+      List<Record> records = new ArrayList<>();
       try (LogStreamReader reader = raft.stream.newReader()) {
         while (reader.hasNext()) {
           records.add(reader.next());
@@ -183,7 +183,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
       return records;
     }
 
-    private void start(final StreamProcessorMode startMode) {
+    private void start(StreamProcessorMode startMode) {
       if (db == null) {
         db =
             CairnDb.open(
@@ -192,7 +192,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
                 InMemoryLedgerCluster.families(),
                 new SimpleMeterRegistry());
       }
-      final TestCheckpoints checkpoints = new TestCheckpoints(db);
+      TestCheckpoints checkpoints = new TestCheckpoints(db);
       engine =
           LedgerEngine.builder()
               .partitionId(RaftLogStreamCluster.PARTITION)
@@ -203,7 +203,7 @@ public final class RaftLedgerPartition implements AutoCloseable {
               .clock(cluster.clock())
               .meterRegistry(new SimpleMeterRegistry())
               .build();
-      final RecordProcessors processors =
+      RecordProcessors processors =
           engine.register(checkpoints.register(RecordProcessors.builder())).build();
       processor =
           StreamProcessor.builder()

@@ -15,7 +15,7 @@ public final class RecordingInterPartitionSender implements InterPartitionSender
   private final List<Sent> sent = new ArrayList<>();
 
   @Override
-  public void send(final int targetPartitionId, final Record command, final long checkpointId) {
+  public void send(int targetPartitionId, Record command, long checkpointId) {
     if (command.metadata().checkpointId() != checkpointId) {
       throw new AssertionError(
           "Expected the command to carry checkpoint id "

@@ -29,23 +29,23 @@ public final class TestCheckpoints implements CheckpointIdSupplier {
   private static final String KEY = "last";
   private final ColumnFamily<String, Long> lastId;
 
-  public TestCheckpoints(final CairnDb db) {
+  public TestCheckpoints(CairnDb db) {
     lastId = db.columnFamily(FAMILY, DbCodecs.STRING, DbCodecs.LONG);
   }
 
   @Override
   public long latestCheckpointId() {
-    final Long id = lastId.get(KEY);
+    Long id = lastId.get(KEY);
     return id == null ? RecordMetadata.NO_CHECKPOINT_ID : id;
   }
 
   /** Registers {@code CHECKPOINT CREATE} and its events. */
-  public RecordProcessors.Builder register(final RecordProcessors.Builder builder) {
+  public RecordProcessors.Builder register(RecordProcessors.Builder builder) {
     return builder
         .processor(
             CheckpointIntent.CREATE,
             (context, result) -> {
-              final CheckpointValue value = (CheckpointValue) context.value();
+              CheckpointValue value = (CheckpointValue) context.value();
               if (value.checkpointId() > latestCheckpointId()) {
                 result.appendEventAndRespond(
                     value.checkpointId(),

@@ -41,12 +41,12 @@ class TransferProcessorTest {
   @Test
   void shouldCompleteSamePartitionTransferInOneCommand() {
     // when
-    final long position = ledger.transfer(alice, bob, 30);
+    long position = ledger.transfer(alice, bob, 30);
     ledger.runUntilIdle();
 
     // then
-    final long key = LedgerKeys.of(1, position);
-    final TransferValue expected = new TransferValue(alice, bob, 30, 1, 1);
+    long key = LedgerKeys.of(1, position);
+    TransferValue expected = new TransferValue(alice, bob, 30, 1, 1);
     assertThat(ledger.followUps(position))
         .extracting(r -> r.metadata().intent(), r -> r.metadata().key(), Record::value)
         .containsExactly(
@@ -67,11 +67,11 @@ class TransferProcessorTest {
     ledger.checkpointId(7);
 
     // when
-    final long position = ledger.transfer(alice, carol, 40);
+    long position = ledger.transfer(alice, carol, 40);
     ledger.runUntilIdle();
 
     // then
-    final long key = LedgerKeys.of(1, position);
+    long key = LedgerKeys.of(1, position);
     assertThat(ledger.followUps(position))
         .extracting(r -> r.metadata().intent())
         .containsExactly(TransferIntent.DEBITED);
@@ -90,7 +90,7 @@ class TransferProcessorTest {
     // given
     ledger.checkpointId(3);
     ledger.kit().logStream().holdCommits();
-    final long position = ledger.transfer(alice, carol, 40);
+    long position = ledger.transfer(alice, carol, 40);
     ledger.kit().logStream().commitUpTo(position); // the command, not its follow-ups
 
     // when
@@ -105,9 +105,9 @@ class TransferProcessorTest {
     ledger.runUntilIdle();
 
     // then
-    final long key = LedgerKeys.of(1, position);
+    long key = LedgerKeys.of(1, position);
     assertThat(ledger.sender().sent()).hasSize(1);
-    final RecordingInterPartitionSender.Sent sent = ledger.sender().sent().get(0);
+    RecordingInterPartitionSender.Sent sent = ledger.sender().sent().get(0);
     assertThat(sent.targetPartitionId()).isEqualTo(2);
     assertThat(sent.checkpointId()).isEqualTo(3);
     assertThat(sent.command().metadata().intent()).isEqualTo(CreditIntent.APPLY);
@@ -119,11 +119,11 @@ class TransferProcessorTest {
   @Test
   void shouldRejectTransferBeyondTheBalance() {
     // when
-    final long position = ledger.transfer(alice, bob, 101);
+    long position = ledger.transfer(alice, bob, 101);
     ledger.runUntilIdle();
 
     // then
-    final Record rejection = ledger.rejectionOf(position);
+    Record rejection = ledger.rejectionOf(position);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.INSUFFICIENT_FUNDS);
     assertThat(rejection.metadata().rejectionReason())
         .isEqualTo(
@@ -137,14 +137,14 @@ class TransferProcessorTest {
   @Test
   void shouldRejectTransferFromUnknownAccount() {
     // given
-    final String ghost = ledger.localId("ghost");
+    String ghost = ledger.localId("ghost");
 
     // when
-    final long position = ledger.transfer(ghost, bob, 1);
+    long position = ledger.transfer(ghost, bob, 1);
     ledger.runUntilIdle();
 
     // then
-    final Record rejection = ledger.rejectionOf(position);
+    Record rejection = ledger.rejectionOf(position);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.NOT_FOUND);
     assertThat(rejection.metadata().rejectionReason())
         .isEqualTo(
@@ -156,10 +156,10 @@ class TransferProcessorTest {
   @Test
   void shouldRejectSamePartitionTransferToUnknownAccount() {
     // given
-    final String ghost = ledger.localId("ghost");
+    String ghost = ledger.localId("ghost");
 
     // when
-    final long position = ledger.transfer(alice, ghost, 1);
+    long position = ledger.transfer(alice, ghost, 1);
     ledger.runUntilIdle();
 
     // then
@@ -176,7 +176,7 @@ class TransferProcessorTest {
   @Test
   void shouldRejectSelfTransfer() {
     // when
-    final long position = ledger.transfer(alice, alice, 5);
+    long position = ledger.transfer(alice, alice, 5);
     ledger.runUntilIdle();
 
     // then
@@ -192,11 +192,11 @@ class TransferProcessorTest {
   @Test
   void shouldRejectNonPositiveAmountAndInvalidIdsTogether() {
     // when
-    final long position = ledger.transfer(alice, "bob ", 0);
+    long position = ledger.transfer(alice, "bob ", 0);
     ledger.runUntilIdle();
 
     // then
-    final String reason = ledger.rejectionOf(position).metadata().rejectionReason();
+    String reason = ledger.rejectionOf(position).metadata().rejectionReason();
     assertThat(reason)
         .startsWith("Expected toAccountId of 1 to 128 UTF-8 bytes")
         .contains("but was 'bob ' (TRANSFER CREATE)")
@@ -207,7 +207,7 @@ class TransferProcessorTest {
   @Test
   void shouldRejectTransferFromAccountOfAnotherPartition() {
     // when
-    final long position = ledger.transfer(carol, alice, 5);
+    long position = ledger.transfer(carol, alice, 5);
     ledger.runUntilIdle();
 
     // then
@@ -224,7 +224,7 @@ class TransferProcessorTest {
   @Test
   void shouldRejectPartitionIdsThatContradictPlacement() {
     // when
-    final long position =
+    long position =
         ledger.kit().writeCommand(TransferIntent.CREATE, new TransferValue(alice, carol, 5, 1, 3));
     ledger.runUntilIdle();
 
@@ -242,7 +242,7 @@ class TransferProcessorTest {
     ledger.runUntilIdle();
 
     // when
-    final long position = ledger.transfer(alice, bob, 1);
+    long position = ledger.transfer(alice, bob, 1);
     ledger.runUntilIdle();
 
     // then

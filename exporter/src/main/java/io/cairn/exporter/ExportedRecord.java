@@ -37,7 +37,7 @@ public final class ExportedRecord {
    * @param partitionId the partition the record belongs to
    * @param record the committed record
    */
-  public ExportedRecord(final int partitionId, final Record record) {
+  public ExportedRecord(int partitionId, Record record) {
     this.partitionId = partitionId;
     this.record = Objects.requireNonNull(record, "record");
   }
@@ -110,7 +110,7 @@ public final class ExportedRecord {
    * {@code value}.
    */
   public Map<String, Object> toMap() {
-    final Map<String, Object> map = new LinkedHashMap<>();
+    Map<String, Object> map = new LinkedHashMap<>();
     map.put("partitionId", partitionId);
     map.put("position", position());
     map.put("sourcePosition", sourcePosition());
@@ -127,18 +127,18 @@ public final class ExportedRecord {
     return map;
   }
 
-  private static Map<String, Object> fieldsOf(final RecordValue value) {
-    final Map<String, Object> fields = new LinkedHashMap<>();
-    final RecordComponent[] components = value.getClass().getRecordComponents();
+  private static Map<String, Object> fieldsOf(RecordValue value) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    RecordComponent[] components = value.getClass().getRecordComponents();
     if (components == null) {
       throw new IllegalStateException(
           "Expected record values to be Java records, but " + value.getClass() + " is not");
     }
-    for (final RecordComponent component : components) {
-      final Object field;
+    for (RecordComponent component : components) {
+      Object field;
       try {
         field = component.getAccessor().invoke(value);
-      } catch (final IllegalAccessException | InvocationTargetException e) {
+      } catch (IllegalAccessException | InvocationTargetException e) {
         throw new IllegalStateException(
             "Expected to read " + component.getName() + " of " + value.getClass(), e);
       }
@@ -147,7 +147,7 @@ public final class ExportedRecord {
     return fields;
   }
 
-  private static Object plain(final Object field) {
+  private static Object plain(Object field) {
     if (field instanceof byte[] bytes) {
       return HexFormat.of().formatHex(bytes);
     }

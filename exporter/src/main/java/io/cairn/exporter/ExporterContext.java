@@ -33,13 +33,13 @@ public record ExporterContext(
     Objects.requireNonNull(logger, "logger");
     Objects.requireNonNull(meterRegistry, "meterRegistry");
     Objects.requireNonNull(controller, "controller");
-    final Map<String, String> args = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    Map<String, String> args = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     args.putAll(configuration);
     configuration = Collections.unmodifiableMap(args);
   }
 
   /** The argument {@code name} (case-insensitive), if set. */
-  public Optional<String> argument(final String name) {
+  public Optional<String> argument(String name) {
     return Optional.ofNullable(configuration.get(name));
   }
 }

@@ -17,7 +17,7 @@ final class ExportedRecordTest {
   @Test
   void shouldShowTheValueAsItsFieldsAndTheRecordInAFixedOrder() {
     // given
-    final Record record =
+    Record record =
         new Record(
             RecordMetadata.builder()
                 .position(42)
@@ -29,7 +29,7 @@ final class ExportedRecordTest {
             new TransferValue("alice", "bob", 250, 1, 2));
 
     // when
-    final ExportedRecord exported = new ExportedRecord(3, record);
+    ExportedRecord exported = new ExportedRecord(3, record);
 
     // then
     assertThat(exported.value())
@@ -60,7 +60,7 @@ final class ExportedRecordTest {
 
   @Test
   void shouldCarryTheRejectionOfARejectedCommandAndShowBytesAsHex() {
-    final Record rejection =
+    Record rejection =
         new Record(
             RecordMetadata.builder()
                 .position(5)
@@ -68,7 +68,7 @@ final class ExportedRecordTest {
                 .build(),
             new CheckpointValue(9, 5, 100, new byte[] {0x0a, (byte) 0xff}));
 
-    final ExportedRecord exported = new ExportedRecord(1, rejection);
+    ExportedRecord exported = new ExportedRecord(1, rejection);
 
     assertThat(exported.toMap())
         .containsEntry("rejectionType", "INVALID_ARGUMENT")

@@ -14,12 +14,12 @@ public final class InMemoryExporterController implements ExporterController {
   private final List<Task> tasks = new ArrayList<>();
   private long position;
 
-  public InMemoryExporterController(final long position) {
+  public InMemoryExporterController(long position) {
     this.position = position;
   }
 
   @Override
-  public void updateLastExportedPosition(final long newPosition) {
+  public void updateLastExportedPosition(long newPosition) {
     if (newPosition > position) {
       position = newPosition;
       acknowledged.add(newPosition);
@@ -32,18 +32,18 @@ public final class InMemoryExporterController implements ExporterController {
   }
 
   @Override
-  public ScheduledTask scheduleTask(final Duration delay, final Runnable task) {
-    final Task scheduled = new Task(task);
+  public ScheduledTask scheduleTask(Duration delay, Runnable task) {
+    Task scheduled = new Task(task);
     tasks.add(scheduled);
     return () -> scheduled.cancelled = true;
   }
 
   /** Runs every task scheduled so far that is not cancelled (tasks they schedule wait). */
   public int runScheduledTasks() {
-    final List<Task> due = new ArrayList<>(tasks);
+    List<Task> due = new ArrayList<>(tasks);
     tasks.clear();
     int ran = 0;
-    for (final Task task : due) {
+    for (Task task : due) {
       if (!task.cancelled) {
         task.runnable.run();
         ran++;
@@ -56,7 +56,7 @@ public final class InMemoryExporterController implements ExporterController {
     final Runnable runnable;
     boolean cancelled;
 
-    Task(final Runnable runnable) {
+    Task(Runnable runnable) {
       this.runnable = runnable;
     }
   }

@@ -33,8 +33,8 @@ public final class DurableFiles {
    * the target, fsynced, renamed over it, then the directory is fsynced; callers serialise writers
    * of one target.
    */
-  public static void writeAtomically(final Path target, final byte[] bytes) throws IOException {
-    final Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+  public static void writeAtomically(Path target, byte[] bytes) throws IOException {
+    Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
     try (FileChannel channel =
         FileChannel.open(
             temporary,
@@ -55,7 +55,7 @@ public final class DurableFiles {
    *
    * @throws java.nio.file.FileAlreadyExistsException if {@code file} exists
    */
-  public static void writeNew(final Path file, final byte[] bytes) throws IOException {
+  public static void writeNew(Path file, byte[] bytes) throws IOException {
     try (FileChannel channel =
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       writeFully(channel, bytes);
@@ -64,22 +64,22 @@ public final class DurableFiles {
   }
 
   /** Forces a file's content and metadata to the device. */
-  public static void fsync(final Path file) throws IOException {
+  public static void fsync(Path file) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       channel.force(true);
     }
   }
 
   /** Forces a directory's entries (created, renamed, deleted files) to the device. */
-  public static void fsyncDirectory(final Path directory) throws IOException {
+  public static void fsyncDirectory(Path directory) throws IOException {
     try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
       channel.force(true);
     }
   }
 
   /** The entries of a directory, sorted by name. */
-  public static List<Path> list(final Path directory) throws IOException {
-    final List<Path> entries = new ArrayList<>();
+  public static List<Path> list(Path directory) throws IOException {
+    List<Path> entries = new ArrayList<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
       stream.forEach(entries::add);
     }
@@ -88,17 +88,17 @@ public final class DurableFiles {
   }
 
   /** The names of up to {@code limit} entries of {@code directory}, sorted, for messages. */
-  public static List<String> someEntries(final Path directory, final int limit) throws IOException {
+  public static List<String> someEntries(Path directory, int limit) throws IOException {
     return list(directory).stream().map(p -> p.getFileName().toString()).limit(limit).toList();
   }
 
   /** True if {@code path} is a regular file (a link is not followed, so it is not one). */
-  public static boolean isRegularFile(final Path path) {
+  public static boolean isRegularFile(Path path) {
     return Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS);
   }
 
   /** True if {@code directory} does not exist, or is a directory without entries. */
-  public static boolean isMissingOrEmpty(final Path directory) throws IOException {
+  public static boolean isMissingOrEmpty(Path directory) throws IOException {
     if (!Files.exists(directory)) {
       return true;
     }
@@ -114,7 +114,7 @@ public final class DurableFiles {
    * Deletes {@code root} and everything below it; a missing tree, or entries that vanish while it
    * runs, are fine. A symbolic link is deleted, never followed.
    */
-  public static void deleteRecursively(final Path root) throws IOException {
+  public static void deleteRecursively(Path root) throws IOException {
     if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
@@ -122,15 +122,14 @@ public final class DurableFiles {
         root,
         new SimpleFileVisitor<>() {
           @Override
-          public FileVisitResult visitFile(final Path file, final BasicFileAttributes attrs)
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
             Files.deleteIfExists(file);
             return FileVisitResult.CONTINUE;
           }
 
           @Override
-          public FileVisitResult visitFileFailed(final Path file, final IOException exc)
-              throws IOException {
+          public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
             if (exc instanceof NoSuchFileException) {
               return FileVisitResult.CONTINUE;
             }
@@ -138,8 +137,7 @@ public final class DurableFiles {
           }
 
           @Override
-          public FileVisitResult postVisitDirectory(final Path dir, final IOException exc)
-              throws IOException {
+          public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
             if (exc != null && !(exc instanceof NoSuchFileException)) {
               throw exc;
             }
@@ -150,11 +148,11 @@ public final class DurableFiles {
   }
 
   /** Deletes everything inside {@code directory}, keeping the directory, then fsyncs it. */
-  public static void deleteContents(final Path directory) throws IOException {
+  public static void deleteContents(Path directory) throws IOException {
     if (!Files.isDirectory(directory)) {
       return;
     }
-    for (final Path entry : list(directory)) {
+    for (Path entry : list(directory)) {
       deleteRecursively(entry);
     }
     fsyncDirectory(directory);
@@ -164,21 +162,20 @@ public final class DurableFiles {
    * Deletes {@code directory} and then its parents up to (not including) {@code stop} while they
    * are empty.
    */
-  public static void deleteEmptyDirectories(final Path directory, final Path stop)
-      throws IOException {
+  public static void deleteEmptyDirectories(Path directory, Path stop) throws IOException {
     Path current = directory;
     while (current != null && !current.equals(stop) && current.startsWith(stop)) {
       try {
         Files.deleteIfExists(current);
-      } catch (final DirectoryNotEmptyException e) {
+      } catch (DirectoryNotEmptyException e) {
         return;
       }
       current = current.getParent();
     }
   }
 
-  private static void writeFully(final FileChannel channel, final byte[] bytes) throws IOException {
-    final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+  private static void writeFully(FileChannel channel, byte[] bytes) throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
     while (buffer.hasRemaining()) {
       channel.write(buffer);
     }

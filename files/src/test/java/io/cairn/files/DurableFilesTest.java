@@ -17,7 +17,7 @@ class DurableFilesTest {
 
   @Test
   void shouldReplaceAFileAtomicallyAndLeaveNoTemporaryFile() throws IOException {
-    final Path file = directory.resolve("manifest.json");
+    Path file = directory.resolve("manifest.json");
     DurableFiles.writeAtomically(file, bytes("old"));
 
     DurableFiles.writeAtomically(file, bytes("new"));
@@ -28,7 +28,7 @@ class DurableFilesTest {
 
   @Test
   void shouldWriteANewFileButNeverOverwriteOne() throws IOException {
-    final Path file = directory.resolve("checksums");
+    Path file = directory.resolve("checksums");
 
     DurableFiles.writeNew(file, bytes("a"));
 
@@ -40,9 +40,9 @@ class DurableFilesTest {
 
   @Test
   void shouldDeleteATreeButNotWhatALinkInItPointsTo() throws IOException {
-    final Path outside = Files.createDirectories(directory.resolve("outside"));
+    Path outside = Files.createDirectories(directory.resolve("outside"));
     Files.writeString(outside.resolve("keep"), "kept");
-    final Path tree = Files.createDirectories(directory.resolve("tree/a/b"));
+    Path tree = Files.createDirectories(directory.resolve("tree/a/b"));
     Files.writeString(tree.resolve("file"), "x");
     Files.createSymbolicLink(directory.resolve("tree/link"), outside);
 
@@ -68,8 +68,8 @@ class DurableFilesTest {
 
   @Test
   void shouldDeleteEmptyParentsUpToTheStopButNoNonEmptyOne() throws IOException {
-    final Path stop = directory.resolve("store");
-    final Path leaf = Files.createDirectories(stop.resolve("cluster/1/2"));
+    Path stop = directory.resolve("store");
+    Path leaf = Files.createDirectories(stop.resolve("cluster/1/2"));
     Files.writeString(stop.resolve("cluster/other"), "o");
 
     DurableFiles.deleteEmptyDirectories(leaf, stop);
@@ -81,7 +81,7 @@ class DurableFilesTest {
 
   @Test
   void shouldListEntriesSortedByName() throws IOException {
-    for (final String name : new String[] {"c", "a", "b"}) {
+    for (String name : new String[] {"c", "a", "b"}) {
       Files.writeString(directory.resolve(name), name);
     }
 
@@ -90,7 +90,7 @@ class DurableFilesTest {
     assertThat(DurableFiles.isRegularFile(directory)).isFalse();
   }
 
-  private static byte[] bytes(final String text) {
+  private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -54,11 +54,10 @@ public final class Gateway implements AutoCloseable {
    * @param registry where the gateway's and its transport's meters go; {@code /metrics} scrapes it
    * @param clock the time source of deadlines and metrics
    */
-  public Gateway(
-      final GatewayConfig config, final PrometheusMeterRegistry registry, final Clock clock) {
+  public Gateway(GatewayConfig config, PrometheusMeterRegistry registry, Clock clock) {
     this.config = config;
-    final int node = config.nodeId();
-    final GatewayMetrics metrics = new GatewayMetrics(registry, node);
+    int node = config.nodeId();
+    GatewayMetrics metrics = new GatewayMetrics(registry, node);
     this.messaging =
         new NettyMessagingService(
             TransportConfig.builder(node)
@@ -72,7 +71,7 @@ public final class Gateway implements AutoCloseable {
     timer.setRemoveOnCancelPolicy(true);
     this.workers = pool("cairn-gateway-worker-" + node, config.maxPendingRequests());
     this.httpWorkers = pool("cairn-gateway-http-" + node, HTTP_QUEUE_CAPACITY);
-    final GrpcServer[] grpcRef = new GrpcServer[1];
+    GrpcServer[] grpcRef = new GrpcServer[1];
     this.topology =
         new TopologyManager(
             messaging,
@@ -84,12 +83,12 @@ public final class Gateway implements AutoCloseable {
             clock,
             metrics,
             next -> {
-              final GrpcServer server = grpcRef[0];
+              GrpcServer server = grpcRef[0];
               if (server != null) {
                 server.onTopology(next);
               }
             });
-    final BrokerRequester requester =
+    BrokerRequester requester =
         new BrokerRequester(
             messaging,
             topology,
@@ -100,8 +99,8 @@ public final class Gateway implements AutoCloseable {
             config.retryBackoffMin(),
             config.retryBackoffMax(),
             config.maxRetries());
-    final BackupAdmin backups = new BackupAdmin(requester);
-    final ExportingAdmin exporting = new ExportingAdmin(requester);
+    BackupAdmin backups = new BackupAdmin(requester);
+    ExportingAdmin exporting = new ExportingAdmin(requester);
     this.grpc =
         new GrpcServer(
             config.grpcHost(),
@@ -182,7 +181,7 @@ public final class Gateway implements AutoCloseable {
     try {
       timer.awaitTermination(Duration.ofSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
       workers.awaitTermination(Duration.ofSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     if (started) {
@@ -190,15 +189,15 @@ public final class Gateway implements AutoCloseable {
     }
   }
 
-  private static ThreadPoolExecutor pool(final String name, final int queueCapacity) {
+  private static ThreadPoolExecutor pool(String name, int queueCapacity) {
     return new ThreadPoolExecutor(
         2, 2, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueCapacity), threads(name));
   }
 
-  private static ThreadFactory threads(final String prefix) {
-    final AtomicInteger count = new AtomicInteger();
+  private static ThreadFactory threads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
     return runnable -> {
-      final Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+      Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
       thread.setDaemon(true);
       return thread;
     };

@@ -72,7 +72,7 @@ public final class GatewayConfig {
   private final int httpMaxBodyBytes;
   private final int maxPendingRequests;
 
-  private GatewayConfig(final Builder b) {
+  private GatewayConfig(Builder b) {
     this.nodeId = b.nodeId;
     this.brokers = Collections.unmodifiableMap(new TreeMap<>(b.brokers));
     this.transportHost = b.transportHost;
@@ -97,7 +97,7 @@ public final class GatewayConfig {
 
   /** A builder preset with this configuration. */
   public Builder toBuilder() {
-    final Builder b = new Builder();
+    Builder b = new Builder();
     b.nodeId = nodeId;
     b.brokers.putAll(brokers);
     b.transportHost = transportHost;
@@ -241,90 +241,90 @@ public final class GatewayConfig {
 
     private Builder() {}
 
-    public Builder nodeId(final int nodeId) {
+    public Builder nodeId(int nodeId) {
       this.nodeId = nodeId;
       return this;
     }
 
     /** Adds (or replaces) a broker's transport address. */
-    public Builder broker(final int nodeId, final MemberAddress address) {
+    public Builder broker(int nodeId, MemberAddress address) {
       brokers.put(nodeId, Objects.requireNonNull(address, "address"));
       return this;
     }
 
     /** Replaces every broker address. */
-    public Builder brokers(final Map<Integer, MemberAddress> addresses) {
+    public Builder brokers(Map<Integer, MemberAddress> addresses) {
       brokers.clear();
       addresses.forEach(this::broker);
       return this;
     }
 
-    public Builder transportHost(final String host) {
+    public Builder transportHost(String host) {
       this.transportHost = host;
       return this;
     }
 
-    public Builder transportPort(final int port) {
+    public Builder transportPort(int port) {
       this.transportPort = port;
       return this;
     }
 
-    public Builder grpcHost(final String host) {
+    public Builder grpcHost(String host) {
       this.grpcHost = host;
       return this;
     }
 
-    public Builder grpcPort(final int port) {
+    public Builder grpcPort(int port) {
       this.grpcPort = port;
       return this;
     }
 
-    public Builder httpHost(final String host) {
+    public Builder httpHost(String host) {
       this.httpHost = host;
       return this;
     }
 
-    public Builder httpPort(final int port) {
+    public Builder httpPort(int port) {
       this.httpPort = port;
       return this;
     }
 
-    public Builder requestTimeout(final Duration timeout) {
+    public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = timeout;
       return this;
     }
 
-    public Builder topologyRefreshInterval(final Duration interval) {
+    public Builder topologyRefreshInterval(Duration interval) {
       this.topologyRefreshInterval = interval;
       return this;
     }
 
-    public Builder retryBackoffMin(final Duration backoff) {
+    public Builder retryBackoffMin(Duration backoff) {
       this.retryBackoffMin = backoff;
       return this;
     }
 
-    public Builder retryBackoffMax(final Duration backoff) {
+    public Builder retryBackoffMax(Duration backoff) {
       this.retryBackoffMax = backoff;
       return this;
     }
 
-    public Builder maxRetries(final int retries) {
+    public Builder maxRetries(int retries) {
       this.maxRetries = retries;
       return this;
     }
 
-    public Builder maxMessageSizeBytes(final int bytes) {
+    public Builder maxMessageSizeBytes(int bytes) {
       this.maxMessageSizeBytes = bytes;
       return this;
     }
 
-    public Builder httpMaxBodyBytes(final int bytes) {
+    public Builder httpMaxBodyBytes(int bytes) {
       this.httpMaxBodyBytes = bytes;
       return this;
     }
 
-    public Builder maxPendingRequests(final int requests) {
+    public Builder maxPendingRequests(int requests) {
       this.maxPendingRequests = requests;
       return this;
     }
@@ -334,7 +334,7 @@ public final class GatewayConfig {
      *     &lt;rule&gt;, but was &lt;value&gt; (gateway config)"
      */
     public GatewayConfig build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       if (nodeId < 0) {
         violations.add(violation("nodeId >= 0", nodeId));
       }
@@ -399,35 +399,30 @@ public final class GatewayConfig {
       return new GatewayConfig(this);
     }
 
-    private static void host(final String key, final String host, final List<String> out) {
+    private static void host(String key, String host, List<String> out) {
       if (host == null || host.isBlank()) {
         out.add(violation(key + " to be a non-blank host name or IP literal", "'" + host + "'"));
       }
     }
 
-    private static void port(final String key, final int port, final List<String> out) {
+    private static void port(String key, int port, List<String> out) {
       range(key, port, 0, 65_535, out);
     }
 
-    private static void range(
-        final String key, final int value, final int min, final int max, final List<String> out) {
+    private static void range(String key, int value, int min, int max, List<String> out) {
       if (value < min || value > max) {
         out.add(violation(key + " in [" + min + ", " + max + "]", value));
       }
     }
 
     private static void duration(
-        final String key,
-        final Duration value,
-        final Duration min,
-        final Duration max,
-        final List<String> out) {
+        String key, Duration value, Duration min, Duration max, List<String> out) {
       if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
         out.add(violation(key + " in [" + min + ", " + max + "]", value));
       }
     }
 
-    private static String violation(final String rule, final Object actual) {
+    private static String violation(String rule, Object actual) {
       return "Expected " + rule + ", but was " + actual + " (gateway config)";
     }
   }

@@ -25,7 +25,7 @@ public enum GatewayErrorCode {
 
   private final int httpStatus;
 
-  GatewayErrorCode(final int httpStatus) {
+  GatewayErrorCode(int httpStatus) {
     this.httpStatus = httpStatus;
   }
 

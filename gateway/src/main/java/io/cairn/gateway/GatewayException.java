@@ -9,13 +9,12 @@ import java.util.Objects;
 public final class GatewayException extends RuntimeException {
   private final GatewayErrorCode code;
 
-  public GatewayException(final GatewayErrorCode code, final String message) {
+  public GatewayException(GatewayErrorCode code, String message) {
     super(message, null, false, false);
     this.code = Objects.requireNonNull(code, "code");
   }
 
-  public GatewayException(
-      final GatewayErrorCode code, final String message, final Throwable cause) {
+  public GatewayException(GatewayErrorCode code, String message, Throwable cause) {
     super(message, cause, false, false);
     this.code = Objects.requireNonNull(code, "code");
   }
@@ -25,12 +24,12 @@ public final class GatewayException extends RuntimeException {
   }
 
   /** {@link GatewayErrorCode#INVALID_ARGUMENT} with this message. */
-  public static GatewayException invalid(final String message) {
+  public static GatewayException invalid(String message) {
     return new GatewayException(GatewayErrorCode.INVALID_ARGUMENT, message);
   }
 
   /** {@link GatewayErrorCode#UNAVAILABLE} with this message. */
-  public static GatewayException unavailable(final String message) {
+  public static GatewayException unavailable(String message) {
     return new GatewayException(GatewayErrorCode.UNAVAILABLE, message);
   }
 }

@@ -44,8 +44,8 @@ public final class GatewayMain {
 
   private GatewayMain() {}
 
-  public static void main(final String[] args) {
-    final int code = run(args, System.getenv(), System.err);
+  public static void main(String[] args) {
+    int code = run(args, System.getenv(), System.err);
     if (code != 0) {
       System.exit(code);
     }
@@ -55,35 +55,35 @@ public final class GatewayMain {
    * Runs a gateway until the JVM shuts down (or this thread is interrupted); returns the exit code:
    * 0 after a shutdown, {@link #EXIT_FAILED} or {@link #EXIT_USAGE} when it did not start.
    */
-  public static int run(final String[] args, final Map<String, String> env, final PrintStream err) {
-    final Optional<Path> argument = ConfigFileArgument.parse(args, USAGE, err);
+  public static int run(String[] args, Map<String, String> env, PrintStream err) {
+    Optional<Path> argument = ConfigFileArgument.parse(args, USAGE, err);
     if (argument.isEmpty()) {
       return EXIT_USAGE;
     }
-    final Path file = argument.get();
-    final EffectiveGatewayConfig effective;
+    Path file = argument.get();
+    EffectiveGatewayConfig effective;
     try {
       effective = GatewayConfigReader.read(file, env);
-    } catch (final ConfigException e) {
+    } catch (ConfigException e) {
       err.println(e.getMessage());
       return EXIT_USAGE;
     }
-    final GatewayConfig config = effective.config();
+    GatewayConfig config = effective.config();
     MDC.put(MDC_NODE_ID, Integer.toString(config.nodeId()));
-    final Logger log = LoggerFactory.getLogger(GatewayMain.class);
+    Logger log = LoggerFactory.getLogger(GatewayMain.class);
     log.info("Gateway {} configuration ({}):{}", config.nodeId(), file, effective.describe());
-    final Gateway gateway;
+    Gateway gateway;
     try {
       gateway =
           new Gateway(
               config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), Clock.system());
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       log.error("Gateway {} failed to start", config.nodeId(), e);
       err.println("Expected the gateway to start, but " + e.getMessage());
       return EXIT_FAILED;
     }
-    final CountDownLatch stopped = new CountDownLatch(1);
-    final Thread hook =
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
         new Thread(
             () -> {
               MDC.put(MDC_NODE_ID, Integer.toString(config.nodeId()));
@@ -94,7 +94,7 @@ public final class GatewayMain {
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       gateway.start();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       log.error("Gateway {} failed to start", config.nodeId(), e);
       err.println("Expected the gateway to start, but " + e.getMessage());
       Runtime.getRuntime().removeShutdownHook(hook);
@@ -103,7 +103,7 @@ public final class GatewayMain {
     }
     try {
       stopped.await();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       Runtime.getRuntime().removeShutdownHook(hook);
       gateway.close();

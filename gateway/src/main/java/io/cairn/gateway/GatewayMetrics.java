@@ -58,7 +58,7 @@ public final class GatewayMetrics {
   private final AtomicInteger leaderless = new AtomicInteger(-1);
   private final AtomicInteger unreachable = new AtomicInteger();
 
-  public GatewayMetrics(final MeterRegistry registry, final int nodeId) {
+  public GatewayMetrics(MeterRegistry registry, int nodeId) {
     this.registry = registry;
     this.node = Integer.toString(nodeId);
     Gauge.builder(PARTITIONS_LEADERLESS, leaderless, AtomicInteger::get)
@@ -72,7 +72,7 @@ public final class GatewayMetrics {
   }
 
   /** Counts and times one finished request. */
-  public void request(final String operation, final String result, final Duration latency) {
+  public void request(String operation, String result, Duration latency) {
     Counter.builder(REQUESTS)
         .tags("node", node, "operation", operation, "result", result)
         .register(registry)
@@ -84,7 +84,7 @@ public final class GatewayMetrics {
   }
 
   /** The result tag of a failure. */
-  public static String result(final Throwable error) {
+  public static String result(Throwable error) {
     if (error == null) {
       return "ok";
     }
@@ -95,7 +95,7 @@ public final class GatewayMetrics {
   }
 
   /** Counts one retry of {@code operation}. */
-  public void retry(final String operation) {
+  public void retry(String operation) {
     retries
         .computeIfAbsent(
             operation,
@@ -104,7 +104,7 @@ public final class GatewayMetrics {
   }
 
   /** Counts one check of a cross-partition transfer's target account, by {@code result}. */
-  public void transferTargetCheck(final String result) {
+  public void transferTargetCheck(String result) {
     Counter.builder(TRANSFER_TARGET_CHECKS)
         .tags("node", node, "result", result)
         .description("Checks that a cross-partition transfer's target account exists")
@@ -113,7 +113,7 @@ public final class GatewayMetrics {
   }
 
   /** Updates the topology gauges. */
-  public void topology(final ClusterTopology topology) {
+  public void topology(ClusterTopology topology) {
     leaderless.set(topology.partitionCount() == 0 ? -1 : topology.partitionsWithoutLeader().size());
     unreachable.set(topology.brokers().size() - topology.reachableBrokers().size());
   }

@@ -53,17 +53,17 @@ final class AdminApiTest {
     harness.reset();
   }
 
-  private TakeBackupResponse take(final long id) {
+  private TakeBackupResponse take(long id) {
     return harness.admin.takeBackup(TakeBackupRequest.newBuilder().setBackupId(id).build());
   }
 
-  private Backup get(final long id) {
+  private Backup get(long id) {
     return harness.admin.getBackup(GetBackupRequest.newBuilder().setBackupId(id).build());
   }
 
   @Test
   void shouldTakeABackupOnEveryPartitionAndReportItCompleted() {
-    final TakeBackupResponse taken = take(5);
+    TakeBackupResponse taken = take(5);
 
     assertThat(taken.getBackupId()).isEqualTo(5);
     assertThat(taken.getPartitionsList())
@@ -80,11 +80,11 @@ final class AdminApiTest {
       assertThat(harness.cluster.checkpoint(p)).isEqualTo(5);
     }
 
-    final Backup backup = get(5);
+    Backup backup = get(5);
     assertThat(backup.getState()).isEqualTo(BackupState.BACKUP_STATE_COMPLETED);
     assertThat(backup.getFailureReason()).isEmpty();
     assertThat(backup.getPartitionsList()).hasSize(3);
-    final PartitionBackup partition2 = backup.getPartitions(1);
+    PartitionBackup partition2 = backup.getPartitions(1);
     assertThat(partition2.getPartitionId()).isEqualTo(2);
     assertThat(partition2.getNodeId()).isEqualTo(1);
     assertThat(partition2.getState()).isEqualTo(BackupState.BACKUP_STATE_COMPLETED);
@@ -128,7 +128,7 @@ final class AdminApiTest {
   void shouldSucceedWhenSomePartitionsHadTheIdAlready() {
     harness.cluster.setCheckpoint(1, 5);
 
-    final TakeBackupResponse taken = take(5);
+    TakeBackupResponse taken = take(5);
 
     assertThat(taken.getPartitionsList())
         .extracting(PartitionCheckpoint::getCreated)
@@ -177,7 +177,7 @@ final class AdminApiTest {
             .awaitReady()) {
       single.broker(0).crashAfterNext(ApiDescriptor.TYPE_COMMAND);
 
-      final TakeBackupResponse taken =
+      TakeBackupResponse taken =
           single.admin.takeBackup(TakeBackupRequest.newBuilder().setBackupId(5).build());
 
       // The first CREATE was applied but unanswered; the resent one was IGNORED at id 5.
@@ -202,18 +202,18 @@ final class AdminApiTest {
     harness.cluster.addBackup(FakeCluster.completed(0, 1, 13, 30));
     harness.cluster.addBackup(FakeCluster.completed(0, 4, 13, 31));
 
-    final Backup running = get(11);
+    Backup running = get(11);
     assertThat(running.getState()).isEqualTo(BackupState.BACKUP_STATE_IN_PROGRESS);
     assertThat(running.getFailureReason()).isEqualTo("partition 3 in progress");
     assertThat(running.getPartitions(1).getState()).isEqualTo(BackupState.BACKUP_STATE_COMPLETED);
     assertThat(running.getPartitions(1).getNodeId()).isZero();
 
-    final Backup failed = get(12);
+    Backup failed = get(12);
     assertThat(failed.getState()).isEqualTo(BackupState.BACKUP_STATE_FAILED);
     assertThat(failed.getFailureReason()).isEqualTo("partition 2 failed: disk full");
     assertThat(failed.getPartitions(1).getFailureReason()).isEqualTo("disk full");
 
-    final Backup incomplete = get(13);
+    Backup incomplete = get(13);
     assertThat(incomplete.getState()).isEqualTo(BackupState.BACKUP_STATE_INCOMPLETE);
     assertThat(incomplete.getFailureReason())
         .isEqualTo("partitions 2, 3 without a backup (1 of 3 partitions completed)");
@@ -234,7 +234,7 @@ final class AdminApiTest {
       }
     }
 
-    final ListBackupsResponse all =
+    ListBackupsResponse all =
         harness.admin.listBackups(ListBackupsRequest.newBuilder().setPageSize(1000).build());
     assertThat(all.getBackupsList()).hasSize(400);
     assertThat(all.getBackups(0).getBackupId()).isEqualTo(400);
@@ -247,11 +247,11 @@ final class AdminApiTest {
                 + harness.broker(1).requests(ApiDescriptor.TYPE_BACKUP))
         .isEqualTo(2);
 
-    final List<Long> paged = new ArrayList<>();
+    List<Long> paged = new ArrayList<>();
     String token = "";
     int pages = 0;
     do {
-      final ListBackupsResponse page =
+      ListBackupsResponse page =
           harness.admin.listBackups(
               ListBackupsRequest.newBuilder().setPageSize(150).setPageToken(token).build());
       page.getBackupsList().forEach(b -> paged.add(b.getBackupId()));
@@ -264,8 +264,7 @@ final class AdminApiTest {
 
   @Test
   void shouldListNothingWhenNoBackupExists() {
-    final ListBackupsResponse none =
-        harness.admin.listBackups(ListBackupsRequest.getDefaultInstance());
+    ListBackupsResponse none = harness.admin.listBackups(ListBackupsRequest.getDefaultInstance());
     assertThat(none.getBackupsList()).isEmpty();
     assertThat(none.getNextPageToken()).isEmpty();
   }
@@ -300,13 +299,13 @@ final class AdminApiTest {
 
   @Test
   void shouldPauseAndResumeExportingOnEveryBroker() {
-    final ExportingResponse paused =
+    ExportingResponse paused =
         harness.admin.pauseExporting(PauseExportingRequest.getDefaultInstance());
     assertThat(paused.getPaused()).isTrue();
     assertThat(paused.getNodeIdsList()).containsExactly(0, 1);
     assertThat(harness.brokers).allSatisfy(b -> assertThat(b.exportingPaused()).isTrue());
 
-    final ExportingResponse resumed =
+    ExportingResponse resumed =
         harness.admin.resumeExporting(ResumeExportingRequest.getDefaultInstance());
     assertThat(resumed.getPaused()).isFalse();
     assertThat(harness.brokers).allSatisfy(b -> assertThat(b.exportingPaused()).isFalse());
@@ -326,7 +325,7 @@ final class AdminApiTest {
 
   @Test
   void shouldDescribeTheTopology() {
-    final Topology topology = harness.admin.getTopology(GetTopologyRequest.getDefaultInstance());
+    Topology topology = harness.admin.getTopology(GetTopologyRequest.getDefaultInstance());
 
     assertThat(topology.getClusterId()).isEqualTo(FakeCluster.CLUSTER_ID);
     assertThat(topology.getPartitionCount()).isEqualTo(3);

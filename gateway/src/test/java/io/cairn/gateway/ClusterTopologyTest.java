@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 final class ClusterTopologyTest {
   private static final MemberAddress ADDRESS = new MemberAddress("127.0.0.1", 1);
 
-  private static BrokerStatus broker(final int nodeId, final PartitionReplica... replicas) {
+  private static BrokerStatus broker(int nodeId, PartitionReplica... replicas) {
     return new BrokerStatus(
         nodeId,
         ADDRESS,
@@ -25,14 +25,13 @@ final class ClusterTopologyTest {
         "");
   }
 
-  private static PartitionReplica replica(
-      final int partitionId, final ReplicaRole role, final long term) {
+  private static PartitionReplica replica(int partitionId, ReplicaRole role, long term) {
     return new PartitionReplica(partitionId, role, term, ReplicaHealth.HEALTHY, "");
   }
 
   @Test
   void shouldTakeTheLeaderWithTheHighestTerm() {
-    final ClusterTopology topology =
+    ClusterTopology topology =
         ClusterTopology.of(
             1,
             List.of(
@@ -51,7 +50,7 @@ final class ClusterTopologyTest {
 
   @Test
   void shouldPreferTheLowerNodeIdOnATie() {
-    final ClusterTopology topology =
+    ClusterTopology topology =
         ClusterTopology.of(
             1,
             List.of(
@@ -63,7 +62,7 @@ final class ClusterTopologyTest {
 
   @Test
   void shouldIgnoreUnreachableBrokers() {
-    final ClusterTopology topology =
+    ClusterTopology topology =
         ClusterTopology.of(
             1,
             List.of(
@@ -80,7 +79,7 @@ final class ClusterTopologyTest {
 
   @Test
   void shouldKnowNothingBeforeTheFirstAnswer() {
-    final ClusterTopology unknown = ClusterTopology.unknown(Map.of(0, ADDRESS));
+    ClusterTopology unknown = ClusterTopology.unknown(Map.of(0, ADDRESS));
 
     assertThat(unknown.partitionCount()).isZero();
     assertThat(unknown.hasAllLeaders()).isFalse();

@@ -82,21 +82,21 @@ public final class FakeBroker implements AutoCloseable {
   private volatile boolean exportingPaused;
   private volatile boolean stopped;
 
-  public FakeBroker(final int nodeId, final FakeCluster cluster) {
+  public FakeBroker(int nodeId, FakeCluster cluster) {
     this.nodeId = nodeId;
     this.cluster = cluster;
     this.executor =
         Executors.newSingleThreadExecutor(
             r -> {
-              final Thread thread = new Thread(r, "fake-broker-" + nodeId);
+              Thread thread = new Thread(r, "fake-broker-" + nodeId);
               thread.setDaemon(true);
               return thread;
             });
     this.messaging = startMessaging(0);
   }
 
-  private NettyMessagingService startMessaging(final int port) {
-    final NettyMessagingService service =
+  private NettyMessagingService startMessaging(int port) {
+    NettyMessagingService service =
         new NettyMessagingService(
             TransportConfig.builder(nodeId)
                 .bindHost("127.0.0.1")
@@ -124,7 +124,7 @@ public final class FakeBroker implements AutoCloseable {
   }
 
   /** This broker leads {@code partitionId} in {@code term}. */
-  public FakeBroker lead(final int partitionId, final long term) {
+  public FakeBroker lead(int partitionId, long term) {
     replicas.put(
         partitionId,
         new PartitionReplica(partitionId, ReplicaRole.LEADER, term, ReplicaHealth.HEALTHY, ""));
@@ -132,7 +132,7 @@ public final class FakeBroker implements AutoCloseable {
   }
 
   /** This broker follows {@code partitionId} in {@code term}. */
-  public FakeBroker follow(final int partitionId, final long term) {
+  public FakeBroker follow(int partitionId, long term) {
     replicas.put(
         partitionId,
         new PartitionReplica(partitionId, ReplicaRole.FOLLOWER, term, ReplicaHealth.HEALTHY, ""));
@@ -140,29 +140,29 @@ public final class FakeBroker implements AutoCloseable {
   }
 
   /** Commands for {@code partitionId} get {@code failure} instead of being processed. */
-  public void failCommands(final int partitionId, final ApiResponse<Record> failure) {
+  public void failCommands(int partitionId, ApiResponse<Record> failure) {
     commandFailures.put(partitionId, failure);
   }
 
   /** Account queries for {@code partitionId} get {@code failure} instead of an answer. */
-  public void failQueries(final int partitionId, final ApiResponse<AccountBalance> failure) {
+  public void failQueries(int partitionId, ApiResponse<AccountBalance> failure) {
     queryFailures.put(partitionId, failure);
   }
 
   /** The next command is answered with this rejection. */
-  public void rejectNext(final RejectionType type, final String reason) {
+  public void rejectNext(RejectionType type, String reason) {
     nextRejection =
         new Record(
             RecordMetadata.builder().rejection(AccountIntent.CREATE, type, reason).build(),
             new AccountValue("x", 0));
   }
 
-  public void failBackupQueries(final ResponseStatus status, final String reason) {
+  public void failBackupQueries(ResponseStatus status, String reason) {
     backupFailure = ApiResponse.failure(status, reason);
   }
 
   /** Requests of {@code type} are never answered. */
-  public void hang(final String type) {
+  public void hang(String type) {
     hanging.put(type, true);
   }
 
@@ -170,12 +170,12 @@ public final class FakeBroker implements AutoCloseable {
    * The next request of {@code type} is handled (its effect applied), but then the broker restarts
    * its transport on the same port before answering, so the connection breaks.
    */
-  public void crashAfterNext(final String type) {
+  public void crashAfterNext(String type) {
     crashing.put(type, true);
   }
 
   /** Requests of {@code type} are answered with bytes no codec accepts. */
-  public void answerGarbage(final String type) {
+  public void answerGarbage(String type) {
     garbage.put(type, true);
   }
 
@@ -193,8 +193,8 @@ public final class FakeBroker implements AutoCloseable {
     exportingPaused = false;
   }
 
-  public int requests(final String type) {
-    final AtomicInteger count = requests.get(type);
+  public int requests(String type) {
+    AtomicInteger count = requests.get(type);
     return count == null ? 0 : count.get();
   }
 
@@ -222,13 +222,13 @@ public final class FakeBroker implements AutoCloseable {
   }
 
   private void restart() {
-    final NettyMessagingService old = messaging;
-    final int port = old.localAddress().port();
+    NettyMessagingService old = messaging;
+    int port = old.localAddress().port();
     old.close();
     startMessaging(port);
   }
 
-  private void register(final String type, final Function<byte[], byte[]> handler) {
+  private void register(String type, Function<byte[], byte[]> handler) {
     messaging.registerRequestHandler(
         type,
         (sender, payload) -> {
@@ -238,7 +238,7 @@ public final class FakeBroker implements AutoCloseable {
           }
           if (crashing.remove(type) != null) {
             handler.apply(payload);
-            final Thread restarter = new Thread(this::restart, "fake-broker-restart-" + nodeId);
+            Thread restarter = new Thread(this::restart, "fake-broker-restart-" + nodeId);
             restarter.setDaemon(true);
             restarter.start();
             return new CompletableFuture<>();
@@ -251,32 +251,32 @@ public final class FakeBroker implements AutoCloseable {
         executor);
   }
 
-  private byte[] command(final byte[] payload) {
-    final CommandRequest request;
+  private byte[] command(byte[] payload) {
+    CommandRequest request;
     try {
       request = CommandCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return CommandCodec.encodeResponse(invalid(e.getMessage()));
     }
-    final int partition = request.partitionId();
-    final RecordMetadata meta = request.command().metadata();
+    int partition = request.partitionId();
+    RecordMetadata meta = request.command().metadata();
     if (meta.requestId() != -1 || meta.requestStreamId() != -1) {
       return CommandCodec.encodeResponse(invalid("Expected request ids -1 from the gateway"));
     }
-    final ApiResponse<Record> failure = commandFailures.get(partition);
+    ApiResponse<Record> failure = commandFailures.get(partition);
     if (failure != null) {
       return CommandCodec.encodeResponse(failure);
     }
-    final PartitionReplica replica = replicas.get(partition);
+    PartitionReplica replica = replicas.get(partition);
     if (replica == null || replica.role() != ReplicaRole.LEADER) {
       return CommandCodec.encodeResponse(
           ApiResponse.notLeader(-1, "broker " + nodeId + " does not lead partition " + partition));
     }
-    final String placement = placementViolation(request);
+    String placement = placementViolation(request);
     if (placement != null) {
       return CommandCodec.encodeResponse(invalid(placement));
     }
-    final Record rejection = nextRejection;
+    Record rejection = nextRejection;
     if (rejection != null) {
       nextRejection = null;
       return CommandCodec.encodeResponse(ApiResponse.ok(rejection));
@@ -284,15 +284,15 @@ public final class FakeBroker implements AutoCloseable {
     return CommandCodec.encodeResponse(ApiResponse.ok(process(partition, request.command())));
   }
 
-  private <T> ApiResponse<T> invalid(final String reason) {
+  private <T> ApiResponse<T> invalid(String reason) {
     invalidRequests.incrementAndGet();
     return ApiResponse.failure(ResponseStatus.INVALID, reason);
   }
 
-  private String placementViolation(final CommandRequest request) {
-    final AccountPlacement placement = new AccountPlacement(cluster.partitionCount);
-    final RecordValue value = request.command().value();
-    final String accountId;
+  private String placementViolation(CommandRequest request) {
+    AccountPlacement placement = new AccountPlacement(cluster.partitionCount);
+    RecordValue value = request.command().value();
+    String accountId;
     if (value instanceof AccountValue account) {
       accountId = account.accountId();
     } else if (value instanceof DepositValue deposit) {
@@ -309,7 +309,7 @@ public final class FakeBroker implements AutoCloseable {
     if (!AccountIdRule.isValid(accountId)) {
       return "Expected a valid account id from the gateway, but was " + accountId;
     }
-    final int owner = placement.partitionOf(accountId);
+    int owner = placement.partitionOf(accountId);
     return owner == request.partitionId()
         ? null
         : "Expected account "
@@ -320,11 +320,11 @@ public final class FakeBroker implements AutoCloseable {
             + owner;
   }
 
-  private Record process(final int partition, final Record command) {
-    final Intent intent = command.metadata().intent();
-    final long position = cluster.nextPosition(partition);
+  private Record process(int partition, Record command) {
+    Intent intent = command.metadata().intent();
+    long position = cluster.nextPosition(partition);
     if (intent == AccountIntent.CREATE) {
-      final AccountValue account = (AccountValue) command.value();
+      AccountValue account = (AccountValue) command.value();
       if (cluster.balance(partition, account.accountId()) != null) {
         return reject(
             command,
@@ -335,8 +335,8 @@ public final class FakeBroker implements AutoCloseable {
       return event(AccountIntent.CREATED, position, position, account);
     }
     if (intent == DepositIntent.DEPOSIT) {
-      final DepositValue deposit = (DepositValue) command.value();
-      final Long balance = cluster.balance(partition, deposit.accountId());
+      DepositValue deposit = (DepositValue) command.value();
+      Long balance = cluster.balance(partition, deposit.accountId());
       if (balance == null) {
         return reject(
             command,
@@ -350,8 +350,8 @@ public final class FakeBroker implements AutoCloseable {
       return transfer(partition, position, command);
     }
     if (intent == CheckpointIntent.CREATE) {
-      final long id = ((CheckpointValue) command.value()).checkpointId();
-      final long current = cluster.checkpoint(partition);
+      long id = ((CheckpointValue) command.value()).checkpointId();
+      long current = cluster.checkpoint(partition);
       if (id <= current) {
         return event(CheckpointIntent.IGNORED, position, -1, new CheckpointValue(current, -1, -1));
       }
@@ -372,12 +372,12 @@ public final class FakeBroker implements AutoCloseable {
    * refunded at once (the engine's CREDIT REFUSED, TRANSFER REFUNDED), counted by {@link
    * FakeCluster#refunds()}.
    */
-  private Record transfer(final int partition, final long position, final Record command) {
-    final TransferValue transfer = (TransferValue) command.value();
-    final AccountPlacement placement = new AccountPlacement(cluster.partitionCount);
-    final int target = placement.partitionOf(transfer.toAccountId());
-    final Long from = cluster.balance(partition, transfer.fromAccountId());
-    final Long to = cluster.balance(target, transfer.toAccountId());
+  private Record transfer(int partition, long position, Record command) {
+    TransferValue transfer = (TransferValue) command.value();
+    AccountPlacement placement = new AccountPlacement(cluster.partitionCount);
+    int target = placement.partitionOf(transfer.toAccountId());
+    Long from = cluster.balance(partition, transfer.fromAccountId());
+    Long to = cluster.balance(target, transfer.toAccountId());
     if (from == null || (to == null && target == partition)) {
       return reject(
           command,
@@ -405,7 +405,7 @@ public final class FakeBroker implements AutoCloseable {
       cluster.setBalance(partition, transfer.fromAccountId(), from - transfer.amount());
       cluster.setBalance(target, transfer.toAccountId(), to + transfer.amount());
     }
-    final TransferValue done =
+    TransferValue done =
         new TransferValue(
             transfer.fromAccountId(), transfer.toAccountId(), transfer.amount(), partition, target);
     return event(
@@ -415,30 +415,29 @@ public final class FakeBroker implements AutoCloseable {
         done);
   }
 
-  private static Record event(
-      final Intent intent, final long position, final long key, final RecordValue value) {
+  private static Record event(Intent intent, long position, long key, RecordValue value) {
     return new Record(
         RecordMetadata.builder().event(intent).position(position).key(key).build(), value);
   }
 
-  private static Record reject(final Record command, final RejectionType type, final String why) {
+  private static Record reject(Record command, RejectionType type, String why) {
     return new Record(
         RecordMetadata.builder().rejection(command.metadata().intent(), type, why).build(),
         command.value());
   }
 
-  private byte[] queryAccount(final byte[] payload) {
-    final AccountQuery query;
+  private byte[] queryAccount(byte[] payload) {
+    AccountQuery query;
     try {
       query = AccountQueryCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return AccountQueryCodec.encodeResponse(invalid(e.getMessage()));
     }
-    final ApiResponse<AccountBalance> failure = queryFailures.get(query.partitionId());
+    ApiResponse<AccountBalance> failure = queryFailures.get(query.partitionId());
     if (failure != null) {
       return AccountQueryCodec.encodeResponse(failure);
     }
-    final PartitionReplica replica = replicas.get(query.partitionId());
+    PartitionReplica replica = replicas.get(query.partitionId());
     if (replica == null || replica.role() != ReplicaRole.LEADER) {
       return AccountQueryCodec.encodeResponse(ApiResponse.notLeader(-1, "not the leader"));
     }
@@ -446,19 +445,19 @@ public final class FakeBroker implements AutoCloseable {
         != query.partitionId()) {
       return AccountQueryCodec.encodeResponse(invalid("account on another partition"));
     }
-    final Long balance = cluster.balance(query.partitionId(), query.accountId());
+    Long balance = cluster.balance(query.partitionId(), query.accountId());
     return AccountQueryCodec.encodeResponse(
         ApiResponse.ok(
             balance == null ? AccountBalance.notFound() : new AccountBalance(true, balance)));
   }
 
-  private byte[] topology(final byte[] payload) {
+  private byte[] topology(byte[] payload) {
     try {
       TopologyCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return TopologyCodec.encodeResponse(invalid(e.getMessage()));
     }
-    final List<PartitionReplica> hosted = new ArrayList<>(new TreeMap<>(replicas).values());
+    List<PartitionReplica> hosted = new ArrayList<>(new TreeMap<>(replicas).values());
     return TopologyCodec.encodeResponse(
         ApiResponse.ok(
             new BrokerTopology(
@@ -470,17 +469,17 @@ public final class FakeBroker implements AutoCloseable {
                 hosted)));
   }
 
-  private byte[] backup(final byte[] payload) {
-    final BackupRequest request;
+  private byte[] backup(byte[] payload) {
+    BackupRequest request;
     try {
       request = BackupCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return BackupCodec.encodeResponse(invalid(e.getMessage()));
     }
     if (backupFailure != null) {
       return BackupCodec.encodeResponse(backupFailure);
     }
-    final List<BackupStatusEntry> all = cluster.backups();
+    List<BackupStatusEntry> all = cluster.backups();
     return switch (request.operation()) {
       case STATUS ->
           BackupCodec.encodeResponse(
@@ -499,28 +498,28 @@ public final class FakeBroker implements AutoCloseable {
     };
   }
 
-  private byte[] list(final BackupRequest request, final List<BackupStatusEntry> all) {
-    final CheckpointPattern pattern;
+  private byte[] list(BackupRequest request, List<BackupStatusEntry> all) {
+    CheckpointPattern pattern;
     try {
       pattern = CheckpointPattern.parse(request.pattern());
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       return BackupCodec.encodeResponse(invalid(e.getMessage()));
     }
-    final List<BackupStatusEntry> matching =
+    List<BackupStatusEntry> matching =
         all.stream().filter(e -> pattern.matches(e.checkpointId())).toList();
-    final int from = request.pageToken().isEmpty() ? 0 : Integer.parseInt(request.pageToken());
-    final int to = Math.min(matching.size(), from + request.pageSize());
+    int from = request.pageToken().isEmpty() ? 0 : Integer.parseInt(request.pageToken());
+    int to = Math.min(matching.size(), from + request.pageSize());
     return BackupCodec.encodeResponse(
         ApiResponse.ok(
             new BackupEntries(
                 matching.subList(from, to), to < matching.size() ? Integer.toString(to) : "")));
   }
 
-  private byte[] exporting(final byte[] payload) {
-    final ExportingOperation operation;
+  private byte[] exporting(byte[] payload) {
+    ExportingOperation operation;
     try {
       operation = ExportingCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return ExportingCodec.encodeResponse(invalid(e.getMessage()));
     }
     if (operation == ExportingOperation.PAUSE) {

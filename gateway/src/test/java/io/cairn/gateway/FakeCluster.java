@@ -26,7 +26,7 @@ public final class FakeCluster {
   private final List<BackupStatusEntry> store = new ArrayList<>();
   private int refunds;
 
-  public FakeCluster(final int partitionCount) {
+  public FakeCluster(int partitionCount) {
     this.partitionCount = partitionCount;
     reset();
   }
@@ -44,16 +44,15 @@ public final class FakeCluster {
     }
   }
 
-  public synchronized long nextPosition(final int partitionId) {
+  public synchronized long nextPosition(int partitionId) {
     return positions.merge(partitionId, 1L, Long::sum);
   }
 
-  public synchronized Long balance(final int partitionId, final String accountId) {
+  public synchronized Long balance(int partitionId, String accountId) {
     return balances.get(partitionId).get(accountId);
   }
 
-  public synchronized void setBalance(
-      final int partitionId, final String accountId, final long value) {
+  public synchronized void setBalance(int partitionId, String accountId, long value) {
     balances.get(partitionId).put(accountId, value);
   }
 
@@ -67,21 +66,21 @@ public final class FakeCluster {
     return refunds;
   }
 
-  public synchronized long checkpoint(final int partitionId) {
+  public synchronized long checkpoint(int partitionId) {
     return checkpoints.get(partitionId);
   }
 
-  public synchronized void setCheckpoint(final int partitionId, final long checkpointId) {
+  public synchronized void setCheckpoint(int partitionId, long checkpointId) {
     checkpoints.put(partitionId, checkpointId);
   }
 
-  public synchronized void addBackup(final BackupStatusEntry entry) {
+  public synchronized void addBackup(BackupStatusEntry entry) {
     store.add(entry);
   }
 
   /** A completed partition backup as a broker's backup manager would record it. */
   public static BackupStatusEntry completed(
-      final int nodeId, final int partitionId, final long checkpointId, final long position) {
+      int nodeId, int partitionId, long checkpointId, long position) {
     return new BackupStatusEntry(
         nodeId,
         partitionId,
@@ -93,8 +92,7 @@ public final class FakeCluster {
         Optional.of(details(position)));
   }
 
-  public static BackupStatusEntry inProgress(
-      final int nodeId, final int partitionId, final long checkpointId) {
+  public static BackupStatusEntry inProgress(int nodeId, int partitionId, long checkpointId) {
     return new BackupStatusEntry(
         nodeId,
         partitionId,
@@ -107,7 +105,7 @@ public final class FakeCluster {
   }
 
   public static BackupStatusEntry failed(
-      final int nodeId, final int partitionId, final long checkpointId, final String reason) {
+      int nodeId, int partitionId, long checkpointId, String reason) {
     return new BackupStatusEntry(
         nodeId,
         partitionId,
@@ -119,13 +117,13 @@ public final class FakeCluster {
         Optional.empty());
   }
 
-  private static BackupDetails details(final long position) {
+  private static BackupDetails details(long position) {
     return new BackupDetails(position, "snap-" + position, 3, VERSION, "00ff", 4, 4096);
   }
 
   /** The store's statuses in its listing order: partition, checkpoint, node. */
   public synchronized List<BackupStatusEntry> backups() {
-    final List<BackupStatusEntry> sorted = new ArrayList<>(store);
+    List<BackupStatusEntry> sorted = new ArrayList<>(store);
     sorted.sort(
         Comparator.comparingInt(BackupStatusEntry::partitionId)
             .thenComparingLong(BackupStatusEntry::checkpointId)
@@ -133,7 +131,7 @@ public final class FakeCluster {
     return sorted;
   }
 
-  public synchronized boolean removeBackups(final long checkpointId) {
+  public synchronized boolean removeBackups(long checkpointId) {
     if (store.stream()
         .anyMatch(e -> e.checkpointId() == checkpointId && e.state() == BackupState.IN_PROGRESS)) {
       return false;

@@ -12,7 +12,7 @@ final class GatewayConfigTest {
 
   @Test
   void shouldApplyDefaults() {
-    final GatewayConfig config = GatewayConfig.builder().broker(0, BROKER).build();
+    GatewayConfig config = GatewayConfig.builder().broker(0, BROKER).build();
 
     assertThat(config.nodeId()).isEqualTo(1000);
     assertThat(config.grpcHost()).isEqualTo("127.0.0.1");

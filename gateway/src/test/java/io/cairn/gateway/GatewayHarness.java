@@ -44,15 +44,13 @@ public final class GatewayHarness implements AutoCloseable {
   }
 
   public GatewayHarness(
-      final int partitionCount,
-      final int brokerCount,
-      final UnaryOperator<GatewayConfig.Builder> tweak) {
+      int partitionCount, int brokerCount, UnaryOperator<GatewayConfig.Builder> tweak) {
     cluster = new FakeCluster(partitionCount);
     for (int node = 0; node < brokerCount; node++) {
       brokers.add(new FakeBroker(node, cluster));
     }
     defaultLeaders();
-    final GatewayConfig.Builder config =
+    GatewayConfig.Builder config =
         GatewayConfig.builder()
             .grpcPort(0)
             .httpPort(0)
@@ -62,7 +60,7 @@ public final class GatewayHarness implements AutoCloseable {
             .requestTimeout(Duration.ofSeconds(30))
             .retryBackoffMin(Duration.ofMillis(5))
             .retryBackoffMax(Duration.ofMillis(50));
-    for (final FakeBroker broker : brokers) {
+    for (FakeBroker broker : brokers) {
       config.broker(broker.nodeId(), broker.address());
     }
     gateway = new Gateway(tweak.apply(config).build(), registry, Clock.system());
@@ -78,7 +76,7 @@ public final class GatewayHarness implements AutoCloseable {
   /** Partition p is led by broker (p-1) mod N in term 1; the others follow. */
   public void defaultLeaders() {
     for (int p = 1; p <= cluster.partitionCount; p++) {
-      for (final FakeBroker broker : brokers) {
+      for (FakeBroker broker : brokers) {
         if (broker.nodeId() == (p - 1) % brokers.size()) {
           broker.lead(p, 1);
         } else {
@@ -88,7 +86,7 @@ public final class GatewayHarness implements AutoCloseable {
     }
   }
 
-  public FakeBroker broker(final int nodeId) {
+  public FakeBroker broker(int nodeId) {
     return brokers.get(nodeId);
   }
 
@@ -99,7 +97,7 @@ public final class GatewayHarness implements AutoCloseable {
   }
 
   /** Waits until the gateway routes partition p to broker nodeId. */
-  public void awaitLeader(final int partitionId, final int nodeId) {
+  public void awaitLeader(int partitionId, int nodeId) {
     await().atMost(WAIT).until(() -> gateway.topology().leaderOf(partitionId).orElse(-1) == nodeId);
   }
 
@@ -129,32 +127,32 @@ public final class GatewayHarness implements AutoCloseable {
     return brokers.stream().mapToInt(FakeBroker::invalidRequests).sum();
   }
 
-  public double counter(final String name, final String... tags) {
-    final var counter = registry.find(name).tags(tags).counter();
+  public double counter(String name, String... tags) {
+    var counter = registry.find(name).tags(tags).counter();
     return counter == null ? 0 : counter.count();
   }
 
-  public HttpResponse<String> httpGet(final String path) throws Exception {
+  public HttpResponse<String> httpGet(String path) throws Exception {
     return send(HttpRequest.newBuilder(uri(path)).GET());
   }
 
-  public HttpResponse<String> httpPost(final String path, final String body) throws Exception {
+  public HttpResponse<String> httpPost(String path, String body) throws Exception {
     return send(
         HttpRequest.newBuilder(uri(path))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
-  public HttpResponse<String> httpDelete(final String path) throws Exception {
+  public HttpResponse<String> httpDelete(String path) throws Exception {
     return send(HttpRequest.newBuilder(uri(path)).DELETE());
   }
 
-  public HttpResponse<String> send(final HttpRequest.Builder request) throws Exception {
+  public HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
     return http.send(
         request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  public URI uri(final String path) {
+  public URI uri(String path) {
     return URI.create("http://127.0.0.1:" + gateway.httpAddress().getPort() + path);
   }
 

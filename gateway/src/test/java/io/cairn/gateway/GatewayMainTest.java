@@ -47,12 +47,12 @@ final class GatewayMainTest {
 
   @Test
   void shouldExitWithUsageListingEveryConfigurationProblem() throws IOException {
-    final Path file =
+    Path file =
         Files.writeString(
             dir.resolve("gateway.yaml"),
             "gateway:\n  brokers: {0: 127.0.0.1:26502}\n  grpc: {port: -5}\n");
 
-    final int code =
+    int code =
         GatewayMain.run(
             new String[] {"--config", file.toString()}, Map.of("CAIRN_GATEWAY_NODEID", "0"), err);
 
@@ -66,7 +66,7 @@ final class GatewayMainTest {
 
   @Test
   void shouldExitWithUsageForAMissingFile() {
-    final int code =
+    int code =
         GatewayMain.run(new String[] {"--config=" + dir.resolve("nope.yaml")}, Map.of(), err);
 
     assertThat(code).isEqualTo(GatewayMain.EXIT_USAGE);
@@ -75,10 +75,10 @@ final class GatewayMainTest {
 
   @Test
   void shouldExitWithFailedWhenThePortIsTakenAndReleaseWhatItBound() throws IOException {
-    final int httpPort;
+    int httpPort;
     try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       httpPort = freePort();
-      final Path file =
+      Path file =
           Files.writeString(
               dir.resolve("gateway.yaml"),
               """
@@ -89,7 +89,7 @@ final class GatewayMainTest {
           """
                   .formatted(busy.getLocalPort(), httpPort));
 
-      final int code = GatewayMain.run(new String[] {"--config", file.toString()}, Map.of(), err);
+      int code = GatewayMain.run(new String[] {"--config", file.toString()}, Map.of(), err);
 
       assertThat(code).isEqualTo(GatewayMain.EXIT_FAILED);
       assertThat(err()).startsWith("Expected the gateway to start, but");
@@ -103,9 +103,9 @@ final class GatewayMainTest {
   void shouldServeUntilSigtermThenCloseGracefully() throws Exception {
     // ports the child process binds seconds from now: below the ephemeral range, so that no
     // outgoing connection on this machine takes them meanwhile
-    final int grpcPort = freePortForAnotherProcess();
-    final int httpPort = freePortForAnotherProcess();
-    final Path file =
+    int grpcPort = freePortForAnotherProcess();
+    int httpPort = freePortForAnotherProcess();
+    Path file =
         Files.writeString(
             dir.resolve("gateway.yaml"),
             """
@@ -116,7 +116,7 @@ final class GatewayMainTest {
           http: {port: %d}
         """
                 .formatted(grpcPort, httpPort));
-    final Path logback =
+    Path logback =
         Files.writeString(
             dir.resolve("logback.xml"),
             """
@@ -127,9 +127,9 @@ final class GatewayMainTest {
           <root level="INFO"><appender-ref ref="OUT"/></root>
         </configuration>
         """);
-    final Path output = dir.resolve("gateway.out");
-    final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    final Process process =
+    Path output = dir.resolve("gateway.out");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process process =
         new ProcessBuilder(
                 List.of(
                     java.toString(),
@@ -145,8 +145,8 @@ final class GatewayMainTest {
             .redirectOutput(output.toFile())
             .start();
     try {
-      final HttpClient http = HttpClient.newHttpClient();
-      final HttpRequest health =
+      HttpClient http = HttpClient.newHttpClient();
+      HttpRequest health =
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/health"))
               .timeout(Duration.ofSeconds(2))
               .build();
@@ -159,7 +159,7 @@ final class GatewayMainTest {
 
       assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
       assertThat(process.exitValue()).isEqualTo(143);
-      final String log = Files.readString(output);
+      String log = Files.readString(output);
       assertThat(log)
           .contains("INFO  1007 GatewayMain - Gateway 1007 configuration (" + file + "):")
           .contains("  gateway.grpc.port = " + grpcPort + " (set in config file " + file + ")")
@@ -188,12 +188,12 @@ final class GatewayMainTest {
    */
   private int freePortForAnotherProcess() {
     for (int attempt = 0; attempt < 200; attempt++) {
-      final int port = 20_000 + ports.nextInt(12_000);
+      int port = 20_000 + ports.nextInt(12_000);
       try (ServerSocket socket = new ServerSocket()) {
         socket.setReuseAddress(false);
         socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
         return port;
-      } catch (final IOException e) {
+      } catch (IOException e) {
         // taken: try the next candidate
       }
     }

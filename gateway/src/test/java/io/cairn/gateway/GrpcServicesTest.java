@@ -22,18 +22,18 @@ final class GrpcServicesTest {
   @Test
   void shouldListEveryServiceThroughReflection() throws Exception {
     try (GatewayHarness harness = new GatewayHarness()) {
-      final CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
-      final StreamObserver<ServerReflectionRequest> requests =
+      CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
+      StreamObserver<ServerReflectionRequest> requests =
           ServerReflectionGrpc.newStub(harness.channel)
               .serverReflectionInfo(
                   new StreamObserver<>() {
                     @Override
-                    public void onNext(final ServerReflectionResponse value) {
+                    public void onNext(ServerReflectionResponse value) {
                       answer.complete(value);
                     }
 
                     @Override
-                    public void onError(final Throwable t) {
+                    public void onError(Throwable t) {
                       answer.completeExceptionally(t);
                     }
 
@@ -43,7 +43,7 @@ final class GrpcServicesTest {
       requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
       requests.onCompleted();
 
-      final List<String> services =
+      List<String> services =
           answer.get(10, TimeUnit.SECONDS).getListServicesResponse().getServiceList().stream()
               .map(ServiceResponse::getName)
               .toList();
@@ -59,7 +59,7 @@ final class GrpcServicesTest {
   @Test
   void shouldServeLedgerOnlyWhileEveryPartitionHasALeader() {
     try (GatewayHarness harness = new GatewayHarness()) {
-      final HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(harness.channel);
+      HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(harness.channel);
       harness.awaitReady();
       assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus())
           .isEqualTo(ServingStatus.SERVING);

@@ -46,12 +46,12 @@ final class LedgerApiTest {
   @Test
   void shouldRouteEveryAccountToTheLeaderOfItsPartition() {
     for (int i = 0; i < 12; i++) {
-      final String account = "account-" + i;
-      final int partition = placement.partitionOf(account);
-      final int leader = (partition - 1) % 2;
-      final int before = harness.broker(leader).requests(ApiDescriptor.TYPE_COMMAND);
+      String account = "account-" + i;
+      int partition = placement.partitionOf(account);
+      int leader = (partition - 1) % 2;
+      int before = harness.broker(leader).requests(ApiDescriptor.TYPE_COMMAND);
 
-      final CreateAccountResponse created =
+      CreateAccountResponse created =
           harness.ledger.createAccount(
               CreateAccountRequest.newBuilder().setAccountId(account).build());
 
@@ -65,24 +65,24 @@ final class LedgerApiTest {
 
   @Test
   void shouldDepositTransferAndReadBalances() {
-    final String alice = accountOn(1, "alice");
-    final String bob = accountOn(2, "bob");
-    final String carol = accountOn(1, "carol");
-    for (final String account : new String[] {alice, bob, carol}) {
+    String alice = accountOn(1, "alice");
+    String bob = accountOn(2, "bob");
+    String carol = accountOn(1, "carol");
+    for (String account : new String[] {alice, bob, carol}) {
       harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(account).build());
     }
 
-    final var deposit =
+    var deposit =
         harness.ledger.deposit(
             DepositRequest.newBuilder().setAccountId(alice).setAmount(100).build());
-    final TransferResponse crossPartition =
+    TransferResponse crossPartition =
         harness.ledger.transfer(
             TransferRequest.newBuilder()
                 .setFromAccountId(alice)
                 .setToAccountId(bob)
                 .setAmount(30)
                 .build());
-    final TransferResponse samePartition =
+    TransferResponse samePartition =
         harness.ledger.transfer(
             TransferRequest.newBuilder()
                 .setFromAccountId(alice)
@@ -110,8 +110,7 @@ final class LedgerApiTest {
 
   @Test
   void shouldMapAnExistingAccountToAlreadyExistsWithTheEnginesReason() {
-    final CreateAccountRequest create =
-        CreateAccountRequest.newBuilder().setAccountId("dup").build();
+    CreateAccountRequest create = CreateAccountRequest.newBuilder().setAccountId("dup").build();
     harness.ledger.createAccount(create);
 
     assertThatThrownBy(() -> harness.ledger.createAccount(create))
@@ -144,8 +143,8 @@ final class LedgerApiTest {
 
   @Test
   void shouldMapInsufficientFundsToFailedPreconditionAndChangeNothing() {
-    final String alice = accountOn(1, "poor");
-    final String bob = accountOn(2, "rich");
+    String alice = accountOn(1, "poor");
+    String bob = accountOn(2, "rich");
     harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(alice).build());
     harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(bob).build());
     harness.ledger.deposit(DepositRequest.newBuilder().setAccountId(alice).setAmount(10).build());
@@ -175,8 +174,7 @@ final class LedgerApiTest {
     "INVALID_STATE, FAILED_PRECONDITION",
     "PROCESSING_ERROR, INTERNAL"
   })
-  void shouldMapEveryRejectionTypeToItsStatusCode(
-      final RejectionType rejection, final Status.Code expected) {
+  void shouldMapEveryRejectionTypeToItsStatusCode(RejectionType rejection, Status.Code expected) {
     harness
         .broker((placement.partitionOf("someone") - 1) % 2)
         .rejectNext(rejection, "the engine says no");
@@ -189,7 +187,7 @@ final class LedgerApiTest {
         rejection + ": the engine says no");
   }
 
-  private String accountOn(final int partition, final String prefix) {
+  private String accountOn(int partition, String prefix) {
     for (int i = 0; ; i++) {
       if (placement.partitionOf(prefix + i) == partition) {
         return prefix + i;
@@ -197,15 +195,14 @@ final class LedgerApiTest {
     }
   }
 
-  private long balance(final String account) {
+  private long balance(String account) {
     return harness
         .ledger
         .getAccount(GetAccountRequest.newBuilder().setAccountId(account).build())
         .getBalance();
   }
 
-  static void assertStatus(
-      final Runnable call, final Status.Code code, final String descriptionPart) {
+  static void assertStatus(Runnable call, Status.Code code, String descriptionPart) {
     assertThatThrownBy(call::run)
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,

@@ -49,7 +49,7 @@ final class LedgerRoutingFaultTest {
                         .requestTimeout(OWN_REQUEST_TIMEOUT)
                         .maxRetries(MAX_RETRIES))
             .awaitReady();
-    final AccountPlacement placement = new AccountPlacement(3);
+    AccountPlacement placement = new AccountPlacement(3);
     for (int i = 0; ; i++) {
       if (placement.partitionOf("p1-" + i) == 1) {
         onPartition1 = "p1-" + i;
@@ -76,7 +76,7 @@ final class LedgerRoutingFaultTest {
     // given the leadership of partition 1 moved from broker 0 to broker 1 unnoticed
     harness.broker(0).follow(1, 2);
     harness.broker(1).lead(1, 2);
-    final double retriesBefore = harness.counter(GatewayMetrics.RETRIES, "operation", "Deposit");
+    double retriesBefore = harness.counter(GatewayMetrics.RETRIES, "operation", "Deposit");
 
     // when
     harness.ledger.deposit(
@@ -147,7 +147,7 @@ final class LedgerRoutingFaultTest {
     "PARTITION_UNAVAILABLE, UNAVAILABLE, 4"
   })
   void shouldMapEveryBrokerFailureToAStatusAndRetryOnlyTransientOnes(
-      final ResponseStatus failure, final Status.Code expected, final int attempts) {
+      ResponseStatus failure, Status.Code expected, int attempts) {
     harness.broker(0).failCommands(1, ApiResponse.failure(failure, "broker trouble"));
 
     assertStatus(
@@ -222,7 +222,7 @@ final class LedgerRoutingFaultTest {
   @Test
   void shouldStopWorkingOnARequestAtTheClientsDeadline() {
     harness.broker(0).hang(ApiDescriptor.TYPE_COMMAND);
-    final LedgerServiceGrpc.LedgerServiceBlockingStub impatient =
+    LedgerServiceGrpc.LedgerServiceBlockingStub impatient =
         LedgerServiceGrpc.newBlockingStub(harness.channel)
             .withDeadlineAfter(300, TimeUnit.MILLISECONDS);
 
@@ -253,7 +253,7 @@ final class LedgerRoutingFaultTest {
             .awaitReady()) {
       quick.broker(0).hang(ApiDescriptor.TYPE_COMMAND);
       quick.broker(0).hang(ApiDescriptor.TYPE_QUERY_ACCOUNT);
-      final LedgerServiceGrpc.LedgerServiceBlockingStub patient =
+      LedgerServiceGrpc.LedgerServiceBlockingStub patient =
           LedgerServiceGrpc.newBlockingStub(quick.channel);
 
       assertStatus(
@@ -272,7 +272,7 @@ final class LedgerRoutingFaultTest {
   void shouldAnswerUnavailableWhenTheLeaderIsDown() {
     try (GatewayHarness twoBrokers =
         new GatewayHarness(2, 2, config -> config.maxRetries(MAX_RETRIES)).awaitReady()) {
-      final String onPartition2 = accountOn(2);
+      String onPartition2 = accountOn(2);
       twoBrokers.broker(1).stop();
       await()
           .atMost(GatewayHarness.WAIT)
@@ -290,8 +290,8 @@ final class LedgerRoutingFaultTest {
     }
   }
 
-  private static String accountOn(final int partition) {
-    final AccountPlacement placement = new AccountPlacement(2);
+  private static String accountOn(int partition) {
+    AccountPlacement placement = new AccountPlacement(2);
     for (int i = 0; ; i++) {
       if (placement.partitionOf("acct-" + i) == partition) {
         return "acct-" + i;

@@ -27,7 +27,7 @@ final class LogCapture implements AutoCloseable {
     }
   }
 
-  List<ILoggingEvent> atOrAbove(final Level threshold) {
+  List<ILoggingEvent> atOrAbove(Level threshold) {
     return events().stream().filter(e -> e.getLevel().isGreaterOrEqual(threshold)).toList();
   }
 

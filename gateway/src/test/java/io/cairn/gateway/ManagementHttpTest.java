@@ -39,16 +39,16 @@ final class ManagementHttpTest {
     harness.reset();
   }
 
-  private static JsonNode json(final HttpResponse<String> response) throws Exception {
+  private static JsonNode json(HttpResponse<String> response) throws Exception {
     return JSON.readTree(response.body());
   }
 
   /** Checks an RFC 7807 problem and returns its detail. */
-  private static String problem(
-      final HttpResponse<String> response, final int status, final String path) throws Exception {
+  private static String problem(HttpResponse<String> response, int status, String path)
+      throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-    final JsonNode body = json(response);
+    JsonNode body = json(response);
     assertThat(body.get("type").asText()).isEqualTo("about:blank");
     assertThat(body.get("status").asInt()).isEqualTo(status);
     assertThat(body.get("title").asText()).isNotBlank();
@@ -62,7 +62,7 @@ final class ManagementHttpTest {
         io.cairn.gateway.v1.CreateAccountRequest.newBuilder().setAccountId("somebody").build());
     harness.ledger.getAccount(
         io.cairn.gateway.v1.GetAccountRequest.newBuilder().setAccountId("somebody").build());
-    final HttpResponse<String> metrics = harness.httpGet("/metrics");
+    HttpResponse<String> metrics = harness.httpGet("/metrics");
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.headers().firstValue("Content-Type"))
         .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
@@ -70,18 +70,18 @@ final class ManagementHttpTest {
         .contains("cairn_gateway_requests_total{node=\"1000\",operation=\"GetAccount\"")
         .contains("cairn_gateway_topology_partitions_leaderless{node=\"1000\"} 0.0");
 
-    final HttpResponse<String> health = harness.httpGet("/health");
+    HttpResponse<String> health = harness.httpGet("/health");
     assertThat(health.statusCode()).isEqualTo(200);
     assertThat(json(health).get("status").asText()).isEqualTo("UP");
 
-    final HttpResponse<String> ready = harness.httpGet("/ready");
+    HttpResponse<String> ready = harness.httpGet("/ready");
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(json(ready).get("partitionCount").asInt()).isEqualTo(3);
   }
 
   @Test
   void shouldCountEveryRequestBeforeAnsweringIt() throws Exception {
-    final double before = harness.counter(GatewayMetrics.REQUESTS, "operation", "http-health");
+    double before = harness.counter(GatewayMetrics.REQUESTS, "operation", "http-health");
 
     for (int i = 1; i <= 20; i++) {
       assertThat(harness.httpGet("/health").statusCode()).isEqualTo(200);
@@ -104,7 +104,7 @@ final class ManagementHttpTest {
 
   @Test
   void shouldTakeABackupWithAcceptedAndShowIt() throws Exception {
-    final HttpResponse<String> taken = harness.httpPost("/actuator/backups", "{\"backupId\": 7}");
+    HttpResponse<String> taken = harness.httpPost("/actuator/backups", "{\"backupId\": 7}");
 
     assertThat(taken.statusCode()).isEqualTo(202);
     assertThat(json(taken).get("message").asText())
@@ -113,27 +113,27 @@ final class ManagementHttpTest {
     assertThat(harness.cluster.checkpoint(3)).isEqualTo(7);
     assertThat(json(taken).get("backupId").asLong()).isEqualTo(7);
     assertThat(json(taken).get("partitions")).hasSize(3);
-    final JsonNode created = json(taken).get("partitions").get(2);
+    JsonNode created = json(taken).get("partitions").get(2);
     assertThat(created.get("partitionId").asInt()).isEqualTo(3);
     assertThat(created.get("created").asBoolean()).isTrue();
     assertThat(created.get("checkpointId").asLong()).isEqualTo(7);
     assertThat(created.get("checkpointPosition").asLong()).isPositive();
 
-    final HttpResponse<String> shown = harness.httpGet("/actuator/backups/7");
+    HttpResponse<String> shown = harness.httpGet("/actuator/backups/7");
     assertThat(shown.statusCode()).isEqualTo(200);
-    final JsonNode backup = json(shown);
+    JsonNode backup = json(shown);
     assertThat(backup.get("backupId").asLong()).isEqualTo(7);
     assertThat(backup.get("state").asText()).isEqualTo("COMPLETED");
     assertThat(backup.has("failureReason")).isFalse();
     assertThat(backup.get("details")).hasSize(3);
-    final JsonNode partition = backup.get("details").get(0);
+    JsonNode partition = backup.get("details").get(0);
     assertThat(partition.get("partitionId").asInt()).isEqualTo(1);
     assertThat(partition.get("state").asText()).isEqualTo("COMPLETED");
     assertThat(partition.get("brokerVersion").asText()).isEqualTo(FakeCluster.VERSION);
     assertThat(partition.get("checkpointPosition").asLong()).isPositive();
     assertThat(partition.get("createdAt").asText()).isEqualTo("2023-11-14T22:13:20.007Z");
 
-    final HttpResponse<String> listed = harness.httpGet("/actuator/backups");
+    HttpResponse<String> listed = harness.httpGet("/actuator/backups");
     assertThat(listed.statusCode()).isEqualTo(200);
     assertThat(json(listed)).hasSize(1);
     assertThat(json(listed).get(0).get("backupId").asLong()).isEqualTo(7);
@@ -184,7 +184,7 @@ final class ManagementHttpTest {
         "[5]|Expected a JSON object {\"backupId\": <integer >= 1>}, but was a JSON array",
         "backupId=5|Expected a JSON object {\"backupId\": <integer >= 1>}, but the body is not JSON"
       })
-  void shouldRejectAMalformedTakeBackupBodyNamingTheField(final String body, final String detail)
+  void shouldRejectAMalformedTakeBackupBodyNamingTheField(String body, String detail)
       throws Exception {
     try (LogCapture logs = new LogCapture()) {
       assertThat(problem(harness.httpPost("/actuator/backups", body), 400, "/actuator/backups"))
@@ -202,7 +202,7 @@ final class ManagementHttpTest {
 
   @Test
   void shouldRejectAnOversizedBody() throws Exception {
-    final String body = "{\"backupId\": 5, \"padding\": \"" + "x".repeat(2000) + "\"}";
+    String body = "{\"backupId\": 5, \"padding\": \"" + "x".repeat(2000) + "\"}";
 
     assertThat(problem(harness.httpPost("/actuator/backups", body), 413, "/actuator/backups"))
         .startsWith("Expected a request body of at most 1024 bytes, but it was");
@@ -211,8 +211,8 @@ final class ManagementHttpTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"abc", "-1", "0", "12x", "99999999999999999999"})
-  void shouldRejectABadIdInThePath(final String id) throws Exception {
-    final String path = "/actuator/backups/" + id;
+  void shouldRejectABadIdInThePath(String id) throws Exception {
+    String path = "/actuator/backups/" + id;
     assertThat(problem(harness.httpGet(path), 400, path))
         .startsWith("Expected backupId in the path to be an integer >= 1")
         .contains("but was '" + id + "'");
@@ -231,7 +231,7 @@ final class ManagementHttpTest {
     harness.httpPost("/actuator/backups", "{\"backupId\": 3}");
     harness.cluster.addBackup(FakeCluster.inProgress(0, 1, 4));
 
-    final HttpResponse<String> deleted = harness.httpDelete("/actuator/backups/3");
+    HttpResponse<String> deleted = harness.httpDelete("/actuator/backups/3");
     assertThat(deleted.statusCode()).isEqualTo(204);
     assertThat(harness.httpGet("/actuator/backups/3").statusCode()).isEqualTo(404);
 
@@ -250,7 +250,7 @@ final class ManagementHttpTest {
 
   @Test
   void shouldAnswerMethodNotAllowedAndNotFound() throws Exception {
-    final HttpResponse<String> wrongMethod =
+    HttpResponse<String> wrongMethod =
         harness.send(
             HttpRequest.newBuilder(harness.uri("/actuator/backups"))
                 .PUT(HttpRequest.BodyPublishers.ofString("{}")));

@@ -63,8 +63,8 @@ final class TransferTargetCheckTest {
   @Test
   void shouldAnswerNotFoundNamingTheTargetAndItsPartitionWithoutSendingTheTransfer() {
     // given an account on partition 2 that nobody created
-    final String unknown = accountOn(2, "ghost");
-    final double before = harness.counter(CHECKS, "result", "not_found");
+    String unknown = accountOn(2, "ghost");
+    double before = harness.counter(CHECKS, "result", "not_found");
 
     // when / then
     assertStatus(
@@ -86,7 +86,7 @@ final class TransferTargetCheckTest {
   @Test
   void shouldAnswerUnavailableWithoutSendingTheTransferWhenTheTargetCannotBeAsked() {
     // given partition 2's leader answers every query with PARTITION_UNAVAILABLE (retried)
-    final String target = createdOn(2, "target");
+    String target = createdOn(2, "target");
     harness
         .broker(1)
         .failQueries(2, ApiResponse.failure(ResponseStatus.PARTITION_UNAVAILABLE, "replaying"));
@@ -120,9 +120,9 @@ final class TransferTargetCheckTest {
 
   @Test
   void shouldAnswerDeadlineExceededWithoutSendingTheTransferWhenTheTargetDoesNotAnswer() {
-    final String target = createdOn(3, "silent");
+    String target = createdOn(3, "silent");
     harness.broker(0).hang(ApiDescriptor.TYPE_QUERY_ACCOUNT);
-    final LedgerServiceGrpc.LedgerServiceBlockingStub impatient =
+    LedgerServiceGrpc.LedgerServiceBlockingStub impatient =
         LedgerServiceGrpc.newBlockingStub(harness.channel)
             .withDeadlineAfter(300, TimeUnit.MILLISECONDS);
 
@@ -140,11 +140,11 @@ final class TransferTargetCheckTest {
   @Test
   void shouldSendTheTransferOnceTheTargetExists() {
     // given
-    final String target = createdOn(2, "payee");
-    final double before = harness.counter(CHECKS, "result", "found");
+    String target = createdOn(2, "payee");
+    double before = harness.counter(CHECKS, "result", "found");
 
     // when
-    final TransferResponse accepted = harness.ledger.transfer(transfer(source, target, 30));
+    TransferResponse accepted = harness.ledger.transfer(transfer(source, target, 30));
 
     // then one query to the target's leader, one command to the source's leader
     assertThat(accepted.getCompleted()).isFalse();
@@ -162,7 +162,7 @@ final class TransferTargetCheckTest {
 
   @Test
   void shouldLeaveSamePartitionTransfersToTheEngineWithoutAQuery() {
-    final String unknown = accountOn(1, "nobody");
+    String unknown = accountOn(1, "nobody");
 
     harness.ledger.transfer(transfer(source, sameSide, 10));
     assertStatus(
@@ -179,14 +179,14 @@ final class TransferTargetCheckTest {
     assertThat(harness.cluster.balance(1, sameSide)).isEqualTo(10);
   }
 
-  private String createdOn(final int partition, final String prefix) {
-    final String account = accountOn(partition, prefix);
+  private String createdOn(int partition, String prefix) {
+    String account = accountOn(partition, prefix);
     harness.ledger.createAccount(CreateAccountRequest.newBuilder().setAccountId(account).build());
     harness.brokers.forEach(FakeBroker::heal);
     return account;
   }
 
-  private String accountOn(final int partition, final String prefix) {
+  private String accountOn(int partition, String prefix) {
     for (int i = 0; ; i++) {
       if (placement.partitionOf(prefix + i) == partition) {
         return prefix + i;
@@ -194,7 +194,7 @@ final class TransferTargetCheckTest {
     }
   }
 
-  private static TransferRequest transfer(final String from, final String to, final long amount) {
+  private static TransferRequest transfer(String from, String to, long amount) {
     return TransferRequest.newBuilder()
         .setFromAccountId(from)
         .setToAccountId(to)

@@ -157,8 +157,8 @@ public final class JournalConfig {
      * @throws IllegalArgumentException listing every invalid key, its value and the allowed range
      */
     public JournalConfig build() {
-      final List<String> violations = new ArrayList<>();
-      final String context = " (journal '" + name + "' in " + directory + ")";
+      List<String> violations = new ArrayList<>();
+      String context = " (journal '" + name + "' in " + directory + ")";
       if (directory == null) {
         violations.add("Expected directory to be set, but was null" + context);
       }

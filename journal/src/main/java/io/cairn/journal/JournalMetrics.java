@@ -58,11 +58,11 @@ public final class JournalMetrics implements AutoCloseable {
             .register(registry);
     this.flush =
         Timer.builder(FLUSH).description("Time of one flush, fsync included").register(registry);
-    final Gauge segments =
+    Gauge segments =
         Gauge.builder(SEGMENTS, journal, segmentCount)
             .description("Number of segment files")
             .register(registry);
-    final Gauge bytes =
+    Gauge bytes =
         Gauge.builder(BYTES, journal, committedBytes)
             .description("Committed bytes of all segments")
             .baseUnit("bytes")

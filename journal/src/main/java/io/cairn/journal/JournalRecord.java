@@ -24,19 +24,19 @@ public record JournalRecord(long index, long asqn, int checksum, DirectBuffer da
    * in the record's frame on disk.
    */
   public static int computeChecksum(long index, long asqn, DirectBuffer data) {
-    final CRC32C crc = new CRC32C();
-    final ByteBuffer prefix = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+    CRC32C crc = new CRC32C();
+    ByteBuffer prefix = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
     prefix.putLong(index).putLong(asqn).flip();
     crc.update(prefix);
-    final int length = data.capacity();
+    int length = data.capacity();
     if (data.byteArray() != null) {
       crc.update(data.byteArray(), data.wrapAdjustment(), length);
     } else if (data.byteBuffer() != null) {
-      final ByteBuffer slice = data.byteBuffer().duplicate();
+      ByteBuffer slice = data.byteBuffer().duplicate();
       slice.limit(data.wrapAdjustment() + length).position(data.wrapAdjustment());
       crc.update(slice);
     } else {
-      final byte[] copy = new byte[length];
+      byte[] copy = new byte[length];
       data.getBytes(0, copy);
       crc.update(copy, 0, length);
     }

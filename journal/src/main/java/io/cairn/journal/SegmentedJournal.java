@@ -111,10 +111,10 @@ public final class SegmentedJournal implements Journal {
   public static SegmentedJournal open(JournalConfig config, MeterRegistry registry) {
     try {
       Files.createDirectories(config.directory());
-      final SegmentFiles files = new SegmentFiles(config.directory(), config.name());
-      final SparseIndex index = new SparseIndex(config.indexDensity());
-      final List<Segment> loaded = new SegmentLoader(files, index).load();
-      final SegmentedJournal journal;
+      SegmentFiles files = new SegmentFiles(config.directory(), config.name());
+      SparseIndex index = new SparseIndex(config.indexDensity());
+      List<Segment> loaded = new SegmentLoader(files, index).load();
+      SegmentedJournal journal;
       try {
         journal = new SegmentedJournal(config, registry, files, index, loaded);
       } catch (IOException | RuntimeException e) {
@@ -152,11 +152,11 @@ public final class SegmentedJournal implements Journal {
     ensureOpen();
     checkAsqn(asqn);
     checkSize(data.capacity());
-    final Timer.Sample sample = metrics.start();
-    final long recordIndex = lastIndex + 1;
-    final int checksum = writer.prepare(recordIndex, asqn, data);
+    Timer.Sample sample = metrics.start();
+    long recordIndex = lastIndex + 1;
+    int checksum = writer.prepare(recordIndex, asqn, data);
     write(recordIndex, asqn);
-    final JournalRecord record = new JournalRecord(recordIndex, asqn, checksum, copy(data));
+    JournalRecord record = new JournalRecord(recordIndex, asqn, checksum, copy(data));
     metrics.stopAppend(sample);
     return record;
   }
@@ -164,7 +164,7 @@ public final class SegmentedJournal implements Journal {
   @Override
   public void append(JournalRecord record) {
     ensureOpen();
-    final long expectedIndex = lastIndex + 1;
+    long expectedIndex = lastIndex + 1;
     if (record.index() != expectedIndex) {
       throw new InvalidIndexException(
           "Expected the replicated record's index to be "
@@ -177,8 +177,8 @@ public final class SegmentedJournal implements Journal {
     }
     checkAsqn(record.asqn());
     checkSize(record.data().capacity());
-    final Timer.Sample sample = metrics.start();
-    final int checksum = writer.prepare(record.index(), record.asqn(), record.data());
+    Timer.Sample sample = metrics.start();
+    int checksum = writer.prepare(record.index(), record.asqn(), record.data());
     if (checksum != record.checksum()) {
       throw new InvalidChecksumException(
           String.format(
@@ -219,13 +219,13 @@ public final class SegmentedJournal implements Journal {
   }
 
   private void roll() throws IOException {
-    final long lastAsqn = current.tail().lastAsqn();
+    long lastAsqn = current.tail().lastAsqn();
     if (current.isEmpty()) {
       // a segment created with a smaller size than configured now: replace it, keeping its flags
-      final long stamp = lock.writeLock();
+      long stamp = lock.writeLock();
       try {
         epoch++;
-        final Segment replaced = current;
+        Segment replaced = current;
         current = createSegment(lastIndex + 1, lastAsqn, replaced.descriptor().flags());
         deleteSegment(replaced);
         segments.put(current.firstIndex(), current);
@@ -247,10 +247,10 @@ public final class SegmentedJournal implements Journal {
 
   private Segment createSegment(long segmentFirstIndex, long lastAsqn, byte flags)
       throws IOException {
-    final SegmentDescriptor descriptor =
+    SegmentDescriptor descriptor =
         new SegmentDescriptor(nextSegmentId++, segmentFirstIndex, config.segmentSizeBytes(), flags);
-    final Path path = files.path(descriptor.segmentId());
-    final Segment segment =
+    Path path = files.path(descriptor.segmentId());
+    Segment segment =
         new Segment(
             path,
             descriptor,
@@ -276,16 +276,16 @@ public final class SegmentedJournal implements Journal {
   @Override
   public JournalFlush prepareFlush() {
     ensureOpen();
-    final long flushIndex = lastIndex;
-    final Segment segment = current;
+    long flushIndex = lastIndex;
+    Segment segment = current;
     try {
       writer.markPending();
     } catch (IOException e) {
       throw new JournalException(
           "Expected to complete the last frame of " + segment.path() + ", but: " + e, e);
     }
-    final boolean forceData = segment.takeDirty();
-    final boolean forceDirectory = directoryDirty;
+    boolean forceData = segment.takeDirty();
+    boolean forceDirectory = directoryDirty;
     directoryDirty = false;
     return new JournalFlush() {
       @Override
@@ -295,7 +295,7 @@ public final class SegmentedJournal implements Journal {
 
       @Override
       public void force() {
-        final Timer.Sample sample = metrics.start();
+        Timer.Sample sample = metrics.start();
         try {
           if (forceData) {
             segment.forceData();
@@ -325,12 +325,12 @@ public final class SegmentedJournal implements Journal {
       reset(indexExclusive + 1);
       return;
     }
-    final long stamp = lock.writeLock();
+    long stamp = lock.writeLock();
     try {
       epoch++;
       writer.markPending();
-      final Segment keep = segments.floorEntry(indexExclusive + 1).getValue();
-      final List<Segment> later =
+      Segment keep = segments.floorEntry(indexExclusive + 1).getValue();
+      List<Segment> later =
           new ArrayList<>(segments.tailMap(keep.firstIndex(), false).descendingMap().values());
       for (Segment segment : later) { // newest first: a crash leaves a shorter, valid journal
         deleteSegment(segment);
@@ -341,7 +341,7 @@ public final class SegmentedJournal implements Journal {
         files.forceDirectory();
         directoryDirty = false;
       }
-      final Map.Entry<Long, Segment> previous = segments.lowerEntry(keep.firstIndex());
+      Map.Entry<Long, Segment> previous = segments.lowerEntry(keep.firstIndex());
       truncator.truncate(
           keep,
           indexExclusive + 1,
@@ -365,12 +365,12 @@ public final class SegmentedJournal implements Journal {
     if (segments.size() < 2 || segments.higherKey(segments.firstKey()) > untilIndex) {
       return false;
     }
-    final long stamp = lock.writeLock();
+    long stamp = lock.writeLock();
     try {
       epoch++;
       boolean deleted = false;
       while (segments.size() > 1) {
-        final Map.Entry<Long, Segment> second = segments.higherEntry(segments.firstKey());
+        Map.Entry<Long, Segment> second = segments.higherEntry(segments.firstKey());
         if (second.getKey() > untilIndex) {
           break;
         }
@@ -399,15 +399,14 @@ public final class SegmentedJournal implements Journal {
       throw new IllegalArgumentException(
           "Expected nextIndex to be at least 1, but was " + nextIndex);
     }
-    final long stamp = lock.writeLock();
+    long stamp = lock.writeLock();
     try {
       epoch++;
       // the flagged segment first: once it is on disk, the older segments are obsolete even if a
       // crash stops their deletion (the loader completes it)
-      final List<Segment> obsolete = new ArrayList<>(segments.values());
+      List<Segment> obsolete = new ArrayList<>(segments.values());
       writer.discardPending();
-      final Segment created =
-          createSegment(nextIndex, Journal.ASQN_IGNORE, SegmentDescriptor.FLAG_RESET);
+      Segment created = createSegment(nextIndex, Journal.ASQN_IGNORE, SegmentDescriptor.FLAG_RESET);
       files.forceDirectory();
       for (Segment segment : obsolete) {
         deleteSegment(segment);
@@ -446,7 +445,7 @@ public final class SegmentedJournal implements Journal {
   @Override
   public JournalReader openReader() {
     ensureOpen();
-    final SegmentedJournalReader reader = new SegmentedJournalReader(this);
+    SegmentedJournalReader reader = new SegmentedJournalReader(this);
     readers.add(reader);
     reader.seekToFirst();
     return reader;
@@ -461,11 +460,11 @@ public final class SegmentedJournal implements Journal {
    */
   @Override
   public List<JournalSegmentFile> segmentFiles() {
-    final long stamp = lock.readLock();
+    long stamp = lock.readLock();
     try {
-      final List<JournalSegmentFile> result = new ArrayList<>(segments.size());
+      List<JournalSegmentFile> result = new ArrayList<>(segments.size());
       for (Segment segment : segments.values()) {
-        final Segment.Tail tail = segment.tail();
+        Segment.Tail tail = segment.tail();
         result.add(
             new JournalSegmentFile(
                 segment.path(),
@@ -493,7 +492,7 @@ public final class SegmentedJournal implements Journal {
     try {
       flush();
     } finally {
-      final long stamp = lock.writeLock();
+      long stamp = lock.writeLock();
       try {
         open = false;
         epoch++;
@@ -532,7 +531,7 @@ public final class SegmentedJournal implements Journal {
 
   /** The segment holding {@code recordIndex}, or the last segment when it is past the end. */
   Segment segmentFor(long recordIndex) {
-    final Map.Entry<Long, Segment> entry = segments.floorEntry(recordIndex);
+    Map.Entry<Long, Segment> entry = segments.floorEntry(recordIndex);
     return entry == null ? segments.firstEntry().getValue() : entry.getValue();
   }
 
@@ -561,7 +560,7 @@ public final class SegmentedJournal implements Journal {
       throw new IllegalArgumentException(
           "Expected asqn to be " + Journal.ASQN_IGNORE + " or at least 0, but was " + asqn);
     }
-    final long lastAsqn = current.tail().lastAsqn();
+    long lastAsqn = current.tail().lastAsqn();
     if (lastAsqn != Journal.ASQN_IGNORE && asqn <= lastAsqn) {
       throw new IllegalArgumentException(
           "Expected asqn to be greater than the highest asqn "
@@ -577,7 +576,7 @@ public final class SegmentedJournal implements Journal {
   }
 
   private void checkSize(int dataLength) {
-    final int max = config.maxRecordDataBytes();
+    int max = config.maxRecordDataBytes();
     if (dataLength > max) {
       throw new IllegalArgumentException(
           "Expected record data to be at most "
@@ -593,7 +592,7 @@ public final class SegmentedJournal implements Journal {
   }
 
   private static UnsafeBuffer copy(DirectBuffer data) {
-    final byte[] bytes = new byte[data.capacity()];
+    byte[] bytes = new byte[data.capacity()];
     data.getBytes(0, bytes);
     return new UnsafeBuffer(bytes);
   }

@@ -41,7 +41,7 @@ final class SegmentedJournalReader implements JournalReader {
 
   @Override
   public boolean hasNext() {
-    final long stamp = journal.lock().readLock();
+    long stamp = journal.lock().readLock();
     try {
       if (closed || !journal.isOpen()) {
         return false;
@@ -55,7 +55,7 @@ final class SegmentedJournalReader implements JournalReader {
 
   @Override
   public JournalRecord next() {
-    final long stamp = journal.lock().readLock();
+    long stamp = journal.lock().readLock();
     try {
       ensureUsable();
       revalidate();
@@ -67,9 +67,9 @@ final class SegmentedJournalReader implements JournalReader {
                 + journal.getLastIndex());
       }
       readFrame(true);
-      final byte[] data = new byte[frame.dataLength()];
+      byte[] data = new byte[frame.dataLength()];
       window.getBytes(position + FrameDescriptor.DATA_OFFSET, data, 0, data.length);
-      final JournalRecord record =
+      JournalRecord record =
           new JournalRecord(
               nextIndex, frame.asqn(), frame.storedChecksum(), new UnsafeBuffer(data));
       position += frame.frameLength();
@@ -82,7 +82,7 @@ final class SegmentedJournalReader implements JournalReader {
 
   @Override
   public long seek(long index) {
-    final long stamp = journal.lock().readLock();
+    long stamp = journal.lock().readLock();
     try {
       ensureUsable();
       positionAt(index);
@@ -99,7 +99,7 @@ final class SegmentedJournalReader implements JournalReader {
 
   @Override
   public long seekToLast() {
-    final long stamp = journal.lock().readLock();
+    long stamp = journal.lock().readLock();
     try {
       ensureUsable();
       positionAt(Math.max(journal.getLastIndex(), journal.getFirstIndex()));
@@ -111,17 +111,17 @@ final class SegmentedJournalReader implements JournalReader {
 
   @Override
   public long seekToAsqn(long asqn) {
-    final long stamp = journal.lock().readLock();
+    long stamp = journal.lock().readLock();
     try {
       ensureUsable();
-      final long first = journal.getFirstIndex();
-      final long last = journal.getLastIndex();
-      final long indexed = journal.index().floorIndexOfAsqn(asqn);
+      long first = journal.getFirstIndex();
+      long last = journal.getLastIndex();
+      long indexed = journal.index().floorIndexOfAsqn(asqn);
       positionAt(indexed < first ? first : indexed);
       long found = -1;
       while (nextIndex <= last) {
         readFrame(false);
-        final long recordAsqn = frame.asqn();
+        long recordAsqn = frame.asqn();
         if (recordAsqn != Journal.ASQN_IGNORE) {
           if (recordAsqn > asqn) {
             break;
@@ -168,16 +168,16 @@ final class SegmentedJournalReader implements JournalReader {
 
   /** Positions at {@code index} clamped to [first index, last index + 1]. Holds the read lock. */
   private void positionAt(long index) {
-    final long first = journal.getFirstIndex();
-    final long last = journal.getLastIndex();
-    final long target = Math.max(first, Math.min(index, last + 1));
-    final long currentEpoch = journal.epoch();
+    long first = journal.getFirstIndex();
+    long last = journal.getLastIndex();
+    long target = Math.max(first, Math.min(index, last + 1));
+    long currentEpoch = journal.epoch();
     if (currentEpoch != epoch) {
       window.invalidate();
       epoch = currentEpoch;
     }
     useSegment(journal.segmentFor(target));
-    final SparseIndex.Entry entry = journal.index().floor(target);
+    SparseIndex.Entry entry = journal.index().floor(target);
     if (entry != null && entry.index() >= segment.firstIndex()) {
       position = entry.position();
       nextIndex = entry.index();
@@ -212,7 +212,7 @@ final class SegmentedJournalReader implements JournalReader {
                 + segment.firstIndex());
       }
     }
-    final long limit = segment.tail().endPositionBytes();
+    long limit = segment.tail().endPositionBytes();
     window.readLimit(limit);
     try {
       FrameCheck.Status status = check(limit, verify);

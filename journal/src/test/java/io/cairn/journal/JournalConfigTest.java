@@ -16,7 +16,7 @@ class JournalConfigTest {
 
   @Test
   void shouldUseDocumentedDefaults() {
-    final JournalConfig config = valid().build();
+    JournalConfig config = valid().build();
 
     assertThat(config.directory()).isEqualTo(DIRECTORY);
     assertThat(config.name()).isEqualTo("raft-partition-1");
@@ -78,7 +78,7 @@ class JournalConfigTest {
 
   @Test
   void shouldCopyEveryValueIntoABuilder() {
-    final JournalConfig config =
+    JournalConfig config =
         valid().segmentSizeBytes(8192).indexDensity(7).preallocateSegmentFiles(false).build();
 
     assertThat(config.toBuilder().build()).isEqualTo(config);

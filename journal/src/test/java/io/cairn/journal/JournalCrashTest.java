@@ -56,15 +56,15 @@ class JournalCrashTest {
   @EnumSource(Tear.class)
   void shouldKeepExactlyTheRecordsBeforeACutInsideTheLastRecord(Tear tear) throws IOException {
     // given
-    final Path original = root.resolve("original");
-    final boolean preallocate = tear != Tear.FILE_ENDS;
-    final List<byte[]> written = new ArrayList<>();
-    final List<Frame> frames = write(original, preallocate, written);
-    final Frame last = frames.get(frames.size() - 1);
+    Path original = root.resolve("original");
+    boolean preallocate = tear != Tear.FILE_ENDS;
+    List<byte[]> written = new ArrayList<>();
+    List<Frame> frames = write(original, preallocate, written);
+    Frame last = frames.get(frames.size() - 1);
 
     for (long cut = last.start(); cut < last.end(); cut++) {
-      final Path copy = copy(original, root.resolve(tear + "-" + cut));
-      final Path file = copy.resolve(last.file().getFileName());
+      Path copy = copy(original, root.resolve(tear + "-" + cut));
+      Path file = copy.resolve(last.file().getFileName());
       tear(file, tear, last.start(), cut, last.end());
 
       // when
@@ -74,7 +74,7 @@ class JournalCrashTest {
             .as("cut at %d", cut)
             .isEqualTo(summaries(written.subList(0, RECORDS - 1)));
         assertThat(journal.getLastIndex()).isEqualTo(RECORDS - 1);
-        final List<JournalSegmentFile> files = journal.segmentFiles();
+        List<JournalSegmentFile> files = journal.segmentFiles();
         assertThat(files.get(files.size() - 1).committedLengthBytes()).isEqualTo(last.start());
         journal.append(Journal.ASQN_IGNORE, new UnsafeBuffer(new byte[] {7}));
       }
@@ -88,26 +88,26 @@ class JournalCrashTest {
 
   @Test
   void shouldKeepTheRecordsThatEndBeforeARandomCutOfTheLastSegment() throws IOException {
-    final Path original = root.resolve("original");
-    final List<byte[]> written = new ArrayList<>();
-    final List<Frame> frames = write(original, false, written);
-    final Path lastFile = frames.get(frames.size() - 1).file();
-    final long lastFileEnd = frames.get(frames.size() - 1).end();
-    final Random random = new Random(SEED);
+    Path original = root.resolve("original");
+    List<byte[]> written = new ArrayList<>();
+    List<Frame> frames = write(original, false, written);
+    Path lastFile = frames.get(frames.size() - 1).file();
+    long lastFileEnd = frames.get(frames.size() - 1).end();
+    Random random = new Random(SEED);
 
     for (int i = 0; i < 40; i++) {
-      final long cut =
+      long cut =
           SegmentDescriptor.LENGTH_BYTES
               + (long) random.nextInt((int) (lastFileEnd - SegmentDescriptor.LENGTH_BYTES));
-      final Path copy = copy(original, root.resolve("random-" + i));
-      final boolean zeros = random.nextBoolean();
+      Path copy = copy(original, root.resolve("random-" + i));
+      boolean zeros = random.nextBoolean();
       tear(
           copy.resolve(lastFile.getFileName()),
           zeros ? Tear.ZEROS_MARKER_WRITTEN : Tear.FILE_ENDS,
           cut,
           cut,
           lastFileEnd);
-      final int survivors =
+      int survivors =
           (int) frames.stream().filter(f -> !f.file().equals(lastFile) || f.end() <= cut).count();
 
       try (SegmentedJournal journal = open(copy, false)) {
@@ -121,18 +121,18 @@ class JournalCrashTest {
 
   @Test
   void shouldFailOnAnyBitFlipInAClosedSegment() throws IOException {
-    final Path original = root.resolve("original");
-    final List<Frame> frames = write(original, true, new ArrayList<>());
-    final Path closed = frames.get(0).file();
-    final long closedEnd =
+    Path original = root.resolve("original");
+    List<Frame> frames = write(original, true, new ArrayList<>());
+    Path closed = frames.get(0).file();
+    long closedEnd =
         frames.stream()
             .filter(f -> f.file().equals(closed))
             .mapToLong(Frame::end)
             .max()
             .orElseThrow();
-    final Random random = new Random(SEED);
-    final List<Long> offsets = new ArrayList<>();
-    final Frame victim = frames.get(3);
+    Random random = new Random(SEED);
+    List<Long> offsets = new ArrayList<>();
+    Frame victim = frames.get(3);
     // one of each part of a frame, then random bytes anywhere in the descriptor and records
     offsets.add(victim.start() + FrameDescriptor.MARKER_OFFSET);
     offsets.add(victim.start() + FrameDescriptor.LENGTH_OFFSET + 1);
@@ -146,11 +146,11 @@ class JournalCrashTest {
     }
 
     for (long offset : offsets) {
-      final int bit = random.nextInt(8);
-      final Path copy = copy(original, root.resolve("flip-" + offset + "-" + bit));
+      int bit = random.nextInt(8);
+      Path copy = copy(original, root.resolve("flip-" + offset + "-" + bit));
       flipBit(copy.resolve(closed.getFileName()), offset, bit);
 
-      final CorruptedJournalException failure =
+      CorruptedJournalException failure =
           catchThrowableOfType(CorruptedJournalException.class, () -> open(copy, true).close());
 
       assertThat(failure).as("bit %d of byte %d (seed %d)", bit, offset, SEED).isNotNull();
@@ -162,12 +162,12 @@ class JournalCrashTest {
 
   @Test
   void shouldNameFileOffsetIndexAndChecksumsOfACorruptedRecord() throws IOException {
-    final Path original = root.resolve("original");
-    final List<Frame> frames = write(original, true, new ArrayList<>());
-    final Frame victim = frames.get(2);
+    Path original = root.resolve("original");
+    List<Frame> frames = write(original, true, new ArrayList<>());
+    Frame victim = frames.get(2);
     flipBit(victim.file(), victim.start() + FrameDescriptor.DATA_OFFSET + 3, 4);
 
-    final CorruptedJournalException failure =
+    CorruptedJournalException failure =
         catchThrowableOfType(CorruptedJournalException.class, () -> open(original, true).close());
 
     assertThat(failure.file()).isEqualTo(victim.file());
@@ -192,9 +192,9 @@ class JournalCrashTest {
         FrameDescriptor.DATA_OFFSET
       })
   void shouldFailWhenARecordOfTheLastSegmentIsFollowedByValidRecords(int field) throws IOException {
-    final Path original = root.resolve("original");
-    final List<Frame> frames = write(original, true, new ArrayList<>());
-    final Frame victim = frames.get(frames.size() - 3);
+    Path original = root.resolve("original");
+    List<Frame> frames = write(original, true, new ArrayList<>());
+    Frame victim = frames.get(frames.size() - 3);
     assertThat(victim.file()).isEqualTo(frames.get(frames.size() - 1).file());
     flipBit(victim.file(), victim.start() + field, 0);
 
@@ -206,10 +206,10 @@ class JournalCrashTest {
 
   @Test
   void shouldTruncateTheLastRecordOfTheLastSegmentWhenItsChecksumDoesNotMatch() throws IOException {
-    final Path original = root.resolve("original");
-    final List<byte[]> written = new ArrayList<>();
-    final List<Frame> frames = write(original, true, written);
-    final Frame last = frames.get(frames.size() - 1);
+    Path original = root.resolve("original");
+    List<byte[]> written = new ArrayList<>();
+    List<Frame> frames = write(original, true, written);
+    Frame last = frames.get(frames.size() - 1);
     flipBit(last.file(), last.start() + FrameDescriptor.DATA_OFFSET, 2);
 
     try (SegmentedJournal journal = open(original, true)) {
@@ -219,15 +219,15 @@ class JournalCrashTest {
 
   @Test
   void shouldNotReadGarbageAfterTheLastRecordOfAPreallocatedSegment() throws IOException {
-    final Path original = root.resolve("original");
-    final List<byte[]> written = new ArrayList<>();
-    final List<Frame> frames = write(original, true, written);
-    final Frame last = frames.get(frames.size() - 1);
-    final Random random = new Random(SEED);
+    Path original = root.resolve("original");
+    List<byte[]> written = new ArrayList<>();
+    List<Frame> frames = write(original, true, written);
+    Frame last = frames.get(frames.size() - 1);
+    Random random = new Random(SEED);
 
     for (int gap : new int[] {0, 1, FrameDescriptor.HEADER_LENGTH_BYTES, 300}) {
-      final Path copy = copy(original, root.resolve("garbage-" + gap));
-      final byte[] garbage = new byte[200];
+      Path copy = copy(original, root.resolve("garbage-" + gap));
+      byte[] garbage = new byte[200];
       random.nextBytes(garbage);
       garbage[0] = FrameDescriptor.MARKER_V1; // looks like the start of a frame
       write(copy.resolve(last.file().getFileName()), last.end() + gap, garbage);
@@ -246,9 +246,9 @@ class JournalCrashTest {
 
   @Test
   void shouldNeverReturnDataOfARecordCorruptedWhileTheJournalIsOpen() throws IOException {
-    final Path original = root.resolve("original");
-    final List<Frame> frames = write(original, true, new ArrayList<>());
-    final Frame victim = frames.get(5);
+    Path original = root.resolve("original");
+    List<Frame> frames = write(original, true, new ArrayList<>());
+    Frame victim = frames.get(5);
 
     try (SegmentedJournal journal = open(original, true);
         JournalReader reader = journal.openReader()) {
@@ -263,8 +263,8 @@ class JournalCrashTest {
 
   @Test
   void shouldRejectASegmentOfAnotherVersion() throws IOException {
-    final Path original = root.resolve("original");
-    final List<Frame> frames = write(original, true, new ArrayList<>());
+    Path original = root.resolve("original");
+    List<Frame> frames = write(original, true, new ArrayList<>());
     write(frames.get(0).file(), SegmentDescriptor.VERSION_OFFSET, new byte[] {2});
 
     assertThatThrownBy(() -> open(original, true).close())
@@ -286,19 +286,19 @@ class JournalCrashTest {
 
   @Test
   void shouldRejectSegmentsWhoseIndexesDoNotContinue() throws IOException {
-    final Path original = root.resolve("original");
-    final List<Frame> frames = write(original, true, new ArrayList<>());
-    final Frame firstOfSecond =
+    Path original = root.resolve("original");
+    List<Frame> frames = write(original, true, new ArrayList<>());
+    Frame firstOfSecond =
         frames.stream()
             .filter(f -> !f.file().equals(frames.get(0).file()))
             .findFirst()
             .orElseThrow();
-    final SegmentDescriptor descriptor = readDescriptor(firstOfSecond.file());
-    final SegmentDescriptor shifted =
+    SegmentDescriptor descriptor = readDescriptor(firstOfSecond.file());
+    SegmentDescriptor shifted =
         new SegmentDescriptor(
             descriptor.segmentId(), descriptor.firstIndex() + 2, descriptor.maxSegmentSizeBytes());
-    final ByteBuffer encoded = shifted.encode();
-    final byte[] bytes = new byte[encoded.remaining()];
+    ByteBuffer encoded = shifted.encode();
+    byte[] bytes = new byte[encoded.remaining()];
     encoded.get(bytes);
     write(firstOfSecond.file(), 0, bytes);
 
@@ -309,9 +309,9 @@ class JournalCrashTest {
 
   @Test
   void shouldDeleteALeftoverTemporarySegmentFile() throws IOException {
-    final Path original = root.resolve("original");
+    Path original = root.resolve("original");
     write(original, true, new ArrayList<>());
-    final Path leftover = original.resolve("journal-99.log.tmp");
+    Path leftover = original.resolve("journal-99.log.tmp");
     Files.write(leftover, new byte[] {1, 2, 3});
 
     try (SegmentedJournal journal = open(original, true)) {
@@ -323,9 +323,9 @@ class JournalCrashTest {
   @Test
   void shouldCompleteAResetThatACrashInterrupted() throws IOException {
     // given: the old segments are still on disk next to the segment the reset created
-    final Path original = root.resolve("original");
-    final List<Frame> frames = write(original, true, new ArrayList<>());
-    final Path beforeReset = copy(original, root.resolve("before-reset"));
+    Path original = root.resolve("original");
+    List<Frame> frames = write(original, true, new ArrayList<>());
+    Path beforeReset = copy(original, root.resolve("before-reset"));
     try (SegmentedJournal journal = open(original, true)) {
       journal.reset(500);
       journal.append(Journal.ASQN_IGNORE, new UnsafeBuffer(new byte[] {5}));
@@ -351,12 +351,12 @@ class JournalCrashTest {
   @Test
   void shouldDeleteAnEmptySegmentThatACrashLeftBeforeItsReplacement() throws IOException {
     // given: the last segment is empty, and its replacement (same first index) was created
-    final Path original = root.resolve("original");
-    final List<byte[]> written = new ArrayList<>();
+    Path original = root.resolve("original");
+    List<byte[]> written = new ArrayList<>();
     write(original, true, written);
-    final JournalSegmentFile emptied;
+    JournalSegmentFile emptied;
     try (SegmentedJournal journal = open(original, true)) {
-      final List<JournalSegmentFile> files = journal.segmentFiles();
+      List<JournalSegmentFile> files = journal.segmentFiles();
       journal.deleteAfter(files.get(files.size() - 1).firstIndex() - 1);
       emptied = journal.segmentFiles().get(files.size() - 1);
     }
@@ -371,7 +371,7 @@ class JournalCrashTest {
       assertThat(journal.getLastIndex()).isEqualTo(emptied.firstIndex() - 1);
       assertThat(readAll(journal))
           .isEqualTo(summaries(written.subList(0, (int) emptied.firstIndex() - 1)));
-      final List<JournalSegmentFile> files = journal.segmentFiles();
+      List<JournalSegmentFile> files = journal.segmentFiles();
       assertThat(files.get(files.size() - 1).segmentId()).isEqualTo(emptied.segmentId() + 1);
       journal.append(Journal.ASQN_IGNORE, new UnsafeBuffer(new byte[100]));
       assertThat(journal.getLastIndex()).isEqualTo(emptied.firstIndex());
@@ -381,19 +381,19 @@ class JournalCrashTest {
   @Test
   void shouldLoseOnlyTheUnflushedLastRecordWhenTheProcessDies() throws IOException {
     // given: a journal that is not flushed; a copy of its files is what a killed process leaves
-    final Path live = root.resolve("live");
-    final List<byte[]> written = new ArrayList<>();
-    final Random random = new Random(SEED);
+    Path live = root.resolve("live");
+    List<byte[]> written = new ArrayList<>();
+    Random random = new Random(SEED);
     try (SegmentedJournal journal = open(live, true)) {
       for (int i = 0; i < RECORDS; i++) {
-        final byte[] data = new byte[50 + random.nextInt(200)];
+        byte[] data = new byte[50 + random.nextInt(200)];
         random.nextBytes(data);
         journal.append(i, new UnsafeBuffer(data));
         written.add(data);
       }
-      final Path killed = copy(live, root.resolve("killed"));
+      Path killed = copy(live, root.resolve("killed"));
       journal.flush();
-      final Path killedAfterFlush = copy(live, root.resolve("killed-after-flush"));
+      Path killedAfterFlush = copy(live, root.resolve("killed-after-flush"));
 
       // when / then: the last record waited for its marker and is cut as a torn tail
       try (SegmentedJournal recovered = open(killed, true)) {
@@ -408,15 +408,15 @@ class JournalCrashTest {
 
   @Test
   void shouldMarkLargeRecordsAtOnce() throws IOException {
-    final Path live = root.resolve("live");
-    final JournalConfig config =
+    Path live = root.resolve("live");
+    JournalConfig config =
         JournalConfig.builder().directory(live).name("journal").segmentSizeBytes(65536).build();
     try (SegmentedJournal journal = SegmentedJournal.open(config, registry)) {
       journal.append(Journal.ASQN_IGNORE, new UnsafeBuffer(new byte[10_000]));
       journal.append(Journal.ASQN_IGNORE, new UnsafeBuffer(new byte[20_000]));
       assertThat(journal.segmentFiles().get(0).lastIndex()).isEqualTo(2);
 
-      final Path killed = copy(live, root.resolve("killed"));
+      Path killed = copy(live, root.resolve("killed"));
       try (SegmentedJournal recovered =
           SegmentedJournal.open(config.toBuilder().directory(killed).build(), registry2())) {
         assertThat(recovered.getLastIndex()).isEqualTo(2);
@@ -444,18 +444,18 @@ class JournalCrashTest {
 
   /** Writes {@link #RECORDS} records (about 3 segments) and closes the journal. */
   private List<Frame> write(Path directory, boolean preallocate, List<byte[]> written) {
-    final Random random = new Random(SEED);
-    final List<Frame> frames = new ArrayList<>();
+    Random random = new Random(SEED);
+    List<Frame> frames = new ArrayList<>();
     try (SegmentedJournal journal = open(directory, preallocate)) {
       for (int i = 0; i < RECORDS; i++) {
-        final byte[] data = new byte[80 + random.nextInt(120)];
+        byte[] data = new byte[80 + random.nextInt(120)];
         random.nextBytes(data);
-        final long index = journal.append(i, new UnsafeBuffer(data)).index();
+        long index = journal.append(i, new UnsafeBuffer(data)).index();
         written.add(data);
-        final List<JournalSegmentFile> files = journal.segmentFiles();
-        final Path file = files.get(files.size() - 1).path();
-        final Frame previous = frames.isEmpty() ? null : frames.get(frames.size() - 1);
-        final long start =
+        List<JournalSegmentFile> files = journal.segmentFiles();
+        Path file = files.get(files.size() - 1).path();
+        Frame previous = frames.isEmpty() ? null : frames.get(frames.size() - 1);
+        long start =
             previous != null && previous.file().equals(file)
                 ? previous.end()
                 : SegmentDescriptor.LENGTH_BYTES;
@@ -468,11 +468,11 @@ class JournalCrashTest {
 
   /** Each record as "length bytes, CRC32 of the data", so that mismatches print briefly. */
   private static List<String> readAll(Journal journal) {
-    final List<String> all = new ArrayList<>();
+    List<String> all = new ArrayList<>();
     try (JournalReader reader = journal.openReader()) {
       while (reader.hasNext()) {
-        final JournalRecord record = reader.next();
-        final byte[] bytes = new byte[record.data().capacity()];
+        JournalRecord record = reader.next();
+        byte[] bytes = new byte[record.data().capacity()];
         record.data().getBytes(0, bytes);
         all.add(summary(bytes));
       }
@@ -481,7 +481,7 @@ class JournalCrashTest {
   }
 
   private static String summary(byte[] data) {
-    final CRC32 crc = new CRC32();
+    CRC32 crc = new CRC32();
     crc.update(data);
     return data.length + " bytes, crc " + Long.toHexString(crc.getValue());
   }
@@ -497,7 +497,7 @@ class JournalCrashTest {
         channel.truncate(cut);
         return;
       }
-      final ByteBuffer zeros = ByteBuffer.allocate((int) (end - cut));
+      ByteBuffer zeros = ByteBuffer.allocate((int) (end - cut));
       while (zeros.hasRemaining()) {
         channel.write(zeros, cut + zeros.position());
       }
@@ -510,7 +510,7 @@ class JournalCrashTest {
   private static void flipBit(Path file, long offset, int bit) throws IOException {
     try (FileChannel channel =
         FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      final ByteBuffer one = ByteBuffer.allocate(1);
+      ByteBuffer one = ByteBuffer.allocate(1);
       channel.read(one, offset);
       one.put(0, (byte) (one.get(0) ^ (1 << bit)));
       one.clear();
@@ -520,7 +520,7 @@ class JournalCrashTest {
 
   private static void write(Path file, long offset, byte[] bytes) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
       while (buffer.hasRemaining()) {
         channel.write(buffer, offset + buffer.position());
       }
@@ -528,7 +528,7 @@ class JournalCrashTest {
   }
 
   private static SegmentDescriptor readDescriptor(Path file) throws IOException {
-    final ByteBuffer buffer = ByteBuffer.allocate(SegmentDescriptor.LENGTH_BYTES);
+    ByteBuffer buffer = ByteBuffer.allocate(SegmentDescriptor.LENGTH_BYTES);
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       channel.read(buffer, 0);
     }

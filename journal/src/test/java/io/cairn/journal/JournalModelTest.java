@@ -34,8 +34,8 @@ class JournalModelTest {
   @Test
   void shouldMatchModelForRandomOperations() {
     for (int run = 0; run < RUNS; run++) {
-      final long seed = BASE_SEED + run * 0x9E37_79B9_7F4A_7C15L;
-      final ModelRun modelRun = new ModelRun(seed, root.resolve("run-" + run));
+      long seed = BASE_SEED + run * 0x9E37_79B9_7F4A_7C15L;
+      ModelRun modelRun = new ModelRun(seed, root.resolve("run-" + run));
       try {
         modelRun.execute();
       } catch (Throwable failure) {
@@ -88,7 +88,7 @@ class JournalModelTest {
       journal = SegmentedJournal.open(config, registry);
       openTailReader();
       for (int step = 0; step < STEPS; step++) {
-        final int dice = random.nextInt(100);
+        int dice = random.nextInt(100);
         if (dice < 45) {
           append();
         } else if (dice < 55) {
@@ -123,11 +123,11 @@ class JournalModelTest {
     }
 
     private void append() {
-      final long asqn = nextAsqn();
-      final byte[] data = nextData();
+      long asqn = nextAsqn();
+      byte[] data = nextData();
       note("append asqn=" + asqn + " length=" + data.length);
-      final JournalRecord record = journal.append(asqn, new UnsafeBuffer(data));
-      final long index = lastIndex() + 1;
+      JournalRecord record = journal.append(asqn, new UnsafeBuffer(data));
+      long index = lastIndex() + 1;
       assertThat(record.index()).isEqualTo(index);
       assertThat(record.asqn()).isEqualTo(asqn);
       assertThat(record.checksum())
@@ -137,18 +137,18 @@ class JournalModelTest {
     }
 
     private void appendReplicated() {
-      final long asqn = nextAsqn();
-      final byte[] data = nextData();
-      final long index = lastIndex() + 1;
+      long asqn = nextAsqn();
+      byte[] data = nextData();
+      long index = lastIndex() + 1;
       note("append replicated index=" + index + " asqn=" + asqn + " length=" + data.length);
-      final UnsafeBuffer buffer = new UnsafeBuffer(data);
-      final int checksum = JournalRecord.computeChecksum(index, asqn, buffer);
+      UnsafeBuffer buffer = new UnsafeBuffer(data);
+      int checksum = JournalRecord.computeChecksum(index, asqn, buffer);
       journal.append(new JournalRecord(index, asqn, checksum, buffer));
       records.add(new Rec(index, asqn, data));
     }
 
     private void deleteAfter() {
-      final long indexExclusive =
+      long indexExclusive =
           Math.max(0, firstIndex - 3) + random.nextInt((int) (lastIndex() - firstIndex + 6));
       note("deleteAfter " + indexExclusive);
       journal.deleteAfter(indexExclusive);
@@ -166,7 +166,7 @@ class JournalModelTest {
     }
 
     private void deleteUntil() {
-      final long index = firstIndex - 2 + random.nextInt((int) (lastIndex() - firstIndex + 6));
+      long index = firstIndex - 2 + random.nextInt((int) (lastIndex() - firstIndex + 6));
       long expectedFirst = firstIndex;
       for (JournalSegmentFile file : journal.segmentFiles()) {
         if (file.firstIndex() <= index) {
@@ -174,10 +174,10 @@ class JournalModelTest {
         }
       }
       note("deleteUntil " + index + " (expect first index " + expectedFirst + ")");
-      final boolean deleted = journal.deleteUntil(index);
+      boolean deleted = journal.deleteUntil(index);
       assertThat(deleted).isEqualTo(expectedFirst != firstIndex);
       while (firstIndex < expectedFirst) {
-        final Rec removed = records.remove(0);
+        Rec removed = records.remove(0);
         if (removed.asqn() != Journal.ASQN_IGNORE) {
           compactedMaxAsqn = removed.asqn();
         }
@@ -187,7 +187,7 @@ class JournalModelTest {
     }
 
     private void reset() {
-      final long nextIndex = 1 + random.nextInt((int) lastIndex() + 50);
+      long nextIndex = 1 + random.nextInt((int) lastIndex() + 50);
       note("reset " + nextIndex);
       journal.reset(nextIndex);
       resetModel(nextIndex);
@@ -219,9 +219,9 @@ class JournalModelTest {
      * keeps every record but an unflushed last one whose marker was not written yet.
      */
     private void killAndRecover() {
-      final List<JournalSegmentFile> files = journal.segmentFiles();
-      final long markedLastIndex = files.get(files.size() - 1).lastIndex();
-      final Path copy = directory.resolveSibling(directory.getFileName() + "-killed-" + kills++);
+      List<JournalSegmentFile> files = journal.segmentFiles();
+      long markedLastIndex = files.get(files.size() - 1).lastIndex();
+      Path copy = directory.resolveSibling(directory.getFileName() + "-killed-" + kills++);
       note("kill, recover a copy " + copy.getFileName() + " marked up to " + markedLastIndex);
       copyFiles(config.directory(), copy);
       tailReader.close();
@@ -249,11 +249,11 @@ class JournalModelTest {
     }
 
     private void readRange() {
-      final long from = firstIndex - 3 + random.nextInt((int) (lastIndex() - firstIndex + 7));
-      final int count = random.nextInt(60);
+      long from = firstIndex - 3 + random.nextInt((int) (lastIndex() - firstIndex + 7));
+      int count = random.nextInt(60);
       note("read " + count + " from " + from);
       try (JournalReader reader = journal.openReader()) {
-        final int mode = random.nextInt(10);
+        int mode = random.nextInt(10);
         long expected = clamp(from);
         if (mode == 0) {
           assertThat(reader.seekToFirst()).isEqualTo(firstIndex);
@@ -273,8 +273,8 @@ class JournalModelTest {
     }
 
     private void seekToAsqn() {
-      final long maxAsqn = Math.max(asqnFloor(), 0);
-      final long target = -1 + (long) random.nextInt((int) Math.min(maxAsqn + 8, 1_000_000));
+      long maxAsqn = Math.max(asqnFloor(), 0);
+      long target = -1 + (long) random.nextInt((int) Math.min(maxAsqn + 8, 1_000_000));
       long expected = firstIndex;
       for (Rec rec : records) {
         if (rec.asqn() != Journal.ASQN_IGNORE && rec.asqn() <= target) {
@@ -298,7 +298,7 @@ class JournalModelTest {
         tailReaderStale = false;
       }
       note("read tail at " + tailReaderNext);
-      final boolean expectNext = tailReaderNext <= lastIndex();
+      boolean expectNext = tailReaderNext <= lastIndex();
       assertThat(tailReader.hasNext()).isEqualTo(expectNext);
       if (expectNext) {
         assertRecord(tailReader.next(), tailReaderNext);
@@ -326,7 +326,7 @@ class JournalModelTest {
         }
         assertThat(reader.hasNext()).isFalse();
       }
-      final List<JournalSegmentFile> files = journal.segmentFiles();
+      List<JournalSegmentFile> files = journal.segmentFiles();
       assertThat(files.get(0).firstIndex()).isEqualTo(firstIndex);
       // the last record's marker may wait for the next append or flush
       assertThat(files.get(files.size() - 1).lastIndex()).isBetween(lastIndex() - 1, lastIndex());
@@ -337,7 +337,7 @@ class JournalModelTest {
     }
 
     private void assertRecord(JournalRecord actual, long index) {
-      final Rec expected = records.get((int) (index - firstIndex));
+      Rec expected = records.get((int) (index - firstIndex));
       assertThat(actual.index()).as("index").isEqualTo(expected.index());
       assertThat(actual.asqn()).as("asqn of %d", index).isEqualTo(expected.asqn());
       assertThat(bytes(actual)).as("data of %d", index).isEqualTo(expected.data());
@@ -362,11 +362,11 @@ class JournalModelTest {
     }
 
     private byte[] nextData() {
-      final int length =
+      int length =
           random.nextInt(50) == 0
               ? random.nextInt(config.maxRecordDataBytes() + 1)
               : random.nextInt(300);
-      final byte[] data = new byte[length];
+      byte[] data = new byte[length];
       random.nextBytes(data);
       return data;
     }
@@ -397,7 +397,7 @@ class JournalModelTest {
     }
 
     private static byte[] bytes(JournalRecord record) {
-      final byte[] bytes = new byte[record.data().capacity()];
+      byte[] bytes = new byte[record.data().capacity()];
       record.data().getBytes(0, bytes);
       return bytes;
     }

@@ -52,13 +52,13 @@ class SegmentedJournalTest {
   }
 
   private static String text(JournalRecord record) {
-    final byte[] bytes = new byte[record.data().capacity()];
+    byte[] bytes = new byte[record.data().capacity()];
     record.data().getBytes(0, bytes);
     return new String(bytes, StandardCharsets.UTF_8);
   }
 
   private static List<String> readAll(Journal journal) {
-    final List<String> texts = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
     try (JournalReader reader = journal.openReader()) {
       while (reader.hasNext()) {
         texts.add(text(reader.next()));
@@ -71,9 +71,9 @@ class SegmentedJournalTest {
   void shouldReadAppendedRecordsAcrossSegmentsAfterReopen() {
     // given
     journal = SegmentedJournal.open(config(4096), registry);
-    final List<String> expected = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
     for (int i = 1; i <= 500; i++) {
-      final JournalRecord record = journal.append(i * 10L, data("record-" + i));
+      JournalRecord record = journal.append(i * 10L, data("record-" + i));
       assertThat(record.index()).isEqualTo(i);
       expected.add("record-" + i);
     }
@@ -92,8 +92,8 @@ class SegmentedJournalTest {
   @Test
   void shouldRejectReplicatedRecordWithWrongChecksum() {
     journal = SegmentedJournal.open(config(4096), registry);
-    final DirectBuffer data = data("x");
-    final int checksum = JournalRecord.computeChecksum(1, 5, data);
+    DirectBuffer data = data("x");
+    int checksum = JournalRecord.computeChecksum(1, 5, data);
 
     assertThatThrownBy(() -> journal.append(new JournalRecord(1, 5, checksum + 1, data)))
         .isInstanceOf(InvalidChecksumException.class)
@@ -108,10 +108,10 @@ class SegmentedJournalTest {
   void shouldRejectReplicatedRecordWithWrongIndex() {
     journal = SegmentedJournal.open(config(4096), registry);
     journal.append(Journal.ASQN_IGNORE, data("one"));
-    final DirectBuffer data = data("x");
+    DirectBuffer data = data("x");
 
     for (long index : new long[] {1, 3}) {
-      final JournalRecord record =
+      JournalRecord record =
           new JournalRecord(index, 5, JournalRecord.computeChecksum(index, 5, data), data);
       assertThatThrownBy(() -> journal.append(record))
           .isInstanceOf(InvalidIndexException.class)
@@ -126,8 +126,8 @@ class SegmentedJournalTest {
   @Test
   void shouldRejectChecksumComputedWithoutIndexAndAsqn() {
     journal = SegmentedJournal.open(config(4096), registry);
-    final DirectBuffer data = data("payload");
-    final int dataOnly = JournalRecord.computeChecksum(2, 5, data);
+    DirectBuffer data = data("payload");
+    int dataOnly = JournalRecord.computeChecksum(2, 5, data);
 
     assertThatThrownBy(() -> journal.append(new JournalRecord(1, 5, dataOnly, data)))
         .isInstanceOf(InvalidChecksumException.class);
@@ -153,7 +153,7 @@ class SegmentedJournalTest {
     journal.append(Journal.ASQN_IGNORE, new UnsafeBuffer(new byte[4039]));
     journal.append(Journal.ASQN_IGNORE, data("after"));
 
-    final List<JournalSegmentFile> files = journal.segmentFiles();
+    List<JournalSegmentFile> files = journal.segmentFiles();
     assertThat(files).hasSize(3);
     assertThat(files.get(1).firstIndex()).isEqualTo(2);
     assertThat(files.get(1).lastIndex()).isEqualTo(2);
@@ -206,14 +206,14 @@ class SegmentedJournalTest {
       journal.append(i, data("record-" + i));
     }
     journal.flush();
-    final List<String> expected = readAll(journal);
-    final List<JournalSegmentFile> files = journal.segmentFiles();
+    List<String> expected = readAll(journal);
+    List<JournalSegmentFile> files = journal.segmentFiles();
     assertThat(Files.size(files.get(files.size() - 1).path()))
         .isEqualTo(4096)
         .isGreaterThan(files.get(files.size() - 1).committedLengthBytes());
 
     // when: each file is copied up to its committed length while the journal stays open
-    final Path copy = directory.resolve("copy");
+    Path copy = directory.resolve("copy");
     Files.createDirectories(copy);
     for (JournalSegmentFile file : files) {
       try (FileChannel source = FileChannel.open(file.path(), StandardOpenOption.READ);
@@ -245,9 +245,9 @@ class SegmentedJournalTest {
     for (int i = 1; i <= 500; i++) {
       journal.append(Journal.ASQN_IGNORE, data("record-" + i));
     }
-    final List<JournalSegmentFile> before = journal.segmentFiles();
+    List<JournalSegmentFile> before = journal.segmentFiles();
     assertThat(before).hasSizeGreaterThan(3);
-    final JournalSegmentFile second = before.get(1);
+    JournalSegmentFile second = before.get(1);
 
     assertThat(journal.deleteUntil(second.firstIndex() - 1)).isFalse();
     assertThat(journal.deleteUntil(second.firstIndex() + 1)).isTrue();
@@ -255,7 +255,7 @@ class SegmentedJournalTest {
     assertThat(before.get(0).path()).doesNotExist();
 
     assertThat(journal.deleteUntil(Long.MAX_VALUE)).isTrue();
-    final List<JournalSegmentFile> after = journal.segmentFiles();
+    List<JournalSegmentFile> after = journal.segmentFiles();
     assertThat(after).hasSize(1);
     assertThat(after.get(0).path()).isEqualTo(before.get(before.size() - 1).path());
     assertThat(journal.getLastIndex()).isEqualTo(500);
@@ -288,7 +288,7 @@ class SegmentedJournalTest {
     for (int i = 1; i <= 300; i++) {
       journal.append(i, data("old-" + i));
     }
-    final int segmentsBefore = journal.segmentFiles().size();
+    int segmentsBefore = journal.segmentFiles().size();
 
     journal.deleteAfter(50);
     journal.append(51, data("new-51"));
@@ -296,7 +296,7 @@ class SegmentedJournalTest {
     journal = SegmentedJournal.open(config(4096), registry);
 
     assertThat(journal.segmentFiles().size()).isLessThan(segmentsBefore);
-    final List<String> all = readAll(journal);
+    List<String> all = readAll(journal);
     assertThat(all).hasSize(51);
     assertThat(all.get(49)).isEqualTo("old-50");
     assertThat(all.get(50)).isEqualTo("new-51");
@@ -375,13 +375,13 @@ class SegmentedJournalTest {
     }
 
     // when
-    final JournalFlush flush = journal.prepareFlush();
-    final Path copy = Files.createDirectory(directory.resolve("copy"));
-    for (final JournalSegmentFile file : journal.segmentFiles()) {
+    JournalFlush flush = journal.prepareFlush();
+    Path copy = Files.createDirectory(directory.resolve("copy"));
+    for (JournalSegmentFile file : journal.segmentFiles()) {
       Files.copy(file.path(), copy.resolve(file.path().getFileName()));
     }
     journal.append(Journal.ASQN_IGNORE, data("after"));
-    final ExecutorService flusher = Executors.newSingleThreadExecutor();
+    ExecutorService flusher = Executors.newSingleThreadExecutor();
     try {
       flusher.submit(flush::force).get(30, TimeUnit.SECONDS);
     } finally {
@@ -407,10 +407,10 @@ class SegmentedJournalTest {
     for (int i = 1; i <= 50; i++) {
       journal.append(Journal.ASQN_IGNORE, data("record-" + i));
     }
-    final JournalFlush truncated = journal.prepareFlush();
+    JournalFlush truncated = journal.prepareFlush();
     journal.reset(1);
     journal.append(Journal.ASQN_IGNORE, data("new"));
-    final JournalFlush closed = journal.prepareFlush();
+    JournalFlush closed = journal.prepareFlush();
     journal.close();
 
     // when / then: the segments they would force are gone; nothing is left to make durable
@@ -425,11 +425,11 @@ class SegmentedJournalTest {
     // given
     journal = SegmentedJournal.open(config(4096), registry);
     journal.append(Journal.ASQN_IGNORE, data("record"));
-    final JournalFlush flush = journal.prepareFlush();
+    JournalFlush flush = journal.prepareFlush();
 
     // when the forcing thread is interrupted (the JDK closes the channel then)
-    final ExecutorService flusher = Executors.newSingleThreadExecutor();
-    final Future<?> forced;
+    ExecutorService flusher = Executors.newSingleThreadExecutor();
+    Future<?> forced;
     try {
       forced =
           flusher.submit(
@@ -450,7 +450,7 @@ class SegmentedJournalTest {
   void shouldRefuseOperationsAfterClose() {
     journal = SegmentedJournal.open(config(4096), registry);
     journal.append(Journal.ASQN_IGNORE, data("x"));
-    final JournalReader reader = journal.openReader();
+    JournalReader reader = journal.openReader();
     journal.close();
 
     assertThat(journal.isOpen()).isFalse();
@@ -472,7 +472,7 @@ class SegmentedJournalTest {
     assertThat(journal.segmentFiles().get(0).lastIndex()).isEqualTo(0);
     journal.flush();
 
-    final JournalSegmentFile file = journal.segmentFiles().get(0);
+    JournalSegmentFile file = journal.segmentFiles().get(0);
     assertThat(file.committedLengthBytes()).isEqualTo(32 + 25 + 3);
     assertThat(file.lastIndex()).isEqualTo(1);
     // the next slot's zero marker follows the record
@@ -482,10 +482,10 @@ class SegmentedJournalTest {
   @Test
   void shouldLetAReaderOnAnotherThreadFollowTheWriter() throws Exception {
     journal = SegmentedJournal.open(config(8192), registry);
-    final int records = 3000;
-    final ExecutorService executor = Executors.newSingleThreadExecutor();
+    int records = 3000;
+    ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
-      final Future<Integer> read =
+      Future<Integer> read =
           executor.submit(
               () -> {
                 int seen = 0;
@@ -495,7 +495,7 @@ class SegmentedJournalTest {
                       Thread.onSpinWait();
                       continue;
                     }
-                    final JournalRecord record = reader.next();
+                    JournalRecord record = reader.next();
                     assertThat(text(record)).isEqualTo("record-" + record.index());
                     assertThat(record.index()).isEqualTo(seen + 1L);
                     seen++;
@@ -515,11 +515,11 @@ class SegmentedJournalTest {
   @Test
   void shouldNeverShowReadersATornRecordWhileTheWriterTruncates() throws Exception {
     journal = SegmentedJournal.open(config(4096), registry);
-    final AtomicBoolean done = new AtomicBoolean();
-    final CountDownLatch readersRunning = new CountDownLatch(2);
-    final ExecutorService executor = Executors.newFixedThreadPool(2);
+    AtomicBoolean done = new AtomicBoolean();
+    CountDownLatch readersRunning = new CountDownLatch(2);
+    ExecutorService executor = Executors.newFixedThreadPool(2);
     try {
-      final List<Future<Long>> readers = new ArrayList<>();
+      List<Future<Long>> readers = new ArrayList<>();
       for (int r = 0; r < 2; r++) {
         readers.add(
             executor.submit(
@@ -530,7 +530,7 @@ class SegmentedJournalTest {
                     // A reader the machine lets run only late still reads before it stops.
                     while ((!done.get() || read == 0) && !Thread.currentThread().isInterrupted()) {
                       if (reader.hasNext()) {
-                        final JournalRecord record;
+                        JournalRecord record;
                         try {
                           record = reader.next();
                         } catch (NoSuchElementException truncatedSinceHasNext) {
@@ -550,7 +550,7 @@ class SegmentedJournalTest {
       assertThat(readersRunning.await(30, TimeUnit.SECONDS)).as("readers started").isTrue();
       for (int generation = 0; generation < 60; generation++) {
         for (int i = 0; i < 60; i++) {
-          final long index = journal.getLastIndex() + 1;
+          long index = journal.getLastIndex() + 1;
           journal.append(Journal.ASQN_IGNORE, data(index + "/" + generation));
         }
         journal.deleteAfter(journal.getLastIndex() - 45);

@@ -35,7 +35,7 @@ public abstract class AbstractLogStreamReader implements LogStreamReader {
   private CorruptedLogException failure;
   private boolean closed;
 
-  protected AbstractLogStreamReader(final int partitionId) {
+  protected AbstractLogStreamReader(int partitionId) {
     this.partitionId = partitionId;
   }
 
@@ -57,7 +57,7 @@ public abstract class AbstractLogStreamReader implements LogStreamReader {
   protected void release() {}
 
   @Override
-  public final void seek(final long position) {
+  public final void seek(long position) {
     ensureOpen();
     buffered.clear();
     seekPosition = position;
@@ -85,7 +85,7 @@ public abstract class AbstractLogStreamReader implements LogStreamReader {
       throw failure;
     }
     while (buffered.isEmpty()) {
-      final CommittedEntry entry = nextCommittedEntry();
+      CommittedEntry entry = nextCommittedEntry();
       if (entry == null) {
         return false;
       }
@@ -104,7 +104,7 @@ public abstract class AbstractLogStreamReader implements LogStreamReader {
               + partitionId
               + ")");
     }
-    final Record record = buffered.poll();
+    Record record = buffered.poll();
     lastPosition = record.position();
     return record;
   }
@@ -123,11 +123,11 @@ public abstract class AbstractLogStreamReader implements LogStreamReader {
     return partitionId;
   }
 
-  private void bufferRecords(final CommittedEntry entry) {
-    final RecordBatch batch;
+  private void bufferRecords(CommittedEntry entry) {
+    RecordBatch batch;
     try {
       batch = RecordBatchCodec.decode(entry.payload(), 0, entry.payload().capacity());
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw fail(
           "Expected a decodable record batch with positions ["
               + entry.lowestPosition()
@@ -164,15 +164,14 @@ public abstract class AbstractLogStreamReader implements LogStreamReader {
           null);
     }
     lastEntryHighestPosition = batch.highestPosition();
-    for (final Record record : batch.records()) {
+    for (Record record : batch.records()) {
       if (record.position() >= seekPosition) {
         buffered.add(record);
       }
     }
   }
 
-  private CorruptedLogException fail(
-      final String message, final CommittedEntry entry, final Throwable cause) {
+  private CorruptedLogException fail(String message, CommittedEntry entry, Throwable cause) {
     failure =
         new CorruptedLogException(
             message

@@ -8,11 +8,11 @@ package io.cairn.logstreams;
 public final class CorruptedLogException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  public CorruptedLogException(final String message, final Throwable cause) {
+  public CorruptedLogException(String message, Throwable cause) {
     super(message, cause);
   }
 
-  public CorruptedLogException(final String message) {
+  public CorruptedLogException(String message) {
     super(message);
   }
 }

@@ -23,13 +23,13 @@ public final class LogBatchAssembler {
    *
    * @throws IllegalArgumentException if not
    */
-  public static void validate(final List<Record> records) {
+  public static void validate(List<Record> records) {
     if (records == null || records.isEmpty()) {
       throw new IllegalArgumentException(
           "Expected at least 1 record to write, but was " + (records == null ? "null" : "0"));
     }
     for (int i = 0; i < records.size(); i++) {
-      final long position = records.get(i).position();
+      long position = records.get(i).position();
       if (position != RecordMetadata.NO_POSITION) {
         throw new IllegalArgumentException(
             "Expected records without a position (the writer assigns them), but record "
@@ -47,13 +47,13 @@ public final class LogBatchAssembler {
    * @throws IllegalArgumentException if the records are not {@linkplain #validate valid}
    */
   public static RecordBatch assemble(
-      final List<Record> records, final long lowestPosition, final long timestampMillis) {
+      List<Record> records, long lowestPosition, long timestampMillis) {
     validate(records);
-    final List<Record> positioned = new ArrayList<>(records.size());
+    List<Record> positioned = new ArrayList<>(records.size());
     long position = lowestPosition;
-    for (final Record record : records) {
-      final RecordMetadata metadata = record.metadata();
-      final RecordMetadata.Builder builder = metadata.toBuilder().position(position++);
+    for (Record record : records) {
+      RecordMetadata metadata = record.metadata();
+      RecordMetadata.Builder builder = metadata.toBuilder().position(position++);
       if (metadata.timestamp() == RecordMetadata.NO_TIMESTAMP) {
         builder.timestamp(timestampMillis);
       }
@@ -67,8 +67,8 @@ public final class LogBatchAssembler {
    *
    * @throws io.cairn.protocol.ProtocolException if a record cannot be encoded
    */
-  public static UnsafeBuffer encode(final RecordBatch batch) {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordBatchCodec.encodedLength(batch)]);
+  public static UnsafeBuffer encode(RecordBatch batch) {
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordBatchCodec.encodedLength(batch)]);
     RecordBatchCodec.encode(batch, buffer, 0);
     return buffer;
   }

@@ -28,7 +28,7 @@ public final class LogStreamConfig {
   private final int maxInFlightAppends;
   private final int maxBatchSizeBytes;
 
-  private LogStreamConfig(final Builder builder) {
+  private LogStreamConfig(Builder builder) {
     maxInFlightAppends = builder.maxInFlightAppends;
     maxBatchSizeBytes = builder.maxBatchSizeBytes;
   }
@@ -70,12 +70,12 @@ public final class LogStreamConfig {
 
     private Builder() {}
 
-    public Builder maxInFlightAppends(final int value) {
+    public Builder maxInFlightAppends(int value) {
       maxInFlightAppends = value;
       return this;
     }
 
-    public Builder maxBatchSizeBytes(final int value) {
+    public Builder maxBatchSizeBytes(int value) {
       maxBatchSizeBytes = value;
       return this;
     }

@@ -49,9 +49,9 @@ public final class LogStreamMetrics implements AutoCloseable {
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong commitPosition = new AtomicLong(LogStream.NO_POSITION);
 
-  public LogStreamMetrics(final MeterRegistry registry, final int partitionId) {
+  public LogStreamMetrics(MeterRegistry registry, int partitionId) {
     this.registry = registry;
-    final Tags tags = Tags.of("partition", Integer.toString(partitionId));
+    Tags tags = Tags.of("partition", Integer.toString(partitionId));
     written = appends(tags, "written");
     backpressure = appends(tags, "backpressure");
     notLeader = appends(tags, "not_leader");
@@ -75,7 +75,7 @@ public final class LogStreamMetrics implements AutoCloseable {
   }
 
   /** Counts the outcome of one write of {@code recordCount} records. */
-  public void onWrite(final WriteResult result, final int recordCount) {
+  public void onWrite(WriteResult result, int recordCount) {
     if (result instanceof WriteResult.Written) {
       written.increment();
       recordsWritten.increment(recordCount);
@@ -88,11 +88,11 @@ public final class LogStreamMetrics implements AutoCloseable {
     }
   }
 
-  public void inFlightAppends(final int count) {
+  public void inFlightAppends(int count) {
     inFlight.set(count);
   }
 
-  public void commitPosition(final long position) {
+  public void commitPosition(long position) {
     commitPosition.set(position);
   }
 
@@ -103,7 +103,7 @@ public final class LogStreamMetrics implements AutoCloseable {
     meters.clear();
   }
 
-  private Counter appends(final Tags tags, final String result) {
+  private Counter appends(Tags tags, String result) {
     return register(
         Counter.builder(APPENDS)
             .description("Outcomes of writes to the log")
@@ -111,7 +111,7 @@ public final class LogStreamMetrics implements AutoCloseable {
             .register(registry));
   }
 
-  private <M extends Meter> M register(final M meter) {
+  private <M extends Meter> M register(M meter) {
     meters.add(meter);
     return meter;
   }

@@ -55,11 +55,11 @@ public final class InMemoryLogStream implements LogStream {
   private int writeAttempts;
   private boolean closed;
 
-  public InMemoryLogStream(final int partitionId, final Clock clock) {
+  public InMemoryLogStream(int partitionId, Clock clock) {
     this(partitionId, clock, LogStreamConfig.defaults());
   }
 
-  public InMemoryLogStream(final int partitionId, final Clock clock, final LogStreamConfig config) {
+  public InMemoryLogStream(int partitionId, Clock clock, LogStreamConfig config) {
     this.partitionId = partitionId;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.config = Objects.requireNonNull(config, "config");
@@ -88,7 +88,7 @@ public final class InMemoryLogStream implements LogStream {
 
   @Override
   public synchronized LogStreamWriter newLeaderWriter() {
-    final long epoch = leader && !closed ? leaderEpoch : NO_EPOCH;
+    long epoch = leader && !closed ? leaderEpoch : NO_EPOCH;
     return records -> write(records, epoch);
   }
 
@@ -103,12 +103,12 @@ public final class InMemoryLogStream implements LogStream {
   }
 
   @Override
-  public void addCommitListener(final CommitListener listener) {
+  public void addCommitListener(CommitListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   @Override
-  public void removeCommitListener(final CommitListener listener) {
+  public void removeCommitListener(CommitListener listener) {
     listeners.remove(listener);
   }
 
@@ -121,8 +121,8 @@ public final class InMemoryLogStream implements LogStream {
   // ---- test hooks -------------------------------------------------------------------------------
 
   /** Whether each append commits as soon as it is written (the default: true). */
-  public InMemoryLogStream autoCommit(final boolean enabled) {
-    final long committed;
+  public InMemoryLogStream autoCommit(boolean enabled) {
+    long committed;
     synchronized (this) {
       autoCommit = enabled;
       committed = enabled ? commitLocked(entries.size()) : NO_POSITION;
@@ -143,7 +143,7 @@ public final class InMemoryLogStream implements LogStream {
 
   /** Commits the oldest uncommitted entry; returns the commit position (unchanged if none). */
   public long commitNext() {
-    final long committed;
+    long committed;
     synchronized (this) {
       committed = commitLocked(Math.min(committedEntries + 1, entries.size()));
     }
@@ -152,8 +152,8 @@ public final class InMemoryLogStream implements LogStream {
   }
 
   /** Commits every entry whose highest position is {@code <= position}. */
-  public long commitUpTo(final long position) {
-    final long committed;
+  public long commitUpTo(long position) {
+    long committed;
     synchronized (this) {
       int count = committedEntries;
       while (count < entries.size() && entries.get(count).highestPosition() <= position) {
@@ -167,7 +167,7 @@ public final class InMemoryLogStream implements LogStream {
 
   /** Commits every entry written so far. */
   public long commitAll() {
-    final long committed;
+    long committed;
     synchronized (this) {
       committed = commitLocked(entries.size());
     }
@@ -184,7 +184,7 @@ public final class InMemoryLogStream implements LogStream {
    */
   public synchronized int dropUncommitted() {
     leaderEpoch++;
-    final int dropped = entries.size() - committedEntries;
+    int dropped = entries.size() - committedEntries;
     entries.subList(committedEntries, entries.size()).clear();
     return dropped;
   }
@@ -194,7 +194,7 @@ public final class InMemoryLogStream implements LogStream {
    * again starts a new leadership: writers from {@link #newLeaderWriter()} created before stay
    * refused.
    */
-  public synchronized InMemoryLogStream leader(final boolean leading) {
+  public synchronized InMemoryLogStream leader(boolean leading) {
     if (leading && !leader) {
       leaderEpoch++;
     }
@@ -203,7 +203,7 @@ public final class InMemoryLogStream implements LogStream {
   }
 
   /** The next {@code writes} writes answer {@link WriteResult.Backpressure}. */
-  public synchronized InMemoryLogStream injectBackpressure(final int writes) {
+  public synchronized InMemoryLogStream injectBackpressure(int writes) {
     injectedBackpressure = writes;
     return this;
   }
@@ -214,11 +214,10 @@ public final class InMemoryLogStream implements LogStream {
    *
    * @throws IllegalArgumentException if the positions do not follow the last written ones
    */
-  public void appendRawEntry(
-      final long lowestPosition, final long highestPosition, final byte[] payload) {
-    final long committed;
+  public void appendRawEntry(long lowestPosition, long highestPosition, byte[] payload) {
+    long committed;
     synchronized (this) {
-      final long last = lastWrittenPosition();
+      long last = lastWrittenPosition();
       if (lowestPosition <= last || highestPosition < lowestPosition) {
         throw new IllegalArgumentException(
             "Expected positions ["
@@ -246,7 +245,7 @@ public final class InMemoryLogStream implements LogStream {
 
   /** The committed records in position order. */
   public synchronized List<Record> committedRecords() {
-    final List<Record> records = new ArrayList<>();
+    List<Record> records = new ArrayList<>();
     committedBatches().forEach(batch -> records.addAll(batch.records()));
     return records;
   }
@@ -263,10 +262,10 @@ public final class InMemoryLogStream implements LogStream {
 
   // ---- internals --------------------------------------------------------------------------------
 
-  private WriteResult write(final List<Record> records, final long requiredEpoch) {
+  private WriteResult write(List<Record> records, long requiredEpoch) {
     LogBatchAssembler.validate(records);
-    final WriteResult result;
-    final long committed;
+    WriteResult result;
+    long committed;
     synchronized (this) {
       writeAttempts++;
       result =
@@ -282,11 +281,11 @@ public final class InMemoryLogStream implements LogStream {
     return result;
   }
 
-  private WriteResult writeLocked(final List<Record> records) {
+  private WriteResult writeLocked(List<Record> records) {
     if (closed || !leader) {
       return new WriteResult.NotLeader();
     }
-    final int inFlight = entries.size() - committedEntries;
+    int inFlight = entries.size() - committedEntries;
     if (injectedBackpressure > 0) {
       injectedBackpressure--;
       return new WriteResult.Backpressure(inFlight, config.maxInFlightAppends());
@@ -294,10 +293,10 @@ public final class InMemoryLogStream implements LogStream {
     if (inFlight >= config.maxInFlightAppends()) {
       return new WriteResult.Backpressure(inFlight, config.maxInFlightAppends());
     }
-    final long last = lastWrittenPosition();
-    final long lowest = last == NO_POSITION ? FIRST_POSITION : last + 1;
-    final RecordBatch batch = LogBatchAssembler.assemble(records, lowest, clock.millis());
-    final UnsafeBuffer payload = LogBatchAssembler.encode(batch);
+    long last = lastWrittenPosition();
+    long lowest = last == NO_POSITION ? FIRST_POSITION : last + 1;
+    RecordBatch batch = LogBatchAssembler.assemble(records, lowest, clock.millis());
+    UnsafeBuffer payload = LogBatchAssembler.encode(batch);
     if (payload.capacity() > config.maxBatchSizeBytes()) {
       return new WriteResult.TooLarge(payload.capacity(), config.maxBatchSizeBytes());
     }
@@ -306,7 +305,7 @@ public final class InMemoryLogStream implements LogStream {
   }
 
   /** Commits the first {@code count} entries; returns the new commit position or NO_POSITION. */
-  private long commitLocked(final int count) {
+  private long commitLocked(int count) {
     if (count <= committedEntries) {
       return NO_POSITION;
     }
@@ -315,17 +314,17 @@ public final class InMemoryLogStream implements LogStream {
     return commitPosition;
   }
 
-  private void notifyCommitted(final long position) {
+  private void notifyCommitted(long position) {
     if (position != NO_POSITION) {
-      for (final CommitListener listener : listeners) {
+      for (CommitListener listener : listeners) {
         listener.onCommit(position);
       }
     }
   }
 
-  private static List<RecordBatch> decode(final List<Entry> entries) {
-    final List<RecordBatch> batches = new ArrayList<>(entries.size());
-    for (final Entry entry : entries) {
+  private static List<RecordBatch> decode(List<Entry> entries) {
+    List<RecordBatch> batches = new ArrayList<>(entries.size());
+    for (Entry entry : entries) {
       batches.add(
           RecordBatchCodec.decode(new UnsafeBuffer(entry.payload()), 0, entry.payload().length));
     }
@@ -346,8 +345,8 @@ public final class InMemoryLogStream implements LogStream {
         if (closed || nextEntry >= committedEntries) {
           return null;
         }
-        final int index = nextEntry++;
-        final Entry entry = entries.get(index);
+        int index = nextEntry++;
+        Entry entry = entries.get(index);
         return new CommittedEntry(
             entry.lowestPosition(),
             entry.highestPosition(),
@@ -357,7 +356,7 @@ public final class InMemoryLogStream implements LogStream {
     }
 
     @Override
-    protected void positionSource(final long position) {
+    protected void positionSource(long position) {
       synchronized (InMemoryLogStream.this) {
         int index = 0;
         while (index < entries.size() && entries.get(index).highestPosition() < position) {

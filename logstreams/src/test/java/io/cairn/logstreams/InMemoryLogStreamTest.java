@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 final class InMemoryLogStreamTest {
 
-  private static Record command(final String accountId) {
+  private static Record command(String accountId) {
     return LogStreamContractTest.command(accountId);
   }
 
@@ -31,7 +31,7 @@ final class InMemoryLogStreamTest {
     }
 
     private void mirrorCommitted() {
-      final List<RecordBatch> batches = leader.committedBatches();
+      List<RecordBatch> batches = leader.committedBatches();
       follower.leader(true);
       for (int i = follower.committedBatches().size(); i < batches.size(); i++) {
         follower.writer().tryWrite(withoutPositions(batches.get(i).records()));
@@ -39,7 +39,7 @@ final class InMemoryLogStreamTest {
       follower.leader(false);
     }
 
-    private static List<Record> withoutPositions(final List<Record> records) {
+    private static List<Record> withoutPositions(List<Record> records) {
       return records.stream()
           .map(
               r ->
@@ -94,8 +94,8 @@ final class InMemoryLogStreamTest {
     stream.writer().tryWrite(List.of(command("lost"), command("lost")));
 
     // when
-    final int dropped = stream.dropUncommitted();
-    final WriteResult next = stream.writer().tryWrite(command("new"));
+    int dropped = stream.dropUncommitted();
+    WriteResult next = stream.writer().tryWrite(command("new"));
     stream.commitAll();
 
     // then
@@ -128,9 +128,9 @@ final class InMemoryLogStreamTest {
     stream.injectBackpressure(2);
 
     // when
-    final WriteResult first = stream.writer().tryWrite(command("a"));
-    final WriteResult second = stream.writer().tryWrite(command("a"));
-    final WriteResult third = stream.writer().tryWrite(command("a"));
+    WriteResult first = stream.writer().tryWrite(command("a"));
+    WriteResult second = stream.writer().tryWrite(command("a"));
+    WriteResult third = stream.writer().tryWrite(command("a"));
 
     // then
     assertThat(first).isInstanceOf(WriteResult.Backpressure.class);
@@ -144,7 +144,7 @@ final class InMemoryLogStreamTest {
     // given
     stream.writer().tryWrite(command("a"));
     stream.appendRawEntry(2, 2, "not a batch".getBytes(StandardCharsets.UTF_8));
-    final LogStreamReader reader = stream.newReader();
+    LogStreamReader reader = stream.newReader();
     assertThat(reader.next().position()).isEqualTo(1);
 
     // when / then
@@ -158,7 +158,7 @@ final class InMemoryLogStreamTest {
   @Test
   void shouldFailTheReaderWhenTheBatchDisagreesWithItsEntry() {
     // given a valid batch at positions [1, 1] stored as the entry [5, 5]
-    final var batch = LogBatchAssembler.assemble(List.of(command("a")), 1, 0);
+    var batch = LogBatchAssembler.assemble(List.of(command("a")), 1, 0);
     stream.appendRawEntry(5, 5, LogBatchAssembler.encode(batch).byteArray());
 
     // when / then
@@ -180,13 +180,13 @@ final class InMemoryLogStreamTest {
   @Test
   void shouldKeepRefusingALeaderWriterOfAnEarlierLeadership() {
     // given
-    final LogStreamWriter first = stream.newLeaderWriter();
+    LogStreamWriter first = stream.newLeaderWriter();
     stream.leader(false);
     stream.leader(true);
-    final LogStreamWriter second = stream.newLeaderWriter();
+    LogStreamWriter second = stream.newLeaderWriter();
 
     // when a leader change drops uncommitted appends
-    final WriteResult beforeDrop = second.tryWrite(command("a"));
+    WriteResult beforeDrop = second.tryWrite(command("a"));
     stream.dropUncommitted();
 
     // then

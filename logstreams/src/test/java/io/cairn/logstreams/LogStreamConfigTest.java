@@ -9,7 +9,7 @@ final class LogStreamConfigTest {
 
   @Test
   void shouldUseTheDocumentedDefaults() {
-    final LogStreamConfig config = LogStreamConfig.defaults();
+    LogStreamConfig config = LogStreamConfig.defaults();
 
     assertThat(config.maxInFlightAppends()).isEqualTo(4096);
     assertThat(config.maxBatchSizeBytes()).isEqualTo(1024 * 1024);

@@ -46,13 +46,13 @@ public abstract class LogStreamContractTest {
   /** The time the stream's clock shows now, stamped on records written without a timestamp. */
   protected abstract long clockMillis();
 
-  public static Record command(final String accountId) {
+  public static Record command(String accountId) {
     return new Record(
         RecordMetadata.builder().command(AccountIntent.CREATE).requestId(7).build(),
         new AccountValue(accountId, 0));
   }
 
-  protected static Record event(final String accountId, final long amount, final long timestamp) {
+  protected static Record event(String accountId, long amount, long timestamp) {
     return new Record(
         RecordMetadata.builder()
             .event(DepositIntent.DEPOSITED)
@@ -63,31 +63,31 @@ public abstract class LogStreamContractTest {
         new DepositValue(accountId, amount));
   }
 
-  protected static List<Record> readAll(final LogStreamReader reader) {
-    final List<Record> records = new ArrayList<>();
+  protected static List<Record> readAll(LogStreamReader reader) {
+    List<Record> records = new ArrayList<>();
     while (reader.hasNext()) {
       records.add(reader.next());
     }
     return records;
   }
 
-  private static List<Long> positions(final List<Record> records) {
+  private static List<Long> positions(List<Record> records) {
     return records.stream().map(Record::position).toList();
   }
 
   @Test
   void shouldAssignConsecutivePositionsAcrossBatches() {
     // when
-    final WriteResult first =
+    WriteResult first =
         leaderStream().writer().tryWrite(List.of(command("a"), command("b"), command("c")));
-    final WriteResult second = leaderStream().writer().tryWrite(command("d"));
+    WriteResult second = leaderStream().writer().tryWrite(command("d"));
     settle();
 
     // then
     assertThat(first).isEqualTo(new WriteResult.Written(1, 3));
     assertThat(second).isEqualTo(new WriteResult.Written(4, 4));
     try (LogStreamReader reader = leaderStream().newReader()) {
-      final List<Record> records = readAll(reader);
+      List<Record> records = readAll(reader);
       assertThat(positions(records)).containsExactly(1L, 2L, 3L, 4L);
       assertThat(records)
           .extracting(r -> ((AccountValue) r.value()).accountId())
@@ -98,17 +98,17 @@ public abstract class LogStreamContractTest {
   @Test
   void shouldKeepFieldsAndStampOnlyMissingTimestamps() {
     // given
-    final Record withTime = event("x", 5, 1234);
-    final Record withoutTime = command("y");
+    Record withTime = event("x", 5, 1234);
+    Record withoutTime = command("y");
 
     // when
-    final long writeMillis = clockMillis();
+    long writeMillis = clockMillis();
     leaderStream().writer().tryWrite(List.of(withTime, withoutTime));
     settle();
 
     // then
     try (LogStreamReader reader = leaderStream().newReader()) {
-      final List<Record> records = readAll(reader);
+      List<Record> records = readAll(reader);
       assertThat(records).hasSize(2);
       assertThat(records.get(0).metadata())
           .isEqualTo(withTime.metadata().toBuilder().position(1).build());
@@ -126,7 +126,7 @@ public abstract class LogStreamContractTest {
     holdCommits();
 
     // when
-    final WriteResult held = leaderStream().writer().tryWrite(command("held"));
+    WriteResult held = leaderStream().writer().tryWrite(command("held"));
     settle();
 
     // then
@@ -146,7 +146,7 @@ public abstract class LogStreamContractTest {
   @Test
   void shouldTellCommitListenersWhenTheCommitPositionAdvances() {
     // given
-    final List<Long> told = new ArrayList<>();
+    List<Long> told = new ArrayList<>();
     leaderStream().addCommitListener(told::add);
 
     // when
@@ -161,8 +161,8 @@ public abstract class LogStreamContractTest {
   @Test
   void shouldNotTellRemovedCommitListeners() {
     // given
-    final List<Long> told = new ArrayList<>();
-    final CommitListener listener = told::add;
+    List<Long> told = new ArrayList<>();
+    CommitListener listener = told::add;
     leaderStream().addCommitListener(listener);
     leaderStream().removeCommitListener(listener);
 
@@ -215,13 +215,13 @@ public abstract class LogStreamContractTest {
   void shouldAnswerBackpressureWhileTooManyAppendsAreUncommitted() {
     // given
     holdCommits();
-    final List<WriteResult> accepted =
+    List<WriteResult> accepted =
         IntStream.range(0, CONFIG.maxInFlightAppends())
             .mapToObj(i -> leaderStream().writer().tryWrite(command("a" + i)))
             .toList();
 
     // when
-    final WriteResult refused = leaderStream().writer().tryWrite(command("refused"));
+    WriteResult refused = leaderStream().writer().tryWrite(command("refused"));
 
     // then
     assertThat(accepted).allMatch(WriteResult::isWritten);
@@ -241,11 +241,10 @@ public abstract class LogStreamContractTest {
   @Test
   void shouldAnswerTooLargeAndWriteNothing() {
     // given
-    final List<Record> huge =
-        IntStream.range(0, 100).mapToObj(i -> command("account-" + i)).toList();
+    List<Record> huge = IntStream.range(0, 100).mapToObj(i -> command("account-" + i)).toList();
 
     // when
-    final WriteResult result = leaderStream().writer().tryWrite(huge);
+    WriteResult result = leaderStream().writer().tryWrite(huge);
     settle();
 
     // then
@@ -258,7 +257,7 @@ public abstract class LogStreamContractTest {
 
   @Test
   void shouldRejectRecordsThatAlreadyHaveAPosition() {
-    final Record positioned =
+    Record positioned =
         new Record(command("a").metadata().toBuilder().position(5).build(), command("a").value());
 
     assertThatThrownBy(() -> leaderStream().writer().tryWrite(positioned))
@@ -275,7 +274,7 @@ public abstract class LogStreamContractTest {
     settle();
 
     // when
-    final WriteResult result = followerStream().writer().tryWrite(command("c"));
+    WriteResult result = followerStream().writer().tryWrite(command("c"));
     settle();
 
     // then
@@ -289,7 +288,7 @@ public abstract class LogStreamContractTest {
   @Test
   void shouldEndALeaderWriterWithTheLeadership() {
     // given
-    final LogStreamWriter leaderWriter = leaderStream().newLeaderWriter();
+    LogStreamWriter leaderWriter = leaderStream().newLeaderWriter();
     assertThat(leaderWriter.tryWrite(command("a"))).isEqualTo(new WriteResult.Written(1, 1));
     settle();
 
@@ -307,7 +306,7 @@ public abstract class LogStreamContractTest {
     // given
     leaderStream().writer().tryWrite(command("a"));
     settle();
-    final LogStreamReader reader = leaderStream().newReader();
+    LogStreamReader reader = leaderStream().newReader();
 
     // when
     leaderStream().close();

@@ -15,7 +15,7 @@ public enum AccountIntent implements Intent {
   private final short code;
   private final boolean event;
 
-  AccountIntent(final int code, final boolean event) {
+  AccountIntent(int code, boolean event) {
     this.code = (short) code;
     this.event = event;
   }

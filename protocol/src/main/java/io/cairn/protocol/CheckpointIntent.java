@@ -22,7 +22,7 @@ public enum CheckpointIntent implements Intent {
   private final short code;
   private final boolean event;
 
-  CheckpointIntent(final int code, final boolean event) {
+  CheckpointIntent(int code, boolean event) {
     this.code = (short) code;
     this.event = event;
   }

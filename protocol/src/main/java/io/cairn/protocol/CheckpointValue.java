@@ -28,8 +28,7 @@ public record CheckpointValue(
   }
 
   /** A value without a state digest, as carried by commands. */
-  public CheckpointValue(
-      final long checkpointId, final long checkpointPosition, final long timestamp) {
+  public CheckpointValue(long checkpointId, long checkpointPosition, long timestamp) {
     this(checkpointId, checkpointPosition, timestamp, NO_DIGEST);
   }
 
@@ -55,7 +54,7 @@ public record CheckpointValue(
   }
 
   @Override
-  public boolean equals(final Object other) {
+  public boolean equals(Object other) {
     return other instanceof CheckpointValue that
         && checkpointId == that.checkpointId
         && checkpointPosition == that.checkpointPosition

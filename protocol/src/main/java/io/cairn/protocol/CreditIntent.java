@@ -47,7 +47,7 @@ public enum CreditIntent implements Intent {
   private final short code;
   private final boolean event;
 
-  CreditIntent(final int code, final boolean event) {
+  CreditIntent(int code, boolean event) {
     this.code = (short) code;
     this.event = event;
   }

@@ -13,7 +13,7 @@ public enum DepositIntent implements Intent {
   private final short code;
   private final boolean event;
 
-  DepositIntent(final int code, final boolean event) {
+  DepositIntent(int code, boolean event) {
     this.code = (short) code;
     this.event = event;
   }

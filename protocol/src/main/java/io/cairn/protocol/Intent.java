@@ -27,8 +27,8 @@ public sealed interface Intent
    *
    * @throws ProtocolException if the value type has no intent with this code
    */
-  static Intent of(final ValueType valueType, final short code) {
-    final Intent intent =
+  static Intent of(ValueType valueType, short code) {
+    Intent intent =
         switch (valueType) {
           case ACCOUNT -> Intents.find(AccountIntent.values(), code);
           case DEPOSIT -> Intents.find(DepositIntent.values(), code);

@@ -5,8 +5,8 @@ final class Intents {
   private Intents() {}
 
   /** The intent with {@code code}, or {@code null}. Intent enums are tiny, so a scan is enough. */
-  static <T extends Intent> T find(final T[] intents, final short code) {
-    for (final T intent : intents) {
+  static <T extends Intent> T find(T[] intents, short code) {
+    for (T intent : intents) {
       if (intent.code() == code) {
         return intent;
       }

@@ -15,13 +15,13 @@ public record RecordBatch(List<Record> records) {
    */
   public RecordBatch {
     records = List.copyOf(Objects.requireNonNull(records, "records"));
-    final String violation = positionViolation(records);
+    String violation = positionViolation(records);
     if (violation != null) {
       throw new IllegalArgumentException(violation);
     }
   }
 
-  public static RecordBatch of(final Record... records) {
+  public static RecordBatch of(Record... records) {
     return new RecordBatch(List.of(records));
   }
 
@@ -40,13 +40,13 @@ public record RecordBatch(List<Record> records) {
   }
 
   /** Shared by the constructor and the decoder; {@code null} if the records form a batch. */
-  static String positionViolation(final List<Record> records) {
+  static String positionViolation(List<Record> records) {
     if (records.isEmpty()) {
       return "Expected at least 1 record in a batch, but was 0";
     }
     for (int i = 1; i < records.size(); i++) {
-      final long previous = records.get(i - 1).position();
-      final long current = records.get(i).position();
+      long previous = records.get(i - 1).position();
+      long current = records.get(i).position();
       if (current <= previous) {
         return "Expected strictly increasing positions in a batch, but record "
             + i

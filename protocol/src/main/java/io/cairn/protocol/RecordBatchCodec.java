@@ -25,9 +25,9 @@ public final class RecordBatchCodec {
    *
    * @throws ProtocolException if a record has a field outside the bounds of the layout
    */
-  public static int encodedLength(final RecordBatch batch) {
+  public static int encodedLength(RecordBatch batch) {
     long length = HEADER_LENGTH;
-    for (final Record record : batch.records()) {
+    for (Record record : batch.records()) {
       length += RecordCodec.encodedLength(record);
     }
     if (length > Integer.MAX_VALUE) {
@@ -50,15 +50,14 @@ public final class RecordBatchCodec {
    * @throws ProtocolException if a field is out of bounds, or the buffer is not expandable and too
    *     small; nothing is written then
    */
-  public static int encode(
-      final RecordBatch batch, final MutableDirectBuffer buffer, final int offset) {
-    final int length = encodedLength(batch);
-    final BufferWriter writer = new BufferWriter(buffer, offset, length, BATCH);
+  public static int encode(RecordBatch batch, MutableDirectBuffer buffer, int offset) {
+    int length = encodedLength(batch);
+    BufferWriter writer = new BufferWriter(buffer, offset, length, BATCH);
     writer.writeByte(PROTOCOL_VERSION);
     writer.writeInt(batch.size());
     writer.writeLong(batch.lowestPosition());
     writer.writeLong(batch.highestPosition());
-    for (final Record record : batch.records()) {
+    for (Record record : batch.records()) {
       RecordCodec.write(record, writer);
     }
     writer.requireFullyWritten(BATCH);
@@ -71,8 +70,7 @@ public final class RecordBatchCodec {
    *
    * @throws ProtocolException if the header is truncated or invalid
    */
-  public static RecordBatchHeader readHeader(
-      final DirectBuffer buffer, final int offset, final int length) {
+  public static RecordBatchHeader readHeader(DirectBuffer buffer, int offset, int length) {
     return readHeader(new BufferReader(buffer, offset, length));
   }
 
@@ -82,22 +80,22 @@ public final class RecordBatchCodec {
    * @throws ProtocolException if the bytes are not exactly one valid batch of a known version, or
    *     the header's count and positions disagree with its records
    */
-  public static RecordBatch decode(final DirectBuffer buffer, final int offset, final int length) {
-    final BufferReader reader = new BufferReader(buffer, offset, length);
-    final RecordBatchHeader header = readHeader(reader);
+  public static RecordBatch decode(DirectBuffer buffer, int offset, int length) {
+    BufferReader reader = new BufferReader(buffer, offset, length);
+    RecordBatchHeader header = readHeader(reader);
     // readHeader bounded the count by the bytes left, so this allocation is bounded by the input.
-    final List<Record> records = new ArrayList<>(header.recordCount());
+    List<Record> records = new ArrayList<>(header.recordCount());
     for (int i = 0; i < header.recordCount(); i++) {
       records.add(RecordCodec.read(reader));
     }
     reader.requireFullyRead(BATCH);
 
-    final String violation = RecordBatch.positionViolation(records);
+    String violation = RecordBatch.positionViolation(records);
     if (violation != null) {
       throw new ProtocolException(violation + " (batch at offset " + offset + ")");
     }
-    final long first = records.get(0).position();
-    final long last = records.get(records.size() - 1).position();
+    long first = records.get(0).position();
+    long last = records.get(records.size() - 1).position();
     if (first != header.lowestPosition() || last != header.highestPosition()) {
       throw new ProtocolException(
           "Expected the batch header's positions ["
@@ -115,18 +113,18 @@ public final class RecordBatchCodec {
     return new RecordBatch(records);
   }
 
-  private static RecordBatchHeader readHeader(final BufferReader reader) {
-    final int start = reader.offset();
+  private static RecordBatchHeader readHeader(BufferReader reader) {
+    int start = reader.offset();
     if (reader.remaining() > 0) {
       RecordCodec.checkVersion(reader.peekUnsignedByte("protocol version"), start);
     }
     reader.require(HEADER_LENGTH, "record batch header");
     reader.readUnsignedByte("protocol version");
-    final int recordCount = reader.readInt("record count");
-    final long lowestPosition = reader.readLong("lowest position");
-    final long highestPosition = reader.readLong("highest position");
+    int recordCount = reader.readInt("record count");
+    long lowestPosition = reader.readLong("lowest position");
+    long highestPosition = reader.readLong("highest position");
 
-    final int maxRecords = reader.remaining() / RecordDescriptor.HEADER_LENGTH;
+    int maxRecords = reader.remaining() / RecordDescriptor.HEADER_LENGTH;
     if (recordCount < 1 || recordCount > maxRecords) {
       throw new ProtocolException(
           "Expected a record count in [1, "

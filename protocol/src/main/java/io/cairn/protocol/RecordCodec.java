@@ -30,7 +30,7 @@ public final class RecordCodec {
    * @throws ProtocolException if a field is outside the bounds of the layout (an account id or
    *     reason too long, a malformed string, a state digest of the wrong length)
    */
-  public static int encodedLength(final Record record) {
+  public static int encodedLength(Record record) {
     return HEADER_LENGTH
         + reasonLength(record.metadata())
         + ValueCodec.encodedLength(record.value());
@@ -43,10 +43,9 @@ public final class RecordCodec {
    * @throws ProtocolException if a field is out of bounds, or the buffer is not expandable and too
    *     small; nothing is written then
    */
-  public static int encode(
-      final Record record, final MutableDirectBuffer buffer, final int offset) {
-    final int length = encodedLength(record);
-    final BufferWriter writer = new BufferWriter(buffer, offset, length, RECORD);
+  public static int encode(Record record, MutableDirectBuffer buffer, int offset) {
+    int length = encodedLength(record);
+    BufferWriter writer = new BufferWriter(buffer, offset, length, RECORD);
     write(record, writer);
     writer.requireFullyWritten(RECORD);
     return length;
@@ -57,17 +56,17 @@ public final class RecordCodec {
    *
    * @throws ProtocolException if the bytes are not exactly one valid record of a known version
    */
-  public static Record decode(final DirectBuffer buffer, final int offset, final int length) {
-    final BufferReader reader = new BufferReader(buffer, offset, length);
-    final Record record = read(reader);
+  public static Record decode(DirectBuffer buffer, int offset, int length) {
+    BufferReader reader = new BufferReader(buffer, offset, length);
+    Record record = read(reader);
     reader.requireFullyRead(RECORD);
     return record;
   }
 
   /** Writes the record; the writer has {@link #encodedLength} bytes reserved. */
-  static void write(final Record record, final BufferWriter writer) {
-    final RecordMetadata metadata = record.metadata();
-    final String reason = metadata.rejectionReason();
+  static void write(Record record, BufferWriter writer) {
+    RecordMetadata metadata = record.metadata();
+    String reason = metadata.rejectionReason();
     writer.writeByte(PROTOCOL_VERSION);
     writer.writeByte(metadata.recordType().code());
     writer.writeByte(metadata.valueType().code());
@@ -80,7 +79,7 @@ public final class RecordCodec {
     writer.writeLong(metadata.timestamp());
     writer.writeLong(metadata.requestId());
     writer.writeLong(metadata.checkpointId());
-    final int reasonLength = Utf8.encodedLength(reason, "rejection reason");
+    int reasonLength = Utf8.encodedLength(reason, "rejection reason");
     writer.writeInt(reasonLength);
     writer.writeInt(ValueCodec.encodedLength(record.value()));
     writer.writeUtf8(reason, reasonLength);
@@ -88,33 +87,33 @@ public final class RecordCodec {
   }
 
   /** Reads one record from the reader's current offset and advances past it. */
-  static Record read(final BufferReader reader) {
-    final int start = reader.offset();
+  static Record read(BufferReader reader) {
+    int start = reader.offset();
     if (reader.remaining() > 0) {
       checkVersion(reader.peekUnsignedByte("protocol version"), start);
     }
     reader.require(HEADER_LENGTH, "record metadata");
     reader.readUnsignedByte("protocol version");
 
-    final RecordType recordType =
+    RecordType recordType =
         lookUp(RecordType::fromCode, reader.readUnsignedByte("record type"), start + 1);
-    final ValueType valueType =
+    ValueType valueType =
         lookUp(ValueType::fromCode, reader.readUnsignedByte("value type"), start + 2);
-    final RejectionType rejectionType =
+    RejectionType rejectionType =
         lookUp(RejectionType::fromCode, reader.readUnsignedByte("rejection type"), start + 3);
-    final short intentCode = reader.readShort("intent");
-    final Intent intent = lookUp(code -> Intent.of(valueType, (short) code), intentCode, start + 4);
+    short intentCode = reader.readShort("intent");
+    Intent intent = lookUp(code -> Intent.of(valueType, (short) code), intentCode, start + 4);
 
-    final int requestStreamId = reader.readInt("request stream id");
-    final long position = reader.readLong("position");
-    final long sourcePosition = reader.readLong("source position");
-    final long key = reader.readLong("key");
-    final long timestamp = reader.readLong("timestamp");
-    final long requestId = reader.readLong("request id");
-    final long checkpointId = reader.readLong("checkpoint id");
+    int requestStreamId = reader.readInt("request stream id");
+    long position = reader.readLong("position");
+    long sourcePosition = reader.readLong("source position");
+    long key = reader.readLong("key");
+    long timestamp = reader.readLong("timestamp");
+    long requestId = reader.readLong("request id");
+    long checkpointId = reader.readLong("checkpoint id");
 
-    final int reasonLengthOffset = reader.offset();
-    final int reasonLength = reader.readInt("rejection reason length");
+    int reasonLengthOffset = reader.offset();
+    int reasonLength = reader.readInt("rejection reason length");
     if (reasonLength < 0 || reasonLength > REJECTION_REASON_MAX_BYTES) {
       throw new ProtocolException(
           "Expected rejection reason length in [0, "
@@ -125,8 +124,8 @@ public final class RecordCodec {
               + reasonLengthOffset
               + ")");
     }
-    final int valueLengthOffset = reader.offset();
-    final int valueLength = reader.readInt("value length");
+    int valueLengthOffset = reader.offset();
+    int valueLength = reader.readInt("value length");
     if (valueLength < 0) {
       throw new ProtocolException(
           "Expected value length >= 0, but was "
@@ -137,16 +136,16 @@ public final class RecordCodec {
     }
     reader.require((long) reasonLength + valueLength, "rejection reason and value");
 
-    final String inconsistency =
+    String inconsistency =
         RecordMetadata.inconsistency(recordType, intent, rejectionType, reasonLength == 0);
     if (inconsistency != null) {
       throw new ProtocolException(inconsistency + " (record at offset " + start + ")");
     }
-    final String reason = reader.readUtf8(reasonLength, "rejection reason");
-    final RecordValue value =
+    String reason = reader.readUtf8(reasonLength, "rejection reason");
+    RecordValue value =
         ValueCodec.decode(valueType, reader.slice(valueLength, valueType + " value"));
 
-    final RecordMetadata metadata =
+    RecordMetadata metadata =
         new RecordMetadata(
             position,
             sourcePosition,
@@ -163,7 +162,7 @@ public final class RecordCodec {
   }
 
   /** Rejects any version but {@link RecordDescriptor#PROTOCOL_VERSION}. */
-  static void checkVersion(final int version, final int offset) {
+  static void checkVersion(int version, int offset) {
     if (version != PROTOCOL_VERSION) {
       throw new ProtocolException(
           "Expected protocol version "
@@ -177,16 +176,16 @@ public final class RecordCodec {
   }
 
   /** Looks a code up and adds the offset to the message of an unknown code. */
-  private static <T> T lookUp(final IntFunction<T> lookup, final int code, final int offset) {
+  private static <T> T lookUp(IntFunction<T> lookup, int code, int offset) {
     try {
       return lookup.apply(code);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw new ProtocolException(e.getMessage() + " (offset " + offset + ")", e);
     }
   }
 
-  private static int reasonLength(final RecordMetadata metadata) {
-    final int length = Utf8.encodedLength(metadata.rejectionReason(), "rejection reason");
+  private static int reasonLength(RecordMetadata metadata) {
+    int length = Utf8.encodedLength(metadata.rejectionReason(), "rejection reason");
     if (length > REJECTION_REASON_MAX_BYTES) {
       throw new ProtocolException(
           "Expected a rejection reason of at most "

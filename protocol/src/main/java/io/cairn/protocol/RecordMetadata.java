@@ -69,8 +69,7 @@ public record RecordMetadata(
     Objects.requireNonNull(intent, "intent");
     Objects.requireNonNull(rejectionType, "rejectionType");
     Objects.requireNonNull(rejectionReason, "rejectionReason");
-    final String violation =
-        inconsistency(recordType, intent, rejectionType, rejectionReason.isEmpty());
+    String violation = inconsistency(recordType, intent, rejectionType, rejectionReason.isEmpty());
     if (violation != null) {
       throw new IllegalArgumentException(violation);
     }
@@ -106,13 +105,10 @@ public record RecordMetadata(
    * constructor and the decoder, which must report the same rule as a {@link ProtocolException}.
    */
   static String inconsistency(
-      final RecordType recordType,
-      final Intent intent,
-      final RejectionType rejectionType,
-      final boolean reasonEmpty) {
+      RecordType recordType, Intent intent, RejectionType rejectionType, boolean reasonEmpty) {
     return switch (recordType) {
       case COMMAND, EVENT -> {
-        final boolean expectEvent = recordType == RecordType.EVENT;
+        boolean expectEvent = recordType == RecordType.EVENT;
         if (intent.isEvent() != expectEvent) {
           yield "Expected "
               + (expectEvent ? "an event" : "a command")
@@ -147,7 +143,7 @@ public record RecordMetadata(
     };
   }
 
-  private static String withArticle(final RecordType recordType) {
+  private static String withArticle(RecordType recordType) {
     return (recordType == RecordType.EVENT ? "an " : "a ") + recordType;
   }
 
@@ -167,71 +163,70 @@ public record RecordMetadata(
 
     private Builder() {}
 
-    public Builder position(final long position) {
+    public Builder position(long position) {
       this.position = position;
       return this;
     }
 
-    public Builder sourcePosition(final long sourcePosition) {
+    public Builder sourcePosition(long sourcePosition) {
       this.sourcePosition = sourcePosition;
       return this;
     }
 
-    public Builder key(final long key) {
+    public Builder key(long key) {
       this.key = key;
       return this;
     }
 
-    public Builder timestamp(final long timestamp) {
+    public Builder timestamp(long timestamp) {
       this.timestamp = timestamp;
       return this;
     }
 
-    public Builder recordType(final RecordType recordType) {
+    public Builder recordType(RecordType recordType) {
       this.recordType = recordType;
       return this;
     }
 
-    public Builder intent(final Intent intent) {
+    public Builder intent(Intent intent) {
       this.intent = intent;
       return this;
     }
 
     /** Shorthand for a {@link RecordType#COMMAND} with this intent. */
-    public Builder command(final Intent intent) {
+    public Builder command(Intent intent) {
       return recordType(RecordType.COMMAND).intent(intent);
     }
 
     /** Shorthand for an {@link RecordType#EVENT} with this intent. */
-    public Builder event(final Intent intent) {
+    public Builder event(Intent intent) {
       return recordType(RecordType.EVENT).intent(intent);
     }
 
     /** Shorthand for a {@link RecordType#REJECTION} of a command with this intent. */
-    public Builder rejection(
-        final Intent commandIntent, final RejectionType rejectionType, final String reason) {
+    public Builder rejection(Intent commandIntent, RejectionType rejectionType, String reason) {
       return recordType(RecordType.REJECTION)
           .intent(commandIntent)
           .rejection(rejectionType, reason);
     }
 
-    public Builder rejection(final RejectionType rejectionType, final String rejectionReason) {
+    public Builder rejection(RejectionType rejectionType, String rejectionReason) {
       this.rejectionType = rejectionType;
       this.rejectionReason = rejectionReason;
       return this;
     }
 
-    public Builder requestId(final long requestId) {
+    public Builder requestId(long requestId) {
       this.requestId = requestId;
       return this;
     }
 
-    public Builder requestStreamId(final int requestStreamId) {
+    public Builder requestStreamId(int requestStreamId) {
       this.requestStreamId = requestStreamId;
       return this;
     }
 
-    public Builder checkpointId(final long checkpointId) {
+    public Builder checkpointId(long checkpointId) {
       this.checkpointId = checkpointId;
       return this;
     }

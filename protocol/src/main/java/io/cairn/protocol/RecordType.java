@@ -15,14 +15,14 @@ public enum RecordType {
   private static final RecordType[] BY_CODE = new RecordType[4];
 
   static {
-    for (final RecordType type : values()) {
+    for (RecordType type : values()) {
       BY_CODE[type.code] = type;
     }
   }
 
   private final int code;
 
-  RecordType(final int code) {
+  RecordType(int code) {
     this.code = code;
   }
 
@@ -34,7 +34,7 @@ public enum RecordType {
   /**
    * @throws ProtocolException if no record type has this code
    */
-  public static RecordType fromCode(final int code) {
+  public static RecordType fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length || BY_CODE[code] == null) {
       throw new ProtocolException(
           "Expected a record type code (1 COMMAND, 2 EVENT, 3 REJECTION), but was " + code);

@@ -23,14 +23,14 @@ public enum RejectionType {
   private static final RejectionType[] BY_CODE = new RejectionType[7];
 
   static {
-    for (final RejectionType type : values()) {
+    for (RejectionType type : values()) {
       BY_CODE[type.code] = type;
     }
   }
 
   private final int code;
 
-  RejectionType(final int code) {
+  RejectionType(int code) {
     this.code = code;
   }
 
@@ -42,7 +42,7 @@ public enum RejectionType {
   /**
    * @throws ProtocolException if no rejection type has this code
    */
-  public static RejectionType fromCode(final int code) {
+  public static RejectionType fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length || BY_CODE[code] == null) {
       throw new ProtocolException(
           "Expected a rejection type code in [0, " + (BY_CODE.length - 1) + "], but was " + code);

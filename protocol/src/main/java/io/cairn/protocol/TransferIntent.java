@@ -22,7 +22,7 @@ public enum TransferIntent implements Intent {
   private final short code;
   private final boolean event;
 
-  TransferIntent(final int code, final boolean event) {
+  TransferIntent(int code, boolean event) {
     this.code = (short) code;
     this.event = event;
   }

@@ -20,7 +20,7 @@ final class ValueCodec {
    *
    * @throws ProtocolException if a field is outside the bounds of its layout
    */
-  static int encodedLength(final RecordValue value) {
+  static int encodedLength(RecordValue value) {
     return switch (value.valueType()) {
       case ACCOUNT ->
           ValueDescriptor.ACCOUNT_FIXED_LENGTH
@@ -29,7 +29,7 @@ final class ValueCodec {
           ValueDescriptor.DEPOSIT_FIXED_LENGTH
               + accountIdLength(((DepositValue) value).accountId(), ACCOUNT_ID);
       case TRANSFER -> {
-        final TransferValue transfer = (TransferValue) value;
+        TransferValue transfer = (TransferValue) value;
         yield ValueDescriptor.TRANSFER_FIXED_LENGTH
             + accountIdLength(transfer.fromAccountId(), FROM_ACCOUNT_ID)
             + accountIdLength(transfer.toAccountId(), TO_ACCOUNT_ID);
@@ -46,20 +46,20 @@ final class ValueCodec {
    * Writes {@code value}; the caller reserved {@link #encodedLength} bytes, which also validated
    * every field.
    */
-  static void encode(final RecordValue value, final BufferWriter writer) {
+  static void encode(RecordValue value, BufferWriter writer) {
     switch (value.valueType()) {
       case ACCOUNT -> {
-        final AccountValue account = (AccountValue) value;
+        AccountValue account = (AccountValue) value;
         writer.writeLong(account.balance());
         writeAccountId(writer, account.accountId(), ACCOUNT_ID);
       }
       case DEPOSIT -> {
-        final DepositValue deposit = (DepositValue) value;
+        DepositValue deposit = (DepositValue) value;
         writer.writeLong(deposit.amount());
         writeAccountId(writer, deposit.accountId(), ACCOUNT_ID);
       }
       case TRANSFER -> {
-        final TransferValue transfer = (TransferValue) value;
+        TransferValue transfer = (TransferValue) value;
         writer.writeLong(transfer.amount());
         writer.writeInt(transfer.sourcePartitionId());
         writer.writeInt(transfer.targetPartitionId());
@@ -67,7 +67,7 @@ final class ValueCodec {
         writeAccountId(writer, transfer.toAccountId(), TO_ACCOUNT_ID);
       }
       case CREDIT -> {
-        final CreditValue credit = (CreditValue) value;
+        CreditValue credit = (CreditValue) value;
         writer.writeLong(credit.transferKey());
         writer.writeLong(credit.amount());
         writer.writeInt(credit.sourcePartitionId());
@@ -75,11 +75,11 @@ final class ValueCodec {
         writeAccountId(writer, credit.toAccountId(), TO_ACCOUNT_ID);
       }
       case CHECKPOINT -> {
-        final CheckpointValue checkpoint = (CheckpointValue) value;
+        CheckpointValue checkpoint = (CheckpointValue) value;
         writer.writeLong(checkpoint.checkpointId());
         writer.writeLong(checkpoint.checkpointPosition());
         writer.writeLong(checkpoint.timestamp());
-        final byte[] digest = checkpoint.stateDigest();
+        byte[] digest = checkpoint.stateDigest();
         writer.writeByte(digest.length);
         writer.writeBytes(digest);
       }
@@ -91,31 +91,31 @@ final class ValueCodec {
    *
    * @throws ProtocolException if the bytes are too few, too many, or a field is out of bounds
    */
-  static RecordValue decode(final ValueType valueType, final BufferReader reader) {
-    final RecordValue value =
+  static RecordValue decode(ValueType valueType, BufferReader reader) {
+    RecordValue value =
         switch (valueType) {
           case ACCOUNT -> {
-            final long balance = reader.readLong("account balance");
+            long balance = reader.readLong("account balance");
             yield new AccountValue(readAccountId(reader, ACCOUNT_ID), balance);
           }
           case DEPOSIT -> {
-            final long amount = reader.readLong("deposit amount");
+            long amount = reader.readLong("deposit amount");
             yield new DepositValue(readAccountId(reader, ACCOUNT_ID), amount);
           }
           case TRANSFER -> {
-            final long amount = reader.readLong("transfer amount");
-            final int sourcePartitionId = reader.readInt("transfer source partition id");
-            final int targetPartitionId = reader.readInt("transfer target partition id");
-            final String from = readAccountId(reader, FROM_ACCOUNT_ID);
-            final String to = readAccountId(reader, TO_ACCOUNT_ID);
+            long amount = reader.readLong("transfer amount");
+            int sourcePartitionId = reader.readInt("transfer source partition id");
+            int targetPartitionId = reader.readInt("transfer target partition id");
+            String from = readAccountId(reader, FROM_ACCOUNT_ID);
+            String to = readAccountId(reader, TO_ACCOUNT_ID);
             yield new TransferValue(from, to, amount, sourcePartitionId, targetPartitionId);
           }
           case CREDIT -> {
-            final long transferKey = reader.readLong("credit transfer key");
-            final long amount = reader.readLong("credit amount");
-            final int sourcePartitionId = reader.readInt("credit source partition id");
-            final int targetPartitionId = reader.readInt("credit target partition id");
-            final String to = readAccountId(reader, TO_ACCOUNT_ID);
+            long transferKey = reader.readLong("credit transfer key");
+            long amount = reader.readLong("credit amount");
+            int sourcePartitionId = reader.readInt("credit source partition id");
+            int targetPartitionId = reader.readInt("credit target partition id");
+            String to = readAccountId(reader, TO_ACCOUNT_ID);
             yield new CreditValue(transferKey, to, amount, sourcePartitionId, targetPartitionId);
           }
           case CHECKPOINT -> decodeCheckpoint(reader);
@@ -124,12 +124,12 @@ final class ValueCodec {
     return value;
   }
 
-  private static CheckpointValue decodeCheckpoint(final BufferReader reader) {
-    final long checkpointId = reader.readLong("checkpoint id");
-    final long checkpointPosition = reader.readLong("checkpoint position");
-    final long timestamp = reader.readLong("checkpoint timestamp");
-    final int digestLengthOffset = reader.offset();
-    final int digestLength = reader.readUnsignedByte("state digest length");
+  private static CheckpointValue decodeCheckpoint(BufferReader reader) {
+    long checkpointId = reader.readLong("checkpoint id");
+    long checkpointPosition = reader.readLong("checkpoint position");
+    long timestamp = reader.readLong("checkpoint timestamp");
+    int digestLengthOffset = reader.offset();
+    int digestLength = reader.readUnsignedByte("state digest length");
     if (!ValueDescriptor.isValidStateDigestLength(digestLength)) {
       throw new ProtocolException(
           "Expected a state digest length of 0 or "
@@ -140,12 +140,12 @@ final class ValueCodec {
               + digestLengthOffset
               + ")");
     }
-    final byte[] digest = reader.readBytes(digestLength, "state digest");
+    byte[] digest = reader.readBytes(digestLength, "state digest");
     return new CheckpointValue(checkpointId, checkpointPosition, timestamp, digest);
   }
 
-  private static int accountIdLength(final String accountId, final String what) {
-    final int length = Utf8.encodedLength(accountId, what);
+  private static int accountIdLength(String accountId, String what) {
+    int length = Utf8.encodedLength(accountId, what);
     if (length < ACCOUNT_ID_MIN_BYTES || length > ACCOUNT_ID_MAX_BYTES) {
       throw new ProtocolException(
           "Expected "
@@ -161,8 +161,8 @@ final class ValueCodec {
     return length;
   }
 
-  private static int checkedDigestLength(final CheckpointValue checkpoint) {
-    final int length = checkpoint.stateDigestLength();
+  private static int checkedDigestLength(CheckpointValue checkpoint) {
+    int length = checkpoint.stateDigestLength();
     if (!ValueDescriptor.isValidStateDigestLength(length)) {
       throw new ProtocolException(
           "Expected a state digest length of 0 or "
@@ -176,12 +176,11 @@ final class ValueCodec {
     return length;
   }
 
-  private static void writeAccountId(
-      final BufferWriter writer, final String accountId, final String what) {
+  private static void writeAccountId(BufferWriter writer, String accountId, String what) {
     writer.writeLengthPrefixedUtf8(accountId, Utf8.encodedLength(accountId, what));
   }
 
-  private static String readAccountId(final BufferReader reader, final String what) {
+  private static String readAccountId(BufferReader reader, String what) {
     return reader.readLengthPrefixedUtf8(ACCOUNT_ID_MIN_BYTES, ACCOUNT_ID_MAX_BYTES, what);
   }
 }

@@ -81,7 +81,7 @@ public final class ValueDescriptor {
   private ValueDescriptor() {}
 
   /** Whether {@code length} is 0 (no digest) or one of {@link #STATE_DIGEST_LENGTHS}. */
-  public static boolean isValidStateDigestLength(final int length) {
+  public static boolean isValidStateDigestLength(int length) {
     return length == 0 || STATE_DIGEST_LENGTHS.contains(length);
   }
 }

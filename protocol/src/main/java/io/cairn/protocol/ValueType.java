@@ -22,7 +22,7 @@ public enum ValueType {
   private static final ValueType[] BY_CODE = new ValueType[6];
 
   static {
-    for (final ValueType type : values()) {
+    for (ValueType type : values()) {
       BY_CODE[type.code] = type;
     }
   }
@@ -30,7 +30,7 @@ public enum ValueType {
   private final int code;
   private final boolean engineType;
 
-  ValueType(final int code, final boolean engineType) {
+  ValueType(int code, boolean engineType) {
     this.code = code;
     this.engineType = engineType;
   }
@@ -59,7 +59,7 @@ public enum ValueType {
   /**
    * @throws ProtocolException if no value type has this code
    */
-  public static ValueType fromCode(final int code) {
+  public static ValueType fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length || BY_CODE[code] == null) {
       throw new ProtocolException(
           "Expected a value type code in [1, " + (BY_CODE.length - 1) + "], but was " + code);

@@ -31,7 +31,7 @@ final class DecodeAllocationTest {
 
   @Test
   void shouldRejectHugeValueLengthWithoutAllocatingIt() {
-    final UnsafeBuffer buffer = validHeader(ValueType.ACCOUNT);
+    UnsafeBuffer buffer = validHeader(ValueType.ACCOUNT);
     buffer.putInt(RecordDescriptor.VALUE_LENGTH_OFFSET, Integer.MAX_VALUE, BufferReader.BYTE_ORDER);
 
     assertRejectedWithinAllocationLimit(() -> RecordCodec.decode(buffer, 0, buffer.capacity()));
@@ -39,7 +39,7 @@ final class DecodeAllocationTest {
 
   @Test
   void shouldRejectHugeRejectionReasonLengthWithoutAllocatingIt() {
-    final UnsafeBuffer buffer = validHeader(ValueType.ACCOUNT);
+    UnsafeBuffer buffer = validHeader(ValueType.ACCOUNT);
     buffer.putInt(
         RecordDescriptor.REJECTION_REASON_LENGTH_OFFSET,
         Integer.MAX_VALUE,
@@ -50,7 +50,7 @@ final class DecodeAllocationTest {
 
   @Test
   void shouldRejectHugeAccountIdLengthWithoutAllocatingIt() {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordDescriptor.HEADER_LENGTH + 20]);
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordDescriptor.HEADER_LENGTH + 20]);
     writeHeader(buffer, ValueType.ACCOUNT, 20);
     buffer.putInt(
         RecordDescriptor.HEADER_LENGTH + Long.BYTES, Integer.MAX_VALUE, BufferReader.BYTE_ORDER);
@@ -61,7 +61,7 @@ final class DecodeAllocationTest {
   @Test
   void shouldRejectHugeRecordCountWithoutAllocatingForIt() {
     // A naive decoder would allocate an array of 2^31 - 1 references for this 40-byte input.
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[40]);
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[40]);
     buffer.putByte(0, (byte) RecordDescriptor.PROTOCOL_VERSION);
     buffer.putInt(
         RecordBatchDescriptor.RECORD_COUNT_OFFSET, Integer.MAX_VALUE, BufferReader.BYTE_ORDER);
@@ -73,7 +73,7 @@ final class DecodeAllocationTest {
   @Test
   void shouldBoundRecordCountByTheBytesLeft() {
     // 20 million records claimed in 1 MiB: a decoder trusting the count would allocate ~80 MB.
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1 << 20]);
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[1 << 20]);
     buffer.putByte(0, (byte) RecordDescriptor.PROTOCOL_VERSION);
     buffer.putInt(RecordBatchDescriptor.RECORD_COUNT_OFFSET, 20_000_000, BufferReader.BYTE_ORDER);
 
@@ -81,31 +81,31 @@ final class DecodeAllocationTest {
         () -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()));
   }
 
-  private void assertRejectedWithinAllocationLimit(final Runnable decode) {
+  private void assertRejectedWithinAllocationLimit(Runnable decode) {
     // Warm up once so class loading and first-call allocations are not counted.
     assertThatThrownBy(decode::run).isInstanceOf(ProtocolException.class);
 
-    final long before = threads.getCurrentThreadAllocatedBytes();
+    long before = threads.getCurrentThreadAllocatedBytes();
     Throwable thrown = null;
     try {
       decode.run();
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       thrown = e;
     }
-    final long allocatedBytes = threads.getCurrentThreadAllocatedBytes() - before;
+    long allocatedBytes = threads.getCurrentThreadAllocatedBytes() - before;
 
     assertThat(thrown).isInstanceOf(ProtocolException.class);
     assertThat(allocatedBytes).isLessThan(ALLOCATION_LIMIT_BYTES);
   }
 
-  private static UnsafeBuffer validHeader(final ValueType valueType) {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordDescriptor.HEADER_LENGTH + 32]);
+  private static UnsafeBuffer validHeader(ValueType valueType) {
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordDescriptor.HEADER_LENGTH + 32]);
     writeHeader(buffer, valueType, 32);
     return buffer;
   }
 
   private static void writeHeader(
-      final MutableDirectBuffer buffer, final ValueType valueType, final int valueLength) {
+      MutableDirectBuffer buffer, ValueType valueType, int valueLength) {
     buffer.putByte(RecordDescriptor.VERSION_OFFSET, (byte) RecordDescriptor.PROTOCOL_VERSION);
     buffer.putByte(RecordDescriptor.RECORD_TYPE_OFFSET, (byte) RecordType.COMMAND.code());
     buffer.putByte(RecordDescriptor.VALUE_TYPE_OFFSET, (byte) valueType.code());

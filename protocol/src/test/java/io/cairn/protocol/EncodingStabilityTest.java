@@ -90,12 +90,12 @@ final class EncodingStabilityTest {
 
   @Test
   void shouldEncodeBatchHeaderToPinnedBytes() {
-    final Record second =
+    Record second =
         new Record(
             CREDIT_APPLY.metadata().toBuilder().position(0x0102030405060709L).build(),
             CREDIT_APPLY.value());
-    final RecordBatch batch = RecordBatch.of(CREDIT_APPLY, second);
-    final byte[] bytes = new byte[RecordBatchCodec.encodedLength(batch)];
+    RecordBatch batch = RecordBatch.of(CREDIT_APPLY, second);
+    byte[] bytes = new byte[RecordBatchCodec.encodedLength(batch)];
     RecordBatchCodec.encode(batch, new UnsafeBuffer(bytes), 0);
 
     assertThat(HEX.formatHex(bytes, 0, RecordBatchDescriptor.HEADER_LENGTH))
@@ -108,8 +108,8 @@ final class EncodingStabilityTest {
         .isEqualTo(hex(CREDIT_APPLY) + hex(second));
   }
 
-  private static String hex(final Record record) {
-    final byte[] bytes = new byte[RecordCodec.encodedLength(record)];
+  private static String hex(Record record) {
+    byte[] bytes = new byte[RecordCodec.encodedLength(record)];
     RecordCodec.encode(record, new UnsafeBuffer(bytes), 0);
     return HEX.formatHex(bytes);
   }

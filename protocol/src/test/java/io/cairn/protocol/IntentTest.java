@@ -20,9 +20,9 @@ final class IntentTest {
 
   @Test
   void shouldKeepStableIntentCodes() {
-    final Map<String, Integer> codes = new LinkedHashMap<>();
-    for (final ValueType valueType : ValueType.values()) {
-      for (final Intent intent : valueType.intents()) {
+    Map<String, Integer> codes = new LinkedHashMap<>();
+    for (ValueType valueType : ValueType.values()) {
+      for (Intent intent : valueType.intents()) {
         codes.put(
             valueType + "." + intent.name() + (intent.isEvent() ? "(event)" : "(command)"),
             (int) intent.code());
@@ -67,8 +67,8 @@ final class IntentTest {
 
   @ParameterizedTest
   @EnumSource(ValueType.class)
-  void shouldLookUpEveryIntentByItsCode(final ValueType valueType) {
-    for (final Intent intent : valueType.intents()) {
+  void shouldLookUpEveryIntentByItsCode(ValueType valueType) {
+    for (Intent intent : valueType.intents()) {
       assertThat(Intent.of(valueType, intent.code())).isSameAs(intent);
       assertThat(intent.valueType()).isSameAs(valueType);
     }
@@ -99,7 +99,7 @@ final class IntentTest {
         .containsExactly(ValueType.CHECKPOINT);
   }
 
-  private static <E extends Enum<E>> String codesOf(final E[] values, final ToIntFunction<E> code) {
+  private static <E extends Enum<E>> String codesOf(E[] values, ToIntFunction<E> code) {
     return Arrays.stream(values)
         .map(value -> value.name() + "=" + code.applyAsInt(value))
         .collect(Collectors.joining(" "));

@@ -50,9 +50,9 @@ final class MalformedInputPropertyTest {
         .forAll(records())
         .checkAssert(
             record -> {
-              final byte[] bytes = encode(record);
+              byte[] bytes = encode(record);
               for (int length = 0; length < bytes.length; length++) {
-                final int truncatedLength = length;
+                int truncatedLength = length;
                 assertThatThrownBy(
                         () -> RecordCodec.decode(new UnsafeBuffer(bytes), 0, truncatedLength))
                     .isInstanceOf(ProtocolException.class);
@@ -67,10 +67,10 @@ final class MalformedInputPropertyTest {
         .forAll(batches(5))
         .checkAssert(
             batch -> {
-              final byte[] bytes = new byte[RecordBatchCodec.encodedLength(batch)];
+              byte[] bytes = new byte[RecordBatchCodec.encodedLength(batch)];
               RecordBatchCodec.encode(batch, new UnsafeBuffer(bytes), 0);
               for (int length = 0; length < bytes.length; length++) {
-                final int truncatedLength = length;
+                int truncatedLength = length;
                 assertThatThrownBy(
                         () -> RecordBatchCodec.decode(new UnsafeBuffer(bytes), 0, truncatedLength))
                     .isInstanceOf(ProtocolException.class);
@@ -85,7 +85,7 @@ final class MalformedInputPropertyTest {
         .forAll(records(), corruptions())
         .checkAssert(
             (record, corruption) -> {
-              final byte[] bytes = encode(record);
+              byte[] bytes = encode(record);
               applyCorruption(bytes, corruption);
               assertDecodesCanonicallyOrThrowsProtocolException(bytes);
             });
@@ -98,7 +98,7 @@ final class MalformedInputPropertyTest {
         .forAll(batches(4), corruptions())
         .checkAssert(
             (batch, corruption) -> {
-              final byte[] bytes = new byte[RecordBatchCodec.encodedLength(batch)];
+              byte[] bytes = new byte[RecordBatchCodec.encodedLength(batch)];
               RecordBatchCodec.encode(batch, new UnsafeBuffer(bytes), 0);
               applyCorruption(bytes, corruption);
               assertDecodesCanonicallyOrThrowsProtocolException(bytes);
@@ -112,7 +112,7 @@ final class MalformedInputPropertyTest {
         .forAll(integers().between(0, 64), integers().all(), integers().all())
         .checkAssert(
             (capacity, offset, length) -> {
-              final UnsafeBuffer buffer = new UnsafeBuffer(new byte[capacity]);
+              UnsafeBuffer buffer = new UnsafeBuffer(new byte[capacity]);
               assertOnlyProtocolException(() -> RecordCodec.decode(buffer, offset, length));
               assertOnlyProtocolException(() -> RecordBatchCodec.decode(buffer, offset, length));
               assertOnlyProtocolException(
@@ -122,11 +122,10 @@ final class MalformedInputPropertyTest {
 
   /** Random bytes of 0..300 bytes; small values are likelier so lengths and codes hit the edges. */
   private static Gen<byte[]> randomBytes() {
-    final Gen<Integer> values =
-        Generate.oneOf(integers().between(-128, 127), integers().between(-2, 5));
+    Gen<Integer> values = Generate.oneOf(integers().between(-128, 127), integers().between(-2, 5));
     return in -> {
-      final int length = integers().between(0, 300).generate(in);
-      final byte[] bytes = new byte[length];
+      int length = integers().between(0, 300).generate(in);
+      byte[] bytes = new byte[length];
       for (int i = 0; i < length; i++) {
         bytes[i] = (byte) (int) values.generate(in);
       }
@@ -136,7 +135,7 @@ final class MalformedInputPropertyTest {
 
   /** 1..4 (index, value) pairs; indexes are taken modulo the input length. */
   private static Gen<List<int[]>> corruptions() {
-    final Gen<int[]> change =
+    Gen<int[]> change =
         integers()
             .between(0, Integer.MAX_VALUE)
             .zip(
@@ -146,14 +145,14 @@ final class MalformedInputPropertyTest {
     return lists().of(change).ofSizeBetween(1, 4);
   }
 
-  private static void applyCorruption(final byte[] bytes, final List<int[]> corruption) {
-    for (final int[] change : corruption) {
+  private static void applyCorruption(byte[] bytes, List<int[]> corruption) {
+    for (int[] change : corruption) {
       bytes[change[0] % bytes.length] = (byte) change[1];
     }
   }
 
-  private static byte[] encode(final Record record) {
-    final byte[] bytes = new byte[RecordCodec.encodedLength(record)];
+  private static byte[] encode(Record record) {
+    byte[] bytes = new byte[RecordCodec.encodedLength(record)];
     RecordCodec.encode(record, new UnsafeBuffer(bytes), 0);
     return bytes;
   }
@@ -162,8 +161,8 @@ final class MalformedInputPropertyTest {
    * Decodes {@code bytes} as a record and as a batch. Each either fails with a ProtocolException or
    * yields a value that re-encodes to exactly {@code bytes}.
    */
-  private static void assertDecodesCanonicallyOrThrowsProtocolException(final byte[] bytes) {
-    final DirectBuffer buffer = new UnsafeBuffer(bytes);
+  private static void assertDecodesCanonicallyOrThrowsProtocolException(byte[] bytes) {
+    DirectBuffer buffer = new UnsafeBuffer(bytes);
     assertCanonicalOrRejected(
         bytes,
         () -> RecordCodec.decode(buffer, 0, bytes.length),
@@ -172,28 +171,28 @@ final class MalformedInputPropertyTest {
         bytes,
         () -> RecordBatchCodec.decode(buffer, 0, bytes.length),
         batch -> {
-          final byte[] again = new byte[RecordBatchCodec.encodedLength((RecordBatch) batch)];
+          byte[] again = new byte[RecordBatchCodec.encodedLength((RecordBatch) batch)];
           RecordBatchCodec.encode((RecordBatch) batch, new UnsafeBuffer(again), 0);
           return again;
         });
   }
 
   private static void assertCanonicalOrRejected(
-      final byte[] bytes, final Decode decode, final Function<Object, byte[]> reencode) {
-    final Object decoded;
+      byte[] bytes, Decode decode, Function<Object, byte[]> reencode) {
+    Object decoded;
     try {
       decoded = decode.run();
-    } catch (final ProtocolException expected) {
+    } catch (ProtocolException expected) {
       assertThat(expected.getMessage()).startsWith("Expected");
       return;
     }
     assertThat(reencode.apply(decoded)).isEqualTo(bytes);
   }
 
-  private static void assertOnlyProtocolException(final Decode decode) {
+  private static void assertOnlyProtocolException(Decode decode) {
     try {
       decode.run();
-    } catch (final ProtocolException expected) {
+    } catch (ProtocolException expected) {
       assertThat(expected.getMessage()).startsWith("Expected");
     }
   }

@@ -23,12 +23,12 @@ final class ProtocolGenerators {
   }
 
   /** Strings of {@code minCodePoints..maxCodePoints} scalar values; mostly non-ASCII. */
-  static Gen<String> unicodeStrings(final int minCodePoints, final int maxCodePoints) {
-    final Gen<Integer> lengths = integers().between(minCodePoints, maxCodePoints);
-    final Gen<Integer> codePoints = Generate.oneOf(scalarValues(), integers().between(0, 0x7F));
+  static Gen<String> unicodeStrings(int minCodePoints, int maxCodePoints) {
+    Gen<Integer> lengths = integers().between(minCodePoints, maxCodePoints);
+    Gen<Integer> codePoints = Generate.oneOf(scalarValues(), integers().between(0, 0x7F));
     return in -> {
-      final int length = lengths.generate(in);
-      final StringBuilder text = new StringBuilder();
+      int length = lengths.generate(in);
+      StringBuilder text = new StringBuilder();
       for (int i = 0; i < length; i++) {
         text.appendCodePoint(codePoints.generate(in));
       }
@@ -37,12 +37,12 @@ final class ProtocolGenerators {
   }
 
   /** ASCII strings of exactly {@code minLength..maxLength} bytes. */
-  static Gen<String> asciiStrings(final int minLength, final int maxLength) {
-    final Gen<Integer> lengths = integers().between(minLength, maxLength);
-    final Gen<Integer> chars = integers().between(0, 0x7F);
+  static Gen<String> asciiStrings(int minLength, int maxLength) {
+    Gen<Integer> lengths = integers().between(minLength, maxLength);
+    Gen<Integer> chars = integers().between(0, 0x7F);
     return in -> {
-      final int length = lengths.generate(in);
-      final char[] text = new char[length];
+      int length = lengths.generate(in);
+      char[] text = new char[length];
       for (int i = 0; i < length; i++) {
         text[i] = (char) (int) chars.generate(in);
       }
@@ -72,9 +72,9 @@ final class ProtocolGenerators {
   }
 
   static Gen<TransferValue> transferValues() {
-    final Gen<String> ids = accountIds();
-    final Gen<Long> amounts = longs().all();
-    final Gen<Integer> partitions = partitionIds();
+    Gen<String> ids = accountIds();
+    Gen<Long> amounts = longs().all();
+    Gen<Integer> partitions = partitionIds();
     return in ->
         new TransferValue(
             ids.generate(in),
@@ -85,9 +85,9 @@ final class ProtocolGenerators {
   }
 
   static Gen<CreditValue> creditValues() {
-    final Gen<String> ids = accountIds();
-    final Gen<Long> numbers = longs().all();
-    final Gen<Integer> partitions = partitionIds();
+    Gen<String> ids = accountIds();
+    Gen<Long> numbers = longs().all();
+    Gen<Integer> partitions = partitionIds();
     return in ->
         new CreditValue(
             numbers.generate(in),
@@ -98,10 +98,10 @@ final class ProtocolGenerators {
   }
 
   static Gen<byte[]> stateDigests() {
-    final Gen<Integer> lengths = Generate.pick(List.of(0, 16, 32));
-    final Gen<Integer> bytes = integers().between(Byte.MIN_VALUE, Byte.MAX_VALUE);
+    Gen<Integer> lengths = Generate.pick(List.of(0, 16, 32));
+    Gen<Integer> bytes = integers().between(Byte.MIN_VALUE, Byte.MAX_VALUE);
     return in -> {
-      final byte[] digest = new byte[lengths.generate(in)];
+      byte[] digest = new byte[lengths.generate(in)];
       for (int i = 0; i < digest.length; i++) {
         digest[i] = (byte) (int) bytes.generate(in);
       }
@@ -110,14 +110,14 @@ final class ProtocolGenerators {
   }
 
   static Gen<CheckpointValue> checkpointValues() {
-    final Gen<Long> numbers = longs().all();
-    final Gen<byte[]> digests = stateDigests();
+    Gen<Long> numbers = longs().all();
+    Gen<byte[]> digests = stateDigests();
     return in ->
         new CheckpointValue(
             numbers.generate(in), numbers.generate(in), numbers.generate(in), digests.generate(in));
   }
 
-  static Gen<RecordValue> values(final ValueType valueType) {
+  static Gen<RecordValue> values(ValueType valueType) {
     return switch (valueType) {
       case ACCOUNT -> accountValues().map(v -> v);
       case DEPOSIT -> depositValues().map(v -> v);
@@ -135,21 +135,21 @@ final class ProtocolGenerators {
   }
 
   /** Metadata of a given value type with every field set; type, intent and rejection consistent. */
-  static Gen<RecordMetadata> metadata(final ValueType valueType) {
-    final Gen<RecordType> recordTypes = Generate.enumValues(RecordType.class);
-    final Gen<RejectionType> rejectionTypes =
+  static Gen<RecordMetadata> metadata(ValueType valueType) {
+    Gen<RecordType> recordTypes = Generate.enumValues(RecordType.class);
+    Gen<RejectionType> rejectionTypes =
         Generate.pick(
             Arrays.stream(RejectionType.values()).filter(t -> t != RejectionType.NONE).toList());
-    final Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
-    final Gen<Integer> streamIds = Generate.oneOf(integers().all(), Generate.constant(-1));
-    final Gen<String> reasons = rejectionReasons();
-    final Gen<Intent> commands =
+    Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
+    Gen<Integer> streamIds = Generate.oneOf(integers().all(), Generate.constant(-1));
+    Gen<String> reasons = rejectionReasons();
+    Gen<Intent> commands =
         Generate.pick(valueType.intents().stream().filter(i -> !i.isEvent()).toList());
-    final Gen<Intent> events =
+    Gen<Intent> events =
         Generate.pick(valueType.intents().stream().filter(Intent::isEvent).toList());
     return in -> {
-      final RecordType recordType = recordTypes.generate(in);
-      final RecordMetadata.Builder builder =
+      RecordType recordType = recordTypes.generate(in);
+      RecordMetadata.Builder builder =
           RecordMetadata.builder()
               .position(numbers.generate(in))
               .sourcePosition(numbers.generate(in))
@@ -169,28 +169,28 @@ final class ProtocolGenerators {
     };
   }
 
-  static Gen<Record> records(final ValueType valueType) {
+  static Gen<Record> records(ValueType valueType) {
     return metadata(valueType).zip(values(valueType), Record::new);
   }
 
   static Gen<Record> records() {
-    final Gen<ValueType> valueTypes = Generate.enumValues(ValueType.class);
+    Gen<ValueType> valueTypes = Generate.enumValues(ValueType.class);
     return in -> records(valueTypes.generate(in)).generate(in);
   }
 
   /** Batches of 1..maxRecords records of any type with strictly increasing positions. */
-  static Gen<RecordBatch> batches(final int maxRecords) {
-    final Gen<Integer> sizes = integers().between(1, maxRecords);
-    final Gen<Record> records = records();
-    final Gen<Long> firstPositions =
+  static Gen<RecordBatch> batches(int maxRecords) {
+    Gen<Integer> sizes = integers().between(1, maxRecords);
+    Gen<Record> records = records();
+    Gen<Long> firstPositions =
         Generate.oneOf(longs().between(-1, 1_000), longs().between(-1, Long.MAX_VALUE / 2));
-    final Gen<Long> gaps = Generate.oneOf(Generate.constant(1L), longs().between(1, 1 << 20));
+    Gen<Long> gaps = Generate.oneOf(Generate.constant(1L), longs().between(1, 1 << 20));
     return in -> {
-      final int size = sizes.generate(in);
+      int size = sizes.generate(in);
       long position = firstPositions.generate(in);
-      final List<Record> batch = new ArrayList<>(size);
+      List<Record> batch = new ArrayList<>(size);
       for (int i = 0; i < size; i++) {
-        final Record record = records.generate(in);
+        Record record = records.generate(in);
         batch.add(
             new Record(record.metadata().toBuilder().position(position).build(), record.value()));
         position += gaps.generate(in);

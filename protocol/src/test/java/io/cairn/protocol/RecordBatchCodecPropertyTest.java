@@ -22,11 +22,11 @@ final class RecordBatchCodecPropertyTest {
         .forAll(batches(20), integers().between(0, 32))
         .checkAssert(
             (batch, offset) -> {
-              final int length = RecordBatchCodec.encodedLength(batch);
-              final UnsafeBuffer buffer = new UnsafeBuffer(new byte[offset + length]);
+              int length = RecordBatchCodec.encodedLength(batch);
+              UnsafeBuffer buffer = new UnsafeBuffer(new byte[offset + length]);
 
-              final int written = RecordBatchCodec.encode(batch, buffer, offset);
-              final RecordBatch decoded = RecordBatchCodec.decode(buffer, offset, written);
+              int written = RecordBatchCodec.encode(batch, buffer, offset);
+              RecordBatch decoded = RecordBatchCodec.decode(buffer, offset, written);
 
               assertThat(written).isEqualTo(length);
               assertThat(decoded).isEqualTo(batch);
@@ -41,11 +41,11 @@ final class RecordBatchCodecPropertyTest {
         .forAll(batches(20))
         .checkAssert(
             batch -> {
-              final UnsafeBuffer buffer =
+              UnsafeBuffer buffer =
                   new UnsafeBuffer(new byte[RecordBatchCodec.encodedLength(batch)]);
-              final int written = RecordBatchCodec.encode(batch, buffer, 0);
+              int written = RecordBatchCodec.encode(batch, buffer, 0);
 
-              final RecordBatchHeader header = RecordBatchCodec.readHeader(buffer, 0, written);
+              RecordBatchHeader header = RecordBatchCodec.readHeader(buffer, 0, written);
 
               assertThat(header)
                   .isEqualTo(

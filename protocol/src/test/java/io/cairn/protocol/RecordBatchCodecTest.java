@@ -13,7 +13,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectUnknownVersion() {
-    final UnsafeBuffer buffer = encode(batchAt(1, 2));
+    UnsafeBuffer buffer = encode(batchAt(1, 2));
     buffer.putByte(RecordBatchDescriptor.VERSION_OFFSET, (byte) 7);
 
     assertThatThrownBy(() -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()))
@@ -23,7 +23,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectTruncatedHeader() {
-    final UnsafeBuffer buffer = encode(batchAt(1));
+    UnsafeBuffer buffer = encode(batchAt(1));
 
     assertThatThrownBy(() -> RecordBatchCodec.readHeader(buffer, 0, 20))
         .hasMessage(
@@ -32,7 +32,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectZeroRecords() {
-    final UnsafeBuffer buffer = encode(batchAt(1));
+    UnsafeBuffer buffer = encode(batchAt(1));
     buffer.putInt(RecordBatchDescriptor.RECORD_COUNT_OFFSET, 0, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()))
@@ -43,7 +43,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectNegativeRecordCount() {
-    final UnsafeBuffer buffer = encode(batchAt(1));
+    UnsafeBuffer buffer = encode(batchAt(1));
     buffer.putInt(RecordBatchDescriptor.RECORD_COUNT_OFFSET, -1, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordBatchCodec.readHeader(buffer, 0, buffer.capacity()))
@@ -52,7 +52,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectCountLargerThanTheBytesCouldHold() {
-    final UnsafeBuffer buffer = encode(batchAt(1, 2));
+    UnsafeBuffer buffer = encode(batchAt(1, 2));
     buffer.putInt(RecordBatchDescriptor.RECORD_COUNT_OFFSET, 3, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()))
@@ -63,7 +63,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectCountSmallerThanTheRecords() {
-    final UnsafeBuffer buffer = encode(batchAt(1, 2));
+    UnsafeBuffer buffer = encode(batchAt(1, 2));
     buffer.putInt(RecordBatchDescriptor.RECORD_COUNT_OFFSET, 1, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()))
@@ -72,7 +72,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectHeaderPositionsThatDisagreeWithRecords() {
-    final UnsafeBuffer buffer = encode(batchAt(5, 6));
+    UnsafeBuffer buffer = encode(batchAt(5, 6));
     buffer.putLong(RecordBatchDescriptor.HIGHEST_POSITION_OFFSET, 9, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()))
@@ -83,7 +83,7 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectLowestPositionAboveHighest() {
-    final UnsafeBuffer buffer = encode(batchAt(5, 6));
+    UnsafeBuffer buffer = encode(batchAt(5, 6));
     buffer.putLong(RecordBatchDescriptor.LOWEST_POSITION_OFFSET, 7, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordBatchCodec.readHeader(buffer, 0, buffer.capacity()))
@@ -92,8 +92,8 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectPositionsThatDoNotIncrease() {
-    final UnsafeBuffer buffer = encode(batchAt(5, 6));
-    final int secondRecord = RecordBatchDescriptor.HEADER_LENGTH + 83;
+    UnsafeBuffer buffer = encode(batchAt(5, 6));
+    int secondRecord = RecordBatchDescriptor.HEADER_LENGTH + 83;
     buffer.putLong(secondRecord + RecordDescriptor.POSITION_OFFSET, 5, BufferReader.BYTE_ORDER);
     buffer.putLong(RecordBatchDescriptor.HIGHEST_POSITION_OFFSET, 5, BufferReader.BYTE_ORDER);
 
@@ -105,8 +105,8 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldRejectBrokenRecordInsideBatchWithItsOffset() {
-    final UnsafeBuffer buffer = encode(batchAt(5, 6));
-    final int secondRecord = RecordBatchDescriptor.HEADER_LENGTH + 83;
+    UnsafeBuffer buffer = encode(batchAt(5, 6));
+    int secondRecord = RecordBatchDescriptor.HEADER_LENGTH + 83;
     buffer.putByte(secondRecord + RecordDescriptor.VERSION_OFFSET, (byte) 2);
 
     assertThatThrownBy(() -> RecordBatchCodec.decode(buffer, 0, buffer.capacity()))
@@ -127,15 +127,15 @@ final class RecordBatchCodecTest {
 
   @Test
   void shouldReadHeaderOfValidBatch() {
-    final UnsafeBuffer buffer = encode(batchAt(10, 12, 20));
+    UnsafeBuffer buffer = encode(batchAt(10, 12, 20));
 
     assertThat(RecordBatchCodec.readHeader(buffer, 0, buffer.capacity()))
         .isEqualTo(new RecordBatchHeader(3, 10, 20));
   }
 
   /** A batch of DEPOSIT commands for "alice" (83 bytes each) at the given positions. */
-  private static RecordBatch batchAt(final long... positions) {
-    final Record[] records = new Record[positions.length];
+  private static RecordBatch batchAt(long... positions) {
+    Record[] records = new Record[positions.length];
     for (int i = 0; i < positions.length; i++) {
       records[i] =
           new Record(
@@ -148,8 +148,8 @@ final class RecordBatchCodecTest {
     return RecordBatch.of(records);
   }
 
-  private static UnsafeBuffer encode(final RecordBatch batch) {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordBatchCodec.encodedLength(batch)]);
+  private static UnsafeBuffer encode(RecordBatch batch) {
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordBatchCodec.encodedLength(batch)]);
     RecordBatchCodec.encode(batch, buffer, 0);
     return buffer;
   }

@@ -22,17 +22,16 @@ final class RecordCodecPropertyTest {
 
   @ParameterizedTest
   @EnumSource(ValueType.class)
-  void shouldDecodeWhatWasEncodedForEveryValueType(final ValueType valueType) {
+  void shouldDecodeWhatWasEncodedForEveryValueType(ValueType valueType) {
     qt().withFixedSeed(SEED + valueType.code())
         .withExamples(EXAMPLES)
         .forAll(records(valueType))
         .checkAssert(
             record -> {
-              final UnsafeBuffer buffer =
-                  new UnsafeBuffer(new byte[RecordCodec.encodedLength(record)]);
+              UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordCodec.encodedLength(record)]);
 
-              final int written = RecordCodec.encode(record, buffer, 0);
-              final Record decoded = RecordCodec.decode(buffer, 0, written);
+              int written = RecordCodec.encode(record, buffer, 0);
+              Record decoded = RecordCodec.decode(buffer, 0, written);
 
               assertThat(written).isEqualTo(buffer.capacity());
               assertThat(decoded).isEqualTo(record);
@@ -47,12 +46,12 @@ final class RecordCodecPropertyTest {
         .forAll(records(), integers().between(0, 64))
         .checkAssert(
             (record, offset) -> {
-              final int length = RecordCodec.encodedLength(record);
-              final byte[] bytes = new byte[offset + length + 16];
+              int length = RecordCodec.encodedLength(record);
+              byte[] bytes = new byte[offset + length + 16];
               Arrays.fill(bytes, (byte) 0x5A);
-              final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+              UnsafeBuffer buffer = new UnsafeBuffer(bytes);
 
-              final int written = RecordCodec.encode(record, buffer, offset);
+              int written = RecordCodec.encode(record, buffer, offset);
 
               assertThat(written).isEqualTo(length);
               for (int i = 0; i < offset; i++) {
@@ -72,11 +71,11 @@ final class RecordCodecPropertyTest {
         .forAll(records())
         .checkAssert(
             record -> {
-              final ExpandableArrayBuffer first = new ExpandableArrayBuffer(16);
-              final int length = RecordCodec.encode(record, first, 0);
-              final ExpandableArrayBuffer second = new ExpandableArrayBuffer(16);
+              ExpandableArrayBuffer first = new ExpandableArrayBuffer(16);
+              int length = RecordCodec.encode(record, first, 0);
+              ExpandableArrayBuffer second = new ExpandableArrayBuffer(16);
 
-              final int again = RecordCodec.encode(RecordCodec.decode(first, 0, length), second, 0);
+              int again = RecordCodec.encode(RecordCodec.decode(first, 0, length), second, 0);
 
               assertThat(again).isEqualTo(length);
               assertThat(Arrays.copyOf(second.byteArray(), length))

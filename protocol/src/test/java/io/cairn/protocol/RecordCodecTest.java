@@ -30,7 +30,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectUnknownVersion() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putByte(RecordDescriptor.VERSION_OFFSET, (byte) 7);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -40,7 +40,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectUnknownVersionEvenWhenTruncated() {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[] {9, 1, 2});
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[] {9, 1, 2});
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, 3))
         .hasMessage("Expected protocol version 1, but was 9 (offset 0)");
@@ -48,7 +48,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectTruncatedMetadataNamingLengthAndOffset() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, 17))
         .isInstanceOf(ProtocolException.class)
@@ -57,8 +57,8 @@ final class RecordCodecTest {
 
   @Test
   void shouldReportAbsoluteOffsetOfTruncatedRecord() {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[200]);
-    final int length = RecordCodec.encode(DEPOSIT, buffer, 100);
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[200]);
+    int length = RecordCodec.encode(DEPOSIT, buffer, 100);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 100, length - 1))
         .hasMessage(
@@ -68,7 +68,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectEmptyInput() {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, 0))
         .hasMessage("Expected at least 66 bytes for record metadata, but buffer has 0 (offset 0)");
@@ -76,7 +76,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectUnknownValueType() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putByte(RecordDescriptor.VALUE_TYPE_OFFSET, (byte) 42);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -86,7 +86,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectUnknownRecordType() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putByte(RecordDescriptor.RECORD_TYPE_OFFSET, (byte) 0);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -96,7 +96,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectUnknownRejectionType() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putByte(RecordDescriptor.REJECTION_TYPE_OFFSET, (byte) 200);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -105,7 +105,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectUnknownIntentCode() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putShort(RecordDescriptor.INTENT_OFFSET, (short) 9, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -115,7 +115,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectEventIntentInCommand() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putShort(
         RecordDescriptor.INTENT_OFFSET, DepositIntent.DEPOSITED.code(), BufferReader.BYTE_ORDER);
 
@@ -127,7 +127,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectRejectionTypeInCommand() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putByte(RecordDescriptor.REJECTION_TYPE_OFFSET, (byte) RejectionType.NOT_FOUND.code());
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -136,7 +136,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectNegativeValueLength() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putInt(RecordDescriptor.VALUE_LENGTH_OFFSET, -1, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -145,7 +145,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectNegativeRejectionReasonLength() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putInt(RecordDescriptor.REJECTION_REASON_LENGTH_OFFSET, -5, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -154,7 +154,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectNegativeAccountIdLength() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putInt(ACCOUNT_ID_LENGTH_OFFSET, -3, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -163,7 +163,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectAccountIdLongerThanTheValue() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
     buffer.putInt(ACCOUNT_ID_LENGTH_OFFSET, 100, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -172,9 +172,9 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectTrailingBytesInValue() {
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
-    final int length = RecordCodec.encode(DEPOSIT, buffer, 0);
-    final int valueLength = length - RecordDescriptor.HEADER_LENGTH;
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
+    int length = RecordCodec.encode(DEPOSIT, buffer, 0);
+    int valueLength = length - RecordDescriptor.HEADER_LENGTH;
     buffer.putInt(RecordDescriptor.VALUE_LENGTH_OFFSET, valueLength + 2, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, length + 2))
@@ -183,8 +183,8 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectTrailingBytesAfterRecord() {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[200]);
-    final int length = RecordCodec.encode(DEPOSIT, buffer, 0);
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[200]);
+    int length = RecordCodec.encode(DEPOSIT, buffer, 0);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, length + 1))
         .hasMessage("Expected record to end at offset 83, but 1 more bytes follow");
@@ -200,11 +200,11 @@ final class RecordCodecTest {
         "e282", // truncated 3-byte sequence
         "ff" // never valid
       })
-  void shouldRejectInvalidUtf8InAccountId(final String hexBytes) {
-    final byte[] invalid = HexFormat.of().parseHex(hexBytes);
-    final Record record =
+  void shouldRejectInvalidUtf8InAccountId(String hexBytes) {
+    byte[] invalid = HexFormat.of().parseHex(hexBytes);
+    Record record =
         new Record(DEPOSIT.metadata(), new DepositValue("x".repeat(invalid.length), 100));
-    final UnsafeBuffer buffer = encode(record);
+    UnsafeBuffer buffer = encode(record);
     buffer.putBytes(ACCOUNT_ID_OFFSET, invalid);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -215,13 +215,13 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectInvalidUtf8InRejectionReason() {
-    final Record rejection =
+    Record rejection =
         new Record(
             RecordMetadata.builder()
                 .rejection(DepositIntent.DEPOSIT, RejectionType.NOT_FOUND, "ab")
                 .build(),
             new DepositValue("bob", 1));
-    final UnsafeBuffer buffer = encode(rejection);
+    UnsafeBuffer buffer = encode(rejection);
     buffer.putByte(RecordDescriptor.HEADER_LENGTH + 1, (byte) 0x80);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -232,15 +232,15 @@ final class RecordCodecTest {
 
   @Test
   void shouldRoundTripMaximumLengths() {
-    final String maxId = "é".repeat(ValueDescriptor.ACCOUNT_ID_MAX_BYTES / 2);
-    final String maxReason = "\uD83D\uDE00".repeat(RecordDescriptor.REJECTION_REASON_MAX_BYTES / 4);
-    final Record record =
+    String maxId = "é".repeat(ValueDescriptor.ACCOUNT_ID_MAX_BYTES / 2);
+    String maxReason = "\uD83D\uDE00".repeat(RecordDescriptor.REJECTION_REASON_MAX_BYTES / 4);
+    Record record =
         new Record(
             RecordMetadata.builder()
                 .rejection(TransferIntent.CREATE, RejectionType.INSUFFICIENT_FUNDS, maxReason)
                 .build(),
             new TransferValue(maxId, maxId, 5, 1, 2));
-    final UnsafeBuffer buffer = encode(record);
+    UnsafeBuffer buffer = encode(record);
 
     assertThat(RecordCodec.decode(buffer, 0, buffer.capacity())).isEqualTo(record);
     assertThat(buffer.capacity())
@@ -255,8 +255,8 @@ final class RecordCodecTest {
 
   @Test
   void shouldRefuseToEncodeOversizeAccountId() {
-    final String tooLong = "a".repeat(ValueDescriptor.ACCOUNT_ID_MAX_BYTES + 1);
-    final Record record = new Record(DEPOSIT.metadata(), new DepositValue(tooLong, 1));
+    String tooLong = "a".repeat(ValueDescriptor.ACCOUNT_ID_MAX_BYTES + 1);
+    Record record = new Record(DEPOSIT.metadata(), new DepositValue(tooLong, 1));
 
     assertThatThrownBy(() -> RecordCodec.encodedLength(record))
         .isInstanceOf(ProtocolException.class)
@@ -265,9 +265,8 @@ final class RecordCodecTest {
 
   @Test
   void shouldCountAccountIdBoundInBytesNotChars() {
-    final String sixtyFiveTwoByteChars = "é".repeat(65);
-    final Record record =
-        new Record(DEPOSIT.metadata(), new DepositValue(sixtyFiveTwoByteChars, 1));
+    String sixtyFiveTwoByteChars = "é".repeat(65);
+    Record record = new Record(DEPOSIT.metadata(), new DepositValue(sixtyFiveTwoByteChars, 1));
 
     assertThatThrownBy(() -> RecordCodec.encode(record, new ExpandableArrayBuffer(), 0))
         .hasMessage("Expected account id of 1 to 128 bytes of UTF-8, but was 130 bytes");
@@ -275,7 +274,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRefuseToEncodeEmptyAccountId() {
-    final Record record = new Record(DEPOSIT.metadata(), new DepositValue("", 1));
+    Record record = new Record(DEPOSIT.metadata(), new DepositValue("", 1));
 
     assertThatThrownBy(() -> RecordCodec.encodedLength(record))
         .hasMessage("Expected account id of 1 to 128 bytes of UTF-8, but was 0 bytes");
@@ -283,8 +282,8 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectOversizeAccountIdLengthOnDecode() {
-    final Record record = new Record(DEPOSIT.metadata(), new DepositValue("a".repeat(128), 1));
-    final UnsafeBuffer buffer = encode(record);
+    Record record = new Record(DEPOSIT.metadata(), new DepositValue("a".repeat(128), 1));
+    UnsafeBuffer buffer = encode(record);
     buffer.putInt(ACCOUNT_ID_LENGTH_OFFSET, 129, BufferReader.BYTE_ORDER);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -293,7 +292,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRefuseToEncodeOversizeRejectionReason() {
-    final Record record =
+    Record record =
         new Record(
             RecordMetadata.builder()
                 .rejection(DepositIntent.DEPOSIT, RejectionType.INVALID_ARGUMENT, "r".repeat(4097))
@@ -307,7 +306,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRefuseToEncodeUnpairedSurrogate() {
-    final Record record = new Record(DEPOSIT.metadata(), new DepositValue("a\uD800b", 1));
+    Record record = new Record(DEPOSIT.metadata(), new DepositValue("a\uD800b", 1));
 
     assertThatThrownBy(() -> RecordCodec.encodedLength(record))
         .hasMessage(
@@ -317,7 +316,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldRefuseToEncodeStateDigestOfWrongLength() {
-    final Record record =
+    Record record =
         new Record(
             RecordMetadata.builder().event(CheckpointIntent.CREATED).build(),
             new CheckpointValue(3, 10, 1_000, new byte[20]));
@@ -329,12 +328,12 @@ final class RecordCodecTest {
 
   @Test
   void shouldRejectStateDigestOfWrongLengthOnDecode() {
-    final Record record =
+    Record record =
         new Record(
             RecordMetadata.builder().event(CheckpointIntent.CREATED).build(),
             new CheckpointValue(3, 10, 1_000, new byte[16]));
-    final UnsafeBuffer buffer = encode(record);
-    final int digestLengthOffset = RecordDescriptor.HEADER_LENGTH + 3 * Long.BYTES;
+    UnsafeBuffer buffer = encode(record);
+    int digestLengthOffset = RecordDescriptor.HEADER_LENGTH + 3 * Long.BYTES;
     buffer.putByte(digestLengthOffset, (byte) 15);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 0, buffer.capacity()))
@@ -344,8 +343,8 @@ final class RecordCodecTest {
 
   @Test
   void shouldRefuseToEncodeIntoTooSmallBufferWithoutWriting() {
-    final byte[] bytes = new byte[RecordCodec.encodedLength(DEPOSIT) - 1];
-    final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+    byte[] bytes = new byte[RecordCodec.encodedLength(DEPOSIT) - 1];
+    UnsafeBuffer buffer = new UnsafeBuffer(bytes);
 
     assertThatThrownBy(() -> RecordCodec.encode(DEPOSIT, buffer, 0))
         .isInstanceOf(ProtocolException.class)
@@ -357,16 +356,16 @@ final class RecordCodecTest {
 
   @Test
   void shouldGrowExpandableBuffer() {
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(8);
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(8);
 
-    final int length = RecordCodec.encode(DEPOSIT, buffer, 10);
+    int length = RecordCodec.encode(DEPOSIT, buffer, 10);
 
     assertThat(RecordCodec.decode(buffer, 10, length)).isEqualTo(DEPOSIT);
   }
 
   @Test
   void shouldRejectRangeBeyondCapacity() {
-    final UnsafeBuffer buffer = encode(DEPOSIT);
+    UnsafeBuffer buffer = encode(DEPOSIT);
 
     assertThatThrownBy(() -> RecordCodec.decode(buffer, 10, buffer.capacity()))
         .hasMessage(
@@ -380,7 +379,7 @@ final class RecordCodecTest {
 
   @Test
   void shouldDecodeNonAsciiText() {
-    final Record record =
+    Record record =
         new Record(
             RecordMetadata.builder()
                 .rejection(
@@ -388,7 +387,7 @@ final class RecordCodecTest {
                 .build(),
             new DepositValue("Ünal-口座-🙂", 1));
 
-    final UnsafeBuffer buffer = encode(record);
+    UnsafeBuffer buffer = encode(record);
 
     assertThat(RecordCodec.decode(buffer, 0, buffer.capacity())).isEqualTo(record);
     assertThat(
@@ -396,8 +395,8 @@ final class RecordCodecTest {
         .isEqualTo("Konto \"Ünal\" fehlt 🙂".getBytes(StandardCharsets.UTF_8).length);
   }
 
-  private static UnsafeBuffer encode(final Record record) {
-    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordCodec.encodedLength(record)]);
+  private static UnsafeBuffer encode(Record record) {
+    UnsafeBuffer buffer = new UnsafeBuffer(new byte[RecordCodec.encodedLength(record)]);
     RecordCodec.encode(record, buffer, 0);
     return buffer;
   }

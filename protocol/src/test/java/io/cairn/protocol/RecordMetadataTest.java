@@ -9,7 +9,7 @@ final class RecordMetadataTest {
 
   @Test
   void shouldDefaultOptionalFieldsToNone() {
-    final RecordMetadata metadata = RecordMetadata.builder().command(AccountIntent.CREATE).build();
+    RecordMetadata metadata = RecordMetadata.builder().command(AccountIntent.CREATE).build();
 
     assertThat(metadata.position()).isEqualTo(RecordMetadata.NO_POSITION);
     assertThat(metadata.sourcePosition()).isEqualTo(RecordMetadata.NO_POSITION);
@@ -72,7 +72,7 @@ final class RecordMetadataTest {
 
   @Test
   void shouldRejectValueOfAnotherType() {
-    final RecordMetadata metadata = RecordMetadata.builder().command(AccountIntent.CREATE).build();
+    RecordMetadata metadata = RecordMetadata.builder().command(AccountIntent.CREATE).build();
 
     assertThatThrownBy(() -> new Record(metadata, new DepositValue("a", 1)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -81,8 +81,8 @@ final class RecordMetadataTest {
 
   @Test
   void shouldCopyCheckpointDigestInAndOut() {
-    final byte[] digest = new byte[16];
-    final CheckpointValue value = new CheckpointValue(1, 2, 3, digest);
+    byte[] digest = new byte[16];
+    CheckpointValue value = new CheckpointValue(1, 2, 3, digest);
 
     digest[0] = 42;
     value.stateDigest()[1] = 42;

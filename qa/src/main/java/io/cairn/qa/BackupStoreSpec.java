@@ -22,7 +22,7 @@ public sealed interface BackupStoreSpec {
    *
    * @see #inDataDirectory()
    */
-  static BackupStoreSpec filesystem(final Path basePath) {
+  static BackupStoreSpec filesystem(Path basePath) {
     return new Filesystem(Objects.requireNonNull(basePath, "basePath"));
   }
 
@@ -37,7 +37,7 @@ public sealed interface BackupStoreSpec {
    * secretAccessKey}, {@code pathStyleAccess}, {@code maxBytesPerSecond}, ...), checked by the
    * store when the brokers start.
    */
-  static BackupStoreSpec s3(final Map<String, String> settings) {
+  static BackupStoreSpec s3(Map<String, String> settings) {
     return new S3(settings);
   }
 

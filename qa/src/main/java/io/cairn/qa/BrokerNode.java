@@ -18,7 +18,7 @@ final class BrokerNode {
   private volatile Broker broker;
   private volatile NodeState state = NodeState.NEW;
 
-  BrokerNode(final int nodeId, final Path directory) {
+  BrokerNode(int nodeId, Path directory) {
     this.nodeId = nodeId;
     this.directory = directory;
   }
@@ -47,7 +47,7 @@ final class BrokerNode {
 
   /** The broker while RUNNING. */
   Optional<Broker> running() {
-    final Broker current = broker;
+    Broker current = broker;
     return state == NodeState.RUNNING && current != null ? Optional.of(current) : Optional.empty();
   }
 
@@ -56,7 +56,7 @@ final class BrokerNode {
     return Optional.ofNullable(broker);
   }
 
-  void opened(final Broker opened) {
+  void opened(Broker opened) {
     broker = opened;
     transportPort = opened.transportAddress().port();
   }
@@ -72,7 +72,7 @@ final class BrokerNode {
     state = NodeState.RUNNING;
   }
 
-  void state(final NodeState next) {
+  void state(NodeState next) {
     state = next;
   }
 

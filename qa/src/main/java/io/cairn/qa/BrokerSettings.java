@@ -45,7 +45,7 @@ final class BrokerSettings {
   private BrokerSettings() {}
 
   private static SortedMap<String, String> defaults() {
-    final SortedMap<String, String> defaults = new TreeMap<>();
+    SortedMap<String, String> defaults = new TreeMap<>();
     defaults.put("network.ioThreads", "1");
     defaults.put("network.requestTimeout", "2s");
     defaults.put("data.segmentSize", "4MB");
@@ -70,13 +70,13 @@ final class BrokerSettings {
    * @param backupBasePath the filesystem store's directory, if the store is a filesystem
    */
   static BrokerConfig config(
-      final EmbeddedClusterConfig cluster,
-      final int nodeId,
-      final Path dataDirectory,
-      final int transportPort,
-      final int managementPort,
-      final Path backupBasePath) {
-    final SortedMap<String, String> values = new TreeMap<>(DEFAULTS);
+      EmbeddedClusterConfig cluster,
+      int nodeId,
+      Path dataDirectory,
+      int transportPort,
+      int managementPort,
+      Path backupBasePath) {
+    SortedMap<String, String> values = new TreeMap<>(DEFAULTS);
     values.putAll(cluster.brokerSettings());
     values.put("cluster.clusterId", cluster.clusterId());
     values.put("cluster.nodeId", Integer.toString(nodeId));
@@ -89,12 +89,12 @@ final class BrokerSettings {
     values.put("management.host", "127.0.0.1");
     values.put("management.port", Integer.toString(managementPort));
     if (cluster.jsonlExporter()) {
-      final String exporter = "exporters." + EmbeddedClusterConfig.JSONL_EXPORTER_ID;
+      String exporter = "exporters." + EmbeddedClusterConfig.JSONL_EXPORTER_ID;
       values.put(exporter + ".type", "jsonl");
       values.put(exporter + ".args.directory", exportDirectory(dataDirectory).toString());
       values.put(exporter + ".args.flushInterval", "100ms");
     }
-    final BackupStoreSpec store = cluster.backupStore();
+    BackupStoreSpec store = cluster.backupStore();
     if (store instanceof BackupStoreSpec.Filesystem) {
       values.put("backup.store", "fs");
       values.put("backup.fs.basePath", backupBasePath.toAbsolutePath().toString());
@@ -104,13 +104,13 @@ final class BrokerSettings {
     } else {
       values.put("backup.store", "none");
     }
-    final String yaml = yaml(values, cluster.brokers());
+    String yaml = yaml(values, cluster.brokers());
     return BrokerConfigReader.parse(
         yaml, "embedded cluster '" + cluster.clusterId() + "' node " + nodeId, Map.of());
   }
 
   /** Where a node's {@code jsonl} exporter writes. */
-  static Path exportDirectory(final Path nodeDirectory) {
+  static Path exportDirectory(Path nodeDirectory) {
     return nodeDirectory.toAbsolutePath().resolve("exports");
   }
 
@@ -119,21 +119,21 @@ final class BrokerSettings {
    * placeholders ({@code 127.0.0.1:1}): the kit tells each transport the real addresses (the
    * network's proxies) between open and start.
    */
-  static String yaml(final SortedMap<String, String> values, final int brokerCount) {
-    final Map<String, Object> tree = new LinkedHashMap<>();
-    for (final Map.Entry<String, String> entry : values.entrySet()) {
+  static String yaml(SortedMap<String, String> values, int brokerCount) {
+    Map<String, Object> tree = new LinkedHashMap<>();
+    for (Map.Entry<String, String> entry : values.entrySet()) {
       insert(tree, entry.getKey().split("\\."), 0, entry.getValue());
     }
-    final StringBuilder members = new StringBuilder("[");
+    StringBuilder members = new StringBuilder("[");
     for (int id = 0; id < brokerCount; id++) {
       members.append(id == 0 ? "" : ", ").append("'127.0.0.1:1'");
     }
     members.append(']');
     @SuppressWarnings("unchecked")
-    final Map<String, Object> clusterSection =
+    Map<String, Object> clusterSection =
         (Map<String, Object>) tree.computeIfAbsent("cluster", key -> new LinkedHashMap<>());
     clusterSection.put("members", new Flow(members.toString()));
-    final StringBuilder text = new StringBuilder();
+    StringBuilder text = new StringBuilder();
     render(tree, 0, text);
     return text.toString();
   }
@@ -142,8 +142,7 @@ final class BrokerSettings {
   private record Flow(String text) {}
 
   @SuppressWarnings("unchecked")
-  private static void insert(
-      final Map<String, Object> node, final String[] path, final int index, final String value) {
+  private static void insert(Map<String, Object> node, String[] path, int index, String value) {
     if (index == path.length - 1) {
       if (node.get(path[index]) instanceof Map) {
         throw new IllegalArgumentException(
@@ -152,7 +151,7 @@ final class BrokerSettings {
       node.put(path[index], value);
       return;
     }
-    final Object child = node.computeIfAbsent(path[index], key -> new LinkedHashMap<>());
+    Object child = node.computeIfAbsent(path[index], key -> new LinkedHashMap<>());
     if (!(child instanceof Map)) {
       throw new IllegalArgumentException(
           "Expected a section, but "
@@ -163,9 +162,8 @@ final class BrokerSettings {
   }
 
   @SuppressWarnings("unchecked")
-  private static void render(
-      final Map<String, Object> node, final int depth, final StringBuilder text) {
-    for (final Map.Entry<String, Object> entry : node.entrySet()) {
+  private static void render(Map<String, Object> node, int depth, StringBuilder text) {
+    for (Map.Entry<String, Object> entry : node.entrySet()) {
       text.append("  ".repeat(depth)).append(entry.getKey()).append(':');
       if (entry.getValue() instanceof Map<?, ?> child) {
         text.append('\n');

@@ -30,7 +30,7 @@ final class ClusterWaits {
   private final EmbeddedCluster cluster;
   private final Duration timeout;
 
-  ClusterWaits(final EmbeddedCluster cluster, final Duration timeout) {
+  ClusterWaits(EmbeddedCluster cluster, Duration timeout) {
     this.cluster = cluster;
     this.timeout = timeout;
   }
@@ -42,7 +42,7 @@ final class ClusterWaits {
         .pollInterval(POLL_INTERVAL)
         .untilAsserted(
             () -> {
-              final List<String> problems = new ArrayList<>(notReady());
+              List<String> problems = new ArrayList<>(notReady());
               problems.addAll(leaderProblems(allPartitions(), -1));
               problems.addAll(balanceProblems());
               check(problems);
@@ -57,8 +57,8 @@ final class ClusterWaits {
         .untilAsserted(() -> check(leaderProblems(allPartitions(), -1)));
   }
 
-  int awaitLeader(final int partitionId, final int formerLeader) {
-    final int[] leader = {-1};
+  int awaitLeader(int partitionId, int formerLeader) {
+    int[] leader = {-1};
     await(
             formerLeader < 0
                 ? "a leader of partition " + partitionId
@@ -75,11 +75,11 @@ final class ClusterWaits {
   }
 
   /** The LEADER with the highest term among the running brokers' replicas. */
-  OptionalInt leaderAmongBrokers(final int partitionId) {
+  OptionalInt leaderAmongBrokers(int partitionId) {
     int leader = -1;
     long term = -1;
-    for (final Map.Entry<Integer, Broker> entry : cluster.runningBrokers().entrySet()) {
-      final Optional<HostedPartition> replica = entry.getValue().partitions().get(partitionId);
+    for (Map.Entry<Integer, Broker> entry : cluster.runningBrokers().entrySet()) {
+      Optional<HostedPartition> replica = entry.getValue().partitions().get(partitionId);
       if (replica.isPresent() && replica.get().isLeader() && replica.get().term() > term) {
         leader = entry.getKey();
         term = replica.get().term();
@@ -94,19 +94,19 @@ final class ClusterWaits {
    * transfer fail whatever the partition's leader was doing, such as a backup.
    */
   private List<String> balanceProblems() {
-    final Map<Integer, Broker> running = cluster.runningBrokers();
+    Map<Integer, Broker> running = cluster.runningBrokers();
     if (running.size() < cluster.config().brokers()) {
       return List.of();
     }
-    final List<String> problems = new ArrayList<>();
-    for (final Broker broker : running.values()) {
+    List<String> problems = new ArrayList<>();
+    for (Broker broker : running.values()) {
       if (!broker.config().raft().leaderBalancing()) {
         return List.of();
       }
-      final PartitionDistribution distribution = broker.config().distribution();
-      for (final int partitionId : allPartitions()) {
-        final Optional<HostedPartition> replica = broker.partitions().get(partitionId);
-        final int preferred = distribution.preferredLeader(partitionId);
+      PartitionDistribution distribution = broker.config().distribution();
+      for (int partitionId : allPartitions()) {
+        Optional<HostedPartition> replica = broker.partitions().get(partitionId);
+        int preferred = distribution.preferredLeader(partitionId);
         if (replica.isPresent() && replica.get().isLeader() && broker.nodeId() != preferred) {
           problems.add(
               "partition "
@@ -123,7 +123,7 @@ final class ClusterWaits {
   }
 
   private List<Integer> allPartitions() {
-    final List<Integer> partitions = new ArrayList<>();
+    List<Integer> partitions = new ArrayList<>();
     for (int partition = 1; partition <= cluster.config().partitions(); partition++) {
       partitions.add(partition);
     }
@@ -131,12 +131,12 @@ final class ClusterWaits {
   }
 
   private List<String> notReady() {
-    final List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     cluster
         .runningBrokers()
         .forEach(
             (nodeId, broker) -> {
-              final BrokerHealth health = broker.health();
+              BrokerHealth health = broker.health();
               if (!health.ready()) {
                 problems.add(
                     "broker "
@@ -153,12 +153,12 @@ final class ClusterWaits {
    * What keeps {@code partitions} from having a leader known to the gateway, on a running broker
    * that agrees (leads in the same term), other than {@code excluded}.
    */
-  private List<String> leaderProblems(final List<Integer> partitions, final int excluded) {
-    final List<String> problems = new ArrayList<>();
-    final ClusterTopology topology = currentTopology();
-    final Map<Integer, Broker> running = cluster.runningBrokers();
-    for (final int partitionId : partitions) {
-      final PartitionLeader leader = topology.leaders().get(partitionId);
+  private List<String> leaderProblems(List<Integer> partitions, int excluded) {
+    List<String> problems = new ArrayList<>();
+    ClusterTopology topology = currentTopology();
+    Map<Integer, Broker> running = cluster.runningBrokers();
+    for (int partitionId : partitions) {
+      PartitionLeader leader = topology.leaders().get(partitionId);
       if (leader == null) {
         problems.add("the gateway knows no leader of partition " + partitionId);
         continue;
@@ -167,8 +167,8 @@ final class ClusterWaits {
         problems.add("partition " + partitionId + " is still led by node " + excluded);
         continue;
       }
-      final Broker broker = running.get(leader.nodeId());
-      final Optional<HostedPartition> replica =
+      Broker broker = running.get(leader.nodeId());
+      Optional<HostedPartition> replica =
           broker == null ? Optional.empty() : broker.partitions().get(partitionId);
       if (replica.isEmpty() || !replica.get().isLeader() || replica.get().term() != leader.term()) {
         problems.add(
@@ -191,15 +191,15 @@ final class ClusterWaits {
           .gateway()
           .refreshTopology()
           .get(TOPOLOGY_REFRESH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while refreshing the gateway's topology", e);
-    } catch (final ExecutionException | TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       throw new AssertionError("the gateway's topology refresh failed: " + e, e);
     }
   }
 
-  private static void check(final List<String> problems) {
+  private static void check(List<String> problems) {
     if (!problems.isEmpty()) {
       throw new AssertionError(String.join("; ", problems));
     }

@@ -31,10 +31,10 @@ final class ClusterWiring {
   private final Optional<Path> backupDirectory;
 
   ClusterWiring(
-      final EmbeddedClusterConfig config,
-      final SortedMap<Integer, BrokerNode> nodes,
-      final ProxyNetwork network,
-      final Optional<Path> backupDirectory) {
+      EmbeddedClusterConfig config,
+      SortedMap<Integer, BrokerNode> nodes,
+      ProxyNetwork network,
+      Optional<Path> backupDirectory) {
     this.config = config;
     this.nodes = nodes;
     this.network = network;
@@ -42,11 +42,11 @@ final class ClusterWiring {
   }
 
   /** Opens the node's broker (binding its transport) for the first time. */
-  void open(final BrokerNode node) {
+  void open(BrokerNode node) {
     node.opened(Broker.open(brokerConfig(node)));
   }
 
-  private BrokerConfig brokerConfig(final BrokerNode node) {
+  private BrokerConfig brokerConfig(BrokerNode node) {
     return BrokerSettings.config(
         config,
         node.nodeId(),
@@ -57,13 +57,13 @@ final class ClusterWiring {
   }
 
   /** Creates the links to and from {@code node} and tells its transport the peers' proxies. */
-  void linkPeers(final BrokerNode node) {
-    final Broker broker = node.lastBroker().orElseThrow();
-    for (final BrokerNode peer : nodes.values()) {
+  void linkPeers(BrokerNode node) {
+    Broker broker = node.lastBroker().orElseThrow();
+    for (BrokerNode peer : nodes.values()) {
       if (peer.nodeId() == node.nodeId()) {
         continue;
       }
-      final InetSocketAddress proxy =
+      InetSocketAddress proxy =
           network.link(node.nodeId(), peer.nodeId(), loopback(peer.transportPort()));
       network.link(peer.nodeId(), node.nodeId(), loopback(node.transportPort()));
       broker.setMemberAddress(peer.nodeId(), memberAddress(proxy));
@@ -72,8 +72,8 @@ final class ClusterWiring {
 
   /** Creates the links from the gateway to every broker; the addresses to give the gateway. */
   Map<Integer, MemberAddress> linkGateway() {
-    final Map<Integer, MemberAddress> brokers = new TreeMap<>();
-    for (final BrokerNode node : nodes.values()) {
+    Map<Integer, MemberAddress> brokers = new TreeMap<>();
+    for (BrokerNode node : nodes.values()) {
       brokers.put(
           node.nodeId(),
           memberAddress(
@@ -90,9 +90,9 @@ final class ClusterWiring {
    * @throws RuntimeException what the second start threw (the first one's suppressed); the node is
    *     then STOPPED
    */
-  void reopenAndStart(final BrokerNode node) {
-    final int nodeId = node.nodeId();
-    final int port = node.transportPort();
+  void reopenAndStart(BrokerNode node) {
+    int nodeId = node.nodeId();
+    int port = node.transportPort();
     Broker broker = reopen(node);
     if (node.transportPort() != port) {
       network.retarget(nodeId, loopback(node.transportPort()));
@@ -100,7 +100,7 @@ final class ClusterWiring {
     network.rejoin(nodeId);
     try {
       broker.start();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       // most likely the management port was taken meanwhile: once more on new ports
       LOG.warn(
           "Embedded broker {} failed to start again ({}); retrying on new ports",
@@ -111,7 +111,7 @@ final class ClusterWiring {
       network.retarget(nodeId, loopback(node.transportPort()));
       try {
         broker.start();
-      } catch (final RuntimeException again) {
+      } catch (RuntimeException again) {
         again.addSuppressed(e);
         node.state(NodeState.STOPPED);
         throw again;
@@ -123,11 +123,11 @@ final class ClusterWiring {
    * Opens the node's broker on its ports (on new ones if its old port was taken meanwhile, which
    * the network's proxies hide from the peers) and tells it the peers' proxies.
    */
-  private Broker reopen(final BrokerNode node) {
+  private Broker reopen(BrokerNode node) {
     Broker broker;
     try {
       broker = Broker.open(brokerConfig(node));
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       LOG.warn(
           "Embedded broker {} could not open on port {} ({}); using a new port",
           node.nodeId(),
@@ -137,7 +137,7 @@ final class ClusterWiring {
       broker = Broker.open(brokerConfig(node));
     }
     node.opened(broker);
-    for (final BrokerNode peer : nodes.values()) {
+    for (BrokerNode peer : nodes.values()) {
       if (peer.nodeId() != node.nodeId()) {
         broker.setMemberAddress(
             peer.nodeId(), memberAddress(network.addressOf(node.nodeId(), peer.nodeId())));
@@ -146,11 +146,11 @@ final class ClusterWiring {
     return broker;
   }
 
-  private static InetSocketAddress loopback(final int port) {
+  private static InetSocketAddress loopback(int port) {
     return new InetSocketAddress("127.0.0.1", port);
   }
 
-  private static MemberAddress memberAddress(final InetSocketAddress address) {
+  private static MemberAddress memberAddress(InetSocketAddress address) {
     return new MemberAddress("127.0.0.1", address.getPort());
   }
 }

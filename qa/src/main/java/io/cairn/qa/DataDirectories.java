@@ -14,10 +14,10 @@ final class DataDirectories {
   private DataDirectories() {}
 
   /** Deletes {@code root} and everything under it; a failure is logged at WARN, not thrown. */
-  static void deleteQuietly(final Path root) {
+  static void deleteQuietly(Path root) {
     try {
       DurableFiles.deleteRecursively(root);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       LOG.warn("Could not delete the embedded cluster's directory {}: {}", root, e.toString());
     }
   }

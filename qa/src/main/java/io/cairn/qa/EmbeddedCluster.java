@@ -90,7 +90,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   private volatile boolean closed;
 
   /** Creates the directories; see {@link EmbeddedClusterBuilder#build()}. */
-  EmbeddedCluster(final EmbeddedClusterConfig config) {
+  EmbeddedCluster(EmbeddedClusterConfig config) {
     this.config = config;
     try {
       if (config.dataDirectory().isPresent()) {
@@ -113,7 +113,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             nodeId,
             new BrokerNode(nodeId, Files.createDirectories(root.resolve("node-" + nodeId))));
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       network.close();
       throw new UncheckedIOException(
           "Expected to create the embedded cluster's directories, but " + e, e);
@@ -144,18 +144,18 @@ public final class EmbeddedCluster implements AutoCloseable {
       }
       started = true;
       try {
-        for (final BrokerNode node : nodes.values()) {
+        for (BrokerNode node : nodes.values()) {
           wiring.open(node);
         }
-        for (final BrokerNode node : nodes.values()) {
+        for (BrokerNode node : nodes.values()) {
           wiring.linkPeers(node);
         }
-        for (final BrokerNode node : nodes.values()) {
+        for (BrokerNode node : nodes.values()) {
           node.lastBroker().orElseThrow().start();
           node.started();
         }
         startGateway();
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         LOG.warn("The embedded cluster failed to start; closing what started", e);
         close();
         throw e;
@@ -182,9 +182,9 @@ public final class EmbeddedCluster implements AutoCloseable {
    * Shuts broker {@code nodeId} down gracefully (in-flight commands answered, journals flushed).
    * Its directory and ports are kept for {@link #restart(int)}.
    */
-  public void stop(final int nodeId) {
+  public void stop(int nodeId) {
     synchronized (lifecycle) {
-      final BrokerNode node = runningNode(nodeId, "stop");
+      BrokerNode node = runningNode(nodeId, "stop");
       node.lastBroker().orElseThrow().close();
       node.state(NodeState.STOPPED);
     }
@@ -196,9 +196,9 @@ public final class EmbeddedCluster implements AutoCloseable {
    * reset), then closes it. See the class comment for what "kill" can and cannot mean in one JVM.
    * It stays cut off until {@link #restart(int)}.
    */
-  public void kill(final int nodeId) {
+  public void kill(int nodeId) {
     synchronized (lifecycle) {
-      final BrokerNode node = runningNode(nodeId, "kill");
+      BrokerNode node = runningNode(nodeId, "kill");
       network.isolate(nodeId);
       node.state(NodeState.KILLED);
       node.lastBroker().orElseThrow().close();
@@ -212,9 +212,9 @@ public final class EmbeddedCluster implements AutoCloseable {
    * meanwhile, it binds new ones (the peers keep reaching it through the network's proxies).
    * Returns without waiting for roles.
    */
-  public void restart(final int nodeId) {
+  public void restart(int nodeId) {
     synchronized (lifecycle) {
-      final BrokerNode node = node(nodeId);
+      BrokerNode node = node(nodeId);
       if (!started || closed) {
         throw new IllegalStateException(
             "Expected a started cluster to restart node "
@@ -236,7 +236,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    * Cuts both directions between nodes {@code a} and {@code b} (broker ids, or {@link
    * #GATEWAY_NODE_ID}) until {@link #heal()}.
    */
-  public void partition(final int a, final int b) {
+  public void partition(int a, int b) {
     checkNetworkNode(a);
     checkNetworkNode(b);
     network.partition(a, b);
@@ -244,9 +244,9 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /** Partitions broker {@code nodeId} from every other broker (the gateway still reaches it). */
-  public void isolate(final int nodeId) {
+  public void isolate(int nodeId) {
     node(nodeId);
-    for (final int peer : nodes.keySet()) {
+    for (int peer : nodes.keySet()) {
       if (peer != nodeId) {
         network.partition(nodeId, peer);
       }
@@ -260,7 +260,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    * answers still flow back. The sender sees a slow network (its requests may time out), not a
    * reset. {@link #heal()} does not release a held link.
    */
-  public void holdLink(final int from, final int to) {
+  public void holdLink(int from, int to) {
     checkNetworkNode(from);
     checkNetworkNode(to);
     network.hold(from, to);
@@ -268,7 +268,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /** Delivers what {@link #holdLink} kept on {@code from -> to} and relays as before. */
-  public void releaseLink(final int from, final int to) {
+  public void releaseLink(int from, int to) {
     checkNetworkNode(from);
     checkNetworkNode(to);
     network.release(from, to);
@@ -297,11 +297,11 @@ public final class EmbeddedCluster implements AutoCloseable {
         return;
       }
       closed = true;
-      final GatewayNode openGateway = gatewayNode;
+      GatewayNode openGateway = gatewayNode;
       if (openGateway != null) {
         quietly("the gateway", openGateway::close);
       }
-      for (final BrokerNode node : nodes.values()) {
+      for (BrokerNode node : nodes.values()) {
         if (node.state() == NodeState.RUNNING || node.state() == NodeState.NEW) {
           node.lastBroker().ifPresent(broker -> quietly("broker " + node.nodeId(), broker::close));
         }
@@ -314,10 +314,10 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
-  private static void quietly(final String what, final Runnable close) {
+  private static void quietly(String what, Runnable close) {
     try {
       close.run();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       LOG.warn("Closing {} of the embedded cluster failed", what, e);
     }
   }
@@ -367,14 +367,14 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   /** The base URI of the gateway's management HTTP server ({@code /actuator/...}). */
   public URI gatewayManagementUri() {
-    final InetSocketAddress address = gateway().httpAddress();
+    InetSocketAddress address = gateway().httpAddress();
     return URI.create("http://127.0.0.1:" + address.getPort());
   }
 
   /** The base URI of broker {@code nodeId}'s management HTTP server ({@code /health}, ...). */
-  public URI brokerManagementUri(final int nodeId) {
-    final Broker broker = broker(nodeId);
-    final InetSocketAddress address =
+  public URI brokerManagementUri(int nodeId) {
+    Broker broker = broker(nodeId);
+    InetSocketAddress address =
         broker
             .managementAddress()
             .orElseThrow(
@@ -405,7 +405,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /** Waits until the gateway knows a confirmed leader of {@code partitionId}; returns its node. */
-  public int awaitLeader(final int partitionId) {
+  public int awaitLeader(int partitionId) {
     checkPartition(partitionId);
     return waits.awaitLeader(partitionId, -1);
   }
@@ -414,7 +414,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    * Waits until the gateway knows a confirmed leader of {@code partitionId} other than {@code
    * formerLeader}; returns its node.
    */
-  public int awaitNewLeader(final int partitionId, final int formerLeader) {
+  public int awaitNewLeader(int partitionId, int formerLeader) {
     checkPartition(partitionId);
     return waits.awaitLeader(partitionId, formerLeader);
   }
@@ -430,7 +430,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     return List.copyOf(nodes.keySet());
   }
 
-  public NodeState state(final int nodeId) {
+  public NodeState state(int nodeId) {
     return node(nodeId).state();
   }
 
@@ -444,13 +444,13 @@ public final class EmbeddedCluster implements AutoCloseable {
    *
    * @throws IllegalStateException if it does not run
    */
-  public Broker broker(final int nodeId) {
+  public Broker broker(int nodeId) {
     return runningNode(nodeId, "use").lastBroker().orElseThrow();
   }
 
   /** The running brokers by node id. */
   Map<Integer, Broker> runningBrokers() {
-    final Map<Integer, Broker> running = new TreeMap<>();
+    Map<Integer, Broker> running = new TreeMap<>();
     nodes.values().forEach(node -> node.running().ifPresent(b -> running.put(node.nodeId(), b)));
     return running;
   }
@@ -459,7 +459,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    * The leader of {@code partitionId} as the running brokers see it now (the LEADER with the
    * highest term), if any. Does not wait.
    */
-  public OptionalInt leaderOf(final int partitionId) {
+  public OptionalInt leaderOf(int partitionId) {
     checkPartition(partitionId);
     return waits.leaderAmongBrokers(partitionId);
   }
@@ -469,7 +469,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   private GatewayNode gatewayNode() {
-    final GatewayNode current = gatewayNode;
+    GatewayNode current = gatewayNode;
     if (current == null) {
       throw new IllegalStateException("Expected a started embedded cluster, but it is not");
     }
@@ -481,7 +481,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /** The partition an account lives on (the engine's placement rule). */
-  public int partitionOf(final String accountId) {
+  public int partitionOf(String accountId) {
     return placement.partitionOf(accountId);
   }
 
@@ -491,7 +491,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /** Broker {@code nodeId}'s data directory. */
-  public Path nodeDirectory(final int nodeId) {
+  public Path nodeDirectory(int nodeId) {
     return node(nodeId).directory();
   }
 
@@ -499,7 +499,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    * Where broker {@code nodeId}'s JSON-lines exporter writes ({@code partition-<p>-<seq>.jsonl}
    * files of the partitions it led), if {@link EmbeddedClusterBuilder#jsonlExporter} is on.
    */
-  public Optional<Path> exportDirectory(final int nodeId) {
+  public Optional<Path> exportDirectory(int nodeId) {
     return config.jsonlExporter()
         ? Optional.of(BrokerSettings.exportDirectory(node(nodeId).directory()))
         : Optional.empty();
@@ -510,8 +510,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     return backupDirectory;
   }
 
-  private BrokerNode node(final int nodeId) {
-    final BrokerNode node = nodes.get(nodeId);
+  private BrokerNode node(int nodeId) {
+    BrokerNode node = nodes.get(nodeId);
     if (node == null) {
       throw new IllegalArgumentException(
           "Expected a broker node id in [0, " + (config.brokers() - 1) + "], but was " + nodeId);
@@ -519,8 +519,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     return node;
   }
 
-  private BrokerNode runningNode(final int nodeId, final String operation) {
-    final BrokerNode node = node(nodeId);
+  private BrokerNode runningNode(int nodeId, String operation) {
+    BrokerNode node = node(nodeId);
     if (node.state() != NodeState.RUNNING) {
       throw new IllegalStateException(
           "Expected broker "
@@ -533,13 +533,13 @@ public final class EmbeddedCluster implements AutoCloseable {
     return node;
   }
 
-  private void checkNetworkNode(final int nodeId) {
+  private void checkNetworkNode(int nodeId) {
     if (nodeId != GATEWAY_NODE_ID) {
       node(nodeId);
     }
   }
 
-  private void checkPartition(final int partitionId) {
+  private void checkPartition(int partitionId) {
     if (partitionId < 1 || partitionId > config.partitions()) {
       throw new IllegalArgumentException(
           "Expected a partition id in [1, " + config.partitions() + "], but was " + partitionId);

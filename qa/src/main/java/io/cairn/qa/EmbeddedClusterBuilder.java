@@ -25,66 +25,66 @@ public final class EmbeddedClusterBuilder {
 
   EmbeddedClusterBuilder() {}
 
-  public EmbeddedClusterBuilder clusterId(final String id) {
+  public EmbeddedClusterBuilder clusterId(String id) {
     this.clusterId = id;
     return this;
   }
 
-  public EmbeddedClusterBuilder brokers(final int count) {
+  public EmbeddedClusterBuilder brokers(int count) {
     this.brokers = count;
     return this;
   }
 
-  public EmbeddedClusterBuilder partitions(final int count) {
+  public EmbeddedClusterBuilder partitions(int count) {
     this.partitions = count;
     return this;
   }
 
   /** Defaults to {@code min(3, brokers)}. */
-  public EmbeddedClusterBuilder replicationFactor(final int factor) {
+  public EmbeddedClusterBuilder replicationFactor(int factor) {
     this.replicationFactor = factor;
     return this;
   }
 
-  public EmbeddedClusterBuilder backupStore(final BackupStoreSpec store) {
+  public EmbeddedClusterBuilder backupStore(BackupStoreSpec store) {
     this.backupStore = store;
     return this;
   }
 
   /** A filesystem backup store in {@code basePath}. */
-  public EmbeddedClusterBuilder backupStore(final Path basePath) {
+  public EmbeddedClusterBuilder backupStore(Path basePath) {
     return backupStore(BackupStoreSpec.filesystem(basePath));
   }
 
   /** Where the node directories go; kept after close. Default: a temporary directory. */
-  public EmbeddedClusterBuilder dataDirectory(final Path directory) {
+  public EmbeddedClusterBuilder dataDirectory(Path directory) {
     this.dataDirectory = directory;
     return this;
   }
 
   /** Overrides one broker configuration key for every broker (e.g. data.snapshotInterval). */
-  public EmbeddedClusterBuilder brokerSetting(final String key, final String value) {
+  public EmbeddedClusterBuilder brokerSetting(String key, String value) {
     brokerSettings.put(key, value);
     return this;
   }
 
-  public EmbeddedClusterBuilder managementEnabled(final boolean enabled) {
+  public EmbeddedClusterBuilder managementEnabled(boolean enabled) {
     this.managementEnabled = enabled;
     return this;
   }
 
   /** Runs the built-in JSON-lines exporter on every broker ({@link #exportDirectory(int)}). */
-  public EmbeddedClusterBuilder jsonlExporter(final boolean enabled) {
+  public EmbeddedClusterBuilder jsonlExporter(boolean enabled) {
     this.jsonlExporter = enabled;
     return this;
   }
 
-  public EmbeddedClusterBuilder gatewayRequestTimeout(final Duration timeout) {
+  public EmbeddedClusterBuilder gatewayRequestTimeout(Duration timeout) {
     this.gatewayRequestTimeout = timeout;
     return this;
   }
 
-  public EmbeddedClusterBuilder awaitTimeout(final Duration timeout) {
+  public EmbeddedClusterBuilder awaitTimeout(Duration timeout) {
     this.awaitTimeout = timeout;
     return this;
   }

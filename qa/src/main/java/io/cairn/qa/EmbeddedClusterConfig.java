@@ -70,7 +70,7 @@ public record EmbeddedClusterConfig(
    * @throws IllegalArgumentException listing every violated rule
    */
   public EmbeddedClusterConfig {
-    final List<String> violations = new ArrayList<>();
+    List<String> violations = new ArrayList<>();
     if (clusterId == null || clusterId.isBlank()) {
       violations.add(violation("clusterId to be non-blank", "'" + clusterId + "'"));
     }
@@ -89,7 +89,7 @@ public record EmbeddedClusterConfig(
     }
     Objects.requireNonNull(dataDirectory, "dataDirectory");
     Objects.requireNonNull(brokerSettings, "brokerSettings");
-    for (final String key : brokerSettings.keySet()) {
+    for (String key : brokerSettings.keySet()) {
       if (BrokerSettings.RESERVED.contains(key)
           || key.startsWith("cluster.")
           || (key.startsWith("backup.") && !isTunableBackupKey(key))) {
@@ -122,24 +122,20 @@ public record EmbeddedClusterConfig(
    * Backup keys that tune backups rather than choose the store (which {@link #backupStore()} does):
    * all but {@code backup.store}, {@code backup.fs.basePath} and {@code backup.s3.*}.
    */
-  private static boolean isTunableBackupKey(final String key) {
+  private static boolean isTunableBackupKey(String key) {
     return !key.equals("backup.store")
         && !key.equals("backup.fs.basePath")
         && !key.startsWith("backup.s3.");
   }
 
   private static void duration(
-      final String key,
-      final Duration value,
-      final Duration min,
-      final Duration max,
-      final List<String> violations) {
+      String key, Duration value, Duration min, Duration max, List<String> violations) {
     if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       violations.add(violation(key + " in [" + min + ", " + max + "]", value));
     }
   }
 
-  private static String violation(final String rule, final Object actual) {
+  private static String violation(String rule, Object actual) {
     return "Expected " + rule + ", but was " + actual + " (embedded cluster config)";
   }
 }

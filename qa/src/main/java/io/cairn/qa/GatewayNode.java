@@ -26,8 +26,7 @@ final class GatewayNode implements AutoCloseable {
   private final ManagedChannel channel;
   private final CairnClient client;
 
-  private GatewayNode(
-      final Gateway gateway, final ManagedChannel channel, final CairnClient client) {
+  private GatewayNode(Gateway gateway, ManagedChannel channel, CairnClient client) {
     this.gateway = gateway;
     this.channel = channel;
     this.client = client;
@@ -41,10 +40,8 @@ final class GatewayNode implements AutoCloseable {
    * @param callTimeout the deadline of the client's calls
    */
   static GatewayNode start(
-      final Map<Integer, MemberAddress> brokers,
-      final Duration requestTimeout,
-      final Duration callTimeout) {
-    final Gateway gateway =
+      Map<Integer, MemberAddress> brokers, Duration requestTimeout, Duration callTimeout) {
+    Gateway gateway =
         new Gateway(
             GatewayConfig.builder()
                 .nodeId(EmbeddedCluster.GATEWAY_NODE_ID)
@@ -61,16 +58,16 @@ final class GatewayNode implements AutoCloseable {
             Clock.system());
     try {
       gateway.start();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       gateway.close();
       throw e;
     }
-    final InetSocketAddress grpc = gateway.grpcAddress();
-    final ManagedChannel channel =
+    InetSocketAddress grpc = gateway.grpcAddress();
+    ManagedChannel channel =
         Grpc.newChannelBuilderForAddress(
                 grpc.getHostString(), grpc.getPort(), InsecureChannelCredentials.create())
             .build();
-    final CairnClient client =
+    CairnClient client =
         CairnClient.builder()
             .gateway(grpc.getHostString() + ":" + grpc.getPort())
             .requestTimeout(callTimeout)
@@ -97,7 +94,7 @@ final class GatewayNode implements AutoCloseable {
     channel.shutdownNow();
     try {
       channel.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       gateway.close();

@@ -66,20 +66,20 @@ final class BackupIT {
   @Test
   void shouldCompleteABackupTakenUnderTransferLoadOnEveryPartition() throws Exception {
     // given transfers running between accounts on every partition
-    final List<String> accounts = LedgerOracle.accounts(cluster, "hot", 3);
-    final LedgerOracle oracle = LedgerOracle.fund(client, accounts, 100_000);
-    final TransferLoad load =
+    List<String> accounts = LedgerOracle.accounts(cluster, "hot", 3);
+    LedgerOracle oracle = LedgerOracle.fund(client, accounts, 100_000);
+    TransferLoad load =
         new TransferLoad(client, accounts, Seeds.seed("BackupIT.underLoad"), 12, 50);
     load.start();
-    final long id = nextId();
-    final Map<Integer, Long> positions;
-    final BackupInfo completed;
+    long id = nextId();
+    Map<Integer, Long> positions;
+    BackupInfo completed;
     try {
       load.awaitAcknowledged(300, TIMEOUT);
 
       // when a backup is taken
-      final BackupTaken taken = client.takeBackup(id);
-      final long acknowledgedAtTake = load.acknowledged();
+      BackupTaken taken = client.takeBackup(id);
+      long acknowledgedAtTake = load.acknowledged();
 
       // then every partition is at the checkpoint (written by this request, or before it came
       // through a transfer's credit stamped with the id), and the backup completes everywhere
@@ -94,8 +94,8 @@ final class BackupIT {
     assertThat(completed.partitions())
         .extracting(PartitionBackupInfo::partitionId)
         .containsExactly(1, 2, 3);
-    final String version = cluster.broker(0).info().version();
-    for (final PartitionBackupInfo partition : completed.partitions()) {
+    String version = cluster.broker(0).info().version();
+    for (PartitionBackupInfo partition : completed.partitions()) {
       assertThat(partition.state()).isEqualTo(BackupState.COMPLETED);
       assertThat(partition.failureReason()).isEmpty();
       assertThat(partition.checkpointPosition()).isPositive();
@@ -120,20 +120,20 @@ final class BackupIT {
   @Test
   void shouldListBackupsNewestFirstAndDeleteThem() {
     // given three completed backups
-    final long first = nextId();
-    final long second = nextId();
-    final long third = nextId();
-    for (final long id : List.of(first, second, third)) {
+    long first = nextId();
+    long second = nextId();
+    long third = nextId();
+    for (long id : List.of(first, second, third)) {
       client.takeBackup(id);
       awaitCompleted(id);
     }
 
     // when they are listed two at a time
-    final List<Long> listed = new ArrayList<>();
+    List<Long> listed = new ArrayList<>();
     String token = "";
     int pages = 0;
     do {
-      final BackupPage page = client.listBackups(2, token);
+      BackupPage page = client.listBackups(2, token);
       assertThat(page.backups()).hasSizeLessThanOrEqualTo(2);
       page.backups().forEach(backup -> listed.add(backup.backupId()));
       if (pages == 0) {
@@ -182,18 +182,18 @@ final class BackupIT {
   @Test
   void shouldRefuseABackupIdNotHigherThanTheLatestAndChangeNothing() {
     // given a completed backup
-    final long latest = nextId();
+    long latest = nextId();
     client.takeBackup(latest);
     awaitCompleted(latest);
-    final List<BackupInfo> before = client.listAllBackups();
+    List<BackupInfo> before = client.listAllBackups();
 
     // when the same id, a lower id and a lower id over HTTP are taken
-    final String same =
+    String same =
         Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(latest)).getMessage();
-    final String lower =
+    String lower =
         Calls.clientFailure(ErrorCode.ALREADY_EXISTS, () -> client.takeBackup(latest - 1))
             .getMessage();
-    final String lowerOverHttp =
+    String lowerOverHttp =
         Calls.clientFailure(
                 ErrorCode.ALREADY_EXISTS, () -> cluster.managementClient().takeBackup(1))
             .getMessage();
@@ -205,14 +205,14 @@ final class BackupIT {
     // and nothing changed: the same backups, no new one, and the next higher id still works
     assertThat(client.listAllBackups()).isEqualTo(before);
     Calls.clientFailure(ErrorCode.NOT_FOUND, () -> client.getBackup(latest - 1));
-    final long next = nextId();
+    long next = nextId();
     assertThat(client.takeBackup(next).partitions())
         .allSatisfy(p -> assertThat(p.created()).isTrue());
     awaitCompleted(next);
   }
 
-  private BackupInfo awaitCompleted(final long id) {
-    final AtomicReference<BackupInfo> info = new AtomicReference<>();
+  private BackupInfo awaitCompleted(long id) {
+    AtomicReference<BackupInfo> info = new AtomicReference<>();
     await("backup " + id + " COMPLETED on every partition")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
@@ -228,7 +228,7 @@ final class BackupIT {
     return info.get();
   }
 
-  private Path manifest(final int partitionId, final long id, final int nodeId) {
+  private Path manifest(int partitionId, long id, int nodeId) {
     return cluster
         .backupDirectory()
         .orElseThrow()
@@ -239,8 +239,8 @@ final class BackupIT {
         .resolve("manifest.json");
   }
 
-  private List<Path> manifestsOf(final long id) {
-    final Path manifests = cluster.backupDirectory().orElseThrow().resolve("manifests");
+  private List<Path> manifestsOf(long id) {
+    Path manifests = cluster.backupDirectory().orElseThrow().resolve("manifests");
     try (Stream<Path> files = Files.walk(manifests)) {
       return files
           .filter(file -> file.getFileName().toString().equals("manifest.json"))
@@ -248,7 +248,7 @@ final class BackupIT {
               file ->
                   file.getParent().getParent().getFileName().toString().equals(Long.toString(id)))
           .toList();
-    } catch (final java.io.IOException e) {
+    } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }

@@ -69,7 +69,7 @@ final class BadRequestIT {
     client = cluster.client();
     http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     for (int partition = 1; partition <= 3; partition++) {
-      final String account = accountOn(partition, "funded");
+      String account = accountOn(partition, "funded");
       client.createAccount(account);
       client.deposit(account, 1_000);
       funded.put(partition, account);
@@ -90,7 +90,7 @@ final class BadRequestIT {
 
   @Test
   void shouldRefuseBadBackupIdsNamingTheFieldAndChangeNothing() throws Exception {
-    for (final long id : List.of(-1L, 0L, Long.MIN_VALUE)) {
+    for (long id : List.of(-1L, 0L, Long.MIN_VALUE)) {
       assertThat(
               Calls.grpcFailure(
                       Status.Code.INVALID_ARGUMENT,
@@ -157,7 +157,7 @@ final class BadRequestIT {
                     () -> cluster.ledger().createAccount(CreateAccountRequest.getDefaultInstance()))
                 .getDescription())
         .contains("accountId");
-    final String both =
+    String both =
         Calls.grpcFailure(
                 Status.Code.INVALID_ARGUMENT,
                 () -> cluster.ledger().deposit(DepositRequest.getDefaultInstance()))
@@ -205,7 +205,7 @@ final class BadRequestIT {
 
   @Test
   void shouldRefuseUnknownAccountsNamingThemAndChangeNothing() {
-    final String unknown = accountOn(1, "unknown");
+    String unknown = accountOn(1, "unknown");
     assertThat(
             Calls.grpcFailure(
                     Status.Code.NOT_FOUND,
@@ -270,8 +270,8 @@ final class BadRequestIT {
 
   @Test
   void shouldRefuseATransferToAnUnknownAccountOnAnotherPartitionAndChangeNothing() {
-    final String unknown = accountOn(1, "elsewhere");
-    final String source = funded.get(2);
+    String unknown = accountOn(1, "elsewhere");
+    String source = funded.get(2);
 
     assertThat(
             Calls.grpcFailure(
@@ -295,9 +295,9 @@ final class BadRequestIT {
   @Test
   @Order(Integer.MAX_VALUE)
   void shouldRefundATransferToAnUnknownAccountThatBypassedTheGateway() {
-    final String unknown = accountOn(1, "bypass");
-    final String source = funded.get(2);
-    final Record command =
+    String unknown = accountOn(1, "bypass");
+    String source = funded.get(2);
+    Record command =
         new Record(
             RecordMetadata.builder().command(TransferIntent.CREATE).build(),
             new TransferValue(
@@ -307,7 +307,7 @@ final class BadRequestIT {
                 ValueDescriptor.NO_PARTITION_ID,
                 ValueDescriptor.NO_PARTITION_ID));
 
-    final ApiResponse<Record> answer;
+    ApiResponse<Record> answer;
     try (BrokerProbe probe = new BrokerProbe(cluster)) {
       // resent only while the answer says it was not written (no leader there)
       answer =
@@ -317,7 +317,7 @@ final class BadRequestIT {
                   () -> probe.command(cluster.awaitLeader(2), 2, command), BadRequestIT::written);
     }
 
-    final Record debited = ((ApiResponse.Ok<Record>) answer).body();
+    Record debited = ((ApiResponse.Ok<Record>) answer).body();
     assertThat(debited.metadata().intent())
         .as("answer %s", debited)
         .isEqualTo(TransferIntent.DEBITED);
@@ -333,7 +333,7 @@ final class BadRequestIT {
                 .getAccount(GetAccountRequest.newBuilder().setAccountId(unknown).build()));
   }
 
-  private static boolean written(final ApiResponse<Record> answer) {
+  private static boolean written(ApiResponse<Record> answer) {
     if (answer instanceof ApiResponse.Failure<Record> failure) {
       if (failure.status() == ResponseStatus.NOT_LEADER
           || failure.status() == ResponseStatus.PARTITION_UNAVAILABLE) {
@@ -347,7 +347,7 @@ final class BadRequestIT {
   @Test
   void shouldRefuseOversizePayloadsAndChangeNothing() throws Exception {
     // an account id over the engine's 128 bytes
-    final String longId = "x".repeat(129);
+    String longId = "x".repeat(129);
     assertThat(
             Calls.grpcFailure(
                     Status.Code.INVALID_ARGUMENT,
@@ -360,7 +360,7 @@ final class BadRequestIT {
         .contains("accountId")
         .contains("128");
     // a message over the gateway's 64 KiB limit
-    final String hugeId = "y".repeat(100_000);
+    String hugeId = "y".repeat(100_000);
     Calls.grpcFailure(
         Status.Code.RESOURCE_EXHAUSTED,
         () ->
@@ -368,7 +368,7 @@ final class BadRequestIT {
                 .ledger()
                 .createAccount(CreateAccountRequest.newBuilder().setAccountId(hugeId).build()));
     // an HTTP body over the gateway's 16 KiB limit
-    final HttpResponse<String> large =
+    HttpResponse<String> large =
         post("/actuator/backups", "{\"backupId\": 5, \"pad\": \"" + "z".repeat(20_000) + "\"}");
     assertThat(large.statusCode()).isEqualTo(413);
     // the gateway still serves
@@ -382,7 +382,7 @@ final class BadRequestIT {
       Map<String, Long> balances, List<BackupInfo> backups, Map<Integer, Long> nextPositions) {}
 
   private Snapshot snapshot() {
-    final Map<String, Long> balances = new TreeMap<>();
+    Map<String, Long> balances = new TreeMap<>();
     funded.values().forEach(id -> balances.put(id, client.getAccount(id).balance()));
     return new Snapshot(balances, client.listAllBackups(), nextPositions());
   }
@@ -393,10 +393,10 @@ final class BadRequestIT {
    * was written in between.
    */
   private Map<Integer, Long> nextPositions() {
-    final Map<Integer, Long> next = new TreeMap<>();
+    Map<Integer, Long> next = new TreeMap<>();
     for (int partition = 1; partition <= 3; partition++) {
-      final long first = client.createAccount(accountOn(partition, "probe")).position();
-      final long second = client.createAccount(accountOn(partition, "probe")).position();
+      long first = client.createAccount(accountOn(partition, "probe")).position();
+      long second = client.createAccount(accountOn(partition, "probe")).position();
       next.put(partition, second + (second - first));
     }
     return next;
@@ -414,7 +414,7 @@ final class BadRequestIT {
 
   /** No balance and no backup changed. */
   private void assertStateUnchanged() {
-    final Map<String, Long> balances = new TreeMap<>();
+    Map<String, Long> balances = new TreeMap<>();
     funded.values().forEach(id -> balances.put(id, client.getAccount(id).balance()));
     assertThat(balances).as("balances").isEqualTo(before.balances());
     assertThat(client.listAllBackups()).as("backups").isEqualTo(before.backups());
@@ -423,16 +423,16 @@ final class BadRequestIT {
   private int probes;
 
   /** A new account id on {@code partition}. */
-  private String accountOn(final int partition, final String prefix) {
+  private String accountOn(int partition, String prefix) {
     while (true) {
-      final String id = prefix + "-" + probes++;
+      String id = prefix + "-" + probes++;
       if (cluster.partitionOf(id) == partition) {
         return id;
       }
     }
   }
 
-  private static TransferRequest transfer(final String from, final String to, final long amount) {
+  private static TransferRequest transfer(String from, String to, long amount) {
     return TransferRequest.newBuilder()
         .setFromAccountId(from)
         .setToAccountId(to)
@@ -440,13 +440,12 @@ final class BadRequestIT {
         .build();
   }
 
-  private HttpResponse<String> post(final String path, final String body) throws Exception {
+  private HttpResponse<String> post(String path, String body) throws Exception {
     return send("POST", path, body);
   }
 
-  private HttpResponse<String> send(final String method, final String path, final String body)
-      throws Exception {
-    final HttpRequest.Builder request =
+  private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(cluster.gatewayManagementUri() + path))
             .timeout(Duration.ofSeconds(20))
             .header("Content-Type", "application/json")
@@ -458,13 +457,12 @@ final class BadRequestIT {
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  private static void assertProblem(
-      final HttpResponse<String> response, final int status, final String mention)
+  private static void assertProblem(HttpResponse<String> response, int status, String mention)
       throws Exception {
     assertThat(response.statusCode()).as("status of %s", response.body()).isEqualTo(status);
     assertThat(response.headers().firstValue("Content-Type"))
         .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-    final JsonNode problem = JSON.readTree(response.body());
+    JsonNode problem = JSON.readTree(response.body());
     assertThat(problem.get("status").asInt()).isEqualTo(status);
     assertThat(problem.get("detail").asText()).contains(mention);
   }

@@ -18,10 +18,10 @@ final class BrokerSettingsTest {
 
   @Test
   void shouldConfigureTheNodeShapePortsAndDirectoriesWithTheKitsDefaults() {
-    final EmbeddedClusterConfig cluster =
+    EmbeddedClusterConfig cluster =
         EmbeddedCluster.builder().brokers(3).partitions(5).replicationFactor(3).config();
 
-    final BrokerConfig config =
+    BrokerConfig config =
         BrokerSettings.config(
             cluster, 2, directory.resolve("node-2"), 41_000, 42_000, directory.resolve("b"));
 
@@ -45,12 +45,12 @@ final class BrokerSettingsTest {
 
   @Test
   void shouldApplyOverridesTheS3StoreAndTheExporter() {
-    final Map<String, String> s3 = new TreeMap<>();
+    Map<String, String> s3 = new TreeMap<>();
     s3.put("bucket", "qa-bucket");
     s3.put("endpoint", "http://127.0.0.1:9000");
     s3.put("region", "us-east-1");
     s3.put("pathStyleAccess", "true");
-    final EmbeddedClusterConfig cluster =
+    EmbeddedClusterConfig cluster =
         EmbeddedCluster.builder()
             .clusterId("other")
             .brokers(1)
@@ -62,7 +62,7 @@ final class BrokerSettingsTest {
             .managementEnabled(false)
             .config();
 
-    final BrokerConfig config =
+    BrokerConfig config =
         BrokerSettings.config(cluster, 0, directory.resolve("node-0"), 0, 0, null);
 
     assertThat(config.cluster().clusterId()).isEqualTo("other");
@@ -77,12 +77,12 @@ final class BrokerSettingsTest {
 
   @Test
   void shouldRenderDottedKeysAsNestedYamlWithQuotedValues() {
-    final Map<String, String> values = new TreeMap<>();
+    Map<String, String> values = new TreeMap<>();
     values.put("a.b", "1");
     values.put("a.c.d", "it's");
     values.put("e", "x");
 
-    final String yaml = BrokerSettings.yaml(new TreeMap<>(values), 2);
+    String yaml = BrokerSettings.yaml(new TreeMap<>(values), 2);
 
     assertThat(yaml)
         .isEqualTo(

@@ -15,7 +15,7 @@ final class EmbeddedClusterConfigTest {
 
   @Test
   void shouldDefaultToThreeBrokersThreePartitionsAndAFilesystemStore() {
-    final EmbeddedClusterConfig config = EmbeddedCluster.builder().config();
+    EmbeddedClusterConfig config = EmbeddedCluster.builder().config();
 
     assertThat(config.brokers()).isEqualTo(3);
     assertThat(config.partitions()).isEqualTo(3);
@@ -56,8 +56,8 @@ final class EmbeddedClusterConfigTest {
 
   @Test
   void shouldRefuseFaultsBeforeStartAndDeleteItsOwnDirectoryOnClose() {
-    final EmbeddedCluster cluster = EmbeddedCluster.builder().build();
-    final Path root = cluster.dataDirectory();
+    EmbeddedCluster cluster = EmbeddedCluster.builder().build();
+    Path root = cluster.dataDirectory();
     assertThat(root.resolve("node-2")).isDirectory();
     assertThat(cluster.backupDirectory()).contains(root.resolve("backups"));
 
@@ -79,8 +79,8 @@ final class EmbeddedClusterConfigTest {
   }
 
   @Test
-  void shouldKeepADataDirectoryItWasGiven(@TempDir final Path directory) {
-    final Path given = directory.resolve("cluster");
+  void shouldKeepADataDirectoryItWasGiven(@TempDir Path directory) {
+    Path given = directory.resolve("cluster");
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().dataDirectory(given).build()) {
       assertThat(cluster.dataDirectory()).isEqualTo(given);
     }

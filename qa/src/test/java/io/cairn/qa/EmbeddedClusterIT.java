@@ -54,14 +54,14 @@ final class EmbeddedClusterIT {
   @Test
   void shouldKeepDataAndPortsWhenEveryBrokerIsStoppedAndRestarted() {
     // given an account with money on every partition
-    final Map<String, Long> balances = new TreeMap<>();
+    Map<String, Long> balances = new TreeMap<>();
     for (int partition = 1; partition <= 3; partition++) {
-      final String account = accountOn(partition, "durable");
+      String account = accountOn(partition, "durable");
       client.createAccount(account);
       client.deposit(account, 100 + partition);
       balances.put(account, 100L + partition);
     }
-    final List<Integer> ports = new ArrayList<>();
+    List<Integer> ports = new ArrayList<>();
     cluster.brokerIds().forEach(id -> ports.add(cluster.broker(id).transportAddress().port()));
 
     // when every broker is stopped
@@ -78,7 +78,7 @@ final class EmbeddedClusterIT {
     phases.mark("all restarted");
 
     // then they listen where they did and every balance is there
-    final List<Integer> portsAfter = new ArrayList<>();
+    List<Integer> portsAfter = new ArrayList<>();
     cluster.brokerIds().forEach(id -> portsAfter.add(cluster.broker(id).transportAddress().port()));
     assertThat(portsAfter).isEqualTo(ports);
     balances.forEach(
@@ -87,16 +87,16 @@ final class EmbeddedClusterIT {
 
   @Test
   void shouldMoveLeadershipAwayFromAnIsolatedLeaderAndRejoinItAfterHeal() {
-    final String account = accountOn(1, "isolated");
+    String account = accountOn(1, "isolated");
     client.createAccount(account);
-    final int leader = cluster.awaitLeader(1);
+    int leader = cluster.awaitLeader(1);
 
     // when the leader of partition 1 is cut from the other brokers
     cluster.isolate(leader);
     assertThat(cluster.partitions()).hasSize(2);
 
     // then the others elect a new leader, and the gateway routes there
-    final int successor = cluster.awaitNewLeader(1, leader);
+    int successor = cluster.awaitNewLeader(1, leader);
     assertThat(successor).isNotEqualTo(leader);
     client.deposit(account, 7);
     phases.mark("new leader " + successor + " while " + leader + " is isolated");
@@ -115,9 +115,9 @@ final class EmbeddedClusterIT {
 
   @Test
   void shouldKeepAKilledBrokerCutOffUntilItRestarts() {
-    final String account = accountOn(2, "killed");
+    String account = accountOn(2, "killed");
     client.createAccount(account);
-    final int leader = cluster.awaitLeader(2);
+    int leader = cluster.awaitLeader(2);
 
     // when the leader of partition 2 is killed
     cluster.kill(leader);
@@ -141,10 +141,10 @@ final class EmbeddedClusterIT {
 
   @Test
   void shouldRestartOnANewPortWhenItsOldOneWasTakenMeanwhile() throws Exception {
-    final String account = accountOn(3, "moved");
+    String account = accountOn(3, "moved");
     client.createAccount(account);
-    final int moved = cluster.awaitLeader(3);
-    final int oldPort = cluster.broker(moved).transportAddress().port();
+    int moved = cluster.awaitLeader(3);
+    int oldPort = cluster.broker(moved).transportAddress().port();
     cluster.stop(moved);
 
     try {
@@ -159,7 +159,7 @@ final class EmbeddedClusterIT {
       // broker down, partition 3 needs it for a quorum
       assertThat(cluster.broker(moved).transportAddress().port()).isNotEqualTo(oldPort);
       cluster.awaitHealthy();
-      final int other = (moved + 1) % 3;
+      int other = (moved + 1) % 3;
       cluster.stop(other);
       cluster.awaitLeader(3);
       client.deposit(account, 11);
@@ -178,7 +178,7 @@ final class EmbeddedClusterIT {
    * healthy a moment ago; an election begun since (a slow machine can miss heartbeats) leaves it
    * between roles for a while.
    */
-  private void awaitRole(final int nodeId, final int partitionId) {
+  private void awaitRole(int nodeId, int partitionId) {
     await("node " + nodeId + " to follow or lead partition " + partitionId)
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(50))
@@ -191,9 +191,9 @@ final class EmbeddedClusterIT {
 
   private int accounts;
 
-  private String accountOn(final int partition, final String prefix) {
+  private String accountOn(int partition, String prefix) {
     while (true) {
-      final String id = prefix + "-" + accounts++;
+      String id = prefix + "-" + accounts++;
       if (cluster.partitionOf(id) == partition) {
         return id;
       }

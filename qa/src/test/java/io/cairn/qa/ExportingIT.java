@@ -40,18 +40,18 @@ final class ExportingIT {
                 .build();
         BrokerProbe probe = new BrokerProbe(cluster.start())) {
       cluster.awaitHealthy();
-      final CairnClient client = cluster.client();
+      CairnClient client = cluster.client();
       // given records that were exported
       client.createAccount("exported-before");
       awaitExported(cluster, "exported-before");
 
       // when exporting is paused
-      final ExportingState paused = client.pauseExporting();
+      ExportingState paused = client.pauseExporting();
 
       // then every broker confirms, and says so when asked directly
       assertThat(paused.paused()).isTrue();
       assertThat(paused.nodeIds()).containsExactly(0, 1, 2);
-      for (final int nodeId : cluster.brokerIds()) {
+      for (int nodeId : cluster.brokerIds()) {
         assertThat(probe.exportingStatus(nodeId)).isEqualTo(ApiResponse.ok(true));
       }
       // and what is written now is not exported
@@ -59,41 +59,41 @@ final class ExportingIT {
       awaitNotExported(cluster, "written-while-paused");
 
       // when the leader of its partition restarts, exporting is still paused there
-      final int leader = cluster.awaitLeader(cluster.partitionOf("written-while-paused"));
+      int leader = cluster.awaitLeader(cluster.partitionOf("written-while-paused"));
       cluster.restart(leader);
       cluster.awaitHealthy();
       assertThat(probe.exportingStatus(leader)).isEqualTo(ApiResponse.ok(true));
       awaitNotExported(cluster, "written-while-paused");
 
       // when exporting is resumed, every broker confirms and the paused records are exported
-      final ExportingState resumed = client.resumeExporting();
+      ExportingState resumed = client.resumeExporting();
       assertThat(resumed.paused()).isFalse();
       assertThat(resumed.nodeIds()).containsExactly(0, 1, 2);
-      for (final int nodeId : cluster.brokerIds()) {
+      for (int nodeId : cluster.brokerIds()) {
         assertThat(probe.exportingStatus(nodeId)).isEqualTo(ApiResponse.ok(false));
       }
       awaitExported(cluster, "written-while-paused");
 
       // and the management HTTP endpoints pause and resume the same way
       cluster.managementClient().pauseExporting();
-      for (final int nodeId : cluster.brokerIds()) {
+      for (int nodeId : cluster.brokerIds()) {
         assertThat(probe.exportingStatus(nodeId)).isEqualTo(ApiResponse.ok(true));
       }
       cluster.managementClient().resumeExporting();
-      for (final int nodeId : cluster.brokerIds()) {
+      for (int nodeId : cluster.brokerIds()) {
         assertThat(probe.exportingStatus(nodeId)).isEqualTo(ApiResponse.ok(false));
       }
     }
   }
 
-  private static void awaitExported(final EmbeddedCluster cluster, final String accountId) {
+  private static void awaitExported(EmbeddedCluster cluster, String accountId) {
     await("records of account " + accountId + " in an exporter's files")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
         .until(() -> exported(cluster, accountId));
   }
 
-  private static void awaitNotExported(final EmbeddedCluster cluster, final String accountId) {
+  private static void awaitNotExported(EmbeddedCluster cluster, String accountId) {
     await("no record of account " + accountId + " exported for " + QUIET)
         .during(QUIET)
         .atMost(TIMEOUT)
@@ -102,20 +102,20 @@ final class ExportingIT {
   }
 
   /** Whether any broker's exporter wrote a line naming {@code accountId}. */
-  private static boolean exported(final EmbeddedCluster cluster, final String accountId) {
-    final String quoted = "\"" + accountId + "\"";
-    for (final int nodeId : cluster.brokerIds()) {
-      final Path directory = cluster.exportDirectory(nodeId).orElseThrow();
+  private static boolean exported(EmbeddedCluster cluster, String accountId) {
+    String quoted = "\"" + accountId + "\"";
+    for (int nodeId : cluster.brokerIds()) {
+      Path directory = cluster.exportDirectory(nodeId).orElseThrow();
       if (!Files.isDirectory(directory)) {
         continue;
       }
       try (Stream<Path> files = Files.list(directory)) {
-        for (final Path file : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
+        for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
           if (Files.readString(file).contains(quoted)) {
             return true;
           }
         }
-      } catch (final IOException e) {
+      } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }

@@ -46,10 +46,10 @@ final class LeaderKillDuringBackupIT {
   private static final String UPLOAD_RATE = "64KB";
 
   @Test
-  void shouldFailTheBackupWhoseLeaderIsKilledAndCompleteTheNextId(@TempDir final Path directory)
+  void shouldFailTheBackupWhoseLeaderIsKilledAndCompleteTheNextId(@TempDir Path directory)
       throws Exception {
-    final long seed = Seeds.seed("LeaderKillDuringBackupIT");
-    final Phases phases = new Phases("LeaderKillDuringBackupIT");
+    long seed = Seeds.seed("LeaderKillDuringBackupIT");
+    Phases phases = new Phases("LeaderKillDuringBackupIT");
     try (S3ProxyProcess s3 = S3ProxyProcess.start(directory.resolve("s3"));
         EmbeddedCluster cluster =
             EmbeddedCluster.builder()
@@ -63,23 +63,23 @@ final class LeaderKillDuringBackupIT {
                 .build()) {
       phases.mark("S3Proxy started");
       cluster.start().awaitHealthy();
-      final CairnClient client = cluster.client();
+      CairnClient client = cluster.client();
       phases.mark("cluster healthy");
 
       // given state on every partition and transfers running
-      final List<String> accounts = LedgerOracle.accounts(cluster, "kill", 3);
-      final LedgerOracle oracle = LedgerOracle.fund(client, accounts, 1_000_000);
-      final TransferLoad load = new TransferLoad(client, accounts, seed, 12, 100);
+      List<String> accounts = LedgerOracle.accounts(cluster, "kill", 3);
+      LedgerOracle oracle = LedgerOracle.fund(client, accounts, 1_000_000);
+      TransferLoad load = new TransferLoad(client, accounts, seed, 12, 100);
       load.start();
       load.awaitAcknowledged(1_000, TIMEOUT);
       phases.mark("1,000 transfers");
 
       // when backup 1 is taken and the leader uploading one partition's backup is killed
-      final BackupTaken taken = client.takeBackup(1);
+      BackupTaken taken = client.takeBackup(1);
       // (every partition at checkpoint 1: written by this request, or through a stamped credit)
       Checkpoints.assertTakenOnEveryPartition(taken, 1, 3);
-      final PartitionBackupInfo uploading = awaitUploading(client, 1);
-      final int victim = uploading.nodeId();
+      PartitionBackupInfo uploading = awaitUploading(client, 1);
+      int victim = uploading.nodeId();
       assertThat(cluster.leaderOf(uploading.partitionId())).hasValue(victim);
       // killed at once: anything done first (such as waiting for the load's transfers in flight)
       // could outlast the upload on a slow machine
@@ -89,20 +89,20 @@ final class LeaderKillDuringBackupIT {
       load.stop(TIMEOUT);
 
       // then that partition's backup ends FAILED with the reason, and so does the cluster's
-      final BackupInfo failed = awaitPartitionFailed(client, 1, uploading.partitionId());
+      BackupInfo failed = awaitPartitionFailed(client, 1, uploading.partitionId());
       assertThat(failed.state()).isEqualTo(BackupState.FAILED);
       assertThat(failed.failureReason()).isNotBlank();
-      final PartitionBackupInfo failedPartition = partition(failed, uploading.partitionId());
+      PartitionBackupInfo failedPartition = partition(failed, uploading.partitionId());
       assertThat(failedPartition.failureReason()).contains("leader changed");
       assertThat(failedPartition.nodeId()).isEqualTo(victim);
       phases.mark("backup 1 FAILED");
 
       // and the next id completes on every partition, led by the survivors
       cluster.awaitLeaders();
-      final int newLeader = cluster.awaitNewLeader(uploading.partitionId(), victim);
+      int newLeader = cluster.awaitNewLeader(uploading.partitionId(), victim);
       assertThat(newLeader).isNotEqualTo(victim);
       client.takeBackup(2);
-      final BackupInfo next = awaitCompleted(client, 2);
+      BackupInfo next = awaitCompleted(client, 2);
       phases.mark("backup 2 COMPLETED");
       assertThat(next.partitions())
           .extracting(PartitionBackupInfo::partitionId)
@@ -134,15 +134,15 @@ final class LeaderKillDuringBackupIT {
     }
   }
 
-  private static Map<String, String> withRate(final Map<String, String> settings) {
-    final Map<String, String> limited = new TreeMap<>(settings);
+  private static Map<String, String> withRate(Map<String, String> settings) {
+    Map<String, String> limited = new TreeMap<>(settings);
     limited.put("maxBytesPerSecond", UPLOAD_RATE);
     return limited;
   }
 
   /** Waits until some partition's backup {@code id} is IN_PROGRESS in the store. */
-  private static PartitionBackupInfo awaitUploading(final CairnClient client, final long id) {
-    final AtomicReference<PartitionBackupInfo> uploading = new AtomicReference<>();
+  private static PartitionBackupInfo awaitUploading(CairnClient client, long id) {
+    AtomicReference<PartitionBackupInfo> uploading = new AtomicReference<>();
     await("a partition of backup " + id + " IN_PROGRESS")
         .atMost(TIMEOUT)
         .pollDelay(Duration.ZERO)
@@ -150,7 +150,7 @@ final class LeaderKillDuringBackupIT {
         .ignoreExceptionsMatching(Calls::notYet)
         .until(
             () -> {
-              final Optional<PartitionBackupInfo> running =
+              Optional<PartitionBackupInfo> running =
                   client.getBackup(id).partitions().stream()
                       .filter(p -> p.state() == BackupState.IN_PROGRESS)
                       .findFirst();
@@ -160,9 +160,8 @@ final class LeaderKillDuringBackupIT {
     return uploading.get();
   }
 
-  private static BackupInfo awaitPartitionFailed(
-      final CairnClient client, final long id, final int partitionId) {
-    final AtomicReference<BackupInfo> info = new AtomicReference<>();
+  private static BackupInfo awaitPartitionFailed(CairnClient client, long id, int partitionId) {
+    AtomicReference<BackupInfo> info = new AtomicReference<>();
     await("partition " + partitionId + "'s backup " + id + " FAILED")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(100))
@@ -178,8 +177,8 @@ final class LeaderKillDuringBackupIT {
     return info.get();
   }
 
-  private static BackupInfo awaitCompleted(final CairnClient client, final long id) {
-    final AtomicReference<BackupInfo> info = new AtomicReference<>();
+  private static BackupInfo awaitCompleted(CairnClient client, long id) {
+    AtomicReference<BackupInfo> info = new AtomicReference<>();
     await("backup " + id + " COMPLETED")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(200))
@@ -193,7 +192,7 @@ final class LeaderKillDuringBackupIT {
     return info.get();
   }
 
-  private static PartitionBackupInfo partition(final BackupInfo info, final int partitionId) {
+  private static PartitionBackupInfo partition(BackupInfo info, int partitionId) {
     return info.partitions().stream()
         .filter(p -> p.partitionId() == partitionId)
         .findFirst()

@@ -52,10 +52,10 @@ final class MetricsCatalogTest {
 
   @Test
   void shouldCatalogueExactlyTheDeclaredMeters() {
-    final Map<String, List<String>> declared = declaredMeters();
-    final Map<String, Integer> catalogued = cataloguedMeters();
+    Map<String, List<String>> declared = declaredMeters();
+    Map<String, Integer> catalogued = cataloguedMeters();
 
-    final List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     declared.forEach(
         (name, fields) -> {
           if (!catalogued.containsKey(name)) {
@@ -91,7 +91,7 @@ final class MetricsCatalogTest {
 
   @Test
   void shouldDeclareEveryMeterNameOnce() {
-    final Map<String, List<String>> twice = new TreeMap<>(declaredMeters());
+    Map<String, List<String>> twice = new TreeMap<>(declaredMeters());
     twice.values().removeIf(fields -> fields.size() == 1);
 
     assertThat(twice)
@@ -102,21 +102,21 @@ final class MetricsCatalogTest {
 
   @Test
   void shouldBuildMetersOnlyFromDeclaredConstants() throws IOException {
-    final Map<String, List<String>> declared = declaredMeters();
-    final List<Path> sources = mainSources(repositoryRoot());
+    Map<String, List<String>> declared = declaredMeters();
+    List<Path> sources = mainSources(repositoryRoot());
     assertThat(sources).as("main sources under " + repositoryRoot()).hasSizeGreaterThan(100);
 
-    final List<String> problems = new ArrayList<>();
-    for (final Path source : sources) {
-      final String text = Files.readString(source);
-      final String file = repositoryRoot().relativize(source).toString();
-      final boolean metricsClass = source.getFileName().toString().endsWith("Metrics.java");
-      final TreeSet<Integer> built = starts(BUILDER_LITERAL.matcher(text));
-      final TreeSet<Integer> constants = starts(PUBLIC_CONSTANT.matcher(text));
-      final Matcher literal = CAIRN_LITERAL.matcher(text);
+    List<String> problems = new ArrayList<>();
+    for (Path source : sources) {
+      String text = Files.readString(source);
+      String file = repositoryRoot().relativize(source).toString();
+      boolean metricsClass = source.getFileName().toString().endsWith("Metrics.java");
+      TreeSet<Integer> built = starts(BUILDER_LITERAL.matcher(text));
+      TreeSet<Integer> constants = starts(PUBLIC_CONSTANT.matcher(text));
+      Matcher literal = CAIRN_LITERAL.matcher(text);
       while (literal.find()) {
-        final String value = literal.group(1);
-        final String at = file + ":" + line(text, literal.start(1)) + " ";
+        String value = literal.group(1);
+        String at = file + ":" + line(text, literal.start(1)) + " ";
         if (built.contains(literal.start(1))) {
           problems.add(at + "builds a meter named by the literal " + value);
         } else if (metricsClass && !constants.contains(literal.start(1))) {
@@ -138,20 +138,20 @@ final class MetricsCatalogTest {
 
   /** Meter name → the constants ({@code Class.FIELD}) that declare it. */
   private static Map<String, List<String>> declaredMeters() {
-    final Map<String, List<String>> declared = new TreeMap<>();
-    for (final Class<?> type : metricsClasses()) {
-      for (final Field field : type.getDeclaredFields()) {
-        final int modifiers = field.getModifiers();
+    Map<String, List<String>> declared = new TreeMap<>();
+    for (Class<?> type : metricsClasses()) {
+      for (Field field : type.getDeclaredFields()) {
+        int modifiers = field.getModifiers();
         if (Modifier.isPublic(modifiers)
             && Modifier.isStatic(modifiers)
             && Modifier.isFinal(modifiers)
             && field.getType() == String.class) {
           // package-private *Metrics classes keep their public constants for their own package
           field.setAccessible(true);
-          final String value;
+          String value;
           try {
             value = (String) field.get(null);
-          } catch (final IllegalAccessException e) {
+          } catch (IllegalAccessException e) {
             throw new IllegalStateException("Expected to read " + field, e);
           }
           if (value != null && value.startsWith("cairn.")) {
@@ -166,22 +166,22 @@ final class MetricsCatalogTest {
   }
 
   private static List<Class<?>> metricsClasses() {
-    final ClassLoader loader = MetricsCatalogTest.class.getClassLoader();
-    final TreeSet<String> names = new TreeSet<>();
+    ClassLoader loader = MetricsCatalogTest.class.getClassLoader();
+    TreeSet<String> names = new TreeSet<>();
     try {
-      final Enumeration<URL> roots = loader.getResources(PACKAGE_DIRECTORY);
+      Enumeration<URL> roots = loader.getResources(PACKAGE_DIRECTORY);
       while (roots.hasMoreElements()) {
-        final URL root = roots.nextElement();
+        URL root = roots.nextElement();
         if (root.getProtocol().equals("jar")) {
-          final JarURLConnection connection = (JarURLConnection) root.openConnection();
+          JarURLConnection connection = (JarURLConnection) root.openConnection();
           // an uncached JarFile of our own, so closing it leaves other readers of the jar alone
           connection.setUseCaches(false);
           try (JarFile jar = connection.getJarFile()) {
             jar.stream().map(JarEntry::getName).forEach(entry -> addMetricsClass(entry, names));
           }
         } else {
-          final Path directory = Path.of(root.toURI());
-          final Path classes = directory.getParent().getParent();
+          Path directory = Path.of(root.toURI());
+          Path classes = directory.getParent().getParent();
           try (Stream<Path> files = Files.walk(directory)) {
             files.forEach(
                 file ->
@@ -189,16 +189,16 @@ final class MetricsCatalogTest {
           }
         }
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (final URISyntaxException e) {
+    } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
-    final List<Class<?>> classes = new ArrayList<>();
-    for (final String name : names) {
+    List<Class<?>> classes = new ArrayList<>();
+    for (String name : names) {
       try {
         classes.add(Class.forName(name, false, loader));
-      } catch (final ClassNotFoundException e) {
+      } catch (ClassNotFoundException e) {
         throw new IllegalStateException("Expected to load " + name + " from the class path", e);
       }
     }
@@ -206,7 +206,7 @@ final class MetricsCatalogTest {
   }
 
   /** Top-level classes only: a nested {@code Foo$BarMetrics} is part of {@code Foo}. */
-  private static void addMetricsClass(final String entry, final TreeSet<String> names) {
+  private static void addMetricsClass(String entry, TreeSet<String> names) {
     if (entry.startsWith(PACKAGE_DIRECTORY)
         && entry.endsWith("Metrics.class")
         && !entry.contains("$")) {
@@ -216,15 +216,15 @@ final class MetricsCatalogTest {
 
   /** Meter name → line of its row in the catalogue. */
   private static Map<String, Integer> cataloguedMeters() {
-    final Map<String, Integer> catalogued = new TreeMap<>();
-    final List<String> lines;
+    Map<String, Integer> catalogued = new TreeMap<>();
+    List<String> lines;
     try {
       lines = Files.readAllLines(repositoryRoot().resolve(CATALOGUE));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     for (int i = 0; i < lines.size(); i++) {
-      final Matcher row = CATALOGUE_ROW.matcher(lines.get(i));
+      Matcher row = CATALOGUE_ROW.matcher(lines.get(i));
       if (row.find()) {
         catalogued.putIfAbsent(row.group(1), i + 1);
       }
@@ -236,12 +236,12 @@ final class MetricsCatalogTest {
   private static Path repositoryRoot() {
     Path directory = Path.of("").toAbsolutePath();
     while (directory != null) {
-      final Path pom = directory.resolve("pom.xml");
+      Path pom = directory.resolve("pom.xml");
       try {
         if (Files.isRegularFile(pom) && Files.readString(pom).contains("<modules>")) {
           return directory;
         }
-      } catch (final IOException e) {
+      } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
       directory = directory.getParent();
@@ -251,11 +251,11 @@ final class MetricsCatalogTest {
   }
 
   /** Every {@code <module>/src/main/java/**.java} of the repository. */
-  private static List<Path> mainSources(final Path root) throws IOException {
-    final List<Path> sources = new ArrayList<>();
+  private static List<Path> mainSources(Path root) throws IOException {
+    List<Path> sources = new ArrayList<>();
     try (Stream<Path> modules = Files.list(root)) {
-      for (final Path module : modules.sorted().toList()) {
-        final Path main = module.resolve("src/main/java");
+      for (Path module : modules.sorted().toList()) {
+        Path main = module.resolve("src/main/java");
         if (Files.isDirectory(main)) {
           try (Stream<Path> files = Files.walk(main)) {
             files.filter(file -> file.toString().endsWith(".java")).forEach(sources::add);
@@ -267,15 +267,15 @@ final class MetricsCatalogTest {
   }
 
   /** Where the first group of every match starts. */
-  private static TreeSet<Integer> starts(final Matcher matcher) {
-    final TreeSet<Integer> starts = new TreeSet<>();
+  private static TreeSet<Integer> starts(Matcher matcher) {
+    TreeSet<Integer> starts = new TreeSet<>();
     while (matcher.find()) {
       starts.add(matcher.start(1));
     }
     return starts;
   }
 
-  private static int line(final String text, final int offset) {
+  private static int line(String text, int offset) {
     int line = 1;
     for (int i = 0; i < offset; i++) {
       if (text.charAt(i) == '\n') {

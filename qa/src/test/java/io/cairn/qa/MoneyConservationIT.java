@@ -22,8 +22,8 @@ final class MoneyConservationIT {
 
   @Test
   void shouldConserveMoneyAndKeepAcknowledgedTransfersWhenALeaderIsKilled() {
-    final long seed = Seeds.seed("MoneyConservationIT");
-    final Phases phases = new Phases("MoneyConservationIT");
+    long seed = Seeds.seed("MoneyConservationIT");
+    Phases phases = new Phases("MoneyConservationIT");
     try (EmbeddedCluster cluster =
         EmbeddedCluster.builder()
             .brokers(3)
@@ -32,25 +32,25 @@ final class MoneyConservationIT {
             .backupStore(BackupStoreSpec.none())
             .build()) {
       cluster.start().awaitHealthy();
-      final CairnClient client = cluster.client();
+      CairnClient client = cluster.client();
       phases.mark("cluster healthy");
 
       // given funded accounts on every partition and transfers between them
-      final List<String> accounts = LedgerOracle.accounts(cluster, "money", 4);
-      final LedgerOracle oracle = LedgerOracle.fund(client, accounts, 10_000);
-      final TransferLoad load = new TransferLoad(client, accounts, seed, 16, 100);
+      List<String> accounts = LedgerOracle.accounts(cluster, "money", 4);
+      LedgerOracle oracle = LedgerOracle.fund(client, accounts, 10_000);
+      TransferLoad load = new TransferLoad(client, accounts, seed, 16, 100);
       load.start();
       try {
         load.awaitAcknowledged(500, TIMEOUT);
         phases.mark("500 transfers");
 
         // when the leader of partition 1 is killed under load
-        final int victim = cluster.awaitLeader(1);
+        int victim = cluster.awaitLeader(1);
         cluster.kill(victim);
         phases.mark("leader " + victim + " killed");
 
         // then transfers go on through the new leaders
-        final int successor = cluster.awaitNewLeader(1, victim);
+        int successor = cluster.awaitNewLeader(1, victim);
         assertThat(successor).isNotEqualTo(victim);
         load.awaitAcknowledged(load.acknowledged() + 500, TIMEOUT);
         phases.mark("500 more transfers without node " + victim);

@@ -66,40 +66,40 @@ final class RestoreS3RoundTripIT {
 
   @Test
   void shouldRestoreTheStateOfTheCutFromAnS3BackupTakenUnderLoad() throws Exception {
-    final long seed = Seeds.seed("RestoreS3RoundTripIT");
-    final Phases phases = new Phases("RestoreS3RoundTripIT");
+    long seed = Seeds.seed("RestoreS3RoundTripIT");
+    Phases phases = new Phases("RestoreS3RoundTripIT");
     try (S3ProxyProcess s3 = S3ProxyProcess.start(directory.resolve("s3"))) {
       phases.mark("S3Proxy started");
-      final Path restored = directory.resolve("restored");
-      final long deposited;
-      final String clusterId;
-      final List<String> loaded;
-      final Map<String, Long> quietAtCut = new TreeMap<>();
-      final String createdAfterCut = "after-cut";
+      Path restored = directory.resolve("restored");
+      long deposited;
+      String clusterId;
+      List<String> loaded;
+      Map<String, Long> quietAtCut = new TreeMap<>();
+      String createdAfterCut = "after-cut";
       try (EmbeddedCluster cluster = cluster(directory.resolve("source"), s3)) {
         cluster.start().awaitHealthy();
         clusterId = cluster.config().clusterId();
-        final CairnClient client = cluster.client();
+        CairnClient client = cluster.client();
         phases.mark("cluster healthy");
 
         // given funded accounts on every partition, some under transfer load and some quiet
         loaded = LedgerOracle.accounts(cluster, "s3-restore", 3);
-        final LedgerOracle oracle = LedgerOracle.fund(client, loaded, LOADED_FUNDS);
+        LedgerOracle oracle = LedgerOracle.fund(client, loaded, LOADED_FUNDS);
         deposited = oracle.total();
-        for (final String quiet : LedgerOracle.accounts(cluster, "s3-quiet", 1)) {
-          final long amount = QUIET_FUNDS + quietAtCut.size();
+        for (String quiet : LedgerOracle.accounts(cluster, "s3-quiet", 1)) {
+          long amount = QUIET_FUNDS + quietAtCut.size();
           client.createAccount(quiet);
           client.deposit(quiet, amount);
           quietAtCut.put(quiet, amount);
         }
-        final TransferLoad load = new TransferLoad(client, loaded, seed, 8, 100);
+        TransferLoad load = new TransferLoad(client, loaded, seed, 8, 100);
         load.start();
         try {
           load.awaitAcknowledged(300, TIMEOUT);
           phases.mark("300 transfers");
 
           // when backup 1 is taken while the transfers run
-          final BackupTaken taken = client.takeBackup(BACKUP_ID);
+          BackupTaken taken = client.takeBackup(BACKUP_ID);
           // (every partition at the checkpoint: written by this request, or through a stamped
           // credit that came first)
           Checkpoints.assertTakenOnEveryPartition(taken, BACKUP_ID, 3);
@@ -114,7 +114,7 @@ final class RestoreS3RoundTripIT {
         phases.mark("backup " + BACKUP_ID + " taken under load; " + load);
 
         // then the backup completes on every partition, and the running cluster conserves money
-        final BackupInfo completed = awaitCompleted(client);
+        BackupInfo completed = awaitCompleted(client);
         assertThat(completed.partitions())
             .extracting(PartitionBackupInfo::partitionId)
             .containsExactly(1, 2, 3);
@@ -126,7 +126,7 @@ final class RestoreS3RoundTripIT {
       phases.mark("source cluster closed");
 
       // when every node is restored from S3 into new data directories and a cluster starts there
-      final List<RestoreResult> results = restore(s3, restored, clusterId);
+      List<RestoreResult> results = restore(s3, restored, clusterId);
       assertThat(results).hasSize(BROKERS);
       assertThat(results)
           .allSatisfy(
@@ -140,7 +140,7 @@ final class RestoreS3RoundTripIT {
 
       try (EmbeddedCluster cluster = cluster(restored, s3)) {
         cluster.start().awaitHealthy();
-        final CairnClient client = cluster.client();
+        CairnClient client = cluster.client();
         phases.mark("restored cluster healthy");
 
         // then once the credits pending at the cut are re-sent, the balances add up to the deposits
@@ -148,7 +148,7 @@ final class RestoreS3RoundTripIT {
         // and every partition's leader reproduced the backup's state digest, none differed
         awaitDigestsMatched(cluster);
         // and the accounts outside the load have their balances of the cut, not later ones
-        for (final Map.Entry<String, Long> quiet : quietAtCut.entrySet()) {
+        for (Map.Entry<String, Long> quiet : quietAtCut.entrySet()) {
           assertThat(client.getAccount(quiet.getKey()).balance())
               .as("balance of %s at the cut", quiet.getKey())
               .isEqualTo(quiet.getValue());
@@ -163,7 +163,7 @@ final class RestoreS3RoundTripIT {
 
   // ---- the clusters ----------------------------------------------------------------------------
 
-  private static EmbeddedCluster cluster(final Path dataDirectory, final S3ProxyProcess s3) {
+  private static EmbeddedCluster cluster(Path dataDirectory, S3ProxyProcess s3) {
     return EmbeddedCluster.builder()
         .brokers(BROKERS)
         .partitions(PARTITIONS)
@@ -180,10 +180,9 @@ final class RestoreS3RoundTripIT {
    * Restores every node from the S3 store, opened as {@code cairn cluster restore} opens it: the
    * brokers' {@code backup.s3.*} settings, threads of its own.
    */
-  private static List<RestoreResult> restore(
-      final S3ProxyProcess s3, final Path restored, final String clusterId) {
-    final ExecutorService executor = Executors.newFixedThreadPool(4);
-    final S3BackupStore store =
+  private static List<RestoreResult> restore(S3ProxyProcess s3, Path restored, String clusterId) {
+    ExecutorService executor = Executors.newFixedThreadPool(4);
+    S3BackupStore store =
         S3BackupStore.open(
             S3BackupStoreConfig.fromProperties(s3.storeSettings()),
             Clock.system(),
@@ -191,13 +190,13 @@ final class RestoreS3RoundTripIT {
             executor,
             new SimpleMeterRegistry());
     try {
-      final BackupRestorer restorer =
+      BackupRestorer restorer =
           BackupRestorer.builder()
               .store(store)
               .config(RestoreConfig.defaults())
               .meterRegistry(new SimpleMeterRegistry())
               .build();
-      final List<RestoreTarget> targets = new ArrayList<>();
+      List<RestoreTarget> targets = new ArrayList<>();
       for (int node = 0; node < BROKERS; node++) {
         targets.add(
             new RestoreTarget(
@@ -216,8 +215,8 @@ final class RestoreS3RoundTripIT {
 
   // ---- checks ----------------------------------------------------------------------------------
 
-  private static BackupInfo awaitCompleted(final CairnClient client) {
-    final AtomicReference<BackupInfo> info = new AtomicReference<>();
+  private static BackupInfo awaitCompleted(CairnClient client) {
+    AtomicReference<BackupInfo> info = new AtomicReference<>();
     await("backup " + BACKUP_ID + " COMPLETED on every partition")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(100))
@@ -232,8 +231,7 @@ final class RestoreS3RoundTripIT {
   }
 
   /** Reads every balance until they add up to {@code total}, for at most {@link #SETTLE}. */
-  private static void awaitSum(
-      final CairnClient client, final long total, final List<String> accounts) {
+  private static void awaitSum(CairnClient client, long total, List<String> accounts) {
     await("the restored balances to add up to the deposits, " + total)
         .atMost(SETTLE)
         .pollInterval(Duration.ofMillis(200))
@@ -241,8 +239,8 @@ final class RestoreS3RoundTripIT {
         .untilAsserted(
             () -> {
               long balances = 0;
-              for (final String account : accounts) {
-                final long balance = client.getAccount(account).balance();
+              for (String account : accounts) {
+                long balance = client.getAccount(account).balance();
                 assertThat(balance).as("balance of %s", account).isNotNegative();
                 balances += balance;
               }
@@ -256,7 +254,7 @@ final class RestoreS3RoundTripIT {
    * Waits until some broker counted a matching state digest check for every partition ({@code
    * cairn.backup.restore.checks}), and asserts no broker counted a mismatch or an invalid check.
    */
-  private static void awaitDigestsMatched(final EmbeddedCluster cluster) {
+  private static void awaitDigestsMatched(EmbeddedCluster cluster) {
     await("every restored partition's digest check to match")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(100))
@@ -277,10 +275,10 @@ final class RestoreS3RoundTripIT {
   }
 
   private static double restoreChecks(
-      final EmbeddedCluster cluster, final int partitionId, final RestoreCheckResult result) {
+      EmbeddedCluster cluster, int partitionId, RestoreCheckResult result) {
     double count = 0;
-    for (final int node : cluster.runningBrokerIds()) {
-      final Counter counter =
+    for (int node : cluster.runningBrokerIds()) {
+      Counter counter =
           cluster
               .broker(node)
               .meterRegistry()

@@ -64,31 +64,30 @@ final class RestoreUnderLoadIT {
   @Test
   void shouldConserveMoneyInAClusterRestoredFromABackupTakenUnderCrossPartitionLoad()
       throws Exception {
-    final long seed = Seeds.seed("RestoreUnderLoadIT");
-    final Phases phases = new Phases("RestoreUnderLoadIT");
-    final Path store = Files.createDirectories(directory.resolve("backups"));
-    final Path source = directory.resolve("source");
-    final Path restored = directory.resolve("restored");
-    final long deposited;
-    final String clusterId;
+    long seed = Seeds.seed("RestoreUnderLoadIT");
+    Phases phases = new Phases("RestoreUnderLoadIT");
+    Path store = Files.createDirectories(directory.resolve("backups"));
+    Path source = directory.resolve("source");
+    Path restored = directory.resolve("restored");
+    long deposited;
+    String clusterId;
     try (EmbeddedCluster cluster = cluster(source, store)) {
       cluster.start().awaitHealthy();
       clusterId = cluster.config().clusterId();
       assertThat(cluster.awaitLeader(2)).isEqualTo(PARTITION_TWO_BROKER);
-      final CairnClient client = cluster.client();
+      CairnClient client = cluster.client();
       phases.mark("cluster healthy");
 
       // given funded accounts on every partition and transfers between all of them
-      final List<String> accounts = LedgerOracle.accounts(cluster, "restore", 4);
-      final LedgerOracle oracle = LedgerOracle.fund(client, accounts, 100_000);
+      List<String> accounts = LedgerOracle.accounts(cluster, "restore", 4);
+      LedgerOracle oracle = LedgerOracle.fund(client, accounts, 100_000);
       deposited = oracle.total();
-      final TransferLoad load = new TransferLoad(client, accounts, seed, 12, 100);
+      TransferLoad load = new TransferLoad(client, accounts, seed, 12, 100);
       load.start();
-      final List<String> onPartitionTwo =
+      List<String> onPartitionTwo =
           accounts.stream().filter(a -> cluster.partitionOf(a) == 2).toList();
-      final List<String> elsewhere =
-          accounts.stream().filter(a -> cluster.partitionOf(a) != 2).toList();
-      final TransferLoad fromPartitionTwo =
+      List<String> elsewhere = accounts.stream().filter(a -> cluster.partitionOf(a) != 2).toList();
+      TransferLoad fromPartitionTwo =
           TransferLoad.directed(client, onPartitionTwo, elsewhere, seed + 1, 8, 100);
       try {
         load.awaitAcknowledged(200, TIMEOUT);
@@ -107,7 +106,7 @@ final class RestoreUnderLoadIT {
 
       // when backup 1 is taken while the gateway's CREATE to partition 2 is held back
       cluster.holdLink(EmbeddedCluster.GATEWAY_NODE_ID, PARTITION_TWO_BROKER);
-      final CompletableFuture<BackupTaken> take = client.takeBackupAsync(BACKUP_ID);
+      CompletableFuture<BackupTaken> take = client.takeBackupAsync(BACKUP_ID);
       await("partitions 1 and 3 to take checkpoint " + BACKUP_ID)
           .atMost(TIMEOUT)
           .pollInterval(Duration.ofMillis(20))
@@ -122,13 +121,13 @@ final class RestoreUnderLoadIT {
           .until(() -> partitionBackupExists(store, 2));
       cluster.releaseLink(EmbeddedCluster.GATEWAY_NODE_ID, PARTITION_TWO_BROKER);
       // the call may have timed out on partition 2 (held): the backup's status is what counts
-      final String takeOutcome =
+      String takeOutcome =
           take.handle((t, e) -> e == null ? "taken" : "answered " + e.getMessage())
               .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       phases.mark("backup " + BACKUP_ID + " " + takeOutcome);
 
       // then the backup completes on every partition, and the running cluster conserves money
-      final BackupInfo completed = awaitCompleted(client);
+      BackupInfo completed = awaitCompleted(client);
       assertThat(completed.partitions())
           .extracting(PartitionBackupInfo::partitionId)
           .containsExactly(1, 2, 3);
@@ -139,7 +138,7 @@ final class RestoreUnderLoadIT {
     }
 
     // when the backup is restored into new data directories and that cluster starts
-    final List<RestoreResult> results = restore(store, restored, clusterId);
+    List<RestoreResult> results = restore(store, restored, clusterId);
     assertThat(results).hasSize(3);
     phases.mark("restored");
     try (EmbeddedCluster cluster = cluster(restored, store)) {
@@ -155,7 +154,7 @@ final class RestoreUnderLoadIT {
 
   // ---- the clusters ----------------------------------------------------------------------------
 
-  private static EmbeddedCluster cluster(final Path dataDirectory, final Path store) {
+  private static EmbeddedCluster cluster(Path dataDirectory, Path store) {
     return EmbeddedCluster.builder()
         .brokers(3)
         .partitions(3)
@@ -168,15 +167,14 @@ final class RestoreUnderLoadIT {
         .build();
   }
 
-  private static List<String> accountsOf(final EmbeddedCluster cluster) {
+  private static List<String> accountsOf(EmbeddedCluster cluster) {
     return LedgerOracle.accounts(cluster, "restore", 4);
   }
 
   /** Restores every node, as {@code cairn cluster restore} does. */
-  private static List<RestoreResult> restore(
-      final Path store, final Path restored, final String clusterId) {
-    final ExecutorService executor = Executors.newFixedThreadPool(2);
-    final FilesystemBackupStore fs =
+  private static List<RestoreResult> restore(Path store, Path restored, String clusterId) {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    FilesystemBackupStore fs =
         FilesystemBackupStore.open(
             new FilesystemBackupStoreConfig(
                 store,
@@ -188,13 +186,13 @@ final class RestoreUnderLoadIT {
             executor,
             new SimpleMeterRegistry());
     try {
-      final BackupRestorer restorer =
+      BackupRestorer restorer =
           BackupRestorer.builder()
               .store(fs)
               .config(RestoreConfig.defaults())
               .meterRegistry(new SimpleMeterRegistry())
               .build();
-      final List<RestoreTarget> targets = new ArrayList<>();
+      List<RestoreTarget> targets = new ArrayList<>();
       for (int node = 0; node < 3; node++) {
         targets.add(
             new RestoreTarget(
@@ -213,13 +211,13 @@ final class RestoreUnderLoadIT {
 
   // ---- checks ----------------------------------------------------------------------------------
 
-  private static boolean partitionBackupExists(final Path store, final int partitionId) {
+  private static boolean partitionBackupExists(Path store, int partitionId) {
     return Files.isDirectory(
         store.resolve("manifests").resolve(Integer.toString(partitionId)).resolve("" + BACKUP_ID));
   }
 
-  private static BackupInfo awaitCompleted(final CairnClient client) {
-    final BackupInfo[] last = new BackupInfo[1];
+  private static BackupInfo awaitCompleted(CairnClient client) {
+    BackupInfo[] last = new BackupInfo[1];
     await("backup " + BACKUP_ID + " COMPLETED on every partition")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(100))
@@ -235,10 +233,7 @@ final class RestoreUnderLoadIT {
 
   /** Reads every balance until they add up to {@code total}, for at most {@link #SETTLE}. */
   private static void awaitSum(
-      final CairnClient client,
-      final long total,
-      final List<String> accounts,
-      final String cluster) {
+      CairnClient client, long total, List<String> accounts, String cluster) {
     await("the balances of " + cluster + " to add up to the deposits, " + total)
         .atMost(SETTLE)
         .pollInterval(Duration.ofMillis(200))
@@ -246,7 +241,7 @@ final class RestoreUnderLoadIT {
         .untilAsserted(
             () -> {
               long balances = 0;
-              for (final String account : accounts) {
+              for (String account : accounts) {
                 balances += client.getAccount(account).balance();
               }
               assertThat(balances)

@@ -67,7 +67,7 @@ public final class BackupRestorer {
 
   private final RestoreSetup setup;
 
-  private BackupRestorer(final RestoreSetup setup) {
+  private BackupRestorer(RestoreSetup setup) {
     this.setup = setup;
   }
 
@@ -83,11 +83,11 @@ public final class BackupRestorer {
    *     NOT_COMPLETED — nothing written; CORRUPTED (unless partial restores are allowed) or FAILED
    *     — the directory is empty again
    */
-  public RestoreResult restore(final RestoreTarget target, final BackupSelector selector) {
+  public RestoreResult restore(RestoreTarget target, BackupSelector selector) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(selector, "selector");
     checkEmpty(target.dataDirectory());
-    final long backupId = setup.catalog().resolve(selector, target.shape().partitionCount());
+    long backupId = setup.catalog().resolve(selector, target.shape().partitionCount());
     return restoreResolved(target, backupId);
   }
 
@@ -99,15 +99,14 @@ public final class BackupRestorer {
    * @param targets one per node, all of the same cluster id and shape, distinct node ids and
    *     directories
    */
-  public List<RestoreResult> restoreCluster(
-      final List<RestoreTarget> targets, final BackupSelector selector) {
+  public List<RestoreResult> restoreCluster(List<RestoreTarget> targets, BackupSelector selector) {
     if (targets.isEmpty()) {
       throw new IllegalArgumentException("Expected at least one node to restore, but got none");
     }
-    final RestoreTarget first = targets.get(0);
-    final Set<Integer> nodes = new HashSet<>();
-    final Set<Path> directories = new HashSet<>();
-    for (final RestoreTarget target : targets) {
+    RestoreTarget first = targets.get(0);
+    Set<Integer> nodes = new HashSet<>();
+    Set<Path> directories = new HashSet<>();
+    for (RestoreTarget target : targets) {
       if (!target.clusterId().equals(first.clusterId()) || !target.shape().equals(first.shape())) {
         throw new IllegalArgumentException(
             "Expected every node of one cluster ("
@@ -131,16 +130,16 @@ public final class BackupRestorer {
       }
     }
     targets.forEach(target -> checkEmpty(target.dataDirectory()));
-    final long backupId = setup.catalog().resolve(selector, first.shape().partitionCount());
-    final List<RestoreResult> results = new ArrayList<>();
-    final List<Boolean> created = new ArrayList<>();
-    for (final RestoreTarget target : targets) {
+    long backupId = setup.catalog().resolve(selector, first.shape().partitionCount());
+    List<RestoreResult> results = new ArrayList<>();
+    List<Boolean> created = new ArrayList<>();
+    for (RestoreTarget target : targets) {
       created.add(!Files.exists(target.dataDirectory()));
     }
-    for (final RestoreTarget target : targets) {
+    for (RestoreTarget target : targets) {
       try {
         results.add(restoreResolved(target, backupId));
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         for (int i = 0; i < results.size(); i++) {
           undo(new DataDirectoryLayout(results.get(i).dataDirectory()), created.get(i), e);
         }
@@ -150,16 +149,16 @@ public final class BackupRestorer {
     return results;
   }
 
-  private RestoreResult restoreResolved(final RestoreTarget target, final long backupId) {
-    final ClusterShape shape = target.shape();
-    final List<Integer> partitions = shape.partitionsOf(target.nodeId());
-    final Map<Integer, List<PartitionPlan>> copies =
+  private RestoreResult restoreResolved(RestoreTarget target, long backupId) {
+    ClusterShape shape = target.shape();
+    List<Integer> partitions = shape.partitionsOf(target.nodeId());
+    Map<Integer, List<PartitionPlan>> copies =
         setup
             .catalog()
             .plan(
                 backupId, partitions, shape.partitionCount(), Optional.of(target.brokerVersion()));
-    final List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
-    final DataDirectoryLayout layout = new DataDirectoryLayout(target.dataDirectory());
+    List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
+    DataDirectoryLayout layout = new DataDirectoryLayout(target.dataDirectory());
     setup.notifyPlan(
         new RestorePlan(backupId, Optional.of(target.nodeId()), layout.dataDirectory(), chosen),
         "restore");
@@ -170,12 +169,12 @@ public final class BackupRestorer {
         target.nodeId(),
         target.clusterId(),
         partitions);
-    final long startNanos = setup.clock().nanos();
-    final boolean created = !Files.exists(layout.dataDirectory());
+    long startNanos = setup.clock().nanos();
+    boolean created = !Files.exists(layout.dataDirectory());
     try {
       Files.createDirectories(layout.dataDirectory());
-      final PartitionInstaller installer = new PartitionInstaller(layout, setup.clock());
-      final Map<Integer, Outcome> outcomes =
+      PartitionInstaller installer = new PartitionInstaller(layout, setup.clock());
+      Map<Integer, Outcome> outcomes =
           setup.withExecutor(
               partitions.size(),
               executor ->
@@ -185,13 +184,13 @@ public final class BackupRestorer {
                       executor,
                       partitionId -> restorePartition(layout, installer, copies.get(partitionId))));
       DurableFiles.deleteRecursively(layout.staging());
-      final List<PartitionRestoreResult> restored =
+      List<PartitionRestoreResult> restored =
           outcomes.values().stream().flatMap(o -> o.restored().stream()).toList();
-      final List<SkippedPartition> skipped =
+      List<SkippedPartition> skipped =
           outcomes.values().stream().flatMap(o -> o.skipped().stream()).toList();
       layout.writeNodeDescriptor(target.clusterId(), target.nodeId(), shape.partitionCount());
-      final Duration took = Duration.ofNanos(setup.clock().nanos() - startNanos);
-      final RestoreResult result =
+      Duration took = Duration.ofNanos(setup.clock().nanos() - startNanos);
+      RestoreResult result =
           new RestoreResult(
               backupId, target.nodeId(), layout.dataDirectory(), restored, took, skipped);
       LOG.info(
@@ -211,8 +210,8 @@ public final class BackupRestorer {
                   s.partitionId(),
                   s.reason()));
       return result;
-    } catch (final IOException e) {
-      final RestoreException failure =
+    } catch (IOException e) {
+      RestoreException failure =
           new RestoreException(
               Kind.FAILED,
               OptionalInt.empty(),
@@ -225,7 +224,7 @@ public final class BackupRestorer {
               e);
       undo(layout, created, failure);
       throw failure;
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       undo(layout, created, e);
       throw e;
     }
@@ -240,14 +239,12 @@ public final class BackupRestorer {
    * copy is corrupted, a partial restore skips the partition (its directory removed).
    */
   private Outcome restorePartition(
-      final DataDirectoryLayout layout,
-      final PartitionInstaller installer,
-      final List<PartitionPlan> copies) {
+      DataDirectoryLayout layout, PartitionInstaller installer, List<PartitionPlan> copies) {
     RestoreException corrupted = null;
-    for (final PartitionPlan plan : copies) {
+    for (PartitionPlan plan : copies) {
       try {
         return new Outcome(Optional.of(restoreCopy(layout, installer, plan)), Optional.empty());
-      } catch (final RestoreException e) {
+      } catch (RestoreException e) {
         if (e.kind() != Kind.CORRUPTED) {
           throw e;
         }
@@ -269,11 +266,9 @@ public final class BackupRestorer {
   }
 
   private PartitionRestoreResult restoreCopy(
-      final DataDirectoryLayout layout,
-      final PartitionInstaller installer,
-      final PartitionPlan plan) {
-    final int partitionId = plan.partitionId();
-    final ProgressTracker progress =
+      DataDirectoryLayout layout, PartitionInstaller installer, PartitionPlan plan) {
+    int partitionId = plan.partitionId();
+    ProgressTracker progress =
         new ProgressTracker(
             partitionId,
             plan.sizeBytes(),
@@ -281,17 +276,17 @@ public final class BackupRestorer {
             setup.config().progressIntervalBytes(),
             setup.clock(),
             setup.listener());
-    final long startNanos = setup.clock().nanos();
+    long startNanos = setup.clock().nanos();
     progress.phase(RestorePhase.DOWNLOADING);
     try {
-      final Backup downloaded =
+      Backup downloaded =
           StoreCalls.await(
               setup.store().restore(plan.source(), layout.staging(partitionId), progress),
               setup.config().partitionTimeout(),
               "downloading " + plan.source(),
               OptionalInt.of(partitionId));
       progress.phase(RestorePhase.INSTALLING);
-      final PartitionInstaller.Installed installed = installer.install(plan, downloaded);
+      PartitionInstaller.Installed installed = installer.install(plan, downloaded);
       DurableFiles.deleteRecursively(layout.staging(partitionId));
       progress.phase(RestorePhase.DONE);
       setup
@@ -311,7 +306,7 @@ public final class BackupRestorer {
           installed.cut().firstIndex(),
           installed.cut().checkpointIndex(),
           installed.cut().droppedRecords());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       progress.phase(RestorePhase.FAILED);
       setup
           .metrics()
@@ -326,7 +321,7 @@ public final class BackupRestorer {
           Optional.empty(),
           "Expected to remove the staging directory of partition " + partitionId + ", but: " + e,
           e);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       progress.phase(RestorePhase.FAILED);
       setup
           .metrics()
@@ -342,8 +337,8 @@ public final class BackupRestorer {
   }
 
   /** True unless removing a bad copy's files failed too (then the directory is not as expected). */
-  private static boolean onlyRestoreFailures(final RestoreException failure) {
-    for (final Throwable suppressed : failure.getSuppressed()) {
+  private static boolean onlyRestoreFailures(RestoreException failure) {
+    for (Throwable suppressed : failure.getSuppressed()) {
       if (!(suppressed instanceof RestoreException)) {
         return false;
       }
@@ -352,19 +347,19 @@ public final class BackupRestorer {
   }
 
   private static void clearPartition(
-      final DataDirectoryLayout layout, final int partitionId, final RestoreException failure) {
+      DataDirectoryLayout layout, int partitionId, RestoreException failure) {
     try {
       DurableFiles.deleteRecursively(layout.partition(partitionId));
       DurableFiles.deleteRecursively(layout.staging(partitionId));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       failure.addSuppressed(e);
     }
   }
 
-  private void checkEmpty(final Path dataDirectory) {
+  private void checkEmpty(Path dataDirectory) {
     try {
       if (!DurableFiles.isMissingOrEmpty(dataDirectory)) {
-        final String found =
+        String found =
             Files.isDirectory(dataDirectory)
                 ? "it holds " + DurableFiles.someEntries(dataDirectory, 5)
                 : "it is not a directory";
@@ -377,7 +372,7 @@ public final class BackupRestorer {
                 + ". Nothing was written. Restore into an empty directory, or empty this one"
                 + " (its data is lost).");
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new RestoreException(
           Kind.FAILED,
           OptionalInt.empty(),
@@ -387,8 +382,7 @@ public final class BackupRestorer {
     }
   }
 
-  private void undo(
-      final DataDirectoryLayout layout, final boolean created, final RuntimeException failure) {
+  private void undo(DataDirectoryLayout layout, boolean created, RuntimeException failure) {
     try {
       if (created) {
         DurableFiles.deleteRecursively(layout.dataDirectory());
@@ -396,7 +390,7 @@ public final class BackupRestorer {
         DurableFiles.deleteContents(layout.dataDirectory());
       }
       LOG.info("Emptied {} after a failed restore", layout.dataDirectory());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       LOG.error(
           "Could not empty {} after a failed restore ({}); empty it by hand before restoring"
               + " again",

@@ -29,7 +29,7 @@ public sealed interface BackupSelector {
     }
   }
 
-  static BackupSelector exact(final long backupId) {
+  static BackupSelector exact(long backupId) {
     return new Exact(backupId);
   }
 
@@ -42,17 +42,17 @@ public sealed interface BackupSelector {
    *
    * @throws IllegalArgumentException naming the value otherwise
    */
-  static BackupSelector parse(final String value) {
+  static BackupSelector parse(String value) {
     if (value == null) {
       throw new IllegalArgumentException("Expected a backup id or 'latest', but was null");
     }
-    final String trimmed = value.trim();
+    String trimmed = value.trim();
     if (trimmed.equalsIgnoreCase("latest")) {
       return latest();
     }
     try {
       return exact(Long.parseLong(trimmed));
-    } catch (final NumberFormatException e) {
+    } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "Expected a backup id (a positive integer) or 'latest', but was '" + value + "'", e);
     }

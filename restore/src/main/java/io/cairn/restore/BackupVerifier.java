@@ -52,7 +52,7 @@ public final class BackupVerifier {
 
   private final RestoreSetup setup;
 
-  private BackupVerifier(final RestoreSetup setup) {
+  private BackupVerifier(RestoreSetup setup) {
     this.setup = setup;
   }
 
@@ -68,19 +68,18 @@ public final class BackupVerifier {
    * @throws RestoreException NOT_FOUND, NOT_COMPLETED, REFUSED (scratch directory not empty, the
    *     descriptors disagree), or FAILED (the store or the file system failed)
    */
-  public VerifyReport verify(
-      final BackupSelector selector, final Path scratchDirectory, final boolean quick) {
+  public VerifyReport verify(BackupSelector selector, Path scratchDirectory, boolean quick) {
     Objects.requireNonNull(selector, "selector");
-    final DataDirectoryLayout layout = new DataDirectoryLayout(scratchDirectory);
+    DataDirectoryLayout layout = new DataDirectoryLayout(scratchDirectory);
     if (!quick) {
       checkEmpty(layout.dataDirectory());
     }
-    final BackupCatalog.Resolved resolved = setup.catalog().resolve(selector);
-    final int partitionCount = resolved.partitionCount();
-    final List<Integer> partitions = IntStream.rangeClosed(1, partitionCount).boxed().toList();
-    final Map<Integer, List<PartitionPlan>> copies =
+    BackupCatalog.Resolved resolved = setup.catalog().resolve(selector);
+    int partitionCount = resolved.partitionCount();
+    List<Integer> partitions = IntStream.rangeClosed(1, partitionCount).boxed().toList();
+    Map<Integer, List<PartitionPlan>> copies =
         setup.catalog().plan(resolved.backupId(), partitions, partitionCount, Optional.empty());
-    final List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
+    List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
     setup.notifyPlan(
         new RestorePlan(resolved.backupId(), Optional.empty(), layout.dataDirectory(), chosen),
         "verification");
@@ -89,9 +88,9 @@ public final class BackupVerifier {
         resolved.backupId(),
         partitionCount,
         quick ? "files only" : "files and state digests");
-    final boolean created = !quick && !Files.exists(layout.dataDirectory());
+    boolean created = !quick && !Files.exists(layout.dataDirectory());
     try {
-      final Map<Integer, PartitionVerification> results =
+      Map<Integer, PartitionVerification> results =
           setup.withExecutor(
               partitions.size(),
               pool ->
@@ -100,12 +99,12 @@ public final class BackupVerifier {
                       setup.config().partitionConcurrency(),
                       pool,
                       partitionId -> {
-                        final PartitionPlan plan = copies.get(partitionId).get(0);
+                        PartitionPlan plan = copies.get(partitionId).get(0);
                         return quick
                             ? verifyFiles(plan)
                             : verifyPartition(layout, plan, partitionCount);
                       }));
-      final VerifyReport report =
+      VerifyReport report =
           new VerifyReport(
               resolved.backupId(), partitionCount, quick, List.copyOf(results.values()));
       if (report.isClean()) {
@@ -121,9 +120,9 @@ public final class BackupVerifier {
     }
   }
 
-  private PartitionVerification verifyFiles(final PartitionPlan plan) {
-    final long start = setup.clock().nanos();
-    final VerificationReport report =
+  private PartitionVerification verifyFiles(PartitionPlan plan) {
+    long start = setup.clock().nanos();
+    VerificationReport report =
         StoreCalls.await(
             setup.store().verify(plan.source()),
             setup.config().partitionTimeout(),
@@ -148,9 +147,9 @@ public final class BackupVerifier {
   }
 
   private PartitionVerification verifyPartition(
-      final DataDirectoryLayout layout, final PartitionPlan plan, final int partitionCount) {
-    final int partitionId = plan.partitionId();
-    final ProgressTracker progress =
+      DataDirectoryLayout layout, PartitionPlan plan, int partitionCount) {
+    int partitionId = plan.partitionId();
+    ProgressTracker progress =
         new ProgressTracker(
             partitionId,
             plan.sizeBytes(),
@@ -158,7 +157,7 @@ public final class BackupVerifier {
             setup.config().progressIntervalBytes(),
             setup.clock(),
             setup.listener());
-    final long start = setup.clock().nanos();
+    long start = setup.clock().nanos();
     progress.phase(RestorePhase.DOWNLOADING);
     PartitionVerification result;
     try {
@@ -167,12 +166,12 @@ public final class BackupVerifier {
       try {
         DurableFiles.deleteRecursively(layout.partition(partitionId));
         DurableFiles.deleteRecursively(layout.staging(partitionId));
-      } catch (final IOException e) {
+      } catch (IOException e) {
         LOG.warn(
             "Could not remove the scratch files of partition {}: {}", partitionId, e.toString());
       }
     }
-    final boolean clean = result.isClean(false);
+    boolean clean = result.isClean(false);
     progress.phase(clean ? RestorePhase.DONE : RestorePhase.FAILED);
     setup
         .metrics()
@@ -185,12 +184,12 @@ public final class BackupVerifier {
   }
 
   private PartitionVerification downloadAndRebuild(
-      final DataDirectoryLayout layout,
-      final PartitionPlan plan,
-      final int partitionCount,
-      final ProgressTracker progress) {
-    final int partitionId = plan.partitionId();
-    final Backup downloaded;
+      DataDirectoryLayout layout,
+      PartitionPlan plan,
+      int partitionCount,
+      ProgressTracker progress) {
+    int partitionId = plan.partitionId();
+    Backup downloaded;
     try {
       downloaded =
           StoreCalls.await(
@@ -198,7 +197,7 @@ public final class BackupVerifier {
               setup.config().partitionTimeout(),
               "downloading " + plan.source(),
               OptionalInt.of(partitionId));
-    } catch (final RestoreException e) {
+    } catch (RestoreException e) {
       if (e.kind() != Kind.CORRUPTED) {
         throw e;
       }
@@ -208,15 +207,15 @@ public final class BackupVerifier {
       progress.phase(RestorePhase.INSTALLING);
       new PartitionInstaller(layout, setup.clock()).install(plan, downloaded);
       progress.phase(RestorePhase.REBUILDING);
-      final RestoreMarker marker = RestoreMarker.read(layout.partition(partitionId)).orElseThrow();
-      final StateRebuild.Outcome outcome = StateRebuild.rebuild(layout, marker, partitionCount);
+      RestoreMarker marker = RestoreMarker.read(layout.partition(partitionId)).orElseThrow();
+      StateRebuild.Outcome outcome = StateRebuild.rebuild(layout, marker, partitionCount);
       return verified(plan, outcome.check(), outcome.failure());
-    } catch (final RestoreException e) {
+    } catch (RestoreException e) {
       if (e.kind() != Kind.CORRUPTED) {
         throw e;
       }
       return verified(plan, Optional.empty(), Optional.of(e.getMessage()));
-    } catch (final RuntimeException e) { // NOPMD - a rebuild that throws is a finding to report
+    } catch (RuntimeException e) { // NOPMD - a rebuild that throws is a finding to report
       LOG.warn("Rebuilding partition {} of {} failed", partitionId, plan.source(), e);
       return verified(
           plan,
@@ -227,12 +226,12 @@ public final class BackupVerifier {
 
   /** The download found a bad file: list every bad file of the copy (the store's full check). */
   private PartitionVerification filesDoNotMatch(
-      final PartitionPlan plan, final RestoreException downloadFailure) {
+      PartitionPlan plan, RestoreException downloadFailure) {
     List<FileProblem> problems = List.of();
     Optional<String> failure = Optional.empty();
     int files = plan.fileCount();
     try {
-      final VerificationReport report =
+      VerificationReport report =
           StoreCalls.await(
               setup.store().verify(plan.source()),
               setup.config().partitionTimeout(),
@@ -240,7 +239,7 @@ public final class BackupVerifier {
               OptionalInt.of(plan.partitionId()));
       problems = report.problems();
       files = report.checkedFileCount();
-    } catch (final RestoreException e) {
+    } catch (RestoreException e) {
       failure = Optional.of(e.getMessage());
     }
     if (problems.isEmpty() && failure.isEmpty()) {
@@ -258,9 +257,7 @@ public final class BackupVerifier {
   }
 
   private static PartitionVerification verified(
-      final PartitionPlan plan,
-      final Optional<DigestCheck> digest,
-      final Optional<String> failure) {
+      PartitionPlan plan, Optional<DigestCheck> digest, Optional<String> failure) {
     return new PartitionVerification(
         plan.partitionId(),
         plan.source(),
@@ -272,7 +269,7 @@ public final class BackupVerifier {
         failure);
   }
 
-  private static void checkEmpty(final Path directory) {
+  private static void checkEmpty(Path directory) {
     try {
       if (!DurableFiles.isMissingOrEmpty(directory)) {
         throw new RestoreException(
@@ -281,7 +278,7 @@ public final class BackupVerifier {
                 + directory
                 + " is not. Name an empty or new directory.");
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new RestoreException(
           Kind.FAILED,
           OptionalInt.empty(),
@@ -291,14 +288,14 @@ public final class BackupVerifier {
     }
   }
 
-  private static void cleanUp(final DataDirectoryLayout layout, final boolean created) {
+  private static void cleanUp(DataDirectoryLayout layout, boolean created) {
     try {
       if (created) {
         DurableFiles.deleteRecursively(layout.dataDirectory());
       } else {
         DurableFiles.deleteContents(layout.dataDirectory());
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       LOG.warn(
           "Could not clean the scratch directory {}: {}", layout.dataDirectory(), e.toString());
     }

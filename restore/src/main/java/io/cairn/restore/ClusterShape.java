@@ -16,7 +16,7 @@ import java.util.List;
 public record ClusterShape(int clusterSize, int partitionCount, int replicationFactor) {
 
   public ClusterShape {
-    final List<String> violations = new ArrayList<>();
+    List<String> violations = new ArrayList<>();
     if (clusterSize < 1) {
       violations.add("clusterSize >= 1, but was " + clusterSize);
     }
@@ -37,9 +37,9 @@ public record ClusterShape(int clusterSize, int partitionCount, int replicationF
   }
 
   /** The nodes hosting {@code partitionId}, in distribution order. */
-  public List<Integer> members(final int partitionId) {
+  public List<Integer> members(int partitionId) {
     checkPartition(partitionId);
-    final List<Integer> members = new ArrayList<>(replicationFactor);
+    List<Integer> members = new ArrayList<>(replicationFactor);
     for (int i = 0; i < replicationFactor; i++) {
       members.add((partitionId - 1 + i) % clusterSize);
     }
@@ -47,12 +47,12 @@ public record ClusterShape(int clusterSize, int partitionCount, int replicationF
   }
 
   /** The partitions {@code nodeId} hosts, in increasing order. */
-  public List<Integer> partitionsOf(final int nodeId) {
+  public List<Integer> partitionsOf(int nodeId) {
     if (nodeId < 0 || nodeId >= clusterSize) {
       throw new IllegalArgumentException(
           "Expected a node id in [0, " + (clusterSize - 1) + "], but was " + nodeId);
     }
-    final List<Integer> partitions = new ArrayList<>();
+    List<Integer> partitions = new ArrayList<>();
     for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
       if (members(partitionId).contains(nodeId)) {
         partitions.add(partitionId);
@@ -61,7 +61,7 @@ public record ClusterShape(int clusterSize, int partitionCount, int replicationF
     return List.copyOf(partitions);
   }
 
-  private void checkPartition(final int partitionId) {
+  private void checkPartition(int partitionId) {
     if (partitionId < 1 || partitionId > partitionCount) {
       throw new IllegalArgumentException(
           "Expected a partition id in [1, " + partitionCount + "], but was " + partitionId);

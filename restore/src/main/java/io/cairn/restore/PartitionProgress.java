@@ -62,7 +62,7 @@ public record PartitionProgress(
         + eta.map(d -> " ETA " + Math.max(0, d.toSeconds()) + "s").orElse("");
   }
 
-  private static String mib(final long bytes) {
+  private static String mib(long bytes) {
     return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
   }
 }

@@ -52,15 +52,15 @@ public record PartitionVerification(
    * True iff every file matched, nothing failed, and — unless {@code quick} — the rebuilt digest
    * equals the expected one.
    */
-  public boolean isClean(final boolean quick) {
+  public boolean isClean(boolean quick) {
     return checksumsMatch()
         && failure.isEmpty()
         && (quick || digest.map(DigestCheck::matches).orElse(false));
   }
 
   /** Lines for operators: the counts, the checksum result, the digests, and what is wrong. */
-  public String describe(final boolean quick) {
-    final StringBuilder text =
+  public String describe(boolean quick) {
+    StringBuilder text =
         new StringBuilder()
             .append("partition ")
             .append(partitionId)

@@ -25,16 +25,13 @@ final class PartitionWork {
   private PartitionWork() {}
 
   static <T> Map<Integer, T> run(
-      final List<Integer> partitions,
-      final int concurrency,
-      final Executor executor,
-      final IntFunction<T> task) {
-    final ConcurrentLinkedQueue<Integer> queue = new ConcurrentLinkedQueue<>(partitions);
-    final Map<Integer, T> results = new TreeMap<>();
-    final Map<Integer, RuntimeException> failures = new TreeMap<>();
-    final AtomicBoolean stop = new AtomicBoolean();
-    final List<CompletableFuture<Void>> workers = new ArrayList<>();
-    final int workerCount = Math.max(1, Math.min(concurrency, partitions.size()));
+      List<Integer> partitions, int concurrency, Executor executor, IntFunction<T> task) {
+    ConcurrentLinkedQueue<Integer> queue = new ConcurrentLinkedQueue<>(partitions);
+    Map<Integer, T> results = new TreeMap<>();
+    Map<Integer, RuntimeException> failures = new TreeMap<>();
+    AtomicBoolean stop = new AtomicBoolean();
+    List<CompletableFuture<Void>> workers = new ArrayList<>();
+    int workerCount = Math.max(1, Math.min(concurrency, partitions.size()));
     for (int i = 0; i < workerCount; i++) {
       workers.add(
           CompletableFuture.runAsync(
@@ -42,11 +39,11 @@ final class PartitionWork {
                 Integer partitionId;
                 while (!stop.get() && (partitionId = queue.poll()) != null) {
                   try {
-                    final T result = task.apply(partitionId);
+                    T result = task.apply(partitionId);
                     synchronized (results) {
                       results.put(partitionId, result);
                     }
-                  } catch (final RuntimeException e) { // NOPMD - collected, thrown below
+                  } catch (RuntimeException e) { // NOPMD - collected, thrown below
                     stop.set(true);
                     synchronized (results) {
                       failures.put(partitionId, e);
@@ -58,7 +55,7 @@ final class PartitionWork {
     }
     try {
       CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       stop.set(true);
       Thread.currentThread().interrupt();
       throw new RestoreException(
@@ -67,12 +64,12 @@ final class PartitionWork {
           Optional.empty(),
           "Interrupted while restoring partitions " + partitions,
           e);
-    } catch (final java.util.concurrent.ExecutionException e) {
+    } catch (java.util.concurrent.ExecutionException e) {
       throw StoreCalls.translate(Futures.unwrap(e), "running a partition", OptionalInt.empty());
     }
     synchronized (results) {
       if (!failures.isEmpty()) {
-        final RuntimeException first = failures.values().iterator().next();
+        RuntimeException first = failures.values().iterator().next();
         failures.values().stream().skip(1).forEach(first::addSuppressed);
         throw first;
       }

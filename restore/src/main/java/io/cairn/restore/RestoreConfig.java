@@ -57,7 +57,7 @@ public final class RestoreConfig {
   private final long progressIntervalBytes;
   private final boolean allowPartial;
 
-  private RestoreConfig(final Builder builder) {
+  private RestoreConfig(Builder builder) {
     partitionConcurrency = builder.partitionConcurrency;
     storeRequestTimeout = builder.storeRequestTimeout;
     partitionTimeout = builder.partitionTimeout;
@@ -120,7 +120,7 @@ public final class RestoreConfig {
     private Builder() {}
 
     /** Starts from {@code config}'s values. */
-    public Builder from(final RestoreConfig config) {
+    public Builder from(RestoreConfig config) {
       partitionConcurrency = config.partitionConcurrency;
       storeRequestTimeout = config.storeRequestTimeout;
       partitionTimeout = config.partitionTimeout;
@@ -129,27 +129,27 @@ public final class RestoreConfig {
       return this;
     }
 
-    public Builder allowPartial(final boolean value) {
+    public Builder allowPartial(boolean value) {
       allowPartial = value;
       return this;
     }
 
-    public Builder partitionConcurrency(final int value) {
+    public Builder partitionConcurrency(int value) {
       partitionConcurrency = value;
       return this;
     }
 
-    public Builder storeRequestTimeout(final Duration value) {
+    public Builder storeRequestTimeout(Duration value) {
       storeRequestTimeout = value;
       return this;
     }
 
-    public Builder partitionTimeout(final Duration value) {
+    public Builder partitionTimeout(Duration value) {
       partitionTimeout = value;
       return this;
     }
 
-    public Builder progressIntervalBytes(final long value) {
+    public Builder progressIntervalBytes(long value) {
       progressIntervalBytes = value;
       return this;
     }
@@ -158,7 +158,7 @@ public final class RestoreConfig {
      * @throws IllegalArgumentException listing every key outside its range
      */
     public RestoreConfig build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       if (partitionConcurrency < 1 || partitionConcurrency > PARTITION_CONCURRENCY_MAX) {
         violations.add(
             "Expected "
@@ -192,11 +192,7 @@ public final class RestoreConfig {
     }
 
     private static void checkDuration(
-        final List<String> violations,
-        final String key,
-        final Duration value,
-        final String range,
-        final Duration max) {
+        List<String> violations, String key, Duration value, String range, Duration max) {
       if (value == null || value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(max) > 0) {
         violations.add("Expected " + key + " in " + range + ", but was " + value);
       }

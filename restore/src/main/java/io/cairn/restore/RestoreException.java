@@ -30,7 +30,7 @@ public final class RestoreException extends RuntimeException {
   private final OptionalInt partitionId;
   private final Optional<String> file;
 
-  public RestoreException(final Kind kind, final String message) {
+  public RestoreException(Kind kind, String message) {
     this(kind, OptionalInt.empty(), Optional.empty(), message, null);
   }
 
@@ -39,11 +39,7 @@ public final class RestoreException extends RuntimeException {
    * @param file the file at fault ({@code snapshot/<name>} or {@code segments/<name>}), if one is
    */
   public RestoreException(
-      final Kind kind,
-      final OptionalInt partitionId,
-      final Optional<String> file,
-      final String message,
-      final Throwable cause) {
+      Kind kind, OptionalInt partitionId, Optional<String> file, String message, Throwable cause) {
     super(message, cause);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.partitionId = Objects.requireNonNull(partitionId, "partitionId");

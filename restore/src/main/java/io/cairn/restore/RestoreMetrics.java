@@ -38,13 +38,12 @@ final class RestoreMetrics {
 
   private final MeterRegistry registry;
 
-  RestoreMetrics(final MeterRegistry registry) {
+  RestoreMetrics(MeterRegistry registry) {
     this.registry = registry;
   }
 
-  void partitionDone(
-      final Operation operation, final boolean success, final long bytes, final Duration took) {
-    final String result = success ? "success" : "failure";
+  void partitionDone(Operation operation, boolean success, long bytes, Duration took) {
+    String result = success ? "success" : "failure";
     Counter.builder(PARTITIONS)
         .description("Partitions restored or verified")
         .tag("operation", operation.tag())

@@ -34,11 +34,11 @@ public record RestoreResult(
 
   /** A complete restore: nothing skipped. */
   public RestoreResult(
-      final long backupId,
-      final int nodeId,
-      final Path dataDirectory,
-      final List<PartitionRestoreResult> partitions,
-      final Duration duration) {
+      long backupId,
+      int nodeId,
+      Path dataDirectory,
+      List<PartitionRestoreResult> partitions,
+      Duration duration) {
     this(backupId, nodeId, dataDirectory, partitions, duration, List.of());
   }
 

@@ -26,9 +26,9 @@ public record SkippedPartition(
   }
 
   /** A skip for {@code failure}, the failure of the partition's last copy tried. */
-  static SkippedPartition of(final int partitionId, final RestoreException failure) {
-    final StringBuilder reason = new StringBuilder(String.valueOf(failure.getMessage()));
-    for (final Throwable other : failure.getSuppressed()) {
+  static SkippedPartition of(int partitionId, RestoreException failure) {
+    StringBuilder reason = new StringBuilder(String.valueOf(failure.getMessage()));
+    for (Throwable other : failure.getSuppressed()) {
       if (other instanceof RestoreException) {
         reason.append("; ").append(other.getMessage());
       }

@@ -25,9 +25,8 @@ public record VerifyReport(
 
   /** A report for operators, one block per partition and a final verdict. */
   public String describe() {
-    final String body =
-        partitions.stream().map(p -> p.describe(quick)).collect(Collectors.joining("\n"));
-    final long bad = partitions.stream().filter(p -> !p.isClean(quick)).count();
+    String body = partitions.stream().map(p -> p.describe(quick)).collect(Collectors.joining("\n"));
+    long bad = partitions.stream().filter(p -> !p.isClean(quick)).count();
     return "Backup "
         + backupId
         + " ("

@@ -56,23 +56,23 @@ final class BackupFixture {
   private final Map<String, Long> balancesAtLater;
   private final Map<Integer, String> digestsAtCut = new TreeMap<>();
 
-  private BackupFixture(final Path root) {
+  private BackupFixture(Path root) {
     this.root = root;
     this.store = root.resolve("store");
     try {
       Files.createDirectories(store);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     try (LedgerBroker broker = new LedgerBroker(root.resolve("source"), store, PARTITIONS)) {
-      final Map<Integer, String> a = new TreeMap<>();
-      final Map<Integer, String> b = new TreeMap<>();
-      final Map<String, Long> expected = new LinkedHashMap<>();
+      Map<Integer, String> a = new TreeMap<>();
+      Map<Integer, String> b = new TreeMap<>();
+      Map<String, Long> expected = new LinkedHashMap<>();
       for (int p = 1; p <= PARTITIONS; p++) {
-        final var ids = broker.accountsOn(p, "acct", 2);
+        var ids = broker.accountsOn(p, "acct", 2);
         a.put(p, ids.get(0));
         b.put(p, ids.get(1));
-        for (final String id : ids) {
+        for (String id : ids) {
           broker.createAccount(id);
           expected.put(id, 0L);
         }
@@ -136,9 +136,9 @@ final class BackupFixture {
   static synchronized BackupFixture get() {
     if (instance == null) {
       try {
-        final Path target = Path.of("target").toAbsolutePath();
+        Path target = Path.of("target").toAbsolutePath();
         Files.createDirectories(target);
-        final Path root;
+        Path root;
         // another build of this module may run in the same tree at once: the guard makes the
         // clean-up and the creation of a locked fixture one step for every JVM
         try (FileChannel guard =
@@ -149,7 +149,7 @@ final class BackupFixture {
             FileLock ignored = guard.lock()) {
           // an earlier run's fixture is of no use now; keep the build directory from growing
           try (Stream<Path> old = Files.list(target)) {
-            for (final Path dir :
+            for (Path dir :
                 old.filter(p -> p.getFileName().toString().startsWith("restore-fixture-"))
                     .filter(Files::isDirectory)
                     .toList()) {
@@ -165,7 +165,7 @@ final class BackupFixture {
           inUseChannel.lock(); // held until this JVM exits
         }
         instance = new BackupFixture(root);
-      } catch (final IOException e) {
+      } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
@@ -173,8 +173,8 @@ final class BackupFixture {
   }
 
   /** True if a running JVM still holds the lock of the fixture in {@code dir}. */
-  private static boolean inUse(final Path dir) throws IOException {
-    final Path lockFile = dir.resolve(IN_USE_FILE);
+  private static boolean inUse(Path dir) throws IOException {
+    Path lockFile = dir.resolve(IN_USE_FILE);
     if (!Files.exists(lockFile)) {
       return false;
     }
@@ -184,17 +184,16 @@ final class BackupFixture {
     }
   }
 
-  private void awaitCompleted(final long backupId) {
+  private void awaitCompleted(long backupId) {
     try (Stores stores = new Stores()) {
-      final FilesystemBackupStore fs = stores.open(store);
+      FilesystemBackupStore fs = stores.open(store);
       await("backup " + backupId + " COMPLETED on every partition")
           .atMost(LedgerBroker.TIMEOUT)
           .pollInterval(Duration.ofMillis(50))
           .until(
               () -> {
                 for (int p = 1; p <= PARTITIONS; p++) {
-                  final BackupStatus status =
-                      fs.getStatus(new BackupIdentifier(0, p, backupId)).join();
+                  BackupStatus status = fs.getStatus(new BackupIdentifier(0, p, backupId)).join();
                   if (status.statusCode() != BackupStatusCode.COMPLETED) {
                     return false;
                   }
@@ -228,33 +227,33 @@ final class BackupFixture {
   }
 
   /** A new, empty directory under the fixture's root. */
-  Path newDirectory(final String prefix) {
+  Path newDirectory(String prefix) {
     try {
       return Files.createTempDirectory(root, prefix);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   /** An independent copy of the backup store (files copied, not linked), to damage. */
   Path copyOfStore() {
-    final Path copy = newDirectory("store-copy-");
+    Path copy = newDirectory("store-copy-");
     try (Stream<Path> paths = Files.walk(store)) {
-      for (final Path source : paths.sorted(Comparator.naturalOrder()).toList()) {
-        final Path target = copy.resolve(store.relativize(source).toString());
+      for (Path source : paths.sorted(Comparator.naturalOrder()).toList()) {
+        Path target = copy.resolve(store.relativize(source).toString());
         if (Files.isDirectory(source)) {
           Files.createDirectories(target);
         } else {
           Files.copy(source, target);
         }
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return copy;
   }
 
-  static RestoreTarget target(final Path dataDirectory) {
+  static RestoreTarget target(Path dataDirectory) {
     return new RestoreTarget(
         dataDirectory,
         LedgerBroker.CLUSTER_ID,
@@ -268,8 +267,8 @@ final class BackupFixture {
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
     private final java.util.List<FilesystemBackupStore> opened = new java.util.ArrayList<>();
 
-    FilesystemBackupStore open(final Path basePath) {
-      final FilesystemBackupStore fs =
+    FilesystemBackupStore open(Path basePath) {
+      FilesystemBackupStore fs =
           FilesystemBackupStore.open(
               new FilesystemBackupStoreConfig(
                   basePath,
@@ -290,7 +289,7 @@ final class BackupFixture {
       executor.shutdownNow();
       try {
         executor.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (final InterruptedException e) {
+      } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }

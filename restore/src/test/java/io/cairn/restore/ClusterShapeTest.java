@@ -13,13 +13,12 @@ final class ClusterShapeTest {
     int shapes = 0;
     for (int nodes = 1; nodes <= 7; nodes++) {
       for (int partitions = 1; partitions <= 9; partitions++) {
-        for (final int replication : PartitionDistribution.REPLICATION_FACTORS) {
+        for (int replication : PartitionDistribution.REPLICATION_FACTORS) {
           if (replication > nodes) {
             continue;
           }
-          final ClusterShape shape = new ClusterShape(nodes, partitions, replication);
-          final PartitionDistribution broker =
-              PartitionDistribution.of(nodes, partitions, replication);
+          ClusterShape shape = new ClusterShape(nodes, partitions, replication);
+          PartitionDistribution broker = PartitionDistribution.of(nodes, partitions, replication);
           for (int node = 0; node < nodes; node++) {
             assertThat(shape.partitionsOf(node))
                 .as("%s node %s", shape, node)

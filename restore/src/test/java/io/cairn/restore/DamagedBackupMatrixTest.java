@@ -61,7 +61,7 @@ final class DamagedBackupMatrixTest {
 
     private final FileProblemKind expected;
 
-    Damage(final FileProblemKind expected) {
+    Damage(FileProblemKind expected) {
       this.expected = expected;
     }
   }
@@ -81,16 +81,16 @@ final class DamagedBackupMatrixTest {
   @ParameterizedTest(name = "{1} the {0}")
   @MethodSource("cases")
   void shouldReportTheDamagedObjectInVerifyAndRestoreAndLeaveTheDirectoryEmpty(
-      final StoredObject object, final Damage damage) throws IOException {
+      StoredObject object, Damage damage) throws IOException {
     // given a copy of the store where one object of partition 2's backup is damaged
-    final Path store = fixture.copyOfStore();
-    final StoreLayout layout = new StoreLayout(store);
-    final Path damaged = objectOf(layout, object);
-    final String stored = layout.describe(damaged);
+    Path store = fixture.copyOfStore();
+    StoreLayout layout = new StoreLayout(store);
+    Path damaged = objectOf(layout, object);
+    String stored = layout.describe(damaged);
     damage(damaged, damage);
 
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
-      final FilesystemBackupStore from = stores.open(store);
+      FilesystemBackupStore from = stores.open(store);
       if (object == StoredObject.MANIFEST) {
         assertManifestReported(from, damage, stored, refusal(damage));
       } else {
@@ -103,10 +103,10 @@ final class DamagedBackupMatrixTest {
   void shouldReportAManifestWhoseContentNoLongerMatchesItsChecksum() throws IOException {
     // given a copy of the store where a bit of a letter in the middle of partition 2's manifest
     // is flipped: still valid JSON, so only the manifest's own checksum can tell
-    final Path store = fixture.copyOfStore();
-    final StoreLayout layout = new StoreLayout(store);
-    final Path file = layout.manifestFile(DAMAGED);
-    final byte[] bytes = Files.readAllBytes(file);
+    Path store = fixture.copyOfStore();
+    StoreLayout layout = new StoreLayout(store);
+    Path file = layout.manifestFile(DAMAGED);
+    byte[] bytes = Files.readAllBytes(file);
     int offset = bytes.length / 2;
     while (!Character.isLetter(bytes[offset])) {
       offset++;
@@ -128,19 +128,19 @@ final class DamagedBackupMatrixTest {
   @EnumSource(
       value = Damage.class,
       names = {"FLIP_BIT", "TRUNCATE"})
-  void shouldListUnreadableManifestAsFailedAndPickTheCompleteLaterBackupAsLatest(
-      final Damage damage) throws IOException {
+  void shouldListUnreadableManifestAsFailedAndPickTheCompleteLaterBackupAsLatest(Damage damage)
+      throws IOException {
     // given a copy of the store where partition 2's manifest of backup 5 cannot be trusted
-    final Path store = fixture.copyOfStore();
-    final StoreLayout layout = new StoreLayout(store);
-    final String manifest = layout.describe(layout.manifestFile(DAMAGED));
+    Path store = fixture.copyOfStore();
+    StoreLayout layout = new StoreLayout(store);
+    String manifest = layout.describe(layout.manifestFile(DAMAGED));
     damage(layout.manifestFile(DAMAGED), damage);
 
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
-      final FilesystemBackupStore from = stores.open(store);
+      FilesystemBackupStore from = stores.open(store);
 
       // when backup 5 is listed, then its damaged copy is FAILED, naming the manifest
-      final List<BackupStatus> statuses =
+      List<BackupStatus> statuses =
           from.list(
                   BackupIdentifierWildcard.ofCheckpoints(
                       CheckpointPattern.exact(BackupFixture.CUT)),
@@ -161,12 +161,12 @@ final class DamagedBackupMatrixTest {
               });
 
       // when the latest backup is verified and restored, then it is the complete backup 6
-      final Path scratch = fixture.newDirectory("scratch-");
-      final VerifyReport report = verifier(from).verify(BackupSelector.latest(), scratch, true);
+      Path scratch = fixture.newDirectory("scratch-");
+      VerifyReport report = verifier(from).verify(BackupSelector.latest(), scratch, true);
       assertThat(report.backupId()).isEqualTo(BackupFixture.LATER);
       assertThat(report.isClean()).as(report.describe()).isTrue();
-      final Path data = fixture.newDirectory("latest-" + damage + "-");
-      final RestoreResult result =
+      Path data = fixture.newDirectory("latest-" + damage + "-");
+      RestoreResult result =
           BackupRestorer.builder()
               .store(from)
               .meterRegistry(new SimpleMeterRegistry())
@@ -179,20 +179,17 @@ final class DamagedBackupMatrixTest {
 
   /** A damaged snapshot file or segment is named by both, with what is wrong with it. */
   private void assertFileReported(
-      final FilesystemBackupStore from,
-      final Damage damage,
-      final StoredObject object,
-      final String name) {
-    final String file =
+      FilesystemBackupStore from, Damage damage, StoredObject object, String name) {
+    String file =
         (object == StoredObject.SNAPSHOT_FILE ? FileSetKind.SNAPSHOT : FileSetKind.SEGMENTS)
                 .directoryName()
             + "/"
             + name;
 
     // when it is verified in full, then partition 2 lists exactly that file, and only it is bad
-    final VerifyReport report = verify(from, false);
+    VerifyReport report = verify(from, false);
     assertThat(report.isClean()).as(report.describe()).isFalse();
-    final PartitionVerification second = report.partitions().get(PARTITION - 1);
+    PartitionVerification second = report.partitions().get(PARTITION - 1);
     assertThat(second.partitionId()).isEqualTo(PARTITION);
     assertThat(second.fileProblems())
         .as(report.describe())
@@ -216,8 +213,8 @@ final class DamagedBackupMatrixTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple(file, damage.expected));
 
     // when it is restored, then the failure names the partition, the file and the problem
-    final Path data = fixture.newDirectory("damaged-" + damage + "-");
-    final RestoreException failure = restore(from, data);
+    Path data = fixture.newDirectory("damaged-" + damage + "-");
+    RestoreException failure = restore(from, data);
     assertThat(failure.kind()).as(failure.getMessage()).isEqualTo(Kind.CORRUPTED);
     assertThat(failure.partitionId()).hasValue(PARTITION);
     assertThat(failure.file()).hasValue(file);
@@ -233,18 +230,15 @@ final class DamagedBackupMatrixTest {
    * deleted one leaves partition 2 without a backup, which both name.
    */
   private void assertManifestReported(
-      final FilesystemBackupStore from,
-      final Damage damage,
-      final String manifest,
-      final String... refusal) {
-    final Path data = fixture.newDirectory("damaged-manifest-" + damage + "-");
-    final Path scratch = fixture.newDirectory("scratch-");
-    final RestoreException verifyFailure =
+      FilesystemBackupStore from, Damage damage, String manifest, String... refusal) {
+    Path data = fixture.newDirectory("damaged-manifest-" + damage + "-");
+    Path scratch = fixture.newDirectory("scratch-");
+    RestoreException verifyFailure =
         catchThrowableOfType(
             RestoreException.class, () -> verifier(from).verify(exactCut(), scratch, false));
-    final RestoreException restoreFailure = restore(from, data);
+    RestoreException restoreFailure = restore(from, data);
 
-    for (final RestoreException failure : new RestoreException[] {verifyFailure, restoreFailure}) {
+    for (RestoreException failure : new RestoreException[] {verifyFailure, restoreFailure}) {
       assertThat(failure).as("verify and restore both fail").isNotNull();
       if (damage == Damage.DELETE) {
         assertThat(failure.kind()).as(failure.getMessage()).isEqualTo(Kind.NOT_COMPLETED);
@@ -269,14 +263,13 @@ final class DamagedBackupMatrixTest {
    * How a damaged manifest is refused: cut short, it cannot be parsed; with a bit flipped, either
    * it cannot be parsed or its content no longer matches its {@code manifestChecksum}.
    */
-  private static String[] refusal(final Damage damage) {
+  private static String[] refusal(Damage damage) {
     return damage == Damage.FLIP_BIT
         ? new String[] {"cannot be parsed", "to match the manifest's content"}
         : new String[] {"cannot be parsed"};
   }
 
-  private static Path objectOf(final StoreLayout layout, final StoredObject object)
-      throws IOException {
+  private static Path objectOf(StoreLayout layout, StoredObject object) throws IOException {
     return switch (object) {
       // a RocksDB table file: the state itself, not the snapshot's bookkeeping
       case SNAPSHOT_FILE ->
@@ -288,8 +281,8 @@ final class DamagedBackupMatrixTest {
     };
   }
 
-  private static void damage(final Path file, final Damage damage) throws IOException {
-    final byte[] bytes = Files.readAllBytes(file);
+  private static void damage(Path file, Damage damage) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
     assertThat(bytes).as("a file with content to damage: %s", file).hasSizeGreaterThan(1);
     switch (damage) {
       case FLIP_BIT -> {
@@ -301,8 +294,8 @@ final class DamagedBackupMatrixTest {
     }
   }
 
-  private static Path largest(
-      final Path directory, final java.util.function.Predicate<String> accept) throws IOException {
+  private static Path largest(Path directory, java.util.function.Predicate<String> accept)
+      throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
       return files
           .filter(f -> accept.test(f.getFileName().toString()))
@@ -311,33 +304,33 @@ final class DamagedBackupMatrixTest {
     }
   }
 
-  private static long size(final Path file) {
+  private static long size(Path file) {
     try {
       return Files.size(file);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private VerifyReport verify(final FilesystemBackupStore from, final boolean quick) {
-    final Path scratch = fixture.newDirectory("scratch-");
-    final VerifyReport report = verifier(from).verify(exactCut(), scratch, quick);
+  private VerifyReport verify(FilesystemBackupStore from, boolean quick) {
+    Path scratch = fixture.newDirectory("scratch-");
+    VerifyReport report = verifier(from).verify(exactCut(), scratch, quick);
     assertThat(RestoreFromRealBackupTest.entries(scratch)).as("scratch left empty").isEmpty();
     return report;
   }
 
-  private static BackupVerifier verifier(final FilesystemBackupStore from) {
+  private static BackupVerifier verifier(FilesystemBackupStore from) {
     return BackupVerifier.builder().store(from).meterRegistry(new SimpleMeterRegistry()).build();
   }
 
-  private static RestoreException restore(final FilesystemBackupStore from, final Path data) {
-    final BackupRestorer restorer =
+  private static RestoreException restore(FilesystemBackupStore from, Path data) {
+    BackupRestorer restorer =
         BackupRestorer.builder()
             .store(from)
             .meterRegistry(new SimpleMeterRegistry())
             .config(RestoreConfig.builder().progressIntervalBytes(0).build())
             .build();
-    final RestoreException failure =
+    RestoreException failure =
         catchThrowableOfType(
             RestoreException.class, () -> restorer.restore(BackupFixture.target(data), exactCut()));
     assertThat(failure).as("the restore fails").isNotNull();

@@ -85,8 +85,8 @@ final class LedgerBroker implements AutoCloseable {
    * The state digest checks of restored partition {@code partitionId} counted by this broker
    * ({@code cairn.backup.restore.checks}) with {@code result}; 0 when none was.
    */
-  double restoreChecks(final int partitionId, final RestoreCheckResult result) {
-    final Counter counter =
+  double restoreChecks(int partitionId, RestoreCheckResult result) {
+    Counter counter =
         broker
             .meterRegistry()
             .find(BackupMetrics.RESTORE_CHECKS)
@@ -117,37 +117,37 @@ final class LedgerBroker implements AutoCloseable {
     cluster.awaitReady();
   }
 
-  HostedPartition partition(final int partitionId) {
+  HostedPartition partition(int partitionId) {
     return broker.partitions().get(partitionId).orElseThrow();
   }
 
   /** Writes a command to the partition's log (retrying on backpressure). */
-  void write(final int partitionId, final Intent intent, final RecordValue value) {
-    final Record command = new Record(RecordMetadata.builder().command(intent).build(), value);
+  void write(int partitionId, Intent intent, RecordValue value) {
+    Record command = new Record(RecordMetadata.builder().command(intent).build(), value);
     await("writing " + intent + " to partition " + partitionId)
         .atMost(TIMEOUT)
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(10))
         .until(
             () -> {
-              final WriteResult result =
+              WriteResult result =
                   partition(partitionId).partition().logStream().writer().tryWrite(command);
               return result.isWritten();
             });
   }
 
-  void createAccount(final String accountId) {
+  void createAccount(String accountId) {
     write(placement().partitionOf(accountId), AccountIntent.CREATE, new AccountValue(accountId, 0));
   }
 
-  void deposit(final String accountId, final long amount) {
+  void deposit(String accountId, long amount) {
     write(
         placement().partitionOf(accountId),
         DepositIntent.DEPOSIT,
         new DepositValue(accountId, amount));
   }
 
-  void transfer(final String from, final String to, final long amount) {
+  void transfer(String from, String to, long amount) {
     write(
         placement().partitionOf(from),
         TransferIntent.CREATE,
@@ -155,17 +155,15 @@ final class LedgerBroker implements AutoCloseable {
             from, to, amount, ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID));
   }
 
-  void checkpoint(final int partitionId, final long id) {
+  void checkpoint(int partitionId, long id) {
     write(
         partitionId,
         CheckpointIntent.CREATE,
         new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
-  <T> T read(
-      final int partitionId,
-      final Function<HostedPartition, Function<io.cairn.db.CairnDb, T>> reader) {
-    final HostedPartition hosted = partition(partitionId);
+  <T> T read(int partitionId, Function<HostedPartition, Function<io.cairn.db.CairnDb, T>> reader) {
+    HostedPartition hosted = partition(partitionId);
     return hosted
         .partition()
         .readState(reader.apply(hosted))
@@ -175,7 +173,7 @@ final class LedgerBroker implements AutoCloseable {
 
   /** Every account of every partition and its balance. */
   Map<String, Long> balances() {
-    final Map<String, Long> balances = new TreeMap<>();
+    Map<String, Long> balances = new TreeMap<>();
     for (int p = 1; p <= partitionCount; p++) {
       balances.putAll(
           read(p, hosted -> db -> hosted.ledger().engine().orElseThrow().state().balances()));
@@ -183,7 +181,7 @@ final class LedgerBroker implements AutoCloseable {
     return balances;
   }
 
-  List<PendingCredit> pendingCredits(final int partitionId) {
+  List<PendingCredit> pendingCredits(int partitionId) {
     return read(
         partitionId,
         hosted -> db -> hosted.ledger().engine().orElseThrow().state().pendingCredits());
@@ -198,26 +196,26 @@ final class LedgerBroker implements AutoCloseable {
     return true;
   }
 
-  Optional<Checkpoint> latestCheckpoint(final int partitionId) {
+  Optional<Checkpoint> latestCheckpoint(int partitionId) {
     return read(partitionId, hosted -> db -> CheckpointState.of(db).latestCheckpoint());
   }
 
   /** Waits until the balances are {@code expected} and no credit is pending. */
-  void awaitBalances(final Map<String, Long> expected) {
+  void awaitBalances(Map<String, Long> expected) {
     await("balances " + expected)
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(20))
         .until(() -> balances().equals(expected) && nothingPending());
   }
 
-  void awaitCheckpoint(final int partitionId, final long id) {
+  void awaitCheckpoint(int partitionId, long id) {
     await("checkpoint " + id + " on partition " + partitionId)
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(20))
         .until(() -> latestCheckpoint(partitionId).map(c -> c.id() >= id).orElse(false));
   }
 
-  void takeSnapshot(final int partitionId) {
+  void takeSnapshot(int partitionId) {
     partition(partitionId)
         .partition()
         .takeSnapshot()
@@ -231,10 +229,10 @@ final class LedgerBroker implements AutoCloseable {
   }
 
   /** {@code count} account ids that live on {@code partitionId}. */
-  List<String> accountsOn(final int partitionId, final String prefix, final int count) {
-    final List<String> ids = new java.util.ArrayList<>();
+  List<String> accountsOn(int partitionId, String prefix, int count) {
+    List<String> ids = new java.util.ArrayList<>();
     for (int i = 0; ids.size() < count; i++) {
-      final String id = prefix + "-" + i;
+      String id = prefix + "-" + i;
       if (placement().partitionOf(id) == partitionId) {
         ids.add(id);
       }

@@ -40,9 +40,9 @@ final class PartialRestoreTest {
   void damagePartitionTwoInEveryCopy() throws IOException {
     fixture = BackupFixture.get();
     damaged = fixture.copyOfStore();
-    final StoreLayout layout = new StoreLayout(damaged);
-    final BackupIdentifier first = new BackupIdentifier(0, 2, BackupFixture.CUT);
-    final BackupIdentifier second = new BackupIdentifier(1, 2, BackupFixture.CUT);
+    StoreLayout layout = new StoreLayout(damaged);
+    BackupIdentifier first = new BackupIdentifier(0, 2, BackupFixture.CUT);
+    BackupIdentifier second = new BackupIdentifier(1, 2, BackupFixture.CUT);
     copyTree(layout.contentsDirectory(first), layout.contentsDirectory(second));
     Files.createDirectories(layout.manifestDirectory(second));
     Files.writeString(
@@ -50,8 +50,8 @@ final class PartialRestoreTest {
         ManifestTampering.reseal(
             Files.readString(layout.manifestFile(first))
                 .replace("\"nodeId\" : 0", "\"nodeId\" : 1")));
-    for (final BackupIdentifier id : new BackupIdentifier[] {first, second}) {
-      final Path segment;
+    for (BackupIdentifier id : new BackupIdentifier[] {first, second}) {
+      Path segment;
       try (Stream<Path> files = Files.list(layout.fileSetDirectory(id, FileSetKind.SEGMENTS))) {
         segment = files.sorted().findFirst().orElseThrow();
       }
@@ -60,8 +60,7 @@ final class PartialRestoreTest {
     }
   }
 
-  private static BackupRestorer restorer(
-      final FilesystemBackupStore from, final boolean allowPartial) {
+  private static BackupRestorer restorer(FilesystemBackupStore from, boolean allowPartial) {
     return BackupRestorer.builder()
         .store(from)
         .meterRegistry(new SimpleMeterRegistry())
@@ -72,10 +71,10 @@ final class PartialRestoreTest {
   @Test
   void shouldRestoreTheOtherPartitionsAndReportTheOneWhoseEveryCopyIsCorrupted() {
     // given an empty data directory
-    final Path data = fixture.newDirectory("partial-");
+    Path data = fixture.newDirectory("partial-");
 
     // when backup 5 is restored with partial restores allowed
-    final RestoreResult result;
+    RestoreResult result;
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
       result =
           restorer(stores.open(damaged), true)
@@ -111,9 +110,9 @@ final class PartialRestoreTest {
 
     // and a broker opened on it: partitions 1 and 3 reproduce the backup's digests and balances,
     // partition 2 starts empty
-    final Path emptyStore = fixture.newDirectory("store-of-partial-");
+    Path emptyStore = fixture.newDirectory("store-of-partial-");
     try (LedgerBroker restored = new LedgerBroker(data, emptyStore, BackupFixture.PARTITIONS)) {
-      for (final int p : new int[] {1, 3}) {
+      for (int p : new int[] {1, 3}) {
         restored.awaitCheckpoint(p, BackupFixture.CUT);
         assertThat(restored.latestCheckpoint(p).map(Checkpoint::stateDigestHex))
             .as("digest of partition %s", p)
@@ -121,7 +120,7 @@ final class PartialRestoreTest {
       }
       restored.awaitLeaders();
       assertThat(restored.latestCheckpoint(2)).isEmpty();
-      final Map<String, Long> expected =
+      Map<String, Long> expected =
           fixture.balancesAtCut().entrySet().stream()
               .filter(e -> restored.placement().partitionOf(e.getKey()) != 2)
               .collect(
@@ -134,10 +133,10 @@ final class PartialRestoreTest {
 
   @Test
   void shouldRefuseTheSameBackupWithoutPartialRestoresAndLeaveTheDirectoryEmpty() {
-    final Path data = fixture.newDirectory("not-partial-");
+    Path data = fixture.newDirectory("not-partial-");
 
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
-      final FilesystemBackupStore from = stores.open(damaged);
+      FilesystemBackupStore from = stores.open(damaged);
       assertThatThrownBy(
               () ->
                   restorer(from, false)
@@ -154,10 +153,10 @@ final class PartialRestoreTest {
 
   @Test
   void shouldStillRefuseAnUnknownBackupWithPartialRestoresAllowed() {
-    final Path data = fixture.newDirectory("partial-unknown-");
+    Path data = fixture.newDirectory("partial-unknown-");
 
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
-      final FilesystemBackupStore from = stores.open(damaged);
+      FilesystemBackupStore from = stores.open(damaged);
       assertThatThrownBy(
               () ->
                   restorer(from, true)
@@ -168,10 +167,10 @@ final class PartialRestoreTest {
     assertThat(RestoreFromRealBackupTest.entries(data)).isEmpty();
   }
 
-  private static void copyTree(final Path from, final Path to) throws IOException {
+  private static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> paths = Files.walk(from)) {
-      for (final Path source : paths.sorted().toList()) {
-        final Path target = to.resolve(from.relativize(source).toString());
+      for (Path source : paths.sorted().toList()) {
+        Path target = to.resolve(from.relativize(source).toString());
         if (Files.isDirectory(source)) {
           Files.createDirectories(target);
         } else {

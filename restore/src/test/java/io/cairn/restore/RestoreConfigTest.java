@@ -27,7 +27,7 @@ final class RestoreConfigTest {
 
   @Test
   void shouldKeepValidValuesAndDefaults() {
-    final RestoreConfig config = RestoreConfig.builder().partitionConcurrency(16).build();
+    RestoreConfig config = RestoreConfig.builder().partitionConcurrency(16).build();
 
     assertThat(config.partitionConcurrency()).isEqualTo(16);
     assertThat(config.storeRequestTimeout()).isEqualTo(RestoreConfig.STORE_REQUEST_TIMEOUT_DEFAULT);

@@ -51,8 +51,7 @@ final class RestoreFromRealBackupTest {
     stores.close();
   }
 
-  private BackupRestorer restorer(
-      final FilesystemBackupStore from, final RestoreListener listener) {
+  private BackupRestorer restorer(FilesystemBackupStore from, RestoreListener listener) {
     return BackupRestorer.builder()
         .store(from)
         .listener(listener)
@@ -64,24 +63,24 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldRestoreTheStateAtTheCutIntoADirectoryABrokerOpens() {
     // given an empty data directory
-    final Path data = fixture.newDirectory("restored-");
-    final List<PartitionProgress> events = Collections.synchronizedList(new ArrayList<>());
-    final List<RestorePlan> plans = Collections.synchronizedList(new ArrayList<>());
-    final RestoreListener listener =
+    Path data = fixture.newDirectory("restored-");
+    List<PartitionProgress> events = Collections.synchronizedList(new ArrayList<>());
+    List<RestorePlan> plans = Collections.synchronizedList(new ArrayList<>());
+    RestoreListener listener =
         new RestoreListener() {
           @Override
-          public void onPlan(final RestorePlan plan) {
+          public void onPlan(RestorePlan plan) {
             plans.add(plan);
           }
 
           @Override
-          public void onProgress(final PartitionProgress progress) {
+          public void onProgress(PartitionProgress progress) {
             events.add(progress);
           }
         };
 
     // when backup 5 is restored
-    final RestoreResult result =
+    RestoreResult result =
         restorer(store, listener)
             .restore(BackupFixture.target(data), BackupSelector.exact(BackupFixture.CUT));
 
@@ -106,8 +105,8 @@ final class RestoreFromRealBackupTest {
               assertThat(plan.totalBytes()).isEqualTo(result.totalBytes());
             });
     for (int p = 1; p <= BackupFixture.PARTITIONS; p++) {
-      final int partitionId = p;
-      final List<PartitionProgress> ofPartition =
+      int partitionId = p;
+      List<PartitionProgress> ofPartition =
           events.stream().filter(e -> e.partitionId() == partitionId).toList();
       assertThat(ofPartition)
           .extracting(PartitionProgress::phase)
@@ -122,11 +121,11 @@ final class RestoreFromRealBackupTest {
 
     // and a broker opened on it has the balances of the cut, nothing pending, and its leaders
     // processed the kept CHECKPOINT CREATE again into the digest the backup recorded
-    final Path emptyStore = fixture.newDirectory("store-of-restored-");
+    Path emptyStore = fixture.newDirectory("store-of-restored-");
     try (LedgerBroker restored = new LedgerBroker(data, emptyStore, BackupFixture.PARTITIONS)) {
       for (int p = 1; p <= BackupFixture.PARTITIONS; p++) {
         restored.awaitCheckpoint(p, BackupFixture.CUT);
-        final Checkpoint checkpoint = restored.latestCheckpoint(p).orElseThrow();
+        Checkpoint checkpoint = restored.latestCheckpoint(p).orElseThrow();
         assertThat(checkpoint.id()).isEqualTo(BackupFixture.CUT);
         assertThat(checkpoint.stateDigestHex())
             .as("digest of partition %s", p)
@@ -134,7 +133,7 @@ final class RestoreFromRealBackupTest {
       }
       assertThat(restored.balances()).isEqualTo(fixture.balancesAtCut());
       assertThat(restored.nothingPending()).isTrue();
-      final long total = fixture.balancesAtCut().values().stream().mapToLong(Long::longValue).sum();
+      long total = fixture.balancesAtCut().values().stream().mapToLong(Long::longValue).sum();
       assertThat(total)
           .as("conservation: every deposit before the cut")
           .isEqualTo(3 * 1000 + 3 * 10);
@@ -144,10 +143,10 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldWriteTheLayoutTheBrokerReadsAndRestoreTheLatestBackup() throws IOException {
     // given an empty data directory that does not exist yet
-    final Path data = fixture.newDirectory("latest-").resolve("node-0");
+    Path data = fixture.newDirectory("latest-").resolve("node-0");
 
     // when "latest" is restored
-    final RestoreResult result =
+    RestoreResult result =
         restorer(store, RestoreListener.NOOP)
             .restore(BackupFixture.target(data), BackupSelector.parse("latest"));
 
@@ -157,8 +156,8 @@ final class RestoreFromRealBackupTest {
     assertThat(NodeDescriptor.read(data.resolve(NodeDescriptor.FILE_NAME)))
         .isEqualTo(NodeDescriptor.of(LedgerBroker.CLUSTER_ID, 0, BackupFixture.PARTITIONS));
     for (int p = 1; p <= BackupFixture.PARTITIONS; p++) {
-      final PartitionLayout layout = PartitionLayout.of(data, p);
-      final String prefix = "raft-partition-" + p + "-";
+      PartitionLayout layout = PartitionLayout.of(data, p);
+      String prefix = "raft-partition-" + p + "-";
       try (Stream<Path> segments = Files.list(layout.journal())) {
         assertThat(segments.map(s -> s.getFileName().toString()))
             .isNotEmpty()
@@ -166,7 +165,7 @@ final class RestoreFromRealBackupTest {
       }
       assertThat(layout.raftMetaFile()).isRegularFile();
       assertThat(layout.snapshots().resolve("snapshots")).isDirectory();
-      final RestoreMarker marker = RestoreMarker.read(layout.directory()).orElseThrow();
+      RestoreMarker marker = RestoreMarker.read(layout.directory()).orElseThrow();
       assertThat(marker.backupId()).isEqualTo(BackupFixture.LATER);
       assertThat(marker.partitionId()).isEqualTo(p);
     }
@@ -175,7 +174,7 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldRefuseADataDirectoryThatIsNotEmpty() throws IOException {
     // given a data directory holding a file
-    final Path data = fixture.newDirectory("not-empty-");
+    Path data = fixture.newDirectory("not-empty-");
     Files.writeString(data.resolve("keep.txt"), "precious");
 
     // when restoring into it, then it is refused and nothing was written
@@ -193,10 +192,10 @@ final class RestoreFromRealBackupTest {
 
   @Test
   void shouldRefuseUnknownIncompleteAndMismatchedBackupsWithoutWriting() {
-    final Path data = fixture.newDirectory("refused-");
+    Path data = fixture.newDirectory("refused-");
     // a copy of the store: the backup failed below must not reach the other tests of this JVM
-    final FilesystemBackupStore copy = stores.open(fixture.copyOfStore());
-    final BackupRestorer restorer = restorer(copy, RestoreListener.NOOP);
+    FilesystemBackupStore copy = stores.open(fixture.copyOfStore());
+    BackupRestorer restorer = restorer(copy, RestoreListener.NOOP);
 
     // an unknown id
     assertThatThrownBy(() -> restorer.restore(BackupFixture.target(data), BackupSelector.exact(99)))
@@ -213,7 +212,7 @@ final class RestoreFromRealBackupTest {
         .hasMessageContaining("partition 1 failed: interrupted by the test");
 
     // a cluster of another partition count
-    final RestoreTarget fourPartitions =
+    RestoreTarget fourPartitions =
         new RestoreTarget(
             data, LedgerBroker.CLUSTER_ID, 0, new ClusterShape(1, 4, 1), "0.1.0-SNAPSHOT");
     assertThatThrownBy(
@@ -224,7 +223,7 @@ final class RestoreFromRealBackupTest {
         .hasMessageContaining("of a cluster of 3 partitions");
 
     // a broker of an incompatible version
-    final RestoreTarget newerMajor =
+    RestoreTarget newerMajor =
         new RestoreTarget(data, LedgerBroker.CLUSTER_ID, 0, new ClusterShape(1, 3, 1), "9.0.0");
     assertThatThrownBy(() -> restorer.restore(newerMajor, BackupSelector.exact(BackupFixture.CUT)))
         .isInstanceOfSatisfying(
@@ -238,19 +237,19 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldNameTheCorruptedFileAndLeaveTheDirectoryEmpty() throws IOException {
     // given a copy of the store where one byte of partition 2's segment is flipped
-    final Path damaged = fixture.copyOfStore();
-    final BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
-    final Path segments = new StoreLayout(damaged).fileSetDirectory(id, FileSetKind.SEGMENTS);
-    final Path segment;
+    Path damaged = fixture.copyOfStore();
+    BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
+    Path segments = new StoreLayout(damaged).fileSetDirectory(id, FileSetKind.SEGMENTS);
+    Path segment;
     try (Stream<Path> files = Files.list(segments)) {
       segment = files.findFirst().orElseThrow();
     }
     flipByte(segment, Files.size(segment) / 2);
-    final Path data = fixture.newDirectory("corrupted-");
+    Path data = fixture.newDirectory("corrupted-");
 
     // when restoring from it
     try (BackupFixture.Stores damagedStores = new BackupFixture.Stores()) {
-      final FilesystemBackupStore from = damagedStores.open(damaged);
+      FilesystemBackupStore from = damagedStores.open(damaged);
       assertThatThrownBy(
               () ->
                   restorer(from, RestoreListener.NOOP)
@@ -274,11 +273,11 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldRefuseAHostileManifestWithoutWritingOutsideTheTarget() throws IOException {
     // given a copy of the store whose manifest of partition 1 names a file "../../escaped"
-    final Path damaged = fixture.copyOfStore();
-    final BackupIdentifier id = new BackupIdentifier(0, 1, BackupFixture.CUT);
-    final Path manifest = new StoreLayout(damaged).manifestFile(id);
-    final String json = Files.readString(manifest, StandardCharsets.UTF_8);
-    final String segmentName;
+    Path damaged = fixture.copyOfStore();
+    BackupIdentifier id = new BackupIdentifier(0, 1, BackupFixture.CUT);
+    Path manifest = new StoreLayout(damaged).manifestFile(id);
+    String json = Files.readString(manifest, StandardCharsets.UTF_8);
+    String segmentName;
     try (Stream<Path> files =
         Files.list(new StoreLayout(damaged).fileSetDirectory(id, FileSetKind.SEGMENTS))) {
       segmentName = files.findFirst().orElseThrow().getFileName().toString();
@@ -287,13 +286,13 @@ final class RestoreFromRealBackupTest {
         manifest,
         ManifestTampering.reseal(json.replace("\"" + segmentName + "\"", "\"../../escaped\"")));
     assertThat(Files.readString(manifest)).contains("../../escaped");
-    final Path parent = fixture.newDirectory("hostile-");
-    final Path data = parent.resolve("a").resolve("data");
+    Path parent = fixture.newDirectory("hostile-");
+    Path data = parent.resolve("a").resolve("data");
     Files.createDirectories(data);
 
     // when restoring from it
     try (BackupFixture.Stores damagedStores = new BackupFixture.Stores()) {
-      final FilesystemBackupStore from = damagedStores.open(damaged);
+      FilesystemBackupStore from = damagedStores.open(damaged);
       assertThatThrownBy(
               () ->
                   restorer(from, RestoreListener.NOOP)
@@ -312,10 +311,10 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldRestoreFromAnotherNodesCopyWhenTheFirstIsCorrupted() throws IOException {
     // given a store where node 1 holds a second copy of partition 2's backup, and node 0's is bad
-    final Path damaged = fixture.copyOfStore();
-    final StoreLayout layout = new StoreLayout(damaged);
-    final BackupIdentifier first = new BackupIdentifier(0, 2, BackupFixture.CUT);
-    final BackupIdentifier second = new BackupIdentifier(1, 2, BackupFixture.CUT);
+    Path damaged = fixture.copyOfStore();
+    StoreLayout layout = new StoreLayout(damaged);
+    BackupIdentifier first = new BackupIdentifier(0, 2, BackupFixture.CUT);
+    BackupIdentifier second = new BackupIdentifier(1, 2, BackupFixture.CUT);
     copyTree(layout.contentsDirectory(first), layout.contentsDirectory(second));
     Files.createDirectories(layout.manifestDirectory(second));
     Files.writeString(
@@ -323,15 +322,15 @@ final class RestoreFromRealBackupTest {
         ManifestTampering.reseal(
             Files.readString(layout.manifestFile(first))
                 .replace("\"nodeId\" : 0", "\"nodeId\" : 1")));
-    final Path segment;
+    Path segment;
     try (Stream<Path> files = Files.list(layout.fileSetDirectory(first, FileSetKind.SEGMENTS))) {
       segment = files.findFirst().orElseThrow();
     }
     flipByte(segment, 40);
-    final Path data = fixture.newDirectory("second-copy-");
+    Path data = fixture.newDirectory("second-copy-");
 
     // when restoring
-    final RestoreResult result;
+    RestoreResult result;
     try (BackupFixture.Stores damagedStores = new BackupFixture.Stores()) {
       result =
           restorer(damagedStores.open(damaged), RestoreListener.NOOP)
@@ -350,9 +349,9 @@ final class RestoreFromRealBackupTest {
   @Test
   void shouldRestoreEveryNodeOfAClusterOrNone() throws IOException {
     // given three nodes with one partition each (N=3, P=3, R=1)
-    final ClusterShape shape = new ClusterShape(3, BackupFixture.PARTITIONS, 1);
-    final Path parent = fixture.newDirectory("cluster-");
-    final List<RestoreTarget> targets = new ArrayList<>();
+    ClusterShape shape = new ClusterShape(3, BackupFixture.PARTITIONS, 1);
+    Path parent = fixture.newDirectory("cluster-");
+    List<RestoreTarget> targets = new ArrayList<>();
     for (int node = 0; node < 3; node++) {
       targets.add(
           new RestoreTarget(
@@ -362,7 +361,7 @@ final class RestoreFromRealBackupTest {
               shape,
               io.cairn.broker.BrokerVersion.current()));
     }
-    final BackupRestorer restorer = restorer(store, RestoreListener.NOOP);
+    BackupRestorer restorer = restorer(store, RestoreListener.NOOP);
 
     // when node 2's directory is not empty, nothing is restored at all
     Files.createDirectories(targets.get(2).dataDirectory());
@@ -375,8 +374,8 @@ final class RestoreFromRealBackupTest {
 
     // when node 2's partition is corrupted, the nodes restored before it are emptied again
     Files.delete(targets.get(2).dataDirectory().resolve("other.txt"));
-    final Path damaged = fixture.copyOfStore();
-    final Path segments =
+    Path damaged = fixture.copyOfStore();
+    Path segments =
         new StoreLayout(damaged)
             .fileSetDirectory(
                 new BackupIdentifier(0, 3, BackupFixture.LATER), FileSetKind.SEGMENTS);
@@ -384,8 +383,7 @@ final class RestoreFromRealBackupTest {
       flipByte(files.findFirst().orElseThrow(), 10);
     }
     try (BackupFixture.Stores damagedStores = new BackupFixture.Stores()) {
-      final BackupRestorer fromDamaged =
-          restorer(damagedStores.open(damaged), RestoreListener.NOOP);
+      BackupRestorer fromDamaged = restorer(damagedStores.open(damaged), RestoreListener.NOOP);
       assertThatThrownBy(() -> fromDamaged.restoreCluster(targets, BackupSelector.latest()))
           .isInstanceOfSatisfying(
               RestoreException.class, e -> assertThat(e.partitionId()).hasValue(3));
@@ -395,7 +393,7 @@ final class RestoreFromRealBackupTest {
     assertThat(entries(targets.get(2).dataDirectory())).isEmpty();
 
     // when every directory is empty and the store is sound, each node gets its own partition
-    final List<RestoreResult> results = restorer.restoreCluster(targets, BackupSelector.latest());
+    List<RestoreResult> results = restorer.restoreCluster(targets, BackupSelector.latest());
     for (int node = 0; node < 3; node++) {
       assertThat(results.get(node).backupId()).isEqualTo(BackupFixture.LATER);
       assertThat(results.get(node).partitions())
@@ -411,10 +409,10 @@ final class RestoreFromRealBackupTest {
       throws IOException {
     // given a copy of the store where one byte of partition 2's largest state file is flipped
     // and the manifest records the damaged file's CRC32C, so that the store's check passes
-    final Path damaged = fixture.copyOfStore();
-    final BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
-    final StoreLayout layout = new StoreLayout(damaged);
-    final Path snapshotFile;
+    Path damaged = fixture.copyOfStore();
+    BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
+    StoreLayout layout = new StoreLayout(damaged);
+    Path snapshotFile;
     try (Stream<Path> files = Files.list(layout.fileSetDirectory(id, FileSetKind.SNAPSHOT))) {
       // a state file: not the checksum file, not the metadata
       snapshotFile =
@@ -424,19 +422,19 @@ final class RestoreFromRealBackupTest {
               .max(java.util.Comparator.comparingLong(f -> f.toFile().length()))
               .orElseThrow();
     }
-    final String before = crc32cHex(snapshotFile);
+    String before = crc32cHex(snapshotFile);
     flipByte(snapshotFile, Files.size(snapshotFile) / 2);
-    final String manifest = Files.readString(layout.manifestFile(id));
+    String manifest = Files.readString(layout.manifestFile(id));
     assertThat(manifest).containsOnlyOnce("\"" + before + "\"");
     Files.writeString(
         layout.manifestFile(id),
         ManifestTampering.reseal(
             manifest.replace("\"" + before + "\"", "\"" + crc32cHex(snapshotFile) + "\"")));
-    final Path data = fixture.newDirectory("snapshot-mismatch-");
+    Path data = fixture.newDirectory("snapshot-mismatch-");
 
     // when restoring from it
     try (BackupFixture.Stores damagedStores = new BackupFixture.Stores()) {
-      final FilesystemBackupStore from = damagedStores.open(damaged);
+      FilesystemBackupStore from = damagedStores.open(damaged);
       assertThatThrownBy(
               () ->
                   restorer(from, RestoreListener.NOOP)
@@ -456,16 +454,16 @@ final class RestoreFromRealBackupTest {
     assertThat(entries(data)).isEmpty();
   }
 
-  private static String crc32cHex(final Path file) throws IOException {
-    final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+  private static String crc32cHex(Path file) throws IOException {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(Files.readAllBytes(file));
     return String.format("%08x", crc.getValue());
   }
 
-  private static void copyTree(final Path from, final Path to) throws IOException {
+  private static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> paths = Files.walk(from)) {
-      for (final Path source : paths.sorted().toList()) {
-        final Path target = to.resolve(from.relativize(source).toString());
+      for (Path source : paths.sorted().toList()) {
+        Path target = to.resolve(from.relativize(source).toString());
         if (Files.isDirectory(source)) {
           Files.createDirectories(target);
         } else {
@@ -475,16 +473,16 @@ final class RestoreFromRealBackupTest {
     }
   }
 
-  static void flipByte(final Path file, final long offset) throws IOException {
-    final byte[] bytes = Files.readAllBytes(file);
+  static void flipByte(Path file, long offset) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
     bytes[(int) offset] ^= 0x40;
     Files.write(file, bytes);
   }
 
-  static List<String> entries(final Path directory) {
+  static List<String> entries(Path directory) {
     try (Stream<Path> list = Files.list(directory)) {
       return list.map(p -> p.getFileName().toString()).sorted().toList();
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }

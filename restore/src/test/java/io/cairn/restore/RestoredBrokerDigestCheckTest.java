@@ -50,8 +50,8 @@ final class RestoredBrokerDigestCheckTest {
     stores.close();
   }
 
-  private Path restoredCut(final String prefix) {
-    final Path data = fixture.newDirectory(prefix);
+  private Path restoredCut(String prefix) {
+    Path data = fixture.newDirectory(prefix);
     BackupRestorer.builder()
         .store(store)
         .meterRegistry(new SimpleMeterRegistry())
@@ -60,15 +60,15 @@ final class RestoredBrokerDigestCheckTest {
     return data;
   }
 
-  private static Path partitionDirectory(final Path data, final int partitionId) {
+  private static Path partitionDirectory(Path data, int partitionId) {
     return PartitionLayout.of(data, partitionId).directory();
   }
 
   @Test
   void shouldPassOnEveryPartitionAndCheckNothingAgainAfterARestart() throws IOException {
     // given a data directory restored from backup 5
-    final Path data = restoredCut("checked-");
-    final Path backups = fixture.newDirectory("store-of-checked-");
+    Path data = restoredCut("checked-");
+    Path backups = fixture.newDirectory("store-of-checked-");
 
     // when a broker opens it and its leaders process the kept checkpoints
     try (LedgerBroker restored = new LedgerBroker(data, backups, BackupFixture.PARTITIONS)) {
@@ -78,13 +78,13 @@ final class RestoredBrokerDigestCheckTest {
 
       // then every partition reproduced the backup's digest, counted one match, and serves
       for (int p = 1; p <= BackupFixture.PARTITIONS; p++) {
-        final Checkpoint checkpoint = restored.latestCheckpoint(p).orElseThrow();
+        Checkpoint checkpoint = restored.latestCheckpoint(p).orElseThrow();
         assertThat(checkpoint.stateDigestHex()).isEqualTo(fixture.digestsAtCut().get(p));
         assertThat(restored.restoreChecks(p, RestoreCheckResult.MATCH)).isEqualTo(1.0);
         assertThat(restored.restoreChecks(p, RestoreCheckResult.MISMATCH)).isZero();
         assertThat(restored.restoreChecks(p, RestoreCheckResult.INVALID)).isZero();
       }
-      final BrokerHealth health = restored.broker().health();
+      BrokerHealth health = restored.broker().health();
       assertThat(health.status()).isEqualTo(PartitionHealthStatus.HEALTHY);
       assertThat(health.ready()).isTrue();
       assertThat(restored.balances()).isEqualTo(fixture.balancesAtCut());
@@ -101,7 +101,7 @@ final class RestoredBrokerDigestCheckTest {
         again.awaitCheckpoint(p, BackupFixture.CUT);
         assertThat(again.latestCheckpoint(p).orElseThrow().stateDigestHex())
             .isEqualTo(fixture.digestsAtCut().get(p));
-        for (final RestoreCheckResult result : RestoreCheckResult.values()) {
+        for (RestoreCheckResult result : RestoreCheckResult.values()) {
           assertThat(again.restoreChecks(p, result)).as("%s on partition %s", result, p).isZero();
         }
       }
@@ -113,10 +113,10 @@ final class RestoredBrokerDigestCheckTest {
   @Test
   void shouldFailOnlyThePartitionWhoseStateDiffersFromTheBackupWithAReport() throws IOException {
     // given a restore of backup 5 whose partition 2 must reproduce another digest than its state's
-    final Path data = restoredCut("tampered-");
-    final RestoreMarker original = RestoreMarker.read(partitionDirectory(data, 2)).orElseThrow();
-    final String expected = tamperDigest(partitionDirectory(data, 2));
-    final String actual = fixture.digestsAtCut().get(2);
+    Path data = restoredCut("tampered-");
+    RestoreMarker original = RestoreMarker.read(partitionDirectory(data, 2)).orElseThrow();
+    String expected = tamperDigest(partitionDirectory(data, 2));
+    String actual = fixture.digestsAtCut().get(2);
     assertThat(original.stateDigest()).isEqualTo(actual).isNotEqualTo(expected);
 
     // when a broker opens it
@@ -135,7 +135,7 @@ final class RestoredBrokerDigestCheckTest {
                       && restored.restoreChecks(3, RestoreCheckResult.MATCH) == 1);
 
       // then partition 2 is FAILED with the report: both digests and the restored families
-      final HostedPartition failed = hosted(restored, 2);
+      HostedPartition failed = hosted(restored, 2);
       assertThat(failed.role()).isEqualTo(PartitionRole.FAILED);
       assertThat(failed.health().reason())
           .contains("Expected the restored state to have the backup's digest " + expected)
@@ -153,15 +153,15 @@ final class RestoredBrokerDigestCheckTest {
           .hasRootCauseInstanceOf(IllegalStateException.class)
           .hasMessageContaining("Expected a running stream processor");
       // ... and the broker says so
-      final BrokerHealth health = restored.broker().health();
+      BrokerHealth health = restored.broker().health();
       assertThat(health.status()).isEqualTo(PartitionHealthStatus.FAILED);
       assertThat(health.ready()).isFalse();
       assertThat(health.reason()).contains("partition 2 FAILED").contains(expected);
 
       // and the other partitions are healthy and serve the state of the cut
-      final Map<String, Long> expectedBalances = new TreeMap<>();
-      final Map<String, Long> balances = new TreeMap<>();
-      for (final int p : new int[] {1, 3}) {
+      Map<String, Long> expectedBalances = new TreeMap<>();
+      Map<String, Long> balances = new TreeMap<>();
+      for (int p : new int[] {1, 3}) {
         assertThat(hosted(restored, p).health().isHealthy()).isTrue();
         assertThat(restored.latestCheckpoint(p).orElseThrow().stateDigestHex())
             .isEqualTo(fixture.digestsAtCut().get(p));
@@ -180,15 +180,15 @@ final class RestoredBrokerDigestCheckTest {
     }
   }
 
-  private static HostedPartition hosted(final LedgerBroker broker, final int partitionId) {
+  private static HostedPartition hosted(LedgerBroker broker, int partitionId) {
     return broker.partition(partitionId);
   }
 
   /** Rewrites the marker with another digest (its first hex digit changed); returns that digest. */
-  private static String tamperDigest(final Path partitionDirectory) throws IOException {
-    final RestoreMarker marker = RestoreMarker.read(partitionDirectory).orElseThrow();
-    final String digest = marker.stateDigest();
-    final String tampered = (digest.charAt(0) == '0' ? "1" : "0") + digest.substring(1);
+  private static String tamperDigest(Path partitionDirectory) throws IOException {
+    RestoreMarker marker = RestoreMarker.read(partitionDirectory).orElseThrow();
+    String digest = marker.stateDigest();
+    String tampered = (digest.charAt(0) == '0' ? "1" : "0") + digest.substring(1);
     new RestoreMarker(
             marker.backupId(),
             marker.partitionId(),

@@ -39,10 +39,10 @@ final class VerifyRealBackupTest {
     stores.close();
   }
 
-  private VerifyReport verify(final Path storePath, final boolean quick) {
-    final FilesystemBackupStore store = stores.open(storePath);
-    final Path scratch = fixture.newDirectory("scratch-");
-    final VerifyReport report =
+  private VerifyReport verify(Path storePath, boolean quick) {
+    FilesystemBackupStore store = stores.open(storePath);
+    Path scratch = fixture.newDirectory("scratch-");
+    VerifyReport report =
         BackupVerifier.builder()
             .store(store)
             .meterRegistry(new SimpleMeterRegistry())
@@ -55,7 +55,7 @@ final class VerifyRealBackupTest {
   @Test
   void shouldRebuildEveryPartitionToTheRecordedDigest() {
     // when the backup taken through the consistent cut is verified
-    final VerifyReport report = verify(fixture.store(), false);
+    VerifyReport report = verify(fixture.store(), false);
 
     // then every file matches and every partition's rebuilt state has the recorded digest
     assertThat(report.isClean()).as(report.describe()).isTrue();
@@ -75,7 +75,7 @@ final class VerifyRealBackupTest {
 
   @Test
   void shouldCheckFilesOnlyWhenQuick() {
-    final VerifyReport report = verify(fixture.store(), true);
+    VerifyReport report = verify(fixture.store(), true);
 
     assertThat(report.isClean()).as(report.describe()).isTrue();
     assertThat(report.quick()).isTrue();
@@ -85,21 +85,21 @@ final class VerifyRealBackupTest {
   @Test
   void shouldReportATamperedDigestForThatPartitionOnly() throws IOException {
     // given a copy of the store whose descriptor of partition 3 records another digest
-    final Path tampered = fixture.copyOfStore();
-    final Path manifest =
+    Path tampered = fixture.copyOfStore();
+    Path manifest =
         new StoreLayout(tampered).manifestFile(new BackupIdentifier(0, 3, BackupFixture.CUT));
-    final String recorded = fixture.digestsAtCut().get(3);
-    final String other = (recorded.charAt(0) == '0' ? "1" : "0") + recorded.substring(1);
-    final String json = Files.readString(manifest, StandardCharsets.UTF_8);
+    String recorded = fixture.digestsAtCut().get(3);
+    String other = (recorded.charAt(0) == '0' ? "1" : "0") + recorded.substring(1);
+    String json = Files.readString(manifest, StandardCharsets.UTF_8);
     assertThat(json).contains(recorded);
     Files.writeString(manifest, ManifestTampering.reseal(json.replace(recorded, other)));
 
     // when it is verified
-    final VerifyReport report = verify(tampered, false);
+    VerifyReport report = verify(tampered, false);
 
     // then partition 3's rebuilt digest is the real one, not the recorded one, and only it is bad
     assertThat(report.isClean()).isFalse();
-    final PartitionVerification third = report.partitions().get(2);
+    PartitionVerification third = report.partitions().get(2);
     assertThat(third.checksumsMatch()).isTrue();
     assertThat(third.expectedDigest()).isEqualTo(other);
     assertThat(third.actualDigest()).hasValue(recorded);
@@ -118,22 +118,22 @@ final class VerifyRealBackupTest {
   void shouldNameTheFamilyWhoseRecordedDigestDiffers() throws IOException {
     // given a copy of the store whose descriptor of partition 2 records another digest for one
     // family, and a total that differs accordingly
-    final Path tampered = fixture.copyOfStore();
-    final BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
-    final Path manifest = new StoreLayout(tampered).manifestFile(id);
-    final String json = Files.readString(manifest, StandardCharsets.UTF_8);
-    final var descriptor =
+    Path tampered = fixture.copyOfStore();
+    BackupIdentifier id = new BackupIdentifier(0, 2, BackupFixture.CUT);
+    Path manifest = new StoreLayout(tampered).manifestFile(id);
+    String json = Files.readString(manifest, StandardCharsets.UTF_8);
+    var descriptor =
         new ManifestCodec()
             .decode(json.getBytes(StandardCharsets.UTF_8), manifest.toString(), id)
             .descriptor()
             .orElseThrow();
     assertThat(descriptor.familyDigests()).containsKey("LEDGER_ACCOUNTS");
-    final String recordedFamily = descriptor.familyDigests().get("LEDGER_ACCOUNTS");
-    final String otherFamily = flipFirstDigit(recordedFamily);
-    final String recordedTotal = descriptor.stateDigest();
-    final String otherTotal = flipFirstDigit(recordedTotal);
-    final String familyField = "\"LEDGER_ACCOUNTS\" : \"" + recordedFamily + "\"";
-    final String totalField = "\"stateDigest\" : \"" + recordedTotal + "\"";
+    String recordedFamily = descriptor.familyDigests().get("LEDGER_ACCOUNTS");
+    String otherFamily = flipFirstDigit(recordedFamily);
+    String recordedTotal = descriptor.stateDigest();
+    String otherTotal = flipFirstDigit(recordedTotal);
+    String familyField = "\"LEDGER_ACCOUNTS\" : \"" + recordedFamily + "\"";
+    String totalField = "\"stateDigest\" : \"" + recordedTotal + "\"";
     assertThat(json).contains(familyField).contains(totalField);
     Files.writeString(
         manifest,
@@ -142,11 +142,11 @@ final class VerifyRealBackupTest {
                 .replace(totalField, "\"stateDigest\" : \"" + otherTotal + "\"")));
 
     // when it is verified
-    final VerifyReport report = verify(tampered, false);
+    VerifyReport report = verify(tampered, false);
 
     // then partition 2's report names that family, what the backup recorded and what was rebuilt
     assertThat(report.isClean()).isFalse();
-    final PartitionVerification second = report.partitions().get(1);
+    PartitionVerification second = report.partitions().get(1);
     assertThat(second.actualDigest()).hasValue(recordedTotal);
     assertThat(second.digest().orElseThrow().differingFamilies())
         .containsExactly("LEDGER_ACCOUNTS expected " + otherFamily + ", actual " + recordedFamily);
@@ -155,7 +155,7 @@ final class VerifyRealBackupTest {
         .contains("NOT CLEAN: 1 of 3 partitions");
   }
 
-  private static String flipFirstDigit(final String hex) {
+  private static String flipFirstDigit(String hex) {
     return (hex.charAt(0) == '0' ? "1" : "0") + hex.substring(1);
   }
 
@@ -163,21 +163,21 @@ final class VerifyRealBackupTest {
   void shouldListEveryCorruptedFileWithoutRebuilding() throws IOException {
     // given a copy of the store with a flipped byte in partition 1's segment and a truncated
     // snapshot file
-    final Path damaged = fixture.copyOfStore();
-    final BackupIdentifier id = new BackupIdentifier(0, 1, BackupFixture.CUT);
-    final StoreLayout layout = new StoreLayout(damaged);
-    final Path segment = first(layout.fileSetDirectory(id, FileSetKind.SEGMENTS));
+    Path damaged = fixture.copyOfStore();
+    BackupIdentifier id = new BackupIdentifier(0, 1, BackupFixture.CUT);
+    StoreLayout layout = new StoreLayout(damaged);
+    Path segment = first(layout.fileSetDirectory(id, FileSetKind.SEGMENTS));
     RestoreFromRealBackupTest.flipByte(segment, 100);
-    final Path snapshotFile = largest(layout.fileSetDirectory(id, FileSetKind.SNAPSHOT));
-    final byte[] bytes = Files.readAllBytes(snapshotFile);
+    Path snapshotFile = largest(layout.fileSetDirectory(id, FileSetKind.SNAPSHOT));
+    byte[] bytes = Files.readAllBytes(snapshotFile);
     Files.write(snapshotFile, java.util.Arrays.copyOf(bytes, bytes.length / 2));
 
     // when it is verified
-    final VerifyReport report = verify(damaged, false);
+    VerifyReport report = verify(damaged, false);
 
     // then partition 1 reports both files by name, and the others are clean
     assertThat(report.isClean()).isFalse();
-    final PartitionVerification firstPartition = report.partitions().get(0);
+    PartitionVerification firstPartition = report.partitions().get(0);
     assertThat(firstPartition.checksumsMatch()).isFalse();
     assertThat(firstPartition.fileProblems())
         .extracting(p -> p.fileSet().directoryName() + "/" + p.name(), p -> p.kind())
@@ -191,11 +191,11 @@ final class VerifyRealBackupTest {
     assertThat(report.describe()).contains(segment.getFileName().toString());
 
     // and a quick verification finds the same files
-    final VerifyReport quick = verify(damaged, true);
+    VerifyReport quick = verify(damaged, true);
     assertThat(quick.partitions().get(0).fileProblems()).hasSize(2);
   }
 
-  private static Path largest(final Path directory) throws IOException {
+  private static Path largest(Path directory) throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
       return files
           .max(
@@ -203,7 +203,7 @@ final class VerifyRealBackupTest {
                   (Path p) -> {
                     try {
                       return Files.size(p);
-                    } catch (final IOException e) {
+                    } catch (IOException e) {
                       throw new java.io.UncheckedIOException(e);
                     }
                   }))
@@ -211,7 +211,7 @@ final class VerifyRealBackupTest {
     }
   }
 
-  private static Path first(final Path directory) throws IOException {
+  private static Path first(Path directory) throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
       return files.sorted().findFirst().orElseThrow();
     }

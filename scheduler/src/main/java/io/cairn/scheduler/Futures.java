@@ -12,7 +12,7 @@ public final class Futures {
    * The failure behind {@link CompletionException} and {@link ExecutionException} wrappers (each
    * wrapper with a cause is stripped; one without a cause is kept, having nothing behind it).
    */
-  public static Throwable unwrap(final Throwable error) {
+  public static Throwable unwrap(Throwable error) {
     Throwable cause = error;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException)
         && cause.getCause() != null) {

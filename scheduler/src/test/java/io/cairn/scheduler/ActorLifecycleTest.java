@@ -15,7 +15,7 @@ class ActorLifecycleTest {
   @Test
   void shouldRefuseAMoveThatIsNotInTheTable() {
     // given a started actor's life cycle
-    final ActorLifecycle lifecycle = new ActorLifecycle("a", new Object());
+    ActorLifecycle lifecycle = new ActorLifecycle("a", new Object());
     lifecycle.transition(State.STARTING, "started");
     lifecycle.transition(State.STARTED, "onStart runs");
 
@@ -31,7 +31,7 @@ class ActorLifecycleTest {
 
   @Test
   void shouldLeaveClosedAlone() {
-    for (final State next : State.values()) {
+    for (State next : State.values()) {
       assertThat(State.CLOSED.canBecome(next)).as("CLOSED -> %s", next).isFalse();
     }
   }
@@ -39,13 +39,13 @@ class ActorLifecycleTest {
   @Test
   void shouldRunOnStartThenOnCloseWhenClosedBeforeTheFirstTurn() {
     // given an actor bound to a deterministic scheduler whose first turn has not run yet
-    final DeterministicScheduler scheduler = new DeterministicScheduler(new SimClock(0));
-    final RecordingActor actor = new RecordingActor("early");
-    final CompletableFuture<Void> started = scheduler.start(actor);
-    final CompletableFuture<Void> task = actor.submit(() -> actor.events.add("task"));
+    DeterministicScheduler scheduler = new DeterministicScheduler(new SimClock(0));
+    RecordingActor actor = new RecordingActor("early");
+    CompletableFuture<Void> started = scheduler.start(actor);
+    CompletableFuture<Void> task = actor.submit(() -> actor.events.add("task"));
 
     // when it is closed at once
-    final CompletableFuture<Void> closed = actor.closeAsync();
+    CompletableFuture<Void> closed = actor.closeAsync();
     assertThat(actor.toString()).contains("state=CLOSING");
     scheduler.runUntilIdle();
 

@@ -12,20 +12,19 @@ class FuturesTest {
 
   @Test
   void shouldFindTheFailureBehindNestedWrappers() {
-    final IOException cause = new IOException("disk full");
+    IOException cause = new IOException("disk full");
 
-    final Throwable wrapped = new CompletionException(new ExecutionException(cause));
+    Throwable wrapped = new CompletionException(new ExecutionException(cause));
 
     assertThat(Futures.unwrap(wrapped)).isSameAs(cause);
   }
 
   @Test
   void shouldReturnTheFailureOfAFailedFutureAsJoinThrowsIt() {
-    final IllegalStateException cause = new IllegalStateException("closed");
-    final CompletableFuture<Void> failed =
-        CompletableFuture.<Void>failedFuture(cause).thenApply(v -> v);
+    IllegalStateException cause = new IllegalStateException("closed");
+    CompletableFuture<Void> failed = CompletableFuture.<Void>failedFuture(cause).thenApply(v -> v);
 
-    final Throwable thrown = failed.handle((v, e) -> e).join();
+    Throwable thrown = failed.handle((v, e) -> e).join();
 
     assertThat(thrown).isInstanceOf(CompletionException.class);
     assertThat(Futures.unwrap(thrown)).isSameAs(cause);
@@ -33,8 +32,8 @@ class FuturesTest {
 
   @Test
   void shouldKeepAWrapperWithoutCauseAndAnyOtherFailure() {
-    final CompletionException bare = new CompletionException("no cause", null);
-    final IOException plain = new IOException("plain");
+    CompletionException bare = new CompletionException("no cause", null);
+    IOException plain = new IOException("plain");
 
     assertThat(Futures.unwrap(bare)).isSameAs(bare);
     assertThat(Futures.unwrap(plain)).isSameAs(plain);

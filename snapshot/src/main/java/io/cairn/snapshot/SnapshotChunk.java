@@ -39,7 +39,7 @@ public record SnapshotChunk(
 
   /** CRC32C of {@code data}, as {@link #checksum()} carries it. */
   public static int checksumOf(byte[] data) {
-    final CRC32C crc = new CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(data, 0, data.length);
     return (int) crc.getValue();
   }

@@ -113,7 +113,7 @@ public final class SnapshotConfig {
      * @throws IllegalArgumentException listing every key out of range
      */
     public SnapshotConfig build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       if (snapshotInterval == null
           || snapshotInterval.compareTo(MIN_SNAPSHOT_INTERVAL) < 0
           || snapshotInterval.compareTo(MAX_SNAPSHOT_INTERVAL) > 0) {

@@ -61,7 +61,7 @@ public final class SnapshotDirector {
     brokerVersion = Objects.requireNonNull(builder.brokerVersion, "brokerVersion");
     clock = Objects.requireNonNull(builder.clock, "clock");
     ioExecutor = Objects.requireNonNull(builder.ioExecutor, "ioExecutor");
-    final MeterRegistry registry = Objects.requireNonNull(builder.registry, "registry");
+    MeterRegistry registry = Objects.requireNonNull(builder.registry, "registry");
     persisted = SnapshotMetrics.attempts(registry, builder.tags, "persisted");
     skipped = SnapshotMetrics.attempts(registry, builder.tags, "skipped");
     failed = SnapshotMetrics.attempts(registry, builder.tags, "failed");
@@ -134,8 +134,8 @@ public final class SnapshotDirector {
       return CompletableFuture.failedFuture(
           new IllegalStateException("Expected a running snapshot director, but it was closed"));
     }
-    final Optional<SnapshotPositions> positions = source.positions();
-    final Optional<PersistedSnapshot> latest = store.latestSnapshot();
+    Optional<SnapshotPositions> positions = source.positions();
+    Optional<PersistedSnapshot> latest = store.latestSnapshot();
     if (positions.isEmpty()
         || (latest.isPresent()
             && positions.get().processedPosition()
@@ -144,11 +144,11 @@ public final class SnapshotDirector {
       LOG.debug("No snapshot: nothing processed since {}", latest.map(PersistedSnapshot::id));
       return CompletableFuture.completedFuture(Optional.empty());
     }
-    final SnapshotPositions at = positions.get();
+    SnapshotPositions at = positions.get();
     inProgress = new CompletableFuture<>();
-    final CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
+    CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
     try {
-      final SnapshotMetadata metadata =
+      SnapshotMetadata metadata =
           new SnapshotMetadata(
               at.index(),
               at.term(),
@@ -187,13 +187,13 @@ public final class SnapshotDirector {
       return;
     }
     persisting = true;
-    final TransientSnapshot snapshot = pending;
-    final CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
+    TransientSnapshot snapshot = pending;
+    CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
     try {
       ioExecutor.execute(
           () -> {
             try {
-              final PersistedSnapshot done = snapshot.persist();
+              PersistedSnapshot done = snapshot.persist();
               report(result, Optional.of(done), null);
             } catch (StaleSnapshotException e) {
               report(result, Optional.empty(), null);
@@ -229,7 +229,7 @@ public final class SnapshotDirector {
 
   /** Ends the snapshot in progress: a result (present: persisted, empty: skipped) or a failure. */
   private void finish(Optional<PersistedSnapshot> outcome, Throwable failure) {
-    final CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
+    CompletableFuture<Optional<PersistedSnapshot>> result = inProgress;
     pending = null;
     persisting = false;
     inProgress = null;

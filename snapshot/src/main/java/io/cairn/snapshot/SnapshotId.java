@@ -63,13 +63,13 @@ public record SnapshotId(long index, long term, long processedPosition, long las
     if (name == null) {
       return Optional.empty();
     }
-    final String[] parts = name.split("-", -1);
+    String[] parts = name.split("-", -1);
     if (parts.length != 4) {
       return Optional.empty();
     }
-    final long[] values = new long[4];
+    long[] values = new long[4];
     for (int i = 0; i < 4; i++) {
-      final String part = parts[i];
+      String part = parts[i];
       if (!isCanonicalDecimal(part)) {
         return Optional.empty();
       }
@@ -90,7 +90,7 @@ public record SnapshotId(long index, long term, long processedPosition, long las
       return false;
     }
     for (int i = 0; i < part.length(); i++) {
-      final char c = part.charAt(i);
+      char c = part.charAt(i);
       if (c < '0' || c > '9') {
         return false;
       }

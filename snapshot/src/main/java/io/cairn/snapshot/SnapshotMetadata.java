@@ -36,7 +36,7 @@ public record SnapshotMetadata(
   public SnapshotMetadata {
     Objects.requireNonNull(brokerVersion, "brokerVersion");
     Objects.requireNonNull(stateDigestHex, "stateDigestHex");
-    final StringBuilder violations = new StringBuilder();
+    StringBuilder violations = new StringBuilder();
     if (index < 1) {
       violations.append("; index >= 1, but was ").append(index);
     }

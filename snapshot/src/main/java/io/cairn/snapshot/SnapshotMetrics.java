@@ -79,7 +79,7 @@ public final class SnapshotMetrics {
 
   public SnapshotMetrics(MeterRegistry registry, Iterable<Tag> tags) {
     this.registry = registry;
-    final Tags base = Tags.of(tags);
+    Tags base = Tags.of(tags);
     takeDuration = duration(base, "take");
     receiveDuration = duration(base, "receive");
     restoreDuration = duration(base, "restore");

@@ -10,7 +10,7 @@ final class SnapshotConfigTest {
 
   @Test
   void shouldDefaultToFiveMinutesOneRetainedAndOneMebibyteChunks() {
-    final SnapshotConfig config = SnapshotConfig.defaults();
+    SnapshotConfig config = SnapshotConfig.defaults();
     assertThat(config.snapshotInterval()).isEqualTo(Duration.ofMinutes(5));
     assertThat(config.retainedSnapshotCount()).isEqualTo(1);
     assertThat(config.replicationChunkSizeBytes()).isEqualTo(1024 * 1024);

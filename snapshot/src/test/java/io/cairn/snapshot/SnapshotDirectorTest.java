@@ -67,7 +67,7 @@ final class SnapshotDirectorTest {
     source.process(5, 100, 103);
     scheduler.runFor(INTERVAL);
 
-    final PersistedSnapshot first = store.latestSnapshot().orElseThrow();
+    PersistedSnapshot first = store.latestSnapshot().orElseThrow();
     assertThat(first.id()).isEqualTo(new SnapshotId(5, 1, 100, 103));
     assertThat(first.metadata().createdAtMillis()).isEqualTo(10_000 + INTERVAL.toMillis());
     assertThat(first.metadata().brokerVersion()).isEqualTo("0.1.0");
@@ -95,11 +95,11 @@ final class SnapshotDirectorTest {
   @Test
   void shouldTakeSnapshotOnDemandAndSkipWhenNothingChanged() {
     source.process(3, 30, 31);
-    final CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
+    CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
     scheduler.runUntilIdle();
     assertThat(taken).isCompletedWithValueMatching(s -> s.orElseThrow().index() == 3);
 
-    final CompletableFuture<Optional<PersistedSnapshot>> again = director.takeSnapshot();
+    CompletableFuture<Optional<PersistedSnapshot>> again = director.takeSnapshot();
     scheduler.runUntilIdle();
     assertThat(again).isCompletedWithValue(Optional.empty());
   }
@@ -108,8 +108,8 @@ final class SnapshotDirectorTest {
   void shouldPersistOnlyOnceTheLogIsCommittedUpToTheLastWrittenPosition() throws IOException {
     source.process(4, 40, 45);
     source.committed = 44;
-    final CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
-    final CompletableFuture<Optional<PersistedSnapshot>> second = director.takeSnapshot();
+    CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
+    CompletableFuture<Optional<PersistedSnapshot>> second = director.takeSnapshot();
     scheduler.runUntilIdle();
 
     assertThat(taken).isNotDone();
@@ -128,7 +128,7 @@ final class SnapshotDirectorTest {
   void shouldDropSnapshotNotCommittedWithinAnInterval() throws IOException {
     source.process(4, 40, 45);
     source.committed = 40;
-    final CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
+    CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
     scheduler.runUntilIdle();
 
     scheduler.runFor(INTERVAL);
@@ -147,7 +147,7 @@ final class SnapshotDirectorTest {
   void shouldReportFailedStateWriteAndRetryNextInterval() throws IOException {
     source.process(4, 40, 45);
     source.failWrites = true;
-    final CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
+    CompletableFuture<Optional<PersistedSnapshot>> taken = director.takeSnapshot();
     scheduler.runUntilIdle();
     assertThat(taken).isCompletedExceptionally();
     assertThat(transientEntries()).isEmpty();
@@ -171,9 +171,9 @@ final class SnapshotDirectorTest {
   @Test
   void shouldCompleteASnapshotThatPersistsWhileItsOwnerCloses() {
     // given a snapshot persisting on the I/O executor
-    final List<Runnable> io = new ArrayList<>();
-    final Partition owner = new Partition();
-    final SnapshotDirector slowIo =
+    List<Runnable> io = new ArrayList<>();
+    Partition owner = new Partition();
+    SnapshotDirector slowIo =
         SnapshotDirector.builder()
             .owner(owner)
             .store(store)
@@ -186,7 +186,7 @@ final class SnapshotDirectorTest {
             .build();
     scheduler.start(owner);
     source.process(4, 40, 45);
-    final CompletableFuture<Optional<PersistedSnapshot>> taken = slowIo.takeSnapshot();
+    CompletableFuture<Optional<PersistedSnapshot>> taken = slowIo.takeSnapshot();
     scheduler.runUntilIdle();
     assertThat(io).hasSize(1);
 

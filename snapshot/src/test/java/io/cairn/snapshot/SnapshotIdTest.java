@@ -45,7 +45,7 @@ final class SnapshotIdTest {
 
   @Test
   void shouldOrderByIndexThenTermThenProcessedThenWrittenPosition() {
-    final SnapshotId base = new SnapshotId(10, 2, 100, 105);
+    SnapshotId base = new SnapshotId(10, 2, 100, 105);
     assertThat(new SnapshotId(11, 1, 0, 0)).isGreaterThan(base);
     assertThat(new SnapshotId(10, 3, 0, 0)).isGreaterThan(base);
     assertThat(new SnapshotId(10, 2, 101, 0)).isGreaterThan(base);

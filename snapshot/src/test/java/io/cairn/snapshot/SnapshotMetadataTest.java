@@ -11,7 +11,7 @@ final class SnapshotMetadataTest {
 
   @Test
   void shouldDeriveIdFromIndexTermAndPositions() {
-    final SnapshotMetadata metadata = new SnapshotMetadata(7, 2, 70, 60, 73, "1.0.0", 5, DIGEST);
+    SnapshotMetadata metadata = new SnapshotMetadata(7, 2, 70, 60, 73, "1.0.0", 5, DIGEST);
     assertThat(metadata.id()).isEqualTo(new SnapshotId(7, 2, 70, 73));
   }
 

@@ -7,7 +7,7 @@ package io.cairn.streamprocessor;
 public final class EventApplierException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  public EventApplierException(final String message, final Throwable cause) {
+  public EventApplierException(String message, Throwable cause) {
     super(message, cause);
   }
 }

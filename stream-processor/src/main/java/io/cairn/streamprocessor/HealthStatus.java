@@ -13,7 +13,7 @@ public enum HealthStatus {
 
   private final int code;
 
-  HealthStatus(final int code) {
+  HealthStatus(int code) {
     this.code = code;
   }
 

@@ -16,11 +16,11 @@ public record PartitionHealth(int partitionId, HealthStatus status, String reaso
     Objects.requireNonNull(reason, "reason");
   }
 
-  public static PartitionHealth healthy(final int partitionId) {
+  public static PartitionHealth healthy(int partitionId) {
     return new PartitionHealth(partitionId, HealthStatus.HEALTHY, "");
   }
 
-  public static PartitionHealth failed(final int partitionId, final String reason) {
+  public static PartitionHealth failed(int partitionId, String reason) {
     return new PartitionHealth(partitionId, HealthStatus.FAILED, reason);
   }
 

@@ -32,14 +32,14 @@ public final class ProcessingPositions {
    * @throws IllegalArgumentException if the database was opened without {@link
    *     StreamProcessorColumnFamily#all()}
    */
-  public ProcessingPositions(final CairnDb db) {
+  public ProcessingPositions(CairnDb db) {
     try {
       family =
           db.columnFamily(
               StreamProcessorColumnFamily.STREAM_PROCESSOR_POSITIONS,
               DbCodecs.STRING,
               DbCodecs.LONG);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "Expected the partition's database to be opened with the stream processor's column"
               + " families (StreamProcessorColumnFamily.all()), but: "
@@ -62,13 +62,13 @@ public final class ProcessingPositions {
    * Stores both positions, in the open transaction if there is one. Only the stream processor calls
    * this.
    */
-  public void store(final long lastProcessedPosition, final long lastWrittenPosition) {
+  public void store(long lastProcessedPosition, long lastWrittenPosition) {
     family.put(LAST_PROCESSED, lastProcessedPosition);
     family.put(LAST_WRITTEN, lastWrittenPosition);
   }
 
-  private long read(final String key) {
-    final Long value = family.get(key);
+  private long read(String key) {
+    Long value = family.get(key);
     return value == null ? LogStream.NO_POSITION : value;
   }
 }

@@ -65,13 +65,13 @@ public interface ProcessingResultBuilder {
   ProcessingResultBuilder respondWithRejection(RejectionType type, String reason);
 
   /** {@link #appendRejection} and {@link #respondWithRejection}: the usual way to reject. */
-  default ProcessingResultBuilder reject(final RejectionType type, final String reason) {
+  default ProcessingResultBuilder reject(RejectionType type, String reason) {
     return appendRejection(type, reason).respondWithRejection(type, reason);
   }
 
   /** {@link #appendEvent} and {@link #respondWithEvent} of the same event. */
   default ProcessingResultBuilder appendEventAndRespond(
-      final long key, final Intent intent, final RecordValue value) {
+      long key, Intent intent, RecordValue value) {
     return appendEvent(key, intent, value).respondWithEvent(key, intent, value);
   }
 
@@ -97,7 +97,7 @@ public interface ProcessingResultBuilder {
   void failPartition(String reason, Throwable cause);
 
   /** {@link #failPartition(String, Throwable)} without a cause. */
-  default void failPartition(final String reason) {
+  default void failPartition(String reason) {
     failPartition(reason, null);
   }
 

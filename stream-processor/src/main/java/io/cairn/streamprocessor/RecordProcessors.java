@@ -23,7 +23,7 @@ public final class RecordProcessors {
   private final Map<Intent, EventApplier> appliers;
   private final List<CommandInterceptor> interceptors;
 
-  private RecordProcessors(final Builder builder) {
+  private RecordProcessors(Builder builder) {
     processors = Map.copyOf(builder.processors);
     appliers = Map.copyOf(builder.appliers);
     interceptors = List.copyOf(builder.interceptors);
@@ -34,12 +34,12 @@ public final class RecordProcessors {
   }
 
   /** The processor of a command intent, or null if none is registered. */
-  public CommandProcessor processor(final Intent commandIntent) {
+  public CommandProcessor processor(Intent commandIntent) {
     return processors.get(commandIntent);
   }
 
   /** The applier of an event intent, or null if none is registered. */
-  public EventApplier applier(final Intent eventIntent) {
+  public EventApplier applier(Intent eventIntent) {
     return appliers.get(eventIntent);
   }
 
@@ -62,15 +62,14 @@ public final class RecordProcessors {
      * @throws IllegalArgumentException if the intent is not a command intent of {@code valueType},
      *     or a processor is registered for it already
      */
-    public Builder processor(
-        final ValueType valueType, final Intent intent, final CommandProcessor processor) {
+    public Builder processor(ValueType valueType, Intent intent, CommandProcessor processor) {
       check(valueType, intent, false, "processor");
       put(processors, intent, Objects.requireNonNull(processor, "processor"), "processor");
       return this;
     }
 
     /** {@link #processor(ValueType, Intent, CommandProcessor)} with the intent's value type. */
-    public Builder processor(final Intent intent, final CommandProcessor processor) {
+    public Builder processor(Intent intent, CommandProcessor processor) {
       return processor(intent.valueType(), intent, processor);
     }
 
@@ -80,20 +79,19 @@ public final class RecordProcessors {
      * @throws IllegalArgumentException if the intent is not an event intent of {@code valueType},
      *     or an applier is registered for it already
      */
-    public Builder applier(
-        final ValueType valueType, final Intent intent, final EventApplier applier) {
+    public Builder applier(ValueType valueType, Intent intent, EventApplier applier) {
       check(valueType, intent, true, "applier");
       put(appliers, intent, Objects.requireNonNull(applier, "applier"), "applier");
       return this;
     }
 
     /** {@link #applier(ValueType, Intent, EventApplier)} with the intent's value type. */
-    public Builder applier(final Intent intent, final EventApplier applier) {
+    public Builder applier(Intent intent, EventApplier applier) {
       return applier(intent.valueType(), intent, applier);
     }
 
     /** Adds an interceptor; interceptors run in the order they were added. */
-    public Builder interceptor(final CommandInterceptor interceptor) {
+    public Builder interceptor(CommandInterceptor interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
@@ -102,8 +100,7 @@ public final class RecordProcessors {
       return new RecordProcessors(this);
     }
 
-    private static void check(
-        final ValueType valueType, final Intent intent, final boolean event, final String what) {
+    private static void check(ValueType valueType, Intent intent, boolean event, String what) {
       Objects.requireNonNull(valueType, "valueType");
       Objects.requireNonNull(intent, "intent");
       if (intent.valueType() != valueType) {
@@ -133,12 +130,11 @@ public final class RecordProcessors {
       }
     }
 
-    private static String withArticle(final String what) {
+    private static String withArticle(String what) {
       return (what.startsWith("a") ? "an " : "a ") + what;
     }
 
-    private static <T> void put(
-        final Map<Intent, T> map, final Intent intent, final T value, final String what) {
+    private static <T> void put(Map<Intent, T> map, Intent intent, T value, String what) {
       if (map.putIfAbsent(intent, value) != null) {
         throw new IllegalArgumentException(
             "Expected one "

@@ -96,7 +96,7 @@ public final class StreamProcessor extends Actor {
   private volatile long lastProcessedPosition = LogStream.NO_POSITION;
   private volatile long lastWrittenPosition = LogStream.NO_POSITION;
 
-  private StreamProcessor(final Builder builder) {
+  private StreamProcessor(Builder builder) {
     super(
         "stream-processor-"
             + builder.logStream.partitionId()
@@ -147,11 +147,11 @@ public final class StreamProcessor extends Actor {
   }
 
   /** Adds a listener told of every later health change, on the actor thread. */
-  public void addHealthListener(final HealthListener listener) {
+  public void addHealthListener(HealthListener listener) {
     healthListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
-  public void removeHealthListener(final HealthListener listener) {
+  public void removeHealthListener(HealthListener listener) {
     healthListeners.remove(listener);
   }
 
@@ -165,7 +165,7 @@ public final class StreamProcessor extends Actor {
     processing = new CommandProcessing(state, logStream.newLeaderWriter(), postCommit, clock());
     publishPositions();
     reader = logStream.newReader();
-    final long resumePosition = resumePosition();
+    long resumePosition = resumePosition();
     reader.seek(resumePosition);
     if (mode == StreamProcessorMode.LEADER) {
       replayTarget = logStream.lastWrittenPosition();
@@ -217,18 +217,18 @@ public final class StreamProcessor extends Actor {
       return;
     }
     try {
-      final boolean moreWork = handleRecords();
+      boolean moreWork = handleRecords();
       replay.commit();
       publishPositions();
       postCommit.runCommitted(logStream.commitPosition());
       if (moreWork) {
         wakeUp(); // yield to the other tasks of this actor first
       }
-    } catch (final PartitionFailedException e) {
+    } catch (PartitionFailedException e) {
       fail(e.getMessage(), e.getCause());
-    } catch (final CorruptedLogException e) {
+    } catch (CorruptedLogException e) {
       fail(e.getMessage(), e);
-    } catch (final Throwable e) { // NOPMD - actor boundary: any other error fails the partition
+    } catch (Throwable e) { // NOPMD - actor boundary: any other error fails the partition
       fail("Expected to process the log, but: " + e, e);
     }
   }
@@ -247,7 +247,7 @@ public final class StreamProcessor extends Actor {
       if (!reader.hasNext()) {
         return false;
       }
-      final Record record = reader.next();
+      Record record = reader.next();
       budget--;
       if (phase == StreamProcessorPhase.REPLAYING) {
         replay.replay(record);
@@ -261,7 +261,7 @@ public final class StreamProcessor extends Actor {
     return budget == 0;
   }
 
-  private void handleWhileProcessing(final Record record) {
+  private void handleWhileProcessing(Record record) {
     if (record.metadata().recordType() == RecordType.COMMAND
         && record.position() > state.lastProcessedPosition()) {
       pendingCommand = record;
@@ -277,8 +277,7 @@ public final class StreamProcessor extends Actor {
 
   /** Processes the pending command; false if it must wait (backpressure) or stop (not leader). */
   private boolean processPendingCommand() {
-    final CommandProcessing.Outcome outcome =
-        processing.process(pendingCommand, pendingCommandReadNanos);
+    CommandProcessing.Outcome outcome = processing.process(pendingCommand, pendingCommandReadNanos);
     switch (outcome) {
       case PROCESSED -> {
         pendingCommand = null;
@@ -305,7 +304,7 @@ public final class StreamProcessor extends Actor {
 
   private void startProcessing() {
     replay.commit();
-    final long resumePosition = resumePosition();
+    long resumePosition = resumePosition();
     reader.seek(resumePosition);
     transition(
         StreamProcessorPhase.PROCESSING,
@@ -317,7 +316,7 @@ public final class StreamProcessor extends Actor {
 
   /** Where reading resumes: after everything the state holds. */
   private long resumePosition() {
-    final long resumeAfter = Math.min(state.lastProcessedPosition(), state.lastWrittenPosition());
+    long resumeAfter = Math.min(state.lastProcessedPosition(), state.lastWrittenPosition());
     return resumeAfter == LogStream.NO_POSITION ? LogStream.FIRST_POSITION : resumeAfter + 1;
   }
 
@@ -330,12 +329,12 @@ public final class StreamProcessor extends Actor {
     lastWrittenPosition = state.lastWrittenPosition();
   }
 
-  private void fail(final String reason, final Throwable cause) {
+  private void fail(String reason, Throwable cause) {
     if (!isWorking()) {
       return;
     }
     replay.rollback();
-    final int dropped = postCommit.clear();
+    int dropped = postCommit.clear();
     pendingCommand = null;
     publishPositions();
     LOG.error(
@@ -348,7 +347,7 @@ public final class StreamProcessor extends Actor {
     transition(StreamProcessorPhase.FAILED, reason);
     health = PartitionHealth.failed(partitionId, reason);
     metrics.health(HealthStatus.FAILED);
-    for (final HealthListener listener : healthListeners) {
+    for (HealthListener listener : healthListeners) {
       listener.onHealthChange(health);
     }
   }
@@ -357,9 +356,9 @@ public final class StreamProcessor extends Actor {
    * The one place the phase changes: checks the transition against the table in {@link
    * StreamProcessorPhase}, then logs it once.
    */
-  private void transition(final StreamProcessorPhase next, final String detail) {
-    final StreamProcessorPhase current = phase;
-    final boolean legal =
+  private void transition(StreamProcessorPhase next, String detail) {
+    StreamProcessorPhase current = phase;
+    boolean legal =
         switch (next) {
           case REPLAYING -> current == StreamProcessorPhase.STARTING;
           case PROCESSING ->
@@ -405,7 +404,7 @@ public final class StreamProcessor extends Actor {
     private Builder() {}
 
     /** The partition's log; the partition id is its. */
-    public Builder logStream(final LogStream value) {
+    public Builder logStream(LogStream value) {
       logStream = value;
       return this;
     }
@@ -415,35 +414,35 @@ public final class StreamProcessor extends Actor {
      * families. Owned by the caller (not closed by the processor); the processor is its only user
      * while it runs.
      */
-    public Builder db(final CairnDb value) {
+    public Builder db(CairnDb value) {
       db = value;
       return this;
     }
 
     /** Processors, appliers and interceptors, built over {@link #db}. */
-    public Builder processors(final RecordProcessors value) {
+    public Builder processors(RecordProcessors value) {
       processors = value;
       return this;
     }
 
     /** Where responses go; {@link CommandResponseWriter#NONE} by default. */
-    public Builder responseWriter(final CommandResponseWriter value) {
+    public Builder responseWriter(CommandResponseWriter value) {
       responseWriter = value;
       return this;
     }
 
-    public Builder mode(final StreamProcessorMode value) {
+    public Builder mode(StreamProcessorMode value) {
       mode = value;
       return this;
     }
 
     /** {@link StreamProcessorConfig#defaults()} by default. */
-    public Builder config(final StreamProcessorConfig value) {
+    public Builder config(StreamProcessorConfig value) {
       config = value;
       return this;
     }
 
-    public Builder meterRegistry(final MeterRegistry value) {
+    public Builder meterRegistry(MeterRegistry value) {
       registry = value;
       return this;
     }
@@ -454,7 +453,7 @@ public final class StreamProcessor extends Actor {
      *
      * @throws IllegalArgumentException if {@code value} is negative
      */
-    public Builder nodeId(final int value) {
+    public Builder nodeId(int value) {
       if (value < 0) {
         throw new IllegalArgumentException(
             "Expected nodeId >= 0, but was " + value + " (StreamProcessor)");
@@ -479,7 +478,7 @@ public final class StreamProcessor extends Actor {
       return new StreamProcessor(this);
     }
 
-    private static void require(final Object value, final String name) {
+    private static void require(Object value, String name) {
       if (value == null) {
         throw new IllegalArgumentException(
             "Expected " + name + " to be set, but it is missing (StreamProcessor)");

@@ -25,7 +25,7 @@ public final class StreamProcessorConfig {
   private final int maxRecordsPerTurn;
   private final Duration writeRetryDelay;
 
-  private StreamProcessorConfig(final Builder builder) {
+  private StreamProcessorConfig(Builder builder) {
     maxRecordsPerTurn = builder.maxRecordsPerTurn;
     writeRetryDelay = builder.writeRetryDelay;
   }
@@ -67,12 +67,12 @@ public final class StreamProcessorConfig {
 
     private Builder() {}
 
-    public Builder maxRecordsPerTurn(final int value) {
+    public Builder maxRecordsPerTurn(int value) {
       maxRecordsPerTurn = value;
       return this;
     }
 
-    public Builder writeRetryDelay(final Duration value) {
+    public Builder writeRetryDelay(Duration value) {
       writeRetryDelay = value;
       return this;
     }

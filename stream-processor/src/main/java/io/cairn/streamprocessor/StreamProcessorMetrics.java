@@ -85,9 +85,9 @@ public final class StreamProcessorMetrics implements AutoCloseable {
   private final AtomicLong lastWritten = new AtomicLong(-1);
   private final AtomicLong health = new AtomicLong(HealthStatus.HEALTHY.code());
 
-  public StreamProcessorMetrics(final MeterRegistry registry, final int partitionId) {
+  public StreamProcessorMetrics(MeterRegistry registry, int partitionId) {
     this.registry = registry;
-    final Tags tags = Tags.of("partition", Integer.toString(partitionId));
+    Tags tags = Tags.of("partition", Integer.toString(partitionId));
     processed = records(tags, "processed");
     rejected = records(tags, "rejected");
     skipped = records(tags, "skipped");
@@ -138,11 +138,11 @@ public final class StreamProcessorMetrics implements AutoCloseable {
     skipped.increment();
   }
 
-  public void replayed(final int events) {
+  public void replayed(int events) {
     replayed.increment(events);
   }
 
-  public void processingLatency(final long nanos) {
+  public void processingLatency(long nanos) {
     processingLatency.record(nanos, TimeUnit.NANOSECONDS);
   }
 
@@ -158,12 +158,12 @@ public final class StreamProcessorMetrics implements AutoCloseable {
     responseFailures.increment();
   }
 
-  public void positions(final long lastProcessedPosition, final long lastWrittenPosition) {
+  public void positions(long lastProcessedPosition, long lastWrittenPosition) {
     lastProcessed.set(lastProcessedPosition);
     lastWritten.set(lastWrittenPosition);
   }
 
-  public void health(final HealthStatus status) {
+  public void health(HealthStatus status) {
     health.set(status.code());
   }
 
@@ -174,7 +174,7 @@ public final class StreamProcessorMetrics implements AutoCloseable {
     meters.clear();
   }
 
-  private Counter records(final Tags tags, final String result) {
+  private Counter records(Tags tags, String result) {
     return register(
         Counter.builder(RECORDS)
             .description("Records read while processing, by outcome")
@@ -182,8 +182,7 @@ public final class StreamProcessorMetrics implements AutoCloseable {
             .register(registry));
   }
 
-  private void gauge(
-      final String name, final String description, final Tags tags, final AtomicLong value) {
+  private void gauge(String name, String description, Tags tags, AtomicLong value) {
     register(
         Gauge.builder(name, value, AtomicLong::get)
             .description(description)
@@ -191,7 +190,7 @@ public final class StreamProcessorMetrics implements AutoCloseable {
             .register(registry));
   }
 
-  private <M extends Meter> M register(final M meter) {
+  private <M extends Meter> M register(M meter) {
     meters.add(meter);
     return meter;
   }

@@ -14,7 +14,7 @@ final class RecordProcessorsTest {
 
   @Test
   void shouldFindWhatIsRegisteredByKind() {
-    final RecordProcessors processors =
+    RecordProcessors processors =
         RecordProcessors.builder()
             .processor(ValueType.CHECKPOINT, CheckpointIntent.CREATE, NOTHING)
             .applier(CheckpointIntent.CREATED, EventApplier.NONE)
@@ -50,7 +50,7 @@ final class RecordProcessorsTest {
 
   @Test
   void shouldRefuseASecondRegistrationOfTheSameKind() {
-    final RecordProcessors.Builder builder =
+    RecordProcessors.Builder builder =
         RecordProcessors.builder().processor(AccountIntent.CREATE, NOTHING);
 
     assertThatThrownBy(() -> builder.processor(AccountIntent.CREATE, NOTHING))

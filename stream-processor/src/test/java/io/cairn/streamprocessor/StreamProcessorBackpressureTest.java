@@ -44,7 +44,7 @@ final class StreamProcessorBackpressureTest {
   @Test
   void shouldRetryAfterTheDelayWithoutLosingOrDuplicatingTheCommand() {
     // given a log that refuses the next three writes
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     kit.logStream().injectBackpressure(3);
 
     // when
@@ -70,7 +70,7 @@ final class StreamProcessorBackpressureTest {
   @Test
   void shouldWaitForCommitsWhenTooManyBatchesAreInFlightAndKeepTheOrder() {
     // given five committed commands, and a log that stops committing
-    final List<Long> commands = new ArrayList<>();
+    List<Long> commands = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       commands.add(kit.writeCommand(AccountIntent.CREATE, new AccountValue("a" + i, 0)));
     }
@@ -87,7 +87,7 @@ final class StreamProcessorBackpressureTest {
     // and once the log commits again, every command is processed once, in order
     kit.logStream().releaseCommits();
     kit.run(RETRY_DELAY.multipliedBy(4));
-    final List<Record> events = kit.committedRecords(RecordType.EVENT);
+    List<Record> events = kit.committedRecords(RecordType.EVENT);
     assertThat(events)
         .extracting(r -> r.metadata().sourcePosition())
         .containsExactlyElementsOf(commands);

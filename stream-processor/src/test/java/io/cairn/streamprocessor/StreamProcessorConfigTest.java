@@ -10,7 +10,7 @@ final class StreamProcessorConfigTest {
 
   @Test
   void shouldUseTheDocumentedDefaults() {
-    final StreamProcessorConfig config = StreamProcessorConfig.defaults();
+    StreamProcessorConfig config = StreamProcessorConfig.defaults();
 
     assertThat(config.maxRecordsPerTurn()).isEqualTo(100);
     assertThat(config.writeRetryDelay()).isEqualTo(Duration.ofMillis(10));

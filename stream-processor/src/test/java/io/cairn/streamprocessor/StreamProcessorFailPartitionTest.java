@@ -62,18 +62,18 @@ final class StreamProcessorFailPartitionTest {
   @Test
   void shouldFailThePartitionWithTheProcessorsReasonAndRollBackItsCommand() {
     // given
-    final int recordsBefore = kit.committedRecords().size();
-    final long processedBefore = kit.processor().lastProcessedPosition();
-    final var digestBefore = kit.leader().stateDigest();
+    int recordsBefore = kit.committedRecords().size();
+    long processedBefore = kit.processor().lastProcessedPosition();
+    var digestBefore = kit.leader().stateDigest();
 
     // when
-    final long credit = kit.writeCommand(CreditIntent.APPLY, new CreditValue(7, "a", 5, 2, 1));
-    final long creditRequest = kit.lastRequestId();
-    final long later = kit.writeCommand(AccountIntent.CREATE, new AccountValue("later", 0));
+    long credit = kit.writeCommand(CreditIntent.APPLY, new CreditValue(7, "a", 5, 2, 1));
+    long creditRequest = kit.lastRequestId();
+    long later = kit.writeCommand(AccountIntent.CREATE, new AccountValue("later", 0));
     kit.runUntilIdle();
 
     // then the partition failed with exactly the processor's reason, once
-    final PartitionHealth health = kit.processor().health();
+    PartitionHealth health = kit.processor().health();
     assertThat(health.status()).isEqualTo(HealthStatus.FAILED);
     assertThat(health.reason()).isEqualTo("halted the credit of transfer 7");
     assertThat(told).containsExactly(health);
@@ -99,7 +99,7 @@ final class StreamProcessorFailPartitionTest {
   @Test
   void shouldHaltInsteadOfRejectingWhenTheProcessorThrowsAfterFailingThePartition() {
     // when
-    final long credit =
+    long credit =
         kit.writeCommand(CreditIntent.APPLY, new CreditValue(8, "a", THROW_AFTER_HALT, 2, 1));
     kit.runUntilIdle();
 
@@ -114,12 +114,11 @@ final class StreamProcessorFailPartitionTest {
   @Test
   void shouldLetAnInterceptorHaltThePartitionBeforeAnyOtherHandlerRuns() {
     // given
-    final int recordsBefore = kit.committedRecords().size();
+    int recordsBefore = kit.committedRecords().size();
     seenBySecondInterceptor.clear();
 
     // when
-    final long credit =
-        kit.writeCommand(CreditIntent.APPLY, new CreditValue(9, "intercepted", 5, 2, 1));
+    long credit = kit.writeCommand(CreditIntent.APPLY, new CreditValue(9, "intercepted", 5, 2, 1));
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("later", 0));
     kit.runUntilIdle();
 
@@ -137,13 +136,13 @@ final class StreamProcessorFailPartitionTest {
   @Test
   void shouldHaltAgainAtTheSameCommandAfterARestartInsteadOfSkippingIt() {
     // given a partition halted at a credit
-    final long credit = kit.writeCommand(CreditIntent.APPLY, new CreditValue(7, "a", 5, 2, 1));
+    long credit = kit.writeCommand(CreditIntent.APPLY, new CreditValue(7, "a", 5, 2, 1));
     kit.runUntilIdle();
     assertThat(kit.processor().health().status()).isEqualTo(HealthStatus.FAILED);
     creditsProcessed.clear();
 
     // when the member restarts as leader
-    final StreamProcessor restarted = kit.leader().restart(StreamProcessorMode.LEADER);
+    StreamProcessor restarted = kit.leader().restart(StreamProcessorMode.LEADER);
 
     // then the same command is processed again and halts again
     assertThat(creditsProcessed).containsExactly(credit);
@@ -153,7 +152,7 @@ final class StreamProcessorFailPartitionTest {
     assertThat(TestLedger.balances(kit.db())).containsEntry("a", 10L);
   }
 
-  private void register(final CairnDb db, final RecordProcessors.Builder builder) {
+  private void register(CairnDb db, RecordProcessors.Builder builder) {
     TestLedger.register(db, builder, sideEffects);
     builder
         .interceptor(
@@ -173,7 +172,7 @@ final class StreamProcessorFailPartitionTest {
             CreditIntent.APPLY,
             (context, result) -> {
               creditsProcessed.add(context.position());
-              final CreditValue credit = (CreditValue) context.value();
+              CreditValue credit = (CreditValue) context.value();
               result.appendEventAndRespond(
                   context.position(),
                   DepositIntent.DEPOSITED,

@@ -49,7 +49,7 @@ final class StreamProcessorInterceptorTest {
     kit.runUntilIdle();
 
     // when an inter-partition command carrying a higher checkpoint id arrives
-    final long command =
+    long command =
         kit.write(
             new Record(
                 RecordMetadata.builder()
@@ -62,7 +62,7 @@ final class StreamProcessorInterceptorTest {
     kit.runUntilIdle();
 
     // then the checkpoint is written ahead of a copy of the command, in one batch ...
-    final List<Record> rewritten = kit.followUps(command);
+    List<Record> rewritten = kit.followUps(command);
     assertThat(rewritten)
         .extracting(r -> r.metadata().recordType(), r -> r.metadata().intent())
         .containsExactly(
@@ -73,8 +73,8 @@ final class StreamProcessorInterceptorTest {
     assertThat(rewritten.get(1).metadata().requestId()).isEqualTo(77);
 
     // ... and processed in that order: the checkpoint before the deposit
-    final long created = kit.followUps(rewritten.get(0).position()).get(0).position();
-    final long deposited = kit.followUps(rewritten.get(1).position()).get(0).position();
+    long created = kit.followUps(rewritten.get(0).position()).get(0).position();
+    long deposited = kit.followUps(rewritten.get(1).position()).get(0).position();
     assertThat(created).isLessThan(deposited);
     assertThat(kit.followUps(rewritten.get(0).position()).get(0).value())
         .isEqualTo(
@@ -87,7 +87,7 @@ final class StreamProcessorInterceptorTest {
     assertThat(kit.responses()).filteredOn(r -> r.requestId() == 77).hasSize(1);
 
     // and a follower replaying the log agrees
-    final StreamProcessorTestKit.Replica follower = kit.replica("follower");
+    StreamProcessorTestKit.Replica follower = kit.replica("follower");
     follower.start(StreamProcessorMode.FOLLOWER);
     assertThat(follower.stateDigest()).isEqualTo(kit.leader().stateDigest());
     assertThat(lastCheckpoint(follower.db())).isEqualTo(5);
@@ -103,7 +103,7 @@ final class StreamProcessorInterceptorTest {
               builder.interceptor(
                   (context, result) -> {
                     if (context.intent() == AccountIntent.CREATE) {
-                      final String id = ((AccountValue) context.value()).accountId();
+                      String id = ((AccountValue) context.value()).accountId();
                       result.appendEvent(
                           context.position(), AccountIntent.CREATED, context.value());
                       result.prependCommand(
@@ -117,7 +117,7 @@ final class StreamProcessorInterceptorTest {
     kit.startLeader();
 
     // when
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("b", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("b", 0));
     kit.runUntilIdle();
 
     // then
@@ -151,8 +151,8 @@ final class StreamProcessorInterceptorTest {
     kit.startLeader();
 
     // when
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("huge", 0));
-    final long next = kit.writeCommand(AccountIntent.CREATE, new AccountValue("small", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("huge", 0));
+    long next = kit.writeCommand(AccountIntent.CREATE, new AccountValue("small", 0));
     kit.runUntilIdle();
 
     // then
@@ -170,8 +170,8 @@ final class StreamProcessorInterceptorTest {
   }
 
   private StreamProcessorTestKit kit(
-      final StreamProcessorTestKit.ProcessorsSetup setup, final LogStreamConfig logConfig) {
-    final List<ColumnFamilyDefinition> families = new ArrayList<>(TestLedger.FAMILIES);
+      StreamProcessorTestKit.ProcessorsSetup setup, LogStreamConfig logConfig) {
+    List<ColumnFamilyDefinition> families = new ArrayList<>(TestLedger.FAMILIES);
     families.add(CHECKPOINTS);
     return StreamProcessorTestKit.builder()
         .directory(directory)
@@ -182,15 +182,14 @@ final class StreamProcessorInterceptorTest {
   }
 
   /** The ledger plus a checkpoint processor and the interceptor of the consistent cut. */
-  private static void registerWithCheckpoints(
-      final CairnDb db, final RecordProcessors.Builder builder) {
+  private static void registerWithCheckpoints(CairnDb db, RecordProcessors.Builder builder) {
     TestLedger.register(db, builder, new ArrayList<>());
-    final ColumnFamily<String, Long> checkpoints =
+    ColumnFamily<String, Long> checkpoints =
         db.columnFamily(CHECKPOINTS, DbCodecs.STRING, DbCodecs.LONG);
     builder
         .interceptor(
             (context, result) -> {
-              final long last = lastCheckpoint(db);
+              long last = lastCheckpoint(db);
               if (context.checkpointId() == RecordMetadata.NO_CHECKPOINT_ID
                   || context.checkpointId() <= last) {
                 return CommandInterceptor.Decision.CONTINUE;
@@ -209,7 +208,7 @@ final class StreamProcessorInterceptorTest {
         .processor(
             CheckpointIntent.CREATE,
             (context, result) -> {
-              final CheckpointValue value = (CheckpointValue) context.value();
+              CheckpointValue value = (CheckpointValue) context.value();
               if (value.checkpointId() > lastCheckpoint(db)) {
                 result.appendEvent(
                     value.checkpointId(),
@@ -226,8 +225,8 @@ final class StreamProcessorInterceptorTest {
         .applier(CheckpointIntent.IGNORED, EventApplier.NONE);
   }
 
-  private static long lastCheckpoint(final CairnDb db) {
-    final Long last = db.columnFamily(CHECKPOINTS, DbCodecs.STRING, DbCodecs.LONG).get("last");
+  private static long lastCheckpoint(CairnDb db) {
+    Long last = db.columnFamily(CHECKPOINTS, DbCodecs.STRING, DbCodecs.LONG).get("last");
     return last == null ? RecordMetadata.NO_CHECKPOINT_ID : last;
   }
 }

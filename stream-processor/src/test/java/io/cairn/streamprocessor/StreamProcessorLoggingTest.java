@@ -29,16 +29,16 @@ final class StreamProcessorLoggingTest {
   @Test
   void shouldLogWithThePartitionAndNodeIdsOnTheProcessorThreadOnly() {
     // given listeners on the processor's log and on the log of a processor it runs
-    final Logger processorLog = (Logger) LoggerFactory.getLogger(StreamProcessor.class);
-    final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    Logger processorLog = (Logger) LoggerFactory.getLogger(StreamProcessor.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
-    final Level processorLevel = processorLog.getLevel();
-    final Level codeLevel = PROCESSOR_CODE_LOG.getLevel();
+    Level processorLevel = processorLog.getLevel();
+    Level codeLevel = PROCESSOR_CODE_LOG.getLevel();
     processorLog.setLevel(Level.INFO);
     processorLog.addAppender(appender);
     PROCESSOR_CODE_LOG.setLevel(Level.INFO);
     PROCESSOR_CODE_LOG.addAppender(appender);
-    final List<String> sideEffects = new ArrayList<>();
+    List<String> sideEffects = new ArrayList<>();
     try (StreamProcessorTestKit kit =
         StreamProcessorTestKit.builder()
             .directory(directory)
@@ -72,7 +72,7 @@ final class StreamProcessorLoggingTest {
         .anyMatch(message -> message.startsWith("Intercepted "))
         .anyMatch(message -> message.contains("-> PROCESSING"))
         .anyMatch(message -> message.contains("-> CLOSED"));
-    for (final ILoggingEvent event : appender.list) {
+    for (ILoggingEvent event : appender.list) {
       assertThat(event.getMDCPropertyMap())
           .as(event.getFormattedMessage())
           .containsAllEntriesOf(

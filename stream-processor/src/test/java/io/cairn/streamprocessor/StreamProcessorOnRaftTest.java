@@ -53,7 +53,7 @@ final class StreamProcessorOnRaftTest {
   @BeforeEach
   void startCluster() {
     cluster = new RaftLogStreamCluster(directory.resolve("raft"), 7, LogStreamConfig.defaults());
-    for (final Member member : cluster.members) {
+    for (Member member : cluster.members) {
       owners.add(new PartitionOwner(member, directory.resolve("state-" + member.id)));
     }
   }
@@ -69,27 +69,27 @@ final class StreamProcessorOnRaftTest {
   @Test
   void shouldConvergeAfterALeaderLosesAFollowUpBatch() {
     // given a leader that processed some commands
-    final Member first = cluster.awaitLeader();
+    Member first = cluster.awaitLeader();
     run(Duration.ofMillis(50));
     for (int i = 0; i < 5; i++) {
       write(first, new Record(command(AccountIntent.CREATE), new AccountValue("a" + i, 0)));
     }
     run(Duration.ofMillis(300));
-    final PartitionOwner firstOwner = owners.get(first.id);
+    PartitionOwner firstOwner = owners.get(first.id);
     assertThat(firstOwner.processor.phase()).isEqualTo(StreamProcessorPhase.PROCESSING);
 
     // when a command commits, the leader processes it, and is cut off before its batch leaves
-    final long deposit =
+    long deposit =
         write(first, new Record(command(DepositIntent.DEPOSIT), new DepositValue("a0", 40)));
-    final long deadline = cluster.clock().millis() + 2_000;
+    long deadline = cluster.clock().millis() + 2_000;
     while (firstOwner.processor.lastProcessedPosition() < deposit) {
       assertThat(cluster.clock().millis()).isLessThan(deadline);
       cluster.run(Duration.ofMillis(1));
     }
     cluster.network().isolate(first.id);
     assertThat(TestLedger.balances(firstOwner.db)).containsEntry("a0", 40L);
-    final long lostBatchEnd = firstOwner.processor.lastWrittenPosition();
-    for (final Member other : cluster.members) {
+    long lostBatchEnd = firstOwner.processor.lastWrittenPosition();
+    for (Member other : cluster.members) {
       if (other != first) {
         assertThat(other.stream.lastWrittenPosition())
             .as("member %d must not have the batch", other.id)
@@ -99,7 +99,7 @@ final class StreamProcessorOnRaftTest {
 
     // and another member takes over; a client command reaches it before its processor starts, so
     // the re-processed batch lands at other positions than the lost one
-    final Member second = cluster.awaitLeaderOtherThan(first);
+    Member second = cluster.awaitLeaderOtherThan(first);
     write(second, new Record(command(AccountIntent.CREATE), new AccountValue("b", 0)));
     run(Duration.ofMillis(400));
     for (int i = 0; i < 5; i++) {
@@ -110,23 +110,23 @@ final class StreamProcessorOnRaftTest {
     run(Duration.ofSeconds(3));
 
     // then every member has the same state, the lost batch was processed again exactly once ...
-    final Member leader = cluster.awaitLeader();
+    Member leader = cluster.awaitLeader();
     run(Duration.ofMillis(500));
-    final StateDigest expected = owners.get(leader.id).db.stateDigest();
-    for (final PartitionOwner owner : owners) {
+    StateDigest expected = owners.get(leader.id).db.stateDigest();
+    for (PartitionOwner owner : owners) {
       assertThat(owner.processor.health().isHealthy()).isTrue();
       assertThat(owner.db.stateDigest()).as("member %d", owner.member.id).isEqualTo(expected);
     }
     assertThat(firstOwner.stateDiscards).isPositive();
-    final List<Record> log = readCommitted(leader);
-    final Map<Long, Integer> batchesBySource = new HashMap<>();
-    for (final Record record : log) {
+    List<Record> log = readCommitted(leader);
+    Map<Long, Integer> batchesBySource = new HashMap<>();
+    for (Record record : log) {
       if (record.metadata().sourcePosition() != RecordMetadata.NO_POSITION
           && record.metadata().recordType() != RecordType.COMMAND) {
         batchesBySource.merge(record.metadata().sourcePosition(), 1, Integer::sum);
       }
     }
-    for (final Record record : log) {
+    for (Record record : log) {
       if (record.metadata().recordType() == RecordType.COMMAND) {
         assertThat(batchesBySource.get(record.position()))
             .as("follow-ups of the command at %d", record.position())
@@ -138,27 +138,27 @@ final class StreamProcessorOnRaftTest {
         .isEqualTo(Map.of("a0", 41L, "a1", 2L, "a2", 3L, "a3", 4L, "a4", 5L, "b", 0L));
   }
 
-  private static RecordMetadata command(final io.cairn.protocol.Intent intent) {
+  private static RecordMetadata command(io.cairn.protocol.Intent intent) {
     return RecordMetadata.builder().command(intent).build();
   }
 
-  private long write(final Member leader, final Record record) {
-    final WriteResult result = leader.stream.writer().tryWrite(record);
+  private long write(Member leader, Record record) {
+    WriteResult result = leader.stream.writer().tryWrite(record);
     assertThat(result).isInstanceOf(WriteResult.Written.class);
     return ((WriteResult.Written) result).lowestPosition();
   }
 
   /** Runs in small steps; after each, every owner reacts to its member's role. */
-  private void run(final Duration duration) {
-    final long end = cluster.clock().millis() + duration.toMillis();
+  private void run(Duration duration) {
+    long end = cluster.clock().millis() + duration.toMillis();
     while (cluster.clock().millis() < end) {
       cluster.run(STEP);
       owners.forEach(PartitionOwner::reconcile);
     }
   }
 
-  private static List<Record> readCommitted(final Member member) {
-    final List<Record> records = new ArrayList<>();
+  private static List<Record> readCommitted(Member member) {
+    List<Record> records = new ArrayList<>();
     try (LogStreamReader reader = member.stream.newReader()) {
       while (reader.hasNext()) {
         records.add(reader.next());
@@ -180,14 +180,14 @@ final class StreamProcessorOnRaftTest {
     private long leaderTerm = -1;
     private int stateDiscards;
 
-    PartitionOwner(final Member member, final Path stateDirectory) {
+    PartitionOwner(Member member, Path stateDirectory) {
       this.member = member;
       this.stateDirectory = stateDirectory;
     }
 
     void reconcile() {
-      final boolean leads = member.raft.role() == RaftRole.LEADER;
-      final long term = member.raft.term();
+      boolean leads = member.raft.role() == RaftRole.LEADER;
+      long term = member.raft.term();
       if (processor != null && processor.mode() == StreamProcessorMode.LEADER) {
         if (!leads || term != leaderTerm || processor.phase() == StreamProcessorPhase.NOT_LEADER) {
           stop();
@@ -204,13 +204,13 @@ final class StreamProcessorOnRaftTest {
       }
     }
 
-    private void start(final StreamProcessorMode mode) {
+    private void start(StreamProcessorMode mode) {
       if (db == null) {
-        final List<ColumnFamilyDefinition> families = new ArrayList<>(TestLedger.FAMILIES);
+        List<ColumnFamilyDefinition> families = new ArrayList<>(TestLedger.FAMILIES);
         families.addAll(StreamProcessorColumnFamily.all());
         db = CairnDb.open(stateDirectory, DbConfig.defaults(), families, new SimpleMeterRegistry());
       }
-      final RecordProcessors.Builder builder = RecordProcessors.builder();
+      RecordProcessors.Builder builder = RecordProcessors.builder();
       TestLedger.register(db, builder, new ArrayList<>());
       processor =
           StreamProcessor.builder()
@@ -239,15 +239,15 @@ final class StreamProcessorOnRaftTest {
     }
   }
 
-  private static void deleteRecursively(final Path path) {
+  private static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

@@ -45,7 +45,7 @@ final class StreamProcessorPositionsTest {
 
   @Test
   void shouldStartWithoutPositionsInAFreshState() {
-    final StreamProcessor processor = kit.startLeader();
+    StreamProcessor processor = kit.startLeader();
 
     assertThat(processor.lastProcessedPosition()).isEqualTo(LogStream.NO_POSITION);
     assertThat(processor.lastWrittenPosition()).isEqualTo(LogStream.NO_POSITION);
@@ -58,14 +58,14 @@ final class StreamProcessorPositionsTest {
     // given
     kit.startLeader();
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
-    final long last = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("a", 3));
+    long last = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("a", 3));
 
     // when
     kit.runUntilIdle();
 
     // then
-    final List<Record> followUps = kit.followUps(last);
-    final long lastFollowUp = followUps.get(followUps.size() - 1).position();
+    List<Record> followUps = kit.followUps(last);
+    long lastFollowUp = followUps.get(followUps.size() - 1).position();
     assertThat(kit.processor().lastProcessedPosition()).isEqualTo(last);
     assertThat(kit.processor().lastWrittenPosition()).isEqualTo(lastFollowUp);
     assertThat(gauge(StreamProcessorMetrics.LAST_PROCESSED_POSITION)).isEqualTo(last);
@@ -73,7 +73,7 @@ final class StreamProcessorPositionsTest {
 
     // and they survive a restart
     kit.leader().closeState();
-    final ProcessingPositions stored = new ProcessingPositions(kit.db());
+    ProcessingPositions stored = new ProcessingPositions(kit.db());
     assertThat(stored.lastProcessedPosition()).isEqualTo(last);
     assertThat(stored.lastWrittenPosition()).isEqualTo(lastFollowUp);
   }
@@ -88,11 +88,11 @@ final class StreamProcessorPositionsTest {
     kit.runUntilIdle();
 
     // when
-    final StreamProcessorTestKit.Replica follower = kit.replica("follower");
+    StreamProcessorTestKit.Replica follower = kit.replica("follower");
     follower.start(StreamProcessorMode.FOLLOWER);
 
     // then
-    final ProcessingPositions rebuilt = new ProcessingPositions(follower.db());
+    ProcessingPositions rebuilt = new ProcessingPositions(follower.db());
     assertThat(rebuilt.lastProcessedPosition()).isEqualTo(kit.processor().lastProcessedPosition());
     assertThat(rebuilt.lastWrittenPosition()).isEqualTo(kit.processor().lastWrittenPosition());
   }
@@ -103,10 +103,10 @@ final class StreamProcessorPositionsTest {
     kit.startLeader();
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     kit.runUntilIdle();
-    final long written = kit.processor().lastWrittenPosition();
+    long written = kit.processor().lastWrittenPosition();
 
     // when
-    final long silent = kit.writeCommand(CreditIntent.ACK, new CreditValue(1, "a", 1, 1, 2));
+    long silent = kit.writeCommand(CreditIntent.ACK, new CreditValue(1, "a", 1, 1, 2));
     kit.runUntilIdle();
 
     // then
@@ -127,7 +127,7 @@ final class StreamProcessorPositionsTest {
         .isZero();
   }
 
-  private double gauge(final String name) {
+  private double gauge(String name) {
     return kit.leader().registry().get(name).gauge().value();
   }
 }

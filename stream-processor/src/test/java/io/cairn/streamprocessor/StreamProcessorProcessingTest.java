@@ -55,21 +55,20 @@ final class StreamProcessorProcessingTest {
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("b", 0));
     kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("a", 100));
     kit.runUntilIdle();
-    final int batchesBefore = kit.logStream().committedBatches().size();
+    int batchesBefore = kit.logStream().committedBatches().size();
 
     // when
-    final long transfer =
-        kit.writeCommand(TransferIntent.CREATE, new TransferValue("a", "b", 30, 1, 1));
+    long transfer = kit.writeCommand(TransferIntent.CREATE, new TransferValue("a", "b", 30, 1, 1));
     kit.runUntilIdle();
 
     // then the command's two events are one batch, caused by it, carrying its timestamp
-    final List<RecordBatch> batches = kit.logStream().committedBatches();
+    List<RecordBatch> batches = kit.logStream().committedBatches();
     assertThat(batches).hasSize(batchesBefore + 2);
-    final RecordBatch followUps = batches.get(batches.size() - 1);
+    RecordBatch followUps = batches.get(batches.size() - 1);
     assertThat(followUps.records())
         .extracting(r -> r.metadata().intent())
         .containsExactly(TransferIntent.DEBITED, TransferIntent.COMPLETED);
-    final long commandTimestamp =
+    long commandTimestamp =
         kit.committedRecords().stream()
             .filter(r -> r.position() == transfer)
             .findFirst()
@@ -89,8 +88,8 @@ final class StreamProcessorProcessingTest {
   @Test
   void shouldRespondOnceTheCommittedCommandIsProcessedWithoutWaitingForItsBatch() {
     // given a committed command whose follow-ups will not commit yet
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
-    final long requestId = kit.lastRequestId();
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
+    long requestId = kit.lastRequestId();
     kit.logStream().holdCommits();
 
     // when it is processed
@@ -101,7 +100,7 @@ final class StreamProcessorProcessingTest {
     assertThat(kit.logStream().uncommittedEntryCount()).isEqualTo(1);
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("a");
     assertThat(kit.responses()).hasSize(1);
-    final StreamProcessorTestKit.Response response = kit.responses().get(0);
+    StreamProcessorTestKit.Response response = kit.responses().get(0);
     assertThat(response.requestId()).isEqualTo(requestId);
     assertThat(response.requestStreamId()).isEqualTo(StreamProcessorTestKit.REQUEST_STREAM_ID);
     assertThat(response.record().metadata().intent()).isEqualTo(AccountIntent.CREATED);
@@ -116,8 +115,8 @@ final class StreamProcessorProcessingTest {
     // given an account whose deposit processor throws
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("explode", 0));
     kit.runUntilIdle();
-    final long failing = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("explode", 9));
-    final long failingRequest = kit.lastRequestId();
+    long failing = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("explode", 9));
+    long failingRequest = kit.lastRequestId();
     kit.logStream().holdCommits();
 
     // when it is processed
@@ -163,13 +162,13 @@ final class StreamProcessorProcessingTest {
   @Test
   void shouldWriteARejectionAndRespondWithIt() {
     // when
-    final long command = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("missing", 5));
+    long command = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("missing", 5));
     kit.runUntilIdle();
 
     // then
-    final List<Record> followUps = kit.followUps(command);
+    List<Record> followUps = kit.followUps(command);
     assertThat(followUps).hasSize(1);
-    final RecordMetadata rejection = followUps.get(0).metadata();
+    RecordMetadata rejection = followUps.get(0).metadata();
     assertThat(rejection.recordType()).isEqualTo(RecordType.REJECTION);
     assertThat(rejection.intent()).isEqualTo(DepositIntent.DEPOSIT);
     assertThat(rejection.rejectionType()).isEqualTo(RejectionType.NOT_FOUND);
@@ -189,12 +188,12 @@ final class StreamProcessorProcessingTest {
     // given an account whose deposit processor applies its event, then throws
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("explode", 0));
     kit.runUntilIdle();
-    final var digestBefore = kit.leader().stateDigest();
+    var digestBefore = kit.leader().stateDigest();
 
     // when
-    final long failing = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("explode", 9));
-    final long failingRequest = kit.lastRequestId();
-    final long next = kit.writeCommand(AccountIntent.CREATE, new AccountValue("after", 0));
+    long failing = kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("explode", 9));
+    long failingRequest = kit.lastRequestId();
+    long next = kit.writeCommand(AccountIntent.CREATE, new AccountValue("after", 0));
     kit.runUntilIdle();
 
     // then the command is rejected, its applied event rolled back, and processing goes on
@@ -223,7 +222,7 @@ final class StreamProcessorProcessingTest {
   @Test
   void shouldRejectACommandWithoutProcessor() {
     // when
-    final long command = kit.writeCommand(CreditIntent.APPLY, new CreditValue(1, "a", 5, 2, 1));
+    long command = kit.writeCommand(CreditIntent.APPLY, new CreditValue(1, "a", 5, 2, 1));
     kit.runUntilIdle();
 
     // then
@@ -241,19 +240,19 @@ final class StreamProcessorProcessingTest {
   @Test
   void shouldFailThePartitionWhenAnApplierThrowsAndProcessNothingMore() {
     // given
-    final List<PartitionHealth> told = new ArrayList<>();
+    List<PartitionHealth> told = new ArrayList<>();
     kit.processor().addHealthListener(told::add);
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("poison", 0));
     kit.runUntilIdle();
-    final int recordsBefore = kit.committedRecords().size();
+    int recordsBefore = kit.committedRecords().size();
 
     // when
     kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("poison", 1));
-    final long later = kit.writeCommand(AccountIntent.CREATE, new AccountValue("later", 0));
+    long later = kit.writeCommand(AccountIntent.CREATE, new AccountValue("later", 0));
     kit.runUntilIdle();
 
     // then
-    final PartitionHealth health = kit.processor().health();
+    PartitionHealth health = kit.processor().health();
     assertThat(health.status()).isEqualTo(HealthStatus.FAILED);
     assertThat(health.reason())
         .contains("Expected the applier of DEPOSIT DEPOSITED to apply the event")
@@ -271,7 +270,7 @@ final class StreamProcessorProcessingTest {
     // given
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     kit.runUntilIdle();
-    final long garbage = kit.logStream().lastWrittenPosition() + 1;
+    long garbage = kit.logStream().lastWrittenPosition() + 1;
 
     // when
     kit.logStream().appendRawEntry(garbage, garbage, "garbage".getBytes(StandardCharsets.UTF_8));
@@ -289,7 +288,7 @@ final class StreamProcessorProcessingTest {
   void shouldFailThePartitionWhenAnEventHasNoApplier() {
     // given a processor that appends an event nobody applies
     kit.leader().closeState();
-    final var replica =
+    var replica =
         kit.replica(
             "no-applier",
             (db, builder) ->
@@ -297,7 +296,7 @@ final class StreamProcessorProcessingTest {
                     AccountIntent.CREATE,
                     (context, result) ->
                         result.appendEvent(1, AccountIntent.CREATED, context.value())));
-    final StreamProcessor processor = replica.start(StreamProcessorMode.LEADER);
+    StreamProcessor processor = replica.start(StreamProcessorMode.LEADER);
 
     // when
     kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
@@ -329,7 +328,7 @@ final class StreamProcessorProcessingTest {
   @Test
   void shouldStopWithoutChangingStateWhenTheLogAnswersNotLeader() {
     // given a committed command, and a log that no longer takes writes from this member
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     kit.logStream().leader(false);
 
     // when
@@ -357,7 +356,7 @@ final class StreamProcessorProcessingTest {
     kit.logStream().leader(true);
 
     // when
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     kit.runUntilIdle();
 
     // then the processor refuses to extend its state into the new term
@@ -370,7 +369,7 @@ final class StreamProcessorProcessingTest {
     assertThat(kit.followUps(command)).hasSize(1);
   }
 
-  private double counter(final String result) {
+  private double counter(String result) {
     return kit.leader()
         .registry()
         .get(StreamProcessorMetrics.RECORDS)
@@ -379,7 +378,7 @@ final class StreamProcessorProcessingTest {
         .count();
   }
 
-  private double gauge(final String name) {
+  private double gauge(String name) {
     return kit.leader().registry().get(name).gauge().value();
   }
 }

@@ -51,10 +51,10 @@ final class StreamProcessorReplayTest {
     writeRandomCommands(new Random(SEED), 120);
     kit.runUntilIdle();
     assertThat(kit.committedRecords(RecordType.REJECTION)).isNotEmpty();
-    final int responses = kit.responses().size();
+    int responses = kit.responses().size();
 
     // when a fresh replica replays the same log as a follower
-    final StreamProcessorTestKit.Replica follower = follower();
+    StreamProcessorTestKit.Replica follower = follower();
     follower.start(StreamProcessorMode.FOLLOWER);
 
     // then it has the same state and positions, and sent nothing
@@ -76,9 +76,9 @@ final class StreamProcessorReplayTest {
   void shouldFollowTheLeaderWhileItProcesses() {
     // given a follower started before anything was written
     kit.startLeader();
-    final StreamProcessorTestKit.Replica follower = follower();
+    StreamProcessorTestKit.Replica follower = follower();
     follower.start(StreamProcessorMode.FOLLOWER);
-    final Random random = new Random(SEED + 1);
+    Random random = new Random(SEED + 1);
 
     // when the leader processes in small steps
     for (int step = 0; step < 10; step++) {
@@ -97,14 +97,14 @@ final class StreamProcessorReplayTest {
     kit.startLeader();
     writeRandomCommands(new Random(SEED + 2), 30);
     kit.runUntilIdle();
-    final int records = kit.committedRecords().size();
-    final int responses = kit.responses().size();
-    final int sideEffects = leaderSideEffects.size();
-    final var digest = kit.leader().stateDigest();
-    final long lastProcessed = kit.processor().lastProcessedPosition();
+    int records = kit.committedRecords().size();
+    int responses = kit.responses().size();
+    int sideEffects = leaderSideEffects.size();
+    var digest = kit.leader().stateDigest();
+    long lastProcessed = kit.processor().lastProcessedPosition();
 
     // when the member restarts on the same state
-    final StreamProcessor restarted = kit.leader().restart(StreamProcessorMode.LEADER);
+    StreamProcessor restarted = kit.leader().restart(StreamProcessorMode.LEADER);
 
     // then nothing is processed again
     assertThat(restarted.phase()).isEqualTo(StreamProcessorPhase.PROCESSING);
@@ -115,7 +115,7 @@ final class StreamProcessorReplayTest {
     assertThat(restarted.lastProcessedPosition()).isEqualTo(lastProcessed);
 
     // and a new command is processed as usual
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("fresh", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("fresh", 0));
     kit.runUntilIdle();
     assertThat(kit.followUps(command))
         .extracting(r -> r.metadata().intent())
@@ -129,16 +129,16 @@ final class StreamProcessorReplayTest {
     writeRandomCommands(new Random(SEED + 3), 40);
     kit.runUntilIdle();
     kit.leader().stop();
-    final long unprocessed = kit.writeCommand(AccountIntent.CREATE, new AccountValue("late", 0));
+    long unprocessed = kit.writeCommand(AccountIntent.CREATE, new AccountValue("late", 0));
     kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue("late", 11));
 
     // when another member takes over with a state that lags behind
-    final StreamProcessorTestKit.Replica newLeader = follower();
+    StreamProcessorTestKit.Replica newLeader = follower();
     newLeader.start(StreamProcessorMode.LEADER);
 
     // then it replayed what was processed and processed only what was not
     assertThat(newLeader.processor().phase()).isEqualTo(StreamProcessorPhase.PROCESSING);
-    for (final Record command : kit.committedRecords(RecordType.COMMAND)) {
+    for (Record command : kit.committedRecords(RecordType.COMMAND)) {
       assertThat(kit.logStream().committedBatches())
           .as("batches caused by the command at %d", command.position())
           .filteredOn(b -> b.records().get(0).metadata().sourcePosition() == command.position())
@@ -151,7 +151,7 @@ final class StreamProcessorReplayTest {
     assertThat(newLeader.responses()).hasSize(2);
 
     // and a follower replaying everything agrees with it
-    final StreamProcessorTestKit.Replica check = kit.replica("check");
+    StreamProcessorTestKit.Replica check = kit.replica("check");
     check.start(StreamProcessorMode.FOLLOWER);
     assertThat(check.stateDigest()).isEqualTo(newLeader.stateDigest());
   }
@@ -160,13 +160,13 @@ final class StreamProcessorReplayTest {
   void shouldWaitForThePreviousLeadersBatchesToCommitBeforeProcessing() {
     // given a command processed by the old leader whose follow-ups are not committed yet
     kit.startLeader();
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     kit.logStream().holdCommits();
     kit.runUntilIdle();
     kit.leader().stop();
 
     // when a new leader (with this entry in its log) starts
-    final StreamProcessorTestKit.Replica newLeader = follower();
+    StreamProcessorTestKit.Replica newLeader = follower();
     newLeader.start(StreamProcessorMode.LEADER);
 
     // then it replays and waits; it does not process the command again
@@ -183,7 +183,7 @@ final class StreamProcessorReplayTest {
   void shouldProcessAgainWhatALeaderChangeDroppedWhenStateIsRebuilt() {
     // given a leader whose follow-up batch was dropped by a leader change
     kit.startLeader();
-    final long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
+    long command = kit.writeCommand(AccountIntent.CREATE, new AccountValue("a", 0));
     kit.logStream().holdCommits();
     kit.runUntilIdle();
     assertThat(TestLedger.balances(kit.db())).containsOnlyKeys("a"); // state ran ahead of the log
@@ -211,9 +211,9 @@ final class StreamProcessorReplayTest {
   }
 
   /** Writes {@code count} commands drawn from {@code random}: creates, deposits, transfers. */
-  private void writeRandomCommands(final Random random, final int count) {
+  private void writeRandomCommands(Random random, int count) {
     for (int i = 0; i < count; i++) {
-      final String account = "acc-" + random.nextInt(6);
+      String account = "acc-" + random.nextInt(6);
       switch (random.nextInt(3)) {
         case 0 -> kit.writeCommand(AccountIntent.CREATE, new AccountValue(account, 0));
         case 1 ->

@@ -88,7 +88,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
   private final int nodeId;
   private long nextRequestId = 1;
 
-  private StreamProcessorTestKit(final Builder builder) {
+  private StreamProcessorTestKit(Builder builder) {
     directory = builder.directory;
     families = List.copyOf(builder.families);
     setup = builder.setup;
@@ -112,12 +112,12 @@ public final class StreamProcessorTestKit implements AutoCloseable {
   }
 
   /** The replica named {@code name}, created (state empty, not started) on first use. */
-  public Replica replica(final String name) {
+  public Replica replica(String name) {
     return replica(name, setup);
   }
 
   /** The replica named {@code name} with its own setup, created on first use. */
-  public Replica replica(final String name, final ProcessorsSetup replicaSetup) {
+  public Replica replica(String name, ProcessorsSetup replicaSetup) {
     return replicas.computeIfAbsent(name, n -> new Replica(n, directory.resolve(n), replicaSetup));
   }
 
@@ -139,12 +139,12 @@ public final class StreamProcessorTestKit implements AutoCloseable {
    *
    * @throws AssertionError if the log does not take it
    */
-  public long writeCommand(final Intent intent, final RecordValue value) {
+  public long writeCommand(Intent intent, RecordValue value) {
     return writeCommand(intent, RecordMetadata.NO_KEY, value);
   }
 
   /** {@link #writeCommand(Intent, RecordValue)} with a key. */
-  public long writeCommand(final Intent intent, final long key, final RecordValue value) {
+  public long writeCommand(Intent intent, long key, RecordValue value) {
     return write(
         new Record(
             RecordMetadata.builder()
@@ -157,8 +157,8 @@ public final class StreamProcessorTestKit implements AutoCloseable {
   }
 
   /** Writes records as one batch (positions unset) and returns the position of the first. */
-  public long write(final Record... records) {
-    final WriteResult result = logStream.writer().tryWrite(List.of(records));
+  public long write(Record... records) {
+    WriteResult result = logStream.writer().tryWrite(List.of(records));
     if (!(result instanceof WriteResult.Written written)) {
       throw new AssertionError("Expected the log to take the records, but it answered " + result);
     }
@@ -179,7 +179,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
   }
 
   /** Runs tasks in order for {@code duration} of simulated time (timers fire). */
-  public StreamProcessorTestKit run(final Duration duration) {
+  public StreamProcessorTestKit run(Duration duration) {
     scheduler.runFor(duration);
     return this;
   }
@@ -192,14 +192,14 @@ public final class StreamProcessorTestKit implements AutoCloseable {
   }
 
   /** The committed records caused by the command at {@code sourcePosition}, in position order. */
-  public List<Record> followUps(final long sourcePosition) {
+  public List<Record> followUps(long sourcePosition) {
     return committedRecords().stream()
         .filter(r -> r.metadata().sourcePosition() == sourcePosition)
         .toList();
   }
 
   /** Committed records of one type, in position order. */
-  public List<Record> committedRecords(final RecordType type) {
+  public List<Record> committedRecords(RecordType type) {
     return committedRecords().stream().filter(r -> r.metadata().recordType() == type).toList();
   }
 
@@ -209,7 +209,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
   }
 
   /** The leader replica's response to {@code requestId}, if sent. */
-  public Optional<Response> responseTo(final long requestId) {
+  public Optional<Response> responseTo(long requestId) {
     return leader.responses().stream().filter(r -> r.requestId() == requestId).findFirst();
   }
 
@@ -256,8 +256,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     private CairnDb db;
     private StreamProcessor processor;
 
-    private Replica(
-        final String name, final Path stateDirectory, final ProcessorsSetup replicaSetup) {
+    private Replica(String name, Path stateDirectory, ProcessorsSetup replicaSetup) {
       this.name = name;
       this.stateDirectory = stateDirectory;
       this.replicaSetup = replicaSetup;
@@ -273,13 +272,13 @@ public final class StreamProcessorTestKit implements AutoCloseable {
      *
      * @throws IllegalStateException if a processor of this replica runs
      */
-    public StreamProcessor start(final StreamProcessorMode mode) {
+    public StreamProcessor start(StreamProcessorMode mode) {
       if (processor != null) {
         throw new IllegalStateException(
             "Expected replica " + name + " to have no running processor, but it has one");
       }
-      final CairnDb state = openState();
-      final RecordProcessors.Builder registrations = RecordProcessors.builder();
+      CairnDb state = openState();
+      RecordProcessors.Builder registrations = RecordProcessors.builder();
       replicaSetup.register(state, registrations);
       registry = new SimpleMeterRegistry();
       processor =
@@ -319,7 +318,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     }
 
     /** {@link #closeState()} and {@link #start} in {@code mode}: a restart of the member. */
-    public StreamProcessor restart(final StreamProcessorMode mode) {
+    public StreamProcessor restart(StreamProcessorMode mode) {
       closeState();
       return start(mode);
     }
@@ -355,7 +354,7 @@ public final class StreamProcessorTestKit implements AutoCloseable {
 
     private CairnDb openState() {
       if (db == null) {
-        final List<ColumnFamilyDefinition> all = new ArrayList<>(families);
+        List<ColumnFamilyDefinition> all = new ArrayList<>(families);
         all.addAll(StreamProcessorColumnFamily.all());
         db = CairnDb.open(stateDirectory, DbConfig.defaults(), all, new SimpleMeterRegistry());
       }
@@ -363,15 +362,15 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(final Path path) {
+  private static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
@@ -389,41 +388,41 @@ public final class StreamProcessorTestKit implements AutoCloseable {
     private Builder() {}
 
     /** The node the replicas' processors say they run on (logging context); 0 by default. */
-    public Builder nodeId(final int value) {
+    public Builder nodeId(int value) {
       nodeId = value;
       return this;
     }
 
     /** Where the replicas' databases live (a test's temporary directory). Required. */
-    public Builder directory(final Path value) {
+    public Builder directory(Path value) {
       directory = value;
       return this;
     }
 
     /** The state's column families (the stream processor's are added). */
-    public Builder families(final List<? extends ColumnFamilyDefinition> value) {
+    public Builder families(List<? extends ColumnFamilyDefinition> value) {
       families = List.copyOf(value);
       return this;
     }
 
     /** How each replica registers its processors over its database. */
-    public Builder processors(final ProcessorsSetup value) {
+    public Builder processors(ProcessorsSetup value) {
       setup = Objects.requireNonNull(value, "setup");
       return this;
     }
 
-    public Builder logStreamConfig(final LogStreamConfig value) {
+    public Builder logStreamConfig(LogStreamConfig value) {
       logStreamConfig = value;
       return this;
     }
 
-    public Builder processorConfig(final StreamProcessorConfig value) {
+    public Builder processorConfig(StreamProcessorConfig value) {
       processorConfig = value;
       return this;
     }
 
     /** The simulated clock's start, in epoch milliseconds. */
-    public Builder startMillis(final long value) {
+    public Builder startMillis(long value) {
       startMillis = value;
       return this;
     }

@@ -45,14 +45,13 @@ final class TestLedger {
 
   private final ColumnFamily<String, Long> accounts;
 
-  private TestLedger(final CairnDb db) {
+  private TestLedger(CairnDb db) {
     accounts = db.columnFamily(Family.TEST_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
   }
 
   /** Registers the ledger over {@code db}; side effects append to {@code sideEffects}. */
-  static void register(
-      final CairnDb db, final RecordProcessors.Builder builder, final List<String> sideEffects) {
-    final TestLedger ledger = new TestLedger(db);
+  static void register(CairnDb db, RecordProcessors.Builder builder, List<String> sideEffects) {
+    TestLedger ledger = new TestLedger(db);
     builder
         .processor(AccountIntent.CREATE, ledger::createAccount)
         .applier(AccountIntent.CREATED, e -> ledger.accounts.insert(accountId(e.value()), 0L))
@@ -76,15 +75,14 @@ final class TestLedger {
   }
 
   /** Every account and its balance, read from {@code db}. */
-  static Map<String, Long> balances(final CairnDb db) {
-    final Map<String, Long> balances = new TreeMap<>();
+  static Map<String, Long> balances(CairnDb db) {
+    Map<String, Long> balances = new TreeMap<>();
     new TestLedger(db).accounts.forEach(balances::put);
     return balances;
   }
 
-  private void createAccount(
-      final ProcessingContext context, final ProcessingResultBuilder result) {
-    final String id = accountId(context.value());
+  private void createAccount(ProcessingContext context, ProcessingResultBuilder result) {
+    String id = accountId(context.value());
     if (accounts.exists(id)) {
       result.reject(
           RejectionType.ALREADY_EXISTS, "Expected a new account, but '" + id + "' exists");
@@ -95,10 +93,8 @@ final class TestLedger {
   }
 
   private void deposit(
-      final ProcessingContext context,
-      final ProcessingResultBuilder result,
-      final List<String> sideEffects) {
-    final DepositValue deposit = (DepositValue) context.value();
+      ProcessingContext context, ProcessingResultBuilder result, List<String> sideEffects) {
+    DepositValue deposit = (DepositValue) context.value();
     if (!accounts.exists(deposit.accountId())) {
       result.reject(
           RejectionType.NOT_FOUND,
@@ -119,17 +115,17 @@ final class TestLedger {
         () -> sideEffects.add("deposited " + deposit.accountId() + " " + deposit.amount()));
   }
 
-  private void applyDeposited(final io.cairn.protocol.Record event) {
-    final DepositValue deposit = (DepositValue) event.value();
+  private void applyDeposited(io.cairn.protocol.Record event) {
+    DepositValue deposit = (DepositValue) event.value();
     if (deposit.accountId().startsWith("poison")) {
       throw new IllegalStateException("poisoned deposit to " + deposit.accountId());
     }
     add(deposit.accountId(), deposit.amount());
   }
 
-  private void transfer(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final TransferValue transfer = (TransferValue) context.value();
-    final Long balance = accounts.get(transfer.fromAccountId());
+  private void transfer(ProcessingContext context, ProcessingResultBuilder result) {
+    TransferValue transfer = (TransferValue) context.value();
+    Long balance = accounts.get(transfer.fromAccountId());
     if (balance == null || !accounts.exists(transfer.toAccountId())) {
       result.reject(RejectionType.NOT_FOUND, "Expected both accounts of the transfer to exist");
       return;
@@ -140,7 +136,7 @@ final class TestLedger {
           "Expected a balance of at least " + transfer.amount() + ", but was " + balance);
       return;
     }
-    final long key = context.position();
+    long key = context.position();
     result.appendEvent(key, TransferIntent.DEBITED, transfer);
     // The debit is applied already: what the processor reads now shows it.
     if (accounts.get(transfer.fromAccountId()) != balance - transfer.amount()) {
@@ -149,11 +145,11 @@ final class TestLedger {
     result.appendEventAndRespond(key, TransferIntent.COMPLETED, transfer);
   }
 
-  private void add(final String accountId, final long amount) {
+  private void add(String accountId, long amount) {
     accounts.update(accountId, accounts.get(accountId) + amount);
   }
 
-  private static String accountId(final io.cairn.protocol.RecordValue value) {
+  private static String accountId(io.cairn.protocol.RecordValue value) {
     return ((AccountValue) value).accountId();
   }
 }

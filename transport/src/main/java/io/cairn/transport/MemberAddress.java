@@ -28,7 +28,7 @@ public record MemberAddress(String host, int port) {
    */
   public static MemberAddress parse(String text) {
     Objects.requireNonNull(text, "text");
-    final int colon = text.lastIndexOf(':');
+    int colon = text.lastIndexOf(':');
     if (colon <= 0 || colon == text.length() - 1) {
       throw new IllegalArgumentException("Expected host:port, but was '" + text + "'");
     }
@@ -36,7 +36,7 @@ public record MemberAddress(String host, int port) {
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
-    final int port;
+    int port;
     try {
       port = Integer.parseInt(text.substring(colon + 1));
     } catch (NumberFormatException e) {

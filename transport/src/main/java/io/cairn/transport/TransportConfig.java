@@ -76,7 +76,7 @@ public final class TransportConfig {
 
   /** A builder holding this config's values. */
   public Builder toBuilder() {
-    final Builder builder =
+    Builder builder =
         new Builder(localNodeId)
             .bindHost(bindHost)
             .bindPort(bindPort)
@@ -237,8 +237,8 @@ public final class TransportConfig {
      * @throws IllegalArgumentException listing every violation
      */
     public TransportConfig build() {
-      final List<String> violations = new ArrayList<>();
-      final String context = " (transport config of node " + localNodeId + ")";
+      List<String> violations = new ArrayList<>();
+      String context = " (transport config of node " + localNodeId + ")";
       if (localNodeId < 0) {
         violations.add("Expected localNodeId >= 0, but was " + localNodeId + context);
       }
@@ -272,7 +272,7 @@ public final class TransportConfig {
                 + maxFrameSizeBytes
                 + context);
       }
-      final Duration oneMilli = Duration.ofMillis(1);
+      Duration oneMilli = Duration.ofMillis(1);
       checkDuration(
           violations, "connectTimeout", connectTimeout, oneMilli, MAX_CONNECT_TIMEOUT, context);
       checkDuration(

@@ -90,15 +90,15 @@ public final class TransportMetrics {
 
   public TransportMetrics(MeterRegistry registry, int localNodeId) {
     Objects.requireNonNull(registry, "registry");
-    final Tags node = Tags.of("node", Integer.toString(localNodeId));
-    final Operation[] operations = Operation.values();
-    final Result[] results = Result.values();
+    Tags node = Tags.of("node", Integer.toString(localNodeId));
+    Operation[] operations = Operation.values();
+    Result[] results = Result.values();
     sent = new Counter[operations.length][results.length];
     received = new Counter[operations.length][results.length];
     latency = new Timer[results.length];
     for (Operation operation : operations) {
       for (Result result : results) {
-        final Tags tags = node.and("operation", operation.tagValue(), "result", result.tagValue());
+        Tags tags = node.and("operation", operation.tagValue(), "result", result.tagValue());
         sent[operation.ordinal()][result.ordinal()] =
             Counter.builder(MESSAGES_SENT)
                 .description("Frames this member tried to send")

@@ -61,7 +61,7 @@ public abstract class MessagingServiceTestKit {
     try {
       return done.get();
     } catch (ExecutionException e) {
-      final Throwable cause = e.getCause();
+      Throwable cause = e.getCause();
       if (cause instanceof RuntimeException runtime) {
         throw runtime;
       }
@@ -84,7 +84,7 @@ public abstract class MessagingServiceTestKit {
   }
 
   private List<MessagingService> members(int count) {
-    final List<MessagingService> members = createMembers(count);
+    List<MessagingService> members = createMembers(count);
     created.addAll(members);
     assertThat(members).hasSize(count);
     for (int i = 0; i < count; i++) {
@@ -95,7 +95,7 @@ public abstract class MessagingServiceTestKit {
 
   /** The handler executor, marking the tasks it runs so handlers can check where they run. */
   private Executor executor() {
-    final Executor delegate = handlerExecutor();
+    Executor delegate = handlerExecutor();
     return task ->
         delegate.execute(
             () -> {
@@ -118,7 +118,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldReturnResponseOfRemoteHandler() {
-    final List<MessagingService> members = members(2);
+    List<MessagingService> members = members(2);
     members
         .get(1)
         .registerRequestHandler(
@@ -127,16 +127,15 @@ public abstract class MessagingServiceTestKit {
                 CompletableFuture.completedFuture(bytes("from " + sender + ": " + text(payload))),
             executor());
 
-    final byte[] response =
-        await(members.get(0).sendAndReceive(1, "echo", bytes("hello"), LONG_TIMEOUT));
+    byte[] response = await(members.get(0).sendAndReceive(1, "echo", bytes("hello"), LONG_TIMEOUT));
 
     assertThat(text(response)).isEqualTo("from 0: hello");
   }
 
   @Test
   void shouldDeliverOneWayMessageWithSender() {
-    final List<MessagingService> members = members(3);
-    final CompletableFuture<String> received = new CompletableFuture<>();
+    List<MessagingService> members = members(3);
+    CompletableFuture<String> received = new CompletableFuture<>();
     members
         .get(1)
         .registerMessageHandler(
@@ -151,7 +150,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldFailWithNoRemoteHandlerWhenTypeIsNotRegistered() {
-    final List<MessagingService> members = members(2);
+    List<MessagingService> members = members(2);
     members.get(1).registerMessageHandler("one-way-only", (sender, payload) -> {}, executor());
 
     assertThatThrownBy(
@@ -165,7 +164,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldFailWithRemoteHandlerFailureWhenHandlerThrows() {
-    final List<MessagingService> members = members(2);
+    List<MessagingService> members = members(2);
     members
         .get(1)
         .registerRequestHandler(
@@ -183,7 +182,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldFailWithRemoteHandlerFailureWhenHandlerFutureFails() {
-    final List<MessagingService> members = members(2);
+    List<MessagingService> members = members(2);
     members
         .get(1)
         .registerRequestHandler(
@@ -200,8 +199,8 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldFailWithTimeoutWhenNoResponseArrives() {
-    final List<MessagingService> members = members(2);
-    final CompletableFuture<byte[]> never = new CompletableFuture<>();
+    List<MessagingService> members = members(2);
+    CompletableFuture<byte[]> never = new CompletableFuture<>();
     members.get(1).registerRequestHandler("silent", (sender, payload) -> never, executor());
 
     assertThatThrownBy(
@@ -221,7 +220,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldRejectMessagesToUnknownMember() {
-    final List<MessagingService> members = members(2);
+    List<MessagingService> members = members(2);
 
     assertThatThrownBy(
             () -> await(members.get(0).sendAndReceive(42, "echo", bytes("x"), LONG_TIMEOUT)))
@@ -233,8 +232,8 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldRejectPayloadOverFrameLimitAndAcceptPayloadAtIt() {
-    final List<MessagingService> members = members(2);
-    final AtomicInteger handled = new AtomicInteger();
+    List<MessagingService> members = members(2);
+    AtomicInteger handled = new AtomicInteger();
     members
         .get(1)
         .registerRequestHandler(
@@ -245,8 +244,7 @@ public abstract class MessagingServiceTestKit {
                   ByteBuffer.allocate(Integer.BYTES).putInt(payload.length).array());
             },
             executor());
-    final int largestPayload =
-        MAX_FRAME_SIZE_BYTES - FrameDescriptor.HEADER_LENGTH - "size".length();
+    int largestPayload = MAX_FRAME_SIZE_BYTES - FrameDescriptor.HEADER_LENGTH - "size".length();
 
     assertThatThrownBy(
             () ->
@@ -258,7 +256,7 @@ public abstract class MessagingServiceTestKit {
         .hasMessageContaining("maxFrameSizeBytes");
     assertThatThrownBy(() -> await(members.get(0).send(1, "size", new byte[largestPayload + 1])))
         .isInstanceOf(MessagingException.Rejected.class);
-    final byte[] response =
+    byte[] response =
         await(members.get(0).sendAndReceive(1, "size", new byte[largestPayload], LONG_TIMEOUT));
 
     assertThat(ByteBuffer.wrap(response).getInt()).isEqualTo(largestPayload);
@@ -267,7 +265,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldFailWithRemoteHandlerFailureWhenResponseExceedsFrameLimit() {
-    final List<MessagingService> members = members(2);
+    List<MessagingService> members = members(2);
     members
         .get(1)
         .registerRequestHandler(
@@ -283,8 +281,8 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldRunHandlersOnTheirExecutor() {
-    final List<MessagingService> members = members(2);
-    final CompletableFuture<Boolean> messageHandlerInExecutor = new CompletableFuture<>();
+    List<MessagingService> members = members(2);
+    CompletableFuture<Boolean> messageHandlerInExecutor = new CompletableFuture<>();
     members
         .get(1)
         .registerRequestHandler(
@@ -300,8 +298,7 @@ public abstract class MessagingServiceTestKit {
             (sender, payload) -> messageHandlerInExecutor.complete(IN_HANDLER_EXECUTOR.get()),
             executor());
 
-    final byte[] response =
-        await(members.get(0).sendAndReceive(1, "where", bytes("x"), LONG_TIMEOUT));
+    byte[] response = await(members.get(0).sendAndReceive(1, "where", bytes("x"), LONG_TIMEOUT));
     await(members.get(0).send(1, "where-message", bytes("x")));
 
     assertThat(text(response)).isEqualTo("true");
@@ -310,23 +307,23 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldAnswerManyConcurrentRequestsCorrectly() {
-    final List<MessagingService> members = members(3);
-    final RequestHandler square =
+    List<MessagingService> members = members(3);
+    RequestHandler square =
         (sender, payload) -> {
-          final long value = ByteBuffer.wrap(payload).getLong();
+          long value = ByteBuffer.wrap(payload).getLong();
           return CompletableFuture.completedFuture(
               ByteBuffer.allocate(12).putInt(sender).putLong(value * value).array());
         };
     for (MessagingService member : members) {
       member.registerRequestHandler("square", square, executor());
     }
-    final int requestsPerMember = 200;
-    final List<CompletableFuture<byte[]>> responses = new ArrayList<>();
-    final List<long[]> expected = new ArrayList<>();
+    int requestsPerMember = 200;
+    List<CompletableFuture<byte[]>> responses = new ArrayList<>();
+    List<long[]> expected = new ArrayList<>();
     for (int i = 0; i < requestsPerMember; i++) {
       for (int from = 0; from < members.size(); from++) {
-        final int to = (from + 1 + i % 2) % members.size();
-        final long value = 1_000L * from + i;
+        int to = (from + 1 + i % 2) % members.size();
+        long value = 1_000L * from + i;
         responses.add(
             members
                 .get(from)
@@ -337,7 +334,7 @@ public abstract class MessagingServiceTestKit {
     }
 
     for (int i = 0; i < responses.size(); i++) {
-      final ByteBuffer response = ByteBuffer.wrap(await(responses.get(i)));
+      ByteBuffer response = ByteBuffer.wrap(await(responses.get(i)));
       assertThat(response.getInt())
           .as("sender seen by request %d", i)
           .isEqualTo(expected.get(i)[0]);
@@ -347,7 +344,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldFailWithNoRemoteHandlerAfterUnregister() {
-    final List<MessagingService> members = members(2);
+    List<MessagingService> members = members(2);
     members
         .get(1)
         .registerRequestHandler(
@@ -364,7 +361,7 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldRefuseSecondHandlerForSameType() {
-    final List<MessagingService> members = members(1);
+    List<MessagingService> members = members(1);
     members
         .get(0)
         .registerRequestHandler(
@@ -387,8 +384,8 @@ public abstract class MessagingServiceTestKit {
 
   @Test
   void shouldFailPendingRequestsWithUnreachableWhenClosedAndRejectLaterSends() {
-    final List<MessagingService> members = members(2);
-    final CompletableFuture<Void> arrived = new CompletableFuture<>();
+    List<MessagingService> members = members(2);
+    CompletableFuture<Void> arrived = new CompletableFuture<>();
     members
         .get(1)
         .registerRequestHandler(
@@ -398,7 +395,7 @@ public abstract class MessagingServiceTestKit {
               return new CompletableFuture<>();
             },
             executor());
-    final CompletableFuture<byte[]> pending =
+    CompletableFuture<byte[]> pending =
         members.get(0).sendAndReceive(1, "hold", bytes("x"), LONG_TIMEOUT);
     await(arrived);
 

@@ -10,7 +10,7 @@ class TransportConfigTest {
 
   @Test
   void shouldUseDocumentedDefaults() {
-    final TransportConfig config = TransportConfig.builder(3).build();
+    TransportConfig config = TransportConfig.builder(3).build();
 
     assertThat(config.localNodeId()).isEqualTo(3);
     assertThat(config.bindHost()).isEqualTo("127.0.0.1");
@@ -26,7 +26,7 @@ class TransportConfigTest {
 
   @Test
   void shouldListEveryViolationNamingTheKey() {
-    final TransportConfig.Builder builder =
+    TransportConfig.Builder builder =
         TransportConfig.builder(-1)
             .bindPort(70_000)
             .maxFrameSizeBytes(10)
@@ -50,7 +50,7 @@ class TransportConfigTest {
 
   @Test
   void shouldAcceptEphemeralBindPortAndKeepMembersImmutable() {
-    final TransportConfig config =
+    TransportConfig config =
         TransportConfig.builder(0)
             .bindPort(0)
             .member(1, MemberAddress.parse("10.0.0.2:26502"))

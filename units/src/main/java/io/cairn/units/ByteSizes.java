@@ -29,16 +29,16 @@ public final class ByteSizes {
    * The number of bytes {@code text} names, or empty when it is not in the grammar or does not fit
    * in a {@code long}.
    */
-  public static OptionalLong parse(final String text) {
+  public static OptionalLong parse(String text) {
     if (text == null) {
       return OptionalLong.empty();
     }
-    final Matcher matcher = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
+    Matcher matcher = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
     if (!matcher.matches()) {
       return OptionalLong.empty();
     }
-    final long amount = Long.parseLong(matcher.group(1));
-    final int shift =
+    long amount = Long.parseLong(matcher.group(1));
+    int shift =
         switch (matcher.group(2)) {
           case "k", "kb", "kib" -> 10;
           case "m", "mb", "mib" -> 20;
@@ -56,7 +56,7 @@ public final class ByteSizes {
    * The largest exact unit, as configuration files write it: {@code 0}, {@code 128MB}, {@code 4KB},
    * {@code 1000B}.
    */
-  public static String formatExact(final long bytes) {
+  public static String formatExact(long bytes) {
     if (bytes == 0) {
       return "0";
     }

@@ -38,18 +38,18 @@ public final class Durations {
    * The duration {@code text} names, or empty when it is not in the grammar (or too large for a
    * {@link Duration}).
    */
-  public static Optional<Duration> parse(final String text) {
+  public static Optional<Duration> parse(String text) {
     if (text == null) {
       return Optional.empty();
     }
-    final String trimmed = text.trim().toLowerCase(Locale.ROOT);
+    String trimmed = text.trim().toLowerCase(Locale.ROOT);
     if (trimmed.equals("0")) {
       return Optional.of(Duration.ZERO);
     }
-    final Matcher matcher = WITH_UNIT.matcher(trimmed);
+    Matcher matcher = WITH_UNIT.matcher(trimmed);
     if (matcher.matches()) {
       // 12 digits of days stay far below Duration's limit: no overflow here
-      final long amount = Long.parseLong(matcher.group(1));
+      long amount = Long.parseLong(matcher.group(1));
       return Optional.of(
           switch (matcher.group(2)) {
             case "ms" -> Duration.ofMillis(amount);
@@ -62,7 +62,7 @@ public final class Durations {
     if (trimmed.startsWith("p")) {
       try {
         return Optional.of(Duration.parse(trimmed.toUpperCase(Locale.ROOT)));
-      } catch (final DateTimeParseException e) { // also a value too large for a Duration
+      } catch (DateTimeParseException e) { // also a value too large for a Duration
         return Optional.empty();
       }
     }
@@ -75,7 +75,7 @@ public final class Durations {
    * @throws IllegalArgumentException "Expected a duration like 500ms, 20s, 5m, 2h or PT20S, but was
    *     '...'"
    */
-  public static Duration parseOrThrow(final String text) {
+  public static Duration parseOrThrow(String text) {
     return parse(text)
         .orElseThrow(
             () ->
@@ -87,8 +87,8 @@ public final class Durations {
    * The shortest exact form in the grammar, as configuration files write it: {@code 0}, {@code
    * 2500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d} (whole milliseconds).
    */
-  public static String formatExact(final Duration duration) {
-    final long millis = duration.toMillis();
+  public static String formatExact(Duration duration) {
+    long millis = duration.toMillis();
     if (millis == 0) {
       return "0";
     }
@@ -111,15 +111,15 @@ public final class Durations {
    * A short form for people, rounded: {@code 850ms}, {@code 12.3s}, {@code 2m05s} (not meant to be
    * read back).
    */
-  public static String formatRounded(final Duration duration) {
-    final long ms = duration.toMillis();
+  public static String formatRounded(Duration duration) {
+    long ms = duration.toMillis();
     if (ms < MILLIS_PER_SECOND) {
       return ms + "ms";
     }
     if (ms < MILLIS_PER_MINUTE) {
       return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
     }
-    final long s = duration.toSeconds();
+    long s = duration.toSeconds();
     return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
   }
 }

@@ -42,11 +42,11 @@ class ByteSizesTest {
 
   @Test
   void shouldReadBackEveryExactForm() {
-    final long seed = Long.getLong("cairn.seed", System.nanoTime());
-    final SplittableRandom random = new SplittableRandom(seed);
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    SplittableRandom random = new SplittableRandom(seed);
     for (int i = 0; i < 10_000; i++) {
-      final long bytes = random.nextLong(0, 1_000_000) << (10 * random.nextInt(5));
-      final String text = ByteSizes.formatExact(bytes);
+      long bytes = random.nextLong(0, 1_000_000) << (10 * random.nextInt(5));
+      String text = ByteSizes.formatExact(bytes);
       assertThat(ByteSizes.parse(text))
           .as("%s read back (seed %d: -Dcairn.seed=%d)", text, seed, seed)
           .hasValue(bytes);

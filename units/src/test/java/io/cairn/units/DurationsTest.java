@@ -64,12 +64,12 @@ class DurationsTest {
 
   @Test
   void shouldReadBackEveryExactForm() {
-    final long seed = Long.getLong("cairn.seed", System.nanoTime());
-    final SplittableRandom random = new SplittableRandom(seed);
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    SplittableRandom random = new SplittableRandom(seed);
     for (int i = 0; i < 10_000; i++) {
-      final long unit = new long[] {1, 1000, 60_000, 3_600_000, 86_400_000}[random.nextInt(5)];
-      final Duration duration = Duration.ofMillis(random.nextLong(0, 1_000_000) * unit);
-      final String text = Durations.formatExact(duration);
+      long unit = new long[] {1, 1000, 60_000, 3_600_000, 86_400_000}[random.nextInt(5)];
+      Duration duration = Duration.ofMillis(random.nextLong(0, 1_000_000) * unit);
+      String text = Durations.formatExact(duration);
       assertThat(Durations.parse(text))
           .as("%s read back (seed %d: -Dcairn.seed=%d)", text, seed, seed)
           .contains(duration);

@@ -26,11 +26,7 @@ final class CheckpointAppliers {
   private final DbCheckpointState state;
   private final BackupMetrics metrics;
 
-  CheckpointAppliers(
-      final int partitionId,
-      final CairnDb db,
-      final DbCheckpointState state,
-      final BackupMetrics metrics) {
+  CheckpointAppliers(int partitionId, CairnDb db, DbCheckpointState state, BackupMetrics metrics) {
     this.partitionId = partitionId;
     this.db = db;
     this.state = state;
@@ -45,14 +41,14 @@ final class CheckpointAppliers {
    */
   EventApplier created() {
     return event -> {
-      final CheckpointValue value = (CheckpointValue) event.value();
-      final Checkpoint checkpoint =
+      CheckpointValue value = (CheckpointValue) event.value();
+      Checkpoint checkpoint =
           new Checkpoint(
               value.checkpointId(),
               value.checkpointPosition(),
               value.timestamp(),
               DigestBytes.fromBytes(value.stateDigest()));
-      final long latestId = state.latestCheckpointId();
+      long latestId = state.latestCheckpointId();
       if (checkpoint.id() <= latestId) {
         throw new IllegalStateException(
             "Expected a CREATED checkpoint with an id above the latest "
@@ -65,7 +61,7 @@ final class CheckpointAppliers {
                 + checkpoint.position()
                 + ")");
       }
-      final Digest128 actual = db.stateDigest().total();
+      Digest128 actual = db.stateDigest().total();
       if (!actual.equals(checkpoint.stateDigest())) {
         metrics.digestMismatch();
         LOG.error(
@@ -102,9 +98,9 @@ final class CheckpointAppliers {
 
   /** {@code CONFIRMED_BACKUP}: kept if its id is above the confirmed one. */
   EventApplier confirmedBackup() {
-    return (final Record event) -> {
-      final CheckpointValue value = (CheckpointValue) event.value();
-      final Optional<ConfirmedBackup> current = state.latestConfirmedBackup();
+    return (Record event) -> {
+      CheckpointValue value = (CheckpointValue) event.value();
+      Optional<ConfirmedBackup> current = state.latestConfirmedBackup();
       if (current.isEmpty() || value.checkpointId() > current.get().checkpointId()) {
         state.storeConfirmedBackup(
             new ConfirmedBackup(value.checkpointId(), value.checkpointPosition()));

@@ -48,19 +48,19 @@ final class CheckpointCutInterceptor implements CommandInterceptor {
    * @param restoredCheckpointPosition the kept checkpoint's position if the partition was restored
    *     from a backup, else {@link RecordMetadata#NO_POSITION}
    */
-  CheckpointCutInterceptor(final DbCheckpointState state, final long restoredCheckpointPosition) {
+  CheckpointCutInterceptor(DbCheckpointState state, long restoredCheckpointPosition) {
     this.state = state;
     this.restoredCheckpointPosition = restoredCheckpointPosition;
   }
 
   @Override
-  public Decision intercept(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final long stamped = context.checkpointId();
+  public Decision intercept(ProcessingContext context, ProcessingResultBuilder result) {
+    long stamped = context.checkpointId();
     if (stamped < 1 // unstamped (NO_CHECKPOINT_ID); ids start at 1
         || context.intent().valueType() == ValueType.CHECKPOINT) {
       return Decision.CONTINUE; // the state is not read: CHECKPOINT commands report its failures
     }
-    final long latest = state.latestCheckpointId();
+    long latest = state.latestCheckpointId();
     if (stamped <= latest) {
       return Decision.CONTINUE;
     }
@@ -77,18 +77,18 @@ final class CheckpointCutInterceptor implements CommandInterceptor {
   }
 
   /** INFO for the first command a run drops, DEBUG after: a burst of credits may put many there. */
-  private void logDropped(final ProcessingContext context, final long stamped, final long latest) {
-    final boolean first = !droppedAny;
+  private void logDropped(ProcessingContext context, long stamped, long latest) {
+    boolean first = !droppedAny;
     droppedAny = true;
     if (!first && !LOG.isDebugEnabled()) {
       return;
     }
-    final String message =
+    String message =
         "Partition {} restored: dropped the {} {} at position {} (stamped with checkpoint {}, above"
             + " the state's {}): it was deferred past the checkpoint at position {} when first"
             + " processed, so it belongs after the restored cut"
             + (first ? "; further ones are logged at DEBUG" : "");
-    final Object[] arguments = {
+    Object[] arguments = {
       context.partitionId(),
       context.intent().valueType(),
       context.intent().name(),

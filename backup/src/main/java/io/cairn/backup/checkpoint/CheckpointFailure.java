@@ -15,9 +15,7 @@ final class CheckpointFailure {
 
   /** Fails the partition because processing {@code context.command()} threw {@code failure}. */
   static void haltPartition(
-      final ProcessingContext context,
-      final ProcessingResultBuilder result,
-      final RuntimeException failure) {
+      ProcessingContext context, ProcessingResultBuilder result, RuntimeException failure) {
     result.failPartition(
         "Expected to process the checkpoint command "
             + context.intent().name()

@@ -18,14 +18,14 @@ public final class CheckpointRegistration {
   private CheckpointRegistration() {}
 
   public static CheckpointState register(
-      final int partitionId,
-      final CairnDb db,
-      final RecordProcessors.Builder builder,
-      final CheckpointListener listener,
-      final BackupMetrics metrics,
-      final Optional<RestoreMarker> restored) {
-    final DbCheckpointState state = new DbCheckpointState(db);
-    final CheckpointAppliers appliers = new CheckpointAppliers(partitionId, db, state, metrics);
+      int partitionId,
+      CairnDb db,
+      RecordProcessors.Builder builder,
+      CheckpointListener listener,
+      BackupMetrics metrics,
+      Optional<RestoreMarker> restored) {
+    DbCheckpointState state = new DbCheckpointState(db);
+    CheckpointAppliers appliers = new CheckpointAppliers(partitionId, db, state, metrics);
     state.latestCheckpoint().ifPresent(metrics::checkpointApplied);
     builder
         .interceptor(

@@ -42,7 +42,7 @@ public final class CheckpointStateCodec {
 
   private CheckpointStateCodec() {}
 
-  public static byte[] encode(final Checkpoint checkpoint) {
+  public static byte[] encode(Checkpoint checkpoint) {
     return ByteBuffer.allocate(CHECKPOINT_LENGTH_BYTES)
         .order(ByteOrder.BIG_ENDIAN)
         .put(VERSION)
@@ -57,8 +57,8 @@ public final class CheckpointStateCodec {
   /**
    * @throws IllegalStateException if the bytes are not a version-1 checkpoint (the state is broken)
    */
-  public static Checkpoint decodeCheckpoint(final byte[] bytes) {
-    final ByteBuffer buffer = check(bytes, CHECKPOINT_LENGTH_BYTES, "latest checkpoint");
+  public static Checkpoint decodeCheckpoint(byte[] bytes) {
+    ByteBuffer buffer = check(bytes, CHECKPOINT_LENGTH_BYTES, "latest checkpoint");
     return new Checkpoint(
         buffer.getLong(),
         buffer.getLong(),
@@ -66,7 +66,7 @@ public final class CheckpointStateCodec {
         new Digest128(buffer.getLong(), buffer.getLong()));
   }
 
-  public static byte[] encode(final ConfirmedBackup backup) {
+  public static byte[] encode(ConfirmedBackup backup) {
     return ByteBuffer.allocate(CONFIRMED_LENGTH_BYTES)
         .order(ByteOrder.BIG_ENDIAN)
         .put(VERSION)
@@ -78,12 +78,12 @@ public final class CheckpointStateCodec {
   /**
    * @throws IllegalStateException if the bytes are not a version-1 confirmed backup
    */
-  public static ConfirmedBackup decodeConfirmedBackup(final byte[] bytes) {
-    final ByteBuffer buffer = check(bytes, CONFIRMED_LENGTH_BYTES, "latest confirmed backup");
+  public static ConfirmedBackup decodeConfirmedBackup(byte[] bytes) {
+    ByteBuffer buffer = check(bytes, CONFIRMED_LENGTH_BYTES, "latest confirmed backup");
     return new ConfirmedBackup(buffer.getLong(), buffer.getLong());
   }
 
-  private static ByteBuffer check(final byte[] bytes, final int length, final String what) {
+  private static ByteBuffer check(byte[] bytes, int length, String what) {
     if (bytes.length != length || bytes[0] != VERSION) {
       throw new IllegalStateException(
           "Expected the "
@@ -98,7 +98,7 @@ public final class CheckpointStateCodec {
               + (bytes.length > 0 ? " of version " + bytes[0] : "")
               + " (family BACKUP_CHECKPOINTS)");
     }
-    final ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);
+    ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);
     buffer.get();
     return buffer;
   }

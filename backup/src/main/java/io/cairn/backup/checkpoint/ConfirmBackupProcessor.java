@@ -19,23 +19,23 @@ final class ConfirmBackupProcessor implements CommandProcessor {
 
   private final DbCheckpointState state;
 
-  ConfirmBackupProcessor(final DbCheckpointState state) {
+  ConfirmBackupProcessor(DbCheckpointState state) {
     this.state = state;
   }
 
   @Override
-  public void process(final ProcessingContext context, final ProcessingResultBuilder result) {
+  public void process(ProcessingContext context, ProcessingResultBuilder result) {
     try {
       confirm(context, result);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       // An applier's failure halted the partition already (the first halt's reason is kept).
       CheckpointFailure.haltPartition(context, result, e);
     }
   }
 
-  private void confirm(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final CheckpointValue value = (CheckpointValue) context.value();
-    final Optional<Checkpoint> latest = state.latestCheckpoint();
+  private void confirm(ProcessingContext context, ProcessingResultBuilder result) {
+    CheckpointValue value = (CheckpointValue) context.value();
+    Optional<Checkpoint> latest = state.latestCheckpoint();
     if (value.checkpointId() < 1 || latest.isEmpty() || value.checkpointId() > latest.get().id()) {
       result.reject(
           RejectionType.NOT_FOUND,

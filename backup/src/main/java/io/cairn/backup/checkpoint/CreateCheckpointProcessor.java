@@ -32,19 +32,18 @@ final class CreateCheckpointProcessor implements CommandProcessor {
   private final DbCheckpointState state;
   private final CheckpointListener listener;
 
-  CreateCheckpointProcessor(
-      final CairnDb db, final DbCheckpointState state, final CheckpointListener listener) {
+  CreateCheckpointProcessor(CairnDb db, DbCheckpointState state, CheckpointListener listener) {
     this.db = db;
     this.state = state;
     this.listener = listener;
   }
 
   @Override
-  public void process(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final Checkpoint created;
+  public void process(ProcessingContext context, ProcessingResultBuilder result) {
+    Checkpoint created;
     try {
       created = createOrIgnore(context, result);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       // An applier's failure halted the partition already (the first halt's reason is kept).
       CheckpointFailure.haltPartition(context, result, e);
       return;
@@ -55,10 +54,9 @@ final class CreateCheckpointProcessor implements CommandProcessor {
   }
 
   /** Appends {@code CREATED} or {@code IGNORED} (or a rejection); the checkpoint if created. */
-  private Checkpoint createOrIgnore(
-      final ProcessingContext context, final ProcessingResultBuilder result) {
-    final CheckpointValue requested = (CheckpointValue) context.value();
-    final long id = requested.checkpointId();
+  private Checkpoint createOrIgnore(ProcessingContext context, ProcessingResultBuilder result) {
+    CheckpointValue requested = (CheckpointValue) context.value();
+    long id = requested.checkpointId();
     if (id < 1) {
       result.reject(
           RejectionType.INVALID_ARGUMENT,
@@ -69,17 +67,17 @@ final class CreateCheckpointProcessor implements CommandProcessor {
               + ")");
       return null;
     }
-    final Optional<Checkpoint> latest = state.latestCheckpoint();
+    Optional<Checkpoint> latest = state.latestCheckpoint();
     if (latest.isPresent() && id <= latest.get().id()) {
-      final Checkpoint current = latest.get();
+      Checkpoint current = latest.get();
       result.appendEventAndRespond(
           context.key(),
           CheckpointIntent.IGNORED,
           new CheckpointValue(current.id(), current.position(), current.timestamp()));
       return null;
     }
-    final StateDigest digest = db.stateDigest();
-    final Checkpoint checkpoint =
+    StateDigest digest = db.stateDigest();
+    Checkpoint checkpoint =
         new Checkpoint(
             id, context.position(), context.timestamp(), digest.total(), digest.families());
     result.appendEventAndRespond(
@@ -93,10 +91,10 @@ final class CreateCheckpointProcessor implements CommandProcessor {
     return checkpoint;
   }
 
-  private void notifyListener(final ProcessingContext context, final Checkpoint checkpoint) {
+  private void notifyListener(ProcessingContext context, Checkpoint checkpoint) {
     try {
       listener.onCheckpointCreated(checkpoint);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       // The checkpoint itself is sound; only its backup on this member is lost.
       LOG.error(
           "Partition {}: the backup manager refused checkpoint {} at position {}; this member"

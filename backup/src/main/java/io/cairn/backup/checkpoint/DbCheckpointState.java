@@ -18,13 +18,13 @@ public final class DbCheckpointState implements CheckpointState {
 
   private final ColumnFamily<Long, byte[]> family;
 
-  public DbCheckpointState(final CairnDb db) {
+  public DbCheckpointState(CairnDb db) {
     family = db.columnFamily(BackupColumnFamily.BACKUP_CHECKPOINTS, DbCodecs.LONG, DbCodecs.BYTES);
   }
 
   @Override
   public Optional<Checkpoint> latestCheckpoint() {
-    final byte[] bytes = family.get(CheckpointStateCodec.LATEST_CHECKPOINT_KEY);
+    byte[] bytes = family.get(CheckpointStateCodec.LATEST_CHECKPOINT_KEY);
     return bytes == null
         ? Optional.empty()
         : Optional.of(CheckpointStateCodec.decodeCheckpoint(bytes));
@@ -37,19 +37,19 @@ public final class DbCheckpointState implements CheckpointState {
 
   @Override
   public Optional<ConfirmedBackup> latestConfirmedBackup() {
-    final byte[] bytes = family.get(CheckpointStateCodec.LATEST_CONFIRMED_BACKUP_KEY);
+    byte[] bytes = family.get(CheckpointStateCodec.LATEST_CONFIRMED_BACKUP_KEY);
     return bytes == null
         ? Optional.empty()
         : Optional.of(CheckpointStateCodec.decodeConfirmedBackup(bytes));
   }
 
   /** Applier only: the checkpoint just taken becomes the latest. */
-  void storeCheckpoint(final Checkpoint checkpoint) {
+  void storeCheckpoint(Checkpoint checkpoint) {
     family.put(CheckpointStateCodec.LATEST_CHECKPOINT_KEY, CheckpointStateCodec.encode(checkpoint));
   }
 
   /** Applier only: the confirmed backup becomes the latest. */
-  void storeConfirmedBackup(final ConfirmedBackup backup) {
+  void storeConfirmedBackup(ConfirmedBackup backup) {
     family.put(
         CheckpointStateCodec.LATEST_CONFIRMED_BACKUP_KEY, CheckpointStateCodec.encode(backup));
   }

@@ -10,8 +10,8 @@ public final class DigestBytes {
 
   private DigestBytes() {}
 
-  public static byte[] toBytes(final Digest128 digest) {
-    final byte[] bytes = new byte[Digest128.LENGTH_BYTES];
+  public static byte[] toBytes(Digest128 digest) {
+    byte[] bytes = new byte[Digest128.LENGTH_BYTES];
     for (int i = 0; i < Long.BYTES; i++) {
       bytes[i] = (byte) (digest.high() >>> (56 - 8 * i));
       bytes[Long.BYTES + i] = (byte) (digest.low() >>> (56 - 8 * i));
@@ -22,7 +22,7 @@ public final class DigestBytes {
   /**
    * @throws IllegalArgumentException if {@code bytes} is not {@link Digest128#LENGTH_BYTES} long
    */
-  public static Digest128 fromBytes(final byte[] bytes) {
+  public static Digest128 fromBytes(byte[] bytes) {
     if (bytes.length != Digest128.LENGTH_BYTES) {
       throw new IllegalArgumentException(
           "Expected a state digest of "

@@ -47,13 +47,13 @@ public record DigestCheck(
 
   /** A check against a backup that recorded only the total digest. */
   public DigestCheck(
-      final int partitionId,
-      final long backupId,
-      final long checkpointPosition,
-      final String expectedDigest,
-      final Optional<String> actualDigest,
-      final List<FamilyState> families,
-      final Optional<String> problem) {
+      int partitionId,
+      long backupId,
+      long checkpointPosition,
+      String expectedDigest,
+      Optional<String> actualDigest,
+      List<FamilyState> families,
+      Optional<String> problem) {
     this(
         partitionId,
         backupId,
@@ -74,7 +74,7 @@ public record DigestCheck(
     if (matches() || problem.isPresent() || expectedFamilyDigests.isEmpty()) {
       return List.of();
     }
-    final Map<String, String> actual = new TreeMap<>();
+    Map<String, String> actual = new TreeMap<>();
     families.forEach(family -> actual.put(family.family(), family.digestHex()));
     return BackupDescriptor.differingFamilies(expectedFamilyDigests, actual);
   }
@@ -94,7 +94,7 @@ public record DigestCheck(
 
   /** A report for operators: one line when it matches, what differs and what to do otherwise. */
   public String describe() {
-    final String where =
+    String where =
         "partition "
             + partitionId
             + ", backup "

@@ -76,7 +76,7 @@ public record RestoreMarker(
   public RestoreMarker {
     Objects.requireNonNull(snapshotId, "snapshotId");
     Objects.requireNonNull(brokerVersion, "brokerVersion");
-    final List<String> violations = new ArrayList<>();
+    List<String> violations = new ArrayList<>();
     if (backupId < 1) {
       violations.add("backupId >= 1, but was " + backupId);
     }
@@ -113,13 +113,13 @@ public record RestoreMarker(
 
   /** A marker without per-family digests. */
   public RestoreMarker(
-      final long backupId,
-      final int partitionId,
-      final int sourceNodeId,
-      final long checkpointPosition,
-      final String stateDigest,
-      final Optional<String> snapshotId,
-      final String brokerVersion) {
+      long backupId,
+      int partitionId,
+      int sourceNodeId,
+      long checkpointPosition,
+      String stateDigest,
+      Optional<String> snapshotId,
+      String brokerVersion) {
     this(
         backupId,
         partitionId,
@@ -132,8 +132,8 @@ public record RestoreMarker(
   }
 
   /** Writes {@code <partitionDirectory>/restored-backup.json} atomically. */
-  public void write(final Path partitionDirectory) throws IOException {
-    final ObjectNode root = JSON.createObjectNode();
+  public void write(Path partitionDirectory) throws IOException {
+    ObjectNode root = JSON.createObjectNode();
     root.put("formatVersion", FORMAT_VERSION);
     root.put("backupId", backupId);
     root.put("partitionId", partitionId);
@@ -143,7 +143,7 @@ public record RestoreMarker(
     snapshotId.ifPresent(id -> root.put("snapshotId", id));
     root.put("brokerVersion", brokerVersion);
     if (!familyDigests.isEmpty()) {
-      final ObjectNode families = root.putObject("familyDigests");
+      ObjectNode families = root.putObject("familyDigests");
       familyDigests.forEach(families::put);
     }
     DurableFiles.writeAtomically(
@@ -159,28 +159,28 @@ public record RestoreMarker(
    *     restored partition whose expected digest is unknown must not start unchecked)
    * @throws UncheckedIOException if it cannot be read
    */
-  public static Optional<RestoreMarker> read(final Path partitionDirectory) {
-    final Path file = partitionDirectory.resolve(FILE_NAME);
+  public static Optional<RestoreMarker> read(Path partitionDirectory) {
+    Path file = partitionDirectory.resolve(FILE_NAME);
     if (!Files.exists(file)) {
       return Optional.empty();
     }
-    final JsonNode root;
+    JsonNode root;
     try {
       root = JSON.readTree(Files.readAllBytes(file));
-    } catch (final JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw invalid(file, "valid JSON", e.getOriginalMessage());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException("Expected to read " + file + ", but it failed", e);
     }
     if (root == null || !root.isObject()) {
       throw invalid(file, "a JSON object", String.valueOf(root));
     }
-    final int version = root.path("formatVersion").asInt(-1);
+    int version = root.path("formatVersion").asInt(-1);
     if (version != FORMAT_VERSION) {
       throw invalid(file, "formatVersion " + FORMAT_VERSION, "formatVersion " + version);
     }
     try {
-      final JsonNode snapshot = root.get("snapshotId");
+      JsonNode snapshot = root.get("snapshotId");
       return Optional.of(
           new RestoreMarker(
               requiredLong(root, "backupId", file),
@@ -193,14 +193,14 @@ public record RestoreMarker(
                   : Optional.of(snapshot.asText()),
               requiredText(root, "brokerVersion", file),
               familyDigests(root, file)));
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw invalid(file, "a valid restore marker", e.getMessage());
     }
   }
 
-  private static SortedMap<String, String> familyDigests(final JsonNode root, final Path file) {
-    final TreeMap<String, String> families = new TreeMap<>();
-    final JsonNode node = root.get("familyDigests");
+  private static SortedMap<String, String> familyDigests(JsonNode root, Path file) {
+    TreeMap<String, String> families = new TreeMap<>();
+    JsonNode node = root.get("familyDigests");
     if (node == null || node.isNull()) {
       return families;
     }
@@ -221,24 +221,23 @@ public record RestoreMarker(
     return families;
   }
 
-  private static long requiredLong(final JsonNode root, final String name, final Path file) {
-    final JsonNode node = root.get(name);
+  private static long requiredLong(JsonNode root, String name, Path file) {
+    JsonNode node = root.get(name);
     if (node == null || !node.canConvertToLong() || !node.isIntegralNumber()) {
       throw invalid(file, "an integer field '" + name + "'", String.valueOf(node));
     }
     return node.asLong();
   }
 
-  private static String requiredText(final JsonNode root, final String name, final Path file) {
-    final JsonNode node = root.get(name);
+  private static String requiredText(JsonNode root, String name, Path file) {
+    JsonNode node = root.get(name);
     if (node == null || !node.isTextual()) {
       throw invalid(file, "a text field '" + name + "'", String.valueOf(node));
     }
     return node.asText();
   }
 
-  private static IllegalStateException invalid(
-      final Path file, final String expected, final String actual) {
+  private static IllegalStateException invalid(Path file, String expected, String actual) {
     return new IllegalStateException(
         "Expected "
             + expected

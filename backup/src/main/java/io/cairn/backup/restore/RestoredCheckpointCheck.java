@@ -71,10 +71,7 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
    *     is told (a verification, which reports instead)
    */
   public RestoredCheckpointCheck(
-      final RestoreMarker marker,
-      final CairnDb db,
-      final boolean failOnMismatch,
-      final Listener listener) {
+      RestoreMarker marker, CairnDb db, boolean failOnMismatch, Listener listener) {
     this.marker = Objects.requireNonNull(marker, "marker");
     this.db = Objects.requireNonNull(db, "db");
     this.checkpoints = CheckpointState.of(db);
@@ -83,8 +80,7 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
   }
 
   /** The check a broker registers: a mismatch fails the partition. */
-  public static RestoredCheckpointCheck failingPartition(
-      final RestoreMarker marker, final CairnDb db) {
+  public static RestoredCheckpointCheck failingPartition(RestoreMarker marker, CairnDb db) {
     return new RestoredCheckpointCheck(marker, db, true, Listener.NONE);
   }
 
@@ -93,21 +89,21 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
    * BackupMetrics#RESTORE_CHECKS}): a mismatch fails the partition.
    */
   public static RestoredCheckpointCheck failingPartition(
-      final RestoreMarker marker, final CairnDb db, final BackupMetrics metrics) {
+      RestoreMarker marker, CairnDb db, BackupMetrics metrics) {
     Objects.requireNonNull(metrics, "metrics");
     return new RestoredCheckpointCheck(
         marker, db, true, check -> metrics.restoreCheck(check.result()));
   }
 
   @Override
-  public Decision intercept(final ProcessingContext context, final ProcessingResultBuilder result) {
+  public Decision intercept(ProcessingContext context, ProcessingResultBuilder result) {
     if (context.position() != marker.checkpointPosition()) {
       return Decision.CONTINUE;
     }
-    final DigestCheck check = check(context);
+    DigestCheck check = check(context);
     try {
       listener.onChecked(check);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       LOG.warn("Partition {}: a digest check listener failed", context.partitionId(), e);
     }
     if (check.matches()) {
@@ -122,8 +118,8 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
     return Decision.CONTINUE;
   }
 
-  private DigestCheck check(final ProcessingContext context) {
-    final Optional<String> problem = problem(context);
+  private DigestCheck check(ProcessingContext context) {
+    Optional<String> problem = problem(context);
     if (problem.isPresent()) {
       return new DigestCheck(
           context.partitionId(),
@@ -135,8 +131,8 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
           problem,
           marker.familyDigests());
     }
-    final StateDigest digest = db.stateDigest();
-    final String actual = digest.toHex();
+    StateDigest digest = db.stateDigest();
+    String actual = digest.toHex();
     return new DigestCheck(
         context.partitionId(),
         marker.backupId(),
@@ -148,8 +144,8 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
         marker.familyDigests());
   }
 
-  private Optional<String> problem(final ProcessingContext context) {
-    final var metadata = context.command().metadata();
+  private Optional<String> problem(ProcessingContext context) {
+    var metadata = context.command().metadata();
     if (metadata.recordType() != RecordType.COMMAND
         || metadata.intent() != CheckpointIntent.CREATE
         || ((CheckpointValue) context.value()).checkpointId() != marker.backupId()) {
@@ -164,7 +160,7 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
               + marker.backupId()
               + ")");
     }
-    final long latest = checkpoints.latestCheckpointId();
+    long latest = checkpoints.latestCheckpointId();
     if (latest >= marker.backupId()) {
       return Optional.of(
           "the restored state holds checkpoint "
@@ -177,16 +173,16 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
   }
 
   /** Every digested family of {@code db} with its entry count and digest (a full scan). */
-  public static List<FamilyState> families(final CairnDb db, final StateDigest digest) {
-    final List<FamilyState> families = new ArrayList<>();
-    final Map<String, Digest128> digests = digest.families();
-    for (final ColumnFamilyDefinition definition : db.families()) {
+  public static List<FamilyState> families(CairnDb db, StateDigest digest) {
+    List<FamilyState> families = new ArrayList<>();
+    Map<String, Digest128> digests = digest.families();
+    for (ColumnFamilyDefinition definition : db.families()) {
       if (!definition.includedInDigest()) {
         continue;
       }
-      final long[] entries = {0};
+      long[] entries = {0};
       db.columnFamily(definition, DbCodecs.BYTES, DbCodecs.BYTES).forEach((k, v) -> entries[0]++);
-      final Digest128 familyDigest = digests.getOrDefault(definition.name(), Digest128.ZERO);
+      Digest128 familyDigest = digests.getOrDefault(definition.name(), Digest128.ZERO);
       families.add(new FamilyState(definition.name(), entries[0], familyDigest.toHex()));
     }
     return families;

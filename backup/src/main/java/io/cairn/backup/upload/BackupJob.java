@@ -111,8 +111,7 @@ public final class BackupJob {
    *
    * @param reservedNanos when the reservation was taken, on the manager's clock
    */
-  public BackupJob(
-      final Checkpoint checkpoint, final Reservation reservation, final long reservedNanos) {
+  public BackupJob(Checkpoint checkpoint, Reservation reservation, long reservedNanos) {
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.reservation = Objects.requireNonNull(reservation, "reservation");
     this.reservedNanos = reservedNanos;
@@ -124,12 +123,11 @@ public final class BackupJob {
    *
    * @param nowNanos the manager's clock
    */
-  public static BackupJob reserve(
-      final Checkpoint checkpoint, final SnapshotStore snapshots, final long nowNanos) {
+  public static BackupJob reserve(Checkpoint checkpoint, SnapshotStore snapshots, long nowNanos) {
     Reservation reservation;
     try {
       reservation = new Reservation.Held(CheckpointReservation.take(checkpoint, snapshots));
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       reservation =
           new Reservation.Unavailable(
               "Expected to reserve a snapshot for checkpoint "
@@ -173,7 +171,7 @@ public final class BackupJob {
    * @throws IllegalStateException if the job is not UPLOADING
    */
   public long uploadStartNanos() {
-    final State current = state.get();
+    State current = state.get();
     if (current instanceof State.Uploading uploading) {
       return uploading.startNanos();
     }
@@ -189,10 +187,10 @@ public final class BackupJob {
    *     caller to finish a job ends it; the others do nothing)
    * @throws IllegalStateException if the move is not in the table
    */
-  public boolean transition(final State next, final String on) {
+  public boolean transition(State next, String on) {
     Objects.requireNonNull(next, "next");
     while (true) {
-      final State current = state.get();
+      State current = state.get();
       if (current instanceof State.Finished && next instanceof State.Finished) {
         return false;
       }
@@ -222,7 +220,7 @@ public final class BackupJob {
     }
   }
 
-  private static boolean canBecome(final State current, final State next) {
+  private static boolean canBecome(State current, State next) {
     if (current instanceof State.Submitted) {
       return next instanceof State.Waiting || next instanceof State.Finished;
     }

@@ -38,11 +38,7 @@ public final class BackupPlanner {
   private final Journal journal;
 
   public BackupPlanner(
-      final int nodeId,
-      final int partitionId,
-      final int partitionCount,
-      final String brokerVersion,
-      final Journal journal) {
+      int nodeId, int partitionId, int partitionCount, String brokerVersion, Journal journal) {
     this.nodeId = nodeId;
     this.partitionId = partitionId;
     this.partitionCount = partitionCount;
@@ -53,15 +49,15 @@ public final class BackupPlanner {
   /**
    * @throws IllegalStateException if the log no longer (or not yet) holds what the backup needs
    */
-  public Backup plan(final CheckpointReservation reservation) {
-    final Checkpoint checkpoint = reservation.checkpoint();
-    final Optional<PersistedSnapshot> snapshot = reservation.snapshot();
-    final long checkpointIndex = indexOf(checkpoint.position());
-    final long fromIndex;
+  public Backup plan(CheckpointReservation reservation) {
+    Checkpoint checkpoint = reservation.checkpoint();
+    Optional<PersistedSnapshot> snapshot = reservation.snapshot();
+    long checkpointIndex = indexOf(checkpoint.position());
+    long fromIndex;
     if (snapshot.isPresent()) {
       fromIndex = Math.min(snapshot.get().index(), checkpointIndex);
     } else {
-      final long firstIndex = journal.getFirstIndex();
+      long firstIndex = journal.getFirstIndex();
       if (firstIndex != 1) {
         throw new IllegalStateException(
             "Expected a snapshot with processed and last written positions below the checkpoint"
@@ -76,9 +72,9 @@ public final class BackupPlanner {
       }
       fromIndex = 1;
     }
-    final List<BackupFile> segments = segments(fromIndex, checkpointIndex);
+    List<BackupFile> segments = segments(fromIndex, checkpointIndex);
 
-    final Backup.Builder builder =
+    Backup.Builder builder =
         Backup.builder(new BackupIdentifier(nodeId, partitionId, checkpoint.id()))
             .checkpointPosition(checkpoint.position())
             .numberOfPartitions(partitionCount)
@@ -91,10 +87,10 @@ public final class BackupPlanner {
   }
 
   /** The journal index of the entry holding {@code position}. */
-  private long indexOf(final long position) {
+  private long indexOf(long position) {
     try (JournalReader reader = journal.openReader()) {
       reader.seekToAsqn(position);
-      final JournalRecord entry = reader.hasNext() ? reader.next() : null;
+      JournalRecord entry = reader.hasNext() ? reader.next() : null;
       if (entry == null || entry.asqn() == Journal.ASQN_IGNORE || entry.asqn() > position) {
         throw failure(
             "the log to hold the entry of checkpoint position " + position,
@@ -108,12 +104,12 @@ public final class BackupPlanner {
     }
   }
 
-  private List<BackupFile> segments(final long fromIndex, final long toIndex) {
-    final List<BackupFile> files = new ArrayList<>();
+  private List<BackupFile> segments(long fromIndex, long toIndex) {
+    List<BackupFile> files = new ArrayList<>();
     JournalSegmentFile previous = null;
-    for (final JournalSegmentFile segment : journal.segmentFiles()) {
-      final boolean before = segment.lastIndex() < fromIndex;
-      final boolean after = segment.firstIndex() > toIndex;
+    for (JournalSegmentFile segment : journal.segmentFiles()) {
+      boolean before = segment.lastIndex() < fromIndex;
+      boolean after = segment.firstIndex() > toIndex;
       if (before || after) {
         continue;
       }
@@ -149,15 +145,15 @@ public final class BackupPlanner {
     return files;
   }
 
-  private static NamedFileSet snapshotFiles(final PersistedSnapshot snapshot) {
-    final List<BackupFile> files = new ArrayList<>(snapshot.files().size());
-    for (final SnapshotFile file : snapshot.files()) {
+  private static NamedFileSet snapshotFiles(PersistedSnapshot snapshot) {
+    List<BackupFile> files = new ArrayList<>(snapshot.files().size());
+    for (SnapshotFile file : snapshot.files()) {
       files.add(new BackupFile(file.name(), file.path(), file.sizeBytes()));
     }
     return new NamedFileSet(files);
   }
 
-  private IllegalStateException failure(final String expected, final String actual) {
+  private IllegalStateException failure(String expected, String actual) {
     return new IllegalStateException(
         "Expected " + expected + ", but " + actual + " (partition " + partitionId + ")");
   }

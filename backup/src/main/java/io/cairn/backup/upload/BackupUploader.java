@@ -37,12 +37,12 @@ public final class BackupUploader {
   private final BackupMetrics metrics;
 
   public BackupUploader(
-      final int partitionId,
-      final int nodeId,
-      final BackupStore store,
-      final BackupPlanner planner,
-      final Executor uploadExecutor,
-      final BackupMetrics metrics) {
+      int partitionId,
+      int nodeId,
+      BackupStore store,
+      BackupPlanner planner,
+      Executor uploadExecutor,
+      BackupMetrics metrics) {
     this.partitionId = partitionId;
     this.nodeId = nodeId;
     this.store = store;
@@ -67,11 +67,11 @@ public final class BackupUploader {
    * @return the outcome; fails if collecting the files or the store failed
    */
   public CompletableFuture<BackupOutcome> upload(
-      final BackupJob job,
-      final CheckpointReservation reservation,
-      final Optional<BackupIdentifier> previous,
-      final BooleanSupplier stopped) {
-    final BackupIdentifierWildcard sameId =
+      BackupJob job,
+      CheckpointReservation reservation,
+      Optional<BackupIdentifier> previous,
+      BooleanSupplier stopped) {
+    BackupIdentifierWildcard sameId =
         BackupIdentifierWildcard.ofPartition(partitionId)
             .withCheckpoints(CheckpointPattern.exact(job.id()));
     return StoreQueries.listAll(store, sameId)
@@ -84,13 +84,12 @@ public final class BackupUploader {
    * Marks this node's backup {@code checkpointId} FAILED with {@code reason} (a no-op on a
    * COMPLETED or FAILED one); counted and logged, never fails the caller's chain.
    */
-  public CompletableFuture<BackupStatus> markFailed(final long checkpointId, final String reason) {
+  public CompletableFuture<BackupStatus> markFailed(long checkpointId, String reason) {
     return markFailed(new BackupIdentifier(nodeId, partitionId, checkpointId), reason);
   }
 
   /** Marks {@code id} FAILED with {@code reason}; counted and logged. */
-  public CompletableFuture<BackupStatus> markFailed(
-      final BackupIdentifier id, final String reason) {
+  public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
     return store
         .markFailed(id, reason)
         .whenComplete(
@@ -110,22 +109,22 @@ public final class BackupUploader {
   }
 
   private CompletableFuture<BackupOutcome> saveUnlessTaken(
-      final BackupJob job,
-      final CheckpointReservation reservation,
-      final List<BackupStatus> existing,
-      final Optional<BackupIdentifier> previous,
-      final BooleanSupplier stopped) {
-    final long id = job.id();
+      BackupJob job,
+      CheckpointReservation reservation,
+      List<BackupStatus> existing,
+      Optional<BackupIdentifier> previous,
+      BooleanSupplier stopped) {
+    long id = job.id();
     if (stopped.getAsBoolean()) {
       return CompletableFuture.completedFuture(
           BackupOutcome.failed(id, BackupManager.LEADER_CHANGED));
     }
-    for (final BackupStatus status : existing) {
+    for (BackupStatus status : existing) {
       if (status.statusCode() == BackupStatusCode.COMPLETED) {
         return CompletableFuture.completedFuture(BackupOutcome.alreadyCompleted(id));
       }
     }
-    for (final BackupStatus status : existing) {
+    for (BackupStatus status : existing) {
       if (status.exists()) {
         return CompletableFuture.completedFuture(
             BackupOutcome.refused(
@@ -142,14 +141,14 @@ public final class BackupUploader {
                     + ". Backup ids are never reused; take a backup with a new id."));
       }
     }
-    final Backup backup = planner.plan(reservation);
+    Backup backup = planner.plan(reservation);
     return store.save(backup, previous).thenApply(result -> BackupOutcome.completed(id, result));
   }
 
   /** A failure reason: the message, or the exception itself when it has none. */
-  public static String describe(final Throwable error) {
-    final Throwable cause = Futures.unwrap(error);
-    final String message = cause.getMessage();
+  public static String describe(Throwable error) {
+    Throwable cause = Futures.unwrap(error);
+    String message = cause.getMessage();
     return message == null || message.isBlank() ? cause.toString() : message;
   }
 }

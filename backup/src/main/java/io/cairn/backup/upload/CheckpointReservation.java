@@ -21,9 +21,7 @@ public final class CheckpointReservation implements AutoCloseable {
   private final CompactionHold hold;
 
   private CheckpointReservation(
-      final Checkpoint checkpoint,
-      final Optional<SnapshotReservation> snapshot,
-      final CompactionHold hold) {
+      Checkpoint checkpoint, Optional<SnapshotReservation> snapshot, CompactionHold hold) {
     this.checkpoint = checkpoint;
     this.snapshot = snapshot;
     this.hold = hold;
@@ -36,19 +34,18 @@ public final class CheckpointReservation implements AutoCloseable {
    *
    * @throws RuntimeException if the snapshot store fails (nothing stays held)
    */
-  public static CheckpointReservation take(
-      final Checkpoint checkpoint, final SnapshotStore snapshots) {
-    final CompactionHold hold = snapshots.registerCompactionHold("backup-" + checkpoint.id(), 1);
+  public static CheckpointReservation take(Checkpoint checkpoint, SnapshotStore snapshots) {
+    CompactionHold hold = snapshots.registerCompactionHold("backup-" + checkpoint.id(), 1);
     try {
-      final long position = checkpoint.position();
-      final Optional<SnapshotReservation> reserved =
+      long position = checkpoint.position();
+      Optional<SnapshotReservation> reserved =
           snapshots.reserveNewest(
               candidate ->
                   candidate.metadata().processedPosition() < position
                       && candidate.metadata().lastWrittenPosition() < position);
       reserved.ifPresent(r -> hold.moveTo(r.snapshot().index()));
       return new CheckpointReservation(checkpoint, reserved, hold);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       hold.close();
       throw e;
     }

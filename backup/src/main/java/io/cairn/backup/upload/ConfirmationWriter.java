@@ -39,12 +39,12 @@ public final class ConfirmationWriter {
    * @param stopped true once the owner stopped (no more attempts)
    */
   public ConfirmationWriter(
-      final int partitionId,
-      final LogStreamWriter writer,
-      final BackupConfig config,
-      final BackupMetrics metrics,
-      final BiConsumer<Duration, Runnable> scheduler,
-      final BooleanSupplier stopped) {
+      int partitionId,
+      LogStreamWriter writer,
+      BackupConfig config,
+      BackupMetrics metrics,
+      BiConsumer<Duration, Runnable> scheduler,
+      BooleanSupplier stopped) {
     this.partitionId = partitionId;
     this.writer = writer;
     this.config = config;
@@ -54,23 +54,23 @@ public final class ConfirmationWriter {
   }
 
   /** Writes the confirmation of {@code checkpoint}'s backup. */
-  public void confirm(final Checkpoint checkpoint) {
+  public void confirm(Checkpoint checkpoint) {
     attempt(checkpoint, 1);
   }
 
-  private void attempt(final Checkpoint checkpoint, final int attempt) {
+  private void attempt(Checkpoint checkpoint, int attempt) {
     if (stopped.getAsBoolean()) {
       return;
     }
-    final Record command =
+    Record command =
         new Record(
             RecordMetadata.builder().command(CheckpointIntent.CONFIRM_BACKUP).build(),
             new CheckpointValue(
                 checkpoint.id(), checkpoint.position(), RecordMetadata.NO_TIMESTAMP));
-    final WriteResult result;
+    WriteResult result;
     try {
       result = writer.tryWrite(command);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       metrics.operation(Operation.CONFIRM, Result.FAILED);
       LOG.warn("Partition {}: could not write CONFIRM_BACKUP({})", partitionId, checkpoint.id(), e);
       return;

@@ -46,7 +46,7 @@ public final class InProgressSweep {
     }
   }
 
-  public InProgressSweep(final int partitionId, final BackupUploader uploader) {
+  public InProgressSweep(int partitionId, BackupUploader uploader) {
     this.partitionId = partitionId;
     this.uploader = uploader;
   }
@@ -59,7 +59,7 @@ public final class InProgressSweep {
   public CompletableFuture<Result> attempt() {
     try {
       return uploader.partitionBackups().thenCompose(this::failInProgress);
-    } catch (final RuntimeException e) { // a store that throws instead of failing the future
+    } catch (RuntimeException e) { // a store that throws instead of failing the future
       return CompletableFuture.failedFuture(e);
     }
   }
@@ -70,14 +70,14 @@ public final class InProgressSweep {
    *
    * @param failedAttempts at least 1
    */
-  public static Duration retryDelay(final int failedAttempts) {
+  public static Duration retryDelay(int failedAttempts) {
     return RETRY.ceiling(Math.max(failedAttempts, 1));
   }
 
-  private CompletableFuture<Result> failInProgress(final List<BackupStatus> statuses) {
-    final List<CompletableFuture<?>> marks = new ArrayList<>();
-    final List<BackupStatus> completed = new ArrayList<>();
-    for (final BackupStatus status : statuses) {
+  private CompletableFuture<Result> failInProgress(List<BackupStatus> statuses) {
+    List<CompletableFuture<?>> marks = new ArrayList<>();
+    List<BackupStatus> completed = new ArrayList<>();
+    for (BackupStatus status : statuses) {
       if (status.statusCode() == BackupStatusCode.COMPLETED) {
         completed.add(status);
       } else if (status.statusCode() == BackupStatusCode.IN_PROGRESS) {

@@ -24,18 +24,18 @@ public final class StoreQueries {
    *     {@link #MAX_PAGES} pages
    */
   public static CompletableFuture<List<BackupStatus>> listAll(
-      final BackupStore store, final BackupIdentifierWildcard wildcard) {
-    final List<BackupStatus> statuses = new ArrayList<>();
+      BackupStore store, BackupIdentifierWildcard wildcard) {
+    List<BackupStatus> statuses = new ArrayList<>();
     return page(store, wildcard, PageRequest.first(PageRequest.MAX_SIZE), statuses, 1)
         .thenApply(done -> statuses);
   }
 
   private static CompletableFuture<Void> page(
-      final BackupStore store,
-      final BackupIdentifierWildcard wildcard,
-      final PageRequest request,
-      final List<BackupStatus> statuses,
-      final int pageNumber) {
+      BackupStore store,
+      BackupIdentifierWildcard wildcard,
+      PageRequest request,
+      List<BackupStatus> statuses,
+      int pageNumber) {
     if (pageNumber > MAX_PAGES) {
       return CompletableFuture.failedFuture(
           new IllegalStateException(
@@ -48,7 +48,7 @@ public final class StoreQueries {
     return store
         .list(wildcard, request)
         .thenCompose(
-            (final BackupPage page) -> {
+            (BackupPage page) -> {
               statuses.addAll(page.statuses());
               return page.nextPageToken().isEmpty()
                   ? CompletableFuture.completedFuture(null)

@@ -48,7 +48,7 @@ final class CheckpointRecordsTest {
 
   @BeforeEach
   void startLeader() {
-    final List<ColumnFamilyDefinition> families = new ArrayList<>(BackupColumnFamily.all());
+    List<ColumnFamilyDefinition> families = new ArrayList<>(BackupColumnFamily.all());
     families.addAll(TestBalances.FAMILIES);
     kit =
         StreamProcessorTestKit.builder()
@@ -72,19 +72,19 @@ final class CheckpointRecordsTest {
   void shouldCreateCheckpointAtCommandPositionWithDigestOfStateAtThatPoint() {
     // given
     deposit("a", 10);
-    final Digest128 atCheckpoint = kit.db().stateDigest().total();
-    final var familiesAtCheckpoint = kit.db().stateDigest().families();
+    Digest128 atCheckpoint = kit.db().stateDigest().total();
+    var familiesAtCheckpoint = kit.db().stateDigest().families();
 
     // when a checkpoint is requested and more is processed after it
-    final long create = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(5, -1, -1));
-    final long createRequest = kit.lastRequestId();
-    final long timestamp = commandAt(create).metadata().timestamp();
+    long create = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(5, -1, -1));
+    long createRequest = kit.lastRequestId();
+    long timestamp = commandAt(create).metadata().timestamp();
     deposit("a", 7);
 
     // then CREATED carries the command's position, its timestamp and the digest before it
-    final Record created = kit.followUps(create).get(0);
+    Record created = kit.followUps(create).get(0);
     assertThat(created.metadata().intent()).isEqualTo(CheckpointIntent.CREATED);
-    final CheckpointValue value = (CheckpointValue) created.value();
+    CheckpointValue value = (CheckpointValue) created.value();
     assertThat(value.checkpointId()).isEqualTo(5);
     assertThat(value.checkpointPosition()).isEqualTo(create);
     assertThat(value.timestamp()).isEqualTo(timestamp);
@@ -95,7 +95,7 @@ final class CheckpointRecordsTest {
     assertThat(kit.responseTo(createRequest))
         .hasValueSatisfying(
             r -> assertThat(r.record().metadata().intent()).isEqualTo(CheckpointIntent.CREATED));
-    final Checkpoint expected = new Checkpoint(5, create, timestamp, atCheckpoint);
+    Checkpoint expected = new Checkpoint(5, create, timestamp, atCheckpoint);
     assertThat(CheckpointState.of(kit.db()).latestCheckpoint()).contains(expected);
     assertThat(CheckpointState.of(kit.db()).latestCheckpointId()).isEqualTo(5);
     assertThat(told)
@@ -110,7 +110,7 @@ final class CheckpointRecordsTest {
   void shouldKeepCheckpointBookkeepingOutOfTheDigest() {
     // given
     deposit("a", 10);
-    final Digest128 before = kit.db().stateDigest().total();
+    Digest128 before = kit.db().stateDigest().total();
 
     // when a checkpoint and its confirmation are applied
     checkpoint(3);
@@ -125,17 +125,17 @@ final class CheckpointRecordsTest {
   @Test
   void shouldIgnoreIdNotHigherThanLatestAndCarryTheCurrentOne() {
     // given
-    final long first = checkpoint(5);
+    long first = checkpoint(5);
 
     // when
-    final long equal = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(5, -1, -1));
-    final long equalRequest = kit.lastRequestId();
-    final long lower = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(2, -1, -1));
+    long equal = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(5, -1, -1));
+    long equalRequest = kit.lastRequestId();
+    long lower = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(2, -1, -1));
     kit.runUntilIdle();
 
     // then both are IGNORED with the current id and position, answered as such
-    for (final long position : List.of(equal, lower)) {
-      final Record ignored = kit.followUps(position).get(0);
+    for (long position : List.of(equal, lower)) {
+      Record ignored = kit.followUps(position).get(0);
       assertThat(ignored.metadata().intent()).isEqualTo(CheckpointIntent.IGNORED);
       assertThat(((CheckpointValue) ignored.value()).checkpointId()).isEqualTo(5);
       assertThat(((CheckpointValue) ignored.value()).checkpointPosition()).isEqualTo(first);
@@ -151,11 +151,11 @@ final class CheckpointRecordsTest {
   @Test
   void shouldRejectCheckpointIdBelowOne() {
     // when
-    final long create = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(0, -1, -1));
+    long create = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(0, -1, -1));
     kit.runUntilIdle();
 
     // then
-    final Record rejection = kit.followUps(create).get(0);
+    Record rejection = kit.followUps(create).get(0);
     assertThat(rejection.metadata().recordType()).isEqualTo(RecordType.REJECTION);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(CheckpointState.of(kit.db()).latestCheckpoint()).isEmpty();
@@ -165,23 +165,21 @@ final class CheckpointRecordsTest {
   @Test
   void shouldConfirmBackupOfATakenCheckpointAndKeepTheHighest() {
     // given
-    final long position = checkpoint(5);
+    long position = checkpoint(5);
 
     // when
-    final long confirm =
+    long confirm =
         kit.writeCommand(CheckpointIntent.CONFIRM_BACKUP, new CheckpointValue(5, position, -1));
-    final long unknown =
-        kit.writeCommand(CheckpointIntent.CONFIRM_BACKUP, new CheckpointValue(9, 1, -1));
+    long unknown = kit.writeCommand(CheckpointIntent.CONFIRM_BACKUP, new CheckpointValue(9, 1, -1));
     kit.runUntilIdle();
     checkpoint(6);
-    final long older =
-        kit.writeCommand(CheckpointIntent.CONFIRM_BACKUP, new CheckpointValue(4, 1, -1));
+    long older = kit.writeCommand(CheckpointIntent.CONFIRM_BACKUP, new CheckpointValue(4, 1, -1));
     kit.runUntilIdle();
 
     // then
     assertThat(kit.followUps(confirm).get(0).metadata().intent())
         .isEqualTo(CheckpointIntent.CONFIRMED_BACKUP);
-    final Record rejection = kit.followUps(unknown).get(0);
+    Record rejection = kit.followUps(unknown).get(0);
     assertThat(rejection.metadata().rejectionType()).isEqualTo(RejectionType.NOT_FOUND);
     assertThat(kit.followUps(older).get(0).metadata().intent())
         .isEqualTo(CheckpointIntent.CONFIRMED_BACKUP);
@@ -193,19 +191,19 @@ final class CheckpointRecordsTest {
   void shouldRebuildCheckpointStateByReplayWithoutTellingTheListener() {
     // given
     deposit("a", 10);
-    final long position = checkpoint(5);
+    long position = checkpoint(5);
     kit.writeCommand(CheckpointIntent.CONFIRM_BACKUP, new CheckpointValue(5, position, -1));
     deposit("b", 3);
-    final Checkpoint latest = CheckpointState.of(kit.db()).latestCheckpoint().orElseThrow();
+    Checkpoint latest = CheckpointState.of(kit.db()).latestCheckpoint().orElseThrow();
 
     // when a follower replays the log, and the leader rebuilds from an empty state
-    final StreamProcessorTestKit.Replica follower = kit.replica("follower");
+    StreamProcessorTestKit.Replica follower = kit.replica("follower");
     follower.start(StreamProcessorMode.FOLLOWER);
     kit.leader().discardState();
     kit.leader().start(StreamProcessorMode.LEADER);
 
     // then both hold the same checkpoint state, and only the first processing told the listener
-    for (final StreamProcessorTestKit.Replica replica : List.of(follower, kit.leader())) {
+    for (StreamProcessorTestKit.Replica replica : List.of(follower, kit.leader())) {
       assertThat(CheckpointState.of(replica.db()).latestCheckpoint()).contains(latest);
       assertThat(CheckpointState.of(replica.db()).latestConfirmedBackup())
           .contains(new ConfirmedBackup(5, position));
@@ -217,10 +215,9 @@ final class CheckpointRecordsTest {
   @Test
   void shouldFailFollowerWhoseDigestDiffersAtTheCheckpoint() {
     // given a follower whose deposits apply differently (a diverged replica)
-    final SimpleMeterRegistry followerRegistry = new SimpleMeterRegistry();
-    final BackupMetrics followerMetrics =
-        new BackupMetrics(followerRegistry, PARTITION, new SimClock(0));
-    final StreamProcessorTestKit.Replica follower =
+    SimpleMeterRegistry followerRegistry = new SimpleMeterRegistry();
+    BackupMetrics followerMetrics = new BackupMetrics(followerRegistry, PARTITION, new SimClock(0));
+    StreamProcessorTestKit.Replica follower =
         kit.replica(
             "diverged",
             (db, builder) -> {
@@ -243,7 +240,7 @@ final class CheckpointRecordsTest {
     assertThat(CheckpointState.of(follower.db()).latestCheckpoint()).isEmpty();
     assertThat(TestBalances.balance(follower.db(), "a")).isEqualTo(0); // rolled back
     // while the leader and an honest follower are fine
-    final StreamProcessorTestKit.Replica honest = kit.replica("honest");
+    StreamProcessorTestKit.Replica honest = kit.replica("honest");
     honest.start(StreamProcessorMode.FOLLOWER);
     assertThat(honest.processor().health().isHealthy()).isTrue();
     assertThat(kit.processor().health().isHealthy()).isTrue();
@@ -257,10 +254,10 @@ final class CheckpointRecordsTest {
     kit.db()
         .columnFamily(BackupColumnFamily.BACKUP_CHECKPOINTS, DbCodecs.LONG, DbCodecs.BYTES)
         .put(CheckpointStateCodec.LATEST_CHECKPOINT_KEY, new byte[] {9, 9});
-    final long writtenBefore = kit.committedRecords().size();
+    long writtenBefore = kit.committedRecords().size();
 
     // when
-    final long create = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(2, -1, -1));
+    long create = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(2, -1, -1));
     deposit("a", 5);
 
     // then the partition failed at the command: no rejection, nothing after it processed
@@ -285,9 +282,9 @@ final class CheckpointRecordsTest {
         .put(CheckpointStateCodec.LATEST_CHECKPOINT_KEY, new byte[] {9, 9});
 
     // when
-    final long confirm =
+    long confirm =
         kit.writeCommand(CheckpointIntent.CONFIRM_BACKUP, new CheckpointValue(1, -1, -1));
-    final long confirmRequest = kit.lastRequestId();
+    long confirmRequest = kit.lastRequestId();
     kit.runUntilIdle();
 
     // then
@@ -303,22 +300,22 @@ final class CheckpointRecordsTest {
   void shouldTakeCheckpointOfAStampedCommandBeforeProcessingIt() {
     // given
     deposit("a", 10);
-    final Digest128 beforeCommand = kit.db().stateDigest().total();
+    Digest128 beforeCommand = kit.db().stateDigest().total();
 
     // when an inter-partition command stamped with a higher checkpoint id arrives
-    final long stamped = kit.write(stampedDeposit("a", 4, 7));
+    long stamped = kit.write(stampedDeposit("a", 4, 7));
     kit.runUntilIdle();
 
     // then CREATE(7) and a copy of the command are written in one batch, CREATE first ...
-    final List<Record> rewritten = kit.followUps(stamped);
+    List<Record> rewritten = kit.followUps(stamped);
     assertThat(rewritten)
         .extracting(r -> r.metadata().intent())
         .containsExactly(CheckpointIntent.CREATE, DepositIntent.DEPOSIT);
-    final long create = rewritten.get(0).position();
-    final long copy = rewritten.get(1).position();
+    long create = rewritten.get(0).position();
+    long copy = rewritten.get(1).position();
     assertThat(copy).isEqualTo(create + 1);
     // ... the checkpoint is taken on the state without the command, then the command is applied
-    final Checkpoint checkpoint = CheckpointState.of(kit.db()).latestCheckpoint().orElseThrow();
+    Checkpoint checkpoint = CheckpointState.of(kit.db()).latestCheckpoint().orElseThrow();
     assertThat(checkpoint.id()).isEqualTo(7);
     assertThat(checkpoint.position()).isEqualTo(create);
     assertThat(checkpoint.stateDigest()).isEqualTo(beforeCommand);
@@ -326,7 +323,7 @@ final class CheckpointRecordsTest {
     assertThat(TestBalances.balance(kit.db(), "a")).isEqualTo(14);
 
     // and a command stamped with an id not above the latest is processed at once
-    final long notHigher = kit.write(stampedDeposit("a", 1, 7));
+    long notHigher = kit.write(stampedDeposit("a", 1, 7));
     kit.runUntilIdle();
     assertThat(kit.followUps(notHigher))
         .extracting(r -> r.metadata().intent())
@@ -336,17 +333,17 @@ final class CheckpointRecordsTest {
   @Test
   void shouldDeferEveryStampedCommandThatArrivesBeforeTheCheckpointIsProcessed() {
     // given two stamped commands written together, before either is processed
-    final long first = kit.write(stampedDeposit("a", 1, 4), stampedDeposit("b", 2, 4));
+    long first = kit.write(stampedDeposit("a", 1, 4), stampedDeposit("b", 2, 4));
     kit.runUntilIdle();
 
     // then each was deferred behind a CREATE(4); the second CREATE is ignored; both applied after
-    final List<Record> created =
+    List<Record> created =
         kit.committedRecords().stream()
             .filter(r -> r.metadata().intent() == CheckpointIntent.CREATED)
             .toList();
     assertThat(created).hasSize(1);
-    final long checkpointPosition = ((CheckpointValue) created.get(0).value()).checkpointPosition();
-    final List<Record> deposited =
+    long checkpointPosition = ((CheckpointValue) created.get(0).value()).checkpointPosition();
+    List<Record> deposited =
         kit.committedRecords().stream()
             .filter(r -> r.metadata().intent() == DepositIntent.DEPOSITED)
             .toList();
@@ -365,30 +362,28 @@ final class CheckpointRecordsTest {
 
   // ---- helpers ---------------------------------------------------------------------------------
 
-  private void deposit(final String account, final long amount) {
+  private void deposit(String account, long amount) {
     kit.writeCommand(DepositIntent.DEPOSIT, new DepositValue(account, amount));
     kit.runUntilIdle();
   }
 
   /** Takes checkpoint {@code id}; returns its position. */
-  private long checkpoint(final long id) {
-    final long position =
-        kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(id, -1, -1));
+  private long checkpoint(long id) {
+    long position = kit.writeCommand(CheckpointIntent.CREATE, new CheckpointValue(id, -1, -1));
     kit.runUntilIdle();
     assertThat(kit.followUps(position).get(0).metadata().intent())
         .isEqualTo(CheckpointIntent.CREATED);
     return position;
   }
 
-  private Record commandAt(final long position) {
+  private Record commandAt(long position) {
     return kit.committedRecords().stream()
         .filter(r -> r.position() == position)
         .findFirst()
         .orElseThrow();
   }
 
-  private static Record stampedDeposit(
-      final String account, final long amount, final long checkpointId) {
+  private static Record stampedDeposit(String account, long amount, long checkpointId) {
     return new Record(
         RecordMetadata.builder().command(DepositIntent.DEPOSIT).checkpointId(checkpointId).build(),
         new DepositValue(account, amount));

@@ -21,9 +21,8 @@ final class TestBalances {
 
   private TestBalances() {}
 
-  static void register(final CairnDb db, final RecordProcessors.Builder builder, final long skew) {
-    final ColumnFamily<String, Long> balances =
-        db.columnFamily(FAMILY, DbCodecs.STRING, DbCodecs.LONG);
+  static void register(CairnDb db, RecordProcessors.Builder builder, long skew) {
+    ColumnFamily<String, Long> balances = db.columnFamily(FAMILY, DbCodecs.STRING, DbCodecs.LONG);
     builder
         .processor(
             DepositIntent.DEPOSIT,
@@ -33,15 +32,15 @@ final class TestBalances {
         .applier(
             DepositIntent.DEPOSITED,
             event -> {
-              final DepositValue deposit = (DepositValue) event.value();
-              final Long balance = balances.get(deposit.accountId());
+              DepositValue deposit = (DepositValue) event.value();
+              Long balance = balances.get(deposit.accountId());
               balances.put(
                   deposit.accountId(), (balance == null ? 0 : balance) + deposit.amount() + skew);
             });
   }
 
-  static long balance(final CairnDb db, final String accountId) {
-    final Long balance = db.columnFamily(FAMILY, DbCodecs.STRING, DbCodecs.LONG).get(accountId);
+  static long balance(CairnDb db, String accountId) {
+    Long balance = db.columnFamily(FAMILY, DbCodecs.STRING, DbCodecs.LONG).get(accountId);
     return balance == null ? 0 : balance;
   }
 }

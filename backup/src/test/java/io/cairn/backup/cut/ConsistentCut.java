@@ -42,8 +42,8 @@ final class ConsistentCut {
   private ConsistentCut() {}
 
   /** The cut position of checkpoint {@code checkpointId} in {@code log}, if it was taken. */
-  static OptionalLong cut(final List<Record> log, final long checkpointId) {
-    for (final Record record : log) {
+  static OptionalLong cut(List<Record> log, long checkpointId) {
+    for (Record record : log) {
       if (record.metadata().recordType() == RecordType.EVENT
           && record.metadata().intent() == CheckpointIntent.CREATED
           && ((CheckpointValue) record.value()).checkpointId() == checkpointId) {
@@ -56,12 +56,12 @@ final class ConsistentCut {
   /**
    * @param logs the committed records of partitions 1..n (index 0 = partition 1)
    */
-  static List<Violation> violations(final List<List<Record>> logs, final long checkpointId) {
-    final List<Violation> violations = new ArrayList<>();
-    final List<Map<Long, Long>> transferCommands = new ArrayList<>();
-    for (final List<Record> log : logs) {
-      final Map<Long, Long> byKey = new HashMap<>();
-      for (final Record record : log) {
+  static List<Violation> violations(List<List<Record>> logs, long checkpointId) {
+    List<Violation> violations = new ArrayList<>();
+    List<Map<Long, Long>> transferCommands = new ArrayList<>();
+    for (List<Record> log : logs) {
+      Map<Long, Long> byKey = new HashMap<>();
+      for (Record record : log) {
         if (isEvent(record, TransferIntent.DEBITED)) {
           byKey.put(record.metadata().key(), record.metadata().sourcePosition());
         }
@@ -69,19 +69,19 @@ final class ConsistentCut {
       transferCommands.add(byKey);
     }
     for (int target = 1; target <= logs.size(); target++) {
-      final OptionalLong targetCut = cut(logs.get(target - 1), checkpointId);
+      OptionalLong targetCut = cut(logs.get(target - 1), checkpointId);
       if (targetCut.isEmpty()) {
         continue; // no checkpoint here: nothing is "before" it
       }
-      for (final Record record : logs.get(target - 1)) {
+      for (Record record : logs.get(target - 1)) {
         if (!isEvent(record, CreditIntent.APPLIED)
             || record.metadata().sourcePosition() >= targetCut.getAsLong()) {
           continue;
         }
-        final CreditValue credit = (CreditValue) record.value();
-        final int source = credit.sourcePartitionId();
-        final OptionalLong sourceCut = cut(logs.get(source - 1), checkpointId);
-        final Long transferCommand = transferCommands.get(source - 1).get(credit.transferKey());
+        CreditValue credit = (CreditValue) record.value();
+        int source = credit.sourcePartitionId();
+        OptionalLong sourceCut = cut(logs.get(source - 1), checkpointId);
+        Long transferCommand = transferCommands.get(source - 1).get(credit.transferKey());
         if (sourceCut.isEmpty()
             || transferCommand == null
             || transferCommand >= sourceCut.getAsLong()) {
@@ -101,7 +101,7 @@ final class ConsistentCut {
     return violations;
   }
 
-  private static boolean isEvent(final Record record, final io.cairn.protocol.Intent intent) {
+  private static boolean isEvent(Record record, io.cairn.protocol.Intent intent) {
     return record.metadata().recordType() == RecordType.EVENT
         && record.metadata().intent() == intent;
   }

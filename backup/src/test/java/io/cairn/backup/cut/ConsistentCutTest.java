@@ -48,7 +48,7 @@ final class ConsistentCutTest {
   @TempDir Path directory;
 
   static LongStream seeds() {
-    final String seed = System.getProperty("cairn.seed");
+    String seed = System.getProperty("cairn.seed");
     if (seed != null && !seed.isBlank()) {
       return LongStream.of(Long.parseLong(seed));
     }
@@ -57,12 +57,12 @@ final class ConsistentCutTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void shouldCarryCheckpointsFromPartitionOneToTheOthersThroughCreditsAlone(final long seed) {
+  void shouldCarryCheckpointsFromPartitionOneToTheOthersThroughCreditsAlone(long seed) {
     withSeed(
         seed,
         () -> {
           // given checkpoints requested on partition 1 only, with stamping on
-          final Run run = simulate(seed, true, false);
+          Run run = simulate(seed, true, false);
 
           // then every checkpoint reached every partition, taken there through a credit
           for (long id = 1; id <= run.checkpoints; id++) {
@@ -73,7 +73,7 @@ final class ConsistentCutTest {
             }
           }
           for (int partition = 2; partition <= PARTITIONS; partition++) {
-            final List<Record> creates = creates(run.logs.get(partition - 1));
+            List<Record> creates = creates(run.logs.get(partition - 1));
             assertThat(creates).as("CREATE commands on partition %d", partition).isNotEmpty();
             assertThat(creates)
                 .as(
@@ -91,12 +91,12 @@ final class ConsistentCutTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void shouldKeepCutsConsistentWhenTheOtherPartitionsGetTheRequestLate(final long seed) {
+  void shouldKeepCutsConsistentWhenTheOtherPartitionsGetTheRequestLate(long seed) {
     withSeed(
         seed,
         () -> {
           // given the gateway's CREATE reaches partitions 2 and 3 long after partition 1
-          final Run run = simulate(seed, true, true);
+          Run run = simulate(seed, true, true);
 
           // then the late requests are IGNORED where a credit took the checkpoint first,
           // and every cut is consistent
@@ -107,15 +107,15 @@ final class ConsistentCutTest {
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void shouldFindBrokenCutsWhenStampingIsSwitchedOff(final long seed) {
+  void shouldFindBrokenCutsWhenStampingIsSwitchedOff(long seed) {
     withSeed(
         seed,
         () -> {
           // given the same late requests without checkpoint ids on credits
-          final Run run = simulate(seed, false, true);
+          Run run = simulate(seed, false, true);
 
           // then credits debited after partition 1's cut are applied before the others' cuts
-          final List<ConsistentCut.Violation> violations = new ArrayList<>();
+          List<ConsistentCut.Violation> violations = new ArrayList<>();
           for (long id = 1; id <= run.checkpoints; id++) {
             violations.addAll(ConsistentCut.violations(run.logs, id));
           }
@@ -134,21 +134,20 @@ final class ConsistentCutTest {
    * id} on partition 1, and with {@code gatewayLate} on partitions 2 and 3 {@value
    * #GATEWAY_LAG_STEPS} steps later. Then heals and drains every credit; checks conservation.
    */
-  private Run simulate(final long seed, final boolean stamping, final boolean gatewayLate) {
-    final Random random = new Random(seed);
-    final Path runDirectory =
-        directory.resolve("seed-" + seed + "-" + stamping + "-" + gatewayLate);
+  private Run simulate(long seed, boolean stamping, boolean gatewayLate) {
+    Random random = new Random(seed);
+    Path runDirectory = directory.resolve("seed-" + seed + "-" + stamping + "-" + gatewayLate);
     try (InMemoryLedgerCluster cluster = cluster(runDirectory, seed, stamping)) {
       cluster
           .channel()
           .delay(Duration.ofMillis(1), Duration.ofMillis(30))
           .dropProbability(0.05)
           .duplicateProbability(0.05);
-      final List<String> accounts = new ArrayList<>();
-      final int[] perPartition = new int[PARTITIONS + 1];
+      List<String> accounts = new ArrayList<>();
+      int[] perPartition = new int[PARTITIONS + 1];
       for (int i = 0; accounts.size() < ACCOUNTS_PER_PARTITION * PARTITIONS; i++) {
-        final String account = "acct-" + i;
-        final int partition = cluster.placement().partitionOf(account);
+        String account = "acct-" + i;
+        int partition = cluster.placement().partitionOf(account);
         if (perPartition[partition] < ACCOUNTS_PER_PARTITION) {
           perPartition[partition]++;
           accounts.add(account);
@@ -185,11 +184,11 @@ final class ConsistentCutTest {
         cluster.run(Duration.ofSeconds(1));
       }
       cluster.runUntilIdle();
-      final List<List<Record>> logs =
+      List<List<Record>> logs =
           cluster.partitions().stream().map(p -> p.log().committedRecords()).toList();
-      final List<LedgerState> states =
+      List<LedgerState> states =
           cluster.partitions().stream().map(InMemoryLedgerCluster.Partition::state).toList();
-      final LedgerInvariants.Totals totals =
+      LedgerInvariants.Totals totals =
           LedgerInvariants.assertConserved(states, logs, "after draining");
       assertThat(totals.pendingCount()).as("pending credits after draining").isZero();
       assertThat(cluster.partitions())
@@ -199,7 +198,7 @@ final class ConsistentCutTest {
     }
   }
 
-  private static void assertNoViolations(final Run run) {
+  private static void assertNoViolations(Run run) {
     assertThat(run.checkpoints).isPositive();
     for (long id = 1; id <= run.checkpoints; id++) {
       assertThat(ConsistentCut.violations(run.logs, id))
@@ -214,8 +213,7 @@ final class ConsistentCutTest {
    * CheckpointState#latestCheckpointId()}); off, it stamps nothing ({@link
    * CheckpointIdSupplier#NONE}), so the cut interceptor never fires.
    */
-  private static InMemoryLedgerCluster cluster(
-      final Path directory, final long seed, final boolean stamping) {
+  private static InMemoryLedgerCluster cluster(Path directory, long seed, boolean stamping) {
     return InMemoryLedgerCluster.builder()
         .directory(directory)
         .partitionCount(PARTITIONS)
@@ -230,7 +228,7 @@ final class ConsistentCutTest {
         .checkpoints(
             BackupColumnFamily.all(),
             (partitionId, db, clock, builder) -> {
-              final CheckpointState checkpoints =
+              CheckpointState checkpoints =
                   CheckpointRecords.register(
                       partitionId,
                       db,
@@ -242,18 +240,18 @@ final class ConsistentCutTest {
         .build();
   }
 
-  private static boolean drained(final InMemoryLedgerCluster cluster) {
+  private static boolean drained(InMemoryLedgerCluster cluster) {
     return cluster.partitions().stream().allMatch(p -> p.state().pendingCredits().isEmpty());
   }
 
-  private static List<Record> creates(final List<Record> log) {
+  private static List<Record> creates(List<Record> log) {
     return log.stream()
         .filter(r -> r.metadata().recordType() == RecordType.COMMAND)
         .filter(r -> r.metadata().intent() == CheckpointIntent.CREATE)
         .toList();
   }
 
-  private static long ignoredCount(final List<List<Record>> logs) {
+  private static long ignoredCount(List<List<Record>> logs) {
     return logs.stream()
         .flatMap(List::stream)
         .filter(r -> r.metadata().intent() == CheckpointIntent.IGNORED)
@@ -261,14 +259,14 @@ final class ConsistentCutTest {
         .count();
   }
 
-  private static String pick(final List<String> accounts, final Random random) {
+  private static String pick(List<String> accounts, Random random) {
     return accounts.get(random.nextInt(accounts.size()));
   }
 
-  private static void withSeed(final long seed, final Runnable test) {
+  private static void withSeed(long seed, Runnable test) {
     try {
       test.run();
-    } catch (final AssertionError | RuntimeException e) {
+    } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
           "Failed with seed " + seed + " (rerun: -Dcairn.seed=" + seed + ")", e);
     }

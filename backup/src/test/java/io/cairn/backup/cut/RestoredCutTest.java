@@ -98,8 +98,8 @@ final class RestoredCutTest {
   @Test
   void shouldKeepTheCreditPendingWhenTheGatewaysCheckpointFollowsAStampedAckInTheLog() {
     // given a cross-partition transfer whose credit is pending on its source
-    final Leader original = leader("original", Optional.empty());
-    final long transferKey = pendingTransfer(original);
+    Leader original = leader("original", Optional.empty());
+    long transferKey = pendingTransfer(original);
 
     // when the target's ACK, stamped with checkpoint 1 (the target applied the credit after its
     // cut), is in the log before the gateway's CREATE(1), and both are processed afterwards
@@ -109,8 +109,8 @@ final class RestoredCutTest {
 
     // then the original run deferred the ACK behind the checkpoint: pending at the cut, settled
     // after
-    final Record created = created(original);
-    final long checkpointPosition = ((CheckpointValue) created.value()).checkpointPosition();
+    Record created = created(original);
+    long checkpointPosition = ((CheckpointValue) created.value()).checkpointPosition();
     assertThat(commandAt(original, checkpointPosition).metadata().sourcePosition())
         .as("the gateway's CREATE is the checkpoint")
         .isEqualTo(RecordMetadata.NO_POSITION);
@@ -121,7 +121,7 @@ final class RestoredCutTest {
     assertThat(original.engine.state().pendingCredits()).isEmpty();
 
     // when the backup of that checkpoint is restored and its leader processes the kept log
-    final Restored restored = restore(original, created);
+    Restored restored = restore(original, created);
 
     // then the state at the checkpoint is reproduced and the ACK, which belongs after the cut,
     // is not processed: the credit stays pending, so the restored leader re-sends its APPLY
@@ -129,7 +129,7 @@ final class RestoredCutTest {
 
     // and after the cut the interceptor defers stamped commands as always: an ACK stamped with a
     // later checkpoint takes that checkpoint first, then settles the credit
-    final Leader leader = restored.leader();
+    Leader leader = restored.leader();
     leader.write(ack(transferKey, 2));
     scheduler.runUntilIdle();
     assertThat(CheckpointState.of(leader.db).latestCheckpointId()).isEqualTo(2);
@@ -141,16 +141,16 @@ final class RestoredCutTest {
   void shouldKeepTheCreditPendingWhenADuplicateStampedAckPrecedesTheInterceptorsCheckpoint() {
     // given a pending credit, and two copies of the target's ACK stamped with checkpoint 1 written
     // before either is processed (a re-sent APPLY answered twice); no CREATE from the gateway
-    final Leader original = leader("original", Optional.empty());
-    final long transferKey = pendingTransfer(original);
+    Leader original = leader("original", Optional.empty());
+    long transferKey = pendingTransfer(original);
     original.write(ack(transferKey, 1));
     original.write(ack(transferKey, 1));
     scheduler.runUntilIdle();
 
     // then the first ACK took the checkpoint: its CREATE is the checkpoint, the second ACK
     // (before it in the log) was deferred as well, and the credit was settled after the cut
-    final Record created = created(original);
-    final long checkpointPosition = ((CheckpointValue) created.value()).checkpointPosition();
+    Record created = created(original);
+    long checkpointPosition = ((CheckpointValue) created.value()).checkpointPosition();
     assertThat(commandAt(original, checkpointPosition).metadata().sourcePosition())
         .as("the interceptor's CREATE is the checkpoint")
         .isNotEqualTo(RecordMetadata.NO_POSITION);
@@ -160,7 +160,7 @@ final class RestoredCutTest {
             a -> assertThat(a.metadata().sourcePosition()).isGreaterThan(checkpointPosition));
 
     // when restored, the copy in the checkpoint's entry dropped (LogCut) and the second ACK kept
-    final Restored restored = restore(original, created);
+    Restored restored = restore(original, created);
 
     // then neither ACK is processed in the restored partition
     assertRestoredAtTheCut(restored, transferKey);
@@ -171,7 +171,7 @@ final class RestoredCutTest {
   private record Restored(Leader leader, long checkpointPosition, List<DigestCheck> checks) {}
 
   /** Alice (partition 1) gets 100 and sends 30 to Bob (partition 2); returns the transfer key. */
-  private long pendingTransfer(final Leader leader) {
+  private long pendingTransfer(Leader leader) {
     leader.write(command(AccountIntent.CREATE, new AccountValue(alice, 0)));
     leader.write(command(DepositIntent.DEPOSIT, new DepositValue(alice, 100)));
     leader.write(
@@ -180,7 +180,7 @@ final class RestoredCutTest {
             new TransferValue(
                 alice, bob, 30, ValueDescriptor.NO_PARTITION_ID, ValueDescriptor.NO_PARTITION_ID)));
     scheduler.runUntilIdle();
-    final List<PendingCredit> pending = leader.engine.state().pendingCredits();
+    List<PendingCredit> pending = leader.engine.state().pendingCredits();
     assertThat(pending).hasSize(1);
     return pending.get(0).transferKey();
   }
@@ -189,10 +189,10 @@ final class RestoredCutTest {
    * What a restore installs: the committed log up to and including the checkpoint's {@code CREATE}
    * (its entry cut after it), a fresh state, the marker with the {@code CREATED}'s digest.
    */
-  private Restored restore(final Leader original, final Record created) {
-    final CheckpointValue checkpoint = (CheckpointValue) created.value();
-    final long position = checkpoint.checkpointPosition();
-    final RestoreMarker marker =
+  private Restored restore(Leader original, Record created) {
+    CheckpointValue checkpoint = (CheckpointValue) created.value();
+    long position = checkpoint.checkpointPosition();
+    RestoreMarker marker =
         new RestoreMarker(
             checkpoint.checkpointId(),
             PARTITION,
@@ -201,14 +201,13 @@ final class RestoredCutTest {
             DigestBytes.fromBytes(checkpoint.stateDigest()).toHex(),
             Optional.empty(),
             "0.1.0");
-    final List<DigestCheck> checks = new ArrayList<>();
-    final Leader restored = leader("restored", Optional.of(new MarkerAndChecks(marker, checks)));
-    for (final RecordBatch batch : original.log.committedBatches()) {
+    List<DigestCheck> checks = new ArrayList<>();
+    Leader restored = leader("restored", Optional.of(new MarkerAndChecks(marker, checks)));
+    for (RecordBatch batch : original.log.committedBatches()) {
       if (batch.lowestPosition() > position) {
         break;
       }
-      final List<Record> kept =
-          batch.records().stream().filter(r -> r.position() <= position).toList();
+      List<Record> kept = batch.records().stream().filter(r -> r.position() <= position).toList();
       restored.log.appendRawEntry(
           batch.lowestPosition(),
           kept.get(kept.size() - 1).position(),
@@ -219,8 +218,8 @@ final class RestoredCutTest {
     return new Restored(restored, position, checks);
   }
 
-  private void assertRestoredAtTheCut(final Restored restored, final long transferKey) {
-    final Leader leader = restored.leader();
+  private void assertRestoredAtTheCut(Restored restored, long transferKey) {
+    Leader leader = restored.leader();
     assertThat(restored.checks())
         .as("the digest check at the kept CREATE")
         .singleElement()
@@ -244,7 +243,7 @@ final class RestoredCutTest {
 
   // ---- records ---------------------------------------------------------------------------------
 
-  private Record ack(final long transferKey, final long checkpointId) {
+  private Record ack(long transferKey, long checkpointId) {
     return new Record(
         RecordMetadata.builder()
             .command(CreditIntent.ACK)
@@ -254,18 +253,18 @@ final class RestoredCutTest {
         new CreditValue(transferKey, bob, 30, PARTITION, 2));
   }
 
-  private static Record create(final long id) {
+  private static Record create(long id) {
     return command(
         CheckpointIntent.CREATE,
         new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
-  private static Record command(final Intent intent, final RecordValue value) {
+  private static Record command(Intent intent, RecordValue value) {
     return new Record(RecordMetadata.builder().command(intent).build(), value);
   }
 
-  private static Record created(final Leader leader) {
-    final List<Record> created =
+  private static Record created(Leader leader) {
+    List<Record> created =
         leader.log.committedRecords().stream()
             .filter(r -> r.metadata().intent() == CheckpointIntent.CREATED)
             .toList();
@@ -273,14 +272,14 @@ final class RestoredCutTest {
     return created.get(0);
   }
 
-  private static Record commandAt(final Leader leader, final long position) {
+  private static Record commandAt(Leader leader, long position) {
     return leader.log.committedRecords().stream()
         .filter(r -> r.position() == position)
         .findFirst()
         .orElseThrow();
   }
 
-  private static List<Record> acknowledged(final Leader leader, final long transferKey) {
+  private static List<Record> acknowledged(Leader leader, long transferKey) {
     return leader.log.committedRecords().stream()
         .filter(r -> r.metadata().recordType() == RecordType.EVENT)
         .filter(r -> r.metadata().intent() == CreditIntent.ACKNOWLEDGED)
@@ -288,7 +287,7 @@ final class RestoredCutTest {
         .toList();
   }
 
-  private String accountOn(final int partition, final int skip) {
+  private String accountOn(int partition, int skip) {
     return IntStream.range(0, 1_000)
         .mapToObj(i -> "acct-" + i)
         .filter(a -> placement.partitionOf(a) == partition)
@@ -301,8 +300,8 @@ final class RestoredCutTest {
 
   private record MarkerAndChecks(RestoreMarker marker, List<DigestCheck> checks) {}
 
-  private Leader leader(final String name, final Optional<MarkerAndChecks> restored) {
-    final Leader leader = new Leader(directory.resolve(name), restored);
+  private Leader leader(String name, Optional<MarkerAndChecks> restored) {
+    Leader leader = new Leader(directory.resolve(name), restored);
     leaders.add(leader);
     if (restored.isEmpty()) {
       leader.startProcessing();
@@ -319,14 +318,14 @@ final class RestoredCutTest {
     private final StreamProcessor processor;
     private boolean started;
 
-    private Leader(final Path directory, final Optional<MarkerAndChecks> restored) {
-      final List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
+    private Leader(Path directory, Optional<MarkerAndChecks> restored) {
+      List<ColumnFamilyDefinition> families = new ArrayList<>(LedgerColumnFamily.all());
       families.addAll(BackupColumnFamily.all());
       families.addAll(StreamProcessorColumnFamily.all());
       db = CairnDb.open(directory, DbConfig.defaults(), families, new SimpleMeterRegistry());
-      final RecordProcessors.Builder builder = RecordProcessors.builder();
-      final BackupMetrics metrics = new BackupMetrics(new SimpleMeterRegistry(), PARTITION, clock);
-      final CheckpointState checkpoints =
+      RecordProcessors.Builder builder = RecordProcessors.builder();
+      BackupMetrics metrics = new BackupMetrics(new SimpleMeterRegistry(), PARTITION, clock);
+      CheckpointState checkpoints =
           CheckpointRecords.register(
               PARTITION,
               db,
@@ -364,7 +363,7 @@ final class RestoredCutTest {
       scheduler.start(processor);
     }
 
-    void write(final Record command) {
+    void write(Record command) {
       assertThat(log.writer().tryWrite(command)).isInstanceOf(WriteResult.Written.class);
     }
 

@@ -56,31 +56,31 @@ final class BackupManagerLeadershipTest {
   void shouldMarkEveryInProgressBackupOfThePartitionFailedWhenANewLeaderStarts() throws Exception {
     // given an earlier leader left two backups of partition 1 IN_PROGRESS (its saves are stuck),
     // and partition 2 has one IN_PROGRESS too
-    final List<FifoGate> gates = new ArrayList<>();
-    final List<CompletableFuture<BackupSaveResult>> stuck = new ArrayList<>();
-    final List<BackupIdentifier> ids =
+    List<FifoGate> gates = new ArrayList<>();
+    List<CompletableFuture<BackupSaveResult>> stuck = new ArrayList<>();
+    List<BackupIdentifier> ids =
         List.of(
             new BackupIdentifier(0, 1, 3),
             new BackupIdentifier(0, 1, 4),
             new BackupIdentifier(0, 2, 4));
     try {
-      for (final BackupIdentifier id : ids) {
-        final FifoGate gate =
+      for (BackupIdentifier id : ids) {
+        FifoGate gate =
             FifoGate.create(
                 directory.resolve("fifo-" + id.partitionId() + "-" + id.checkpointId()));
         gates.add(gate);
         stuck.add(partition.fsStore.save(stuckBackup(id, gate)));
         gate.awaitReader(TIMEOUT);
       }
-      final BackupMetrics metrics =
+      BackupMetrics metrics =
           new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
 
       // when a new leader of partition 1 starts on another node
       partition.startManager(1, BackupConfig.defaults(), metrics);
 
       // then both of partition 1 are FAILED ("leader changed"), partition 2's is untouched
-      for (final BackupIdentifier id : ids.subList(0, 2)) {
-        final BackupStatus status = partition.fsStore.getStatus(id).join();
+      for (BackupIdentifier id : ids.subList(0, 2)) {
+        BackupStatus status = partition.fsStore.getStatus(id).join();
         assertThat(status.statusCode()).as("%s", id).isEqualTo(BackupStatusCode.FAILED);
         assertThat(status.failureReason()).contains(BackupManager.LEADER_CHANGED);
       }
@@ -89,11 +89,11 @@ final class BackupManagerLeadershipTest {
       assertThat(metrics.operationCount(Operation.MARK_FAILED, Result.SUCCESS)).isEqualTo(2);
 
       // and the stuck saves, once they go on, cannot complete them
-      for (final FifoGate gate : gates) {
+      for (FifoGate gate : gates) {
         gate.write(new byte[] {1, 2, 3, 4});
       }
       for (int i = 0; i < ids.size(); i++) {
-        final CompletableFuture<BackupSaveResult> save =
+        CompletableFuture<BackupSaveResult> save =
             stuck.get(i).orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         if (i < 2) {
           assertThat(save).failsWithin(TIMEOUT);
@@ -104,7 +104,7 @@ final class BackupManagerLeadershipTest {
         }
       }
     } finally {
-      for (final FifoGate gate : gates) {
+      for (FifoGate gate : gates) {
         gate.close();
       }
     }
@@ -113,23 +113,22 @@ final class BackupManagerLeadershipTest {
   @Test
   void shouldSweepAgainUntilTheStoreAnswersWhenANewLeaderStarts() throws Exception {
     // given an earlier leader left a backup of partition 1 IN_PROGRESS (its save is stuck)
-    final BackupIdentifier id = new BackupIdentifier(0, 1, 3);
+    BackupIdentifier id = new BackupIdentifier(0, 1, 3);
     try (FifoGate gate = FifoGate.create(directory.resolve("fifo"))) {
-      final CompletableFuture<BackupSaveResult> stuck =
-          partition.fsStore.save(stuckBackup(id, gate));
+      CompletableFuture<BackupSaveResult> stuck = partition.fsStore.save(stuckBackup(id, gate));
       gate.awaitReader(TIMEOUT);
       // and the store fails the new leader's first listing and first mark
       partition.store.failLists(1);
       partition.store.failMarks(1);
-      final BackupMetrics metrics =
+      BackupMetrics metrics =
           new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
 
       // when a new leader of partition 1 starts on another node (ready: a sweep succeeded)
-      final BackupManager manager = partition.startManager(1, BackupConfig.defaults(), metrics);
+      BackupManager manager = partition.startManager(1, BackupConfig.defaults(), metrics);
 
       // then it swept three times (listing failed; mark failed; both done) and the backup is
       // FAILED ("leader changed"), not left IN_PROGRESS
-      final BackupStatus status = partition.fsStore.getStatus(id).join();
+      BackupStatus status = partition.fsStore.getStatus(id).join();
       assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
       assertThat(status.failureReason()).contains(BackupManager.LEADER_CHANGED);
       assertThat(events("store.list ")).isEqualTo(3);
@@ -138,8 +137,8 @@ final class BackupManagerLeadershipTest {
       assertThat(metrics.operationCount(Operation.MARK_FAILED, Result.SUCCESS)).isEqualTo(1);
 
       // and its own backups reach the store (after the sweep)
-      final long last = partition.appendEntries(5);
-      final BackupOutcome outcome =
+      long last = partition.appendEntries(5);
+      BackupOutcome outcome =
           manager
               .takeBackup(checkpoint(4, last))
               .orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
@@ -154,13 +153,13 @@ final class BackupManagerLeadershipTest {
   void shouldStopSweepingAndFailReadyWhenLeadershipIsLostFirst() {
     // given a store that cannot be listed, and a new leader sweeping it again and again
     partition.store.failLists(Integer.MAX_VALUE);
-    final BackupManager manager = partition.newManager(1, BackupConfig.defaults());
+    BackupManager manager = partition.newManager(1, BackupConfig.defaults());
     partition.scheduler.start(manager).join();
     await().atMost(TIMEOUT).until(() -> events("store.list ") >= 2);
 
     // when leadership is lost before a sweep succeeded
     manager.closeAsync().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
-    final long listed = events("store.list ");
+    long listed = events("store.list ");
 
     // then ready() fails, and no more attempts reach the store
     assertThat(manager.ready()).isCompletedExceptionally();
@@ -174,40 +173,40 @@ final class BackupManagerLeadershipTest {
   void shouldStopUploadsAndReleaseWhatTheyHoldWhenLeadershipIsLost() {
     // given an upload held in the store and a second backup waiting for its turn
     partition.appendEntries(30);
-    final PersistedSnapshot snapshot =
+    PersistedSnapshot snapshot =
         partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(3000)));
-    final long last = partition.appendEntries(20);
-    final BackupManager manager =
+    long last = partition.appendEntries(20);
+    BackupManager manager =
         partition.startManager(0, BackupConfig.builder().maxConcurrentBackups(1).build());
-    final CompletableFuture<Void> saves = partition.store.holdSaves();
-    final CompletableFuture<BackupOutcome> running = manager.takeBackup(checkpoint(1, last - 4));
-    final CompletableFuture<BackupOutcome> waiting = manager.takeBackup(checkpoint(2, last - 1));
+    CompletableFuture<Void> saves = partition.store.holdSaves();
+    CompletableFuture<BackupOutcome> running = manager.takeBackup(checkpoint(1, last - 4));
+    CompletableFuture<BackupOutcome> waiting = manager.takeBackup(checkpoint(2, last - 1));
     await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
 
     // when leadership is lost (then the held save goes on, once the store has the running
     // backup FAILED: closing only asks the store to mark it, it does not wait for that)
     manager.closeAsync().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
-    final BackupOutcome waited = waiting.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    BackupOutcome waited = waiting.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     await()
         .atMost(TIMEOUT)
         .until(() -> partition.status(0, 1).statusCode() == BackupStatusCode.FAILED);
     saves.complete(null);
-    final BackupOutcome ran = running.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    BackupOutcome ran = running.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
 
     // then both failed with "leader changed", the waiting one never reached a save
     assertThat(waited.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
     assertThat(waited.reason()).contains(BackupManager.LEADER_CHANGED);
     assertThat(ran.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
     assertThat(partition.store.saved()).hasSize(1);
-    for (final long id : List.of(1L, 2L)) {
-      final BackupStatus status = partition.status(0, id);
+    for (long id : List.of(1L, 2L)) {
+      BackupStatus status = partition.status(0, id);
       assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
       assertThat(status.failureReason()).contains(BackupManager.LEADER_CHANGED);
     }
     assertThat(partition.confirmations()).isEmpty();
 
     // and the snapshot and the log are free again: a newer snapshot replaces the old one
-    final PersistedSnapshot newer =
+    PersistedSnapshot newer =
         partition.snapshot(40, last + 1, last + 2, Map.of("000002.sst", partition.bytes(100)));
     assertThat(partition.realSnapshots.snapshots())
         .extracting(PersistedSnapshot::id)
@@ -220,19 +219,19 @@ final class BackupManagerLeadershipTest {
   void shouldFailWithReasonAndNeverCompleteWhenTheStoreFailsMidUpload() throws IOException {
     // given a backup whose save is under way
     partition.appendEntries(30);
-    final PersistedSnapshot snapshot =
+    PersistedSnapshot snapshot =
         partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(20_000)));
-    final long checkpointPosition = partition.appendEntries(10) - 1;
-    final BackupMetrics metrics =
+    long checkpointPosition = partition.appendEntries(10) - 1;
+    BackupMetrics metrics =
         new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
-    final CompletableFuture<Void> saves = partition.store.holdSaves();
-    final CompletableFuture<BackupOutcome> outcome =
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
+    CompletableFuture<Void> saves = partition.store.holdSaves();
+    CompletableFuture<BackupOutcome> outcome =
         manager.takeBackup(checkpoint(1, checkpointPosition));
     await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
 
     // when a source file breaks before the store reads it (a disk fault)
-    final SnapshotFile table =
+    SnapshotFile table =
         snapshot.files().stream()
             .filter(f -> f.name().equals("000001.sst"))
             .findFirst()
@@ -243,10 +242,10 @@ final class BackupManagerLeadershipTest {
     saves.complete(null);
 
     // then the backup failed with the store's reason, and is FAILED in the store
-    final BackupOutcome failed = outcome.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    BackupOutcome failed = outcome.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     assertThat(failed.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
     assertThat(failed.reason().orElseThrow()).contains("000001.sst");
-    final BackupStatus status = partition.status(0, 1);
+    BackupStatus status = partition.status(0, 1);
     assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
     assertThat(status.failureReason().orElseThrow()).contains("000001.sst");
     assertThat(partition.confirmations()).isEmpty();
@@ -261,12 +260,12 @@ final class BackupManagerLeadershipTest {
   @Test
   void shouldNotTakeBackupsOnceClosed() {
     // given
-    final long last = partition.appendEntries(5);
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    long last = partition.appendEntries(5);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
     manager.closeAsync().join();
 
     // when
-    final BackupOutcome outcome =
+    BackupOutcome outcome =
         manager
             .takeBackup(checkpoint(1, last))
             .orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
@@ -279,13 +278,13 @@ final class BackupManagerLeadershipTest {
   }
 
   /** How many store and snapshot events start with {@code prefix}. */
-  private long events(final String prefix) {
+  private long events(String prefix) {
     synchronized (partition.events) {
       return partition.events.stream().filter(event -> event.startsWith(prefix)).count();
     }
   }
 
-  private static Backup stuckBackup(final BackupIdentifier id, final FifoGate gate) {
+  private static Backup stuckBackup(BackupIdentifier id, FifoGate gate) {
     return Backup.builder(id)
         .checkpointPosition(10)
         .numberOfPartitions(BackupTestPartition.PARTITION_COUNT)

@@ -50,19 +50,19 @@ final class BackupManagerReservationTest {
   void shouldReserveBeforeAnyStoreCallSoASnapshotTakenMeanwhileNeverFailsTheBackup() {
     // given the only usable snapshot, and a store that answers slowly
     partition.appendEntries(40);
-    final PersistedSnapshot usable =
+    PersistedSnapshot usable =
         partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(2000)));
-    final long checkpointPosition = partition.appendEntries(20) - 1; // entry 60
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
-    final int eventsBefore = partition.events.size();
-    final CompletableFuture<Void> calls = partition.store.holdCalls();
+    long checkpointPosition = partition.appendEntries(20) - 1; // entry 60
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    int eventsBefore = partition.events.size();
+    CompletableFuture<Void> calls = partition.store.holdCalls();
 
     // when the checkpoint is taken, then a snapshot after it (retention keeps one), and the log
     // is compacted as far as the snapshot store allows, all before the store answers
-    final CompletableFuture<BackupOutcome> outcome =
+    CompletableFuture<BackupOutcome> outcome =
         manager.takeBackup(checkpoint(1, checkpointPosition));
     partition.appendEntries(10);
-    final PersistedSnapshot later =
+    PersistedSnapshot later =
         partition.snapshot(
             65,
             checkpointPosition + 10,
@@ -76,9 +76,9 @@ final class BackupManagerReservationTest {
         .isEqualTo(BackupOutcome.Kind.COMPLETED);
     assertThat(partition.store.saved().get(0).descriptor().snapshotId())
         .contains(usable.id().toString());
-    final List<String> events = partition.events.subList(eventsBefore, partition.events.size());
-    final int reserved = indexOf(events, "snapshots.reserve " + usable.id());
-    final int firstStoreCall = indexOf(events, "store.");
+    List<String> events = partition.events.subList(eventsBefore, partition.events.size());
+    int reserved = indexOf(events, "snapshots.reserve " + usable.id());
+    int firstStoreCall = indexOf(events, "store.");
     assertThat(reserved).isNotNegative();
     assertThat(firstStoreCall).isGreaterThan(reserved);
 
@@ -90,10 +90,10 @@ final class BackupManagerReservationTest {
   @Test
   void shouldHoldTheLogUnderAnInFlightBackupUntilItEnds() {
     // given a log-only backup held in the middle of its upload
-    final long checkpointPosition = partition.appendEntries(40) - 1;
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
-    final CompletableFuture<Void> saves = partition.store.holdSaves();
-    final CompletableFuture<BackupOutcome> outcome =
+    long checkpointPosition = partition.appendEntries(40) - 1;
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    CompletableFuture<Void> saves = partition.store.holdSaves();
+    CompletableFuture<BackupOutcome> outcome =
         manager.takeBackup(checkpoint(1, checkpointPosition));
     await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
 
@@ -101,8 +101,8 @@ final class BackupManagerReservationTest {
     partition.appendEntries(10);
     partition.snapshot(
         45, checkpointPosition + 10, checkpointPosition + 12, Map.of("t", partition.bytes(100)));
-    final long boundDuring = partition.realSnapshots.compactionBoundIndex();
-    final boolean deletedDuring = partition.journal.deleteUntil(boundDuring);
+    long boundDuring = partition.realSnapshots.compactionBoundIndex();
+    boolean deletedDuring = partition.journal.deleteUntil(boundDuring);
     saves.complete(null);
 
     // then nothing under the backup was compacted, and it completed
@@ -123,19 +123,19 @@ final class BackupManagerReservationTest {
     partition.snapshot(40, 500, 501, Map.of("t", partition.bytes(100)));
     partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
     assertThat(partition.journal.getFirstIndex()).isGreaterThan(1);
-    final BackupMetrics metrics =
+    BackupMetrics metrics =
         new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
 
     // when
-    final BackupOutcome outcome = take(manager, checkpoint(7, 150));
+    BackupOutcome outcome = take(manager, checkpoint(7, 150));
 
     // then it failed with the reason, in the store too, and never saved anything
     assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
     assertThat(outcome.reason().orElseThrow())
         .contains("no snapshot is usable")
         .contains("log starts at index " + partition.journal.getFirstIndex());
-    final BackupStatus status = partition.status(0, 7);
+    BackupStatus status = partition.status(0, 7);
     assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
     assertThat(status.failureReason()).contains(outcome.reason().orElseThrow());
     assertThat(partition.store.saved()).isEmpty();
@@ -144,7 +144,7 @@ final class BackupManagerReservationTest {
     assertThat(partition.realSnapshots.compactionBoundIndex()).isEqualTo(40); // hold released
   }
 
-  private static int indexOf(final List<String> events, final String prefix) {
+  private static int indexOf(List<String> events, String prefix) {
     for (int i = 0; i < events.size(); i++) {
       if (events.get(i).startsWith(prefix)) {
         return i;
@@ -153,7 +153,7 @@ final class BackupManagerReservationTest {
     return -1;
   }
 
-  private static List<SnapshotId> ids(final List<PersistedSnapshot> snapshots) {
+  private static List<SnapshotId> ids(List<PersistedSnapshot> snapshots) {
     return snapshots.stream().map(PersistedSnapshot::id).toList();
   }
 }

@@ -68,53 +68,52 @@ final class BackupManagerTest {
       throws IOException {
     // given a snapshot at index 10 and a log that goes on past the checkpoint
     partition.appendEntries(30);
-    final PersistedSnapshot snapshot =
+    PersistedSnapshot snapshot =
         partition.snapshot(
             10,
             28,
             30,
             Map.of("000001.sst", partition.bytes(3000), "CURRENT", partition.bytes(16)));
     // the checkpoint's entry is the last one: its segment is the active one
-    final long checkpointPosition = partition.appendEntries(30) - 1;
-    final List<String> expectedSegments =
+    long checkpointPosition = partition.appendEntries(30) - 1;
+    List<String> expectedSegments =
         overlapping(partition.journal.segmentFiles(), 10, indexOf(checkpointPosition));
-    final BackupMetrics metrics =
+    BackupMetrics metrics =
         new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
 
     // when the backup runs while the log keeps growing between collecting and copying the files
-    final CompletableFuture<Void> saves = partition.store.holdSaves();
-    final Checkpoint checkpoint = checkpoint(1, checkpointPosition);
-    final CompletableFuture<BackupOutcome> outcome = manager.takeBackup(checkpoint);
+    CompletableFuture<Void> saves = partition.store.holdSaves();
+    Checkpoint checkpoint = checkpoint(1, checkpointPosition);
+    CompletableFuture<BackupOutcome> outcome = manager.takeBackup(checkpoint);
     await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
-    final Backup planned = partition.store.saved().get(0);
+    Backup planned = partition.store.saved().get(0);
     partition.appendEntries(25);
     saves.complete(null);
 
     // then it completes with exactly the planned bytes, the active segment cut at its length then
     assertThat(outcome.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join().kind())
         .isEqualTo(BackupOutcome.Kind.COMPLETED);
-    final Backup restored = partition.restore(0, 1, directory.resolve("restored"));
+    Backup restored = partition.restore(0, 1, directory.resolve("restored"));
     assertThat(names(planned.segments())).isEqualTo(expectedSegments);
     assertThat(names(restored.segments())).isEqualTo(expectedSegments);
-    for (final BackupFile file : planned.segments().files()) {
-      final byte[] copy =
-          Files.readAllBytes(restored.segments().file(file.name()).orElseThrow().path());
+    for (BackupFile file : planned.segments().files()) {
+      byte[] copy = Files.readAllBytes(restored.segments().file(file.name()).orElseThrow().path());
       assertThat(copy).hasSize((int) file.lengthBytes());
       assertThat(copy).isEqualTo(prefix(file.path(), file.lengthBytes()));
     }
-    final BackupFile last = planned.segments().files().get(planned.segments().size() - 1);
+    BackupFile last = planned.segments().files().get(planned.segments().size() - 1);
     assertThat(committedLength(last.path())).isGreaterThan(last.lengthBytes());
-    for (final SnapshotFile file : snapshot.files()) {
+    for (SnapshotFile file : snapshot.files()) {
       assertThat(Files.readAllBytes(restored.snapshot().file(file.name()).orElseThrow().path()))
           .isEqualTo(Files.readAllBytes(file.path()));
     }
     assertThat(restored.snapshot().size()).isEqualTo(snapshot.files().size());
 
     // and the copied segments open as a journal holding the snapshot's index to the checkpoint
-    final Path journalCopy = directory.resolve("journal-copy");
+    Path journalCopy = directory.resolve("journal-copy");
     Files.createDirectories(journalCopy);
-    for (final BackupFile file : restored.segments().files()) {
+    for (BackupFile file : restored.segments().files()) {
       Files.copy(file.path(), journalCopy.resolve(file.name()));
     }
     try (SegmentedJournal copy =
@@ -129,14 +128,14 @@ final class BackupManagerTest {
       assertThat(copy.getFirstIndex()).isLessThanOrEqualTo(10);
       assertThat(copy.getLastIndex()).isGreaterThanOrEqualTo(indexOf(checkpointPosition));
       reader.seek(indexOf(checkpointPosition));
-      final JournalRecord entry = reader.next();
+      JournalRecord entry = reader.next();
       assertThat(entry.asqn()).isLessThanOrEqualTo(checkpointPosition);
       assertThat(entry.asqn() + BackupTestPartition.POSITIONS_PER_ENTRY)
           .isGreaterThan(checkpointPosition);
     }
 
     // and the descriptor says what restore needs
-    final BackupDescriptor descriptor = restored.descriptor();
+    BackupDescriptor descriptor = restored.descriptor();
     assertThat(descriptor.checkpointPosition()).isEqualTo(checkpointPosition);
     assertThat(descriptor.snapshotId()).contains(snapshot.id().toString());
     assertThat(descriptor.numberOfPartitions()).isEqualTo(BackupTestPartition.PARTITION_COUNT);
@@ -158,10 +157,10 @@ final class BackupManagerTest {
   @Test
   void shouldRunWithItsNodeAndPartitionInTheLoggingMdc() throws Exception {
     // given
-    final BackupManager manager = partition.startManager(2, BackupConfig.defaults());
+    BackupManager manager = partition.startManager(2, BackupConfig.defaults());
 
     // when
-    final Map<String, String> seen =
+    Map<String, String> seen =
         manager.call(MDC::getCopyOfContextMap).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 
     // then
@@ -174,15 +173,15 @@ final class BackupManagerTest {
   @Test
   void shouldTakeLogOnlyBackupFromIndexOneWithoutSnapshot() {
     // given no snapshot at all
-    final long last = partition.appendEntries(20);
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    long last = partition.appendEntries(20);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
 
     // when
-    final BackupOutcome outcome = take(manager, checkpoint(3, last - 1));
+    BackupOutcome outcome = take(manager, checkpoint(3, last - 1));
 
     // then
     assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.COMPLETED);
-    final Backup planned = partition.store.saved().get(0);
+    Backup planned = partition.store.saved().get(0);
     assertThat(planned.descriptor().snapshotId()).isEmpty();
     assertThat(planned.snapshot().isEmpty()).isTrue();
     assertThat(names(planned.segments()))
@@ -193,17 +192,17 @@ final class BackupManagerTest {
   @Test
   void shouldDoNothingWhenTheIdIsCompletedAlready() {
     // given
-    final long last = partition.appendEntries(10);
-    final BackupMetrics metrics =
+    long last = partition.appendEntries(10);
+    BackupMetrics metrics =
         new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
     assertThat(take(manager, checkpoint(4, last)).kind()).isEqualTo(BackupOutcome.Kind.COMPLETED);
 
     // when it is taken again, here or by the next leader on another node
-    final BackupOutcome again = take(manager, checkpoint(4, last));
+    BackupOutcome again = take(manager, checkpoint(4, last));
     manager.closeAsync().join();
-    final BackupManager next = partition.startManager(1, BackupConfig.defaults(), metrics);
-    final BackupOutcome onNext = take(next, checkpoint(4, last));
+    BackupManager next = partition.startManager(1, BackupConfig.defaults(), metrics);
+    BackupOutcome onNext = take(next, checkpoint(4, last));
 
     // then nothing is saved again
     assertThat(again.kind()).isEqualTo(BackupOutcome.Kind.ALREADY_COMPLETED);
@@ -216,11 +215,11 @@ final class BackupManagerTest {
   @Test
   void shouldRefuseAnIdThatExistsFailedOrInProgress() throws Exception {
     // given backup 5 failed earlier, and backup 6 in progress on another node
-    final long last = partition.appendEntries(10);
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    long last = partition.appendEntries(10);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
     partition.fsStore.markFailed(new BackupIdentifier(0, 1, 5), "disk full").join();
     try (FifoGate fifo = FifoGate.create(directory.resolve("held"))) {
-      final CompletableFuture<BackupSaveResult> held =
+      CompletableFuture<BackupSaveResult> held =
           partition.fsStore.save(
               Backup.builder(new BackupIdentifier(7, 1, 6))
                   .checkpointPosition(1)
@@ -232,8 +231,8 @@ final class BackupManagerTest {
       fifo.awaitReader(TIMEOUT);
 
       // when
-      final BackupOutcome failed = take(manager, checkpoint(5, last));
-      final BackupOutcome inProgress = take(manager, checkpoint(6, last));
+      BackupOutcome failed = take(manager, checkpoint(5, last));
+      BackupOutcome inProgress = take(manager, checkpoint(6, last));
 
       // then
       assertThat(failed.kind()).isEqualTo(BackupOutcome.Kind.REFUSED);
@@ -251,11 +250,11 @@ final class BackupManagerTest {
   void shouldReuseUnchangedFilesOfThePreviousBackup() throws IOException {
     // given a first completed backup
     partition.appendEntries(30);
-    final byte[] table = partition.bytes(5000);
+    byte[] table = partition.bytes(5000);
     partition.snapshot(5, 10, 12, Map.of("000001.sst", table, "CURRENT", partition.bytes(16)));
-    final long firstCheckpoint = partition.appendEntries(30) - 2;
-    final BackupManager manager = partition.startManager(0, BackupConfig.defaults());
-    final BackupOutcome first = take(manager, checkpoint(1, firstCheckpoint));
+    long firstCheckpoint = partition.appendEntries(30) - 2;
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+    BackupOutcome first = take(manager, checkpoint(1, firstCheckpoint));
 
     // when a second one follows: a snapshot sharing a table file, and a longer log
     partition.snapshot(
@@ -269,19 +268,19 @@ final class BackupManagerTest {
             partition.bytes(4000),
             "CURRENT",
             partition.bytes(16)));
-    final long secondCheckpoint = partition.appendEntries(40) - 1;
-    final BackupOutcome second = take(manager, checkpoint(2, secondCheckpoint));
+    long secondCheckpoint = partition.appendEntries(40) - 1;
+    BackupOutcome second = take(manager, checkpoint(2, secondCheckpoint));
 
     // then every file equal to one of the first backup is reused, the rest copied
     assertThat(first.kind()).isEqualTo(BackupOutcome.Kind.COMPLETED);
     assertThat(second.kind()).isEqualTo(BackupOutcome.Kind.COMPLETED);
-    final Backup one = partition.restore(0, 1, directory.resolve("one"));
-    final Backup two = partition.restore(0, 2, directory.resolve("two"));
+    Backup one = partition.restore(0, 1, directory.resolve("one"));
+    Backup two = partition.restore(0, 2, directory.resolve("two"));
     int equalFiles = 0;
     long equalBytes = 0;
-    for (final FileSetKind kind : FileSetKind.values()) {
-      for (final BackupFile file : two.files(kind).files()) {
-        final Optional<BackupFile> before = one.files(kind).file(file.name());
+    for (FileSetKind kind : FileSetKind.values()) {
+      for (BackupFile file : two.files(kind).files()) {
+        Optional<BackupFile> before = one.files(kind).file(file.name());
         if (before.isPresent()
             && Arrays.equals(
                 Files.readAllBytes(before.get().path()), Files.readAllBytes(file.path()))) {
@@ -290,7 +289,7 @@ final class BackupManagerTest {
         }
       }
     }
-    final BackupSaveResult result = second.saveResult().orElseThrow();
+    BackupSaveResult result = second.saveResult().orElseThrow();
     assertThat(equalFiles).isGreaterThanOrEqualTo(3); // the table and at least two closed segments
     assertThat(result.reusedFileCount()).isEqualTo(equalFiles);
     assertThat(result.reusedBytes()).isEqualTo(equalBytes);
@@ -301,14 +300,14 @@ final class BackupManagerTest {
   @Test
   void shouldUploadNoMoreBackupsAtOnceThanConfigured() {
     // given one upload at a time
-    final long last = partition.appendEntries(10);
-    final BackupManager manager =
+    long last = partition.appendEntries(10);
+    BackupManager manager =
         partition.startManager(0, BackupConfig.builder().maxConcurrentBackups(1).build());
-    final CompletableFuture<Void> saves = partition.store.holdSaves();
+    CompletableFuture<Void> saves = partition.store.holdSaves();
 
     // when two checkpoints come while the first upload is held
-    final CompletableFuture<BackupOutcome> first = manager.takeBackup(checkpoint(1, last - 3));
-    final CompletableFuture<BackupOutcome> second = manager.takeBackup(checkpoint(2, last));
+    CompletableFuture<BackupOutcome> first = manager.takeBackup(checkpoint(1, last - 3));
+    CompletableFuture<BackupOutcome> second = manager.takeBackup(checkpoint(2, last));
     await().atMost(TIMEOUT).until(() -> partition.store.saved().size() == 1);
     saves.complete(null);
 
@@ -317,37 +316,36 @@ final class BackupManagerTest {
         .isEqualTo(BackupOutcome.Kind.COMPLETED);
     assertThat(second.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join().kind())
         .isEqualTo(BackupOutcome.Kind.COMPLETED);
-    final int firstSaved = partition.firstEvent("store.saved 1");
-    final int secondLooked = partition.firstEvent("store.list backups{checkpoint=2");
+    int firstSaved = partition.firstEvent("store.saved 1");
+    int secondLooked = partition.firstEvent("store.list backups{checkpoint=2");
     assertThat(firstSaved).isNotNegative();
     assertThat(secondLooked).isGreaterThan(firstSaved);
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
 
-  static BackupOutcome take(final BackupManager manager, final Checkpoint checkpoint) {
+  static BackupOutcome take(BackupManager manager, Checkpoint checkpoint) {
     return manager.takeBackup(checkpoint).orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
   }
 
   /** Names of the segment files holding any index in [from, to]. */
-  static List<String> overlapping(
-      final List<JournalSegmentFile> segments, final long from, final long to) {
+  static List<String> overlapping(List<JournalSegmentFile> segments, long from, long to) {
     return segments.stream()
         .filter(s -> s.lastIndex() >= from && s.firstIndex() <= to)
         .map(s -> s.path().getFileName().toString())
         .toList();
   }
 
-  static List<String> names(final NamedFileSet files) {
+  static List<String> names(NamedFileSet files) {
     return files.files().stream().map(BackupFile::name).toList();
   }
 
-  private static byte[] prefix(final Path path, final long length) throws IOException {
+  private static byte[] prefix(Path path, long length) throws IOException {
     return Arrays.copyOf(Files.readAllBytes(path), (int) length);
   }
 
-  private long committedLength(final Path segment) {
-    final Map<Path, Long> lengths = new HashMap<>();
+  private long committedLength(Path segment) {
+    Map<Path, Long> lengths = new HashMap<>();
     partition.journal.segmentFiles().forEach(s -> lengths.put(s.path(), s.committedLengthBytes()));
     return lengths.get(segment);
   }

@@ -79,7 +79,7 @@ final class BackupTestPartition implements AutoCloseable {
   private final List<BackupManager> managers = new ArrayList<>();
   private long nextPosition = 1;
 
-  BackupTestPartition(final Path root) throws IOException {
+  BackupTestPartition(Path root) throws IOException {
     this.root = root;
     journal =
         SegmentedJournal.open(
@@ -114,9 +114,9 @@ final class BackupTestPartition implements AutoCloseable {
   // ---- the log ---------------------------------------------------------------------------------
 
   /** Appends {@code count} entries of ~400 bytes and flushes; returns the last position written. */
-  long appendEntries(final int count) {
+  long appendEntries(int count) {
     for (int i = 0; i < count; i++) {
-      final byte[] data = new byte[300 + random.nextInt(200)];
+      byte[] data = new byte[300 + random.nextInt(200)];
       random.nextBytes(data);
       journal.append(nextPosition, new UnsafeBuffer(data));
       nextPosition += POSITIONS_PER_ENTRY;
@@ -126,7 +126,7 @@ final class BackupTestPartition implements AutoCloseable {
   }
 
   /** The journal index of the entry holding {@code position}. */
-  static long indexOf(final long position) {
+  static long indexOf(long position) {
     return (position - 1) / POSITIONS_PER_ENTRY + 1;
   }
 
@@ -135,11 +135,8 @@ final class BackupTestPartition implements AutoCloseable {
 
   /** Persists a snapshot with these state files. */
   PersistedSnapshot snapshot(
-      final long index,
-      final long processedPosition,
-      final long lastWrittenPosition,
-      final Map<String, byte[]> files) {
-    final TransientSnapshot snapshot =
+      long index, long processedPosition, long lastWrittenPosition, Map<String, byte[]> files) {
+    TransientSnapshot snapshot =
         realSnapshots.newTransientSnapshot(
             new SnapshotMetadata(
                 index,
@@ -153,7 +150,7 @@ final class BackupTestPartition implements AutoCloseable {
     snapshot.writeState(
         target -> {
           Files.createDirectories(target);
-          for (final Map.Entry<String, byte[]> file : files.entrySet()) {
+          for (Map.Entry<String, byte[]> file : files.entrySet()) {
             Files.write(target.resolve(file.getKey()), file.getValue());
           }
         });
@@ -161,8 +158,8 @@ final class BackupTestPartition implements AutoCloseable {
   }
 
   /** Random content of {@code length} bytes. */
-  byte[] bytes(final int length) {
-    final byte[] bytes = new byte[length];
+  byte[] bytes(int length) {
+    byte[] bytes = new byte[length];
     random.nextBytes(bytes);
     return bytes;
   }
@@ -170,26 +167,24 @@ final class BackupTestPartition implements AutoCloseable {
   // ---- managers
   // ----------------------------------------------------------------------------------
 
-  BackupManager startManager(final int nodeId, final BackupConfig config) {
+  BackupManager startManager(int nodeId, BackupConfig config) {
     return startManager(nodeId, config, new BackupMetrics(registry, PARTITION, clock));
   }
 
-  BackupManager startManager(
-      final int nodeId, final BackupConfig config, final BackupMetrics metrics) {
-    final BackupManager manager = newManager(nodeId, config, metrics);
+  BackupManager startManager(int nodeId, BackupConfig config, BackupMetrics metrics) {
+    BackupManager manager = newManager(nodeId, config, metrics);
     scheduler.start(manager).join();
     manager.ready().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     return manager;
   }
 
   /** A manager not started yet (closed with the partition). */
-  BackupManager newManager(final int nodeId, final BackupConfig config) {
+  BackupManager newManager(int nodeId, BackupConfig config) {
     return newManager(nodeId, config, new BackupMetrics(registry, PARTITION, clock));
   }
 
-  private BackupManager newManager(
-      final int nodeId, final BackupConfig config, final BackupMetrics metrics) {
-    final BackupManager manager =
+  private BackupManager newManager(int nodeId, BackupConfig config, BackupMetrics metrics) {
+    BackupManager manager =
         BackupManager.builder()
             .partitionId(PARTITION)
             .nodeId(nodeId)
@@ -207,18 +202,18 @@ final class BackupTestPartition implements AutoCloseable {
     return manager;
   }
 
-  static Checkpoint checkpoint(final long id, final long position) {
+  static Checkpoint checkpoint(long id, long position) {
     return new Checkpoint(id, position, 1_700_000_000_000L + id, new Digest128(id, position));
   }
 
   // ---- the store
   // ---------------------------------------------------------------------------------
 
-  BackupStatus status(final int nodeId, final long checkpointId) {
+  BackupStatus status(int nodeId, long checkpointId) {
     return fsStore.getStatus(new BackupIdentifier(nodeId, PARTITION, checkpointId)).join();
   }
 
-  Backup restore(final int nodeId, final long checkpointId, final Path target) {
+  Backup restore(int nodeId, long checkpointId, Path target) {
     return fsStore
         .restore(
             new BackupIdentifier(nodeId, PARTITION, checkpointId),
@@ -238,7 +233,7 @@ final class BackupTestPartition implements AutoCloseable {
   }
 
   /** Index of the first event starting with {@code prefix}, or -1. */
-  int firstEvent(final String prefix) {
+  int firstEvent(String prefix) {
     synchronized (events) {
       for (int i = 0; i < events.size(); i++) {
         if (events.get(i).startsWith(prefix)) {
@@ -255,7 +250,7 @@ final class BackupTestPartition implements AutoCloseable {
 
   @Override
   public void close() {
-    for (final BackupManager manager : managers) {
+    for (BackupManager manager : managers) {
       manager.closeAsync().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     }
     scheduler.close();
@@ -267,21 +262,21 @@ final class BackupTestPartition implements AutoCloseable {
     realSnapshots.close();
   }
 
-  private static ExecutorService pool(final String name, final int threads) {
-    final AtomicInteger count = new AtomicInteger();
-    final ThreadFactory factory =
+  private static ExecutorService pool(String name, int threads) {
+    AtomicInteger count = new AtomicInteger();
+    ThreadFactory factory =
         runnable -> {
-          final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+          Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
           thread.setDaemon(true);
           return thread;
         };
     return Executors.newFixedThreadPool(threads, factory);
   }
 
-  static void uncheckedDelete(final Path path) {
+  static void uncheckedDelete(Path path) {
     try {
       Files.deleteIfExists(path);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

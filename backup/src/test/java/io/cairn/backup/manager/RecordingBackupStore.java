@@ -34,32 +34,32 @@ final class RecordingBackupStore implements BackupStore {
   private final AtomicInteger listFailures = new AtomicInteger();
   private final AtomicInteger markFailures = new AtomicInteger();
 
-  RecordingBackupStore(final BackupStore delegate, final Consumer<String> events) {
+  RecordingBackupStore(BackupStore delegate, Consumer<String> events) {
     this.delegate = delegate;
     this.events = events;
   }
 
   /** Holds every later save until the returned gate is completed. */
   CompletableFuture<Void> holdSaves() {
-    final CompletableFuture<Void> gate = new CompletableFuture<>();
+    CompletableFuture<Void> gate = new CompletableFuture<>();
     saveGate = gate;
     return gate;
   }
 
   /** Holds every later call (listing included) until the returned gate is completed. */
   CompletableFuture<Void> holdCalls() {
-    final CompletableFuture<Void> gate = new CompletableFuture<>();
+    CompletableFuture<Void> gate = new CompletableFuture<>();
     callGate = gate;
     return gate;
   }
 
   /** The next {@code count} calls to {@code list} fail, without reaching the store. */
-  void failLists(final int count) {
+  void failLists(int count) {
     listFailures.set(count);
   }
 
   /** The next {@code count} calls to {@code markFailed} fail, without reaching the store. */
-  void failMarks(final int count) {
+  void failMarks(int count) {
     markFailures.set(count);
   }
 
@@ -74,10 +74,10 @@ final class RecordingBackupStore implements BackupStore {
 
   @Override
   public CompletableFuture<BackupSaveResult> save(
-      final Backup backup, final Optional<BackupIdentifier> previous) {
+      Backup backup, Optional<BackupIdentifier> previous) {
     events.accept("store.save " + backup.id().checkpointId());
     saved.add(backup);
-    final CompletableFuture<Void> gate = callGate.thenCombine(saveGate, (a, b) -> null);
+    CompletableFuture<Void> gate = callGate.thenCombine(saveGate, (a, b) -> null);
     return gate.thenCompose(ignored -> delegate.save(backup, previous))
         .whenComplete(
             (result, error) ->
@@ -88,14 +88,13 @@ final class RecordingBackupStore implements BackupStore {
   }
 
   @Override
-  public CompletableFuture<BackupStatus> getStatus(final BackupIdentifier id) {
+  public CompletableFuture<BackupStatus> getStatus(BackupIdentifier id) {
     events.accept("store.getStatus " + id.checkpointId());
     return callGate.thenCompose(ignored -> delegate.getStatus(id));
   }
 
   @Override
-  public CompletableFuture<BackupPage> list(
-      final BackupIdentifierWildcard wildcard, final PageRequest page) {
+  public CompletableFuture<BackupPage> list(BackupIdentifierWildcard wildcard, PageRequest page) {
     events.accept("store.list " + wildcard);
     if (takeFailure(listFailures)) {
       return CompletableFuture.failedFuture(unreachable("list"));
@@ -104,14 +103,13 @@ final class RecordingBackupStore implements BackupStore {
   }
 
   @Override
-  public CompletableFuture<Void> delete(final BackupIdentifier id) {
+  public CompletableFuture<Void> delete(BackupIdentifier id) {
     events.accept("store.delete " + id.checkpointId());
     return callGate.thenCompose(ignored -> delegate.delete(id));
   }
 
   @Override
-  public CompletableFuture<BackupStatus> markFailed(
-      final BackupIdentifier id, final String reason) {
+  public CompletableFuture<BackupStatus> markFailed(BackupIdentifier id, String reason) {
     events.accept("store.markFailed " + id.checkpointId());
     if (takeFailure(markFailures)) {
       return CompletableFuture.failedFuture(unreachable("markFailed"));
@@ -121,12 +119,12 @@ final class RecordingBackupStore implements BackupStore {
 
   @Override
   public CompletableFuture<Backup> restore(
-      final BackupIdentifier id, final Path targetDir, final RestoreProgressListener listener) {
+      BackupIdentifier id, Path targetDir, RestoreProgressListener listener) {
     return delegate.restore(id, targetDir, listener);
   }
 
   @Override
-  public CompletableFuture<VerificationReport> verify(final BackupIdentifier id) {
+  public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
     return delegate.verify(id);
   }
 
@@ -135,11 +133,11 @@ final class RecordingBackupStore implements BackupStore {
     delegate.close();
   }
 
-  private static boolean takeFailure(final AtomicInteger failures) {
+  private static boolean takeFailure(AtomicInteger failures) {
     return failures.getAndUpdate(left -> left > 0 ? left - 1 : 0) > 0;
   }
 
-  private static IOException unreachable(final String call) {
+  private static IOException unreachable(String call) {
     return new IOException("injected: the store could not be reached (" + call + ")");
   }
 }

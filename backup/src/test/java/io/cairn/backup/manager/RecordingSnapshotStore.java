@@ -22,22 +22,22 @@ final class RecordingSnapshotStore implements SnapshotStore {
   private final SnapshotStore delegate;
   private final Consumer<String> events;
 
-  RecordingSnapshotStore(final SnapshotStore delegate, final Consumer<String> events) {
+  RecordingSnapshotStore(SnapshotStore delegate, Consumer<String> events) {
     this.delegate = delegate;
     this.events = events;
   }
 
   @Override
   public Optional<SnapshotReservation> reserveNewest(
-      final Predicate<? super PersistedSnapshot> eligible) {
-    final Optional<SnapshotReservation> reserved = delegate.reserveNewest(eligible);
+      Predicate<? super PersistedSnapshot> eligible) {
+    Optional<SnapshotReservation> reserved = delegate.reserveNewest(eligible);
     events.accept(
         "snapshots.reserve " + reserved.map(r -> r.snapshot().id().toString()).orElse("none"));
     return reserved;
   }
 
   @Override
-  public CompactionHold registerCompactionHold(final String name, final long index) {
+  public CompactionHold registerCompactionHold(String name, long index) {
     events.accept("snapshots.hold " + name);
     return delegate.registerCompactionHold(name, index);
   }
@@ -53,12 +53,12 @@ final class RecordingSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public TransientSnapshot newTransientSnapshot(final SnapshotMetadata metadata) {
+  public TransientSnapshot newTransientSnapshot(SnapshotMetadata metadata) {
     return delegate.newTransientSnapshot(metadata);
   }
 
   @Override
-  public SnapshotReservation reserve(final SnapshotId id) {
+  public SnapshotReservation reserve(SnapshotId id) {
     events.accept("snapshots.reserve " + id);
     return delegate.reserve(id);
   }
@@ -69,27 +69,27 @@ final class RecordingSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public void verify(final SnapshotId id) {
+  public void verify(SnapshotId id) {
     delegate.verify(id);
   }
 
   @Override
-  public Optional<PersistedSnapshot> copyForRecovery(final Path target) {
+  public Optional<PersistedSnapshot> copyForRecovery(Path target) {
     return delegate.copyForRecovery(target);
   }
 
   @Override
-  public PersistedSnapshot restore(final Collection<Path> files) {
+  public PersistedSnapshot restore(Collection<Path> files) {
     return delegate.restore(files);
   }
 
   @Override
-  public SnapshotChunkReader openChunkReader(final SnapshotId id) {
+  public SnapshotChunkReader openChunkReader(SnapshotId id) {
     return delegate.openChunkReader(id);
   }
 
   @Override
-  public SnapshotReceiver newReceiver(final long index, final long term) {
+  public SnapshotReceiver newReceiver(long index, long term) {
     return delegate.newReceiver(index, term);
   }
 

@@ -20,7 +20,7 @@ final class DigestCheckTest {
 
   @Test
   void shouldNameTheFamilyWhoseDigestDiffersWhenTheBackupRecordedFamilies() {
-    final DigestCheck check =
+    DigestCheck check =
         new DigestCheck(
             2,
             7,
@@ -42,7 +42,7 @@ final class DigestCheckTest {
 
   @Test
   void shouldSayTheRecordedTotalIsAlteredWhenEveryFamilyMatches() {
-    final DigestCheck check =
+    DigestCheck check =
         new DigestCheck(
             2,
             7,
@@ -60,7 +60,7 @@ final class DigestCheckTest {
 
   @Test
   void shouldSayOnlyTheTotalIsKnownWhenTheBackupRecordedNoFamilies() {
-    final DigestCheck check =
+    DigestCheck check =
         new DigestCheck(
             2,
             7,
@@ -76,7 +76,7 @@ final class DigestCheckTest {
 
   @Test
   void shouldNameNoFamilyWhenTheDigestsMatch() {
-    final DigestCheck check =
+    DigestCheck check =
         new DigestCheck(
             2,
             7,

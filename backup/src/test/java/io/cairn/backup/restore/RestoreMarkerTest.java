@@ -16,7 +16,7 @@ final class RestoreMarkerTest {
 
   @Test
   void shouldReadBackWhatWasWritten() throws IOException {
-    final RestoreMarker withSnapshot =
+    RestoreMarker withSnapshot =
         new RestoreMarker(
             7,
             2,
@@ -28,7 +28,7 @@ final class RestoreMarkerTest {
     withSnapshot.write(partition);
     assertThat(RestoreMarker.read(partition)).hasValue(withSnapshot);
 
-    final RestoreMarker logOnly =
+    RestoreMarker logOnly =
         new RestoreMarker(
             8, 2, 0, 9, "ffffffffffffffffffffffffffffffff", Optional.empty(), "0.1.0");
     logOnly.write(partition);
@@ -42,7 +42,7 @@ final class RestoreMarkerTest {
 
   @Test
   void shouldReadBackFamilyDigestsWhenTheBackupRecordedThem() throws IOException {
-    final RestoreMarker marker =
+    RestoreMarker marker =
         new RestoreMarker(
             7,
             2,

@@ -47,12 +47,11 @@ final class RestoredCheckpointCheckTest {
 
   @BeforeEach
   void openState() {
-    final List<ColumnFamilyDefinition> families =
-        new ArrayList<>(StreamProcessorColumnFamily.all());
+    List<ColumnFamilyDefinition> families = new ArrayList<>(StreamProcessorColumnFamily.all());
     families.addAll(BackupColumnFamily.all());
     families.addAll(LedgerColumnFamily.all());
     db = CairnDb.open(directory, DbConfig.defaults(), families, new SimpleMeterRegistry());
-    final ColumnFamily<String, Long> accounts =
+    ColumnFamily<String, Long> accounts =
         db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
     accounts.put("alice", 70L);
     accounts.put("bob", 30L);
@@ -63,20 +62,20 @@ final class RestoredCheckpointCheckTest {
     db.close();
   }
 
-  private RestoreMarker marker(final String digest) {
+  private RestoreMarker marker(String digest) {
     return new RestoreMarker(7, 1, 0, POSITION, digest, Optional.empty(), "0.1.0");
   }
 
-  private RestoredCheckpointCheck check(final String digest, final boolean fail) {
+  private RestoredCheckpointCheck check(String digest, boolean fail) {
     return new RestoredCheckpointCheck(marker(digest), db, fail, told::add);
   }
 
   @Test
   void shouldLetTheCheckpointThroughWhenTheDigestMatches() {
-    final String digest = db.stateDigest().toHex();
-    final RecordingResult result = new RecordingResult();
+    String digest = db.stateDigest().toHex();
+    RecordingResult result = new RecordingResult();
 
-    final Decision decision = check(digest, true).intercept(context(POSITION, create(7)), result);
+    Decision decision = check(digest, true).intercept(context(POSITION, create(7)), result);
 
     assertThat(decision).isEqualTo(Decision.CONTINUE);
     assertThat(result.failure).isNull();
@@ -91,11 +90,11 @@ final class RestoredCheckpointCheckTest {
 
   @Test
   void shouldFailThePartitionWithAReportWhenTheDigestDiffers() {
-    final String actual = db.stateDigest().toHex();
-    final String expected = "0123456789abcdef0123456789abcdef";
-    final RecordingResult result = new RecordingResult();
+    String actual = db.stateDigest().toHex();
+    String expected = "0123456789abcdef0123456789abcdef";
+    RecordingResult result = new RecordingResult();
 
-    final Decision decision = check(expected, true).intercept(context(POSITION, create(7)), result);
+    Decision decision = check(expected, true).intercept(context(POSITION, create(7)), result);
 
     assertThat(decision).isEqualTo(Decision.HANDLED);
     assertThat(result.failure)
@@ -108,9 +107,9 @@ final class RestoredCheckpointCheckTest {
 
   @Test
   void shouldOnlyReportAMismatchWhenNotFailing() {
-    final RecordingResult result = new RecordingResult();
+    RecordingResult result = new RecordingResult();
 
-    final Decision decision =
+    Decision decision =
         check("0123456789abcdef0123456789abcdef", false)
             .intercept(context(POSITION, create(7)), result);
 
@@ -121,8 +120,8 @@ final class RestoredCheckpointCheckTest {
 
   @Test
   void shouldFailWhenAnotherCommandSitsAtTheCheckpointPosition() {
-    final String digest = db.stateDigest().toHex();
-    final RecordingResult result = new RecordingResult();
+    String digest = db.stateDigest().toHex();
+    RecordingResult result = new RecordingResult();
 
     check(digest, true)
         .intercept(
@@ -137,9 +136,9 @@ final class RestoredCheckpointCheckTest {
 
   @Test
   void shouldIgnoreEveryOtherPosition() {
-    final RecordingResult result = new RecordingResult();
+    RecordingResult result = new RecordingResult();
 
-    final Decision decision =
+    Decision decision =
         check("0123456789abcdef0123456789abcdef", true)
             .intercept(context(POSITION + 1, create(7)), result);
 
@@ -151,21 +150,21 @@ final class RestoredCheckpointCheckTest {
   @Test
   void shouldCountEveryOutcomeOfTheBrokersCheck() {
     // given the check a broker registers, with its partition's backup meters
-    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    final BackupMetrics metrics = new BackupMetrics(registry, 1, new SimClock(0));
-    final String digest = db.stateDigest().toHex();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    BackupMetrics metrics = new BackupMetrics(registry, 1, new SimClock(0));
+    String digest = db.stateDigest().toHex();
 
     // when it checks a match, a mismatch, a command that is not the checkpoint, and another
     // position
-    final RecordingResult matched = new RecordingResult();
+    RecordingResult matched = new RecordingResult();
     RestoredCheckpointCheck.failingPartition(marker(digest), db, metrics)
         .intercept(context(POSITION, create(7)), matched);
-    final RecordingResult mismatched = new RecordingResult();
-    final Decision decision =
+    RecordingResult mismatched = new RecordingResult();
+    Decision decision =
         RestoredCheckpointCheck.failingPartition(
                 marker("0123456789abcdef0123456789abcdef"), db, metrics)
             .intercept(context(POSITION, create(7)), mismatched);
-    final RecordingResult invalid = new RecordingResult();
+    RecordingResult invalid = new RecordingResult();
     RestoredCheckpointCheck.failingPartition(marker(digest), db, metrics)
         .intercept(context(POSITION, create(9)), invalid);
     RestoredCheckpointCheck.failingPartition(marker(digest), db, metrics)
@@ -176,7 +175,7 @@ final class RestoredCheckpointCheckTest {
     assertThat(decision).isEqualTo(Decision.HANDLED);
     assertThat(mismatched.failure).contains(digest);
     assertThat(invalid.failure).contains("not CHECKPOINT CREATE(7)");
-    for (final RestoreCheckResult result : RestoreCheckResult.values()) {
+    for (RestoreCheckResult result : RestoreCheckResult.values()) {
       assertThat(metrics.restoreCheckCount(result)).as("%s", result).isEqualTo(1.0);
       assertThat(
               registry
@@ -191,18 +190,18 @@ final class RestoredCheckpointCheckTest {
     assertThat(registry.find(BackupMetrics.RESTORE_CHECKS).counters()).isEmpty();
   }
 
-  private static Record create(final long id) {
+  private static Record create(long id) {
     return command(
         CheckpointIntent.CREATE,
         new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
-  private static Record command(final Intent intent, final RecordValue value) {
+  private static Record command(Intent intent, RecordValue value) {
     return new Record(RecordMetadata.builder().command(intent).build(), value);
   }
 
-  private static ProcessingContext context(final long position, final Record command) {
-    final Record positioned =
+  private static ProcessingContext context(long position, Record command) {
+    Record positioned =
         new Record(command.metadata().toBuilder().position(position).build(), command.value());
     return new ProcessingContext() {
       @Override
@@ -222,7 +221,7 @@ final class RestoredCheckpointCheckTest {
     String failure;
 
     @Override
-    public void failPartition(final String reason, final Throwable cause) {
+    public void failPartition(String reason, Throwable cause) {
       failure = reason;
     }
 
@@ -231,47 +230,42 @@ final class RestoredCheckpointCheckTest {
     }
 
     @Override
-    public ProcessingResultBuilder appendEvent(
-        final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder appendEvent(long key, Intent intent, RecordValue value) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder appendCommand(
-        final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder appendCommand(long key, Intent intent, RecordValue value) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder appendCommand(final Record command) {
+    public ProcessingResultBuilder appendCommand(Record command) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder prependCommand(
-        final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder prependCommand(long key, Intent intent, RecordValue value) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder appendRejection(final RejectionType type, final String reason) {
+    public ProcessingResultBuilder appendRejection(RejectionType type, String reason) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder respondWithEvent(
-        final long key, final Intent intent, final RecordValue value) {
+    public ProcessingResultBuilder respondWithEvent(long key, Intent intent, RecordValue value) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder respondWithRejection(
-        final RejectionType type, final String reason) {
+    public ProcessingResultBuilder respondWithRejection(RejectionType type, String reason) {
       return unexpected();
     }
 
     @Override
-    public ProcessingResultBuilder appendSideEffect(final SideEffect sideEffect) {
+    public ProcessingResultBuilder appendSideEffect(SideEffect sideEffect) {
       return unexpected();
     }
   }

@@ -15,13 +15,13 @@ final class BackupJobTest {
   @Test
   void shouldGoThroughItsStatesOnceAndLetOnlyTheFirstFinisherEndIt() {
     // given
-    final BackupJob job = job(7);
+    BackupJob job = job(7);
 
     // when it is taken over, uploads and ends
     assertThat(job.transition(new BackupJob.State.Waiting(), "test")).isTrue();
     assertThat(job.transition(new BackupJob.State.Uploading(42), "test")).isTrue();
     assertThat(job.uploadStartNanos()).isEqualTo(42);
-    final BackupOutcome first = BackupOutcome.alreadyCompleted(7);
+    BackupOutcome first = BackupOutcome.alreadyCompleted(7);
     assertThat(job.transition(new BackupJob.State.Finished(first), "test")).isTrue();
 
     // then a second end does nothing
@@ -32,7 +32,7 @@ final class BackupJobTest {
 
   @Test
   void shouldRefuseAMoveThatIsNotInTheTable() {
-    final BackupJob job = job(8);
+    BackupJob job = job(8);
 
     assertThatThrownBy(() -> job.transition(new BackupJob.State.Uploading(1), "test"))
         .isInstanceOf(IllegalStateException.class)
@@ -49,14 +49,14 @@ final class BackupJobTest {
         .isEqualTo(InProgressSweep.RETRY_DELAY_MIN.multipliedBy(2));
     assertThat(InProgressSweep.retryDelay(3))
         .isEqualTo(InProgressSweep.RETRY_DELAY_MIN.multipliedBy(4));
-    for (final int failed : new int[] {7, 8, 40, Integer.MAX_VALUE}) {
+    for (int failed : new int[] {7, 8, 40, Integer.MAX_VALUE}) {
       assertThat(InProgressSweep.retryDelay(failed))
           .isEqualTo(InProgressSweep.RETRY_DELAY_MAX)
           .isLessThan(Duration.ofMinutes(1));
     }
   }
 
-  private static BackupJob job(final long id) {
+  private static BackupJob job(long id) {
     return new BackupJob(
         new Checkpoint(id, 10, 1_700_000_000_000L, new Digest128(id, 10)),
         new BackupJob.Reservation.Unavailable("no snapshot"),

@@ -19,13 +19,13 @@ final class AckTimeline {
    * @param startNanos the clock's nanos at bucket 0
    * @param spanNanos how long the timeline must cover
    */
-  AckTimeline(final long startNanos, final long spanNanos) {
+  AckTimeline(long startNanos, long spanNanos) {
     this.startNanos = startNanos;
     this.buckets = new AtomicLongArray((int) Math.max(1, spanNanos / BUCKET_NANOS + 1));
   }
 
-  void acknowledged(final long nowNanos) {
-    final long index = Math.max(0, (nowNanos - startNanos) / BUCKET_NANOS);
+  void acknowledged(long nowNanos) {
+    long index = Math.max(0, (nowNanos - startNanos) / BUCKET_NANOS);
     buckets.incrementAndGet((int) Math.min(index, buckets.length() - 1));
   }
 
@@ -33,9 +33,9 @@ final class AckTimeline {
    * Acknowledgements per second in [fromNanos, toNanos), counting the buckets whose start lies in
    * the window (so the window is rounded to whole buckets).
    */
-  double ratePerSecond(final long fromNanos, final long toNanos) {
-    final long first = Math.max(0, ceilDiv(fromNanos - startNanos, BUCKET_NANOS));
-    final long end = Math.min(buckets.length(), ceilDiv(toNanos - startNanos, BUCKET_NANOS));
+  double ratePerSecond(long fromNanos, long toNanos) {
+    long first = Math.max(0, ceilDiv(fromNanos - startNanos, BUCKET_NANOS));
+    long end = Math.min(buckets.length(), ceilDiv(toNanos - startNanos, BUCKET_NANOS));
     if (end <= first) {
       return 0;
     }
@@ -46,7 +46,7 @@ final class AckTimeline {
     return sum * 1e9 / ((end - first) * BUCKET_NANOS);
   }
 
-  private static long ceilDiv(final long x, final long y) {
+  private static long ceilDiv(long x, long y) {
     return -Math.floorDiv(-x, y);
   }
 }

@@ -40,7 +40,7 @@ final class BackupProbe {
   private final int partitions;
   private long lastBackupId;
 
-  BackupProbe(final CairnClient client, final Clock clock, final int partitions) {
+  BackupProbe(CairnClient client, Clock clock, int partitions) {
     this.client = client;
     this.clock = clock;
     this.partitions = partitions;
@@ -64,13 +64,13 @@ final class BackupProbe {
       Map<String, LatencyRecorder> calls) {}
 
   /** Takes {@code count} backups one after the other. */
-  Series takeBackups(final int count) throws InterruptedException {
-    final LatencyRecorder checkpoint = new LatencyRecorder();
-    final LatencyRecorder completed = new LatencyRecorder();
-    final Map<String, LatencyRecorder> calls = callRecorders();
-    final List<Sample> samples = new ArrayList<>();
+  Series takeBackups(int count) throws InterruptedException {
+    LatencyRecorder checkpoint = new LatencyRecorder();
+    LatencyRecorder completed = new LatencyRecorder();
+    Map<String, LatencyRecorder> calls = callRecorders();
+    List<Sample> samples = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      final Sample sample = takeBackup(calls);
+      Sample sample = takeBackup(calls);
       samples.add(sample);
       if (sample.error().isEmpty()) {
         checkpoint.acknowledged((long) (sample.checkpointMs() * 1e6));
@@ -84,7 +84,7 @@ final class BackupProbe {
 
   /** A recorder for each call timed while a backup runs: status, list, topology. */
   static Map<String, LatencyRecorder> callRecorders() {
-    final Map<String, LatencyRecorder> calls = new LinkedHashMap<>();
+    Map<String, LatencyRecorder> calls = new LinkedHashMap<>();
     calls.put("status", new LatencyRecorder());
     calls.put("list", new LatencyRecorder());
     calls.put("topology", new LatencyRecorder());
@@ -95,14 +95,14 @@ final class BackupProbe {
    * Takes one backup and follows it until its state is final; the calls made meanwhile are recorded
    * in {@code calls} (from {@link #callRecorders()}).
    */
-  Sample takeBackup(final Map<String, LatencyRecorder> calls) throws InterruptedException {
-    final long backupId = Math.max(clock.millis(), lastBackupId + 1);
+  Sample takeBackup(Map<String, LatencyRecorder> calls) throws InterruptedException {
+    long backupId = Math.max(clock.millis(), lastBackupId + 1);
     lastBackupId = backupId;
-    final long start = clock.nanos();
-    final BackupTaken taken;
+    long start = clock.nanos();
+    BackupTaken taken;
     try {
       taken = client.takeBackup(backupId);
-    } catch (final CairnClientException e) {
+    } catch (CairnClientException e) {
       return new Sample(
           backupId,
           start,
@@ -113,7 +113,7 @@ final class BackupProbe {
           e.code() + ": " + e.getMessage());
     }
     long checkpointed = clock.nanos();
-    final long deadline = start + COMPLETION_TIMEOUT.toNanos();
+    long deadline = start + COMPLETION_TIMEOUT.toNanos();
     BackupInfo info = null;
     if (!everyPartitionCreated(taken)) {
       info = await(backupId, calls, deadline, i -> i.partitions().size() >= partitions);
@@ -122,8 +122,8 @@ final class BackupProbe {
     if (info == null || !ended(info)) {
       info = await(backupId, calls, deadline, BackupProbe::ended);
     }
-    final long end = clock.nanos();
-    final String error =
+    long end = clock.nanos();
+    String error =
         info.state() == BackupState.COMPLETED ? "" : info.state() + ": " + info.failureReason();
     return new Sample(
         backupId,
@@ -139,23 +139,20 @@ final class BackupProbe {
    * COMPLETED or FAILED. INCOMPLETE is not an end here: right after the checkpoint a partition may
    * not have started its backup yet (as {@code cairn backup take --wait} waits it out).
    */
-  private static boolean ended(final BackupInfo info) {
+  private static boolean ended(BackupInfo info) {
     return info.state() == BackupState.COMPLETED || info.state() == BackupState.FAILED;
   }
 
-  private boolean everyPartitionCreated(final BackupTaken taken) {
+  private boolean everyPartitionCreated(BackupTaken taken) {
     return taken.partitions().size() >= partitions
         && taken.partitions().stream().allMatch(PartitionCheckpoint::created);
   }
 
   private BackupInfo await(
-      final long backupId,
-      final Map<String, LatencyRecorder> calls,
-      final long deadline,
-      final Predicate<BackupInfo> done)
+      long backupId, Map<String, LatencyRecorder> calls, long deadline, Predicate<BackupInfo> done)
       throws InterruptedException {
     while (true) {
-      final BackupInfo info = timed(calls.get("status"), () -> client.getBackup(backupId));
+      BackupInfo info = timed(calls.get("status"), () -> client.getBackup(backupId));
       timed(calls.get("list"), () -> client.listBackups(LIST_PAGE_SIZE, ""));
       timed(calls.get("topology"), client::topology);
       if (info != null && done.test(info)) {
@@ -175,13 +172,13 @@ final class BackupProbe {
   }
 
   /** Runs and times one call; null when it failed (counted). */
-  private <T> T timed(final LatencyRecorder recorder, final Supplier<T> call) {
-    final long start = clock.nanos();
+  private <T> T timed(LatencyRecorder recorder, Supplier<T> call) {
+    long start = clock.nanos();
     try {
-      final T result = call.get();
+      T result = call.get();
       recorder.acknowledged(clock.nanos() - start);
       return result;
-    } catch (final CairnClientException e) {
+    } catch (CairnClientException e) {
       recorder.failed(e);
       return null;
     }

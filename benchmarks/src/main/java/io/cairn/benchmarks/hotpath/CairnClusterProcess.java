@@ -36,10 +36,7 @@ final class CairnClusterProcess implements AutoCloseable {
   private final Thread shutdownHook;
 
   private CairnClusterProcess(
-      final Path cairn,
-      final ClusterDirectory directory,
-      final String gatewayAddress,
-      final Path cliLog) {
+      Path cairn, ClusterDirectory directory, String gatewayAddress, Path cliLog) {
     this.cairn = cairn;
     this.directory = directory;
     this.gatewayAddress = gatewayAddress;
@@ -55,9 +52,9 @@ final class CairnClusterProcess implements AutoCloseable {
    * @param dist the assembled distribution ({@code dist/target/cairn})
    * @throws IllegalStateException if the distribution is missing or the cluster does not start
    */
-  static CairnClusterProcess up(final Path dist, final Path directory, final Clock clock)
+  static CairnClusterProcess up(Path dist, Path directory, Clock clock)
       throws IOException, InterruptedException {
-    final Path cairn = dist.resolve("bin").resolve("cairn").toAbsolutePath();
+    Path cairn = dist.resolve("bin").resolve("cairn").toAbsolutePath();
     if (!Files.isExecutable(cairn)) {
       throw new IllegalStateException(
           "Expected the distribution's bin/cairn at "
@@ -65,12 +62,12 @@ final class CairnClusterProcess implements AutoCloseable {
               + ", but it is missing; build it"
               + " with: mvn -B -q install -DskipTests -pl benchmarks,dist -am (or pass --dist)");
     }
-    final int[] ports = FreePorts.forCluster(HOST, BROKERS, clock.nanos());
-    final String gateway = HOST + ":" + ports[1];
-    final ClusterDirectory dir = new ClusterDirectory(directory);
-    final Path cliLog = directory.resolveSibling(directory.getFileName() + "-cli.log");
-    final CairnClusterProcess cluster = new CairnClusterProcess(cairn, dir, gateway, cliLog);
-    final int exit =
+    int[] ports = FreePorts.forCluster(HOST, BROKERS, clock.nanos());
+    String gateway = HOST + ":" + ports[1];
+    ClusterDirectory dir = new ClusterDirectory(directory);
+    Path cliLog = directory.resolveSibling(directory.getFileName() + "-cli.log");
+    CairnClusterProcess cluster = new CairnClusterProcess(cairn, dir, gateway, cliLog);
+    int exit =
         cluster.cli(
             UP_TIMEOUT_SECONDS + 30,
             "--gateway",
@@ -115,7 +112,7 @@ final class CairnClusterProcess implements AutoCloseable {
 
   /** The brokers' pids (from {@code run/broker-<i>.pid}). */
   List<Long> brokerPids() {
-    final List<Long> pids = new ArrayList<>();
+    List<Long> pids = new ArrayList<>();
     for (int i = 0; i < BROKERS; i++) {
       pids.add(pid(ClusterDirectory.brokerName(i)));
     }
@@ -133,7 +130,7 @@ final class CairnClusterProcess implements AutoCloseable {
     down();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (final IllegalStateException e) {
+    } catch (IllegalStateException e) {
       // the JVM is shutting down: the hook runs anyway
     }
   }
@@ -143,7 +140,7 @@ final class CairnClusterProcess implements AutoCloseable {
       return;
     }
     try {
-      final int exit =
+      int exit =
           cli(
               DOWN_TIMEOUT_SECONDS + 30,
               "cluster",
@@ -155,7 +152,7 @@ final class CairnClusterProcess implements AutoCloseable {
       if (exit != 0) {
         System.err.println("cairn cluster down exited " + exit + "; see " + cliLog);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       System.err.println(
           "cairn cluster down failed: "
               + e
@@ -163,12 +160,12 @@ final class CairnClusterProcess implements AutoCloseable {
               + cairn
               + " cluster down --dir "
               + directory.root());
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  private long pid(final String process) {
+  private long pid(String process) {
     return directory
         .readPid(process)
         .orElseThrow(
@@ -178,13 +175,12 @@ final class CairnClusterProcess implements AutoCloseable {
   }
 
   /** Runs {@code bin/cairn <args>}, output appended to the cli log; the exit code. */
-  private int cli(final long timeoutSeconds, final String... args)
-      throws IOException, InterruptedException {
-    final List<String> command = new ArrayList<>();
+  private int cli(long timeoutSeconds, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
     command.add(cairn.toString());
     command.addAll(List.of(args));
     Files.createDirectories(cliLog.getParent());
-    final Process process =
+    Process process =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(cliLog.toFile()))
@@ -203,11 +199,11 @@ final class CairnClusterProcess implements AutoCloseable {
     return process.exitValue();
   }
 
-  private static String tail(final Path log) {
+  private static String tail(Path log) {
     try {
-      final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return "(no output: " + e.getMessage() + ")";
     }
   }

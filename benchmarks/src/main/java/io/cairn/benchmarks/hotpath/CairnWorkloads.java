@@ -23,15 +23,15 @@ final class CairnWorkloads {
    * @param accounts funded accounts, enough for every transfer of the run
    * @throws IllegalArgumentException if the accounts sit on fewer than two partitions
    */
-  CairnWorkloads(final CairnClient client, final List<String> accounts, final int partitionCount) {
+  CairnWorkloads(CairnClient client, List<String> accounts, int partitionCount) {
     this.client = client;
     this.accounts = List.copyOf(accounts);
-    final AccountPlacement placement = new AccountPlacement(partitionCount);
-    final List<List<Integer>> byPartition = new ArrayList<>();
+    AccountPlacement placement = new AccountPlacement(partitionCount);
+    List<List<Integer>> byPartition = new ArrayList<>();
     for (int p = 0; p <= partitionCount; p++) {
       byPartition.add(new ArrayList<>());
     }
-    final int[] partitionOf = new int[accounts.size()];
+    int[] partitionOf = new int[accounts.size()];
     for (int i = 0; i < accounts.size(); i++) {
       partitionOf[i] = placement.partitionOf(accounts.get(i));
       byPartition.get(partitionOf[i]).add(i);
@@ -51,13 +51,13 @@ final class CairnWorkloads {
     // account i sends to the next account (in its partition's turn) of the next partition that
     // has accounts: every transfer crosses partitions, targets spread evenly
     partners = new String[accounts.size()];
-    final int[] nextIndex = new int[partitionCount + 1];
+    int[] nextIndex = new int[partitionCount + 1];
     for (int i = 0; i < accounts.size(); i++) {
       int target = partitionOf[i];
       do {
         target = target % partitionCount + 1;
       } while (byPartition.get(target).isEmpty());
-      final List<Integer> candidates = byPartition.get(target);
+      List<Integer> candidates = byPartition.get(target);
       partners[i] = accounts.get(candidates.get(nextIndex[target]++ % candidates.size()));
     }
   }
@@ -80,7 +80,7 @@ final class CairnWorkloads {
       }
 
       @Override
-      public CompletableFuture<?> send(final long sequence) {
+      public CompletableFuture<?> send(long sequence) {
         return client.depositAsync(accounts.get((int) (sequence % accounts.size())), 1);
       }
     };
@@ -99,8 +99,8 @@ final class CairnWorkloads {
       }
 
       @Override
-      public CompletableFuture<?> send(final long sequence) {
-        final int from = (int) (sequence % accounts.size());
+      public CompletableFuture<?> send(long sequence) {
+        int from = (int) (sequence % accounts.size());
         return client.transferAsync(accounts.get(from), partners[from], 1);
       }
     };

@@ -25,28 +25,27 @@ final class ClosedLoopDriver {
   private final Clock clock;
   private final ProcCpuSampler cpu;
 
-  ClosedLoopDriver(final Clock clock, final ProcCpuSampler cpu) {
+  ClosedLoopDriver(Clock clock, ProcCpuSampler cpu) {
     this.clock = clock;
     this.cpu = cpu;
   }
 
-  Measurement run(
-      final Workload workload, final int concurrency, final Duration warmup, final Duration window)
+  Measurement run(Workload workload, int concurrency, Duration warmup, Duration window)
       throws InterruptedException {
-    final Loop loop = new Loop(workload, concurrency);
-    final long start = clock.nanos();
+    Loop loop = new Loop(workload, concurrency);
+    long start = clock.nanos();
     loop.start();
     Pacing.sleepUntil(clock, start + warmup.toNanos());
-    final LatencyRecorder measured = new LatencyRecorder();
-    final Map<String, Long> cpuStart = cpu.sample();
-    final long windowStart = clock.nanos();
+    LatencyRecorder measured = new LatencyRecorder();
+    Map<String, Long> cpuStart = cpu.sample();
+    long windowStart = clock.nanos();
     loop.recorder.set(measured);
     Pacing.sleepUntil(clock, windowStart + window.toNanos());
     loop.recorder.set(new LatencyRecorder()); // answers after the window are not counted
-    final long windowEnd = clock.nanos();
-    final Map<String, Long> cpuEnd = cpu.sample();
+    long windowEnd = clock.nanos();
+    Map<String, Long> cpuEnd = cpu.sample();
     loop.stopAndDrain();
-    final double seconds = (windowEnd - windowStart) / 1e9;
+    double seconds = (windowEnd - windowStart) / 1e9;
     return new Measurement(
         "c" + concurrency,
         workload.side(),
@@ -75,13 +74,13 @@ final class ClosedLoopDriver {
     private final ExecutorService trampoline =
         Executors.newSingleThreadExecutor(
             runnable -> {
-              final Thread thread = new Thread(runnable, "closed-loop");
+              Thread thread = new Thread(runnable, "closed-loop");
               thread.setDaemon(true);
               return thread;
             });
     private volatile boolean stopping;
 
-    Loop(final Workload workload, final int concurrency) {
+    Loop(Workload workload, int concurrency) {
       this.workload = workload;
       this.concurrency = concurrency;
       this.stopped = new CountDownLatch(concurrency);
@@ -120,33 +119,33 @@ final class ClosedLoopDriver {
         stopped.countDown();
         return;
       }
-      final long sentAt = clock.nanos();
+      long sentAt = clock.nanos();
       CompletableFuture<?> call;
       try {
         call = workload.send(sequence.getAndIncrement());
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         call = CompletableFuture.failedFuture(e);
       }
       if (call.isDone()) {
-        final CompletableFuture<?> done = call;
+        CompletableFuture<?> done = call;
         trampoline.execute(() -> answered(done, sentAt));
       } else {
         call.whenComplete((result, error) -> answered(error, sentAt));
       }
     }
 
-    private void answered(final CompletableFuture<?> done, final long sentAt) {
+    private void answered(CompletableFuture<?> done, long sentAt) {
       Throwable error = null;
       try {
         done.join();
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         error = e;
       }
       answered(error, sentAt);
     }
 
-    private void answered(final Throwable error, final long sentAt) {
-      final LatencyRecorder current = recorder.get();
+    private void answered(Throwable error, long sentAt) {
+      LatencyRecorder current = recorder.get();
       if (error == null) {
         current.acknowledged(clock.nanos() - sentAt);
       } else {

@@ -38,8 +38,7 @@ final class EtcdCluster implements AutoCloseable {
   private final Path directory;
   private final Thread shutdownHook;
 
-  private EtcdCluster(
-      final List<Process> members, final List<URI> clientUrls, final Path directory) {
+  private EtcdCluster(List<Process> members, List<URI> clientUrls, Path directory) {
     this.members = List.copyOf(members);
     this.clientUrls = List.copyOf(clientUrls);
     this.directory = directory;
@@ -49,12 +48,12 @@ final class EtcdCluster implements AutoCloseable {
 
   /** The {@code etcd} binary on the PATH, if installed. */
   static Optional<Path> findBinary() {
-    final String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-    for (final String dir : path.split(":")) {
+    String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+    for (String dir : path.split(":")) {
       if (dir.isEmpty()) {
         continue;
       }
-      final Path candidate = Path.of(dir, "etcd");
+      Path candidate = Path.of(dir, "etcd");
       if (Files.isExecutable(candidate)) {
         return Optional.of(candidate);
       }
@@ -63,16 +62,16 @@ final class EtcdCluster implements AutoCloseable {
   }
 
   /** {@code etcd --version}'s first line, or "unknown". */
-  static String version(final Path binary) {
+  static String version(Path binary) {
     try {
-      final Process process =
+      Process process =
           new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
-      final String out = new String(process.getInputStream().readAllBytes()).strip();
+      String out = new String(process.getInputStream().readAllBytes()).strip();
       process.waitFor(10, TimeUnit.SECONDS);
       return out.lines().findFirst().orElse("unknown");
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return "unknown";
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return "unknown";
     }
@@ -82,13 +81,13 @@ final class EtcdCluster implements AutoCloseable {
    * Starts {@value #MEMBERS} members under {@code directory} (an empty one; logs in {@code
    * m<i>.log}) and waits until every member reports itself healthy.
    */
-  static EtcdCluster start(final Path binary, final Path directory, final Clock clock)
+  static EtcdCluster start(Path binary, Path directory, Clock clock)
       throws IOException, InterruptedException {
     Files.createDirectories(directory);
-    final int[] clientPorts = new int[MEMBERS];
-    final int[] peerPorts = new int[MEMBERS];
-    final int base = freeBase(clock.nanos());
-    final StringBuilder initialCluster = new StringBuilder();
+    int[] clientPorts = new int[MEMBERS];
+    int[] peerPorts = new int[MEMBERS];
+    int base = freeBase(clock.nanos());
+    StringBuilder initialCluster = new StringBuilder();
     for (int i = 0; i < MEMBERS; i++) {
       clientPorts[i] = base + i;
       peerPorts[i] = base + MEMBERS + i;
@@ -100,12 +99,12 @@ final class EtcdCluster implements AutoCloseable {
           .append(':')
           .append(peerPorts[i]);
     }
-    final List<Process> processes = new ArrayList<>();
-    final List<URI> clientUrls = new ArrayList<>();
+    List<Process> processes = new ArrayList<>();
+    List<URI> clientUrls = new ArrayList<>();
     for (int i = 0; i < MEMBERS; i++) {
-      final String clientUrl = "http://" + HOST + ":" + clientPorts[i];
-      final String peerUrl = "http://" + HOST + ":" + peerPorts[i];
-      final List<String> command =
+      String clientUrl = "http://" + HOST + ":" + clientPorts[i];
+      String peerUrl = "http://" + HOST + ":" + peerPorts[i];
+      List<String> command =
           List.of(
               binary.toString(),
               "--name",
@@ -136,10 +135,10 @@ final class EtcdCluster implements AutoCloseable {
               .start());
       clientUrls.add(URI.create(clientUrl));
     }
-    final EtcdCluster cluster = new EtcdCluster(processes, clientUrls, directory);
+    EtcdCluster cluster = new EtcdCluster(processes, clientUrls, directory);
     try {
       cluster.awaitHealthy(clock);
-    } catch (final IOException | RuntimeException | InterruptedException e) {
+    } catch (IOException | RuntimeException | InterruptedException e) {
       cluster.close();
       throw e;
     }
@@ -165,30 +164,30 @@ final class EtcdCluster implements AutoCloseable {
     stopMembers();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (final IllegalStateException e) {
+    } catch (IllegalStateException e) {
       // the JVM is shutting down: the hook runs anyway
     }
   }
 
   private void stopMembers() {
     members.forEach(Process::destroy);
-    for (final Process member : members) {
+    for (Process member : members) {
       try {
         if (!member.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
           member.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
-      } catch (final InterruptedException e) {
+      } catch (InterruptedException e) {
         member.destroyForcibly();
         Thread.currentThread().interrupt();
       }
     }
   }
 
-  private void awaitHealthy(final Clock clock) throws IOException, InterruptedException {
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    final long deadline = clock.nanos() + READY_TIMEOUT.toNanos();
+  private void awaitHealthy(Clock clock) throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    long deadline = clock.nanos() + READY_TIMEOUT.toNanos();
     for (int i = 0; i < MEMBERS; i++) {
-      final HttpRequest health =
+      HttpRequest health =
           HttpRequest.newBuilder(clientUrls.get(i).resolve("/health"))
               .timeout(Duration.ofSeconds(2))
               .build();
@@ -203,12 +202,11 @@ final class EtcdCluster implements AutoCloseable {
                   + directory.resolve(name(i) + ".log"));
         }
         try {
-          final HttpResponse<String> answer =
-              http.send(health, HttpResponse.BodyHandlers.ofString());
+          HttpResponse<String> answer = http.send(health, HttpResponse.BodyHandlers.ofString());
           if (answer.statusCode() == 200 && answer.body().contains("\"true\"")) {
             break;
           }
-        } catch (final IOException e) {
+        } catch (IOException e) {
           // not listening yet
         }
         if (clock.nanos() - deadline > 0) {
@@ -225,15 +223,15 @@ final class EtcdCluster implements AutoCloseable {
     }
   }
 
-  private static String name(final int member) {
+  private static String name(int member) {
     return "m" + member;
   }
 
   /** A port p with p .. p + 2 * MEMBERS - 1 free on loopback, below the ephemeral range. */
-  private static int freeBase(final long seed) {
-    final SplittableRandom random = new SplittableRandom(seed);
+  private static int freeBase(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
     for (int attempt = 0; attempt < 100; attempt++) {
-      final int base = PORT_LOW + random.nextInt(PORT_HIGH - PORT_LOW - 2 * MEMBERS);
+      int base = PORT_LOW + random.nextInt(PORT_HIGH - PORT_LOW - 2 * MEMBERS);
       boolean free = true;
       for (int port = base; port < base + 2 * MEMBERS && free; port++) {
         free = FreePorts.isFree(HOST, port);

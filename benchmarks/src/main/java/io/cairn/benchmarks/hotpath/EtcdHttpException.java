@@ -7,7 +7,7 @@ final class EtcdHttpException extends RuntimeException {
 
   private final int status;
 
-  EtcdHttpException(final int status, final String body) {
+  EtcdHttpException(int status, String body) {
     super("Expected HTTP 200 from etcd, but was " + status + ": " + body);
     this.status = status;
   }

@@ -32,14 +32,13 @@ final class EtcdPuts implements Workload, AutoCloseable {
   private final byte[][] bodies;
   private final Duration requestTimeout;
 
-  EtcdPuts(
-      final List<URI> clientUrls, final int keys, final Duration requestTimeout, final long seed) {
+  EtcdPuts(List<URI> clientUrls, int keys, Duration requestTimeout, long seed) {
     // a small fixed pool for the client's callbacks (the default executor is unbounded)
     executor =
         Executors.newFixedThreadPool(
             2,
             runnable -> {
-              final Thread thread = new Thread(runnable, "etcd-client");
+              Thread thread = new Thread(runnable, "etcd-client");
               thread.setDaemon(true);
               return thread;
             });
@@ -51,13 +50,13 @@ final class EtcdPuts implements Workload, AutoCloseable {
             .build();
     putUrls = clientUrls.stream().map(url -> url.resolve("/v3/kv/put")).toList();
     this.requestTimeout = requestTimeout;
-    final SplittableRandom random = new SplittableRandom(seed);
-    final Base64.Encoder base64 = Base64.getEncoder();
+    SplittableRandom random = new SplittableRandom(seed);
+    Base64.Encoder base64 = Base64.getEncoder();
     bodies = new byte[keys][];
     for (int i = 0; i < keys; i++) {
-      final byte[] value = new byte[VALUE_BYTES];
+      byte[] value = new byte[VALUE_BYTES];
       random.nextBytes(value);
-      final String key = base64.encodeToString(("hp/" + i).getBytes(StandardCharsets.UTF_8));
+      String key = base64.encodeToString(("hp/" + i).getBytes(StandardCharsets.UTF_8));
       bodies[i] =
           ("{\"key\":\"" + key + "\",\"value\":\"" + base64.encodeToString(value) + "\"}")
               .getBytes(StandardCharsets.US_ASCII);
@@ -75,8 +74,8 @@ final class EtcdPuts implements Workload, AutoCloseable {
   }
 
   @Override
-  public CompletableFuture<?> send(final long sequence) {
-    final HttpRequest request =
+  public CompletableFuture<?> send(long sequence) {
+    HttpRequest request =
         HttpRequest.newBuilder(putUrls.get((int) (sequence % putUrls.size())))
             .timeout(requestTimeout)
             .header("Content-Type", "application/json")
@@ -98,7 +97,7 @@ final class EtcdPuts implements Workload, AutoCloseable {
     executor.shutdownNow();
   }
 
-  private static String abbreviate(final String body) {
+  private static String abbreviate(String body) {
     return body.length() <= 200 ? body : body.substring(0, 200) + "...";
   }
 }

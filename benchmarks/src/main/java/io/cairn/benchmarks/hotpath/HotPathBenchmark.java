@@ -70,15 +70,15 @@ public final class HotPathBenchmark {
   private Optional<Double> hotBackupRatio = Optional.empty();
   private double maxDepositsPerSecond;
 
-  private HotPathBenchmark(final HotPathSettings settings) {
+  private HotPathBenchmark(HotPathSettings settings) {
     this.settings = settings;
   }
 
-  public static void main(final String[] args) {
-    final HotPathSettings settings;
+  public static void main(String[] args) {
+    HotPathSettings settings;
     try {
       settings = HotPathSettings.parse(args);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.err.println("Options (defaults): " + HotPathSettings.defaults());
       System.exit(2);
@@ -86,14 +86,14 @@ public final class HotPathBenchmark {
     }
     try {
       new HotPathBenchmark(settings).run();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       System.err.println("hot-path: interrupted");
       System.exit(1);
-    } catch (final IllegalStateException e) {
+    } catch (IllegalStateException e) {
       System.err.println("hot-path: failed: " + e.getMessage()); // says what to do
       System.exit(1);
-    } catch (final Exception e) {
+    } catch (Exception e) {
       System.err.println("hot-path: failed: " + e.getMessage());
       e.printStackTrace(System.err);
       System.exit(1);
@@ -102,14 +102,14 @@ public final class HotPathBenchmark {
   }
 
   private void run() throws Exception {
-    final Map<String, Object> machine = MachineFacts.collect();
+    Map<String, Object> machine = MachineFacts.collect();
     machine.put("loadAverageStart", BenchmarkFiles.loadAverage());
-    final Optional<Path> etcdBinary = etcdBinary();
-    final Path directory = freshDirectory(settings.directory().toAbsolutePath().normalize());
+    Optional<Path> etcdBinary = etcdBinary();
+    Path directory = freshDirectory(settings.directory().toAbsolutePath().normalize());
     progress.println("hot-path: settings " + settings.document() + ", files in " + directory);
-    final String startedAt = Instant.ofEpochMilli(CLOCK.millis()).toString();
-    final Map<String, Object> etcdFacts = new LinkedHashMap<>();
-    final Map<String, Object> cairnFacts = new LinkedHashMap<>();
+    String startedAt = Instant.ofEpochMilli(CLOCK.millis()).toString();
+    Map<String, Object> etcdFacts = new LinkedHashMap<>();
+    Map<String, Object> cairnFacts = new LinkedHashMap<>();
     cairnFacts.put("brokers", CairnClusterProcess.BROKERS);
     cairnFacts.put("partitions", CairnClusterProcess.PARTITIONS);
     cairnFacts.put("replicationFactor", CairnClusterProcess.REPLICATION_FACTOR);
@@ -143,13 +143,12 @@ public final class HotPathBenchmark {
                 ? "--etcd off"
                 : "not installed (" + EtcdCluster.INSTALL_HINT + ")");
       }
-      final ProcCpuSampler cpu =
-          new ProcCpuSampler(groups(cairn, etcd), ProcCpuSampler.ticksPerSecond());
-      final List<String> accounts = fund(client);
-      final CairnWorkloads cairnWorkloads =
+      ProcCpuSampler cpu = new ProcCpuSampler(groups(cairn, etcd), ProcCpuSampler.ticksPerSecond());
+      List<String> accounts = fund(client);
+      CairnWorkloads cairnWorkloads =
           new CairnWorkloads(client, accounts, client.topology().partitionCount());
-      final List<Integer> perPartition = new ArrayList<>();
-      final int[] counts = cairnWorkloads.partitionCounts();
+      List<Integer> perPartition = new ArrayList<>();
+      int[] counts = cairnWorkloads.partitionCounts();
       for (int p = 1; p < counts.length; p++) {
         perPartition.add(counts[p]);
       }
@@ -161,7 +160,7 @@ public final class HotPathBenchmark {
         jitWarmup(new ClosedLoopDriver(CLOCK, cpu), cairnWorkloads, etcdPuts);
         closedLoop(cpu, cairnWorkloads, etcdPuts);
       }
-      final OpenLoopDriver openLoop = new OpenLoopDriver(CLOCK, cpu);
+      OpenLoopDriver openLoop = new OpenLoopDriver(CLOCK, cpu);
       openLoop(openLoop, cairnWorkloads.deposits());
       backups(client, openLoop, cairnWorkloads.deposits());
       if (settings.hotBackupMegabytes() > 0) {
@@ -189,10 +188,10 @@ public final class HotPathBenchmark {
     }
   }
 
-  private void report(final HotPathResults results) throws IOException {
-    final List<HotPathGoals.Goal> goals = HotPathGoals.evaluate(results.goalInputs());
+  private void report(HotPathResults results) throws IOException {
+    List<HotPathGoals.Goal> goals = HotPathGoals.evaluate(results.goalInputs());
     HotPathReport.print(results, goals, System.out);
-    final Path file = settings.out().resolve(LocalDate.now(ZoneOffset.UTC) + "-hot-path.json");
+    Path file = settings.out().resolve(LocalDate.now(ZoneOffset.UTC) + "-hot-path.json");
     HotPathReport.write(file, HotPathReport.document(results, goals));
     System.out.println();
     System.out.println("Written: " + file.toAbsolutePath().normalize());
@@ -202,8 +201,8 @@ public final class HotPathBenchmark {
    * Empties {@code directory} if it is one of an earlier run (it holds the marker file), creates it
    * and marks it; refuses any other directory with files in it.
    */
-  private static Path freshDirectory(final Path directory) throws IOException {
-    final Path marker = directory.resolve(DIRECTORY_MARKER);
+  private static Path freshDirectory(Path directory) throws IOException {
+    Path marker = directory.resolve(DIRECTORY_MARKER);
     if (Files.isDirectory(directory) && !Files.exists(marker)) {
       try (Stream<Path> entries = Files.list(directory)) {
         if (entries.findAny().isPresent()) {
@@ -228,9 +227,9 @@ public final class HotPathBenchmark {
       progress.println("hot-path: --etcd off: Cairn side only");
       return Optional.empty();
     }
-    final Optional<Path> binary = EtcdCluster.findBinary();
+    Optional<Path> binary = EtcdCluster.findBinary();
     if (binary.isEmpty()) {
-      final String hint = "etcd is not installed; install it with: " + EtcdCluster.INSTALL_HINT;
+      String hint = "etcd is not installed; install it with: " + EtcdCluster.INSTALL_HINT;
       if (settings.etcd() == HotPathSettings.EtcdMode.ON) {
         throw new IllegalStateException("Expected etcd on the PATH (--etcd on), but " + hint);
       }
@@ -239,9 +238,8 @@ public final class HotPathBenchmark {
     return binary;
   }
 
-  private static Map<String, List<Long>> groups(
-      final CairnClusterProcess cairn, final EtcdCluster etcd) {
-    final Map<String, List<Long>> groups = new LinkedHashMap<>();
+  private static Map<String, List<Long>> groups(CairnClusterProcess cairn, EtcdCluster etcd) {
+    Map<String, List<Long>> groups = new LinkedHashMap<>();
     groups.put("brokers", cairn.brokerPids());
     groups.put("gateway", List.of(cairn.gatewayPid()));
     if (etcd != null) {
@@ -252,8 +250,8 @@ public final class HotPathBenchmark {
   }
 
   /** Creates and funds the accounts (untimed), with the cli's exact funding. */
-  private List<String> fund(final CairnClient client) {
-    final LoadSettings load =
+  private List<String> fund(CairnClient client) {
+    LoadSettings load =
         new LoadSettings(
             1,
             settings.accounts(),
@@ -266,7 +264,7 @@ public final class HotPathBenchmark {
             Duration.ofSeconds(30),
             1);
     new LoadGenerator(client, load, CLOCK, line -> progress.println("hot-path: " + line)).fund();
-    final List<String> accounts = new ArrayList<>();
+    List<String> accounts = new ArrayList<>();
     for (int i = 0; i < settings.accounts(); i++) {
       accounts.add(load.accountId(i));
     }
@@ -279,13 +277,12 @@ public final class HotPathBenchmark {
    * first measured step (c1): their C2 compiler threads then used more CPU than the request path
    * itself and the step measured interpreted code, which a long-running cluster never runs.
    */
-  private void jitWarmup(
-      final ClosedLoopDriver driver, final CairnWorkloads cairn, final EtcdPuts etcd)
+  private void jitWarmup(ClosedLoopDriver driver, CairnWorkloads cairn, EtcdPuts etcd)
       throws InterruptedException {
     if (settings.jitWarmup().isZero()) {
       return;
     }
-    for (final Workload workload : closedLoopWorkloads(cairn, etcd)) {
+    for (Workload workload : closedLoopWorkloads(cairn, etcd)) {
       progress.println(
           "hot-path: JIT warm-up, "
               + workload.side()
@@ -296,16 +293,15 @@ public final class HotPathBenchmark {
               + " for "
               + settings.jitWarmup().toMillis()
               + " ms");
-      final Measurement m =
+      Measurement m =
           driver.run(workload, JIT_WARMUP_CONCURRENCY, settings.jitWarmup(), JIT_WARMUP_TAIL);
       progress.println("hot-path:   (not reported) " + summary(m));
     }
   }
 
   /** Cairn deposits, Cairn cross-partition transfers, then etcd puts when etcd runs. */
-  private static List<Workload> closedLoopWorkloads(
-      final CairnWorkloads cairn, final EtcdPuts etcd) {
-    final List<Workload> workloads =
+  private static List<Workload> closedLoopWorkloads(CairnWorkloads cairn, EtcdPuts etcd) {
+    List<Workload> workloads =
         new ArrayList<>(List.of(cairn.deposits(), cairn.crossPartitionTransfers()));
     if (etcd != null) {
       workloads.add(etcd);
@@ -313,11 +309,11 @@ public final class HotPathBenchmark {
     return workloads;
   }
 
-  private void closedLoop(final ProcCpuSampler cpu, final CairnWorkloads cairn, final EtcdPuts etcd)
+  private void closedLoop(ProcCpuSampler cpu, CairnWorkloads cairn, EtcdPuts etcd)
       throws InterruptedException {
-    final ClosedLoopDriver driver = new ClosedLoopDriver(CLOCK, cpu);
-    for (final int level : settings.concurrency()) {
-      for (final Workload workload : closedLoopWorkloads(cairn, etcd)) {
+    ClosedLoopDriver driver = new ClosedLoopDriver(CLOCK, cpu);
+    for (int level : settings.concurrency()) {
+      for (Workload workload : closedLoopWorkloads(cairn, etcd)) {
         progress.println(
             "hot-path: "
                 + workload.side()
@@ -330,8 +326,7 @@ public final class HotPathBenchmark {
                 + " ms, then "
                 + settings.stepDuration().toMillis()
                 + " ms measured");
-        final Measurement m =
-            driver.run(workload, level, settings.warmup(), settings.stepDuration());
+        Measurement m = driver.run(workload, level, settings.warmup(), settings.stepDuration());
         progress.println("hot-path:   " + summary(m));
         closed.add(m);
         if (workload.side().equals("cairn") && workload.name().equals("deposit")) {
@@ -341,14 +336,13 @@ public final class HotPathBenchmark {
     }
   }
 
-  private void openLoop(final OpenLoopDriver driver, final Workload deposits)
-      throws InterruptedException {
+  private void openLoop(OpenLoopDriver driver, Workload deposits) throws InterruptedException {
     if (maxDepositsPerSecond <= 0) {
       throw new IllegalStateException(
           "Expected acknowledged deposits in the closed-loop steps, but there were none");
     }
-    for (final int percent : OPEN_LOOP_PERCENTS) {
-      final double rate = maxDepositsPerSecond * percent / 100;
+    for (int percent : OPEN_LOOP_PERCENTS) {
+      double rate = maxDepositsPerSecond * percent / 100;
       progress.println(
           String.format(
               Locale.ROOT,
@@ -356,7 +350,7 @@ public final class HotPathBenchmark {
               percent,
               maxDepositsPerSecond,
               rate));
-      final Measurement m =
+      Measurement m =
           driver
               .run(percent + "%", deposits, rate, settings.warmup(), settings.stepDuration())
               .measurement();
@@ -366,21 +360,20 @@ public final class HotPathBenchmark {
   }
 
   /** Backups idle, then under open-loop deposits at 50% of the maximum. */
-  private void backups(
-      final CairnClient client, final OpenLoopDriver driver, final Workload deposits)
+  private void backups(CairnClient client, OpenLoopDriver driver, Workload deposits)
       throws InterruptedException {
-    final int partitions = client.topology().partitionCount();
-    final BackupProbe probe = new BackupProbe(client, CLOCK, partitions);
+    int partitions = client.topology().partitionCount();
+    BackupProbe probe = new BackupProbe(client, CLOCK, partitions);
     progress.println("hot-path: " + settings.backups() + " backups, idle");
     backups.put(IDLE, probe.takeBackups(settings.backups()));
-    final double rate = maxDepositsPerSecond / 2;
+    double rate = maxDepositsPerSecond / 2;
     progress.println(
         String.format(
             Locale.ROOT,
             "hot-path: %d backups under deposits at 50%% of max (%.0f/s)",
             settings.backups(),
             rate));
-    final OpenLoopDriver.Result<BackupProbe.Series> loaded =
+    OpenLoopDriver.Result<BackupProbe.Series> loaded =
         driver.run(
             "50% + backups",
             deposits,
@@ -399,28 +392,25 @@ public final class HotPathBenchmark {
    * with the rate of the window without.
    */
   private void hotBackup(
-      final CairnClient client,
-      final CairnClusterProcess cairn,
-      final OpenLoopDriver driver,
-      final Workload deposits)
+      CairnClient client, CairnClusterProcess cairn, OpenLoopDriver driver, Workload deposits)
       throws InterruptedException {
-    final long target = settings.hotBackupMegabytes() * 1_000_000L;
-    final Path broker0 = cairn.directory().dataDirectory(0);
-    final long startNanos = CLOCK.nanos();
-    final long accounts =
+    long target = settings.hotBackupMegabytes() * 1_000_000L;
+    Path broker0 = cairn.directory().dataDirectory(0);
+    long startNanos = CLOCK.nanos();
+    long accounts =
         new StateGrower(client, CLOCK, line -> progress.println(line)).grow(broker0, target);
     hotBackup.put("accountsCreated", accounts);
     hotBackup.put("growSeconds", (CLOCK.nanos() - startNanos) / 1e9);
     hotBackup.put("stateBytes", StateGrower.stateBytes(broker0));
-    final double rate = maxDepositsPerSecond * 0.8;
-    final Measurement without =
+    double rate = maxDepositsPerSecond * 0.8;
+    Measurement without =
         driver
             .run("80% no backup", deposits, rate, settings.warmup(), settings.stepDuration())
             .measurement();
     progress.println("hot-path:   " + summary(without));
-    final BackupProbe probe = new BackupProbe(client, CLOCK, client.topology().partitionCount());
-    final Map<String, LatencyRecorder> calls = BackupProbe.callRecorders();
-    final OpenLoopDriver.Result<BackupProbe.Sample> during =
+    BackupProbe probe = new BackupProbe(client, CLOCK, client.topology().partitionCount());
+    Map<String, LatencyRecorder> calls = BackupProbe.callRecorders();
+    OpenLoopDriver.Result<BackupProbe.Sample> during =
         driver.run(
             "80% + backup",
             deposits,
@@ -428,10 +418,10 @@ public final class HotPathBenchmark {
             settings.warmup(),
             HOT_BACKUP_WINDOW_MIN,
             () -> probe.takeBackup(calls));
-    final BackupProbe.Sample sample = during.alongside();
+    BackupProbe.Sample sample = during.alongside();
     // at least a second (the load ran that long), so that a short backup is not read from one
     // or two 100 ms buckets
-    final double duringRate =
+    double duringRate =
         during
             .timeline()
             .ratePerSecond(
@@ -447,13 +437,13 @@ public final class HotPathBenchmark {
             + " ms");
     hotBackupSteps.add(without);
     hotBackupSteps.add(during.measurement());
-    final Map<String, Object> backup = new LinkedHashMap<>();
+    Map<String, Object> backup = new LinkedHashMap<>();
     backup.put("backupId", sample.backupId());
     backup.put("state", sample.state());
     backup.put("checkpointMs", HotPathReport.json(sample.checkpointMs()));
     backup.put("completedMs", HotPathReport.json(sample.completedMs()));
     hotBackup.put("backup", backup);
-    final Map<String, Object> callsP99 = new LinkedHashMap<>();
+    Map<String, Object> callsP99 = new LinkedHashMap<>();
     calls.forEach(
         (name, recorder) ->
             callsP99.put(
@@ -468,7 +458,7 @@ public final class HotPathBenchmark {
     }
   }
 
-  private static String summary(final Measurement m) {
+  private static String summary(Measurement m) {
     return String.format(
         Locale.ROOT,
         "%s: %.0f ops/s, p50 %.2f ms, p99 %.2f ms," + " max %.2f ms, errors %s",

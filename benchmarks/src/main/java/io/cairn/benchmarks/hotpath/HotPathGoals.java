@@ -52,38 +52,23 @@ final class HotPathGoals {
   record Goal(
       String name, String goal, double value, String shown, Verdict verdict, String detail) {
 
-    static Goal ratio(
-        final String name,
-        final String goal,
-        final double value,
-        final boolean pass,
-        final String detail) {
+    static Goal ratio(String name, String goal, double value, boolean pass, String detail) {
       return new Goal(name, goal, value, format(value, "%.2f"), verdict(pass), detail);
     }
 
-    static Goal count(
-        final String name,
-        final String goal,
-        final long value,
-        final boolean pass,
-        final String detail) {
+    static Goal count(String name, String goal, long value, boolean pass, String detail) {
       return new Goal(name, goal, value, Long.toString(value), verdict(pass), detail);
     }
 
-    static Goal millis(
-        final String name,
-        final String goal,
-        final double value,
-        final boolean pass,
-        final String detail) {
+    static Goal millis(String name, String goal, double value, boolean pass, String detail) {
       return new Goal(name, goal, value, format(value, "%.1f"), verdict(pass), detail);
     }
 
-    private static Verdict verdict(final boolean pass) {
+    private static Verdict verdict(boolean pass) {
       return pass ? Verdict.PASS : Verdict.MISS;
     }
 
-    private static String format(final double value, final String pattern) {
+    private static String format(double value, String pattern) {
       return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, pattern, value);
     }
   }
@@ -106,9 +91,9 @@ final class HotPathGoals {
       Optional<Double> checkpointP99UnderLoadMs,
       Map<String, Double> callP99DuringBackupMs) {}
 
-  static List<Goal> evaluate(final Inputs in) {
-    final List<Goal> goals = new ArrayList<>();
-    for (final int level : THROUGHPUT_LEVELS) {
+  static List<Goal> evaluate(Inputs in) {
+    List<Goal> goals = new ArrayList<>();
+    for (int level : THROUGHPUT_LEVELS) {
       goals.add(throughputRatio(in, "deposit", level, 1.0));
     }
     goals.add(p50Ratio(in));
@@ -143,9 +128,9 @@ final class HotPathGoals {
                     "checkpoint latency p99 under load (ms)",
                     "≤ 50 ms",
                     "no backup completed under load")));
-    for (final String call : List.of("status", "list", "topology")) {
-      final String name = "backup " + call + " p99 during a backup (ms)";
-      final Double ms = in.callP99DuringBackupMs().get(call);
+    for (String call : List.of("status", "list", "topology")) {
+      String name = "backup " + call + " p99 during a backup (ms)";
+      Double ms = in.callP99DuringBackupMs().get(call);
       goals.add(
           ms == null
               ? notMeasured(name, "≤ 100 ms", "no call while a backup ran")
@@ -155,21 +140,20 @@ final class HotPathGoals {
   }
 
   /** Whether every measured goal passed (goals not measured do not count). */
-  static boolean allMeasuredPass(final List<Goal> goals) {
+  static boolean allMeasuredPass(List<Goal> goals) {
     return goals.stream().noneMatch(g -> g.verdict() == Verdict.MISS);
   }
 
-  private static Goal throughputRatio(
-      final Inputs in, final String workload, final int level, final double min) {
-    final String name = workload + "s/s ÷ etcd puts/s, c" + level;
-    final String goal = "≥ " + min + ", 0 errors";
-    final Optional<Measurement> cairn = closed(in, "cairn", workload, level);
-    final Optional<Measurement> etcd = closed(in, "etcd", "put", level);
+  private static Goal throughputRatio(Inputs in, String workload, int level, double min) {
+    String name = workload + "s/s ÷ etcd puts/s, c" + level;
+    String goal = "≥ " + min + ", 0 errors";
+    Optional<Measurement> cairn = closed(in, "cairn", workload, level);
+    Optional<Measurement> etcd = closed(in, "etcd", "put", level);
     if (cairn.isEmpty() || etcd.isEmpty()) {
       return notMeasured(name, goal, missing(cairn, etcd, level));
     }
-    final double ratio = ratio(cairn.get().opsPerSecond(), etcd.get().opsPerSecond());
-    final long errors = cairn.get().errorCount() + etcd.get().errorCount();
+    double ratio = ratio(cairn.get().opsPerSecond(), etcd.get().opsPerSecond());
+    long errors = cairn.get().errorCount() + etcd.get().errorCount();
     return Goal.ratio(
         name,
         goal,
@@ -184,14 +168,14 @@ final class HotPathGoals {
             + etcd.get().errorCount());
   }
 
-  private static Goal p50Ratio(final Inputs in) {
-    final String name = "deposit p50 ÷ etcd put p50, c1";
-    final Optional<Measurement> cairn = closed(in, "cairn", "deposit", 1);
-    final Optional<Measurement> etcd = closed(in, "etcd", "put", 1);
+  private static Goal p50Ratio(Inputs in) {
+    String name = "deposit p50 ÷ etcd put p50, c1";
+    Optional<Measurement> cairn = closed(in, "cairn", "deposit", 1);
+    Optional<Measurement> etcd = closed(in, "etcd", "put", 1);
     if (cairn.isEmpty() || etcd.isEmpty()) {
       return notMeasured(name, "≤ 1.25", missing(cairn, etcd, 1));
     }
-    final double ratio = ratio(cairn.get().latency().p50Ms(), etcd.get().latency().p50Ms());
+    double ratio = ratio(cairn.get().latency().p50Ms(), etcd.get().latency().p50Ms());
     return Goal.ratio(
         name,
         "≤ 1.25",
@@ -200,19 +184,19 @@ final class HotPathGoals {
         fmt(cairn.get().latency().p50Ms()) + " / " + fmt(etcd.get().latency().p50Ms()) + " ms");
   }
 
-  private static Goal cpuRatio(final Inputs in) {
-    final Optional<Integer> level = referenceLevel(in);
-    final String name =
+  private static Goal cpuRatio(Inputs in) {
+    Optional<Integer> level = referenceLevel(in);
+    String name =
         "CPU per deposit ÷ etcd CPU per put (servers), c"
             + level.map(String::valueOf).orElse(String.valueOf(REFERENCE_LEVEL));
     if (level.isEmpty()) {
       return notMeasured(name, "≤ 1.0", "no level with both deposits and etcd puts");
     }
-    final Measurement cairn = closed(in, "cairn", "deposit", level.get()).orElseThrow();
-    final Measurement etcd = closed(in, "etcd", "put", level.get()).orElseThrow();
-    final double cairnMs = cpuMsPerOp(cairn, CAIRN_SERVER_GROUPS);
-    final double etcdMs = cpuMsPerOp(etcd, ETCD_SERVER_GROUPS);
-    final double ratio = ratio(cairnMs, etcdMs);
+    Measurement cairn = closed(in, "cairn", "deposit", level.get()).orElseThrow();
+    Measurement etcd = closed(in, "etcd", "put", level.get()).orElseThrow();
+    double cairnMs = cpuMsPerOp(cairn, CAIRN_SERVER_GROUPS);
+    double etcdMs = cpuMsPerOp(etcd, ETCD_SERVER_GROUPS);
+    double ratio = ratio(cairnMs, etcdMs);
     return Goal.ratio(
         name,
         "≤ 1.0",
@@ -221,9 +205,9 @@ final class HotPathGoals {
         fmt(cairnMs) + " / " + fmt(etcdMs) + " CPU ms per call");
   }
 
-  private static Goal rejections(final Inputs in, final int percent) {
-    final String name = "rejections at " + percent + "% of max offered";
-    final Measurement m = in.open().get(percent);
+  private static Goal rejections(Inputs in, int percent) {
+    String name = "rejections at " + percent + "% of max offered";
+    Measurement m = in.open().get(percent);
     if (m == null) {
       return notMeasured(name, "0", "no open-loop step");
     }
@@ -239,14 +223,14 @@ final class HotPathGoals {
             + (m.errors().isEmpty() ? "" : ", " + m.errors()));
   }
 
-  private static Goal overload(final Inputs in) {
-    final String name = "acknowledged at 150% offered ÷ max";
-    final String goal = "≥ 0.9, p99 ≤ 1000 ms";
-    final Measurement m = in.open().get(150);
+  private static Goal overload(Inputs in) {
+    String name = "acknowledged at 150% offered ÷ max";
+    String goal = "≥ 0.9, p99 ≤ 1000 ms";
+    Measurement m = in.open().get(150);
     if (m == null) {
       return notMeasured(name, goal, "no open-loop step");
     }
-    final double ratio = ratio(m.opsPerSecond(), in.maxDepositsPerSecond());
+    double ratio = ratio(m.opsPerSecond(), in.maxDepositsPerSecond());
     return Goal.ratio(
         name,
         goal,
@@ -262,7 +246,7 @@ final class HotPathGoals {
   }
 
   /** {@link #REFERENCE_LEVEL} if both sides ran it, else the highest level both ran. */
-  private static Optional<Integer> referenceLevel(final Inputs in) {
+  private static Optional<Integer> referenceLevel(Inputs in) {
     if (closed(in, "cairn", "deposit", REFERENCE_LEVEL).isPresent()
         && closed(in, "etcd", "put", REFERENCE_LEVEL).isPresent()) {
       return Optional.of(REFERENCE_LEVEL);
@@ -274,16 +258,15 @@ final class HotPathGoals {
         .max(Integer::compare);
   }
 
-  static double cpuMsPerOp(final Measurement m, final List<String> groups) {
+  static double cpuMsPerOp(Measurement m, List<String> groups) {
     double sum = 0;
-    for (final String group : groups) {
+    for (String group : groups) {
       sum += m.cpuMsPerOp(group);
     }
     return sum;
   }
 
-  private static Optional<Measurement> closed(
-      final Inputs in, final String side, final String workload, final int level) {
+  private static Optional<Measurement> closed(Inputs in, String side, String workload, int level) {
     return in.closed().stream()
         .filter(
             m -> m.side().equals(side) && m.workload().equals(workload) && m.concurrency() == level)
@@ -291,20 +274,20 @@ final class HotPathGoals {
   }
 
   private static String missing(
-      final Optional<Measurement> cairn, final Optional<Measurement> etcd, final int level) {
+      Optional<Measurement> cairn, Optional<Measurement> etcd, int level) {
     return cairn.isEmpty() ? "c" + level + " not in --concurrency" : "etcd not run at c" + level;
   }
 
-  private static Goal notMeasured(final String name, final String goal, final String why) {
+  private static Goal notMeasured(String name, String goal, String why) {
     return new Goal(name, goal, Double.NaN, "-", Verdict.NOT_MEASURED, why);
   }
 
   /** a ÷ b; NaN when b is 0. */
-  static double ratio(final double a, final double b) {
+  static double ratio(double a, double b) {
     return b == 0 ? Double.NaN : a / b;
   }
 
-  static String fmt(final double value) {
+  static String fmt(double value) {
     if (Double.isNaN(value)) {
       return "-";
     }

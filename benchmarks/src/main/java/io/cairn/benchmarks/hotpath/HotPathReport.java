@@ -26,8 +26,7 @@ final class HotPathReport {
   private HotPathReport() {}
 
   /** Every table: steps, backups, the maximum, the hot backup, the goals. */
-  static void print(
-      final HotPathResults results, final List<HotPathGoals.Goal> goals, final PrintStream out) {
+  static void print(HotPathResults results, List<HotPathGoals.Goal> goals, PrintStream out) {
     out.println();
     out.println(
         "Steps (closed loop cN: N calls in flight, latency from sending; open loop: a"
@@ -49,9 +48,8 @@ final class HotPathReport {
   }
 
   /** The run as one JSON document. */
-  static Map<String, Object> document(
-      final HotPathResults results, final List<HotPathGoals.Goal> goals) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  static Map<String, Object> document(HotPathResults results, List<HotPathGoals.Goal> goals) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("benchmark", "hot-path");
     doc.put("startedAt", results.startedAt());
     doc.put("finishedAt", results.finishedAt());
@@ -61,7 +59,7 @@ final class HotPathReport {
     doc.put("etcd", results.etcd());
     doc.put("maxDepositsPerSecond", json(results.maxDepositsPerSecond()));
     doc.put("steps", results.steps().stream().map(HotPathReport::document).toList());
-    final Map<String, Object> backups = new LinkedHashMap<>();
+    Map<String, Object> backups = new LinkedHashMap<>();
     results.backups().forEach((name, series) -> backups.put(name, document(series)));
     doc.put("backups", backups);
     doc.put("hotBackup", results.hotBackup().isEmpty() ? null : results.hotBackup());
@@ -69,8 +67,8 @@ final class HotPathReport {
     return doc;
   }
 
-  static void printSteps(final List<Measurement> steps, final PrintStream out) {
-    final Table table =
+  static void printSteps(List<Measurement> steps, PrintStream out) {
+    Table table =
         Table.of(
             "step",
             "offered/s",
@@ -83,8 +81,8 @@ final class HotPathReport {
             "gateway",
             "etcd",
             "client");
-    for (final Measurement m : steps) {
-      final Object[] row = new Object[11];
+    for (Measurement m : steps) {
+      Object[] row = new Object[11];
       row[0] = m.label();
       row[1] = m.mode().equals("open") ? number(m.offeredPerSecond(), 0) : "-";
       row[2] = number(m.opsPerSecond(), 0);
@@ -93,8 +91,8 @@ final class HotPathReport {
       row[5] = number(m.latency().maxMs(), 2);
       row[6] = m.errors().isEmpty() ? "0" : errors(m.errors());
       for (int g = 0; g < CPU_GROUPS.size(); g++) {
-        final String group = CPU_GROUPS.get(g);
-        final boolean own =
+        String group = CPU_GROUPS.get(g);
+        boolean own =
             group.equals("client")
                 || (m.side().equals("etcd")
                     ? HotPathGoals.ETCD_SERVER_GROUPS.contains(group)
@@ -106,8 +104,8 @@ final class HotPathReport {
     table.print(out);
   }
 
-  static void printBackups(final Map<String, BackupProbe.Series> series, final PrintStream out) {
-    final Table table =
+  static void printBackups(Map<String, BackupProbe.Series> series, PrintStream out) {
+    Table table =
         Table.of(
             "backups",
             "taken",
@@ -122,7 +120,7 @@ final class HotPathReport {
             "calls");
     series.forEach(
         (name, s) -> {
-          final long calls =
+          long calls =
               s.calls().values().stream().mapToLong(LatencyRecorder::acknowledgedCount).sum();
           table.row(
               name,
@@ -140,9 +138,9 @@ final class HotPathReport {
     table.print(out);
   }
 
-  static void printGoals(final List<HotPathGoals.Goal> goals, final PrintStream out) {
-    final Table table = Table.of("goal", "value", "target", "result", "detail");
-    for (final HotPathGoals.Goal goal : goals) {
+  static void printGoals(List<HotPathGoals.Goal> goals, PrintStream out) {
+    Table table = Table.of("goal", "value", "target", "result", "detail");
+    for (HotPathGoals.Goal goal : goals) {
       table.row(
           goal.name(),
           goal.shown(),
@@ -154,8 +152,8 @@ final class HotPathReport {
   }
 
   /** One step as JSON. */
-  static Map<String, Object> document(final Measurement m) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  static Map<String, Object> document(Measurement m) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("step", m.step());
     doc.put("side", m.side());
     doc.put("workload", m.workload());
@@ -168,14 +166,14 @@ final class HotPathReport {
     doc.put("seconds", json(m.seconds()));
     doc.put("acknowledged", m.acknowledged());
     doc.put("opsPerSecond", json(m.opsPerSecond()));
-    final Map<String, Object> latency = new LinkedHashMap<>();
+    Map<String, Object> latency = new LinkedHashMap<>();
     latency.put("p50", json(m.latency().p50Ms()));
     latency.put("p99", json(m.latency().p99Ms()));
     latency.put("max", json(m.latency().maxMs()));
     doc.put("latencyMs", latency);
     doc.put("errors", m.errors());
-    final Map<String, Object> cpu = new LinkedHashMap<>();
-    final Map<String, Object> perOp = new LinkedHashMap<>();
+    Map<String, Object> cpu = new LinkedHashMap<>();
+    Map<String, Object> perOp = new LinkedHashMap<>();
     m.cpuSeconds()
         .forEach(
             (group, seconds) -> {
@@ -188,11 +186,11 @@ final class HotPathReport {
   }
 
   /** A series of backups as JSON. */
-  static Map<String, Object> document(final BackupProbe.Series s) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  static Map<String, Object> document(BackupProbe.Series s) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("checkpointMs", latency(s.checkpoint()));
     doc.put("completedMs", latency(s.completed()));
-    final Map<String, Object> calls = new LinkedHashMap<>();
+    Map<String, Object> calls = new LinkedHashMap<>();
     s.calls().forEach((name, recorder) -> calls.put(name, latency(recorder)));
     doc.put("callsDuringBackupMs", calls);
     doc.put(
@@ -200,7 +198,7 @@ final class HotPathReport {
         s.samples().stream()
             .map(
                 sample -> {
-                  final Map<String, Object> b = new LinkedHashMap<>();
+                  Map<String, Object> b = new LinkedHashMap<>();
                   b.put("backupId", sample.backupId());
                   b.put("state", sample.state());
                   b.put("checkpointMs", json(sample.checkpointMs()));
@@ -214,8 +212,8 @@ final class HotPathReport {
     return doc;
   }
 
-  static Map<String, Object> document(final HotPathGoals.Goal goal) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  static Map<String, Object> document(HotPathGoals.Goal goal) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("goal", goal.name());
     doc.put("value", json(goal.value()));
     doc.put("target", goal.goal());
@@ -225,13 +223,13 @@ final class HotPathReport {
   }
 
   /** Writes {@code document} as indented JSON to {@code file} (directories created). */
-  static void write(final Path file, final Map<String, Object> document) throws IOException {
+  static void write(Path file, Map<String, Object> document) throws IOException {
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, Printer.toJson(document) + "\n", StandardCharsets.UTF_8);
   }
 
-  private static Map<String, Object> latency(final LatencyRecorder recorder) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  private static Map<String, Object> latency(LatencyRecorder recorder) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("count", recorder.acknowledgedCount());
     doc.put("p50", json(recorder.latency().p50Ms()));
     doc.put("p99", json(recorder.latency().p99Ms()));
@@ -240,8 +238,8 @@ final class HotPathReport {
     return doc;
   }
 
-  private static String errors(final Map<String, Long> errors) {
-    final StringBuilder text = new StringBuilder();
+  private static String errors(Map<String, Long> errors) {
+    StringBuilder text = new StringBuilder();
     errors.forEach(
         (code, count) ->
             text.append(text.length() == 0 ? "" : " ").append(code).append('=').append(count));
@@ -249,7 +247,7 @@ final class HotPathReport {
   }
 
   /** A right-aligned table cell; "-" for NaN. */
-  private static Object number(final double value, final int decimals) {
+  private static Object number(double value, int decimals) {
     if (Double.isNaN(value) || Double.isInfinite(value)) {
       return "-";
     }
@@ -257,7 +255,7 @@ final class HotPathReport {
   }
 
   /** A JSON number, null for NaN (which JSON cannot hold). */
-  static Double json(final double value) {
+  static Double json(double value) {
     return Double.isNaN(value) || Double.isInfinite(value) ? null : value;
   }
 }

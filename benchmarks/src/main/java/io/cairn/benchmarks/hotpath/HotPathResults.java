@@ -39,7 +39,7 @@ record HotPathResults(
 
   /** Every step in report order: closed loop, open loop, backups' load, hot backup. */
   List<Measurement> steps() {
-    final List<Measurement> steps = new ArrayList<>(closed);
+    List<Measurement> steps = new ArrayList<>(closed);
     steps.addAll(open.values());
     if (backupLoad != null) {
       steps.add(backupLoad);
@@ -50,9 +50,9 @@ record HotPathResults(
 
   /** The goals' inputs: the backups under load give the checkpoint and call latencies. */
   HotPathGoals.Inputs goalInputs() {
-    final Map<String, Double> callP99 = new LinkedHashMap<>();
+    Map<String, Double> callP99 = new LinkedHashMap<>();
     Optional<Double> checkpointP99 = Optional.empty();
-    final BackupProbe.Series underLoad = backups.get(HotPathBenchmark.UNDER_LOAD);
+    BackupProbe.Series underLoad = backups.get(HotPathBenchmark.UNDER_LOAD);
     if (underLoad != null) {
       if (underLoad.checkpoint().acknowledgedCount() > 0) {
         checkpointP99 = Optional.of(underLoad.checkpoint().latency().p99Ms());

@@ -63,7 +63,7 @@ public record HotPathSettings(
 
   /** The defaults, as documented in benchmarks/README.md. */
   static Map<String, String> defaults() {
-    final Map<String, String> defaults = new LinkedHashMap<>();
+    Map<String, String> defaults = new LinkedHashMap<>();
     defaults.put("step-duration", "20s");
     defaults.put("warmup", "10s");
     defaults.put("jit-warmup", "30s");
@@ -94,17 +94,17 @@ public record HotPathSettings(
    *
    * @throws IllegalArgumentException listing every violation, one per line
    */
-  public static HotPathSettings parse(final String... args) {
-    final Map<String, String> values = defaults();
-    final List<String> violations = new ArrayList<>();
+  public static HotPathSettings parse(String... args) {
+    Map<String, String> values = defaults();
+    List<String> violations = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
-      final String arg = args[i];
+      String arg = args[i];
       if (!arg.startsWith("--")) {
         violations.add("Expected an option --name, but was '" + arg + "'");
         continue;
       }
-      final int eq = arg.indexOf('=');
-      final String name = arg.substring(2, eq < 0 ? arg.length() : eq);
+      int eq = arg.indexOf('=');
+      String name = arg.substring(2, eq < 0 ? arg.length() : eq);
       if (!values.containsKey(name)) {
         violations.add(
             "Expected an option of "
@@ -125,18 +125,18 @@ public record HotPathSettings(
         violations.add("Expected a value after --" + name + ", but it is the last argument");
       }
     }
-    final Duration step = duration(violations, "step-duration", values, STEP_MIN, STEP_MAX);
-    final Duration warmup = duration(violations, "warmup", values, Duration.ZERO, STEP_MAX);
-    final Duration jitWarmup = duration(violations, "jit-warmup", values, Duration.ZERO, STEP_MAX);
-    final List<Integer> concurrency = concurrency(violations, values.get("concurrency"));
-    final int accounts =
+    Duration step = duration(violations, "step-duration", values, STEP_MIN, STEP_MAX);
+    Duration warmup = duration(violations, "warmup", values, Duration.ZERO, STEP_MAX);
+    Duration jitWarmup = duration(violations, "jit-warmup", values, Duration.ZERO, STEP_MAX);
+    List<Integer> concurrency = concurrency(violations, values.get("concurrency"));
+    int accounts =
         integer(violations, "accounts", values.get("accounts"), ACCOUNTS_MIN, ACCOUNTS_MAX);
-    final EtcdMode etcd = etcdMode(violations, values.get("etcd"));
-    final int hotBackup = hotBackup(violations, values.get("hot-backup-mb"));
-    final int backups = integer(violations, "backups", values.get("backups"), 1, BACKUPS_MAX);
-    final Path out = path(violations, "out", values.get("out"));
-    final Path dist = path(violations, "dist", values.get("dist"));
-    final Path directory = path(violations, "dir", values.get("dir"));
+    EtcdMode etcd = etcdMode(violations, values.get("etcd"));
+    int hotBackup = hotBackup(violations, values.get("hot-backup-mb"));
+    int backups = integer(violations, "backups", values.get("backups"), 1, BACKUPS_MAX);
+    Path out = path(violations, "out", values.get("out"));
+    Path dist = path(violations, "dist", values.get("dist"));
+    Path directory = path(violations, "dir", values.get("dir"));
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException(String.join(System.lineSeparator(), violations));
     }
@@ -156,7 +156,7 @@ public record HotPathSettings(
 
   /** The options as given (or defaulted), for the report. */
   public Map<String, Object> document() {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("stepDuration", Durations.formatRounded(stepDuration));
     doc.put("warmup", Durations.formatRounded(warmup));
     doc.put("jitWarmup", Durations.formatRounded(jitWarmup));
@@ -169,16 +169,16 @@ public record HotPathSettings(
   }
 
   private static Duration duration(
-      final List<String> violations,
-      final String name,
-      final Map<String, String> values,
-      final Duration min,
-      final Duration max) {
-    final String text = values.get(name);
-    final Duration value;
+      List<String> violations,
+      String name,
+      Map<String, String> values,
+      Duration min,
+      Duration max) {
+    String text = values.get(name);
+    Duration value;
     try {
       value = Durations.parseOrThrow(text);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       violations.add(
           "Expected --" + name + " to be a duration like 500ms, 20s, 5m, but was '" + text + "'");
       return min;
@@ -197,10 +197,10 @@ public record HotPathSettings(
     return value;
   }
 
-  private static List<Integer> concurrency(final List<String> violations, final String text) {
-    final List<Integer> levels = new ArrayList<>();
-    for (final String part : text.split(",", -1)) {
-      final int level = integer(violations, "concurrency", part.trim(), 1, CONCURRENCY_MAX);
+  private static List<Integer> concurrency(List<String> violations, String text) {
+    List<Integer> levels = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      int level = integer(violations, "concurrency", part.trim(), 1, CONCURRENCY_MAX);
       if (!levels.isEmpty() && level <= levels.get(levels.size() - 1)) {
         violations.add(
             "Expected --concurrency to be ascending without repeats, but was '" + text + "'");
@@ -211,19 +211,14 @@ public record HotPathSettings(
     return levels;
   }
 
-  private static int integer(
-      final List<String> violations,
-      final String name,
-      final String text,
-      final int min,
-      final int max) {
+  private static int integer(List<String> violations, String name, String text, int min, int max) {
     try {
-      final int value = Integer.parseInt(text.trim());
+      int value = Integer.parseInt(text.trim());
       if (value < min || value > max) {
         violations.add("Expected --" + name + " in [" + min + ", " + max + "], but was " + value);
       }
       return value;
-    } catch (final NumberFormatException e) {
+    } catch (NumberFormatException e) {
       violations.add(
           "Expected --"
               + name
@@ -238,8 +233,8 @@ public record HotPathSettings(
     }
   }
 
-  private static EtcdMode etcdMode(final List<String> violations, final String text) {
-    for (final EtcdMode mode : EtcdMode.values()) {
+  private static EtcdMode etcdMode(List<String> violations, String text) {
+    for (EtcdMode mode : EtcdMode.values()) {
       if (mode.name().equalsIgnoreCase(text.trim())) {
         return mode;
       }
@@ -248,9 +243,9 @@ public record HotPathSettings(
     return EtcdMode.AUTO;
   }
 
-  private static int hotBackup(final List<String> violations, final String text) {
+  private static int hotBackup(List<String> violations, String text) {
     try {
-      final int value = Integer.parseInt(text.trim());
+      int value = Integer.parseInt(text.trim());
       if (value != 0 && (value < 1 || value > HOT_BACKUP_MEGABYTES_MAX)) {
         violations.add(
             "Expected --hot-backup-mb to be 0 (off) or in [1, "
@@ -259,7 +254,7 @@ public record HotPathSettings(
                 + value);
       }
       return value;
-    } catch (final NumberFormatException e) {
+    } catch (NumberFormatException e) {
       violations.add(
           "Expected --hot-backup-mb to be 0 (off) or an integer in [1, "
               + HOT_BACKUP_MEGABYTES_MAX
@@ -270,7 +265,7 @@ public record HotPathSettings(
     }
   }
 
-  private static Path path(final List<String> violations, final String name, final String text) {
+  private static Path path(List<String> violations, String name, String text) {
     if (text.isBlank()) {
       violations.add("Expected --" + name + " to be a path, but was empty");
       return Path.of(".");

@@ -24,11 +24,11 @@ final class LatencyRecorder {
   private final Histogram latency = new ConcurrentHistogram(LATENCY_MAX_MICROS, 3);
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
 
-  void acknowledged(final long latencyNanos) {
+  void acknowledged(long latencyNanos) {
     latency.recordValue(Math.min(LATENCY_MAX_MICROS, Math.max(0, latencyNanos / 1_000)));
   }
 
-  void failed(final Throwable error) {
+  void failed(Throwable error) {
     errors.computeIfAbsent(code(error), c -> new LongAdder()).increment();
   }
 
@@ -38,7 +38,7 @@ final class LatencyRecorder {
 
   /** Failed calls by code, sorted by code. */
   Map<String, Long> errors() {
-    final Map<String, Long> counts = new TreeMap<>();
+    Map<String, Long> counts = new TreeMap<>();
     errors.forEach((code, count) -> counts.put(code, count.sum()));
     return counts;
   }
@@ -55,7 +55,7 @@ final class LatencyRecorder {
   }
 
   /** The code an error is counted under. */
-  static String code(final Throwable error) {
+  static String code(Throwable error) {
     Throwable cause = error;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException)
         && cause.getCause() != null) {

@@ -15,7 +15,7 @@ final class MachineFacts {
   private MachineFacts() {}
 
   static Map<String, Object> collect() {
-    final Map<String, Object> facts = new LinkedHashMap<>();
+    Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("nproc", Runtime.getRuntime().availableProcessors());
     facts.put("cpuModel", cpuModel());
     facts.put("kernel", read("/proc/sys/kernel/osrelease"));
@@ -34,7 +34,7 @@ final class MachineFacts {
     return field("/proc/meminfo", "MemTotal");
   }
 
-  private static String field(final String file, final String name) {
+  private static String field(String file, String name) {
     return read(file)
         .lines()
         .filter(line -> line.startsWith(name))
@@ -43,10 +43,10 @@ final class MachineFacts {
         .orElse("unknown");
   }
 
-  private static String read(final String file) {
+  private static String read(String file) {
     try {
       return Files.readString(Path.of(file)).trim();
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return "unknown";
     }
   }

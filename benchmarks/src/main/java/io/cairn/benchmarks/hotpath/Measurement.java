@@ -47,8 +47,8 @@ record Measurement(
   }
 
   /** CPU milliseconds of {@code group} per acknowledged call; NaN when nothing was acknowledged. */
-  double cpuMsPerOp(final String group) {
-    final Double seconds = cpuSeconds.get(group);
+  double cpuMsPerOp(String group) {
+    Double seconds = cpuSeconds.get(group);
     if (seconds == null || acknowledged == 0) {
       return Double.NaN;
     }

@@ -34,7 +34,7 @@ final class OpenLoopDriver {
   private final Clock clock;
   private final ProcCpuSampler cpu;
 
-  OpenLoopDriver(final Clock clock, final ProcCpuSampler cpu) {
+  OpenLoopDriver(Clock clock, ProcCpuSampler cpu) {
     this.clock = clock;
     this.cpu = cpu;
   }
@@ -51,47 +51,43 @@ final class OpenLoopDriver {
       T alongside) {}
 
   Result<Void> run(
-      final String step,
-      final Workload workload,
-      final double ratePerSecond,
-      final Duration warmup,
-      final Duration window)
+      String step, Workload workload, double ratePerSecond, Duration warmup, Duration window)
       throws InterruptedException {
     return run(step, workload, ratePerSecond, warmup, window, () -> null);
   }
 
   <T> Result<T> run(
-      final String step,
-      final Workload workload,
-      final double ratePerSecond,
-      final Duration warmup,
-      final Duration window,
-      final Callable<T> alongside)
+      String step,
+      Workload workload,
+      double ratePerSecond,
+      Duration warmup,
+      Duration window,
+      Callable<T> alongside)
       throws InterruptedException {
-    final double nanosPerCall = 1e9 / ratePerSecond;
-    final Semaphore slots = new Semaphore(MAX_IN_FLIGHT);
-    final LatencyRecorder warm = new LatencyRecorder();
-    final LatencyRecorder measured = new LatencyRecorder();
-    final long start = clock.nanos();
-    final long windowStart = start + warmup.toNanos();
-    final long windowMinEnd = windowStart + window.toNanos();
-    final long hardEnd = windowMinEnd + EXTENSION_MAX.toNanos();
-    final AckTimeline timeline = new AckTimeline(start, hardEnd - start);
-    final FutureTask<T> task = new FutureTask<>(alongside);
-    final Thread alongsideThread = new Thread(task, "alongside-" + step);
+    double nanosPerCall = 1e9 / ratePerSecond;
+    Semaphore slots = new Semaphore(MAX_IN_FLIGHT);
+    LatencyRecorder warm = new LatencyRecorder();
+    LatencyRecorder measured = new LatencyRecorder();
+    long start = clock.nanos();
+    long windowStart = start + warmup.toNanos();
+    long windowMinEnd = windowStart + window.toNanos();
+    long hardEnd = windowMinEnd + EXTENSION_MAX.toNanos();
+    AckTimeline timeline = new AckTimeline(start, hardEnd - start);
+    FutureTask<T> task = new FutureTask<>(alongside);
+    Thread alongsideThread = new Thread(task, "alongside-" + step);
     alongsideThread.setDaemon(true);
     Map<String, Long> cpuStart = null;
     long sequence = 0;
     long windowEnd;
     while (true) {
-      final long due = start + (long) (sequence * nanosPerCall);
+      long due = start + (long) (sequence * nanosPerCall);
       if (cpuStart == null && due - windowStart >= 0) {
         Pacing.sleepUntil(clock, windowStart);
         cpuStart = cpu.sample();
         alongsideThread.start();
       }
       // a sender that fell behind stops at the wall-clock end, as the cli's load generator does
-      final long late = Math.max(due, clock.nanos());
+      long late = Math.max(due, clock.nanos());
       if ((late - windowMinEnd >= 0 && task.isDone()) || late - hardEnd >= 0) {
         Pacing.sleepUntil(clock, due);
         windowEnd = clock.nanos();
@@ -99,16 +95,16 @@ final class OpenLoopDriver {
       }
       Pacing.sleepUntil(clock, due);
       slots.acquire();
-      final LatencyRecorder recorder = due - windowStart >= 0 ? measured : warm;
+      LatencyRecorder recorder = due - windowStart >= 0 ? measured : warm;
       CompletableFuture<?> call;
       try {
         call = workload.send(sequence);
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         call = CompletableFuture.failedFuture(e);
       }
       call.whenComplete(
           (result, error) -> {
-            final long now = clock.nanos();
+            long now = clock.nanos();
             if (error == null) {
               recorder.acknowledged(now - due);
               timeline.acknowledged(now);
@@ -119,12 +115,12 @@ final class OpenLoopDriver {
           });
       sequence++;
     }
-    final Map<String, Long> cpuEnd = cpu.sample();
+    Map<String, Long> cpuEnd = cpu.sample();
     drain(slots, workload);
-    final T alongsideResult = alongsideResult(task, alongsideThread);
-    final double seconds = (windowEnd - windowStart) / 1e9;
-    final double rate = timeline.ratePerSecond(windowStart, windowEnd);
-    final Measurement measurement =
+    T alongsideResult = alongsideResult(task, alongsideThread);
+    double seconds = (windowEnd - windowStart) / 1e9;
+    double rate = timeline.ratePerSecond(windowStart, windowEnd);
+    Measurement measurement =
         new Measurement(
             step,
             workload.side(),
@@ -141,18 +137,18 @@ final class OpenLoopDriver {
     return new Result<>(measurement, timeline, windowStart, windowEnd, alongsideResult);
   }
 
-  private static <T> T alongsideResult(final FutureTask<T> task, final Thread thread)
+  private static <T> T alongsideResult(FutureTask<T> task, Thread thread)
       throws InterruptedException {
     if (!task.isDone()) {
       thread.interrupt();
     }
     try {
       return task.get(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IllegalStateException(
           "Expected what ran alongside the load to succeed, but it failed: " + e.getCause(),
           e.getCause());
-    } catch (final TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new IllegalStateException(
           "Expected what ran alongside the load to end within "
               + DRAIN_TIMEOUT
@@ -161,8 +157,7 @@ final class OpenLoopDriver {
     }
   }
 
-  private static void drain(final Semaphore slots, final Workload workload)
-      throws InterruptedException {
+  private static void drain(Semaphore slots, Workload workload) throws InterruptedException {
     if (!slots.tryAcquire(MAX_IN_FLIGHT, DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException(
           "Expected every call in flight to be answered within "

@@ -11,7 +11,7 @@ final class Pacing {
   private Pacing() {}
 
   /** Parks until the clock reaches {@code deadlineNanos}. */
-  static void sleepUntil(final Clock clock, final long deadlineNanos) throws InterruptedException {
+  static void sleepUntil(Clock clock, long deadlineNanos) throws InterruptedException {
     long left;
     while ((left = deadlineNanos - clock.nanos()) > 0) {
       LockSupport.parkNanos(Math.min(left, PARK_MAX_NANOS));

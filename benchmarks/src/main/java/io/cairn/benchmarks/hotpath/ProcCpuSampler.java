@@ -27,19 +27,19 @@ final class ProcCpuSampler {
   /**
    * @param groups process group name (brokers, gateway, etcd, ...) → pids, in report order
    */
-  ProcCpuSampler(final Map<String, List<Long>> groups, final long ticksPerSecond) {
+  ProcCpuSampler(Map<String, List<Long>> groups, long ticksPerSecond) {
     this.groups = new LinkedHashMap<>(groups);
     this.ticksPerSecond = ticksPerSecond;
   }
 
   /** CPU ticks of each group now. */
   synchronized Map<String, Long> sample() {
-    final Map<String, Long> ticks = new LinkedHashMap<>();
+    Map<String, Long> ticks = new LinkedHashMap<>();
     groups.forEach(
         (group, pids) -> {
           long sum = 0;
-          for (final long pid : pids) {
-            final OptionalLong now = read(pid);
+          for (long pid : pids) {
+            OptionalLong now = read(pid);
             if (now.isPresent()) {
               lastTicks.put(pid, now.getAsLong());
             }
@@ -51,8 +51,8 @@ final class ProcCpuSampler {
   }
 
   /** CPU seconds of each group between two samples. */
-  Map<String, Double> secondsBetween(final Map<String, Long> start, final Map<String, Long> end) {
-    final Map<String, Double> seconds = new LinkedHashMap<>();
+  Map<String, Double> secondsBetween(Map<String, Long> start, Map<String, Long> end) {
+    Map<String, Double> seconds = new LinkedHashMap<>();
     end.forEach(
         (group, ticks) ->
             seconds.put(group, (ticks - start.getOrDefault(group, 0L)) / (double) ticksPerSecond));
@@ -60,13 +60,13 @@ final class ProcCpuSampler {
   }
 
   /** {@code utime + stime} of {@code pid} in ticks; empty when the process is gone. */
-  static OptionalLong read(final long pid) {
+  static OptionalLong read(long pid) {
     try {
       return OptionalLong.of(
           parseStat(
               Files.readString(
                   Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII)));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return OptionalLong.empty(); // the process ended while it was read
     }
   }
@@ -78,13 +78,13 @@ final class ProcCpuSampler {
    *
    * @throws IllegalArgumentException if the line does not have these fields
    */
-  static long parseStat(final String line) {
-    final int close = line.lastIndexOf(')');
+  static long parseStat(String line) {
+    int close = line.lastIndexOf(')');
     if (close < 0) {
       throw new IllegalArgumentException(
           "Expected a /proc/<pid>/stat line with '(comm)', but was '" + line.strip() + "'");
     }
-    final String[] fields = line.substring(close + 1).trim().split("\\s+");
+    String[] fields = line.substring(close + 1).trim().split("\\s+");
     // fields[0] is field 3 (state), so field n is fields[n - 3]
     if (fields.length < 13) {
       throw new IllegalArgumentException(
@@ -96,7 +96,7 @@ final class ProcCpuSampler {
     }
     try {
       return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    } catch (final NumberFormatException e) {
+    } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "Expected numbers as utime and stime (fields 14 and 15), but were '"
               + fields[11]
@@ -112,15 +112,15 @@ final class ProcCpuSampler {
   /** {@code getconf CLK_TCK}, or {@value #DEFAULT_TICKS_PER_SECOND} when it cannot be run. */
   static long ticksPerSecond() {
     try {
-      final Process process = new ProcessBuilder("getconf", "CLK_TCK").start();
-      final String out =
+      Process process = new ProcessBuilder("getconf", "CLK_TCK").start();
+      String out =
           new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
       if (process.waitFor() == 0) {
         return Long.parseLong(out);
       }
-    } catch (final IOException | NumberFormatException e) {
+    } catch (IOException | NumberFormatException e) {
       // fall through to the default
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     return DEFAULT_TICKS_PER_SECOND;

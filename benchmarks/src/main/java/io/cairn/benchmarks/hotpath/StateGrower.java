@@ -36,7 +36,7 @@ final class StateGrower {
   private final Clock clock;
   private final Consumer<String> progress;
 
-  StateGrower(final CairnClient client, final Clock clock, final Consumer<String> progress) {
+  StateGrower(CairnClient client, Clock clock, Consumer<String> progress) {
     this.client = client;
     this.clock = clock;
     this.progress = progress;
@@ -47,20 +47,19 @@ final class StateGrower {
    *
    * @return the accounts created
    */
-  long grow(final Path brokerData, final long targetBytes) throws InterruptedException {
-    final SplittableRandom random = new SplittableRandom(42);
-    final Semaphore slots = new Semaphore(IN_FLIGHT);
-    final LatencyRecorder answers = new LatencyRecorder();
-    final long start = clock.nanos();
+  long grow(Path brokerData, long targetBytes) throws InterruptedException {
+    SplittableRandom random = new SplittableRandom(42);
+    Semaphore slots = new Semaphore(IN_FLIGHT);
+    LatencyRecorder answers = new LatencyRecorder();
+    long start = clock.nanos();
     long sent = 0;
     long stateBytes = stateBytes(brokerData);
     while (stateBytes < targetBytes) {
-      final long batch =
-          Math.max(BATCH_MIN, Math.min(BATCH_MAX, (targetBytes - stateBytes) / ID_BYTES));
+      long batch = Math.max(BATCH_MIN, Math.min(BATCH_MAX, (targetBytes - stateBytes) / ID_BYTES));
       for (long i = 0; i < batch; i++) {
         slots.acquire();
-        final long sentAt = clock.nanos();
-        final CompletableFuture<?> call = client.createAccountAsync(accountId(sent++, random));
+        long sentAt = clock.nanos();
+        CompletableFuture<?> call = client.createAccountAsync(accountId(sent++, random));
         call.whenComplete(
             (ok, error) -> {
               if (error == null) {
@@ -93,19 +92,19 @@ final class StateGrower {
   }
 
   /** The bytes of every partition's RocksDB directory ({@code runtime/}) under a broker's data. */
-  static long stateBytes(final Path brokerData) {
+  static long stateBytes(Path brokerData) {
     return children(brokerData.resolve("partitions")).stream()
         .mapToLong(partition -> sizeOfLiveTree(partition.resolve("runtime")))
         .sum();
   }
 
-  private static List<Path> children(final Path directory) {
+  private static List<Path> children(Path directory) {
     if (!Files.isDirectory(directory)) {
       return List.of();
     }
     try (Stream<Path> children = Files.list(directory)) {
       return children.filter(Files::isDirectory).toList();
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return List.of(); // it vanished while it was listed: read again on the next round
     }
   }
@@ -114,27 +113,27 @@ final class StateGrower {
    * Bytes of the regular files under {@code root}, which a running broker changes meanwhile: files
    * deleted while it is walked are skipped.
    */
-  private static long sizeOfLiveTree(final Path root) {
+  private static long sizeOfLiveTree(Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
       return paths
           .mapToLong(
               p -> {
                 try {
                   return Files.isRegularFile(p) ? Files.size(p) : 0;
-                } catch (final NoSuchFileException e) {
+                } catch (NoSuchFileException e) {
                   return 0;
-                } catch (final IOException e) {
+                } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }
               })
           .sum();
-    } catch (final IOException | UncheckedIOException e) {
+    } catch (IOException | UncheckedIOException e) {
       return 0; // a directory vanished while it was walked: read again on the next round
     }
   }
 
-  private static String accountId(final long counter, final SplittableRandom random) {
-    final StringBuilder id = new StringBuilder(ID_BYTES).append("hb-").append(counter).append('-');
+  private static String accountId(long counter, SplittableRandom random) {
+    StringBuilder id = new StringBuilder(ID_BYTES).append("hb-").append(counter).append('-');
     while (id.length() < ID_BYTES) {
       id.append(ID_CHARS.charAt(random.nextInt(ID_CHARS.length())));
     }

@@ -10,7 +10,7 @@ class AckTimelineTest {
 
   @Test
   void shouldGiveTheRateOfTheWholeBucketsInAWindow() {
-    final AckTimeline timeline = new AckTimeline(1_000 * MS, 2_000 * MS);
+    AckTimeline timeline = new AckTimeline(1_000 * MS, 2_000 * MS);
     for (int i = 0; i < 10; i++) {
       timeline.acknowledged(1_050 * MS); // bucket 0
     }
@@ -29,7 +29,7 @@ class AckTimelineTest {
 
   @Test
   void shouldCountAnswersPastTheSpanInTheLastBucket() {
-    final AckTimeline timeline = new AckTimeline(0, 200 * MS);
+    AckTimeline timeline = new AckTimeline(0, 200 * MS);
 
     timeline.acknowledged(10_000 * MS);
 

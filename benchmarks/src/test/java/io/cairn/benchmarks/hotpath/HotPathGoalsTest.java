@@ -14,13 +14,13 @@ class HotPathGoalsTest {
 
   @Test
   void shouldPassThroughputRatiosAtOrAboveTheGoalWithoutErrors() {
-    final List<Measurement> closed = new ArrayList<>();
+    List<Measurement> closed = new ArrayList<>();
     closed.add(closed("cairn", "deposit", 16, 1000, 2.0, Map.of()));
     closed.add(closed("etcd", "put", 16, 1000, 2.0, Map.of()));
     closed.add(closed("cairn", "deposit", 64, 1500, 2.0, Map.of()));
     closed.add(closed("etcd", "put", 64, 2000, 2.0, Map.of()));
 
-    final List<Goal> goals = HotPathGoals.evaluate(inputs(closed, Map.of()));
+    List<Goal> goals = HotPathGoals.evaluate(inputs(closed, Map.of()));
 
     assertThat(goal(goals, "deposits/s ÷ etcd puts/s, c16"))
         .returns(1.0, Goal::value)
@@ -36,14 +36,14 @@ class HotPathGoalsTest {
 
   @Test
   void shouldMissARatioAboveTheGoalWhenEitherSideHadErrors() {
-    final List<Measurement> closed =
+    List<Measurement> closed =
         List.of(
             closed("cairn", "deposit", 16, 3000, 2.0, Map.of("RESOURCE_EXHAUSTED", 1L)),
             closed("etcd", "put", 16, 1000, 2.0, Map.of()),
             closed("cairn", "transfer", 64, 600, 2.0, Map.of()),
             closed("etcd", "put", 64, 1000, 2.0, Map.of("HTTP 503", 2L)));
 
-    final List<Goal> goals = HotPathGoals.evaluate(inputs(closed, Map.of()));
+    List<Goal> goals = HotPathGoals.evaluate(inputs(closed, Map.of()));
 
     assertThat(goal(goals, "deposits/s ÷ etcd puts/s, c16"))
         .returns(3.0, Goal::value)
@@ -55,7 +55,7 @@ class HotPathGoalsTest {
 
   @Test
   void shouldCompareP50AtC1AndServerCpuPerCall() {
-    final List<Measurement> closed =
+    List<Measurement> closed =
         List.of(
             // 2.5 ms p50; brokers 0.6 s + gateway 0.2 s over 1000 calls = 0.8 ms per call
             closed(
@@ -69,26 +69,26 @@ class HotPathGoalsTest {
             // 2.0 ms p50; etcd 1.0 s over 1000 calls = 1.0 ms per call
             closed("etcd", "put", 1, 1000, 2.0, Map.of(), Map.of("etcd", 1.0, "client", 0.1)));
 
-    final List<Goal> goals = HotPathGoals.evaluate(inputs(closed, Map.of()));
+    List<Goal> goals = HotPathGoals.evaluate(inputs(closed, Map.of()));
 
     assertThat(goal(goals, "deposit p50 ÷ etcd put p50, c1"))
         .returns(1.25, Goal::value)
         .returns(Verdict.PASS, Goal::verdict);
     // no c64 in the run: the highest level both sides ran, the client's CPU left out
-    final Goal cpu = goal(goals, "CPU per deposit ÷ etcd CPU per put (servers), c1");
+    Goal cpu = goal(goals, "CPU per deposit ÷ etcd CPU per put (servers), c1");
     assertThat(cpu.value()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(cpu.verdict()).isEqualTo(Verdict.PASS);
   }
 
   @Test
   void shouldCountRejectionsAndBoundOverload() {
-    final Map<Integer, Measurement> open =
+    Map<Integer, Measurement> open =
         Map.of(
             50, open(500, 500, 5.0, Map.of()),
             80, open(800, 790, 8.0, Map.of("RESOURCE_EXHAUSTED", 3L)),
             150, open(1500, 950, 1200.0, Map.of()));
 
-    final List<Goal> goals = HotPathGoals.evaluate(inputs(List.of(), open));
+    List<Goal> goals = HotPathGoals.evaluate(inputs(List.of(), open));
 
     assertThat(goal(goals, "rejections at 50% of max offered"))
         .returns(Verdict.PASS, Goal::verdict)
@@ -104,7 +104,7 @@ class HotPathGoalsTest {
 
   @Test
   void shouldJudgeBackupGoalsAndCallNotMeasuredNeitherPassNorMiss() {
-    final List<Goal> measured =
+    List<Goal> measured =
         HotPathGoals.evaluate(
             new HotPathGoals.Inputs(
                 List.of(),
@@ -113,7 +113,7 @@ class HotPathGoalsTest {
                 Optional.of(0.96),
                 Optional.of(50.0),
                 Map.of("status", 12.0, "list", 101.0)));
-    final List<Goal> skipped = HotPathGoals.evaluate(inputs(List.of(), Map.of()));
+    List<Goal> skipped = HotPathGoals.evaluate(inputs(List.of(), Map.of()));
 
     assertThat(goal(measured, "throughput during a backup ÷ without, 80% of max").verdict())
         .isEqualTo(Verdict.PASS);
@@ -131,12 +131,12 @@ class HotPathGoalsTest {
   }
 
   private static HotPathGoals.Inputs inputs(
-      final List<Measurement> closed, final Map<Integer, Measurement> open) {
+      List<Measurement> closed, Map<Integer, Measurement> open) {
     return new HotPathGoals.Inputs(
         closed, open, 1000, Optional.empty(), Optional.empty(), Map.of());
   }
 
-  private static Goal goal(final List<Goal> goals, final String name) {
+  private static Goal goal(List<Goal> goals, String name) {
     return goals.stream()
         .filter(g -> g.name().equals(name))
         .findFirst()
@@ -144,23 +144,23 @@ class HotPathGoalsTest {
   }
 
   private static Measurement closed(
-      final String side,
-      final String workload,
-      final int concurrency,
-      final double opsPerSecond,
-      final double p50Ms,
-      final Map<String, Long> errors) {
+      String side,
+      String workload,
+      int concurrency,
+      double opsPerSecond,
+      double p50Ms,
+      Map<String, Long> errors) {
     return closed(side, workload, concurrency, opsPerSecond, p50Ms, errors, Map.of());
   }
 
   private static Measurement closed(
-      final String side,
-      final String workload,
-      final int concurrency,
-      final double opsPerSecond,
-      final double p50Ms,
-      final Map<String, Long> errors,
-      final Map<String, Double> cpuSeconds) {
+      String side,
+      String workload,
+      int concurrency,
+      double opsPerSecond,
+      double p50Ms,
+      Map<String, Long> errors,
+      Map<String, Double> cpuSeconds) {
     return new Measurement(
         "c" + concurrency,
         side,
@@ -177,10 +177,7 @@ class HotPathGoalsTest {
   }
 
   private static Measurement open(
-      final double offered,
-      final double opsPerSecond,
-      final double p99Ms,
-      final Map<String, Long> errors) {
+      double offered, double opsPerSecond, double p99Ms, Map<String, Long> errors) {
     return new Measurement(
         "open",
         "cairn",

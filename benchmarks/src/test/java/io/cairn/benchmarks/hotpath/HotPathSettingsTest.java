@@ -12,7 +12,7 @@ class HotPathSettingsTest {
 
   @Test
   void shouldUseTheDocumentedDefaultsWithoutArguments() {
-    final HotPathSettings settings = HotPathSettings.parse();
+    HotPathSettings settings = HotPathSettings.parse();
 
     assertThat(settings.stepDuration()).isEqualTo(Duration.ofSeconds(20));
     assertThat(settings.warmup()).isEqualTo(Duration.ofSeconds(10));
@@ -27,7 +27,7 @@ class HotPathSettingsTest {
 
   @Test
   void shouldAcceptSpaceAndEqualsForms() {
-    final HotPathSettings settings =
+    HotPathSettings settings =
         HotPathSettings.parse(
             "--step-duration",
             "3s",

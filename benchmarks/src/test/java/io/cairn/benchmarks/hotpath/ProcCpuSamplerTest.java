@@ -23,7 +23,7 @@ class ProcCpuSamplerTest {
 
   @Test
   void shouldCountFieldsAfterACommandNameWithSpacesAndParentheses() {
-    final String line = JAVA_LINE.replace("(java)", "(a (weird) name)");
+    String line = JAVA_LINE.replace("(java)", "(a (weird) name)");
 
     assertThat(ProcCpuSampler.parseStat(line)).isEqualTo(1290);
   }
@@ -39,7 +39,7 @@ class ProcCpuSamplerTest {
 
   @Test
   void shouldReadThisProcessAndNothingForAMissingOne() {
-    final OptionalLong self = ProcCpuSampler.read(ProcessHandle.current().pid());
+    OptionalLong self = ProcCpuSampler.read(ProcessHandle.current().pid());
 
     assertThat(self).isPresent();
     assertThat(self.getAsLong()).isPositive(); // this JVM has loaded classes: CPU was used
@@ -48,10 +48,10 @@ class ProcCpuSamplerTest {
 
   @Test
   void shouldGiveEachGroupsSecondsBetweenSamples() {
-    final ProcCpuSampler sampler =
+    ProcCpuSampler sampler =
         new ProcCpuSampler(Map.of("client", List.of(ProcessHandle.current().pid())), 100);
 
-    final Map<String, Double> seconds =
+    Map<String, Double> seconds =
         sampler.secondsBetween(
             Map.of("brokers", 100L, "client", 50L), Map.of("brokers", 350L, "client", 50L));
 

@@ -44,10 +44,10 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
   private final BrokerApiMetrics metrics;
 
   public AccountQueryHandler(
-      final BrokerInfo broker,
-      final HostedPartitions partitions,
-      final LeaderDirectory leaders,
-      final BrokerApiMetrics metrics) {
+      BrokerInfo broker,
+      HostedPartitions partitions,
+      LeaderDirectory leaders,
+      BrokerApiMetrics metrics) {
     this.broker = Objects.requireNonNull(broker, "broker");
     this.partitions = Objects.requireNonNull(partitions, "partitions");
     this.leaders = Objects.requireNonNull(leaders, "leaders");
@@ -56,7 +56,7 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
   }
 
   @Override
-  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+  public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
     return answer(payload)
         .thenApply(
             response -> {
@@ -65,11 +65,11 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
             });
   }
 
-  private CompletableFuture<ApiResponse<AccountBalance>> answer(final byte[] payload) {
-    final AccountQuery query;
+  private CompletableFuture<ApiResponse<AccountBalance>> answer(byte[] payload) {
+    AccountQuery query;
     try {
       query = AccountQueryCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return failed(ResponseStatus.INVALID, e.getMessage());
     }
     try (PartitionLogging.Scope ignored = PartitionLogging.enterPartition(query.partitionId())) {
@@ -77,8 +77,8 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
     }
   }
 
-  private CompletableFuture<ApiResponse<AccountBalance>> answer(final AccountQuery query) {
-    final int partitionId = query.partitionId();
+  private CompletableFuture<ApiResponse<AccountBalance>> answer(AccountQuery query) {
+    int partitionId = query.partitionId();
     if (partitionId > broker.partitionCount()) {
       return failed(
           ResponseStatus.INVALID,
@@ -87,7 +87,7 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
               + "], but was "
               + partitionId);
     }
-    final int owner = placement.partitionOf(query.accountId());
+    int owner = placement.partitionOf(query.accountId());
     if (owner != partitionId) {
       return failed(
           ResponseStatus.INVALID,
@@ -100,9 +100,9 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
               + " of "
               + broker.partitionCount());
     }
-    final Optional<HostedPartition> hosted = partitions.get(partitionId);
+    Optional<HostedPartition> hosted = partitions.get(partitionId);
     if (hosted.isEmpty() || !hosted.get().isLeader()) {
-      final int leader = leaders.leaderOf(partitionId);
+      int leader = leaders.leaderOf(partitionId);
       return CompletableFuture.completedFuture(
           ApiResponse.notLeader(
               leader == broker.nodeId() ? ApiDescriptor.NO_NODE_ID : leader,
@@ -112,12 +112,12 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
                   + broker.nodeId()
                   + (hosted.isEmpty() ? " does not host it" : " is " + hosted.get().role())));
     }
-    final HostedPartition partition = hosted.get();
+    HostedPartition partition = hosted.get();
     return partition
         .partition()
         .readProcessedState(
             db -> {
-              final LedgerEngine engine =
+              LedgerEngine engine =
                   partition
                       .ledger()
                       .engine()
@@ -142,13 +142,13 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
             });
   }
 
-  private static AccountBalance toBalance(final OptionalLong balance) {
+  private static AccountBalance toBalance(OptionalLong balance) {
     return balance.isPresent()
         ? new AccountBalance(true, balance.getAsLong())
         : AccountBalance.notFound();
   }
 
-  static String rootMessage(final Throwable error) {
+  static String rootMessage(Throwable error) {
     Throwable cause = error;
     while (cause.getCause() != null
         && (cause instanceof CompletionException || cause instanceof ExecutionException)) {
@@ -158,7 +158,7 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
   }
 
   private static <T> CompletableFuture<ApiResponse<T>> failed(
-      final ResponseStatus status, final String reason) {
+      ResponseStatus status, String reason) {
     return CompletableFuture.completedFuture(ApiResponse.failure(status, reason));
   }
 }

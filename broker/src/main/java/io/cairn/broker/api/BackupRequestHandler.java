@@ -56,16 +56,14 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
    *     none)"
    */
   public BackupRequestHandler(
-      final Optional<BackupStore> store,
-      final String noStoreReason,
-      final BrokerApiMetrics metrics) {
+      Optional<BackupStore> store, String noStoreReason, BrokerApiMetrics metrics) {
     this.store = Objects.requireNonNull(store, "store");
     this.noStoreReason = Objects.requireNonNull(noStoreReason, "noStoreReason");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   @Override
-  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+  public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
     return answer(payload)
         .exceptionally(
             error ->
@@ -79,17 +77,17 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
             });
   }
 
-  private CompletableFuture<ApiResponse<BackupEntries>> answer(final byte[] payload) {
-    final BackupRequest request;
+  private CompletableFuture<ApiResponse<BackupEntries>> answer(byte[] payload) {
+    BackupRequest request;
     try {
       request = BackupCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return done(ResponseStatus.INVALID, e.getMessage());
     }
     if (store.isEmpty()) {
       return done(ResponseStatus.UNAVAILABLE, noStoreReason);
     }
-    final BackupStore backups = store.get();
+    BackupStore backups = store.get();
     return switch (request.operation()) {
       case STATUS -> status(backups, request.checkpointId());
       case LIST -> list(backups, request);
@@ -98,7 +96,7 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
   }
 
   private CompletableFuture<ApiResponse<BackupEntries>> status(
-      final BackupStore backups, final long checkpointId) {
+      BackupStore backups, long checkpointId) {
     return StoreQueries.listAll(backups, exactly(checkpointId))
         .handle(
             (statuses, error) ->
@@ -108,28 +106,28 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
   }
 
   private CompletableFuture<ApiResponse<BackupEntries>> list(
-      final BackupStore backups, final BackupRequest request) {
-    final CheckpointPattern pattern;
-    final PageRequest page;
+      BackupStore backups, BackupRequest request) {
+    CheckpointPattern pattern;
+    PageRequest page;
     try {
       pattern = CheckpointPattern.parse(request.pattern());
       page =
           new PageRequest(
               request.pageToken().isEmpty() ? Optional.empty() : Optional.of(request.pageToken()),
               request.pageSize());
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       return done(ResponseStatus.INVALID, e.getMessage());
     }
-    final CompletableFuture<BackupPage> listing;
+    CompletableFuture<BackupPage> listing;
     try {
       listing = backups.list(BackupIdentifierWildcard.ofCheckpoints(pattern), page);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       return done(ResponseStatus.INVALID, e.getMessage());
     }
     return listing.handle(
         (result, error) -> {
           if (error != null) {
-            final Throwable cause = Futures.unwrap(error);
+            Throwable cause = Futures.unwrap(error);
             return cause instanceof IllegalArgumentException
                 ? ApiResponse.failure(ResponseStatus.INVALID, cause.getMessage())
                 : storeFailed(error);
@@ -140,11 +138,11 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
   }
 
   private CompletableFuture<ApiResponse<BackupEntries>> delete(
-      final BackupStore backups, final long checkpointId) {
+      BackupStore backups, long checkpointId) {
     return StoreQueries.listAll(backups, exactly(checkpointId))
         .thenCompose(
             statuses -> {
-              for (final BackupStatus status : statuses) {
+              for (BackupStatus status : statuses) {
                 if (status.statusCode() == BackupStatusCode.IN_PROGRESS) {
                   return done(
                       ResponseStatus.CONFLICT,
@@ -158,7 +156,7 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
                 }
               }
               CompletableFuture<Void> deletes = CompletableFuture.completedFuture(null);
-              for (final BackupStatus status : statuses) {
+              for (BackupStatus status : statuses) {
                 deletes = deletes.thenCompose(ignored -> backups.delete(status.id()));
               }
               return deletes.thenApply(ignored -> ApiResponse.ok(BackupEntries.none()));
@@ -175,16 +173,16 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
             });
   }
 
-  private static BackupIdentifierWildcard exactly(final long checkpointId) {
+  private static BackupIdentifierWildcard exactly(long checkpointId) {
     return BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(checkpointId));
   }
 
   /** The wire form of store statuses. */
-  static List<BackupStatusEntry> entries(final List<BackupStatus> statuses) {
+  static List<BackupStatusEntry> entries(List<BackupStatus> statuses) {
     return statuses.stream().map(BackupRequestHandler::entry).toList();
   }
 
-  static BackupStatusEntry entry(final BackupStatus status) {
+  static BackupStatusEntry entry(BackupStatus status) {
     if (!status.exists()) {
       return BackupStatusEntry.doesNotExist(
           status.id().nodeId(), status.id().partitionId(), status.id().checkpointId());
@@ -200,7 +198,7 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
         status.descriptor().map(BackupRequestHandler::details));
   }
 
-  private static BackupDetails details(final BackupDescriptor descriptor) {
+  private static BackupDetails details(BackupDescriptor descriptor) {
     return new BackupDetails(
         descriptor.checkpointPosition(),
         descriptor.snapshotId().orElse(""),
@@ -211,7 +209,7 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
         descriptor.sizeBytes());
   }
 
-  private static ApiResponse<BackupEntries> storeFailed(final Throwable error) {
+  private static ApiResponse<BackupEntries> storeFailed(Throwable error) {
     return ApiResponse.failure(
         ResponseStatus.UNAVAILABLE,
         "Expected the backup store to answer, but it failed: "
@@ -219,14 +217,14 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
             + ". Check the store's logs and settings (backup.*)");
   }
 
-  private static String cause(final Throwable error) {
-    final Throwable cause = Futures.unwrap(error);
+  private static String cause(Throwable error) {
+    Throwable cause = Futures.unwrap(error);
     return cause.getClass().getSimpleName()
         + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
   }
 
   private static CompletableFuture<ApiResponse<BackupEntries>> done(
-      final ResponseStatus status, final String reason) {
+      ResponseStatus status, String reason) {
     return CompletableFuture.completedFuture(ApiResponse.failure(status, reason));
   }
 }

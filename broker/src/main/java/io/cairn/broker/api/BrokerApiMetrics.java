@@ -39,12 +39,12 @@ public final class BrokerApiMetrics {
   private final MeterRegistry registry;
   private final Tags tags;
 
-  public BrokerApiMetrics(final MeterRegistry registry, final int nodeId) {
+  public BrokerApiMetrics(MeterRegistry registry, int nodeId) {
     this.registry = registry;
     this.tags = Tags.of("node", Integer.toString(nodeId));
   }
 
-  void request(final String operation, final ResponseStatus status) {
+  void request(String operation, ResponseStatus status) {
     Counter.builder(REQUESTS)
         .description("Requests of the gateway-facing API by outcome")
         .tags(tags)
@@ -54,7 +54,7 @@ public final class BrokerApiMetrics {
         .increment();
   }
 
-  void commandDuration(final ResponseStatus status, final Duration duration) {
+  void commandDuration(ResponseStatus status, Duration duration) {
     Timer.builder(COMMAND_DURATION)
         .description("From a client command's arrival to its response")
         .tags(tags)
@@ -63,7 +63,7 @@ public final class BrokerApiMetrics {
         .record(duration);
   }
 
-  void inFlight(final Supplier<Number> count) {
+  void inFlight(Supplier<Number> count) {
     Gauge.builder(IN_FLIGHT, count)
         .description("Client commands written and not answered yet")
         .tags(tags)

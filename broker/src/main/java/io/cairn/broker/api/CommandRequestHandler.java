@@ -77,13 +77,13 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
    * @param accepting false once the broker is shutting down: new commands are refused
    */
   public CommandRequestHandler(
-      final BrokerInfo broker,
-      final HostedPartitions partitions,
-      final LeaderDirectory leaders,
-      final CommandResponseRouter router,
-      final CommandLimiters limiters,
-      final BooleanSupplier accepting,
-      final BrokerApiMetrics metrics) {
+      BrokerInfo broker,
+      HostedPartitions partitions,
+      LeaderDirectory leaders,
+      CommandResponseRouter router,
+      CommandLimiters limiters,
+      BooleanSupplier accepting,
+      BrokerApiMetrics metrics) {
     this.broker = Objects.requireNonNull(broker, "broker");
     this.partitions = Objects.requireNonNull(partitions, "partitions");
     this.leaders = Objects.requireNonNull(leaders, "leaders");
@@ -94,7 +94,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
   }
 
   @Override
-  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+  public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
     return answer(payload)
         .thenApply(
             response -> {
@@ -103,11 +103,11 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
             });
   }
 
-  private CompletableFuture<ApiResponse<Record>> answer(final byte[] payload) {
-    final CommandRequest request;
+  private CompletableFuture<ApiResponse<Record>> answer(byte[] payload) {
+    CommandRequest request;
     try {
       request = CommandCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       return done(ResponseStatus.INVALID, e.getMessage());
     }
     try (PartitionLogging.Scope ignored = PartitionLogging.enterPartition(request.partitionId())) {
@@ -115,8 +115,8 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
     }
   }
 
-  private CompletableFuture<ApiResponse<Record>> answer(final CommandRequest request) {
-    final int partitionId = request.partitionId();
+  private CompletableFuture<ApiResponse<Record>> answer(CommandRequest request) {
+    int partitionId = request.partitionId();
     if (!accepting.getAsBoolean()) {
       return done(
           ResponseStatus.PARTITION_UNAVAILABLE,
@@ -133,7 +133,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
               + broker.clusterId()
               + "')");
     }
-    final Optional<HostedPartition> hosted = partitions.get(partitionId);
+    Optional<HostedPartition> hosted = partitions.get(partitionId);
     if (hosted.isEmpty()) {
       return CompletableFuture.completedFuture(
           ApiResponse.notLeader(
@@ -144,8 +144,8 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
                   + broker.nodeId()
                   + " does not host it"));
     }
-    final HostedPartition partition = hosted.get();
-    final PartitionHealthReport health = partition.health();
+    HostedPartition partition = hosted.get();
+    PartitionHealthReport health = partition.health();
     if (health.status() == PartitionHealthStatus.FAILED) {
       return done(
           ResponseStatus.PARTITION_UNAVAILABLE,
@@ -157,7 +157,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
               + health.reason());
     }
     if (!partition.isLeader()) {
-      final int leader = partition.partition().leaderId();
+      int leader = partition.partition().leaderId();
       return CompletableFuture.completedFuture(
           ApiResponse.notLeader(
               leader == broker.nodeId() ? ApiDescriptor.NO_NODE_ID : Math.max(leader, -1),
@@ -168,23 +168,22 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
                   + " is "
                   + partition.role()));
     }
-    final String refusal = refusal(request.command());
+    String refusal = refusal(request.command());
     if (refusal != null) {
       return done(ResponseStatus.INVALID, refusal + " (partition " + partitionId + ")");
     }
     return write(partition, request.command());
   }
 
-  private CompletableFuture<ApiResponse<Record>> write(
-      final HostedPartition partition, final Record command) {
-    final int partitionId = partition.partitionId();
-    final Optional<CommandLimiter> limiter =
+  private CompletableFuture<ApiResponse<Record>> write(HostedPartition partition, Record command) {
+    int partitionId = partition.partitionId();
+    Optional<CommandLimiter> limiter =
         command.metadata().valueType() == ValueType.CHECKPOINT
             ? Optional.empty()
             : limiters.of(partitionId);
-    final CommandLimiter.Permit permit;
+    CommandLimiter.Permit permit;
     if (limiter.isPresent()) {
-      final Optional<CommandLimiter.Permit> admitted = limiter.get().tryAcquire();
+      Optional<CommandLimiter.Permit> admitted = limiter.get().tryAcquire();
       if (admitted.isEmpty()) {
         return done(ResponseStatus.BACKPRESSURE, overLimit(limiter.get()));
       }
@@ -192,7 +191,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
     } else {
       permit = CommandLimiter.Permit.UNLIMITED;
     }
-    final Optional<PendingCommand> slot = router.register(partitionId, partition.term(), permit);
+    Optional<PendingCommand> slot = router.register(partitionId, partition.term(), permit);
     if (slot.isEmpty() && router.isRefusingNewCommands()) {
       return done(
           ResponseStatus.PARTITION_UNAVAILABLE,
@@ -207,8 +206,8 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
               + router.inFlight()
               + " wait for responses (processing.maxInFlightCommands); retry later");
     }
-    final PendingCommand pending = slot.get();
-    final Record record =
+    PendingCommand pending = slot.get();
+    Record record =
         new Record(
             RecordMetadata.builder()
                 .command(command.metadata().intent())
@@ -216,10 +215,10 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
                 .requestStreamId(router.requestStreamId())
                 .build(),
             command.value());
-    final WriteResult result;
+    WriteResult result;
     try {
       result = partition.partition().logStream().writer().tryWrite(record);
-    } catch (final ProtocolException | IllegalArgumentException e) {
+    } catch (ProtocolException | IllegalArgumentException e) {
       router.complete(
           pending,
           ApiResponse.failure(
@@ -237,7 +236,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
     return pending.future();
   }
 
-  private String overLimit(final CommandLimiter limiter) {
+  private String overLimit(CommandLimiter limiter) {
     return "Expected fewer than "
         + limiter.limit()
         + " commands in flight on partition "
@@ -249,8 +248,8 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
         + "; the limit follows the partition's latency); retry later";
   }
 
-  private ApiResponse<Record> refused(final HostedPartition partition, final WriteResult result) {
-    final int partitionId = partition.partitionId();
+  private ApiResponse<Record> refused(HostedPartition partition, WriteResult result) {
+    int partitionId = partition.partitionId();
     if (result instanceof WriteResult.NotLeader) {
       return ApiResponse.notLeader(
           ApiDescriptor.NO_NODE_ID,
@@ -271,7 +270,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
               + backpressure.maxInFlightAppends()
               + " appends are not committed yet; retry later");
     }
-    final WriteResult.TooLarge tooLarge = (WriteResult.TooLarge) result;
+    WriteResult.TooLarge tooLarge = (WriteResult.TooLarge) result;
     return ApiResponse.failure(
         ResponseStatus.INVALID,
         "Expected a command of at most "
@@ -284,7 +283,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
   }
 
   /** Why clients may not send {@code command}, or null. */
-  static String refusal(final Record command) {
+  static String refusal(Record command) {
     if (command.metadata().valueType() == ValueType.CREDIT) {
       return "Expected a client command, but CREDIT "
           + command.metadata().intent().name()
@@ -297,8 +296,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
     return null;
   }
 
-  private static CompletableFuture<ApiResponse<Record>> done(
-      final ResponseStatus status, final String reason) {
+  private static CompletableFuture<ApiResponse<Record>> done(ResponseStatus status, String reason) {
     return CompletableFuture.completedFuture(ApiResponse.failure(status, reason));
   }
 }

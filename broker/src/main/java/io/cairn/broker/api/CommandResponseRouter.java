@@ -72,13 +72,13 @@ public final class CommandResponseRouter extends Actor {
    * @param leadership tells whether a partition still leads in the term a command was written in
    */
   public CommandResponseRouter(
-      final int nodeId,
-      final long requestIdBase,
-      final int maxInFlight,
-      final Duration timeout,
-      final Clock clock,
-      final LeadershipCheck leadership,
-      final BrokerApiMetrics metrics) {
+      int nodeId,
+      long requestIdBase,
+      int maxInFlight,
+      Duration timeout,
+      Clock clock,
+      LeadershipCheck leadership,
+      BrokerApiMetrics metrics) {
     super("command-responses-" + nodeId, LoggingContext.node(nodeId));
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("Expected maxInFlight >= 1, but was " + maxInFlight);
@@ -101,12 +101,12 @@ public final class CommandResponseRouter extends Actor {
 
   @Override
   protected void onStart() {
-    final Duration interval = sweepInterval(timeout);
+    Duration interval = sweepInterval(timeout);
     scheduleAtFixedRate(interval, interval, this::sweep);
   }
 
-  static Duration sweepInterval(final Duration timeout) {
-    final Duration tenth = timeout.dividedBy(10);
+  static Duration sweepInterval(Duration timeout) {
+    Duration tenth = timeout.dividedBy(10);
     if (tenth.compareTo(SWEEP_INTERVAL_MIN) < 0) {
       return SWEEP_INTERVAL_MIN;
     }
@@ -114,7 +114,7 @@ public final class CommandResponseRouter extends Actor {
   }
 
   /** The response writer of {@code partitionId}'s stream processors. */
-  public CommandResponseWriter writerFor(final int partitionId) {
+  public CommandResponseWriter writerFor(int partitionId) {
     return (requestStreamId, requestId, response) ->
         onResponse(partitionId, requestStreamId, requestId, response);
   }
@@ -145,7 +145,7 @@ public final class CommandResponseRouter extends Actor {
    * @return empty when {@code maxInFlight} commands wait already, or after {@link
    *     #refuseNewCommands()}
    */
-  public Optional<PendingCommand> register(final int partitionId, final long term) {
+  public Optional<PendingCommand> register(int partitionId, long term) {
     return register(partitionId, term, CommandLimiter.Permit.UNLIMITED);
   }
 
@@ -154,15 +154,15 @@ public final class CommandResponseRouter extends Actor {
    * the command is answered (or at once when it is refused here).
    */
   public Optional<PendingCommand> register(
-      final int partitionId, final long term, final CommandLimiter.Permit permit) {
+      int partitionId, long term, CommandLimiter.Permit permit) {
     if (inFlight.incrementAndGet() > maxInFlight || refusing) {
       inFlight.decrementAndGet();
       permit.ignored();
       signalIfDrained();
       return Optional.empty();
     }
-    final long requestId = nextRequestId.getAndIncrement();
-    final PendingCommand command =
+    long requestId = nextRequestId.getAndIncrement();
+    PendingCommand command =
         new PendingCommand(
             requestId,
             partitionId,
@@ -180,8 +180,8 @@ public final class CommandResponseRouter extends Actor {
    * released as answered for {@code OK}, as dropped for {@code BACKPRESSURE} (the log was full),
    * else as ignored.
    */
-  public void complete(final PendingCommand command, final ApiResponse<Record> response) {
-    final Release release =
+  public void complete(PendingCommand command, ApiResponse<Record> response) {
+    Release release =
         switch (response.status()) {
           case OK -> Release.ANSWERED;
           case BACKPRESSURE -> Release.DROPPED;
@@ -190,8 +190,7 @@ public final class CommandResponseRouter extends Actor {
     complete(command, response, release);
   }
 
-  private void complete(
-      final PendingCommand command, final ApiResponse<Record> response, final Release release) {
+  private void complete(PendingCommand command, ApiResponse<Record> response, Release release) {
     if (pending.remove(command.requestId(), command)) {
       inFlight.decrementAndGet();
       switch (release) {
@@ -215,26 +214,22 @@ public final class CommandResponseRouter extends Actor {
    * Completes once no command waits (at once when none does). Commands registered later delay it.
    */
   public CompletableFuture<Void> whenDrained() {
-    final CompletableFuture<Void> waiter = new CompletableFuture<>();
-    final CompletableFuture<Void> current = drained.updateAndGet(f -> f == null ? waiter : f);
+    CompletableFuture<Void> waiter = new CompletableFuture<>();
+    CompletableFuture<Void> current = drained.updateAndGet(f -> f == null ? waiter : f);
     signalIfDrained();
     return current;
   }
 
   private void signalIfDrained() {
     if (inFlight.get() == 0) {
-      final CompletableFuture<Void> waiter = drained.getAndSet(null);
+      CompletableFuture<Void> waiter = drained.getAndSet(null);
       if (waiter != null) {
         waiter.complete(null);
       }
     }
   }
 
-  private void onResponse(
-      final int partitionId,
-      final int requestStreamId,
-      final long requestId,
-      final Record response) {
+  private void onResponse(int partitionId, int requestStreamId, long requestId, Record response) {
     if (requestStreamId != nodeId) {
       LOG.debug(
           "Dropped the response to request {} of stream {} on partition {}: another node's",
@@ -243,7 +238,7 @@ public final class CommandResponseRouter extends Actor {
           partitionId);
       return;
     }
-    final PendingCommand command = pending.get(requestId);
+    PendingCommand command = pending.get(requestId);
     if (command == null || command.partitionId() != partitionId) {
       LOG.debug(
           "Dropped the response to request {} on partition {}: nobody waits for it",
@@ -255,8 +250,8 @@ public final class CommandResponseRouter extends Actor {
   }
 
   private void sweep() {
-    final long now = clock.millis();
-    for (final PendingCommand command : pending.values()) {
+    long now = clock.millis();
+    for (PendingCommand command : pending.values()) {
       if (now >= command.deadlineMillis()) {
         complete(
             command,
@@ -290,7 +285,7 @@ public final class CommandResponseRouter extends Actor {
 
   @Override
   protected void onClose() {
-    for (final PendingCommand command : pending.values()) {
+    for (PendingCommand command : pending.values()) {
       complete(
           command,
           ApiResponse.failure(

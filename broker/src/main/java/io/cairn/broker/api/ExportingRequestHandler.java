@@ -30,18 +30,17 @@ public final class ExportingRequestHandler implements MessagingService.RequestHa
   private final ExportingState exporting;
   private final BrokerApiMetrics metrics;
 
-  public ExportingRequestHandler(
-      final int nodeId, final ExportingState exporting, final BrokerApiMetrics metrics) {
+  public ExportingRequestHandler(int nodeId, ExportingState exporting, BrokerApiMetrics metrics) {
     this.nodeId = nodeId;
     this.exporting = Objects.requireNonNull(exporting, "exporting");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   @Override
-  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+  public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
     ApiResponse<Boolean> response;
     try {
-      final ExportingOperation operation = ExportingCodec.decodeRequest(payload);
+      ExportingOperation operation = ExportingCodec.decodeRequest(payload);
       switch (operation) {
         case PAUSE -> exporting.pause();
         case RESUME -> exporting.resume();
@@ -50,9 +49,9 @@ public final class ExportingRequestHandler implements MessagingService.RequestHa
         }
       }
       response = ApiResponse.ok(exporting.isPaused());
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       response = ApiResponse.failure(ResponseStatus.INVALID, e.getMessage());
-    } catch (final UncheckedIOException e) {
+    } catch (UncheckedIOException e) {
       LOG.warn("Changing the exporting state of node {} failed", nodeId, e);
       response =
           ApiResponse.failure(

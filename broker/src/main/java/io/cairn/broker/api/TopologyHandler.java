@@ -31,20 +31,19 @@ public final class TopologyHandler implements MessagingService.RequestHandler {
   private final HostedPartitions partitions;
   private final BrokerApiMetrics metrics;
 
-  public TopologyHandler(
-      final BrokerInfo broker, final HostedPartitions partitions, final BrokerApiMetrics metrics) {
+  public TopologyHandler(BrokerInfo broker, HostedPartitions partitions, BrokerApiMetrics metrics) {
     this.broker = Objects.requireNonNull(broker, "broker");
     this.partitions = Objects.requireNonNull(partitions, "partitions");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   @Override
-  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+  public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
     ApiResponse<BrokerTopology> response;
     try {
       TopologyCodec.decodeRequest(payload);
       response = ApiResponse.ok(topology(broker, partitions));
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       response = ApiResponse.failure(ResponseStatus.INVALID, e.getMessage());
     }
     metrics.request(OPERATION, response.status());
@@ -52,11 +51,10 @@ public final class TopologyHandler implements MessagingService.RequestHandler {
   }
 
   /** What {@code broker} reports about itself now. */
-  public static BrokerTopology topology(
-      final BrokerInfo broker, final HostedPartitions partitions) {
-    final List<PartitionReplica> replicas = new ArrayList<>();
-    for (final HostedPartition partition : partitions.all()) {
-      final PartitionHealthReport health = partition.health();
+  public static BrokerTopology topology(BrokerInfo broker, HostedPartitions partitions) {
+    List<PartitionReplica> replicas = new ArrayList<>();
+    for (HostedPartition partition : partitions.all()) {
+      PartitionHealthReport health = partition.health();
       replicas.add(
           new PartitionReplica(
               partition.partitionId(),

@@ -19,8 +19,8 @@ public enum BackupStoreType {
   }
 
   static Map<String, BackupStoreType> byName() {
-    final Map<String, BackupStoreType> names = new LinkedHashMap<>();
-    for (final BackupStoreType type : values()) {
+    Map<String, BackupStoreType> names = new LinkedHashMap<>();
+    for (BackupStoreType type : values()) {
       names.put(type.configName(), type);
     }
     return names;

@@ -46,16 +46,16 @@ public final class BrokerConfig {
   private final List<ConfigSetting> settings;
 
   BrokerConfig(
-      final Cluster cluster,
-      final Network network,
-      final Data data,
-      final Backup backup,
-      final Management management,
-      final Processing processing,
-      final Raft raft,
-      final PartitionConfig partitionConfig,
-      final List<ExporterDescriptor> exporters,
-      final List<ConfigSetting> settings) {
+      Cluster cluster,
+      Network network,
+      Data data,
+      Backup backup,
+      Management management,
+      Processing processing,
+      Raft raft,
+      PartitionConfig partitionConfig,
+      List<ExporterDescriptor> exporters,
+      List<ConfigSetting> settings) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.network = Objects.requireNonNull(network, "network");
     this.data = Objects.requireNonNull(data, "data");
@@ -129,7 +129,7 @@ public final class BrokerConfig {
 
   /** The other members' addresses: the transport never sends to itself. */
   private SortedMap<Integer, MemberAddress> others() {
-    final SortedMap<Integer, MemberAddress> others = new TreeMap<>(cluster.members());
+    SortedMap<Integer, MemberAddress> others = new TreeMap<>(cluster.members());
     others.remove(cluster.nodeId());
     return others;
   }
@@ -162,8 +162,8 @@ public final class BrokerConfig {
 
   /** {@link #settings()} as lines {@code key = value (source)}. */
   public String describe() {
-    final StringBuilder text = new StringBuilder();
-    for (final ConfigSetting setting : settings) {
+    StringBuilder text = new StringBuilder();
+    for (ConfigSetting setting : settings) {
       text.append("  ").append(setting).append('\n');
     }
     return text.toString();
@@ -184,8 +184,7 @@ public final class BrokerConfig {
         + "}";
   }
 
-  static PartitionConfig partitionConfig(
-      final Data data, final Processing processing, final Raft raft) {
+  static PartitionConfig partitionConfig(Data data, Processing processing, Raft raft) {
     return PartitionConfig.builder()
         .raft(
             RaftConfig.builder()

@@ -11,7 +11,7 @@ public final class BrokerConfigException extends ConfigException {
 
   private static final long serialVersionUID = 1L;
 
-  public BrokerConfigException(final String source, final List<String> violations) {
+  public BrokerConfigException(String source, List<String> violations) {
     super("broker", source, violations);
   }
 }

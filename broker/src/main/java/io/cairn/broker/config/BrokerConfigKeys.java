@@ -363,8 +363,8 @@ public final class BrokerConfigKeys {
 
   /** Every key including the S3 store's, in file order (the members map excepted). */
   public static List<ConfigKey<?>> allWithS3() {
-    final List<ConfigKey<?>> keys = new ArrayList<>();
-    for (final ConfigKey<?> key : KEYS) {
+    List<ConfigKey<?>> keys = new ArrayList<>();
+    for (ConfigKey<?> key : KEYS) {
       keys.add(key);
       if (key == BACKUP_FS_MAX_CONCURRENT_FILE_COPIES) {
         keys.addAll(S3_KEYS.values());
@@ -374,35 +374,32 @@ public final class BrokerConfigKeys {
   }
 
   private static <T> ConfigKey<T> key(
-      final String path,
-      final String defaultValue,
-      final ValueParser<T> parser,
-      final String description) {
-    final ConfigKey<T> key = new ConfigKey<>(path, defaultValue, parser, false, description);
+      String path, String defaultValue, ValueParser<T> parser, String description) {
+    ConfigKey<T> key = new ConfigKey<>(path, defaultValue, parser, false, description);
     KEYS.add(key);
     return key;
   }
 
   private static Map<String, CommandLimitConfig.Algorithm> algorithms() {
-    final Map<String, CommandLimitConfig.Algorithm> byName = new LinkedHashMap<>();
-    for (final CommandLimitConfig.Algorithm algorithm : CommandLimitConfig.Algorithm.values()) {
+    Map<String, CommandLimitConfig.Algorithm> byName = new LinkedHashMap<>();
+    for (CommandLimitConfig.Algorithm algorithm : CommandLimitConfig.Algorithm.values()) {
       byName.put(algorithm.configName(), algorithm);
     }
     return byName;
   }
 
-  private static Map<String, String> names(final String... names) {
-    final Map<String, String> byName = new LinkedHashMap<>();
-    for (final String name : names) {
+  private static Map<String, String> names(String... names) {
+    Map<String, String> byName = new LinkedHashMap<>();
+    for (String name : names) {
       byName.put(name, name);
     }
     return byName;
   }
 
   private static Map<String, ConfigKey<String>> s3Keys() {
-    final Map<String, ConfigKey<String>> keys = new LinkedHashMap<>();
-    final ValueParser<String> any = text(ANY, "see the S3 store's documentation");
-    final String[][] names = {
+    Map<String, ConfigKey<String>> keys = new LinkedHashMap<>();
+    ValueParser<String> any = text(ANY, "see the S3 store's documentation");
+    String[][] names = {
       {"bucket", "required with store s3"},
       {"basePath", "key prefix of everything the store writes"},
       {"region", "signing region"},
@@ -426,8 +423,8 @@ public final class BrokerConfigKeys {
       {"retryBackoff", "first retry delay"},
       {"retryBackoffMax", "longest retry delay"},
     };
-    for (final String[] name : names) {
-      final boolean secret = name[0].equals("secretAccessKey") || name[0].equals("sseCustomerKey");
+    for (String[] name : names) {
+      boolean secret = name[0].equals("secretAccessKey") || name[0].equals("sseCustomerKey");
       keys.put(name[0], new ConfigKey<>("backup.s3." + name[0], null, any, secret, name[1]));
     }
     return Collections.unmodifiableMap(keys);

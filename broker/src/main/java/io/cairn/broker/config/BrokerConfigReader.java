@@ -54,7 +54,7 @@ public final class BrokerConfigReader {
   private final ConfigValues values;
   private boolean membersConfigured;
 
-  private BrokerConfigReader(final String sourceName) {
+  private BrokerConfigReader(String sourceName) {
     this.sourceName = sourceName;
     this.rawConfig = new RawConfig(BrokerConfigKeys.catalogue(), sourceName, violations);
     this.values = new ConfigValues(rawConfig, violations);
@@ -65,11 +65,11 @@ public final class BrokerConfigReader {
    *
    * @throws BrokerConfigException listing every problem (including an unreadable file)
    */
-  public static BrokerConfig read(final Path file, final Map<String, String> env) {
-    final String text;
+  public static BrokerConfig read(Path file, Map<String, String> env) {
+    String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new BrokerConfigException(
           "config file " + file,
           List.of(
@@ -88,9 +88,8 @@ public final class BrokerConfigReader {
    * @param sourceName names the text in messages, e.g. {@code "config file broker.yaml"}
    * @throws BrokerConfigException listing every problem
    */
-  public static BrokerConfig parse(
-      final String text, final String sourceName, final Map<String, String> env) {
-    final BrokerConfigReader reader = new BrokerConfigReader(sourceName);
+  public static BrokerConfig parse(String text, String sourceName, Map<String, String> env) {
+    BrokerConfigReader reader = new BrokerConfigReader(sourceName);
     reader.rawConfig.readYaml(text);
     reader.rawConfig.readEnv(env);
     return reader.build();
@@ -98,46 +97,46 @@ public final class BrokerConfigReader {
 
   // ---- typed values ---------------------------------------------------------------------------
 
-  private <T> T get(final ConfigKey<T> key) {
+  private <T> T get(ConfigKey<T> key) {
     return values.get(key);
   }
 
-  private boolean allValid(final ConfigKey<?>... keys) {
+  private boolean allValid(ConfigKey<?>... keys) {
     return values.allValid(keys);
   }
 
-  private void fail(final String path) {
+  private void fail(String path) {
     values.markFailed(path);
   }
 
-  private boolean failed(final String path) {
+  private boolean failed(String path) {
     return values.isFailed(path);
   }
 
   // ---- building -------------------------------------------------------------------------------
 
   private BrokerConfig build() {
-    final BrokerConfig.Network network = network();
-    final BrokerConfig.Cluster cluster = cluster(network);
-    final BrokerConfig.Data data = data();
-    final BrokerConfig.Backup backup = backup();
-    final BrokerConfig.Management management =
+    BrokerConfig.Network network = network();
+    BrokerConfig.Cluster cluster = cluster(network);
+    BrokerConfig.Data data = data();
+    BrokerConfig.Backup backup = backup();
+    BrokerConfig.Management management =
         new BrokerConfig.Management(
             get(MANAGEMENT_ENABLED), get(MANAGEMENT_HOST), get(MANAGEMENT_PORT));
-    final BrokerConfig.Processing processing = processing();
-    final BrokerConfig.Raft raft =
+    BrokerConfig.Processing processing = processing();
+    BrokerConfig.Raft raft =
         new BrokerConfig.Raft(
             get(RAFT_ELECTION_TIMEOUT),
             get(RAFT_HEARTBEAT_INTERVAL),
             get(RAFT_REQUEST_TIMEOUT),
             get(RAFT_LEADER_BALANCING));
-    final List<ExporterDescriptor> exporters = exporters();
+    List<ExporterDescriptor> exporters = exporters();
     checkAcross(cluster, network, management, raft, processing);
     PartitionConfig partitionConfig = null;
     if (violations.isEmpty()) {
       try {
         partitionConfig = BrokerConfig.partitionConfig(data, processing, raft);
-      } catch (final IllegalArgumentException e) {
+      } catch (IllegalArgumentException e) {
         violations.add(
             e.getMessage()
                 + " (from keys "
@@ -163,17 +162,16 @@ public final class BrokerConfigReader {
         orderedSettings());
   }
 
-  private BrokerConfig.Cluster cluster(final BrokerConfig.Network network) {
-    final String clusterId = get(CLUSTER_ID);
-    final int nodeId = get(NODE_ID);
-    final int partitionCount = get(PARTITION_COUNT);
-    final int replicationFactor = get(REPLICATION_FACTOR);
-    final SortedMap<Integer, MemberAddress> members = new TreeMap<>();
-    final Map<String, RawConfig.Raw> rawMembers = rawConfig.groupValues(MEMBERS);
+  private BrokerConfig.Cluster cluster(BrokerConfig.Network network) {
+    String clusterId = get(CLUSTER_ID);
+    int nodeId = get(NODE_ID);
+    int partitionCount = get(PARTITION_COUNT);
+    int replicationFactor = get(REPLICATION_FACTOR);
+    SortedMap<Integer, MemberAddress> members = new TreeMap<>();
+    Map<String, RawConfig.Raw> rawMembers = rawConfig.groupValues(MEMBERS);
     rawMembers.forEach(
         (id, value) -> {
-          final MemberAddress address =
-              values.parse(MEMBERS + "." + id, MEMBER_ADDRESS, value, false);
+          MemberAddress address = values.parse(MEMBERS + "." + id, MEMBER_ADDRESS, value, false);
           if (address == null) {
             fail(MEMBERS);
           } else {
@@ -183,7 +181,7 @@ public final class BrokerConfigReader {
     membersConfigured = !rawMembers.isEmpty();
     if (!membersConfigured && nodeId == 0) {
       // no members: this broker alone, as node 0, at its own address
-      final MemberAddress alone = new MemberAddress(network.host(), network.port());
+      MemberAddress alone = new MemberAddress(network.host(), network.port());
       members.put(0, alone);
       values.putSetting(
           new ConfigSetting(MEMBERS + ".0", alone.toString(), "default: this broker alone"));
@@ -202,7 +200,7 @@ public final class BrokerConfigReader {
   }
 
   private BrokerConfig.Data data() {
-    final String directory = get(DATA_DIRECTORY);
+    String directory = get(DATA_DIRECTORY);
     return new BrokerConfig.Data(
         Path.of(directory),
         get(DATA_SEGMENT_SIZE),
@@ -212,12 +210,12 @@ public final class BrokerConfigReader {
   }
 
   private BrokerConfig.Backup backup() {
-    final boolean enabled = get(BACKUP_ENABLED);
-    final BackupStoreType store = get(BACKUP_STORE);
-    final int uploadConcurrency = get(BACKUP_UPLOAD_CONCURRENCY);
-    final long maxBytesPerSecond = get(BACKUP_MAX_BYTES_PER_SECOND);
-    final int maxConcurrent = get(BACKUP_MAX_CONCURRENT);
-    final int maxPending = get(BACKUP_MAX_PENDING);
+    boolean enabled = get(BACKUP_ENABLED);
+    BackupStoreType store = get(BACKUP_STORE);
+    int uploadConcurrency = get(BACKUP_UPLOAD_CONCURRENCY);
+    long maxBytesPerSecond = get(BACKUP_MAX_BYTES_PER_SECOND);
+    int maxConcurrent = get(BACKUP_MAX_CONCURRENT);
+    int maxPending = get(BACKUP_MAX_PENDING);
     Optional<FilesystemBackupStoreConfig> fs = Optional.empty();
     Optional<S3BackupStoreConfig> s3 = Optional.empty();
     if (store == BackupStoreType.FS) {
@@ -235,13 +233,13 @@ public final class BrokerConfigReader {
    * ({@code backup.uploadConcurrency}), which is also the default.
    */
   private Optional<FilesystemBackupStoreConfig> filesystemStore(
-      final int uploadConcurrency, final long maxBytesPerSecond) {
-    final String basePath = get(BACKUP_FS_BASE_PATH);
-    final String compression = get(BACKUP_FS_COMPRESSION);
-    final long threshold = get(BACKUP_FS_COMPRESSION_THRESHOLD);
-    final int level = get(BACKUP_FS_ZSTD_LEVEL);
-    final Integer copies = get(BACKUP_FS_MAX_CONCURRENT_FILE_COPIES);
-    final int fileCopies =
+      int uploadConcurrency, long maxBytesPerSecond) {
+    String basePath = get(BACKUP_FS_BASE_PATH);
+    String compression = get(BACKUP_FS_COMPRESSION);
+    long threshold = get(BACKUP_FS_COMPRESSION_THRESHOLD);
+    int level = get(BACKUP_FS_ZSTD_LEVEL);
+    Integer copies = get(BACKUP_FS_MAX_CONCURRENT_FILE_COPIES);
+    int fileCopies =
         copies != null
             ? copies
             : Math.min(
@@ -283,18 +281,18 @@ public final class BrokerConfigReader {
                   Path.of(basePath), Compression.fromManifestName(compression), threshold, level)
               .withMaxConcurrentFileCopies(fileCopies)
               .withMaxBytesPerSecond(maxBytesPerSecond));
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       violations.add(e.getMessage() + " (backup.fs)");
       return Optional.empty();
     }
   }
 
   /** The S3 store: {@code backup.maxBytesPerSecond} is its limit unless its own key is set. */
-  private Optional<S3BackupStoreConfig> s3Store(final long maxBytesPerSecond) {
-    final Map<String, String> properties = new LinkedHashMap<>();
+  private Optional<S3BackupStoreConfig> s3Store(long maxBytesPerSecond) {
+    Map<String, String> properties = new LinkedHashMap<>();
     S3_KEYS.forEach(
         (name, key) -> {
-          final String value = get(key);
+          String value = get(key);
           if (value != null) {
             properties.put(name, value.trim());
           }
@@ -305,7 +303,7 @@ public final class BrokerConfigReader {
     }
     try {
       return Optional.of(S3BackupStoreConfig.fromProperties(properties));
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       violations.add(
           e.getMessage()
               + " (the key is backup.s3.<key>, environment variable "
@@ -316,7 +314,7 @@ public final class BrokerConfigReader {
   }
 
   private List<ExporterDescriptor> exporters() {
-    final List<ExporterDescriptor> exporters = new ArrayList<>();
+    List<ExporterDescriptor> exporters = new ArrayList<>();
     rawConfig
         .groupSections(EXPORTERS)
         .forEach(
@@ -324,11 +322,11 @@ public final class BrokerConfigReader {
               String type = null;
               String className = null;
               String source = null;
-              final Map<String, String> args = new LinkedHashMap<>();
-              final String prefix = EXPORTERS + "." + id + ".";
-              for (final Map.Entry<String, RawConfig.Raw> field : fields.entrySet()) {
-                final String name = field.getKey();
-                final RawConfig.Raw value = field.getValue();
+              Map<String, String> args = new LinkedHashMap<>();
+              String prefix = EXPORTERS + "." + id + ".";
+              for (Map.Entry<String, RawConfig.Raw> field : fields.entrySet()) {
+                String name = field.getKey();
+                RawConfig.Raw value = field.getValue();
                 source = source == null ? value.source() : source;
                 if (name.equals(EXPORTER_TYPE)) {
                   type = value.text().trim().toLowerCase(java.util.Locale.ROOT);
@@ -343,11 +341,11 @@ public final class BrokerConfigReader {
                         isSecretArgument(name) ? ConfigSetting.REDACTED : value.text(),
                         value.source()));
               }
-              final List<String> problems = ExporterDescriptor.problems(type, className, args);
+              List<String> problems = ExporterDescriptor.problems(type, className, args);
               if (problems.isEmpty()) {
                 exporters.add(new ExporterDescriptor(id, type, className, args));
               } else {
-                for (final String problem : problems) {
+                for (String problem : problems) {
                   violations.add(
                       "Expected exporter '"
                           + id
@@ -365,8 +363,8 @@ public final class BrokerConfigReader {
   }
 
   /** Arguments whose names suggest credentials are not logged. */
-  private static boolean isSecretArgument(final String field) {
-    final String name = field.toLowerCase(java.util.Locale.ROOT);
+  private static boolean isSecretArgument(String field) {
+    String name = field.toLowerCase(java.util.Locale.ROOT);
     return name.contains("password")
         || name.contains("secret")
         || name.contains("token")
@@ -393,12 +391,12 @@ public final class BrokerConfigReader {
    * invalid values, which are reported already.
    */
   private CommandLimitConfig commandLimit() {
-    final CommandLimitConfig.Algorithm algorithm = get(PROCESSING_COMMAND_LIMIT_ALGORITHM);
-    final Integer initial = get(PROCESSING_COMMAND_LIMIT_INITIAL);
-    final Integer min = get(PROCESSING_COMMAND_LIMIT_MIN);
-    final Integer max = get(PROCESSING_COMMAND_LIMIT_MAX);
-    final Duration target = get(PROCESSING_COMMAND_LIMIT_TARGET_LATENCY);
-    final Duration timeout = get(PROCESSING_COMMAND_TIMEOUT);
+    CommandLimitConfig.Algorithm algorithm = get(PROCESSING_COMMAND_LIMIT_ALGORITHM);
+    Integer initial = get(PROCESSING_COMMAND_LIMIT_INITIAL);
+    Integer min = get(PROCESSING_COMMAND_LIMIT_MIN);
+    Integer max = get(PROCESSING_COMMAND_LIMIT_MAX);
+    Duration target = get(PROCESSING_COMMAND_LIMIT_TARGET_LATENCY);
+    Duration timeout = get(PROCESSING_COMMAND_TIMEOUT);
     if (allValid(
             PROCESSING_COMMAND_LIMIT_INITIAL,
             PROCESSING_COMMAND_LIMIT_MIN,
@@ -443,12 +441,12 @@ public final class BrokerConfigReader {
   }
 
   private void checkAcross(
-      final BrokerConfig.Cluster cluster,
-      final BrokerConfig.Network network,
-      final BrokerConfig.Management management,
-      final BrokerConfig.Raft raft,
-      final BrokerConfig.Processing processing) {
-    final SortedMap<Integer, MemberAddress> members = cluster.members();
+      BrokerConfig.Cluster cluster,
+      BrokerConfig.Network network,
+      BrokerConfig.Management management,
+      BrokerConfig.Raft raft,
+      BrokerConfig.Processing processing) {
+    SortedMap<Integer, MemberAddress> members = cluster.members();
     if (!failed(MEMBERS) && allValid(NODE_ID, REPLICATION_FACTOR)) {
       if (!membersConfigured) {
         if (cluster.nodeId() != 0 || cluster.replicationFactor() != 1) {
@@ -462,7 +460,7 @@ public final class BrokerConfigReader {
                   + ", but it is empty. Without members the broker runs alone as node 0");
         }
       } else if (!members.isEmpty()) {
-        final List<Integer> expected = new ArrayList<>();
+        List<Integer> expected = new ArrayList<>();
         for (int id = 0; id < members.size(); id++) {
           expected.add(id);
         }
@@ -527,7 +525,7 @@ public final class BrokerConfigReader {
     }
   }
 
-  private String sourceOf(final ConfigKey<?> key) {
+  private String sourceOf(ConfigKey<?> key) {
     return values.sourceOf(key);
   }
 

@@ -63,10 +63,10 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
    *     may be {@code null} without exporters
    */
   public ExporterComponent(
-      final List<ExporterDescriptor> descriptors,
-      final ExportingState exporting,
-      final ExporterDirectorConfig config,
-      final ActorScheduler exporterScheduler) {
+      List<ExporterDescriptor> descriptors,
+      ExportingState exporting,
+      ExporterDirectorConfig config,
+      ActorScheduler exporterScheduler) {
     if (!descriptors.isEmpty()) {
       Objects.requireNonNull(exporterScheduler, "exporterScheduler");
     }
@@ -88,8 +88,7 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
   }
 
   @Override
-  public void registerProcessors(
-      final ProcessingScope scope, final RecordProcessors.Builder processors) {
+  public void registerProcessors(ProcessingScope scope, RecordProcessors.Builder processors) {
     if (context == null && !descriptors.isEmpty()) {
       context = scope.partition();
       context
@@ -102,12 +101,12 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
   }
 
   @Override
-  public void onBecomeLeader(final ProcessingScope scope, final StreamProcessor processor) {
+  public void onBecomeLeader(ProcessingScope scope, StreamProcessor processor) {
     if (descriptors.isEmpty()) {
       return;
     }
-    final PartitionContext partition = scope.partition();
-    final ExporterDirector started =
+    PartitionContext partition = scope.partition();
+    ExporterDirector started =
         new ExporterDirector(
             partition.partitionId(),
             partition.nodeId(),
@@ -133,7 +132,7 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
   }
 
   @Override
-  public void onBecomeFollower(final ProcessingScope scope, final StreamProcessor processor) {
+  public void onBecomeFollower(ProcessingScope scope, StreamProcessor processor) {
     if (descriptors.isEmpty()) {
       return;
     }
@@ -141,12 +140,12 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
   }
 
   @Override
-  public void onProcessingStopped(final ProcessingScope scope) {
-    final FollowerRun run = follower;
+  public void onProcessingStopped(ProcessingScope scope) {
+    FollowerRun run = follower;
     if (run != null && run.scope() == scope) {
       follower = null;
     }
-    final ExporterDirector stopping = director;
+    ExporterDirector stopping = director;
     if (stopping != null && scope.isLeader()) {
       director = null;
       stopping.stop();
@@ -155,7 +154,7 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
 
   @Override
   public void close() {
-    final PartitionContext partition = context;
+    PartitionContext partition = context;
     if (partition != null) {
       partition
           .messagingService()
@@ -164,15 +163,15 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
   }
 
   @Override
-  public long exportedPosition(final CairnDb db) {
+  public long exportedPosition(CairnDb db) {
     return new ExporterPositions(db).lowest(ids);
   }
 
   /** The leader's director: acknowledged positions to every other member. */
-  private void publish(final PartitionContext partition, final Map<String, Long> positions) {
-    final byte[] payload = ExporterPositionsCodec.encode(partition.partitionId(), positions);
-    final String type = ExporterPositionsCodec.messageType(partition.partitionId());
-    for (final int member : partition.members()) {
+  private void publish(PartitionContext partition, Map<String, Long> positions) {
+    byte[] payload = ExporterPositionsCodec.encode(partition.partitionId(), positions);
+    String type = ExporterPositionsCodec.messageType(partition.partitionId());
+    for (int member : partition.members()) {
       if (member != partition.nodeId()) {
         partition
             .messagingService()
@@ -191,19 +190,19 @@ public final class ExporterComponent implements PartitionComponent, ExportedPosi
   }
 
   /** A follower: its leader's positions (I/O executor). */
-  private void onPositions(final int sender, final byte[] payload) {
-    final ExporterPositionsCodec.Message message;
+  private void onPositions(int sender, byte[] payload) {
+    ExporterPositionsCodec.Message message;
     try {
       message = ExporterPositionsCodec.decode(payload);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       LOG.warn("Dropping exporter positions from member {}: {}", sender, e.getMessage());
       return;
     }
-    final FollowerRun run = follower;
+    FollowerRun run = follower;
     if (run == null) {
       return; // leading, in a transition, or closed: the positions come again
     }
-    final Map<String, Long> known =
+    Map<String, Long> known =
         message.positions().entrySet().stream()
             .filter(entry -> ids.contains(entry.getKey()))
             .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));

@@ -37,11 +37,11 @@ final class ExporterContainer implements ExporterController {
    * @param acknowledged the position stored in the state, or {@link ExportedRecord#NO_POSITION}
    */
   ExporterContainer(
-      final ExporterDescriptor descriptor,
-      final int partitionId,
-      final long acknowledged,
-      final ExporterDirector director,
-      final MeterRegistry registry) {
+      ExporterDescriptor descriptor,
+      int partitionId,
+      long acknowledged,
+      ExporterDirector director,
+      MeterRegistry registry) {
     this.descriptor = descriptor;
     this.partitionId = partitionId;
     this.acknowledged = acknowledged;
@@ -64,12 +64,12 @@ final class ExporterContainer implements ExporterController {
    * makes a new one) and the exception is rethrown.
    */
   void open() throws Exception {
-    final Exporter created = descriptor.newExporter();
+    Exporter created = descriptor.newExporter();
     try {
       created.open(
           new ExporterContext(
               descriptor.id(), partitionId, descriptor.args(), exporterLogger, registry, this));
-    } catch (final Exception | LinkageError e) {
+    } catch (Exception | LinkageError e) {
       exporter = created; // so that close() sees it
       close();
       throw e;
@@ -84,11 +84,11 @@ final class ExporterContainer implements ExporterController {
   }
 
   /** Whether the record is one this exporter has not been handed yet. */
-  boolean wants(final ExportedRecord record) {
+  boolean wants(ExportedRecord record) {
     return record.position() > exported;
   }
 
-  void export(final ExportedRecord record) throws Exception {
+  void export(ExportedRecord record) throws Exception {
     handing = record.position(); // the exporter may acknowledge the record it is handed
     try {
       exporter.export(record);
@@ -110,14 +110,14 @@ final class ExporterContainer implements ExporterController {
   void close() {
     tasks.forEach(Cancellable::cancel);
     tasks.clear();
-    final Exporter closing = exporter;
+    Exporter closing = exporter;
     exporter = null;
     if (closing == null) {
       return;
     }
     try {
       closing.close();
-    } catch (final Exception | LinkageError e) {
+    } catch (Exception | LinkageError e) {
       LOG.warn(
           "Exporter '{}' of partition {} failed to close; going on",
           descriptor.id(),
@@ -129,8 +129,8 @@ final class ExporterContainer implements ExporterController {
   // ---- ExporterController ---------------------------------------------------------------------
 
   @Override
-  public void updateLastExportedPosition(final long position) {
-    final long capped = Math.min(position, Math.max(exported, handing));
+  public void updateLastExportedPosition(long position) {
+    long capped = Math.min(position, Math.max(exported, handing));
     if (capped > acknowledged) {
       acknowledged = capped;
       director.positionsChanged();
@@ -143,8 +143,8 @@ final class ExporterContainer implements ExporterController {
   }
 
   @Override
-  public ScheduledTask scheduleTask(final Duration delay, final Runnable task) {
-    final Cancellable[] handle = new Cancellable[1];
+  public ScheduledTask scheduleTask(Duration delay, Runnable task) {
+    Cancellable[] handle = new Cancellable[1];
     handle[0] =
         director.scheduleForExporter(
             delay,
@@ -152,7 +152,7 @@ final class ExporterContainer implements ExporterController {
               tasks.remove(handle[0]);
               try {
                 task.run();
-              } catch (final RuntimeException e) {
+              } catch (RuntimeException e) {
                 LOG.warn(
                     "A scheduled task of exporter '{}' of partition {} failed",
                     descriptor.id(),

@@ -31,17 +31,17 @@ public record ExporterDescriptor(
 
   public ExporterDescriptor {
     Objects.requireNonNull(id, "id");
-    final Map<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    Map<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     copy.putAll(args);
     args = Collections.unmodifiableMap(copy);
-    final List<String> problems = problems(type, className, args);
+    List<String> problems = problems(type, className, args);
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", problems) + " (exporter '" + id + "')");
     }
   }
 
   /** A JSON-lines exporter. */
-  public static ExporterDescriptor jsonLines(final String id, final Map<String, String> args) {
+  public static ExporterDescriptor jsonLines(String id, Map<String, String> args) {
     return new ExporterDescriptor(id, JsonLinesExporter.TYPE, null, args);
   }
 
@@ -49,9 +49,8 @@ public record ExporterDescriptor(
    * What is wrong with this combination: both or neither of type and class, an unknown type, a
    * class that cannot be loaded or instantiated, or arguments a built-in type rejects.
    */
-  public static List<String> problems(
-      final String type, final String className, final Map<String, String> args) {
-    final List<String> problems = new ArrayList<>();
+  public static List<String> problems(String type, String className, Map<String, String> args) {
+    List<String> problems = new ArrayList<>();
     if ((type == null) == (className == null)) {
       problems.add(
           "Expected exactly one of type and className, but "
@@ -67,7 +66,7 @@ public record ExporterDescriptor(
       } else {
         try {
           JsonLinesExporterConfig.fromArguments(args);
-        } catch (final IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
           problems.add(e.getMessage());
         }
       }
@@ -79,22 +78,21 @@ public record ExporterDescriptor(
     return problems;
   }
 
-  private static Optional<Class<? extends Exporter>> loadClass(final String className) {
+  private static Optional<Class<? extends Exporter>> loadClass(String className) {
     try {
-      final Class<?> loaded =
-          Class.forName(className, false, ExporterDescriptor.class.getClassLoader());
+      Class<?> loaded = Class.forName(className, false, ExporterDescriptor.class.getClassLoader());
       if (!Exporter.class.isAssignableFrom(loaded)
           || Modifier.isAbstract(loaded.getModifiers())
           || !Modifier.isPublic(loaded.getConstructor().getModifiers())) {
         return Optional.empty();
       }
       return Optional.of(loaded.asSubclass(Exporter.class));
-    } catch (final ClassNotFoundException | NoSuchMethodException | LinkageError e) {
+    } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
       return Optional.empty();
     }
   }
 
-  private static String classProblem(final String className) {
+  private static String classProblem(String className) {
     return "Expected className to name a public, concrete class implementing "
         + Exporter.class.getName()
         + " with a public no-argument constructor, on the broker's class path, but '"
@@ -111,14 +109,14 @@ public record ExporterDescriptor(
     if (type != null) {
       return new JsonLinesExporter();
     }
-    final Class<? extends Exporter> loaded =
+    Class<? extends Exporter> loaded =
         loadClass(className).orElseThrow(() -> new IllegalStateException(classProblem(className)));
     try {
       return loaded.getConstructor().newInstance();
-    } catch (final InvocationTargetException e) {
+    } catch (InvocationTargetException e) {
       throw new IllegalStateException(
           "Expected to create exporter '" + id + "', but its constructor threw", e.getCause());
-    } catch (final ReflectiveOperationException e) {
+    } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("Expected to create exporter '" + id + "'", e);
     }
   }

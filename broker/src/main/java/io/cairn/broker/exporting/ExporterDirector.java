@@ -82,16 +82,16 @@ final class ExporterDirector extends Actor {
    * @param positionsPublisher sends acknowledged positions to the partition's other members
    */
   ExporterDirector(
-      final int partitionId,
-      final int nodeId,
-      final List<ExporterDescriptor> descriptors,
-      final LogStream logStream,
-      final StreamProcessor processor,
-      final ExporterPositions positions,
-      final ExportingState exporting,
-      final ExporterDirectorConfig config,
-      final MeterRegistry registry,
-      final Consumer<Map<String, Long>> positionsPublisher) {
+      int partitionId,
+      int nodeId,
+      List<ExporterDescriptor> descriptors,
+      LogStream logStream,
+      StreamProcessor processor,
+      ExporterPositions positions,
+      ExportingState exporting,
+      ExporterDirectorConfig config,
+      MeterRegistry registry,
+      Consumer<Map<String, Long>> positionsPublisher) {
     super("exporters-" + partitionId + "-" + nodeId, LoggingContext.partition(nodeId, partitionId));
     this.partitionId = partitionId;
     this.nodeId = nodeId;
@@ -132,7 +132,7 @@ final class ExporterDirector extends Actor {
   }
 
   private void loadPositions() {
-    final List<String> ids = descriptors.stream().map(ExporterDescriptor::id).toList();
+    List<String> ids = descriptors.stream().map(ExporterDescriptor::id).toList();
     processor
         .call(
             () -> {
@@ -161,10 +161,10 @@ final class ExporterDirector extends Actor {
     loadPositions();
   }
 
-  private void onPositionsLoaded(final Map<String, Long> stored) {
+  private void onPositionsLoaded(Map<String, Long> stored) {
     long from = Long.MAX_VALUE;
-    for (final ExporterDescriptor descriptor : descriptors) {
-      final long position = stored.getOrDefault(descriptor.id(), ExporterPositions.NONE);
+    for (ExporterDescriptor descriptor : descriptors) {
+      long position = stored.getOrDefault(descriptor.id(), ExporterPositions.NONE);
       containers.add(new ExporterContainer(descriptor, partitionId, position, this, registry));
       from = Math.min(from, position);
     }
@@ -190,13 +190,13 @@ final class ExporterDirector extends Actor {
   protected void onClose() {
     exporting.removeListener(pauseListener);
     logStream.removeCommitListener(commitListener);
-    for (final ExporterContainer container : containers) {
+    for (ExporterContainer container : containers) {
       container.close();
     }
     if (ready && dirty) {
       // the state belongs to the stopping stream processor now; the other members still learn
       // what the exporters acknowledged while closing
-      final Map<String, Long> acknowledged = acknowledged();
+      Map<String, Long> acknowledged = acknowledged();
       if (!acknowledged.isEmpty()) {
         positionsPublisher.accept(acknowledged);
       }
@@ -216,7 +216,7 @@ final class ExporterDirector extends Actor {
     if (!stopped && wakeQueued.compareAndSet(false, true)) {
       try {
         submit(this::work);
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         wakeQueued.set(false); // closing
       }
     }
@@ -227,11 +227,11 @@ final class ExporterDirector extends Actor {
     if (!ready || broken || stopped || retryTimer != null || exporting.isPaused()) {
       return;
     }
-    for (final ExporterContainer container : containers) {
+    for (ExporterContainer container : containers) {
       if (!container.isOpen()) {
         try {
           container.open();
-        } catch (final Exception | LinkageError e) {
+        } catch (Exception | LinkageError e) {
           onFailure("opening exporter '" + container.id() + "'", e);
           scheduleRetry();
           return;
@@ -247,11 +247,11 @@ final class ExporterDirector extends Actor {
           }
           pending = new ExportedRecord(partitionId, reader.next());
         }
-        for (final ExporterContainer container : containers) {
+        for (ExporterContainer container : containers) {
           if (container.wants(pending)) {
             try {
               container.export(pending);
-            } catch (final Exception | LinkageError e) {
+            } catch (Exception | LinkageError e) {
               onFailure(
                   "exporter '" + container.id() + "' exporting position " + pending.position(), e);
               scheduleRetry();
@@ -263,7 +263,7 @@ final class ExporterDirector extends Actor {
         handed++;
         failures = 0;
       }
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       // the log cannot be read: the stream processor fails on the same entry and the partition
       // goes FAILED; exporting stops here until the next leadership
       broken = true;
@@ -279,10 +279,10 @@ final class ExporterDirector extends Actor {
     }
   }
 
-  private void onFailure(final String what, final Throwable error) {
+  private void onFailure(String what, Throwable error) {
     failures++;
     metrics.failed();
-    final Duration delay = config.retryDelay(failures);
+    Duration delay = config.retryDelay(failures);
     if (failures == 1) {
       LOG.warn(
           "Exporting {} failed: {}; retrying in {} (and with backoff until it succeeds)",
@@ -312,7 +312,7 @@ final class ExporterDirector extends Actor {
   }
 
   /** For an exporter's {@link io.cairn.exporter.ExporterController#scheduleTask}. */
-  Cancellable scheduleForExporter(final Duration delay, final Runnable task) {
+  Cancellable scheduleForExporter(Duration delay, Runnable task) {
     return schedule(delay, task);
   }
 
@@ -326,7 +326,7 @@ final class ExporterDirector extends Actor {
 
   private void updateLowest() {
     long lowest = Long.MAX_VALUE;
-    for (final ExporterContainer container : containers) {
+    for (ExporterContainer container : containers) {
       lowest = Math.min(lowest, container.acknowledgedPosition());
     }
     lowestAcknowledged = lowest == Long.MAX_VALUE ? ExportedRecord.NO_POSITION : lowest;
@@ -336,7 +336,7 @@ final class ExporterDirector extends Actor {
     if (!ready) {
       return;
     }
-    final Map<String, Long> acknowledged = acknowledged();
+    Map<String, Long> acknowledged = acknowledged();
     if (dirty) {
       dirty = false;
       if (!acknowledged.isEmpty()) {
@@ -365,8 +365,8 @@ final class ExporterDirector extends Actor {
   }
 
   private Map<String, Long> acknowledged() {
-    final Map<String, Long> acknowledged = new LinkedHashMap<>();
-    for (final ExporterContainer container : containers) {
+    Map<String, Long> acknowledged = new LinkedHashMap<>();
+    for (ExporterContainer container : containers) {
       if (container.acknowledgedPosition() >= 0) {
         acknowledged.put(container.id(), container.acknowledgedPosition());
       }

@@ -35,7 +35,7 @@ public record ExporterDirectorConfig(
     Objects.requireNonNull(retryDelayMin, "retryDelayMin");
     Objects.requireNonNull(retryDelayMax, "retryDelayMax");
     Objects.requireNonNull(positionsInterval, "positionsInterval");
-    final List<String> violations = new ArrayList<>();
+    List<String> violations = new ArrayList<>();
     if (retryDelayMin.isNegative() || retryDelayMin.isZero()) {
       violations.add("Expected retryDelayMin > 0, but was " + retryDelayMin);
     }
@@ -62,9 +62,9 @@ public record ExporterDirectorConfig(
   }
 
   /** The wait before attempt {@code failures + 1}: doubling from the min, capped at the max. */
-  Duration retryDelay(final int failures) {
-    final int doublings = Math.min(Math.max(0, failures - 1), 30);
-    final Duration delay = retryDelayMin.multipliedBy(1L << doublings);
+  Duration retryDelay(int failures) {
+    int doublings = Math.min(Math.max(0, failures - 1), 30);
+    Duration delay = retryDelayMin.multipliedBy(1L << doublings);
     return delay.compareTo(retryDelayMax) > 0 ? retryDelayMax : delay;
   }
 }

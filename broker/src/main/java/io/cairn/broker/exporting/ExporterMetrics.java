@@ -47,24 +47,24 @@ public final class ExporterMetrics implements AutoCloseable {
   private final List<Meter> meters;
 
   ExporterMetrics(
-      final MeterRegistry registry,
-      final int partitionId,
-      final int nodeId,
-      final LongSupplier lowestAcknowledged,
-      final LongSupplier commitPosition) {
+      MeterRegistry registry,
+      int partitionId,
+      int nodeId,
+      LongSupplier lowestAcknowledged,
+      LongSupplier commitPosition) {
     this.registry = registry;
-    final Tags tags =
+    Tags tags =
         Tags.of("partition", Integer.toString(partitionId), "node", Integer.toString(nodeId));
-    final Gauge position =
+    Gauge position =
         Gauge.builder(POSITION, lowestAcknowledged::getAsLong)
             .description("Lowest position acknowledged by every exporter of the partition")
             .tags(tags)
             .register(registry);
-    final Gauge lag =
+    Gauge lag =
         Gauge.builder(
                 LAG,
                 () -> {
-                  final long acknowledged = lowestAcknowledged.getAsLong();
+                  long acknowledged = lowestAcknowledged.getAsLong();
                   return Math.max(0, commitPosition.getAsLong() - Math.max(0, acknowledged));
                 })
             .description("Committed positions not yet acknowledged by every exporter")
@@ -83,7 +83,7 @@ public final class ExporterMetrics implements AutoCloseable {
     meters = List.of(position, lag, records, failures);
   }
 
-  void exported(final int count) {
+  void exported(int count) {
     records.increment(count);
   }
 

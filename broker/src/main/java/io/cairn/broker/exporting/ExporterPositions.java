@@ -34,20 +34,20 @@ final class ExporterPositions {
   private final CairnDb db;
   private final ColumnFamily<String, Long> positions;
 
-  ExporterPositions(final CairnDb db) {
+  ExporterPositions(CairnDb db) {
     this.db = db;
     this.positions = db.columnFamily(Family.EXPORTER_POSITIONS, DbCodecs.STRING, DbCodecs.LONG);
   }
 
   /** The position of {@code exporterId}, or {@link #NONE}. */
-  long get(final String exporterId) {
-    final Long position = positions.get(exporterId);
+  long get(String exporterId) {
+    Long position = positions.get(exporterId);
     return position == null ? NONE : position;
   }
 
   /** Every stored position, by exporter id. */
   Map<String, Long> all() {
-    final Map<String, Long> all = new LinkedHashMap<>();
+    Map<String, Long> all = new LinkedHashMap<>();
     positions.forEach(all::put);
     return all;
   }
@@ -56,7 +56,7 @@ final class ExporterPositions {
    * Raises the stored positions to {@code updates} (a lower position than stored is ignored: they
    * only move forward) in one transaction.
    */
-  void raise(final Map<String, Long> updates) {
+  void raise(Map<String, Long> updates) {
     db.runInTransaction(
         () ->
             updates.forEach(
@@ -68,10 +68,10 @@ final class ExporterPositions {
   }
 
   /** Drops the positions of exporters no longer configured, so they hold nothing. */
-  void retainOnly(final Collection<String> exporterIds) {
+  void retainOnly(Collection<String> exporterIds) {
     db.runInTransaction(
         () -> {
-          for (final String id : all().keySet()) {
+          for (String id : all().keySet()) {
             if (!exporterIds.contains(id)) {
               positions.delete(id);
             }
@@ -80,9 +80,9 @@ final class ExporterPositions {
   }
 
   /** The lowest position of {@code exporterIds}; 0 when one has none (none exported yet). */
-  long lowest(final Collection<String> exporterIds) {
+  long lowest(Collection<String> exporterIds) {
     long lowest = Long.MAX_VALUE;
-    for (final String id : exporterIds) {
+    for (String id : exporterIds) {
       lowest = Math.min(lowest, Math.max(0, get(id)));
     }
     return lowest == Long.MAX_VALUE ? 0 : lowest;

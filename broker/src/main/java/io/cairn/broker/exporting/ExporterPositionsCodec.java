@@ -28,19 +28,19 @@ final class ExporterPositionsCodec {
   private ExporterPositionsCodec() {}
 
   /** The message type of a partition. */
-  static String messageType(final int partitionId) {
+  static String messageType(int partitionId) {
     return "exporter-positions-" + partitionId;
   }
 
-  static byte[] encode(final int partitionId, final Map<String, Long> positions) {
+  static byte[] encode(int partitionId, Map<String, Long> positions) {
     if (positions.size() > ENTRIES_MAX) {
       throw new IllegalArgumentException(
           "Expected at most " + ENTRIES_MAX + " exporters, but got " + positions.size());
     }
     int length = 7;
-    final Map<byte[], Long> encoded = new LinkedHashMap<>();
-    for (final Map.Entry<String, Long> entry : positions.entrySet()) {
-      final byte[] id = entry.getKey().getBytes(StandardCharsets.UTF_8);
+    Map<byte[], Long> encoded = new LinkedHashMap<>();
+    for (Map.Entry<String, Long> entry : positions.entrySet()) {
+      byte[] id = entry.getKey().getBytes(StandardCharsets.UTF_8);
       if (id.length < 1 || id.length > ID_BYTES_MAX) {
         throw new IllegalArgumentException(
             "Expected an exporter id of 1 to " + ID_BYTES_MAX + " bytes, but got " + id.length);
@@ -48,7 +48,7 @@ final class ExporterPositionsCodec {
       encoded.put(id, entry.getValue());
       length += 2 + id.length + 8;
     }
-    final ByteBuffer buffer = ByteBuffer.allocate(length);
+    ByteBuffer buffer = ByteBuffer.allocate(length);
     buffer.put(VERSION).putInt(partitionId).putShort((short) encoded.size());
     encoded.forEach((id, position) -> buffer.putShort((short) id.length).put(id).putLong(position));
     return buffer.array();
@@ -60,28 +60,28 @@ final class ExporterPositionsCodec {
   /**
    * @throws IllegalArgumentException if the payload is not exactly one valid message
    */
-  static Message decode(final byte[] payload) {
-    final ByteBuffer buffer = ByteBuffer.wrap(payload);
+  static Message decode(byte[] payload) {
+    ByteBuffer buffer = ByteBuffer.wrap(payload);
     try {
-      final byte version = buffer.get();
+      byte version = buffer.get();
       if (version != VERSION) {
         throw new IllegalArgumentException(
             "Expected exporter positions of version " + VERSION + ", but got " + version);
       }
-      final int partitionId = buffer.getInt();
-      final int count = Short.toUnsignedInt(buffer.getShort());
+      int partitionId = buffer.getInt();
+      int count = Short.toUnsignedInt(buffer.getShort());
       if (count > ENTRIES_MAX) {
         throw new IllegalArgumentException(
             "Expected at most " + ENTRIES_MAX + " exporter positions, but got " + count);
       }
-      final Map<String, Long> positions = new LinkedHashMap<>();
+      Map<String, Long> positions = new LinkedHashMap<>();
       for (int i = 0; i < count; i++) {
-        final int idLength = Short.toUnsignedInt(buffer.getShort());
+        int idLength = Short.toUnsignedInt(buffer.getShort());
         if (idLength < 1 || idLength > ID_BYTES_MAX) {
           throw new IllegalArgumentException(
               "Expected an exporter id of 1 to " + ID_BYTES_MAX + " bytes, but got " + idLength);
         }
-        final byte[] id = new byte[idLength];
+        byte[] id = new byte[idLength];
         buffer.get(id);
         positions.put(new String(id, StandardCharsets.UTF_8), buffer.getLong());
       }
@@ -90,7 +90,7 @@ final class ExporterPositionsCodec {
             "Expected the message to end, but " + buffer.remaining() + " bytes follow");
       }
       return new Message(partitionId, positions);
-    } catch (final BufferUnderflowException e) {
+    } catch (BufferUnderflowException e) {
       throw new IllegalArgumentException(
           "Expected a complete exporter positions message, but it ends early", e);
     }

@@ -55,7 +55,7 @@ public final class ExportingState {
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean paused;
 
-  private ExportingState(final Path directory, final boolean paused) {
+  private ExportingState(Path directory, boolean paused) {
     this.directory = directory;
     this.file = directory.resolve(FILE_NAME);
     this.paused = paused;
@@ -67,34 +67,34 @@ public final class ExportingState {
    * @throws IllegalStateException if the file exists but is not a valid version-1 state file
    * @throws UncheckedIOException if it cannot be read
    */
-  public static ExportingState open(final Path dataDirectory) {
-    final Path file = dataDirectory.resolve(FILE_NAME);
-    final byte[] bytes;
+  public static ExportingState open(Path dataDirectory) {
+    Path file = dataDirectory.resolve(FILE_NAME);
+    byte[] bytes;
     try {
       bytes = Files.readAllBytes(file);
-    } catch (final NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       return new ExportingState(dataDirectory, false);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException("Expected to read " + file + ", but it failed", e);
     }
-    final boolean paused = decode(bytes, file);
+    boolean paused = decode(bytes, file);
     if (paused) {
       LOG.info("Exporting is paused on this broker ({}); resume it to export again", file);
     }
     return new ExportingState(dataDirectory, paused);
   }
 
-  private static boolean decode(final byte[] bytes, final Path file) {
-    final String fix =
+  private static boolean decode(byte[] bytes, Path file) {
+    String fix =
         ". Restore the file, or delete it (exporting then resumes) and pause again if needed";
     if (bytes.length != LENGTH) {
       throw new IllegalStateException(
           "Expected " + LENGTH + " bytes in " + file + ", but it has " + bytes.length + fix);
     }
-    final ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);
-    final CRC32C crc = new CRC32C();
+    ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);
+    CRC32C crc = new CRC32C();
     crc.update(bytes, 0, 8);
-    final int expected = buffer.getInt(8);
+    int expected = buffer.getInt(8);
     if ((int) crc.getValue() != expected) {
       throw new IllegalStateException(
           "Expected the checksum of "
@@ -137,27 +137,27 @@ public final class ExportingState {
     set(false);
   }
 
-  private synchronized void set(final boolean newPaused) {
+  private synchronized void set(boolean newPaused) {
     if (paused == newPaused && Files.exists(file)) {
       return;
     }
     write(newPaused);
     paused = newPaused;
     LOG.info("Exporting {} on this broker ({})", newPaused ? "paused" : "resumed", file);
-    for (final Runnable listener : listeners) {
+    for (Runnable listener : listeners) {
       listener.run();
     }
   }
 
-  private void write(final boolean newPaused) {
-    final ByteBuffer buffer = ByteBuffer.allocate(LENGTH).order(ByteOrder.BIG_ENDIAN);
+  private void write(boolean newPaused) {
+    ByteBuffer buffer = ByteBuffer.allocate(LENGTH).order(ByteOrder.BIG_ENDIAN);
     buffer.putInt(MAGIC).put(VERSION).put((byte) (newPaused ? 1 : 0)).putShort((short) 0);
-    final CRC32C crc = new CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(buffer.array(), 0, 8);
     buffer.putInt((int) crc.getValue());
     try {
       DurableFiles.writeAtomically(file, buffer.array());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(
           "Expected to write the exporting state to " + file + ", but it failed", e);
     }
@@ -167,7 +167,7 @@ public final class ExportingState {
    * Registers {@value ExporterMetrics#PAUSED} (gauge, tag {@code node}): 1 while exporting is
    * paused on this broker, else 0.
    */
-  public Gauge registerGauge(final MeterRegistry registry, final int nodeId) {
+  public Gauge registerGauge(MeterRegistry registry, int nodeId) {
     return Gauge.builder(ExporterMetrics.PAUSED, () -> paused ? 1 : 0)
         .description("1 while exporting is paused on this broker, else 0")
         .tag("node", Integer.toString(nodeId))
@@ -175,11 +175,11 @@ public final class ExportingState {
   }
 
   /** Adds a listener told after every change (on the changing thread; it must not block). */
-  public void addListener(final Runnable listener) {
+  public void addListener(Runnable listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
-  public void removeListener(final Runnable listener) {
+  public void removeListener(Runnable listener) {
     listeners.remove(listener);
   }
 }

@@ -58,10 +58,10 @@ public final class InterPartitionCodec {
   /**
    * @throws ProtocolException if the command cannot be encoded
    */
-  public static byte[] encodeRequest(final int targetPartitionId, final Record command) {
-    final int recordLength = RecordCodec.encodedLength(command);
-    final byte[] bytes = new byte[REQUEST_HEADER + recordLength];
-    final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+  public static byte[] encodeRequest(int targetPartitionId, Record command) {
+    int recordLength = RecordCodec.encodedLength(command);
+    byte[] bytes = new byte[REQUEST_HEADER + recordLength];
+    UnsafeBuffer buffer = new UnsafeBuffer(bytes);
     buffer.putByte(0, (byte) VERSION);
     buffer.putInt(1, targetPartitionId, ByteOrder.BIG_ENDIAN);
     RecordCodec.encode(command, buffer, REQUEST_HEADER);
@@ -71,7 +71,7 @@ public final class InterPartitionCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one request of version 1
    */
-  public static Request decodeRequest(final byte[] payload) {
+  public static Request decodeRequest(byte[] payload) {
     if (payload.length < REQUEST_HEADER) {
       throw new ProtocolException(
           "Expected at least "
@@ -82,19 +82,18 @@ public final class InterPartitionCodec {
               + TYPE
               + " request)");
     }
-    final UnsafeBuffer buffer = new UnsafeBuffer(payload);
+    UnsafeBuffer buffer = new UnsafeBuffer(payload);
     checkVersion(buffer.getByte(0), "request");
-    final int target = buffer.getInt(1, ByteOrder.BIG_ENDIAN);
+    int target = buffer.getInt(1, ByteOrder.BIG_ENDIAN);
     if (target < 1) {
       throw new ProtocolException(
           "Expected a target partition id >= 1, but was " + target + " (" + TYPE + " request)");
     }
-    final Record command =
-        RecordCodec.decode(buffer, REQUEST_HEADER, payload.length - REQUEST_HEADER);
+    Record command = RecordCodec.decode(buffer, REQUEST_HEADER, payload.length - REQUEST_HEADER);
     return new Request(target, command);
   }
 
-  public static byte[] encodeResponse(final Status status, final int leaderNodeId) {
+  public static byte[] encodeResponse(Status status, int leaderNodeId) {
     return ByteBuffer.allocate(RESPONSE_LENGTH)
         .put((byte) VERSION)
         .put((byte) status.ordinal())
@@ -105,7 +104,7 @@ public final class InterPartitionCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one response of version 1
    */
-  public static Response decodeResponse(final byte[] payload) {
+  public static Response decodeResponse(byte[] payload) {
     if (payload.length != RESPONSE_LENGTH) {
       throw new ProtocolException(
           "Expected "
@@ -116,10 +115,10 @@ public final class InterPartitionCodec {
               + TYPE
               + " response)");
     }
-    final ByteBuffer buffer = ByteBuffer.wrap(payload);
+    ByteBuffer buffer = ByteBuffer.wrap(payload);
     checkVersion(buffer.get(), "response");
-    final int code = buffer.get() & 0xFF;
-    final Status[] statuses = Status.values();
+    int code = buffer.get() & 0xFF;
+    Status[] statuses = Status.values();
     if (code >= statuses.length) {
       throw new ProtocolException(
           "Expected a status code in [0, "
@@ -133,7 +132,7 @@ public final class InterPartitionCodec {
     return new Response(statuses[code], buffer.getInt());
   }
 
-  private static void checkVersion(final byte version, final String what) {
+  private static void checkVersion(byte version, String what) {
     if (version != VERSION) {
       throw new ProtocolException(
           "Expected version " + VERSION + ", but was " + version + " (" + TYPE + " " + what + ")");

@@ -29,12 +29,12 @@ public final class InterPartitionMetrics {
   private final MeterRegistry registry;
   private final Tags tags;
 
-  public InterPartitionMetrics(final MeterRegistry registry, final int nodeId) {
+  public InterPartitionMetrics(MeterRegistry registry, int nodeId) {
     this.registry = registry;
     this.tags = Tags.of("node", Integer.toString(nodeId));
   }
 
-  void sent(final String result) {
+  void sent(String result) {
     Counter.builder(SENDS)
         .description("Inter-partition commands sent, by outcome")
         .tags(tags)
@@ -43,7 +43,7 @@ public final class InterPartitionMetrics {
         .increment();
   }
 
-  void received(final String result) {
+  void received(String result) {
     Counter.builder(RECEIVES)
         .description("Inter-partition commands received, by outcome")
         .tags(tags)

@@ -28,24 +28,22 @@ public final class InterPartitionRequestHandler implements MessagingService.Requ
   private final InterPartitionMetrics metrics;
 
   public InterPartitionRequestHandler(
-      final HostedPartitions partitions,
-      final LeaderDirectory leaders,
-      final InterPartitionMetrics metrics) {
+      HostedPartitions partitions, LeaderDirectory leaders, InterPartitionMetrics metrics) {
     this.partitions = Objects.requireNonNull(partitions, "partitions");
     this.leaders = Objects.requireNonNull(leaders, "leaders");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   @Override
-  public CompletableFuture<byte[]> handle(final int senderNodeId, final byte[] payload) {
+  public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
     return CompletableFuture.completedFuture(answer(senderNodeId, payload));
   }
 
-  private byte[] answer(final int senderNodeId, final byte[] payload) {
-    final InterPartitionCodec.Request request;
+  private byte[] answer(int senderNodeId, byte[] payload) {
+    InterPartitionCodec.Request request;
     try {
       request = InterPartitionCodec.decodeRequest(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       metrics.received("invalid");
       LOG.debug(
           "Node {} sent an undecodable inter-partition command: {}", senderNodeId, e.getMessage());
@@ -57,17 +55,17 @@ public final class InterPartitionRequestHandler implements MessagingService.Requ
     }
   }
 
-  private byte[] answer(final int senderNodeId, final InterPartitionCodec.Request request) {
-    final int partitionId = request.targetPartitionId();
-    final Optional<HostedPartition> target = partitions.get(partitionId);
+  private byte[] answer(int senderNodeId, InterPartitionCodec.Request request) {
+    int partitionId = request.targetPartitionId();
+    Optional<HostedPartition> target = partitions.get(partitionId);
     if (target.isEmpty() || !target.get().isLeader()) {
       metrics.received("not_leader");
       return InterPartitionCodec.encodeResponse(Status.NOT_LEADER, leaders.leaderOf(partitionId));
     }
-    final WriteResult result;
+    WriteResult result;
     try {
       result = target.get().receiver().receive(request.command());
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       metrics.received("invalid");
       LOG.debug(
           "Refused an inter-partition command from node {}: {}", senderNodeId, e.getMessage());

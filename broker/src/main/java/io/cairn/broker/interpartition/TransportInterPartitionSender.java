@@ -45,12 +45,12 @@ public final class TransportInterPartitionSender implements InterPartitionSender
    * @param requestTimeout how long a remote leader's answer is awaited
    */
   public TransportInterPartitionSender(
-      final int nodeId,
-      final MessagingService messaging,
-      final LeaderDirectory leaders,
-      final Executor localExecutor,
-      final Duration requestTimeout,
-      final InterPartitionMetrics metrics) {
+      int nodeId,
+      MessagingService messaging,
+      LeaderDirectory leaders,
+      Executor localExecutor,
+      Duration requestTimeout,
+      InterPartitionMetrics metrics) {
     this.nodeId = nodeId;
     this.messaging = Objects.requireNonNull(messaging, "messaging");
     this.leaders = Objects.requireNonNull(leaders, "leaders");
@@ -60,13 +60,13 @@ public final class TransportInterPartitionSender implements InterPartitionSender
   }
 
   /** The partitions of this broker (set once they are opened). */
-  public void hosted(final HostedPartitions partitions) {
+  public void hosted(HostedPartitions partitions) {
     local = Objects.requireNonNull(partitions, "partitions");
   }
 
   @Override
-  public void send(final int targetPartitionId, final Record command, final long checkpointId) {
-    final int leader = leaders.leaderOf(targetPartitionId);
+  public void send(int targetPartitionId, Record command, long checkpointId) {
+    int leader = leaders.leaderOf(targetPartitionId);
     if (leader < 0) {
       metrics.sent("no_leader");
       LOG.debug("Dropped a command for partition {}: no leader known", targetPartitionId);
@@ -79,8 +79,8 @@ public final class TransportInterPartitionSender implements InterPartitionSender
     }
   }
 
-  private void sendLocally(final int targetPartitionId, final Record command) {
-    final Optional<HostedPartition> target = local.get(targetPartitionId);
+  private void sendLocally(int targetPartitionId, Record command) {
+    Optional<HostedPartition> target = local.get(targetPartitionId);
     if (target.isEmpty()) {
       metrics.sent("no_leader");
       return;
@@ -89,9 +89,9 @@ public final class TransportInterPartitionSender implements InterPartitionSender
       localExecutor.execute(
           () -> {
             try {
-              final WriteResult result = target.get().receiver().receive(command);
+              WriteResult result = target.get().receiver().receive(command);
               metrics.sent(result.isWritten() ? "local" : resultName(result));
-            } catch (final RuntimeException e) {
+            } catch (RuntimeException e) {
               metrics.sent("failed");
               LOG.warn(
                   "Writing an inter-partition command to local partition {} failed",
@@ -99,16 +99,16 @@ public final class TransportInterPartitionSender implements InterPartitionSender
                   e);
             }
           });
-    } catch (final RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       metrics.sent("backpressure");
     }
   }
 
-  private void sendRemotely(final int leader, final int targetPartitionId, final Record command) {
-    final byte[] payload;
+  private void sendRemotely(int leader, int targetPartitionId, Record command) {
+    byte[] payload;
     try {
       payload = InterPartitionCodec.encodeRequest(targetPartitionId, command);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       metrics.sent("failed");
       LOG.warn("Encoding an inter-partition command for partition {} failed", targetPartitionId, e);
       return;
@@ -127,8 +127,7 @@ public final class TransportInterPartitionSender implements InterPartitionSender
                 return;
               }
               try {
-                final InterPartitionCodec.Response answer =
-                    InterPartitionCodec.decodeResponse(response);
+                InterPartitionCodec.Response answer = InterPartitionCodec.decodeResponse(response);
                 switch (answer.status()) {
                   case WRITTEN -> metrics.sent("written");
                   case NOT_LEADER -> {
@@ -138,14 +137,14 @@ public final class TransportInterPartitionSender implements InterPartitionSender
                   case BACKPRESSURE -> metrics.sent("backpressure");
                   case INVALID -> metrics.sent("invalid");
                 }
-              } catch (final RuntimeException e) {
+              } catch (RuntimeException e) {
                 metrics.sent("failed");
                 LOG.warn("Node {} answered an undecodable inter-partition response", leader, e);
               }
             });
   }
 
-  static String resultName(final WriteResult result) {
+  static String resultName(WriteResult result) {
     if (result.isWritten()) {
       return "written";
     }

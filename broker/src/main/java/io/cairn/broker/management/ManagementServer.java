@@ -55,11 +55,11 @@ public final class ManagementServer implements AutoCloseable {
    * @throws UncheckedIOException naming the address if it cannot be bound
    */
   public static ManagementServer start(
-      final String host,
-      final int port,
-      final PrometheusMeterRegistry registry,
-      final Supplier<BrokerHealth> health,
-      final ExecutorService executor) {
+      String host,
+      int port,
+      PrometheusMeterRegistry registry,
+      Supplier<BrokerHealth> health,
+      ExecutorService executor) {
     EndpointServer server =
         EndpointServer.builder(
                 "broker", routes(Objects.requireNonNull(registry), Objects.requireNonNull(health)))
@@ -111,15 +111,15 @@ public final class ManagementServer implements AutoCloseable {
     return server.address();
   }
 
-  static String healthJson(final BrokerHealth health) {
-    final ObjectNode root = JSON.createObjectNode();
+  static String healthJson(BrokerHealth health) {
+    ObjectNode root = JSON.createObjectNode();
     root.put("nodeId", health.nodeId());
     root.put("status", health.status().name());
     root.put("reason", health.reason());
     root.put("ready", health.ready());
-    final ArrayNode partitions = root.putArray("partitions");
-    for (final BrokerHealth.Partition partition : health.partitions()) {
-      final ObjectNode node = partitions.addObject();
+    ArrayNode partitions = root.putArray("partitions");
+    for (BrokerHealth.Partition partition : health.partitions()) {
+      ObjectNode node = partitions.addObject();
       node.put("partitionId", partition.partitionId());
       node.put("role", partition.role().name());
       node.put("term", partition.term());
@@ -129,12 +129,12 @@ public final class ManagementServer implements AutoCloseable {
     return root.toString();
   }
 
-  private static String notReadyReason(final BrokerHealth health) {
-    final StringBuilder reason = new StringBuilder();
+  private static String notReadyReason(BrokerHealth health) {
+    StringBuilder reason = new StringBuilder();
     if (!health.reason().isEmpty()) {
       reason.append(health.reason());
     }
-    for (final BrokerHealth.Partition partition : health.partitions()) {
+    for (BrokerHealth.Partition partition : health.partitions()) {
       if (partition.role() != PartitionRole.LEADER && partition.role() != PartitionRole.FOLLOWER) {
         if (reason.length() > 0) {
           reason.append("; ");

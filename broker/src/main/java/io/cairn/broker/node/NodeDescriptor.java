@@ -55,8 +55,7 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
   }
 
   /** The descriptor of the current format. */
-  public static NodeDescriptor of(
-      final String clusterId, final int nodeId, final int partitionCount) {
+  public static NodeDescriptor of(String clusterId, int nodeId, int partitionCount) {
     return new NodeDescriptor(FORMAT_VERSION, clusterId, nodeId, partitionCount);
   }
 
@@ -71,13 +70,12 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
    *     descriptor; the message says what differs and what to do
    * @throws UncheckedIOException if the directory or file cannot be created or read
    */
-  public static NodeDescriptor checkOrCreate(
-      final Path dataDirectory, final NodeDescriptor expected) {
-    final Path file = dataDirectory.resolve(FILE_NAME);
+  public static NodeDescriptor checkOrCreate(Path dataDirectory, NodeDescriptor expected) {
+    Path file = dataDirectory.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDirectory);
       if (Files.exists(file)) {
-        final NodeDescriptor found = read(file);
+        NodeDescriptor found = read(file);
         check(dataDirectory, expected, found);
         return found;
       }
@@ -95,7 +93,7 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
       write(dataDirectory, expected);
       LOG.info("Wrote {} for {} in {}", FILE_NAME, describe(expected), dataDirectory);
       return expected;
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(
           "Expected to create or read "
               + file
@@ -110,11 +108,11 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
    *
    * @throws NodeDescriptorMismatchException if it is not a valid descriptor of a known version
    */
-  public static NodeDescriptor read(final Path file) throws IOException {
-    final JsonNode root;
+  public static NodeDescriptor read(Path file) throws IOException {
+    JsonNode root;
     try {
       root = JSON.readTree(Files.readAllBytes(file));
-    } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new NodeDescriptorMismatchException(
           "Expected "
               + file
@@ -122,8 +120,8 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
               + e.getOriginalMessage()
               + "). Restore the file or empty the data directory (its data is lost)");
     }
-    final List<String> problems = new ArrayList<>();
-    final int version = intField(root, "formatVersion", problems);
+    List<String> problems = new ArrayList<>();
+    int version = intField(root, "formatVersion", problems);
     if (problems.isEmpty() && version > FORMAT_VERSION) {
       throw new NodeDescriptorMismatchException(
           "Expected node descriptor format version "
@@ -134,12 +132,12 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
               + version
               + ". The data directory was made by a newer broker; run that version");
     }
-    final JsonNode clusterId = root == null ? null : root.get("clusterId");
+    JsonNode clusterId = root == null ? null : root.get("clusterId");
     if (clusterId == null || !clusterId.isTextual()) {
       problems.add("clusterId (a string)");
     }
-    final int nodeId = intField(root, "nodeId", problems);
-    final int partitionCount = intField(root, "partitionCount", problems);
+    int nodeId = intField(root, "nodeId", problems);
+    int partitionCount = intField(root, "partitionCount", problems);
     if (!problems.isEmpty()) {
       throw new NodeDescriptorMismatchException(
           "Expected "
@@ -152,8 +150,8 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
     return new NodeDescriptor(version, clusterId.asText(), nodeId, partitionCount);
   }
 
-  private static int intField(final JsonNode root, final String name, final List<String> problems) {
-    final JsonNode node = root == null ? null : root.get(name);
+  private static int intField(JsonNode root, String name, List<String> problems) {
+    JsonNode node = root == null ? null : root.get(name);
     if (node == null || !node.isInt()) {
       problems.add(name + " (an integer)");
       return -1;
@@ -161,9 +159,8 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
     return node.asInt();
   }
 
-  private static void check(
-      final Path dataDirectory, final NodeDescriptor expected, final NodeDescriptor found) {
-    final List<String> differences = new ArrayList<>();
+  private static void check(Path dataDirectory, NodeDescriptor expected, NodeDescriptor found) {
+    List<String> differences = new ArrayList<>();
     if (!found.clusterId().equals(expected.clusterId())) {
       differences.add(
           "cluster id '" + found.clusterId() + "' (configured '" + expected.clusterId() + "')");
@@ -199,7 +196,7 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
             + " (its data is lost; restore it from a backup instead if you need it)");
   }
 
-  private static String describe(final NodeDescriptor descriptor) {
+  private static String describe(NodeDescriptor descriptor) {
     return "node "
         + descriptor.nodeId()
         + " of cluster '"
@@ -209,8 +206,8 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
         + " partitions";
   }
 
-  private static boolean holdsPartitions(final Path dataDirectory) throws IOException {
-    final Path partitions = dataDirectory.resolve("partitions");
+  private static boolean holdsPartitions(Path dataDirectory) throws IOException {
+    Path partitions = dataDirectory.resolve("partitions");
     if (!Files.isDirectory(partitions)) {
       return false;
     }
@@ -219,14 +216,13 @@ public record NodeDescriptor(int formatVersion, String clusterId, int nodeId, in
     }
   }
 
-  private static void write(final Path dataDirectory, final NodeDescriptor descriptor)
-      throws IOException {
-    final ObjectNode root = JSON.createObjectNode();
+  private static void write(Path dataDirectory, NodeDescriptor descriptor) throws IOException {
+    ObjectNode root = JSON.createObjectNode();
     root.put("formatVersion", descriptor.formatVersion());
     root.put("clusterId", descriptor.clusterId());
     root.put("nodeId", descriptor.nodeId());
     root.put("partitionCount", descriptor.partitionCount());
-    final byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+    byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     DurableFiles.writeAtomically(dataDirectory.resolve(FILE_NAME), bytes);
   }
 }

@@ -8,7 +8,7 @@ public final class NodeDescriptorMismatchException extends IllegalStateException
 
   private static final long serialVersionUID = 1L;
 
-  public NodeDescriptorMismatchException(final String message) {
+  public NodeDescriptorMismatchException(String message) {
     super(message);
   }
 }

@@ -70,10 +70,10 @@ public final class BackupComponent implements PartitionComponent {
    * @param uploadExecutor collects and reads the files of backups (bounded; blocking I/O)
    */
   public BackupComponent(
-      final Optional<BackupStore> store,
-      final BackupConfig config,
-      final int partitionCount,
-      final Executor uploadExecutor) {
+      Optional<BackupStore> store,
+      BackupConfig config,
+      int partitionCount,
+      Executor uploadExecutor) {
     this.store = Objects.requireNonNull(store, "store");
     this.config = Objects.requireNonNull(config, "config");
     this.partitionCount = partitionCount;
@@ -84,8 +84,8 @@ public final class BackupComponent implements PartitionComponent {
    * The checkpoint id the ledger stamps on inter-partition commands: the latest checkpoint id in
    * {@code db}'s checkpoint records (a function of the state only). For {@link LedgerComponent}.
    */
-  public static CheckpointIdSupplier checkpointIds(final CairnDb db) {
-    final CheckpointState state = CheckpointState.of(db);
+  public static CheckpointIdSupplier checkpointIds(CairnDb db) {
+    CheckpointState state = CheckpointState.of(db);
     return state::latestCheckpointId;
   }
 
@@ -100,10 +100,9 @@ public final class BackupComponent implements PartitionComponent {
   }
 
   @Override
-  public void registerProcessors(
-      final ProcessingScope scope, final RecordProcessors.Builder processors) {
-    final PartitionContext partition = scope.partition();
-    final Optional<RestoreMarker> marker = restoreMarker(partition);
+  public void registerProcessors(ProcessingScope scope, RecordProcessors.Builder processors) {
+    PartitionContext partition = scope.partition();
+    Optional<RestoreMarker> marker = restoreMarker(partition);
     if (metrics == null) {
       metrics =
           new BackupMetrics(partition.meterRegistry(), partition.partitionId(), partition.clock());
@@ -145,11 +144,11 @@ public final class BackupComponent implements PartitionComponent {
    *     exists but is not a valid marker of this partition: a restored partition whose expected
    *     digest is unknown must not serve unchecked
    */
-  private Optional<RestoreMarker> restoreMarker(final PartitionContext partition) {
+  private Optional<RestoreMarker> restoreMarker(PartitionContext partition) {
     if (restoreMarker == null && restoreMarkerProblem == null) {
       // an I/O error (UncheckedIOException) is not kept: the transition fails and is retried
       try {
-        final Optional<RestoreMarker> read = RestoreMarker.read(partition.layout().directory());
+        Optional<RestoreMarker> read = RestoreMarker.read(partition.layout().directory());
         if (read.isPresent() && read.get().partitionId() != partition.partitionId()) {
           restoreMarkerProblem =
               "Expected the restore marker "
@@ -172,7 +171,7 @@ public final class BackupComponent implements PartitionComponent {
                       m.checkpointPosition(),
                       m.stateDigest()));
         }
-      } catch (final IllegalStateException e) {
+      } catch (IllegalStateException e) {
         restoreMarkerProblem = e.getMessage();
       }
     }
@@ -183,9 +182,9 @@ public final class BackupComponent implements PartitionComponent {
   }
 
   @Override
-  public void onProcessingStopped(final ProcessingScope scope) {
+  public void onProcessingStopped(ProcessingScope scope) {
     if (manager != null) {
-      final BackupManager closing = manager;
+      BackupManager closing = manager;
       manager = null;
       closing
           .closeAsync()

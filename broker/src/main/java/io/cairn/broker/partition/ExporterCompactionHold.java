@@ -23,7 +23,7 @@ final class ExporterCompactionHold implements AutoCloseable {
   private SnapshotIndexLookup lookup;
   private CompactionHold hold;
 
-  ExporterCompactionHold(final SnapshotStore store, final Journal journal) {
+  ExporterCompactionHold(SnapshotStore store, Journal journal) {
     this.store = store;
     this.journal = journal;
   }
@@ -33,12 +33,12 @@ final class ExporterCompactionHold implements AutoCloseable {
    * with nothing exported (or the entries of the position compacted already) it holds the journal's
    * first entry.
    */
-  void moveTo(final long exportedPosition) {
+  void moveTo(long exportedPosition) {
     if (lookup == null) {
       lookup = new SnapshotIndexLookup(journal);
     }
-    final long first = Math.max(1, journal.getFirstIndex());
-    final long index =
+    long first = Math.max(1, journal.getFirstIndex());
+    long index =
         lookup
             .lastEntryUpTo(exportedPosition)
             .map(entry -> Math.max(first, entry.index() + 1))

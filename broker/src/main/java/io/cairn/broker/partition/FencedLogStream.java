@@ -30,7 +30,7 @@ final class FencedLogStream implements LogStream {
   private final BooleanSupplier live;
   private final Map<CommitListener, CommitListener> listeners = new ConcurrentHashMap<>();
 
-  FencedLogStream(final LogStream delegate, final BooleanSupplier live) {
+  FencedLogStream(LogStream delegate, BooleanSupplier live) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.live = Objects.requireNonNull(live, "live");
   }
@@ -56,11 +56,11 @@ final class FencedLogStream implements LogStream {
 
   @Override
   public LogStreamWriter newLeaderWriter() {
-    final LogStreamWriter writer = delegate.newLeaderWriter();
+    LogStreamWriter writer = delegate.newLeaderWriter();
     return records -> live.getAsBoolean() ? writer.tryWrite(records) : refuse(records);
   }
 
-  private static WriteResult refuse(final List<Record> records) {
+  private static WriteResult refuse(List<Record> records) {
     Objects.requireNonNull(records, "records");
     return new WriteResult.NotLeader();
   }
@@ -76,8 +76,8 @@ final class FencedLogStream implements LogStream {
   }
 
   @Override
-  public void addCommitListener(final CommitListener listener) {
-    final CommitListener fenced =
+  public void addCommitListener(CommitListener listener) {
+    CommitListener fenced =
         position -> {
           if (live.getAsBoolean()) {
             listener.onCommit(position);
@@ -89,8 +89,8 @@ final class FencedLogStream implements LogStream {
   }
 
   @Override
-  public void removeCommitListener(final CommitListener listener) {
-    final CommitListener fenced = listeners.remove(listener);
+  public void removeCommitListener(CommitListener listener) {
+    CommitListener fenced = listeners.remove(listener);
     if (fenced != null) {
       delegate.removeCommitListener(fenced);
     }
@@ -106,12 +106,12 @@ final class FencedLogStream implements LogStream {
   private final class FencedReader implements LogStreamReader {
     private final LogStreamReader reader;
 
-    private FencedReader(final LogStreamReader reader) {
+    private FencedReader(LogStreamReader reader) {
       this.reader = reader;
     }
 
     @Override
-    public void seek(final long position) {
+    public void seek(long position) {
       reader.seek(position);
     }
 

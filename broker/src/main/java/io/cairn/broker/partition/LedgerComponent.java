@@ -58,9 +58,9 @@ public final class LedgerComponent implements PartitionComponent {
    * @param checkpointIds the checkpoint id supplier over a run's database
    */
   public LedgerComponent(
-      final LedgerEngineConfig config,
-      final InterPartitionSender sender,
-      final Function<CairnDb, CheckpointIdSupplier> checkpointIds) {
+      LedgerEngineConfig config,
+      InterPartitionSender sender,
+      Function<CairnDb, CheckpointIdSupplier> checkpointIds) {
     this.config = Objects.requireNonNull(config, "config");
     this.sender = Objects.requireNonNull(sender, "sender");
     this.checkpointIds = Objects.requireNonNull(checkpointIds, "checkpointIds");
@@ -77,12 +77,11 @@ public final class LedgerComponent implements PartitionComponent {
   }
 
   @Override
-  public void registerProcessors(
-      final ProcessingScope scope, final RecordProcessors.Builder processors) {
-    final PartitionContext partition = scope.partition();
+  public void registerProcessors(ProcessingScope scope, RecordProcessors.Builder processors) {
+    PartitionContext partition = scope.partition();
     context = partition;
     removeMeters(partition, LedgerMetrics.PENDING_CREDITS::equals);
-    final LedgerEngine created =
+    LedgerEngine created =
         LedgerEngine.builder()
             .partitionId(scope.partitionId())
             .db(scope.db())
@@ -97,12 +96,12 @@ public final class LedgerComponent implements PartitionComponent {
   }
 
   @Override
-  public void onBecomeLeader(final ProcessingScope scope, final StreamProcessor processor) {
+  public void onBecomeLeader(ProcessingScope scope, StreamProcessor processor) {
     creditRetries = engine.startCreditRetries(processor, scope.logStream());
   }
 
   @Override
-  public void onProcessingStopped(final ProcessingScope scope) {
+  public void onProcessingStopped(ProcessingScope scope) {
     if (creditRetries != null) {
       creditRetries.cancel();
       creditRetries = null;
@@ -117,11 +116,10 @@ public final class LedgerComponent implements PartitionComponent {
     }
   }
 
-  private static void removeMeters(
-      final PartitionContext partition, final Predicate<String> names) {
-    final MeterRegistry registry = partition.meterRegistry();
-    final String partitionId = Integer.toString(partition.partitionId());
-    for (final Meter meter : List.copyOf(registry.getMeters())) {
+  private static void removeMeters(PartitionContext partition, Predicate<String> names) {
+    MeterRegistry registry = partition.meterRegistry();
+    String partitionId = Integer.toString(partition.partitionId());
+    for (Meter meter : List.copyOf(registry.getMeters())) {
       if (names.test(meter.getId().getName())
           && partitionId.equals(meter.getId().getTag("partition"))) {
         registry.remove(meter);

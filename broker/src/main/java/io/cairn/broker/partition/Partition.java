@@ -75,20 +75,20 @@ public final class Partition {
   private boolean started;
   private CompletableFuture<Void> closeFuture;
 
-  private Partition(final Builder builder) {
+  private Partition(Builder builder) {
     partitionId = builder.partitionId;
     nodeId = builder.nodeId;
     members = List.copyOf(builder.members);
     layout = builder.layout;
     scheduler = builder.scheduler;
-    final PartitionConfig config = builder.config;
-    final MeterRegistry registry = builder.registry;
-    final Tags tags =
+    PartitionConfig config = builder.config;
+    MeterRegistry registry = builder.registry;
+    Tags tags =
         Tags.of("partition", Integer.toString(partitionId), "node", Integer.toString(nodeId));
     try {
       Files.createDirectories(layout.directory());
       Files.createDirectories(layout.raftMetaFile().getParent());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(
           "Expected to create the directories of partition "
               + partitionId
@@ -124,7 +124,7 @@ public final class Partition {
               .build();
       logStream =
           RaftLogStream.open(raft, journal, scheduler.clock(), config.logStream(), registry);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       if (openedStore != null) {
         openedStore.close();
       }
@@ -169,20 +169,19 @@ public final class Partition {
    * Journal meters carry no tags of their own; a composite view adds {@code partition} and {@code
    * node} so that the journals of several partitions can share one registry.
    */
-  private static MeterRegistry tagged(final MeterRegistry registry, final Tags tags) {
-    final CompositeMeterRegistry view = new CompositeMeterRegistry(registry.config().clock());
+  private static MeterRegistry tagged(MeterRegistry registry, Tags tags) {
+    CompositeMeterRegistry view = new CompositeMeterRegistry(registry.config().clock());
     view.config().commonTags(tags);
     view.add(registry);
     return view;
   }
 
-  private static List<ColumnFamilyDefinition> families(final List<PartitionComponent> components) {
-    final List<ColumnFamilyDefinition> families =
-        new ArrayList<>(StreamProcessorColumnFamily.all());
-    final Set<String> names = new HashSet<>();
+  private static List<ColumnFamilyDefinition> families(List<PartitionComponent> components) {
+    List<ColumnFamilyDefinition> families = new ArrayList<>(StreamProcessorColumnFamily.all());
+    Set<String> names = new HashSet<>();
     families.forEach(family -> names.add(family.name()));
-    for (final PartitionComponent component : components) {
-      for (final ColumnFamilyDefinition family : component.columnFamilies()) {
+    for (PartitionComponent component : components) {
+      for (ColumnFamilyDefinition family : component.columnFamilies()) {
         if (!names.add(family.name())) {
           throw new IllegalArgumentException(
               "Expected distinct column family names, but '"
@@ -224,7 +223,7 @@ public final class Partition {
   public CompletableFuture<Void> closeAsync() {
     synchronized (lifecycleLock) {
       if (closeFuture == null) {
-        final CompletableFuture<Void> stopped =
+        CompletableFuture<Void> stopped =
             started ? actor.shutdown() : CompletableFuture.completedFuture(null);
         closeFuture =
             stopped
@@ -294,11 +293,11 @@ public final class Partition {
   }
 
   /** Adds a listener told of every later health change, on the partition's thread. */
-  public void addHealthListener(final PartitionHealthListener listener) {
+  public void addHealthListener(PartitionHealthListener listener) {
     actor.addHealthListener(Objects.requireNonNull(listener, "listener"));
   }
 
-  public void removeHealthListener(final PartitionHealthListener listener) {
+  public void removeHealthListener(PartitionHealthListener listener) {
     actor.removeHealthListener(listener);
   }
 
@@ -332,7 +331,7 @@ public final class Partition {
    * Runs {@code reader} over the state, on the stream processor's thread between two of its turns
    * (so it sees a committed state). Fails while no stream processor runs.
    */
-  public <T> CompletableFuture<T> readState(final Function<CairnDb, T> reader) {
+  public <T> CompletableFuture<T> readState(Function<CairnDb, T> reader) {
     return actor.readState(Objects.requireNonNull(reader, "reader"));
   }
 
@@ -340,7 +339,7 @@ public final class Partition {
    * Reads the leader's state once it processes commands; fails while it still replays the log (its
    * state would miss committed effects) or does not lead.
    */
-  public <T> CompletableFuture<T> readProcessedState(final Function<CairnDb, T> reader) {
+  public <T> CompletableFuture<T> readProcessedState(Function<CairnDb, T> reader) {
     return actor.readProcessedState(Objects.requireNonNull(reader, "reader"));
   }
 
@@ -348,7 +347,7 @@ public final class Partition {
   public CompletableFuture<StateSummary> stateSummary() {
     return readState(
         db -> {
-          final ProcessingPositions positions = new ProcessingPositions(db);
+          ProcessingPositions positions = new ProcessingPositions(db);
           return new StateSummary(
               positions.lastProcessedPosition(), positions.lastWrittenPosition(), db.stateDigest());
         });
@@ -389,18 +388,18 @@ public final class Partition {
 
     private Builder() {}
 
-    public Builder partitionId(final int value) {
+    public Builder partitionId(int value) {
       partitionId = value;
       return this;
     }
 
-    public Builder nodeId(final int value) {
+    public Builder nodeId(int value) {
       nodeId = value;
       return this;
     }
 
     /** The raft group: the brokers that host the partition, this one included. */
-    public Builder members(final List<Integer> value) {
+    public Builder members(List<Integer> value) {
       members = List.copyOf(value);
       return this;
     }
@@ -409,31 +408,31 @@ public final class Partition {
      * The member that should lead the raft group whenever it is caught up (leadership goes back to
      * it after a restart); -1 (the default) for none.
      */
-    public Builder preferredLeader(final int value) {
+    public Builder preferredLeader(int value) {
       preferredLeader = value;
       return this;
     }
 
     /** Where the files live; see {@link PartitionLayout#of}. */
-    public Builder layout(final PartitionLayout value) {
+    public Builder layout(PartitionLayout value) {
       layout = value;
       return this;
     }
 
     /** {@link PartitionConfig#defaults()} by default. */
-    public Builder config(final PartitionConfig value) {
+    public Builder config(PartitionConfig value) {
       config = value;
       return this;
     }
 
     /** Raft messages go through it (type {@code raft-<partitionId>}). */
-    public Builder messagingService(final MessagingService value) {
+    public Builder messagingService(MessagingService value) {
       messaging = value;
       return this;
     }
 
     /** Runs the partition's actors (its own, raft, stream processors); its clock is the clock. */
-    public Builder scheduler(final ActorScheduler value) {
+    public Builder scheduler(ActorScheduler value) {
       scheduler = value;
       return this;
     }
@@ -443,24 +442,24 @@ public final class Partition {
      * executor in a broker; the deterministic scheduler's {@code executor()} in tests.
      */
     /** Where the raft member's journal fsyncs run (off the actor threads). */
-    public Builder flushExecutor(final Executor value) {
+    public Builder flushExecutor(Executor value) {
       flushExecutor = value;
       return this;
     }
 
-    public Builder ioExecutor(final Executor value) {
+    public Builder ioExecutor(Executor value) {
       ioExecutor = value;
       return this;
     }
 
     /** Election timeouts; seed it per member so that runs can be reproduced. */
-    public Builder random(final RandomGenerator value) {
+    public Builder random(RandomGenerator value) {
       random = value;
       return this;
     }
 
     /** What plugs into processing (engine, checkpoints, backups), in registration order. */
-    public Builder components(final List<? extends PartitionComponent> value) {
+    public Builder components(List<? extends PartitionComponent> value) {
       components = List.copyOf(value);
       return this;
     }
@@ -469,24 +468,24 @@ public final class Partition {
      * Where the partition's exporters stand in its state (recorded in snapshots, and the bound of
      * log compaction); none by default: no exporters, snapshots record the processed position.
      */
-    public Builder exportedPositions(final ExportedPositionSource value) {
+    public Builder exportedPositions(ExportedPositionSource value) {
       exportedPositions = value;
       return this;
     }
 
     /** Where a leader's command responses go; {@link CommandResponseWriter#NONE} by default. */
-    public Builder responseWriter(final CommandResponseWriter value) {
+    public Builder responseWriter(CommandResponseWriter value) {
       responseWriter = value;
       return this;
     }
 
-    public Builder meterRegistry(final MeterRegistry value) {
+    public Builder meterRegistry(MeterRegistry value) {
       registry = value;
       return this;
     }
 
     /** Recorded in snapshots (and backups). */
-    public Builder brokerVersion(final String value) {
+    public Builder brokerVersion(String value) {
       brokerVersion = value;
       return this;
     }
@@ -498,7 +497,7 @@ public final class Partition {
      * @throws IllegalArgumentException naming a missing or invalid setting
      */
     public Partition open() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       if (partitionId < 1) {
         violations.add("Expected partitionId >= 1, but was " + partitionId);
       }
@@ -521,7 +520,7 @@ public final class Partition {
       if (components != null) {
         try {
           families = families(components);
-        } catch (final IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
           violations.add(e.getMessage());
         }
       }
@@ -537,8 +536,7 @@ public final class Partition {
       return new Partition(this);
     }
 
-    private static void require(
-        final List<String> violations, final Object value, final String name) {
+    private static void require(List<String> violations, Object value, String name) {
       if (value == null) {
         violations.add("Expected " + name + " to be set, but it is missing");
       }

@@ -91,7 +91,7 @@ final class PartitionActivity {
         Objects.requireNonNull(done, "done");
       }
 
-      Transitioning withPendingFailure(final String reason) {
+      Transitioning withPendingFailure(String reason) {
         return new Transitioning(
             target, term, rebuild, startedNanos, failedAttempts, Optional.of(reason), done);
       }
@@ -130,7 +130,7 @@ final class PartitionActivity {
         Objects.requireNonNull(done, "done");
       }
 
-      CleaningUp withPendingFailure(final String reason) {
+      CleaningUp withPendingFailure(String reason) {
         return new CleaningUp(failedAttempts, delay, Optional.of(reason), done);
       }
 
@@ -217,7 +217,7 @@ final class PartitionActivity {
   /**
    * @param description "partition p on node n", for the log lines and messages
    */
-  PartitionActivity(final String description) {
+  PartitionActivity(String description) {
     this.description = description;
   }
 
@@ -236,8 +236,8 @@ final class PartitionActivity {
    * @param on what made the move, for the log line
    * @throws IllegalStateException if the move is not in the table
    */
-  void transition(final Activity next, final String on) {
-    final Activity current = activity;
+  void transition(Activity next, String on) {
+    Activity current = activity;
     if (!canBecome(current, next)) {
       throw new IllegalStateException(
           "Expected a move in the partition activity table, but "
@@ -254,7 +254,7 @@ final class PartitionActivity {
     LOG.debug("{}: {} -> {} ({})", description, current, next, on);
   }
 
-  static boolean canBecome(final Activity current, final Activity next) {
+  static boolean canBecome(Activity current, Activity next) {
     if (next instanceof Activity.Closing) {
       return !(current instanceof Activity.Closing) && !(current instanceof Activity.Closed);
     }

@@ -85,15 +85,15 @@ final class PartitionActor extends Actor {
   private long raftTerm;
 
   PartitionActor(
-      final PartitionContext context,
-      final RaftServer raft,
-      final PartitionConfig config,
-      final PartitionLayout layout,
-      final List<PartitionComponent> components,
-      final List<ColumnFamilyDefinition> families,
-      final CommandResponseWriter responseWriter,
-      final PartitionMetrics metrics,
-      final ExportedPositionSource exportedPositions) {
+      PartitionContext context,
+      RaftServer raft,
+      PartitionConfig config,
+      PartitionLayout layout,
+      List<PartitionComponent> components,
+      List<ColumnFamilyDefinition> families,
+      CommandResponseWriter responseWriter,
+      PartitionMetrics metrics,
+      ExportedPositionSource exportedPositions) {
     super(
         "partition-" + context.partitionId() + "-" + context.nodeId(),
         LoggingContext.partition(context.nodeId(), context.partitionId()));
@@ -134,17 +134,17 @@ final class PartitionActor extends Actor {
   }
 
   /** Registers the raft listeners; call before the raft member starts. */
-  void listenTo(final RaftServer server) {
+  void listenTo(RaftServer server) {
     server.addRoleListener(roleListener());
     server.addCommitListener(
         new RaftCommitListener() {
           @Override
-          public void onCommit(final long commitIndex) {
+          public void onCommit(long commitIndex) {
             // the log stream tells the stream processor; nothing to do here
           }
 
           @Override
-          public void onSnapshotInstalled(final long index, final long term) {
+          public void onSnapshotInstalled(long index, long term) {
             // raft thread: fence the current state's log view before any later entry commits
             snapshotInstalls.incrementAndGet();
             submit(() -> onRaftSnapshotInstalled(index, term));
@@ -170,11 +170,11 @@ final class PartitionActor extends Actor {
     return health.report();
   }
 
-  void addHealthListener(final PartitionHealthListener listener) {
+  void addHealthListener(PartitionHealthListener listener) {
     health.addListener(listener);
   }
 
-  void removeHealthListener(final PartitionHealthListener listener) {
+  void removeHealthListener(PartitionHealthListener listener) {
     health.removeListener(listener);
   }
 
@@ -184,11 +184,11 @@ final class PartitionActor extends Actor {
   }
 
   /** Runs {@code reader} over the state on the stream processor's thread. */
-  <T> CompletableFuture<T> readState(final Function<CairnDb, T> reader) {
+  <T> CompletableFuture<T> readState(Function<CairnDb, T> reader) {
     return withRun(current -> current.read(reader));
   }
 
-  <T> CompletableFuture<T> readProcessedState(final Function<CairnDb, T> reader) {
+  <T> CompletableFuture<T> readProcessedState(Function<CairnDb, T> reader) {
     return withRun(current -> current.readProcessed(reader));
   }
 
@@ -203,7 +203,7 @@ final class PartitionActor extends Actor {
 
   // ---- events (actor thread) ----------------------------------------------------------------
 
-  private void onRaftRole(final RaftRole newRole, final long term) {
+  private void onRaftRole(RaftRole newRole, long term) {
     raftRole = newRole;
     raftTerm = term;
     if (newRole == RaftRole.FAILED) {
@@ -216,7 +216,7 @@ final class PartitionActor extends Actor {
     reconcile();
   }
 
-  private void onRaftSnapshotInstalled(final long index, final long term) {
+  private void onRaftSnapshotInstalled(long index, long term) {
     LOG.info(
         "Raft installed a snapshot up to index {} (term {}) on {}; the state will be rebuilt from"
             + " it",
@@ -226,25 +226,25 @@ final class PartitionActor extends Actor {
     reconcile();
   }
 
-  private void onProcessorHealth(final StreamProcessor processor, final PartitionHealth report) {
+  private void onProcessorHealth(StreamProcessor processor, PartitionHealth report) {
     if (runner.isCurrent(processor) && !report.isHealthy()) {
       fail("the stream processor FAILED: " + report.reason());
     }
   }
 
-  private void onSnapshotPersisted(final PersistedSnapshot snapshot) {
+  private void onSnapshotPersisted(PersistedSnapshot snapshot) {
     // the director's I/O thread
     submit(() -> compactLog(snapshot));
   }
 
-  private void compactLog(final PersistedSnapshot snapshot) {
+  private void compactLog(PersistedSnapshot snapshot) {
     if (activity.isClosing()) {
       return;
     }
     if (exportHold != null) {
       exportHold.moveTo(snapshot.metadata().exportedPosition());
     }
-    final long bound = context.snapshotStore().compactionBoundIndex();
+    long bound = context.snapshotStore().compactionBoundIndex();
     raft.compact(bound)
         .whenComplete(
             (deleted, error) -> {
@@ -278,11 +278,11 @@ final class PartitionActor extends Actor {
     if (raftRole == RaftRole.INACTIVE || raftRole == RaftRole.FAILED) {
       return; // not started yet: nothing to follow
     }
-    final boolean lead = raftRole == RaftRole.LEADER;
-    final Optional<ProcessingScope> scope = runner.run().map(ProcessingRun::scope);
-    final boolean leadingThisTerm =
+    boolean lead = raftRole == RaftRole.LEADER;
+    Optional<ProcessingScope> scope = runner.run().map(ProcessingRun::scope);
+    boolean leadingThisTerm =
         scope.isPresent() && scope.get().isLeader() && lead && scope.get().term() == raftTerm;
-    final boolean stale = runner.isStale(leadingThisTerm);
+    boolean stale = runner.isStale(leadingThisTerm);
     if (scope.isPresent() && !stale && (lead ? leadingThisTerm : !scope.get().isLeader())) {
       return; // runs in the right role already
     }
@@ -290,10 +290,9 @@ final class PartitionActor extends Actor {
         idle.failedAttempts(), lead ? PartitionRole.LEADER : PartitionRole.FOLLOWER, stale);
   }
 
-  private void startTransition(
-      final int failedAttempts, final PartitionRole target, final boolean rebuild) {
-    final long term = raftTerm;
-    final CompletableFuture<Void> done = new CompletableFuture<>();
+  private void startTransition(int failedAttempts, PartitionRole target, boolean rebuild) {
+    long term = raftTerm;
+    CompletableFuture<Void> done = new CompletableFuture<>();
     activity.transition(
         new Activity.Transitioning(
             target, term, rebuild, clock().nanos(), failedAttempts, Optional.empty(), done),
@@ -317,13 +316,13 @@ final class PartitionActor extends Actor {
   }
 
   /** The transition in flight ended (also while closing: the shutdown waits for this). */
-  private void onTransitionDone(final Throwable error) {
-    final Activity current = activity.get();
-    final Activity.Transitioning ended =
+  private void onTransitionDone(Throwable error) {
+    Activity current = activity.get();
+    Activity.Transitioning ended =
         (Activity.Transitioning)
             (current instanceof Activity.Closing closing ? closing.interrupted() : current);
-    final PartitionRole target = ended.target();
-    final Duration duration = Duration.ofNanos(clock().nanos() - ended.startedNanos());
+    PartitionRole target = ended.target();
+    Duration duration = Duration.ofNanos(clock().nanos() - ended.startedNanos());
     metrics.transition(target, error == null, duration);
     if (error == null) {
       if (current == ended) {
@@ -343,13 +342,13 @@ final class PartitionActor extends Actor {
     if (current != ended) {
       return; // closing: the shutdown stops and closes what is left
     }
-    final Throwable cause = Futures.unwrap(error);
+    Throwable cause = Futures.unwrap(error);
     if (ended.pendingFailure().isPresent()) {
       failNow(ended.pendingFailure().get());
       return;
     }
-    final int failedAttempts = ended.failedAttempts() + 1;
-    final String reason =
+    int failedAttempts = ended.failedAttempts() + 1;
+    String reason =
         "Expected to become "
             + target
             + " in term "
@@ -365,7 +364,7 @@ final class PartitionActor extends Actor {
       failNow(reason);
       return;
     }
-    final Duration delay = backoff.delay(failedAttempts);
+    Duration delay = backoff.delay(failedAttempts);
     if (roleState.role() != PartitionRole.INACTIVE) {
       roleState.transition(PartitionRole.INACTIVE, ended.term(), false, "a transition failed");
     }
@@ -374,7 +373,7 @@ final class PartitionActor extends Actor {
         PartitionHealthStatus.UNHEALTHY,
         reason + "; retrying in " + delay,
         failedAttempts == 1 ? cause : null);
-    final CompletableFuture<Void> cleanedUp = new CompletableFuture<>();
+    CompletableFuture<Void> cleanedUp = new CompletableFuture<>();
     activity.transition(
         new Activity.CleaningUp(failedAttempts, delay, Optional.empty(), cleanedUp), reason);
     runner
@@ -401,7 +400,7 @@ final class PartitionActor extends Actor {
       failNow(cleaning.pendingFailure().get());
       return;
     }
-    final Cancellable timer = schedule(cleaning.delay(), this::onRetryDue);
+    Cancellable timer = schedule(cleaning.delay(), this::onRetryDue);
     activity.transition(
         new Activity.RetryWaiting(cleaning.failedAttempts(), timer),
         "retrying in " + cleaning.delay());
@@ -418,8 +417,8 @@ final class PartitionActor extends Actor {
    * A failure that stops the partition for good: at once when nothing is in flight, else once the
    * transition or cleanup in flight ends. Nothing once FAILING, FAILED or closing.
    */
-  private void fail(final String reason) {
-    final Activity current = activity.get();
+  private void fail(String reason) {
+    Activity current = activity.get();
     if (current instanceof Activity.Transitioning transitioning) {
       activity.transition(
           transitioning.withPendingFailure(reason), "a failure, applied when the transition ends");
@@ -432,11 +431,11 @@ final class PartitionActor extends Actor {
   }
 
   /** Moves to FAILED (role and health) and stops the run; nothing may be in flight. */
-  private void failNow(final String reason) {
+  private void failNow(String reason) {
     if (activity.get() instanceof Activity.RetryWaiting waiting) {
       waiting.timer().cancel();
     }
-    final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    CompletableFuture<Void> stopped = new CompletableFuture<>();
     activity.transition(new Activity.Failing(stopped), reason);
     roleState.transition(PartitionRole.FAILED, raftTerm, false, reason);
     health.set(PartitionHealthStatus.FAILED, reason, null);
@@ -458,7 +457,7 @@ final class PartitionActor extends Actor {
   }
 
   private CompletableFuture<Void> beginShutdown() {
-    final Activity interrupted = activity.get();
+    Activity interrupted = activity.get();
     if (interrupted instanceof Activity.RetryWaiting waiting) {
       waiting.timer().cancel();
     }
@@ -476,10 +475,10 @@ final class PartitionActor extends Actor {
               if (exportHold != null) {
                 exportHold.close();
               }
-              for (final PartitionComponent component : components) {
+              for (PartitionComponent component : components) {
                 try {
                   component.close();
-                } catch (final RuntimeException e) {
+                } catch (RuntimeException e) {
                   LOG.warn(
                       "Component '{}' failed to close on {}", component.name(), description, e);
                 }
@@ -495,8 +494,7 @@ final class PartitionActor extends Actor {
    * Applies {@code action} to the current run; fails (without an actor task failing, which would be
    * logged) while no stream processor runs.
    */
-  private <T> CompletableFuture<T> withRun(
-      final Function<ProcessingRun, CompletableFuture<T>> action) {
+  private <T> CompletableFuture<T> withRun(Function<ProcessingRun, CompletableFuture<T>> action) {
     return call(this::currentRun)
         .thenCompose(
             current ->

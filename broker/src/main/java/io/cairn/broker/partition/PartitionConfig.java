@@ -60,7 +60,7 @@ public final class PartitionConfig {
   private final Duration transitionRetryDelayMax;
   private final int transitionAttemptsMax;
 
-  private PartitionConfig(final Builder builder) {
+  private PartitionConfig(Builder builder) {
     raft = builder.raft;
     logStream = builder.logStream;
     streamProcessor = builder.streamProcessor;
@@ -142,7 +142,7 @@ public final class PartitionConfig {
   }
 
   /** The journal settings of {@code partitionId} in {@code layout}. */
-  JournalConfig journalConfig(final PartitionLayout layout, final int partitionId) {
+  JournalConfig journalConfig(PartitionLayout layout, int partitionId) {
     return JournalConfig.builder()
         .directory(layout.journal())
         .name(PartitionLayout.journalName(partitionId))
@@ -196,57 +196,57 @@ public final class PartitionConfig {
 
     private Builder() {}
 
-    public Builder raft(final RaftConfig value) {
+    public Builder raft(RaftConfig value) {
       raft = value;
       return this;
     }
 
-    public Builder logStream(final LogStreamConfig value) {
+    public Builder logStream(LogStreamConfig value) {
       logStream = value;
       return this;
     }
 
-    public Builder streamProcessor(final StreamProcessorConfig value) {
+    public Builder streamProcessor(StreamProcessorConfig value) {
       streamProcessor = value;
       return this;
     }
 
-    public Builder snapshot(final SnapshotConfig value) {
+    public Builder snapshot(SnapshotConfig value) {
       snapshot = value;
       return this;
     }
 
-    public Builder db(final DbConfig value) {
+    public Builder db(DbConfig value) {
       db = value;
       return this;
     }
 
-    public Builder journalSegmentSizeBytes(final int value) {
+    public Builder journalSegmentSizeBytes(int value) {
       journalSegmentSizeBytes = value;
       return this;
     }
 
-    public Builder journalIndexDensity(final int value) {
+    public Builder journalIndexDensity(int value) {
       journalIndexDensity = value;
       return this;
     }
 
-    public Builder journalPreallocateSegmentFiles(final boolean value) {
+    public Builder journalPreallocateSegmentFiles(boolean value) {
       journalPreallocateSegmentFiles = value;
       return this;
     }
 
-    public Builder transitionRetryDelayMin(final Duration value) {
+    public Builder transitionRetryDelayMin(Duration value) {
       transitionRetryDelayMin = value;
       return this;
     }
 
-    public Builder transitionRetryDelayMax(final Duration value) {
+    public Builder transitionRetryDelayMax(Duration value) {
       transitionRetryDelayMax = value;
       return this;
     }
 
-    public Builder transitionAttemptsMax(final int value) {
+    public Builder transitionAttemptsMax(int value) {
       transitionAttemptsMax = value;
       return this;
     }
@@ -255,13 +255,13 @@ public final class PartitionConfig {
      * @throws IllegalArgumentException listing every violated rule
      */
     public PartitionConfig build() {
-      final List<String> violations = new ArrayList<>();
+      List<String> violations = new ArrayList<>();
       requireSet(violations, raft, "raft");
       requireSet(violations, logStream, "logStream");
       requireSet(violations, streamProcessor, "streamProcessor");
       requireSet(violations, snapshot, "snapshot");
       requireSet(violations, db, "db");
-      final boolean segmentSizeValid =
+      boolean segmentSizeValid =
           journalSegmentSizeBytes >= JournalConfig.SEGMENT_SIZE_BYTES_MIN
               && journalSegmentSizeBytes <= JournalConfig.SEGMENT_SIZE_BYTES_MAX;
       if (!segmentSizeValid) {
@@ -284,14 +284,14 @@ public final class PartitionConfig {
                 + journalIndexDensity);
       }
       if (segmentSizeValid && logStream != null) {
-        final int largestRecord =
+        int largestRecord =
             JournalConfig.builder()
                 .directory(Path.of("unused"))
                 .name("unused")
                 .segmentSizeBytes(journalSegmentSizeBytes)
                 .build()
                 .maxRecordDataBytes();
-        final int largestEntry = logStream.maxBatchSizeBytes() + RaftEntryDescriptor.HEADER_LENGTH;
+        int largestEntry = logStream.maxBatchSizeBytes() + RaftEntryDescriptor.HEADER_LENGTH;
         if (largestEntry > largestRecord) {
           violations.add(
               "Expected a journal segment to hold the largest log batch, but logStream"
@@ -333,19 +333,14 @@ public final class PartitionConfig {
       return new PartitionConfig(this);
     }
 
-    private static void requireSet(
-        final List<String> violations, final Object value, final String key) {
+    private static void requireSet(List<String> violations, Object value, String key) {
       if (value == null) {
         violations.add("Expected " + key + " to be set, but it is null");
       }
     }
 
     private static void checkDuration(
-        final List<String> violations,
-        final String key,
-        final Duration value,
-        final Duration min,
-        final Duration max) {
+        List<String> violations, String key, Duration value, Duration min, Duration max) {
       if (value == null) {
         violations.add("Expected " + key + " to be set, but it is null");
         return;

@@ -18,7 +18,7 @@ public record PartitionHealthReport(
     Objects.requireNonNull(reason, "reason");
   }
 
-  static PartitionHealthReport healthy(final int partitionId, final int nodeId) {
+  static PartitionHealthReport healthy(int partitionId, int nodeId) {
     return new PartitionHealthReport(partitionId, nodeId, PartitionHealthStatus.HEALTHY, "");
   }
 

@@ -20,7 +20,7 @@ public enum PartitionHealthStatus {
 
   private final int code;
 
-  PartitionHealthStatus(final int code) {
+  PartitionHealthStatus(int code) {
     this.code = code;
   }
 

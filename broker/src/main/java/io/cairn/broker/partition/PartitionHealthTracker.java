@@ -20,7 +20,7 @@ final class PartitionHealthTracker {
   private final List<PartitionHealthListener> listeners = new CopyOnWriteArrayList<>();
   private volatile PartitionHealthReport report;
 
-  PartitionHealthTracker(final int partitionId, final int nodeId, final PartitionMetrics metrics) {
+  PartitionHealthTracker(int partitionId, int nodeId, PartitionMetrics metrics) {
     this.partitionId = partitionId;
     this.nodeId = nodeId;
     this.metrics = metrics;
@@ -32,11 +32,11 @@ final class PartitionHealthTracker {
     return report;
   }
 
-  void addListener(final PartitionHealthListener listener) {
+  void addListener(PartitionHealthListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
-  void removeListener(final PartitionHealthListener listener) {
+  void removeListener(PartitionHealthListener listener) {
     listeners.remove(listener);
   }
 
@@ -45,10 +45,9 @@ final class PartitionHealthTracker {
    * (with {@code cause}, if any) and a return to HEALTHY at INFO; FAILED is logged by the role
    * transition that goes with it.
    */
-  void set(final PartitionHealthStatus status, final String reason, final Throwable cause) {
-    final PartitionHealthReport next =
-        new PartitionHealthReport(partitionId, nodeId, status, reason);
-    final PartitionHealthReport current = report;
+  void set(PartitionHealthStatus status, String reason, Throwable cause) {
+    PartitionHealthReport next = new PartitionHealthReport(partitionId, nodeId, status, reason);
+    PartitionHealthReport current = report;
     if (current.equals(next) || current.status() == PartitionHealthStatus.FAILED) {
       return;
     }
@@ -61,10 +60,10 @@ final class PartitionHealthTracker {
       case FAILED ->
           LOG.debug("Partition {} on node {} is FAILED: {}", partitionId, nodeId, reason);
     }
-    for (final PartitionHealthListener listener : listeners) {
+    for (PartitionHealthListener listener : listeners) {
       try {
         listener.onHealthChange(next);
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         LOG.warn("A health listener of partition {} on node {} failed", partitionId, nodeId, e);
       }
     }

@@ -24,7 +24,7 @@ public record PartitionLayout(Path directory) {
   }
 
   /** The layout of {@code partitionId} under a broker's data directory. */
-  public static PartitionLayout of(final Path dataDirectory, final int partitionId) {
+  public static PartitionLayout of(Path dataDirectory, int partitionId) {
     if (partitionId < 1) {
       throw new IllegalArgumentException(
           "Expected partitionId >= 1, but was " + partitionId + " (partition layout)");
@@ -54,7 +54,7 @@ public record PartitionLayout(Path directory) {
   }
 
   /** The journal's file name prefix. */
-  static String journalName(final int partitionId) {
+  static String journalName(int partitionId) {
     return "raft-partition-" + partitionId;
   }
 }

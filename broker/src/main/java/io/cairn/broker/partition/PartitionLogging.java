@@ -33,7 +33,7 @@ public final class PartitionLogging {
     /**
      * @param node the node id, or {@code null} to leave the thread's as it is
      */
-    private Scope(final String node, final String partition) {
+    private Scope(String node, String partition) {
       setsNode = node != null;
       previousNode = setsNode ? MDC.get(NODE_ID) : null;
       previousPartition = MDC.get(PARTITION_ID);
@@ -51,7 +51,7 @@ public final class PartitionLogging {
       restore(PARTITION_ID, previousPartition);
     }
 
-    private static void restore(final String key, final String value) {
+    private static void restore(String key, String value) {
       if (value == null) {
         MDC.remove(key);
       } else {
@@ -61,7 +61,7 @@ public final class PartitionLogging {
   }
 
   /** Enters the scope of partition {@code partitionId} on node {@code nodeId}. */
-  public static Scope enter(final int nodeId, final int partitionId) {
+  public static Scope enter(int nodeId, int partitionId) {
     return new Scope(Integer.toString(nodeId), Integer.toString(partitionId));
   }
 
@@ -69,14 +69,14 @@ public final class PartitionLogging {
    * Enters the scope of partition {@code partitionId} on a broker thread that carries its node id
    * already ({@code BrokerThreads}).
    */
-  public static Scope enterPartition(final int partitionId) {
+  public static Scope enterPartition(int partitionId) {
     return new Scope(null, Integer.toString(partitionId));
   }
 
   /** {@code task} run inside the partition's scope. */
-  public static Runnable wrap(final int nodeId, final int partitionId, final Runnable task) {
-    final String node = Integer.toString(nodeId);
-    final String partition = Integer.toString(partitionId);
+  public static Runnable wrap(int nodeId, int partitionId, Runnable task) {
+    String node = Integer.toString(nodeId);
+    String partition = Integer.toString(partitionId);
     return () -> {
       try (Scope ignored = new Scope(node, partition)) {
         task.run();
@@ -85,7 +85,7 @@ public final class PartitionLogging {
   }
 
   /** An executor that runs every task on {@code executor} inside the partition's scope. */
-  public static Executor wrap(final int nodeId, final int partitionId, final Executor executor) {
+  public static Executor wrap(int nodeId, int partitionId, Executor executor) {
     return task -> executor.execute(wrap(nodeId, partitionId, task));
   }
 }

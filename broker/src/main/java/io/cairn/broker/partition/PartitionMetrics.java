@@ -60,7 +60,7 @@ final class PartitionMetrics implements AutoCloseable {
   private final List<Meter> meters = new ArrayList<>();
   private final Map<String, Timer> transitionTimers = new HashMap<>();
 
-  PartitionMetrics(final MeterRegistry registry, final int partitionId, final int nodeId) {
+  PartitionMetrics(MeterRegistry registry, int partitionId, int nodeId) {
     this.registry = registry;
     this.tags =
         Tags.of("partition", Integer.toString(partitionId), "node", Integer.toString(nodeId));
@@ -85,7 +85,7 @@ final class PartitionMetrics implements AutoCloseable {
     compactionFailed = compactions("failed");
   }
 
-  private Counter compactions(final String result) {
+  private Counter compactions(String result) {
     return register(
         Counter.builder(COMPACTIONS)
             .tags(tags.and("result", result))
@@ -93,22 +93,22 @@ final class PartitionMetrics implements AutoCloseable {
             .register(registry));
   }
 
-  private <M extends Meter> M register(final M meter) {
+  private <M extends Meter> M register(M meter) {
     meters.add(meter);
     return meter;
   }
 
-  void role(final PartitionRole value) {
+  void role(PartitionRole value) {
     role.set(value.code());
   }
 
-  void health(final PartitionHealthStatus value) {
+  void health(PartitionHealthStatus value) {
     health.set(value.code());
   }
 
-  void transition(final PartitionRole target, final boolean ok, final Duration duration) {
-    final String role = target.name().toLowerCase(Locale.ROOT);
-    final String result = ok ? "ok" : "failed";
+  void transition(PartitionRole target, boolean ok, Duration duration) {
+    String role = target.name().toLowerCase(Locale.ROOT);
+    String result = ok ? "ok" : "failed";
     transitionTimers
         .computeIfAbsent(
             role + "/" + result,
@@ -125,7 +125,7 @@ final class PartitionMetrics implements AutoCloseable {
     rebuilds.increment();
   }
 
-  void compaction(final boolean deletedSegments) {
+  void compaction(boolean deletedSegments) {
     (deletedSegments ? compacted : unchanged).increment();
   }
 

@@ -36,7 +36,7 @@ public enum PartitionRole {
 
   private final int code;
 
-  PartitionRole(final int code) {
+  PartitionRole(int code) {
     this.code = code;
   }
 
@@ -45,7 +45,7 @@ public enum PartitionRole {
   }
 
   /** Whether {@code this -> next} is in the table above (ignoring the term and rebuild rules). */
-  boolean canBecome(final PartitionRole next) {
+  boolean canBecome(PartitionRole next) {
     return switch (this) {
       case INACTIVE -> next == FOLLOWER || next == LEADER || next == FAILED || next == CLOSED;
       case FOLLOWER, LEADER -> true; // same-role moves are checked by the caller

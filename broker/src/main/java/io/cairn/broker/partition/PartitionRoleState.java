@@ -17,7 +17,7 @@ final class PartitionRoleState {
   private volatile PartitionRole role = PartitionRole.INACTIVE;
   private volatile long term;
 
-  PartitionRoleState(final int partitionId, final int nodeId, final PartitionMetrics metrics) {
+  PartitionRoleState(int partitionId, int nodeId, PartitionMetrics metrics) {
     this.partitionId = partitionId;
     this.nodeId = nodeId;
     this.metrics = metrics;
@@ -47,9 +47,8 @@ final class PartitionRoleState {
    * @param rebuilt whether the state was rebuilt from a snapshot for the new role
    * @throws IllegalStateException if the move is not legal
    */
-  void transition(
-      final PartitionRole next, final long nextTerm, final boolean rebuilt, final String reason) {
-    final PartitionRole current = role;
+  void transition(PartitionRole next, long nextTerm, boolean rebuilt, String reason) {
+    PartitionRole current = role;
     if (!isLegal(current, next, nextTerm, rebuilt)) {
       throw new IllegalStateException(
           "Expected a legal partition role transition, but "
@@ -93,10 +92,7 @@ final class PartitionRoleState {
   }
 
   private boolean isLegal(
-      final PartitionRole current,
-      final PartitionRole next,
-      final long nextTerm,
-      final boolean rebuilt) {
+      PartitionRole current, PartitionRole next, long nextTerm, boolean rebuilt) {
     if (!current.canBecome(next)) {
       return false;
     }

@@ -44,13 +44,13 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
    * @param exported the exporters' position in the state; {@code null} without exporters
    */
   PartitionSnapshotSource(
-      final CairnDb db,
-      final FencedLogStream logStream,
-      final RaftServer raft,
-      final SnapshotIndexLookup lookup,
-      final boolean leader,
-      final long term,
-      final ExportedPositionSource exported) {
+      CairnDb db,
+      FencedLogStream logStream,
+      RaftServer raft,
+      SnapshotIndexLookup lookup,
+      boolean leader,
+      long term,
+      ExportedPositionSource exported) {
     this.db = db;
     this.positions = new ProcessingPositions(db);
     this.logStream = logStream;
@@ -66,10 +66,10 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
     if (!logStream.isLive()) {
       return Optional.empty();
     }
-    final long processed = positions.lastProcessedPosition();
-    final long written = positions.lastWrittenPosition();
-    final long resumeAfter = Math.min(processed, written);
-    final long exportedPosition =
+    long processed = positions.lastProcessedPosition();
+    long written = positions.lastWrittenPosition();
+    long resumeAfter = Math.min(processed, written);
+    long exportedPosition =
         exported == null ? Math.max(0, processed) : Math.max(0, exported.exportedPosition(db));
     return lookup
         .lastEntryUpTo(resumeAfter)
@@ -89,7 +89,7 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
   }
 
   @Override
-  public void writeState(final Path target) {
+  public void writeState(Path target) {
     db.createCheckpoint(target);
   }
 
@@ -98,7 +98,7 @@ final class PartitionSnapshotSource implements SnapshotSource, AutoCloseable {
     if (!logStream.isLive()) {
       return LogStream.NO_POSITION;
     }
-    final long committed = logStream.commitPosition();
+    long committed = logStream.commitPosition();
     if (leader && !(raft.role() == RaftRole.LEADER && raft.term() == term)) {
       return LogStream.NO_POSITION; // read after the commit position: still leading in our term
     }

@@ -8,7 +8,7 @@ public final class PartitionStateCorruptedException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  public PartitionStateCorruptedException(final String message) {
+  public PartitionStateCorruptedException(String message) {
     super(message);
   }
 }

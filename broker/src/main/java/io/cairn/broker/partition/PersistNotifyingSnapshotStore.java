@@ -27,15 +27,14 @@ final class PersistNotifyingSnapshotStore implements SnapshotStore {
   private final SnapshotStore store;
   private final Consumer<PersistedSnapshot> onPersisted;
 
-  PersistNotifyingSnapshotStore(
-      final SnapshotStore store, final Consumer<PersistedSnapshot> onPersisted) {
+  PersistNotifyingSnapshotStore(SnapshotStore store, Consumer<PersistedSnapshot> onPersisted) {
     this.store = store;
     this.onPersisted = onPersisted;
   }
 
   @Override
-  public TransientSnapshot newTransientSnapshot(final SnapshotMetadata metadata) {
-    final TransientSnapshot snapshot = store.newTransientSnapshot(metadata);
+  public TransientSnapshot newTransientSnapshot(SnapshotMetadata metadata) {
+    TransientSnapshot snapshot = store.newTransientSnapshot(metadata);
     return new TransientSnapshot() {
       @Override
       public SnapshotId id() {
@@ -48,13 +47,13 @@ final class PersistNotifyingSnapshotStore implements SnapshotStore {
       }
 
       @Override
-      public void writeState(final SnapshotStateWriter writer) {
+      public void writeState(SnapshotStateWriter writer) {
         snapshot.writeState(writer);
       }
 
       @Override
       public PersistedSnapshot persist() {
-        final PersistedSnapshot persisted = snapshot.persist();
+        PersistedSnapshot persisted = snapshot.persist();
         onPersisted.accept(persisted);
         return persisted;
       }
@@ -77,18 +76,18 @@ final class PersistNotifyingSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public SnapshotReservation reserve(final SnapshotId id) {
+  public SnapshotReservation reserve(SnapshotId id) {
     return store.reserve(id);
   }
 
   @Override
   public Optional<SnapshotReservation> reserveNewest(
-      final Predicate<? super PersistedSnapshot> eligible) {
+      Predicate<? super PersistedSnapshot> eligible) {
     return store.reserveNewest(eligible);
   }
 
   @Override
-  public CompactionHold registerCompactionHold(final String name, final long index) {
+  public CompactionHold registerCompactionHold(String name, long index) {
     return store.registerCompactionHold(name, index);
   }
 
@@ -98,27 +97,27 @@ final class PersistNotifyingSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public void verify(final SnapshotId id) {
+  public void verify(SnapshotId id) {
     store.verify(id);
   }
 
   @Override
-  public Optional<PersistedSnapshot> copyForRecovery(final Path target) {
+  public Optional<PersistedSnapshot> copyForRecovery(Path target) {
     return store.copyForRecovery(target);
   }
 
   @Override
-  public PersistedSnapshot restore(final Collection<Path> files) {
+  public PersistedSnapshot restore(Collection<Path> files) {
     return store.restore(files);
   }
 
   @Override
-  public SnapshotChunkReader openChunkReader(final SnapshotId id) {
+  public SnapshotChunkReader openChunkReader(SnapshotId id) {
     return store.openChunkReader(id);
   }
 
   @Override
-  public SnapshotReceiver newReceiver(final long index, final long term) {
+  public SnapshotReceiver newReceiver(long index, long term) {
     return store.newReceiver(index, term);
   }
 

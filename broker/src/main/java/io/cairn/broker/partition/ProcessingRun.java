@@ -34,11 +34,11 @@ final class ProcessingRun {
   private final CommitListener commitListener = position -> onCommit();
 
   private ProcessingRun(
-      final ProcessingScope scope,
-      final StreamProcessor processor,
-      final SnapshotDirector director,
-      final PartitionSnapshotSource source,
-      final FencedLogStream logStream) {
+      ProcessingScope scope,
+      StreamProcessor processor,
+      SnapshotDirector director,
+      PartitionSnapshotSource source,
+      FencedLogStream logStream) {
     this.scope = scope;
     this.processor = processor;
     this.director = director;
@@ -52,21 +52,21 @@ final class ProcessingRun {
    * Nothing starts yet.
    */
   static ProcessingRun create(
-      final ProcessingScope scope,
-      final FencedLogStream view,
-      final List<PartitionComponent> components,
-      final CommandResponseWriter responseWriter,
-      final PartitionConfig config,
-      final RaftServer raft,
-      final SnapshotStore snapshotStore,
-      final Iterable<Tag> meterTags,
-      final ExportedPositionSource exported) {
-    final PartitionContext context = scope.partition();
-    final RecordProcessors.Builder processors = RecordProcessors.builder();
-    for (final PartitionComponent component : components) {
+      ProcessingScope scope,
+      FencedLogStream view,
+      List<PartitionComponent> components,
+      CommandResponseWriter responseWriter,
+      PartitionConfig config,
+      RaftServer raft,
+      SnapshotStore snapshotStore,
+      Iterable<Tag> meterTags,
+      ExportedPositionSource exported) {
+    PartitionContext context = scope.partition();
+    RecordProcessors.Builder processors = RecordProcessors.builder();
+    for (PartitionComponent component : components) {
       component.registerProcessors(scope, processors);
     }
-    final StreamProcessor processor =
+    StreamProcessor processor =
         StreamProcessor.builder()
             .logStream(view)
             .db(scope.db())
@@ -77,7 +77,7 @@ final class ProcessingRun {
             .meterRegistry(context.meterRegistry())
             .nodeId(context.nodeId())
             .build();
-    final PartitionSnapshotSource source =
+    PartitionSnapshotSource source =
         new PartitionSnapshotSource(
             scope.db(),
             view,
@@ -86,7 +86,7 @@ final class ProcessingRun {
             scope.isLeader(),
             scope.term(),
             exported);
-    final SnapshotDirector director =
+    SnapshotDirector director =
         SnapshotDirector.builder()
             .owner(processor)
             .store(snapshotStore)
@@ -110,7 +110,7 @@ final class ProcessingRun {
   }
 
   /** Starts the processor, then the director's periodic snapshots inside it. */
-  CompletableFuture<Void> start(final ActorScheduler scheduler) {
+  CompletableFuture<Void> start(ActorScheduler scheduler) {
     return scheduler
         .start(processor)
         .thenCompose(started -> processor.submit(director::start))
@@ -136,7 +136,7 @@ final class ProcessingRun {
   }
 
   /** Runs {@code reader} on the processor's thread, between two of its turns. */
-  <T> CompletableFuture<T> read(final Function<CairnDb, T> reader) {
+  <T> CompletableFuture<T> read(Function<CairnDb, T> reader) {
     return processor.call(() -> reader.apply(scope.db()));
   }
 
@@ -144,10 +144,10 @@ final class ProcessingRun {
    * Like {@link #read}, but only while the processor processes commands: a new leader's state is
    * incomplete until it has replayed the log, so a read then fails instead of answering from it.
    */
-  <T> CompletableFuture<T> readProcessed(final Function<CairnDb, T> reader) {
+  <T> CompletableFuture<T> readProcessed(Function<CairnDb, T> reader) {
     return processor.call(
         () -> {
-          final StreamProcessorPhase phase = processor.phase();
+          StreamProcessorPhase phase = processor.phase();
           if (phase != StreamProcessorPhase.PROCESSING) {
             throw new IllegalStateException(
                 "its stream processor is " + phase + ", not PROCESSING yet");

@@ -67,21 +67,21 @@ final class ProcessingRunner {
    * @param processorHealth told of each run's processor's health reports (any thread)
    */
   ProcessingRunner(
-      final PartitionContext context,
-      final RaftServer raft,
-      final PartitionConfig config,
-      final PartitionLayout layout,
-      final List<PartitionComponent> components,
-      final List<ColumnFamilyDefinition> families,
-      final CommandResponseWriter responseWriter,
-      final PartitionMetrics metrics,
-      final SnapshotStore directorStore,
-      final Tags meterTags,
-      final String description,
-      final LongSupplier snapshotInstalls,
-      final ExportedPositionSource exportedPositions,
-      final Executor actor,
-      final BiConsumer<StreamProcessor, PartitionHealth> processorHealth) {
+      PartitionContext context,
+      RaftServer raft,
+      PartitionConfig config,
+      PartitionLayout layout,
+      List<PartitionComponent> components,
+      List<ColumnFamilyDefinition> families,
+      CommandResponseWriter responseWriter,
+      PartitionMetrics metrics,
+      SnapshotStore directorStore,
+      Tags meterTags,
+      String description,
+      LongSupplier snapshotInstalls,
+      ExportedPositionSource exportedPositions,
+      Executor actor,
+      BiConsumer<StreamProcessor, PartitionHealth> processorHealth) {
     this.context = context;
     this.raft = raft;
     this.config = config;
@@ -105,7 +105,7 @@ final class ProcessingRunner {
   }
 
   /** Whether {@code processor} is the current run's. */
-  boolean isCurrent(final StreamProcessor processor) {
+  boolean isCurrent(StreamProcessor processor) {
     return run != null && run.processor() == processor;
   }
 
@@ -114,7 +114,7 @@ final class ProcessingRunner {
    *
    * @param leadingThisTerm the current run leads in raft's current term and raft still leads
    */
-  boolean isStale(final boolean leadingThisTerm) {
+  boolean isStale(boolean leadingThisTerm) {
     return state == null
         || state.snapshotInstalls() != snapshotInstalls.getAsLong()
         || (state.usedByLeader() && !leadingThisTerm);
@@ -122,7 +122,7 @@ final class ProcessingRunner {
 
   /** Ends the current run (components' {@code onProcessingStopped}, then the run), if any. */
   CompletableFuture<Void> stop() {
-    final ProcessingRun stopping = run;
+    ProcessingRun stopping = run;
     if (stopping == null) {
       return CompletableFuture.completedFuture(null);
     }
@@ -137,7 +137,7 @@ final class ProcessingRunner {
    */
   CompletableFuture<Void> rebuild() {
     closeState();
-    final long installs = snapshotInstalls.getAsLong();
+    long installs = snapshotInstalls.getAsLong();
     return CompletableFuture.supplyAsync(
             () ->
                 StateRecovery.recover(
@@ -162,12 +162,12 @@ final class ProcessingRunner {
    * processor starts (a leader replays, then processes), then components' {@code onBecomeLeader} or
    * {@code onBecomeFollower}. A LEADER run marks the state as used by a leader.
    */
-  CompletableFuture<Void> start(final PartitionRole target, final long term) {
-    final boolean leader = target == PartitionRole.LEADER;
-    final long installs = state.snapshotInstalls();
-    final FencedLogStream view =
+  CompletableFuture<Void> start(PartitionRole target, long term) {
+    boolean leader = target == PartitionRole.LEADER;
+    long installs = state.snapshotInstalls();
+    FencedLogStream view =
         new FencedLogStream(context.logStream(), () -> snapshotInstalls.getAsLong() == installs);
-    final ProcessingScope scope =
+    ProcessingScope scope =
         new ProcessingScope(
             context,
             leader ? StreamProcessorMode.LEADER : StreamProcessorMode.FOLLOWER,
@@ -179,7 +179,7 @@ final class ProcessingRunner {
       // from now on this state is the leader's: never reused after its term
       state = new OpenState(state.db(), state.snapshotInstalls(), true);
     }
-    final ProcessingRun started;
+    ProcessingRun started;
     try {
       started =
           ProcessingRun.create(
@@ -192,7 +192,7 @@ final class ProcessingRunner {
               directorStore,
               meterTags,
               exportedPositions);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       stopComponents(scope); // components may have started something in registerProcessors
       throw e;
     }
@@ -204,7 +204,7 @@ final class ProcessingRunner {
         .start(context.scheduler())
         .thenRunAsync(
             () -> {
-              for (final PartitionComponent component : components) {
+              for (PartitionComponent component : components) {
                 if (leader) {
                   component.onBecomeLeader(scope, started.processor());
                 } else {
@@ -232,11 +232,11 @@ final class ProcessingRunner {
         .orElse("an empty state");
   }
 
-  private void stopComponents(final ProcessingScope scope) {
-    for (final PartitionComponent component : components) {
+  private void stopComponents(ProcessingScope scope) {
+    for (PartitionComponent component : components) {
       try {
         component.onProcessingStopped(scope);
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         LOG.warn(
             "Component '{}' failed to stop run {} on {}; going on",
             component.name(),

@@ -48,12 +48,12 @@ public final class RaftSnapshotStoreAdapter implements RaftSnapshotStore, AutoCl
 
   @Override
   public Optional<RaftSnapshot> latestSnapshot() {
-    final Optional<SnapshotReservation> newest = store.reserveNewest(snapshot -> true);
+    Optional<SnapshotReservation> newest = store.reserveNewest(snapshot -> true);
     if (newest.isEmpty()) {
       releaseIdlePins(null);
       return Optional.empty();
     }
-    final SnapshotId id = newest.get().snapshot().id();
+    SnapshotId id = newest.get().snapshot().id();
     Pin pin = pins.get(id);
     if (pin == null) {
       pin = new Pin(newest.get());
@@ -99,7 +99,7 @@ public final class RaftSnapshotStoreAdapter implements RaftSnapshotStore, AutoCl
     pins.values()
         .removeIf(
             pin -> {
-              final boolean idle = pin.openReaders == 0 && !pin.snapshot.id().equals(keep);
+              boolean idle = pin.openReaders == 0 && !pin.snapshot.id().equals(keep);
               if (idle) {
                 pin.reservation.close();
               }
@@ -130,7 +130,7 @@ public final class RaftSnapshotStoreAdapter implements RaftSnapshotStore, AutoCl
 
     @Override
     public RaftSnapshotChunkReader openChunkReader() {
-      final SnapshotChunkReader reader;
+      SnapshotChunkReader reader;
       try {
         reader = store.openChunkReader(snapshot.id());
       } catch (SnapshotNotFoundException e) {
@@ -171,7 +171,7 @@ public final class RaftSnapshotStoreAdapter implements RaftSnapshotStore, AutoCl
       if (!hasNext()) {
         throw new NoSuchElementException("Expected another snapshot chunk, but there is none");
       }
-      final SnapshotChunk chunk = reader.next();
+      SnapshotChunk chunk = reader.next();
       return new RaftSnapshotChunk(
           chunk.chunkIndex(),
           chunk.chunkCount(),

@@ -25,7 +25,7 @@ final class SnapshotIndexLookup implements AutoCloseable {
   private final Journal journal;
   private final JournalReader reader;
 
-  SnapshotIndexLookup(final Journal journal) {
+  SnapshotIndexLookup(Journal journal) {
     this.journal = journal;
     this.reader = journal.openReader();
   }
@@ -34,7 +34,7 @@ final class SnapshotIndexLookup implements AutoCloseable {
    * The last entry whose positions are all at or below {@code position}; empty if the journal no
    * longer (or does not yet) hold the entries needed to tell.
    */
-  Optional<EntryId> lastEntryUpTo(final long position) {
+  Optional<EntryId> lastEntryUpTo(long position) {
     if (position < LogStream.FIRST_POSITION || journal.isEmpty()) {
       return Optional.empty();
     }
@@ -42,7 +42,7 @@ final class SnapshotIndexLookup implements AutoCloseable {
     if (!reader.hasNext()) {
       return Optional.empty();
     }
-    final JournalRecord holding = reader.next();
+    JournalRecord holding = reader.next();
     if (holding.asqn() == Journal.ASQN_IGNORE || holding.asqn() > position) {
       // no entry at or below the position is in the journal (compacted, or reset by a snapshot)
       return Optional.empty();
@@ -51,7 +51,7 @@ final class SnapshotIndexLookup implements AutoCloseable {
       return Optional.of(new EntryId(holding.index(), RaftEntryCodec.term(holding.data())));
     }
     // the entry holding the position also holds later records: claim only the entry before it
-    final long previous = holding.index() - 1;
+    long previous = holding.index() - 1;
     if (previous < journal.getFirstIndex()) {
       return Optional.empty();
     }
@@ -59,7 +59,7 @@ final class SnapshotIndexLookup implements AutoCloseable {
     if (!reader.hasNext()) {
       return Optional.empty();
     }
-    final JournalRecord before = reader.next();
+    JournalRecord before = reader.next();
     if (before.index() != previous) {
       return Optional.empty();
     }

@@ -41,27 +41,27 @@ final class StateRecovery {
    *     in the snapshot's metadata
    */
   static Recovered recover(
-      final Path runtime,
-      final SnapshotStore store,
-      final DbConfig dbConfig,
-      final List<ColumnFamilyDefinition> families,
-      final MeterRegistry registry,
-      final Tags tags,
-      final String context) {
+      Path runtime,
+      SnapshotStore store,
+      DbConfig dbConfig,
+      List<ColumnFamilyDefinition> families,
+      MeterRegistry registry,
+      Tags tags,
+      String context) {
     deleteRecursively(runtime);
     try {
       Files.createDirectories(runtime.getParent());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(
           "Expected to create " + runtime.getParent() + ", but it failed (" + context + ")", e);
     }
     // no snapshot at all is normal for a new partition: skip the store's "replaying all" warning
-    final Optional<PersistedSnapshot> snapshot =
+    Optional<PersistedSnapshot> snapshot =
         store.latestSnapshot().isEmpty() ? Optional.empty() : store.copyForRecovery(runtime);
-    final CairnDb db = CairnDb.open(runtime, dbConfig, families, registry, tags);
+    CairnDb db = CairnDb.open(runtime, dbConfig, families, registry, tags);
     if (snapshot.isPresent() && db.isDigestMaintained()) {
-      final String expected = snapshot.get().metadata().stateDigestHex();
-      final String actual = db.stateDigest().toHex();
+      String expected = snapshot.get().metadata().stateDigestHex();
+      String actual = db.stateDigest().toHex();
       if (!expected.equals(actual)) {
         db.close();
         throw new PartitionStateCorruptedException(
@@ -83,15 +83,15 @@ final class StateRecovery {
     return new Recovered(db, snapshot);
   }
 
-  static void deleteRecursively(final Path path) {
+  static void deleteRecursively(Path path) {
     if (!Files.exists(path)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(path)) {
-      for (final Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException("Expected to delete " + path + ", but it failed", e);
     }
   }

@@ -14,7 +14,7 @@ final class TransitionBackoff {
   private final Backoff backoff;
   private final int attemptsMax;
 
-  TransitionBackoff(final PartitionConfig config) {
+  TransitionBackoff(PartitionConfig config) {
     this.backoff = new Backoff(config.transitionRetryDelayMin(), config.transitionRetryDelayMax());
     this.attemptsMax = config.transitionAttemptsMax();
   }
@@ -24,7 +24,7 @@ final class TransitionBackoff {
   }
 
   /** Whether {@code failedAttempts} failures in a row are the last the partition takes. */
-  boolean isExhausted(final int failedAttempts) {
+  boolean isExhausted(int failedAttempts) {
     return failedAttempts >= attemptsMax;
   }
 
@@ -33,7 +33,7 @@ final class TransitionBackoff {
    *
    * @param failedAttempts at least 1
    */
-  Duration delay(final int failedAttempts) {
+  Duration delay(int failedAttempts) {
     return backoff.ceiling(failedAttempts);
   }
 }

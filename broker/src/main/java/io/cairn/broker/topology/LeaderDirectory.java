@@ -61,11 +61,11 @@ public final class LeaderDirectory extends Actor {
    * @param requestTimeout how long one answer is awaited
    */
   public LeaderDirectory(
-      final int nodeId,
-      final Set<Integer> members,
-      final MessagingService messaging,
-      final Duration refreshInterval,
-      final Duration requestTimeout) {
+      int nodeId,
+      Set<Integer> members,
+      MessagingService messaging,
+      Duration refreshInterval,
+      Duration requestTimeout) {
     super("leader-directory-" + nodeId, LoggingContext.node(nodeId));
     this.nodeId = nodeId;
     this.others = members.stream().filter(id -> id != nodeId).sorted().toList();
@@ -75,7 +75,7 @@ public final class LeaderDirectory extends Actor {
   }
 
   /** The partitions this broker hosts (their raft members know their leaders best). */
-  public void hosted(final HostedPartitions partitions) {
+  public void hosted(HostedPartitions partitions) {
     local = Objects.requireNonNull(partitions, "partitions");
   }
 
@@ -87,20 +87,20 @@ public final class LeaderDirectory extends Actor {
   }
 
   /** The node leading {@code partitionId} as far as this broker knows, or -1. */
-  public int leaderOf(final int partitionId) {
-    final Optional<HostedPartition> hosted = local.get(partitionId);
+  public int leaderOf(int partitionId) {
+    Optional<HostedPartition> hosted = local.get(partitionId);
     if (hosted.isPresent()) {
-      final int leader = hosted.get().partition().leaderId();
+      int leader = hosted.get().partition().leaderId();
       if (leader >= 0) {
         return leader;
       }
     }
-    final Leader leader = reported.get(partitionId);
+    Leader leader = reported.get(partitionId);
     return leader == null ? ApiDescriptor.NO_NODE_ID : leader.nodeId();
   }
 
   /** A {@code NOT_LEADER} answer for {@code partitionId} named {@code leaderNodeId} (or -1). */
-  public void hint(final int partitionId, final int leaderNodeId) {
+  public void hint(int partitionId, int leaderNodeId) {
     if (leaderNodeId < 0) {
       reported.remove(partitionId);
     } else {
@@ -115,7 +115,7 @@ public final class LeaderDirectory extends Actor {
   }
 
   private void refresh() {
-    for (final int member : others) {
+    for (int member : others) {
       if (!asking.add(member)) {
         continue; // the previous answer is still awaited
       }
@@ -135,19 +135,19 @@ public final class LeaderDirectory extends Actor {
     }
   }
 
-  private void onTopology(final int member, final byte[] payload) {
-    final ApiResponse<BrokerTopology> response;
+  private void onTopology(int member, byte[] payload) {
+    ApiResponse<BrokerTopology> response;
     try {
       response = TopologyCodec.decodeResponse(payload);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       LOG.warn("Node {} answered an undecodable topology: {}", member, e.getMessage());
       return;
     }
     if (!(response instanceof ApiResponse.Ok<BrokerTopology> ok)) {
       return;
     }
-    for (final PartitionReplica replica : ok.body().replicas()) {
-      final int partitionId = replica.partitionId();
+    for (PartitionReplica replica : ok.body().replicas()) {
+      int partitionId = replica.partitionId();
       if (replica.role() == ReplicaRole.LEADER) {
         reported.compute(
             partitionId,

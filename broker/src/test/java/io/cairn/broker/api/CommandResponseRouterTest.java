@@ -57,7 +57,7 @@ final class CommandResponseRouterTest {
   @Test
   void shouldAnswerACommandWithItsResponseExactlyOnce() {
     // given
-    final PendingCommand command = router.register(1, 3).orElseThrow();
+    PendingCommand command = router.register(1, 3).orElseThrow();
     assertThat(command.requestId()).isEqualTo(BASE);
     assertThat(router.requestStreamId()).isEqualTo(NODE);
 
@@ -75,7 +75,7 @@ final class CommandResponseRouterTest {
   @Test
   void shouldDropResponsesOfOtherStreamsOtherPartitionsAndUnknownRequests() {
     // given
-    final PendingCommand command = router.register(1, 3).orElseThrow();
+    PendingCommand command = router.register(1, 3).orElseThrow();
 
     // when responses arrive that are not this command's
     router.writerFor(1).sendResponse(NODE + 1, command.requestId(), RESPONSE);
@@ -90,13 +90,13 @@ final class CommandResponseRouterTest {
   @Test
   void shouldAnswerTimeoutOnceTheCommandTimeoutPassed() {
     // given
-    final PendingCommand command = router.register(1, 3).orElseThrow();
+    PendingCommand command = router.register(1, 3).orElseThrow();
 
     // when / then
     scheduler.runFor(Duration.ofMillis(900));
     assertThat(command.future()).isNotDone();
     scheduler.runFor(Duration.ofMillis(200));
-    final ApiResponse<Record> answer = command.future().join();
+    ApiResponse<Record> answer = command.future().join();
     assertThat(answer.status()).isEqualTo(ResponseStatus.TIMEOUT);
     assertThat(((ApiResponse.Failure<Record>) answer).reason())
         .contains("Expected the response of partition 1 within 1000ms, but none came (node 4)")
@@ -106,8 +106,8 @@ final class CommandResponseRouterTest {
   @Test
   void shouldAnswerTimeoutAtOnceWhenTheLeadershipOfTheTermEnds() {
     // given
-    final PendingCommand command = router.register(1, 3).orElseThrow();
-    final PendingCommand otherTerm = router.register(1, 2).orElseThrow();
+    PendingCommand command = router.register(1, 3).orElseThrow();
+    PendingCommand otherTerm = router.register(1, 2).orElseThrow();
 
     // when the next sweep runs
     scheduler.runFor(CommandResponseRouter.sweepInterval(TIMEOUT));
@@ -124,7 +124,7 @@ final class CommandResponseRouterTest {
 
   @Test
   void shouldRefuseMoreThanMaxInFlightCommands() {
-    final PendingCommand first = router.register(1, 3).orElseThrow();
+    PendingCommand first = router.register(1, 3).orElseThrow();
     router.register(2, 3).orElseThrow();
 
     assertThat(router.register(1, 3)).isEmpty();
@@ -136,11 +136,11 @@ final class CommandResponseRouterTest {
   void shouldSignalDrainedOnlyAfterTheLastAnswer() {
     // given
     assertThat(router.whenDrained()).isDone();
-    final PendingCommand first = router.register(1, 3).orElseThrow();
-    final PendingCommand second = router.register(1, 3).orElseThrow();
+    PendingCommand first = router.register(1, 3).orElseThrow();
+    PendingCommand second = router.register(1, 3).orElseThrow();
 
     // when
-    final CompletableFuture<Void> drained = router.whenDrained();
+    CompletableFuture<Void> drained = router.whenDrained();
     router.writerFor(1).sendResponse(NODE, first.requestId(), RESPONSE);
 
     // then
@@ -151,10 +151,10 @@ final class CommandResponseRouterTest {
 
   @Test
   void shouldRefuseNewCommandsOnceToldButDrainTheOthers() {
-    final PendingCommand waiting = router.register(1, 3).orElseThrow();
+    PendingCommand waiting = router.register(1, 3).orElseThrow();
 
     router.refuseNewCommands();
-    final CompletableFuture<Void> drained = router.whenDrained();
+    CompletableFuture<Void> drained = router.whenDrained();
 
     assertThat(router.register(1, 3)).isEmpty();
     assertThat(router.isRefusingNewCommands()).isTrue();
@@ -165,7 +165,7 @@ final class CommandResponseRouterTest {
 
   @Test
   void shouldAnswerWaitingCommandsWhenClosed() {
-    final PendingCommand command = router.register(1, 3).orElseThrow();
+    PendingCommand command = router.register(1, 3).orElseThrow();
 
     router.closeAsync();
     scheduler.runUntilIdle();
@@ -177,8 +177,8 @@ final class CommandResponseRouterTest {
   @Test
   void shouldReleaseTheCommandLimitOnEveryPathAndSampleOnlyWhatMeasuresLoad() {
     // given a partition limiter whose algorithm records what it is told
-    final List<String> samples = new ArrayList<>();
-    final CommandLimiter limiter =
+    List<String> samples = new ArrayList<>();
+    CommandLimiter limiter =
         new CommandLimiter(
             1,
             CommandLimitConfig.defaults(),
@@ -189,31 +189,27 @@ final class CommandResponseRouterTest {
               }
 
               @Override
-              public void onSample(
-                  final long startNanos,
-                  final long rttNanos,
-                  final int inFlight,
-                  final boolean dropped) {
+              public void onSample(long startNanos, long rttNanos, int inFlight, boolean dropped) {
                 samples.add(rttNanos / 1_000_000 + "ms" + (dropped ? " dropped" : ""));
               }
             },
             clock);
 
     // when commands end in every way a command can end (at most 2 wait on this router)
-    final PendingCommand answered = register(limiter, 3);
-    final PendingCommand fullLog = register(limiter, 3);
+    PendingCommand answered = register(limiter, 3);
+    PendingCommand fullLog = register(limiter, 3);
     clock.advance(Duration.ofMillis(20));
     router.writerFor(1).sendResponse(NODE, answered.requestId(), RESPONSE);
     router.complete(fullLog, ApiResponse.failure(ResponseStatus.BACKPRESSURE, "log full"));
-    final PendingCommand notLeader = register(limiter, 3);
-    final PendingCommand oldTerm = register(limiter, 2);
+    PendingCommand notLeader = register(limiter, 3);
+    PendingCommand oldTerm = register(limiter, 2);
     router.complete(notLeader, ApiResponse.failure(ResponseStatus.NOT_LEADER, "deposed"));
     scheduler.runFor(CommandResponseRouter.sweepInterval(TIMEOUT)); // term 2 ended
-    final PendingCommand timedOut = register(limiter, 3);
+    PendingCommand timedOut = register(limiter, 3);
     scheduler.runFor(TIMEOUT.plusMillis(200));
-    final PendingCommand shutDown = register(limiter, 3);
+    PendingCommand shutDown = register(limiter, 3);
     router.register(1, 3).orElseThrow(); // the broker-wide bound (2) is reached
-    final CommandLimiter.Permit refusedHere = limiter.tryAcquire().orElseThrow();
+    CommandLimiter.Permit refusedHere = limiter.tryAcquire().orElseThrow();
     assertThat(router.register(1, 3, refusedHere)).isEmpty();
     router.closeAsync();
     scheduler.runUntilIdle();
@@ -224,7 +220,7 @@ final class CommandResponseRouterTest {
     assertThat(samples.get(0)).isEqualTo("20ms");
     assertThat(samples.get(1)).isEqualTo("20ms dropped");
     assertThat(samples.get(2)).endsWith("dropped"); // the timeout
-    for (final PendingCommand command :
+    for (PendingCommand command :
         List.of(answered, fullLog, notLeader, oldTerm, timedOut, shutDown)) {
       assertThat(command.future()).isDone();
       assertThat(command.permit().isReleased()).isTrue();
@@ -232,7 +228,7 @@ final class CommandResponseRouterTest {
     assertThat(refusedHere.isReleased()).isTrue();
   }
 
-  private PendingCommand register(final CommandLimiter limiter, final long term) {
+  private PendingCommand register(CommandLimiter limiter, long term) {
     return router.register(1, term, limiter.tryAcquire().orElseThrow()).orElseThrow();
   }
 }

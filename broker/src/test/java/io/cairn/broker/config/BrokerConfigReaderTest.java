@@ -88,7 +88,7 @@ final class BrokerConfigReaderTest {
   @Test
   void shouldReadEveryKeyOfAFullFile() {
     // when
-    final BrokerConfig config = BrokerConfigReader.parse(FULL, SOURCE, Map.of());
+    BrokerConfig config = BrokerConfigReader.parse(FULL, SOURCE, Map.of());
 
     // then
     assertThat(config.cluster().clusterId()).isEqualTo("ledger-eu");
@@ -161,7 +161,7 @@ final class BrokerConfigReaderTest {
   @Test
   void shouldUseTheDefaultsForAnEmptyFile() {
     // when
-    final BrokerConfig config = BrokerConfigReader.parse("", SOURCE, Map.of());
+    BrokerConfig config = BrokerConfigReader.parse("", SOURCE, Map.of());
 
     // then a single node with defaults from the key table
     assertThat(config.cluster().nodeId()).isZero();
@@ -185,7 +185,7 @@ final class BrokerConfigReaderTest {
     assertThat(config.partitionConfig().raft().electionTimeout())
         .isEqualTo(Duration.ofMillis(2500));
     assertThat(config.raft().leaderBalancing()).isTrue();
-    for (final ConfigKey<?> key : BrokerConfigKeys.all()) {
+    for (ConfigKey<?> key : BrokerConfigKeys.all()) {
       // the filesystem store's keys count (and are listed) only with backup.store fs
       if (key.defaultValue() != null && !key.path().startsWith("backup.fs.")) {
         assertThat(config.settings())
@@ -198,7 +198,7 @@ final class BrokerConfigReaderTest {
   @Test
   void shouldLetTheEnvironmentOverrideEveryKindOfKey() {
     // given
-    final Map<String, String> env =
+    Map<String, String> env =
         Map.of(
             "CAIRN_CLUSTER_NODEID", "2",
             "CAIRN_CLUSTER_MEMBERS_2", "10.0.0.9:27000",
@@ -209,7 +209,7 @@ final class BrokerConfigReaderTest {
             "PATH", "/usr/bin");
 
     // when
-    final BrokerConfig config = BrokerConfigReader.parse(FULL, SOURCE, env);
+    BrokerConfig config = BrokerConfigReader.parse(FULL, SOURCE, env);
 
     // then
     assertThat(config.cluster().nodeId()).isEqualTo(2);
@@ -232,7 +232,7 @@ final class BrokerConfigReaderTest {
         .isEqualTo("CAIRN_BACKUP_FS_BASEPATH");
     assertThat(BrokerConfigKeys.S3_KEYS.get("secretAccessKey").envName())
         .isEqualTo("CAIRN_BACKUP_S3_SECRETACCESSKEY");
-    for (final ConfigKey<?> key : BrokerConfigKeys.allWithS3()) {
+    for (ConfigKey<?> key : BrokerConfigKeys.allWithS3()) {
       assertThat(key.envName())
           .isEqualTo("CAIRN_" + key.path().replace(".", "_").toUpperCase(Locale.ROOT));
     }
@@ -391,7 +391,7 @@ final class BrokerConfigReaderTest {
   @ParameterizedTest(name = "[{index}] {2}")
   @MethodSource("badValues")
   void shouldRejectABadValueNamingTheKeyTheValueAndTheRange(
-      final String yaml, final Map<String, String> env, final String expected) {
+      String yaml, Map<String, String> env, String expected) {
     assertThatThrownBy(() -> BrokerConfigReader.parse(yaml, SOURCE, env))
         .isInstanceOf(BrokerConfigException.class)
         .satisfies(
@@ -438,7 +438,7 @@ final class BrokerConfigReaderTest {
   @Test
   void shouldListEveryProblemAtOnce() {
     // given three bad keys and a YAML list where one value belongs
-    final String yaml =
+    String yaml =
         """
         cluster:
           nodeId: x
@@ -482,7 +482,7 @@ final class BrokerConfigReaderTest {
   @Test
   void shouldRedactSecretsInTheEffectiveSettingsAndErrors() {
     // given an S3 store with static credentials and a URL with user info
-    final String yaml =
+    String yaml =
         """
         backup:
           store: s3
@@ -495,7 +495,7 @@ final class BrokerConfigReaderTest {
         """;
 
     // when
-    final BrokerConfig config = BrokerConfigReader.parse(yaml, SOURCE, Map.of());
+    BrokerConfig config = BrokerConfigReader.parse(yaml, SOURCE, Map.of());
 
     // then
     assertThat(config.backup().s3().orElseThrow().bucket()).isEqualTo("backups");
@@ -511,7 +511,7 @@ final class BrokerConfigReaderTest {
   @Test
   void shouldReadExportersFromTheFileAndTheEnvironment() {
     // given
-    final String yaml =
+    String yaml =
         """
         exporters:
           - id: files
@@ -520,7 +520,7 @@ final class BrokerConfigReaderTest {
               directory: /var/export
               maxFileSize: 16MB
         """;
-    final Map<String, String> env =
+    Map<String, String> env =
         Map.of(
             "CAIRN_EXPORTERS_FILES_ARGS_MAXFILESIZE", "32MB",
             "CAIRN_EXPORTERS_CUSTOM_CLASSNAME", "io.cairn.broker.partition.RecordingExporter",
@@ -528,7 +528,7 @@ final class BrokerConfigReaderTest {
             "CAIRN_EXPORTERS_CUSTOM_ARGS_APITOKEN", "hunter2");
 
     // when
-    final BrokerConfig config = BrokerConfigReader.parse(yaml, SOURCE, env);
+    BrokerConfig config = BrokerConfigReader.parse(yaml, SOURCE, env);
 
     // then
     assertThat(config.exporters())
@@ -553,7 +553,7 @@ final class BrokerConfigReaderTest {
 
   @Test
   void shouldListEveryProblemOfTheExporters() {
-    final String yaml =
+    String yaml =
         """
         exporters:
           a:
@@ -621,7 +621,7 @@ final class BrokerConfigReaderTest {
 
   @Test
   void shouldLimitTheS3StoreByTheBackupRateUnlessItsOwnKeyIsSet() {
-    final String yaml =
+    String yaml =
         """
         backup:
           store: s3
@@ -650,7 +650,7 @@ final class BrokerConfigReaderTest {
 
   @Test
   void shouldDefaultTheFilesystemStoresCopiesToTheUploadConcurrency() {
-    final BrokerConfig config =
+    BrokerConfig config =
         BrokerConfigReader.parse(
             "backup:\n  store: fs\n  uploadConcurrency: 40\n  fs:\n    basePath: /b\n",
             SOURCE,

@@ -13,8 +13,8 @@ final class ConfigReadmeTest {
 
   @Test
   void shouldListEveryKeyWithItsDefaultAndEnvironmentVariableInTheReadme() throws IOException {
-    final String readme = Files.readString(Path.of("README.md"));
-    for (final ConfigKey<?> key : BrokerConfigKeys.allWithS3()) {
+    String readme = Files.readString(Path.of("README.md"));
+    for (ConfigKey<?> key : BrokerConfigKeys.allWithS3()) {
       assertThat(readme)
           .as("README row of %s", key.path())
           .contains("| `" + key.path() + "` |")

@@ -13,17 +13,17 @@ final class ExporterPositionsCodecTest {
 
   @Test
   void shouldDecodeWhatItEncodedForRandomPositions() {
-    final long seed = 20_260_117L;
-    final SplittableRandom random = new SplittableRandom(seed);
+    long seed = 20_260_117L;
+    SplittableRandom random = new SplittableRandom(seed);
     for (int run = 0; run < 200; run++) {
-      final Map<String, Long> positions = new LinkedHashMap<>();
-      final int count = random.nextInt(0, 8);
+      Map<String, Long> positions = new LinkedHashMap<>();
+      int count = random.nextInt(0, 8);
       for (int i = 0; i < count; i++) {
         positions.put("exporter-" + random.nextInt(1_000), random.nextLong(-1, Long.MAX_VALUE));
       }
-      final int partitionId = random.nextInt(1, 1000);
+      int partitionId = random.nextInt(1, 1000);
 
-      final ExporterPositionsCodec.Message decoded =
+      ExporterPositionsCodec.Message decoded =
           ExporterPositionsCodec.decode(ExporterPositionsCodec.encode(partitionId, positions));
 
       assertThat(decoded.partitionId()).as("seed %d, run %d", seed, run).isEqualTo(partitionId);
@@ -33,14 +33,14 @@ final class ExporterPositionsCodecTest {
 
   @Test
   void shouldRejectTruncatedAndOverlongMessages() {
-    final byte[] full = ExporterPositionsCodec.encode(3, Map.of("files", 42L));
+    byte[] full = ExporterPositionsCodec.encode(3, Map.of("files", 42L));
 
     assertThatThrownBy(() -> ExporterPositionsCodec.decode(Arrays.copyOf(full, full.length - 1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ends early");
     assertThatThrownBy(() -> ExporterPositionsCodec.decode(Arrays.copyOf(full, full.length + 1)))
         .hasMessageContaining("1 bytes follow");
-    final byte[] future = full.clone();
+    byte[] future = full.clone();
     future[0] = 2;
     assertThatThrownBy(() -> ExporterPositionsCodec.decode(future))
         .hasMessageContaining("version 1, but got 2");

@@ -18,9 +18,9 @@ final class ExportingStateTest {
   @Test
   void shouldStartResumedWithoutAFileAndKeepAPauseAcrossReopening() {
     // given
-    final ExportingState state = ExportingState.open(directory);
+    ExportingState state = ExportingState.open(directory);
     assertThat(state.isPaused()).isFalse();
-    final List<Boolean> told = new ArrayList<>();
+    List<Boolean> told = new ArrayList<>();
     state.addListener(() -> told.add(Files.exists(directory.resolve(ExportingState.FILE_NAME))));
 
     // when
@@ -42,8 +42,8 @@ final class ExportingStateTest {
   @Test
   void shouldRefuseACorruptedFileNamingItAndTheFix() throws Exception {
     ExportingState.open(directory).pause();
-    final Path file = directory.resolve(ExportingState.FILE_NAME);
-    final byte[] bytes = Files.readAllBytes(file);
+    Path file = directory.resolve(ExportingState.FILE_NAME);
+    byte[] bytes = Files.readAllBytes(file);
     bytes[5] = 0; // the flag, without the checksum
     Files.write(file, bytes);
 
@@ -60,8 +60,8 @@ final class ExportingStateTest {
 
   @Test
   void shouldShowThePausedFlagAsAGauge() {
-    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    final ExportingState state = ExportingState.open(directory);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ExportingState state = ExportingState.open(directory);
     state.registerGauge(registry, 4);
 
     state.pause();

@@ -22,7 +22,7 @@ final class InterPartitionCodecTest {
 
   @Test
   void shouldRoundTripACommandWithItsCheckpointId() {
-    final InterPartitionCodec.Request request =
+    InterPartitionCodec.Request request =
         InterPartitionCodec.decodeRequest(InterPartitionCodec.encodeRequest(3, APPLY));
 
     assertThat(request.targetPartitionId()).isEqualTo(3);
@@ -32,7 +32,7 @@ final class InterPartitionCodecTest {
 
   @Test
   void shouldRoundTripEveryResponse() {
-    for (final Status status : Status.values()) {
+    for (Status status : Status.values()) {
       assertThat(InterPartitionCodec.decodeResponse(InterPartitionCodec.encodeResponse(status, 2)))
           .isEqualTo(new InterPartitionCodec.Response(status, 2));
     }
@@ -40,15 +40,15 @@ final class InterPartitionCodecTest {
 
   @Test
   void shouldRefuseOtherVersionsTruncationAndUnknownStatuses() {
-    final byte[] request = InterPartitionCodec.encodeRequest(3, APPLY);
-    final byte[] otherVersion = request.clone();
+    byte[] request = InterPartitionCodec.encodeRequest(3, APPLY);
+    byte[] otherVersion = request.clone();
     otherVersion[0] = 2;
     assertThatThrownBy(() -> InterPartitionCodec.decodeRequest(otherVersion))
         .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("Expected version 1, but was 2");
     assertThatThrownBy(() -> InterPartitionCodec.decodeRequest(new byte[] {1, 0}))
         .isInstanceOf(ProtocolException.class);
-    final byte[] response = InterPartitionCodec.encodeResponse(Status.WRITTEN, -1);
+    byte[] response = InterPartitionCodec.encodeResponse(Status.WRITTEN, -1);
     response[1] = 9;
     assertThatThrownBy(() -> InterPartitionCodec.decodeResponse(response))
         .isInstanceOf(ProtocolException.class)
@@ -58,23 +58,23 @@ final class InterPartitionCodecTest {
   @Test
   void shouldThrowOnlyProtocolExceptionsForTruncatedOrFlippedRequests() {
     // seeded: every prefix and 500 random byte flips decode or fail with ProtocolException
-    final long seed = Long.getLong("cairn.seed", 20_251_129L);
-    final SplittableRandom random = new SplittableRandom(seed);
-    final byte[] request = InterPartitionCodec.encodeRequest(3, APPLY);
+    long seed = Long.getLong("cairn.seed", 20_251_129L);
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] request = InterPartitionCodec.encodeRequest(3, APPLY);
     for (int length = 0; length < request.length; length++) {
-      final byte[] prefix = Arrays.copyOf(request, length);
+      byte[] prefix = Arrays.copyOf(request, length);
       assertThatThrownBy(() -> InterPartitionCodec.decodeRequest(prefix))
           .as("prefix of %s bytes (seed %s)", length, seed)
           .isInstanceOf(ProtocolException.class);
     }
     for (int i = 0; i < 500; i++) {
-      final byte[] flipped = request.clone();
+      byte[] flipped = request.clone();
       flipped[random.nextInt(flipped.length)] ^= (byte) (1 + random.nextInt(255));
       try {
         InterPartitionCodec.decodeRequest(flipped);
-      } catch (final ProtocolException expected) {
+      } catch (ProtocolException expected) {
         // refused: fine
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         throw new AssertionError("flip " + i + " threw " + e + " (seed " + seed + ")", e);
       }
     }

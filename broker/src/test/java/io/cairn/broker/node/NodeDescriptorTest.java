@@ -22,11 +22,11 @@ final class NodeDescriptorTest {
   @Test
   void shouldWriteTheDescriptorIntoANewDirectoryAndAcceptItAgain() throws IOException {
     // given
-    final Path data = directory.resolve("data");
+    Path data = directory.resolve("data");
 
     // when
-    final NodeDescriptor written = NodeDescriptor.checkOrCreate(data, NODE);
-    final NodeDescriptor again = NodeDescriptor.checkOrCreate(data, NODE);
+    NodeDescriptor written = NodeDescriptor.checkOrCreate(data, NODE);
+    NodeDescriptor again = NodeDescriptor.checkOrCreate(data, NODE);
 
     // then
     assertThat(written).isEqualTo(NODE);
@@ -59,10 +59,9 @@ final class NodeDescriptorTest {
 
   @ParameterizedTest(name = "[{index}] {0}")
   @MethodSource("otherShapes")
-  void shouldRefuseADirectoryMadeForAnotherShape(
-      final NodeDescriptor existing, final String expected) {
+  void shouldRefuseADirectoryMadeForAnotherShape(NodeDescriptor existing, String expected) {
     // given a directory made for another node, cluster or partition count
-    final Path data = directory.resolve("data");
+    Path data = directory.resolve("data");
     NodeDescriptor.checkOrCreate(data, existing);
 
     // then
@@ -80,7 +79,7 @@ final class NodeDescriptorTest {
   @Test
   void shouldRefusePartitionsWithoutADescriptor() throws IOException {
     // given data of an unknown node
-    final Path data = directory.resolve("data");
+    Path data = directory.resolve("data");
     Files.createDirectories(data.resolve("partitions").resolve("1"));
 
     // then
@@ -93,8 +92,8 @@ final class NodeDescriptorTest {
 
   @Test
   void shouldRefuseANewerFormatAndABrokenFile() throws IOException {
-    final Path data = Files.createDirectories(directory.resolve("data"));
-    final Path file = data.resolve("node.json");
+    Path data = Files.createDirectories(directory.resolve("data"));
+    Path file = data.resolve("node.json");
 
     Files.writeString(
         file, "{\"formatVersion\":2,\"clusterId\":\"cairn\",\"nodeId\":1,\"partitionCount\":3}");
@@ -116,7 +115,7 @@ final class NodeDescriptorTest {
 
   @Test
   void shouldIgnoreFieldsItDoesNotKnow() throws IOException {
-    final Path data = Files.createDirectories(directory.resolve("data"));
+    Path data = Files.createDirectories(directory.resolve("data"));
     Files.writeString(
         data.resolve("node.json"),
         "{\"formatVersion\":1,\"clusterId\":\"cairn\",\"nodeId\":1,\"partitionCount\":3,"

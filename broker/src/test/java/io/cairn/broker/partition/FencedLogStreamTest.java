@@ -24,9 +24,9 @@ final class FencedLogStreamTest {
 
   @Test
   void shouldPassEverythingThroughWhileLive() {
-    final List<Long> commits = new ArrayList<>();
+    List<Long> commits = new ArrayList<>();
     view.addCommitListener(commits::add);
-    final LogStreamWriter leaderWriter = view.newLeaderWriter();
+    LogStreamWriter leaderWriter = view.newLeaderWriter();
 
     assertThat(leaderWriter.tryWrite(account("a"))).isInstanceOf(WriteResult.Written.class);
 
@@ -40,10 +40,10 @@ final class FencedLogStreamTest {
 
   @Test
   void shouldReadWriteAndNotifyNothingOnceStale() {
-    final List<Long> commits = new ArrayList<>();
+    List<Long> commits = new ArrayList<>();
     view.addCommitListener(commits::add);
-    final LogStreamWriter leaderWriter = view.newLeaderWriter();
-    final LogStreamReader reader = view.newReader();
+    LogStreamWriter leaderWriter = view.newLeaderWriter();
+    LogStreamReader reader = view.newReader();
     log.writer().tryWrite(account("a"));
 
     live.set(false);
@@ -58,7 +58,7 @@ final class FencedLogStreamTest {
 
   @Test
   void shouldRemoveItsListenersWhenClosedAndLeaveTheLogOpen() {
-    final List<Long> commits = new ArrayList<>();
+    List<Long> commits = new ArrayList<>();
     view.addCommitListener(commits::add);
 
     view.close();
@@ -68,7 +68,7 @@ final class FencedLogStreamTest {
     assertThat(log.committedRecords()).hasSize(1);
   }
 
-  private static io.cairn.protocol.Record account(final String id) {
+  private static io.cairn.protocol.Record account(String id) {
     return command(AccountIntent.CREATE, new AccountValue(id, 0), -1);
   }
 }

@@ -51,8 +51,8 @@ final class LedgerComponentMetersTest {
                         LedgerEngineConfig.of(1),
                         InterPartitionSender.NONE,
                         BackupComponent::checkpointIds)));
-    final Partition leader = cluster.awaitLeader();
-    final Map<Integer, Gauge> before = new HashMap<>();
+    Partition leader = cluster.awaitLeader();
+    Map<Integer, Gauge> before = new HashMap<>();
     for (int id = 0; id < 3; id++) {
       if (id != leader.nodeId()) {
         before.put(id, pendingCredits(cluster.member(id).registry));
@@ -61,12 +61,12 @@ final class LedgerComponentMetersTest {
 
     // when the leader goes away and a follower takes over (a new run, so a new engine)
     cluster.stop(leader.nodeId());
-    final Partition next = cluster.awaitLeaderOtherThan(leader);
+    Partition next = cluster.awaitLeaderOtherThan(leader);
     cluster.awaitLeader();
 
     // then the new leader's engine registered a gauge of its own, the only one
-    final MeterRegistry registry = cluster.member(next.nodeId()).registry;
-    final Gauge after = pendingCredits(registry);
+    MeterRegistry registry = cluster.member(next.nodeId()).registry;
+    Gauge after = pendingCredits(registry);
     assertThat(after).isNotSameAs(before.get(next.nodeId()));
     assertThat(registry.find(LedgerMetrics.PENDING_CREDITS).gauges()).hasSize(1);
     assertThat(after.value()).isZero();
@@ -76,11 +76,11 @@ final class LedgerComponentMetersTest {
     assertThat(engineMeters(registry)).isNotEmpty();
   }
 
-  private static Gauge pendingCredits(final MeterRegistry registry) {
+  private static Gauge pendingCredits(MeterRegistry registry) {
     return registry.get(LedgerMetrics.PENDING_CREDITS).tag("partition", "1").gauge();
   }
 
-  private static List<Meter> engineMeters(final MeterRegistry registry) {
+  private static List<Meter> engineMeters(MeterRegistry registry) {
     return registry.getMeters().stream()
         .filter(meter -> meter.getId().getName().startsWith(LedgerComponent.ENGINE_METERS))
         .toList();

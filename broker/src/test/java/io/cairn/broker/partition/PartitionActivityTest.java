@@ -43,7 +43,7 @@ final class PartitionActivityTest {
 
   @Test
   void shouldWaitForTheWorkInFlightWhenClosing() {
-    final Activity.Transitioning transitioning = transitioning(0);
+    Activity.Transitioning transitioning = transitioning(0);
     activity.transition(transitioning, "test");
 
     activity.transition(new Activity.Closing(transitioning), "test");
@@ -73,7 +73,7 @@ final class PartitionActivityTest {
 
   @Test
   void shouldDoubleTheRetryDelayUpToTheMaxAndGiveUpAfterTheLastAttempt() {
-    final TransitionBackoff backoff =
+    TransitionBackoff backoff =
         new TransitionBackoff(
             PartitionConfig.builder()
                 .transitionRetryDelayMin(Duration.ofMillis(100))
@@ -89,7 +89,7 @@ final class PartitionActivityTest {
     assertThat(backoff.isExhausted(4)).isTrue();
   }
 
-  private static Activity.Transitioning transitioning(final int failedAttempts) {
+  private static Activity.Transitioning transitioning(int failedAttempts) {
     return new Activity.Transitioning(
         PartitionRole.LEADER, 2, true, 0, failedAttempts, Optional.empty(), pending());
   }

@@ -79,7 +79,7 @@ final class PartitionCluster implements AutoCloseable {
     Partition partition;
     int starts;
 
-    Member(final int id) {
+    Member(int id) {
       this.id = id;
     }
 
@@ -88,12 +88,11 @@ final class PartitionCluster implements AutoCloseable {
     }
   }
 
-  PartitionCluster(final Path directory, final long seed, final int size) {
+  PartitionCluster(Path directory, long seed, int size) {
     this(directory, seed, size, CONFIG);
   }
 
-  PartitionCluster(
-      final Path directory, final long seed, final int size, final PartitionConfig config) {
+  PartitionCluster(Path directory, long seed, int size, PartitionConfig config) {
     this(directory, seed, size, config, (cluster, member) -> List.of(member.ledger));
   }
 
@@ -102,11 +101,11 @@ final class PartitionCluster implements AutoCloseable {
    *     survives restarts); called after the cluster's scheduler and network exist
    */
   PartitionCluster(
-      final Path directory,
-      final long seed,
-      final int size,
-      final PartitionConfig config,
-      final BiFunction<PartitionCluster, Member, List<PartitionComponent>> components) {
+      Path directory,
+      long seed,
+      int size,
+      PartitionConfig config,
+      BiFunction<PartitionCluster, Member, List<PartitionComponent>> components) {
     this.directory = directory;
     this.seed = seed;
     this.config = config;
@@ -117,21 +116,21 @@ final class PartitionCluster implements AutoCloseable {
       network.endpoint(id);
       members.put(id, new Member(id));
     }
-    for (final int id : ids) {
+    for (int id : ids) {
       start(id, network.endpoint(id));
     }
   }
 
-  Member member(final int id) {
+  Member member(int id) {
     return Objects.requireNonNull(members.get(id), "member " + id);
   }
 
   /** The components the member runs now (new ones at every start). */
-  List<PartitionComponent> components(final int id) {
+  List<PartitionComponent> components(int id) {
     return member(id).components;
   }
 
-  Partition partition(final int id) {
+  Partition partition(int id) {
     return Objects.requireNonNull(member(id).partition, "member " + id + " is stopped");
   }
 
@@ -139,8 +138,8 @@ final class PartitionCluster implements AutoCloseable {
     return members.values().stream().filter(Member::isRunning).map(m -> m.partition).toList();
   }
 
-  private void start(final int id, final MessagingService messaging) {
-    final Member member = member(id);
+  private void start(int id, MessagingService messaging) {
+    Member member = member(id);
     member.registry = new SimpleMeterRegistry();
     member.starts++;
     member.components = components.apply(this, member);
@@ -170,37 +169,37 @@ final class PartitionCluster implements AutoCloseable {
     await(member.partition.start(), "start of member " + id);
   }
 
-  Path dataDirectory(final int id) {
+  Path dataDirectory(int id) {
     return directory.resolve("node-" + id);
   }
 
   /** Closes the member's partition and crashes its network endpoint. */
-  void stop(final int id) {
-    final Member member = member(id);
+  void stop(int id) {
+    Member member = member(id);
     await(member.partition.closeAsync(), "close of member " + id);
     member.partition = null;
     network.crash(id);
   }
 
   /** Starts the member again from its directory, with a fresh network endpoint. */
-  void restart(final int id) {
+  void restart(int id) {
     start(id, network.restart(id));
   }
 
   /** Runs until exactly one member leads, every running member follows it, and roles are taken. */
   Partition awaitLeader() {
-    final Partition[] found = new Partition[1];
+    Partition[] found = new Partition[1];
     runUntil(
         () -> {
-          final List<Partition> leaders =
+          List<Partition> leaders =
               running().stream()
                   .filter(p -> p.role() == PartitionRole.LEADER && p.raftRole() == RaftRole.LEADER)
                   .toList();
           if (leaders.size() != 1) {
             return false;
           }
-          final Partition leader = leaders.get(0);
-          final boolean settled =
+          Partition leader = leaders.get(0);
+          boolean settled =
               running().stream()
                   .allMatch(
                       p ->
@@ -215,11 +214,11 @@ final class PartitionCluster implements AutoCloseable {
   }
 
   /** Runs until a member other than {@code deposed} leads (raft and partition). */
-  Partition awaitLeaderOtherThan(final Partition deposed) {
-    final Partition[] found = new Partition[1];
+  Partition awaitLeaderOtherThan(Partition deposed) {
+    Partition[] found = new Partition[1];
     runUntil(
         () -> {
-          for (final Partition p : running()) {
+          for (Partition p : running()) {
             if (p != deposed
                 && p.role() == PartitionRole.LEADER
                 && p.raftRole() == RaftRole.LEADER) {
@@ -234,23 +233,20 @@ final class PartitionCluster implements AutoCloseable {
     return found[0];
   }
 
-  void run(final Duration duration) {
+  void run(Duration duration) {
     scheduler.runFor(duration);
   }
 
   /**
    * Runs in 5 ms steps until {@code condition} holds; fails after {@code bound} of simulated time.
    */
-  void runUntil(final BooleanSupplier condition, final Duration bound, final String what) {
+  void runUntil(BooleanSupplier condition, Duration bound, String what) {
     runUntil(condition, bound, what, () -> "it did not happen");
   }
 
   private void runUntil(
-      final BooleanSupplier condition,
-      final Duration bound,
-      final String what,
-      final Supplier<String> actual) {
-    final long deadline = clock.millis() + bound.toMillis();
+      BooleanSupplier condition, Duration bound, String what, Supplier<String> actual) {
+    long deadline = clock.millis() + bound.toMillis();
     while (!condition.getAsBoolean()) {
       if (clock.millis() >= deadline) {
         throw new AssertionError(
@@ -264,8 +260,8 @@ final class PartitionCluster implements AutoCloseable {
    * Runs one task at a time until {@code condition} holds, to stop a member at an exact point (for
    * example right after a leader wrote a batch, before raft sent it).
    */
-  void runTasksUntil(final BooleanSupplier condition, final Duration bound, final String what) {
-    final long deadline = clock.millis() + bound.toMillis();
+  void runTasksUntil(BooleanSupplier condition, Duration bound, String what) {
+    long deadline = clock.millis() + bound.toMillis();
     while (!condition.getAsBoolean()) {
       if (clock.millis() >= deadline || !scheduler.runNext()) {
         throw new AssertionError(
@@ -280,7 +276,7 @@ final class PartitionCluster implements AutoCloseable {
     }
   }
 
-  <T> T await(final CompletableFuture<T> future, final String what) {
+  <T> T await(CompletableFuture<T> future, String what) {
     return SimTesting.runUntilDone(scheduler, future, 5_000_000, what + ", seed " + seed);
   }
 
@@ -288,7 +284,7 @@ final class PartitionCluster implements AutoCloseable {
    * Writes one command to {@code leader}'s log, as a client does: on backpressure it lets the
    * cluster run a little and tries again (bounded). Returns the command's position.
    */
-  long write(final Partition leader, final Record command) {
+  long write(Partition leader, Record command) {
     WriteResult result = leader.logStream().writer().tryWrite(command);
     for (int attempt = 0; result instanceof WriteResult.Backpressure && attempt < 200; attempt++) {
       scheduler.runFor(Duration.ofMillis(5));
@@ -301,11 +297,11 @@ final class PartitionCluster implements AutoCloseable {
   }
 
   /** The state summary of a running member, or null while it has no stream processor. */
-  StateSummary summaryOrNull(final Partition partition) {
-    final CompletableFuture<StateSummary> summary = partition.stateSummary();
+  StateSummary summaryOrNull(Partition partition) {
+    CompletableFuture<StateSummary> summary = partition.stateSummary();
     try {
       return await(summary, "state summary of member " + partition.nodeId());
-    } catch (final IllegalStateException e) {
+    } catch (IllegalStateException e) {
       return null; // in a transition
     }
   }
@@ -314,13 +310,13 @@ final class PartitionCluster implements AutoCloseable {
    * Runs until every running member holds the same state summary (digest and positions) and its
    * last processed position is at least {@code position}; returns that summary.
    */
-  StateSummary awaitConverged(final long position, final Duration bound) {
-    final StateSummary[] result = new StateSummary[1];
+  StateSummary awaitConverged(long position, Duration bound) {
+    StateSummary[] result = new StateSummary[1];
     runUntil(
         () -> {
           StateSummary first = null;
-          for (final Partition p : running()) {
-            final StateSummary summary = summaryOrNull(p);
+          for (Partition p : running()) {
+            StateSummary summary = summaryOrNull(p);
             if (summary == null || summary.lastProcessedPosition() < position) {
               return false;
             }
@@ -340,9 +336,9 @@ final class PartitionCluster implements AutoCloseable {
   }
 
   private String describeStates() {
-    final StringBuilder states = new StringBuilder("the members are at:");
-    for (final Partition p : running()) {
-      final StateSummary summary = summaryOrNull(p);
+    StringBuilder states = new StringBuilder("the members are at:");
+    for (Partition p : running()) {
+      StateSummary summary = summaryOrNull(p);
       states
           .append(" member ")
           .append(p.nodeId())
@@ -358,8 +354,8 @@ final class PartitionCluster implements AutoCloseable {
   }
 
   /** Every committed record in {@code partition}'s log, in order. */
-  static List<Record> committedRecords(final Partition partition) {
-    final List<Record> records = new ArrayList<>();
+  static List<Record> committedRecords(Partition partition) {
+    List<Record> records = new ArrayList<>();
     try (LogStreamReader reader = partition.logStream().newReader()) {
       while (reader.hasNext()) {
         records.add(reader.next());
@@ -370,12 +366,12 @@ final class PartitionCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    for (final Member member : members.values()) {
+    for (Member member : members.values()) {
       if (member.partition != null) {
-        final CompletableFuture<Void> closed = member.partition.closeAsync();
+        CompletableFuture<Void> closed = member.partition.closeAsync();
         try {
           await(closed, "close of member " + member.id);
-        } catch (final RuntimeException | AssertionError e) {
+        } catch (RuntimeException | AssertionError e) {
           // keep closing the others
         }
         member.partition = null;

@@ -13,7 +13,7 @@ final class PartitionConfigTest {
 
   @Test
   void shouldUseTheDefaultsOfEveryPart() {
-    final PartitionConfig config = PartitionConfig.defaults();
+    PartitionConfig config = PartitionConfig.defaults();
 
     assertThat(config.raft().electionTimeout()).isEqualTo(RaftConfig.defaults().electionTimeout());
     assertThat(config.journalSegmentSizeBytes())

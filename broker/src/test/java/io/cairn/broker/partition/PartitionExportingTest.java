@@ -53,7 +53,7 @@ final class PartitionExportingTest {
     }
   }
 
-  private void startCluster(final long seed, final int size) {
+  private void startCluster(long seed, int size) {
     cluster =
         new PartitionCluster(
             directory.resolve("cluster"),
@@ -64,7 +64,7 @@ final class PartitionExportingTest {
               if (sink == null) {
                 sink = RecordingExporter.sink("sink-" + seed, cluster.clock::millis);
               }
-              final ExporterComponent component =
+              ExporterComponent component =
                   new ExporterComponent(
                       List.of(
                           new ExporterDescriptor(
@@ -80,20 +80,20 @@ final class PartitionExportingTest {
             });
   }
 
-  private ExportingState exportingState(final int id) {
-    final Path dir = directory.resolve("exporting-" + id);
+  private ExportingState exportingState(int id) {
+    Path dir = directory.resolve("exporting-" + id);
     try {
       Files.createDirectories(dir);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new AssertionError(e);
     }
     // opened from the file at every start, like a broker
-    final ExportingState state = ExportingState.open(dir);
+    ExportingState state = ExportingState.open(dir);
     exporting.put(id, state);
     return state;
   }
 
-  private long writeDeposits(final Partition leader, final int count, final int requestBase) {
+  private long writeDeposits(Partition leader, int count, int requestBase) {
     long last = -1;
     for (int i = 0; i < count; i++) {
       last =
@@ -104,11 +104,11 @@ final class PartitionExportingTest {
     return last;
   }
 
-  private static List<Long> committedPositions(final Partition partition) {
+  private static List<Long> committedPositions(Partition partition) {
     return PartitionCluster.committedRecords(partition).stream().map(Record::position).toList();
   }
 
-  private void awaitExported(final long position) {
+  private void awaitExported(long position) {
     cluster.runUntil(
         () -> sink.lastExported() >= position,
         Duration.ofSeconds(30),
@@ -119,18 +119,18 @@ final class PartitionExportingTest {
   void shouldExportEveryCommittedRecordInOrderOnTheLeaderOnly() {
     // given
     startCluster(71, 3);
-    final Partition leader = cluster.awaitLeader();
+    Partition leader = cluster.awaitLeader();
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
 
     // when
-    final long last = writeDeposits(leader, 40, 10);
+    long last = writeDeposits(leader, 40, 10);
     cluster.awaitConverged(last, Duration.ofSeconds(10));
     awaitExported(committedPositions(leader).get(committedPositions(leader).size() - 1));
 
     // then every committed record was handed over once, in log order, by the leader alone
     assertThat(sink.exported).isEqualTo(committedPositions(leader));
     assertThat(sink.openedAt).containsExactly(-1L);
-    final double exportedRecords =
+    double exportedRecords =
         cluster
             .member(leader.nodeId())
             .registry
@@ -149,22 +149,21 @@ final class PartitionExportingTest {
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     long last = writeDeposits(leader, 20, 10);
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final long acknowledged = committedPositions(leader).get(committedPositions(leader).size() - 1);
+    long acknowledged = committedPositions(leader).get(committedPositions(leader).size() - 1);
     awaitExported(acknowledged);
     cluster.runUntil(
         () -> stateExportedPosition(cluster.partition(0)) == acknowledged,
         Duration.ofSeconds(5),
         "the acknowledged position in the state");
-    final PersistedSnapshot snapshot =
-        cluster.await(leader.takeSnapshot(), "snapshot").orElseThrow();
+    PersistedSnapshot snapshot = cluster.await(leader.takeSnapshot(), "snapshot").orElseThrow();
     assertThat(snapshot.metadata().exportedPosition()).isEqualTo(acknowledged);
 
     // and more records exported after the snapshot
     last = writeDeposits(leader, 10, 100);
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final List<Long> before = committedPositions(leader);
+    List<Long> before = committedPositions(leader);
     awaitExported(before.get(before.size() - 1));
-    final int exportedBeforeRestart = sink.exported.size();
+    int exportedBeforeRestart = sink.exported.size();
 
     // when the member restarts
     cluster.stop(0);
@@ -172,13 +171,13 @@ final class PartitionExportingTest {
     leader = cluster.awaitLeader();
     last = writeDeposits(leader, 5, 200);
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final List<Long> all = committedPositions(leader);
+    List<Long> all = committedPositions(leader);
     awaitExported(all.get(all.size() - 1));
 
     // then the new instance resumed right after the snapshot's acknowledged position: the records
     // after it come again (at least once), nothing before it, and no position is missing
     assertThat(sink.openedAt).containsExactly(-1L, acknowledged);
-    final List<Long> resumed = sink.exported.subList(exportedBeforeRestart, sink.exported.size());
+    List<Long> resumed = sink.exported.subList(exportedBeforeRestart, sink.exported.size());
     assertThat(resumed.get(0)).isEqualTo(all.get(all.indexOf(acknowledged) + 1));
     assertThat(resumed).isEqualTo(all.subList(all.indexOf(acknowledged) + 1, all.size()));
     assertThat(new TreeSet<>(sink.exported)).containsExactlyElementsOf(all);
@@ -192,8 +191,8 @@ final class PartitionExportingTest {
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     long last = writeDeposits(leader, 10, 10);
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final List<Long> beforePause = committedPositions(leader);
-    final long exportedBeforePause = beforePause.get(beforePause.size() - 1);
+    List<Long> beforePause = committedPositions(leader);
+    long exportedBeforePause = beforePause.get(beforePause.size() - 1);
     awaitExported(exportedBeforePause);
     cluster.run(Duration.ofMillis(500)); // positions into the state
 
@@ -217,18 +216,18 @@ final class PartitionExportingTest {
 
     // when resumed
     exporting.get(0).resume();
-    final List<Long> all = committedPositions(leader);
+    List<Long> all = committedPositions(leader);
     awaitExported(all.get(all.size() - 1));
 
     // then it goes on right after the acknowledged position, in order, without gaps
-    final int resumedAt = sink.exported.indexOf(exportedBeforePause + 1);
+    int resumedAt = sink.exported.indexOf(exportedBeforePause + 1);
     assertThat(resumedAt).isPositive();
     assertThat(sink.exported.subList(resumedAt, sink.exported.size()))
         .isEqualTo(all.subList(all.indexOf(exportedBeforePause + 1), all.size()));
 
     // and once the positions are in a new snapshot, the log is compacted again
-    final Partition resumedLeader = leader;
-    final long firstBefore = leader.context().journal().getFirstIndex();
+    Partition resumedLeader = leader;
+    long firstBefore = leader.context().journal().getFirstIndex();
     cluster.run(Duration.ofMillis(500));
     last = writeDeposits(leader, 1, 900);
     cluster.awaitConverged(last, Duration.ofSeconds(10));
@@ -245,15 +244,15 @@ final class PartitionExportingTest {
   void shouldRetryAThrowingExporterWithBackoffWhileProcessingGoesOn() {
     // given an exporter that fails its next 4 exports
     startCluster(83, 1);
-    final Partition leader = cluster.awaitLeader();
-    final long created =
+    Partition leader = cluster.awaitLeader();
+    long created =
         cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     cluster.awaitConverged(created, Duration.ofSeconds(5));
     awaitExported(committedPositions(leader).get(committedPositions(leader).size() - 1));
     sink.failuresLeft.set(4);
 
     // when commands keep coming
-    final long last = writeDeposits(leader, 30, 10);
+    long last = writeDeposits(leader, 30, 10);
 
     // then processing goes on meanwhile
     cluster.awaitConverged(last, Duration.ofSeconds(10));
@@ -261,11 +260,11 @@ final class PartitionExportingTest {
         .containsEntry("a", 465L);
 
     // and the exporter gets every record, in order, once its failures are over
-    final List<Long> all = committedPositions(leader);
+    List<Long> all = committedPositions(leader);
     awaitExported(all.get(all.size() - 1));
     assertThat(sink.exported).isEqualTo(all);
     // the attempts were 100ms, 200ms and 400ms apart (doubling backoff)
-    final List<Long> failed = sink.failedAtMillis;
+    List<Long> failed = sink.failedAtMillis;
     assertThat(failed).hasSize(4);
     assertThat(failed.get(1) - failed.get(0)).isBetween(100L, 150L);
     assertThat(failed.get(2) - failed.get(1)).isBetween(200L, 250L);
@@ -278,12 +277,12 @@ final class PartitionExportingTest {
   void shouldTellFollowersThePositionsSoThatANewLeaderResumesThere() {
     // given a leader whose exporter acknowledged everything
     startCluster(89, 3);
-    final Partition leader = cluster.awaitLeader();
+    Partition leader = cluster.awaitLeader();
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
-    final long last = writeDeposits(leader, 20, 10);
+    long last = writeDeposits(leader, 20, 10);
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final List<Long> all = committedPositions(leader);
-    final long acknowledged = all.get(all.size() - 1);
+    List<Long> all = committedPositions(leader);
+    long acknowledged = all.get(all.size() - 1);
     awaitExported(acknowledged);
 
     // when the positions reached the followers' state
@@ -296,7 +295,7 @@ final class PartitionExportingTest {
 
     // and the leader goes away
     cluster.stop(leader.nodeId());
-    final Partition next = cluster.awaitLeaderOtherThan(leader);
+    Partition next = cluster.awaitLeaderOtherThan(leader);
     cluster.run(Duration.ofSeconds(1));
 
     // then the new leader's exporter resumed after the acknowledged position: nothing again
@@ -305,16 +304,16 @@ final class PartitionExportingTest {
     assertThat(sink.exported).isEqualTo(all);
   }
 
-  private long stateExportedPosition(final Partition partition) {
-    final ExporterComponent component = exporters.get(partition.nodeId());
-    final Long position =
+  private long stateExportedPosition(Partition partition) {
+    ExporterComponent component = exporters.get(partition.nodeId());
+    Long position =
         cluster.summaryOrNull(partition) == null
             ? null
             : cluster.await(partition.readState(component::exportedPosition), "positions");
     return position == null ? -2 : position;
   }
 
-  private static long firstReadablePosition(final Partition partition) {
+  private static long firstReadablePosition(Partition partition) {
     try (LogStreamReader reader = partition.logStream().newReader()) {
       return reader.hasNext() ? reader.next().position() : -1;
     }

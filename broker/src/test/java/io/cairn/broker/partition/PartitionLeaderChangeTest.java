@@ -43,7 +43,7 @@ final class PartitionLeaderChangeTest {
   void shouldProcessEveryCommandOnceAndLoseNothingAcknowledgedAcrossALeaderChange() {
     // given a leader that processed a stream of commands, with a snapshot in the middle
     cluster = new PartitionCluster(directory, SEED, 3);
-    final Partition first = cluster.awaitLeader();
+    Partition first = cluster.awaitLeader();
     cluster.write(first, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     cluster.write(first, command(AccountIntent.CREATE, new AccountValue("b", 0), 2));
     long requestId = 10;
@@ -57,14 +57,14 @@ final class PartitionLeaderChangeTest {
     }
 
     // when the leader processes one more command and is cut off before its batch leaves
-    final long lostCommand = cluster.write(first, deposit("b", 1_000, ++requestId));
+    long lostCommand = cluster.write(first, deposit("b", 1_000, ++requestId));
     cluster.runTasksUntil(
         () -> first.logStream().lastWrittenPosition() > lostCommand,
         Duration.ofSeconds(2),
         "the first leader to write the follow-ups of position " + lostCommand);
     cluster.network.isolate(first.nodeId());
-    final long lostBatchEnd = first.logStream().lastWrittenPosition();
-    for (final Partition other : cluster.running()) {
+    long lostBatchEnd = first.logStream().lastWrittenPosition();
+    for (Partition other : cluster.running()) {
       if (other != first) {
         assertThat(other.logStream().lastWrittenPosition())
             .as("member %d must not have the batch", other.nodeId())
@@ -73,15 +73,15 @@ final class PartitionLeaderChangeTest {
     }
 
     // and another member takes over, gets more commands, and the old leader returns
-    final Partition second = cluster.awaitLeaderOtherThan(first);
+    Partition second = cluster.awaitLeaderOtherThan(first);
     long last = 0;
     for (int i = 0; i < 10; i++) {
       last = cluster.write(second, deposit(i % 2 == 0 ? "a" : "b", 10_000 + i, ++requestId));
     }
     cluster.run(Duration.ofMillis(300));
     cluster.network.heal();
-    final Partition leader = cluster.awaitLeader();
-    final StateSummary converged = cluster.awaitConverged(last, Duration.ofSeconds(20));
+    Partition leader = cluster.awaitLeader();
+    StateSummary converged = cluster.awaitConverged(last, Duration.ofSeconds(20));
 
     // then every member holds the same state at the same positions (awaitConverged) ...
     assertThat(converged.lastProcessedPosition()).isGreaterThanOrEqualTo(last);
@@ -89,10 +89,10 @@ final class PartitionLeaderChangeTest {
     assertThat(first.role()).isIn(PartitionRole.FOLLOWER, PartitionRole.LEADER);
     assertThat(rebuilds(first)).isGreaterThanOrEqualTo(2.0); // at start and after losing leadership
     // ... every command in the log has exactly one batch of follow-ups ...
-    final List<Record> log = PartitionCluster.committedRecords(leader);
-    final Map<Long, Integer> followUpsBySource = new HashMap<>();
+    List<Record> log = PartitionCluster.committedRecords(leader);
+    Map<Long, Integer> followUpsBySource = new HashMap<>();
     long deposited = 0;
-    for (final Record record : log) {
+    for (Record record : log) {
       if (record.metadata().recordType() != RecordType.COMMAND) {
         followUpsBySource.merge(record.metadata().sourcePosition(), 1, Integer::sum);
       }
@@ -101,7 +101,7 @@ final class PartitionLeaderChangeTest {
       }
     }
     int commands = 0;
-    for (final Record record : log) {
+    for (Record record : log) {
       if (record.metadata().recordType() == RecordType.COMMAND) {
         commands++;
         assertThat(followUpsBySource.get(record.position()))
@@ -111,14 +111,14 @@ final class PartitionLeaderChangeTest {
     }
     assertThat(commands).isEqualTo(2 + 10 + 10 + 1 + 10);
     // ... every deposit counts once, the lost one included (processed again by the new leader) ...
-    final Map<String, Long> balances =
+    Map<String, Long> balances =
         cluster.await(leader.readState(TestLedgerComponent::balances), "balances");
     assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(deposited);
     assertThat(deposited).isEqualTo(55 + 1_045 + 1_000 + 100_045);
     // ... and every acknowledgement names a command in the final log (at the position it was
     // acknowledged with) whose one follow-up is the acknowledged event — the lost one's included,
     // which the old leader answered at once and the new leader processed again to the same result
-    final Map<Long, Record> followUpBySource = new HashMap<>();
+    Map<Long, Record> followUpBySource = new HashMap<>();
     log.forEach(
         record -> {
           if (record.metadata().recordType() != RecordType.COMMAND) {
@@ -126,11 +126,11 @@ final class PartitionLeaderChangeTest {
           }
         });
     int acknowledged = 0;
-    for (final int id : List.of(0, 1, 2)) {
-      final PartitionCluster.Member member = cluster.member(id);
-      for (final Record response : member.responses) {
+    for (int id : List.of(0, 1, 2)) {
+      PartitionCluster.Member member = cluster.member(id);
+      for (Record response : member.responses) {
         acknowledged++;
-        final Record logged = followUpBySource.get(response.position());
+        Record logged = followUpBySource.get(response.position());
         assertThat(logged).as("follow-up of the command at %d", response.position()).isNotNull();
         assertThat(logged.metadata().intent()).isEqualTo(response.metadata().intent());
         assertThat(logged.value()).isEqualTo(response.value());
@@ -139,11 +139,11 @@ final class PartitionLeaderChangeTest {
     assertThat(acknowledged).isGreaterThanOrEqualTo(2 + 10 + 10 + 10);
   }
 
-  private static Record deposit(final String account, final long amount, final long requestId) {
+  private static Record deposit(String account, long amount, long requestId) {
     return command(DepositIntent.DEPOSIT, new DepositValue(account, amount), requestId);
   }
 
-  private double rebuilds(final Partition partition) {
+  private double rebuilds(Partition partition) {
     return cluster
         .member(partition.nodeId())
         .registry

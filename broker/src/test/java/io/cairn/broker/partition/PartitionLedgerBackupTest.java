@@ -62,7 +62,7 @@ final class PartitionLedgerBackupTest {
   @Test
   void shouldBackUpTheLeaderAtACheckpointAndReplayTheLedgerOnFollowers() throws IOException {
     // given three members with the ledger and the checkpoint records, backing up to a filesystem
-    final Path backups = Files.createDirectories(directory.resolve("backups"));
+    Path backups = Files.createDirectories(directory.resolve("backups"));
     cluster =
         new PartitionCluster(
             directory.resolve("cluster"),
@@ -70,18 +70,17 @@ final class PartitionLedgerBackupTest {
             3,
             PartitionCluster.CONFIG,
             (running, member) -> components(running, backups));
-    final Partition leader = cluster.awaitLeader();
+    Partition leader = cluster.awaitLeader();
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("alice", 0), 1));
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("bob", 0), 2));
     cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("alice", 100), 3));
     long last = cluster.write(leader, transfer("alice", "bob", 30, 4));
     cluster.awaitConverged(last, Duration.ofSeconds(5));
-    final PersistedSnapshot snapshot =
-        cluster.await(leader.takeSnapshot(), "snapshot").orElseThrow();
+    PersistedSnapshot snapshot = cluster.await(leader.takeSnapshot(), "snapshot").orElseThrow();
     cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("bob", 5), 5));
 
     // when a checkpoint is taken, and the ledger goes on
-    final long checkpointPosition =
+    long checkpointPosition =
         cluster.write(
             leader,
             command(
@@ -91,8 +90,8 @@ final class PartitionLedgerBackupTest {
     last = cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("alice", 1), 7));
 
     // then the leader's backup manager completes backup 1 of partition 1 ...
-    final BackupIdentifier id = new BackupIdentifier(leader.nodeId(), 1, 1);
-    final BackupStatus[] status = new BackupStatus[1];
+    BackupIdentifier id = new BackupIdentifier(leader.nodeId(), 1, 1);
+    BackupStatus[] status = new BackupStatus[1];
     cluster.runUntil(
         () -> {
           status[0] = cluster.await(store.getStatus(id), "status of " + id);
@@ -100,7 +99,7 @@ final class PartitionLedgerBackupTest {
         },
         Duration.ofSeconds(20),
         "backup " + id + " to complete");
-    final BackupDescriptor descriptor = status[0].descriptor().orElseThrow();
+    BackupDescriptor descriptor = status[0].descriptor().orElseThrow();
     assertThat(descriptor.checkpointPosition()).isEqualTo(checkpointPosition);
     assertThat(descriptor.snapshotId()).hasValue(snapshot.id().toString());
     // ... and confirms it in the log ...
@@ -111,7 +110,7 @@ final class PartitionLedgerBackupTest {
         Duration.ofSeconds(5),
         "CONFIRMED_BACKUP in the log");
     // ... the CREATED event carries the digest the backup recorded ...
-    final Record created =
+    Record created =
         PartitionCluster.committedRecords(leader).stream()
             .filter(r -> r.metadata().intent() == CheckpointIntent.CREATED)
             .findFirst()
@@ -119,12 +118,12 @@ final class PartitionLedgerBackupTest {
     assertThat(((CheckpointValue) created.value()).checkpointPosition())
         .isEqualTo(checkpointPosition);
     // ... and every member replays the ledger, checkpoints included, to the same state
-    final StateSummary converged = cluster.awaitConverged(last, Duration.ofSeconds(10));
+    StateSummary converged = cluster.awaitConverged(last, Duration.ofSeconds(10));
     assertThat(converged.lastProcessedPosition()).isGreaterThan(checkpointPosition);
-    for (final Partition partition : cluster.running()) {
+    for (Partition partition : cluster.running()) {
       assertThat(partition.health().isHealthy()).isTrue();
-      final LedgerComponent ledger = ledgerOf(partition);
-      final Map<String, Long> balances =
+      LedgerComponent ledger = ledgerOf(partition);
+      Map<String, Long> balances =
           cluster.await(
               partition.readState(db -> ledger.engine().orElseThrow().state().balances()),
               "balances");
@@ -135,7 +134,7 @@ final class PartitionLedgerBackupTest {
     }
   }
 
-  private List<PartitionComponent> components(final PartitionCluster running, final Path backups) {
+  private List<PartitionComponent> components(PartitionCluster running, Path backups) {
     if (store == null) {
       store =
           FilesystemBackupStore.open(
@@ -145,24 +144,24 @@ final class PartitionLedgerBackupTest {
               running.scheduler.executor(),
               new SimpleMeterRegistry());
     }
-    final BackupComponent checkpoints =
+    BackupComponent checkpoints =
         new BackupComponent(
             Optional.of(store), BackupConfig.defaults(), 1, running.scheduler.executor());
-    final LedgerComponent ledger =
+    LedgerComponent ledger =
         new LedgerComponent(
             LedgerEngineConfig.of(1), InterPartitionSender.NONE, BackupComponent::checkpointIds);
     return List.of(checkpoints, ledger);
   }
 
-  private LedgerComponent ledgerOf(final Partition partition) {
+  private LedgerComponent ledgerOf(Partition partition) {
     return component(partition, LedgerComponent.class);
   }
 
-  private BackupComponent backupOf(final Partition partition) {
+  private BackupComponent backupOf(Partition partition) {
     return component(partition, BackupComponent.class);
   }
 
-  private <T> T component(final Partition partition, final Class<T> type) {
+  private <T> T component(Partition partition, Class<T> type) {
     return cluster.components(partition.nodeId()).stream()
         .filter(type::isInstance)
         .map(type::cast)
@@ -170,8 +169,7 @@ final class PartitionLedgerBackupTest {
         .orElseThrow();
   }
 
-  private static Record transfer(
-      final String from, final String to, final long amount, final long requestId) {
+  private static Record transfer(String from, String to, long amount, long requestId) {
     return command(
         TransferIntent.CREATE,
         new TransferValue(

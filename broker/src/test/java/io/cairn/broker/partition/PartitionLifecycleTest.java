@@ -38,8 +38,8 @@ final class PartitionLifecycleTest {
   void shouldCallComponentsInLifeCycleOrder() {
     // given
     cluster = new PartitionCluster(directory, 3, 1);
-    final Partition partition = cluster.awaitLeader();
-    final TestLedgerComponent ledger = cluster.member(0).ledger;
+    Partition partition = cluster.awaitLeader();
+    TestLedgerComponent ledger = cluster.member(0).ledger;
 
     // then the member followed first (raft starts as follower), then led with the follower's state
     assertThat(ledger.calls)
@@ -63,8 +63,8 @@ final class PartitionLifecycleTest {
   void shouldFailThePartitionWhenItsStreamProcessorFails() {
     // given
     cluster = new PartitionCluster(directory, 5, 1);
-    final Partition partition = cluster.awaitLeader();
-    final List<PartitionHealthReport> reports = new CopyOnWriteArrayList<>();
+    Partition partition = cluster.awaitLeader();
+    List<PartitionHealthReport> reports = new CopyOnWriteArrayList<>();
     partition.addHealthListener(reports::add);
     cluster.write(partition, command(AccountIntent.CREATE, new AccountValue("poison-1", 0), 1));
 
@@ -92,8 +92,8 @@ final class PartitionLifecycleTest {
   @Test
   void shouldRetryAFailedTransitionAndBecomeHealthyAgain() {
     // given a component that fails its first two registrations
-    final AtomicInteger failuresLeft = new AtomicInteger(2);
-    final List<PartitionHealthReport> reports = new CopyOnWriteArrayList<>();
+    AtomicInteger failuresLeft = new AtomicInteger(2);
+    List<PartitionHealthReport> reports = new CopyOnWriteArrayList<>();
     cluster =
         new PartitionCluster(
             directory,
@@ -101,7 +101,7 @@ final class PartitionLifecycleTest {
             1,
             PartitionCluster.CONFIG,
             (c, member) -> List.of(member.ledger, flaky(failuresLeft)));
-    final Partition partition = cluster.partition(0);
+    Partition partition = cluster.partition(0);
     partition.addHealthListener(reports::add);
 
     // when
@@ -126,7 +126,7 @@ final class PartitionLifecycleTest {
                 .count())
         .isEqualTo(2);
     // and it works
-    final long position =
+    long position =
         cluster.write(partition, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     cluster.awaitConverged(position, Duration.ofSeconds(2));
   }
@@ -141,7 +141,7 @@ final class PartitionLifecycleTest {
             1,
             PartitionCluster.CONFIG.toBuilder().transitionAttemptsMax(3).build(),
             (c, member) -> List.of(member.ledger, flaky(new AtomicInteger(Integer.MAX_VALUE))));
-    final Partition partition = cluster.partition(0);
+    Partition partition = cluster.partition(0);
 
     // when
     cluster.runUntil(
@@ -168,11 +168,11 @@ final class PartitionLifecycleTest {
         .hasMessageContaining("Expected distinct column family names, but 'TEST_LEDGER_ACCOUNTS'");
   }
 
-  private double gauge(final String name) {
+  private double gauge(String name) {
     return cluster.member(0).registry.get(name).gauge().value();
   }
 
-  private static PartitionComponent flaky(final AtomicInteger failuresLeft) {
+  private static PartitionComponent flaky(AtomicInteger failuresLeft) {
     return new PartitionComponent() {
       @Override
       public String name() {
@@ -180,8 +180,7 @@ final class PartitionLifecycleTest {
       }
 
       @Override
-      public void registerProcessors(
-          final ProcessingScope scope, final RecordProcessors.Builder processors) {
+      public void registerProcessors(ProcessingScope scope, RecordProcessors.Builder processors) {
         if (failuresLeft.getAndDecrement() > 0) {
           throw new IllegalStateException("flaky registration");
         }

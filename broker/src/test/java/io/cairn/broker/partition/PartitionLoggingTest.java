@@ -38,7 +38,7 @@ final class PartitionLoggingTest {
       assertThat(MDC.get(PartitionLogging.NODE_ID)).isEqualTo("7");
       assertThat(MDC.get(PartitionLogging.PARTITION_ID)).isNull();
 
-      final AtomicReference<String> seen = new AtomicReference<>();
+      AtomicReference<String> seen = new AtomicReference<>();
       PartitionLogging.wrap(3, 4, Runnable::run)
           .execute(() -> seen.set(MDC.get(PartitionLogging.PARTITION_ID)));
       assertThat(seen).hasValue("4");
@@ -51,15 +51,15 @@ final class PartitionLoggingTest {
   @Test
   void shouldLogTheRoleTransitionsOfAPartitionWithItsIds() {
     // given a listener on the role logs of the partition, its raft member and stream processor
-    final List<Logger> loggers =
+    List<Logger> loggers =
         List.of(
             (Logger) LoggerFactory.getLogger(PartitionRoleState.class),
             (Logger) LoggerFactory.getLogger(QuorumState.class),
             (Logger) LoggerFactory.getLogger(StreamProcessor.class));
-    final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
-    final List<Level> levels = loggers.stream().map(Logger::getLevel).toList();
-    for (final Logger logger : loggers) {
+    List<Level> levels = loggers.stream().map(Logger::getLevel).toList();
+    for (Logger logger : loggers) {
       logger.setLevel(Level.INFO);
       logger.addAppender(appender);
     }
@@ -74,14 +74,14 @@ final class PartitionLoggingTest {
     }
 
     // then each line, from each of those actors, names the node and the partition
-    final List<ILoggingEvent> events = List.copyOf(appender.list);
+    List<ILoggingEvent> events = List.copyOf(appender.list);
     assertThat(events)
         .extracting(ILoggingEvent::getLoggerName)
         .contains(
             PartitionRoleState.class.getName(),
             QuorumState.class.getName(),
             StreamProcessor.class.getName());
-    for (final ILoggingEvent event : events) {
+    for (ILoggingEvent event : events) {
       assertThat(event.getMDCPropertyMap())
           .as(event.getLoggerName() + ": " + event.getFormattedMessage())
           .containsAllEntriesOf(

@@ -23,14 +23,14 @@ final class PartitionMetricsTest {
   @Test
   void shouldTagEachPartitionsMetersAndRemoveThemOnClose() {
     // given two partitions of one broker, one registry
-    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    final DeterministicScheduler scheduler = new DeterministicScheduler(new SimClock(0));
-    final SimNetwork network = new SimNetwork(scheduler, 1);
-    final Partition first = open(1, registry, scheduler, network);
-    final Partition second = open(2, registry, scheduler, network);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    DeterministicScheduler scheduler = new DeterministicScheduler(new SimClock(0));
+    SimNetwork network = new SimNetwork(scheduler, 1);
+    Partition first = open(1, registry, scheduler, network);
+    Partition second = open(2, registry, scheduler, network);
 
     // then the journal (which has no tags of its own), role and health meters exist per partition
-    for (final String name :
+    for (String name :
         List.of(JournalMetrics.SEGMENTS, PartitionMetrics.ROLE, PartitionMetrics.HEALTH)) {
       assertThat(registry.find(name).meters())
           .as(name)
@@ -51,10 +51,10 @@ final class PartitionMetricsTest {
   }
 
   private Partition open(
-      final int partitionId,
-      final SimpleMeterRegistry registry,
-      final DeterministicScheduler scheduler,
-      final SimNetwork network) {
+      int partitionId,
+      SimpleMeterRegistry registry,
+      DeterministicScheduler scheduler,
+      SimNetwork network) {
     return Partition.builder()
         .partitionId(partitionId)
         .nodeId(0)

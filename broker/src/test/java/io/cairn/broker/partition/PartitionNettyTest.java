@@ -72,7 +72,7 @@ final class PartitionNettyTest {
 
   @AfterEach
   void stopEverything() throws InterruptedException {
-    for (final Partition partition : new ArrayList<>(partitions.values())) {
+    for (Partition partition : new ArrayList<>(partitions.values())) {
       partition.closeAsync().orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     }
     transports.values().forEach(NettyMessagingService::close);
@@ -84,11 +84,11 @@ final class PartitionNettyTest {
   @Test
   void shouldConvergeOnRealThreadsAcrossALeaderRestart() {
     // given
-    for (final int id : MEMBERS) {
+    for (int id : MEMBERS) {
       transports.put(id, transport(id));
     }
     connectTransports();
-    for (final int id : MEMBERS) {
+    for (int id : MEMBERS) {
       start(id);
     }
     awaitLeader();
@@ -102,7 +102,7 @@ final class PartitionNettyTest {
     assertThat(leader.takeSnapshot().orTimeout(10, TimeUnit.SECONDS).join()).isPresent();
 
     // when the leader stops, the others go on, and it starts again
-    final int stopped = leader.nodeId();
+    int stopped = leader.nodeId();
     partitions.remove(stopped).closeAsync().orTimeout(10, TimeUnit.SECONDS).join();
     transports.remove(stopped).close();
     awaitLeader();
@@ -118,15 +118,15 @@ final class PartitionNettyTest {
     // then every member holds the same state, every deposit counted once: all of them when each
     // was seen committed (the usual run); a deposit written to a leader that lost its term before
     // the commit was seen (a slow machine can miss heartbeats) may or may not have taken effect
-    final long settled = writeUntilCommitted(settle());
-    final StateSummary converged = awaitConverged(settled);
+    long settled = writeUntilCommitted(settle());
+    StateSummary converged = awaitConverged(settled);
     assertThat(converged.lastProcessedPosition()).isGreaterThanOrEqualTo(settled);
-    final long uncertain = uncertainDeposits.stream().mapToLong(Long::longValue).sum();
+    long uncertain = uncertainDeposits.stream().mapToLong(Long::longValue).sum();
     System.out.printf(
         "PartitionNettyTest: %d deposits of unknown outcome (leader changes while writing)%n",
         uncertainDeposits.size());
-    for (final Partition partition : partitions.values()) {
-      final Map<String, Long> balances =
+    for (Partition partition : partitions.values()) {
+      Map<String, Long> balances =
           partition.readState(TestLedgerComponent::balances).orTimeout(5, TimeUnit.SECONDS).join();
       assertThat(balances).containsOnlyKeys("a");
       assertThat(balances.get("a"))
@@ -142,7 +142,7 @@ final class PartitionNettyTest {
   private record Written(Partition leader, long term, long position) {}
 
   /** Deposits {@code amount} into account "a"; {@link #confirmDeposits} checks the outcome. */
-  private void deposit(final long amount, final long requestId) {
+  private void deposit(long amount, long requestId) {
     unconfirmed.put(
         write(command(DepositIntent.DEPOSIT, new DepositValue("a", amount), requestId)), amount);
   }
@@ -172,9 +172,9 @@ final class PartitionNettyTest {
    * write is seen committed; returns its position. Every entry before it is then settled: a term
    * that committed an entry decides every earlier position of the log.
    */
-  private long writeUntilCommitted(final Record record) {
+  private long writeUntilCommitted(Record record) {
     for (int attempt = 0; attempt < 20; attempt++) {
-      final Written written = write(record);
+      Written written = write(record);
       if (awaitCommitted(written)) {
         return written.position();
       }
@@ -186,19 +186,19 @@ final class PartitionNettyTest {
    * Writes {@code record} once, to the member leading now; while none accepts it, to whichever
    * leads next.
    */
-  private Written write(final Record record) {
-    final Written[] written = new Written[1];
+  private Written write(Record record) {
+    Written[] written = new Written[1];
     await("a leader to accept a command")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(5))
         .until(
             () -> {
-              final Partition leader = currentLeader();
+              Partition leader = currentLeader();
               if (leader == null) {
                 return false;
               }
-              final long term = leader.raftTerm();
-              final WriteResult result = leader.logStream().writer().tryWrite(record);
+              long term = leader.raftTerm();
+              WriteResult result = leader.logStream().writer().tryWrite(record);
               if (result instanceof WriteResult.Written ok) {
                 // never written twice: should the term have moved on meanwhile, the commit is
                 // never seen in the term read before, and the outcome stays unknown
@@ -215,14 +215,14 @@ final class PartitionNettyTest {
    * the member is still in the write's term is about the entry it wrote: no other member leads in
    * that term, so nothing replaced it.
    */
-  private static boolean awaitCommitted(final Written written) {
-    final boolean[] committed = new boolean[1];
+  private static boolean awaitCommitted(Written written) {
+    boolean[] committed = new boolean[1];
     await("position " + written.position() + " committed in term " + written.term())
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(2))
         .until(
             () -> {
-              final long commit = written.leader().logStream().commitPosition();
+              long commit = written.leader().logStream().commitPosition();
               if (written.leader().raftTerm() != written.term()) {
                 return true;
               }
@@ -240,8 +240,8 @@ final class PartitionNettyTest {
         .orElse(null);
   }
 
-  private NettyMessagingService transport(final int id) {
-    final NettyMessagingService transport =
+  private NettyMessagingService transport(int id) {
+    NettyMessagingService transport =
         new NettyMessagingService(
             TransportConfig.builder(id).bindPort(0).ioThreadCount(1).build(),
             Clock.system(),
@@ -251,15 +251,15 @@ final class PartitionNettyTest {
   }
 
   private void connectTransports() {
-    for (final NettyMessagingService from : transports.values()) {
-      for (final Map.Entry<Integer, NettyMessagingService> to : transports.entrySet()) {
+    for (NettyMessagingService from : transports.values()) {
+      for (Map.Entry<Integer, NettyMessagingService> to : transports.entrySet()) {
         from.setMemberAddress(to.getKey(), to.getValue().localAddress());
       }
     }
   }
 
-  private void start(final int id) {
-    final Partition partition =
+  private void start(int id) {
+    Partition partition =
         Partition.builder()
             .partitionId(1)
             .nodeId(id)
@@ -280,13 +280,13 @@ final class PartitionNettyTest {
   }
 
   private Partition awaitLeader() {
-    final Partition[] leader = new Partition[1];
+    Partition[] leader = new Partition[1];
     await("a leader every member follows")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(20))
         .until(
             () -> {
-              final List<Partition> leaders =
+              List<Partition> leaders =
                   partitions.values().stream()
                       .filter(p -> p.role() == PartitionRole.LEADER)
                       .toList();
@@ -303,16 +303,16 @@ final class PartitionNettyTest {
     return leader[0];
   }
 
-  private StateSummary awaitConverged(final long position) {
-    final StateSummary[] summary = new StateSummary[1];
+  private StateSummary awaitConverged(long position) {
+    StateSummary[] summary = new StateSummary[1];
     await("every member at the same state with position >= " + position)
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(50))
         .ignoreExceptions()
         .until(
             () -> {
-              final List<StateSummary> summaries = new ArrayList<>();
-              for (final Partition partition : partitions.values()) {
+              List<StateSummary> summaries = new ArrayList<>();
+              for (Partition partition : partitions.values()) {
                 summaries.add(partition.stateSummary().get(5, TimeUnit.SECONDS));
               }
               summary[0] = summaries.get(0);

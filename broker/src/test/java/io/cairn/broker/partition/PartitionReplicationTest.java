@@ -33,7 +33,7 @@ final class PartitionReplicationTest {
   void shouldProcessOnTheLeaderAndReplayTheSameStateOnFollowers() {
     // given
     cluster = new PartitionCluster(directory, 11, 3);
-    final Partition leader = cluster.awaitLeader();
+    Partition leader = cluster.awaitLeader();
 
     // when
     long last = 0;
@@ -49,11 +49,11 @@ final class PartitionReplicationTest {
         cluster.run(Duration.ofMillis(50));
       }
     }
-    final StateSummary summary = cluster.awaitConverged(last, Duration.ofSeconds(10));
+    StateSummary summary = cluster.awaitConverged(last, Duration.ofSeconds(10));
 
     // then every member holds the leader's state at the same positions
     assertThat(summary.digest().toHex()).isNotEqualTo(StateDigest.EMPTY.toHex());
-    for (final Partition partition : cluster.running()) {
+    for (Partition partition : cluster.running()) {
       assertThat(partition.health().isHealthy()).isTrue();
       assertThat(cluster.await(partition.readState(TestLedgerComponent::balances), "balances"))
           .as("balances of member %d", partition.nodeId())

@@ -34,15 +34,15 @@ final class PartitionRestartTest {
   void shouldRecoverARestartedMemberFromItsSnapshotAndReplayOnlyTheRest() {
     // given a follower with a snapshot, and commands processed after it
     cluster = new PartitionCluster(directory, 41, 3);
-    final Partition leader = cluster.awaitLeader();
+    Partition leader = cluster.awaitLeader();
     long last = cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     for (int i = 1; i <= 50; i++) {
       last =
           cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", i), 10 + i));
     }
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final int restarted = (leader.nodeId() + 2) % 3;
-    final PersistedSnapshot snapshot =
+    int restarted = (leader.nodeId() + 2) % 3;
+    PersistedSnapshot snapshot =
         cluster
             .await(cluster.partition(restarted).takeSnapshot(), "snapshot on the follower")
             .orElseThrow();
@@ -51,23 +51,23 @@ final class PartitionRestartTest {
           cluster.write(
               leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 100), 100 + i));
     }
-    final StateSummary before = cluster.awaitConverged(last, Duration.ofSeconds(10));
+    StateSummary before = cluster.awaitConverged(last, Duration.ofSeconds(10));
 
     // when it stops and starts again from its directory
     cluster.stop(restarted);
-    final PartitionLayout layout = PartitionLayout.of(cluster.dataDirectory(restarted), 1);
+    PartitionLayout layout = PartitionLayout.of(cluster.dataDirectory(restarted), 1);
     assertThat(layout.journal()).isDirectory();
     assertThat(layout.raftMetaFile()).isRegularFile();
     assertThat(layout.snapshots().resolve("snapshots").resolve(snapshot.id().toString()))
         .isDirectory();
     assertThat(layout.runtime()).isDirectory();
     cluster.restart(restarted);
-    final StateSummary after = cluster.awaitConverged(last, Duration.ofSeconds(10));
+    StateSummary after = cluster.awaitConverged(last, Duration.ofSeconds(10));
 
     // then it holds the same state at the same positions, having replayed only what followed the
     // snapshot (7 deposits: 7 events) instead of the whole log (58 events)
     assertThat(after).isEqualTo(before);
-    final double replayed =
+    double replayed =
         cluster
             .member(restarted)
             .registry
@@ -96,7 +96,7 @@ final class PartitionRestartTest {
       last =
           cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", i), 50 + i));
     }
-    final StateSummary before = cluster.awaitConverged(last, Duration.ofSeconds(10));
+    StateSummary before = cluster.awaitConverged(last, Duration.ofSeconds(10));
 
     // when every member stops and starts again
     for (int id = 0; id < 3; id++) {
@@ -113,7 +113,7 @@ final class PartitionRestartTest {
     // ... and a new command is processed on top of it, nothing before it again
     last = cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 1_000), 99));
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    for (final Partition partition : cluster.running()) {
+    for (Partition partition : cluster.running()) {
       assertThat(cluster.await(partition.readState(TestLedgerComponent::balances), "balances"))
           .as("balances of member %d", partition.nodeId())
           .isEqualTo(Map.of("a", 210L, "b", 1_015L));

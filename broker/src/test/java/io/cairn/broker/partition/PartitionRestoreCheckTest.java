@@ -53,7 +53,7 @@ final class PartitionRestoreCheckTest {
 
   /** A member: the checkpoint component (no backup store) and the test ledger. */
   private static List<PartitionComponent> components(
-      final PartitionCluster running, final PartitionCluster.Member member) {
+      PartitionCluster running, PartitionCluster.Member member) {
     return List.of(
         new BackupComponent(
             Optional.empty(), BackupConfig.defaults(), 1, running.scheduler.executor()),
@@ -67,7 +67,7 @@ final class PartitionRestoreCheckTest {
    * Builds a state (2 accounts, 3 deposits), stops every member, writes a marker expecting {@code
    * expectedDigest} (the real digest when null) at the next position, and starts them again.
    */
-  private Restored restoredCluster(final String expectedDigest) {
+  private Restored restoredCluster(String expectedDigest) {
     return restoredCluster(expectedDigest, 0);
   }
 
@@ -76,33 +76,32 @@ final class PartitionRestoreCheckTest {
    * next {@code commandsBefore} commands: the restored log holds that many unprocessed commands
    * before its checkpoint.
    */
-  private Restored restoredCluster(final String expectedDigest, final int commandsBefore) {
+  private Restored restoredCluster(String expectedDigest, int commandsBefore) {
     cluster =
         new PartitionCluster(
             directory, SEED, 3, PartitionCluster.CONFIG, PartitionRestoreCheckTest::components);
-    final Partition leader = cluster.awaitLeader();
+    Partition leader = cluster.awaitLeader();
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("a", 0), 1));
     cluster.write(leader, command(AccountIntent.CREATE, new AccountValue("b", 0), 2));
     cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 70), 3));
     cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 20), 4));
-    final long last =
-        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 10), 5));
-    final StateSummary state = cluster.awaitConverged(last, Duration.ofSeconds(10));
-    final long next = leader.logStream().lastWrittenPosition() + 1 + commandsBefore;
-    final Restored restored = new Restored(next, state.digest().toHex());
-    for (final int id : List.of(0, 1, 2)) {
+    long last = cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 10), 5));
+    StateSummary state = cluster.awaitConverged(last, Duration.ofSeconds(10));
+    long next = leader.logStream().lastWrittenPosition() + 1 + commandsBefore;
+    Restored restored = new Restored(next, state.digest().toHex());
+    for (int id : List.of(0, 1, 2)) {
       cluster.stop(id);
     }
     writeMarkers(
         restored.checkpointPosition(), expectedDigest == null ? restored.digest() : expectedDigest);
-    for (final int id : List.of(0, 1, 2)) {
+    for (int id : List.of(0, 1, 2)) {
       cluster.restart(id);
     }
     return restored;
   }
 
-  private void writeMarkers(final long position, final String digest) {
-    for (final int id : List.of(0, 1, 2)) {
+  private void writeMarkers(long position, String digest) {
+    for (int id : List.of(0, 1, 2)) {
       writeMarker(
           id,
           new RestoreMarker(
@@ -116,22 +115,22 @@ final class PartitionRestoreCheckTest {
     }
   }
 
-  private void writeMarker(final int member, final RestoreMarker marker) {
+  private void writeMarker(int member, RestoreMarker marker) {
     try {
-      final Path partitionDirectory = partitionDirectory(member);
+      Path partitionDirectory = partitionDirectory(member);
       Files.createDirectories(partitionDirectory);
       marker.write(partitionDirectory);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private Path partitionDirectory(final int member) {
+  private Path partitionDirectory(int member) {
     return PartitionLayout.of(cluster.dataDirectory(member), PartitionCluster.PARTITION_ID)
         .directory();
   }
 
-  private static Record create(final long id) {
+  private static Record create(long id) {
     return command(
         CheckpointIntent.CREATE,
         new CheckpointValue(id, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP),
@@ -139,14 +138,14 @@ final class PartitionRestoreCheckTest {
   }
 
   /** Writes the kept {@code CREATE} to the leader's log, at the position the markers name. */
-  private void writeCheckpoint(final Partition leader, final Restored restored) {
+  private void writeCheckpoint(Partition leader, Restored restored) {
     assertThat(cluster.write(leader, create(BACKUP_ID)))
         .as("the CREATE at the position the markers name")
         .isEqualTo(restored.checkpointPosition());
   }
 
-  private double checks(final int member, final RestoreCheckResult result) {
-    final Counter counter =
+  private double checks(int member, RestoreCheckResult result) {
+    Counter counter =
         cluster
             .member(member)
             .registry
@@ -156,15 +155,15 @@ final class PartitionRestoreCheckTest {
     return counter == null ? 0 : counter.count();
   }
 
-  private double allChecks(final int member) {
+  private double allChecks(int member) {
     double sum = 0;
-    for (final RestoreCheckResult result : RestoreCheckResult.values()) {
+    for (RestoreCheckResult result : RestoreCheckResult.values()) {
       sum += checks(member, result);
     }
     return sum;
   }
 
-  private static long created(final Partition partition) {
+  private static long created(Partition partition) {
     return PartitionCluster.committedRecords(partition).stream()
         .filter(r -> r.metadata().intent() == CheckpointIntent.CREATED)
         .count();
@@ -173,15 +172,15 @@ final class PartitionRestoreCheckTest {
   @Test
   void shouldServeOnceTheLeaderReproducedTheDigestAndNeverCheckAgainAfterRestarts() {
     // given a restored partition whose marker holds the digest of its state
-    final Restored restored = restoredCluster(null);
-    final Partition leader = cluster.awaitLeader();
+    Restored restored = restoredCluster(null);
+    Partition leader = cluster.awaitLeader();
 
     // when its leader processes the kept CREATE
     writeCheckpoint(leader, restored);
     cluster.runUntil(() -> created(leader) == 1, Duration.ofSeconds(5), "CREATED committed");
 
     // then the checkpoint carries the digest, every member is healthy, the leader counted a match
-    final CheckpointValue checkpoint =
+    CheckpointValue checkpoint =
         (CheckpointValue)
             PartitionCluster.committedRecords(leader).stream()
                 .filter(r -> r.metadata().intent() == CheckpointIntent.CREATED)
@@ -189,10 +188,9 @@ final class PartitionRestoreCheckTest {
                 .orElseThrow()
                 .value();
     assertThat(checkpoint.checkpointPosition()).isEqualTo(restored.checkpointPosition());
-    final long last =
-        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 1), 6));
+    long last = cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 1), 6));
     cluster.awaitConverged(last, Duration.ofSeconds(10));
-    for (final Partition member : cluster.running()) {
+    for (Partition member : cluster.running()) {
       assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
       assertThat(checks(member.nodeId(), RestoreCheckResult.MATCH))
           .as("matches counted on member %d", member.nodeId())
@@ -201,20 +199,19 @@ final class PartitionRestoreCheckTest {
     }
 
     // when every member restarts, even with a marker that would no longer match
-    for (final int id : List.of(0, 1, 2)) {
+    for (int id : List.of(0, 1, 2)) {
       cluster.stop(id);
     }
     writeMarkers(restored.checkpointPosition(), OTHER_DIGEST);
-    for (final int id : List.of(0, 1, 2)) {
+    for (int id : List.of(0, 1, 2)) {
       cluster.restart(id);
     }
-    final Partition next = cluster.awaitLeader();
-    final long after =
-        cluster.write(next, command(DepositIntent.DEPOSIT, new DepositValue("b", 1), 7));
+    Partition next = cluster.awaitLeader();
+    long after = cluster.write(next, command(DepositIntent.DEPOSIT, new DepositValue("b", 1), 7));
 
     // then the checked CREATE is not processed again: nothing is checked, every member serves
     cluster.awaitConverged(after, Duration.ofSeconds(10));
-    for (final Partition member : cluster.running()) {
+    for (Partition member : cluster.running()) {
       assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
       assertThat(allChecks(member.nodeId())).as("checks on member %d", member.nodeId()).isZero();
     }
@@ -229,9 +226,9 @@ final class PartitionRestoreCheckTest {
     // given a restored partition whose kept log ends with a command stamped with the backup's
     // checkpoint id and then the kept CREATE, neither processed yet (when first processed, the
     // stamped command was deferred behind the checkpoint: it took effect after the cut)
-    final Restored restored = restoredCluster(null, 1);
-    final Partition leader = cluster.awaitLeader();
-    final long stamped =
+    Restored restored = restoredCluster(null, 1);
+    Partition leader = cluster.awaitLeader();
+    long stamped =
         cluster.write(
             leader,
             new Record(
@@ -245,8 +242,7 @@ final class PartitionRestoreCheckTest {
 
     // when the leader processes them
     cluster.runUntil(() -> created(leader) == 1, Duration.ofSeconds(5), "CREATED committed");
-    final long last =
-        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 1), 9));
+    long last = cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("b", 1), 9));
     cluster.awaitConverged(last, Duration.ofSeconds(10));
 
     // then the digest is reproduced and the stamped command is dropped, not deferred past the
@@ -258,7 +254,7 @@ final class PartitionRestoreCheckTest {
                 .toList())
         .as("records written for the stamped command")
         .isEmpty();
-    for (final Partition member : cluster.running()) {
+    for (Partition member : cluster.running()) {
       assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
       assertThat(cluster.await(member.readState(TestLedgerComponent::balances), "balances"))
           .as("balances on member %d", member.nodeId())
@@ -270,8 +266,8 @@ final class PartitionRestoreCheckTest {
   @Test
   void shouldFailEveryLeaderThatProcessesTheCheckpointWhenTheDigestDiffers() {
     // given a restored partition whose state differs from the digest the backup recorded
-    final Restored restored = restoredCluster(OTHER_DIGEST);
-    final Partition first = cluster.awaitLeader();
+    Restored restored = restoredCluster(OTHER_DIGEST);
+    Partition first = cluster.awaitLeader();
 
     // when its leader processes the kept CREATE
     writeCheckpoint(first, restored);
@@ -304,7 +300,7 @@ final class PartitionRestoreCheckTest {
         "the next leader FAILED");
 
     // then it checks as well, fails the same way, and the partition still serves nothing
-    final Partition second =
+    Partition second =
         cluster.running().stream()
             .filter(p -> p.health().status() == PartitionHealthStatus.FAILED)
             .findFirst()
@@ -323,8 +319,8 @@ final class PartitionRestoreCheckTest {
   @Test
   void shouldCheckAgainOnTheNextLeaderWhenTheCheckedCheckpointBatchWasLost() {
     // given a restored partition whose leader checked the kept CREATE and wrote its CREATED ...
-    final Restored restored = restoredCluster(null);
-    final Partition first = cluster.awaitLeader();
+    Restored restored = restoredCluster(null);
+    Partition first = cluster.awaitLeader();
     writeCheckpoint(first, restored);
     cluster.runTasksUntil(
         () -> first.logStream().lastWrittenPosition() > restored.checkpointPosition(),
@@ -334,7 +330,7 @@ final class PartitionRestoreCheckTest {
 
     // ... and is cut off before that batch leaves
     cluster.network.isolate(first.nodeId());
-    for (final Partition other : cluster.running()) {
+    for (Partition other : cluster.running()) {
       if (other != first) {
         assertThat(other.logStream().lastWrittenPosition())
             .isLessThanOrEqualTo(restored.checkpointPosition());
@@ -342,7 +338,7 @@ final class PartitionRestoreCheckTest {
     }
 
     // when another member leads
-    final Partition second = cluster.awaitLeaderOtherThan(first);
+    Partition second = cluster.awaitLeaderOtherThan(first);
 
     // then it processes the CREATE again and checks it again
     cluster.runUntil(
@@ -351,11 +347,10 @@ final class PartitionRestoreCheckTest {
         "the new leader's check");
     cluster.runUntil(() -> created(second) == 1, Duration.ofSeconds(5), "CREATED committed");
     cluster.network.heal();
-    final Partition leader = cluster.awaitLeader();
-    final long last =
-        cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 1), 8));
+    Partition leader = cluster.awaitLeader();
+    long last = cluster.write(leader, command(DepositIntent.DEPOSIT, new DepositValue("a", 1), 8));
     cluster.awaitConverged(last, Duration.ofSeconds(20));
-    for (final Partition member : cluster.running()) {
+    for (Partition member : cluster.running()) {
       assertThat(member.health().isHealthy()).as("member %d", member.nodeId()).isTrue();
       assertThat(created(member)).isEqualTo(1);
     }
@@ -364,11 +359,11 @@ final class PartitionRestoreCheckTest {
   @Test
   void shouldFailAMemberWhoseRestoreMarkerCannotBeTrusted() throws IOException {
     // given member 1's marker names another partition and member 2's is not a marker at all
-    final Path marker1 =
+    Path marker1 =
         PartitionLayout.of(directory.resolve("node-1"), PartitionCluster.PARTITION_ID).directory();
     Files.createDirectories(marker1);
     new RestoreMarker(BACKUP_ID, 2, 0, 10, OTHER_DIGEST, Optional.empty(), "0.1.0").write(marker1);
-    final Path marker2 =
+    Path marker2 =
         PartitionLayout.of(directory.resolve("node-2"), PartitionCluster.PARTITION_ID).directory();
     Files.createDirectories(marker2);
     Files.writeString(marker2.resolve(RestoreMarker.FILE_NAME), "{\"formatVersion\":1,");

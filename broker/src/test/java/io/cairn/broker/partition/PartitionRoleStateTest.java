@@ -73,7 +73,7 @@ final class PartitionRoleStateTest {
     state.transition(PartitionRole.FAILED, 1, false, "applier failed");
 
     assertThat(state.isFinal()).isTrue();
-    for (final PartitionRole next :
+    for (PartitionRole next :
         new PartitionRole[] {
           PartitionRole.INACTIVE, PartitionRole.FOLLOWER, PartitionRole.LEADER, PartitionRole.FAILED
         }) {

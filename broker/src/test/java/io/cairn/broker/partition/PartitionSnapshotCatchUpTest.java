@@ -44,8 +44,8 @@ final class PartitionSnapshotCatchUpTest {
     cluster.awaitConverged(last, Duration.ofSeconds(5));
 
     // when a follower stops ...
-    final int lagging = (leader.nodeId() + 1) % 3;
-    final long laggingLastIndex = cluster.partition(lagging).context().journal().getLastIndex();
+    int lagging = (leader.nodeId() + 1) % 3;
+    long laggingLastIndex = cluster.partition(lagging).context().journal().getLastIndex();
     cluster.stop(lagging);
 
     // ... the others process enough to fill several segments ...
@@ -63,9 +63,9 @@ final class PartitionSnapshotCatchUpTest {
     cluster.awaitConverged(last, Duration.ofSeconds(10));
 
     // ... and the leader takes a snapshot and compacts its log past what the follower has
-    final PersistedSnapshot snapshot =
+    PersistedSnapshot snapshot =
         cluster.await(leader.takeSnapshot(), "snapshot on the leader").orElseThrow();
-    final Partition compacted = leader;
+    Partition compacted = leader;
     cluster.runUntil(
         () -> compacted.context().journal().getFirstIndex() > laggingLastIndex + 1,
         Duration.ofSeconds(2),
@@ -81,10 +81,10 @@ final class PartitionSnapshotCatchUpTest {
     // and the follower restarts
     cluster.restart(lagging);
     leader = cluster.awaitLeader();
-    final StateSummary converged = cluster.awaitConverged(last, Duration.ofSeconds(30));
+    StateSummary converged = cluster.awaitConverged(last, Duration.ofSeconds(30));
 
     // then it installed the leader's snapshot (its log starts after it) ...
-    final Partition caughtUp = cluster.partition(lagging);
+    Partition caughtUp = cluster.partition(lagging);
     assertThat(caughtUp.snapshotStore().latestSnapshot())
         .hasValueSatisfying(
             installed -> assertThat(installed.index()).isGreaterThanOrEqualTo(snapshot.index()));
@@ -94,11 +94,11 @@ final class PartitionSnapshotCatchUpTest {
         .as("rebuilds: at start, and from the installed snapshot")
         .isGreaterThanOrEqualTo(2.0);
     // ... and holds the leader's state at the same positions
-    final StateSummary leaderSummary = cluster.summaryOrNull(leader);
+    StateSummary leaderSummary = cluster.summaryOrNull(leader);
     assertThat(cluster.summaryOrNull(caughtUp)).isEqualTo(leaderSummary).isEqualTo(converged);
     assertThat(caughtUp.role()).isEqualTo(PartitionRole.FOLLOWER);
     assertThat(caughtUp.health().isHealthy()).isTrue();
-    final Map<String, Long> balances =
+    Map<String, Long> balances =
         cluster.await(caughtUp.readState(TestLedgerComponent::balances), "balances");
     assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(deposited);
   }

@@ -60,12 +60,12 @@ final class RaftSnapshotStoreAdapterTest {
 
   @Test
   void shouldTransferSnapshotInChecksummedChunksAndCommitAnIdenticalCopy() throws IOException {
-    final PersistedSnapshot original = takeLarge(1);
-    final RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
+    PersistedSnapshot original = takeLarge(1);
+    RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
     assertThat(snapshot.index()).isEqualTo(original.index());
     assertThat(snapshot.term()).isEqualTo(original.term());
 
-    final List<RaftSnapshotChunk> chunks = readAll(snapshot);
+    List<RaftSnapshotChunk> chunks = readAll(snapshot);
     assertThat(chunks.get(0).name()).isEqualTo(SnapshotLayout.CHECKSUM_FILE);
     assertThat(chunks).allSatisfy(c -> assertThat(c.data().length).isLessThanOrEqualTo(1024));
     assertThat(chunks).allSatisfy(c -> assertThat(c.isIntact()).isTrue());
@@ -74,13 +74,13 @@ final class RaftSnapshotStoreAdapterTest {
         .allSatisfy(c -> assertThat(c.snapshotChecksum()).isEqualTo(original.checksum()));
     assertThat(chunks.size()).isGreaterThan(original.files().size()); // files were split
 
-    final RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
     for (RaftSnapshotChunk chunk : chunks) {
       assertThat(receiver.accept(chunk)).isTrue();
     }
     assertThat(receiver.commit()).isTrue();
 
-    final PersistedSnapshot copy = followerStore.latestSnapshot().orElseThrow();
+    PersistedSnapshot copy = followerStore.latestSnapshot().orElseThrow();
     assertThat(copy.id()).isEqualTo(original.id());
     assertThat(copy.metadata()).isEqualTo(original.metadata());
     for (SnapshotFile file : original.files()) {
@@ -102,11 +102,11 @@ final class RaftSnapshotStoreAdapterTest {
   @Test
   void shouldRejectChunkWithFlippedBitAndSucceedOnRetriedTransfer() {
     takeLarge(1);
-    final RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
-    final List<RaftSnapshotChunk> chunks = readAll(snapshot);
-    final int victim = chunks.size() / 2;
+    RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
+    List<RaftSnapshotChunk> chunks = readAll(snapshot);
+    int victim = chunks.size() / 2;
 
-    final RaftSnapshotReceiver broken = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver broken = follower.newReceiver(snapshot.index(), snapshot.term());
     for (int i = 0; i < victim; i++) {
       assertThat(broken.accept(chunks.get(i))).isTrue();
     }
@@ -116,7 +116,7 @@ final class RaftSnapshotStoreAdapterTest {
     assertThat(followerStore.snapshots()).isEmpty();
     assertTransientEmpty(followerStore);
 
-    final RaftSnapshotReceiver retry = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver retry = follower.newReceiver(snapshot.index(), snapshot.term());
     for (RaftSnapshotChunk chunk : readAll(snapshot)) {
       assertThat(retry.accept(chunk)).isTrue();
     }
@@ -127,12 +127,12 @@ final class RaftSnapshotStoreAdapterTest {
   @Test
   void shouldRejectFileThatDoesNotMatchChecksumFileEvenIfChunkChecksumMatches() {
     takeLarge(1);
-    final RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
-    final List<RaftSnapshotChunk> chunks = readAll(snapshot);
+    RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
+    List<RaftSnapshotChunk> chunks = readAll(snapshot);
     // a chunk damaged before its chunk checksum was computed: only the file's CRC32C catches it
-    final int victim = lastChunkOfSecondFile(chunks);
+    int victim = lastChunkOfSecondFile(chunks);
 
-    final RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
     for (int i = 0; i < victim; i++) {
       assertThat(receiver.accept(chunks.get(i))).isTrue();
     }
@@ -145,13 +145,13 @@ final class RaftSnapshotStoreAdapterTest {
   @Test
   void shouldRejectChecksumFileThatDoesNotMatchWholeSnapshotChecksum() {
     takeLarge(1);
-    final RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
-    final List<RaftSnapshotChunk> chunks = readAll(snapshot);
+    RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
+    List<RaftSnapshotChunk> chunks = readAll(snapshot);
 
-    final RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
     boolean refused = false;
     for (RaftSnapshotChunk chunk : chunks) {
-      final RaftSnapshotChunk other =
+      RaftSnapshotChunk other =
           new RaftSnapshotChunk(
               chunk.chunkIndex(),
               chunk.chunkCount(),
@@ -173,11 +173,10 @@ final class RaftSnapshotStoreAdapterTest {
   @Test
   void shouldLeaveNothingBehindWhenTransferIsInterruptedAndRestartCleanly() {
     takeLarge(1);
-    final RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
-    final List<RaftSnapshotChunk> chunks = readAll(snapshot);
+    RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
+    List<RaftSnapshotChunk> chunks = readAll(snapshot);
 
-    final RaftSnapshotReceiver interrupted =
-        follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver interrupted = follower.newReceiver(snapshot.index(), snapshot.term());
     for (int i = 0; i < chunks.size() - 2; i++) {
       assertThat(interrupted.accept(chunks.get(i))).isTrue();
     }
@@ -185,16 +184,16 @@ final class RaftSnapshotStoreAdapterTest {
     interrupted.abort();
     assertTransientEmpty(followerStore);
 
-    final RaftSnapshotReceiver replaced = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver replaced = follower.newReceiver(snapshot.index(), snapshot.term());
     assertThat(replaced.accept(chunks.get(0))).isTrue();
     assertThat(replaced.accept(chunks.get(1))).isTrue();
     // the leader restarts: a new receiver aborts the previous one
-    final RaftSnapshotReceiver restarted = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver restarted = follower.newReceiver(snapshot.index(), snapshot.term());
     assertTransientEmpty(followerStore);
     assertThat(restarted.accept(chunks.get(1))).isFalse(); // out of order
     restarted.abort();
 
-    final RaftSnapshotReceiver complete = follower.newReceiver(snapshot.index(), snapshot.term());
+    RaftSnapshotReceiver complete = follower.newReceiver(snapshot.index(), snapshot.term());
     chunks.forEach(chunk -> assertThat(complete.accept(chunk)).isTrue());
     assertThat(complete.commit()).isTrue();
     complete.abort(); // a no-op after commit
@@ -204,10 +203,10 @@ final class RaftSnapshotStoreAdapterTest {
 
   @Test
   void shouldRefuseSnapshotWhoseMetadataNamesAnotherIndex() {
-    final PersistedSnapshot original = takeLarge(1);
-    final RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
+    PersistedSnapshot original = takeLarge(1);
+    RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
 
-    final RaftSnapshotReceiver receiver = follower.newReceiver(original.index() + 1, 1);
+    RaftSnapshotReceiver receiver = follower.newReceiver(original.index() + 1, 1);
     readAll(snapshot).forEach(chunk -> assertThat(receiver.accept(chunk)).isTrue());
     assertThat(receiver.commit()).isFalse();
     receiver.abort();
@@ -217,12 +216,12 @@ final class RaftSnapshotStoreAdapterTest {
 
   @Test
   void shouldKeepSnapshotReadableWhileTransferRunsAndReleaseItAfterwards() {
-    final PersistedSnapshot first = takeLarge(1);
-    final RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
-    final RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
+    PersistedSnapshot first = takeLarge(1);
+    RaftSnapshot snapshot = leader.latestSnapshot().orElseThrow();
+    RaftSnapshotReceiver receiver = follower.newReceiver(snapshot.index(), snapshot.term());
     try (RaftSnapshotChunkReader reader = snapshot.openChunkReader()) {
       assertThat(receiver.accept(reader.next())).isTrue();
-      final PersistedSnapshot second = TestSnapshots.take(leaderStore, 2); // retention keeps 1
+      PersistedSnapshot second = TestSnapshots.take(leaderStore, 2); // retention keeps 1
       assertThat(leaderStore.snapshots()).contains(first, second);
       assertThat(leader.latestSnapshot().map(RaftSnapshot::index)).contains(second.index());
       while (reader.hasNext()) {
@@ -254,7 +253,7 @@ final class RaftSnapshotStoreAdapterTest {
   }
 
   private static List<RaftSnapshotChunk> readAll(RaftSnapshot snapshot) {
-    final List<RaftSnapshotChunk> chunks = new ArrayList<>();
+    List<RaftSnapshotChunk> chunks = new ArrayList<>();
     try (RaftSnapshotChunkReader reader = snapshot.openChunkReader()) {
       reader.forEachRemaining(chunks::add);
     }
@@ -262,7 +261,7 @@ final class RaftSnapshotStoreAdapterTest {
   }
 
   private static RaftSnapshotChunk flipped(RaftSnapshotChunk chunk, boolean fixChecksum) {
-    final byte[] data = chunk.data().clone();
+    byte[] data = chunk.data().clone();
     data[data.length / 2] ^= 0x01;
     return new RaftSnapshotChunk(
         chunk.chunkIndex(),
@@ -274,7 +273,7 @@ final class RaftSnapshotStoreAdapterTest {
   }
 
   private static int lastChunkOfSecondFile(List<RaftSnapshotChunk> chunks) {
-    final String second =
+    String second =
         chunks.stream()
             .map(RaftSnapshotChunk::name)
             .filter(name -> !name.equals(SnapshotLayout.CHECKSUM_FILE))

@@ -41,7 +41,7 @@ public final class RecordingExporter implements Exporter {
 
     final AtomicInteger closes = new AtomicInteger();
 
-    private Sink(final String name, final LongSupplier clock) {
+    private Sink(String name, LongSupplier clock) {
       this.name = name;
       this.clock = clock;
     }
@@ -52,25 +52,25 @@ public final class RecordingExporter implements Exporter {
   }
 
   /** A new sink for one test. */
-  static Sink sink(final String name, final LongSupplier clock) {
-    final Sink sink = new Sink(name, clock);
+  static Sink sink(String name, LongSupplier clock) {
+    Sink sink = new Sink(name, clock);
     SINKS.put(name, sink);
     return sink;
   }
 
-  static void forget(final Sink sink) {
+  static void forget(Sink sink) {
     SINKS.remove(sink.name);
   }
 
   @Override
-  public void open(final ExporterContext context) {
+  public void open(ExporterContext context) {
     this.context = context;
     sink = SINKS.get(context.argument("sink").orElseThrow());
     sink.openedAt.add(context.controller().lastExportedPosition());
   }
 
   @Override
-  public void export(final ExportedRecord record) {
+  public void export(ExportedRecord record) {
     if (sink.failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
       sink.failedAtMillis.add(sink.clock.getAsLong());
       throw new IllegalStateException("test failure at position " + record.position());

@@ -79,8 +79,8 @@ final class SnapshotIndexLookupTest {
     assertThat(lookup.lastEntryUpTo(21)).hasValue(new EntryId(10, 3));
   }
 
-  private void initial(final long term) {
-    final RaftEntry entry =
+  private void initial(long term) {
+    RaftEntry entry =
         new RaftEntry(
             term,
             RaftEntryType.INITIAL,
@@ -90,8 +90,8 @@ final class SnapshotIndexLookupTest {
     journal.append(entry.asqn(), RaftEntryCodec.encode(entry));
   }
 
-  private void batch(final long term, final long lowest, final long highest) {
-    final RaftEntry entry =
+  private void batch(long term, long lowest, long highest) {
+    RaftEntry entry =
         new RaftEntry(
             term, RaftEntryType.APPLICATION, lowest, highest, new UnsafeBuffer(new byte[] {1, 2}));
     journal.append(entry.asqn(), RaftEntryCodec.encode(entry));

@@ -57,10 +57,9 @@ final class TestLedgerComponent implements PartitionComponent {
   }
 
   @Override
-  public void registerProcessors(
-      final ProcessingScope scope, final RecordProcessors.Builder processors) {
+  public void registerProcessors(ProcessingScope scope, RecordProcessors.Builder processors) {
     calls.add("register " + scope.mode() + " " + scope.run());
-    final ColumnFamily<String, Long> accounts = accounts(scope.db());
+    ColumnFamily<String, Long> accounts = accounts(scope.db());
     processors
         .processor(AccountIntent.CREATE, (context, result) -> create(accounts, context, result))
         .applier(
@@ -70,7 +69,7 @@ final class TestLedgerComponent implements PartitionComponent {
         .applier(
             DepositIntent.DEPOSITED,
             event -> {
-              final DepositValue deposit = (DepositValue) event.value();
+              DepositValue deposit = (DepositValue) event.value();
               if (deposit.accountId().startsWith("poison")) {
                 throw new IllegalStateException("poisoned deposit to " + deposit.accountId());
               }
@@ -80,19 +79,19 @@ final class TestLedgerComponent implements PartitionComponent {
   }
 
   @Override
-  public void onBecomeLeader(final ProcessingScope scope, final StreamProcessor processor) {
+  public void onBecomeLeader(ProcessingScope scope, StreamProcessor processor) {
     check(scope, processor, StreamProcessorMode.LEADER);
     calls.add("leader " + scope.run());
   }
 
   @Override
-  public void onBecomeFollower(final ProcessingScope scope, final StreamProcessor processor) {
+  public void onBecomeFollower(ProcessingScope scope, StreamProcessor processor) {
     check(scope, processor, StreamProcessorMode.FOLLOWER);
     calls.add("follower " + scope.run());
   }
 
   @Override
-  public void onProcessingStopped(final ProcessingScope scope) {
+  public void onProcessingStopped(ProcessingScope scope) {
     calls.add("stopped " + scope.run());
   }
 
@@ -102,20 +101,18 @@ final class TestLedgerComponent implements PartitionComponent {
   }
 
   /** Every account and its balance. */
-  static Map<String, Long> balances(final CairnDb db) {
-    final Map<String, Long> balances = new TreeMap<>();
+  static Map<String, Long> balances(CairnDb db) {
+    Map<String, Long> balances = new TreeMap<>();
     accounts(db).forEach(balances::put);
     return balances;
   }
 
-  private static ColumnFamily<String, Long> accounts(final CairnDb db) {
+  private static ColumnFamily<String, Long> accounts(CairnDb db) {
     return db.columnFamily(Family.TEST_LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
   }
 
   private static void check(
-      final ProcessingScope scope,
-      final StreamProcessor processor,
-      final StreamProcessorMode mode) {
+      ProcessingScope scope, StreamProcessor processor, StreamProcessorMode mode) {
     if (scope.mode() != mode || processor.mode() != mode) {
       throw new IllegalStateException(
           "Expected a "
@@ -128,10 +125,10 @@ final class TestLedgerComponent implements PartitionComponent {
   }
 
   private static void create(
-      final ColumnFamily<String, Long> accounts,
-      final ProcessingContext context,
-      final ProcessingResultBuilder result) {
-    final String id = ((AccountValue) context.value()).accountId();
+      ColumnFamily<String, Long> accounts,
+      ProcessingContext context,
+      ProcessingResultBuilder result) {
+    String id = ((AccountValue) context.value()).accountId();
     if (accounts.exists(id)) {
       result.reject(
           RejectionType.ALREADY_EXISTS, "Expected a new account, but '" + id + "' exists");
@@ -142,10 +139,10 @@ final class TestLedgerComponent implements PartitionComponent {
   }
 
   private static void deposit(
-      final ColumnFamily<String, Long> accounts,
-      final ProcessingContext context,
-      final ProcessingResultBuilder result) {
-    final DepositValue deposit = (DepositValue) context.value();
+      ColumnFamily<String, Long> accounts,
+      ProcessingContext context,
+      ProcessingResultBuilder result) {
+    DepositValue deposit = (DepositValue) context.value();
     if (!accounts.exists(deposit.accountId())) {
       result.reject(
           RejectionType.NOT_FOUND,
@@ -156,7 +153,7 @@ final class TestLedgerComponent implements PartitionComponent {
   }
 
   /** A command record as a client writes it. */
-  static Record command(final Intent intent, final RecordValue value, final long requestId) {
+  static Record command(Intent intent, RecordValue value, long requestId) {
     return new Record(
         RecordMetadata.builder()
             .command(intent)

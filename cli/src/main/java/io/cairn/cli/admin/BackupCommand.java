@@ -83,8 +83,8 @@ public final class BackupCommand implements Runnable {
     }
 
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
-      final BackupTaken taken = client.takeBackup(backupId);
+    protected int run(CairnClient client, Printer printer) {
+      BackupTaken taken = client.takeBackup(backupId);
       if (!await) {
         printer.result(taken, out -> printTaken(taken, out));
         return ExitCode.OK;
@@ -95,7 +95,7 @@ public final class BackupCommand implements Runnable {
               + " taken on "
               + taken.partitions().size()
               + " partitions; waiting for it to complete");
-      final BackupInfo info =
+      BackupInfo info =
           new BackupProgress(client, root().context().clock(), pollInterval, printer::progress)
               .await(backupId, taken.partitions().size(), timeout);
       printer.result(info, out -> printStatus(info, out));
@@ -118,8 +118,8 @@ public final class BackupCommand implements Runnable {
     }
 
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
-      final BackupInfo info = client.getBackup(backupId);
+    protected int run(CairnClient client, Printer printer) {
+      BackupInfo info = client.getBackup(backupId);
       printer.result(info, out -> printStatus(info, out));
       return ExitCode.OK;
     }
@@ -128,14 +128,13 @@ public final class BackupCommand implements Runnable {
   @Command(name = "list", description = "Lists every backup, newest first.")
   static final class ListBackups extends ClientCommand {
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
-      final List<BackupInfo> backups = client.listAllBackups();
+    protected int run(CairnClient client, Printer printer) {
+      List<BackupInfo> backups = client.listAllBackups();
       printer.result(
           Map.of("backups", backups),
           out -> {
-            final Table table =
-                Table.of("backup", "state", "partitions", "size", "created", "failure");
-            for (final BackupInfo info : backups) {
+            Table table = Table.of("backup", "state", "partitions", "size", "created", "failure");
+            for (BackupInfo info : backups) {
               table.row(
                   info.backupId(),
                   info.state(),
@@ -173,9 +172,9 @@ public final class BackupCommand implements Runnable {
     }
 
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
+    protected int run(CairnClient client, Printer printer) {
       client.deleteBackup(backupId);
-      final Map<String, Object> result = new LinkedHashMap<>();
+      Map<String, Object> result = new LinkedHashMap<>();
       result.put("backupId", backupId);
       result.put("deleted", true);
       printer.result(result, out -> out.println("Deleted backup " + backupId + "."));
@@ -183,9 +182,9 @@ public final class BackupCommand implements Runnable {
     }
   }
 
-  static void printTaken(final BackupTaken taken, final PrintStream out) {
+  static void printTaken(BackupTaken taken, PrintStream out) {
     out.println("Backup " + taken.backupId() + " taken.");
-    final Table table = Table.of("partition", "created", "checkpoint", "checkpoint position");
+    Table table = Table.of("partition", "created", "checkpoint", "checkpoint position");
     taken.partitions().stream()
         .sorted(Comparator.comparingInt(PartitionCheckpoint::partitionId))
         .forEach(
@@ -199,8 +198,8 @@ public final class BackupCommand implements Runnable {
   }
 
   /** The status of one backup: a summary line and one row per partition. */
-  public static void printStatus(final BackupInfo info, final PrintStream out) {
-    final long size = info.partitions().stream().mapToLong(PartitionBackupInfo::sizeBytes).sum();
+  public static void printStatus(BackupInfo info, PrintStream out) {
+    long size = info.partitions().stream().mapToLong(PartitionBackupInfo::sizeBytes).sum();
     Table.of("backup", "state", "partitions", "size", "failure")
         .row(
             info.backupId(),
@@ -210,7 +209,7 @@ public final class BackupCommand implements Runnable {
             Formats.text(info.failureReason()))
         .print(out);
     out.println();
-    final Table partitions =
+    Table partitions =
         Table.of(
             "partition",
             "state",
@@ -240,8 +239,8 @@ public final class BackupCommand implements Runnable {
     partitions.print(out);
   }
 
-  private static String completedOf(final BackupInfo info) {
-    final long completed =
+  private static String completedOf(BackupInfo info) {
+    long completed =
         info.partitions().stream().filter(p -> p.state() == BackupState.COMPLETED).count();
     return completed + "/" + info.partitions().size() + " completed";
   }

@@ -31,10 +31,7 @@ public final class BackupProgress {
   private final Consumer<String> progress;
 
   public BackupProgress(
-      final CairnClient client,
-      final Clock clock,
-      final Duration pollInterval,
-      final Consumer<String> progress) {
+      CairnClient client, Clock clock, Duration pollInterval, Consumer<String> progress) {
     this.client = Objects.requireNonNull(client, "client");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
@@ -47,8 +44,8 @@ public final class BackupProgress {
    * @return the final status: COMPLETED or FAILED
    * @throws CliException (exit code 1) if it does not end within {@code timeout}
    */
-  public BackupInfo await(final long backupId, final int partitionCount, final Duration timeout) {
-    final long deadline = clock.nanos() + timeout.toNanos();
+  public BackupInfo await(long backupId, int partitionCount, Duration timeout) {
+    long deadline = clock.nanos() + timeout.toNanos();
     String last = "";
     BackupInfo info = null;
     String lastError = "";
@@ -56,7 +53,7 @@ public final class BackupProgress {
       try {
         info = client.getBackup(backupId);
         lastError = "";
-      } catch (final CairnClientException e) {
+      } catch (CairnClientException e) {
         if (e.code() != ErrorCode.NOT_FOUND
             && e.code() != ErrorCode.UNAVAILABLE
             && e.code() != ErrorCode.DEADLINE_EXCEEDED) {
@@ -64,7 +61,7 @@ public final class BackupProgress {
         }
         lastError = e.code() + ": " + e.getMessage();
       }
-      final String line =
+      String line =
           info == null ? "backup " + backupId + " pending" : describe(info, partitionCount);
       if (!line.equals(last)) {
         progress.accept(line);
@@ -92,14 +89,13 @@ public final class BackupProgress {
   }
 
   /** One progress line of {@code info}. */
-  public static String describe(final BackupInfo info, final int partitionCount) {
-    final List<PartitionBackupInfo> partitions =
+  public static String describe(BackupInfo info, int partitionCount) {
+    List<PartitionBackupInfo> partitions =
         info.partitions().stream()
             .sorted(Comparator.comparingInt(PartitionBackupInfo::partitionId))
             .toList();
-    final long completed =
-        partitions.stream().filter(p -> p.state() == BackupState.COMPLETED).count();
-    final StringBuilder line =
+    long completed = partitions.stream().filter(p -> p.state() == BackupState.COMPLETED).count();
+    StringBuilder line =
         new StringBuilder("backup ")
             .append(info.backupId())
             .append(' ')
@@ -110,7 +106,7 @@ public final class BackupProgress {
             .append(Math.max(partitionCount, partitions.size()))
             .append(" completed:");
     for (int p = 1; p <= Math.max(partitionCount, maxId(partitions)); p++) {
-      final int id = p;
+      int id = p;
       line.append(p == 1 ? " " : ", ").append('p').append(p).append(' ');
       partitions.stream()
           .filter(x -> x.partitionId() == id)
@@ -132,7 +128,7 @@ public final class BackupProgress {
     return line.toString();
   }
 
-  private static int maxId(final List<PartitionBackupInfo> partitions) {
+  private static int maxId(List<PartitionBackupInfo> partitions) {
     return partitions.stream().mapToInt(PartitionBackupInfo::partitionId).max().orElse(0);
   }
 }

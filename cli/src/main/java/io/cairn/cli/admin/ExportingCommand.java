@@ -27,7 +27,7 @@ public final class ExportingCommand implements Runnable {
   @Command(name = "pause", description = "Pauses exporting on every broker.")
   static final class Pause extends ClientCommand {
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
+    protected int run(CairnClient client, Printer printer) {
       return print(client.pauseExporting(), printer);
     }
   }
@@ -35,12 +35,12 @@ public final class ExportingCommand implements Runnable {
   @Command(name = "resume", description = "Resumes exporting on every broker.")
   static final class Resume extends ClientCommand {
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
+    protected int run(CairnClient client, Printer printer) {
       return print(client.resumeExporting(), printer);
     }
   }
 
-  private static int print(final ExportingState state, final Printer printer) {
+  private static int print(ExportingState state, Printer printer) {
     printer.result(
         state,
         out ->

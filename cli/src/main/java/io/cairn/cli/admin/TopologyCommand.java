@@ -21,14 +21,14 @@ import picocli.CommandLine.Command;
 public final class TopologyCommand extends ClientCommand {
 
   @Override
-  protected int run(final CairnClient client, final Printer printer) {
-    final Topology topology = client.topology();
+  protected int run(CairnClient client, Printer printer) {
+    Topology topology = client.topology();
     printer.result(topology, out -> print(topology, out));
     return ExitCode.OK;
   }
 
   /** The partitions table, then the brokers table. */
-  public static void print(final Topology topology, final PrintStream out) {
+  public static void print(Topology topology, PrintStream out) {
     out.println(
         "Cluster "
             + Formats.text(topology.clusterId())
@@ -42,7 +42,7 @@ public final class TopologyCommand extends ClientCommand {
             + Formats.instant(topology.refreshedAt())
             + ")");
     out.println();
-    final Table partitions = Table.of("partition", "leader", "term", "health");
+    Table partitions = Table.of("partition", "leader", "term", "health");
     topology.partitions().stream()
         .sorted(Comparator.comparingInt(Topology.Partition::partitionId))
         .forEach(
@@ -54,7 +54,7 @@ public final class TopologyCommand extends ClientCommand {
                     p.health()));
     partitions.print(out);
     out.println();
-    final Table brokers = Table.of("broker", "address", "reachable", "version", "replicas");
+    Table brokers = Table.of("broker", "address", "reachable", "version", "replicas");
     topology.brokers().stream()
         .sorted(Comparator.comparingInt(Topology.Broker::nodeId))
         .forEach(
@@ -71,8 +71,8 @@ public final class TopologyCommand extends ClientCommand {
     brokers.print(out);
   }
 
-  private static String replica(final Topology.Replica replica) {
-    final StringBuilder text =
+  private static String replica(Topology.Replica replica) {
+    StringBuilder text =
         new StringBuilder("p").append(replica.partitionId()).append(':').append(replica.role());
     if (replica.health() != Topology.Health.HEALTHY) {
       text.append('(').append(replica.health());

@@ -69,8 +69,8 @@ public final class ClusterCommand implements Runnable {
     }
 
     LocalCluster cluster() {
-      final CliContext context = root().context();
-      final Printer printer = root().printer();
+      CliContext context = root().context();
+      Printer printer = root().printer();
       return new LocalCluster(
           new ClusterDirectory(context.resolve(dir)),
           ProcessLauncher.current(),
@@ -79,7 +79,7 @@ public final class ClusterCommand implements Runnable {
           printer::progress);
     }
 
-    ParameterException invalid(final String message) {
+    ParameterException invalid(String message) {
       return new ParameterException(spec.commandLine(), message);
     }
   }
@@ -126,9 +126,9 @@ public final class ClusterCommand implements Runnable {
 
     @Override
     public Integer call() {
-      final CairnMain root = root();
-      final HostPort gateway = root.gateway();
-      final ClusterLayout requested =
+      CairnMain root = root();
+      HostPort gateway = root.gateway();
+      ClusterLayout requested =
           ClusterLayout.of(
               brokers,
               partitions,
@@ -137,7 +137,7 @@ public final class ClusterCommand implements Runnable {
               basePort,
               gateway.port(),
               httpPort);
-      final List<String> violations = requested.violations();
+      List<String> violations = requested.violations();
       if (timeout.compareTo(Duration.ofSeconds(1)) < 0
           || timeout.compareTo(Duration.ofHours(1)) > 0) {
         violations.add(
@@ -146,23 +146,22 @@ public final class ClusterCommand implements Runnable {
       if (!violations.isEmpty()) {
         throw invalid(String.join("; ", violations));
       }
-      final LocalCluster cluster = cluster();
-      final ClusterLayout layout = existingOr(cluster.directory(), requested);
-      final LocalCluster.Result result = cluster.up(layout, timeout);
+      LocalCluster cluster = cluster();
+      ClusterLayout layout = existingOr(cluster.directory(), requested);
+      LocalCluster.Result result = cluster.up(layout, timeout);
       root.printer()
           .result(document(cluster.directory(), layout, result), out -> print(result, out));
       return ExitCode.OK;
     }
 
-    private ClusterLayout existingOr(
-        final ClusterDirectory directory, final ClusterLayout requested) {
-      final Optional<ClusterLayout> existing = directory.readLayout();
+    private ClusterLayout existingOr(ClusterDirectory directory, ClusterLayout requested) {
+      Optional<ClusterLayout> existing = directory.readLayout();
       if (existing.isEmpty()) {
         return requested;
       }
-      final ClusterLayout layout = existing.get();
-      final var parsed = spec.commandLine().getParseResult();
-      final StringBuilder conflicts = new StringBuilder();
+      ClusterLayout layout = existing.get();
+      var parsed = spec.commandLine().getParseResult();
+      StringBuilder conflicts = new StringBuilder();
       conflict(
           conflicts, parsed.hasMatchedOption("--brokers"), "--brokers", brokers, layout.brokers());
       conflict(
@@ -189,11 +188,7 @@ public final class ClusterCommand implements Runnable {
     }
 
     private static void conflict(
-        final StringBuilder out,
-        final boolean given,
-        final String option,
-        final int value,
-        final int existing) {
+        StringBuilder out, boolean given, String option, int value, int existing) {
       if (given && value != existing) {
         out.append(out.length() == 0 ? " " : ", ")
             .append(option)
@@ -223,7 +218,7 @@ public final class ClusterCommand implements Runnable {
         throw invalid(
             "Expected --timeout in [0ms, 10m00s], but was " + Durations.formatRounded(timeout));
       }
-      final List<ProcessStatus> stopped = cluster().down(timeout);
+      List<ProcessStatus> stopped = cluster().down(timeout);
       root()
           .printer()
           .result(Map.of("processes", stopped), out -> processTable(stopped).print(out));
@@ -239,9 +234,9 @@ public final class ClusterCommand implements Runnable {
   static final class Status extends DirCommand {
     @Override
     public Integer call() {
-      final LocalCluster cluster = cluster();
-      final ClusterLayout layout = cluster.directory().requireLayout();
-      final LocalCluster.Result result = cluster.status();
+      LocalCluster cluster = cluster();
+      ClusterLayout layout = cluster.directory().requireLayout();
+      LocalCluster.Result result = cluster.status();
       root()
           .printer()
           .result(document(cluster.directory(), layout, result), out -> print(result, out));
@@ -278,18 +273,18 @@ public final class ClusterCommand implements Runnable {
 
     @Override
     public Integer call() {
-      final BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
-      final CliContext context = root().context();
-      final Printer printer = root().printer();
-      final long started = context.clock().nanos();
-      final List<RestoreResult> results =
+      BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
+      CliContext context = root().context();
+      Printer printer = root().printer();
+      long started = context.clock().nanos();
+      List<RestoreResult> results =
           LocalClusterRestore.restore(
               cluster(),
               selector,
               new RestoreProgressReporter(printer, context.clock(), "restore"),
               allowPartial,
               context);
-      final Duration took = Duration.ofNanos(context.clock().nanos() - started);
+      Duration took = Duration.ofNanos(context.clock().nanos() - started);
       printer.result(
           RestoreReports.restoreDocument(results, took),
           out -> RestoreReports.printRestore(results, took, out));
@@ -298,8 +293,8 @@ public final class ClusterCommand implements Runnable {
   }
 
   static Map<String, Object> document(
-      final ClusterDirectory dir, final ClusterLayout layout, final LocalCluster.Result result) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+      ClusterDirectory dir, ClusterLayout layout, LocalCluster.Result result) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("dir", dir.root().toString());
     doc.put("layout", layout);
     doc.put("healthy", result.healthy());
@@ -311,7 +306,7 @@ public final class ClusterCommand implements Runnable {
     return doc;
   }
 
-  static void print(final LocalCluster.Result result, final PrintStream out) {
+  static void print(LocalCluster.Result result, PrintStream out) {
     processTable(result.processes()).print(out);
     out.println();
     if (result.topology() != null) {
@@ -321,9 +316,9 @@ public final class ClusterCommand implements Runnable {
     }
   }
 
-  static Table processTable(final List<ProcessStatus> processes) {
-    final Table table = Table.of("process", "pid", "state", "log");
-    for (final ProcessStatus p : processes) {
+  static Table processTable(List<ProcessStatus> processes) {
+    Table table = Table.of("process", "pid", "state", "log");
+    for (ProcessStatus p : processes) {
       table.row(p.name(), p.pid() < 0 ? "-" : Long.toString(p.pid()), p.state(), p.log());
     }
     return table;

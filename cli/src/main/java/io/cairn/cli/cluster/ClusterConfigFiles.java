@@ -26,7 +26,7 @@ public final class ClusterConfigFiles {
    *
    * @return the files written now (existing ones are not in the list)
    */
-  public static List<Path> writeMissing(final ClusterDirectory dir, final ClusterLayout layout) {
+  public static List<Path> writeMissing(ClusterDirectory dir, ClusterLayout layout) {
     return writeMissing(dir, layout, dir.backups());
   }
 
@@ -36,18 +36,17 @@ public final class ClusterConfigFiles {
    *
    * @return the files written now (existing ones are not in the list)
    */
-  public static List<Path> writeMissing(
-      final ClusterDirectory dir, final ClusterLayout layout, final Path backups) {
-    final List<Path> written = new ArrayList<>();
+  public static List<Path> writeMissing(ClusterDirectory dir, ClusterLayout layout, Path backups) {
+    List<Path> written = new ArrayList<>();
     for (int nodeId = 0; nodeId < layout.brokers(); nodeId++) {
-      final Path file = dir.configFile(ClusterDirectory.brokerName(nodeId));
+      Path file = dir.configFile(ClusterDirectory.brokerName(nodeId));
       if (!Files.exists(file)) {
         createDirectory(backups);
         ClusterDirectory.writeAtomically(file, brokerYaml(dir, layout, nodeId, backups));
         written.add(file);
       }
     }
-    final Path gateway = dir.configFile(ClusterDirectory.GATEWAY);
+    Path gateway = dir.configFile(ClusterDirectory.GATEWAY);
     if (!Files.exists(gateway)) {
       ClusterDirectory.writeAtomically(gateway, gatewayYaml(layout));
       written.add(gateway);
@@ -55,10 +54,10 @@ public final class ClusterConfigFiles {
     return written;
   }
 
-  private static void createDirectory(final Path directory) {
+  private static void createDirectory(Path directory) {
     try {
       Files.createDirectories(directory);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new CliException(
           ExitCode.FAILED, "Cannot create " + directory + ": " + e.getMessage(), e);
     }
@@ -66,11 +65,8 @@ public final class ClusterConfigFiles {
 
   /** The configuration of broker {@code nodeId}, its backup store at {@code backups}. */
   public static String brokerYaml(
-      final ClusterDirectory dir,
-      final ClusterLayout layout,
-      final int nodeId,
-      final Path backups) {
-    final StringBuilder members = new StringBuilder();
+      ClusterDirectory dir, ClusterLayout layout, int nodeId, Path backups) {
+    StringBuilder members = new StringBuilder();
     for (int i = 0; i < layout.brokers(); i++) {
       members
           .append("    ")
@@ -129,13 +125,13 @@ public final class ClusterConfigFiles {
   }
 
   /** A path as a single-quoted YAML scalar. */
-  static String quoted(final Path path) {
+  static String quoted(Path path) {
     return "'" + path.toString().replace("'", "''") + "'";
   }
 
   /** The gateway's configuration. */
-  public static String gatewayYaml(final ClusterLayout layout) {
-    final StringBuilder brokers = new StringBuilder();
+  public static String gatewayYaml(ClusterLayout layout) {
+    StringBuilder brokers = new StringBuilder();
     for (int i = 0; i < layout.brokers(); i++) {
       brokers
           .append("    ")

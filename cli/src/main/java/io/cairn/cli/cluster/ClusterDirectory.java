@@ -33,7 +33,7 @@ public final class ClusterDirectory {
 
   private final Path root;
 
-  public ClusterDirectory(final Path root) {
+  public ClusterDirectory(Path root) {
     this.root = root.toAbsolutePath().normalize();
   }
 
@@ -42,8 +42,8 @@ public final class ClusterDirectory {
   }
 
   /** The process names: broker-0 .. broker-(n-1), then gateway. */
-  public static List<String> processNames(final ClusterLayout layout) {
-    final List<String> names = new ArrayList<>();
+  public static List<String> processNames(ClusterLayout layout) {
+    List<String> names = new ArrayList<>();
     for (int i = 0; i < layout.brokers(); i++) {
       names.add(brokerName(i));
     }
@@ -51,7 +51,7 @@ public final class ClusterDirectory {
     return names;
   }
 
-  public static String brokerName(final int nodeId) {
+  public static String brokerName(int nodeId) {
     return "broker-" + nodeId;
   }
 
@@ -59,11 +59,11 @@ public final class ClusterDirectory {
     return root.resolve(LAYOUT_FILE);
   }
 
-  public Path configFile(final String process) {
+  public Path configFile(String process) {
     return root.resolve(process + ".yaml");
   }
 
-  public Path dataDirectory(final int nodeId) {
+  public Path dataDirectory(int nodeId) {
     return root.resolve(brokerName(nodeId));
   }
 
@@ -71,23 +71,23 @@ public final class ClusterDirectory {
     return root.resolve("backups");
   }
 
-  public Path logFile(final String process) {
+  public Path logFile(String process) {
     return root.resolve("logs").resolve(process + ".log");
   }
 
-  public Path pidFile(final String process) {
+  public Path pidFile(String process) {
     return root.resolve("run").resolve(process + ".pid");
   }
 
   /** The stored layout, if this directory holds a cluster. */
   public Optional<ClusterLayout> readLayout() {
-    final Path file = layoutFile();
+    Path file = layoutFile();
     if (!Files.exists(file)) {
       return Optional.empty();
     }
     try {
       return Optional.of(mapper().readValue(file.toFile(), ClusterLayout.class));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new CliException(
           ExitCode.FAILED,
           "Expected "
@@ -115,47 +115,47 @@ public final class ClusterDirectory {
   }
 
   /** Writes {@code cluster.json}. */
-  public void writeLayout(final ClusterLayout layout) {
+  public void writeLayout(ClusterLayout layout) {
     writeAtomically(layoutFile(), Printer.toJson(layout));
   }
 
   /** The pid recorded for {@code process}, if any. */
-  public Optional<Long> readPid(final String process) {
-    final Path file = pidFile(process);
+  public Optional<Long> readPid(String process) {
+    Path file = pidFile(process);
     if (!Files.exists(file)) {
       return Optional.empty();
     }
     try {
       return Optional.of(Long.parseLong(Files.readString(file, StandardCharsets.UTF_8).trim()));
-    } catch (final IOException | NumberFormatException e) {
+    } catch (IOException | NumberFormatException e) {
       return Optional.empty();
     }
   }
 
-  public void writePid(final String process, final long pid) {
+  public void writePid(String process, long pid) {
     writeAtomically(pidFile(process), Long.toString(pid) + "\n");
   }
 
-  public void deletePid(final String process) {
+  public void deletePid(String process) {
     try {
       Files.deleteIfExists(pidFile(process));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   /** Writes {@code text} to {@code file} through a temporary file and a rename. */
-  static void writeAtomically(final Path file, final String text) {
+  static void writeAtomically(Path file, String text) {
     try {
       Files.createDirectories(file.getParent());
-      final Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
       Files.writeString(temp, text, StandardCharsets.UTF_8);
       try {
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (final AtomicMoveNotSupportedException e) {
+      } catch (AtomicMoveNotSupportedException e) {
         Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new CliException(ExitCode.FAILED, "Cannot write " + file + ": " + e.getMessage(), e);
     }
   }

@@ -47,15 +47,15 @@ public record ClusterLayout(
    * i}.
    */
   public static ClusterLayout of(
-      final int brokers,
-      final int partitions,
-      final int replicationFactor,
-      final String host,
-      final int basePort,
-      final int gatewayPort,
-      final int gatewayHttpPort) {
-    final List<Integer> transport = new ArrayList<>();
-    final List<Integer> management = new ArrayList<>();
+      int brokers,
+      int partitions,
+      int replicationFactor,
+      String host,
+      int basePort,
+      int gatewayPort,
+      int gatewayHttpPort) {
+    List<Integer> transport = new ArrayList<>();
+    List<Integer> management = new ArrayList<>();
     for (int i = 0; i < brokers; i++) {
       transport.add(basePort + i);
       management.add(basePort + MANAGEMENT_PORT_OFFSET + i);
@@ -74,7 +74,7 @@ public record ClusterLayout(
 
   /** Every violated rule, "Expected ..., but ..."; empty when valid. */
   public List<String> violations() {
-    final List<String> violations = new ArrayList<>();
+    List<String> violations = new ArrayList<>();
     if (brokers < 1 || brokers > BROKERS_MAX) {
       violations.add("Expected --brokers in [1, " + BROKERS_MAX + "], but was " + brokers);
     }
@@ -91,14 +91,14 @@ public record ClusterLayout(
               + "), but was "
               + replicationFactor);
     }
-    final List<Integer> ports = allPorts();
-    for (final int port : ports) {
+    List<Integer> ports = allPorts();
+    for (int port : ports) {
       if (port < 1 || port > 65_535) {
         violations.add("Expected every port in [1, 65535], but one is " + port);
         break;
       }
     }
-    final Set<Integer> distinct = new HashSet<>(ports);
+    Set<Integer> distinct = new HashSet<>(ports);
     if (distinct.size() != ports.size()) {
       violations.add(
           "Expected distinct ports for brokers, management and gateway, but they are " + ports);
@@ -115,7 +115,7 @@ public record ClusterLayout(
 
   /** Every port the cluster binds. */
   public List<Integer> allPorts() {
-    final List<Integer> ports = new ArrayList<>(brokerPorts);
+    List<Integer> ports = new ArrayList<>(brokerPorts);
     ports.addAll(managementPorts);
     ports.add(gatewayPort);
     ports.add(gatewayHttpPort);
@@ -128,7 +128,7 @@ public record ClusterLayout(
   }
 
   /** Whether another layout has the same shape (broker count, partitions, replication). */
-  public boolean sameShape(final ClusterLayout other) {
+  public boolean sameShape(ClusterLayout other) {
     return brokers == other.brokers
         && partitions == other.partitions
         && replicationFactor == other.replicationFactor;

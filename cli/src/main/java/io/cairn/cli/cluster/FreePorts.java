@@ -27,10 +27,10 @@ public final class FreePorts {
    * @return {base, gatewayPort, gatewayHttpPort}
    * @throws IllegalStateException if none is found after a few attempts
    */
-  public static int[] forCluster(final String host, final int count, final long seed) {
-    final SplittableRandom random = new SplittableRandom(seed);
+  public static int[] forCluster(String host, int count, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      final int base = LOW + random.nextInt(HIGH - LOW - 2 * ClusterLayout.MANAGEMENT_PORT_OFFSET);
+      int base = LOW + random.nextInt(HIGH - LOW - 2 * ClusterLayout.MANAGEMENT_PORT_OFFSET);
       boolean free = isFree(host, base + 50) && isFree(host, base + 51);
       for (int i = 0; i < count && free; i++) {
         free =
@@ -55,12 +55,12 @@ public final class FreePorts {
   }
 
   /** Whether {@code port} can be bound on {@code host} now. */
-  public static boolean isFree(final String host, final int port) {
+  public static boolean isFree(String host, int port) {
     try (ServerSocket socket = new ServerSocket()) {
       socket.setReuseAddress(false);
       socket.bind(new InetSocketAddress(InetAddress.getByName(host), port));
       return true;
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return false;
     }
   }

@@ -47,11 +47,11 @@ public final class LocalCluster {
    * @param progress receives progress lines
    */
   public LocalCluster(
-      final ClusterDirectory dir,
-      final ProcessLauncher launcher,
-      final Clock clock,
-      final Function<String, CairnClient> clients,
-      final Consumer<String> progress) {
+      ClusterDirectory dir,
+      ProcessLauncher launcher,
+      Clock clock,
+      Function<String, CairnClient> clients,
+      Consumer<String> progress) {
     this.dir = dir;
     this.launcher = launcher;
     this.clock = clock;
@@ -71,20 +71,20 @@ public final class LocalCluster {
    * @return the processes (started or already running) and the topology
    * @throws CliException (exit 1) if a process exits while starting, (exit 3) on timeout
    */
-  public Result up(final ClusterLayout layout, final Duration timeout) {
+  public Result up(ClusterLayout layout, Duration timeout) {
     dir.writeLayout(layout);
-    for (final Path file : ClusterConfigFiles.writeMissing(dir, layout)) {
+    for (Path file : ClusterConfigFiles.writeMissing(dir, layout)) {
       progress.accept("cluster: wrote " + file);
     }
-    final Map<String, Process> started = new LinkedHashMap<>();
-    final List<ProcessStatus> processes = new ArrayList<>();
-    for (final String name : ClusterDirectory.processNames(layout)) {
-      final Optional<ProcessHandle> running = running(name);
+    Map<String, Process> started = new LinkedHashMap<>();
+    List<ProcessStatus> processes = new ArrayList<>();
+    for (String name : ClusterDirectory.processNames(layout)) {
+      Optional<ProcessHandle> running = running(name);
       if (running.isPresent()) {
         processes.add(status(name, running.get().pid(), "already running"));
         continue;
       }
-      final Process process =
+      Process process =
           launcher.start(
               List.of(
                   name.equals(ClusterDirectory.GATEWAY) ? "gateway" : "broker",
@@ -97,16 +97,16 @@ public final class LocalCluster {
       processes.add(status(name, process.pid(), "started"));
       progress.accept("cluster: started " + name + " (pid " + process.pid() + ")");
     }
-    final Topology topology = awaitReady(layout, started, timeout);
+    Topology topology = awaitReady(layout, started, timeout);
     return new Result(processes, topology, "");
   }
 
   /** The processes and, if the gateway answers, the topology. */
   public Result status() {
-    final ClusterLayout layout = dir.requireLayout();
-    final List<ProcessStatus> processes = new ArrayList<>();
-    for (final String name : ClusterDirectory.processNames(layout)) {
-      final Optional<ProcessHandle> running = running(name);
+    ClusterLayout layout = dir.requireLayout();
+    List<ProcessStatus> processes = new ArrayList<>();
+    for (String name : ClusterDirectory.processNames(layout)) {
+      Optional<ProcessHandle> running = running(name);
       processes.add(
           running
               .map(h -> status(name, h.pid(), "running"))
@@ -116,7 +116,7 @@ public final class LocalCluster {
     String gatewayError = "";
     try (CairnClient client = clients.apply(layout.gatewayAddress())) {
       topology = client.topology();
-    } catch (final CairnClientException e) {
+    } catch (CairnClientException e) {
       gatewayError = e.code() + ": " + e.getMessage();
     }
     return new Result(processes, topology, gatewayError);
@@ -126,15 +126,15 @@ public final class LocalCluster {
    * Sends SIGTERM to every running process (the gateway first), waits up to {@code timeout} for
    * each to exit, then kills what is left with SIGKILL.
    */
-  public List<ProcessStatus> down(final Duration timeout) {
-    final ClusterLayout layout = dir.requireLayout();
-    final List<String> names = new ArrayList<>(ClusterDirectory.processNames(layout));
+  public List<ProcessStatus> down(Duration timeout) {
+    ClusterLayout layout = dir.requireLayout();
+    List<String> names = new ArrayList<>(ClusterDirectory.processNames(layout));
     names.remove(ClusterDirectory.GATEWAY);
     names.add(0, ClusterDirectory.GATEWAY);
-    final Map<String, ProcessHandle> stopping = new LinkedHashMap<>();
-    final List<ProcessStatus> result = new ArrayList<>();
-    for (final String name : names) {
-      final Optional<ProcessHandle> running = running(name);
+    Map<String, ProcessHandle> stopping = new LinkedHashMap<>();
+    List<ProcessStatus> result = new ArrayList<>();
+    for (String name : names) {
+      Optional<ProcessHandle> running = running(name);
       if (running.isEmpty()) {
         dir.deletePid(name);
         result.add(status(name, -1, "not running"));
@@ -148,14 +148,13 @@ public final class LocalCluster {
         stopping.remove(name);
       }
     }
-    for (final Map.Entry<String, ProcessHandle> entry : stopping.entrySet()) {
+    for (Map.Entry<String, ProcessHandle> entry : stopping.entrySet()) {
       result.add(stop(entry.getKey(), entry.getValue(), timeout));
     }
     return result;
   }
 
-  private ProcessStatus stop(
-      final String name, final ProcessHandle handle, final Duration timeout) {
+  private ProcessStatus stop(String name, ProcessHandle handle, Duration timeout) {
     String state = "stopped";
     if (!awaitExit(handle, timeout)) {
       progress.accept(
@@ -182,36 +181,36 @@ public final class LocalCluster {
     return status(name, handle.pid(), state);
   }
 
-  private static boolean awaitExit(final ProcessHandle handle, final Duration timeout) {
-    final CompletableFuture<ProcessHandle> exit = handle.onExit();
+  private static boolean awaitExit(ProcessHandle handle, Duration timeout) {
+    CompletableFuture<ProcessHandle> exit = handle.onExit();
     try {
       exit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       return true;
-    } catch (final TimeoutException e) {
+    } catch (TimeoutException e) {
       return false;
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       return !handle.isAlive();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCode.FAILED, "Interrupted", e);
     }
   }
 
   /** The live process recorded under {@code name}, if it still runs. */
-  public Optional<ProcessHandle> running(final String name) {
+  public Optional<ProcessHandle> running(String name) {
     return dir.readPid(name)
         .flatMap(ProcessHandle::of)
         .filter(h -> ProcessLauncher.isCairnProcess(h, dir.configFile(name).toString()));
   }
 
   private Topology awaitReady(
-      final ClusterLayout layout, final Map<String, Process> started, final Duration timeout) {
-    final long deadline = clock.nanos() + timeout.toNanos();
+      ClusterLayout layout, Map<String, Process> started, Duration timeout) {
+    long deadline = clock.nanos() + timeout.toNanos();
     String last = "";
     String lastError = "";
     try (CairnClient client = clients.apply(layout.gatewayAddress())) {
       while (true) {
-        for (final Map.Entry<String, Process> entry : started.entrySet()) {
+        for (Map.Entry<String, Process> entry : started.entrySet()) {
           if (!entry.getValue().isAlive()) {
             throw new CliException(
                 ExitCode.FAILED,
@@ -229,10 +228,8 @@ public final class LocalCluster {
         String line;
         try {
           topology = client.topology();
-          final long reachable =
-              topology.brokers().stream().filter(Topology.Broker::reachable).count();
-          final long led =
-              topology.partitions().stream().filter(p -> p.leaderNodeId() >= 0).count();
+          long reachable = topology.brokers().stream().filter(Topology.Broker::reachable).count();
+          long led = topology.partitions().stream().filter(p -> p.leaderNodeId() >= 0).count();
           line =
               "cluster: "
                   + reachable
@@ -248,7 +245,7 @@ public final class LocalCluster {
             progress.accept("cluster: ready, gateway at " + layout.gatewayAddress());
             return topology;
           }
-        } catch (final CairnClientException e) {
+        } catch (CairnClientException e) {
           lastError = e.code() + ": " + e.getMessage();
           line = "cluster: waiting for the gateway at " + layout.gatewayAddress();
         }
@@ -272,29 +269,28 @@ public final class LocalCluster {
     }
   }
 
-  private static String exitCode(final Process process) {
+  private static String exitCode(Process process) {
     return " with code " + process.exitValue();
   }
 
   /** The last lines of a log file (for error messages). */
-  static String tail(final Path log) {
+  static String tail(Path log) {
     try {
       if (!Files.exists(log)) {
         return "  (no log)";
       }
-      final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      final StringBuilder text = new StringBuilder();
-      for (final String line :
-          lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())) {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      StringBuilder text = new StringBuilder();
+      for (String line : lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())) {
         text.append("  ").append(line).append('\n');
       }
       return text.toString();
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return "  (cannot read: " + e.getMessage() + ")";
     }
   }
 
-  private ProcessStatus status(final String name, final long pid, final String state) {
+  private ProcessStatus status(String name, long pid, String state) {
     return new ProcessStatus(name, pid, state, dir.logFile(name).toString());
   }
 

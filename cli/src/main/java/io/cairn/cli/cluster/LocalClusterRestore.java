@@ -30,10 +30,7 @@ public final class LocalClusterRestore {
    *     BackupOperations#restoreNodes}
    */
   public static List<RestoreResult> restore(
-      final LocalCluster cluster,
-      final BackupSelector selector,
-      final RestoreListener listener,
-      final CliContext context) {
+      LocalCluster cluster, BackupSelector selector, RestoreListener listener, CliContext context) {
     return restore(cluster, selector, listener, false, context);
   }
 
@@ -42,15 +39,15 @@ public final class LocalClusterRestore {
    * allowPartial} each broker skips the partitions none of whose copies verifies.
    */
   public static List<RestoreResult> restore(
-      final LocalCluster cluster,
-      final BackupSelector selector,
-      final RestoreListener listener,
-      final boolean allowPartial,
-      final CliContext context) {
-    final ClusterDirectory dir = cluster.directory();
-    final ClusterLayout layout = dir.requireLayout();
-    for (final String name : ClusterDirectory.processNames(layout)) {
-      final Optional<ProcessHandle> running = cluster.running(name);
+      LocalCluster cluster,
+      BackupSelector selector,
+      RestoreListener listener,
+      boolean allowPartial,
+      CliContext context) {
+    ClusterDirectory dir = cluster.directory();
+    ClusterLayout layout = dir.requireLayout();
+    for (String name : ClusterDirectory.processNames(layout)) {
+      Optional<ProcessHandle> running = cluster.running(name);
       if (running.isPresent()) {
         throw new CliException(
             ExitCode.CONFLICT,
@@ -64,10 +61,10 @@ public final class LocalClusterRestore {
                 + dir.root());
       }
     }
-    final List<BrokerConfig> configs = new ArrayList<>();
-    final List<String> sources = new ArrayList<>();
+    List<BrokerConfig> configs = new ArrayList<>();
+    List<String> sources = new ArrayList<>();
     for (int nodeId = 0; nodeId < layout.brokers(); nodeId++) {
-      final Path file = dir.configFile(ClusterDirectory.brokerName(nodeId));
+      Path file = dir.configFile(ClusterDirectory.brokerName(nodeId));
       if (!file.toFile().isFile()) {
         throw new CliException(
             ExitCode.NOT_FOUND,

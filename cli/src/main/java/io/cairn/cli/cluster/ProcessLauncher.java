@@ -32,7 +32,7 @@ public final class ProcessLauncher {
   private final List<String> jvmOptions;
   private final String classPath;
 
-  public ProcessLauncher(final String java, final List<String> jvmOptions, final String classPath) {
+  public ProcessLauncher(String java, List<String> jvmOptions, String classPath) {
     this.java = java;
     this.jvmOptions = List.copyOf(jvmOptions);
     this.classPath = classPath;
@@ -44,7 +44,7 @@ public final class ProcessLauncher {
    * cli/target/cairn-cli.jar} gives a relative one).
    */
   public static ProcessLauncher current() {
-    final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return new ProcessLauncher(
         java,
         jvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()),
@@ -52,9 +52,9 @@ public final class ProcessLauncher {
   }
 
   /** {@code classPath} with every relative entry resolved against {@code base}. */
-  static String absoluteClassPath(final String classPath, final Path base) {
-    final List<String> entries = new ArrayList<>();
-    for (final String entry : classPath.split(File.pathSeparator, -1)) {
+  static String absoluteClassPath(String classPath, Path base) {
+    List<String> entries = new ArrayList<>();
+    for (String entry : classPath.split(File.pathSeparator, -1)) {
       if (!entry.isEmpty()) {
         entries.add(base.resolve(entry).toAbsolutePath().normalize().toString());
       }
@@ -66,11 +66,11 @@ public final class ProcessLauncher {
    * This JVM's options for a child: debugger and java agents dropped (they would clash on ports and
    * files), the export Agrona needs added when missing.
    */
-  static List<String> jvmOptions(final List<String> inputArguments) {
-    final List<String> options = new ArrayList<>();
+  static List<String> jvmOptions(List<String> inputArguments) {
+    List<String> options = new ArrayList<>();
     boolean exported = false;
     for (int i = 0; i < inputArguments.size(); i++) {
-      final String arg = inputArguments.get(i);
+      String arg = inputArguments.get(i);
       if (arg.startsWith("-agentlib:")
           || arg.startsWith("-agentpath:")
           || arg.startsWith("-javaagent:")
@@ -90,8 +90,8 @@ public final class ProcessLauncher {
   }
 
   /** The full command line for {@code cairn <args>}. */
-  public List<String> command(final List<String> args) {
-    final List<String> command = new ArrayList<>();
+  public List<String> command(List<String> args) {
+    List<String> command = new ArrayList<>();
     setsid().ifPresent(command::add);
     command.add(java);
     command.addAll(jvmOptions);
@@ -108,9 +108,9 @@ public final class ProcessLauncher {
    * @return the child process
    * @throws CliException (exit 1) if it cannot be started
    */
-  public Process start(final List<String> args, final Path log, final Path workingDirectory) {
-    final ProcessBuilder builder = new ProcessBuilder(command(args));
-    final Map<String, String> env = builder.environment();
+  public Process start(List<String> args, Path log, Path workingDirectory) {
+    ProcessBuilder builder = new ProcessBuilder(command(args));
+    Map<String, String> env = builder.environment();
     env.keySet().removeIf(name -> name.startsWith("CAIRN_"));
     builder.directory(workingDirectory.toFile());
     builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -119,7 +119,7 @@ public final class ProcessLauncher {
       builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
       builder.redirectErrorStream(true);
       return builder.start();
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new CliException(
           ExitCode.FAILED, "Cannot start " + String.join(" ", args) + ": " + e.getMessage(), e);
     }
@@ -129,11 +129,11 @@ public final class ProcessLauncher {
    * Whether {@code handle} is a live {@code cairn} process started with {@code marker} (a
    * configuration file) among its arguments; guards against pids reused by other programs.
    */
-  public static boolean isCairnProcess(final ProcessHandle handle, final String marker) {
+  public static boolean isCairnProcess(ProcessHandle handle, String marker) {
     if (!handle.isAlive()) {
       return false;
     }
-    final Optional<String> commandLine = commandLine(handle);
+    Optional<String> commandLine = commandLine(handle);
     return commandLine.isPresent()
         && commandLine.get().contains(CairnMain.class.getName())
         && commandLine.get().contains(marker);
@@ -144,13 +144,13 @@ public final class ProcessLauncher {
    * ProcessHandle.Info#commandLine()} reads only its first page on Linux, which a long class path
    * fills), else from the process handle.
    */
-  static Optional<String> commandLine(final ProcessHandle handle) {
-    final Path proc = Path.of("/proc", Long.toString(handle.pid()), "cmdline");
+  static Optional<String> commandLine(ProcessHandle handle) {
+    Path proc = Path.of("/proc", Long.toString(handle.pid()), "cmdline");
     if (Files.isReadable(proc)) {
       try {
-        final byte[] bytes = Files.readAllBytes(proc);
+        byte[] bytes = Files.readAllBytes(proc);
         return Optional.of(new String(bytes, StandardCharsets.UTF_8).replace('\0', ' ').trim());
-      } catch (final IOException e) {
+      } catch (IOException e) {
         return Optional.empty(); // the process ended meanwhile
       }
     }

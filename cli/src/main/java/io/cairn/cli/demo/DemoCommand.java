@@ -121,32 +121,32 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    final CairnMain root = ClientCommand.root(spec);
-    final CliContext context = root.context();
-    final Printer printer = root.printer();
-    final LoadSettings settings = loadSettings(context);
+    CairnMain root = ClientCommand.root(spec);
+    CliContext context = root.context();
+    Printer printer = root.printer();
+    LoadSettings settings = loadSettings(context);
     if (duration.compareTo(Duration.ofSeconds(3)) < 0
         || duration.compareTo(Duration.ofHours(1)) > 0) {
       throw new ParameterException(
           spec.commandLine(),
           "Expected --duration in [3.0s, 60m00s], but was " + Durations.formatRounded(duration));
     }
-    final List<String> violations = settings.violations();
+    List<String> violations = settings.violations();
     if (!violations.isEmpty()) {
       throw new ParameterException(spec.commandLine(), String.join("; ", violations));
     }
-    final int partitions = brokers;
-    final int replicationFactor = Math.min(brokers, 3);
-    final int[] ports = FreePorts.forCluster(HOST, brokers, context.clock().nanos());
-    final ClusterLayout layout =
+    int partitions = brokers;
+    int replicationFactor = Math.min(brokers, 3);
+    int[] ports = FreePorts.forCluster(HOST, brokers, context.clock().nanos());
+    ClusterLayout layout =
         ClusterLayout.of(
             brokers, partitions, replicationFactor, HOST, ports[0], ports[1], ports[2]);
     if (!layout.violations().isEmpty()) {
       throw new ParameterException(spec.commandLine(), String.join("; ", layout.violations()));
     }
-    final Path runDir = freshRunDirectory(context);
-    final LocalCluster cluster = localCluster(runDir, root, printer);
-    final LocalCluster restoredCluster = localCluster(runDir.resolve("restored"), root, printer);
+    Path runDir = freshRunDirectory(context);
+    LocalCluster cluster = localCluster(runDir, root, printer);
+    LocalCluster restoredCluster = localCluster(runDir.resolve("restored"), root, printer);
     printer.progress(
         "demo: "
             + brokers
@@ -156,12 +156,12 @@ public final class DemoCommand implements Callable<Integer> {
             + replicationFactor
             + ", filesystem backups, in "
             + runDir);
-    final DemoSummary summary = new DemoSummary(runDir.toString(), layout.gatewayAddress());
+    DemoSummary summary = new DemoSummary(runDir.toString(), layout.gatewayAddress());
     // The processes run in their own sessions: Ctrl-C reaches only this JVM, so stop them here.
-    final Thread stopOnExit =
+    Thread stopOnExit =
         new Thread(
             () -> {
-              final LocalCluster current = keepRunning ? null : running.getAndSet(null);
+              LocalCluster current = keepRunning ? null : running.getAndSet(null);
               if (current != null) {
                 printer.progress("demo: interrupted; stopping the cluster");
                 current.down(Duration.ofSeconds(15));
@@ -172,9 +172,9 @@ public final class DemoCommand implements Callable<Integer> {
     try {
       running.set(cluster);
       step(printer, "start cluster", () -> cluster.up(layout, Duration.ofMinutes(2)));
-      final LoadResults.Funding funding;
+      LoadResults.Funding funding;
       try (CairnClient client = root.connect(layout.gatewayAddress())) {
-        final LoadGenerator load =
+        LoadGenerator load =
             new LoadGenerator(client, settings, context.clock(), printer::progress);
         funding = step(printer, "fund accounts", load::fund);
         summary.funding = funding;
@@ -195,7 +195,7 @@ public final class DemoCommand implements Callable<Integer> {
       step(printer, "stop cluster", () -> stop(cluster));
       restore(summary, settings, funding, cluster, restoredCluster, layout, printer, context);
     } finally {
-      final LocalCluster current = keepRunning ? null : running.getAndSet(null);
+      LocalCluster current = keepRunning ? null : running.getAndSet(null);
       if (current != null) {
         printer.progress("demo: stopping the cluster after a failure");
         current.down(Duration.ofSeconds(30));
@@ -203,7 +203,7 @@ public final class DemoCommand implements Callable<Integer> {
       removeHook(stopOnExit);
     }
     summary.steps = List.copyOf(steps);
-    final boolean ok = summary.ok();
+    boolean ok = summary.ok();
     summary.result = ok ? "ok" : "failed";
     printer.result(summary.document(), out -> summary.print(out));
     return ok ? ExitCode.OK : ExitCode.FAILED;
@@ -216,19 +216,19 @@ public final class DemoCommand implements Callable<Integer> {
    * stops it (unless {@code --keep-running}). Runs only when the backup COMPLETED.
    */
   private void restore(
-      final DemoSummary summary,
-      final LoadSettings settings,
-      final LoadResults.Funding funding,
-      final LocalCluster cluster,
-      final LocalCluster restoredCluster,
-      final ClusterLayout layout,
-      final Printer printer,
-      final CliContext context) {
+      DemoSummary summary,
+      LoadSettings settings,
+      LoadResults.Funding funding,
+      LocalCluster cluster,
+      LocalCluster restoredCluster,
+      ClusterLayout layout,
+      Printer printer,
+      CliContext context) {
     if (summary.backup == null || summary.backup.state() != BackupState.COMPLETED) {
       printer.progress("demo: the backup did not complete; nothing to verify or restore");
       return;
     }
-    final DemoRestore demoRestore = new DemoRestore(cluster.directory(), layout, printer, context);
+    DemoRestore demoRestore = new DemoRestore(cluster.directory(), layout, printer, context);
     summary.verify =
         step(
             printer,
@@ -236,8 +236,8 @@ public final class DemoCommand implements Callable<Integer> {
             () -> demoRestore.verify(BACKUP_ID),
             report -> report.isClean() ? "clean" : "NOT CLEAN");
     summary.restoredDir = restoredCluster.directory().root().toString();
-    final long restoreStarted = context.clock().nanos();
-    final DemoRestore.Restored restored =
+    long restoreStarted = context.clock().nanos();
+    DemoRestore.Restored restored =
         step(
             printer,
             "restore backup " + BACKUP_ID + " into a new cluster",
@@ -252,8 +252,7 @@ public final class DemoCommand implements Callable<Integer> {
         () -> restoredCluster.up(restored.layout(), Duration.ofMinutes(2)));
     try (CairnClient client =
         ClientCommand.root(spec).connect(restored.layout().gatewayAddress())) {
-      final LoadGenerator check =
-          new LoadGenerator(client, settings, context.clock(), printer::progress);
+      LoadGenerator check = new LoadGenerator(client, settings, context.clock(), printer::progress);
       summary.restoredConservation =
           step(
               printer,
@@ -266,13 +265,13 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private String stop(final LocalCluster cluster) {
+  private String stop(LocalCluster cluster) {
     running.compareAndSet(cluster, null);
     cluster.down(Duration.ofSeconds(30));
     return "ok";
   }
 
-  private LocalCluster localCluster(final Path dir, final CairnMain root, final Printer printer) {
+  private LocalCluster localCluster(Path dir, CairnMain root, Printer printer) {
     return new LocalCluster(
         new ClusterDirectory(dir),
         ProcessLauncher.current(),
@@ -282,43 +281,43 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private void loadWithBackup(
-      final CairnClient client,
-      final LoadGenerator load,
-      final DemoSummary summary,
-      final Printer printer,
-      final CliContext context,
-      final int partitionCount) {
-    final AtomicBoolean stop = new AtomicBoolean();
-    final CompletableFuture<LoadResults.Transfers> transfers =
+      CairnClient client,
+      LoadGenerator load,
+      DemoSummary summary,
+      Printer printer,
+      CliContext context,
+      int partitionCount) {
+    AtomicBoolean stop = new AtomicBoolean();
+    CompletableFuture<LoadResults.Transfers> transfers =
         CompletableFuture.supplyAsync(
             () -> load.runTransfers(stop::get),
             runnable -> {
-              final Thread thread = new Thread(runnable, "cairn-demo-load");
+              Thread thread = new Thread(runnable, "cairn-demo-load");
               thread.setDaemon(true);
               thread.start();
             });
     try {
-      final Duration warmUp = duration.dividedBy(3);
+      Duration warmUp = duration.dividedBy(3);
       io.cairn.cli.Pause.of(warmUp);
       if (transfers.isDone()) {
         summary.transfers = join(transfers);
         throw new CliException(ExitCode.FAILED, "Expected the load to run, but it ended early");
       }
-      final long started = context.clock().nanos();
+      long started = context.clock().nanos();
       printer.progress("demo: taking backup " + BACKUP_ID + " under load");
-      final int partitions = takeBackup(client, printer, context, partitionCount);
-      final BackupInfo info =
+      int partitions = takeBackup(client, printer, context, partitionCount);
+      BackupInfo info =
           new BackupProgress(client, context.clock(), Duration.ofMillis(250), printer::progress)
               .await(BACKUP_ID, partitions, Duration.ofMinutes(2));
       summary.backup = info;
       summary.backupMs = (context.clock().nanos() - started) / 1_000_000;
       summary.backupDuringLoad = !transfers.isDone();
-      final java.io.ByteArrayOutputStream status = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream status = new java.io.ByteArrayOutputStream();
       BackupCommand.printStatus(
           info, new PrintStream(status, true, java.nio.charset.StandardCharsets.UTF_8));
       printer.progress(status.toString(java.nio.charset.StandardCharsets.UTF_8).stripTrailing());
       summary.transfers = join(transfers);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       stop.set(true);
       throw e;
     }
@@ -334,22 +333,19 @@ public final class DemoCommand implements Callable<Integer> {
    * @return the number of partitions the backup covers
    */
   private static int takeBackup(
-      final CairnClient client,
-      final Printer printer,
-      final CliContext context,
-      final int partitionCount) {
-    final long deadline = context.clock().nanos() + TAKE_BACKUP_TIMEOUT.toNanos();
+      CairnClient client, Printer printer, CliContext context, int partitionCount) {
+    long deadline = context.clock().nanos() + TAKE_BACKUP_TIMEOUT.toNanos();
     boolean retried = false;
     while (true) {
       try {
         return client.takeBackup(BACKUP_ID).partitions().size();
-      } catch (final CairnClientException e) {
+      } catch (CairnClientException e) {
         if (retried && e.code() == ErrorCode.ALREADY_EXISTS) {
           printer.progress(
               "demo: every partition has checkpoint " + BACKUP_ID + " from an earlier attempt");
           return partitionCount;
         }
-        final boolean retryable =
+        boolean retryable =
             e.code() == ErrorCode.UNAVAILABLE
                 || e.code() == ErrorCode.RESOURCE_EXHAUSTED
                 || e.code() == ErrorCode.DEADLINE_EXCEEDED;
@@ -370,21 +366,21 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static void removeHook(final Thread hook) {
+  private static void removeHook(Thread hook) {
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (final IllegalStateException e) {
+    } catch (IllegalStateException e) {
       // the JVM is shutting down: the hook runs (or ran) and stops the cluster
     }
   }
 
-  private static LoadResults.Transfers join(final CompletableFuture<LoadResults.Transfers> future) {
+  private static LoadResults.Transfers join(CompletableFuture<LoadResults.Transfers> future) {
     try {
       return future.get();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCode.FAILED, "Interrupted", e);
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException runtime) {
         throw runtime;
       }
@@ -392,7 +388,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private LoadSettings loadSettings(final CliContext context) {
+  private LoadSettings loadSettings(CliContext context) {
     return new LoadSettings(
         rate,
         accounts,
@@ -406,9 +402,9 @@ public final class DemoCommand implements Callable<Integer> {
         RetryPolicy.DEFAULT_MAX_ATTEMPTS);
   }
 
-  private Path freshRunDirectory(final CliContext context) {
-    final Path base = context.resolve(dir);
-    final Path run = base.resolve(RUN_NAME.format(Instant.ofEpochMilli(context.clock().millis())));
+  private Path freshRunDirectory(CliContext context) {
+    Path base = context.resolve(dir);
+    Path run = base.resolve(RUN_NAME.format(Instant.ofEpochMilli(context.clock().millis())));
     try {
       if (Files.exists(run)) {
         try (Stream<Path> entries = Files.list(run)) {
@@ -421,31 +417,30 @@ public final class DemoCommand implements Callable<Integer> {
       }
       Files.createDirectories(run);
       return run;
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new CliException(ExitCode.FAILED, "Cannot create " + run + ": " + e.getMessage(), e);
     }
   }
 
-  private <T> T step(
-      final Printer printer, final String name, final java.util.function.Supplier<T> work) {
+  private <T> T step(Printer printer, String name, java.util.function.Supplier<T> work) {
     return step(printer, name, work, result -> result instanceof String text ? text : "ok");
   }
 
   /** Runs and times one step; {@code outcome} describes its result in the summary. */
   private <T> T step(
-      final Printer printer,
-      final String name,
-      final java.util.function.Supplier<T> work,
-      final java.util.function.Function<T, String> outcome) {
-    final CliContext context = ClientCommand.root(spec).context();
+      Printer printer,
+      String name,
+      java.util.function.Supplier<T> work,
+      java.util.function.Function<T, String> outcome) {
+    CliContext context = ClientCommand.root(spec).context();
     printer.progress("== " + (steps.size() + 1) + ". " + name);
-    final long started = context.clock().nanos();
+    long started = context.clock().nanos();
     String described = "failed";
     try {
-      final T result = work.get();
+      T result = work.get();
       described = outcome.apply(result);
       return result;
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       described = "failed: " + e.getMessage();
       throw e;
     } finally {

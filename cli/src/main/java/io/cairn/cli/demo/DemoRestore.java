@@ -32,10 +32,7 @@ final class DemoRestore {
   private final CliContext context;
 
   DemoRestore(
-      final ClusterDirectory source,
-      final ClusterLayout sourceLayout,
-      final Printer printer,
-      final CliContext context) {
+      ClusterDirectory source, ClusterLayout sourceLayout, Printer printer, CliContext context) {
     this.source = source;
     this.sourceLayout = sourceLayout;
     this.printer = printer;
@@ -43,10 +40,10 @@ final class DemoRestore {
   }
 
   /** {@code cairn backup verify <id> --config <source>/broker-0.yaml}: files and digests. */
-  VerifyReport verify(final long backupId) {
-    final Path file = source.configFile(ClusterDirectory.brokerName(0));
-    final BrokerConfig config = RestoreInputs.readConfig(file, Map.of(), "the configuration");
-    final VerifyReport report =
+  VerifyReport verify(long backupId) {
+    Path file = source.configFile(ClusterDirectory.brokerName(0));
+    BrokerConfig config = RestoreInputs.readConfig(file, Map.of(), "the configuration");
+    VerifyReport report =
         BackupOperations.verify(
             config,
             file.toString(),
@@ -65,11 +62,11 @@ final class DemoRestore {
    *
    * @return the new cluster's layout and the restore's results
    */
-  Restored restore(final long backupId, final LocalCluster cluster) {
-    final int[] ports =
+  Restored restore(long backupId, LocalCluster cluster) {
+    int[] ports =
         FreePorts.forCluster(
             sourceLayout.host(), sourceLayout.brokers(), context.clock().nanos() + 1);
-    final ClusterLayout layout =
+    ClusterLayout layout =
         ClusterLayout.of(
             sourceLayout.brokers(),
             sourceLayout.partitions(),
@@ -78,17 +75,17 @@ final class DemoRestore {
             ports[0],
             ports[1],
             ports[2]);
-    final ClusterDirectory dir = cluster.directory();
+    ClusterDirectory dir = cluster.directory();
     dir.writeLayout(layout);
     printer.progress(
         "demo: restoring into "
             + dir.root()
             + ", its brokers reading backups from "
             + source.backups());
-    for (final Path file : ClusterConfigFiles.writeMissing(dir, layout, source.backups())) {
+    for (Path file : ClusterConfigFiles.writeMissing(dir, layout, source.backups())) {
       printer.progress("demo: wrote " + file);
     }
-    final List<RestoreResult> results =
+    List<RestoreResult> results =
         LocalClusterRestore.restore(
             cluster,
             BackupSelector.exact(backupId),

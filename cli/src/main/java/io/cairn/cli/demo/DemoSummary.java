@@ -36,7 +36,7 @@ final class DemoSummary {
   LoadResults.Conservation restoredConservation;
   String result = "failed";
 
-  DemoSummary(final String dir, final String gateway) {
+  DemoSummary(String dir, String gateway) {
     this.dir = dir;
     this.gateway = gateway;
   }
@@ -64,7 +64,7 @@ final class DemoSummary {
   }
 
   Map<String, Object> document() {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("result", result);
     doc.put("dir", dir);
     doc.put("steps", steps);
@@ -75,7 +75,7 @@ final class DemoSummary {
     doc.put("backupDuringLoad", backupDuringLoad);
     doc.put("conservation", conservation);
     doc.put("verify", verify == null ? null : RestoreReports.verifyDocument(verify));
-    final Map<String, Object> restore = new LinkedHashMap<>();
+    Map<String, Object> restore = new LinkedHashMap<>();
     restore.put("dir", restoredDir);
     restore.put("backupBytes", backupBytes());
     restore.put(
@@ -88,11 +88,11 @@ final class DemoSummary {
     return doc;
   }
 
-  void print(final PrintStream out) {
+  void print(PrintStream out) {
     out.println("Cairn demo: " + result + " (cluster directory " + dir + ")");
     out.println();
-    final Table table = Table.of("step", "time", "outcome");
-    for (final DemoCommand.Step step : steps) {
+    Table table = Table.of("step", "time", "outcome");
+    for (DemoCommand.Step step : steps) {
       table.row(
           step.name(),
           Durations.formatRounded(Duration.ofMillis(step.elapsedMs())),
@@ -121,7 +121,7 @@ final class DemoSummary {
     }
     if (restored != null) {
       out.println();
-      final long bytes = restored.stream().mapToLong(RestoreResult::totalBytes).sum();
+      long bytes = restored.stream().mapToLong(RestoreResult::totalBytes).sum();
       out.println(
           "Restore: backup "
               + restored.get(0).backupId()

@@ -40,8 +40,8 @@ public final class AccountCommand implements Runnable {
     String accountId;
 
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
-      final AccountCreated created = client.createAccount(accountId);
+    protected int run(CairnClient client, Printer printer) {
+      AccountCreated created = client.createAccount(accountId);
       printer.result(
           created,
           out ->
@@ -66,8 +66,8 @@ public final class AccountCommand implements Runnable {
     }
 
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
-      final Deposited deposited = client.deposit(accountId, amount);
+    protected int run(CairnClient client, Printer printer) {
+      Deposited deposited = client.deposit(accountId, amount);
       printer.result(
           deposited,
           out ->
@@ -104,8 +104,8 @@ public final class AccountCommand implements Runnable {
     }
 
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
-      final TransferAccepted accepted = client.transfer(from, to, amount);
+    protected int run(CairnClient client, Printer printer) {
+      TransferAccepted accepted = client.transfer(from, to, amount);
       printer.result(
           accepted,
           out ->
@@ -127,8 +127,8 @@ public final class AccountCommand implements Runnable {
     String accountId;
 
     @Override
-    protected int run(final CairnClient client, final Printer printer) {
-      final Account account = client.getAccount(accountId);
+    protected int run(CairnClient client, Printer printer) {
+      Account account = client.getAccount(accountId);
       printer.result(
           account,
           out ->

@@ -99,7 +99,7 @@ public final class LoadCommand extends ClientCommand {
 
   @Override
   protected void validate() {
-    final long now = root().context().clock().millis();
+    long now = root().context().clock().millis();
     settings =
         new LoadSettings(
             rate,
@@ -112,7 +112,7 @@ public final class LoadCommand extends ClientCommand {
             accountPrefix != null ? accountPrefix : "load-" + Long.toString(now, 36) + "-",
             settleTimeout,
             retryMaxAttempts);
-    final List<String> violations = settings.violations();
+    List<String> violations = settings.violations();
     if (!violations.isEmpty()) {
       throw invalid(String.join("; ", violations));
     }
@@ -124,15 +124,15 @@ public final class LoadCommand extends ClientCommand {
   }
 
   @Override
-  protected int run(final CairnClient client, final Printer printer) {
-    final LoadResults.Report report =
+  protected int run(CairnClient client, Printer printer) {
+    LoadResults.Report report =
         new LoadGenerator(client, settings, root().context().clock(), printer::progress).run();
     printer.result(report, out -> print(report, out));
     return exitCode(report);
   }
 
   /** 0 if conserved and something was acknowledged, 3 if nothing was, 1 if not conserved. */
-  public static int exitCode(final LoadResults.Report report) {
+  public static int exitCode(LoadResults.Report report) {
     if (!report.conservation().conserved()) {
       return ExitCode.FAILED;
     }
@@ -143,9 +143,9 @@ public final class LoadCommand extends ClientCommand {
   }
 
   /** The report as tables. */
-  public static void print(final LoadResults.Report report, final PrintStream out) {
-    final LoadResults.Transfers t = report.transfers();
-    final LoadResults.Latency l = t.latency();
+  public static void print(LoadResults.Report report, PrintStream out) {
+    LoadResults.Transfers t = report.transfers();
+    LoadResults.Latency l = t.latency();
     if (report.settings() != null) {
       out.println(
           "Load: "
@@ -177,14 +177,14 @@ public final class LoadCommand extends ClientCommand {
             Durations.formatRounded(Duration.ofMillis(t.elapsedMs())))
         .print(out);
     out.println();
-    final LoadResults.Latency s = t.serviceLatency();
+    LoadResults.Latency s = t.serviceLatency();
     Table.of("latency ms", "p50", "p90", "p99", "max")
         .row("from due time", ms(l.p50Ms()), ms(l.p90Ms()), ms(l.p99Ms()), ms(l.maxMs()))
         .row("from sending", ms(s.p50Ms()), ms(s.p90Ms()), ms(s.p99Ms()), ms(s.maxMs()))
         .print(out);
     if (!t.errors().isEmpty()) {
       out.println();
-      final Table errors = Table.of("error", "count");
+      Table errors = Table.of("error", "count");
       t.errors().forEach(errors::row);
       errors.print(out);
     }
@@ -204,7 +204,7 @@ public final class LoadCommand extends ClientCommand {
               t.generatorCpuMs(),
               Durations.formatRounded(Duration.ofMillis(t.elapsedMs()))));
     }
-    final LoadResults.Conservation c = report.conservation();
+    LoadResults.Conservation c = report.conservation();
     out.println(
         (c.conserved() ? "Money conserved: " : "Money NOT conserved: ")
             + "sum of balances "
@@ -214,7 +214,7 @@ public final class LoadCommand extends ClientCommand {
             + ".");
   }
 
-  private static String ms(final double value) {
+  private static String ms(double value) {
     return String.format(Locale.ROOT, "%.2f", value);
   }
 }

@@ -73,10 +73,7 @@ public final class LoadGenerator {
    * @throws IllegalArgumentException if {@code settings} has violations
    */
   public LoadGenerator(
-      final CairnClient client,
-      final LoadSettings settings,
-      final Clock clock,
-      final Consumer<String> progress) {
+      CairnClient client, LoadSettings settings, Clock clock, Consumer<String> progress) {
     this(client, settings, clock, progress, ProcessCpu::nanos);
   }
 
@@ -85,17 +82,17 @@ public final class LoadGenerator {
    * @throws IllegalArgumentException if {@code settings} has violations
    */
   public LoadGenerator(
-      final CairnClient client,
-      final LoadSettings settings,
-      final Clock clock,
-      final Consumer<String> progress,
-      final LongSupplier processCpuNanos) {
+      CairnClient client,
+      LoadSettings settings,
+      Clock clock,
+      Consumer<String> progress,
+      LongSupplier processCpuNanos) {
     this.client = Objects.requireNonNull(client, "client");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.progress = Objects.requireNonNull(progress, "progress");
     this.processCpuNanos = Objects.requireNonNull(processCpuNanos, "processCpuNanos");
-    final List<String> violations = settings.violations();
+    List<String> violations = settings.violations();
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", violations));
     }
@@ -109,9 +106,9 @@ public final class LoadGenerator {
    *     with another balance than one deposit
    */
   public LoadResults.Funding fund() {
-    final long started = clock.nanos();
-    final AtomicLong retries = new AtomicLong();
-    final int n = settings.accounts();
+    long started = clock.nanos();
+    AtomicLong retries = new AtomicLong();
+    int n = settings.accounts();
     progress.accept(
         "load: creating and funding "
             + n
@@ -139,7 +136,7 @@ public final class LoadGenerator {
                 .thenApply(deposited -> true)
                 .exceptionallyCompose(error -> depositFailed(i, error)),
         retries);
-    final long[] balances = readBalances(retries);
+    long[] balances = readBalances(retries);
     long total = 0;
     for (int i = 0; i < n; i++) {
       if (balances[i] != settings.initialBalance()) {
@@ -155,7 +152,7 @@ public final class LoadGenerator {
       }
       total += balances[i];
     }
-    final long elapsedMs = (clock.nanos() - started) / 1_000_000;
+    long elapsedMs = (clock.nanos() - started) / 1_000_000;
     progress.accept(
         "load: funded "
             + n
@@ -171,21 +168,21 @@ public final class LoadGenerator {
    * Sends transfers for the configured duration (or until {@code stop} says so), then waits for
    * every answer.
    */
-  public LoadResults.Transfers runTransfers(final BooleanSupplier stop) {
-    final SplittableRandom random = new SplittableRandom(settings.seed());
-    final Semaphore slots = new Semaphore(settings.maxInFlight());
-    final Histogram latency = new ConcurrentHistogram(LATENCY_MAX_MICROS, 3);
-    final Histogram serviceLatency = new ConcurrentHistogram(LATENCY_MAX_MICROS, 3);
-    final LongAdder acknowledged = new LongAdder();
-    final LongAdder rejected = new LongAdder();
-    final LongAdder failed = new LongAdder();
-    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
-    final AtomicLong lastAnswer = new AtomicLong();
-    final double nanosPerTransfer = 1e9 / settings.ratePerSecond();
-    final Retries retries = new Retries(client);
-    final long cpuAtStart = processCpuNanos.getAsLong();
-    final long start = clock.nanos();
-    final long end = start + settings.duration().toNanos();
+  public LoadResults.Transfers runTransfers(BooleanSupplier stop) {
+    SplittableRandom random = new SplittableRandom(settings.seed());
+    Semaphore slots = new Semaphore(settings.maxInFlight());
+    Histogram latency = new ConcurrentHistogram(LATENCY_MAX_MICROS, 3);
+    Histogram serviceLatency = new ConcurrentHistogram(LATENCY_MAX_MICROS, 3);
+    LongAdder acknowledged = new LongAdder();
+    LongAdder rejected = new LongAdder();
+    LongAdder failed = new LongAdder();
+    Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    AtomicLong lastAnswer = new AtomicLong();
+    double nanosPerTransfer = 1e9 / settings.ratePerSecond();
+    Retries retries = new Retries(client);
+    long cpuAtStart = processCpuNanos.getAsLong();
+    long start = clock.nanos();
+    long end = start + settings.duration().toNanos();
     long nextProgress = start + PROGRESS_INTERVAL.toNanos();
     long sent = 0;
     progress.accept(
@@ -198,8 +195,8 @@ public final class LoadGenerator {
             + " in flight, seed "
             + settings.seed());
     while (!stop.getAsBoolean()) {
-      final long due = start + (long) (sent * nanosPerTransfer);
-      final long now = clock.nanos();
+      long due = start + (long) (sent * nanosPerTransfer);
+      long now = clock.nanos();
       if (due - end >= 0 || now - end >= 0) {
         break; // the duration is wall-clock time: a cluster that cannot keep up gets fewer
       }
@@ -213,23 +210,23 @@ public final class LoadGenerator {
         continue;
       }
       acquire(slots);
-      final long sentAt = clock.nanos();
-      final int from = random.nextInt(settings.accounts());
-      final int offset = 1 + random.nextInt(settings.accounts() - 1);
-      final int to = (from + offset) % settings.accounts();
-      final long amount = 1 + random.nextLong(settings.maxAmount());
+      long sentAt = clock.nanos();
+      int from = random.nextInt(settings.accounts());
+      int offset = 1 + random.nextInt(settings.accounts() - 1);
+      int to = (from + offset) % settings.accounts();
+      long amount = 1 + random.nextLong(settings.maxAmount());
       sent++;
-      final CompletableFuture<?> call;
+      CompletableFuture<?> call;
       try {
         call = client.transferAsync(settings.accountId(from), settings.accountId(to), amount);
-      } catch (final RuntimeException e) {
+      } catch (RuntimeException e) {
         slots.release();
         count(e, rejected, failed, errors);
         continue;
       }
       call.whenComplete(
           (accepted, error) -> {
-            final long answered = clock.nanos();
+            long answered = clock.nanos();
             lastAnswer.accumulateAndGet(answered, Math::max);
             if (error == null) {
               acknowledged.increment();
@@ -242,13 +239,13 @@ public final class LoadGenerator {
           });
     }
     drain(slots);
-    final long cpuAtEnd = processCpuNanos.getAsLong();
-    final double cpuMs = cpuAtStart < 0 || cpuAtEnd < 0 ? -1 : (cpuAtEnd - cpuAtStart) / 1e6;
-    final long finished = Math.max(lastAnswer.get(), clock.nanos());
-    final long elapsedNanos = Math.max(1, finished - start);
-    final Map<String, Long> errorCounts = new TreeMap<>();
+    long cpuAtEnd = processCpuNanos.getAsLong();
+    double cpuMs = cpuAtStart < 0 || cpuAtEnd < 0 ? -1 : (cpuAtEnd - cpuAtStart) / 1e6;
+    long finished = Math.max(lastAnswer.get(), clock.nanos());
+    long elapsedNanos = Math.max(1, finished - start);
+    Map<String, Long> errorCounts = new TreeMap<>();
     errors.forEach((code, count) -> errorCounts.put(code, count.sum()));
-    final LoadResults.Transfers result =
+    LoadResults.Transfers result =
         new LoadResults.Transfers(
             sent,
             acknowledged.sum(),
@@ -272,16 +269,16 @@ public final class LoadGenerator {
    * Reads every balance until their sum is {@code expectedTotal} or the settle timeout passes
    * (cross-partition credits land shortly after their transfer is acknowledged).
    */
-  public LoadResults.Conservation checkConservation(final long expectedTotal) {
-    final long started = clock.nanos();
-    final long deadline = started + settings.settleTimeout().toNanos();
+  public LoadResults.Conservation checkConservation(long expectedTotal) {
+    long started = clock.nanos();
+    long deadline = started + settings.settleTimeout().toNanos();
     int reads = 0;
     long actual;
     while (true) {
-      final long[] balances = readBalances(new AtomicLong());
+      long[] balances = readBalances(new AtomicLong());
       reads++;
       actual = 0;
-      for (final long balance : balances) {
+      for (long balance : balances) {
         actual += balance;
       }
       if (actual == expectedTotal || clock.nanos() - deadline >= 0) {
@@ -295,8 +292,8 @@ public final class LoadGenerator {
               + "; waiting for credits in flight");
       Pause.of(SETTLE_POLL);
     }
-    final long elapsedMs = (clock.nanos() - started) / 1_000_000;
-    final boolean conserved = actual == expectedTotal;
+    long elapsedMs = (clock.nanos() - started) / 1_000_000;
+    boolean conserved = actual == expectedTotal;
     progress.accept(
         "load: money "
             + (conserved ? "conserved" : "NOT conserved")
@@ -311,19 +308,19 @@ public final class LoadGenerator {
 
   /** Funding, transfers for the configured duration, and the conservation check. */
   public LoadResults.Report run() {
-    final LoadResults.Funding funding = fund();
-    final LoadResults.Transfers transfers = runTransfers(() -> false);
-    final LoadResults.Conservation conservation = checkConservation(funding.total());
+    LoadResults.Funding funding = fund();
+    LoadResults.Transfers transfers = runTransfers(() -> false);
+    LoadResults.Conservation conservation = checkConservation(funding.total());
     return new LoadResults.Report(settings, funding, transfers, conservation);
   }
 
   // ---- funding helpers ------------------------------------------------------------------------
 
-  private static boolean accountCreated(final Throwable error) {
+  private static boolean accountCreated(Throwable error) {
     if (error == null) {
       return true;
     }
-    final Throwable cause = Futures.unwrap(error);
+    Throwable cause = Futures.unwrap(error);
     if (cause instanceof CairnClientException e && e.code() == ErrorCode.ALREADY_EXISTS) {
       return true; // created by an earlier attempt whose answer was lost
     }
@@ -331,8 +328,8 @@ public final class LoadGenerator {
   }
 
   /** After a failed deposit: applied after all (balance = deposit), or send it again. */
-  private CompletableFuture<Boolean> depositFailed(final int index, final Throwable error) {
-    final Throwable cause = Futures.unwrap(error);
+  private CompletableFuture<Boolean> depositFailed(int index, Throwable error) {
+    Throwable cause = Futures.unwrap(error);
     if (!retryable(cause)) {
       return CompletableFuture.failedFuture(cause);
     }
@@ -359,9 +356,9 @@ public final class LoadGenerator {
             });
   }
 
-  private long[] readBalances(final AtomicLong retries) {
-    final int n = settings.accounts();
-    final long[] balances = new long[n];
+  private long[] readBalances(AtomicLong retries) {
+    int n = settings.accounts();
+    long[] balances = new long[n];
     retrying(
         "read balance",
         n,
@@ -382,10 +379,7 @@ public final class LoadGenerator {
    * retryable code are repeated (up to {@value #FUNDING_ATTEMPTS} rounds).
    */
   private void retrying(
-      final String what,
-      final int n,
-      final IntFunction<CompletableFuture<Boolean>> call,
-      final AtomicLong retries) {
+      String what, int n, IntFunction<CompletableFuture<Boolean>> call, AtomicLong retries) {
     List<Integer> pending = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       pending.add(i);
@@ -396,14 +390,14 @@ public final class LoadGenerator {
         retries.addAndGet(pending.size());
         Pause.of(RETRY_PAUSE.multipliedBy(attempt - 1));
       }
-      final AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(n);
-      final Semaphore slots = new Semaphore(settings.maxInFlight());
-      for (final int i : pending) {
+      AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(n);
+      Semaphore slots = new Semaphore(settings.maxInFlight());
+      for (int i : pending) {
         acquire(slots);
         CompletableFuture<Boolean> future;
         try {
           future = call.apply(i);
-        } catch (final RuntimeException e) {
+        } catch (RuntimeException e) {
           future = CompletableFuture.failedFuture(e);
         }
         future.whenComplete(
@@ -415,9 +409,9 @@ public final class LoadGenerator {
             });
       }
       drain(slots);
-      final List<Integer> again = new ArrayList<>();
-      for (final int i : pending) {
-        final Throwable failure = failures.get(i);
+      List<Integer> again = new ArrayList<>();
+      for (int i : pending) {
+        Throwable failure = failures.get(i);
         if (failure == null) {
           continue;
         }
@@ -447,9 +441,8 @@ public final class LoadGenerator {
     }
   }
 
-  private CliException fatal(final String what, final int index, final Throwable failure) {
-    final int code =
-        failure instanceof CairnClientException e ? ExitCode.of(e.code()) : ExitCode.FAILED;
+  private CliException fatal(String what, int index, Throwable failure) {
+    int code = failure instanceof CairnClientException e ? ExitCode.of(e.code()) : ExitCode.FAILED;
     return new CliException(
         code,
         "Expected "
@@ -461,7 +454,7 @@ public final class LoadGenerator {
         failure);
   }
 
-  private static boolean retryable(final Throwable failure) {
+  private static boolean retryable(Throwable failure) {
     return failure instanceof CairnClientException e
         && (e.code() == ErrorCode.UNAVAILABLE
             || e.code() == ErrorCode.DEADLINE_EXCEEDED
@@ -471,12 +464,9 @@ public final class LoadGenerator {
   // ---- shared ---------------------------------------------------------------------------------
 
   private static void count(
-      final Throwable error,
-      final LongAdder rejected,
-      final LongAdder failed,
-      final Map<String, LongAdder> errors) {
-    final Throwable cause = Futures.unwrap(error);
-    final String code =
+      Throwable error, LongAdder rejected, LongAdder failed, Map<String, LongAdder> errors) {
+    Throwable cause = Futures.unwrap(error);
+    String code =
         cause instanceof CairnClientException e
             ? e.code().name()
             : cause.getClass().getSimpleName();
@@ -490,14 +480,14 @@ public final class LoadGenerator {
   }
 
   private String progressLine(
-      final long elapsedNanos,
-      final long sent,
-      final LongAdder acknowledged,
-      final LongAdder rejected,
-      final LongAdder failed,
-      final Retries retries,
-      final Semaphore slots) {
-    final double seconds = elapsedNanos / 1e9;
+      long elapsedNanos,
+      long sent,
+      LongAdder acknowledged,
+      LongAdder rejected,
+      LongAdder failed,
+      Retries retries,
+      Semaphore slots) {
+    double seconds = elapsedNanos / 1e9;
     return String.format(
         java.util.Locale.ROOT,
         "load %5.1fs: %d sent, %d acknowledged, %d rejected, %d failed, %d retried (%d retries),"
@@ -519,7 +509,7 @@ public final class LoadGenerator {
     private final long callsBefore;
     private final long resendsBefore;
 
-    Retries(final CairnClient client) {
+    Retries(CairnClient client) {
       this.client = client;
       this.callsBefore = client.callsRetriedOnResourceExhausted();
       this.resendsBefore = client.retriesOnResourceExhausted();
@@ -534,11 +524,11 @@ public final class LoadGenerator {
     }
   }
 
-  private static long micros(final long nanos) {
+  private static long micros(long nanos) {
     return Math.min(LATENCY_MAX_MICROS, Math.max(0, nanos / 1_000));
   }
 
-  private static LoadResults.Latency latencyOf(final Histogram histogram) {
+  private static LoadResults.Latency latencyOf(Histogram histogram) {
     if (histogram.getTotalCount() == 0) {
       return new LoadResults.Latency(0, 0, 0, 0, 0);
     }
@@ -550,17 +540,17 @@ public final class LoadGenerator {
         histogram.getTotalCount());
   }
 
-  private static void acquire(final Semaphore slots) {
+  private static void acquire(Semaphore slots) {
     try {
       slots.acquire();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCode.FAILED, "Interrupted", e);
     }
   }
 
   /** Waits until every in-flight call answered (all permits back). */
-  private void drain(final Semaphore slots) {
+  private void drain(Semaphore slots) {
     try {
       if (!slots.tryAcquire(
           settings.maxInFlight(), DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -573,13 +563,13 @@ public final class LoadGenerator {
                 + " were not");
       }
       slots.release(settings.maxInFlight());
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCode.FAILED, "Interrupted", e);
     }
   }
 
-  private static String describe(final Throwable failure) {
+  private static String describe(Throwable failure) {
     if (failure == null) {
       return "none";
     }

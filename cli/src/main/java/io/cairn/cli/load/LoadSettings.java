@@ -52,7 +52,7 @@ public record LoadSettings(
 
   /** Every violated rule, each "Expected &lt;option&gt; in [..], but was ..."; empty when valid. */
   public List<String> violations() {
-    final List<String> violations = new ArrayList<>();
+    List<String> violations = new ArrayList<>();
     range(violations, "--rate", ratePerSecond, 1, RATE_MAX);
     range(violations, "--accounts", accounts, 2, ACCOUNTS_MAX);
     range(violations, "--max-in-flight", maxInFlight, 1, MAX_IN_FLIGHT_MAX);
@@ -77,7 +77,7 @@ public record LoadSettings(
   }
 
   /** The id of account {@code index} (0-based). */
-  public String accountId(final int index) {
+  public String accountId(int index) {
     return accountPrefix + index;
   }
 
@@ -86,19 +86,14 @@ public record LoadSettings(
     return initialBalance * accounts;
   }
 
-  private static void range(
-      final List<String> out, final String name, final long value, final long min, final long max) {
+  private static void range(List<String> out, String name, long value, long min, long max) {
     if (value < min || value > max) {
       out.add("Expected " + name + " in [" + min + ", " + max + "], but was " + value);
     }
   }
 
   private static void durationRange(
-      final List<String> out,
-      final String name,
-      final Duration value,
-      final Duration min,
-      final Duration max) {
+      List<String> out, String name, Duration value, Duration min, Duration max) {
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       out.add(
           "Expected "

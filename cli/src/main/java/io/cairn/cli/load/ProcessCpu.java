@@ -12,7 +12,7 @@ final class ProcessCpu {
 
   /** Nanoseconds of CPU time used by this process so far, or -1 where the JVM cannot tell. */
   static long nanos() {
-    final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean hotspot) {
       return hotspot.getProcessCpuTime();
     }

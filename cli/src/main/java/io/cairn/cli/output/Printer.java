@@ -27,7 +27,7 @@ public final class Printer {
   private final PrintStream err;
   private boolean resultPrinted;
 
-  public Printer(final OutputFormat format, final PrintStream out, final PrintStream err) {
+  public Printer(OutputFormat format, PrintStream out, PrintStream err) {
     this.format = Objects.requireNonNull(format, "format");
     this.out = Objects.requireNonNull(out, "out");
     this.err = Objects.requireNonNull(err, "err");
@@ -47,7 +47,7 @@ public final class Printer {
    * @param document serialized with Jackson (records, maps, lists; instants as ISO-8601)
    * @throws IllegalStateException if a result was printed already (one document per command)
    */
-  public synchronized void result(final Object document, final Consumer<PrintStream> table) {
+  public synchronized void result(Object document, Consumer<PrintStream> table) {
     if (resultPrinted) {
       throw new IllegalStateException("Expected one result per command, but got a second one");
     }
@@ -66,7 +66,7 @@ public final class Printer {
   }
 
   /** A progress or diagnostic line on stderr. */
-  public void progress(final String line) {
+  public void progress(String line) {
     err.println(line);
     err.flush();
   }
@@ -75,11 +75,11 @@ public final class Printer {
    * An event for scripts on stderr: {@code document} as one line of compact JSON (with {@code
    * --output json}; stdout still carries exactly one document, the result).
    */
-  public void event(final Object document) {
-    final String line;
+  public void event(Object document) {
+    String line;
     try {
       line = JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(document);
-    } catch (final JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
     err.println(line);
@@ -91,10 +91,10 @@ public final class Printer {
   }
 
   /** {@code value} as indented JSON. */
-  public static String toJson(final Object value) {
+  public static String toJson(Object value) {
     try {
       return JSON.writeValueAsString(value);
-    } catch (final JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
   }

@@ -26,14 +26,14 @@ public final class Table {
   private final List<List<String>> rows = new ArrayList<>();
   private final boolean[] numeric;
 
-  private Table(final List<String> headers) {
+  private Table(List<String> headers) {
     this.headers = headers;
     this.numeric = new boolean[headers.size()];
     Arrays.fill(numeric, true);
   }
 
   /** A table with these column headers (printed upper-case). */
-  public static Table of(final String... headers) {
+  public static Table of(String... headers) {
     if (headers.length == 0) {
       throw new IllegalArgumentException("Expected at least one column, but got none");
     }
@@ -46,7 +46,7 @@ public final class Table {
    *
    * @throws IllegalArgumentException if the row does not have one cell per column
    */
-  public Table row(final Object... cells) {
+  public Table row(Object... cells) {
     if (cells.length != headers.size()) {
       throw new IllegalArgumentException(
           "Expected "
@@ -56,9 +56,9 @@ public final class Table {
               + " "
               + Arrays.toString(cells));
     }
-    final List<String> row = new ArrayList<>(cells.length);
+    List<String> row = new ArrayList<>(cells.length);
     for (int i = 0; i < cells.length; i++) {
-      final Object cell = cells[i];
+      Object cell = cells[i];
       row.add(cell == null ? "-" : cell.toString());
       if (!(cell instanceof Number)) {
         numeric[i] = false;
@@ -73,17 +73,17 @@ public final class Table {
   }
 
   /** Prints the header and every row; no trailing spaces. */
-  public void print(final PrintStream out) {
+  public void print(PrintStream out) {
     Objects.requireNonNull(out, "out");
-    final int[] widths = new int[headers.size()];
+    int[] widths = new int[headers.size()];
     for (int i = 0; i < widths.length; i++) {
       widths[i] = headers.get(i).length();
-      for (final List<String> row : rows) {
+      for (List<String> row : rows) {
         widths[i] = Math.max(widths[i], row.get(i).length());
       }
     }
     out.println(line(headers, widths, false));
-    for (final List<String> row : rows) {
+    for (List<String> row : rows) {
       out.println(line(row, widths, true));
     }
   }
@@ -91,20 +91,20 @@ public final class Table {
   /** The printed table. */
   @Override
   public String toString() {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
-  private String line(final List<String> cells, final int[] widths, final boolean body) {
-    final StringBuilder line = new StringBuilder();
+  private String line(List<String> cells, int[] widths, boolean body) {
+    StringBuilder line = new StringBuilder();
     for (int i = 0; i < cells.size(); i++) {
       if (i > 0) {
         line.append(SEPARATOR);
       }
-      final String cell = cells.get(i);
-      final int pad = widths[i] - cell.length();
-      final boolean right = body && numeric[i] && !rows.isEmpty();
+      String cell = cells.get(i);
+      int pad = widths[i] - cell.length();
+      boolean right = body && numeric[i] && !rows.isEmpty();
       if (right) {
         line.append(" ".repeat(pad)).append(cell);
       } else {

@@ -40,11 +40,11 @@ public final class BackupOperations {
    * @throws CliException with the exit code of the failure's kind
    */
   public static RestoreResult restoreNode(
-      final BrokerConfig config,
-      final String source,
-      final BackupSelector selector,
-      final RestoreListener listener,
-      final CliContext context) {
+      BrokerConfig config,
+      String source,
+      BackupSelector selector,
+      RestoreListener listener,
+      CliContext context) {
     return restoreNode(config, source, selector, listener, false, context);
   }
 
@@ -54,16 +54,16 @@ public final class BackupOperations {
    * {@link RestoreResult#skipped()} instead of failing the restore.
    */
   public static RestoreResult restoreNode(
-      final BrokerConfig config,
-      final String source,
-      final BackupSelector selector,
-      final RestoreListener listener,
-      final boolean allowPartial,
-      final CliContext context) {
-    final RestoreTarget target = RestoreInputs.target(config, context);
+      BrokerConfig config,
+      String source,
+      BackupSelector selector,
+      RestoreListener listener,
+      boolean allowPartial,
+      CliContext context) {
+    RestoreTarget target = RestoreInputs.target(config, context);
     try (ConfiguredBackupStore store = open(config, source, context)) {
       return restorer(store, listener, allowPartial, context).restore(target, selector);
-    } catch (final RestoreException e) {
+    } catch (RestoreException e) {
       throw RestoreFailures.of(e);
     }
   }
@@ -77,11 +77,11 @@ public final class BackupOperations {
    * @throws CliException exit 2 if the nodes name different stores; else the failure's exit code
    */
   public static List<RestoreResult> restoreNodes(
-      final List<BrokerConfig> configs,
-      final List<String> sources,
-      final BackupSelector selector,
-      final RestoreListener listener,
-      final CliContext context) {
+      List<BrokerConfig> configs,
+      List<String> sources,
+      BackupSelector selector,
+      RestoreListener listener,
+      CliContext context) {
     return restoreNodes(configs, sources, selector, listener, false, context);
   }
 
@@ -90,14 +90,14 @@ public final class BackupOperations {
    * allowPartial} each node skips the partitions none of whose copies verifies.
    */
   public static List<RestoreResult> restoreNodes(
-      final List<BrokerConfig> configs,
-      final List<String> sources,
-      final BackupSelector selector,
-      final RestoreListener listener,
-      final boolean allowPartial,
-      final CliContext context) {
-    final BrokerConfig first = configs.get(0);
-    final List<RestoreTarget> targets = new ArrayList<>();
+      List<BrokerConfig> configs,
+      List<String> sources,
+      BackupSelector selector,
+      RestoreListener listener,
+      boolean allowPartial,
+      CliContext context) {
+    BrokerConfig first = configs.get(0);
+    List<RestoreTarget> targets = new ArrayList<>();
     for (int i = 0; i < configs.size(); i++) {
       if (!configs.get(i).backup().equals(first.backup())) {
         throw new CliException(
@@ -113,9 +113,9 @@ public final class BackupOperations {
     }
     try (ConfiguredBackupStore store = open(first, sources.get(0), context)) {
       return restorer(store, listener, allowPartial, context).restoreCluster(targets, selector);
-    } catch (final RestoreException e) {
+    } catch (RestoreException e) {
       throw RestoreFailures.of(e);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
     }
   }
@@ -129,16 +129,16 @@ public final class BackupOperations {
    *     a report, not a failure)
    */
   public static VerifyReport verify(
-      final BrokerConfig config,
-      final String source,
-      final BackupSelector selector,
-      final Path scratchDirectory,
-      final boolean quick,
-      final RestoreListener listener,
-      final CliContext context) {
+      BrokerConfig config,
+      String source,
+      BackupSelector selector,
+      Path scratchDirectory,
+      boolean quick,
+      RestoreListener listener,
+      CliContext context) {
     Path temporary = null;
     try (ConfiguredBackupStore store = open(config, source, context)) {
-      final Path scratch;
+      Path scratch;
       if (scratchDirectory != null) {
         scratch = scratchDirectory;
       } else {
@@ -153,9 +153,9 @@ public final class BackupOperations {
           .meterRegistry(new SimpleMeterRegistry())
           .build()
           .verify(selector, scratch, quick);
-    } catch (final RestoreException e) {
+    } catch (RestoreException e) {
       throw RestoreFailures.of(e);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new CliException(
           ExitCode.FAILED, "Expected a temporary scratch directory, but: " + e.getMessage(), e);
     } finally {
@@ -166,16 +166,16 @@ public final class BackupOperations {
   }
 
   private static ConfiguredBackupStore open(
-      final BrokerConfig config, final String source, final CliContext context) {
+      BrokerConfig config, String source, CliContext context) {
     return ConfiguredBackupStore.open(
         config, source, CONFIG.partitionConcurrency(), context.clock(), new SimpleMeterRegistry());
   }
 
   private static BackupRestorer restorer(
-      final ConfiguredBackupStore store,
-      final RestoreListener listener,
-      final boolean allowPartial,
-      final CliContext context) {
+      ConfiguredBackupStore store,
+      RestoreListener listener,
+      boolean allowPartial,
+      CliContext context) {
     return BackupRestorer.builder()
         .store(store.store())
         .config(RestoreConfig.builder().from(CONFIG).allowPartial(allowPartial).build())
@@ -185,12 +185,12 @@ public final class BackupOperations {
         .build();
   }
 
-  private static void deleteQuietly(final Path directory) {
+  private static void deleteQuietly(Path directory) {
     try (var paths = Files.walk(directory)) {
-      for (final Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       LOG.warn("Could not remove the temporary directory {}: {}", directory, e.toString());
     }
   }

@@ -23,7 +23,7 @@ public final class ConfiguredBackupStore implements AutoCloseable {
   private final BackupStore store;
   private final ExecutorService executor;
 
-  private ConfiguredBackupStore(final BackupStore store, final ExecutorService executor) {
+  private ConfiguredBackupStore(BackupStore store, ExecutorService executor) {
     this.store = store;
     this.executor = executor;
   }
@@ -38,12 +38,8 @@ public final class ConfiguredBackupStore implements AutoCloseable {
    *     that is not a directory), exit 1 if the S3 store cannot be opened
    */
   public static ConfiguredBackupStore open(
-      final BrokerConfig config,
-      final String source,
-      final int threads,
-      final Clock clock,
-      final MeterRegistry registry) {
-    final BrokerConfig.Backup backup = config.backup();
+      BrokerConfig config, String source, int threads, Clock clock, MeterRegistry registry) {
+    BrokerConfig.Backup backup = config.backup();
     if (!backup.active()) {
       throw new CliException(
           ExitCode.USAGE,
@@ -53,16 +49,16 @@ public final class ConfiguredBackupStore implements AutoCloseable {
               + (backup.enabled() ? "backup.store is none" : "backup.enabled is false")
               + ". Configure the store the backup was taken to (backup.store: fs or s3)");
     }
-    final ExecutorService executor = newPool(Math.max(threads, backup.uploadConcurrency()));
+    ExecutorService executor = newPool(Math.max(threads, backup.uploadConcurrency()));
     try {
-      final BackupStore store =
+      BackupStore store =
           backup.store() == BackupStoreType.FS
               // one operation at a time: status and list may share the transfer threads
               ? FilesystemBackupStore.open(
                   backup.fs().orElseThrow(), clock, executor, executor, registry)
               : S3BackupStore.open(backup.s3().orElseThrow(), clock, executor, executor, registry);
       return new ConfiguredBackupStore(store, executor);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       executor.shutdownNow();
       throw new CliException(
           ExitCode.USAGE,
@@ -73,7 +69,7 @@ public final class ConfiguredBackupStore implements AutoCloseable {
               + source
               + ")",
           e);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       executor.shutdownNow();
       throw new CliException(
           ExitCode.FAILED,
@@ -101,12 +97,12 @@ public final class ConfiguredBackupStore implements AutoCloseable {
     }
   }
 
-  private static ExecutorService newPool(final int threads) {
-    final AtomicInteger counter = new AtomicInteger();
+  private static ExecutorService newPool(int threads) {
+    AtomicInteger counter = new AtomicInteger();
     return Executors.newFixedThreadPool(
         Math.max(1, threads),
         runnable -> {
-          final Thread thread =
+          Thread thread =
               new Thread(runnable, "cairn-cli-backup-store-" + counter.incrementAndGet());
           thread.setDaemon(true);
           return thread;

@@ -64,13 +64,13 @@ public final class RestoreCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    final CairnMain root = ClientCommand.root(spec);
-    final CliContext context = root.context();
-    final BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
-    final Path file = context.resolve(config);
-    final BrokerConfig brokerConfig = RestoreInputs.readConfig(file, context.env(), "--config");
-    final long started = context.clock().nanos();
-    final RestoreResult result =
+    CairnMain root = ClientCommand.root(spec);
+    CliContext context = root.context();
+    BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
+    Path file = context.resolve(config);
+    BrokerConfig brokerConfig = RestoreInputs.readConfig(file, context.env(), "--config");
+    long started = context.clock().nanos();
+    RestoreResult result =
         BackupOperations.restoreNode(
             brokerConfig,
             file.toString(),
@@ -78,7 +78,7 @@ public final class RestoreCommand implements Callable<Integer> {
             new RestoreProgressReporter(root.printer(), context.clock(), "restore"),
             allowPartial,
             context);
-    final Duration took = Duration.ofNanos(context.clock().nanos() - started);
+    Duration took = Duration.ofNanos(context.clock().nanos() - started);
     root.printer()
         .result(
             RestoreReports.restoreDocument(List.of(result), took),

@@ -20,7 +20,7 @@ import io.cairn.restore.RestoreException;
 public final class RestoreFailures {
   private RestoreFailures() {}
 
-  public static int exitCode(final RestoreException.Kind kind) {
+  public static int exitCode(RestoreException.Kind kind) {
     return switch (kind) {
       case REFUSED -> ExitCode.CONFLICT;
       case NOT_FOUND -> ExitCode.NOT_FOUND;
@@ -29,7 +29,7 @@ public final class RestoreFailures {
   }
 
   /** The failure for the user: its kind, then the library's message (partition, file, cause). */
-  public static CliException of(final RestoreException e) {
+  public static CliException of(RestoreException e) {
     return new CliException(exitCode(e.kind()), e.kind() + ": " + e.getMessage(), e);
   }
 }

@@ -25,11 +25,10 @@ public final class RestoreInputs {
    *
    * @throws ParameterException (exit 2) naming {@code option} otherwise
    */
-  public static BackupSelector selector(
-      final CommandSpec spec, final String option, final String value) {
+  public static BackupSelector selector(CommandSpec spec, String option, String value) {
     try {
       return BackupSelector.parse(value);
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw new ParameterException(
           spec.commandLine(),
           "Expected " + option + " to be a backup id >= 1 or 'latest', but was '" + value + "'");
@@ -43,8 +42,7 @@ public final class RestoreInputs {
    * @throws CliException exit 2 if the file is missing or the configuration is invalid (every
    *     problem listed)
    */
-  public static BrokerConfig readConfig(
-      final Path file, final Map<String, String> env, final String option) {
+  public static BrokerConfig readConfig(Path file, Map<String, String> env, String option) {
     if (!Files.isRegularFile(file)) {
       throw new CliException(
           ExitCode.USAGE,
@@ -52,7 +50,7 @@ public final class RestoreInputs {
     }
     try {
       return BrokerConfigReader.read(file, env);
-    } catch (final ConfigException e) {
+    } catch (ConfigException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
     }
   }
@@ -62,8 +60,8 @@ public final class RestoreInputs {
    * against the working directory), cluster id, node id, the cluster's shape (members, partition
    * count, replication factor) and this build's broker version.
    */
-  public static RestoreTarget target(final BrokerConfig config, final CliContext context) {
-    final BrokerConfig.Cluster cluster = config.cluster();
+  public static RestoreTarget target(BrokerConfig config, CliContext context) {
+    BrokerConfig.Cluster cluster = config.cluster();
     try {
       return new RestoreTarget(
           context.resolve(config.data().directory()),
@@ -72,7 +70,7 @@ public final class RestoreInputs {
           new ClusterShape(
               cluster.members().size(), cluster.partitionCount(), cluster.replicationFactor()),
           BrokerVersion.current());
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
     }
   }

@@ -37,14 +37,14 @@ public final class RestoreProgressReporter implements RestoreListener {
    * @param operation {@code restore} or {@code verify}: the prefix of each line and the events'
    *     {@code operation}
    */
-  public RestoreProgressReporter(final Printer printer, final Clock clock, final String operation) {
+  public RestoreProgressReporter(Printer printer, Clock clock, String operation) {
     this.printer = printer;
     this.clock = clock;
     this.operation = operation;
   }
 
   @Override
-  public synchronized void onPlan(final RestorePlan plan) {
+  public synchronized void onPlan(RestorePlan plan) {
     nodeId = plan.nodeId();
     phases.clear();
     lastLineNanos.clear();
@@ -68,10 +68,10 @@ public final class RestoreProgressReporter implements RestoreListener {
   }
 
   @Override
-  public synchronized void onProgress(final PartitionProgress progress) {
-    final long now = clock.nanos();
-    final RestorePhase previous = phases.put(progress.partitionId(), progress.phase());
-    final Long last = lastLineNanos.get(progress.partitionId());
+  public synchronized void onProgress(PartitionProgress progress) {
+    long now = clock.nanos();
+    RestorePhase previous = phases.put(progress.partitionId(), progress.phase());
+    Long last = lastLineNanos.get(progress.partitionId());
     if (previous == progress.phase() && last != null && now - last < LINE_INTERVAL.toNanos()) {
       return;
     }
@@ -85,8 +85,8 @@ public final class RestoreProgressReporter implements RestoreListener {
   }
 
   /** {@code {"event":"plan", "operation", "backupId", "nodeId", "directory", ...}}. */
-  static Map<String, Object> planEvent(final String operation, final RestorePlan plan) {
-    final Map<String, Object> event = new LinkedHashMap<>();
+  static Map<String, Object> planEvent(String operation, RestorePlan plan) {
+    Map<String, Object> event = new LinkedHashMap<>();
     event.put("event", "plan");
     event.put("operation", operation);
     event.put("backupId", plan.backupId());
@@ -94,14 +94,14 @@ public final class RestoreProgressReporter implements RestoreListener {
     event.put("directory", plan.directory().toString());
     event.put("totalFiles", plan.totalFiles());
     event.put("totalBytes", plan.totalBytes());
-    final List<Map<String, Object>> partitions =
+    List<Map<String, Object>> partitions =
         plan.partitions().stream().map(RestoreProgressReporter::partition).toList();
     event.put("partitions", partitions);
     return event;
   }
 
-  private static Map<String, Object> partition(final PartitionPlan plan) {
-    final Map<String, Object> partition = new LinkedHashMap<>();
+  private static Map<String, Object> partition(PartitionPlan plan) {
+    Map<String, Object> partition = new LinkedHashMap<>();
     partition.put("partitionId", plan.partitionId());
     partition.put("sourceNodeId", plan.source().nodeId());
     partition.put("checkpointPosition", plan.descriptor().checkpointPosition());
@@ -116,8 +116,8 @@ public final class RestoreProgressReporter implements RestoreListener {
    * is null until a rate is known.
    */
   static Map<String, Object> progressEvent(
-      final String operation, final Optional<Integer> nodeId, final PartitionProgress progress) {
-    final Map<String, Object> event = new LinkedHashMap<>();
+      String operation, Optional<Integer> nodeId, PartitionProgress progress) {
+    Map<String, Object> event = new LinkedHashMap<>();
     event.put("event", "progress");
     event.put("operation", operation);
     event.put("nodeId", nodeId.orElse(null));

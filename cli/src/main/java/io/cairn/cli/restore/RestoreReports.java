@@ -26,7 +26,7 @@ public final class RestoreReports {
   // ---- restore --------------------------------------------------------------------------------
 
   /** 0 when every partition was restored, 1 when a partial restore skipped some. */
-  public static int exitCode(final List<RestoreResult> results) {
+  public static int exitCode(List<RestoreResult> results) {
     return results.stream().allMatch(RestoreResult::isComplete) ? ExitCode.OK : ExitCode.FAILED;
   }
 
@@ -35,16 +35,15 @@ public final class RestoreReports {
    * "dataDirectory", "durationMs", "partitions": [...], "skipped": [{"partitionId", "kind", "file",
    * "reason"}]}]}}.
    */
-  public static Map<String, Object> restoreDocument(
-      final List<RestoreResult> results, final Duration took) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  public static Map<String, Object> restoreDocument(List<RestoreResult> results, Duration took) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("backupId", results.isEmpty() ? null : results.get(0).backupId());
     doc.put("durationMs", took.toMillis());
     doc.put("totalBytes", results.stream().mapToLong(RestoreResult::totalBytes).sum());
     doc.put("complete", results.stream().allMatch(RestoreResult::isComplete));
-    final List<Map<String, Object>> nodes = new ArrayList<>();
-    for (final RestoreResult result : results) {
-      final Map<String, Object> node = new LinkedHashMap<>();
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    for (RestoreResult result : results) {
+      Map<String, Object> node = new LinkedHashMap<>();
       node.put("nodeId", result.nodeId());
       node.put("dataDirectory", result.dataDirectory().toString());
       node.put("durationMs", result.duration().toMillis());
@@ -57,8 +56,8 @@ public final class RestoreReports {
     return doc;
   }
 
-  private static Map<String, Object> partition(final PartitionRestoreResult p) {
-    final Map<String, Object> partition = new LinkedHashMap<>();
+  private static Map<String, Object> partition(PartitionRestoreResult p) {
+    Map<String, Object> partition = new LinkedHashMap<>();
     partition.put("partitionId", p.partitionId());
     partition.put("sourceNodeId", p.source().nodeId());
     partition.put("checkpointPosition", p.checkpointPosition());
@@ -71,8 +70,8 @@ public final class RestoreReports {
     return partition;
   }
 
-  private static Map<String, Object> skipped(final SkippedPartition s) {
-    final Map<String, Object> partition = new LinkedHashMap<>();
+  private static Map<String, Object> skipped(SkippedPartition s) {
+    Map<String, Object> partition = new LinkedHashMap<>();
     partition.put("partitionId", s.partitionId());
     partition.put("kind", s.kind().name());
     partition.put("file", s.file().orElse(null));
@@ -84,10 +83,9 @@ public final class RestoreReports {
    * A summary line and one row per restored partition of every node; then the skipped partitions of
    * a partial restore, each with its reason.
    */
-  public static void printRestore(
-      final List<RestoreResult> results, final Duration took, final PrintStream out) {
-    final long bytes = results.stream().mapToLong(RestoreResult::totalBytes).sum();
-    final int partitions = results.stream().mapToInt(r -> r.partitions().size()).sum();
+  public static void printRestore(List<RestoreResult> results, Duration took, PrintStream out) {
+    long bytes = results.stream().mapToLong(RestoreResult::totalBytes).sum();
+    int partitions = results.stream().mapToInt(r -> r.partitions().size()).sum();
     out.println(
         "Restored backup "
             + (results.isEmpty() ? "-" : results.get(0).backupId())
@@ -103,7 +101,7 @@ public final class RestoreReports {
             + Durations.formatRounded(took)
             + ".");
     out.println();
-    final Table table =
+    Table table =
         Table.of(
             "node",
             "partition",
@@ -114,8 +112,8 @@ public final class RestoreReports {
             "size",
             "log indexes",
             "dropped records");
-    for (final RestoreResult result : results) {
-      for (final PartitionRestoreResult p : result.partitions()) {
+    for (RestoreResult result : results) {
+      for (PartitionRestoreResult p : result.partitions()) {
         table.row(
             result.nodeId(),
             p.partitionId(),
@@ -130,22 +128,22 @@ public final class RestoreReports {
     }
     table.print(out);
     out.println();
-    final long skipped = results.stream().mapToLong(r -> r.skipped().size()).sum();
+    long skipped = results.stream().mapToLong(r -> r.skipped().size()).sum();
     if (skipped > 0) {
       out.println(
           "SKIPPED "
               + skipped
               + " partitions (no copy verified; they start without data:"
               + " from their other replicas if one holds it, else empty):");
-      final Table skippedTable = Table.of("node", "partition", "kind", "file");
-      for (final RestoreResult result : results) {
-        for (final SkippedPartition s : result.skipped()) {
+      Table skippedTable = Table.of("node", "partition", "kind", "file");
+      for (RestoreResult result : results) {
+        for (SkippedPartition s : result.skipped()) {
           skippedTable.row(result.nodeId(), s.partitionId(), s.kind(), s.file().orElse("-"));
         }
       }
       skippedTable.print(out);
-      for (final RestoreResult result : results) {
-        for (final SkippedPartition s : result.skipped()) {
+      for (RestoreResult result : results) {
+        for (SkippedPartition s : result.skipped()) {
           out.println(
               "node " + result.nodeId() + " partition " + s.partitionId() + ": " + s.reason());
         }
@@ -163,15 +161,15 @@ public final class RestoreReports {
    * "expectedDigest", "actualDigest", "digest" (OK|MISMATCH|NOT_CHECKED), "families", "problem",
    * "failure", "clean"}]}}.
    */
-  public static Map<String, Object> verifyDocument(final VerifyReport report) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  public static Map<String, Object> verifyDocument(VerifyReport report) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("backupId", report.backupId());
     doc.put("partitionCount", report.partitionCount());
     doc.put("quick", report.quick());
     doc.put("clean", report.isClean());
-    final List<Map<String, Object>> partitions = new ArrayList<>();
-    for (final PartitionVerification p : report.partitions()) {
-      final Map<String, Object> partition = new LinkedHashMap<>();
+    List<Map<String, Object>> partitions = new ArrayList<>();
+    for (PartitionVerification p : report.partitions()) {
+      Map<String, Object> partition = new LinkedHashMap<>();
       partition.put("partitionId", p.partitionId());
       partition.put("sourceNodeId", p.source().nodeId());
       partition.put("filesChecked", p.filesChecked());
@@ -195,15 +193,15 @@ public final class RestoreReports {
     return doc;
   }
 
-  private static Map<String, Object> family(final FamilyState family) {
-    final Map<String, Object> doc = new LinkedHashMap<>();
+  private static Map<String, Object> family(FamilyState family) {
+    Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("family", family.family());
     doc.put("entries", family.entries());
     doc.put("digest", family.digestHex());
     return doc;
   }
 
-  private static String digestResult(final boolean quick, final PartitionVerification p) {
+  private static String digestResult(boolean quick, PartitionVerification p) {
     if (quick) {
       return "NOT_CHECKED";
     }
@@ -211,7 +209,7 @@ public final class RestoreReports {
   }
 
   /** One row per partition, what is wrong below the table, then the verdict. */
-  public static void printVerify(final VerifyReport report, final PrintStream out) {
+  public static void printVerify(VerifyReport report, PrintStream out) {
     out.println(
         "Backup "
             + report.backupId()
@@ -222,7 +220,7 @@ public final class RestoreReports {
                 ? "files checked (--quick: no state rebuild)"
                 : "files checked and every partition's state rebuilt"));
     out.println();
-    final Table table =
+    Table table =
         report.quick()
             ? Table.of("partition", "from node", "files", "size", "checksums", "result")
             : Table.of(
@@ -235,9 +233,9 @@ public final class RestoreReports {
                 "actual digest",
                 "digest",
                 "result");
-    for (final PartitionVerification p : report.partitions()) {
-      final String result = p.isClean(report.quick()) ? "clean" : "NOT CLEAN";
-      final String checksums = p.checksumsMatch() ? "OK" : "MISMATCH";
+    for (PartitionVerification p : report.partitions()) {
+      String result = p.isClean(report.quick()) ? "clean" : "NOT CLEAN";
+      String checksums = p.checksumsMatch() ? "OK" : "MISMATCH";
       if (report.quick()) {
         table.row(
             p.partitionId(),
@@ -260,8 +258,8 @@ public final class RestoreReports {
       }
     }
     table.print(out);
-    for (final PartitionVerification p : report.partitions()) {
-      for (final FileProblem problem : p.fileProblems()) {
+    for (PartitionVerification p : report.partitions()) {
+      for (FileProblem problem : p.fileProblems()) {
         out.println("partition " + p.partitionId() + ": " + problem.describe());
       }
       p.digest()
@@ -274,8 +272,8 @@ public final class RestoreReports {
   }
 
   /** The final line: CLEAN, or NOT CLEAN with how many partitions and what to do. */
-  public static String verdict(final VerifyReport report) {
-    final long bad = report.partitions().stream().filter(p -> !p.isClean(report.quick())).count();
+  public static String verdict(VerifyReport report) {
+    long bad = report.partitions().stream().filter(p -> !p.isClean(report.quick())).count();
     if (bad == 0) {
       return "Verdict: CLEAN — every file"
           + (report.quick()

@@ -54,12 +54,12 @@ public final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    final CairnMain root = ClientCommand.root(spec);
-    final CliContext context = root.context();
-    final BackupSelector selector = RestoreInputs.selector(spec, "<id|latest>", backupId);
-    final Path file = context.resolve(config);
-    final BrokerConfig brokerConfig = RestoreInputs.readConfig(file, context.env(), "--config");
-    final VerifyReport report =
+    CairnMain root = ClientCommand.root(spec);
+    CliContext context = root.context();
+    BackupSelector selector = RestoreInputs.selector(spec, "<id|latest>", backupId);
+    Path file = context.resolve(config);
+    BrokerConfig brokerConfig = RestoreInputs.readConfig(file, context.env(), "--config");
+    VerifyReport report =
         BackupOperations.verify(
             brokerConfig,
             file.toString(),

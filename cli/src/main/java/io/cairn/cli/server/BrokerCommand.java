@@ -48,36 +48,36 @@ public final class BrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    final CairnMain root = ClientCommand.root(spec);
-    final CliContext context = root.context();
-    final Path file = context.resolve(config);
+    CairnMain root = ClientCommand.root(spec);
+    CliContext context = root.context();
+    Path file = context.resolve(config);
     if (!Files.isRegularFile(file)) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(),
           "Expected --config to name a readable file, but " + file + " is none");
     }
     ProcessLogging.serverDefaults();
-    final BrokerConfig brokerConfig;
+    BrokerConfig brokerConfig;
     try {
       brokerConfig = BrokerConfigReader.read(file, context.env());
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       // BrokerConfigException lists every problem, each naming key, value and range
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
     }
     MDC.put(MDC_NODE_ID, Integer.toString(brokerConfig.cluster().nodeId()));
-    final Logger log = LoggerFactory.getLogger(BrokerCommand.class);
-    final Broker broker;
+    Logger log = LoggerFactory.getLogger(BrokerCommand.class);
+    Broker broker;
     try {
       broker = Broker.open(brokerConfig);
-    } catch (final NodeDescriptorMismatchException e) {
+    } catch (NodeDescriptorMismatchException e) {
       log.error("Refusing to start: {}", e.getMessage());
       throw new CliException(ExitCode.CONFLICT, e.getMessage(), e);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       log.error("Node {} failed to open", brokerConfig.cluster().nodeId(), e);
       throw new CliException(ExitCode.FAILED, "The broker failed to open: " + e, e);
     }
-    final CountDownLatch stopped = new CountDownLatch(1);
-    final Thread hook =
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
         new Thread(
             () -> {
               MDC.put(MDC_NODE_ID, Integer.toString(broker.nodeId()));
@@ -88,7 +88,7 @@ public final class BrokerCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       broker.start();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       log.error("Node {} failed to start", broker.nodeId(), e);
       throw new CliException(ExitCode.FAILED, "The broker failed to start: " + e, e);
     }
@@ -103,7 +103,7 @@ public final class BrokerCommand implements Callable<Integer> {
                 + broker.managementAddress().map(Object::toString).orElse("off"));
     try {
       stopped.await();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       broker.close();
     }

@@ -41,16 +41,16 @@ public final class GatewayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    final CairnMain root = ClientCommand.root(spec);
-    final CliContext context = root.context();
-    final Path file = context.resolve(config);
+    CairnMain root = ClientCommand.root(spec);
+    CliContext context = root.context();
+    Path file = context.resolve(config);
     if (!Files.isRegularFile(file)) {
       throw new ParameterException(
           spec.commandLine(),
           "Expected --config to name a readable file, but " + file + " is none");
     }
     ProcessLogging.serverDefaults();
-    final int code =
+    int code =
         GatewayMain.run(new String[] {"--config", file.toString()}, context.env(), context.err());
     return switch (code) {
       case 0 -> ExitCode.OK;

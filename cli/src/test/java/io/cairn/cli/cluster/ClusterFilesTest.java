@@ -40,16 +40,15 @@ class ClusterFilesTest {
 
   @Test
   void shouldWriteBrokerConfigurationsTheBrokerAccepts() {
-    final ClusterDirectory dir = new ClusterDirectory(root);
-    final List<Path> written = ClusterConfigFiles.writeMissing(dir, layout);
+    ClusterDirectory dir = new ClusterDirectory(root);
+    List<Path> written = ClusterConfigFiles.writeMissing(dir, layout);
     assertThat(written)
         .containsExactly(
             root.resolve("broker-0.yaml"), root.resolve("broker-1.yaml"),
             root.resolve("broker-2.yaml"), root.resolve("gateway.yaml"));
     assertThat(dir.backups()).isDirectory();
     for (int nodeId = 0; nodeId < 3; nodeId++) {
-      final BrokerConfig config =
-          BrokerConfigReader.read(dir.configFile("broker-" + nodeId), Map.of());
+      BrokerConfig config = BrokerConfigReader.read(dir.configFile("broker-" + nodeId), Map.of());
       assertThat(config.cluster().nodeId()).isEqualTo(nodeId);
       assertThat(config.cluster().partitionCount()).isEqualTo(3);
       assertThat(config.cluster().replicationFactor()).isEqualTo(3);
@@ -65,11 +64,10 @@ class ClusterFilesTest {
 
   @Test
   void shouldWriteAGatewayConfigurationTheGatewayAccepts() {
-    final ClusterDirectory dir = new ClusterDirectory(root);
+    ClusterDirectory dir = new ClusterDirectory(root);
     ClusterConfigFiles.writeMissing(dir, layout);
     // the gateway's own reader: every key must sit under gateway:, unknown keys are refused
-    final GatewayConfig config =
-        GatewayConfigReader.read(dir.configFile("gateway"), Map.of()).config();
+    GatewayConfig config = GatewayConfigReader.read(dir.configFile("gateway"), Map.of()).config();
     assertThat(config.nodeId()).isEqualTo(1000);
     assertThat(config.grpcHost()).isEqualTo("127.0.0.1");
     assertThat(config.grpcPort()).isEqualTo(26500);
@@ -86,7 +84,7 @@ class ClusterFilesTest {
   @Test
   void shouldRefuseTheOldTopLevelGatewayLayoutWithTheRealReader() throws Exception {
     // what an earlier version wrote: proves the reader used above does refuse a wrong layout
-    final Path file = root.resolve("old-gateway.yaml");
+    Path file = root.resolve("old-gateway.yaml");
     Files.writeString(file, "grpc:\n  port: 26500\nrouting:\n  requestTimeout: 15s\n");
     assertThatThrownBy(() -> GatewayConfigReader.read(file, Map.of()))
         .isInstanceOf(ConfigException.class)
@@ -95,21 +93,21 @@ class ClusterFilesTest {
 
   @Test
   void shouldPointBrokersAtAnotherClustersBackupStoreForRestores() {
-    final ClusterDirectory dir = new ClusterDirectory(root.resolve("restored"));
-    final Path backups = root.resolve("source/backups");
+    ClusterDirectory dir = new ClusterDirectory(root.resolve("restored"));
+    Path backups = root.resolve("source/backups");
     ClusterConfigFiles.writeMissing(dir, layout, backups);
     assertThat(backups).isDirectory();
     assertThat(dir.backups()).doesNotExist();
-    final BrokerConfig config = BrokerConfigReader.read(dir.configFile("broker-2"), Map.of());
+    BrokerConfig config = BrokerConfigReader.read(dir.configFile("broker-2"), Map.of());
     assertThat(config.backup().fs().orElseThrow().basePath()).isEqualTo(backups);
     assertThat(config.data().directory()).isEqualTo(dir.dataDirectory(2));
   }
 
   @Test
   void shouldKeepFilesThatExistAndRoundTripTheLayout() throws Exception {
-    final ClusterDirectory dir = new ClusterDirectory(root);
+    ClusterDirectory dir = new ClusterDirectory(root);
     Files.writeString(dir.configFile("broker-1"), "# mine\n");
-    final List<Path> written = ClusterConfigFiles.writeMissing(dir, layout);
+    List<Path> written = ClusterConfigFiles.writeMissing(dir, layout);
     assertThat(written).doesNotContain(dir.configFile("broker-1"));
     assertThat(Files.readString(dir.configFile("broker-1"))).isEqualTo("# mine\n");
 
@@ -141,7 +139,7 @@ class ClusterFilesTest {
             ProcessLauncher.jvmOptions(
                 List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")))
         .containsExactly("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
-    final List<String> command =
+    List<String> command =
         new ProcessLauncher("/jdk/bin/java", List.of("-Xmx64m"), "a.jar:b.jar")
             .command(List.of("broker", "--config", "b.yaml"));
     assertThat(command)
@@ -166,8 +164,8 @@ class ClusterFilesTest {
 
   @Test
   void shouldFindFreePortsForAWholeCluster() {
-    final int[] ports = FreePorts.forCluster("127.0.0.1", 3, 7);
-    final ClusterLayout free = ClusterLayout.of(3, 3, 3, "127.0.0.1", ports[0], ports[1], ports[2]);
+    int[] ports = FreePorts.forCluster("127.0.0.1", 3, 7);
+    ClusterLayout free = ClusterLayout.of(3, 3, 3, "127.0.0.1", ports[0], ports[1], ports[2]);
     assertThat(free.violations()).isEmpty();
     assertThat(free.allPorts()).allMatch(port -> FreePorts.isFree("127.0.0.1", port));
   }

@@ -37,29 +37,29 @@ class LocalClusterProcessTest {
               file -> {
                 try {
                   pids.add(Long.parseLong(Files.readString(file).trim()));
-                } catch (final Exception e) {
+                } catch (Exception e) {
                   // unreadable: nothing to kill
                 }
               });
     }
-    for (final long pid : pids) {
+    for (long pid : pids) {
       ProcessHandle.of(pid)
           .filter(h -> ProcessLauncher.isCairnProcess(h, root.toString()))
           .ifPresent(ProcessHandle::destroyForcibly);
     }
   }
 
-  private Run cairn(final String... args) {
+  private Run cairn(String... args) {
     return CliRunner.run(Map.of(), root, CliContext::connectClient, args);
   }
 
-  private static JsonNode json(final Run run) throws Exception {
+  private static JsonNode json(Run run) throws Exception {
     return Printer.mapper().readTree(run.out());
   }
 
-  private String[] upArgs(final String dir, final String... extra) {
-    final int[] ports = FreePorts.forCluster("127.0.0.1", 1, System.identityHashCode(this));
-    final List<String> args =
+  private String[] upArgs(String dir, String... extra) {
+    int[] ports = FreePorts.forCluster("127.0.0.1", 1, System.identityHashCode(this));
+    List<String> args =
         new ArrayList<>(
             List.of(
                 "--output",
@@ -88,8 +88,8 @@ class LocalClusterProcessTest {
 
   @Test
   void shouldStartUseAndStopALocalCluster() throws Exception {
-    final Run up = cairn(upArgs("cluster"));
-    final JsonNode started = json(up);
+    Run up = cairn(upArgs("cluster"));
+    JsonNode started = json(up);
     started.path("processes").forEach(p -> pids.add(p.path("pid").asLong()));
     assertThat(up.exitCode()).as(up.toString()).isZero();
     assertThat(started.path("healthy").asBoolean()).isTrue();
@@ -98,46 +98,45 @@ class LocalClusterProcessTest {
     assertThat(started.path("topology").path("partitions").get(0).path("leaderNodeId").asInt())
         .isZero();
     assertThat(up.err()).contains("cluster: ready, gateway at");
-    for (final long pid : pids) {
+    for (long pid : pids) {
       assertThat(ProcessHandle.of(pid)).isPresent();
     }
-    final String gateway =
+    String gateway =
         started.path("layout").path("host").asText()
             + ":"
             + started.path("layout").path("gatewayPort").asInt();
 
-    final Run create = cairn("--gateway", gateway, "account", "create", "process-test");
+    Run create = cairn("--gateway", gateway, "account", "create", "process-test");
     assertThat(create.exitCode()).as(create.toString()).isZero();
 
-    final Run again = cairn("--output", "json", "cluster", "up", "--dir", "cluster");
+    Run again = cairn("--output", "json", "cluster", "up", "--dir", "cluster");
     assertThat(again.exitCode()).as(again.toString()).isZero();
     assertThat(json(again).path("processes").findValuesAsText("state"))
         .containsExactly("already running", "already running");
 
-    final Run reshape = cairn("cluster", "up", "--dir", "cluster", "--brokers", "3");
+    Run reshape = cairn("cluster", "up", "--dir", "cluster", "--brokers", "3");
     assertThat(reshape.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(reshape.err())
         .contains("Expected options matching the cluster in", "--brokers 3 != 1");
 
-    final Run restoreWhileUp = cairn("cluster", "restore", "--dir", "cluster", "--backup-id", "1");
+    Run restoreWhileUp = cairn("cluster", "restore", "--dir", "cluster", "--backup-id", "1");
     assertThat(restoreWhileUp.exitCode())
         .as(restoreWhileUp.toString())
         .isEqualTo(ExitCode.CONFLICT);
     assertThat(restoreWhileUp.err())
         .contains("to be down, but broker-0 runs", "cairn cluster down");
 
-    final Run status = cairn("cluster", "status", "--dir", "cluster");
+    Run status = cairn("cluster", "status", "--dir", "cluster");
     assertThat(status.exitCode()).as(status.toString()).isZero();
     assertThat(status.out())
         .containsPattern("(?m)^broker-0\\s+\\d+\\s+running")
         .contains("p1:LEADER");
 
-    final Run down =
-        cairn("--output", "json", "cluster", "down", "--dir", "cluster", "--timeout", "30s");
+    Run down = cairn("--output", "json", "cluster", "down", "--dir", "cluster", "--timeout", "30s");
     assertThat(down.exitCode()).as(down.toString()).isZero();
     assertThat(json(down).path("processes").findValuesAsText("state"))
         .containsExactly("stopped", "stopped");
-    for (final long pid : pids) {
+    for (long pid : pids) {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
     assertThat(root.resolve("cluster/run/broker-0.pid")).doesNotExist();
@@ -145,7 +144,7 @@ class LocalClusterProcessTest {
         .content()
         .contains("Broker 0 started: transport");
 
-    final Run stopped = cairn("cluster", "status", "--dir", "cluster");
+    Run stopped = cairn("cluster", "status", "--dir", "cluster");
     assertThat(stopped.exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
     assertThat(stopped.out()).contains("Gateway unreachable");
   }
@@ -154,15 +153,15 @@ class LocalClusterProcessTest {
   void shouldReportABrokerThatExitsWhileStarting() throws Exception {
     Files.createDirectories(root.resolve("broken"));
     Files.writeString(root.resolve("broken/broker-0.yaml"), "cluster:\n  nodeId: -1\n");
-    final Run up = cairn(upArgs("broken"));
-    final JsonNode error = json(up).path("error");
+    Run up = cairn(upArgs("broken"));
+    JsonNode error = json(up).path("error");
     try {
       assertThat(up.exitCode()).as(up.toString()).isEqualTo(ExitCode.FAILED);
       assertThat(error.path("message").asText())
           .contains("Expected broker-0 to keep running, but it exited with code 2")
           .contains("Expected cluster.nodeId to be an integer in [0, 1023], but was -1");
     } finally {
-      final Run down = cairn("cluster", "down", "--dir", "broken");
+      Run down = cairn("cluster", "down", "--dir", "broken");
       assertThat(down.exitCode()).as(down.toString()).isZero();
       assertThat(down.out()).containsPattern("(?m)^gateway\\s+\\d+\\s+stopped");
     }
@@ -170,7 +169,7 @@ class LocalClusterProcessTest {
 
   @Test
   void shouldRefuseStatusAndDownWithoutACluster() {
-    final Run status = cairn("cluster", "status", "--dir", "nothing-here");
+    Run status = cairn("cluster", "status", "--dir", "nothing-here");
     assertThat(status.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
     assertThat(status.err()).contains("Expected a local cluster in", "cairn cluster up --dir");
     assertThat(cairn("cluster", "down", "--dir", "nothing-here").exitCode())

@@ -26,7 +26,7 @@ class DemoProcessTest {
 
   @Test
   void shouldBackUpUnderLoadVerifyRestoreConserveMoneyAndStopEverything() throws Exception {
-    final Run run =
+    Run run =
         CliRunner.run(
             Map.of(),
             root,
@@ -43,7 +43,7 @@ class DemoProcessTest {
             "--accounts",
             "20");
     assertThat(run.exitCode()).as(run.toString()).isZero();
-    final JsonNode summary = Printer.mapper().readTree(run.out());
+    JsonNode summary = Printer.mapper().readTree(run.out());
     assertThat(summary.path("result").asText()).isEqualTo("ok");
     assertThat(summary.path("backup").path("state").asText()).isEqualTo("COMPLETED");
     assertThat(summary.path("backup").path("partitions")).hasSize(3);
@@ -52,7 +52,7 @@ class DemoProcessTest {
     assertThat(summary.path("verify").path("clean").asBoolean()).isTrue();
     assertThat(summary.path("verify").path("partitions").findValuesAsText("digest"))
         .containsExactly("OK", "OK", "OK");
-    final JsonNode restore = summary.path("restore");
+    JsonNode restore = summary.path("restore");
     assertThat(restore.path("result").path("nodes")).hasSize(3);
     assertThat(restore.path("conservation").path("conserved").asBoolean()).isTrue();
     assertThat(restore.path("conservation").path("actual").asLong())

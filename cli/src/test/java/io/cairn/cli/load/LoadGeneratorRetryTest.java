@@ -58,9 +58,9 @@ final class LoadGeneratorRetryTest {
   @Test
   void shouldCountRetriedTransfersApartFromFailures() {
     // one transfer in flight: a refused request's retry is the next request, never refused
-    final LoadResults.Report report = run(settings(RetryPolicyAttempts.DEFAULT), cpu(0, 0));
+    LoadResults.Report report = run(settings(RetryPolicyAttempts.DEFAULT), cpu(0, 0));
 
-    final LoadResults.Transfers transfers = report.transfers();
+    LoadResults.Transfers transfers = report.transfers();
     assertThat(ledger.refusals.get()).isPositive();
     assertThat(transfers.retried()).isEqualTo(ledger.refusals.get());
     assertThat(transfers.retries()).isEqualTo(ledger.refusals.get());
@@ -73,9 +73,9 @@ final class LoadGeneratorRetryTest {
 
   @Test
   void shouldCountRefusedTransfersAsFailedWhenRetryingIsOff() {
-    final LoadResults.Report report = run(settings(RetryPolicyAttempts.NONE), cpu(0, 0));
+    LoadResults.Report report = run(settings(RetryPolicyAttempts.NONE), cpu(0, 0));
 
-    final LoadResults.Transfers transfers = report.transfers();
+    LoadResults.Transfers transfers = report.transfers();
     assertThat(ledger.refusals.get()).isPositive();
     assertThat(transfers.retried()).isZero();
     assertThat(transfers.retries()).isZero();
@@ -87,10 +87,10 @@ final class LoadGeneratorRetryTest {
 
   @Test
   void shouldReportTheProcessCpuOfTheTransferPhasePerAcknowledgedTransfer() {
-    final LoadResults.Report report =
+    LoadResults.Report report =
         run(settings(RetryPolicyAttempts.DEFAULT), cpu(7_000_000, 7_000_000 + 50_000_000));
 
-    final LoadResults.Transfers transfers = report.transfers();
+    LoadResults.Transfers transfers = report.transfers();
     assertThat(transfers.generatorCpuMs()).isEqualTo(50.0);
     assertThat(transfers.generatorCpuMsPerAcknowledged())
         .isEqualTo(50.0 / transfers.acknowledged());
@@ -98,7 +98,7 @@ final class LoadGeneratorRetryTest {
 
   @Test
   void shouldReportUnknownCpuAsMinusOne() {
-    final LoadResults.Report report = run(settings(RetryPolicyAttempts.DEFAULT), cpu(-1, -1));
+    LoadResults.Report report = run(settings(RetryPolicyAttempts.DEFAULT), cpu(-1, -1));
 
     assertThat(report.transfers().generatorCpuMs()).isEqualTo(-1);
     assertThat(report.transfers().generatorCpuMsPerAcknowledged()).isEqualTo(-1);
@@ -110,12 +110,12 @@ final class LoadGeneratorRetryTest {
 
     final int attempts;
 
-    RetryPolicyAttempts(final int attempts) {
+    RetryPolicyAttempts(int attempts) {
       this.attempts = attempts;
     }
   }
 
-  private static LoadSettings settings(final RetryPolicyAttempts retry) {
+  private static LoadSettings settings(RetryPolicyAttempts retry) {
     return new LoadSettings(
         200,
         6,
@@ -130,12 +130,12 @@ final class LoadGeneratorRetryTest {
   }
 
   /** Process CPU at the start and at the end of the transfer phase, in that order. */
-  private static LongSupplier cpu(final long atStart, final long atEnd) {
-    final List<Long> readings = new ArrayList<>(List.of(atStart, atEnd));
+  private static LongSupplier cpu(long atStart, long atEnd) {
+    List<Long> readings = new ArrayList<>(List.of(atStart, atEnd));
     return () -> readings.remove(0);
   }
 
-  private LoadResults.Report run(final LoadSettings settings, final LongSupplier cpu) {
+  private LoadResults.Report run(LoadSettings settings, LongSupplier cpu) {
     try (CairnClient client =
         CairnClient.builder()
             .gateway("127.0.0.1:" + server.getPort())
@@ -155,7 +155,7 @@ final class LoadGeneratorRetryTest {
 
     @Override
     public void createAccount(
-        final CreateAccountRequest request, final StreamObserver<CreateAccountResponse> observer) {
+        CreateAccountRequest request, StreamObserver<CreateAccountResponse> observer) {
       if (balances.putIfAbsent(request.getAccountId(), new AtomicLong()) != null) {
         observer.onError(Status.ALREADY_EXISTS.withDescription("exists").asRuntimeException());
         return;
@@ -170,8 +170,7 @@ final class LoadGeneratorRetryTest {
     }
 
     @Override
-    public void deposit(
-        final DepositRequest request, final StreamObserver<DepositResponse> observer) {
+    public void deposit(DepositRequest request, StreamObserver<DepositResponse> observer) {
       balances.get(request.getAccountId()).addAndGet(request.getAmount());
       observer.onNext(
           DepositResponse.newBuilder()
@@ -185,7 +184,7 @@ final class LoadGeneratorRetryTest {
 
     @Override
     public synchronized void transfer(
-        final TransferRequest request, final StreamObserver<TransferResponse> observer) {
+        TransferRequest request, StreamObserver<TransferResponse> observer) {
       if (transferRequests.incrementAndGet() % 3 == 0) {
         refusals.incrementAndGet();
         observer.onError(
@@ -197,7 +196,7 @@ final class LoadGeneratorRetryTest {
                 .asRuntimeException());
         return;
       }
-      final AtomicLong from = balances.get(request.getFromAccountId());
+      AtomicLong from = balances.get(request.getFromAccountId());
       if (from.get() < request.getAmount()) {
         observer.onError(
             Status.FAILED_PRECONDITION.withDescription("INSUFFICIENT_FUNDS").asRuntimeException());
@@ -217,9 +216,8 @@ final class LoadGeneratorRetryTest {
     }
 
     @Override
-    public void getAccount(
-        final GetAccountRequest request, final StreamObserver<GetAccountResponse> observer) {
-      final AtomicLong balance = balances.get(request.getAccountId());
+    public void getAccount(GetAccountRequest request, StreamObserver<GetAccountResponse> observer) {
+      AtomicLong balance = balances.get(request.getAccountId());
       if (balance == null) {
         observer.onError(Status.NOT_FOUND.withDescription("no account").asRuntimeException());
         return;

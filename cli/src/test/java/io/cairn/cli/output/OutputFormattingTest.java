@@ -28,16 +28,15 @@ import org.junit.jupiter.api.Test;
 
 class OutputFormattingTest {
 
-  private static String printed(final Consumer<PrintStream> printer) {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+  private static String printed(Consumer<PrintStream> printer) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     printer.accept(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
   private static final Instant T0 = Instant.parse("2026-01-02T03:04:05.678Z");
 
-  private static PartitionBackupInfo partition(
-      final int id, final BackupState state, final String reason) {
+  private static PartitionBackupInfo partition(int id, BackupState state, String reason) {
     return new PartitionBackupInfo(
         id,
         state,
@@ -55,7 +54,7 @@ class OutputFormattingTest {
 
   @Test
   void shouldAlignColumnsRightAlignNumbersAndLeaveNoTrailingSpaces() {
-    final String text =
+    String text =
         Table.of("partition", "leader", "health")
             .row(1, "none", "HEALTHY")
             .row(12, "0", null)
@@ -79,16 +78,16 @@ class OutputFormattingTest {
 
   @Test
   void shouldPrintOneResultPerCommandAsTableOrJson() throws Exception {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    final Printer json =
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Printer json =
         new Printer(
             OutputFormat.JSON,
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     json.progress("working");
     json.result(Map.of("at", T0, "n", 3), o -> o.println("a table"));
-    final JsonNode doc = Printer.mapper().readTree(out.toString(StandardCharsets.UTF_8));
+    JsonNode doc = Printer.mapper().readTree(out.toString(StandardCharsets.UTF_8));
     assertThat(doc.path("at").asText()).isEqualTo("2026-01-02T03:04:05.678Z");
     assertThat(doc.path("n").asInt()).isEqualTo(3);
     assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("working\n");
@@ -103,7 +102,7 @@ class OutputFormattingTest {
 
   @Test
   void shouldDescribeBackupProgressPerPartition() {
-    final BackupInfo info =
+    BackupInfo info =
         new BackupInfo(
             7,
             BackupState.IN_PROGRESS,
@@ -115,7 +114,7 @@ class OutputFormattingTest {
         .isEqualTo(
             "backup 7 IN_PROGRESS 1/3 completed: p1 COMPLETED 3 files 1.5 KiB, p2 IN_PROGRESS,"
                 + " p3 pending");
-    final BackupInfo failed =
+    BackupInfo failed =
         new BackupInfo(
             8,
             BackupState.FAILED,
@@ -127,15 +126,14 @@ class OutputFormattingTest {
 
   @Test
   void shouldPrintABackupStatusWithOneRowPerPartition() {
-    final BackupInfo info =
+    BackupInfo info =
         new BackupInfo(
             9,
             BackupState.COMPLETED,
             "",
             List.of(
                 partition(2, BackupState.COMPLETED, ""), partition(1, BackupState.COMPLETED, "")));
-    final List<String> lines =
-        printed(out -> BackupCommand.printStatus(info, out)).lines().toList();
+    List<String> lines = printed(out -> BackupCommand.printStatus(info, out)).lines().toList();
     assertThat(lines.get(0)).startsWith("BACKUP  STATE").contains("PARTITIONS", "SIZE", "FAILURE");
     assertThat(lines.get(1)).matches("\\s*9\\s+COMPLETED\\s+2/2 completed\\s+4\\.5 KiB\\s+-");
     assertThat(lines.get(3)).startsWith("PARTITION").contains("CHECKPOINT POSITION", "DIGEST");
@@ -147,7 +145,7 @@ class OutputFormattingTest {
 
   @Test
   void shouldPrintTheTopologyWithLeadersAndReplicaHealth() {
-    final Topology topology =
+    Topology topology =
         new Topology(
             "c1",
             2,
@@ -173,7 +171,7 @@ class OutputFormattingTest {
                 new Topology.Partition(1, 0, 2, Topology.Health.HEALTHY),
                 new Topology.Partition(2, -1, 0, Topology.Health.UNREACHABLE)),
             T0);
-    final String text = printed(out -> TopologyCommand.print(topology, out));
+    String text = printed(out -> TopologyCommand.print(topology, out));
     assertThat(text)
         .startsWith(
             "Cluster c1: 2 partitions, replication factor 1, 2 brokers (refreshed 2026-01-02 03:04:05Z)")
@@ -185,9 +183,9 @@ class OutputFormattingTest {
 
   @Test
   void shouldPrintTheLoadReportAndExitOnlyWhenMoneyIsConserved() {
-    final LoadSettings settings =
+    LoadSettings settings =
         new LoadSettings(100, 10, Duration.ofSeconds(5), 8, 1000, 10, 42, "x-", Duration.ZERO, 10);
-    final LoadResults.Transfers transfers =
+    LoadResults.Transfers transfers =
         new LoadResults.Transfers(
             500,
             495,
@@ -202,14 +200,14 @@ class OutputFormattingTest {
             new LoadResults.Latency(1.0, 2.0, 3.0, 4.0, 495),
             148.4,
             0.3);
-    final LoadResults.Funding funding = new LoadResults.Funding(10, 10_000, 0, 120);
-    final LoadResults.Report conserved =
+    LoadResults.Funding funding = new LoadResults.Funding(10, 10_000, 0, 120);
+    LoadResults.Report conserved =
         new LoadResults.Report(
             settings,
             funding,
             transfers,
             new LoadResults.Conservation(10_000, 10_000, true, 1, 40));
-    final String text = printed(out -> LoadCommand.print(conserved, out));
+    String text = printed(out -> LoadCommand.print(conserved, out));
     assertThat(text)
         .contains("Load: 10 accounts, 100 transfers/s for 5.0s, seed 42")
         .containsPattern("(?m)^SENT\\s+ACKNOWLEDGED\\s+REJECTED\\s+FAILED\\s+RETRIED\\s+RETRIES\\s")
@@ -222,7 +220,7 @@ class OutputFormattingTest {
         .contains("Money conserved: sum of balances 10000, deposited 10000.");
     assertThat(LoadCommand.exitCode(conserved)).isZero();
 
-    final LoadResults.Report lost =
+    LoadResults.Report lost =
         new LoadResults.Report(
             settings,
             funding,
@@ -232,7 +230,7 @@ class OutputFormattingTest {
         .contains("Money NOT conserved: sum of balances 9990, deposited 10000.");
     assertThat(LoadCommand.exitCode(lost)).isEqualTo(1);
 
-    final LoadResults.Report nothing =
+    LoadResults.Report nothing =
         new LoadResults.Report(
             settings,
             funding,

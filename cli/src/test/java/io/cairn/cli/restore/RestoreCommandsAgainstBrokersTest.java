@@ -41,14 +41,14 @@ class RestoreCommandsAgainstBrokersTest {
 
   @TempDir Path root;
 
-  private Run cairn(final String... args) {
+  private Run cairn(String... args) {
     return CliRunner.run(Map.of(), root, CliContext::connectClient, args);
   }
 
-  private static JsonNode json(final Run run) {
+  private static JsonNode json(Run run) {
     try {
       return Printer.mapper().readTree(run.out());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException("stdout is not one JSON document:\n" + run, e);
     }
   }
@@ -58,13 +58,12 @@ class RestoreCommandsAgainstBrokersTest {
    * free now. The candidates depend on this process too: a build running this test at the same time
    * must not pick the same ports.
    */
-  private ClusterDirectory clusterDirectory(
-      final String name, final Path backups, final long seed) {
-    final long candidates = ProcessHandle.current().pid() * 1_000_003L + seed;
-    final int[] ports = FreePorts.forCluster("127.0.0.1", BROKERS, candidates);
-    final ClusterLayout layout =
+  private ClusterDirectory clusterDirectory(String name, Path backups, long seed) {
+    long candidates = ProcessHandle.current().pid() * 1_000_003L + seed;
+    int[] ports = FreePorts.forCluster("127.0.0.1", BROKERS, candidates);
+    ClusterLayout layout =
         ClusterLayout.of(BROKERS, PARTITIONS, 1, "127.0.0.1", ports[0], ports[1], ports[2]);
-    final ClusterDirectory dir = new ClusterDirectory(root.resolve(name));
+    ClusterDirectory dir = new ClusterDirectory(root.resolve(name));
     dir.writeLayout(layout);
     ClusterConfigFiles.writeMissing(dir, layout, backups);
     return dir;
@@ -72,8 +71,8 @@ class RestoreCommandsAgainstBrokersTest {
 
   @Test
   void shouldVerifyAndRestoreTheCutAndRefuseWhatDoesNotFit() throws Exception {
-    final Path source = root.resolve("source");
-    final Map<String, Long> atCut = new LinkedHashMap<>();
+    Path source = root.resolve("source");
+    Map<String, Long> atCut = new LinkedHashMap<>();
     try (BrokerTestCluster cluster =
             BrokerTestCluster.builder(source)
                 .clusterId("cli-test")
@@ -96,7 +95,7 @@ class RestoreCommandsAgainstBrokersTest {
               "acc-0", 900L, "acc-1", 1070L, "acc-2", 750L, "acc-3", 1250L, "acc-4", 955L, "acc-5",
               1075L));
       awaitBalances(client, atCut);
-      final Run take =
+      Run take =
           cairn(
               "--gateway",
               cluster.gatewayAddress(),
@@ -113,11 +112,11 @@ class RestoreCommandsAgainstBrokersTest {
       client.transfer("acc-0", "acc-5", 500);
       awaitBalances(client, Map.of("acc-0", 400L, "acc-5", 1575L));
     }
-    final Path backups = source.resolve("backups");
-    final ClusterDirectory restored = clusterDirectory("restored", backups, 11);
-    final String config = restored.configFile("broker-0").toString();
+    Path backups = source.resolve("backups");
+    ClusterDirectory restored = clusterDirectory("restored", backups, 11);
+    String config = restored.configFile("broker-0").toString();
 
-    final Run verify = cairn("backup", "verify", "1", "--config", config);
+    Run verify = cairn("backup", "verify", "1", "--config", config);
     assertThat(verify.exitCode()).as(verify.toString()).isZero();
     assertThat(verify.out()).contains("EXPECTED DIGEST", "ACTUAL DIGEST", "Verdict: CLEAN");
     // per partition: checksums OK, expected digest = actual digest, digest OK, clean
@@ -131,10 +130,10 @@ class RestoreCommandsAgainstBrokersTest {
         .hasSize(PARTITIONS);
     assertThat(verify.err()).contains("verify: partition 3 REBUILDING", "verify: partition 3 DONE");
 
-    final Run quick =
+    Run quick =
         cairn("--output", "json", "backup", "verify", "latest", "--quick", "--config", config);
     assertThat(quick.exitCode()).as(quick.toString()).isZero();
-    final JsonNode quickReport = json(quick);
+    JsonNode quickReport = json(quick);
     assertThat(quickReport.path("clean").asBoolean()).isTrue();
     assertThat(quickReport.path("partitions")).hasSize(PARTITIONS);
     assertThat(quickReport.path("partitions").get(0).path("checksums").asText()).isEqualTo("OK");
@@ -143,13 +142,13 @@ class RestoreCommandsAgainstBrokersTest {
 
     assertThat(cairn("backup", "verify", "7", "--config", config).exitCode())
         .isEqualTo(ExitCode.NOT_FOUND);
-    final Run unknown =
+    Run unknown =
         cairn("cluster", "restore", "--backup-id", "9", "--dir", restored.root().toString());
     assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(ExitCode.NOT_FOUND);
     assertThat(unknown.err()).contains("NOT_FOUND");
     assertThat(restored.dataDirectory(0)).doesNotExist();
 
-    final Run restore =
+    Run restore =
         cairn(
             "--output",
             "json",
@@ -160,12 +159,12 @@ class RestoreCommandsAgainstBrokersTest {
             "--dir",
             restored.root().toString());
     assertThat(restore.exitCode()).as(restore.toString()).isZero();
-    final JsonNode result = json(restore);
+    JsonNode result = json(restore);
     assertThat(result.path("backupId").asLong()).isEqualTo(1);
     assertThat(result.path("nodes")).hasSize(BROKERS);
     assertThat(result.path("nodes").get(0).path("partitions").findValuesAsText("partitionId"))
         .containsExactly("1", "3");
-    final List<JsonNode> events =
+    List<JsonNode> events =
         restore
             .err()
             .lines()
@@ -180,13 +179,13 @@ class RestoreCommandsAgainstBrokersTest {
                     && e.path("phase").asText().equals("DONE")
                     && e.path("bytesDone").asLong() == e.path("bytesTotal").asLong());
 
-    final Run again =
+    Run again =
         cairn("cluster", "restore", "--backup-id", "1", "--dir", restored.root().toString());
     assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.CONFLICT);
     assertThat(again.err()).contains("REFUSED: Expected an empty data directory");
 
-    final ClusterDirectory single = clusterDirectory("single", backups, 23);
-    final Run one =
+    ClusterDirectory single = clusterDirectory("single", backups, 23);
+    Run one =
         cairn(
             "--output",
             "json",
@@ -219,9 +218,8 @@ class RestoreCommandsAgainstBrokersTest {
   /**
    * A flipped byte in partition 1's stored segment: verify and restore name it; nothing written.
    */
-  private void corruptAndExpectFailures(final Path backups, final ClusterDirectory single)
-      throws IOException {
-    final Path segment;
+  private void corruptAndExpectFailures(Path backups, ClusterDirectory single) throws IOException {
+    Path segment;
     try (Stream<Path> files = Files.walk(backups)) {
       segment =
           files
@@ -229,35 +227,35 @@ class RestoreCommandsAgainstBrokersTest {
               .findFirst()
               .orElseThrow();
     }
-    final byte[] bytes = Files.readAllBytes(segment);
+    byte[] bytes = Files.readAllBytes(segment);
     bytes[bytes.length / 2] ^= 0x10;
     Files.write(segment, bytes);
-    final String config = single.configFile("broker-0").toString();
+    String config = single.configFile("broker-0").toString();
 
-    final Run verify = cairn("backup", "verify", "1", "--quick", "--config", config);
+    Run verify = cairn("backup", "verify", "1", "--quick", "--config", config);
     assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(ExitCode.FAILED);
     assertThat(verify.out())
         .contains("MISMATCH", segment.getFileName().toString(), "Verdict: NOT CLEAN");
 
-    final Run restore = cairn("restore", "--backup-id", "1", "--config", config);
+    Run restore = cairn("restore", "--backup-id", "1", "--config", config);
     assertThat(restore.exitCode()).as(restore.toString()).isEqualTo(ExitCode.FAILED);
     assertThat(restore.err()).contains("CORRUPTED", segment.getFileName().toString());
     assertThat(single.dataDirectory(0)).doesNotExist();
   }
 
-  private static JsonNode parse(final String line) {
+  private static JsonNode parse(String line) {
     try {
       return Printer.mapper().readTree(line);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(line, e);
     }
   }
 
-  private static CairnClient client(final String gateway) {
+  private static CairnClient client(String gateway) {
     return CairnClient.builder().gateway(gateway).requestTimeout(Duration.ofSeconds(10)).build();
   }
 
-  private static void awaitBalances(final CairnClient client, final Map<String, Long> expected) {
+  private static void awaitBalances(CairnClient client, Map<String, Long> expected) {
     await("balances " + expected)
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))

@@ -22,7 +22,7 @@ class RestoreProgressReporterTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-  private RestoreProgressReporter reporter(final OutputFormat format) {
+  private RestoreProgressReporter reporter(OutputFormat format) {
     return new RestoreProgressReporter(
         new Printer(
             format,
@@ -33,11 +33,8 @@ class RestoreProgressReporterTest {
   }
 
   private static PartitionProgress progress(
-      final int partition,
-      final RestorePhase phase,
-      final long done,
-      final Optional<Duration> eta) {
-    final long total = 20L * 1024 * 1024;
+      int partition, RestorePhase phase, long done, Optional<Duration> eta) {
+    long total = 20L * 1024 * 1024;
     return new PartitionProgress(
         partition,
         phase,
@@ -56,8 +53,8 @@ class RestoreProgressReporterTest {
 
   @Test
   void shouldPrintEveryPhaseChangeAndAtMostOneDownloadLineASecondPerPartition() {
-    final RestoreProgressReporter reporter = reporter(OutputFormat.TABLE);
-    final long mib = 1024 * 1024;
+    RestoreProgressReporter reporter = reporter(OutputFormat.TABLE);
+    long mib = 1024 * 1024;
     reporter.onProgress(progress(1, RestorePhase.DOWNLOADING, 0, Optional.empty()));
     reporter.onProgress(progress(2, RestorePhase.DOWNLOADING, 0, Optional.empty()));
     clock.advance(Duration.ofMillis(400));
@@ -81,18 +78,18 @@ class RestoreProgressReporterTest {
 
   @Test
   void shouldWriteOneCompactJsonEventPerLineWithJsonOutput() throws Exception {
-    final RestoreProgressReporter reporter = reporter(OutputFormat.JSON);
+    RestoreProgressReporter reporter = reporter(OutputFormat.JSON);
     reporter.onProgress(progress(3, RestorePhase.DOWNLOADING, 0, Optional.empty()));
     reporter.onProgress(
         progress(3, RestorePhase.INSTALLING, 20L * 1024 * 1024, Optional.of(Duration.ZERO)));
 
     assertThat(lines()).hasSize(2).allMatch(line -> line.startsWith("{\"event\":\"progress\""));
-    final JsonNode first = Printer.mapper().readTree(lines().get(0));
+    JsonNode first = Printer.mapper().readTree(lines().get(0));
     assertThat(first.path("partitionId").asInt()).isEqualTo(3);
     assertThat(first.path("phase").asText()).isEqualTo("DOWNLOADING");
     assertThat(first.path("etaMs").isNull()).isTrue();
     assertThat(first.path("bytesTotal").asLong()).isEqualTo(20L * 1024 * 1024);
-    final JsonNode second = Printer.mapper().readTree(lines().get(1));
+    JsonNode second = Printer.mapper().readTree(lines().get(1));
     assertThat(second.path("bytesDone").asLong()).isEqualTo(second.path("bytesTotal").asLong());
     assertThat(second.path("etaMs").asLong()).isZero();
     assertThat(second.path("bytesPerSecond").asLong()).isEqualTo(4L * 1024 * 1024);

@@ -29,9 +29,9 @@ public final class Murmur3x64 {
     Objects.checkFromIndexSize(offset, length, bytes.length);
     long h1 = seed & 0xFFFFFFFFL;
     long h2 = seed & 0xFFFFFFFFL;
-    final int blocks = length >>> 4;
+    int blocks = length >>> 4;
     for (int i = 0; i < blocks; i++) {
-      final int index = offset + (i << 4);
+      int index = offset + (i << 4);
       long k1 = (long) LONG_LE.get(bytes, index);
       long k2 = (long) LONG_LE.get(bytes, index + 8);
 
@@ -52,8 +52,8 @@ public final class Murmur3x64 {
       h2 = h2 * 5 + 0x38495ab5;
     }
 
-    final int tail = offset + (blocks << 4);
-    final int remaining = length & 15;
+    int tail = offset + (blocks << 4);
+    int remaining = length & 15;
     long k1 = 0;
     long k2 = 0;
     // Little-endian assembly of the last 0..15 bytes: bytes 8..14 into k2, bytes 0..7 into k1.

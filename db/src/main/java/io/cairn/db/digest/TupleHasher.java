@@ -30,7 +30,7 @@ public final class TupleHasher {
 
   /** The hash of the tuple; {@code family} is the family name's UTF-8 bytes. */
   public Digest128 hash(byte[] family, byte[] key, byte[] value) {
-    final int length = 2 * Integer.BYTES + family.length + key.length + value.length;
+    int length = 2 * Integer.BYTES + family.length + key.length + value.length;
     if (scratch.length < length) {
       scratch = new byte[Math.max(length, 2 * scratch.length)];
     }

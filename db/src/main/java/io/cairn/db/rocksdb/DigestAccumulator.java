@@ -22,7 +22,7 @@ final class DigestAccumulator {
   }
 
   void subtract(int family, Digest128 value) {
-    final long borrow = Long.compareUnsigned(low[family], value.low()) < 0 ? 1 : 0;
+    long borrow = Long.compareUnsigned(low[family], value.low()) < 0 ? 1 : 0;
     low[family] -= value.low();
     high[family] -= value.high() + borrow;
   }
@@ -53,14 +53,14 @@ final class DigestAccumulator {
   }
 
   DigestAccumulator copy() {
-    final DigestAccumulator copy = new DigestAccumulator(high.length);
+    DigestAccumulator copy = new DigestAccumulator(high.length);
     copy.addAll(this);
     return copy;
   }
 
   private void add(int family, long valueHigh, long valueLow) {
-    final long sumLow = low[family] + valueLow;
-    final long carry = Long.compareUnsigned(sumLow, low[family]) < 0 ? 1 : 0;
+    long sumLow = low[family] + valueLow;
+    long carry = Long.compareUnsigned(sumLow, low[family]) < 0 ? 1 : 0;
     low[family] = sumLow;
     high[family] += valueHigh + carry;
   }

@@ -72,18 +72,18 @@ final class DigestStore {
 
   Stored load() {
     boolean current = false;
-    final Map<String, Digest128> families = new TreeMap<>();
+    Map<String, Digest128> families = new TreeMap<>();
     try (RocksIterator iterator = db.newIterator(handle, readOptions)) {
       for (iterator.seekToFirst(); iterator.isValid(); iterator.next()) {
-        final byte[] key = iterator.key();
-        final byte[] value = iterator.value();
+        byte[] key = iterator.key();
+        byte[] value = iterator.value();
         if (key.length == 1 && key[0] == META_KEY[0]) {
           current =
               value.length == 2
                   && value[0] == FORMAT_VERSION
                   && value[1] == TupleHasher.ALGORITHM_ID;
         } else if (value.length == Digest128.LENGTH_BYTES) {
-          final ByteBuffer buffer = ByteBuffer.wrap(value);
+          ByteBuffer buffer = ByteBuffer.wrap(value);
           families.put(
               new String(key, StandardCharsets.UTF_8),
               new Digest128(buffer.getLong(), buffer.getLong()));
@@ -131,7 +131,7 @@ final class DigestStore {
   }
 
   private List<byte[]> storedKeys() throws RocksDBException {
-    final List<byte[]> keys = new ArrayList<>();
+    List<byte[]> keys = new ArrayList<>();
     try (RocksIterator iterator = db.newIterator(handle, readOptions)) {
       for (iterator.seekToFirst(); iterator.isValid(); iterator.next()) {
         keys.add(iterator.key());

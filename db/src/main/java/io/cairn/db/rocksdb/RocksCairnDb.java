@@ -80,7 +80,7 @@ public final class RocksCairnDb implements CairnDb {
     this.families = new ArrayList<>(definitions.size());
     this.familiesByName = new LinkedHashMap<>();
     for (int i = 0; i < definitions.size(); i++) {
-      final Family family = Family.of(i, definitions.get(i), resources.handle(i));
+      Family family = Family.of(i, definitions.get(i), resources.handle(i));
       families.add(family);
       familiesByName.put(family.name(), family);
     }
@@ -97,16 +97,16 @@ public final class RocksCairnDb implements CairnDb {
       Collection<? extends ColumnFamilyDefinition> families,
       MeterRegistry registry,
       Iterable<Tag> meterTags) {
-    final List<ColumnFamilyDefinition> definitions = validate(families);
+    List<ColumnFamilyDefinition> definitions = validate(families);
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
       throw new DbException(
           "Expected to create the database directory " + directory + ", but it failed", e);
     }
-    final RocksResources resources =
+    RocksResources resources =
         RocksResources.open(directory, config, definitions, DigestStore.FAMILY_NAME);
-    final RocksCairnDb db;
+    RocksCairnDb db;
     try {
       db =
           new RocksCairnDb(
@@ -139,8 +139,8 @@ public final class RocksCairnDb implements CairnDb {
 
   private static List<ColumnFamilyDefinition> validate(
       Collection<? extends ColumnFamilyDefinition> families) {
-    final Set<String> names = new HashSet<>();
-    final List<ColumnFamilyDefinition> definitions = new ArrayList<>(families.size());
+    Set<String> names = new HashSet<>();
+    List<ColumnFamilyDefinition> definitions = new ArrayList<>(families.size());
     for (ColumnFamilyDefinition family : families) {
       ColumnFamilyDefinition.validateName(family.name());
       if (!names.add(family.name())) {
@@ -160,10 +160,10 @@ public final class RocksCairnDb implements CairnDb {
         digestStore.markStale(resources.writeOptions());
         return;
       }
-      final Set<String> digestedNames = new HashSet<>();
+      Set<String> digestedNames = new HashSet<>();
       digestedFamilies().forEach(family -> digestedNames.add(family.name()));
-      final DigestStore.Stored stored = digestStore.load();
-      final String reason = stored.unusableReason(digestedNames);
+      DigestStore.Stored stored = digestStore.load();
+      String reason = stored.unusableReason(digestedNames);
       if (reason == null) {
         for (Family family : digestedFamilies()) {
           committedDigest.set(family.index(), stored.families().get(family.name()));
@@ -171,7 +171,7 @@ public final class RocksCairnDb implements CairnDb {
         return;
       }
       LOG.info("Recomputing the state digest of {}: {}", directory, reason);
-      final DigestAccumulator recomputed = scanDigest();
+      DigestAccumulator recomputed = scanDigest();
       digestStore.replaceAll(digestedFamilies(), recomputed, resources.writeOptions());
       committedDigest.clear();
       committedDigest.addAll(recomputed);
@@ -195,7 +195,7 @@ public final class RocksCairnDb implements CairnDb {
   public <K, V> ColumnFamily<K, V> columnFamily(
       ColumnFamilyDefinition family, DbCodec<K> keyCodec, DbCodec<V> valueCodec) {
     ensureOpen();
-    final Family open = familiesByName.get(family.name());
+    Family open = familiesByName.get(family.name());
     if (open == null || open.digested() != family.includedInDigest()) {
       throw new IllegalArgumentException(
           "Expected one of the families opened "
@@ -238,8 +238,8 @@ public final class RocksCairnDb implements CairnDb {
     if (transaction != null) {
       return operation.get();
     }
-    final RocksTransaction started = begin(implicit);
-    final T result;
+    RocksTransaction started = begin(implicit);
+    T result;
     try {
       result = operation.get();
     } catch (RuntimeException | Error e) {
@@ -284,7 +284,7 @@ public final class RocksCairnDb implements CairnDb {
               + directory
               + "). Use recomputeDigest()");
     }
-    final Map<String, Digest128> digests = new TreeMap<>();
+    Map<String, Digest128> digests = new TreeMap<>();
     for (Family family : digestedFamilies()) {
       digests.put(
           family.name(),
@@ -298,8 +298,8 @@ public final class RocksCairnDb implements CairnDb {
   @Override
   public StateDigest recomputeDigest() {
     ensureOpen();
-    final DigestAccumulator scanned = scanDigest();
-    final Map<String, Digest128> digests = new TreeMap<>();
+    DigestAccumulator scanned = scanDigest();
+    Map<String, Digest128> digests = new TreeMap<>();
     for (Family family : digestedFamilies()) {
       digests.put(family.name(), scanned.get(family.index()));
     }
@@ -307,8 +307,8 @@ public final class RocksCairnDb implements CairnDb {
   }
 
   private DigestAccumulator scanDigest() {
-    final Timer.Sample sample = metrics.startTimer();
-    final DigestAccumulator digests = new DigestAccumulator(families.size());
+    Timer.Sample sample = metrics.startTimer();
+    DigestAccumulator digests = new DigestAccumulator(families.size());
     for (Family family : digestedFamilies()) {
       iterate(
           family,
@@ -388,7 +388,7 @@ public final class RocksCairnDb implements CairnDb {
    */
   boolean iterate(Family family, byte[] prefix, BytesVisitor visitor) {
     ensureOpen();
-    final RocksIterator base = resources.db().newIterator(family.handle(), resources.readOptions());
+    RocksIterator base = resources.db().newIterator(family.handle(), resources.readOptions());
     try (RocksIterator iterator =
         resources.batch().newIteratorWithBase(family.handle(), base, resources.readOptions())) {
       if (prefix == null) {
@@ -398,14 +398,14 @@ public final class RocksCairnDb implements CairnDb {
       }
       long modifications = modificationCount();
       while (iterator.isValid()) {
-        final byte[] key = iterator.key();
+        byte[] key = iterator.key();
         if (prefix != null && !startsWith(key, prefix)) {
           return true;
         }
         if (!visitor.visit(key, iterator.value())) {
           return false;
         }
-        final long now = modificationCount();
+        long now = modificationCount();
         if (now != modifications) {
           // The batch changed under the iterator; re-position from the key just visited.
           modifications = now;

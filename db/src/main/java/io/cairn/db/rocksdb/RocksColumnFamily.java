@@ -35,7 +35,7 @@ final class RocksColumnFamily<K, V> implements ColumnFamily<K, V> {
 
   @Override
   public V get(K key) {
-    final byte[] value = db.read(family, encode(keyCodec, key));
+    byte[] value = db.read(family, encode(keyCodec, key));
     return value == null ? null : decode(valueCodec, value);
   }
 
@@ -46,11 +46,11 @@ final class RocksColumnFamily<K, V> implements ColumnFamily<K, V> {
 
   @Override
   public void put(K key, V value) {
-    final byte[] keyBytes = encode(keyCodec, key);
-    final byte[] valueBytes = encode(valueCodec, value);
+    byte[] keyBytes = encode(keyCodec, key);
+    byte[] valueBytes = encode(valueCodec, value);
     write(
         transaction -> {
-          final byte[] old =
+          byte[] old =
               transaction.needsOldValue(family) ? transaction.read(family, keyBytes) : null;
           transaction.write(family, keyBytes, valueBytes, old);
         });
@@ -58,8 +58,8 @@ final class RocksColumnFamily<K, V> implements ColumnFamily<K, V> {
 
   @Override
   public void insert(K key, V value) {
-    final byte[] keyBytes = encode(keyCodec, key);
-    final byte[] valueBytes = encode(valueCodec, value);
+    byte[] keyBytes = encode(keyCodec, key);
+    byte[] valueBytes = encode(valueCodec, value);
     write(
         transaction -> {
           if (transaction.read(family, keyBytes) != null) {
@@ -71,11 +71,11 @@ final class RocksColumnFamily<K, V> implements ColumnFamily<K, V> {
 
   @Override
   public void update(K key, V value) {
-    final byte[] keyBytes = encode(keyCodec, key);
-    final byte[] valueBytes = encode(valueCodec, value);
+    byte[] keyBytes = encode(keyCodec, key);
+    byte[] valueBytes = encode(valueCodec, value);
     write(
         transaction -> {
-          final byte[] old = transaction.read(family, keyBytes);
+          byte[] old = transaction.read(family, keyBytes);
           if (old == null) {
             throw inconsistent(key, "to exist", "it does not", "update");
           }
@@ -85,14 +85,14 @@ final class RocksColumnFamily<K, V> implements ColumnFamily<K, V> {
 
   @Override
   public void delete(K key) {
-    final byte[] keyBytes = encode(keyCodec, key);
+    byte[] keyBytes = encode(keyCodec, key);
     write(
         transaction -> {
           if (!transaction.needsOldValue(family)) {
             transaction.remove(family, keyBytes, null);
             return;
           }
-          final byte[] old = transaction.read(family, keyBytes);
+          byte[] old = transaction.read(family, keyBytes);
           if (old != null) {
             transaction.remove(family, keyBytes, old);
           }
@@ -101,10 +101,10 @@ final class RocksColumnFamily<K, V> implements ColumnFamily<K, V> {
 
   @Override
   public void deleteExisting(K key) {
-    final byte[] keyBytes = encode(keyCodec, key);
+    byte[] keyBytes = encode(keyCodec, key);
     write(
         transaction -> {
-          final byte[] old = transaction.read(family, keyBytes);
+          byte[] old = transaction.read(family, keyBytes);
           if (old == null) {
             throw inconsistent(key, "to exist", "it does not", "delete");
           }
@@ -162,7 +162,7 @@ final class RocksColumnFamily<K, V> implements ColumnFamily<K, V> {
   }
 
   private <T> byte[] encode(DbCodec<T> codec, T value) {
-    final int length = codec.encode(value, scratch, 0);
+    int length = codec.encode(value, scratch, 0);
     return Arrays.copyOf(scratch.byteArray(), length);
   }
 

@@ -62,7 +62,7 @@ final class RocksResources implements AutoCloseable {
       DbConfig config,
       List<ColumnFamilyDefinition> definitions,
       String internalFamily) {
-    final RocksResources resources = new RocksResources();
+    RocksResources resources = new RocksResources();
     try {
       resources.openDb(directory, config, definitions, internalFamily);
       return resources;
@@ -86,22 +86,22 @@ final class RocksResources implements AutoCloseable {
       List<ColumnFamilyDefinition> definitions,
       String internalFamily)
       throws RocksDBException {
-    final List<String> names = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     definitions.forEach(definition -> names.add(definition.name()));
     names.add(internalFamily);
     checkNoUnknownFamilies(directory, names);
 
-    final LRUCache cache = track(new LRUCache(config.blockCacheSizeBytes()));
+    LRUCache cache = track(new LRUCache(config.blockCacheSizeBytes()));
     // Every insert, and every write with the digest on, first reads the key; most inserted keys
     // are new, and a bloom filter answers "absent" without reading table blocks.
-    final BloomFilter filter = track(new BloomFilter(BLOOM_BITS_PER_KEY));
-    final ColumnFamilyOptions familyOptions =
+    BloomFilter filter = track(new BloomFilter(BLOOM_BITS_PER_KEY));
+    ColumnFamilyOptions familyOptions =
         track(
             new ColumnFamilyOptions()
                 .setWriteBufferSize(config.writeBufferSizeBytes())
                 .setTableFormatConfig(
                     new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(filter)));
-    final DBOptions dbOptions =
+    DBOptions dbOptions =
         track(
             new DBOptions()
                 .setCreateIfMissing(true)
@@ -111,13 +111,13 @@ final class RocksResources implements AutoCloseable {
                 .setMaxBackgroundJobs(config.maxBackgroundJobs())
                 .setKeepLogFileNum(2));
 
-    final List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions));
     for (String name : names) {
       descriptors.add(
           new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), familyOptions));
     }
-    final List<ColumnFamilyHandle> opened = new ArrayList<>();
+    List<ColumnFamilyHandle> opened = new ArrayList<>();
     try {
       db = RocksDB.open(dbOptions, directory.toString(), descriptors, opened);
     } finally {
@@ -143,7 +143,7 @@ final class RocksResources implements AutoCloseable {
     if (!Files.exists(directory.resolve("CURRENT"))) {
       return List.of();
     }
-    final List<String> names = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     try (Options options = new Options()) {
       for (byte[] name : RocksDB.listColumnFamilies(options, directory.toString())) {
         names.add(new String(name, StandardCharsets.UTF_8));
@@ -154,7 +154,7 @@ final class RocksResources implements AutoCloseable {
 
   private static void checkNoUnknownFamilies(Path directory, List<String> names)
       throws RocksDBException {
-    final Set<String> unknown = new TreeSet<>(listFamilies(directory));
+    Set<String> unknown = new TreeSet<>(listFamilies(directory));
     unknown.remove(new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8));
     unknown.removeAll(new HashSet<>(names));
     if (!unknown.isEmpty()) {
@@ -206,7 +206,7 @@ final class RocksResources implements AutoCloseable {
   @Override
   public void close() {
     while (!created.isEmpty()) {
-      final AutoCloseable resource = created.pop();
+      AutoCloseable resource = created.pop();
       try {
         resource.close();
       } catch (Exception e) {

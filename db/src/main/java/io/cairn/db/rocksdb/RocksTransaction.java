@@ -53,7 +53,7 @@ final class RocksTransaction implements Transaction {
     if (family == cachedFamily && Arrays.equals(key, cachedKey)) {
       return cachedValue;
     }
-    final byte[] value = db.readThrough(family, key);
+    byte[] value = db.readThrough(family, key);
     cache(family, key, value);
     return value;
   }
@@ -73,7 +73,7 @@ final class RocksTransaction implements Transaction {
   void write(Family family, byte[] key, byte[] value, byte[] oldValue) {
     checkOpen();
     if (db.tracksDigest(family)) {
-      final int index = family.index();
+      int index = family.index();
       if (oldValue != null) {
         delta.subtract(index, db.hasher().hash(family.nameBytes(), key, oldValue));
       }
@@ -139,8 +139,8 @@ final class RocksTransaction implements Transaction {
       }
       return;
     }
-    final Timer.Sample sample = db.metrics().startTimer();
-    final DigestAccumulator committed = db.committedDigest();
+    Timer.Sample sample = db.metrics().startTimer();
+    DigestAccumulator committed = db.committedDigest();
     try {
       for (Family family : db.familyList()) {
         if (touched[family.index()]) {

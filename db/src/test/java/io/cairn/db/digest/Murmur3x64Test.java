@@ -30,21 +30,21 @@ final class Murmur3x64Test {
         "0123456789abcdef0123456789abcde|42|ff35ea9e6fa8e36a|e709da458e4b5796",
       })
   void shouldMatchKnownAnswers(String input, int seed, String h1, String h2) {
-    final byte[] bytes = (input == null ? "" : input).getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = (input == null ? "" : input).getBytes(StandardCharsets.UTF_8);
 
-    final Digest128 hash = Murmur3x64.hash128(bytes, 0, bytes.length, seed);
+    Digest128 hash = Murmur3x64.hash128(bytes, 0, bytes.length, seed);
 
     assertThat(hash).isEqualTo(Digest128.fromHex(h1 + h2));
   }
 
   @Test
   void shouldHashEveryByteValueAtAnOffset() {
-    final byte[] bytes = new byte[3 + 256];
+    byte[] bytes = new byte[3 + 256];
     for (int i = 0; i < 256; i++) {
       bytes[3 + i] = (byte) i;
     }
 
-    final Digest128 hash = Murmur3x64.hash128(bytes, 3, 256, 0);
+    Digest128 hash = Murmur3x64.hash128(bytes, 3, 256, 0);
 
     assertThat(hash).isEqualTo(Digest128.fromHex("1c99c313dc6f12b970d6077fab34cc1e"));
   }

@@ -12,10 +12,10 @@ final class TupleHasherTest {
 
   @Test
   void shouldHashTheLengthPrefixedTuple() {
-    final byte[] family = bytes("accounts");
-    final byte[] key = {1, 2, 3};
-    final byte[] value = bytes("balance=10");
-    final ByteBuffer expected =
+    byte[] family = bytes("accounts");
+    byte[] key = {1, 2, 3};
+    byte[] value = bytes("balance=10");
+    ByteBuffer expected =
         ByteBuffer.allocate(4 + family.length + 4 + key.length + value.length)
             .putInt(family.length)
             .put(family)
@@ -29,7 +29,7 @@ final class TupleHasherTest {
 
   @Test
   void shouldSeparateKeyFromValue() {
-    final byte[] family = bytes("f");
+    byte[] family = bytes("f");
 
     assertThat(hasher.hash(family, bytes("ab"), bytes("c")))
         .isNotEqualTo(hasher.hash(family, bytes("a"), bytes("bc")));
@@ -43,8 +43,8 @@ final class TupleHasherTest {
 
   @Test
   void shouldGiveTheSameHashForTheSameTupleAfterLongerOnes() {
-    final byte[] family = bytes("f");
-    final var first = hasher.hash(family, bytes("k"), bytes("v"));
+    byte[] family = bytes("f");
+    var first = hasher.hash(family, bytes("k"), bytes("v"));
     hasher.hash(family, new byte[1000], new byte[5000]);
 
     assertThat(hasher.hash(family, bytes("k"), bytes("v"))).isEqualTo(first);

@@ -42,15 +42,15 @@ public final class CreditRetryLoop implements Cancellable {
   private boolean announced;
 
   private CreditRetryLoop(
-      final StreamProcessor processor,
-      final LogStream logStream,
-      final LedgerStore store,
-      final CreditTracker tracker,
-      final CreditRetryPlanner planner,
-      final CreditSender sender,
-      final LedgerMetrics metrics,
-      final Clock clock,
-      final Duration checkInterval) {
+      StreamProcessor processor,
+      LogStream logStream,
+      LedgerStore store,
+      CreditTracker tracker,
+      CreditRetryPlanner planner,
+      CreditSender sender,
+      LedgerMetrics metrics,
+      Clock clock,
+      Duration checkInterval) {
     this.processor = processor;
     this.logStream = logStream;
     this.store = store;
@@ -68,15 +68,15 @@ public final class CreditRetryLoop implements Cancellable {
    * @throws IllegalStateException if the processor was not started
    */
   public static CreditRetryLoop start(
-      final StreamProcessor processor,
-      final LogStream logStream,
-      final LedgerStore store,
-      final CreditTracker tracker,
-      final CreditRetryPlanner planner,
-      final CreditSender sender,
-      final LedgerMetrics metrics,
-      final Clock clock,
-      final Duration checkInterval) {
+      StreamProcessor processor,
+      LogStream logStream,
+      LedgerStore store,
+      CreditTracker tracker,
+      CreditRetryPlanner planner,
+      CreditSender sender,
+      LedgerMetrics metrics,
+      Clock clock,
+      Duration checkInterval) {
     return new CreditRetryLoop(
         processor, logStream, store, tracker, planner, sender, metrics, clock, checkInterval);
   }
@@ -93,7 +93,7 @@ public final class CreditRetryLoop implements Cancellable {
 
   /** One check; on the processor's actor thread. */
   private void check() {
-    final StreamProcessorPhase phase = processor.phase();
+    StreamProcessorPhase phase = processor.phase();
     if (phase == StreamProcessorPhase.STARTING || phase == StreamProcessorPhase.REPLAYING) {
       return;
     }
@@ -101,11 +101,11 @@ public final class CreditRetryLoop implements Cancellable {
       timer.cancel();
       return;
     }
-    final long now = clock.millis();
+    long now = clock.millis();
     if (now < nextScanMillis) {
       return;
     }
-    final List<PendingCredit> pending = new ArrayList<>();
+    List<PendingCredit> pending = new ArrayList<>();
     store.forEachPendingCredit(pending::add);
     if (!announced) {
       announced = true;
@@ -114,7 +114,7 @@ public final class CreditRetryLoop implements Cancellable {
           processor.partitionId(),
           pending.size());
     }
-    final CreditRetryPlanner.Plan plan =
+    CreditRetryPlanner.Plan plan =
         planner.plan(
             pending,
             tracker.current(),
@@ -123,7 +123,7 @@ public final class CreditRetryLoop implements Cancellable {
             logStream.commitPosition());
     tracker.replace(plan.tracking());
     metrics.pendingCredits(pending.size());
-    for (final CreditRetryPlanner.Send send : plan.sends()) {
+    for (CreditRetryPlanner.Send send : plan.sends()) {
       sender.sendApply(send.credit(), send.retry());
     }
     nextScanMillis = plan.nextScanMillis();

@@ -43,8 +43,7 @@ public final class CreditRetryPlanner {
   private final long intervalMaxMillis;
   private final int maxSendsPerScan;
 
-  public CreditRetryPlanner(
-      final Duration interval, final Duration intervalMax, final int maxSendsPerScan) {
+  public CreditRetryPlanner(Duration interval, Duration intervalMax, int maxSendsPerScan) {
     this.intervalMillis = interval.toMillis();
     this.intervalMaxMillis = intervalMax.toMillis();
     this.maxSendsPerScan = maxSendsPerScan;
@@ -58,25 +57,25 @@ public final class CreditRetryPlanner {
    * @param commitPosition the log's commit position
    */
   public Plan plan(
-      final List<PendingCredit> pending,
-      final Map<Long, CreditTracking> tracking,
-      final long nowMillis,
-      final long lastWrittenPosition,
-      final long commitPosition) {
-    final List<Send> sends = new ArrayList<>();
-    final Map<Long, CreditTracking> next = new HashMap<>(Math.max(16, pending.size() * 2));
+      List<PendingCredit> pending,
+      Map<Long, CreditTracking> tracking,
+      long nowMillis,
+      long lastWrittenPosition,
+      long commitPosition) {
+    List<Send> sends = new ArrayList<>();
+    Map<Long, CreditTracking> next = new HashMap<>(Math.max(16, pending.size() * 2));
     long nextScan = nowMillis + intervalMillis;
-    for (final PendingCredit credit : pending) {
-      final long key = credit.transferKey();
+    for (PendingCredit credit : pending) {
+      long key = credit.transferKey();
       CreditTracking known = tracking.get(key);
       if (known == null) {
         known = CreditTracking.found(lastWrittenPosition);
       }
-      final boolean due;
+      boolean due;
       if (!known.isSent()) {
         due = known.committedAfterPosition() <= commitPosition;
       } else {
-        final long dueAt = known.lastSentMillis() + retryDelayMillis(known.attempts());
+        long dueAt = known.lastSentMillis() + retryDelayMillis(known.attempts());
         due = nowMillis >= dueAt;
         if (!due) {
           nextScan = Math.min(nextScan, dueAt);
@@ -95,9 +94,9 @@ public final class CreditRetryPlanner {
   }
 
   /** The wait after the {@code attempts}-th send: {@code min(interval * 2^(attempts-1), max)}. */
-  public long retryDelayMillis(final int attempts) {
-    final int doublings = Math.max(0, Math.min(attempts - 1, 62));
-    final long delay =
+  public long retryDelayMillis(int attempts) {
+    int doublings = Math.max(0, Math.min(attempts - 1, 62));
+    long delay =
         doublings >= Long.numberOfLeadingZeros(intervalMillis) - 1
             ? Long.MAX_VALUE
             : intervalMillis << doublings;

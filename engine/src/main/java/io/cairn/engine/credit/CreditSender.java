@@ -25,8 +25,7 @@ public final class CreditSender {
   private final InterPartitionSender sender;
   private final LedgerMetrics metrics;
 
-  public CreditSender(
-      final int partitionId, final InterPartitionSender sender, final LedgerMetrics metrics) {
+  public CreditSender(int partitionId, InterPartitionSender sender, LedgerMetrics metrics) {
     this.partitionId = partitionId;
     this.sender = Objects.requireNonNull(sender, "sender");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -35,12 +34,12 @@ public final class CreditSender {
   /**
    * Sends {@code CREDIT APPLY} of {@code credit} to its target, with the credit's checkpoint id.
    */
-  public void sendApply(final PendingCredit credit, final boolean retry) {
-    final Record command = applyCommand(credit);
+  public void sendApply(PendingCredit credit, boolean retry) {
+    Record command = applyCommand(credit);
     try {
       sender.send(credit.targetPartitionId(), command, credit.checkpointId());
       metrics.applySent(retry);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       metrics.sendFailed(LedgerMetrics.Operation.APPLY);
       LOG.warn(
           "Partition {} could not send CREDIT APPLY of transfer {} to partition {}; it is re-sent"
@@ -53,12 +52,12 @@ public final class CreditSender {
   }
 
   /** Sends {@code CREDIT ACK} of {@code credit} back to its source partition. */
-  public void sendAck(final CreditValue credit, final long checkpointId) {
-    final Record command = ackCommand(credit, checkpointId);
+  public void sendAck(CreditValue credit, long checkpointId) {
+    Record command = ackCommand(credit, checkpointId);
     try {
       sender.send(credit.sourcePartitionId(), command, checkpointId);
       metrics.ackSent();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       metrics.sendFailed(LedgerMetrics.Operation.ACK);
       LOG.warn(
           "Partition {} could not send CREDIT ACK of transfer {} to partition {}; the source"
@@ -75,12 +74,12 @@ public final class CreditSender {
    * re-sent by itself: the source keeps re-sending the {@code APPLY} until it has refunded, and
    * every duplicate {@code APPLY} is answered with this again.
    */
-  public void sendRefund(final CreditValue credit, final long checkpointId) {
-    final Record command = refundCommand(credit, checkpointId);
+  public void sendRefund(CreditValue credit, long checkpointId) {
+    Record command = refundCommand(credit, checkpointId);
     try {
       sender.send(credit.sourcePartitionId(), command, checkpointId);
       metrics.refundSent();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       metrics.sendFailed(LedgerMetrics.Operation.REFUND);
       LOG.warn(
           "Partition {} could not send CREDIT REFUND of transfer {} to partition {}; the source"
@@ -93,7 +92,7 @@ public final class CreditSender {
   }
 
   /** The {@code CREDIT APPLY} command of a pending credit. */
-  public static Record applyCommand(final PendingCredit credit) {
+  public static Record applyCommand(PendingCredit credit) {
     return new Record(
         RecordMetadata.builder()
             .command(CreditIntent.APPLY)
@@ -109,7 +108,7 @@ public final class CreditSender {
   }
 
   /** The {@code CREDIT ACK} command answering an applied (or ignored) credit. */
-  public static Record ackCommand(final CreditValue credit, final long checkpointId) {
+  public static Record ackCommand(CreditValue credit, long checkpointId) {
     return new Record(
         RecordMetadata.builder()
             .command(CreditIntent.ACK)
@@ -120,7 +119,7 @@ public final class CreditSender {
   }
 
   /** The {@code CREDIT REFUND} command answering a refused (or ignored refused) credit. */
-  public static Record refundCommand(final CreditValue credit, final long checkpointId) {
+  public static Record refundCommand(CreditValue credit, long checkpointId) {
     return new Record(
         RecordMetadata.builder()
             .command(CreditIntent.REFUND)

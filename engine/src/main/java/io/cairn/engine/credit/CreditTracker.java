@@ -14,12 +14,12 @@ public final class CreditTracker {
   private Map<Long, CreditTracking> tracking = new HashMap<>();
 
   /** Records the first send of {@code transferKey} at {@code nowMillis}. */
-  public void sent(final long transferKey, final long nowMillis) {
+  public void sent(long transferKey, long nowMillis) {
     tracking.put(transferKey, CreditTracking.sentAt(nowMillis));
   }
 
   /** The tracking of {@code transferKey}, or null. */
-  public CreditTracking get(final long transferKey) {
+  public CreditTracking get(long transferKey) {
     return tracking.get(transferKey);
   }
 
@@ -29,7 +29,7 @@ public final class CreditTracker {
   }
 
   /** Replaces the tracking with what a retry scan decided. */
-  void replace(final Map<Long, CreditTracking> next) {
+  void replace(Map<Long, CreditTracking> next) {
     tracking = next;
   }
 

@@ -16,17 +16,17 @@ import io.cairn.protocol.RecordMetadata;
 public record CreditTracking(long committedAfterPosition, int attempts, long lastSentMillis) {
 
   /** Found in state at a scan, when the last written position was {@code lastWrittenPosition}. */
-  public static CreditTracking found(final long lastWrittenPosition) {
+  public static CreditTracking found(long lastWrittenPosition) {
     return new CreditTracking(lastWrittenPosition, 0, -1);
   }
 
   /** Sent for the first time at {@code nowMillis}. */
-  public static CreditTracking sentAt(final long nowMillis) {
+  public static CreditTracking sentAt(long nowMillis) {
     return new CreditTracking(RecordMetadata.NO_POSITION, 1, nowMillis);
   }
 
   /** This credit, sent once more at {@code nowMillis}. */
-  public CreditTracking resentAt(final long nowMillis) {
+  public CreditTracking resentAt(long nowMillis) {
     return new CreditTracking(RecordMetadata.NO_POSITION, attempts + 1, nowMillis);
   }
 

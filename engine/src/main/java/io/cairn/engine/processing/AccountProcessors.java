@@ -25,16 +25,16 @@ public final class AccountProcessors {
   private final LedgerStore store;
   private final AccountPlacement placement;
 
-  public AccountProcessors(final LedgerStore store, final AccountPlacement placement) {
+  public AccountProcessors(LedgerStore store, AccountPlacement placement) {
     this.store = store;
     this.placement = placement;
   }
 
   /** Opens an empty account. */
-  public void createAccount(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final AccountValue command = (AccountValue) context.value();
-    final String id = command.accountId();
-    final Violations violations =
+  public void createAccount(ProcessingContext context, ProcessingResultBuilder result) {
+    AccountValue command = (AccountValue) context.value();
+    String id = command.accountId();
+    Violations violations =
         new Violations().add(LedgerValidation.accountId("accountId", id, CREATE));
     if (command.balance() != 0) {
       violations.add(
@@ -66,15 +66,15 @@ public final class AccountProcessors {
               + ")");
       return;
     }
-    final long key = LedgerKeys.of(context.partitionId(), context.position());
+    long key = LedgerKeys.of(context.partitionId(), context.position());
     result.appendEventAndRespond(key, AccountIntent.CREATED, new AccountValue(id, 0));
   }
 
   /** Adds money to an existing account. */
-  public void deposit(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final DepositValue command = (DepositValue) context.value();
-    final String id = command.accountId();
-    final Violations violations =
+  public void deposit(ProcessingContext context, ProcessingResultBuilder result) {
+    DepositValue command = (DepositValue) context.value();
+    String id = command.accountId();
+    Violations violations =
         new Violations()
             .add(LedgerValidation.accountId("accountId", id, DEPOSIT))
             .add(
@@ -88,23 +88,22 @@ public final class AccountProcessors {
       result.reject(RejectionType.INVALID_ARGUMENT, violations.reason());
       return;
     }
-    final Long balance = store.balance(id);
+    Long balance = store.balance(id);
     if (balance == null) {
       result.reject(RejectionType.NOT_FOUND, notFound("accountId", id, context, DEPOSIT));
       return;
     }
-    final String overflow =
+    String overflow =
         LedgerValidation.creditFits("accountId", id, balance, command.amount(), DEPOSIT);
     if (overflow != null) {
       result.reject(RejectionType.INVALID_STATE, overflow);
       return;
     }
-    final long key = LedgerKeys.of(context.partitionId(), context.position());
+    long key = LedgerKeys.of(context.partitionId(), context.position());
     result.appendEventAndRespond(key, DepositIntent.DEPOSITED, command);
   }
 
-  static String notFound(
-      final String field, final String id, final ProcessingContext context, final String command) {
+  static String notFound(String field, String id, ProcessingContext context, String command) {
     return "Expected "
         + field
         + " "

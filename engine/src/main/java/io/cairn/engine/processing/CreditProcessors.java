@@ -49,10 +49,10 @@ public final class CreditProcessors {
   private final CheckpointIdSupplier checkpointIds;
 
   public CreditProcessors(
-      final LedgerStore store,
-      final AccountPlacement placement,
-      final CreditSender creditSender,
-      final CheckpointIdSupplier checkpointIds) {
+      LedgerStore store,
+      AccountPlacement placement,
+      CreditSender creditSender,
+      CheckpointIdSupplier checkpointIds) {
     this.store = store;
     this.placement = placement;
     this.creditSender = creditSender;
@@ -60,12 +60,12 @@ public final class CreditProcessors {
   }
 
   /** Applies a credit once per transfer key. */
-  public void apply(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final CreditValue credit = (CreditValue) context.value();
-    final int here = context.partitionId();
-    final long key = credit.transferKey();
-    final String what = APPLY + " of transfer key " + key;
-    final Violations violations =
+  public void apply(ProcessingContext context, ProcessingResultBuilder result) {
+    CreditValue credit = (CreditValue) context.value();
+    int here = context.partitionId();
+    long key = credit.transferKey();
+    String what = APPLY + " of transfer key " + key;
+    Violations violations =
         new Violations()
             .add(transferKey(credit, APPLY))
             .add(LedgerValidation.accountId("toAccountId", credit.toAccountId(), what))
@@ -103,10 +103,10 @@ public final class CreditProcessors {
       return;
     }
 
-    final long checkpointId = checkpointIds.latestCheckpointId();
-    final CreditMarker marker = store.creditMarker(key);
+    long checkpointId = checkpointIds.latestCheckpointId();
+    CreditMarker marker = store.creditMarker(key);
     if (marker != null) {
-      final String outcome = marker.isApplied() ? "applied" : "refused";
+      String outcome = marker.isApplied() ? "applied" : "refused";
       if (marker.amount() != credit.amount()) {
         result.reject(
             RejectionType.INVALID_ARGUMENT,
@@ -129,13 +129,13 @@ public final class CreditProcessors {
       }
       return;
     }
-    final Long balance = store.balance(credit.toAccountId());
+    Long balance = store.balance(credit.toAccountId());
     if (balance == null) {
       result.appendEvent(key, CreditIntent.REFUSED, credit);
       result.appendSideEffect(() -> creditSender.sendRefund(credit, checkpointId));
       return;
     }
-    final String overflow =
+    String overflow =
         LedgerValidation.creditFits(
             "toAccountId", credit.toAccountId(), balance, credit.amount(), what);
     if (overflow != null) {
@@ -147,23 +147,22 @@ public final class CreditProcessors {
   }
 
   /** Removes the pending credit the target acknowledged. */
-  public void acknowledge(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final CreditValue ack = (CreditValue) context.value();
-    final PendingCredit pending = settledCredit(context, result, ack, ACK, "acknowledged already");
+  public void acknowledge(ProcessingContext context, ProcessingResultBuilder result) {
+    CreditValue ack = (CreditValue) context.value();
+    PendingCredit pending = settledCredit(context, result, ack, ACK, "acknowledged already");
     if (pending != null) {
       result.appendEvent(ack.transferKey(), CreditIntent.ACKNOWLEDGED, ack);
     }
   }
 
   /** Credits the source account back for a credit the target refused; ends the pending credit. */
-  public void refund(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final CreditValue refund = (CreditValue) context.value();
-    final PendingCredit pending =
-        settledCredit(context, result, refund, REFUND, "refunded already");
+  public void refund(ProcessingContext context, ProcessingResultBuilder result) {
+    CreditValue refund = (CreditValue) context.value();
+    PendingCredit pending = settledCredit(context, result, refund, REFUND, "refunded already");
     if (pending == null) {
       return;
     }
-    final String what = REFUND + " of transfer key " + refund.transferKey();
+    String what = REFUND + " of transfer key " + refund.transferKey();
     if (!pending.isRefundable()) {
       result.reject(
           RejectionType.INVALID_STATE,
@@ -173,8 +172,8 @@ public final class CreditProcessors {
               + "; the credit stays pending)");
       return;
     }
-    final String from = pending.fromAccountId();
-    final Long balance = store.balance(from);
+    String from = pending.fromAccountId();
+    Long balance = store.balance(from);
     if (balance == null) {
       // accounts are never removed: the debited account is gone only if the state is broken
       result.failPartition(
@@ -187,7 +186,7 @@ public final class CreditProcessors {
               + ")");
       return;
     }
-    final String overflow =
+    String overflow =
         LedgerValidation.creditFits("fromAccountId", from, balance, pending.amount(), what);
     if (overflow != null) {
       result.reject(RejectionType.INVALID_STATE, overflow);
@@ -210,15 +209,15 @@ public final class CreditProcessors {
    * not match it.
    */
   private PendingCredit settledCredit(
-      final ProcessingContext context,
-      final ProcessingResultBuilder result,
-      final CreditValue answer,
-      final String command,
-      final String duplicate) {
-    final int here = context.partitionId();
-    final long key = answer.transferKey();
-    final String what = command + " of transfer key " + key;
-    final Violations violations = new Violations().add(transferKey(answer, command));
+      ProcessingContext context,
+      ProcessingResultBuilder result,
+      CreditValue answer,
+      String command,
+      String duplicate) {
+    int here = context.partitionId();
+    long key = answer.transferKey();
+    String what = command + " of transfer key " + key;
+    Violations violations = new Violations().add(transferKey(answer, command));
     if (answer.sourcePartitionId() != here) {
       violations.add(
           "Expected sourcePartitionId "
@@ -233,7 +232,7 @@ public final class CreditProcessors {
       result.reject(RejectionType.INVALID_ARGUMENT, violations.reason());
       return null;
     }
-    final PendingCredit pending = store.pendingCredit(key);
+    PendingCredit pending = store.pendingCredit(key);
     if (pending == null) {
       result.reject(
           RejectionType.NOT_FOUND,
@@ -276,8 +275,8 @@ public final class CreditProcessors {
   }
 
   /** Null if the transfer key is a ledger key made by the credit's source partition. */
-  private static String transferKey(final CreditValue credit, final String command) {
-    final long key = credit.transferKey();
+  private static String transferKey(CreditValue credit, String command) {
+    long key = credit.transferKey();
     if (LedgerKeys.isValid(key) && LedgerKeys.partitionId(key) == credit.sourcePartitionId()) {
       return null;
     }

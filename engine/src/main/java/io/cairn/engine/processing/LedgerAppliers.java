@@ -34,23 +34,23 @@ public final class LedgerAppliers {
   private final LedgerStore store;
   private final CheckpointIdSupplier checkpointIds;
 
-  public LedgerAppliers(final LedgerStore store, final CheckpointIdSupplier checkpointIds) {
+  public LedgerAppliers(LedgerStore store, CheckpointIdSupplier checkpointIds) {
     this.store = store;
     this.checkpointIds = checkpointIds;
   }
 
-  public void accountCreated(final Record event) {
-    final AccountValue account = (AccountValue) event.value();
+  public void accountCreated(Record event) {
+    AccountValue account = (AccountValue) event.value();
     store.createAccount(account.accountId(), account.balance());
   }
 
-  public void deposited(final Record event) {
-    final DepositValue deposit = (DepositValue) event.value();
+  public void deposited(Record event) {
+    DepositValue deposit = (DepositValue) event.value();
     store.addToBalance(deposit.accountId(), deposit.amount());
   }
 
-  public void debited(final Record event) {
-    final TransferValue transfer = (TransferValue) event.value();
+  public void debited(Record event) {
+    TransferValue transfer = (TransferValue) event.value();
     store.addToBalance(transfer.fromAccountId(), -transfer.amount());
     if (transfer.targetPartitionId() != transfer.sourcePartitionId()) {
       store.addPendingCredit(
@@ -65,29 +65,29 @@ public final class LedgerAppliers {
     }
   }
 
-  public void completed(final Record event) {
-    final TransferValue transfer = (TransferValue) event.value();
+  public void completed(Record event) {
+    TransferValue transfer = (TransferValue) event.value();
     store.addToBalance(transfer.toAccountId(), transfer.amount());
   }
 
-  public void creditApplied(final Record event) {
-    final CreditValue credit = (CreditValue) event.value();
+  public void creditApplied(Record event) {
+    CreditValue credit = (CreditValue) event.value();
     store.addToBalance(credit.toAccountId(), credit.amount());
     store.markCreditApplied(credit.transferKey(), credit.amount());
   }
 
-  public void creditAcknowledged(final Record event) {
-    final CreditValue credit = (CreditValue) event.value();
+  public void creditAcknowledged(Record event) {
+    CreditValue credit = (CreditValue) event.value();
     store.removePendingCredit(credit.transferKey());
   }
 
-  public void creditRefused(final Record event) {
-    final CreditValue credit = (CreditValue) event.value();
+  public void creditRefused(Record event) {
+    CreditValue credit = (CreditValue) event.value();
     store.markCreditRefused(credit.transferKey(), credit.amount());
   }
 
-  public void refunded(final Record event) {
-    final TransferValue transfer = (TransferValue) event.value();
+  public void refunded(Record event) {
+    TransferValue transfer = (TransferValue) event.value();
     store.addToBalance(transfer.fromAccountId(), transfer.amount());
     store.removePendingCredit(event.metadata().key());
   }

@@ -22,7 +22,7 @@ final class LedgerValidation {
   private LedgerValidation() {}
 
   /** Null if {@code accountId} is a valid account id. */
-  static String accountId(final String field, final String accountId, final String context) {
+  static String accountId(String field, String accountId, String context) {
     if (isValidAccountId(accountId)) {
       return null;
     }
@@ -37,11 +37,11 @@ final class LedgerValidation {
         + ")";
   }
 
-  static boolean isValidAccountId(final String accountId) {
+  static boolean isValidAccountId(String accountId) {
     if (accountId == null || accountId.isEmpty()) {
       return false;
     }
-    final int bytes = accountId.getBytes(StandardCharsets.UTF_8).length;
+    int bytes = accountId.getBytes(StandardCharsets.UTF_8).length;
     if (bytes < ValueDescriptor.ACCOUNT_ID_MIN_BYTES
         || bytes > ValueDescriptor.ACCOUNT_ID_MAX_BYTES) {
       return false;
@@ -54,18 +54,14 @@ final class LedgerValidation {
   }
 
   /** Null if {@code amount > 0}. */
-  static String positiveAmount(final long amount, final String context) {
+  static String positiveAmount(long amount, String context) {
     return amount > 0 ? null : "Expected amount > 0, but was " + amount + " (" + context + ")";
   }
 
   /** Null if {@code accountId} is placed on {@code partitionId}. */
   static String placedHere(
-      final AccountPlacement placement,
-      final String field,
-      final String accountId,
-      final int partitionId,
-      final String context) {
-    final int owner = placement.partitionOf(accountId);
+      AccountPlacement placement, String field, String accountId, int partitionId, String context) {
+    int owner = placement.partitionOf(accountId);
     if (owner == partitionId) {
       return null;
     }
@@ -88,11 +84,7 @@ final class LedgerValidation {
 
   /** Null if {@code balance + amount} fits in a long. */
   static String creditFits(
-      final String field,
-      final String accountId,
-      final long balance,
-      final long amount,
-      final String context) {
+      String field, String accountId, long balance, long amount, String context) {
     if (balance <= Long.MAX_VALUE - amount) {
       return null;
     }
@@ -112,14 +104,14 @@ final class LedgerValidation {
   }
 
   /** The account id in single quotes, control characters escaped, shortened when long. */
-  static String quote(final String value) {
+  static String quote(String value) {
     if (value == null) {
       return "null";
     }
-    final StringBuilder quoted = new StringBuilder("'");
+    StringBuilder quoted = new StringBuilder("'");
     int chars = 0;
     for (int i = 0; i < value.length(); ) {
-      final int codePoint = value.codePointAt(i);
+      int codePoint = value.codePointAt(i);
       if (chars == QUOTE_MAX_CHARS) {
         quoted.append("...");
         break;

@@ -40,11 +40,11 @@ public final class TransferProcessor {
   private final Clock clock;
 
   public TransferProcessor(
-      final LedgerStore store,
-      final AccountPlacement placement,
-      final CreditSender creditSender,
-      final CreditTracker tracker,
-      final Clock clock) {
+      LedgerStore store,
+      AccountPlacement placement,
+      CreditSender creditSender,
+      CreditTracker tracker,
+      Clock clock) {
     this.store = store;
     this.placement = placement;
     this.creditSender = creditSender;
@@ -52,14 +52,14 @@ public final class TransferProcessor {
     this.clock = clock;
   }
 
-  public void create(final ProcessingContext context, final ProcessingResultBuilder result) {
-    final TransferValue command = (TransferValue) context.value();
-    final String from = command.fromAccountId();
-    final String to = command.toAccountId();
-    final long amount = command.amount();
-    final int here = context.partitionId();
+  public void create(ProcessingContext context, ProcessingResultBuilder result) {
+    TransferValue command = (TransferValue) context.value();
+    String from = command.fromAccountId();
+    String to = command.toAccountId();
+    long amount = command.amount();
+    int here = context.partitionId();
 
-    final Violations violations =
+    Violations violations =
         new Violations()
             .add(LedgerValidation.accountId("fromAccountId", from, CREATE))
             .add(LedgerValidation.accountId("toAccountId", to, CREATE))
@@ -78,8 +78,8 @@ public final class TransferProcessor {
       result.reject(RejectionType.INVALID_ARGUMENT, violations.reason());
       return;
     }
-    final int source = placement.partitionOf(from);
-    final int target = placement.partitionOf(to);
+    int source = placement.partitionOf(from);
+    int target = placement.partitionOf(to);
     violations
         .add(LedgerValidation.placedHere(placement, "fromAccountId", from, here, CREATE))
         .add(partitionField("sourcePartitionId", command.sourcePartitionId(), source))
@@ -89,14 +89,14 @@ public final class TransferProcessor {
       return;
     }
 
-    final Long fromBalance = store.balance(from);
+    Long fromBalance = store.balance(from);
     if (fromBalance == null) {
       result.reject(
           RejectionType.NOT_FOUND,
           AccountProcessors.notFound("fromAccountId", from, context, CREATE));
       return;
     }
-    final boolean samePartition = target == here;
+    boolean samePartition = target == here;
     Long toBalance = null;
     if (samePartition) {
       toBalance = store.balance(to);
@@ -122,23 +122,22 @@ public final class TransferProcessor {
       return;
     }
     if (samePartition) {
-      final String overflow =
-          LedgerValidation.creditFits("toAccountId", to, toBalance, amount, CREATE);
+      String overflow = LedgerValidation.creditFits("toAccountId", to, toBalance, amount, CREATE);
       if (overflow != null) {
         result.reject(RejectionType.INVALID_STATE, overflow);
         return;
       }
     }
 
-    final long transferKey = LedgerKeys.of(here, context.position());
-    final TransferValue transfer = new TransferValue(from, to, amount, source, target);
+    long transferKey = LedgerKeys.of(here, context.position());
+    TransferValue transfer = new TransferValue(from, to, amount, source, target);
     result.appendEvent(transferKey, TransferIntent.DEBITED, transfer);
     if (samePartition) {
       result.appendEventAndRespond(transferKey, TransferIntent.COMPLETED, transfer);
       return;
     }
     result.respondWithEvent(transferKey, TransferIntent.DEBITED, transfer);
-    final PendingCredit credit = store.pendingCredit(transferKey);
+    PendingCredit credit = store.pendingCredit(transferKey);
     if (credit == null) {
       throw new IllegalStateException(
           "Expected a pending credit for transfer key "
@@ -154,7 +153,7 @@ public final class TransferProcessor {
         });
   }
 
-  private static String partitionField(final String field, final int given, final int expected) {
+  private static String partitionField(String field, int given, int expected) {
     if (given == ValueDescriptor.NO_PARTITION_ID || given == expected) {
       return null;
     }

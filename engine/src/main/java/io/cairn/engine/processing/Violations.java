@@ -9,7 +9,7 @@ final class Violations {
   private final List<String> reasons = new ArrayList<>(2);
 
   /** Adds {@code reason} unless it is null (the rule held). */
-  Violations add(final String reason) {
+  Violations add(String reason) {
     if (reason != null) {
       reasons.add(reason);
     }

@@ -27,7 +27,7 @@ public final class CreditMarkerCodec implements DbCodec<CreditMarker> {
   private CreditMarkerCodec() {}
 
   @Override
-  public int encode(final CreditMarker value, final MutableDirectBuffer buffer, final int offset) {
+  public int encode(CreditMarker value, MutableDirectBuffer buffer, int offset) {
     if (value.isApplied()) {
       return DbCodecs.LONG.encode(value.amount(), buffer, offset);
     }
@@ -36,7 +36,7 @@ public final class CreditMarkerCodec implements DbCodec<CreditMarker> {
   }
 
   @Override
-  public CreditMarker decode(final DirectBuffer buffer, final int offset, final int length) {
+  public CreditMarker decode(DirectBuffer buffer, int offset, int length) {
     if (length == APPLIED_LENGTH) {
       return new CreditMarker(
           CreditMarker.Outcome.APPLIED, DbCodecs.LONG.decode(buffer, offset, APPLIED_LENGTH));

@@ -23,7 +23,7 @@ public final class LedgerStore {
   private final ColumnFamily<Long, PendingCredit> pendingCredits;
   private final ColumnFamily<Long, CreditMarker> creditMarkers;
 
-  public LedgerStore(final CairnDb db) {
+  public LedgerStore(CairnDb db) {
     accounts = db.columnFamily(LedgerColumnFamily.LEDGER_ACCOUNTS, DbCodecs.STRING, DbCodecs.LONG);
     pendingCredits =
         db.columnFamily(
@@ -36,51 +36,50 @@ public final class LedgerStore {
   // ---- reads ------------------------------------------------------------------------------------
 
   /** The balance of {@code accountId}, or null if the account does not exist. */
-  public Long balance(final String accountId) {
+  public Long balance(String accountId) {
     return accounts.get(accountId);
   }
 
-  public boolean accountExists(final String accountId) {
+  public boolean accountExists(String accountId) {
     return accounts.exists(accountId);
   }
 
-  public void forEachAccount(final BiConsumer<String, Long> visitor) {
+  public void forEachAccount(BiConsumer<String, Long> visitor) {
     accounts.forEach(visitor);
   }
 
   /** The pending credit of {@code transferKey}, or null. */
-  public PendingCredit pendingCredit(final long transferKey) {
+  public PendingCredit pendingCredit(long transferKey) {
     return pendingCredits.get(transferKey);
   }
 
   /** Visits the pending credits in transfer key order. */
-  public void forEachPendingCredit(final Consumer<PendingCredit> visitor) {
+  public void forEachPendingCredit(Consumer<PendingCredit> visitor) {
     pendingCredits.forEach((key, credit) -> visitor.accept(credit));
   }
 
   /** True if this partition applied the credit of {@code transferKey} (not if it refused it). */
-  public boolean isCreditApplied(final long transferKey) {
-    final CreditMarker marker = creditMarkers.get(transferKey);
+  public boolean isCreditApplied(long transferKey) {
+    CreditMarker marker = creditMarkers.get(transferKey);
     return marker != null && marker.isApplied();
   }
 
   /** What this partition decided for the credit of {@code transferKey}, or null if nothing yet. */
-  public CreditMarker creditMarker(final long transferKey) {
+  public CreditMarker creditMarker(long transferKey) {
     return creditMarkers.get(transferKey);
   }
 
   /** Visits the applied credits (transfer key, amount) in key order. */
-  public void forEachAppliedCredit(final BiConsumer<Long, Long> visitor) {
+  public void forEachAppliedCredit(BiConsumer<Long, Long> visitor) {
     forEachCreditMarker(CreditMarker.Outcome.APPLIED, visitor);
   }
 
   /** Visits the refused credits (transfer key, amount) in key order. */
-  public void forEachRefusedCredit(final BiConsumer<Long, Long> visitor) {
+  public void forEachRefusedCredit(BiConsumer<Long, Long> visitor) {
     forEachCreditMarker(CreditMarker.Outcome.REFUSED, visitor);
   }
 
-  private void forEachCreditMarker(
-      final CreditMarker.Outcome outcome, final BiConsumer<Long, Long> visitor) {
+  private void forEachCreditMarker(CreditMarker.Outcome outcome, BiConsumer<Long, Long> visitor) {
     creditMarkers.forEach(
         (key, marker) -> {
           if (marker.outcome() == outcome) {
@@ -91,14 +90,14 @@ public final class LedgerStore {
 
   // ---- writes (event appliers only) -------------------------------------------------------------
 
-  public void createAccount(final String accountId, final long balance) {
+  public void createAccount(String accountId, long balance) {
     checkBalance(accountId, balance);
     accounts.insert(accountId, balance);
   }
 
   /** Adds {@code delta} (negative to debit) to an existing account's balance. */
-  public void addToBalance(final String accountId, final long delta) {
-    final Long balance = accounts.get(accountId);
+  public void addToBalance(String accountId, long delta) {
+    Long balance = accounts.get(accountId);
     if (balance == null) {
       throw new IllegalStateException(
           "Expected account '"
@@ -107,28 +106,28 @@ public final class LedgerStore {
               + delta
               + ")");
     }
-    final long updated = Math.addExact(balance, delta);
+    long updated = Math.addExact(balance, delta);
     checkBalance(accountId, updated);
     accounts.update(accountId, updated);
   }
 
-  public void addPendingCredit(final PendingCredit credit) {
+  public void addPendingCredit(PendingCredit credit) {
     pendingCredits.insert(credit.transferKey(), credit);
   }
 
-  public void removePendingCredit(final long transferKey) {
+  public void removePendingCredit(long transferKey) {
     pendingCredits.deleteExisting(transferKey);
   }
 
-  public void markCreditApplied(final long transferKey, final long amount) {
+  public void markCreditApplied(long transferKey, long amount) {
     creditMarkers.insert(transferKey, new CreditMarker(CreditMarker.Outcome.APPLIED, amount));
   }
 
-  public void markCreditRefused(final long transferKey, final long amount) {
+  public void markCreditRefused(long transferKey, long amount) {
     creditMarkers.insert(transferKey, new CreditMarker(CreditMarker.Outcome.REFUSED, amount));
   }
 
-  private static void checkBalance(final String accountId, final long balance) {
+  private static void checkBalance(String accountId, long balance) {
     if (balance < 0) {
       throw new IllegalStateException(
           "Expected balance of account '" + accountId + "' >= 0, but it would be " + balance);

@@ -58,9 +58,9 @@ public final class PendingCreditCodec implements DbCodec<PendingCredit> {
   private PendingCreditCodec() {}
 
   @Override
-  public int encode(final PendingCredit value, final MutableDirectBuffer buffer, final int offset) {
-    final byte[] to = value.toAccountId().getBytes(StandardCharsets.UTF_8);
-    final byte[] from = value.fromAccountId().getBytes(StandardCharsets.UTF_8);
+  public int encode(PendingCredit value, MutableDirectBuffer buffer, int offset) {
+    byte[] to = value.toAccountId().getBytes(StandardCharsets.UTF_8);
+    byte[] from = value.fromAccountId().getBytes(StandardCharsets.UTF_8);
     buffer.putByte(offset, (byte) VERSION);
     buffer.putLong(offset + TRANSFER_KEY_OFFSET, value.transferKey(), ORDER);
     buffer.putLong(offset + AMOUNT_OFFSET, value.amount(), ORDER);
@@ -74,7 +74,7 @@ public final class PendingCreditCodec implements DbCodec<PendingCredit> {
   }
 
   @Override
-  public PendingCredit decode(final DirectBuffer buffer, final int offset, final int length) {
+  public PendingCredit decode(DirectBuffer buffer, int offset, int length) {
     if (length < V1_ACCOUNT_ID_OFFSET) {
       throw new IllegalArgumentException(
           "Expected at least "
@@ -82,9 +82,9 @@ public final class PendingCreditCodec implements DbCodec<PendingCredit> {
               + " bytes of a pending credit, but got "
               + length);
     }
-    final int version = buffer.getByte(offset) & 0xFF;
-    final String to;
-    final String from;
+    int version = buffer.getByte(offset) & 0xFF;
+    String to;
+    String from;
     if (version == VERSION_1) {
       to =
           buffer.getStringWithoutLengthUtf8(
@@ -100,7 +100,7 @@ public final class PendingCreditCodec implements DbCodec<PendingCredit> {
                 + ", but got "
                 + length);
       }
-      final int toLength = buffer.getInt(offset + TO_ACCOUNT_ID_LENGTH_OFFSET, ORDER);
+      int toLength = buffer.getInt(offset + TO_ACCOUNT_ID_LENGTH_OFFSET, ORDER);
       if (toLength < 0 || toLength > length - TO_ACCOUNT_ID_OFFSET) {
         throw new IllegalArgumentException(
             "Expected a to account id length in [0, "
@@ -112,7 +112,7 @@ public final class PendingCreditCodec implements DbCodec<PendingCredit> {
                 + ")");
       }
       to = buffer.getStringWithoutLengthUtf8(offset + TO_ACCOUNT_ID_OFFSET, toLength);
-      final int fromOffset = TO_ACCOUNT_ID_OFFSET + toLength;
+      int fromOffset = TO_ACCOUNT_ID_OFFSET + toLength;
       from = buffer.getStringWithoutLengthUtf8(offset + fromOffset, length - fromOffset);
     } else {
       throw new IllegalArgumentException(

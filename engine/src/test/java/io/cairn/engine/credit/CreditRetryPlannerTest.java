@@ -16,14 +16,14 @@ class CreditRetryPlannerTest {
   private final CreditRetryPlanner planner =
       new CreditRetryPlanner(Duration.ofMillis(500), Duration.ofSeconds(4), 2);
 
-  private static PendingCredit credit(final long position) {
+  private static PendingCredit credit(long position) {
     return new PendingCredit(LedgerKeys.of(1, position), "bob", 10, 1, 2, 7, "alice");
   }
 
   @Test
   void shouldSendUnknownCreditOnceItsPositionIsCommitted() {
     // when
-    final CreditRetryPlanner.Plan plan = planner.plan(List.of(credit(5)), Map.of(), NOW, 40, 40);
+    CreditRetryPlanner.Plan plan = planner.plan(List.of(credit(5)), Map.of(), NOW, 40, 40);
 
     // then
     assertThat(plan.sends()).containsExactly(new CreditRetryPlanner.Send(credit(5), false));
@@ -34,7 +34,7 @@ class CreditRetryPlannerTest {
   @Test
   void shouldHoldUnknownCreditWhileTheStateIsAheadOfTheCommit() {
     // when the state holds effects up to 40 but only 39 is committed
-    final CreditRetryPlanner.Plan plan = planner.plan(List.of(credit(5)), Map.of(), NOW, 40, 39);
+    CreditRetryPlanner.Plan plan = planner.plan(List.of(credit(5)), Map.of(), NOW, 40, 39);
 
     // then
     assertThat(plan.sends()).isEmpty();
@@ -42,7 +42,7 @@ class CreditRetryPlannerTest {
     assertThat(plan.nextScanMillis()).isEqualTo(NOW);
 
     // when the commit reaches the position the credit was found at, even if more was written
-    final CreditRetryPlanner.Plan later =
+    CreditRetryPlanner.Plan later =
         planner.plan(List.of(credit(5)), plan.tracking(), NOW + 10, 60, 40);
 
     // then
@@ -52,14 +52,12 @@ class CreditRetryPlannerTest {
   @Test
   void shouldResendOnlyWhenTheBackoffElapsed() {
     // given sent twice, last at NOW: the next send is due after 2 * 500 ms
-    final Map<Long, CreditTracking> tracking =
+    Map<Long, CreditTracking> tracking =
         Map.of(credit(5).transferKey(), new CreditTracking(-1, 2, NOW));
 
     // when
-    final CreditRetryPlanner.Plan early =
-        planner.plan(List.of(credit(5)), tracking, NOW + 999, 9, 9);
-    final CreditRetryPlanner.Plan due =
-        planner.plan(List.of(credit(5)), tracking, NOW + 1000, 9, 9);
+    CreditRetryPlanner.Plan early = planner.plan(List.of(credit(5)), tracking, NOW + 999, 9, 9);
+    CreditRetryPlanner.Plan due = planner.plan(List.of(credit(5)), tracking, NOW + 1000, 9, 9);
 
     // then
     assertThat(early.sends()).isEmpty();
@@ -72,7 +70,7 @@ class CreditRetryPlannerTest {
   @Test
   void shouldSendAtMostTheBudgetAndLookAgainAtTheNextCheck() {
     // when three credits are due with a budget of two
-    final CreditRetryPlanner.Plan plan =
+    CreditRetryPlanner.Plan plan =
         planner.plan(List.of(credit(1), credit(2), credit(3)), Map.of(), NOW, 9, 9);
 
     // then
@@ -87,12 +85,12 @@ class CreditRetryPlannerTest {
   @Test
   void shouldForgetCreditsThatAreNoLongerPending() {
     // given
-    final Map<Long, CreditTracking> tracking = new HashMap<>();
+    Map<Long, CreditTracking> tracking = new HashMap<>();
     tracking.put(credit(1).transferKey(), CreditTracking.sentAt(NOW));
     tracking.put(credit(2).transferKey(), CreditTracking.sentAt(NOW));
 
     // when credit 1 was acknowledged
-    final CreditRetryPlanner.Plan plan = planner.plan(List.of(credit(2)), tracking, NOW + 1, 9, 9);
+    CreditRetryPlanner.Plan plan = planner.plan(List.of(credit(2)), tracking, NOW + 1, 9, 9);
 
     // then
     assertThat(plan.tracking()).containsOnlyKeys(credit(2).transferKey());
@@ -112,13 +110,13 @@ class CreditRetryPlannerTest {
   @Test
   void shouldPlanTheSameForTheSameInputs() {
     // given
-    final List<PendingCredit> pending = List.of(credit(1), credit(2), credit(3), credit(4));
-    final Map<Long, CreditTracking> tracking =
+    List<PendingCredit> pending = List.of(credit(1), credit(2), credit(3), credit(4));
+    Map<Long, CreditTracking> tracking =
         Map.of(credit(2).transferKey(), new CreditTracking(-1, 1, NOW - 600));
 
     // when
-    final CreditRetryPlanner.Plan first = planner.plan(pending, tracking, NOW, 20, 15);
-    final CreditRetryPlanner.Plan second = planner.plan(pending, tracking, NOW, 20, 15);
+    CreditRetryPlanner.Plan first = planner.plan(pending, tracking, NOW, 20, 15);
+    CreditRetryPlanner.Plan second = planner.plan(pending, tracking, NOW, 20, 15);
 
     // then
     assertThat(first).isEqualTo(second);

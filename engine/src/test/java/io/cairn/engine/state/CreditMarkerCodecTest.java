@@ -13,14 +13,14 @@ class CreditMarkerCodecTest {
   @Test
   void shouldWriteAppliedMarkersAsTheAmountAloneLikeBefore() {
     // given
-    final ExpandableArrayBuffer marker = new ExpandableArrayBuffer(16);
-    final ExpandableArrayBuffer plain = new ExpandableArrayBuffer(16);
+    ExpandableArrayBuffer marker = new ExpandableArrayBuffer(16);
+    ExpandableArrayBuffer plain = new ExpandableArrayBuffer(16);
 
     // when
-    final int length =
+    int length =
         CreditMarkerCodec.INSTANCE.encode(
             new CreditMarker(CreditMarker.Outcome.APPLIED, 250), marker, 0);
-    final int plainLength = DbCodecs.LONG.encode(250L, plain, 0);
+    int plainLength = DbCodecs.LONG.encode(250L, plain, 0);
 
     // then the bytes of states written before refusals existed are unchanged
     assertThat(length).isEqualTo(plainLength).isEqualTo(8);
@@ -30,18 +30,18 @@ class CreditMarkerCodecTest {
   @Test
   void shouldRoundTripBothOutcomesAndPinTheRefusedLayout() {
     // given
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(16);
-    final CreditMarker refused = new CreditMarker(CreditMarker.Outcome.REFUSED, 3);
-    final CreditMarker applied = new CreditMarker(CreditMarker.Outcome.APPLIED, Long.MAX_VALUE);
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(16);
+    CreditMarker refused = new CreditMarker(CreditMarker.Outcome.REFUSED, 3);
+    CreditMarker applied = new CreditMarker(CreditMarker.Outcome.APPLIED, Long.MAX_VALUE);
 
     // when
-    final int refusedLength = CreditMarkerCodec.INSTANCE.encode(refused, buffer, 2);
+    int refusedLength = CreditMarkerCodec.INSTANCE.encode(refused, buffer, 2);
 
     // then
     assertThat(bytes(buffer, 2, refusedLength))
         .containsExactly(1, (byte) 0x80, 0, 0, 0, 0, 0, 0, 3);
     assertThat(CreditMarkerCodec.INSTANCE.decode(buffer, 2, refusedLength)).isEqualTo(refused);
-    final int appliedLength = CreditMarkerCodec.INSTANCE.encode(applied, buffer, 5);
+    int appliedLength = CreditMarkerCodec.INSTANCE.encode(applied, buffer, 5);
     assertThat(CreditMarkerCodec.INSTANCE.decode(buffer, 5, appliedLength)).isEqualTo(applied);
   }
 
@@ -55,13 +55,12 @@ class CreditMarkerCodecTest {
         .hasMessageContaining("but got 4 bytes");
   }
 
-  private static byte[] bytes(final ExpandableArrayBuffer buffer, final int length) {
+  private static byte[] bytes(ExpandableArrayBuffer buffer, int length) {
     return bytes(buffer, 0, length);
   }
 
-  private static byte[] bytes(
-      final ExpandableArrayBuffer buffer, final int offset, final int length) {
-    final byte[] bytes = new byte[length];
+  private static byte[] bytes(ExpandableArrayBuffer buffer, int offset, int length) {
+    byte[] bytes = new byte[length];
     buffer.getBytes(offset, bytes);
     return bytes;
   }

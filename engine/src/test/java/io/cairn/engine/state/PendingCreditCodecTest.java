@@ -15,12 +15,12 @@ class PendingCreditCodecTest {
   @Test
   void shouldRoundTripAtAnyOffset() {
     // given
-    final PendingCredit credit =
+    PendingCredit credit =
         new PendingCredit(LedgerKeys.of(2, 99), "ünïcødé-7", Long.MAX_VALUE, 2, 5, -1, "frøm");
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(8);
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(8);
 
     // when
-    final int length = PendingCreditCodec.INSTANCE.encode(credit, buffer, 3);
+    int length = PendingCreditCodec.INSTANCE.encode(credit, buffer, 3);
 
     // then
     assertThat(length)
@@ -34,15 +34,15 @@ class PendingCreditCodecTest {
   @Test
   void shouldPinTheLayout() {
     // given
-    final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
 
     // when
-    final int length =
+    int length =
         PendingCreditCodec.INSTANCE.encode(
             new PendingCredit(0x0102, "ab", 3, 4, 5, 6, "xyz"), buffer, 0);
 
     // then
-    final byte[] bytes = new byte[length];
+    byte[] bytes = new byte[length];
     buffer.getBytes(0, bytes);
     assertThat(bytes)
         .containsExactly(
@@ -60,7 +60,7 @@ class PendingCreditCodecTest {
   @Test
   void shouldReadVersionOneWithoutFromAccountAsNotRefundable() {
     // given the bytes version 1 wrote
-    final byte[] v1 = {
+    byte[] v1 = {
       1, // version
       0, 0, 0, 0, 0, 0, 1, 2, // transfer key
       0, 0, 0, 0, 0, 0, 0, 3, // amount
@@ -71,8 +71,7 @@ class PendingCreditCodecTest {
     };
 
     // when
-    final PendingCredit credit =
-        PendingCreditCodec.INSTANCE.decode(new UnsafeBuffer(v1), 0, v1.length);
+    PendingCredit credit = PendingCreditCodec.INSTANCE.decode(new UnsafeBuffer(v1), 0, v1.length);
 
     // then
     assertThat(credit)
@@ -89,7 +88,7 @@ class PendingCreditCodecTest {
     assertThatThrownBy(
             () -> PendingCreditCodec.INSTANCE.decode(new UnsafeBuffer(new byte[10]), 0, 10))
         .hasMessage("Expected at least 33 bytes of a pending credit, but got 10");
-    final byte[] badLength = new byte[40];
+    byte[] badLength = new byte[40];
     badLength[0] = 2;
     badLength[36] = 4; // to account id length 4, but only 3 bytes follow
     assertThatThrownBy(() -> PendingCreditCodec.INSTANCE.decode(new UnsafeBuffer(badLength), 0, 40))

@@ -54,16 +54,16 @@ public final class JsonLinesExporter implements Exporter {
   private boolean closed;
 
   @Override
-  public void open(final ExporterContext context) throws IOException {
+  public void open(ExporterContext context) throws IOException {
     this.context = context;
     this.controller = context.controller();
     this.config = JsonLinesExporterConfig.fromArguments(context.configuration());
     Files.createDirectories(config.directory());
     files = new JsonLinesFiles(config.directory(), context.partitionId());
-    final OptionalLong last = files.lastSequence();
+    OptionalLong last = files.lastSequence();
     if (last.isPresent()) {
-      final Path lastFile = files.file(last.getAsLong());
-      final long size = JsonLinesFiles.cutTornTail(lastFile, context.logger());
+      Path lastFile = files.file(last.getAsLong());
+      long size = JsonLinesFiles.cutTornTail(lastFile, context.logger());
       if (size < config.maxFileSizeBytes()) {
         openFile(last.getAsLong(), false);
       } else {
@@ -86,8 +86,8 @@ public final class JsonLinesExporter implements Exporter {
             lastWrittenPosition + 1);
   }
 
-  private void openFile(final long newSequence, final boolean create) throws IOException {
-    final Path path = files.file(newSequence);
+  private void openFile(long newSequence, boolean create) throws IOException {
+    Path path = files.file(newSequence);
     channel =
         create
             ? FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
@@ -102,9 +102,9 @@ public final class JsonLinesExporter implements Exporter {
   }
 
   @Override
-  public void export(final ExportedRecord record) throws IOException {
-    final byte[] line = mapper.writeValueAsBytes(record.toMap());
-    final int lineBytes = line.length + 1;
+  public void export(ExportedRecord record) throws IOException {
+    byte[] line = mapper.writeValueAsBytes(record.toMap());
+    int lineBytes = line.length + 1;
     if (fileSize + buffer.size() > 0
         && fileSize + buffer.size() + lineBytes > config.maxFileSizeBytes()) {
       rollOver();
@@ -129,17 +129,17 @@ public final class JsonLinesExporter implements Exporter {
     if (buffer.size() == 0) {
       return;
     }
-    final ByteBuffer bytes = ByteBuffer.wrap(buffer.toByteArray());
-    final int length = bytes.remaining();
+    ByteBuffer bytes = ByteBuffer.wrap(buffer.toByteArray());
+    int length = bytes.remaining();
     try {
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }
-    } catch (final IOException e) {
+    } catch (IOException e) {
       try {
         channel.truncate(fileSize);
         channel.position(fileSize);
-      } catch (final IOException cut) {
+      } catch (IOException cut) {
         e.addSuppressed(cut);
       }
       throw e;
@@ -169,7 +169,7 @@ public final class JsonLinesExporter implements Exporter {
     }
     try {
       flush();
-    } catch (final IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       context
           .logger()
           .warn(

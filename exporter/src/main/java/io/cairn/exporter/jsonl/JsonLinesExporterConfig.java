@@ -74,13 +74,13 @@ public record JsonLinesExporterConfig(
    * @throws IllegalArgumentException listing every problem: a missing directory, an unknown
    *     argument (with the closest known name), a value out of range
    */
-  public static JsonLinesExporterConfig fromArguments(final Map<String, String> args) {
-    final List<String> violations = new ArrayList<>();
+  public static JsonLinesExporterConfig fromArguments(Map<String, String> args) {
+    List<String> violations = new ArrayList<>();
     String directory = null;
     long maxFileSize = 64L << 20;
     Duration flushInterval = Duration.ofSeconds(1);
-    for (final Map.Entry<String, String> arg : args.entrySet()) {
-      final String name = arg.getKey().toLowerCase(Locale.ROOT);
+    for (Map.Entry<String, String> arg : args.entrySet()) {
+      String name = arg.getKey().toLowerCase(Locale.ROOT);
       try {
         if (name.equals(DIRECTORY.toLowerCase(Locale.ROOT))) {
           directory = DIRECTORY_PARSER.parse(arg.getValue());
@@ -98,7 +98,7 @@ public record JsonLinesExporterConfig(
                   + KeySuggestions.closest(arg.getKey(), NAMES)
                   + "?");
         }
-      } catch (final ConfigValueException e) {
+      } catch (ConfigValueException e) {
         violations.add(
             "Expected argument " + arg.getKey() + " to be " + e.rule() + ", but was " + e.actual());
       }

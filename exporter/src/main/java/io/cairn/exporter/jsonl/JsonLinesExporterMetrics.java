@@ -19,7 +19,7 @@ public final class JsonLinesExporterMetrics {
   private JsonLinesExporterMetrics() {}
 
   /** Registers (or finds) the {@value #WRITTEN_BYTES} counter of {@code partitionId}. */
-  static Counter writtenBytes(final MeterRegistry registry, final int partitionId) {
+  static Counter writtenBytes(MeterRegistry registry, int partitionId) {
     return Counter.builder(WRITTEN_BYTES)
         .description("Bytes of JSON lines written by the JSON-lines exporter")
         .baseUnit("bytes")

@@ -26,14 +26,14 @@ final class JsonLinesFiles {
   private final int partitionId;
   private final Pattern pattern;
 
-  JsonLinesFiles(final Path directory, final int partitionId) {
+  JsonLinesFiles(Path directory, int partitionId) {
     this.directory = directory;
     this.partitionId = partitionId;
     this.pattern = Pattern.compile("partition-" + partitionId + "-(\\d{10})\\.jsonl");
   }
 
   /** The file with sequence number {@code sequence}. */
-  Path file(final long sequence) {
+  Path file(long sequence) {
     return directory.resolve(String.format("partition-%d-%010d.jsonl", partitionId, sequence));
   }
 
@@ -42,8 +42,8 @@ final class JsonLinesFiles {
     long last = -1;
     try (DirectoryStream<Path> files =
         Files.newDirectoryStream(directory, "partition-" + partitionId + "-*.jsonl")) {
-      for (final Path file : files) {
-        final Matcher matcher = pattern.matcher(file.getFileName().toString());
+      for (Path file : files) {
+        Matcher matcher = pattern.matcher(file.getFileName().toString());
         if (matcher.matches()) {
           last = Math.max(last, Long.parseLong(matcher.group(1)));
         }
@@ -58,22 +58,22 @@ final class JsonLinesFiles {
    *
    * @return the file's size afterwards
    */
-  static long cutTornTail(final Path file, final Logger logger) throws IOException {
+  static long cutTornTail(Path file, Logger logger) throws IOException {
     try (FileChannel channel =
         FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      final long size = channel.size();
+      long size = channel.size();
       if (size == 0) {
         return 0;
       }
-      final ByteBuffer chunk = ByteBuffer.allocate(TAIL_CHUNK_BYTES);
+      ByteBuffer chunk = ByteBuffer.allocate(TAIL_CHUNK_BYTES);
       long end = size;
       while (end > 0) {
-        final long start = Math.max(0, end - TAIL_CHUNK_BYTES);
+        long start = Math.max(0, end - TAIL_CHUNK_BYTES);
         chunk.clear().limit((int) (end - start));
         readFully(channel, chunk, start);
         for (int i = chunk.limit() - 1; i >= 0; i--) {
           if (chunk.get(i) == '\n') {
-            final long keep = start + i + 1;
+            long keep = start + i + 1;
             if (keep < size) {
               cut(channel, file, keep, size, logger);
             }
@@ -87,12 +87,7 @@ final class JsonLinesFiles {
     }
   }
 
-  private static void cut(
-      final FileChannel channel,
-      final Path file,
-      final long keep,
-      final long size,
-      final Logger logger)
+  private static void cut(FileChannel channel, Path file, long keep, long size, Logger logger)
       throws IOException {
     logger.warn(
         "Cutting a torn last line off {} at offset {} ({} bytes without a line end, written before"
@@ -104,11 +99,11 @@ final class JsonLinesFiles {
     channel.force(true);
   }
 
-  private static void readFully(final FileChannel channel, final ByteBuffer buffer, final long at)
+  private static void readFully(FileChannel channel, ByteBuffer buffer, long at)
       throws IOException {
     long position = at;
     while (buffer.hasRemaining()) {
-      final int read = channel.read(buffer, position);
+      int read = channel.read(buffer, position);
       if (read < 0) {
         throw new IOException("Expected more bytes at offset " + position + ", but the file ended");
       }

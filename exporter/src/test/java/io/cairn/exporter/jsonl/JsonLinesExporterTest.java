@@ -38,8 +38,8 @@ final class JsonLinesExporterTest {
   @Test
   void shouldWriteOneLinePerRecordInOrderAndAcknowledgeOnlyAfterTheFlush() throws Exception {
     // given
-    final InMemoryExporterController controller = new InMemoryExporterController(-1);
-    final JsonLinesExporter exporter = open(controller, Map.of("directory", dir()));
+    InMemoryExporterController controller = new InMemoryExporterController(-1);
+    JsonLinesExporter exporter = open(controller, Map.of("directory", dir()));
 
     // when
     for (long position = 1; position <= 5; position++) {
@@ -51,7 +51,7 @@ final class JsonLinesExporterTest {
     controller.runScheduledTasks();
     assertThat(controller.acknowledged).containsExactly(5L);
     assertThat(positionsIn(allLines())).containsExactly(1L, 2L, 3L, 4L, 5L);
-    final JsonNode first = JSON.readTree(allLines().get(0));
+    JsonNode first = JSON.readTree(allLines().get(0));
     assertThat(first.get("partitionId").asInt()).isEqualTo(PARTITION_ID);
     assertThat(first.get("intent").asText()).isEqualTo("DEPOSIT");
     assertThat(first.get("value").get("accountId").asText()).isEqualTo("a");
@@ -68,9 +68,8 @@ final class JsonLinesExporterTest {
   @Test
   void shouldRollOverToANewFileBeforeOneWouldPassTheMaximumSize() throws Exception {
     // given a maximum of 4KB, about 20 lines
-    final InMemoryExporterController controller = new InMemoryExporterController(-1);
-    final JsonLinesExporter exporter =
-        open(controller, Map.of("directory", dir(), "maxFileSize", "4KB"));
+    InMemoryExporterController controller = new InMemoryExporterController(-1);
+    JsonLinesExporter exporter = open(controller, Map.of("directory", dir(), "maxFileSize", "4KB"));
 
     // when
     for (long position = 1; position <= 100; position++) {
@@ -79,9 +78,9 @@ final class JsonLinesExporterTest {
     exporter.close();
 
     // then every file is within the limit, the names sort in order, and no record is missing
-    final List<Path> files = files();
+    List<Path> files = files();
     assertThat(files).hasSizeGreaterThan(3);
-    for (final Path file : files) {
+    for (Path file : files) {
       assertThat(Files.size(file)).isLessThanOrEqualTo(4096);
     }
     assertThat(files.get(0).getFileName().toString()).isEqualTo("partition-2-0000000001.jsonl");
@@ -93,17 +92,17 @@ final class JsonLinesExporterTest {
   @Test
   void shouldCutATornLastLineAndAppendAfterItWhenOpenedAgain() throws Exception {
     // given a file whose last line was torn by a crash
-    final InMemoryExporterController first = new InMemoryExporterController(-1);
-    final JsonLinesExporter crashed = open(first, Map.of("directory", dir()));
+    InMemoryExporterController first = new InMemoryExporterController(-1);
+    JsonLinesExporter crashed = open(first, Map.of("directory", dir()));
     crashed.export(deposit(1));
     crashed.export(deposit(2));
     first.runScheduledTasks();
-    final Path file = crashed.currentFile();
+    Path file = crashed.currentFile();
     Files.writeString(file, "{\"partitionId\":2,\"posi", StandardOpenOption.APPEND);
 
     // when a new exporter opens where the acknowledged position was
-    final InMemoryExporterController second = new InMemoryExporterController(2);
-    final JsonLinesExporter reopened = open(second, Map.of("directory", dir()));
+    InMemoryExporterController second = new InMemoryExporterController(2);
+    JsonLinesExporter reopened = open(second, Map.of("directory", dir()));
     reopened.export(deposit(3));
     reopened.close();
 
@@ -130,10 +129,9 @@ final class JsonLinesExporterTest {
         .isEqualTo(new JsonLinesExporterConfig(Path.of("/x"), 64L << 20, Duration.ofMillis(250)));
   }
 
-  private JsonLinesExporter open(
-      final InMemoryExporterController controller, final Map<String, String> args)
+  private JsonLinesExporter open(InMemoryExporterController controller, Map<String, String> args)
       throws IOException {
-    final JsonLinesExporter exporter = new JsonLinesExporter();
+    JsonLinesExporter exporter = new JsonLinesExporter();
     exporter.open(
         new ExporterContext(
             "files",
@@ -149,7 +147,7 @@ final class JsonLinesExporterTest {
     return directory.resolve("out").toString();
   }
 
-  private static ExportedRecord deposit(final long position) {
+  private static ExportedRecord deposit(long position) {
     return new ExportedRecord(
         PARTITION_ID,
         new Record(
@@ -168,16 +166,16 @@ final class JsonLinesExporterTest {
   }
 
   private List<String> allLines() throws IOException {
-    final List<String> lines = new ArrayList<>();
-    for (final Path file : files()) {
+    List<String> lines = new ArrayList<>();
+    for (Path file : files()) {
       lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
     }
     return lines;
   }
 
-  private static List<Long> positionsIn(final List<String> lines) throws IOException {
-    final List<Long> positions = new ArrayList<>();
-    for (final String line : lines) {
+  private static List<Long> positionsIn(List<String> lines) throws IOException {
+    List<Long> positions = new ArrayList<>();
+    for (String line : lines) {
       positions.add(JSON.readTree(line).get("position").asLong());
     }
     return positions;

@@ -65,24 +65,24 @@ public final class BackupAdmin {
 
   private final BrokerRequester requester;
 
-  public BackupAdmin(final BrokerRequester requester) {
+  public BackupAdmin(BrokerRequester requester) {
     this.requester = requester;
   }
 
   /** Takes backup {@code backupId}. See the class comment. */
-  public CompletableFuture<TakeBackupResult> take(final long backupId, final Deadline deadline) {
-    final String context = "TakeBackup " + backupId;
-    final ClusterTopology topology;
+  public CompletableFuture<TakeBackupResult> take(long backupId, Deadline deadline) {
+    String context = "TakeBackup " + backupId;
+    ClusterTopology topology;
     try {
       checkBackupId(backupId, "TakeBackup");
       topology = requireAllLeaders(context);
-    } catch (final GatewayException e) {
+    } catch (GatewayException e) {
       return CompletableFuture.failedFuture(e);
     }
-    final List<CompletableFuture<PartitionOutcome>> outcomes = new ArrayList<>();
+    List<CompletableFuture<PartitionOutcome>> outcomes = new ArrayList<>();
     for (int partition = 1; partition <= topology.partitionCount(); partition++) {
-      final int partitionId = partition;
-      final Record command =
+      int partitionId = partition;
+      Record command =
           new Record(
               RecordMetadata.builder().command(CheckpointIntent.CREATE).build(),
               new CheckpointValue(
@@ -102,14 +102,13 @@ public final class BackupAdmin {
   /** The answer of one partition to CHECKPOINT CREATE: the routed record, or the error. */
   private record PartitionOutcome(int partitionId, Routed<Record> routed, Throwable error) {}
 
-  private static TakeBackupResult decideTake(
-      final long backupId, final List<PartitionOutcome> outcomes) {
-    final List<PartitionCheckpointResult> results = new ArrayList<>();
-    final List<String> failures = new ArrayList<>();
+  private static TakeBackupResult decideTake(long backupId, List<PartitionOutcome> outcomes) {
+    List<PartitionCheckpointResult> results = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
     long highest = 0;
     int highestPartition = 0;
     boolean anyCreated = false;
-    for (final PartitionOutcome outcome : outcomes) {
+    for (PartitionOutcome outcome : outcomes) {
       if (outcome.error() != null) {
         failures.add(
             "partition "
@@ -118,7 +117,7 @@ public final class BackupAdmin {
                 + Futures.unwrap(outcome.error()).getMessage());
         continue;
       }
-      final Record record = outcome.routed().body();
+      Record record = outcome.routed().body();
       if (record.metadata().recordType() == RecordType.REJECTION) {
         failures.add(
             "partition "
@@ -138,7 +137,7 @@ public final class BackupAdmin {
         continue;
       }
       // An earlier attempt that timed out may have created it; then IGNORED names this very id.
-      final boolean created =
+      boolean created =
           record.metadata().intent() == CheckpointIntent.CREATED
               || (outcome.routed().resentAfterDoubt() && checkpoint.checkpointId() == backupId);
       anyCreated |= created;
@@ -191,22 +190,22 @@ public final class BackupAdmin {
   }
 
   /** The cluster status of backup {@code backupId}. See the class comment. */
-  public CompletableFuture<ClusterBackupStatus> get(final long backupId, final Deadline deadline) {
-    final String context = "GetBackup " + backupId;
-    final ClusterTopology topology;
+  public CompletableFuture<ClusterBackupStatus> get(long backupId, Deadline deadline) {
+    String context = "GetBackup " + backupId;
+    ClusterTopology topology;
     try {
       checkBackupId(backupId, "GetBackup");
       topology = requireAllLeaders(context);
-    } catch (final GatewayException e) {
+    } catch (GatewayException e) {
       return CompletableFuture.failedFuture(e);
     }
     return query(topology, BackupRequest.status(backupId), deadline, context)
         .thenApply(
             routed -> {
-              final List<BackupStatus> statuses =
+              List<BackupStatus> statuses =
                   toStatuses(
                       routed.body().entries(), topology.partitionCount(), routed.nodeId(), context);
-              for (final BackupStatus status : statuses) {
+              for (BackupStatus status : statuses) {
                 if (status.id().checkpointId() != backupId) {
                   throw new GatewayException(
                       GatewayErrorCode.INTERNAL,
@@ -218,7 +217,7 @@ public final class BackupAdmin {
                           + status.id());
                 }
               }
-              final ClusterBackupStatus status =
+              ClusterBackupStatus status =
                   BackupStatusAggregator.aggregate(backupId, topology.partitionCount(), statuses);
               if (status.statusCode() == ClusterBackupStatusCode.DOES_NOT_EXIST) {
                 throw new GatewayException(
@@ -238,11 +237,10 @@ public final class BackupAdmin {
    * @param pageSize 1..{@value #MAX_PAGE_SIZE}, or 0 for {@value #DEFAULT_PAGE_SIZE}
    * @param pageToken empty for the first page, else a previous page's next token
    */
-  public CompletableFuture<BackupListing> list(
-      final int pageSize, final String pageToken, final Deadline deadline) {
-    final String context = "ListBackups";
-    final ClusterTopology topology;
-    final long before;
+  public CompletableFuture<BackupListing> list(int pageSize, String pageToken, Deadline deadline) {
+    String context = "ListBackups";
+    ClusterTopology topology;
+    long before;
     try {
       if (pageSize < 0 || pageSize > MAX_PAGE_SIZE) {
         throw GatewayException.invalid(
@@ -262,22 +260,22 @@ public final class BackupAdmin {
       }
       before = pageToken.isEmpty() ? Long.MAX_VALUE : Long.parseLong(pageToken);
       topology = requireAllLeaders(context);
-    } catch (final GatewayException e) {
+    } catch (GatewayException e) {
       return CompletableFuture.failedFuture(e);
     }
-    final int size = pageSize == 0 ? DEFAULT_PAGE_SIZE : pageSize;
+    int size = pageSize == 0 ? DEFAULT_PAGE_SIZE : pageSize;
     return collect(topology, "", new ArrayList<>(), 0, deadline, context)
         .thenApply(
             statuses -> {
-              final Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
-              for (final BackupStatus status : statuses) {
+              Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
+              for (BackupStatus status : statuses) {
                 if (status.id().checkpointId() < before) {
                   byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>())
                       .add(status);
                 }
               }
-              final List<ClusterBackupStatus> page = new ArrayList<>(size);
-              for (final Map.Entry<Long, List<BackupStatus>> entry : byId.entrySet()) {
+              List<ClusterBackupStatus> page = new ArrayList<>(size);
+              for (Map.Entry<Long, List<BackupStatus>> entry : byId.entrySet()) {
                 if (page.size() == size) {
                   break;
                 }
@@ -285,20 +283,19 @@ public final class BackupAdmin {
                     BackupStatusAggregator.aggregate(
                         entry.getKey(), topology.partitionCount(), entry.getValue()));
               }
-              final boolean more = byId.size() > page.size();
-              final String next =
-                  more ? Long.toString(page.get(page.size() - 1).checkpointId()) : "";
+              boolean more = byId.size() > page.size();
+              String next = more ? Long.toString(page.get(page.size() - 1).checkpointId()) : "";
               return new BackupListing(page, next);
             });
   }
 
   private CompletableFuture<List<BackupStatus>> collect(
-      final ClusterTopology topology,
-      final String token,
-      final List<BackupStatus> collected,
-      final int pages,
-      final Deadline deadline,
-      final String context) {
+      ClusterTopology topology,
+      String token,
+      List<BackupStatus> collected,
+      int pages,
+      Deadline deadline,
+      String context) {
     if (pages == LIST_PAGES_MAX) {
       return CompletableFuture.failedFuture(
           new GatewayException(
@@ -317,7 +314,7 @@ public final class BackupAdmin {
                       topology.partitionCount(),
                       routed.nodeId(),
                       context));
-              final String next = routed.body().nextPageToken();
+              String next = routed.body().nextPageToken();
               return next.isEmpty()
                   ? CompletableFuture.completedFuture(collected)
                   : collect(topology, next, collected, pages + 1, deadline, context);
@@ -325,13 +322,13 @@ public final class BackupAdmin {
   }
 
   /** Deletes every partition's backup {@code backupId}. See the class comment. */
-  public CompletableFuture<Void> delete(final long backupId, final Deadline deadline) {
-    final String context = "DeleteBackup " + backupId;
-    final ClusterTopology topology;
+  public CompletableFuture<Void> delete(long backupId, Deadline deadline) {
+    String context = "DeleteBackup " + backupId;
+    ClusterTopology topology;
     try {
       checkBackupId(backupId, "DeleteBackup");
       topology = requireAllLeaders(context);
-    } catch (final GatewayException e) {
+    } catch (GatewayException e) {
       return CompletableFuture.failedFuture(e);
     }
     return query(topology, BackupRequest.delete(backupId), deadline, context)
@@ -339,11 +336,8 @@ public final class BackupAdmin {
   }
 
   private CompletableFuture<Routed<BackupEntries>> query(
-      final ClusterTopology topology,
-      final BackupRequest request,
-      final Deadline deadline,
-      final String context) {
-    final List<Integer> candidates = new ArrayList<>();
+      ClusterTopology topology, BackupRequest request, Deadline deadline, String context) {
+    List<Integer> candidates = new ArrayList<>();
     topology.leaders().values().stream().map(PartitionLeader::nodeId).forEach(candidates::add);
     candidates.addAll(topology.reachableBrokers());
     candidates.addAll(topology.brokers().keySet());
@@ -357,7 +351,7 @@ public final class BackupAdmin {
             context)
         .thenApply(
             routed -> {
-              final ApiResponse<BackupEntries> answer = routed.body();
+              ApiResponse<BackupEntries> answer = routed.body();
               if (answer instanceof ApiResponse.Ok<BackupEntries> ok) {
                 return new Routed<>(0, routed.nodeId(), ok.body());
               }
@@ -367,19 +361,16 @@ public final class BackupAdmin {
   }
 
   private static List<BackupStatus> toStatuses(
-      final List<BackupStatusEntry> entries,
-      final int partitionCount,
-      final int nodeId,
-      final String context) {
-    final List<BackupStatus> statuses = new ArrayList<>(entries.size());
-    for (final BackupStatusEntry entry : entries) {
+      List<BackupStatusEntry> entries, int partitionCount, int nodeId, String context) {
+    List<BackupStatus> statuses = new ArrayList<>(entries.size());
+    for (BackupStatusEntry entry : entries) {
       // Backups of partitions above the partition count (an older, larger cluster) do not count.
       if (entry.partitionId() > partitionCount) {
         continue;
       }
       try {
         statuses.add(BackupStatusMapping.toStatus(entry));
-      } catch (final IllegalArgumentException e) {
+      } catch (IllegalArgumentException e) {
         throw new GatewayException(
             GatewayErrorCode.INTERNAL,
             "Expected a valid backup status from broker "
@@ -394,8 +385,8 @@ public final class BackupAdmin {
     return statuses;
   }
 
-  private ClusterTopology requireAllLeaders(final String context) {
-    final ClusterTopology topology = requester.topology().current();
+  private ClusterTopology requireAllLeaders(String context) {
+    ClusterTopology topology = requester.topology().current();
     if (!topology.hasAllLeaders()) {
       throw GatewayException.unavailable(
           "Expected a known leader for every partition ("
@@ -409,14 +400,14 @@ public final class BackupAdmin {
     return topology;
   }
 
-  static void checkBackupId(final long backupId, final String operation) {
+  static void checkBackupId(long backupId, String operation) {
     if (backupId < 1) {
       throw GatewayException.invalid(
           "Expected backupId >= 1, but was " + backupId + " (" + operation + ")");
     }
   }
 
-  private static String shorten(final String value) {
+  private static String shorten(String value) {
     return value.length() <= 64 ? value : value.substring(0, 64) + "...";
   }
 }

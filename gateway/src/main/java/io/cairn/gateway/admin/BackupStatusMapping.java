@@ -17,10 +17,10 @@ final class BackupStatusMapping {
    * @throws IllegalArgumentException if the entry breaks a rule of {@link BackupStatus} or {@link
    *     BackupDescriptor}
    */
-  static BackupStatus toStatus(final BackupStatusEntry entry) {
-    final BackupIdentifier id =
+  static BackupStatus toStatus(BackupStatusEntry entry) {
+    BackupIdentifier id =
         new BackupIdentifier(entry.nodeId(), entry.partitionId(), entry.checkpointId());
-    final BackupStatusCode code =
+    BackupStatusCode code =
         switch (entry.state()) {
           case DOES_NOT_EXIST -> BackupStatusCode.DOES_NOT_EXIST;
           case IN_PROGRESS -> BackupStatusCode.IN_PROGRESS;
@@ -30,7 +30,7 @@ final class BackupStatusMapping {
     if (code == BackupStatusCode.DOES_NOT_EXIST) {
       return BackupStatus.doesNotExist(id);
     }
-    final Optional<BackupDescriptor> descriptor = entry.details().map(d -> descriptor(entry, d));
+    Optional<BackupDescriptor> descriptor = entry.details().map(d -> descriptor(entry, d));
     return new BackupStatus(
         id,
         code,
@@ -40,8 +40,7 @@ final class BackupStatusMapping {
         Optional.of(Instant.ofEpochMilli(entry.lastUpdatedAtMs())));
   }
 
-  private static BackupDescriptor descriptor(
-      final BackupStatusEntry entry, final BackupDetails details) {
+  private static BackupDescriptor descriptor(BackupStatusEntry entry, BackupDetails details) {
     return new BackupDescriptor(
         entry.checkpointId(),
         entry.partitionId(),

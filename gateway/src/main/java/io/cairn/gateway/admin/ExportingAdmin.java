@@ -23,23 +23,23 @@ import java.util.concurrent.CompletableFuture;
 public final class ExportingAdmin {
   private final BrokerRequester requester;
 
-  public ExportingAdmin(final BrokerRequester requester) {
+  public ExportingAdmin(BrokerRequester requester) {
     this.requester = requester;
   }
 
-  public CompletableFuture<ExportingResult> pause(final Deadline deadline) {
+  public CompletableFuture<ExportingResult> pause(Deadline deadline) {
     return apply(ExportingOperation.PAUSE, "PauseExporting", deadline);
   }
 
-  public CompletableFuture<ExportingResult> resume(final Deadline deadline) {
+  public CompletableFuture<ExportingResult> resume(Deadline deadline) {
     return apply(ExportingOperation.RESUME, "ResumeExporting", deadline);
   }
 
   private CompletableFuture<ExportingResult> apply(
-      final ExportingOperation operation, final String context, final Deadline deadline) {
-    final byte[] payload = ExportingCodec.encodeRequest(operation);
-    final Map<Integer, CompletableFuture<Boolean>> answers = new TreeMap<>();
-    for (final int nodeId : requester.topology().current().brokers().keySet()) {
+      ExportingOperation operation, String context, Deadline deadline) {
+    byte[] payload = ExportingCodec.encodeRequest(operation);
+    Map<Integer, CompletableFuture<Boolean>> answers = new TreeMap<>();
+    for (int nodeId : requester.topology().current().brokers().keySet()) {
       answers.put(
           nodeId,
           requester
@@ -62,9 +62,9 @@ public final class ExportingAdmin {
     return CompletableFuture.allOf(answers.values().toArray(CompletableFuture[]::new))
         .handle(
             (ignored, error) -> {
-              final List<Integer> confirmed = new ArrayList<>();
-              final List<String> failed = new ArrayList<>();
-              final boolean expectPaused = operation == ExportingOperation.PAUSE;
+              List<Integer> confirmed = new ArrayList<>();
+              List<String> failed = new ArrayList<>();
+              boolean expectPaused = operation == ExportingOperation.PAUSE;
               answers.forEach(
                   (nodeId, answer) -> {
                     if (answer.isCompletedExceptionally()) {

@@ -18,8 +18,8 @@ public record EffectiveGatewayConfig(GatewayConfig config, List<ConfigSetting> s
 
   /** One line per setting, for the start-up log. */
   public String describe() {
-    final StringBuilder text = new StringBuilder();
-    for (final ConfigSetting setting : settings) {
+    StringBuilder text = new StringBuilder();
+    for (ConfigSetting setting : settings) {
       text.append("\n  ").append(setting);
     }
     return text.toString();

@@ -166,11 +166,8 @@ public final class GatewayConfigKeys {
   }
 
   private static <T> ConfigKey<T> key(
-      final String path,
-      final Object defaultValue,
-      final ValueParser<T> parser,
-      final String description) {
-    final ConfigKey<T> key =
+      String path, Object defaultValue, ValueParser<T> parser, String description) {
+    ConfigKey<T> key =
         new ConfigKey<>(path, String.valueOf(defaultValue), parser, false, description);
     KEYS.add(key);
     return key;

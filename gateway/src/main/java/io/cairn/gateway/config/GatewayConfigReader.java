@@ -50,7 +50,7 @@ public final class GatewayConfigReader {
   private final RawConfig raw;
   private final ConfigValues values;
 
-  private GatewayConfigReader(final String sourceName) {
+  private GatewayConfigReader(String sourceName) {
     this.sourceName = sourceName;
     this.raw = new RawConfig(GatewayConfigKeys.catalogue(), sourceName, violations);
     this.values = new ConfigValues(raw, violations);
@@ -61,11 +61,11 @@ public final class GatewayConfigReader {
    *
    * @throws ConfigException listing every problem (including an unreadable file)
    */
-  public static EffectiveGatewayConfig read(final Path file, final Map<String, String> env) {
-    final String text;
+  public static EffectiveGatewayConfig read(Path file, Map<String, String> env) {
+    String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new ConfigException(
           "gateway",
           "config file " + file,
@@ -86,19 +86,19 @@ public final class GatewayConfigReader {
    * @throws ConfigException listing every problem
    */
   public static EffectiveGatewayConfig parse(
-      final String text, final String sourceName, final Map<String, String> env) {
-    final GatewayConfigReader reader = new GatewayConfigReader(sourceName);
+      String text, String sourceName, Map<String, String> env) {
+    GatewayConfigReader reader = new GatewayConfigReader(sourceName);
     reader.raw.readYaml(text);
-    final Map<String, String> overrides = new HashMap<>(env);
+    Map<String, String> overrides = new HashMap<>(env);
     overrides.remove(CLIENT_GATEWAY_VARIABLE);
     reader.raw.readEnv(overrides);
     return reader.build();
   }
 
   private EffectiveGatewayConfig build() {
-    final int nodeId = values.get(NODE_ID);
-    final SortedMap<Integer, MemberAddress> brokers = brokers();
-    final GatewayConfig.Builder builder =
+    int nodeId = values.get(NODE_ID);
+    SortedMap<Integer, MemberAddress> brokers = brokers();
+    GatewayConfig.Builder builder =
         GatewayConfig.builder()
             .nodeId(nodeId)
             .brokers(brokers)
@@ -122,18 +122,18 @@ public final class GatewayConfigReader {
     }
     try {
       return new EffectiveGatewayConfig(builder.build(), values.settings());
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       // every range is checked above; this is a rule GatewayConfig has and the reader lacks
       throw new ConfigException("gateway", sourceName, List.of(e.getMessage()));
     }
   }
 
   private SortedMap<Integer, MemberAddress> brokers() {
-    final SortedMap<Integer, MemberAddress> brokers = new TreeMap<>();
+    SortedMap<Integer, MemberAddress> brokers = new TreeMap<>();
     raw.groupValues(BROKERS)
         .forEach(
             (id, value) -> {
-              final MemberAddress address =
+              MemberAddress address =
                   values.parse(BROKERS + "." + id, BROKER_ADDRESS, value, false);
               if (address == null) {
                 values.markFailed(BROKERS);
@@ -144,7 +144,7 @@ public final class GatewayConfigReader {
     return brokers;
   }
 
-  private void checkAcross(final int nodeId, final SortedMap<Integer, MemberAddress> brokers) {
+  private void checkAcross(int nodeId, SortedMap<Integer, MemberAddress> brokers) {
     if (brokers.isEmpty() && !values.isFailed(BROKERS)) {
       values.violation(
           "Expected "
@@ -169,8 +169,8 @@ public final class GatewayConfigReader {
               + ")");
     }
     if (values.allValid(RETRY_BACKOFF_MIN, RETRY_BACKOFF_MAX)) {
-      final Duration min = values.get(RETRY_BACKOFF_MIN);
-      final Duration max = values.get(RETRY_BACKOFF_MAX);
+      Duration min = values.get(RETRY_BACKOFF_MIN);
+      Duration max = values.get(RETRY_BACKOFF_MAX);
       if (min.compareTo(max) > 0) {
         values.violation(
             "Expected "

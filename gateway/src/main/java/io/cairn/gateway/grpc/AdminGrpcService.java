@@ -50,10 +50,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   private final GrpcCalls calls;
 
   AdminGrpcService(
-      final BackupAdmin backups,
-      final ExportingAdmin exporting,
-      final TopologyManager topology,
-      final GrpcCalls calls) {
+      BackupAdmin backups, ExportingAdmin exporting, TopologyManager topology, GrpcCalls calls) {
     this.backups = backups;
     this.exporting = exporting;
     this.topology = topology;
@@ -61,16 +58,15 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   }
 
   @Override
-  public void takeBackup(
-      final TakeBackupRequest request, final StreamObserver<TakeBackupResponse> observer) {
+  public void takeBackup(TakeBackupRequest request, StreamObserver<TakeBackupResponse> observer) {
     calls.run(
         "TakeBackup",
         observer,
         deadline -> backups.take(request.getBackupId(), deadline),
         result -> {
-          final TakeBackupResponse.Builder response =
+          TakeBackupResponse.Builder response =
               TakeBackupResponse.newBuilder().setBackupId(result.backupId());
-          for (final PartitionCheckpointResult partition : result.partitions()) {
+          for (PartitionCheckpointResult partition : result.partitions()) {
             response.addPartitions(
                 PartitionCheckpoint.newBuilder()
                     .setPartitionId(partition.partitionId())
@@ -83,7 +79,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   }
 
   @Override
-  public void getBackup(final GetBackupRequest request, final StreamObserver<Backup> observer) {
+  public void getBackup(GetBackupRequest request, StreamObserver<Backup> observer) {
     calls.run(
         "GetBackup",
         observer,
@@ -93,13 +89,13 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
 
   @Override
   public void listBackups(
-      final ListBackupsRequest request, final StreamObserver<ListBackupsResponse> observer) {
+      ListBackupsRequest request, StreamObserver<ListBackupsResponse> observer) {
     calls.run(
         "ListBackups",
         observer,
         deadline -> backups.list(request.getPageSize(), request.getPageToken(), deadline),
         listing -> {
-          final ListBackupsResponse.Builder response =
+          ListBackupsResponse.Builder response =
               ListBackupsResponse.newBuilder().setNextPageToken(listing.nextPageToken());
           listing.backups().forEach(backup -> response.addBackups(toBackup(backup)));
           return response.build();
@@ -108,7 +104,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
 
   @Override
   public void deleteBackup(
-      final DeleteBackupRequest request, final StreamObserver<DeleteBackupResponse> observer) {
+      DeleteBackupRequest request, StreamObserver<DeleteBackupResponse> observer) {
     calls.run(
         "DeleteBackup",
         observer,
@@ -118,35 +114,34 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
 
   @Override
   public void pauseExporting(
-      final PauseExportingRequest request, final StreamObserver<ExportingResponse> observer) {
+      PauseExportingRequest request, StreamObserver<ExportingResponse> observer) {
     calls.run("PauseExporting", observer, exporting::pause, AdminGrpcService::toExporting);
   }
 
   @Override
   public void resumeExporting(
-      final ResumeExportingRequest request, final StreamObserver<ExportingResponse> observer) {
+      ResumeExportingRequest request, StreamObserver<ExportingResponse> observer) {
     calls.run("ResumeExporting", observer, exporting::resume, AdminGrpcService::toExporting);
   }
 
   @Override
-  public void getTopology(
-      final GetTopologyRequest request, final StreamObserver<Topology> observer) {
+  public void getTopology(GetTopologyRequest request, StreamObserver<Topology> observer) {
     calls.run("GetTopology", observer, this::freshTopology, AdminGrpcService::toTopology);
   }
 
-  private CompletableFuture<ClusterTopology> freshTopology(final Deadline deadline) {
+  private CompletableFuture<ClusterTopology> freshTopology(Deadline deadline) {
     return topology.refresh();
   }
 
-  private static ExportingResponse toExporting(final ExportingResult result) {
+  private static ExportingResponse toExporting(ExportingResult result) {
     return ExportingResponse.newBuilder()
         .setPaused(result.paused())
         .addAllNodeIds(result.nodeIds())
         .build();
   }
 
-  static Backup toBackup(final ClusterBackupStatus status) {
-    final Backup.Builder backup =
+  static Backup toBackup(ClusterBackupStatus status) {
+    Backup.Builder backup =
         Backup.newBuilder()
             .setBackupId(status.checkpointId())
             .setState(BackupState.valueOf("BACKUP_STATE_" + status.statusCode().name()))
@@ -157,8 +152,8 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
     return backup.build();
   }
 
-  private static PartitionBackup toPartition(final BackupStatus status) {
-    final PartitionBackup.Builder partition =
+  private static PartitionBackup toPartition(BackupStatus status) {
+    PartitionBackup.Builder partition =
         PartitionBackup.newBuilder()
             .setPartitionId(status.id().partitionId())
             .setNodeId(status.id().nodeId())
@@ -167,7 +162,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
     status.createdAt().ifPresent(at -> partition.setCreatedAt(timestamp(at)));
     status.lastUpdatedAt().ifPresent(at -> partition.setLastUpdatedAt(timestamp(at)));
     if (status.descriptor().isPresent()) {
-      final BackupDescriptor descriptor = status.descriptor().get();
+      BackupDescriptor descriptor = status.descriptor().get();
       partition
           .setCheckpointPosition(descriptor.checkpointPosition())
           .setSnapshotId(descriptor.snapshotId().orElse(""))
@@ -179,31 +174,31 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
     return partition.build();
   }
 
-  private static Timestamp timestamp(final Instant instant) {
+  private static Timestamp timestamp(Instant instant) {
     return Timestamp.newBuilder()
         .setSeconds(instant.getEpochSecond())
         .setNanos(instant.getNano())
         .build();
   }
 
-  static Topology toTopology(final ClusterTopology topology) {
-    final Topology.Builder result =
+  static Topology toTopology(ClusterTopology topology) {
+    Topology.Builder result =
         Topology.newBuilder()
             .setClusterId(topology.clusterId())
             .setPartitionCount(topology.partitionCount())
             .setReplicationFactor(topology.replicationFactor())
             .setRefreshedAtMs(topology.refreshedAtMs());
-    for (final BrokerStatus status : topology.brokers().values()) {
-      final Broker.Builder broker =
+    for (BrokerStatus status : topology.brokers().values()) {
+      Broker.Builder broker =
           Broker.newBuilder()
               .setNodeId(status.nodeId())
               .setAddress(status.address().toString())
               .setReachable(status.reachable())
               .setError(status.error());
       if (status.topology().isPresent()) {
-        final BrokerTopology reported = status.topology().get();
+        BrokerTopology reported = status.topology().get();
         broker.setVersion(reported.brokerVersion());
-        for (final PartitionReplica replica : reported.replicas()) {
+        for (PartitionReplica replica : reported.replicas()) {
           broker.addReplicas(
               Replica.newBuilder()
                   .setPartitionId(replica.partitionId())
@@ -216,7 +211,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
       result.addBrokers(broker);
     }
     for (int partitionId = 1; partitionId <= topology.partitionCount(); partitionId++) {
-      final PartitionLeader leader = topology.leaders().get(partitionId);
+      PartitionLeader leader = topology.leaders().get(partitionId);
       result.addPartitions(
           leader == null
               ? Partition.newBuilder()
@@ -234,7 +229,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
     return result.build();
   }
 
-  private static Health health(final ReplicaHealth health) {
+  private static Health health(ReplicaHealth health) {
     return Health.valueOf("HEALTH_" + health.name());
   }
 }

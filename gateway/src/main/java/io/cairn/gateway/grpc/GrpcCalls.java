@@ -31,7 +31,7 @@ final class GrpcCalls {
   private final Duration requestTimeout;
   private final GatewayMetrics metrics;
 
-  GrpcCalls(final Clock clock, final Duration requestTimeout, final GatewayMetrics metrics) {
+  GrpcCalls(Clock clock, Duration requestTimeout, GatewayMetrics metrics) {
     this.clock = clock;
     this.requestTimeout = requestTimeout;
     this.metrics = metrics;
@@ -39,10 +39,10 @@ final class GrpcCalls {
 
   /** The deadline of the current call. */
   Deadline deadline() {
-    final io.grpc.Deadline client = Context.current().getDeadline();
+    io.grpc.Deadline client = Context.current().getDeadline();
     Duration budget = requestTimeout;
     if (client != null) {
-      final Duration remaining =
+      Duration remaining =
           Duration.ofNanos(Math.max(0, client.timeRemaining(TimeUnit.NANOSECONDS)));
       if (remaining.compareTo(budget) < 0) {
         budget = remaining;
@@ -52,15 +52,15 @@ final class GrpcCalls {
   }
 
   <T, R> void run(
-      final String operation,
-      final StreamObserver<R> observer,
-      final Function<Deadline, CompletableFuture<T>> call,
-      final Function<T, R> toResponse) {
-    final long startNanos = clock.nanos();
+      String operation,
+      StreamObserver<R> observer,
+      Function<Deadline, CompletableFuture<T>> call,
+      Function<T, R> toResponse) {
+    long startNanos = clock.nanos();
     CompletableFuture<T> future;
     try {
       future = call.apply(deadline());
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       future = CompletableFuture.failedFuture(e);
     }
     future.whenComplete(
@@ -70,7 +70,7 @@ final class GrpcCalls {
           if (failure == null) {
             try {
               response = toResponse.apply(value);
-            } catch (final RuntimeException e) {
+            } catch (RuntimeException e) {
               failure = e;
             }
           }
@@ -88,8 +88,7 @@ final class GrpcCalls {
   }
 
   /** Runs a call whose result needs no I/O. */
-  <R> void runNow(
-      final String operation, final StreamObserver<R> observer, final Supplier<R> response) {
+  <R> void runNow(String operation, StreamObserver<R> observer, Supplier<R> response) {
     run(
         operation,
         observer,
@@ -97,7 +96,7 @@ final class GrpcCalls {
         ignored -> response.get());
   }
 
-  static StatusRuntimeException toStatus(final String operation, final Throwable failure) {
+  static StatusRuntimeException toStatus(String operation, Throwable failure) {
     if (failure instanceof GatewayException gateway) {
       if (gateway.code() == GatewayErrorCode.INTERNAL) {
         LOG.warn("{} failed: {}", operation, gateway.getMessage(), gateway.getCause());

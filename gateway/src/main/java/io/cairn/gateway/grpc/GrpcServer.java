@@ -39,17 +39,17 @@ public final class GrpcServer implements AutoCloseable {
   // v1alpha reflection is deprecated but still what older generic clients (grpcurl < 1.9) ask for.
   @SuppressWarnings("deprecation")
   public GrpcServer(
-      final String host,
-      final int port,
-      final int maxMessageSizeBytes,
-      final LedgerOperations ledger,
-      final BackupAdmin backups,
-      final ExportingAdmin exporting,
-      final TopologyManager topology,
-      final Clock clock,
-      final Duration requestTimeout,
-      final GatewayMetrics metrics) {
-    final GrpcCalls calls = new GrpcCalls(clock, requestTimeout, metrics);
+      String host,
+      int port,
+      int maxMessageSizeBytes,
+      LedgerOperations ledger,
+      BackupAdmin backups,
+      ExportingAdmin exporting,
+      TopologyManager topology,
+      Clock clock,
+      Duration requestTimeout,
+      GatewayMetrics metrics) {
+    GrpcCalls calls = new GrpcCalls(clock, requestTimeout, metrics);
     this.server =
         NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
             .directExecutor()
@@ -71,7 +71,7 @@ public final class GrpcServer implements AutoCloseable {
   public void start() {
     try {
       server.start();
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(
           "Expected to bind the gRPC port, but "
               + e.getMessage()
@@ -86,8 +86,8 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /** Updates the per-service health from a new topology. */
-  public void onTopology(final ClusterTopology topology) {
-    final ServingStatus status =
+  public void onTopology(ClusterTopology topology) {
+    ServingStatus status =
         topology.hasAllLeaders() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
     health.setStatus(LedgerServiceGrpc.SERVICE_NAME, status);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, status);
@@ -101,7 +101,7 @@ public final class GrpcServer implements AutoCloseable {
       if (!server.awaitTermination(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
         server.shutdownNow();
       }
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       server.shutdownNow();
       Thread.currentThread().interrupt();
     }

@@ -23,14 +23,14 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
   private final LedgerOperations ledger;
   private final GrpcCalls calls;
 
-  LedgerGrpcService(final LedgerOperations ledger, final GrpcCalls calls) {
+  LedgerGrpcService(LedgerOperations ledger, GrpcCalls calls) {
     this.ledger = ledger;
     this.calls = calls;
   }
 
   @Override
   public void createAccount(
-      final CreateAccountRequest request, final StreamObserver<CreateAccountResponse> observer) {
+      CreateAccountRequest request, StreamObserver<CreateAccountResponse> observer) {
     calls.run(
         "CreateAccount",
         observer,
@@ -44,15 +44,14 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
   }
 
   @Override
-  public void deposit(
-      final DepositRequest request, final StreamObserver<DepositResponse> observer) {
+  public void deposit(DepositRequest request, StreamObserver<DepositResponse> observer) {
     calls.run(
         "Deposit",
         observer,
         deadline -> ledger.deposit(request.getAccountId(), request.getAmount(), deadline),
         routed -> {
-          final Record event = routed.body();
-          final long amount =
+          Record event = routed.body();
+          long amount =
               event.value() instanceof DepositValue deposit
                   ? deposit.amount()
                   : request.getAmount();
@@ -66,8 +65,7 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
   }
 
   @Override
-  public void transfer(
-      final TransferRequest request, final StreamObserver<TransferResponse> observer) {
+  public void transfer(TransferRequest request, StreamObserver<TransferResponse> observer) {
     calls.run(
         "Transfer",
         observer,
@@ -78,8 +76,8 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
                 request.getAmount(),
                 deadline),
         routed -> {
-          final Record event = routed.body();
-          final TransferResponse.Builder response =
+          Record event = routed.body();
+          TransferResponse.Builder response =
               TransferResponse.newBuilder()
                   .setTransferKey(event.metadata().key())
                   .setSourcePartitionId(routed.partitionId())
@@ -95,8 +93,7 @@ public final class LedgerGrpcService extends LedgerServiceGrpc.LedgerServiceImpl
   }
 
   @Override
-  public void getAccount(
-      final GetAccountRequest request, final StreamObserver<GetAccountResponse> observer) {
+  public void getAccount(GetAccountRequest request, StreamObserver<GetAccountResponse> observer) {
     calls.run(
         "GetAccount",
         observer,

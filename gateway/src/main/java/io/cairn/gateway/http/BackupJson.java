@@ -23,12 +23,12 @@ import java.util.Map;
 final class BackupJson {
   private BackupJson() {}
 
-  static Map<String, Object> of(final ClusterBackupStatus status) {
-    final Map<String, Object> json = new LinkedHashMap<>();
+  static Map<String, Object> of(ClusterBackupStatus status) {
+    Map<String, Object> json = new LinkedHashMap<>();
     json.put("backupId", status.checkpointId());
     json.put("state", status.statusCode().name());
     status.reason().ifPresent(reason -> json.put("failureReason", reason));
-    final List<Map<String, Object>> details = new ArrayList<>();
+    List<Map<String, Object>> details = new ArrayList<>();
     status.partitions().entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(entry -> details.add(partition(entry.getValue())));
@@ -36,8 +36,8 @@ final class BackupJson {
     return json;
   }
 
-  private static Map<String, Object> partition(final BackupStatus status) {
-    final Map<String, Object> json = new LinkedHashMap<>();
+  private static Map<String, Object> partition(BackupStatus status) {
+    Map<String, Object> json = new LinkedHashMap<>();
     json.put("partitionId", status.id().partitionId());
     json.put("state", status.statusCode().name());
     status.failureReason().ifPresent(reason -> json.put("failureReason", reason));
@@ -45,7 +45,7 @@ final class BackupJson {
     status.lastUpdatedAt().ifPresent(at -> json.put("lastUpdatedAt", at.toString()));
     json.put("nodeId", status.id().nodeId());
     if (status.descriptor().isPresent()) {
-      final BackupDescriptor descriptor = status.descriptor().get();
+      BackupDescriptor descriptor = status.descriptor().get();
       json.put("checkpointPosition", descriptor.checkpointPosition());
       descriptor.snapshotId().ifPresent(id -> json.put("snapshotId", id));
       json.put("brokerVersion", descriptor.brokerVersion());

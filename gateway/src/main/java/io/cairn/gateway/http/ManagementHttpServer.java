@@ -81,17 +81,17 @@ public final class ManagementHttpServer implements AutoCloseable {
 
   /** Creates the server; nothing is bound before {@link #start()}. */
   public ManagementHttpServer(
-      final String host,
-      final int port,
-      final int maxBodyBytes,
-      final Duration requestTimeout,
-      final Clock clock,
-      final BackupAdmin backups,
-      final ExportingAdmin exporting,
-      final TopologyManager topology,
-      final PrometheusMeterRegistry registry,
-      final GatewayMetrics metrics,
-      final ExecutorService executor) {
+      String host,
+      int port,
+      int maxBodyBytes,
+      Duration requestTimeout,
+      Clock clock,
+      BackupAdmin backups,
+      ExportingAdmin exporting,
+      TopologyManager topology,
+      PrometheusMeterRegistry registry,
+      GatewayMetrics metrics,
+      ExecutorService executor) {
     this.requestTimeout = requestTimeout;
     this.clock = clock;
     this.backups = backups;
@@ -180,8 +180,8 @@ public final class ManagementHttpServer implements AutoCloseable {
     exchange.sendEmpty(204);
   }
 
-  private void ready(final Exchange exchange) throws IOException {
-    final ClusterTopology current = topology.current();
+  private void ready(Exchange exchange) throws IOException {
+    ClusterTopology current = topology.current();
     if (!current.hasAllLeaders()) {
       throw new Problem(
           503,
@@ -190,18 +190,18 @@ public final class ManagementHttpServer implements AutoCloseable {
                   ? "no broker has answered yet"
                   : "partitions " + current.partitionsWithoutLeader() + " have none"));
     }
-    final Map<String, Object> body = new LinkedHashMap<>();
+    Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", "READY");
     body.put("partitionCount", current.partitionCount());
     body.put("reachableBrokers", current.reachableBrokers());
     exchange.sendJson(200, body);
   }
 
-  private void takeBackup(final Exchange exchange) throws IOException {
-    final byte[] body = exchange.body();
-    final long backupId = parseBackupId(body);
-    final TakeBackupResult taken = await(deadline -> backups.take(backupId, deadline));
-    final Map<String, Object> answer = new LinkedHashMap<>();
+  private void takeBackup(Exchange exchange) throws IOException {
+    byte[] body = exchange.body();
+    long backupId = parseBackupId(body);
+    TakeBackupResult taken = await(deadline -> backups.take(backupId, deadline));
+    Map<String, Object> answer = new LinkedHashMap<>();
     answer.put(
         "message",
         "A backup with id "
@@ -212,9 +212,9 @@ public final class ManagementHttpServer implements AutoCloseable {
             + " to monitor the status.");
     // Beyond Zeebe's answer: what every partition answered to CHECKPOINT CREATE.
     answer.put("backupId", taken.backupId());
-    final List<Map<String, Object>> partitions = new ArrayList<>();
-    for (final PartitionCheckpointResult partition : taken.partitions()) {
-      final Map<String, Object> json = new LinkedHashMap<>();
+    List<Map<String, Object>> partitions = new ArrayList<>();
+    for (PartitionCheckpointResult partition : taken.partitions()) {
+      Map<String, Object> json = new LinkedHashMap<>();
       json.put("partitionId", partition.partitionId());
       json.put("created", partition.created());
       json.put("checkpointId", partition.checkpointId());
@@ -226,18 +226,18 @@ public final class ManagementHttpServer implements AutoCloseable {
   }
 
   /** Parses {@code {"backupId": N}} with N a positive integer. */
-  static long parseBackupId(final byte[] body) {
-    final String rule = "a JSON object {\"backupId\": <integer >= 1>}";
+  static long parseBackupId(byte[] body) {
+    String rule = "a JSON object {\"backupId\": <integer >= 1>}";
     if (body.length == 0) {
       throw Problem.badRequest("Expected " + rule + ", but the body is empty");
     }
-    final JsonNode json;
+    JsonNode json;
     try {
       json = Exchange.json().readTree(body);
-    } catch (final JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw Problem.badRequest(
           "Expected " + rule + ", but the body is not JSON: " + e.getOriginalMessage());
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw Problem.badRequest("Expected " + rule + ", but the body could not be read: " + e);
     }
     if (json == null || !json.isObject()) {
@@ -249,7 +249,7 @@ public final class ManagementHttpServer implements AutoCloseable {
                   ? "nothing"
                   : json.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
     }
-    final JsonNode id = json.get("backupId");
+    JsonNode id = json.get("backupId");
     if (id == null || id.isNull()) {
       throw Problem.badRequest("Expected field backupId (an integer >= 1), but it is missing");
     }
@@ -260,24 +260,24 @@ public final class ManagementHttpServer implements AutoCloseable {
               + ", but was "
               + shorten(id.toString()));
     }
-    final long value = id.longValue();
+    long value = id.longValue();
     if (value < 1) {
       throw Problem.badRequest("Expected backupId >= 1, but was " + value);
     }
     return value;
   }
 
-  private void listBackups(final Exchange exchange) throws IOException {
-    final BackupListing listing =
+  private void listBackups(Exchange exchange) throws IOException {
+    BackupListing listing =
         await(deadline -> backups.list(BackupAdmin.MAX_PAGE_SIZE, "", deadline));
-    final List<Map<String, Object>> body = new ArrayList<>();
-    for (final ClusterBackupStatus status : listing.backups()) {
+    List<Map<String, Object>> body = new ArrayList<>();
+    for (ClusterBackupStatus status : listing.backups()) {
       body.add(BackupJson.of(status));
     }
     exchange.sendJson(200, body);
   }
 
-  private static long backupId(final String segment, final Exchange exchange) {
+  private static long backupId(String segment, Exchange exchange) {
     if (!POSITIVE_ID.matcher(segment).matches()) {
       throw Problem.badRequest(
           "Expected backupId in the path to be an integer >= 1, but was '"
@@ -290,7 +290,7 @@ public final class ManagementHttpServer implements AutoCloseable {
     }
     try {
       return Long.parseLong(segment);
-    } catch (final NumberFormatException e) {
+    } catch (NumberFormatException e) {
       throw Problem.badRequest(
           "Expected backupId in the path to be at most "
               + Long.MAX_VALUE
@@ -301,19 +301,19 @@ public final class ManagementHttpServer implements AutoCloseable {
   }
 
   /** Runs an admin call and waits for it on this HTTP worker thread. */
-  private <T> T await(final Function<Deadline, CompletableFuture<T>> call) {
-    final Deadline deadline = Deadline.after(clock, requestTimeout);
+  private <T> T await(Function<Deadline, CompletableFuture<T>> call) {
+    Deadline deadline = Deadline.after(clock, requestTimeout);
     try {
       return call.apply(deadline).get(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Problem(503, "Expected the request to complete, but the gateway is stopping");
-    } catch (final TimeoutException e) {
+    } catch (TimeoutException e) {
       throw GatewayProblems.of(
           GatewayErrorCode.DEADLINE_EXCEEDED,
           "Expected an answer within " + requestTimeout.toMillis() + " ms, but none came");
-    } catch (final ExecutionException | RuntimeException e) {
-      final Throwable cause = Futures.unwrap(e);
+    } catch (ExecutionException | RuntimeException e) {
+      Throwable cause = Futures.unwrap(e);
       if (cause instanceof GatewayException gateway) {
         throw GatewayProblems.of(gateway.code(), gateway.getMessage());
       }
@@ -324,7 +324,7 @@ public final class ManagementHttpServer implements AutoCloseable {
     }
   }
 
-  private static String shorten(final String value) {
+  private static String shorten(String value) {
     return value.length() <= 64 ? value : value.substring(0, 64) + "...";
   }
 

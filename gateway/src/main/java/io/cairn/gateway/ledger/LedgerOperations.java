@@ -54,16 +54,15 @@ public final class LedgerOperations {
   private final BrokerRequester requester;
   private final GatewayMetrics metrics;
 
-  public LedgerOperations(final BrokerRequester requester, final GatewayMetrics metrics) {
+  public LedgerOperations(BrokerRequester requester, GatewayMetrics metrics) {
     this.requester = requester;
     this.metrics = metrics;
   }
 
   /** Creates an account; completes with the CREATED event. */
-  public CompletableFuture<Routed<Record>> createAccount(
-      final String accountId, final Deadline deadline) {
-    final String operation = "CreateAccount";
-    final Violations violations = new Violations();
+  public CompletableFuture<Routed<Record>> createAccount(String accountId, Deadline deadline) {
+    String operation = "CreateAccount";
+    Violations violations = new Violations();
     violations.add(AccountIdRule.violation("accountId", accountId, operation));
     return command(
         operation,
@@ -76,9 +75,9 @@ public final class LedgerOperations {
 
   /** Deposits {@code amount} (&gt; 0); completes with the DEPOSITED event. */
   public CompletableFuture<Routed<Record>> deposit(
-      final String accountId, final long amount, final Deadline deadline) {
-    final String operation = "Deposit";
-    final Violations violations = new Violations();
+      String accountId, long amount, Deadline deadline) {
+    String operation = "Deposit";
+    Violations violations = new Violations();
     violations.add(AccountIdRule.violation("accountId", accountId, operation));
     violations.add(positive(amount, operation));
     return command(
@@ -105,12 +104,9 @@ public final class LedgerOperations {
    * accounts.
    */
   public CompletableFuture<Routed<Record>> transfer(
-      final String fromAccountId,
-      final String toAccountId,
-      final long amount,
-      final Deadline deadline) {
-    final String operation = "Transfer";
-    final Violations violations = new Violations();
+      String fromAccountId, String toAccountId, long amount, Deadline deadline) {
+    String operation = "Transfer";
+    Violations violations = new Violations();
     violations.add(AccountIdRule.violation("fromAccountId", fromAccountId, operation));
     violations.add(AccountIdRule.violation("toAccountId", toAccountId, operation));
     violations.add(positive(amount, operation));
@@ -125,16 +121,16 @@ public final class LedgerOperations {
     if (!violations.isEmpty()) {
       return CompletableFuture.failedFuture(GatewayException.invalid(violations.message()));
     }
-    final TransferValue value =
+    TransferValue value =
         new TransferValue(
             fromAccountId,
             toAccountId,
             amount,
             ValueDescriptor.NO_PARTITION_ID,
             ValueDescriptor.NO_PARTITION_ID);
-    final int partitionCount = requester.topology().current().partitionCount();
+    int partitionCount = requester.topology().current().partitionCount();
     if (partitionCount != 0) {
-      final AccountPlacement placement = new AccountPlacement(partitionCount);
+      AccountPlacement placement = new AccountPlacement(partitionCount);
       if (placement.partitionOf(fromAccountId) == placement.partitionOf(toAccountId)) {
         return command(
             operation, fromAccountId, TransferIntent.CREATE, value, violations, deadline);
@@ -150,13 +146,13 @@ public final class LedgerOperations {
 
   /** Completes when {@code toAccountId} exists; fails with NOT_FOUND or why it is unknown. */
   private CompletableFuture<Void> checkTarget(
-      final String fromAccountId, final String toAccountId, final Deadline deadline) {
+      String fromAccountId, String toAccountId, Deadline deadline) {
     return requester
         .toLeader(new AccountQueryCall("Transfer", toAccountId), deadline)
         .<Void>handle(
             (routed, error) -> {
               if (error != null) {
-                final GatewayException failure = targetUnknown(toAccountId, error);
+                GatewayException failure = targetUnknown(toAccountId, error);
                 metrics.transferTargetCheck(GatewayMetrics.result(failure));
                 throw failure;
               }
@@ -179,9 +175,9 @@ public final class LedgerOperations {
             });
   }
 
-  private static GatewayException targetUnknown(final String toAccountId, final Throwable error) {
-    final Throwable cause = Futures.unwrap(error);
-    final GatewayErrorCode code =
+  private static GatewayException targetUnknown(String toAccountId, Throwable error) {
+    Throwable cause = Futures.unwrap(error);
+    GatewayErrorCode code =
         cause instanceof GatewayException gateway ? gateway.code() : GatewayErrorCode.INTERNAL;
     return new GatewayException(
         code,
@@ -196,10 +192,9 @@ public final class LedgerOperations {
   }
 
   /** Reads an account's balance; NOT_FOUND when it does not exist. */
-  public CompletableFuture<Routed<AccountBalance>> getAccount(
-      final String accountId, final Deadline deadline) {
-    final String operation = "GetAccount";
-    final String violation = AccountIdRule.violation("accountId", accountId, operation);
+  public CompletableFuture<Routed<AccountBalance>> getAccount(String accountId, Deadline deadline) {
+    String operation = "GetAccount";
+    String violation = AccountIdRule.violation("accountId", accountId, operation);
     if (violation != null) {
       return CompletableFuture.failedFuture(GatewayException.invalid(violation));
     }
@@ -221,16 +216,16 @@ public final class LedgerOperations {
   }
 
   private CompletableFuture<Routed<Record>> command(
-      final String operation,
-      final String accountId,
-      final Intent intent,
-      final RecordValue value,
-      final Violations violations,
-      final Deadline deadline) {
+      String operation,
+      String accountId,
+      Intent intent,
+      RecordValue value,
+      Violations violations,
+      Deadline deadline) {
     if (!violations.isEmpty()) {
       return CompletableFuture.failedFuture(GatewayException.invalid(violations.message()));
     }
-    final Record command = new Record(RecordMetadata.builder().command(intent).build(), value);
+    Record command = new Record(RecordMetadata.builder().command(intent).build(), value);
     return requester
         .toLeader(CommandCall.forAccount(operation, accountId, command), deadline)
         .thenApply(
@@ -242,7 +237,7 @@ public final class LedgerOperations {
             });
   }
 
-  private static String positive(final long amount, final String operation) {
+  private static String positive(long amount, String operation) {
     return amount > 0 ? null : "Expected amount > 0, but was " + amount + " (" + operation + ")";
   }
 
@@ -250,7 +245,7 @@ public final class LedgerOperations {
   private static final class Violations {
     private final List<String> messages = new ArrayList<>();
 
-    void add(final String message) {
+    void add(String message) {
       if (message != null) {
         messages.add(message);
       }
@@ -273,7 +268,7 @@ public final class LedgerOperations {
     private final String operation;
     private final String accountId;
 
-    AccountQueryCall(final String operation, final String accountId) {
+    AccountQueryCall(String operation, String accountId) {
       this.operation = operation;
       this.accountId = accountId;
     }
@@ -284,7 +279,7 @@ public final class LedgerOperations {
     }
 
     @Override
-    public int partitionId(final ClusterTopology topology) {
+    public int partitionId(ClusterTopology topology) {
       return topology.partitionCount() == 0
           ? 0
           : new AccountPlacement(topology.partitionCount()).partitionOf(accountId);
@@ -296,12 +291,12 @@ public final class LedgerOperations {
     }
 
     @Override
-    public byte[] payload(final int partitionId) {
+    public byte[] payload(int partitionId) {
       return AccountQueryCodec.encodeRequest(new AccountQuery(partitionId, accountId));
     }
 
     @Override
-    public ApiResponse<AccountBalance> decode(final byte[] response) {
+    public ApiResponse<AccountBalance> decode(byte[] response) {
       return AccountQueryCodec.decodeResponse(response);
     }
 

@@ -59,15 +59,15 @@ public final class BrokerRequester {
   private final int maxRetries;
 
   public BrokerRequester(
-      final MessagingService messaging,
-      final TopologyManager topology,
-      final ScheduledExecutorService timer,
-      final Executor executor,
-      final GatewayMetrics metrics,
-      final Duration requestTimeout,
-      final Duration backoffMin,
-      final Duration backoffMax,
-      final int maxRetries) {
+      MessagingService messaging,
+      TopologyManager topology,
+      ScheduledExecutorService timer,
+      Executor executor,
+      GatewayMetrics metrics,
+      Duration requestTimeout,
+      Duration backoffMin,
+      Duration backoffMax,
+      int maxRetries) {
     this.messaging = messaging;
     this.topology = topology;
     this.timer = timer;
@@ -88,9 +88,8 @@ public final class BrokerRequester {
    * Sends {@code call} to its partition's leader and completes with the OK body, or fails with a
    * {@link GatewayException}.
    */
-  public <T> CompletableFuture<Routed<T>> toLeader(
-      final PartitionCall<T> call, final Deadline deadline) {
-    final Attempts<T> attempts = new Attempts<>(call, deadline);
+  public <T> CompletableFuture<Routed<T>> toLeader(PartitionCall<T> call, Deadline deadline) {
+    Attempts<T> attempts = new Attempts<>(call, deadline);
     attempt(attempts);
     return attempts.result;
   }
@@ -100,12 +99,12 @@ public final class BrokerRequester {
    * fails with a {@link GatewayException} when no answer came.
    */
   public <T> CompletableFuture<ApiResponse<T>> toBroker(
-      final int nodeId,
-      final String type,
-      final byte[] payload,
-      final Function<byte[], ApiResponse<T>> decoder,
-      final Deadline deadline,
-      final String context) {
+      int nodeId,
+      String type,
+      byte[] payload,
+      Function<byte[], ApiResponse<T>> decoder,
+      Deadline deadline,
+      String context) {
     if (deadline.expired()) {
       return CompletableFuture.failedFuture(deadlineExceeded(context, deadline, "no time left"));
     }
@@ -113,7 +112,7 @@ public final class BrokerRequester {
         .handleAsync(
             (bytes, error) -> {
               if (error != null) {
-                final Throwable cause = Futures.unwrap(error);
+                Throwable cause = Futures.unwrap(error);
                 throw cause instanceof MessagingException.Timeout
                     ? deadlineExceeded(context, deadline, cause.getMessage())
                     : GatewayException.unavailable(
@@ -134,26 +133,26 @@ public final class BrokerRequester {
    * only when the transport failed; completes with that broker's answer.
    */
   public <T> CompletableFuture<Routed<ApiResponse<T>>> toAnyBroker(
-      final List<Integer> candidates,
-      final String type,
-      final byte[] payload,
-      final Function<byte[], ApiResponse<T>> decoder,
-      final Deadline deadline,
-      final String context) {
-    final Set<Integer> ordered = new LinkedHashSet<>(candidates);
+      List<Integer> candidates,
+      String type,
+      byte[] payload,
+      Function<byte[], ApiResponse<T>> decoder,
+      Deadline deadline,
+      String context) {
+    Set<Integer> ordered = new LinkedHashSet<>(candidates);
     return tryNext(
         new ArrayList<>(ordered), 0, type, payload, decoder, deadline, context, new ArrayList<>());
   }
 
   private <T> CompletableFuture<Routed<ApiResponse<T>>> tryNext(
-      final List<Integer> candidates,
-      final int index,
-      final String type,
-      final byte[] payload,
-      final Function<byte[], ApiResponse<T>> decoder,
-      final Deadline deadline,
-      final String context,
-      final List<String> errors) {
+      List<Integer> candidates,
+      int index,
+      String type,
+      byte[] payload,
+      Function<byte[], ApiResponse<T>> decoder,
+      Deadline deadline,
+      String context,
+      List<String> errors) {
     if (index >= candidates.size()) {
       return CompletableFuture.failedFuture(
           GatewayException.unavailable(
@@ -162,14 +161,14 @@ public final class BrokerRequester {
                   + "), but "
                   + (errors.isEmpty() ? "none is configured" : String.join("; ", errors))));
     }
-    final int nodeId = candidates.get(index);
+    int nodeId = candidates.get(index);
     return toBroker(nodeId, type, payload, decoder, deadline, context)
         .handle(
             (answer, error) -> {
               if (error == null) {
                 return CompletableFuture.completedFuture(new Routed<>(0, nodeId, answer));
               }
-              final Throwable cause = Futures.unwrap(error);
+              Throwable cause = Futures.unwrap(error);
               if (cause instanceof GatewayException gateway
                   && gateway.code() == GatewayErrorCode.UNAVAILABLE) {
                 errors.add(gateway.getMessage());
@@ -181,13 +180,13 @@ public final class BrokerRequester {
         .thenCompose(Function.identity());
   }
 
-  private <T> void attempt(final Attempts<T> attempts) {
-    final PartitionCall<T> call = attempts.call;
+  private <T> void attempt(Attempts<T> attempts) {
+    PartitionCall<T> call = attempts.call;
     if (attempts.deadline.expired()) {
       attempts.fail(deadlineExceeded(attempts.context(), attempts.deadline, attempts.lastError));
       return;
     }
-    final ClusterTopology current = topology.current();
+    ClusterTopology current = topology.current();
     if (attempts.partitionId == 0) {
       attempts.partitionId = call.partitionId(current);
       if (attempts.partitionId == 0) {
@@ -195,22 +194,22 @@ public final class BrokerRequester {
         return;
       }
     }
-    final int nodeId;
+    int nodeId;
     if (attempts.leaderHint >= 0) {
       nodeId = attempts.leaderHint;
       attempts.leaderHint = -1;
     } else {
-      final OptionalInt leader = current.leaderOf(attempts.partitionId);
+      OptionalInt leader = current.leaderOf(attempts.partitionId);
       if (leader.isEmpty()) {
         retryLater(attempts, "no leader is known for partition " + attempts.partitionId, true);
         return;
       }
       nodeId = leader.getAsInt();
     }
-    final byte[] payload;
+    byte[] payload;
     try {
       payload = call.payload(attempts.partitionId);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       attempts.fail(GatewayException.invalid(e.getMessage() + " (" + call.operation() + ")"));
       return;
     }
@@ -223,7 +222,7 @@ public final class BrokerRequester {
             executor)
         .exceptionally(
             error -> {
-              final Throwable cause = Futures.unwrap(error);
+              Throwable cause = Futures.unwrap(error);
               if (cause instanceof RejectedExecutionException) {
                 // The executor refused to handle the broker's answer: the gateway is overloaded
                 // or closing. The request was delivered, so a command may have been applied.
@@ -243,10 +242,9 @@ public final class BrokerRequester {
             });
   }
 
-  private <T> void onAnswer(
-      final Attempts<T> attempts, final int nodeId, final byte[] bytes, final Throwable error) {
+  private <T> void onAnswer(Attempts<T> attempts, int nodeId, byte[] bytes, Throwable error) {
     if (error != null) {
-      final Throwable cause = Futures.unwrap(error);
+      Throwable cause = Futures.unwrap(error);
       if (Failures.notDelivered(cause)) {
         retryLater(attempts, cause.getMessage(), true);
       } else if (attempts.call.idempotent()) {
@@ -278,10 +276,10 @@ public final class BrokerRequester {
       }
       return;
     }
-    final ApiResponse<T> response;
+    ApiResponse<T> response;
     try {
       response = decodeOrFail(attempts.call::decode, bytes, nodeId, attempts.context());
-    } catch (final GatewayException e) {
+    } catch (GatewayException e) {
       attempts.fail(e);
       return;
     }
@@ -290,7 +288,7 @@ public final class BrokerRequester {
           new Routed<>(attempts.partitionId, nodeId, ok.body(), attempts.doubt));
       return;
     }
-    final ApiResponse.Failure<T> failure = (ApiResponse.Failure<T>) response;
+    ApiResponse.Failure<T> failure = (ApiResponse.Failure<T>) response;
     if (failure.status() == ResponseStatus.NOT_LEADER) {
       if (failure.leaderNodeId() >= 0 && failure.leaderNodeId() != nodeId) {
         attempts.leaderHint = failure.leaderNodeId();
@@ -303,8 +301,7 @@ public final class BrokerRequester {
     }
   }
 
-  private <T> void retryLater(
-      final Attempts<T> attempts, final String reason, final boolean refresh) {
+  private <T> void retryLater(Attempts<T> attempts, String reason, boolean refresh) {
     attempts.lastError = reason;
     if (attempts.retries >= maxRetries) {
       attempts.fail(
@@ -331,37 +328,34 @@ public final class BrokerRequester {
     }
   }
 
-  private <T> void scheduleRetry(final Attempts<T> attempts, final String reason) {
-    final long backoffNanos =
+  private <T> void scheduleRetry(Attempts<T> attempts, String reason) {
+    long backoffNanos =
         Math.min(backoffMax.toNanos(), backoffMin.toNanos() << Math.min(20, attempts.retries - 1));
-    final long delayNanos = Math.min(backoffNanos, attempts.deadline.remaining().toNanos());
+    long delayNanos = Math.min(backoffNanos, attempts.deadline.remaining().toNanos());
     LOG.debug("Retrying {} in {} ns: {}", attempts.context(), delayNanos, reason);
     try {
       timer.schedule(() -> attempt(attempts), delayNanos, TimeUnit.NANOSECONDS);
-    } catch (final RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       attempts.fail(overloaded(e));
     }
   }
 
   private CompletableFuture<byte[]> send(
-      final int nodeId, final String type, final byte[] payload, final Deadline deadline) {
-    final Duration remaining = deadline.remaining();
-    final Duration timeout = remaining.compareTo(requestTimeout) < 0 ? remaining : requestTimeout;
+      int nodeId, String type, byte[] payload, Deadline deadline) {
+    Duration remaining = deadline.remaining();
+    Duration timeout = remaining.compareTo(requestTimeout) < 0 ? remaining : requestTimeout;
     try {
       return messaging.sendAndReceive(nodeId, type, payload, timeout);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
   private static <T> ApiResponse<T> decodeOrFail(
-      final Function<byte[], ApiResponse<T>> decoder,
-      final byte[] bytes,
-      final int nodeId,
-      final String context) {
+      Function<byte[], ApiResponse<T>> decoder, byte[] bytes, int nodeId, String context) {
     try {
       return decoder.apply(bytes);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw new GatewayException(
           GatewayErrorCode.INTERNAL,
           "Expected a valid answer from broker "
@@ -375,8 +369,7 @@ public final class BrokerRequester {
     }
   }
 
-  private static GatewayException deadlineExceeded(
-      final String context, final Deadline deadline, final String last) {
+  private static GatewayException deadlineExceeded(String context, Deadline deadline, String last) {
     return new GatewayException(
         GatewayErrorCode.DEADLINE_EXCEEDED,
         "Expected an answer within "
@@ -388,7 +381,7 @@ public final class BrokerRequester {
             + (last == null ? "" : "; last: " + last));
   }
 
-  private static GatewayException overloaded(final Throwable cause) {
+  private static GatewayException overloaded(Throwable cause) {
     return new GatewayException(
         GatewayErrorCode.RESOURCE_EXHAUSTED,
         "Expected room in the gateway's request queue, but it is full or closing. Retry later",
@@ -401,7 +394,7 @@ public final class BrokerRequester {
    * idempotent gets UNAVAILABLE with an unknown outcome instead.
    */
   private static <T> GatewayException overloadedAfterSending(
-      final Attempts<T> attempts, final int nodeId, final Throwable cause) {
+      Attempts<T> attempts, int nodeId, Throwable cause) {
     if (attempts.call.idempotent()) {
       return overloaded(cause);
     }
@@ -416,7 +409,7 @@ public final class BrokerRequester {
         cause);
   }
 
-  private static String millis(final Duration duration) {
+  private static String millis(Duration duration) {
     return duration.toMillis() + " ms";
   }
 
@@ -431,7 +424,7 @@ public final class BrokerRequester {
     volatile String lastError;
     volatile boolean doubt;
 
-    Attempts(final PartitionCall<T> call, final Deadline deadline) {
+    Attempts(PartitionCall<T> call, Deadline deadline) {
       this.call = call;
       this.deadline = deadline;
     }
@@ -440,7 +433,7 @@ public final class BrokerRequester {
       return call.operation() + (partitionId == 0 ? "" : " on partition " + partitionId);
     }
 
-    void fail(final Throwable error) {
+    void fail(Throwable error) {
       result.completeExceptionally(error);
     }
   }

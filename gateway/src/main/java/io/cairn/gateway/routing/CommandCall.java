@@ -21,11 +21,11 @@ public final class CommandCall implements PartitionCall<Record> {
   private final boolean idempotent;
 
   private CommandCall(
-      final String operation,
-      final Record command,
-      final String accountId,
-      final int fixedPartitionId,
-      final boolean idempotent) {
+      String operation,
+      Record command,
+      String accountId,
+      int fixedPartitionId,
+      boolean idempotent) {
     this.operation = operation;
     this.command = command;
     this.accountId = accountId;
@@ -34,17 +34,13 @@ public final class CommandCall implements PartitionCall<Record> {
   }
 
   /** A command for the partition that owns {@code accountId}; never sent twice after a doubt. */
-  public static CommandCall forAccount(
-      final String operation, final String accountId, final Record command) {
+  public static CommandCall forAccount(String operation, String accountId, Record command) {
     return new CommandCall(operation, command, accountId, 0, false);
   }
 
   /** A command for a fixed partition. */
   public static CommandCall forPartition(
-      final String operation,
-      final int partitionId,
-      final Record command,
-      final boolean idempotent) {
+      String operation, int partitionId, Record command, boolean idempotent) {
     return new CommandCall(operation, command, null, partitionId, idempotent);
   }
 
@@ -54,7 +50,7 @@ public final class CommandCall implements PartitionCall<Record> {
   }
 
   @Override
-  public int partitionId(final ClusterTopology topology) {
+  public int partitionId(ClusterTopology topology) {
     if (accountId == null) {
       return fixedPartitionId;
     }
@@ -69,12 +65,12 @@ public final class CommandCall implements PartitionCall<Record> {
   }
 
   @Override
-  public byte[] payload(final int partitionId) {
+  public byte[] payload(int partitionId) {
     return CommandCodec.encodeRequest(new CommandRequest(partitionId, command));
   }
 
   @Override
-  public ApiResponse<Record> decode(final byte[] response) {
+  public ApiResponse<Record> decode(byte[] response) {
     return CommandCodec.decodeResponse(response);
   }
 

@@ -12,14 +12,14 @@ public final class Deadline {
   private final long deadlineNanos;
   private final Duration budget;
 
-  private Deadline(final Clock clock, final long deadlineNanos, final Duration budget) {
+  private Deadline(Clock clock, long deadlineNanos, Duration budget) {
     this.clock = clock;
     this.deadlineNanos = deadlineNanos;
     this.budget = budget;
   }
 
   /** A deadline {@code budget} from now. */
-  public static Deadline after(final Clock clock, final Duration budget) {
+  public static Deadline after(Clock clock, Duration budget) {
     return new Deadline(clock, clock.nanos() + budget.toNanos(), budget);
   }
 

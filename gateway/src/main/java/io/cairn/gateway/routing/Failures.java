@@ -15,7 +15,7 @@ public final class Failures {
    * it is not idempotent. A connection lost after sending and a timeout are not: the broker may
    * have applied the request.
    */
-  public static boolean notDelivered(final Throwable cause) {
+  public static boolean notDelivered(Throwable cause) {
     if (cause instanceof MessagingException.Rejected
         || cause instanceof MessagingException.NoRemoteHandler) {
       return true;
@@ -27,8 +27,8 @@ public final class Failures {
 
   /** The gateway error for a broker's failure answer that is not retried. */
   public static GatewayException fromBroker(
-      final ApiResponse.Failure<?> failure, final int nodeId, final String context) {
-    final GatewayErrorCode code =
+      ApiResponse.Failure<?> failure, int nodeId, String context) {
+    GatewayErrorCode code =
         switch (failure.status()) {
           case OK -> throw new IllegalArgumentException("Expected a failure, but was OK");
           case NOT_LEADER, PARTITION_UNAVAILABLE, UNAVAILABLE -> GatewayErrorCode.UNAVAILABLE;

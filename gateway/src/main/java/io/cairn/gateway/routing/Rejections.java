@@ -16,12 +16,12 @@ public final class Rejections {
    *
    * @throws IllegalArgumentException if the record is not a rejection
    */
-  public static GatewayException toException(final Record rejection) {
+  public static GatewayException toException(Record rejection) {
     if (rejection.metadata().recordType() != RecordType.REJECTION) {
       throw new IllegalArgumentException(
           "Expected a REJECTION, but was " + rejection.metadata().recordType());
     }
-    final GatewayErrorCode code =
+    GatewayErrorCode code =
         switch (rejection.metadata().rejectionType()) {
           case INVALID_ARGUMENT -> GatewayErrorCode.INVALID_ARGUMENT;
           case NOT_FOUND -> GatewayErrorCode.NOT_FOUND;

@@ -12,7 +12,7 @@ package io.cairn.gateway.routing;
  */
 public record Routed<T>(int partitionId, int nodeId, T body, boolean resentAfterDoubt) {
 
-  public Routed(final int partitionId, final int nodeId, final T body) {
+  public Routed(int partitionId, int nodeId, T body) {
     this(partitionId, nodeId, body, false);
   }
 }

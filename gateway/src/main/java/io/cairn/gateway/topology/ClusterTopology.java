@@ -39,8 +39,8 @@ public record ClusterTopology(
   }
 
   /** The topology before any broker answered: every broker unreachable, nothing known. */
-  public static ClusterTopology unknown(final Map<Integer, MemberAddress> addresses) {
-    final Map<Integer, BrokerStatus> brokers = new TreeMap<>();
+  public static ClusterTopology unknown(Map<Integer, MemberAddress> addresses) {
+    Map<Integer, BrokerStatus> brokers = new TreeMap<>();
     addresses.forEach(
         (id, address) ->
             brokers.put(id, new BrokerStatus(id, address, Optional.empty(), "not asked yet")));
@@ -48,28 +48,28 @@ public record ClusterTopology(
   }
 
   /** Builds the snapshot from each broker's answer (or error). */
-  public static ClusterTopology of(final long refreshedAtMs, final List<BrokerStatus> statuses) {
-    final Map<Integer, BrokerStatus> brokers = new TreeMap<>();
-    final Map<Integer, PartitionLeader> leaders = new TreeMap<>();
+  public static ClusterTopology of(long refreshedAtMs, List<BrokerStatus> statuses) {
+    Map<Integer, BrokerStatus> brokers = new TreeMap<>();
+    Map<Integer, PartitionLeader> leaders = new TreeMap<>();
     String clusterId = "";
     int partitionCount = 0;
     int replicationFactor = 0;
-    for (final BrokerStatus status : statuses) {
+    for (BrokerStatus status : statuses) {
       brokers.put(status.nodeId(), status);
       if (status.topology().isEmpty()) {
         continue;
       }
-      final BrokerTopology topology = status.topology().get();
+      BrokerTopology topology = status.topology().get();
       if (clusterId.isEmpty()) {
         clusterId = topology.clusterId();
       }
       partitionCount = Math.max(partitionCount, topology.partitionCount());
       replicationFactor = Math.max(replicationFactor, topology.replicationFactor());
-      for (final PartitionReplica replica : topology.replicas()) {
+      for (PartitionReplica replica : topology.replicas()) {
         if (replica.role() != ReplicaRole.LEADER) {
           continue;
         }
-        final PartitionLeader candidate =
+        PartitionLeader candidate =
             new PartitionLeader(
                 replica.partitionId(), status.nodeId(), replica.term(), replica.health());
         leaders.merge(replica.partitionId(), candidate, ClusterTopology::newer);
@@ -79,7 +79,7 @@ public record ClusterTopology(
         refreshedAtMs, brokers, clusterId, partitionCount, replicationFactor, leaders);
   }
 
-  private static PartitionLeader newer(final PartitionLeader a, final PartitionLeader b) {
+  private static PartitionLeader newer(PartitionLeader a, PartitionLeader b) {
     if (a.term() != b.term()) {
       return a.term() > b.term() ? a : b;
     }
@@ -87,14 +87,14 @@ public record ClusterTopology(
   }
 
   /** The leader's node id of {@code partitionId}, if one is known. */
-  public OptionalInt leaderOf(final int partitionId) {
-    final PartitionLeader leader = leaders.get(partitionId);
+  public OptionalInt leaderOf(int partitionId) {
+    PartitionLeader leader = leaders.get(partitionId);
     return leader == null ? OptionalInt.empty() : OptionalInt.of(leader.nodeId());
   }
 
   /** The partitions {@code 1..partitionCount} without a known leader (all, if the count is 0). */
   public List<Integer> partitionsWithoutLeader() {
-    final List<Integer> missing = new ArrayList<>();
+    List<Integer> missing = new ArrayList<>();
     for (int partition = 1; partition <= partitionCount; partition++) {
       if (!leaders.containsKey(partition)) {
         missing.add(partition);

@@ -58,15 +58,15 @@ public final class TopologyManager implements AutoCloseable {
    * @param listener told of every new snapshot, on the executor
    */
   public TopologyManager(
-      final MessagingService messaging,
-      final Map<Integer, MemberAddress> brokers,
-      final Duration refreshInterval,
-      final Duration requestTimeout,
-      final ScheduledExecutorService timer,
-      final Executor executor,
-      final Clock clock,
-      final GatewayMetrics metrics,
-      final Consumer<ClusterTopology> listener) {
+      MessagingService messaging,
+      Map<Integer, MemberAddress> brokers,
+      Duration refreshInterval,
+      Duration requestTimeout,
+      ScheduledExecutorService timer,
+      Executor executor,
+      Clock clock,
+      GatewayMetrics metrics,
+      Consumer<ClusterTopology> listener) {
     this.messaging = messaging;
     this.brokers = Map.copyOf(brokers);
     this.refreshInterval = refreshInterval;
@@ -100,11 +100,11 @@ public final class TopologyManager implements AutoCloseable {
    */
   public CompletableFuture<ClusterTopology> refresh() {
     while (true) {
-      final CompletableFuture<ClusterTopology> running = inFlight.get();
+      CompletableFuture<ClusterTopology> running = inFlight.get();
       if (running != null && !running.isDone()) {
         return running;
       }
-      final CompletableFuture<ClusterTopology> next = new CompletableFuture<>();
+      CompletableFuture<ClusterTopology> next = new CompletableFuture<>();
       if (inFlight.compareAndSet(running, next)) {
         startRound(next);
         return next;
@@ -118,40 +118,39 @@ public final class TopologyManager implements AutoCloseable {
     }
   }
 
-  private void startRound(final CompletableFuture<ClusterTopology> round) {
-    final List<CompletableFuture<BrokerStatus>> answers = new ArrayList<>(brokers.size());
+  private void startRound(CompletableFuture<ClusterTopology> round) {
+    List<CompletableFuture<BrokerStatus>> answers = new ArrayList<>(brokers.size());
     brokers.forEach((nodeId, address) -> answers.add(ask(nodeId, address)));
     CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
         .whenCompleteAsync(
             (ignored, error) -> {
-              final List<BrokerStatus> statuses =
-                  answers.stream().map(CompletableFuture::join).toList();
-              final ClusterTopology topology = ClusterTopology.of(clock.millis(), statuses);
+              List<BrokerStatus> statuses = answers.stream().map(CompletableFuture::join).toList();
+              ClusterTopology topology = ClusterTopology.of(clock.millis(), statuses);
               publish(topology);
               round.complete(topology);
             },
             executor);
   }
 
-  private CompletableFuture<BrokerStatus> ask(final int nodeId, final MemberAddress address) {
-    final CompletableFuture<byte[]> sent;
+  private CompletableFuture<BrokerStatus> ask(int nodeId, MemberAddress address) {
+    CompletableFuture<byte[]> sent;
     try {
       sent =
           messaging.sendAndReceive(
               nodeId, ApiDescriptor.TYPE_TOPOLOGY, TopologyCodec.encodeRequest(), requestTimeout);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       return CompletableFuture.completedFuture(
           new BrokerStatus(nodeId, address, Optional.empty(), e.toString()));
     }
     return sent.handle(
         (bytes, error) -> {
           if (error != null) {
-            final Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
             return new BrokerStatus(
                 nodeId, address, Optional.empty(), String.valueOf(cause.getMessage()));
           }
           try {
-            final ApiResponse<BrokerTopology> response = TopologyCodec.decodeResponse(bytes);
+            ApiResponse<BrokerTopology> response = TopologyCodec.decodeResponse(bytes);
             if (response instanceof ApiResponse.Ok<BrokerTopology> ok) {
               if (ok.body().nodeId() != nodeId) {
                 return new BrokerStatus(
@@ -168,11 +167,11 @@ public final class TopologyManager implements AutoCloseable {
               }
               return new BrokerStatus(nodeId, address, Optional.of(ok.body()), "");
             }
-            final ApiResponse.Failure<BrokerTopology> failure =
+            ApiResponse.Failure<BrokerTopology> failure =
                 (ApiResponse.Failure<BrokerTopology>) response;
             return new BrokerStatus(
                 nodeId, address, Optional.empty(), failure.status() + ": " + failure.reason());
-          } catch (final ProtocolException e) {
+          } catch (ProtocolException e) {
             return new BrokerStatus(
                 nodeId,
                 address,
@@ -182,8 +181,8 @@ public final class TopologyManager implements AutoCloseable {
         });
   }
 
-  private void publish(final ClusterTopology next) {
-    final ClusterTopology previous = current.getAndSet(next);
+  private void publish(ClusterTopology next) {
+    ClusterTopology previous = current.getAndSet(next);
     if (!previous.leaders().equals(next.leaders())
         || previous.partitionCount() != next.partitionCount()
         || !previous.reachableBrokers().equals(next.reachableBrokers())) {
@@ -199,7 +198,7 @@ public final class TopologyManager implements AutoCloseable {
     metrics.topology(next);
     try {
       listener.accept(next);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       LOG.warn("Topology listener failed", e);
     }
   }
@@ -207,7 +206,7 @@ public final class TopologyManager implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    final ScheduledFuture<?> task = periodic;
+    ScheduledFuture<?> task = periodic;
     if (task != null) {
       task.cancel(false);
     }

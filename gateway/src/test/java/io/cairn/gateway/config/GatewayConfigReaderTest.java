@@ -34,7 +34,7 @@ final class GatewayConfigReaderTest {
 
   @Test
   void shouldReadEveryKey() {
-    final GatewayConfig config = GatewayConfigReader.parse(FULL, SOURCE, Map.of()).config();
+    GatewayConfig config = GatewayConfigReader.parse(FULL, SOURCE, Map.of()).config();
 
     assertThat(config.nodeId()).isEqualTo(1001);
     assertThat(config.brokers())
@@ -59,12 +59,12 @@ final class GatewayConfigReaderTest {
 
   @Test
   void shouldApplyGatewayConfigDefaultsToKeysNotSet() {
-    final GatewayConfig config =
+    GatewayConfig config =
         GatewayConfigReader.parse(
                 "gateway:\n  brokers: [127.0.0.1:26502, 127.0.0.1:26512]\n", SOURCE, Map.of())
             .config();
 
-    final GatewayConfig defaults =
+    GatewayConfig defaults =
         GatewayConfig.builder()
             .broker(0, new MemberAddress("127.0.0.1", 26502))
             .broker(1, new MemberAddress("127.0.0.1", 26512))
@@ -74,7 +74,7 @@ final class GatewayConfigReaderTest {
 
   @Test
   void shouldLetEnvironmentVariablesOverrideEveryKeyAndAddBrokers() {
-    final EffectiveGatewayConfig effective =
+    EffectiveGatewayConfig effective =
         GatewayConfigReader.parse(
             FULL,
             SOURCE,
@@ -86,7 +86,7 @@ final class GatewayConfigReaderTest {
                 "CAIRN_CLUSTER_NODEID", "7",
                 "PATH", "/bin"));
 
-    final GatewayConfig config = effective.config();
+    GatewayConfig config = effective.config();
     assertThat(config.grpcPort()).isEqualTo(27000);
     assertThat(config.maxRetries()).isZero();
     assertThat(config.brokers()).containsEntry(2, new MemberAddress("127.0.0.1", 26522)).hasSize(3);
@@ -107,7 +107,7 @@ final class GatewayConfigReaderTest {
 
   @Test
   void shouldListEveryBadValueWithKeyValueRangeAndVariable() {
-    final String yaml =
+    String yaml =
         """
         gateway:
           nodeId: -1
@@ -155,7 +155,7 @@ final class GatewayConfigReaderTest {
 
   @Test
   void shouldRejectUnknownKeysAndVariablesSuggestingTheClosest() {
-    final String yaml =
+    String yaml =
         """
         gateway:
           nodeID: 1000
@@ -216,8 +216,8 @@ final class GatewayConfigReaderTest {
   }
 
   @Test
-  void shouldNameAFileThatCannotBeRead(@TempDir final Path dir) {
-    final Path missing = dir.resolve("missing.yaml");
+  void shouldNameAFileThatCannotBeRead(@TempDir Path dir) {
+    Path missing = dir.resolve("missing.yaml");
 
     assertThatThrownBy(() -> GatewayConfigReader.read(missing, Map.of()))
         .isInstanceOf(ConfigException.class)
@@ -228,10 +228,10 @@ final class GatewayConfigReaderTest {
   }
 
   @Test
-  void shouldReadAFile(@TempDir final Path dir) throws Exception {
-    final Path file = Files.writeString(dir.resolve("gateway.yaml"), FULL);
+  void shouldReadAFile(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("gateway.yaml"), FULL);
 
-    final EffectiveGatewayConfig effective = GatewayConfigReader.read(file, Map.of());
+    EffectiveGatewayConfig effective = GatewayConfigReader.read(file, Map.of());
 
     assertThat(effective.config().nodeId()).isEqualTo(1001);
     assertThat(effective.settings())

@@ -67,10 +67,10 @@ final class BrokerRequesterOverloadTest {
             + " closing. Retry later"
       })
   void shouldAnswerResourceExhaustedOnlyWhenResendingTheDeliveredCallIsSafe(
-      final boolean idempotent, final GatewayErrorCode code, final String message) {
+      boolean idempotent, GatewayErrorCode code, String message) {
     // given a known leader and a worker queue that refuses every task
-    final GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry(), 9);
-    final TopologyManager topology =
+    GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry(), 9);
+    TopologyManager topology =
         new TopologyManager(
             messaging,
             Map.of(0, new MemberAddress("127.0.0.1", 1)),
@@ -82,11 +82,11 @@ final class BrokerRequesterOverloadTest {
             metrics,
             next -> {});
     assertThat(topology.refresh().join().leaderOf(1)).hasValue(0);
-    final Executor fullQueue =
+    Executor fullQueue =
         task -> {
           throw new RejectedExecutionException("queue full");
         };
-    final BrokerRequester requester =
+    BrokerRequester requester =
         new BrokerRequester(
             messaging,
             topology,
@@ -99,13 +99,13 @@ final class BrokerRequesterOverloadTest {
             3);
 
     // when
-    final CompletableFuture<Routed<Record>> call =
+    CompletableFuture<Routed<Record>> call =
         requester.toLeader(
             CommandCall.forPartition("TakeBackup", 1, COMMAND, idempotent),
             Deadline.after(Clock.system(), Duration.ofSeconds(30)));
 
     // then the broker got the command once, and the status says whether resending is safe
-    final Throwable failure = call.handle((ok, error) -> Futures.unwrap(error)).join();
+    Throwable failure = call.handle((ok, error) -> Futures.unwrap(error)).join();
     assertThat(failure).isInstanceOf(GatewayException.class).hasMessage(message);
     assertThat(((GatewayException) failure).code()).isEqualTo(code);
     assertThat(messaging.commands.get()).isEqualTo(1);
@@ -117,7 +117,7 @@ final class BrokerRequesterOverloadTest {
 
     @Override
     public CompletableFuture<byte[]> sendAndReceive(
-        final int nodeId, final String type, final byte[] payload, final Duration timeout) {
+        int nodeId, String type, byte[] payload, Duration timeout) {
       if (ApiDescriptor.TYPE_TOPOLOGY.equals(type)) {
         return CompletableFuture.completedFuture(
             TopologyCodec.encodeResponse(
@@ -143,18 +143,16 @@ final class BrokerRequesterOverloadTest {
     }
 
     @Override
-    public void registerRequestHandler(
-        final String type, final RequestHandler handler, final Executor executor) {}
+    public void registerRequestHandler(String type, RequestHandler handler, Executor executor) {}
 
     @Override
-    public void registerMessageHandler(
-        final String type, final MessageHandler handler, final Executor executor) {}
+    public void registerMessageHandler(String type, MessageHandler handler, Executor executor) {}
 
     @Override
-    public void unregisterHandler(final String type) {}
+    public void unregisterHandler(String type) {}
 
     @Override
-    public CompletableFuture<Void> send(final int nodeId, final String type, final byte[] payload) {
+    public CompletableFuture<Void> send(int nodeId, String type, byte[] payload) {
       return CompletableFuture.completedFuture(null);
     }
 

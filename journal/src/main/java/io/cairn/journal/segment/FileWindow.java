@@ -55,7 +55,7 @@ public final class FileWindow {
       return true;
     }
     if (count > buffer.capacity()) {
-      final int capacity = Math.max(count, buffer.capacity() * 2);
+      int capacity = Math.max(count, buffer.capacity() * 2);
       buffer = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
     }
     buffer.clear();
@@ -64,7 +64,7 @@ public final class FileWindow {
     }
     int read = 0;
     while (buffer.hasRemaining()) {
-      final int n = channel.read(buffer, position + read);
+      int n = channel.read(buffer, position + read);
       if (n < 0) {
         break;
       }
@@ -89,7 +89,7 @@ public final class FileWindow {
 
   /** Whether {@code count} bytes from {@code position} are all zero; they must be available. */
   public boolean isZero(long position, int count) {
-    final int from = offset(position);
+    int from = offset(position);
     for (int i = 0; i < count; i++) {
       if (buffer.get(from + i) != 0) {
         return false;

@@ -61,12 +61,12 @@ public final class FrameCheck {
     if (position >= limit) {
       return status = Status.EMPTY;
     }
-    final int available = (int) Math.min(FrameDescriptor.HEADER_LENGTH_BYTES, limit - position);
+    int available = (int) Math.min(FrameDescriptor.HEADER_LENGTH_BYTES, limit - position);
     if (!window.ensure(position, available)) {
       return invalid("Expected a frame header, but the file ends before offset " + limit);
     }
-    final byte marker = window.getByte(position + FrameDescriptor.MARKER_OFFSET);
-    final boolean unmarked = marker == FrameDescriptor.MARKER_NONE;
+    byte marker = window.getByte(position + FrameDescriptor.MARKER_OFFSET);
+    boolean unmarked = marker == FrameDescriptor.MARKER_NONE;
     if (unmarked) {
       if (window.isZero(position, available)) {
         return status = Status.EMPTY;
@@ -81,7 +81,7 @@ public final class FrameCheck {
       return invalid("Expected a complete frame header, but the segment ends inside it");
     }
     dataLength = window.getInt(position + FrameDescriptor.LENGTH_OFFSET);
-    final long maxDataLength = limit - position - FrameDescriptor.HEADER_LENGTH_BYTES;
+    long maxDataLength = limit - position - FrameDescriptor.HEADER_LENGTH_BYTES;
     if (dataLength < 0 || dataLength > maxDataLength) {
       return invalid(
           "Expected a record length between 0 and " + maxDataLength + ", but was " + dataLength);
@@ -123,13 +123,13 @@ public final class FrameCheck {
     if (!window.ensure(position, FrameDescriptor.HEADER_LENGTH_BYTES)) {
       return invalid("Expected a frame header, but the file ends before offset " + limit);
     }
-    final byte marker = window.getByte(position + FrameDescriptor.MARKER_OFFSET);
-    final boolean unmarked = marker == FrameDescriptor.MARKER_NONE && acceptUnmarkedLast;
+    byte marker = window.getByte(position + FrameDescriptor.MARKER_OFFSET);
+    boolean unmarked = marker == FrameDescriptor.MARKER_NONE && acceptUnmarkedLast;
     if (marker != FrameDescriptor.MARKER_V1 && !unmarked) {
       return invalid("Expected frame marker 1, but was " + marker);
     }
     dataLength = window.getInt(position + FrameDescriptor.LENGTH_OFFSET);
-    final long maxDataLength = limit - position - FrameDescriptor.HEADER_LENGTH_BYTES;
+    long maxDataLength = limit - position - FrameDescriptor.HEADER_LENGTH_BYTES;
     if (dataLength < 0 || dataLength > maxDataLength) {
       return invalid(
           "Expected a record length between 0 and " + maxDataLength + ", but was " + dataLength);

@@ -59,7 +59,7 @@ public final class FrameDescriptor {
    * asqn and {@code dataLength} data bytes. Leaves {@code buffer}'s position and limit unchanged.
    */
   public static int checksum(CRC32C crc, ByteBuffer buffer, int frameStart, int dataLength) {
-    final ByteBuffer covered = buffer.duplicate();
+    ByteBuffer covered = buffer.duplicate();
     covered.limit(frameStart + DATA_OFFSET + dataLength).position(frameStart + INDEX_OFFSET);
     crc.reset();
     crc.update(covered);

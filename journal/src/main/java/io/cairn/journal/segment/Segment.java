@@ -123,7 +123,7 @@ public final class Segment {
    * them as forced — the caller then runs {@link #forceData()} (on any thread).
    */
   public boolean takeDirty() {
-    final boolean wasDirty = dirty;
+    boolean wasDirty = dirty;
     dirty = false;
     return wasDirty;
   }
@@ -137,9 +137,9 @@ public final class Segment {
   public void forceData() throws IOException {
     try {
       channel.force(false);
-    } catch (final ClosedByInterruptException e) {
+    } catch (ClosedByInterruptException e) {
       throw e; // the forcing thread was interrupted: nothing is known to be durable
-    } catch (final ClosedChannelException e) {
+    } catch (ClosedChannelException e) {
       // see above: nothing left to make durable through this file
     }
   }

@@ -72,7 +72,7 @@ public record SegmentDescriptor(
 
   /** Writes this descriptor into {@code buffer} at its position 0 (little-endian) and flips it. */
   public ByteBuffer encode() {
-    final ByteBuffer buffer = ByteBuffer.allocate(LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buffer = ByteBuffer.allocate(LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     buffer.putInt(MAGIC_OFFSET, MAGIC);
     buffer.put(VERSION_OFFSET, VERSION);
     buffer.put(FLAGS_OFFSET, flags);
@@ -92,7 +92,7 @@ public record SegmentDescriptor(
    * @throws InvalidDescriptorException if the magic, version, checksum or sizes are wrong
    */
   public static SegmentDescriptor decode(ByteBuffer buffer, String file) {
-    final ByteBuffer b = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     if (b.remaining() < LENGTH_BYTES) {
       throw new InvalidDescriptorException(
           "Expected a segment descriptor of "
@@ -103,7 +103,7 @@ public record SegmentDescriptor(
               + file
               + ")");
     }
-    final int magic = b.getInt(MAGIC_OFFSET);
+    int magic = b.getInt(MAGIC_OFFSET);
     if (magic != MAGIC) {
       throw new InvalidDescriptorException(
           String.format(
@@ -111,7 +111,7 @@ public record SegmentDescriptor(
                   + " segment; move it out of the journal directory.",
               MAGIC, magic, file));
     }
-    final byte version = b.get(VERSION_OFFSET);
+    byte version = b.get(VERSION_OFFSET);
     if (version != VERSION) {
       throw new InvalidDescriptorException(
           "Expected segment version "
@@ -122,15 +122,15 @@ public record SegmentDescriptor(
               + file
               + "). The file was written by another version of Cairn.");
     }
-    final int expected = b.getInt(CHECKSUM_OFFSET);
-    final int actual = checksum(b);
+    int expected = b.getInt(CHECKSUM_OFFSET);
+    int actual = checksum(b);
     if (expected != actual) {
       throw new InvalidDescriptorException(
           String.format(
               "Expected segment descriptor checksum 0x%08X, but was 0x%08X (%s, offset 0)",
               expected, actual, file));
     }
-    final SegmentDescriptor descriptor =
+    SegmentDescriptor descriptor =
         new SegmentDescriptor(
             b.getLong(SEGMENT_ID_OFFSET),
             b.getLong(FIRST_INDEX_OFFSET),
@@ -166,8 +166,8 @@ public record SegmentDescriptor(
   }
 
   private static int checksum(ByteBuffer buffer) {
-    final CRC32C crc = new CRC32C();
-    final ByteBuffer covered = buffer.duplicate();
+    CRC32C crc = new CRC32C();
+    ByteBuffer covered = buffer.duplicate();
     covered.position(0).limit(CHECKSUM_OFFSET);
     crc.update(covered);
     return (int) crc.getValue();

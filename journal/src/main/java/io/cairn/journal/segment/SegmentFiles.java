@@ -57,11 +57,11 @@ public final class SegmentFiles {
    * segment was being created.
    */
   public List<Found> list() throws IOException {
-    final List<Found> found = new ArrayList<>();
+    List<Found> found = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
       for (Path entry : entries) {
-        final String fileName = entry.getFileName().toString();
-        final Matcher segment = segmentPattern.matcher(fileName);
+        String fileName = entry.getFileName().toString();
+        Matcher segment = segmentPattern.matcher(fileName);
         if (segment.matches()) {
           found.add(new Found(Long.parseLong(segment.group(1)), entry));
         } else if (temporaryPattern.matcher(fileName).matches()) {
@@ -82,21 +82,21 @@ public final class SegmentFiles {
    * @return a read-write channel positioned nowhere in particular (positional use only)
    */
   public FileChannel create(SegmentDescriptor descriptor, boolean preallocate) throws IOException {
-    final Path target = path(descriptor.segmentId());
-    final Path temporary = target.resolveSibling(target.getFileName() + TEMPORARY_SUFFIX);
+    Path target = path(descriptor.segmentId());
+    Path temporary = target.resolveSibling(target.getFileName() + TEMPORARY_SUFFIX);
     try (FileChannel channel =
         FileChannel.open(
             temporary,
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
-      final ByteBuffer header = descriptor.encode();
+      ByteBuffer header = descriptor.encode();
       long at = 0;
       while (header.hasRemaining()) {
         at += channel.write(header, at);
       }
       if (preallocate) {
-        final ByteBuffer lastByte = ByteBuffer.allocate(1);
+        ByteBuffer lastByte = ByteBuffer.allocate(1);
         while (lastByte.hasRemaining()) {
           channel.write(lastByte, descriptor.maxSegmentSizeBytes() - 1L);
         }

@@ -57,24 +57,24 @@ public final class SegmentLoader {
    * @return the segments, oldest first; empty when the directory holds none
    */
   public List<Segment> load() throws IOException {
-    final List<SegmentFiles.Found> found = new ArrayList<>(files.list());
-    final List<FileChannel> channels = new ArrayList<>();
-    final List<Segment> segments = new ArrayList<>();
+    List<SegmentFiles.Found> found = new ArrayList<>(files.list());
+    List<FileChannel> channels = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
     boolean loaded = false;
     try {
-      final List<SegmentDescriptor> descriptors = new ArrayList<>();
+      List<SegmentDescriptor> descriptors = new ArrayList<>();
       for (SegmentFiles.Found file : found) {
-        final FileChannel channel = files.open(file.path());
+        FileChannel channel = files.open(file.path());
         channels.add(channel);
         descriptors.add(readDescriptor(channel, file));
       }
       completeReset(found, channels, descriptors);
       long lastAsqn = Journal.ASQN_IGNORE;
       for (int i = 0; i < found.size(); i++) {
-        final Path path = found.get(i).path();
-        final SegmentDescriptor descriptor = descriptors.get(i);
+        Path path = found.get(i).path();
+        SegmentDescriptor descriptor = descriptors.get(i);
         if (!segments.isEmpty()) {
-          final long previousLast = segments.get(segments.size() - 1).lastIndex();
+          long previousLast = segments.get(segments.size() - 1).lastIndex();
           if (descriptor.firstIndex() != previousLast + 1) {
             throw new CorruptedJournalException(
                 "Expected the segment to begin at index "
@@ -86,8 +86,8 @@ public final class SegmentLoader {
                 previousLast + 1);
           }
         }
-        final boolean last = i == found.size() - 1;
-        final long expectedLastIndex = last ? -1 : descriptors.get(i + 1).firstIndex() - 1;
+        boolean last = i == found.size() - 1;
+        long expectedLastIndex = last ? -1 : descriptors.get(i + 1).firstIndex() - 1;
         if (!last && expectedLastIndex < descriptor.firstIndex() - 1) {
           throw new CorruptedJournalException(
               "Expected segment indexes to increase, but the next segment begins at index "
@@ -98,7 +98,7 @@ public final class SegmentLoader {
               0,
               descriptor.firstIndex());
         }
-        final Segment.Tail tail =
+        Segment.Tail tail =
             scan(channels.get(i), path, descriptor, last, expectedLastIndex, lastAsqn);
         if (!last && tail.lastIndex() < descriptor.firstIndex()) {
           // an empty segment that the next one replaced (created with a larger size)
@@ -157,14 +157,14 @@ public final class SegmentLoader {
 
   private SegmentDescriptor readDescriptor(FileChannel channel, SegmentFiles.Found file)
       throws IOException {
-    final ByteBuffer buffer = ByteBuffer.allocate(SegmentDescriptor.LENGTH_BYTES);
+    ByteBuffer buffer = ByteBuffer.allocate(SegmentDescriptor.LENGTH_BYTES);
     while (buffer.hasRemaining()) {
       if (channel.read(buffer, buffer.position()) < 0) {
         break;
       }
     }
     buffer.flip();
-    final SegmentDescriptor descriptor;
+    SegmentDescriptor descriptor;
     try {
       descriptor = SegmentDescriptor.decode(buffer, file.path().toString());
     } catch (InvalidDescriptorException e) {
@@ -191,8 +191,8 @@ public final class SegmentLoader {
       long expectedLastIndex,
       long lastAsqnBefore)
       throws IOException {
-    final long fileSize = channel.size();
-    final long limit = Math.min(descriptor.maxSegmentSizeBytes(), fileSize);
+    long fileSize = channel.size();
+    long limit = Math.min(descriptor.maxSegmentSizeBytes(), fileSize);
     window.use(channel);
     long position = SegmentDescriptor.LENGTH_BYTES;
     long nextIndex = descriptor.firstIndex();
@@ -212,7 +212,7 @@ public final class SegmentLoader {
         }
         break;
       }
-      final FrameCheck.Status status = frame.check(window, position, limit, nextIndex);
+      FrameCheck.Status status = frame.check(window, position, limit, nextIndex);
       if (status == FrameCheck.Status.VALID) {
         if (frame.asqn() != Journal.ASQN_IGNORE) {
           lastAsqn = frame.asqn();
@@ -243,7 +243,7 @@ public final class SegmentLoader {
       if (!last) {
         throw corruption(path, position, nextIndex, "");
       }
-      final long follower = findValidFrame(position + 1, limit, nextIndex);
+      long follower = findValidFrame(position + 1, limit, nextIndex);
       if (follower >= 0) {
         throw corruption(
             path, position, nextIndex, ", followed by a valid record at offset " + follower);
@@ -279,14 +279,14 @@ public final class SegmentLoader {
    * @return its offset, or -1
    */
   private long findValidFrame(long from, long limit, long tornIndex) throws IOException {
-    final FrameCheck candidate = new FrameCheck();
-    final long maxIndex = tornIndex + (limit - from) / FrameDescriptor.HEADER_LENGTH_BYTES + 1;
+    FrameCheck candidate = new FrameCheck();
+    long maxIndex = tornIndex + (limit - from) / FrameDescriptor.HEADER_LENGTH_BYTES + 1;
     for (long at = from; at + FrameDescriptor.HEADER_LENGTH_BYTES <= limit; at++) {
       if (!window.ensure(at, FrameDescriptor.HEADER_LENGTH_BYTES)
           || window.getByte(at) != FrameDescriptor.MARKER_V1) {
         continue;
       }
-      final long frameIndex = window.getLong(at + FrameDescriptor.INDEX_OFFSET);
+      long frameIndex = window.getLong(at + FrameDescriptor.INDEX_OFFSET);
       if (frameIndex <= tornIndex || frameIndex > maxIndex) {
         continue;
       }

@@ -27,7 +27,7 @@ public final class SegmentTruncator {
   public void truncate(
       Segment segment, long cutIndex, SparseIndex index, long lastAsqnBeforeSegment)
       throws IOException {
-    final SparseIndex.Entry entry = index.floor(cutIndex - 1);
+    SparseIndex.Entry entry = index.floor(cutIndex - 1);
     long position;
     long at;
     long lastAsqn;
@@ -42,7 +42,7 @@ public final class SegmentTruncator {
       lastAsqn = lastAsqnBeforeSegment;
     }
     window.use(segment.channel());
-    final long limit = segment.tail().endPositionBytes();
+    long limit = segment.tail().endPositionBytes();
     while (at < cutIndex) {
       if (frame.checkHeader(window, position, limit, at) != FrameCheck.Status.VALID) {
         throw new CorruptedJournalException(frame.problem(), segment.path(), position, at);
@@ -65,7 +65,7 @@ public final class SegmentTruncator {
       throws IOException {
     channel.truncate(position);
     if (fileSize >= maxSizeBytes && position < maxSizeBytes) {
-      final ByteBuffer zero = ByteBuffer.allocate(1);
+      ByteBuffer zero = ByteBuffer.allocate(1);
       while (zero.hasRemaining()) {
         channel.write(zero, maxSizeBytes - 1L);
       }

@@ -70,8 +70,8 @@ public final class SegmentWriter {
    * next one.
    */
   public int prepare(long index, long asqn, DirectBuffer data) {
-    final int dataLength = data.capacity();
-    final int length = FrameDescriptor.frameLength(dataLength);
+    int dataLength = data.capacity();
+    int length = FrameDescriptor.frameLength(dataLength);
     frameStart = pendingLength;
     ensureCapacity(frameStart + length + 1);
     view.putByte(frameStart + FrameDescriptor.MARKER_OFFSET, FrameDescriptor.MARKER_NONE);
@@ -80,7 +80,7 @@ public final class SegmentWriter {
     view.putLong(frameStart + FrameDescriptor.ASQN_OFFSET, asqn, ByteOrder.LITTLE_ENDIAN);
     view.putBytes(frameStart + FrameDescriptor.DATA_OFFSET, data, 0, dataLength);
     view.putByte(frameStart + length, FrameDescriptor.MARKER_NONE); // the next slot's marker
-    final int checksum = FrameDescriptor.checksum(crc, buffer, frameStart, dataLength);
+    int checksum = FrameDescriptor.checksum(crc, buffer, frameStart, dataLength);
     view.putInt(frameStart + FrameDescriptor.CHECKSUM_OFFSET, checksum, ByteOrder.LITTLE_ENDIAN);
     frameLength = length;
     frameIndex = index;
@@ -99,13 +99,13 @@ public final class SegmentWriter {
    * @return false, writing nothing, when the frame does not fit in the segment ("segment full")
    */
   public boolean writeTo(Segment segment) throws IOException {
-    final Segment.Tail tail = segment.tail();
-    final int position = tail.endPositionBytes();
-    final long end = (long) position + frameLength;
+    Segment.Tail tail = segment.tail();
+    int position = tail.endPositionBytes();
+    long end = (long) position + frameLength;
     if (end > segment.maxSizeBytes()) {
       return false;
     }
-    final int writeEnd = frameStart + frameLength + (end < segment.maxSizeBytes() ? 1 : 0);
+    int writeEnd = frameStart + frameLength + (end < segment.maxSizeBytes() ? 1 : 0);
     if (pendingSegment == segment && pendingPosition + pendingLength == position) {
       // mark the previous record and write this one's body in one call
       view.putByte(FrameDescriptor.MARKER_OFFSET, FrameDescriptor.MARKER_V1);
@@ -116,7 +116,7 @@ public final class SegmentWriter {
       buffer.limit(writeEnd).position(frameStart + FrameDescriptor.LENGTH_OFFSET);
       writeFully(segment, buffer, position + FrameDescriptor.LENGTH_OFFSET);
     }
-    final long lastAsqn = frameAsqn == Journal.ASQN_IGNORE ? tail.lastAsqn() : frameAsqn;
+    long lastAsqn = frameAsqn == Journal.ASQN_IGNORE ? tail.lastAsqn() : frameAsqn;
     if (frameLength <= MERGE_LIMIT_BYTES) {
       // keep the frame at the buffer's start to write it again with the next record
       if (frameStart > 0) {
@@ -139,14 +139,14 @@ public final class SegmentWriter {
 
   /** Writes the marker of the last record if it is not written yet. */
   public void markPending() throws IOException {
-    final Segment segment = pendingSegment;
+    Segment segment = pendingSegment;
     if (segment == null) {
       return;
     }
     writeMarker(segment, pendingPosition);
     pendingSegment = null;
     pendingLength = 0;
-    final Segment.Tail tail = segment.tail();
+    Segment.Tail tail = segment.tail();
     segment.publish(
         new Segment.Tail(tail.lastIndex(), tail.endPositionBytes(), tail.lastAsqn(), 0));
   }
@@ -174,7 +174,7 @@ public final class SegmentWriter {
     if (capacity <= buffer.capacity()) {
       return;
     }
-    final ByteBuffer larger =
+    ByteBuffer larger =
         ByteBuffer.allocateDirect(Math.max(capacity, buffer.capacity() * 2))
             .order(ByteOrder.LITTLE_ENDIAN);
     buffer.limit(pendingLength).position(0);

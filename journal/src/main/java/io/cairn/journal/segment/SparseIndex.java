@@ -40,13 +40,13 @@ public final class SparseIndex {
 
   /** The indexed record with the highest index at or below {@code index}, or null. */
   public Entry floor(long index) {
-    final Map.Entry<Long, Entry> entry = positions.floorEntry(index);
+    Map.Entry<Long, Entry> entry = positions.floorEntry(index);
     return entry == null ? null : entry.getValue();
   }
 
   /** The index of the indexed record with the highest asqn at or below {@code asqn}, or -1. */
   public long floorIndexOfAsqn(long asqn) {
-    final Map.Entry<Long, Long> entry = asqnToIndex.floorEntry(asqn);
+    Map.Entry<Long, Long> entry = asqnToIndex.floorEntry(asqn);
     return entry == null ? -1 : entry.getValue();
   }
 
@@ -54,7 +54,7 @@ public final class SparseIndex {
   public void deleteAfter(long indexExclusive) {
     positions.tailMap(indexExclusive, false).clear();
     // asqn grows with index, so the entries to drop are the highest asqns
-    final Iterator<Long> indexes = asqnToIndex.descendingMap().values().iterator();
+    Iterator<Long> indexes = asqnToIndex.descendingMap().values().iterator();
     while (indexes.hasNext() && indexes.next() > indexExclusive) {
       indexes.remove();
     }
@@ -63,7 +63,7 @@ public final class SparseIndex {
   /** Forgets every record before {@code firstIndex}. */
   public void deleteUntil(long firstIndex) {
     positions.headMap(firstIndex, false).clear();
-    final Iterator<Long> indexes = asqnToIndex.values().iterator();
+    Iterator<Long> indexes = asqnToIndex.values().iterator();
     while (indexes.hasNext() && indexes.next() < firstIndex) {
       indexes.remove();
     }

@@ -39,12 +39,11 @@ class SegmentFormatTest {
             booleans().all())
         .checkAssert(
             (id, firstIndex, size, reset) -> {
-              final SegmentDescriptor descriptor =
+              SegmentDescriptor descriptor =
                   new SegmentDescriptor(
                       id, firstIndex, size, reset ? SegmentDescriptor.FLAG_RESET : 0);
 
-              final SegmentDescriptor decoded =
-                  SegmentDescriptor.decode(descriptor.encode(), "test");
+              SegmentDescriptor decoded = SegmentDescriptor.decode(descriptor.encode(), "test");
 
               assertThat(decoded).isEqualTo(descriptor);
               assertThat(decoded.isReset()).isEqualTo(reset);
@@ -53,9 +52,9 @@ class SegmentFormatTest {
 
   @Test
   void shouldDetectEveryBitFlipInADescriptor() {
-    final ByteBuffer encoded = new SegmentDescriptor(7, 1234, 4096).encode();
+    ByteBuffer encoded = new SegmentDescriptor(7, 1234, 4096).encode();
     for (int bit = 0; bit < SegmentDescriptor.LENGTH_BYTES * 8; bit++) {
-      final ByteBuffer flipped = ByteBuffer.allocate(SegmentDescriptor.LENGTH_BYTES);
+      ByteBuffer flipped = ByteBuffer.allocate(SegmentDescriptor.LENGTH_BYTES);
       flipped.put(encoded.duplicate()).flip();
       flipped.put(bit / 8, (byte) (flipped.get(bit / 8) ^ (1 << (bit % 8))));
 
@@ -77,8 +76,8 @@ class SegmentFormatTest {
               longs().all())
           .checkAssert(
               (index, asqn, length, contentSeed) -> {
-                final byte[] data = data(length, contentSeed);
-                final int checksum = file.write(index, asqn, data);
+                byte[] data = data(length, contentSeed);
+                int checksum = file.write(index, asqn, data);
 
                 assertThat(checksum)
                     .isEqualTo(JournalRecord.computeChecksum(index, asqn, new UnsafeBuffer(data)));
@@ -102,7 +101,7 @@ class SegmentFormatTest {
           .checkAssert(
               (index, length, contentSeed, bitChoice) -> {
                 file.write(index, 17, data(length, contentSeed));
-                final int bit = bitChoice % (FrameDescriptor.frameLength(length) * 8);
+                int bit = bitChoice % (FrameDescriptor.frameLength(length) * 8);
                 file.flip(bit);
 
                 assertThat(file.check(index))
@@ -113,7 +112,7 @@ class SegmentFormatTest {
   }
 
   private static byte[] data(int length, long seed) {
-    final byte[] data = new byte[length];
+    byte[] data = new byte[length];
     new Random(seed).nextBytes(data);
     return data;
   }
@@ -136,14 +135,14 @@ class SegmentFormatTest {
     int write(long index, long asqn, byte[] data) {
       try {
         channel.truncate(0);
-        final SegmentDescriptor descriptor = new SegmentDescriptor(1, index, 1 << 20);
-        final Segment segment =
+        SegmentDescriptor descriptor = new SegmentDescriptor(1, index, 1 << 20);
+        Segment segment =
             new Segment(
                 path,
                 descriptor,
                 channel,
                 new Segment.Tail(index - 1, SegmentDescriptor.LENGTH_BYTES, Journal.ASQN_IGNORE));
-        final int checksum = writer.prepare(index, asqn, new UnsafeBuffer(data));
+        int checksum = writer.prepare(index, asqn, new UnsafeBuffer(data));
         assertThat(writer.writeTo(segment)).isTrue();
         writer.markPending();
         return checksum;
@@ -154,8 +153,8 @@ class SegmentFormatTest {
 
     void flip(int bit) {
       try {
-        final long offset = SegmentDescriptor.LENGTH_BYTES + bit / 8;
-        final ByteBuffer one = ByteBuffer.allocate(1);
+        long offset = SegmentDescriptor.LENGTH_BYTES + bit / 8;
+        ByteBuffer one = ByteBuffer.allocate(1);
         channel.read(one, offset);
         one.put(0, (byte) (one.get(0) ^ (1 << (bit % 8)))).clear();
         channel.write(one, offset);

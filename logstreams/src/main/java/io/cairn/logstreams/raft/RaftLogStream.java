@@ -83,11 +83,11 @@ public final class RaftLogStream implements LogStream {
   private volatile long commitPosition = NO_POSITION;
 
   private RaftLogStream(
-      final RaftServer raft,
-      final Journal journal,
-      final Clock clock,
-      final LogStreamConfig config,
-      final MeterRegistry registry) {
+      RaftServer raft,
+      Journal journal,
+      Clock clock,
+      LogStreamConfig config,
+      MeterRegistry registry) {
     this.raft = raft;
     this.journal = journal;
     this.clock = clock;
@@ -106,12 +106,12 @@ public final class RaftLogStream implements LogStream {
    * @param clock stamps the write time on records that have none
    */
   public static RaftLogStream open(
-      final RaftServer raft,
-      final Journal journal,
-      final Clock clock,
-      final LogStreamConfig config,
-      final MeterRegistry registry) {
-    final RaftLogStream stream =
+      RaftServer raft,
+      Journal journal,
+      Clock clock,
+      LogStreamConfig config,
+      MeterRegistry registry) {
+    RaftLogStream stream =
         new RaftLogStream(
             Objects.requireNonNull(raft, "raft"),
             Objects.requireNonNull(journal, "journal"),
@@ -151,12 +151,12 @@ public final class RaftLogStream implements LogStream {
       if (closed || !leading) {
         return records -> {
           LogBatchAssembler.validate(records);
-          final WriteResult result = new WriteResult.NotLeader();
+          WriteResult result = new WriteResult.NotLeader();
           metrics.onWrite(result, records.size());
           return result;
         };
       }
-      final long term = leaderTerm;
+      long term = leaderTerm;
       return records -> write(records, term);
     }
   }
@@ -172,18 +172,18 @@ public final class RaftLogStream implements LogStream {
       if (closed) {
         return commitPosition;
       }
-      final long inJournal = lastPositionInJournal();
+      long inJournal = lastPositionInJournal();
       return leading ? Math.max(inJournal, nextPosition - 1) : inJournal;
     }
   }
 
   @Override
-  public void addCommitListener(final CommitListener listener) {
+  public void addCommitListener(CommitListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   @Override
-  public void removeCommitListener(final CommitListener listener) {
+  public void removeCommitListener(CommitListener listener) {
     listeners.remove(listener);
   }
 
@@ -223,9 +223,9 @@ public final class RaftLogStream implements LogStream {
 
   // ---- writing (any thread) -------------------------------------------------------------------
 
-  private WriteResult write(final List<Record> records, final long requiredTerm) {
+  private WriteResult write(List<Record> records, long requiredTerm) {
     LogBatchAssembler.validate(records);
-    final WriteResult result;
+    WriteResult result;
     synchronized (lock) {
       result = writeLocked(records, requiredTerm);
       metrics.inFlightAppends(inFlightHighestPositions.size());
@@ -234,7 +234,7 @@ public final class RaftLogStream implements LogStream {
     return result;
   }
 
-  private WriteResult writeLocked(final List<Record> records, final long requiredTerm) {
+  private WriteResult writeLocked(List<Record> records, long requiredTerm) {
     if (closed || !leading || (requiredTerm != ANY_TERM && requiredTerm != leaderTerm)) {
       return new WriteResult.NotLeader();
     }
@@ -242,14 +242,14 @@ public final class RaftLogStream implements LogStream {
       return new WriteResult.Backpressure(
           inFlightHighestPositions.size(), config.maxInFlightAppends());
     }
-    final RecordBatch batch = LogBatchAssembler.assemble(records, nextPosition, clock.millis());
-    final UnsafeBuffer payload = LogBatchAssembler.encode(batch);
+    RecordBatch batch = LogBatchAssembler.assemble(records, nextPosition, clock.millis());
+    UnsafeBuffer payload = LogBatchAssembler.encode(batch);
     if (payload.capacity() > config.maxBatchSizeBytes()) {
       return new WriteResult.TooLarge(payload.capacity(), config.maxBatchSizeBytes());
     }
-    final long lowest = batch.lowestPosition();
-    final long highest = batch.highestPosition();
-    final long term = leaderTerm;
+    long lowest = batch.lowestPosition();
+    long highest = batch.highestPosition();
+    long term = leaderTerm;
     nextPosition = highest + 1;
     inFlightHighestPositions.add(highest);
     // Under the lock: the append is queued on the raft thread before any later role change is
@@ -259,7 +259,7 @@ public final class RaftLogStream implements LogStream {
     return new WriteResult.Written(lowest, highest);
   }
 
-  private void onAppendOutcome(final long term, final AppendResult result, final Throwable error) {
+  private void onAppendOutcome(long term, AppendResult result, Throwable error) {
     if (error == null && result instanceof AppendResult.Appended) {
       return; // committed later, or dropped by a leader change (handled by the role listener)
     }
@@ -280,7 +280,7 @@ public final class RaftLogStream implements LogStream {
 
   // ---- raft thread ----------------------------------------------------------------------------
 
-  private void onRoleChange(final RaftRole role, final long term) {
+  private void onRoleChange(RaftRole role, long term) {
     synchronized (lock) {
       if (closed) {
         return;
@@ -290,7 +290,7 @@ public final class RaftLogStream implements LogStream {
           leading = true;
           leaderTerm = term;
           inFlightHighestPositions.clear();
-          final long last = Math.max(lastPositionInJournal(), commitPosition);
+          long last = Math.max(lastPositionInJournal(), commitPosition);
           nextPosition = last == NO_POSITION ? FIRST_POSITION : last + 1;
           LOG.debug(
               "Leading partition {} in term {}; next position {}", partitionId, term, nextPosition);
@@ -303,10 +303,10 @@ public final class RaftLogStream implements LogStream {
     }
   }
 
-  private void onRaftCommit(final long raftCommitIndex) {
+  private void onRaftCommit(long raftCommitIndex) {
     long position = trackedPosition;
     while (trackedIndex < raftCommitIndex && commitTracker.hasNext()) {
-      final JournalRecord record = commitTracker.next();
+      JournalRecord record = commitTracker.next();
       if (record.index() > raftCommitIndex) {
         commitTracker.seek(record.index());
         break;
@@ -315,7 +315,7 @@ public final class RaftLogStream implements LogStream {
       if (record.asqn() != Journal.ASQN_IGNORE) {
         try {
           position = Math.max(position, RaftEntryCodec.highestPosition(record.data()));
-        } catch (final IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
           // Readers fail the partition on this entry; the commit position stays below it.
           LOG.error(
               "Committed raft entry {} has no readable header (partition {})",
@@ -337,13 +337,13 @@ public final class RaftLogStream implements LogStream {
         }
         metrics.inFlightAppends(inFlightHighestPositions.size());
       }
-      for (final CommitListener listener : listeners) {
+      for (CommitListener listener : listeners) {
         listener.onCommit(position);
       }
     }
   }
 
-  private void onSnapshotInstalled(final long index) {
+  private void onSnapshotInstalled(long index) {
     LOG.info(
         "Raft installed a snapshot up to index {}; the log restarts after it (partition {})",
         index,
@@ -362,7 +362,7 @@ public final class RaftLogStream implements LogStream {
     if (!tailReader.hasNext()) {
       return NO_POSITION;
     }
-    final JournalRecord record = tailReader.next();
+    JournalRecord record = tailReader.next();
     if (record.asqn() == Journal.ASQN_IGNORE) {
       return NO_POSITION;
     }
@@ -371,14 +371,14 @@ public final class RaftLogStream implements LogStream {
 
   private final class CommitTracking implements RaftCommitListener {
     @Override
-    public void onCommit(final long raftCommitIndex) {
+    public void onCommit(long raftCommitIndex) {
       if (!isClosed()) {
         onRaftCommit(raftCommitIndex);
       }
     }
 
     @Override
-    public void onSnapshotInstalled(final long index, final long term) {
+    public void onSnapshotInstalled(long index, long term) {
       if (!isClosed()) {
         RaftLogStream.this.onSnapshotInstalled(index);
       }

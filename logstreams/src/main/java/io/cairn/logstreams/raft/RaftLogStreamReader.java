@@ -20,7 +20,7 @@ final class RaftLogStreamReader extends AbstractLogStreamReader {
   private final JournalReader reader;
   private long nextIndex;
 
-  RaftLogStreamReader(final RaftLogStream stream, final JournalReader reader) {
+  RaftLogStreamReader(RaftLogStream stream, JournalReader reader) {
     super(stream.partitionId());
     this.stream = stream;
     this.reader = reader;
@@ -30,14 +30,14 @@ final class RaftLogStreamReader extends AbstractLogStreamReader {
   @Override
   protected CommittedEntry nextCommittedEntry() {
     while (true) {
-      final long committed = stream.commitIndex();
+      long committed = stream.commitIndex();
       if (stream.isClosed() || nextIndex > committed || !reader.hasNext()) {
         return null;
       }
-      final JournalRecord record;
+      JournalRecord record;
       try {
         record = reader.next();
-      } catch (final NoSuchElementException e) {
+      } catch (NoSuchElementException e) {
         return null; // removed by the raft thread between hasNext and next; ask again later
       }
       if (record.index() > committed) {
@@ -49,10 +49,10 @@ final class RaftLogStreamReader extends AbstractLogStreamReader {
       if (record.asqn() == Journal.ASQN_IGNORE) {
         continue; // a raft entry without records (a new leader's initial entry)
       }
-      final RaftEntry entry;
+      RaftEntry entry;
       try {
         entry = RaftEntryCodec.decode(record.data());
-      } catch (final IllegalArgumentException e) {
+      } catch (IllegalArgumentException e) {
         throw new CorruptedLogException(
             "Expected a raft entry at index "
                 + record.index()
@@ -75,7 +75,7 @@ final class RaftLogStreamReader extends AbstractLogStreamReader {
   }
 
   @Override
-  protected void positionSource(final long position) {
+  protected void positionSource(long position) {
     nextIndex = position == Long.MIN_VALUE ? reader.seekToFirst() : reader.seekToAsqn(position);
   }
 

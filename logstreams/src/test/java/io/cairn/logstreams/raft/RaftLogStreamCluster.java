@@ -101,12 +101,12 @@ public final class RaftLogStreamCluster implements AutoCloseable {
      */
     public final RaftLogStream stream;
 
-    private Member(final Builder settings, final Runtime runtime, final int id) {
+    private Member(Builder settings, Runtime runtime, int id) {
       this.id = id;
       directory = settings.directory.resolve("member-" + id);
       try {
         Files.createDirectories(directory);
-      } catch (final IOException e) {
+      } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
       journalMeters = new SimpleMeterRegistry();
@@ -148,36 +148,36 @@ public final class RaftLogStreamCluster implements AutoCloseable {
    * Three simulated members seeded with {@code seed}, each with a log stream configured by {@code
    * config}, {@link #RAFT_CONFIG} and {@link #SMALL_SEGMENTS}.
    */
-  public RaftLogStreamCluster(final Path directory, final long seed, final LogStreamConfig config) {
+  public RaftLogStreamCluster(Path directory, long seed, LogStreamConfig config) {
     this(builder(directory).seed(seed).logStreams(config));
   }
 
-  private RaftLogStreamCluster(final Builder builder) {
+  private RaftLogStreamCluster(Builder builder) {
     runtime =
         builder.threaded
             ? new Threaded(builder)
             : new Simulated(new DeterministicScheduler(new SimClock(10_000)), builder.seed);
     awaitTimeout = builder.awaitTimeout;
     try {
-      for (final int id : builder.memberIds()) {
-        final Member member = new Member(builder, runtime, id);
+      for (int id : builder.memberIds()) {
+        Member member = new Member(builder, runtime, id);
         members.add(member);
         runtime.created(member);
       }
       runtime.startAll(members);
-    } catch (final RuntimeException | Error e) {
+    } catch (RuntimeException | Error e) {
       close();
       throw e;
     }
   }
 
-  public static Builder builder(final Path directory) {
+  public static Builder builder(Path directory) {
     return new Builder(directory);
   }
 
   /** The journal configuration of a member (and of a benchmark's single-journal baseline). */
   public static JournalConfig journalConfig(
-      final Path directory, final UnaryOperator<JournalConfig.Builder> tuning) {
+      Path directory, UnaryOperator<JournalConfig.Builder> tuning) {
     return tuning
         .apply(JournalConfig.builder().directory(directory).name("raft-partition-" + PARTITION))
         .build();
@@ -204,18 +204,18 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     return runtime.simulated().network;
   }
 
-  public Member member(final int id) {
+  public Member member(int id) {
     return members.get(id);
   }
 
   /** Some member other than {@code leader}. */
-  public Member follower(final Member leader) {
+  public Member follower(Member leader) {
     return members.stream().filter(m -> m != leader).findFirst().orElseThrow();
   }
 
   /** Each member's role and term, for messages. */
   public Map<Integer, String> roles() {
-    final Map<Integer, String> roles = new LinkedHashMap<>();
+    Map<Integer, String> roles = new LinkedHashMap<>();
     members.forEach(m -> roles.put(m.id, m.raft.role() + "@" + m.raft.term()));
     return roles;
   }
@@ -223,7 +223,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   // ---- driving ----------------------------------------------------------------------------------
 
   /** Simulated: runs the scheduler for {@code duration} of simulated time. Threaded: waits. */
-  public void run(final Duration duration) {
+  public void run(Duration duration) {
     runtime.run(duration);
   }
 
@@ -238,10 +238,10 @@ public final class RaftLogStreamCluster implements AutoCloseable {
 
   /** Runs until exactly one member leads and every member knows it; returns it. */
   public Member awaitLeader() {
-    final long deadline = clock().millis() + awaitTimeout.toMillis();
+    long deadline = clock().millis() + awaitTimeout.toMillis();
     while (clock().millis() < deadline) {
       run(POLL);
-      final List<Member> leaders =
+      List<Member> leaders =
           members.stream().filter(m -> m.raft.role() == RaftRole.LEADER).toList();
       if (leaders.size() == 1
           && members.stream().allMatch(m -> m.raft.leaderId() == leaders.get(0).id)) {
@@ -253,11 +253,11 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   }
 
   /** Runs until a member other than {@code deposed} leads among the others. */
-  public Member awaitLeaderOtherThan(final Member deposed) {
-    final long deadline = clock().millis() + awaitTimeout.toMillis();
+  public Member awaitLeaderOtherThan(Member deposed) {
+    long deadline = clock().millis() + awaitTimeout.toMillis();
     while (clock().millis() < deadline) {
       run(POLL);
-      for (final Member member : members) {
+      for (Member member : members) {
         if (member != deposed && member.raft.role() == RaftRole.LEADER) {
           return member;
         }
@@ -268,8 +268,8 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   }
 
   /** Runs until {@code member} no longer leads (an isolated leader steps down on its own). */
-  public void awaitStepDown(final Member member) {
-    final long deadline = clock().millis() + awaitTimeout.toMillis();
+  public void awaitStepDown(Member member) {
+    long deadline = clock().millis() + awaitTimeout.toMillis();
     while (member.raft.role() == RaftRole.LEADER) {
       if (clock().millis() >= deadline) {
         throw new AssertionError("Expected member " + member.id + " to step down, but it leads");
@@ -284,7 +284,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
    */
   @Override
   public void close() {
-    for (final Member member : members) {
+    for (Member member : members) {
       if (member.stream != null) {
         member.stream.close();
       }
@@ -306,7 +306,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     }
 
     @Override
-    public RaftSnapshotReceiver newReceiver(final long index, final long term) {
+    public RaftSnapshotReceiver newReceiver(long index, long term) {
       throw new UnsupportedOperationException(
           "Expected no snapshot install in a cluster without snapshots, but one started at index "
               + index);
@@ -319,7 +319,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   private abstract static class Runtime {
     private final ActorScheduler scheduler;
 
-    Runtime(final ActorScheduler scheduler) {
+    Runtime(ActorScheduler scheduler) {
       this.scheduler = scheduler;
     }
 
@@ -355,33 +355,33 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     private final DeterministicScheduler deterministic;
     private final SimNetwork network;
 
-    private Simulated(final DeterministicScheduler deterministic, final long seed) {
+    private Simulated(DeterministicScheduler deterministic, long seed) {
       super(deterministic);
       this.deterministic = deterministic;
       network = new SimNetwork(deterministic, seed);
     }
 
     @Override
-    MessagingService endpoint(final int memberId) {
+    MessagingService endpoint(int memberId) {
       return network.endpoint(memberId);
     }
 
     /** Starts each member as it is made (its start runs with the next run call). */
     @Override
-    void created(final Member member) {
+    void created(Member member) {
       deterministic.start(member.raft);
     }
 
     @Override
-    void startAll(final List<Member> members) {}
+    void startAll(List<Member> members) {}
 
     @Override
-    void run(final Duration duration) {
+    void run(Duration duration) {
       deterministic.runFor(duration);
     }
 
     @Override
-    void close(final List<Member> members) {
+    void close(List<Member> members) {
       deterministic.close();
       deterministic.runUntilIdle();
     }
@@ -395,7 +395,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
   private static final class Threaded extends Runtime {
     private final Duration startTimeout;
 
-    private Threaded(final Builder builder) {
+    private Threaded(Builder builder) {
       super(
           new ThreadPoolActorScheduler(
               builder.schedulerName, builder.threads, builder.clock, new SimpleMeterRegistry()));
@@ -403,8 +403,8 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     }
 
     @Override
-    MessagingService endpoint(final int memberId) {
-      final NettyMessagingService messaging =
+    MessagingService endpoint(int memberId) {
+      NettyMessagingService messaging =
           new NettyMessagingService(
               TransportConfig.builder(memberId)
                   .bindHost("127.0.0.1")
@@ -418,35 +418,35 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     }
 
     @Override
-    void created(final Member member) {}
+    void created(Member member) {}
 
     /** Tells every transport the others' addresses, then starts the members one by one. */
     @Override
-    void startAll(final List<Member> members) {
-      for (final Member member : members) {
-        for (final Member other : members) {
+    void startAll(List<Member> members) {
+      for (Member member : members) {
+        for (Member other : members) {
           ((NettyMessagingService) member.messaging)
               .setMemberAddress(other.id, ((NettyMessagingService) other.messaging).localAddress());
         }
       }
-      for (final Member member : members) {
+      for (Member member : members) {
         try {
           scheduler().start(member.raft).get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (final Exception e) {
+        } catch (Exception e) {
           throw new IllegalStateException("Expected " + member + " to start, but " + e, e);
         }
       }
     }
 
     @Override
-    void run(final Duration duration) {
+    void run(Duration duration) {
       LockSupport.parkNanos(duration.toNanos());
     }
 
     @Override
-    void close(final List<Member> members) {
-      for (final Member member : members) {
-        final CompletableFuture<Void> closed = member.raft.closeAsync();
+    void close(List<Member> members) {
+      for (Member member : members) {
+        CompletableFuture<Void> closed = member.raft.closeAsync();
         closed.orTimeout(10, TimeUnit.SECONDS).handle((v, e) -> null).join();
       }
       members.forEach(m -> m.messaging.close());
@@ -470,22 +470,22 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     private int threads;
     private Clock clock;
 
-    private Builder(final Path directory) {
+    private Builder(Path directory) {
       this.directory = Objects.requireNonNull(directory, "directory");
     }
 
-    public Builder members(final int value) {
+    public Builder members(int value) {
       memberCount = value;
       return this;
     }
 
     /** Seeds each member's randomness ({@code seed * 31 + id}) and the simulated network. */
-    public Builder seed(final long value) {
+    public Builder seed(long value) {
       seed = value;
       return this;
     }
 
-    public Builder raftConfig(final RaftConfig value) {
+    public Builder raftConfig(RaftConfig value) {
       raftConfig = Objects.requireNonNull(value, "raftConfig");
       return this;
     }
@@ -494,12 +494,12 @@ public final class RaftLogStreamCluster implements AutoCloseable {
      * Tunes each member's journal configuration (directory and name are set); {@link
      * UnaryOperator#identity()} keeps the journal's defaults (128 MiB preallocated segments).
      */
-    public Builder journal(final UnaryOperator<JournalConfig.Builder> value) {
+    public Builder journal(UnaryOperator<JournalConfig.Builder> value) {
       journal = Objects.requireNonNull(value, "journal");
       return this;
     }
 
-    public Builder logStreams(final LogStreamConfig value) {
+    public Builder logStreams(LogStreamConfig value) {
       logStreamConfig = Objects.requireNonNull(value, "logStreamConfig");
       return this;
     }
@@ -511,7 +511,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     }
 
     /** How long a wait (and, threaded, a member's start) may take on the cluster's clock. */
-    public Builder awaitTimeout(final Duration value) {
+    public Builder awaitTimeout(Duration value) {
       awaitTimeout = Objects.requireNonNull(value, "awaitTimeout");
       return this;
     }
@@ -526,7 +526,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
      * A thread pool named {@code name} with {@code threadCount} threads on {@code clockToUse}, and
      * netty over loopback.
      */
-    public Builder threaded(final String name, final int threadCount, final Clock clockToUse) {
+    public Builder threaded(String name, int threadCount, Clock clockToUse) {
       threaded = true;
       schedulerName = Objects.requireNonNull(name, "name");
       threads = threadCount;
@@ -535,7 +535,7 @@ public final class RaftLogStreamCluster implements AutoCloseable {
     }
 
     private List<Integer> memberIds() {
-      final List<Integer> ids = new ArrayList<>();
+      List<Integer> ids = new ArrayList<>();
       for (int id = 0; id < memberCount; id++) {
         ids.add(id);
       }

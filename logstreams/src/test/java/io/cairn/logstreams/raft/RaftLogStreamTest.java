@@ -87,12 +87,12 @@ final class RaftLogStreamTest {
         .isEqualTo(new WriteResult.Written(1, 1));
     cluster.run(SETTLE);
     cluster.network().isolate(leader.id);
-    final WriteResult lost = leader.stream.writer().tryWrite(record("lost"));
+    WriteResult lost = leader.stream.writer().tryWrite(record("lost"));
     cluster.run(SETTLE);
 
     // when the others elect a new leader that writes
-    final Member newLeader = cluster.awaitLeaderOtherThan(leader);
-    final WriteResult written = newLeader.stream.writer().tryWrite(record("new"));
+    Member newLeader = cluster.awaitLeaderOtherThan(leader);
+    WriteResult written = newLeader.stream.writer().tryWrite(record("new"));
     cluster.network().heal();
     cluster.awaitLeader();
     cluster.run(Duration.ofSeconds(1));
@@ -103,7 +103,7 @@ final class RaftLogStreamTest {
     assertThat(leader.raft.role()).isNotEqualTo(RaftRole.LEADER);
     assertThat(leader.stream.writer().tryWrite(record("late")))
         .isEqualTo(new WriteResult.NotLeader());
-    for (final Member member : cluster.members) {
+    for (Member member : cluster.members) {
       assertThat(readAccountIds(member.stream))
           .as("member %d", member.id)
           .containsExactly("committed", "new");
@@ -119,7 +119,7 @@ final class RaftLogStreamTest {
 
     // when the leader is cut off and another takes over
     cluster.network().isolate(leader.id);
-    final Member newLeader = cluster.awaitLeaderOtherThan(leader);
+    Member newLeader = cluster.awaitLeaderOtherThan(leader);
     cluster.run(SETTLE);
 
     // then
@@ -133,8 +133,8 @@ final class RaftLogStreamTest {
   @Test
   void shouldTellAFollowersCommitListenersInPositionOrder() {
     // given
-    final Member follower = cluster.follower(leader);
-    final List<Long> told = new ArrayList<>();
+    Member follower = cluster.follower(leader);
+    List<Long> told = new ArrayList<>();
     follower.stream.addCommitListener(told::add);
 
     // when
@@ -149,12 +149,12 @@ final class RaftLogStreamTest {
     assertThat(follower.stream.commitPosition()).isEqualTo(10);
   }
 
-  private static Record record(final String accountId) {
+  private static Record record(String accountId) {
     return LogStreamContractTest.command(accountId);
   }
 
-  private static List<String> readAccountIds(final LogStream stream) {
-    final List<String> ids = new ArrayList<>();
+  private static List<String> readAccountIds(LogStream stream) {
+    List<String> ids = new ArrayList<>();
     try (LogStreamReader reader = stream.newReader()) {
       while (reader.hasNext()) {
         ids.add(((AccountValue) reader.next().value()).accountId());

@@ -22,12 +22,12 @@ public final class AccountIdRule {
   private AccountIdRule() {}
 
   /** Whether {@code accountId} is valid. */
-  public static boolean isValid(final String accountId) {
+  public static boolean isValid(String accountId) {
     if (accountId == null || accountId.isEmpty()) {
       return false;
     }
     for (int i = 0; i < accountId.length(); i++) {
-      final char c = accountId.charAt(i);
+      char c = accountId.charAt(i);
       if (Character.isHighSurrogate(c)
           && i + 1 < accountId.length()
           && Character.isLowSurrogate(accountId.charAt(i + 1))) {
@@ -36,7 +36,7 @@ public final class AccountIdRule {
         return false;
       }
     }
-    final int bytes = accountId.getBytes(StandardCharsets.UTF_8).length;
+    int bytes = accountId.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > ValueDescriptor.ACCOUNT_ID_MAX_BYTES) {
       return false;
     }
@@ -53,11 +53,11 @@ public final class AccountIdRule {
    *
    * @param context what was being done, for the message
    */
-  public static String violation(final String field, final String accountId, final String context) {
+  public static String violation(String field, String accountId, String context) {
     if (isValid(accountId)) {
       return null;
     }
-    final String actual =
+    String actual =
         accountId == null
             ? "missing"
             : quote(accountId)
@@ -68,14 +68,14 @@ public final class AccountIdRule {
   }
 
   /** The value in single quotes, control characters escaped, shortened after 64 characters. */
-  public static String quote(final String value) {
+  public static String quote(String value) {
     if (value == null) {
       return "null";
     }
-    final StringBuilder quoted = new StringBuilder("'");
+    StringBuilder quoted = new StringBuilder("'");
     int chars = 0;
     for (int i = 0; i < value.length(); ) {
-      final int codePoint = value.codePointAt(i);
+      int codePoint = value.codePointAt(i);
       if (chars == QUOTE_MAX_CHARS) {
         quoted.append("...");
         break;

@@ -21,7 +21,7 @@ public final class AccountPlacement {
    * @throws IllegalArgumentException if {@code partitionCount} is not in [1, {@link
    *     ApiDescriptor#PARTITION_ID_MAX}]
    */
-  public AccountPlacement(final int partitionCount) {
+  public AccountPlacement(int partitionCount) {
     if (partitionCount < 1 || partitionCount > ApiDescriptor.PARTITION_ID_MAX) {
       throw new IllegalArgumentException(
           "Expected partitionCount in [1, "
@@ -38,14 +38,14 @@ public final class AccountPlacement {
   }
 
   /** The partition ({@code 1..P}) that owns {@code accountId}. */
-  public int partitionOf(final String accountId) {
+  public int partitionOf(String accountId) {
     return (int) (hash(accountId) % partitionCount) + 1;
   }
 
   /** The placement hash: CRC-32C of the UTF-8 bytes, unsigned, in [0, 2^32). */
-  public static long hash(final String accountId) {
+  public static long hash(String accountId) {
     Objects.requireNonNull(accountId, "accountId");
-    final CRC32C crc = new CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(accountId.getBytes(StandardCharsets.UTF_8));
     return crc.getValue();
   }

@@ -13,8 +13,8 @@ public final class AccountQueryCodec {
   /**
    * @throws ProtocolException if the account id is empty, too long or not encodable
    */
-  public static byte[] encodeRequest(final AccountQuery query) {
-    final PayloadWriter writer = PayloadWriter.start();
+  public static byte[] encodeRequest(AccountQuery query) {
+    PayloadWriter writer = PayloadWriter.start();
     writer.writeInt(query.partitionId());
     writer.writeString(query.accountId(), 1, ValueDescriptor.ACCOUNT_ID_MAX_BYTES, "account id");
     return writer.toBytes();
@@ -23,17 +23,16 @@ public final class AccountQueryCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid request
    */
-  public static AccountQuery decodeRequest(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, REQUEST);
-    final int partitionId = reader.readPartitionId("partition id");
-    final String accountId =
-        reader.readString(1, ValueDescriptor.ACCOUNT_ID_MAX_BYTES, "account id");
+  public static AccountQuery decodeRequest(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, REQUEST);
+    int partitionId = reader.readPartitionId("partition id");
+    String accountId = reader.readString(1, ValueDescriptor.ACCOUNT_ID_MAX_BYTES, "account id");
     reader.finish();
     return new AccountQuery(partitionId, accountId);
   }
 
-  public static byte[] encodeResponse(final ApiResponse<AccountBalance> response) {
-    final PayloadWriter writer = PayloadWriter.startResponse(response);
+  public static byte[] encodeResponse(ApiResponse<AccountBalance> response) {
+    PayloadWriter writer = PayloadWriter.startResponse(response);
     if (response instanceof ApiResponse.Ok<AccountBalance> ok) {
       writer.writeBoolean(ok.body().found());
       writer.writeLong(ok.body().balance());
@@ -44,12 +43,12 @@ public final class AccountQueryCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid response
    */
-  public static ApiResponse<AccountBalance> decodeResponse(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, RESPONSE);
+  public static ApiResponse<AccountBalance> decodeResponse(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, RESPONSE);
     return reader.readResponse(
         body -> {
-          final boolean found = body.readBoolean("found flag");
-          final long balance = body.readLong("balance");
+          boolean found = body.readBoolean("found flag");
+          long balance = body.readLong("balance");
           if (!found && balance != 0) {
             throw body.invalid("balance 0 for an account that was not found", balance);
           }

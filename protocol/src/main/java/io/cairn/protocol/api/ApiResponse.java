@@ -14,17 +14,17 @@ public sealed interface ApiResponse<T> permits ApiResponse.Ok, ApiResponse.Failu
   ResponseStatus status();
 
   /** A successful response. */
-  static <T> ApiResponse<T> ok(final T body) {
+  static <T> ApiResponse<T> ok(T body) {
     return new Ok<>(body);
   }
 
   /** {@link ResponseStatus#NOT_LEADER}, naming the leader this broker knows of, or {@code -1}. */
-  static <T> ApiResponse<T> notLeader(final int leaderNodeId, final String reason) {
+  static <T> ApiResponse<T> notLeader(int leaderNodeId, String reason) {
     return new Failure<>(ResponseStatus.NOT_LEADER, leaderNodeId, reason);
   }
 
   /** A failure without a known leader. */
-  static <T> ApiResponse<T> failure(final ResponseStatus status, final String reason) {
+  static <T> ApiResponse<T> failure(ResponseStatus status, String reason) {
     return new Failure<>(status, ApiDescriptor.NO_NODE_ID, reason);
   }
 

@@ -11,13 +11,13 @@ final class ApiStrings {
    * Cuts {@code value} so its UTF-8 form has at most {@code maxBytes} bytes, never inside a
    * surrogate pair; unpaired surrogates become {@code '?'} so the result is always encodable.
    */
-  static String truncate(final String value, final int maxBytes) {
-    final StringBuilder out = new StringBuilder(Math.min(value.length(), maxBytes));
+  static String truncate(String value, int maxBytes) {
+    StringBuilder out = new StringBuilder(Math.min(value.length(), maxBytes));
     int bytes = 0;
     for (int i = 0; i < value.length(); i++) {
-      final char c = value.charAt(i);
-      final int length;
-      final String piece;
+      char c = value.charAt(i);
+      int length;
+      String piece;
       if (Character.isHighSurrogate(c)
           && i + 1 < value.length()
           && Character.isLowSurrogate(value.charAt(i + 1))) {
@@ -45,9 +45,8 @@ final class ApiStrings {
    *
    * @throws ProtocolException naming the field, the length and the bounds
    */
-  static int checkLength(
-      final String value, final int minBytes, final int maxBytes, final String what) {
-    final int length = Utf8.encodedLength(value, what);
+  static int checkLength(String value, int minBytes, int maxBytes, String what) {
+    int length = Utf8.encodedLength(value, what);
     if (length < minBytes || length > maxBytes) {
       throw new ProtocolException(
           "Expected "

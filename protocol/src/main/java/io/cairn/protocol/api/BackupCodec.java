@@ -22,8 +22,8 @@ public final class BackupCodec {
   /**
    * @throws ProtocolException if the pattern or page token is too long or not encodable
    */
-  public static byte[] encodeRequest(final BackupRequest request) {
-    final PayloadWriter writer = PayloadWriter.start();
+  public static byte[] encodeRequest(BackupRequest request) {
+    PayloadWriter writer = PayloadWriter.start();
     writer.writeByte(request.operation().code());
     writer.writeLong(request.checkpointId());
     writer.writeString(request.pattern(), 0, ApiDescriptor.PATTERN_MAX_BYTES, "pattern");
@@ -35,13 +35,13 @@ public final class BackupCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid request
    */
-  public static BackupRequest decodeRequest(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, REQUEST);
-    final BackupOperation operation = reader.readCode(BackupOperation::fromCode, "operation");
-    final long checkpointId = reader.readLong("checkpoint id");
-    final String pattern = reader.readString(0, ApiDescriptor.PATTERN_MAX_BYTES, "pattern");
-    final String token = reader.readString(0, ApiDescriptor.PAGE_TOKEN_MAX_BYTES, "page token");
-    final int pageSize = reader.readInt("page size");
+  public static BackupRequest decodeRequest(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, REQUEST);
+    BackupOperation operation = reader.readCode(BackupOperation::fromCode, "operation");
+    long checkpointId = reader.readLong("checkpoint id");
+    String pattern = reader.readString(0, ApiDescriptor.PATTERN_MAX_BYTES, "pattern");
+    String token = reader.readString(0, ApiDescriptor.PAGE_TOKEN_MAX_BYTES, "page token");
+    int pageSize = reader.readInt("page size");
     reader.finish();
     return reader.build(() -> new BackupRequest(operation, checkpointId, pattern, token, pageSize));
   }
@@ -49,11 +49,11 @@ public final class BackupCodec {
   /**
    * @throws ProtocolException if a string is too long or not encodable
    */
-  public static byte[] encodeResponse(final ApiResponse<BackupEntries> response) {
-    final PayloadWriter writer = PayloadWriter.startResponse(response);
+  public static byte[] encodeResponse(ApiResponse<BackupEntries> response) {
+    PayloadWriter writer = PayloadWriter.startResponse(response);
     if (response instanceof ApiResponse.Ok<BackupEntries> ok) {
       writer.writeInt(ok.body().entries().size());
-      for (final BackupStatusEntry entry : ok.body().entries()) {
+      for (BackupStatusEntry entry : ok.body().entries()) {
         writeEntry(writer, entry);
       }
       writer.writeString(
@@ -65,23 +65,22 @@ public final class BackupCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid response
    */
-  public static ApiResponse<BackupEntries> decodeResponse(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, RESPONSE);
+  public static ApiResponse<BackupEntries> decodeResponse(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, RESPONSE);
     return reader.readResponse(
         body -> {
-          final int count =
+          int count =
               body.readCount(ApiDescriptor.BACKUP_ENTRIES_MAX, ENTRY_MIN_BYTES, "backup entries");
-          final List<BackupStatusEntry> entries = new ArrayList<>(count);
+          List<BackupStatusEntry> entries = new ArrayList<>(count);
           for (int i = 0; i < count; i++) {
             entries.add(readEntry(body));
           }
-          final String token =
-              body.readString(0, ApiDescriptor.PAGE_TOKEN_MAX_BYTES, "next page token");
+          String token = body.readString(0, ApiDescriptor.PAGE_TOKEN_MAX_BYTES, "next page token");
           return new BackupEntries(entries, token);
         });
   }
 
-  private static void writeEntry(final PayloadWriter writer, final BackupStatusEntry entry) {
+  private static void writeEntry(PayloadWriter writer, BackupStatusEntry entry) {
     writer.writeInt(entry.nodeId());
     writer.writeInt(entry.partitionId());
     writer.writeLong(entry.checkpointId());
@@ -91,7 +90,7 @@ public final class BackupCodec {
     writer.writeLong(entry.lastUpdatedAtMs());
     writer.writeBoolean(entry.details().isPresent());
     if (entry.details().isPresent()) {
-      final BackupDetails details = entry.details().get();
+      BackupDetails details = entry.details().get();
       writer.writeLong(details.checkpointPosition());
       writer.writeString(details.snapshotId(), 0, ApiDescriptor.NAME_MAX_BYTES, "snapshot id");
       writer.writeInt(details.numberOfPartitions());
@@ -104,25 +103,23 @@ public final class BackupCodec {
     }
   }
 
-  private static BackupStatusEntry readEntry(final PayloadReader reader) {
-    final int nodeId = reader.readInt("node id");
-    final int partitionId = reader.readInt("partition id");
-    final long checkpointId = reader.readLong("checkpoint id");
-    final BackupState state = reader.readCode(BackupState::fromCode, "backup state");
-    final String reason = reader.readString(0, ApiDescriptor.REASON_MAX_BYTES, "failure reason");
-    final long createdAtMs = reader.readLong("created at");
-    final long lastUpdatedAtMs = reader.readLong("last updated at");
+  private static BackupStatusEntry readEntry(PayloadReader reader) {
+    int nodeId = reader.readInt("node id");
+    int partitionId = reader.readInt("partition id");
+    long checkpointId = reader.readLong("checkpoint id");
+    BackupState state = reader.readCode(BackupState::fromCode, "backup state");
+    String reason = reader.readString(0, ApiDescriptor.REASON_MAX_BYTES, "failure reason");
+    long createdAtMs = reader.readLong("created at");
+    long lastUpdatedAtMs = reader.readLong("last updated at");
     Optional<BackupDetails> details = Optional.empty();
     if (reader.readBoolean("details flag")) {
-      final long position = reader.readLong("checkpoint position");
-      final String snapshotId = reader.readString(0, ApiDescriptor.NAME_MAX_BYTES, "snapshot id");
-      final int numberOfPartitions = reader.readInt("number of partitions");
-      final String brokerVersion =
-          reader.readString(1, ApiDescriptor.NAME_MAX_BYTES, "broker version");
-      final String digest =
-          reader.readString(0, ApiDescriptor.STATE_DIGEST_MAX_BYTES, "state digest");
-      final int fileCount = reader.readInt("file count");
-      final long sizeBytes = reader.readLong("size");
+      long position = reader.readLong("checkpoint position");
+      String snapshotId = reader.readString(0, ApiDescriptor.NAME_MAX_BYTES, "snapshot id");
+      int numberOfPartitions = reader.readInt("number of partitions");
+      String brokerVersion = reader.readString(1, ApiDescriptor.NAME_MAX_BYTES, "broker version");
+      String digest = reader.readString(0, ApiDescriptor.STATE_DIGEST_MAX_BYTES, "state digest");
+      int fileCount = reader.readInt("file count");
+      long sizeBytes = reader.readLong("size");
       details =
           Optional.of(
               reader.build(
@@ -136,7 +133,7 @@ public final class BackupCodec {
                           fileCount,
                           sizeBytes)));
     }
-    final Optional<BackupDetails> found = details;
+    Optional<BackupDetails> found = details;
     return reader.build(
         () ->
             new BackupStatusEntry(

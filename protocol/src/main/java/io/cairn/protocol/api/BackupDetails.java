@@ -42,7 +42,7 @@ public record BackupDetails(
     }
   }
 
-  private static IllegalArgumentException invalid(final String rule, final Object actual) {
+  private static IllegalArgumentException invalid(String rule, Object actual) {
     return new IllegalArgumentException(
         "Expected " + rule + ", but was " + actual + " (backup details)");
   }

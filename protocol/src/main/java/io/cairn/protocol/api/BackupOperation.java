@@ -14,14 +14,14 @@ public enum BackupOperation {
   private static final BackupOperation[] BY_CODE = new BackupOperation[3];
 
   static {
-    for (final BackupOperation operation : values()) {
+    for (BackupOperation operation : values()) {
       BY_CODE[operation.code] = operation;
     }
   }
 
   private final int code;
 
-  BackupOperation(final int code) {
+  BackupOperation(int code) {
     this.code = code;
   }
 
@@ -32,7 +32,7 @@ public enum BackupOperation {
   /**
    * @throws ProtocolException if no operation has this code
    */
-  public static BackupOperation fromCode(final int code) {
+  public static BackupOperation fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
           "Expected a backup operation code in [0, " + (BY_CODE.length - 1) + "], but was " + code);

@@ -23,34 +23,33 @@ public record BackupRequest(
     Objects.requireNonNull(operation, "operation");
     Objects.requireNonNull(pattern, "pattern");
     Objects.requireNonNull(pageToken, "pageToken");
-    final String violation = violation(operation, checkpointId, pattern, pageToken, pageSize);
+    String violation = violation(operation, checkpointId, pattern, pageToken, pageSize);
     if (violation != null) {
       throw new IllegalArgumentException(violation + " (backup request " + operation + ")");
     }
   }
 
   /** Asks for every partition's status of backup {@code checkpointId}. */
-  public static BackupRequest status(final long checkpointId) {
+  public static BackupRequest status(long checkpointId) {
     return new BackupRequest(BackupOperation.STATUS, checkpointId, "", "", 0);
   }
 
   /** Asks for one page of statuses of the backups matching {@code pattern}. */
-  public static BackupRequest list(
-      final String pattern, final String pageToken, final int pageSize) {
+  public static BackupRequest list(String pattern, String pageToken, int pageSize) {
     return new BackupRequest(BackupOperation.LIST, 0, pattern, pageToken, pageSize);
   }
 
   /** Asks to delete every partition's backup {@code checkpointId}. */
-  public static BackupRequest delete(final long checkpointId) {
+  public static BackupRequest delete(long checkpointId) {
     return new BackupRequest(BackupOperation.DELETE, checkpointId, "", "", 0);
   }
 
   private static String violation(
-      final BackupOperation operation,
-      final long checkpointId,
-      final String pattern,
-      final String pageToken,
-      final int pageSize) {
+      BackupOperation operation,
+      long checkpointId,
+      String pattern,
+      String pageToken,
+      int pageSize) {
     if (operation == BackupOperation.LIST) {
       if (checkpointId != 0) {
         return "Expected checkpointId 0, but was " + checkpointId;

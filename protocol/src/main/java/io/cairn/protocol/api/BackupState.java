@@ -15,14 +15,14 @@ public enum BackupState {
   private static final BackupState[] BY_CODE = new BackupState[4];
 
   static {
-    for (final BackupState state : values()) {
+    for (BackupState state : values()) {
       BY_CODE[state.code] = state;
     }
   }
 
   private final int code;
 
-  BackupState(final int code) {
+  BackupState(int code) {
     this.code = code;
   }
 
@@ -33,7 +33,7 @@ public enum BackupState {
   /**
    * @throws ProtocolException if no state has this code
    */
-  public static BackupState fromCode(final int code) {
+  public static BackupState fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
           "Expected a backup state code in [0, " + (BY_CODE.length - 1) + "], but was " + code);

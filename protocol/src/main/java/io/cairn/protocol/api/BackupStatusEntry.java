@@ -36,7 +36,7 @@ public record BackupStatusEntry(
     Objects.requireNonNull(failureReason, "failureReason");
     Objects.requireNonNull(details, "details");
     failureReason = ApiStrings.truncate(failureReason, ApiDescriptor.REASON_MAX_BYTES);
-    final String context =
+    String context =
         " (backup status of checkpoint "
             + checkpointId
             + ", partition "
@@ -63,7 +63,7 @@ public record BackupStatusEntry(
       throw new IllegalArgumentException(
           "Expected no failure reason unless FAILED, but state was " + state + context);
     }
-    final boolean exists = state != BackupState.DOES_NOT_EXIST;
+    boolean exists = state != BackupState.DOES_NOT_EXIST;
     if (exists
         ? createdAtMs < 0 || lastUpdatedAtMs < 0
         : createdAtMs != NO_TIMESTAMP || lastUpdatedAtMs != NO_TIMESTAMP) {
@@ -87,8 +87,7 @@ public record BackupStatusEntry(
   }
 
   /** The status of a backup that is not in the store. */
-  public static BackupStatusEntry doesNotExist(
-      final int nodeId, final int partitionId, final long checkpointId) {
+  public static BackupStatusEntry doesNotExist(int nodeId, int partitionId, long checkpointId) {
     return new BackupStatusEntry(
         nodeId,
         partitionId,

@@ -26,7 +26,7 @@ public record BrokerTopology(
     Objects.requireNonNull(clusterId, "clusterId");
     Objects.requireNonNull(brokerVersion, "brokerVersion");
     replicas = List.copyOf(replicas);
-    final String violation = violation(nodeId, partitionCount, replicationFactor, replicas);
+    String violation = violation(nodeId, partitionCount, replicationFactor, replicas);
     if (violation != null) {
       throw new IllegalArgumentException(violation);
     }
@@ -34,10 +34,7 @@ public record BrokerTopology(
 
   /** The rule the fields break, or {@code null}; shared with the decoder. */
   static String violation(
-      final int nodeId,
-      final int partitionCount,
-      final int replicationFactor,
-      final List<PartitionReplica> replicas) {
+      int nodeId, int partitionCount, int replicationFactor, List<PartitionReplica> replicas) {
     if (nodeId < 0) {
       return "Expected nodeId >= 0, but was " + nodeId + " (broker topology)";
     }
@@ -57,9 +54,9 @@ public record BrokerTopology(
           + nodeId
           + ")";
     }
-    final boolean[] seen = new boolean[partitionCount + 1];
-    for (final PartitionReplica replica : replicas) {
-      final int partitionId = replica.partitionId();
+    boolean[] seen = new boolean[partitionCount + 1];
+    for (PartitionReplica replica : replicas) {
+      int partitionId = replica.partitionId();
       if (partitionId > partitionCount) {
         return "Expected partitions in [1, "
             + partitionCount

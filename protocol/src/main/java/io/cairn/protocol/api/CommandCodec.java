@@ -18,8 +18,8 @@ public final class CommandCodec {
   /**
    * @throws ProtocolException if a field of the record is outside its encoded bounds
    */
-  public static byte[] encodeRequest(final CommandRequest request) {
-    final PayloadWriter writer = PayloadWriter.start();
+  public static byte[] encodeRequest(CommandRequest request) {
+    PayloadWriter writer = PayloadWriter.start();
     writer.writeInt(request.partitionId());
     writer.writeRecord(request.command());
     return writer.toBytes();
@@ -28,10 +28,10 @@ public final class CommandCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid request
    */
-  public static CommandRequest decodeRequest(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, REQUEST);
-    final int partitionId = reader.readPartitionId("partition id");
-    final Record command = reader.readRecordToEnd("command record");
+  public static CommandRequest decodeRequest(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, REQUEST);
+    int partitionId = reader.readPartitionId("partition id");
+    Record command = reader.readRecordToEnd("command record");
     if (command.metadata().recordType() != RecordType.COMMAND) {
       throw reader.invalid("a COMMAND record", command.metadata().recordType());
     }
@@ -43,8 +43,8 @@ public final class CommandCodec {
    * @throws ProtocolException if a field is outside its encoded bounds
    * @throws IllegalArgumentException if an OK body is a COMMAND record
    */
-  public static byte[] encodeResponse(final ApiResponse<Record> response) {
-    final PayloadWriter writer = PayloadWriter.startResponse(response);
+  public static byte[] encodeResponse(ApiResponse<Record> response) {
+    PayloadWriter writer = PayloadWriter.startResponse(response);
     if (response instanceof ApiResponse.Ok<Record> ok) {
       if (ok.body().metadata().recordType() == RecordType.COMMAND) {
         throw new IllegalArgumentException(
@@ -58,11 +58,11 @@ public final class CommandCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid response
    */
-  public static ApiResponse<Record> decodeResponse(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, RESPONSE);
+  public static ApiResponse<Record> decodeResponse(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, RESPONSE);
     return reader.readResponse(
         body -> {
-          final Record record = body.readRecordToEnd("response record");
+          Record record = body.readRecordToEnd("response record");
           if (record.metadata().recordType() == RecordType.COMMAND) {
             throw body.invalid("an EVENT or REJECTION record", "a COMMAND");
           }

@@ -13,9 +13,9 @@ public final class ExportingCodec {
 
   private ExportingCodec() {}
 
-  public static byte[] encodeRequest(final ExportingOperation operation) {
+  public static byte[] encodeRequest(ExportingOperation operation) {
     Objects.requireNonNull(operation, "operation");
-    final PayloadWriter writer = PayloadWriter.start();
+    PayloadWriter writer = PayloadWriter.start();
     writer.writeByte(operation.code());
     return writer.toBytes();
   }
@@ -23,9 +23,9 @@ public final class ExportingCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid request
    */
-  public static ExportingOperation decodeRequest(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, REQUEST);
-    final ExportingOperation operation = reader.readCode(ExportingOperation::fromCode, "operation");
+  public static ExportingOperation decodeRequest(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, REQUEST);
+    ExportingOperation operation = reader.readCode(ExportingOperation::fromCode, "operation");
     reader.finish();
     return operation;
   }
@@ -33,8 +33,8 @@ public final class ExportingCodec {
   /**
    * @param response OK with the paused flag, or a failure
    */
-  public static byte[] encodeResponse(final ApiResponse<Boolean> response) {
-    final PayloadWriter writer = PayloadWriter.startResponse(response);
+  public static byte[] encodeResponse(ApiResponse<Boolean> response) {
+    PayloadWriter writer = PayloadWriter.startResponse(response);
     if (response instanceof ApiResponse.Ok<Boolean> ok) {
       writer.writeBoolean(ok.body());
     }
@@ -44,8 +44,8 @@ public final class ExportingCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid response
    */
-  public static ApiResponse<Boolean> decodeResponse(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, RESPONSE);
+  public static ApiResponse<Boolean> decodeResponse(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, RESPONSE);
     return reader.readResponse(body -> body.readBoolean("paused flag"));
   }
 }

@@ -14,14 +14,14 @@ public enum ExportingOperation {
   private static final ExportingOperation[] BY_CODE = new ExportingOperation[3];
 
   static {
-    for (final ExportingOperation operation : values()) {
+    for (ExportingOperation operation : values()) {
       BY_CODE[operation.code] = operation;
     }
   }
 
   private final int code;
 
-  ExportingOperation(final int code) {
+  ExportingOperation(int code) {
     this.code = code;
   }
 
@@ -32,7 +32,7 @@ public enum ExportingOperation {
   /**
    * @throws ProtocolException if no operation has this code
    */
-  public static ExportingOperation fromCode(final int code) {
+  public static ExportingOperation fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
           "Expected an exporting operation code in [0, "

@@ -17,7 +17,7 @@ final class PayloadReader {
   private final BufferReader reader;
   private final String message;
 
-  private PayloadReader(final byte[] payload, final String message) {
+  private PayloadReader(byte[] payload, String message) {
     this.buffer = new UnsafeBuffer(payload);
     this.reader = new BufferReader(buffer, 0, payload.length);
     this.message = message;
@@ -28,10 +28,10 @@ final class PayloadReader {
    *
    * @param message the message being read ("cairn-command request"), for every error message
    */
-  static PayloadReader start(final byte[] payload, final String message) {
+  static PayloadReader start(byte[] payload, String message) {
     Objects.requireNonNull(payload, "payload");
-    final PayloadReader reader = new PayloadReader(payload, message);
-    final int version = reader.readUnsignedByte("version");
+    PayloadReader reader = new PayloadReader(payload, message);
+    int version = reader.readUnsignedByte("version");
     if (version != ApiDescriptor.VERSION) {
       throw new ProtocolException(
           "Expected version "
@@ -49,77 +49,77 @@ final class PayloadReader {
    * Reads the status and, for a failure, the leader and reason; then {@code body} reads the body of
    * an OK response.
    */
-  <T> ApiResponse<T> readResponse(final java.util.function.Function<PayloadReader, T> body) {
-    final ResponseStatus status = readCode(ResponseStatus::fromCode, "status");
+  <T> ApiResponse<T> readResponse(java.util.function.Function<PayloadReader, T> body) {
+    ResponseStatus status = readCode(ResponseStatus::fromCode, "status");
     if (status == ResponseStatus.OK) {
-      final T value = body.apply(this);
+      T value = body.apply(this);
       finish();
       return ApiResponse.ok(value);
     }
-    final int leaderNodeId = readInt("leader node id");
+    int leaderNodeId = readInt("leader node id");
     if (leaderNodeId < ApiDescriptor.NO_NODE_ID) {
       throw invalid("leader node id >= -1", leaderNodeId);
     }
-    final String reason = readString(0, ApiDescriptor.REASON_MAX_BYTES, "failure reason");
+    String reason = readString(0, ApiDescriptor.REASON_MAX_BYTES, "failure reason");
     finish();
     return new ApiResponse.Failure<>(status, leaderNodeId, reason);
   }
 
-  int readUnsignedByte(final String what) {
+  int readUnsignedByte(String what) {
     try {
       return reader.readUnsignedByte(what);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw wrap(e);
     }
   }
 
-  boolean readBoolean(final String what) {
-    final int value = readUnsignedByte(what);
+  boolean readBoolean(String what) {
+    int value = readUnsignedByte(what);
     if (value > 1) {
       throw invalid(what + " 0 or 1", value);
     }
     return value == 1;
   }
 
-  int readInt(final String what) {
+  int readInt(String what) {
     try {
       return reader.readInt(what);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw wrap(e);
     }
   }
 
-  long readLong(final String what) {
+  long readLong(String what) {
     try {
       return reader.readLong(what);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw wrap(e);
     }
   }
 
   /** Reads a partition id in {@code [1, PARTITION_ID_MAX]}. */
-  int readPartitionId(final String what) {
-    final int partitionId = readInt(what);
+  int readPartitionId(String what) {
+    int partitionId = readInt(what);
     if (partitionId < 1 || partitionId > ApiDescriptor.PARTITION_ID_MAX) {
       throw invalid(what + " in [1, " + ApiDescriptor.PARTITION_ID_MAX + "]", partitionId);
     }
     return partitionId;
   }
 
-  String readString(final int minBytes, final int maxBytes, final String what) {
+  String readString(int minBytes, int maxBytes, String what) {
     try {
       return reader.readLengthPrefixedUtf8(minBytes, maxBytes, what);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw wrap(e);
     }
   }
 
   /** Reads a code and looks it up, adding the message to an unknown code's error. */
-  <T> T readCode(final IntFunction<T> lookup, final String what) {
-    final int code = readUnsignedByte(what);
+  <T> T readCode(IntFunction<T> lookup, String what) {
+    int code = readUnsignedByte(what);
     try {
       return lookup.apply(code);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw wrap(e);
     }
   }
@@ -128,8 +128,8 @@ final class PayloadReader {
    * Reads a list count in {@code [0, max]} whose entries of at least {@code minEntryBytes} each fit
    * in the remaining bytes, before anything is allocated.
    */
-  int readCount(final int max, final int minEntryBytes, final String what) {
-    final int count = readInt(what + " count");
+  int readCount(int max, int minEntryBytes, String what) {
+    int count = readInt(what + " count");
     if (count < 0 || count > max) {
       throw invalid(what + " count in [0, " + max + "]", count);
     }
@@ -151,12 +151,12 @@ final class PayloadReader {
   }
 
   /** Reads the record that fills the rest of the payload. */
-  Record readRecordToEnd(final String what) {
+  Record readRecordToEnd(String what) {
     try {
-      final Record record = RecordCodec.decode(buffer, reader.offset(), reader.remaining());
+      Record record = RecordCodec.decode(buffer, reader.offset(), reader.remaining());
       reader.slice(reader.remaining(), what);
       return record;
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw new ProtocolException(e.getMessage() + " (" + what + " in " + message + ")", e);
     }
   }
@@ -165,7 +165,7 @@ final class PayloadReader {
   void finish() {
     try {
       reader.requireFullyRead(message);
-    } catch (final ProtocolException e) {
+    } catch (ProtocolException e) {
       throw wrap(e);
     }
   }
@@ -174,19 +174,19 @@ final class PayloadReader {
    * Builds a value whose constructor checks the rules; a broken rule becomes a {@link
    * ProtocolException} with the constructor's message.
    */
-  <T> T build(final java.util.function.Supplier<T> constructor) {
+  <T> T build(java.util.function.Supplier<T> constructor) {
     try {
       return constructor.get();
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw new ProtocolException(e.getMessage() + " (" + message + ")", e);
     }
   }
 
-  ProtocolException invalid(final String rule, final Object actual) {
+  ProtocolException invalid(String rule, Object actual) {
     return new ProtocolException("Expected " + rule + ", but was " + actual + " (" + message + ")");
   }
 
-  private ProtocolException wrap(final ProtocolException e) {
+  private ProtocolException wrap(ProtocolException e) {
     return new ProtocolException(e.getMessage() + " (" + message + ")", e);
   }
 }

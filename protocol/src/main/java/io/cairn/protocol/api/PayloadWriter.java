@@ -17,14 +17,14 @@ final class PayloadWriter {
 
   /** Starts a payload with the version byte. */
   static PayloadWriter start() {
-    final PayloadWriter writer = new PayloadWriter();
+    PayloadWriter writer = new PayloadWriter();
     writer.writeByte(ApiDescriptor.VERSION);
     return writer;
   }
 
   /** Starts a response: version, then the status. */
-  static PayloadWriter startResponse(final ApiResponse<?> response) {
-    final PayloadWriter writer = start();
+  static PayloadWriter startResponse(ApiResponse<?> response) {
+    PayloadWriter writer = start();
     writer.writeByte(response.status().code());
     if (response instanceof ApiResponse.Failure<?> failure) {
       writer.writeInt(failure.leaderNodeId());
@@ -33,30 +33,30 @@ final class PayloadWriter {
     return writer;
   }
 
-  void writeByte(final int value) {
+  void writeByte(int value) {
     buffer.putByte(offset, (byte) value);
     offset += Byte.BYTES;
   }
 
-  void writeBoolean(final boolean value) {
+  void writeBoolean(boolean value) {
     writeByte(value ? 1 : 0);
   }
 
-  void writeInt(final int value) {
+  void writeInt(int value) {
     buffer.putInt(offset, value, BufferReader.BYTE_ORDER);
     offset += Integer.BYTES;
   }
 
-  void writeLong(final long value) {
+  void writeLong(long value) {
     buffer.putLong(offset, value, BufferReader.BYTE_ORDER);
     offset += Long.BYTES;
   }
 
   /** Writes a length-prefixed string after checking it has {@code minBytes..maxBytes} bytes. */
-  void writeString(final String value, final int minBytes, final int maxBytes, final String what) {
-    final int length = ApiStrings.checkLength(value, minBytes, maxBytes, what);
+  void writeString(String value, int minBytes, int maxBytes, String what) {
+    int length = ApiStrings.checkLength(value, minBytes, maxBytes, what);
     writeInt(length);
-    final int written = buffer.putStringWithoutLengthUtf8(offset, value);
+    int written = buffer.putStringWithoutLengthUtf8(offset, value);
     if (written != length) {
       throw new IllegalStateException(
           "Expected " + length + " bytes of UTF-8, but wrote " + written + " (" + what + ")");
@@ -65,7 +65,7 @@ final class PayloadWriter {
   }
 
   /** Writes a record with {@link RecordCodec}; it fills the rest of the payload. */
-  void writeRecord(final Record record) {
+  void writeRecord(Record record) {
     offset += RecordCodec.encode(record, buffer, offset);
   }
 

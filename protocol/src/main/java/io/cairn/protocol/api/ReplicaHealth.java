@@ -17,14 +17,14 @@ public enum ReplicaHealth {
   private static final ReplicaHealth[] BY_CODE = new ReplicaHealth[3];
 
   static {
-    for (final ReplicaHealth health : values()) {
+    for (ReplicaHealth health : values()) {
       BY_CODE[health.code] = health;
     }
   }
 
   private final int code;
 
-  ReplicaHealth(final int code) {
+  ReplicaHealth(int code) {
     this.code = code;
   }
 
@@ -35,7 +35,7 @@ public enum ReplicaHealth {
   /**
    * @throws ProtocolException if no health has this code
    */
-  public static ReplicaHealth fromCode(final int code) {
+  public static ReplicaHealth fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
           "Expected a replica health code in [0, " + (BY_CODE.length - 1) + "], but was " + code);

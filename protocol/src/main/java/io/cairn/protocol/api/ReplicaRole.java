@@ -21,14 +21,14 @@ public enum ReplicaRole {
   private static final ReplicaRole[] BY_CODE = new ReplicaRole[5];
 
   static {
-    for (final ReplicaRole role : values()) {
+    for (ReplicaRole role : values()) {
       BY_CODE[role.code] = role;
     }
   }
 
   private final int code;
 
-  ReplicaRole(final int code) {
+  ReplicaRole(int code) {
     this.code = code;
   }
 
@@ -39,7 +39,7 @@ public enum ReplicaRole {
   /**
    * @throws ProtocolException if no role has this code
    */
-  public static ReplicaRole fromCode(final int code) {
+  public static ReplicaRole fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
           "Expected a replica role code in [0, " + (BY_CODE.length - 1) + "], but was " + code);

@@ -30,14 +30,14 @@ public enum ResponseStatus {
   private static final ResponseStatus[] BY_CODE = new ResponseStatus[9];
 
   static {
-    for (final ResponseStatus status : values()) {
+    for (ResponseStatus status : values()) {
       BY_CODE[status.code] = status;
     }
   }
 
   private final int code;
 
-  ResponseStatus(final int code) {
+  ResponseStatus(int code) {
     this.code = code;
   }
 
@@ -49,7 +49,7 @@ public enum ResponseStatus {
   /**
    * @throws ProtocolException if no status has this code
    */
-  public static ResponseStatus fromCode(final int code) {
+  public static ResponseStatus fromCode(int code) {
     if (code < 0 || code >= BY_CODE.length) {
       throw new ProtocolException(
           "Expected a response status code in [0, " + (BY_CODE.length - 1) + "], but was " + code);

@@ -22,17 +22,17 @@ public final class TopologyCodec {
   /**
    * @throws ProtocolException if the payload is not exactly a version-1 request
    */
-  public static void decodeRequest(final byte[] payload) {
+  public static void decodeRequest(byte[] payload) {
     PayloadReader.start(payload, REQUEST).finish();
   }
 
   /**
    * @throws ProtocolException if a string is empty or too long
    */
-  public static byte[] encodeResponse(final ApiResponse<BrokerTopology> response) {
-    final PayloadWriter writer = PayloadWriter.startResponse(response);
+  public static byte[] encodeResponse(ApiResponse<BrokerTopology> response) {
+    PayloadWriter writer = PayloadWriter.startResponse(response);
     if (response instanceof ApiResponse.Ok<BrokerTopology> ok) {
-      final BrokerTopology topology = ok.body();
+      BrokerTopology topology = ok.body();
       writer.writeInt(topology.nodeId());
       writer.writeString(topology.clusterId(), 1, ApiDescriptor.NAME_MAX_BYTES, "cluster id");
       writer.writeString(
@@ -40,7 +40,7 @@ public final class TopologyCodec {
       writer.writeInt(topology.partitionCount());
       writer.writeInt(topology.replicationFactor());
       writer.writeInt(topology.replicas().size());
-      for (final PartitionReplica replica : topology.replicas()) {
+      for (PartitionReplica replica : topology.replicas()) {
         writer.writeInt(replica.partitionId());
         writer.writeByte(replica.role().code());
         writer.writeLong(replica.term());
@@ -55,32 +55,31 @@ public final class TopologyCodec {
   /**
    * @throws ProtocolException if the payload is not exactly one valid response
    */
-  public static ApiResponse<BrokerTopology> decodeResponse(final byte[] payload) {
-    final PayloadReader reader = PayloadReader.start(payload, RESPONSE);
+  public static ApiResponse<BrokerTopology> decodeResponse(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, RESPONSE);
     return reader.readResponse(TopologyCodec::readTopology);
   }
 
-  private static BrokerTopology readTopology(final PayloadReader reader) {
-    final int nodeId = reader.readInt("node id");
-    final String clusterId = reader.readString(1, ApiDescriptor.NAME_MAX_BYTES, "cluster id");
-    final String brokerVersion =
-        reader.readString(1, ApiDescriptor.NAME_MAX_BYTES, "broker version");
-    final int partitionCount = reader.readInt("partition count");
-    final int replicationFactor = reader.readInt("replication factor");
-    final int count = reader.readCount(ApiDescriptor.REPLICAS_MAX, REPLICA_MIN_BYTES, "replicas");
-    final List<PartitionReplica> replicas = new ArrayList<>(count);
+  private static BrokerTopology readTopology(PayloadReader reader) {
+    int nodeId = reader.readInt("node id");
+    String clusterId = reader.readString(1, ApiDescriptor.NAME_MAX_BYTES, "cluster id");
+    String brokerVersion = reader.readString(1, ApiDescriptor.NAME_MAX_BYTES, "broker version");
+    int partitionCount = reader.readInt("partition count");
+    int replicationFactor = reader.readInt("replication factor");
+    int count = reader.readCount(ApiDescriptor.REPLICAS_MAX, REPLICA_MIN_BYTES, "replicas");
+    List<PartitionReplica> replicas = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      final int partitionId = reader.readPartitionId("partition id");
-      final ReplicaRole role = reader.readCode(ReplicaRole::fromCode, "replica role");
-      final long term = reader.readLong("term");
+      int partitionId = reader.readPartitionId("partition id");
+      ReplicaRole role = reader.readCode(ReplicaRole::fromCode, "replica role");
+      long term = reader.readLong("term");
       if (term < 0) {
         throw reader.invalid("term >= 0", term);
       }
-      final ReplicaHealth health = reader.readCode(ReplicaHealth::fromCode, "replica health");
-      final String reason = reader.readString(0, ApiDescriptor.REASON_MAX_BYTES, "health reason");
+      ReplicaHealth health = reader.readCode(ReplicaHealth::fromCode, "replica health");
+      String reason = reader.readString(0, ApiDescriptor.REASON_MAX_BYTES, "health reason");
       replicas.add(new PartitionReplica(partitionId, role, term, health, reason));
     }
-    final String violation =
+    String violation =
         BrokerTopology.violation(nodeId, partitionCount, replicationFactor, replicas);
     if (violation != null) {
       throw new ProtocolException(violation + " (" + RESPONSE + ")");

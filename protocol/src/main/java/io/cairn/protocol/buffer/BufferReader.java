@@ -22,7 +22,7 @@ public final class BufferReader {
   /**
    * @throws ProtocolException if the range is negative or extends past the buffer's capacity
    */
-  public BufferReader(final DirectBuffer buffer, final int offset, final int length) {
+  public BufferReader(DirectBuffer buffer, int offset, int length) {
     if (offset < 0 || length < 0 || (long) offset + length > buffer.capacity()) {
       throw new ProtocolException(
           "Expected a range within the buffer's capacity of "
@@ -54,7 +54,7 @@ public final class BufferReader {
    * @throws ProtocolException "Expected at least 66 bytes for record metadata, but buffer has 17
    *     (offset 0)"
    */
-  public void require(final long length, final String what) {
+  public void require(long length, String what) {
     if (length > remaining()) {
       throw new ProtocolException(
           "Expected at least "
@@ -70,35 +70,35 @@ public final class BufferReader {
   }
 
   /** The next byte as an unsigned value, without consuming it. */
-  public int peekUnsignedByte(final String what) {
+  public int peekUnsignedByte(String what) {
     require(Byte.BYTES, what);
     return buffer.getByte(offset) & 0xFF;
   }
 
-  public int readUnsignedByte(final String what) {
+  public int readUnsignedByte(String what) {
     require(Byte.BYTES, what);
-    final int value = buffer.getByte(offset) & 0xFF;
+    int value = buffer.getByte(offset) & 0xFF;
     offset += Byte.BYTES;
     return value;
   }
 
-  public short readShort(final String what) {
+  public short readShort(String what) {
     require(Short.BYTES, what);
-    final short value = buffer.getShort(offset, BYTE_ORDER);
+    short value = buffer.getShort(offset, BYTE_ORDER);
     offset += Short.BYTES;
     return value;
   }
 
-  public int readInt(final String what) {
+  public int readInt(String what) {
     require(Integer.BYTES, what);
-    final int value = buffer.getInt(offset, BYTE_ORDER);
+    int value = buffer.getInt(offset, BYTE_ORDER);
     offset += Integer.BYTES;
     return value;
   }
 
-  public long readLong(final String what) {
+  public long readLong(String what) {
     require(Long.BYTES, what);
-    final long value = buffer.getLong(offset, BYTE_ORDER);
+    long value = buffer.getLong(offset, BYTE_ORDER);
     offset += Long.BYTES;
     return value;
   }
@@ -107,18 +107,18 @@ public final class BufferReader {
    * Copies the next {@code length} bytes; {@code length} is checked against the remaining bytes
    * before anything is allocated.
    */
-  public byte[] readBytes(final int length, final String what) {
+  public byte[] readBytes(int length, String what) {
     checkLength(length, 0, Integer.MAX_VALUE, what);
     require(length, what);
-    final byte[] bytes = new byte[length];
+    byte[] bytes = new byte[length];
     buffer.getBytes(offset, bytes);
     offset += length;
     return bytes;
   }
 
   /** Decodes the next {@code length} bytes as strict UTF-8 (see {@link Utf8#decode}). */
-  public String readUtf8(final int length, final String what) {
-    final int start = offset;
+  public String readUtf8(int length, String what) {
+    int start = offset;
     return Utf8.decode(readBytes(length, what), what, start);
   }
 
@@ -126,9 +126,9 @@ public final class BufferReader {
    * Reads an {@code int32} byte length in {@code [minBytes, maxBytes]}, then that many bytes of
    * strict UTF-8.
    */
-  public String readLengthPrefixedUtf8(final int minBytes, final int maxBytes, final String what) {
-    final int lengthOffset = offset;
-    final int length = readInt(what + " length");
+  public String readLengthPrefixedUtf8(int minBytes, int maxBytes, String what) {
+    int lengthOffset = offset;
+    int length = readInt(what + " length");
     if (length < minBytes || length > maxBytes) {
       throw new ProtocolException(
           "Expected "
@@ -150,10 +150,10 @@ public final class BufferReader {
    * Consumes the next {@code length} bytes and returns a reader over exactly them, so a nested
    * structure cannot read past its own end.
    */
-  public BufferReader slice(final int length, final String what) {
+  public BufferReader slice(int length, String what) {
     checkLength(length, 0, Integer.MAX_VALUE, what);
     require(length, what);
-    final BufferReader slice = new BufferReader(buffer, offset, length);
+    BufferReader slice = new BufferReader(buffer, offset, length);
     offset += length;
     return slice;
   }
@@ -164,7 +164,7 @@ public final class BufferReader {
    * @param what what should have ended here, for the message
    * @throws ProtocolException if bytes remain
    */
-  public void requireFullyRead(final String what) {
+  public void requireFullyRead(String what) {
     if (remaining() != 0) {
       throw new ProtocolException(
           "Expected "
@@ -178,7 +178,7 @@ public final class BufferReader {
   }
 
   /** Checks that a length taken from the input is in {@code [min, max]}. */
-  private void checkLength(final int length, final int min, final int max, final String what) {
+  private void checkLength(int length, int min, int max, String what) {
     if (length < min || length > max) {
       throw new ProtocolException(
           "Expected "

@@ -21,8 +21,7 @@ public final class BufferWriter {
    * @throws ProtocolException if the offset is negative, or the buffer is not expandable and has
    *     less than {@code length} bytes from {@code offset}
    */
-  public BufferWriter(
-      final MutableDirectBuffer buffer, final int offset, final int length, final String what) {
+  public BufferWriter(MutableDirectBuffer buffer, int offset, int length, String what) {
     if (offset < 0 || length < 0) {
       throw new ProtocolException(
           "Expected a non-negative offset and length to write "
@@ -32,7 +31,7 @@ public final class BufferWriter {
               + " and "
               + length);
     }
-    final long end = (long) offset + length;
+    long end = (long) offset + length;
     if (end > Integer.MAX_VALUE || (!buffer.isExpandable() && end > buffer.capacity())) {
       throw new ProtocolException(
           "Expected a buffer with at least "
@@ -54,27 +53,27 @@ public final class BufferWriter {
     return offset;
   }
 
-  public void writeByte(final int value) {
+  public void writeByte(int value) {
     buffer.putByte(offset, (byte) value);
     offset += Byte.BYTES;
   }
 
-  public void writeShort(final short value) {
+  public void writeShort(short value) {
     buffer.putShort(offset, value, BufferReader.BYTE_ORDER);
     offset += Short.BYTES;
   }
 
-  public void writeInt(final int value) {
+  public void writeInt(int value) {
     buffer.putInt(offset, value, BufferReader.BYTE_ORDER);
     offset += Integer.BYTES;
   }
 
-  public void writeLong(final long value) {
+  public void writeLong(long value) {
     buffer.putLong(offset, value, BufferReader.BYTE_ORDER);
     offset += Long.BYTES;
   }
 
-  public void writeBytes(final byte[] bytes) {
+  public void writeBytes(byte[] bytes) {
     buffer.putBytes(offset, bytes);
     offset += bytes.length;
   }
@@ -85,8 +84,8 @@ public final class BufferWriter {
    * @param utf8Length the string's length from {@link Utf8#encodedLength}, which also checked that
    *     the string is well-formed
    */
-  public void writeUtf8(final String value, final int utf8Length) {
-    final int written = buffer.putStringWithoutLengthUtf8(offset, value);
+  public void writeUtf8(String value, int utf8Length) {
+    int written = buffer.putStringWithoutLengthUtf8(offset, value);
     if (written != utf8Length) {
       throw new IllegalStateException(
           "Expected " + utf8Length + " bytes of UTF-8, but wrote " + written);
@@ -95,7 +94,7 @@ public final class BufferWriter {
   }
 
   /** Writes an {@code int32} byte length, then the string's UTF-8 bytes. */
-  public void writeLengthPrefixedUtf8(final String value, final int utf8Length) {
+  public void writeLengthPrefixedUtf8(String value, int utf8Length) {
     writeInt(utf8Length);
     writeUtf8(value, utf8Length);
   }
@@ -105,7 +104,7 @@ public final class BufferWriter {
    *
    * @throws IllegalStateException if not; a bug in the codec, never caused by input
    */
-  public void requireFullyWritten(final String what) {
+  public void requireFullyWritten(String what) {
     if (offset != limit) {
       throw new IllegalStateException(
           "Expected " + what + " to end at offset " + limit + ", but it ended at " + offset);

@@ -22,10 +22,10 @@ public final class Utf8 {
    * @param what the field, for the message
    * @throws ProtocolException if {@code value} holds an unpaired surrogate (not encodable)
    */
-  public static int encodedLength(final String value, final String what) {
+  public static int encodedLength(String value, String what) {
     int length = 0;
     for (int i = 0; i < value.length(); i++) {
-      final char c = value.charAt(i);
+      char c = value.charAt(i);
       if (c < 0x80) {
         length += 1;
       } else if (c < 0x800) {
@@ -55,18 +55,18 @@ public final class Utf8 {
    * @param offset the buffer offset of the bytes, for the message
    * @throws ProtocolException if the bytes are not well-formed UTF-8
    */
-  public static String decode(final byte[] bytes, final String what, final int offset) {
+  public static String decode(byte[] bytes, String what, int offset) {
     if (isAscii(bytes)) {
       return new String(bytes, StandardCharsets.US_ASCII);
     }
-    final CharsetDecoder decoder =
+    CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
-    final ByteBuffer in = ByteBuffer.wrap(bytes);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
     // UTF-8 never yields more chars than bytes, so one pass fills this buffer without overflow.
-    final CharBuffer out = CharBuffer.allocate(bytes.length);
+    CharBuffer out = CharBuffer.allocate(bytes.length);
     CoderResult result = decoder.decode(in, out, true);
     if (!result.isError()) {
       result = decoder.flush(out);
@@ -84,8 +84,8 @@ public final class Utf8 {
     return out.flip().toString();
   }
 
-  private static boolean isAscii(final byte[] bytes) {
-    for (final byte b : bytes) {
+  private static boolean isAscii(byte[] bytes) {
+    for (byte b : bytes) {
       if (b < 0) {
         return false;
       }

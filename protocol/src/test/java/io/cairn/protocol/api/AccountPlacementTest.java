@@ -25,8 +25,8 @@ final class AccountPlacementTest {
 
   @Test
   void shouldSpreadAccountsOverEveryPartition() {
-    final AccountPlacement placement = new AccountPlacement(4);
-    final int[] counts = new int[5];
+    AccountPlacement placement = new AccountPlacement(4);
+    int[] counts = new int[5];
     for (int i = 0; i < 4_000; i++) {
       counts[placement.partitionOf("account-" + i)]++;
     }

@@ -28,8 +28,8 @@ final class ApiCodecRoundTripTest {
         .forAll(partitionIds(), commands())
         .checkAssert(
             (partition, command) -> {
-              final CommandRequest request = new CommandRequest(partition, command);
-              final byte[] bytes = CommandCodec.encodeRequest(request);
+              CommandRequest request = new CommandRequest(partition, command);
+              byte[] bytes = CommandCodec.encodeRequest(request);
               assertThat(CommandCodec.decodeRequest(bytes)).isEqualTo(request);
               assertThat(CommandCodec.encodeRequest(CommandCodec.decodeRequest(bytes)))
                   .isEqualTo(bytes);
@@ -54,7 +54,7 @@ final class ApiCodecRoundTripTest {
         .forAll(partitionIds(), accountIds(), responsesOf(balances()))
         .checkAssert(
             (partition, accountId, response) -> {
-              final AccountQuery query = new AccountQuery(partition, accountId);
+              AccountQuery query = new AccountQuery(partition, accountId);
               assertThat(AccountQueryCodec.decodeRequest(AccountQueryCodec.encodeRequest(query)))
                   .isEqualTo(query);
               assertThat(

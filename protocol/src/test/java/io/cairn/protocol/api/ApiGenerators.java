@@ -26,16 +26,16 @@ final class ApiGenerators {
   private ApiGenerators() {}
 
   /** Strings of 0..maxCodePoints code points (no surrogates), mixing ASCII and wider ones. */
-  static Gen<String> strings(final int minCodePoints, final int maxCodePoints) {
-    final Gen<Integer> lengths = integers().between(minCodePoints, maxCodePoints);
-    final Gen<Integer> codePoints =
+  static Gen<String> strings(int minCodePoints, int maxCodePoints) {
+    Gen<Integer> lengths = integers().between(minCodePoints, maxCodePoints);
+    Gen<Integer> codePoints =
         Generate.oneOf(
             integers().between(0x20, 0x7E),
             integers().between(0xA0, 0xD7FF),
             integers().between(0x10000, 0x10FFFF));
     return in -> {
-      final int length = lengths.generate(in);
-      final StringBuilder text = new StringBuilder();
+      int length = lengths.generate(in);
+      StringBuilder text = new StringBuilder();
       for (int i = 0; i < length; i++) {
         text.appendCodePoint(codePoints.generate(in));
       }
@@ -54,11 +54,11 @@ final class ApiGenerators {
 
   /** Commands the gateway sends: account create, deposit, transfer, checkpoint create. */
   static Gen<Record> commands() {
-    final Gen<String> ids = accountIds();
-    final Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
-    final Gen<Integer> kinds = integers().between(0, 3);
+    Gen<String> ids = accountIds();
+    Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
+    Gen<Integer> kinds = integers().between(0, 3);
     return in -> {
-      final long amount = numbers.generate(in);
+      long amount = numbers.generate(in);
       return switch (kinds.generate(in)) {
         case 0 ->
             new Record(
@@ -82,15 +82,15 @@ final class ApiGenerators {
 
   /** Responses a partition writes: events and rejections of the commands above. */
   static Gen<Record> responses() {
-    final Gen<String> ids = accountIds();
-    final Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
-    final Gen<Integer> kinds = integers().between(0, 5);
-    final Gen<RejectionType> rejections =
+    Gen<String> ids = accountIds();
+    Gen<Long> numbers = Generate.oneOf(longs().all(), longs().between(-1, 1000));
+    Gen<Integer> kinds = integers().between(0, 5);
+    Gen<RejectionType> rejections =
         Generate.pick(
             Arrays.stream(RejectionType.values()).filter(t -> t != RejectionType.NONE).toList());
-    final Gen<String> reasons = strings(0, 40);
+    Gen<String> reasons = strings(0, 40);
     return in -> {
-      final RecordMetadata.Builder meta =
+      RecordMetadata.Builder meta =
           RecordMetadata.builder()
               .position(numbers.generate(in))
               .key(numbers.generate(in))
@@ -132,21 +132,21 @@ final class ApiGenerators {
 
   /** Failures of any non-OK status; NOT_LEADER sometimes names a leader. */
   static <T> Gen<ApiResponse<T>> failures() {
-    final Gen<ResponseStatus> statuses =
+    Gen<ResponseStatus> statuses =
         Generate.pick(
             Arrays.stream(ResponseStatus.values()).filter(s -> s != ResponseStatus.OK).toList());
-    final Gen<Integer> leaders = Generate.oneOf(Generate.constant(-1), integers().between(0, 9));
-    final Gen<String> reasons = strings(0, 60);
+    Gen<Integer> leaders = Generate.oneOf(Generate.constant(-1), integers().between(0, 9));
+    Gen<String> reasons = strings(0, 60);
     return in -> {
-      final ResponseStatus status = statuses.generate(in);
-      final int leader = status == ResponseStatus.NOT_LEADER ? leaders.generate(in) : -1;
+      ResponseStatus status = statuses.generate(in);
+      int leader = status == ResponseStatus.NOT_LEADER ? leaders.generate(in) : -1;
       return new ApiResponse.Failure<>(status, leader, reasons.generate(in));
     };
   }
 
   /** OK with a body, or a failure, half and half. */
-  static <T> Gen<ApiResponse<T>> responsesOf(final Gen<T> bodies) {
-    final Gen<ApiResponse<T>> oks = bodies.map(ApiResponse::ok);
+  static <T> Gen<ApiResponse<T>> responsesOf(Gen<T> bodies) {
+    Gen<ApiResponse<T>> oks = bodies.map(ApiResponse::ok);
     return Generate.oneOf(oks, failures());
   }
 
@@ -157,16 +157,16 @@ final class ApiGenerators {
   }
 
   static Gen<BrokerTopology> topologies() {
-    final Gen<Integer> counts = integers().between(1, 12);
-    final Gen<ReplicaRole> roles = Generate.enumValues(ReplicaRole.class);
-    final Gen<ReplicaHealth> healths = Generate.enumValues(ReplicaHealth.class);
-    final Gen<Long> terms = longs().between(0, Long.MAX_VALUE);
-    final Gen<String> names = strings(1, 20);
-    final Gen<String> reasons = strings(0, 30);
-    final Gen<Boolean> hosts = Generate.booleans();
+    Gen<Integer> counts = integers().between(1, 12);
+    Gen<ReplicaRole> roles = Generate.enumValues(ReplicaRole.class);
+    Gen<ReplicaHealth> healths = Generate.enumValues(ReplicaHealth.class);
+    Gen<Long> terms = longs().between(0, Long.MAX_VALUE);
+    Gen<String> names = strings(1, 20);
+    Gen<String> reasons = strings(0, 30);
+    Gen<Boolean> hosts = Generate.booleans();
     return in -> {
-      final int partitionCount = counts.generate(in);
-      final List<PartitionReplica> replicas = new ArrayList<>();
+      int partitionCount = counts.generate(in);
+      List<PartitionReplica> replicas = new ArrayList<>();
       for (int partition = 1; partition <= partitionCount; partition++) {
         if (hosts.generate(in)) {
           replicas.add(
@@ -189,11 +189,11 @@ final class ApiGenerators {
   }
 
   static Gen<BackupRequest> backupRequests() {
-    final Gen<Long> ids = longs().between(1, Long.MAX_VALUE);
-    final Gen<String> patterns = Generate.pick(List.of("*", "12", "3*", "9223372036854775807"));
-    final Gen<String> tokens = Generate.oneOf(Generate.constant(""), strings(1, 40));
-    final Gen<Integer> sizes = integers().between(1, ApiDescriptor.PAGE_SIZE_MAX);
-    final Gen<Integer> kinds = integers().between(0, 2);
+    Gen<Long> ids = longs().between(1, Long.MAX_VALUE);
+    Gen<String> patterns = Generate.pick(List.of("*", "12", "3*", "9223372036854775807"));
+    Gen<String> tokens = Generate.oneOf(Generate.constant(""), strings(1, 40));
+    Gen<Integer> sizes = integers().between(1, ApiDescriptor.PAGE_SIZE_MAX);
+    Gen<Integer> kinds = integers().between(0, 2);
     return in ->
         switch (kinds.generate(in)) {
           case 0 -> BackupRequest.status(ids.generate(in));
@@ -204,20 +204,20 @@ final class ApiGenerators {
   }
 
   static Gen<BackupStatusEntry> backupEntries() {
-    final Gen<BackupState> states = Generate.enumValues(BackupState.class);
-    final Gen<Long> times = longs().between(0, Long.MAX_VALUE);
-    final Gen<String> names = strings(1, 20);
-    final Gen<Boolean> flags = Generate.booleans();
+    Gen<BackupState> states = Generate.enumValues(BackupState.class);
+    Gen<Long> times = longs().between(0, Long.MAX_VALUE);
+    Gen<String> names = strings(1, 20);
+    Gen<Boolean> flags = Generate.booleans();
     return in -> {
-      final BackupState state = states.generate(in);
-      final int node = integers().between(0, 100).generate(in);
-      final int partition = integers().between(1, ApiDescriptor.PARTITION_ID_MAX).generate(in);
-      final long checkpoint = longs().between(1, Long.MAX_VALUE).generate(in);
+      BackupState state = states.generate(in);
+      int node = integers().between(0, 100).generate(in);
+      int partition = integers().between(1, ApiDescriptor.PARTITION_ID_MAX).generate(in);
+      long checkpoint = longs().between(1, Long.MAX_VALUE).generate(in);
       if (state == BackupState.DOES_NOT_EXIST) {
         return BackupStatusEntry.doesNotExist(node, partition, checkpoint);
       }
-      final boolean withDetails = state == BackupState.COMPLETED || flags.generate(in);
-      final Optional<BackupDetails> details =
+      boolean withDetails = state == BackupState.COMPLETED || flags.generate(in);
+      Optional<BackupDetails> details =
           withDetails
               ? Optional.of(
                   new BackupDetails(
@@ -242,12 +242,12 @@ final class ApiGenerators {
   }
 
   static Gen<BackupEntries> backupBodies() {
-    final Gen<BackupStatusEntry> entries = backupEntries();
-    final Gen<Integer> counts = integers().between(0, 6);
-    final Gen<String> tokens = Generate.oneOf(Generate.constant(""), strings(1, 30));
+    Gen<BackupStatusEntry> entries = backupEntries();
+    Gen<Integer> counts = integers().between(0, 6);
+    Gen<String> tokens = Generate.oneOf(Generate.constant(""), strings(1, 30));
     return in -> {
-      final int count = counts.generate(in);
-      final List<BackupStatusEntry> list = new ArrayList<>();
+      int count = counts.generate(in);
+      List<BackupStatusEntry> list = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         list.add(entries.generate(in));
       }

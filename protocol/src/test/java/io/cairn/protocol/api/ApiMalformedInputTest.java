@@ -98,7 +98,7 @@ final class ApiMalformedInputTest {
               if (versionFirst && bytes.length > 0) {
                 bytes[0] = (byte) ApiDescriptor.VERSION;
               }
-              for (final Codec codec : CODECS) {
+              for (Codec codec : CODECS) {
                 assertCanonicalOrRejected(codec, bytes);
               }
             });
@@ -111,16 +111,16 @@ final class ApiMalformedInputTest {
         .forAll(validEncodings(), corruptions())
         .checkAssert(
             (encoding, corruption) -> {
-              final Codec codec = CODECS.get(encoding.codecIndex);
-              final byte[] bytes = encoding.bytes;
+              Codec codec = CODECS.get(encoding.codecIndex);
+              byte[] bytes = encoding.bytes;
               for (int length = 0; length < bytes.length; length++) {
-                final byte[] truncated = java.util.Arrays.copyOf(bytes, length);
+                byte[] truncated = java.util.Arrays.copyOf(bytes, length);
                 assertThatThrownBy(() -> codec.decode.apply(truncated))
                     .as("%s truncated to %d of %d bytes", codec.name, length, bytes.length)
                     .isInstanceOf(ProtocolException.class);
               }
-              final byte[] corrupted = bytes.clone();
-              for (final int[] change : corruption) {
+              byte[] corrupted = bytes.clone();
+              for (int[] change : corruption) {
                 corrupted[change[0] % corrupted.length] = (byte) change[1];
               }
               assertCanonicalOrRejected(codec, corrupted);
@@ -134,9 +134,8 @@ final class ApiMalformedInputTest {
         .forAll(validEncodings())
         .checkAssert(
             encoding -> {
-              final Codec codec = CODECS.get(encoding.codecIndex);
-              final byte[] longer =
-                  java.util.Arrays.copyOf(encoding.bytes, encoding.bytes.length + 1);
+              Codec codec = CODECS.get(encoding.codecIndex);
+              byte[] longer = java.util.Arrays.copyOf(encoding.bytes, encoding.bytes.length + 1);
               assertThatThrownBy(() -> codec.decode.apply(longer))
                   .as(codec.name)
                   .isInstanceOf(ProtocolException.class);
@@ -145,7 +144,7 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectAnotherVersionNamingIt() {
-    final byte[] bytes = ExportingCodec.encodeRequest(ExportingOperation.PAUSE);
+    byte[] bytes = ExportingCodec.encodeRequest(ExportingOperation.PAUSE);
     bytes[0] = 2;
     assertThatThrownBy(() -> ExportingCodec.decodeRequest(bytes))
         .isInstanceOf(ProtocolException.class)
@@ -162,7 +161,7 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectAnUnknownStatusCode() {
-    final byte[] bytes = ExportingCodec.encodeResponse(ApiResponse.ok(true));
+    byte[] bytes = ExportingCodec.encodeResponse(ApiResponse.ok(true));
     bytes[1] = 9;
     assertThatThrownBy(() -> ExportingCodec.decodeResponse(bytes))
         .isInstanceOf(ProtocolException.class)
@@ -171,7 +170,7 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectAFlagOtherThanZeroOrOne() {
-    final byte[] bytes = ExportingCodec.encodeResponse(ApiResponse.ok(true));
+    byte[] bytes = ExportingCodec.encodeResponse(ApiResponse.ok(true));
     bytes[2] = 2;
     assertThatThrownBy(() -> ExportingCodec.decodeResponse(bytes))
         .isInstanceOf(ProtocolException.class)
@@ -180,7 +179,7 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectAPartitionIdOutOfRange() {
-    final byte[] bytes = AccountQueryCodec.encodeRequest(new AccountQuery(1, "alice"));
+    byte[] bytes = AccountQueryCodec.encodeRequest(new AccountQuery(1, "alice"));
     ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(1, 0);
     assertThatThrownBy(() -> AccountQueryCodec.decodeRequest(bytes))
         .isInstanceOf(ProtocolException.class)
@@ -199,8 +198,8 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectAHugeListCountBeforeAllocating() {
-    final byte[] ok = BackupCodec.encodeResponse(ApiResponse.ok(BackupEntries.none()));
-    final byte[] bytes = ok.clone();
+    byte[] ok = BackupCodec.encodeResponse(ApiResponse.ok(BackupEntries.none()));
+    byte[] bytes = ok.clone();
     ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(2, 90_000);
     assertThatThrownBy(() -> BackupCodec.decodeResponse(bytes))
         .isInstanceOf(ProtocolException.class)
@@ -213,13 +212,13 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectACommandRecordInACommandResponse() {
-    final Record command =
+    Record command =
         new Record(
             RecordMetadata.builder().command(AccountIntent.CREATE).build(),
             new AccountValue("alice", 0));
-    final byte[] request = CommandCodec.encodeRequest(new CommandRequest(1, command));
+    byte[] request = CommandCodec.encodeRequest(new CommandRequest(1, command));
     // A response with the same record: version, status OK, then the record.
-    final byte[] response = new byte[request.length - 3];
+    byte[] response = new byte[request.length - 3];
     response[0] = 1;
     response[1] = 0;
     System.arraycopy(request, 5, response, 2, request.length - 5);
@@ -245,7 +244,7 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectABackupRequestBreakingItsOperationsRules() {
-    final byte[] bytes = BackupCodec.encodeRequest(BackupRequest.status(5));
+    byte[] bytes = BackupCodec.encodeRequest(BackupRequest.status(5));
     ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(2, 0);
     assertThatThrownBy(() -> BackupCodec.decodeRequest(bytes))
         .isInstanceOf(ProtocolException.class)
@@ -257,7 +256,7 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldRejectATopologyReportingAPartitionTwice() {
-    final PartitionReplica replica =
+    PartitionReplica replica =
         new PartitionReplica(1, ReplicaRole.LEADER, 1, ReplicaHealth.HEALTHY, "");
     assertThatThrownBy(() -> new BrokerTopology(0, "c", "v", 2, 1, List.of(replica, replica)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -278,12 +277,12 @@ final class ApiMalformedInputTest {
 
   @Test
   void shouldCutLongReasonsWithoutSplittingACodePoint() {
-    final String emoji = "\uD83D\uDE00"; // 4 bytes of UTF-8
-    final ApiResponse.Failure<Object> failure =
+    String emoji = "\uD83D\uDE00"; // 4 bytes of UTF-8
+    ApiResponse.Failure<Object> failure =
         new ApiResponse.Failure<>(ResponseStatus.INVALID, -1, "a" + emoji.repeat(2000));
     assertThat(failure.reason()).hasSize(1 + 2 * 1023);
     assertThat(failure.reason()).endsWith(emoji);
-    final ApiResponse<Boolean> decoded =
+    ApiResponse<Boolean> decoded =
         ExportingCodec.decodeResponse(ExportingCodec.encodeResponse(failure.cast()));
     assertThat(decoded).isEqualTo(failure);
     assertThat(new ApiResponse.Failure<>(ResponseStatus.INVALID, -1, "x\uD800y").reason())
@@ -302,21 +301,21 @@ final class ApiMalformedInputTest {
   private record Encoding(int codecIndex, byte[] bytes) {}
 
   private static Gen<Encoding> validEncodings() {
-    final Gen<Integer> indexes = integers().between(0, CODECS.size() - 1);
-    final Gen<CommandRequest> commandRequests =
+    Gen<Integer> indexes = integers().between(0, CODECS.size() - 1);
+    Gen<CommandRequest> commandRequests =
         ApiGenerators.partitionIds().zip(commands(), CommandRequest::new);
-    final Gen<ApiResponse<Record>> commandResponses = responsesOf(responses());
-    final Gen<AccountQuery> queries =
+    Gen<ApiResponse<Record>> commandResponses = responsesOf(responses());
+    Gen<AccountQuery> queries =
         ApiGenerators.partitionIds().zip(ApiGenerators.accountIds(), AccountQuery::new);
-    final Gen<ApiResponse<AccountBalance>> balanceResponses = responsesOf(balances());
-    final Gen<ApiResponse<BrokerTopology>> topologyResponses = responsesOf(topologies());
-    final Gen<BackupRequest> backupRequests = backupRequests();
-    final Gen<ApiResponse<BackupEntries>> backupResponses = responsesOf(backupBodies());
-    final Gen<ExportingOperation> operations = Generate.enumValues(ExportingOperation.class);
-    final Gen<ApiResponse<Boolean>> pausedResponses = responsesOf(Generate.booleans());
+    Gen<ApiResponse<AccountBalance>> balanceResponses = responsesOf(balances());
+    Gen<ApiResponse<BrokerTopology>> topologyResponses = responsesOf(topologies());
+    Gen<BackupRequest> backupRequests = backupRequests();
+    Gen<ApiResponse<BackupEntries>> backupResponses = responsesOf(backupBodies());
+    Gen<ExportingOperation> operations = Generate.enumValues(ExportingOperation.class);
+    Gen<ApiResponse<Boolean>> pausedResponses = responsesOf(Generate.booleans());
     return in -> {
-      final int index = indexes.generate(in);
-      final Object value =
+      int index = indexes.generate(in);
+      Object value =
           switch (index) {
             case 0 -> commandRequests.generate(in);
             case 1 -> commandResponses.generate(in);
@@ -334,11 +333,10 @@ final class ApiMalformedInputTest {
   }
 
   private static Gen<byte[]> randomBytes() {
-    final Gen<Integer> values =
-        Generate.oneOf(integers().between(-128, 127), integers().between(-2, 5));
-    final Gen<Integer> lengths = integers().between(0, 200);
+    Gen<Integer> values = Generate.oneOf(integers().between(-128, 127), integers().between(-2, 5));
+    Gen<Integer> lengths = integers().between(0, 200);
     return in -> {
-      final byte[] bytes = new byte[lengths.generate(in)];
+      byte[] bytes = new byte[lengths.generate(in)];
       for (int i = 0; i < bytes.length; i++) {
         bytes[i] = (byte) (int) values.generate(in);
       }
@@ -347,7 +345,7 @@ final class ApiMalformedInputTest {
   }
 
   private static Gen<List<int[]>> corruptions() {
-    final Gen<int[]> change =
+    Gen<int[]> change =
         integers()
             .between(0, Integer.MAX_VALUE)
             .zip(
@@ -357,11 +355,11 @@ final class ApiMalformedInputTest {
     return lists().of(change).ofSizeBetween(1, 4);
   }
 
-  private static void assertCanonicalOrRejected(final Codec codec, final byte[] bytes) {
-    final Object decoded;
+  private static void assertCanonicalOrRejected(Codec codec, byte[] bytes) {
+    Object decoded;
     try {
       decoded = codec.decode.apply(bytes);
-    } catch (final ProtocolException expected) {
+    } catch (ProtocolException expected) {
       assertThat(expected.getMessage()).as(codec.name).startsWith("Expected");
       return;
     }

@@ -66,11 +66,7 @@ public final class LinkProxy implements AutoCloseable {
    * @param target where {@code toNodeId} listens
    * @param group runs the proxy's channels (shared by every link)
    */
-  public LinkProxy(
-      final int fromNodeId,
-      final int toNodeId,
-      final InetSocketAddress target,
-      final EventLoopGroup group) {
+  public LinkProxy(int fromNodeId, int toNodeId, InetSocketAddress target, EventLoopGroup group) {
     this.fromNodeId = fromNodeId;
     this.toNodeId = toNodeId;
     this.target = Objects.requireNonNull(target, "target");
@@ -87,7 +83,7 @@ public final class LinkProxy implements AutoCloseable {
       throw new IllegalStateException(
           "Expected a new link proxy, but " + this + " was started already");
     }
-    final var bind =
+    var bind =
         new ServerBootstrap()
             .group(group)
             .channel(NioServerSocketChannel.class)
@@ -96,7 +92,7 @@ public final class LinkProxy implements AutoCloseable {
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
                   @Override
-                  protected void initChannel(final SocketChannel inbound) {
+                  protected void initChannel(SocketChannel inbound) {
                     inbound.pipeline().addLast(new InboundHandler());
                   }
                 })
@@ -112,7 +108,7 @@ public final class LinkProxy implements AutoCloseable {
 
   /** Where {@code fromNodeId} must send to reach {@code toNodeId}. */
   public InetSocketAddress address() {
-    final Channel bound = server;
+    Channel bound = server;
     if (bound == null) {
       throw new IllegalStateException("Expected a started link proxy, but " + this + " is not");
     }
@@ -120,7 +116,7 @@ public final class LinkProxy implements AutoCloseable {
   }
 
   /** Points new connections at {@code newTarget} (the node listens elsewhere after a restart). */
-  public void retarget(final InetSocketAddress newTarget) {
+  public void retarget(InetSocketAddress newTarget) {
     target = Objects.requireNonNull(newTarget, "newTarget");
   }
 
@@ -167,7 +163,7 @@ public final class LinkProxy implements AutoCloseable {
       held = false;
       LOG.debug("Link {} -> {} released", fromNodeId, toNodeId);
     }
-    for (final InboundHandler handler : holding) {
+    for (InboundHandler handler : holding) {
       handler.releaseLater();
     }
   }
@@ -185,14 +181,14 @@ public final class LinkProxy implements AutoCloseable {
   @Override
   public synchronized void close() {
     blocked = true;
-    final Channel bound = server;
+    Channel bound = server;
     if (bound != null) {
       bound.close().awaitUninterruptibly();
     }
     open.forEach(Channel::close);
   }
 
-  private void track(final Channel channel) {
+  private void track(Channel channel) {
     open.add(channel);
     channel.closeFuture().addListener(closed -> open.remove(channel));
   }
@@ -211,14 +207,14 @@ public final class LinkProxy implements AutoCloseable {
     private final ArrayDeque<Object> kept = new ArrayDeque<>();
 
     @Override
-    public void channelActive(final ChannelHandlerContext ctx) {
+    public void channelActive(ChannelHandlerContext ctx) {
       inbound = ctx.channel();
       track(inbound);
       if (blocked) {
         inbound.close();
         return;
       }
-      final var connect =
+      var connect =
           new Bootstrap()
               .group(inbound.eventLoop())
               .channel(NioSocketChannel.class)
@@ -243,7 +239,7 @@ public final class LinkProxy implements AutoCloseable {
     }
 
     @Override
-    public void channelRead(final ChannelHandlerContext ctx, final Object message) {
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
       if (held || !kept.isEmpty()) {
         kept.add(message); // not read again until released
         holding.add(this);
@@ -280,7 +276,7 @@ public final class LinkProxy implements AutoCloseable {
     }
 
     @Override
-    public void channelInactive(final ChannelHandlerContext ctx) {
+    public void channelInactive(ChannelHandlerContext ctx) {
       holding.remove(this);
       kept.forEach(ReferenceCountUtil::release);
       kept.clear();
@@ -288,7 +284,7 @@ public final class LinkProxy implements AutoCloseable {
     }
 
     @Override
-    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       LOG.debug("Link {} -> {}: inbound connection failed", fromNodeId, toNodeId, cause);
       ctx.channel().close();
     }
@@ -298,29 +294,29 @@ public final class LinkProxy implements AutoCloseable {
   private final class RelayHandler extends ChannelInboundHandlerAdapter {
     private final Channel inbound;
 
-    RelayHandler(final Channel inbound) {
+    RelayHandler(Channel inbound) {
       this.inbound = inbound;
     }
 
     @Override
-    public void channelRead(final ChannelHandlerContext ctx, final Object message) {
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
       relay(ctx.channel(), inbound, message);
     }
 
     @Override
-    public void channelInactive(final ChannelHandlerContext ctx) {
+    public void channelInactive(ChannelHandlerContext ctx) {
       closeAfterFlush(inbound);
     }
 
     @Override
-    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       LOG.debug("Link {} -> {}: outbound connection failed", fromNodeId, toNodeId, cause);
       ctx.channel().close();
     }
   }
 
   /** Writes {@code message} to {@code to}; reads {@code from} again once it was flushed. */
-  private void relay(final Channel from, final Channel to, final Object message) {
+  private void relay(Channel from, Channel to, Object message) {
     if (blocked || to == null || !to.isActive()) {
       ReferenceCountUtil.release(message);
       from.close();
@@ -344,13 +340,13 @@ public final class LinkProxy implements AutoCloseable {
    * picked the target port as the source port): it must count as "target down", or it would reflect
    * the sender's bytes back and keep the port from its broker.
    */
-  private static boolean connectedToItself(final Channel channel) {
-    final InetSocketAddress local = (InetSocketAddress) channel.localAddress();
-    final InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
+  private static boolean connectedToItself(Channel channel) {
+    InetSocketAddress local = (InetSocketAddress) channel.localAddress();
+    InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
     return local != null && local.equals(remote);
   }
 
-  private static void closeAfterFlush(final Channel channel) {
+  private static void closeAfterFlush(Channel channel) {
     if (channel != null && channel.isActive()) {
       channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }

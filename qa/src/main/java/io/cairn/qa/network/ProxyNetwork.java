@@ -40,7 +40,7 @@ public final class ProxyNetwork implements AutoCloseable {
   /** A directed link between two nodes. */
   public record Link(int from, int to) implements Comparable<Link> {
     @Override
-    public int compareTo(final Link other) {
+    public int compareTo(Link other) {
       return from != other.from ? Integer.compare(from, other.from) : Integer.compare(to, other.to);
     }
   }
@@ -50,15 +50,14 @@ public final class ProxyNetwork implements AutoCloseable {
    *
    * @return the address {@code from} must use for {@code to}
    */
-  public synchronized InetSocketAddress link(
-      final int from, final int to, final InetSocketAddress target) {
+  public synchronized InetSocketAddress link(int from, int to, InetSocketAddress target) {
     if (closed) {
       throw new IllegalStateException("Expected an open network, but it is closed");
     }
     if (from == to) {
       throw new IllegalArgumentException("Expected a link between two nodes, but both are " + from);
     }
-    final Link link = new Link(from, to);
+    Link link = new Link(from, to);
     LinkProxy proxy = links.get(link);
     if (proxy == null) {
       proxy = new LinkProxy(from, to, target, group);
@@ -70,8 +69,8 @@ public final class ProxyNetwork implements AutoCloseable {
   }
 
   /** The address {@code from} uses for {@code to}. */
-  public synchronized InetSocketAddress addressOf(final int from, final int to) {
-    final LinkProxy proxy = links.get(new Link(from, to));
+  public synchronized InetSocketAddress addressOf(int from, int to) {
+    LinkProxy proxy = links.get(new Link(from, to));
     if (proxy == null) {
       throw new IllegalArgumentException(
           "Expected a link " + from + " -> " + to + ", but none exists");
@@ -83,7 +82,7 @@ public final class ProxyNetwork implements AutoCloseable {
    * Points every link to {@code node} at {@code target}, for a node that had to listen on another
    * port; the senders keep their addresses.
    */
-  public synchronized void retarget(final int node, final InetSocketAddress target) {
+  public synchronized void retarget(int node, InetSocketAddress target) {
     links.forEach(
         (link, proxy) -> {
           if (link.to() == node) {
@@ -93,7 +92,7 @@ public final class ProxyNetwork implements AutoCloseable {
   }
 
   /** Cuts both directions between {@code a} and {@code b}; open connections are reset. */
-  public synchronized void partition(final int a, final int b) {
+  public synchronized void partition(int a, int b) {
     if (a == b) {
       throw new IllegalArgumentException("Expected two different nodes, but both are " + a);
     }
@@ -109,21 +108,21 @@ public final class ProxyNetwork implements AutoCloseable {
   }
 
   /** Cuts every link from and to {@code node} until {@link #rejoin}. */
-  public synchronized void isolate(final int node) {
+  public synchronized void isolate(int node) {
     isolated.add(node);
     applyAll();
   }
 
   /** Undoes {@link #isolate}; partitions involving {@code node} stay. */
-  public synchronized void rejoin(final int node) {
+  public synchronized void rejoin(int node) {
     isolated.remove(node);
     applyAll();
   }
 
   /** The partitioned pairs, each once as {@code [smaller, larger]}. */
   public synchronized List<List<Integer>> partitions() {
-    final List<List<Integer>> pairs = new ArrayList<>();
-    for (final Link link : new TreeSet<>(partitions)) {
+    List<List<Integer>> pairs = new ArrayList<>();
+    for (Link link : new TreeSet<>(partitions)) {
       if (link.from() < link.to()) {
         pairs.add(List.of(link.from(), link.to()));
       }
@@ -135,17 +134,17 @@ public final class ProxyNetwork implements AutoCloseable {
    * Holds the link {@code from -> to} until {@link #release}: what {@code from} sends is kept in
    * order and delivered at once on release (see {@link LinkProxy#hold()}).
    */
-  public synchronized void hold(final int from, final int to) {
+  public synchronized void hold(int from, int to) {
     proxy(from, to).hold();
   }
 
   /** Delivers what {@code from -> to} kept and relays as before. */
-  public synchronized void release(final int from, final int to) {
+  public synchronized void release(int from, int to) {
     proxy(from, to).release();
   }
 
   /** Whether {@code from -> to} is cut now. */
-  public synchronized boolean isBlocked(final int from, final int to) {
+  public synchronized boolean isBlocked(int from, int to) {
     return blocked(new Link(from, to));
   }
 
@@ -161,8 +160,8 @@ public final class ProxyNetwork implements AutoCloseable {
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 
-  private LinkProxy proxy(final int from, final int to) {
-    final LinkProxy proxy = links.get(new Link(from, to));
+  private LinkProxy proxy(int from, int to) {
+    LinkProxy proxy = links.get(new Link(from, to));
     if (proxy == null) {
       throw new IllegalArgumentException(
           "Expected a link " + from + " -> " + to + ", but none exists");
@@ -170,7 +169,7 @@ public final class ProxyNetwork implements AutoCloseable {
     return proxy;
   }
 
-  private boolean blocked(final Link link) {
+  private boolean blocked(Link link) {
     return partitions.contains(link)
         || isolated.contains(link.from())
         || isolated.contains(link.to());
@@ -180,7 +179,7 @@ public final class ProxyNetwork implements AutoCloseable {
     links.forEach(this::apply);
   }
 
-  private void apply(final Link link, final LinkProxy proxy) {
+  private void apply(Link link, LinkProxy proxy) {
     if (blocked(link)) {
       proxy.block();
     } else {

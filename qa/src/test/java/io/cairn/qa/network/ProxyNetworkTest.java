@@ -44,7 +44,7 @@ final class ProxyNetworkTest {
 
   @Test
   void shouldRelayBytesBothWays() throws IOException {
-    final InetSocketAddress proxy = network.link(0, 1, echo.address());
+    InetSocketAddress proxy = network.link(0, 1, echo.address());
 
     try (Socket socket = connect(proxy)) {
       assertThat(roundTrip(socket, "hello")).isEqualTo("hello");
@@ -55,9 +55,9 @@ final class ProxyNetworkTest {
 
   @Test
   void shouldResetOpenAndNewConnectionsOfAPartitionedLinkUntilHealed() throws IOException {
-    final InetSocketAddress there = network.link(0, 1, echo.address());
-    final InetSocketAddress back = network.link(1, 0, echo.address());
-    final Socket open = connect(there);
+    InetSocketAddress there = network.link(0, 1, echo.address());
+    InetSocketAddress back = network.link(1, 0, echo.address());
+    Socket open = connect(there);
     assertThat(roundTrip(open, "before")).isEqualTo("before");
 
     // when 0 and 1 are partitioned
@@ -85,8 +85,8 @@ final class ProxyNetworkTest {
 
   @Test
   void shouldKeepAnIsolatedNodeCutOffThroughHealUntilItRejoins() throws IOException {
-    final InetSocketAddress toIsolated = network.link(0, 2, echo.address());
-    final InetSocketAddress untouched = network.link(0, 1, echo.address());
+    InetSocketAddress toIsolated = network.link(0, 2, echo.address());
+    InetSocketAddress untouched = network.link(0, 1, echo.address());
 
     network.isolate(2);
     network.heal();
@@ -112,7 +112,7 @@ final class ProxyNetworkTest {
     // take it meanwhile (a closed server's port could be reused on a busy machine)
     try (Socket down = new Socket()) {
       down.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      final InetSocketAddress proxy =
+      InetSocketAddress proxy =
           network.link(0, 1, new InetSocketAddress("127.0.0.1", down.getLocalPort()));
 
       try (Socket socket = connect(proxy)) {
@@ -123,16 +123,16 @@ final class ProxyNetworkTest {
 
   @Test
   void shouldKeepWhatAHeldLinkCarriesInOrderUntilReleased() throws IOException {
-    final InetSocketAddress held = network.link(0, 1, echo.address());
-    final InetSocketAddress other = network.link(0, 2, echo.address());
-    final Socket open = connect(held);
+    InetSocketAddress held = network.link(0, 1, echo.address());
+    InetSocketAddress other = network.link(0, 2, echo.address());
+    Socket open = connect(held);
     assertThat(roundTrip(open, "before")).isEqualTo("before");
 
     // when the link is held and the sender writes on its open connection and on a new one
     network.hold(0, 1);
     write(open, "held-1;");
     write(open, "held-2;");
-    final Socket fresh = connect(held);
+    Socket fresh = connect(held);
     write(fresh, "new;");
 
     // then nothing reaches the target (nothing is echoed), the connections stay open, and
@@ -163,46 +163,46 @@ final class ProxyNetworkTest {
         .hasMessageContaining("5 -> 6");
   }
 
-  private static Socket connect(final InetSocketAddress address) throws IOException {
-    final Socket socket = new Socket();
+  private static Socket connect(InetSocketAddress address) throws IOException {
+    Socket socket = new Socket();
     socket.connect(address, (int) TIMEOUT.toMillis());
     socket.setSoTimeout((int) TIMEOUT.toMillis());
     return socket;
   }
 
-  private static void write(final Socket socket, final String text) throws IOException {
+  private static void write(Socket socket, String text) throws IOException {
     socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
     socket.getOutputStream().flush();
   }
 
-  private static String read(final Socket socket, final int length) throws IOException {
+  private static String read(Socket socket, int length) throws IOException {
     return new String(socket.getInputStream().readNBytes(length), StandardCharsets.UTF_8);
   }
 
   /** No byte comes back within 300 ms, and the connection is still open. */
-  private static void assertNothingArrives(final Socket socket) throws IOException {
+  private static void assertNothingArrives(Socket socket) throws IOException {
     socket.setSoTimeout(300);
     try {
-      final int read = socket.getInputStream().read();
+      int read = socket.getInputStream().read();
       throw new AssertionError("Expected nothing to arrive while held, but read " + read);
-    } catch (final SocketTimeoutException expected) {
+    } catch (SocketTimeoutException expected) {
       // held: nothing was relayed
     } finally {
       socket.setSoTimeout((int) TIMEOUT.toMillis());
     }
   }
 
-  private static String roundTrip(final Socket socket, final String text) throws IOException {
-    final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    final OutputStream out = socket.getOutputStream();
+  private static String roundTrip(Socket socket, String text) throws IOException {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    OutputStream out = socket.getOutputStream();
     out.write(bytes);
     out.flush();
-    final byte[] answer = socket.getInputStream().readNBytes(bytes.length);
+    byte[] answer = socket.getInputStream().readNBytes(bytes.length);
     return new String(answer, StandardCharsets.UTF_8);
   }
 
   /** The connection ends (EOF or reset) without a byte coming back. */
-  private static void assertClosed(final Socket socket) {
+  private static void assertClosed(Socket socket) {
     await("the proxy to close the connection")
         .atMost(TIMEOUT)
         .until(
@@ -210,7 +210,7 @@ final class ProxyNetworkTest {
               try {
                 socket.getOutputStream().write(1);
                 return socket.getInputStream().read() == -1;
-              } catch (final SocketException e) {
+              } catch (SocketException e) {
                 return true;
               }
             });
@@ -222,7 +222,7 @@ final class ProxyNetworkTest {
 
     EchoServer() throws IOException {
       server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      final Thread acceptor = new Thread(this::accept, "echo-acceptor");
+      Thread acceptor = new Thread(this::accept, "echo-acceptor");
       acceptor.setDaemon(true);
       acceptor.start();
     }
@@ -234,27 +234,27 @@ final class ProxyNetworkTest {
     private void accept() {
       while (!server.isClosed()) {
         try {
-          final Socket socket = server.accept();
-          final Thread echo = new Thread(() -> echo(socket), "echo");
+          Socket socket = server.accept();
+          Thread echo = new Thread(() -> echo(socket), "echo");
           echo.setDaemon(true);
           echo.start();
-        } catch (final IOException e) {
+        } catch (IOException e) {
           return;
         }
       }
     }
 
-    private static void echo(final Socket socket) {
+    private static void echo(Socket socket) {
       try (socket;
           InputStream in = socket.getInputStream();
           OutputStream out = socket.getOutputStream()) {
-        final byte[] buffer = new byte[8192];
+        byte[] buffer = new byte[8192];
         int read;
         while ((read = in.read(buffer)) >= 0) {
           out.write(Arrays.copyOf(buffer, read));
           out.flush();
         }
-      } catch (final IOException e) {
+      } catch (IOException e) {
         // the connection ended
       }
     }
@@ -263,7 +263,7 @@ final class ProxyNetworkTest {
     public void close() {
       try {
         server.close();
-      } catch (final IOException e) {
+      } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }

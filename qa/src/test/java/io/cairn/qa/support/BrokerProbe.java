@@ -28,7 +28,7 @@ public final class BrokerProbe implements AutoCloseable {
   private final EmbeddedCluster cluster;
   private final NettyMessagingService transport;
 
-  public BrokerProbe(final EmbeddedCluster cluster) {
+  public BrokerProbe(EmbeddedCluster cluster) {
     this.cluster = cluster;
     this.transport =
         new NettyMessagingService(
@@ -39,9 +39,9 @@ public final class BrokerProbe implements AutoCloseable {
   }
 
   /** Broker {@code nodeId}'s answer to {@code cairn-exporting} STATUS. */
-  public ApiResponse<Boolean> exportingStatus(final int nodeId) {
+  public ApiResponse<Boolean> exportingStatus(int nodeId) {
     transport.setMemberAddress(nodeId, cluster.broker(nodeId).transportAddress());
-    final byte[] answer =
+    byte[] answer =
         transport
             .sendAndReceive(
                 nodeId,
@@ -54,10 +54,9 @@ public final class BrokerProbe implements AutoCloseable {
   }
 
   /** Broker {@code nodeId}'s answer to {@code cairn-command} for {@code partitionId}. */
-  public ApiResponse<Record> command(
-      final int nodeId, final int partitionId, final Record command) {
+  public ApiResponse<Record> command(int nodeId, int partitionId, Record command) {
     transport.setMemberAddress(nodeId, cluster.broker(nodeId).transportAddress());
-    final byte[] answer =
+    byte[] answer =
         transport
             .sendAndReceive(
                 nodeId,

@@ -15,11 +15,10 @@ public final class Calls {
   private Calls() {}
 
   /** Runs {@code call}, asserts it threw a {@link CairnClientException} with {@code code}. */
-  public static CairnClientException clientFailure(
-      final ErrorCode code, final ThrowingCallable call) {
-    final Throwable thrown = catchThrowable(call);
+  public static CairnClientException clientFailure(ErrorCode code, ThrowingCallable call) {
+    Throwable thrown = catchThrowable(call);
     assertThat(thrown).isInstanceOf(CairnClientException.class);
-    final CairnClientException failure = (CairnClientException) thrown;
+    CairnClientException failure = (CairnClientException) thrown;
     assertThat(failure.code()).as("code of %s", failure.getMessage()).isEqualTo(code);
     return failure;
   }
@@ -28,16 +27,16 @@ public final class Calls {
    * Whether a backup query failed only for now: NOT_FOUND right after TakeBackup (no partition
    * wrote its status yet), UNAVAILABLE while the gateway knows no leader for some partition.
    */
-  public static boolean notYet(final Throwable e) {
+  public static boolean notYet(Throwable e) {
     return e instanceof CairnClientException failure
         && (failure.code() == ErrorCode.NOT_FOUND || failure.code() == ErrorCode.UNAVAILABLE);
   }
 
   /** Runs a raw stub {@code call}, asserts it failed with {@code code}; returns the status. */
-  public static Status grpcFailure(final Status.Code code, final ThrowingCallable call) {
-    final Throwable thrown = catchThrowable(call);
+  public static Status grpcFailure(Status.Code code, ThrowingCallable call) {
+    Throwable thrown = catchThrowable(call);
     assertThat(thrown).isInstanceOf(StatusRuntimeException.class);
-    final Status status = ((StatusRuntimeException) thrown).getStatus();
+    Status status = ((StatusRuntimeException) thrown).getStatus();
     assertThat(status.getCode()).as("code of %s", status).isEqualTo(code);
     assertThat(status.getDescription()).as("description of %s", status).isNotBlank();
     return status;

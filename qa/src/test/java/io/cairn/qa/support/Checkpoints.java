@@ -32,7 +32,7 @@ public final class Checkpoints {
    * @return the log position of the checkpoint per partition that answered one
    */
   public static Map<Integer, Long> assertTakenOnEveryPartition(
-      final BackupTaken taken, final long backupId, final int partitions) {
+      BackupTaken taken, long backupId, int partitions) {
     assertThat(taken.backupId()).isEqualTo(backupId);
     assertThat(taken.partitions())
         .extracting(PartitionCheckpoint::partitionId)
@@ -49,7 +49,7 @@ public final class Checkpoints {
     assertThat(taken.partitions())
         .as("partitions on which TakeBackup %s created the checkpoint", backupId)
         .anySatisfy(p -> assertThat(p.created()).isTrue());
-    final Map<Integer, Long> positions = new TreeMap<>();
+    Map<Integer, Long> positions = new TreeMap<>();
     taken.partitions().stream()
         .filter(p -> p.checkpointPosition() > 0)
         .forEach(p -> positions.put(p.partitionId(), p.checkpointPosition()));

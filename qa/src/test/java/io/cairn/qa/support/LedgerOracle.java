@@ -21,7 +21,7 @@ public final class LedgerOracle {
 
   private final Map<String, Long> funded;
 
-  private LedgerOracle(final Map<String, Long> funded) {
+  private LedgerOracle(Map<String, Long> funded) {
     this.funded = Map.copyOf(funded);
   }
 
@@ -29,30 +29,28 @@ public final class LedgerOracle {
    * {@code perPartition} accounts on every partition, named {@code <prefix>-<n>}, in partition
    * order then name order.
    */
-  public static List<String> accounts(
-      final EmbeddedCluster cluster, final String prefix, final int perPartition) {
-    final Map<Integer, List<String>> byPartition = new TreeMap<>();
-    final int partitions = cluster.config().partitions();
+  public static List<String> accounts(EmbeddedCluster cluster, String prefix, int perPartition) {
+    Map<Integer, List<String>> byPartition = new TreeMap<>();
+    int partitions = cluster.config().partitions();
     for (int n = 0;
         byPartition.values().stream().mapToInt(List::size).sum() < partitions * perPartition;
         n++) {
-      final String id = prefix + "-" + n;
-      final List<String> ids =
+      String id = prefix + "-" + n;
+      List<String> ids =
           byPartition.computeIfAbsent(cluster.partitionOf(id), p -> new ArrayList<>());
       if (ids.size() < perPartition) {
         ids.add(id);
       }
     }
-    final List<String> all = new ArrayList<>();
+    List<String> all = new ArrayList<>();
     byPartition.values().forEach(all::addAll);
     return all;
   }
 
   /** Creates {@code accounts} and deposits {@code amount} into each; every call must succeed. */
-  public static LedgerOracle fund(
-      final CairnClient client, final List<String> accounts, final long amount) {
-    final Map<String, Long> funded = new LinkedHashMap<>();
-    for (final String account : accounts) {
+  public static LedgerOracle fund(CairnClient client, List<String> accounts, long amount) {
+    Map<String, Long> funded = new LinkedHashMap<>();
+    for (String account : accounts) {
       client.createAccount(account);
       client.deposit(account, amount);
       funded.put(account, amount);
@@ -66,9 +64,9 @@ public final class LedgerOracle {
   }
 
   /** Every account's balance, read from its partition leader. */
-  public Map<String, Long> balances(final CairnClient client) {
-    final Map<String, Long> balances = new TreeMap<>();
-    for (final String account : funded.keySet()) {
+  public Map<String, Long> balances(CairnClient client) {
+    Map<String, Long> balances = new TreeMap<>();
+    for (String account : funded.keySet()) {
       balances.put(account, client.getAccount(account).balance());
     }
     return balances;
@@ -78,9 +76,8 @@ public final class LedgerOracle {
    * Waits until the balances add up to the deposits (every pending credit applied), then checks
    * every balance against the transfers' outcomes.
    */
-  public void awaitConserved(
-      final CairnClient client, final TransferLoad load, final Duration timeout) {
-    final Map<String, Long> last = new TreeMap<>();
+  public void awaitConserved(CairnClient client, TransferLoad load, Duration timeout) {
+    Map<String, Long> last = new TreeMap<>();
     await("the balances to add up to the deposits, " + total() + " (" + load + ")")
         .atMost(timeout)
         .pollInterval(Duration.ofMillis(200))
@@ -93,11 +90,11 @@ public final class LedgerOracle {
                   .as("sum of balances %s (%s)", last, load)
                   .isEqualTo(total());
             });
-    final Map<String, long[]> bounds = new TreeMap<>();
+    Map<String, long[]> bounds = new TreeMap<>();
     funded.forEach((account, amount) -> bounds.put(account, new long[] {amount, amount}));
-    for (final TransferLoad.Outcome outcome : load.outcomes()) {
-      final long[] from = bounds.get(outcome.from());
-      final long[] to = bounds.get(outcome.to());
+    for (TransferLoad.Outcome outcome : load.outcomes()) {
+      long[] from = bounds.get(outcome.from());
+      long[] to = bounds.get(outcome.to());
       switch (outcome.kind()) {
         case ACKNOWLEDGED -> {
           from[0] -= outcome.amount();

@@ -10,13 +10,13 @@ public final class Phases {
   private final long startMs = clock.millis();
   private long lastMs = startMs;
 
-  public Phases(final String test) {
+  public Phases(String test) {
     this.test = test;
   }
 
   /** Prints {@code phase} with the time since the previous mark and since the start. */
-  public void mark(final String phase) {
-    final long now = clock.millis();
+  public void mark(String phase) {
+    long now = clock.millis();
     System.out.println(
         "["
             + test

@@ -30,24 +30,24 @@ public final class S3ProxyProcess implements AutoCloseable {
   private final Process process;
   private final int port;
 
-  private S3ProxyProcess(final Process process, final int port) {
+  private S3ProxyProcess(Process process, int port) {
     this.process = process;
     this.port = port;
   }
 
   /** Starts the server in {@code workDir} and waits until it accepts connections. */
-  public static S3ProxyProcess start(final Path workDir) throws IOException {
-    final String jar = System.getProperty("cairn.qa.s3proxy.jar");
+  public static S3ProxyProcess start(Path workDir) throws IOException {
+    String jar = System.getProperty("cairn.qa.s3proxy.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException(
           "Expected the S3Proxy jar at system property cairn.qa.s3proxy.jar, but it is '"
               + jar
               + "'. Run the integration tests through Maven (mvn verify), which copies it");
     }
-    final Path data = Files.createDirectories(workDir.resolve("data"));
+    Path data = Files.createDirectories(workDir.resolve("data"));
     Files.createDirectories(data.resolve(BUCKET));
-    final int port = freePort(workDir);
-    final Path properties = workDir.resolve("s3proxy.properties");
+    int port = freePort(workDir);
+    Path properties = workDir.resolve("s3proxy.properties");
     Files.writeString(
         properties,
         String.join(
@@ -62,7 +62,7 @@ public final class S3ProxyProcess implements AutoCloseable {
             "jclouds.credential=" + SECRET_KEY,
             "jclouds.filesystem.basedir=" + data.toAbsolutePath(),
             ""));
-    final Process process =
+    Process process =
         new ProcessBuilder(
                 List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -76,7 +76,7 @@ public final class S3ProxyProcess implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(workDir.resolve("s3proxy.log").toFile())
             .start();
-    final S3ProxyProcess server = new S3ProxyProcess(process, port);
+    S3ProxyProcess server = new S3ProxyProcess(process, port);
     try {
       await("S3Proxy to listen on 127.0.0.1:" + port + " (log: " + workDir + "/s3proxy.log)")
           .atMost(Duration.ofSeconds(60))
@@ -89,7 +89,7 @@ public final class S3ProxyProcess implements AutoCloseable {
                 }
                 return accepts(port);
               });
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       server.close();
       throw e;
     }
@@ -98,7 +98,7 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   /** The brokers' {@code backup.s3.*} settings for this server's bucket. */
   public Map<String, String> storeSettings() {
-    final Map<String, String> settings = new TreeMap<>();
+    Map<String, String> settings = new TreeMap<>();
     settings.put("bucket", BUCKET);
     settings.put("endpoint", "http://127.0.0.1:" + port);
     settings.put("region", "us-east-1");
@@ -108,11 +108,11 @@ public final class S3ProxyProcess implements AutoCloseable {
     return settings;
   }
 
-  private static boolean accepts(final int port) {
+  private static boolean accepts(int port) {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
       return true;
-    } catch (final IOException e) {
+    } catch (IOException e) {
       return false;
     }
   }
@@ -123,16 +123,16 @@ public final class S3ProxyProcess implements AutoCloseable {
    * of outgoing connections, so none of those takes it meanwhile. Candidates depend on this process
    * and the work directory, so that builds running at the same time try different ones.
    */
-  private static int freePort(final Path workDir) {
-    final SplittableRandom candidates =
+  private static int freePort(Path workDir) {
+    SplittableRandom candidates =
         new SplittableRandom(ProcessHandle.current().pid() * 1_000_003L + workDir.hashCode());
     for (int attempt = 0; attempt < 200; attempt++) {
-      final int port = 20_000 + candidates.nextInt(12_000);
+      int port = 20_000 + candidates.nextInt(12_000);
       try (ServerSocket socket = new ServerSocket()) {
         socket.setReuseAddress(false);
         socket.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
         return port;
-      } catch (final IOException e) {
+      } catch (IOException e) {
         // taken: try the next candidate
       }
     }
@@ -147,7 +147,7 @@ public final class S3ProxyProcess implements AutoCloseable {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
     }

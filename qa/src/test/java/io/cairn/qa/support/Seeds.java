@@ -10,9 +10,9 @@ public final class Seeds {
 
   private Seeds() {}
 
-  public static long seed(final String test) {
-    final Long fixed = Long.getLong("cairn.seed");
-    final long seed = fixed != null ? fixed : Clock.system().millis();
+  public static long seed(String test) {
+    Long fixed = Long.getLong("cairn.seed");
+    long seed = fixed != null ? fixed : Clock.system().millis();
     System.out.println("[" + test + "] seed " + seed + " (rerun with -Dcairn.seed=" + seed + ")");
     return seed;
   }

@@ -68,11 +68,7 @@ public final class TransferLoad {
    * @param maxAmount amounts are drawn from {@code [1, maxAmount]}
    */
   public TransferLoad(
-      final CairnClient client,
-      final List<String> accounts,
-      final long seed,
-      final int concurrency,
-      final long maxAmount) {
+      CairnClient client, List<String> accounts, long seed, int concurrency, long maxAmount) {
     this(client, accounts, null, seed, concurrency, maxAmount);
   }
 
@@ -81,12 +77,12 @@ public final class TransferLoad {
    * directed at some accounts.
    */
   public static TransferLoad directed(
-      final CairnClient client,
-      final List<String> sources,
-      final List<String> targets,
-      final long seed,
-      final int concurrency,
-      final long maxAmount) {
+      CairnClient client,
+      List<String> sources,
+      List<String> targets,
+      long seed,
+      int concurrency,
+      long maxAmount) {
     if (sources.isEmpty() || targets.isEmpty() || sources.stream().anyMatch(targets::contains)) {
       throw new IllegalArgumentException(
           "Expected disjoint, non-empty sources and targets, but were "
@@ -98,12 +94,12 @@ public final class TransferLoad {
   }
 
   private TransferLoad(
-      final CairnClient client,
-      final List<String> accounts,
-      final List<String> targets,
-      final long seed,
-      final int concurrency,
-      final long maxAmount) {
+      CairnClient client,
+      List<String> accounts,
+      List<String> targets,
+      long seed,
+      int concurrency,
+      long maxAmount) {
     this.client = client;
     this.accounts = List.copyOf(accounts);
     this.targets = targets;
@@ -124,14 +120,14 @@ public final class TransferLoad {
     if (!running) {
       return;
     }
-    final String from;
-    final String to;
-    final long amount;
+    String from;
+    String to;
+    long amount;
     synchronized (random) {
-      final int source = random.nextInt(accounts.size());
+      int source = random.nextInt(accounts.size());
       from = accounts.get(source);
       if (targets == null) {
-        final int target = (source + 1 + random.nextInt(accounts.size() - 1)) % accounts.size();
+        int target = (source + 1 + random.nextInt(accounts.size() - 1)) % accounts.size();
         to = accounts.get(target);
       } else {
         to = targets.get(random.nextInt(targets.size()));
@@ -154,23 +150,23 @@ public final class TransferLoad {
             });
   }
 
-  private void record(final String from, final String to, final long amount, final Throwable e) {
+  private void record(String from, String to, long amount, Throwable e) {
     if (e == null) {
       acknowledged.incrementAndGet();
       outcomes.add(new Outcome(from, to, amount, Kind.ACKNOWLEDGED, null));
       return;
     }
-    final Throwable cause =
+    Throwable cause =
         e.getCause() != null && !(e instanceof CairnClientException) ? e.getCause() : e;
-    final ErrorCode code =
+    ErrorCode code =
         cause instanceof CairnClientException failure ? failure.code() : ErrorCode.UNKNOWN;
-    final Kind kind = NO_EFFECT.contains(code) ? Kind.REJECTED : Kind.UNCERTAIN;
+    Kind kind = NO_EFFECT.contains(code) ? Kind.REJECTED : Kind.UNCERTAIN;
     (kind == Kind.REJECTED ? rejected : uncertain).incrementAndGet();
     outcomes.add(new Outcome(from, to, amount, kind, code));
   }
 
   /** Waits until at least {@code count} transfers were acknowledged since the start. */
-  public void awaitAcknowledged(final long count, final Duration timeout) {
+  public void awaitAcknowledged(long count, Duration timeout) {
     await("at least " + count + " acknowledged transfers (" + this + ")")
         .atMost(timeout)
         .pollInterval(Duration.ofMillis(20))
@@ -178,7 +174,7 @@ public final class TransferLoad {
   }
 
   /** Stops sending and waits until every transfer in flight was answered. */
-  public void stop(final Duration timeout) {
+  public void stop(Duration timeout) {
     running = false;
     await("the transfers in flight to be answered (" + this + ")")
         .atMost(timeout)

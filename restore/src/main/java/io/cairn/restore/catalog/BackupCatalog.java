@@ -35,7 +35,7 @@ public final class BackupCatalog {
   private final BackupStore store;
   private final Duration timeout;
 
-  public BackupCatalog(final BackupStore store, final Duration timeout) {
+  public BackupCatalog(BackupStore store, Duration timeout) {
     this.store = store;
     this.timeout = timeout;
   }
@@ -46,19 +46,19 @@ public final class BackupCatalog {
    *
    * @throws RestoreException NOT_FOUND if {@code latest} finds no such backup
    */
-  public long resolve(final BackupSelector selector, final int partitionCount) {
+  public long resolve(BackupSelector selector, int partitionCount) {
     if (selector instanceof BackupSelector.Exact exact) {
       return exact.backupId();
     }
-    final Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
-    for (final BackupStatus status : list(BackupIdentifierWildcard.all(), "listing every backup")) {
+    Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
+    for (BackupStatus status : list(BackupIdentifierWildcard.all(), "listing every backup")) {
       if (status.id().partitionId() <= partitionCount) {
         byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>()).add(status);
       }
     }
-    final List<String> skipped = new ArrayList<>();
-    for (final Map.Entry<Long, List<BackupStatus>> entry : byId.entrySet()) {
-      final ClusterBackupStatus cluster =
+    List<String> skipped = new ArrayList<>();
+    for (Map.Entry<Long, List<BackupStatus>> entry : byId.entrySet()) {
+      ClusterBackupStatus cluster =
           BackupStatusAggregator.aggregate(entry.getKey(), partitionCount, entry.getValue());
       if (cluster.statusCode() == ClusterBackupStatusCode.COMPLETED) {
         return entry.getKey();
@@ -97,13 +97,13 @@ public final class BackupCatalog {
    * @throws RestoreException NOT_FOUND if there is no such backup, REFUSED if its descriptors
    *     disagree on the partition count
    */
-  public Resolved resolve(final BackupSelector selector) {
+  public Resolved resolve(BackupSelector selector) {
     if (selector instanceof BackupSelector.Exact exact) {
-      final List<BackupStatus> statuses =
+      List<BackupStatus> statuses =
           list(
               BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(exact.backupId())),
               "listing backup " + exact.backupId());
-      final List<Integer> counts =
+      List<Integer> counts =
           statuses.stream()
               .flatMap(s -> s.descriptor().stream())
               .map(d -> d.numberOfPartitions())
@@ -132,12 +132,12 @@ public final class BackupCatalog {
       }
       return new Resolved(exact.backupId(), counts.get(0));
     }
-    final Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
-    for (final BackupStatus status : list(BackupIdentifierWildcard.all(), "listing every backup")) {
+    Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
+    for (BackupStatus status : list(BackupIdentifierWildcard.all(), "listing every backup")) {
       byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>()).add(status);
     }
-    for (final Map.Entry<Long, List<BackupStatus>> entry : byId.entrySet()) {
-      final int count =
+    for (Map.Entry<Long, List<BackupStatus>> entry : byId.entrySet()) {
+      int count =
           entry.getValue().stream()
               .flatMap(s -> s.descriptor().stream())
               .mapToInt(d -> d.numberOfPartitions())
@@ -146,7 +146,7 @@ public final class BackupCatalog {
       if (count == 0) {
         continue;
       }
-      final List<BackupStatus> inRange =
+      List<BackupStatus> inRange =
           entry.getValue().stream().filter(s -> s.id().partitionId() <= count).toList();
       if (BackupStatusAggregator.aggregate(entry.getKey(), count, inRange).statusCode()
           == ClusterBackupStatusCode.COMPLETED) {
@@ -171,19 +171,16 @@ public final class BackupCatalog {
    * @throws RestoreException NOT_FOUND, NOT_COMPLETED or REFUSED, naming the partitions at fault
    */
   public Map<Integer, List<PartitionPlan>> plan(
-      final long backupId,
-      final List<Integer> partitions,
-      final int partitionCount,
-      final Optional<String> targetVersion) {
-    final List<BackupStatus> statuses =
+      long backupId, List<Integer> partitions, int partitionCount, Optional<String> targetVersion) {
+    List<BackupStatus> statuses =
         list(
             BackupIdentifierWildcard.ofCheckpoints(CheckpointPattern.exact(backupId)),
             "listing backup " + backupId);
     // A store lists a manifest it cannot read as FAILED; for the backup asked for by id that is
     // corruption to name, not merely "not completed".
-    for (final BackupStatus status : statuses) {
+    for (BackupStatus status : statuses) {
       if (status.isManifestUnreadable()) {
-        final int partitionId = status.id().partitionId();
+        int partitionId = status.id().partitionId();
         throw new RestoreException(
             Kind.CORRUPTED,
             OptionalInt.of(partitionId),
@@ -197,7 +194,7 @@ public final class BackupCatalog {
             null);
       }
     }
-    final List<String> otherShape =
+    List<String> otherShape =
         statuses.stream()
             .filter(
                 s ->
@@ -225,7 +222,7 @@ public final class BackupCatalog {
               + ". A cluster's partition count cannot change: restore into a cluster configured"
               + " with the backup's cluster.partitionCount.");
     }
-    final ClusterBackupStatus cluster =
+    ClusterBackupStatus cluster =
         BackupStatusAggregator.aggregate(backupId, partitionCount, statuses);
     switch (cluster.statusCode()) {
       case DOES_NOT_EXIST ->
@@ -249,15 +246,15 @@ public final class BackupCatalog {
                   + cluster.reason().map(r -> ": " + r).orElse("")
                   + ". Restore another backup.");
     }
-    final Map<Integer, List<PartitionPlan>> plans = new TreeMap<>();
-    final List<String> refusals = new ArrayList<>();
-    for (final int partitionId : partitions) {
-      final List<PartitionPlan> copies = new ArrayList<>();
-      for (final BackupStatus status : statuses) {
+    Map<Integer, List<PartitionPlan>> plans = new TreeMap<>();
+    List<String> refusals = new ArrayList<>();
+    for (int partitionId : partitions) {
+      List<PartitionPlan> copies = new ArrayList<>();
+      for (BackupStatus status : statuses) {
         if (status.id().partitionId() == partitionId
             && status.statusCode() == BackupStatusCode.COMPLETED) {
-          final var descriptor = status.descriptor().orElseThrow();
-          final Optional<String> versionProblem =
+          var descriptor = status.descriptor().orElseThrow();
+          Optional<String> versionProblem =
               targetVersion.flatMap(
                   version -> VersionCompatibility.problem(descriptor.brokerVersion(), version));
           if (versionProblem.isPresent()) {
@@ -277,7 +274,7 @@ public final class BackupCatalog {
       copies.sort(Comparator.comparingInt(plan -> plan.source().nodeId()));
       plans.put(partitionId, copies);
     }
-    final List<Integer> unusable =
+    List<Integer> unusable =
         plans.entrySet().stream()
             .filter(e -> e.getValue().isEmpty())
             .map(Map.Entry::getKey)
@@ -300,11 +297,11 @@ public final class BackupCatalog {
     return plans;
   }
 
-  private List<BackupStatus> list(final BackupIdentifierWildcard wildcard, final String what) {
-    final List<BackupStatus> statuses = new ArrayList<>();
+  private List<BackupStatus> list(BackupIdentifierWildcard wildcard, String what) {
+    List<BackupStatus> statuses = new ArrayList<>();
     PageRequest request = PageRequest.first(PageRequest.MAX_SIZE);
     while (true) {
-      final BackupPage page =
+      BackupPage page =
           StoreCalls.await(store.list(wildcard, request), timeout, what, OptionalInt.empty());
       statuses.addAll(page.statuses());
       if (page.nextPageToken().isEmpty()) {

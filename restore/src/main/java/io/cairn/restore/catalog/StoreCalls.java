@@ -27,18 +27,15 @@ public final class StoreCalls {
    *     for anything else (the store failed, a timeout, an interruption)
    */
   public static <T> T await(
-      final CompletableFuture<T> future,
-      final Duration timeout,
-      final String what,
-      final OptionalInt partitionId) {
+      CompletableFuture<T> future, Duration timeout, String what, OptionalInt partitionId) {
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
       throw new RestoreException(
           Kind.FAILED, partitionId, Optional.empty(), "Interrupted while " + what, e);
-    } catch (final TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new RestoreException(
           Kind.FAILED,
           partitionId,
@@ -50,19 +47,18 @@ public final class StoreCalls {
               + ", but it did not. Check the"
               + " backup store's health, or raise the timeout.",
           e);
-    } catch (final ExecutionException e) {
+    } catch (ExecutionException e) {
       throw translate(Futures.unwrap(e), what, partitionId);
     }
   }
 
   /** A store failure as a restore failure of the right kind, keeping the store's message. */
-  public static RestoreException translate(
-      final Throwable cause, final String what, final OptionalInt partitionId) {
+  public static RestoreException translate(Throwable cause, String what, OptionalInt partitionId) {
     if (cause instanceof RestoreException restore) {
       return restore;
     }
     if (cause instanceof BackupCorruptedException corrupted) {
-      final var problem = corrupted.problem();
+      var problem = corrupted.problem();
       return new RestoreException(
           Kind.CORRUPTED,
           partitionId,
@@ -90,13 +86,13 @@ public final class StoreCalls {
         cause);
   }
 
-  private static String prefix(final OptionalInt partitionId) {
+  private static String prefix(OptionalInt partitionId) {
     return partitionId.isPresent() ? "Partition " + partitionId.getAsInt() + ": " : "";
   }
 
   /** The message of {@code error}, or the error itself when it has none. */
-  public static String describe(final Throwable error) {
-    final String message = error.getMessage();
+  public static String describe(Throwable error) {
+    String message = error.getMessage();
     return message == null || message.isBlank() ? error.toString() : message;
   }
 }

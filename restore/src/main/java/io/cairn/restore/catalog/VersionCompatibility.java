@@ -27,12 +27,12 @@ public final class VersionCompatibility {
    * @return why a backup taken by {@code backupVersion} cannot be restored for {@code
    *     targetVersion}, or empty if it can
    */
-  public static Optional<String> problem(final String backupVersion, final String targetVersion) {
+  public static Optional<String> problem(String backupVersion, String targetVersion) {
     if (backupVersion.equals(targetVersion)) {
       return Optional.empty();
     }
-    final Matcher backup = VERSION.matcher(backupVersion);
-    final Matcher target = VERSION.matcher(targetVersion);
+    Matcher backup = VERSION.matcher(backupVersion);
+    Matcher target = VERSION.matcher(targetVersion);
     if (!backup.matches() || !target.matches()) {
       return Optional.of(
           "the versions are not both major.minor.patch and differ ('"
@@ -41,8 +41,8 @@ public final class VersionCompatibility {
               + targetVersion
               + "')");
     }
-    final int[] b = numbers(backup);
-    final int[] t = numbers(target);
+    int[] b = numbers(backup);
+    int[] t = numbers(target);
     if (b[0] != t[0]) {
       return Optional.of("major versions differ (" + backupVersion + " and " + targetVersion + ")");
     }
@@ -68,7 +68,7 @@ public final class VersionCompatibility {
     return Optional.empty();
   }
 
-  private static int[] numbers(final Matcher matcher) {
+  private static int[] numbers(Matcher matcher) {
     return new int[] {
       Integer.parseInt(matcher.group(1)),
       Integer.parseInt(matcher.group(2)),

@@ -55,7 +55,7 @@ public final class LogCut {
   private final Journal journal;
   private final int partitionId;
 
-  public LogCut(final Journal journal, final int partitionId) {
+  public LogCut(Journal journal, int partitionId) {
     this.journal = journal;
     this.partitionId = partitionId;
   }
@@ -67,14 +67,14 @@ public final class LogCut {
    * @throws RestoreException CORRUPTED, naming the segment file, if the log does not hold that
    *     command at that position or an entry cannot be decoded
    */
-  public Result cut(final long checkpointPosition, final long checkpointId) {
+  public Result cut(long checkpointPosition, long checkpointId) {
     if (journal.isEmpty()) {
       throw corrupted(
           OptionalLong.empty(),
           "the backup's segments to hold the entry of checkpoint position " + checkpointPosition,
           "they hold no entry");
     }
-    final JournalRecord record;
+    JournalRecord record;
     try (JournalReader reader = journal.openReader()) {
       reader.seekToAsqn(checkpointPosition);
       record = reader.hasNext() ? reader.next() : null;
@@ -91,9 +91,9 @@ public final class LogCut {
               + journal.getLastIndex()
               + ")");
     }
-    final RaftEntry entry = decode(record);
-    final RecordBatch batch = decodeBatch(entry, record.index());
-    final Record checkpoint =
+    RaftEntry entry = decode(record);
+    RecordBatch batch = decodeBatch(entry, record.index());
+    Record checkpoint =
         batch.records().stream()
             .filter(r -> r.position() == checkpointPosition)
             .findFirst()
@@ -110,15 +110,15 @@ public final class LogCut {
                             + batch.highestPosition()));
     checkIsCreate(checkpoint, checkpointId, record.index());
 
-    final List<Record> kept =
+    List<Record> kept =
         batch.records().stream().filter(r -> r.position() <= checkpointPosition).toList();
     long dropped = batch.size() - kept.size();
     dropped += recordsAfter(record.index());
 
-    final boolean rewrite = kept.size() < batch.size();
+    boolean rewrite = kept.size() < batch.size();
     if (rewrite) {
-      final DirectBuffer payload = LogBatchAssembler.encode(new RecordBatch(kept));
-      final DirectBuffer data =
+      DirectBuffer payload = LogBatchAssembler.encode(new RecordBatch(kept));
+      DirectBuffer data =
           RaftEntryCodec.encode(
               new RaftEntry(
                   entry.term(),
@@ -127,7 +127,7 @@ public final class LogCut {
                   checkpointPosition,
                   payload));
       journal.deleteAfter(record.index() - 1);
-      final JournalRecord written = journal.append(entry.lowestPosition(), data);
+      JournalRecord written = journal.append(entry.lowestPosition(), data);
       if (written.index() != record.index()) {
         throw new IllegalStateException(
             "Expected the rewritten checkpoint entry at index "
@@ -146,14 +146,14 @@ public final class LogCut {
   }
 
   /** The term of the entry at {@code index}, which must be in the log. */
-  public long termAt(final long index) {
+  public long termAt(long index) {
     try (JournalReader reader = journal.openReader()) {
       reader.seek(index);
       if (!reader.hasNext()) {
         throw corrupted(
             OptionalLong.of(index), "an entry at index " + index, "the log ends before it");
       }
-      final JournalRecord record = reader.next();
+      JournalRecord record = reader.next();
       if (record.index() != index) {
         throw corrupted(
             OptionalLong.of(index),
@@ -165,13 +165,13 @@ public final class LogCut {
   }
 
   /** The records held by the entries after {@code index}. */
-  private long recordsAfter(final long index) {
+  private long recordsAfter(long index) {
     long count = 0;
     try (JournalReader reader = journal.openReader()) {
       reader.seek(index + 1);
       while (reader.hasNext()) {
-        final JournalRecord record = reader.next();
-        final RaftEntry entry = decode(record);
+        JournalRecord record = reader.next();
+        RaftEntry entry = decode(record);
         if (entry.type() == RaftEntryType.APPLICATION) {
           count += entry.highestPosition() - entry.lowestPosition() + 1;
         }
@@ -180,9 +180,9 @@ public final class LogCut {
     return count;
   }
 
-  private void checkIsCreate(final Record record, final long checkpointId, final long index) {
-    final var metadata = record.metadata();
-    final boolean create =
+  private void checkIsCreate(Record record, long checkpointId, long index) {
+    var metadata = record.metadata();
+    boolean create =
         metadata.recordType() == RecordType.COMMAND && metadata.intent() == CheckpointIntent.CREATE;
     if (!create || ((CheckpointValue) record.value()).checkpointId() != checkpointId) {
       throw corrupted(
@@ -200,10 +200,10 @@ public final class LogCut {
     }
   }
 
-  private RaftEntry decode(final JournalRecord record) {
+  private RaftEntry decode(JournalRecord record) {
     try {
       return RaftEntryCodec.decode(record.data());
-    } catch (final IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       throw corrupted(
           OptionalLong.of(record.index()),
           "a raft entry at index " + record.index(),
@@ -211,7 +211,7 @@ public final class LogCut {
     }
   }
 
-  private RecordBatch decodeBatch(final RaftEntry entry, final long index) {
+  private RecordBatch decodeBatch(RaftEntry entry, long index) {
     if (entry.type() != RaftEntryType.APPLICATION) {
       throw corrupted(
           OptionalLong.of(index),
@@ -219,8 +219,7 @@ public final class LogCut {
           "it is " + entry.type());
     }
     try {
-      final RecordBatch batch =
-          RecordBatchCodec.decode(entry.payload(), 0, entry.payload().capacity());
+      RecordBatch batch = RecordBatchCodec.decode(entry.payload(), 0, entry.payload().capacity());
       if (batch.lowestPosition() != entry.lowestPosition()
           || batch.highestPosition() != entry.highestPosition()) {
         throw corrupted(
@@ -234,16 +233,14 @@ public final class LogCut {
             "it holds " + batch.lowestPosition() + " to " + batch.highestPosition());
       }
       return batch;
-    } catch (final ProtocolException | IllegalArgumentException e) {
+    } catch (ProtocolException | IllegalArgumentException e) {
       throw corrupted(
           OptionalLong.of(index), "a decodable record batch at index " + index, e.getMessage());
     }
   }
 
-  private RestoreException corrupted(
-      final OptionalLong index, final String expected, final String actual) {
-    final Optional<String> file =
-        index.isPresent() ? segmentOf(index.getAsLong()) : Optional.empty();
+  private RestoreException corrupted(OptionalLong index, String expected, String actual) {
+    Optional<String> file = index.isPresent() ? segmentOf(index.getAsLong()) : Optional.empty();
     return new RestoreException(
         Kind.CORRUPTED,
         OptionalInt.of(partitionId),
@@ -260,8 +257,8 @@ public final class LogCut {
         null);
   }
 
-  private Optional<String> segmentOf(final long index) {
-    for (final JournalSegmentFile segment : journal.segmentFiles()) {
+  private Optional<String> segmentOf(long index) {
+    for (JournalSegmentFile segment : journal.segmentFiles()) {
       if (segment.firstIndex() <= index && index <= segment.lastIndex()) {
         return Optional.of("segments/" + segment.path().getFileName());
       }

@@ -62,7 +62,7 @@ public final class PartitionInstaller {
   private final DataDirectoryLayout layout;
   private final Clock clock;
 
-  public PartitionInstaller(final DataDirectoryLayout layout, final Clock clock) {
+  public PartitionInstaller(DataDirectoryLayout layout, Clock clock) {
     this.layout = layout;
     this.clock = clock;
   }
@@ -81,19 +81,18 @@ public final class PartitionInstaller {
    * @throws RestoreException CORRUPTED naming the file when the content does not fit the
    *     descriptor, FAILED when the file system fails
    */
-  public Installed install(final PartitionPlan plan, final Backup downloaded) {
-    final int partitionId = plan.partitionId();
-    final BackupDescriptor descriptor = plan.descriptor();
+  public Installed install(PartitionPlan plan, Backup downloaded) {
+    int partitionId = plan.partitionId();
+    BackupDescriptor descriptor = plan.descriptor();
     try {
-      final Path partitionDirectory = layout.partition(partitionId);
+      Path partitionDirectory = layout.partition(partitionId);
       Files.createDirectories(partitionDirectory);
       moveSegments(partitionId, downloaded.segments().files());
-      final MeterRegistry meters = new SimpleMeterRegistry();
+      MeterRegistry meters = new SimpleMeterRegistry();
       try (SegmentedJournal journal = openJournal(partitionId, meters)) {
-        final LogCut logCut = new LogCut(journal, partitionId);
-        final LogCut.Result cut =
-            logCut.cut(descriptor.checkpointPosition(), descriptor.checkpointId());
-        final Optional<PersistedSnapshot> snapshot =
+        LogCut logCut = new LogCut(journal, partitionId);
+        LogCut.Result cut = logCut.cut(descriptor.checkpointPosition(), descriptor.checkpointId());
+        Optional<PersistedSnapshot> snapshot =
             installSnapshot(plan, downloaded, cut, logCut, meters);
         writeRaftMeta(partitionId, cut.lastTerm());
         new RestoreMarker(
@@ -110,7 +109,7 @@ public final class PartitionInstaller {
         DurableFiles.fsyncDirectory(layout.partitions());
         return new Installed(cut, snapshot);
       }
-    } catch (final CorruptedJournalException e) {
+    } catch (CorruptedJournalException e) {
       throw new RestoreException(
           Kind.CORRUPTED,
           OptionalInt.of(partitionId),
@@ -121,19 +120,18 @@ public final class PartitionInstaller {
               + e.getMessage()
               + ". Restore another backup, or the same partition's backup from another node.",
           e);
-    } catch (final JournalException e) {
+    } catch (JournalException e) {
       throw failed(partitionId, "open the restored log", e);
-    } catch (final IOException | UncheckedIOException e) {
+    } catch (IOException | UncheckedIOException e) {
       throw failed(partitionId, "write the partition's files", e);
     }
   }
 
-  private void moveSegments(final int partitionId, final List<BackupFile> segments)
-      throws IOException {
-    final Pattern name =
+  private void moveSegments(int partitionId, List<BackupFile> segments) throws IOException {
+    Pattern name =
         Pattern.compile(
             Pattern.quote(DataDirectoryLayout.journalName(partitionId)) + "-\\d{1,19}\\.log");
-    final Path journal = layout.journal(partitionId);
+    Path journal = layout.journal(partitionId);
     Files.createDirectories(journal);
     if (segments.isEmpty()) {
       throw new RestoreException(
@@ -145,7 +143,7 @@ public final class PartitionInstaller {
               + " to hold log segments, but it holds none. Restore another backup.",
           null);
     }
-    for (final BackupFile segment : segments) {
+    for (BackupFile segment : segments) {
       if (!name.matcher(segment.name()).matches()) {
         throw new RestoreException(
             Kind.CORRUPTED,
@@ -165,10 +163,10 @@ public final class PartitionInstaller {
     DurableFiles.fsyncDirectory(journal);
   }
 
-  private SegmentedJournal openJournal(final int partitionId, final MeterRegistry meters) {
+  private SegmentedJournal openJournal(int partitionId, MeterRegistry meters) {
     // Only deleteAfter/append run here, never a new segment; the broker's own settings apply once
     // it opens the journal (existing segments keep the size their descriptor records).
-    final JournalConfig config =
+    JournalConfig config =
         JournalConfig.builder()
             .directory(layout.journal(partitionId))
             .name(DataDirectoryLayout.journalName(partitionId))
@@ -178,13 +176,13 @@ public final class PartitionInstaller {
   }
 
   private Optional<PersistedSnapshot> installSnapshot(
-      final PartitionPlan plan,
-      final Backup downloaded,
-      final LogCut.Result cut,
-      final LogCut logCut,
-      final MeterRegistry meters) {
-    final int partitionId = plan.partitionId();
-    final BackupDescriptor descriptor = plan.descriptor();
+      PartitionPlan plan,
+      Backup downloaded,
+      LogCut.Result cut,
+      LogCut logCut,
+      MeterRegistry meters) {
+    int partitionId = plan.partitionId();
+    BackupDescriptor descriptor = plan.descriptor();
     if (descriptor.snapshotId().isEmpty()) {
       if (cut.firstIndex() != 1) {
         throw corrupted(
@@ -195,7 +193,7 @@ public final class PartitionInstaller {
       }
       return Optional.empty();
     }
-    for (final BackupFile file : downloaded.snapshot().files()) {
+    for (BackupFile file : downloaded.snapshot().files()) {
       if (!SnapshotLayout.isValidFileName(file.name())) {
         throw corrupted(
             partitionId,
@@ -204,7 +202,7 @@ public final class PartitionInstaller {
             "the backup holds '" + file.name() + "'");
       }
     }
-    final PersistedSnapshot snapshot;
+    PersistedSnapshot snapshot;
     try {
       // moved into place, checked as SnapshotStore.restore checks, which would copy every byte
       snapshot =
@@ -215,9 +213,9 @@ public final class PartitionInstaller {
               clock,
               meters,
               Tags.of("partition", Integer.toString(partitionId)));
-    } catch (final IOException e) {
+    } catch (IOException e) {
       throw failed(partitionId, "install the snapshot " + descriptor.snapshotId().get(), e);
-    } catch (final CorruptedSnapshotException e) {
+    } catch (CorruptedSnapshotException e) {
       throw new RestoreException(
           Kind.CORRUPTED,
           OptionalInt.of(partitionId),
@@ -228,11 +226,11 @@ public final class PartitionInstaller {
               + e.getMessage()
               + " Restore another backup, or the same partition's backup from another node.",
           e);
-    } catch (final SnapshotException e) {
+    } catch (SnapshotException e) {
       throw failed(partitionId, "install the snapshot " + descriptor.snapshotId().get(), e);
     }
-    final long position = descriptor.checkpointPosition();
-    final String id = snapshot.id().toString();
+    long position = descriptor.checkpointPosition();
+    String id = snapshot.id().toString();
     if (!id.equals(descriptor.snapshotId().get())) {
       throw corrupted(
           partitionId,
@@ -258,7 +256,7 @@ public final class PartitionInstaller {
           "it holds indexes " + cut.firstIndex() + " to " + cut.checkpointIndex());
     }
     if (cut.firstIndex() <= snapshot.index()) {
-      final long term = logCut.termAt(snapshot.index());
+      long term = logCut.termAt(snapshot.index());
       if (term != snapshot.term()) {
         throw corrupted(
             partitionId,
@@ -274,8 +272,8 @@ public final class PartitionInstaller {
     return Optional.of(snapshot);
   }
 
-  private void writeRaftMeta(final int partitionId, final long term) throws IOException {
-    final Path file = layout.raftMetaFile(partitionId);
+  private void writeRaftMeta(int partitionId, long term) throws IOException {
+    Path file = layout.raftMetaFile(partitionId);
     Files.createDirectories(file.getParent());
     try (FileRaftMetaStore store = new FileRaftMetaStore(file)) {
       store.store(new RaftMeta(term, RaftMeta.NO_VOTE));
@@ -283,10 +281,7 @@ public final class PartitionInstaller {
   }
 
   private static RestoreException corrupted(
-      final int partitionId,
-      final Optional<String> file,
-      final String expected,
-      final String actual) {
+      int partitionId, Optional<String> file, String expected, String actual) {
     return new RestoreException(
         Kind.CORRUPTED,
         OptionalInt.of(partitionId),
@@ -302,8 +297,7 @@ public final class PartitionInstaller {
         null);
   }
 
-  private static RestoreException failed(
-      final int partitionId, final String what, final Exception cause) {
+  private static RestoreException failed(int partitionId, String what, Exception cause) {
     return new RestoreException(
         Kind.FAILED,
         OptionalInt.of(partitionId),

@@ -66,22 +66,22 @@ final class SnapshotPlacement {
    * @throws IOException if the file system fails
    */
   static PersistedSnapshot install(
-      final Path storeRoot,
-      final List<BackupFile> files,
-      final String expectedId,
-      final Clock clock,
-      final MeterRegistry meters,
-      final Tags tags)
+      Path storeRoot,
+      List<BackupFile> files,
+      String expectedId,
+      Clock clock,
+      MeterRegistry meters,
+      Tags tags)
       throws IOException {
-    final Map<String, Path> byName = new TreeMap<>();
+    Map<String, Path> byName = new TreeMap<>();
     files.forEach(file -> byName.put(file.name(), file.path()));
-    final SnapshotId id = check(byName, expectedId);
-    final SnapshotLayout layout = new SnapshotLayout(storeRoot);
+    SnapshotId id = check(byName, expectedId);
+    SnapshotLayout layout = new SnapshotLayout(storeRoot);
     Files.createDirectories(layout.snapshotsDirectory());
     Files.createDirectories(layout.transientDirectory());
-    final Path building = layout.transientDirectory().resolve("restore-" + id);
+    Path building = layout.transientDirectory().resolve("restore-" + id);
     Files.createDirectory(building);
-    for (final Map.Entry<String, Path> file : byName.entrySet()) {
+    for (Map.Entry<String, Path> file : byName.entrySet()) {
       Files.move(file.getValue(), building.resolve(file.getKey()), StandardCopyOption.ATOMIC_MOVE);
     }
     DurableFiles.fsyncDirectory(building);
@@ -93,7 +93,7 @@ final class SnapshotPlacement {
     DurableFiles.fsyncDirectory(layout.root());
     try (SnapshotStore store =
         SnapshotStore.open(storeRoot, SnapshotConfig.defaults(), clock, meters, tags)) {
-      final List<PersistedSnapshot> found = store.snapshots();
+      List<PersistedSnapshot> found = store.snapshots();
       if (found.size() != 1 || !found.get(0).id().equals(id)) {
         throw new SnapshotException(
             "Expected the snapshot store in "
@@ -108,45 +108,44 @@ final class SnapshotPlacement {
   }
 
   /** Everything {@link SnapshotStore#restore} checks; returns the snapshot's id. */
-  private static SnapshotId check(final Map<String, Path> byName, final String expectedId)
-      throws IOException {
-    final Path checksumPath = byName.get(SnapshotLayout.CHECKSUM_FILE);
+  private static SnapshotId check(Map<String, Path> byName, String expectedId) throws IOException {
+    Path checksumPath = byName.get(SnapshotLayout.CHECKSUM_FILE);
     if (checksumPath == null) {
       throw new CorruptedSnapshotException(
           expectedId, SnapshotLayout.CHECKSUM_FILE, "a copy in the backup", "none");
     }
-    final ChecksumFile checksums;
+    ChecksumFile checksums;
     try {
       checksums = ChecksumFile.decode(Files.readAllBytes(checksumPath));
     } catch (IllegalArgumentException e) {
       throw new CorruptedSnapshotException(
           expectedId, SnapshotLayout.CHECKSUM_FILE, "a valid checksum file", e.getMessage());
     }
-    for (final String name : byName.keySet()) {
+    for (String name : byName.keySet()) {
       if (!name.equals(SnapshotLayout.CHECKSUM_FILE) && !checksums.entries().containsKey(name)) {
         throw new CorruptedSnapshotException(
             expectedId, name, "no copy in the backup (it is not in the checksum file)", "one");
       }
     }
-    final ByteBuffer buffer = ByteBuffer.allocateDirect(CRC_BUFFER_BYTES);
-    for (final Map.Entry<String, ChecksumFile.Entry> listed : checksums.entries().entrySet()) {
-      final Path path = byName.get(listed.getKey());
+    ByteBuffer buffer = ByteBuffer.allocateDirect(CRC_BUFFER_BYTES);
+    for (Map.Entry<String, ChecksumFile.Entry> listed : checksums.entries().entrySet()) {
+      Path path = byName.get(listed.getKey());
       if (path == null) {
         throw new CorruptedSnapshotException(
             expectedId, listed.getKey(), listed.getValue().describe(), "no copy in the backup");
       }
-      final ChecksumFile.Entry actual = checksum(path, buffer);
+      ChecksumFile.Entry actual = checksum(path, buffer);
       if (!actual.equals(listed.getValue())) {
         throw new CorruptedSnapshotException(
             expectedId, listed.getKey(), listed.getValue().describe(), actual.describe());
       }
     }
-    final Path metadataPath = byName.get(SnapshotLayout.METADATA_FILE);
+    Path metadataPath = byName.get(SnapshotLayout.METADATA_FILE);
     if (metadataPath == null) {
       throw new CorruptedSnapshotException(
           expectedId, SnapshotLayout.METADATA_FILE, "an entry in the checksum file", "none");
     }
-    final SnapshotMetadata metadata;
+    SnapshotMetadata metadata;
     try {
       metadata = MetadataCodec.decode(Files.readAllBytes(metadataPath));
     } catch (IllegalArgumentException e) {
@@ -167,9 +166,8 @@ final class SnapshotPlacement {
   }
 
   /** Size and CRC32C of a file as read. */
-  private static ChecksumFile.Entry checksum(final Path file, final ByteBuffer buffer)
-      throws IOException {
-    final CRC32C crc = new CRC32C();
+  private static ChecksumFile.Entry checksum(Path file, ByteBuffer buffer) throws IOException {
+    CRC32C crc = new CRC32C();
     long size = 0;
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       while (channel.read(buffer.clear()) >= 0) {

@@ -41,7 +41,7 @@ public final class DataDirectoryLayout {
 
   private final Path dataDirectory;
 
-  public DataDirectoryLayout(final Path dataDirectory) {
+  public DataDirectoryLayout(Path dataDirectory) {
     this.dataDirectory = dataDirectory.toAbsolutePath().normalize();
   }
 
@@ -57,7 +57,7 @@ public final class DataDirectoryLayout {
     return dataDirectory.resolve(STAGING_DIRECTORY);
   }
 
-  public Path staging(final int partitionId) {
+  public Path staging(int partitionId) {
     return staging().resolve(Integer.toString(partitionId));
   }
 
@@ -66,7 +66,7 @@ public final class DataDirectoryLayout {
   }
 
   /** {@code <dataDir>/partitions/<partitionId>}. */
-  public Path partition(final int partitionId) {
+  public Path partition(int partitionId) {
     if (partitionId < 1) {
       throw new IllegalArgumentException(
           "Expected partitionId >= 1, but was " + partitionId + " (data directory layout)");
@@ -74,32 +74,32 @@ public final class DataDirectoryLayout {
     return partitions().resolve(Integer.toString(partitionId));
   }
 
-  public Path journal(final int partitionId) {
+  public Path journal(int partitionId) {
     return partition(partitionId).resolve("journal");
   }
 
-  public Path raftMetaFile(final int partitionId) {
+  public Path raftMetaFile(int partitionId) {
     return partition(partitionId).resolve("raft-meta").resolve("term-vote.meta");
   }
 
-  public Path snapshots(final int partitionId) {
+  public Path snapshots(int partitionId) {
     return partition(partitionId).resolve("snapshots");
   }
 
   /** The live state's directory (a verification rebuilds the state there). */
-  public Path runtime(final int partitionId) {
+  public Path runtime(int partitionId) {
     return partition(partitionId).resolve("runtime");
   }
 
   /** The journal's file name prefix: segment files are {@code <name>-<segmentId>.log}. */
-  public static String journalName(final int partitionId) {
+  public static String journalName(int partitionId) {
     return "raft-partition-" + partitionId;
   }
 
   /** Writes {@code node.json} atomically in the broker's format. */
-  public void writeNodeDescriptor(
-      final String clusterId, final int nodeId, final int partitionCount) throws IOException {
-    final ObjectNode root = JSON.createObjectNode();
+  public void writeNodeDescriptor(String clusterId, int nodeId, int partitionCount)
+      throws IOException {
+    ObjectNode root = JSON.createObjectNode();
     root.put("formatVersion", NODE_DESCRIPTOR_FORMAT_VERSION);
     root.put("clusterId", clusterId);
     root.put("nodeId", nodeId);

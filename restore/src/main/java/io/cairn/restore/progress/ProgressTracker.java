@@ -39,12 +39,12 @@ public final class ProgressTracker implements RestoreProgressListener {
    *     the download are always reported)
    */
   public ProgressTracker(
-      final int partitionId,
-      final long bytesTotal,
-      final int fileCount,
-      final long intervalBytes,
-      final Clock clock,
-      final RestoreListener listener) {
+      int partitionId,
+      long bytesTotal,
+      int fileCount,
+      long intervalBytes,
+      Clock clock,
+      RestoreListener listener) {
     this.partitionId = partitionId;
     this.bytesTotal = bytesTotal;
     this.fileCount = fileCount;
@@ -56,17 +56,17 @@ public final class ProgressTracker implements RestoreProgressListener {
 
   /** The store's event: the download moved on. */
   @Override
-  public synchronized void onProgress(final RestoreProgress progress) {
+  public synchronized void onProgress(RestoreProgress progress) {
     bytesDone = progress.totalBytesDone();
     filesDone = progress.filesDone();
-    final boolean finished = bytesDone >= bytesTotal && filesDone >= fileCount;
+    boolean finished = bytesDone >= bytesTotal && filesDone >= fileCount;
     if (finished || reportedBytes < 0 || bytesDone - reportedBytes >= intervalBytes) {
       report();
     }
   }
 
   /** The partition entered {@code next}; always reported. */
-  public synchronized void phase(final RestorePhase next) {
+  public synchronized void phase(RestorePhase next) {
     phase = next;
     if (next == RestorePhase.INSTALLING
         || next == RestorePhase.REBUILDING
@@ -80,10 +80,10 @@ public final class ProgressTracker implements RestoreProgressListener {
 
   /** The current progress, without telling anyone. */
   public synchronized PartitionProgress snapshot() {
-    final Duration elapsed = Duration.ofNanos(Math.max(0, clock.nanos() - startNanos));
-    final long nanos = elapsed.toNanos();
-    final long rate = nanos <= 0 ? 0 : (long) (bytesDone * 1e9 / nanos);
-    final Optional<Duration> eta;
+    Duration elapsed = Duration.ofNanos(Math.max(0, clock.nanos() - startNanos));
+    long nanos = elapsed.toNanos();
+    long rate = nanos <= 0 ? 0 : (long) (bytesDone * 1e9 / nanos);
+    Optional<Duration> eta;
     if (bytesDone >= bytesTotal) {
       eta = Optional.of(Duration.ZERO);
     } else if (rate <= 0) {
@@ -97,10 +97,10 @@ public final class ProgressTracker implements RestoreProgressListener {
 
   private void report() {
     reportedBytes = bytesDone;
-    final PartitionProgress progress = snapshot();
+    PartitionProgress progress = snapshot();
     try {
       listener.onProgress(progress);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       LOG.warn("A restore listener failed on {}; ignored", progress, e);
     }
   }

@@ -47,8 +47,7 @@ final class ReplayLogStream implements LogStream {
    * @param lastPosition the highest position in {@code journal} (the checkpoint position of a cut
    *     log)
    */
-  ReplayLogStream(
-      final int partitionId, final Journal journal, final long lastPosition, final Clock clock) {
+  ReplayLogStream(int partitionId, Journal journal, long lastPosition, Clock clock) {
     this.partitionId = partitionId;
     this.journal = journal;
     this.lastPosition = lastPosition;
@@ -95,12 +94,12 @@ final class ReplayLogStream implements LogStream {
   }
 
   @Override
-  public void addCommitListener(final CommitListener listener) {
+  public void addCommitListener(CommitListener listener) {
     listeners.add(listener);
   }
 
   @Override
-  public void removeCommitListener(final CommitListener listener) {
+  public void removeCommitListener(CommitListener listener) {
     listeners.remove(listener);
   }
 
@@ -110,12 +109,12 @@ final class ReplayLogStream implements LogStream {
     listeners.clear();
   }
 
-  private WriteResult write(final List<Record> records) {
+  private WriteResult write(List<Record> records) {
     LogBatchAssembler.validate(records);
     if (closed) {
       return new WriteResult.NotLeader();
     }
-    final RecordBatch batch = LogBatchAssembler.assemble(records, lastPosition + 1, clock.millis());
+    RecordBatch batch = LogBatchAssembler.assemble(records, lastPosition + 1, clock.millis());
     tail.add(
         new AbstractLogStreamReader.CommittedEntry(
             batch.lowestPosition(),
@@ -123,7 +122,7 @@ final class ReplayLogStream implements LogStream {
             LogBatchAssembler.encode(batch),
             "in-memory entry " + (tail.size() + 1) + " after the restored log"));
     lastPosition = batch.highestPosition();
-    for (final CommitListener listener : listeners) {
+    for (CommitListener listener : listeners) {
       listener.onCommit(lastPosition);
     }
     return new WriteResult.Written(batch.lowestPosition(), batch.highestPosition());
@@ -143,11 +142,11 @@ final class ReplayLogStream implements LogStream {
         return null;
       }
       while (entries.hasNext()) {
-        final JournalRecord record = entries.next();
-        final RaftEntry entry;
+        JournalRecord record = entries.next();
+        RaftEntry entry;
         try {
           entry = RaftEntryCodec.decode(record.data());
-        } catch (final IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
           throw new CorruptedLogException(
               "Expected a raft entry at index "
                   + record.index()
@@ -170,7 +169,7 @@ final class ReplayLogStream implements LogStream {
     }
 
     @Override
-    protected void positionSource(final long position) {
+    protected void positionSource(long position) {
       tailIndex = 0;
       if (position == Long.MIN_VALUE) {
         entries.seekToFirst();

@@ -72,13 +72,12 @@ public final class StateRebuild {
    * @param partitionCount the cluster's partition count (the ledger places accounts with it)
    */
   public static Outcome rebuild(
-      final DataDirectoryLayout layout, final RestoreMarker marker, final int partitionCount) {
-    final int partitionId = marker.partitionId();
-    final MeterRegistry meters = new SimpleMeterRegistry();
-    final Tags tags = Tags.of("partition", Integer.toString(partitionId));
-    final SimClock clock = new SimClock(0);
-    final List<ColumnFamilyDefinition> families =
-        new ArrayList<>(StreamProcessorColumnFamily.all());
+      DataDirectoryLayout layout, RestoreMarker marker, int partitionCount) {
+    int partitionId = marker.partitionId();
+    MeterRegistry meters = new SimpleMeterRegistry();
+    Tags tags = Tags.of("partition", Integer.toString(partitionId));
+    SimClock clock = new SimClock(0);
+    List<ColumnFamilyDefinition> families = new ArrayList<>(StreamProcessorColumnFamily.all());
     families.addAll(BackupColumnFamily.all());
     families.addAll(LedgerColumnFamily.all());
 
@@ -93,7 +92,7 @@ public final class StateRebuild {
                     .preallocateSegmentFiles(false)
                     .build(),
                 meters)) {
-      final Optional<PersistedSnapshot> snapshot =
+      Optional<PersistedSnapshot> snapshot =
           snapshots.latestSnapshot().isEmpty()
               ? Optional.empty()
               : snapshots.copyForRecovery(layout.runtime(partitionId));
@@ -109,8 +108,8 @@ public final class StateRebuild {
       try (CairnDb db =
           CairnDb.open(layout.runtime(partitionId), DbConfig.defaults(), families, meters, tags)) {
         if (snapshot.isPresent()) {
-          final String recorded = snapshot.get().metadata().stateDigestHex();
-          final String actual = db.stateDigest().toHex();
+          String recorded = snapshot.get().metadata().stateDigestHex();
+          String actual = db.stateDigest().toHex();
           if (!recorded.equals(actual)) {
             return failure(
                 "Expected the state of snapshot "
@@ -127,19 +126,19 @@ public final class StateRebuild {
   }
 
   private static Outcome process(
-      final CairnDb db,
-      final SegmentedJournal journal,
-      final RestoreMarker marker,
-      final int partitionCount,
-      final SimClock clock,
-      final MeterRegistry meters) {
-    final int partitionId = marker.partitionId();
-    final ReplayLogStream log =
+      CairnDb db,
+      SegmentedJournal journal,
+      RestoreMarker marker,
+      int partitionCount,
+      SimClock clock,
+      MeterRegistry meters) {
+    int partitionId = marker.partitionId();
+    ReplayLogStream log =
         new ReplayLogStream(partitionId, journal, marker.checkpointPosition(), clock);
-    final DigestCheck[] checked = new DigestCheck[1];
-    final RecordProcessors.Builder processors = RecordProcessors.builder();
-    final BackupMetrics backupMetrics = new BackupMetrics(meters, partitionId, clock);
-    final CheckpointState checkpoints =
+    DigestCheck[] checked = new DigestCheck[1];
+    RecordProcessors.Builder processors = RecordProcessors.builder();
+    BackupMetrics backupMetrics = new BackupMetrics(meters, partitionId, clock);
+    CheckpointState checkpoints =
         CheckpointRecords.register(
             partitionId,
             db,
@@ -166,7 +165,7 @@ public final class StateRebuild {
               checked[0] = check;
               log.stopReading();
             }));
-    final StreamProcessor processor =
+    StreamProcessor processor =
         StreamProcessor.builder()
             .logStream(log)
             .db(db)
@@ -175,7 +174,7 @@ public final class StateRebuild {
             .mode(StreamProcessorMode.LEADER)
             .meterRegistry(meters)
             .build();
-    final DeterministicScheduler scheduler = new DeterministicScheduler(clock);
+    DeterministicScheduler scheduler = new DeterministicScheduler(clock);
     try {
       scheduler.start(processor);
       scheduler.runUntilIdle();
@@ -213,12 +212,12 @@ public final class StateRebuild {
    * would then differ from the snapshot's recorded one and the rebuild fail loudly, never pass.
    */
   private static List<ColumnFamilyDefinition> otherFamilies(
-      final Path runtime, final List<ColumnFamilyDefinition> known) {
-    final Set<String> knownNames = new HashSet<>();
+      Path runtime, List<ColumnFamilyDefinition> known) {
+    Set<String> knownNames = new HashSet<>();
     known.forEach(family -> knownNames.add(family.name()));
-    final List<ColumnFamilyDefinition> others = new ArrayList<>();
+    List<ColumnFamilyDefinition> others = new ArrayList<>();
     // empty without a snapshot: an empty state
-    for (final String name : CairnDb.storedFamilyNames(runtime)) {
+    for (String name : CairnDb.storedFamilyNames(runtime)) {
       if (knownNames.add(name)) {
         others.add(ColumnFamilyDefinition.excluded(name));
       }
@@ -226,7 +225,7 @@ public final class StateRebuild {
     return others;
   }
 
-  private static Outcome failure(final String reason) {
+  private static Outcome failure(String reason) {
     return new Outcome(Optional.empty(), Optional.of(reason));
   }
 }

@@ -49,8 +49,7 @@ final class LogCutTest {
   }
 
   /** Entries of 3 records up to position {@code lastPosition}; {@code create} is a CREATE(7). */
-  private static void fill(
-      final SegmentedJournal journal, final long lastPosition, final long create) {
+  private static void fill(SegmentedJournal journal, long lastPosition, long create) {
     long term = 1;
     journal.append(-1, RaftEntryCodec.encode(initial(term)));
     for (long low = 1; low <= lastPosition; low += RECORDS_PER_ENTRY) {
@@ -58,11 +57,11 @@ final class LogCutTest {
         term = 2;
         journal.append(-1, RaftEntryCodec.encode(initial(term)));
       }
-      final List<Record> records = new ArrayList<>();
+      List<Record> records = new ArrayList<>();
       for (long position = low; position < low + RECORDS_PER_ENTRY; position++) {
         records.add(position == create ? create(position) : deposit(position));
       }
-      final RecordBatch batch = new RecordBatch(records);
+      RecordBatch batch = new RecordBatch(records);
       journal.append(
           low,
           RaftEntryCodec.encode(
@@ -76,7 +75,7 @@ final class LogCutTest {
     journal.flush();
   }
 
-  private static RaftEntry initial(final long term) {
+  private static RaftEntry initial(long term) {
     return new RaftEntry(
         term,
         RaftEntryType.INITIAL,
@@ -85,7 +84,7 @@ final class LogCutTest {
         new org.agrona.concurrent.UnsafeBuffer(new byte[0]));
   }
 
-  private static Record deposit(final long position) {
+  private static Record deposit(long position) {
     return new Record(
         RecordMetadata.builder()
             .command(DepositIntent.DEPOSIT)
@@ -95,7 +94,7 @@ final class LogCutTest {
         new DepositValue("account-" + position, position));
   }
 
-  private static Record create(final long position) {
+  private static Record create(long position) {
     return new Record(
         RecordMetadata.builder()
             .command(CheckpointIntent.CREATE)
@@ -105,14 +104,14 @@ final class LogCutTest {
         new CheckpointValue(7, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
-  private static List<Long> positions(final SegmentedJournal journal) {
-    final List<Long> positions = new ArrayList<>();
+  private static List<Long> positions(SegmentedJournal journal) {
+    List<Long> positions = new ArrayList<>();
     try (JournalReader reader = journal.openReader()) {
       while (reader.hasNext()) {
-        final JournalRecord record = reader.next();
-        final RaftEntry entry = RaftEntryCodec.decode(record.data());
+        JournalRecord record = reader.next();
+        RaftEntry entry = RaftEntryCodec.decode(record.data());
         if (entry.type() == RaftEntryType.APPLICATION) {
-          final RecordBatch batch =
+          RecordBatch batch =
               RecordBatchCodec.decode(entry.payload(), 0, entry.payload().capacity());
           assertThat(batch.highestPosition()).isEqualTo(entry.highestPosition());
           batch.records().forEach(r -> positions.add(r.position()));
@@ -127,11 +126,11 @@ final class LogCutTest {
     // given 300 records over many 4 KiB segments, CREATE(7) at 152, the middle of an entry
     try (SegmentedJournal journal = journal()) {
       fill(journal, 300, 152);
-      final int segmentsBefore = journal.segmentFiles().size();
+      int segmentsBefore = journal.segmentFiles().size();
       assertThat(segmentsBefore).isGreaterThan(3);
 
       // when the log is cut there
-      final LogCut.Result result = new LogCut(journal, 1).cut(152, 7);
+      LogCut.Result result = new LogCut(journal, 1).cut(152, 7);
 
       // then it ends with the rewritten entry [151, 152]; 153..300 are gone
       assertThat(result.entryRewritten()).isTrue();
@@ -143,7 +142,7 @@ final class LogCutTest {
     }
     // and a reopened journal (every frame checked again) holds exactly positions 1..152
     try (SegmentedJournal reopened = journal()) {
-      final List<Long> positions = positions(reopened);
+      List<Long> positions = positions(reopened);
       assertThat(positions).hasSize(152);
       assertThat(positions.get(0)).isEqualTo(1);
       assertThat(positions.get(positions.size() - 1)).isEqualTo(152);
@@ -155,7 +154,7 @@ final class LogCutTest {
     try (SegmentedJournal journal = journal()) {
       fill(journal, 60, 15); // entry [13, 15]
 
-      final LogCut.Result result = new LogCut(journal, 1).cut(15, 7);
+      LogCut.Result result = new LogCut(journal, 1).cut(15, 7);
 
       assertThat(result.entryRewritten()).isFalse();
       assertThat(result.droppedRecords()).isEqualTo(45);

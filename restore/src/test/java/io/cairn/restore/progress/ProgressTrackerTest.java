@@ -19,16 +19,16 @@ final class ProgressTrackerTest {
 
   @Test
   void shouldReportRateAndEtaEveryIntervalAndAtEveryPhase() {
-    final SimClock clock = new SimClock(0);
-    final List<PartitionProgress> events = new ArrayList<>();
-    final RestoreListener listener =
+    SimClock clock = new SimClock(0);
+    List<PartitionProgress> events = new ArrayList<>();
+    RestoreListener listener =
         new RestoreListener() {
           @Override
-          public void onProgress(final PartitionProgress progress) {
+          public void onProgress(PartitionProgress progress) {
             events.add(progress);
           }
         };
-    final ProgressTracker tracker = new ProgressTracker(3, 100 * MIB, 4, 10 * MIB, clock, listener);
+    ProgressTracker tracker = new ProgressTracker(3, 100 * MIB, 4, 10 * MIB, clock, listener);
 
     tracker.phase(RestorePhase.DOWNLOADING);
     clock.advance(Duration.ofSeconds(1));
@@ -49,7 +49,7 @@ final class ProgressTrackerTest {
             RestorePhase.INSTALLING,
             RestorePhase.DONE);
     assertThat(events.get(0).eta()).isEmpty();
-    final PartitionProgress middle = events.get(1);
+    PartitionProgress middle = events.get(1);
     assertThat(middle.partitionId()).isEqualTo(3);
     assertThat(middle.bytesDone()).isEqualTo(20 * MIB);
     assertThat(middle.bytesPerSecond()).isEqualTo(10 * MIB);
@@ -57,13 +57,13 @@ final class ProgressTrackerTest {
     assertThat(middle.filesDone()).isEqualTo(1);
     assertThat(middle.describe())
         .isEqualTo("partition 3 DOWNLOADING 20% 20.0 MiB/100.0 MiB 10.0 MiB/s ETA 8s");
-    final PartitionProgress end = events.get(2);
+    PartitionProgress end = events.get(2);
     assertThat(end.fraction()).isEqualTo(1.0);
     assertThat(end.eta()).hasValue(Duration.ZERO);
     assertThat(end.elapsed()).isEqualTo(Duration.ofSeconds(10));
   }
 
-  private static RestoreProgress progress(final long bytes, final int files) {
+  private static RestoreProgress progress(long bytes, int files) {
     return new RestoreProgress(
         FileSetKind.SEGMENTS, "raft-partition-3-1.log", bytes, bytes, bytes, 100 * MIB, files, 4);
   }

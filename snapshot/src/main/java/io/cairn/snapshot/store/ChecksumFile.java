@@ -63,7 +63,7 @@ public final class ChecksumFile {
    *     valid file name} other than the checksum file's own
    */
   public ChecksumFile(Map<String, Entry> entries) {
-    final TreeMap<String, Entry> copy = new TreeMap<>();
+    TreeMap<String, Entry> copy = new TreeMap<>();
     entries.forEach(
         (name, entry) -> {
           if (!SnapshotLayout.isValidFileName(name) || SnapshotLayout.CHECKSUM_FILE.equals(name)) {
@@ -86,7 +86,7 @@ public final class ChecksumFile {
 
   /** The file's content. */
   public byte[] encode() {
-    final StringBuilder text = new StringBuilder(HEADER).append('\n');
+    StringBuilder text = new StringBuilder(HEADER).append('\n');
     entries.forEach(
         (name, entry) ->
             text.append(hex(entry.crc32c()))
@@ -95,10 +95,10 @@ public final class ChecksumFile {
                 .append(' ')
                 .append(name)
                 .append('\n'));
-    final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
-    final String trailer = TRAILER + entries.size() + " " + hex(crc32c(body)) + "\n";
-    final byte[] tail = trailer.getBytes(StandardCharsets.US_ASCII);
-    final byte[] all = new byte[body.length + tail.length];
+    byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
+    String trailer = TRAILER + entries.size() + " " + hex(crc32c(body)) + "\n";
+    byte[] tail = trailer.getBytes(StandardCharsets.US_ASCII);
+    byte[] all = new byte[body.length + tail.length];
     System.arraycopy(body, 0, all, 0, body.length);
     System.arraycopy(tail, 0, all, body.length, tail.length);
     return all;
@@ -111,34 +111,34 @@ public final class ChecksumFile {
    *     checksum file (torn, damaged, or another format)
    */
   public static ChecksumFile decode(byte[] content) {
-    final String text = new String(content, StandardCharsets.US_ASCII);
+    String text = new String(content, StandardCharsets.US_ASCII);
     if (!text.endsWith("\n")) {
       throw invalid("it does not end with a line break (torn?)");
     }
-    final String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
+    String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
     if (lines.length < 2 || !lines[0].equals(HEADER)) {
       throw invalid("it does not start with '" + HEADER + "' and end with a trailer");
     }
-    final String trailer = lines[lines.length - 1];
-    final int bodyLength = text.length() - trailer.length() - 1;
-    final String[] trailerParts = trailer.split(" ", -1);
+    String trailer = lines[lines.length - 1];
+    int bodyLength = text.length() - trailer.length() - 1;
+    String[] trailerParts = trailer.split(" ", -1);
     if (trailerParts.length != 3 || !trailer.startsWith(TRAILER)) {
       throw invalid("its last line is not 'end <count> <crc32c>' (torn?)");
     }
-    final long expectedCrc = parseHex(trailerParts[2]);
-    final long actualCrc = crc32c(java.util.Arrays.copyOf(content, bodyLength));
+    long expectedCrc = parseHex(trailerParts[2]);
+    long actualCrc = crc32c(java.util.Arrays.copyOf(content, bodyLength));
     if (expectedCrc != actualCrc) {
       throw invalid(
           "its trailer says CRC32C " + trailerParts[2] + " but its lines have " + hex(actualCrc));
     }
-    final TreeMap<String, Entry> entries = new TreeMap<>();
+    TreeMap<String, Entry> entries = new TreeMap<>();
     String previous = null;
     for (int i = 1; i < lines.length - 1; i++) {
-      final String[] parts = lines[i].split(" ", -1);
+      String[] parts = lines[i].split(" ", -1);
       if (parts.length != 3) {
         throw invalid("line " + (i + 1) + " is not '<crc32c> <sizeBytes> <name>'");
       }
-      final String name = parts[2];
+      String name = parts[2];
       if (!SnapshotLayout.isValidFileName(name) || SnapshotLayout.CHECKSUM_FILE.equals(name)) {
         throw invalid("line " + (i + 1) + " names an invalid file '" + name + "'");
       }
@@ -157,7 +157,7 @@ public final class ChecksumFile {
 
   /** CRC32C of {@code bytes}, unsigned. */
   public static long crc32c(byte[] bytes) {
-    final CRC32C crc = new CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(bytes, 0, bytes.length);
     return crc.getValue();
   }
@@ -172,7 +172,7 @@ public final class ChecksumFile {
       throw invalid("'" + text + "' is not a CRC32C of 8 hex digits");
     }
     for (int i = 0; i < 8; i++) {
-      final char c = text.charAt(i);
+      char c = text.charAt(i);
       if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
         throw invalid("'" + text + "' is not a CRC32C of 8 lowercase hex digits");
       }

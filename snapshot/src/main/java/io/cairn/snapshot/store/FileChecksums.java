@@ -26,9 +26,9 @@ public final class FileChecksums {
 
   /** Reads {@code file} and returns its size and CRC32C. */
   public static Checksum checksum(Path file) throws IOException {
-    final CRC32C crc = new CRC32C();
+    CRC32C crc = new CRC32C();
     long size = 0;
-    final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_SIZE_BYTES);
+    ByteBuffer buffer = ByteBuffer.allocate(BUFFER_SIZE_BYTES);
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       while (channel.read(buffer.clear()) >= 0) {
         buffer.flip();
@@ -44,9 +44,9 @@ public final class FileChecksums {
    * the size and CRC32C of the bytes written.
    */
   public static Checksum copy(Path source, Path target) throws IOException {
-    final CRC32C crc = new CRC32C();
+    CRC32C crc = new CRC32C();
     long size = 0;
-    final byte[] buffer = new byte[BUFFER_SIZE_BYTES];
+    byte[] buffer = new byte[BUFFER_SIZE_BYTES];
     try (InputStream in = Files.newInputStream(source);
         FileChannel out =
             FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);

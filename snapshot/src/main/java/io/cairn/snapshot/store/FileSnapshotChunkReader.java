@@ -102,17 +102,17 @@ final class FileSnapshotChunkReader implements SnapshotChunkReader {
               + ", but "
               + (closed ? "the reader is closed" : "all " + chunkCount + " were read"));
     }
-    final SnapshotFile file = plan.get(fileIndex);
-    final int length = (int) Math.min(chunkSizeBytes, file.sizeBytes() - offset);
-    final byte[] data = new byte[length];
+    SnapshotFile file = plan.get(fileIndex);
+    int length = (int) Math.min(chunkSizeBytes, file.sizeBytes() - offset);
+    byte[] data = new byte[length];
     try {
       if (channel == null) {
         channel = FileChannel.open(file.path(), StandardOpenOption.READ);
       }
-      final ByteBuffer buffer = ByteBuffer.wrap(data);
+      ByteBuffer buffer = ByteBuffer.wrap(data);
       while (buffer.hasRemaining()) {
         if (channel.read(buffer, offset + buffer.position()) < 0) {
-          final CorruptedSnapshotException corrupt =
+          CorruptedSnapshotException corrupt =
               new CorruptedSnapshotException(
                   snapshot.id().toString(),
                   file.name(),
@@ -128,7 +128,7 @@ final class FileSnapshotChunkReader implements SnapshotChunkReader {
     }
     crc.update(data, 0, length);
     offset += length;
-    final SnapshotChunk chunk =
+    SnapshotChunk chunk =
         new SnapshotChunk(
             nextChunk,
             chunkCount,
@@ -146,7 +146,7 @@ final class FileSnapshotChunkReader implements SnapshotChunkReader {
 
   private void finishFile(SnapshotFile file) {
     closeChannel();
-    final long actual = crc.getValue();
+    long actual = crc.getValue();
     if (actual != file.crc32c()) {
       store.markCorrupt(
           snapshot,

@@ -88,7 +88,7 @@ final class FileSnapshotReceiver implements SnapshotReceiver {
       return false;
     }
     try {
-      final String problem = receive(chunk);
+      String problem = receive(chunk);
       if (problem != null) {
         fail(problem);
         return false;
@@ -127,30 +127,30 @@ final class FileSnapshotReceiver implements SnapshotReceiver {
         checksumContent.write(chunk.data());
         return chunk.isLast() ? finishChecksumFile() : null;
       }
-      final String problem = finishChecksumFile();
+      String problem = finishChecksumFile();
       if (problem != null) {
         return problem;
       }
     }
     if (currentFile != null && !currentFile.equals(chunk.fileName())) {
-      final String problem = finishFile();
+      String problem = finishFile();
       if (problem != null) {
         return problem;
       }
     }
     if (currentFile == null) {
-      final String problem = startFile(chunk.fileName());
+      String problem = startFile(chunk.fileName());
       if (problem != null) {
         return problem;
       }
     }
-    final ByteBuffer buffer = ByteBuffer.wrap(chunk.data());
+    ByteBuffer buffer = ByteBuffer.wrap(chunk.data());
     while (buffer.hasRemaining()) {
       channel.write(buffer);
     }
     crc.update(chunk.data(), 0, chunk.data().length);
     written += chunk.data().length;
-    final long expectedSize = checksums.entries().get(currentFile).sizeBytes();
+    long expectedSize = checksums.entries().get(currentFile).sizeBytes();
     if (written > expectedSize) {
       return "'" + currentFile + "' grew past its " + expectedSize + " listed bytes";
     }
@@ -159,8 +159,8 @@ final class FileSnapshotReceiver implements SnapshotReceiver {
   }
 
   private String finishChecksumFile() throws IOException {
-    final byte[] content = checksumContent.toByteArray();
-    final long actual = ChecksumFile.crc32c(content);
+    byte[] content = checksumContent.toByteArray();
+    long actual = ChecksumFile.crc32c(content);
     if (actual != snapshotChecksum) {
       return "the checksum file has CRC32C "
           + ChecksumFile.hex(actual)
@@ -183,7 +183,7 @@ final class FileSnapshotReceiver implements SnapshotReceiver {
     if (fileIndex >= expectedFiles.size()) {
       return "got '" + name + "' after every listed file";
     }
-    final String expected = expectedFiles.get(fileIndex);
+    String expected = expectedFiles.get(fileIndex);
     if (!expected.equals(name)) {
       return "expected file '" + expected + "' next but got '" + name + "'";
     }
@@ -199,8 +199,8 @@ final class FileSnapshotReceiver implements SnapshotReceiver {
   private String finishFile() throws IOException {
     channel.force(true);
     closeChannel();
-    final ChecksumFile.Entry expected = checksums.entries().get(currentFile);
-    final ChecksumFile.Entry actual = new ChecksumFile.Entry(written, crc.getValue());
+    ChecksumFile.Entry expected = checksums.entries().get(currentFile);
+    ChecksumFile.Entry actual = new ChecksumFile.Entry(written, crc.getValue());
     if (!expected.equals(actual)) {
       return "'"
           + currentFile
@@ -231,7 +231,7 @@ final class FileSnapshotReceiver implements SnapshotReceiver {
       return Optional.empty();
     }
     try {
-      final SnapshotMetadata metadata =
+      SnapshotMetadata metadata =
           SnapshotReader.readMetadata(directory, "received " + index + "/" + term, checksums);
       if (metadata.index() != index || metadata.term() != term) {
         fail("its metadata names index " + metadata.index() + " term " + metadata.term());

@@ -90,7 +90,7 @@ public final class FileSnapshotStore implements SnapshotStore {
       MeterRegistry meterRegistry,
       Iterable<Tag> meterTags,
       SnapshotPhaseListener listener) {
-    final FileSnapshotStore store =
+    FileSnapshotStore store =
         new FileSnapshotStore(directory, config, clock, meterRegistry, meterTags, listener);
     try {
       store.load();
@@ -106,7 +106,7 @@ public final class FileSnapshotStore implements SnapshotStore {
     for (PersistedSnapshot snapshot : SnapshotReader.scan(layout, metrics)) {
       registry.add(snapshot);
     }
-    final List<Removal> removals;
+    List<Removal> removals;
     lock.lock();
     try {
       removals = removeUnretained();
@@ -161,7 +161,7 @@ public final class FileSnapshotStore implements SnapshotStore {
   private void requireNewerThanLatest(SnapshotId id) {
     lock.lock();
     try {
-      final Optional<PersistedSnapshot> latest = registry.latest();
+      Optional<PersistedSnapshot> latest = registry.latest();
       if (latest.isPresent() && !id.isNewerThan(latest.get().id())) {
         throw new StaleSnapshotException(id, latest.get().id());
       }
@@ -178,7 +178,7 @@ public final class FileSnapshotStore implements SnapshotStore {
     ensureOpen();
     lock.lock();
     try {
-      final PersistedSnapshot snapshot =
+      PersistedSnapshot snapshot =
           registry
               .reserve(id)
               .orElseThrow(() -> new SnapshotNotFoundException(id, "reserve in " + layout.root()));
@@ -196,9 +196,9 @@ public final class FileSnapshotStore implements SnapshotStore {
     ensureOpen();
     lock.lock();
     try {
-      final List<PersistedSnapshot> visible = registry.visible();
+      List<PersistedSnapshot> visible = registry.visible();
       for (int i = visible.size() - 1; i >= 0; i--) {
-        final PersistedSnapshot snapshot = visible.get(i);
+        PersistedSnapshot snapshot = visible.get(i);
         if (eligible.test(snapshot)) {
           registry.reserve(snapshot.id());
           updateMetrics();
@@ -212,7 +212,7 @@ public final class FileSnapshotStore implements SnapshotStore {
   }
 
   private void release(SnapshotId id) {
-    final List<Removal> removals;
+    List<Removal> removals;
     lock.lock();
     try {
       registry.release(id);
@@ -231,7 +231,7 @@ public final class FileSnapshotStore implements SnapshotStore {
           "Expected a non-blank compaction hold name, but was '" + name + "'");
     }
     requireIndex(index, name);
-    final Hold hold = new Hold(name, index);
+    Hold hold = new Hold(name, index);
     lock.lock();
     try {
       registry.addHold(hold, index);
@@ -283,7 +283,7 @@ public final class FileSnapshotStore implements SnapshotStore {
           "Expected a recovery target that does not exist yet, but " + target + " exists");
     }
     ensureOpen();
-    final long start = clock.nanos();
+    long start = clock.nanos();
     try {
       return new SnapshotRecovery(this).copyNewestValid(target);
     } finally {
@@ -293,10 +293,10 @@ public final class FileSnapshotStore implements SnapshotStore {
 
   /** Logs the corruption, stops offering the snapshot, and deletes it once it is unreserved. */
   void markCorrupt(PersistedSnapshot snapshot, CorruptedSnapshotException cause) {
-    final List<Removal> removals;
+    List<Removal> removals;
     lock.lock();
     try {
-      final Optional<SnapshotRegistry.Entry> entry = registry.entry(snapshot.id());
+      Optional<SnapshotRegistry.Entry> entry = registry.entry(snapshot.id());
       if (entry.isEmpty() || entry.get().isCorrupt()) {
         return;
       }
@@ -317,8 +317,8 @@ public final class FileSnapshotStore implements SnapshotStore {
   @Override
   public PersistedSnapshot restore(Collection<Path> files) {
     ensureOpen();
-    final long start = clock.nanos();
-    final PersistedSnapshot snapshot = new SnapshotRestorer(this).restore(files);
+    long start = clock.nanos();
+    PersistedSnapshot snapshot = new SnapshotRestorer(this).restore(files);
     metrics.restored(clock.nanos() - start);
     return snapshot;
   }
@@ -327,7 +327,7 @@ public final class FileSnapshotStore implements SnapshotStore {
 
   @Override
   public SnapshotChunkReader openChunkReader(SnapshotId id) {
-    final SnapshotReservation reservation = reserve(id);
+    SnapshotReservation reservation = reserve(id);
     return new FileSnapshotChunkReader(
         this, reservation, config.replicationChunkSizeBytes(), metrics);
   }
@@ -380,8 +380,8 @@ public final class FileSnapshotStore implements SnapshotStore {
   PersistedSnapshot commit(
       Path directory, SnapshotMetadata metadata, ChecksumFile checksums, byte[] checksumBytes)
       throws IOException {
-    final SnapshotId id = metadata.id();
-    final Path target = layout.snapshotsDirectory().resolve(id.toString());
+    SnapshotId id = metadata.id();
+    Path target = layout.snapshotsDirectory().resolve(id.toString());
     PersistedSnapshot persisted = null;
     List<Removal> removals = List.of();
     PersistedSnapshot existingSnapshot = null;
@@ -389,8 +389,8 @@ public final class FileSnapshotStore implements SnapshotStore {
     lock.lock();
     try {
       ensureOpen();
-      final Optional<SnapshotRegistry.Entry> existing = registry.entry(id);
-      final Optional<PersistedSnapshot> latest = registry.latest();
+      Optional<SnapshotRegistry.Entry> existing = registry.entry(id);
+      Optional<PersistedSnapshot> latest = registry.latest();
       if (existing.isPresent() && !existing.get().isCorrupt()) {
         existingSnapshot = existing.get().snapshot();
       } else if (existing.isPresent()) {
@@ -446,9 +446,9 @@ public final class FileSnapshotStore implements SnapshotStore {
 
   /** Under the lock: removes what retention does not keep and moves it out of the way. */
   private List<Removal> removeUnretained() {
-    final List<Removal> removals = new ArrayList<>();
+    List<Removal> removals = new ArrayList<>();
     for (PersistedSnapshot snapshot : registry.removeUnretained(config.retainedSnapshotCount())) {
-      final Path trash = newTransientPath(snapshot.id() + "-deleted");
+      Path trash = newTransientPath(snapshot.id() + "-deleted");
       try {
         Files.move(snapshot.directory(), trash, StandardCopyOption.ATOMIC_MOVE);
         removals.add(new Removal(snapshot.id(), trash));

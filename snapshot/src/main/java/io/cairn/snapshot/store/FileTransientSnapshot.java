@@ -68,7 +68,7 @@ final class FileTransientSnapshot implements TransientSnapshot {
         Files.createDirectory(directory);
       }
       for (Path path : DurableFiles.list(directory)) {
-        final String name = path.getFileName().toString();
+        String name = path.getFileName().toString();
         if (!DurableFiles.isRegularFile(path)
             || !SnapshotLayout.isValidFileName(name)
             || SnapshotLayout.isReservedFileName(name)) {
@@ -111,13 +111,13 @@ final class FileTransientSnapshot implements TransientSnapshot {
       DurableFiles.writeNew(
           directory.resolve(SnapshotLayout.METADATA_FILE), MetadataCodec.encode(metadata));
       store.phase(SnapshotPhase.METADATA_WRITTEN, id());
-      final TreeMap<String, ChecksumFile.Entry> entries = new TreeMap<>();
+      TreeMap<String, ChecksumFile.Entry> entries = new TreeMap<>();
       for (Path path : DurableFiles.list(directory)) {
         entries.put(path.getFileName().toString(), FileChecksums.checksum(path).toEntry());
         DurableFiles.fsync(path);
       }
-      final ChecksumFile checksums = new ChecksumFile(entries);
-      final byte[] checksumBytes = checksums.encode();
+      ChecksumFile checksums = new ChecksumFile(entries);
+      byte[] checksumBytes = checksums.encode();
       writeChecksumFile(checksumBytes);
       DurableFiles.fsyncDirectory(directory);
       store.phase(SnapshotPhase.CHECKSUM_FILE_WRITTEN, id());
@@ -139,10 +139,10 @@ final class FileTransientSnapshot implements TransientSnapshot {
 
   /** Writes the checksum file in two halves so a crash between them can be simulated. */
   private void writeChecksumFile(byte[] content) throws IOException {
-    final Path path = directory.resolve(SnapshotLayout.CHECKSUM_FILE);
+    Path path = directory.resolve(SnapshotLayout.CHECKSUM_FILE);
     try (FileChannel channel =
         FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      final int half = content.length / 2;
+      int half = content.length / 2;
       writeFully(channel, ByteBuffer.wrap(content, 0, half));
       channel.force(true);
       store.phase(SnapshotPhase.CHECKSUM_FILE_HALF_WRITTEN, id());

@@ -37,7 +37,7 @@ public final class MetadataCodec {
   private MetadataCodec() {}
 
   public static byte[] encode(SnapshotMetadata metadata) {
-    final ObjectNode node = MAPPER.createObjectNode();
+    ObjectNode node = MAPPER.createObjectNode();
     node.put("version", VERSION);
     node.put("index", metadata.index());
     node.put("term", metadata.term());
@@ -59,7 +59,7 @@ public final class MetadataCodec {
    *     metadata file of version 1
    */
   public static SnapshotMetadata decode(byte[] content) {
-    final JsonNode node;
+    JsonNode node;
     try {
       node = MAPPER.readTree(content);
     } catch (IOException e) {
@@ -68,7 +68,7 @@ public final class MetadataCodec {
     if (node == null || !node.isObject()) {
       throw invalid("it is not a JSON object");
     }
-    final long version = longField(node, "version");
+    long version = longField(node, "version");
     if (version != VERSION) {
       throw invalid("its version is " + version + " (this broker reads " + VERSION + ")");
     }
@@ -88,7 +88,7 @@ public final class MetadataCodec {
   }
 
   private static long longField(JsonNode node, String name) {
-    final JsonNode field = node.get(name);
+    JsonNode field = node.get(name);
     if (field == null || !field.isIntegralNumber() || !field.canConvertToLong()) {
       throw invalid("field '" + name + "' is missing or not an integer");
     }
@@ -96,7 +96,7 @@ public final class MetadataCodec {
   }
 
   private static String textField(JsonNode node, String name) {
-    final JsonNode field = node.get(name);
+    JsonNode field = node.get(name);
     if (field == null || !field.isTextual()) {
       throw invalid("field '" + name + "' is missing or not a string");
     }

@@ -58,15 +58,15 @@ final class SnapshotReader {
           leftover);
       DurableFiles.deleteRecursively(leftover);
     }
-    final List<PersistedSnapshot> found = new ArrayList<>();
+    List<PersistedSnapshot> found = new ArrayList<>();
     for (Path entry : DurableFiles.list(layout.snapshotsDirectory())) {
-      final Optional<SnapshotId> id = SnapshotId.tryParse(entry.getFileName().toString());
+      Optional<SnapshotId> id = SnapshotId.tryParse(entry.getFileName().toString());
       if (id.isEmpty() || !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
         LOG.warn("Deleting {}: not a snapshot, its name is not a snapshot id", entry);
         DurableFiles.deleteRecursively(entry);
         continue;
       }
-      final LoadResult result = load(entry, id.get());
+      LoadResult result = load(entry, id.get());
       if (result instanceof LoadResult.Loaded loaded) {
         found.add(loaded.snapshot());
       } else if (result instanceof LoadResult.NotASnapshot not) {
@@ -87,12 +87,12 @@ final class SnapshotReader {
    * CRC32C, parses and names {@code id}.
    */
   static LoadResult load(Path directory, SnapshotId id) throws IOException {
-    final Path checksumPath = directory.resolve(SnapshotLayout.CHECKSUM_FILE);
+    Path checksumPath = directory.resolve(SnapshotLayout.CHECKSUM_FILE);
     if (!DurableFiles.isRegularFile(checksumPath)) {
       return new LoadResult.NotASnapshot("it has no checksum file");
     }
-    final byte[] checksumBytes = Files.readAllBytes(checksumPath);
-    final ChecksumFile checksums;
+    byte[] checksumBytes = Files.readAllBytes(checksumPath);
+    ChecksumFile checksums;
     try {
       checksums = ChecksumFile.decode(checksumBytes);
     } catch (IllegalArgumentException e) {
@@ -115,10 +115,10 @@ final class SnapshotReader {
   static PersistedSnapshot checkStructure(
       Path directory, SnapshotId expectedId, ChecksumFile checksums, byte[] checksumBytes)
       throws IOException {
-    final String name = directory.getFileName().toString();
-    final TreeSet<String> present = new TreeSet<>();
+    String name = directory.getFileName().toString();
+    TreeSet<String> present = new TreeSet<>();
     for (Path path : DurableFiles.list(directory)) {
-      final String fileName = path.getFileName().toString();
+      String fileName = path.getFileName().toString();
       if (fileName.equals(SnapshotLayout.CHECKSUM_FILE)) {
         continue;
       }
@@ -136,13 +136,13 @@ final class SnapshotReader {
         throw new CorruptedSnapshotException(
             name, listed.getKey(), listed.getValue().describe(), "no such file");
       }
-      final long size = Files.size(directory.resolve(listed.getKey()));
+      long size = Files.size(directory.resolve(listed.getKey()));
       if (size != listed.getValue().sizeBytes()) {
         throw new CorruptedSnapshotException(
             name, listed.getKey(), listed.getValue().describe(), size + " bytes");
       }
     }
-    final SnapshotMetadata metadata = readMetadata(directory, name, checksums);
+    SnapshotMetadata metadata = readMetadata(directory, name, checksums);
     if (expectedId != null && !metadata.id().equals(expectedId)) {
       throw new CorruptedSnapshotException(
           name,
@@ -156,7 +156,7 @@ final class SnapshotReader {
   /** The snapshot in {@code directory} as its checksum file describes it (no I/O). */
   static PersistedSnapshot snapshotAt(
       Path directory, SnapshotMetadata metadata, ChecksumFile checksums, byte[] checksumBytes) {
-    final List<SnapshotFile> files = new ArrayList<>();
+    List<SnapshotFile> files = new ArrayList<>();
     for (Map.Entry<String, ChecksumFile.Entry> entry : checksums.entries().entrySet()) {
       files.add(
           new SnapshotFile(
@@ -165,7 +165,7 @@ final class SnapshotReader {
               entry.getValue().sizeBytes(),
               entry.getValue().crc32c()));
     }
-    final long checksum = ChecksumFile.crc32c(checksumBytes);
+    long checksum = ChecksumFile.crc32c(checksumBytes);
     files.add(
         new SnapshotFile(
             SnapshotLayout.CHECKSUM_FILE,
@@ -179,13 +179,13 @@ final class SnapshotReader {
   /** Reads the metadata file and checks it against its checksum file entry. */
   static SnapshotMetadata readMetadata(Path directory, String name, ChecksumFile checksums)
       throws IOException {
-    final ChecksumFile.Entry entry = checksums.entries().get(SnapshotLayout.METADATA_FILE);
+    ChecksumFile.Entry entry = checksums.entries().get(SnapshotLayout.METADATA_FILE);
     if (entry == null) {
       throw new CorruptedSnapshotException(
           name, SnapshotLayout.METADATA_FILE, "an entry in the checksum file", "none");
     }
-    final byte[] content = Files.readAllBytes(directory.resolve(SnapshotLayout.METADATA_FILE));
-    final long crc = ChecksumFile.crc32c(content);
+    byte[] content = Files.readAllBytes(directory.resolve(SnapshotLayout.METADATA_FILE));
+    long crc = ChecksumFile.crc32c(content);
     if (content.length != entry.sizeBytes() || crc != entry.crc32c()) {
       throw new CorruptedSnapshotException(
           name,
@@ -211,7 +211,7 @@ final class SnapshotReader {
    */
   static void verifyContents(PersistedSnapshot snapshot) throws IOException {
     for (SnapshotFile file : snapshot.files()) {
-      final FileChecksums.Checksum actual;
+      FileChecksums.Checksum actual;
       try {
         actual = FileChecksums.checksum(file.path());
       } catch (java.nio.file.NoSuchFileException e) {

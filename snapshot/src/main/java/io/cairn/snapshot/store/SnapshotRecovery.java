@@ -32,9 +32,9 @@ final class SnapshotRecovery {
   }
 
   Optional<PersistedSnapshot> copyNewestValid(Path target) {
-    final Set<SnapshotId> tried = new HashSet<>();
+    Set<SnapshotId> tried = new HashSet<>();
     while (true) {
-      final Optional<SnapshotReservation> next =
+      Optional<SnapshotReservation> next =
           store.reserveNewest(snapshot -> !tried.contains(snapshot.id()));
       if (next.isEmpty()) {
         LOG.warn(
@@ -44,7 +44,7 @@ final class SnapshotRecovery {
         return Optional.empty();
       }
       try (SnapshotReservation reservation = next.get()) {
-        final PersistedSnapshot snapshot = reservation.snapshot();
+        PersistedSnapshot snapshot = reservation.snapshot();
         tried.add(snapshot.id());
         try {
           copyState(snapshot, target);
@@ -69,8 +69,8 @@ final class SnapshotRecovery {
   private static void copyState(PersistedSnapshot snapshot, Path target) throws IOException {
     Files.createDirectory(target);
     for (SnapshotFile file : snapshot.files()) {
-      final boolean state = !SnapshotLayout.isReservedFileName(file.name());
-      final FileChecksums.Checksum actual;
+      boolean state = !SnapshotLayout.isReservedFileName(file.name());
+      FileChecksums.Checksum actual;
       try {
         actual =
             state

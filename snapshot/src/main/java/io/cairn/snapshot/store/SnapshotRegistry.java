@@ -66,7 +66,7 @@ final class SnapshotRegistry {
 
   /** The snapshots that are not corrupt, oldest first. */
   List<PersistedSnapshot> visible() {
-    final List<PersistedSnapshot> visible = new ArrayList<>();
+    List<PersistedSnapshot> visible = new ArrayList<>();
     for (Entry entry : entries.values()) {
       if (!entry.corrupt) {
         visible.add(entry.snapshot);
@@ -77,7 +77,7 @@ final class SnapshotRegistry {
 
   /** Reserves a snapshot that exists and is not corrupt; empty otherwise. */
   Optional<PersistedSnapshot> reserve(SnapshotId id) {
-    final Entry entry = entries.get(id);
+    Entry entry = entries.get(id);
     if (entry == null || entry.corrupt) {
       return Optional.empty();
     }
@@ -86,7 +86,7 @@ final class SnapshotRegistry {
   }
 
   void release(SnapshotId id) {
-    final Entry entry = entries.get(id);
+    Entry entry = entries.get(id);
     if (entry == null || entry.reservations == 0) {
       throw new IllegalStateException(
           "Expected a reservation on snapshot " + id + " to release, but there is none");
@@ -96,7 +96,7 @@ final class SnapshotRegistry {
 
   /** Marks a snapshot corrupt: no longer offered or reservable. */
   void markCorrupt(SnapshotId id) {
-    final Entry entry = entries.get(id);
+    Entry entry = entries.get(id);
     if (entry != null) {
       entry.corrupt = true;
     }
@@ -107,10 +107,10 @@ final class SnapshotRegistry {
    * retainedCount} that are not corrupt, and every corrupt one — except those reserved.
    */
   List<PersistedSnapshot> removeUnretained(int retainedCount) {
-    final List<PersistedSnapshot> removed = new ArrayList<>();
+    List<PersistedSnapshot> removed = new ArrayList<>();
     int kept = 0;
     for (Entry entry : new ArrayList<>(entries.descendingMap().values())) {
-      final boolean retained = !entry.corrupt && kept < retainedCount;
+      boolean retained = !entry.corrupt && kept < retainedCount;
       if (retained) {
         kept++;
       } else if (entry.reservations == 0) {

@@ -27,15 +27,15 @@ final class SnapshotRestorer {
   }
 
   PersistedSnapshot restore(Collection<Path> files) {
-    final Map<String, Path> byName = byName(files);
-    final String source = "being restored from " + describeSource(byName);
-    final Path checksumPath = byName.get(SnapshotLayout.CHECKSUM_FILE);
+    Map<String, Path> byName = byName(files);
+    String source = "being restored from " + describeSource(byName);
+    Path checksumPath = byName.get(SnapshotLayout.CHECKSUM_FILE);
     if (checksumPath == null) {
       throw new CorruptedSnapshotException(
           source, SnapshotLayout.CHECKSUM_FILE, "to be among the given files", "no such file");
     }
-    final byte[] checksumBytes;
-    final ChecksumFile checksums;
+    byte[] checksumBytes;
+    ChecksumFile checksums;
     try {
       checksumBytes = Files.readAllBytes(checksumPath);
     } catch (IOException e) {
@@ -60,11 +60,11 @@ final class SnapshotRestorer {
             source, name, "no such file (it is not in the checksum file)", "a given file");
       }
     }
-    final Path directory = store.newTransientPath("restore");
+    Path directory = store.newTransientPath("restore");
     try {
       Files.createDirectory(directory);
       for (Map.Entry<String, ChecksumFile.Entry> listed : checksums.entries().entrySet()) {
-        final FileChecksums.Checksum actual;
+        FileChecksums.Checksum actual;
         try {
           actual =
               FileChecksums.copy(byName.get(listed.getKey()), directory.resolve(listed.getKey()));
@@ -78,7 +78,7 @@ final class SnapshotRestorer {
         }
       }
       DurableFiles.writeNew(directory.resolve(SnapshotLayout.CHECKSUM_FILE), checksumBytes);
-      final SnapshotMetadata metadata = SnapshotReader.readMetadata(directory, source, checksums);
+      SnapshotMetadata metadata = SnapshotReader.readMetadata(directory, source, checksums);
       DurableFiles.fsyncDirectory(directory);
       store.phase(SnapshotPhase.CHECKSUM_FILE_WRITTEN, metadata.id());
       return store.commit(directory, metadata, checksums, checksumBytes);
@@ -93,9 +93,9 @@ final class SnapshotRestorer {
   }
 
   private static Map<String, Path> byName(Collection<Path> files) {
-    final Map<String, Path> byName = new TreeMap<>();
+    Map<String, Path> byName = new TreeMap<>();
     for (Path file : files) {
-      final String name = file.getFileName() == null ? "" : file.getFileName().toString();
+      String name = file.getFileName() == null ? "" : file.getFileName().toString();
       if (!SnapshotLayout.isValidFileName(name)) {
         throw new IllegalArgumentException(
             "Expected snapshot files named with [A-Za-z0-9._-], but got " + file);

@@ -27,33 +27,33 @@ final class CairnDbSnapshotTest {
 
   @Test
   void shouldRecoverDatabaseWithTheSameDigestFromSnapshot() {
-    final StateDigest digest;
-    final PersistedSnapshot snapshot;
+    StateDigest digest;
+    PersistedSnapshot snapshot;
     try (CairnDb db = open(root.resolve("runtime"));
         FileSnapshotStore store = TestSnapshots.open(root.resolve("partition-1"))) {
-      final ColumnFamily<Long, String> accounts =
+      ColumnFamily<Long, String> accounts =
           db.columnFamily(FAMILIES.get(0), DbCodecs.LONG, DbCodecs.STRING);
       for (long i = 0; i < 2_000; i++) {
-        final long key = i;
+        long key = i;
         db.runInTransaction(() -> accounts.put(key, "balance-" + key * 7));
       }
       digest = db.stateDigest();
-      final SnapshotMetadata metadata =
+      SnapshotMetadata metadata =
           new SnapshotMetadata(
               2_000, 1, 2_000, 1_500, 2_001, TestSnapshots.BROKER_VERSION, 5, digest.toHex());
-      final TransientSnapshot transientSnapshot = store.newTransientSnapshot(metadata);
+      TransientSnapshot transientSnapshot = store.newTransientSnapshot(metadata);
       transientSnapshot.writeState(db::createCheckpoint);
       snapshot = transientSnapshot.persist();
 
       db.runInTransaction(() -> accounts.put(5L, "changed after the snapshot"));
 
-      final Path copy = root.resolve("recovered");
+      Path copy = root.resolve("recovered");
       assertThat(store.copyForRecovery(copy)).contains(snapshot);
       try (CairnDb recovered = open(copy)) {
         assertThat(recovered.stateDigest()).isEqualTo(digest);
         assertThat(recovered.recomputeDigest()).isEqualTo(digest);
         assertThat(recovered.stateDigest().toHex()).isEqualTo(snapshot.metadata().stateDigestHex());
-        final ColumnFamily<Long, String> recoveredAccounts =
+        ColumnFamily<Long, String> recoveredAccounts =
             recovered.columnFamily(FAMILIES.get(0), DbCodecs.LONG, DbCodecs.STRING);
         assertThat(recoveredAccounts.get(5L)).isEqualTo("balance-35");
         assertThat(recoveredAccounts.get(1_999L)).isEqualTo("balance-13993");

@@ -36,7 +36,7 @@ final class ChecksumFileTest {
           .ofSizeBetween(0, 12)
           .map(
               entries -> {
-                final TreeMap<String, ChecksumFile.Entry> map = new TreeMap<>();
+                TreeMap<String, ChecksumFile.Entry> map = new TreeMap<>();
                 entries.forEach(e -> map.put(e.getKey(), e.getValue()));
                 map.put(SnapshotLayout.METADATA_FILE, new ChecksumFile.Entry(200, 7));
                 return new ChecksumFile(map);
@@ -57,9 +57,9 @@ final class ChecksumFileTest {
         .forAll(FILES)
         .checkAssert(
             file -> {
-              final byte[] content = file.encode();
+              byte[] content = file.encode();
               for (int length = 0; length < content.length; length++) {
-                final byte[] torn = Arrays.copyOf(content, length);
+                byte[] torn = Arrays.copyOf(content, length);
                 assertThatThrownBy(() -> ChecksumFile.decode(torn))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("Expected a valid snapshot checksum file, but");
@@ -74,9 +74,9 @@ final class ChecksumFileTest {
         .forAll(FILES)
         .checkAssert(
             file -> {
-              final byte[] content = file.encode();
+              byte[] content = file.encode();
               for (int bit = 0; bit < content.length * 8; bit++) {
-                final byte[] damaged = content.clone();
+                byte[] damaged = content.clone();
                 damaged[bit / 8] ^= (byte) (1 << (bit % 8));
                 assertThatThrownBy(() -> ChecksumFile.decode(damaged))
                     .isInstanceOf(IllegalArgumentException.class);
@@ -86,15 +86,15 @@ final class ChecksumFileTest {
 
   @Test
   void shouldWriteTheDocumentedFormat() {
-    final ChecksumFile file =
+    ChecksumFile file =
         new ChecksumFile(
             Map.of(
                 "CURRENT",
                 new ChecksumFile.Entry(16, 0xABCDEFL),
                 SnapshotLayout.METADATA_FILE,
                 new ChecksumFile.Entry(0, 0)));
-    final String text = new String(file.encode(), StandardCharsets.US_ASCII);
-    final List<String> lines = text.lines().toList();
+    String text = new String(file.encode(), StandardCharsets.US_ASCII);
+    List<String> lines = text.lines().toList();
     assertThat(lines.subList(0, 3))
         .containsExactly(
             "cairn-snapshot-checksums 1", "00abcdef 16 CURRENT", "00000000 0 metadata.json");
@@ -105,9 +105,9 @@ final class ChecksumFileTest {
   void shouldRejectUnsortedDuplicateOrUnsafeNames() {
     assertThatThrownBy(() -> new ChecksumFile(Map.of("../escape", new ChecksumFile.Entry(1, 1))))
         .isInstanceOf(IllegalArgumentException.class);
-    final String unsorted = "cairn-snapshot-checksums 1\n00000001 1 b\n00000001 1 a\n";
-    final byte[] body = unsorted.getBytes(StandardCharsets.US_ASCII);
-    final byte[] content =
+    String unsorted = "cairn-snapshot-checksums 1\n00000001 1 b\n00000001 1 a\n";
+    byte[] body = unsorted.getBytes(StandardCharsets.US_ASCII);
+    byte[] content =
         (unsorted + "end 2 " + ChecksumFile.hex(ChecksumFile.crc32c(body)) + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     assertThatThrownBy(() -> ChecksumFile.decode(content))

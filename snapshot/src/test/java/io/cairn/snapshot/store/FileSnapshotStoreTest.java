@@ -36,7 +36,7 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldPersistSnapshotWithMetadataAndChecksumFileForEveryFile() throws IOException {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final PersistedSnapshot snapshot = take(store, 1);
+      PersistedSnapshot snapshot = take(store, 1);
 
       assertThat(snapshot.id()).isEqualTo(new SnapshotId(10, 1, 100, 103));
       assertThat(snapshot.directory()).isEqualTo(root.resolve("snapshots").resolve("10-1-100-103"));
@@ -49,7 +49,7 @@ final class FileSnapshotStoreTest {
               "CURRENT",
               SnapshotLayout.CHECKSUM_FILE,
               SnapshotLayout.METADATA_FILE);
-      final ChecksumFile checksums =
+      ChecksumFile checksums =
           ChecksumFile.decode(
               Files.readAllBytes(snapshot.directory().resolve(SnapshotLayout.CHECKSUM_FILE)));
       assertThat(checksums.entries().keySet())
@@ -69,7 +69,7 @@ final class FileSnapshotStoreTest {
 
   @Test
   void shouldFindTheSameSnapshotsAfterReopening() {
-    final List<PersistedSnapshot> before;
+    List<PersistedSnapshot> before;
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(3))) {
       take(store, 1);
       take(store, 2);
@@ -84,8 +84,8 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldKeepOnlyTheNewestSnapshotByDefault() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final PersistedSnapshot first = take(store, 1);
-      final PersistedSnapshot second = take(store, 2);
+      PersistedSnapshot first = take(store, 1);
+      PersistedSnapshot second = take(store, 2);
 
       assertThat(store.snapshots()).containsExactly(second);
       assertThat(first.directory()).doesNotExist();
@@ -96,8 +96,8 @@ final class FileSnapshotStoreTest {
   void shouldKeepTheNewestConfiguredCount() {
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(2))) {
       take(store, 1);
-      final PersistedSnapshot second = take(store, 2);
-      final PersistedSnapshot third = take(store, 3);
+      PersistedSnapshot second = take(store, 2);
+      PersistedSnapshot third = take(store, 3);
 
       assertThat(store.snapshots()).containsExactly(second, third);
     }
@@ -106,11 +106,11 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldNeverDeleteReservedSnapshotUntilReleased() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final PersistedSnapshot first = take(store, 1);
-      final SnapshotReservation reservation = store.reserve(first.id());
-      final SnapshotReservation second = store.reserve(first.id());
+      PersistedSnapshot first = take(store, 1);
+      SnapshotReservation reservation = store.reserve(first.id());
+      SnapshotReservation second = store.reserve(first.id());
 
-      final PersistedSnapshot newer = take(store, 2);
+      PersistedSnapshot newer = take(store, 2);
       assertThat(store.snapshots()).containsExactly(first, newer);
       assertThat(first.directory()).isDirectory();
 
@@ -127,7 +127,7 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldFailToReserveSnapshotThatNoLongerExists() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final PersistedSnapshot first = take(store, 1);
+      PersistedSnapshot first = take(store, 1);
       take(store, 2);
 
       assertThatThrownBy(() -> store.reserve(first.id()))
@@ -141,12 +141,12 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldReserveTheNewestEligibleSnapshot() {
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(3))) {
-      final PersistedSnapshot first = take(store, 1);
+      PersistedSnapshot first = take(store, 1);
       take(store, 2);
       take(store, 3);
 
       // a checkpoint at position 150: only snapshot 1 (processed 100, written 103) is before it
-      final Optional<SnapshotReservation> reservation =
+      Optional<SnapshotReservation> reservation =
           store.reserveNewest(
               s ->
                   s.metadata().processedPosition() < 150
@@ -166,9 +166,9 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldAddNewSnapshotWithoutInvalidatingReservedOneOfABackup() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final PersistedSnapshot used = take(store, 1);
+      PersistedSnapshot used = take(store, 1);
       try (SnapshotReservation backup = store.reserveNewest(s -> true).orElseThrow()) {
-        final PersistedSnapshot concurrent = take(store, 2);
+        PersistedSnapshot concurrent = take(store, 2);
 
         assertThat(store.snapshots()).containsExactly(used, concurrent);
         assertThat(store.latestSnapshot()).contains(concurrent);
@@ -181,21 +181,21 @@ final class FileSnapshotStoreTest {
   void shouldBoundCompactionByOldestKeptSnapshotAndHolds() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
       assertThat(store.compactionBoundIndex()).isEqualTo(1); // no snapshot: keep everything
-      final CompactionHold exporter = store.registerCompactionHold("exporter-json", 5);
+      CompactionHold exporter = store.registerCompactionHold("exporter-json", 5);
       assertThat(store.compactionBoundIndex()).isEqualTo(1);
 
-      final PersistedSnapshot first = take(store, 1); // index 10
+      PersistedSnapshot first = take(store, 1); // index 10
       assertThat(store.compactionBoundIndex()).isEqualTo(5);
       exporter.moveTo(50);
       assertThat(store.compactionBoundIndex()).isEqualTo(10);
 
-      final SnapshotReservation reservation = store.reserve(first.id());
+      SnapshotReservation reservation = store.reserve(first.id());
       take(store, 2); // index 20
       assertThat(store.compactionBoundIndex()).isEqualTo(10);
       reservation.close();
       assertThat(store.compactionBoundIndex()).isEqualTo(20);
 
-      final CompactionHold backup = store.registerCompactionHold("backup-7", 12);
+      CompactionHold backup = store.registerCompactionHold("backup-7", 12);
       assertThat(store.compactionBoundIndex()).isEqualTo(12);
       backup.close();
       backup.close();
@@ -224,9 +224,9 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldAbortSnapshotOvertakenByANewerOneBeforePersisting() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final TransientSnapshot older = store.newTransientSnapshot(metadata(1));
+      TransientSnapshot older = store.newTransientSnapshot(metadata(1));
       older.writeState(smallState(1));
-      final PersistedSnapshot newer = take(store, 2);
+      PersistedSnapshot newer = take(store, 2);
 
       assertThatThrownBy(older::persist).isInstanceOf(StaleSnapshotException.class);
       assertThat(store.snapshots()).containsExactly(newer);
@@ -237,12 +237,12 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldReturnExistingSnapshotWhenTheSameIdIsPersistedTwice() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final TransientSnapshot a = store.newTransientSnapshot(metadata(1));
-      final TransientSnapshot b = store.newTransientSnapshot(metadata(1));
+      TransientSnapshot a = store.newTransientSnapshot(metadata(1));
+      TransientSnapshot b = store.newTransientSnapshot(metadata(1));
       a.writeState(smallState(1));
       b.writeState(smallState(1));
 
-      final PersistedSnapshot first = a.persist();
+      PersistedSnapshot first = a.persist();
       assertThat(b.persist()).isEqualTo(first);
       assertThat(store.snapshots()).containsExactly(first);
       assertThat(listTransient()).isEmpty();
@@ -252,7 +252,7 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldDeleteEverythingOfAnAbortedSnapshot() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final TransientSnapshot snapshot = store.newTransientSnapshot(metadata(1));
+      TransientSnapshot snapshot = store.newTransientSnapshot(metadata(1));
       snapshot.writeState(smallState(1));
       assertThat(listTransient()).hasSize(1);
 
@@ -267,12 +267,12 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldRejectStateWithSubdirectoryOrReservedName() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final TransientSnapshot nested = store.newTransientSnapshot(metadata(1));
+      TransientSnapshot nested = store.newTransientSnapshot(metadata(1));
       assertThatThrownBy(
               () -> nested.writeState(target -> Files.createDirectories(target.resolve("sub"))))
           .isInstanceOf(SnapshotException.class)
           .hasMessageContaining("'sub'");
-      final TransientSnapshot reserved = store.newTransientSnapshot(metadata(1));
+      TransientSnapshot reserved = store.newTransientSnapshot(metadata(1));
       assertThatThrownBy(
               () ->
                   reserved.writeState(
@@ -281,7 +281,7 @@ final class FileSnapshotStoreTest {
                         Files.writeString(target.resolve(SnapshotLayout.METADATA_FILE), "{}");
                       }))
           .isInstanceOf(SnapshotException.class);
-      final TransientSnapshot failing = store.newTransientSnapshot(metadata(1));
+      TransientSnapshot failing = store.newTransientSnapshot(metadata(1));
       assertThatThrownBy(
               () ->
                   failing.writeState(
@@ -298,13 +298,13 @@ final class FileSnapshotStoreTest {
   @Test
   void shouldDeleteLeftoversAndDirectoriesWithoutValidChecksumFileAtOpenWithWarning()
       throws IOException {
-    final PersistedSnapshot kept;
+    PersistedSnapshot kept;
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(3))) {
       kept = take(store, 1);
-      final PersistedSnapshot torn = take(store, 2);
+      PersistedSnapshot torn = take(store, 2);
       // torn checksum file: the trailer is gone
-      final Path checksum = torn.directory().resolve(SnapshotLayout.CHECKSUM_FILE);
-      final byte[] content = Files.readAllBytes(checksum);
+      Path checksum = torn.directory().resolve(SnapshotLayout.CHECKSUM_FILE);
+      byte[] content = Files.readAllBytes(checksum);
       Files.write(checksum, java.util.Arrays.copyOf(content, content.length - 20));
     }
     Files.createDirectories(root.resolve("snapshots").resolve("30-1-300-303"));
@@ -344,12 +344,12 @@ final class FileSnapshotStoreTest {
 
   @Test
   void shouldReportSnapshotMeters() {
-    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (FileSnapshotStore store =
         TestSnapshots.open(root, retaining(1), SnapshotPhaseListener.NONE, registry)) {
-      final PersistedSnapshot first = take(store, 1);
-      final SnapshotReservation reservation = store.reserve(first.id());
-      final PersistedSnapshot second = take(store, 2);
+      PersistedSnapshot first = take(store, 1);
+      SnapshotReservation reservation = store.reserve(first.id());
+      PersistedSnapshot second = take(store, 2);
 
       assertThat(registry.get(SnapshotMetrics.COUNT).gauge().value()).isEqualTo(2);
       assertThat(registry.get(SnapshotMetrics.RESERVED_COUNT).gauge().value()).isEqualTo(1);
@@ -367,7 +367,7 @@ final class FileSnapshotStoreTest {
 
   @Test
   void shouldRefuseWorkAfterClose() {
-    final FileSnapshotStore store = TestSnapshots.open(root, SnapshotConfig.defaults());
+    FileSnapshotStore store = TestSnapshots.open(root, SnapshotConfig.defaults());
     store.close();
     assertThatThrownBy(() -> store.newTransientSnapshot(metadata(1)))
         .isInstanceOf(IllegalStateException.class)

@@ -24,7 +24,7 @@ final class MetadataCodecTest {
 
   @Test
   void shouldIgnoreUnknownFieldsButRejectMissingMistypedOrOtherVersion() {
-    final String json = new String(MetadataCodec.encode(METADATA), StandardCharsets.UTF_8);
+    String json = new String(MetadataCodec.encode(METADATA), StandardCharsets.UTF_8);
     assertThat(decode(json.replace("{", "{ \"future\" : true,"))).isEqualTo(METADATA);
     assertThatThrownBy(() -> decode(json.replace("\"version\" : 1", "\"version\" : 2")))
         .hasMessageContaining("its version is 2");

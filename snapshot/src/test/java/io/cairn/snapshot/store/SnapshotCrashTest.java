@@ -38,18 +38,18 @@ final class SnapshotCrashTest {
       names = {"DELETING"},
       mode = EnumSource.Mode.EXCLUDE)
   void shouldLeaveOldSetOrOldSetPlusCompleteNewSnapshot(SnapshotPhase phase) throws IOException {
-    final List<SnapshotId> old;
+    List<SnapshotId> old;
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(3))) {
       take(store, 1);
       take(store, 2);
       old = ids(store.snapshots());
     }
-    final FileSnapshotStore crashing = TestSnapshots.open(root, retaining(3), crashAt(phase));
+    FileSnapshotStore crashing = TestSnapshots.open(root, retaining(3), crashAt(phase));
     assertThatThrownBy(() -> take(crashing, 3)).isInstanceOf(TestSnapshots.SimulatedCrash.class);
     // the crashing store is abandoned: not closed, nothing cleaned up
 
     try (FileSnapshotStore reopened = TestSnapshots.open(root, retaining(3))) {
-      final List<SnapshotId> after = ids(reopened.snapshots());
+      List<SnapshotId> after = ids(reopened.snapshots());
       if (NEW_SNAPSHOT_SURVIVES.contains(phase)) {
         assertThat(after).containsExactly(old.get(0), old.get(1), TestSnapshots.metadata(3).id());
       } else {
@@ -70,11 +70,11 @@ final class SnapshotCrashTest {
 
   @Test
   void shouldFinishDeletionOfSnapshotWhenCrashingMidDeletion() throws IOException {
-    final SnapshotId newest;
+    SnapshotId newest;
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
       take(store, 1);
     }
-    final FileSnapshotStore crashing =
+    FileSnapshotStore crashing =
         TestSnapshots.open(root, retaining(1), crashAt(SnapshotPhase.DELETING));
     // persisting 2 deletes 1 by retention; the crash comes after 1 left the snapshots directory
     assertThatThrownBy(() -> take(crashing, 2)).isInstanceOf(TestSnapshots.SimulatedCrash.class);
@@ -91,13 +91,13 @@ final class SnapshotCrashTest {
 
   @Test
   void shouldTakeSnapshotsAgainAfterCrashRecovery() {
-    final FileSnapshotStore crashing =
+    FileSnapshotStore crashing =
         TestSnapshots.open(root, retaining(1), crashAt(SnapshotPhase.CHECKSUM_FILE_HALF_WRITTEN));
     assertThatThrownBy(() -> take(crashing, 1)).isInstanceOf(TestSnapshots.SimulatedCrash.class);
 
     try (FileSnapshotStore reopened = TestSnapshots.open(root)) {
       assertThat(reopened.snapshots()).isEmpty();
-      final PersistedSnapshot retaken = take(reopened, 1);
+      PersistedSnapshot retaken = take(reopened, 1);
       assertThat(reopened.latestSnapshot()).contains(retaken);
     }
   }

@@ -34,8 +34,8 @@ final class SnapshotRecoveryTest {
   @Test
   void shouldCopyNewestSnapshotStateForRecovery() throws IOException {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final PersistedSnapshot snapshot = take(store, 1);
-      final Path target = work.resolve("runtime");
+      PersistedSnapshot snapshot = take(store, 1);
+      Path target = work.resolve("runtime");
 
       assertThat(store.copyForRecovery(target)).contains(snapshot);
 
@@ -57,17 +57,17 @@ final class SnapshotRecoveryTest {
 
   @Test
   void shouldFallBackToOlderValidSnapshotWhenNewestIsCorrupt() throws IOException {
-    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (FileSnapshotStore store =
             TestSnapshots.open(root, retaining(2), SnapshotPhaseListener.NONE, registry);
         LogCapture logs = new LogCapture()) {
-      final PersistedSnapshot older = take(store, 1);
-      final PersistedSnapshot newer = take(store, 2);
-      final SnapshotFile victim = stateFile(newer, 1);
-      final long expectedCrc = victim.crc32c();
+      PersistedSnapshot older = take(store, 1);
+      PersistedSnapshot newer = take(store, 2);
+      SnapshotFile victim = stateFile(newer, 1);
+      long expectedCrc = victim.crc32c();
       flipBit(victim.path(), victim.sizeBytes() / 2);
-      final long actualCrc = FileChecksums.checksum(victim.path()).crc32c();
-      final Path target = work.resolve("runtime");
+      long actualCrc = FileChecksums.checksum(victim.path()).crc32c();
+      Path target = work.resolve("runtime");
 
       assertThat(store.copyForRecovery(target)).contains(older);
 
@@ -93,13 +93,13 @@ final class SnapshotRecoveryTest {
   @Test
   void shouldReturnEmptyAndLeaveNoStateWhenEverySnapshotIsCorrupt() throws IOException {
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(2))) {
-      final PersistedSnapshot older = take(store, 1);
-      final PersistedSnapshot newer = take(store, 2);
+      PersistedSnapshot older = take(store, 1);
+      PersistedSnapshot newer = take(store, 2);
       flipBit(stateFile(older, 0).path(), 0);
       // a truncated file: same CRC could not hold, and the size differs
-      final Path truncated = stateFile(newer, 2).path();
+      Path truncated = stateFile(newer, 2).path();
       Files.write(truncated, new byte[0]);
-      final Path target = work.resolve("runtime");
+      Path target = work.resolve("runtime");
 
       assertThat(store.copyForRecovery(target)).isEmpty();
 
@@ -113,8 +113,8 @@ final class SnapshotRecoveryTest {
   void shouldMarkSnapshotCorruptWhenVerifyFindsMismatchButKeepItWhileReserved() throws IOException {
     try (FileSnapshotStore store = TestSnapshots.open(root);
         LogCapture logs = new LogCapture()) {
-      final PersistedSnapshot snapshot = take(store, 1);
-      final SnapshotReservation backup = store.reserve(snapshot.id());
+      PersistedSnapshot snapshot = take(store, 1);
+      SnapshotReservation backup = store.reserve(snapshot.id());
       flipBit(snapshot.directory().resolve(SnapshotLayout.METADATA_FILE), 5);
 
       assertThatThrownBy(() -> store.verify(snapshot.id()))
@@ -135,10 +135,10 @@ final class SnapshotRecoveryTest {
 
   @Test
   void shouldDeleteSnapshotWithWrongFileSizeAtOpenWithError() throws IOException {
-    final PersistedSnapshot older;
+    PersistedSnapshot older;
     try (FileSnapshotStore store = TestSnapshots.open(root, retaining(2))) {
       older = take(store, 1);
-      final PersistedSnapshot newer = take(store, 2);
+      PersistedSnapshot newer = take(store, 2);
       Files.write(
           stateFile(newer, 0).path(),
           new byte[] {1, 2, 3},
@@ -155,17 +155,17 @@ final class SnapshotRecoveryTest {
 
   @Test
   void shouldRestoreSnapshotFromItsFiles() throws IOException {
-    final PersistedSnapshot original;
-    final List<Path> copies = new ArrayList<>();
+    PersistedSnapshot original;
+    List<Path> copies = new ArrayList<>();
     try (FileSnapshotStore source = TestSnapshots.open(root.resolve("source"))) {
       original = take(source, 3);
-      final Path fetched = Files.createDirectories(work.resolve("fetched"));
+      Path fetched = Files.createDirectories(work.resolve("fetched"));
       for (SnapshotFile file : original.files()) {
         copies.add(Files.copy(file.path(), fetched.resolve(file.name())));
       }
     }
     try (FileSnapshotStore target = TestSnapshots.open(root.resolve("target"))) {
-      final PersistedSnapshot restored = target.restore(copies);
+      PersistedSnapshot restored = target.restore(copies);
 
       assertThat(restored.id()).isEqualTo(original.id());
       assertThat(restored.metadata()).isEqualTo(original.metadata());
@@ -188,36 +188,36 @@ final class SnapshotRecoveryTest {
 
   @Test
   void shouldRefuseRestoreOfCorruptMissingOrExtraFilesAndInstallNothing() throws IOException {
-    final List<Path> copies = new ArrayList<>();
-    final Path fetched = Files.createDirectories(work.resolve("fetched"));
+    List<Path> copies = new ArrayList<>();
+    Path fetched = Files.createDirectories(work.resolve("fetched"));
     try (FileSnapshotStore source = TestSnapshots.open(root.resolve("source"))) {
       for (SnapshotFile file : take(source, 1).files()) {
         copies.add(Files.copy(file.path(), fetched.resolve(file.name())));
       }
     }
     try (FileSnapshotStore target = TestSnapshots.open(root.resolve("target"))) {
-      final Path sst = fetched.resolve("000001.sst");
-      final byte[] good = Files.readAllBytes(sst);
+      Path sst = fetched.resolve("000001.sst");
+      byte[] good = Files.readAllBytes(sst);
       flipBit(sst, 0);
       assertThatThrownBy(() -> target.restore(copies))
           .isInstanceOf(CorruptedSnapshotException.class)
           .hasMessageContaining("000001.sst");
       Files.write(sst, good);
 
-      final List<Path> missing = new ArrayList<>(copies);
+      List<Path> missing = new ArrayList<>(copies);
       missing.remove(sst);
       assertThatThrownBy(() -> target.restore(missing))
           .isInstanceOf(CorruptedSnapshotException.class)
           .hasMessageContaining("000001.sst")
           .hasMessageContaining("no such file");
 
-      final List<Path> extra = new ArrayList<>(copies);
+      List<Path> extra = new ArrayList<>(copies);
       extra.add(Files.writeString(fetched.resolve("LOG"), "x"));
       assertThatThrownBy(() -> target.restore(extra))
           .isInstanceOf(CorruptedSnapshotException.class)
           .hasMessageContaining("LOG");
 
-      final List<Path> noChecksums = new ArrayList<>(copies);
+      List<Path> noChecksums = new ArrayList<>(copies);
       noChecksums.remove(fetched.resolve(SnapshotLayout.CHECKSUM_FILE));
       assertThatThrownBy(() -> target.restore(noChecksums))
           .isInstanceOf(CorruptedSnapshotException.class)
@@ -233,8 +233,8 @@ final class SnapshotRecoveryTest {
 
   @Test
   void shouldRefuseRestoreOfSnapshotOlderThanTheLatest() throws IOException {
-    final List<Path> copies = new ArrayList<>();
-    final Path fetched = Files.createDirectories(work.resolve("fetched"));
+    List<Path> copies = new ArrayList<>();
+    Path fetched = Files.createDirectories(work.resolve("fetched"));
     try (FileSnapshotStore source = TestSnapshots.open(root.resolve("source"))) {
       for (SnapshotFile file : take(source, 1).files()) {
         copies.add(Files.copy(file.path(), fetched.resolve(file.name())));
@@ -250,8 +250,8 @@ final class SnapshotRecoveryTest {
   }
 
   private static SnapshotFile stateFile(PersistedSnapshot snapshot, int i) {
-    final String name = String.format("%06d.sst", i);
-    final Optional<SnapshotFile> file =
+    String name = String.format("%06d.sst", i);
+    Optional<SnapshotFile> file =
         snapshot.files().stream().filter(f -> f.name().equals(name)).findFirst();
     return file.orElseThrow();
   }

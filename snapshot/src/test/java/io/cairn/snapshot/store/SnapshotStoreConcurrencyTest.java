@@ -34,24 +34,23 @@ final class SnapshotStoreConcurrencyTest {
 
   @Test
   void shouldKeepReservedSnapshotsIntactWhileNewOnesAreTakenConcurrently() throws Exception {
-    final ExecutorService threads = Executors.newFixedThreadPool(2);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
       TestSnapshots.take(store, 1);
-      final AtomicBoolean taking = new AtomicBoolean(true);
-      final Future<Integer> uploads =
+      AtomicBoolean taking = new AtomicBoolean(true);
+      Future<Integer> uploads =
           threads.submit(
               () -> {
                 int uploaded = 0;
                 while (taking.get() || uploaded == 0) {
-                  final Optional<SnapshotReservation> reservation =
-                      store.reserveNewest(snapshot -> true);
+                  Optional<SnapshotReservation> reservation = store.reserveNewest(snapshot -> true);
                   if (reservation.isEmpty()) {
                     continue;
                   }
                   try (SnapshotReservation held = reservation.get()) {
-                    final PersistedSnapshot snapshot = held.snapshot();
+                    PersistedSnapshot snapshot = held.snapshot();
                     for (SnapshotFile file : snapshot.files()) {
-                      final FileChecksums.Checksum read = FileChecksums.checksum(file.path());
+                      FileChecksums.Checksum read = FileChecksums.checksum(file.path());
                       assertThat(read.sizeBytes()).isEqualTo(file.sizeBytes());
                       assertThat(read.crc32c()).isEqualTo(file.crc32c());
                     }
@@ -61,7 +60,7 @@ final class SnapshotStoreConcurrencyTest {
                 }
                 return uploaded;
               });
-      final Future<?> partition =
+      Future<?> partition =
           threads.submit(
               () -> {
                 try {
@@ -77,7 +76,7 @@ final class SnapshotStoreConcurrencyTest {
       partition.get(50, TimeUnit.SECONDS);
       assertThat(uploads.get(50, TimeUnit.SECONDS)).isPositive();
 
-      final List<PersistedSnapshot> left = store.snapshots();
+      List<PersistedSnapshot> left = store.snapshots();
       assertThat(left)
           .extracting(PersistedSnapshot::id)
           .containsExactly(TestSnapshots.metadata(SNAPSHOTS).id());
@@ -95,16 +94,16 @@ final class SnapshotStoreConcurrencyTest {
 
   @Test
   void shouldNeverLetTwoThreadsReleaseIntoANegativeCount() throws IOException, Exception {
-    final ExecutorService threads = Executors.newFixedThreadPool(2);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
-      final PersistedSnapshot snapshot = TestSnapshots.take(store, 1);
-      final SnapshotReservation shared = store.reserve(snapshot.id());
-      final Future<?> a = threads.submit(shared::close);
-      final Future<?> b = threads.submit(shared::close);
+      PersistedSnapshot snapshot = TestSnapshots.take(store, 1);
+      SnapshotReservation shared = store.reserve(snapshot.id());
+      Future<?> a = threads.submit(shared::close);
+      Future<?> b = threads.submit(shared::close);
       a.get(10, TimeUnit.SECONDS);
       b.get(10, TimeUnit.SECONDS); // the second close is a no-op, not an error
 
-      final SnapshotReservation again = store.reserve(snapshot.id());
+      SnapshotReservation again = store.reserve(snapshot.id());
       TestSnapshots.take(store, 2);
       assertThat(store.snapshots()).hasSize(2);
       again.close();

@@ -51,7 +51,7 @@ final class SnapshotStoreModelTest {
   @TempDir Path tmp;
 
   static LongStream seeds() {
-    final String fixed = System.getProperty("cairn.seed");
+    String fixed = System.getProperty("cairn.seed");
     if (fixed != null) {
       return LongStream.of(Long.decode(fixed));
     }
@@ -61,7 +61,7 @@ final class SnapshotStoreModelTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void shouldMatchTheModelAfterEveryStep(long seed) throws IOException {
-    final Run run = new Run(seed, tmp.resolve("seed-" + seed));
+    Run run = new Run(seed, tmp.resolve("seed-" + seed));
     try {
       run.execute();
     } catch (AssertionError | RuntimeException e) {
@@ -101,7 +101,7 @@ final class SnapshotStoreModelTest {
 
     void execute() throws IOException {
       for (int step = 0; step < STEPS; step++) {
-        final int choice = random.nextInt(100);
+        int choice = random.nextInt(100);
         if (choice < 30) {
           take();
         } else if (choice < 36) {
@@ -128,9 +128,9 @@ final class SnapshotStoreModelTest {
     }
 
     private void take() {
-      final long n = next++;
+      long n = next++;
       history.add("take " + n);
-      final PersistedSnapshot snapshot = TestSnapshots.take(store, n);
+      PersistedSnapshot snapshot = TestSnapshots.take(store, n);
       everTaken.add(snapshot.id());
       present.add(snapshot.id());
       applyRetention();
@@ -140,7 +140,7 @@ final class SnapshotStoreModelTest {
       if (present.isEmpty()) {
         return;
       }
-      final long n = 1 + random.nextInt((int) (next - 1));
+      long n = 1 + random.nextInt((int) (next - 1));
       history.add("takeStale " + n);
       assertThatThrownBy(() -> store.newTransientSnapshot(TestSnapshots.metadata(n)))
           .isInstanceOf(StaleSnapshotException.class);
@@ -150,19 +150,19 @@ final class SnapshotStoreModelTest {
       if (present.isEmpty()) {
         return;
       }
-      final SnapshotId id = new ArrayList<>(present).get(random.nextInt(present.size()));
+      SnapshotId id = new ArrayList<>(present).get(random.nextInt(present.size()));
       history.add("reserve " + id);
-      final SnapshotReservation reservation = store.reserve(id);
+      SnapshotReservation reservation = store.reserve(id);
       assertThat(reservation.snapshot().id()).isEqualTo(id);
       reservations.put(reservation, id);
     }
 
     private void reserveDeleted() {
-      final List<SnapshotId> gone = everTaken.stream().filter(id -> !present.contains(id)).toList();
+      List<SnapshotId> gone = everTaken.stream().filter(id -> !present.contains(id)).toList();
       if (gone.isEmpty()) {
         return;
       }
-      final SnapshotId id = gone.get(random.nextInt(gone.size()));
+      SnapshotId id = gone.get(random.nextInt(gone.size()));
       history.add("reserveDeleted " + id);
       assertThatThrownBy(() -> store.reserve(id)).isInstanceOf(SnapshotNotFoundException.class);
     }
@@ -171,7 +171,7 @@ final class SnapshotStoreModelTest {
       if (reservations.isEmpty()) {
         return;
       }
-      final SnapshotReservation reservation =
+      SnapshotReservation reservation =
           new ArrayList<>(reservations.keySet()).get(random.nextInt(reservations.size()));
       history.add("release " + reservations.get(reservation));
       reservations.remove(reservation);
@@ -180,13 +180,13 @@ final class SnapshotStoreModelTest {
     }
 
     private void hold() {
-      final long index = 1 + random.nextInt((int) (next * 10 + 10));
+      long index = 1 + random.nextInt((int) (next * 10 + 10));
       if (holds.isEmpty() || random.nextInt(3) == 0) {
         history.add("hold " + index);
         holds.put(store.registerCompactionHold("hold-" + index, index), index);
         return;
       }
-      final CompactionHold hold = new ArrayList<>(holds.keySet()).get(random.nextInt(holds.size()));
+      CompactionHold hold = new ArrayList<>(holds.keySet()).get(random.nextInt(holds.size()));
       if (random.nextBoolean()) {
         history.add("moveHold " + hold.index() + "->" + index);
         hold.moveTo(index);
@@ -199,9 +199,9 @@ final class SnapshotStoreModelTest {
     }
 
     private void recover() throws IOException {
-      final Path target = root.resolve("recovered-" + history.size());
+      Path target = root.resolve("recovered-" + history.size());
       history.add("recover");
-      final Optional<PersistedSnapshot> recovered = store.copyForRecovery(target);
+      Optional<PersistedSnapshot> recovered = store.copyForRecovery(target);
       assertThat(recovered.map(PersistedSnapshot::id))
           .isEqualTo(present.isEmpty() ? Optional.empty() : Optional.of(present.last()));
       if (recovered.isPresent()) {
@@ -213,8 +213,8 @@ final class SnapshotStoreModelTest {
     }
 
     private void crashWhileTaking() {
-      final SnapshotPhase phase = PHASES[random.nextInt(PHASES.length)];
-      final long n = next++;
+      SnapshotPhase phase = PHASES[random.nextInt(PHASES.length)];
+      long n = next++;
       history.add("crashWhileTaking " + n + " at " + phase);
       crash.target = phase;
       boolean crashed = false;
@@ -224,7 +224,7 @@ final class SnapshotStoreModelTest {
         crashed = true;
       }
       crash.target = null;
-      final SnapshotId id = TestSnapshots.metadata(n).id();
+      SnapshotId id = TestSnapshots.metadata(n).id();
       everTaken.add(id);
       if (!crashed) {
         // DELETING is reached only if retention deleted something: then the take completed
@@ -260,7 +260,7 @@ final class SnapshotStoreModelTest {
 
     /** Keeps the newest {@code retained} plus every reserved snapshot. */
     private void applyRetention() {
-      final List<SnapshotId> newestFirst = new ArrayList<>(present.descendingSet());
+      List<SnapshotId> newestFirst = new ArrayList<>(present.descendingSet());
       for (int i = retained; i < newestFirst.size(); i++) {
         if (!reservations.containsValue(newestFirst.get(i))) {
           present.remove(newestFirst.get(i));
@@ -269,8 +269,7 @@ final class SnapshotStoreModelTest {
     }
 
     private void check(int step) throws IOException {
-      final List<SnapshotId> listed =
-          store.snapshots().stream().map(PersistedSnapshot::id).toList();
+      List<SnapshotId> listed = store.snapshots().stream().map(PersistedSnapshot::id).toList();
       assertThat(listed).as("snapshots after step %d", step).containsExactlyElementsOf(present);
       assertThat(store.latestSnapshot().map(PersistedSnapshot::id))
           .isEqualTo(present.isEmpty() ? Optional.empty() : Optional.of(present.last()));
@@ -290,7 +289,7 @@ final class SnapshotStoreModelTest {
       for (SnapshotId id : present) {
         store.verify(id);
       }
-      final long bound = store.compactionBoundIndex();
+      long bound = store.compactionBoundIndex();
       if (present.isEmpty()) {
         assertThat(bound).isEqualTo(1);
       } else {

@@ -72,10 +72,10 @@ public final class TestSnapshots {
    */
   public static SnapshotStateWriter files(long seed, int count, int maxSizeBytes) {
     return target -> {
-      final Random random = new Random(seed);
+      Random random = new Random(seed);
       Files.createDirectory(target);
       for (int i = 0; i < count; i++) {
-        final byte[] content = new byte[random.nextInt(maxSizeBytes + 1)];
+        byte[] content = new byte[random.nextInt(maxSizeBytes + 1)];
         random.nextBytes(content);
         Files.write(target.resolve(String.format("%06d.sst", i)), content);
       }
@@ -90,7 +90,7 @@ public final class TestSnapshots {
 
   public static PersistedSnapshot take(
       SnapshotStore store, SnapshotMetadata metadata, SnapshotStateWriter writer) {
-    final TransientSnapshot snapshot = store.newTransientSnapshot(metadata);
+    TransientSnapshot snapshot = store.newTransientSnapshot(metadata);
     snapshot.writeState(writer);
     return snapshot.persist();
   }
@@ -102,7 +102,7 @@ public final class TestSnapshots {
 
   /** Flips one bit of the byte at {@code offset} of {@code file}. */
   public static void flipBit(Path file, long offset) throws IOException {
-    final byte[] content = Files.readAllBytes(file);
+    byte[] content = Files.readAllBytes(file);
     content[(int) offset] ^= 0x10;
     Files.write(file, content);
   }
@@ -118,7 +118,7 @@ public final class TestSnapshots {
 
   /** A listener that crashes the first time the given phase is reached. */
   public static SnapshotPhaseListener crashAt(SnapshotPhase target) {
-    final boolean[] crashed = new boolean[1];
+    boolean[] crashed = new boolean[1];
     return (phase, id) -> {
       if (phase == target && !crashed[0]) {
         crashed[0] = true;

@@ -61,10 +61,7 @@ public final class CommandProcessing {
   private final Clock clock;
 
   public CommandProcessing(
-      final ProcessingState state,
-      final LogStreamWriter writer,
-      final PostCommitQueue postCommit,
-      final Clock clock) {
+      ProcessingState state, LogStreamWriter writer, PostCommitQueue postCommit, Clock clock) {
     this.state = state;
     this.writer = writer;
     this.postCommit = postCommit;
@@ -78,7 +75,7 @@ public final class CommandProcessing {
    * @throws PartitionFailedException if an applier failed, a handler halted the partition, or the
    *     state could not be committed
    */
-  public Outcome process(final Record command, final long startNanos) {
+  public Outcome process(Record command, long startNanos) {
     Attempt attempt = attempt(command);
     WriteResult written = write(attempt);
     if (written instanceof WriteResult.TooLarge tooLarge) {
@@ -121,18 +118,18 @@ public final class CommandProcessing {
     }
     commit(attempt.transaction(), command, lastWritten);
 
-    final ResultCollector result = attempt.result();
+    ResultCollector result = attempt.result();
     state.metrics().processingLatency(clock.nanos() - startNanos);
     if (result.rejectsCommand()) {
       state.metrics().rejected();
     } else {
       state.metrics().processed();
     }
-    final RecordMetadata metadata = command.metadata();
-    final boolean answerable =
+    RecordMetadata metadata = command.metadata();
+    boolean answerable =
         metadata.requestId() != RecordMetadata.NO_REQUEST_ID
             && metadata.requestStreamId() != RecordMetadata.NO_REQUEST_STREAM_ID;
-    final Record response = answerable ? result.positionedResponse(lowest) : null;
+    Record response = answerable ? result.positionedResponse(lowest) : null;
     if (response != null && !isProcessingError(response)) {
       // The command is committed and its result follows from the committed log alone: a leader
       // that loses this batch processes the command again to the same result — though its
@@ -164,7 +161,7 @@ public final class CommandProcessing {
    * A rejection for a processing error may come from the machine (storage, memory), not from the
    * log: it is answered only once its batch is committed, so the answer is what the log says.
    */
-  private static boolean isProcessingError(final Record response) {
+  private static boolean isProcessingError(Record response) {
     return response.metadata().recordType() == RecordType.REJECTION
         && response.metadata().rejectionType() == RejectionType.PROCESSING_ERROR;
   }
@@ -173,14 +170,13 @@ public final class CommandProcessing {
    * Runs the handlers in a new transaction; on their failure, a rejection in a fresh one. A request
    * to halt the partition (an applier failure, {@code failPartition}) wins over everything else.
    */
-  private Attempt attempt(final Record command) {
-    final Transaction transaction = state.db().beginTransaction();
-    final ResultCollector result =
-        new ResultCollector(state.partitionId(), command, state.processors());
+  private Attempt attempt(Record command) {
+    Transaction transaction = state.db().beginTransaction();
+    ResultCollector result = new ResultCollector(state.partitionId(), command, state.processors());
     RuntimeException thrown = null;
     try {
       runHandlers(new Context(state.partitionId(), command), result);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       thrown = e;
     }
     if (result.partitionFailure() != null) {
@@ -202,15 +198,15 @@ public final class CommandProcessing {
     return new Attempt(transaction, result);
   }
 
-  private void runHandlers(final ProcessingContext context, final ResultCollector result) {
-    for (final CommandInterceptor interceptor : state.processors().interceptors()) {
+  private void runHandlers(ProcessingContext context, ResultCollector result) {
+    for (CommandInterceptor interceptor : state.processors().interceptors()) {
       if (interceptor.intercept(context, result) == CommandInterceptor.Decision.HANDLED
           || result.partitionFailure() != null) {
         return;
       }
     }
-    final Intent intent = context.intent();
-    final CommandProcessor processor = state.processors().processor(intent);
+    Intent intent = context.intent();
+    CommandProcessor processor = state.processors().processor(intent);
     if (processor == null) {
       result.reject(
           RejectionType.PROCESSING_ERROR,
@@ -226,25 +222,24 @@ public final class CommandProcessing {
     processor.process(context, result);
   }
 
-  private Attempt errorAttempt(final Record command, final String reason) {
-    final Transaction transaction = state.db().beginTransaction();
-    final ResultCollector result =
-        new ResultCollector(state.partitionId(), command, state.processors());
+  private Attempt errorAttempt(Record command, String reason) {
+    Transaction transaction = state.db().beginTransaction();
+    ResultCollector result = new ResultCollector(state.partitionId(), command, state.processors());
     result.reject(RejectionType.PROCESSING_ERROR, reason);
     return new Attempt(transaction, result);
   }
 
   /** The write's result, or null when there is nothing to write. */
-  private WriteResult write(final Attempt attempt) {
-    final List<Record> records = attempt.result().records();
+  private WriteResult write(Attempt attempt) {
+    List<Record> records = attempt.result().records();
     return records.isEmpty() ? null : writer.tryWrite(records);
   }
 
-  private void commit(final Transaction transaction, final Record command, final long lastWritten) {
+  private void commit(Transaction transaction, Record command, long lastWritten) {
     try {
       state.store(command.position(), lastWritten);
       transaction.commit();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       transaction.close();
       throw new PartitionFailedException(
           "Expected to commit the state of the command at position "
@@ -261,8 +256,8 @@ public final class CommandProcessing {
     state.committed(command.position(), lastWritten);
   }
 
-  private static String reasonOf(final RuntimeException e) {
-    final String message = e.getMessage();
+  private static String reasonOf(RuntimeException e) {
+    String message = e.getMessage();
     return message == null || message.isBlank() ? e.getClass().getName() : message;
   }
 }

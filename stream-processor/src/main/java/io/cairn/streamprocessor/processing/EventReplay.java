@@ -24,7 +24,7 @@ public final class EventReplay {
   private long pendingWritten;
   private int appliedEvents;
 
-  public EventReplay(final ProcessingState state) {
+  public EventReplay(ProcessingState state) {
     this.state = state;
   }
 
@@ -35,13 +35,13 @@ public final class EventReplay {
    * @throws PartitionFailedException if an event has no applier or its applier threw; the open
    *     transaction is rolled back
    */
-  public boolean replay(final Record record) {
-    final RecordMetadata metadata = record.metadata();
-    final boolean event = metadata.recordType() == RecordType.EVENT;
+  public boolean replay(Record record) {
+    RecordMetadata metadata = record.metadata();
+    boolean event = metadata.recordType() == RecordType.EVENT;
     if (!event && metadata.sourcePosition() == RecordMetadata.NO_POSITION) {
       return false; // a command from outside (a client, another partition): not a follow-up
     }
-    final long written = transaction == null ? state.lastWrittenPosition() : pendingWritten;
+    long written = transaction == null ? state.lastWrittenPosition() : pendingWritten;
     if (record.position() <= written) {
       return false; // in state already
     }
@@ -67,12 +67,12 @@ public final class EventReplay {
     if (transaction == null) {
       return;
     }
-    final Transaction committing = transaction;
+    Transaction committing = transaction;
     transaction = null;
     try {
       state.store(pendingProcessed, pendingWritten);
       committing.commit();
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       committing.close();
       throw new PartitionFailedException(
           "Expected to commit the replayed state up to position "
@@ -105,9 +105,9 @@ public final class EventReplay {
     }
   }
 
-  private void apply(final Record event) {
-    final Intent intent = event.metadata().intent();
-    final EventApplier applier = state.processors().applier(intent);
+  private void apply(Record event) {
+    Intent intent = event.metadata().intent();
+    EventApplier applier = state.processors().applier(intent);
     if (applier == null) {
       rollback();
       throw new PartitionFailedException(
@@ -123,13 +123,13 @@ public final class EventReplay {
           null);
     }
     // Appliers see the event as the leader did, before it had a position.
-    final Record unpositioned =
+    Record unpositioned =
         new Record(
             event.metadata().toBuilder().position(RecordMetadata.NO_POSITION).build(),
             event.value());
     try {
       applier.apply(unpositioned);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       rollback();
       throw new PartitionFailedException(
           "Expected the applier of "

@@ -7,7 +7,7 @@ package io.cairn.streamprocessor.processing;
 public final class PartitionFailedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  public PartitionFailedException(final String message, final Throwable cause) {
+  public PartitionFailedException(String message, Throwable cause) {
     super(message, cause);
   }
 }

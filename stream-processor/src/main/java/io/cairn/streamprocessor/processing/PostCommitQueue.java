@@ -33,9 +33,7 @@ public final class PostCommitQueue {
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
   public PostCommitQueue(
-      final int partitionId,
-      final CommandResponseWriter responseWriter,
-      final StreamProcessorMetrics metrics) {
+      int partitionId, CommandResponseWriter responseWriter, StreamProcessorMetrics metrics) {
     this.partitionId = partitionId;
     this.responseWriter = responseWriter;
     this.metrics = metrics;
@@ -47,11 +45,11 @@ public final class PostCommitQueue {
    * @param response null for none
    */
   void add(
-      final long position,
-      final int requestStreamId,
-      final long requestId,
-      final Record response,
-      final List<SideEffect> sideEffects) {
+      long position,
+      int requestStreamId,
+      long requestId,
+      Record response,
+      List<SideEffect> sideEffects) {
     if (response == null && sideEffects.isEmpty()) {
       return;
     }
@@ -59,18 +57,18 @@ public final class PostCommitQueue {
   }
 
   /** Sends a response now, ahead of the entries still waiting for their batch. */
-  void respond(final int requestStreamId, final long requestId, final Record response) {
+  void respond(int requestStreamId, long requestId, Record response) {
     send(new Pending(RecordMetadata.NO_POSITION, requestStreamId, requestId, response, List.of()));
   }
 
   /** Runs, in order, every entry whose position is at or below {@code commitPosition}. */
-  public void runCommitted(final long commitPosition) {
+  public void runCommitted(long commitPosition) {
     while (!pending.isEmpty() && pending.peekFirst().position() <= commitPosition) {
-      final Pending entry = pending.pollFirst();
+      Pending entry = pending.pollFirst();
       if (entry.response() != null) {
         send(entry);
       }
-      for (final SideEffect sideEffect : entry.sideEffects()) {
+      for (SideEffect sideEffect : entry.sideEffects()) {
         run(sideEffect, entry.position());
       }
     }
@@ -78,7 +76,7 @@ public final class PostCommitQueue {
 
   /** Drops everything: the batches may never commit (leadership lost, processor closed). */
   public int clear() {
-    final int dropped = pending.size();
+    int dropped = pending.size();
     pending.clear();
     return dropped;
   }
@@ -87,10 +85,10 @@ public final class PostCommitQueue {
     return pending.size();
   }
 
-  private void send(final Pending entry) {
+  private void send(Pending entry) {
     try {
       responseWriter.sendResponse(entry.requestStreamId(), entry.requestId(), entry.response());
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       // The client times out and retries; the state is committed either way.
       metrics.responseFailed();
       LOG.warn(
@@ -102,15 +100,15 @@ public final class PostCommitQueue {
     }
   }
 
-  private void run(final SideEffect sideEffect, final long position) {
+  private void run(SideEffect sideEffect, long position) {
     try {
       sideEffect.run();
-    } catch (final InterruptedException e) {
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       metrics.sideEffectFailed();
       LOG.warn(
           "Side effect after position {} was interrupted (partition {})", position, partitionId, e);
-    } catch (final Exception e) {
+    } catch (Exception e) {
       // Side effects are retried by their owners (e.g. unacknowledged credits are re-sent).
       metrics.sideEffectFailed();
       LOG.warn("Side effect after position {} failed (partition {})", position, partitionId, e);

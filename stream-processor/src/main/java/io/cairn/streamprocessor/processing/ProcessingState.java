@@ -21,10 +21,7 @@ public final class ProcessingState {
   private long lastWrittenPosition;
 
   public ProcessingState(
-      final int partitionId,
-      final CairnDb db,
-      final RecordProcessors processors,
-      final StreamProcessorMetrics metrics) {
+      int partitionId, CairnDb db, RecordProcessors processors, StreamProcessorMetrics metrics) {
     this.partitionId = partitionId;
     this.db = db;
     this.positions = new ProcessingPositions(db);
@@ -62,12 +59,12 @@ public final class ProcessingState {
   }
 
   /** Writes both positions into the open transaction. */
-  void store(final long lastProcessed, final long lastWritten) {
+  void store(long lastProcessed, long lastWritten) {
     positions.store(lastProcessed, lastWritten);
   }
 
   /** The transaction that stored these positions committed. */
-  void committed(final long lastProcessed, final long lastWritten) {
+  void committed(long lastProcessed, long lastWritten) {
     lastProcessedPosition = lastProcessed;
     lastWrittenPosition = lastWritten;
     metrics.positions(lastProcessed, lastWritten);

@@ -34,41 +34,38 @@ public final class ResultCollector implements ProcessingResultBuilder {
   private EventApplierException applierFailure;
   private PartitionFailedException partitionFailure;
 
-  public ResultCollector(
-      final int partitionId, final Record command, final RecordProcessors processors) {
+  public ResultCollector(int partitionId, Record command, RecordProcessors processors) {
     this.partitionId = partitionId;
     this.command = command;
     this.processors = processors;
   }
 
   @Override
-  public ProcessingResultBuilder appendEvent(
-      final long key, final Intent intent, final RecordValue value) {
+  public ProcessingResultBuilder appendEvent(long key, Intent intent, RecordValue value) {
     requireIntent(intent, true, "appendEvent");
     if (partitionFailure != null) {
       return this; // the outcome is settled: nothing more is applied
     }
-    final Record event = new Record(followUp().event(intent).key(key).build(), value);
+    Record event = new Record(followUp().event(intent).key(key).build(), value);
     apply(event);
     appended.add(event);
     return this;
   }
 
   @Override
-  public ProcessingResultBuilder appendCommand(
-      final long key, final Intent intent, final RecordValue value) {
+  public ProcessingResultBuilder appendCommand(long key, Intent intent, RecordValue value) {
     requireIntent(intent, false, "appendCommand");
     appended.add(new Record(followUp().command(intent).key(key).build(), value));
     return this;
   }
 
   @Override
-  public ProcessingResultBuilder appendCommand(final Record copied) {
+  public ProcessingResultBuilder appendCommand(Record copied) {
     if (copied.metadata().recordType() != RecordType.COMMAND) {
       throw new IllegalArgumentException(
           "Expected a command to copy, but was a " + copied.metadata().recordType());
     }
-    final RecordMetadata metadata =
+    RecordMetadata metadata =
         copied.metadata().toBuilder()
             .position(RecordMetadata.NO_POSITION)
             .sourcePosition(command.position())
@@ -78,46 +75,43 @@ public final class ResultCollector implements ProcessingResultBuilder {
   }
 
   @Override
-  public ProcessingResultBuilder prependCommand(
-      final long key, final Intent intent, final RecordValue value) {
+  public ProcessingResultBuilder prependCommand(long key, Intent intent, RecordValue value) {
     requireIntent(intent, false, "prependCommand");
     prepended.add(new Record(followUp().command(intent).key(key).build(), value));
     return this;
   }
 
   @Override
-  public ProcessingResultBuilder appendRejection(final RejectionType type, final String reason) {
+  public ProcessingResultBuilder appendRejection(RejectionType type, String reason) {
     appended.add(rejection(followUp(), type, reason));
     return this;
   }
 
   @Override
-  public ProcessingResultBuilder respondWithEvent(
-      final long key, final Intent intent, final RecordValue value) {
+  public ProcessingResultBuilder respondWithEvent(long key, Intent intent, RecordValue value) {
     requireIntent(intent, true, "respondWithEvent");
     response = new Record(responseMetadata().event(intent).key(key).build(), value);
     return this;
   }
 
   @Override
-  public ProcessingResultBuilder respondWithRejection(
-      final RejectionType type, final String reason) {
+  public ProcessingResultBuilder respondWithRejection(RejectionType type, String reason) {
     response = rejection(responseMetadata(), type, reason);
     return this;
   }
 
   @Override
-  public ProcessingResultBuilder appendSideEffect(final SideEffect sideEffect) {
+  public ProcessingResultBuilder appendSideEffect(SideEffect sideEffect) {
     sideEffects.add(Objects.requireNonNull(sideEffect, "sideEffect"));
     return this;
   }
 
   @Override
-  public void failPartition(final String reason, final Throwable cause) {
+  public void failPartition(String reason, Throwable cause) {
     if (partitionFailure != null) {
       return;
     }
-    final String text =
+    String text =
         reason == null || reason.isBlank()
             ? "A processor halted the partition without a reason (partition "
                 + partitionId
@@ -137,7 +131,7 @@ public final class ResultCollector implements ProcessingResultBuilder {
     if (prepended.isEmpty()) {
       return Collections.unmodifiableList(appended);
     }
-    final List<Record> records = new ArrayList<>(prepended.size() + appended.size());
+    List<Record> records = new ArrayList<>(prepended.size() + appended.size());
     records.addAll(prepended);
     records.addAll(appended);
     return records;
@@ -167,7 +161,7 @@ public final class ResultCollector implements ProcessingResultBuilder {
 
   /** True if the batch rejects the command. */
   public boolean rejectsCommand() {
-    for (final Record record : appended) {
+    for (Record record : appended) {
       if (record.metadata().recordType() == RecordType.REJECTION
           && record.metadata().sourcePosition() == command.position()
           && record.metadata().intent() == command.metadata().intent()) {
@@ -181,14 +175,14 @@ public final class ResultCollector implements ProcessingResultBuilder {
    * The response with the position of the follow-up record it matches (same type, intent, key,
    * rejection and value), given the positions the batch was written at; unchanged if none matches.
    */
-  public Record positionedResponse(final long lowestPosition) {
+  public Record positionedResponse(long lowestPosition) {
     if (response == null || lowestPosition == RecordMetadata.NO_POSITION) {
       return response;
     }
-    final List<Record> records = records();
+    List<Record> records = records();
     for (int i = 0; i < records.size(); i++) {
-      final RecordMetadata written = records.get(i).metadata();
-      final RecordMetadata answer = response.metadata();
+      RecordMetadata written = records.get(i).metadata();
+      RecordMetadata answer = response.metadata();
       if (written.recordType() == answer.recordType()
           && written.intent() == answer.intent()
           && written.key() == answer.key()
@@ -203,20 +197,19 @@ public final class ResultCollector implements ProcessingResultBuilder {
   }
 
   /** A reason the protocol accepts: at most {@link RecordDescriptor#REJECTION_REASON_MAX_BYTES}. */
-  static String boundedReason(final String reason) {
-    final String text = reason == null ? "" : reason;
+  static String boundedReason(String reason) {
+    String text = reason == null ? "" : reason;
     if (text.getBytes(StandardCharsets.UTF_8).length
         <= RecordDescriptor.REJECTION_REASON_MAX_BYTES) {
       return text;
     }
-    final String ellipsis = "...";
-    final int budget = RecordDescriptor.REJECTION_REASON_MAX_BYTES - ellipsis.length();
-    final StringBuilder bounded = new StringBuilder();
+    String ellipsis = "...";
+    int budget = RecordDescriptor.REJECTION_REASON_MAX_BYTES - ellipsis.length();
+    StringBuilder bounded = new StringBuilder();
     int bytes = 0;
     for (int i = 0; i < text.length(); ) {
-      final int codePoint = text.codePointAt(i);
-      final int length =
-          new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8).length;
+      int codePoint = text.codePointAt(i);
+      int length = new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8).length;
       if (bytes + length > budget) {
         break;
       }
@@ -227,9 +220,9 @@ public final class ResultCollector implements ProcessingResultBuilder {
     return bounded.append(ellipsis).toString();
   }
 
-  private void apply(final Record event) {
-    final Intent intent = event.metadata().intent();
-    final EventApplier applier = processors.applier(intent);
+  private void apply(Record event) {
+    Intent intent = event.metadata().intent();
+    EventApplier applier = processors.applier(intent);
     if (applier == null) {
       throw applierFailed(
           "Expected an event applier for "
@@ -241,7 +234,7 @@ public final class ResultCollector implements ProcessingResultBuilder {
     }
     try {
       applier.apply(event);
-    } catch (final RuntimeException e) {
+    } catch (RuntimeException e) {
       throw applierFailed(
           "Expected the applier of "
               + intent.valueType()
@@ -253,8 +246,8 @@ public final class ResultCollector implements ProcessingResultBuilder {
     }
   }
 
-  private EventApplierException applierFailed(final String message, final Throwable cause) {
-    final EventApplierException failure =
+  private EventApplierException applierFailed(String message, Throwable cause) {
+    EventApplierException failure =
         new EventApplierException(
             message
                 + " (partition "
@@ -279,17 +272,16 @@ public final class ResultCollector implements ProcessingResultBuilder {
   }
 
   private RecordMetadata.Builder responseMetadata() {
-    final RecordMetadata metadata = command.metadata();
+    RecordMetadata metadata = command.metadata();
     return followUp().requestId(metadata.requestId()).requestStreamId(metadata.requestStreamId());
   }
 
-  private Record rejection(
-      final RecordMetadata.Builder builder, final RejectionType type, final String reason) {
+  private Record rejection(RecordMetadata.Builder builder, RejectionType type, String reason) {
     if (type == null || type == RejectionType.NONE) {
       throw new IllegalArgumentException(
           "Expected a rejection type other than NONE, but was " + type);
     }
-    final RecordMetadata metadata =
+    RecordMetadata metadata =
         builder
             .rejection(command.metadata().intent(), type, boundedReason(reason))
             .key(command.metadata().key())
@@ -297,7 +289,7 @@ public final class ResultCollector implements ProcessingResultBuilder {
     return new Record(metadata, command.value());
   }
 
-  private static void requireIntent(final Intent intent, final boolean event, final String method) {
+  private static void requireIntent(Intent intent, boolean event, String method) {
     Objects.requireNonNull(intent, "intent");
     if (intent.isEvent() != event) {
       throw new IllegalArgumentException(

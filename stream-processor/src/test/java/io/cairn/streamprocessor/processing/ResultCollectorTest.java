@@ -46,7 +46,7 @@ final class ResultCollectorTest {
 
     // then
     assertThat(applied).hasSize(1);
-    final RecordMetadata event = result.records().get(0).metadata();
+    RecordMetadata event = result.records().get(0).metadata();
     assertThat(event.sourcePosition()).isEqualTo(40);
     assertThat(event.timestamp()).isEqualTo(12_345);
     assertThat(event.position()).isEqualTo(RecordMetadata.NO_POSITION);
@@ -56,7 +56,7 @@ final class ResultCollectorTest {
 
   @Test
   void shouldRecordAnApplierFailureEvenWhenTheCallerSwallowsIt() {
-    final ResultCollector failing =
+    ResultCollector failing =
         new ResultCollector(
             1,
             COMMAND,
@@ -81,7 +81,7 @@ final class ResultCollectorTest {
   @Test
   void shouldKeepTheFirstHaltAndStopApplyingEventsAfterIt() {
     // given
-    final IllegalStateException cause = new IllegalStateException("unreadable");
+    IllegalStateException cause = new IllegalStateException("unreadable");
     result.appendEvent(3, AccountIntent.CREATED, new AccountValue("a", 0));
 
     // when
@@ -111,7 +111,7 @@ final class ResultCollectorTest {
   @Test
   void shouldTreatAnApplierFailureAsTheHaltWhenItCameFirst() {
     // given
-    final ResultCollector failing =
+    ResultCollector failing =
         new ResultCollector(
             1,
             COMMAND,
@@ -141,7 +141,7 @@ final class ResultCollectorTest {
     result.reject(RejectionType.ALREADY_EXISTS, "exists");
 
     // then
-    final Record rejection = result.records().get(0);
+    Record rejection = result.records().get(0);
     assertThat(rejection.metadata().recordType()).isEqualTo(RecordType.REJECTION);
     assertThat(rejection.metadata().intent()).isEqualTo(AccountIntent.CREATE);
     assertThat(rejection.metadata().key()).isEqualTo(3);
@@ -172,7 +172,7 @@ final class ResultCollectorTest {
 
   @Test
   void shouldCopyACommandKeepingItsRequestAndCheckpointButNotItsPositions() {
-    final Record other =
+    Record other =
         new Record(
             RecordMetadata.builder()
                 .command(AccountIntent.CREATE)
@@ -184,12 +184,12 @@ final class ResultCollectorTest {
 
     result.appendCommand(other);
 
-    final RecordMetadata copy = result.records().get(0).metadata();
+    RecordMetadata copy = result.records().get(0).metadata();
     assertThat(copy.position()).isEqualTo(RecordMetadata.NO_POSITION);
     assertThat(copy.sourcePosition()).isEqualTo(40);
     assertThat(copy.requestId()).isEqualTo(5);
     assertThat(copy.checkpointId()).isEqualTo(8);
-    final Record event =
+    Record event =
         new Record(
             RecordMetadata.builder().event(AccountIntent.CREATED).build(),
             new AccountValue("b", 0));
@@ -211,9 +211,9 @@ final class ResultCollectorTest {
 
   @Test
   void shouldShortenReasonsToWhatTheProtocolAllowsWithoutSplittingCharacters() {
-    final String longReason = "é".repeat(RecordDescriptor.REJECTION_REASON_MAX_BYTES);
+    String longReason = "é".repeat(RecordDescriptor.REJECTION_REASON_MAX_BYTES);
 
-    final String bounded = ResultCollector.boundedReason(longReason);
+    String bounded = ResultCollector.boundedReason(longReason);
 
     assertThat(bounded.getBytes(StandardCharsets.UTF_8).length)
         .isLessThanOrEqualTo(RecordDescriptor.REJECTION_REASON_MAX_BYTES);
@@ -225,7 +225,7 @@ final class ResultCollectorTest {
 
   @Test
   void shouldTreatEventApplierNoneAsAnApplierThatChangesNothing() {
-    final ResultCollector collector =
+    ResultCollector collector =
         new ResultCollector(
             1,
             COMMAND,

@@ -38,8 +38,8 @@ final class FrameDecoder extends ByteToMessageDecoder {
     if (in.readableBytes() < Integer.BYTES) {
       return;
     }
-    final int start = in.readerIndex();
-    final int frameLength = in.getInt(start + FrameDescriptor.FRAME_LENGTH_OFFSET);
+    int start = in.readerIndex();
+    int frameLength = in.getInt(start + FrameDescriptor.FRAME_LENGTH_OFFSET);
     if (frameLength < FrameDescriptor.HEADER_LENGTH || frameLength > maxFrameSizeBytes) {
       reject(
           ctx,
@@ -55,24 +55,24 @@ final class FrameDecoder extends ByteToMessageDecoder {
     if (in.readableBytes() < frameLength) {
       return;
     }
-    final byte version = in.getByte(start + FrameDescriptor.VERSION_OFFSET);
+    byte version = in.getByte(start + FrameDescriptor.VERSION_OFFSET);
     if (version != FrameDescriptor.VERSION) {
       reject(ctx, in, "Expected frame version " + FrameDescriptor.VERSION + ", but was " + version);
       return;
     }
-    final byte kindCode = in.getByte(start + FrameDescriptor.KIND_OFFSET);
-    final FrameKind kind = FrameKind.of(kindCode);
+    byte kindCode = in.getByte(start + FrameDescriptor.KIND_OFFSET);
+    FrameKind kind = FrameKind.of(kindCode);
     if (kind == null) {
       reject(ctx, in, "Expected frame kind 1, 2 or 3, but was " + kindCode);
       return;
     }
-    final byte statusCode = in.getByte(start + FrameDescriptor.STATUS_OFFSET);
-    final FrameStatus status = FrameStatus.of(statusCode);
+    byte statusCode = in.getByte(start + FrameDescriptor.STATUS_OFFSET);
+    FrameStatus status = FrameStatus.of(statusCode);
     if (status == null || (kind != FrameKind.RESPONSE && status != FrameStatus.OK)) {
       reject(ctx, in, "Expected a valid status for a " + kind + " frame, but was " + statusCode);
       return;
     }
-    final int typeLength = in.getUnsignedByte(start + FrameDescriptor.TYPE_LENGTH_OFFSET);
+    int typeLength = in.getUnsignedByte(start + FrameDescriptor.TYPE_LENGTH_OFFSET);
     if (kind != FrameKind.RESPONSE && typeLength == 0) {
       reject(ctx, in, "Expected a type length >= 1 for a " + kind + " frame, but was 0");
       return;
@@ -89,12 +89,12 @@ final class FrameDecoder extends ByteToMessageDecoder {
               + typeLength);
       return;
     }
-    final long requestId = in.getLong(start + FrameDescriptor.REQUEST_ID_OFFSET);
-    final int senderNodeId = in.getInt(start + FrameDescriptor.SENDER_NODE_ID_OFFSET);
-    final String type =
+    long requestId = in.getLong(start + FrameDescriptor.REQUEST_ID_OFFSET);
+    int senderNodeId = in.getInt(start + FrameDescriptor.SENDER_NODE_ID_OFFSET);
+    String type =
         in.toString(start + FrameDescriptor.TYPE_OFFSET, typeLength, StandardCharsets.UTF_8);
-    final int payloadLength = frameLength - FrameDescriptor.HEADER_LENGTH - typeLength;
-    final byte[] payload = new byte[payloadLength];
+    int payloadLength = frameLength - FrameDescriptor.HEADER_LENGTH - typeLength;
+    byte[] payload = new byte[payloadLength];
     in.getBytes(start + FrameDescriptor.TYPE_OFFSET + typeLength, payload);
     in.skipBytes(frameLength);
     metrics.bytesReceived(frameLength);

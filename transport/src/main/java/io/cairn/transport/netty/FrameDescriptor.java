@@ -80,7 +80,7 @@ public final class FrameDescriptor {
     if (type == null || type.isEmpty()) {
       throw new IllegalArgumentException("Expected a non-empty message type, but was " + type);
     }
-    final byte[] bytes = type.getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = type.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_TYPE_LENGTH) {
       throw new IllegalArgumentException(
           "Expected a message type of at most "

@@ -24,10 +24,9 @@ final class FrameEncoder {
       int senderNodeId,
       byte[] typeBytes,
       byte[] payload) {
-    final byte[] type = typeBytes == null ? NO_TYPE : typeBytes;
-    final int frameLength =
-        Math.toIntExact(FrameDescriptor.frameLength(type.length, payload.length));
-    final ByteBuf buffer = allocator.buffer(frameLength, frameLength);
+    byte[] type = typeBytes == null ? NO_TYPE : typeBytes;
+    int frameLength = Math.toIntExact(FrameDescriptor.frameLength(type.length, payload.length));
+    ByteBuf buffer = allocator.buffer(frameLength, frameLength);
     buffer.writeInt(frameLength);
     buffer.writeByte(FrameDescriptor.VERSION);
     buffer.writeByte(kind.code());

@@ -27,7 +27,7 @@ final class HandlerRegistry {
   void register(String type, Registration registration) {
     FrameDescriptor.typeBytes(type);
     Objects.requireNonNull(registration, "registration");
-    final Registration previous = registrations.putIfAbsent(type, registration);
+    Registration previous = registrations.putIfAbsent(type, registration);
     if (previous != null) {
       throw new IllegalStateException(
           "Expected no handler for type '"

@@ -42,7 +42,7 @@ final class InboundDispatcher {
 
   /** A request arrived on {@code channel}; its response goes back on the same channel. */
   void onRequest(Channel channel, Frame frame) {
-    final Registration registration = handlers.get(frame.type());
+    Registration registration = handlers.get(frame.type());
     if (!(registration instanceof RequestRegistration request)) {
       metrics.received(Operation.REQUEST, Result.NO_HANDLER);
       respond(
@@ -78,7 +78,7 @@ final class InboundDispatcher {
 
   /** A one-way message arrived; without a handler it is dropped. */
   void onMessage(Frame frame) {
-    final Registration registration = handlers.get(frame.type());
+    Registration registration = handlers.get(frame.type());
     if (!(registration instanceof MessageRegistration message)) {
       metrics.received(Operation.MESSAGE, Result.NO_HANDLER);
       LOG.debug(
@@ -102,7 +102,7 @@ final class InboundDispatcher {
   }
 
   private void runRequestHandler(Channel channel, Frame frame, RequestHandler handler) {
-    final CompletableFuture<byte[]> result;
+    CompletableFuture<byte[]> result;
     try {
       result = handler.handle(frame.senderNodeId(), frame.payload());
     } catch (RuntimeException e) {
@@ -138,7 +138,7 @@ final class InboundDispatcher {
   }
 
   private void respondFailure(Channel channel, Frame frame, Throwable failure) {
-    final Throwable cause =
+    Throwable cause =
         failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause()
             : failure;
@@ -168,7 +168,7 @@ final class InboundDispatcher {
   private void respond(Channel channel, Frame request, FrameStatus status, byte[] payload) {
     FrameStatus sentStatus = status;
     byte[] sentPayload = payload;
-    final long frameLength = FrameDescriptor.frameLength(0, payload.length);
+    long frameLength = FrameDescriptor.frameLength(0, payload.length);
     if (frameLength > maxFrameSizeBytes) {
       sentStatus = FrameStatus.HANDLER_FAILURE;
       sentPayload =
@@ -186,7 +186,7 @@ final class InboundDispatcher {
       metrics.sent(Operation.RESPONSE, Result.UNREACHABLE);
       return;
     }
-    final ByteBuf frame =
+    ByteBuf frame =
         FrameEncoder.encode(
             channel.alloc(),
             FrameKind.RESPONSE,
@@ -195,7 +195,7 @@ final class InboundDispatcher {
             localNodeId,
             null,
             sentPayload);
-    final int length = frame.readableBytes();
+    int length = frame.readableBytes();
     channel
         .writeAndFlush(frame)
         .addListener(

@@ -118,7 +118,7 @@ public final class NettyMessagingService implements MessagingService {
         throw new IllegalStateException(
             "Expected a new messaging service, but node " + localNodeId + " is " + state);
       }
-      final ServerBootstrap serverBootstrap =
+      ServerBootstrap serverBootstrap =
           new ServerBootstrap()
               .group(group)
               .channel(NioServerSocketChannel.class)
@@ -126,7 +126,7 @@ public final class NettyMessagingService implements MessagingService {
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childOption(ChannelOption.SO_KEEPALIVE, true)
               .childHandler(pipeline(true));
-      final ChannelFuture bind =
+      ChannelFuture bind =
           serverBootstrap.bind(config.bindHost(), config.bindPort()).awaitUninterruptibly();
       if (!bind.isSuccess()) {
         throw new IllegalStateException(
@@ -153,12 +153,12 @@ public final class NettyMessagingService implements MessagingService {
    * @throws IllegalStateException before {@link #start()}
    */
   public MemberAddress localAddress() {
-    final Channel server = serverChannel;
+    Channel server = serverChannel;
     if (server == null) {
       throw new IllegalStateException(
           "Expected a started messaging service, but node " + localNodeId + " is " + state);
     }
-    final InetSocketAddress bound = (InetSocketAddress) server.localAddress();
+    InetSocketAddress bound = (InetSocketAddress) server.localAddress();
     return new MemberAddress(bound.getHostString(), bound.getPort());
   }
 
@@ -172,7 +172,7 @@ public final class NettyMessagingService implements MessagingService {
       throw new IllegalArgumentException(
           "Expected a node id >= 0 and a port > 0, but was " + nodeId + " -> " + address);
     }
-    final PeerConnection existing =
+    PeerConnection existing =
         peers.computeIfAbsent(
             nodeId,
             id ->
@@ -190,7 +190,7 @@ public final class NettyMessagingService implements MessagingService {
 
   /** The configured members' addresses as currently known. */
   public Map<Integer, MemberAddress> memberAddresses() {
-    final Map<Integer, MemberAddress> addresses = new TreeMap<>();
+    Map<Integer, MemberAddress> addresses = new TreeMap<>();
     peers.forEach((nodeId, peer) -> addresses.put(nodeId, peer.address()));
     return addresses;
   }
@@ -231,16 +231,16 @@ public final class NettyMessagingService implements MessagingService {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("Expected a positive timeout, but was " + timeout);
     }
-    final byte[] typeBytes = FrameDescriptor.typeBytes(type);
-    final PeerConnection peer = peers.get(nodeId);
-    final MessagingException refusal = refusal(nodeId, peer, type, typeBytes, payload);
+    byte[] typeBytes = FrameDescriptor.typeBytes(type);
+    PeerConnection peer = peers.get(nodeId);
+    MessagingException refusal = refusal(nodeId, peer, type, typeBytes, payload);
     if (refusal != null) {
       metrics.sent(Operation.REQUEST, Result.REJECTED);
       metrics.requestCompleted(Result.REJECTED, 0);
       return CompletableFuture.failedFuture(refusal);
     }
-    final PendingRequest request = pending.add(nodeId, type);
-    final long requestId = request.requestId;
+    PendingRequest request = pending.add(nodeId, type);
+    long requestId = request.requestId;
     try {
       request.timeoutTask =
           group.schedule(
@@ -267,7 +267,7 @@ public final class NettyMessagingService implements MessagingService {
               if (request.future.isDone()) {
                 return; // timed out while connecting
               }
-              final ByteBuf frame =
+              ByteBuf frame =
                   FrameEncoder.encode(
                       channel.alloc(),
                       FrameKind.REQUEST,
@@ -276,7 +276,7 @@ public final class NettyMessagingService implements MessagingService {
                       localNodeId,
                       typeBytes,
                       payload);
-              final int length = frame.readableBytes();
+              int length = frame.readableBytes();
               channel
                   .writeAndFlush(frame)
                   .addListener(
@@ -308,14 +308,14 @@ public final class NettyMessagingService implements MessagingService {
   @Override
   public CompletableFuture<Void> send(int nodeId, String type, byte[] payload) {
     Objects.requireNonNull(payload, "payload");
-    final byte[] typeBytes = FrameDescriptor.typeBytes(type);
-    final PeerConnection peer = peers.get(nodeId);
-    final MessagingException refusal = refusal(nodeId, peer, type, typeBytes, payload);
+    byte[] typeBytes = FrameDescriptor.typeBytes(type);
+    PeerConnection peer = peers.get(nodeId);
+    MessagingException refusal = refusal(nodeId, peer, type, typeBytes, payload);
     if (refusal != null) {
       metrics.sent(Operation.MESSAGE, Result.REJECTED);
       return CompletableFuture.failedFuture(refusal);
     }
-    final CompletableFuture<Void> handedOff = new CompletableFuture<>();
+    CompletableFuture<Void> handedOff = new CompletableFuture<>();
     peer.acquire()
         .whenComplete(
             (channel, failure) -> {
@@ -324,7 +324,7 @@ public final class NettyMessagingService implements MessagingService {
                 handedOff.completeExceptionally(asMessagingException(failure));
                 return;
               }
-              final ByteBuf frame =
+              ByteBuf frame =
                   FrameEncoder.encode(
                       channel.alloc(),
                       FrameKind.MESSAGE,
@@ -333,7 +333,7 @@ public final class NettyMessagingService implements MessagingService {
                       localNodeId,
                       typeBytes,
                       payload);
-              final int length = frame.readableBytes();
+              int length = frame.readableBytes();
               channel
                   .writeAndFlush(frame)
                   .addListener(
@@ -374,15 +374,15 @@ public final class NettyMessagingService implements MessagingService {
       }
       state = State.CLOSED;
     }
-    final Channel server = serverChannel;
+    Channel server = serverChannel;
     if (server != null) {
       server.close();
     }
     peers.values().forEach(PeerConnection::close);
     inboundChannels.forEach(Channel::close);
     pending.failAll();
-    final long timeoutMillis = config.shutdownTimeout().toMillis();
-    final boolean stopped =
+    long timeoutMillis = config.shutdownTimeout().toMillis();
+    boolean stopped =
         group
             .shutdownGracefully(0, timeoutMillis, TimeUnit.MILLISECONDS)
             .awaitUninterruptibly(timeoutMillis + 1_000, TimeUnit.MILLISECONDS);
@@ -414,7 +414,7 @@ public final class NettyMessagingService implements MessagingService {
               + nodeId
               + ". Add it to the members or call setMemberAddress");
     }
-    final long frameLength = FrameDescriptor.frameLength(typeBytes.length, payload.length);
+    long frameLength = FrameDescriptor.frameLength(typeBytes.length, payload.length);
     if (frameLength > config.maxFrameSizeBytes()) {
       return new MessagingException.Rejected(
           "Expected a frame of at most "
@@ -453,7 +453,7 @@ public final class NettyMessagingService implements MessagingService {
   }
 
   private static MessagingException asMessagingException(Throwable failure) {
-    final Throwable cause =
+    Throwable cause =
         failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause()
             : failure;

@@ -64,8 +64,8 @@ final class PeerConnection {
    * MessagingException.Unreachable} when the connection attempt fails or while backing off.
    */
   CompletableFuture<Channel> acquire() {
-    final CompletableFuture<Channel> attempt;
-    final MemberAddress target;
+    CompletableFuture<Channel> attempt;
+    MemberAddress target;
     synchronized (this) {
       if (closed) {
         return CompletableFuture.failedFuture(
@@ -78,7 +78,7 @@ final class PeerConnection {
       if (connecting != null) {
         return connecting;
       }
-      final long waitNanos = nextAttemptNanos - clock.nanos();
+      long waitNanos = nextAttemptNanos - clock.nanos();
       if (backoffNanos > 0 && waitNanos > 0) {
         return CompletableFuture.failedFuture(
             new MessagingException.Unreachable(
@@ -98,7 +98,7 @@ final class PeerConnection {
       connecting = attempt;
       target = address;
     }
-    final ChannelFuture connect;
+    ChannelFuture connect;
     try {
       connect = bootstrap.connect(target.host(), target.port());
     } catch (RejectedExecutionException e) {
@@ -116,9 +116,9 @@ final class PeerConnection {
 
   private void onConnectDone(
       ChannelFuture done, CompletableFuture<Channel> attempt, MemberAddress target) {
-    final Channel connected = done.channel();
+    Channel connected = done.channel();
     if (done.isSuccess()) {
-      final boolean closeNow;
+      boolean closeNow;
       synchronized (this) {
         connecting = null;
         closeNow = closed || !target.equals(address);
@@ -144,8 +144,8 @@ final class PeerConnection {
       LOG.debug("Node {} connected to member {} at {}", localNodeId, nodeId, target);
       attempt.complete(connected);
     } else {
-      final long backoff;
-      final String failure = describe(done.cause());
+      long backoff;
+      String failure = describe(done.cause());
       synchronized (this) {
         connecting = null;
         backoffNanos =
@@ -187,7 +187,7 @@ final class PeerConnection {
 
   /** Points the peer at a new address; an open channel to the old one is closed. */
   void setAddress(MemberAddress newAddress) {
-    final Channel old;
+    Channel old;
     synchronized (this) {
       if (newAddress.equals(address)) {
         return;
@@ -208,7 +208,7 @@ final class PeerConnection {
 
   /** Closes the channel; every later {@link #acquire()} fails with Rejected. */
   void close() {
-    final Channel open;
+    Channel open;
     synchronized (this) {
       closed = true;
       open = channel;

@@ -52,7 +52,7 @@ final class PendingRequests {
 
   /** Adds a request to member {@code nodeId} with a new id. */
   PendingRequest add(int nodeId, String type) {
-    final PendingRequest request =
+    PendingRequest request =
         new PendingRequest(nextRequestId.incrementAndGet(), nodeId, type, clock.nanos());
     requests.put(request.requestId, request);
     return request;
@@ -60,11 +60,11 @@ final class PendingRequests {
 
   /** Completes a request once; returns false if it was completed already. */
   boolean complete(long requestId, byte[] response, MessagingException failure) {
-    final PendingRequest request = requests.remove(requestId);
+    PendingRequest request = requests.remove(requestId);
     if (request == null) {
       return false;
     }
-    final ScheduledFuture<?> timeoutTask = request.timeoutTask;
+    ScheduledFuture<?> timeoutTask = request.timeoutTask;
     if (timeoutTask != null) {
       timeoutTask.cancel(false);
     }
@@ -80,7 +80,7 @@ final class PendingRequests {
 
   /** Fails the request with {@link MessagingException.Timeout}, unless it completed already. */
   void expire(long requestId, Duration timeout) {
-    final PendingRequest request = requests.get(requestId);
+    PendingRequest request = requests.get(requestId);
     if (request == null) {
       return;
     }
@@ -101,8 +101,8 @@ final class PendingRequests {
 
   /** Completes the request a response frame answers; counts it. */
   void onResponse(Frame frame) {
-    final String text = new String(frame.payload(), StandardCharsets.UTF_8);
-    final boolean matched =
+    String text = new String(frame.payload(), StandardCharsets.UTF_8);
+    boolean matched =
         switch (frame.status()) {
           case OK -> complete(frame.requestId(), frame.payload(), null);
           case NO_HANDLER ->
@@ -110,7 +110,7 @@ final class PendingRequests {
           case HANDLER_FAILURE ->
               complete(frame.requestId(), null, new MessagingException.RemoteHandlerFailure(text));
         };
-    final Result result;
+    Result result;
     if (!matched) {
       result = Result.LATE;
     } else {

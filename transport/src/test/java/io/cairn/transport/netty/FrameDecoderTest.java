@@ -31,26 +31,26 @@ class FrameDecoderTest {
 
   @Test
   void shouldRoundTripRandomFramesSplitAtRandomPoints() {
-    final Random random = new Random(SEED);
+    Random random = new Random(SEED);
     for (int i = 0; i < 300; i++) {
-      final FrameKind kind = FrameKind.values()[random.nextInt(3)];
-      final FrameStatus status =
+      FrameKind kind = FrameKind.values()[random.nextInt(3)];
+      FrameStatus status =
           kind == FrameKind.RESPONSE ? FrameStatus.values()[random.nextInt(3)] : FrameStatus.OK;
-      final String type = kind == FrameKind.RESPONSE ? "" : "type-" + random.nextInt(1000) + "-é";
-      final byte[] typeBytes = type.isEmpty() ? null : FrameDescriptor.typeBytes(type);
-      final byte[] payload = new byte[random.nextInt(2000)];
+      String type = kind == FrameKind.RESPONSE ? "" : "type-" + random.nextInt(1000) + "-é";
+      byte[] typeBytes = type.isEmpty() ? null : FrameDescriptor.typeBytes(type);
+      byte[] payload = new byte[random.nextInt(2000)];
       random.nextBytes(payload);
-      final long requestId = random.nextLong();
-      final int sender = random.nextInt(100);
-      final ByteBuf encoded =
+      long requestId = random.nextLong();
+      int sender = random.nextInt(100);
+      ByteBuf encoded =
           FrameEncoder.encode(
               ByteBufAllocator.DEFAULT, kind, status, requestId, sender, typeBytes, payload);
-      final int split = random.nextInt(encoded.readableBytes() + 1);
+      int split = random.nextInt(encoded.readableBytes() + 1);
 
       channel.writeInbound(encoded.retainedSlice(0, split));
       channel.writeInbound(encoded.retainedSlice(split, encoded.readableBytes() - split));
       encoded.release();
-      final Frame frame = channel.readInbound();
+      Frame frame = channel.readInbound();
 
       assertThat(frame).as("seed %d, frame %d", SEED, i).isNotNull();
       assertThat(frame.kind()).isEqualTo(kind);
@@ -65,9 +65,9 @@ class FrameDecoderTest {
 
   @Test
   void shouldDecodeSeveralFramesFromOneBuffer() {
-    final ByteBuf first = encode("a", "first");
-    final ByteBuf second = encode("b", "second");
-    final ByteBuf both = Unpooled.buffer();
+    ByteBuf first = encode("a", "first");
+    ByteBuf second = encode("b", "second");
+    ByteBuf both = Unpooled.buffer();
     both.writeBytes(first);
     both.writeBytes(second);
     first.release();
@@ -82,21 +82,21 @@ class FrameDecoderTest {
 
   @Test
   void shouldCloseChannelAndDiscardRestOnOversizeFrame() {
-    final ByteBuf oversize = Unpooled.buffer();
+    ByteBuf oversize = Unpooled.buffer();
     oversize.writeInt(MAX_FRAME_SIZE_BYTES + 1);
     oversize.writeBytes(new byte[100]);
 
     channel.writeInbound(oversize);
 
     assertThat(channel.isOpen()).isFalse();
-    final Frame decoded = channel.readInbound();
+    Frame decoded = channel.readInbound();
     assertThat(decoded).isNull();
     assertThat(registry.get(TransportMetrics.FRAMES_INVALID).counter().count()).isEqualTo(1.0);
   }
 
   @Test
   void shouldAcceptFrameOfExactlyMaxSize() {
-    final int payloadLength = MAX_FRAME_SIZE_BYTES - FrameDescriptor.HEADER_LENGTH - 1;
+    int payloadLength = MAX_FRAME_SIZE_BYTES - FrameDescriptor.HEADER_LENGTH - 1;
 
     channel.writeInbound(
         FrameEncoder.encode(
@@ -108,7 +108,7 @@ class FrameDecoderTest {
             FrameDescriptor.typeBytes("m"),
             new byte[payloadLength]));
 
-    final Frame frame = channel.readInbound();
+    Frame frame = channel.readInbound();
     assertThat(frame.payload()).hasSize(payloadLength);
     assertThat(channel.isOpen()).isTrue();
   }

@@ -110,7 +110,7 @@ class NettyConnectionFaultTest {
 
     try (Socket raw = new Socket(server.localAddress().host(), server.localAddress().port())) {
       raw.setSoTimeout((int) TIMEOUT.toMillis());
-      final OutputStream out = raw.getOutputStream();
+      OutputStream out = raw.getOutputStream();
       out.write(frame);
       out.write(new byte[64]);
       out.flush();
@@ -122,7 +122,7 @@ class NettyConnectionFaultTest {
 
     // ...still works, and new connections are accepted.
     assertThat(echo("after")).isEqualTo("after");
-    final NettyMessagingService late = NettyTestCluster.newService(2, MAX_FRAME_SIZE_BYTES);
+    NettyMessagingService late = NettyTestCluster.newService(2, MAX_FRAME_SIZE_BYTES);
     services.add(late);
     late.start();
     late.setMemberAddress(1, server.localAddress());
@@ -149,7 +149,7 @@ class NettyConnectionFaultTest {
     try (Socket raw = new Socket(server.localAddress().host(), server.localAddress().port())) {
       raw.setSoTimeout((int) TIMEOUT.toMillis());
       raw.setTcpNoDelay(true);
-      final OutputStream out = raw.getOutputStream();
+      OutputStream out = raw.getOutputStream();
       try {
         for (byte b : frame) {
           out.write(b);
@@ -168,10 +168,10 @@ class NettyConnectionFaultTest {
 
   @Test
   void shouldAnswerWellFormedRequestFromRawSocket() throws IOException {
-    final byte[] type = "echo".getBytes(StandardCharsets.UTF_8);
-    final byte[] payload = "raw".getBytes(StandardCharsets.UTF_8);
-    final int length = FrameDescriptor.HEADER_LENGTH + type.length + payload.length;
-    final ByteBuffer frame =
+    byte[] type = "echo".getBytes(StandardCharsets.UTF_8);
+    byte[] payload = "raw".getBytes(StandardCharsets.UTF_8);
+    int length = FrameDescriptor.HEADER_LENGTH + type.length + payload.length;
+    ByteBuffer frame =
         ByteBuffer.allocate(length)
             .putInt(length)
             .put(FrameDescriptor.VERSION)
@@ -187,9 +187,9 @@ class NettyConnectionFaultTest {
       raw.setSoTimeout((int) TIMEOUT.toMillis());
       raw.getOutputStream().write(frame.array());
       raw.getOutputStream().flush();
-      final byte[] response =
+      byte[] response =
           raw.getInputStream().readNBytes(FrameDescriptor.HEADER_LENGTH + payload.length);
-      final ByteBuffer buffer = ByteBuffer.wrap(response);
+      ByteBuffer buffer = ByteBuffer.wrap(response);
 
       assertThat(buffer.getInt()).isEqualTo(FrameDescriptor.HEADER_LENGTH + payload.length);
       assertThat(buffer.get()).isEqualTo(FrameDescriptor.VERSION);
@@ -208,7 +208,7 @@ class NettyConnectionFaultTest {
   @Test
   void shouldReconnectAfterPeerRestartsOnSamePort() throws IOException {
     assertThat(echo("first")).isEqualTo("first");
-    final int port = server.localAddress().port();
+    int port = server.localAddress().port();
     server.close();
     // Keep the port while the peer is down: connections are refused as by a down peer, and no
     // other process can take the freed port in the meantime (the restart below needs it).
@@ -220,17 +220,17 @@ class NettyConnectionFaultTest {
             .until(() -> holdPort(port), Objects::nonNull)) {
 
       // While the peer is down requests fail fast, long before their timeout.
-      final CompletableFuture<byte[]> whileDown =
+      CompletableFuture<byte[]> whileDown =
           client.sendAndReceive(1, "echo", new byte[1], Duration.ofMinutes(2));
       assertThatThrownBy(() -> whileDown.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
           .hasCauseInstanceOf(MessagingException.Unreachable.class);
-      final CompletableFuture<byte[]> backingOff =
+      CompletableFuture<byte[]> backingOff =
           client.sendAndReceive(1, "echo", new byte[1], Duration.ofMinutes(2));
       assertThatThrownBy(() -> backingOff.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
           .hasCauseInstanceOf(MessagingException.Unreachable.class);
 
       holder.close(); // released right before the restart binds it
-      final NettyMessagingService restarted =
+      NettyMessagingService restarted =
           NettyTestCluster.newService(
               NettyTestCluster.config(1, MAX_FRAME_SIZE_BYTES, port), new SimpleMeterRegistry());
       services.add(restarted);
@@ -254,7 +254,7 @@ class NettyConnectionFaultTest {
     // A port that stays dead for the whole test: held, nothing listening on it.
     try (Socket dead = holdPort(0)) {
       // A long backoff, so the second attempt surely falls inside it.
-      final NettyMessagingService patient =
+      NettyMessagingService patient =
           NettyTestCluster.newService(
               NettyTestCluster.config(3, MAX_FRAME_SIZE_BYTES, 0).toBuilder()
                   .reconnectBackoffMin(Duration.ofMinutes(5))
@@ -265,11 +265,11 @@ class NettyConnectionFaultTest {
       services.add(patient);
       patient.start();
 
-      final CompletableFuture<byte[]> first =
+      CompletableFuture<byte[]> first =
           patient.sendAndReceive(5, "echo", new byte[1], Duration.ofMinutes(2));
       assertThatThrownBy(() -> first.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
           .hasCauseInstanceOf(MessagingException.Unreachable.class);
-      final CompletableFuture<byte[]> second =
+      CompletableFuture<byte[]> second =
           patient.sendAndReceive(5, "echo", new byte[1], Duration.ofMinutes(2));
 
       assertThat(second).isCompletedExceptionally();
@@ -292,7 +292,7 @@ class NettyConnectionFaultTest {
    * connections still linger in TIME_WAIT after their listener closed.
    */
   private static Socket holdPort(int port) throws IOException {
-    final Socket holder = new Socket();
+    Socket holder = new Socket();
     try {
       holder.setReuseAddress(true);
       holder.bind(new InetSocketAddress("127.0.0.1", port));
@@ -311,7 +311,7 @@ class NettyConnectionFaultTest {
 
   /** Reads until end of stream; false if the server kept the connection open for TIMEOUT. */
   private static boolean readUntilClosed(InputStream in) throws IOException {
-    final byte[] buffer = new byte[256];
+    byte[] buffer = new byte[256];
     try {
       while (true) {
         if (in.read(buffer) < 0) {

@@ -33,7 +33,7 @@ class NettyMessagingServiceLifecycleTest {
   }
 
   private NettyMessagingService service(int nodeId, int port, SimpleMeterRegistry registry) {
-    final NettyMessagingService service =
+    NettyMessagingService service =
         NettyTestCluster.newService(
             NettyTestCluster.config(nodeId, MAX_FRAME_SIZE_BYTES, port), registry);
     services.add(service);
@@ -42,7 +42,7 @@ class NettyMessagingServiceLifecycleTest {
 
   @Test
   void shouldReportBoundEphemeralPortAndRefuseSecondStart() {
-    final NettyMessagingService service = service(0, 0, new SimpleMeterRegistry());
+    NettyMessagingService service = service(0, 0, new SimpleMeterRegistry());
     assertThatThrownBy(service::localAddress).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> service.send(0, "x", new byte[0]).join())
         .hasCauseInstanceOf(MessagingException.Rejected.class);
@@ -56,10 +56,10 @@ class NettyMessagingServiceLifecycleTest {
 
   @Test
   void shouldFailToStartOnPortInUseNamingIt() {
-    final NettyMessagingService first = service(0, 0, new SimpleMeterRegistry());
+    NettyMessagingService first = service(0, 0, new SimpleMeterRegistry());
     first.start();
-    final int port = first.localAddress().port();
-    final NettyMessagingService second = service(1, port, new SimpleMeterRegistry());
+    int port = first.localAddress().port();
+    NettyMessagingService second = service(1, port, new SimpleMeterRegistry());
 
     assertThatThrownBy(second::start)
         .isInstanceOf(IllegalStateException.class)
@@ -68,11 +68,11 @@ class NettyMessagingServiceLifecycleTest {
 
   @Test
   void shouldCountMessagesBytesAndLatency() {
-    final SimpleMeterRegistry clientRegistry = new SimpleMeterRegistry();
-    final SimpleMeterRegistry serverRegistry = new SimpleMeterRegistry();
-    final NettyMessagingService client = service(0, 0, clientRegistry);
-    final NettyMessagingService server = service(1, 0, serverRegistry);
-    final CompletableFuture<byte[]> noteReceived = new CompletableFuture<>();
+    SimpleMeterRegistry clientRegistry = new SimpleMeterRegistry();
+    SimpleMeterRegistry serverRegistry = new SimpleMeterRegistry();
+    NettyMessagingService client = service(0, 0, clientRegistry);
+    NettyMessagingService server = service(1, 0, serverRegistry);
+    CompletableFuture<byte[]> noteReceived = new CompletableFuture<>();
     server.registerRequestHandler(
         "echo", (sender, payload) -> CompletableFuture.completedFuture(payload), handlerThreads);
     server.registerMessageHandler(

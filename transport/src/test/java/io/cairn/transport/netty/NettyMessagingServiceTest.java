@@ -19,10 +19,9 @@ class NettyMessagingServiceTest extends MessagingServiceTestKit {
 
   @Override
   protected List<MessagingService> createMembers(int count) {
-    final List<NettyMessagingService> services = new ArrayList<>();
+    List<NettyMessagingService> services = new ArrayList<>();
     for (int nodeId = 0; nodeId < count; nodeId++) {
-      final NettyMessagingService service =
-          NettyTestCluster.newService(nodeId, MAX_FRAME_SIZE_BYTES);
+      NettyMessagingService service = NettyTestCluster.newService(nodeId, MAX_FRAME_SIZE_BYTES);
       service.start();
       services.add(service);
     }

@@ -135,12 +135,12 @@ public final class SimMessagingService implements MessagingService {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("Expected a positive timeout, but was " + timeout);
     }
-    final MessagingException refusal = refusal(targetNodeId, type, payload);
+    MessagingException refusal = refusal(targetNodeId, type, payload);
     if (refusal != null) {
       return CompletableFuture.failedFuture(refusal);
     }
-    final long requestId = ++nextRequestId;
-    final Pending request = new Pending(targetNodeId, type);
+    long requestId = ++nextRequestId;
+    Pending request = new Pending(targetNodeId, type);
     pending.put(requestId, request);
     request.timeoutTask =
         network
@@ -176,7 +176,7 @@ public final class SimMessagingService implements MessagingService {
   @Override
   public CompletableFuture<Void> send(int targetNodeId, String type, byte[] payload) {
     Objects.requireNonNull(payload, "payload");
-    final MessagingException refusal = refusal(targetNodeId, type, payload);
+    MessagingException refusal = refusal(targetNodeId, type, payload);
     if (refusal != null) {
       return CompletableFuture.failedFuture(refusal);
     }
@@ -207,9 +207,9 @@ public final class SimMessagingService implements MessagingService {
     }
     stoppedBecause = reason;
     handlers.clear();
-    final List<Long> ids = new ArrayList<>(pending.keySet());
+    List<Long> ids = new ArrayList<>(pending.keySet());
     for (Long requestId : ids) {
-      final Pending request = pending.get(requestId);
+      Pending request = pending.get(requestId);
       complete(
           requestId,
           null,
@@ -226,7 +226,7 @@ public final class SimMessagingService implements MessagingService {
   }
 
   private MessagingException refusal(int targetNodeId, String type, byte[] payload) {
-    final byte[] typeBytes = FrameDescriptor.typeBytes(type);
+    byte[] typeBytes = FrameDescriptor.typeBytes(type);
     if (stoppedBecause != null) {
       return new MessagingException.Rejected(
           "Expected an open messaging service, but node " + nodeId + " " + stoppedBecause);
@@ -238,7 +238,7 @@ public final class SimMessagingService implements MessagingService {
               + " has no address for member "
               + targetNodeId);
     }
-    final long frameLength = FrameDescriptor.frameLength(typeBytes.length, payload.length);
+    long frameLength = FrameDescriptor.frameLength(typeBytes.length, payload.length);
     if (frameLength > network.maxFrameSizeBytes()) {
       return new MessagingException.Rejected(
           "Expected a frame of at most "
@@ -257,7 +257,7 @@ public final class SimMessagingService implements MessagingService {
   }
 
   private void complete(long requestId, byte[] response, MessagingException failure) {
-    final Pending request = pending.remove(requestId);
+    Pending request = pending.remove(requestId);
     if (request == null) {
       return;
     }
@@ -279,7 +279,7 @@ public final class SimMessagingService implements MessagingService {
   }
 
   private void onRequest(Envelope request) {
-    final Registration registration = handlers.get(request.type());
+    Registration registration = handlers.get(request.type());
     if (!(registration instanceof RequestRegistration handler)) {
       respond(
           request,
@@ -292,7 +292,7 @@ public final class SimMessagingService implements MessagingService {
                   + ", but none is registered"));
       return;
     }
-    final byte[] payload = request.payload().clone();
+    byte[] payload = request.payload().clone();
     try {
       handler.executor().execute(() -> runRequestHandler(request, handler.handler(), payload));
     } catch (RejectedExecutionException e) {
@@ -313,7 +313,7 @@ public final class SimMessagingService implements MessagingService {
     if (!isOpen()) {
       return;
     }
-    final CompletableFuture<byte[]> result;
+    CompletableFuture<byte[]> result;
     try {
       result = handler.handle(request.sender().localNodeId(), payload);
     } catch (RuntimeException e) {
@@ -335,7 +335,7 @@ public final class SimMessagingService implements MessagingService {
   }
 
   private void respondFailure(Envelope request, Throwable failure) {
-    final Throwable cause =
+    Throwable cause =
         failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause()
             : failure;
@@ -359,7 +359,7 @@ public final class SimMessagingService implements MessagingService {
     }
     Status sentStatus = status;
     byte[] sentPayload = payload;
-    final long frameLength = FrameDescriptor.frameLength(0, payload.length);
+    long frameLength = FrameDescriptor.frameLength(0, payload.length);
     if (frameLength > network.maxFrameSizeBytes()) {
       sentStatus = Status.HANDLER_FAILURE;
       sentPayload =
@@ -385,12 +385,12 @@ public final class SimMessagingService implements MessagingService {
   }
 
   private void onMessage(Envelope message) {
-    final Registration registration = handlers.get(message.type());
+    Registration registration = handlers.get(message.type());
     if (!(registration instanceof MessageRegistration handler)) {
       return;
     }
-    final byte[] payload = message.payload().clone();
-    final int sender = message.sender().localNodeId();
+    byte[] payload = message.payload().clone();
+    int sender = message.sender().localNodeId();
     try {
       handler
           .executor()
@@ -414,7 +414,7 @@ public final class SimMessagingService implements MessagingService {
   }
 
   private void onResponse(Envelope response) {
-    final byte[] payload = response.payload().clone();
+    byte[] payload = response.payload().clone();
     switch (response.status()) {
       case OK -> complete(response.requestId(), payload, null);
       case NO_HANDLER ->

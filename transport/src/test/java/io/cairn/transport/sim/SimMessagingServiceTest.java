@@ -21,7 +21,7 @@ class SimMessagingServiceTest extends MessagingServiceTestKit {
 
   @Override
   protected List<MessagingService> createMembers(int count) {
-    final List<MessagingService> members = new ArrayList<>();
+    List<MessagingService> members = new ArrayList<>();
     for (int nodeId = 0; nodeId < count; nodeId++) {
       members.add(network.endpoint(nodeId));
     }

@@ -185,7 +185,7 @@ public final class SimNetwork {
    * its pending requests fail with Unreachable and it refuses to send (Rejected).
    */
   public void crash(int nodeId) {
-    final SimMessagingService endpoint = endpoints.get(nodeId);
+    SimMessagingService endpoint = endpoints.get(nodeId);
     if (endpoint != null) {
       endpoint.stop("crashed");
     }
@@ -197,7 +197,7 @@ public final class SimNetwork {
    */
   public SimMessagingService restart(int nodeId) {
     crash(nodeId);
-    final SimMessagingService fresh = new SimMessagingService(this, nodeId);
+    SimMessagingService fresh = new SimMessagingService(this, nodeId);
     endpoints.put(nodeId, fresh);
     return fresh;
   }
@@ -232,13 +232,12 @@ public final class SimNetwork {
 
   void transmit(Envelope envelope) {
     sentCount++;
-    final boolean linkUp =
-        isConnected(envelope.sender().localNodeId(), envelope.target().localNodeId());
+    boolean linkUp = isConnected(envelope.sender().localNodeId(), envelope.target().localNodeId());
     // Always draw the same numbers per frame so that faults do not shift later draws.
-    final boolean drop = random.nextDouble() < dropProbability;
-    final boolean duplicate = random.nextDouble() < duplicateProbability;
-    final long delayNanos = nextDelayNanos();
-    final long duplicateDelayNanos = nextDelayNanos();
+    boolean drop = random.nextDouble() < dropProbability;
+    boolean duplicate = random.nextDouble() < duplicateProbability;
+    long delayNanos = nextDelayNanos();
+    long duplicateDelayNanos = nextDelayNanos();
     if (!linkUp || drop) {
       droppedCount++;
       return;
@@ -251,9 +250,9 @@ public final class SimNetwork {
   }
 
   private void deliver(Envelope envelope) {
-    final SimMessagingService target = envelope.target();
-    final int from = envelope.sender().localNodeId();
-    final int to = target.localNodeId();
+    SimMessagingService target = envelope.target();
+    int from = envelope.sender().localNodeId();
+    int to = target.localNodeId();
     if (endpoints.get(to) != target || !target.isOpen() || !isConnected(from, to)) {
       droppedCount++;
       return;
@@ -271,11 +270,11 @@ public final class SimNetwork {
   }
 
   private long nextDelayNanos() {
-    final long span = delayMaxNanos - delayMinNanos;
+    long span = delayMaxNanos - delayMinNanos;
     if (span == 0) {
       return delayMinNanos;
     }
-    final long millisSpan = span / 1_000_000L;
+    long millisSpan = span / 1_000_000L;
     // Whole milliseconds when the span allows, so that ties (and their fixed order) happen too.
     if (millisSpan > 0 && span % 1_000_000L == 0) {
       return delayMinNanos + 1_000_000L * random.nextLong(millisSpan + 1);
@@ -284,8 +283,8 @@ public final class SimNetwork {
   }
 
   private static long linkKey(int a, int b) {
-    final int low = Math.min(a, b);
-    final int high = Math.max(a, b);
+    int low = Math.min(a, b);
+    int high = Math.max(a, b);
     return ((long) low << 32) | (high & 0xffffffffL);
   }
 

@@ -35,8 +35,8 @@ class SimNetworkTest {
 
   @Test
   void shouldProduceSameDeliveriesAndOutcomesForSameSeed() {
-    final List<String> first = runFaultyScenario(1234L);
-    final List<String> second = runFaultyScenario(1234L);
+    List<String> first = runFaultyScenario(1234L);
+    List<String> second = runFaultyScenario(1234L);
 
     assertThat(first).hasSizeGreaterThan(100);
     assertThat(second).isEqualTo(first);
@@ -50,9 +50,9 @@ class SimNetworkTest {
   @Test
   void shouldReorderFramesThroughRandomDelays() {
     network.delay(Duration.ofMillis(1), Duration.ofMillis(50));
-    final SimMessagingService sender = network.endpoint(0);
-    final SimMessagingService receiver = network.endpoint(1);
-    final List<Integer> received = new ArrayList<>();
+    SimMessagingService sender = network.endpoint(0);
+    SimMessagingService receiver = network.endpoint(1);
+    List<Integer> received = new ArrayList<>();
     receiver.registerMessageHandler(
         "seq",
         (from, payload) -> received.add(ByteBuffer.wrap(payload).getInt()),
@@ -63,15 +63,15 @@ class SimNetworkTest {
     }
     scheduler.runFor(Duration.ofSeconds(1));
 
-    final List<Integer> sent = IntStream.range(0, 100).boxed().toList();
+    List<Integer> sent = IntStream.range(0, 100).boxed().toList();
     assertThat(received).containsExactlyInAnyOrderElementsOf(sent);
     assertThat(received).isNotEqualTo(sent);
   }
 
   @Test
   void shouldTimeOutAcrossPartitionAndDeliverAfterHeal() {
-    final List<SimMessagingService> members = echoMembers(3);
-    final AtomicInteger notes = new AtomicInteger();
+    List<SimMessagingService> members = echoMembers(3);
+    AtomicInteger notes = new AtomicInteger();
     members
         .get(1)
         .registerMessageHandler(
@@ -104,7 +104,7 @@ class SimNetworkTest {
 
   @Test
   void shouldCutEveryLinkOfIsolatedNodeUntilHeal() {
-    final List<SimMessagingService> members = echoMembers(3);
+    List<SimMessagingService> members = echoMembers(3);
 
     network.isolate(2);
 
@@ -125,9 +125,9 @@ class SimNetworkTest {
 
   @Test
   void shouldLoseFramesToCrashedNodeAndServeAgainAfterRestart() {
-    final List<SimMessagingService> members = echoMembers(3);
-    final CompletableFuture<byte[]> hold = new CompletableFuture<>();
-    final AtomicInteger held = new AtomicInteger();
+    List<SimMessagingService> members = echoMembers(3);
+    CompletableFuture<byte[]> hold = new CompletableFuture<>();
+    AtomicInteger held = new AtomicInteger();
     members
         .get(2)
         .registerRequestHandler(
@@ -137,9 +137,9 @@ class SimNetworkTest {
               return hold;
             },
             scheduler.executor());
-    final CompletableFuture<byte[]> pendingOfCrashed =
+    CompletableFuture<byte[]> pendingOfCrashed =
         members.get(1).sendAndReceive(2, "hold", bytes("x"), Duration.ofMinutes(1));
-    final CompletableFuture<byte[]> holdOnCrashed = new CompletableFuture<>();
+    CompletableFuture<byte[]> holdOnCrashed = new CompletableFuture<>();
     members
         .get(1)
         .registerRequestHandler(
@@ -149,7 +149,7 @@ class SimNetworkTest {
               return holdOnCrashed;
             },
             scheduler.executor());
-    final CompletableFuture<byte[]> toCrashed =
+    CompletableFuture<byte[]> toCrashed =
         members.get(0).sendAndReceive(1, "hold", bytes("x"), TIMEOUT);
     scheduler.runFor(Duration.ofMillis(10));
     assertThat(held).hasValue(2);
@@ -164,10 +164,10 @@ class SimNetworkTest {
     assertThatThrownBy(() -> run(toCrashed)).isInstanceOf(MessagingException.Timeout.class);
     assertThatThrownBy(() -> run(members.get(1).sendAndReceive(0, "echo", bytes("a"), TIMEOUT)))
         .isInstanceOf(MessagingException.Rejected.class);
-    final CompletableFuture<byte[]> lostInFlight =
+    CompletableFuture<byte[]> lostInFlight =
         members.get(0).sendAndReceive(1, "echo", bytes("lost"), TIMEOUT);
 
-    final SimMessagingService restarted = network.restart(1);
+    SimMessagingService restarted = network.restart(1);
 
     assertThat(network.endpoint(1)).isSameAs(restarted);
     assertThat(members.get(1).isOpen()).isFalse();
@@ -185,10 +185,10 @@ class SimNetworkTest {
   @Test
   void shouldDeliverDuplicatesButCompleteRequestOnce() {
     network.duplicateProbability(1.0);
-    final SimMessagingService sender = network.endpoint(0);
-    final SimMessagingService receiver = network.endpoint(1);
-    final AtomicInteger requestsHandled = new AtomicInteger();
-    final AtomicInteger messagesHandled = new AtomicInteger();
+    SimMessagingService sender = network.endpoint(0);
+    SimMessagingService receiver = network.endpoint(1);
+    AtomicInteger requestsHandled = new AtomicInteger();
+    AtomicInteger messagesHandled = new AtomicInteger();
     receiver.registerRequestHandler(
         "count",
         (from, payload) ->
@@ -197,8 +197,7 @@ class SimNetworkTest {
     receiver.registerMessageHandler(
         "note", (from, payload) -> messagesHandled.incrementAndGet(), scheduler.executor());
 
-    final CompletableFuture<byte[]> response =
-        sender.sendAndReceive(1, "count", bytes("x"), TIMEOUT);
+    CompletableFuture<byte[]> response = sender.sendAndReceive(1, "count", bytes("x"), TIMEOUT);
     sender.send(1, "note", bytes("y"));
     scheduler.runFor(Duration.ofSeconds(1));
 
@@ -212,7 +211,7 @@ class SimNetworkTest {
   @Test
   void shouldDropEverythingWithDropProbabilityOne() {
     network.dropProbability(1.0);
-    final List<SimMessagingService> members = echoMembers(2);
+    List<SimMessagingService> members = echoMembers(2);
 
     assertThatThrownBy(() -> run(members.get(0).sendAndReceive(1, "echo", bytes("a"), TIMEOUT)))
         .isInstanceOf(MessagingException.Timeout.class);
@@ -222,15 +221,15 @@ class SimNetworkTest {
 
   @Test
   void shouldTimeOutOnSimulatedClockExactly() {
-    final SimMessagingService sender = network.endpoint(0);
+    SimMessagingService sender = network.endpoint(0);
     network
         .endpoint(1)
         .registerRequestHandler(
             "silent", (from, payload) -> new CompletableFuture<>(), scheduler.executor());
-    final AtomicLong failedAtMillis = new AtomicLong(-1);
-    final long startMillis = scheduler.clock().millis();
+    AtomicLong failedAtMillis = new AtomicLong(-1);
+    long startMillis = scheduler.clock().millis();
 
-    final CompletableFuture<byte[]> response =
+    CompletableFuture<byte[]> response =
         sender.sendAndReceive(1, "silent", bytes("x"), Duration.ofSeconds(5));
     response.whenComplete((value, failure) -> failedAtMillis.set(scheduler.clock().millis()));
     scheduler.runFor(Duration.ofSeconds(4));
@@ -243,11 +242,10 @@ class SimNetworkTest {
 
   @Test
   void shouldCopyPayloadsLikeAWire() {
-    final List<SimMessagingService> members = echoMembers(2);
-    final byte[] payload = bytes("original");
+    List<SimMessagingService> members = echoMembers(2);
+    byte[] payload = bytes("original");
 
-    final CompletableFuture<byte[]> response =
-        members.get(0).sendAndReceive(1, "echo", payload, TIMEOUT);
+    CompletableFuture<byte[]> response = members.get(0).sendAndReceive(1, "echo", payload, TIMEOUT);
     payload[0] = 'X';
 
     assertThat(text(run(response))).isEqualTo("original");
@@ -256,17 +254,17 @@ class SimNetworkTest {
   @Test
   void shouldAnswerOrTimeOutEveryRequestUnderRandomFaults() {
     for (long seed = 0; seed < 20; seed++) {
-      final DeterministicScheduler runScheduler = new DeterministicScheduler(new SimClock(0));
-      final Random random = new Random(seed);
-      final SimNetwork faulty =
+      DeterministicScheduler runScheduler = new DeterministicScheduler(new SimClock(0));
+      Random random = new Random(seed);
+      SimNetwork faulty =
           new SimNetwork(runScheduler, seed)
               .delay(Duration.ofMillis(1), Duration.ofMillis(30))
               .dropProbability(random.nextDouble() * 0.5)
               .duplicateProbability(random.nextDouble() * 0.5);
-      final List<SimMessagingService> members = new ArrayList<>();
+      List<SimMessagingService> members = new ArrayList<>();
       for (int nodeId = 0; nodeId < 3; nodeId++) {
-        final SimMessagingService member = faulty.endpoint(nodeId);
-        final int self = nodeId;
+        SimMessagingService member = faulty.endpoint(nodeId);
+        int self = nodeId;
         member.registerRequestHandler(
             "who",
             (from, payload) ->
@@ -274,11 +272,11 @@ class SimNetworkTest {
             runScheduler.executor());
         members.add(member);
       }
-      final List<CompletableFuture<byte[]>> responses = new ArrayList<>();
-      final List<String> expected = new ArrayList<>();
+      List<CompletableFuture<byte[]>> responses = new ArrayList<>();
+      List<String> expected = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
-        final int from = random.nextInt(3);
-        final int to = random.nextInt(3);
+        int from = random.nextInt(3);
+        int to = random.nextInt(3);
         responses.add(members.get(from).sendAndReceive(to, "who", bytes("r" + i), TIMEOUT));
         expected.add(to + "<-" + from + ":r" + i);
         if (random.nextInt(4) == 0) {
@@ -288,7 +286,7 @@ class SimNetworkTest {
       runScheduler.runFor(TIMEOUT.plusSeconds(1));
 
       for (int i = 0; i < responses.size(); i++) {
-        final CompletableFuture<byte[]> response = responses.get(i);
+        CompletableFuture<byte[]> response = responses.get(i);
         assertThat(response).as("seed %d, request %d completed", seed, i).isDone();
         if (response.isCompletedExceptionally()) {
           assertThatThrownBy(response::join)
@@ -306,17 +304,17 @@ class SimNetworkTest {
 
   /** Three members exchanging requests and messages with drops, duplicates and jitter. */
   private static List<String> runFaultyScenario(long seed) {
-    final DeterministicScheduler runScheduler = new DeterministicScheduler(new SimClock(0));
-    final SimNetwork faulty =
+    DeterministicScheduler runScheduler = new DeterministicScheduler(new SimClock(0));
+    SimNetwork faulty =
         new SimNetwork(runScheduler, seed)
             .delay(Duration.ofMillis(1), Duration.ofMillis(20))
             .dropProbability(0.2)
             .duplicateProbability(0.2);
-    final List<String> trace = new ArrayList<>();
+    List<String> trace = new ArrayList<>();
     faulty.onDelivery(delivery -> trace.add(delivery.toString()));
-    final List<MessagingService> members = new ArrayList<>();
+    List<MessagingService> members = new ArrayList<>();
     for (int nodeId = 0; nodeId < 3; nodeId++) {
-      final SimMessagingService member = faulty.endpoint(nodeId);
+      SimMessagingService member = faulty.endpoint(nodeId);
       member.registerRequestHandler(
           "echo",
           (from, payload) -> CompletableFuture.completedFuture(payload),
@@ -329,9 +327,9 @@ class SimNetworkTest {
       members.add(member);
     }
     for (int i = 0; i < 60; i++) {
-      final int from = i % 3;
-      final int to = (i / 3) % 3;
-      final String label = "r" + i;
+      int from = i % 3;
+      int to = (i / 3) % 3;
+      String label = "r" + i;
       members
           .get(from)
           .sendAndReceive(to, "echo", bytes(label), TIMEOUT)
@@ -353,9 +351,9 @@ class SimNetworkTest {
   }
 
   private List<SimMessagingService> echoMembers(int count) {
-    final List<SimMessagingService> members = new ArrayList<>();
+    List<SimMessagingService> members = new ArrayList<>();
     for (int nodeId = 0; nodeId < count; nodeId++) {
-      final SimMessagingService member = network.endpoint(nodeId);
+      SimMessagingService member = network.endpoint(nodeId);
       member.registerRequestHandler(
           "echo",
           (from, payload) -> CompletableFuture.completedFuture(payload),

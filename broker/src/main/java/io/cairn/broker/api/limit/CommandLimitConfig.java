@@ -65,7 +65,7 @@ public final class CommandLimitConfig {
   private final int maxLimit;
   private final Duration targetLatency;
 
-  private CommandLimitConfig(final Builder builder) {
+  private CommandLimitConfig(Builder builder) {
     algorithm = builder.algorithm;
     initialLimit = builder.initialLimit;
     minLimit = builder.minLimit;
@@ -112,7 +112,7 @@ public final class CommandLimitConfig {
   }
 
   @Override
-  public boolean equals(final Object other) {
+  public boolean equals(Object other) {
     return other instanceof CommandLimitConfig that
         && algorithm == that.algorithm
         && initialLimit == that.initialLimit
@@ -151,27 +151,27 @@ public final class CommandLimitConfig {
 
     private Builder() {}
 
-    public Builder algorithm(final Algorithm value) {
+    public Builder algorithm(Algorithm value) {
       algorithm = Objects.requireNonNull(value, "algorithm");
       return this;
     }
 
-    public Builder initialLimit(final int value) {
+    public Builder initialLimit(int value) {
       initialLimit = value;
       return this;
     }
 
-    public Builder minLimit(final int value) {
+    public Builder minLimit(int value) {
       minLimit = value;
       return this;
     }
 
-    public Builder maxLimit(final int value) {
+    public Builder maxLimit(int value) {
       maxLimit = value;
       return this;
     }
 
-    public Builder targetLatency(final Duration value) {
+    public Builder targetLatency(Duration value) {
       targetLatency = Objects.requireNonNull(value, "targetLatency");
       return this;
     }
@@ -203,8 +203,7 @@ public final class CommandLimitConfig {
       return new CommandLimitConfig(this);
     }
 
-    private static void checkRange(
-        final String name, final int value, final int min, final int max) {
+    private static void checkRange(String name, int value, int min, int max) {
       if (value < min || value > max) {
         throw new IllegalArgumentException(
             "Expected "

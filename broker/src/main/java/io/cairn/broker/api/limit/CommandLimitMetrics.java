@@ -35,11 +35,8 @@ public final class CommandLimitMetrics {
 
   /** Registers the meters of {@code limiter}, the limiter of {@code partitionId}. */
   static void register(
-      final MeterRegistry registry,
-      final int nodeId,
-      final int partitionId,
-      final CommandLimiter limiter) {
-    final Tags tags =
+      MeterRegistry registry, int nodeId, int partitionId, CommandLimiter limiter) {
+    Tags tags =
         Tags.of("node", Integer.toString(nodeId), "partition", Integer.toString(partitionId));
     Gauge.builder(LIMIT, limiter, CommandLimiter::limit)
         .description("The limit of client commands in flight on the partition now")

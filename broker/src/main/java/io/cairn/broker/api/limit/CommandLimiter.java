@@ -34,16 +34,13 @@ public final class CommandLimiter {
   /**
    * @param clock the clock round trips are measured with (the broker's)
    */
-  public CommandLimiter(final int partitionId, final CommandLimitConfig config, final Clock clock) {
+  public CommandLimiter(int partitionId, CommandLimitConfig config, Clock clock) {
     this(partitionId, config, LimitAlgorithm.of(config), clock);
   }
 
   /** With {@code algorithm} instead of the one {@code config} names (its bounds still apply). */
   public CommandLimiter(
-      final int partitionId,
-      final CommandLimitConfig config,
-      final LimitAlgorithm algorithm,
-      final Clock clock) {
+      int partitionId, CommandLimitConfig config, LimitAlgorithm algorithm, Clock clock) {
     this.partitionId = partitionId;
     this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
     this.minLimit = config.minLimit();
@@ -76,9 +73,9 @@ public final class CommandLimiter {
    * @return its permit, or empty (counted as rejected): answer {@code BACKPRESSURE}
    */
   public Optional<Permit> tryAcquire() {
-    final int limit = limit();
+    int limit = limit();
     while (true) {
-      final int current = inFlight.get();
+      int current = inFlight.get();
       if (current >= limit) {
         rejected.incrementAndGet();
         return Optional.empty();
@@ -89,7 +86,7 @@ public final class CommandLimiter {
     }
   }
 
-  private void release(final Permit permit, final Outcome outcome) {
+  private void release(Permit permit, Outcome outcome) {
     inFlight.decrementAndGet();
     if (outcome != Outcome.IGNORED) {
       algorithm.onSample(
@@ -133,7 +130,7 @@ public final class CommandLimiter {
     private final int inFlightAtStart;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private Permit(final CommandLimiter limiter, final long startNanos, final int inFlight) {
+    private Permit(CommandLimiter limiter, long startNanos, int inFlight) {
       this.limiter = limiter;
       this.startNanos = startNanos;
       this.inFlightAtStart = inFlight;
@@ -165,7 +162,7 @@ public final class CommandLimiter {
       return limiter == null || released.get();
     }
 
-    private void release(final Outcome outcome) {
+    private void release(Outcome outcome) {
       if (limiter != null && released.compareAndSet(false, true)) {
         limiter.release(this, outcome);
       }

@@ -16,22 +16,21 @@ public final class CommandLimiters {
   private final CommandLimitConfig config;
   private final Map<Integer, CommandLimiter> limiters;
 
-  private CommandLimiters(
-      final CommandLimitConfig config, final Map<Integer, CommandLimiter> limiters) {
+  private CommandLimiters(CommandLimitConfig config, Map<Integer, CommandLimiter> limiters) {
     this.config = config;
     this.limiters = Map.copyOf(limiters);
   }
 
   /** One limiter for each of {@code partitionIds}, its meters registered in {@code registry}. */
   public static CommandLimiters open(
-      final Collection<Integer> partitionIds,
-      final CommandLimitConfig config,
-      final Clock clock,
-      final MeterRegistry registry,
-      final int nodeId) {
-    final Map<Integer, CommandLimiter> limiters = new TreeMap<>();
-    for (final int partitionId : partitionIds) {
-      final CommandLimiter limiter = new CommandLimiter(partitionId, config, clock);
+      Collection<Integer> partitionIds,
+      CommandLimitConfig config,
+      Clock clock,
+      MeterRegistry registry,
+      int nodeId) {
+    Map<Integer, CommandLimiter> limiters = new TreeMap<>();
+    for (int partitionId : partitionIds) {
+      CommandLimiter limiter = new CommandLimiter(partitionId, config, clock);
       limiters.put(partitionId, limiter);
       CommandLimitMetrics.register(registry, nodeId, partitionId, limiter);
     }
@@ -44,7 +43,7 @@ public final class CommandLimiters {
   }
 
   /** The limiter of {@code partitionId}, if this broker hosts it. */
-  public Optional<CommandLimiter> of(final int partitionId) {
+  public Optional<CommandLimiter> of(int partitionId) {
     return Optional.ofNullable(limiters.get(partitionId));
   }
 }

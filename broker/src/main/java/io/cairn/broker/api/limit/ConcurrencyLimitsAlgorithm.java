@@ -29,12 +29,12 @@ final class ConcurrencyLimitsAlgorithm implements LimitAlgorithm {
 
   private final Limit limit;
 
-  private ConcurrencyLimitsAlgorithm(final Limit limit) {
+  private ConcurrencyLimitsAlgorithm(Limit limit) {
     this.limit = limit;
   }
 
-  static ConcurrencyLimitsAlgorithm of(final CommandLimitConfig config) {
-    final Limit algorithm =
+  static ConcurrencyLimitsAlgorithm of(CommandLimitConfig config) {
+    Limit algorithm =
         switch (config.algorithm()) {
           case FIXED -> FixedLimit.of(config.initialLimit());
           case AIMD ->
@@ -63,7 +63,7 @@ final class ConcurrencyLimitsAlgorithm implements LimitAlgorithm {
     return new ConcurrencyLimitsAlgorithm(algorithm);
   }
 
-  private static Limit windowed(final Limit delegate) {
+  private static Limit windowed(Limit delegate) {
     return WindowedLimit.newBuilder()
         .minWindowTime(WINDOW_MIN_MS, TimeUnit.MILLISECONDS)
         .maxWindowTime(WINDOW_MAX_MS, TimeUnit.MILLISECONDS)
@@ -78,8 +78,7 @@ final class ConcurrencyLimitsAlgorithm implements LimitAlgorithm {
   }
 
   @Override
-  public void onSample(
-      final long startNanos, final long rttNanos, final int inFlight, final boolean dropped) {
+  public void onSample(long startNanos, long rttNanos, int inFlight, boolean dropped) {
     limit.onSample(startNanos, Math.max(1, rttNanos), inFlight, dropped);
   }
 

@@ -23,7 +23,7 @@ public interface LimitAlgorithm {
   void onSample(long startNanos, long rttNanos, int inFlight, boolean dropped);
 
   /** The algorithm {@code config} names. */
-  static LimitAlgorithm of(final CommandLimitConfig config) {
+  static LimitAlgorithm of(CommandLimitConfig config) {
     return ConcurrencyLimitsAlgorithm.of(config);
   }
 }

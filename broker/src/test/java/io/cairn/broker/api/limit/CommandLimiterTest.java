@@ -23,7 +23,7 @@ final class CommandLimiterTest {
   private static final Duration TARGET = Duration.ofMillis(100);
   private static final long MS = 1_000_000L;
 
-  private static CommandLimitConfig config(final Algorithm algorithm) {
+  private static CommandLimitConfig config(Algorithm algorithm) {
     return CommandLimitConfig.builder()
         .algorithm(algorithm)
         .initialLimit(100)
@@ -36,13 +36,13 @@ final class CommandLimiterTest {
   @Test
   void shouldAdmitUpToTheLimitAndRefuseAtOnceBeyondIt() {
     // given a limit of 3
-    final SimClock clock = new SimClock(0);
-    final CommandLimitConfig fixed =
+    SimClock clock = new SimClock(0);
+    CommandLimitConfig fixed =
         CommandLimitConfig.builder().algorithm(Algorithm.FIXED).initialLimit(3).minLimit(1).build();
-    final CommandLimiter limiter = new CommandLimiter(1, fixed, clock);
+    CommandLimiter limiter = new CommandLimiter(1, fixed, clock);
 
     // when 4 commands arrive
-    final List<Optional<CommandLimiter.Permit>> permits = new ArrayList<>();
+    List<Optional<CommandLimiter.Permit>> permits = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       permits.add(limiter.tryAcquire());
     }
@@ -63,12 +63,12 @@ final class CommandLimiterTest {
   @EnumSource(
       value = Algorithm.class,
       names = {"AIMD", "GRADIENT", "VEGAS"})
-  void shouldRaiseTheLimitWhileLatencyStaysFlat(final Algorithm algorithm) {
+  void shouldRaiseTheLimitWhileLatencyStaysFlat(Algorithm algorithm) {
     // given clients that always want more than the limit, answered in 5ms
-    final Simulation simulation = new Simulation(config(algorithm));
+    Simulation simulation = new Simulation(config(algorithm));
 
     // when 20 simulated seconds pass
-    final int before = simulation.limiter.limit();
+    int before = simulation.limiter.limit();
     simulation.run(20_000, 5 * MS, 5_000);
 
     // then the limit grew, and never shrank on the way
@@ -82,11 +82,11 @@ final class CommandLimiterTest {
   @EnumSource(
       value = Algorithm.class,
       names = {"AIMD", "GRADIENT", "VEGAS"})
-  void shouldShrinkTheLimitWhenLatencyRises(final Algorithm algorithm) {
+  void shouldShrinkTheLimitWhenLatencyRises(Algorithm algorithm) {
     // given a limit that grew at 5ms round trips
-    final Simulation simulation = new Simulation(config(algorithm));
+    Simulation simulation = new Simulation(config(algorithm));
     simulation.run(10_000, 5 * MS, 5_000);
-    final int grown = simulation.limiter.limit();
+    int grown = simulation.limiter.limit();
 
     // when the round trips rise to 300ms (above the target) for 30 simulated seconds
     simulation.run(30_000, 300 * MS, 5_000);
@@ -102,7 +102,7 @@ final class CommandLimiterTest {
   @Test
   void shouldKeepTheLimitWhenCommandsAnswerWithinTheTargetButFewAreInFlight() {
     // given aimd and clients that keep only 5 commands in flight
-    final Simulation simulation = new Simulation(config(Algorithm.AIMD));
+    Simulation simulation = new Simulation(config(Algorithm.AIMD));
 
     // when 20 simulated seconds pass at 5ms
     simulation.run(20_000, 5 * MS, 5);
@@ -115,12 +115,12 @@ final class CommandLimiterTest {
   @Test
   void shouldShrinkTheLimitWhenCommandsTimeOutOrMeetAFullLog() {
     // given aimd at rest
-    final SimClock clock = new SimClock(0);
-    final CommandLimiter limiter = new CommandLimiter(1, config(Algorithm.AIMD), clock);
+    SimClock clock = new SimClock(0);
+    CommandLimiter limiter = new CommandLimiter(1, config(Algorithm.AIMD), clock);
 
     // when windows of fast but dropped commands pass
     for (int window = 0; window < 5; window++) {
-      final List<CommandLimiter.Permit> permits = new ArrayList<>();
+      List<CommandLimiter.Permit> permits = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
         permits.add(limiter.tryAcquire().orElseThrow());
       }
@@ -135,7 +135,7 @@ final class CommandLimiterTest {
 
   @Test
   void shouldKeepAFixedLimitWhateverTheLatency() {
-    final Simulation simulation = new Simulation(config(Algorithm.FIXED));
+    Simulation simulation = new Simulation(config(Algorithm.FIXED));
     simulation.run(5_000, 5 * MS, 5_000);
     assertThat(simulation.limiter.limit()).isEqualTo(100);
     simulation.run(5_000, 500 * MS, 5_000);
@@ -144,19 +144,19 @@ final class CommandLimiterTest {
 
   @ParameterizedTest
   @EnumSource(Algorithm.class)
-  void shouldStayWithinItsBoundsAndReleaseEveryPlaceUnderRandomLoad(final Algorithm algorithm) {
+  void shouldStayWithinItsBoundsAndReleaseEveryPlaceUnderRandomLoad(Algorithm algorithm) {
     for (long seed = 1; seed <= 5; seed++) {
-      final SplittableRandom random = new SplittableRandom(seed);
-      final Simulation simulation = new Simulation(config(algorithm));
+      SplittableRandom random = new SplittableRandom(seed);
+      Simulation simulation = new Simulation(config(algorithm));
       try {
         for (int phase = 0; phase < 20; phase++) {
-          final long rtt = (1 + random.nextInt(2_000)) * MS / 4;
-          final int demand = 1 + random.nextInt(2_000);
+          long rtt = (1 + random.nextInt(2_000)) * MS / 4;
+          int demand = 1 + random.nextInt(2_000);
           simulation.dropEvery = random.nextInt(4) == 0 ? 1 + random.nextInt(20) : 0;
           simulation.run(1 + random.nextInt(3_000), rtt, demand);
         }
         simulation.drain();
-      } catch (final AssertionError e) {
+      } catch (AssertionError e) {
         throw new AssertionError(
             "Failed with seed " + seed + " (" + algorithm + "): " + e.getMessage(), e);
       }
@@ -169,9 +169,9 @@ final class CommandLimiterTest {
   @Test
   void shouldReleaseEachPlaceOnceAndSampleOnlyWhatMeasuresLoad() {
     // given a limiter whose algorithm records what it is told
-    final SimClock clock = new SimClock(7);
-    final List<String> samples = new ArrayList<>();
-    final LimitAlgorithm recording =
+    SimClock clock = new SimClock(7);
+    List<String> samples = new ArrayList<>();
+    LimitAlgorithm recording =
         new LimitAlgorithm() {
           @Override
           public int limit() {
@@ -179,11 +179,7 @@ final class CommandLimiterTest {
           }
 
           @Override
-          public void onSample(
-              final long startNanos,
-              final long rttNanos,
-              final int inFlight,
-              final boolean dropped) {
+          public void onSample(long startNanos, long rttNanos, int inFlight, boolean dropped) {
             samples.add(
                 startNanos / MS
                     + "+"
@@ -193,12 +189,12 @@ final class CommandLimiterTest {
                     + (dropped ? " dropped" : ""));
           }
         };
-    final CommandLimiter limiter = new CommandLimiter(3, config(Algorithm.AIMD), recording, clock);
+    CommandLimiter limiter = new CommandLimiter(3, config(Algorithm.AIMD), recording, clock);
 
     // when three commands end as answered, dropped and ignored, each released twice
-    final CommandLimiter.Permit answered = limiter.tryAcquire().orElseThrow();
-    final CommandLimiter.Permit dropped = limiter.tryAcquire().orElseThrow();
-    final CommandLimiter.Permit ignored = limiter.tryAcquire().orElseThrow();
+    CommandLimiter.Permit answered = limiter.tryAcquire().orElseThrow();
+    CommandLimiter.Permit dropped = limiter.tryAcquire().orElseThrow();
+    CommandLimiter.Permit ignored = limiter.tryAcquire().orElseThrow();
     clock.advance(Duration.ofNanos(4 * MS));
     for (int i = 0; i < 2; i++) {
       answered.answered();
@@ -231,24 +227,24 @@ final class CommandLimiterTest {
     int dropEvery;
     private long answers;
 
-    Simulation(final CommandLimitConfig config) {
+    Simulation(CommandLimitConfig config) {
       limiter = new CommandLimiter(1, config, clock);
     }
 
     /** {@code steps} milliseconds of clients keeping {@code demand} commands in flight. */
-    void run(final int steps, final long rttNanos, final int demand) {
+    void run(int steps, long rttNanos, int demand) {
       for (int step = 0; step < steps; step++) {
         clock.advance(Duration.ofNanos(MS));
-        final int before = limiter.limit();
+        int before = limiter.limit();
         answerDue();
         while (limiter.inFlight() < demand) {
-          final Optional<CommandLimiter.Permit> permit = limiter.tryAcquire();
+          Optional<CommandLimiter.Permit> permit = limiter.tryAcquire();
           if (permit.isEmpty()) {
             break;
           }
           inFlight.add(new InFlight(clock.nanos() + rttNanos, permit.get()));
         }
-        final int after = limiter.limit();
+        int after = limiter.limit();
         if (after < before) {
           decreases++;
         }
@@ -267,7 +263,7 @@ final class CommandLimiterTest {
 
     private void answerDue() {
       while (!inFlight.isEmpty() && inFlight.peek().dueNanos <= clock.nanos()) {
-        final CommandLimiter.Permit permit = inFlight.poll().permit;
+        CommandLimiter.Permit permit = inFlight.poll().permit;
         if (dropEvery > 0 && ++answers % dropEvery == 0) {
           permit.dropped();
         } else {
