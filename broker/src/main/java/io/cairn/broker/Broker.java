@@ -26,6 +26,7 @@ import io.cairn.broker.partition.Partition;
 import io.cairn.broker.partition.PartitionComponent;
 import io.cairn.broker.partition.PartitionLayout;
 import io.cairn.broker.topology.LeaderDirectory;
+import io.cairn.config.ExposedListeners;
 import io.cairn.engine.InterPartitionReceiver;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.BrokerTopology;
@@ -208,6 +209,11 @@ public final class Broker implements AutoCloseable {
         partitions.all().stream().map(HostedPartition::partitionId).toList(),
         transport.localAddress(),
         managementAddress().map(Object::toString).orElse("off"));
+    ExposedListeners exposed = config.exposedListeners();
+    if (exposed.any()) {
+      // refused at configuration unless security.allowInsecure: said again on every start
+      LOG.warn("Node {}: {}", nodeId, exposed.warning());
+    }
   }
 
   private void startParts() {

@@ -1,5 +1,6 @@
 package io.cairn.gateway;
 
+import io.cairn.config.ExposedListeners;
 import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.ExportingAdmin;
 import io.cairn.gateway.grpc.GrpcServer;
@@ -143,6 +144,11 @@ public final class Gateway implements AutoCloseable {
         grpc.port(),
         http.address(),
         config.brokers());
+    ExposedListeners exposed = config.exposedListeners();
+    if (exposed.any()) {
+      // refused at configuration unless allowed: said again on every start
+      LOG.warn("Gateway {}: {}", config.nodeId(), exposed.warning());
+    }
   }
 
   public GatewayConfig config() {

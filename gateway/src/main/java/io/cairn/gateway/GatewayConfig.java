@@ -1,9 +1,11 @@
 package io.cairn.gateway;
 
+import io.cairn.config.ExposedListeners;
 import io.cairn.transport.MemberAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,6 +28,8 @@ import java.util.TreeMap;
  *       0..65535, 0 = ephemeral</td></tr>
  *   <tr><td>httpHost / httpPort</td><td>127.0.0.1 / {@value #DEFAULT_HTTP_PORT}</td><td>port
  *       0..65535, 0 = ephemeral</td></tr>
+ *   <tr><td>allowInsecure</td><td>false</td><td>a host above that is not a loopback address is
+ *       refused unless this is true (nothing is encrypted or authenticated)</td></tr>
  *   <tr><td>requestTimeout</td><td>15 s</td><td>100 ms .. 10 min; the longest a request waits,
  *       also when the client's deadline is later</td></tr>
  *   <tr><td>topologyRefreshInterval</td><td>1 s</td><td>10 ms .. 1 min</td></tr>
@@ -62,6 +66,7 @@ public final class GatewayConfig {
   private final String grpcHost;
   private final int grpcPort;
   private final String httpHost;
+  private final boolean allowInsecure;
   private final int httpPort;
   private final Duration requestTimeout;
   private final Duration topologyRefreshInterval;
@@ -80,6 +85,7 @@ public final class GatewayConfig {
     this.grpcHost = b.grpcHost;
     this.grpcPort = b.grpcPort;
     this.httpHost = b.httpHost;
+    this.allowInsecure = b.allowInsecure;
     this.httpPort = b.httpPort;
     this.requestTimeout = b.requestTimeout;
     this.topologyRefreshInterval = b.topologyRefreshInterval;
@@ -105,6 +111,7 @@ public final class GatewayConfig {
     b.grpcHost = grpcHost;
     b.grpcPort = grpcPort;
     b.httpHost = httpHost;
+    b.allowInsecure = allowInsecure;
     b.httpPort = httpPort;
     b.requestTimeout = requestTimeout;
     b.topologyRefreshInterval = topologyRefreshInterval;
@@ -145,6 +152,24 @@ public final class GatewayConfig {
 
   public String httpHost() {
     return httpHost;
+  }
+
+  public boolean allowInsecure() {
+    return allowInsecure;
+  }
+
+  /** The listeners on a non-loopback address: refused unless {@link #allowInsecure()}. */
+  public ExposedListeners exposedListeners() {
+    return exposedListeners(transportHost, grpcHost, httpHost);
+  }
+
+  private static ExposedListeners exposedListeners(
+      String transportHost, String grpcHost, String httpHost) {
+    Map<String, String> binds = new LinkedHashMap<>();
+    binds.put("gateway.transport.host", transportHost);
+    binds.put("gateway.grpc.host", grpcHost);
+    binds.put("gateway.http.host", httpHost);
+    return ExposedListeners.of("gateway.security.allowInsecure", binds);
   }
 
   public int httpPort() {
@@ -229,6 +254,7 @@ public final class GatewayConfig {
     private String grpcHost = DEFAULT_HOST;
     private int grpcPort = DEFAULT_GRPC_PORT;
     private String httpHost = DEFAULT_HOST;
+    private boolean allowInsecure;
     private int httpPort = DEFAULT_HTTP_PORT;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration topologyRefreshInterval = DEFAULT_TOPOLOGY_REFRESH_INTERVAL;
@@ -393,10 +419,21 @@ public final class GatewayConfig {
       range("maxMessageSizeBytes", maxMessageSizeBytes, 1024, 16 * 1024 * 1024, violations);
       range("httpMaxBodyBytes", httpMaxBodyBytes, 256, 1024 * 1024, violations);
       range("maxPendingRequests", maxPendingRequests, 1, 1_000_000, violations);
+      if (violations.isEmpty()) {
+        exposedListeners(transportHost, grpcHost, httpHost)
+            .refusal(allowInsecure)
+            .ifPresent(violations::add);
+      }
       if (!violations.isEmpty()) {
         throw new IllegalArgumentException(String.join("; ", violations));
       }
       return new GatewayConfig(this);
+    }
+
+    /** Accepts listeners on non-loopback addresses, unprotected as they are. */
+    public Builder allowInsecure(boolean allow) {
+      allowInsecure = allow;
+      return this;
     }
 
     private static void host(String key, String host, List<String> out) {

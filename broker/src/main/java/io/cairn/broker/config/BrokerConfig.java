@@ -8,6 +8,7 @@ import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.partition.PartitionConfig;
 import io.cairn.config.ConfigSetting;
+import io.cairn.config.ExposedListeners;
 import io.cairn.engine.LedgerEngineConfig;
 import io.cairn.raft.RaftConfig;
 import io.cairn.snapshot.SnapshotConfig;
@@ -17,7 +18,9 @@ import io.cairn.transport.TransportConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -41,6 +44,7 @@ public final class BrokerConfig {
   private final Management management;
   private final Processing processing;
   private final Raft raft;
+  private final Security security;
   private final PartitionConfig partitionConfig;
   private final List<ExporterDescriptor> exporters;
   private final List<ConfigSetting> settings;
@@ -53,6 +57,7 @@ public final class BrokerConfig {
       Management management,
       Processing processing,
       Raft raft,
+      Security security,
       PartitionConfig partitionConfig,
       List<ExporterDescriptor> exporters,
       List<ConfigSetting> settings) {
@@ -63,6 +68,7 @@ public final class BrokerConfig {
     this.management = Objects.requireNonNull(management, "management");
     this.processing = Objects.requireNonNull(processing, "processing");
     this.raft = Objects.requireNonNull(raft, "raft");
+    this.security = Objects.requireNonNull(security, "security");
     this.partitionConfig = Objects.requireNonNull(partitionConfig, "partitionConfig");
     this.exporters = List.copyOf(exporters);
     this.settings = List.copyOf(settings);
@@ -94,6 +100,24 @@ public final class BrokerConfig {
 
   public Raft raft() {
     return raft;
+  }
+
+  public Security security() {
+    return security;
+  }
+
+  /** The listeners on a non-loopback address: refused unless {@code security.allowInsecure}. */
+  public ExposedListeners exposedListeners() {
+    return exposedListeners(network, management);
+  }
+
+  static ExposedListeners exposedListeners(Network network, Management management) {
+    Map<String, String> binds = new LinkedHashMap<>();
+    binds.put(BrokerConfigKeys.NETWORK_HOST.path(), network.host());
+    if (management.enabled()) {
+      binds.put(BrokerConfigKeys.MANAGEMENT_HOST.path(), management.host());
+    }
+    return ExposedListeners.of(BrokerConfigKeys.SECURITY_ALLOW_INSECURE.path(), binds);
   }
 
   /** The exporters every partition leader of this broker feeds, in configuration order. */
@@ -287,6 +311,12 @@ public final class BrokerConfig {
    * @param port its port; 0 = ephemeral
    */
   public record Management(boolean enabled, String host, int port) {}
+
+  /**
+   * @param allowInsecure listeners on non-loopback addresses are accepted although nothing they
+   *     serve is encrypted or authenticated
+   */
+  public record Security(boolean allowInsecure) {}
 
   /**
    * @param maxInFlightCommands client commands written and not answered, per broker: a memory bound

@@ -36,7 +36,8 @@ public final class BrokerConfigKeys {
 
   /** The sections; environment variables {@code CAIRN_<SECTION>_...} are checked strictly. */
   public static final Set<String> SECTIONS =
-      Set.of("cluster", "network", "data", "backup", "management", "processing", "raft");
+      Set.of(
+          "cluster", "network", "data", "backup", "management", "processing", "raft", "security");
 
   /** The map of members: {@code cluster.members.<nodeId>: host:port}. */
   public static final String MEMBERS = "cluster.members";
@@ -348,6 +349,14 @@ public final class BrokerConfigKeys {
           "each partition's leadership goes back to its first member ((p-1) mod N) once that"
               + " member is caught up, so every broker leads its share; false: whoever wins an"
               + " election leads");
+  public static final ConfigKey<Boolean> SECURITY_ALLOW_INSECURE =
+      key(
+          "security.allowInsecure",
+          "false",
+          bool(),
+          "accept network.host or management.host on a non-loopback address although their"
+              + " connections are neither encrypted nor authenticated (then every start warns);"
+              + " false: such a configuration is refused");
 
   private BrokerConfigKeys() {}
 

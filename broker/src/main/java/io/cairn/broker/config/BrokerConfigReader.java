@@ -130,6 +130,7 @@ public final class BrokerConfigReader {
             get(RAFT_HEARTBEAT_INTERVAL),
             get(RAFT_REQUEST_TIMEOUT),
             get(RAFT_LEADER_BALANCING));
+    BrokerConfig.Security security = new BrokerConfig.Security(get(SECURITY_ALLOW_INSECURE));
     List<ExporterDescriptor> exporters = exporters();
     checkAcross(cluster, network, management, raft, processing);
     PartitionConfig partitionConfig = null;
@@ -146,6 +147,11 @@ public final class BrokerConfigReader {
                 + ", raft.*, processing.*)");
       }
     }
+    if (allValid(NETWORK_HOST, MANAGEMENT_ENABLED, MANAGEMENT_HOST, SECURITY_ALLOW_INSECURE)) {
+      BrokerConfig.exposedListeners(network, management)
+          .refusal(security.allowInsecure())
+          .ifPresent(violations::add);
+    }
     if (!violations.isEmpty()) {
       throw new BrokerConfigException(sourceName, violations);
     }
@@ -157,6 +163,7 @@ public final class BrokerConfigReader {
         management,
         processing,
         raft,
+        security,
         partitionConfig,
         exporters,
         orderedSettings());

@@ -83,7 +83,29 @@ final class BrokerConfigReaderTest {
         heartbeatInterval: 100ms
         requestTimeout: 400ms
         leaderBalancing: false
+      security:
+        allowInsecure: true
       """;
+
+  @Test
+  void shouldRefuseListenersBeyondLoopbackUnlessInsecureIsAllowed() {
+    String exposed = FULL.replace("  allowInsecure: true", "  allowInsecure: false");
+
+    assertThatThrownBy(() -> BrokerConfigReader.parse(exposed, SOURCE, Map.of()))
+        .isInstanceOf(BrokerConfigException.class)
+        .hasMessageContaining(
+            "Expected network.host 0.0.0.0, management.host 0.0.0.0 to be a loopback address"
+                + " (127.0.0.1, ::1, localhost), since its connections are neither encrypted nor"
+                + " authenticated, but they are not. Bind a loopback address, or set"
+                + " security.allowInsecure: true");
+    assertThat(
+            BrokerConfigReader.parse(
+                    exposed.replace("host: 0.0.0.0", "host: 127.0.0.1"), SOURCE, Map.of())
+                .exposedListeners()
+                .any())
+        .isFalse();
+    assertThat(BrokerConfigReader.parse(FULL, SOURCE, Map.of()).exposedListeners().any()).isTrue();
+  }
 
   @Test
   void shouldReadEveryKeyOfAFullFile() {
@@ -92,6 +114,7 @@ final class BrokerConfigReaderTest {
 
     // then
     assertThat(config.cluster().clusterId()).isEqualTo("ledger-eu");
+    assertThat(config.security()).isEqualTo(new BrokerConfig.Security(true));
     assertThat(config.cluster().nodeId()).isEqualTo(1);
     assertThat(config.cluster().partitionCount()).isEqualTo(6);
     assertThat(config.cluster().replicationFactor()).isEqualTo(3);

@@ -149,6 +149,14 @@ public final class GatewayConfigKeys {
           GatewayConfig.DEFAULT_MAX_PENDING_REQUESTS,
           integer(1, 1_000_000),
           "queued work before RESOURCE_EXHAUSTED");
+  public static final ConfigKey<Boolean> SECURITY_ALLOW_INSECURE =
+      key(
+          "gateway.security.allowInsecure",
+          false,
+          ValueParser.bool(),
+          "accept gateway.grpc.host, gateway.http.host or gateway.transport.host on a non-loopback"
+              + " address although their connections are neither encrypted nor authenticated"
+              + " (then every start warns); false: such a configuration is refused");
 
   private static final ConfigCatalogue CATALOGUE =
       new ConfigCatalogue(KEYS, Set.of(SECTION), List.of(BROKERS_GROUP));

@@ -115,7 +115,8 @@ public final class GatewayConfigReader {
             .retryBackoffMin(values.get(RETRY_BACKOFF_MIN))
             .retryBackoffMax(values.get(RETRY_BACKOFF_MAX))
             .maxRetries(values.get(RETRY_MAX_RETRIES))
-            .maxPendingRequests(values.get(MAX_PENDING_REQUESTS));
+            .maxPendingRequests(values.get(MAX_PENDING_REQUESTS))
+            .allowInsecure(values.get(SECURITY_ALLOW_INSECURE));
     checkAcross(nodeId, brokers);
     if (!violations.isEmpty()) {
       throw new ConfigException("gateway", sourceName, violations);

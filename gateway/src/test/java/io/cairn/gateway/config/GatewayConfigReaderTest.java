@@ -30,7 +30,27 @@ final class GatewayConfigReaderTest {
         topologyRefreshInterval: 250ms
         retry: {backoffMin: 10ms, backoffMax: 2s, maxRetries: 5}
         maxPendingRequests: 500
+        security: {allowInsecure: true}
       """;
+
+  @Test
+  void shouldRefuseListenersBeyondLoopbackUnlessInsecureIsAllowed() {
+    String exposed = FULL.replace("security: {allowInsecure: true}", "security: {}");
+
+    assertThatThrownBy(() -> GatewayConfigReader.parse(exposed, SOURCE, Map.of()))
+        .hasMessageContaining(
+            "Expected gateway.grpc.host 0.0.0.0, gateway.http.host 0.0.0.0 to be a loopback address"
+                + " (127.0.0.1, ::1, localhost), since its connections are neither encrypted nor"
+                + " authenticated, but they are not. Bind a loopback address, or set"
+                + " gateway.security.allowInsecure: true");
+    assertThat(GatewayConfigReader.parse(FULL, SOURCE, Map.of()).config().allowInsecure()).isTrue();
+    assertThat(
+            GatewayConfigReader.parse(exposed.replace("0.0.0.0", "localhost"), SOURCE, Map.of())
+                .config()
+                .exposedListeners()
+                .any())
+        .isFalse();
+  }
 
   @Test
   void shouldReadEveryKey() {
@@ -235,7 +255,7 @@ final class GatewayConfigReaderTest {
 
     assertThat(effective.config().nodeId()).isEqualTo(1001);
     assertThat(effective.settings())
-        .hasSize(17)
+        .hasSize(18)
         .extracting(ConfigSetting::source)
         .containsOnly("set in config file " + file);
   }
