@@ -265,11 +265,7 @@ final class FilesystemObjects implements ObjectLayer {
     if (!Files.exists(contents)) {
       return 0;
     }
-    int objects;
-    try (var files = Files.walk(contents)) {
-      objects = (int) files.filter(Files::isRegularFile).count();
-    }
-    DurableFiles.deleteRecursively(contents);
+    int objects = DurableFiles.deleteRecursively(contents);
     pruneEmptyParents(contents.getParent(), layout.contentsRoot());
     return objects;
   }

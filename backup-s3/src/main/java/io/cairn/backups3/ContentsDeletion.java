@@ -8,7 +8,6 @@ import java.util.List;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Error;
@@ -37,21 +36,7 @@ final class ContentsDeletion {
     int deleted = 0;
     String continuation = null;
     do {
-      String token = continuation;
-      ListObjectsV2Response page =
-          s3.calls()
-              .join(
-                  "ListObjectsV2",
-                  s3.url(prefix),
-                  () ->
-                      s3.client()
-                          .listObjectsV2(
-                              ListObjectsV2Request.builder()
-                                  .bucket(s3.bucket())
-                                  .prefix(prefix)
-                                  .maxKeys(BATCH_MAX)
-                                  .continuationToken(token)
-                                  .build()));
+      ListObjectsV2Response page = s3.list(prefix, BATCH_MAX, continuation, null);
       List<ObjectIdentifier> keys = new ArrayList<>();
       for (S3Object object : page.contents()) {
         keys.add(ObjectIdentifier.builder().key(object.key()).build());

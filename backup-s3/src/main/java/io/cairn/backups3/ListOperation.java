@@ -22,7 +22,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -87,7 +86,7 @@ final class ListOperation {
                 + ")");
       }
       ListObjectsV2Response response =
-          list(
+          s3.list(
               prefix,
               maxKeys,
               continuation,
@@ -125,27 +124,6 @@ final class ListOperation {
             ? Optional.of(PAGE_TOKENS.token(matches.get(matches.size() - 1)))
             : Optional.empty();
     return new BackupPage(statuses, next);
-  }
-
-  private ListObjectsV2Response list(
-      String prefix, int maxKeys, String continuation, String startAfter) {
-    return s3.calls()
-        .join(
-            "ListObjectsV2",
-            s3.url(prefix),
-            () -> {
-              ListObjectsV2Request.Builder b =
-                  ListObjectsV2Request.builder()
-                      .bucket(s3.bucket())
-                      .prefix(prefix)
-                      .maxKeys(maxKeys);
-              if (continuation != null) {
-                b.continuationToken(continuation);
-              } else {
-                b.startAfter(startAfter);
-              }
-              return s3.client().listObjectsV2(b.build());
-            });
   }
 
   /**

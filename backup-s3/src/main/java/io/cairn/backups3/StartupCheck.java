@@ -7,7 +7,6 @@ import io.cairn.backups3.manifest.ConditionalWriteProbe;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 
 /**
  * What the store checks with the server when it opens, so that a wrong setting fails at start with
@@ -97,18 +96,7 @@ final class StartupCheck {
   private void checkBucket() {
     String prefix = s3.layout().manifestsPrefix();
     try {
-      s3.calls()
-          .join(
-              "ListObjectsV2",
-              s3.url(prefix),
-              () ->
-                  s3.client()
-                      .listObjectsV2(
-                          ListObjectsV2Request.builder()
-                              .bucket(config.bucket())
-                              .prefix(prefix)
-                              .maxKeys(1)
-                              .build()));
+      s3.list(prefix, 1, null, null);
     } catch (S3RequestException e) {
       throw failure(e, "list bucket '" + config.bucket() + "'");
     }

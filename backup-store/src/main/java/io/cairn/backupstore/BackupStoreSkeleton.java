@@ -168,7 +168,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
   }
 
   /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
-  public final Manifest readCompleted(BackupIdentifier id) throws Exception {
+  private Manifest readCompleted(BackupIdentifier id) throws Exception {
     return ManifestRules.requireCompleted(id, layer.readManifest(id));
   }
 

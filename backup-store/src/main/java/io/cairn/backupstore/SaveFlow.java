@@ -86,8 +86,9 @@ final class SaveFlow {
       stored = storeContents();
       layer.seal(id, stored);
       Manifest completed = complete(stored);
-      tally(stored).logCompleted(id);
-      return tally(stored).result(completed);
+      SaveTally tally = tally(stored);
+      tally.logCompleted(id);
+      return tally.result(completed);
     } catch (BackupMarkedFailedException e) {
       LOG.info("Backup {} was not completed: {}", id, e.getMessage());
       throw e;

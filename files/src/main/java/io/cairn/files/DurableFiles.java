@@ -113,18 +113,23 @@ public final class DurableFiles {
   /**
    * Deletes {@code root} and everything below it; a missing tree, or entries that vanish while it
    * runs, are fine. A symbolic link is deleted, never followed.
+   *
+   * @return how many files (not directories) this call deleted
    */
-  public static void deleteRecursively(Path root) throws IOException {
+  public static int deleteRecursively(Path root) throws IOException {
     if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-      return;
+      return 0;
     }
+    int[] deleted = {0};
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<>() {
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
-            Files.deleteIfExists(file);
+            if (Files.deleteIfExists(file)) {
+              deleted[0]++;
+            }
             return FileVisitResult.CONTINUE;
           }
 
@@ -145,6 +150,7 @@ public final class DurableFiles {
             return FileVisitResult.CONTINUE;
           }
         });
+    return deleted[0];
   }
 
   /** Deletes everything inside {@code directory}, keeping the directory, then fsyncs it. */

@@ -70,10 +70,8 @@ public final class MasterKeyRing {
   public static MasterKeyRing load(Path file) {
     String source = "master key file " + file;
     try {
-      Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
-      EnumSet<PosixFilePermission> open = EnumSet.noneOf(PosixFilePermission.class);
-      open.addAll(permissions);
-      open.retainAll(OPEN_TO_OTHERS);
+      Set<PosixFilePermission> open = EnumSet.copyOf(OPEN_TO_OTHERS);
+      open.retainAll(Files.getPosixFilePermissions(file));
       if (!open.isEmpty()) {
         throw new IllegalArgumentException(
             "Expected "

@@ -101,8 +101,23 @@ public final class SegmentedCipher {
         in, key, associatedData, Arrays.copyOfRange(header, MAGIC.length, HEADER_BYTES));
   }
 
-  private static Cipher cipher(
-      int mode, SecretKey key, byte[] prefix, long segment, byte[] associatedData, boolean last)
+  private static Cipher newCipher() throws IOException {
+    try {
+      return Cipher.getInstance(TRANSFORMATION);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("Expected AES-GCM to be available, but " + e, e);
+    }
+  }
+
+  /** Readies {@code cipher} (one per stream) for segment {@code segment}. */
+  private static void init(
+      Cipher cipher,
+      int mode,
+      SecretKey key,
+      byte[] prefix,
+      long segment,
+      byte[] associatedData,
+      boolean last)
       throws IOException {
     if (segment > 0xFFFF_FFFFL) {
       throw new IOException(
@@ -114,13 +129,11 @@ public final class SegmentedCipher {
     nonce[PREFIX_BYTES + 2] = (byte) (segment >>> 8);
     nonce[PREFIX_BYTES + 3] = (byte) segment;
     try {
-      Cipher cipher = Cipher.getInstance(TRANSFORMATION);
       cipher.init(mode, key, new GCMParameterSpec(TAG_BYTES * 8, nonce));
       cipher.updateAAD(associatedData);
       cipher.updateAAD(new byte[] {(byte) (last ? 1 : 0)});
-      return cipher;
     } catch (GeneralSecurityException e) {
-      throw new IOException("Expected AES-GCM to be available, but " + e, e);
+      throw new IOException("Expected to start AES-GCM on segment " + segment + ", but " + e, e);
     }
   }
 
@@ -133,12 +146,14 @@ public final class SegmentedCipher {
     private final byte[] prefix;
     private final byte[] plain = new byte[SEGMENT_BYTES];
     private final byte[] sealed = new byte[SEGMENT_BYTES + TAG_BYTES];
+    private final Cipher cipher;
     private int buffered;
     private long segment;
     private boolean finished;
 
-    private EncryptingStream(
-        OutputStream out, SecretKey key, byte[] associatedData, byte[] prefix) {
+    private EncryptingStream(OutputStream out, SecretKey key, byte[] associatedData, byte[] prefix)
+        throws IOException {
+      this.cipher = newCipher();
       this.out = out;
       this.key = Objects.requireNonNull(key, "key");
       this.associatedData = associatedData.clone();
@@ -179,7 +194,7 @@ public final class SegmentedCipher {
     }
 
     private void seal(boolean last) throws IOException {
-      Cipher cipher = cipher(Cipher.ENCRYPT_MODE, key, prefix, segment, associatedData, last);
+      init(cipher, Cipher.ENCRYPT_MODE, key, prefix, segment, associatedData, last);
       int n;
       try {
         n = cipher.doFinal(plain, 0, buffered, sealed, 0);
@@ -215,6 +230,7 @@ public final class SegmentedCipher {
     private final byte[] prefix;
     private final byte[] sealed = new byte[SEGMENT_BYTES + TAG_BYTES];
     private final byte[] plain = new byte[SEGMENT_BYTES];
+    private final Cipher cipher;
     private int plainLength;
     private int plainPosition;
     private long segment;
@@ -225,7 +241,9 @@ public final class SegmentedCipher {
     /** A byte read ahead to learn whether a full segment is the last one; -1 if none. */
     private int ahead = -1;
 
-    private DecryptingStream(InputStream in, SecretKey key, byte[] associatedData, byte[] prefix) {
+    private DecryptingStream(InputStream in, SecretKey key, byte[] associatedData, byte[] prefix)
+        throws IOException {
+      this.cipher = newCipher();
       this.in = in;
       this.key = Objects.requireNonNull(key, "key");
       this.associatedData = associatedData.clone();
@@ -270,7 +288,7 @@ public final class SegmentedCipher {
       if (length < TAG_BYTES) {
         throw failure("ends " + length + " bytes into segment " + segment + ", inside its tag");
       }
-      Cipher cipher = cipher(Cipher.DECRYPT_MODE, key, prefix, segment, associatedData, last);
+      init(cipher, Cipher.DECRYPT_MODE, key, prefix, segment, associatedData, last);
       try {
         plainLength = cipher.doFinal(sealed, 0, length, plain, 0);
       } catch (AEADBadTagException e) {

@@ -11,6 +11,8 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
@@ -72,6 +74,29 @@ public record S3Access(
       }
       throw e;
     }
+  }
+
+  /**
+   * One {@code ListObjectsV2} page of the keys under {@code prefix}.
+   *
+   * @param continuation the previous page's token, or null
+   * @param startAfter the key to list after, or null; used only without a continuation token
+   */
+  public ListObjectsV2Response list(
+      String prefix, int maxKeys, String continuation, String startAfter) {
+    return calls.join(
+        "ListObjectsV2",
+        url(prefix),
+        () -> {
+          ListObjectsV2Request.Builder b =
+              ListObjectsV2Request.builder().bucket(bucket()).prefix(prefix).maxKeys(maxKeys);
+          if (continuation != null) {
+            b.continuationToken(continuation);
+          } else if (startAfter != null) {
+            b.startAfter(startAfter);
+          }
+          return client.listObjectsV2(b.build());
+        });
   }
 
   /** Base64 MD5 of a buffer region, for {@code Content-MD5}. */
