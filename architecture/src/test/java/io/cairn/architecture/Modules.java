@@ -90,6 +90,7 @@ final class Modules {
         "snapshot",
         "backup",
         "backup-api",
+        "backup-store",
         "backup-fs",
         "backup-s3",
         "exporter",

@@ -9,6 +9,7 @@ import io.cairn.backupfs.content.FileTransfer;
 import io.cairn.backupfs.content.WriteThrottle;
 import io.cairn.backupfs.layout.ManifestFiles;
 import io.cairn.backupfs.layout.StoreLayout;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backupstore.BackupStoreSkeleton;
 import io.cairn.backupstore.StoreOperations;
 import io.cairn.pacing.RateLimiter;
@@ -63,7 +64,8 @@ public final class FilesystemBackupStore extends BackupStoreSkeleton {
       Executor queryExecutor,
       FilesystemBackupStoreMetrics metrics,
       StoreLayout layout,
-      FilesystemObjects objects) {
+      FilesystemObjects objects,
+      BackupEncryption encryption) {
     super(
         new StoreOperations(
             config.basePath().toString(),
@@ -72,6 +74,7 @@ public final class FilesystemBackupStore extends BackupStoreSkeleton {
         executor,
         queryExecutor,
         objects,
+        encryption,
         clock);
     this.config = config;
     this.layout = layout;
@@ -81,6 +84,7 @@ public final class FilesystemBackupStore extends BackupStoreSkeleton {
 
   private static FilesystemBackupStore create(
       FilesystemBackupStoreConfig config,
+      BackupEncryption encryption,
       Clock clock,
       Executor executor,
       Executor queryExecutor,
@@ -101,7 +105,7 @@ public final class FilesystemBackupStore extends BackupStoreSkeleton {
     var objects =
         new FilesystemObjects(layout, writer, metrics, executor, config.maxConcurrentFileCopies());
     return new FilesystemBackupStore(
-        config, clock, executor, queryExecutor, metrics, layout, objects);
+        config, clock, executor, queryExecutor, metrics, layout, objects, encryption);
   }
 
   /** A burst of 1/8 s of the limit, and at least one chunk of a copy. */
@@ -126,7 +130,28 @@ public final class FilesystemBackupStore extends BackupStoreSkeleton {
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry) {
-    return open(config, clock, executor, queryExecutor, registry, RateLimiter.SLEEP);
+    return open(
+        config,
+        BackupEncryption.off(),
+        clock,
+        executor,
+        queryExecutor,
+        registry,
+        RateLimiter.SLEEP);
+  }
+
+  /**
+   * {@link #open(FilesystemBackupStoreConfig, Clock, Executor, Executor, MeterRegistry)} with
+   * client-side encryption: new backups are encrypted as {@code encryption} says.
+   */
+  public static FilesystemBackupStore open(
+      FilesystemBackupStoreConfig config,
+      BackupEncryption encryption,
+      Clock clock,
+      Executor executor,
+      Executor queryExecutor,
+      MeterRegistry registry) {
+    return open(config, encryption, clock, executor, queryExecutor, registry, RateLimiter.SLEEP);
   }
 
   /**
@@ -136,13 +161,14 @@ public final class FilesystemBackupStore extends BackupStoreSkeleton {
    */
   static FilesystemBackupStore open(
       FilesystemBackupStoreConfig config,
+      BackupEncryption encryption,
       Clock clock,
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry,
       RateLimiter.Pause pause) {
     checkBasePath(config.basePath());
-    var store = create(config, clock, executor, queryExecutor, registry, pause);
+    var store = create(config, encryption, clock, executor, queryExecutor, registry, pause);
     try {
       Files.createDirectories(store.layout.manifestsRoot());
       Files.createDirectories(store.layout.contentsRoot());
@@ -154,14 +180,15 @@ public final class FilesystemBackupStore extends BackupStoreSkeleton {
     }
     LOG.info(
         "Opened filesystem backup store at {} (compression {}, threshold {} bytes, {} file "
-            + "copies at once, {})",
+            + "copies at once, {}, encryption {})",
         config.basePath(),
         config.compression().manifestName(),
         config.compressionThresholdBytes(),
         config.maxConcurrentFileCopies(),
         config.maxBytesPerSecond() == 0
             ? "no bytes/s limit"
-            : "at most " + config.maxBytesPerSecond() + " bytes/s");
+            : "at most " + config.maxBytesPerSecond() + " bytes/s",
+        encryption);
     return store;
   }
 

@@ -9,6 +9,7 @@ import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.PageRequest;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
@@ -175,9 +176,10 @@ final class FilesystemObjects implements ObjectLayer {
   }
 
   @Override
-  public EncodedContent put(BackupIdentifier id, FileSetKind kind, BackupFile file)
+  public EncodedContent put(
+      BackupIdentifier id, FileSetKind kind, BackupFile file, ContentCipher cipher)
       throws IOException {
-    EncodedContent encoded = writer.copy(id, file, layout.object(id, kind, file.name()));
+    EncodedContent encoded = writer.copy(id, file, layout.object(id, kind, file.name()), cipher);
     metrics.copied(encoded.sizeBytes());
     return encoded;
   }
@@ -221,16 +223,18 @@ final class FilesystemObjects implements ObjectLayer {
       BackupIdentifier id,
       FileSetKind kind,
       ManifestFile entry,
+      ContentCipher cipher,
       FileChannel target,
       LongConsumer progress) {
     return ContentChecker.restore(
-        kind, entry, layout.object(id, kind, entry.name()), target, progress);
+        kind, entry, cipher, layout.object(id, kind, entry.name()), target, progress);
   }
 
   @Override
-  public Optional<FileProblem> verify(BackupIdentifier id, FileSetKind kind, ManifestFile entry) {
+  public Optional<FileProblem> verify(
+      BackupIdentifier id, FileSetKind kind, ManifestFile entry, ContentCipher cipher) {
     return ContentChecker.check(
-        kind, entry, layout.object(id, kind, entry.name()), null, bytes -> {});
+        kind, entry, cipher, layout.object(id, kind, entry.name()), null, bytes -> {});
   }
 
   /** Up to {@code maxConcurrentFileCopies} at once: this thread plus helpers on the executor. */

@@ -24,7 +24,12 @@ class FilesystemBackupStoreTest extends BackupStoreTestKit {
         new FilesystemBackupStoreConfig(
             storeDir, policy.compression(), policy.thresholdBytes(), policy.zstdLevel());
     return FilesystemBackupStore.open(
-        config, settings.clock(), transferExecutor, queryExecutor, new SimpleMeterRegistry());
+        config,
+        settings.encryption(),
+        settings.clock(),
+        transferExecutor,
+        queryExecutor,
+        new SimpleMeterRegistry());
   }
 
   private Path object(BackupIdentifier id, FileSetKind set, String name) {

@@ -11,6 +11,7 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.simple.SimpleConfig;
@@ -60,6 +61,7 @@ class FilesystemCopyTest {
     store =
         FilesystemBackupStore.open(
             config,
+            BackupEncryption.off(),
             new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli()),
             executor,
             executor,

@@ -1,6 +1,7 @@
 package io.cairn.backupfs;
 
 import io.cairn.backupapi.BackupStore;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backuptestkit.QueriesDuringSaveContract;
 import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -22,6 +23,7 @@ class FilesystemQueriesDuringSaveTest extends QueriesDuringSaveContract {
         FilesystemBackupStoreConfig.of(base)
             .withMaxConcurrentFileCopies(1)
             .withMaxBytesPerSecond(RATE_BYTES_PER_SECOND),
+        BackupEncryption.off(),
         new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli()),
         transfers,
         queries,

@@ -12,6 +12,7 @@ import io.cairn.backups3.transfer.ObjectChecker;
 import io.cairn.backups3.transfer.ObjectCopier;
 import io.cairn.backups3.transfer.ObjectUploader;
 import io.cairn.backups3.transfer.Transfers;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backupstore.BackupStoreSkeleton;
 import io.cairn.backupstore.StoreOperations;
 import io.cairn.pacing.Backoff;
@@ -90,12 +91,14 @@ public final class S3BackupStore extends BackupStoreSkeleton {
       S3Access s3,
       ManifestObjects manifests,
       ExecutorService transferExecutor,
+      BackupEncryption encryption,
       RateLimiter.Pause pause) {
     super(
         new StoreOperations(config.location(), metrics.registry(), S3BackupStoreMetrics.OPERATIONS),
         executor,
         queryExecutor,
         objects(config, s3, manifests, transferExecutor, metrics, pause),
+        encryption,
         clock);
     this.config = config;
     this.client = client;
@@ -152,7 +155,28 @@ public final class S3BackupStore extends BackupStoreSkeleton {
       Executor executor,
       Executor queryExecutor,
       MeterRegistry registry) {
-    return open(config, clock, executor, queryExecutor, registry, RateLimiter.SLEEP);
+    return open(
+        config,
+        BackupEncryption.off(),
+        clock,
+        executor,
+        queryExecutor,
+        registry,
+        RateLimiter.SLEEP);
+  }
+
+  /**
+   * {@link #open(S3BackupStoreConfig, Clock, Executor, Executor, MeterRegistry)} with client-side
+   * encryption: new backups are encrypted as {@code encryption} says.
+   */
+  public static S3BackupStore open(
+      S3BackupStoreConfig config,
+      BackupEncryption encryption,
+      Clock clock,
+      Executor executor,
+      Executor queryExecutor,
+      MeterRegistry registry) {
+    return open(config, encryption, clock, executor, queryExecutor, registry, RateLimiter.SLEEP);
   }
 
   /**
@@ -161,6 +185,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
    */
   static S3BackupStore open(
       S3BackupStoreConfig config,
+      BackupEncryption encryption,
       Clock clock,
       Executor executor,
       Executor queryExecutor,
@@ -209,16 +234,18 @@ public final class S3BackupStore extends BackupStoreSkeleton {
                   TimeUnit.MILLISECONDS,
                   new LinkedBlockingQueue<>(),
                   threads("cairn-backup-s3-transfer-")),
+              encryption,
               pause);
       LOG.info(
           "Opened S3 backup store {} ({}; conditional writes {}, compression {}, part size "
-              + "{} bytes, {} concurrent transfers)",
+              + "{} bytes, {} concurrent transfers, encryption {})",
           config.location(),
           config,
           conditional,
           config.compression().manifestName(),
           config.partSizeBytes(),
-          config.maxConcurrentTransfers());
+          config.maxConcurrentTransfers(),
+          encryption);
       return store;
     } catch (RuntimeException e) {
       if (client != null) {

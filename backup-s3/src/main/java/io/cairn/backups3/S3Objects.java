@@ -10,6 +10,7 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.content.CompressionPolicy;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
@@ -133,9 +134,10 @@ final class S3Objects implements ObjectLayer {
   // ----------------------------------------------------------------------------- objects
 
   @Override
-  public EncodedContent put(BackupIdentifier id, FileSetKind kind, BackupFile file)
+  public EncodedContent put(
+      BackupIdentifier id, FileSetKind kind, BackupFile file, ContentCipher cipher)
       throws Exception {
-    return uploader.upload(file, s3.layout().objectKey(id, kind, file.name()), compression);
+    return uploader.upload(file, s3.layout().objectKey(id, kind, file.name()), compression, cipher);
   }
 
   /**
@@ -227,11 +229,13 @@ final class S3Objects implements ObjectLayer {
       BackupIdentifier id,
       FileSetKind kind,
       ManifestFile entry,
+      ContentCipher cipher,
       FileChannel target,
       LongConsumer progress) {
     return checker.check(
         kind,
         entry,
+        cipher,
         s3.layout().objectKey(id, kind, entry.name()),
         Channels.newOutputStream(target),
         progress,
@@ -240,9 +244,16 @@ final class S3Objects implements ObjectLayer {
 
   /** The downloads count against the bytes/s limit. */
   @Override
-  public Optional<FileProblem> verify(BackupIdentifier id, FileSetKind kind, ManifestFile entry) {
+  public Optional<FileProblem> verify(
+      BackupIdentifier id, FileSetKind kind, ManifestFile entry, ContentCipher cipher) {
     return checker.check(
-        kind, entry, s3.layout().objectKey(id, kind, entry.name()), null, bytes -> {}, true);
+        kind,
+        entry,
+        cipher,
+        s3.layout().objectKey(id, kind, entry.name()),
+        null,
+        bytes -> {},
+        true);
   }
 
   /**

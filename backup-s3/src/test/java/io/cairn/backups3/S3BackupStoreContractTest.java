@@ -54,6 +54,7 @@ abstract class S3BackupStoreContractTest extends BackupStoreTestKit {
                 .zstdLevel(policy.zstdLevel()));
     return S3BackupStore.open(
         config.build(),
+        settings.encryption(),
         settings.clock(),
         transferExecutor,
         queryExecutor,

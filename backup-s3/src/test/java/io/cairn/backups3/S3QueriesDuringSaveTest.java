@@ -3,6 +3,7 @@ package io.cairn.backups3;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backuptestkit.QueriesDuringSaveContract;
 import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -25,6 +26,7 @@ class S3QueriesDuringSaveTest extends QueriesDuringSaveContract {
             .config(BUCKET, "queries")
             .maxBytesPerSecond(S3BackupStoreConfig.MAX_BYTES_PER_SECOND_MIN)
             .build(),
+        BackupEncryption.off(),
         new SimClock(Instant.parse("2025-03-01T10:00:00Z").toEpochMilli()),
         transfers,
         queries,

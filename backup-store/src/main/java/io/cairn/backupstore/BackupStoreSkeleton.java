@@ -44,6 +44,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
   private final Executor transfers;
   private final Executor queries;
   private final ObjectLayer layer;
+  private final BackupEncryption encryption;
   private final Clock clock;
   private final SavesInFlight savesInFlight = new SavesInFlight();
 
@@ -51,6 +52,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
    * @param transfers runs saves, restores and verifies (blocking I/O); its size bounds how many run
    *     at once
    * @param queries runs status, list, markFailed and delete: a pool of its own
+   * @param encryption how new backups' objects are sealed, and the keys to read encrypted ones
    * @param clock the source of manifest timestamps
    */
   protected BackupStoreSkeleton(
@@ -58,11 +60,13 @@ public abstract class BackupStoreSkeleton implements BackupStore {
       Executor transfers,
       Executor queries,
       ObjectLayer layer,
+      BackupEncryption encryption,
       Clock clock) {
     this.operations = operations;
     this.transfers = transfers;
     this.queries = queries;
     this.layer = layer;
+    this.encryption = encryption;
     this.clock = clock;
   }
 
@@ -79,7 +83,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
         transfers,
         () -> {
           ManifestRules.checkPrevious(backup.id(), previous);
-          return new SaveFlow(layer, clock, savesInFlight, backup, previous).run();
+          return new SaveFlow(layer, encryption, clock, savesInFlight, backup, previous).run();
         });
   }
 
@@ -167,9 +171,16 @@ public abstract class BackupStoreSkeleton implements BackupStore {
     }
   }
 
-  /** The COMPLETED manifest of {@code id}, or the exception restore and verify specify. */
-  private Manifest readCompleted(BackupIdentifier id) throws Exception {
-    return ManifestRules.requireCompleted(id, layer.readManifest(id));
+  /** A COMPLETED manifest, authentic, and the ciphers of its objects. */
+  private record Readable(Manifest manifest, BackupEncryption.Ciphers ciphers) {}
+
+  /**
+   * The COMPLETED manifest of {@code id} and its objects' ciphers, or the exception restore and
+   * verify specify — also when it is encrypted and cannot be opened or authenticated.
+   */
+  private Readable readCompleted(BackupIdentifier id) throws Exception {
+    Manifest manifest = ManifestRules.requireCompleted(id, layer.readManifest(id));
+    return new Readable(manifest, encryption.forRead(manifest));
   }
 
   /**
@@ -178,7 +189,8 @@ public abstract class BackupStoreSkeleton implements BackupStore {
    */
   protected Backup restoreNow(BackupIdentifier id, Path targetDir, RestoreProgressListener listener)
       throws Exception {
-    RestoreTarget target = RestoreTarget.prepare(readCompleted(id), targetDir, listener);
+    Readable readable = readCompleted(id);
+    RestoreTarget target = RestoreTarget.prepare(readable.manifest(), targetDir, listener);
     try {
       List<FileTask<Void>> tasks = new ArrayList<>();
       for (RestoreTarget.Placement placement : target.largestFirst()) {
@@ -190,7 +202,13 @@ public abstract class BackupStoreSkeleton implements BackupStore {
                   target.restoreFile(
                       placement,
                       (p, channel, progress) ->
-                          layer.restore(id, p.kind(), p.entry(), channel, progress));
+                          layer.restore(
+                              id,
+                              p.kind(),
+                              p.entry(),
+                              readable.ciphers().cipherFor(p.kind(), p.entry().name()),
+                              channel,
+                              progress));
                   return null;
                 }));
       }
@@ -204,7 +222,8 @@ public abstract class BackupStoreSkeleton implements BackupStore {
 
   /** Checks every stored object of a COMPLETED backup against its manifest, several at once. */
   private VerificationReport verifyNow(BackupIdentifier id) throws Exception {
-    Manifest manifest = readCompleted(id);
+    Readable readable = readCompleted(id);
+    Manifest manifest = readable.manifest();
     List<FileTask<Optional<FileProblem>>> tasks = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
       for (ManifestFile entry : manifest.files(kind)) {
@@ -212,7 +231,9 @@ public abstract class BackupStoreSkeleton implements BackupStore {
             new FileTask<>(
                 kind.directoryName() + "/" + entry.name(),
                 entry.sizeBytes(),
-                () -> layer.verify(id, kind, entry)));
+                () ->
+                    layer.verify(
+                        id, kind, entry, readable.ciphers().cipherFor(kind, entry.name()))));
       }
     }
     List<FileProblem> problems = layer.runAll(tasks).stream().flatMap(Optional::stream).toList();

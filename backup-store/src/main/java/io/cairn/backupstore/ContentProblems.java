@@ -7,6 +7,7 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backupapi.content.Crc32c;
 import io.cairn.backupapi.content.DecodedContent;
+import io.cairn.backupapi.content.SegmentedCipher;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
 import java.io.FilterOutputStream;
@@ -103,8 +104,19 @@ public final class ContentProblems {
     return problem(FileProblemKind.UNREADABLE, OptionalLong.of(storedSize), null, detail);
   }
 
-  /** The object of {@code storedSize} bytes could not be decoded. */
+  /**
+   * The object of {@code storedSize} bytes could not be decoded. One that fails authentication
+   * (encrypted, and changed or under another key) is a checksum mismatch: its content is not the
+   * recorded one.
+   */
   public Optional<FileProblem> undecodable(long storedSize, Throwable cause) {
+    if (cause instanceof SegmentedCipher.ObjectAuthenticationException) {
+      return problem(
+          FileProblemKind.CHECKSUM_MISMATCH,
+          OptionalLong.of(storedSize),
+          null,
+          "the stored object " + object + " fails authentication: " + cause.getMessage());
+    }
     return problem(
         FileProblemKind.UNREADABLE,
         OptionalLong.of(storedSize),

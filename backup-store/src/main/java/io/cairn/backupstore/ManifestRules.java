@@ -9,6 +9,7 @@ import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.manifest.Manifest;
+import io.cairn.backupapi.manifest.ManifestEncryption;
 import io.cairn.backupapi.manifest.ManifestFile;
 import java.time.Instant;
 import java.util.List;
@@ -81,6 +82,7 @@ public final class ManifestRules {
       BackupIdentifier id,
       Optional<Manifest> current,
       Map<FileSetKind, List<ManifestFile>> files,
+      Optional<ManifestEncryption> encryption,
       Instant now) {
     if (current.isEmpty()) {
       throw new BackupMarkedFailedException(id, "its manifest was deleted");
@@ -94,7 +96,8 @@ public final class ManifestRules {
     }
     return current
         .get()
-        .complete(files.get(FileSetKind.SNAPSHOT), files.get(FileSetKind.SEGMENTS), now);
+        .complete(
+            files.get(FileSetKind.SNAPSHOT), files.get(FileSetKind.SEGMENTS), encryption, now);
   }
 
   /**

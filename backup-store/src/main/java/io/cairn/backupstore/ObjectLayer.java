@@ -7,6 +7,7 @@ import io.cairn.backupapi.BackupPage;
 import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.PageRequest;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
@@ -81,8 +82,13 @@ public interface ObjectLayer {
   /** Before a save's first object: clears leftovers of a crashed save or delete of {@code id}. */
   default void prepare(BackupIdentifier id) throws Exception {}
 
-  /** Writes the object of {@code file} with its exact length, encoded by the store's policy. */
-  EncodedContent put(BackupIdentifier id, FileSetKind kind, BackupFile file) throws Exception;
+  /**
+   * Writes the object of {@code file} with its exact length, compressed by the store's policy and
+   * then sealed by {@code cipher} (stored as is unless it {@linkplain ContentCipher#encrypts()
+   * encrypts}).
+   */
+  EncodedContent put(BackupIdentifier id, FileSetKind kind, BackupFile file, ContentCipher cipher)
+      throws Exception;
 
   /**
    * Makes the previous backup's object of {@code entry} the object of the same file in {@code to}
@@ -106,6 +112,7 @@ public interface ObjectLayer {
    * Fills {@code target} from the object of {@code entry}, checking it (see {@link
    * ContentProblems}).
    *
+   * @param cipher how the object is sealed; one that fails authentication is a problem
    * @param target created empty, open for reading and writing; the caller forces and closes it
    * @return the problem with the stored object, if any
    * @throws ContentProblems.SinkException if writing {@code target} failed
@@ -114,12 +121,14 @@ public interface ObjectLayer {
       BackupIdentifier id,
       FileSetKind kind,
       ManifestFile entry,
+      ContentCipher cipher,
       FileChannel target,
       LongConsumer progress)
       throws IOException;
 
   /** Checks the object of {@code entry} without keeping its content; the problem, if any. */
-  Optional<FileProblem> verify(BackupIdentifier id, FileSetKind kind, ManifestFile entry)
+  Optional<FileProblem> verify(
+      BackupIdentifier id, FileSetKind kind, ManifestFile entry, ContentCipher cipher)
       throws IOException;
 
   /**

@@ -9,9 +9,11 @@ import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.ContentEncoder;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.Manifest;
+import io.cairn.backupapi.manifest.ManifestEncryption;
 import io.cairn.backupapi.manifest.ManifestFile;
 import io.cairn.scheduler.Clock;
 import java.io.IOException;
@@ -36,6 +38,7 @@ final class SaveFlow {
   private static final Logger LOG = LoggerFactory.getLogger(SaveFlow.class);
 
   private final ObjectLayer layer;
+  private final BackupEncryption encryption;
   private final Clock clock;
   private final SavesInFlight savesInFlight;
   private final Backup backup;
@@ -47,11 +50,13 @@ final class SaveFlow {
 
   SaveFlow(
       ObjectLayer layer,
+      BackupEncryption encryption,
       Clock clock,
       SavesInFlight savesInFlight,
       Backup backup,
       Optional<BackupIdentifier> previous) {
     this.layer = layer;
+    this.encryption = encryption;
     this.clock = clock;
     this.savesInFlight = savesInFlight;
     this.backup = backup;
@@ -83,9 +88,11 @@ final class SaveFlow {
     List<StoredFile> stored = List.of();
     try {
       layer.prepare(id);
-      stored = storeContents();
+      Optional<Manifest> reusable = ManifestRules.reusable(previous, layer::readManifest);
+      BackupEncryption.Save keys = encryption.forSave(id, reusable);
+      stored = storeContents(keys.mayReuse() ? reusable : Optional.empty(), keys);
       layer.seal(id, stored);
-      Manifest completed = complete(stored);
+      Manifest completed = complete(stored, keys);
       SaveTally tally = tally(stored);
       tally.logCompleted(id);
       return tally.result(completed);
@@ -114,8 +121,8 @@ final class SaveFlow {
     }
   }
 
-  private List<StoredFile> storeContents() throws Exception {
-    Optional<Manifest> reusable = ManifestRules.reusable(previous, layer::readManifest);
+  private List<StoredFile> storeContents(Optional<Manifest> reusable, BackupEncryption.Save keys)
+      throws Exception {
     List<FileTask<StoredFile>> tasks = new ArrayList<>();
     for (FileSetKind kind : FileSetKind.values()) {
       Map<String, ManifestFile> candidates = ManifestRules.filesByName(reusable, kind);
@@ -127,7 +134,10 @@ final class SaveFlow {
                 file.lengthBytes(),
                 () ->
                     storeFile(
-                        kind, file, candidate.map(e -> new Candidate(reusable.get().id(), e)))));
+                        kind,
+                        file,
+                        candidate.map(e -> new Candidate(reusable.get().id(), e)),
+                        keys.cipherFor(kind, file.name()))));
       }
     }
     return layer.runAll(tasks);
@@ -135,7 +145,8 @@ final class SaveFlow {
 
   private record Candidate(BackupIdentifier previous, ManifestFile entry) {}
 
-  private StoredFile storeFile(FileSetKind kind, BackupFile file, Optional<Candidate> candidate) {
+  private StoredFile storeFile(
+      FileSetKind kind, BackupFile file, Optional<Candidate> candidate, ContentCipher cipher) {
     try {
       if (candidate.isPresent() && sameContent(file, candidate.get().entry())) {
         ManifestFile entry = candidate.get().entry();
@@ -143,7 +154,7 @@ final class SaveFlow {
           return new StoredFile(kind, entry, true);
         }
       }
-      EncodedContent encoded = layer.put(id, kind, file);
+      EncodedContent encoded = layer.put(id, kind, file, cipher);
       return new StoredFile(
           kind,
           new ManifestFile(
@@ -178,16 +189,19 @@ final class SaveFlow {
   }
 
   /** Moves the manifest to COMPLETED, only if it is still IN_PROGRESS. */
-  private Manifest complete(List<StoredFile> stored) throws Exception {
+  private Manifest complete(List<StoredFile> stored, BackupEncryption.Save keys) throws Exception {
     Map<FileSetKind, List<ManifestFile>> files = new EnumMap<>(FileSetKind.class);
     for (FileSetKind kind : FileSetKind.values()) {
       files.put(
           kind, stored.stream().filter(s -> s.kind() == kind).map(StoredFile::entry).toList());
     }
+    Optional<ManifestEncryption> sealed =
+        keys.seal(
+            backup.descriptor(), files.get(FileSetKind.SNAPSHOT), files.get(FileSetKind.SEGMENTS));
     return layer.changeManifest(
         id,
         current -> {
-          Manifest completed = ManifestRules.complete(id, current, files, clock.instant());
+          Manifest completed = ManifestRules.complete(id, current, files, sealed, clock.instant());
           completion = completed;
           return ManifestChange.write(completed, completed);
         },

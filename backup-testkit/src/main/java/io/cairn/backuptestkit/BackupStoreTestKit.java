@@ -18,6 +18,11 @@ package io.cairn.backuptestkit;
  *       unknown major version are refused, unknown fields ignored; compression on and off.
  *   <li>{@link ReuseContractTests}: equal files of the previous backup are reused, counted in the
  *       save result, and each backup survives deleting the other.
+ *   <li>{@link EncryptionContractTests}: an encrypted backup stores only ciphertext (compressed
+ *       first), restores byte-identical and verifies clean; a flipped byte is a checksum mismatch
+ *       naming the file and undoes the restore; a wrong or missing master key and a changed
+ *       manifest are refused before anything is written; a rotated key keeps old backups readable;
+ *       reuse only under the same key; plain backups stay readable.
  *   <li>{@link ListingContractTests}: listing by node, partition, exact id and id prefix, paging
  *       through everything exactly once, concurrent saves of different partitions, and a corrupt
  *       (bit-flipped or truncated) manifest listed as FAILED naming its path while the other

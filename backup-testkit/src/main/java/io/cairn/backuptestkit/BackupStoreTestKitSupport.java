@@ -11,6 +11,7 @@ import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.content.CompressionPolicy;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.scheduler.SimClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -114,7 +115,13 @@ public abstract class BackupStoreTestKitSupport {
 
   /** Opens another store on the same storage; closed after the test. */
   protected final BackupStore openStore(CompressionPolicy compression) throws Exception {
-    BackupStore s = createStore(new StoreSettings(compression, clock));
+    return openStore(compression, BackupEncryption.off());
+  }
+
+  /** Opens another store on the same storage, encrypting as {@code encryption} says. */
+  protected final BackupStore openStore(CompressionPolicy compression, BackupEncryption encryption)
+      throws Exception {
+    BackupStore s = createStore(new StoreSettings(compression, encryption, clock));
     opened.add(s);
     return s;
   }

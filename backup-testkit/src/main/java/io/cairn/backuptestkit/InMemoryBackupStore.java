@@ -10,12 +10,14 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.content.CompressionPolicy;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.ContentDecoder;
 import io.cairn.backupapi.content.ContentEncoder;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backupapi.manifest.ManifestFile;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backupstore.BackupStoreSkeleton;
 import io.cairn.backupstore.ContentProblems;
 import io.cairn.backupstore.FileTask;
@@ -65,12 +67,17 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
   }
 
   public InMemoryBackupStore(
-      Storage storage, CompressionPolicy compression, Clock clock, Executor executor) {
+      Storage storage,
+      CompressionPolicy compression,
+      BackupEncryption encryption,
+      Clock clock,
+      Executor executor) {
     super(
         new StoreOperations("memory", new SimpleMeterRegistry(), "cairn.backupmemory.operations"),
         executor,
         executor,
         new Objects(storage, compression),
+        encryption,
         clock);
   }
 
@@ -158,11 +165,12 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
     }
 
     @Override
-    public EncodedContent put(BackupIdentifier id, FileSetKind kind, BackupFile file)
+    public EncodedContent put(
+        BackupIdentifier id, FileSetKind kind, BackupFile file, ContentCipher cipher)
         throws IOException {
       var out = new ByteArrayOutputStream();
       EncodedContent encoded =
-          ContentEncoder.encode(file.path(), file.lengthBytes(), compression, out);
+          ContentEncoder.encode(file.path(), file.lengthBytes(), compression, cipher, out);
       storage.objects.put(key(id, kind, file.name()), out.toByteArray());
       return encoded;
     }
@@ -183,20 +191,23 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
         BackupIdentifier id,
         FileSetKind kind,
         ManifestFile entry,
+        ContentCipher cipher,
         FileChannel target,
         LongConsumer progress) {
-      return check(id, kind, entry, Channels.newOutputStream(target), progress);
+      return check(id, kind, entry, cipher, Channels.newOutputStream(target), progress);
     }
 
     @Override
-    public Optional<FileProblem> verify(BackupIdentifier id, FileSetKind kind, ManifestFile entry) {
-      return check(id, kind, entry, null, bytes -> {});
+    public Optional<FileProblem> verify(
+        BackupIdentifier id, FileSetKind kind, ManifestFile entry, ContentCipher cipher) {
+      return check(id, kind, entry, cipher, null, bytes -> {});
     }
 
     private Optional<FileProblem> check(
         BackupIdentifier id,
         FileSetKind kind,
         ManifestFile entry,
+        ContentCipher cipher,
         OutputStream sink,
         LongConsumer progress) {
       var problems = new ContentProblems(kind, entry, locate(id, kind, entry.name()));
@@ -213,7 +224,12 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
         return problems.checkDecoded(
             stored.length,
             ContentDecoder.decode(
-                in, entry.compression(), ContentProblems.guard(sink), entry.sizeBytes(), progress));
+                in,
+                entry.compression(),
+                cipher,
+                ContentProblems.guard(sink),
+                entry.sizeBytes(),
+                progress));
       } catch (IOException e) {
         return problems.undecodable(stored.length, e);
       }

@@ -28,7 +28,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** Contract: listing by pattern, paging, and concurrent saves. */
-public abstract class ListingContractTests extends ReuseContractTests {
+public abstract class ListingContractTests extends EncryptionContractTests {
 
   private static final long[] CHECKPOINTS = {1, 2, 12, 21, 120};
 

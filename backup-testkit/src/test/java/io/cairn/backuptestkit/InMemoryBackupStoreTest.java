@@ -13,7 +13,7 @@ class InMemoryBackupStoreTest extends BackupStoreTestKit {
   @Override
   protected BackupStore createStore(StoreSettings settings) {
     return new InMemoryBackupStore(
-        storage, settings.compression(), settings.clock(), transferExecutor);
+        storage, settings.compression(), settings.encryption(), settings.clock(), transferExecutor);
   }
 
   private String key(BackupIdentifier id, FileSetKind set, String name) {

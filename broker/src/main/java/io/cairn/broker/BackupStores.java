@@ -50,7 +50,12 @@ final class BackupStores {
           yield new Opened(
               Optional.of(
                   FilesystemBackupStore.open(
-                      backup.fs().orElseThrow(), clock, executor, queryExecutor, registry)),
+                      backup.fs().orElseThrow(),
+                      backup.encryption(),
+                      clock,
+                      executor,
+                      queryExecutor,
+                      registry)),
               "");
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(
@@ -63,7 +68,12 @@ final class BackupStores {
           yield new Opened(
               Optional.of(
                   S3BackupStore.open(
-                      backup.s3().orElseThrow(), clock, executor, queryExecutor, registry)),
+                      backup.s3().orElseThrow(),
+                      backup.encryption(),
+                      clock,
+                      executor,
+                      queryExecutor,
+                      registry)),
               "");
         } catch (RuntimeException e) {
           throw new IllegalStateException(

@@ -13,10 +13,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
- * Streams the first {@code lengthBytes} of a file into a target, optionally zstd-compressed,
- * computing the CRC32C of the original bytes in the same pass. Never reads past the fixed length,
- * so a file that keeps growing (the active journal segment) is copied exactly as it was when the
- * length was taken.
+ * Streams the first {@code lengthBytes} of a file into a target, optionally zstd-compressed, then
+ * sealed by a {@link ContentCipher}, computing the CRC32C of the original bytes in the same pass.
+ * Never reads past the fixed length, so a file that keeps growing (the active journal segment) is
+ * copied exactly as it was when the length was taken.
  */
 public final class ContentEncoder {
 
@@ -29,22 +29,29 @@ public final class ContentEncoder {
    * @throws EOFException if the file is shorter than {@code lengthBytes}
    */
   public static EncodedContent encode(
-      Path source, long lengthBytes, CompressionPolicy policy, OutputStream target)
+      Path source,
+      long lengthBytes,
+      CompressionPolicy policy,
+      ContentCipher cipher,
+      OutputStream target)
       throws IOException {
     Compression compression = policy.choose(lengthBytes);
     var counting = new CountingOutputStream(target);
     var crc = new CRC32C();
     try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
-      if (compression == Compression.ZSTD) {
-        var zstd = new ZstdOutputStreamNoFinalizer(counting, policy.zstdLevel());
-        try {
-          zstd.setChecksum(true);
-          copy(channel, source, lengthBytes, crc, zstd);
-        } finally {
-          zstd.closeWithoutClosingParentStream();
+      // Closing the sealed stream writes its last segment; counting's close only flushes.
+      try (OutputStream sealed = cipher.encrypting(counting)) {
+        if (compression == Compression.ZSTD) {
+          var zstd = new ZstdOutputStreamNoFinalizer(sealed, policy.zstdLevel());
+          try {
+            zstd.setChecksum(true);
+            copy(channel, source, lengthBytes, crc, zstd);
+          } finally {
+            zstd.closeWithoutClosingParentStream();
+          }
+        } else {
+          copy(channel, source, lengthBytes, crc, sealed);
         }
-      } else {
-        copy(channel, source, lengthBytes, crc, counting);
       }
     }
     counting.flush();

@@ -4,7 +4,9 @@ import io.cairn.backupapi.BackupDescriptor;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.content.SegmentedCipher;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -30,6 +32,8 @@ import java.util.Set;
  * @param updatedAt when this manifest was written, {@code >= createdAt}
  * @param snapshot stored snapshot files (empty unless COMPLETED)
  * @param segments stored segment files (empty unless COMPLETED)
+ * @param encryption how the objects are encrypted, if they are (only COMPLETED manifests say; the
+ *     stored size of an uncompressed file is then its encrypted size)
  */
 public record Manifest(
     BackupIdentifier id,
@@ -39,7 +43,8 @@ public record Manifest(
     Instant createdAt,
     Instant updatedAt,
     List<ManifestFile> snapshot,
-    List<ManifestFile> segments) {
+    List<ManifestFile> segments,
+    Optional<ManifestEncryption> encryption) {
 
   public Manifest {
     Objects.requireNonNull(id, "id");
@@ -50,6 +55,7 @@ public record Manifest(
     Objects.requireNonNull(updatedAt, "updatedAt");
     snapshot = List.copyOf(snapshot);
     segments = List.copyOf(segments);
+    Objects.requireNonNull(encryption, "encryption");
     if (status == BackupStatusCode.DOES_NOT_EXIST) {
       throw new IllegalArgumentException(
           "Expected status IN_PROGRESS, COMPLETED or FAILED, but was DOES_NOT_EXIST");
@@ -102,8 +108,14 @@ public record Manifest(
               + " manifest lists "
               + (snapshot.size() + segments.size()));
     }
+    if (encryption.isPresent() && status != BackupStatusCode.COMPLETED) {
+      throw new IllegalArgumentException(
+          "Expected encryption only in a COMPLETED manifest, but a " + status + " manifest has it");
+    }
     requireUniqueNames(snapshot, FileSetKind.SNAPSHOT);
     requireUniqueNames(segments, FileSetKind.SEGMENTS);
+    requireStoredSizes(snapshot, encryption.isPresent());
+    requireStoredSizes(segments, encryption.isPresent());
   }
 
   /** The first manifest of a save. */
@@ -116,7 +128,8 @@ public record Manifest(
         now,
         now,
         List.of(),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 
   /** The manifest {@code markFailed} writes for a backup that has none. */
@@ -129,14 +142,19 @@ public record Manifest(
         now,
         now,
         List.of(),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 
   /**
+   * @param encryption how the files' objects are encrypted, if they are
    * @throws IllegalStateException unless this manifest is IN_PROGRESS
    */
   public Manifest complete(
-      List<ManifestFile> snapshotFiles, List<ManifestFile> segmentFiles, Instant now) {
+      List<ManifestFile> snapshotFiles,
+      List<ManifestFile> segmentFiles,
+      Optional<ManifestEncryption> encryption,
+      Instant now) {
     requireInProgress("complete");
     return new Manifest(
         id,
@@ -146,7 +164,8 @@ public record Manifest(
         createdAt,
         later(now),
         snapshotFiles,
-        segmentFiles);
+        segmentFiles,
+        encryption);
   }
 
   /**
@@ -162,7 +181,8 @@ public record Manifest(
         createdAt,
         later(now),
         List.of(),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 
   public List<ManifestFile> files(FileSetKind kind) {
@@ -187,6 +207,26 @@ public record Manifest(
 
   private static long total(List<ManifestFile> files) {
     return files.stream().mapToLong(ManifestFile::sizeBytes).sum();
+  }
+
+  /** An uncompressed file is stored as it is, or encrypted: exactly its encrypted size. */
+  private static void requireStoredSizes(List<ManifestFile> files, boolean encrypted) {
+    for (ManifestFile f : files) {
+      long expected = encrypted ? SegmentedCipher.encryptedSize(f.sizeBytes()) : f.sizeBytes();
+      if (f.compression() == Compression.NONE && f.storedSizeBytes() != expected) {
+        throw new IllegalArgumentException(
+            "Expected storedSizeBytes "
+                + expected
+                + " for the uncompressed"
+                + (encrypted ? ", encrypted" : "")
+                + " file '"
+                + f.name()
+                + "' of "
+                + f.sizeBytes()
+                + " bytes, but it is "
+                + f.storedSizeBytes());
+      }
+    }
   }
 
   private static void requireUniqueNames(List<ManifestFile> files, FileSetKind kind) {

@@ -48,9 +48,10 @@ public final class ManifestCodec {
 
   /**
    * 1.1 added the optional {@code descriptor.familyDigests}; 1.2 added the required top-level
-   * {@code manifestChecksum}.
+   * {@code manifestChecksum}; 1.3 the optional {@code encryption} of a COMPLETED manifest ({@link
+   * ManifestEncryption}).
    */
-  public static final int FORMAT_MINOR = 2;
+  public static final int FORMAT_MINOR = 3;
 
   /** The first minor version whose manifests must carry {@code manifestChecksum}. */
   static final int CHECKSUM_REQUIRED_FROM_MINOR = 2;
@@ -83,7 +84,11 @@ public final class ManifestCodec {
             manifest.createdAt().toString(),
             manifest.updatedAt().toString(),
             d.map(ManifestCodec::toDto).orElse(null),
-            new FilesDto(toDtos(manifest.snapshot()), toDtos(manifest.segments())));
+            new FilesDto(toDtos(manifest.snapshot()), toDtos(manifest.segments())),
+            manifest
+                .encryption()
+                .map(e -> new EncryptionDto(e.keyId(), e.wrappedDataKey(), e.manifestMac()))
+                .orElse(null));
     try {
       ObjectNode tree = mapper.valueToTree(dto);
       return mapper.writeValueAsBytes(ManifestChecksum.seal(tree));
@@ -265,7 +270,15 @@ public final class ManifestCodec {
         instant(dto.createdAt(), "createdAt"),
         instant(dto.updatedAt(), "updatedAt"),
         fromDtos(files.snapshot(), FileSetKind.SNAPSHOT, source),
-        fromDtos(files.segments(), FileSetKind.SEGMENTS, source));
+        fromDtos(files.segments(), FileSetKind.SEGMENTS, source),
+        Optional.ofNullable(dto.encryption()).map(ManifestCodec::fromDto));
+  }
+
+  private static ManifestEncryption fromDto(EncryptionDto e) {
+    return new ManifestEncryption(
+        required(e.keyId(), "encryption.keyId"),
+        required(e.wrappedDataKey(), "encryption.wrappedDataKey"),
+        required(e.manifestMac(), "encryption.manifestMac"));
   }
 
   private static BackupDescriptor fromDto(DescriptorDto d) {
@@ -384,7 +397,10 @@ public final class ManifestCodec {
       String createdAt,
       String updatedAt,
       DescriptorDto descriptor,
-      FilesDto files) {}
+      FilesDto files,
+      EncryptionDto encryption) {}
+
+  record EncryptionDto(String keyId, String wrappedDataKey, String manifestMac) {}
 
   record IdDto(Integer nodeId, Integer partitionId, Long checkpointId) {}
 

@@ -3,6 +3,7 @@ package io.cairn.backupapi.manifest;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.ObjectNames;
 import io.cairn.backupapi.content.Crc32c;
+import io.cairn.backupapi.content.SegmentedCipher;
 import java.util.Objects;
 
 /**
@@ -11,7 +12,8 @@ import java.util.Objects;
  * @param name its name in its file set, following {@link ObjectNames}
  * @param sizeBytes its content's size (uncompressed)
  * @param crc32c CRC32C of its uncompressed content, unsigned ({@code 0..2^32-1})
- * @param storedSizeBytes the stored object's size; equals {@code sizeBytes} without compression
+ * @param storedSizeBytes the stored object's size; without compression, {@code sizeBytes} or, when
+ *     the backup is encrypted, its encrypted size (the manifest checks which)
  * @param compression how the content is stored
  */
 public record ManifestFile(
@@ -30,9 +32,12 @@ public record ManifestFile(
               + storedSizeBytes);
     }
     Crc32c.toHex(crc32c); // range check
-    if (compression == Compression.NONE && storedSizeBytes != sizeBytes) {
+    if (compression == Compression.NONE
+        && storedSizeBytes != sizeBytes
+        && storedSizeBytes != SegmentedCipher.encryptedSize(sizeBytes)) {
       throw new IllegalArgumentException(
-          "Expected storedSizeBytes == sizeBytes for an uncompressed file, but file '"
+          "Expected storedSizeBytes == sizeBytes (or its encrypted size) for an uncompressed"
+              + " file, but file '"
               + name
               + "' has "
               + storedSizeBytes

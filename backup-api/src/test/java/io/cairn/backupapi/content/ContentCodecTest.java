@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.backupapi.Compression;
+import io.cairn.backupapi.FileSetKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
@@ -58,7 +60,8 @@ class ContentCodecTest {
     Path source = file("segment", content);
     var stored = new ByteArrayOutputStream();
 
-    EncodedContent encoded = ContentEncoder.encode(source, 700_001, policy(compression), stored);
+    EncodedContent encoded =
+        ContentEncoder.encode(source, 700_001, policy(compression), ContentCipher.NONE, stored);
 
     byte[] prefix = Arrays.copyOf(content, 700_001);
     var crc = new CRC32C();
@@ -78,6 +81,7 @@ class ContentCodecTest {
         ContentDecoder.decode(
             new ByteArrayInputStream(stored.toByteArray()),
             compression,
+            ContentCipher.NONE,
             restored,
             700_001,
             progress::addAndGet);
@@ -102,7 +106,11 @@ class ContentCodecTest {
     assertThatThrownBy(
             () ->
                 ContentEncoder.encode(
-                    source, 101, CompressionPolicy.none(), new ByteArrayOutputStream()))
+                    source,
+                    101,
+                    CompressionPolicy.none(),
+                    ContentCipher.NONE,
+                    new ByteArrayOutputStream()))
         .isInstanceOf(EOFException.class)
         .hasMessageContaining("Expected to read 101 bytes of " + source)
         .hasMessageContaining("ends after 100 bytes");
@@ -113,10 +121,16 @@ class ContentCodecTest {
     Path source = file("empty", new byte[0]);
     var stored = new ByteArrayOutputStream();
 
-    EncodedContent encoded = ContentEncoder.encode(source, 0, policy(Compression.ZSTD), stored);
+    EncodedContent encoded =
+        ContentEncoder.encode(source, 0, policy(Compression.ZSTD), ContentCipher.NONE, stored);
     DecodedContent decoded =
         ContentDecoder.decode(
-            new ByteArrayInputStream(stored.toByteArray()), Compression.ZSTD, null, 0, b -> {});
+            new ByteArrayInputStream(stored.toByteArray()),
+            Compression.ZSTD,
+            ContentCipher.NONE,
+            null,
+            0,
+            b -> {});
 
     assertThat(encoded.sizeBytes()).isZero();
     assertThat(decoded.sizeBytes()).isZero();
@@ -126,13 +140,19 @@ class ContentCodecTest {
   @Test
   void shouldFailOnTruncatedZstdFrame() throws IOException {
     var stored = new ByteArrayOutputStream();
-    ContentEncoder.encode(file("t", text(200_000)), 200_000, policy(Compression.ZSTD), stored);
+    ContentEncoder.encode(
+        file("t", text(200_000)), 200_000, policy(Compression.ZSTD), ContentCipher.NONE, stored);
     byte[] truncated = Arrays.copyOf(stored.toByteArray(), stored.size() / 2);
 
     assertThatThrownBy(
             () ->
                 ContentDecoder.decode(
-                    new ByteArrayInputStream(truncated), Compression.ZSTD, null, 200_000, b -> {}))
+                    new ByteArrayInputStream(truncated),
+                    Compression.ZSTD,
+                    ContentCipher.NONE,
+                    null,
+                    200_000,
+                    b -> {}))
         .isInstanceOf(IOException.class);
   }
 
@@ -140,12 +160,21 @@ class ContentCodecTest {
   void shouldStopDecodingBeyondTheLimit() throws IOException {
     var stored = new ByteArrayOutputStream();
     ContentEncoder.encode(
-        file("big", text(2_000_000)), 2_000_000, policy(Compression.ZSTD), stored);
+        file("big", text(2_000_000)),
+        2_000_000,
+        policy(Compression.ZSTD),
+        ContentCipher.NONE,
+        stored);
     var sink = new ByteArrayOutputStream();
 
     DecodedContent decoded =
         ContentDecoder.decode(
-            new ByteArrayInputStream(stored.toByteArray()), Compression.ZSTD, sink, 1000, b -> {});
+            new ByteArrayInputStream(stored.toByteArray()),
+            Compression.ZSTD,
+            ContentCipher.NONE,
+            sink,
+            1000,
+            b -> {});
 
     assertThat(decoded.exceededLimit()).isTrue();
     assertThat(sink.size()).isLessThanOrEqualTo(1000);
@@ -159,7 +188,8 @@ class ContentCodecTest {
     random.nextBytes(compression == Compression.ZSTD ? new byte[0] : content);
     var stored = new ByteArrayOutputStream();
     EncodedContent encoded =
-        ContentEncoder.encode(file("flip", content), content.length, policy(compression), stored);
+        ContentEncoder.encode(
+            file("flip", content), content.length, policy(compression), ContentCipher.NONE, stored);
     for (int trial = 0; trial < 200; trial++) {
       byte[] bytes = stored.toByteArray();
       int offset = random.nextInt(bytes.length);
@@ -168,7 +198,12 @@ class ContentCodecTest {
       try {
         DecodedContent decoded =
             ContentDecoder.decode(
-                new ByteArrayInputStream(bytes), compression, null, content.length, b -> {});
+                new ByteArrayInputStream(bytes),
+                compression,
+                ContentCipher.NONE,
+                null,
+                content.length,
+                b -> {});
         detected =
             decoded.exceededLimit()
                 || decoded.sizeBytes() != encoded.sizeBytes()
@@ -177,6 +212,104 @@ class ContentCodecTest {
         detected = true;
       }
       assertThat(detected).as("flip at %d, trial %d, seed %d", offset, trial, SEED).isTrue();
+    }
+  }
+
+  // ---------------------------------------------------------------------------- encryption
+
+  private static final FileSetKind KIND = FileSetKind.SEGMENTS;
+
+  private static ContentCipher aes(javax.crypto.SecretKey key, String name) {
+    return ContentCipher.aesGcm(key, KIND, name, new java.security.SecureRandom());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Compression.class)
+  void shouldCompressThenEncryptAndRoundTrip(Compression compression) throws IOException {
+    var key = MasterKeyRing.newDataKey(new java.security.SecureRandom());
+    byte[] content = text(300_000);
+    var stored = new ByteArrayOutputStream();
+
+    EncodedContent encoded =
+        ContentEncoder.encode(
+            file("sealed", content),
+            content.length,
+            policy(compression),
+            aes(key, "1.log"),
+            stored);
+
+    assertThat(encoded.storedSizeBytes()).isEqualTo(stored.size());
+    if (compression == Compression.NONE) {
+      assertThat(encoded.storedSizeBytes()).isEqualTo(SegmentedCipher.encryptedSize(300_000));
+    } else {
+      // compressed first: ciphertext would not compress
+      assertThat(encoded.storedSizeBytes()).isLessThan(300_000 / 4);
+    }
+    var restored = new ByteArrayOutputStream();
+    DecodedContent decoded =
+        ContentDecoder.decode(
+            new ByteArrayInputStream(stored.toByteArray()),
+            compression,
+            aes(key, "1.log"),
+            restored,
+            content.length,
+            b -> {});
+    assertThat(restored.toByteArray()).isEqualTo(content);
+    assertThat(decoded.crc32c()).isEqualTo(encoded.crc32c());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Compression.class)
+  void shouldRefuseAnEncryptedObjectUnderAnotherNameOrKey(Compression compression)
+      throws IOException {
+    var key = MasterKeyRing.newDataKey(new java.security.SecureRandom());
+    byte[] content = text(100_000);
+    var stored = new ByteArrayOutputStream();
+    ContentEncoder.encode(
+        file("named", content), content.length, policy(compression), aes(key, "1.log"), stored);
+    var otherKey = MasterKeyRing.newDataKey(new java.security.SecureRandom());
+
+    for (ContentCipher reader : List.of(aes(key, "2.log"), aes(otherKey, "1.log"))) {
+      var sink = new ByteArrayOutputStream();
+      assertThatThrownBy(
+              () ->
+                  ContentDecoder.decode(
+                      new ByteArrayInputStream(stored.toByteArray()),
+                      compression,
+                      reader,
+                      sink,
+                      content.length,
+                      b -> {}))
+          .isInstanceOf(SegmentedCipher.ObjectAuthenticationException.class);
+      assertThat(sink.size()).as("nothing unauthenticated is handed on").isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Compression.class)
+  void shouldDetectEveryRandomByteFlipInAnEncryptedObject(Compression compression)
+      throws IOException {
+    var random = new Random(SEED);
+    var key = MasterKeyRing.newDataKey(new java.security.SecureRandom());
+    byte[] content = text(150_000);
+    var stored = new ByteArrayOutputStream();
+    ContentEncoder.encode(
+        file("flip-sealed", content), content.length, policy(compression), aes(key, "x"), stored);
+    for (int trial = 0; trial < 100; trial++) {
+      byte[] bytes = stored.toByteArray();
+      int offset = random.nextInt(bytes.length);
+      bytes[offset] ^= (byte) (1 + random.nextInt(255));
+      assertThatThrownBy(
+              () ->
+                  ContentDecoder.decode(
+                      new ByteArrayInputStream(bytes),
+                      compression,
+                      aes(key, "x"),
+                      null,
+                      content.length,
+                      b -> {}))
+          .as("flip at %d, trial %d, seed %d", offset, trial, SEED)
+          .isInstanceOf(SegmentedCipher.ObjectAuthenticationException.class);
     }
   }
 }

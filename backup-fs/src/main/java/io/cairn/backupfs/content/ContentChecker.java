@@ -3,6 +3,7 @@ package io.cairn.backupfs.content;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.ContentDecoder;
 import io.cairn.backupapi.content.DecodedContent;
 import io.cairn.backupapi.manifest.ManifestFile;
@@ -31,15 +32,20 @@ public final class ContentChecker {
   private ContentChecker() {}
 
   public static Optional<FileProblem> check(
-      FileSetKind kind, ManifestFile entry, Path object, OutputStream sink, LongConsumer progress) {
-    return check(kind, entry, object, sink, null, progress);
+      FileSetKind kind,
+      ManifestFile entry,
+      ContentCipher cipher,
+      Path object,
+      OutputStream sink,
+      LongConsumer progress) {
+    return check(kind, entry, cipher, object, sink, null, progress);
   }
 
   /**
    * Restores one stored object into {@code target} with every check of {@link #check}: an
-   * uncompressed object whose stored size is the recorded size is copied kernel-side and its CRC32C
-   * computed over the bytes read back from {@code target} ({@link RestoreTransfer}); any other is
-   * decoded through a stream.
+   * uncompressed, unencrypted object whose stored size is the recorded size is copied kernel-side
+   * and its CRC32C computed over the bytes read back from {@code target} ({@link RestoreTransfer});
+   * any other is decoded through a stream.
    *
    * @param target open for reading and writing, empty; the caller forces and closes it
    * @return the problem with the stored object, if any (the target then holds a partial copy)
@@ -48,15 +54,17 @@ public final class ContentChecker {
   public static Optional<FileProblem> restore(
       FileSetKind kind,
       ManifestFile entry,
+      ContentCipher cipher,
       Path object,
       FileChannel target,
       LongConsumer progress) {
-    return check(kind, entry, object, null, target, progress);
+    return check(kind, entry, cipher, object, null, target, progress);
   }
 
   private static Optional<FileProblem> check(
       FileSetKind kind,
       ManifestFile entry,
+      ContentCipher cipher,
       Path object,
       OutputStream sink,
       FileChannel target,
@@ -78,6 +86,7 @@ public final class ContentChecker {
     boolean kernelCopy =
         target != null
             && entry.compression() == Compression.NONE
+            && !cipher.encrypts()
             && storedSize == entry.sizeBytes();
     try (InputStream in = kernelCopy ? null : Files.newInputStream(object)) {
       if (kernelCopy) {
@@ -86,7 +95,12 @@ public final class ContentChecker {
         OutputStream out = target != null ? Channels.newOutputStream(target) : sink;
         decoded =
             ContentDecoder.decode(
-                in, entry.compression(), ContentProblems.guard(out), entry.sizeBytes(), progress);
+                in,
+                entry.compression(),
+                cipher,
+                ContentProblems.guard(out),
+                entry.sizeBytes(),
+                progress);
       }
     } catch (SinkException e) {
       throw e;

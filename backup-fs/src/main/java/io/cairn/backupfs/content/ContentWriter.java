@@ -4,6 +4,7 @@ import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.CompressionPolicy;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.ContentEncoder;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.ManifestFile;
@@ -25,10 +26,10 @@ import org.slf4j.LoggerFactory;
  * copy of exactly its fixed length written to a temp file, fsynced and renamed into place. The
  * caller decides which, and fsyncs the directories afterwards, once for all files.
  *
- * <p>An uncompressed regular file is copied kernel-side ({@link FileTransfer}); a compressed one,
- * or a source that is not a regular file (a pipe), is streamed through {@link ContentEncoder}.
- * Every byte written to the store passes the shared {@link WriteThrottle} first. Thread-safe:
- * several files of one save are stored at once.
+ * <p>An uncompressed, unencrypted regular file is copied kernel-side ({@link FileTransfer}); a
+ * compressed or encrypted one, or a source that is not a regular file (a pipe), is streamed through
+ * {@link ContentEncoder}. Every byte written to the store passes the shared {@link WriteThrottle}
+ * first. Thread-safe: several files of one save are stored at once.
  */
 public final class ContentWriter {
 
@@ -72,8 +73,11 @@ public final class ContentWriter {
     return true;
   }
 
-  /** Copies exactly the file's fixed length into {@code object}, durably. */
-  public EncodedContent copy(BackupIdentifier id, BackupFile file, Path object) throws IOException {
+  /**
+   * Copies exactly the file's fixed length into {@code object}, sealed by {@code cipher}, durably.
+   */
+  public EncodedContent copy(
+      BackupIdentifier id, BackupFile file, Path object, ContentCipher cipher) throws IOException {
     Files.createDirectories(object.getParent());
     Path tempDir = Files.createDirectories(layout.tempDirectory(id));
     Path temp = tempDir.resolve(tempCounter.incrementAndGet() + ".part");
@@ -81,11 +85,12 @@ public final class ContentWriter {
     try (FileChannel channel =
         FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       if (policy.choose(file.lengthBytes()) == Compression.NONE
+          && !cipher.encrypts()
           && Files.isRegularFile(file.path())) {
         encoded = transfer.copy(file.path(), file.lengthBytes(), channel);
       } else {
         OutputStream out = new ThrottledOutputStream(Channels.newOutputStream(channel), limiter);
-        encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, out);
+        encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, cipher, out);
       }
       // Durable before the manifest can say COMPLETED; directories are synced once per save.
       channel.force(true);

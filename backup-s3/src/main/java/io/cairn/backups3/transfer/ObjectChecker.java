@@ -2,6 +2,7 @@ package io.cairn.backups3.transfer;
 
 import io.cairn.backupapi.FileProblem;
 import io.cairn.backupapi.FileSetKind;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.ContentDecoder;
 import io.cairn.backupapi.content.DecodedContent;
 import io.cairn.backupapi.manifest.ManifestFile;
@@ -38,6 +39,7 @@ public final class ObjectChecker {
   public Optional<FileProblem> check(
       FileSetKind kind,
       ManifestFile entry,
+      ContentCipher cipher,
       String key,
       OutputStream sink,
       LongConsumer progress,
@@ -61,7 +63,12 @@ public final class ObjectChecker {
         new RangedObjectReader(transfers, key, storedSize, head.get().eTag(), throttled)) {
       decoded =
           ContentDecoder.decode(
-              in, entry.compression(), ContentProblems.guard(sink), entry.sizeBytes(), progress);
+              in,
+              entry.compression(),
+              cipher,
+              ContentProblems.guard(sink),
+              entry.sizeBytes(),
+              progress);
       success = true;
     } catch (ObjectChangedException e) {
       return problems.unreadable(storedSize, e.getMessage());

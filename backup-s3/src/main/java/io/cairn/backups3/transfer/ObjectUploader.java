@@ -2,6 +2,7 @@ package io.cairn.backups3.transfer;
 
 import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.content.CompressionPolicy;
+import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.backupapi.content.ContentEncoder;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backups3.S3BackupStoreMetrics.TransferTimer;
@@ -32,13 +33,13 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 /**
  * Uploads exactly the fixed length of a file (the active segment keeps growing: the length was
  * fixed when the backup was planned, and the file's size or mtime never matter), optionally
- * zstd-compressed, computing its CRC32C on the way ({@link ContentEncoder}). The encoded bytes are
- * cut into parts of {@code partSizeBytes}: a file that fits in one part is one {@code PutObject}; a
- * larger one is a multipart upload: the file is read in order (so the CRC32C is that of the bytes
- * read) while up to {@code maxConcurrentTransfers} of its parts are sent, each holding one of the
- * permits shared by every transfer of the store, and each retried on its own. Every request body is
- * a buffer in memory, so a retried request resends exactly the same bytes. A failed upload is
- * aborted.
+ * zstd-compressed and then encrypted ({@link ContentCipher}), computing its CRC32C on the way
+ * ({@link ContentEncoder}). The encoded bytes are cut into parts of {@code partSizeBytes}: a file
+ * that fits in one part is one {@code PutObject}; a larger one is a multipart upload: the file is
+ * read in order (so the CRC32C is that of the bytes read) while up to {@code
+ * maxConcurrentTransfers} of its parts are sent, each holding one of the permits shared by every
+ * transfer of the store, and each retried on its own. Every request body is a buffer in memory, so
+ * a retried request resends exactly the same bytes. A failed upload is aborted.
  */
 public final class ObjectUploader {
 
@@ -56,13 +57,15 @@ public final class ObjectUploader {
    * @throws IOException if the file cannot be read or is shorter than its fixed length
    * @throws io.cairn.backups3.client.S3RequestException if the store refuses it for good
    */
-  public EncodedContent upload(BackupFile file, String key, CompressionPolicy policy)
+  public EncodedContent upload(
+      BackupFile file, String key, CompressionPolicy policy, ContentCipher cipher)
       throws IOException {
     TransferTimer timer = transfers.s3().metrics().startTransfer("upload");
     var out = new PartStream(key);
     boolean success = false;
     try {
-      EncodedContent encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, out);
+      EncodedContent encoded =
+          ContentEncoder.encode(file.path(), file.lengthBytes(), policy, cipher, out);
       out.finish();
       if (out.sentBytes != encoded.storedSizeBytes()) {
         throw new IllegalStateException(

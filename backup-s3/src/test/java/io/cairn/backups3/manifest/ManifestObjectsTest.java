@@ -135,7 +135,13 @@ class ManifestObjectsTest {
     assertThat(manifests.replace(failed, seenBySave.etag(), calls)).isTrue();
     // ... so the save's completion, based on the stale read, must not land.
     Manifest completed =
-        seenBySave.manifest().complete(java.util.List.of(), java.util.List.of(), T0.plusSeconds(6));
+        seenBySave
+            .manifest()
+            .complete(
+                java.util.List.of(),
+                java.util.List.of(),
+                java.util.Optional.empty(),
+                T0.plusSeconds(6));
     assertThat(manifests.replace(completed, seenBySave.etag(), calls)).isFalse();
 
     Manifest stored = manifests.read(id).orElseThrow().manifest();

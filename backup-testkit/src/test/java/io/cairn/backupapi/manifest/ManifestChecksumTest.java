@@ -58,7 +58,8 @@ class ManifestChecksumTest {
             new ManifestFile("CURRENT", 16, 0xDEADBEEFL, 16, Compression.NONE),
             new ManifestFile("meta/000012.sst", 300_000, 0x01020304L, 51_234, Compression.ZSTD));
     var segments = List.of(new ManifestFile("1.log", 600_000, 0L, 600_000, Compression.NONE));
-    return Manifest.inProgress(descriptor(), T0).complete(snapshot, segments, T0.plusSeconds(3));
+    return Manifest.inProgress(descriptor(), T0)
+        .complete(snapshot, segments, Optional.empty(), T0.plusSeconds(3));
   }
 
   private static List<Manifest> everyState() {
@@ -220,7 +221,7 @@ class ManifestChecksumTest {
   void shouldVerifyChecksumWhateverTheVersionSays() throws Exception {
     byte[] json = codec.encode(completed());
     byte[] relabelled =
-        replace(json, "\"manifestVersion\" : \"1.2\"", "\"manifestVersion\" : \"1.1\"");
+        replace(json, "\"manifestVersion\" : \"1.3\"", "\"manifestVersion\" : \"1.1\"");
 
     assertThatThrownBy(() -> codec.decode(relabelled, SOURCE))
         .isInstanceOf(ManifestException.class)
@@ -290,7 +291,7 @@ class ManifestChecksumTest {
             tree -> {
               tree.put("manifestVersion", "1.5");
               tree.put("retentionClass", "gold");
-              tree.putObject("encryption").put("keyId", "k-1").putArray("rounds").add(1).add(2.5);
+              tree.putObject("placement").put("keyId", "k-1").putArray("rounds").add(1).add(2.5);
               ((ObjectNode) tree.get("descriptor")).put("exporterPosition", 77);
               ((ObjectNode) ((ArrayNode) tree.get("files").get("segments")).get(0))
                   .put("sha256", "ab");
@@ -339,7 +340,7 @@ class ManifestChecksumTest {
     return switch (random.nextInt(3)) {
       case 0 -> inProgress;
       case 1 -> inProgress.fail("reason \"" + random.nextInt() + "\" ü\n", created.plusMillis(5));
-      default -> inProgress.complete(snapshot, segments, created.plusSeconds(1));
+      default -> inProgress.complete(snapshot, segments, Optional.empty(), created.plusSeconds(1));
     };
   }
 

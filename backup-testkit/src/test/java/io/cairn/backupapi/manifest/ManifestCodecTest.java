@@ -37,7 +37,8 @@ class ManifestCodecTest {
     var descriptor =
         new BackupDescriptor(
             9, 2, 1, 12_345, Optional.of("snap-8"), 3, "0.1.0", "00ff", 3, 900_016);
-    return Manifest.inProgress(descriptor, T0).complete(snapshot, segments, T0.plusSeconds(3));
+    return Manifest.inProgress(descriptor, T0)
+        .complete(snapshot, segments, Optional.empty(), T0.plusSeconds(3));
   }
 
   private String json(Manifest manifest) {
@@ -66,7 +67,7 @@ class ManifestCodecTest {
       assertThat(codec.decode(codec.encode(m), SOURCE, ID)).isEqualTo(m);
     }
     assertThat(json(done))
-        .contains("\"manifestVersion\" : \"1.2\"")
+        .contains("\"manifestVersion\" : \"1.3\"")
         .containsPattern("\"manifestChecksum\" : \"crc32c:[0-9a-f]{8}\"")
         .contains("\"crc32c\" : \"deadbeef\"")
         .contains("\"compression\" : \"zstd\"");
@@ -193,7 +194,7 @@ class ManifestCodecTest {
     return switch (random.nextInt(3)) {
       case 0 -> inProgress;
       case 1 -> inProgress.fail("reason \"" + run(random) + "\" ü\n", created.plusMillis(5));
-      default -> inProgress.complete(snapshot, segments, created.plusSeconds(1));
+      default -> inProgress.complete(snapshot, segments, Optional.empty(), created.plusSeconds(1));
     };
   }
 
@@ -230,7 +231,7 @@ class ManifestCodecTest {
         ManifestTampering.reseal(
             json(completed())
                 .replace(
-                    "\"manifestVersion\" : \"1.2\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
+                    "\"manifestVersion\" : \"1.3\"", "\"manifestVersion\" : \"1.4\", \"extra\" : 1")
                 .replace(
                     "\"compression\" : \"zstd\"", "\"compression\" : \"zstd\", \"sha\" : [1, 2]"));
 
@@ -240,7 +241,7 @@ class ManifestCodecTest {
   @ParameterizedTest
   @ValueSource(strings = {"2.0", "0.9", "10.1"})
   void shouldRefuseAnotherMajorVersion(String version) {
-    String json = tampered(completed(), "\"1.2\"", "\"" + version + "\"");
+    String json = tampered(completed(), "\"1.3\"", "\"" + version + "\"");
 
     assertThatThrownBy(() -> decode(json))
         .isInstanceOf(ManifestException.class)
@@ -252,8 +253,8 @@ class ManifestCodecTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "\"1.2\"|\"one\"|manifestVersion",
-        "\"1.2\"|1|manifestVersion",
+        "\"1.3\"|\"one\"|manifestVersion",
+        "\"1.3\"|1|manifestVersion",
         "\"COMPLETED\"|\"DONE\"|status",
         "\"deadbeef\"|\"DEADBEEF\"|CRC32C",
         "\"deadbeef\"|\"beef\"|CRC32C",
@@ -329,7 +330,9 @@ class ManifestCodecTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("is COMPLETED");
     assertThatThrownBy(
-            () -> Manifest.failedWithoutDescriptor(ID, "x", T0).complete(List.of(), List.of(), T0))
+            () ->
+                Manifest.failedWithoutDescriptor(ID, "x", T0)
+                    .complete(List.of(), List.of(), Optional.empty(), T0))
         .isInstanceOf(IllegalStateException.class);
   }
 

@@ -3,6 +3,7 @@ package io.cairn.broker.config;
 import io.cairn.backup.BackupConfig;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.broker.PartitionDistribution;
 import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.broker.exporting.ExporterDescriptor;
@@ -288,6 +289,7 @@ public final class BrokerConfig {
    * @param maxPendingBackups backups of a partition waiting
    * @param fs the filesystem store's settings, iff the store is {@code fs}
    * @param s3 the S3 store's settings, iff the store is {@code s3}
+   * @param encryption client-side encryption of new backups and the keys to read encrypted ones
    */
   public record Backup(
       boolean enabled,
@@ -297,7 +299,8 @@ public final class BrokerConfig {
       int maxConcurrentBackups,
       int maxPendingBackups,
       Optional<FilesystemBackupStoreConfig> fs,
-      Optional<S3BackupStoreConfig> s3) {
+      Optional<S3BackupStoreConfig> s3,
+      BackupEncryption encryption) {
 
     /** Whether partition leaders write backups: enabled and a store configured. */
     public boolean active() {

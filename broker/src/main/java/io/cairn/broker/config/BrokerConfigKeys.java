@@ -197,6 +197,25 @@ public final class BrokerConfigKeys {
           "16",
           integer(1, 1000),
           "backups of one partition waiting; one more fails at once");
+  public static final ConfigKey<String> BACKUP_ENCRYPTION_KEY_FILE =
+      key(
+          "backup.encryption.keyFile",
+          null,
+          text(NON_BLANK, "a file of <id>=<base64 of 32 bytes> lines, readable by its owner only"),
+          "master keys that encrypt backups client-side, in every store; unset (and no"
+              + " backup.encryption.keys): backups are not encrypted");
+  public static final ConfigKey<String> BACKUP_ENCRYPTION_KEYS =
+      secretKey(
+          "backup.encryption.keys",
+          text(NON_BLANK, "<id>=<base64 of 32 bytes> entries separated by ';' or newlines"),
+          "the master keys themselves, instead of a key file (redacted in logs)");
+  public static final ConfigKey<String> BACKUP_ENCRYPTION_KEY_ID =
+      key(
+          "backup.encryption.keyId",
+          null,
+          text(NAME, "1 to 64 of A-Z a-z 0-9 . _ -, a key of the ring"),
+          "the master key that wraps new backups' data keys; unset: the ring's only key. Older"
+              + " keys stay in the ring to restore older backups");
   public static final ConfigKey<String> BACKUP_FS_BASE_PATH =
       key(
           "backup.fs.basePath",
@@ -380,6 +399,14 @@ public final class BrokerConfigKeys {
       }
     }
     return keys;
+  }
+
+  /** A key whose value is never shown: logged, dumped and reported as redacted. */
+  private static <T> ConfigKey<T> secretKey(
+      String path, ValueParser<T> parser, String description) {
+    ConfigKey<T> key = new ConfigKey<>(path, null, parser, true, description);
+    KEYS.add(key);
+    return key;
   }
 
   private static <T> ConfigKey<T> key(

@@ -3,8 +3,10 @@ package io.cairn.broker.config;
 import static io.cairn.broker.config.BrokerConfigKeys.*;
 
 import io.cairn.backupapi.Compression;
+import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.broker.exporting.ExporterDescriptor;
 import io.cairn.broker.partition.PartitionConfig;
@@ -231,7 +233,90 @@ public final class BrokerConfigReader {
       s3 = s3Store(maxBytesPerSecond);
     }
     return new BrokerConfig.Backup(
-        enabled, store, uploadConcurrency, maxBytesPerSecond, maxConcurrent, maxPending, fs, s3);
+        enabled,
+        store,
+        uploadConcurrency,
+        maxBytesPerSecond,
+        maxConcurrent,
+        maxPending,
+        fs,
+        s3,
+        encryption());
+  }
+
+  /**
+   * Client-side encryption: master keys from {@code backup.encryption.keyFile} or {@code
+   * backup.encryption.keys} (one of them), the active one named by {@code backup.encryption.keyId}
+   * unless the ring holds only one. Neither set: off.
+   */
+  private BackupEncryption encryption() {
+    String file = get(BACKUP_ENCRYPTION_KEY_FILE);
+    String keys = get(BACKUP_ENCRYPTION_KEYS);
+    String keyId = get(BACKUP_ENCRYPTION_KEY_ID);
+    if (file == null && keys == null) {
+      if (keyId != null) {
+        violations.add(
+            "Expected "
+                + BACKUP_ENCRYPTION_KEY_FILE.path()
+                + " or "
+                + BACKUP_ENCRYPTION_KEYS.path()
+                + " with "
+                + BACKUP_ENCRYPTION_KEY_ID.path()
+                + " ("
+                + sourceOf(BACKUP_ENCRYPTION_KEY_ID)
+                + "), but neither is set. Give the master keys, or unset the key id");
+      }
+      return BackupEncryption.off();
+    }
+    if (file != null && keys != null) {
+      violations.add(
+          "Expected one of "
+              + BACKUP_ENCRYPTION_KEY_FILE.path()
+              + " and "
+              + BACKUP_ENCRYPTION_KEYS.path()
+              + ", but both are set ("
+              + sourceOf(BACKUP_ENCRYPTION_KEY_FILE)
+              + "; "
+              + sourceOf(BACKUP_ENCRYPTION_KEYS)
+              + "). Keep the one that holds every key");
+      return BackupEncryption.off();
+    }
+    ConfigKey<String> source = file != null ? BACKUP_ENCRYPTION_KEY_FILE : BACKUP_ENCRYPTION_KEYS;
+    MasterKeyRing ring;
+    try {
+      ring =
+          file != null
+              ? MasterKeyRing.load(Path.of(file))
+              : MasterKeyRing.parse(keys, source.path() + " (" + sourceOf(source) + ")");
+    } catch (IllegalArgumentException e) {
+      violations.add(e.getMessage() + " (" + source.path() + ")");
+      return BackupEncryption.off();
+    }
+    String active = keyId;
+    if (active == null) {
+      if (ring.ids().size() != 1) {
+        violations.add(
+            "Expected "
+                + BACKUP_ENCRYPTION_KEY_ID.path()
+                + " to name the key that encrypts new backups, one of "
+                + ring.ids()
+                + ", but it is not set (with one key it may be left unset)");
+        return BackupEncryption.off();
+      }
+      active = ring.ids().iterator().next();
+    }
+    try {
+      return BackupEncryption.with(ring, active);
+    } catch (IllegalArgumentException e) {
+      violations.add(
+          e.getMessage()
+              + " ("
+              + BACKUP_ENCRYPTION_KEY_ID.path()
+              + ", "
+              + sourceOf(BACKUP_ENCRYPTION_KEY_ID)
+              + ")");
+      return BackupEncryption.off();
+    }
   }
 
   /**

@@ -531,6 +531,89 @@ final class BrokerConfigReaderTest {
         .doesNotContain("hunter2");
   }
 
+  private static final String KEY_A = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+  private static final String KEY_B =
+      java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+
+  @Test
+  void shouldReadBackupEncryptionKeysFromTheEnvironmentAndRedactThem() {
+    // given two master keys in the environment, the second one active
+    Map<String, String> env =
+        Map.of(
+            "CAIRN_BACKUP_ENCRYPTION_KEYS",
+            "old=" + KEY_A + ";new=" + KEY_B,
+            "CAIRN_BACKUP_ENCRYPTION_KEYID",
+            "new");
+
+    // when
+    BrokerConfig config = BrokerConfigReader.parse("", SOURCE, env);
+
+    // then
+    assertThat(config.backup().encryption().enabled()).isTrue();
+    assertThat(config.backup().encryption().activeKeyId()).hasValue("new");
+    assertThat(config.describe())
+        .contains("backup.encryption.keys = <redacted>")
+        .doesNotContain(KEY_A)
+        .doesNotContain(KEY_B);
+    assertThat(config.backup().toString()).doesNotContain(KEY_A).doesNotContain(KEY_B);
+    assertThat(BrokerConfigReader.parse("", SOURCE, Map.of()).backup().encryption().enabled())
+        .isFalse();
+  }
+
+  @Test
+  void shouldReadAnOwnerOnlyKeyFileAndRefuseOneOpenToOthers(
+      @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    Path file = dir.resolve("master.keys");
+    java.nio.file.Files.writeString(file, "# rotated 2026-11\nk1=" + KEY_A + "\n");
+    java.nio.file.Files.setPosixFilePermissions(
+        file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    String yaml = "backup:\n  encryption:\n    keyFile: " + file + "\n";
+
+    assertThat(BrokerConfigReader.parse(yaml, SOURCE, Map.of()).backup().encryption().activeKeyId())
+        .as("the only key is the active one")
+        .hasValue("k1");
+
+    java.nio.file.Files.setPosixFilePermissions(
+        file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    assertThatThrownBy(() -> BrokerConfigReader.parse(yaml, SOURCE, Map.of()))
+        .hasMessageContaining("readable by its owner only")
+        .hasMessageContaining("chmod 600 " + file)
+        .hasMessageContaining("backup.encryption.keyFile")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(KEY_A));
+  }
+
+  @Test
+  void shouldRefuseAmbiguousOrUnknownEncryptionKeys() {
+    String two = "a=" + KEY_A + ";b=" + KEY_B;
+    assertThatThrownBy(
+            () -> BrokerConfigReader.parse("", SOURCE, Map.of("CAIRN_BACKUP_ENCRYPTION_KEYS", two)))
+        .hasMessageContaining("Expected backup.encryption.keyId to name the key")
+        .hasMessageContaining("[a, b]");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigReader.parse(
+                    "",
+                    SOURCE,
+                    Map.of(
+                        "CAIRN_BACKUP_ENCRYPTION_KEYS", two, "CAIRN_BACKUP_ENCRYPTION_KEYID", "c")))
+        .hasMessageContaining("one of [a, b], but it is 'c'")
+        .hasMessageContaining("backup.encryption.keyId");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigReader.parse(
+                    "backup:\n  encryption:\n    keyFile: /k\n",
+                    SOURCE,
+                    Map.of("CAIRN_BACKUP_ENCRYPTION_KEYS", two)))
+        .hasMessageContaining(
+            "Expected one of backup.encryption.keyFile and backup.encryption.keys");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigReader.parse(
+                    "", SOURCE, Map.of("CAIRN_BACKUP_ENCRYPTION_KEYS", "a=bm90LWEta2V5")))
+        .hasMessageContaining("to be 32 bytes")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("bm90LWEta2V5"));
+  }
+
   @Test
   void shouldReadExportersFromTheFileAndTheEnvironment() {
     // given

@@ -55,8 +55,19 @@ public final class ConfiguredBackupStore implements AutoCloseable {
           backup.store() == BackupStoreType.FS
               // one operation at a time: status and list may share the transfer threads
               ? FilesystemBackupStore.open(
-                  backup.fs().orElseThrow(), clock, executor, executor, registry)
-              : S3BackupStore.open(backup.s3().orElseThrow(), clock, executor, executor, registry);
+                  backup.fs().orElseThrow(),
+                  backup.encryption(),
+                  clock,
+                  executor,
+                  executor,
+                  registry)
+              : S3BackupStore.open(
+                  backup.s3().orElseThrow(),
+                  backup.encryption(),
+                  clock,
+                  executor,
+                  executor,
+                  registry);
       return new ConfiguredBackupStore(store, executor);
     } catch (IllegalArgumentException e) {
       executor.shutdownNow();
