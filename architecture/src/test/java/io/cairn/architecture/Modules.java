@@ -149,6 +149,7 @@ final class Modules {
         "restore",
         "backup",
         "backup-api",
+        "backup-store",
         "backup-fs",
         "backup-s3",
         "engine",

@@ -119,15 +119,7 @@ public final class BackupBenchmark {
     settings.put("fileCopies", "2");
     settings.put("maxBytesPerSecond", "0"); // the store's limit while processing runs (figure 2)
     settings.put("directory", "target/backup-benchmark");
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
-        throw new IllegalArgumentException(
-            "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
-      }
-      settings.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
-    System.out.println("settings " + settings);
+    BenchmarkSettings.apply(settings, args);
     BackupBenchmark benchmark = new BackupBenchmark(settings);
     try {
       benchmark.run();

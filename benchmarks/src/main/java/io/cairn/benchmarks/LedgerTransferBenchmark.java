@@ -91,15 +91,7 @@ public final class LedgerTransferBenchmark {
     settings.put("accounts", "1000");
     settings.put("threads", "2");
     settings.put("directory", "target/ledger-benchmark");
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
-        throw new IllegalArgumentException(
-            "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
-      }
-      settings.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
-    System.out.println("settings " + settings);
+    BenchmarkSettings.apply(settings, args);
     List<Result> results = new ArrayList<>();
     for (String members : settings.get("members").split(",")) {
       for (String digest : settings.get("digest").split(",")) {

@@ -471,14 +471,7 @@ public final class RaftCommitBenchmark {
       values.put("window", "256");
       values.put("threads", "2");
       values.put("directory", "target/raft-benchmark");
-      for (String arg : args) {
-        int eq = arg.indexOf('=');
-        if (eq < 1 || !values.containsKey(arg.substring(0, eq))) {
-          throw new IllegalArgumentException(
-              "Expected key=value with a key of " + values.keySet() + ", but was '" + arg + "'");
-        }
-        values.put(arg.substring(0, eq), arg.substring(eq + 1));
-      }
+      BenchmarkSettings.apply(values, args);
       return new Settings(
           positive(values, "seconds"),
           positive(values, "sliceSeconds"),

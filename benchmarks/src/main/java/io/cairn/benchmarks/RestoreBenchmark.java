@@ -104,15 +104,7 @@ public final class RestoreBenchmark {
     settings.put("keepBackup", "false");
     settings.put("seed", "42");
     settings.put("directory", "target/restore-benchmark");
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
-        throw new IllegalArgumentException(
-            "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
-      }
-      settings.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
-    System.out.println("settings " + settings);
+    BenchmarkSettings.apply(settings, args);
     RestoreBenchmark benchmark = new RestoreBenchmark(settings);
     try {
       benchmark.run();

@@ -118,15 +118,7 @@ public final class S3BackupBenchmark {
     settings.put("serverJvmOptions", "-Xmx1g");
     settings.put("directory", "target/s3-backup-benchmark");
     settings.put("s3proxyJar", "target/s3-servers/s3proxy.jar");
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
-        throw new IllegalArgumentException(
-            "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
-      }
-      settings.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
-    System.out.println("settings " + settings);
+    BenchmarkSettings.apply(settings, args);
     S3BackupBenchmark benchmark = new S3BackupBenchmark(settings);
     try {
       benchmark.run();

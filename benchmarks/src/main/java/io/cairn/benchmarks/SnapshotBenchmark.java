@@ -78,15 +78,7 @@ public final class SnapshotBenchmark {
     settings.put("rounds", "3");
     settings.put("valueBytes", "1024");
     settings.put("directory", "target/snapshot-benchmark");
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      if (eq < 1 || !settings.containsKey(arg.substring(0, eq))) {
-        throw new IllegalArgumentException(
-            "Expected key=value with a key of " + settings.keySet() + ", but was '" + arg + "'");
-      }
-      settings.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
-    System.out.println("settings " + settings);
+    BenchmarkSettings.apply(settings, args);
     new SnapshotBenchmark(settings).run();
   }
 

@@ -1,12 +1,15 @@
 package io.cairn.qa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cairn.backup.BackupMetrics;
 import io.cairn.backup.BackupMetrics.RestoreCheckResult;
+import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backups3.S3BackupStore;
 import io.cairn.backups3.S3BackupStoreConfig;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.broker.BrokerVersion;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
@@ -44,12 +47,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The S3 round trip (S3Proxy on loopback): a backup taken while transfers run across every
- * partition of a replicated cluster, restored from S3 into new data directories, and a cluster
- * started on them. The restored cluster holds the state of the cut: money is conserved once the
- * credits pending at the cut are re-sent, every partition's leader reproduced the backup's state
- * digest, accounts outside the load have exactly their balances at the cut, and what was written
- * after the cut (a new account, a deposit) is not there.
+ * The S3 round trip (S3Proxy on loopback), with client-side encryption on: a backup taken while
+ * transfers run across every partition of a replicated cluster, restored from S3 into new data
+ * directories, and a cluster started on them. The restored cluster holds the state of the cut:
+ * money is conserved once the credits pending at the cut are re-sent, every partition's leader
+ * reproduced the backup's state digest, accounts outside the load have exactly their balances at
+ * the cut, and what was written after the cut (a new account, a deposit) is not there. The stored
+ * backup is encrypted: its manifests name the master key, and a store without that key refuses to
+ * restore it.
  */
 final class RestoreS3RoundTripIT {
 
@@ -61,6 +66,8 @@ final class RestoreS3RoundTripIT {
   private static final int REPLICATION_FACTOR = 3;
   private static final long LOADED_FUNDS = 100_000;
   private static final long QUIET_FUNDS = 7_000;
+  private static final String MASTER_KEYS =
+      "qa-1=" + java.util.Base64.getEncoder().encodeToString(new byte[32]).replace('A', 'Q');
 
   @TempDir Path directory;
 
@@ -125,8 +132,18 @@ final class RestoreS3RoundTripIT {
       }
       phases.mark("source cluster closed");
 
+      // then the stored backup is encrypted: without the master key it cannot be restored
+      assertThatThrownBy(
+              () -> restore(s3, directory.resolve("no-key"), clusterId, BackupEncryption.off()))
+          .hasMessageContaining("'qa-1'");
+
       // when every node is restored from S3 into new data directories and a cluster starts there
-      List<RestoreResult> results = restore(s3, restored, clusterId);
+      List<RestoreResult> results =
+          restore(
+              s3,
+              restored,
+              clusterId,
+              BackupEncryption.with(MasterKeyRing.parse(MASTER_KEYS, "test keys"), "qa-1"));
       assertThat(results).hasSize(BROKERS);
       assertThat(results)
           .allSatisfy(
@@ -169,6 +186,7 @@ final class RestoreS3RoundTripIT {
         .partitions(PARTITIONS)
         .replicationFactor(REPLICATION_FACTOR)
         .backupStore(BackupStoreSpec.s3(s3.storeSettings()))
+        .brokerSetting("backup.encryption.keys", MASTER_KEYS)
         .dataDirectory(dataDirectory)
         .brokerSetting("processing.creditRetryInterval", "100ms")
         .brokerSetting("processing.creditRetryIntervalMax", "200ms")
@@ -180,11 +198,13 @@ final class RestoreS3RoundTripIT {
    * Restores every node from the S3 store, opened as {@code cairn cluster restore} opens it: the
    * brokers' {@code backup.s3.*} settings, threads of its own.
    */
-  private static List<RestoreResult> restore(S3ProxyProcess s3, Path restored, String clusterId) {
+  private static List<RestoreResult> restore(
+      S3ProxyProcess s3, Path restored, String clusterId, BackupEncryption encryption) {
     ExecutorService executor = Executors.newFixedThreadPool(4);
     S3BackupStore store =
         S3BackupStore.open(
             S3BackupStoreConfig.fromProperties(s3.storeSettings()),
+            encryption,
             Clock.system(),
             executor,
             executor,

@@ -216,6 +216,82 @@ class RestoreCommandsAgainstBrokersTest {
   }
 
   /**
+   * A backup taken with client-side encryption: {@code backup verify} opens it with the master key
+   * from the environment and finds it clean, refuses it without the key (naming the key id), and
+   * the stored objects are not the plain files.
+   */
+  @Test
+  void shouldVerifyAnEncryptedBackupWithItsKeyAndRefuseItWithout() throws Exception {
+    String keys =
+        "cli-1=" + java.util.Base64.getEncoder().encodeToString("k".repeat(32).getBytes());
+    Path source = root.resolve("source");
+    try (BrokerTestCluster cluster =
+            BrokerTestCluster.builder(source)
+                .clusterId("cli-test")
+                .brokers(BROKERS)
+                .partitions(PARTITIONS)
+                .setting("backup.encryption.keys", keys)
+                .gateway()
+                .build()
+                .awaitReady();
+        CairnClient client = client(cluster.gatewayAddress())) {
+      client.createAccount("sealed");
+      client.deposit("sealed", 1234);
+      Run take =
+          cairn(
+              "--gateway",
+              cluster.gatewayAddress(),
+              "backup",
+              "take",
+              "1",
+              "--wait",
+              "--poll-interval",
+              "100ms",
+              "--timeout",
+              "60s");
+      assertThat(take.exitCode()).as(take.toString()).isZero();
+    }
+    Path backups = source.resolve("backups");
+    try (Stream<Path> manifests = Files.walk(backups)) {
+      assertThat(
+              manifests
+                  .filter(f -> f.getFileName().toString().equals("manifest.json"))
+                  .map(RestoreCommandsAgainstBrokersTest::read)
+                  .toList())
+          .isNotEmpty()
+          .allSatisfy(manifest -> assertThat(manifest).contains("\"keyId\" : \"cli-1\""));
+    }
+    String config =
+        clusterDirectory("verify-encrypted", backups, 17).configFile("broker-0").toString();
+
+    Run withKey =
+        CliRunner.run(
+            Map.of("CAIRN_BACKUP_ENCRYPTION_KEYS", keys),
+            root,
+            CliContext::connectClient,
+            "backup",
+            "verify",
+            "1",
+            "--config",
+            config);
+    assertThat(withKey.exitCode()).as(withKey.toString()).isZero();
+    assertThat(withKey.out()).contains("Verdict: CLEAN");
+    assertThat(withKey.out() + withKey.err()).doesNotContain(keys.substring(6));
+
+    Run withoutKey = cairn("backup", "verify", "1", "--quick", "--config", config);
+    assertThat(withoutKey.exitCode()).as(withoutKey.toString()).isNotZero();
+    assertThat(withoutKey.out() + withoutKey.err()).contains("'cli-1'");
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * A flipped byte in partition 1's stored segment: verify and restore name it; nothing written.
    */
   private void corruptAndExpectFailures(Path backups, ClusterDirectory single) throws IOException {
