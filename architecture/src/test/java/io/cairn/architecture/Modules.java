@@ -36,6 +36,7 @@ final class Modules {
   static {
     allow("scheduler");
     allow("units");
+    allow("tls");
     allow("files");
     allow("pacing", "scheduler");
     allow("config", "units");
