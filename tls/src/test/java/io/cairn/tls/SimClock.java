@@ -1,0 +1,35 @@
+package io.cairn.tls;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock that moves only when told, so reload intervals pass without waiting. */
+final class SimClock extends Clock {
+  private volatile Instant now;
+
+  SimClock(Instant start) {
+    this.now = start;
+  }
+
+  void advance(Duration duration) {
+    now = now.plus(duration);
+  }
+
+  @Override
+  public Instant instant() {
+    return now;
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    throw new UnsupportedOperationException("UTC only");
+  }
+}
