@@ -40,6 +40,7 @@ final class Modules {
     allow("files");
     allow("pacing", "scheduler");
     allow("config", "units");
+    allow("auth", "scheduler");
     allow("http-endpoints", "scheduler");
     allow("protocol");
     allow("transport", "scheduler");
