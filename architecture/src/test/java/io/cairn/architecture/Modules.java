@@ -105,7 +105,8 @@ final class Modules {
         "scheduler",
         "pacing",
         "files",
-        "http-endpoints");
+        "http-endpoints",
+        "tls");
     allow("gateway-api");
     allow(
         "gateway",
@@ -116,8 +117,9 @@ final class Modules {
         "config",
         "units",
         "scheduler",
-        "http-endpoints");
-    allow("client", "gateway-api");
+        "http-endpoints",
+        "tls");
+    allow("client", "gateway-api", "tls");
     allow(
         "cli",
         "client",

@@ -32,6 +32,9 @@ import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.BrokerTopology;
 import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.ThreadPoolActorScheduler;
+import io.cairn.tls.ClientAuth;
+import io.cairn.tls.ServerTls;
+import io.cairn.tls.TlsMaterialSource;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.MessagingService;
 import io.cairn.transport.netty.NettyMessagingService;
@@ -107,6 +110,10 @@ public final class Broker implements AutoCloseable {
   private final Path dataDirectory;
   private final PrometheusMeterRegistry registry;
   private final NettyMessagingService transport;
+
+  /** HTTPS of the management endpoints, when TLS is on (checked before anything is opened). */
+  private final Optional<ServerTls> managementTls;
+
   private final Object lifecycle = new Object();
   private final List<String> handlerTypes = new ArrayList<>();
   private final BrokerThreads threads;
@@ -148,6 +155,17 @@ public final class Broker implements AutoCloseable {
         info.version(),
         dataDirectory,
         config.describe());
+    this.managementTls =
+        config
+            .security()
+            .tls()
+            .map(
+                files ->
+                    ServerTls.load(
+                        files,
+                        ClientAuth.NONE,
+                        java.time.Clock.systemUTC(),
+                        TlsMaterialSource.DEFAULT_CHECK_INTERVAL));
     this.registry =
         new PrometheusMeterRegistry(
             PrometheusConfig.DEFAULT, new PrometheusRegistry(), BrokerMetrics.clock(clock));
@@ -309,7 +327,12 @@ public final class Broker implements AutoCloseable {
     if (settings.enabled()) {
       management =
           ManagementServer.start(
-              settings.host(), settings.port(), registry, this::health, threads.startManagement());
+              settings.host(),
+              settings.port(),
+              registry,
+              this::health,
+              threads.startManagement(),
+              managementTls.map(ServerTls::sslContext));
     }
   }
 

@@ -18,10 +18,12 @@ import io.cairn.client.CairnClientException;
 import io.cairn.client.HostPort;
 import io.cairn.client.RetryPolicy;
 import io.cairn.units.Durations;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,6 +78,9 @@ public final class CairnMain implements Runnable {
   /** The environment variable naming the gateway. */
   public static final String GATEWAY_ENV = "CAIRN_GATEWAY";
 
+  /** The environment variable naming the CA file that makes the CLI speak TLS. */
+  public static final String CA_FILE_ENV = "CAIRN_CA_FILE";
+
   static final Duration REQUEST_TIMEOUT_MIN = Duration.ofMillis(100);
   static final Duration REQUEST_TIMEOUT_MAX = Duration.ofMinutes(10);
 
@@ -99,6 +104,16 @@ public final class CairnMain implements Runnable {
       paramLabel = "table|json",
       description = "Tables for people (default) or one JSON document per command.")
   private OutputFormat output = OutputFormat.TABLE;
+
+  @Option(
+      names = "--ca-file",
+      scope = ScopeType.INHERIT,
+      paramLabel = "file",
+      description =
+          "Speak TLS to the gateway, trusting the CA certificates in this PEM file (default: $"
+              + CA_FILE_ENV
+              + ", else plaintext).")
+  private Path caFile;
 
   @Option(
       names = "--request-timeout",
@@ -213,7 +228,20 @@ public final class CairnMain implements Runnable {
 
   /** A client of {@code address}; the caller closes it. */
   public CairnClient connect(String address, RetryPolicy retryPolicy) {
-    return context.clients().connect(address, requestTimeout(), retryPolicy);
+    return context
+        .clients()
+        .connect(new CliContext.Connection(address, requestTimeout(), retryPolicy, caFile()));
+  }
+
+  /** The CA file for TLS: {@code --ca-file}, else {@code $CAIRN_CA_FILE} (relative: to the cwd). */
+  public Optional<Path> caFile() {
+    if (caFile != null) {
+      return Optional.of(context.workingDirectory().resolve(caFile));
+    }
+    String value = context.env().get(CA_FILE_ENV);
+    return value == null || value.isBlank()
+        ? Optional.empty()
+        : Optional.of(context.workingDirectory().resolve(value));
   }
 
   private int onUsageError(ParameterException e, String[] args) {

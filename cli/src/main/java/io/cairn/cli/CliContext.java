@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a command gets from its surroundings: environment, streams, clock, working directory and how
@@ -28,10 +29,24 @@ public record CliContext(
     Path workingDirectory,
     ClientFactory clients) {
 
+  /**
+   * How to reach a gateway.
+   *
+   * @param gateway its gRPC address, {@code host:port}
+   * @param requestTimeout the deadline of each call
+   * @param retryPolicy when RESOURCE_EXHAUSTED calls are sent again
+   * @param trustedCaFile TLS, trusting the CA certificates in this PEM file; empty: plaintext
+   */
+  public record Connection(
+      String gateway,
+      Duration requestTimeout,
+      RetryPolicy retryPolicy,
+      Optional<Path> trustedCaFile) {}
+
   /** Opens a client; the caller closes it. */
   @FunctionalInterface
   public interface ClientFactory {
-    CairnClient connect(String gateway, Duration requestTimeout, RetryPolicy retryPolicy);
+    CairnClient connect(Connection connection);
   }
 
   public CliContext {
@@ -54,17 +69,15 @@ public record CliContext(
         CliContext::connectClient);
   }
 
-  /**
-   * A client of {@code gateway} with {@code requestTimeout} per call, sending calls answered with
-   * RESOURCE_EXHAUSTED again as {@code retryPolicy} says.
-   */
-  public static CairnClient connectClient(
-      String gateway, Duration requestTimeout, RetryPolicy retryPolicy) {
-    return CairnClient.builder()
-        .gateway(gateway)
-        .requestTimeout(requestTimeout)
-        .retryPolicy(retryPolicy)
-        .build();
+  /** The real client of {@code connection}. */
+  public static CairnClient connectClient(Connection connection) {
+    CairnClient.Builder builder =
+        CairnClient.builder()
+            .gateway(connection.gateway())
+            .requestTimeout(connection.requestTimeout())
+            .retryPolicy(connection.retryPolicy());
+    connection.trustedCaFile().ifPresent(builder::trustedCaFile);
+    return builder.build();
   }
 
   /** {@code path} against the working directory (unchanged when absolute). */

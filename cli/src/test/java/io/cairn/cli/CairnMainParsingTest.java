@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,8 +25,8 @@ class CairnMainParsingTest {
 
   /** A client factory that records the address and answers UNAVAILABLE. */
   private CliContext.ClientFactory refusingClients() {
-    return (gateway, timeout, retryPolicy) -> {
-      connections.add(gateway);
+    return connection -> {
+      connections.add(connection.gateway());
       throw new CairnClientException(ErrorCode.UNAVAILABLE, "no gateway in this test");
     };
   }
@@ -218,12 +219,32 @@ class CairnMainParsingTest {
         CliRunner.run(
             Map.of(),
             dir,
-            (gateway, timeout, retryPolicy) -> {
+            connection -> {
               throw new CairnClientException(code, "refused " + code);
             },
             "topology");
     assertThat(run.exitCode()).isEqualTo(exitCode);
     assertThat(run.err()).contains("Error: " + code + ": refused " + code);
+  }
+
+  @Test
+  void shouldPassTheCaFileFromTheOptionOrTheEnvironment() {
+    List<Optional<Path>> seen = new ArrayList<>();
+    CliContext.ClientFactory recording =
+        connection -> {
+          seen.add(connection.trustedCaFile());
+          throw new CairnClientException(ErrorCode.UNAVAILABLE, "no gateway in this test");
+        };
+
+    CliRunner.run(Map.of(), dir, recording, "--ca-file", "certs/ca.crt", "topology");
+    CliRunner.run(Map.of("CAIRN_CA_FILE", "/etc/cairn/ca.crt"), dir, recording, "topology");
+    CliRunner.run(Map.of(), dir, recording, "topology");
+
+    assertThat(seen)
+        .containsExactly(
+            Optional.of(dir.resolve("certs/ca.crt")),
+            Optional.of(Path.of("/etc/cairn/ca.crt")),
+            Optional.empty());
   }
 
   @Test

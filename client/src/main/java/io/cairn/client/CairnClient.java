@@ -14,14 +14,23 @@ import io.cairn.gateway.v1.PauseExportingRequest;
 import io.cairn.gateway.v1.ResumeExportingRequest;
 import io.cairn.gateway.v1.TakeBackupRequest;
 import io.cairn.gateway.v1.TransferRequest;
+import io.cairn.tls.ClientTls;
+import io.cairn.tls.TlsConfigurationException;
+import io.cairn.tls.TlsFile;
+import io.cairn.tls.TlsFiles;
+import io.cairn.tls.TlsMaterialSource;
 import io.grpc.Deadline;
 import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
@@ -34,6 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 
 /**
  * The gRPC client of a Cairn gateway: the ledger API (accounts, deposits, transfers) and the admin
@@ -90,13 +100,23 @@ public final class CairnClient implements AutoCloseable {
   private final Set<RetryingCall<?>> waitingForRetry = ConcurrentHashMap.newKeySet();
 
   private CairnClient(
-      HostPort gateway, Duration requestTimeout, RetryPolicy retryPolicy, long jitterSeed) {
+      HostPort gateway,
+      Duration requestTimeout,
+      RetryPolicy retryPolicy,
+      long jitterSeed,
+      Optional<ClientTls> tls) {
     this.gateway = gateway;
     this.requestTimeout = requestTimeout;
     this.retryPolicy = retryPolicy;
     this.jitter = new SplittableRandom(jitterSeed);
-    this.channel =
-        NettyChannelBuilder.forAddress(gateway.host(), gateway.port()).usePlaintext().build();
+    NettyChannelBuilder channelBuilder =
+        NettyChannelBuilder.forAddress(gateway.host(), gateway.port());
+    if (tls.isPresent()) {
+      channelBuilder.sslContext(sslContext(tls.get()));
+    } else {
+      channelBuilder.usePlaintext();
+    }
+    this.channel = channelBuilder.build();
     String threadName = "cairn-client-retry-" + CLIENTS.incrementAndGet();
     this.retryScheduler =
         new ScheduledThreadPoolExecutor(
@@ -510,11 +530,26 @@ public final class CairnClient implements AutoCloseable {
   }
 
   /** Builds a {@link CairnClient}. */
+  /** gRPC's TLS (HTTP/2 over ALPN), checking the gateway's certificate and host name. */
+  private static SslContext sslContext(ClientTls tls) {
+    try {
+      return GrpcSslContexts.forClient()
+          .trustManager(tls.trustManager())
+          .protocols(tls.protocols())
+          .build();
+    } catch (SSLException e) {
+      throw new CairnClientException(
+          ErrorCode.INVALID_ARGUMENT,
+          "Expected to set up TLS to the gateway, but " + e.getMessage());
+    }
+  }
+
   public static final class Builder {
     private String gateway = DEFAULT_GATEWAY;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private Long jitterSeed;
+    private Path trustedCaFile;
 
     private Builder() {}
 
@@ -539,6 +574,15 @@ public final class CairnClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Speaks TLS to the gateway, trusting the CA certificates in this PEM file (re-read when it
+     * changes); default plaintext.
+     */
+    public Builder trustedCaFile(Path caFile) {
+      this.trustedCaFile = caFile;
+      return this;
+    }
+
     /** Seeds the random waits between retries (default: from the clock), for repeatable runs. */
     public Builder retryJitterSeed(long seed) {
       this.jitterSeed = seed;
@@ -559,12 +603,26 @@ public final class CairnClient implements AutoCloseable {
       arguments.duration(
           "requestTimeout", requestTimeout, REQUEST_TIMEOUT_MIN, REQUEST_TIMEOUT_MAX);
       arguments.notNull("retryPolicy", retryPolicy);
+      Optional<ClientTls> tls = Optional.empty();
+      if (trustedCaFile != null) {
+        try {
+          tls =
+              Optional.of(
+                  ClientTls.load(
+                      TlsFiles.trustOnly(new TlsFile("trustedCaFile", trustedCaFile)),
+                      java.time.Clock.systemUTC(),
+                      TlsMaterialSource.DEFAULT_CHECK_INTERVAL));
+        } catch (TlsConfigurationException e) {
+          arguments.add(e.getMessage());
+        }
+      }
       arguments.check();
       return new CairnClient(
           address,
           requestTimeout,
           retryPolicy,
-          jitterSeed != null ? jitterSeed : JitterSeeds.fresh());
+          jitterSeed != null ? jitterSeed : JitterSeeds.fresh(),
+          tls);
     }
   }
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -107,6 +108,35 @@ public final class ConfigValues {
   /** Marks {@code path} as failed, e.g. a group with a bad entry. */
   public void markFailed(String path) {
     failed.add(path);
+  }
+
+  /**
+   * The values of {@code keys}, which are all required while {@code switchKey} is true: empty when
+   * it is false or when one of them is missing (each missing one is a violation naming the key and
+   * its environment variable) or failed.
+   */
+  public Optional<List<String>> requiredWhen(
+      ConfigKey<Boolean> switchKey, List<ConfigKey<String>> keys) {
+    if (!Boolean.TRUE.equals(get(switchKey))) {
+      return Optional.empty();
+    }
+    List<String> present = new ArrayList<>();
+    for (ConfigKey<String> key : keys) {
+      String value = get(key);
+      if (value != null) {
+        present.add(value);
+      } else if (!isFailed(key.path())) {
+        violation(
+            "Expected "
+                + key.path()
+                + " to be set when "
+                + switchKey.path()
+                + " is true, but it is not set (environment variable "
+                + key.envName()
+                + ")");
+      }
+    }
+    return present.size() == keys.size() ? Optional.of(present) : Optional.empty();
   }
 
   /** Adds a violation (a rule across keys). */

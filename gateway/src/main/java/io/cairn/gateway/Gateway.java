@@ -10,11 +10,15 @@ import io.cairn.gateway.routing.BrokerRequester;
 import io.cairn.gateway.topology.ClusterTopology;
 import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.scheduler.Clock;
+import io.cairn.tls.ClientAuth;
+import io.cairn.tls.ServerTls;
+import io.cairn.tls.TlsMaterialSource;
 import io.cairn.transport.TransportConfig;
 import io.cairn.transport.netty.NettyMessagingService;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -59,6 +63,17 @@ public final class Gateway implements AutoCloseable {
     this.config = config;
     int node = config.nodeId();
     GatewayMetrics metrics = new GatewayMetrics(registry, node);
+    // The gateway's own certificate for gRPC and HTTP; clients authenticate with credentials.
+    Optional<ServerTls> tls =
+        config
+            .tls()
+            .map(
+                files ->
+                    ServerTls.load(
+                        files,
+                        ClientAuth.NONE,
+                        java.time.Clock.systemUTC(),
+                        TlsMaterialSource.DEFAULT_CHECK_INTERVAL));
     this.messaging =
         new NettyMessagingService(
             TransportConfig.builder(node)
@@ -113,7 +128,8 @@ public final class Gateway implements AutoCloseable {
             topology,
             clock,
             config.requestTimeout(),
-            metrics);
+            metrics,
+            tls);
     grpcRef[0] = grpc;
     this.http =
         new ManagementHttpServer(
@@ -127,7 +143,8 @@ public final class Gateway implements AutoCloseable {
             topology,
             registry,
             metrics,
-            httpWorkers);
+            httpWorkers,
+            tls.map(ServerTls::sslContext));
   }
 
   /** Binds the transport, gRPC and HTTP ports and starts polling the brokers' topology. */

@@ -1,6 +1,7 @@
 package io.cairn.gateway;
 
 import io.cairn.config.ExposedListeners;
+import io.cairn.tls.TlsFiles;
 import io.cairn.transport.MemberAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -30,6 +32,8 @@ import java.util.TreeMap;
  *       0..65535, 0 = ephemeral</td></tr>
  *   <tr><td>allowInsecure</td><td>false</td><td>a host above that is not a loopback address is
  *       refused unless this is true (nothing is encrypted or authenticated)</td></tr>
+ *   <tr><td>tls</td><td>none</td><td>the gateway's certificate, key and the cluster's CA: gRPC and
+ *       HTTP serve TLS, connections to brokers are mutual TLS</td></tr>
  *   <tr><td>requestTimeout</td><td>15 s</td><td>100 ms .. 10 min; the longest a request waits,
  *       also when the client's deadline is later</td></tr>
  *   <tr><td>topologyRefreshInterval</td><td>1 s</td><td>10 ms .. 1 min</td></tr>
@@ -67,6 +71,7 @@ public final class GatewayConfig {
   private final int grpcPort;
   private final String httpHost;
   private final boolean allowInsecure;
+  private final Optional<TlsFiles> tls;
   private final int httpPort;
   private final Duration requestTimeout;
   private final Duration topologyRefreshInterval;
@@ -86,6 +91,7 @@ public final class GatewayConfig {
     this.grpcPort = b.grpcPort;
     this.httpHost = b.httpHost;
     this.allowInsecure = b.allowInsecure;
+    this.tls = b.tls;
     this.httpPort = b.httpPort;
     this.requestTimeout = b.requestTimeout;
     this.topologyRefreshInterval = b.topologyRefreshInterval;
@@ -112,6 +118,7 @@ public final class GatewayConfig {
     b.grpcPort = grpcPort;
     b.httpHost = httpHost;
     b.allowInsecure = allowInsecure;
+    b.tls = tls;
     b.httpPort = httpPort;
     b.requestTimeout = requestTimeout;
     b.topologyRefreshInterval = topologyRefreshInterval;
@@ -156,6 +163,11 @@ public final class GatewayConfig {
 
   public boolean allowInsecure() {
     return allowInsecure;
+  }
+
+  /** The TLS files, when TLS is on. */
+  public Optional<TlsFiles> tls() {
+    return tls;
   }
 
   /** The listeners on a non-loopback address: refused unless {@link #allowInsecure()}. */
@@ -255,6 +267,7 @@ public final class GatewayConfig {
     private int grpcPort = DEFAULT_GRPC_PORT;
     private String httpHost = DEFAULT_HOST;
     private boolean allowInsecure;
+    private Optional<TlsFiles> tls = Optional.empty();
     private int httpPort = DEFAULT_HTTP_PORT;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration topologyRefreshInterval = DEFAULT_TOPOLOGY_REFRESH_INTERVAL;
@@ -433,6 +446,12 @@ public final class GatewayConfig {
     /** Accepts listeners on non-loopback addresses, unprotected as they are. */
     public Builder allowInsecure(boolean allow) {
       allowInsecure = allow;
+      return this;
+    }
+
+    /** TLS on every listener and mutual TLS to the brokers with these files; empty: plaintext. */
+    public Builder tls(Optional<TlsFiles> files) {
+      tls = java.util.Objects.requireNonNull(files, "tls");
       return this;
     }
 

@@ -1,18 +1,22 @@
 package io.cairn.httpendpoints;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.cairn.scheduler.Clock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * HTTP endpoints on the JDK's {@link HttpServer}: a {@link Routes routing table} served on {@code
- * host:port} by the caller's executor, errors answered as RFC 7807 problem details.
+ * host:port} by the caller's executor, errors answered as RFC 7807 problem details; with {@link
+ * Builder#tls} the JDK's {@link HttpsServer} serves them, and a plaintext request gets no answer.
  *
  * <pre>{@code
  * EndpointServer server =
@@ -48,7 +52,14 @@ public final class EndpointServer implements AutoCloseable {
     this.backlog = builder.backlog;
     try {
       // bound in start(): a bound server that never started keeps its port until the JVM exits
-      this.server = HttpServer.create();
+      if (builder.tls == null) {
+        this.server = HttpServer.create();
+      } else {
+        HttpsServer https = HttpsServer.create();
+        // The context's default parameters (protocols, client authentication) apply.
+        https.setHttpsConfigurator(new HttpsConfigurator(builder.tls));
+        this.server = https;
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Expected to create the " + owner + "'s HTTP server, but " + e.getMessage(), e);
@@ -131,6 +142,7 @@ public final class EndpointServer implements AutoCloseable {
     private Logger log = LoggerFactory.getLogger(EndpointServer.class);
     private Clock clock;
     private RequestObserver observer;
+    private SSLContext tls;
 
     private Builder(String owner, Routes routes) {
       this.owner = Objects.requireNonNull(owner, "owner");
@@ -189,6 +201,15 @@ public final class EndpointServer implements AutoCloseable {
     public Builder observer(Clock clock, RequestObserver observer) {
       this.clock = Objects.requireNonNull(clock, "clock");
       this.observer = Objects.requireNonNull(observer, "observer");
+      return this;
+    }
+
+    /**
+     * Serves HTTPS with {@code context} (its key manager may change certificates while serving);
+     * without it, plain HTTP.
+     */
+    public Builder tls(SSLContext context) {
+      this.tls = Objects.requireNonNull(context, "context");
       return this;
     }
 

@@ -14,6 +14,7 @@ import io.cairn.engine.LedgerEngineConfig;
 import io.cairn.raft.RaftConfig;
 import io.cairn.snapshot.SnapshotConfig;
 import io.cairn.streamprocessor.StreamProcessorConfig;
+import io.cairn.tls.TlsFiles;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.TransportConfig;
 import java.nio.file.Path;
@@ -318,8 +319,10 @@ public final class BrokerConfig {
   /**
    * @param allowInsecure listeners on non-loopback addresses are accepted although nothing they
    *     serve is encrypted or authenticated
+   * @param tls the broker's certificate, key and the cluster's CA, when TLS is on: mutual TLS on
+   *     the transport, HTTPS for management
    */
-  public record Security(boolean allowInsecure) {}
+  public record Security(boolean allowInsecure, Optional<TlsFiles> tls) {}
 
   /**
    * @param maxInFlightCommands client commands written and not answered, per broker: a memory bound

@@ -376,6 +376,32 @@ public final class BrokerConfigKeys {
           "accept network.host or management.host on a non-loopback address although their"
               + " connections are neither encrypted nor authenticated (then every start warns);"
               + " false: such a configuration is refused");
+  public static final ConfigKey<Boolean> SECURITY_TLS_ENABLED =
+      key(
+          "security.tls.enabled",
+          "false",
+          bool(),
+          "TLS on every listener: mutual TLS between brokers and the gateway (peers must present a"
+              + " certificate signed by security.tls.trustedCaFile), HTTPS for management");
+  public static final ConfigKey<String> SECURITY_TLS_CERTIFICATE_FILE =
+      key(
+          "security.tls.certificateFile",
+          null,
+          text(NON_BLANK, "a PEM file: the broker's certificate, then intermediates"),
+          "required with TLS; re-read when it changes");
+  public static final ConfigKey<String> SECURITY_TLS_PRIVATE_KEY_FILE =
+      key(
+          "security.tls.privateKeyFile",
+          null,
+          text(NON_BLANK, "a PEM file (PKCS#8, PKCS#1 or SEC1), readable by its owner only"),
+          "required with TLS; re-read when it changes");
+  public static final ConfigKey<String> SECURITY_TLS_TRUSTED_CA_FILE =
+      key(
+          "security.tls.trustedCaFile",
+          null,
+          text(NON_BLANK, "a PEM file of CA certificates"),
+          "required with TLS: the cluster's CA, which signs every broker's and gateway's"
+              + " certificate");
 
   private BrokerConfigKeys() {}
 

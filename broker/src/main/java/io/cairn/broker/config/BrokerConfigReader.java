@@ -14,6 +14,8 @@ import io.cairn.config.ConfigKey;
 import io.cairn.config.ConfigSetting;
 import io.cairn.config.ConfigValues;
 import io.cairn.config.RawConfig;
+import io.cairn.tls.TlsFile;
+import io.cairn.tls.TlsFiles;
 import io.cairn.transport.MemberAddress;
 import io.cairn.units.Durations;
 import java.io.IOException;
@@ -132,7 +134,7 @@ public final class BrokerConfigReader {
             get(RAFT_HEARTBEAT_INTERVAL),
             get(RAFT_REQUEST_TIMEOUT),
             get(RAFT_LEADER_BALANCING));
-    BrokerConfig.Security security = new BrokerConfig.Security(get(SECURITY_ALLOW_INSECURE));
+    BrokerConfig.Security security = new BrokerConfig.Security(get(SECURITY_ALLOW_INSECURE), tls());
     List<ExporterDescriptor> exporters = exporters();
     checkAcross(cluster, network, management, raft, processing);
     PartitionConfig partitionConfig = null;
@@ -242,6 +244,26 @@ public final class BrokerConfigReader {
         fs,
         s3,
         encryption());
+  }
+
+  /**
+   * The TLS files when {@code security.tls.enabled}: every one of them is required (their content
+   * is checked when the broker starts).
+   */
+  private Optional<TlsFiles> tls() {
+    List<ConfigKey<String>> keys =
+        List.of(
+            SECURITY_TLS_CERTIFICATE_FILE,
+            SECURITY_TLS_PRIVATE_KEY_FILE,
+            SECURITY_TLS_TRUSTED_CA_FILE);
+    return values
+        .requiredWhen(SECURITY_TLS_ENABLED, keys)
+        .map(
+            paths ->
+                TlsFiles.identityAndTrust(
+                    new TlsFile(keys.get(0).path(), Path.of(paths.get(0))),
+                    new TlsFile(keys.get(1).path(), Path.of(paths.get(1))),
+                    new TlsFile(keys.get(2).path(), Path.of(paths.get(2)))));
   }
 
   /**

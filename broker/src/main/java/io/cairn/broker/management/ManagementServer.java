@@ -13,8 +13,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +54,7 @@ public final class ManagementServer implements AutoCloseable {
    * Binds {@code host:port} (0 = ephemeral) and starts serving on {@code executor} (the caller owns
    * it and shuts it down after {@link #close()}).
    *
+   * @param tls serves HTTPS with it; empty: plain HTTP
    * @throws UncheckedIOException naming the address if it cannot be bound
    */
   public static ManagementServer start(
@@ -59,15 +62,17 @@ public final class ManagementServer implements AutoCloseable {
       int port,
       PrometheusMeterRegistry registry,
       Supplier<BrokerHealth> health,
-      ExecutorService executor) {
-    EndpointServer server =
+      ExecutorService executor,
+      Optional<SSLContext> tls) {
+    EndpointServer.Builder builder =
         EndpointServer.builder(
                 "broker", routes(Objects.requireNonNull(registry), Objects.requireNonNull(health)))
             .bind(host, port, "management.host/management.port")
             .executor(executor)
             .backlog(16)
-            .logger(LOG)
-            .build();
+            .logger(LOG);
+    tls.ifPresent(builder::tls);
+    EndpointServer server = builder.build();
     server.start();
     ManagementServer management = new ManagementServer(server);
     LOG.info("Management server listening on {}", management.address());

@@ -85,6 +85,11 @@ final class BrokerConfigReaderTest {
         leaderBalancing: false
       security:
         allowInsecure: true
+        tls:
+          enabled: true
+          certificateFile: /etc/cairn/broker.crt
+          privateKeyFile: /etc/cairn/broker.key
+          trustedCaFile: /etc/cairn/ca.crt
       """;
 
   @Test
@@ -114,7 +119,11 @@ final class BrokerConfigReaderTest {
 
     // then
     assertThat(config.cluster().clusterId()).isEqualTo("ledger-eu");
-    assertThat(config.security()).isEqualTo(new BrokerConfig.Security(true));
+    assertThat(config.security().allowInsecure()).isTrue();
+    assertThat(config.security().tls().orElseThrow().toString())
+        .isEqualTo(
+            "security.tls.certificateFile = /etc/cairn/broker.crt, security.tls.privateKeyFile ="
+                + " /etc/cairn/broker.key, security.tls.trustedCaFile = /etc/cairn/ca.crt");
     assertThat(config.cluster().nodeId()).isEqualTo(1);
     assertThat(config.cluster().partitionCount()).isEqualTo(6);
     assertThat(config.cluster().replicationFactor()).isEqualTo(3);
@@ -534,6 +543,20 @@ final class BrokerConfigReaderTest {
   private static final String KEY_A = java.util.Base64.getEncoder().encodeToString(new byte[32]);
   private static final String KEY_B =
       java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+
+  @Test
+  void shouldRequireEveryTlsFileWhenTlsIsOn() {
+    assertThatThrownBy(
+            () ->
+                BrokerConfigReader.parse(
+                    "security:\n  tls:\n    enabled: true\n    certificateFile: /c.crt\n",
+                    SOURCE,
+                    Map.of()))
+        .hasMessageContaining(
+            "Expected security.tls.privateKeyFile to be set when security.tls.enabled is true")
+        .hasMessageContaining("CAIRN_SECURITY_TLS_TRUSTEDCAFILE");
+    assertThat(BrokerConfigReader.parse("", SOURCE, Map.of()).security().tls()).isEmpty();
+  }
 
   @Test
   void shouldReadBackupEncryptionKeysFromTheEnvironmentAndRedactThem() {

@@ -57,7 +57,8 @@ final class ManagementServerTest {
             0,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
             health::get,
-            executor);
+            executor,
+            java.util.Optional.empty());
   }
 
   @AfterEach
@@ -160,7 +161,8 @@ final class ManagementServerTest {
                       busy.getLocalPort(),
                       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
                       health::get,
-                      executor))
+                      executor,
+                      java.util.Optional.empty()))
           .isInstanceOf(UncheckedIOException.class)
           .hasMessageContaining("127.0.0.1:" + busy.getLocalPort())
           .hasMessageEndingWith("Free the port or change management.host/management.port");

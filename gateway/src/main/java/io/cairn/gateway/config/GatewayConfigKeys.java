@@ -157,6 +157,28 @@ public final class GatewayConfigKeys {
           "accept gateway.grpc.host, gateway.http.host or gateway.transport.host on a non-loopback"
               + " address although their connections are neither encrypted nor authenticated"
               + " (then every start warns); false: such a configuration is refused");
+  public static final ConfigKey<Boolean> SECURITY_TLS_ENABLED =
+      key(
+          "gateway.security.tls.enabled",
+          false,
+          ValueParser.bool(),
+          "TLS on every listener: gRPC and HTTP serve TLS with the gateway's certificate, and its"
+              + " connections to the brokers are mutual TLS under gateway.security.tls.trustedCaFile");
+  public static final ConfigKey<String> SECURITY_TLS_CERTIFICATE_FILE =
+      fileKey(
+          "gateway.security.tls.certificateFile",
+          "a PEM file: the gateway's certificate, then intermediates",
+          "required with TLS; re-read when it changes");
+  public static final ConfigKey<String> SECURITY_TLS_PRIVATE_KEY_FILE =
+      fileKey(
+          "gateway.security.tls.privateKeyFile",
+          "a PEM file (PKCS#8, PKCS#1 or SEC1), readable by its owner only",
+          "required with TLS; re-read when it changes");
+  public static final ConfigKey<String> SECURITY_TLS_TRUSTED_CA_FILE =
+      fileKey(
+          "gateway.security.tls.trustedCaFile",
+          "a PEM file of CA certificates",
+          "required with TLS: the cluster's CA, which signs the brokers' certificates");
 
   private static final ConfigCatalogue CATALOGUE =
       new ConfigCatalogue(KEYS, Set.of(SECTION), List.of(BROKERS_GROUP));
@@ -171,6 +193,19 @@ public final class GatewayConfigKeys {
   /** What the file may hold. */
   public static ConfigCatalogue catalogue() {
     return CATALOGUE;
+  }
+
+  /** A path without default. */
+  private static ConfigKey<String> fileKey(String path, String allowed, String description) {
+    ConfigKey<String> key =
+        new ConfigKey<>(
+            path,
+            null,
+            ValueParser.text(Pattern.compile("(?s).*\\S.*"), allowed),
+            false,
+            description);
+    KEYS.add(key);
+    return key;
   }
 
   private static <T> ConfigKey<T> key(

@@ -7,6 +7,8 @@ import io.cairn.config.ConfigKey;
 import io.cairn.config.ConfigValues;
 import io.cairn.config.RawConfig;
 import io.cairn.gateway.GatewayConfig;
+import io.cairn.tls.TlsFile;
+import io.cairn.tls.TlsFiles;
 import io.cairn.transport.MemberAddress;
 import io.cairn.units.Durations;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -116,7 +119,8 @@ public final class GatewayConfigReader {
             .retryBackoffMax(values.get(RETRY_BACKOFF_MAX))
             .maxRetries(values.get(RETRY_MAX_RETRIES))
             .maxPendingRequests(values.get(MAX_PENDING_REQUESTS))
-            .allowInsecure(values.get(SECURITY_ALLOW_INSECURE));
+            .allowInsecure(values.get(SECURITY_ALLOW_INSECURE))
+            .tls(tls());
     checkAcross(nodeId, brokers);
     if (!violations.isEmpty()) {
       throw new ConfigException("gateway", sourceName, violations);
@@ -127,6 +131,23 @@ public final class GatewayConfigReader {
       // every range is checked above; this is a rule GatewayConfig has and the reader lacks
       throw new ConfigException("gateway", sourceName, List.of(e.getMessage()));
     }
+  }
+
+  /** The TLS files when {@code gateway.security.tls.enabled}: every one of them is required. */
+  private Optional<TlsFiles> tls() {
+    List<ConfigKey<String>> keys =
+        List.of(
+            SECURITY_TLS_CERTIFICATE_FILE,
+            SECURITY_TLS_PRIVATE_KEY_FILE,
+            SECURITY_TLS_TRUSTED_CA_FILE);
+    return values
+        .requiredWhen(SECURITY_TLS_ENABLED, keys)
+        .map(
+            paths ->
+                TlsFiles.identityAndTrust(
+                    new TlsFile(keys.get(0).path(), Path.of(paths.get(0))),
+                    new TlsFile(keys.get(1).path(), Path.of(paths.get(1))),
+                    new TlsFile(keys.get(2).path(), Path.of(paths.get(2)))));
   }
 
   private SortedMap<Integer, MemberAddress> brokers() {

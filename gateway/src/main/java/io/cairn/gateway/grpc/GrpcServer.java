@@ -9,9 +9,13 @@ import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.gateway.v1.AdminServiceGrpc;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.scheduler.Clock;
+import io.cairn.tls.ServerTls;
 import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
@@ -19,7 +23,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * The gateway's gRPC server: {@code cairn.gateway.v1.LedgerService}, {@code
@@ -48,10 +54,13 @@ public final class GrpcServer implements AutoCloseable {
       TopologyManager topology,
       Clock clock,
       Duration requestTimeout,
-      GatewayMetrics metrics) {
+      GatewayMetrics metrics,
+      Optional<ServerTls> tls) {
     GrpcCalls calls = new GrpcCalls(clock, requestTimeout, metrics);
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+    tls.ifPresent(t -> builder.sslContext(sslContext(t)));
     this.server =
-        NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        builder
             .directExecutor()
             .maxInboundMessageSize(maxMessageSizeBytes)
             .maxInboundMetadataSize(16 * 1024)
@@ -63,6 +72,17 @@ public final class GrpcServer implements AutoCloseable {
             .build();
     health.setStatus(LedgerServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
+  }
+
+  /** gRPC's TLS (HTTP/2 over ALPN) with the gateway's reloading certificate. */
+  private static SslContext sslContext(ServerTls tls) {
+    try {
+      return GrpcSslContexts.configure(SslContextBuilder.forServer(tls.keyManager()))
+          .protocols(tls.protocols())
+          .build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("Expected to set up TLS for gRPC, but " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -37,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,14 +93,15 @@ public final class ManagementHttpServer implements AutoCloseable {
       TopologyManager topology,
       PrometheusMeterRegistry registry,
       GatewayMetrics metrics,
-      ExecutorService executor) {
+      ExecutorService executor,
+      Optional<SSLContext> tls) {
     this.requestTimeout = requestTimeout;
     this.clock = clock;
     this.backups = backups;
     this.exporting = exporting;
     this.topology = topology;
     this.registry = registry;
-    this.server =
+    EndpointServer.Builder builder =
         EndpointServer.builder("gateway", routes())
             .bind(host, port, "httpHost/httpPort")
             .executor(executor)
@@ -109,8 +112,9 @@ public final class ManagementHttpServer implements AutoCloseable {
             .observer(
                 clock,
                 (operation, result, latency) ->
-                    metrics.request(operation.orElse("http-unknown"), result, latency))
-            .build();
+                    metrics.request(operation.orElse("http-unknown"), result, latency));
+    tls.ifPresent(builder::tls);
+    this.server = builder.build();
   }
 
   private Routes routes() {

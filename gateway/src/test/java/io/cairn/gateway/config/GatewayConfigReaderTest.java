@@ -248,6 +248,29 @@ final class GatewayConfigReaderTest {
   }
 
   @Test
+  void shouldReadTheTlsFilesAndRequireEachWhenTlsIsOn() {
+    String tls =
+        FULL.replace(
+            "security: {allowInsecure: true}",
+            "security: {allowInsecure: true, tls: {enabled: true, certificateFile: /c.crt,"
+                + " privateKeyFile: /c.key, trustedCaFile: /ca.crt}}");
+    assertThat(tls).isNotEqualTo(FULL);
+    assertThat(GatewayConfigReader.parse(tls, SOURCE, Map.of()).config().tls().orElseThrow())
+        .hasToString(
+            "gateway.security.tls.certificateFile = /c.crt, gateway.security.tls.privateKeyFile ="
+                + " /c.key, gateway.security.tls.trustedCaFile = /ca.crt");
+
+    assertThatThrownBy(
+            () ->
+                GatewayConfigReader.parse(
+                    FULL, SOURCE, Map.of("CAIRN_GATEWAY_SECURITY_TLS_ENABLED", "true")))
+        .hasMessageContaining(
+            "Expected gateway.security.tls.certificateFile to be set when"
+                + " gateway.security.tls.enabled is true")
+        .hasMessageContaining("CAIRN_GATEWAY_SECURITY_TLS_TRUSTEDCAFILE");
+  }
+
+  @Test
   void shouldReadAFile(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("gateway.yaml"), FULL);
 
@@ -255,7 +278,8 @@ final class GatewayConfigReaderTest {
 
     assertThat(effective.config().nodeId()).isEqualTo(1001);
     assertThat(effective.settings())
-        .hasSize(18)
+        .hasSize(19)
+        .filteredOn(setting -> !setting.path().equals("gateway.security.tls.enabled"))
         .extracting(ConfigSetting::source)
         .containsOnly("set in config file " + file);
   }
