@@ -173,6 +173,19 @@ public final class BackupEncryption {
         .getBytes(StandardCharsets.UTF_8);
   }
 
+  /** The same keys and the same active one: stores that read and write alike. */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof BackupEncryption encryption
+        && java.util.Objects.equals(ring, encryption.ring)
+        && java.util.Objects.equals(activeKeyId, encryption.activeKeyId);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(ring, activeKeyId);
+  }
+
   /** Never key material. */
   @Override
   public String toString() {

@@ -228,9 +228,19 @@ public final class CairnMain implements Runnable {
 
   /** A client of {@code address}; the caller closes it. */
   public CairnClient connect(String address, RetryPolicy retryPolicy) {
+    return connect(address, retryPolicy, Optional.empty());
+  }
+
+  /**
+   * A client of {@code address}, speaking TLS with {@link #caFile()} or else {@code caFile} (a
+   * local cluster's own CA); the caller closes it.
+   */
+  public CairnClient connect(String address, RetryPolicy retryPolicy, Optional<Path> caFile) {
     return context
         .clients()
-        .connect(new CliContext.Connection(address, requestTimeout(), retryPolicy, caFile()));
+        .connect(
+            new CliContext.Connection(
+                address, requestTimeout(), retryPolicy, caFile().or(() -> caFile)));
   }
 
   /** The CA file for TLS: {@code --ca-file}, else {@code $CAIRN_CA_FILE} (relative: to the cwd). */

@@ -265,6 +265,17 @@ public final class MasterKeyRing {
     return value.length() <= 64 ? value : value.substring(0, 64) + "...";
   }
 
+  /** The same keys under the same ids, from whatever source (two brokers' copies of one file). */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof MasterKeyRing ring && keys.equals(ring.keys);
+  }
+
+  @Override
+  public int hashCode() {
+    return keys.keySet().hashCode();
+  }
+
   /** The source and the ids; never key material. */
   @Override
   public String toString() {

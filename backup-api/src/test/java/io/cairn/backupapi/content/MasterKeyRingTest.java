@@ -32,6 +32,9 @@ class MasterKeyRingTest {
 
     assertThat(file.ids()).containsExactly("old-2025", "new.2026");
     assertThat(env.ids()).containsExactly("old-2025", "new.2026");
+    // the same keys from two sources are one ring (two brokers' copies of a key file)
+    assertThat(file).isEqualTo(env).hasSameHashCodeAs(env);
+    assertThat(MasterKeyRing.parse("old-2025=" + NEW, "other")).isNotEqualTo(env);
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.cairn.cli.restore.RestoreInputs;
 import io.cairn.cli.restore.RestoreProgressReporter;
 import io.cairn.cli.restore.RestoreReports;
 import io.cairn.client.HostPort;
+import io.cairn.client.RetryPolicy;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.RestoreResult;
 import io.cairn.units.Durations;
@@ -71,11 +72,12 @@ public final class ClusterCommand implements Runnable {
     LocalCluster cluster() {
       CliContext context = root().context();
       Printer printer = root().printer();
+      ClusterDirectory directory = new ClusterDirectory(context.resolve(dir));
       return new LocalCluster(
-          new ClusterDirectory(context.resolve(dir)),
+          directory,
           ProcessLauncher.current(),
           context.clock(),
-          root()::connect,
+          address -> root().connect(address, RetryPolicy.defaults(), directory.caFile()),
           printer::progress);
     }
 
@@ -124,6 +126,14 @@ public final class ClusterCommand implements Runnable {
         description = "Longest wait for the cluster to be ready (default: 2m).")
     Duration timeout = Duration.ofMinutes(2);
 
+    @Option(
+        names = "--secure",
+        description =
+            "A new cluster with a CA of its own in <dir>/tls: TLS on every listener, mutual TLS"
+                + " between the processes, encrypted backups (master keys in"
+                + " <dir>/tls/backup-master.keys). Clients need --ca-file <dir>/tls/ca.crt.")
+    boolean secure;
+
     @Override
     public Integer call() {
       CairnMain root = root();
@@ -148,6 +158,22 @@ public final class ClusterCommand implements Runnable {
       }
       LocalCluster cluster = cluster();
       ClusterLayout layout = existingOr(cluster.directory(), requested);
+      if (secure) {
+        ClusterSecurity.setUp(
+            cluster.directory(), layout, Optional.empty(), root.context().clock().instant());
+      }
+      cluster
+          .directory()
+          .caFile()
+          .ifPresent(
+              ca ->
+                  root.printer()
+                      .progress(
+                          "cluster: TLS on; clients use --ca-file "
+                              + ca
+                              + " (or export CAIRN_CA_FILE="
+                              + ca
+                              + ")"));
       LocalCluster.Result result = cluster.up(layout, timeout);
       root.printer()
           .result(document(cluster.directory(), layout, result), out -> print(result, out));

@@ -48,7 +48,7 @@ public final class ClusterConfigFiles {
     }
     Path gateway = dir.configFile(ClusterDirectory.GATEWAY);
     if (!Files.exists(gateway)) {
-      ClusterDirectory.writeAtomically(gateway, gatewayYaml(layout));
+      ClusterDirectory.writeAtomically(gateway, gatewayYaml(dir, layout));
       written.add(gateway);
     }
     return written;
@@ -97,7 +97,7 @@ public final class ClusterConfigFiles {
           store: fs
           fs:
             basePath: %10$s
-        management:
+        %12$smanagement:
           host: %7$s
           port: %11$d
         processing:
@@ -109,7 +109,7 @@ public final class ClusterConfigFiles {
           electionTimeout: 1500ms
           heartbeatInterval: 250ms
           requestTimeout: 500ms
-        """
+        %13$s"""
         .formatted(
             nodeId,
             dir.root(),
@@ -121,7 +121,30 @@ public final class ClusterConfigFiles {
             layout.brokerPorts().get(nodeId),
             quoted(dir.dataDirectory(nodeId)),
             quoted(backups.toAbsolutePath().normalize()),
-            layout.managementPorts().get(nodeId));
+            layout.managementPorts().get(nodeId),
+            dir.secure() ? "  encryption:\n    keyFile: " + quoted(dir.masterKeyFile()) + "\n" : "",
+            dir.secure() ? brokerSecurityYaml(dir, nodeId) : "");
+  }
+
+  /**
+   * A secure cluster's broker ({@link ClusterSecurity}): TLS with its own certificate (its backups
+   * are encrypted with the cluster's master keys, in the backup section).
+   */
+  private static String brokerSecurityYaml(ClusterDirectory dir, int nodeId) {
+    Path tls = dir.tlsDirectory();
+    String name = ClusterDirectory.brokerName(nodeId);
+    return """
+        security:
+          tls:
+            enabled: true
+            certificateFile: %s
+            privateKeyFile: %s
+            trustedCaFile: %s
+        """
+        .formatted(
+            quoted(tls.resolve(name + ".crt")),
+            quoted(tls.resolve(name + ".key")),
+            quoted(tls.resolve("ca.crt")));
   }
 
   /** A path as a single-quoted YAML scalar. */
@@ -130,7 +153,7 @@ public final class ClusterConfigFiles {
   }
 
   /** The gateway's configuration. */
-  public static String gatewayYaml(ClusterLayout layout) {
+  public static String gatewayYaml(ClusterDirectory dir, ClusterLayout layout) {
     StringBuilder brokers = new StringBuilder();
     for (int i = 0; i < layout.brokers(); i++) {
       brokers
@@ -160,6 +183,24 @@ public final class ClusterConfigFiles {
           requestTimeout: 15s
           topologyRefreshInterval: 250ms
         """
-        .formatted(brokers, layout.host(), layout.gatewayPort(), layout.gatewayHttpPort());
+            .formatted(brokers, layout.host(), layout.gatewayPort(), layout.gatewayHttpPort())
+        + (dir.secure() ? gatewaySecurityYaml(dir) : "");
+  }
+
+  /** A secure cluster's gateway: TLS with its own certificate. */
+  private static String gatewaySecurityYaml(ClusterDirectory dir) {
+    Path tls = dir.tlsDirectory();
+    return """
+          security:
+            tls:
+              enabled: true
+              certificateFile: %s
+              privateKeyFile: %s
+              trustedCaFile: %s
+        """
+        .formatted(
+            quoted(tls.resolve(ClusterDirectory.GATEWAY + ".crt")),
+            quoted(tls.resolve(ClusterDirectory.GATEWAY + ".key")),
+            quoted(tls.resolve("ca.crt")));
   }
 }

@@ -71,6 +71,27 @@ public final class ClusterDirectory {
     return root.resolve("backups");
   }
 
+  /** Where a secure cluster keeps its CA, certificates, keys and backup master keys. */
+  public Path tlsDirectory() {
+    return root.resolve("tls");
+  }
+
+  /** The CA file of a secure cluster; empty for a plaintext one. */
+  public Optional<Path> caFile() {
+    Path ca = tlsDirectory().resolve("ca.crt");
+    return Files.exists(ca) ? Optional.of(ca) : Optional.empty();
+  }
+
+  /** Whether this cluster was set up with {@code --secure} ({@link ClusterSecurity}). */
+  public boolean secure() {
+    return caFile().isPresent();
+  }
+
+  /** The brokers' backup master keys of a secure cluster. */
+  public Path masterKeyFile() {
+    return tlsDirectory().resolve("backup-master.keys");
+  }
+
   public Path logFile(String process) {
     return root.resolve("logs").resolve(process + ".log");
   }

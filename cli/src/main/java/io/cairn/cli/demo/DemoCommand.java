@@ -9,6 +9,7 @@ import io.cairn.cli.admin.BackupCommand;
 import io.cairn.cli.admin.BackupProgress;
 import io.cairn.cli.cluster.ClusterDirectory;
 import io.cairn.cli.cluster.ClusterLayout;
+import io.cairn.cli.cluster.ClusterSecurity;
 import io.cairn.cli.cluster.FreePorts;
 import io.cairn.cli.cluster.LocalCluster;
 import io.cairn.cli.cluster.ProcessLauncher;
@@ -33,6 +34,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -108,6 +110,14 @@ public final class DemoCommand implements Callable<Integer> {
   int brokers = 3;
 
   @Option(
+      names = "--secure",
+      description =
+          "Run everything secured: a CA of the demo's own, TLS on every listener and between the"
+              + " processes, encrypted backups (the restored cluster gets a copy of the master"
+              + " keys).")
+  boolean secure;
+
+  @Option(
       names = "--keep-running",
       description =
           "Leave the restored cluster running at the end (stop it with: cairn cluster"
@@ -154,8 +164,13 @@ public final class DemoCommand implements Callable<Integer> {
             + partitions
             + " partitions, replication factor "
             + replicationFactor
-            + ", filesystem backups, in "
+            + (secure ? ", TLS, encrypted" : ",")
+            + " filesystem backups, in "
             + runDir);
+    if (secure) {
+      ClusterSecurity.setUp(
+          cluster.directory(), layout, Optional.empty(), context.clock().instant());
+    }
     DemoSummary summary = new DemoSummary(runDir.toString(), layout.gatewayAddress());
     // The processes run in their own sessions: Ctrl-C reaches only this JVM, so stop them here.
     Thread stopOnExit =
@@ -173,7 +188,7 @@ public final class DemoCommand implements Callable<Integer> {
       running.set(cluster);
       step(printer, "start cluster", () -> cluster.up(layout, Duration.ofMinutes(2)));
       LoadResults.Funding funding;
-      try (CairnClient client = root.connect(layout.gatewayAddress())) {
+      try (CairnClient client = connect(root, cluster, layout.gatewayAddress())) {
         LoadGenerator load =
             new LoadGenerator(client, settings, context.clock(), printer::progress);
         funding = step(printer, "fund accounts", load::fund);
@@ -183,7 +198,7 @@ public final class DemoCommand implements Callable<Integer> {
             "transfer load with a backup under load",
             () -> {
               // its own client, so that the load's retry counters count transfers only
-              try (CairnClient admin = root.connect(layout.gatewayAddress())) {
+              try (CairnClient admin = connect(root, cluster, layout.gatewayAddress())) {
                 loadWithBackup(admin, load, summary, printer, context, partitions);
               }
               return null;
@@ -251,7 +266,7 @@ public final class DemoCommand implements Callable<Integer> {
         "start restored cluster",
         () -> restoredCluster.up(restored.layout(), Duration.ofMinutes(2)));
     try (CairnClient client =
-        ClientCommand.root(spec).connect(restored.layout().gatewayAddress())) {
+        connect(ClientCommand.root(spec), restoredCluster, restored.layout().gatewayAddress())) {
       LoadGenerator check = new LoadGenerator(client, settings, context.clock(), printer::progress);
       summary.restoredConservation =
           step(
@@ -272,12 +287,18 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private LocalCluster localCluster(Path dir, CairnMain root, Printer printer) {
+    ClusterDirectory directory = new ClusterDirectory(dir);
     return new LocalCluster(
-        new ClusterDirectory(dir),
+        directory,
         ProcessLauncher.current(),
         root.context().clock(),
-        root::connect,
+        address -> root.connect(address, RetryPolicy.defaults(), directory.caFile()),
         printer::progress);
+  }
+
+  /** A client of a cluster's gateway, trusting the cluster's own CA when it is secure. */
+  private static CairnClient connect(CairnMain root, LocalCluster cluster, String address) {
+    return root.connect(address, RetryPolicy.defaults(), cluster.directory().caFile());
   }
 
   private void loadWithBackup(

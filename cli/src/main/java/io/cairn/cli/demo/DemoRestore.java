@@ -5,6 +5,7 @@ import io.cairn.cli.CliContext;
 import io.cairn.cli.cluster.ClusterConfigFiles;
 import io.cairn.cli.cluster.ClusterDirectory;
 import io.cairn.cli.cluster.ClusterLayout;
+import io.cairn.cli.cluster.ClusterSecurity;
 import io.cairn.cli.cluster.FreePorts;
 import io.cairn.cli.cluster.LocalCluster;
 import io.cairn.cli.cluster.LocalClusterRestore;
@@ -19,6 +20,7 @@ import io.cairn.restore.VerifyReport;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The demo's restore half, with the commands' own code: {@code backup verify} of the backup in the
@@ -77,6 +79,11 @@ final class DemoRestore {
             ports[2]);
     ClusterDirectory dir = cluster.directory();
     dir.writeLayout(layout);
+    if (source.secure()) {
+      // its own CA and certificates, the source's master keys to read its encrypted backups
+      ClusterSecurity.setUp(
+          dir, layout, Optional.of(source.masterKeyFile()), context.clock().instant());
+    }
     printer.progress(
         "demo: restoring into "
             + dir.root()

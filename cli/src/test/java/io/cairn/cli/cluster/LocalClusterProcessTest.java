@@ -149,6 +149,55 @@ class LocalClusterProcessTest {
     assertThat(stopped.out()).contains("Gateway unreachable");
   }
 
+  /**
+   * {@code --secure}: the cluster's own CA in {@code tls/}, every listener on TLS, encrypted
+   * backups; the CLI reaches it with {@code --ca-file} and is refused without it.
+   */
+  @Test
+  void shouldStartASecureClusterReachableWithItsCaOnly() throws Exception {
+    Run up = cairn(upArgs("secure", "--secure"));
+    JsonNode started = json(up);
+    started.path("processes").forEach(p -> pids.add(p.path("pid").asLong()));
+    assertThat(up.exitCode()).as(up.toString()).isZero();
+    Path ca = root.resolve("secure/tls/ca.crt");
+    assertThat(up.err()).contains("cluster: TLS on; clients use --ca-file " + ca);
+    assertThat(root.resolve("secure/broker-0.yaml"))
+        .content()
+        .contains("security:", "enabled: true", "backup-master.keys");
+    String gateway =
+        started.path("layout").path("host").asText()
+            + ":"
+            + started.path("layout").path("gatewayPort").asInt();
+
+    Run create =
+        cairn("--gateway", gateway, "--ca-file", ca.toString(), "account", "create", "sealed");
+    assertThat(create.exitCode()).as(create.toString()).isZero();
+    Run backup =
+        cairn(
+            "--gateway",
+            gateway,
+            "--ca-file",
+            ca.toString(),
+            "backup",
+            "take",
+            "1",
+            "--wait",
+            "--timeout",
+            "60s");
+    assertThat(backup.exitCode()).as(backup.toString()).isZero();
+    try (Stream<Path> files = Files.walk(root.resolve("secure/backups"))) {
+      assertThat(files.filter(f -> f.getFileName().toString().equals("manifest.json")))
+          .isNotEmpty()
+          .allSatisfy(f -> assertThat(f).content().contains("\"keyId\" : \"local-1\""));
+    }
+
+    Run plaintext = cairn("--gateway", gateway, "account", "create", "plain");
+    assertThat(plaintext.exitCode()).as(plaintext.toString()).isEqualTo(ExitCode.UNAVAILABLE);
+
+    Run down = cairn("cluster", "down", "--dir", "secure", "--timeout", "30s");
+    assertThat(down.exitCode()).as(down.toString()).isZero();
+  }
+
   @Test
   void shouldReportABrokerThatExitsWhileStarting() throws Exception {
     Files.createDirectories(root.resolve("broken"));

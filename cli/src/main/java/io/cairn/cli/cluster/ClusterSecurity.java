@@ -1,0 +1,86 @@
+package io.cairn.cli.cluster;
+
+import io.cairn.cli.CliException;
+import io.cairn.cli.ExitCode;
+import io.cairn.tls.LocalSecureFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * What {@code --secure} sets up in a local cluster's {@code tls/} directory: a CA of its own, a
+ * certificate and key for every broker ({@code broker-<i>.crt/.key}) and the gateway, and the
+ * master keys that encrypt its backups ({@code backup-master.keys}, owner-only). The configuration
+ * files written afterwards turn TLS and backup encryption on ({@link ClusterConfigFiles}); clients
+ * trust {@code tls/ca.crt}.
+ */
+public final class ClusterSecurity {
+
+  /** The id of the master key a secure local cluster generates. */
+  static final String MASTER_KEY_ID = "local-1";
+
+  private ClusterSecurity() {}
+
+  /**
+   * Creates the CA, the certificates and the master keys, unless the directory has them.
+   *
+   * @param masterKeysFrom another cluster's master key file to copy (to restore its encrypted
+   *     backups); empty: a new key
+   * @throws CliException exit 2 if the directory holds a cluster set up without TLS
+   */
+  public static void setUp(
+      ClusterDirectory dir, ClusterLayout layout, Optional<Path> masterKeysFrom, Instant now) {
+    if (dir.secure()) {
+      return;
+    }
+    if (Files.exists(dir.configFile(ClusterDirectory.brokerName(0)))) {
+      throw new CliException(
+          ExitCode.USAGE,
+          "Expected a new cluster directory for --secure, but "
+              + dir.root()
+              + " holds a cluster set up without TLS. Use another --dir, or remove the directory"
+              + " to start afresh");
+    }
+    LocalSecureFiles files = LocalSecureFiles.create(dir.tlsDirectory(), layout.clusterId(), now);
+    for (int nodeId = 0; nodeId < layout.brokers(); nodeId++) {
+      files.issue(ClusterDirectory.brokerName(nodeId), "security.tls.");
+    }
+    files.issue(ClusterDirectory.GATEWAY, "gateway.security.tls.");
+    writeMasterKeys(dir.masterKeyFile(), masterKeysFrom);
+  }
+
+  private static void writeMasterKeys(Path file, Optional<Path> from) {
+    try {
+      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.deleteIfExists(temp);
+      Files.createFile(
+          temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      if (from.isPresent()) {
+        Files.write(temp, Files.readAllBytes(from.get()));
+      } else {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        Files.writeString(
+            temp,
+            "# Master keys of this cluster's encrypted backups: keep a copy, without it no backup"
+                + " can be restored.\n"
+                + MASTER_KEY_ID
+                + "="
+                + Base64.getEncoder().encodeToString(key)
+                + "\n",
+            StandardCharsets.UTF_8);
+      }
+      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new CliException(
+          ExitCode.FAILED, "Expected to write " + file + ", but " + e.getMessage(), e);
+    }
+  }
+}
