@@ -133,7 +133,8 @@ final class Modules {
         "transport",
         "config",
         "units",
-        "scheduler");
+        "scheduler",
+        "tls");
     allow("dist", "broker", "gateway", "cli");
     allow(
         "qa",

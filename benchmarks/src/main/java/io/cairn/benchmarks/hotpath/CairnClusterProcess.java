@@ -50,9 +50,10 @@ final class CairnClusterProcess implements AutoCloseable {
    * leader for every partition.
    *
    * @param dist the assembled distribution ({@code dist/target/cairn})
+   * @param secure with {@code --secure}: TLS everywhere, encrypted backups
    * @throws IllegalStateException if the distribution is missing or the cluster does not start
    */
-  static CairnClusterProcess up(Path dist, Path directory, Clock clock)
+  static CairnClusterProcess up(Path dist, Path directory, Clock clock, boolean secure)
       throws IOException, InterruptedException {
     Path cairn = dist.resolve("bin").resolve("cairn").toAbsolutePath();
     if (!Files.isExecutable(cairn)) {
@@ -67,27 +68,31 @@ final class CairnClusterProcess implements AutoCloseable {
     ClusterDirectory dir = new ClusterDirectory(directory);
     Path cliLog = directory.resolveSibling(directory.getFileName() + "-cli.log");
     CairnClusterProcess cluster = new CairnClusterProcess(cairn, dir, gateway, cliLog);
-    int exit =
-        cluster.cli(
-            UP_TIMEOUT_SECONDS + 30,
-            "--gateway",
-            gateway,
-            "cluster",
-            "up",
-            "--dir",
-            dir.root().toString(),
-            "--brokers",
-            Integer.toString(BROKERS),
-            "--partitions",
-            Integer.toString(PARTITIONS),
-            "--replication-factor",
-            Integer.toString(REPLICATION_FACTOR),
-            "--base-port",
-            Integer.toString(ports[0]),
-            "--http-port",
-            Integer.toString(ports[2]),
-            "--timeout",
-            UP_TIMEOUT_SECONDS + "s");
+    List<String> up =
+        new ArrayList<>(
+            List.of(
+                "--gateway",
+                gateway,
+                "cluster",
+                "up",
+                "--dir",
+                dir.root().toString(),
+                "--brokers",
+                Integer.toString(BROKERS),
+                "--partitions",
+                Integer.toString(PARTITIONS),
+                "--replication-factor",
+                Integer.toString(REPLICATION_FACTOR),
+                "--base-port",
+                Integer.toString(ports[0]),
+                "--http-port",
+                Integer.toString(ports[2]),
+                "--timeout",
+                UP_TIMEOUT_SECONDS + "s"));
+    if (secure) {
+      up.add("--secure");
+    }
+    int exit = cluster.cli(UP_TIMEOUT_SECONDS + 30, up.toArray(String[]::new));
     if (exit != 0) {
       cluster.close();
       throw new IllegalStateException(

@@ -101,6 +101,17 @@ public final class HotPathBenchmark {
     System.exit(0);
   }
 
+  /** A client of the cluster's gateway, trusting its CA when it is secure. */
+  private static CairnClient client(CairnClusterProcess cairn) {
+    CairnClient.Builder builder =
+        CairnClient.builder()
+            .gateway(cairn.gatewayAddress())
+            .requestTimeout(REQUEST_TIMEOUT)
+            .retryPolicy(RetryPolicy.none()); // a refusal is counted, never hidden by a resend
+    cairn.directory().caFile().ifPresent(builder::trustedCaFile);
+    return builder.build();
+  }
+
   private void run() throws Exception {
     Map<String, Object> machine = MachineFacts.collect();
     machine.put("loadAverageStart", BenchmarkFiles.loadAverage());
@@ -114,17 +125,13 @@ public final class HotPathBenchmark {
     cairnFacts.put("partitions", CairnClusterProcess.PARTITIONS);
     cairnFacts.put("replicationFactor", CairnClusterProcess.REPLICATION_FACTOR);
     try (CairnClusterProcess cairn =
-            CairnClusterProcess.up(settings.dist(), directory.resolve("cairn"), CLOCK);
+            CairnClusterProcess.up(
+                settings.dist(), directory.resolve("cairn"), CLOCK, settings.secure());
         EtcdCluster etcd =
             etcdBinary.isPresent()
                 ? EtcdCluster.start(etcdBinary.get(), directory.resolve("etcd"), CLOCK)
                 : null;
-        CairnClient client =
-            CairnClient.builder()
-                .gateway(cairn.gatewayAddress())
-                .requestTimeout(REQUEST_TIMEOUT)
-                .retryPolicy(RetryPolicy.none()) // a refusal is counted, never hidden by a resend
-                .build()) {
+        CairnClient client = client(cairn)) {
       progress.println(
           "hot-path: cairn cluster up in "
               + cairn.directory().root()

@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param backups backups taken idle and again under load for the checkpoint latencies, [1, 100]
  * @param dist the assembled distribution ({@code dist/target/cairn})
  * @param directory where the clusters keep their files (emptied first when an earlier run's)
+ * @param secure the Cairn cluster as {@code cluster up --secure} runs it: TLS on every listener,
+ *     encrypted backups
  */
 public record HotPathSettings(
     Duration stepDuration,
@@ -41,7 +43,8 @@ public record HotPathSettings(
     int hotBackupMegabytes,
     int backups,
     Path dist,
-    Path directory) {
+    Path directory,
+    boolean secure) {
 
   public static final int CONCURRENCY_MAX = 4096;
   public static final int ACCOUNTS_MIN = 6;
@@ -75,6 +78,7 @@ public record HotPathSettings(
     defaults.put("backups", "5");
     defaults.put("dist", "../dist/target/cairn");
     defaults.put("dir", "target/hot-path");
+    defaults.put("secure", "off");
     return defaults;
   }
 
@@ -137,6 +141,10 @@ public record HotPathSettings(
     Path out = path(violations, "out", values.get("out"));
     Path dist = path(violations, "dist", values.get("dist"));
     Path directory = path(violations, "dir", values.get("dir"));
+    String secure = values.get("secure");
+    if (!secure.equals("on") && !secure.equals("off")) {
+      violations.add("Expected --secure on or off, but was '" + secure + "'");
+    }
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException(String.join(System.lineSeparator(), violations));
     }
@@ -151,7 +159,8 @@ public record HotPathSettings(
         hotBackup,
         backups,
         dist,
-        directory);
+        directory,
+        secure.equals("on"));
   }
 
   /** The options as given (or defaulted), for the report. */
@@ -165,6 +174,7 @@ public record HotPathSettings(
     doc.put("etcd", etcd.name().toLowerCase(Locale.ROOT));
     doc.put("hotBackupMb", hotBackupMegabytes);
     doc.put("backups", backups);
+    doc.put("secure", secure);
     return doc;
   }
 
