@@ -31,9 +31,15 @@ import java.util.concurrent.TimeUnit;
  *       timeout, unreachable, rejected</td></tr>
  *   <tr><td>cairn.transport.frames.invalid</td><td>counter</td><td></td>
  *       <td>connections closed because a frame was malformed or over maxFrameSizeBytes</td></tr>
+ *   <tr><td>cairn.transport.handshakes.failed</td><td>counter</td><td>role</td>
+ *       <td>TLS connections refused: role client (a member this one dialled: handshake failed or
+ *       the member refused this one's certificate), role server (a connection this member
+ *       accepted failed its handshake; a peer that closes before the handshake is not counted)
+ *       </td></tr>
  * </table>
  *
- * Tag {@code operation} is one of request, response, message.
+ * Tag {@code operation} is one of request, response, message; tag {@code role} is this member's
+ * side of the TLS connection.
  */
 public final class TransportMetrics {
 
@@ -54,6 +60,19 @@ public final class TransportMetrics {
 
   /** Counter; tag node: connections closed for a malformed or oversize frame. */
   public static final String FRAMES_INVALID = "cairn.transport.frames.invalid";
+
+  /** Counter; tags node, role (client, server): TLS connections refused. */
+  public static final String HANDSHAKES_FAILED = "cairn.transport.handshakes.failed";
+
+  /** Value of the {@code role} tag: this member's side of a TLS connection. */
+  public enum TlsRole {
+    CLIENT,
+    SERVER;
+
+    public String tagValue() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
 
   /** Value of the {@code operation} tag. */
   public enum Operation {
@@ -87,6 +106,7 @@ public final class TransportMetrics {
   private final Counter bytesSent;
   private final Counter bytesReceived;
   private final Counter framesInvalid;
+  private final Counter[] handshakesFailed;
 
   public TransportMetrics(MeterRegistry registry, int localNodeId) {
     Objects.requireNonNull(registry, "registry");
@@ -135,6 +155,15 @@ public final class TransportMetrics {
             .tags(node)
             .description("Connections closed because of a malformed or oversize frame")
             .register(registry);
+    TlsRole[] roles = TlsRole.values();
+    handshakesFailed = new Counter[roles.length];
+    for (TlsRole role : roles) {
+      handshakesFailed[role.ordinal()] =
+          Counter.builder(HANDSHAKES_FAILED)
+              .tags(node.and("role", role.tagValue()))
+              .description("TLS connections refused")
+              .register(registry);
+    }
   }
 
   public void sent(Operation operation, Result result) {
@@ -159,6 +188,10 @@ public final class TransportMetrics {
 
   public void invalidFrame() {
     framesInvalid.increment();
+  }
+
+  public void handshakeFailed(TlsRole role) {
+    handshakesFailed[role.ordinal()].increment();
   }
 
   /** The {@code result} tag matching a request's failure. */
