@@ -8,29 +8,20 @@ import io.cairn.transport.TransportConfig;
 import io.cairn.transport.TransportMetrics;
 import io.cairn.transport.TransportMetrics.Operation;
 import io.cairn.transport.TransportMetrics.Result;
+import io.cairn.transport.TransportTls;
 import io.cairn.transport.netty.HandlerRegistry.MessageRegistration;
 import io.cairn.transport.netty.HandlerRegistry.RequestRegistration;
 import io.cairn.transport.netty.PendingRequests.PendingRequest;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -54,6 +45,10 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle: construct, register handlers, {@link #start()} (returns once bound), learn the
  * bound address with {@link #localAddress()}, give peers' addresses in the config or with {@link
  * #setMemberAddress}, and {@link #close()}.
+ *
+ * <p>With a {@link TransportTls} every connection is mutual TLS (see {@link TlsPipeline}): a
+ * connection carries frames only once its handshake has completed, and a failed handshake closes
+ * it; refusals are logged and counted by {@link TlsRefusals}. Without one, frames go in plaintext.
  */
 public final class NettyMessagingService implements MessagingService {
 
@@ -70,17 +65,29 @@ public final class NettyMessagingService implements MessagingService {
   private final Clock clock;
   private final TransportMetrics metrics;
   private final HandlerRegistry handlers;
+  private final NettyChannels channels;
   private final EventLoopGroup group;
-  private final Bootstrap clientBootstrap;
+  private final TlsRefusals refusals;
   private final ConcurrentMap<Integer, PeerConnection> peers = new ConcurrentHashMap<>();
   private final PendingRequests pending;
   private final InboundDispatcher dispatcher;
-  private final Set<Channel> inboundChannels = ConcurrentHashMap.newKeySet();
   private final Object lifecycleLock = new Object();
   private volatile State state = State.NEW;
   private volatile Channel serverChannel;
 
+  /** A service speaking plaintext. */
   public NettyMessagingService(TransportConfig config, Clock clock, MeterRegistry registry) {
+    this(config, clock, registry, Optional.empty());
+  }
+
+  /**
+   * A service speaking mutual TLS with every member when {@code tls} is present, plaintext when it
+   * is empty. The TLS contexts are built here, once: the managers reload their material themselves.
+   *
+   * @throws IllegalArgumentException when netty cannot build TLS contexts from the managers
+   */
+  public NettyMessagingService(
+      TransportConfig config, Clock clock, MeterRegistry registry, Optional<TransportTls> tls) {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.localNodeId = config.localNodeId();
@@ -89,21 +96,17 @@ public final class NettyMessagingService implements MessagingService {
     this.pending = new PendingRequests(localNodeId, clock, metrics);
     this.dispatcher =
         new InboundDispatcher(localNodeId, config.maxFrameSizeBytes(), handlers, metrics);
-    this.group =
-        new MultiThreadIoEventLoopGroup(
-            config.ioThreadCount(),
-            new DefaultThreadFactory("cairn-transport-" + localNodeId, true),
-            NioIoHandler.newFactory());
-    this.clientBootstrap =
-        new Bootstrap()
-            .group(group)
-            .channel(NioSocketChannel.class)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.SO_KEEPALIVE, true)
-            .option(
-                ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
-            .handler(pipeline(false));
+    this.refusals = new TlsRefusals(localNodeId, metrics, clock);
+    TlsPipeline tlsPipeline =
+        Objects.requireNonNull(tls, "tls")
+            .map(
+                material ->
+                    new TlsPipeline(localNodeId, material, config.connectTimeout(), refusals))
+            .orElse(null);
+    this.channels =
+        new NettyChannels(
+            config, metrics, dispatcher, pending, tlsPipeline, () -> state == State.CLOSED);
+    this.group = channels.group();
     config.members().forEach(this::setMemberAddress);
   }
 
@@ -118,16 +121,7 @@ public final class NettyMessagingService implements MessagingService {
         throw new IllegalStateException(
             "Expected a new messaging service, but node " + localNodeId + " is " + state);
       }
-      ServerBootstrap serverBootstrap =
-          new ServerBootstrap()
-              .group(group)
-              .channel(NioServerSocketChannel.class)
-              .option(ChannelOption.SO_REUSEADDR, true)
-              .childOption(ChannelOption.TCP_NODELAY, true)
-              .childOption(ChannelOption.SO_KEEPALIVE, true)
-              .childHandler(pipeline(true));
-      ChannelFuture bind =
-          serverBootstrap.bind(config.bindHost(), config.bindPort()).awaitUninterruptibly();
+      ChannelFuture bind = channels.bind().awaitUninterruptibly();
       if (!bind.isSuccess()) {
         throw new IllegalStateException(
             "Expected to bind "
@@ -144,7 +138,11 @@ public final class NettyMessagingService implements MessagingService {
       serverChannel = bind.channel();
       state = State.STARTED;
     }
-    LOG.info("Messaging service of node {} listening on {}", localNodeId, localAddress());
+    LOG.info(
+        "Messaging service of node {} listening on {}{}",
+        localNodeId,
+        localAddress(),
+        channels.tls() ? " (mutual TLS)" : "");
   }
 
   /**
@@ -180,11 +178,12 @@ public final class NettyMessagingService implements MessagingService {
                     localNodeId,
                     id,
                     address,
-                    clientBootstrap,
+                    channels::dial,
                     clock,
                     config.reconnectBackoffMin().toNanos(),
                     config.reconnectBackoffMax().toNanos(),
-                    pending::failSentOn));
+                    pending::failSentOn,
+                    refusals));
     existing.setAddress(address);
   }
 
@@ -379,13 +378,10 @@ public final class NettyMessagingService implements MessagingService {
       server.close();
     }
     peers.values().forEach(PeerConnection::close);
-    inboundChannels.forEach(Channel::close);
+    channels.closeAccepted();
     pending.failAll();
     long timeoutMillis = config.shutdownTimeout().toMillis();
-    boolean stopped =
-        group
-            .shutdownGracefully(0, timeoutMillis, TimeUnit.MILLISECONDS)
-            .awaitUninterruptibly(timeoutMillis + 1_000, TimeUnit.MILLISECONDS);
+    boolean stopped = channels.shutdown(timeoutMillis);
     if (!stopped) {
       LOG.warn(
           "Expected the event loops of node {} to stop within {} ms, but they still run",
@@ -430,26 +426,6 @@ public final class NettyMessagingService implements MessagingService {
               + ")");
     }
     return null;
-  }
-
-  private ChannelInitializer<SocketChannel> pipeline(boolean inbound) {
-    return new ChannelInitializer<>() {
-      @Override
-      protected void initChannel(SocketChannel channel) {
-        if (inbound) {
-          inboundChannels.add(channel);
-          channel.closeFuture().addListener(closed -> inboundChannels.remove(channel));
-          if (state == State.CLOSED) {
-            channel.close();
-          }
-        }
-        channel
-            .pipeline()
-            .addLast(
-                "frame-decoder", new FrameDecoder(localNodeId, config.maxFrameSizeBytes(), metrics))
-            .addLast("frame-handler", new FrameHandler(localNodeId, dispatcher, pending));
-      }
-    };
   }
 
   private static MessagingException asMessagingException(Throwable failure) {

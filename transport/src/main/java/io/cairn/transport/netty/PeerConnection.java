@@ -3,9 +3,9 @@ package io.cairn.transport.netty;
 import io.cairn.scheduler.Clock;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.MessagingException;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.handler.ssl.SslHandler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,18 +18,32 @@ import org.slf4j.LoggerFactory;
  * after a failed attempt refuses new attempts (failing fast with {@link
  * MessagingException.Unreachable}) for a backoff that doubles from the minimum to the maximum. A
  * successful connection resets the backoff; a lost connection is re-established on the next use.
+ *
+ * <p>With TLS (an {@link SslHandler} in the channel's pipeline) the channel is handed out only once
+ * its handshake has completed, so nothing is written before it. A failed handshake is a failed
+ * attempt, and so is a connection the peer closes with a TLS error after the handshake (TLS 1.3
+ * servers refuse a client's certificate only then; see {@link TlsHandshakeHandler#REFUSAL}): both
+ * are reported through {@link TlsRefusals} and back off. A TLS connection resets the backoff when
+ * it ends without such an error.
  */
 final class PeerConnection {
 
   private static final Logger LOG = LoggerFactory.getLogger(PeerConnection.class);
 
+  /** Opens a connection to a member's address; the channel's pipeline is set up for it. */
+  @FunctionalInterface
+  interface Dialer {
+    ChannelFuture connect(MemberAddress target);
+  }
+
   private final int localNodeId;
   private final int nodeId;
-  private final Bootstrap bootstrap;
+  private final Dialer dialer;
   private final Clock clock;
   private final long backoffMinNanos;
   private final long backoffMaxNanos;
   private final Consumer<Channel> onChannelClosed;
+  private final TlsRefusals refusals;
 
   // Guarded by this.
   private MemberAddress address;
@@ -44,19 +58,21 @@ final class PeerConnection {
       int localNodeId,
       int nodeId,
       MemberAddress address,
-      Bootstrap bootstrap,
+      Dialer dialer,
       Clock clock,
       long backoffMinNanos,
       long backoffMaxNanos,
-      Consumer<Channel> onChannelClosed) {
+      Consumer<Channel> onChannelClosed,
+      TlsRefusals refusals) {
     this.localNodeId = localNodeId;
     this.nodeId = nodeId;
     this.address = address;
-    this.bootstrap = bootstrap;
+    this.dialer = dialer;
     this.clock = clock;
     this.backoffMinNanos = backoffMinNanos;
     this.backoffMaxNanos = backoffMaxNanos;
     this.onChannelClosed = onChannelClosed;
+    this.refusals = refusals;
   }
 
   /**
@@ -100,7 +116,7 @@ final class PeerConnection {
     }
     ChannelFuture connect;
     try {
-      connect = bootstrap.connect(target.host(), target.port());
+      connect = dialer.connect(target);
     } catch (RejectedExecutionException e) {
       synchronized (this) {
         connecting = null;
@@ -117,43 +133,83 @@ final class PeerConnection {
   private void onConnectDone(
       ChannelFuture done, CompletableFuture<Channel> attempt, MemberAddress target) {
     Channel connected = done.channel();
-    if (done.isSuccess()) {
-      boolean closeNow;
-      synchronized (this) {
-        connecting = null;
-        closeNow = closed || !target.equals(address);
-        if (!closeNow) {
-          channel = connected;
-          backoffNanos = 0;
+    if (!done.isSuccess()) {
+      failAttempt(attempt, target, describe(done.cause()), false);
+      return;
+    }
+    SslHandler tls = connected.pipeline().get(SslHandler.class);
+    if (tls == null) {
+      onReady(connected, attempt, target, false);
+      return;
+    }
+    tls.handshakeFuture()
+        .addListener(
+            handshake -> {
+              if (handshake.isSuccess()) {
+                onReady(connected, attempt, target, true);
+              } else if (isClosed()) {
+                connected.close(); // the service closed while the handshake ran: no refusal
+                synchronized (this) {
+                  connecting = null;
+                }
+                attempt.completeExceptionally(
+                    new MessagingException.Rejected(
+                        "Expected an open messaging service, but node "
+                            + localNodeId
+                            + " is closed"));
+              } else {
+                connected.close();
+                failAttempt(
+                    attempt,
+                    target,
+                    "the TLS handshake failed: " + TlsRefusals.describe(handshake.cause()),
+                    true);
+              }
+            });
+  }
+
+  /** The channel is connected and, with TLS, its handshake completed. */
+  private void onReady(
+      Channel connected, CompletableFuture<Channel> attempt, MemberAddress target, boolean tls) {
+    boolean closeNow;
+    synchronized (this) {
+      connecting = null;
+      closeNow = closed || !target.equals(address);
+      if (!closeNow) {
+        channel = connected;
+        if (!tls) {
+          backoffNanos = 0; // with TLS, once the connection ends without a refusal (onClosed)
         }
       }
-      if (closeNow) {
-        connected.close();
-        attempt.completeExceptionally(
-            new MessagingException.Unreachable(
-                "Expected to keep the connection to member "
-                    + nodeId
-                    + " at "
-                    + target
-                    + ", but it was closed or its address changed (node "
-                    + localNodeId
-                    + ")"));
-        return;
-      }
-      connected.closeFuture().addListener(closedFuture -> onClosed(connected));
-      LOG.debug("Node {} connected to member {} at {}", localNodeId, nodeId, target);
-      attempt.complete(connected);
+    }
+    if (closeNow) {
+      connected.close();
+      attempt.completeExceptionally(
+          new MessagingException.Unreachable(
+              "Expected to keep the connection to member "
+                  + nodeId
+                  + " at "
+                  + target
+                  + ", but it was closed or its address changed (node "
+                  + localNodeId
+                  + ")"));
+      return;
+    }
+    connected.closeFuture().addListener(closedFuture -> afterClose(connected, target, tls));
+    LOG.debug("Node {} connected to member {} at {}", localNodeId, nodeId, target);
+    attempt.complete(connected);
+  }
+
+  private void failAttempt(
+      CompletableFuture<Channel> attempt, MemberAddress target, String failure, boolean tls) {
+    long backoff;
+    synchronized (this) {
+      connecting = null;
+      backoff = backOff(failure);
+    }
+    if (tls) {
+      refusals.clientRefused(nodeId, target, failure, backoff);
     } else {
-      long backoff;
-      String failure = describe(done.cause());
-      synchronized (this) {
-        connecting = null;
-        backoffNanos =
-            backoffNanos == 0 ? backoffMinNanos : Math.min(backoffMaxNanos, backoffNanos * 2);
-        nextAttemptNanos = clock.nanos() + backoffNanos;
-        lastFailure = failure;
-        backoff = backoffNanos;
-      }
       LOG.debug(
           "Node {} could not connect to member {} at {} ({}); backing off {} ms",
           localNodeId,
@@ -161,25 +217,62 @@ final class PeerConnection {
           target,
           failure,
           TimeUnit.NANOSECONDS.toMillis(backoff));
-      attempt.completeExceptionally(
-          new MessagingException.Unreachable(
-              "Expected member "
-                  + nodeId
-                  + " at "
-                  + target
-                  + " to accept a connection, but "
-                  + failure
-                  + " (node "
-                  + localNodeId
-                  + ")"));
+    }
+    attempt.completeExceptionally(
+        new MessagingException.Unreachable(
+            "Expected member "
+                + nodeId
+                + " at "
+                + target
+                + " to accept a connection, but "
+                + failure
+                + " (node "
+                + localNodeId
+                + ")"));
+  }
+
+  /** Counts one more failed attempt: the next waits twice as long as the last, within bounds. */
+  private long backOff(String failure) {
+    backoffNanos =
+        backoffNanos == 0 ? backoffMinNanos : Math.min(backoffMaxNanos, backoffNanos * 2);
+    nextAttemptNanos = clock.nanos() + backoffNanos;
+    lastFailure = failure;
+    return backoffNanos;
+  }
+
+  /**
+   * Runs {@link #onClosed} once the close is settled. On a TLS error netty's {@code SslHandler}
+   * closes the channel before, in the same call stack, the error reaches the {@link
+   * TlsHandshakeHandler} that records it: with TLS, the refusal is read one event-loop task later.
+   */
+  private void afterClose(Channel closedChannel, MemberAddress target, boolean tls) {
+    if (!tls) {
+      onClosed(closedChannel, target, false);
+      return;
+    }
+    try {
+      closedChannel.eventLoop().execute(() -> onClosed(closedChannel, target, true));
+    } catch (RejectedExecutionException stopping) {
+      onClosed(closedChannel, target, true);
     }
   }
 
-  private void onClosed(Channel closedChannel) {
+  private void onClosed(Channel closedChannel, MemberAddress target, boolean tls) {
+    String refusal = tls ? closedChannel.attr(TlsHandshakeHandler.REFUSAL).get() : null;
+    String failure = "it closed the TLS connection: " + refusal;
+    long backoff = 0;
     synchronized (this) {
       if (channel == closedChannel) {
         channel = null;
+        if (refusal != null) {
+          backoff = backOff(failure);
+        } else if (tls) {
+          backoffNanos = 0;
+        }
       }
+    }
+    if (refusal != null && backoff > 0) {
+      refusals.clientRefused(nodeId, target, failure, backoff);
     }
     LOG.debug("Node {} lost its connection to member {}", localNodeId, nodeId);
     onChannelClosed.accept(closedChannel);
@@ -200,6 +293,10 @@ final class PeerConnection {
     if (old != null) {
       old.close();
     }
+  }
+
+  private synchronized boolean isClosed() {
+    return closed;
   }
 
   synchronized MemberAddress address() {

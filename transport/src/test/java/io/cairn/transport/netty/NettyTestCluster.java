@@ -2,10 +2,12 @@ package io.cairn.transport.netty;
 
 import io.cairn.scheduler.Clock;
 import io.cairn.transport.TransportConfig;
+import io.cairn.transport.TransportTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** Builds netty members on loopback ephemeral ports for tests. */
 final class NettyTestCluster {
@@ -18,6 +20,12 @@ final class NettyTestCluster {
 
   static NettyMessagingService newService(TransportConfig config, MeterRegistry registry) {
     return new NettyMessagingService(config, Clock.system(), registry);
+  }
+
+  /** A member speaking mutual TLS with {@code tls}. */
+  static NettyMessagingService newService(
+      TransportConfig config, MeterRegistry registry, TransportTls tls) {
+    return new NettyMessagingService(config, Clock.system(), registry, Optional.of(tls));
   }
 
   static TransportConfig config(int nodeId, int maxFrameSizeBytes, int port) {
