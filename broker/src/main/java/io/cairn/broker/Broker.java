@@ -34,9 +34,11 @@ import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.ThreadPoolActorScheduler;
 import io.cairn.tls.ClientAuth;
 import io.cairn.tls.ServerTls;
+import io.cairn.tls.TlsFiles;
 import io.cairn.tls.TlsMaterialSource;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.MessagingService;
+import io.cairn.transport.TransportTls;
 import io.cairn.transport.netty.NettyMessagingService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -169,7 +171,12 @@ public final class Broker implements AutoCloseable {
     this.registry =
         new PrometheusMeterRegistry(
             PrometheusConfig.DEFAULT, new PrometheusRegistry(), BrokerMetrics.clock(clock));
-    this.transport = new NettyMessagingService(config.transportConfig(), clock, registry);
+    this.transport =
+        new NettyMessagingService(
+            config.transportConfig(),
+            clock,
+            registry,
+            config.security().tls().map(Broker::transportTls));
     try {
       transport.start();
     } catch (RuntimeException e) {
@@ -334,6 +341,20 @@ public final class Broker implements AutoCloseable {
               threads.startManagement(),
               managementTls.map(ServerTls::sslContext));
     }
+  }
+
+  /**
+   * Mutual TLS between the brokers and the gateway: this broker's certificate both ways, peers'
+   * certificates checked against the cluster's CA.
+   */
+  static TransportTls transportTls(TlsFiles files) {
+    ServerTls tls =
+        ServerTls.load(
+            files,
+            ClientAuth.REQUIRED,
+            java.time.Clock.systemUTC(),
+            TlsMaterialSource.DEFAULT_CHECK_INTERVAL);
+    return new TransportTls(tls.keyManager(), tls.trustManager().orElseThrow(), tls.protocols());
   }
 
   private List<HostedPartition> openPartitions(

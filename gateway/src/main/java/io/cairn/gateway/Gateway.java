@@ -12,8 +12,10 @@ import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.scheduler.Clock;
 import io.cairn.tls.ClientAuth;
 import io.cairn.tls.ServerTls;
+import io.cairn.tls.TlsFiles;
 import io.cairn.tls.TlsMaterialSource;
 import io.cairn.transport.TransportConfig;
+import io.cairn.transport.TransportTls;
 import io.cairn.transport.netty.NettyMessagingService;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -82,7 +84,8 @@ public final class Gateway implements AutoCloseable {
                 .members(config.brokers())
                 .build(),
             clock,
-            registry);
+            registry,
+            config.tls().map(Gateway::transportTls));
     this.timer = new ScheduledThreadPoolExecutor(1, threads("cairn-gateway-timer-" + node));
     timer.setRemoveOnCancelPolicy(true);
     this.workers = pool("cairn-gateway-worker-" + node, config.maxPendingRequests());
@@ -145,6 +148,17 @@ public final class Gateway implements AutoCloseable {
             metrics,
             httpWorkers,
             tls.map(ServerTls::sslContext));
+  }
+
+  /** Mutual TLS to the brokers: the gateway's certificate, theirs checked against the CA. */
+  private static TransportTls transportTls(TlsFiles files) {
+    ServerTls tls =
+        ServerTls.load(
+            files,
+            ClientAuth.REQUIRED,
+            java.time.Clock.systemUTC(),
+            TlsMaterialSource.DEFAULT_CHECK_INTERVAL);
+    return new TransportTls(tls.keyManager(), tls.trustManager().orElseThrow(), tls.protocols());
   }
 
   /** Binds the transport, gRPC and HTTP ports and starts polling the brokers' topology. */

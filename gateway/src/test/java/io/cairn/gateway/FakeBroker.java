@@ -40,11 +40,13 @@ import io.cairn.protocol.api.TopologyCodec;
 import io.cairn.scheduler.Clock;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.TransportConfig;
+import io.cairn.transport.TransportTls;
 import io.cairn.transport.netty.NettyMessagingService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,6 +70,7 @@ public final class FakeBroker implements AutoCloseable {
   private final int nodeId;
   private final FakeCluster cluster;
   private volatile NettyMessagingService messaging;
+  private final Optional<TransportTls> tls;
   private final Map<String, Boolean> crashing = new ConcurrentHashMap<>();
   private final ExecutorService executor;
   private final Map<Integer, PartitionReplica> replicas = new ConcurrentHashMap<>();
@@ -83,8 +86,14 @@ public final class FakeBroker implements AutoCloseable {
   private volatile boolean stopped;
 
   public FakeBroker(int nodeId, FakeCluster cluster) {
+    this(nodeId, cluster, Optional.empty());
+  }
+
+  /** A broker whose transport is mutual TLS with {@code tls}. */
+  public FakeBroker(int nodeId, FakeCluster cluster, Optional<TransportTls> tls) {
     this.nodeId = nodeId;
     this.cluster = cluster;
+    this.tls = tls;
     this.executor =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -104,7 +113,8 @@ public final class FakeBroker implements AutoCloseable {
                 .ioThreadCount(1)
                 .build(),
             Clock.system(),
-            new SimpleMeterRegistry());
+            new SimpleMeterRegistry(),
+            tls);
     service.start();
     this.messaging = service;
     register(ApiDescriptor.TYPE_COMMAND, this::command);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.cairn.gateway.v1.AdminServiceGrpc;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.scheduler.Clock;
+import io.cairn.transport.TransportTls;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
@@ -45,9 +47,18 @@ public final class GatewayHarness implements AutoCloseable {
 
   public GatewayHarness(
       int partitionCount, int brokerCount, UnaryOperator<GatewayConfig.Builder> tweak) {
+    this(partitionCount, brokerCount, tweak, Optional.empty());
+  }
+
+  /** Brokers whose transport is mutual TLS with {@code brokerTls}. */
+  public GatewayHarness(
+      int partitionCount,
+      int brokerCount,
+      UnaryOperator<GatewayConfig.Builder> tweak,
+      Optional<TransportTls> brokerTls) {
     cluster = new FakeCluster(partitionCount);
     for (int node = 0; node < brokerCount; node++) {
-      brokers.add(new FakeBroker(node, cluster));
+      brokers.add(new FakeBroker(node, cluster, brokerTls));
     }
     defaultLeaders();
     GatewayConfig.Builder config =

@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.gateway.v1.CreateAccountRequest;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
+import io.cairn.tls.ClientAuth;
 import io.cairn.tls.ClientTls;
 import io.cairn.tls.LocalCertificateAuthority;
 import io.cairn.tls.LocalSecureFiles;
 import io.cairn.tls.PemPair;
+import io.cairn.tls.ServerTls;
 import io.cairn.tls.TlsConfigurationException;
 import io.cairn.tls.TlsFile;
 import io.cairn.tls.TlsFiles;
+import io.cairn.transport.TransportTls;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -30,9 +33,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * With {@code gateway.security.tls.*} the gateway serves gRPC and HTTP over TLS: a client trusting
- * the cluster's CA is served; one trusting another CA and a plaintext one are refused on both
- * listeners; an expired certificate stops the gateway from starting, naming the file.
+ * With {@code gateway.security.tls.*} the gateway serves gRPC and HTTP over TLS and talks to its
+ * brokers over mutual TLS: a client trusting the cluster's CA is served; one trusting another CA
+ * and a plaintext one are refused on both listeners; an expired certificate stops the gateway from
+ * starting, naming the file.
  */
 class GatewayTlsTest {
 
@@ -80,8 +84,20 @@ class GatewayTlsTest {
     LocalSecureFiles foreign =
         LocalSecureFiles.create(dir.resolve("other"), "other", Instant.now());
     TlsFiles files = cluster.issue("gateway", "gateway.security.tls.");
+    ServerTls brokers =
+        ServerTls.load(
+            cluster.issue("broker", "security.tls."),
+            ClientAuth.REQUIRED,
+            java.time.Clock.systemUTC(),
+            Duration.ofSeconds(10));
+    Optional<TransportTls> brokerTls =
+        Optional.of(
+            new TransportTls(
+                brokers.keyManager(), brokers.trustManager().orElseThrow(), brokers.protocols()));
 
-    try (var harness = new GatewayHarness(3, 2, b -> b.tls(Optional.of(files))).awaitReady()) {
+    // the gateway reaches its brokers over mutual TLS: the calls below are routed through it
+    try (var harness =
+        new GatewayHarness(3, 2, b -> b.tls(Optional.of(files)), brokerTls).awaitReady()) {
       int grpcPort = harness.gateway.grpcAddress().getPort();
       int httpPort = harness.gateway.httpAddress().getPort();
 
