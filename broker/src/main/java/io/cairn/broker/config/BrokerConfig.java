@@ -110,11 +110,19 @@ public final class BrokerConfig {
 
   /** The listeners on a non-loopback address: refused unless {@code security.allowInsecure}. */
   public ExposedListeners exposedListeners() {
-    return exposedListeners(network, management);
+    return exposedListeners(network, management, security);
   }
 
-  static ExposedListeners exposedListeners(Network network, Management management) {
+  /**
+   * With TLS on, none: the transport then admits only members with a certificate of the cluster's
+   * CA, and the management endpoints serve only metrics, health and readiness, which stay open.
+   */
+  static ExposedListeners exposedListeners(
+      Network network, Management management, Security security) {
     Map<String, String> binds = new LinkedHashMap<>();
+    if (security.tls().isPresent()) {
+      return ExposedListeners.of(BrokerConfigKeys.SECURITY_ALLOW_INSECURE.path(), binds);
+    }
     binds.put(BrokerConfigKeys.NETWORK_HOST.path(), network.host());
     if (management.enabled()) {
       binds.put(BrokerConfigKeys.MANAGEMENT_HOST.path(), management.host());

@@ -375,7 +375,7 @@ public final class BrokerConfigKeys {
           bool(),
           "accept network.host or management.host on a non-loopback address although their"
               + " connections are neither encrypted nor authenticated (then every start warns);"
-              + " false: such a configuration is refused");
+              + " false: such a configuration is refused, unless security.tls.enabled");
   public static final ConfigKey<Boolean> SECURITY_TLS_ENABLED =
       key(
           "security.tls.enabled",

@@ -152,7 +152,7 @@ public final class BrokerConfigReader {
       }
     }
     if (allValid(NETWORK_HOST, MANAGEMENT_ENABLED, MANAGEMENT_HOST, SECURITY_ALLOW_INSECURE)) {
-      BrokerConfig.exposedListeners(network, management)
+      BrokerConfig.exposedListeners(network, management, security)
           .refusal(security.allowInsecure())
           .ifPresent(violations::add);
     }

@@ -94,7 +94,10 @@ final class BrokerConfigReaderTest {
 
   @Test
   void shouldRefuseListenersBeyondLoopbackUnlessInsecureIsAllowed() {
-    String exposed = FULL.replace("  allowInsecure: true", "  allowInsecure: false");
+    String exposed =
+        FULL.replace("  allowInsecure: true", "  allowInsecure: false")
+            .replace("enabled: true\n    certificateFile", "enabled: false\n    certificateFile");
+    assertThat(exposed).contains("enabled: false");
 
     assertThatThrownBy(() -> BrokerConfigReader.parse(exposed, SOURCE, Map.of()))
         .isInstanceOf(BrokerConfigException.class)
@@ -109,7 +112,21 @@ final class BrokerConfigReaderTest {
                 .exposedListeners()
                 .any())
         .isFalse();
-    assertThat(BrokerConfigReader.parse(FULL, SOURCE, Map.of()).exposedListeners().any()).isTrue();
+    assertThat(
+            BrokerConfigReader.parse(
+                    exposed, SOURCE, Map.of("CAIRN_SECURITY_ALLOWINSECURE", "true"))
+                .exposedListeners()
+                .any())
+        .isTrue();
+    // with TLS the transport admits only the cluster's members, management only serves health
+    assertThat(
+            BrokerConfigReader.parse(
+                    FULL.replace("  allowInsecure: true", "  allowInsecure: false"),
+                    SOURCE,
+                    Map.of())
+                .exposedListeners()
+                .any())
+        .isFalse();
   }
 
   @Test
