@@ -22,10 +22,12 @@ final class Dispatcher implements HttpHandler {
   private final Logger log;
   private final Clock clock;
   private final RequestObserver observer;
+  private final RouteInterceptor interceptor;
 
   /**
    * @param clock times requests for the observer; null without one
    * @param observer null for none
+   * @param interceptor runs in place of each route's handler; null for none
    */
   Dispatcher(
       Routes routes,
@@ -33,13 +35,15 @@ final class Dispatcher implements HttpHandler {
       String owner,
       Logger log,
       Clock clock,
-      RequestObserver observer) {
+      RequestObserver observer,
+      RouteInterceptor interceptor) {
     this.routes = routes;
     this.maxBodyBytes = maxBodyBytes;
     this.owner = owner;
     this.log = log;
     this.clock = clock;
     this.observer = observer;
+    this.interceptor = interceptor;
   }
 
   @Override
@@ -59,7 +63,11 @@ final class Dispatcher implements HttpHandler {
       Found found = (Found) resolution;
       observation.operation = Optional.of(found.route().operation());
       exchange.matched(found.match());
-      found.route().handler().handle(exchange);
+      if (interceptor == null) {
+        found.route().handler().handle(exchange);
+      } else {
+        interceptor.intercept(exchange, found.route());
+      }
       if (exchange.status() == 0) {
         throw new IllegalStateException(
             "Expected the handler of " + found.route().operation() + " to answer, but it did not");

@@ -73,7 +73,8 @@ public final class EndpointServer implements AutoCloseable {
             owner,
             builder.log,
             builder.clock,
-            builder.observer));
+            builder.observer,
+            builder.interceptor));
   }
 
   /**
@@ -143,6 +144,7 @@ public final class EndpointServer implements AutoCloseable {
     private Clock clock;
     private RequestObserver observer;
     private SSLContext tls;
+    private RouteInterceptor interceptor;
 
     private Builder(String owner, Routes routes) {
       this.owner = Objects.requireNonNull(owner, "owner");
@@ -201,6 +203,15 @@ public final class EndpointServer implements AutoCloseable {
     public Builder observer(Clock clock, RequestObserver observer) {
       this.clock = Objects.requireNonNull(clock, "clock");
       this.observer = Objects.requireNonNull(observer, "observer");
+      return this;
+    }
+
+    /**
+     * Runs {@code interceptor} in place of every matched route's handler (it calls the handler or
+     * answers itself): where access is checked and requests are audited.
+     */
+    public Builder interceptor(RouteInterceptor interceptor) {
+      this.interceptor = Objects.requireNonNull(interceptor, "interceptor");
       return this;
     }
 

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,6 +62,11 @@ public final class Exchange {
           "Expected a route with a pattern for " + path() + ", but it is an exact path");
     }
     return pathMatch.group(name);
+  }
+
+  /** The address the request came from (the client's, or the last proxy's). */
+  public InetSocketAddress remoteAddress() {
+    return exchange.getRemoteAddress();
   }
 
   /** The first value of a request header, or null. */
@@ -150,7 +156,7 @@ public final class Exchange {
   }
 
   /** The status of the answer sent, or 0 while none is. */
-  int status() {
+  public int status() {
     return status;
   }
 

@@ -37,6 +37,8 @@ public final class Problem extends RuntimeException {
   public static String title(int status) {
     return switch (status) {
       case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
       case 404 -> "Not Found";
       case 405 -> "Method Not Allowed";
       case 409 -> "Conflict";
