@@ -118,7 +118,8 @@ final class Modules {
         "units",
         "scheduler",
         "http-endpoints",
-        "tls");
+        "tls",
+        "auth");
     allow("client", "gateway-api", "tls");
     allow(
         "cli",

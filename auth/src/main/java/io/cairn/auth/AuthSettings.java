@@ -68,15 +68,16 @@ public record AuthSettings(
   public static final Duration DEFAULT_JWKS_MIN_REFRESH_INTERVAL = Duration.ofSeconds(30);
   public static final Duration DEFAULT_JWKS_TIMEOUT = Duration.ofSeconds(5);
 
-  static final Duration MIN_RELOAD_INTERVAL = Duration.ofSeconds(1);
-  static final Duration MAX_RELOAD_INTERVAL = Duration.ofHours(1);
-  static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(5);
-  static final Duration MIN_JWKS_REFRESH_INTERVAL = Duration.ofMinutes(1);
-  static final Duration MAX_JWKS_REFRESH_INTERVAL = Duration.ofDays(1);
-  static final Duration MIN_JWKS_MIN_REFRESH_INTERVAL = Duration.ofSeconds(1);
-  static final Duration MAX_JWKS_MIN_REFRESH_INTERVAL = Duration.ofHours(1);
-  static final Duration MIN_JWKS_TIMEOUT = Duration.ofMillis(100);
-  static final Duration MAX_JWKS_TIMEOUT = Duration.ofMinutes(1);
+  // The ranges, public so that a configuration reader's own checks use the same bounds.
+  public static final Duration MIN_RELOAD_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration MAX_RELOAD_INTERVAL = Duration.ofHours(1);
+  public static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(5);
+  public static final Duration MIN_JWKS_REFRESH_INTERVAL = Duration.ofMinutes(1);
+  public static final Duration MAX_JWKS_REFRESH_INTERVAL = Duration.ofDays(1);
+  public static final Duration MIN_JWKS_MIN_REFRESH_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration MAX_JWKS_MIN_REFRESH_INTERVAL = Duration.ofHours(1);
+  public static final Duration MIN_JWKS_TIMEOUT = Duration.ofMillis(100);
+  public static final Duration MAX_JWKS_TIMEOUT = Duration.ofMinutes(1);
 
   /**
    * @throws InvalidAuthSettingsException listing every invalid value

@@ -1,12 +1,14 @@
 package io.cairn.gateway;
 
+import io.cairn.auth.AuthSettings;
 import io.cairn.config.ExposedListeners;
+import io.cairn.config.ExposedListeners.Listener;
+import io.cairn.config.ExposedListeners.Safeguard;
 import io.cairn.tls.TlsFiles;
 import io.cairn.transport.MemberAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,9 +33,13 @@ import java.util.TreeMap;
  *   <tr><td>httpHost / httpPort</td><td>127.0.0.1 / {@value #DEFAULT_HTTP_PORT}</td><td>port
  *       0..65535, 0 = ephemeral</td></tr>
  *   <tr><td>allowInsecure</td><td>false</td><td>a host above that is not a loopback address is
- *       refused unless this is true (nothing is encrypted or authenticated)</td></tr>
+ *       refused unless this is true, or unless its listener is protected: gRPC and HTTP with TLS
+ *       and authentication on; the transport not yet</td></tr>
  *   <tr><td>tls</td><td>none</td><td>the gateway's certificate, key and the cluster's CA: gRPC and
  *       HTTP serve TLS, connections to brokers are mutual TLS</td></tr>
+ *   <tr><td>auth</td><td>off</td><td>{@link AuthSettings} (keys under {@value
+ *       #AUTH_KEY_PREFIX}): credentials on every gRPC call and management request but health and
+ *       metrics</td></tr>
  *   <tr><td>requestTimeout</td><td>15 s</td><td>100 ms .. 10 min; the longest a request waits,
  *       also when the client's deadline is later</td></tr>
  *   <tr><td>topologyRefreshInterval</td><td>1 s</td><td>10 ms .. 1 min</td></tr>
@@ -63,6 +69,14 @@ public final class GatewayConfig {
   public static final int DEFAULT_HTTP_MAX_BODY_BYTES = 16 * 1024;
   public static final int DEFAULT_MAX_PENDING_REQUESTS = 10_000;
 
+  /** What the gateway's file puts before {@link AuthSettings}' keys. */
+  public static final String AUTH_KEY_PREFIX = "gateway.";
+
+  private static final String ALLOW_INSECURE_KEY = "gateway.security.allowInsecure";
+  private static final Safeguard TLS = Safeguard.encryption("gateway.security.tls.enabled");
+  private static final Safeguard AUTHENTICATION =
+      Safeguard.authentication(AUTH_KEY_PREFIX + AuthSettings.KEY_ENABLED);
+
   private final int nodeId;
   private final Map<Integer, MemberAddress> brokers;
   private final String transportHost;
@@ -72,6 +86,7 @@ public final class GatewayConfig {
   private final String httpHost;
   private final boolean allowInsecure;
   private final Optional<TlsFiles> tls;
+  private final AuthSettings auth;
   private final int httpPort;
   private final Duration requestTimeout;
   private final Duration topologyRefreshInterval;
@@ -92,6 +107,7 @@ public final class GatewayConfig {
     this.httpHost = b.httpHost;
     this.allowInsecure = b.allowInsecure;
     this.tls = b.tls;
+    this.auth = b.auth;
     this.httpPort = b.httpPort;
     this.requestTimeout = b.requestTimeout;
     this.topologyRefreshInterval = b.topologyRefreshInterval;
@@ -119,6 +135,7 @@ public final class GatewayConfig {
     b.httpHost = httpHost;
     b.allowInsecure = allowInsecure;
     b.tls = tls;
+    b.auth = auth;
     b.httpPort = httpPort;
     b.requestTimeout = requestTimeout;
     b.topologyRefreshInterval = topologyRefreshInterval;
@@ -170,18 +187,42 @@ public final class GatewayConfig {
     return tls;
   }
 
-  /** The listeners on a non-loopback address: refused unless {@link #allowInsecure()}. */
+  /** Who may call: credentials and roles, or off (every caller the anonymous admin). */
+  public AuthSettings auth() {
+    return auth;
+  }
+
+  /**
+   * The listeners on a non-loopback address that are not protected: refused unless {@link
+   * #allowInsecure()}. gRPC and HTTP are protected with TLS and authentication on; the transport to
+   * the brokers is not yet (it has no TLS of its own).
+   */
   public ExposedListeners exposedListeners() {
-    return exposedListeners(transportHost, grpcHost, httpHost);
+    return exposedListeners(transportHost, grpcHost, httpHost, tls.isPresent(), auth.enabled());
   }
 
   private static ExposedListeners exposedListeners(
-      String transportHost, String grpcHost, String httpHost) {
-    Map<String, String> binds = new LinkedHashMap<>();
-    binds.put("gateway.transport.host", transportHost);
-    binds.put("gateway.grpc.host", grpcHost);
-    binds.put("gateway.http.host", httpHost);
-    return ExposedListeners.of("gateway.security.allowInsecure", binds);
+      String transportHost,
+      String grpcHost,
+      String httpHost,
+      boolean tlsEnabled,
+      boolean authEnabled) {
+    List<Safeguard> clientListeners = new ArrayList<>();
+    if (!tlsEnabled) {
+      clientListeners.add(TLS);
+    }
+    if (!authEnabled) {
+      clientListeners.add(AUTHENTICATION);
+    }
+    return ExposedListeners.of(
+        ALLOW_INSECURE_KEY,
+        List.of(
+            new Listener(
+                "gateway.transport.host",
+                transportHost,
+                List.of(Safeguard.encryption(null), Safeguard.authentication(null))),
+            new Listener("gateway.grpc.host", grpcHost, clientListeners),
+            new Listener("gateway.http.host", httpHost, clientListeners)));
   }
 
   public int httpPort() {
@@ -254,6 +295,10 @@ public final class GatewayConfig {
         + httpMaxBodyBytes
         + ", maxPendingRequests="
         + maxPendingRequests
+        + ", tls="
+        + (tls.isPresent() ? "on" : "off")
+        + ", auth="
+        + (auth.enabled() ? "on" : "off")
         + "}";
   }
 
@@ -268,6 +313,7 @@ public final class GatewayConfig {
     private String httpHost = DEFAULT_HOST;
     private boolean allowInsecure;
     private Optional<TlsFiles> tls = Optional.empty();
+    private AuthSettings auth = AuthSettings.builder().keyPrefix(AUTH_KEY_PREFIX).build();
     private int httpPort = DEFAULT_HTTP_PORT;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration topologyRefreshInterval = DEFAULT_TOPOLOGY_REFRESH_INTERVAL;
@@ -433,7 +479,7 @@ public final class GatewayConfig {
       range("httpMaxBodyBytes", httpMaxBodyBytes, 256, 1024 * 1024, violations);
       range("maxPendingRequests", maxPendingRequests, 1, 1_000_000, violations);
       if (violations.isEmpty()) {
-        exposedListeners(transportHost, grpcHost, httpHost)
+        exposedListeners(transportHost, grpcHost, httpHost, tls.isPresent(), auth.enabled())
             .refusal(allowInsecure)
             .ifPresent(violations::add);
       }
@@ -452,6 +498,15 @@ public final class GatewayConfig {
     /** TLS on every listener and mutual TLS to the brokers with these files; empty: plaintext. */
     public Builder tls(Optional<TlsFiles> files) {
       tls = java.util.Objects.requireNonNull(files, "tls");
+      return this;
+    }
+
+    /**
+     * Who may call; default off ({@link AuthSettings} with key prefix {@value #AUTH_KEY_PREFIX},
+     * not enabled).
+     */
+    public Builder auth(AuthSettings settings) {
+      auth = Objects.requireNonNull(settings, "auth");
       return this;
     }
 

@@ -5,6 +5,8 @@ import static io.cairn.config.ValueParser.integer;
 import static io.cairn.config.ValueParser.size;
 import static io.cairn.config.ValueParser.text;
 
+import io.cairn.auth.AuthSettings;
+import io.cairn.auth.Role;
 import io.cairn.config.ConfigCatalogue;
 import io.cairn.config.ConfigGroup;
 import io.cairn.config.ConfigKey;
@@ -14,7 +16,9 @@ import io.cairn.transport.MemberAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -35,12 +39,27 @@ import java.util.regex.Pattern;
  *   topologyRefreshInterval: 1s
  *   retry: {backoffMin: 50ms, backoffMax: 1s, maxRetries: 10}
  *   maxPendingRequests: 10000
+ *   security:
+ *     allowInsecure: false
+ *     tls: {enabled: false, certificateFile: ..., privateKeyFile: ..., trustedCaFile: ...}
+ *     auth:
+ *       enabled: false
+ *       apiKeysFile: /etc/cairn/api-keys
+ *       apiKeysReloadInterval: 10s
+ *       jwt: {jwksUri: ..., issuer: ..., audience: ..., roleMapping: {cairn-admin: admin}}
  * </pre>
+ *
+ * <p>The authentication keys are {@link AuthSettings}' under {@code gateway.}, with its ranges.
  */
 public final class GatewayConfigKeys {
   private static final List<ConfigKey<?>> KEYS = new ArrayList<>();
   private static final Pattern HOST = Pattern.compile("[^\\s]{1,253}");
   private static final String HOST_RULE = "a host name or IP address";
+  private static final Pattern CLAIM = Pattern.compile("[^\\p{Cntrl}]{1,256}");
+  private static final String CLAIM_RULE = "1 to 256 characters without control characters";
+
+  /** Where the authentication keys of {@link AuthSettings} live in the gateway's file. */
+  private static final String AUTH = "gateway.";
 
   /** The one section; environment variables {@code CAIRN_GATEWAY_...} are checked strictly. */
   public static final String SECTION = "gateway";
@@ -180,8 +199,101 @@ public final class GatewayConfigKeys {
           "a PEM file of CA certificates",
           "required with TLS: the cluster's CA, which signs the brokers' certificates");
 
+  public static final ConfigKey<Boolean> SECURITY_AUTH_ENABLED =
+      key(
+          AUTH + AuthSettings.KEY_ENABLED,
+          AuthSettings.DEFAULT_ENABLED,
+          ValueParser.bool(),
+          "every gRPC call and management request must present credentials (an API key or a"
+              + " bearer token), except health and metrics; false: every caller is the anonymous"
+              + " admin");
+  public static final ConfigKey<String> SECURITY_AUTH_API_KEYS_FILE =
+      fileKey(
+          AUTH + AuthSettings.KEY_API_KEYS_FILE,
+          "a path to a file readable by its owner only",
+          "the API keys (ids, roles, SHA-256 of the secrets); without it, API keys are refused");
+  public static final ConfigKey<Duration> SECURITY_AUTH_API_KEYS_RELOAD_INTERVAL =
+      key(
+          AUTH + AuthSettings.KEY_API_KEYS_RELOAD_INTERVAL,
+          "10s",
+          duration(AuthSettings.MIN_RELOAD_INTERVAL, AuthSettings.MAX_RELOAD_INTERVAL),
+          "how often, at most, the API key file is checked for a change");
+  public static final ConfigKey<String> SECURITY_AUTH_JWKS_FILE =
+      fileKey(
+          AUTH + AuthSettings.KEY_JWKS_FILE,
+          "a path to a JWKS file",
+          "the token issuer's public keys; exactly one of this and jwt.jwksUri accepts bearer"
+              + " tokens");
+  public static final ConfigKey<String> SECURITY_AUTH_JWKS_URI =
+      textKey(
+          AUTH + AuthSettings.KEY_JWKS_URI,
+          "an https:// (or http://) URL with a host",
+          "the token issuer's JWKS URL, fetched and kept");
+  public static final ConfigKey<String> SECURITY_AUTH_ISSUER =
+      textKey(
+          AUTH + AuthSettings.KEY_ISSUER,
+          "text",
+          "the 'iss' every token must carry; required with a JWKS");
+  public static final ConfigKey<String> SECURITY_AUTH_AUDIENCE =
+      textKey(
+          AUTH + AuthSettings.KEY_AUDIENCE,
+          "text",
+          "a value every token's 'aud' must hold; required with a JWKS");
+  public static final ConfigKey<String> SECURITY_AUTH_ROLES_CLAIM =
+      key(
+          AUTH + AuthSettings.KEY_ROLES_CLAIM,
+          AuthSettings.DEFAULT_ROLES_CLAIM,
+          text(CLAIM, CLAIM_RULE),
+          "the token claim holding the roles (a path such as realm_access.roles too)");
+  public static final ConfigKey<String> SECURITY_AUTH_NAME_CLAIM =
+      key(
+          AUTH + AuthSettings.KEY_NAME_CLAIM,
+          AuthSettings.DEFAULT_NAME_CLAIM,
+          text(CLAIM, CLAIM_RULE),
+          "the token claim naming the caller in logs and the audit trail");
+  public static final ConfigKey<Duration> SECURITY_AUTH_CLOCK_SKEW =
+      key(
+          AUTH + AuthSettings.KEY_CLOCK_SKEW,
+          "60s",
+          duration(Duration.ZERO, AuthSettings.MAX_CLOCK_SKEW),
+          "how far a token's exp and nbf may be off this machine's clock");
+  public static final ConfigKey<Duration> SECURITY_AUTH_JWKS_REFRESH_INTERVAL =
+      key(
+          AUTH + AuthSettings.KEY_JWKS_REFRESH_INTERVAL,
+          "10m",
+          duration(AuthSettings.MIN_JWKS_REFRESH_INTERVAL, AuthSettings.MAX_JWKS_REFRESH_INTERVAL),
+          "how old the issuer's keys may get before they are read again");
+  public static final ConfigKey<Duration> SECURITY_AUTH_JWKS_MIN_REFRESH_INTERVAL =
+      key(
+          AUTH + AuthSettings.KEY_JWKS_MIN_REFRESH_INTERVAL,
+          "30s",
+          duration(
+              AuthSettings.MIN_JWKS_MIN_REFRESH_INTERVAL,
+              AuthSettings.MAX_JWKS_MIN_REFRESH_INTERVAL),
+          "the least time between two reads of the keys; at most jwt.jwksRefreshInterval");
+  public static final ConfigKey<Duration> SECURITY_AUTH_JWKS_TIMEOUT =
+      key(
+          AUTH + AuthSettings.KEY_JWKS_TIMEOUT,
+          "5s",
+          duration(AuthSettings.MIN_JWKS_TIMEOUT, AuthSettings.MAX_JWKS_TIMEOUT),
+          "one read of the JWKS URL, all in");
+
+  /** The map of token claim values to roles: {@code gateway.security.auth.jwt.roleMapping.<v>}. */
+  public static final String ROLE_MAPPING = AUTH + AuthSettings.KEY_ROLE_MAPPING;
+
+  /** Claim value → role ({@code client} or {@code admin}); replaces the default mapping. */
+  public static final ConfigGroup ROLE_MAPPING_GROUP =
+      ConfigGroup.values(
+          ROLE_MAPPING,
+          text(CLAIM, CLAIM_RULE),
+          "a token's role claim value to the role it grants, client or admin (default: client to"
+              + " client, admin to admin)");
+
+  /** A role of the role mapping: its id. */
+  static final ValueParser<Role> ROLE = ValueParser.oneOf(rolesById());
+
   private static final ConfigCatalogue CATALOGUE =
-      new ConfigCatalogue(KEYS, Set.of(SECTION), List.of(BROKERS_GROUP));
+      new ConfigCatalogue(KEYS, Set.of(SECTION), List.of(BROKERS_GROUP, ROLE_MAPPING_GROUP));
 
   private GatewayConfigKeys() {}
 
@@ -193,6 +305,19 @@ public final class GatewayConfigKeys {
   /** What the file may hold. */
   public static ConfigCatalogue catalogue() {
     return CATALOGUE;
+  }
+
+  private static Map<String, Role> rolesById() {
+    Map<String, Role> roles = new LinkedHashMap<>();
+    for (Role role : Role.values()) {
+      roles.put(role.id(), role);
+    }
+    return roles;
+  }
+
+  /** Text without default. */
+  private static ConfigKey<String> textKey(String path, String allowed, String description) {
+    return fileKey(path, allowed, description);
   }
 
   /** A path without default. */

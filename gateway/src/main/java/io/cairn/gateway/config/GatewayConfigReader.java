@@ -2,6 +2,9 @@ package io.cairn.gateway.config;
 
 import static io.cairn.gateway.config.GatewayConfigKeys.*;
 
+import io.cairn.auth.AuthSettings;
+import io.cairn.auth.InvalidAuthSettingsException;
+import io.cairn.auth.Role;
 import io.cairn.config.ConfigException;
 import io.cairn.config.ConfigKey;
 import io.cairn.config.ConfigValues;
@@ -14,10 +17,12 @@ import io.cairn.units.Durations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,8 +43,8 @@ import java.util.TreeMap;
  *       CAIRN_GATEWAY} alone (the command line tool's gateway address) and every other variable are
  *       ignored.
  *   <li>Every value is parsed and range-checked, then the rules across keys (at least one broker,
- *       the node id not a broker's, {@code retry.backoffMin <= retry.backoffMax}); all problems are
- *       reported together in one {@link ConfigException}.
+ *       the node id not a broker's, {@code retry.backoffMin <= retry.backoffMax}, those of {@link
+ *       AuthSettings}); all problems are reported together in one {@link ConfigException}.
  * </ol>
  *
  * <p>The environment is a parameter so that tests never touch the process's environment.
@@ -120,7 +125,8 @@ public final class GatewayConfigReader {
             .maxRetries(values.get(RETRY_MAX_RETRIES))
             .maxPendingRequests(values.get(MAX_PENDING_REQUESTS))
             .allowInsecure(values.get(SECURITY_ALLOW_INSECURE))
-            .tls(tls());
+            .tls(tls())
+            .auth(auth());
     checkAcross(nodeId, brokers);
     if (!violations.isEmpty()) {
       throw new ConfigException("gateway", sourceName, violations);
@@ -148,6 +154,68 @@ public final class GatewayConfigReader {
                     new TlsFile(keys.get(0).path(), Path.of(paths.get(0))),
                     new TlsFile(keys.get(1).path(), Path.of(paths.get(1))),
                     new TlsFile(keys.get(2).path(), Path.of(paths.get(2)))));
+  }
+
+  /**
+   * The authentication settings under {@code gateway.security.auth}: each value parsed here (with
+   * its source), the rules across them ({@link AuthSettings}': a way to authenticate when on, a
+   * JWKS with an issuer and an audience, ...) added as violations.
+   */
+  private AuthSettings auth() {
+    AuthSettings.Builder builder =
+        AuthSettings.builder()
+            .keyPrefix(GatewayConfig.AUTH_KEY_PREFIX)
+            .enabled(values.get(SECURITY_AUTH_ENABLED))
+            .apiKeysReloadInterval(values.get(SECURITY_AUTH_API_KEYS_RELOAD_INTERVAL))
+            .rolesClaim(values.get(SECURITY_AUTH_ROLES_CLAIM))
+            .nameClaim(values.get(SECURITY_AUTH_NAME_CLAIM))
+            .clockSkew(values.get(SECURITY_AUTH_CLOCK_SKEW))
+            .jwksRefreshInterval(values.get(SECURITY_AUTH_JWKS_REFRESH_INTERVAL))
+            .jwksMinRefreshInterval(values.get(SECURITY_AUTH_JWKS_MIN_REFRESH_INTERVAL))
+            .jwksTimeout(values.get(SECURITY_AUTH_JWKS_TIMEOUT));
+    path(SECURITY_AUTH_API_KEYS_FILE).ifPresent(builder::apiKeysFile);
+    path(SECURITY_AUTH_JWKS_FILE).ifPresent(builder::jwksFile);
+    Optional.ofNullable(values.get(SECURITY_AUTH_JWKS_URI)).ifPresent(builder::jwksUri);
+    Optional.ofNullable(values.get(SECURITY_AUTH_ISSUER)).ifPresent(builder::issuer);
+    Optional.ofNullable(values.get(SECURITY_AUTH_AUDIENCE)).ifPresent(builder::audience);
+    Map<String, RawConfig.Raw> mapping = raw.groupValues(ROLE_MAPPING);
+    if (!mapping.isEmpty()) {
+      Map<String, String> roles = new LinkedHashMap<>();
+      mapping.forEach(
+          (claimValue, value) -> {
+            Role role = values.parse(ROLE_MAPPING + "." + claimValue, ROLE, value, false);
+            if (role != null) {
+              roles.put(claimValue, role.id());
+            }
+          });
+      builder.roleMapping(roles);
+    }
+    try {
+      return builder.build();
+    } catch (InvalidAuthSettingsException e) {
+      e.problems().forEach(values::violation);
+      return AuthSettings.builder().keyPrefix(GatewayConfig.AUTH_KEY_PREFIX).build();
+    }
+  }
+
+  private Optional<Path> path(ConfigKey<String> key) {
+    String value = values.get(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Path.of(value));
+    } catch (InvalidPathException e) {
+      values.violation(
+          "Expected "
+              + key.path()
+              + " to be a path, but it is not one ("
+              + e.getReason()
+              + "; "
+              + values.sourceOf(key)
+              + ")");
+      return Optional.empty();
+    }
   }
 
   private SortedMap<Integer, MemberAddress> brokers() {

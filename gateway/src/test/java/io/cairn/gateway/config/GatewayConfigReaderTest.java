@@ -41,7 +41,8 @@ final class GatewayConfigReaderTest {
         .hasMessageContaining(
             "Expected gateway.grpc.host 0.0.0.0, gateway.http.host 0.0.0.0 to be a loopback address"
                 + " (127.0.0.1, ::1, localhost), since its connections are neither encrypted nor"
-                + " authenticated, but they are not. Bind a loopback address, or set"
+                + " authenticated, but they are not. Set gateway.security.tls.enabled: true and"
+                + " gateway.security.auth.enabled: true, bind a loopback address, or set"
                 + " gateway.security.allowInsecure: true");
     assertThat(GatewayConfigReader.parse(FULL, SOURCE, Map.of()).config().allowInsecure()).isTrue();
     assertThat(
@@ -278,8 +279,12 @@ final class GatewayConfigReaderTest {
 
     assertThat(effective.config().nodeId()).isEqualTo(1001);
     assertThat(effective.settings())
-        .hasSize(19)
-        .filteredOn(setting -> !setting.path().equals("gateway.security.tls.enabled"))
+        .hasSize(27)
+        // the keys FULL leaves to their defaults: TLS off, authentication off and its settings
+        .filteredOn(
+            setting ->
+                !setting.path().equals("gateway.security.tls.enabled")
+                    && !setting.path().startsWith("gateway.security.auth."))
         .extracting(ConfigSetting::source)
         .containsOnly("set in config file " + file);
   }
