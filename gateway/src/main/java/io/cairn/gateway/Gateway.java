@@ -7,6 +7,8 @@ import io.cairn.gateway.grpc.GrpcServer;
 import io.cairn.gateway.http.ManagementHttpServer;
 import io.cairn.gateway.ledger.LedgerOperations;
 import io.cairn.gateway.routing.BrokerRequester;
+import io.cairn.gateway.security.AccessControl;
+import io.cairn.gateway.security.AuditLog;
 import io.cairn.gateway.topology.ClusterTopology;
 import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.scheduler.Clock;
@@ -39,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * <p>Threads (all daemon, all bounded): the transport's event loops, one timer ({@code
  * cairn-gateway-timer-<node>}, topology polls and retry backoff), two workers ({@code
  * cairn-gateway-worker-<node>}, answer handling, queue of {@code maxPendingRequests}) and two HTTP
- * workers ({@code cairn-gateway-http-<node>}).
+ * workers ({@code cairn-gateway-http-<node>}); with authentication on, two check threads ({@code
+ * cairn-gateway-auth-<node>}, queue of {@code maxPendingRequests}) where gRPC calls' credentials
+ * are checked off the event loop.
  */
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
@@ -50,6 +54,7 @@ public final class Gateway implements AutoCloseable {
   private final ScheduledThreadPoolExecutor timer;
   private final ThreadPoolExecutor workers;
   private final ThreadPoolExecutor httpWorkers;
+  private final ThreadPoolExecutor checks;
   private final TopologyManager topology;
   private final GrpcServer grpc;
   private final ManagementHttpServer http;
@@ -65,6 +70,8 @@ public final class Gateway implements AutoCloseable {
     this.config = config;
     int node = config.nodeId();
     GatewayMetrics metrics = new GatewayMetrics(registry, node);
+    // first, before any thread or socket: a credentials file that cannot be used stops the start
+    AccessControl access = AccessControl.create(config.auth(), new AuditLog(), metrics, clock);
     // The gateway's own certificate for gRPC and HTTP; clients authenticate with credentials.
     Optional<ServerTls> tls =
         config
@@ -90,6 +97,7 @@ public final class Gateway implements AutoCloseable {
     timer.setRemoveOnCancelPolicy(true);
     this.workers = pool("cairn-gateway-worker-" + node, config.maxPendingRequests());
     this.httpWorkers = pool("cairn-gateway-http-" + node, HTTP_QUEUE_CAPACITY);
+    this.checks = pool("cairn-gateway-auth-" + node, config.maxPendingRequests());
     GrpcServer[] grpcRef = new GrpcServer[1];
     this.topology =
         new TopologyManager(
@@ -132,7 +140,9 @@ public final class Gateway implements AutoCloseable {
             clock,
             config.requestTimeout(),
             metrics,
-            tls);
+            tls,
+            access,
+            checks);
     grpcRef[0] = grpc;
     this.http =
         new ManagementHttpServer(
@@ -147,7 +157,8 @@ public final class Gateway implements AutoCloseable {
             registry,
             metrics,
             httpWorkers,
-            tls.map(ServerTls::sslContext));
+            tls.map(ServerTls::sslContext),
+            access);
   }
 
   /** Mutual TLS to the brokers: the gateway's certificate, theirs checked against the CA. */
@@ -169,12 +180,15 @@ public final class Gateway implements AutoCloseable {
     topology.start();
     started = true;
     LOG.info(
-        "Gateway {} started: gRPC on {}:{}, management HTTP on {}, brokers {}",
+        "Gateway {} started: gRPC on {}:{}, management HTTP on {}, brokers {}, TLS {},"
+            + " authentication {}",
         config.nodeId(),
         config.grpcHost(),
         grpc.port(),
         http.address(),
-        config.brokers());
+        config.brokers(),
+        config.tls().isPresent() ? "on" : "off",
+        config.auth().enabled() ? "on" : "off (every caller is the anonymous admin)");
     ExposedListeners exposed = config.exposedListeners();
     if (exposed.any()) {
       // refused at configuration unless allowed: said again on every start
@@ -215,6 +229,7 @@ public final class Gateway implements AutoCloseable {
     timer.shutdownNow();
     workers.shutdownNow();
     httpWorkers.shutdownNow();
+    checks.shutdownNow();
     try {
       timer.awaitTermination(Duration.ofSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
       workers.awaitTermination(Duration.ofSeconds(5).toMillis(), TimeUnit.MILLISECONDS);

@@ -6,7 +6,10 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,6 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       topology (all of them before the first answer).
  *   <li>{@value #BROKERS_UNREACHABLE} (gauge) — configured brokers that did not answer the last
  *       topology request.
+ *   <li>{@value #AUTH_REFUSALS} (counter, tags {@code node}, {@code transport}: {@code grpc} or
+ *       {@code http}, {@code reason}: {@value #REFUSAL_UNAUTHENTICATED} or {@value
+ *       #REFUSAL_FORBIDDEN}) — calls refused for lack of valid credentials or of the role; each
+ *       combination is registered at 0 from the start.
  * </ul>
  */
 public final class GatewayMetrics {
@@ -52,9 +59,24 @@ public final class GatewayMetrics {
   /** Gauge; tag {@code node}: configured brokers that did not answer the last topology request. */
   public static final String BROKERS_UNREACHABLE = "cairn.gateway.topology.brokers.unreachable";
 
+  /**
+   * Counter; tags {@code node}, {@code transport} ({@code grpc}, {@code http}), {@code reason}
+   * ({@value #REFUSAL_UNAUTHENTICATED}, {@value #REFUSAL_FORBIDDEN}): refused calls.
+   */
+  public static final String AUTH_REFUSALS = "cairn.gateway.auth.refusals";
+
+  /** The reason tag of a call without valid credentials (gRPC UNAUTHENTICATED, HTTP 401). */
+  public static final String REFUSAL_UNAUTHENTICATED = "unauthenticated";
+
+  /** The reason tag of a call whose principal lacks the role (PERMISSION_DENIED, 403). */
+  public static final String REFUSAL_FORBIDDEN = "forbidden";
+
+  private static final List<String> TRANSPORTS = List.of("grpc", "http");
+
   private final MeterRegistry registry;
   private final String node;
   private final ConcurrentMap<String, Counter> retries = new ConcurrentHashMap<>();
+  private final Map<String, Counter> refusals = new HashMap<>();
   private final AtomicInteger leaderless = new AtomicInteger(-1);
   private final AtomicInteger unreachable = new AtomicInteger();
 
@@ -68,6 +90,42 @@ public final class GatewayMetrics {
     Gauge.builder(BROKERS_UNREACHABLE, unreachable, AtomicInteger::get)
         .tag("node", node)
         .description("Configured brokers that did not answer the last topology request")
+        .register(registry);
+    for (String transport : TRANSPORTS) {
+      for (String reason : List.of(REFUSAL_UNAUTHENTICATED, REFUSAL_FORBIDDEN)) {
+        refusals.put(transport + "/" + reason, refusalCounter(transport, reason));
+      }
+    }
+  }
+
+  /**
+   * Counts one refused call.
+   *
+   * @param transport {@code grpc} or {@code http}
+   * @param reason {@link #REFUSAL_UNAUTHENTICATED} or {@link #REFUSAL_FORBIDDEN}
+   */
+  public void authRefusal(String transport, String reason) {
+    Counter counter = refusals.get(transport + "/" + reason);
+    if (counter == null) {
+      throw new IllegalArgumentException(
+          "Expected transport in "
+              + TRANSPORTS
+              + " and reason "
+              + REFUSAL_UNAUTHENTICATED
+              + " or "
+              + REFUSAL_FORBIDDEN
+              + ", but was "
+              + transport
+              + " and "
+              + reason);
+    }
+    counter.increment();
+  }
+
+  private Counter refusalCounter(String transport, String reason) {
+    return Counter.builder(AUTH_REFUSALS)
+        .tags("node", node, "transport", transport, "reason", reason)
+        .description("Calls refused for lack of valid credentials or of the role")
         .register(registry);
   }
 

@@ -7,14 +7,22 @@ import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
-/** Captures every event of the gateway's loggers (DEBUG and up) without printing them. */
+/** Captures every event of a logger (DEBUG and up) without printing them. */
 final class LogCapture implements AutoCloseable {
-  private final Logger logger = (Logger) LoggerFactory.getLogger("io.cairn.gateway");
+  private final Logger logger;
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-  private final Level level = logger.getLevel();
-  private final boolean additive = logger.isAdditive();
+  private final Level level;
+  private final boolean additive;
 
+  /** The gateway's loggers. */
   LogCapture() {
+    this("io.cairn.gateway");
+  }
+
+  LogCapture(String name) {
+    logger = (Logger) LoggerFactory.getLogger(name);
+    level = logger.getLevel();
+    additive = logger.isAdditive();
     appender.start();
     logger.addAppender(appender);
     logger.setLevel(Level.DEBUG);
@@ -24,6 +32,17 @@ final class LogCapture implements AutoCloseable {
   List<ILoggingEvent> events() {
     synchronized (appender) {
       return List.copyOf(appender.list);
+    }
+  }
+
+  /** The formatted messages, in order. */
+  List<String> messages() {
+    return events().stream().map(ILoggingEvent::getFormattedMessage).toList();
+  }
+
+  void clear() {
+    synchronized (appender) {
+      appender.list.clear();
     }
   }
 

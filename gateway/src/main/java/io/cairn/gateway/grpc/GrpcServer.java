@@ -4,13 +4,17 @@ import io.cairn.gateway.GatewayMetrics;
 import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.ExportingAdmin;
 import io.cairn.gateway.ledger.LedgerOperations;
+import io.cairn.gateway.security.AccessControl;
 import io.cairn.gateway.topology.ClusterTopology;
 import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.gateway.v1.AdminServiceGrpc;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.scheduler.Clock;
 import io.cairn.tls.ServerTls;
+import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -24,6 +28,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
@@ -34,7 +39,14 @@ import javax.net.ssl.SSLException;
  * server runs; {@code LedgerService} and {@code AdminService} are SERVING while the topology knows
  * a leader for every partition.
  *
- * <p>Handlers never block: they run on the transport threads and continue asynchronously.
+ * <p>Access: every service but health goes through {@link AccessInterceptor} (credentials and roles
+ * when {@code gateway.security.auth.enabled}; the audit trail of admin calls). Health stays open:
+ * load balancers and probes have no credentials, and it tells nothing but whether the gateway
+ * serves. Reflection is an admin operation (it is not in the ledger's or the admin API's table, and
+ * what is not listed takes admin); clients use the {@code .proto} files.
+ *
+ * <p>Handlers never block: they run on the transport threads and continue asynchronously; with
+ * authentication on, a call's check and its handler's start run on the gateway's check pool.
  */
 public final class GrpcServer implements AutoCloseable {
   private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
@@ -55,8 +67,11 @@ public final class GrpcServer implements AutoCloseable {
       Clock clock,
       Duration requestTimeout,
       GatewayMetrics metrics,
-      Optional<ServerTls> tls) {
+      Optional<ServerTls> tls,
+      AccessControl access,
+      Executor checks) {
     GrpcCalls calls = new GrpcCalls(clock, requestTimeout, metrics);
+    AccessInterceptor interceptor = new AccessInterceptor(access, checks);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
     tls.ifPresent(t -> builder.sslContext(sslContext(t)));
     this.server =
@@ -64,14 +79,21 @@ public final class GrpcServer implements AutoCloseable {
             .directExecutor()
             .maxInboundMessageSize(maxMessageSizeBytes)
             .maxInboundMetadataSize(16 * 1024)
-            .addService(new LedgerGrpcService(ledger, calls))
-            .addService(new AdminGrpcService(backups, exporting, topology, calls))
-            .addService(ProtoReflectionServiceV1.newInstance())
-            .addService(ProtoReflectionService.newInstance())
+            .addService(intercept(new LedgerGrpcService(ledger, calls), interceptor))
+            .addService(
+                intercept(new AdminGrpcService(backups, exporting, topology, calls), interceptor))
+            .addService(intercept(ProtoReflectionServiceV1.newInstance(), interceptor))
+            .addService(intercept(ProtoReflectionService.newInstance(), interceptor))
+            // open: probes have no credentials, and it tells nothing but whether the gateway serves
             .addService(health.getHealthService())
             .build();
     health.setStatus(LedgerServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.NOT_SERVING);
+  }
+
+  private static ServerServiceDefinition intercept(
+      BindableService service, AccessInterceptor interceptor) {
+    return ServerInterceptors.intercept(service, interceptor);
   }
 
   /** gRPC's TLS (HTTP/2 over ALPN) with the gateway's reloading certificate. */

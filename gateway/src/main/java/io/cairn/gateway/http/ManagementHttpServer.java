@@ -2,6 +2,8 @@ package io.cairn.gateway.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cairn.auth.GatewayOperations;
+import io.cairn.auth.Operation;
 import io.cairn.backupapi.ClusterBackupStatus;
 import io.cairn.gateway.GatewayErrorCode;
 import io.cairn.gateway.GatewayException;
@@ -12,6 +14,7 @@ import io.cairn.gateway.admin.ExportingAdmin;
 import io.cairn.gateway.admin.PartitionCheckpointResult;
 import io.cairn.gateway.admin.TakeBackupResult;
 import io.cairn.gateway.routing.Deadline;
+import io.cairn.gateway.security.AccessControl;
 import io.cairn.gateway.topology.ClusterTopology;
 import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.httpendpoints.EndpointServer;
@@ -31,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -66,12 +70,30 @@ import org.slf4j.LoggerFactory;
  * Request bodies are limited to {@code httpMaxBodyBytes} (413 beyond). Bad requests are logged at
  * DEBUG only. Every request is counted in {@code cairn.gateway.requests} (operation {@code
  * http-...}, {@code http-unknown} when no route answers) before its answer goes out.
+ *
+ * <p>Access ({@link HttpAccess}): {@code /metrics}, {@code /health} and {@code /ready} are open;
+ * with {@code gateway.security.auth.enabled} every {@code /actuator} route takes credentials with
+ * role admin (401 with {@code WWW-Authenticate}, 403 otherwise) and runs the same operation as its
+ * gRPC twin ({@code TakeBackup}, ...), audited like it.
  */
 public final class ManagementHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ManagementHttpServer.class);
   private static final String BACKUP_PATH = "/actuator/backups/(?<id>[^/]*)";
   private static final Pattern POSITIVE_ID = Pattern.compile("[1-9][0-9]{0,18}");
   private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  /** Routes anyone may call: scrapers and probes have no credentials. */
+  private static final Set<String> OPEN = Set.of("http-metrics", "http-health", "http-ready");
+
+  /** What each other route runs, and so the role it takes (admin for every one of them). */
+  private static final Map<String, Operation> OPERATIONS =
+      Map.of(
+          "http-list-backups", GatewayOperations.LIST_BACKUPS,
+          "http-take-backup", GatewayOperations.TAKE_BACKUP,
+          "http-get-backup", GatewayOperations.GET_BACKUP,
+          "http-delete-backup", GatewayOperations.DELETE_BACKUP,
+          "http-pause-exporting", GatewayOperations.PAUSE_EXPORTING,
+          "http-resume-exporting", GatewayOperations.RESUME_EXPORTING);
 
   private final EndpointServer server;
   private final Duration requestTimeout;
@@ -94,7 +116,8 @@ public final class ManagementHttpServer implements AutoCloseable {
       PrometheusMeterRegistry registry,
       GatewayMetrics metrics,
       ExecutorService executor,
-      Optional<SSLContext> tls) {
+      Optional<SSLContext> tls,
+      AccessControl access) {
     this.requestTimeout = requestTimeout;
     this.clock = clock;
     this.backups = backups;
@@ -112,7 +135,8 @@ public final class ManagementHttpServer implements AutoCloseable {
             .observer(
                 clock,
                 (operation, result, latency) ->
-                    metrics.request(operation.orElse("http-unknown"), result, latency));
+                    metrics.request(operation.orElse("http-unknown"), result, latency))
+            .interceptor(new HttpAccess(access, OPEN, OPERATIONS));
     tls.ifPresent(builder::tls);
     this.server = builder.build();
   }
