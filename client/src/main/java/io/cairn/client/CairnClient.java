@@ -19,6 +19,7 @@ import io.cairn.tls.TlsConfigurationException;
 import io.cairn.tls.TlsFile;
 import io.cairn.tls.TlsFiles;
 import io.cairn.tls.TlsMaterialSource;
+import io.grpc.CallCredentials;
 import io.grpc.Deadline;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -71,6 +72,11 @@ import javax.net.ssl.SSLException;
  * only resend: after DEADLINE_EXCEEDED or UNAVAILABLE a command may have been applied, and it is up
  * to the caller to check and retry. ListBackups is not resent: its RESOURCE_EXHAUSTED (more backups
  * than the gateway lists) does not pass.
+ *
+ * <p>Credentials ({@link Builder#apiKey}, {@link Builder#bearerToken}, {@link Builder#credentials})
+ * go with every call as its {@code authorization} metadata; a gateway that requires them answers
+ * UNAUTHENTICATED without valid ones and PERMISSION_DENIED without the role ({@link
+ * ErrorCode#UNAUTHENTICATED}, {@link ErrorCode#PERMISSION_DENIED}). They are never shown.
  */
 public final class CairnClient implements AutoCloseable {
   /** Default gateway address. */
@@ -91,6 +97,8 @@ public final class CairnClient implements AutoCloseable {
   private final Duration requestTimeout;
   private final RetryPolicy retryPolicy;
   private final ManagedChannel channel;
+  private final Optional<Authorization> authorization;
+  private final CallCredentials callCredentials;
 
   /** Waits before retries; its one thread only starts calls, which does not block. */
   private final ScheduledThreadPoolExecutor retryScheduler;
@@ -104,8 +112,11 @@ public final class CairnClient implements AutoCloseable {
       Duration requestTimeout,
       RetryPolicy retryPolicy,
       long jitterSeed,
-      Optional<ClientTls> tls) {
+      Optional<ClientTls> tls,
+      Optional<Authorization> authorization) {
     this.gateway = gateway;
+    this.authorization = authorization;
+    this.callCredentials = authorization.map(Authorization::callCredentials).orElse(null);
     this.requestTimeout = requestTimeout;
     this.retryPolicy = retryPolicy;
     this.jitter = new SplittableRandom(jitterSeed);
@@ -401,7 +412,11 @@ public final class CairnClient implements AutoCloseable {
         true,
         arguments,
         (deadline, observer) ->
-            method.accept(LedgerServiceGrpc.newStub(channel).withDeadline(deadline), observer),
+            method.accept(
+                LedgerServiceGrpc.newStub(channel)
+                    .withDeadline(deadline)
+                    .withCallCredentials(callCredentials),
+                observer),
         mapper);
   }
 
@@ -424,7 +439,11 @@ public final class CairnClient implements AutoCloseable {
         retryOnResourceExhausted,
         arguments,
         (deadline, observer) ->
-            method.accept(AdminServiceGrpc.newStub(channel).withDeadline(deadline), observer),
+            method.accept(
+                AdminServiceGrpc.newStub(channel)
+                    .withDeadline(deadline)
+                    .withCallCredentials(callCredentials),
+                observer),
         mapper);
   }
 
@@ -526,10 +545,11 @@ public final class CairnClient implements AutoCloseable {
         + requestTimeout
         + ", retryPolicy="
         + retryPolicy
+        + ", credentials="
+        + authorization.map(Authorization::toString).orElse("none")
         + "}";
   }
 
-  /** Builds a {@link CairnClient}. */
   /** gRPC's TLS (HTTP/2 over ALPN), checking the gateway's certificate and host name. */
   private static SslContext sslContext(ClientTls tls) {
     try {
@@ -544,12 +564,43 @@ public final class CairnClient implements AutoCloseable {
     }
   }
 
+  /**
+   * The credentials of at most one of the three settings.
+   *
+   * @throws CairnClientException INVALID_ARGUMENT when several are set or one is not valid
+   */
+  static Optional<Authorization> authorization(
+      String apiKey, String bearerToken, String credentials) {
+    int set =
+        (apiKey != null ? 1 : 0) + (bearerToken != null ? 1 : 0) + (credentials != null ? 1 : 0);
+    if (set > 1) {
+      throw CairnClientException.invalid(
+          "Expected at most one of apiKey, bearerToken and credentials, but "
+              + set
+              + " are set. Present one");
+    }
+    if (apiKey != null) {
+      return Optional.of(Authorization.of("apiKey", Authorization.API_KEY, apiKey));
+    }
+    if (bearerToken != null) {
+      return Optional.of(Authorization.of("bearerToken", Authorization.BEARER, bearerToken));
+    }
+    if (credentials != null) {
+      return Optional.of(Authorization.of("credentials", null, credentials));
+    }
+    return Optional.empty();
+  }
+
+  /** Builds a {@link CairnClient}. */
   public static final class Builder {
     private String gateway = DEFAULT_GATEWAY;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private Long jitterSeed;
     private Path trustedCaFile;
+    private String apiKey;
+    private String bearerToken;
+    private String credentials;
 
     private Builder() {}
 
@@ -580,6 +631,36 @@ public final class CairnClient implements AutoCloseable {
      */
     public Builder trustedCaFile(Path caFile) {
       this.trustedCaFile = caFile;
+      return this;
+    }
+
+    /**
+     * Presents this API key on every call ({@code authorization: ApiKey <keyId>.<secret>}), for a
+     * gateway with {@code gateway.security.auth.enabled}. At most one of this, {@link #bearerToken}
+     * and {@link #credentials}. Beyond this machine, send credentials only over TLS ({@link
+     * #trustedCaFile}).
+     *
+     * @param key {@code <keyId>.<secret>}, as {@code cairn security create-api-key} printed it
+     */
+    public Builder apiKey(String key) {
+      this.apiKey = key;
+      return this;
+    }
+
+    /**
+     * Presents this JWT on every call ({@code authorization: Bearer <token>}); see {@link #apiKey}.
+     */
+    public Builder bearerToken(String token) {
+      this.bearerToken = token;
+      return this;
+    }
+
+    /**
+     * Presents this {@code authorization} value as it is on every call ({@code ApiKey ...} or
+     * {@code Bearer ...}); see {@link #apiKey}.
+     */
+    public Builder credentials(String authorizationValue) {
+      this.credentials = authorizationValue;
       return this;
     }
 
@@ -616,13 +697,20 @@ public final class CairnClient implements AutoCloseable {
           arguments.add(e.getMessage());
         }
       }
+      Optional<Authorization> authorization = Optional.empty();
+      try {
+        authorization = authorization(apiKey, bearerToken, credentials);
+      } catch (CairnClientException e) {
+        arguments.add(e.getMessage());
+      }
       arguments.check();
       return new CairnClient(
           address,
           requestTimeout,
           retryPolicy,
           jitterSeed != null ? jitterSeed : JitterSeeds.fresh(),
-          tls);
+          tls,
+          authorization);
     }
   }
 }

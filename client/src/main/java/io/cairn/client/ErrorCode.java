@@ -24,6 +24,16 @@ public enum ErrorCode {
   RESOURCE_EXHAUSTED,
   /** The gateway or a broker failed, or answered something this client cannot understand. */
   INTERNAL,
+  /**
+   * The gateway requires credentials and the call had none, or none that are valid (gRPC
+   * UNAUTHENTICATED, HTTP 401); nothing was done.
+   */
+  UNAUTHENTICATED,
+  /**
+   * The credentials are valid but lack the role the operation takes (gRPC PERMISSION_DENIED, HTTP
+   * 403); nothing was done.
+   */
+  PERMISSION_DENIED,
   /** The call was cancelled, or the calling thread was interrupted while it waited. */
   CANCELLED,
   /** Any other failure; the message says what happened. */

@@ -188,6 +188,8 @@ final class GrpcCall<Q, R, T> implements ClientResponseObserver<Q, R> {
       case RESOURCE_EXHAUSTED -> ErrorCode.RESOURCE_EXHAUSTED;
       case INTERNAL, DATA_LOSS, UNIMPLEMENTED -> ErrorCode.INTERNAL;
       case CANCELLED -> ErrorCode.CANCELLED;
+      case UNAUTHENTICATED -> ErrorCode.UNAUTHENTICATED;
+      case PERMISSION_DENIED -> ErrorCode.PERMISSION_DENIED;
       default -> ErrorCode.UNKNOWN;
     };
   }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The client of a gateway's management HTTP endpoints (the paths Zeebe operators script against):
@@ -23,8 +24,9 @@ import java.util.Locale;
  *
  * <p>Contract: thread-safe; every call returns or throws {@link CairnClientException}. A problem
  * detail (RFC 7807) becomes the exception's message, its status the {@link ErrorCode}: 400
- * INVALID_ARGUMENT, 404 NOT_FOUND, 409 ALREADY_EXISTS when taking a backup and FAILED_PRECONDITION
- * otherwise, 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE, 504 DEADLINE_EXCEEDED, 500 INTERNAL.
+ * INVALID_ARGUMENT, 401 UNAUTHENTICATED, 403 PERMISSION_DENIED, 404 NOT_FOUND, 409 ALREADY_EXISTS
+ * when taking a backup and FAILED_PRECONDITION otherwise, 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE,
+ * 504 DEADLINE_EXCEEDED, 500 INTERNAL. Credentials: {@link #withApiKey}, {@link #withBearerToken}.
  * Connection failures are UNAVAILABLE; no answer within the timeout is DEADLINE_EXCEEDED.
  */
 public final class ManagementClient {
@@ -38,15 +40,14 @@ public final class ManagementClient {
   private final URI base;
   private final Duration requestTimeout;
   private final HttpClient http;
+  private final Optional<Authorization> authorization;
 
-  private ManagementClient(URI base, Duration requestTimeout) {
+  private ManagementClient(
+      URI base, Duration requestTimeout, HttpClient http, Optional<Authorization> authorization) {
     this.base = base;
     this.requestTimeout = requestTimeout;
-    this.http =
-        HttpClient.newBuilder()
-            .connectTimeout(requestTimeout)
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
+    this.http = http;
+    this.authorization = authorization;
   }
 
   /** A client of the endpoints under {@code base} (e.g. {@code http://127.0.0.1:9600}). */
@@ -80,7 +81,42 @@ public final class ManagementClient {
     String text = base.toString();
     return new ManagementClient(
         URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text),
-        requestTimeout);
+        requestTimeout,
+        HttpClient.newBuilder()
+            .connectTimeout(requestTimeout)
+            .version(HttpClient.Version.HTTP_1_1)
+            .build(),
+        Optional.empty());
+  }
+
+  /**
+   * This client presenting an API key on every request ({@code Authorization: ApiKey
+   * <keyId>.<secret>}), for a gateway with {@code gateway.security.auth.enabled}; {@code /metrics},
+   * {@code /health} and {@code /ready} need none. Beyond this machine, send credentials only over
+   * https.
+   *
+   * @throws CairnClientException INVALID_ARGUMENT for a blank key or one with characters a header
+   *     cannot carry (the key is not shown)
+   */
+  public ManagementClient withApiKey(String key) {
+    return with(Authorization.of("apiKey", Authorization.API_KEY, key));
+  }
+
+  /** This client presenting a JWT on every request ({@code Authorization: Bearer <token>}). */
+  public ManagementClient withBearerToken(String token) {
+    return with(Authorization.of("bearerToken", Authorization.BEARER, token));
+  }
+
+  /**
+   * This client presenting {@code authorizationValue} as it is ({@code ApiKey ...}, {@code Bearer
+   * ...}).
+   */
+  public ManagementClient withCredentials(String authorizationValue) {
+    return with(Authorization.of("credentials", null, authorizationValue));
+  }
+
+  private ManagementClient with(Authorization credentials) {
+    return new ManagementClient(base, requestTimeout, http, Optional.of(credentials));
   }
 
   /** The base URI of the endpoints. */
@@ -209,7 +245,10 @@ public final class ManagementClient {
   // ---- plumbing --------------------------------------------------------------------------------
 
   private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(URI.create(base + path)).timeout(requestTimeout);
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(requestTimeout);
+    authorization.ifPresent(credentials -> request.header("Authorization", credentials.value()));
+    return request;
   }
 
   /** Sends; returns the body when the status is {@code expected}, else throws. */
@@ -278,6 +317,8 @@ public final class ManagementClient {
     ErrorCode code =
         switch (status) {
           case 400, 405, 413, 415 -> ErrorCode.INVALID_ARGUMENT;
+          case 401 -> ErrorCode.UNAUTHENTICATED;
+          case 403 -> ErrorCode.PERMISSION_DENIED;
           case 404 -> ErrorCode.NOT_FOUND;
           case 409 -> conflict;
           case 429 -> ErrorCode.RESOURCE_EXHAUSTED;
@@ -341,6 +382,10 @@ public final class ManagementClient {
 
   @Override
   public String toString() {
-    return "ManagementClient{" + base + "}";
+    return "ManagementClient{"
+        + base
+        + ", credentials="
+        + authorization.map(Authorization::toString).orElse("none")
+        + "}";
   }
 }
