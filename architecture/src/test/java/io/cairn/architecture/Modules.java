@@ -135,7 +135,8 @@ final class Modules {
         "config",
         "units",
         "scheduler",
-        "tls");
+        "tls",
+        "auth");
     allow("dist", "broker", "gateway", "cli");
     allow(
         "qa",

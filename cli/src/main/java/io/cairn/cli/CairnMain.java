@@ -11,6 +11,7 @@ import io.cairn.cli.load.LoadCommand;
 import io.cairn.cli.output.OutputFormat;
 import io.cairn.cli.output.Printer;
 import io.cairn.cli.restore.RestoreCommand;
+import io.cairn.cli.security.SecurityCommand;
 import io.cairn.cli.server.BrokerCommand;
 import io.cairn.cli.server.GatewayCommand;
 import io.cairn.client.CairnClient;
@@ -33,9 +34,10 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code cairn} command: {@code cairn [--gateway host:port] [--output table|json] <command>}.
- * {@link #main} runs it in this process and exits with the command's {@link ExitCode}; {@link
- * #execute} runs it against a given {@link CliContext} and returns the code (tests, the demo).
+ * The {@code cairn} command: {@code cairn [--gateway host:port] [--output table|json] [--api-key
+ * key | --token jwt | --credentials-file file] <command>}. {@link #main} runs it in this process
+ * and exits with the command's {@link ExitCode}; {@link #execute} runs it against a given {@link
+ * CliContext} and returns the code (tests, the demo).
  */
 @Command(
     name = "cairn",
@@ -56,7 +58,9 @@ import picocli.CommandLine.Spec;
       "     RESOURCE_EXHAUSTED; DEADLINE_EXCEEDED: the outcome is unknown)",
       "  4  not found (NOT_FOUND)",
       "  5  conflict or already exists (ALREADY_EXISTS; FAILED_PRECONDITION:",
-      "     insufficient funds, a backup in progress)"
+      "     insufficient funds, a backup in progress)",
+      "  6  access refused: no valid credentials (UNAUTHENTICATED) or not the",
+      "     role (PERMISSION_DENIED)"
     },
     subcommands = {
       BrokerCommand.class,
@@ -68,7 +72,8 @@ import picocli.CommandLine.Spec;
       TopologyCommand.class,
       AccountCommand.class,
       LoadCommand.class,
-      DemoCommand.class
+      DemoCommand.class,
+      SecurityCommand.class
     })
 public final class CairnMain implements Runnable {
 
@@ -116,6 +121,37 @@ public final class CairnMain implements Runnable {
   private Path caFile;
 
   @Option(
+      names = "--api-key",
+      scope = ScopeType.INHERIT,
+      paramLabel = "keyId.secret",
+      description =
+          "Present this API key to the gateway (default: $"
+              + CliCredentials.API_KEY_ENV
+              + "). Visible in ps and the shell's history: prefer --credentials-file or the"
+              + " variable.")
+  private String apiKey;
+
+  @Option(
+      names = "--token",
+      scope = ScopeType.INHERIT,
+      paramLabel = "jwt",
+      description =
+          "Present this bearer token to the gateway (default: $"
+              + CliCredentials.TOKEN_ENV
+              + "). Visible in ps and the shell's history: prefer --credentials-file or the"
+              + " variable.")
+  private String token;
+
+  @Option(
+      names = "--credentials-file",
+      scope = ScopeType.INHERIT,
+      paramLabel = "file",
+      description =
+          "Present the API key or token this file holds (one line; 'ApiKey ' or 'Bearer ' before"
+              + " it optional). At most one of --api-key, --token, --credentials-file.")
+  private Path credentialsFile;
+
+  @Option(
       names = "--request-timeout",
       scope = ScopeType.INHERIT,
       paramLabel = "duration",
@@ -124,6 +160,7 @@ public final class CairnMain implements Runnable {
 
   private final CliContext context;
   private Printer printer;
+  private Optional<CliCredentials.Credential> credentials;
 
   public CairnMain(CliContext context) {
     this.context = Objects.requireNonNull(context, "context");
@@ -233,14 +270,46 @@ public final class CairnMain implements Runnable {
 
   /**
    * A client of {@code address}, speaking TLS with {@link #caFile()} or else {@code caFile} (a
-   * local cluster's own CA); the caller closes it.
+   * local cluster's own CA), presenting the credentials given ({@link #credentials()}); the caller
+   * closes it.
    */
   public CairnClient connect(String address, RetryPolicy retryPolicy, Optional<Path> caFile) {
     return context
         .clients()
         .connect(
             new CliContext.Connection(
-                address, requestTimeout(), retryPolicy, caFile().or(() -> caFile)));
+                address,
+                requestTimeout(),
+                retryPolicy,
+                caFile().or(() -> caFile),
+                credentials().map(CliCredentials.Credential::authorization)));
+  }
+
+  /**
+   * The credentials to present: {@code --api-key}, {@code --token} or {@code --credentials-file},
+   * else {@code $CAIRN_API_KEY} or {@code $CAIRN_TOKEN}; read once.
+   *
+   * @throws ParameterException for conflicting settings or a file that cannot be used
+   */
+  synchronized Optional<CliCredentials.Credential> credentials() {
+    if (credentials == null) {
+      try {
+        credentials =
+            CliCredentials.resolve(
+                apiKey,
+                token,
+                credentialsFile,
+                context.env(),
+                context.workingDirectory(),
+                warning -> {
+                  context.err().println(warning);
+                  context.err().flush();
+                });
+      } catch (CliCredentials.InvalidCredentialsException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
+    return credentials;
   }
 
   /** The CA file for TLS: {@code --ca-file}, else {@code $CAIRN_CA_FILE} (relative: to the cwd). */
@@ -278,7 +347,7 @@ public final class CairnMain implements Runnable {
     } else if (e instanceof CairnClientException failure) {
       code = ExitCode.of(failure.code());
       kind = String.valueOf(failure.code());
-      message = kind + ": " + failure.getMessage();
+      message = kind + ": " + accessHint(failure);
     } else {
       code = ExitCode.FAILED;
       kind = "FAILED";
@@ -289,6 +358,15 @@ public final class CairnMain implements Runnable {
     context.err().flush();
     printJsonError(kind, message, code);
     return code;
+  }
+
+  /** The failure's message, with what to do about a refusal of access. */
+  private String accessHint(CairnClientException failure) {
+    return CliCredentials.explain(
+        failure,
+        credentials == null
+            ? Optional.empty()
+            : credentials.map(CliCredentials.Credential::source));
   }
 
   private void printJsonError(String kind, String message, int code) {
@@ -308,6 +386,7 @@ public final class CairnMain implements Runnable {
       case ExitCode.UNAVAILABLE -> "UNAVAILABLE";
       case ExitCode.NOT_FOUND -> "NOT_FOUND";
       case ExitCode.CONFLICT -> "CONFLICT";
+      case ExitCode.DENIED -> "DENIED";
       default -> "FAILED";
     };
   }

@@ -14,7 +14,7 @@ import java.util.Optional;
  * What a command gets from its surroundings: environment, streams, clock, working directory and how
  * to connect to a gateway. {@link #system()} in the real process; tests pass their own.
  *
- * @param env environment variables ({@code CAIRN_GATEWAY})
+ * @param env environment variables ({@code CAIRN_GATEWAY}, {@code CAIRN_API_KEY}, ...)
  * @param out the result stream
  * @param err progress and errors
  * @param clock every time measurement of the CLI
@@ -36,12 +36,31 @@ public record CliContext(
    * @param requestTimeout the deadline of each call
    * @param retryPolicy when RESOURCE_EXHAUSTED calls are sent again
    * @param trustedCaFile TLS, trusting the CA certificates in this PEM file; empty: plaintext
+   * @param authorization the credentials presented on every call ({@code ApiKey <keyId>.<secret>}
+   *     or {@code Bearer <token>}); empty: none. Never shown by {@link #toString()}
    */
   public record Connection(
       String gateway,
       Duration requestTimeout,
       RetryPolicy retryPolicy,
-      Optional<Path> trustedCaFile) {}
+      Optional<Path> trustedCaFile,
+      Optional<String> authorization) {
+
+    @Override
+    public String toString() {
+      return "Connection{gateway="
+          + gateway
+          + ", requestTimeout="
+          + requestTimeout
+          + ", retryPolicy="
+          + retryPolicy
+          + ", trustedCaFile="
+          + trustedCaFile.map(Path::toString).orElse("none")
+          + ", credentials="
+          + (authorization.isPresent() ? "(not shown)" : "none")
+          + "}";
+    }
+  }
 
   /** Opens a client; the caller closes it. */
   @FunctionalInterface
@@ -77,6 +96,7 @@ public record CliContext(
             .requestTimeout(connection.requestTimeout())
             .retryPolicy(connection.retryPolicy());
     connection.trustedCaFile().ifPresent(builder::trustedCaFile);
+    connection.authorization().ifPresent(builder::credentials);
     return builder.build();
   }
 

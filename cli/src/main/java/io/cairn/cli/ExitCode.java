@@ -17,6 +17,8 @@ import io.cairn.client.ErrorCode;
  *   <tr><td>4</td><td>not found</td><td>NOT_FOUND</td></tr>
  *   <tr><td>5</td><td>conflict or already exists</td><td>ALREADY_EXISTS, FAILED_PRECONDITION
  *       (insufficient funds, a backup in progress)</td></tr>
+ *   <tr><td>6</td><td>access refused: no valid credentials, or not the role</td><td>UNAUTHENTICATED,
+ *       PERMISSION_DENIED</td></tr>
  * </table>
  */
 public final class ExitCode {
@@ -26,6 +28,7 @@ public final class ExitCode {
   public static final int UNAVAILABLE = 3;
   public static final int NOT_FOUND = 4;
   public static final int CONFLICT = 5;
+  public static final int DENIED = 6;
 
   private ExitCode() {}
 
@@ -39,6 +42,7 @@ public final class ExitCode {
       case NOT_FOUND -> NOT_FOUND;
       case ALREADY_EXISTS, FAILED_PRECONDITION -> CONFLICT;
       case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED -> UNAVAILABLE;
+      case UNAUTHENTICATED, PERMISSION_DENIED -> DENIED;
       default -> FAILED;
     };
   }
