@@ -3,8 +3,13 @@ package io.cairn.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.auth.AuthSettings;
+import io.cairn.tls.TlsFile;
+import io.cairn.tls.TlsFiles;
 import io.cairn.transport.MemberAddress;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 final class GatewayConfigTest {
@@ -60,5 +65,33 @@ final class GatewayConfigTest {
   void shouldRequireAtLeastOneBroker() {
     assertThatThrownBy(() -> GatewayConfig.builder().build())
         .hasMessage("Expected brokers to list at least one broker, but was none (gateway config)");
+  }
+
+  @Test
+  void shouldLeaveAuthenticationOffAndAcceptExposedListenersWithTlsAndAuthentication() {
+    GatewayConfig plain = GatewayConfig.builder().broker(0, BROKER).build();
+    AuthSettings auth =
+        AuthSettings.builder()
+            .keyPrefix(GatewayConfig.AUTH_KEY_PREFIX)
+            .enabled(true)
+            .apiKeysFile(Path.of("/etc/cairn/api-keys"))
+            .build();
+    TlsFiles tls =
+        TlsFiles.identityAndTrust(
+            new TlsFile("gateway.security.tls.certificateFile", Path.of("/c.crt")),
+            new TlsFile("gateway.security.tls.privateKeyFile", Path.of("/c.key")),
+            new TlsFile("gateway.security.tls.trustedCaFile", Path.of("/ca.crt")));
+    GatewayConfig.Builder exposed =
+        GatewayConfig.builder().broker(0, BROKER).grpcHost("0.0.0.0").httpHost("0.0.0.0");
+
+    assertThat(plain.auth().enabled()).isFalse();
+    assertThat(plain.auth().keyPrefix()).isEqualTo("gateway.");
+    GatewayConfig secured = exposed.auth(auth).tls(Optional.of(tls)).build();
+    assertThat(secured.exposedListeners().any()).isFalse();
+    assertThat(secured.toBuilder().build().auth()).isEqualTo(auth);
+    assertThat(secured.toString()).contains("tls=on, auth=on");
+    assertThatThrownBy(() -> exposed.tls(Optional.empty()).build())
+        .hasMessageContaining("since its connections are not encrypted")
+        .hasMessageContaining("Set gateway.security.tls.enabled: true");
   }
 }
