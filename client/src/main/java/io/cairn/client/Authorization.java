@@ -3,6 +3,7 @@ package io.cairn.client;
 import io.grpc.CallCredentials;
 import io.grpc.Metadata;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -31,7 +32,8 @@ final class Authorization {
    * The credentials of {@code value}, checked.
    *
    * @param setting how the caller gave it ({@code apiKey}), for messages
-   * @param credential the key or token, without the scheme
+   * @param scheme put before {@code credential} unless it starts with it; null: taken as it is
+   * @param credential the key or token (or, with a null scheme, the whole value)
    * @throws CairnClientException INVALID_ARGUMENT naming the setting, never the value
    */
   static Authorization of(String setting, String scheme, String credential) {
@@ -51,6 +53,32 @@ final class Authorization {
       return checked(setting, scheme + trimmed.substring(scheme.length()));
     }
     return checked(setting, scheme + " " + trimmed);
+  }
+
+  /**
+   * The credentials of at most one of the three settings.
+   *
+   * @throws CairnClientException INVALID_ARGUMENT when several are set or one is not valid
+   */
+  static Optional<Authorization> ofOne(String apiKey, String bearerToken, String credentials) {
+    int set =
+        (apiKey != null ? 1 : 0) + (bearerToken != null ? 1 : 0) + (credentials != null ? 1 : 0);
+    if (set > 1) {
+      throw CairnClientException.invalid(
+          "Expected at most one of apiKey, bearerToken and credentials, but "
+              + set
+              + " are set. Present one");
+    }
+    if (apiKey != null) {
+      return Optional.of(Authorization.of("apiKey", Authorization.API_KEY, apiKey));
+    }
+    if (bearerToken != null) {
+      return Optional.of(Authorization.of("bearerToken", Authorization.BEARER, bearerToken));
+    }
+    if (credentials != null) {
+      return Optional.of(Authorization.of("credentials", null, credentials));
+    }
+    return Optional.empty();
   }
 
   private static Authorization checked(String setting, String value) {

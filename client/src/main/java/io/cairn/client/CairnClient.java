@@ -564,33 +564,6 @@ public final class CairnClient implements AutoCloseable {
     }
   }
 
-  /**
-   * The credentials of at most one of the three settings.
-   *
-   * @throws CairnClientException INVALID_ARGUMENT when several are set or one is not valid
-   */
-  static Optional<Authorization> authorization(
-      String apiKey, String bearerToken, String credentials) {
-    int set =
-        (apiKey != null ? 1 : 0) + (bearerToken != null ? 1 : 0) + (credentials != null ? 1 : 0);
-    if (set > 1) {
-      throw CairnClientException.invalid(
-          "Expected at most one of apiKey, bearerToken and credentials, but "
-              + set
-              + " are set. Present one");
-    }
-    if (apiKey != null) {
-      return Optional.of(Authorization.of("apiKey", Authorization.API_KEY, apiKey));
-    }
-    if (bearerToken != null) {
-      return Optional.of(Authorization.of("bearerToken", Authorization.BEARER, bearerToken));
-    }
-    if (credentials != null) {
-      return Optional.of(Authorization.of("credentials", null, credentials));
-    }
-    return Optional.empty();
-  }
-
   /** Builds a {@link CairnClient}. */
   public static final class Builder {
     private String gateway = DEFAULT_GATEWAY;
@@ -699,7 +672,7 @@ public final class CairnClient implements AutoCloseable {
       }
       Optional<Authorization> authorization = Optional.empty();
       try {
-        authorization = authorization(apiKey, bearerToken, credentials);
+        authorization = Authorization.ofOne(apiKey, bearerToken, credentials);
       } catch (CairnClientException e) {
         arguments.add(e.getMessage());
       }
