@@ -132,7 +132,7 @@ public final class ExposedListeners {
         .forEach(
             (missing, listeners) -> {
               List<String> keys =
-                  missing.stream().map(Safeguard::key).filter(Objects::nonNull).toList();
+                  missing.stream().map(Safeguard::key).filter(Objects::nonNull).distinct().toList();
               sentences.add(
                   "Expected "
                       + describe(listeners)

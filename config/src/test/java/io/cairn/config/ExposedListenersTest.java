@@ -120,4 +120,22 @@ class ExposedListenersTest {
     assertThat(listeners.any()).isFalse();
     assertThat(listeners.refusal(false)).isEmpty();
   }
+
+  @Test
+  void shouldNameAKeyThatTurnsOnTwoSafeguardsOnce() {
+    String tls = "gateway.security.tls.enabled";
+    ExposedListeners listeners =
+        ExposedListeners.of(
+            "gateway.security.allowInsecure",
+            List.of(
+                new Listener(
+                    "gateway.transport.host",
+                    "0.0.0.0",
+                    List.of(Safeguard.encryption(tls), Safeguard.authentication(tls)))));
+
+    assertThat(listeners.refusal(false).orElseThrow())
+        .contains(
+            "since its connections are neither encrypted nor authenticated, but it is not. Set"
+                + " gateway.security.tls.enabled: true, bind a loopback address");
+  }
 }

@@ -34,7 +34,7 @@ import java.util.TreeMap;
  *       0..65535, 0 = ephemeral</td></tr>
  *   <tr><td>allowInsecure</td><td>false</td><td>a host above that is not a loopback address is
  *       refused unless this is true, or unless its listener is protected: gRPC and HTTP with TLS
- *       and authentication on; the transport not yet</td></tr>
+ *       and authentication on, the transport with TLS on</td></tr>
  *   <tr><td>tls</td><td>none</td><td>the gateway's certificate, key and the cluster's CA: gRPC and
  *       HTTP serve TLS, connections to brokers are mutual TLS</td></tr>
  *   <tr><td>auth</td><td>off</td><td>{@link AuthSettings} (keys under {@value
@@ -76,6 +76,8 @@ public final class GatewayConfig {
   private static final Safeguard TLS = Safeguard.encryption("gateway.security.tls.enabled");
   private static final Safeguard AUTHENTICATION =
       Safeguard.authentication(AUTH_KEY_PREFIX + AuthSettings.KEY_ENABLED);
+  private static final Safeguard TRANSPORT_AUTHENTICATION =
+      Safeguard.authentication("gateway.security.tls.enabled");
 
   private final int nodeId;
   private final Map<Integer, MemberAddress> brokers;
@@ -194,8 +196,8 @@ public final class GatewayConfig {
 
   /**
    * The listeners on a non-loopback address that are not protected: refused unless {@link
-   * #allowInsecure()}. gRPC and HTTP are protected with TLS and authentication on; the transport to
-   * the brokers is not yet (it has no TLS of its own).
+   * #allowInsecure()}. gRPC and HTTP are protected with TLS and authentication on; the transport
+   * with TLS on (mutual TLS: it admits only members with a certificate of the cluster's CA).
    */
   public ExposedListeners exposedListeners() {
     return exposedListeners(transportHost, grpcHost, httpHost, tls.isPresent(), auth.enabled());
@@ -217,10 +219,11 @@ public final class GatewayConfig {
     return ExposedListeners.of(
         ALLOW_INSECURE_KEY,
         List.of(
+            // mutual TLS: only members with a certificate of the cluster's CA get in
             new Listener(
                 "gateway.transport.host",
                 transportHost,
-                List.of(Safeguard.encryption(null), Safeguard.authentication(null))),
+                tlsEnabled ? List.of() : List.of(TLS, TRANSPORT_AUTHENTICATION)),
             new Listener("gateway.grpc.host", grpcHost, clientListeners),
             new Listener("gateway.http.host", httpHost, clientListeners)));
   }

@@ -230,14 +230,15 @@ final class GatewayAuthConfigTest {
   }
 
   @Test
-  void shouldStillRefuseTheTransportBeyondThisMachineSinceItHasNoSafeguardYet() {
-    String yaml = BASE + "  transport: {host: 0.0.0.0}\n  security:\n" + TLS + AUTH;
+  void shouldAcceptTheTransportBeyondThisMachineWithTlsAlone() {
+    String exposed = BASE + "  transport: {host: 0.0.0.0}\n  security:\n";
 
-    assertThatThrownBy(() -> parse(yaml, Map.of()))
+    assertThat(parse(exposed + TLS, Map.of()).exposedListeners().any()).isFalse();
+    assertThatThrownBy(() -> parse(exposed + AUTH, Map.of()))
         .hasMessageContaining(
             "Expected gateway.transport.host 0.0.0.0 to be a loopback address (127.0.0.1, ::1,"
                 + " localhost), since its connections are neither encrypted nor authenticated, but"
-                + " it is not. Bind a loopback address, or set gateway.security.allowInsecure:"
-                + " true");
+                + " it is not. Set gateway.security.tls.enabled: true, bind a loopback address, or"
+                + " set gateway.security.allowInsecure: true");
   }
 }
