@@ -147,7 +147,9 @@ final class Modules {
         "transport",
         "protocol",
         "scheduler",
-        "files");
+        "files",
+        "tls",
+        "auth");
     allow(
         "benchmarks",
         "broker",

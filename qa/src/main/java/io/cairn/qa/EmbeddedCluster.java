@@ -175,7 +175,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   private void startGateway() {
     gatewayNode =
-        GatewayNode.start(wiring.linkGateway(), config.gatewayRequestTimeout(), callTimeout());
+        GatewayNode.start(
+            wiring.linkGateway(), config.gatewayRequestTimeout(), callTimeout(), config.security());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.cairn.qa;
 
+import io.cairn.tls.TlsFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -22,6 +23,7 @@ public final class EmbeddedClusterBuilder {
   private boolean jsonlExporter;
   private Duration gatewayRequestTimeout = Duration.ofSeconds(15);
   private Duration awaitTimeout = Duration.ofSeconds(60);
+  private SecuritySpec security;
 
   EmbeddedClusterBuilder() {}
 
@@ -84,6 +86,21 @@ public final class EmbeddedClusterBuilder {
     return this;
   }
 
+  /**
+   * Security on: TLS on every listener and between the nodes, authentication at the gateway (the
+   * cluster's client presents the spec's admin key).
+   */
+  public EmbeddedClusterBuilder security(SecuritySpec spec) {
+    this.security = spec;
+    TlsFiles tls = spec.brokerTls();
+    brokerSetting("security.tls.enabled", "true");
+    brokerSetting(
+        "security.tls.certificateFile", tls.certificateChain().orElseThrow().path().toString());
+    brokerSetting("security.tls.privateKeyFile", tls.privateKey().orElseThrow().path().toString());
+    return brokerSetting(
+        "security.tls.trustedCaFile", tls.trustedCertificates().orElseThrow().path().toString());
+  }
+
   public EmbeddedClusterBuilder awaitTimeout(Duration timeout) {
     this.awaitTimeout = timeout;
     return this;
@@ -111,6 +128,7 @@ public final class EmbeddedClusterBuilder {
         managementEnabled,
         jsonlExporter,
         gatewayRequestTimeout,
-        awaitTimeout);
+        awaitTimeout,
+        Optional.ofNullable(security));
   }
 }

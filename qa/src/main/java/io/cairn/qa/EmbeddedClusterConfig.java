@@ -46,6 +46,7 @@ import java.util.TreeMap;
  * @param jsonlExporter whether every broker runs the built-in JSON-lines exporter
  * @param gatewayRequestTimeout the gateway's {@code requestTimeout}
  * @param awaitTimeout the longest wait of {@link EmbeddedCluster#awaitHealthy()} and friends
+ * @param security TLS and authentication, when on
  */
 public record EmbeddedClusterConfig(
     String clusterId,
@@ -58,7 +59,8 @@ public record EmbeddedClusterConfig(
     boolean managementEnabled,
     boolean jsonlExporter,
     Duration gatewayRequestTimeout,
-    Duration awaitTimeout) {
+    Duration awaitTimeout,
+    Optional<SecuritySpec> security) {
 
   public static final int MAX_BROKERS = 16;
   public static final int MAX_PARTITIONS = 64;

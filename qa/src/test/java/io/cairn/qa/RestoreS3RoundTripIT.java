@@ -47,7 +47,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The S3 round trip (S3Proxy on loopback), with client-side encryption on: a backup taken while
+ * The S3 round trip (S3Proxy on loopback), with every safeguard on — TLS on every listener and
+ * between the nodes, authentication at the gateway, client-side encryption: a backup taken while
  * transfers run across every partition of a replicated cluster, restored from S3 into new data
  * directories, and a cluster started on them. The restored cluster holds the state of the cut:
  * money is conserved once the credits pending at the cut are re-sent, every partition's leader
@@ -83,7 +84,8 @@ final class RestoreS3RoundTripIT {
       List<String> loaded;
       Map<String, Long> quietAtCut = new TreeMap<>();
       String createdAfterCut = "after-cut";
-      try (EmbeddedCluster cluster = cluster(directory.resolve("source"), s3)) {
+      SecuritySpec security = SecuritySpec.local(directory.resolve("security"));
+      try (EmbeddedCluster cluster = cluster(directory.resolve("source"), s3, security)) {
         cluster.start().awaitHealthy();
         clusterId = cluster.config().clusterId();
         CairnClient client = cluster.client();
@@ -155,7 +157,7 @@ final class RestoreS3RoundTripIT {
               });
       phases.mark("restored from S3");
 
-      try (EmbeddedCluster cluster = cluster(restored, s3)) {
+      try (EmbeddedCluster cluster = cluster(restored, s3, security)) {
         cluster.start().awaitHealthy();
         CairnClient client = cluster.client();
         phases.mark("restored cluster healthy");
@@ -180,13 +182,15 @@ final class RestoreS3RoundTripIT {
 
   // ---- the clusters ----------------------------------------------------------------------------
 
-  private static EmbeddedCluster cluster(Path dataDirectory, S3ProxyProcess s3) {
+  private static EmbeddedCluster cluster(
+      Path dataDirectory, S3ProxyProcess s3, SecuritySpec security) {
     return EmbeddedCluster.builder()
         .brokers(BROKERS)
         .partitions(PARTITIONS)
         .replicationFactor(REPLICATION_FACTOR)
         .backupStore(BackupStoreSpec.s3(s3.storeSettings()))
         .brokerSetting("backup.encryption.keys", MASTER_KEYS)
+        .security(security)
         .dataDirectory(dataDirectory)
         .brokerSetting("processing.creditRetryInterval", "100ms")
         .brokerSetting("processing.creditRetryIntervalMax", "200ms")

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cairn.backupapi.Compression;
+import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.broker.BrokerVersion;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
@@ -38,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A backup taken under cross-partition transfer load, restored into a new cluster: the restored
- * balances add up to the deposits once the pending credits of the cut have been re-sent.
+ * balances add up to the deposits once the pending credits of the cut have been re-sent. Every
+ * safeguard is on: TLS on every listener and between the nodes, authentication at the gateway and
+ * encrypted backups.
  *
  * <p>The test makes the hard case of the consistent cut certain instead of a matter of timing (the
  * {@code cairn demo} run that restored 112 short hit it by chance): partition 2 (broker 1,
@@ -67,6 +71,7 @@ final class RestoreUnderLoadIT {
     long seed = Seeds.seed("RestoreUnderLoadIT");
     Phases phases = new Phases("RestoreUnderLoadIT");
     Path store = Files.createDirectories(directory.resolve("backups"));
+    security = SecuritySpec.local(directory.resolve("security"));
     Path source = directory.resolve("source");
     Path restored = directory.resolve("restored");
     long deposited;
@@ -154,8 +159,15 @@ final class RestoreUnderLoadIT {
 
   // ---- the clusters ----------------------------------------------------------------------------
 
-  private static EmbeddedCluster cluster(Path dataDirectory, Path store) {
+  private SecuritySpec security;
+
+  private static final String MASTER_KEYS =
+      "qa-fs=" + java.util.Base64.getEncoder().encodeToString(new byte[32]).replace('A', 'F');
+
+  private EmbeddedCluster cluster(Path dataDirectory, Path store) {
     return EmbeddedCluster.builder()
+        .security(security)
+        .brokerSetting("backup.encryption.keys", MASTER_KEYS)
         .brokers(3)
         .partitions(3)
         .replicationFactor(1) // partition p on broker p-1: the faults hit one partition each
@@ -181,6 +193,7 @@ final class RestoreUnderLoadIT {
                 Compression.NONE,
                 FilesystemBackupStoreConfig.COMPRESSION_THRESHOLD_BYTES_DEFAULT,
                 FilesystemBackupStoreConfig.ZSTD_LEVEL_DEFAULT),
+            BackupEncryption.with(MasterKeyRing.parse(MASTER_KEYS, "test keys"), "qa-fs"),
             Clock.system(),
             executor,
             executor,

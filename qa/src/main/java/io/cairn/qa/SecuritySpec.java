@@ -1,0 +1,62 @@
+package io.cairn.qa;
+
+import io.cairn.auth.ApiKeys;
+import io.cairn.auth.ApiKeys.GeneratedApiKey;
+import io.cairn.auth.AuthSettings;
+import io.cairn.auth.Role;
+import io.cairn.tls.LocalSecureFiles;
+import io.cairn.tls.TlsFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * An embedded cluster with security on: a CA of its own, a certificate the brokers share and one
+ * for the gateway (TLS on every listener, mutual TLS between them), and authentication at the
+ * gateway with one admin API key, which the cluster's client presents.
+ *
+ * @param brokerTls the brokers' files ({@code security.tls.*})
+ * @param gatewayTls the gateway's files ({@code gateway.security.tls.*})
+ * @param caFile what clients trust
+ * @param gatewayAuth the gateway's authentication: API keys from a file holding the admin key
+ * @param adminApiKey the presented admin key ({@code <keyId>.<secret>})
+ */
+public record SecuritySpec(
+    TlsFiles brokerTls,
+    TlsFiles gatewayTls,
+    Path caFile,
+    AuthSettings gatewayAuth,
+    String adminApiKey) {
+
+  /** Creates everything in {@code directory}. */
+  public static SecuritySpec local(Path directory) {
+    LocalSecureFiles files = LocalSecureFiles.create(directory, "embedded", Instant.now());
+    GeneratedApiKey admin = ApiKeys.generate("qa-admin", Set.of(Role.ADMIN));
+    Path keysFile = directory.resolve("api-keys");
+    try {
+      Files.writeString(
+          Files.createFile(
+              keysFile,
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
+          admin.fileLine() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new SecuritySpec(
+        files.issue("broker", "security.tls."),
+        files.issue("gateway", "gateway.security.tls."),
+        files.caFile(),
+        AuthSettings.builder().keyPrefix("gateway.").enabled(true).apiKeysFile(keysFile).build(),
+        admin.presentedKey());
+  }
+
+  /** Never the key. */
+  @Override
+  public String toString() {
+    return "SecuritySpec{" + brokerTls + "; " + gatewayTls + "; api key <redacted>}";
+  }
+}
