@@ -265,15 +265,19 @@ public final class CairnMain implements Runnable {
 
   /** A client of {@code address}; the caller closes it. */
   public CairnClient connect(String address, RetryPolicy retryPolicy) {
-    return connect(address, retryPolicy, Optional.empty());
+    return connect(address, retryPolicy, Optional.empty(), Optional.empty());
   }
 
   /**
    * A client of {@code address}, speaking TLS with {@link #caFile()} or else {@code caFile} (a
-   * local cluster's own CA), presenting the credentials given ({@link #credentials()}); the caller
-   * closes it.
+   * local cluster's own CA), presenting the credentials given ({@link #credentials()}) or else
+   * {@code authorization} (a local cluster's admin key); the caller closes it.
    */
-  public CairnClient connect(String address, RetryPolicy retryPolicy, Optional<Path> caFile) {
+  public CairnClient connect(
+      String address,
+      RetryPolicy retryPolicy,
+      Optional<Path> caFile,
+      Optional<String> authorization) {
     return context
         .clients()
         .connect(
@@ -282,7 +286,9 @@ public final class CairnMain implements Runnable {
                 requestTimeout(),
                 retryPolicy,
                 caFile().or(() -> caFile),
-                credentials().map(CliCredentials.Credential::authorization)));
+                credentials()
+                    .map(CliCredentials.Credential::authorization)
+                    .or(() -> authorization)));
   }
 
   /**

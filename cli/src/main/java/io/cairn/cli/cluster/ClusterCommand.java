@@ -77,7 +77,13 @@ public final class ClusterCommand implements Runnable {
           directory,
           ProcessLauncher.current(),
           context.clock(),
-          address -> root().connect(address, RetryPolicy.defaults(), directory.caFile()),
+          address ->
+              root()
+                  .connect(
+                      address,
+                      RetryPolicy.defaults(),
+                      directory.caFile(),
+                      directory.adminAuthorization()),
           printer::progress);
     }
 
@@ -169,8 +175,10 @@ public final class ClusterCommand implements Runnable {
               ca ->
                   root.printer()
                       .progress(
-                          "cluster: TLS on; clients use --ca-file "
+                          "cluster: TLS and API keys on; clients use --ca-file "
                               + ca
+                              + " --credentials-file "
+                              + cluster.directory().adminKeyFile()
                               + " (or export CAIRN_CA_FILE="
                               + ca
                               + ")"));

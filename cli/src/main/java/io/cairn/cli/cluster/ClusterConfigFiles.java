@@ -187,7 +187,7 @@ public final class ClusterConfigFiles {
         + (dir.secure() ? gatewaySecurityYaml(dir) : "");
   }
 
-  /** A secure cluster's gateway: TLS with its own certificate. */
+  /** A secure cluster's gateway: TLS with its own certificate, API keys required. */
   private static String gatewaySecurityYaml(ClusterDirectory dir) {
     Path tls = dir.tlsDirectory();
     return """
@@ -197,10 +197,14 @@ public final class ClusterConfigFiles {
               certificateFile: %s
               privateKeyFile: %s
               trustedCaFile: %s
+            auth:
+              enabled: true
+              apiKeysFile: %s
         """
         .formatted(
             quoted(tls.resolve(ClusterDirectory.GATEWAY + ".crt")),
             quoted(tls.resolve(ClusterDirectory.GATEWAY + ".key")),
-            quoted(tls.resolve("ca.crt")));
+            quoted(tls.resolve("ca.crt")),
+            quoted(dir.apiKeysFile()));
   }
 }

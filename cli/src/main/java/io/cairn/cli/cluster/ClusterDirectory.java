@@ -87,6 +87,30 @@ public final class ClusterDirectory {
     return caFile().isPresent();
   }
 
+  /** The gateway's credentials file of a secure cluster (hashes only). */
+  public Path apiKeysFile() {
+    return tlsDirectory().resolve("api-keys");
+  }
+
+  /** The admin API key of a secure cluster, which the local commands present. */
+  public Path adminKeyFile() {
+    return tlsDirectory().resolve("admin.apikey");
+  }
+
+  /** The {@code Authorization} value of the admin key of a secure cluster; empty otherwise. */
+  public Optional<String> adminAuthorization() {
+    Path file = adminKeyFile();
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of("ApiKey " + Files.readString(file, StandardCharsets.UTF_8).strip());
+    } catch (IOException e) {
+      throw new CliException(
+          ExitCode.FAILED, "Expected to read " + file + ", but " + e.getMessage(), e);
+    }
+  }
+
   /** The brokers' backup master keys of a secure cluster. */
   public Path masterKeyFile() {
     return tlsDirectory().resolve("backup-master.keys");

@@ -1,5 +1,8 @@
 package io.cairn.cli.cluster;
 
+import io.cairn.auth.ApiKeys;
+import io.cairn.auth.ApiKeys.GeneratedApiKey;
+import io.cairn.auth.Role;
 import io.cairn.cli.CliException;
 import io.cairn.cli.ExitCode;
 import io.cairn.tls.LocalSecureFiles;
@@ -13,13 +16,15 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What {@code --secure} sets up in a local cluster's {@code tls/} directory: a CA of its own, a
- * certificate and key for every broker ({@code broker-<i>.crt/.key}) and the gateway, and the
- * master keys that encrypt its backups ({@code backup-master.keys}, owner-only). The configuration
- * files written afterwards turn TLS and backup encryption on ({@link ClusterConfigFiles}); clients
- * trust {@code tls/ca.crt}.
+ * certificate and key for every broker ({@code broker-<i>.crt/.key}) and the gateway, an admin API
+ * key ({@code admin.apikey}; the gateway's {@code api-keys} holds only its hash) and the master
+ * keys that encrypt its backups ({@code backup-master.keys}); every secret owner-only. The
+ * configuration files written afterwards turn TLS, authentication and backup encryption on ({@link
+ * ClusterConfigFiles}); clients trust {@code tls/ca.crt} and present the admin key.
  */
 public final class ClusterSecurity {
 
@@ -53,7 +58,25 @@ public final class ClusterSecurity {
       files.issue(ClusterDirectory.brokerName(nodeId), "security.tls.");
     }
     files.issue(ClusterDirectory.GATEWAY, "gateway.security.tls.");
+    GeneratedApiKey admin = ApiKeys.generate("local-admin", Set.of(Role.ADMIN));
+    writeOwnerOnly(dir.apiKeysFile(), admin.fileLine() + "\n");
+    writeOwnerOnly(dir.adminKeyFile(), admin.presentedKey() + "\n");
     writeMasterKeys(dir.masterKeyFile(), masterKeysFrom);
+  }
+
+  private static void writeOwnerOnly(Path file, String text) {
+    try {
+      Files.deleteIfExists(file);
+      Files.writeString(
+          Files.createFile(
+              file,
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
+          text,
+          StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new CliException(
+          ExitCode.FAILED, "Expected to write " + file + ", but " + e.getMessage(), e);
+    }
   }
 
   private static void writeMasterKeys(Path file, Optional<Path> from) {

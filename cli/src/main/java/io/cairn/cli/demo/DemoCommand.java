@@ -292,13 +292,22 @@ public final class DemoCommand implements Callable<Integer> {
         directory,
         ProcessLauncher.current(),
         root.context().clock(),
-        address -> root.connect(address, RetryPolicy.defaults(), directory.caFile()),
+        address ->
+            root.connect(
+                address,
+                RetryPolicy.defaults(),
+                directory.caFile(),
+                directory.adminAuthorization()),
         printer::progress);
   }
 
   /** A client of a cluster's gateway, trusting the cluster's own CA when it is secure. */
   private static CairnClient connect(CairnMain root, LocalCluster cluster, String address) {
-    return root.connect(address, RetryPolicy.defaults(), cluster.directory().caFile());
+    return root.connect(
+        address,
+        RetryPolicy.defaults(),
+        cluster.directory().caFile(),
+        cluster.directory().adminAuthorization());
   }
 
   private void loadWithBackup(

@@ -150,8 +150,9 @@ class LocalClusterProcessTest {
   }
 
   /**
-   * {@code --secure}: the cluster's own CA in {@code tls/}, every listener on TLS, encrypted
-   * backups; the CLI reaches it with {@code --ca-file} and is refused without it.
+   * {@code --secure}: the cluster's own CA in {@code tls/}, every listener on TLS, API keys at the
+   * gateway, encrypted backups; the CLI reaches it with {@code --ca-file} and the admin key, and is
+   * refused without either.
    */
   @Test
   void shouldStartASecureClusterReachableWithItsCaOnly() throws Exception {
@@ -160,7 +161,10 @@ class LocalClusterProcessTest {
     started.path("processes").forEach(p -> pids.add(p.path("pid").asLong()));
     assertThat(up.exitCode()).as(up.toString()).isZero();
     Path ca = root.resolve("secure/tls/ca.crt");
-    assertThat(up.err()).contains("cluster: TLS on; clients use --ca-file " + ca);
+    Path key = root.resolve("secure/tls/admin.apikey");
+    assertThat(up.err())
+        .contains("cluster: TLS and API keys on; clients use --ca-file " + ca)
+        .contains("--credentials-file " + key);
     assertThat(root.resolve("secure/broker-0.yaml"))
         .content()
         .contains("security:", "enabled: true", "backup-master.keys");
@@ -170,7 +174,16 @@ class LocalClusterProcessTest {
             + started.path("layout").path("gatewayPort").asInt();
 
     Run create =
-        cairn("--gateway", gateway, "--ca-file", ca.toString(), "account", "create", "sealed");
+        cairn(
+            "--gateway",
+            gateway,
+            "--ca-file",
+            ca.toString(),
+            "--credentials-file",
+            key.toString(),
+            "account",
+            "create",
+            "sealed");
     assertThat(create.exitCode()).as(create.toString()).isZero();
     Run backup =
         cairn(
@@ -178,6 +191,8 @@ class LocalClusterProcessTest {
             gateway,
             "--ca-file",
             ca.toString(),
+            "--credentials-file",
+            key.toString(),
             "backup",
             "take",
             "1",
@@ -193,6 +208,10 @@ class LocalClusterProcessTest {
 
     Run plaintext = cairn("--gateway", gateway, "account", "create", "plain");
     assertThat(plaintext.exitCode()).as(plaintext.toString()).isEqualTo(ExitCode.UNAVAILABLE);
+    Run withoutKey =
+        cairn("--gateway", gateway, "--ca-file", ca.toString(), "account", "create", "no-key");
+    assertThat(withoutKey.exitCode()).as(withoutKey.toString()).isEqualTo(ExitCode.DENIED);
+    assertThat(withoutKey.out() + withoutKey.err()).doesNotContain(Files.readString(key).strip());
 
     Run down = cairn("cluster", "down", "--dir", "secure", "--timeout", "30s");
     assertThat(down.exitCode()).as(down.toString()).isZero();
