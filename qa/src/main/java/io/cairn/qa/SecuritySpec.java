@@ -32,9 +32,9 @@ public record SecuritySpec(
     AuthSettings gatewayAuth,
     String adminApiKey) {
 
-  /** Creates everything in {@code directory}. */
-  public static SecuritySpec local(Path directory) {
-    LocalSecureFiles files = LocalSecureFiles.create(directory, "embedded", Instant.now());
+  /** Creates everything in {@code directory}, the certificates valid from {@code now}. */
+  public static SecuritySpec local(Path directory, Instant now) {
+    LocalSecureFiles files = LocalSecureFiles.create(directory, "embedded", now);
     GeneratedApiKey admin = ApiKeys.generate("qa-admin", Set.of(Role.ADMIN));
     Path keysFile = directory.resolve("api-keys");
     try {

@@ -84,7 +84,8 @@ final class RestoreS3RoundTripIT {
       List<String> loaded;
       Map<String, Long> quietAtCut = new TreeMap<>();
       String createdAfterCut = "after-cut";
-      SecuritySpec security = SecuritySpec.local(directory.resolve("security"));
+      SecuritySpec security =
+          SecuritySpec.local(directory.resolve("security"), java.time.Instant.now());
       try (EmbeddedCluster cluster = cluster(directory.resolve("source"), s3, security)) {
         cluster.start().awaitHealthy();
         clusterId = cluster.config().clusterId();

@@ -71,7 +71,7 @@ final class RestoreUnderLoadIT {
     long seed = Seeds.seed("RestoreUnderLoadIT");
     Phases phases = new Phases("RestoreUnderLoadIT");
     Path store = Files.createDirectories(directory.resolve("backups"));
-    security = SecuritySpec.local(directory.resolve("security"));
+    security = SecuritySpec.local(directory.resolve("security"), java.time.Instant.now());
     Path source = directory.resolve("source");
     Path restored = directory.resolve("restored");
     long deposited;

@@ -101,7 +101,7 @@ public final class HotPathBenchmark {
     System.exit(0);
   }
 
-  /** A client of the cluster's gateway, trusting its CA when it is secure. */
+  /** A client of the cluster's gateway, trusting its CA and presenting its admin key if secure. */
   private static CairnClient client(CairnClusterProcess cairn) {
     CairnClient.Builder builder =
         CairnClient.builder()
@@ -109,6 +109,7 @@ public final class HotPathBenchmark {
             .requestTimeout(REQUEST_TIMEOUT)
             .retryPolicy(RetryPolicy.none()); // a refusal is counted, never hidden by a resend
     cairn.directory().caFile().ifPresent(builder::trustedCaFile);
+    cairn.directory().adminAuthorization().ifPresent(builder::credentials);
     return builder.build();
   }
 

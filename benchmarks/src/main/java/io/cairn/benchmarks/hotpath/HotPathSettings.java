@@ -29,8 +29,8 @@ import java.util.Objects;
  * @param backups backups taken idle and again under load for the checkpoint latencies, [1, 100]
  * @param dist the assembled distribution ({@code dist/target/cairn})
  * @param directory where the clusters keep their files (emptied first when an earlier run's)
- * @param secure the Cairn cluster as {@code cluster up --secure} runs it: TLS on every listener,
- *     encrypted backups
+ * @param secure the Cairn cluster as {@code cluster up --secure} runs it: TLS on every listener and
+ *     between the processes, API keys at the gateway, encrypted backups
  */
 public record HotPathSettings(
     Duration stepDuration,
