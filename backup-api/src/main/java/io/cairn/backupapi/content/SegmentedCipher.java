@@ -174,7 +174,14 @@ public final class SegmentedCipher {
       while (len > 0) {
         // A full buffer is written only once more bytes come: the last segment must be marked.
         if (buffered == SEGMENT_BYTES) {
-          seal(false);
+          seal(plain, 0, false);
+        }
+        if (buffered == 0 && len > SEGMENT_BYTES) {
+          // a whole segment that is not the last: sealed straight from the caller's bytes
+          seal(b, off, false);
+          off += SEGMENT_BYTES;
+          len -= SEGMENT_BYTES;
+          continue;
         }
         int n = Math.min(len, SEGMENT_BYTES - buffered);
         System.arraycopy(b, off, plain, buffered, n);
@@ -187,17 +194,22 @@ public final class SegmentedCipher {
     /** Writes the last segment; {@code out} stays open. */
     public void finish() throws IOException {
       if (!finished) {
-        seal(true);
+        seal(plain, 0, true);
         finished = true;
         Arrays.fill(plain, (byte) 0);
       }
     }
 
-    private void seal(boolean last) throws IOException {
+    /**
+     * Seals the buffered bytes, or (with an empty buffer) {@value #SEGMENT_BYTES} bytes of {@code
+     * from} at {@code offset}, as segment {@link #segment}.
+     */
+    private void seal(byte[] from, int offset, boolean last) throws IOException {
+      int length = from == plain ? buffered : SEGMENT_BYTES;
       init(cipher, Cipher.ENCRYPT_MODE, key, prefix, segment, associatedData, last);
       int n;
       try {
-        n = cipher.doFinal(plain, 0, buffered, sealed, 0);
+        n = cipher.doFinal(from, offset, length, sealed, 0);
       } catch (GeneralSecurityException e) {
         throw new IOException("Expected to encrypt segment " + segment + ", but " + e, e);
       }

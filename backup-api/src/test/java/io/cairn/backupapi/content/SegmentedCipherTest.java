@@ -181,13 +181,15 @@ class SegmentedCipherTest {
     return bytes;
   }
 
-  /** Encrypts {@code plain}, written in chunks of random sizes. */
+  /** Encrypts {@code plain}, written in chunks of random sizes, some beyond a segment. */
   private byte[] encrypt(byte[] plain, SecretKey key, byte[] object) throws IOException {
     ByteArrayOutputStream sealed = new ByteArrayOutputStream();
     SegmentedCipher.EncryptingStream out = SegmentedCipher.encrypting(sealed, key, object, secure);
     int at = 0;
     while (at < plain.length) {
-      int n = Math.min(plain.length - at, 1 + random.nextInt(3 * SEGMENT_BYTES / 2));
+      // small chunks fill the buffer; large ones (beyond a segment) are sealed in place
+      int bound = random.nextBoolean() ? SEGMENT_BYTES : 4 * SEGMENT_BYTES;
+      int n = Math.min(plain.length - at, 1 + random.nextInt(bound));
       if (n == 1) {
         out.write(plain[at]);
       } else {

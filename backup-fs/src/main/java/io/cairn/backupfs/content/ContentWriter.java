@@ -9,6 +9,7 @@ import io.cairn.backupapi.content.ContentEncoder;
 import io.cairn.backupapi.content.EncodedContent;
 import io.cairn.backupapi.manifest.ManifestFile;
 import io.cairn.backupfs.layout.StoreLayout;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -34,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class ContentWriter {
 
   private static final Logger LOG = LoggerFactory.getLogger(ContentWriter.class);
+
+  private static final int WRITE_BLOCK_BYTES = 1024 * 1024;
 
   private final StoreLayout layout;
   private final CompressionPolicy policy;
@@ -89,7 +92,12 @@ public final class ContentWriter {
           && Files.isRegularFile(file.path())) {
         encoded = transfer.copy(file.path(), file.lengthBytes(), channel);
       } else {
-        OutputStream out = new ThrottledOutputStream(Channels.newOutputStream(channel), limiter);
+        // Written in blocks of a MiB: an encrypted object arrives in 64 KiB segments, and a write
+        // call each cost more than the cipher.
+        OutputStream out =
+            new ThrottledOutputStream(
+                new BufferedOutputStream(Channels.newOutputStream(channel), WRITE_BLOCK_BYTES),
+                limiter);
         encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, cipher, out);
       }
       // Durable before the manifest can say COMPLETED; directories are synced once per save.
