@@ -34,8 +34,6 @@ import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.ThreadPoolActorScheduler;
 import io.cairn.tls.ClientAuth;
 import io.cairn.tls.ServerTls;
-import io.cairn.tls.TlsFiles;
-import io.cairn.tls.TlsMaterialSource;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.MessagingService;
 import io.cairn.transport.TransportTls;
@@ -113,8 +111,11 @@ public final class Broker implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final NettyMessagingService transport;
 
-  /** HTTPS of the management endpoints, when TLS is on (checked before anything is opened). */
-  private final Optional<ServerTls> managementTls;
+  /**
+   * This broker's certificate when TLS is on (checked before anything is opened): HTTPS for
+   * management, mutual TLS on the transport, one source of both.
+   */
+  private final Optional<ServerTls> tls;
 
   private final Object lifecycle = new Object();
   private final List<String> handlerTypes = new ArrayList<>();
@@ -157,26 +158,13 @@ public final class Broker implements AutoCloseable {
         info.version(),
         dataDirectory,
         config.describe());
-    this.managementTls =
-        config
-            .security()
-            .tls()
-            .map(
-                files ->
-                    ServerTls.load(
-                        files,
-                        ClientAuth.NONE,
-                        java.time.Clock.systemUTC(),
-                        TlsMaterialSource.DEFAULT_CHECK_INTERVAL));
+    this.tls = config.security().tls().map(files -> ServerTls.load(files, ClientAuth.NONE));
     this.registry =
         new PrometheusMeterRegistry(
             PrometheusConfig.DEFAULT, new PrometheusRegistry(), BrokerMetrics.clock(clock));
     this.transport =
         new NettyMessagingService(
-            config.transportConfig(),
-            clock,
-            registry,
-            config.security().tls().map(Broker::transportTls));
+            config.transportConfig(), clock, registry, tls.map(Broker::transportTls));
     try {
       transport.start();
     } catch (RuntimeException e) {
@@ -339,7 +327,7 @@ public final class Broker implements AutoCloseable {
               registry,
               this::health,
               threads.startManagement(),
-              managementTls.map(ServerTls::sslContext));
+              tls.map(ServerTls::sslContext));
     }
   }
 
@@ -347,14 +335,10 @@ public final class Broker implements AutoCloseable {
    * Mutual TLS between the brokers and the gateway: this broker's certificate both ways, peers'
    * certificates checked against the cluster's CA.
    */
-  static TransportTls transportTls(TlsFiles files) {
-    ServerTls tls =
-        ServerTls.load(
-            files,
-            ClientAuth.REQUIRED,
-            java.time.Clock.systemUTC(),
-            TlsMaterialSource.DEFAULT_CHECK_INTERVAL);
-    return new TransportTls(tls.keyManager(), tls.trustManager().orElseThrow(), tls.protocols());
+  private static TransportTls transportTls(ServerTls certificate) {
+    ServerTls mutual = certificate.requiringClientCertificates();
+    return new TransportTls(
+        mutual.keyManager(), mutual.trustManager().orElseThrow(), mutual.protocols());
   }
 
   private List<HostedPartition> openPartitions(

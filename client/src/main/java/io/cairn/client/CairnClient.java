@@ -18,7 +18,6 @@ import io.cairn.tls.ClientTls;
 import io.cairn.tls.TlsConfigurationException;
 import io.cairn.tls.TlsFile;
 import io.cairn.tls.TlsFiles;
-import io.cairn.tls.TlsMaterialSource;
 import io.grpc.CallCredentials;
 import io.grpc.Deadline;
 import io.grpc.ManagedChannel;
@@ -662,10 +661,7 @@ public final class CairnClient implements AutoCloseable {
         try {
           tls =
               Optional.of(
-                  ClientTls.load(
-                      TlsFiles.trustOnly(new TlsFile("trustedCaFile", trustedCaFile)),
-                      java.time.Clock.systemUTC(),
-                      TlsMaterialSource.DEFAULT_CHECK_INTERVAL));
+                  ClientTls.load(TlsFiles.trustOnly(new TlsFile("trustedCaFile", trustedCaFile))));
         } catch (TlsConfigurationException e) {
           arguments.add(e.getMessage());
         }

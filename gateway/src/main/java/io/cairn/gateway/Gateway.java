@@ -14,8 +14,6 @@ import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.scheduler.Clock;
 import io.cairn.tls.ClientAuth;
 import io.cairn.tls.ServerTls;
-import io.cairn.tls.TlsFiles;
-import io.cairn.tls.TlsMaterialSource;
 import io.cairn.transport.TransportConfig;
 import io.cairn.transport.TransportTls;
 import io.cairn.transport.netty.NettyMessagingService;
@@ -72,17 +70,9 @@ public final class Gateway implements AutoCloseable {
     GatewayMetrics metrics = new GatewayMetrics(registry, node);
     // first, before any thread or socket: a credentials file that cannot be used stops the start
     AccessControl access = AccessControl.create(config.auth(), new AuditLog(), metrics, clock);
-    // The gateway's own certificate for gRPC and HTTP; clients authenticate with credentials.
-    Optional<ServerTls> tls =
-        config
-            .tls()
-            .map(
-                files ->
-                    ServerTls.load(
-                        files,
-                        ClientAuth.NONE,
-                        java.time.Clock.systemUTC(),
-                        TlsMaterialSource.DEFAULT_CHECK_INTERVAL));
+    // The gateway's own certificate: gRPC and HTTP (clients authenticate with credentials), and
+    // mutual TLS to the brokers; one source of all three.
+    Optional<ServerTls> tls = config.tls().map(files -> ServerTls.load(files, ClientAuth.NONE));
     this.messaging =
         new NettyMessagingService(
             TransportConfig.builder(node)
@@ -92,7 +82,7 @@ public final class Gateway implements AutoCloseable {
                 .build(),
             clock,
             registry,
-            config.tls().map(Gateway::transportTls));
+            tls.map(Gateway::transportTls));
     this.timer = new ScheduledThreadPoolExecutor(1, threads("cairn-gateway-timer-" + node));
     timer.setRemoveOnCancelPolicy(true);
     this.workers = pool("cairn-gateway-worker-" + node, config.maxPendingRequests());
@@ -162,14 +152,10 @@ public final class Gateway implements AutoCloseable {
   }
 
   /** Mutual TLS to the brokers: the gateway's certificate, theirs checked against the CA. */
-  private static TransportTls transportTls(TlsFiles files) {
-    ServerTls tls =
-        ServerTls.load(
-            files,
-            ClientAuth.REQUIRED,
-            java.time.Clock.systemUTC(),
-            TlsMaterialSource.DEFAULT_CHECK_INTERVAL);
-    return new TransportTls(tls.keyManager(), tls.trustManager().orElseThrow(), tls.protocols());
+  private static TransportTls transportTls(ServerTls certificate) {
+    ServerTls mutual = certificate.requiringClientCertificates();
+    return new TransportTls(
+        mutual.keyManager(), mutual.trustManager().orElseThrow(), mutual.protocols());
   }
 
   /** Binds the transport, gRPC and HTTP ports and starts polling the brokers' topology. */

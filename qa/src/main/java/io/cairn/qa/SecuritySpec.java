@@ -5,12 +5,9 @@ import io.cairn.auth.ApiKeys.GeneratedApiKey;
 import io.cairn.auth.AuthSettings;
 import io.cairn.auth.Role;
 import io.cairn.tls.LocalSecureFiles;
+import io.cairn.tls.SecretFiles;
 import io.cairn.tls.TlsFiles;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Set;
 
@@ -37,15 +34,7 @@ public record SecuritySpec(
     LocalSecureFiles files = LocalSecureFiles.create(directory, "embedded", now);
     GeneratedApiKey admin = ApiKeys.generate("qa-admin", Set.of(Role.ADMIN));
     Path keysFile = directory.resolve("api-keys");
-    try {
-      Files.writeString(
-          Files.createFile(
-              keysFile,
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
-          admin.fileLine() + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    SecretFiles.writeOwnerOnly(keysFile, admin.fileLine() + "\n");
     return new SecuritySpec(
         files.issue("broker", "security.tls."),
         files.issue("gateway", "gateway.security.tls."),

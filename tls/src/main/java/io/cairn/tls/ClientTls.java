@@ -37,6 +37,14 @@ public final class ClientTls {
   }
 
   /**
+   * {@link #load(TlsFiles, Clock, Duration)} on the system clock, checking for changed files at
+   * most every {@link TlsMaterialSource#DEFAULT_CHECK_INTERVAL}: what a client process uses.
+   */
+  public static ClientTls load(TlsFiles files) {
+    return load(files, Clock.systemUTC(), TlsMaterialSource.DEFAULT_CHECK_INTERVAL);
+  }
+
+  /**
    * Loads the client's material now.
    *
    * @param files a CA bundle; and a certificate chain and private key for mutual TLS

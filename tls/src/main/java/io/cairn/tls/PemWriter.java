@@ -85,7 +85,7 @@ final class PemWriter {
   }
 
   /** Temporary file with its final permissions, written, forced, renamed over {@code file}. */
-  private static void write(Path file, String text, Set<PosixFilePermission> permissions) {
+  static void write(Path file, String text, Set<PosixFilePermission> permissions) {
     Path directory = file.toAbsolutePath().getParent();
     Path temporary = directory.resolve("." + file.getFileName() + ".tmp");
     try {
@@ -102,7 +102,7 @@ final class PemWriter {
               temporary,
               Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
               attributes)) {
-        ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+        ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
         while (bytes.hasRemaining()) {
           channel.write(bytes);
         }

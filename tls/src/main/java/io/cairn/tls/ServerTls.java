@@ -48,6 +48,28 @@ public final class ServerTls {
   }
 
   /**
+   * The same material served requiring client certificates (mutual TLS), without reading the files
+   * again: one process's listeners share one source and its reloads.
+   *
+   * @throws TlsConfigurationException if the files have no CA bundle to check clients against
+   */
+  public ServerTls requiringClientCertificates() {
+    if (clientAuth == ClientAuth.REQUIRED) {
+      return this;
+    }
+    requireCaBundle(material.files());
+    return new ServerTls(material, ClientAuth.REQUIRED);
+  }
+
+  /**
+   * {@link #load(TlsFiles, ClientAuth, Clock, Duration)} on the system clock, checking for changed
+   * files at most every {@link TlsMaterialSource#DEFAULT_CHECK_INTERVAL}: what a process serves.
+   */
+  public static ServerTls load(TlsFiles files, ClientAuth clientAuth) {
+    return load(files, clientAuth, Clock.systemUTC(), TlsMaterialSource.DEFAULT_CHECK_INTERVAL);
+  }
+
+  /**
    * Loads the server's material now.
    *
    * @param files a certificate chain and private key; and a CA bundle when {@code clientAuth} is
@@ -68,15 +90,8 @@ public final class ServerTls {
               files.toString(),
               "Set the server's certificate chain and private key files."));
     }
-    if (clientAuth == ClientAuth.REQUIRED && files.trustedCertificates().isEmpty()) {
-      throw new TlsConfigurationException(
-          null,
-          TlsConfigurationException.format(
-              "a CA bundle to check client certificates against, since clients must present"
-                  + " one",
-              "no CA bundle is set",
-              files.toString(),
-              "Set the CA bundle file, or do not require client certificates."));
+    if (clientAuth == ClientAuth.REQUIRED) {
+      requireCaBundle(files);
     }
     return new ServerTls(TlsMaterialSource.load(files, clock, checkInterval), clientAuth);
   }
@@ -109,5 +124,18 @@ public final class ServerTls {
   /** The material behind the managers, to look at or to {@link TlsMaterialSource#checkNow()}. */
   public TlsMaterialSource material() {
     return material;
+  }
+
+  private static void requireCaBundle(TlsFiles files) {
+    if (files.trustedCertificates().isEmpty()) {
+      throw new TlsConfigurationException(
+          null,
+          TlsConfigurationException.format(
+              "a CA bundle to check client certificates against, since clients must present"
+                  + " one",
+              "no CA bundle is set",
+              files.toString(),
+              "Set the CA bundle file, or do not require client certificates."));
+    }
   }
 }

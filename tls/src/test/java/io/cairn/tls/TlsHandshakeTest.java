@@ -258,6 +258,32 @@ final class TlsHandshakeTest {
         .hasMessageContaining(Pki.CHAIN_KEY + " = " + broker.certificate());
   }
 
+  @Test
+  void shouldServeTheSameMaterialRequiringClientCertificatesWithoutReadingItAgain()
+      throws Exception {
+    PemPair broker = pki.write("broker-0");
+    ServerTls plain =
+        ServerTls.load(pki.identityAndTrust(broker), ClientAuth.NONE, clock(), INTERVAL);
+    ServerTls mutual = plain.requiringClientCertificates();
+    server = new TlsEchoServer(mutual.sslContext());
+
+    assertThat(mutual.material()).isSameAs(plain.material());
+    assertThat(mutual.clientAuth()).isEqualTo(ClientAuth.REQUIRED);
+    assertThat(plain.trustManager()).isEmpty();
+    assertThatThrownBy(() -> TlsClients.connect(client(pki.trustOnly()), server.port()))
+        .isInstanceOf(IOException.class);
+    PemPair client = pki.write("gateway");
+    TlsClients.connect(client(pki.identityAndTrust(client)), server.port());
+    assertThat(server.nextOutcome().failure()).isInstanceOf(SSLHandshakeException.class);
+    assertThat(server.nextOutcome().clientCertificate()).isEqualTo(certificate(client));
+    assertThatThrownBy(
+            () ->
+                ServerTls.load(Pki.identity(broker), ClientAuth.NONE, clock(), INTERVAL)
+                    .requiringClientCertificates())
+        .isInstanceOf(TlsConfigurationException.class)
+        .hasMessageContaining("Expected a CA bundle to check client certificates against");
+  }
+
   private TlsEchoServer mutualTlsServer() throws IOException {
     PemPair broker = pki.write("broker-0");
     return new TlsEchoServer(

@@ -6,12 +6,12 @@ import io.cairn.auth.Role;
 import io.cairn.cli.CliException;
 import io.cairn.cli.ExitCode;
 import io.cairn.tls.LocalSecureFiles;
+import io.cairn.tls.SecretFiles;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
@@ -64,46 +64,35 @@ public final class ClusterSecurity {
     writeMasterKeys(dir.masterKeyFile(), masterKeysFrom);
   }
 
-  private static void writeOwnerOnly(Path file, String text) {
-    try {
-      Files.deleteIfExists(file);
-      Files.writeString(
-          Files.createFile(
-              file,
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
-          text,
-          StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new CliException(
-          ExitCode.FAILED, "Expected to write " + file + ", but " + e.getMessage(), e);
+  /** Copies the master keys of {@code from}, or writes a new one. */
+  private static void writeMasterKeys(Path file, Optional<Path> from) {
+    String keys;
+    if (from.isPresent()) {
+      try {
+        keys = Files.readString(from.get(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new CliException(
+            ExitCode.FAILED, "Expected to read " + from.get() + ", but " + e.getMessage(), e);
+      }
+    } else {
+      byte[] key = new byte[32];
+      new SecureRandom().nextBytes(key);
+      keys =
+          "# Master keys of this cluster's encrypted backups: keep a copy, without it no backup"
+              + " can be restored.\n"
+              + MASTER_KEY_ID
+              + "="
+              + Base64.getEncoder().encodeToString(key)
+              + "\n";
     }
+    writeOwnerOnly(file, keys);
   }
 
-  private static void writeMasterKeys(Path file, Optional<Path> from) {
+  private static void writeOwnerOnly(Path file, String text) {
     try {
-      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.deleteIfExists(temp);
-      Files.createFile(
-          temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      if (from.isPresent()) {
-        Files.write(temp, Files.readAllBytes(from.get()));
-      } else {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        Files.writeString(
-            temp,
-            "# Master keys of this cluster's encrypted backups: keep a copy, without it no backup"
-                + " can be restored.\n"
-                + MASTER_KEY_ID
-                + "="
-                + Base64.getEncoder().encodeToString(key)
-                + "\n",
-            StandardCharsets.UTF_8);
-      }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new CliException(
-          ExitCode.FAILED, "Expected to write " + file + ", but " + e.getMessage(), e);
+      SecretFiles.writeOwnerOnly(file, text);
+    } catch (UncheckedIOException e) {
+      throw new CliException(ExitCode.FAILED, e.getMessage(), e);
     }
   }
 }
