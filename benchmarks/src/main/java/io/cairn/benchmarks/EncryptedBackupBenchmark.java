@@ -8,6 +8,7 @@ import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
+import io.cairn.backups3.S3BackupStore;
 import io.cairn.backupstore.BackupEncryption;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +29,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Encrypted against plain backups: the same files ({@link S3BenchmarkFiles}: about 1 GB shaped like
- * a partition, incompressible) saved to and restored from two filesystem stores, one with
+ * a partition, incompressible) saved to and restored from two stores of one kind, one with
  * client-side encryption ({@code backup.encryption.*}: AES-256-GCM in 64 KiB segments) and one
- * without, no compression. Plain objects go through the kernel-side copy; encrypted ones through
- * the cipher, so this is the encryption's whole cost. Each round saves and restores with both
- * stores, alternating which goes first; a warm-up round is not counted. Prints each round and the
- * medians of encrypted / plain for save and restore (goal ≤ 1.1 each).
+ * without, no compression. {@code store=fs} (the default): two filesystem stores, where a plain
+ * object is a kernel-side copy and an encrypted one streams through the cipher, so the ratio is the
+ * encryption's whole cost against the cheapest copy there is. {@code store=s3}: two base paths of
+ * one bucket on an S3Proxy child process on 127.0.0.1, where both sides stream over HTTP. Each
+ * round saves and restores with both stores, alternating which goes first; a warm-up round is not
+ * counted. Prints each round and the medians of encrypted / plain for save and restore (goal ≤ 1.1
+ * each).
  */
 public final class EncryptedBackupBenchmark {
 
@@ -42,6 +47,8 @@ public final class EncryptedBackupBenchmark {
   private final Map<String, String> settings;
   private final Path directory;
   private final ExecutorService executor = Executors.newFixedThreadPool(2);
+  private S3ProxyProcess server;
+  private S3BenchmarkClients clients;
 
   private EncryptedBackupBenchmark(Map<String, String> settings) {
     this.settings = settings;
@@ -55,12 +62,25 @@ public final class EncryptedBackupBenchmark {
     settings.put("segmentMebibytes", "128");
     settings.put("sstFiles", "40");
     settings.put("directory", "target/encrypted-backup-benchmark");
+    settings.put("store", "fs");
+    settings.put("s3proxyJar", "target/s3-servers/s3proxy.jar");
+    settings.put("serverJvmOptions", "-Xmx1g");
     BenchmarkSettings.apply(settings, args);
+    if (!List.of("fs", "s3").contains(settings.get("store"))) {
+      throw new IllegalArgumentException(
+          "Expected store to be fs or s3, but was '" + settings.get("store") + "'");
+    }
     var benchmark = new EncryptedBackupBenchmark(settings);
     try {
       benchmark.run();
     } finally {
       benchmark.executor.shutdownNow();
+      if (benchmark.clients != null) {
+        benchmark.clients.close();
+      }
+      if (benchmark.server != null) {
+        benchmark.server.close();
+      }
     }
   }
 
@@ -85,6 +105,9 @@ public final class EncryptedBackupBenchmark {
     BenchmarkFiles.sync();
     byte[] master = new byte[MasterKeyRing.KEY_BYTES];
     new SecureRandom().nextBytes(master);
+    if (settings.get("store").equals("s3")) {
+      startS3Proxy();
+    }
     BackupEncryption encryption =
         BackupEncryption.with(
             MasterKeyRing.parse(
@@ -121,7 +144,29 @@ public final class EncryptedBackupBenchmark {
     }
   }
 
+  private void startS3Proxy() throws Exception {
+    Path serverDir = Files.createDirectories(directory.resolve("s3proxy"));
+    server =
+        S3ProxyProcess.start(
+            Path.of(settings.get("s3proxyJar")),
+            serverDir,
+            Arrays.asList(settings.get("serverJvmOptions").trim().split("\\s+")),
+            CLOCK);
+    clients = new S3BenchmarkClients(server.endpoint(), 8, 8 * MIB, CLOCK);
+    clients.createBucket();
+    System.out.println("server " + server.endpoint() + ", log " + server.logFile());
+  }
+
   private BackupStore open(String name, BackupEncryption encryption) throws Exception {
+    if (clients != null) {
+      return S3BackupStore.open(
+          clients.storeConfig(16).toBuilder().basePath(name).build(),
+          encryption,
+          CLOCK,
+          executor,
+          executor,
+          new SimpleMeterRegistry());
+    }
     Path base = Files.createDirectories(directory.resolve(name));
     return FilesystemBackupStore.open(
         FilesystemBackupStoreConfig.of(base).withMaxConcurrentFileCopies(2),

@@ -20,7 +20,7 @@ import java.util.zip.CRC32C;
  */
 public final class ContentEncoder {
 
-  static final int CHUNK_BYTES = 256 * 1024;
+  static final int CHUNK_BYTES = 1024 * 1024;
 
   private ContentEncoder() {}
 

@@ -45,6 +45,12 @@ public final class SegmentedCipher {
 
   private static final String TRANSFORMATION = "AES/GCM/NoPadding";
 
+  /**
+   * Segments written to, or read from, the stored stream at once (about a MiB): a call per 64 KiB
+   * segment cost more than the cipher.
+   */
+  private static final int BATCH_SEGMENTS = 16;
+
   private SegmentedCipher() {}
 
   /** The stored size of an object of {@code plainBytes}. */
@@ -145,9 +151,13 @@ public final class SegmentedCipher {
     private final byte[] associatedData;
     private final byte[] prefix;
     private final byte[] plain = new byte[SEGMENT_BYTES];
-    private final byte[] sealed = new byte[SEGMENT_BYTES + TAG_BYTES];
+
+    /** Sealed segments not yet written: {@code out} gets them in blocks, not a call per segment. */
+    private final byte[] sealed = new byte[BATCH_SEGMENTS * (SEGMENT_BYTES + TAG_BYTES)];
+
     private final Cipher cipher;
     private int buffered;
+    private int sealedLength;
     private long segment;
     private boolean finished;
 
@@ -195,6 +205,7 @@ public final class SegmentedCipher {
     public void finish() throws IOException {
       if (!finished) {
         seal(plain, 0, true);
+        drain();
         finished = true;
         Arrays.fill(plain, (byte) 0);
       }
@@ -206,20 +217,28 @@ public final class SegmentedCipher {
      */
     private void seal(byte[] from, int offset, boolean last) throws IOException {
       int length = from == plain ? buffered : SEGMENT_BYTES;
+      if (sealed.length - sealedLength < length + TAG_BYTES) {
+        drain();
+      }
       init(cipher, Cipher.ENCRYPT_MODE, key, prefix, segment, associatedData, last);
-      int n;
       try {
-        n = cipher.doFinal(from, offset, length, sealed, 0);
+        sealedLength += cipher.doFinal(from, offset, length, sealed, sealedLength);
       } catch (GeneralSecurityException e) {
         throw new IOException("Expected to encrypt segment " + segment + ", but " + e, e);
       }
-      out.write(sealed, 0, n);
       segment++;
       buffered = 0;
     }
 
+    private void drain() throws IOException {
+      out.write(sealed, 0, sealedLength);
+      sealedLength = 0;
+    }
+
+    /** Writes the segments sealed so far; a partly filled one stays buffered until it is full. */
     @Override
     public void flush() throws IOException {
+      drain();
       out.flush();
     }
 
@@ -233,25 +252,36 @@ public final class SegmentedCipher {
     }
   }
 
-  /** Reads, authenticates and hands on one segment at a time. */
+  /**
+   * Reads stored segments in blocks, then authenticates and hands on one segment at a time: into
+   * the caller's array when it asks for a whole segment or more, else through a buffer.
+   */
   private static final class DecryptingStream extends InputStream {
+
+    private static final int SEALED_SEGMENT_BYTES = SEGMENT_BYTES + TAG_BYTES;
 
     private final InputStream in;
     private final SecretKey key;
     private final byte[] associatedData;
     private final byte[] prefix;
-    private final byte[] sealed = new byte[SEGMENT_BYTES + TAG_BYTES];
+
+    /**
+     * Stored bytes read and not yet decrypted: {@code window[windowStart, windowEnd)}. One byte
+     * beyond a full segment must be read to know that the segment is not the last.
+     */
+    private final byte[] window = new byte[BATCH_SEGMENTS * SEALED_SEGMENT_BYTES + 1];
+
     private final byte[] plain = new byte[SEGMENT_BYTES];
     private final Cipher cipher;
+    private int windowStart;
+    private int windowEnd;
+    private boolean storedEnded;
     private int plainLength;
     private int plainPosition;
     private long segment;
     private long offset = HEADER_BYTES;
     private boolean lastRead;
     private ObjectAuthenticationException failed;
-
-    /** A byte read ahead to learn whether a full segment is the last one; -1 if none. */
-    private int ahead = -1;
 
     private DecryptingStream(InputStream in, SecretKey key, byte[] associatedData, byte[] prefix)
         throws IOException {
@@ -281,7 +311,15 @@ public final class SegmentedCipher {
         if (lastRead) {
           return -1;
         }
-        openNext();
+        if (len >= SEGMENT_BYTES) {
+          int n = openNext(b, off);
+          if (n > 0) {
+            return n;
+          }
+        } else {
+          plainLength = openNext(plain, 0);
+          plainPosition = 0;
+        }
       }
       int n = Math.min(len, plainLength - plainPosition);
       System.arraycopy(plain, plainPosition, b, off, n);
@@ -289,21 +327,21 @@ public final class SegmentedCipher {
       return n;
     }
 
-    private void openNext() throws IOException {
-      int length = 0;
-      if (ahead >= 0) {
-        sealed[length++] = (byte) ahead;
-        ahead = -1;
-      }
-      length += in.readNBytes(sealed, length, sealed.length - length);
-      boolean last = length < sealed.length || (ahead = in.read()) < 0;
+    /** Decrypts the next segment into {@code to} at {@code at}; returns its plaintext length. */
+    private int openNext(byte[] to, int at) throws IOException {
+      fillWindow();
+      int available = windowEnd - windowStart;
+      boolean last = available <= SEALED_SEGMENT_BYTES;
+      int length = last ? available : SEALED_SEGMENT_BYTES;
       if (length < TAG_BYTES) {
         throw failure("ends " + length + " bytes into segment " + segment + ", inside its tag");
       }
       init(cipher, Cipher.DECRYPT_MODE, key, prefix, segment, associatedData, last);
+      int plainBytes;
       try {
-        plainLength = cipher.doFinal(sealed, 0, length, plain, 0);
+        plainBytes = cipher.doFinal(window, windowStart, length, to, at);
       } catch (AEADBadTagException e) {
+        Arrays.fill(to, at, at + length - TAG_BYTES, (byte) 0);
         throw failure(
             "segment "
                 + segment
@@ -316,10 +354,27 @@ public final class SegmentedCipher {
       } catch (GeneralSecurityException e) {
         throw new IOException("Expected to decrypt segment " + segment + ", but " + e, e);
       }
-      plainPosition = 0;
+      windowStart += length;
       offset += length;
       segment++;
       lastRead = last;
+      return plainBytes;
+    }
+
+    /**
+     * Makes the window hold a whole stored segment and one byte more, or everything left of the
+     * object.
+     */
+    private void fillWindow() throws IOException {
+      if (storedEnded || windowEnd - windowStart > SEALED_SEGMENT_BYTES) {
+        return;
+      }
+      System.arraycopy(window, windowStart, window, 0, windowEnd - windowStart);
+      windowEnd -= windowStart;
+      windowStart = 0;
+      int read = in.readNBytes(window, windowEnd, window.length - windowEnd);
+      windowEnd += read;
+      storedEnded = windowEnd < window.length;
     }
 
     private ObjectAuthenticationException failure(String what) {

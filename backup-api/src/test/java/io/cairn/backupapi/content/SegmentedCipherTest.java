@@ -38,7 +38,10 @@ class SegmentedCipherTest {
       SEGMENT_BYTES,
       SEGMENT_BYTES + 1,
       2 * SEGMENT_BYTES,
-      3 * SEGMENT_BYTES + 17
+      3 * SEGMENT_BYTES + 17,
+      16 * SEGMENT_BYTES,
+      17 * SEGMENT_BYTES + 1,
+      40 * SEGMENT_BYTES + 5
     };
     for (int trial = 0; trial < fixed.length + 30; trial++) {
       int size = trial < fixed.length ? fixed[trial] : random.nextInt(4 * SEGMENT_BYTES + 1);
@@ -201,21 +204,29 @@ class SegmentedCipherTest {
     return sealed.toByteArray();
   }
 
-  private static byte[] decrypt(byte[] sealed, SecretKey key, byte[] object) throws IOException {
+  private byte[] decrypt(byte[] sealed, SecretKey key, byte[] object) throws IOException {
     ByteArrayOutputStream plain = new ByteArrayOutputStream();
     copy(sealed, key, object, plain);
     return plain.toByteArray();
   }
 
-  private static void copy(byte[] sealed, SecretKey key, byte[] object, ByteArrayOutputStream to)
+  /**
+   * Decrypts into {@code to}, read in chunks of random sizes: smaller than a segment (through the
+   * stream's buffer) and of a segment or more (decrypted straight into the caller's array).
+   */
+  private void copy(byte[] sealed, SecretKey key, byte[] object, ByteArrayOutputStream to)
       throws IOException {
     try (InputStream in =
         SegmentedCipher.decrypting(new ByteArrayInputStream(sealed), key, object)) {
-      byte[] chunk = new byte[7_000];
+      byte[] chunk = new byte[3 * SEGMENT_BYTES];
       int n;
-      while ((n = in.read(chunk)) >= 0) {
-        to.write(chunk, 0, n);
-      }
+      do {
+        int length = random.nextBoolean() ? 1 + random.nextInt(7_000) : chunk.length;
+        n = in.read(chunk, 0, length);
+        if (n > 0) {
+          to.write(chunk, 0, n);
+        }
+      } while (n >= 0);
     }
   }
 

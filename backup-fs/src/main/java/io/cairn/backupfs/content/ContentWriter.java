@@ -92,11 +92,12 @@ public final class ContentWriter {
           && Files.isRegularFile(file.path())) {
         encoded = transfer.copy(file.path(), file.lengthBytes(), channel);
       } else {
-        // Written in blocks of a MiB: an encrypted object arrives in 64 KiB segments, and a write
-        // call each cost more than the cipher.
+        // Written in blocks of a MiB, not a write call per compressed block: the cipher hands
+        // on its segments in such blocks itself.
+        OutputStream stored = Channels.newOutputStream(channel);
         OutputStream out =
             new ThrottledOutputStream(
-                new BufferedOutputStream(Channels.newOutputStream(channel), WRITE_BLOCK_BYTES),
+                cipher.encrypts() ? stored : new BufferedOutputStream(stored, WRITE_BLOCK_BYTES),
                 limiter);
         encoded = ContentEncoder.encode(file.path(), file.lengthBytes(), policy, cipher, out);
       }
