@@ -33,6 +33,7 @@ public final class GatewayOperations {
   public static final Operation GET_BACKUP = Operation.admin("GetBackup");
   public static final Operation LIST_BACKUPS = Operation.admin("ListBackups");
   public static final Operation DELETE_BACKUP = Operation.admin("DeleteBackup");
+  public static final Operation GET_BACKUP_SCHEDULE = Operation.admin("GetBackupSchedule");
   public static final Operation PAUSE_EXPORTING = Operation.admin("PauseExporting");
   public static final Operation RESUME_EXPORTING = Operation.admin("ResumeExporting");
   public static final Operation GET_TOPOLOGY = Operation.admin("GetTopology");
@@ -48,6 +49,7 @@ public final class GatewayOperations {
           GET_BACKUP,
           LIST_BACKUPS,
           DELETE_BACKUP,
+          GET_BACKUP_SCHEDULE,
           PAUSE_EXPORTING,
           RESUME_EXPORTING,
           GET_TOPOLOGY);

@@ -1,8 +1,10 @@
 package io.cairn.broker;
 
+import io.cairn.backup.schedule.BackupScheduler;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.broker.api.AccountQueryHandler;
 import io.cairn.broker.api.BackupRequestHandler;
+import io.cairn.broker.api.BackupScheduleHandler;
 import io.cairn.broker.api.BrokerApiMetrics;
 import io.cairn.broker.api.CommandRequestHandler;
 import io.cairn.broker.api.CommandResponseRouter;
@@ -25,6 +27,7 @@ import io.cairn.broker.partition.LedgerComponent;
 import io.cairn.broker.partition.Partition;
 import io.cairn.broker.partition.PartitionComponent;
 import io.cairn.broker.partition.PartitionLayout;
+import io.cairn.broker.schedule.ScheduledBackups;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.config.ExposedListeners;
 import io.cairn.engine.InterPartitionReceiver;
@@ -131,6 +134,7 @@ public final class Broker implements AutoCloseable {
   private BackupStores.Opened backupStore;
   private LeaderDirectory leaders;
   private CommandResponseRouter router;
+  private BackupScheduler backupScheduler;
   private volatile CommandLimiters commandLimiters;
   private ManagementServer management;
 
@@ -288,8 +292,7 @@ public final class Broker implements AutoCloseable {
     register(
         InterPartitionCodec.TYPE,
         new InterPartitionRequestHandler(partitions, leaders, interPartitionMetrics));
-    register(
-        ApiDescriptor.TYPE_COMMAND,
+    CommandRequestHandler commands =
         new CommandRequestHandler(
             info,
             partitions,
@@ -297,7 +300,8 @@ public final class Broker implements AutoCloseable {
             router,
             commandLimiters,
             () -> state == State.STARTED,
-            apiMetrics));
+            apiMetrics);
+    register(ApiDescriptor.TYPE_COMMAND, commands);
     register(
         ApiDescriptor.TYPE_QUERY_ACCOUNT,
         new AccountQueryHandler(info, partitions, leaders, apiMetrics));
@@ -317,6 +321,23 @@ public final class Broker implements AutoCloseable {
         "the partitions " + partitions.all().stream().map(HostedPartition::partitionId).toList());
 
     BrokerMetrics.registerHealth(registry, nodeId, () -> health().status().code());
+    Optional<BackupScheduler> scheduled =
+        ScheduledBackups.scheduler(
+            config.backup().schedule(),
+            info,
+            () -> partitions,
+            leaders,
+            transport,
+            commands,
+            requestTimeout,
+            registry);
+    if (scheduled.isPresent()) {
+      backupScheduler = scheduled.get();
+      steps.join(scheduler.start(backupScheduler), "the backup scheduler");
+    }
+    register(
+        ApiDescriptor.TYPE_BACKUP_SCHEDULE,
+        new BackupScheduleHandler(nodeId, scheduled, leaders, apiMetrics));
 
     BrokerConfig.Management settings = config.management();
     if (settings.enabled()) {
@@ -538,6 +559,7 @@ public final class Broker implements AutoCloseable {
   private void closeParts() {
     steps.quietly("the management server", () -> PartSteps.close(management));
     steps.quietly("the request handlers", () -> handlerTypes.forEach(transport::unregisterHandler));
+    steps.quietly("the backup scheduler", () -> PartSteps.closeActor(backupScheduler));
     steps.quietly("the partitions", this::closePartitions);
     steps.quietly("the command response router", () -> PartSteps.closeActor(router));
     steps.quietly("the leader directory", () -> PartSteps.closeActor(leaders));

@@ -7,6 +7,7 @@ import io.cairn.gateway.v1.DeleteBackupResponse;
 import io.cairn.gateway.v1.DepositRequest;
 import io.cairn.gateway.v1.GetAccountRequest;
 import io.cairn.gateway.v1.GetBackupRequest;
+import io.cairn.gateway.v1.GetBackupScheduleRequest;
 import io.cairn.gateway.v1.GetTopologyRequest;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.gateway.v1.ListBackupsRequest;
@@ -383,6 +384,23 @@ public final class CairnClient implements AutoCloseable {
         (stub, observer) ->
             stub.resumeExporting(ResumeExportingRequest.getDefaultInstance(), observer),
         ProtoMapping::exporting);
+  }
+
+  /**
+   * The backup schedule, from the broker running it; FAILED_PRECONDITION when none is configured.
+   */
+  public BackupSchedule backupSchedule() {
+    return join(backupScheduleAsync());
+  }
+
+  public CompletableFuture<BackupSchedule> backupScheduleAsync() {
+    String operation = "GetBackupSchedule";
+    return admin(
+        operation,
+        Arguments.of(operation),
+        (stub, observer) ->
+            stub.getBackupSchedule(GetBackupScheduleRequest.getDefaultInstance(), observer),
+        ProtoMapping::backupSchedule);
   }
 
   /** Brokers, partitions, roles and health; the gateway asks every broker first. */

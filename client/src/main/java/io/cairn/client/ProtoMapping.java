@@ -12,6 +12,7 @@ import io.cairn.gateway.v1.PartitionBackup;
 import io.cairn.gateway.v1.ReplicaRole;
 import io.cairn.gateway.v1.TakeBackupResponse;
 import io.cairn.gateway.v1.TransferResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -65,6 +66,28 @@ final class ProtoMapping {
   static BackupPage backupPage(ListBackupsResponse r) {
     return new BackupPage(
         r.getBackupsList().stream().map(ProtoMapping::backup).toList(), r.getNextPageToken());
+  }
+
+  static BackupSchedule backupSchedule(io.cairn.gateway.v1.BackupSchedule s) {
+    BackupSchedule.ScheduledRun lastRun = null;
+    if (s.hasLastRun()) {
+      io.cairn.gateway.v1.ScheduledRun run = s.getLastRun();
+      lastRun =
+          new BackupSchedule.ScheduledRun(
+              run.getBackupId(),
+              instant(run.getStartedAt()),
+              instant(run.getFinishedAt()),
+              run.getOutcome(),
+              run.getAttempt(),
+              run.getDetail());
+    }
+    return new BackupSchedule(
+        s.getNodeId(),
+        Duration.ofSeconds(s.getInterval().getSeconds(), s.getInterval().getNanos()),
+        instant(s.getNextRunAt()),
+        s.getNextBackupId(),
+        lastRun,
+        s.getConsecutiveFailures());
   }
 
   static ExportingState exporting(ExportingResponse r) {

@@ -1,6 +1,7 @@
 package io.cairn.broker.config;
 
 import io.cairn.backup.BackupConfig;
+import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.backupstore.BackupEncryption;
@@ -299,6 +300,7 @@ public final class BrokerConfig {
    * @param fs the filesystem store's settings, iff the store is {@code fs}
    * @param s3 the S3 store's settings, iff the store is {@code s3}
    * @param encryption client-side encryption of new backups and the keys to read encrypted ones
+   * @param schedule when backups are taken by themselves (the leader of partition 1 runs it)
    */
   public record Backup(
       boolean enabled,
@@ -309,7 +311,8 @@ public final class BrokerConfig {
       int maxPendingBackups,
       Optional<FilesystemBackupStoreConfig> fs,
       Optional<S3BackupStoreConfig> s3,
-      BackupEncryption encryption) {
+      BackupEncryption encryption,
+      Optional<BackupSchedule> schedule) {
 
     /** Whether partition leaders write backups: enabled and a store configured. */
     public boolean active() {

@@ -197,6 +197,14 @@ public final class BrokerConfigKeys {
           "16",
           integer(1, 1000),
           "backups of one partition waiting; one more fails at once");
+  public static final ConfigKey<Duration> BACKUP_SCHEDULE_INTERVAL =
+      key(
+          "backup.schedule.interval",
+          null,
+          duration(Duration.ofSeconds(1), Duration.ofDays(366)),
+          "take a backup at every multiple of this interval (UTC), its id the slot's start in"
+              + " epoch milliseconds; run by the leader of partition 1. Unset: backups are taken"
+              + " by hand only");
   public static final ConfigKey<String> BACKUP_ENCRYPTION_KEY_FILE =
       key(
           "backup.encryption.keyFile",

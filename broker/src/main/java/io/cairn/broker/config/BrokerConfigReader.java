@@ -2,6 +2,7 @@ package io.cairn.broker.config;
 
 import static io.cairn.broker.config.BrokerConfigKeys.*;
 
+import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
@@ -243,7 +244,8 @@ public final class BrokerConfigReader {
         maxPending,
         fs,
         s3,
-        encryption());
+        encryption(),
+        Optional.ofNullable(get(BACKUP_SCHEDULE_INTERVAL)).map(BackupSchedule::new));
   }
 
   /**

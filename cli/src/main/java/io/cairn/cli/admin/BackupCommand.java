@@ -25,7 +25,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code cairn backup take|status|list|delete|verify}. */
+/** {@code cairn backup take|status|list|delete|schedule|verify}. */
 @Command(
     name = "backup",
     description =
@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
       BackupCommand.Status.class,
       BackupCommand.ListBackups.class,
       BackupCommand.Delete.class,
+      BackupScheduleCommand.class,
       VerifyCommand.class
     })
 public final class BackupCommand implements Runnable {
@@ -45,7 +46,8 @@ public final class BackupCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "Expected one of take, status, list, delete, verify, but got none");
+        spec.commandLine(),
+        "Expected one of take, status, list, delete, schedule, verify, but got none");
   }
 
   @Command(

@@ -19,6 +19,7 @@ public final class Printer {
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
           .enable(SerializationFeature.INDENT_OUTPUT);
 

@@ -24,6 +24,7 @@ import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.BackupCodec;
 import io.cairn.protocol.api.BackupEntries;
 import io.cairn.protocol.api.BackupRequest;
+import io.cairn.protocol.api.BackupScheduleState;
 import io.cairn.protocol.api.BackupStatusEntry;
 import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ import java.util.regex.Pattern;
  *   <li><b>list</b> reads every status page by page (at most {@value #LIST_PAGES_MAX} pages of
  *       {@value #LIST_PAGE_SIZE}), aggregates per id and pages the result newest first; the page
  *       token is the last id of the previous page.
+ *   <li><b>schedule</b> asks the leader of partition 1, which runs the backup schedule.
  *   <li><b>delete(id)</b> deletes every partition's backup of the id; FAILED_PRECONDITION while one
  *       is in progress; deleting a missing backup succeeds.
  * </ul>
@@ -64,9 +66,16 @@ public final class BackupAdmin {
   private static final Pattern PAGE_TOKEN = Pattern.compile("[1-9][0-9]{0,18}");
 
   private final BrokerRequester requester;
+  private final BackupScheduleAdmin schedule;
 
   public BackupAdmin(BrokerRequester requester) {
     this.requester = requester;
+    this.schedule = new BackupScheduleAdmin(requester);
+  }
+
+  /** The backup schedule, from the broker running it; see {@link BackupScheduleAdmin}. */
+  public CompletableFuture<BackupScheduleState> schedule(Deadline deadline) {
+    return schedule.status(deadline);
   }
 
   /** Takes backup {@code backupId}. See the class comment. */

@@ -15,12 +15,14 @@ import io.cairn.gateway.topology.PartitionLeader;
 import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.gateway.v1.AdminServiceGrpc;
 import io.cairn.gateway.v1.Backup;
+import io.cairn.gateway.v1.BackupSchedule;
 import io.cairn.gateway.v1.BackupState;
 import io.cairn.gateway.v1.Broker;
 import io.cairn.gateway.v1.DeleteBackupRequest;
 import io.cairn.gateway.v1.DeleteBackupResponse;
 import io.cairn.gateway.v1.ExportingResponse;
 import io.cairn.gateway.v1.GetBackupRequest;
+import io.cairn.gateway.v1.GetBackupScheduleRequest;
 import io.cairn.gateway.v1.GetTopologyRequest;
 import io.cairn.gateway.v1.Health;
 import io.cairn.gateway.v1.ListBackupsRequest;
@@ -32,9 +34,11 @@ import io.cairn.gateway.v1.PauseExportingRequest;
 import io.cairn.gateway.v1.Replica;
 import io.cairn.gateway.v1.ReplicaRole;
 import io.cairn.gateway.v1.ResumeExportingRequest;
+import io.cairn.gateway.v1.ScheduledRun;
 import io.cairn.gateway.v1.TakeBackupRequest;
 import io.cairn.gateway.v1.TakeBackupResponse;
 import io.cairn.gateway.v1.Topology;
+import io.cairn.protocol.api.BackupScheduleState;
 import io.cairn.protocol.api.BrokerTopology;
 import io.cairn.protocol.api.PartitionReplica;
 import io.cairn.protocol.api.ReplicaHealth;
@@ -110,6 +114,38 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
         observer,
         deadline -> backups.delete(request.getBackupId(), deadline),
         ignored -> DeleteBackupResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void getBackupSchedule(
+      GetBackupScheduleRequest request, StreamObserver<BackupSchedule> observer) {
+    calls.run("GetBackupSchedule", observer, backups::schedule, AdminGrpcService::toSchedule);
+  }
+
+  static BackupSchedule toSchedule(BackupScheduleState state) {
+    BackupSchedule.Builder schedule =
+        BackupSchedule.newBuilder()
+            .setNodeId(state.nodeId())
+            .setInterval(
+                com.google.protobuf.Duration.newBuilder()
+                    .setSeconds(state.intervalMillis() / 1000)
+                    .setNanos((int) (state.intervalMillis() % 1000) * 1_000_000))
+            .setNextRunAt(timestamp(Instant.ofEpochMilli(state.nextRunMillis())))
+            .setNextBackupId(state.nextBackupId())
+            .setConsecutiveFailures(state.consecutiveFailures());
+    state
+        .lastRun()
+        .ifPresent(
+            run ->
+                schedule.setLastRun(
+                    ScheduledRun.newBuilder()
+                        .setBackupId(run.backupId())
+                        .setStartedAt(timestamp(Instant.ofEpochMilli(run.startedMillis())))
+                        .setFinishedAt(timestamp(Instant.ofEpochMilli(run.finishedMillis())))
+                        .setOutcome(run.outcome())
+                        .setAttempt(run.attempt())
+                        .setDetail(run.detail())));
+    return schedule.build();
   }
 
   @Override

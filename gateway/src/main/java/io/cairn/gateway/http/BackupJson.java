@@ -3,6 +3,9 @@ package io.cairn.gateway.http;
 import io.cairn.backupapi.BackupDescriptor;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.ClusterBackupStatus;
+import io.cairn.protocol.api.BackupScheduleState;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +56,41 @@ final class BackupJson {
       json.put("fileCount", descriptor.fileCount());
       json.put("stateDigest", descriptor.stateDigest());
     }
+    return json;
+  }
+
+  /**
+   * The backup schedule:
+   *
+   * <pre>
+   * {"nodeId": 0, "interval": "PT1H", "nextRunAt": "2026-01-01T01:00:00Z",
+   *  "nextBackupId": 1767229200000, "consecutiveFailures": 0,
+   *  "lastRun": {"backupId": 1767225600000, "startedAt": "...", "finishedAt": "...",
+   *              "outcome": "taken", "attempt": 1, "detail": "..."}}  (detail only when failed)
+   * </pre>
+   */
+  static Map<String, Object> schedule(BackupScheduleState state) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("nodeId", state.nodeId());
+    json.put("interval", Duration.ofMillis(state.intervalMillis()).toString());
+    json.put("nextRunAt", Instant.ofEpochMilli(state.nextRunMillis()).toString());
+    json.put("nextBackupId", state.nextBackupId());
+    json.put("consecutiveFailures", state.consecutiveFailures());
+    state
+        .lastRun()
+        .ifPresent(
+            run -> {
+              Map<String, Object> last = new LinkedHashMap<>();
+              last.put("backupId", run.backupId());
+              last.put("startedAt", Instant.ofEpochMilli(run.startedMillis()).toString());
+              last.put("finishedAt", Instant.ofEpochMilli(run.finishedMillis()).toString());
+              last.put("outcome", run.outcome());
+              last.put("attempt", run.attempt());
+              if (!run.detail().isEmpty()) {
+                last.put("detail", run.detail());
+              }
+              json.put("lastRun", last);
+            });
     return json;
   }
 }

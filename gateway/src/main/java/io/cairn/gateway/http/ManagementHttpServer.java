@@ -92,6 +92,7 @@ public final class ManagementHttpServer implements AutoCloseable {
           "http-take-backup", GatewayOperations.TAKE_BACKUP,
           "http-get-backup", GatewayOperations.GET_BACKUP,
           "http-delete-backup", GatewayOperations.DELETE_BACKUP,
+          "http-backup-schedule", GatewayOperations.GET_BACKUP_SCHEDULE,
           "http-pause-exporting", GatewayOperations.PAUSE_EXPORTING,
           "http-resume-exporting", GatewayOperations.RESUME_EXPORTING);
 
@@ -157,6 +158,12 @@ public final class ManagementHttpServer implements AutoCloseable {
         // GET before POST: the order of 405's "Expected method GET or POST" and its Allow
         Route.exact("GET", "/actuator/backups", "http-list-backups", this::listBackups),
         Route.exact("POST", "/actuator/backups", "http-take-backup", this::takeBackup),
+        // before the {id} pattern, which would take "schedule" for an id
+        Route.exact(
+            "GET",
+            "/actuator/backups/schedule",
+            "http-backup-schedule",
+            exchange -> exchange.sendJson(200, BackupJson.schedule(await(backups::schedule)))),
         Route.pattern(
             "GET", BACKUP_PATH, "/actuator/backups/{id}", "http-get-backup", this::getBackup),
         Route.pattern(

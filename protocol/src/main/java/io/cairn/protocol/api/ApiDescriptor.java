@@ -28,6 +28,11 @@ package io.cairn.protocol.api;
  *                               | stateDigest string | fileCount i32 | sizeBytes i64
  * cairn-exporting     request : version | operation u8
  *                     OK body : paused bool
+ * cairn-backup-schedule request : version
+ *                     OK body : nodeId i32 | intervalMs i64 | nextRunMs i64 | nextBackupId i64
+ *                               | consecutiveFailures i32 | hasLastRun bool | (when true)
+ *                               backupId i64 | startedMs i64 | finishedMs i64 | outcome string
+ *                               | attempt i32 | detail string
  * </pre>
  *
  * <p>Strings are bounded ({@code *_MAX_BYTES}); lists are bounded by a count limit and by the bytes
@@ -52,6 +57,9 @@ public final class ApiDescriptor {
 
   /** Message type of exporting control (pause, resume, status) of a broker's partitions. */
   public static final String TYPE_EXPORTING = "cairn-exporting";
+
+  /** The backup schedule's state, from the broker running it: {@link BackupScheduleCodec}. */
+  public static final String TYPE_BACKUP_SCHEDULE = "cairn-backup-schedule";
 
   /** No known leader, in a {@code NOT_LEADER} failure. */
   public static final int NO_NODE_ID = -1;

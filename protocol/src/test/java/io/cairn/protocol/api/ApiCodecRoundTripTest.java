@@ -102,4 +102,18 @@ final class ApiCodecRoundTripTest {
                   .isEqualTo(response);
             });
   }
+
+  @Test
+  void shouldRoundTripBackupScheduleMessages() {
+    BackupScheduleCodec.decodeRequest(BackupScheduleCodec.encodeRequest());
+    qt().withFixedSeed(SEED + 6)
+        .withExamples(100)
+        .forAll(responsesOf(ApiGenerators.scheduleStates()))
+        .checkAssert(
+            response ->
+                assertThat(
+                        BackupScheduleCodec.decodeResponse(
+                            BackupScheduleCodec.encodeResponse(response)))
+                    .isEqualTo(response));
+  }
 }

@@ -150,6 +150,29 @@ final class ApiGenerators {
     return Generate.oneOf(oks, failures());
   }
 
+  static Gen<BackupScheduleState> scheduleStates() {
+    Gen<BackupScheduleState.LastRun> runs =
+        in ->
+            new BackupScheduleState.LastRun(
+                longs().all().generate(in),
+                longs().all().generate(in),
+                longs().all().generate(in),
+                Generate.pick(List.of("taken", "already_taken", "superseded", "failed"))
+                    .generate(in),
+                integers().between(1, Integer.MAX_VALUE).generate(in),
+                strings(0, 40).generate(in));
+    Gen<Optional<BackupScheduleState.LastRun>> lastRuns =
+        Generate.oneOf(runs.map(Optional::of), Generate.constant(Optional.empty()));
+    return in ->
+        new BackupScheduleState(
+            integers().between(0, 1023).generate(in),
+            longs().between(1, Long.MAX_VALUE).generate(in),
+            longs().all().generate(in),
+            longs().all().generate(in),
+            lastRuns.generate(in),
+            integers().between(0, Integer.MAX_VALUE).generate(in));
+  }
+
   static Gen<AccountBalance> balances() {
     return Generate.oneOf(
         longs().all().map(balance -> new AccountBalance(true, balance)),

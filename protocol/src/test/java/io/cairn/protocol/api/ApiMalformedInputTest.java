@@ -86,7 +86,18 @@ final class ApiMalformedInputTest {
           new Codec(
               "exporting response",
               ExportingCodec::decodeResponse,
-              v -> ExportingCodec.encodeResponse((ApiResponse<Boolean>) v)));
+              v -> ExportingCodec.encodeResponse((ApiResponse<Boolean>) v)),
+          new Codec(
+              "backup schedule request",
+              bytes -> {
+                BackupScheduleCodec.decodeRequest(bytes);
+                return "ok";
+              },
+              v -> BackupScheduleCodec.encodeRequest()),
+          new Codec(
+              "backup schedule response",
+              BackupScheduleCodec::decodeResponse,
+              v -> BackupScheduleCodec.encodeResponse((ApiResponse<BackupScheduleState>) v)));
 
   @Test
   void shouldRejectRandomBytesOnlyWithProtocolException() {
@@ -313,6 +324,8 @@ final class ApiMalformedInputTest {
     Gen<ApiResponse<BackupEntries>> backupResponses = responsesOf(backupBodies());
     Gen<ExportingOperation> operations = Generate.enumValues(ExportingOperation.class);
     Gen<ApiResponse<Boolean>> pausedResponses = responsesOf(Generate.booleans());
+    Gen<ApiResponse<BackupScheduleState>> scheduleResponses =
+        responsesOf(ApiGenerators.scheduleStates());
     return in -> {
       int index = indexes.generate(in);
       Object value =
@@ -326,7 +339,9 @@ final class ApiMalformedInputTest {
             case 6 -> backupRequests.generate(in);
             case 7 -> backupResponses.generate(in);
             case 8 -> operations.generate(in);
-            default -> pausedResponses.generate(in);
+            case 9 -> pausedResponses.generate(in);
+            case 10 -> "ok";
+            default -> scheduleResponses.generate(in);
           };
       return new Encoding(index, CODECS.get(index).encode.apply(value));
     };

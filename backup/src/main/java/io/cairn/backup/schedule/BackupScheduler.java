@@ -1,0 +1,207 @@
+package io.cairn.backup.schedule;
+
+import io.cairn.pacing.Backoff;
+import io.cairn.scheduler.Actor;
+import io.cairn.scheduler.Cancellable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes the cluster's scheduled backups. Every broker with a schedule runs one; it acts only while
+ * its broker leads partition 1, so the cluster runs the schedule once, and a leader change or a
+ * restart moves it with the leadership.
+ *
+ * <p>Each slot of the {@link BackupSchedule} is one backup whose id is the slot's start, taken
+ * through the {@link CheckpointTaker} like an operator's {@code TakeBackup}. A broker that begins
+ * to lead partition 1 first takes the current slot: if its predecessor took it, every partition
+ * answers that it has the id ({@link TakeOutcome.Kind#ALREADY_TAKEN}), nothing is taken twice; if
+ * the predecessor died before, or the cluster was down over the slot's start, the slot is taken
+ * now, not skipped. Slots missed entirely while nobody led partition 1 are not made up: the newest
+ * one stands for them.
+ *
+ * <p>A run that fails (a partition unreachable or refusing) is tried again with the same id after
+ * an exponential backoff, until it succeeds or the next slot begins; a slot superseded by a higher
+ * id (a backup taken by hand) is skipped. Status through {@link #status()}, meters in {@link
+ * BackupScheduleMetrics}.
+ */
+public final class BackupScheduler extends Actor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupScheduler.class);
+
+  /** How often leadership and the due time are looked at; a run starts at most this late. */
+  static final Duration TICK = Duration.ofMillis(500);
+
+  /**
+   * The waits between attempts of a failed run: 1 s, doubling to a minute; a slot shorter than that
+   * is retried until the next one begins.
+   */
+  public static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1));
+
+  private final BackupSchedule schedule;
+  private final BooleanSupplier leadsPartitionOne;
+  private final CheckpointTaker taker;
+  private final Backoff backoff;
+  private final BackupScheduleMetrics metrics;
+
+  // actor thread only
+  private boolean running;
+  private boolean inFlight;
+  private long dueSlot;
+  private long retryAtMillis;
+  private int attempt;
+  private int consecutiveFailures;
+  private ScheduleStatus.ScheduledRun lastRun;
+  private Cancellable ticks;
+
+  /**
+   * @param leadsPartitionOne whether this broker leads partition 1 now
+   * @param backoff the waits between attempts of a failed run
+   */
+  public BackupScheduler(
+      BackupSchedule schedule,
+      BooleanSupplier leadsPartitionOne,
+      CheckpointTaker taker,
+      Backoff backoff,
+      BackupScheduleMetrics metrics) {
+    super("backup-scheduler");
+    this.schedule = Objects.requireNonNull(schedule, "schedule");
+    this.leadsPartitionOne = Objects.requireNonNull(leadsPartitionOne, "leadsPartitionOne");
+    this.taker = Objects.requireNonNull(taker, "taker");
+    this.backoff = Objects.requireNonNull(backoff, "backoff");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  protected void onStart() {
+    ticks = scheduleAtFixedRate(Duration.ZERO, TICK, this::tick);
+  }
+
+  @Override
+  protected void onClose() {
+    if (ticks != null) {
+      ticks.cancel();
+    }
+    metrics.running(false, 0);
+  }
+
+  /**
+   * The schedule as this broker runs it; empty while it does not lead partition 1 (ask that
+   * broker).
+   */
+  public CompletableFuture<Optional<ScheduleStatus>> status() {
+    return call(
+        () ->
+            running
+                ? Optional.of(
+                    new ScheduleStatus(
+                        schedule.interval(),
+                        nextRunMillis(),
+                        dueSlot,
+                        Optional.ofNullable(lastRun),
+                        consecutiveFailures))
+                : Optional.empty());
+  }
+
+  private long nextRunMillis() {
+    return Math.max(dueSlot, retryAtMillis);
+  }
+
+  private void tick() {
+    long now = clock().millis();
+    if (!leadsPartitionOne.getAsBoolean()) {
+      if (running) {
+        running = false;
+        LOG.info("No longer leading partition 1: the backup schedule runs on its new leader");
+        metrics.running(false, 0);
+      }
+      return;
+    }
+    if (!running) {
+      running = true;
+      dueSlot = schedule.slotAt(now);
+      retryAtMillis = 0;
+      attempt = 0;
+      LOG.info(
+          "Leading partition 1: running the backup schedule (every {}), starting with slot {} ({})",
+          schedule.interval(),
+          dueSlot,
+          Instant.ofEpochMilli(dueSlot));
+    }
+    long current = schedule.slotAt(now);
+    if (!inFlight && current > dueSlot) {
+      // a failing slot overtaken by the next one: the newest slot stands for it
+      LOG.warn(
+          "Scheduled backup {} was not taken before its next slot began ({} attempts); taking"
+              + " backup {} instead",
+          dueSlot,
+          attempt,
+          current);
+      dueSlot = current;
+      retryAtMillis = 0;
+      attempt = 0;
+    }
+    metrics.running(true, nextRunMillis());
+    if (inFlight || now < nextRunMillis()) {
+      return;
+    }
+    run(dueSlot, now);
+  }
+
+  private void run(long backupId, long startedMillis) {
+    inFlight = true;
+    attempt++;
+    int thisAttempt = attempt;
+    CompletableFuture<TakeOutcome> answer;
+    try {
+      answer = taker.take(backupId);
+    } catch (RuntimeException e) {
+      answer = CompletableFuture.failedFuture(e);
+    }
+    answer
+        .exceptionally(e -> TakeOutcome.failed(backupId, String.valueOf(e)))
+        .thenAcceptAsync(
+            outcome -> finished(backupId, startedMillis, thisAttempt, outcome), executor());
+  }
+
+  private void finished(long backupId, long startedMillis, int thisAttempt, TakeOutcome outcome) {
+    inFlight = false;
+    long now = clock().millis();
+    lastRun = new ScheduleStatus.ScheduledRun(backupId, startedMillis, now, outcome, thisAttempt);
+    metrics.run(outcome);
+    switch (outcome.kind()) {
+      case TAKEN -> LOG.info("Scheduled backup {} taken", backupId);
+      case ALREADY_TAKEN ->
+          LOG.info("Scheduled backup {} was taken already (before a leader change)", backupId);
+      case SUPERSEDED ->
+          LOG.warn(
+              "Scheduled backup {} skipped: partitions hold the higher backup id {} (taken by"
+                  + " hand); the schedule goes on with the next slot",
+              backupId,
+              outcome.highestId());
+      case FAILED -> {
+        consecutiveFailures++;
+        Duration wait = backoff.ceiling(thisAttempt);
+        retryAtMillis = now + wait.toMillis();
+        LOG.warn(
+            "Scheduled backup {} failed (attempt {}): {}; trying again in {}",
+            backupId,
+            thisAttempt,
+            outcome.detail(),
+            wait);
+        return;
+      }
+    }
+    consecutiveFailures = 0;
+    if (dueSlot == backupId) {
+      dueSlot = schedule.slotAfter(Math.max(backupId, schedule.slotAt(now)));
+    }
+    retryAtMillis = 0;
+    attempt = 0;
+  }
+}

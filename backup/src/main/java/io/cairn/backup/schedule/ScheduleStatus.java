@@ -1,0 +1,44 @@
+package io.cairn.backup.schedule;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The backup schedule as the broker running it sees it.
+ *
+ * @param interval the schedule's interval
+ * @param nextRunMillis when the next run is due (epoch ms): the next slot, or the retry of a failed
+ *     run
+ * @param nextBackupId the id the next run takes (its slot)
+ * @param lastRun the run that finished last since this broker began running the schedule
+ * @param consecutiveFailures failed attempts since the last run that was not {@code FAILED}
+ */
+public record ScheduleStatus(
+    Duration interval,
+    long nextRunMillis,
+    long nextBackupId,
+    Optional<ScheduledRun> lastRun,
+    int consecutiveFailures) {
+
+  public ScheduleStatus {
+    Objects.requireNonNull(interval, "interval");
+    Objects.requireNonNull(lastRun, "lastRun");
+  }
+
+  /**
+   * One run of the schedule.
+   *
+   * @param backupId the slot's id
+   * @param startedMillis when the checkpoint was requested (epoch ms)
+   * @param finishedMillis when every partition had answered
+   * @param outcome what came of it
+   * @param attempt 1 for the slot's first attempt, more for retries after failures
+   */
+  public record ScheduledRun(
+      long backupId, long startedMillis, long finishedMillis, TakeOutcome outcome, int attempt) {
+    public ScheduledRun {
+      Objects.requireNonNull(outcome, "outcome");
+    }
+  }
+}

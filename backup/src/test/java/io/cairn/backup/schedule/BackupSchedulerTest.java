@@ -1,0 +1,229 @@
+package io.cairn.backup.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.pacing.Backoff;
+import io.cairn.scheduler.DeterministicScheduler;
+import io.cairn.scheduler.SimClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The schedule on simulated time against a model of the partitions that keeps their contract: a
+ * partition creates a checkpoint only for an id above its latest and answers IGNORED (with its
+ * latest) otherwise; an unreachable partition answers nothing useful.
+ */
+class BackupSchedulerTest {
+
+  private static final Duration INTERVAL = Duration.ofMinutes(1);
+  private static final long START = 1_800_000_000_000L + 17_000; // 17 s into a slot
+  private static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8));
+
+  private final SimClock clock = new SimClock(START);
+  private final DeterministicScheduler scheduler = new DeterministicScheduler(clock);
+  private final Partitions partitions = new Partitions(3);
+  private final BackupSchedule schedule = new BackupSchedule(INTERVAL);
+
+  @Test
+  void shouldTakeEverySlotOnceOnTimeWithItsStartAsId() {
+    BackupScheduler running = start(() -> true);
+
+    scheduler.runFor(Duration.ofMinutes(10));
+
+    long first = schedule.slotAt(START);
+    List<Long> expected = new ArrayList<>();
+    for (long slot = first; slot <= START + Duration.ofMinutes(10).toMillis(); slot += 60_000) {
+      expected.add(slot);
+    }
+    assertThat(partitions.created())
+        .as("checkpoints created on every partition")
+        .isEqualTo(expected);
+    // the current slot at once, every later one within a tick of its start
+    assertThat(partitions.lateness(1)).isLessThanOrEqualTo(BackupScheduler.TICK.toMillis());
+    assertThat(partitions.requests).as("one request per slot, nothing sent twice").hasSize(11);
+    ScheduleStatus status = await(running.status()).orElseThrow();
+    assertThat(status.lastRun().orElseThrow().outcome().kind()).isEqualTo(TakeOutcome.Kind.TAKEN);
+    assertThat(status.nextBackupId()).isEqualTo(expected.get(expected.size() - 1) + 60_000);
+  }
+
+  @Test
+  void shouldNeitherDoubleNorSkipASlotWhenTheLeadershipMovesDuringARun() {
+    partitions.answerAfter = Duration.ofSeconds(2);
+    Leader leader = new Leader();
+    start(() -> leader.node == 0);
+    start(() -> leader.node == 1);
+
+    // the leadership moves back and forth, some moves while a run is in flight
+    for (int step = 0; step < 40; step++) {
+      scheduler.runFor(Duration.ofSeconds(31));
+      leader.node = (leader.node + 1) % 2;
+    }
+
+    long first = schedule.slotAt(START);
+    long last = schedule.slotAt(clock.millis());
+    List<Long> expected = new ArrayList<>();
+    for (long slot = first; slot <= last; slot += 60_000) {
+      expected.add(slot);
+    }
+    assertThat(partitions.created()).as("every slot once, none skipped").isEqualTo(expected);
+    assertThat(partitions.requests).as("only slot ids are requested").allMatch(expected::contains);
+  }
+
+  @Test
+  void shouldTakeTheCurrentSlotAfterADowntimeAndNothingTwiceAfterARestartWithinASlot() {
+    BackupScheduler first = start(() -> true);
+    scheduler.runFor(Duration.ofSeconds(10));
+    await(first.closeAsync());
+
+    // restarted within the same slot: the slot is not taken again
+    BackupScheduler second = start(() -> true);
+    scheduler.runFor(Duration.ofSeconds(5));
+    assertThat(await(second.status()).orElseThrow().lastRun())
+        .map(run -> run.outcome().kind())
+        .contains(TakeOutcome.Kind.ALREADY_TAKEN);
+    await(second.closeAsync());
+
+    // down over two slot starts: the newest slot is taken at once
+    clock.advance(Duration.ofMinutes(2));
+    start(() -> true);
+    scheduler.runFor(Duration.ofSeconds(1));
+
+    long slot = schedule.slotAt(START);
+    assertThat(partitions.created()).containsExactly(slot, slot + 120_000);
+  }
+
+  @Test
+  void shouldBackOffWhilePartitionsAreUnreachableThenTakeTheSameId() {
+    partitions.unreachable = true;
+    BackupScheduler running = start(() -> true);
+
+    scheduler.runFor(Duration.ofSeconds(30));
+    List<Long> attempts = new ArrayList<>(partitions.requestTimes);
+    partitions.unreachable = false;
+    scheduler.runFor(Duration.ofSeconds(10));
+
+    // waits of 1, 2, 4, 8, 8, ... seconds (plus up to a tick)
+    assertThat(attempts).hasSizeBetween(5, 7);
+    for (int i = 1; i < Math.min(attempts.size(), 5); i++) {
+      long gap = attempts.get(i) - attempts.get(i - 1);
+      long ceiling = BACKOFF.ceiling(i).toMillis();
+      assertThat(gap).as("wait before retry %d", i).isBetween(ceiling, ceiling + 500);
+    }
+    assertThat(partitions.created()).containsExactly(schedule.slotAt(START));
+    ScheduleStatus status = await(running.status()).orElseThrow();
+    assertThat(status.consecutiveFailures()).isZero();
+    assertThat(status.lastRun().orElseThrow().attempt()).isGreaterThan(4);
+  }
+
+  @Test
+  void shouldSkipASlotSupersededByAHigherIdAndGoOn() {
+    long slot = schedule.slotAt(START);
+    partitions.takeByHand(slot + 30_000);
+    start(() -> true);
+
+    scheduler.runFor(Duration.ofSeconds(50));
+
+    assertThat(partitions.created()).containsExactly(slot + 30_000, slot + 60_000);
+  }
+
+  @Test
+  void shouldRunOnlyWhileLeadingPartitionOne() {
+    BackupScheduler follower = start(() -> false);
+
+    scheduler.runFor(Duration.ofMinutes(3));
+
+    assertThat(partitions.requests).isEmpty();
+    assertThat(await(follower.status())).isEmpty();
+  }
+
+  private BackupScheduler start(BooleanSupplier leads) {
+    BackupScheduler actor =
+        new BackupScheduler(
+            schedule,
+            leads,
+            partitions,
+            BACKOFF,
+            new BackupScheduleMetrics(new SimpleMeterRegistry()));
+    await(scheduler.start(actor));
+    return actor;
+  }
+
+  private static final class Leader {
+    int node;
+  }
+
+  /** The partitions' checkpoint contract, answered after a delay on the simulated scheduler. */
+  private final class Partitions implements CheckpointTaker {
+    private final long[] latest;
+    private final TreeMap<Long, Long> createdAt = new TreeMap<>();
+    final List<Long> requests = new ArrayList<>();
+    final List<Long> requestTimes = new ArrayList<>();
+    Duration answerAfter = Duration.ofMillis(50);
+    boolean unreachable;
+
+    Partitions(int count) {
+      latest = new long[count];
+    }
+
+    void takeByHand(long id) {
+      for (int p = 0; p < latest.length; p++) {
+        latest[p] = id;
+      }
+      createdAt.put(id, clock.millis());
+    }
+
+    List<Long> created() {
+      return new ArrayList<>(createdAt.keySet());
+    }
+
+    /** How long after its slot began the {@code index}-th checkpoint was created. */
+    long lateness(int index) {
+      Long id = created().get(index);
+      return createdAt.get(id) - id;
+    }
+
+    @Override
+    public CompletableFuture<TakeOutcome> take(long id) {
+      requests.add(id);
+      requestTimes.add(clock.millis());
+      CompletableFuture<TakeOutcome> answer = new CompletableFuture<>();
+      scheduler.schedule(answerAfter, () -> answer.complete(answer(id)));
+      return answer;
+    }
+
+    private TakeOutcome answer(long id) {
+      if (unreachable) {
+        return TakeOutcome.failed(id, "partition 2: unreachable");
+      }
+      boolean anyCreated = false;
+      long highest = 0;
+      for (int p = 0; p < latest.length; p++) {
+        if (id > latest[p]) {
+          latest[p] = id;
+          anyCreated = true;
+          createdAt.putIfAbsent(id, clock.millis());
+        }
+        highest = Math.max(highest, latest[p]);
+      }
+      if (highest > id) {
+        return TakeOutcome.superseded(highest);
+      }
+      return anyCreated ? TakeOutcome.taken(id) : TakeOutcome.alreadyTaken(id);
+    }
+  }
+
+  /** Runs the simulation until {@code future} is done (the schedule's ticks never let it idle). */
+  private <T> T await(CompletableFuture<T> future) {
+    for (int i = 0; i < 100_000 && !future.isDone(); i++) {
+      scheduler.runNext();
+    }
+    assertThat(future).as("done in the simulation").isDone();
+    return future.join();
+  }
+}

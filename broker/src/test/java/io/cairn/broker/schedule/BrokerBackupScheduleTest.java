@@ -1,0 +1,103 @@
+package io.cairn.broker.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cairn.backup.schedule.BackupScheduleMetrics;
+import io.cairn.broker.Broker;
+import io.cairn.broker.BrokerTestCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three brokers with {@code backup.schedule.interval: 3s}: the leader of partition 1 takes a backup
+ * of every partition in every slot, ids the slots' starts, and when that broker stops, the new
+ * leader goes on without a gap and without taking a slot twice.
+ */
+final class BrokerBackupScheduleTest {
+
+  private static final int PARTITIONS = 3;
+  private static final long INTERVAL_MILLIS = 3_000;
+
+  @Test
+  void shouldTakeEverySlotOnEveryPartitionAcrossALeaderChange(@TempDir Path root) {
+    try (BrokerTestCluster cluster =
+        BrokerTestCluster.builder(root)
+            .brokers(3)
+            .partitions(PARTITIONS)
+            .replicationFactor(3)
+            .backupStore(root.resolve("backups"))
+            .setting("backup.schedule.interval", "3s")
+            .build()) {
+      cluster.awaitReady();
+      await("two scheduled backups of every partition")
+          .atMost(BrokerTestCluster.TIMEOUT)
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> backupIds(cluster.backups(), 1).size() >= 2);
+
+      // the broker running the schedule stops; partition 1's new leader takes it over
+      int first = cluster.leaderReplica(1).partition().nodeId();
+      assertThat(running(cluster.broker(first))).as("the schedule runs on node %d", first).isOne();
+      long lastBeforeStop = backupIds(cluster.backups(), 1).last();
+      cluster.stop(first);
+      await("two more scheduled backups after node " + first + " stopped")
+          .atMost(BrokerTestCluster.TIMEOUT)
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  backupIds(cluster.backups(), 1).tailSet(lastBeforeStop, false).size() >= 2
+                      && backupIds(cluster.backups(), PARTITIONS).size()
+                          == backupIds(cluster.backups(), 1).size());
+
+      TreeSet<Long> ids = backupIds(cluster.backups(), 1);
+      for (int partitionId = 2; partitionId <= PARTITIONS; partitionId++) {
+        assertThat(backupIds(cluster.backups(), partitionId))
+            .as("backups of partition %d", partitionId)
+            .containsAll(ids.headSet(ids.last(), false));
+      }
+      List<Long> gaps = new ArrayList<>();
+      Long previous = null;
+      for (long id : ids) {
+        assertThat(id % INTERVAL_MILLIS).as("backup %d is a slot's start", id).isZero();
+        if (previous != null) {
+          gaps.add(id - previous);
+        }
+        previous = id;
+      }
+      assertThat(gaps).as("one backup per slot, none skipped").containsOnly(INTERVAL_MILLIS);
+      int runningNow = 0;
+      for (Broker broker : cluster.brokers()) {
+        runningNow += running(broker);
+      }
+      assertThat(runningNow).as("brokers running the schedule").isOne();
+    }
+  }
+
+  private static int running(Broker broker) {
+    return (int) broker.meterRegistry().get(BackupScheduleMetrics.RUNNING).gauge().value();
+  }
+
+  /** The ids of partition {@code partitionId}'s backups in the filesystem store. */
+  private static TreeSet<Long> backupIds(Path store, int partitionId) {
+    Path partition = store.resolve("manifests").resolve(Integer.toString(partitionId));
+    TreeSet<Long> ids = new TreeSet<>();
+    if (!Files.isDirectory(partition)) {
+      return ids;
+    }
+    try (Stream<Path> children = Files.list(partition)) {
+      children.forEach(child -> ids.add(Long.parseLong(child.getFileName().toString())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ids;
+  }
+}

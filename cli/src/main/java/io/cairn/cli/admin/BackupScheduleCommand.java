@@ -1,0 +1,73 @@
+package io.cairn.cli.admin;
+
+import io.cairn.cli.ClientCommand;
+import io.cairn.cli.ExitCode;
+import io.cairn.cli.Formats;
+import io.cairn.cli.output.Printer;
+import io.cairn.cli.output.Table;
+import io.cairn.client.BackupSchedule;
+import io.cairn.client.CairnClient;
+import io.cairn.units.Durations;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code cairn backup schedule status}. */
+@Command(
+    name = "schedule",
+    description = "The backup schedule (backup.schedule.interval on the brokers).",
+    subcommands = {BackupScheduleCommand.Status.class})
+public final class BackupScheduleCommand implements Runnable {
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Expected status, but got none");
+  }
+
+  @Command(
+      name = "status",
+      description = {
+        "Shows the schedule as the broker running it (the leader of partition 1) reports it:"
+            + " the interval, when the next backup is due and its id, and how the last run went.",
+        "Exit 5 when the brokers have no schedule."
+      })
+  static final class Status extends ClientCommand {
+    @Override
+    protected int run(CairnClient client, Printer printer) {
+      BackupSchedule schedule = client.backupSchedule();
+      printer.result(
+          schedule,
+          out -> {
+            Table.of("interval", "next run", "next backup", "node", "failures in a row")
+                .row(
+                    Durations.formatExact(schedule.interval()),
+                    Formats.instant(schedule.nextRunAt()),
+                    schedule.nextBackupId(),
+                    schedule.nodeId(),
+                    schedule.consecutiveFailures())
+                .print(out);
+            out.println();
+            if (schedule.lastRunIfAny().isEmpty()) {
+              out.println("No run yet on node " + schedule.nodeId() + ".");
+              return;
+            }
+            BackupSchedule.ScheduledRun run = schedule.lastRun();
+            Table.of("last backup", "outcome", "attempt", "started", "finished", "detail")
+                .row(
+                    run.backupId(),
+                    run.outcome(),
+                    run.attempt(),
+                    Formats.instant(run.startedAt()),
+                    Formats.instant(run.finishedAt()),
+                    Formats.text(run.detail()))
+                .print(out);
+            out.println();
+            out.println("cairn backup status " + run.backupId() + " shows that backup's progress.");
+          });
+      return ExitCode.OK;
+    }
+  }
+}

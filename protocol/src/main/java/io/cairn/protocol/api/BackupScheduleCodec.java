@@ -1,0 +1,90 @@
+package io.cairn.protocol.api;
+
+import io.cairn.protocol.ProtocolException;
+import java.util.Optional;
+
+/**
+ * Encodes and decodes {@link ApiDescriptor#TYPE_BACKUP_SCHEDULE} messages: an empty request, and
+ * the schedule's state as the OK body. A broker that does not run the schedule answers {@code
+ * NOT_LEADER} naming the leader of partition 1 it knows of; one without a schedule configured
+ * answers {@code CONFLICT}. Stateless.
+ */
+public final class BackupScheduleCodec {
+  private static final String REQUEST = ApiDescriptor.TYPE_BACKUP_SCHEDULE + " request";
+  private static final String RESPONSE = ApiDescriptor.TYPE_BACKUP_SCHEDULE + " response";
+
+  private BackupScheduleCodec() {}
+
+  public static byte[] encodeRequest() {
+    return PayloadWriter.start().toBytes();
+  }
+
+  /**
+   * @throws ProtocolException if the payload is not exactly one valid request
+   */
+  public static void decodeRequest(byte[] payload) {
+    PayloadReader.start(payload, REQUEST).finish();
+  }
+
+  /** A failure detail longer than the protocol allows is cut. */
+  public static byte[] encodeResponse(ApiResponse<BackupScheduleState> response) {
+    PayloadWriter writer = PayloadWriter.startResponse(response);
+    if (response instanceof ApiResponse.Ok<BackupScheduleState> ok) {
+      BackupScheduleState state = ok.body();
+      writer.writeInt(state.nodeId());
+      writer.writeLong(state.intervalMillis());
+      writer.writeLong(state.nextRunMillis());
+      writer.writeLong(state.nextBackupId());
+      writer.writeInt(state.consecutiveFailures());
+      writer.writeBoolean(state.lastRun().isPresent());
+      if (state.lastRun().isPresent()) {
+        BackupScheduleState.LastRun run = state.lastRun().get();
+        writer.writeLong(run.backupId());
+        writer.writeLong(run.startedMillis());
+        writer.writeLong(run.finishedMillis());
+        writer.writeString(run.outcome(), 1, ApiDescriptor.NAME_MAX_BYTES, "outcome");
+        writer.writeInt(run.attempt());
+        writer.writeString(
+            ApiStrings.truncate(run.detail(), ApiDescriptor.REASON_MAX_BYTES),
+            0,
+            ApiDescriptor.REASON_MAX_BYTES,
+            "detail");
+      }
+    }
+    return writer.toBytes();
+  }
+
+  /**
+   * @throws ProtocolException if the payload is not exactly one valid response
+   */
+  public static ApiResponse<BackupScheduleState> decodeResponse(byte[] payload) {
+    PayloadReader reader = PayloadReader.start(payload, RESPONSE);
+    return reader.readResponse(BackupScheduleCodec::readState);
+  }
+
+  private static BackupScheduleState readState(PayloadReader body) {
+    int nodeId = body.readInt("node id");
+    long interval = body.readLong("interval");
+    long nextRun = body.readLong("next run");
+    long nextBackupId = body.readLong("next backup id");
+    int failures = body.readInt("consecutive failures");
+    Optional<BackupScheduleState.LastRun> lastRun = Optional.empty();
+    if (body.readBoolean("last run flag")) {
+      long backupId = body.readLong("last backup id");
+      long started = body.readLong("last run start");
+      long finished = body.readLong("last run end");
+      String outcome = body.readString(1, ApiDescriptor.NAME_MAX_BYTES, "outcome");
+      int attempt = body.readInt("attempt");
+      String detail = body.readString(0, ApiDescriptor.REASON_MAX_BYTES, "detail");
+      lastRun =
+          Optional.of(
+              body.build(
+                  () ->
+                      new BackupScheduleState.LastRun(
+                          backupId, started, finished, outcome, attempt, detail)));
+    }
+    Optional<BackupScheduleState.LastRun> last = lastRun;
+    return body.build(
+        () -> new BackupScheduleState(nodeId, interval, nextRun, nextBackupId, last, failures));
+  }
+}
