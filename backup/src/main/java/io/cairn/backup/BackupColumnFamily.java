@@ -14,7 +14,14 @@ public enum BackupColumnFamily implements ColumnFamilyDefinition {
    * checkpoint records must not depend on the checkpoint records themselves, and a restored
    * partition (which takes the checkpoint again) must reach the same digest.
    */
-  BACKUP_CHECKPOINTS;
+  BACKUP_CHECKPOINTS,
+
+  /**
+   * Backup ids whose deletion from the store is pending ({@code DELETING_BACKUP} applied, {@code
+   * DELETED_BACKUP} not yet) → when it was requested. Not in the state digest either: retention's
+   * bookkeeping, not the ledger's state.
+   */
+  BACKUP_DELETIONS;
 
   @Override
   public boolean includedInDigest() {

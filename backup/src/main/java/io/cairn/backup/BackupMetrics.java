@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       <td>{@code take}: completed, failed, no_op (the id is completed already), refused (the id
  *       exists failed or in progress); {@code mark_failed} (in-progress backups failed by a new
  *       leader or on leadership loss): success, failure; {@code confirm} (the
- *       {@code CONFIRM_BACKUP} command): written, failed</td></tr>
+ *       {@code CONFIRM_BACKUP} command): written, failed; {@code delete} (a partition's backup
+ *       deleted from the store as retention asked): success, failure (tried again)</td></tr>
  *   <tr><td>{@value #IN_PROGRESS}</td><td>gauge</td><td></td>
  *       <td>backups reserved and not finished (queued or uploading)</td></tr>
  *   <tr><td>{@value #DURATION}</td><td>timer</td><td>{@code result} = completed, failed</td>
@@ -90,7 +91,8 @@ public final class BackupMetrics implements AutoCloseable {
   public enum Operation {
     TAKE,
     MARK_FAILED,
-    CONFIRM;
+    CONFIRM,
+    DELETE;
 
     String tag() {
       return name().toLowerCase(Locale.ROOT);

@@ -1,9 +1,9 @@
 package io.cairn.backup;
 
 /**
- * Told on the partition's leader when a checkpoint was taken: the {@code CREATE} command was just
- * processed and its {@code CREATED} event applied, in the command's transaction. Never called
- * during replay or on followers.
+ * Told on the partition's leader when a checkpoint was taken (and when a backup's deletion was
+ * requested): the {@code CREATE} command was just processed and its {@code CREATED} event applied,
+ * in the command's transaction. Never called during replay or on followers.
  *
  * <p>Runs on the processing thread: it must not block (the {@link BackupManager} reserves the
  * snapshot — a short in-memory step — and hands everything else to its own actor). It may be told
@@ -18,4 +18,10 @@ public interface CheckpointListener {
   CheckpointListener NONE = checkpoint -> {};
 
   void onCheckpointCreated(Checkpoint checkpoint);
+
+  /**
+   * Told on the leader when the deletion of backup {@code backupId} from the store was requested
+   * ({@code DELETING_BACKUP} applied), under the same rules. Does nothing by default.
+   */
+  default void onDeletionRequested(long backupId) {}
 }

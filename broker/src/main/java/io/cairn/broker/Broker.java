@@ -324,6 +324,8 @@ public final class Broker implements AutoCloseable {
     Optional<BackupScheduler> scheduled =
         ScheduledBackups.scheduler(
             config.backup().schedule(),
+            config.backup().retention(),
+            backupStore.store(),
             info,
             () -> partitions,
             leaders,

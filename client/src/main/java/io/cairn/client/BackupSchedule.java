@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param nextBackupId the id the next run takes (its slot's start in epoch milliseconds)
  * @param lastRun the run that finished last on that broker; null before its first
  * @param consecutiveFailures failed attempts since the last run that did not fail
+ * @param retention the retention policy and its last pass; null without {@code backup.retention.*}
  */
 public record BackupSchedule(
     int nodeId,
@@ -21,7 +22,8 @@ public record BackupSchedule(
     Instant nextRunAt,
     long nextBackupId,
     ScheduledRun lastRun,
-    int consecutiveFailures) {
+    int consecutiveFailures,
+    Retention retention) {
 
   public BackupSchedule {
     Objects.requireNonNull(interval, "interval");
@@ -51,4 +53,29 @@ public record BackupSchedule(
       String outcome,
       int attempt,
       String detail) {}
+
+  /**
+   * Which backups the cluster keeps (Elasticsearch's SLM retention is the model).
+   *
+   * @param maxCount completed backups kept at most; 0: no count limit
+   * @param maxAge completed backups older than this are deleted; null: no age limit
+   * @param minCount completed backups always kept
+   * @param lastPass the pass that finished last; null before the first
+   */
+  public record Retention(int maxCount, Duration maxAge, int minCount, RetentionPass lastPass) {}
+
+  /**
+   * One retention pass, after a scheduled run.
+   *
+   * @param finishedAt when it ended
+   * @param kept backups it left
+   * @param deletedBackupIds backups whose deletion every partition accepted
+   * @param failure what failed; empty if nothing did (the next pass decides again)
+   */
+  public record RetentionPass(
+      Instant finishedAt, int kept, java.util.List<Long> deletedBackupIds, String failure) {
+    public RetentionPass {
+      deletedBackupIds = java.util.List.copyOf(deletedBackupIds);
+    }
+  }
 }

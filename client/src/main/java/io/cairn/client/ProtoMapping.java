@@ -87,7 +87,25 @@ final class ProtoMapping {
         instant(s.getNextRunAt()),
         s.getNextBackupId(),
         lastRun,
-        s.getConsecutiveFailures());
+        s.getConsecutiveFailures(),
+        s.hasRetention() ? retention(s.getRetention()) : null);
+  }
+
+  private static BackupSchedule.Retention retention(io.cairn.gateway.v1.BackupRetention r) {
+    BackupSchedule.RetentionPass pass = null;
+    if (r.hasLastPass()) {
+      io.cairn.gateway.v1.RetentionPass p = r.getLastPass();
+      pass =
+          new BackupSchedule.RetentionPass(
+              instant(p.getFinishedAt()), p.getKept(), p.getDeletedBackupIdsList(), p.getFailure());
+    }
+    return new BackupSchedule.Retention(
+        r.getMaxCount(),
+        r.hasMaxAge()
+            ? Duration.ofSeconds(r.getMaxAge().getSeconds(), r.getMaxAge().getNanos())
+            : null,
+        r.getMinCount(),
+        pass);
   }
 
   static ExportingState exporting(ExportingResponse r) {

@@ -17,7 +17,18 @@ public enum CheckpointIntent implements Intent {
   /** Command: confirm that the backup of a checkpoint completed. */
   CONFIRM_BACKUP(3, false),
   /** Event: the backup of the checkpoint is confirmed. */
-  CONFIRMED_BACKUP(4, true);
+  CONFIRMED_BACKUP(4, true),
+  /**
+   * Command: delete this partition's backup {@code id} from the store (retention); the deletion is
+   * pending until confirmed.
+   */
+  DELETE_BACKUP(5, false),
+  /** Event: the deletion of backup {@code id} is pending; the leader deletes it from the store. */
+  DELETING_BACKUP(6, true),
+  /** Command: the leader deleted this partition's backup {@code id} from the store. */
+  CONFIRM_DELETION(7, false),
+  /** Event: backup {@code id} is gone from the store; its deletion is no longer pending. */
+  DELETED_BACKUP(8, true);
 
   private final short code;
   private final boolean event;

@@ -50,7 +50,11 @@ final class IntentTest {
             Map.entry("CHECKPOINT.CREATED(event)", 1),
             Map.entry("CHECKPOINT.IGNORED(event)", 2),
             Map.entry("CHECKPOINT.CONFIRM_BACKUP(command)", 3),
-            Map.entry("CHECKPOINT.CONFIRMED_BACKUP(event)", 4));
+            Map.entry("CHECKPOINT.CONFIRMED_BACKUP(event)", 4),
+            Map.entry("CHECKPOINT.DELETE_BACKUP(command)", 5),
+            Map.entry("CHECKPOINT.DELETING_BACKUP(event)", 6),
+            Map.entry("CHECKPOINT.CONFIRM_DELETION(command)", 7),
+            Map.entry("CHECKPOINT.DELETED_BACKUP(event)", 8));
   }
 
   @Test

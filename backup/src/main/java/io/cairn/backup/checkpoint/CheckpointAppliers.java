@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The appliers of the checkpoint events, on leaders and followers alike (the same code replays the
  * log): {@code CREATED} stores the latest checkpoint after checking it, {@code IGNORED} changes
- * nothing, {@code CONFIRMED_BACKUP} stores the confirmed backup with the highest id.
+ * nothing, {@code CONFIRMED_BACKUP} stores the confirmed backup with the highest id, {@code
+ * DELETING_BACKUP} and {@code DELETED_BACKUP} begin and end a pending deletion.
  */
 final class CheckpointAppliers {
 
@@ -106,5 +107,20 @@ final class CheckpointAppliers {
             new ConfirmedBackup(value.checkpointId(), value.checkpointPosition()));
       }
     };
+  }
+
+  /** {@code DELETING_BACKUP}: the deletion is pending (kept with its first request's time). */
+  EventApplier deletingBackup() {
+    return (Record event) -> {
+      CheckpointValue value = (CheckpointValue) event.value();
+      if (!state.deletionPending(value.checkpointId())) {
+        state.storeDeletion(value.checkpointId(), value.timestamp());
+      }
+    };
+  }
+
+  /** {@code DELETED_BACKUP}: the deletion is done. */
+  EventApplier deletedBackup() {
+    return (Record event) -> state.removeDeletion(((CheckpointValue) event.value()).checkpointId());
   }
 }

@@ -34,9 +34,13 @@ public final class CheckpointRegistration {
                 restored.map(RestoreMarker::checkpointPosition).orElse(RecordMetadata.NO_POSITION)))
         .processor(CheckpointIntent.CREATE, new CreateCheckpointProcessor(db, state, listener))
         .processor(CheckpointIntent.CONFIRM_BACKUP, new ConfirmBackupProcessor(state))
+        .processor(CheckpointIntent.DELETE_BACKUP, new DeleteBackupProcessor(state, listener))
+        .processor(CheckpointIntent.CONFIRM_DELETION, new ConfirmDeletionProcessor(state))
         .applier(CheckpointIntent.CREATED, appliers.created())
         .applier(CheckpointIntent.IGNORED, appliers.ignored())
-        .applier(CheckpointIntent.CONFIRMED_BACKUP, appliers.confirmedBackup());
+        .applier(CheckpointIntent.CONFIRMED_BACKUP, appliers.confirmedBackup())
+        .applier(CheckpointIntent.DELETING_BACKUP, appliers.deletingBackup())
+        .applier(CheckpointIntent.DELETED_BACKUP, appliers.deletedBackup());
     return state;
   }
 }

@@ -8,6 +8,8 @@ import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamily;
 import io.cairn.db.DbCodecs;
 import io.cairn.protocol.RecordMetadata;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -17,9 +19,11 @@ import java.util.Optional;
 public final class DbCheckpointState implements CheckpointState {
 
   private final ColumnFamily<Long, byte[]> family;
+  private final ColumnFamily<Long, Long> deletions;
 
   public DbCheckpointState(CairnDb db) {
     family = db.columnFamily(BackupColumnFamily.BACKUP_CHECKPOINTS, DbCodecs.LONG, DbCodecs.BYTES);
+    deletions = db.columnFamily(BackupColumnFamily.BACKUP_DELETIONS, DbCodecs.LONG, DbCodecs.LONG);
   }
 
   @Override
@@ -41,6 +45,28 @@ public final class DbCheckpointState implements CheckpointState {
     return bytes == null
         ? Optional.empty()
         : Optional.of(CheckpointStateCodec.decodeConfirmedBackup(bytes));
+  }
+
+  @Override
+  public List<Long> pendingDeletions() {
+    List<Long> ids = new ArrayList<>();
+    deletions.forEach((id, requested) -> ids.add(id));
+    return ids;
+  }
+
+  /** Whether the deletion of backup {@code backupId} is pending. */
+  boolean deletionPending(long backupId) {
+    return deletions.get(backupId) != null;
+  }
+
+  /** Applier only: the deletion of backup {@code backupId} is pending since {@code requested}. */
+  void storeDeletion(long backupId, long requested) {
+    deletions.put(backupId, requested);
+  }
+
+  /** Applier only: the deletion of backup {@code backupId} is done. */
+  void removeDeletion(long backupId) {
+    deletions.delete(backupId);
   }
 
   /** Applier only: the checkpoint just taken becomes the latest. */

@@ -1,5 +1,6 @@
 package io.cairn.backup.schedule;
 
+import io.cairn.backup.retention.RetentionRun;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -25,6 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       <td>when the next run is due (NaN where the schedule does not run)</td></tr>
  *   <tr><td>{@value #LAST_TAKEN}</td><td>gauge (seconds since the epoch)</td><td></td>
  *       <td>the slot of the newest scheduled backup this broker saw taken (NaN: none yet)</td></tr>
+ *   <tr><td>{@value #RETENTION_DELETIONS}</td><td>counter</td><td></td>
+ *       <td>backups whose deletion retention asked of every partition</td></tr>
+ *   <tr><td>{@value #RETENTION_FAILURES}</td><td>counter</td><td></td>
+ *       <td>retention passes that failed (listing the store, or a partition refusing)</td></tr>
+ *   <tr><td>{@value #RETENTION_KEPT}</td><td>gauge</td><td></td>
+ *       <td>backups the last retention pass kept (NaN before the first)</td></tr>
  * </table>
  */
 public final class BackupScheduleMetrics implements AutoCloseable {
@@ -33,6 +40,9 @@ public final class BackupScheduleMetrics implements AutoCloseable {
   public static final String RUNNING = "cairn.backup.schedule.running";
   public static final String NEXT_RUN = "cairn.backup.schedule.next.run";
   public static final String LAST_TAKEN = "cairn.backup.schedule.last.taken";
+  public static final String RETENTION_DELETIONS = "cairn.backup.retention.deletions";
+  public static final String RETENTION_FAILURES = "cairn.backup.retention.failures";
+  public static final String RETENTION_KEPT = "cairn.backup.retention.kept";
 
   private static final long NONE = Long.MIN_VALUE;
 
@@ -41,6 +51,9 @@ public final class BackupScheduleMetrics implements AutoCloseable {
   private final AtomicLong running = new AtomicLong();
   private final AtomicLong nextRunMillis = new AtomicLong(NONE);
   private final AtomicLong lastTakenMillis = new AtomicLong(NONE);
+  private final AtomicLong retentionKept = new AtomicLong(NONE);
+  private final Counter retentionDeletions;
+  private final Counter retentionFailures;
   private final List<Meter> meters = new ArrayList<>();
 
   public BackupScheduleMetrics(MeterRegistry registry) {
@@ -68,6 +81,30 @@ public final class BackupScheduleMetrics implements AutoCloseable {
             .description("The slot of the newest scheduled backup taken")
             .baseUnit("seconds")
             .register(registry));
+    retentionDeletions =
+        Counter.builder(RETENTION_DELETIONS)
+            .description("Backups whose deletion retention asked of every partition")
+            .register(registry);
+    retentionFailures =
+        Counter.builder(RETENTION_FAILURES)
+            .description("Retention passes that failed")
+            .register(registry);
+    meters.add(retentionDeletions);
+    meters.add(retentionFailures);
+    meters.add(
+        Gauge.builder(
+                RETENTION_KEPT, retentionKept, kept -> kept.get() == NONE ? Double.NaN : kept.get())
+            .description("Backups the last retention pass kept")
+            .register(registry));
+  }
+
+  void retention(RetentionRun run) {
+    retentionDeletions.increment(run.requested().size());
+    if (!run.failure().isEmpty()) {
+      retentionFailures.increment();
+    } else {
+      retentionKept.set(run.kept());
+    }
   }
 
   private static double seconds(AtomicLong millis) {

@@ -1,5 +1,7 @@
 package io.cairn.backup.schedule;
 
+import io.cairn.backup.retention.Retention;
+import io.cairn.backup.retention.RetentionRun;
 import io.cairn.pacing.Backoff;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
@@ -29,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * an exponential backoff, until it succeeds or the next slot begins; a slot superseded by a higher
  * id (a backup taken by hand) is skipped. Status through {@link #status()}, meters in {@link
  * BackupScheduleMetrics}.
+ *
+ * <p>With {@link Retention} configured, every run that did not fail is followed by one retention
+ * pass (never two at once): the backups the policy gives up are deleted through the partitions'
+ * logs.
  */
 public final class BackupScheduler extends Actor {
 
@@ -48,6 +54,7 @@ public final class BackupScheduler extends Actor {
   private final CheckpointTaker taker;
   private final Backoff backoff;
   private final BackupScheduleMetrics metrics;
+  private final Optional<Retention> retention;
 
   // actor thread only
   private boolean running;
@@ -57,24 +64,29 @@ public final class BackupScheduler extends Actor {
   private int attempt;
   private int consecutiveFailures;
   private ScheduleStatus.ScheduledRun lastRun;
+  private RetentionRun lastRetention;
+  private boolean retentionRunning;
   private Cancellable ticks;
 
   /**
    * @param leadsPartitionOne whether this broker leads partition 1 now
    * @param backoff the waits between attempts of a failed run
+   * @param retention run after every run that did not fail, if configured
    */
   public BackupScheduler(
       BackupSchedule schedule,
       BooleanSupplier leadsPartitionOne,
       CheckpointTaker taker,
       Backoff backoff,
-      BackupScheduleMetrics metrics) {
+      BackupScheduleMetrics metrics,
+      Optional<Retention> retention) {
     super("backup-scheduler");
     this.schedule = Objects.requireNonNull(schedule, "schedule");
     this.leadsPartitionOne = Objects.requireNonNull(leadsPartitionOne, "leadsPartitionOne");
     this.taker = Objects.requireNonNull(taker, "taker");
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.retention = Objects.requireNonNull(retention, "retention");
   }
 
   @Override
@@ -104,7 +116,9 @@ public final class BackupScheduler extends Actor {
                         nextRunMillis(),
                         dueSlot,
                         Optional.ofNullable(lastRun),
-                        consecutiveFailures))
+                        consecutiveFailures,
+                        retention.map(Retention::policy),
+                        Optional.ofNullable(lastRetention)))
                 : Optional.empty());
   }
 
@@ -203,5 +217,28 @@ public final class BackupScheduler extends Actor {
     }
     retryAtMillis = 0;
     attempt = 0;
+    retention.ifPresent(this::runRetention);
+  }
+
+  /** After a run: one retention pass, unless one still runs. */
+  private void runRetention(Retention pass) {
+    if (retentionRunning) {
+      return;
+    }
+    retentionRunning = true;
+    pass.run(clock().millis())
+        .thenAcceptAsync(
+            done -> {
+              retentionRunning = false;
+              lastRetention =
+                  new RetentionRun(
+                      done.startedMillis(),
+                      clock().millis(),
+                      done.kept(),
+                      done.requested(),
+                      done.failure());
+              metrics.retention(done);
+            },
+            executor());
   }
 }

@@ -1,5 +1,7 @@
 package io.cairn.backup.schedule;
 
+import io.cairn.backup.retention.RetentionPolicy;
+import io.cairn.backup.retention.RetentionRun;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,17 +15,23 @@ import java.util.Optional;
  * @param nextBackupId the id the next run takes (its slot)
  * @param lastRun the run that finished last since this broker began running the schedule
  * @param consecutiveFailures failed attempts since the last run that was not {@code FAILED}
+ * @param retention the retention policy, if one is configured
+ * @param lastRetention the retention pass that finished last on this broker
  */
 public record ScheduleStatus(
     Duration interval,
     long nextRunMillis,
     long nextBackupId,
     Optional<ScheduledRun> lastRun,
-    int consecutiveFailures) {
+    int consecutiveFailures,
+    Optional<RetentionPolicy> retention,
+    Optional<RetentionRun> lastRetention) {
 
   public ScheduleStatus {
     Objects.requireNonNull(interval, "interval");
     Objects.requireNonNull(lastRun, "lastRun");
+    Objects.requireNonNull(retention, "retention");
+    Objects.requireNonNull(lastRetention, "lastRetention");
   }
 
   /**

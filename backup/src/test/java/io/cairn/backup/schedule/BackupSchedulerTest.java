@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
@@ -149,7 +150,8 @@ class BackupSchedulerTest {
             leads,
             partitions,
             BACKOFF,
-            new BackupScheduleMetrics(new SimpleMeterRegistry()));
+            new BackupScheduleMetrics(new SimpleMeterRegistry()),
+            Optional.empty());
     await(scheduler.start(actor));
     return actor;
   }

@@ -1,5 +1,6 @@
 package io.cairn.broker.api;
 
+import io.cairn.backup.retention.RetentionRun;
 import io.cairn.backup.schedule.BackupScheduler;
 import io.cairn.backup.schedule.ScheduleStatus;
 import io.cairn.broker.topology.LeaderDirectory;
@@ -9,6 +10,8 @@ import io.cairn.protocol.api.BackupScheduleCodec;
 import io.cairn.protocol.api.BackupScheduleState;
 import io.cairn.protocol.api.ResponseStatus;
 import io.cairn.transport.MessagingService;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -101,6 +104,22 @@ public final class BackupScheduleHandler implements MessagingService.RequestHand
                         run.outcome().kind().label(),
                         run.attempt(),
                         run.outcome().detail())),
-        status.consecutiveFailures());
+        status.consecutiveFailures(),
+        status
+            .retention()
+            .map(
+                policy ->
+                    new BackupScheduleState.Retention(
+                        policy.maxCount().orElse(0),
+                        policy.maxAge().map(Duration::toMillis).orElse(0L),
+                        policy.minCount(),
+                        status.lastRetention().map(BackupScheduleHandler::pass))));
+  }
+
+  private static BackupScheduleState.RetentionPass pass(RetentionRun run) {
+    List<Long> ids = run.requested();
+    int from = Math.max(0, ids.size() - BackupScheduleState.DELETED_IDS_MAX);
+    return new BackupScheduleState.RetentionPass(
+        run.finishedMillis(), run.kept(), ids.subList(from, ids.size()), run.failure());
   }
 }

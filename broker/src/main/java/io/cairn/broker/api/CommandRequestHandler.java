@@ -48,7 +48,8 @@ import java.util.function.BooleanSupplier;
  *       ended first: the outcome is unknown</td></tr>
  *   <tr><td>INVALID</td><td>undecodable, a partition that does not exist, a command clients may
  *       not send ({@code CREDIT}: inter-partition only; {@code CHECKPOINT
- *       CONFIRM_BACKUP}: the backup manager's), or too large for the log</td></tr>
+ *       CONFIRM_BACKUP} and {@code CONFIRM_DELETION}: the partition leader's), or too large for
+ *       the log</td></tr>
  * </table>
  *
  * <p><b>Admission.</b> A client command is admitted by its partition's {@link CommandLimiter}
@@ -289,9 +290,12 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
           + command.metadata().intent().name()
           + " is sent only between partitions";
     }
-    if (command.metadata().intent() == CheckpointIntent.CONFIRM_BACKUP) {
-      return "Expected a client command, but CHECKPOINT CONFIRM_BACKUP is written only by the"
-          + " partition's backup manager; take a backup with CHECKPOINT CREATE";
+    if (command.metadata().intent() == CheckpointIntent.CONFIRM_BACKUP
+        || command.metadata().intent() == CheckpointIntent.CONFIRM_DELETION) {
+      return "Expected a client command, but CHECKPOINT "
+          + command.metadata().intent().name()
+          + " is written only by the partition's leader; take a backup with CHECKPOINT CREATE,"
+          + " delete one with CHECKPOINT DELETE_BACKUP";
     }
     return null;
   }

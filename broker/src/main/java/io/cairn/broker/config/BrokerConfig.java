@@ -1,6 +1,7 @@
 package io.cairn.broker.config;
 
 import io.cairn.backup.BackupConfig;
+import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
@@ -301,6 +302,7 @@ public final class BrokerConfig {
    * @param s3 the S3 store's settings, iff the store is {@code s3}
    * @param encryption client-side encryption of new backups and the keys to read encrypted ones
    * @param schedule when backups are taken by themselves (the leader of partition 1 runs it)
+   * @param retention which backups are kept; present only with a schedule and a store
    */
   public record Backup(
       boolean enabled,
@@ -312,7 +314,8 @@ public final class BrokerConfig {
       Optional<FilesystemBackupStoreConfig> fs,
       Optional<S3BackupStoreConfig> s3,
       BackupEncryption encryption,
-      Optional<BackupSchedule> schedule) {
+      Optional<BackupSchedule> schedule,
+      Optional<RetentionPolicy> retention) {
 
     /** Whether partition leaders write backups: enabled and a store configured. */
     public boolean active() {

@@ -205,6 +205,27 @@ public final class BrokerConfigKeys {
           "take a backup at every multiple of this interval (UTC), its id the slot's start in"
               + " epoch milliseconds; run by the leader of partition 1. Unset: backups are taken"
               + " by hand only");
+  public static final ConfigKey<Integer> BACKUP_RETENTION_MAX_COUNT =
+      key(
+          "backup.retention.maxCount",
+          null,
+          integer(1, 1_000_000),
+          "keep at most this many completed backups; older ones are deleted after each scheduled"
+              + " run (needs backup.schedule.interval). Unset: no count limit");
+  public static final ConfigKey<Duration> BACKUP_RETENTION_MAX_AGE =
+      key(
+          "backup.retention.maxAge",
+          null,
+          duration(Duration.ofMinutes(1), Duration.ofDays(36_600)),
+          "delete completed backups older than this after each scheduled run (needs"
+              + " backup.schedule.interval). Unset: no age limit");
+  public static final ConfigKey<Integer> BACKUP_RETENTION_MIN_COUNT =
+      key(
+          "backup.retention.minCount",
+          "1",
+          integer(1, 1_000_000),
+          "completed backups always kept, whatever their age (at most backup.retention.maxCount)."
+              + " The newest restorable backup is never deleted");
   public static final ConfigKey<String> BACKUP_ENCRYPTION_KEY_FILE =
       key(
           "backup.encryption.keyFile",

@@ -2,6 +2,7 @@ package io.cairn.broker.config;
 
 import static io.cairn.broker.config.BrokerConfigKeys.*;
 
+import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.MasterKeyRing;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -245,7 +247,70 @@ public final class BrokerConfigReader {
         fs,
         s3,
         encryption(),
-        Optional.ofNullable(get(BACKUP_SCHEDULE_INTERVAL)).map(BackupSchedule::new));
+        Optional.ofNullable(get(BACKUP_SCHEDULE_INTERVAL)).map(BackupSchedule::new),
+        retention(store));
+  }
+
+  /**
+   * The retention policy when {@code backup.retention.maxCount} or {@code maxAge} is set: it runs
+   * after scheduled backups, so it needs a schedule and a store.
+   */
+  private Optional<RetentionPolicy> retention(BackupStoreType store) {
+    Integer maxCount = get(BACKUP_RETENTION_MAX_COUNT);
+    Duration maxAge = get(BACKUP_RETENTION_MAX_AGE);
+    Integer minCount = get(BACKUP_RETENTION_MIN_COUNT);
+    if (maxCount == null && maxAge == null) {
+      return Optional.empty();
+    }
+    String set =
+        (maxCount != null ? BACKUP_RETENTION_MAX_COUNT.path() : BACKUP_RETENTION_MAX_AGE.path())
+            + " ("
+            + sourceOf(maxCount != null ? BACKUP_RETENTION_MAX_COUNT : BACKUP_RETENTION_MAX_AGE)
+            + ")";
+    if (get(BACKUP_SCHEDULE_INTERVAL) == null && !failed(BACKUP_SCHEDULE_INTERVAL.path())) {
+      violations.add(
+          "Expected "
+              + BACKUP_SCHEDULE_INTERVAL.path()
+              + " with "
+              + set
+              + ", but it is not set: retention runs after each scheduled backup. Set a schedule,"
+              + " or unset the retention keys");
+      return Optional.empty();
+    }
+    if (store == BackupStoreType.NONE) {
+      violations.add(
+          "Expected a backup store ("
+              + BACKUP_STORE.path()
+              + ": fs or s3) with "
+              + set
+              + ", but "
+              + BACKUP_STORE.path()
+              + " is none");
+      return Optional.empty();
+    }
+    if (minCount == null) {
+      return Optional.empty();
+    }
+    if (maxCount != null && minCount > maxCount) {
+      violations.add(
+          "Expected "
+              + BACKUP_RETENTION_MIN_COUNT.path()
+              + " <= "
+              + BACKUP_RETENTION_MAX_COUNT.path()
+              + " ("
+              + maxCount
+              + "), but was "
+              + minCount
+              + " ("
+              + sourceOf(BACKUP_RETENTION_MIN_COUNT)
+              + ")");
+      return Optional.empty();
+    }
+    return Optional.of(
+        new RetentionPolicy(
+            maxCount == null ? OptionalInt.empty() : OptionalInt.of(maxCount),
+            Optional.ofNullable(maxAge),
+            minCount));
   }
 
   /**

@@ -4,11 +4,13 @@ import io.cairn.backup.BackupColumnFamily;
 import io.cairn.backup.BackupConfig;
 import io.cairn.backup.BackupManager;
 import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.Checkpoint;
 import io.cairn.backup.CheckpointListener;
 import io.cairn.backup.CheckpointRecords;
 import io.cairn.backup.CheckpointState;
 import io.cairn.backup.restore.RestoreMarker;
 import io.cairn.backup.restore.RestoredCheckpointCheck;
+import io.cairn.backup.retention.BackupDeleter;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
@@ -41,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *       partition, fails the partition before it processes anything.
  *   <li>A LEADER run also gets a {@link BackupManager}, started before the stream processor (so no
  *       {@code CREATED} can be missed) and closed when the run stops: a new leader's manager marks
- *       every in-progress backup of the partition FAILED.
+ *       every in-progress backup of the partition FAILED. And a {@link BackupDeleter}, which takes
+ *       over the deletions pending in the state and does those retention asks for next.
  * </ul>
  */
 public final class BackupComponent implements PartitionComponent {
@@ -56,6 +59,7 @@ public final class BackupComponent implements PartitionComponent {
   // written on the partition thread
   private BackupMetrics metrics;
   private volatile BackupManager manager;
+  private volatile BackupDeleter deleter;
 
   /** The restore marker read at the first run; null until then. */
   private Optional<RestoreMarker> restoreMarker;
@@ -124,7 +128,17 @@ public final class BackupComponent implements PartitionComponent {
               .metrics(metrics)
               .build();
       partition.scheduler().start(manager);
-      listener = manager;
+      deleter =
+          new BackupDeleter(
+              partition.nodeId(),
+              partition.partitionId(),
+              store.get(),
+              partition.logStream().writer(),
+              BackupDeleter.BACKOFF,
+              metrics);
+      partition.scheduler().start(deleter);
+      deleter.resume(CheckpointState.of(scope.db()).pendingDeletions());
+      listener = new LeaderListener(manager, deleter);
     }
     // with the marker, the cut interceptor drops the stamped commands of the kept log that were
     // deferred past the checkpoint when first processed (they belong after the restored cut)
@@ -181,8 +195,27 @@ public final class BackupComponent implements PartitionComponent {
     return restoreMarker;
   }
 
+  /** The leader's: checkpoints to the backup manager, deletions to the deleter. */
+  private record LeaderListener(BackupManager manager, BackupDeleter deleter)
+      implements CheckpointListener {
+    @Override
+    public void onCheckpointCreated(Checkpoint checkpoint) {
+      manager.onCheckpointCreated(checkpoint);
+    }
+
+    @Override
+    public void onDeletionRequested(long backupId) {
+      deleter.delete(backupId);
+    }
+  }
+
   @Override
   public void onProcessingStopped(ProcessingScope scope) {
+    if (deleter != null) {
+      BackupDeleter closing = deleter;
+      deleter = null;
+      closing.closeAsync();
+    }
     if (manager != null) {
       BackupManager closing = manager;
       manager = null;

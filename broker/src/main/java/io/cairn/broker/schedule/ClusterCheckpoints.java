@@ -22,12 +22,13 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Takes a checkpoint on every partition from a broker, the way the gateway's {@code TakeBackup}
- * does: {@code CHECKPOINT CREATE(id)} through {@code cairn-command} to each partition's leader as
- * {@link LeaderDirectory} knows it, a partition this broker leads through its own handler. The
- * answers decide the {@link TakeOutcome}: a partition not reached, not led, or refusing makes it
- * FAILED (a {@code NOT_LEADER} answer's hint is recorded for the retry); else a higher id anywhere
- * SUPERSEDED; else TAKEN if any partition created it, ALREADY_TAKEN if all had it.
+ * Takes a checkpoint on every partition from a broker (and asks every partition to delete a backup,
+ * for retention), the way the gateway's {@code TakeBackup} does: {@code CHECKPOINT CREATE(id)}
+ * through {@code cairn-command} to each partition's leader as {@link LeaderDirectory} knows it, a
+ * partition this broker leads through its own handler. The answers decide the {@link TakeOutcome}:
+ * a partition not reached, not led, or refusing makes it FAILED (a {@code NOT_LEADER} answer's hint
+ * is recorded for the retry); else a higher id anywhere SUPERSEDED; else TAKEN if any partition
+ * created it, ALREADY_TAKEN if all had it.
  */
 public final class ClusterCheckpoints implements CheckpointTaker {
 
@@ -59,20 +60,36 @@ public final class ClusterCheckpoints implements CheckpointTaker {
 
   @Override
   public CompletableFuture<TakeOutcome> take(long checkpointId) {
+    return askAll(CheckpointIntent.CREATE, checkpointId)
+        .thenApply(answers -> decide(checkpointId, answers));
+  }
+
+  /**
+   * Writes {@code CHECKPOINT DELETE_BACKUP(id)} to every partition's leader (retention); completes
+   * with what failed, or an empty string when every partition accepted the deletion.
+   */
+  public CompletableFuture<String> deleteBackup(long backupId) {
+    return askAll(CheckpointIntent.DELETE_BACKUP, backupId)
+        .thenApply(
+            answers ->
+                String.join(
+                    "; ", answers.stream().map(Answer::failure).filter(Objects::nonNull).toList()));
+  }
+
+  private CompletableFuture<List<Answer>> askAll(CheckpointIntent intent, long checkpointId) {
     List<CompletableFuture<Answer>> answers = new ArrayList<>();
     for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
-      answers.add(ask(partitionId, checkpointId));
+      answers.add(ask(partitionId, intent, checkpointId));
     }
     return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-        .thenApply(
-            ignored ->
-                decide(checkpointId, answers.stream().map(CompletableFuture::join).toList()));
+        .thenApply(ignored -> answers.stream().map(CompletableFuture::join).toList());
   }
 
   /** One partition's answer: the checkpoint id it holds and whether it created it, or a failure. */
   private record Answer(int partitionId, boolean created, long checkpointId, String failure) {}
 
-  private CompletableFuture<Answer> ask(int partitionId, long checkpointId) {
+  private CompletableFuture<Answer> ask(
+      int partitionId, CheckpointIntent intent, long checkpointId) {
     int leader = leaders.leaderOf(partitionId);
     if (leader < 0) {
       return CompletableFuture.completedFuture(
@@ -80,7 +97,7 @@ public final class ClusterCheckpoints implements CheckpointTaker {
     }
     Record command =
         new Record(
-            RecordMetadata.builder().command(CheckpointIntent.CREATE).build(),
+            RecordMetadata.builder().command(intent).build(),
             new CheckpointValue(
                 checkpointId, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
     byte[] payload = CommandCodec.encodeRequest(new CommandRequest(partitionId, command));

@@ -1,8 +1,11 @@
 package io.cairn.broker.schedule;
 
+import io.cairn.backup.retention.Retention;
+import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backup.schedule.BackupScheduleMetrics;
 import io.cairn.backup.schedule.BackupScheduler;
+import io.cairn.backupapi.BackupStore;
 import io.cairn.broker.BrokerInfo;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.HostedPartitions;
@@ -13,18 +16,24 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-/** Builds a broker's {@link BackupScheduler}, when {@code backup.schedule.interval} is set. */
+/**
+ * Builds a broker's {@link BackupScheduler}, when {@code backup.schedule.interval} is set, with its
+ * {@link Retention} when {@code backup.retention.*} is.
+ */
 public final class ScheduledBackups {
 
   private ScheduledBackups() {}
 
   /**
+   * @param retention run after each scheduled backup, over {@code store}
    * @param partitions the broker's partitions, read when the scheduler looks at leadership
    * @param localCommands the broker's {@code cairn-command} handler
    * @return the scheduler, not started; empty without a schedule
    */
   public static Optional<BackupScheduler> scheduler(
       Optional<BackupSchedule> schedule,
+      Optional<RetentionPolicy> retention,
+      Optional<BackupStore> store,
       BrokerInfo broker,
       Supplier<HostedPartitions> partitions,
       LeaderDirectory leaders,
@@ -32,19 +41,31 @@ public final class ScheduledBackups {
       MessagingService.RequestHandler localCommands,
       Duration requestTimeout,
       MeterRegistry registry) {
-    return schedule.map(
-        interval ->
-            new BackupScheduler(
-                interval,
-                () -> partitions.get().get(1).map(HostedPartition::isLeader).orElse(false),
-                new ClusterCheckpoints(
-                    broker.nodeId(),
-                    broker.partitionCount(),
-                    leaders,
-                    messaging,
-                    localCommands,
-                    requestTimeout),
-                BackupScheduler.BACKOFF,
-                new BackupScheduleMetrics(registry)));
+    if (schedule.isEmpty()) {
+      return Optional.empty();
+    }
+    ClusterCheckpoints checkpoints =
+        new ClusterCheckpoints(
+            broker.nodeId(),
+            broker.partitionCount(),
+            leaders,
+            messaging,
+            localCommands,
+            requestTimeout);
+    Optional<Retention> pass =
+        retention.flatMap(
+            policy ->
+                store.map(
+                    backups ->
+                        new Retention(
+                            policy, backups, broker.partitionCount(), checkpoints::deleteBackup)));
+    return Optional.of(
+        new BackupScheduler(
+            schedule.get(),
+            () -> partitions.get().get(1).map(HostedPartition::isLeader).orElse(false),
+            checkpoints,
+            BackupScheduler.BACKOFF,
+            new BackupScheduleMetrics(registry),
+            pass));
   }
 }

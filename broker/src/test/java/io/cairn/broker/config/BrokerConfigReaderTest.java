@@ -358,6 +358,29 @@ final class BrokerConfigReaderTest {
                 + "). Raise backup.uploadConcurrency or leave backup.fs.maxConcurrentFileCopies"
                 + " unset to use it"),
         Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  retention:\n    maxCount: 3",
+            Map.of(),
+            "Expected backup.schedule.interval with backup.retention.maxCount (set in "
+                + SOURCE
+                + "), but it is not set: retention runs after each scheduled backup"),
+        Arguments.of(
+            "backup:\n  schedule:\n    interval: 1h\n  retention:\n    maxAge: 7d",
+            Map.of(),
+            "Expected a backup store (backup.store: fs or s3) with backup.retention.maxAge (set in "
+                + SOURCE
+                + "), but backup.store is none"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  schedule:\n    interval: 1h\n"
+                + "  retention:\n    maxCount: 2\n    minCount: 3",
+            Map.of(),
+            "Expected backup.retention.minCount <= backup.retention.maxCount (2), but was 3 (set in "
+                + SOURCE
+                + ")"),
+        Arguments.of(
+            "backup:\n  schedule:\n    interval: 10ms",
+            Map.of(),
+            "Expected backup.schedule.interval to be a duration in [1s, 366d], but was '10ms'"),
+        Arguments.of(
             "backup:\n  maxBytesPerSecond: 1KB",
             Map.of(),
             "Expected backup.maxBytesPerSecond to be 0 (off) or a size in [64KB, 1TB], but was"

@@ -8,6 +8,7 @@ import io.cairn.cli.output.Table;
 import io.cairn.client.BackupSchedule;
 import io.cairn.client.CairnClient;
 import io.cairn.units.Durations;
+import java.io.PrintStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -50,6 +51,7 @@ public final class BackupScheduleCommand implements Runnable {
                     schedule.consecutiveFailures())
                 .print(out);
             out.println();
+            printRetention(schedule.retention(), out);
             if (schedule.lastRunIfAny().isEmpty()) {
               out.println("No run yet on node " + schedule.nodeId() + ".");
               return;
@@ -69,5 +71,27 @@ public final class BackupScheduleCommand implements Runnable {
           });
       return ExitCode.OK;
     }
+  }
+
+  private static void printRetention(BackupSchedule.Retention retention, PrintStream out) {
+    if (retention == null) {
+      out.println("No retention: every backup is kept (backup.retention.* is not set).");
+      out.println();
+      return;
+    }
+    BackupSchedule.RetentionPass pass = retention.lastPass();
+    Table.of("keep at most", "keep younger than", "keep at least", "last pass", "kept", "deleted")
+        .row(
+            retention.maxCount() > 0 ? retention.maxCount() : "-",
+            retention.maxAge() != null ? Durations.formatExact(retention.maxAge()) : "-",
+            retention.minCount(),
+            pass != null ? Formats.instant(pass.finishedAt()) : "-",
+            pass != null ? pass.kept() : "-",
+            pass != null ? pass.deletedBackupIds().toString() : "-")
+        .print(out);
+    if (pass != null && !pass.failure().isEmpty()) {
+      out.println("Last retention pass failed: " + pass.failure());
+    }
+    out.println();
   }
 }

@@ -35,6 +35,7 @@ class BackupScheduleCommandsTest {
             .partitions(2)
             .backupStore(root.resolve("backups"))
             .setting("backup.schedule.interval", "2s")
+            .setting("backup.retention.maxAge", "1h")
             .gateway()
             .build()
             .awaitReady()) {
@@ -61,10 +62,14 @@ class BackupScheduleCommandsTest {
       assertThat(schedule.path("interval").asText()).isEqualTo("PT2S");
       assertThat(schedule.path("nodeId").asInt())
           .isEqualTo(cluster.leaderReplica(1).partition().nodeId());
+      assertThat(schedule.path("retention").path("maxAge").asText()).isEqualTo("PT1H");
+      assertThat(schedule.path("retention").path("minCount").asInt()).isEqualTo(1);
 
       Run table = status(gateway);
       assertThat(table.exitCode()).as(table.toString()).isZero();
-      assertThat(table.out()).contains("INTERVAL", "NEXT RUN", "2s", "LAST BACKUP", "taken");
+      assertThat(table.out())
+          .contains(
+              "INTERVAL", "NEXT RUN", "2s", "LAST BACKUP", "taken", "KEEP YOUNGER THAN", "1h");
 
       HttpResponse<String> http =
           HttpClient.newHttpClient()
@@ -81,6 +86,7 @@ class BackupScheduleCommandsTest {
       assertThat(body.path("interval").asText()).isEqualTo("PT2S");
       assertThat(body.path("nextBackupId").asLong() % 2_000).isZero();
       assertThat(body.path("lastRun").path("outcome").asText()).isIn("taken", "already_taken");
+      assertThat(body.path("retention").path("maxAge").asText()).isEqualTo("PT1H");
     }
   }
 

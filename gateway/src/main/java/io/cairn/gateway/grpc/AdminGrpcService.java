@@ -15,6 +15,7 @@ import io.cairn.gateway.topology.PartitionLeader;
 import io.cairn.gateway.topology.TopologyManager;
 import io.cairn.gateway.v1.AdminServiceGrpc;
 import io.cairn.gateway.v1.Backup;
+import io.cairn.gateway.v1.BackupRetention;
 import io.cairn.gateway.v1.BackupSchedule;
 import io.cairn.gateway.v1.BackupState;
 import io.cairn.gateway.v1.Broker;
@@ -34,6 +35,7 @@ import io.cairn.gateway.v1.PauseExportingRequest;
 import io.cairn.gateway.v1.Replica;
 import io.cairn.gateway.v1.ReplicaRole;
 import io.cairn.gateway.v1.ResumeExportingRequest;
+import io.cairn.gateway.v1.RetentionPass;
 import io.cairn.gateway.v1.ScheduledRun;
 import io.cairn.gateway.v1.TakeBackupRequest;
 import io.cairn.gateway.v1.TakeBackupResponse;
@@ -126,10 +128,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
     BackupSchedule.Builder schedule =
         BackupSchedule.newBuilder()
             .setNodeId(state.nodeId())
-            .setInterval(
-                com.google.protobuf.Duration.newBuilder()
-                    .setSeconds(state.intervalMillis() / 1000)
-                    .setNanos((int) (state.intervalMillis() % 1000) * 1_000_000))
+            .setInterval(duration(state.intervalMillis()))
             .setNextRunAt(timestamp(Instant.ofEpochMilli(state.nextRunMillis())))
             .setNextBackupId(state.nextBackupId())
             .setConsecutiveFailures(state.consecutiveFailures());
@@ -145,7 +144,38 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
                         .setOutcome(run.outcome())
                         .setAttempt(run.attempt())
                         .setDetail(run.detail())));
+    state
+        .retention()
+        .ifPresent(
+            retention -> {
+              BackupRetention.Builder built =
+                  BackupRetention.newBuilder()
+                      .setMaxCount(retention.maxCount())
+                      .setMinCount(retention.minCount());
+              if (retention.maxAgeMillis() > 0) {
+                built.setMaxAge(duration(retention.maxAgeMillis()));
+              }
+              retention
+                  .lastPass()
+                  .ifPresent(
+                      pass ->
+                          built.setLastPass(
+                              RetentionPass.newBuilder()
+                                  .setFinishedAt(
+                                      timestamp(Instant.ofEpochMilli(pass.finishedMillis())))
+                                  .setKept(pass.kept())
+                                  .addAllDeletedBackupIds(pass.deletedIds())
+                                  .setFailure(pass.failure())));
+              schedule.setRetention(built);
+            });
     return schedule.build();
+  }
+
+  private static com.google.protobuf.Duration duration(long millis) {
+    return com.google.protobuf.Duration.newBuilder()
+        .setSeconds(millis / 1000)
+        .setNanos((int) (millis % 1000) * 1_000_000)
+        .build();
   }
 
   @Override

@@ -66,7 +66,10 @@ final class BackupJson {
    * {"nodeId": 0, "interval": "PT1H", "nextRunAt": "2026-01-01T01:00:00Z",
    *  "nextBackupId": 1767229200000, "consecutiveFailures": 0,
    *  "lastRun": {"backupId": 1767225600000, "startedAt": "...", "finishedAt": "...",
-   *              "outcome": "taken", "attempt": 1, "detail": "..."}}  (detail only when failed)
+   *              "outcome": "taken", "attempt": 1, "detail": "..."},  (detail only when failed)
+   *  "retention": {"maxCount": 7, "maxAge": "P7D", "minCount": 1,  (each limit only when set)
+   *                "lastPass": {"finishedAt": "...", "kept": 7, "deletedBackupIds": [...],
+   *                             "failure": "..."}}}  (retention only when configured)
    * </pre>
    */
   static Map<String, Object> schedule(BackupScheduleState state) {
@@ -90,6 +93,34 @@ final class BackupJson {
                 last.put("detail", run.detail());
               }
               json.put("lastRun", last);
+            });
+    state
+        .retention()
+        .ifPresent(
+            retention -> {
+              Map<String, Object> policy = new LinkedHashMap<>();
+              if (retention.maxCount() > 0) {
+                policy.put("maxCount", retention.maxCount());
+              }
+              if (retention.maxAgeMillis() > 0) {
+                policy.put("maxAge", Duration.ofMillis(retention.maxAgeMillis()).toString());
+              }
+              policy.put("minCount", retention.minCount());
+              retention
+                  .lastPass()
+                  .ifPresent(
+                      pass -> {
+                        Map<String, Object> last = new LinkedHashMap<>();
+                        last.put(
+                            "finishedAt", Instant.ofEpochMilli(pass.finishedMillis()).toString());
+                        last.put("kept", pass.kept());
+                        last.put("deletedBackupIds", pass.deletedIds());
+                        if (!pass.failure().isEmpty()) {
+                          last.put("failure", pass.failure());
+                        }
+                        policy.put("lastPass", last);
+                      });
+              json.put("retention", policy);
             });
     return json;
   }

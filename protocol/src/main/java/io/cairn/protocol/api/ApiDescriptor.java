@@ -33,6 +33,10 @@ package io.cairn.protocol.api;
  *                               | consecutiveFailures i32 | hasLastRun bool | (when true)
  *                               backupId i64 | startedMs i64 | finishedMs i64 | outcome string
  *                               | attempt i32 | detail string
+ *                               | hasRetention bool | (when true) maxCount i32 (0 = none)
+ *                               | maxAgeMs i64 (0 = none) | minCount i32 | hasPass bool
+ *                               | (when true) finishedMs i64 | kept i32 | idCount i32
+ *                               | idCount × deletedId i64 | failure string
  * </pre>
  *
  * <p>Strings are bounded ({@code *_MAX_BYTES}); lists are bounded by a count limit and by the bytes

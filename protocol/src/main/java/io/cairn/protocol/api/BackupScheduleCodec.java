@@ -1,6 +1,8 @@
 package io.cairn.protocol.api;
 
 import io.cairn.protocol.ProtocolException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -50,6 +52,26 @@ public final class BackupScheduleCodec {
             ApiDescriptor.REASON_MAX_BYTES,
             "detail");
       }
+      writer.writeBoolean(state.retention().isPresent());
+      if (state.retention().isPresent()) {
+        BackupScheduleState.Retention retention = state.retention().get();
+        writer.writeInt(retention.maxCount());
+        writer.writeLong(retention.maxAgeMillis());
+        writer.writeInt(retention.minCount());
+        writer.writeBoolean(retention.lastPass().isPresent());
+        if (retention.lastPass().isPresent()) {
+          BackupScheduleState.RetentionPass pass = retention.lastPass().get();
+          writer.writeLong(pass.finishedMillis());
+          writer.writeInt(pass.kept());
+          writer.writeInt(pass.deletedIds().size());
+          pass.deletedIds().forEach(writer::writeLong);
+          writer.writeString(
+              ApiStrings.truncate(pass.failure(), ApiDescriptor.REASON_MAX_BYTES),
+              0,
+              ApiDescriptor.REASON_MAX_BYTES,
+              "retention failure");
+        }
+      }
     }
     return writer.toBytes();
   }
@@ -84,7 +106,35 @@ public final class BackupScheduleCodec {
                           backupId, started, finished, outcome, attempt, detail)));
     }
     Optional<BackupScheduleState.LastRun> last = lastRun;
+    Optional<BackupScheduleState.Retention> retention =
+        body.readBoolean("retention flag") ? Optional.of(readRetention(body)) : Optional.empty();
     return body.build(
-        () -> new BackupScheduleState(nodeId, interval, nextRun, nextBackupId, last, failures));
+        () ->
+            new BackupScheduleState(
+                nodeId, interval, nextRun, nextBackupId, last, failures, retention));
+  }
+
+  private static BackupScheduleState.Retention readRetention(PayloadReader body) {
+    int maxCount = body.readInt("retention maxCount");
+    long maxAge = body.readLong("retention maxAge");
+    int minCount = body.readInt("retention minCount");
+    Optional<BackupScheduleState.RetentionPass> pass = Optional.empty();
+    if (body.readBoolean("retention pass flag")) {
+      long finished = body.readLong("retention pass end");
+      int kept = body.readInt("retention kept");
+      int count =
+          body.readCount(BackupScheduleState.DELETED_IDS_MAX, Long.BYTES, "retention deleted ids");
+      List<Long> ids = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        ids.add(body.readLong("deleted id"));
+      }
+      String failure = body.readString(0, ApiDescriptor.REASON_MAX_BYTES, "retention failure");
+      pass =
+          Optional.of(
+              body.build(
+                  () -> new BackupScheduleState.RetentionPass(finished, kept, ids, failure)));
+    }
+    Optional<BackupScheduleState.RetentionPass> last = pass;
+    return body.build(() -> new BackupScheduleState.Retention(maxCount, maxAge, minCount, last));
   }
 }

@@ -1,5 +1,6 @@
 package io.cairn.protocol.api;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,6 +14,7 @@ import java.util.Optional;
  * @param nextBackupId the id the next run takes
  * @param lastRun the run that finished last on this broker, if any
  * @param consecutiveFailures failed attempts since the last run that did not fail
+ * @param retention the retention policy and its last pass, if retention is configured
  */
 public record BackupScheduleState(
     int nodeId,
@@ -20,10 +22,15 @@ public record BackupScheduleState(
     long nextRunMillis,
     long nextBackupId,
     Optional<LastRun> lastRun,
-    int consecutiveFailures) {
+    int consecutiveFailures,
+    Optional<Retention> retention) {
+
+  /** The most deleted ids one answer carries. */
+  public static final int DELETED_IDS_MAX = 1000;
 
   public BackupScheduleState {
     Objects.requireNonNull(lastRun, "lastRun");
+    Objects.requireNonNull(retention, "retention");
     if (intervalMillis <= 0) {
       throw new IllegalArgumentException(
           "Expected an interval > 0 ms, but was " + intervalMillis + " (backup schedule)");
@@ -56,6 +63,58 @@ public record BackupScheduleState(
       Objects.requireNonNull(detail, "detail");
       if (attempt < 1) {
         throw new IllegalArgumentException("Expected an attempt >= 1, but was " + attempt);
+      }
+    }
+  }
+
+  /**
+   * The retention policy and its last pass.
+   *
+   * @param maxCount completed backups kept at most; 0: no count limit
+   * @param maxAgeMillis completed backups older than this are deleted; 0: no age limit
+   * @param minCount completed backups always kept
+   * @param lastPass the pass that finished last, if any
+   */
+  public record Retention(
+      int maxCount, long maxAgeMillis, int minCount, Optional<RetentionPass> lastPass) {
+    public Retention {
+      Objects.requireNonNull(lastPass, "lastPass");
+      if (maxCount < 0 || maxAgeMillis < 0 || minCount < 1) {
+        throw new IllegalArgumentException(
+            "Expected maxCount >= 0, maxAgeMillis >= 0 and minCount >= 1, but were "
+                + maxCount
+                + ", "
+                + maxAgeMillis
+                + " and "
+                + minCount
+                + " (retention)");
+      }
+    }
+  }
+
+  /**
+   * One retention pass.
+   *
+   * @param finishedMillis when it ended (epoch ms)
+   * @param kept the backups it left
+   * @param deletedIds the ids whose deletion every partition accepted, at most {@link
+   *     #DELETED_IDS_MAX}
+   * @param failure what failed; empty if nothing did
+   */
+  public record RetentionPass(
+      long finishedMillis, int kept, List<Long> deletedIds, String failure) {
+    public RetentionPass {
+      deletedIds = List.copyOf(deletedIds);
+      Objects.requireNonNull(failure, "failure");
+      if (kept < 0 || deletedIds.size() > DELETED_IDS_MAX) {
+        throw new IllegalArgumentException(
+            "Expected kept >= 0 and at most "
+                + DELETED_IDS_MAX
+                + " deleted ids, but were "
+                + kept
+                + " and "
+                + deletedIds.size()
+                + " (retention pass)");
       }
     }
   }

@@ -163,6 +163,31 @@ final class ApiGenerators {
                 strings(0, 40).generate(in));
     Gen<Optional<BackupScheduleState.LastRun>> lastRuns =
         Generate.oneOf(runs.map(Optional::of), Generate.constant(Optional.empty()));
+    Gen<BackupScheduleState.RetentionPass> passes =
+        in -> {
+          List<Long> ids = new ArrayList<>();
+          int count = integers().between(0, 5).generate(in);
+          for (int i = 0; i < count; i++) {
+            ids.add(longs().all().generate(in));
+          }
+          return new BackupScheduleState.RetentionPass(
+              longs().all().generate(in),
+              integers().between(0, 1000).generate(in),
+              ids,
+              strings(0, 20).generate(in));
+        };
+    Gen<Optional<BackupScheduleState.RetentionPass>> lastPasses =
+        Generate.oneOf(passes.map(Optional::of), Generate.constant(Optional.empty()));
+    Gen<Optional<BackupScheduleState.Retention>> retentions =
+        Generate.oneOf(
+            Generate.constant(Optional.empty()),
+            in ->
+                Optional.of(
+                    new BackupScheduleState.Retention(
+                        integers().between(0, 100).generate(in),
+                        longs().between(0, Long.MAX_VALUE).generate(in),
+                        integers().between(1, 100).generate(in),
+                        lastPasses.generate(in))));
     return in ->
         new BackupScheduleState(
             integers().between(0, 1023).generate(in),
@@ -170,7 +195,8 @@ final class ApiGenerators {
             longs().all().generate(in),
             longs().all().generate(in),
             lastRuns.generate(in),
-            integers().between(0, Integer.MAX_VALUE).generate(in));
+            integers().between(0, Integer.MAX_VALUE).generate(in),
+            retentions.generate(in));
   }
 
   static Gen<AccountBalance> balances() {

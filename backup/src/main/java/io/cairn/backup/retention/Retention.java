@@ -1,0 +1,125 @@
+package io.cairn.backup.retention;
+
+import io.cairn.backup.upload.StoreQueries;
+import io.cairn.backupapi.BackupIdentifierWildcard;
+import io.cairn.backupapi.BackupStatus;
+import io.cairn.backupapi.BackupStatusAggregator;
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.ClusterBackupStatus;
+import io.cairn.scheduler.Futures;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pass of retention: lists every backup in the store, aggregates each id over the cluster's
+ * partitions, lets the {@link RetentionPolicy} decide, and asks every partition to delete each
+ * backup it gave up ({@code CHECKPOINT DELETE_BACKUP} through the partitions' logs, so every
+ * replica agrees and each partition's leader finishes the deletion even across crashes). Ids are
+ * asked oldest first, one after the other; a failed request ends the pass (the next pass decides
+ * again).
+ */
+public final class Retention {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Retention.class);
+
+  private final RetentionPolicy policy;
+  private final BackupStore store;
+  private final int partitionCount;
+  private final LongFunction<CompletableFuture<String>> requestDeletion;
+
+  /**
+   * @param requestDeletion writes {@code DELETE_BACKUP(id)} to every partition; completes with what
+   *     failed, or an empty string when every partition accepted
+   */
+  public Retention(
+      RetentionPolicy policy,
+      BackupStore store,
+      int partitionCount,
+      LongFunction<CompletableFuture<String>> requestDeletion) {
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.store = Objects.requireNonNull(store, "store");
+    this.partitionCount = partitionCount;
+    this.requestDeletion = Objects.requireNonNull(requestDeletion, "requestDeletion");
+  }
+
+  public RetentionPolicy policy() {
+    return policy;
+  }
+
+  /** Runs one pass at {@code nowMillis}; never fails exceptionally (see {@link RetentionRun}). */
+  public CompletableFuture<RetentionRun> run(long nowMillis) {
+    return StoreQueries.listAll(store, BackupIdentifierWildcard.all())
+        .thenCompose(
+            statuses -> {
+              List<RetentionPolicy.Candidate> candidates = candidates(statuses);
+              List<Long> doomed = policy.toDelete(candidates, nowMillis);
+              int kept = candidates.size() - doomed.size();
+              if (!doomed.isEmpty()) {
+                LOG.info("Retention ({}): deleting backups {}", policy, doomed);
+              }
+              return requestAll(doomed, 0, new ArrayList<>(), nowMillis, kept);
+            })
+        .exceptionally(
+            error ->
+                new RetentionRun(
+                    nowMillis,
+                    nowMillis,
+                    0,
+                    List.of(),
+                    "listing the backups failed: " + Futures.unwrap(error).getMessage()));
+  }
+
+  private CompletableFuture<RetentionRun> requestAll(
+      List<Long> doomed, int next, List<Long> requested, long startedMillis, int kept) {
+    if (next == doomed.size()) {
+      return CompletableFuture.completedFuture(
+          new RetentionRun(startedMillis, startedMillis, kept, requested, ""));
+    }
+    long id = doomed.get(next);
+    return requestDeletion
+        .apply(id)
+        .thenCompose(
+            failure -> {
+              if (!failure.isEmpty()) {
+                LOG.warn("Retention: deleting backup {} was refused: {}", id, failure);
+                return CompletableFuture.completedFuture(
+                    new RetentionRun(
+                        startedMillis,
+                        startedMillis,
+                        kept,
+                        requested,
+                        "deleting backup " + id + ": " + failure));
+              }
+              requested.add(id);
+              return requestAll(doomed, next + 1, requested, startedMillis, kept);
+            });
+  }
+
+  private List<RetentionPolicy.Candidate> candidates(List<BackupStatus> statuses) {
+    Map<Long, List<BackupStatus>> byId = new TreeMap<>();
+    for (BackupStatus status : statuses) {
+      byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>()).add(status);
+    }
+    List<RetentionPolicy.Candidate> candidates = new ArrayList<>();
+    byId.forEach(
+        (id, ofId) -> {
+          ClusterBackupStatus cluster = BackupStatusAggregator.aggregate(id, partitionCount, ofId);
+          long created =
+              ofId.stream()
+                  .flatMap(status -> status.createdAt().stream())
+                  .mapToLong(Instant::toEpochMilli)
+                  .min()
+                  .orElse(Long.MAX_VALUE);
+          candidates.add(new RetentionPolicy.Candidate(id, cluster.statusCode(), created));
+        });
+    return candidates;
+  }
+}
