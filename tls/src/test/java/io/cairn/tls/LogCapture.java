@@ -9,28 +9,40 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
-/** Captures every event of the tls module's loggers (DEBUG and up) without printing them. */
-final class LogCapture implements AutoCloseable {
-  private final Logger logger = (Logger) LoggerFactory.getLogger("io.cairn.tls");
+/**
+ * Captures every event of a logger and the loggers below it (DEBUG and up) without printing them;
+ * in this module's test-jar for the tests of the listeners that serve its material.
+ */
+public final class LogCapture implements AutoCloseable {
+  private final Logger logger;
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-  private final Level level = logger.getLevel();
-  private final boolean additive = logger.isAdditive();
+  private final Level level;
+  private final boolean additive;
 
+  /** The tls module's loggers. */
   LogCapture() {
+    this("io.cairn.tls");
+  }
+
+  /** The logger named {@code name} (a class or package name) and those below it. */
+  public LogCapture(String name) {
+    logger = (Logger) LoggerFactory.getLogger(name);
+    level = logger.getLevel();
+    additive = logger.isAdditive();
     appender.start();
     logger.addAppender(appender);
     logger.setLevel(Level.DEBUG);
     logger.setAdditive(false);
   }
 
-  List<ILoggingEvent> events() {
+  public List<ILoggingEvent> events() {
     synchronized (appender) {
       return List.copyOf(appender.list);
     }
   }
 
   /** The formatted messages at {@code level}. */
-  List<String> messages(Level level) {
+  public List<String> messages(Level level) {
     return events().stream()
         .filter(e -> e.getLevel().equals(level))
         .map(ILoggingEvent::getFormattedMessage)
@@ -38,7 +50,7 @@ final class LogCapture implements AutoCloseable {
   }
 
   /** Everything the events would print: messages and the messages of attached throwables. */
-  List<String> allText() {
+  public List<String> allText() {
     List<String> text = new ArrayList<>();
     for (ILoggingEvent event : events()) {
       text.add(event.getFormattedMessage());
