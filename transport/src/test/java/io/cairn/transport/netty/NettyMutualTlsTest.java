@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
+import io.cairn.tls.ClientAuth;
+import io.cairn.tls.ExpiringCertificates;
 import io.cairn.tls.PemPair;
+import io.cairn.tls.ReloadingTrustManager;
+import io.cairn.tls.ServerTls;
 import io.cairn.transport.MessagingException;
 import io.cairn.transport.TransportMetrics;
 import io.cairn.transport.TransportTls;
@@ -31,13 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Mutual TLS between members on loopback, with certificates of the tls module's local CA: members
- * of one CA talk; a foreign CA, an expired certificate, a certificate that does not name the
- * address dialled and a plaintext member are refused before any frame is dispatched, logged and
- * counted.
+ * of one CA talk; a foreign CA, an expired certificate (also one that expires while its member
+ * runs), a certificate that does not name the address dialled and a plaintext member are refused
+ * before any frame is dispatched, logged and counted.
  */
 class NettyMutualTlsTest {
 
   private static final int MAX_FRAME_SIZE_BYTES = 64 * 1024;
+
+  private static final String KEY_PREFIX = "transport.tls.";
 
   /** Generous: a slow machine must only make these tests slower, never fail them. */
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -49,16 +55,19 @@ class NettyMutualTlsTest {
   private final Map<Integer, SimpleMeterRegistry> registries = new HashMap<>();
   private final Map<Integer, AtomicInteger> handled = new HashMap<>();
   private LogCapture refusalLog;
+  private LogCapture trustLog;
 
   @BeforeEach
   void setUp() {
     pki = new TransportPki(dir, "Cairn test CA");
     refusalLog = new LogCapture(TlsRefusals.class);
+    trustLog = new LogCapture(ReloadingTrustManager.class);
   }
 
   @AfterEach
   void tearDown() {
     refusalLog.close();
+    trustLog.close();
     services.forEach(NettyMessagingService::close);
     handlerThreads.shutdownNow();
   }
@@ -153,6 +162,64 @@ class NettyMutualTlsTest {
   }
 
   @Test
+  void shouldRefuseAMemberWhoseCertificateExpiredWhileItRuns() {
+    ExpiringCertificates certificates = new ExpiringCertificates(dir.resolve("expiry"));
+    ExpiringCertificates.Issued shortLived = certificates.shortLived("broker-0", KEY_PREFIX);
+    NettyMessagingService expiring = member(0, Optional.of(tls(shortLived)));
+    NettyMessagingService early =
+        member(1, Optional.of(tls(certificates.valid("broker-1", KEY_PREFIX))));
+    introduce(expiring, early);
+    // while its certificate is valid, the member talks both ways
+    assertThat(text(join(early.sendAndReceive(0, "echo", bytes("ping"), TIMEOUT))))
+        .isEqualTo("1:ping");
+    assertThat(text(join(expiring.sendAndReceive(1, "echo", bytes("pong"), TIMEOUT))))
+        .isEqualTo("0:pong");
+
+    shortLived.awaitExpiry();
+    NettyMessagingService late =
+        member(2, Optional.of(tls(certificates.valid("broker-2", KEY_PREFIX))));
+    late.setMemberAddress(0, expiring.localAddress());
+    late.setMemberAddress(2, late.localAddress());
+    expiring.setMemberAddress(2, late.localAddress());
+    CompletableFuture<byte[]> toExpired = late.sendAndReceive(0, "echo", bytes("x"), TIMEOUT);
+    assertUnreachable(toExpired);
+    CompletableFuture<byte[]> fromExpired = expiring.sendAndReceive(2, "echo", bytes("y"), TIMEOUT);
+    assertUnreachable(fromExpired);
+
+    // a new connection checks it: refused as the server's and as the client's certificate (the
+    // member that refused counts it on its own event loop: wait for it)
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(handshakesFailed(2, "client")).isEqualTo(1);
+              assertThat(handshakesFailed(2, "server")).isEqualTo(1);
+            });
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(trustLog.messages(Level.WARN))
+                    .anySatisfy(
+                        m ->
+                            assertThat(m)
+                                .contains(
+                                    "Expected the server's certificate chain to be valid now",
+                                    "subject=CN=broker-0",
+                                    "has expired"))
+                    .anySatisfy(
+                        m ->
+                            assertThat(m)
+                                .contains(
+                                    "Expected the client's certificate chain to be valid now",
+                                    "subject=CN=broker-0",
+                                    "has expired")));
+    assertThat(handled.get(0)).hasValue(1); // the ping from before the expiry only
+    assertThat(handled.get(2)).hasValue(0);
+    assertThat(framesReceived(2)).isZero();
+  }
+
+  @Test
   void shouldRefuseAServerWhoseCertificateDoesNotNameTheAddressDialled() {
     NettyMessagingService dialling = member(0, Optional.of(pki.tls(pki.write("broker-0"))));
     PemPair elsewhere =
@@ -226,6 +293,16 @@ class NettyMutualTlsTest {
     assertThat(refusalLog.messages(Level.DEBUG))
         .filteredOn(message -> message.startsWith("Expected a TLS handshake"))
         .hasSizeGreaterThanOrEqualTo(2);
+  }
+
+  /** Mutual TLS with {@code issued}'s files, checked on the system clock. */
+  private static TransportTls tls(ExpiringCertificates.Issued issued) {
+    return TransportPki.tls(
+        ServerTls.load(
+            issued.files(),
+            ClientAuth.REQUIRED,
+            java.time.Clock.systemUTC(),
+            TransportPki.CHECK_INTERVAL));
   }
 
   private NettyMessagingService member(int nodeId, Optional<TransportTls> tls) {
