@@ -7,6 +7,7 @@ import io.cairn.gateway.v1.CreateAccountRequest;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.tls.ClientAuth;
 import io.cairn.tls.ClientTls;
+import io.cairn.tls.ExpiringCertificates;
 import io.cairn.tls.LocalCertificateAuthority;
 import io.cairn.tls.LocalSecureFiles;
 import io.cairn.tls.PemPair;
@@ -16,6 +17,7 @@ import io.cairn.tls.TlsFile;
 import io.cairn.tls.TlsFiles;
 import io.cairn.transport.TransportTls;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -29,6 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * With {@code gateway.security.tls.*} the gateway serves gRPC and HTTP over TLS and talks to its
  * brokers over mutual TLS: a client trusting the cluster's CA is served; one trusting another CA
  * and a plaintext one are refused on both listeners; an expired certificate stops the gateway from
- * starting, naming the file.
+ * starting, naming the file, and one that expires while the gateway runs is refused by new clients
+ * on both listeners.
  */
 class GatewayTlsTest {
 
@@ -75,6 +79,52 @@ class GatewayTlsTest {
             HttpRequest.newBuilder(URI.create(scheme + "://localhost:" + port + "/health"))
                 .timeout(Duration.ofSeconds(5))
                 .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * A gateway serving {@code gateway}'s certificate, ready: it reached its brokers over mutual TLS
+   * (the brokers' certificates stay valid) while its certificate was valid.
+   */
+  private static GatewayHarness expiringGateway(
+      ExpiringCertificates certificates, ExpiringCertificates.Issued gateway) {
+    ServerTls brokers =
+        ServerTls.load(
+            certificates.valid("broker", "security.tls.").files(),
+            ClientAuth.REQUIRED,
+            java.time.Clock.systemUTC(),
+            Duration.ofSeconds(10));
+    Optional<TransportTls> brokerTls =
+        Optional.of(
+            new TransportTls(
+                brokers.keyManager(), brokers.trustManager().orElseThrow(), brokers.protocols()));
+    return new GatewayHarness(3, 2, b -> b.tls(Optional.of(gateway.files())), brokerTls)
+        .awaitReady();
+  }
+
+  /**
+   * A gRPC channel with a TLS context of its own (no session to resume) that checks the gateway's
+   * certificate with {@code tls}'s trust manager, as {@code CairnClient} does.
+   */
+  private static ManagedChannel channel(int port, ClientTls tls) throws IOException {
+    return NettyChannelBuilder.forAddress("localhost", port)
+        .sslContext(
+            GrpcSslContexts.forClient()
+                .trustManager(tls.trustManager())
+                .protocols(tls.protocols())
+                .build())
+        .build();
+  }
+
+  /** GET over a new client (a new connection) with {@code trust}. */
+  private static HttpResponse<String> get(SSLContext trust, URI uri)
+      throws IOException, InterruptedException {
+    return HttpClient.newBuilder()
+        .connectTimeout(Duration.ofSeconds(5))
+        .sslContext(trust)
+        .build()
+        .send(
+            HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
             HttpResponse.BodyHandlers.ofString());
   }
 
@@ -124,6 +174,58 @@ class GatewayTlsTest {
           .isInstanceOf(IOException.class);
       assertThatThrownBy(() -> health(Optional.empty(), "http", httpPort))
           .isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void shouldRefuseGrpcClientsOnceTheCertificateHasExpired() throws Exception {
+    ExpiringCertificates certificates = new ExpiringCertificates(dir);
+    ExpiringCertificates.Issued gateway =
+        certificates.shortLived("gateway", "gateway.security.tls.");
+
+    try (var harness = expiringGateway(certificates, gateway)) {
+      int grpcPort = harness.gateway.grpcAddress().getPort();
+      ManagedChannel beforeExpiry = channel(grpcPort, certificates.trustingClientTls());
+      try {
+        createAccount(beforeExpiry, "before-expiry");
+      } finally {
+        beforeExpiry.shutdownNow();
+      }
+
+      gateway.awaitExpiry();
+      ManagedChannel afterExpiry = channel(grpcPort, certificates.trustingClientTls());
+      try {
+        assertThatThrownBy(() -> createAccount(afterExpiry, "after-expiry"))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE))
+            .matches(ExpiringCertificates::refusedAsExpired, "refused as expired");
+      } finally {
+        afterExpiry.shutdownNow();
+      }
+      assertThat(harness.commandsReceived()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void shouldRefuseHttpsClientsOnceTheCertificateHasExpired() throws Exception {
+    ExpiringCertificates certificates = new ExpiringCertificates(dir);
+    ExpiringCertificates.Issued gateway =
+        certificates.shortLived("gateway", "gateway.security.tls.");
+
+    try (var harness = expiringGateway(certificates, gateway)) {
+      URI health =
+          URI.create("https://localhost:" + harness.gateway.httpAddress().getPort() + "/health");
+      HttpResponse<String> beforeExpiry = get(certificates.trustingClient(), health);
+      assertThat(beforeExpiry.statusCode()).isEqualTo(200);
+      assertThat(beforeExpiry.sslSession().orElseThrow().getPeerCertificates()[0])
+          .isEqualTo(gateway.certificate());
+
+      gateway.awaitExpiry();
+
+      assertThatThrownBy(() -> get(certificates.trustingClient(), health))
+          .isInstanceOf(IOException.class)
+          .matches(ExpiringCertificates::refusedAsExpired, "refused as expired");
     }
   }
 
