@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.tls.ClientTls;
+import io.cairn.tls.ExpiringCertificates;
 import io.cairn.tls.LocalSecureFiles;
+import io.cairn.tls.TlsConfigurationException;
 import io.cairn.tls.TlsFile;
 import io.cairn.tls.TlsFiles;
 import java.io.IOException;
@@ -16,13 +18,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code security.tls.*}: the broker's management endpoints answer HTTPS to clients trusting the
- * cluster's CA and nothing to plaintext or other CAs; a key file open to others stops the broker
- * before it opens anything, naming the key and the file.
+ * cluster's CA and nothing to plaintext or other CAs; a key file open to others or an expired
+ * certificate stops the broker before it opens anything, naming the key and the file; once the
+ * certificate expires while the broker runs, new clients refuse it.
  */
 class BrokerTlsTest {
 
@@ -41,6 +45,20 @@ class BrokerTlsTest {
         .setting(
             "security.tls.trustedCaFile",
             files.trustedCertificates().orElseThrow().path().toString());
+  }
+
+  /** GET /health over HTTPS from a new client (a new connection) with {@code trust}. */
+  private static HttpResponse<String> health(SSLContext trust, int port)
+      throws IOException, InterruptedException {
+    return HttpClient.newBuilder()
+        .connectTimeout(Duration.ofSeconds(5))
+        .sslContext(trust)
+        .build()
+        .send(
+            HttpRequest.newBuilder(URI.create("https://localhost:" + port + "/health"))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> health(Path caFile, String scheme, int port)
@@ -77,6 +95,40 @@ class BrokerTlsTest {
       assertThatThrownBy(() -> health(foreign.caFile(), "https", port))
           .isInstanceOf(IOException.class);
       assertThatThrownBy(() -> health(null, "http", port)).isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void shouldRefuseToStartWithAnExpiredCertificateNamingTheFile() {
+    ExpiringCertificates certificates = new ExpiringCertificates(root.resolve("tls"));
+    ExpiringCertificates.Issued expired = certificates.expired("broker-0", "security.tls.");
+
+    assertThatThrownBy(() -> secure(root, expired.files()).build())
+        .isInstanceOf(TlsConfigurationException.class)
+        .hasMessageContaining("security.tls.certificateFile = " + expired.certificateFile())
+        .hasMessageContaining("has expired")
+        .hasMessageContaining("notAfter=" + expired.notAfter())
+        .hasMessageContaining("Renew the certificate");
+  }
+
+  @Test
+  void shouldRefuseNewManagementClientsOnceTheCertificateHasExpired() throws Exception {
+    ExpiringCertificates certificates = new ExpiringCertificates(root.resolve("tls"));
+    ExpiringCertificates.Issued broker = certificates.shortLived("broker-0", "security.tls.");
+
+    try (BrokerTestCluster cluster = secure(root, broker.files()).build().awaitReady()) {
+      int port = cluster.broker(0).managementAddress().orElseThrow().getPort();
+      HttpResponse<String> beforeExpiry = health(certificates.trustingClient(), port);
+      assertThat(beforeExpiry.statusCode()).isEqualTo(200);
+      assertThat(beforeExpiry.sslSession().orElseThrow().getPeerCertificates()[0])
+          .isEqualTo(broker.certificate());
+
+      broker.awaitExpiry();
+
+      assertThatThrownBy(() -> health(certificates.trustingClient(), port))
+          .isInstanceOf(IOException.class)
+          .matches(ExpiringCertificates::refusedAsExpired, "refused as expired");
+      assertThat(cluster.broker(0).health().ready()).isTrue();
     }
   }
 
