@@ -27,10 +27,12 @@ import io.cairn.protocol.api.TopologyCodec;
 import io.cairn.scheduler.Clock;
 import io.cairn.transport.MemberAddress;
 import io.cairn.transport.TransportConfig;
+import io.cairn.transport.TransportTls;
 import io.cairn.transport.netty.NettyMessagingService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -49,6 +51,11 @@ final class GatewayClient implements AutoCloseable {
   private final Set<Integer> brokers;
 
   GatewayClient(Map<Integer, MemberAddress> brokers) {
+    this(brokers, Optional.empty());
+  }
+
+  /** A client speaking mutual TLS with {@code tls} to brokers with TLS on. */
+  GatewayClient(Map<Integer, MemberAddress> brokers, Optional<TransportTls> tls) {
     transport =
         new NettyMessagingService(
             TransportConfig.builder(NODE_ID)
@@ -58,7 +65,8 @@ final class GatewayClient implements AutoCloseable {
                 .reconnectBackoffMax(Duration.ofMillis(200))
                 .build(),
             Clock.system(),
-            new SimpleMeterRegistry());
+            new SimpleMeterRegistry(),
+            tls);
     transport.start();
     this.brokers = Set.copyOf(brokers.keySet());
   }
