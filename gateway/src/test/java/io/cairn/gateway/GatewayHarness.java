@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 import io.cairn.gateway.v1.AdminServiceGrpc;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.scheduler.Clock;
+import io.cairn.tls.ClientAuth;
+import io.cairn.tls.ServerTls;
+import io.cairn.tls.TlsFiles;
 import io.cairn.transport.TransportTls;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -82,6 +85,20 @@ public final class GatewayHarness implements AutoCloseable {
             .build();
     ledger = LedgerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.MINUTES);
     admin = AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.MINUTES);
+  }
+
+  /**
+   * The default layout with TLS on: the gateway serves gRPC and HTTP with {@code gatewayFiles}'
+   * certificate and talks mutual TLS to brokers presenting {@code brokerFiles}' (both of one CA).
+   * Ready: the gateway knows every partition's leader.
+   */
+  public static GatewayHarness secure(TlsFiles gatewayFiles, TlsFiles brokerFiles) {
+    ServerTls brokers = ServerTls.load(brokerFiles, ClientAuth.REQUIRED);
+    Optional<TransportTls> brokerTls =
+        Optional.of(
+            new TransportTls(
+                brokers.keyManager(), brokers.trustManager().orElseThrow(), brokers.protocols()));
+    return new GatewayHarness(3, 2, b -> b.tls(Optional.of(gatewayFiles)), brokerTls).awaitReady();
   }
 
   /** Partition p is led by broker (p-1) mod N in term 1; the others follow. */

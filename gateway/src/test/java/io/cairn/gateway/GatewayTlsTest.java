@@ -88,18 +88,8 @@ class GatewayTlsTest {
    */
   private static GatewayHarness expiringGateway(
       ExpiringCertificates certificates, ExpiringCertificates.Issued gateway) {
-    ServerTls brokers =
-        ServerTls.load(
-            certificates.valid("broker", "security.tls.").files(),
-            ClientAuth.REQUIRED,
-            java.time.Clock.systemUTC(),
-            Duration.ofSeconds(10));
-    Optional<TransportTls> brokerTls =
-        Optional.of(
-            new TransportTls(
-                brokers.keyManager(), brokers.trustManager().orElseThrow(), brokers.protocols()));
-    return new GatewayHarness(3, 2, b -> b.tls(Optional.of(gateway.files())), brokerTls)
-        .awaitReady();
+    return GatewayHarness.secure(
+        gateway.files(), certificates.valid("broker", "security.tls.").files());
   }
 
   /**
