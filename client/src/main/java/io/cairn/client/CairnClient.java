@@ -567,13 +567,17 @@ public final class CairnClient implements AutoCloseable {
         + "}";
   }
 
-  /** gRPC's TLS (HTTP/2 over ALPN), checking the gateway's certificate and host name. */
-  private static SslContext sslContext(ClientTls tls) {
+  /**
+   * gRPC's TLS (HTTP/2 over ALPN), checking the gateway's certificate and host name on every
+   * connection: reconnections make a full handshake rather than resume a session.
+   */
+  static SslContext sslContext(ClientTls tls) {
     try {
-      return GrpcSslContexts.forClient()
-          .trustManager(tls.trustManager())
-          .protocols(tls.protocols())
-          .build();
+      return new FullHandshakeSslContext(
+          GrpcSslContexts.forClient()
+              .trustManager(tls.trustManager())
+              .protocols(tls.protocols())
+              .build());
     } catch (SSLException e) {
       throw new CairnClientException(
           ErrorCode.INVALID_ARGUMENT,
