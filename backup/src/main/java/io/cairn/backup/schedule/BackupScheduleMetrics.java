@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <caption>Meters</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
  *   <tr><td>{@value #RUNS}</td><td>counter</td><td>{@code result} = taken, already_taken,
- *       superseded, failed</td><td>attempts of scheduled backups, by what came of them</td></tr>
+ *       superseded, failed; failed_in_store (a scheduled backup found FAILED before the next run,
+ *       which then waits a backoff)</td><td>attempts of scheduled backups, by what came of
+ *       them</td></tr>
  *   <tr><td>{@value #RUNNING}</td><td>gauge</td><td></td>
  *       <td>1 on the broker that runs the schedule, 0 on the others</td></tr>
  *   <tr><td>{@value #NEXT_RUN}</td><td>gauge (seconds since the epoch)</td><td></td>
@@ -48,6 +50,7 @@ public final class BackupScheduleMetrics implements AutoCloseable {
 
   private final MeterRegistry registry;
   private final Map<TakeOutcome.Kind, Counter> runs = new EnumMap<>(TakeOutcome.Kind.class);
+  private final Counter failedInStore;
   private final AtomicLong running = new AtomicLong();
   private final AtomicLong nextRunMillis = new AtomicLong(NONE);
   private final AtomicLong lastTakenMillis = new AtomicLong(NONE);
@@ -67,6 +70,12 @@ public final class BackupScheduleMetrics implements AutoCloseable {
       runs.put(kind, counter);
       meters.add(counter);
     }
+    failedInStore =
+        Counter.builder(RUNS)
+            .description("Attempts of scheduled backups, by outcome")
+            .tag("result", "failed_in_store")
+            .register(registry);
+    meters.add(failedInStore);
     meters.add(
         Gauge.builder(RUNNING, running, AtomicLong::get)
             .description("1 on the broker that runs the backup schedule")
@@ -118,6 +127,10 @@ public final class BackupScheduleMetrics implements AutoCloseable {
         || outcome.kind() == TakeOutcome.Kind.ALREADY_TAKEN) {
       lastTakenMillis.accumulateAndGet(outcome.highestId(), Math::max);
     }
+  }
+
+  void failedInStore() {
+    failedInStore.increment();
   }
 
   void running(boolean value, long nextRun) {

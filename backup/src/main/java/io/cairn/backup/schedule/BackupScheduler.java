@@ -2,6 +2,8 @@ package io.cairn.backup.schedule;
 
 import io.cairn.backup.retention.Retention;
 import io.cairn.backup.retention.RetentionRun;
+import io.cairn.backupapi.ClusterBackupStatus;
+import io.cairn.backupapi.ClusterBackupStatusCode;
 import io.cairn.pacing.Backoff;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
@@ -11,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +58,8 @@ public final class BackupScheduler extends Actor {
   private final Backoff backoff;
   private final BackupScheduleMetrics metrics;
   private final Optional<Retention> retention;
+  private final Optional<LongFunction<CompletableFuture<ClusterBackupStatus>>> stored;
+  private final Backoff storeBackoff;
 
   // actor thread only
   private boolean running;
@@ -65,6 +70,17 @@ public final class BackupScheduler extends Actor {
   private int consecutiveFailures;
   private ScheduleStatus.ScheduledRun lastRun;
   private RetentionRun lastRetention;
+
+  /** The newest backup this broker's schedule took, and the newest whose end it looked at. */
+  private long lastTakenId = -1;
+
+  private long judgedId = -1;
+  private boolean checking;
+  private int storeFailures;
+
+  /** No run before this (epoch ms): the backoff after scheduled backups FAILED in the store. */
+  private long holdUntilMillis;
+
   private boolean retentionRunning;
   private Cancellable ticks;
 
@@ -72,6 +88,9 @@ public final class BackupScheduler extends Actor {
    * @param leadsPartitionOne whether this broker leads partition 1 now
    * @param backoff the waits between attempts of a failed run
    * @param retention run after every run that did not fail, if configured
+   * @param stored the cluster status of a backup in the store (empty without a store): before a
+   *     run, the previous scheduled backup's end is looked at, and one that FAILED holds the
+   *     schedule back
    */
   public BackupScheduler(
       BackupSchedule schedule,
@@ -79,7 +98,8 @@ public final class BackupScheduler extends Actor {
       CheckpointTaker taker,
       Backoff backoff,
       BackupScheduleMetrics metrics,
-      Optional<Retention> retention) {
+      Optional<Retention> retention,
+      Optional<LongFunction<CompletableFuture<ClusterBackupStatus>>> stored) {
     super("backup-scheduler");
     this.schedule = Objects.requireNonNull(schedule, "schedule");
     this.leadsPartitionOne = Objects.requireNonNull(leadsPartitionOne, "leadsPartitionOne");
@@ -87,6 +107,12 @@ public final class BackupScheduler extends Actor {
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.retention = Objects.requireNonNull(retention, "retention");
+    this.stored = Objects.requireNonNull(stored, "stored");
+    Duration hour = Duration.ofHours(1);
+    this.storeBackoff =
+        new Backoff(
+            schedule.interval(),
+            schedule.interval().compareTo(hour) > 0 ? schedule.interval() : hour);
   }
 
   @Override
@@ -116,14 +142,14 @@ public final class BackupScheduler extends Actor {
                         nextRunMillis(),
                         dueSlot,
                         Optional.ofNullable(lastRun),
-                        consecutiveFailures,
+                        consecutiveFailures + storeFailures,
                         retention.map(Retention::policy),
                         Optional.ofNullable(lastRetention)))
                 : Optional.empty());
   }
 
   private long nextRunMillis() {
-    return Math.max(dueSlot, retryAtMillis);
+    return Math.max(Math.max(dueSlot, retryAtMillis), holdUntilMillis);
   }
 
   private void tick() {
@@ -149,22 +175,82 @@ public final class BackupScheduler extends Actor {
     }
     long current = schedule.slotAt(now);
     if (!inFlight && current > dueSlot) {
-      // a failing slot overtaken by the next one: the newest slot stands for it
-      LOG.warn(
-          "Scheduled backup {} was not taken before its next slot began ({} attempts); taking"
-              + " backup {} instead",
-          dueSlot,
-          attempt,
-          current);
+      // a failing or held slot overtaken by the next one: the newest slot stands for it
+      if (attempt > 0) {
+        LOG.warn(
+            "Scheduled backup {} was not taken before its next slot began ({} attempts); taking"
+                + " backup {} instead",
+            dueSlot,
+            attempt,
+            current);
+      }
       dueSlot = current;
       retryAtMillis = 0;
       attempt = 0;
     }
     metrics.running(true, nextRunMillis());
-    if (inFlight || now < nextRunMillis()) {
+    if (inFlight || checking || now < nextRunMillis()) {
+      return;
+    }
+    if (stored.isPresent() && lastTakenId > judgedId) {
+      checkPrevious(stored.get(), lastTakenId);
       return;
     }
     run(dueSlot, now);
+  }
+
+  /**
+   * Looks at how the previous scheduled backup ended before taking the next one. FAILED (the store
+   * refused it, or a leader changed during it): the schedule holds back for a backoff that starts
+   * at one interval and doubles with each backup that FAILED in a row, up to an hour (or the
+   * interval, if longer), so a store that is down does not collect a failed backup per slot.
+   * COMPLETED ends the backoff; a backup still running, or a store that does not answer, does not
+   * hold the next run.
+   */
+  private void checkPrevious(
+      LongFunction<CompletableFuture<ClusterBackupStatus>> status, long backupId) {
+    checking = true;
+    CompletableFuture<ClusterBackupStatus> answer;
+    try {
+      answer = status.apply(backupId);
+    } catch (RuntimeException e) {
+      answer = CompletableFuture.failedFuture(e);
+    }
+    answer.whenCompleteAsync((cluster, error) -> checked(backupId, cluster, error), executor());
+  }
+
+  private void checked(long backupId, ClusterBackupStatus cluster, Throwable error) {
+    checking = false;
+    long now = clock().millis();
+    ClusterBackupStatusCode code = error == null ? cluster.statusCode() : null;
+    if (code == ClusterBackupStatusCode.FAILED) {
+      judgedId = backupId;
+      storeFailures++;
+      metrics.failedInStore();
+      Duration hold = storeBackoff.ceiling(storeFailures);
+      holdUntilMillis = now + hold.toMillis();
+      LOG.warn(
+          "Scheduled backup {} FAILED ({}); {} in a row: the next scheduled backup waits {}",
+          backupId,
+          cluster.reason().orElse("no reason given"),
+          storeFailures,
+          hold);
+      return;
+    }
+    if (code == ClusterBackupStatusCode.COMPLETED
+        || code == ClusterBackupStatusCode.INCOMPLETE
+        || code == ClusterBackupStatusCode.DOES_NOT_EXIST) {
+      judgedId = backupId;
+      storeFailures = 0;
+    }
+    // IN_PROGRESS, or no answer: the next run is not held back for it
+    runIfDue(now);
+  }
+
+  private void runIfDue(long now) {
+    if (!inFlight && now >= nextRunMillis() && leadsPartitionOne.getAsBoolean()) {
+      run(dueSlot, now);
+    }
   }
 
   private void run(long backupId, long startedMillis) {
@@ -189,7 +275,10 @@ public final class BackupScheduler extends Actor {
     lastRun = new ScheduleStatus.ScheduledRun(backupId, startedMillis, now, outcome, thisAttempt);
     metrics.run(outcome);
     switch (outcome.kind()) {
-      case TAKEN -> LOG.info("Scheduled backup {} taken", backupId);
+      case TAKEN -> {
+        LOG.info("Scheduled backup {} taken", backupId);
+        lastTakenId = backupId;
+      }
       case ALREADY_TAKEN ->
           LOG.info("Scheduled backup {} was taken already (before a leader change)", backupId);
       case SUPERSEDED ->

@@ -14,7 +14,8 @@ import java.util.Optional;
  *     run
  * @param nextBackupId the id the next run takes (its slot)
  * @param lastRun the run that finished last since this broker began running the schedule
- * @param consecutiveFailures failed attempts since the last run that was not {@code FAILED}
+ * @param consecutiveFailures failed attempts since the last run that was not {@code FAILED}, plus
+ *     scheduled backups in a row that ended FAILED in the store
  * @param retention the retention policy, if one is configured
  * @param lastRetention the retention pass that finished last on this broker
  */

@@ -2,6 +2,8 @@ package io.cairn.backup.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.backupapi.ClusterBackupStatus;
+import io.cairn.backupapi.ClusterBackupStatusCode;
 import io.cairn.pacing.Backoff;
 import io.cairn.scheduler.DeterministicScheduler;
 import io.cairn.scheduler.SimClock;
@@ -123,6 +125,38 @@ class BackupSchedulerTest {
   }
 
   @Test
+  void shouldHoldBackWhileScheduledBackupsFailInTheStoreAndResumeOnceOneCompletes() {
+    partitions.storeDown = true;
+    BackupScheduler running = start(() -> true);
+    long first = schedule.slotAt(START);
+
+    scheduler.runFor(Duration.ofMinutes(40));
+
+    // each FAILED backup found before the next run holds it back 1, 2, 4, 8, 16 intervals
+    long minute = INTERVAL.toMillis();
+    assertThat(partitions.created())
+        .as("backups taken while the store fails them")
+        .containsExactly(
+            first,
+            first + 2 * minute,
+            first + 5 * minute,
+            first + 10 * minute,
+            first + 19 * minute,
+            first + 36 * minute);
+    assertThat(await(running.status()).orElseThrow().consecutiveFailures()).isEqualTo(6);
+
+    // the store is back: the next backup completes, and every slot is taken again after it
+    partitions.storeDown = false;
+    scheduler.runFor(Duration.ofMinutes(80));
+    List<Long> created = partitions.created();
+    List<Long> lastFive = created.subList(created.size() - 5, created.size());
+    for (int i = 1; i < lastFive.size(); i++) {
+      assertThat(lastFive.get(i) - lastFive.get(i - 1)).as("gap after recovery").isEqualTo(minute);
+    }
+    assertThat(await(running.status()).orElseThrow().consecutiveFailures()).isZero();
+  }
+
+  @Test
   void shouldSkipASlotSupersededByAHigherIdAndGoOn() {
     long slot = schedule.slotAt(START);
     partitions.takeByHand(slot + 30_000);
@@ -151,7 +185,8 @@ class BackupSchedulerTest {
             partitions,
             BACKOFF,
             new BackupScheduleMetrics(new SimpleMeterRegistry()),
-            Optional.empty());
+            Optional.empty(),
+            Optional.of(partitions::stored));
     await(scheduler.start(actor));
     return actor;
   }
@@ -168,6 +203,34 @@ class BackupSchedulerTest {
     final List<Long> requestTimes = new ArrayList<>();
     Duration answerAfter = Duration.ofMillis(50);
     boolean unreachable;
+
+    /** Backups created while true end FAILED in the store, the others COMPLETED. */
+    boolean storeDown;
+
+    private final java.util.Set<Long> failedInStore = new java.util.HashSet<>();
+
+    /** The cluster status of a backup in the store, answered after a delay. */
+    CompletableFuture<ClusterBackupStatus> stored(long id) {
+      ClusterBackupStatusCode code =
+          !createdAt.containsKey(id)
+              ? ClusterBackupStatusCode.DOES_NOT_EXIST
+              : failedInStore.contains(id)
+                  ? ClusterBackupStatusCode.FAILED
+                  : ClusterBackupStatusCode.COMPLETED;
+      CompletableFuture<ClusterBackupStatus> answer = new CompletableFuture<>();
+      scheduler.schedule(
+          answerAfter,
+          () ->
+              answer.complete(
+                  new ClusterBackupStatus(
+                      id,
+                      code,
+                      code == ClusterBackupStatusCode.FAILED
+                          ? Optional.of("partition 1 failed: store unreachable")
+                          : Optional.empty(),
+                      java.util.Map.of())));
+      return answer;
+    }
 
     Partitions(int count) {
       latest = new long[count];
@@ -210,6 +273,9 @@ class BackupSchedulerTest {
           latest[p] = id;
           anyCreated = true;
           createdAt.putIfAbsent(id, clock.millis());
+          if (storeDown) {
+            failedInStore.add(id);
+          }
         }
         highest = Math.max(highest, latest[p]);
       }

@@ -1,5 +1,6 @@
 package io.cairn.broker.schedule;
 
+import io.cairn.backup.BackupService;
 import io.cairn.backup.retention.Retention;
 import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
@@ -66,6 +67,7 @@ public final class ScheduledBackups {
             checkpoints,
             BackupScheduler.BACKOFF,
             new BackupScheduleMetrics(registry),
-            pass));
+            pass,
+            store.map(backups -> new BackupService(backups, broker.partitionCount())::status)));
   }
 }
