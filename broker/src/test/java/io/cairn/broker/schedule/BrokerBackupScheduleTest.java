@@ -6,15 +6,11 @@ import static org.awaitility.Awaitility.await;
 import io.cairn.backup.schedule.BackupScheduleMetrics;
 import io.cairn.broker.Broker;
 import io.cairn.broker.BrokerTestCluster;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,25 +38,28 @@ final class BrokerBackupScheduleTest {
       await("two scheduled backups of every partition")
           .atMost(BrokerTestCluster.TIMEOUT)
           .pollInterval(Duration.ofMillis(200))
-          .until(() -> backupIds(cluster.backups(), 1).size() >= 2);
+          .until(() -> ScheduledBackupsSeen.backupIds(cluster.backups(), 1).size() >= 2);
 
       // the broker running the schedule stops; partition 1's new leader takes it over
       int first = cluster.leaderReplica(1).partition().nodeId();
       assertThat(running(cluster.broker(first))).as("the schedule runs on node %d", first).isOne();
-      long lastBeforeStop = backupIds(cluster.backups(), 1).last();
+      long lastBeforeStop = ScheduledBackupsSeen.backupIds(cluster.backups(), 1).last();
       cluster.stop(first);
       await("two more scheduled backups after node " + first + " stopped")
           .atMost(BrokerTestCluster.TIMEOUT)
           .pollInterval(Duration.ofMillis(200))
           .until(
               () ->
-                  backupIds(cluster.backups(), 1).tailSet(lastBeforeStop, false).size() >= 2
-                      && backupIds(cluster.backups(), PARTITIONS).size()
-                          == backupIds(cluster.backups(), 1).size());
+                  ScheduledBackupsSeen.backupIds(cluster.backups(), 1)
+                              .tailSet(lastBeforeStop, false)
+                              .size()
+                          >= 2
+                      && ScheduledBackupsSeen.backupIds(cluster.backups(), PARTITIONS).size()
+                          == ScheduledBackupsSeen.backupIds(cluster.backups(), 1).size());
 
-      TreeSet<Long> ids = backupIds(cluster.backups(), 1);
+      TreeSet<Long> ids = ScheduledBackupsSeen.backupIds(cluster.backups(), 1);
       for (int partitionId = 2; partitionId <= PARTITIONS; partitionId++) {
-        assertThat(backupIds(cluster.backups(), partitionId))
+        assertThat(ScheduledBackupsSeen.backupIds(cluster.backups(), partitionId))
             .as("backups of partition %d", partitionId)
             .containsAll(ids.headSet(ids.last(), false));
       }
@@ -78,7 +77,7 @@ final class BrokerBackupScheduleTest {
       assertThat(gaps).as("gaps between backups").allMatch(gap -> gap % INTERVAL_MILLIS == 0);
       assertThat(gaps.stream().filter(gap -> gap > INTERVAL_MILLIS).count())
           .as("slots skipped, %s", gaps)
-          .isLessThanOrEqualTo((long) failedInStore(cluster));
+          .isLessThanOrEqualTo((long) ScheduledBackupsSeen.runs(cluster, "failed_in_store"));
       int runningNow = 0;
       for (Broker broker : cluster.brokers()) {
         runningNow += running(broker);
@@ -87,36 +86,7 @@ final class BrokerBackupScheduleTest {
     }
   }
 
-  private static double failedInStore(BrokerTestCluster cluster) {
-    double sum = 0;
-    for (Broker broker : cluster.brokers()) {
-      sum +=
-          broker
-              .meterRegistry()
-              .get(BackupScheduleMetrics.RUNS)
-              .tag("result", "failed_in_store")
-              .counter()
-              .count();
-    }
-    return sum;
-  }
-
   private static int running(Broker broker) {
     return (int) broker.meterRegistry().get(BackupScheduleMetrics.RUNNING).gauge().value();
-  }
-
-  /** The ids of partition {@code partitionId}'s backups in the filesystem store. */
-  private static TreeSet<Long> backupIds(Path store, int partitionId) {
-    Path partition = store.resolve("manifests").resolve(Integer.toString(partitionId));
-    TreeSet<Long> ids = new TreeSet<>();
-    if (!Files.isDirectory(partition)) {
-      return ids;
-    }
-    try (Stream<Path> children = Files.list(partition)) {
-      children.forEach(child -> ids.add(Long.parseLong(child.getFileName().toString())));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return ids;
   }
 }
