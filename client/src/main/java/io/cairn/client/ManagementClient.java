@@ -3,6 +3,10 @@ package io.cairn.client;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cairn.tls.ClientTls;
+import io.cairn.tls.TlsConfigurationException;
+import io.cairn.tls.TlsFile;
+import io.cairn.tls.TlsFiles;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -11,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,6 +118,32 @@ public final class ManagementClient {
    */
   public ManagementClient withCredentials(String authorizationValue) {
     return with(Authorization.of("credentials", null, authorizationValue));
+  }
+
+  /**
+   * This client speaking https to endpoints whose certificate the CA in {@code caFile} (PEM)
+   * signed, like {@link CairnClient.Builder#trustedCaFile}: the cluster's own CA of {@code cairn
+   * cluster up --secure}, for instance. Without it, https trusts the JVM's default CAs.
+   *
+   * @throws CairnClientException INVALID_ARGUMENT naming the file when it cannot be read or holds
+   *     no certificate
+   */
+  public ManagementClient withTrustedCaFile(Path caFile) {
+    ClientTls tls;
+    try {
+      tls = ClientTls.load(TlsFiles.trustOnly(new TlsFile("trustedCaFile", caFile)));
+    } catch (TlsConfigurationException e) {
+      throw new CairnClientException(ErrorCode.INVALID_ARGUMENT, e.getMessage(), e);
+    }
+    return new ManagementClient(
+        base,
+        requestTimeout,
+        HttpClient.newBuilder()
+            .connectTimeout(requestTimeout)
+            .version(HttpClient.Version.HTTP_1_1)
+            .sslContext(tls.sslContext())
+            .build(),
+        authorization);
   }
 
   private ManagementClient with(Authorization credentials) {
