@@ -45,6 +45,8 @@ public record BackupSchedule(
    *     superseded} (a higher id was taken by hand) or {@code failed} (retried with the same id)
    * @param attempt 1 for the slot's first attempt
    * @param detail what failed; empty unless failed
+   * @param backupState the run's backup across the partitions now ({@code DOES_NOT_EXIST} once
+   *     retention deleted it); {@code UNKNOWN} when the store did not answer
    */
   public record ScheduledRun(
       long backupId,
@@ -52,7 +54,8 @@ public record BackupSchedule(
       Instant finishedAt,
       String outcome,
       int attempt,
-      String detail) {}
+      String detail,
+      BackupState backupState) {}
 
   /**
    * Which backups the cluster keeps (Elasticsearch's SLM retention is the model).

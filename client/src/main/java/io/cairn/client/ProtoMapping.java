@@ -79,7 +79,8 @@ final class ProtoMapping {
               instant(run.getFinishedAt()),
               run.getOutcome(),
               run.getAttempt(),
-              run.getDetail());
+              run.getDetail(),
+              state(run.getBackupState()));
     }
     return new BackupSchedule(
         s.getNodeId(),

@@ -57,10 +57,18 @@ public final class BackupScheduleCommand implements Runnable {
               return;
             }
             BackupSchedule.ScheduledRun run = schedule.lastRun();
-            Table.of("last backup", "outcome", "attempt", "started", "finished", "detail")
+            Table.of(
+                    "last backup",
+                    "outcome",
+                    "backup state",
+                    "attempt",
+                    "started",
+                    "finished",
+                    "detail")
                 .row(
                     run.backupId(),
                     run.outcome(),
+                    run.backupState(),
                     run.attempt(),
                     Formats.instant(run.startedAt()),
                     Formats.instant(run.finishedAt()),

@@ -63,13 +63,22 @@ class BackupScheduleCommandsTest {
       assertThat(schedule.path("nodeId").asInt())
           .isEqualTo(cluster.leaderReplica(1).partition().nodeId());
       assertThat(schedule.path("retention").path("maxAge").asText()).isEqualTo("PT1H");
+      assertThat(schedule.path("lastRun").path("backupState").asText())
+          .isIn("IN_PROGRESS", "COMPLETED");
       assertThat(schedule.path("retention").path("minCount").asInt()).isEqualTo(1);
 
       Run table = status(gateway);
       assertThat(table.exitCode()).as(table.toString()).isZero();
       assertThat(table.out())
           .contains(
-              "INTERVAL", "NEXT RUN", "2s", "LAST BACKUP", "taken", "KEEP YOUNGER THAN", "1h");
+              "INTERVAL",
+              "NEXT RUN",
+              "2s",
+              "LAST BACKUP",
+              "taken",
+              "KEEP YOUNGER THAN",
+              "1h",
+              "BACKUP STATE");
 
       HttpResponse<String> http =
           HttpClient.newHttpClient()
@@ -87,6 +96,8 @@ class BackupScheduleCommandsTest {
       assertThat(body.path("nextBackupId").asLong() % 2_000).isZero();
       assertThat(body.path("lastRun").path("outcome").asText()).isIn("taken", "already_taken");
       assertThat(body.path("retention").path("maxAge").asText()).isEqualTo("PT1H");
+      assertThat(body.path("lastRun").path("backupState").asText())
+          .isIn("IN_PROGRESS", "COMPLETED");
     }
   }
 

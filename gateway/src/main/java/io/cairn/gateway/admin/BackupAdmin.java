@@ -24,13 +24,13 @@ import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.BackupCodec;
 import io.cairn.protocol.api.BackupEntries;
 import io.cairn.protocol.api.BackupRequest;
-import io.cairn.protocol.api.BackupScheduleState;
 import io.cairn.protocol.api.BackupStatusEntry;
 import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -51,7 +51,8 @@ import java.util.regex.Pattern;
  *   <li><b>list</b> reads every status page by page (at most {@value #LIST_PAGES_MAX} pages of
  *       {@value #LIST_PAGE_SIZE}), aggregates per id and pages the result newest first; the page
  *       token is the last id of the previous page.
- *   <li><b>schedule</b> asks the leader of partition 1, which runs the backup schedule.
+ *   <li><b>schedule</b> asks the leader of partition 1, which runs the backup schedule, and the
+ *       store for its last run's backup.
  *   <li><b>delete(id)</b> deletes every partition's backup of the id; FAILED_PRECONDITION while one
  *       is in progress; deleting a missing backup succeeds.
  * </ul>
@@ -73,9 +74,30 @@ public final class BackupAdmin {
     this.schedule = new BackupScheduleAdmin(requester);
   }
 
-  /** The backup schedule, from the broker running it; see {@link BackupScheduleAdmin}. */
-  public CompletableFuture<BackupScheduleState> schedule(Deadline deadline) {
-    return schedule.status(deadline);
+  /**
+   * The backup schedule, from the broker running it (see {@link BackupScheduleAdmin}), with the
+   * cluster state of its last run's backup.
+   */
+  public CompletableFuture<ScheduleView> schedule(Deadline deadline) {
+    return schedule
+        .status(deadline)
+        .thenCompose(
+            state -> {
+              if (state.lastRun().isEmpty()) {
+                return CompletableFuture.completedFuture(new ScheduleView(state, Optional.empty()));
+              }
+              return get(state.lastRun().get().backupId(), deadline)
+                  .handle(
+                      (status, error) ->
+                          new ScheduleView(
+                              state,
+                              error == null
+                                  ? Optional.of(status.statusCode())
+                                  : Futures.unwrap(error) instanceof GatewayException refused
+                                          && refused.code() == GatewayErrorCode.NOT_FOUND
+                                      ? Optional.of(ClusterBackupStatusCode.DOES_NOT_EXIST)
+                                      : Optional.empty()));
+            });
   }
 
   /** Takes backup {@code backupId}. See the class comment. */

@@ -8,6 +8,7 @@ import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.ExportingAdmin;
 import io.cairn.gateway.admin.ExportingResult;
 import io.cairn.gateway.admin.PartitionCheckpointResult;
+import io.cairn.gateway.admin.ScheduleView;
 import io.cairn.gateway.routing.Deadline;
 import io.cairn.gateway.topology.BrokerStatus;
 import io.cairn.gateway.topology.ClusterTopology;
@@ -124,7 +125,8 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
     calls.run("GetBackupSchedule", observer, backups::schedule, AdminGrpcService::toSchedule);
   }
 
-  static BackupSchedule toSchedule(BackupScheduleState state) {
+  static BackupSchedule toSchedule(ScheduleView view) {
+    BackupScheduleState state = view.state();
     BackupSchedule.Builder schedule =
         BackupSchedule.newBuilder()
             .setNodeId(state.nodeId())
@@ -143,7 +145,11 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
                         .setFinishedAt(timestamp(Instant.ofEpochMilli(run.finishedMillis())))
                         .setOutcome(run.outcome())
                         .setAttempt(run.attempt())
-                        .setDetail(run.detail())));
+                        .setDetail(run.detail())
+                        .setBackupState(
+                            view.lastBackupState()
+                                .map(code -> BackupState.valueOf("BACKUP_STATE_" + code.name()))
+                                .orElse(BackupState.BACKUP_STATE_UNSPECIFIED))));
     state
         .retention()
         .ifPresent(

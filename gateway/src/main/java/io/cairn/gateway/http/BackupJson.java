@@ -3,6 +3,7 @@ package io.cairn.gateway.http;
 import io.cairn.backupapi.BackupDescriptor;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.ClusterBackupStatus;
+import io.cairn.gateway.admin.ScheduleView;
 import io.cairn.protocol.api.BackupScheduleState;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,13 +67,15 @@ final class BackupJson {
    * {"nodeId": 0, "interval": "PT1H", "nextRunAt": "2026-01-01T01:00:00Z",
    *  "nextBackupId": 1767229200000, "consecutiveFailures": 0,
    *  "lastRun": {"backupId": 1767225600000, "startedAt": "...", "finishedAt": "...",
-   *              "outcome": "taken", "attempt": 1, "detail": "..."},  (detail only when failed)
+   *              "outcome": "taken", "attempt": 1, "backupState": "COMPLETED",
+   *              "detail": "..."},  (detail only when failed; backupState when the store answered)
    *  "retention": {"maxCount": 7, "maxAge": "P7D", "minCount": 1,  (each limit only when set)
    *                "lastPass": {"finishedAt": "...", "kept": 7, "deletedBackupIds": [...],
    *                             "failure": "..."}}}  (retention only when configured)
    * </pre>
    */
-  static Map<String, Object> schedule(BackupScheduleState state) {
+  static Map<String, Object> schedule(ScheduleView view) {
+    BackupScheduleState state = view.state();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("nodeId", state.nodeId());
     json.put("interval", Duration.ofMillis(state.intervalMillis()).toString());
@@ -89,6 +92,7 @@ final class BackupJson {
               last.put("finishedAt", Instant.ofEpochMilli(run.finishedMillis()).toString());
               last.put("outcome", run.outcome());
               last.put("attempt", run.attempt());
+              view.lastBackupState().ifPresent(code -> last.put("backupState", code.name()));
               if (!run.detail().isEmpty()) {
                 last.put("detail", run.detail());
               }
