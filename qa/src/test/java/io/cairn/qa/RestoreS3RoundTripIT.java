@@ -10,7 +10,6 @@ import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backups3.S3BackupStore;
 import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.backupstore.BackupEncryption;
-import io.cairn.broker.BrokerVersion;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
 import io.cairn.client.BackupTaken;
@@ -19,29 +18,24 @@ import io.cairn.client.ErrorCode;
 import io.cairn.client.PartitionBackupInfo;
 import io.cairn.qa.support.Calls;
 import io.cairn.qa.support.Checkpoints;
+import io.cairn.qa.support.ClusterRestore;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.qa.support.Phases;
 import io.cairn.qa.support.S3ProxyProcess;
 import io.cairn.qa.support.Seeds;
 import io.cairn.qa.support.TransferLoad;
-import io.cairn.restore.BackupRestorer;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.ClusterShape;
-import io.cairn.restore.RestoreConfig;
 import io.cairn.restore.RestoreResult;
-import io.cairn.restore.RestoreTarget;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -205,37 +199,19 @@ final class RestoreS3RoundTripIT {
    */
   private static List<RestoreResult> restore(
       S3ProxyProcess s3, Path restored, String clusterId, BackupEncryption encryption) {
-    ExecutorService executor = Executors.newFixedThreadPool(4);
-    S3BackupStore store =
-        S3BackupStore.open(
-            S3BackupStoreConfig.fromProperties(s3.storeSettings()),
-            encryption,
-            Clock.system(),
-            executor,
-            executor,
-            new SimpleMeterRegistry());
-    try {
-      BackupRestorer restorer =
-          BackupRestorer.builder()
-              .store(store)
-              .config(RestoreConfig.defaults())
-              .meterRegistry(new SimpleMeterRegistry())
-              .build();
-      List<RestoreTarget> targets = new ArrayList<>();
-      for (int node = 0; node < BROKERS; node++) {
-        targets.add(
-            new RestoreTarget(
-                restored.resolve("node-" + node),
-                clusterId,
-                node,
-                new ClusterShape(BROKERS, PARTITIONS, REPLICATION_FACTOR),
-                BrokerVersion.current()));
-      }
-      return restorer.restoreCluster(targets, BackupSelector.exact(BACKUP_ID));
-    } finally {
-      store.close();
-      executor.shutdownNow();
-    }
+    return ClusterRestore.restore(
+        (transfers, queries) ->
+            S3BackupStore.open(
+                S3BackupStoreConfig.fromProperties(s3.storeSettings()),
+                encryption,
+                Clock.system(),
+                transfers,
+                queries,
+                new SimpleMeterRegistry()),
+        restored,
+        clusterId,
+        new ClusterShape(BROKERS, PARTITIONS, REPLICATION_FACTOR),
+        BackupSelector.exact(BACKUP_ID));
   }
 
   // ---- checks ----------------------------------------------------------------------------------

@@ -3,37 +3,26 @@ package io.cairn.qa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.MasterKeyRing;
-import io.cairn.backupfs.FilesystemBackupStore;
-import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backupstore.BackupEncryption;
-import io.cairn.broker.BrokerVersion;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
 import io.cairn.client.BackupTaken;
 import io.cairn.client.CairnClient;
 import io.cairn.client.PartitionBackupInfo;
+import io.cairn.qa.support.ClusterRestore;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.qa.support.Phases;
 import io.cairn.qa.support.Seeds;
 import io.cairn.qa.support.TransferLoad;
-import io.cairn.restore.BackupRestorer;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.ClusterShape;
-import io.cairn.restore.RestoreConfig;
 import io.cairn.restore.RestoreResult;
-import io.cairn.restore.RestoreTarget;
-import io.cairn.scheduler.Clock;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,7 +132,15 @@ final class RestoreUnderLoadIT {
     }
 
     // when the backup is restored into new data directories and that cluster starts
-    List<RestoreResult> results = restore(store, restored, clusterId);
+    List<RestoreResult> results =
+        ClusterRestore.restore(
+            ClusterRestore.filesystem(
+                store,
+                BackupEncryption.with(MasterKeyRing.parse(MASTER_KEYS, "test keys"), "qa-fs")),
+            restored,
+            clusterId,
+            new ClusterShape(3, 3, 1),
+            BackupSelector.exact(BACKUP_ID));
     assertThat(results).hasSize(3);
     phases.mark("restored");
     try (EmbeddedCluster cluster = cluster(restored, store)) {
@@ -181,45 +178,6 @@ final class RestoreUnderLoadIT {
 
   private static List<String> accountsOf(EmbeddedCluster cluster) {
     return LedgerOracle.accounts(cluster, "restore", 4);
-  }
-
-  /** Restores every node, as {@code cairn cluster restore} does. */
-  private static List<RestoreResult> restore(Path store, Path restored, String clusterId) {
-    ExecutorService executor = Executors.newFixedThreadPool(2);
-    FilesystemBackupStore fs =
-        FilesystemBackupStore.open(
-            new FilesystemBackupStoreConfig(
-                store,
-                Compression.NONE,
-                FilesystemBackupStoreConfig.COMPRESSION_THRESHOLD_BYTES_DEFAULT,
-                FilesystemBackupStoreConfig.ZSTD_LEVEL_DEFAULT),
-            BackupEncryption.with(MasterKeyRing.parse(MASTER_KEYS, "test keys"), "qa-fs"),
-            Clock.system(),
-            executor,
-            executor,
-            new SimpleMeterRegistry());
-    try {
-      BackupRestorer restorer =
-          BackupRestorer.builder()
-              .store(fs)
-              .config(RestoreConfig.defaults())
-              .meterRegistry(new SimpleMeterRegistry())
-              .build();
-      List<RestoreTarget> targets = new ArrayList<>();
-      for (int node = 0; node < 3; node++) {
-        targets.add(
-            new RestoreTarget(
-                restored.resolve("node-" + node),
-                clusterId,
-                node,
-                new ClusterShape(3, 3, 1),
-                BrokerVersion.current()));
-      }
-      return restorer.restoreCluster(targets, BackupSelector.exact(BACKUP_ID));
-    } finally {
-      fs.close();
-      executor.shutdownNow();
-    }
   }
 
   // ---- checks ----------------------------------------------------------------------------------

@@ -3,34 +3,23 @@ package io.cairn.qa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.cairn.backupapi.Compression;
-import io.cairn.backupfs.FilesystemBackupStore;
-import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backupstore.BackupEncryption;
-import io.cairn.broker.BrokerVersion;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupSchedule;
 import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
+import io.cairn.qa.support.ClusterRestore;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.qa.support.Phases;
 import io.cairn.qa.support.Seeds;
 import io.cairn.qa.support.TransferLoad;
-import io.cairn.restore.BackupRestorer;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.ClusterShape;
-import io.cairn.restore.RestoreConfig;
 import io.cairn.restore.RestoreResult;
-import io.cairn.restore.RestoreTarget;
-import io.cairn.scheduler.Clock;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,7 +88,12 @@ final class ScheduledBackupsIT {
 
     // when the newest completed backup is restored into a new cluster
     List<RestoreResult> results =
-        restore(store, directory.resolve("restored"), clusterId, newestCompleted);
+        ClusterRestore.restore(
+            ClusterRestore.filesystem(store, BackupEncryption.off()),
+            directory.resolve("restored"),
+            clusterId,
+            new ClusterShape(3, 3, 3),
+            BackupSelector.exact(newestCompleted));
     assertThat(results).hasSize(3);
     try (EmbeddedCluster restored = cluster(directory.resolve("restored"), store)) {
       restored.start().awaitHealthy();
@@ -176,44 +170,5 @@ final class ScheduledBackupsIT {
               newest[0] = completed.get(0).backupId();
             });
     return newest[0];
-  }
-
-  private static List<RestoreResult> restore(
-      Path store, Path restored, String clusterId, long backupId) {
-    ExecutorService executor = Executors.newFixedThreadPool(2);
-    FilesystemBackupStore fs =
-        FilesystemBackupStore.open(
-            new FilesystemBackupStoreConfig(
-                store,
-                Compression.NONE,
-                FilesystemBackupStoreConfig.COMPRESSION_THRESHOLD_BYTES_DEFAULT,
-                FilesystemBackupStoreConfig.ZSTD_LEVEL_DEFAULT),
-            BackupEncryption.off(),
-            Clock.system(),
-            executor,
-            executor,
-            new SimpleMeterRegistry());
-    try {
-      BackupRestorer restorer =
-          BackupRestorer.builder()
-              .store(fs)
-              .config(RestoreConfig.defaults())
-              .meterRegistry(new SimpleMeterRegistry())
-              .build();
-      List<RestoreTarget> targets = new ArrayList<>();
-      for (int node = 0; node < 3; node++) {
-        targets.add(
-            new RestoreTarget(
-                restored.resolve("node-" + node),
-                clusterId,
-                node,
-                new ClusterShape(3, 3, 3),
-                BrokerVersion.current()));
-      }
-      return restorer.restoreCluster(targets, BackupSelector.exact(backupId));
-    } finally {
-      fs.close();
-      executor.shutdownNow();
-    }
   }
 }
