@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       deleted from the store as retention asked): success, failure (tried again)</td></tr>
  *   <tr><td>{@value #IN_PROGRESS}</td><td>gauge</td><td></td>
  *       <td>backups reserved and not finished (queued or uploading)</td></tr>
+ *   <tr><td>{@value #DELETIONS_PENDING}</td><td>gauge</td><td></td>
+ *       <td>deletions retention asked for that this leader has not finished (retried while the
+ *       store refuses them; 0 on followers)</td></tr>
  *   <tr><td>{@value #DURATION}</td><td>timer</td><td>{@code result} = completed, failed</td>
  *       <td>from the reservation at the checkpoint to the end of the backup</td></tr>
  *   <tr><td>{@value #BYTES_WRITTEN}</td><td>counter (bytes)</td><td></td>
@@ -62,6 +65,9 @@ public final class BackupMetrics implements AutoCloseable {
 
   /** Gauge; tag partition: backups reserved and not finished. */
   public static final String IN_PROGRESS = "cairn.backup.in.progress";
+
+  /** Gauge; tag partition: deletions retention asked for that this leader has not finished. */
+  public static final String DELETIONS_PENDING = "cairn.backup.deletions.pending";
 
   /** Timer; tags partition, result = completed, failed: reservation to end of a backup. */
   public static final String DURATION = "cairn.backup.duration";
@@ -136,6 +142,7 @@ public final class BackupMetrics implements AutoCloseable {
   private final ConcurrentHashMap<RestoreCheckResult, Counter> restoreChecks =
       new ConcurrentHashMap<>();
   private final AtomicInteger inProgress = new AtomicInteger();
+  private final AtomicInteger deletionsPending = new AtomicInteger();
   private final AtomicLong checkpointId = new AtomicLong(-1);
   private final AtomicLong checkpointPosition = new AtomicLong(-1);
   private final AtomicLong latestCompletedMillis = new AtomicLong(Long.MIN_VALUE);
@@ -156,6 +163,11 @@ public final class BackupMetrics implements AutoCloseable {
         Gauge.builder(IN_PROGRESS, inProgress, AtomicInteger::get)
             .tags(tags)
             .description("backups reserved and not finished")
+            .register(registry));
+    meters.add(
+        Gauge.builder(DELETIONS_PENDING, deletionsPending, AtomicInteger::get)
+            .tags(tags)
+            .description("deletions asked for by retention and not finished by this leader")
             .register(registry));
     meters.add(
         Gauge.builder(CHECKPOINT_ID, checkpointId, AtomicLong::get)
@@ -220,6 +232,11 @@ public final class BackupMetrics implements AutoCloseable {
 
   public int inProgress() {
     return inProgress.get();
+  }
+
+  /** The deletions this leader has under way (0 when it stops leading). */
+  public void deletionsPending(int count) {
+    deletionsPending.set(count);
   }
 
   public void bytes(long written, long reused) {

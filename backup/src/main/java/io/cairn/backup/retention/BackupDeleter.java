@@ -98,10 +98,21 @@ public final class BackupDeleter extends Actor {
     return call(() -> underWay.keySet().stream().sorted().toList());
   }
 
+  @Override
+  protected void onClose() {
+    metrics.deletionsPending(0);
+  }
+
   private void start(long backupId) {
     if (underWay.putIfAbsent(backupId, 0) == null) {
+      metrics.deletionsPending(underWay.size());
       attempt(backupId);
     }
+  }
+
+  private void done(long backupId) {
+    underWay.remove(backupId);
+    metrics.deletionsPending(underWay.size());
   }
 
   private void attempt(long backupId) {
@@ -168,13 +179,13 @@ public final class BackupDeleter extends Actor {
       LOG.warn("Partition {}: could not write CONFIRM_DELETION({})", partitionId, backupId, e);
     }
     if (result != null && result.isWritten()) {
-      underWay.remove(backupId);
+      done(backupId);
       LOG.info("Partition {}: backup {} deleted from the store", partitionId, backupId);
       return;
     }
     if (result instanceof WriteResult.NotLeader) {
       // the next leader finds the deletion pending and does it again (a no-op in the store)
-      underWay.remove(backupId);
+      done(backupId);
       return;
     }
     schedule(backoff.ceiling(attempt), () -> confirm(backupId, attempt + 1));
