@@ -13,11 +13,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code CHECKPOINT DELETE_BACKUP(id)}, written by retention: {@code DELETING_BACKUP(id)}, whose
- * applier records the deletion as pending, and the leader's listener is told to delete the
- * partition's backup {@code id} from the store; it answers {@code CONFIRM_DELETION} when done. A
- * deletion already pending is answered with the same event (idempotent: retention may ask again
- * after a lost answer). An id below 1, or at or above the latest checkpoint (the newest backup is
- * never deleted by retention), is rejected. Any other failure halts the partition.
+ * applier records the deletion as pending; once that batch is committed (a side effect), the
+ * leader's listener is told to delete the partition's backup {@code id} from the store, and it
+ * answers {@code CONFIRM_DELETION} when done. A deletion already pending is answered with the same
+ * event (idempotent: retention may ask again after a lost answer). An id below 1, or at or above
+ * the latest checkpoint (the newest backup is never deleted by retention), is rejected. Any other
+ * failure halts the partition.
  */
 final class DeleteBackupProcessor implements CommandProcessor {
 
@@ -52,17 +53,23 @@ final class DeleteBackupProcessor implements CommandProcessor {
           context.key(),
           CheckpointIntent.DELETING_BACKUP,
           new CheckpointValue(id, RecordMetadata.NO_POSITION, context.timestamp()));
+      // only once DELETING_BACKUP is committed: a deletion from the store cannot be undone, and a
+      // batch a leader loses before it commits must leave no trace
+      int partitionId = context.partitionId();
+      result.appendSideEffect(() -> tell(partitionId, id));
     } catch (RuntimeException e) {
       CheckpointFailure.haltPartition(context, result, e);
-      return;
     }
+  }
+
+  private void tell(int partitionId, long id) {
     try {
       listener.onDeletionRequested(id);
     } catch (RuntimeException e) {
-      // the deletion stays pending in the state: the next leader, or this one's restart, does it
+      // the deletion stays pending in the state: the leader's deleter finds it there
       LOG.error(
           "Partition {}: the backup deleter refused the deletion of backup {}; it stays pending",
-          context.partitionId(),
+          partitionId,
           id,
           e);
     }

@@ -22,7 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,14 +84,45 @@ public final class BackupDeleter extends Actor {
   /** Any thread: takes over the deletions pending in the partition's state. */
   public void resume(List<Long> pending) {
     if (!pending.isEmpty()) {
-      submit(
-          () -> {
-            LOG.info(
-                "Partition {}: resuming the deletion of backups {} from the store",
-                partitionId,
-                pending);
-            pending.forEach(this::start);
-          });
+      submit(() -> resumeNow(pending));
+    }
+  }
+
+  /**
+   * Any thread: reads the deletions pending in the partition's state through {@code pending} now
+   * and every {@code interval}, and takes over those not under way. The reader answers empty while
+   * the state is not complete yet (a new leader replaying its log), and is asked again then. So a
+   * new leader finishes what its predecessor left pending, also what it only learns by replay.
+   */
+  public void resumeFrom(
+      Supplier<CompletableFuture<Optional<List<Long>>>> pending, Duration interval) {
+    submit(() -> scheduleAtFixedRate(Duration.ZERO, interval, () -> readPending(pending)));
+  }
+
+  private void readPending(Supplier<CompletableFuture<Optional<List<Long>>>> pending) {
+    CompletableFuture<Optional<List<Long>>> read;
+    try {
+      read = pending.get();
+    } catch (RuntimeException e) {
+      read = CompletableFuture.failedFuture(e);
+    }
+    read.whenCompleteAsync(
+        (ids, error) -> {
+          if (error == null && ids.isPresent()) {
+            resumeNow(ids.get());
+          }
+        },
+        executor());
+  }
+
+  private void resumeNow(List<Long> pending) {
+    List<Long> fresh = pending.stream().filter(id -> !underWay.containsKey(id)).toList();
+    if (!fresh.isEmpty()) {
+      LOG.info(
+          "Partition {}: taking over the deletion of backups {} from the store",
+          partitionId,
+          fresh);
+      fresh.forEach(this::start);
     }
   }
 
@@ -117,9 +150,14 @@ public final class BackupDeleter extends Actor {
 
   private void attempt(long backupId) {
     int attempt = underWay.merge(backupId, 1, Integer::sum);
-    deleteFromStore(backupId)
-        .whenComplete(
-            (ignored, error) -> executor().execute(() -> attempted(backupId, attempt, error)));
+    CompletableFuture<Void> deleted;
+    try {
+      deleted = deleteFromStore(backupId);
+    } catch (RuntimeException e) {
+      deleted = CompletableFuture.failedFuture(e);
+    }
+    deleted.whenComplete(
+        (ignored, error) -> executor().execute(() -> attempted(backupId, attempt, error)));
   }
 
   private CompletableFuture<Void> deleteFromStore(long backupId) {

@@ -56,25 +56,45 @@ public final class Retention {
 
   /** Runs one pass at {@code nowMillis}; never fails exceptionally (see {@link RetentionRun}). */
   public CompletableFuture<RetentionRun> run(long nowMillis) {
-    return StoreQueries.listAll(store, BackupIdentifierWildcard.all())
-        .thenCompose(
-            statuses -> {
-              List<RetentionPolicy.Candidate> candidates = candidates(statuses);
-              List<Long> doomed = policy.toDelete(candidates, nowMillis);
+    CompletableFuture<List<BackupStatus>> listed;
+    try {
+      listed = StoreQueries.listAll(store, BackupIdentifierWildcard.all());
+    } catch (RuntimeException e) {
+      listed = CompletableFuture.failedFuture(e);
+    }
+    return listed
+        .handle(
+            (statuses, error) -> {
+              if (error != null) {
+                return CompletableFuture.completedFuture(
+                    failed(nowMillis, 0, List.of(), "listing the backups failed", error));
+              }
+              List<RetentionPolicy.Candidate> candidates;
+              List<Long> doomed;
+              try {
+                candidates = candidates(statuses);
+                doomed = policy.toDelete(candidates, nowMillis);
+              } catch (RuntimeException e) {
+                return CompletableFuture.completedFuture(
+                    failed(nowMillis, 0, List.of(), "deciding what to keep failed", e));
+              }
               int kept = candidates.size() - doomed.size();
               if (!doomed.isEmpty()) {
                 LOG.info("Retention ({}): deleting backups {}", policy, doomed);
               }
               return requestAll(doomed, 0, new ArrayList<>(), nowMillis, kept);
             })
-        .exceptionally(
-            error ->
-                new RetentionRun(
-                    nowMillis,
-                    nowMillis,
-                    0,
-                    List.of(),
-                    "listing the backups failed: " + Futures.unwrap(error).getMessage()));
+        .thenCompose(pass -> pass);
+  }
+
+  private static RetentionRun failed(
+      long startedMillis, int kept, List<Long> requested, String what, Throwable error) {
+    return new RetentionRun(
+        startedMillis,
+        startedMillis,
+        kept,
+        requested,
+        what + ": " + Futures.unwrap(error).getMessage());
   }
 
   private CompletableFuture<RetentionRun> requestAll(
@@ -84,8 +104,14 @@ public final class Retention {
           new RetentionRun(startedMillis, startedMillis, kept, requested, ""));
     }
     long id = doomed.get(next);
-    return requestDeletion
-        .apply(id)
+    CompletableFuture<String> asked;
+    try {
+      asked = requestDeletion.apply(id);
+    } catch (RuntimeException e) {
+      asked = CompletableFuture.failedFuture(e);
+    }
+    return asked
+        .handle((failure, error) -> error == null ? failure : String.valueOf(Futures.unwrap(error)))
         .thenCompose(
             failure -> {
               if (!failure.isEmpty()) {

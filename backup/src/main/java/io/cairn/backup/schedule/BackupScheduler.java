@@ -9,6 +9,7 @@ import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -52,6 +53,12 @@ public final class BackupScheduler extends Actor {
    */
   public static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1));
 
+  /** How long the store's answer about the previous backup is awaited before a run. */
+  static final Duration ANSWER_TIMEOUT = Duration.ofMinutes(1);
+
+  /** How long a retention pass may run before another may start. */
+  static final Duration RETENTION_TIMEOUT = Duration.ofMinutes(10);
+
   private final BackupSchedule schedule;
   private final BooleanSupplier leadsPartitionOne;
   private final CheckpointTaker taker;
@@ -76,12 +83,15 @@ public final class BackupScheduler extends Actor {
 
   private long judgedId = -1;
   private boolean checking;
+  private long checkStartedMillis;
   private int storeFailures;
 
   /** No run before this (epoch ms): the backoff after scheduled backups FAILED in the store. */
   private long holdUntilMillis;
 
   private boolean retentionRunning;
+  private long retentionStartedMillis;
+  private long retentionGeneration;
   private Cancellable ticks;
 
   /**
@@ -189,6 +199,15 @@ public final class BackupScheduler extends Actor {
       attempt = 0;
     }
     metrics.running(true, nextRunMillis());
+    if (checking && now - checkStartedMillis > ANSWER_TIMEOUT.toMillis()) {
+      // a store that does not answer must not stop the schedule: its answer is ignored when late
+      LOG.warn(
+          "The store did not say within {} how scheduled backup {} ended; taking the next one",
+          ANSWER_TIMEOUT,
+          lastTakenId);
+      checking = false;
+      judgedId = lastTakenId;
+    }
     if (inFlight || checking || now < nextRunMillis()) {
       return;
     }
@@ -210,6 +229,7 @@ public final class BackupScheduler extends Actor {
   private void checkPrevious(
       LongFunction<CompletableFuture<ClusterBackupStatus>> status, long backupId) {
     checking = true;
+    checkStartedMillis = clock().millis();
     CompletableFuture<ClusterBackupStatus> answer;
     try {
       answer = status.apply(backupId);
@@ -220,6 +240,9 @@ public final class BackupScheduler extends Actor {
   }
 
   private void checked(long backupId, ClusterBackupStatus cluster, Throwable error) {
+    if (!checking || backupId != lastTakenId) {
+      return; // answered after the timeout: the schedule went on without it
+    }
     checking = false;
     long now = clock().millis();
     ClusterBackupStatusCode code = error == null ? cluster.statusCode() : null;
@@ -237,18 +260,20 @@ public final class BackupScheduler extends Actor {
           hold);
       return;
     }
-    if (code == ClusterBackupStatusCode.COMPLETED
-        || code == ClusterBackupStatusCode.INCOMPLETE
-        || code == ClusterBackupStatusCode.DOES_NOT_EXIST) {
+    if (code == ClusterBackupStatusCode.COMPLETED) {
       judgedId = backupId;
       storeFailures = 0;
+    } else if (code == ClusterBackupStatusCode.INCOMPLETE
+        || code == ClusterBackupStatusCode.DOES_NOT_EXIST) {
+      // neither ends a backoff: no status at all may be a store that refused every write
+      judgedId = backupId;
     }
     // IN_PROGRESS, or no answer: the next run is not held back for it
     runIfDue(now);
   }
 
   private void runIfDue(long now) {
-    if (!inFlight && now >= nextRunMillis() && leadsPartitionOne.getAsBoolean()) {
+    if (running && !inFlight && now >= nextRunMillis() && leadsPartitionOne.getAsBoolean()) {
       run(dueSlot, now);
     }
   }
@@ -306,28 +331,50 @@ public final class BackupScheduler extends Actor {
     }
     retryAtMillis = 0;
     attempt = 0;
-    retention.ifPresent(this::runRetention);
+    if (running && leadsPartitionOne.getAsBoolean()) {
+      // a run that ended after the leadership moved leaves retention to the new leader
+      retention.ifPresent(this::runRetention);
+    }
   }
 
-  /** After a run: one retention pass, unless one still runs. */
+  /**
+   * After a run: one retention pass, unless one still runs (a pass that has not ended after {@link
+   * #RETENTION_TIMEOUT}, its store not answering, no longer holds the next one back).
+   */
   private void runRetention(Retention pass) {
-    if (retentionRunning) {
+    long now = clock().millis();
+    if (retentionRunning && now - retentionStartedMillis < RETENTION_TIMEOUT.toMillis()) {
       return;
     }
+    if (retentionRunning) {
+      LOG.warn(
+          "The retention pass started {} ago has not ended; starting another", RETENTION_TIMEOUT);
+    }
     retentionRunning = true;
-    pass.run(clock().millis())
-        .thenAcceptAsync(
-            done -> {
-              retentionRunning = false;
-              lastRetention =
-                  new RetentionRun(
-                      done.startedMillis(),
-                      clock().millis(),
-                      done.kept(),
-                      done.requested(),
-                      done.failure());
-              metrics.retention(done);
-            },
-            executor());
+    retentionStartedMillis = now;
+    long generation = ++retentionGeneration;
+    CompletableFuture<RetentionRun> ended;
+    try {
+      ended = pass.run(clock().millis());
+    } catch (RuntimeException e) {
+      ended =
+          CompletableFuture.completedFuture(
+              new RetentionRun(now, now, 0, List.of(), "retention failed: " + e));
+    }
+    ended.thenAcceptAsync(
+        done -> {
+          if (generation == retentionGeneration) {
+            retentionRunning = false;
+          }
+          lastRetention =
+              new RetentionRun(
+                  done.startedMillis(),
+                  clock().millis(),
+                  done.kept(),
+                  done.requested(),
+                  done.failure());
+          metrics.retention(done);
+        },
+        executor());
   }
 }

@@ -108,6 +108,44 @@ final class BackupDeleterTest {
     assertThat(registry.get(BackupMetrics.DELETIONS_PENDING).gauge().value()).isZero();
   }
 
+  @Test
+  void shouldTakeOverThePendingDeletionsOnceTheStateIsComplete() throws IOException {
+    save(0, PARTITION, 3);
+    LogStreamWriter writer =
+        records -> {
+          written.addAll(records);
+          return new WriteResult.Written(1, records.size());
+        };
+    BackupDeleter deleter =
+        new BackupDeleter(
+            0,
+            PARTITION,
+            store,
+            writer,
+            new Backoff(Duration.ofMillis(10), Duration.ofMillis(100)),
+            metrics);
+    scheduler.start(deleter).join();
+    java.util.concurrent.atomic.AtomicInteger reads =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    // the state answers only from the third read on (a new leader replaying its log before), and
+    // holds the deletion until its confirmation is written (then applied)
+    deleter.resumeFrom(
+        () ->
+            java.util.concurrent.CompletableFuture.completedFuture(
+                reads.incrementAndGet() < 3
+                    ? java.util.Optional.<List<Long>>empty()
+                    : java.util.Optional.of(written.isEmpty() ? List.of(3L) : List.<Long>of())),
+        Duration.ofMillis(20));
+
+    await("the pending deletion taken over and confirmed")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> !written.isEmpty() && deleter.underWay().join().isEmpty());
+    assertThat(status(0, PARTITION, 3)).isEqualTo(BackupStatusCode.DOES_NOT_EXIST);
+    assertThat(reads.get()).isGreaterThanOrEqualTo(3);
+    assertThat(written).hasSize(1);
+  }
+
   private BackupStatusCode status(int node, int partition, long id) {
     return store.getStatus(new BackupIdentifier(node, partition, id)).join().statusCode();
   }

@@ -157,6 +157,17 @@ class BackupSchedulerTest {
   }
 
   @Test
+  void shouldGoOnWhenTheStoreNeverSaysHowTheLastBackupEnded() {
+    partitions.storeSilent = true;
+    start(() -> true);
+
+    scheduler.runFor(Duration.ofMinutes(10));
+
+    // each run waits a minute for the answer about the one before it, then goes on
+    assertThat(partitions.created()).hasSizeGreaterThanOrEqualTo(4);
+  }
+
+  @Test
   void shouldSkipASlotSupersededByAHigherIdAndGoOn() {
     long slot = schedule.slotAt(START);
     partitions.takeByHand(slot + 30_000);
@@ -207,6 +218,9 @@ class BackupSchedulerTest {
     /** Backups created while true end FAILED in the store, the others COMPLETED. */
     boolean storeDown;
 
+    /** While true, the store never answers a status question. */
+    boolean storeSilent;
+
     private final java.util.Set<Long> failedInStore = new java.util.HashSet<>();
 
     /** The cluster status of a backup in the store, answered after a delay. */
@@ -218,6 +232,9 @@ class BackupSchedulerTest {
                   ? ClusterBackupStatusCode.FAILED
                   : ClusterBackupStatusCode.COMPLETED;
       CompletableFuture<ClusterBackupStatus> answer = new CompletableFuture<>();
+      if (storeSilent) {
+        return answer;
+      }
       scheduler.schedule(
           answerAfter,
           () ->

@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code cairn-backup-schedule}: the backup schedule's state from the broker running it, the leader
  * of partition 1. Another broker answers {@code NOT_LEADER} with the leader it knows of; a broker
- * without {@code backup.schedule.interval} answers {@code INVALID}.
+ * without {@code backup.schedule.interval} answers {@code CONFLICT}.
  */
 public final class BackupScheduleHandler implements MessagingService.RequestHandler {
 

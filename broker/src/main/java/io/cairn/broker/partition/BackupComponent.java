@@ -16,6 +16,9 @@ import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.engine.CheckpointIdSupplier;
 import io.cairn.streamprocessor.RecordProcessors;
+import io.cairn.streamprocessor.StreamProcessor;
+import io.cairn.streamprocessor.StreamProcessorPhase;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,6 +53,9 @@ import org.slf4j.LoggerFactory;
 public final class BackupComponent implements PartitionComponent {
 
   private static final Logger LOG = LoggerFactory.getLogger(BackupComponent.class);
+
+  /** How often a leader's deleter reads the deletions pending in the state. */
+  static final Duration PENDING_DELETIONS_INTERVAL = Duration.ofSeconds(30);
 
   private final Optional<BackupStore> store;
   private final BackupConfig config;
@@ -137,7 +143,6 @@ public final class BackupComponent implements PartitionComponent {
               BackupDeleter.BACKOFF,
               metrics);
       partition.scheduler().start(deleter);
-      deleter.resume(CheckpointState.of(scope.db()).pendingDeletions());
       listener = new LeaderListener(manager, deleter);
     }
     // with the marker, the cut interceptor drops the stamped commands of the kept log that were
@@ -206,6 +211,27 @@ public final class BackupComponent implements PartitionComponent {
     @Override
     public void onDeletionRequested(long backupId) {
       deleter.delete(backupId);
+    }
+  }
+
+  /**
+   * The leader's deleter takes over the deletions pending in the state once the processor has
+   * replayed the log (before, the state may lack some), and looks again every {@link
+   * #PENDING_DELETIONS_INTERVAL}.
+   */
+  @Override
+  public void onBecomeLeader(ProcessingScope scope, StreamProcessor processor) {
+    BackupDeleter running = deleter;
+    if (running != null) {
+      CheckpointState state = CheckpointState.of(scope.db());
+      running.resumeFrom(
+          () ->
+              processor.call(
+                  () ->
+                      processor.phase() == StreamProcessorPhase.PROCESSING
+                          ? Optional.of(state.pendingDeletions())
+                          : Optional.<List<Long>>empty()),
+          PENDING_DELETIONS_INTERVAL);
     }
   }
 
