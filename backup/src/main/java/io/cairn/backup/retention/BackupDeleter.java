@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * wrote {@code DELETE_BACKUP}) to {@code DELETED_BACKUP(id)}. The leader deletes every copy of the
  * partition's backup {@code id} in the store (whichever node wrote it) and then writes {@code
  * CONFIRM_DELETION(id)}. A leader that starts takes over every deletion pending in the state
- * ({@link #resume}), so a crash or a leader change in the middle of one finishes it: deleting what
- * is gone already is a no-op. A deletion that fails (the store is down, a copy is still
+ * ({@link #resumeFrom}), so a crash or a leader change in the middle of one finishes it: deleting
+ * what is gone already is a no-op. A deletion that fails (the store is down, a copy is still
  * IN_PROGRESS) is tried again after a backoff, and stays visible as pending until done; never half
  * done silently.
  */
@@ -79,13 +79,6 @@ public final class BackupDeleter extends Actor {
   /** Any thread: deletes backup {@code backupId} of this partition (once, however often told). */
   public void delete(long backupId) {
     submit(() -> start(backupId));
-  }
-
-  /** Any thread: takes over the deletions pending in the partition's state. */
-  public void resume(List<Long> pending) {
-    if (!pending.isEmpty()) {
-      submit(() -> resumeNow(pending));
-    }
   }
 
   /**
