@@ -1,5 +1,6 @@
 package io.cairn.backupapi;
 
+import io.cairn.backupapi.archive.ArchiveObjects;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -121,6 +122,13 @@ public interface BackupStore extends AutoCloseable {
    * ManifestException}.
    */
   CompletableFuture<VerificationReport> verify(BackupIdentifier id);
+
+  /**
+   * The objects of the continuous log archive in this store ({@link
+   * io.cairn.backupapi.archive.LogArchive} reads and writes through them); their operations share
+   * the store's lifecycle.
+   */
+  ArchiveObjects archive();
 
   /**
    * Stops taking operations (their futures fail with {@link IllegalStateException}) and waits for

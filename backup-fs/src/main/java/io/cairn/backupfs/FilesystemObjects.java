@@ -282,4 +282,53 @@ final class FilesystemObjects implements ObjectLayer {
       structureLock.unlock();
     }
   }
+
+  // ----------------------------------------------------------------------------- the log archive
+
+  @Override
+  public String locateArchive(String key) {
+    return layout.archiveObject(key).toString();
+  }
+
+  @Override
+  public boolean createArchiveObject(String key, byte[] content) throws IOException {
+    Path file = layout.archiveObject(key);
+    Files.createDirectories(file.getParent());
+    return DurableFiles.createOnce(file, content);
+  }
+
+  @Override
+  public Optional<byte[]> readArchiveObject(String key) throws IOException {
+    try {
+      return Optional.of(Files.readAllBytes(layout.archiveObject(key)));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Temp files of {@link DurableFiles#createOnce} start with a dot and are never listed. */
+  @Override
+  public List<String> listArchiveObjects(String directory, String startAfter, int limit)
+      throws IOException {
+    Path dir = layout.archiveObject(directory.substring(0, directory.length() - 1));
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    return DurableFiles.list(dir).stream()
+        .filter(DurableFiles::isRegularFile)
+        .map(p -> p.getFileName().toString())
+        .filter(name -> !name.startsWith("."))
+        .map(name -> directory + name)
+        .filter(key -> startAfter == null || key.compareTo(startAfter) > 0)
+        .limit(limit)
+        .toList();
+  }
+
+  @Override
+  public void deleteArchiveObject(String key) throws IOException {
+    Path file = layout.archiveObject(key);
+    if (Files.deleteIfExists(file)) {
+      DurableFiles.fsyncDirectory(file.getParent());
+    }
+  }
 }

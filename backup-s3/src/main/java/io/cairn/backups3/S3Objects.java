@@ -61,6 +61,7 @@ final class S3Objects implements ObjectLayer {
   private final ObjectCopier copier;
   private final ObjectChecker checker;
   private final Executor transferExecutor;
+  private final ArchiveObjectCalls archive;
 
   S3Objects(
       S3Access s3,
@@ -79,6 +80,7 @@ final class S3Objects implements ObjectLayer {
     this.copier = copier;
     this.checker = checker;
     this.transferExecutor = transferExecutor;
+    this.archive = new ArchiveObjectCalls(s3, manifests.conditional());
   }
 
   @Override
@@ -275,5 +277,32 @@ final class S3Objects implements ObjectLayer {
           });
     }
     return running.runAll(work, sizes);
+  }
+
+  // ----------------------------------------------------------------------------- the log archive
+
+  @Override
+  public String locateArchive(String key) {
+    return archive.url(key);
+  }
+
+  @Override
+  public boolean createArchiveObject(String key, byte[] content) {
+    return archive.create(key, content);
+  }
+
+  @Override
+  public Optional<byte[]> readArchiveObject(String key) {
+    return archive.read(key);
+  }
+
+  @Override
+  public List<String> listArchiveObjects(String directory, String startAfter, int limit) {
+    return archive.list(directory, startAfter, limit);
+  }
+
+  @Override
+  public void deleteArchiveObject(String key) {
+    archive.delete(key);
   }
 }

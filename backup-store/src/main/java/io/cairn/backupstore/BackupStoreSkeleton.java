@@ -14,6 +14,7 @@ import io.cairn.backupapi.FileSetKind;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
+import io.cairn.backupapi.archive.ArchiveObjects;
 import io.cairn.backupapi.manifest.Manifest;
 import io.cairn.backupapi.manifest.ManifestFile;
 import io.cairn.scheduler.Clock;
@@ -47,6 +48,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
   private final BackupEncryption encryption;
   private final Clock clock;
   private final SavesInFlight savesInFlight = new SavesInFlight();
+  private final ArchiveOperations archive;
 
   /**
    * @param transfers runs saves, restores and verifies (blocking I/O); its size bounds how many run
@@ -68,6 +70,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
     this.layer = layer;
     this.encryption = encryption;
     this.clock = clock;
+    this.archive = new ArchiveOperations(operations, transfers, queries, layer);
   }
 
   /** Releases what the store holds (threads, clients), once, after every operation ended. */
@@ -162,6 +165,11 @@ public abstract class BackupStoreSkeleton implements BackupStore {
   @Override
   public final CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
     return operations.submit("verify", transfers, () -> verifyNow(id));
+  }
+
+  @Override
+  public final ArchiveObjects archive() {
+    return archive;
   }
 
   @Override

@@ -137,4 +137,29 @@ public interface ObjectLayer {
    * still writes when the caller undoes its work); the first failure is thrown.
    */
   <T> List<T> runAll(List<FileTask<T>> tasks) throws Exception;
+
+  // ----------------------------------------------------------------------------- the log archive
+
+  /** Names an archive object in messages: a path, a URL. */
+  String locateArchive(String key);
+
+  /**
+   * Writes an archive object unless one exists under {@code key}, durably; atomic against other
+   * writers of the key where the layer can (conditional writes, links).
+   *
+   * @return false if it existed (it is left as it was)
+   */
+  boolean createArchiveObject(String key, byte[] content) throws Exception;
+
+  /** The archive object's content; empty if there is none. */
+  Optional<byte[]> readArchiveObject(String key) throws Exception;
+
+  /**
+   * Up to {@code limit} keys of the archive objects directly in {@code directory} (ending in '/'),
+   * in key order, each greater than {@code startAfter} (null: from the first).
+   */
+  List<String> listArchiveObjects(String directory, String startAfter, int limit) throws Exception;
+
+  /** Deletes an archive object; a missing one is fine. */
+  void deleteArchiveObject(String key) throws Exception;
 }

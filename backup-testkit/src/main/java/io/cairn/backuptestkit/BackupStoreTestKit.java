@@ -27,8 +27,14 @@ package io.cairn.backuptestkit;
  *       through everything exactly once, concurrent saves of different partitions, and a corrupt
  *       (bit-flipped or truncated) manifest listed as FAILED naming its path while the other
  *       backups are listed.
+ *   <li>{@link ArchiveContractTests}: the log archive's objects are written once (of concurrent
+ *       creators of a key exactly one wins), read back, listed in key order after a key and only of
+ *       their directory, deleted, and bad keys refused; a {@link
+ *       io.cairn.backupapi.archive.LogArchive} chain over them reads back from any index, a second
+ *       writer from the same tail loses, and a gap, a changed link and a corrupt chunk are refused
+ *       naming the partition and the index or object.
  * </ul>
  *
  * Tests that need a named pipe ({@link FifoGate}) are skipped where {@code mkfifo} is missing.
  */
-public abstract class BackupStoreTestKit extends ListingContractTests {}
+public abstract class BackupStoreTestKit extends ArchiveContractTests {}

@@ -64,6 +64,9 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
 
     /** Encoded objects by {@link #key}; reuse stores the same array under a second key. */
     public final Map<String, byte[]> objects = new ConcurrentHashMap<>();
+
+    /** The log archive's objects by key, in key order; guarded by itself. */
+    public final TreeMap<String, byte[]> archive = new TreeMap<>();
   }
 
   public InMemoryBackupStore(
@@ -242,6 +245,46 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
         results.add(task.work().call());
       }
       return results;
+    }
+
+    @Override
+    public String locateArchive(String key) {
+      return "memory:archive/" + key;
+    }
+
+    @Override
+    public boolean createArchiveObject(String key, byte[] content) {
+      synchronized (storage.archive) {
+        return storage.archive.putIfAbsent(key, content.clone()) == null;
+      }
+    }
+
+    @Override
+    public Optional<byte[]> readArchiveObject(String key) {
+      synchronized (storage.archive) {
+        return Optional.ofNullable(storage.archive.get(key)).map(byte[]::clone);
+      }
+    }
+
+    @Override
+    public List<String> listArchiveObjects(String directory, String startAfter, int limit) {
+      synchronized (storage.archive) {
+        return storage
+            .archive
+            .tailMap(startAfter == null ? directory : startAfter, false)
+            .keySet()
+            .stream()
+            .filter(key -> key.startsWith(directory) && key.indexOf('/', directory.length()) < 0)
+            .limit(limit)
+            .toList();
+      }
+    }
+
+    @Override
+    public void deleteArchiveObject(String key) {
+      synchronized (storage.archive) {
+        storage.archive.remove(key);
+      }
     }
   }
 }

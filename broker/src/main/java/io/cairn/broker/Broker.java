@@ -24,6 +24,7 @@ import io.cairn.broker.management.ManagementServer;
 import io.cairn.broker.node.NodeDescriptor;
 import io.cairn.broker.partition.BackupComponent;
 import io.cairn.broker.partition.LedgerComponent;
+import io.cairn.broker.partition.LogArchiveComponent;
 import io.cairn.broker.partition.Partition;
 import io.cairn.broker.partition.PartitionComponent;
 import io.cairn.broker.partition.PartitionLayout;
@@ -376,6 +377,7 @@ public final class Broker implements AutoCloseable {
         LedgerComponent ledger =
             new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
         List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
+        store.flatMap(s -> LogArchiveComponent.of(s, config.backup())).ifPresent(components::add);
         // also without exporters, so that their column family always exists in the state
         ExporterComponent exporters =
             new ExporterComponent(

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -17,6 +18,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The durable file steps that the snapshot store, the filesystem backup store and restore share:
@@ -60,6 +62,35 @@ public final class DurableFiles {
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       writeFully(channel, bytes);
       channel.force(true);
+    }
+  }
+
+  /**
+   * Creates {@code target} with {@code bytes} unless it exists, atomically and durably: written
+   * into a temp file of its own beside the target ({@code .<name>.<random>.tmp}), fsynced, then
+   * linked to the target's name — a hard link is never made over an existing file, so of two
+   * processes creating one target exactly one succeeds, and a reader never sees a part of it. The
+   * directory is fsynced. Where the filesystem has no hard links, a rename that refuses an existing
+   * target does it (atomic against this process's writers only).
+   *
+   * @return true if this call created {@code target}, false if it existed (it is left as it was)
+   */
+  public static boolean createOnce(Path target, byte[] bytes) throws IOException {
+    Path temporary =
+        target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    writeNew(temporary, bytes);
+    try {
+      try {
+        Files.createLink(target, temporary);
+      } catch (UnsupportedOperationException e) {
+        Files.move(temporary, target);
+      }
+      fsyncDirectory(target.getParent());
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } finally {
+      Files.deleteIfExists(temporary);
     }
   }
 

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
  * contents/&lt;partitionId&gt;/&lt;checkpointId&gt;/&lt;nodeId&gt;/snapshot/&lt;name&gt;
  * contents/&lt;partitionId&gt;/&lt;checkpointId&gt;/&lt;nodeId&gt;/segments/&lt;name&gt;
  * contents/&lt;partitionId&gt;/&lt;checkpointId&gt;/&lt;nodeId&gt;/tmp/      (only while saving)
+ * archive/&lt;key&gt;                                     (the log archive's objects)
  * </pre>
  *
  * Manifests have their own tree, so listing reads directory names and the manifests of one page,
@@ -34,6 +35,7 @@ public final class StoreLayout {
   public static final String CONTENTS = "contents";
   public static final String MANIFEST_FILE = "manifest.json";
   public static final String TEMP = "tmp";
+  public static final String ARCHIVE = "archive";
 
   private static final Pattern NUMBER = Pattern.compile("0|[1-9][0-9]{0,18}");
 
@@ -57,6 +59,20 @@ public final class StoreLayout {
 
   public Path contentsRoot() {
     return contents;
+  }
+
+  /**
+   * The file of a log archive object; {@code key} must follow {@link
+   * io.cairn.backupapi.ObjectNames} (the store checks keys before they get here).
+   */
+  public Path archiveObject(String key) {
+    Path archive = basePath.resolve(ARCHIVE);
+    Path file = archive.resolve(key).normalize();
+    if (!file.startsWith(archive) || file.equals(archive)) {
+      throw new IllegalArgumentException(
+          "Expected archive key '" + key + "' to name a file inside " + archive);
+    }
+    return file;
   }
 
   public Path manifestDirectory(BackupIdentifier id) {

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  * {basePath}/manifests/{partition:10}/{checkpoint:19}/{node:10}.json
  * {basePath}/contents/{partition:10}/{checkpoint:19}/{node:10}/snapshot/{name}
  * {basePath}/contents/{partition:10}/{checkpoint:19}/{node:10}/segments/{name}
+ * {basePath}/archive/{key}           (the log archive's objects)
  * {basePath}/.cairn/probe-{token}     (for a moment at start: read/write and condition probes)
  * </pre>
  *
@@ -27,6 +28,7 @@ public final class S3ObjectLayout {
 
   public static final String MANIFESTS = "manifests/";
   public static final String CONTENTS = "contents/";
+  public static final String ARCHIVE = "archive/";
   public static final String MANIFEST_SUFFIX = ".json";
   static final int INT_DIGITS = 10;
   static final int LONG_DIGITS = 19;
@@ -123,6 +125,11 @@ public final class S3ObjectLayout {
   public String objectKey(BackupIdentifier id, FileSetKind kind, String name) {
     ObjectNames.requireValid(name, "object of " + id);
     return contentsPrefix(id) + kind.directoryName() + "/" + name;
+  }
+
+  /** The object of a log archive key; {@code key} must follow {@link ObjectNames}. */
+  public String archiveKey(String key) {
+    return root + ARCHIVE + key;
   }
 
   /** A short-lived object written at start to learn whether the server honours conditions. */

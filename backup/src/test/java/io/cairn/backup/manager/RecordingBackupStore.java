@@ -10,6 +10,7 @@ import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
+import io.cairn.backupapi.archive.ArchiveObjects;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -126,6 +127,11 @@ final class RecordingBackupStore implements BackupStore {
   @Override
   public CompletableFuture<VerificationReport> verify(BackupIdentifier id) {
     return delegate.verify(id);
+  }
+
+  @Override
+  public ArchiveObjects archive() {
+    throw new UnsupportedOperationException("the recording store keeps no log archive");
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.cairn.broker.config;
 
 import io.cairn.backup.BackupConfig;
+import io.cairn.backup.archive.ArchiveConfig;
 import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
@@ -303,6 +304,7 @@ public final class BrokerConfig {
    * @param encryption client-side encryption of new backups and the keys to read encrypted ones
    * @param schedule when backups are taken by themselves (the leader of partition 1 runs it)
    * @param retention which backups are kept; present only with a schedule and a store
+   * @param archive how every partition's log is archived; present only with a store
    */
   public record Backup(
       boolean enabled,
@@ -315,7 +317,8 @@ public final class BrokerConfig {
       Optional<S3BackupStoreConfig> s3,
       BackupEncryption encryption,
       Optional<BackupSchedule> schedule,
-      Optional<RetentionPolicy> retention) {
+      Optional<RetentionPolicy> retention,
+      Optional<ArchiveConfig> archive) {
 
     /** Whether partition leaders write backups: enabled and a store configured. */
     public boolean active() {

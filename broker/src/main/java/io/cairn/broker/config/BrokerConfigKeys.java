@@ -226,6 +226,27 @@ public final class BrokerConfigKeys {
           integer(1, 1_000_000),
           "completed backups always kept, whatever their age (at most backup.retention.maxCount)."
               + " The newest restorable backup is never deleted");
+  public static final ConfigKey<Boolean> BACKUP_ARCHIVE_ENABLED =
+      key(
+          "backup.archive.enabled",
+          "false",
+          bool(),
+          "copy every partition's committed log into the backup store as it is committed (the"
+              + " continuous log archive: restore points between backups); needs a store");
+  public static final ConfigKey<Duration> BACKUP_ARCHIVE_INTERVAL =
+      key(
+          "backup.archive.interval",
+          "1s",
+          duration(Duration.ofMillis(100), Duration.ofHours(1)),
+          "the longest a committed record waits before the partition leader archives it");
+  public static final ConfigKey<Long> BACKUP_ARCHIVE_MAX_UNARCHIVED_BYTES =
+      key(
+          "backup.archive.maxUnarchivedBytes",
+          "2GB",
+          size(64L * 1024 * 1024, 1L << 40, false),
+          "the most journal bytes log compaction waits for while they are not archived (the"
+              + " store down or slow); beyond it compaction goes on, the archive gets a gap and the"
+              + " partition reports UNHEALTHY");
   public static final ConfigKey<String> BACKUP_ENCRYPTION_KEY_FILE =
       key(
           "backup.encryption.keyFile",

@@ -2,6 +2,7 @@ package io.cairn.broker.config;
 
 import static io.cairn.broker.config.BrokerConfigKeys.*;
 
+import io.cairn.backup.archive.ArchiveConfig;
 import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backupapi.Compression;
@@ -248,7 +249,42 @@ public final class BrokerConfigReader {
         s3,
         encryption(),
         Optional.ofNullable(get(BACKUP_SCHEDULE_INTERVAL)).map(BackupSchedule::new),
-        retention(store));
+        retention(store),
+        archive(store));
+  }
+
+  /** The log archive's settings when {@code backup.archive.enabled}: it needs a plain store. */
+  private Optional<ArchiveConfig> archive(BackupStoreType store) {
+    Boolean enabled = get(BACKUP_ARCHIVE_ENABLED);
+    Duration interval = get(BACKUP_ARCHIVE_INTERVAL);
+    Long maxUnarchived = get(BACKUP_ARCHIVE_MAX_UNARCHIVED_BYTES);
+    if (enabled == null || !enabled || interval == null || maxUnarchived == null) {
+      return Optional.empty();
+    }
+    String set = BACKUP_ARCHIVE_ENABLED.path() + " (" + sourceOf(BACKUP_ARCHIVE_ENABLED) + ")";
+    if (store == BackupStoreType.NONE) {
+      violations.add(
+          "Expected a backup store ("
+              + BACKUP_STORE.path()
+              + ": fs or s3) with "
+              + set
+              + ", but "
+              + BACKUP_STORE.path()
+              + " is none");
+      return Optional.empty();
+    }
+    if (get(BACKUP_ENCRYPTION_KEY_FILE) != null || get(BACKUP_ENCRYPTION_KEYS) != null) {
+      violations.add(
+          "Expected "
+              + set
+              + " without backup encryption, but "
+              + (get(BACKUP_ENCRYPTION_KEY_FILE) != null
+                  ? BACKUP_ENCRYPTION_KEY_FILE.path()
+                  : BACKUP_ENCRYPTION_KEYS.path())
+              + " is set: the log archive does not encrypt its objects yet. Turn one of them off");
+      return Optional.empty();
+    }
+    return Optional.of(ArchiveConfig.of(interval, maxUnarchived));
   }
 
   /**

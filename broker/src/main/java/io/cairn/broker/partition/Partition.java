@@ -70,6 +70,7 @@ public final class Partition {
   private final PartitionContext context;
   private final PartitionMetrics metrics;
   private final PartitionActor actor;
+  private final List<PartitionComponent> components;
   private final ActorScheduler scheduler;
   private final Object lifecycleLock = new Object();
   private boolean started;
@@ -147,6 +148,7 @@ public final class Partition {
             registry,
             builder.brokerVersion);
     metrics = new PartitionMetrics(registry, partitionId, nodeId);
+    components = builder.components;
     actor =
         new PartitionActor(
             context,
@@ -288,8 +290,22 @@ public final class Partition {
     return raft.leaderId();
   }
 
+  /** The partition's health; a healthy one is UNHEALTHY while a component reports a problem. */
   public PartitionHealthReport health() {
-    return actor.health();
+    PartitionHealthReport report = actor.health();
+    if (report.isHealthy()) {
+      for (PartitionComponent component : components) {
+        String problem = component.healthProblem();
+        if (!problem.isEmpty()) {
+          return new PartitionHealthReport(
+              report.partitionId(),
+              report.nodeId(),
+              PartitionHealthStatus.UNHEALTHY,
+              component.name() + ": " + problem);
+        }
+      }
+    }
+    return report;
   }
 
   /** Adds a listener told of every later health change, on the partition's thread. */

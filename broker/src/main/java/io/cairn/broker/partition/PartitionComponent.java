@@ -63,6 +63,14 @@ public interface PartitionComponent {
   /** The stream processor of {@code scope} is about to close: stop what runs for it. */
   default void onProcessingStopped(ProcessingScope scope) {}
 
+  /**
+   * A problem the operator must see, or "" when there is none: while it lasts the partition reports
+   * {@code UNHEALTHY} with it (a healthy partition only). Any thread; must not block.
+   */
+  default String healthProblem() {
+    return "";
+  }
+
   /** The partition closes. */
   default void close() {}
 }

@@ -377,6 +377,25 @@ final class BrokerConfigReaderTest {
                 + SOURCE
                 + ")"),
         Arguments.of(
+            "backup:\n  archive:\n    enabled: true",
+            Map.of(),
+            "Expected a backup store (backup.store: fs or s3) with backup.archive.enabled (set in "
+                + SOURCE
+                + "), but backup.store is none"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
+                + "  encryption:\n    keys: k1=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n    keyId: k1",
+            Map.of(),
+            "Expected backup.archive.enabled (set in "
+                + SOURCE
+                + ") without backup encryption, but backup.encryption.keys is set: the log archive"
+                + " does not encrypt its objects yet"),
+        Arguments.of(
+            "backup:\n  archive:\n    maxUnarchivedBytes: 1MB",
+            Map.of(),
+            "Expected backup.archive.maxUnarchivedBytes to be a size in [64MB, 1TB], but was"
+                + " '1MB'"),
+        Arguments.of(
             "backup:\n  schedule:\n    interval: 10ms",
             Map.of(),
             "Expected backup.schedule.interval to be a duration in [1s, 366d], but was '10ms'"),

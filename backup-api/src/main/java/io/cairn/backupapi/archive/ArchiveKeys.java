@@ -1,0 +1,62 @@
+package io.cairn.backupapi.archive;
+
+/**
+ * Where the archive keeps a partition's objects under the store's archive root:
+ *
+ * <pre>
+ * partition-{partition}/links/{fromIndex:19}                        one link of the chain
+ * partition-{partition}/chunks/{fromIndex:19}-{toIndex:19}-{node}   the records of one link
+ * </pre>
+ *
+ * Indexes are zero-padded, so key order is index order: the chain from any index on is one listing
+ * of the links directory starting after a key, never a listing of the chunks.
+ */
+public final class ArchiveKeys {
+
+  private static final String INDEX_FORMAT = "%019d";
+
+  private ArchiveKeys() {}
+
+  /** The directory of a partition's links, for {@link ArchiveObjects#list}. */
+  public static String linksDirectory(int partitionId) {
+    return "partition-" + partitionId + "/links/";
+  }
+
+  /** The key of the link whose chunk starts at {@code fromIndex}. */
+  public static String link(int partitionId, long fromIndex) {
+    return linksDirectory(partitionId) + String.format(INDEX_FORMAT, fromIndex);
+  }
+
+  /** The key of a chunk; the node makes it unique to its writer. */
+  public static String chunk(int partitionId, long fromIndex, long toIndex, int nodeId) {
+    return "partition-"
+        + partitionId
+        + "/chunks/"
+        + String.format(INDEX_FORMAT, fromIndex)
+        + "-"
+        + String.format(INDEX_FORMAT, toIndex)
+        + "-"
+        + nodeId;
+  }
+
+  /**
+   * The {@code fromIndex} a link key names.
+   *
+   * @throws ArchiveException if {@code key} is not a link key of the partition
+   */
+  public static long fromIndexOf(int partitionId, String key) {
+    String directory = linksDirectory(partitionId);
+    String digits = key.startsWith(directory) ? key.substring(directory.length()) : "";
+    if (digits.length() != 19 || !digits.chars().allMatch(Character::isDigit)) {
+      throw new ArchiveException(
+          "Expected a link key of partition "
+              + partitionId
+              + " ("
+              + directory
+              + " and 19 digits), but found '"
+              + key
+              + "' in the archive");
+    }
+    return Long.parseLong(digits);
+  }
+}

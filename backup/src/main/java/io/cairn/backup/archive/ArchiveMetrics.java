@@ -1,0 +1,140 @@
+package io.cairn.backup.archive;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The meters of one partition's {@link LogArchiver}, tagged {@code partition}.
+ *
+ * <table>
+ *   <caption>Meters</caption>
+ *   <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
+ *   <tr><td>{@value #CHUNKS}</td><td>counter</td><td>{@code result} = archived, lost_race (another
+ *       leader continued the chain first), failed</td><td>chunks this member tried to archive</td></tr>
+ *   <tr><td>{@value #BYTES}</td><td>counter (bytes)</td><td></td><td>log bytes archived (before
+ *       compression)</td></tr>
+ *   <tr><td>{@value #ARCHIVED_INDEX}</td><td>gauge</td><td></td><td>the last journal index this
+ *       member knows archived (NaN before it knows)</td></tr>
+ *   <tr><td>{@value #UNARCHIVED_BYTES}</td><td>gauge (bytes)</td><td></td><td>journal bytes
+ *       after the archived index: what compaction is held for</td></tr>
+ *   <tr><td>{@value #HOLD_RELEASED}</td><td>gauge</td><td></td><td>1 while the unarchived bytes
+ *       exceed {@code backup.archive.maxUnarchivedBytes} and compaction no longer waits for the
+ *       archive (the archive will have a gap), else 0</td></tr>
+ *   <tr><td>{@value #GAPS}</td><td>counter</td><td></td><td>chains started after records the
+ *       archive never got</td></tr>
+ * </table>
+ */
+public final class ArchiveMetrics implements AutoCloseable {
+
+  public static final String CHUNKS = "cairn.backup.archive.chunks";
+  public static final String BYTES = "cairn.backup.archive.bytes";
+  public static final String ARCHIVED_INDEX = "cairn.backup.archive.archived.index";
+  public static final String UNARCHIVED_BYTES = "cairn.backup.archive.unarchived.bytes";
+  public static final String HOLD_RELEASED = "cairn.backup.archive.hold.released";
+  public static final String GAPS = "cairn.backup.archive.gaps";
+
+  private final MeterRegistry registry;
+  private final List<Meter> meters = new ArrayList<>();
+  private final Counter archived;
+  private final Counter lostRace;
+  private final Counter failed;
+  private final Counter bytes;
+  private final Counter gaps;
+  private final AtomicLong archivedIndex = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicLong unarchivedBytes = new AtomicLong();
+  private final AtomicLong holdReleased = new AtomicLong();
+
+  public ArchiveMetrics(MeterRegistry registry, int partitionId) {
+    this.registry = registry;
+    String partition = Integer.toString(partitionId);
+    archived = chunks(partition, "archived");
+    lostRace = chunks(partition, "lost_race");
+    failed = chunks(partition, "failed");
+    bytes =
+        register(
+            Counter.builder(BYTES)
+                .description("Log bytes archived, before compression")
+                .baseUnit("bytes")
+                .tag("partition", partition)
+                .register(registry));
+    gaps =
+        register(
+            Counter.builder(GAPS)
+                .description("Archive chains started after records the archive never got")
+                .tag("partition", partition)
+                .register(registry));
+    register(
+        Gauge.builder(
+                ARCHIVED_INDEX,
+                archivedIndex,
+                v -> v.get() == Long.MIN_VALUE ? Double.NaN : v.get())
+            .description("The last journal index this member knows archived")
+            .tag("partition", partition)
+            .register(registry));
+    register(
+        Gauge.builder(UNARCHIVED_BYTES, unarchivedBytes, AtomicLong::get)
+            .description("Journal bytes after the archived index")
+            .baseUnit("bytes")
+            .tag("partition", partition)
+            .register(registry));
+    register(
+        Gauge.builder(HOLD_RELEASED, holdReleased, AtomicLong::get)
+            .description("1 while compaction no longer waits for the archive (over its limit)")
+            .tag("partition", partition)
+            .register(registry));
+  }
+
+  private Counter chunks(String partition, String result) {
+    return register(
+        Counter.builder(CHUNKS)
+            .description("Chunks of the log this member tried to archive, by result")
+            .tag("partition", partition)
+            .tag("result", result)
+            .register(registry));
+  }
+
+  private <M extends Meter> M register(M meter) {
+    meters.add(meter);
+    return meter;
+  }
+
+  void archived(long toIndex, long sizeBytes) {
+    archived.increment();
+    bytes.increment(sizeBytes);
+    archivedIndex.set(toIndex);
+  }
+
+  void lostRace() {
+    lostRace.increment();
+  }
+
+  void failed() {
+    failed.increment();
+  }
+
+  void gap() {
+    gaps.increment();
+  }
+
+  void archivedIndex(long index) {
+    archivedIndex.set(index);
+  }
+
+  void unarchivedBytes(long value) {
+    unarchivedBytes.set(value);
+  }
+
+  void holdReleased(boolean released) {
+    holdReleased.set(released ? 1 : 0);
+  }
+
+  @Override
+  public void close() {
+    meters.forEach(registry::remove);
+  }
+}

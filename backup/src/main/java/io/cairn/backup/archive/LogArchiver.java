@@ -1,0 +1,361 @@
+package io.cairn.backup.archive;
+
+import io.cairn.backupapi.archive.ArchiveChunk;
+import io.cairn.backupapi.archive.ArchivedCheckpoint;
+import io.cairn.backupapi.archive.ArchivedRecord;
+import io.cairn.backupapi.archive.LogArchive;
+import io.cairn.backupapi.archive.StoredLink;
+import io.cairn.journal.Journal;
+import io.cairn.journal.JournalReader;
+import io.cairn.journal.JournalRecord;
+import io.cairn.journal.JournalSegmentFile;
+import io.cairn.logstreams.raft.RaftJournalRecords;
+import io.cairn.pacing.Backoff;
+import io.cairn.protocol.CheckpointIntent;
+import io.cairn.protocol.CheckpointValue;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.RecordType;
+import io.cairn.scheduler.Actor;
+import io.cairn.scheduler.Futures;
+import io.cairn.scheduler.LoggingContext;
+import io.cairn.snapshot.CompactionHold;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies one partition's committed log into the store's {@link LogArchive} as it is committed
+ * (DESIGN.md §9, "Log archive"); an {@link Actor} on every member of the partition for the life of
+ * the partition.
+ *
+ * <p><b>Leading</b>, it reads the journal after the chain's tail, up to the last record whose
+ * position is committed, and appends it as chunks of at most {@code maxChunkBytes}: at once when a
+ * full chunk is ready, else at the next tick ({@code interval}). A new leader first reads the tail
+ * from the store and continues the chain from there, so a leader change leaves no incomplete chain;
+ * when another leader wins a race for the next link, it reads the tail again. Records the log no
+ * longer holds (compacted while the archive could not keep up) start a new chain after a gap,
+ * counted and logged.
+ *
+ * <p><b>Following</b>, it reads the tail every {@code followerPollInterval}.
+ *
+ * <p><b>Compaction</b> is held at the first record not known archived, on every member, so a new
+ * leader still has what it must archive — but never for more than {@code maxUnarchivedBytes} of
+ * journal: beyond that the hold is released (compaction goes on, the archive will have a gap) and
+ * {@link #problem()} says so until the archive is back within the limit.
+ */
+public final class LogArchiver extends Actor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LogArchiver.class);
+
+  /** The waits after a failed store call: 1 s doubling to a minute. */
+  public static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1));
+
+  private final int nodeId;
+  private final int partitionId;
+  private final LogArchive archive;
+  private final Journal journal;
+  private final LongSupplier commitPosition;
+  private final CompactionHold hold;
+  private final ArchiveConfig config;
+  private final ArchiveMetrics metrics;
+
+  // actor thread
+  private JournalReader reader;
+  private boolean leading;
+  private boolean busy;
+  private boolean tailKnown;
+  private Optional<StoredLink> tail = Optional.empty();
+  private long lastPollNanos = Long.MIN_VALUE;
+  private int failures;
+  private long retryAtNanos = Long.MIN_VALUE;
+  private volatile String problem = "";
+
+  /**
+   * @param commitPosition the log stream's commit position (records at or below it are committed)
+   * @param hold the compaction hold this archiver moves; closed with it
+   */
+  public LogArchiver(
+      int nodeId,
+      int partitionId,
+      LogArchive archive,
+      Journal journal,
+      LongSupplier commitPosition,
+      CompactionHold hold,
+      ArchiveConfig config,
+      ArchiveMetrics metrics) {
+    super("log-archiver-" + partitionId, LoggingContext.partition(nodeId, partitionId));
+    this.nodeId = nodeId;
+    this.partitionId = partitionId;
+    this.archive = Objects.requireNonNull(archive, "archive");
+    this.journal = Objects.requireNonNull(journal, "journal");
+    this.commitPosition = Objects.requireNonNull(commitPosition, "commitPosition");
+    this.hold = Objects.requireNonNull(hold, "hold");
+    this.config = Objects.requireNonNull(config, "config");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  protected void onStart() {
+    reader = journal.openReader();
+    scheduleAtFixedRate(Duration.ZERO, config.interval(), this::tick);
+  }
+
+  @Override
+  protected void onClose() {
+    if (reader != null) {
+      reader.close();
+    }
+    hold.close();
+    metrics.close();
+  }
+
+  /** Any thread: this member leads the partition from now on (or no longer does). */
+  public void leading(boolean leads) {
+    submit(
+        () -> {
+          if (leads && !leading) {
+            tailKnown = false; // another leader may have continued the chain meanwhile
+          }
+          leading = leads;
+          tick();
+        });
+  }
+
+  /** Why the archive is not keeping up with the log, or "" when it is; any thread. */
+  public String problem() {
+    return problem;
+  }
+
+  /** Actor thread: the last index known archived, for tests and status; -1 when none. */
+  public java.util.concurrent.CompletableFuture<Long> archivedIndex() {
+    return call(() -> tail.map(t -> t.link().toIndex()).orElse(-1L));
+  }
+
+  private void tick() {
+    if (busy || clock().nanos() < retryAtNanos) {
+      return;
+    }
+    checkLimit();
+    boolean poll =
+        !tailKnown
+            || (!leading
+                && clock().nanos() - lastPollNanos >= config.followerPollInterval().toNanos());
+    if (poll) {
+      readTail();
+      return;
+    }
+    if (leading) {
+      archiveNext();
+    }
+  }
+
+  private void readTail() {
+    busy = true;
+    archive
+        .tail(tailKnown ? tail : Optional.empty())
+        .whenCompleteAsync(
+            (read, error) -> {
+              busy = false;
+              lastPollNanos = clock().nanos();
+              if (error != null) {
+                failed("reading the archive's tail", error);
+                return;
+              }
+              succeeded();
+              tailKnown = true;
+              tail = read;
+              moveHold();
+              if (leading) {
+                archiveNext();
+              }
+            },
+            executor());
+  }
+
+  /** The next chunk after the tail, if committed records are there; appended at once. */
+  private void archiveNext() {
+    long next = tail.map(t -> t.link().toIndex() + 1).orElse(journal.getFirstIndex());
+    Optional<StoredLink> previous = tail;
+    if (next < journal.getFirstIndex()) {
+      metrics.gap();
+      LOG.warn(
+          "Partition {}: the log archive ends at index {} but the log now starts at index {}:"
+              + " the records between were compacted before they were archived. A new chain"
+              + " starts at index {}; no point-in-time restore can reach across the gap (take a"
+              + " backup to have a restore point after it)",
+          partitionId,
+          next - 1,
+          journal.getFirstIndex(),
+          journal.getFirstIndex());
+      next = journal.getFirstIndex();
+      previous = Optional.empty();
+    }
+    List<ArchivedRecord> records = committedRecords(next);
+    if (records.isEmpty()) {
+      return;
+    }
+    busy = true;
+    long sizeBytes = records.stream().mapToLong(ArchiveChunk::encodedSize).sum();
+    List<ArchivedCheckpoint> checkpoints = checkpointsIn(records);
+    Optional<StoredLink> after = previous;
+    archive
+        .append(previous, records, checkpoints, nodeId, clock().instant())
+        .whenCompleteAsync(
+            (appended, error) -> {
+              busy = false;
+              if (error != null) {
+                failed("archiving indexes " + records.get(0).index() + " and on", error);
+                return;
+              }
+              succeeded();
+              if (!appended.won()) {
+                metrics.lostRace();
+                LOG.info(
+                    "Partition {}: another member continued the log archive after index {} first;"
+                        + " reading its tail again",
+                    partitionId,
+                    after.map(t -> t.link().toIndex()).orElse(0L));
+                tailKnown = false;
+                readTail();
+                return;
+              }
+              tail = appended.link();
+              metrics.archived(tail.get().link().toIndex(), sizeBytes);
+              moveHold();
+              if (!checkpoints.isEmpty()) {
+                LOG.debug(
+                    "Partition {}: archived restore points {} up to index {}",
+                    partitionId,
+                    checkpoints.stream().map(ArchivedCheckpoint::id).toList(),
+                    tail.get().link().toIndex());
+              }
+              archiveNext();
+            },
+            executor());
+  }
+
+  /**
+   * The records from {@code from} on up to the last one whose position is committed, at most a
+   * chunk. A record without position (a new leader's initial entry) is taken only when a committed
+   * record follows it: until then it may still be replaced.
+   */
+  private List<ArchivedRecord> committedRecords(long from) {
+    long committed = commitPosition.getAsLong();
+    List<ArchivedRecord> records = new ArrayList<>();
+    int lastCommitted = -1;
+    long bytes = 0;
+    reader.seek(from);
+    while (reader.hasNext() && records.size() < LogArchive.MAX_CHUNK_RECORDS) {
+      JournalRecord record = reader.next();
+      if (record.index() != from + records.size()) {
+        break; // the log was reset under us; the next tick looks again
+      }
+      if (record.asqn() != Journal.ASQN_IGNORE && record.asqn() > committed) {
+        break;
+      }
+      byte[] data = new byte[record.data().capacity()];
+      record.data().getBytes(0, data);
+      ArchivedRecord archived =
+          new ArchivedRecord(record.index(), record.asqn(), record.checksum(), data);
+      if (!records.isEmpty()
+          && bytes + ArchiveChunk.encodedSize(archived) > config.maxChunkBytes()) {
+        break;
+      }
+      records.add(archived);
+      bytes += ArchiveChunk.encodedSize(archived);
+      if (record.asqn() != Journal.ASQN_IGNORE) {
+        lastCommitted = records.size() - 1;
+      }
+    }
+    return lastCommitted < 0 ? List.of() : records.subList(0, lastCommitted + 1);
+  }
+
+  /** The {@code CHECKPOINT CREATED} events in {@code records}: the restore points they hold. */
+  private List<ArchivedCheckpoint> checkpointsIn(List<ArchivedRecord> records) {
+    List<ArchivedCheckpoint> checkpoints = new ArrayList<>();
+    for (ArchivedRecord archived : records) {
+      var batch =
+          RaftJournalRecords.batchOf(
+              archived.asqn(), new org.agrona.concurrent.UnsafeBuffer(archived.data()));
+      if (batch.isEmpty()) {
+        continue;
+      }
+      for (Record record : batch.get().records()) {
+        if (record.metadata().recordType() == RecordType.EVENT
+            && record.metadata().intent() == CheckpointIntent.CREATED
+            && record.value() instanceof CheckpointValue value) {
+          checkpoints.add(
+              new ArchivedCheckpoint(
+                  value.checkpointId(),
+                  value.checkpointPosition(),
+                  value.timestamp(),
+                  HexFormat.of().formatHex(value.stateDigest())));
+        }
+      }
+    }
+    return checkpoints;
+  }
+
+  /** Holds compaction at the first record not known archived, within the limit. */
+  private void moveHold() {
+    tail.ifPresent(t -> metrics.archivedIndex(t.link().toIndex()));
+    checkLimit();
+  }
+
+  private void checkLimit() {
+    long needed = tail.map(t -> t.link().toIndex() + 1).orElse(journal.getFirstIndex());
+    long unarchived = 0;
+    for (JournalSegmentFile segment : journal.segmentFiles()) {
+      if (segment.lastIndex() >= needed) {
+        unarchived += segment.committedLengthBytes();
+      }
+    }
+    metrics.unarchivedBytes(unarchived);
+    boolean over = unarchived > config.maxUnarchivedBytes();
+    if (over) {
+      if (problem.isEmpty()) {
+        problem =
+            "the log archive is "
+                + unarchived
+                + " bytes behind the log, over backup.archive.maxUnarchivedBytes ("
+                + config.maxUnarchivedBytes()
+                + "): compaction no longer waits for it and the archive will have a gap"
+                + (failures > 0 ? " (the store fails: see the log)" : "");
+        LOG.error("Partition {}: {}", partitionId, problem);
+      }
+      hold.moveTo(Math.max(1, journal.getLastIndex() + 1));
+    } else {
+      if (!problem.isEmpty()) {
+        LOG.info("Partition {}: the log archive is back within its limit", partitionId);
+        problem = "";
+      }
+      hold.moveTo(Math.max(1, needed));
+    }
+    metrics.holdReleased(over);
+  }
+
+  private void failed(String what, Throwable error) {
+    failures++;
+    metrics.failed();
+    Duration wait = BACKOFF.ceiling(failures);
+    retryAtNanos = clock().nanos() + wait.toNanos();
+    LOG.warn(
+        "Partition {}: {} failed (attempt {}): {}; trying again in {}",
+        partitionId,
+        what,
+        failures,
+        Futures.unwrap(error).getMessage(),
+        wait);
+  }
+
+  private void succeeded() {
+    failures = 0;
+    retryAtNanos = Long.MIN_VALUE;
+  }
+}
