@@ -43,20 +43,30 @@ final class ArchiveObjectCalls {
     return s3.url(s3.layout().archiveKey(key));
   }
 
+  /**
+   * Creates of one key are serialised within this process in both modes: some servers (S3Mock
+   * 5.2.0) check {@code If-None-Match} and write non-atomically, so two concurrent conditional puts
+   * can both succeed there. Between processes the server's condition is all there is.
+   */
   boolean create(String key, byte[] content) {
-    if (!conditional) {
-      ReentrantLock lock = locks[Math.floorMod(key.hashCode(), locks.length)];
-      lock.lock();
-      try {
-        if (read(key).isPresent()) {
-          return false;
-        }
-        put(key, content);
-        return true;
-      } finally {
-        lock.unlock();
-      }
+    ReentrantLock lock = locks[Math.floorMod(key.hashCode(), locks.length)];
+    lock.lock();
+    try {
+      return conditional ? createConditionally(key, content) : createIfRead(key, content);
+    } finally {
+      lock.unlock();
     }
+  }
+
+  private boolean createIfRead(String key, byte[] content) {
+    if (read(key).isPresent()) {
+      return false;
+    }
+    put(key, content);
+    return true;
+  }
+
+  private boolean createConditionally(String key, byte[] content) {
     try {
       put(key, content);
       return true;
