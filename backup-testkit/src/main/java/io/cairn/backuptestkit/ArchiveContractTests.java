@@ -115,7 +115,7 @@ public abstract class ArchiveContractTests extends ListingContractTests {
     LogArchive archive = new LogArchive(store.archive(), 5);
     Random random = new Random(5);
     List<ArchivedRecord> all = records(1, 30, random);
-    ArchivedCheckpoint checkpoint = new ArchivedCheckpoint(7, 150, 1_000, "00c0ffee");
+    ArchivedCheckpoint checkpoint = new ArchivedCheckpoint(7, 150, 1_000, "00c0ffee", 15);
     StoredLink first =
         appended(
             await(
@@ -141,6 +141,10 @@ public abstract class ArchiveContractTests extends ListingContractTests {
     assertThat(chain).extracting(l -> l.link().fromIndex()).containsExactly(11L, 21L);
     assertThat(chain.get(0).link().checkpoints()).containsExactly(checkpoint);
     assertThat(chain.get(0).link().fromPosition()).isEqualTo(110);
+    assertThat(await(archive.point(7))).contains(checkpoint);
+    assertThat(await(archive.point(8))).isEmpty();
+    assertThat(await(archive.pointIds(0, 10))).containsExactly(7L);
+    assertThat(await(archive.pointIds(7, 10))).isEmpty();
     List<ArchivedRecord> read = await(archive.read(chain.get(1).link()));
     assertThat(read).hasSize(10);
     for (int i = 0; i < 10; i++) {

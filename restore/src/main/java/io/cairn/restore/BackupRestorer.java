@@ -3,6 +3,7 @@ package io.cairn.restore;
 import io.cairn.backupapi.Backup;
 import io.cairn.files.DurableFiles;
 import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.catalog.RestorePoints;
 import io.cairn.restore.catalog.StoreCalls;
 import io.cairn.restore.install.PartitionInstaller;
 import io.cairn.restore.layout.DataDirectoryLayout;
@@ -19,6 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,8 +89,25 @@ public final class BackupRestorer {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(selector, "selector");
     checkEmpty(target.dataDirectory());
-    long backupId = setup.catalog().resolve(selector, target.shape().partitionCount());
-    return restoreResolved(target, backupId);
+    return restoreResolved(target, resolve(selector, target.shape().partitionCount()));
+  }
+
+  /** What a selector resolved to: a backup, and the restore point after it, if one was asked. */
+  private record Resolution(long backupId, Optional<RestorePoints.Resolved> point) {}
+
+  private Resolution resolve(BackupSelector selector, int partitionCount) {
+    if (!selector.isPointInTime()) {
+      return new Resolution(setup.catalog().resolve(selector, partitionCount), Optional.empty());
+    }
+    RestorePoints.Resolved point = setup.points().resolve(selector, partitionCount);
+    long backupId = setup.catalog().newestCompletedAtMost(point.checkpointId(), partitionCount);
+    LOG.info(
+        "Restore point {} (asked: {}) is reached from backup {} and the log archive",
+        point.checkpointId(),
+        selector,
+        backupId);
+    return new Resolution(
+        backupId, backupId == point.checkpointId() ? Optional.empty() : Optional.of(point));
   }
 
   /**
@@ -130,7 +149,7 @@ public final class BackupRestorer {
       }
     }
     targets.forEach(target -> checkEmpty(target.dataDirectory()));
-    long backupId = setup.catalog().resolve(selector, first.shape().partitionCount());
+    Resolution resolution = resolve(selector, first.shape().partitionCount());
     List<RestoreResult> results = new ArrayList<>();
     List<Boolean> created = new ArrayList<>();
     for (RestoreTarget target : targets) {
@@ -138,7 +157,7 @@ public final class BackupRestorer {
     }
     for (RestoreTarget target : targets) {
       try {
-        results.add(restoreResolved(target, backupId));
+        results.add(restoreResolved(target, resolution));
       } catch (RuntimeException e) {
         for (int i = 0; i < results.size(); i++) {
           undo(new DataDirectoryLayout(results.get(i).dataDirectory()), created.get(i), e);
@@ -149,22 +168,35 @@ public final class BackupRestorer {
     return results;
   }
 
-  private RestoreResult restoreResolved(RestoreTarget target, long backupId) {
+  private RestoreResult restoreResolved(RestoreTarget target, Resolution resolution) {
+    long backupId = resolution.backupId();
     ClusterShape shape = target.shape();
     List<Integer> partitions = shape.partitionsOf(target.nodeId());
-    Map<Integer, List<PartitionPlan>> copies =
+    Map<Integer, List<PartitionPlan>> planned =
         setup
             .catalog()
             .plan(
                 backupId, partitions, shape.partitionCount(), Optional.of(target.brokerVersion()));
+    Map<Integer, List<PartitionPlan>> copies = new TreeMap<>();
+    planned.forEach(
+        (partitionId, plans) ->
+            copies.put(
+                partitionId,
+                resolution
+                    .point()
+                    .map(p -> plans.stream().map(c -> c.toPoint(p.points().get(partitionId))))
+                    .map(s -> s.toList())
+                    .orElse(plans)));
+    Optional<Long> restorePoint = resolution.point().map(RestorePoints.Resolved::checkpointId);
     List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
     DataDirectoryLayout layout = new DataDirectoryLayout(target.dataDirectory());
     setup.notifyPlan(
         new RestorePlan(backupId, Optional.of(target.nodeId()), layout.dataDirectory(), chosen),
         "restore");
     LOG.info(
-        "Restoring backup {} into {} for node {} of cluster '{}': partitions {}",
+        "Restoring backup {}{} into {} for node {} of cluster '{}': partitions {}",
         backupId,
+        restorePoint.map(id -> " continued to restore point " + id).orElse(""),
         layout.dataDirectory(),
         target.nodeId(),
         target.clusterId(),
@@ -173,7 +205,12 @@ public final class BackupRestorer {
     boolean created = !Files.exists(layout.dataDirectory());
     try {
       Files.createDirectories(layout.dataDirectory());
-      PartitionInstaller installer = new PartitionInstaller(layout, setup.clock());
+      PartitionInstaller installer =
+          new PartitionInstaller(
+              layout,
+              setup.clock(),
+              resolution.point().map(p -> setup.store().archive()),
+              setup.config().storeRequestTimeout());
       Map<Integer, Outcome> outcomes =
           setup.withExecutor(
               partitions.size(),
@@ -192,10 +229,17 @@ public final class BackupRestorer {
       Duration took = Duration.ofNanos(setup.clock().nanos() - startNanos);
       RestoreResult result =
           new RestoreResult(
-              backupId, target.nodeId(), layout.dataDirectory(), restored, took, skipped);
+              backupId,
+              target.nodeId(),
+              layout.dataDirectory(),
+              restored,
+              took,
+              skipped,
+              restorePoint);
       LOG.info(
-          "Restored backup {} into {}: {} partitions, {} bytes in {}",
+          "Restored backup {}{} into {}: {} partitions, {} bytes in {}",
           backupId,
+          restorePoint.map(id -> " continued to restore point " + id).orElse(""),
           layout.dataDirectory(),
           restored.size(),
           result.totalBytes(),
@@ -299,7 +343,7 @@ public final class BackupRestorer {
       return new PartitionRestoreResult(
           partitionId,
           plan.source(),
-          plan.descriptor().checkpointPosition(),
+          plan.checkpointPosition(),
           installed.snapshot().map(s -> s.id().toString()),
           plan.fileCount(),
           plan.sizeBytes(),

@@ -2,7 +2,9 @@ package io.cairn.restore;
 
 /**
  * Which backup to restore or verify: an exact backup id, or {@link Latest} — the backup with the
- * highest id that is COMPLETED on every partition of the cluster.
+ * highest id that is COMPLETED on every partition of the cluster; or, for a restore, a restore
+ * point of the log archive ({@link ToCheckpoint}, {@link ToTime}): the newest backup before it plus
+ * the archived log up to it.
  */
 public sealed interface BackupSelector {
 
@@ -19,6 +21,38 @@ public sealed interface BackupSelector {
     public String toString() {
       return Long.toString(backupId);
     }
+  }
+
+  /** Restore point {@code checkpointId}: the archive must hold it on every partition. */
+  record ToCheckpoint(long checkpointId) implements BackupSelector {
+    public ToCheckpoint {
+      if (checkpointId < 1) {
+        throw new IllegalArgumentException(
+            "Expected a checkpoint id >= 1, but was " + checkpointId + " (restore point)");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "restore point " + checkpointId;
+    }
+  }
+
+  /** The newest restore point at or before {@code time} on every partition. */
+  record ToTime(java.time.Instant time) implements BackupSelector {
+    public ToTime {
+      java.util.Objects.requireNonNull(time, "time");
+    }
+
+    @Override
+    public String toString() {
+      return "the newest restore point at or before " + time;
+    }
+  }
+
+  /** Whether this selects a restore point of the log archive rather than a backup. */
+  default boolean isPointInTime() {
+    return this instanceof ToCheckpoint || this instanceof ToTime;
   }
 
   /** The newest backup completed on every partition. */

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A completed restore of one node. Without {@link RestoreConfig#allowPartial()} every partition the
@@ -16,6 +17,8 @@ import java.util.Objects;
  *     unless some were skipped)
  * @param duration how long the restore took
  * @param skipped partitions a partial restore skipped because no copy verified, by partition id
+ * @param restorePoint for a point-in-time restore, the restore point the log was continued to from
+ *     the archive after backup {@code backupId}
  */
 public record RestoreResult(
     long backupId,
@@ -23,9 +26,11 @@ public record RestoreResult(
     Path dataDirectory,
     List<PartitionRestoreResult> partitions,
     Duration duration,
-    List<SkippedPartition> skipped) {
+    List<SkippedPartition> skipped,
+    Optional<Long> restorePoint) {
 
   public RestoreResult {
+    Objects.requireNonNull(restorePoint, "restorePoint");
     Objects.requireNonNull(dataDirectory, "dataDirectory");
     Objects.requireNonNull(duration, "duration");
     partitions = List.copyOf(partitions);
@@ -39,7 +44,12 @@ public record RestoreResult(
       Path dataDirectory,
       List<PartitionRestoreResult> partitions,
       Duration duration) {
-    this(backupId, nodeId, dataDirectory, partitions, duration, List.of());
+    this(backupId, nodeId, dataDirectory, partitions, duration, List.of(), Optional.empty());
+  }
+
+  /** The checkpoint the restored state is at: the restore point's, else the backup's. */
+  public long checkpointId() {
+    return restorePoint.orElse(backupId);
   }
 
   /** True when every partition the node hosts was restored. */

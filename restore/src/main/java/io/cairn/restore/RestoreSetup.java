@@ -2,6 +2,7 @@ package io.cairn.restore;
 
 import io.cairn.backupapi.BackupStore;
 import io.cairn.restore.catalog.BackupCatalog;
+import io.cairn.restore.catalog.RestorePoints;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Optional;
@@ -29,6 +30,7 @@ public final class RestoreSetup {
   private final RestoreMetrics metrics;
   private final Optional<Executor> executor;
   private final BackupCatalog catalog;
+  private final RestorePoints points;
 
   private RestoreSetup(Builder<?> builder) {
     store = builder.store;
@@ -38,6 +40,7 @@ public final class RestoreSetup {
     metrics = new RestoreMetrics(builder.registry);
     executor = Optional.ofNullable(builder.executor);
     catalog = new BackupCatalog(store, config.storeRequestTimeout());
+    points = new RestorePoints(store, config.storeRequestTimeout(), clock);
   }
 
   BackupStore store() {
@@ -62,6 +65,10 @@ public final class RestoreSetup {
 
   BackupCatalog catalog() {
     return catalog;
+  }
+
+  RestorePoints points() {
+    return points;
   }
 
   /** Tells the listener the plan; a failing listener is logged, never fails the run. */

@@ -6,6 +6,7 @@ package io.cairn.backupapi.archive;
  * <pre>
  * partition-{partition}/links/{fromIndex:19}                        one link of the chain
  * partition-{partition}/chunks/{fromIndex:19}-{toIndex:19}-{node}   the records of one link
+ * partition-{partition}/points/{checkpointId:19}                    one restore point
  * </pre>
  *
  * Indexes are zero-padded, so key order is index order: the chain from any index on is one listing
@@ -27,6 +28,25 @@ public final class ArchiveKeys {
     return linksDirectory(partitionId) + String.format(INDEX_FORMAT, fromIndex);
   }
 
+  /** The directory of a partition's restore points, for {@link ArchiveObjects#list}. */
+  public static String pointsDirectory(int partitionId) {
+    return "partition-" + partitionId + "/points/";
+  }
+
+  /** The key of restore point {@code checkpointId}. */
+  public static String point(int partitionId, long checkpointId) {
+    return pointsDirectory(partitionId) + String.format(INDEX_FORMAT, checkpointId);
+  }
+
+  /**
+   * The checkpoint id a restore point key names.
+   *
+   * @throws ArchiveException if {@code key} is not a restore point key of the partition
+   */
+  public static long checkpointIdOf(int partitionId, String key) {
+    return numberAfter(pointsDirectory(partitionId), partitionId, key, "restore point");
+  }
+
   /** The key of a chunk; the node makes it unique to its writer. */
   public static String chunk(int partitionId, long fromIndex, long toIndex, int nodeId) {
     return "partition-"
@@ -45,11 +65,16 @@ public final class ArchiveKeys {
    * @throws ArchiveException if {@code key} is not a link key of the partition
    */
   public static long fromIndexOf(int partitionId, String key) {
-    String directory = linksDirectory(partitionId);
+    return numberAfter(linksDirectory(partitionId), partitionId, key, "link");
+  }
+
+  private static long numberAfter(String directory, int partitionId, String key, String kind) {
     String digits = key.startsWith(directory) ? key.substring(directory.length()) : "";
     if (digits.length() != 19 || !digits.chars().allMatch(Character::isDigit)) {
       throw new ArchiveException(
-          "Expected a link key of partition "
+          "Expected a "
+              + kind
+              + " key of partition "
               + partitionId
               + " ("
               + directory

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param toIndex its last journal index, at least {@code fromIndex}
  * @param fromPosition the lowest log position in the chunk (the first asqn), or -1 if it holds none
  * @param toPosition the highest log position that starts a record in the chunk, or -1
+ * @param toChecksum the journal checksum of the record at {@code toIndex}: a member whose record
+ *     there differs has left the archived history (a restored cluster) and must not continue it
  * @param chunkKey the chunk object's key
  * @param sizeBytes the chunk's encoded size before compression
  * @param storedBytes the chunk object's size
@@ -34,6 +36,7 @@ public record ArchiveLink(
     long toIndex,
     long fromPosition,
     long toPosition,
+    int toChecksum,
     String chunkKey,
     long sizeBytes,
     long storedBytes,

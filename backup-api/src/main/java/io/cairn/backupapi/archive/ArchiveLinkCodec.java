@@ -9,19 +9,16 @@ import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.ObjectNames;
 import io.cairn.backupapi.content.Crc32c;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.zip.CRC32C;
 
 /**
- * Links as stored: indented UTF-8 JSON (an operator can read one), then a last line {@code
- * #crc32c=<8 hex digits>} over the JSON bytes, so a changed link is refused even when it stays
- * valid JSON. Format {@value #FORMAT}: readers refuse another {@code linkFormat} and ignore fields
- * they do not know. Every field is checked; errors name the link and the field.
+ * Links and restore points as stored: indented JSON sealed by {@link ChecksummedJson}. Format
+ * {@value #FORMAT}: readers refuse another {@code format} and ignore fields they do not know. Every
+ * field is checked; errors name the object and the field.
  */
 public final class ArchiveLinkCodec {
 
@@ -30,19 +27,21 @@ public final class ArchiveLinkCodec {
   /** Larger links are refused before parsing: a link describes one chunk and its checkpoints. */
   public static final int MAX_LINK_BYTES = 1024 * 1024;
 
-  private static final String TRAILER = "\n#crc32c=";
+  /** Larger restore points are refused before parsing. */
+  public static final int MAX_POINT_BYTES = 16 * 1024;
 
   private final ObjectMapper mapper =
       new ObjectMapper().configure(SerializationFeature.INDENT_OUTPUT, true);
 
   public byte[] encode(ArchiveLink link) {
     ObjectNode root = mapper.createObjectNode();
-    root.put("linkFormat", FORMAT);
+    root.put("format", FORMAT);
     root.put("partitionId", link.partitionId());
     root.put("fromIndex", link.fromIndex());
     root.put("toIndex", link.toIndex());
     root.put("fromPosition", link.fromPosition());
     root.put("toPosition", link.toPosition());
+    root.put("toChecksum", link.toChecksum());
     root.put("chunkKey", link.chunkKey());
     root.put("sizeBytes", link.sizeBytes());
     root.put("storedBytes", link.storedBytes());
@@ -53,30 +52,23 @@ public final class ArchiveLinkCodec {
     root.put("archivedAt", link.archivedAt().toString());
     ArrayNode checkpoints = root.putArray("checkpoints");
     for (ArchivedCheckpoint checkpoint : link.checkpoints()) {
-      ObjectNode node = checkpoints.addObject();
-      node.put("id", checkpoint.id());
-      node.put("position", checkpoint.position());
-      node.put("timestamp", checkpoint.timestamp());
-      node.put("stateDigest", checkpoint.stateDigest());
+      put(checkpoints.addObject(), checkpoint);
     }
-    byte[] json;
-    try {
-      json = mapper.writeValueAsBytes(root);
-    } catch (IOException e) {
-      throw new IllegalStateException("Expected to encode archive link " + link, e);
-    }
-    byte[] trailer =
-        (TRAILER + Crc32c.toHex(crc32c(json, json.length)) + "\n")
-            .getBytes(StandardCharsets.US_ASCII);
-    byte[] stored = new byte[json.length + trailer.length];
-    System.arraycopy(json, 0, stored, 0, json.length);
-    System.arraycopy(trailer, 0, stored, json.length, trailer.length);
-    return stored;
+    return seal(root);
+  }
+
+  /** A restore point of {@code partitionId} as stored under {@link ArchiveKeys#point}. */
+  public byte[] encodePoint(int partitionId, ArchivedCheckpoint point) {
+    ObjectNode root = mapper.createObjectNode();
+    root.put("format", FORMAT);
+    root.put("partitionId", partitionId);
+    put(root, point);
+    return seal(root);
   }
 
   /** The CRC32C of a stored link, which the next link records. */
   public static long crc32c(byte[] stored) {
-    return crc32c(stored, stored.length);
+    return ChecksummedJson.crc32c(stored);
   }
 
   /**
@@ -84,114 +76,126 @@ public final class ArchiveLinkCodec {
    * @throws ArchiveException naming {@code where} if the link cannot be trusted
    */
   public ArchiveLink decode(byte[] stored, String where) {
-    if (stored.length > MAX_LINK_BYTES) {
-      throw invalid(where, "at most " + MAX_LINK_BYTES + " bytes", stored.length + " bytes");
-    }
-    String text = new String(stored, StandardCharsets.UTF_8);
-    int trailerAt = text.lastIndexOf(TRAILER);
-    if (trailerAt < 0 || !text.endsWith("\n")) {
-      throw invalid(where, "a last line '#crc32c=<8 hex digits>'", "it has none");
-    }
-    byte[] json = text.substring(0, trailerAt).getBytes(StandardCharsets.UTF_8);
-    String recorded = text.substring(trailerAt + TRAILER.length(), text.length() - 1);
-    long actual = crc32c(json, json.length);
-    long expected;
+    String what = "archive link " + where;
+    JsonNode root = parse(ChecksummedJson.open(stored, MAX_LINK_BYTES, what), what);
     try {
-      expected = Crc32c.fromHex(recorded);
+      Optional<Long> previous =
+          root.hasNonNull("previousLinkCrc32c")
+              ? Optional.of(Crc32c.fromHex(textField(root, "previousLinkCrc32c", what)))
+              : Optional.empty();
+      String chunkKey = textField(root, "chunkKey", what);
+      ObjectNames.requireValid(chunkKey, "chunkKey of " + what);
+      List<ArchivedCheckpoint> checkpoints = new ArrayList<>();
+      JsonNode list = root.get("checkpoints");
+      if (list == null || !list.isArray()) {
+        throw ChecksummedJson.invalid(what, "an array 'checkpoints'", "it has none");
+      }
+      for (JsonNode node : list) {
+        checkpoints.add(checkpoint(node, what));
+      }
+      long sizeBytes = longField(root, "sizeBytes", what);
+      long storedBytes = longField(root, "storedBytes", what);
+      if (sizeBytes < 0 || storedBytes < 0) {
+        throw ChecksummedJson.invalid(
+            what, "sizeBytes and storedBytes >= 0", "they are " + sizeBytes + ", " + storedBytes);
+      }
+      return new ArchiveLink(
+          (int) longField(root, "partitionId", what),
+          longField(root, "fromIndex", what),
+          longField(root, "toIndex", what),
+          longField(root, "fromPosition", what),
+          longField(root, "toPosition", what),
+          (int) longField(root, "toChecksum", what),
+          chunkKey,
+          sizeBytes,
+          storedBytes,
+          Crc32c.fromHex(textField(root, "crc32c", what)),
+          Compression.fromManifestName(textField(root, "compression", what)),
+          previous,
+          (int) longField(root, "nodeId", what),
+          Instant.parse(textField(root, "archivedAt", what)),
+          checkpoints);
+    } catch (IllegalArgumentException | DateTimeParseException e) {
+      throw new ArchiveException(
+          "Expected " + what + " to hold valid fields, but " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A stored restore point; its partition must be {@code partitionId}.
+   *
+   * @throws ArchiveException naming {@code where} if the point cannot be trusted
+   */
+  public ArchivedCheckpoint decodePoint(byte[] stored, int partitionId, String where) {
+    String what = "restore point " + where;
+    JsonNode root = parse(ChecksummedJson.open(stored, MAX_POINT_BYTES, what), what);
+    long partition = longField(root, "partitionId", what);
+    if (partition != partitionId) {
+      throw ChecksummedJson.invalid(what, "partitionId " + partitionId, "it has " + partition);
+    }
+    try {
+      return checkpoint(root, what);
     } catch (IllegalArgumentException e) {
-      throw invalid(where, "a last line '#crc32c=<8 hex digits>'", "it reads '" + recorded + "'");
+      throw new ArchiveException(
+          "Expected " + what + " to hold valid fields, but " + e.getMessage(), e);
     }
-    if (expected != actual) {
-      throw invalid(
-          where,
-          "its content to have the CRC32C " + recorded + " of its last line",
-          "it has " + Crc32c.toHex(actual) + ": the link was changed");
+  }
+
+  private static void put(ObjectNode node, ArchivedCheckpoint checkpoint) {
+    node.put("id", checkpoint.id());
+    node.put("position", checkpoint.position());
+    node.put("timestamp", checkpoint.timestamp());
+    node.put("stateDigest", checkpoint.stateDigest());
+    node.put("index", checkpoint.index());
+  }
+
+  private static ArchivedCheckpoint checkpoint(JsonNode node, String what) {
+    return new ArchivedCheckpoint(
+        longField(node, "id", what),
+        longField(node, "position", what),
+        longField(node, "timestamp", what),
+        textField(node, "stateDigest", what),
+        longField(node, "index", what));
+  }
+
+  private byte[] seal(ObjectNode root) {
+    try {
+      return ChecksummedJson.seal(mapper.writeValueAsBytes(root));
+    } catch (IOException e) {
+      throw new IllegalStateException("Expected to encode " + root, e);
     }
+  }
+
+  private JsonNode parse(byte[] json, String what) {
     JsonNode root;
     try {
       root = mapper.readTree(json);
     } catch (IOException e) {
-      throw new ArchiveException(
-          "Expected archive link " + where + " to be JSON, but " + e.getMessage(), e);
+      throw new ArchiveException("Expected " + what + " to be JSON, but " + e.getMessage(), e);
     }
     if (root == null || !root.isObject()) {
-      throw invalid(where, "a JSON object", "it is not one");
+      throw ChecksummedJson.invalid(what, "a JSON object", "it is not one");
     }
-    long format = longField(root, "linkFormat", where);
+    long format = longField(root, "format", what);
     if (format != FORMAT) {
-      throw invalid(where, "linkFormat " + FORMAT, "linkFormat " + format);
+      throw ChecksummedJson.invalid(what, "format " + FORMAT, "format " + format);
     }
-    try {
-      Optional<Long> previous =
-          root.hasNonNull("previousLinkCrc32c")
-              ? Optional.of(Crc32c.fromHex(textField(root, "previousLinkCrc32c", where)))
-              : Optional.empty();
-      String chunkKey = textField(root, "chunkKey", where);
-      ObjectNames.requireValid(chunkKey, "chunkKey of archive link " + where);
-      List<ArchivedCheckpoint> checkpoints = new ArrayList<>();
-      JsonNode list = root.get("checkpoints");
-      if (list == null || !list.isArray()) {
-        throw invalid(where, "an array 'checkpoints'", "it has none");
-      }
-      for (JsonNode node : list) {
-        checkpoints.add(
-            new ArchivedCheckpoint(
-                longField(node, "id", where),
-                longField(node, "position", where),
-                longField(node, "timestamp", where),
-                textField(node, "stateDigest", where)));
-      }
-      long sizeBytes = longField(root, "sizeBytes", where);
-      long storedBytes = longField(root, "storedBytes", where);
-      if (sizeBytes < 0 || storedBytes < 0) {
-        throw invalid(
-            where, "sizeBytes and storedBytes >= 0", "they are " + sizeBytes + ", " + storedBytes);
-      }
-      return new ArchiveLink(
-          (int) longField(root, "partitionId", where),
-          longField(root, "fromIndex", where),
-          longField(root, "toIndex", where),
-          longField(root, "fromPosition", where),
-          longField(root, "toPosition", where),
-          chunkKey,
-          sizeBytes,
-          storedBytes,
-          Crc32c.fromHex(textField(root, "crc32c", where)),
-          Compression.fromManifestName(textField(root, "compression", where)),
-          previous,
-          (int) longField(root, "nodeId", where),
-          Instant.parse(textField(root, "archivedAt", where)),
-          checkpoints);
-    } catch (IllegalArgumentException | DateTimeParseException e) {
-      throw new ArchiveException(
-          "Expected archive link " + where + " to hold valid fields, but " + e.getMessage(), e);
-    }
+    return root;
   }
 
-  private static long longField(JsonNode node, String name, String where) {
+  private static long longField(JsonNode node, String name, String what) {
     JsonNode value = node.get(name);
-    if (value == null || !value.canConvertToLong() || !value.isIntegralNumber()) {
-      throw invalid(where, "an integer field '" + name + "'", "it is " + value);
+    if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw ChecksummedJson.invalid(what, "an integer field '" + name + "'", "it is " + value);
     }
     return value.asLong();
   }
 
-  private static String textField(JsonNode node, String name, String where) {
+  private static String textField(JsonNode node, String name, String what) {
     JsonNode value = node.get(name);
     if (value == null || !value.isTextual()) {
-      throw invalid(where, "a text field '" + name + "'", "it is " + value);
+      throw ChecksummedJson.invalid(what, "a text field '" + name + "'", "it is " + value);
     }
     return value.asText();
-  }
-
-  private static long crc32c(byte[] bytes, int length) {
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, length);
-    return crc.getValue();
-  }
-
-  private static ArchiveException invalid(String where, String expected, String actual) {
-    return new ArchiveException(
-        "Expected archive link " + where + " to have " + expected + ", but " + actual);
   }
 }

@@ -84,6 +84,7 @@ public final class LogArchive {
             last.index(),
             records.stream().mapToLong(ArchivedRecord::asqn).filter(a -> a >= 0).min().orElse(-1),
             records.stream().mapToLong(ArchivedRecord::asqn).max().orElse(-1),
+            last.checksum(),
             chunkKey,
             chunk.sizeBytes(),
             chunk.stored().length,
@@ -95,10 +96,18 @@ public final class LogArchive {
             checkpoints);
     byte[] stored = codec.encode(link);
     String linkKey = ArchiveKeys.link(partitionId, first.index());
-    // a chunk key names its writer, so it exists already only when this node wrote it before
-    // (an append whose link creation failed): its bytes are the same records
-    return objects
-        .create(chunkKey, chunk.stored())
+    // restore points first: a point names a record index, not a link, so whichever leader's link
+    // lands, the point is right; and it is never missing behind a link that landed. A chunk key
+    // names its writer, so it exists already only when this node wrote it before (an append whose
+    // link creation failed): its bytes are the same records
+    CompletableFuture<Void> points = CompletableFuture.completedFuture(null);
+    for (ArchivedCheckpoint checkpoint : checkpoints) {
+      String pointKey = ArchiveKeys.point(partitionId, checkpoint.id());
+      byte[] point = codec.encodePoint(partitionId, checkpoint);
+      points = points.thenCompose(ignored -> objects.create(pointKey, point).thenApply(c -> null));
+    }
+    return points
+        .thenCompose(ignored -> objects.create(chunkKey, chunk.stored()))
         .thenCompose(created -> objects.create(linkKey, stored))
         .thenApply(
             won ->
@@ -108,6 +117,44 @@ public final class LogArchive {
                         ? Optional.of(
                             new StoredLink(link, linkKey, ArchiveLinkCodec.crc32c(stored)))
                         : Optional.empty()));
+  }
+
+  /** Restore point {@code checkpointId} of this partition, if the archive has it. */
+  public CompletableFuture<Optional<ArchivedCheckpoint>> point(long checkpointId) {
+    String key = ArchiveKeys.point(partitionId, checkpointId);
+    return objects
+        .read(key)
+        .thenApply(
+            bytes ->
+                bytes.map(
+                    b -> checkedPoint(codec.decodePoint(b, partitionId, key), checkpointId, key)));
+  }
+
+  private static ArchivedCheckpoint checkedPoint(ArchivedCheckpoint point, long id, String key) {
+    if (point.id() != id) {
+      throw new ArchiveException(
+          "Expected restore point "
+              + key
+              + " to be of checkpoint "
+              + id
+              + ", but it is of "
+              + point.id());
+    }
+    return point;
+  }
+
+  /**
+   * Up to {@code limit} ids of this partition's restore points, ascending, each above {@code
+   * afterId} (0 for the first page).
+   */
+  public CompletableFuture<List<Long>> pointIds(long afterId, int limit) {
+    return objects
+        .list(
+            ArchiveKeys.pointsDirectory(partitionId),
+            afterId < 1 ? null : ArchiveKeys.point(partitionId, afterId),
+            limit)
+        .thenApply(
+            keys -> keys.stream().map(k -> ArchiveKeys.checkpointIdOf(partitionId, k)).toList());
   }
 
   /**
@@ -205,7 +252,7 @@ public final class LogArchive {
         .thenCompose(
             first -> {
               if (first.link().toIndex() < fromIndex) {
-                throw gap(fromIndex, -1, toIndex);
+                return gapAfter(first.key(), fromIndex, toIndex);
               }
               List<StoredLink> chain = new ArrayList<>();
               chain.add(first);
@@ -250,21 +297,26 @@ public final class LogArchive {
               if (bytes.isPresent()) {
                 return CompletableFuture.completedFuture(decodeLink(key, bytes.get()));
               }
-              return objects
-                  .list(ArchiveKeys.linksDirectory(partitionId), key, 1)
-                  .<StoredLink>thenApply(
-                      next -> {
-                        throw gap(
-                            needed,
-                            next.isEmpty() ? -1 : ArchiveKeys.fromIndexOf(partitionId, next.get(0)),
-                            toIndex);
-                      });
+              return gapAfter(key, needed, toIndex);
             })
         .thenCompose(
             link -> {
               check(previous, link);
               chain.add(link);
               return follow(chain, toIndex);
+            });
+  }
+
+  /** Fails with the gap from {@code missing} on, naming the next link after {@code key}. */
+  private <T> CompletableFuture<T> gapAfter(String key, long missing, long toIndex) {
+    return objects
+        .list(ArchiveKeys.linksDirectory(partitionId), key, 1)
+        .thenApply(
+            next -> {
+              throw gap(
+                  missing,
+                  next.isEmpty() ? -1 : ArchiveKeys.fromIndexOf(partitionId, next.get(0)),
+                  toIndex);
             });
   }
 

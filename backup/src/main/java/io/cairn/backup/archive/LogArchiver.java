@@ -74,6 +74,7 @@ public final class LogArchiver extends Actor {
   private long lastPollNanos = Long.MIN_VALUE;
   private int failures;
   private long retryAtNanos = Long.MIN_VALUE;
+  private String diverged = "";
   private volatile String problem = "";
 
   /**
@@ -180,6 +181,9 @@ public final class LogArchiver extends Actor {
 
   /** The next chunk after the tail, if committed records are there; appended at once. */
   private void archiveNext() {
+    if (!continuesTail()) {
+      return;
+    }
     long next = tail.map(t -> t.link().toIndex() + 1).orElse(journal.getFirstIndex());
     Optional<StoredLink> previous = tail;
     if (next < journal.getFirstIndex()) {
@@ -241,6 +245,45 @@ public final class LogArchiver extends Actor {
   }
 
   /**
+   * Whether this member's log holds the archive's last record as archived. A leader holds every
+   * committed record, so one whose record there differs has another history: its partition was
+   * restored to an earlier point (or the store is another cluster's). It must not continue the
+   * chain; it archives nothing, holds no compaction, and says why.
+   */
+  private boolean continuesTail() {
+    if (!diverged.isEmpty()) {
+      return false;
+    }
+    if (tail.isEmpty()) {
+      return true;
+    }
+    long at = tail.get().link().toIndex();
+    if (at < journal.getFirstIndex()) {
+      return true; // compacted here: the gap is recorded when the next chain starts
+    }
+    if (at > journal.getLastIndex()) {
+      return false; // a leader holds every committed record; this one will, or it diverged
+    }
+    reader.seek(at);
+    JournalRecord record = reader.hasNext() ? reader.next() : null;
+    if (record == null || record.index() != at) {
+      return false;
+    }
+    if (record.checksum() == tail.get().link().toChecksum()) {
+      return true;
+    }
+    diverged =
+        "this member's log differs from the archived one at index "
+            + at
+            + " (the partition was restored to an earlier point, or the store holds another"
+            + " cluster's archive): nothing more is archived, so that the archived history stays"
+            + " as it was. Archive this cluster into another store or base path";
+    LOG.error("Partition {}: {}", partitionId, diverged);
+    checkLimit();
+    return false;
+  }
+
+  /**
    * The records from {@code from} on up to the last one whose position is committed, at most a
    * chunk. A record without position (a new leader's initial entry) is taken only when a committed
    * record follows it: until then it may still be replaced.
@@ -295,7 +338,8 @@ public final class LogArchiver extends Actor {
                   value.checkpointId(),
                   value.checkpointPosition(),
                   value.timestamp(),
-                  HexFormat.of().formatHex(value.stateDigest())));
+                  HexFormat.of().formatHex(value.stateDigest()),
+                  archived.index()));
         }
       }
     }
@@ -317,6 +361,12 @@ public final class LogArchiver extends Actor {
       }
     }
     metrics.unarchivedBytes(unarchived);
+    if (!diverged.isEmpty()) {
+      problem = diverged;
+      hold.moveTo(Math.max(1, journal.getLastIndex() + 1));
+      metrics.holdReleased(true);
+      return;
+    }
     boolean over = unarchived > config.maxUnarchivedBytes();
     if (over) {
       if (problem.isEmpty()) {

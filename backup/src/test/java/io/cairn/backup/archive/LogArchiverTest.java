@@ -165,7 +165,7 @@ class LogArchiverTest {
                       .timestamp(1_000 + low)
                       .build(),
                   created));
-          checkpoints.add(new ArchivedCheckpoint(id, low, 1_000 + low, "0".repeat(32)));
+          checkpoints.add(new ArchivedCheckpoint(id, low, 1_000 + low, "0".repeat(32), id));
         }
         var payload = LogBatchAssembler.encode(new RecordBatch(records));
         journal.append(
@@ -349,5 +349,30 @@ class LogArchiverTest {
         .hasMessageContaining("partition " + PARTITION)
         .hasMessageContaining("index 21")
         .hasMessageContaining("next archived index is " + firstIndex);
+  }
+
+  @Test
+  void aLeaderWhoseLogLeftTheArchivedHistoryArchivesNothingAndSaysSo() throws Exception {
+    Member original = new Member(0);
+    original.append(20, 1, new ArrayList<>());
+    original.commitThrough(20);
+    original.archiver.leading(true);
+    await().atMost(TIMEOUT).until(() -> original.archivedIndex() == 20);
+    original.archiver.leading(false);
+
+    // a member restored to index 10 went on in a later term: its records from 11 on differ
+    Member restored = new Member(1);
+    restored.append(10, 1, new ArrayList<>());
+    restored.append(20, 5, new ArrayList<>());
+    restored.commitThrough(30);
+    restored.archiver.leading(true);
+    await().atMost(TIMEOUT).until(() -> !restored.archiver.problem().isEmpty());
+    assertThat(restored.archiver.problem())
+        .contains("differs from the archived one at index 20")
+        .contains("nothing more is archived");
+    Thread.sleep(300);
+    LogArchive archive = new LogArchive(store.archive(), PARTITION);
+    assertThat(archive.tail(Optional.empty()).get().orElseThrow().link().toIndex()).isEqualTo(20);
+    assertThat(restored.hold.index()).isEqualTo(31);
   }
 }

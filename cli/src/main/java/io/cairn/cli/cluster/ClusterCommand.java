@@ -7,9 +7,9 @@ import io.cairn.cli.ExitCode;
 import io.cairn.cli.admin.TopologyCommand;
 import io.cairn.cli.output.Printer;
 import io.cairn.cli.output.Table;
-import io.cairn.cli.restore.RestoreInputs;
 import io.cairn.cli.restore.RestoreProgressReporter;
 import io.cairn.cli.restore.RestoreReports;
+import io.cairn.cli.restore.RestoreSelection;
 import io.cairn.client.HostPort;
 import io.cairn.client.RetryPolicy;
 import io.cairn.restore.BackupSelector;
@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -291,12 +292,8 @@ public final class ClusterCommand implements Runnable {
             + " restore'."
       })
   static final class Restore extends DirCommand {
-    @Option(
-        names = "--backup-id",
-        required = true,
-        paramLabel = "id|latest",
-        description = "The backup, or 'latest': the newest completed on every partition.")
-    String backupId;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    RestoreSelection selection;
 
     @Option(
         names = "--allow-partial",
@@ -307,7 +304,7 @@ public final class ClusterCommand implements Runnable {
 
     @Override
     public Integer call() {
-      BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
+      BackupSelector selector = selection.selector(spec);
       CliContext context = root().context();
       Printer printer = root().printer();
       long started = context.clock().nanos();

@@ -10,14 +10,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code cairn restore --backup-id N|latest --config broker.yaml}: restores one node's data
- * directory from a backup, offline.
+ * {@code cairn restore --backup-id N|latest | --to-checkpoint N | --to-time T --config
+ * broker.yaml}: restores one node's data directory from a backup, or from a backup and the log
+ * archive up to a restore point, offline.
  */
 @Command(
     name = "restore",
@@ -27,6 +29,9 @@ import picocli.CommandLine.Spec;
           + " backup store, and for every partition the node hosts downloads the partition's"
           + " completed backup (from whichever node took it), checks every file's size and"
           + " CRC32C, installs the snapshot and the log cut at the checkpoint.",
+      "With --to-checkpoint or --to-time it goes to a restore point of the log archive instead:"
+          + " the newest backup at or before it, its log continued from the archive up to the"
+          + " point's checkpoint; the restored leader checks the state digest recorded there.",
       "The data directory must be empty or absent; on any failure it is left empty again, so"
           + " the command can simply be rerun. Progress per partition on stderr (JSON events"
           + " with --output json).",
@@ -41,12 +46,8 @@ import picocli.CommandLine.Spec;
 public final class RestoreCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(
-      names = "--backup-id",
-      required = true,
-      paramLabel = "id|latest",
-      description = "The backup, or 'latest': the newest completed on every partition.")
-  String backupId;
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  RestoreSelection selection;
 
   @Option(
       names = "--config",
@@ -66,7 +67,7 @@ public final class RestoreCommand implements Callable<Integer> {
   public Integer call() {
     CairnMain root = ClientCommand.root(spec);
     CliContext context = root.context();
-    BackupSelector selector = RestoreInputs.selector(spec, "--backup-id", backupId);
+    BackupSelector selector = selection.selector(spec);
     Path file = context.resolve(config);
     BrokerConfig brokerConfig = RestoreInputs.readConfig(file, context.env(), "--config");
     long started = context.clock().nanos();

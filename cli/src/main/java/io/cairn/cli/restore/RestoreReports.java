@@ -38,6 +38,7 @@ public final class RestoreReports {
   public static Map<String, Object> restoreDocument(List<RestoreResult> results, Duration took) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("backupId", results.isEmpty() ? null : results.get(0).backupId());
+    doc.put("restorePoint", results.isEmpty() ? null : results.get(0).restorePoint().orElse(null));
     doc.put("durationMs", took.toMillis());
     doc.put("totalBytes", results.stream().mapToLong(RestoreResult::totalBytes).sum());
     doc.put("complete", results.stream().allMatch(RestoreResult::isComplete));
@@ -89,6 +90,10 @@ public final class RestoreReports {
     out.println(
         "Restored backup "
             + (results.isEmpty() ? "-" : results.get(0).backupId())
+            + (results.isEmpty() || results.get(0).restorePoint().isEmpty()
+                ? ""
+                : " continued from the log archive to restore point "
+                    + results.get(0).restorePoint().get())
             + " into "
             + (results.size() == 1
                 ? results.get(0).dataDirectory() + " (node " + results.get(0).nodeId() + ")"

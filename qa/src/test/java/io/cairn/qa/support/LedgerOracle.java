@@ -58,6 +58,13 @@ public final class LedgerOracle {
     return new LedgerOracle(funded);
   }
 
+  /** This oracle after {@code amount} more was deposited into {@code account}. */
+  public LedgerOracle plus(String account, long amount) {
+    Map<String, Long> funded = new LinkedHashMap<>(this.funded);
+    funded.merge(account, amount, Long::sum);
+    return new LedgerOracle(funded);
+  }
+
   /** The money deposited. */
   public long total() {
     return funded.values().stream().mapToLong(Long::longValue).sum();

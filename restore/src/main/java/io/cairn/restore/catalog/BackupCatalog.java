@@ -47,12 +47,35 @@ public final class BackupCatalog {
    * @throws RestoreException NOT_FOUND if {@code latest} finds no such backup
    */
   public long resolve(BackupSelector selector, int partitionCount) {
+    if (selector.isPointInTime()) {
+      throw new IllegalArgumentException(
+          "Expected a backup id or 'latest', but got " + selector + " (see RestorePoints)");
+    }
     if (selector instanceof BackupSelector.Exact exact) {
       return exact.backupId();
     }
+    return newestCompleted(
+        Long.MAX_VALUE, partitionCount, "Take a backup, or restore a specific id.");
+  }
+
+  /**
+   * The highest backup id at or below {@code maxId} that is COMPLETED on every partition {@code
+   * 1..partitionCount}: where a point-in-time restore to {@code maxId} starts.
+   *
+   * @throws RestoreException NOT_FOUND if there is none
+   */
+  public long newestCompletedAtMost(long maxId, int partitionCount) {
+    return newestCompleted(
+        maxId,
+        partitionCount,
+        "A point-in-time restore starts from a backup taken at or before its restore point:"
+            + " choose a later restore point.");
+  }
+
+  private long newestCompleted(long maxId, int partitionCount, String advice) {
     Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
     for (BackupStatus status : list(BackupIdentifierWildcard.all(), "listing every backup")) {
-      if (status.id().partitionId() <= partitionCount) {
+      if (status.id().partitionId() <= partitionCount && status.id().checkpointId() <= maxId) {
         byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>()).add(status);
       }
     }
@@ -73,13 +96,16 @@ public final class BackupCatalog {
     }
     throw new RestoreException(
         Kind.NOT_FOUND,
-        "Expected a backup COMPLETED on every one of the "
+        "Expected a backup"
+            + (maxId == Long.MAX_VALUE ? "" : " with an id at or below " + maxId)
+            + " COMPLETED on every one of the "
             + partitionCount
             + " partitions, but "
             + (byId.isEmpty()
-                ? "the store holds no backup"
+                ? "the store holds no " + (maxId == Long.MAX_VALUE ? "backup" : "such backup")
                 : "none is; the newest: " + String.join("; ", skipped))
-            + ". Take a backup, or restore a specific id.");
+            + ". "
+            + advice);
   }
 
   /**
@@ -98,6 +124,14 @@ public final class BackupCatalog {
    *     disagree on the partition count
    */
   public Resolved resolve(BackupSelector selector) {
+    if (selector.isPointInTime()) {
+      throw new RestoreException(
+          Kind.REFUSED,
+          "Expected a backup id or 'latest' to verify, but got "
+              + selector
+              + ": verifying a restore point is not supported yet. Verify the backup it starts"
+              + " from, or restore it into a scratch cluster (the restore checks its digest).");
+    }
     if (selector instanceof BackupSelector.Exact exact) {
       List<BackupStatus> statuses =
           list(

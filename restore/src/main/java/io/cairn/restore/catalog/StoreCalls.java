@@ -2,6 +2,7 @@ package io.cairn.restore.catalog;
 
 import io.cairn.backupapi.BackupCorruptedException;
 import io.cairn.backupapi.ManifestException;
+import io.cairn.backupapi.archive.ArchiveException;
 import io.cairn.restore.RestoreException;
 import io.cairn.restore.RestoreException.Kind;
 import io.cairn.scheduler.Futures;
@@ -64,6 +65,14 @@ public final class StoreCalls {
           partitionId,
           Optional.of(problem.fileSet().directoryName() + "/" + problem.name()),
           prefix(partitionId) + corrupted.getMessage(),
+          cause);
+    }
+    if (cause instanceof ArchiveException) {
+      return new RestoreException(
+          Kind.CORRUPTED,
+          partitionId,
+          Optional.empty(),
+          prefix(partitionId) + cause.getMessage(),
           cause);
     }
     if (cause instanceof ManifestException) {

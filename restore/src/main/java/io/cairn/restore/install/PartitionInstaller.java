@@ -4,6 +4,9 @@ import io.cairn.backup.restore.RestoreMarker;
 import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupDescriptor;
 import io.cairn.backupapi.BackupFile;
+import io.cairn.backupapi.archive.ArchiveObjects;
+import io.cairn.backupapi.archive.ArchivedCheckpoint;
+import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.files.DurableFiles;
 import io.cairn.journal.CorruptedJournalException;
 import io.cairn.journal.JournalConfig;
@@ -28,9 +31,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -61,10 +66,24 @@ public final class PartitionInstaller {
 
   private final DataDirectoryLayout layout;
   private final Clock clock;
+  private final Optional<ArchiveObjects> archive;
+  private final Duration timeout;
 
-  public PartitionInstaller(DataDirectoryLayout layout, Clock clock) {
+  /**
+   * @param archive the store's log archive, for point-in-time plans
+   * @param timeout how long one read of the archive may take
+   */
+  public PartitionInstaller(
+      DataDirectoryLayout layout, Clock clock, Optional<ArchiveObjects> archive, Duration timeout) {
     this.layout = layout;
     this.clock = clock;
+    this.archive = archive;
+    this.timeout = timeout;
+  }
+
+  /** An installer of backups only (no point-in-time plans). */
+  public PartitionInstaller(DataDirectoryLayout layout, Clock clock) {
+    this(layout, clock, Optional.empty(), Duration.ofMinutes(1));
   }
 
   /**
@@ -73,7 +92,8 @@ public final class PartitionInstaller {
    * @param cut where the log ends and what was dropped
    * @param snapshot the installed snapshot, if any
    */
-  public record Installed(LogCut.Result cut, Optional<PersistedSnapshot> snapshot) {}
+  public record Installed(
+      LogCut.Result cut, Optional<PersistedSnapshot> snapshot, long archivedRecords) {}
 
   /**
    * @param plan the partition and the backup copy
@@ -90,24 +110,35 @@ public final class PartitionInstaller {
       moveSegments(partitionId, downloaded.segments().files());
       MeterRegistry meters = new SimpleMeterRegistry();
       try (SegmentedJournal journal = openJournal(partitionId, meters)) {
+        long archived = 0;
+        if (plan.restorePoint().isPresent()) {
+          archived =
+              new ArchiveReplay(archiveOf(partitionId), timeout)
+                  .replay(journal, descriptor.checkpointPosition(), plan.restorePoint().get());
+        }
         LogCut logCut = new LogCut(journal, partitionId);
-        LogCut.Result cut = logCut.cut(descriptor.checkpointPosition(), descriptor.checkpointId());
+        LogCut.Result cut = logCut.cut(plan.checkpointPosition(), plan.checkpointId());
         Optional<PersistedSnapshot> snapshot =
             installSnapshot(plan, downloaded, cut, logCut, meters);
         writeRaftMeta(partitionId, cut.lastTerm());
+        // a restore point's digest is the CREATED event's; its digest by family is not recorded
         new RestoreMarker(
-                descriptor.checkpointId(),
+                plan.checkpointId(),
                 partitionId,
                 descriptor.nodeId(),
-                descriptor.checkpointPosition(),
-                descriptor.stateDigest(),
+                plan.checkpointPosition(),
+                plan.restorePoint()
+                    .map(ArchivedCheckpoint::stateDigest)
+                    .orElse(descriptor.stateDigest()),
                 descriptor.snapshotId(),
                 descriptor.brokerVersion(),
-                descriptor.familyDigests())
+                plan.restorePoint().isPresent()
+                    ? new TreeMap<String, String>()
+                    : descriptor.familyDigests())
             .write(partitionDirectory);
         DurableFiles.fsyncDirectory(partitionDirectory);
         DurableFiles.fsyncDirectory(layout.partitions());
-        return new Installed(cut, snapshot);
+        return new Installed(cut, snapshot, archived);
       }
     } catch (CorruptedJournalException e) {
       throw new RestoreException(
@@ -125,6 +156,15 @@ public final class PartitionInstaller {
     } catch (IOException | UncheckedIOException e) {
       throw failed(partitionId, "write the partition's files", e);
     }
+  }
+
+  private LogArchive archiveOf(int partitionId) {
+    return new LogArchive(
+        archive.orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "Expected an installer with the store's archive for a point-in-time plan")),
+        partitionId);
   }
 
   private void moveSegments(int partitionId, List<BackupFile> segments) throws IOException {

@@ -1,0 +1,199 @@
+package io.cairn.restore.catalog;
+
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.archive.ArchivedCheckpoint;
+import io.cairn.backupapi.archive.LogArchive;
+import io.cairn.restore.BackupSelector;
+import io.cairn.restore.RestoreException;
+import io.cairn.restore.RestoreException.Kind;
+import io.cairn.scheduler.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+
+/**
+ * Finds the restore point a point-in-time restore goes to (DESIGN.md §10, "Point in time"): a
+ * checkpoint whose {@code CREATED} event the log archive holds on every partition. By id, it must
+ * be on every partition; by time, it is the newest point whose checkpoint was taken at or before
+ * that time on every partition. Reads the archive's restore point objects only (one listing of
+ * partition 1's points for a time, then a few reads), never its chunks.
+ */
+public final class RestorePoints {
+
+  /** How many points below the newest candidate a time search tries before it gives up. */
+  static final int MAX_CANDIDATES = 1000;
+
+  private static final int PAGE = 1000;
+
+  /**
+   * The restore point chosen.
+   *
+   * @param checkpointId its id
+   * @param points the point on each partition {@code 1..partitionCount}, by partition id
+   */
+  public record Resolved(long checkpointId, Map<Integer, ArchivedCheckpoint> points) {
+    public Resolved {
+      points = Map.copyOf(points);
+    }
+  }
+
+  private final BackupStore store;
+  private final Duration timeout;
+  private final Clock clock;
+
+  public RestorePoints(BackupStore store, Duration timeout, Clock clock) {
+    this.store = store;
+    this.timeout = timeout;
+    this.clock = clock;
+  }
+
+  /**
+   * @param selector {@link BackupSelector.ToCheckpoint} or {@link BackupSelector.ToTime}
+   * @throws RestoreException NOT_FOUND when no such point is on every partition, REFUSED for a time
+   *     in the future
+   */
+  public Resolved resolve(BackupSelector selector, int partitionCount) {
+    if (selector instanceof BackupSelector.ToCheckpoint to) {
+      Map<Integer, ArchivedCheckpoint> points = new TreeMap<>();
+      for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
+        int p = partitionId;
+        points.put(
+            partitionId,
+            point(partitionId, to.checkpointId())
+                .orElseThrow(
+                    () ->
+                        new RestoreException(
+                            Kind.NOT_FOUND,
+                            OptionalInt.of(p),
+                            Optional.empty(),
+                            "Expected restore point "
+                                + to.checkpointId()
+                                + " in the log archive of every partition, but partition "
+                                + p
+                                + " has none. The archive records a restore point for each"
+                                + " checkpoint taken while backup.archive.enabled was on; list"
+                                + " the backups, or restore to a time.",
+                            null)));
+      }
+      return new Resolved(to.checkpointId(), points);
+    }
+    if (selector instanceof BackupSelector.ToTime to) {
+      return atOrBefore(to.time(), partitionCount);
+    }
+    throw new IllegalArgumentException("Expected a restore point selector, but got " + selector);
+  }
+
+  private Resolved atOrBefore(Instant time, int partitionCount) {
+    Instant now = clock.instant();
+    if (time.isAfter(now)) {
+      throw new RestoreException(
+          Kind.REFUSED,
+          "Expected a time at or before now ("
+              + now
+              + ") to restore to, but "
+              + time
+              + " is in the future. Restore to the newest restore point with the current time.");
+    }
+    List<Long> ids = pointIds(1);
+    if (ids.isEmpty()) {
+      throw new RestoreException(
+          Kind.NOT_FOUND,
+          "Expected restore points in the log archive, but partition 1 has none. Turn on"
+              + " backup.archive.enabled and take a backup (each checkpoint is a restore point).");
+    }
+    long limit = time.toEpochMilli();
+    // on one partition, checkpoint ids and their timestamps grow together: search by halves
+    int low = 0;
+    int high = ids.size() - 1;
+    int newest = -1;
+    while (low <= high) {
+      int middle = (low + high) >>> 1;
+      ArchivedCheckpoint point = point(1, ids.get(middle)).orElseThrow();
+      if (point.timestamp() <= limit) {
+        newest = middle;
+        low = middle + 1;
+      } else {
+        high = middle - 1;
+      }
+    }
+    if (newest < 0) {
+      ArchivedCheckpoint first = point(1, ids.get(0)).orElseThrow();
+      throw new RestoreException(
+          Kind.NOT_FOUND,
+          "Expected a restore point at or before "
+              + time
+              + ", but the first one the archive holds (checkpoint "
+              + first.id()
+              + ") was taken at "
+              + Instant.ofEpochMilli(first.timestamp())
+              + ". Restore to a later time.");
+    }
+    List<String> tried = new ArrayList<>();
+    for (int i = newest; i >= 0 && newest - i < MAX_CANDIDATES; i--) {
+      long id = ids.get(i);
+      Map<Integer, ArchivedCheckpoint> points = new TreeMap<>();
+      String missing = null;
+      for (int partitionId = 1; partitionId <= partitionCount && missing == null; partitionId++) {
+        Optional<ArchivedCheckpoint> point = point(partitionId, id);
+        if (point.isEmpty()) {
+          missing = "not on partition " + partitionId;
+        } else if (point.get().timestamp() > limit) {
+          missing =
+              "taken on partition "
+                  + partitionId
+                  + " at "
+                  + Instant.ofEpochMilli(point.get().timestamp());
+        } else {
+          points.put(partitionId, point.get());
+        }
+      }
+      if (missing == null) {
+        return new Resolved(id, points);
+      }
+      if (tried.size() < 5) {
+        tried.add(id + " (" + missing + ")");
+      }
+    }
+    throw new RestoreException(
+        Kind.NOT_FOUND,
+        "Expected a restore point at or before "
+            + time
+            + " on every one of the "
+            + partitionCount
+            + " partitions, but none is; the newest tried: "
+            + String.join(", ", tried)
+            + ". Restore to another time.");
+  }
+
+  private Optional<ArchivedCheckpoint> point(int partitionId, long checkpointId) {
+    return StoreCalls.await(
+        new LogArchive(store.archive(), partitionId).point(checkpointId),
+        timeout,
+        "reading restore point " + checkpointId + " of partition " + partitionId,
+        OptionalInt.of(partitionId));
+  }
+
+  private List<Long> pointIds(int partitionId) {
+    LogArchive archive = new LogArchive(store.archive(), partitionId);
+    List<Long> ids = new ArrayList<>();
+    long after = 0;
+    while (true) {
+      List<Long> page =
+          StoreCalls.await(
+              archive.pointIds(after, PAGE),
+              timeout,
+              "listing the restore points of partition " + partitionId,
+              OptionalInt.of(partitionId));
+      ids.addAll(page);
+      if (page.size() < PAGE) {
+        return ids;
+      }
+      after = page.get(page.size() - 1);
+    }
+  }
+}
