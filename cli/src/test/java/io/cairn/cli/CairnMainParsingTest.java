@@ -120,6 +120,7 @@ class CairnMainParsingTest {
         "backup verify --config b.yaml|Missing required parameter: '<id|latest>'",
         "backup verify x1 --config b.yaml|Expected <id|latest> to be a backup id >= 1 or 'latest', but was 'x1'",
         "backup verify latest --quick --config missing.yaml|Expected --config to name a readable file, but",
+        "cluster up --archive --secure|Expected --archive without --secure, but both are given",
         "cluster restore|Missing required argument (specify one of these): (--backup-id=id|latest | --to-checkpoint=id | --to-time=instant)",
         "cluster restore --to-time 2026-13-01T00:00:00Z|Expected --to-time to be an ISO-8601 instant",
         "cluster restore --backup-id -|Expected --backup-id to be a backup id >= 1 or 'latest', but was '-'",

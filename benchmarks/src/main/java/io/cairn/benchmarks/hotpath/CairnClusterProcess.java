@@ -51,9 +51,11 @@ final class CairnClusterProcess implements AutoCloseable {
    *
    * @param dist the assembled distribution ({@code dist/target/cairn})
    * @param secure with {@code --secure}: TLS everywhere, encrypted backups
+   * @param archive with {@code --archive}: every partition's log archived continuously
    * @throws IllegalStateException if the distribution is missing or the cluster does not start
    */
-  static CairnClusterProcess up(Path dist, Path directory, Clock clock, boolean secure)
+  static CairnClusterProcess up(
+      Path dist, Path directory, Clock clock, boolean secure, boolean archive)
       throws IOException, InterruptedException {
     Path cairn = dist.resolve("bin").resolve("cairn").toAbsolutePath();
     if (!Files.isExecutable(cairn)) {
@@ -91,6 +93,9 @@ final class CairnClusterProcess implements AutoCloseable {
                 UP_TIMEOUT_SECONDS + "s"));
     if (secure) {
       up.add("--secure");
+    }
+    if (archive) {
+      up.add("--archive");
     }
     int exit = cluster.cli(UP_TIMEOUT_SECONDS + 30, up.toArray(String[]::new));
     if (exit != 0) {

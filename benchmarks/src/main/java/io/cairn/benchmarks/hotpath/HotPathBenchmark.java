@@ -127,7 +127,11 @@ public final class HotPathBenchmark {
     cairnFacts.put("replicationFactor", CairnClusterProcess.REPLICATION_FACTOR);
     try (CairnClusterProcess cairn =
             CairnClusterProcess.up(
-                settings.dist(), directory.resolve("cairn"), CLOCK, settings.secure());
+                settings.dist(),
+                directory.resolve("cairn"),
+                CLOCK,
+                settings.secure(),
+                settings.archive());
         EtcdCluster etcd =
             etcdBinary.isPresent()
                 ? EtcdCluster.start(etcdBinary.get(), directory.resolve("etcd"), CLOCK)

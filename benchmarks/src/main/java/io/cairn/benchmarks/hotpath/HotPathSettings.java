@@ -31,6 +31,8 @@ import java.util.Objects;
  * @param directory where the clusters keep their files (emptied first when an earlier run's)
  * @param secure the Cairn cluster as {@code cluster up --secure} runs it: TLS on every listener and
  *     between the processes, API keys at the gateway, encrypted backups
+ * @param archive the Cairn cluster as {@code cluster up --archive} runs it: every partition's log
+ *     archived continuously into the backup store
  */
 public record HotPathSettings(
     Duration stepDuration,
@@ -44,7 +46,8 @@ public record HotPathSettings(
     int backups,
     Path dist,
     Path directory,
-    boolean secure) {
+    boolean secure,
+    boolean archive) {
 
   public static final int CONCURRENCY_MAX = 4096;
   public static final int ACCOUNTS_MIN = 6;
@@ -79,6 +82,7 @@ public record HotPathSettings(
     defaults.put("dist", "../dist/target/cairn");
     defaults.put("dir", "target/hot-path");
     defaults.put("secure", "off");
+    defaults.put("archive", "off");
     return defaults;
   }
 
@@ -145,6 +149,10 @@ public record HotPathSettings(
     if (!secure.equals("on") && !secure.equals("off")) {
       violations.add("Expected --secure on or off, but was '" + secure + "'");
     }
+    String archive = values.get("archive");
+    if (!archive.equals("on") && !archive.equals("off")) {
+      violations.add("Expected --archive on or off, but was '" + archive + "'");
+    }
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException(String.join(System.lineSeparator(), violations));
     }
@@ -160,7 +168,8 @@ public record HotPathSettings(
         backups,
         dist,
         directory,
-        secure.equals("on"));
+        secure.equals("on"),
+        archive.equals("on"));
   }
 
   /** The options as given (or defaulted), for the report. */
@@ -175,6 +184,7 @@ public record HotPathSettings(
     doc.put("hotBackupMb", hotBackupMegabytes);
     doc.put("backups", backups);
     doc.put("secure", secure);
+    doc.put("archive", archive);
     return doc;
   }
 

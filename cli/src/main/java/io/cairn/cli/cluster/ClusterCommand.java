@@ -2,6 +2,7 @@ package io.cairn.cli.cluster;
 
 import io.cairn.cli.CairnMain;
 import io.cairn.cli.CliContext;
+import io.cairn.cli.CliException;
 import io.cairn.cli.ClientCommand;
 import io.cairn.cli.ExitCode;
 import io.cairn.cli.admin.TopologyCommand;
@@ -141,6 +142,15 @@ public final class ClusterCommand implements Runnable {
                 + " <dir>/tls/backup-master.keys). Clients need --ca-file <dir>/tls/ca.crt.")
     boolean secure;
 
+    @Option(
+        names = "--archive",
+        description =
+            "A new cluster whose brokers archive their logs continuously into <dir>/backups"
+                + " (backup.archive.enabled): restore points for cairn cluster restore"
+                + " --to-checkpoint/--to-time. Not with --secure yet (archive objects are not"
+                + " encrypted).")
+    boolean archive;
+
     @Override
     public Integer call() {
       CairnMain root = root();
@@ -160,10 +170,18 @@ public final class ClusterCommand implements Runnable {
         violations.add(
             "Expected --timeout in [1.0s, 60m00s], but was " + Durations.formatRounded(timeout));
       }
+      if (archive && secure) {
+        violations.add(
+            "Expected --archive without --secure, but both are given: the log archive does not"
+                + " encrypt its objects yet");
+      }
       if (!violations.isEmpty()) {
         throw invalid(String.join("; ", violations));
       }
       LocalCluster cluster = cluster();
+      if (archive) {
+        enableArchive(cluster.directory());
+      }
       ClusterLayout layout = existingOr(cluster.directory(), requested);
       if (secure) {
         ClusterSecurity.setUp(
@@ -187,6 +205,20 @@ public final class ClusterCommand implements Runnable {
       root.printer()
           .result(document(cluster.directory(), layout, result), out -> print(result, out));
       return ExitCode.OK;
+    }
+
+    private static void enableArchive(ClusterDirectory directory) {
+      try {
+        java.nio.file.Files.createDirectories(directory.root());
+        if (!directory.archive()) {
+          java.nio.file.Files.createFile(directory.archiveFlagFile());
+        }
+      } catch (java.io.IOException e) {
+        throw new CliException(
+            ExitCode.FAILED,
+            "Cannot create " + directory.archiveFlagFile() + ": " + e.getMessage(),
+            e);
+      }
     }
 
     private ClusterLayout existingOr(ClusterDirectory directory, ClusterLayout requested) {

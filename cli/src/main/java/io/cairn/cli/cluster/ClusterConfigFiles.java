@@ -122,7 +122,10 @@ public final class ClusterConfigFiles {
             quoted(dir.dataDirectory(nodeId)),
             quoted(backups.toAbsolutePath().normalize()),
             layout.managementPorts().get(nodeId),
-            dir.secure() ? "  encryption:\n    keyFile: " + quoted(dir.masterKeyFile()) + "\n" : "",
+            (dir.secure()
+                    ? "  encryption:\n    keyFile: " + quoted(dir.masterKeyFile()) + "\n"
+                    : "")
+                + (dir.archive() ? "  archive:\n    enabled: true\n" : ""),
             dir.secure() ? brokerSecurityYaml(dir, nodeId) : "");
   }
 

@@ -87,6 +87,16 @@ public final class ClusterDirectory {
     return caFile().isPresent();
   }
 
+  /** Present when the cluster was created with {@code cluster up --archive}. */
+  public Path archiveFlagFile() {
+    return root.resolve("archive-enabled");
+  }
+
+  /** Whether new broker files turn on the continuous log archive. */
+  public boolean archive() {
+    return java.nio.file.Files.exists(archiveFlagFile());
+  }
+
   /** The gateway's credentials file of a secure cluster (hashes only). */
   public Path apiKeysFile() {
     return tlsDirectory().resolve("api-keys");

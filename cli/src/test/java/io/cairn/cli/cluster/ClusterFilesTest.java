@@ -59,6 +59,19 @@ class ClusterFilesTest {
       assertThat(config.backup().store()).isEqualTo(BackupStoreType.FS);
       assertThat(config.management().port()).isEqualTo(26601 + nodeId);
       assertThat(config.raft().electionTimeout()).isEqualTo(Duration.ofMillis(1500));
+      assertThat(config.backup().archive()).isEmpty();
+    }
+  }
+
+  @Test
+  void shouldTurnOnTheLogArchiveOfAClusterCreatedWithArchive() throws Exception {
+    ClusterDirectory dir = new ClusterDirectory(root);
+    java.nio.file.Files.createDirectories(root);
+    java.nio.file.Files.createFile(dir.archiveFlagFile());
+    ClusterConfigFiles.writeMissing(dir, layout);
+    for (int nodeId = 0; nodeId < 3; nodeId++) {
+      BrokerConfig config = BrokerConfigReader.read(dir.configFile("broker-" + nodeId), Map.of());
+      assertThat(config.backup().archive()).isPresent();
     }
   }
 
