@@ -109,10 +109,24 @@ final class ActiveBackups {
     job.outcome().complete(outcome);
   }
 
+  /**
+   * Ends a job that never ran because its checkpoint is a marker: the reservation is released,
+   * nothing counted.
+   */
+  void drop(BackupJob job) {
+    BackupOutcome outcome = BackupOutcome.marker(job.checkpoint().id());
+    if (!job.transition(new BackupJob.State.Finished(outcome), "a marker, not a backup")) {
+      return;
+    }
+    job.release();
+    active.remove(job.checkpoint().id(), job);
+    job.outcome().complete(outcome);
+  }
+
   private static Result resultOf(BackupOutcome.Kind kind) {
     return switch (kind) {
       case COMPLETED -> Result.COMPLETED;
-      case ALREADY_COMPLETED -> Result.NO_OP;
+      case ALREADY_COMPLETED, MARKER -> Result.NO_OP;
       case REFUSED -> Result.REFUSED;
       case FAILED -> Result.FAILED;
     };

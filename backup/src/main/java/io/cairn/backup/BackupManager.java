@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
@@ -165,6 +166,16 @@ public final class BackupManager extends Actor implements CheckpointListener {
    * @return completes when the backup ended; never fails (a failure is an outcome)
    */
   public CompletableFuture<BackupOutcome> takeBackup(Checkpoint checkpoint) {
+    return takeBackup(checkpoint, CompletableFuture.completedFuture(true));
+  }
+
+  /**
+   * As {@link #takeBackup(Checkpoint)}, the upload held until {@code proceed} says whether the
+   * checkpoint is a backup at all (one taken through a stamp may be a marker): true queues it,
+   * false (or a failure) releases the reservation and ends it as {@link BackupOutcome.Kind#MARKER}.
+   */
+  public CompletableFuture<BackupOutcome> takeBackup(
+      Checkpoint checkpoint, CompletionStage<Boolean> proceed) {
     Objects.requireNonNull(checkpoint, "checkpoint");
     BackupJob existing = active.get(checkpoint.id());
     if (existing != null) {
@@ -186,15 +197,22 @@ public final class BackupManager extends Actor implements CheckpointListener {
       job.release(); // the same checkpoint told twice at once: one backup
       return raced.outcome();
     }
-    metrics.backupStarted();
-    submit(() -> accept(job))
-        .whenComplete(
-            (ignored, error) -> {
-              if (error != null && job.state() instanceof BackupJob.State.Submitted) {
-                // closed before it ran: nothing reached the store
-                active.finish(job, BackupOutcome.failed(checkpoint.id(), LEADER_CHANGED));
-              }
-            });
+    proceed.whenComplete(
+        (backup, decisionFailed) -> {
+          if (decisionFailed != null || !Boolean.TRUE.equals(backup)) {
+            active.drop(job);
+            return;
+          }
+          metrics.backupStarted();
+          submit(() -> accept(job))
+              .whenComplete(
+                  (ignored, error) -> {
+                    if (error != null && job.state() instanceof BackupJob.State.Submitted) {
+                      // closed before it ran: nothing reached the store
+                      active.finish(job, BackupOutcome.failed(checkpoint.id(), LEADER_CHANGED));
+                    }
+                  });
+        });
     return job.outcome();
   }
 

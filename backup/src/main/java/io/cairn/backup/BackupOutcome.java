@@ -24,7 +24,12 @@ public record BackupOutcome(
     /** A backup of this id of the partition exists FAILED or IN_PROGRESS: ids are never reused. */
     REFUSED,
     /** The backup failed; its manifest is FAILED with the reason (never left IN_PROGRESS). */
-    FAILED
+    FAILED,
+    /**
+     * The checkpoint, taken through a stamp, turned out to be a marker: nothing was written to the
+     * store.
+     */
+    MARKER
   }
 
   public BackupOutcome {
@@ -44,6 +49,10 @@ public record BackupOutcome(
 
   public static BackupOutcome refused(long checkpointId, String reason) {
     return new BackupOutcome(checkpointId, Kind.REFUSED, Optional.of(reason), Optional.empty());
+  }
+
+  public static BackupOutcome marker(long checkpointId) {
+    return new BackupOutcome(checkpointId, Kind.MARKER, Optional.empty(), Optional.empty());
   }
 
   public static BackupOutcome failed(long checkpointId, String reason) {

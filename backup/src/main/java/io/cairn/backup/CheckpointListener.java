@@ -20,6 +20,25 @@ public interface CheckpointListener {
   void onCheckpointCreated(Checkpoint checkpoint);
 
   /**
+   * Told instead of {@link #onCheckpointCreated} with what asked for the checkpoint. By default a
+   * marker is not a backup, and a checkpoint taken through a stamp is one (a listener that learns
+   * what asked for it later, {@link #onCheckpointRequested}, may decide otherwise).
+   */
+  default void onCheckpointTaken(Checkpoint checkpoint, CheckpointOrigin origin) {
+    if (origin != CheckpointOrigin.MARKER) {
+      onCheckpointCreated(checkpoint);
+    }
+  }
+
+  /**
+   * Told on the leader when a {@code CREATE} ({@link CheckpointOrigin#BACKUP}) or {@code MARK}
+   * ({@link CheckpointOrigin#MARKER}) asked for the partition's latest checkpoint after it was
+   * taken (through a stamp): it is {@code IGNORED}, and says what the checkpoint was meant to be.
+   * Does nothing by default.
+   */
+  default void onCheckpointRequested(long checkpointId, CheckpointOrigin origin) {}
+
+  /**
    * Told on the leader when the deletion of backup {@code backupId} from the store was requested
    * ({@code DELETING_BACKUP} applied), under the same rules. Does nothing by default.
    */

@@ -324,8 +324,7 @@ public final class Broker implements AutoCloseable {
     BrokerMetrics.registerHealth(registry, nodeId, () -> health().status().code());
     Optional<BackupScheduler> scheduled =
         ScheduledBackups.scheduler(
-            config.backup().schedule(),
-            config.backup().retention(),
+            config.backup(),
             backupStore.store(),
             info,
             () -> partitions,

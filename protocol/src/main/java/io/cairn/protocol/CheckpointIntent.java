@@ -28,7 +28,13 @@ public enum CheckpointIntent implements Intent {
   /** Command: the leader deleted this partition's backup {@code id} from the store. */
   CONFIRM_DELETION(7, false),
   /** Event: backup {@code id} is gone from the store; its deletion is no longer pending. */
-  DELETED_BACKUP(8, true);
+  DELETED_BACKUP(8, true),
+  /**
+   * Command: take checkpoint {@code id} as {@link #CREATE} does, as a <em>marker</em>: a restore
+   * point of the log archive of which no backup is taken. Answered with {@code CREATED} or {@code
+   * IGNORED} like {@code CREATE}.
+   */
+  MARK(9, false);
 
   private final short code;
   private final boolean event;

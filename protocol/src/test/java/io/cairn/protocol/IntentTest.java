@@ -54,7 +54,8 @@ final class IntentTest {
             Map.entry("CHECKPOINT.DELETE_BACKUP(command)", 5),
             Map.entry("CHECKPOINT.DELETING_BACKUP(event)", 6),
             Map.entry("CHECKPOINT.CONFIRM_DELETION(command)", 7),
-            Map.entry("CHECKPOINT.DELETED_BACKUP(event)", 8));
+            Map.entry("CHECKPOINT.DELETED_BACKUP(event)", 8),
+            Map.entry("CHECKPOINT.MARK(command)", 9));
   }
 
   @Test

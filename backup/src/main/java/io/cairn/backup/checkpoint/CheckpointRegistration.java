@@ -27,12 +27,14 @@ public final class CheckpointRegistration {
     DbCheckpointState state = new DbCheckpointState(db);
     CheckpointAppliers appliers = new CheckpointAppliers(partitionId, db, state, metrics);
     state.latestCheckpoint().ifPresent(metrics::checkpointApplied);
+    CreateCheckpointProcessor create = new CreateCheckpointProcessor(db, state, listener);
     builder
         .interceptor(
             new CheckpointCutInterceptor(
                 state,
                 restored.map(RestoreMarker::checkpointPosition).orElse(RecordMetadata.NO_POSITION)))
-        .processor(CheckpointIntent.CREATE, new CreateCheckpointProcessor(db, state, listener))
+        .processor(CheckpointIntent.CREATE, create)
+        .processor(CheckpointIntent.MARK, create)
         .processor(CheckpointIntent.CONFIRM_BACKUP, new ConfirmBackupProcessor(state))
         .processor(CheckpointIntent.DELETE_BACKUP, new DeleteBackupProcessor(state, listener))
         .processor(CheckpointIntent.CONFIRM_DELETION, new ConfirmDeletionProcessor(state))

@@ -2,10 +2,12 @@ package io.cairn.backup.checkpoint;
 
 import io.cairn.backup.Checkpoint;
 import io.cairn.backup.CheckpointListener;
+import io.cairn.backup.CheckpointOrigin;
 import io.cairn.db.CairnDb;
 import io.cairn.db.StateDigest;
 import io.cairn.protocol.CheckpointIntent;
 import io.cairn.protocol.CheckpointValue;
+import io.cairn.protocol.RecordMetadata;
 import io.cairn.protocol.RejectionType;
 import io.cairn.streamprocessor.CommandProcessor;
 import io.cairn.streamprocessor.ProcessingContext;
@@ -15,14 +17,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code CHECKPOINT CREATE(id)}: if {@code id} is higher than the partition's latest checkpoint id,
- * {@code CREATED} at this command's position with the state digest of the partition at this point
- * (the checkpoint bookkeeping is not in the digest); otherwise {@code IGNORED} carrying the current
- * checkpoint id and position. The requester gets the event as response. An id below 1 is rejected
- * ({@code INVALID_ARGUMENT}). Any other failure halts the partition.
+ * {@code CHECKPOINT CREATE(id)} and {@code MARK(id)}: if {@code id} is higher than the partition's
+ * latest checkpoint id, {@code CREATED} at this command's position with the state digest of the
+ * partition at this point (the checkpoint bookkeeping is not in the digest); otherwise {@code
+ * IGNORED} carrying the current checkpoint id and position. The requester gets the event as
+ * response. An id below 1 is rejected ({@code INVALID_ARGUMENT}). Any other failure halts the
+ * partition.
  *
  * <p>On a {@code CREATED}, after its applier ran, the {@link CheckpointListener} (the leader's
- * backup manager) is told.
+ * backup manager) is told, with what asked for it: a {@code MARK} (a marker), a {@code CREATE} the
+ * cut interceptor wrote (it has a source position: stamped) or another {@code CREATE} (a backup).
+ * An {@code IGNORED} request for the latest checkpoint itself tells the listener what that
+ * checkpoint was asked to be.
  */
 final class CreateCheckpointProcessor implements CommandProcessor {
 
@@ -53,6 +59,15 @@ final class CreateCheckpointProcessor implements CommandProcessor {
     }
   }
 
+  private static CheckpointOrigin origin(ProcessingContext context) {
+    if (context.intent() == CheckpointIntent.MARK) {
+      return CheckpointOrigin.MARKER;
+    }
+    return context.command().metadata().sourcePosition() == RecordMetadata.NO_POSITION
+        ? CheckpointOrigin.BACKUP
+        : CheckpointOrigin.STAMPED;
+  }
+
   /** Appends {@code CREATED} or {@code IGNORED} (or a rejection); the checkpoint if created. */
   private Checkpoint createOrIgnore(ProcessingContext context, ProcessingResultBuilder result) {
     CheckpointValue requested = (CheckpointValue) context.value();
@@ -74,6 +89,14 @@ final class CreateCheckpointProcessor implements CommandProcessor {
           context.key(),
           CheckpointIntent.IGNORED,
           new CheckpointValue(current.id(), current.position(), current.timestamp()));
+      CheckpointOrigin origin = origin(context);
+      if (id == current.id() && origin != CheckpointOrigin.STAMPED) {
+        try {
+          listener.onCheckpointRequested(id, origin);
+        } catch (RuntimeException e) {
+          LOG.warn("Partition {}: the checkpoint listener failed", context.partitionId(), e);
+        }
+      }
       return null;
     }
     StateDigest digest = db.stateDigest();
@@ -93,7 +116,7 @@ final class CreateCheckpointProcessor implements CommandProcessor {
 
   private void notifyListener(ProcessingContext context, Checkpoint checkpoint) {
     try {
-      listener.onCheckpointCreated(checkpoint);
+      listener.onCheckpointTaken(checkpoint, origin(context));
     } catch (RuntimeException e) {
       // The checkpoint itself is sound; only its backup on this member is lost.
       LOG.error(

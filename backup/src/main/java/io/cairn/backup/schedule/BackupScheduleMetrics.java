@@ -22,6 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       superseded, failed; failed_in_store (a scheduled backup found FAILED before the next run,
  *       which then waits a backoff)</td><td>attempts of scheduled backups, by what came of
  *       them</td></tr>
+ *   <tr><td>{@value #MARKERS}</td><td>counter</td><td>{@code result} = taken, already_taken,
+ *       superseded, failed, merged (within half a marker interval of a backup, which stands for
+ *       it)</td><td>scheduled markers (checkpoints without a backup: restore points of the log
+ *       archive), by what came of them</td></tr>
  *   <tr><td>{@value #RUNNING}</td><td>gauge</td><td></td>
  *       <td>1 on the broker that runs the schedule, 0 on the others</td></tr>
  *   <tr><td>{@value #NEXT_RUN}</td><td>gauge (seconds since the epoch)</td><td></td>
@@ -39,6 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class BackupScheduleMetrics implements AutoCloseable {
 
   public static final String RUNS = "cairn.backup.schedule.runs";
+  public static final String MARKERS = "cairn.backup.schedule.markers";
   public static final String RUNNING = "cairn.backup.schedule.running";
   public static final String NEXT_RUN = "cairn.backup.schedule.next.run";
   public static final String LAST_TAKEN = "cairn.backup.schedule.last.taken";
@@ -58,6 +63,7 @@ public final class BackupScheduleMetrics implements AutoCloseable {
   private final Counter retentionDeletions;
   private final Counter retentionFailures;
   private final List<Meter> meters = new ArrayList<>();
+  private final Map<String, Counter> markers = new java.util.HashMap<>();
 
   public BackupScheduleMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -76,6 +82,15 @@ public final class BackupScheduleMetrics implements AutoCloseable {
             .tag("result", "failed_in_store")
             .register(registry);
     meters.add(failedInStore);
+    for (String result : List.of("taken", "already_taken", "superseded", "failed", "merged")) {
+      Counter counter =
+          Counter.builder(MARKERS)
+              .description("Scheduled markers, by outcome")
+              .tag("result", result)
+              .register(registry);
+      markers.put(result, counter);
+      meters.add(counter);
+    }
     meters.add(
         Gauge.builder(RUNNING, running, AtomicLong::get)
             .description("1 on the broker that runs the backup schedule")
@@ -131,6 +146,13 @@ public final class BackupScheduleMetrics implements AutoCloseable {
 
   void failedInStore() {
     failedInStore.increment();
+  }
+
+  void marker(String result) {
+    Counter counter = markers.get(result);
+    if (counter != null) {
+      counter.increment();
+    }
   }
 
   void running(boolean value, long nextRun) {

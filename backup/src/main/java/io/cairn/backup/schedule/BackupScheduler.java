@@ -67,6 +67,7 @@ public final class BackupScheduler extends Actor {
   private final Optional<Retention> retention;
   private final Optional<LongFunction<CompletableFuture<ClusterBackupStatus>>> stored;
   private final Backoff storeBackoff;
+  private final Optional<MarkerRuns> markers;
 
   // actor thread only
   private boolean running;
@@ -110,7 +111,24 @@ public final class BackupScheduler extends Actor {
       BackupScheduleMetrics metrics,
       Optional<Retention> retention,
       Optional<LongFunction<CompletableFuture<ClusterBackupStatus>>> stored) {
+    this(schedule, leadsPartitionOne, taker, backoff, metrics, retention, stored, Optional.empty());
+  }
+
+  /**
+   * @param markers the markers taken between backups, if {@code backup.schedule.markerInterval} is
+   *     set
+   */
+  public BackupScheduler(
+      BackupSchedule schedule,
+      BooleanSupplier leadsPartitionOne,
+      CheckpointTaker taker,
+      Backoff backoff,
+      BackupScheduleMetrics metrics,
+      Optional<Retention> retention,
+      Optional<LongFunction<CompletableFuture<ClusterBackupStatus>>> stored,
+      Optional<MarkerRuns> markers) {
     super("backup-scheduler");
+    this.markers = Objects.requireNonNull(markers, "markers");
     this.schedule = Objects.requireNonNull(schedule, "schedule");
     this.leadsPartitionOne = Objects.requireNonNull(leadsPartitionOne, "leadsPartitionOne");
     this.taker = Objects.requireNonNull(taker, "taker");
@@ -169,6 +187,7 @@ public final class BackupScheduler extends Actor {
         running = false;
         LOG.info("No longer leading partition 1: the backup schedule runs on its new leader");
         metrics.running(false, 0);
+        markers.ifPresent(MarkerRuns::stopped);
       }
       return;
     }
@@ -208,7 +227,13 @@ public final class BackupScheduler extends Actor {
       checking = false;
       judgedId = lastTakenId;
     }
-    if (inFlight || checking || now < nextRunMillis()) {
+    if (inFlight || checking) {
+      return;
+    }
+    if (now < nextRunMillis()) {
+      // markers between backups, never before a backup that is due: a higher marker id first
+      // would make the partitions ignore the backup's
+      markers.ifPresent(m -> m.tick(now, executor()));
       return;
     }
     if (stored.isPresent() && lastTakenId > judgedId) {

@@ -188,16 +188,64 @@ class BackupSchedulerTest {
     assertThat(await(follower.status())).isEmpty();
   }
 
+  @Test
+  void shouldTakeAMarkerInEveryMarkerSlotBetweenBackupsAndMergeThoseAtABackup() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    BackupScheduleMetrics metrics = new BackupScheduleMetrics(registry);
+    MarkerSchedule markers = new MarkerSchedule(Duration.ofSeconds(10), schedule);
+    List<Long> marked = new ArrayList<>();
+    CheckpointTaker marker =
+        id -> {
+          marked.add(id);
+          return partitions.take(id);
+        };
+    start(() -> true, metrics, Optional.of(new MarkerRuns(markers, marker, metrics)));
+
+    scheduler.runFor(Duration.ofMinutes(3));
+
+    // every 10 s slot is a checkpoint: the minute's as a backup, the five between as markers
+    long first = schedule.slotAt(START);
+    List<Long> expected = new ArrayList<>();
+    for (long slot = first; slot <= clock.millis(); slot += 10_000) {
+      expected.add(slot);
+    }
+    assertThat(partitions.created()).as("checkpoints, in order").isEqualTo(expected);
+    assertThat(marked).as("markers").allMatch(id -> id % 60_000 != 0).hasSize(expected.size() - 4);
+    assertThat(registry.get(BackupScheduleMetrics.MARKERS).tag("result", "taken").counter().count())
+        .isEqualTo(marked.size());
+    assertThat(
+            registry.get(BackupScheduleMetrics.MARKERS).tag("result", "merged").counter().count())
+        .as("the markers at the minutes, merged into the backups there")
+        .isEqualTo(3);
+  }
+
+  @Test
+  void shouldTakeNoMarkerWhileItDoesNotLeadPartitionOne() {
+    MarkerSchedule markers = new MarkerSchedule(Duration.ofSeconds(10), schedule);
+    BackupScheduleMetrics metrics = new BackupScheduleMetrics(new SimpleMeterRegistry());
+    start(() -> false, metrics, Optional.of(new MarkerRuns(markers, partitions, metrics)));
+
+    scheduler.runFor(Duration.ofMinutes(1));
+
+    assertThat(partitions.requests).isEmpty();
+  }
+
   private BackupScheduler start(BooleanSupplier leads) {
+    return start(leads, new BackupScheduleMetrics(new SimpleMeterRegistry()), Optional.empty());
+  }
+
+  private BackupScheduler start(
+      BooleanSupplier leads, BackupScheduleMetrics metrics, Optional<MarkerRuns> markers) {
     BackupScheduler actor =
         new BackupScheduler(
             schedule,
             leads,
             partitions,
             BACKOFF,
-            new BackupScheduleMetrics(new SimpleMeterRegistry()),
+            metrics,
             Optional.empty(),
-            Optional.of(partitions::stored));
+            Optional.of(partitions::stored),
+            markers);
     await(scheduler.start(actor));
     return actor;
   }

@@ -4,6 +4,7 @@ import io.cairn.backup.BackupConfig;
 import io.cairn.backup.archive.ArchiveConfig;
 import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
+import io.cairn.backup.schedule.MarkerSchedule;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.backupstore.BackupEncryption;
@@ -305,6 +306,8 @@ public final class BrokerConfig {
    * @param schedule when backups are taken by themselves (the leader of partition 1 runs it)
    * @param retention which backups are kept; present only with a schedule and a store
    * @param archive how every partition's log is archived; present only with a store
+   * @param markers when markers are taken between backups; present only with a schedule and the
+   *     archive
    */
   public record Backup(
       boolean enabled,
@@ -318,7 +321,8 @@ public final class BrokerConfig {
       BackupEncryption encryption,
       Optional<BackupSchedule> schedule,
       Optional<RetentionPolicy> retention,
-      Optional<ArchiveConfig> archive) {
+      Optional<ArchiveConfig> archive,
+      Optional<MarkerSchedule> markers) {
 
     /** Whether partition leaders write backups: enabled and a store configured. */
     public boolean active() {

@@ -205,6 +205,14 @@ public final class BrokerConfigKeys {
           "take a backup at every multiple of this interval (UTC), its id the slot's start in"
               + " epoch milliseconds; run by the leader of partition 1. Unset: backups are taken"
               + " by hand only");
+  public static final ConfigKey<Duration> BACKUP_SCHEDULE_MARKER_INTERVAL =
+      key(
+          "backup.schedule.markerInterval",
+          null,
+          duration(Duration.ofSeconds(1), Duration.ofDays(366)),
+          "take a marker (a checkpoint without a backup: a restore point of the log archive) at"
+              + " every multiple of this interval, below backup.schedule.interval; one close to a"
+              + " backup is merged into it. Needs backup.archive.enabled. Unset: no markers");
   public static final ConfigKey<Integer> BACKUP_RETENTION_MAX_COUNT =
       key(
           "backup.retention.maxCount",

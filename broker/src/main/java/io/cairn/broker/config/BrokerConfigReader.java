@@ -5,6 +5,7 @@ import static io.cairn.broker.config.BrokerConfigKeys.*;
 import io.cairn.backup.archive.ArchiveConfig;
 import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
+import io.cairn.backup.schedule.MarkerSchedule;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
@@ -238,6 +239,7 @@ public final class BrokerConfigReader {
     } else if (store == BackupStoreType.S3) {
       s3 = s3Store(maxBytesPerSecond);
     }
+    Optional<ArchiveConfig> archive = archive(store);
     return new BrokerConfig.Backup(
         enabled,
         store,
@@ -250,7 +252,55 @@ public final class BrokerConfigReader {
         encryption(),
         Optional.ofNullable(get(BACKUP_SCHEDULE_INTERVAL)).map(BackupSchedule::new),
         retention(store),
-        archive(store));
+        archive,
+        markers(archive.isPresent()));
+  }
+
+  /** The marker schedule when {@code backup.schedule.markerInterval} is set. */
+  private Optional<MarkerSchedule> markers(boolean archived) {
+    Duration markerInterval = get(BACKUP_SCHEDULE_MARKER_INTERVAL);
+    Duration interval = get(BACKUP_SCHEDULE_INTERVAL);
+    if (markerInterval == null) {
+      return Optional.empty();
+    }
+    String set =
+        BACKUP_SCHEDULE_MARKER_INTERVAL.path()
+            + " ("
+            + sourceOf(BACKUP_SCHEDULE_MARKER_INTERVAL)
+            + ")";
+    if (interval == null) {
+      if (!failed(BACKUP_SCHEDULE_INTERVAL.path())) {
+        violations.add(
+            "Expected "
+                + BACKUP_SCHEDULE_INTERVAL.path()
+                + " with "
+                + set
+                + ", but it is not set: markers run between scheduled backups");
+      }
+      return Optional.empty();
+    }
+    if (markerInterval.compareTo(interval) >= 0) {
+      violations.add(
+          "Expected "
+              + set
+              + " below "
+              + BACKUP_SCHEDULE_INTERVAL.path()
+              + " ("
+              + Durations.formatRounded(interval)
+              + "), but was "
+              + Durations.formatRounded(markerInterval));
+      return Optional.empty();
+    }
+    if (!archived) {
+      violations.add(
+          "Expected "
+              + BACKUP_ARCHIVE_ENABLED.path()
+              + " with "
+              + set
+              + ", but the log archive is off: a marker is a restore point only in the archive");
+      return Optional.empty();
+    }
+    return Optional.of(new MarkerSchedule(markerInterval, new BackupSchedule(interval)));
   }
 
   /** The log archive's settings when {@code backup.archive.enabled}: it needs a plain store. */

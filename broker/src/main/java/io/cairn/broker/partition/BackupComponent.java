@@ -4,8 +4,10 @@ import io.cairn.backup.BackupColumnFamily;
 import io.cairn.backup.BackupConfig;
 import io.cairn.backup.BackupManager;
 import io.cairn.backup.BackupMetrics;
+import io.cairn.backup.BackupRequests;
 import io.cairn.backup.Checkpoint;
 import io.cairn.backup.CheckpointListener;
+import io.cairn.backup.CheckpointOrigin;
 import io.cairn.backup.CheckpointRecords;
 import io.cairn.backup.CheckpointState;
 import io.cairn.backup.restore.RestoreMarker;
@@ -143,7 +145,8 @@ public final class BackupComponent implements PartitionComponent {
               BackupDeleter.BACKOFF,
               metrics);
       partition.scheduler().start(deleter);
-      listener = new LeaderListener(manager, deleter);
+      listener =
+          new LeaderListener(new BackupRequests(manager, BackupRequests.STAMPED_GRACE), deleter);
     }
     // with the marker, the cut interceptor drops the stamped commands of the kept log that were
     // deferred past the checkpoint when first processed (they belong after the restored cut)
@@ -200,12 +203,22 @@ public final class BackupComponent implements PartitionComponent {
     return restoreMarker;
   }
 
-  /** The leader's: checkpoints to the backup manager, deletions to the deleter. */
-  private record LeaderListener(BackupManager manager, BackupDeleter deleter)
+  /** The leader's: checkpoints to the backup manager (markers not), deletions to the deleter. */
+  private record LeaderListener(BackupRequests backups, BackupDeleter deleter)
       implements CheckpointListener {
     @Override
     public void onCheckpointCreated(Checkpoint checkpoint) {
-      manager.onCheckpointCreated(checkpoint);
+      backups.onCheckpointCreated(checkpoint);
+    }
+
+    @Override
+    public void onCheckpointTaken(Checkpoint checkpoint, CheckpointOrigin origin) {
+      backups.onCheckpointTaken(checkpoint, origin);
+    }
+
+    @Override
+    public void onCheckpointRequested(long checkpointId, CheckpointOrigin origin) {
+      backups.onCheckpointRequested(checkpointId, origin);
     }
 
     @Override

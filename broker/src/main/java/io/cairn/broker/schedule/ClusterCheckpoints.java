@@ -65,6 +65,15 @@ public final class ClusterCheckpoints implements CheckpointTaker {
   }
 
   /**
+   * Writes {@code CHECKPOINT MARK(id)} to every partition's leader: a marker, decided as {@link
+   * #take} decides.
+   */
+  public CompletableFuture<TakeOutcome> mark(long checkpointId) {
+    return askAll(CheckpointIntent.MARK, checkpointId)
+        .thenApply(answers -> decide(checkpointId, answers));
+  }
+
+  /**
    * Writes {@code CHECKPOINT DELETE_BACKUP(id)} to every partition's leader (retention); completes
    * with what failed, or an empty string when every partition accepted the deletion.
    */

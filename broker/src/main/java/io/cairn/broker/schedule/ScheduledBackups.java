@@ -6,10 +6,13 @@ import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
 import io.cairn.backup.schedule.BackupScheduleMetrics;
 import io.cairn.backup.schedule.BackupScheduler;
+import io.cairn.backup.schedule.MarkerRuns;
+import io.cairn.backup.schedule.MarkerSchedule;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.broker.BrokerInfo;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.HostedPartitions;
+import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,21 +22,22 @@ import java.util.function.Supplier;
 
 /**
  * Builds a broker's {@link BackupScheduler}, when {@code backup.schedule.interval} is set, with its
- * {@link Retention} when {@code backup.retention.*} is.
+ * {@link Retention} when {@code backup.retention.*} is and its markers when {@code
+ * backup.schedule.markerInterval} is.
  */
 public final class ScheduledBackups {
 
   private ScheduledBackups() {}
 
   /**
-   * @param retention run after each scheduled backup, over {@code store}
+   * @param backup the broker's backup settings: schedule, markers, retention (run after each
+   *     scheduled backup, over {@code store})
    * @param partitions the broker's partitions, read when the scheduler looks at leadership
    * @param localCommands the broker's {@code cairn-command} handler
    * @return the scheduler, not started; empty without a schedule
    */
   public static Optional<BackupScheduler> scheduler(
-      Optional<BackupSchedule> schedule,
-      Optional<RetentionPolicy> retention,
+      BrokerConfig.Backup backup,
       Optional<BackupStore> store,
       BrokerInfo broker,
       Supplier<HostedPartitions> partitions,
@@ -42,6 +46,9 @@ public final class ScheduledBackups {
       MessagingService.RequestHandler localCommands,
       Duration requestTimeout,
       MeterRegistry registry) {
+    Optional<BackupSchedule> schedule = backup.schedule();
+    Optional<MarkerSchedule> markers = backup.markers();
+    Optional<RetentionPolicy> retention = backup.retention();
     if (schedule.isEmpty()) {
       return Optional.empty();
     }
@@ -60,14 +67,16 @@ public final class ScheduledBackups {
                     backups ->
                         new Retention(
                             policy, backups, broker.partitionCount(), checkpoints::deleteBackup)));
+    BackupScheduleMetrics metrics = new BackupScheduleMetrics(registry);
     return Optional.of(
         new BackupScheduler(
             schedule.get(),
             () -> partitions.get().get(1).map(HostedPartition::isLeader).orElse(false),
             checkpoints,
             BackupScheduler.BACKOFF,
-            new BackupScheduleMetrics(registry),
+            metrics,
             pass,
-            store.map(backups -> new BackupService(backups, broker.partitionCount())::status)));
+            store.map(backups -> new BackupService(backups, broker.partitionCount())::status),
+            markers.map(m -> new MarkerRuns(m, checkpoints::mark, metrics))));
   }
 }

