@@ -34,6 +34,7 @@ public final class Retention {
   private final BackupStore store;
   private final int partitionCount;
   private final LongFunction<CompletableFuture<String>> requestDeletion;
+  private final ArchivePruning archive;
 
   /**
    * @param requestDeletion writes {@code DELETE_BACKUP(id)} to every partition; completes with what
@@ -48,6 +49,7 @@ public final class Retention {
     this.store = Objects.requireNonNull(store, "store");
     this.partitionCount = partitionCount;
     this.requestDeletion = Objects.requireNonNull(requestDeletion, "requestDeletion");
+    this.archive = new ArchivePruning(store, partitionCount);
   }
 
   public RetentionPolicy policy() {
@@ -82,9 +84,42 @@ public final class Retention {
               if (!doomed.isEmpty()) {
                 LOG.info("Retention ({}): deleting backups {}", policy, doomed);
               }
-              return requestAll(doomed, 0, new ArrayList<>(), nowMillis, kept);
+              Map<Integer, long[]> oldestKept =
+                  ArchivePruning.oldestKept(
+                      statuses.stream()
+                          .filter(s -> !doomed.contains(s.id().checkpointId()))
+                          .toList());
+              return requestAll(doomed, 0, new ArrayList<>(), nowMillis, kept)
+                  .thenCompose(run -> pruneArchive(run, oldestKept));
             })
         .thenCompose(pass -> pass);
+  }
+
+  /**
+   * After a pass that requested every deletion, the log archive before the oldest kept backup of
+   * each partition goes too; a failure there is logged and left to the next pass.
+   */
+  private CompletableFuture<RetentionRun> pruneArchive(
+      RetentionRun run, Map<Integer, long[]> oldestKept) {
+    if (!run.failure().isEmpty()) {
+      return CompletableFuture.completedFuture(run);
+    }
+    CompletableFuture<Integer> pruned;
+    try {
+      pruned = archive.prune(oldestKept);
+    } catch (RuntimeException e) {
+      pruned = CompletableFuture.failedFuture(e);
+    }
+    return pruned.handle(
+        (deleted, error) -> {
+          if (error != null) {
+            LOG.warn(
+                "Retention: removing old parts of the log archive failed (the next pass tries"
+                    + " again): {}",
+                Futures.unwrap(error).getMessage());
+          }
+          return run;
+        });
   }
 
   private static RetentionRun failed(
