@@ -33,8 +33,7 @@ public record MarkerSchedule(Duration markerInterval, BackupSchedule backups) {
 
   /** The marker slot {@code epochMillis} falls in: its start, which is also its checkpoint id. */
   public long slotAt(long epochMillis) {
-    long length = markerInterval.toMillis();
-    return epochMillis - Math.floorMod(epochMillis, length);
+    return new BackupSchedule(markerInterval).slotAt(epochMillis);
   }
 
   /** Whether the marker of {@code slot} is merged into a backup slot close to it. */

@@ -303,6 +303,22 @@ public final class BrokerConfigReader {
     return Optional.of(new MarkerSchedule(markerInterval, new BackupSchedule(interval)));
   }
 
+  /** Records that {@code set} (a key and its source) needs a store, if there is none. */
+  private boolean lacksStore(BackupStoreType store, String set) {
+    if (store != BackupStoreType.NONE) {
+      return false;
+    }
+    violations.add(
+        "Expected a backup store ("
+            + BACKUP_STORE.path()
+            + ": fs or s3) with "
+            + set
+            + ", but "
+            + BACKUP_STORE.path()
+            + " is none");
+    return true;
+  }
+
   /** The log archive's settings when {@code backup.archive.enabled}: it needs a plain store. */
   private Optional<ArchiveConfig> archive(BackupStoreType store) {
     Boolean enabled = get(BACKUP_ARCHIVE_ENABLED);
@@ -312,15 +328,7 @@ public final class BrokerConfigReader {
       return Optional.empty();
     }
     String set = BACKUP_ARCHIVE_ENABLED.path() + " (" + sourceOf(BACKUP_ARCHIVE_ENABLED) + ")";
-    if (store == BackupStoreType.NONE) {
-      violations.add(
-          "Expected a backup store ("
-              + BACKUP_STORE.path()
-              + ": fs or s3) with "
-              + set
-              + ", but "
-              + BACKUP_STORE.path()
-              + " is none");
+    if (lacksStore(store, set)) {
       return Optional.empty();
     }
     if (get(BACKUP_ENCRYPTION_KEY_FILE) != null || get(BACKUP_ENCRYPTION_KEYS) != null) {
@@ -363,15 +371,7 @@ public final class BrokerConfigReader {
               + " or unset the retention keys");
       return Optional.empty();
     }
-    if (store == BackupStoreType.NONE) {
-      violations.add(
-          "Expected a backup store ("
-              + BACKUP_STORE.path()
-              + ": fs or s3) with "
-              + set
-              + ", but "
-              + BACKUP_STORE.path()
-              + " is none");
+    if (lacksStore(store, set)) {
       return Optional.empty();
     }
     if (minCount == null) {
