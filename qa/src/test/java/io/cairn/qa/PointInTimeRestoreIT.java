@@ -18,9 +18,11 @@ import io.cairn.qa.support.Phases;
 import io.cairn.qa.support.Seeds;
 import io.cairn.qa.support.TransferLoad;
 import io.cairn.restore.BackupSelector;
+import io.cairn.restore.BackupVerifier;
 import io.cairn.restore.ClusterShape;
 import io.cairn.restore.RestoreException;
 import io.cairn.restore.RestoreResult;
+import io.cairn.restore.VerifyReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -161,6 +163,12 @@ final class PointInTimeRestoreIT {
         .isInstanceOf(RestoreException.class)
         .hasMessageContaining(future + " is in the future");
 
+    // the restore points verify offline as they restore: the digest rebuilt at the point
+    VerifyReport verified = verify(store, new BackupSelector.ToCheckpoint(3));
+    assertThat(verified.isClean()).as(verified.describe()).isTrue();
+    assertThat(verified.restorePoint()).contains(3L);
+    assertThat(verified.partitions()).allSatisfy(p -> assertThat(p.digest()).isPresent());
+
     // a gap: partition 2's archive loses the link after its first one
     Path links = store.resolve("archive").resolve(ArchiveKeys.linksDirectory(2));
     List<Path> linkFiles;
@@ -174,6 +182,9 @@ final class PointInTimeRestoreIT {
         .isInstanceOf(RestoreException.class)
         .hasMessageContaining("partition 2")
         .hasMessageContaining("has a gap");
+    VerifyReport gappedReport = verify(store, new BackupSelector.ToCheckpoint(4));
+    assertThat(gappedReport.isClean()).isFalse();
+    assertThat(gappedReport.describe()).contains("partition 2").contains("has a gap");
     for (int node = 0; node < 3; node++) {
       Path nodeDirectory = gapped.resolve("node-" + node);
       assertThat(!Files.exists(nodeDirectory) || isEmpty(nodeDirectory))
@@ -218,6 +229,20 @@ final class PointInTimeRestoreIT {
         .pollInterval(Duration.ofMillis(100))
         .ignoreExceptions()
         .until(() -> client.getBackup(id).state() == BackupState.COMPLETED);
+  }
+
+  private VerifyReport verify(Path store, BackupSelector selector) throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    try (var fs =
+        ClusterRestore.filesystem(store, BackupEncryption.off()).apply(executor, executor)) {
+      return BackupVerifier.builder()
+          .store(fs)
+          .meterRegistry(new io.micrometer.core.instrument.simple.SimpleMeterRegistry())
+          .build()
+          .verify(selector, directory.resolve("verify-" + System.nanoTime()), false);
+    } finally {
+      executor.shutdownNow();
+    }
   }
 
   private static List<RestoreResult> restore(

@@ -8,6 +8,7 @@ import io.cairn.backupapi.VerificationReport;
 import io.cairn.files.DurableFiles;
 import io.cairn.restore.RestoreException.Kind;
 import io.cairn.restore.catalog.BackupCatalog;
+import io.cairn.restore.catalog.RestorePoints;
 import io.cairn.restore.catalog.StoreCalls;
 import io.cairn.restore.install.PartitionInstaller;
 import io.cairn.restore.layout.DataDirectoryLayout;
@@ -34,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * StateRebuild}: snapshot + replay + processing up to the checkpoint, no side effects) and compares
  * the state digest at the checkpoint with the one the backup recorded. {@code quick} checks the
  * stored files only, without downloading them.
+ *
+ * <p>A restore point ({@link BackupSelector.ToCheckpoint}, {@link BackupSelector.ToTime}) is
+ * verified as a point-in-time restore installs it: the newest backup at or before it, its log
+ * continued from the archive to the point, the state rebuilt to the point and compared with the
+ * digest the point recorded; a gap in the archive makes the partition not clean.
  *
  * <pre>{@code
  * VerifyReport report = BackupVerifier.builder().store(store).meterRegistry(registry).build()
@@ -74,11 +80,35 @@ public final class BackupVerifier {
     if (!quick) {
       checkEmpty(layout.dataDirectory());
     }
-    BackupCatalog.Resolved resolved = setup.catalog().resolve(selector);
+    Optional<RestorePoints.Resolved> point = Optional.empty();
+    BackupCatalog.Resolved resolved;
+    if (selector.isPointInTime()) {
+      // the partition count is the newest backup's; the point then names the backup it starts from
+      int count = setup.catalog().resolveAtMost(Long.MAX_VALUE).partitionCount();
+      RestorePoints.Resolved found = setup.points().resolve(selector, count);
+      resolved = setup.catalog().resolveAtMost(found.checkpointId());
+      if (resolved.backupId() != found.checkpointId()) {
+        point = Optional.of(found);
+      }
+    } else {
+      resolved = setup.catalog().resolve(selector);
+    }
     int partitionCount = resolved.partitionCount();
     List<Integer> partitions = IntStream.rangeClosed(1, partitionCount).boxed().toList();
-    Map<Integer, List<PartitionPlan>> copies =
+    Map<Integer, List<PartitionPlan>> planned =
         setup.catalog().plan(resolved.backupId(), partitions, partitionCount, Optional.empty());
+    Map<Integer, List<PartitionPlan>> copies = new java.util.TreeMap<>();
+    Optional<RestorePoints.Resolved> at = point;
+    for (Map.Entry<Integer, List<PartitionPlan>> entry : planned.entrySet()) {
+      copies.put(
+          entry.getKey(),
+          at.isEmpty()
+              ? entry.getValue()
+              : entry.getValue().stream()
+                  .map(c -> c.toPoint(at.get().points().get(entry.getKey())))
+                  .toList());
+    }
+    Optional<Long> restorePoint = at.map(RestorePoints.Resolved::checkpointId);
     List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
     setup.notifyPlan(
         new RestorePlan(resolved.backupId(), Optional.empty(), layout.dataDirectory(), chosen),
@@ -106,7 +136,11 @@ public final class BackupVerifier {
                       }));
       VerifyReport report =
           new VerifyReport(
-              resolved.backupId(), partitionCount, quick, List.copyOf(results.values()));
+              resolved.backupId(),
+              partitionCount,
+              quick,
+              List.copyOf(results.values()),
+              restorePoint);
       if (report.isClean()) {
         LOG.info("Backup {} is clean", resolved.backupId());
       } else {
@@ -205,7 +239,12 @@ public final class BackupVerifier {
     }
     try {
       progress.phase(RestorePhase.INSTALLING);
-      new PartitionInstaller(layout, setup.clock()).install(plan, downloaded);
+      new PartitionInstaller(
+              layout,
+              setup.clock(),
+              plan.restorePoint().map(p -> setup.store().archive()),
+              setup.config().storeRequestTimeout())
+          .install(plan, downloaded);
       progress.phase(RestorePhase.REBUILDING);
       RestoreMarker marker = RestoreMarker.read(layout.partition(partitionId)).orElseThrow();
       StateRebuild.Outcome outcome = StateRebuild.rebuild(layout, marker, partitionCount);
@@ -264,7 +303,9 @@ public final class BackupVerifier {
         plan.fileCount(),
         plan.sizeBytes(),
         List.of(),
-        plan.descriptor().stateDigest(),
+        plan.restorePoint()
+            .map(io.cairn.backupapi.archive.ArchivedCheckpoint::stateDigest)
+            .orElse(plan.descriptor().stateDigest()),
         digest,
         failure);
   }

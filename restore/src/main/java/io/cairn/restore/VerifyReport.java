@@ -1,6 +1,8 @@
 package io.cairn.restore;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -11,12 +13,25 @@ import java.util.stream.Collectors;
  * @param partitionCount the partition count its descriptors record
  * @param quick true if only the files were checked (no rebuild)
  * @param partitions every partition {@code 1..partitionCount}, by partition id
+ * @param restorePoint for a restore point, its checkpoint id: the backup continued from the log
+ *     archive up to it, and the digests are the point's
  */
 public record VerifyReport(
-    long backupId, int partitionCount, boolean quick, List<PartitionVerification> partitions) {
+    long backupId,
+    int partitionCount,
+    boolean quick,
+    List<PartitionVerification> partitions,
+    Optional<Long> restorePoint) {
 
   public VerifyReport {
     partitions = List.copyOf(partitions);
+    Objects.requireNonNull(restorePoint, "restorePoint");
+  }
+
+  /** The report of a backup. */
+  public VerifyReport(
+      long backupId, int partitionCount, boolean quick, List<PartitionVerification> partitions) {
+    this(backupId, partitionCount, quick, partitions, Optional.empty());
   }
 
   public boolean isClean() {
@@ -29,6 +44,9 @@ public record VerifyReport(
     long bad = partitions.stream().filter(p -> !p.isClean(quick)).count();
     return "Backup "
         + backupId
+        + restorePoint
+            .map(id -> " continued from the log archive to restore point " + id)
+            .orElse("")
         + " ("
         + partitionCount
         + " partitions, "

@@ -169,6 +169,7 @@ public final class RestoreReports {
   public static Map<String, Object> verifyDocument(VerifyReport report) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("backupId", report.backupId());
+    doc.put("restorePoint", report.restorePoint().orElse(null));
     doc.put("partitionCount", report.partitionCount());
     doc.put("quick", report.quick());
     doc.put("clean", report.isClean());
@@ -218,6 +219,10 @@ public final class RestoreReports {
     out.println(
         "Backup "
             + report.backupId()
+            + report
+                .restorePoint()
+                .map(id -> " continued from the log archive to restore point " + id)
+                .orElse("")
             + ": "
             + report.partitionCount()
             + " partitions, "

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -31,8 +32,27 @@ import picocli.CommandLine.Spec;
 public final class VerifyCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "<id|latest>", description = "The backup.")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "<id|latest>",
+      description = "The backup (or give --to-checkpoint or --to-time instead).")
   String backupId;
+
+  @Option(
+      names = "--to-checkpoint",
+      paramLabel = "id",
+      description =
+          "Verify a restore point of the log archive: the newest backup at or before it, continued"
+              + " from the archive to the point, its state digest checked there.")
+  String toCheckpoint;
+
+  @Option(
+      names = "--to-time",
+      paramLabel = "instant",
+      description =
+          "Verify the newest restore point taken at or before this time on every partition.")
+  String toTime;
 
   @Option(
       names = "--config",
@@ -52,11 +72,29 @@ public final class VerifyCommand implements Callable<Integer> {
               + " temporary directory, removed afterwards).")
   Path scratchDir;
 
+  private BackupSelector selector() {
+    int given =
+        (backupId != null ? 1 : 0) + (toCheckpoint != null ? 1 : 0) + (toTime != null ? 1 : 0);
+    if (given != 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Expected one of <id|latest>, --to-checkpoint or --to-time, but "
+              + (given == 0 ? "none was given" : given + " were given"));
+    }
+    if (backupId != null) {
+      return RestoreInputs.selector(spec, "<id|latest>", backupId);
+    }
+    RestoreSelection point = new RestoreSelection();
+    point.toCheckpoint = toCheckpoint;
+    point.toTime = toTime;
+    return point.selector(spec);
+  }
+
   @Override
   public Integer call() {
     CairnMain root = ClientCommand.root(spec);
     CliContext context = root.context();
-    BackupSelector selector = RestoreInputs.selector(spec, "<id|latest>", backupId);
+    BackupSelector selector = selector();
     Path file = context.resolve(config);
     BrokerConfig brokerConfig = RestoreInputs.readConfig(file, context.env(), "--config");
     VerifyReport report =

@@ -166,9 +166,21 @@ public final class BackupCatalog {
       }
       return new Resolved(exact.backupId(), counts.get(0));
     }
+    return resolveAtMost(Long.MAX_VALUE);
+  }
+
+  /**
+   * The highest backup id at or below {@code maxId} COMPLETED on every partition, with the
+   * partition count its descriptors record: where verifying a restore point {@code maxId} starts.
+   *
+   * @throws RestoreException NOT_FOUND if there is none
+   */
+  public Resolved resolveAtMost(long maxId) {
     Map<Long, List<BackupStatus>> byId = new TreeMap<>(Comparator.reverseOrder());
     for (BackupStatus status : list(BackupIdentifierWildcard.all(), "listing every backup")) {
-      byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>()).add(status);
+      if (status.id().checkpointId() <= maxId) {
+        byId.computeIfAbsent(status.id().checkpointId(), id -> new ArrayList<>()).add(status);
+      }
     }
     for (Map.Entry<Long, List<BackupStatus>> entry : byId.entrySet()) {
       int count =
@@ -189,8 +201,12 @@ public final class BackupCatalog {
     }
     throw new RestoreException(
         Kind.NOT_FOUND,
-        "Expected a backup COMPLETED on every partition, but "
-            + (byId.isEmpty() ? "the store holds no backup" : "none is")
+        "Expected a backup"
+            + (maxId == Long.MAX_VALUE ? "" : " with an id at or below " + maxId)
+            + " COMPLETED on every partition, but "
+            + (byId.isEmpty()
+                ? "the store holds no " + (maxId == Long.MAX_VALUE ? "backup" : "such backup")
+                : "none is")
             + ". Take a backup, or name a specific id.");
   }
 
