@@ -169,14 +169,8 @@ final class PointInTimeRestoreIT {
     assertThat(verified.restorePoint()).contains(3L);
     assertThat(verified.partitions()).allSatisfy(p -> assertThat(p.digest()).isPresent());
 
-    // a gap: partition 2's archive loses the link after its first one
-    Path links = store.resolve("archive").resolve(ArchiveKeys.linksDirectory(2));
-    List<Path> linkFiles;
-    try (var listed = Files.list(links)) {
-      linkFiles = listed.filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
-    }
-    assertThat(linkFiles.size()).as("links of partition 2").isGreaterThan(2);
-    Files.delete(linkFiles.get(1));
+    // a gap: partition 2's archive loses a link between backup 1's checkpoint and point 4
+    Files.delete(linkBetweenBackupOneAndPointFour(store));
     Path gapped = directory.resolve("gapped");
     assertThatThrownBy(() -> restore(store, gapped, clusterId, new BackupSelector.ToCheckpoint(4)))
         .isInstanceOf(RestoreException.class)
@@ -192,6 +186,36 @@ final class PointInTimeRestoreIT {
           .isTrue();
     }
     phases.mark("refusals");
+  }
+
+  /** A link file of partition 2 wholly after backup 1's checkpoint and before point 4's record. */
+  private static Path linkBetweenBackupOneAndPointFour(Path store) throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    try (var fs =
+        ClusterRestore.filesystem(store, BackupEncryption.off()).apply(executor, executor)) {
+      LogArchive archive = new LogArchive(fs.archive(), 2);
+      long backupPosition =
+          fs.getStatus(new BackupIdentifier(1, 2, 1))
+              .get()
+              .descriptor()
+              .orElseThrow()
+              .checkpointPosition();
+      long pointIndex = archive.point(4).get().orElseThrow().index();
+      for (String key : fs.archive().list(ArchiveKeys.linksDirectory(2), null, 1000).get()) {
+        var link = archive.readLink(key).get().link();
+        if (link.fromPosition() > backupPosition && link.toIndex() < pointIndex) {
+          return store.resolve("archive").resolve(key);
+        }
+      }
+      throw new AssertionError(
+          "Expected a link of partition 2 between backup 1 (position "
+              + backupPosition
+              + ") and restore point 4 (index "
+              + pointIndex
+              + ")");
+    } finally {
+      executor.shutdownNow();
+    }
   }
 
   private static boolean isEmpty(Path directory) throws Exception {

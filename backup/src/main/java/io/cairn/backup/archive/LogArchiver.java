@@ -139,10 +139,10 @@ public final class LogArchiver extends Actor {
   }
 
   private void tick() {
+    checkLimit(); // also while the store is retried: the disk limit must not wait for it
     if (busy || clock().nanos() < retryAtNanos) {
       return;
     }
-    checkLimit();
     boolean poll =
         !tailKnown
             || (!leading
