@@ -54,8 +54,8 @@ final class BrokerBackupScheduleTest {
                               .tailSet(lastBeforeStop, false)
                               .size()
                           >= 2
-                      && ScheduledBackupsSeen.backupIds(cluster.backups(), PARTITIONS).size()
-                          == ScheduledBackupsSeen.backupIds(cluster.backups(), 1).size());
+                      && ScheduledBackupsSeen.backupIds(cluster.backups(), PARTITIONS)
+                          .containsAll(afterTheFirst(cluster)));
 
       TreeSet<Long> ids = ScheduledBackupsSeen.backupIds(cluster.backups(), 1);
       for (int partitionId = 2; partitionId <= PARTITIONS; partitionId++) {
@@ -86,6 +86,15 @@ final class BrokerBackupScheduleTest {
       }
       assertThat(runningNow).as("brokers running the schedule").isOne();
     }
+  }
+
+  /**
+   * Partition 1's backups but the first: a slow start may let another partition's leader miss the
+   * first slot, which the next slot then stands for.
+   */
+  private static java.util.Set<Long> afterTheFirst(BrokerTestCluster cluster) {
+    TreeSet<Long> ids = ScheduledBackupsSeen.backupIds(cluster.backups(), 1);
+    return ids.isEmpty() ? ids : ids.tailSet(ids.first(), false);
   }
 
   private static int running(Broker broker) {
