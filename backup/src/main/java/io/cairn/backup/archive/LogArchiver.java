@@ -36,11 +36,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Leading</b>, it reads the journal after the chain's tail, up to the last record whose
  * position is committed, and appends it as chunks of at most {@code maxChunkBytes}: at once when a
- * full chunk is ready, else at the next tick ({@code interval}). A new leader first reads the tail
- * from the store and continues the chain from there, so a leader change leaves no incomplete chain;
- * when another leader wins a race for the next link, it reads the tail again. Records the log no
- * longer holds (compacted while the archive could not keep up) start a new chain after a gap,
- * counted and logged.
+ * full chunk is ready, else once per tick ({@code interval}), so a busy log makes one object per
+ * interval rather than one per commit. A new leader first reads the tail from the store and
+ * continues the chain from there, so a leader change leaves no incomplete chain; when another
+ * leader wins a race for the next link, it reads the tail again. Records the log no longer holds
+ * (compacted while the archive could not keep up) start a new chain after a gap, counted and
+ * logged.
  *
  * <p><b>Following</b>, it reads the tail every {@code followerPollInterval}.
  *
@@ -75,6 +76,7 @@ public final class LogArchiver extends Actor {
   private int failures;
   private long retryAtNanos = Long.MIN_VALUE;
   private String diverged = "";
+  private long lastAppendNanos = Long.MIN_VALUE;
   private volatile String problem = "";
 
   /**
@@ -204,8 +206,16 @@ public final class LogArchiver extends Actor {
     if (records.isEmpty()) {
       return;
     }
-    busy = true;
     long sizeBytes = records.stream().mapToLong(ArchiveChunk::encodedSize).sum();
+    boolean full = sizeBytes + ArchiveChunk.encodedSize(records.get(0)) > config.maxChunkBytes();
+    boolean recently =
+        lastAppendNanos != Long.MIN_VALUE
+            && clock().nanos() - lastAppendNanos < config.interval().toNanos() / 2;
+    if (!full && recently) {
+      return; // a part chunk waits for the next tick: one object per interval, not per commit
+    }
+    busy = true;
+    lastAppendNanos = clock().nanos();
     List<ArchivedCheckpoint> checkpoints = checkpointsIn(records);
     Optional<StoredLink> after = previous;
     archive
