@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -177,16 +176,8 @@ public final class BackupRestorer {
             .catalog()
             .plan(
                 backupId, partitions, shape.partitionCount(), Optional.of(target.brokerVersion()));
-    Map<Integer, List<PartitionPlan>> copies = new TreeMap<>();
-    planned.forEach(
-        (partitionId, plans) ->
-            copies.put(
-                partitionId,
-                resolution
-                    .point()
-                    .map(p -> plans.stream().map(c -> c.toPoint(p.points().get(partitionId))))
-                    .map(s -> s.toList())
-                    .orElse(plans)));
+    Map<Integer, List<PartitionPlan>> copies =
+        resolution.point().map(p -> p.continuing(planned)).orElse(planned);
     Optional<Long> restorePoint = resolution.point().map(RestorePoints.Resolved::checkpointId);
     List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
     DataDirectoryLayout layout = new DataDirectoryLayout(target.dataDirectory());

@@ -97,18 +97,9 @@ public final class BackupVerifier {
     List<Integer> partitions = IntStream.rangeClosed(1, partitionCount).boxed().toList();
     Map<Integer, List<PartitionPlan>> planned =
         setup.catalog().plan(resolved.backupId(), partitions, partitionCount, Optional.empty());
-    Map<Integer, List<PartitionPlan>> copies = new java.util.TreeMap<>();
-    Optional<RestorePoints.Resolved> at = point;
-    for (Map.Entry<Integer, List<PartitionPlan>> entry : planned.entrySet()) {
-      copies.put(
-          entry.getKey(),
-          at.isEmpty()
-              ? entry.getValue()
-              : entry.getValue().stream()
-                  .map(c -> c.toPoint(at.get().points().get(entry.getKey())))
-                  .toList());
-    }
-    Optional<Long> restorePoint = at.map(RestorePoints.Resolved::checkpointId);
+    Map<Integer, List<PartitionPlan>> copies =
+        point.map(p -> p.continuing(planned)).orElse(planned);
+    Optional<Long> restorePoint = point.map(RestorePoints.Resolved::checkpointId);
     List<PartitionPlan> chosen = copies.values().stream().map(list -> list.get(0)).toList();
     setup.notifyPlan(
         new RestorePlan(resolved.backupId(), Optional.empty(), layout.dataDirectory(), chosen),

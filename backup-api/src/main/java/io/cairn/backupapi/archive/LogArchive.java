@@ -1,6 +1,5 @@
 package io.cairn.backupapi.archive;
 
-import io.cairn.backupapi.BackupStoreException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -375,10 +374,5 @@ public final class LogArchive {
                                     + link.toIndex()
                                     + ") to exist, but it does not")),
                     link));
-  }
-
-  /** Whether {@code error} is the store failing rather than the archive being wrong. */
-  public static boolean isStoreFailure(Throwable error) {
-    return error instanceof BackupStoreException && !(error instanceof ArchiveException);
   }
 }

@@ -35,10 +35,6 @@ public final class MarkerRuns {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
-  public MarkerSchedule schedule() {
-    return schedule;
-  }
-
   /** The scheduler's thread, while it runs the schedule: takes the current slot's marker once. */
   void tick(long nowMillis, Executor thread) {
     long slot = schedule.slotAt(nowMillis);

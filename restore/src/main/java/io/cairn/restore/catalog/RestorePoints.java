@@ -4,6 +4,7 @@ import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.archive.ArchivedCheckpoint;
 import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.restore.BackupSelector;
+import io.cairn.restore.PartitionPlan;
 import io.cairn.restore.RestoreException;
 import io.cairn.restore.RestoreException.Kind;
 import io.cairn.scheduler.Clock;
@@ -39,6 +40,17 @@ public final class RestorePoints {
   public record Resolved(long checkpointId, Map<Integer, ArchivedCheckpoint> points) {
     public Resolved {
       points = Map.copyOf(points);
+    }
+
+    /** Every copy of the backup's plans, continued from the archive to this point. */
+    public Map<Integer, List<PartitionPlan>> continuing(Map<Integer, List<PartitionPlan>> plans) {
+      Map<Integer, List<PartitionPlan>> continued = new TreeMap<>();
+      plans.forEach(
+          (partitionId, copies) ->
+              continued.put(
+                  partitionId,
+                  copies.stream().map(c -> c.toPoint(points.get(partitionId))).toList()));
+      return continued;
     }
   }
 
