@@ -77,9 +77,14 @@ final class BrokerBackupScheduleTest {
       // one backup per slot, none skipped; unless a backup FAILED (a leader change during its
       // upload), which holds the next run back an interval
       assertThat(gaps).as("gaps between backups").allMatch(gap -> gap % INTERVAL_MILLIS == 0);
+      // a slot whose attempts failed until the next began (a partition without a leader yet) is
+      // overtaken too: every skip has a failure on record
       assertThat(gaps.stream().filter(gap -> gap > INTERVAL_MILLIS).count())
           .as("slots skipped, %s", gaps)
-          .isLessThanOrEqualTo((long) ScheduledBackupsSeen.runs(cluster, "failed_in_store"));
+          .isLessThanOrEqualTo(
+              (long)
+                  (ScheduledBackupsSeen.runs(cluster, "failed_in_store")
+                      + ScheduledBackupsSeen.runs(cluster, "failed")));
       int runningNow = 0;
       for (Broker broker : cluster.brokers()) {
         runningNow += running(broker);
