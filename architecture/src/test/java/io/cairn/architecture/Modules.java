@@ -95,6 +95,7 @@ final class Modules {
         "backup-store",
         "backup-fs",
         "backup-s3",
+        "restore",
         "exporter",
         "db",
         "journal",

@@ -37,6 +37,8 @@ public final class GatewayOperations {
   public static final Operation PAUSE_EXPORTING = Operation.admin("PauseExporting");
   public static final Operation RESUME_EXPORTING = Operation.admin("ResumeExporting");
   public static final Operation GET_TOPOLOGY = Operation.admin("GetTopology");
+  public static final Operation RESTORE = Operation.admin("Restore");
+  public static final Operation GET_RESTORE_STATUS = Operation.admin("GetRestoreStatus");
 
   /** Every ledger operation, in the order of {@code ledger.proto}. */
   public static final List<Operation> LEDGER =
@@ -52,7 +54,9 @@ public final class GatewayOperations {
           GET_BACKUP_SCHEDULE,
           PAUSE_EXPORTING,
           RESUME_EXPORTING,
-          GET_TOPOLOGY);
+          GET_TOPOLOGY,
+          RESTORE,
+          GET_RESTORE_STATUS);
 
   /** Full gRPC method name ({@code service/method}) → operation. */
   private static final Map<String, Operation> BY_METHOD =

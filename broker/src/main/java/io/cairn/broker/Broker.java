@@ -9,12 +9,11 @@ import io.cairn.broker.api.BrokerApiMetrics;
 import io.cairn.broker.api.CommandRequestHandler;
 import io.cairn.broker.api.CommandResponseRouter;
 import io.cairn.broker.api.ExportingRequestHandler;
+import io.cairn.broker.api.RestoreRequestHandler;
 import io.cairn.broker.api.TopologyHandler;
 import io.cairn.broker.api.limit.CommandLimiter;
 import io.cairn.broker.api.limit.CommandLimiters;
 import io.cairn.broker.config.BrokerConfig;
-import io.cairn.broker.exporting.ExporterComponent;
-import io.cairn.broker.exporting.ExporterDirectorConfig;
 import io.cairn.broker.exporting.ExportingState;
 import io.cairn.broker.interpartition.InterPartitionCodec;
 import io.cairn.broker.interpartition.InterPartitionMetrics;
@@ -22,18 +21,13 @@ import io.cairn.broker.interpartition.InterPartitionRequestHandler;
 import io.cairn.broker.interpartition.TransportInterPartitionSender;
 import io.cairn.broker.management.ManagementServer;
 import io.cairn.broker.node.NodeDescriptor;
-import io.cairn.broker.partition.BackupComponent;
-import io.cairn.broker.partition.LedgerComponent;
-import io.cairn.broker.partition.LogArchiveComponent;
-import io.cairn.broker.partition.Partition;
-import io.cairn.broker.partition.PartitionComponent;
-import io.cairn.broker.partition.PartitionLayout;
+import io.cairn.broker.restore.ApiRestore;
 import io.cairn.broker.schedule.ScheduledBackups;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.config.ExposedListeners;
-import io.cairn.engine.InterPartitionReceiver;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.BrokerTopology;
+import io.cairn.restore.RestoreResult;
 import io.cairn.scheduler.Clock;
 import io.cairn.scheduler.ThreadPoolActorScheduler;
 import io.cairn.tls.ClientAuth;
@@ -52,12 +46,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +60,8 @@ import org.slf4j.LoggerFactory;
  *                          ├─ cairn-command ─▶ CommandRequestHandler ─▶ leader's log
  *                          │        ▲ answer                        │
  *                          │   CommandResponseRouter ◀── stream processor's CommandResponseWriter
- *                          ├─ cairn-query-account, cairn-topology, cairn-backup, cairn-exporting
+ *                          ├─ cairn-query-account, cairn-topology, cairn-backup, cairn-exporting,
+ *                          │  cairn-backup-schedule, cairn-restore
  *  ThreadPoolActorScheduler: partitions (raft, stream processors, backup managers),
  *                            LeaderDirectory (asks the others' cairn-topology), the router
  *  Partitions (PartitionDistribution): BackupComponent + LedgerComponent each; inter-partition
@@ -84,7 +75,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Life cycle.</b> {@link #open} checks the data directory's node descriptor ({@code
  * node.json}: a directory made for another node id, cluster id or partition count is refused), logs
  * the effective configuration once (secrets redacted) and binds the transport. {@link #start()}
- * starts everything else. {@link #close()} shuts down gracefully: new commands are refused,
+ * starts everything else — or, with {@code data.restoreMode} and an empty data directory, only the
+ * backup store, management and {@code cairn-restore} ({@link ApiRestore}), and the rest once the
+ * directory is restored. {@link #close()} shuts down gracefully: new commands are refused,
  * in-flight ones are answered (waiting up to {@code processing.shutdownTimeout}), then the parts
  * close in reverse order (management, handlers, partitions — each finishes its batch and flushes
  * its journal —, actors, transport, backup store, threads). Between open and start, {@link
@@ -102,6 +95,8 @@ public final class Broker implements AutoCloseable {
 
   private enum State {
     OPEN,
+    /** data.restoreMode with an empty directory: waits for a restore through the API. */
+    AWAITING_RESTORE,
     STARTED,
     CLOSING,
     CLOSED
@@ -121,6 +116,9 @@ public final class Broker implements AutoCloseable {
    */
   private final Optional<ServerTls> tls;
 
+  /** Started in restore mode with an empty data directory: {@link #start()} waits for a restore. */
+  private final boolean awaitsRestore;
+
   private final Object lifecycle = new Object();
   private final List<String> handlerTypes = new ArrayList<>();
   private final BrokerThreads threads;
@@ -138,6 +136,8 @@ public final class Broker implements AutoCloseable {
   private BackupScheduler backupScheduler;
   private volatile CommandLimiters commandLimiters;
   private ManagementServer management;
+  private BrokerApiMetrics apiMetrics;
+  private ApiRestore restore;
 
   private Broker(BrokerConfig config, Clock clock) {
     this.config = config;
@@ -153,9 +153,10 @@ public final class Broker implements AutoCloseable {
     this.dataDirectory = config.data().directory().toAbsolutePath();
     this.threads = new BrokerThreads(nodeId);
     this.steps = new PartSteps(nodeId);
-    NodeDescriptor.checkOrCreate(
-        dataDirectory,
-        NodeDescriptor.of(config.cluster().clusterId(), nodeId, config.cluster().partitionCount()));
+    this.awaitsRestore = config.data().restoreMode() && ApiRestore.isEmpty(dataDirectory);
+    if (!awaitsRestore) {
+      checkNodeDescriptor();
+    }
     LOG.info(
         "Node {} of cluster '{}' (broker {}), data in {}, configuration:\n{}",
         nodeId,
@@ -213,7 +214,7 @@ public final class Broker implements AutoCloseable {
       }
       try {
         startParts();
-        state = State.STARTED;
+        state = awaitsRestore ? State.AWAITING_RESTORE : State.STARTED;
       } catch (RuntimeException e) {
         LOG.info("Node {} failed to start ({}); closing what started", nodeId, e.toString());
         closeParts();
@@ -221,9 +222,16 @@ public final class Broker implements AutoCloseable {
         throw e;
       }
     }
+    logStarted();
+  }
+
+  private void logStarted() {
     LOG.info(
-        "Node {} started: partitions {}, transport {}, management {}",
+        "Node {} {}: partitions {}, transport {}, management {}",
         nodeId,
+        state == State.AWAITING_RESTORE
+            ? "waits for a restore through the API (data.restoreMode, empty data directory)"
+            : "started",
         partitions.all().stream().map(HostedPartition::partitionId).toList(),
         transport.localAddress(),
         managementAddress().map(Object::toString).orElse("off"));
@@ -234,14 +242,86 @@ public final class Broker implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts the threads, the backup store and the management server, then either everything that
+   * processes or, waiting for a restore, only the restore's request handler.
+   */
   private void startParts() {
+    threads.start(config);
+    backupStore =
+        BackupStores.open(config.backup(), clock, threads.store(), threads.backupQuery(), registry);
+    BrokerConfig.Management settings = config.management();
+    if (settings.enabled()) {
+      management =
+          ManagementServer.start(
+              settings.host(),
+              settings.port(),
+              registry,
+              this::health,
+              threads.startManagement(),
+              tls.map(ServerTls::sslContext));
+    }
+    apiMetrics = new BrokerApiMetrics(registry, nodeId);
+    if (awaitsRestore) {
+      restore =
+          new ApiRestore(
+              ApiRestore.target(config, dataDirectory, info.version()),
+              backupStore.store().orElseThrow(),
+              clock,
+              registry,
+              threads.startRestore(),
+              this::startRestored);
+      register(
+          ApiDescriptor.TYPE_RESTORE,
+          new RestoreRequestHandler(nodeId, Optional.of(restore), "", apiMetrics));
+      return;
+    }
+    register(
+        ApiDescriptor.TYPE_RESTORE,
+        new RestoreRequestHandler(
+            nodeId,
+            Optional.empty(),
+            config.data().restoreMode()
+                ? "its data directory held data when it started"
+                : "it was started without data.restoreMode",
+            apiMetrics));
+    startProcessing();
+  }
+
+  /** The restore's {@link ApiRestore.Starter}: the restored directory's partitions start. */
+  private List<HostedPartition> startRestored(RestoreResult restored) {
+    synchronized (lifecycle) {
+      if (state != State.AWAITING_RESTORE) {
+        throw new IllegalStateException(
+            "Expected node " + nodeId + " to wait for its restore, but it is " + state);
+      }
+      try {
+        checkNodeDescriptor();
+        startProcessing();
+        state = State.STARTED;
+      } catch (RuntimeException e) {
+        LOG.error("Node {} failed to start after its restore; closing", nodeId, e);
+        closeParts();
+        state = State.CLOSED;
+        throw e;
+      }
+    }
+    logStarted();
+    return partitions.all();
+  }
+
+  private void checkNodeDescriptor() {
+    NodeDescriptor.checkOrCreate(
+        dataDirectory,
+        NodeDescriptor.of(config.cluster().clusterId(), nodeId, config.cluster().partitionCount()));
+  }
+
+  /** Starts everything that processes: actors, partitions, request handlers, the schedule. */
+  private void startProcessing() {
     BrokerConfig.Processing processing = config.processing();
     scheduler =
         new ThreadPoolActorScheduler(
             "node-" + nodeId, processing.actorThreadCount(), clock, registry);
-    threads.start(config);
-    backupStore =
-        BackupStores.open(config.backup(), clock, threads.store(), threads.backupQuery(), registry);
     exporting = ExportingState.open(dataDirectory);
     exporting.registerGauge(registry, nodeId);
     if (!config.exporters().isEmpty()) {
@@ -262,7 +342,6 @@ public final class Broker implements AutoCloseable {
             transport,
             processing.topologyRefreshInterval(),
             requestTimeout);
-    BrokerApiMetrics apiMetrics = new BrokerApiMetrics(registry, nodeId);
     router =
         new CommandResponseRouter(
             nodeId,
@@ -279,7 +358,21 @@ public final class Broker implements AutoCloseable {
         new TransportInterPartitionSender(
             nodeId, transport, leaders, threads.api(), requestTimeout, interPartitionMetrics);
 
-    partitions = new HostedPartitions(openPartitions(sender, backupStore.store()));
+    partitions =
+        new HostedPartitions(
+            new PartitionAssembler(
+                    config,
+                    info,
+                    dataDirectory,
+                    clock,
+                    transport,
+                    scheduler,
+                    exporterScheduler,
+                    threads,
+                    exporting,
+                    router,
+                    registry)
+                .open(sender, backupStore.store()));
     leaders.hosted(partitions);
     sender.hosted(partitions);
     commandLimiters =
@@ -340,18 +433,6 @@ public final class Broker implements AutoCloseable {
     register(
         ApiDescriptor.TYPE_BACKUP_SCHEDULE,
         new BackupScheduleHandler(nodeId, scheduled, leaders, apiMetrics));
-
-    BrokerConfig.Management settings = config.management();
-    if (settings.enabled()) {
-      management =
-          ManagementServer.start(
-              settings.host(),
-              settings.port(),
-              registry,
-              this::health,
-              threads.startManagement(),
-              tls.map(ServerTls::sslContext));
-    }
   }
 
   /**
@@ -362,69 +443,6 @@ public final class Broker implements AutoCloseable {
     ServerTls mutual = certificate.requiringClientCertificates();
     return new TransportTls(
         mutual.keyManager(), mutual.trustManager().orElseThrow(), mutual.protocols());
-  }
-
-  private List<HostedPartition> openPartitions(
-      TransportInterPartitionSender sender, Optional<BackupStore> store) {
-    PartitionDistribution distribution = config.distribution();
-    List<HostedPartition> opened = new ArrayList<>();
-    try {
-      for (int partitionId : distribution.partitionsOf(nodeId)) {
-        BackupComponent backups =
-            new BackupComponent(
-                store, config.backupConfig(), distribution.partitionCount(), threads.upload());
-        LedgerComponent ledger =
-            new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
-        List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
-        store.flatMap(s -> LogArchiveComponent.of(s, config.backup())).ifPresent(components::add);
-        // also without exporters, so that their column family always exists in the state
-        ExporterComponent exporters =
-            new ExporterComponent(
-                config.exporters(),
-                exporting,
-                ExporterDirectorConfig.defaults(),
-                exporterScheduler);
-        components.add(exporters);
-        // election timeouts only need to differ between members; the seed is not a secret
-        long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
-        Partition partition =
-            Partition.builder()
-                .partitionId(partitionId)
-                .nodeId(nodeId)
-                .members(distribution.members(partitionId))
-                // the first member: partitions start at consecutive brokers, so leaders spread
-                .preferredLeader(
-                    config.raft().leaderBalancing()
-                        ? distribution.preferredLeader(partitionId)
-                        : -1)
-                .layout(PartitionLayout.of(dataDirectory, partitionId))
-                .config(config.partitionConfig())
-                .messagingService(transport)
-                .scheduler(scheduler)
-                .ioExecutor(threads.io())
-                .flushExecutor(threads.flush())
-                .random(new SplittableRandom(seed))
-                .components(components)
-                .exportedPositions(config.exporters().isEmpty() ? null : exporters)
-                .responseWriter(router.writerFor(partitionId))
-                .meterRegistry(registry)
-                .brokerVersion(info.version())
-                .open();
-        LOG.debug("Opened partition {} on node {} (election seed {})", partitionId, nodeId, seed);
-        opened.add(
-            new HostedPartition(
-                partition,
-                ledger,
-                backups,
-                new InterPartitionReceiver(partitionId, partition.logStream().writer())));
-      }
-      return opened;
-    } catch (RuntimeException e) {
-      for (HostedPartition partition : opened) {
-        partition.partition().closeAsync();
-      }
-      throw e;
-    }
   }
 
   private void register(String type, MessagingService.RequestHandler handler) {
@@ -494,6 +512,7 @@ public final class Broker implements AutoCloseable {
     String problem =
         switch (current) {
           case OPEN -> "node " + nodeId + " is starting";
+          case AWAITING_RESTORE -> "node " + nodeId + " is in restore mode: " + restore.describe();
           case STARTED -> null;
           case CLOSING, CLOSED -> "node " + nodeId + " is shutting down";
         };
@@ -529,33 +548,12 @@ public final class Broker implements AutoCloseable {
         router.refuseNewCommands();
       }
       if (started && router != null) {
-        awaitInFlightCommands(config.processing().shutdownTimeout());
+        router.awaitDrained(config.processing().shutdownTimeout());
       }
       closeParts();
       state = State.CLOSED;
     }
     LOG.info("Node {} shut down", nodeId);
-  }
-
-  private void awaitInFlightCommands(Duration timeout) {
-    int inFlight = router.inFlight();
-    if (inFlight == 0) {
-      return;
-    }
-    LOG.info("Node {} waits up to {} for {} in-flight commands", nodeId, timeout, inFlight);
-    try {
-      router.whenDrained().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      LOG.warn(
-          "Node {} shuts down with {} commands unanswered after {}; their clients get TIMEOUT",
-          nodeId,
-          router.inFlight(),
-          timeout);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException e) {
-      LOG.warn("Waiting for in-flight commands failed on node {}", nodeId, e);
-    }
   }
 
   /** Closes in reverse order of starting; every step runs even if an earlier one failed. */

@@ -48,6 +48,7 @@ final class BrokerThreads {
   private ExecutorService backupQuery;
   private ExecutorService api;
   private ExecutorService management;
+  private ExecutorService restore;
 
   BrokerThreads(int nodeId) {
     this.nodeId = nodeId;
@@ -71,6 +72,12 @@ final class BrokerThreads {
   ExecutorService startManagement() {
     management = bounded(nodeId, "management", 1, 64);
     return management;
+  }
+
+  /** Starts the pool of a restore through the API: one at a time, on one thread. */
+  ExecutorService startRestore() {
+    restore = bounded(nodeId, "restore", 1, 1);
+    return restore;
   }
 
   /** Blocking partition work. */
@@ -105,7 +112,7 @@ final class BrokerThreads {
 
   /** The pools in the order they stop (nulls for those not started). */
   List<ExecutorService> inStopOrder() {
-    return Arrays.asList(management, api, store, backupQuery, upload, io, flush);
+    return Arrays.asList(restore, management, api, store, backupQuery, upload, io, flush);
   }
 
   /** Stops {@code executor}, waiting {@link #STOP_TIMEOUT} for its tasks; null: nothing. */

@@ -8,6 +8,7 @@ import io.cairn.gateway.v1.DepositRequest;
 import io.cairn.gateway.v1.GetAccountRequest;
 import io.cairn.gateway.v1.GetBackupRequest;
 import io.cairn.gateway.v1.GetBackupScheduleRequest;
+import io.cairn.gateway.v1.GetRestoreStatusRequest;
 import io.cairn.gateway.v1.GetTopologyRequest;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.gateway.v1.ListBackupsRequest;
@@ -401,6 +402,34 @@ public final class CairnClient implements AutoCloseable {
         (stub, observer) ->
             stub.getBackupSchedule(GetBackupScheduleRequest.getDefaultInstance(), observer),
         ProtoMapping::backupSchedule);
+  }
+
+  /**
+   * Restores a cluster started with empty data directories and {@code data.restoreMode}: every
+   * broker restores its partitions from the store, then starts them. Answers once every broker
+   * started; follow it with {@link #restoreStatus()}. FAILED_PRECONDITION when a broker holds data
+   * or restores already, or the selection cannot be restored (the message says why).
+   */
+  public RestoreStatus restore(RestoreFrom from) {
+    String operation = "Restore";
+    return join(
+        admin(
+            operation,
+            Arguments.of(operation),
+            (stub, observer) -> stub.restore(from.toProto(), observer),
+            ProtoMapping::restoreStatus));
+  }
+
+  /** How a restore through the API stands on every broker and partition. */
+  public RestoreStatus restoreStatus() {
+    String operation = "GetRestoreStatus";
+    return join(
+        admin(
+            operation,
+            Arguments.of(operation),
+            (stub, observer) ->
+                stub.getRestoreStatus(GetRestoreStatusRequest.getDefaultInstance(), observer),
+            ProtoMapping::restoreStatus));
   }
 
   /** Brokers, partitions, roles and health; the gateway asks every broker first. */

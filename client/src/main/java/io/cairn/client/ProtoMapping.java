@@ -109,6 +109,32 @@ final class ProtoMapping {
         pass);
   }
 
+  static RestoreStatus restoreStatus(io.cairn.gateway.v1.RestoreStatus r) {
+    return new RestoreStatus(
+        r.getState(),
+        r.getSelection(),
+        r.getBackupId(),
+        r.getRestorePointId(),
+        r.getBrokersList().stream()
+            .map(b -> new RestoreStatus.Broker(b.getNodeId(), b.getPhase(), b.getDetail()))
+            .toList(),
+        r.getPartitionsList().stream()
+            .map(
+                p ->
+                    new RestoreStatus.Partition(
+                        p.getPartitionId(),
+                        p.getNodeId(),
+                        p.getPhase(),
+                        p.getBytesDone(),
+                        p.getBytesTotal(),
+                        p.getBytesPerSecond(),
+                        p.hasEta()
+                            ? Duration.ofSeconds(p.getEta().getSeconds(), p.getEta().getNanos())
+                            : null,
+                        p.getDetail()))
+            .toList());
+  }
+
   static ExportingState exporting(ExportingResponse r) {
     return new ExportingState(r.getPaused(), r.getNodeIdsList());
   }

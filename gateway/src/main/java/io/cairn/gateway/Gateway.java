@@ -3,6 +3,7 @@ package io.cairn.gateway;
 import io.cairn.config.ExposedListeners;
 import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.ExportingAdmin;
+import io.cairn.gateway.admin.RestoreAdmin;
 import io.cairn.gateway.grpc.GrpcServer;
 import io.cairn.gateway.http.ManagementHttpServer;
 import io.cairn.gateway.ledger.LedgerOperations;
@@ -118,6 +119,7 @@ public final class Gateway implements AutoCloseable {
             config.maxRetries());
     BackupAdmin backups = new BackupAdmin(requester);
     ExportingAdmin exporting = new ExportingAdmin(requester);
+    RestoreAdmin restore = new RestoreAdmin(requester);
     this.grpc =
         new GrpcServer(
             config.grpcHost(),
@@ -126,6 +128,7 @@ public final class Gateway implements AutoCloseable {
             new LedgerOperations(requester, metrics),
             backups,
             exporting,
+            restore,
             topology,
             clock,
             config.requestTimeout(),
@@ -143,6 +146,7 @@ public final class Gateway implements AutoCloseable {
             clock,
             backups,
             exporting,
+            restore,
             topology,
             registry,
             metrics,

@@ -32,10 +32,13 @@ import io.cairn.protocol.api.CommandCodec;
 import io.cairn.protocol.api.CommandRequest;
 import io.cairn.protocol.api.ExportingCodec;
 import io.cairn.protocol.api.ExportingOperation;
+import io.cairn.protocol.api.NodeRestoreState;
 import io.cairn.protocol.api.PartitionReplica;
 import io.cairn.protocol.api.ReplicaHealth;
 import io.cairn.protocol.api.ReplicaRole;
 import io.cairn.protocol.api.ResponseStatus;
+import io.cairn.protocol.api.RestoreCodec;
+import io.cairn.protocol.api.RestoreRequest;
 import io.cairn.protocol.api.TopologyCodec;
 import io.cairn.scheduler.Clock;
 import io.cairn.transport.MemberAddress;
@@ -50,6 +53,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -83,6 +87,9 @@ public final class FakeBroker implements AutoCloseable {
   private volatile Record nextRejection;
   private volatile ApiResponse<BackupEntries> backupFailure;
   private volatile boolean exportingPaused;
+  private volatile NodeRestoreState.Phase restorePhase = NodeRestoreState.Phase.PROCESSING;
+  private volatile long[] resolvesTo = {1, 0};
+  private final List<RestoreRequest> restoreStarts = new CopyOnWriteArrayList<>();
   private volatile boolean stopped;
 
   public FakeBroker(int nodeId, FakeCluster cluster) {
@@ -122,6 +129,7 @@ public final class FakeBroker implements AutoCloseable {
     register(ApiDescriptor.TYPE_TOPOLOGY, this::topology);
     register(ApiDescriptor.TYPE_BACKUP, this::backup);
     register(ApiDescriptor.TYPE_EXPORTING, this::exporting);
+    register(ApiDescriptor.TYPE_RESTORE, this::restore);
     return service;
   }
 
@@ -538,5 +546,53 @@ public final class FakeBroker implements AutoCloseable {
       exportingPaused = false;
     }
     return ExportingCodec.encodeResponse(ApiResponse.ok(exportingPaused));
+  }
+
+  /** Waits in restore mode; a start of {@code latest} or a time resolves to backup and point. */
+  public void awaitRestore(long backupId, long restorePointId) {
+    resolvesTo = new long[] {backupId, restorePointId};
+    restorePhase = NodeRestoreState.Phase.WAITING;
+  }
+
+  /** The restores this broker was asked to start, in order. */
+  public List<RestoreRequest> restoreStarts() {
+    return List.copyOf(restoreStarts);
+  }
+
+  private byte[] restore(byte[] payload) {
+    RestoreRequest request;
+    try {
+      request = RestoreCodec.decodeRequest(payload);
+    } catch (ProtocolException e) {
+      return RestoreCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    if (request.isStart()) {
+      if (restorePhase != NodeRestoreState.Phase.WAITING) {
+        return RestoreCodec.encodeResponse(
+            ApiResponse.failure(ResponseStatus.CONFLICT, "node " + nodeId + " " + restorePhase));
+      }
+      restoreStarts.add(request);
+      restorePhase = NodeRestoreState.Phase.RESTORING;
+      long backupId = request.kind() == RestoreRequest.Kind.BACKUP_ID ? request.value() : 0;
+      long pointId = request.kind() == RestoreRequest.Kind.CHECKPOINT_ID ? request.value() : 0;
+      if (backupId == 0 && pointId == 0) {
+        backupId = resolvesTo[0];
+        pointId = resolvesTo[1];
+      }
+      resolvesTo = new long[] {backupId == 0 ? resolvesTo[0] : backupId, pointId};
+    }
+    boolean started = !restoreStarts.isEmpty();
+    return RestoreCodec.encodeResponse(
+        ApiResponse.ok(
+            new NodeRestoreState(
+                nodeId,
+                restorePhase,
+                started ? restoreStarts.get(0).describe() : "",
+                started ? resolvesTo[0] : 0,
+                started ? resolvesTo[1] : 0,
+                restorePhase == NodeRestoreState.Phase.PROCESSING ? "it holds data" : "",
+                0,
+                0,
+                List.of())));
   }
 }

@@ -10,8 +10,8 @@ import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.archive.ArchiveKeys;
 import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.backupstore.BackupEncryption;
-import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
+import io.cairn.qa.support.Checkpoints;
 import io.cairn.qa.support.ClusterRestore;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.qa.support.Phases;
@@ -70,7 +70,7 @@ final class PointInTimeRestoreIT {
       beforeAnyPoint = Instant.now();
       Thread.sleep(20);
       LedgerOracle oracle = LedgerOracle.fund(client, accounts, 10_000);
-      checkpoint(client, 1, oracle, accounts, balancesAt);
+      balancesAt.put(1L, Checkpoints.settledBackup(client, 1, oracle, TIMEOUT));
       phases.mark("backup 1");
 
       Instant between = null;
@@ -89,7 +89,7 @@ final class PointInTimeRestoreIT {
         }
         client.deposit(accounts.get((int) id), id * 1_000);
         oracle = oracle.plus(accounts.get((int) id), id * 1_000);
-        checkpoint(client, id, oracle, accounts, balancesAt);
+        balancesAt.put(id, Checkpoints.settledBackup(client, id, oracle, TIMEOUT));
         phases.mark("checkpoint " + id + " after " + load);
       }
       betweenThreeAndFour = between;
@@ -222,37 +222,6 @@ final class PointInTimeRestoreIT {
     try (var entries = Files.list(directory)) {
       return entries.findAny().isEmpty();
     }
-  }
-
-  /**
-   * Waits for every pending credit (the sum is the deposits), reads every balance, then takes
-   * backup {@code id}: with no command in flight, the balances are those at the checkpoint.
-   */
-  private static void checkpoint(
-      CairnClient client,
-      long id,
-      LedgerOracle oracle,
-      List<String> accounts,
-      Map<Long, Map<String, Long>> balancesAt) {
-    Map<String, Long> balances = new TreeMap<>();
-    await("the balances to add up to " + oracle.total() + " before checkpoint " + id)
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(100))
-        .ignoreExceptions()
-        .untilAsserted(
-            () -> {
-              balances.clear();
-              balances.putAll(oracle.balances(client));
-              assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
-                  .isEqualTo(oracle.total());
-            });
-    balancesAt.put(id, Map.copyOf(balances));
-    client.takeBackup(id);
-    await("backup " + id + " COMPLETED")
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(100))
-        .ignoreExceptions()
-        .until(() -> client.getBackup(id).state() == BackupState.COMPLETED);
   }
 
   private VerifyReport verify(Path store, BackupSelector selector) throws Exception {

@@ -13,6 +13,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -218,6 +221,31 @@ public final class CommandResponseRouter extends Actor {
     CompletableFuture<Void> current = drained.updateAndGet(f -> f == null ? waiter : f);
     signalIfDrained();
     return current;
+  }
+
+  /**
+   * Waits up to {@code timeout} for the commands in flight (at shutdown, after {@link
+   * #refuseNewCommands()}); logs what it waited for and what was left unanswered.
+   */
+  public void awaitDrained(Duration timeout) {
+    int waiting = inFlight();
+    if (waiting == 0) {
+      return;
+    }
+    LOG.info("Node {} waits up to {} for {} in-flight commands", nodeId, timeout, waiting);
+    try {
+      whenDrained().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "Node {} shuts down with {} commands unanswered after {}; their clients get TIMEOUT",
+          nodeId,
+          inFlight(),
+          timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      LOG.warn("Waiting for in-flight commands failed on node {}", nodeId, e);
+    }
   }
 
   private void signalIfDrained() {

@@ -285,13 +285,15 @@ public final class BrokerConfig {
    * @param preallocateSegmentFiles allocate segments at full size
    * @param snapshotInterval periodic snapshots
    * @param snapshotsToKeep newest snapshots kept
+   * @param restoreMode while the directory is empty, wait for a restore through the API
    */
   public record Data(
       Path directory,
       long segmentSizeBytes,
       boolean preallocateSegmentFiles,
       Duration snapshotInterval,
-      int snapshotsToKeep) {}
+      int snapshotsToKeep,
+      boolean restoreMode) {}
 
   /**
    * @param enabled whether backups are written at all

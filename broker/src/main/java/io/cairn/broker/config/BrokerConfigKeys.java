@@ -155,6 +155,13 @@ public final class BrokerConfigKeys {
           "1",
           integer(1, 100),
           "newest snapshots kept (plus those reserved by backups)");
+  public static final ConfigKey<Boolean> DATA_RESTORE_MODE =
+      key(
+          "data.restoreMode",
+          "false",
+          bool(),
+          "while the data directory is empty, wait for a restore through the gateway's API"
+              + " (POST /actuator/restore) instead of starting empty; needs backup.store");
 
   // ---- backup -------------------------------------------------------------------------------
   public static final ConfigKey<Boolean> BACKUP_ENABLED =

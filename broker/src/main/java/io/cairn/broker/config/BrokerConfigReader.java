@@ -222,7 +222,18 @@ public final class BrokerConfigReader {
         get(DATA_SEGMENT_SIZE),
         get(DATA_PREALLOCATE_SEGMENTS),
         get(DATA_SNAPSHOT_INTERVAL),
-        get(DATA_SNAPSHOTS_TO_KEEP));
+        get(DATA_SNAPSHOTS_TO_KEEP),
+        restoreMode());
+  }
+
+  /** {@code data.restoreMode}: a restore comes from the backup store, so it needs one. */
+  private boolean restoreMode() {
+    Boolean restoreMode = get(DATA_RESTORE_MODE);
+    if (restoreMode == null || !restoreMode) {
+      return false;
+    }
+    return !lacksStore(
+        get(BACKUP_STORE), DATA_RESTORE_MODE.path() + " (" + sourceOf(DATA_RESTORE_MODE) + ")");
   }
 
   private BrokerConfig.Backup backup() {

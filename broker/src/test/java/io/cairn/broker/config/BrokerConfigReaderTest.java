@@ -156,7 +156,7 @@ final class BrokerConfigReaderTest {
     assertThat(config.data())
         .isEqualTo(
             new BrokerConfig.Data(
-                Path.of("/var/lib/cairn"), 64L << 20, false, Duration.ofMinutes(2), 3));
+                Path.of("/var/lib/cairn"), 64L << 20, false, Duration.ofMinutes(2), 3, false));
     assertThat(config.backup().store()).isEqualTo(BackupStoreType.FS);
     assertThat(config.backup().active()).isTrue();
     assertThat(config.backup().uploadConcurrency()).isEqualTo(4);

@@ -25,18 +25,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code cairn backup take|status|list|delete|schedule|verify}. */
+/** {@code cairn backup take|status|list|delete|schedule|restore|restore-status|verify}. */
 @Command(
     name = "backup",
     description =
-        "Takes, inspects, lists and deletes backups of the whole cluster; verifies a"
-            + " backup without a cluster.",
+        "Takes, inspects, lists and deletes backups of the whole cluster; restores a cluster"
+            + " started in restore mode; verifies a backup without a cluster.",
     subcommands = {
       BackupCommand.Take.class,
       BackupCommand.Status.class,
       BackupCommand.ListBackups.class,
       BackupCommand.Delete.class,
       BackupScheduleCommand.class,
+      RestoreApiCommand.Start.class,
+      RestoreApiCommand.Status.class,
       VerifyCommand.class
     })
 public final class BackupCommand implements Runnable {
@@ -47,7 +49,8 @@ public final class BackupCommand implements Runnable {
   public void run() {
     throw new ParameterException(
         spec.commandLine(),
-        "Expected one of take, status, list, delete, schedule, verify, but got none");
+        "Expected one of take, status, list, delete, schedule, restore, restore-status, verify,"
+            + " but got none");
   }
 
   @Command(

@@ -8,6 +8,7 @@ import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.ExportingAdmin;
 import io.cairn.gateway.admin.ExportingResult;
 import io.cairn.gateway.admin.PartitionCheckpointResult;
+import io.cairn.gateway.admin.RestoreAdmin;
 import io.cairn.gateway.admin.ScheduleView;
 import io.cairn.gateway.routing.Deadline;
 import io.cairn.gateway.topology.BrokerStatus;
@@ -25,6 +26,7 @@ import io.cairn.gateway.v1.DeleteBackupResponse;
 import io.cairn.gateway.v1.ExportingResponse;
 import io.cairn.gateway.v1.GetBackupRequest;
 import io.cairn.gateway.v1.GetBackupScheduleRequest;
+import io.cairn.gateway.v1.GetRestoreStatusRequest;
 import io.cairn.gateway.v1.GetTopologyRequest;
 import io.cairn.gateway.v1.Health;
 import io.cairn.gateway.v1.ListBackupsRequest;
@@ -35,6 +37,7 @@ import io.cairn.gateway.v1.PartitionCheckpoint;
 import io.cairn.gateway.v1.PauseExportingRequest;
 import io.cairn.gateway.v1.Replica;
 import io.cairn.gateway.v1.ReplicaRole;
+import io.cairn.gateway.v1.RestoreStatus;
 import io.cairn.gateway.v1.ResumeExportingRequest;
 import io.cairn.gateway.v1.RetentionPass;
 import io.cairn.gateway.v1.ScheduledRun;
@@ -49,17 +52,23 @@ import io.grpc.stub.StreamObserver;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
-/** The {@code cairn.gateway.v1.AdminService}: backups, exporting and topology. */
+/** The {@code cairn.gateway.v1.AdminService}: backups, exporting, topology and restore. */
 public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   private final BackupAdmin backups;
   private final ExportingAdmin exporting;
+  private final RestoreAdmin restore;
   private final TopologyManager topology;
   private final GrpcCalls calls;
 
   AdminGrpcService(
-      BackupAdmin backups, ExportingAdmin exporting, TopologyManager topology, GrpcCalls calls) {
+      BackupAdmin backups,
+      ExportingAdmin exporting,
+      RestoreAdmin restore,
+      TopologyManager topology,
+      GrpcCalls calls) {
     this.backups = backups;
     this.exporting = exporting;
+    this.restore = restore;
     this.topology = topology;
     this.calls = calls;
   }
@@ -199,6 +208,22 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   @Override
   public void getTopology(GetTopologyRequest request, StreamObserver<Topology> observer) {
     calls.run("GetTopology", observer, this::freshTopology, AdminGrpcService::toTopology);
+  }
+
+  @Override
+  public void restore(
+      io.cairn.gateway.v1.RestoreRequest request, StreamObserver<RestoreStatus> observer) {
+    calls.run(
+        "Restore",
+        observer,
+        deadline -> restore.start(RestoreProtos.request(request), deadline),
+        RestoreProtos::status);
+  }
+
+  @Override
+  public void getRestoreStatus(
+      GetRestoreStatusRequest request, StreamObserver<RestoreStatus> observer) {
+    calls.run("GetRestoreStatus", observer, restore::status, RestoreProtos::status);
   }
 
   private CompletableFuture<ClusterTopology> freshTopology(Deadline deadline) {

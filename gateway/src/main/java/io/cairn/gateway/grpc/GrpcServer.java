@@ -3,6 +3,7 @@ package io.cairn.gateway.grpc;
 import io.cairn.gateway.GatewayMetrics;
 import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.ExportingAdmin;
+import io.cairn.gateway.admin.RestoreAdmin;
 import io.cairn.gateway.ledger.LedgerOperations;
 import io.cairn.gateway.security.AccessControl;
 import io.cairn.gateway.topology.ClusterTopology;
@@ -63,6 +64,7 @@ public final class GrpcServer implements AutoCloseable {
       LedgerOperations ledger,
       BackupAdmin backups,
       ExportingAdmin exporting,
+      RestoreAdmin restore,
       TopologyManager topology,
       Clock clock,
       Duration requestTimeout,
@@ -81,7 +83,9 @@ public final class GrpcServer implements AutoCloseable {
             .maxInboundMetadataSize(16 * 1024)
             .addService(intercept(new LedgerGrpcService(ledger, calls), interceptor))
             .addService(
-                intercept(new AdminGrpcService(backups, exporting, topology, calls), interceptor))
+                intercept(
+                    new AdminGrpcService(backups, exporting, restore, topology, calls),
+                    interceptor))
             .addService(intercept(ProtoReflectionServiceV1.newInstance(), interceptor))
             .addService(intercept(ProtoReflectionService.newInstance(), interceptor))
             // open: probes have no credentials, and it tells nothing but whether the gateway serves

@@ -12,6 +12,7 @@ import io.cairn.gateway.admin.BackupAdmin;
 import io.cairn.gateway.admin.BackupListing;
 import io.cairn.gateway.admin.ExportingAdmin;
 import io.cairn.gateway.admin.PartitionCheckpointResult;
+import io.cairn.gateway.admin.RestoreAdmin;
 import io.cairn.gateway.admin.TakeBackupResult;
 import io.cairn.gateway.routing.Deadline;
 import io.cairn.gateway.security.AccessControl;
@@ -63,6 +64,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>GET /actuator/backups/{id}</td><td>200; 404 when no partition has it</td></tr>
  *   <tr><td>DELETE /actuator/backups/{id}</td><td>204; 409 while in progress</td></tr>
  *   <tr><td>POST /actuator/exporting/pause | resume</td><td>204</td></tr>
+ *   <tr><td>POST /actuator/restore {@code {"backupId": N}}, {@code {"latest": true}}, {@code
+ *       {"checkpointId": N}} or {@code {"time": "..."}}</td><td>202 with the restore's state
+ *       ({@link RestoreJson}); 409 when a broker holds data or restores already</td></tr>
+ *   <tr><td>GET /actuator/restore</td><td>200, the restore's state on every broker</td></tr>
  * </table>
  *
  * <p>Errors are RFC 7807 problem details naming the field, the bad value and what is allowed;
@@ -94,13 +99,16 @@ public final class ManagementHttpServer implements AutoCloseable {
           "http-delete-backup", GatewayOperations.DELETE_BACKUP,
           "http-backup-schedule", GatewayOperations.GET_BACKUP_SCHEDULE,
           "http-pause-exporting", GatewayOperations.PAUSE_EXPORTING,
-          "http-resume-exporting", GatewayOperations.RESUME_EXPORTING);
+          "http-resume-exporting", GatewayOperations.RESUME_EXPORTING,
+          "http-restore", GatewayOperations.RESTORE,
+          "http-restore-status", GatewayOperations.GET_RESTORE_STATUS);
 
   private final EndpointServer server;
   private final Duration requestTimeout;
   private final Clock clock;
   private final BackupAdmin backups;
   private final ExportingAdmin exporting;
+  private final RestoreAdmin restore;
   private final TopologyManager topology;
   private final PrometheusMeterRegistry registry;
 
@@ -113,6 +121,7 @@ public final class ManagementHttpServer implements AutoCloseable {
       Clock clock,
       BackupAdmin backups,
       ExportingAdmin exporting,
+      RestoreAdmin restore,
       TopologyManager topology,
       PrometheusMeterRegistry registry,
       GatewayMetrics metrics,
@@ -123,6 +132,7 @@ public final class ManagementHttpServer implements AutoCloseable {
     this.clock = clock;
     this.backups = backups;
     this.exporting = exporting;
+    this.restore = restore;
     this.topology = topology;
     this.registry = registry;
     EndpointServer.Builder builder =
@@ -187,6 +197,20 @@ public final class ManagementHttpServer implements AutoCloseable {
             exchange -> {
               await(exporting::resume);
               exchange.sendEmpty(204);
+            }),
+        Route.exact(
+            "GET",
+            "/actuator/restore",
+            "http-restore-status",
+            exchange -> exchange.sendJson(200, RestoreJson.of(await(restore::status)))),
+        Route.exact(
+            "POST",
+            "/actuator/restore",
+            "http-restore",
+            exchange -> {
+              var request = RestoreJson.parse(exchange.body());
+              exchange.sendJson(
+                  202, RestoreJson.of(await(deadline -> restore.start(request, deadline))));
             }));
   }
 

@@ -65,6 +65,12 @@ public final class ApiDescriptor {
   /** The backup schedule's state, from the broker running it: {@link BackupScheduleCodec}. */
   public static final String TYPE_BACKUP_SCHEDULE = "cairn-backup-schedule";
 
+  /**
+   * A restore through the API: start one on a broker waiting in restore mode, or ask how it stands
+   * ({@link RestoreCodec}).
+   */
+  public static final String TYPE_RESTORE = "cairn-restore";
+
   /** No known leader, in a {@code NOT_LEADER} failure. */
   public static final int NO_NODE_ID = -1;
 

@@ -116,4 +116,18 @@ final class ApiCodecRoundTripTest {
                             BackupScheduleCodec.encodeResponse(response)))
                     .isEqualTo(response));
   }
+
+  @Test
+  void shouldRoundTripRestoreMessages() {
+    qt().withFixedSeed(SEED + 7)
+        .withExamples(100)
+        .forAll(ApiGenerators.restoreRequests(), responsesOf(ApiGenerators.restoreStates()))
+        .checkAssert(
+            (request, response) -> {
+              assertThat(RestoreCodec.decodeRequest(RestoreCodec.encodeRequest(request)))
+                  .isEqualTo(request);
+              assertThat(RestoreCodec.decodeResponse(RestoreCodec.encodeResponse(response)))
+                  .isEqualTo(response);
+            });
+  }
 }

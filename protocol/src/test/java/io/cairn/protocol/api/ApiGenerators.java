@@ -303,4 +303,46 @@ final class ApiGenerators {
       return new BackupEntries(list, tokens.generate(in));
     };
   }
+
+  static Gen<RestoreRequest> restoreRequests() {
+    return in -> {
+      RestoreRequest.Kind kind = Generate.enumValues(RestoreRequest.Kind.class).generate(in);
+      boolean valued =
+          kind == RestoreRequest.Kind.BACKUP_ID
+              || kind == RestoreRequest.Kind.CHECKPOINT_ID
+              || kind == RestoreRequest.Kind.TIME;
+      return new RestoreRequest(kind, valued ? longs().between(1, Long.MAX_VALUE).generate(in) : 0);
+    };
+  }
+
+  static Gen<NodeRestoreState> restoreStates() {
+    Gen<NodeRestoreState.PartitionRestoreState> partitions =
+        in ->
+            new NodeRestoreState.PartitionRestoreState(
+                integers().between(1, ApiDescriptor.PARTITION_ID_MAX).generate(in),
+                Generate.pick(List.of("DOWNLOADING", "INSTALLING", "DONE", "CHECKING", "VERIFIED"))
+                    .generate(in),
+                longs().between(0, Long.MAX_VALUE).generate(in),
+                longs().between(0, Long.MAX_VALUE).generate(in),
+                longs().between(0, Long.MAX_VALUE).generate(in),
+                longs().between(-1, Long.MAX_VALUE).generate(in),
+                strings(0, 20).generate(in));
+    return in -> {
+      List<NodeRestoreState.PartitionRestoreState> list = new ArrayList<>();
+      int count = integers().between(0, 4).generate(in);
+      for (int i = 0; i < count; i++) {
+        list.add(partitions.generate(in));
+      }
+      return new NodeRestoreState(
+          integers().between(0, 1023).generate(in),
+          Generate.enumValues(NodeRestoreState.Phase.class).generate(in),
+          strings(0, 30).generate(in),
+          longs().between(0, Long.MAX_VALUE).generate(in),
+          longs().between(0, Long.MAX_VALUE).generate(in),
+          strings(0, 40).generate(in),
+          longs().all().generate(in),
+          longs().all().generate(in),
+          list);
+    };
+  }
 }

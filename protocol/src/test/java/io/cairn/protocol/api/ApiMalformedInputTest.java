@@ -97,7 +97,15 @@ final class ApiMalformedInputTest {
           new Codec(
               "backup schedule response",
               BackupScheduleCodec::decodeResponse,
-              v -> BackupScheduleCodec.encodeResponse((ApiResponse<BackupScheduleState>) v)));
+              v -> BackupScheduleCodec.encodeResponse((ApiResponse<BackupScheduleState>) v)),
+          new Codec(
+              "restore request",
+              RestoreCodec::decodeRequest,
+              v -> RestoreCodec.encodeRequest((RestoreRequest) v)),
+          new Codec(
+              "restore response",
+              RestoreCodec::decodeResponse,
+              v -> RestoreCodec.encodeResponse((ApiResponse<NodeRestoreState>) v)));
 
   @Test
   void shouldRejectRandomBytesOnlyWithProtocolException() {
@@ -326,6 +334,9 @@ final class ApiMalformedInputTest {
     Gen<ApiResponse<Boolean>> pausedResponses = responsesOf(Generate.booleans());
     Gen<ApiResponse<BackupScheduleState>> scheduleResponses =
         responsesOf(ApiGenerators.scheduleStates());
+    Gen<RestoreRequest> restoreRequests = ApiGenerators.restoreRequests();
+    Gen<ApiResponse<NodeRestoreState>> restoreResponses =
+        responsesOf(ApiGenerators.restoreStates());
     return in -> {
       int index = indexes.generate(in);
       Object value =
@@ -341,7 +352,9 @@ final class ApiMalformedInputTest {
             case 8 -> operations.generate(in);
             case 9 -> pausedResponses.generate(in);
             case 10 -> "ok";
-            default -> scheduleResponses.generate(in);
+            case 11 -> scheduleResponses.generate(in);
+            case 12 -> restoreRequests.generate(in);
+            default -> restoreResponses.generate(in);
           };
       return new Encoding(index, CODECS.get(index).encode.apply(value));
     };

@@ -1,9 +1,13 @@
 package io.cairn.qa.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.cairn.client.BackupState;
 import io.cairn.client.BackupTaken;
+import io.cairn.client.CairnClient;
 import io.cairn.client.PartitionCheckpoint;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
@@ -54,5 +58,33 @@ public final class Checkpoints {
         .filter(p -> p.checkpointPosition() > 0)
         .forEach(p -> positions.put(p.partitionId(), p.checkpointPosition()));
     return positions;
+  }
+
+  /**
+   * Waits for every pending credit (the balances add up to the oracle's deposits), reads every
+   * balance, then takes backup {@code id} and waits for it to complete: with no command in flight,
+   * the balances returned are those at the checkpoint.
+   */
+  public static Map<String, Long> settledBackup(
+      CairnClient client, long id, LedgerOracle oracle, Duration timeout) {
+    Map<String, Long> balances = new TreeMap<>();
+    await("the balances to add up to " + oracle.total() + " before checkpoint " + id)
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              balances.clear();
+              balances.putAll(oracle.balances(client));
+              assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
+                  .isEqualTo(oracle.total());
+            });
+    client.takeBackup(id);
+    await("backup " + id + " COMPLETED")
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions()
+        .until(() -> client.getBackup(id).state() == BackupState.COMPLETED);
+    return Map.copyOf(balances);
   }
 }

@@ -1,0 +1,144 @@
+package io.cairn.broker;
+
+import io.cairn.backupapi.BackupStore;
+import io.cairn.broker.api.CommandResponseRouter;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.exporting.ExporterComponent;
+import io.cairn.broker.exporting.ExporterDirectorConfig;
+import io.cairn.broker.exporting.ExportingState;
+import io.cairn.broker.interpartition.TransportInterPartitionSender;
+import io.cairn.broker.partition.BackupComponent;
+import io.cairn.broker.partition.LedgerComponent;
+import io.cairn.broker.partition.LogArchiveComponent;
+import io.cairn.broker.partition.Partition;
+import io.cairn.broker.partition.PartitionComponent;
+import io.cairn.broker.partition.PartitionLayout;
+import io.cairn.engine.InterPartitionReceiver;
+import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.ThreadPoolActorScheduler;
+import io.cairn.transport.MessagingService;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the partitions a broker hosts ({@link PartitionDistribution}): each one's components
+ * (backups, ledger, the log archive with a store, exporters), its layout in the data directory and
+ * its raft member's settings. Used once per broker start.
+ */
+final class PartitionAssembler {
+
+  // the broker's logger: these lines are the broker's
+  private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+
+  private final BrokerConfig config;
+  private final BrokerInfo info;
+  private final Path dataDirectory;
+  private final Clock clock;
+  private final MessagingService transport;
+  private final ThreadPoolActorScheduler scheduler;
+  private final ThreadPoolActorScheduler exporterScheduler;
+  private final BrokerThreads threads;
+  private final ExportingState exporting;
+  private final CommandResponseRouter router;
+  private final MeterRegistry registry;
+
+  /**
+   * @param exporterScheduler the exporters' scheduler; null when no exporter is configured
+   */
+  PartitionAssembler(
+      BrokerConfig config,
+      BrokerInfo info,
+      Path dataDirectory,
+      Clock clock,
+      MessagingService transport,
+      ThreadPoolActorScheduler scheduler,
+      ThreadPoolActorScheduler exporterScheduler,
+      BrokerThreads threads,
+      ExportingState exporting,
+      CommandResponseRouter router,
+      MeterRegistry registry) {
+    this.config = config;
+    this.info = info;
+    this.dataDirectory = dataDirectory;
+    this.clock = clock;
+    this.transport = transport;
+    this.scheduler = scheduler;
+    this.exporterScheduler = exporterScheduler;
+    this.threads = threads;
+    this.exporting = exporting;
+    this.router = router;
+    this.registry = registry;
+  }
+
+  /**
+   * Opens every partition of this node (not started yet); on failure closes those already opened.
+   */
+  List<HostedPartition> open(TransportInterPartitionSender sender, Optional<BackupStore> store) {
+    int nodeId = info.nodeId();
+    PartitionDistribution distribution = config.distribution();
+    List<HostedPartition> opened = new ArrayList<>();
+    try {
+      for (int partitionId : distribution.partitionsOf(nodeId)) {
+        BackupComponent backups =
+            new BackupComponent(
+                store, config.backupConfig(), distribution.partitionCount(), threads.upload());
+        LedgerComponent ledger =
+            new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
+        List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
+        store.flatMap(s -> LogArchiveComponent.of(s, config.backup())).ifPresent(components::add);
+        // also without exporters, so that their column family always exists in the state
+        ExporterComponent exporters =
+            new ExporterComponent(
+                config.exporters(),
+                exporting,
+                ExporterDirectorConfig.defaults(),
+                exporterScheduler);
+        components.add(exporters);
+        // election timeouts only need to differ between members; the seed is not a secret
+        long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
+        Partition partition =
+            Partition.builder()
+                .partitionId(partitionId)
+                .nodeId(nodeId)
+                .members(distribution.members(partitionId))
+                // the first member: partitions start at consecutive brokers, so leaders spread
+                .preferredLeader(
+                    config.raft().leaderBalancing()
+                        ? distribution.preferredLeader(partitionId)
+                        : -1)
+                .layout(PartitionLayout.of(dataDirectory, partitionId))
+                .config(config.partitionConfig())
+                .messagingService(transport)
+                .scheduler(scheduler)
+                .ioExecutor(threads.io())
+                .flushExecutor(threads.flush())
+                .random(new SplittableRandom(seed))
+                .components(components)
+                .exportedPositions(config.exporters().isEmpty() ? null : exporters)
+                .responseWriter(router.writerFor(partitionId))
+                .meterRegistry(registry)
+                .brokerVersion(info.version())
+                .open();
+        LOG.debug("Opened partition {} on node {} (election seed {})", partitionId, nodeId, seed);
+        opened.add(
+            new HostedPartition(
+                partition,
+                ledger,
+                backups,
+                new InterPartitionReceiver(partitionId, partition.logStream().writer())));
+      }
+      return opened;
+    } catch (RuntimeException e) {
+      for (HostedPartition partition : opened) {
+        partition.partition().closeAsync();
+      }
+      throw e;
+    }
+  }
+}
