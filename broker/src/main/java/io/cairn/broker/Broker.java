@@ -270,22 +270,19 @@ public final class Broker implements AutoCloseable {
               clock,
               registry,
               threads.startRestore(),
-              this::startRestored);
-      register(
-          ApiDescriptor.TYPE_RESTORE,
-          new RestoreRequestHandler(nodeId, Optional.of(restore), "", apiMetrics));
-      return;
+              this::startRestored,
+              new ApiRestore.Peers(
+                  transport,
+                  config.cluster().members().keySet(),
+                  config.network().requestTimeout()));
     }
     register(
         ApiDescriptor.TYPE_RESTORE,
         new RestoreRequestHandler(
-            nodeId,
-            Optional.empty(),
-            config.data().restoreMode()
-                ? "its data directory held data when it started"
-                : "it was started without data.restoreMode",
-            apiMetrics));
-    startProcessing();
+            nodeId, Optional.ofNullable(restore), config.data().restoreMode(), apiMetrics));
+    if (!awaitsRestore) {
+      startProcessing();
+    }
   }
 
   /** The restore's {@link ApiRestore.Starter}: the restored directory's partitions start. */
@@ -314,6 +311,13 @@ public final class Broker implements AutoCloseable {
     NodeDescriptor.checkOrCreate(
         dataDirectory,
         NodeDescriptor.of(config.cluster().clusterId(), nodeId, config.cluster().partitionCount()));
+  }
+
+  /** Why client commands are refused now: shutting down, or a restored cluster still checking. */
+  private Optional<String> commandRefusal() {
+    return state != State.STARTED
+        ? Optional.of("Expected node " + nodeId + " to take commands, but it is shutting down")
+        : Optional.ofNullable(restore).flatMap(ApiRestore::commandRefusal);
   }
 
   /** Starts everything that processes: actors, partitions, request handlers, the schedule. */
@@ -388,13 +392,7 @@ public final class Broker implements AutoCloseable {
         new InterPartitionRequestHandler(partitions, leaders, interPartitionMetrics));
     CommandRequestHandler commands =
         new CommandRequestHandler(
-            info,
-            partitions,
-            leaders,
-            router,
-            commandLimiters,
-            () -> state == State.STARTED,
-            apiMetrics);
+            info, partitions, leaders, router, commandLimiters, this::commandRefusal, apiMetrics);
     register(ApiDescriptor.TYPE_COMMAND, commands);
     register(
         ApiDescriptor.TYPE_QUERY_ACCOUNT,
@@ -558,6 +556,7 @@ public final class Broker implements AutoCloseable {
 
   /** Closes in reverse order of starting; every step runs even if an earlier one failed. */
   private void closeParts() {
+    Optional.ofNullable(restore).ifPresent(ApiRestore::close);
     steps.quietly("the management server", () -> PartSteps.close(management));
     steps.quietly("the request handlers", () -> handlerTypes.forEach(transport::unregisterHandler));
     steps.quietly("the backup scheduler", () -> PartSteps.closeActor(backupScheduler));

@@ -13,6 +13,7 @@ import io.cairn.backupfs.layout.StoreLayout;
 import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backuptestkit.ManifestTampering;
 import io.cairn.client.CairnClient;
+import io.cairn.client.CairnClientException;
 import io.cairn.gateway.v1.GetRestoreStatusRequest;
 import io.cairn.gateway.v1.RestoreRequest;
 import io.cairn.gateway.v1.RestoreStatus;
@@ -70,7 +71,13 @@ final class RestoreThroughApiIT {
       accounts = LedgerOracle.accounts(source, "api", 3);
       LedgerOracle oracle = LedgerOracle.fund(client, accounts, 10_000);
       balancesAt.put(1L, Checkpoints.settledBackup(client, 1, oracle, TIMEOUT));
-      for (long id = 2; id <= 3; id++) {
+      Instant between = null;
+      for (long id = 2; id <= 4; id++) {
+        if (id == 4) {
+          Thread.sleep(20);
+          between = Instant.now();
+          Thread.sleep(20);
+        }
         TransferLoad load = new TransferLoad(client, accounts, seed + id, 6, 50);
         load.start();
         try {
@@ -82,9 +89,8 @@ final class RestoreThroughApiIT {
         oracle = oracle.plus(accounts.get((int) id), id * 1_000);
         balancesAt.put(id, Checkpoints.settledBackup(client, id, oracle, TIMEOUT));
       }
-      Thread.sleep(20);
-      afterPointThree = Instant.now();
-      phases.mark("backups 1 to 3");
+      afterPointThree = between;
+      phases.mark("backups 1 to 4");
 
       // a cluster that holds data refuses, naming the broker and what to do
       HttpResponse<String> refused = post(source, "{\"backupId\": 1}");
@@ -94,8 +100,8 @@ final class RestoreThroughApiIT {
           .contains("data.restoreMode")
           .contains("Nothing was started");
       assertThat(status(source).path("state").asText()).isEqualTo("NOT_IN_RESTORE_MODE");
-      awaitPointThreeArchivedThenDeleteItsBackup(store);
-      phases.mark("backup 3 deleted: a restore point only");
+      awaitPointsArchivedThenDeleteTheirBackups(store, 3, 4);
+      phases.mark("backups 3 and 4 deleted: restore points only");
     }
 
     // restore backup 1 over HTTP
@@ -175,6 +181,23 @@ final class RestoreThroughApiIT {
       phases.mark("point 3 restored through gRPC");
     }
 
+    // restore point 4 by id over HTTP: backup 2 and the archived log past point 3
+    try (EmbeddedCluster restored = cluster(directory.resolve("by-point"), store, true, false)) {
+      restored.start();
+      HttpResponse<String> accepted = post(restored, "{\"checkpointId\": 4}");
+      assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+      JsonNode started = JSON.readTree(accepted.body());
+      // backup 2, or backup 3 when the cluster restored to point 3 completed it again in this
+      // store (processing the kept CREATE(3) takes that checkpoint's backup): either base, with
+      // the archived log up to point 4, is the state at point 4
+      assertThat(started.path("backupId").asLong()).isIn(2L, 3L);
+      assertThat(started.path("restorePointId").asLong()).isEqualTo(4);
+      awaitCompleted(restored);
+      restored.awaitHealthy();
+      assertBalances(restored.client(), accounts, balancesAt.get(4L), "restore point 4");
+      phases.mark("point 4 restored through HTTP");
+    }
+
     // negative control: partition 2's copy of backup 2 records another digest; the files are
     // intact, so only the restored leader's digest check can tell, and the restore must FAIL
     recordAnotherDigest(store, new BackupIdentifier(1, 2, 2));
@@ -201,6 +224,11 @@ final class RestoreThroughApiIT {
                 assertThat(p.path("partitionId").asInt()).isEqualTo(2);
                 assertThat(p.path("phase").asText()).isEqualTo("FAILED");
               });
+      // partition 1's digest matched, yet it takes no command: the cluster is not restored
+      assertThatThrownBy(() -> restored.client().deposit(accounts.get(0), 1))
+          .as("a deposit on partition 1 of a cluster whose restore FAILED")
+          .isInstanceOf(CairnClientException.class)
+          .hasMessageContaining("waits for every partition's digest check");
       phases.mark("a wrong digest fails the restore");
     }
   }
@@ -222,25 +250,30 @@ final class RestoreThroughApiIT {
             }));
   }
 
-  private static void awaitPointThreeArchivedThenDeleteItsBackup(Path store) throws Exception {
+  private static void awaitPointsArchivedThenDeleteTheirBackups(Path store, long... ids)
+      throws Exception {
     ExecutorService executor = Executors.newFixedThreadPool(2);
     try (var fs =
         ClusterRestore.filesystem(store, BackupEncryption.off()).apply(executor, executor)) {
-      await("restore point 3 archived on every partition")
+      await("restore points " + java.util.Arrays.toString(ids) + " archived on every partition")
           .atMost(TIMEOUT)
           .pollInterval(Duration.ofMillis(200))
           .until(
               () -> {
-                for (int partition = 1; partition <= 3; partition++) {
-                  if (new LogArchive(fs.archive(), partition).point(3).get().isEmpty()) {
-                    return false;
+                for (long id : ids) {
+                  for (int partition = 1; partition <= 3; partition++) {
+                    if (new LogArchive(fs.archive(), partition).point(id).get().isEmpty()) {
+                      return false;
+                    }
                   }
                 }
                 return true;
               });
-      for (int partition = 1; partition <= 3; partition++) {
-        // replication factor 1: partition p's only copy is node p-1's
-        fs.delete(new BackupIdentifier(partition - 1, partition, 3)).get();
+      for (long id : ids) {
+        for (int partition = 1; partition <= 3; partition++) {
+          // replication factor 1: partition p's only copy is node p-1's
+          fs.delete(new BackupIdentifier(partition - 1, partition, id)).get();
+        }
       }
     } finally {
       executor.shutdownNow();

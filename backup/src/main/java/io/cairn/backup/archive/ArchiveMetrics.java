@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       archive (the archive will have a gap), else 0</td></tr>
  *   <tr><td>{@value #GAPS}</td><td>counter</td><td></td><td>chains started after records the
  *       archive never got</td></tr>
+ *   <tr><td>{@value #POINT_TIMESTAMP}</td><td>gauge (seconds since the epoch)</td><td></td><td>when
+ *       the newest restore point this member archived was taken (NaN before it archived one): the
+ *       recovery point objective of a point-in-time restore is {@code time()} minus this, on the
+ *       partition's leader</td></tr>
  * </table>
  */
 public final class ArchiveMetrics implements AutoCloseable {
@@ -37,6 +41,7 @@ public final class ArchiveMetrics implements AutoCloseable {
   public static final String UNARCHIVED_BYTES = "cairn.backup.archive.unarchived.bytes";
   public static final String HOLD_RELEASED = "cairn.backup.archive.hold.released";
   public static final String GAPS = "cairn.backup.archive.gaps";
+  public static final String POINT_TIMESTAMP = "cairn.backup.archive.point.timestamp";
 
   private final MeterRegistry registry;
   private final List<Meter> meters = new ArrayList<>();
@@ -48,6 +53,7 @@ public final class ArchiveMetrics implements AutoCloseable {
   private final AtomicLong archivedIndex = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong unarchivedBytes = new AtomicLong();
   private final AtomicLong holdReleased = new AtomicLong();
+  private final AtomicLong pointMillis = new AtomicLong(Long.MIN_VALUE);
 
   public ArchiveMetrics(MeterRegistry registry, int partitionId) {
     this.registry = registry;
@@ -87,6 +93,15 @@ public final class ArchiveMetrics implements AutoCloseable {
             .description("1 while compaction no longer waits for the archive (over its limit)")
             .tag("partition", partition)
             .register(registry));
+    register(
+        Gauge.builder(
+                POINT_TIMESTAMP,
+                pointMillis,
+                v -> v.get() == Long.MIN_VALUE ? Double.NaN : v.get() / 1000.0)
+            .description("When the newest restore point this member archived was taken")
+            .baseUnit("seconds")
+            .tag("partition", partition)
+            .register(registry));
   }
 
   private Counter chunks(String partition, String result) {
@@ -107,6 +122,11 @@ public final class ArchiveMetrics implements AutoCloseable {
     archived.increment();
     bytes.increment(sizeBytes);
     archivedIndex.set(toIndex);
+  }
+
+  /** A restore point taken at {@code timestampMillis} was archived. */
+  void pointArchived(long timestampMillis) {
+    pointMillis.accumulateAndGet(timestampMillis, Math::max);
   }
 
   void lostRace() {

@@ -241,6 +241,10 @@ public final class LogArchiver extends Actor {
               }
               tail = appended.link();
               metrics.archived(tail.get().link().toIndex(), sizeBytes);
+              checkpoints.stream()
+                  .mapToLong(ArchivedCheckpoint::timestamp)
+                  .max()
+                  .ifPresent(metrics::pointArchived);
               moveHold();
               if (!checkpoints.isEmpty()) {
                 LOG.debug(

@@ -274,6 +274,9 @@ class LogArchiverTest {
       recorded.addAll(link.link().checkpoints());
     }
     assertThat(recorded).isEqualTo(checkpoints);
+    // the newest restore point's time, from which the recovery point objective is read
+    assertThat(registry.get(ArchiveMetrics.POINT_TIMESTAMP).gauge().value())
+        .isEqualTo(checkpoints.get(checkpoints.size() - 1).timestamp() / 1000.0);
     assertThat(archive.chain(1, 60).get()).hasSizeGreaterThan(2); // chunks of at most 8 KiB
     assertThat(leader.hold.index()).isEqualTo(61);
   }

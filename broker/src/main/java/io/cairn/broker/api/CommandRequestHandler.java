@@ -25,7 +25,7 @@ import io.cairn.transport.MessagingService;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code cairn-command}: writes a client's command to the log of the partition this broker leads,
@@ -71,11 +71,12 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
   private final LeaderDirectory leaders;
   private final CommandResponseRouter router;
   private final CommandLimiters limiters;
-  private final BooleanSupplier accepting;
+  private final Supplier<Optional<String>> refusal;
   private final BrokerApiMetrics metrics;
 
   /**
-   * @param accepting false once the broker is shutting down: new commands are refused
+   * @param refusal why the broker takes no command now (it is shutting down, or a restored cluster
+   *     waits for its digest checks); empty while it takes them
    */
   public CommandRequestHandler(
       BrokerInfo broker,
@@ -83,14 +84,14 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
       LeaderDirectory leaders,
       CommandResponseRouter router,
       CommandLimiters limiters,
-      BooleanSupplier accepting,
+      Supplier<Optional<String>> refusal,
       BrokerApiMetrics metrics) {
     this.broker = Objects.requireNonNull(broker, "broker");
     this.partitions = Objects.requireNonNull(partitions, "partitions");
     this.leaders = Objects.requireNonNull(leaders, "leaders");
     this.router = Objects.requireNonNull(router, "router");
     this.limiters = Objects.requireNonNull(limiters, "limiters");
-    this.accepting = Objects.requireNonNull(accepting, "accepting");
+    this.refusal = Objects.requireNonNull(refusal, "refusal");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
@@ -118,10 +119,9 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
 
   private CompletableFuture<ApiResponse<Record>> answer(CommandRequest request) {
     int partitionId = request.partitionId();
-    if (!accepting.getAsBoolean()) {
-      return done(
-          ResponseStatus.PARTITION_UNAVAILABLE,
-          "Expected node " + broker.nodeId() + " to take commands, but it is shutting down");
+    Optional<String> refused = refusal.get();
+    if (refused.isPresent()) {
+      return done(ResponseStatus.PARTITION_UNAVAILABLE, refused.get());
     }
     if (partitionId > broker.partitionCount()) {
       return done(

@@ -28,13 +28,17 @@ public final class RestoreRequestHandler implements MessagingService.RequestHand
 
   /**
    * @param restore the restore this broker waits for; empty when it started with its data
-   * @param notRestoring why there is none, for the answers (read by operators)
+   * @param restoreMode whether {@code data.restoreMode} is set (without a restore, the directory
+   *     held data when the broker started)
    */
   public RestoreRequestHandler(
-      int nodeId, Optional<ApiRestore> restore, String notRestoring, BrokerApiMetrics metrics) {
+      int nodeId, Optional<ApiRestore> restore, boolean restoreMode, BrokerApiMetrics metrics) {
     this.nodeId = nodeId;
     this.restore = Objects.requireNonNull(restore, "restore");
-    this.notRestoring = Objects.requireNonNull(notRestoring, "notRestoring");
+    this.notRestoring =
+        restoreMode
+            ? "its data directory held data when it started"
+            : "it was started without data.restoreMode";
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 

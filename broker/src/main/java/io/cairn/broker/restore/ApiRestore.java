@@ -5,9 +5,12 @@ import io.cairn.backupapi.BackupStore;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.partition.PartitionHealthStatus;
+import io.cairn.protocol.api.ApiDescriptor;
+import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.NodeRestoreState;
 import io.cairn.protocol.api.NodeRestoreState.PartitionRestoreState;
 import io.cairn.protocol.api.NodeRestoreState.Phase;
+import io.cairn.protocol.api.RestoreCodec;
 import io.cairn.protocol.api.RestoreRequest;
 import io.cairn.restore.BackupRestorer;
 import io.cairn.restore.BackupSelector;
@@ -21,20 +24,25 @@ import io.cairn.restore.RestorePlan;
 import io.cairn.restore.RestoreResult;
 import io.cairn.restore.RestoreTarget;
 import io.cairn.scheduler.Clock;
+import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +54,9 @@ import org.slf4j.LoggerFactory;
  * BackupRestorer}, on the executor given), then tells the broker to start them ({@link Starter}).
  * Their leaders check the state digest at the restored checkpoint as after every restore; {@link
  * #state()} reports each partition CHECKING until its state holds that checkpoint (VERIFIED), and
- * the broker COMPLETED once every partition it hosts is VERIFIED.
+ * the broker COMPLETED once every partition it hosts is VERIFIED. Client commands are refused
+ * ({@link #commandRefusal()}) until every broker of the cluster is COMPLETED: the restored broker
+ * asks its peers every {@link #CLUSTER_CHECK_INTERVAL}.
  *
  * <p>A failed restore leaves the directory empty (the restorer's promise), so it can be asked
  * again; a restore that runs or ran to the end refuses another. Thread-safe.
@@ -78,7 +88,10 @@ public final class ApiRestore {
   private final MeterRegistry registry;
   private final Executor executor;
   private final Starter starter;
+  private final Peers peers;
   private final Map<Integer, PartitionProgress> progress = new ConcurrentSkipListMap<>();
+  private volatile boolean clusterVerified;
+  private volatile boolean closed;
 
   // guarded by this
   private Phase phase = Phase.WAITING;
@@ -91,9 +104,22 @@ public final class ApiRestore {
   private List<HostedPartition> partitions = List.of();
   private CompletableFuture<NodeRestoreState> planned = new CompletableFuture<>();
 
+  /** The brokers of the cluster (this one is skipped), asked how their restores stand. */
+  public record Peers(MessagingService transport, Set<Integer> nodeIds, Duration requestTimeout) {
+    public Peers {
+      Objects.requireNonNull(transport, "transport");
+      nodeIds = Set.copyOf(nodeIds);
+      Objects.requireNonNull(requestTimeout, "requestTimeout");
+    }
+  }
+
+  /** How often a restored broker asks whether every broker passed its digest checks. */
+  static final Duration CLUSTER_CHECK_INTERVAL = Duration.ofMillis(500);
+
   /**
    * @param target this broker's data directory, cluster id, node id, shape and version
    * @param executor where the restore runs (it blocks for the restore's length)
+   * @param peers the brokers of the cluster
    */
   public ApiRestore(
       RestoreTarget target,
@@ -101,13 +127,15 @@ public final class ApiRestore {
       Clock clock,
       MeterRegistry registry,
       Executor executor,
-      Starter starter) {
+      Starter starter,
+      Peers peers) {
     this.target = Objects.requireNonNull(target, "target");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.starter = Objects.requireNonNull(starter, "starter");
+    this.peers = Objects.requireNonNull(peers, "peers");
   }
 
   /**
@@ -211,7 +239,86 @@ public final class ApiRestore {
     } catch (RuntimeException e) {
       LOG.error("Node {}: its restored partitions failed to start", target.nodeId(), e);
       failed("the restored partitions failed to start: " + e.getMessage());
+      return;
     }
+    scheduleClusterCheck();
+  }
+
+  /**
+   * Why this broker refuses client commands now: a restored cluster takes none until every broker
+   * reports each of its partitions VERIFIED, so that no command is processed on a cluster one of
+   * whose partitions may still fail its digest check. Empty once they all did.
+   */
+  public Optional<String> commandRefusal() {
+    if (clusterVerified) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "Expected the restored cluster to take commands, but node "
+            + target.nodeId()
+            + " waits for every partition's digest check (the restore's state: GET"
+            + " /actuator/restore at the gateway)");
+  }
+
+  private void scheduleClusterCheck() {
+    if (closed) {
+      return;
+    }
+    CompletableFuture.runAsync(
+        this::checkCluster,
+        CompletableFuture.delayedExecutor(
+            CLUSTER_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS, executor));
+  }
+
+  /** Asks this broker's partitions and every peer; opens for commands once all are COMPLETED. */
+  private void checkCluster() {
+    List<CompletableFuture<Boolean>> done = new ArrayList<>();
+    done.add(state().thenApply(own -> own.phase() == Phase.COMPLETED));
+    for (int peer : peers.nodeIds()) {
+      if (peer == target.nodeId()) {
+        continue;
+      }
+      done.add(
+          peers
+              .transport()
+              .sendAndReceive(
+                  peer,
+                  ApiDescriptor.TYPE_RESTORE,
+                  RestoreCodec.encodeRequest(RestoreRequest.status()),
+                  peers.requestTimeout())
+              .thenApply(RestoreCodec::decodeResponse)
+              // a peer that restarted after its restore holds data and processes: it does not hold
+              // the cluster back
+              .thenApply(
+                  answer ->
+                      answer instanceof ApiResponse.Ok<NodeRestoreState> ok
+                          && (ok.body().phase() == Phase.COMPLETED
+                              || ok.body().phase() == Phase.PROCESSING)));
+    }
+    CompletableFuture.allOf(done.toArray(CompletableFuture[]::new))
+        .handle(
+            (ignored, error) -> {
+              boolean all = error == null && done.stream().allMatch(CompletableFuture::join);
+              if (all) {
+                clusterVerified = true;
+                LOG.info(
+                    "Node {}: every broker of the restored cluster passed its digest checks;"
+                        + " client commands are taken",
+                    target.nodeId());
+              } else if (phaseNow() != Phase.FAILED) {
+                scheduleClusterCheck();
+              }
+              return null;
+            });
+  }
+
+  private synchronized Phase phaseNow() {
+    return phase;
+  }
+
+  /** Stops asking the peers (the broker closes). */
+  public void close() {
+    closed = true;
   }
 
   private void failed(String reason) {
@@ -230,7 +337,8 @@ public final class ApiRestore {
     List<HostedPartition> running;
     synchronized (this) {
       running = partitions;
-      if (phase != Phase.CHECKING && phase != Phase.COMPLETED) {
+      if (running.isEmpty()) {
+        // not started (yet): the downloads' progress
         return CompletableFuture.completedFuture(snapshot(downloads()));
       }
     }
