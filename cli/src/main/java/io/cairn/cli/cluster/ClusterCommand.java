@@ -151,6 +151,15 @@ public final class ClusterCommand implements Runnable {
                 + " encrypted).")
     boolean archive;
 
+    @Option(
+        names = "--marker-interval",
+        paramLabel = "duration",
+        description =
+            "With --archive: a restore point on every partition every <duration> (a checkpoint"
+                + " marker, backup.schedule.markerInterval), between full backups taken every hour"
+                + " (backup.schedule.interval: 1h); from 1s to 59m.")
+    Duration markerInterval;
+
     @Override
     public Integer call() {
       CairnMain root = root();
@@ -170,6 +179,18 @@ public final class ClusterCommand implements Runnable {
         violations.add(
             "Expected --timeout in [1.0s, 60m00s], but was " + Durations.formatRounded(timeout));
       }
+      if (markerInterval != null && !archive) {
+        violations.add(
+            "Expected --marker-interval with --archive (markers are restore points of the log"
+                + " archive), but --archive is not given");
+      }
+      if (markerInterval != null
+          && (markerInterval.compareTo(Duration.ofSeconds(1)) < 0
+              || markerInterval.compareTo(Duration.ofMinutes(59)) > 0)) {
+        violations.add(
+            "Expected --marker-interval in [1s, 59m], but was "
+                + Durations.formatRounded(markerInterval));
+      }
       if (archive && secure) {
         violations.add(
             "Expected --archive without --secure, but both are given: the log archive does not"
@@ -180,7 +201,7 @@ public final class ClusterCommand implements Runnable {
       }
       LocalCluster cluster = cluster();
       if (archive) {
-        enableArchive(cluster.directory());
+        enableArchive(cluster.directory(), Optional.ofNullable(markerInterval));
       }
       ClusterLayout layout = existingOr(cluster.directory(), requested);
       if (secure) {
@@ -207,11 +228,12 @@ public final class ClusterCommand implements Runnable {
       return ExitCode.OK;
     }
 
-    private static void enableArchive(ClusterDirectory directory) {
+    private static void enableArchive(ClusterDirectory directory, Optional<Duration> markers) {
       try {
         java.nio.file.Files.createDirectories(directory.root());
         if (!directory.archive()) {
-          java.nio.file.Files.createFile(directory.archiveFlagFile());
+          java.nio.file.Files.writeString(
+              directory.archiveFlagFile(), markers.map(Durations::formatExact).orElse(""));
         }
       } catch (java.io.IOException e) {
         throw new CliException(

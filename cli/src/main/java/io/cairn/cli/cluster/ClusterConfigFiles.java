@@ -125,7 +125,12 @@ public final class ClusterConfigFiles {
             (dir.secure()
                     ? "  encryption:\n    keyFile: " + quoted(dir.masterKeyFile()) + "\n"
                     : "")
-                + (dir.archive() ? "  archive:\n    enabled: true\n" : ""),
+                + (dir.archive() ? "  archive:\n    enabled: true\n" : "")
+                + dir.markerInterval()
+                    .map(
+                        interval ->
+                            "  schedule:\n    interval: 1h\n    markerInterval: " + interval + "\n")
+                    .orElse(""),
             dir.secure() ? brokerSecurityYaml(dir, nodeId) : "");
   }
 

@@ -97,6 +97,22 @@ public final class ClusterDirectory {
     return java.nio.file.Files.exists(archiveFlagFile());
   }
 
+  /**
+   * The marker interval of a cluster created with {@code cluster up --archive --marker-interval}:
+   * the archive flag file's content, empty when it has none.
+   */
+  public Optional<String> markerInterval() {
+    if (!archive()) {
+      return Optional.empty();
+    }
+    try {
+      String text = java.nio.file.Files.readString(archiveFlagFile()).trim();
+      return text.isEmpty() ? Optional.empty() : Optional.of(text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read " + archiveFlagFile(), e);
+    }
+  }
+
   /** The gateway's credentials file of a secure cluster (hashes only). */
   public Path apiKeysFile() {
     return tlsDirectory().resolve("api-keys");

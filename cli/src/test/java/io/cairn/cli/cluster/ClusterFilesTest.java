@@ -76,6 +76,22 @@ class ClusterFilesTest {
   }
 
   @Test
+  void shouldTakeAMarkerEveryIntervalOnAClusterCreatedWithAMarkerInterval() throws Exception {
+    ClusterDirectory dir = new ClusterDirectory(root);
+    java.nio.file.Files.createDirectories(root);
+    java.nio.file.Files.writeString(dir.archiveFlagFile(), "1s");
+    ClusterConfigFiles.writeMissing(dir, layout);
+    for (int nodeId = 0; nodeId < 3; nodeId++) {
+      BrokerConfig config = BrokerConfigReader.read(dir.configFile("broker-" + nodeId), Map.of());
+      assertThat(config.backup().archive()).isPresent();
+      assertThat(config.backup().schedule().orElseThrow().interval())
+          .isEqualTo(Duration.ofHours(1));
+      assertThat(config.backup().markers().orElseThrow().markerInterval())
+          .isEqualTo(Duration.ofSeconds(1));
+    }
+  }
+
+  @Test
   void shouldWriteAGatewayConfigurationTheGatewayAccepts() {
     ClusterDirectory dir = new ClusterDirectory(root);
     ClusterConfigFiles.writeMissing(dir, layout);
