@@ -146,8 +146,10 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
 
   private Optional<String> problem(ProcessingContext context) {
     var metadata = context.command().metadata();
+    // a backup's checkpoint is a CREATE; a restore point may also be a marker's MARK
     if (metadata.recordType() != RecordType.COMMAND
-        || metadata.intent() != CheckpointIntent.CREATE
+        || (metadata.intent() != CheckpointIntent.CREATE
+            && metadata.intent() != CheckpointIntent.MARK)
         || ((CheckpointValue) context.value()).checkpointId() != marker.backupId()) {
       return Optional.of(
           "the command at that position is "
@@ -156,7 +158,7 @@ public final class RestoredCheckpointCheck implements CommandInterceptor {
               + metadata.valueType()
               + " "
               + metadata.intent().name()
-              + ", not CHECKPOINT CREATE("
+              + ", not CHECKPOINT CREATE or MARK("
               + marker.backupId()
               + ")");
     }

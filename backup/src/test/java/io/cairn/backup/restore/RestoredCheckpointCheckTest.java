@@ -119,6 +119,27 @@ final class RestoredCheckpointCheckTest {
   }
 
   @Test
+  void shouldCheckAMarkersCommandAtARestorePoint() {
+    String digest = db.stateDigest().toHex();
+    RecordingResult result = new RecordingResult();
+
+    Decision decision =
+        check(digest, true)
+            .intercept(
+                context(
+                    POSITION,
+                    command(
+                        CheckpointIntent.MARK,
+                        new CheckpointValue(
+                            7, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP))),
+                result);
+
+    assertThat(decision).isEqualTo(Decision.CONTINUE);
+    assertThat(told).hasSize(1).allSatisfy(c -> assertThat(c.matches()).isTrue());
+    assertThat(result.failure).isNull();
+  }
+
+  @Test
   void shouldFailWhenAnotherCommandSitsAtTheCheckpointPosition() {
     String digest = db.stateDigest().toHex();
     RecordingResult result = new RecordingResult();
@@ -131,7 +152,7 @@ final class RestoredCheckpointCheckTest {
 
     assertThat(told).hasSize(2).allSatisfy(c -> assertThat(c.matches()).isFalse());
     assertThat(told.get(0).problem()).hasValueSatisfying(p -> assertThat(p).contains("DEPOSIT"));
-    assertThat(result.failure).contains("not CHECKPOINT CREATE(7)");
+    assertThat(result.failure).contains("not CHECKPOINT CREATE or MARK(7)");
   }
 
   @Test
@@ -174,7 +195,7 @@ final class RestoredCheckpointCheckTest {
     assertThat(matched.failure).isNull();
     assertThat(decision).isEqualTo(Decision.HANDLED);
     assertThat(mismatched.failure).contains(digest);
-    assertThat(invalid.failure).contains("not CHECKPOINT CREATE(7)");
+    assertThat(invalid.failure).contains("not CHECKPOINT CREATE or MARK(7)");
     for (RestoreCheckResult result : RestoreCheckResult.values()) {
       assertThat(metrics.restoreCheckCount(result)).as("%s", result).isEqualTo(1.0);
       assertThat(

@@ -3,12 +3,15 @@ package io.cairn.benchmarks.hotpath;
 import io.cairn.cli.cluster.ClusterDirectory;
 import io.cairn.cli.cluster.FreePorts;
 import io.cairn.scheduler.Clock;
+import io.cairn.units.Durations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -57,6 +60,21 @@ final class CairnClusterProcess implements AutoCloseable {
   static CairnClusterProcess up(
       Path dist, Path directory, Clock clock, boolean secure, boolean archive)
       throws IOException, InterruptedException {
+    return up(dist, directory, clock, secure, archive, Optional.empty());
+  }
+
+  /**
+   * {@link #up(Path, Path, Clock, boolean, boolean)} with {@code --marker-interval} (with the
+   * archive): a restore point on every partition every interval.
+   */
+  static CairnClusterProcess up(
+      Path dist,
+      Path directory,
+      Clock clock,
+      boolean secure,
+      boolean archive,
+      Optional<Duration> markerInterval)
+      throws IOException, InterruptedException {
     Path cairn = dist.resolve("bin").resolve("cairn").toAbsolutePath();
     if (!Files.isExecutable(cairn)) {
       throw new IllegalStateException(
@@ -97,6 +115,8 @@ final class CairnClusterProcess implements AutoCloseable {
     if (archive) {
       up.add("--archive");
     }
+    markerInterval.ifPresent(
+        interval -> up.addAll(List.of("--marker-interval", Durations.formatExact(interval))));
     int exit = cluster.cli(UP_TIMEOUT_SECONDS + 30, up.toArray(String[]::new));
     if (exit != 0) {
       cluster.close();
@@ -185,7 +205,7 @@ final class CairnClusterProcess implements AutoCloseable {
   }
 
   /** Runs {@code bin/cairn <args>}, output appended to the cli log; the exit code. */
-  private int cli(long timeoutSeconds, String... args) throws IOException, InterruptedException {
+  int cli(long timeoutSeconds, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(cairn.toString());
     command.addAll(List.of(args));

@@ -108,7 +108,7 @@ public final class LogCut {
                             + batch.lowestPosition()
                             + " to "
                             + batch.highestPosition()));
-    checkIsCreate(checkpoint, checkpointId, record.index());
+    checkIsCheckpoint(checkpoint, checkpointId, record.index());
 
     List<Record> kept =
         batch.records().stream().filter(r -> r.position() <= checkpointPosition).toList();
@@ -180,21 +180,27 @@ public final class LogCut {
     return count;
   }
 
-  private void checkIsCreate(Record record, long checkpointId, long index) {
+  /**
+   * The record at the cut must be the checkpoint's command: {@code CREATE} for a backup, {@code
+   * CREATE} or {@code MARK} (a marker, which no backup uploads) for a restore point.
+   */
+  private void checkIsCheckpoint(Record record, long checkpointId, long index) {
     var metadata = record.metadata();
-    boolean create =
-        metadata.recordType() == RecordType.COMMAND && metadata.intent() == CheckpointIntent.CREATE;
-    if (!create || ((CheckpointValue) record.value()).checkpointId() != checkpointId) {
+    boolean checkpoint =
+        metadata.recordType() == RecordType.COMMAND
+            && (metadata.intent() == CheckpointIntent.CREATE
+                || metadata.intent() == CheckpointIntent.MARK);
+    if (!checkpoint || ((CheckpointValue) record.value()).checkpointId() != checkpointId) {
       throw corrupted(
           OptionalLong.of(index),
-          "CHECKPOINT CREATE(" + checkpointId + ") at position " + record.position(),
+          "CHECKPOINT CREATE or MARK(" + checkpointId + ") at position " + record.position(),
           "the record there is "
               + metadata.recordType()
               + " "
               + metadata.valueType()
               + " "
               + metadata.intent().name()
-              + (create
+              + (checkpoint
                   ? " of checkpoint " + ((CheckpointValue) record.value()).checkpointId()
                   : ""));
     }

@@ -50,6 +50,11 @@ final class LogCutTest {
 
   /** Entries of 3 records up to position {@code lastPosition}; {@code create} is a CREATE(7). */
   private static void fill(SegmentedJournal journal, long lastPosition, long create) {
+    fill(journal, lastPosition, create, CheckpointIntent.CREATE);
+  }
+
+  private static void fill(
+      SegmentedJournal journal, long lastPosition, long create, CheckpointIntent intent) {
     long term = 1;
     journal.append(-1, RaftEntryCodec.encode(initial(term)));
     for (long low = 1; low <= lastPosition; low += RECORDS_PER_ENTRY) {
@@ -59,7 +64,7 @@ final class LogCutTest {
       }
       List<Record> records = new ArrayList<>();
       for (long position = low; position < low + RECORDS_PER_ENTRY; position++) {
-        records.add(position == create ? create(position) : deposit(position));
+        records.add(position == create ? checkpoint(position, intent) : deposit(position));
       }
       RecordBatch batch = new RecordBatch(records);
       journal.append(
@@ -94,13 +99,9 @@ final class LogCutTest {
         new DepositValue("account-" + position, position));
   }
 
-  private static Record create(long position) {
+  private static Record checkpoint(long position, CheckpointIntent intent) {
     return new Record(
-        RecordMetadata.builder()
-            .command(CheckpointIntent.CREATE)
-            .position(position)
-            .timestamp(1)
-            .build(),
+        RecordMetadata.builder().command(intent).position(position).timestamp(1).build(),
         new CheckpointValue(7, RecordMetadata.NO_POSITION, RecordMetadata.NO_TIMESTAMP));
   }
 
@@ -164,6 +165,19 @@ final class LogCutTest {
   }
 
   @Test
+  void shouldCutAtAMarkersCommandForARestorePoint() {
+    // a restore point taken by a marker: MARK(7), which no backup uploads, sits at the cut
+    try (SegmentedJournal journal = journal()) {
+      fill(journal, 60, 15, CheckpointIntent.MARK);
+
+      LogCut.Result result = new LogCut(journal, 1).cut(15, 7);
+
+      assertThat(result.droppedRecords()).isEqualTo(45);
+      assertThat(positions(journal)).hasSize(15).endsWith(15L);
+    }
+  }
+
+  @Test
   void shouldNameTheSegmentWhenTheCheckpointIsNotThere() {
     try (SegmentedJournal journal = journal()) {
       fill(journal, 60, 15);
@@ -179,7 +193,7 @@ final class LogCutTest {
                     .hasValueSatisfying(
                         f -> assertThat(f).matches("segments/raft-partition-1-\\d+\\.log"));
               })
-          .hasMessageContaining("CHECKPOINT CREATE(7) at position 20")
+          .hasMessageContaining("CHECKPOINT CREATE or MARK(7) at position 20")
           .hasMessageContaining("DEPOSIT");
       // the right command but another checkpoint id
       assertThatThrownBy(() -> new LogCut(journal, 1).cut(15, 8))
