@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param lastRun the run that finished last on that broker; null before its first
  * @param consecutiveFailures failed attempts since the last run that did not fail
  * @param retention the retention policy and its last pass; null without {@code backup.retention.*}
+ * @param markers the markers between backups; null without {@code backup.schedule.markerInterval}
  */
 public record BackupSchedule(
     int nodeId,
@@ -23,7 +24,8 @@ public record BackupSchedule(
     long nextBackupId,
     ScheduledRun lastRun,
     int consecutiveFailures,
-    Retention retention) {
+    Retention retention,
+    Markers markers) {
 
   public BackupSchedule {
     Objects.requireNonNull(interval, "interval");
@@ -81,4 +83,23 @@ public record BackupSchedule(
       deletedBackupIds = java.util.List.copyOf(deletedBackupIds);
     }
   }
+
+  /**
+   * The markers: restore points of the log archive taken between backups.
+   *
+   * @param interval {@code backup.schedule.markerInterval}
+   * @param lastMarker the marker whose run ended last on that broker; null before the first
+   * @param failuresInARow markers in a row not taken on every partition
+   */
+  public record Markers(Duration interval, MarkerRun lastMarker, int failuresInARow) {}
+
+  /**
+   * One marker's run.
+   *
+   * @param markerId its checkpoint id (the slot's start in epoch milliseconds)
+   * @param finishedAt when every partition had answered
+   * @param outcome {@code taken}, {@code already_taken}, {@code superseded} or {@code failed}
+   * @param detail what failed; empty unless failed
+   */
+  public record MarkerRun(long markerId, Instant finishedAt, String outcome, String detail) {}
 }

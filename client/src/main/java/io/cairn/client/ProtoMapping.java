@@ -89,7 +89,22 @@ final class ProtoMapping {
         s.getNextBackupId(),
         lastRun,
         s.getConsecutiveFailures(),
-        s.hasRetention() ? retention(s.getRetention()) : null);
+        s.hasRetention() ? retention(s.getRetention()) : null,
+        s.hasMarkers() ? markers(s.getMarkers()) : null);
+  }
+
+  private static BackupSchedule.Markers markers(io.cairn.gateway.v1.MarkerSchedule m) {
+    BackupSchedule.MarkerRun last = null;
+    if (m.hasLastMarker()) {
+      io.cairn.gateway.v1.MarkerRun run = m.getLastMarker();
+      last =
+          new BackupSchedule.MarkerRun(
+              run.getMarkerId(), instant(run.getFinishedAt()), run.getOutcome(), run.getDetail());
+    }
+    return new BackupSchedule.Markers(
+        Duration.ofSeconds(m.getInterval().getSeconds(), m.getInterval().getNanos()),
+        last,
+        m.getFailuresInARow());
   }
 
   private static BackupSchedule.Retention retention(io.cairn.gateway.v1.BackupRetention r) {

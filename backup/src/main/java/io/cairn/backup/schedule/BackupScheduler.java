@@ -172,7 +172,8 @@ public final class BackupScheduler extends Actor {
                         Optional.ofNullable(lastRun),
                         consecutiveFailures + storeFailures,
                         retention.map(Retention::policy),
-                        Optional.ofNullable(lastRetention)))
+                        Optional.ofNullable(lastRetention),
+                        markers.map(MarkerRuns::status)))
                 : Optional.empty());
   }
 
@@ -233,7 +234,7 @@ public final class BackupScheduler extends Actor {
     if (now < nextRunMillis()) {
       // markers between backups, never before a backup that is due: a higher marker id first
       // would make the partitions ignore the backup's
-      markers.ifPresent(m -> m.tick(now, executor()));
+      markers.ifPresent(m -> m.tick(now, executor(), () -> clock().millis()));
       return;
     }
     if (stored.isPresent() && lastTakenId > judgedId) {

@@ -1,8 +1,10 @@
 package io.cairn.backup.schedule;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +26,7 @@ public final class MarkerRuns {
   private long lastSlot = Long.MIN_VALUE;
   private boolean inFlight;
   private int failuresInARow;
+  private ScheduleStatus.MarkerRun lastRun;
 
   /**
    * @param marker writes {@code MARK(id)} to every partition's leader
@@ -35,8 +38,18 @@ public final class MarkerRuns {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
-  /** The scheduler's thread, while it runs the schedule: takes the current slot's marker once. */
-  void tick(long nowMillis, Executor thread) {
+  /** The scheduler's thread: the markers' status for {@link BackupScheduler#status()}. */
+  ScheduleStatus.MarkerStatus status() {
+    return new ScheduleStatus.MarkerStatus(
+        schedule.markerInterval(), Optional.ofNullable(lastRun), failuresInARow);
+  }
+
+  /**
+   * The scheduler's thread, while it runs the schedule: takes the current slot's marker once.
+   *
+   * @param millis the scheduler's clock, read when the marker's run ends
+   */
+  void tick(long nowMillis, Executor thread, LongSupplier millis) {
     long slot = schedule.slotAt(nowMillis);
     if (slot <= lastSlot || inFlight) {
       return;
@@ -57,6 +70,7 @@ public final class MarkerRuns {
         (outcome, error) -> {
           inFlight = false;
           TakeOutcome ended = error != null ? TakeOutcome.failed(slot, error.toString()) : outcome;
+          lastRun = new ScheduleStatus.MarkerRun(slot, millis.getAsLong(), ended);
           metrics.marker(ended.kind().label());
           if (ended.kind() == TakeOutcome.Kind.FAILED) {
             failuresInARow++;

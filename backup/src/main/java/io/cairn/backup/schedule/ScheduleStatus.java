@@ -18,6 +18,7 @@ import java.util.Optional;
  *     scheduled backups in a row that ended FAILED in the store
  * @param retention the retention policy, if one is configured
  * @param lastRetention the retention pass that finished last on this broker
+ * @param markers the markers between backups, if {@code backup.schedule.markerInterval} is set
  */
 public record ScheduleStatus(
     Duration interval,
@@ -26,13 +27,43 @@ public record ScheduleStatus(
     Optional<ScheduledRun> lastRun,
     int consecutiveFailures,
     Optional<RetentionPolicy> retention,
-    Optional<RetentionRun> lastRetention) {
+    Optional<RetentionRun> lastRetention,
+    Optional<MarkerStatus> markers) {
 
   public ScheduleStatus {
     Objects.requireNonNull(interval, "interval");
     Objects.requireNonNull(lastRun, "lastRun");
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(lastRetention, "lastRetention");
+    Objects.requireNonNull(markers, "markers");
+  }
+
+  /**
+   * The markers: restore points taken between backups.
+   *
+   * @param interval {@code backup.schedule.markerInterval}
+   * @param lastMarker the marker whose run ended last on this broker, if any
+   * @param failuresInARow markers in a row not taken on every partition
+   */
+  public record MarkerStatus(
+      Duration interval, Optional<MarkerRun> lastMarker, int failuresInARow) {
+    public MarkerStatus {
+      Objects.requireNonNull(interval, "interval");
+      Objects.requireNonNull(lastMarker, "lastMarker");
+    }
+  }
+
+  /**
+   * One marker's run.
+   *
+   * @param markerId the slot's id (a checkpoint id)
+   * @param finishedMillis when every partition had answered (epoch ms)
+   * @param outcome what came of it
+   */
+  public record MarkerRun(long markerId, long finishedMillis, TakeOutcome outcome) {
+    public MarkerRun {
+      Objects.requireNonNull(outcome, "outcome");
+    }
   }
 
   /**

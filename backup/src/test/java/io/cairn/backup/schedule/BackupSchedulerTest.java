@@ -199,7 +199,8 @@ class BackupSchedulerTest {
           marked.add(id);
           return partitions.take(id);
         };
-    start(() -> true, metrics, Optional.of(new MarkerRuns(markers, marker, metrics)));
+    BackupScheduler running =
+        start(() -> true, metrics, Optional.of(new MarkerRuns(markers, marker, metrics)));
 
     scheduler.runFor(Duration.ofMinutes(3));
 
@@ -217,6 +218,18 @@ class BackupSchedulerTest {
             registry.get(BackupScheduleMetrics.MARKERS).tag("result", "merged").counter().count())
         .as("the markers at the minutes, merged into the backups there")
         .isEqualTo(3);
+    // the status names the last marker taken
+    ScheduleStatus.MarkerStatus status =
+        await(running.status()).orElseThrow().markers().orElseThrow();
+    assertThat(status.interval()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(status.failuresInARow()).isZero();
+    assertThat(status.lastMarker())
+        .hasValueSatisfying(
+            last -> {
+              assertThat(last.markerId()).isEqualTo(marked.get(marked.size() - 1));
+              assertThat(last.outcome().kind()).isEqualTo(TakeOutcome.Kind.TAKEN);
+              assertThat(last.finishedMillis()).isBetween(last.markerId(), clock.millis());
+            });
   }
 
   @Test

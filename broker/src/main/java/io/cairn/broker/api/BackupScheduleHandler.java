@@ -113,7 +113,23 @@ public final class BackupScheduleHandler implements MessagingService.RequestHand
                         policy.maxCount().orElse(0),
                         policy.maxAge().map(Duration::toMillis).orElse(0L),
                         policy.minCount(),
-                        status.lastRetention().map(BackupScheduleHandler::pass))));
+                        status.lastRetention().map(BackupScheduleHandler::pass))),
+        status.markers().map(BackupScheduleHandler::markers));
+  }
+
+  private static BackupScheduleState.Markers markers(ScheduleStatus.MarkerStatus markers) {
+    return new BackupScheduleState.Markers(
+        markers.interval().toMillis(),
+        markers
+            .lastMarker()
+            .map(
+                run ->
+                    new BackupScheduleState.LastMarker(
+                        run.markerId(),
+                        run.finishedMillis(),
+                        run.outcome().kind().label(),
+                        run.outcome().detail())),
+        markers.failuresInARow());
   }
 
   private static BackupScheduleState.RetentionPass pass(RetentionRun run) {

@@ -52,6 +52,7 @@ public final class BackupScheduleCommand implements Runnable {
                 .print(out);
             out.println();
             printRetention(schedule.retention(), out);
+            printMarkers(schedule.markers(), out);
             if (schedule.lastRunIfAny().isEmpty()) {
               out.println("No run yet on node " + schedule.nodeId() + ".");
               return;
@@ -79,6 +80,25 @@ public final class BackupScheduleCommand implements Runnable {
           });
       return ExitCode.OK;
     }
+  }
+
+  private static void printMarkers(BackupSchedule.Markers markers, PrintStream out) {
+    if (markers == null) {
+      return;
+    }
+    BackupSchedule.MarkerRun last = markers.lastMarker();
+    Table.of("markers every", "last marker", "outcome", "finished", "failures in a row")
+        .row(
+            Durations.formatExact(markers.interval()),
+            last != null ? last.markerId() : "-",
+            last != null ? last.outcome() : "-",
+            last != null ? Formats.instant(last.finishedAt()) : "-",
+            markers.failuresInARow())
+        .print(out);
+    if (last != null && !last.detail().isEmpty()) {
+      out.println("Last marker failed: " + last.detail());
+    }
+    out.println();
   }
 
   private static void printRetention(BackupSchedule.Retention retention, PrintStream out) {

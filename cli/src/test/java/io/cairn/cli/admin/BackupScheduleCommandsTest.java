@@ -36,19 +36,23 @@ class BackupScheduleCommandsTest {
             .backupStore(root.resolve("backups"))
             .setting("backup.schedule.interval", "2s")
             .setting("backup.retention.maxAge", "1h")
+            .setting("backup.archive.enabled", "true")
+            .setting("backup.schedule.markerInterval", "1s")
             .gateway()
             .build()
             .awaitReady()) {
       String gateway = cluster.gatewayAddress();
-      await("a scheduled backup taken")
+      await("a scheduled backup and a marker taken")
           .atMost(BrokerTestCluster.TIMEOUT)
           .pollInterval(Duration.ofMillis(200))
           .until(
               () -> {
                 Run run = status(gateway, "--output", "json");
-                return run.exitCode() == 0
-                    && JSON.readTree(run.out())
-                        .path("lastRun")
+                JsonNode json = run.exitCode() == 0 ? JSON.readTree(run.out()) : null;
+                return json != null
+                    && json.path("lastRun").path("outcome").asText().equals("taken")
+                    && json.path("markers")
+                        .path("lastMarker")
                         .path("outcome")
                         .asText()
                         .equals("taken");
@@ -66,6 +70,10 @@ class BackupScheduleCommandsTest {
       assertThat(schedule.path("lastRun").path("backupState").asText())
           .isIn("IN_PROGRESS", "COMPLETED");
       assertThat(schedule.path("retention").path("minCount").asInt()).isEqualTo(1);
+      assertThat(schedule.path("markers").path("interval").asText()).isEqualTo("PT1S");
+      assertThat(schedule.path("markers").path("lastMarker").path("markerId").asLong() % 2_000)
+          .as("a marker's slot between two backups' slots")
+          .isEqualTo(1_000);
 
       Run table = status(gateway);
       assertThat(table.exitCode()).as(table.toString()).isZero();
@@ -78,7 +86,9 @@ class BackupScheduleCommandsTest {
               "taken",
               "KEEP YOUNGER THAN",
               "1h",
-              "BACKUP STATE");
+              "BACKUP STATE",
+              "MARKERS EVERY",
+              "LAST MARKER");
 
       HttpResponse<String> http =
           HttpClient.newHttpClient()
@@ -96,6 +106,9 @@ class BackupScheduleCommandsTest {
       assertThat(body.path("nextBackupId").asLong() % 2_000).isZero();
       assertThat(body.path("lastRun").path("outcome").asText()).isIn("taken", "already_taken");
       assertThat(body.path("retention").path("maxAge").asText()).isEqualTo("PT1H");
+      assertThat(body.path("markers").path("interval").asText()).isEqualTo("PT1S");
+      assertThat(body.path("markers").path("lastMarker").path("outcome").asText())
+          .isIn("taken", "already_taken");
       assertThat(body.path("lastRun").path("backupState").asText())
           .isIn("IN_PROGRESS", "COMPLETED");
     }

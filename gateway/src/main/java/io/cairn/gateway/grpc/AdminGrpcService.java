@@ -31,6 +31,8 @@ import io.cairn.gateway.v1.GetTopologyRequest;
 import io.cairn.gateway.v1.Health;
 import io.cairn.gateway.v1.ListBackupsRequest;
 import io.cairn.gateway.v1.ListBackupsResponse;
+import io.cairn.gateway.v1.MarkerRun;
+import io.cairn.gateway.v1.MarkerSchedule;
 import io.cairn.gateway.v1.Partition;
 import io.cairn.gateway.v1.PartitionBackup;
 import io.cairn.gateway.v1.PartitionCheckpoint;
@@ -182,6 +184,27 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
                                   .addAllDeletedBackupIds(pass.deletedIds())
                                   .setFailure(pass.failure())));
               schedule.setRetention(built);
+            });
+    state
+        .markers()
+        .ifPresent(
+            markers -> {
+              MarkerSchedule.Builder built =
+                  MarkerSchedule.newBuilder()
+                      .setInterval(duration(markers.intervalMillis()))
+                      .setFailuresInARow(markers.failuresInARow());
+              markers
+                  .lastMarker()
+                  .ifPresent(
+                      last ->
+                          built.setLastMarker(
+                              MarkerRun.newBuilder()
+                                  .setMarkerId(last.markerId())
+                                  .setFinishedAt(
+                                      timestamp(Instant.ofEpochMilli(last.finishedMillis())))
+                                  .setOutcome(last.outcome())
+                                  .setDetail(last.detail())));
+              schedule.setMarkers(built);
             });
     return schedule.build();
   }

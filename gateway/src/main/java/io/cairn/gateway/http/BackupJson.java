@@ -126,6 +126,29 @@ final class BackupJson {
                       });
               json.put("retention", policy);
             });
+    state
+        .markers()
+        .ifPresent(
+            markers -> {
+              Map<String, Object> marking = new LinkedHashMap<>();
+              marking.put("interval", Duration.ofMillis(markers.intervalMillis()).toString());
+              marking.put("failuresInARow", markers.failuresInARow());
+              markers
+                  .lastMarker()
+                  .ifPresent(
+                      last -> {
+                        Map<String, Object> run = new LinkedHashMap<>();
+                        run.put("markerId", last.markerId());
+                        run.put(
+                            "finishedAt", Instant.ofEpochMilli(last.finishedMillis()).toString());
+                        run.put("outcome", last.outcome());
+                        if (!last.detail().isEmpty()) {
+                          run.put("detail", last.detail());
+                        }
+                        marking.put("lastMarker", run);
+                      });
+              json.put("markers", marking);
+            });
     return json;
   }
 }

@@ -72,6 +72,24 @@ public final class BackupScheduleCodec {
               "retention failure");
         }
       }
+      writer.writeBoolean(state.markers().isPresent());
+      if (state.markers().isPresent()) {
+        BackupScheduleState.Markers markers = state.markers().get();
+        writer.writeLong(markers.intervalMillis());
+        writer.writeInt(markers.failuresInARow());
+        writer.writeBoolean(markers.lastMarker().isPresent());
+        if (markers.lastMarker().isPresent()) {
+          BackupScheduleState.LastMarker last = markers.lastMarker().get();
+          writer.writeLong(last.markerId());
+          writer.writeLong(last.finishedMillis());
+          writer.writeString(last.outcome(), 1, ApiDescriptor.NAME_MAX_BYTES, "marker outcome");
+          writer.writeString(
+              ApiStrings.truncate(last.detail(), ApiDescriptor.REASON_MAX_BYTES),
+              0,
+              ApiDescriptor.REASON_MAX_BYTES,
+              "marker detail");
+        }
+      }
     }
     return writer.toBytes();
   }
@@ -108,10 +126,29 @@ public final class BackupScheduleCodec {
     Optional<BackupScheduleState.LastRun> last = lastRun;
     Optional<BackupScheduleState.Retention> retention =
         body.readBoolean("retention flag") ? Optional.of(readRetention(body)) : Optional.empty();
+    Optional<BackupScheduleState.Markers> markers =
+        body.readBoolean("markers flag") ? Optional.of(readMarkers(body)) : Optional.empty();
     return body.build(
         () ->
             new BackupScheduleState(
-                nodeId, interval, nextRun, nextBackupId, last, failures, retention));
+                nodeId, interval, nextRun, nextBackupId, last, failures, retention, markers));
+  }
+
+  private static BackupScheduleState.Markers readMarkers(PayloadReader body) {
+    long interval = body.readLong("marker interval");
+    int failures = body.readInt("marker failures in a row");
+    Optional<BackupScheduleState.LastMarker> last = Optional.empty();
+    if (body.readBoolean("last marker flag")) {
+      long id = body.readLong("last marker id");
+      long finished = body.readLong("last marker end");
+      String outcome = body.readString(1, ApiDescriptor.NAME_MAX_BYTES, "marker outcome");
+      String detail = body.readString(0, ApiDescriptor.REASON_MAX_BYTES, "marker detail");
+      last =
+          Optional.of(
+              body.build(() -> new BackupScheduleState.LastMarker(id, finished, outcome, detail)));
+    }
+    Optional<BackupScheduleState.LastMarker> lastMarker = last;
+    return body.build(() -> new BackupScheduleState.Markers(interval, lastMarker, failures));
   }
 
   private static BackupScheduleState.Retention readRetention(PayloadReader body) {

@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param lastRun the run that finished last on this broker, if any
  * @param consecutiveFailures failed attempts since the last run that did not fail
  * @param retention the retention policy and its last pass, if retention is configured
+ * @param markers the markers between backups, if {@code backup.schedule.markerInterval} is set
  */
 public record BackupScheduleState(
     int nodeId,
@@ -23,7 +24,8 @@ public record BackupScheduleState(
     long nextBackupId,
     Optional<LastRun> lastRun,
     int consecutiveFailures,
-    Optional<Retention> retention) {
+    Optional<Retention> retention,
+    Optional<Markers> markers) {
 
   /** The most deleted ids one answer carries. */
   public static final int DELETED_IDS_MAX = 1000;
@@ -31,6 +33,7 @@ public record BackupScheduleState(
   public BackupScheduleState {
     Objects.requireNonNull(lastRun, "lastRun");
     Objects.requireNonNull(retention, "retention");
+    Objects.requireNonNull(markers, "markers");
     if (intervalMillis <= 0) {
       throw new IllegalArgumentException(
           "Expected an interval > 0 ms, but was " + intervalMillis + " (backup schedule)");
@@ -116,6 +119,42 @@ public record BackupScheduleState(
                 + deletedIds.size()
                 + " (retention pass)");
       }
+    }
+  }
+
+  /**
+   * The markers: restore points taken between backups.
+   *
+   * @param intervalMillis {@code backup.schedule.markerInterval}
+   * @param lastMarker the marker whose run ended last on that broker, if any
+   * @param failuresInARow markers in a row not taken on every partition
+   */
+  public record Markers(long intervalMillis, Optional<LastMarker> lastMarker, int failuresInARow) {
+    public Markers {
+      Objects.requireNonNull(lastMarker, "lastMarker");
+      if (intervalMillis <= 0 || failuresInARow < 0) {
+        throw new IllegalArgumentException(
+            "Expected a marker interval > 0 ms and failures in a row >= 0, but were "
+                + intervalMillis
+                + " and "
+                + failuresInARow
+                + " (markers)");
+      }
+    }
+  }
+
+  /**
+   * One marker's run.
+   *
+   * @param markerId its checkpoint id (the slot's start)
+   * @param finishedMillis when every partition had answered (epoch ms)
+   * @param outcome taken, already_taken, superseded or failed
+   * @param detail what failed; empty unless failed
+   */
+  public record LastMarker(long markerId, long finishedMillis, String outcome, String detail) {
+    public LastMarker {
+      Objects.requireNonNull(outcome, "outcome");
+      Objects.requireNonNull(detail, "detail");
     }
   }
 }

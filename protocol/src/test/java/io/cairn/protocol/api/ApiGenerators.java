@@ -188,6 +188,25 @@ final class ApiGenerators {
                         longs().between(0, Long.MAX_VALUE).generate(in),
                         integers().between(1, 100).generate(in),
                         lastPasses.generate(in))));
+    Gen<Optional<BackupScheduleState.LastMarker>> lastMarkers =
+        Generate.oneOf(
+            Generate.constant(Optional.empty()),
+            in ->
+                Optional.of(
+                    new BackupScheduleState.LastMarker(
+                        longs().all().generate(in),
+                        longs().all().generate(in),
+                        Generate.pick(List.of("taken", "superseded", "failed")).generate(in),
+                        strings(0, 20).generate(in))));
+    Gen<Optional<BackupScheduleState.Markers>> markers =
+        Generate.oneOf(
+            Generate.constant(Optional.empty()),
+            in ->
+                Optional.of(
+                    new BackupScheduleState.Markers(
+                        longs().between(1, Long.MAX_VALUE).generate(in),
+                        lastMarkers.generate(in),
+                        integers().between(0, 1000).generate(in))));
     return in ->
         new BackupScheduleState(
             integers().between(0, 1023).generate(in),
@@ -196,7 +215,8 @@ final class ApiGenerators {
             longs().all().generate(in),
             lastRuns.generate(in),
             integers().between(0, Integer.MAX_VALUE).generate(in),
-            retentions.generate(in));
+            retentions.generate(in),
+            markers.generate(in));
   }
 
   static Gen<AccountBalance> balances() {
