@@ -3,6 +3,7 @@ package io.cairn.benchmarks.hotpath;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
 import io.cairn.broker.BrokerVersion;
+import io.cairn.cli.Pause;
 import io.cairn.cli.cluster.ClusterLayout;
 import io.cairn.restore.BackupRestorer;
 import io.cairn.restore.BackupSelector;
@@ -151,11 +152,11 @@ public final class RpoBenchmark {
       if (exit != 0) {
         throw new IllegalStateException("Expected the load to exit 0, but it exited " + exit);
       }
-      Thread.sleep(3_000);
+      Pause.of(Duration.ofSeconds(3));
       pointTime = Instant.ofEpochMilli(CLOCK.millis());
-      Thread.sleep(1_100);
+      Pause.of(Duration.ofMillis(1_100));
       full = takeBackup(cluster);
-      Thread.sleep(1_000);
+      Pause.of(Duration.ofSeconds(1));
     }
     report(rpoSeconds, markerInterval);
 
