@@ -11,7 +11,8 @@ import java.util.concurrent.Executor;
  * The {@link ArchiveObjects} of a store: each call one {@link StoreOperations} operation ({@code
  * archiveCreate}, {@code archiveRead}, {@code archiveList}, {@code archiveDelete}) over the store's
  * {@link ObjectLayer}, its key checked first. Creates and reads move chunks of up to a few MiB and
- * run on the transfer executor; listings and deletes on the query executor.
+ * run on the transfer executor; listings and deletes on the query executor. With the store's
+ * encryption on, objects are sealed ({@link ArchiveSealing}).
  */
 final class ArchiveOperations implements ArchiveObjects {
 
@@ -21,13 +22,19 @@ final class ArchiveOperations implements ArchiveObjects {
   private final Executor transfers;
   private final Executor queries;
   private final ObjectLayer layer;
+  private final ArchiveSealing sealing;
 
   ArchiveOperations(
-      StoreOperations operations, Executor transfers, Executor queries, ObjectLayer layer) {
+      StoreOperations operations,
+      Executor transfers,
+      Executor queries,
+      ObjectLayer layer,
+      BackupEncryption encryption) {
     this.operations = operations;
     this.transfers = transfers;
     this.queries = queries;
     this.layer = layer;
+    this.sealing = new ArchiveSealing(encryption);
   }
 
   @Override
@@ -37,7 +44,9 @@ final class ArchiveOperations implements ArchiveObjects {
       return CompletableFuture.failedFuture(bad.get());
     }
     return operations.submit(
-        "archiveCreate", transfers, () -> layer.createArchiveObject(key, content));
+        "archiveCreate",
+        transfers,
+        () -> layer.createArchiveObject(key, sealing.seal(key, content)));
   }
 
   @Override
@@ -46,7 +55,10 @@ final class ArchiveOperations implements ArchiveObjects {
     if (bad.isPresent()) {
       return CompletableFuture.failedFuture(bad.get());
     }
-    return operations.submit("archiveRead", transfers, () -> layer.readArchiveObject(key));
+    return operations.submit(
+        "archiveRead",
+        transfers,
+        () -> layer.readArchiveObject(key).map(stored -> sealing.open(key, stored)));
   }
 
   @Override

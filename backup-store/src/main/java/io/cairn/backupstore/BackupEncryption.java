@@ -77,6 +77,14 @@ public final class BackupEncryption {
     return ring != null;
   }
 
+  /** The master keys, when encryption is on (for the log archive's objects). */
+  MasterKeyRing ring() {
+    if (ring == null) {
+      throw new IllegalStateException("Expected encryption on, but it is off");
+    }
+    return ring;
+  }
+
   /** The master key that wraps new backups' data keys, when encryption is on. */
   public Optional<String> activeKeyId() {
     return Optional.ofNullable(activeKeyId);

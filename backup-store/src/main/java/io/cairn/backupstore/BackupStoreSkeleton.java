@@ -70,7 +70,7 @@ public abstract class BackupStoreSkeleton implements BackupStore {
     this.layer = layer;
     this.encryption = encryption;
     this.clock = clock;
-    this.archive = new ArchiveOperations(operations, transfers, queries, layer);
+    this.archive = new ArchiveOperations(operations, transfers, queries, layer, encryption);
   }
 
   /** Releases what the store holds (threads, clients), once, after every operation ended. */

@@ -81,6 +81,33 @@ public abstract class EncryptionContractTests extends ReuseContractTests {
   }
 
   @Test
+  void shouldSealArchiveObjectsWhichOnlyAStoreWithTheKeyReads() throws Exception {
+    BackupStore encrypted = encryptedStore();
+    byte[] link = "a link of the log archive".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(await(encrypted.archive().create("partition-1/links/sealed", link))).isTrue();
+
+    assertThat(await(encrypted.archive().read("partition-1/links/sealed")))
+        .hasValueSatisfying(read -> assertThat(read).isEqualTo(link));
+    assertThat(await(encrypted.archive().list("partition-1/links/", null, 10)))
+        .containsExactly("partition-1/links/sealed");
+    BackupStore plain = openStore(CompressionPolicy.none(), BackupEncryption.off());
+    assertThatThrownBy(() -> await(plain.archive().read("partition-1/links/sealed")))
+        .isInstanceOf(BackupStoreException.class)
+        .hasMessageContaining("partition-1/links/sealed")
+        .hasMessageContaining("master key 'a'")
+        .hasMessageContaining("backup.encryption");
+    BackupStore otherKey = openStore(CompressionPolicy.none(), encryption("a", "a=" + keyB));
+    assertThatThrownBy(() -> await(otherKey.archive().read("partition-1/links/sealed")))
+        .isInstanceOf(BackupStoreException.class)
+        .hasMessageContaining("partition-1/links/sealed");
+    // objects written before encryption was turned on stay readable
+    byte[] old = "written plain".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(await(plain.archive().create("partition-1/links/plain", old))).isTrue();
+    assertThat(await(encrypted.archive().read("partition-1/links/plain")))
+        .hasValueSatisfying(read -> assertThat(read).isEqualTo(old));
+  }
+
+  @Test
   void shouldCompressBeforeEncrypting() throws Exception {
     BackupStore encrypted = openStore(CompressionPolicy.zstd(10_000), encryption("a", "a=" + keyA));
     Path dir = newDirectory("compressible");

@@ -122,7 +122,6 @@ class CairnMainParsingTest {
         "backup verify --to-time soon --config b.yaml|Expected --to-time to be an ISO-8601 instant",
         "backup verify x1 --config b.yaml|Expected <id|latest> to be a backup id >= 1 or 'latest', but was 'x1'",
         "backup verify latest --quick --config missing.yaml|Expected --config to name a readable file, but",
-        "cluster up --archive --secure|Expected --archive without --secure, but both are given",
         "cluster up --marker-interval 1s|Expected --marker-interval with --archive",
         "cluster up --archive --marker-interval 100ms|Expected --marker-interval in [1s, 59m], but was 100ms",
         "backup restore --backup-id 1 --to-checkpoint 2|mutually exclusive",

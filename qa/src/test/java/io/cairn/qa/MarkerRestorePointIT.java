@@ -1,6 +1,7 @@
 package io.cairn.qa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cairn.backupstore.BackupEncryption;
@@ -32,6 +33,8 @@ final class MarkerRestorePointIT {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final ClusterShape SHAPE = new ClusterShape(3, 3, 1);
+  private static final String MASTER_KEYS =
+      "qa-marker=" + java.util.Base64.getEncoder().encodeToString(new byte[32]).replace('A', 'M');
 
   @TempDir Path directory;
 
@@ -50,6 +53,7 @@ final class MarkerRestorePointIT {
             .replicationFactor(1)
             .backupStore(BackupStoreSpec.filesystem(store))
             .dataDirectory(directory.resolve("source"))
+            .brokerSetting("backup.encryption.keys", MASTER_KEYS)
             .brokerSetting("backup.archive.enabled", "true")
             .brokerSetting("backup.archive.interval", "200ms")
             .brokerSetting("backup.schedule.interval", "1h")
@@ -79,10 +83,39 @@ final class MarkerRestorePointIT {
       Thread.sleep(Duration.ofMillis(1_500).toMillis());
     }
 
+    try (var objects = Files.walk(store.resolve("archive"))) {
+      List<Path> files = objects.filter(Files::isRegularFile).toList();
+      assertThat(files).as("archive objects").isNotEmpty();
+      for (Path file : files) {
+        byte[] stored = Files.readAllBytes(file);
+        assertThat(new String(stored, 0, 4, java.nio.charset.StandardCharsets.ISO_8859_1))
+            .as("%s sealed", store.relativize(file))
+            .isEqualTo("CAE1");
+        assertThat(new String(stored, java.nio.charset.StandardCharsets.ISO_8859_1))
+            .as("%s holds no plaintext", store.relativize(file))
+            .doesNotContain("stateDigest")
+            .doesNotContain("marker-");
+      }
+    }
+    Path refused = directory.resolve("without-keys");
+    assertThatThrownBy(
+            () ->
+                ClusterRestore.restore(
+                    ClusterRestore.filesystem(store, BackupEncryption.off()),
+                    refused,
+                    clusterId,
+                    SHAPE,
+                    new BackupSelector.ToTime(afterDeposits)))
+        .hasMessageContaining("master key 'qa-marker'");
+
     Path restored = directory.resolve("restored");
     List<RestoreResult> results =
         ClusterRestore.restore(
-            ClusterRestore.filesystem(store, BackupEncryption.off()),
+            ClusterRestore.filesystem(
+                store,
+                BackupEncryption.with(
+                    io.cairn.backupapi.content.MasterKeyRing.parse(MASTER_KEYS, "test keys"),
+                    "qa-marker")),
             restored,
             clusterId,
             SHAPE,

@@ -330,7 +330,10 @@ public final class BrokerConfigReader {
     return true;
   }
 
-  /** The log archive's settings when {@code backup.archive.enabled}: it needs a plain store. */
+  /**
+   * The log archive's settings when {@code backup.archive.enabled}: it needs a store (whose
+   * encryption seals its objects too).
+   */
   private Optional<ArchiveConfig> archive(BackupStoreType store) {
     Boolean enabled = get(BACKUP_ARCHIVE_ENABLED);
     Duration interval = get(BACKUP_ARCHIVE_INTERVAL);
@@ -340,17 +343,6 @@ public final class BrokerConfigReader {
     }
     String set = BACKUP_ARCHIVE_ENABLED.path() + " (" + sourceOf(BACKUP_ARCHIVE_ENABLED) + ")";
     if (lacksStore(store, set)) {
-      return Optional.empty();
-    }
-    if (get(BACKUP_ENCRYPTION_KEY_FILE) != null || get(BACKUP_ENCRYPTION_KEYS) != null) {
-      violations.add(
-          "Expected "
-              + set
-              + " without backup encryption, but "
-              + (get(BACKUP_ENCRYPTION_KEY_FILE) != null
-                  ? BACKUP_ENCRYPTION_KEY_FILE.path()
-                  : BACKUP_ENCRYPTION_KEYS.path())
-              + " is set: the log archive does not encrypt its objects yet. Turn one of them off");
       return Optional.empty();
     }
     return Optional.of(ArchiveConfig.of(interval, maxUnarchived));

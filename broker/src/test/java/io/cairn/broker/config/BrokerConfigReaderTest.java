@@ -384,14 +384,6 @@ final class BrokerConfigReaderTest {
                 + "), but backup.store is none"),
         Arguments.of(
             "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
-                + "  encryption:\n    keys: k1=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n    keyId: k1",
-            Map.of(),
-            "Expected backup.archive.enabled (set in "
-                + SOURCE
-                + ") without backup encryption, but backup.encryption.keys is set: the log archive"
-                + " does not encrypt its objects yet"),
-        Arguments.of(
-            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
                 + "  schedule:\n    markerInterval: 1s",
             Map.of(),
             "Expected backup.schedule.interval with backup.schedule.markerInterval (set in "

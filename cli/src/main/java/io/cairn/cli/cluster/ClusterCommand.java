@@ -147,8 +147,7 @@ public final class ClusterCommand implements Runnable {
         description =
             "A new cluster whose brokers archive their logs continuously into <dir>/backups"
                 + " (backup.archive.enabled): restore points for cairn cluster restore"
-                + " --to-checkpoint/--to-time. Not with --secure yet (archive objects are not"
-                + " encrypted).")
+                + " --to-checkpoint/--to-time; with --secure its objects are encrypted too.")
     boolean archive;
 
     @Option(
@@ -190,11 +189,6 @@ public final class ClusterCommand implements Runnable {
         violations.add(
             "Expected --marker-interval in [1s, 59m], but was "
                 + Durations.formatRounded(markerInterval));
-      }
-      if (archive && secure) {
-        violations.add(
-            "Expected --archive without --secure, but both are given: the log archive does not"
-                + " encrypt its objects yet");
       }
       if (!violations.isEmpty()) {
         throw invalid(String.join("; ", violations));
