@@ -151,6 +151,14 @@ public final class ClusterCommand implements Runnable {
     boolean archive;
 
     @Option(
+        names = "--restore-mode",
+        description =
+            "A new cluster whose brokers start empty and wait for a restore through the gateway"
+                + " (data.restoreMode): cairn backup restore. Point its backup store at the"
+                + " backups to restore by editing the broker files, or create it on a copy.")
+    boolean restoreMode;
+
+    @Option(
         names = "--marker-interval",
         paramLabel = "duration",
         description =
@@ -195,7 +203,12 @@ public final class ClusterCommand implements Runnable {
       }
       LocalCluster cluster = cluster();
       if (archive) {
-        enableArchive(cluster.directory(), Optional.ofNullable(markerInterval));
+        flag(
+            cluster.directory().archiveFlagFile(),
+            Optional.ofNullable(markerInterval).map(Durations::formatExact).orElse(""));
+      }
+      if (restoreMode) {
+        flag(cluster.directory().restoreModeFlagFile(), "");
       }
       ClusterLayout layout = existingOr(cluster.directory(), requested);
       if (secure) {
@@ -222,18 +235,14 @@ public final class ClusterCommand implements Runnable {
       return ExitCode.OK;
     }
 
-    private static void enableArchive(ClusterDirectory directory, Optional<Duration> markers) {
+    private static void flag(java.nio.file.Path file, String content) {
       try {
-        java.nio.file.Files.createDirectories(directory.root());
-        if (!directory.archive()) {
-          java.nio.file.Files.writeString(
-              directory.archiveFlagFile(), markers.map(Durations::formatExact).orElse(""));
+        java.nio.file.Files.createDirectories(file.getParent());
+        if (!java.nio.file.Files.exists(file)) {
+          java.nio.file.Files.writeString(file, content);
         }
       } catch (java.io.IOException e) {
-        throw new CliException(
-            ExitCode.FAILED,
-            "Cannot create " + directory.archiveFlagFile() + ": " + e.getMessage(),
-            e);
+        throw new CliException(ExitCode.FAILED, "Cannot create " + file + ": " + e.getMessage(), e);
       }
     }
 

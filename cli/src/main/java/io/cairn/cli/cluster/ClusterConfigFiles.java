@@ -119,7 +119,7 @@ public final class ClusterConfigFiles {
             members,
             layout.host(),
             layout.brokerPorts().get(nodeId),
-            quoted(dir.dataDirectory(nodeId)),
+            quoted(dir.dataDirectory(nodeId)) + (dir.restoreMode() ? "\n  restoreMode: true" : ""),
             quoted(backups.toAbsolutePath().normalize()),
             layout.managementPorts().get(nodeId),
             (dir.secure()

@@ -92,6 +92,16 @@ public final class ClusterDirectory {
     return root.resolve("archive-enabled");
   }
 
+  /** Present when the cluster was created with {@code cluster up --restore-mode}. */
+  public Path restoreModeFlagFile() {
+    return root.resolve("restore-mode");
+  }
+
+  /** Whether new broker files set {@code data.restoreMode}: empty brokers wait for a restore. */
+  public boolean restoreMode() {
+    return java.nio.file.Files.exists(restoreModeFlagFile());
+  }
+
   /** Whether new broker files turn on the continuous log archive. */
   public boolean archive() {
     return java.nio.file.Files.exists(archiveFlagFile());

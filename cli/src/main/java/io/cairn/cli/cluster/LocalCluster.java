@@ -66,7 +66,8 @@ public final class LocalCluster {
   /**
    * Stores the layout (if new), writes missing configuration files, starts every process that is
    * not running and waits until the gateway reports a leader for every partition and every broker
-   * reachable.
+   * reachable — or, for a cluster made with {@code --restore-mode} whose brokers started empty,
+   * until every broker waits for a restore.
    *
    * @return the processes (started or already running) and the topology
    * @throws CliException (exit 1) if a process exits while starting, (exit 3) on timeout
@@ -245,6 +246,13 @@ public final class LocalCluster {
             progress.accept("cluster: ready, gateway at " + layout.gatewayAddress());
             return topology;
           }
+          if (dir.restoreMode() && awaitsRestore(client)) {
+            progress.accept(
+                "cluster: every broker waits for a restore (data.restoreMode): cairn --gateway "
+                    + layout.gatewayAddress()
+                    + " backup restore --backup-id <id>|latest | --to-time <instant> --wait");
+            return topology;
+          }
         } catch (CairnClientException e) {
           lastError = e.code() + ": " + e.getMessage();
           line = "cluster: waiting for the gateway at " + layout.gatewayAddress();
@@ -266,6 +274,15 @@ public final class LocalCluster {
         }
         Pause.of(POLL);
       }
+    }
+  }
+
+  /** Whether every broker answers that it waits for a restore through the API. */
+  private static boolean awaitsRestore(CairnClient client) {
+    try {
+      return client.restoreStatus().state().equals("WAITING");
+    } catch (CairnClientException e) {
+      return false;
     }
   }
 

@@ -194,24 +194,65 @@ class ArchiveUnderKillProcessTest {
     JsonNode started = Printer.mapper().readTree(restoredUp.out());
     assertThat(started.path("healthy").asBoolean()).isTrue();
 
+    assertThat(sum("127.0.0.1:" + restoredPorts[1]))
+        .as("money at the restored point")
+        .isEqualTo(ACCOUNTS * INITIAL_BALANCE);
+    Run downRestored = cairn("cluster", "down", "--dir", "restored", "--timeout", "30s");
+    assertThat(downRestored.exitCode()).as(downRestored.toString()).isZero();
+
+    // the same point through the gateway's API, on processes started empty in restore mode
+    int[] apiPorts = FreePorts.forCluster("127.0.0.1", 3, ProcessHandle.current().pid() * 31 + 13);
+    ClusterLayout apiLayout =
+        ClusterLayout.of(3, 3, 3, "127.0.0.1", apiPorts[0], apiPorts[1], apiPorts[2]);
+    ClusterDirectory api = new ClusterDirectory(root.resolve("api"));
+    Files.createDirectories(api.root());
+    Files.writeString(api.restoreModeFlagFile(), "");
+    api.writeLayout(apiLayout);
+    ClusterConfigFiles.writeMissing(api, apiLayout, root.resolve("source/backups"));
+    String apiGateway = "127.0.0.1:" + apiPorts[1];
+    Run apiUp =
+        cairn(
+            "--gateway",
+            apiGateway,
+            "cluster",
+            "up",
+            "--dir",
+            "api",
+            "--restore-mode",
+            "--timeout",
+            "120s");
+    assertThat(apiUp.exitCode()).as(apiUp.toString()).isZero();
+    assertThat(apiUp.err()).contains("every broker waits for a restore");
+    Run apiRestore =
+        cairn(
+            "--gateway",
+            apiGateway,
+            "backup",
+            "restore",
+            "--to-time",
+            point.toString(),
+            "--wait",
+            "--timeout",
+            "120s",
+            "--poll-interval",
+            "500ms");
+    assertThat(apiRestore.exitCode()).as(apiRestore.toString()).isZero();
+    assertThat(apiRestore.out()).contains("Restore COMPLETED");
+    assertThat(sum(apiGateway))
+        .as("money at the point restored through the API")
+        .isEqualTo(ACCOUNTS * INITIAL_BALANCE);
+    Run downApi = cairn("cluster", "down", "--dir", "api", "--timeout", "30s");
+    assertThat(downApi.exitCode()).as(downApi.toString()).isZero();
+  }
+
+  private long sum(String gateway) throws Exception {
     long total = 0;
     for (int i = 0; i < ACCOUNTS; i++) {
-      String account = PREFIX + i;
-      Run get =
-          cairn(
-              "--output",
-              "json",
-              "--gateway",
-              "127.0.0.1:" + restoredPorts[1],
-              "account",
-              "get",
-              account);
+      Run get = cairn("--output", "json", "--gateway", gateway, "account", "get", PREFIX + i);
       assertThat(get.exitCode()).as(get.toString()).isZero();
       total += Printer.mapper().readTree(get.out()).path("balance").asLong();
     }
-    assertThat(total).as("money at the restored point").isEqualTo(ACCOUNTS * INITIAL_BALANCE);
-    Run downRestored = cairn("cluster", "down", "--dir", "restored", "--timeout", "30s");
-    assertThat(downRestored.exitCode()).as(downRestored.toString()).isZero();
+    return total;
   }
 
   /**

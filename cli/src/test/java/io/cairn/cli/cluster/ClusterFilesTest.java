@@ -92,6 +92,19 @@ class ClusterFilesTest {
   }
 
   @Test
+  void shouldWaitForARestoreOnAClusterCreatedInRestoreMode() throws Exception {
+    ClusterDirectory dir = new ClusterDirectory(root);
+    java.nio.file.Files.createDirectories(root);
+    java.nio.file.Files.writeString(dir.restoreModeFlagFile(), "");
+    ClusterConfigFiles.writeMissing(dir, layout);
+    for (int nodeId = 0; nodeId < 3; nodeId++) {
+      BrokerConfig config = BrokerConfigReader.read(dir.configFile("broker-" + nodeId), Map.of());
+      assertThat(config.data().restoreMode()).isTrue();
+      assertThat(config.data().directory()).isEqualTo(root.resolve("broker-" + nodeId));
+    }
+  }
+
+  @Test
   void shouldWriteAGatewayConfigurationTheGatewayAccepts() {
     ClusterDirectory dir = new ClusterDirectory(root);
     ClusterConfigFiles.writeMissing(dir, layout);
