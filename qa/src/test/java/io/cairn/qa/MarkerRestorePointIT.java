@@ -141,18 +141,7 @@ final class MarkerRestorePointIT {
             .build()) {
       cluster.start().awaitHealthy();
       CairnClient client = cluster.client();
-      await("the balances at the marker")
-          .atMost(TIMEOUT)
-          .pollInterval(Duration.ofMillis(200))
-          .ignoreExceptions()
-          .untilAsserted(
-              () -> {
-                Map<String, Long> balances = new TreeMap<>();
-                for (String account : accounts) {
-                  balances.put(account, client.getAccount(account).balance());
-                }
-                assertThat(balances).isEqualTo(expected);
-              });
+      LedgerOracle.awaitBalances(client, expected, "the marker", TIMEOUT);
     }
   }
 }

@@ -131,7 +131,7 @@ final class PointInTimeRestoreIT {
           restore(store, restored, clusterId, new BackupSelector.ToCheckpoint(id));
       assertThat(results).allSatisfy(r -> assertThat(r.backupId()).isEqualTo(1));
       assertThat(results).allSatisfy(r -> assertThat(r.restorePoint()).contains(id));
-      assertBalances(restored, store, accounts, balancesAt.get(id), "restore point " + id);
+      assertBalances(restored, balancesAt.get(id), "restore point " + id);
       phases.mark("restore point " + id + " restored");
     }
 
@@ -139,7 +139,7 @@ final class PointInTimeRestoreIT {
     List<RestoreResult> timed =
         restore(store, byTime, clusterId, new BackupSelector.ToTime(betweenThreeAndFour));
     assertThat(timed).allSatisfy(r -> assertThat(r.checkpointId()).isEqualTo(3));
-    assertBalances(byTime, store, accounts, balancesAt.get(3L), "the time " + betweenThreeAndFour);
+    assertBalances(byTime, balancesAt.get(3L), "the time " + betweenThreeAndFour);
     phases.mark("restored to a time");
 
     assertThatThrownBy(
@@ -248,8 +248,7 @@ final class PointInTimeRestoreIT {
         selector);
   }
 
-  private void assertBalances(
-      Path restored, Path store, List<String> accounts, Map<String, Long> expected, String what)
+  private void assertBalances(Path restored, Map<String, Long> expected, String what)
       throws Exception {
     // the restored clusters write into a store of their own: processing the kept CREATE again
     // takes that checkpoint's backup, and their logs leave the archived history after the point
@@ -257,18 +256,7 @@ final class PointInTimeRestoreIT {
         cluster(restored, Files.createDirectories(restored.resolve("own-backups")), false)) {
       cluster.start().awaitHealthy();
       CairnClient client = cluster.client();
-      await("the balances of " + what)
-          .atMost(TIMEOUT)
-          .pollInterval(Duration.ofMillis(200))
-          .ignoreExceptions()
-          .untilAsserted(
-              () -> {
-                Map<String, Long> balances = new TreeMap<>();
-                for (String account : accounts) {
-                  balances.put(account, client.getAccount(account).balance());
-                }
-                assertThat(balances).as("balances restored to %s", what).isEqualTo(expected);
-              });
+      LedgerOracle.awaitBalances(client, expected, what, TIMEOUT);
     }
   }
 

@@ -139,7 +139,7 @@ final class RestoreThroughApiIT {
       assertThat(done.path("partitions"))
           .allSatisfy(p -> assertThat(p.path("phase").asText()).isEqualTo("VERIFIED"));
       restored.awaitHealthy();
-      assertBalances(restored.client(), accounts, balancesAt.get(1L), "backup 1");
+      LedgerOracle.awaitBalances(restored.client(), balancesAt.get(1L), "backup 1", TIMEOUT);
       HttpResponse<String> again = post(restored, "{\"backupId\": 2}");
       assertThat(again.statusCode()).isEqualTo(409);
       assertThat(again.body()).contains("already");
@@ -177,7 +177,7 @@ final class RestoreThroughApiIT {
                 assertThat(status.getState()).as(status.toString()).isEqualTo("COMPLETED");
               });
       restored.awaitHealthy();
-      assertBalances(restored.client(), accounts, balancesAt.get(3L), "restore point 3");
+      LedgerOracle.awaitBalances(restored.client(), balancesAt.get(3L), "restore point 3", TIMEOUT);
       phases.mark("point 3 restored through gRPC");
     }
 
@@ -194,7 +194,7 @@ final class RestoreThroughApiIT {
       assertThat(started.path("restorePointId").asLong()).isEqualTo(4);
       awaitCompleted(restored);
       restored.awaitHealthy();
-      assertBalances(restored.client(), accounts, balancesAt.get(4L), "restore point 4");
+      LedgerOracle.awaitBalances(restored.client(), balancesAt.get(4L), "restore point 4", TIMEOUT);
       phases.mark("point 4 restored through HTTP");
     }
 
@@ -294,22 +294,6 @@ final class RestoreThroughApiIT {
                   .isEqualTo("COMPLETED");
             });
     return last[0];
-  }
-
-  private static void assertBalances(
-      CairnClient client, List<String> accounts, Map<String, Long> expected, String what) {
-    await("the balances of " + what)
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .untilAsserted(
-            () -> {
-              Map<String, Long> balances = new TreeMap<>();
-              for (String account : accounts) {
-                balances.put(account, client.getAccount(account).balance());
-              }
-              assertThat(balances).as("balances restored to %s", what).isEqualTo(expected);
-            });
   }
 
   private static HttpResponse<String> post(EmbeddedCluster cluster, String body) throws Exception {

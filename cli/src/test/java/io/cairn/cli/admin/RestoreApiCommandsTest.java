@@ -1,10 +1,10 @@
 package io.cairn.cli.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cairn.broker.BrokerTestCluster;
+import io.cairn.cli.Balances;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.CliRunner;
 import io.cairn.cli.CliRunner.Run;
@@ -14,7 +14,6 @@ import io.cairn.client.CairnClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,17 +46,17 @@ class RestoreApiCommandsTest {
                 .gateway()
                 .build()
                 .awaitReady();
-        CairnClient client = client(source.gatewayAddress())) {
+        CairnClient client = Balances.client(source.gatewayAddress())) {
       client.createAccount("a");
       client.createAccount("b");
       client.deposit("a", 1000);
       client.deposit("b", 1000);
       client.transfer("a", "b", 100);
-      awaitBalances(client, AT_CUT);
+      Balances.await(client, AT_CUT);
       Run take = cairn("--gateway", source.gatewayAddress(), "backup", "take", "1", "--wait");
       assertThat(take.exitCode()).as(take.toString()).isZero();
       client.transfer("b", "a", 500);
-      awaitBalances(client, Map.of("a", 1400L, "b", 600L));
+      Balances.await(client, Map.of("a", 1400L, "b", 600L));
 
       Run refused =
           cairn("--gateway", source.gatewayAddress(), "backup", "restore", "--backup-id", "1");
@@ -107,8 +106,8 @@ class RestoreApiCommandsTest {
       assertThat(restore.out()).contains("Restore COMPLETED").contains("backup 1");
       assertThat(restore.err()).contains("restore COMPLETED");
       restored.awaitReady();
-      try (CairnClient client = client(restored.gatewayAddress())) {
-        awaitBalances(client, AT_CUT);
+      try (CairnClient client = Balances.client(restored.gatewayAddress())) {
+        Balances.await(client, AT_CUT);
       }
       Run status =
           cairn(
@@ -130,23 +129,5 @@ class RestoreApiCommandsTest {
     } catch (IOException e) {
       throw new UncheckedIOException("stdout is not one JSON document:\n" + run, e);
     }
-  }
-
-  private static CairnClient client(String gateway) {
-    return CairnClient.builder().gateway(gateway).requestTimeout(Duration.ofSeconds(10)).build();
-  }
-
-  private static void awaitBalances(CairnClient client, Map<String, Long> expected) {
-    await("balances " + expected)
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100))
-        .ignoreExceptions()
-        .untilAsserted(
-            () ->
-                expected.forEach(
-                    (account, balance) ->
-                        assertThat(client.getAccount(account).balance())
-                            .as(account)
-                            .isEqualTo(balance)));
   }
 }

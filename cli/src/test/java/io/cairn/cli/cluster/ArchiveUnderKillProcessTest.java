@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,23 +39,8 @@ class ArchiveUnderKillProcessTest {
 
   @AfterEach
   void killLeftovers() throws Exception {
-    try (Stream<Path> files = Files.walk(root)) {
-      files
-          .filter(file -> file.toString().endsWith(".pid"))
-          .forEach(
-              file -> {
-                try {
-                  pids.add(Long.parseLong(Files.readString(file).trim()));
-                } catch (Exception e) {
-                  // unreadable: nothing to kill
-                }
-              });
-    }
-    for (long pid : pids) {
-      ProcessHandle.of(pid)
-          .filter(h -> ProcessLauncher.isCairnProcess(h, root.toString()))
-          .ifPresent(ProcessHandle::destroyForcibly);
-    }
+    // Only if a test failed half-way: never leave processes behind.
+    LeftoverProcesses.kill(root, pids);
   }
 
   private Run cairn(String... args) {

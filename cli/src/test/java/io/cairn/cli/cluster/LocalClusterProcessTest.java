@@ -30,23 +30,7 @@ class LocalClusterProcessTest {
   @AfterEach
   void killLeftovers() throws Exception {
     // Only if a test failed half-way: never leave processes behind.
-    try (Stream<Path> files = Files.walk(root)) {
-      files
-          .filter(file -> file.toString().endsWith(".pid"))
-          .forEach(
-              file -> {
-                try {
-                  pids.add(Long.parseLong(Files.readString(file).trim()));
-                } catch (Exception e) {
-                  // unreadable: nothing to kill
-                }
-              });
-    }
-    for (long pid : pids) {
-      ProcessHandle.of(pid)
-          .filter(h -> ProcessLauncher.isCairnProcess(h, root.toString()))
-          .ifPresent(ProcessHandle::destroyForcibly);
-    }
+    LeftoverProcesses.kill(root, pids);
   }
 
   private Run cairn(String... args) {

@@ -1,11 +1,11 @@
 package io.cairn.cli.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cairn.broker.BrokerTestCluster;
 import io.cairn.broker.config.BrokerConfigReader;
+import io.cairn.cli.Balances;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.CliRunner;
 import io.cairn.cli.CliRunner.Run;
@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +80,7 @@ class RestoreCommandsAgainstBrokersTest {
                 .gateway()
                 .build()
                 .awaitReady();
-        CairnClient client = client(cluster.gatewayAddress())) {
+        CairnClient client = Balances.client(cluster.gatewayAddress())) {
       for (int i = 0; i < 6; i++) {
         client.createAccount("acc-" + i);
         client.deposit("acc-" + i, 1000);
@@ -94,7 +93,7 @@ class RestoreCommandsAgainstBrokersTest {
           Map.of(
               "acc-0", 900L, "acc-1", 1070L, "acc-2", 750L, "acc-3", 1250L, "acc-4", 955L, "acc-5",
               1075L));
-      awaitBalances(client, atCut);
+      Balances.await(client, atCut);
       Run take =
           cairn(
               "--gateway",
@@ -110,7 +109,7 @@ class RestoreCommandsAgainstBrokersTest {
       assertThat(take.exitCode()).as(take.toString()).isZero();
       // after the cut: must not be in the restored state
       client.transfer("acc-0", "acc-5", 500);
-      awaitBalances(client, Map.of("acc-0", 400L, "acc-5", 1575L));
+      Balances.await(client, Map.of("acc-0", 400L, "acc-5", 1575L));
     }
     Path backups = source.resolve("backups");
     ClusterDirectory restored = clusterDirectory("restored", backups, 11);
@@ -208,8 +207,8 @@ class RestoreCommandsAgainstBrokersTest {
                 .gateway()
                 .build()
                 .awaitReady();
-        CairnClient client = client(cluster.gatewayAddress())) {
-      awaitBalances(client, atCut);
+        CairnClient client = Balances.client(cluster.gatewayAddress())) {
+      Balances.await(client, atCut);
     }
 
     corruptAndExpectFailures(backups, single);
@@ -234,7 +233,7 @@ class RestoreCommandsAgainstBrokersTest {
                 .gateway()
                 .build()
                 .awaitReady();
-        CairnClient client = client(cluster.gatewayAddress())) {
+        CairnClient client = Balances.client(cluster.gatewayAddress())) {
       client.createAccount("sealed");
       client.deposit("sealed", 1234);
       Run take =
@@ -325,23 +324,5 @@ class RestoreCommandsAgainstBrokersTest {
     } catch (IOException e) {
       throw new UncheckedIOException(line, e);
     }
-  }
-
-  private static CairnClient client(String gateway) {
-    return CairnClient.builder().gateway(gateway).requestTimeout(Duration.ofSeconds(10)).build();
-  }
-
-  private static void awaitBalances(CairnClient client, Map<String, Long> expected) {
-    await("balances " + expected)
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100))
-        .ignoreExceptions()
-        .untilAsserted(
-            () ->
-                expected.forEach(
-                    (account, balance) ->
-                        assertThat(client.getAccount(account).balance())
-                            .as(account)
-                            .isEqualTo(balance)));
   }
 }

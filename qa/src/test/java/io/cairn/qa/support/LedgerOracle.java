@@ -128,4 +128,23 @@ public final class LedgerOracle {
                 .isBetween(bounds.get(account)[0], bounds.get(account)[1])
                 .isNotNegative());
   }
+
+  /** Waits up to {@code timeout} until {@code accounts} hold exactly {@code expected}. */
+  public static void awaitBalances(
+      CairnClient client, Map<String, Long> expected, String what, java.time.Duration timeout) {
+    org.awaitility.Awaitility.await("the balances of " + what)
+        .atMost(timeout)
+        .pollInterval(java.time.Duration.ofMillis(200))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              Map<String, Long> balances = new java.util.TreeMap<>();
+              for (String account : expected.keySet()) {
+                balances.put(account, client.getAccount(account).balance());
+              }
+              org.assertj.core.api.Assertions.assertThat(balances)
+                  .as("balances restored to %s", what)
+                  .isEqualTo(new java.util.TreeMap<>(expected));
+            });
+  }
 }
