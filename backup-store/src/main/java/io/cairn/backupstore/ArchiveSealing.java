@@ -108,8 +108,7 @@ final class ArchiveSealing {
                   Arrays.copyOfRange(stored, wrappedAt, wrappedAt + MasterKeyRing.WRAPPED_BYTES),
                   context);
     } catch (IllegalArgumentException e) {
-      throw new ArchiveException(
-          "Expected to open archive object " + key + ", but " + e.getMessage(), e);
+      throw new ArchiveException(e.getMessage() + " (archive object " + key + ")", e);
     }
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");

@@ -160,7 +160,7 @@ public final class BackupEncryption {
           ring.unwrap(sealed.keyId(), sealed.wrappedDataKeyBytes(), keyContext(manifest.id()));
     } catch (IllegalArgumentException e) {
       throw new BackupStoreException(
-          "Expected to open the data key of " + manifest.id() + ", but " + e.getMessage(), e);
+          e.getMessage() + " (the data key of " + manifest.id() + ")", e);
     }
     if (!ManifestMac.matches(dataKey, manifest)) {
       throw new ManifestException(

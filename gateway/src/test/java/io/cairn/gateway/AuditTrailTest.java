@@ -13,6 +13,7 @@ import io.cairn.gateway.v1.CreateAccountRequest;
 import io.cairn.gateway.v1.GetBackupRequest;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.gateway.v1.ListBackupsRequest;
+import io.cairn.gateway.v1.RestoreRequest;
 import io.cairn.gateway.v1.TakeBackupRequest;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -228,6 +229,45 @@ final class AuditTrailTest {
         "DeleteBackup",
         "refused-unauthenticated",
         "401");
+  }
+
+  @Test
+  void shouldAuditARestoreAndRefuseItToAClientKey() throws Exception {
+    // the fake brokers hold data: the restore is refused, and audited as failed
+    assertThatThrownBy(
+            () ->
+                admin(credentials.adminAuthorization())
+                    .restore(RestoreRequest.newBuilder().setBackupId(1).build()))
+        .isInstanceOf(StatusRuntimeException.class)
+        .hasMessageContaining("holds data");
+    assertThatThrownBy(
+            () ->
+                admin(credentials.clientAuthorization())
+                    .restore(RestoreRequest.newBuilder().setBackupId(1).build()))
+        .isInstanceOf(StatusRuntimeException.class)
+        .hasMessageContaining("Expected role admin for Restore");
+    HttpResponse<String> http =
+        harness.send(
+            HttpRequest.newBuilder(harness.uri("/actuator/restore"))
+                .header("Authorization", credentials.clientAuthorization())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"backupId\": 1}")));
+    assertThat(http.statusCode()).isEqualTo(403);
+
+    List<JsonNode> lines = lines();
+    assertThat(lines).hasSize(3);
+    assertLine(
+        lines.get(0), "ops.admin", "api-key", "grpc", "Restore", "failed", "FAILED_PRECONDITION");
+    assertLine(
+        lines.get(1),
+        "billing-service",
+        "api-key",
+        "grpc",
+        "Restore",
+        "refused-forbidden",
+        "PERMISSION_DENIED");
+    assertLine(
+        lines.get(2), "billing-service", "api-key", "http", "Restore", "refused-forbidden", "403");
   }
 
   @Test
