@@ -63,7 +63,7 @@ final class MarkerRestorePointIT {
       cluster.start().awaitHealthy();
       clusterId = cluster.config().clusterId();
       CairnClient client = cluster.client();
-      accounts = LedgerOracle.accounts(cluster, "marker", 1);
+      accounts = LedgerOracle.accounts(cluster, "plainacct", 1);
       LedgerOracle.fund(client, accounts, 1_000);
       // an id ahead of the markers' (their slots' starts in epoch ms)
       backupId = Instant.now().toEpochMilli() + 2_000;
@@ -94,7 +94,7 @@ final class MarkerRestorePointIT {
         assertThat(new String(stored, java.nio.charset.StandardCharsets.ISO_8859_1))
             .as("%s holds no plaintext", store.relativize(file))
             .doesNotContain("stateDigest")
-            .doesNotContain("marker-");
+            .doesNotContain("plainacct");
       }
     }
     Path refused = directory.resolve("without-keys");
