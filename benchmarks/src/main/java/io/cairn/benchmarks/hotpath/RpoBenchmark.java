@@ -2,6 +2,7 @@ package io.cairn.benchmarks.hotpath;
 
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
+import io.cairn.benchmarks.BenchmarkFiles;
 import io.cairn.broker.BrokerVersion;
 import io.cairn.cli.Pause;
 import io.cairn.cli.cluster.ClusterLayout;
@@ -92,7 +93,7 @@ public final class RpoBenchmark {
     }
     System.out.println("rpo: " + settings + ", " + MachineFacts.collect());
     Path dir = Path.of(settings.get("dir")).toAbsolutePath();
-    deleteRecursively(dir);
+    BenchmarkFiles.deleteRecursively(dir);
     Files.createDirectories(dir);
     Duration duration = Durations.parseOrThrow(settings.get("duration"));
     Duration markerInterval = Durations.parseOrThrow(settings.get("markerInterval"));
@@ -187,7 +188,7 @@ public final class RpoBenchmark {
               first.backupId(),
               first.restorePoint().map(p -> " + archive to point " + p).orElse(""),
               results.stream().mapToLong(RestoreResult::totalBytes).sum());
-          deleteRecursively(target);
+          BenchmarkFiles.deleteRecursively(target);
         }
       }
       System.out.println("base backup " + base + ", full backup " + full + ", T " + pointTime);
@@ -293,16 +294,5 @@ public final class RpoBenchmark {
         .meterRegistry(new SimpleMeterRegistry())
         .build()
         .restoreCluster(targets, selector);
-  }
-
-  private static void deleteRecursively(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (var walk = Files.walk(path)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -5,6 +5,7 @@ import io.cairn.backupapi.BackupStore;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.partition.PartitionHealthStatus;
+import io.cairn.files.DurableFiles;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.NodeRestoreState;
@@ -28,7 +29,6 @@ import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +43,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -476,11 +475,8 @@ public final class ApiRestore {
 
   /** Whether {@code directory} is absent or holds nothing: only such a directory is restored. */
   public static boolean isEmpty(Path directory) {
-    if (!Files.isDirectory(directory)) {
-      return !Files.exists(directory);
-    }
-    try (Stream<Path> entries = Files.list(directory)) {
-      return entries.findAny().isEmpty();
+    try {
+      return DurableFiles.isMissingOrEmpty(directory);
     } catch (IOException e) {
       throw new UncheckedIOException("Expected to list the data directory " + directory, e);
     }

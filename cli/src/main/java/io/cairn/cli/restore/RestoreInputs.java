@@ -3,12 +3,12 @@ package io.cairn.cli.restore;
 import io.cairn.broker.BrokerVersion;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.config.BrokerConfigReader;
+import io.cairn.broker.restore.ApiRestore;
 import io.cairn.cli.CliContext;
 import io.cairn.cli.CliException;
 import io.cairn.cli.ExitCode;
 import io.cairn.config.ConfigException;
 import io.cairn.restore.BackupSelector;
-import io.cairn.restore.ClusterShape;
 import io.cairn.restore.RestoreTarget;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,15 +61,9 @@ public final class RestoreInputs {
    * count, replication factor) and this build's broker version.
    */
   public static RestoreTarget target(BrokerConfig config, CliContext context) {
-    BrokerConfig.Cluster cluster = config.cluster();
     try {
-      return new RestoreTarget(
-          context.resolve(config.data().directory()),
-          cluster.clusterId(),
-          cluster.nodeId(),
-          new ClusterShape(
-              cluster.members().size(), cluster.partitionCount(), cluster.replicationFactor()),
-          BrokerVersion.current());
+      return ApiRestore.target(
+          config, context.resolve(config.data().directory()), BrokerVersion.current());
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
     }

@@ -383,7 +383,8 @@ public final class ManagementHttpServer implements AutoCloseable {
     }
   }
 
-  private static String shorten(String value) {
+  /** At most 64 characters of {@code value} for an error message. */
+  static String shorten(String value) {
     return value.length() <= 64 ? value : value.substring(0, 64) + "...";
   }
 

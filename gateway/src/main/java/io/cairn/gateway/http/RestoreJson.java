@@ -57,13 +57,15 @@ final class RestoreJson {
       throw Problem.badRequest("Expected " + RULE + ", but the body could not be read: " + e);
     }
     if (json == null || !json.isObject()) {
-      throw Problem.badRequest("Expected " + RULE + ", but was " + shorten(String.valueOf(json)));
+      throw Problem.badRequest(
+          "Expected " + RULE + ", but was " + ManagementHttpServer.shorten(String.valueOf(json)));
     }
     List<String> named = new ArrayList<>();
     for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!FIELDS.contains(name)) {
-        throw Problem.badRequest("Expected " + RULE + ", but the body has field " + shorten(name));
+        throw Problem.badRequest(
+            "Expected " + RULE + ", but the body has field " + ManagementHttpServer.shorten(name));
       }
       named.add(name);
     }
@@ -83,7 +85,8 @@ final class RestoreJson {
       case "latest" -> {
         if (!value.isBoolean() || !value.booleanValue()) {
           throw Problem.badRequest(
-              "Expected latest to be true, but was " + shorten(value.toString()));
+              "Expected latest to be true, but was "
+                  + ManagementHttpServer.shorten(value.toString()));
         }
         yield new RestoreRequest(RestoreRequest.Kind.LATEST, 0);
       }
@@ -99,7 +102,7 @@ final class RestoreJson {
               + " to be an integer >= 1 and <= "
               + Long.MAX_VALUE
               + ", but was "
-              + shorten(value.toString()));
+              + ManagementHttpServer.shorten(value.toString()));
     }
     return value.longValue();
   }
@@ -107,14 +110,19 @@ final class RestoreJson {
   private static long time(JsonNode value) {
     String rule = "time to be an ISO-8601 instant such as 2026-12-03T08:00:00Z";
     if (!value.isTextual()) {
-      throw Problem.badRequest("Expected " + rule + ", but was " + shorten(value.toString()));
+      throw Problem.badRequest(
+          "Expected " + rule + ", but was " + ManagementHttpServer.shorten(value.toString()));
     }
     Instant instant;
     try {
       instant = Instant.parse(value.textValue());
     } catch (DateTimeParseException e) {
       throw Problem.badRequest(
-          "Expected " + rule + ", but was '" + shorten(value.textValue()) + "'");
+          "Expected "
+              + rule
+              + ", but was '"
+              + ManagementHttpServer.shorten(value.textValue())
+              + "'");
     }
     if (instant.toEpochMilli() < 1) {
       throw Problem.badRequest("Expected time after 1970-01-01T00:00:00Z, but was " + instant);
@@ -154,9 +162,5 @@ final class RestoreJson {
     json.put("brokers", brokers);
     json.put("partitions", partitions);
     return json;
-  }
-
-  private static String shorten(String value) {
-    return value.length() <= 64 ? value : value.substring(0, 64) + "...";
   }
 }
