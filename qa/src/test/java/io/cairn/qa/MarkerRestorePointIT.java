@@ -78,9 +78,9 @@ final class MarkerRestorePointIT {
         expected.put(account, 1_250L);
       }
       // markers after the backup's id, taken after the deposits, archived on every partition
-      Thread.sleep(Duration.ofSeconds(3).toMillis());
+      Instant depositsDone = Instant.now();
+      awaitMarkerArchivedAfter(store, backupId, depositsDone);
       afterDeposits = Instant.now();
-      Thread.sleep(Duration.ofMillis(1_500).toMillis());
     }
 
     try (var objects = Files.walk(store.resolve("archive"))) {
@@ -111,11 +111,7 @@ final class MarkerRestorePointIT {
     Path restored = directory.resolve("restored");
     List<RestoreResult> results =
         ClusterRestore.restore(
-            ClusterRestore.filesystem(
-                store,
-                BackupEncryption.with(
-                    io.cairn.backupapi.content.MasterKeyRing.parse(MASTER_KEYS, "test keys"),
-                    "qa-marker")),
+            ClusterRestore.filesystem(store, encryption()),
             restored,
             clusterId,
             SHAPE,
@@ -143,5 +139,40 @@ final class MarkerRestorePointIT {
       CairnClient client = cluster.client();
       LedgerOracle.awaitBalances(client, expected, "the marker", TIMEOUT);
     }
+  }
+
+  /**
+   * Waits until every partition's archive holds a restore point after backup {@code backupId} taken
+   * at or after {@code time} (markers may be skipped while the machine is busy).
+   */
+  private static void awaitMarkerArchivedAfter(Path store, long backupId, Instant time) {
+    java.util.concurrent.ExecutorService executor =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try (var fs = ClusterRestore.filesystem(store, encryption()).apply(executor, executor)) {
+      await("a marker after the deposits archived on every partition")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                for (int partition = 1; partition <= 3; partition++) {
+                  io.cairn.backupapi.archive.LogArchive archive =
+                      new io.cairn.backupapi.archive.LogArchive(fs.archive(), partition);
+                  List<Long> ids = archive.pointIds(backupId, 1000).get();
+                  if (ids.isEmpty()
+                      || archive.point(ids.get(ids.size() - 1)).get().orElseThrow().timestamp()
+                          < time.toEpochMilli()) {
+                    return false;
+                  }
+                }
+                return true;
+              });
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  private static BackupEncryption encryption() {
+    return BackupEncryption.with(
+        io.cairn.backupapi.content.MasterKeyRing.parse(MASTER_KEYS, "test keys"), "qa-marker");
   }
 }
