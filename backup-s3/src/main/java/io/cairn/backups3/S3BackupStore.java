@@ -2,6 +2,7 @@ package io.cairn.backups3;
 
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.manifest.ManifestCodec;
+import io.cairn.backups3.client.ObjectLockHeaders;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3Calls;
 import io.cairn.backups3.client.S3ClientFactory;
@@ -211,6 +212,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
               calls,
               config.sseCustomerKey().map(SseCustomerKey::of),
               config.legacyMd5(),
+              config.objectLock().map(lock -> new ObjectLockHeaders(lock, clock)),
               metrics);
       // Unique per store instance: prefixes manifest write ids and names the probe object.
       String writerId = UUID.randomUUID().toString();

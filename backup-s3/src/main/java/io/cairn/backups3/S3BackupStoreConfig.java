@@ -15,6 +15,7 @@ import io.cairn.backupstore.SettingErrors;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -56,6 +57,7 @@ import java.util.Optional;
  *     connection resets), the first included
  * @param retryBackoff delay before the first retry; doubles each retry (with jitter)
  * @param retryBackoffMax the longest delay between two attempts
+ * @param objectLock every object written with an S3 Object Lock retention; empty = none
  */
 public record S3BackupStoreConfig(
     String bucket,
@@ -79,7 +81,8 @@ public record S3BackupStoreConfig(
     ConditionalWrites conditionalWrites,
     int maxAttempts,
     Duration retryBackoff,
-    Duration retryBackoffMax) {
+    Duration retryBackoffMax,
+    Optional<ObjectLock> objectLock) {
 
   public static final String BUCKET_KEY = "bucket";
   public static final String BASE_PATH_KEY = "basePath";
@@ -104,6 +107,8 @@ public record S3BackupStoreConfig(
   public static final String MAX_ATTEMPTS_KEY = "maxAttempts";
   public static final String RETRY_BACKOFF_KEY = "retryBackoff";
   public static final String RETRY_BACKOFF_MAX_KEY = "retryBackoffMax";
+  public static final String OBJECT_LOCK_MODE_KEY = "objectLockMode";
+  public static final String OBJECT_LOCK_PERIOD_KEY = "objectLockPeriod";
 
   public static final String BASE_PATH_DEFAULT = "";
   public static final String REGION_DEFAULT = "us-east-1";
@@ -142,6 +147,7 @@ public record S3BackupStoreConfig(
     checkSseCustomerKey(sseCustomerKey);
     checkTransfers(partSizeBytes, maxBytesPerSecond, conditionalWrites);
     checkRetries(maxAttempts, retryBackoff, retryBackoffMax);
+    Objects.requireNonNull(objectLock, "objectLock");
   }
 
   /** Defaults for everything but the bucket. */
@@ -213,6 +219,8 @@ public record S3BackupStoreConfig(
         + conditionalWrites.configName()
         + ", maxAttempts="
         + maxAttempts
+        + ", objectLock="
+        + objectLock.map(ObjectLock::toString).orElse("<none>")
         + ", retryBackoff="
         + retryBackoff
         + ", retryBackoffMax="
@@ -260,6 +268,7 @@ public record S3BackupStoreConfig(
     private int maxAttempts = MAX_ATTEMPTS_DEFAULT;
     private Duration retryBackoff = RETRY_BACKOFF_DEFAULT;
     private Duration retryBackoffMax = RETRY_BACKOFF_MAX_DEFAULT;
+    private Optional<ObjectLock> objectLock = Optional.empty();
 
     private Builder(String bucket) {
       this.bucket = bucket;
@@ -292,6 +301,7 @@ public record S3BackupStoreConfig(
       this.maxAttempts = c.maxAttempts;
       this.retryBackoff = c.retryBackoff;
       this.retryBackoffMax = c.retryBackoffMax;
+      this.objectLock = c.objectLock;
     }
 
     public Builder basePath(String value) {
@@ -393,6 +403,11 @@ public record S3BackupStoreConfig(
       return this;
     }
 
+    public Builder objectLock(ObjectLock value) {
+      this.objectLock = Optional.ofNullable(value);
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException naming the key of the first bad value
      */
@@ -421,7 +436,8 @@ public record S3BackupStoreConfig(
           conditionalWrites,
           maxAttempts,
           retryBackoff,
-          retryBackoffMax);
+          retryBackoffMax,
+          objectLock);
     }
   }
 }

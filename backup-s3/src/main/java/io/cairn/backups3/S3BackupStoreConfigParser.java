@@ -16,6 +16,8 @@ import static io.cairn.backups3.S3BackupStoreConfig.MAX_ATTEMPTS_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.MAX_BYTES_PER_SECOND_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.MAX_CONCURRENT_TRANSFERS_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.MAX_CONNECTIONS_KEY;
+import static io.cairn.backups3.S3BackupStoreConfig.OBJECT_LOCK_MODE_KEY;
+import static io.cairn.backups3.S3BackupStoreConfig.OBJECT_LOCK_PERIOD_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.PART_SIZE_BYTES_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.PATH_STYLE_ACCESS_KEY;
 import static io.cairn.backups3.S3BackupStoreConfig.REGION_KEY;
@@ -110,6 +112,8 @@ final class S3BackupStoreConfigParser {
     take(p, RETRY_BACKOFF_KEY).ifPresent(v -> b.retryBackoff(parseDuration(RETRY_BACKOFF_KEY, v)));
     take(p, RETRY_BACKOFF_MAX_KEY)
         .ifPresent(v -> b.retryBackoffMax(parseDuration(RETRY_BACKOFF_MAX_KEY, v)));
+    objectLock(take(p, OBJECT_LOCK_MODE_KEY), take(p, OBJECT_LOCK_PERIOD_KEY))
+        .ifPresent(b::objectLock);
     if (!p.isEmpty()) {
       String key = p.keySet().stream().sorted().findFirst().orElseThrow();
       throw invalid(key, "a known key of the s3 backup store", "it is unknown (a typo?)");
@@ -128,6 +132,41 @@ final class S3BackupStoreConfigParser {
     } catch (IllegalArgumentException e) {
       throw invalid(COMPRESSION_KEY, "one of [none, zstd]", "it is '" + value + "'");
     }
+  }
+
+  /** Both keys or neither: a lock needs its mode and how long it holds. */
+  private static Optional<ObjectLock> objectLock(Optional<String> mode, Optional<String> period) {
+    if (mode.isEmpty() && period.isEmpty()) {
+      return Optional.empty();
+    }
+    if (mode.isEmpty()) {
+      throw invalid(
+          OBJECT_LOCK_MODE_KEY,
+          "governance or compliance when " + OBJECT_LOCK_PERIOD_KEY + " is set",
+          "it is not set");
+    }
+    ObjectLock.Mode parsed;
+    try {
+      parsed = ObjectLock.Mode.fromConfigName(mode.get());
+    } catch (IllegalArgumentException e) {
+      throw invalid(OBJECT_LOCK_MODE_KEY, "governance or compliance", "it is '" + mode.get() + "'");
+    }
+    if (period.isEmpty()) {
+      throw invalid(
+          OBJECT_LOCK_PERIOD_KEY,
+          "how long each object stays locked, a duration such as 30d, when "
+              + OBJECT_LOCK_MODE_KEY
+              + " is set (a broker derives it from backup.retention.maxAge when that is set)",
+          "it is not set");
+    }
+    Duration duration = parseDuration(OBJECT_LOCK_PERIOD_KEY, period.get());
+    if (duration.compareTo(ObjectLock.PERIOD_MIN) < 0) {
+      throw invalid(
+          OBJECT_LOCK_PERIOD_KEY,
+          "a duration of at least " + ObjectLock.PERIOD_MIN.toSeconds() + "s",
+          "it is '" + period.get() + "'");
+    }
+    return Optional.of(new ObjectLock(parsed, duration));
   }
 
   private static Optional<String> take(Map<String, String> p, String key) {

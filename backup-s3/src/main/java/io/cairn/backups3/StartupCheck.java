@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What the store checks with the server when it opens, so that a wrong setting fails at start with
  * the key to fix instead of at the first backup: the bucket exists and the credentials may list it,
- * objects can be written, read back and deleted (with the SSE-C key, if any), and whether the
- * server honours conditional writes (probe objects).
+ * objects can be written, read back and deleted (with the SSE-C key, if any), with object lock
+ * configured that the bucket has object lock and versioning on, and whether the server honours
+ * conditional writes (probe objects).
  */
 final class StartupCheck {
 
@@ -32,6 +33,7 @@ final class StartupCheck {
    */
   boolean run(String probeToken) {
     checkBucket();
+    config.objectLock().ifPresent(this::checkObjectLock);
     try {
       ConditionalWriteProbe.checkReadWrite(s3, probeToken);
     } catch (S3RequestException e) {
@@ -100,6 +102,78 @@ final class StartupCheck {
     } catch (S3RequestException e) {
       throw failure(e, "list bucket '" + config.bucket() + "'");
     }
+  }
+
+  /**
+   * Object lock only protects on a bucket created with it: anything else would let the store run
+   * while its objects stay deletable, the very thing the setting is there to prevent.
+   */
+  private void checkObjectLock(ObjectLock lock) {
+    String key = S3BackupStoreConfig.OBJECT_LOCK_MODE_KEY;
+    String enabled;
+    try {
+      enabled =
+          s3.calls()
+              .join(
+                  "GetObjectLockConfiguration",
+                  s3.url(""),
+                  () -> s3.client().getObjectLockConfiguration(r -> r.bucket(config.bucket())))
+              .objectLockConfiguration()
+              .objectLockEnabledAsString();
+    } catch (S3RequestException e) {
+      throw lockRefused(
+          key,
+          "the server answered "
+              + S3Errors.describe(e.getCause() == null ? e : e.getCause())
+              + " when asked for its object lock configuration");
+    }
+    if (!"Enabled".equals(enabled)) {
+      throw lockRefused(key, "its object lock configuration says ObjectLockEnabled=" + enabled);
+    }
+    String versioning;
+    try {
+      versioning =
+          s3.calls()
+              .join(
+                  "GetBucketVersioning",
+                  s3.url(""),
+                  () -> s3.client().getBucketVersioning(r -> r.bucket(config.bucket())))
+              .statusAsString();
+    } catch (S3RequestException e) {
+      throw lockRefused(
+          key,
+          "the server answered "
+              + S3Errors.describe(e.getCause() == null ? e : e.getCause())
+              + " when asked whether it keeps versions");
+    }
+    if (!"Enabled".equals(versioning)) {
+      throw lockRefused(
+          key, "versioning is " + (versioning == null ? "not enabled" : versioning) + " on it");
+    }
+    LOG.info(
+        "Object lock: every object is written with a {} retention ({})", lock, config.location());
+  }
+
+  private S3BackupStoreStartException lockRefused(String key, String why) {
+    return new S3BackupStoreStartException(
+        key,
+        "Expected bucket '"
+            + config.bucket()
+            + "' to have S3 Object Lock enabled (with versioning), since "
+            + key
+            + " is set, but "
+            + why
+            + " ("
+            + S3BackupStoreConfig.CONTEXT
+            + ", "
+            + config.location()
+            + "). Object lock can only be turned on when a bucket is created: create one with"
+            + " object lock, or remove "
+            + key
+            + " and "
+            + S3BackupStoreConfig.OBJECT_LOCK_PERIOD_KEY
+            + ".",
+        null);
   }
 
   private S3BackupStoreStartException failure(S3RequestException e, String action) {

@@ -163,6 +163,8 @@ class S3BackupStoreConfigTest {
     p.put("maxAttempts", "8");
     p.put("retryBackoff", "250ms");
     p.put("retryBackoffMax", "1m");
+    p.put("objectLockMode", "Compliance");
+    p.put("objectLockPeriod", "30d");
 
     S3BackupStoreConfig config = S3BackupStoreConfig.fromProperties(p);
 
@@ -188,6 +190,52 @@ class S3BackupStoreConfigTest {
     assertThat(config.maxAttempts()).isEqualTo(8);
     assertThat(config.retryBackoff()).isEqualTo(Duration.ofMillis(250));
     assertThat(config.retryBackoffMax()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(config.objectLock())
+        .contains(new ObjectLock(ObjectLock.Mode.COMPLIANCE, Duration.ofDays(30)));
+    assertThat(config.toString()).contains("objectLock=compliance for PT720H");
+  }
+
+  @Test
+  void shouldRefuseAnIncompleteOrBadObjectLockNamingTheKey() {
+    assertThat(S3BackupStoreConfig.fromProperties(Map.of("bucket", "backups")).objectLock())
+        .isEmpty();
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(
+                    Map.of("bucket", "backups", "objectLockMode", "governance")))
+        .hasMessageContaining("key objectLockPeriod)")
+        .hasMessageContaining("it is not set")
+        .hasMessageContaining("backup.retention.maxAge");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(
+                    Map.of("bucket", "backups", "objectLockPeriod", "30d")))
+        .hasMessageContaining("key objectLockMode)")
+        .hasMessageContaining("governance or compliance");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(
+                    Map.of(
+                        "bucket",
+                        "backups",
+                        "objectLockMode",
+                        "legal-hold",
+                        "objectLockPeriod",
+                        "1d")))
+        .hasMessageContaining("key objectLockMode)")
+        .hasMessageContaining("it is 'legal-hold'");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(
+                    Map.of(
+                        "bucket",
+                        "backups",
+                        "objectLockMode",
+                        "governance",
+                        "objectLockPeriod",
+                        "0s")))
+        .hasMessageContaining("key objectLockPeriod)")
+        .hasMessageContaining("at least 1s");
   }
 
   @Test

@@ -76,13 +76,23 @@ public record BackupSchedule(
    * @param kept backups it left
    * @param deletedBackupIds backups whose deletion every partition accepted
    * @param failure what failed; empty if nothing did (the next pass decides again)
+   * @param lockedBackups backups due for deletion that the store's object lock still holds: each is
+   *     deleted by the first pass after its lock ends
    */
   public record RetentionPass(
-      Instant finishedAt, int kept, java.util.List<Long> deletedBackupIds, String failure) {
+      Instant finishedAt,
+      int kept,
+      java.util.List<Long> deletedBackupIds,
+      String failure,
+      java.util.List<LockedBackup> lockedBackups) {
     public RetentionPass {
       deletedBackupIds = java.util.List.copyOf(deletedBackupIds);
+      lockedBackups = java.util.List.copyOf(lockedBackups);
     }
   }
+
+  /** A backup due for deletion that the store's object lock holds until {@code lockedUntil}. */
+  public record LockedBackup(long backupId, Instant lockedUntil) {}
 
   /**
    * The markers: restore points of the log archive taken between backups.

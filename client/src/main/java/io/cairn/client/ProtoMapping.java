@@ -113,7 +113,16 @@ final class ProtoMapping {
       io.cairn.gateway.v1.RetentionPass p = r.getLastPass();
       pass =
           new BackupSchedule.RetentionPass(
-              instant(p.getFinishedAt()), p.getKept(), p.getDeletedBackupIdsList(), p.getFailure());
+              instant(p.getFinishedAt()),
+              p.getKept(),
+              p.getDeletedBackupIdsList(),
+              p.getFailure(),
+              p.getLockedBackupsList().stream()
+                  .map(
+                      l ->
+                          new BackupSchedule.LockedBackup(
+                              l.getBackupId(), instant(l.getLockedUntil())))
+                  .toList());
     }
     return new BackupSchedule.Retention(
         r.getMaxCount(),

@@ -8,6 +8,8 @@ import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -17,7 +19,9 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * What every part of the store needs to talk to the bucket: the client, the key layout, the
- * retrying call runner, the SSE-C key if any, whether to send {@code Content-MD5}, and metrics.
+ * retrying call runner, the SSE-C key if any, whether to send {@code Content-MD5}, the object lock
+ * headers if any, and metrics. Every request that creates an object is built here ({@link #put},
+ * {@link #createUpload}, {@link #copy}), so none misses the SSE-C key or the lock.
  */
 public record S3Access(
     S3AsyncClient client,
@@ -25,6 +29,7 @@ public record S3Access(
     S3Calls calls,
     Optional<SseCustomerKey> sseCustomerKey,
     boolean legacyMd5,
+    Optional<ObjectLockHeaders> objectLock,
     S3BackupStoreMetrics metrics) {
 
   public String bucket() {
@@ -35,9 +40,45 @@ public record S3Access(
     return layout.url(key);
   }
 
+  /** A PutObject of a store object: with the SSE-C key and the object lock, if configured. */
   public PutObjectRequest.Builder put(String key) {
+    PutObjectRequest.Builder b = putProbe(key);
+    objectLock.ifPresent(lock -> lock.apply(b));
+    return b;
+  }
+
+  /**
+   * A PutObject of a probe object, which the startup check deletes again: with the SSE-C key but
+   * never locked, so that probes do not pile up as locked versions.
+   */
+  public PutObjectRequest.Builder putProbe(String key) {
     PutObjectRequest.Builder b = PutObjectRequest.builder().bucket(bucket()).key(key);
     sseCustomerKey.ifPresent(k -> k.apply(b));
+    return b;
+  }
+
+  /** A CreateMultipartUpload of a store object, like {@link #put}. */
+  public CreateMultipartUploadRequest.Builder createUpload(String key) {
+    CreateMultipartUploadRequest.Builder b =
+        CreateMultipartUploadRequest.builder()
+            .bucket(bucket())
+            .key(key)
+            .contentType("application/octet-stream");
+    sseCustomerKey.ifPresent(k -> k.apply(b));
+    objectLock.ifPresent(lock -> lock.apply(b));
+    return b;
+  }
+
+  /** A CopyObject inside the bucket, like {@link #put}. */
+  public CopyObjectRequest.Builder copy(String sourceKey, String targetKey) {
+    CopyObjectRequest.Builder b =
+        CopyObjectRequest.builder()
+            .sourceBucket(bucket())
+            .sourceKey(sourceKey)
+            .destinationBucket(bucket())
+            .destinationKey(targetKey);
+    sseCustomerKey.ifPresent(k -> k.apply(b));
+    objectLock.ifPresent(lock -> lock.apply(b));
     return b;
   }
 

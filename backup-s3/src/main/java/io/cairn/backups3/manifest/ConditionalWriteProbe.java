@@ -120,7 +120,7 @@ public final class ConditionalWriteProbe {
               "PutObject",
               s3.url(key),
               () -> {
-                PutObjectRequest.Builder b = s3.put(key).contentLength((long) bytes.length);
+                PutObjectRequest.Builder b = s3.putProbe(key).contentLength((long) bytes.length);
                 ifNoneMatch.ifPresent(b::ifNoneMatch);
                 ifMatch.ifPresent(b::ifMatch);
                 if (s3.legacyMd5()) {

@@ -12,8 +12,6 @@ import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
-import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 
@@ -53,14 +51,7 @@ public final class ObjectCopier {
                             "CopyObject",
                             s3.url(targetKey),
                             () -> {
-                              CopyObjectRequest.Builder b =
-                                  CopyObjectRequest.builder()
-                                      .sourceBucket(s3.bucket())
-                                      .sourceKey(sourceKey)
-                                      .destinationBucket(s3.bucket())
-                                      .destinationKey(targetKey);
-                              s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-                              return s3.client().copyObject(b.build());
+                              return s3.client().copyObject(s3.copy(sourceKey, targetKey).build());
                             })),
             "CopyObject to " + s3.url(targetKey));
       } else {
@@ -80,13 +71,7 @@ public final class ObjectCopier {
                 "CreateMultipartUpload",
                 s3.url(targetKey),
                 () -> {
-                  CreateMultipartUploadRequest.Builder b =
-                      CreateMultipartUploadRequest.builder()
-                          .bucket(s3.bucket())
-                          .key(targetKey)
-                          .contentType("application/octet-stream");
-                  s3.sseCustomerKey().ifPresent(k -> k.apply(b));
-                  return s3.client().createMultipartUpload(b.build());
+                  return s3.client().createMultipartUpload(s3.createUpload(targetKey).build());
                 })
             .uploadId();
     boolean completed = false;

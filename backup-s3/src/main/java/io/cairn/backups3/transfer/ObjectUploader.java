@@ -268,15 +268,10 @@ public final class ObjectUploader {
                   "CreateMultipartUpload",
                   s3.url(key),
                   () -> {
-                    CreateMultipartUploadRequest.Builder b =
-                        CreateMultipartUploadRequest.builder()
-                            .bucket(s3.bucket())
-                            .key(key)
-                            .contentType("application/octet-stream");
+                    CreateMultipartUploadRequest.Builder b = s3.createUpload(key);
                     if (!s3.legacyMd5()) {
                       b.checksumAlgorithm(ChecksumAlgorithm.CRC32);
                     }
-                    s3.sseCustomerKey().ifPresent(k -> k.apply(b));
                     return s3.client().createMultipartUpload(b.build());
                   })
               .uploadId();

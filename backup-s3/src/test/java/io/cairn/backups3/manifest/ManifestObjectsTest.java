@@ -82,6 +82,7 @@ class ManifestObjectsTest {
             calls,
             Optional.empty(),
             false,
+            Optional.empty(),
             metrics);
     return new ManifestObjects(s3, new ManifestCodec(), conditional, "writer-a");
   }

@@ -1,6 +1,7 @@
 package io.cairn.backups3.testserver;
 
-import java.io.ByteArrayOutputStream;
+import io.cairn.backups3.testserver.HttpFraming.Body;
+import io.cairn.backups3.testserver.HttpFraming.Head;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,9 +11,10 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -29,8 +32,9 @@ import java.util.function.Predicate;
  * records every request, counts requests in flight, can strip request headers, and injects faults
  * chosen per request by a {@link FaultPlan}: a 500 or 503 answer instead of the server's, a slow
  * answer, or the connection cut in the middle of the request or response body. It can also hold
- * answers until the test releases them ({@link #holdAnswers}). One thread per connection; every
- * read has a timeout, so nothing hangs past a test.
+ * answers until the test releases them ({@link #holdAnswers}), and answer in the server's place
+ * what a test emulates ({@link #refuse}: an S3 error the server would not give). One thread per
+ * connection; every read has a timeout, so nothing hangs past a test.
  */
 public final class FaultInjectingProxy implements AutoCloseable {
 
@@ -49,15 +53,35 @@ public final class FaultInjectingProxy implements AutoCloseable {
   /**
    * One request as the proxy saw it.
    *
-   * @param headers the names of its headers, lower case
+   * @param headerValues its headers, names in lower case (the last value of a repeated one)
    */
-  public record Request(String method, String target, long contentLength, Set<String> headers) {
+  public record Request(
+      String method, String target, long contentLength, Map<String, String> headerValues) {
+    /** The names of its headers, lower case. */
+    public Set<String> headers() {
+      return headerValues.keySet();
+    }
+
+    /** A header's value, or null. */
+    public String header(String lowerCaseName) {
+      return headerValues.get(lowerCaseName);
+    }
+
     /** The path without the query. */
     public String path() {
       int q = target.indexOf('?');
       return q < 0 ? target : target.substring(0, q);
     }
+
+    /** The query, or "". */
+    public String query() {
+      int q = target.indexOf('?');
+      return q < 0 ? "" : target.substring(q + 1);
+    }
   }
+
+  /** An S3 error answered instead of forwarding a request. */
+  public record Refusal(int status, String code, String message) {}
 
   /** Chooses the fault of each request. Called from connection threads. */
   @FunctionalInterface
@@ -74,7 +98,6 @@ public final class FaultInjectingProxy implements AutoCloseable {
   }
 
   private static final int SOCKET_TIMEOUT_MS = 60_000;
-  private static final int HEAD_MAX_BYTES = 64 * 1024;
 
   private final URI upstream;
   private final ServerSocket server;
@@ -93,6 +116,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
   private final AtomicInteger inFlightMatching = new AtomicInteger();
   private final AtomicInteger faults = new AtomicInteger();
   private volatile FaultPlan plan = FaultPlan.NONE;
+  private volatile Function<Request, Optional<Refusal>> refusals = request -> Optional.empty();
   private volatile Set<String> strippedHeaders = Set.of();
   private volatile Predicate<Request> counted = request -> false;
   private volatile Duration slowResponseDelay = Duration.ofSeconds(2);
@@ -117,6 +141,15 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
   public FaultInjectingProxy plan(FaultPlan value) {
     this.plan = value;
+    return this;
+  }
+
+  /**
+   * Answers {@code decide}'s refusal instead of forwarding, for requests it refuses; it sees every
+   * request first, in order, so it can also record what it needs.
+   */
+  public FaultInjectingProxy refuse(Function<Request, Optional<Refusal>> decide) {
+    this.refusals = decide;
     return this;
   }
 
@@ -238,7 +271,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
           return;
         }
         Request request =
-            new Request(head.method(), head.target(), head.contentLength(), head.headerNames());
+            new Request(head.method(), head.target(), head.contentLength(), head.headerValues());
         requests.add(request);
         boolean count = counted.test(request);
         boolean hold = held.test(request);
@@ -254,6 +287,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
           if (!exchange(
               head,
               plan.decide(request),
+              refusals.apply(request),
               count,
               hold,
               fromClient,
@@ -283,6 +317,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
   private boolean exchange(
       Head request,
       Fault fault,
+      Optional<Refusal> refusal,
       boolean counted,
       boolean hold,
       InputStream fromClient,
@@ -290,12 +325,19 @@ public final class FaultInjectingProxy implements AutoCloseable {
       InputStream fromOrigin,
       OutputStream toOrigin)
       throws IOException {
-    if (fault == Fault.ANSWER_500 || fault == Fault.ANSWER_503) {
+    if (refusal.isEmpty() && (fault == Fault.ANSWER_500 || fault == Fault.ANSWER_503)) {
       faults.incrementAndGet();
+      refusal =
+          Optional.of(
+              fault == Fault.ANSWER_500
+                  ? new Refusal(500, "InternalError", "injected by the test proxy")
+                  : new Refusal(503, "SlowDown", "injected by the test proxy"));
+    }
+    if (refusal.isPresent()) {
       if (!request.expectsContinue()) {
         Body.relay(request, fromClient, OutputStream.nullOutputStream(), Long.MAX_VALUE);
       }
-      answerError(toClient, fault == Fault.ANSWER_500 ? 500 : 503);
+      answerError(toClient, refusal.get());
       return false;
     }
     toOrigin.write(request.bytes(strippedHeaders));
@@ -393,17 +435,19 @@ public final class FaultInjectingProxy implements AutoCloseable {
     }
   }
 
-  private static void answerError(OutputStream toClient, int status) throws IOException {
-    String code = status == 503 ? "SlowDown" : "InternalError";
+  private static void answerError(OutputStream toClient, Refusal refusal) throws IOException {
     String body =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
-            + code
-            + "</Code><Message>injected by the test proxy</Message></Error>";
+            + refusal.code()
+            + "</Code><Message>"
+            + refusal.message()
+            + "</Message></Error>";
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     String head =
         "HTTP/1.1 "
-            + status
-            + (status == 503 ? " Service Unavailable" : " Internal Server Error")
+            + refusal.status()
+            + " "
+            + refusal.code()
             + "\r\nContent-Type: application/xml\r\nContent-Length: "
             + bytes.length
             + "\r\nConnection: close\r\n\r\n";
@@ -429,187 +473,6 @@ public final class FaultInjectingProxy implements AutoCloseable {
       socket.close();
     } catch (IOException e) {
       // nothing left to do
-    }
-  }
-
-  // ------------------------------------------------------------------------ HTTP framing
-
-  /** A request or response head: start line and headers. */
-  private record Head(String startLine, List<String[]> headers) {
-
-    static Head read(InputStream in) throws IOException {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      int last4 = 0;
-      while (last4 != 0x0d0a0d0a) {
-        int b = in.read();
-        if (b < 0) {
-          if (bytes.size() == 0) {
-            return null;
-          }
-          throw new IOException("Connection ended inside an HTTP head");
-        }
-        bytes.write(b);
-        last4 = (last4 << 8) | b;
-        if (bytes.size() > HEAD_MAX_BYTES) {
-          throw new IOException("HTTP head longer than " + HEAD_MAX_BYTES);
-        }
-      }
-      String[] lines = bytes.toString(StandardCharsets.ISO_8859_1).split("\r\n");
-      List<String[]> headers = new ArrayList<>();
-      for (int i = 1; i < lines.length; i++) {
-        int colon = lines[i].indexOf(':');
-        if (colon > 0) {
-          headers.add(
-              new String[] {
-                lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim()
-              });
-        }
-      }
-      return new Head(lines[0], headers);
-    }
-
-    String header(String name) {
-      for (String[] h : headers) {
-        if (h[0].equalsIgnoreCase(name)) {
-          return h[1];
-        }
-      }
-      return null;
-    }
-
-    String method() {
-      return startLine.split(" ", 3)[0];
-    }
-
-    Set<String> headerNames() {
-      Set<String> names = new java.util.HashSet<>();
-      headers.forEach(h -> names.add(h[0].toLowerCase(Locale.ROOT)));
-      return Set.copyOf(names);
-    }
-
-    String target() {
-      String[] parts = startLine.split(" ", 3);
-      return parts.length > 1 ? parts[1] : "";
-    }
-
-    int status() {
-      String[] parts = startLine.split(" ", 3);
-      try {
-        return parts.length > 1 ? Integer.parseInt(parts[1]) : -1;
-      } catch (NumberFormatException e) {
-        return -1;
-      }
-    }
-
-    long contentLength() {
-      String value = header("Content-Length");
-      return value == null ? (chunked() ? -1 : 0) : Long.parseLong(value);
-    }
-
-    boolean hasLength() {
-      return header("Content-Length") != null || chunked();
-    }
-
-    boolean chunked() {
-      String value = header("Transfer-Encoding");
-      return value != null && value.toLowerCase(Locale.ROOT).contains("chunked");
-    }
-
-    boolean expectsContinue() {
-      String value = header("Expect");
-      return value != null && value.equalsIgnoreCase("100-continue");
-    }
-
-    boolean closes() {
-      String value = header("Connection");
-      return value != null && value.equalsIgnoreCase("close");
-    }
-
-    byte[] bytes(Set<String> stripped) {
-      StringBuilder text = new StringBuilder(startLine).append("\r\n");
-      for (String[] h : headers) {
-        if (!stripped.contains(h[0].toLowerCase(Locale.ROOT))) {
-          text.append(h[0]).append(": ").append(h[1]).append("\r\n");
-        }
-      }
-      return text.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
-    }
-  }
-
-  /** Copies a message body framed by its head. */
-  private static final class Body {
-
-    /** Copies at most {@code limit} bytes of the body (the whole body when it is shorter). */
-    static void relay(Head head, InputStream in, OutputStream out, long limit) throws IOException {
-      if (head.chunked()) {
-        relayChunked(in, out, limit);
-      } else if (head.header("Content-Length") != null) {
-        copy(in, out, Math.min(limit, head.contentLength()));
-      } else if (head.startLine().startsWith("HTTP/")) {
-        copy(in, out, limit); // until the server closes
-      }
-    }
-
-    private static void relayChunked(InputStream in, OutputStream out, long limit)
-        throws IOException {
-      long copied = 0;
-      while (true) {
-        String sizeLine = line(in);
-        out.write((sizeLine + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        int semicolon = sizeLine.indexOf(';');
-        long size =
-            Long.parseLong(
-                (semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
-        if (size == 0) {
-          String trailer;
-          do {
-            trailer = line(in);
-            out.write((trailer + "\r\n").getBytes(StandardCharsets.US_ASCII));
-          } while (!trailer.isEmpty());
-          return;
-        }
-        long take = Math.min(size, limit - copied);
-        copy(in, out, take);
-        copied += take;
-        if (take < size) {
-          return;
-        }
-        copy(in, out, 2); // CRLF after the chunk
-      }
-    }
-
-    private static String line(InputStream in) throws IOException {
-      StringBuilder text = new StringBuilder();
-      int b;
-      while ((b = in.read()) >= 0) {
-        if (b == '\n') {
-          int length = text.length();
-          return length > 0 && text.charAt(length - 1) == '\r'
-              ? text.substring(0, length - 1)
-              : text.toString();
-        }
-        text.append((char) b);
-        if (text.length() > HEAD_MAX_BYTES) {
-          throw new IOException("Chunk line longer than " + HEAD_MAX_BYTES);
-        }
-      }
-      throw new IOException("Connection ended inside a chunked body");
-    }
-
-    private static void copy(InputStream in, OutputStream out, long bytes) throws IOException {
-      byte[] buffer = new byte[64 * 1024];
-      long left = bytes;
-      while (left > 0) {
-        int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-        if (n < 0) {
-          if (bytes == Long.MAX_VALUE) {
-            return;
-          }
-          throw new IOException("Connection ended " + left + " bytes before the body's end");
-        }
-        out.write(buffer, 0, n);
-        left -= n;
-      }
     }
   }
 }

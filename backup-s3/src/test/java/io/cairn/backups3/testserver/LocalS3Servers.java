@@ -3,6 +3,7 @@ package io.cairn.backups3.testserver;
 import io.cairn.backups3.S3BackupStoreConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +58,44 @@ public final class LocalS3Servers implements BeforeAllCallback {
           .retryBackoffMax(Duration.ofMillis(500));
     }
 
+    /**
+     * Creates {@code bucket} with S3 Object Lock, and turns versioning on if asked (S3Mock leaves
+     * it off; S3 turns it on with the lock). Only S3Mock has object lock here.
+     */
+    public void createLockedBucket(String bucket, boolean versioning) {
+      try {
+        client
+            .createBucket(r -> r.bucket(bucket).objectLockEnabledForBucket(true))
+            .get(30, TimeUnit.SECONDS);
+        if (versioning) {
+          client
+              .putBucketVersioning(
+                  r ->
+                      r.bucket(bucket)
+                          .versioningConfiguration(
+                              v ->
+                                  v.status(
+                                      software.amazon.awssdk.services.s3.model
+                                          .BucketVersioningStatus.ENABLED)))
+              .get(30, TimeUnit.SECONDS);
+        }
+      } catch (ExecutionException | TimeoutException e) {
+        throw new IllegalStateException(
+            "Expected to create bucket " + bucket + " with object lock on " + kind, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /**
+     * A client with the same credentials that talks to {@code endpoint} (a proxy in front of this
+     * server); the caller closes it.
+     */
+    public S3AsyncClient clientThrough(URI endpoint) {
+      return LocalS3Servers.client(endpoint);
+    }
+
     /** Creates {@code bucket} unless it exists. */
     public void createBucket(String bucket) {
       try {
@@ -108,20 +147,22 @@ public final class LocalS3Servers implements BeforeAllCallback {
       process.close();
       throw new UncheckedIOException("Expected to start " + kind, e);
     }
-    S3AsyncClient client =
-        S3AsyncClient.builder()
-            .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(16))
-            .region(Region.of(REGION))
-            .endpointOverride(process.endpoint())
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(
-                        S3ServerProcess.ACCESS_KEY, S3ServerProcess.SECRET_KEY)))
-            .build();
-    running = new Running(kind, process, client);
+    running = new Running(kind, process, client(process.endpoint()));
     RUNNING.put(kind, running);
     return running;
+  }
+
+  /** A plain SDK client of {@code endpoint} with the servers' credentials; the caller closes it. */
+  private static S3AsyncClient client(URI endpoint) {
+    return S3AsyncClient.builder()
+        .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(16))
+        .region(Region.of(REGION))
+        .endpointOverride(endpoint)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(S3ServerProcess.ACCESS_KEY, S3ServerProcess.SECRET_KEY)))
+        .build();
   }
 
   private static Path serversDir() {

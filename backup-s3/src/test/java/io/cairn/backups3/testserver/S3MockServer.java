@@ -21,6 +21,12 @@ public final class S3MockServer extends S3ServerProcess {
   private static final String LAUNCHER =
       "org.springframework.boot.loader.launch.PropertiesLauncher";
 
+  /**
+   * {@link LoopbackHttpConnector} by name: the class implements Spring interfaces that only
+   * S3Mock's class path has, so users of this test jar (qa) must not load it.
+   */
+  private static final String CONNECTOR = "io.cairn.backups3.testserver.LoopbackHttpConnector";
+
   private final Path jar;
 
   public S3MockServer(Path jar, Path workDir) {
@@ -31,7 +37,7 @@ public final class S3MockServer extends S3ServerProcess {
   @Override
   protected List<String> command(int port, Path dataDir) throws IOException {
     Path extension = dataDir.resolveSibling("s3mock-extension");
-    copyClass(LoopbackHttpConnector.class, extension);
+    copyClass(CONNECTOR, extension);
     List<String> command = new ArrayList<>();
     command.add(javaBinary());
     command.addAll(childJvmOptions());
@@ -44,18 +50,18 @@ public final class S3MockServer extends S3ServerProcess {
     command.add("--http.port=" + port);
     command.add("--com.adobe.testing.s3mock.store.root=" + dataDir.toAbsolutePath());
     command.add("--com.adobe.testing.s3mock.max-payload-size=64MB");
-    command.add("--spring.main.sources=" + LoopbackHttpConnector.class.getName());
+    command.add("--spring.main.sources=" + CONNECTOR);
     command.add("--spring.main.banner-mode=off");
     command.add("--logging.level.root=WARN");
     return command;
   }
 
   /** Copies a compiled test class into {@code root} under its package path. */
-  private static void copyClass(Class<?> type, Path root) throws IOException {
-    String resource = type.getName().replace('.', '/') + ".class";
+  private static void copyClass(String className, Path root) throws IOException {
+    String resource = className.replace('.', '/') + ".class";
     Path target = root.resolve(resource);
     Files.createDirectories(target.getParent());
-    try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in = S3MockServer.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IOException("Expected the compiled " + resource + " on the test class path");
       }

@@ -202,6 +202,7 @@ class TransferPermitsTest {
         calls,
         Optional.empty(),
         false,
+        Optional.empty(),
         metrics);
   }
 

@@ -5,6 +5,8 @@ import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.archive.ArchiveKeys;
 import io.cairn.backupapi.archive.LogArchive;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -22,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * restore points (ids below that backup's) and every link, with its chunk, that ends before that
  * backup's checkpoint position. Everything from the link holding the checkpoint on stays. Objects
  * are deleted oldest first; a crash in the middle leaves older objects only, which nothing reads.
+ *
+ * <p>Under an object lock a partition's archive is pruned only once the oldest kept backup is older
+ * than the lock period: what goes was archived before that backup was taken (the archive follows
+ * the commit position closely), so its lock has ended by then.
  */
 final class ArchivePruning {
 
@@ -30,15 +36,18 @@ final class ArchivePruning {
 
   private final BackupStore store;
   private final int partitionCount;
+  private final Duration lockPeriod;
 
-  ArchivePruning(BackupStore store, int partitionCount) {
+  ArchivePruning(BackupStore store, int partitionCount, Duration lockPeriod) {
     this.store = Objects.requireNonNull(store, "store");
     this.partitionCount = partitionCount;
+    this.lockPeriod = Objects.requireNonNull(lockPeriod, "lockPeriod");
   }
 
   /**
-   * On each partition, the oldest COMPLETED backup among {@code kept}: its id and checkpoint
-   * position. A partition without one is absent (nothing of its archive may go).
+   * On each partition, the oldest COMPLETED backup among {@code kept}: its id, checkpoint position
+   * and creation time (epoch ms). A partition without one is absent (nothing of its archive may
+   * go).
    */
   static Map<Integer, long[]> oldestKept(Collection<BackupStatus> kept) {
     Map<Integer, long[]> oldest = new TreeMap<>();
@@ -48,18 +57,29 @@ final class ArchivePruning {
       }
       long id = status.id().checkpointId();
       long position = status.descriptor().get().checkpointPosition();
+      long created = status.createdAt().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
       oldest.merge(
-          status.id().partitionId(), new long[] {id, position}, (a, b) -> a[0] <= b[0] ? a : b);
+          status.id().partitionId(),
+          new long[] {id, position, created},
+          (a, b) -> a[0] <= b[0] ? a : b);
     }
     return oldest;
   }
 
   /** Prunes every partition that has a kept backup; completes with the objects deleted. */
-  CompletableFuture<Integer> prune(Map<Integer, long[]> oldestKept) {
+  CompletableFuture<Integer> prune(Map<Integer, long[]> oldestKept, long nowMillis) {
     CompletableFuture<Integer> deleted = CompletableFuture.completedFuture(0);
     for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
       long[] oldest = oldestKept.get(partitionId);
       if (oldest == null) {
+        continue;
+      }
+      if (!lockPeriod.isZero() && oldest[2] > nowMillis - lockPeriod.toMillis()) {
+        LOG.debug(
+            "Retention: partition {}'s log archive before backup {} stays until its object lock"
+                + " ends",
+            partitionId,
+            oldest[0]);
         continue;
       }
       int p = partitionId;

@@ -7,6 +7,7 @@ import io.cairn.backupapi.BackupStatusAggregator;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.ClusterBackupStatus;
 import io.cairn.scheduler.Futures;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,31 +26,52 @@ import org.slf4j.LoggerFactory;
  * replica agrees and each partition's leader finishes the deletion even across crashes). Ids are
  * asked oldest first, one after the other; a failed request ends the pass (the next pass decides
  * again).
+ *
+ * <p>With the store's objects under an object lock, a backup the policy gave up is deleted only
+ * once the lock of its newest object ended ({@code lastUpdatedAt + lockPeriod}, plus {@link
+ * #LOCK_END_MARGIN} for the time between a manifest's timestamp and its upload): until then the
+ * pass keeps it and says until when ({@link RetentionRun#locked()}). On a versioned bucket an early
+ * delete would not fail — it would hide the backup behind delete markers while its locked versions
+ * stay and cost.
  */
 public final class Retention {
 
   private static final Logger LOG = LoggerFactory.getLogger(Retention.class);
+
+  /**
+   * How long after a manifest's timestamp its upload may still get its retention date: the request
+   * is built (and the date taken) on each attempt, after the timestamp.
+   */
+  public static final Duration LOCK_END_MARGIN = Duration.ofSeconds(10);
 
   private final RetentionPolicy policy;
   private final BackupStore store;
   private final int partitionCount;
   private final LongFunction<CompletableFuture<String>> requestDeletion;
   private final ArchivePruning archive;
+  private final Duration lockPeriod;
 
   /**
    * @param requestDeletion writes {@code DELETE_BACKUP(id)} to every partition; completes with what
    *     failed, or an empty string when every partition accepted
+   * @param lockPeriod how long the store locks each object it writes; {@link Duration#ZERO} when it
+   *     does not
    */
   public Retention(
       RetentionPolicy policy,
       BackupStore store,
       int partitionCount,
-      LongFunction<CompletableFuture<String>> requestDeletion) {
+      LongFunction<CompletableFuture<String>> requestDeletion,
+      Duration lockPeriod) {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.store = Objects.requireNonNull(store, "store");
     this.partitionCount = partitionCount;
     this.requestDeletion = Objects.requireNonNull(requestDeletion, "requestDeletion");
-    this.archive = new ArchivePruning(store, partitionCount);
+    this.lockPeriod = Objects.requireNonNull(lockPeriod, "lockPeriod");
+    if (lockPeriod.isNegative()) {
+      throw new IllegalArgumentException("Expected a lock period >= 0, but was " + lockPeriod);
+    }
+    this.archive = new ArchivePruning(store, partitionCount, lockPeriod);
   }
 
   public RetentionPolicy policy() {
@@ -72,10 +94,19 @@ public final class Retention {
                     failed(nowMillis, 0, List.of(), "listing the backups failed", error));
               }
               List<RetentionPolicy.Candidate> candidates;
-              List<Long> doomed;
+              List<Long> doomed = new ArrayList<>();
+              List<RetentionRun.Locked> locked = new ArrayList<>();
               try {
                 candidates = candidates(statuses);
-                doomed = policy.toDelete(candidates, nowMillis);
+                Map<Long, Long> lockEnds = lockEnds(statuses);
+                for (long id : policy.toDelete(candidates, nowMillis)) {
+                  long lockEnd = lockEnds.getOrDefault(id, 0L);
+                  if (lockEnd > nowMillis) {
+                    locked.add(new RetentionRun.Locked(id, lockEnd));
+                  } else {
+                    doomed.add(id);
+                  }
+                }
               } catch (RuntimeException e) {
                 return CompletableFuture.completedFuture(
                     failed(nowMillis, 0, List.of(), "deciding what to keep failed", e));
@@ -84,13 +115,22 @@ public final class Retention {
               if (!doomed.isEmpty()) {
                 LOG.info("Retention ({}): deleting backups {}", policy, doomed);
               }
+              if (!locked.isEmpty()) {
+                LOG.info(
+                    "Retention ({}): backups {} are due but their objects are locked for {}; each"
+                        + " is deleted by the first pass after its lock ends",
+                    policy,
+                    locked,
+                    lockPeriod);
+              }
               Map<Integer, long[]> oldestKept =
                   ArchivePruning.oldestKept(
                       statuses.stream()
                           .filter(s -> !doomed.contains(s.id().checkpointId()))
                           .toList());
               return requestAll(doomed, 0, new ArrayList<>(), nowMillis, kept)
-                  .thenCompose(run -> pruneArchive(run, oldestKept));
+                  .thenApply(run -> run.withLocked(locked))
+                  .thenCompose(run -> pruneArchive(run, oldestKept, nowMillis));
             })
         .thenCompose(pass -> pass);
   }
@@ -100,13 +140,13 @@ public final class Retention {
    * each partition goes too; a failure there is logged and left to the next pass.
    */
   private CompletableFuture<RetentionRun> pruneArchive(
-      RetentionRun run, Map<Integer, long[]> oldestKept) {
+      RetentionRun run, Map<Integer, long[]> oldestKept, long nowMillis) {
     if (!run.failure().isEmpty()) {
       return CompletableFuture.completedFuture(run);
     }
     CompletableFuture<Integer> pruned;
     try {
-      pruned = archive.prune(oldestKept);
+      pruned = archive.prune(oldestKept, nowMillis);
     } catch (RuntimeException e) {
       pruned = CompletableFuture.failedFuture(e);
     }
@@ -162,6 +202,29 @@ public final class Retention {
               requested.add(id);
               return requestAll(doomed, next + 1, requested, startedMillis, kept);
             });
+  }
+
+  /**
+   * When the lock of each backup's newest object ends: its manifest's last write on any partition
+   * (everything else of it was written before) plus the lock period and the margin; nothing without
+   * a lock.
+   */
+  private Map<Long, Long> lockEnds(List<BackupStatus> statuses) {
+    Map<Long, Long> ends = new TreeMap<>();
+    if (lockPeriod.isZero()) {
+      return ends;
+    }
+    for (BackupStatus status : statuses) {
+      status
+          .lastUpdatedAt()
+          .ifPresent(
+              at ->
+                  ends.merge(
+                      status.id().checkpointId(),
+                      at.toEpochMilli() + lockPeriod.toMillis() + LOCK_END_MARGIN.toMillis(),
+                      Math::max));
+    }
+    return ends;
   }
 
   private List<RetentionPolicy.Candidate> candidates(List<BackupStatus> statuses) {

@@ -398,7 +398,8 @@ public final class BackupScheduler extends Actor {
                   clock().millis(),
                   done.kept(),
                   done.requested(),
-                  done.failure());
+                  done.failure(),
+                  done.locked());
           metrics.retention(done);
         },
         executor());

@@ -13,6 +13,7 @@ import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +81,9 @@ class ArchivePruningTest {
     List<StoredLink> links = archive();
     // the oldest kept backup is checkpoint 102 at position 255 (in the third link, 21..30)
     int deleted =
-        new ArchivePruning(store, 3).prune(Map.of(PARTITION, new long[] {102, 255})).get();
+        new ArchivePruning(store, 3, Duration.ZERO)
+            .prune(Map.of(PARTITION, new long[] {102, 255, 0}), 0)
+            .get();
 
     assertThat(deleted).as("two links, their chunks, two points").isEqualTo(6);
     LogArchive archive = new LogArchive(store.archive(), PARTITION);
@@ -96,10 +99,37 @@ class ArchivePruningTest {
   @Test
   void keepsEverythingOfAPartitionWithoutAKeptBackupOrBeforeItsFirstLink() throws Exception {
     List<StoredLink> links = archive();
-    assertThat(new ArchivePruning(store, 3).prune(Map.of()).get()).isZero();
-    assertThat(new ArchivePruning(store, 3).prune(Map.of(PARTITION, new long[] {100, 15})).get())
+    assertThat(new ArchivePruning(store, 3, Duration.ZERO).prune(Map.of(), 0).get()).isZero();
+    assertThat(
+            new ArchivePruning(store, 3, Duration.ZERO)
+                .prune(Map.of(PARTITION, new long[] {100, 15, 0}), 0)
+                .get())
         .isZero();
     assertThat(store.archive().list(ArchiveKeys.linksDirectory(PARTITION), null, 100).get())
         .hasSize(links.size());
+  }
+
+  @Test
+  void underAnObjectLockWaitsUntilTheOldestKeptBackupIsOlderThanTheLock() throws Exception {
+    List<StoredLink> links = archive();
+    long hour = Duration.ofHours(1).toMillis();
+    long created = 10 * hour;
+    var pruning = new ArchivePruning(store, 3, Duration.ofHours(1));
+
+    assertThat(pruning.prune(Map.of(PARTITION, new long[] {102, 255, created}), created).get())
+        .as("the backup was just taken: what it leaves behind is still locked")
+        .isZero();
+    assertThat(
+            pruning
+                .prune(Map.of(PARTITION, new long[] {102, 255, created}), created + hour - 1)
+                .get())
+        .isZero();
+    assertThat(store.archive().list(ArchiveKeys.linksDirectory(PARTITION), null, 100).get())
+        .hasSize(links.size());
+
+    assertThat(
+            pruning.prune(Map.of(PARTITION, new long[] {102, 255, created}), created + hour).get())
+        .as("the lock has ended: two links, their chunks, two points")
+        .isEqualTo(6);
   }
 }

@@ -135,7 +135,12 @@ public final class BackupScheduleHandler implements MessagingService.RequestHand
   private static BackupScheduleState.RetentionPass pass(RetentionRun run) {
     List<Long> ids = run.requested();
     int from = Math.max(0, ids.size() - BackupScheduleState.DELETED_IDS_MAX);
+    List<BackupScheduleState.LockedBackup> locked =
+        run.locked().stream()
+            .limit(BackupScheduleState.DELETED_IDS_MAX)
+            .map(l -> new BackupScheduleState.LockedBackup(l.backupId(), l.untilMillis()))
+            .toList();
     return new BackupScheduleState.RetentionPass(
-        run.finishedMillis(), run.kept(), ids.subList(from, ids.size()), run.failure());
+        run.finishedMillis(), run.kept(), ids.subList(from, ids.size()), run.failure(), locked);
   }
 }

@@ -549,6 +549,8 @@ public final class BrokerConfigKeys {
       {"maxAttempts", "attempts per request on transient errors"},
       {"retryBackoff", "first retry delay"},
       {"retryBackoffMax", "longest retry delay"},
+      {"objectLockMode", "governance or compliance: every object written with an S3 Object Lock"},
+      {"objectLockPeriod", "how long each object stays locked; unset: backup.retention.maxAge"},
     };
     for (String[] name : names) {
       boolean secret = name[0].equals("secretAccessKey") || name[0].equals("sseCustomerKey");

@@ -557,7 +557,10 @@ public final class BrokerConfigReader {
     }
   }
 
-  /** The S3 store: {@code backup.maxBytesPerSecond} is its limit unless its own key is set. */
+  /**
+   * The S3 store: {@code backup.maxBytesPerSecond} is its limit unless its own key is set, and
+   * {@code backup.retention.maxAge} its object lock period unless its own key is set.
+   */
   private Optional<S3BackupStoreConfig> s3Store(long maxBytesPerSecond) {
     Map<String, String> properties = new LinkedHashMap<>();
     S3_KEYS.forEach(
@@ -570,6 +573,11 @@ public final class BrokerConfigReader {
     if (maxBytesPerSecond > 0) {
       properties.putIfAbsent(
           S3BackupStoreConfig.MAX_BYTES_PER_SECOND_KEY, Long.toString(maxBytesPerSecond));
+    }
+    // The lock holds each object as long as retention keeps it, unless told otherwise.
+    Duration maxAge = get(BACKUP_RETENTION_MAX_AGE);
+    if (properties.containsKey(S3BackupStoreConfig.OBJECT_LOCK_MODE_KEY) && maxAge != null) {
+      properties.putIfAbsent(S3BackupStoreConfig.OBJECT_LOCK_PERIOD_KEY, maxAge.toString());
     }
     try {
       return Optional.of(S3BackupStoreConfig.fromProperties(properties));

@@ -9,6 +9,8 @@ import io.cairn.backup.schedule.BackupScheduler;
 import io.cairn.backup.schedule.MarkerRuns;
 import io.cairn.backup.schedule.MarkerSchedule;
 import io.cairn.backupapi.BackupStore;
+import io.cairn.backups3.ObjectLock;
+import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.broker.BrokerInfo;
 import io.cairn.broker.HostedPartition;
 import io.cairn.broker.HostedPartitions;
@@ -28,6 +30,15 @@ import java.util.function.Supplier;
 public final class ScheduledBackups {
 
   private ScheduledBackups() {}
+
+  /** How long the S3 store locks what it writes; zero for any other store or without a lock. */
+  private static Duration lockPeriod(BrokerConfig.Backup backup) {
+    return backup
+        .s3()
+        .flatMap(S3BackupStoreConfig::objectLock)
+        .map(ObjectLock::period)
+        .orElse(Duration.ZERO);
+  }
 
   /**
    * @param backup the broker's backup settings: schedule, markers, retention (run after each
@@ -66,7 +77,11 @@ public final class ScheduledBackups {
                 store.map(
                     backups ->
                         new Retention(
-                            policy, backups, broker.partitionCount(), checkpoints::deleteBackup)));
+                            policy,
+                            backups,
+                            broker.partitionCount(),
+                            checkpoints::deleteBackup,
+                            lockPeriod(backup))));
     BackupScheduleMetrics metrics = new BackupScheduleMetrics(registry);
     return Optional.of(
         new BackupScheduler(

@@ -612,6 +612,50 @@ final class BrokerConfigReaderTest {
         .doesNotContain("hunter2");
   }
 
+  @Test
+  void shouldDeriveTheObjectLockPeriodFromTheRetentionAgeUnlessSet() {
+    String yaml =
+        """
+        backup:
+          store: s3
+          s3:
+            bucket: backups
+            objectLockMode: governance
+          schedule:
+            interval: 1h
+          retention:
+            maxAge: 14d
+        """;
+
+    assertThat(
+            BrokerConfigReader.parse(yaml, SOURCE, Map.of())
+                .backup()
+                .s3()
+                .orElseThrow()
+                .objectLock())
+        .contains(
+            new io.cairn.backups3.ObjectLock(
+                io.cairn.backups3.ObjectLock.Mode.GOVERNANCE, java.time.Duration.ofDays(14)));
+    assertThat(
+            BrokerConfigReader.parse(
+                    yaml, SOURCE, Map.of("CAIRN_BACKUP_S3_OBJECTLOCKPERIOD", "30d"))
+                .backup()
+                .s3()
+                .orElseThrow()
+                .objectLock()
+                .orElseThrow()
+                .period())
+        .isEqualTo(java.time.Duration.ofDays(30));
+    assertThatThrownBy(
+            () ->
+                BrokerConfigReader.parse(
+                    "backup:\n  store: s3\n  s3:\n    bucket: b\n    objectLockMode: compliance",
+                    SOURCE,
+                    Map.of()))
+        .hasMessageContaining("key objectLockPeriod)")
+        .hasMessageContaining("derives it from backup.retention.maxAge");
+  }
+
   private static final String KEY_A = java.util.Base64.getEncoder().encodeToString(new byte[32]);
   private static final String KEY_B =
       java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());

@@ -120,6 +120,16 @@ public final class BackupScheduleCommand implements Runnable {
     if (pass != null && !pass.failure().isEmpty()) {
       out.println("Last retention pass failed: " + pass.failure());
     }
+    if (pass != null) {
+      for (BackupSchedule.LockedBackup locked : pass.lockedBackups()) {
+        out.println(
+            "Backup "
+                + locked.backupId()
+                + " is due for deletion but locked by the store until "
+                + Formats.instant(locked.lockedUntil())
+                + "; the first pass after that deletes it.");
+      }
+    }
     out.println();
   }
 }

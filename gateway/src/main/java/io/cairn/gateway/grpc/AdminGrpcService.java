@@ -182,7 +182,19 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
                                       timestamp(Instant.ofEpochMilli(pass.finishedMillis())))
                                   .setKept(pass.kept())
                                   .addAllDeletedBackupIds(pass.deletedIds())
-                                  .setFailure(pass.failure())));
+                                  .setFailure(pass.failure())
+                                  .addAllLockedBackups(
+                                      pass.locked().stream()
+                                          .map(
+                                              l ->
+                                                  io.cairn.gateway.v1.LockedBackup.newBuilder()
+                                                      .setBackupId(l.backupId())
+                                                      .setLockedUntil(
+                                                          timestamp(
+                                                              Instant.ofEpochMilli(
+                                                                  l.untilMillis())))
+                                                      .build())
+                                          .toList())));
               schedule.setRetention(built);
             });
     state

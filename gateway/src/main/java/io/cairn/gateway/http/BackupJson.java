@@ -122,6 +122,19 @@ final class BackupJson {
                         if (!pass.failure().isEmpty()) {
                           last.put("failure", pass.failure());
                         }
+                        if (!pass.locked().isEmpty()) {
+                          last.put(
+                              "lockedBackups",
+                              pass.locked().stream()
+                                  .map(
+                                      l ->
+                                          Map.of(
+                                              "backupId",
+                                              l.backupId(),
+                                              "lockedUntil",
+                                              Instant.ofEpochMilli(l.untilMillis()).toString()))
+                                  .toList());
+                        }
                         policy.put("lastPass", last);
                       });
               json.put("retention", policy);

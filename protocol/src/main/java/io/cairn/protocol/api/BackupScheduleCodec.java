@@ -70,6 +70,11 @@ public final class BackupScheduleCodec {
               0,
               ApiDescriptor.REASON_MAX_BYTES,
               "retention failure");
+          writer.writeInt(pass.locked().size());
+          for (BackupScheduleState.LockedBackup locked : pass.locked()) {
+            writer.writeLong(locked.backupId());
+            writer.writeLong(locked.untilMillis());
+          }
         }
       }
       writer.writeBoolean(state.markers().isPresent());
@@ -166,10 +171,20 @@ public final class BackupScheduleCodec {
         ids.add(body.readLong("deleted id"));
       }
       String failure = body.readString(0, ApiDescriptor.REASON_MAX_BYTES, "retention failure");
+      int lockedCount =
+          body.readCount(
+              BackupScheduleState.DELETED_IDS_MAX, 2 * Long.BYTES, "retention locked backups");
+      List<BackupScheduleState.LockedBackup> locked = new ArrayList<>(lockedCount);
+      for (int i = 0; i < lockedCount; i++) {
+        locked.add(
+            new BackupScheduleState.LockedBackup(
+                body.readLong("locked backup id"), body.readLong("locked until")));
+      }
       pass =
           Optional.of(
               body.build(
-                  () -> new BackupScheduleState.RetentionPass(finished, kept, ids, failure)));
+                  () ->
+                      new BackupScheduleState.RetentionPass(finished, kept, ids, failure, locked)));
     }
     Optional<BackupScheduleState.RetentionPass> last = pass;
     return body.build(() -> new BackupScheduleState.Retention(maxCount, maxAge, minCount, last));

@@ -96,6 +96,12 @@ public record BackupScheduleState(
   }
 
   /**
+   * A backup due for deletion whose objects the store's object lock holds until {@code
+   * untilMillis}.
+   */
+  public record LockedBackup(long backupId, long untilMillis) {}
+
+  /**
    * One retention pass.
    *
    * @param finishedMillis when it ended (epoch ms)
@@ -103,12 +109,27 @@ public record BackupScheduleState(
    * @param deletedIds the ids whose deletion every partition accepted, at most {@link
    *     #DELETED_IDS_MAX}
    * @param failure what failed; empty if nothing did
+   * @param locked due backups kept because the store's object lock still holds them, at most {@link
+   *     #DELETED_IDS_MAX}
    */
   public record RetentionPass(
-      long finishedMillis, int kept, List<Long> deletedIds, String failure) {
+      long finishedMillis,
+      int kept,
+      List<Long> deletedIds,
+      String failure,
+      List<LockedBackup> locked) {
     public RetentionPass {
       deletedIds = List.copyOf(deletedIds);
       Objects.requireNonNull(failure, "failure");
+      locked = List.copyOf(locked);
+      if (locked.size() > DELETED_IDS_MAX) {
+        throw new IllegalArgumentException(
+            "Expected at most "
+                + DELETED_IDS_MAX
+                + " locked backups, but were "
+                + locked.size()
+                + " (retention pass)");
+      }
       if (kept < 0 || deletedIds.size() > DELETED_IDS_MAX) {
         throw new IllegalArgumentException(
             "Expected kept >= 0 and at most "

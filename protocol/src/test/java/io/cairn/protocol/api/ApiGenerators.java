@@ -170,11 +170,19 @@ final class ApiGenerators {
           for (int i = 0; i < count; i++) {
             ids.add(longs().all().generate(in));
           }
+          List<BackupScheduleState.LockedBackup> locked = new ArrayList<>();
+          int lockedCount = integers().between(0, 3).generate(in);
+          for (int i = 0; i < lockedCount; i++) {
+            locked.add(
+                new BackupScheduleState.LockedBackup(
+                    longs().all().generate(in), longs().all().generate(in)));
+          }
           return new BackupScheduleState.RetentionPass(
               longs().all().generate(in),
               integers().between(0, 1000).generate(in),
               ids,
-              strings(0, 20).generate(in));
+              strings(0, 20).generate(in),
+              locked);
         };
     Gen<Optional<BackupScheduleState.RetentionPass>> lastPasses =
         Generate.oneOf(passes.map(Optional::of), Generate.constant(Optional.empty()));
