@@ -58,6 +58,14 @@ public final class LedgerOracle {
     return new LedgerOracle(funded);
   }
 
+  /**
+   * An oracle whose starting balances are {@code settled}: the balances read once a load ended and
+   * its pending credits were applied, for the next load's bounds.
+   */
+  public static LedgerOracle settledAt(Map<String, Long> settled) {
+    return new LedgerOracle(new LinkedHashMap<>(settled));
+  }
+
   /** This oracle after {@code amount} more was deposited into {@code account}. */
   public LedgerOracle plus(String account, long amount) {
     Map<String, Long> funded = new LinkedHashMap<>(this.funded);
