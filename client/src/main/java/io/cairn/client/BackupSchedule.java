@@ -6,16 +6,18 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The backup schedule ({@code backup.schedule.interval}) as the broker running it reports it.
+ * The backup schedule ({@code backup.schedule.interval} or {@code backup.schedule.cron}) as the
+ * broker running it reports it.
  *
  * @param nodeId the broker running it: the leader of partition 1
- * @param interval the time between two scheduled backups
+ * @param interval the time between two scheduled backups; with a cron schedule the shortest
  * @param nextRunAt when the next run is due: the next slot, or the retry of a failed run
  * @param nextBackupId the id the next run takes (its slot's start in epoch milliseconds)
  * @param lastRun the run that finished last on that broker; null before its first
  * @param consecutiveFailures failed attempts since the last run that did not fail
  * @param retention the retention policy and its last pass; null without {@code backup.retention.*}
  * @param markers the markers between backups; null without {@code backup.schedule.markerInterval}
+ * @param cron the cron expression (UTC) of a cron schedule; empty for an interval schedule
  */
 public record BackupSchedule(
     int nodeId,
@@ -25,11 +27,13 @@ public record BackupSchedule(
     ScheduledRun lastRun,
     int consecutiveFailures,
     Retention retention,
-    Markers markers) {
+    Markers markers,
+    String cron) {
 
   public BackupSchedule {
     Objects.requireNonNull(interval, "interval");
     Objects.requireNonNull(nextRunAt, "nextRunAt");
+    Objects.requireNonNull(cron, "cron");
   }
 
   /** {@link #lastRun()}, empty before the first run. */

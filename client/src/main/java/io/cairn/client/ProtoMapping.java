@@ -90,7 +90,8 @@ final class ProtoMapping {
         lastRun,
         s.getConsecutiveFailures(),
         s.hasRetention() ? retention(s.getRetention()) : null,
-        s.hasMarkers() ? markers(s.getMarkers()) : null);
+        s.hasMarkers() ? markers(s.getMarkers()) : null,
+        s.getCron());
   }
 
   private static BackupSchedule.Markers markers(io.cairn.gateway.v1.MarkerSchedule m) {

@@ -173,7 +173,8 @@ public final class BackupScheduler extends Actor {
                         consecutiveFailures + storeFailures,
                         retention.map(Retention::policy),
                         Optional.ofNullable(lastRetention),
-                        markers.map(MarkerRuns::status)))
+                        markers.map(MarkerRuns::status),
+                        schedule.cron().map(CronExpression::toString).orElse("")))
                 : Optional.empty());
   }
 
@@ -198,8 +199,8 @@ public final class BackupScheduler extends Actor {
       retryAtMillis = 0;
       attempt = 0;
       LOG.info(
-          "Leading partition 1: running the backup schedule (every {}), starting with slot {} ({})",
-          schedule.interval(),
+          "Leading partition 1: running the backup schedule ({}), starting with slot {} ({})",
+          schedule.describe(),
           dueSlot,
           Instant.ofEpochMilli(dueSlot));
     }

@@ -11,7 +11,7 @@ import java.util.Objects;
  * is a restore point there.
  *
  * @param markerInterval the time between two markers, at least 1 s and below {@code backups}'
- *     interval
+ *     interval (a cron schedule's shortest gap)
  * @param backups the schedule of backups
  */
 public record MarkerSchedule(Duration markerInterval, BackupSchedule backups) {
@@ -38,9 +38,6 @@ public record MarkerSchedule(Duration markerInterval, BackupSchedule backups) {
 
   /** Whether the marker of {@code slot} is merged into a backup slot close to it. */
   public boolean mergedIntoBackup(long slot) {
-    long interval = backups.interval().toMillis();
-    long offset = Math.floorMod(slot, interval);
-    long distance = Math.min(offset, interval - offset);
-    return 2 * distance < markerInterval.toMillis();
+    return 2 * backups.distanceToSlot(slot) < markerInterval.toMillis();
   }
 }

@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param retention the retention policy, if one is configured
  * @param lastRetention the retention pass that finished last on this broker
  * @param markers the markers between backups, if {@code backup.schedule.markerInterval} is set
+ * @param cron the schedule's cron expression ({@code backup.schedule.cron}; {@code interval} is
+ *     then its shortest gap), empty for an interval schedule
  */
 public record ScheduleStatus(
     Duration interval,
@@ -28,7 +30,8 @@ public record ScheduleStatus(
     int consecutiveFailures,
     Optional<RetentionPolicy> retention,
     Optional<RetentionRun> lastRetention,
-    Optional<MarkerStatus> markers) {
+    Optional<MarkerStatus> markers,
+    String cron) {
 
   public ScheduleStatus {
     Objects.requireNonNull(interval, "interval");
@@ -36,6 +39,7 @@ public record ScheduleStatus(
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(lastRetention, "lastRetention");
     Objects.requireNonNull(markers, "markers");
+    Objects.requireNonNull(cron, "cron");
   }
 
   /**

@@ -65,9 +65,9 @@ public final class BackupScheduleHandler implements MessagingService.RequestHand
       return CompletableFuture.completedFuture(
           ApiResponse.failure(
               ResponseStatus.CONFLICT,
-              "Expected backup.schedule.interval to be set on node "
+              "Expected backup.schedule.interval or backup.schedule.cron to be set on node "
                   + nodeId
-                  + ", but it is not: backups are taken by hand only"));
+                  + ", but neither is: backups are taken by hand only"));
     }
     return scheduler
         .get()
@@ -114,7 +114,8 @@ public final class BackupScheduleHandler implements MessagingService.RequestHand
                         policy.maxAge().map(Duration::toMillis).orElse(0L),
                         policy.minCount(),
                         status.lastRetention().map(BackupScheduleHandler::pass))),
-        status.markers().map(BackupScheduleHandler::markers));
+        status.markers().map(BackupScheduleHandler::markers),
+        status.cron());
   }
 
   private static BackupScheduleState.Markers markers(ScheduleStatus.MarkerStatus markers) {

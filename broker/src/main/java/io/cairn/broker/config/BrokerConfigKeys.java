@@ -8,11 +8,13 @@ import static io.cairn.config.ValueParser.oneOf;
 import static io.cairn.config.ValueParser.size;
 import static io.cairn.config.ValueParser.text;
 
+import io.cairn.backup.schedule.CronExpression;
 import io.cairn.broker.PartitionDistribution;
 import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.config.ConfigCatalogue;
 import io.cairn.config.ConfigGroup;
 import io.cairn.config.ConfigKey;
+import io.cairn.config.ConfigValueException;
 import io.cairn.config.ValueParser;
 import io.cairn.transport.MemberAddress;
 import java.time.Duration;
@@ -212,6 +214,14 @@ public final class BrokerConfigKeys {
           "take a backup at every multiple of this interval (UTC), its id the slot's start in"
               + " epoch milliseconds; run by the leader of partition 1. Unset: backups are taken"
               + " by hand only");
+  public static final ConfigKey<CronExpression> BACKUP_SCHEDULE_CRON =
+      key(
+          "backup.schedule.cron",
+          null,
+          cron(),
+          "take a backup at every firing of this cron expression (UTC), e.g. '0 2 * * *' every"
+              + " day at 02:00, its id the firing's time in epoch milliseconds; instead of"
+              + " backup.schedule.interval");
   public static final ConfigKey<Duration> BACKUP_SCHEDULE_MARKER_INTERVAL =
       key(
           "backup.schedule.markerInterval",
@@ -498,6 +508,28 @@ public final class BrokerConfigKeys {
     ConfigKey<T> key = new ConfigKey<>(path, null, parser, true, description);
     KEYS.add(key);
     return key;
+  }
+
+  /** A five-field cron expression; the message of a bad one names the field and the value. */
+  private static ValueParser<CronExpression> cron() {
+    String rule =
+        "a five-field cron expression in UTC (minute hour day-of-month month day-of-week, e.g."
+            + " '0 2 * * *')";
+    return new ValueParser<>() {
+      @Override
+      public CronExpression parse(String raw) throws ConfigValueException {
+        try {
+          return CronExpression.parse(raw);
+        } catch (IllegalArgumentException e) {
+          throw new ConfigValueException(rule, "'" + raw.trim() + "': " + e.getMessage());
+        }
+      }
+
+      @Override
+      public String rule() {
+        return rule;
+      }
+    };
   }
 
   private static <T> ConfigKey<T> key(

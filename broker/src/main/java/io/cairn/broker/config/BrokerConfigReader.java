@@ -5,6 +5,7 @@ import static io.cairn.broker.config.BrokerConfigKeys.*;
 import io.cairn.backup.archive.ArchiveConfig;
 import io.cairn.backup.retention.RetentionPolicy;
 import io.cairn.backup.schedule.BackupSchedule;
+import io.cairn.backup.schedule.CronExpression;
 import io.cairn.backup.schedule.MarkerSchedule;
 import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.MasterKeyRing;
@@ -251,6 +252,7 @@ public final class BrokerConfigReader {
       s3 = s3Store(maxBytesPerSecond);
     }
     Optional<ArchiveConfig> archive = archive(store);
+    Optional<BackupSchedule> schedule = schedule();
     return new BrokerConfig.Backup(
         enabled,
         store,
@@ -261,16 +263,46 @@ public final class BrokerConfigReader {
         fs,
         s3,
         encryption(),
-        Optional.ofNullable(get(BACKUP_SCHEDULE_INTERVAL)).map(BackupSchedule::new),
+        schedule,
         retention(store),
         archive,
-        markers(archive.isPresent()));
+        markers(archive.isPresent(), schedule));
+  }
+
+  /** The backup schedule: {@code backup.schedule.interval} or {@code backup.schedule.cron}. */
+  private Optional<BackupSchedule> schedule() {
+    Duration interval = get(BACKUP_SCHEDULE_INTERVAL);
+    CronExpression cron = get(BACKUP_SCHEDULE_CRON);
+    if (interval != null && cron != null) {
+      violations.add(
+          "Expected either "
+              + BACKUP_SCHEDULE_INTERVAL.path()
+              + " ("
+              + sourceOf(BACKUP_SCHEDULE_INTERVAL)
+              + ") or "
+              + BACKUP_SCHEDULE_CRON.path()
+              + " ("
+              + sourceOf(BACKUP_SCHEDULE_CRON)
+              + "), but both are set. Keep one");
+      return Optional.empty();
+    }
+    if (cron != null) {
+      return Optional.of(BackupSchedule.cron(cron));
+    }
+    return Optional.ofNullable(interval).map(BackupSchedule::new);
+  }
+
+  /** Whether a schedule is set, or was set and refused (its own error says why). */
+  private boolean scheduleSetOrFailed() {
+    return get(BACKUP_SCHEDULE_INTERVAL) != null
+        || get(BACKUP_SCHEDULE_CRON) != null
+        || failed(BACKUP_SCHEDULE_INTERVAL.path())
+        || failed(BACKUP_SCHEDULE_CRON.path());
   }
 
   /** The marker schedule when {@code backup.schedule.markerInterval} is set. */
-  private Optional<MarkerSchedule> markers(boolean archived) {
+  private Optional<MarkerSchedule> markers(boolean archived, Optional<BackupSchedule> backups) {
     Duration markerInterval = get(BACKUP_SCHEDULE_MARKER_INTERVAL);
-    Duration interval = get(BACKUP_SCHEDULE_INTERVAL);
     if (markerInterval == null) {
       return Optional.empty();
     }
@@ -279,23 +311,28 @@ public final class BrokerConfigReader {
             + " ("
             + sourceOf(BACKUP_SCHEDULE_MARKER_INTERVAL)
             + ")";
-    if (interval == null) {
-      if (!failed(BACKUP_SCHEDULE_INTERVAL.path())) {
+    if (backups.isEmpty()) {
+      if (!scheduleSetOrFailed()) {
         violations.add(
             "Expected "
                 + BACKUP_SCHEDULE_INTERVAL.path()
+                + " or "
+                + BACKUP_SCHEDULE_CRON.path()
                 + " with "
                 + set
-                + ", but it is not set: markers run between scheduled backups");
+                + ", but neither is set: markers run between scheduled backups");
       }
       return Optional.empty();
     }
+    Duration interval = backups.get().interval();
     if (markerInterval.compareTo(interval) >= 0) {
       violations.add(
           "Expected "
               + set
               + " below "
-              + BACKUP_SCHEDULE_INTERVAL.path()
+              + (backups.get().cron().isPresent()
+                  ? "the shortest gap of " + BACKUP_SCHEDULE_CRON.path()
+                  : BACKUP_SCHEDULE_INTERVAL.path())
               + " ("
               + Durations.formatRounded(interval)
               + "), but was "
@@ -311,7 +348,7 @@ public final class BrokerConfigReader {
               + ", but the log archive is off: a marker is a restore point only in the archive");
       return Optional.empty();
     }
-    return Optional.of(new MarkerSchedule(markerInterval, new BackupSchedule(interval)));
+    return Optional.of(new MarkerSchedule(markerInterval, backups.get()));
   }
 
   /** Records that {@code set} (a key and its source) needs a store, if there is none. */
@@ -364,13 +401,15 @@ public final class BrokerConfigReader {
             + " ("
             + sourceOf(maxCount != null ? BACKUP_RETENTION_MAX_COUNT : BACKUP_RETENTION_MAX_AGE)
             + ")";
-    if (get(BACKUP_SCHEDULE_INTERVAL) == null && !failed(BACKUP_SCHEDULE_INTERVAL.path())) {
+    if (!scheduleSetOrFailed()) {
       violations.add(
           "Expected "
               + BACKUP_SCHEDULE_INTERVAL.path()
+              + " or "
+              + BACKUP_SCHEDULE_CRON.path()
               + " with "
               + set
-              + ", but it is not set: retention runs after each scheduled backup. Set a schedule,"
+              + ", but neither is set: retention runs after each scheduled backup. Set a schedule,"
               + " or unset the retention keys");
       return Optional.empty();
     }

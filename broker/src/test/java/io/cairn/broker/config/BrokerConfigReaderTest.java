@@ -360,9 +360,29 @@ final class BrokerConfigReaderTest {
         Arguments.of(
             "backup:\n  store: fs\n  fs:\n    basePath: /b\n  retention:\n    maxCount: 3",
             Map.of(),
-            "Expected backup.schedule.interval with backup.retention.maxCount (set in "
+            "Expected backup.schedule.interval or backup.schedule.cron with"
+                + " backup.retention.maxCount (set in "
                 + SOURCE
-                + "), but it is not set: retention runs after each scheduled backup"),
+                + "), but neither is set: retention runs after each scheduled backup"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  schedule:\n    cron: '61 2 * * *'",
+            Map.of(),
+            "Expected backup.schedule.cron to be a five-field cron expression in UTC (minute hour"
+                + " day-of-month month day-of-week, e.g. '0 2 * * *'), but was '61 2 * * *':"
+                + " Expected the minute field to hold values in 0..59, but it has '61'"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  schedule:\n    cron: '0 0 30 2 *'",
+            Map.of(),
+            "but it never does"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  schedule:\n    interval: 1h\n"
+                + "    cron: '0 2 * * *'",
+            Map.of(),
+            "Expected either backup.schedule.interval (set in "
+                + SOURCE
+                + ") or backup.schedule.cron (set in "
+                + SOURCE
+                + "), but both are set. Keep one"),
         Arguments.of(
             "backup:\n  schedule:\n    interval: 1h\n  retention:\n    maxAge: 7d",
             Map.of(),
@@ -386,9 +406,17 @@ final class BrokerConfigReaderTest {
             "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
                 + "  schedule:\n    markerInterval: 1s",
             Map.of(),
-            "Expected backup.schedule.interval with backup.schedule.markerInterval (set in "
+            "Expected backup.schedule.interval or backup.schedule.cron with"
+                + " backup.schedule.markerInterval (set in "
                 + SOURCE
-                + "), but it is not set: markers run between scheduled backups"),
+                + "), but neither is set: markers run between scheduled backups"),
+        Arguments.of(
+            "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
+                + "  schedule:\n    cron: '*/5 * * * *'\n    markerInterval: 5m",
+            Map.of(),
+            "Expected backup.schedule.markerInterval (set in "
+                + SOURCE
+                + ") below the shortest gap of backup.schedule.cron (5m00s), but was 5m00s"),
         Arguments.of(
             "backup:\n  store: fs\n  fs:\n    basePath: /b\n  archive:\n    enabled: true\n"
                 + "  schedule:\n    interval: 1m\n    markerInterval: 1m",

@@ -42,9 +42,11 @@ public final class BackupScheduleCommand implements Runnable {
       printer.result(
           schedule,
           out -> {
-            Table.of("interval", "next run", "next backup", "node", "failures in a row")
+            Table.of("schedule", "next run", "next backup", "node", "failures in a row")
                 .row(
-                    Durations.formatExact(schedule.interval()),
+                    schedule.cron().isEmpty()
+                        ? "every " + Durations.formatExact(schedule.interval())
+                        : "cron '" + schedule.cron() + "' (UTC)",
                     Formats.instant(schedule.nextRunAt()),
                     schedule.nextBackupId(),
                     schedule.nodeId(),

@@ -79,9 +79,9 @@ class BackupScheduleCommandsTest {
       assertThat(table.exitCode()).as(table.toString()).isZero();
       assertThat(table.out())
           .contains(
-              "INTERVAL",
+              "SCHEDULE",
               "NEXT RUN",
-              "2s",
+              "every 2s",
               "LAST BACKUP",
               "taken",
               "KEEP YOUNGER THAN",
@@ -114,6 +114,57 @@ class BackupScheduleCommandsTest {
     }
   }
 
+  /**
+   * A cron schedule firing every minute: the run taken on becoming leader is the current minute's
+   * slot, and every surface names the expression.
+   */
+  @Test
+  void shouldRunAndShowACronSchedule(@TempDir Path root) throws Exception {
+    try (BrokerTestCluster cluster =
+        BrokerTestCluster.builder(root)
+            .brokers(1)
+            .partitions(2)
+            .backupStore(root.resolve("backups"))
+            .setting("backup.schedule.cron", "* * * * *")
+            .gateway()
+            .build()
+            .awaitReady()) {
+      String gateway = cluster.gatewayAddress();
+      await("the current minute's scheduled backup")
+          .atMost(BrokerTestCluster.TIMEOUT)
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                Run run = status(gateway, "--output", "json");
+                return run.exitCode() == 0
+                    && JSON.readTree(run.out())
+                        .path("lastRun")
+                        .path("outcome")
+                        .asText()
+                        .equals("taken");
+              });
+
+      JsonNode schedule = JSON.readTree(status(gateway, "--output", "json").out());
+      assertThat(schedule.path("cron").asText()).isEqualTo("* * * * *");
+      assertThat(schedule.path("interval").asText()).isEqualTo("PT1M");
+      assertThat(schedule.path("lastRun").path("backupId").asLong() % 60_000).isZero();
+      assertThat(schedule.path("nextBackupId").asLong())
+          .isEqualTo(schedule.path("lastRun").path("backupId").asLong() + 60_000);
+      assertThat(status(gateway).out()).contains("cron '* * * * *' (UTC)");
+      HttpResponse<String> http =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:"
+                                  + cluster.gateway().httpAddress().getPort()
+                                  + "/actuator/backups/schedule"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(JSON.readTree(http.body()).path("cron").asText()).isEqualTo("* * * * *");
+    }
+  }
+
   @Test
   void shouldSayThatNoScheduleIsConfigured(@TempDir Path root) {
     try (BrokerTestCluster cluster =
@@ -122,7 +173,10 @@ class BackupScheduleCommandsTest {
 
       assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.CONFLICT);
       assertThat(run.err())
-          .contains("FAILED_PRECONDITION", "backup.schedule.interval", "taken by hand only");
+          .contains(
+              "FAILED_PRECONDITION",
+              "backup.schedule.interval or backup.schedule.cron",
+              "taken by hand only");
     }
   }
 

@@ -144,7 +144,8 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
             .setInterval(duration(state.intervalMillis()))
             .setNextRunAt(timestamp(Instant.ofEpochMilli(state.nextRunMillis())))
             .setNextBackupId(state.nextBackupId())
-            .setConsecutiveFailures(state.consecutiveFailures());
+            .setConsecutiveFailures(state.consecutiveFailures())
+            .setCron(state.cron());
     state
         .lastRun()
         .ifPresent(

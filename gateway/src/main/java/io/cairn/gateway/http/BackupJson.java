@@ -79,6 +79,9 @@ final class BackupJson {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("nodeId", state.nodeId());
     json.put("interval", Duration.ofMillis(state.intervalMillis()).toString());
+    if (!state.cron().isEmpty()) {
+      json.put("cron", state.cron());
+    }
     json.put("nextRunAt", Instant.ofEpochMilli(state.nextRunMillis()).toString());
     json.put("nextBackupId", state.nextBackupId());
     json.put("consecutiveFailures", state.consecutiveFailures());

@@ -95,6 +95,7 @@ public final class BackupScheduleCodec {
               "marker detail");
         }
       }
+      writer.writeString(state.cron(), 0, BackupScheduleState.CRON_MAX_BYTES, "cron");
     }
     return writer.toBytes();
   }
@@ -133,10 +134,11 @@ public final class BackupScheduleCodec {
         body.readBoolean("retention flag") ? Optional.of(readRetention(body)) : Optional.empty();
     Optional<BackupScheduleState.Markers> markers =
         body.readBoolean("markers flag") ? Optional.of(readMarkers(body)) : Optional.empty();
+    String cron = body.readString(0, BackupScheduleState.CRON_MAX_BYTES, "cron");
     return body.build(
         () ->
             new BackupScheduleState(
-                nodeId, interval, nextRun, nextBackupId, last, failures, retention, markers));
+                nodeId, interval, nextRun, nextBackupId, last, failures, retention, markers, cron));
   }
 
   private static BackupScheduleState.Markers readMarkers(PayloadReader body) {

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param consecutiveFailures failed attempts since the last run that did not fail
  * @param retention the retention policy and its last pass, if retention is configured
  * @param markers the markers between backups, if {@code backup.schedule.markerInterval} is set
+ * @param cron the schedule's cron expression ({@code intervalMillis} is then its shortest gap),
+ *     empty for an interval schedule; at most {@link #CRON_MAX_BYTES}
  */
 public record BackupScheduleState(
     int nodeId,
@@ -25,15 +27,24 @@ public record BackupScheduleState(
     Optional<LastRun> lastRun,
     int consecutiveFailures,
     Optional<Retention> retention,
-    Optional<Markers> markers) {
+    Optional<Markers> markers,
+    String cron) {
 
   /** The most deleted ids one answer carries. */
   public static final int DELETED_IDS_MAX = 1000;
+
+  /** The longest cron expression (UTF-8 bytes). */
+  public static final int CRON_MAX_BYTES = 256;
 
   public BackupScheduleState {
     Objects.requireNonNull(lastRun, "lastRun");
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(markers, "markers");
+    Objects.requireNonNull(cron, "cron");
+    if (cron.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > CRON_MAX_BYTES) {
+      throw new IllegalArgumentException(
+          "Expected a cron expression of at most " + CRON_MAX_BYTES + " bytes, but was " + cron);
+    }
     if (intervalMillis <= 0) {
       throw new IllegalArgumentException(
           "Expected an interval > 0 ms, but was " + intervalMillis + " (backup schedule)");

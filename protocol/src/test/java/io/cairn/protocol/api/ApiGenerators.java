@@ -224,7 +224,8 @@ final class ApiGenerators {
             lastRuns.generate(in),
             integers().between(0, Integer.MAX_VALUE).generate(in),
             retentions.generate(in),
-            markers.generate(in));
+            markers.generate(in),
+            Generate.oneOf(Generate.constant(""), Generate.constant("0 2 * * 1-5")).generate(in));
   }
 
   static Gen<AccountBalance> balances() {
