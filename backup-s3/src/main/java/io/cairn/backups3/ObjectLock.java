@@ -44,12 +44,20 @@ public record ObjectLock(Mode mode, Duration period) {
   /** The shortest period: S3 rounds retention dates to the second. */
   public static final Duration PERIOD_MIN = Duration.ofSeconds(1);
 
+  /** The longest period: S3's own limit for a bucket's default retention (100 years). */
+  public static final Duration PERIOD_MAX = Duration.ofDays(36_500);
+
   public ObjectLock {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(period, "period");
-    if (period.compareTo(PERIOD_MIN) < 0) {
+    if (period.compareTo(PERIOD_MIN) < 0 || period.compareTo(PERIOD_MAX) > 0) {
       throw new IllegalArgumentException(
-          "Expected an object lock period of at least " + PERIOD_MIN + ", but was " + period);
+          "Expected an object lock period in ["
+              + PERIOD_MIN
+              + ", "
+              + PERIOD_MAX
+              + "], but was "
+              + period);
     }
   }
 

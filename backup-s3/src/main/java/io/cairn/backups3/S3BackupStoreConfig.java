@@ -164,6 +164,20 @@ public record S3BackupStoreConfig(
     return new CompressionPolicy(compression, compressionThresholdBytes, zstdLevel);
   }
 
+  /** How much two clocks may differ: the writer's that dates a lock and retention's. */
+  public static final Duration CLOCK_SKEW_ALLOWANCE = Duration.ofSeconds(5);
+
+  /**
+   * With object lock, how long after an object's recorded write time (a manifest's timestamp, a
+   * link's {@code archivedAt}) its lock may still hold: the lock period, plus the longest its
+   * upload may go on retrying (each attempt dates its lock anew), plus {@link
+   * #CLOCK_SKEW_ALLOWANCE}. Retention deletes nothing younger.
+   */
+  public Optional<Duration> objectLockHold() {
+    Duration retrying = apiCallTimeout.plus(retryBackoffMax).multipliedBy(maxAttempts);
+    return objectLock.map(lock -> lock.period().plus(retrying).plus(CLOCK_SKEW_ALLOWANCE));
+  }
+
   /** True when static keys are configured; false for the SDK's default credentials chain. */
   public boolean hasStaticCredentials() {
     return accessKeyId.isPresent();

@@ -160,10 +160,15 @@ final class S3BackupStoreConfigParser {
           "it is not set");
     }
     Duration duration = parseDuration(OBJECT_LOCK_PERIOD_KEY, period.get());
-    if (duration.compareTo(ObjectLock.PERIOD_MIN) < 0) {
+    if (duration.compareTo(ObjectLock.PERIOD_MIN) < 0
+        || duration.compareTo(ObjectLock.PERIOD_MAX) > 0) {
       throw invalid(
           OBJECT_LOCK_PERIOD_KEY,
-          "a duration of at least " + ObjectLock.PERIOD_MIN.toSeconds() + "s",
+          "a duration of at least "
+              + ObjectLock.PERIOD_MIN.toSeconds()
+              + "s and at most "
+              + ObjectLock.PERIOD_MAX.toDays()
+              + "d (in compliance mode nothing can shorten it)",
           "it is '" + period.get() + "'");
     }
     return Optional.of(new ObjectLock(parsed, duration));

@@ -112,15 +112,19 @@ final class StartupCheck {
     String key = S3BackupStoreConfig.OBJECT_LOCK_MODE_KEY;
     String enabled;
     try {
-      enabled =
+      var configuration =
           s3.calls()
               .join(
                   "GetObjectLockConfiguration",
                   s3.url(""),
                   () -> s3.client().getObjectLockConfiguration(r -> r.bucket(config.bucket())))
-              .objectLockConfiguration()
-              .objectLockEnabledAsString();
+              .objectLockConfiguration();
+      enabled = configuration == null ? null : configuration.objectLockEnabledAsString();
     } catch (S3RequestException e) {
+      if (!lacksFeature(e)) {
+        throw failure(
+            e, "read the bucket's object lock configuration (s3:GetBucketObjectLockConfiguration)");
+      }
       throw lockRefused(
           key,
           "the server answered "
@@ -140,6 +144,9 @@ final class StartupCheck {
                   () -> s3.client().getBucketVersioning(r -> r.bucket(config.bucket())))
               .statusAsString();
     } catch (S3RequestException e) {
+      if (!lacksFeature(e)) {
+        throw failure(e, "read whether the bucket keeps versions (s3:GetBucketVersioning)");
+      }
       throw lockRefused(
           key,
           "the server answered "
@@ -152,6 +159,16 @@ final class StartupCheck {
     }
     LOG.info(
         "Object lock: every object is written with a {} retention ({})", lock, config.location());
+  }
+
+  /**
+   * Whether an answer says the server or bucket lacks the feature (501, or 404 / 400 naming the
+   * missing configuration), rather than refusing the credentials or failing.
+   */
+  private static boolean lacksFeature(S3RequestException e) {
+    int status = e.statusCode();
+    return status == 501
+        || ((status == 404 || status == 400) && !e.errorCode().equals("NoSuchBucket"));
   }
 
   private S3BackupStoreStartException lockRefused(String key, String why) {

@@ -236,6 +236,18 @@ class S3BackupStoreConfigTest {
                         "0s")))
         .hasMessageContaining("key objectLockPeriod)")
         .hasMessageContaining("at least 1s");
+    assertThatThrownBy(
+            () ->
+                S3BackupStoreConfig.fromProperties(
+                    Map.of(
+                        "bucket",
+                        "backups",
+                        "objectLockMode",
+                        "compliance",
+                        "objectLockPeriod",
+                        "30000000d")))
+        .hasMessageContaining("key objectLockPeriod)")
+        .hasMessageContaining("at most 36500d");
   }
 
   @Test

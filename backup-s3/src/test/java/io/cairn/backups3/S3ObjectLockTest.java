@@ -113,6 +113,12 @@ class S3ObjectLockTest {
                     .isBetween(
                         before.plus(PERIOD).minusSeconds(1), after.plus(PERIOD).plusSeconds(1));
               });
+      assertThat(versions(server.client(), bucket, "locked/.cairn/").versions())
+          .as("no version of a start-up probe left behind")
+          .isEmpty();
+      assertThat(versions(server.client(), bucket, "locked/.cairn/").deleteMarkers())
+          .as("no delete marker of a start-up probe left behind")
+          .isEmpty();
       assertThat(proxy.requests())
           .as("the start-up probes are not locked: they are deleted again")
           .filteredOn(r -> r.path().contains("/probe-"))
@@ -181,6 +187,28 @@ class S3ObjectLockTest {
             S3BackupStoreStartException.class,
             e -> assertThat(e.configKey()).isEqualTo("objectLockMode"))
         .hasMessageContaining("versioning is not enabled on it");
+  }
+
+  @Test
+  void namesTheCredentialsWhenTheyMayNotReadTheLockConfiguration() throws Exception {
+    LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
+    String bucket = "cairn-lock-denied";
+    server.createLockedBucket(bucket, true);
+    try (var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .refuse(
+                r ->
+                    r.query().contains("object-lock")
+                        ? Optional.of(
+                            new FaultInjectingProxy.Refusal(403, "AccessDenied", "Access Denied"))
+                        : Optional.empty())) {
+      assertThatThrownBy(() -> open(server, bucket, proxy))
+          .isInstanceOfSatisfying(
+              S3BackupStoreStartException.class,
+              e -> assertThat(e.configKey()).isEqualTo("accessKeyId"))
+          .hasMessageContaining("s3:GetBucketObjectLockConfiguration")
+          .hasMessageContaining("403");
+    }
   }
 
   @Test

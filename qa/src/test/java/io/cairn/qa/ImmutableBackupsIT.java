@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cairn.backup.retention.Retention;
 import io.cairn.backups3.testserver.FaultInjectingProxy;
 import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.ObjectLockEmulation;
@@ -37,15 +36,23 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 /**
  * Immutable backups on a cluster: three brokers back up every 2 s to S3Mock through a proxy that
  * emulates S3 Object Lock ({@link ObjectLockEmulation}), with {@code backup.s3.objectLockMode:
- * governance}, a 10 s lock and {@code backup.retention.maxCount: 1}. Retention finds every older
- * backup due at once but keeps each until its lock ends, saying until when over gRPC and HTTP; the
- * store's credentials cannot remove a locked version meanwhile; and each backup leaves the store
- * only after its lock ended — none earlier.
+ * governance}, a 10 s lock (held 27 s after a write, with the store's retry and clock margins) and
+ * {@code backup.retention.maxCount: 1}. Retention finds every older backup due at once but keeps
+ * each until its lock ends, saying until when over gRPC and HTTP; the store's credentials cannot
+ * remove a locked version meanwhile; and each backup leaves the store only after its lock ended —
+ * none earlier.
  */
 @ExtendWith(LocalS3Servers.class)
 final class ImmutableBackupsIT {
 
   private static final Duration LOCK = Duration.ofSeconds(10);
+
+  /**
+   * The lock, plus what two attempts of at most 5 s with 1 s between them may add, plus the clocks'
+   * allowance: how long after a backup's last write retention keeps it.
+   */
+  private static final Duration HOLD = LOCK.plusSeconds(2 * (5 + 1)).plusSeconds(5);
+
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
   private static final String BUCKET = "cairn-immutable";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -89,7 +96,7 @@ final class ImmutableBackupsIT {
               l ->
                   assertThat(l.lockedUntil())
                       .isAfter(seen.minusSeconds(1))
-                      .isBefore(seen.plus(LOCK).plus(Retention.LOCK_END_MARGIN).plusSeconds(5)));
+                      .isBefore(seen.plus(HOLD).plusSeconds(5)));
       assertThat(listed(client)).containsAll(lockedUntil.keySet());
       JsonNode lastPass = httpSchedule(cluster).path("retention").path("lastPass");
       assertThat(lastPass.path("lockedBackups").isArray()).as(lastPass.toString()).isTrue();
@@ -141,6 +148,9 @@ final class ImmutableBackupsIT {
     settings.put("pathStyleAccess", "true");
     settings.put("objectLockMode", "governance");
     settings.put("objectLockPeriod", LOCK.toSeconds() + "s");
+    settings.put("maxAttempts", "2");
+    settings.put("apiCallTimeout", "5s");
+    settings.put("retryBackoffMax", "1s");
     return settings;
   }
 

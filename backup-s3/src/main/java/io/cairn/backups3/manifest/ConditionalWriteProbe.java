@@ -3,7 +3,9 @@ package io.cairn.backups3.manifest;
 import io.cairn.backups3.client.S3Access;
 import io.cairn.backups3.client.S3RequestException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
@@ -22,7 +24,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  *       501) does not support it.
  * </ol>
  *
- * Both probe objects are deleted afterwards.
+ * Both probe objects are deleted afterwards (with object lock, on a versioned bucket, every version
+ * of them).
  */
 public final class ConditionalWriteProbe {
 
@@ -147,5 +150,38 @@ public final class ConditionalWriteProbe {
                 s3.client()
                     .deleteObject(
                         DeleteObjectRequest.builder().bucket(s3.bucket()).key(key).build()));
+    if (s3.objectLock().isPresent()) {
+      deleteVersions(s3, key);
+    }
+  }
+
+  /**
+   * On a versioned bucket (object lock implies one) a delete leaves the probe's versions behind a
+   * delete marker, a few more on every start: remove each version and marker of the probe's key.
+   * Probes are written without a lock, so this is allowed.
+   */
+  private static void deleteVersions(S3Access s3, String key) {
+    var listed =
+        s3.calls()
+            .join(
+                "ListObjectVersions",
+                s3.url(key),
+                () -> s3.client().listObjectVersions(r -> r.bucket(s3.bucket()).prefix(key)));
+    List<String> versionIds = new ArrayList<>();
+    listed.versions().stream()
+        .filter(v -> v.key().equals(key))
+        .forEach(v -> versionIds.add(v.versionId()));
+    listed.deleteMarkers().stream()
+        .filter(m -> m.key().equals(key))
+        .forEach(m -> versionIds.add(m.versionId()));
+    for (String versionId : versionIds) {
+      s3.calls()
+          .join(
+              "DeleteObject",
+              s3.url(key),
+              () ->
+                  s3.client()
+                      .deleteObject(r -> r.bucket(s3.bucket()).key(key).versionId(versionId)));
+    }
   }
 }

@@ -6,7 +6,6 @@ import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.archive.ArchiveKeys;
 import io.cairn.backupapi.archive.LogArchive;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -25,9 +24,10 @@ import org.slf4j.LoggerFactory;
  * backup's checkpoint position. Everything from the link holding the checkpoint on stays. Objects
  * are deleted oldest first; a crash in the middle leaves older objects only, which nothing reads.
  *
- * <p>Under an object lock a partition's archive is pruned only once the oldest kept backup is older
- * than the lock period: what goes was archived before that backup was taken (the archive follows
- * the commit position closely), so its lock has ended by then.
+ * <p>Under an object lock each link goes only once its own lock ended ({@code archivedAt +
+ * lockHold}; its chunk was written before it), and the restore points go with the link that holds
+ * them rather than first: a point was written before its link, so its lock ended too. Pruning stops
+ * at the first link still locked; the rest waits for a later pass.
  */
 final class ArchivePruning {
 
@@ -36,18 +36,17 @@ final class ArchivePruning {
 
   private final BackupStore store;
   private final int partitionCount;
-  private final Duration lockPeriod;
+  private final Duration lockHold;
 
-  ArchivePruning(BackupStore store, int partitionCount, Duration lockPeriod) {
+  ArchivePruning(BackupStore store, int partitionCount, Duration lockHold) {
     this.store = Objects.requireNonNull(store, "store");
     this.partitionCount = partitionCount;
-    this.lockPeriod = Objects.requireNonNull(lockPeriod, "lockPeriod");
+    this.lockHold = Objects.requireNonNull(lockHold, "lockHold");
   }
 
   /**
-   * On each partition, the oldest COMPLETED backup among {@code kept}: its id, checkpoint position
-   * and creation time (epoch ms). A partition without one is absent (nothing of its archive may
-   * go).
+   * On each partition, the oldest COMPLETED backup among {@code kept}: its id and checkpoint
+   * position. A partition without one is absent (nothing of its archive may go).
    */
   static Map<Integer, long[]> oldestKept(Collection<BackupStatus> kept) {
     Map<Integer, long[]> oldest = new TreeMap<>();
@@ -57,11 +56,8 @@ final class ArchivePruning {
       }
       long id = status.id().checkpointId();
       long position = status.descriptor().get().checkpointPosition();
-      long created = status.createdAt().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
       oldest.merge(
-          status.id().partitionId(),
-          new long[] {id, position, created},
-          (a, b) -> a[0] <= b[0] ? a : b);
+          status.id().partitionId(), new long[] {id, position}, (a, b) -> a[0] <= b[0] ? a : b);
     }
     return oldest;
   }
@@ -74,27 +70,23 @@ final class ArchivePruning {
       if (oldest == null) {
         continue;
       }
-      if (!lockPeriod.isZero() && oldest[2] > nowMillis - lockPeriod.toMillis()) {
-        LOG.debug(
-            "Retention: partition {}'s log archive before backup {} stays until its object lock"
-                + " ends",
-            partitionId,
-            oldest[0]);
-        continue;
-      }
       int p = partitionId;
       deleted =
           deleted.thenCompose(
-              sum -> prunePartition(p, oldest[0], oldest[1]).thenApply(n -> sum + n));
+              sum -> prunePartition(p, oldest[0], oldest[1], nowMillis).thenApply(n -> sum + n));
     }
     return deleted;
   }
 
   private CompletableFuture<Integer> prunePartition(
-      int partitionId, long keptId, long keptPosition) {
+      int partitionId, long keptId, long keptPosition, long nowMillis) {
     LogArchive archive = new LogArchive(store.archive(), partitionId);
-    return archive
-        .pointIds(0, PAGE)
+    Pass pass = new Pass(archive, keptId, keptPosition, nowMillis);
+    CompletableFuture<List<Long>> pointIds =
+        lockHold.isZero()
+            ? archive.pointIds(0, PAGE)
+            : CompletableFuture.completedFuture(List.of());
+    return pointIds
         .thenCompose(
             ids -> {
               List<String> doomed = new ArrayList<>();
@@ -110,7 +102,7 @@ final class ArchivePruning {
                 store
                     .archive()
                     .list(ArchiveKeys.linksDirectory(partitionId), null, PAGE)
-                    .thenCompose(keys -> pruneLinks(archive, keys, 0, keptPosition, points)))
+                    .thenCompose(keys -> pruneLinks(pass, keys, 0, points)))
         .thenApply(
             n -> {
               if (n > 0) {
@@ -126,28 +118,62 @@ final class ArchivePruning {
             });
   }
 
+  /** One partition's pruning: its archive, the oldest kept backup and the pass's time. */
+  private record Pass(LogArchive archive, long keptId, long keptPosition, long nowMillis) {}
+
   /**
-   * Deletes links (and their chunks) oldest first while the link after each starts at or before
-   * {@code keptPosition}: then the entry holding the kept checkpoint (the highest first position at
-   * or below it, where a restore continues the backup's log) is in a later link.
+   * Deletes links (and their chunks) oldest first while the link after each starts at or before the
+   * kept checkpoint's position: then the entry holding it (the highest first position at or below
+   * it, where a restore continues the backup's log) is in a later link. Under a lock, stops at a
+   * link still locked, and takes the restore points a link holds (below the kept backup's id) with
+   * it.
    */
   private CompletableFuture<Integer> pruneLinks(
-      LogArchive archive, List<String> keys, int next, long keptPosition, int deleted) {
+      Pass pass, List<String> keys, int next, int deleted) {
     if (next + 1 >= keys.size()) {
       return CompletableFuture.completedFuture(deleted);
     }
-    return archive
+    return pass.archive()
         .readLink(keys.get(next + 1))
         .thenCompose(
             following -> {
               long from = following.link().fromPosition();
-              if (from < 0 || from > keptPosition) {
+              if (from < 0 || from > pass.keptPosition()) {
                 return CompletableFuture.completedFuture(deleted);
               }
-              return archive
+              return pass.archive()
                   .readLink(keys.get(next))
-                  .thenCompose(doomed -> deleteAll(List.of(doomed.link().chunkKey(), doomed.key())))
-                  .thenCompose(n -> pruneLinks(archive, keys, next + 1, keptPosition, deleted + n));
+                  .thenCompose(
+                      doomed -> {
+                        if (!lockHold.isZero()
+                            && doomed.link().archivedAt().toEpochMilli() + lockHold.toMillis()
+                                > pass.nowMillis()) {
+                          LOG.debug(
+                              "Retention: partition {}'s archive from index {} on stays until its"
+                                  + " object lock ends",
+                              pass.archive().partitionId(),
+                              doomed.link().fromIndex());
+                          return CompletableFuture.completedFuture(-1);
+                        }
+                        List<String> objects = new ArrayList<>();
+                        objects.add(doomed.link().chunkKey());
+                        if (!lockHold.isZero()) {
+                          doomed.link().checkpoints().stream()
+                              .filter(point -> point.id() < pass.keptId())
+                              .forEach(
+                                  point ->
+                                      objects.add(
+                                          ArchiveKeys.point(
+                                              pass.archive().partitionId(), point.id())));
+                        }
+                        objects.add(doomed.key());
+                        return deleteAll(objects);
+                      })
+                  .thenCompose(
+                      n ->
+                          n < 0
+                              ? CompletableFuture.completedFuture(deleted)
+                              : pruneLinks(pass, keys, next + 1, deleted + n));
             });
   }
 

@@ -28,50 +28,44 @@ import org.slf4j.LoggerFactory;
  * again).
  *
  * <p>With the store's objects under an object lock, a backup the policy gave up is deleted only
- * once the lock of its newest object ended ({@code lastUpdatedAt + lockPeriod}, plus {@link
- * #LOCK_END_MARGIN} for the time between a manifest's timestamp and its upload): until then the
- * pass keeps it and says until when ({@link RetentionRun#locked()}). On a versioned bucket an early
- * delete would not fail — it would hide the backup behind delete markers while its locked versions
- * stay and cost.
+ * once the lock of its newest object ended ({@code lastUpdatedAt + lockHold}: the lock period plus
+ * what a manifest's upload may add after its timestamp): until then the pass keeps it and says
+ * until when ({@link RetentionRun#locked()}). On a versioned bucket an early delete would not fail
+ * — it would hide the backup behind delete markers while its locked versions stay and cost.
  */
 public final class Retention {
 
   private static final Logger LOG = LoggerFactory.getLogger(Retention.class);
-
-  /**
-   * How long after a manifest's timestamp its upload may still get its retention date: the request
-   * is built (and the date taken) on each attempt, after the timestamp.
-   */
-  public static final Duration LOCK_END_MARGIN = Duration.ofSeconds(10);
 
   private final RetentionPolicy policy;
   private final BackupStore store;
   private final int partitionCount;
   private final LongFunction<CompletableFuture<String>> requestDeletion;
   private final ArchivePruning archive;
-  private final Duration lockPeriod;
+  private final Duration lockHold;
 
   /**
    * @param requestDeletion writes {@code DELETE_BACKUP(id)} to every partition; completes with what
    *     failed, or an empty string when every partition accepted
-   * @param lockPeriod how long the store locks each object it writes; {@link Duration#ZERO} when it
-   *     does not
+   * @param lockHold how long after its recorded write time an object of the store may stay locked
+   *     (the lock period plus the store's retry and clock margins); {@link Duration#ZERO} without a
+   *     lock
    */
   public Retention(
       RetentionPolicy policy,
       BackupStore store,
       int partitionCount,
       LongFunction<CompletableFuture<String>> requestDeletion,
-      Duration lockPeriod) {
+      Duration lockHold) {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.store = Objects.requireNonNull(store, "store");
     this.partitionCount = partitionCount;
     this.requestDeletion = Objects.requireNonNull(requestDeletion, "requestDeletion");
-    this.lockPeriod = Objects.requireNonNull(lockPeriod, "lockPeriod");
-    if (lockPeriod.isNegative()) {
-      throw new IllegalArgumentException("Expected a lock period >= 0, but was " + lockPeriod);
+    this.lockHold = Objects.requireNonNull(lockHold, "lockHold");
+    if (lockHold.isNegative()) {
+      throw new IllegalArgumentException("Expected a lock hold >= 0, but was " + lockHold);
     }
-    this.archive = new ArchivePruning(store, partitionCount, lockPeriod);
+    this.archive = new ArchivePruning(store, partitionCount, lockHold);
   }
 
   public RetentionPolicy policy() {
@@ -98,7 +92,7 @@ public final class Retention {
               List<RetentionRun.Locked> locked = new ArrayList<>();
               try {
                 candidates = candidates(statuses);
-                Map<Long, Long> lockEnds = lockEnds(statuses);
+                Map<Long, Long> lockEnds = lockEnds(statuses, nowMillis);
                 for (long id : policy.toDelete(candidates, nowMillis)) {
                   long lockEnd = lockEnds.getOrDefault(id, 0L);
                   if (lockEnd > nowMillis) {
@@ -121,7 +115,7 @@ public final class Retention {
                         + " is deleted by the first pass after its lock ends",
                     policy,
                     locked,
-                    lockPeriod);
+                    lockHold);
               }
               Map<Integer, long[]> oldestKept =
                   ArchivePruning.oldestKept(
@@ -206,23 +200,17 @@ public final class Retention {
 
   /**
    * When the lock of each backup's newest object ends: its manifest's last write on any partition
-   * (everything else of it was written before) plus the lock period and the margin; nothing without
-   * a lock.
+   * (everything else of it was written before) plus the lock hold; nothing without a lock. A copy
+   * without a write time (none is listed so) counts as written now.
    */
-  private Map<Long, Long> lockEnds(List<BackupStatus> statuses) {
+  private Map<Long, Long> lockEnds(List<BackupStatus> statuses, long nowMillis) {
     Map<Long, Long> ends = new TreeMap<>();
-    if (lockPeriod.isZero()) {
+    if (lockHold.isZero()) {
       return ends;
     }
     for (BackupStatus status : statuses) {
-      status
-          .lastUpdatedAt()
-          .ifPresent(
-              at ->
-                  ends.merge(
-                      status.id().checkpointId(),
-                      at.toEpochMilli() + lockPeriod.toMillis() + LOCK_END_MARGIN.toMillis(),
-                      Math::max));
+      long written = status.lastUpdatedAt().map(Instant::toEpochMilli).orElse(nowMillis);
+      ends.merge(status.id().checkpointId(), written + lockHold.toMillis(), Math::max);
     }
     return ends;
   }

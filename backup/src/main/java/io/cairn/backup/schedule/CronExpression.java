@@ -12,8 +12,9 @@ import java.util.Objects;
  * crontab reads it: each field a star (every value), a value, a range {@code a-b}, either of those
  * with a step ({@code a-b/n}; a star or a single value with a step counts from it to the field's
  * end), or a comma-separated list of them; day of week 0..7, 0 and 7 both Sunday. When both day
- * fields are restricted a day matches either (crontab's rule). Fires at the start of each matching
- * minute. Names (JAN, MON) and the non-standard {@code L}, {@code W}, {@code #} are not read.
+ * fields are restricted (neither starts with a star) a day matches either (crontab's rule). Fires
+ * at the start of each matching minute. Names (JAN, MON) and the non-standard {@code L}, {@code W},
+ * {@code #} are not read.
  */
 public final class CronExpression {
 
@@ -21,6 +22,13 @@ public final class CronExpression {
   private static final int DAYS_SEARCHED = 8 * 366 + 1;
 
   private static final LocalDateTime REFERENCE = LocalDateTime.of(2001, 1, 1, 0, 0);
+
+  /** Where {@link #shortestGap} looks besides {@link #REFERENCE}: around a leap day. */
+  private static final LocalDateTime LEAP_REFERENCE = LocalDateTime.of(2028, 2, 1, 0, 0);
+
+  /** The longest expression read (a schedule's status carries it). */
+  public static final int LENGTH_MAX = 200;
+
   private static final long MINUTE_MILLIS = 60_000;
 
   private final String text;
@@ -43,8 +51,9 @@ public final class CronExpression {
       dow.set(0);
     }
     this.daysOfWeek = dow;
-    this.domRestricted = !fields[2].equals("*");
-    this.dowRestricted = !fields[4].equals("*");
+    // crontab's rule: a day field starting with a star (*, */2) does not restrict
+    this.domRestricted = !fields[2].startsWith("*");
+    this.dowRestricted = !fields[4].startsWith("*");
   }
 
   /**
@@ -53,6 +62,13 @@ public final class CronExpression {
    */
   public static CronExpression parse(String text) {
     Objects.requireNonNull(text, "text");
+    if (text.length() > LENGTH_MAX) {
+      throw new IllegalArgumentException(
+          "Expected at most "
+              + LENGTH_MAX
+              + " characters, but the expression has "
+              + text.length());
+    }
     String[] fields = text.trim().split("\\s+");
     if (fields.length != 5) {
       throw new IllegalArgumentException(
@@ -102,16 +118,24 @@ public final class CronExpression {
     return millis(match);
   }
 
-  /** The shortest time between two consecutive firings, over a thousand of them. */
+  /**
+   * The shortest time between two consecutive firings, over a thousand from 2001 and a thousand
+   * from February 2028 (a leap day's neighbours); an expression whose shortest gap occurs only
+   * elsewhere is credited a longer one.
+   */
   public Duration shortestGap() {
-    long previous = millis(nextMatch(REFERENCE));
+    return Duration.ofMillis(Math.min(shortestGapFrom(REFERENCE), shortestGapFrom(LEAP_REFERENCE)));
+  }
+
+  private long shortestGapFrom(LocalDateTime from) {
+    long previous = millis(nextMatch(from));
     long shortest = Long.MAX_VALUE;
     for (int i = 0; i < 1000; i++) {
       long next = next(previous);
       shortest = Math.min(shortest, next - previous);
       previous = next;
     }
-    return Duration.ofMillis(shortest);
+    return shortest;
   }
 
   /** The first matching minute at or after {@code from}, or null within the search horizon. */

@@ -59,6 +59,12 @@ class ArchivePruningTest {
 
   /** Five links of ten records; record i holds positions 10i..10i+9; a point in every link. */
   private List<StoredLink> archive() throws Exception {
+    return archive(link -> Instant.EPOCH);
+  }
+
+  /** {@link #archive()} with link {@code n} archived at {@code archivedAt(n)}. */
+  private List<StoredLink> archive(java.util.function.IntFunction<Instant> archivedAt)
+      throws Exception {
     LogArchive archive = new LogArchive(store.archive(), PARTITION);
     List<StoredLink> links = new ArrayList<>();
     Optional<StoredLink> previous = Optional.empty();
@@ -70,7 +76,8 @@ class ArchivePruningTest {
       long pointIndex = link * 10L + 5;
       ArchivedCheckpoint point =
           new ArchivedCheckpoint(100 + link, pointIndex * 10, 0, "00", pointIndex);
-      previous = archive.append(previous, records, List.of(point), 0, Instant.EPOCH).get().link();
+      previous =
+          archive.append(previous, records, List.of(point), 0, archivedAt.apply(link)).get().link();
       links.add(previous.orElseThrow());
     }
     return links;
@@ -82,7 +89,7 @@ class ArchivePruningTest {
     // the oldest kept backup is checkpoint 102 at position 255 (in the third link, 21..30)
     int deleted =
         new ArchivePruning(store, 3, Duration.ZERO)
-            .prune(Map.of(PARTITION, new long[] {102, 255, 0}), 0)
+            .prune(Map.of(PARTITION, new long[] {102, 255}), 0)
             .get();
 
     assertThat(deleted).as("two links, their chunks, two points").isEqualTo(6);
@@ -102,34 +109,39 @@ class ArchivePruningTest {
     assertThat(new ArchivePruning(store, 3, Duration.ZERO).prune(Map.of(), 0).get()).isZero();
     assertThat(
             new ArchivePruning(store, 3, Duration.ZERO)
-                .prune(Map.of(PARTITION, new long[] {100, 15, 0}), 0)
+                .prune(Map.of(PARTITION, new long[] {100, 15}), 0)
                 .get())
         .isZero();
     assertThat(store.archive().list(ArchiveKeys.linksDirectory(PARTITION), null, 100).get())
         .hasSize(links.size());
   }
 
+  /**
+   * Under a lock each link goes only once its own lock ended, oldest first, with the restore points
+   * it holds; the first link still locked stops the pass.
+   */
   @Test
-  void underAnObjectLockWaitsUntilTheOldestKeptBackupIsOlderThanTheLock() throws Exception {
-    List<StoredLink> links = archive();
+  void underAnObjectLockRemovesOnlyLinksWhoseLockEnded() throws Exception {
     long hour = Duration.ofHours(1).toMillis();
-    long created = 10 * hour;
+    // link n archived at n hours
+    List<StoredLink> links = archive(n -> Instant.ofEpochMilli(n * hour));
     var pruning = new ArchivePruning(store, 3, Duration.ofHours(1));
+    Map<Integer, long[]> keptAt102 = Map.of(PARTITION, new long[] {102, 255});
 
-    assertThat(pruning.prune(Map.of(PARTITION, new long[] {102, 255, created}), created).get())
-        .as("the backup was just taken: what it leaves behind is still locked")
+    assertThat(pruning.prune(keptAt102, hour - 1).get())
+        .as("the first link is locked until 1 h")
         .isZero();
-    assertThat(
-            pruning
-                .prune(Map.of(PARTITION, new long[] {102, 255, created}), created + hour - 1)
-                .get())
-        .isZero();
+    assertThat(pruning.prune(keptAt102, hour).get())
+        .as("the first link, its chunk and its point")
+        .isEqualTo(3);
+    assertThat(new LogArchive(store.archive(), PARTITION).pointIds(0, 100).get())
+        .containsExactly(101L, 102L, 103L, 104L);
+    assertThat(pruning.prune(keptAt102, 10 * hour).get())
+        .as("the second link, its chunk and its point; the third holds the kept checkpoint")
+        .isEqualTo(3);
     assertThat(store.archive().list(ArchiveKeys.linksDirectory(PARTITION), null, 100).get())
-        .hasSize(links.size());
-
-    assertThat(
-            pruning.prune(Map.of(PARTITION, new long[] {102, 255, created}), created + hour).get())
-        .as("the lock has ended: two links, their chunks, two points")
-        .isEqualTo(6);
+        .containsExactly(links.get(2).key(), links.get(3).key(), links.get(4).key());
+    assertThat(new LogArchive(store.archive(), PARTITION).pointIds(0, 100).get())
+        .containsExactly(102L, 103L, 104L);
   }
 }

@@ -28,9 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Retention over a store whose objects are locked for an hour from their last write: a backup the
- * policy gives up is kept, and reported with the end of its lock (and the margin), until that lock
- * has ended; then the next pass asks for its deletion. Without a lock the same pass deletes at
- * once.
+ * policy gives up is kept, and reported with the end of its lock, until that lock has ended; then
+ * the next pass asks for its deletion. Without a lock the same pass deletes at once.
  */
 class RetentionUnderObjectLockTest {
 
@@ -82,7 +81,7 @@ class RetentionUnderObjectLockTest {
     RetentionRun early = retention.run(T0 + 30 * 60_000).get();
     assertThat(early.requested()).isEmpty();
     assertThat(early.kept()).isEqualTo(2);
-    long lockEnd = T0 + HOUR + Retention.LOCK_END_MARGIN.toMillis();
+    long lockEnd = T0 + HOUR;
     assertThat(early.locked()).containsExactly(new RetentionRun.Locked(1, lockEnd));
     assertThat(early.locked().get(0).toString()).contains("1 (locked until ");
     assertThat(asked).isEmpty();

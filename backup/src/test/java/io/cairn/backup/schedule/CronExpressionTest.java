@@ -58,6 +58,14 @@ class CronExpressionTest {
   }
 
   @Test
+  void treatsADayFieldStartingWithAStarAsUnrestricted() {
+    // every other day of the month that is a Monday (crontab: both must match)
+    CronExpression cron = CronExpression.parse("0 2 */2 * 1");
+    assertThat(cron.next(at("2026-12-01T00:00:00"))).isEqualTo(at("2026-12-07T02:00:00"));
+    assertThat(cron.next(at("2026-12-07T02:00:00"))).isEqualTo(at("2026-12-21T02:00:00"));
+  }
+
+  @Test
   void findsLeapDays() {
     CronExpression cron = CronExpression.parse("0 0 29 2 *");
     assertThat(cron.next(at("2026-12-03T00:00:00"))).isEqualTo(at("2028-02-29T00:00:00"));
@@ -80,6 +88,8 @@ class CronExpressionTest {
         .hasMessageContaining("minute field");
     assertThatThrownBy(() -> CronExpression.parse("0 0 31 2 *"))
         .hasMessageContaining("but it never does");
+    assertThatThrownBy(() -> CronExpression.parse("0 " + "1,".repeat(100) + "2 * * *"))
+        .hasMessageContaining("Expected at most 200 characters");
   }
 
   /** Random expressions against a scan of every minute: next and previous agree with it. */

@@ -9,7 +9,6 @@ import io.cairn.backup.schedule.BackupScheduler;
 import io.cairn.backup.schedule.MarkerRuns;
 import io.cairn.backup.schedule.MarkerSchedule;
 import io.cairn.backupapi.BackupStore;
-import io.cairn.backups3.ObjectLock;
 import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.broker.BrokerInfo;
 import io.cairn.broker.HostedPartition;
@@ -31,13 +30,12 @@ public final class ScheduledBackups {
 
   private ScheduledBackups() {}
 
-  /** How long the S3 store locks what it writes; zero for any other store or without a lock. */
-  private static Duration lockPeriod(BrokerConfig.Backup backup) {
-    return backup
-        .s3()
-        .flatMap(S3BackupStoreConfig::objectLock)
-        .map(ObjectLock::period)
-        .orElse(Duration.ZERO);
+  /**
+   * How long after its recorded write time an object of the S3 store may stay locked; zero for any
+   * other store or without a lock.
+   */
+  private static Duration lockHold(BrokerConfig.Backup backup) {
+    return backup.s3().flatMap(S3BackupStoreConfig::objectLockHold).orElse(Duration.ZERO);
   }
 
   /**
@@ -81,7 +79,7 @@ public final class ScheduledBackups {
                             backups,
                             broker.partitionCount(),
                             checkpoints::deleteBackup,
-                            lockPeriod(backup))));
+                            lockHold(backup))));
     BackupScheduleMetrics metrics = new BackupScheduleMetrics(registry);
     return Optional.of(
         new BackupScheduler(

@@ -36,7 +36,12 @@ package io.cairn.protocol.api;
  *                               | hasRetention bool | (when true) maxCount i32 (0 = none)
  *                               | maxAgeMs i64 (0 = none) | minCount i32 | hasPass bool
  *                               | (when true) finishedMs i64 | kept i32 | idCount i32
- *                               | idCount × deletedId i64 | failure string
+ *                               | idCount × deletedId i64 | failure string | lockedCount i32
+ *                               | lockedCount × (backupId i64 | lockedUntilMs i64)
+ *                               | hasMarkers bool | (when true) intervalMs i64
+ *                               | failuresInARow i32 | hasLastMarker bool | (when true)
+ *                               markerId i64 | finishedMs i64 | outcome string | detail string
+ *                               | cron string (0..256 bytes; empty for an interval schedule)
  * </pre>
  *
  * <p>Strings are bounded ({@code *_MAX_BYTES}); lists are bounded by a count limit and by the bytes
