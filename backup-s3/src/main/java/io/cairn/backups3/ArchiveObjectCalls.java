@@ -10,7 +10,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -143,14 +142,6 @@ final class ArchiveObjectCalls {
   }
 
   void delete(String key) {
-    String objectKey = s3.layout().archiveKey(key);
-    s3.calls()
-        .join(
-            "DeleteObject",
-            s3.url(objectKey),
-            () ->
-                s3.client()
-                    .deleteObject(
-                        DeleteObjectRequest.builder().bucket(s3.bucket()).key(objectKey).build()));
+    s3.delete(s3.layout().archiveKey(key));
   }
 }

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.backupstore.BackupEncryption;
-import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
+import io.cairn.qa.support.Checkpoints;
 import io.cairn.qa.support.ClusterRestore;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.qa.support.Phases;
@@ -65,12 +65,7 @@ final class ArchiveUnderLeaderKillsIT {
       LedgerOracle oracle = LedgerOracle.fund(client, accounts, 10_000);
       // an id ahead of the markers' (their slots' starts in epoch ms)
       backupId = Instant.now().toEpochMilli() + 2_000;
-      client.takeBackup(backupId);
-      await("backup " + backupId + " COMPLETED")
-          .atMost(TIMEOUT)
-          .pollInterval(Duration.ofMillis(100))
-          .ignoreExceptions()
-          .until(() -> client.getBackup(backupId).state() == BackupState.COMPLETED);
+      Checkpoints.completedBackup(client, backupId, TIMEOUT);
       phases.mark("backup " + backupId);
 
       for (int round = 1; round <= 3; round++) {

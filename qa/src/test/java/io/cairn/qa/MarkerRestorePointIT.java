@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cairn.backupstore.BackupEncryption;
-import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
+import io.cairn.qa.support.Checkpoints;
 import io.cairn.qa.support.ClusterRestore;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.restore.BackupSelector;
@@ -67,12 +67,7 @@ final class MarkerRestorePointIT {
       LedgerOracle.fund(client, accounts, 1_000);
       // an id ahead of the markers' (their slots' starts in epoch ms)
       backupId = Instant.now().toEpochMilli() + 2_000;
-      client.takeBackup(backupId);
-      await("backup " + backupId + " COMPLETED")
-          .atMost(TIMEOUT)
-          .pollInterval(Duration.ofMillis(100))
-          .ignoreExceptions()
-          .until(() -> client.getBackup(backupId).state() == BackupState.COMPLETED);
+      Checkpoints.completedBackup(client, backupId, TIMEOUT);
       for (String account : accounts) {
         client.deposit(account, 250);
         expected.put(account, 1_250L);

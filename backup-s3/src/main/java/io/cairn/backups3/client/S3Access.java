@@ -140,6 +140,20 @@ public record S3Access(
         });
   }
 
+  /** Deletes {@code key} (its current version); succeeds when there is none. */
+  public void delete(String key) {
+    calls.join(
+        "DeleteObject", url(key), () -> client.deleteObject(r -> r.bucket(bucket()).key(key)));
+  }
+
+  /** Deletes one version (or delete marker) of {@code key}, on a versioned bucket. */
+  public void deleteVersion(String key, String versionId) {
+    calls.join(
+        "DeleteObject",
+        url(key),
+        () -> client.deleteObject(r -> r.bucket(bucket()).key(key).versionId(versionId)));
+  }
+
   /** Base64 MD5 of a buffer region, for {@code Content-MD5}. */
   public static String md5Base64(byte[] bytes, int offset, int length) {
     try {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
@@ -142,14 +141,7 @@ public final class ConditionalWriteProbe {
   }
 
   private static void delete(S3Access s3, String key) {
-    s3.calls()
-        .join(
-            "DeleteObject",
-            s3.url(key),
-            () ->
-                s3.client()
-                    .deleteObject(
-                        DeleteObjectRequest.builder().bucket(s3.bucket()).key(key).build()));
+    s3.delete(key);
     if (s3.objectLock().isPresent()) {
       deleteVersions(s3, key);
     }
@@ -175,13 +167,7 @@ public final class ConditionalWriteProbe {
         .filter(m -> m.key().equals(key))
         .forEach(m -> versionIds.add(m.versionId()));
     for (String versionId : versionIds) {
-      s3.calls()
-          .join(
-              "DeleteObject",
-              s3.url(key),
-              () ->
-                  s3.client()
-                      .deleteObject(r -> r.bucket(s3.bucket()).key(key).versionId(versionId)));
+      s3.deleteVersion(key, versionId);
     }
   }
 }

@@ -18,7 +18,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
@@ -167,15 +166,7 @@ public final class ManifestObjects {
 
   /** Deletes the manifest object (unconditionally); succeeds when there is none. */
   public void delete(BackupIdentifier id) {
-    String key = s3.layout().manifestKey(id);
-    s3.calls()
-        .join(
-            "DeleteObject",
-            s3.url(key),
-            () ->
-                s3.client()
-                    .deleteObject(
-                        DeleteObjectRequest.builder().bucket(s3.bucket()).key(key).build()));
+    s3.delete(s3.layout().manifestKey(id));
   }
 
   /** Writes {@code manifest} iff its id has no manifest; false if one exists. */

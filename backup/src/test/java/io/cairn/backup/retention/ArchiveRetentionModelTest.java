@@ -17,7 +17,7 @@ import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.backupapi.archive.StoredLink;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
-import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +32,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +60,7 @@ class ArchiveRetentionModelTest {
   private static final long MINUTE = 60_000;
 
   private final ExecutorService executor = Executors.newFixedThreadPool(2);
-  private final AtomicLong now = new AtomicLong(1_000 * MINUTE);
+  private final SimClock clock = new SimClock(1_000 * MINUTE);
   @TempDir Path root;
   private FilesystemBackupStore store;
 
@@ -91,7 +90,7 @@ class ArchiveRetentionModelTest {
 
     for (int step = 0; step < 60; step++) {
       String where = "seed " + seed + ", step " + step + ", " + policy + ", lock " + lock;
-      now.addAndGet(MINUTE + random.nextInt((int) (5 * MINUTE)));
+      clock.advance(Duration.ofMillis(MINUTE + random.nextInt((int) (5 * MINUTE))));
       // one link of 1..6 records, maybe with a marker and maybe a backup's checkpoint in it
       int count = 1 + random.nextInt(6);
       List<ArchivedRecord> records = new ArrayList<>();
@@ -101,7 +100,7 @@ class ArchiveRetentionModelTest {
       }
       List<ArchivedCheckpoint> linkPoints = new ArrayList<>();
       Optional<ArchivedCheckpoint> backupPoint = Optional.empty();
-      long pointId = now.get();
+      long pointId = clock.millis();
       if (random.nextInt(3) == 0) {
         ArchivedCheckpoint point = point(pointId++, nextIndex + random.nextInt(count));
         backupPoint = Optional.of(point);
@@ -115,7 +114,7 @@ class ArchiveRetentionModelTest {
       }
       tail =
           archive
-              .append(tail, records, linkPoints, 0, Instant.ofEpochMilli(now.get()))
+              .append(tail, records, linkPoints, 0, Instant.ofEpochMilli(clock.millis()))
               .get()
               .link();
       linkPoints.forEach(p -> points.put(p.id(), p));
@@ -139,7 +138,7 @@ class ArchiveRetentionModelTest {
                     .thenApply(ignored -> "");
               },
               lock);
-      retention.run(now.get()).get();
+      retention.run(clock.millis()).get();
 
       List<BackupStatus> completed = completed();
       assertThat(completed.size())
@@ -204,18 +203,6 @@ class ArchiveRetentionModelTest {
   }
 
   private FilesystemBackupStore open(Path directory) throws Exception {
-    Clock clock =
-        new Clock() {
-          @Override
-          public long millis() {
-            return now.get();
-          }
-
-          @Override
-          public long nanos() {
-            return now.get() * 1_000_000;
-          }
-        };
     return FilesystemBackupStore.open(
         FilesystemBackupStoreConfig.of(Files.createDirectories(directory)),
         clock,

@@ -8,7 +8,7 @@ import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
-import io.cairn.scheduler.Clock;
+import io.cairn.scheduler.SimClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,24 +37,12 @@ class RetentionUnderObjectLockTest {
 
   @TempDir Path root;
   private final ExecutorService executor = Executors.newFixedThreadPool(2);
-  private final AtomicLong now = new AtomicLong(T0);
+  private final SimClock clock = new SimClock(T0);
   private final List<Long> asked = new CopyOnWriteArrayList<>();
   private FilesystemBackupStore store;
 
   @BeforeEach
   void open() throws Exception {
-    Clock clock =
-        new Clock() {
-          @Override
-          public long millis() {
-            return now.get();
-          }
-
-          @Override
-          public long nanos() {
-            return now.get() * 1_000_000;
-          }
-        };
     store =
         FilesystemBackupStore.open(
             FilesystemBackupStoreConfig.of(Files.createDirectories(root.resolve("store"))),
@@ -74,7 +61,7 @@ class RetentionUnderObjectLockTest {
   @Test
   void keepsADueBackupUntilItsLockEndsAndSaysUntilWhen() throws Exception {
     save(1); // last written at T0
-    now.set(T0 + 10 * 60_000);
+    clock.advanceTo(T0 + 10 * 60_000);
     save(2); // at T0 + 10 min
     Retention retention = retention(Duration.ofHours(1));
 

@@ -79,12 +79,17 @@ public final class Checkpoints {
               assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
                   .isEqualTo(oracle.total());
             });
+    completedBackup(client, id, timeout);
+    return Map.copyOf(balances);
+  }
+
+  /** Takes backup {@code id} and waits for it to complete. */
+  public static void completedBackup(CairnClient client, long id, Duration timeout) {
     client.takeBackup(id);
     await("backup " + id + " COMPLETED")
         .atMost(timeout)
         .pollInterval(Duration.ofMillis(100))
         .ignoreExceptions()
         .until(() -> client.getBackup(id).state() == BackupState.COMPLETED);
-    return Map.copyOf(balances);
   }
 }
