@@ -35,7 +35,7 @@ final class StartupCheck {
     checkBucket();
     config.objectLock().ifPresent(this::checkObjectLock);
     try {
-      ConditionalWriteProbe.checkReadWrite(s3, probeToken);
+      checkReadBack(ConditionalWriteProbe.checkReadWrite(s3, probeToken));
     } catch (S3RequestException e) {
       throw failure(
           e,
@@ -102,6 +102,67 @@ final class StartupCheck {
     } catch (S3RequestException e) {
       throw failure(e, "list bucket '" + config.bucket() + "'");
     }
+  }
+
+  /**
+   * The probe must read back exactly what was written. A server that stored the SDK's aws-chunked
+   * upload body as the content (framing and checksum trailer included) is named as such, with the
+   * setting that avoids chunked uploads; any other difference is the server's.
+   */
+  private void checkReadBack(ConditionalWriteProbe.ReadBack readBack) {
+    if (readBack.matches()) {
+      return;
+    }
+    int written = readBack.written().length;
+    int read = readBack.read().length;
+    if (!config.legacyMd5() && AwsChunkedFraming.wraps(readBack.read(), readBack.written())) {
+      String key = S3BackupStoreConfig.LEGACY_MD5_KEY;
+      throw new S3BackupStoreStartException(
+          key,
+          "Expected to read back the "
+              + written
+              + " bytes written to "
+              + readBack.url()
+              + ", but got "
+              + read
+              + ": the same bytes inside the SDK's aws-chunked upload framing (chunk header and"
+              + " checksum trailer). The server stores a chunked upload's body as the object"
+              + " instead of decoding it, so every object would be corrupt ("
+              + S3BackupStoreConfig.CONTEXT
+              + ", "
+              + config.location()
+              + ", key "
+              + key
+              + "). Set "
+              + key
+              + ": true, which uploads with Content-MD5 and without chunked encoding.",
+          null);
+    }
+    String key = S3BackupStoreConfig.ENDPOINT_KEY;
+    throw new S3BackupStoreStartException(
+        key,
+        "Expected to read back the "
+            + written
+            + " bytes written to "
+            + readBack.url()
+            + ", but got "
+            + read
+            + " other bytes: the server does not return what it was given ("
+            + S3BackupStoreConfig.CONTEXT
+            + ", "
+            + config.location()
+            + ", key "
+            + key
+            + ")"
+            + (config.legacyMd5()
+                ? ""
+                : ". If it mishandles the SDK's newer checksums, try "
+                    + S3BackupStoreConfig.LEGACY_MD5_KEY
+                    + ": true")
+            + ". Check that "
+            + key
+            + " points at an S3-compatible server.",
+        null);
   }
 
   /**

@@ -23,9 +23,8 @@ final class BackupStores {
   record Opened(Optional<BackupStore> store, String unavailableReason) {}
 
   /**
-   * @throws IllegalArgumentException if the filesystem store's base path is not an existing,
-   *     writable directory
-   * @throws RuntimeException if the S3 store cannot reach its bucket (naming the key to fix)
+   * @throws BackupStoreOpenException if the filesystem store's base path is not an existing,
+   *     writable directory, or the S3 store's start-up checks fail (naming the key to fix)
    */
   static Opened open(
       BrokerConfig.Backup backup,
@@ -58,7 +57,7 @@ final class BackupStores {
                       registry)),
               "");
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(
+          throw new BackupStoreOpenException(
               e.getMessage() + " (configuration key backup.fs.*, e.g. CAIRN_BACKUP_FS_BASEPATH)",
               e);
         }
@@ -76,7 +75,7 @@ final class BackupStores {
                       registry)),
               "");
         } catch (RuntimeException e) {
-          throw new IllegalStateException(
+          throw new BackupStoreOpenException(
               "Expected to open the S3 backup store, but "
                   + e.getMessage()
                   + " (configuration keys backup.s3.*, environment variables CAIRN_BACKUP_S3_*)",

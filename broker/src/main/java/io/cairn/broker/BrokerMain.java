@@ -82,6 +82,12 @@ public final class BrokerMain {
                 "cairn-node-" + broker.nodeId() + "-shutdown"));
     try {
       broker.start();
+    } catch (BackupStoreOpenException e) {
+      // the message says what to fix; the trace helps only a developer
+      log.error("Node {} failed to start: {}", broker.nodeId(), e.getMessage());
+      log.debug("Node {}: the backup store's failure", broker.nodeId(), e);
+      err.println(e.getMessage());
+      return EXIT_FAILED;
     } catch (RuntimeException e) {
       log.error("Node {} failed to start", broker.nodeId(), e);
       return EXIT_FAILED;

@@ -39,14 +39,22 @@ public final class ConditionalWriteProbe {
 
   private ConditionalWriteProbe() {}
 
+  /** What a probe wrote and what the server gave back for it. */
+  public record ReadBack(String url, byte[] written, byte[] read) {
+    public boolean matches() {
+      return Arrays.equals(written, read);
+    }
+  }
+
   /**
    * Writes and reads back a probe object; proves the store may write, read and delete objects (with
    * its SSE-C key, if one is configured).
    *
    * @param token unique to this store instance (the probe key's suffix)
+   * @return the bytes written and read back, for the caller to compare
    * @throws S3RequestException if the server refuses any of it
    */
-  public static void checkReadWrite(S3Access s3, String token) {
+  public static ReadBack checkReadWrite(S3Access s3, String token) {
     String key = s3.layout().probeKey(token + "-rw");
     byte[] bytes = ("cairn probe " + token).getBytes(StandardCharsets.UTF_8);
     try {
@@ -60,17 +68,7 @@ public final class ConditionalWriteProbe {
                       s3.client()
                           .getObject(s3.get(key).build(), AsyncResponseTransformer.toBytes()))
               .asByteArrayUnsafe();
-      if (!Arrays.equals(read, bytes)) {
-        throw new IllegalStateException(
-            "Expected to read back the "
-                + bytes.length
-                + " bytes "
-                + "written to "
-                + s3.url(key)
-                + ", but got "
-                + read.length
-                + " other bytes");
-      }
+      return new ReadBack(s3.url(key), bytes, read);
     } finally {
       delete(s3, key);
     }

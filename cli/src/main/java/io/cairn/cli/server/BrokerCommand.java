@@ -1,5 +1,6 @@
 package io.cairn.cli.server;
 
+import io.cairn.broker.BackupStoreOpenException;
 import io.cairn.broker.Broker;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.config.BrokerConfigReader;
@@ -88,6 +89,11 @@ public final class BrokerCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       broker.start();
+    } catch (BackupStoreOpenException e) {
+      // the message says what to fix; the trace helps only a developer
+      log.error("Node {} failed to start: {}", broker.nodeId(), e.getMessage());
+      log.debug("Node {}: the backup store's failure", broker.nodeId(), e);
+      throw new CliException(ExitCode.FAILED, "The broker failed to start: " + e.getMessage(), e);
     } catch (RuntimeException e) {
       log.error("Node {} failed to start", broker.nodeId(), e);
       throw new CliException(ExitCode.FAILED, "The broker failed to start: " + e, e);
