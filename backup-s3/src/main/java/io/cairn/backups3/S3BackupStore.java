@@ -2,11 +2,7 @@ package io.cairn.backups3;
 
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.manifest.ManifestCodec;
-import io.cairn.backups3.client.ObjectLockHeaders;
 import io.cairn.backups3.client.S3Access;
-import io.cairn.backups3.client.S3Calls;
-import io.cairn.backups3.client.S3ClientFactory;
-import io.cairn.backups3.client.SseCustomerKey;
 import io.cairn.backups3.layout.S3ObjectLayout;
 import io.cairn.backups3.manifest.ManifestObjects;
 import io.cairn.backups3.transfer.ObjectChecker;
@@ -16,7 +12,6 @@ import io.cairn.backups3.transfer.Transfers;
 import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backupstore.BackupStoreSkeleton;
 import io.cairn.backupstore.StoreOperations;
-import io.cairn.pacing.Backoff;
 import io.cairn.pacing.RateLimiter;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,17 +19,10 @@ import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
-import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * A {@link BackupStore} in an S3 bucket or an S3-compatible server, on the asynchronous AWS SDK v2
@@ -73,9 +61,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
   private static final int FAILURE_MARKING_ATTEMPTS_MIN = 10;
 
   private final S3BackupStoreConfig config;
-  private final S3AsyncClient client;
-  private final AwsCredentialsProvider credentials;
-  private final ScheduledExecutorService scheduler;
+  private final S3Connection connection;
   private final ExecutorService transferExecutor;
   private final S3Access s3;
   private final ManifestObjects manifests;
@@ -86,10 +72,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
       Executor executor,
       Executor queryExecutor,
       S3BackupStoreMetrics metrics,
-      S3AsyncClient client,
-      AwsCredentialsProvider credentials,
-      ScheduledExecutorService scheduler,
-      S3Access s3,
+      S3Connection connection,
       ManifestObjects manifests,
       ExecutorService transferExecutor,
       BackupEncryption encryption,
@@ -98,14 +81,12 @@ public final class S3BackupStore extends BackupStoreSkeleton {
         new StoreOperations(config.location(), metrics.registry(), S3BackupStoreMetrics.OPERATIONS),
         executor,
         queryExecutor,
-        objects(config, s3, manifests, transferExecutor, metrics, pause),
+        objects(config, connection.s3(), manifests, transferExecutor, metrics, pause),
         encryption,
         clock);
     this.config = config;
-    this.client = client;
-    this.credentials = credentials;
-    this.scheduler = scheduler;
-    this.s3 = s3;
+    this.connection = connection;
+    this.s3 = connection.s3();
     this.manifests = manifests;
     this.transferExecutor = transferExecutor;
   }
@@ -193,27 +174,9 @@ public final class S3BackupStore extends BackupStoreSkeleton {
       MeterRegistry registry,
       RateLimiter.Pause pause) {
     var metrics = new S3BackupStoreMetrics(registry);
-    var scheduler = new ScheduledThreadPoolExecutor(1, threads("cairn-backup-s3-scheduler-"));
-    scheduler.setRemoveOnCancelPolicy(true);
-    AwsCredentialsProvider credentials = S3ClientFactory.credentials(config);
-    S3AsyncClient client = null;
+    S3Connection connection = S3Connection.open(config, clock, metrics);
     try {
-      client = S3ClientFactory.create(config, credentials, scheduler);
-      var calls =
-          new S3Calls(
-              config.maxAttempts(),
-              new Backoff(config.retryBackoff(), config.retryBackoffMax()),
-              scheduler,
-              metrics);
-      var s3 =
-          new S3Access(
-              client,
-              new S3ObjectLayout(config.bucket(), config.basePath()),
-              calls,
-              config.sseCustomerKey().map(SseCustomerKey::of),
-              config.legacyMd5(),
-              config.objectLock().map(lock -> new ObjectLockHeaders(lock, clock)),
-              metrics);
+      S3Access s3 = connection.s3();
       // Unique per store instance: prefixes manifest write ids and names the probe object.
       String writerId = UUID.randomUUID().toString();
       boolean conditional = new StartupCheck(config, s3).run(writerId);
@@ -224,10 +187,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
               executor,
               queryExecutor,
               metrics,
-              client,
-              credentials,
-              scheduler,
-              s3,
+              connection,
               new ManifestObjects(s3, new ManifestCodec(), conditional, writerId),
               new ThreadPoolExecutor(
                   config.maxConcurrentTransfers(),
@@ -235,7 +195,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
                   0,
                   TimeUnit.MILLISECONDS,
                   new LinkedBlockingQueue<>(),
-                  threads("cairn-backup-s3-transfer-")),
+                  S3Connection.threads("cairn-backup-s3-transfer-")),
               encryption,
               pause);
       LOG.info(
@@ -250,11 +210,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
           encryption);
       return store;
     } catch (RuntimeException e) {
-      if (client != null) {
-        client.close();
-      }
-      closeQuietly(credentials);
-      scheduler.shutdownNow();
+      connection.close();
       throw e;
     }
   }
@@ -276,24 +232,7 @@ public final class S3BackupStore extends BackupStoreSkeleton {
   @Override
   protected void released() {
     transferExecutor.shutdownNow();
-    client.close();
-    closeQuietly(credentials);
-    scheduler.shutdownNow();
+    connection.close();
     LOG.info("Closed S3 backup store {}", config.location());
-  }
-
-  private static ThreadFactory threads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
-  private static void closeQuietly(AwsCredentialsProvider provider) {
-    if (provider instanceof SdkAutoCloseable closeable) {
-      closeable.close();
-    }
   }
 }

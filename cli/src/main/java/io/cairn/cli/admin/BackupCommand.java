@@ -5,6 +5,7 @@ import io.cairn.cli.ExitCode;
 import io.cairn.cli.Formats;
 import io.cairn.cli.output.Printer;
 import io.cairn.cli.output.Table;
+import io.cairn.cli.restore.CheckStoreCommand;
 import io.cairn.cli.restore.VerifyCommand;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
@@ -25,7 +26,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code cairn backup take|status|list|delete|schedule|restore|restore-status|verify}. */
+/**
+ * {@code cairn backup take|status|list|delete|schedule|restore|restore-status|verify|check-store}.
+ */
 @Command(
     name = "backup",
     description =
@@ -39,7 +42,8 @@ import picocli.CommandLine.Spec;
       BackupScheduleCommand.class,
       RestoreApiCommand.Start.class,
       RestoreApiCommand.Status.class,
-      VerifyCommand.class
+      VerifyCommand.class,
+      CheckStoreCommand.class
     })
 public final class BackupCommand implements Runnable {
 
@@ -50,7 +54,7 @@ public final class BackupCommand implements Runnable {
     throw new ParameterException(
         spec.commandLine(),
         "Expected one of take, status, list, delete, schedule, restore, restore-status, verify,"
-            + " but got none");
+            + " check-store, but got none");
   }
 
   @Command(

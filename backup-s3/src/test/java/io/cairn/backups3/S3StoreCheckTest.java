@@ -1,0 +1,113 @@
+package io.cairn.backups3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.backups3.S3StoreCheck.Check;
+import io.cairn.backups3.S3StoreCheck.Outcome;
+import io.cairn.backups3.testserver.FaultInjectingProxy;
+import io.cairn.backups3.testserver.LocalS3Servers;
+import io.cairn.backups3.testserver.LocalS3Servers.Kind;
+import io.cairn.backups3.testserver.RawObjects;
+import io.cairn.scheduler.Clock;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The store check against both servers (every check passes, nothing left behind), against a server
+ * that stores aws-chunked bodies as objects (the first check fails naming {@code legacyMd5}, and
+ * passes with it), and against one that fails the second page of a listing (reported as that).
+ */
+@ExtendWith(LocalS3Servers.class)
+class S3StoreCheckTest {
+
+  private static final String BUCKET = "cairn-check";
+
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void passesEveryCheckAndLeavesNothing(Kind kind) {
+    LocalS3Servers.Running server = LocalS3Servers.get(kind);
+    server.createBucket(BUCKET);
+
+    S3StoreCheck.Report report =
+        S3StoreCheck.run(server.config(BUCKET, "checked").build(), Clock.system());
+
+    assertThat(report.checks())
+        .extracting(Check::name)
+        .containsExactly(
+            "write and read back",
+            "overwrite",
+            "multipart upload, ranged read",
+            "conditional writes",
+            "listing across pages",
+            "delete",
+            "concurrent writers");
+    assertThat(report.checks())
+        .allSatisfy(check -> assertThat(check.outcome()).as("%s", check).isEqualTo(Outcome.PASS));
+    assertThat(report.safe()).isTrue();
+    assertThat(new RawObjects(server.client(), BUCKET).keys("checked/")).isEmpty();
+  }
+
+  @Test
+  void namesLegacyMd5ForAServerThatStoresChunkedBodies() throws Exception {
+    LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
+    server.createBucket(BUCKET);
+    try (var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .stripRequestHeaders(
+                Set.of(
+                    "content-encoding",
+                    "x-amz-decoded-content-length",
+                    "x-amz-content-sha256",
+                    "x-amz-trailer"))) {
+      var config = server.config(BUCKET, "chunked").endpoint(proxy.endpoint());
+
+      S3StoreCheck.Report report = S3StoreCheck.run(config.build(), Clock.system());
+      assertThat(report.safe()).isFalse();
+      assertThat(report.checks())
+          .singleElement()
+          .satisfies(
+              check -> {
+                assertThat(check.outcome()).isEqualTo(Outcome.FAIL);
+                assertThat(check.detail()).contains("aws-chunked");
+                assertThat(check.fix()).isEqualTo("legacyMd5: true");
+              });
+
+      assertThat(S3StoreCheck.run(config.legacyMd5(true).build(), Clock.system()).safe()).isTrue();
+    }
+  }
+
+  @Test
+  void reportsAFailedSecondListingPageAsSuch() throws Exception {
+    LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
+    server.createBucket(BUCKET);
+    try (var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .refuse(
+                r ->
+                    r.query().contains("continuation-token")
+                        ? Optional.of(
+                            new FaultInjectingProxy.Refusal(500, "InternalError", "page two"))
+                        : Optional.empty())) {
+      S3StoreCheck.Report report =
+          S3StoreCheck.run(
+              server.config(BUCKET, "paged").endpoint(proxy.endpoint()).build(), Clock.system());
+
+      assertThat(report.safe()).isFalse();
+      assertThat(report.checks())
+          .filteredOn(check -> check.outcome() == Outcome.FAIL)
+          .singleElement()
+          .satisfies(
+              check -> {
+                assertThat(check.name()).isEqualTo("listing across pages");
+                assertThat(check.detail())
+                    .contains("the server failed page 2 of a listing (after a continuation token)")
+                    .contains("500");
+                assertThat(check.fix()).isEmpty();
+              });
+    }
+  }
+}
