@@ -19,10 +19,12 @@ import io.cairn.scheduler.Futures;
 import io.cairn.scheduler.LoggingContext;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -56,6 +58,16 @@ public final class BackupDeleter extends Actor {
 
   // actor thread: deletions under way → attempts made
   private final Map<Long, Integer> underWay = new HashMap<>();
+
+  // actor thread: deletions whose CONFIRM_DELETION this deleter wrote, until the state no longer
+  // lists them as pending: a read of the state taken before the confirmation was applied still
+  // lists them, and must not start them again
+  private final Set<Long> confirmed = new HashSet<>();
+
+  // actor thread: reads of the pending deletions taken, and the newest one whose answer was used;
+  // an answer older than one already used is stale (answers may arrive out of order)
+  private long readsTaken;
+  private long newestAnswered;
 
   /**
    * @param writer the partition's log, for {@code CONFIRM_DELETION}
@@ -93,6 +105,7 @@ public final class BackupDeleter extends Actor {
   }
 
   private void readPending(Supplier<CompletableFuture<Optional<List<Long>>>> pending) {
+    long number = ++readsTaken;
     CompletableFuture<Optional<List<Long>>> read;
     try {
       read = pending.get();
@@ -101,7 +114,8 @@ public final class BackupDeleter extends Actor {
     }
     read.whenCompleteAsync(
         (ids, error) -> {
-          if (error == null && ids.isPresent()) {
+          if (error == null && ids.isPresent() && number > newestAnswered) {
+            newestAnswered = number;
             resumeNow(ids.get());
           }
         },
@@ -109,7 +123,11 @@ public final class BackupDeleter extends Actor {
   }
 
   private void resumeNow(List<Long> pending) {
-    List<Long> fresh = pending.stream().filter(id -> !underWay.containsKey(id)).toList();
+    confirmed.retainAll(pending);
+    List<Long> fresh =
+        pending.stream()
+            .filter(id -> !underWay.containsKey(id) && !confirmed.contains(id))
+            .toList();
     if (!fresh.isEmpty()) {
       LOG.info(
           "Partition {}: taking over the deletion of backups {} from the store",
@@ -210,6 +228,7 @@ public final class BackupDeleter extends Actor {
       LOG.warn("Partition {}: could not write CONFIRM_DELETION({})", partitionId, backupId, e);
     }
     if (result != null && result.isWritten()) {
+      confirmed.add(backupId);
       done(backupId);
       LOG.info("Partition {}: backup {} deleted from the store", partitionId, backupId);
       return;

@@ -120,6 +120,55 @@ final class BackupDeleterTest {
     assertThat(written).hasSize(1);
   }
 
+  /**
+   * A read of the state taken before the confirmation, answered only after it was written and after
+   * a newer read's answer, still lists the deletion: it is not started (and confirmed) a second
+   * time (fails when answers are used out of order).
+   */
+  @Test
+  void shouldNotStartADeletionAgainFromAReadTakenBeforeItsConfirmation() throws IOException {
+    save(0, PARTITION, 4);
+    BackupDeleter deleter = startDeleter();
+    java.util.concurrent.atomic.AtomicInteger reads =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger readsAtStaleAnswer =
+        new java.util.concurrent.atomic.AtomicInteger(-1);
+
+    deleter.resumeFrom(
+        () -> {
+          int read = reads.incrementAndGet();
+          if (read == 1) {
+            return java.util.concurrent.CompletableFuture.completedFuture(
+                java.util.Optional.of(List.of(4L)));
+          }
+          if (read == 2) {
+            // taken now, before the confirmation; answered once it has been written
+            return java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                  await("the confirmation written")
+                      .atMost(Duration.ofSeconds(30))
+                      .until(() -> !written.isEmpty() && deleter.underWay().join().isEmpty());
+                  readsAtStaleAnswer.set(reads.get());
+                  return java.util.Optional.of(List.of(4L));
+                });
+          }
+          return java.util.concurrent.CompletableFuture.completedFuture(
+              java.util.Optional.of(List.<Long>of()));
+        },
+        Duration.ofMillis(20));
+
+    // after the stale answer, a few more reads and nothing under way: a second deletion, had it
+    // started, has confirmed by then
+    await("the stale read answered and later ones made")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                readsAtStaleAnswer.get() >= 0
+                    && reads.get() > readsAtStaleAnswer.get() + 5
+                    && deleter.underWay().join().isEmpty());
+    assertThat(written).as("CONFIRM_DELETION(4) written once").hasSize(1);
+  }
+
   /** A leader's deleter whose log writer records every command and accepts it. */
   private BackupDeleter startDeleter() {
     LogStreamWriter writer =
