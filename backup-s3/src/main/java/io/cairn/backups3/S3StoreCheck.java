@@ -138,12 +138,13 @@ public final class S3StoreCheck {
     return "";
   }
 
+  /** The start-up probe's write, read back and delete, judged as the store's start judges it. */
   private Check writeAndReadBack(String name) {
-    byte[] written = bytes(64);
-    String key = prefix + "rw";
-    put(key, written);
-    byte[] read = get(key);
-    if (Arrays.equals(read, written)) {
+    ConditionalWriteProbe.ReadBack readBack =
+        ConditionalWriteProbe.checkReadWrite(s3, "check-" + UUID.randomUUID());
+    byte[] written = readBack.written();
+    byte[] read = readBack.read();
+    if (readBack.matches()) {
       return new Check(name, Outcome.PASS, written.length + " bytes", "");
     }
     if (!config.legacyMd5() && AwsChunkedFraming.wraps(read, written)) {
