@@ -31,7 +31,9 @@ final class Modules {
           // no classes: the packaged distribution
           "dist", Optional.empty(),
           // no main classes: these tests
-          "architecture", Optional.empty());
+          "architecture", Optional.empty(),
+          // no main classes: fuzz tests
+          "fuzz", Optional.empty());
 
   static {
     allow("scheduler");
@@ -151,6 +153,7 @@ final class Modules {
         "files",
         "tls",
         "auth");
+    allow("fuzz");
     allow(
         "benchmarks",
         "broker",

@@ -161,7 +161,29 @@ final class ApiKeyFileTest {
     assertThat(
             catchThrowableOfType(
                 InvalidApiKeyFileException.class, () -> ApiKeyFile.read(large, KEY)))
-        .hasMessageContaining("to be at most 1048576 bytes, but it has 1048577");
+        .hasMessageContaining("to be at most 1048576 bytes, but it has more");
+  }
+
+  @Test
+  void shouldRefuseAFifoAndAHugeFileWithoutReadingThemWhole() throws Exception {
+    Path fifo = dir.resolve("fifo");
+    assertThat(new ProcessBuilder("mkfifo", "-m", "600", fifo.toString()).start().waitFor())
+        .isZero();
+    Path huge = dir.resolve("huge");
+    try (var file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+      file.setLength(8L * 1024 * 1024 * 1024); // sparse: 8 GiB that a whole read could not hold
+    }
+    CredentialsFile.chmod(huge, "rw-------");
+
+    // A read of the FIFO would block for ever: the refusal comes before any read.
+    assertThat(
+            catchThrowableOfType(
+                InvalidApiKeyFileException.class, () -> ApiKeyFile.read(fifo, KEY)))
+        .hasMessageContaining("to be a regular file, but it is not");
+    assertThat(
+            catchThrowableOfType(
+                InvalidApiKeyFileException.class, () -> ApiKeyFile.read(huge, KEY)))
+        .hasMessageContaining("to be at most 1048576 bytes, but it has more");
   }
 
   @Test

@@ -156,6 +156,28 @@ public interface ValueParser<T> {
   }
 
   /**
+   * A path of this platform's file system (not blank, no NUL character), as text: whether it exists
+   * is for the code that opens it to say.
+   */
+  static ValueParser<String> path(String rule) {
+    return of(
+        rule,
+        raw -> {
+          String value = raw.trim();
+          if (value.isEmpty()) {
+            throw new ConfigValueException(rule, quote(raw));
+          }
+          try {
+            java.nio.file.Path.of(value);
+          } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigValueException(
+                rule + "; this is not a path (" + e.getReason() + ")", quote(raw));
+          }
+          return value;
+        });
+  }
+
+  /**
    * {@code host:port} with a port in [1, 65535]; an IPv6 host in brackets ({@code [::1]:26502}).
    */
   static ValueParser<HostAndPort> hostAndPort() {

@@ -2,6 +2,7 @@ package io.cairn.auth.apikey;
 
 import io.cairn.auth.Role;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -69,17 +70,27 @@ public final class ApiKeyFile {
     String source = "API key file " + path + " (" + settingKey + ")";
     try {
       checkPermissions(path, source);
+      if (Files.exists(path) && !Files.isRegularFile(path)) {
+        // A FIFO or a device would be read without end.
+        throw new InvalidApiKeyFileException(
+            "Expected "
+                + source
+                + " to be a regular file, but it is not (a directory, a FIFO or a device). Point "
+                + settingKey
+                + " at the credentials file");
+      }
       FileStamp stamp = FileStamp.of(path);
-      byte[] bytes = Files.readAllBytes(path);
+      byte[] bytes;
+      try (InputStream in = Files.newInputStream(path)) {
+        bytes = in.readNBytes(MAX_BYTES + 1); // no more than the limit is ever held
+      }
       if (bytes.length > MAX_BYTES) {
         throw new InvalidApiKeyFileException(
             "Expected "
                 + source
                 + " to be at most "
                 + MAX_BYTES
-                + " bytes, but it has "
-                + bytes.length
-                + ". Point "
+                + " bytes, but it has more. Point "
                 + settingKey
                 + " at the credentials file");
       }

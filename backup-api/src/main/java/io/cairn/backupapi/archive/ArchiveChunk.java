@@ -131,6 +131,14 @@ public final class ArchiveChunk {
             (link.toIndex() - link.fromIndex() + 1) + " records (its link's indexes)",
             count + " records");
       }
+      // Each record takes at least its header: a count the bytes cannot hold is refused before
+      // it sizes the list.
+      if (count > buffer.remaining() / RECORD_HEADER_BYTES) {
+        throw corrupted(
+            where,
+            "at most " + buffer.remaining() / RECORD_HEADER_BYTES + " records in its size",
+            count + " records");
+      }
       List<ArchivedRecord> records = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
         long index = buffer.getLong();

@@ -16,6 +16,9 @@ public final class ArchiveKeys {
 
   private static final String INDEX_FORMAT = "%019d";
 
+  /** The largest number a key can name: {@link Long#MAX_VALUE}, in its 19 digits. */
+  private static final String MAX_INDEX_DIGITS = Long.toString(Long.MAX_VALUE);
+
   private ArchiveKeys() {}
 
   /** The directory of a partition's links, for {@link ArchiveObjects#list}. */
@@ -70,7 +73,9 @@ public final class ArchiveKeys {
 
   private static long numberAfter(String directory, int partitionId, String key, String kind) {
     String digits = key.startsWith(directory) ? key.substring(directory.length()) : "";
-    if (digits.length() != 19 || !digits.chars().allMatch(Character::isDigit)) {
+    if (digits.length() != 19
+        || !digits.chars().allMatch(c -> c >= '0' && c <= '9')
+        || digits.compareTo(MAX_INDEX_DIGITS) > 0) {
       throw new ArchiveException(
           "Expected a "
               + kind
@@ -78,7 +83,9 @@ public final class ArchiveKeys {
               + partitionId
               + " ("
               + directory
-              + " and 19 digits), but found '"
+              + " and 19 digits up to "
+              + MAX_INDEX_DIGITS
+              + "), but found '"
               + key
               + "' in the archive");
     }

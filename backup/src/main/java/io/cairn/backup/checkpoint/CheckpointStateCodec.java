@@ -59,11 +59,17 @@ public final class CheckpointStateCodec {
    */
   public static Checkpoint decodeCheckpoint(byte[] bytes) {
     ByteBuffer buffer = check(bytes, CHECKPOINT_LENGTH_BYTES, "latest checkpoint");
-    return new Checkpoint(
-        buffer.getLong(),
-        buffer.getLong(),
-        buffer.getLong(),
-        new Digest128(buffer.getLong(), buffer.getLong()));
+    try {
+      return new Checkpoint(
+          buffer.getLong(),
+          buffer.getLong(),
+          buffer.getLong(),
+          new Digest128(buffer.getLong(), buffer.getLong()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(
+          "Expected a valid latest checkpoint (family BACKUP_CHECKPOINTS), but " + e.getMessage(),
+          e);
+    }
   }
 
   public static byte[] encode(ConfirmedBackup backup) {

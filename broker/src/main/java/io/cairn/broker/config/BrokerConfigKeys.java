@@ -5,6 +5,7 @@ import static io.cairn.config.ValueParser.duration;
 import static io.cairn.config.ValueParser.integer;
 import static io.cairn.config.ValueParser.integerOneOf;
 import static io.cairn.config.ValueParser.oneOf;
+import static io.cairn.config.ValueParser.path;
 import static io.cairn.config.ValueParser.size;
 import static io.cairn.config.ValueParser.text;
 
@@ -135,7 +136,7 @@ public final class BrokerConfigKeys {
       key(
           "data.directory",
           "data",
-          text(NON_BLANK, "a directory path"),
+          path("a directory path"),
           "the node's data; relative to the working directory");
   public static final ConfigKey<Long> DATA_SEGMENT_SIZE =
       key(
@@ -276,7 +277,7 @@ public final class BrokerConfigKeys {
       key(
           "backup.encryption.keyFile",
           null,
-          text(NON_BLANK, "a file of <id>=<base64 of 32 bytes> lines, readable by its owner only"),
+          path("a file of <id>=<base64 of 32 bytes> lines, readable by its owner only"),
           "master keys that encrypt backups client-side, in every store; unset (and no"
               + " backup.encryption.keys): backups are not encrypted");
   public static final ConfigKey<String> BACKUP_ENCRYPTION_KEYS =
@@ -295,7 +296,7 @@ public final class BrokerConfigKeys {
       key(
           "backup.fs.basePath",
           null,
-          text(NON_BLANK, "an existing, writable directory"),
+          path("an existing, writable directory"),
           "required with store fs");
   public static final ConfigKey<String> BACKUP_FS_COMPRESSION =
       key("backup.fs.compression", "none", oneOf(names("none", "zstd")), "none or zstd");
@@ -462,19 +463,19 @@ public final class BrokerConfigKeys {
       key(
           "security.tls.certificateFile",
           null,
-          text(NON_BLANK, "a PEM file: the broker's certificate, then intermediates"),
+          path("a PEM file: the broker's certificate, then intermediates"),
           "required with TLS; re-read when it changes");
   public static final ConfigKey<String> SECURITY_TLS_PRIVATE_KEY_FILE =
       key(
           "security.tls.privateKeyFile",
           null,
-          text(NON_BLANK, "a PEM file (PKCS#8, PKCS#1 or SEC1), readable by its owner only"),
+          path("a PEM file (PKCS#8, PKCS#1 or SEC1), readable by its owner only"),
           "required with TLS; re-read when it changes");
   public static final ConfigKey<String> SECURITY_TLS_TRUSTED_CA_FILE =
       key(
           "security.tls.trustedCaFile",
           null,
-          text(NON_BLANK, "a PEM file of CA certificates"),
+          path("a PEM file of CA certificates"),
           "required with TLS: the cluster's CA, which signs every broker's and gateway's"
               + " certificate");
 

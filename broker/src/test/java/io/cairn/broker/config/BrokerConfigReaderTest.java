@@ -130,6 +130,16 @@ final class BrokerConfigReaderTest {
   }
 
   @Test
+  void shouldRefuseAPathThisFileSystemCannotHoldNamingTheKey() {
+    // A NUL character made Path.of throw InvalidPathException past the reader.
+    assertThatThrownBy(
+            () -> BrokerConfigReader.parse("data:\n  directory: \"data\\0x\"\n", SOURCE, Map.of()))
+        .isInstanceOf(BrokerConfigException.class)
+        .hasMessageContaining("data.directory")
+        .hasMessageContaining("this is not a path (Nul character not allowed)");
+  }
+
+  @Test
   void shouldReadEveryKeyOfAFullFile() {
     // when
     BrokerConfig config = BrokerConfigReader.parse(FULL, SOURCE, Map.of());

@@ -316,19 +316,20 @@ public final class GatewayConfigKeys {
   }
 
   /** Text without default. */
+  /** Non-blank text without default. */
   private static ConfigKey<String> textKey(String path, String allowed, String description) {
-    return fileKey(path, allowed, description);
+    return withoutDefault(
+        path, ValueParser.text(Pattern.compile("(?s).*\\S.*"), allowed), description);
   }
 
   /** A path without default. */
   private static ConfigKey<String> fileKey(String path, String allowed, String description) {
-    ConfigKey<String> key =
-        new ConfigKey<>(
-            path,
-            null,
-            ValueParser.text(Pattern.compile("(?s).*\\S.*"), allowed),
-            false,
-            description);
+    return withoutDefault(path, ValueParser.path(allowed), description);
+  }
+
+  private static ConfigKey<String> withoutDefault(
+      String path, ValueParser<String> parser, String description) {
+    ConfigKey<String> key = new ConfigKey<>(path, null, parser, false, description);
     KEYS.add(key);
     return key;
   }

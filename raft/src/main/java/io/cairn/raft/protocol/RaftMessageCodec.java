@@ -42,6 +42,9 @@ public final class RaftMessageCodec {
   private static final int HEADER_BYTES = 2;
   private static final int MAX_ENTRIES = 1 << 20;
 
+  /** Index, asqn, checksum and data length of an appended entry. */
+  private static final int ENTRY_HEADER_BYTES = 8 + 8 + 4 + 4;
+
   private RaftMessageCodec() {}
 
   public static byte[] encode(RaftMessage message) {
@@ -128,7 +131,7 @@ public final class RaftMessageCodec {
                     buffer.getLong(),
                     buffer.getLong(),
                     buffer.getInt(),
-                    InstallSnapshotResponse.Status.values()[buffer.get()]);
+                    installStatus(buffer.get()));
             case TIMEOUT_NOW -> new TimeoutNow(buffer.getLong(), buffer.getInt());
             default ->
                 throw new IllegalArgumentException(
@@ -152,20 +155,55 @@ public final class RaftMessageCodec {
     long prevLogTerm = buffer.getLong();
     long leaderCommit = buffer.getLong();
     int count = buffer.getInt();
-    if (count < 0 || count > MAX_ENTRIES) {
+    // Each entry takes at least its header: a count beyond what the bytes can hold is refused
+    // before it sizes the list.
+    int fitting = buffer.remaining() / ENTRY_HEADER_BYTES;
+    if (count < 0 || count > Math.min(MAX_ENTRIES, fitting)) {
       throw new IllegalArgumentException(
-          "Expected entry count in [0, " + MAX_ENTRIES + "], but was " + count);
+          "Expected entry count in [0, "
+              + Math.min(MAX_ENTRIES, fitting)
+              + "] (at most "
+              + MAX_ENTRIES
+              + ", and what the message's bytes can hold), but was "
+              + count);
     }
     List<JournalRecord> entries = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       long index = buffer.getLong();
       long asqn = buffer.getLong();
       int checksum = buffer.getInt();
-      byte[] data = new byte[buffer.getInt()];
+      byte[] data = new byte[length(buffer, "entry data")];
       buffer.get(data);
       entries.add(new JournalRecord(index, asqn, checksum, new UnsafeBuffer(data)));
     }
     return new AppendRequest(term, leaderId, prevLogIndex, prevLogTerm, leaderCommit, entries);
+  }
+
+  private static InstallSnapshotResponse.Status installStatus(byte code) {
+    InstallSnapshotResponse.Status[] statuses = InstallSnapshotResponse.Status.values();
+    if (code < 0 || code >= statuses.length) {
+      throw new IllegalArgumentException(
+          "Expected an install snapshot status in [0, "
+              + (statuses.length - 1)
+              + "], but was "
+              + code);
+    }
+    return statuses[code];
+  }
+
+  /** Reads a length and checks it against the bytes left, before it sizes an array. */
+  private static int length(ByteBuffer buffer, String what) {
+    int length = buffer.getInt();
+    if (length < 0 || length > buffer.remaining()) {
+      throw new IllegalArgumentException(
+          "Expected a length of "
+              + what
+              + " in [0, "
+              + buffer.remaining()
+              + "] (the bytes left), but was "
+              + length);
+    }
+    return length;
   }
 
   private static InstallSnapshotRequest decodeInstall(ByteBuffer buffer) {
@@ -177,9 +215,9 @@ public final class RaftMessageCodec {
     int chunkCount = buffer.getInt();
     int checksum = buffer.getInt();
     long snapshotChecksum = buffer.getLong();
-    byte[] name = new byte[buffer.getInt()];
+    byte[] name = new byte[length(buffer, "snapshot chunk name")];
     buffer.get(name);
-    byte[] data = new byte[buffer.getInt()];
+    byte[] data = new byte[length(buffer, "snapshot chunk data")];
     buffer.get(data);
     return new InstallSnapshotRequest(
         term,
