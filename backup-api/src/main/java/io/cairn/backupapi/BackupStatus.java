@@ -99,7 +99,8 @@ public record BackupStatus(
         Optional.of(
             UNREADABLE_MANIFEST_REASON
                 + message
-                + ". It can never be restored; delete this backup to clear it."),
+                + (message.endsWith(".") ? "" : ".")
+                + " It can never be restored; delete this backup to clear it."),
         Optional.of(lastModifiedAt),
         Optional.of(lastModifiedAt));
   }
