@@ -3,13 +3,8 @@ package io.cairn.backups3;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupStoreException;
 import io.cairn.backups3.client.S3Access;
-import java.util.ArrayList;
 import java.util.List;
-import software.amazon.awssdk.services.s3.model.Delete;
-import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
-import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -37,10 +32,7 @@ final class ContentsDeletion {
     String continuation = null;
     do {
       ListObjectsV2Response page = s3.list(prefix, BATCH_MAX, continuation, null);
-      List<ObjectIdentifier> keys = new ArrayList<>();
-      for (S3Object object : page.contents()) {
-        keys.add(ObjectIdentifier.builder().key(object.key()).build());
-      }
+      List<String> keys = page.contents().stream().map(S3Object::key).toList();
       if (!keys.isEmpty()) {
         deleteBatch(id, prefix, keys);
         deleted += keys.size();
@@ -50,21 +42,8 @@ final class ContentsDeletion {
     return deleted;
   }
 
-  private void deleteBatch(BackupIdentifier id, String prefix, List<ObjectIdentifier> keys) {
-    DeleteObjectsResponse response =
-        s3.calls()
-            .join(
-                "DeleteObjects",
-                s3.url(prefix),
-                () ->
-                    s3.client()
-                        .deleteObjects(
-                            DeleteObjectsRequest.builder()
-                                .bucket(s3.bucket())
-                                .delete(Delete.builder().objects(keys).quiet(true).build())
-                                .build()));
-    List<S3Error> errors =
-        response.errors().stream().filter(e -> !"NoSuchKey".equals(e.code())).toList();
+  private void deleteBatch(BackupIdentifier id, String prefix, List<String> keys) {
+    List<S3Error> errors = s3.deleteAll(prefix, keys);
     if (!errors.isEmpty()) {
       S3Error first = errors.get(0);
       throw new BackupStoreException(

@@ -7,27 +7,32 @@ import io.cairn.backups3.client.S3RequestException;
 import io.cairn.backups3.manifest.ConditionalWriteProbe;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.zip.CRC32;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A conformance run against the configured S3 store ({@code cairn backup check-store}): what the
  * store relies on, each tried once under {@code <basePath>/.cairn/check-<id>/} and removed again —
  * write and read back, overwrite, a multipart upload read back by a range across its parts,
- * conditional writes, a listing across pages (and a page of one key), delete, and concurrent
- * writers. Each check passes, fails naming the setting that fixes it (if one does), or passes
- * worked around. Anchored on Elasticsearch's repository analysis and CockroachDB's {@code CHECK
- * EXTERNAL CONNECTION}. The multipart object is small: two parts, the first of {@code
- * partSizeBytes}.
+ * conditional writes, a listing across pages (and a page of one key), delete and batch delete, that
+ * an upload with a wrong checksum is refused, and concurrent writers. Each check passes, fails
+ * naming the setting that fixes it (if one does), or passes worked around. Anchored on
+ * Elasticsearch's repository analysis and CockroachDB's {@code CHECK EXTERNAL CONNECTION}. The
+ * multipart object is small: two parts, the first of {@code partSizeBytes}.
  */
 public final class S3StoreCheck {
 
@@ -64,10 +69,15 @@ public final class S3StoreCheck {
 
   private static final int LISTED_KEYS = 5;
   private static final int WRITERS = 8;
+  private static final int BATCH_DELETED_KEYS = 3;
 
   private final S3BackupStoreConfig config;
   private final S3Access s3;
   private final String prefix;
+
+  /** Whether checks past the first wrote objects that {@link #removeEverything} must remove. */
+  private boolean wroteObjects;
+
   private final SplittableRandom random =
       new SplittableRandom(UUID.randomUUID().getLeastSignificantBits());
 
@@ -87,7 +97,9 @@ public final class S3StoreCheck {
       try {
         return new Report(config.location(), check.checks());
       } finally {
-        check.removeEverything();
+        if (check.wroteObjects) {
+          check.removeEverything();
+        }
       }
     }
   }
@@ -99,11 +111,14 @@ public final class S3StoreCheck {
     if (basic.outcome() == Outcome.FAIL) {
       return checks; // the others need objects that can be written and read
     }
+    wroteObjects = true;
     checks.add(attempt("overwrite", this::overwrite));
     checks.add(attempt("multipart upload, ranged read", this::multipart));
     checks.add(conditionalWrites());
     checks.add(attempt("listing across pages", this::listing));
     checks.add(attempt("delete", this::delete));
+    checks.add(attempt("batch delete", this::batchDelete));
+    checks.add(attempt("upload checksums", this::uploadChecksums));
     checks.add(attempt("concurrent writers", this::concurrentWriters));
     return checks;
   }
@@ -284,6 +299,90 @@ public final class S3StoreCheck {
     return s3.headIfExists(key).isEmpty()
         ? new Check(name, Outcome.PASS, "gone once deleted", "")
         : new Check(name, Outcome.FAIL, "still there after its delete", "");
+  }
+
+  /** Deleting a backup's contents and retention use DeleteObjects. */
+  private Check batchDelete(String name) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < BATCH_DELETED_KEYS; i++) {
+      keys.add(prefix + "batch-" + i);
+      put(keys.get(i), bytes(8));
+    }
+    List<S3Error> refused = s3.deleteAll(prefix, keys);
+    if (!refused.isEmpty()) {
+      return new Check(
+          name,
+          Outcome.FAIL,
+          "DeleteObjects refused "
+              + refused.size()
+              + " of "
+              + keys.size()
+              + " keys, e.g. "
+              + refused.get(0).code()
+              + " "
+              + refused.get(0).message(),
+          "");
+    }
+    List<String> left = keys.stream().filter(key -> s3.headIfExists(key).isPresent()).toList();
+    return left.isEmpty()
+        ? new Check(name, Outcome.PASS, keys.size() + " keys gone with one DeleteObjects", "")
+        : new Check(name, Outcome.FAIL, "still there after DeleteObjects: " + left, "");
+  }
+
+  /**
+   * An upload whose checksum does not match its body must be refused, so that a body damaged on its
+   * way is never stored. Where the server stores it anyway, the store's own CRC32C of every file
+   * still finds the damage, but only when the backup is verified or restored.
+   */
+  private Check uploadChecksums(String name) {
+    String key = prefix + "checksum";
+    byte[] content = bytes(64);
+    byte[] other = bytes(64);
+    String header;
+    PutObjectRequest.Builder request = s3.putProbe(key).contentLength((long) content.length);
+    if (config.legacyMd5()) {
+      header = "Content-MD5";
+      request.contentMD5(S3Access.md5Base64(other, 0, other.length));
+    } else {
+      header = "x-amz-checksum-crc32";
+      CRC32 crc = new CRC32();
+      crc.update(other);
+      request.checksumCRC32(
+          Base64.getEncoder()
+              .encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array()));
+    }
+    PutObjectRequest wrong = request.build();
+    try {
+      S3Calls.await(
+          s3.calls()
+              .call(
+                  "PutObject",
+                  s3.url(key),
+                  () -> s3.client().putObject(wrong, AsyncRequestBody.fromBytes(content))),
+          "PutObject of " + s3.url(key));
+    } catch (S3RequestException e) {
+      if (e.statusCode() == 400) {
+        return new Check(
+            name,
+            Outcome.PASS,
+            "an upload whose "
+                + header
+                + " does not match its body is refused ("
+                + e.errorCode()
+                + ")",
+            "");
+      }
+      throw e;
+    }
+    return new Check(
+        name,
+        Outcome.WORKED_AROUND,
+        "the server stored an upload whose "
+            + header
+            + " does not match its body, so it does not check uploads; the CRC32C the store"
+            + " records for every file finds a damaged upload when the backup is verified or"
+            + " restored: verify backups ('cairn backup verify') and use an https endpoint",
+        "");
   }
 
   private Check concurrentWriters(String name) {

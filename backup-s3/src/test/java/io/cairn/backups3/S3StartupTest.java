@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -90,6 +91,8 @@ class S3StartupTest {
               .config(BUCKET, "")
               .endpoint(URI.create("http://127.0.0.1:" + closedPort))
               .maxAttempts(2)
+              // bounds each connection attempt should one go unanswered instead of refused
+              .apiCallTimeout(Duration.ofSeconds(2))
               .build();
 
       assertThatThrownBy(() -> open(config))

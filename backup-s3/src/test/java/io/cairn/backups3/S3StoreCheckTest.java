@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The store check against both servers (every check passes, nothing left behind), against a server
  * that stores aws-chunked bodies as objects (the first check fails naming {@code legacyMd5}, and
- * passes with it), and against one that fails the second page of a listing (reported as that).
+ * passes with it), one that fails the second page of a listing (reported as that), one that stores
+ * uploads whatever their checksum (worked around, and said so), and one without DeleteObjects.
  */
 @ExtendWith(LocalS3Servers.class)
 class S3StoreCheckTest {
@@ -44,6 +45,8 @@ class S3StoreCheckTest {
             "conditional writes",
             "listing across pages",
             "delete",
+            "batch delete",
+            "upload checksums",
             "concurrent writers");
     assertThat(report.checks())
         .allSatisfy(check -> assertThat(check.outcome()).as("%s", check).isEqualTo(Outcome.PASS));
@@ -77,6 +80,69 @@ class S3StoreCheckTest {
               });
 
       assertThat(S3StoreCheck.run(config.legacyMd5(true).build(), Clock.system()).safe()).isTrue();
+    }
+  }
+
+  @Test
+  void reportsAServerThatStoresAnUploadWhoseChecksumDoesNotMatch() throws Exception {
+    LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
+    server.createBucket(BUCKET);
+    // A server that ignores checksums: the proxy drops them before it sees them.
+    try (var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .stripRequestHeaders(Set.of("x-amz-checksum-crc32", "content-md5"))) {
+      for (boolean legacyMd5 : new boolean[] {false, true}) {
+        S3StoreCheck.Report report =
+            S3StoreCheck.run(
+                server
+                    .config(BUCKET, "unchecked")
+                    .endpoint(proxy.endpoint())
+                    .legacyMd5(legacyMd5)
+                    .build(),
+                Clock.system());
+
+        assertThat(report.checks())
+            .filteredOn(check -> check.name().equals("upload checksums"))
+            .singleElement()
+            .satisfies(
+                check -> {
+                  assertThat(check.outcome()).isEqualTo(Outcome.WORKED_AROUND);
+                  assertThat(check.detail())
+                      .contains(legacyMd5 ? "Content-MD5" : "x-amz-checksum-crc32")
+                      .contains("does not check uploads")
+                      .contains("cairn backup verify");
+                });
+        assertThat(report.safe()).as("legacyMd5 %s", legacyMd5).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void failsAServerWithoutBatchDelete() throws Exception {
+    LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
+    server.createBucket(BUCKET);
+    try (var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .refuse(
+                r ->
+                    r.query().startsWith("delete")
+                        ? Optional.of(
+                            new FaultInjectingProxy.Refusal(
+                                501, "NotImplemented", "DeleteObjects is not implemented"))
+                        : Optional.empty())) {
+      S3StoreCheck.Report report =
+          S3StoreCheck.run(
+              server.config(BUCKET, "batch").endpoint(proxy.endpoint()).build(), Clock.system());
+
+      assertThat(report.safe()).isFalse();
+      assertThat(report.checks())
+          .filteredOn(check -> check.outcome() == Outcome.FAIL)
+          .singleElement()
+          .satisfies(
+              check -> {
+                assertThat(check.name()).isEqualTo("batch delete");
+                assertThat(check.detail()).contains("501").contains("NotImplemented");
+              });
     }
   }
 

@@ -5,17 +5,21 @@ import io.cairn.backups3.layout.S3ObjectLayout;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Error;
 
 /**
  * What every part of the store needs to talk to the bucket: the client, the key layout, the
@@ -144,6 +148,26 @@ public record S3Access(
   public void delete(String key) {
     calls.join(
         "DeleteObject", url(key), () -> client.deleteObject(r -> r.bucket(bucket()).key(key)));
+  }
+
+  /**
+   * Deletes {@code keys} (at most 1000, S3's limit) with one {@code DeleteObjects} call.
+   *
+   * @param where names the keys in messages (their common prefix)
+   * @return the keys the server refused to delete, with its reasons; a key that is already gone is
+   *     not refused
+   */
+  public List<S3Error> deleteAll(String where, List<String> keys) {
+    List<ObjectIdentifier> objects =
+        keys.stream().map(key -> ObjectIdentifier.builder().key(key).build()).toList();
+    DeleteObjectsResponse response =
+        calls.join(
+            "DeleteObjects",
+            url(where),
+            () ->
+                client.deleteObjects(
+                    r -> r.bucket(bucket()).delete(d -> d.objects(objects).quiet(true))));
+    return response.errors().stream().filter(e -> !"NoSuchKey".equals(e.code())).toList();
   }
 
   /** Deletes one version (or delete marker) of {@code key}, on a versioned bucket. */

@@ -57,8 +57,8 @@ public final class ConditionalWriteProbe {
   public static ReadBack checkReadWrite(S3Access s3, String token) {
     String key = s3.layout().probeKey(token + "-rw");
     byte[] bytes = ("cairn probe " + token).getBytes(StandardCharsets.UTF_8);
+    put(s3, key, bytes, Optional.empty(), Optional.empty(), false); // refused: nothing to remove
     try {
-      put(s3, key, bytes, Optional.empty(), Optional.empty(), false);
       byte[] read =
           s3.calls()
               .join(

@@ -49,7 +49,9 @@ class CheckStoreCommandTest {
             "backup:\n  store: s3\n  s3:\n    bucket: cairn-check\n    endpoint: http://127.0.0.1:"
                 + port
                 + "\n    region: us-east-1\n    accessKeyId: a\n    secretAccessKey: b\n"
-                + "    pathStyleAccess: true\n    maxAttempts: 1\n");
+                + "    pathStyleAccess: true\n    maxAttempts: 1\n"
+                // bounds each connection attempt should one go unanswered instead of refused
+                + "    apiCallTimeout: 2s\n");
 
     Run table = CliRunner.run("backup", "check-store", "--config", config.toString());
     assertThat(table.exitCode()).as(table.toString()).isEqualTo(ExitCode.FAILED);
