@@ -9,8 +9,10 @@ import io.cairn.backups3.testserver.LocalS3Servers;
 import io.cairn.backups3.testserver.LocalS3Servers.Kind;
 import io.cairn.backups3.testserver.RawObjects;
 import io.cairn.scheduler.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,61 +121,51 @@ class S3StoreCheckTest {
 
   @Test
   void failsAServerWithoutBatchDelete() throws Exception {
-    LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
-    server.createBucket(BUCKET);
-    try (var proxy =
-        new FaultInjectingProxy(server.process().endpoint())
-            .refuse(
-                r ->
-                    r.query().startsWith("delete")
-                        ? Optional.of(
-                            new FaultInjectingProxy.Refusal(
-                                501, "NotImplemented", "DeleteObjects is not implemented"))
-                        : Optional.empty())) {
-      S3StoreCheck.Report report =
-          S3StoreCheck.run(
-              server.config(BUCKET, "batch").endpoint(proxy.endpoint()).build(), Clock.system());
+    Check failed =
+        onlyFailedCheck(
+            request -> request.query().startsWith("delete"),
+            new FaultInjectingProxy.Refusal(
+                501, "NotImplemented", "DeleteObjects is not implemented"));
 
-      assertThat(report.safe()).isFalse();
-      assertThat(report.checks())
-          .filteredOn(check -> check.outcome() == Outcome.FAIL)
-          .singleElement()
-          .satisfies(
-              check -> {
-                assertThat(check.name()).isEqualTo("batch delete");
-                assertThat(check.detail()).contains("501").contains("NotImplemented");
-              });
-    }
+    assertThat(failed.name()).isEqualTo("batch delete");
+    assertThat(failed.detail()).contains("501").contains("NotImplemented");
   }
 
   @Test
   void reportsAFailedSecondListingPageAsSuch() throws Exception {
+    Check failed =
+        onlyFailedCheck(
+            request -> request.query().contains("continuation-token"),
+            new FaultInjectingProxy.Refusal(500, "InternalError", "page two"));
+
+    assertThat(failed.name()).isEqualTo("listing across pages");
+    assertThat(failed.detail())
+        .contains("the server failed page 2 of a listing (after a continuation token)")
+        .contains("500");
+    assertThat(failed.fix()).isEmpty();
+  }
+
+  /**
+   * Runs the check against S3Mock behind a proxy that answers {@code refusal} to the requests
+   * {@code refused} picks; the report must be unsafe with exactly one failed check, returned.
+   */
+  private static Check onlyFailedCheck(
+      Predicate<FaultInjectingProxy.Request> refused, FaultInjectingProxy.Refusal refusal)
+      throws Exception {
     LocalS3Servers.Running server = LocalS3Servers.get(Kind.S3MOCK);
     server.createBucket(BUCKET);
     try (var proxy =
         new FaultInjectingProxy(server.process().endpoint())
-            .refuse(
-                r ->
-                    r.query().contains("continuation-token")
-                        ? Optional.of(
-                            new FaultInjectingProxy.Refusal(500, "InternalError", "page two"))
-                        : Optional.empty())) {
+            .refuse(r -> refused.test(r) ? Optional.of(refusal) : Optional.empty())) {
       S3StoreCheck.Report report =
           S3StoreCheck.run(
-              server.config(BUCKET, "paged").endpoint(proxy.endpoint()).build(), Clock.system());
+              server.config(BUCKET, "refused").endpoint(proxy.endpoint()).build(), Clock.system());
 
       assertThat(report.safe()).isFalse();
-      assertThat(report.checks())
-          .filteredOn(check -> check.outcome() == Outcome.FAIL)
-          .singleElement()
-          .satisfies(
-              check -> {
-                assertThat(check.name()).isEqualTo("listing across pages");
-                assertThat(check.detail())
-                    .contains("the server failed page 2 of a listing (after a continuation token)")
-                    .contains("500");
-                assertThat(check.fix()).isEmpty();
-              });
+      List<Check> failed =
+          report.checks().stream().filter(check -> check.outcome() == Outcome.FAIL).toList();
+      assertThat(failed).as("failed checks").hasSize(1);
+      return failed.get(0);
     }
   }
 }

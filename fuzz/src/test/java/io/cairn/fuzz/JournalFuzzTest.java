@@ -61,15 +61,19 @@ class JournalFuzzTest {
     }
   }
 
+  /** The journal of {@link #segments}: its one segment file is {@code journal-1.log}. */
+  static JournalConfig config(Path directory) {
+    return JournalConfig.builder()
+        .directory(directory)
+        .name("journal")
+        .segmentSizeBytes(JournalConfig.SEGMENT_SIZE_BYTES_MIN)
+        .preallocateSegmentFiles(false)
+        .build();
+  }
+
   private static void readAll(Path directory) {
-    JournalConfig config =
-        JournalConfig.builder()
-            .directory(directory)
-            .name("journal")
-            .segmentSizeBytes(JournalConfig.SEGMENT_SIZE_BYTES_MIN)
-            .preallocateSegmentFiles(false)
-            .build();
-    try (SegmentedJournal journal = SegmentedJournal.open(config, new SimpleMeterRegistry());
+    try (SegmentedJournal journal =
+            SegmentedJournal.open(config(directory), new SimpleMeterRegistry());
         JournalReader reader = journal.openReader()) {
       while (reader.hasNext()) {
         reader.next();

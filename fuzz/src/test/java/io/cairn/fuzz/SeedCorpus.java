@@ -15,7 +15,6 @@ import io.cairn.backupapi.archive.ArchivedRecord;
 import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.broker.interpartition.InterPartitionCodec;
 import io.cairn.db.Digest128;
-import io.cairn.journal.JournalConfig;
 import io.cairn.journal.SegmentedJournal;
 import io.cairn.journal.segment.SegmentDescriptor;
 import io.cairn.protocol.DepositIntent;
@@ -326,14 +325,8 @@ final class SeedCorpus {
 
   private static byte[] segment(byte[] record) throws IOException {
     Path directory = Files.createTempDirectory("seed-journal");
-    JournalConfig config =
-        JournalConfig.builder()
-            .directory(directory)
-            .name("journal")
-            .segmentSizeBytes(JournalConfig.SEGMENT_SIZE_BYTES_MIN)
-            .preallocateSegmentFiles(false)
-            .build();
-    try (SegmentedJournal journal = SegmentedJournal.open(config, new SimpleMeterRegistry())) {
+    try (SegmentedJournal journal =
+        SegmentedJournal.open(JournalFuzzTest.config(directory), new SimpleMeterRegistry())) {
       for (int asqn = 1; asqn <= 3; asqn++) {
         journal.append(asqn, new UnsafeBuffer(record));
       }
