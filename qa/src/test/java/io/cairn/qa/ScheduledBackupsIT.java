@@ -99,19 +99,12 @@ final class ScheduledBackupsIT {
       restored.start().awaitHealthy();
       // then every partition passed its digest check (a mismatch fails it: never healthy) and the
       // balances add up to the deposits once the pending credits are re-sent
-      List<String> accounts = LedgerOracle.accounts(restored, "scheduled", 4);
-      await("the restored balances to add up to " + deposited)
-          .atMost(TIMEOUT)
-          .pollInterval(Duration.ofMillis(200))
-          .ignoreExceptions()
-          .untilAsserted(
-              () -> {
-                long sum = 0;
-                for (String account : accounts) {
-                  sum += restored.client().getAccount(account).balance();
-                }
-                assertThat(sum).isEqualTo(deposited);
-              });
+      LedgerOracle.awaitTotal(
+          restored.client(),
+          LedgerOracle.accounts(restored, "scheduled", 4),
+          deposited,
+          "the restored balances",
+          TIMEOUT);
       phases.mark("restored backup " + newestCompleted + ", money conserved");
     }
   }

@@ -68,6 +68,29 @@ record ResourceSample(
         + diskBytes;
   }
 
+  /**
+   * What this JVM's open file descriptors point at, counted by kind: the target with its digits
+   * replaced by {@code #} ({@code /tmp/.../raft-partition-#-#.log}, {@code socket:[#]}), so that a
+   * descriptor that leaks shows up as a kind that grows.
+   */
+  static java.util.SortedMap<String, Integer> openFileKinds() {
+    java.util.SortedMap<String, Integer> kinds = new java.util.TreeMap<>();
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      for (Path fd : fds.toList()) {
+        String target;
+        try {
+          target = Files.readSymbolicLink(fd).toString();
+        } catch (IOException closed) {
+          continue; // closed while listing
+        }
+        kinds.merge(target.replaceAll("[0-9]+", "#"), 1, Integer::sum);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return kinds;
+  }
+
   private static long residentBytes() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {

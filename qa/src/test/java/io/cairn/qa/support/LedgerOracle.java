@@ -155,4 +155,24 @@ public final class LedgerOracle {
                   .isEqualTo(new java.util.TreeMap<>(expected));
             });
   }
+
+  /**
+   * Waits up to {@code timeout} until the balances of {@code accounts} add up to {@code total}: a
+   * restored cluster re-sends the credits pending at its cut before they do.
+   */
+  public static void awaitTotal(
+      CairnClient client, List<String> accounts, long total, String what, Duration timeout) {
+    await(what + " to add up to " + total)
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              long sum = 0;
+              for (String account : accounts) {
+                sum += client.getAccount(account).balance();
+              }
+              assertThat(sum).as("sum of the balances of %s", what).isEqualTo(total);
+            });
+  }
 }
