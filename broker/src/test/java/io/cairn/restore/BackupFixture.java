@@ -238,19 +238,26 @@ final class BackupFixture {
   /** An independent copy of the backup store (files copied, not linked), to damage. */
   Path copyOfStore() {
     Path copy = newDirectory("store-copy-");
-    try (Stream<Path> paths = Files.walk(store)) {
+    try {
+      return copyTree(store, copy);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Copies every file and directory under {@code from} to {@code to}; returns {@code to}. */
+  static Path copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> paths = Files.walk(from)) {
       for (Path source : paths.sorted(Comparator.naturalOrder()).toList()) {
-        Path target = copy.resolve(store.relativize(source).toString());
+        Path target = to.resolve(from.relativize(source).toString());
         if (Files.isDirectory(source)) {
           Files.createDirectories(target);
         } else {
           Files.copy(source, target);
         }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
-    return copy;
+    return to;
   }
 
   static RestoreTarget target(Path dataDirectory) {

@@ -13,7 +13,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -63,7 +62,7 @@ final class GoldenBackupsTest {
         .isEqualTo("format-" + expected.getProperty("format"));
 
     Path work = Files.createTempDirectory(Path.of("target"), "golden-");
-    Path store = copy(golden.resolve("store"), work.resolve("store"));
+    Path store = BackupFixture.copyTree(golden.resolve("store"), work.resolve("store"));
     Path data = work.resolve("data");
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
       FilesystemBackupStore from = stores.open(store);
@@ -113,7 +112,7 @@ final class GoldenBackupsTest {
     for (String kind : List.of("manifests", "contents")) {
       for (int p = 1; p <= BackupFixture.PARTITIONS; p++) {
         Path backup = Path.of(kind, Integer.toString(p), Long.toString(BackupFixture.CUT));
-        copy(fixture.store().resolve(backup), store.resolve(backup));
+        BackupFixture.copyTree(fixture.store().resolve(backup), store.resolve(backup));
       }
     }
     Properties expected = new Properties();
@@ -163,19 +162,5 @@ final class GoldenBackupsTest {
       properties.load(in);
     }
     return properties;
-  }
-
-  private static Path copy(Path from, Path to) throws IOException {
-    try (Stream<Path> paths = Files.walk(from)) {
-      for (Path source : paths.sorted(Comparator.naturalOrder()).toList()) {
-        Path target = to.resolve(from.relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
-    }
-    return to;
   }
 }

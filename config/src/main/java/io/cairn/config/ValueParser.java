@@ -2,6 +2,8 @@ package io.cairn.config;
 
 import io.cairn.units.ByteSizes;
 import io.cairn.units.Durations;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -168,8 +170,8 @@ public interface ValueParser<T> {
             throw new ConfigValueException(rule, quote(raw));
           }
           try {
-            java.nio.file.Path.of(value);
-          } catch (java.nio.file.InvalidPathException e) {
+            Path.of(value);
+          } catch (InvalidPathException e) {
             throw new ConfigValueException(
                 rule + "; this is not a path (" + e.getReason() + ")", quote(raw));
           }

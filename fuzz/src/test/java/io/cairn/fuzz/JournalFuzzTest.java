@@ -3,6 +3,7 @@ package io.cairn.fuzz;
 import static io.cairn.fuzz.DecoderContract.decodesOrRefuses;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.cairn.files.DurableFiles;
 import io.cairn.journal.JournalConfig;
 import io.cairn.journal.JournalException;
 import io.cairn.journal.JournalReader;
@@ -10,14 +11,11 @@ import io.cairn.journal.SegmentedJournal;
 import io.cairn.journal.segment.SegmentDescriptor;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Timeout;
 
@@ -57,7 +55,7 @@ class JournalFuzzTest {
       Files.write(directory.resolve("journal-1.log"), segment);
       decodesOrRefuses(segment, JournalException.class, () -> readAll(directory));
     } finally {
-      deleteRecursively(directory);
+      DurableFiles.deleteRecursively(directory);
     }
   }
 
@@ -78,21 +76,6 @@ class JournalFuzzTest {
       while (reader.hasNext()) {
         reader.next();
       }
-    }
-  }
-
-  private static void deleteRecursively(Path directory) throws IOException {
-    try (Stream<Path> paths = Files.walk(directory)) {
-      paths
-          .sorted(Comparator.reverseOrder())
-          .forEach(
-              path -> {
-                try {
-                  Files.delete(path);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
     }
   }
 }

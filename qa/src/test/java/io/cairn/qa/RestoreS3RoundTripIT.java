@@ -158,7 +158,7 @@ final class RestoreS3RoundTripIT {
         phases.mark("restored cluster healthy");
 
         // then once the credits pending at the cut are re-sent, the balances add up to the deposits
-        awaitSum(client, deposited, loaded);
+        LedgerOracle.awaitTotal(client, loaded, deposited, "the restored cluster", SETTLE);
         // and every partition's leader reproduced the backup's state digest, none differed
         awaitDigestsMatched(cluster);
         // and the accounts outside the load have their balances of the cut, not later ones
@@ -229,26 +229,6 @@ final class RestoreS3RoundTripIT {
               return info.get().state() == BackupState.COMPLETED;
             });
     return info.get();
-  }
-
-  /** Reads every balance until they add up to {@code total}, for at most {@link #SETTLE}. */
-  private static void awaitSum(CairnClient client, long total, List<String> accounts) {
-    await("the restored balances to add up to the deposits, " + total)
-        .atMost(SETTLE)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .untilAsserted(
-            () -> {
-              long balances = 0;
-              for (String account : accounts) {
-                long balance = client.getAccount(account).balance();
-                assertThat(balance).as("balance of %s", account).isNotNegative();
-                balances += balance;
-              }
-              assertThat(balances)
-                  .as("sum of the %d restored balances", accounts.size())
-                  .isEqualTo(total);
-            });
   }
 
   /**

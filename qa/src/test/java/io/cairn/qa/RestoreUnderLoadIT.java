@@ -127,7 +127,7 @@ final class RestoreUnderLoadIT {
           .containsExactly(1, 2, 3);
       System.out.println(
           "[RestoreUnderLoadIT] " + load + "; from partition 2: " + fromPartitionTwo);
-      awaitSum(client, deposited, accounts, "the running cluster");
+      LedgerOracle.awaitTotal(client, accounts, deposited, "the running cluster", SETTLE);
       phases.mark("backup completed, money conserved in the running cluster");
     }
 
@@ -148,7 +148,8 @@ final class RestoreUnderLoadIT {
       phases.mark("restored cluster healthy");
 
       // then once the credits pending at the cut are re-sent, the balances add up to the deposits
-      awaitSum(cluster.client(), deposited, accountsOf(cluster), "the restored cluster");
+      LedgerOracle.awaitTotal(
+          cluster.client(), accountsOf(cluster), deposited, "the restored cluster", SETTLE);
       phases.mark("money conserved in the restored cluster");
     }
     phases.mark("closed");
@@ -200,24 +201,5 @@ final class RestoreUnderLoadIT {
               return last[0].state() == BackupState.COMPLETED;
             });
     return last[0];
-  }
-
-  /** Reads every balance until they add up to {@code total}, for at most {@link #SETTLE}. */
-  private static void awaitSum(
-      CairnClient client, long total, List<String> accounts, String cluster) {
-    await("the balances of " + cluster + " to add up to the deposits, " + total)
-        .atMost(SETTLE)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .untilAsserted(
-            () -> {
-              long balances = 0;
-              for (String account : accounts) {
-                balances += client.getAccount(account).balance();
-              }
-              assertThat(balances)
-                  .as("sum of the %d balances of %s", accounts.size(), cluster)
-                  .isEqualTo(total);
-            });
   }
 }

@@ -6,6 +6,7 @@ import io.cairn.backupstore.BackupEncryption;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
+import io.cairn.files.DurableFiles;
 import io.cairn.qa.BackupStoreSpec;
 import io.cairn.qa.EmbeddedCluster;
 import io.cairn.qa.support.ClusterRestore;
@@ -21,9 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -179,7 +182,7 @@ final class ClusterSoak {
           "backup " + newest + " restored",
           TIMEOUT);
     }
-    deleteRecursively(restored);
+    DurableFiles.deleteRecursively(restored);
   }
 
   /**
@@ -213,8 +216,7 @@ final class ClusterSoak {
         .isLessThanOrEqualTo(max(early, ResourceSample::diskBytes) * 2 + 64 * mib);
   }
 
-  private static long max(
-      List<ResourceSample> samples, java.util.function.ToLongFunction<ResourceSample> measure) {
+  private static long max(List<ResourceSample> samples, ToLongFunction<ResourceSample> measure) {
     return samples.stream().mapToLong(measure).max().orElseThrow();
   }
 
@@ -232,10 +234,10 @@ final class ClusterSoak {
   }
 
   /** The kinds of open files whose count changed since the first sample, with both counts. */
-  private static void writeFileKinds(Path file, java.util.SortedMap<String, Integer> first)
+  private static void writeFileKinds(Path file, SortedMap<String, Integer> first)
       throws IOException {
     var last = ResourceSample.openFileKinds();
-    java.util.SortedSet<String> kinds = new java.util.TreeSet<>(first.keySet());
+    SortedSet<String> kinds = new TreeSet<>(first.keySet());
     kinds.addAll(last.keySet());
     List<String> lines = new ArrayList<>();
     lines.add("first\tlast\tkind of open file (digits as #)");
@@ -255,13 +257,5 @@ final class ClusterSoak {
 
   private static Duration elapsed(long startNanos) {
     return Duration.ofNanos(System.nanoTime() - startNanos);
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

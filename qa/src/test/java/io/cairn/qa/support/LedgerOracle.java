@@ -170,9 +170,13 @@ public final class LedgerOracle {
             () -> {
               long sum = 0;
               for (String account : accounts) {
-                sum += client.getAccount(account).balance();
+                long balance = client.getAccount(account).balance();
+                assertThat(balance).as("balance of %s in %s", account, what).isNotNegative();
+                sum += balance;
               }
-              assertThat(sum).as("sum of the balances of %s", what).isEqualTo(total);
+              assertThat(sum)
+                  .as("sum of the %d balances of %s", accounts.size(), what)
+                  .isEqualTo(total);
             });
   }
 }
