@@ -21,6 +21,8 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@value #SEGMENTS}</td><td>gauge</td><td>number of segment files</td></tr>
  *   <tr><td>{@value #BYTES}</td><td>gauge (bytes)</td><td>committed bytes of all segments:
  *       descriptors and records, without preallocated space</td></tr>
+ *   <tr><td>{@value #READERS}</td><td>gauge</td><td>readers opened and not yet closed: grows only
+ *       when a reader is leaked</td></tr>
  * </table>
  *
  * <p>No tags: a registry holds the meters of one open journal per name; several journals in one
@@ -41,6 +43,9 @@ public final class JournalMetrics implements AutoCloseable {
   /** Gauge, bytes; no tags of its own: committed bytes of all segments, no preallocation. */
   public static final String BYTES = "cairn.journal.bytes";
 
+  /** Gauge; no tags of its own: readers opened and not yet closed. */
+  public static final String READERS = "cairn.journal.readers";
+
   private final MeterRegistry registry;
   private final Timer append;
   private final Timer flush;
@@ -50,7 +55,8 @@ public final class JournalMetrics implements AutoCloseable {
       MeterRegistry registry,
       T journal,
       ToDoubleFunction<T> segmentCount,
-      ToDoubleFunction<T> committedBytes) {
+      ToDoubleFunction<T> committedBytes,
+      ToDoubleFunction<T> openReaders) {
     this.registry = registry;
     this.append =
         Timer.builder(APPEND)
@@ -67,7 +73,11 @@ public final class JournalMetrics implements AutoCloseable {
             .description("Committed bytes of all segments")
             .baseUnit("bytes")
             .register(registry);
-    this.meters = List.of(append, flush, segments, bytes);
+    Gauge readers =
+        Gauge.builder(READERS, journal, openReaders)
+            .description("Readers opened and not yet closed")
+            .register(registry);
+    this.meters = List.of(append, flush, segments, bytes, readers);
   }
 
   MeterRegistry registry() {

@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * disk. Segment deletions are made durable one step at a time, in an order that leaves a valid
  * journal after a crash at any point.
  *
- * <p>Readers hold a file descriptor until closed (or until the journal closes).
+ * <p>Readers hold a file descriptor of the segment they are on until closed (or until the journal
+ * closes, or deletes that segment).
  */
 public final class SegmentedJournal implements Journal {
 
@@ -97,7 +98,11 @@ public final class SegmentedJournal implements Journal {
     lastIndex = current.lastIndex();
     this.metrics =
         new JournalMetrics(
-            registry, this, SegmentedJournal::segmentCount, SegmentedJournal::committedBytes);
+            registry,
+            this,
+            SegmentedJournal::segmentCount,
+            SegmentedJournal::committedBytes,
+            journal -> journal.readers.size());
     this.open = true;
   }
 
@@ -261,9 +266,14 @@ public final class SegmentedJournal implements Journal {
     return segment;
   }
 
+  /** Under the write lock: no reader operation is running. */
   private void deleteSegment(Segment segment) throws IOException {
     segments.remove(segment.firstIndex(), segment);
     segment.close();
+    for (SegmentedJournalReader reader : readers) {
+      // an idle reader would otherwise hold the deleted file (and its disk space) until it moves
+      reader.releaseIfOn(segment);
+    }
     Files.deleteIfExists(segment.path());
     directoryDirty = true;
   }

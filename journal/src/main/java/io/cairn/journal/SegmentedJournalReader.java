@@ -150,6 +150,17 @@ final class SegmentedJournalReader implements JournalReader {
     closeChannel();
   }
 
+  /**
+   * Called by the journal under its write lock when it deletes {@code deleted}: closes the channel
+   * if it reads that file. The next operation re-positions the reader (the journal's epoch moved).
+   */
+  void releaseIfOn(Segment deleted) {
+    if (segment == deleted) {
+      closeChannel();
+      segment = null;
+    }
+  }
+
   private void ensureUsable() {
     if (closed) {
       throw new IllegalStateException("Expected the journal reader to be open, but it is closed");

@@ -2,6 +2,7 @@ package io.cairn.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -263,6 +264,60 @@ class SegmentedJournalTest {
   }
 
   @Test
+  void shouldCloseTheFilesOfDeletedSegmentsThatIdleReadersWereOn() throws IOException {
+    // long-lived readers (the stream processor's, raft's, the archiver's) may rest on a segment
+    // for a long time: a deleted segment's disk space must not stay held by them
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd");
+    journal = SegmentedJournal.open(config(4096), registry);
+    for (int i = 1; i <= 500; i++) {
+      journal.append(Journal.ASQN_IGNORE, data("record-" + i));
+    }
+    JournalReader compacted = journal.openReader();
+    assertThat(text(compacted.next())).isEqualTo("record-1");
+    JournalReader truncated = journal.openReader();
+    truncated.seek(450);
+    assertThat(text(truncated.next())).isEqualTo("record-450");
+    JournalReader reset = journal.openReader();
+    reset.seek(200);
+    assertThat(text(reset.next())).isEqualTo("record-200");
+
+    journal.deleteUntil(300);
+    journal.deleteAfter(400);
+    assertThat(openDeletedFiles()).isEmpty();
+    assertThat(compacted.hasNext()).isTrue();
+    assertThat(text(compacted.next())).isEqualTo("record-" + journal.getFirstIndex());
+    assertThat(truncated.hasNext()).isFalse();
+    assertThat(text(reset.next())).isEqualTo("record-" + journal.getFirstIndex());
+
+    journal.reset(1000);
+    assertThat(openDeletedFiles()).isEmpty();
+    journal.append(Journal.ASQN_IGNORE, data("after-reset"));
+    assertThat(text(reset.next())).isEqualTo("after-reset");
+    compacted.close();
+    truncated.close();
+    reset.close();
+  }
+
+  /** Files of this journal's directory that are deleted but still open in this process. */
+  private List<String> openDeletedFiles() throws IOException {
+    List<String> deleted = new ArrayList<>();
+    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+      for (Path fd : (Iterable<Path>) fds::iterator) {
+        String target;
+        try {
+          target = Files.readSymbolicLink(fd).toString();
+        } catch (IOException e) {
+          continue; // the descriptor used for the listing itself, closed by now
+        }
+        if (target.startsWith(directory.toString()) && target.endsWith(" (deleted)")) {
+          deleted.add(target);
+        }
+      }
+    }
+    return deleted;
+  }
+
+  @Test
   void shouldStartAtTheGivenIndexAfterReset() {
     journal = SegmentedJournal.open(config(4096), registry);
     for (int i = 1; i <= 100; i++) {
@@ -361,6 +416,12 @@ class SegmentedJournalTest {
             journal.segmentFiles().stream()
                 .mapToLong(JournalSegmentFile::committedLengthBytes)
                 .sum());
+    JournalReader first = journal.openReader();
+    JournalReader second = journal.openReader();
+    second.close();
+    assertThat(registry.get(JournalMetrics.READERS).gauge().value()).isEqualTo(1);
+    first.close();
+    assertThat(registry.get(JournalMetrics.READERS).gauge().value()).isZero();
 
     journal.close();
     assertThat(registry.getMeters()).isEmpty();
