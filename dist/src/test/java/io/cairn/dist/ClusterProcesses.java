@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cairn.cli.cluster.FreePorts;
+import io.cairn.qa.network.ProxyNetwork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,11 +32,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * under {@code target/} by environment variables; and the {@code bin/cairn} tool pointed at them.
  * Every process's output goes to a file in the run's directory. {@link #close()} (also run by a
  * shutdown hook) kills every process still alive.
+ *
+ * <p>With a {@link ProxyNetwork}, every connection between brokers and from the gateway to a broker
+ * goes through one of its relays on loopback (each process is given the relays' addresses as its
+ * members), so a test can cut links between processes.
  */
 final class ClusterProcesses implements AutoCloseable {
   static final int BROKERS = 3;
+
+  /** The gateway's node id in the {@link ProxyNetwork}'s links. */
+  static final int GATEWAY_NODE = 1000;
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration CLI_TIMEOUT = Duration.ofSeconds(90);
+
+  /** Clusters made by this JVM: each one's ports are drawn from a seed of its own. */
+  private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
   private final Path dist;
   private final Path dir;
@@ -46,19 +61,32 @@ final class ClusterProcesses implements AutoCloseable {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Thread shutdownHook = new Thread(this::killAll, "cairn-it-kill");
+  private final Optional<ProxyNetwork> network;
+  private final Map<String, String> settings = new TreeMap<>();
 
   /**
    * @param dist the assembled distribution (target/cairn)
    * @param dir an empty directory for this run's data, backups and process output
    */
   ClusterProcesses(Path dist, Path dir) throws IOException {
+    this(dist, dir, Optional.empty());
+  }
+
+  /**
+   * @param network where the links between processes go through, or empty for direct connections
+   */
+  ClusterProcesses(Path dist, Path dir, Optional<ProxyNetwork> network) throws IOException {
     this.dist = dist;
     this.dir = dir;
+    this.network = network;
     // Ports the processes bind seconds from now: below the ephemeral range, where no outgoing
     // connection on this machine takes them meanwhile; candidates differ between builds running
     // at the same time.
     int[] ports =
-        FreePorts.forCluster("127.0.0.1", BROKERS, ProcessHandle.current().pid() * 1_000_003L);
+        FreePorts.forCluster(
+            "127.0.0.1",
+            BROKERS,
+            ProcessHandle.current().pid() * 1_000_003L + CLUSTERS.incrementAndGet() * 7_919L);
     for (int i = 0; i < BROKERS; i++) {
       transportPorts[i] = ports[0] + i;
       managementPorts[i] = ports[0] + 100 + i; // FreePorts checked base + 100 + i as well
@@ -69,11 +97,21 @@ final class ClusterProcesses implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
+  /**
+   * A configuration key set by its environment variable on every broker and {@code bin/cairn} run
+   * started later (the tool reads a broker's configuration for the commands that open the store).
+   */
+  void setting(String environmentVariable, String value) {
+    settings.put(environmentVariable, value);
+  }
+
   /** Starts broker {@code nodeId} with {@code bin/broker --config config/broker-<id>.yaml}. */
   void startBroker(int nodeId) {
     Map<String, String> env = new HashMap<>();
     for (int i = 0; i < BROKERS; i++) {
-      env.put("CAIRN_CLUSTER_MEMBERS_" + i, "127.0.0.1:" + transportPorts[i]);
+      env.put(
+          "CAIRN_CLUSTER_MEMBERS_" + i,
+          i == nodeId ? "127.0.0.1:" + transportPorts[i] : address(nodeId, i));
     }
     env.put("CAIRN_NETWORK_PORT", Integer.toString(transportPorts[nodeId]));
     env.put("CAIRN_MANAGEMENT_PORT", Integer.toString(managementPorts[nodeId]));
@@ -81,6 +119,7 @@ final class ClusterProcesses implements AutoCloseable {
     env.put("CAIRN_BACKUP_FS_BASEPATH", dir.resolve("backups").toString());
     env.put("CAIRN_DATA_SEGMENTSIZE", "8MB");
     env.put("JAVA_OPTS", "-Xmx384m -XX:+UseSerialGC");
+    env.putAll(settings); // the test's settings over these defaults
     brokers[nodeId] =
         start(
             "broker-" + nodeId,
@@ -95,7 +134,7 @@ final class ClusterProcesses implements AutoCloseable {
   void startGateway() {
     Map<String, String> env = new HashMap<>();
     for (int i = 0; i < BROKERS; i++) {
-      env.put("CAIRN_GATEWAY_BROKERS_" + i, "127.0.0.1:" + transportPorts[i]);
+      env.put("CAIRN_GATEWAY_BROKERS_" + i, address(GATEWAY_NODE, i));
     }
     env.put("CAIRN_GATEWAY_GRPC_PORT", Integer.toString(grpcPort));
     env.put("CAIRN_GATEWAY_HTTP_PORT", Integer.toString(httpPort));
@@ -107,6 +146,38 @@ final class ClusterProcesses implements AutoCloseable {
             dist.resolve("bin/gateway").toString(),
             "--config",
             dist.resolve("config/gateway.yaml").toString()));
+  }
+
+  /** The address {@code from} is given for broker {@code to}: a relay, or the broker's port. */
+  private String address(int from, int to) {
+    InetSocketAddress target = new InetSocketAddress("127.0.0.1", transportPorts[to]);
+    InetSocketAddress address = network.map(relays -> relays.link(from, to, target)).orElse(target);
+    return address.getHostString() + ":" + address.getPort();
+  }
+
+  /** Whether broker {@code nodeId}'s process is running (or paused). */
+  boolean brokerAlive(int nodeId) {
+    return brokers[nodeId] != null && brokers[nodeId].isAlive();
+  }
+
+  /** {@code kill -STOP} of a broker's process: it stays connected and answers nothing. */
+  void pauseBroker(int nodeId) throws IOException, InterruptedException {
+    signal("STOP", brokers[nodeId]);
+  }
+
+  /** {@code kill -CONT} of a paused broker's process. */
+  void resumeBroker(int nodeId) throws IOException, InterruptedException {
+    signal("CONT", brokers[nodeId]);
+  }
+
+  private static void signal(String signal, Process process)
+      throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(kill.waitFor()).as("kill -%s %d: %s", signal, process.pid(), output).isZero();
   }
 
   /** {@code kill -9} of a broker's process (the script exec'd the JVM); waits until it is gone. */
@@ -179,12 +250,15 @@ final class ClusterProcesses implements AutoCloseable {
             List.of(
                 dist.resolve("bin/cairn").toString(),
                 "--gateway",
-                "127.0.0.1:" + grpcPort,
+                gatewayAddress(),
                 "--output",
                 "json"));
     command.addAll(List.of(args));
     Map<String, String> env = new HashMap<>();
     env.put("JAVA_OPTS", "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+    // for the commands that read the store themselves (backup verify --config)
+    env.put("CAIRN_BACKUP_FS_BASEPATH", dir.resolve("backups").toString());
+    env.putAll(settings);
     return start("cli-" + cliRuns.incrementAndGet(), env, command);
   }
 
@@ -228,6 +302,21 @@ final class ClusterProcesses implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Expected to start " + command + ", but " + e, e);
     }
+  }
+
+  /** The gateway's gRPC address, {@code host:port}. */
+  String gatewayAddress() {
+    return "127.0.0.1:" + grpcPort;
+  }
+
+  /** The run's directory: data, backups and each process's output. */
+  Path directory() {
+    return dir;
+  }
+
+  /** The assembled distribution. */
+  Path distribution() {
+    return dist;
   }
 
   private String httpBase() {
