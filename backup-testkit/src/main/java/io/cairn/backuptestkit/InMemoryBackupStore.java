@@ -44,6 +44,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import java.util.function.UnaryOperator;
 
 /**
  * A backup store in memory, for tests and simulations, and the proof that a store is only its
@@ -75,11 +76,25 @@ public final class InMemoryBackupStore extends BackupStoreSkeleton {
       BackupEncryption encryption,
       Clock clock,
       Executor executor) {
+    this(storage, compression, encryption, clock, executor, UnaryOperator.identity());
+  }
+
+  /**
+   * A store whose bytes are reached through {@code layer} applied to the in-memory one: a {@link
+   * FaultyObjectLayer} makes it fail as object stores do.
+   */
+  public InMemoryBackupStore(
+      Storage storage,
+      CompressionPolicy compression,
+      BackupEncryption encryption,
+      Clock clock,
+      Executor executor,
+      UnaryOperator<ObjectLayer> layer) {
     super(
         new StoreOperations("memory", new SimpleMeterRegistry(), "cairn.backupmemory.operations"),
         executor,
         executor,
-        new Objects(storage, compression),
+        layer.apply(new Objects(storage, compression)),
         encryption,
         clock);
   }
