@@ -21,6 +21,10 @@ import java.util.Optional;
  * entry holding the checkpoint position — each segment with its committed length <em>at this
  * moment</em>, so the active segment, which keeps growing, is copied exactly up to that length.
  *
+ * <p>A restore needs the log from the entry after the snapshot: the snapshot's own entry is copied
+ * when the log still holds it, and not required. A member that installed its snapshot from the
+ * leader holds a log that starts right after it (raft resets the journal there).
+ *
  * <p>The checkpoint's entry is found through the journal's asqn index: a log stream entry's asqn is
  * the position of its first record, so the entry holding a position is the one with the highest
  * asqn at or below it.
@@ -54,8 +58,10 @@ public final class BackupPlanner {
     Optional<PersistedSnapshot> snapshot = reservation.snapshot();
     long checkpointIndex = indexOf(checkpoint.position());
     long fromIndex;
+    long requiredIndex;
     if (snapshot.isPresent()) {
       fromIndex = Math.min(snapshot.get().index(), checkpointIndex);
+      requiredIndex = Math.min(snapshot.get().index() + 1, checkpointIndex);
     } else {
       long firstIndex = journal.getFirstIndex();
       if (firstIndex != 1) {
@@ -71,8 +77,9 @@ public final class BackupPlanner {
                 + "). Take a backup with a new id once a newer snapshot exists.");
       }
       fromIndex = 1;
+      requiredIndex = 1;
     }
-    List<BackupFile> segments = segments(fromIndex, checkpointIndex);
+    List<BackupFile> segments = segments(fromIndex, requiredIndex, checkpointIndex);
 
     Backup.Builder builder =
         Backup.builder(new BackupIdentifier(nodeId, partitionId, checkpoint.id()))
@@ -104,7 +111,11 @@ public final class BackupPlanner {
     }
   }
 
-  private List<BackupFile> segments(long fromIndex, long toIndex) {
+  /**
+   * The segments holding indexes {@code fromIndex} (if still there) to {@code toIndex}; the first
+   * must hold {@code requiredIndex} at the latest.
+   */
+  private List<BackupFile> segments(long fromIndex, long requiredIndex, long toIndex) {
     List<BackupFile> files = new ArrayList<>();
     JournalSegmentFile previous = null;
     for (JournalSegmentFile segment : journal.segmentFiles()) {
@@ -113,9 +124,9 @@ public final class BackupPlanner {
       if (before || after) {
         continue;
       }
-      if (previous == null && segment.firstIndex() > fromIndex) {
+      if (previous == null && segment.firstIndex() > requiredIndex) {
         throw failure(
-            "the log to hold index " + fromIndex + " (the start of the backup)",
+            "the log to hold index " + requiredIndex + " (the start of the backup)",
             "its first segment starts at index " + segment.firstIndex());
       }
       if (previous != null && segment.firstIndex() != previous.lastIndex() + 1) {

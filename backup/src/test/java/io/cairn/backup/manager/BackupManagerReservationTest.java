@@ -12,10 +12,15 @@ import io.cairn.backup.BackupMetrics;
 import io.cairn.backup.BackupMetrics.Operation;
 import io.cairn.backup.BackupMetrics.Result;
 import io.cairn.backup.BackupOutcome;
+import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
+import io.cairn.backupapi.FileSetKind;
+import io.cairn.journal.JournalConfig;
+import io.cairn.journal.SegmentedJournal;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotId;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -114,6 +119,40 @@ final class BackupManagerReservationTest {
     // and afterwards the hold is gone
     assertThat(partition.realSnapshots.compactionBoundIndex()).isEqualTo(45);
     assertThat(partition.journal.deleteUntil(45)).isTrue();
+  }
+
+  @Test
+  void shouldBackUpAMemberWhoseLogStartsAfterItsSnapshotAsAfterAnInstall() throws IOException {
+    // given what a member holds after installing its leader's snapshot: the snapshot at index 40,
+    // and a log that raft reset to start right after it (entry 40 itself is gone)
+    long installedPosition = partition.appendEntries(40);
+    partition.journal.reset(41);
+    PersistedSnapshot installed =
+        partition.snapshot(
+            40, installedPosition - 1, installedPosition, Map.of("t", partition.bytes(100)));
+    long checkpointPosition = partition.appendEntries(20);
+    assertThat(partition.journal.getFirstIndex()).isEqualTo(41);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+
+    // when it leads and takes a backup
+    BackupOutcome outcome = take(manager, checkpoint(3, checkpointPosition));
+
+    // then the backup holds the snapshot and the log from the entry after it, and restores
+    assertThat(outcome.kind()).as("outcome %s", outcome).isEqualTo(BackupOutcome.Kind.COMPLETED);
+    Backup saved = partition.store.saved().get(0);
+    assertThat(saved.descriptor().snapshotId()).contains(installed.id().toString());
+    Backup restored = partition.restore(0, 3, directory.resolve("restored"));
+    Path firstSegment = restored.files(FileSetKind.SEGMENTS).files().get(0).path();
+    try (SegmentedJournal journal =
+        SegmentedJournal.open(
+            JournalConfig.builder()
+                .directory(firstSegment.getParent())
+                .name("raft-partition-1")
+                .build(),
+            new SimpleMeterRegistry())) {
+      assertThat(journal.getFirstIndex()).isEqualTo(41);
+      assertThat(journal.getLastIndex()).isEqualTo(60);
+    }
   }
 
   @Test
