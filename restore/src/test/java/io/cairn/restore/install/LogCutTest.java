@@ -151,6 +151,48 @@ final class LogCutTest {
   }
 
   @Test
+  void shouldRewriteTheFirstEntryOfALogThatStartsAfterAnInstalledSnapshot() {
+    // given a log that raft reset past an installed snapshot (index 40): it starts at index 41,
+    // and the checkpoint, CREATE(7) at 101, is in the middle of its first entry [100, 102]
+    try (SegmentedJournal journal = journal()) {
+      journal.reset(41);
+      for (long low = 100; low <= 130; low += RECORDS_PER_ENTRY) {
+        List<Record> records = new ArrayList<>();
+        for (long position = low; position < low + RECORDS_PER_ENTRY; position++) {
+          records.add(
+              position == 101 ? checkpoint(position, CheckpointIntent.CREATE) : deposit(position));
+        }
+        RecordBatch batch = new RecordBatch(records);
+        journal.append(
+            low,
+            RaftEntryCodec.encode(
+                new RaftEntry(
+                    3,
+                    RaftEntryType.APPLICATION,
+                    low,
+                    batch.highestPosition(),
+                    LogBatchAssembler.encode(batch))));
+      }
+      journal.flush();
+
+      // when the log is cut there
+      LogCut.Result result = new LogCut(journal, 1).cut(101, 7);
+
+      // then the log is the rewritten first entry alone, still at index 41
+      assertThat(result.entryRewritten()).isTrue();
+      assertThat(result.checkpointIndex()).isEqualTo(41);
+      assertThat(result.firstIndex()).isEqualTo(41);
+      assertThat(result.lastTerm()).isEqualTo(3);
+      assertThat(journal.getFirstIndex()).isEqualTo(41);
+      assertThat(journal.getLastIndex()).isEqualTo(41);
+    }
+    try (SegmentedJournal reopened = journal()) {
+      assertThat(reopened.getFirstIndex()).isEqualTo(41);
+      assertThat(positions(reopened)).containsExactly(100L, 101L);
+    }
+  }
+
+  @Test
   void shouldKeepTheWholeEntryWhenTheCheckpointEndsIt() {
     try (SegmentedJournal journal = journal()) {
       fill(journal, 60, 15); // entry [13, 15]
