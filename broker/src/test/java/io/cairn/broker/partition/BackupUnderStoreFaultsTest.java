@@ -50,7 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * manager, on the deterministic scheduler) to an in-memory store that fails as object stores do
  * ({@link FaultyObjectLayer}: calls failing, answers lost, uploads broken off half way, listings
  * lagging) and answers late, while the leader is stopped and started again. Seeded: a failing seed
- * is named and runs again with {@code -Dcairn.seed=N}.
+ * is named and runs again with {@code -Dcairn.seed=N}; 6 seeds, 200 with {@code -Psimulation}.
  *
  * <p>Whatever happens, a backup the store shows COMPLETED must hold every object its manifest
  * lists, intact ({@code verify}); two of them per seed (the newest and one chosen by the seed) are
@@ -69,7 +69,7 @@ final class BackupUnderStoreFaultsTest {
   void shouldNeverShowACompletedBackupWithAMissingOrCorruptObject() {
     int completed = 0;
     int faults = 0;
-    for (long seed : seeds(6)) {
+    for (long seed : seeds(Boolean.getBoolean("cairn.simulation.long") ? 200 : 6)) {
       Run run = new Run(directory.resolve("seed-" + seed), seed, false);
       try {
         run.run();
