@@ -18,6 +18,9 @@ import io.cairn.restore.BackupSelector;
 import io.cairn.restore.ClusterShape;
 import io.cairn.units.Durations;
 import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +58,8 @@ final class ClusterSoak {
    */
   private static final Duration WARM_UP = Duration.ofMinutes(6);
 
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
   @TempDir Path directory;
 
   @Test
@@ -78,7 +83,7 @@ final class ClusterSoak {
       LedgerOracle oracle = LedgerOracle.fund(client, accounts, 1_000_000);
       long deposited = oracle.total();
       long lastRestore = System.nanoTime();
-      samples.add(ResourceSample.take(0, List.of(data, store)));
+      samples.add(ResourceSample.take(0, List.of(data, store), journalReaders(cluster)));
       var firstFileKinds = ResourceSample.openFileKinds();
 
       for (int round = 1; elapsed(start).compareTo(duration) < 0; round++) {
@@ -114,7 +119,9 @@ final class ClusterSoak {
           lastRestore = System.nanoTime();
           phases.mark("round " + round + ": newest backup restored, money conserved");
         }
-        samples.add(ResourceSample.take(elapsed(start).toSeconds(), List.of(data, store)));
+        samples.add(
+            ResourceSample.take(
+                elapsed(start).toSeconds(), List.of(data, store), journalReaders(cluster)));
       }
       if (restores == 0) {
         restoreNewest(client, clusterId, store, deposited, 0);
@@ -211,6 +218,9 @@ final class ClusterSoak {
     assertThat(max(late, ResourceSample::openFiles))
         .as("open files, late against early")
         .isLessThanOrEqualTo(max(early, ResourceSample::openFiles) + 64);
+    assertThat(max(late, ResourceSample::journalReaders))
+        .as("journal readers, late against early (a reader not closed grows them)")
+        .isLessThanOrEqualTo(max(early, ResourceSample::journalReaders) + 9);
     assertThat(max(late, ResourceSample::diskBytes))
         .as("disk used, late against early (retention and compaction bound it)")
         .isLessThanOrEqualTo(max(early, ResourceSample::diskBytes) * 2 + 64 * mib);
@@ -249,6 +259,27 @@ final class ClusterSoak {
       }
     }
     Files.write(file, lines);
+  }
+
+  /** The running brokers' open journal readers, from their {@code /metrics}. */
+  private static long journalReaders(EmbeddedCluster cluster)
+      throws IOException, InterruptedException {
+    long readers = 0;
+    for (int nodeId : cluster.runningBrokerIds()) {
+      String metrics =
+          HTTP.send(
+                  HttpRequest.newBuilder(cluster.brokerManagementUri(nodeId).resolve("/metrics"))
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      for (String line : metrics.split("\n")) {
+        if (line.startsWith("cairn_journal_readers")) {
+          readers += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+    }
+    return readers;
   }
 
   private static Duration setting(String property, String fallback) {

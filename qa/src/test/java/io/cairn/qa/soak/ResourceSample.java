@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 
 /**
  * What this JVM (the whole embedded cluster) holds at one moment: heap right after a full GC,
- * resident memory, open file descriptors, live threads, and the bytes on disk of the given
- * directories.
+ * resident memory, open file descriptors, live threads, the brokers' open journal readers, and the
+ * bytes on disk of the given directories.
  */
 record ResourceSample(
     long elapsedSeconds,
@@ -19,6 +19,7 @@ record ResourceSample(
     long rssBytes,
     long openFiles,
     long threads,
+    long journalReaders,
     long diskBytes) {
 
   /** The measures, in the order of {@link #values()}, with their units. */
@@ -28,12 +29,17 @@ record ResourceSample(
           "resident memory (MiB)",
           "open files",
           "threads",
+          "journal readers",
           "disk used (MiB)");
 
   private static final long MIB = 1024 * 1024;
 
-  /** Takes a sample; runs a full GC first so that the heap figure is what is still reachable. */
-  static ResourceSample take(long elapsedSeconds, List<Path> directories) {
+  /**
+   * Takes a sample; runs a full GC first so that the heap figure is what is still reachable.
+   *
+   * @param journalReaders the brokers' {@code cairn.journal.readers}, summed
+   */
+  static ResourceSample take(long elapsedSeconds, List<Path> directories, long journalReaders) {
     ManagementFactory.getMemoryMXBean().gc();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     return new ResourceSample(
@@ -42,16 +48,19 @@ record ResourceSample(
         residentBytes(),
         count(Path.of("/proc/self/fd")),
         ManagementFactory.getThreadMXBean().getThreadCount(),
+        journalReaders,
         directories.stream().mapToLong(ResourceSample::bytes).sum());
   }
 
   /** The measures as plotted: memory and disk in MiB. */
   long[] values() {
-    return new long[] {heapAfterGcBytes / MIB, rssBytes / MIB, openFiles, threads, diskBytes / MIB};
+    return new long[] {
+      heapAfterGcBytes / MIB, rssBytes / MIB, openFiles, threads, journalReaders, diskBytes / MIB
+    };
   }
 
   static String csvHeader() {
-    return "elapsed_s,heap_after_gc_bytes,rss_bytes,open_files,threads,disk_bytes";
+    return "elapsed_s,heap_after_gc_bytes,rss_bytes,open_files,threads,journal_readers,disk_bytes";
   }
 
   String csv() {
@@ -64,6 +73,8 @@ record ResourceSample(
         + openFiles
         + ","
         + threads
+        + ","
+        + journalReaders
         + ","
         + diskBytes;
   }
