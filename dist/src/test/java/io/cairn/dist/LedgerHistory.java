@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
@@ -94,6 +95,26 @@ final class LedgerHistory {
               ? "deposit " + amount + " to " + to
               : "transfer " + amount + " " + from + " -> " + to;
       return "#" + id + " (client-" + client + ") " + what + ": " + outcome;
+    }
+  }
+
+  /**
+   * An operation drawn for a client to run: deposits of 1,000 to 1,000,999, transfers of 1 to
+   * 200,000 between two different accounts. Amounts from a wide range make a wrong balance almost
+   * never explainable by chance ({@link LedgerHistoryChecker}).
+   */
+  record Draw(Kind kind, String from, String to, long amount) {
+
+    static Draw next(SplittableRandom random, List<String> accounts, boolean deposit) {
+      String to = accounts.get(random.nextInt(accounts.size()));
+      if (deposit) {
+        return new Draw(Kind.DEPOSIT, null, to, 1_000 + random.nextLong(1_000_000));
+      }
+      String from;
+      do {
+        from = accounts.get(random.nextInt(accounts.size()));
+      } while (from.equals(to));
+      return new Draw(Kind.TRANSFER, from, to, 1 + random.nextLong(200_000));
     }
   }
 

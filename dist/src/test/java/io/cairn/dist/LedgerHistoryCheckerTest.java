@@ -2,12 +2,15 @@ package io.cairn.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.dist.LedgerHistory.Draw;
 import io.cairn.dist.LedgerHistory.Kind;
 import io.cairn.dist.LedgerHistory.Operation;
 import io.cairn.dist.LedgerHistory.Outcome;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -135,7 +138,7 @@ final class LedgerHistoryCheckerTest {
   private static final class Run {
     final List<Operation> operations = new ArrayList<>();
     final Map<String, Long> balances = new TreeMap<>();
-    final java.util.Set<Integer> applied = new java.util.HashSet<>();
+    final Set<Integer> applied = new HashSet<>();
 
     static Run generate(long seed) {
       SplittableRandom random = new SplittableRandom(seed);
@@ -143,18 +146,9 @@ final class LedgerHistoryCheckerTest {
       ACCOUNTS.forEach(account -> run.balances.put(account, 0L));
       int count = 20 + random.nextInt(200);
       for (int id = 0; id < count; id++) {
-        String to = ACCOUNTS.get(random.nextInt(ACCOUNTS.size()));
-        boolean deposit = id < ACCOUNTS.size() || random.nextInt(5) == 0;
-        String from = null;
-        long amount;
-        if (deposit) {
-          amount = 1_000 + random.nextLong(1_000_000);
-        } else {
-          do {
-            from = ACCOUNTS.get(random.nextInt(ACCOUNTS.size()));
-          } while (from.equals(to));
-          amount = 1 + random.nextLong(200_000);
-        }
+        Draw draw = Draw.next(random, ACCOUNTS, id < ACCOUNTS.size() || random.nextInt(5) == 0);
+        String from = draw.from();
+        long amount = draw.amount();
         Outcome outcome;
         boolean takesEffect;
         int dice = random.nextInt(20);
@@ -172,14 +166,7 @@ final class LedgerHistoryCheckerTest {
           takesEffect = true;
         }
         Operation operation =
-            new Operation(
-                id,
-                random.nextInt(3),
-                deposit ? Kind.DEPOSIT : Kind.TRANSFER,
-                from,
-                to,
-                amount,
-                outcome);
+            new Operation(id, random.nextInt(3), draw.kind(), from, draw.to(), amount, outcome);
         run.operations.add(operation);
         if (takesEffect) {
           run.apply(operation, 1);

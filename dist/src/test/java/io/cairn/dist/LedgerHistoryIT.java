@@ -14,6 +14,7 @@ import io.cairn.client.ErrorCode;
 import io.cairn.client.RestoreFrom;
 import io.cairn.client.RestoreStatus;
 import io.cairn.dist.ClusterProcesses.CliResult;
+import io.cairn.dist.LedgerHistory.Draw;
 import io.cairn.dist.LedgerHistory.Kind;
 import io.cairn.dist.LedgerHistory.Operation;
 import io.cairn.dist.LedgerHistory.Outcome;
@@ -221,26 +222,15 @@ final class LedgerHistoryIT {
     SplittableRandom random = new SplittableRandom(seed * 31 + id);
     int ops = 0;
     while (running.get()) {
-      String to = accounts.get(random.nextInt(accounts.size()));
-      boolean deposit = ops++ < 3 || random.nextInt(4) == 0;
-      String from = null;
-      long amount;
-      if (deposit) {
-        amount = 1_000 + random.nextLong(1_000_000);
-      } else {
-        do {
-          from = accounts.get(random.nextInt(accounts.size()));
-        } while (from.equals(to));
-        amount = 1 + random.nextLong(200_000);
-      }
-      int op = history.invoke(id, deposit ? Kind.DEPOSIT : Kind.TRANSFER, from, to, amount);
+      Draw draw = Draw.next(random, accounts, ops++ < 3 || random.nextInt(4) == 0);
+      int op = history.invoke(id, draw.kind(), draw.from(), draw.to(), draw.amount());
       Outcome outcome;
       String detail = "";
       try {
-        if (deposit) {
-          client.deposit(to, amount);
+        if (draw.kind() == Kind.DEPOSIT) {
+          client.deposit(draw.to(), draw.amount());
         } else {
-          client.transfer(from, to, amount);
+          client.transfer(draw.from(), draw.to(), draw.amount());
         }
         outcome = Outcome.OK;
       } catch (CairnClientException e) {
