@@ -83,7 +83,7 @@ final class ClusterSoak {
       LedgerOracle oracle = LedgerOracle.fund(client, accounts, 1_000_000);
       long deposited = oracle.total();
       long lastRestore = System.nanoTime();
-      samples.add(ResourceSample.take(0, List.of(data, store), journalReaders(cluster)));
+      samples.add(ResourceSample.take(0, List.of(data, store), data, journalReaders(cluster)));
       var firstFileKinds = ResourceSample.openFileKinds();
 
       for (int round = 1; elapsed(start).compareTo(duration) < 0; round++) {
@@ -121,7 +121,7 @@ final class ClusterSoak {
         }
         samples.add(
             ResourceSample.take(
-                elapsed(start).toSeconds(), List.of(data, store), journalReaders(cluster)));
+                elapsed(start).toSeconds(), List.of(data, store), data, journalReaders(cluster)));
       }
       if (restores == 0) {
         restoreNewest(client, clusterId, store, deposited, 0);
@@ -216,8 +216,16 @@ final class ClusterSoak {
         .as("threads, late against early")
         .isLessThanOrEqualTo(max(early, ResourceSample::threads) + 16);
     assertThat(max(late, ResourceSample::openFiles))
-        .as("open files, late against early")
+        .as("open files (RocksDB table files apart), late against early")
         .isLessThanOrEqualTo(max(early, ResourceSample::openFiles) + 64);
+    for (ResourceSample sample : samples) {
+      assertThat(sample.tableFilesOpen())
+          .as(
+              "RocksDB table files open at %d s, against those on disk (compaction deletes some"
+                  + " meanwhile)",
+              sample.elapsedSeconds())
+          .isLessThanOrEqualTo(sample.tableFilesLive() + 32);
+    }
     assertThat(max(late, ResourceSample::journalReaders))
         .as("journal readers, late against early (a reader not closed grows them)")
         .isLessThanOrEqualTo(max(early, ResourceSample::journalReaders) + 9);
