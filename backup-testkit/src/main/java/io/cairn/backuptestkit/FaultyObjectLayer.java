@@ -90,6 +90,20 @@ public final class FaultyObjectLayer implements ObjectLayer {
     T run() throws Exception;
   }
 
+  @FunctionalInterface
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  private void run(String operation, Step step) throws Exception {
+    call(
+        operation,
+        () -> {
+          step.run();
+          return null;
+        });
+  }
+
   private <T> T call(String operation, Call<T> call) throws Exception {
     return call(operation, plan.decide(operation), call);
   }
@@ -162,12 +176,7 @@ public final class FaultyObjectLayer implements ObjectLayer {
 
   @Override
   public void prepare(BackupIdentifier id) throws Exception {
-    call(
-        "prepare",
-        () -> {
-          layer.prepare(id);
-          return null;
-        });
+    run("prepare", () -> layer.prepare(id));
   }
 
   @Override
@@ -199,12 +208,7 @@ public final class FaultyObjectLayer implements ObjectLayer {
 
   @Override
   public void seal(BackupIdentifier id, List<StoredFile> stored) throws Exception {
-    call(
-        "seal",
-        () -> {
-          layer.seal(id, stored);
-          return null;
-        });
+    run("seal", () -> layer.seal(id, stored));
   }
 
   @Override
@@ -259,11 +263,6 @@ public final class FaultyObjectLayer implements ObjectLayer {
 
   @Override
   public void deleteArchiveObject(String key) throws Exception {
-    call(
-        "deleteArchiveObject",
-        () -> {
-          layer.deleteArchiveObject(key);
-          return null;
-        });
+    run("deleteArchiveObject", () -> layer.deleteArchiveObject(key));
   }
 }

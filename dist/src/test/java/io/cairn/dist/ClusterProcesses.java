@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cairn.cli.cluster.FreePorts;
+import io.cairn.gateway.GatewayConfig;
 import io.cairn.qa.network.ProxyNetwork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,8 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ClusterProcesses implements AutoCloseable {
   static final int BROKERS = 3;
 
-  /** The gateway's node id in the {@link ProxyNetwork}'s links. */
-  static final int GATEWAY_NODE = 1000;
+  /** The gateway's node id in the {@link ProxyNetwork}'s links: the one it runs with. */
+  private static final int GATEWAY_NODE = GatewayConfig.DEFAULT_NODE_ID;
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration CLI_TIMEOUT = Duration.ofSeconds(90);
@@ -153,11 +154,6 @@ final class ClusterProcesses implements AutoCloseable {
     InetSocketAddress target = new InetSocketAddress("127.0.0.1", transportPorts[to]);
     InetSocketAddress address = network.map(relays -> relays.link(from, to, target)).orElse(target);
     return address.getHostString() + ":" + address.getPort();
-  }
-
-  /** Whether broker {@code nodeId}'s process is running (or paused). */
-  boolean brokerAlive(int nodeId) {
-    return brokers[nodeId] != null && brokers[nodeId].isAlive();
   }
 
   /** {@code kill -STOP} of a broker's process: it stays connected and answers nothing. */
@@ -307,11 +303,6 @@ final class ClusterProcesses implements AutoCloseable {
   /** The gateway's gRPC address, {@code host:port}. */
   String gatewayAddress() {
     return "127.0.0.1:" + grpcPort;
-  }
-
-  /** The run's directory: data, backups and each process's output. */
-  Path directory() {
-    return dir;
   }
 
   /** The assembled distribution. */

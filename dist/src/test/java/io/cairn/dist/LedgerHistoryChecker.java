@@ -82,15 +82,18 @@ final class LedgerHistoryChecker {
     for (String account : accounts) {
       List<Operation> unknownHere =
           unknown.stream().filter(operation -> operation.touches(account)).toList();
-      long unexplained = balances.get(account) - knownEffect(operations, account);
+      long known = knownEffect(operations, account);
+      long unexplained = balances.get(account) - known;
       if (unknownHere.size() > MAX_UNKNOWN_PER_ACCOUNT) {
         boundsOnly.add(account);
         checkBounds(account, unknownHere, unexplained, problems);
         continue;
       }
-      List<Long> subsets = matchingSubsets(account, unknownHere, unexplained);
+      long[] sums = subsetSums(account, unknownHere);
+      List<Long> subsets = matching(sums, unexplained);
       if (subsets.isEmpty()) {
-        problems.add(unexplainable(account, operations, unknownHere, balances.get(account)));
+        problems.add(
+            unexplainable(account, operations, unknownHere, sums, known, balances.get(account)));
       } else {
         constrained.add(new AccountCandidates(account, unknownHere, subsets));
       }
@@ -177,22 +180,21 @@ final class LedgerHistoryChecker {
     }
   }
 
-  /** The subsets (bit i: unknownHere.get(i) applied) whose effects add up to unexplained. */
-  private static List<Long> matchingSubsets(
-      String account, List<Operation> unknownHere, long unexplained) {
-    int n = unknownHere.size();
-    long[] effects = new long[n];
-    for (int i = 0; i < n; i++) {
-      effects[i] = unknownHere.get(i).effectOn(account);
+  /** What each subset of the unknown operations adds (index bit i: unknownHere.get(i) applied). */
+  private static long[] subsetSums(String account, List<Operation> unknownHere) {
+    long[] sums = new long[1 << unknownHere.size()];
+    for (int mask = 1; mask < sums.length; mask++) {
+      int lowest = Integer.numberOfTrailingZeros(mask);
+      sums[mask] = sums[mask & (mask - 1)] + unknownHere.get(lowest).effectOn(account);
     }
+    return sums;
+  }
+
+  /** The subsets whose effects add up to {@code unexplained}. */
+  private static List<Long> matching(long[] sums, long unexplained) {
     List<Long> matching = new ArrayList<>();
-    long[] sums = new long[1 << n];
-    for (int mask = 0; mask < sums.length; mask++) {
-      if (mask > 0) {
-        int lowest = Integer.numberOfTrailingZeros(mask);
-        sums[mask] = sums[mask & (mask - 1)] + effects[lowest];
-      }
-      if (sums[mask] == unexplained && matching.size() < MAX_CANDIDATES_PER_ACCOUNT) {
+    for (int mask = 0; mask < sums.length && matching.size() < MAX_CANDIDATES_PER_ACCOUNT; mask++) {
+      if (sums[mask] == unexplained) {
         matching.add((long) mask);
       }
     }
@@ -201,18 +203,15 @@ final class LedgerHistoryChecker {
 
   /** Why no subset explains the account, with the single operation that would, if there is one. */
   private static String unexplainable(
-      String account, List<Operation> operations, List<Operation> unknownHere, long balance) {
-    long known = knownEffect(operations, account);
+      String account,
+      List<Operation> operations,
+      List<Operation> unknownHere,
+      long[] sums,
+      long known,
+      long balance) {
     long unexplained = balance - known;
     Set<Long> reachable = new LinkedHashSet<>();
-    int n = unknownHere.size();
-    for (int mask = 0; mask < 1 << n; mask++) {
-      long sum = 0;
-      for (int i = 0; i < n; i++) {
-        if ((mask & 1 << i) != 0) {
-          sum += unknownHere.get(i).effectOn(account);
-        }
-      }
+    for (long sum : sums) {
       reachable.add(sum);
     }
     List<String> explanations = new ArrayList<>();
@@ -238,7 +237,7 @@ final class LedgerHistoryChecker {
         + ", the acknowledged operations give "
         + known
         + ", and its "
-        + n
+        + unknownHere.size()
         + " operations with unknown outcome "
         + unknownHere
         + " cannot add the "

@@ -69,8 +69,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * </ul>
  *
  * <p>{@code -Dcairn.seed=N} repeats the nemesis's and the clients' choices, {@code
- * -Dcairn.history.duration=5m} runs longer. The history is written to {@code history.txt} in the
- * run's directory, named in every failure.
+ * -Dcairn.history.duration=5m} runs longer (10 minutes with {@code -Psimulation}). The history is
+ * written to {@code history.txt} in the run's directory, named in every failure.
  */
 @ExtendWith(LocalS3Servers.class)
 final class LedgerHistoryIT {
@@ -111,7 +111,9 @@ final class LedgerHistoryIT {
 
   @Test
   void shouldExplainTheBalancesAndRestoreTheBackupsByTheHistoryUnderFaults() throws Exception {
-    Duration duration = Duration.parse("PT" + System.getProperty("cairn.history.duration", "60s"));
+    String fallback = Boolean.getBoolean("cairn.simulation.long") ? "10m" : "60s";
+    Duration duration =
+        Duration.parse("PT" + System.getProperty("cairn.history.duration", fallback));
     System.out.println("LedgerHistoryIT: seed " + seed + " (-Dcairn.seed=" + seed + ")");
     dir =
         Files.createTempDirectory(

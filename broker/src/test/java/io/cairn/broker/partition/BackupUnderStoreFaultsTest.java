@@ -84,15 +84,7 @@ final class BackupUnderStoreFaultsTest {
                 .map(reason -> reason.length() > 60 ? reason.substring(0, 60) : reason)
                 .collect(
                     Collectors.groupingBy(reason -> reason, TreeMap::new, Collectors.counting())));
-        for (BackupStatus status : statuses) {
-          if (status.statusCode() == BackupStatusCode.COMPLETED) {
-            VerificationReport report = run.verify(status);
-            assertThat(report.isClean())
-                .as("seed %d: COMPLETED %s verifies: %s", seed, status.id(), report.describe())
-                .isTrue();
-            completed++;
-          }
-        }
+        completed += run.verifyCompleted(statuses);
         List<Long> rebuilt = rebuiltBackups(statuses, seed);
         for (long backupId : rebuilt) {
           VerifyReport report = run.rebuild(backupId);
@@ -123,17 +115,7 @@ final class BackupUnderStoreFaultsTest {
     Run run = new Run(directory.resolve("lossy"), seed, true);
     try {
       run.run();
-      assertThatThrownBy(
-              () -> {
-                for (BackupStatus status : run.settledStatuses()) {
-                  if (status.statusCode() == BackupStatusCode.COMPLETED) {
-                    VerificationReport report = run.verify(status);
-                    assertThat(report.isClean())
-                        .as("COMPLETED %s verifies: %s", status.id(), report.describe())
-                        .isTrue();
-                  }
-                }
-              })
+      assertThatThrownBy(() -> run.verifyCompleted(run.settledStatuses()))
           .as("a COMPLETED backup missing objects is found (seed %d)", seed)
           .isInstanceOf(AssertionError.class)
           .hasMessageContaining("MISSING");
@@ -371,8 +353,20 @@ final class BackupUnderStoreFaultsTest {
       }
     }
 
-    VerificationReport verify(BackupStatus status) {
-      return cluster.await(store.verify(status.id()), "verify " + status.id() + ", seed " + seed);
+    /** Verifies every COMPLETED backup among {@code statuses}: each must be clean. */
+    int verifyCompleted(List<BackupStatus> statuses) {
+      int completed = 0;
+      for (BackupStatus status : statuses) {
+        if (status.statusCode() == BackupStatusCode.COMPLETED) {
+          VerificationReport report =
+              cluster.await(store.verify(status.id()), "verify " + status.id() + ", seed " + seed);
+          assertThat(report.isClean())
+              .as("seed %d: COMPLETED %s verifies: %s", seed, status.id(), report.describe())
+              .isTrue();
+          completed++;
+        }
+      }
+      return completed;
     }
 
     void close() {

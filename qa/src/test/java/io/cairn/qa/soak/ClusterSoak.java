@@ -6,6 +6,7 @@ import io.cairn.backupstore.BackupEncryption;
 import io.cairn.client.BackupInfo;
 import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
+import io.cairn.client.ManagementClient;
 import io.cairn.files.DurableFiles;
 import io.cairn.qa.BackupStoreSpec;
 import io.cairn.qa.EmbeddedCluster;
@@ -18,9 +19,6 @@ import io.cairn.restore.BackupSelector;
 import io.cairn.restore.ClusterShape;
 import io.cairn.units.Durations;
 import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,8 +55,6 @@ final class ClusterSoak {
    * are not compared.
    */
   private static final Duration WARM_UP = Duration.ofMinutes(6);
-
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir Path directory;
 
@@ -270,17 +266,10 @@ final class ClusterSoak {
   }
 
   /** The running brokers' open journal readers, from their {@code /metrics}. */
-  private static long journalReaders(EmbeddedCluster cluster)
-      throws IOException, InterruptedException {
+  private static long journalReaders(EmbeddedCluster cluster) {
     long readers = 0;
     for (int nodeId : cluster.runningBrokerIds()) {
-      String metrics =
-          HTTP.send(
-                  HttpRequest.newBuilder(cluster.brokerManagementUri(nodeId).resolve("/metrics"))
-                      .timeout(Duration.ofSeconds(10))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
+      String metrics = ManagementClient.of(cluster.brokerManagementUri(nodeId)).metrics();
       for (String line : metrics.split("\n")) {
         if (line.startsWith("cairn_journal_readers")) {
           readers += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
