@@ -155,6 +155,57 @@ public abstract class ArchiveContractTests extends ListingContractTests {
   }
 
   @Test
+  void objectsBesideTheArchivesOwnKeysAreSkipped() {
+    LogArchive archive = new LogArchive(store.archive(), 8);
+    Random random = new Random(8);
+    List<ArchivedRecord> all = records(1, 30, random);
+    StoredLink first =
+        appended(
+            await(
+                archive.append(
+                    Optional.empty(),
+                    all.subList(0, 10),
+                    List.of(new ArchivedCheckpoint(7, 50, 1_000, "00c0ffee", 5)),
+                    1,
+                    Instant.EPOCH)));
+    StoredLink second =
+        appended(
+            await(
+                archive.append(
+                    Optional.of(first),
+                    all.subList(10, 20),
+                    List.of(new ArchivedCheckpoint(9, 150, 2_000, "00c0ffee", 15)),
+                    1,
+                    Instant.EPOCH)));
+    // what a server lists while it writes an upload to a temporary object beside its key, and a
+    // stray file: each sorts right after an archive key
+    String uuid = "-5ab2c5ab-4c5f-44ec-a59c-05ca6538c9b6";
+    for (String foreign :
+        List.of(
+            ArchiveKeys.point(8, 7) + uuid,
+            ArchiveKeys.point(8, 9) + uuid,
+            first.key() + uuid,
+            second.key() + uuid,
+            ArchiveKeys.linksDirectory(8) + "notes.txt")) {
+      await(store.archive().create(foreign, bytes("not the archive's")));
+    }
+
+    assertThat(await(archive.pointIds(0, 10))).containsExactly(7L, 9L);
+    assertThat(await(archive.pointIds(0, 1))).containsExactly(7L);
+    assertThat(await(archive.pointIds(7, 1))).containsExactly(9L);
+    assertThat(await(archive.pointIds(9, 1))).isEmpty();
+    assertThat(await(archive.linkKeys(null, 1))).containsExactly(first.key());
+    assertThat(await(archive.linkKeys(first.key(), 10))).containsExactly(second.key());
+    assertThat(await(archive.tail(Optional.empty()))).contains(second);
+    assertThat(await(archive.chain(5, 20)))
+        .extracting(StoredLink::key)
+        .containsExactly(first.key(), second.key());
+    assertThatThrownBy(() -> await(archive.chain(5, 25)))
+        .isInstanceOf(ArchiveException.class)
+        .hasMessageContaining("index 21");
+  }
+
+  @Test
   void aSecondWriterContinuingFromTheSameTailLoses() {
     LogArchive archive = new LogArchive(store.archive(), 6);
     Random random = new Random(6);

@@ -11,6 +11,11 @@ package io.cairn.backupapi.archive;
  *
  * Indexes are zero-padded, so key order is index order: the chain from any index on is one listing
  * of the links directory starting after a key, never a listing of the chunks.
+ *
+ * <p>A listing may show keys that are none of these: a server that writes an upload to a temporary
+ * object beside its key lists it while the upload runs (S3Proxy's filesystem store names it {@code
+ * {key}-{uuid}}), and people put files where they should not. {@link #isLink} and {@link #isPoint}
+ * tell the archive's own keys apart, so readers skip the rest.
  */
 public final class ArchiveKeys {
 
@@ -39,6 +44,16 @@ public final class ArchiveKeys {
   /** The key of restore point {@code checkpointId}. */
   public static String point(int partitionId, long checkpointId) {
     return pointsDirectory(partitionId) + String.format(INDEX_FORMAT, checkpointId);
+  }
+
+  /** Whether {@code key} is a restore point key of the partition. */
+  public static boolean isPoint(int partitionId, String key) {
+    return digitsAfter(pointsDirectory(partitionId), key) != null;
+  }
+
+  /** Whether {@code key} is a link key of the partition. */
+  public static boolean isLink(int partitionId, String key) {
+    return digitsAfter(linksDirectory(partitionId), key) != null;
   }
 
   /**
@@ -71,11 +86,19 @@ public final class ArchiveKeys {
     return numberAfter(linksDirectory(partitionId), partitionId, key, "link");
   }
 
-  private static long numberAfter(String directory, int partitionId, String key, String kind) {
+  /** The 19 digits after {@code directory} that make up {@code key}, or null if it has none. */
+  private static String digitsAfter(String directory, String key) {
     String digits = key.startsWith(directory) ? key.substring(directory.length()) : "";
-    if (digits.length() != 19
-        || !digits.chars().allMatch(c -> c >= '0' && c <= '9')
-        || digits.compareTo(MAX_INDEX_DIGITS) > 0) {
+    boolean valid =
+        digits.length() == 19
+            && digits.chars().allMatch(c -> c >= '0' && c <= '9')
+            && digits.compareTo(MAX_INDEX_DIGITS) <= 0;
+    return valid ? digits : null;
+  }
+
+  private static long numberAfter(String directory, int partitionId, String key, String kind) {
+    String digits = digitsAfter(directory, key);
+    if (digits == null) {
       throw new ArchiveException(
           "Expected a "
               + kind

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * One partition's continuous log archive over a store's {@link ArchiveObjects}: a chain of links,
@@ -147,13 +148,53 @@ public final class LogArchive {
    * afterId} (0 for the first page).
    */
   public CompletableFuture<List<Long>> pointIds(long afterId, int limit) {
-    return objects
-        .list(
+    return keys(
             ArchiveKeys.pointsDirectory(partitionId),
             afterId < 1 ? null : ArchiveKeys.point(partitionId, afterId),
-            limit)
+            limit,
+            key -> ArchiveKeys.isPoint(partitionId, key))
         .thenApply(
             keys -> keys.stream().map(k -> ArchiveKeys.checkpointIdOf(partitionId, k)).toList());
+  }
+
+  /**
+   * Up to {@code limit} keys of this partition's links, in index order, each after {@code afterKey}
+   * (null for the first page).
+   */
+  public CompletableFuture<List<String>> linkKeys(String afterKey, int limit) {
+    return keys(
+        ArchiveKeys.linksDirectory(partitionId),
+        afterKey,
+        limit,
+        key -> ArchiveKeys.isLink(partitionId, key));
+  }
+
+  /**
+   * Up to {@code limit} keys of {@code directory} after {@code after} that are the archive's own
+   * ({@code ours}), listing on past the rest ({@link ArchiveKeys}): fewer than {@code limit} only
+   * when the listing ended, so callers page on as over a plain listing.
+   */
+  private CompletableFuture<List<String>> keys(
+      String directory, String after, int limit, Predicate<String> ours) {
+    return keys(directory, after, limit, ours, new ArrayList<>());
+  }
+
+  private CompletableFuture<List<String>> keys(
+      String directory, String after, int limit, Predicate<String> ours, List<String> found) {
+    return objects
+        .list(directory, after, limit)
+        .thenCompose(
+            listed -> {
+              for (String key : listed) {
+                if (ours.test(key) && found.size() < limit) {
+                  found.add(key);
+                }
+              }
+              boolean ended = listed.size() < limit;
+              return ended || found.size() == limit
+                  ? CompletableFuture.completedFuture(found)
+                  : keys(directory, listed.get(listed.size() - 1), limit, ours, found);
+            });
   }
 
   /**
@@ -175,8 +216,7 @@ public final class LogArchive {
   }
 
   private CompletableFuture<Optional<String>> lastKey(String after, Optional<String> last) {
-    return objects
-        .list(ArchiveKeys.linksDirectory(partitionId), after, PAGE)
+    return linkKeys(after, PAGE)
         .thenCompose(
             keys -> {
               if (keys.isEmpty()) {
@@ -262,8 +302,7 @@ public final class LogArchive {
   /** The key of the last link starting at or below {@code index}, listed after {@code after}. */
   private CompletableFuture<Optional<String>> findStart(
       String after, long index, Optional<String> best) {
-    return objects
-        .list(ArchiveKeys.linksDirectory(partitionId), after, PAGE)
+    return linkKeys(after, PAGE)
         .thenCompose(
             keys -> {
               Optional<String> found = best;
@@ -308,8 +347,7 @@ public final class LogArchive {
 
   /** Fails with the gap from {@code missing} on, naming the next link after {@code key}. */
   private <T> CompletableFuture<T> gapAfter(String key, long missing, long toIndex) {
-    return objects
-        .list(ArchiveKeys.linksDirectory(partitionId), key, 1)
+    return linkKeys(key, 1)
         .thenApply(
             next -> {
               throw gap(

@@ -99,10 +99,7 @@ final class ArchivePruning {
             })
         .thenCompose(
             points ->
-                store
-                    .archive()
-                    .list(ArchiveKeys.linksDirectory(partitionId), null, PAGE)
-                    .thenCompose(keys -> pruneLinks(pass, keys, 0, points)))
+                archive.linkKeys(null, PAGE).thenCompose(keys -> pruneLinks(pass, keys, 0, points)))
         .thenApply(
             n -> {
               if (n > 0) {
