@@ -1,29 +1,15 @@
 package io.cairn.broker;
 
-import io.cairn.backup.schedule.BackupScheduler;
 import io.cairn.backupapi.BackupStore;
-import io.cairn.broker.api.AccountQueryHandler;
-import io.cairn.broker.api.BackupRequestHandler;
-import io.cairn.broker.api.BackupScheduleHandler;
 import io.cairn.broker.api.BrokerApiMetrics;
-import io.cairn.broker.api.CommandRequestHandler;
-import io.cairn.broker.api.CommandResponseRouter;
-import io.cairn.broker.api.ExportingRequestHandler;
 import io.cairn.broker.api.RestoreRequestHandler;
 import io.cairn.broker.api.TopologyHandler;
 import io.cairn.broker.api.limit.CommandLimiter;
-import io.cairn.broker.api.limit.CommandLimiters;
 import io.cairn.broker.config.BrokerConfig;
-import io.cairn.broker.exporting.ExportingState;
-import io.cairn.broker.interpartition.InterPartitionCodec;
-import io.cairn.broker.interpartition.InterPartitionMetrics;
-import io.cairn.broker.interpartition.InterPartitionRequestHandler;
-import io.cairn.broker.interpartition.TransportInterPartitionSender;
 import io.cairn.broker.management.ManagementServer;
 import io.cairn.broker.node.NodeDescriptor;
+import io.cairn.broker.partition.BackupComponent;
 import io.cairn.broker.restore.ApiRestore;
-import io.cairn.broker.schedule.ScheduledBackups;
-import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.config.ExposedListeners;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.BrokerTopology;
@@ -41,12 +27,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,8 +70,10 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the life-cycle methods are serialized; the accessors may be called from any
  * thread.
  *
- * <p>The broker's own thread pools are {@link BrokerThreads}'; waiting for a part and closing one
- * (each close step runs even if an earlier one failed) is {@link PartSteps}'.
+ * <p>What processes (partitions, request handlers, the backup schedule) is {@link NodeProcessing},
+ * built from this broker's scheduler, transport and thread pools: the same class runs in a seeded
+ * simulation. The broker's own thread pools are {@link BrokerThreads}'; waiting for a part and
+ * closing one (each close step runs even if an earlier one failed) is {@link PartSteps}'.
  */
 public final class Broker implements AutoCloseable {
 
@@ -124,17 +110,12 @@ public final class Broker implements AutoCloseable {
   private final BrokerThreads threads;
   private final PartSteps steps;
   private volatile State state;
-  private volatile HostedPartitions partitions = new HostedPartitions(List.of());
 
   // set by start()
   private ThreadPoolActorScheduler scheduler;
   private ThreadPoolActorScheduler exporterScheduler;
-  private ExportingState exporting;
   private BackupStores.Opened backupStore;
-  private LeaderDirectory leaders;
-  private CommandResponseRouter router;
-  private BackupScheduler backupScheduler;
-  private volatile CommandLimiters commandLimiters;
+  private volatile NodeProcessing processing;
   private ManagementServer management;
   private BrokerApiMetrics apiMetrics;
   private ApiRestore restore;
@@ -232,7 +213,7 @@ public final class Broker implements AutoCloseable {
         state == State.AWAITING_RESTORE
             ? "waits for a restore through the API (data.restoreMode, empty data directory)"
             : "started",
-        partitions.all().stream().map(HostedPartition::partitionId).toList(),
+        partitions().all().stream().map(HostedPartition::partitionId).toList(),
         transport.localAddress(),
         managementAddress().map(Object::toString).orElse("off"));
     ExposedListeners exposed = config.exposedListeners();
@@ -304,7 +285,7 @@ public final class Broker implements AutoCloseable {
       }
     }
     logStarted();
-    return partitions.all();
+    return partitions().all();
   }
 
   private void checkNodeDescriptor() {
@@ -322,12 +303,9 @@ public final class Broker implements AutoCloseable {
 
   /** Starts everything that processes: actors, partitions, request handlers, the schedule. */
   private void startProcessing() {
-    BrokerConfig.Processing processing = config.processing();
     scheduler =
         new ThreadPoolActorScheduler(
-            "node-" + nodeId, processing.actorThreadCount(), clock, registry);
-    exporting = ExportingState.open(dataDirectory);
-    exporting.registerGauge(registry, nodeId);
+            "node-" + nodeId, config.processing().actorThreadCount(), clock, registry);
     if (!config.exporters().isEmpty()) {
       // exporters do file and network I/O: never on the threads that run the partitions
       exporterScheduler =
@@ -337,100 +315,25 @@ public final class Broker implements AutoCloseable {
               clock,
               BrokerMetrics.roleView(registry, "exporter"));
     }
-
-    Duration requestTimeout = config.network().requestTimeout();
-    leaders =
-        new LeaderDirectory(
-            nodeId,
-            config.cluster().members().keySet(),
-            transport,
-            processing.topologyRefreshInterval(),
-            requestTimeout);
-    router =
-        new CommandResponseRouter(
-            nodeId,
-            clock.millis() << 20,
-            processing.maxInFlightCommands(),
-            processing.commandTimeout(),
-            clock,
-            this::stillLeads,
-            apiMetrics);
-    steps.join(scheduler.start(leaders), "the leader directory");
-    steps.join(scheduler.start(router), "the command response router");
-    InterPartitionMetrics interPartitionMetrics = new InterPartitionMetrics(registry, nodeId);
-    TransportInterPartitionSender sender =
-        new TransportInterPartitionSender(
-            nodeId, transport, leaders, threads.api(), requestTimeout, interPartitionMetrics);
-
-    partitions =
-        new HostedPartitions(
-            new PartitionAssembler(
-                    config,
-                    info,
-                    dataDirectory,
-                    clock,
-                    transport,
-                    scheduler,
-                    exporterScheduler,
-                    threads,
-                    exporting,
-                    router,
-                    registry)
-                .open(sender, backupStore.store()));
-    leaders.hosted(partitions);
-    sender.hosted(partitions);
-    commandLimiters =
-        CommandLimiters.open(
-            partitions.all().stream().map(HostedPartition::partitionId).toList(),
-            processing.commandLimit(),
-            clock,
-            registry,
-            nodeId);
-
-    register(
-        InterPartitionCodec.TYPE,
-        new InterPartitionRequestHandler(partitions, leaders, interPartitionMetrics));
-    CommandRequestHandler commands =
-        new CommandRequestHandler(
-            info, partitions, leaders, router, commandLimiters, this::commandRefusal, apiMetrics);
-    register(ApiDescriptor.TYPE_COMMAND, commands);
-    register(
-        ApiDescriptor.TYPE_QUERY_ACCOUNT,
-        new AccountQueryHandler(info, partitions, leaders, apiMetrics));
-    register(ApiDescriptor.TYPE_TOPOLOGY, new TopologyHandler(info, partitions, apiMetrics));
-    register(
-        ApiDescriptor.TYPE_BACKUP,
-        new BackupRequestHandler(backupStore.store(), backupStore.unavailableReason(), apiMetrics));
-    register(
-        ApiDescriptor.TYPE_EXPORTING, new ExportingRequestHandler(nodeId, exporting, apiMetrics));
-
-    List<CompletableFuture<Void>> started = new ArrayList<>();
-    for (HostedPartition partition : partitions.all()) {
-      started.add(partition.partition().start());
-    }
-    steps.join(
-        CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)),
-        "the partitions " + partitions.all().stream().map(HostedPartition::partitionId).toList());
-
+    processing =
+        new NodeProcessing(
+            new NodeProcessing.Parts(
+                config,
+                info,
+                dataDirectory,
+                clock,
+                transport,
+                scheduler,
+                Optional.ofNullable(exporterScheduler),
+                new NodeProcessing.Executors(
+                    threads.io(), threads.flush(), threads.upload(), threads.api()),
+                backupStore,
+                registry,
+                apiMetrics,
+                this::commandRefusal,
+                BackupComponent::checkpointIds));
+    steps.join(processing.start(), "the node's processing");
     BrokerMetrics.registerHealth(registry, nodeId, () -> health().status().code());
-    Optional<BackupScheduler> scheduled =
-        ScheduledBackups.scheduler(
-            config.backup(),
-            backupStore.store(),
-            info,
-            () -> partitions,
-            leaders,
-            transport,
-            commands,
-            requestTimeout,
-            registry);
-    if (scheduled.isPresent()) {
-      backupScheduler = scheduled.get();
-      steps.join(scheduler.start(backupScheduler), "the backup scheduler");
-    }
-    register(
-        ApiDescriptor.TYPE_BACKUP_SCHEDULE,
-        new BackupScheduleHandler(nodeId, scheduled, leaders, apiMetrics));
   }
 
   /**
@@ -446,13 +349,6 @@ public final class Broker implements AutoCloseable {
   private void register(String type, MessagingService.RequestHandler handler) {
     transport.registerRequestHandler(type, handler, threads.api());
     handlerTypes.add(type);
-  }
-
-  private boolean stillLeads(int partitionId, long term) {
-    return partitions
-        .get(partitionId)
-        .map(partition -> partition.isLeader() && partition.term() == term)
-        .orElse(false);
   }
 
   // ---- accessors -----------------------------------------------------------------------------
@@ -487,7 +383,8 @@ public final class Broker implements AutoCloseable {
 
   /** The partitions this broker hosts (empty before {@link #start()}). */
   public HostedPartitions partitions() {
-    return partitions;
+    NodeProcessing started = processing;
+    return started == null ? new HostedPartitions(List.of()) : started.partitions();
   }
 
   /**
@@ -495,13 +392,13 @@ public final class Broker implements AutoCloseable {
    * before {@link #start()}).
    */
   public Optional<CommandLimiter> commandLimiter(int partitionId) {
-    CommandLimiters limiters = commandLimiters;
-    return limiters == null ? Optional.empty() : limiters.of(partitionId);
+    NodeProcessing started = processing;
+    return started == null ? Optional.empty() : started.commandLimiter(partitionId);
   }
 
   /** What this broker reports on {@code cairn-topology}. */
   public BrokerTopology topology() {
-    return TopologyHandler.topology(info, partitions);
+    return TopologyHandler.topology(info, partitions());
   }
 
   /** The broker's health now (also on {@code /health} and {@code /ready}). */
@@ -514,7 +411,7 @@ public final class Broker implements AutoCloseable {
           case STARTED -> null;
           case CLOSING, CLOSED -> "node " + nodeId + " is shutting down";
         };
-    return BrokerHealth.of(nodeId, partitions, problem);
+    return BrokerHealth.of(nodeId, partitions(), problem);
   }
 
   /** Every meter of this broker (what {@code /metrics} serves). */
@@ -542,11 +439,11 @@ public final class Broker implements AutoCloseable {
       boolean started = state == State.STARTED;
       state = State.CLOSING;
       LOG.info("Node {} shutting down: refusing new commands", nodeId);
-      if (router != null) {
-        router.refuseNewCommands();
-      }
-      if (started && router != null) {
-        router.awaitDrained(config.processing().shutdownTimeout());
+      if (processing != null) {
+        processing.refuseNewCommands();
+        if (started) {
+          processing.awaitDrained(config.processing().shutdownTimeout());
+        }
       }
       closeParts();
       state = State.CLOSED;
@@ -559,10 +456,13 @@ public final class Broker implements AutoCloseable {
     Optional.ofNullable(restore).ifPresent(ApiRestore::close);
     steps.quietly("the management server", () -> PartSteps.close(management));
     steps.quietly("the request handlers", () -> handlerTypes.forEach(transport::unregisterHandler));
-    steps.quietly("the backup scheduler", () -> PartSteps.closeActor(backupScheduler));
-    steps.quietly("the partitions", this::closePartitions);
-    steps.quietly("the command response router", () -> PartSteps.closeActor(router));
-    steps.quietly("the leader directory", () -> PartSteps.closeActor(leaders));
+    steps.quietly(
+        "the node's processing (partitions, handlers, schedule)",
+        () -> {
+          if (processing != null) {
+            steps.join(processing.closeAsync(), "closing the processing", PartSteps.PART_TIMEOUT);
+          }
+        });
     steps.quietly("the exporter scheduler", () -> PartSteps.close(exporterScheduler));
     steps.quietly("the actor scheduler", () -> PartSteps.close(scheduler));
     steps.quietly("the transport", transport::close);
@@ -577,17 +477,6 @@ public final class Broker implements AutoCloseable {
       steps.quietly("a thread pool", () -> threads.stop(executor));
     }
     steps.quietly("the meter registry", registry::close);
-  }
-
-  private void closePartitions() {
-    List<CompletableFuture<Void>> closing = new ArrayList<>();
-    for (HostedPartition partition : partitions.all()) {
-      closing.add(partition.partition().closeAsync());
-    }
-    steps.join(
-        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)),
-        "closing the partitions",
-        PartSteps.PART_TIMEOUT);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.cairn.broker;
 
-import io.cairn.scheduler.Actor;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -74,18 +73,6 @@ final class PartSteps {
     } catch (TimeoutException e) {
       throw new IllegalStateException(
           "Expected " + what + " within " + timeout + ", but it did not (node " + nodeId + ")", e);
-    }
-  }
-
-  /**
-   * Closes {@code actor} unless it is null or closing, waiting {@link BrokerThreads#STOP_TIMEOUT}.
-   */
-  static void closeActor(Actor actor) {
-    if (actor != null && !actor.isClosed()) {
-      actor
-          .closeAsync()
-          .orTimeout(BrokerThreads.STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          .join();
     }
   }
 

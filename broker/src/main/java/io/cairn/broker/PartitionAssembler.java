@@ -14,11 +14,6 @@ import io.cairn.broker.partition.Partition;
 import io.cairn.broker.partition.PartitionComponent;
 import io.cairn.broker.partition.PartitionLayout;
 import io.cairn.engine.InterPartitionReceiver;
-import io.cairn.scheduler.Clock;
-import io.cairn.scheduler.ThreadPoolActorScheduler;
-import io.cairn.transport.MessagingService;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,60 +31,34 @@ final class PartitionAssembler {
   // the broker's logger: these lines are the broker's
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
-  private final BrokerConfig config;
-  private final BrokerInfo info;
-  private final Path dataDirectory;
-  private final Clock clock;
-  private final MessagingService transport;
-  private final ThreadPoolActorScheduler scheduler;
-  private final ThreadPoolActorScheduler exporterScheduler;
-  private final BrokerThreads threads;
+  private final NodeProcessing.Parts parts;
   private final ExportingState exporting;
   private final CommandResponseRouter router;
-  private final MeterRegistry registry;
 
-  /**
-   * @param exporterScheduler the exporters' scheduler; null when no exporter is configured
-   */
   PartitionAssembler(
-      BrokerConfig config,
-      BrokerInfo info,
-      Path dataDirectory,
-      Clock clock,
-      MessagingService transport,
-      ThreadPoolActorScheduler scheduler,
-      ThreadPoolActorScheduler exporterScheduler,
-      BrokerThreads threads,
-      ExportingState exporting,
-      CommandResponseRouter router,
-      MeterRegistry registry) {
-    this.config = config;
-    this.info = info;
-    this.dataDirectory = dataDirectory;
-    this.clock = clock;
-    this.transport = transport;
-    this.scheduler = scheduler;
-    this.exporterScheduler = exporterScheduler;
-    this.threads = threads;
+      NodeProcessing.Parts parts, ExportingState exporting, CommandResponseRouter router) {
+    this.parts = parts;
     this.exporting = exporting;
     this.router = router;
-    this.registry = registry;
   }
 
   /**
    * Opens every partition of this node (not started yet); on failure closes those already opened.
    */
   List<HostedPartition> open(TransportInterPartitionSender sender, Optional<BackupStore> store) {
+    BrokerConfig config = parts.config();
+    BrokerInfo info = parts.info();
     int nodeId = info.nodeId();
+    NodeProcessing.Executors executors = parts.executors();
     PartitionDistribution distribution = config.distribution();
     List<HostedPartition> opened = new ArrayList<>();
     try {
       for (int partitionId : distribution.partitionsOf(nodeId)) {
         BackupComponent backups =
             new BackupComponent(
-                store, config.backupConfig(), distribution.partitionCount(), threads.upload());
+                store, config.backupConfig(), distribution.partitionCount(), executors.upload());
         LedgerComponent ledger =
-            new LedgerComponent(config.ledgerConfig(), sender, BackupComponent::checkpointIds);
+            new LedgerComponent(config.ledgerConfig(), sender, parts.checkpointStamps());
         List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
         store.flatMap(s -> LogArchiveComponent.of(s, config.backup())).ifPresent(components::add);
         // also without exporters, so that their column family always exists in the state
@@ -98,10 +67,10 @@ final class PartitionAssembler {
                 config.exporters(),
                 exporting,
                 ExporterDirectorConfig.defaults(),
-                exporterScheduler);
+                parts.exporterScheduler().orElse(null));
         components.add(exporters);
         // election timeouts only need to differ between members; the seed is not a secret
-        long seed = clock.nanos() ^ ((long) nodeId << 32) ^ partitionId;
+        long seed = parts.clock().nanos() ^ ((long) nodeId << 32) ^ partitionId;
         Partition partition =
             Partition.builder()
                 .partitionId(partitionId)
@@ -112,17 +81,17 @@ final class PartitionAssembler {
                     config.raft().leaderBalancing()
                         ? distribution.preferredLeader(partitionId)
                         : -1)
-                .layout(PartitionLayout.of(dataDirectory, partitionId))
+                .layout(PartitionLayout.of(parts.dataDirectory(), partitionId))
                 .config(config.partitionConfig())
-                .messagingService(transport)
-                .scheduler(scheduler)
-                .ioExecutor(threads.io())
-                .flushExecutor(threads.flush())
+                .messagingService(parts.transport())
+                .scheduler(parts.scheduler())
+                .ioExecutor(executors.io())
+                .flushExecutor(executors.flush())
                 .random(new SplittableRandom(seed))
                 .components(components)
                 .exportedPositions(config.exporters().isEmpty() ? null : exporters)
                 .responseWriter(router.writerFor(partitionId))
-                .meterRegistry(registry)
+                .meterRegistry(parts.registry())
                 .brokerVersion(info.version())
                 .open();
         LOG.debug("Opened partition {} on node {} (election seed {})", partitionId, nodeId, seed);

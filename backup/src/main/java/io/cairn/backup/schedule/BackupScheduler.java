@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A run that fails (a partition unreachable or refusing) is tried again with the same id after
  * an exponential backoff, until it succeeds or the next slot begins; a slot superseded by a higher
- * id (a backup taken by hand) is skipped. Status through {@link #status()}, meters in {@link
- * BackupScheduleMetrics}.
+ * id (a backup taken by hand, or a marker taken while it was retried) is skipped. Status through
+ * {@link #status()}, meters in {@link BackupScheduleMetrics}.
  *
  * <p>With {@link Retention} configured, every run that did not fail is followed by one retention
  * pass (never two at once): the backups the policy gives up are deleted through the partitions'
@@ -335,8 +335,9 @@ public final class BackupScheduler extends Actor {
           LOG.info("Scheduled backup {} was taken already (before a leader change)", backupId);
       case SUPERSEDED ->
           LOG.warn(
-              "Scheduled backup {} skipped: partitions hold the higher backup id {} (taken by"
-                  + " hand); the schedule goes on with the next slot",
+              "Scheduled backup {} skipped: partitions hold the higher checkpoint id {} (a"
+                  + " backup taken by hand, or a marker taken while this one was retried);"
+                  + " the schedule goes on with the next slot",
               backupId,
               outcome.highestId());
       case FAILED -> {

@@ -15,7 +15,9 @@ public record TakeOutcome(Kind kind, long highestId, String detail) {
   public enum Kind {
     /** A partition could not be reached or refused; sending the same id again is safe. */
     FAILED,
-    /** A partition holds a higher id (a backup taken by hand): this slot is skipped. */
+    /**
+     * A partition holds a higher id (a backup taken by hand, a later marker): this slot is skipped.
+     */
     SUPERSEDED,
     /** At least one partition created the checkpoint now, the others had it. */
     TAKEN,

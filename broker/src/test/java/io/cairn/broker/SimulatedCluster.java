@@ -1,0 +1,314 @@
+package io.cairn.broker;
+
+import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.content.CompressionPolicy;
+import io.cairn.backupstore.BackupEncryption;
+import io.cairn.backupstore.ObjectLayer;
+import io.cairn.backuptestkit.FaultyObjectLayer;
+import io.cairn.backuptestkit.InMemoryBackupStore;
+import io.cairn.broker.api.BrokerApiMetrics;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.broker.partition.BackupComponent;
+import io.cairn.db.CairnDb;
+import io.cairn.engine.CheckpointIdSupplier;
+import io.cairn.protocol.Record;
+import io.cairn.protocol.api.AccountBalance;
+import io.cairn.protocol.api.AccountQuery;
+import io.cairn.protocol.api.AccountQueryCodec;
+import io.cairn.protocol.api.ApiDescriptor;
+import io.cairn.protocol.api.ApiResponse;
+import io.cairn.protocol.api.CommandCodec;
+import io.cairn.protocol.api.CommandRequest;
+import io.cairn.scheduler.DeterministicScheduler;
+import io.cairn.scheduler.SimClock;
+import io.cairn.transport.MessagingService;
+import io.cairn.transport.sim.SimNetwork;
+import io.cairn.transport.sim.SimTesting;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * Whole nodes on one thread: each node's {@link NodeProcessing} — partitions with the real raft,
+ * stream processor, ledger engine, checkpoints, snapshots, backup manager and log archive, the
+ * backup schedule with markers and retention, inter-partition commands, the request handlers — on
+ * one {@link DeterministicScheduler} with simulated time, over a {@link SimNetwork}, backing up to
+ * one {@link InMemoryBackupStore} whose calls answer up to 200 ms late and fail as its {@link
+ * FaultyObjectLayer} is told. Seeded: the same seed runs the same way.
+ *
+ * <p>A node can be crashed (its endpoint cut off, its processing closed) and started again on its
+ * directory. A client endpoint talks to the nodes as the gateway does: commands and account
+ * queries, each sent to one node.
+ */
+final class SimulatedCluster implements AutoCloseable {
+
+  static final int CLIENT = 99;
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
+
+  /**
+   * When a cluster's simulated time starts by default (an epoch millisecond, as backup ids are).
+   */
+  static final long START_MILLIS = 1_700_000_000_000L;
+
+  final SimClock clock;
+  final DeterministicScheduler scheduler;
+  final SimNetwork network;
+  final InMemoryBackupStore.Storage storage = new InMemoryBackupStore.Storage();
+  final BackupStore store;
+  final long seed;
+  private final Path directory;
+  private final Map<Integer, BrokerConfig> configs = new TreeMap<>();
+  private final Map<Integer, NodeProcessing> running = new TreeMap<>();
+  private final Function<CairnDb, CheckpointIdSupplier> checkpointStamps;
+  private final boolean stampsCheckpoints;
+  private FaultyObjectLayer layer;
+
+  /** What a cluster is made of; {@link #build()} starts it. */
+  static final class Builder {
+    private final Path directory;
+    private final long seed;
+    private int nodes = 3;
+    private int partitions = 3;
+    private Map<String, String> settings = Map.of();
+    private long startMillis = START_MILLIS;
+    private Function<CairnDb, CheckpointIdSupplier> checkpointStamps =
+        BackupComponent::checkpointIds;
+    private boolean stampsCheckpoints = true;
+
+    private Builder(Path directory, long seed) {
+      this.directory = directory;
+      this.seed = seed;
+    }
+
+    Builder nodes(int value) {
+      nodes = value;
+      return this;
+    }
+
+    /** Also the replication factor: every node hosts every partition. */
+    Builder partitions(int value) {
+      partitions = value;
+      return this;
+    }
+
+    /** Broker settings over the test tuning (dotted keys). */
+    Builder settings(Map<String, String> value) {
+      settings = Map.copyOf(value);
+      return this;
+    }
+
+    /** When simulated time starts (epoch milliseconds). */
+    Builder startMillis(long value) {
+      startMillis = value;
+      return this;
+    }
+
+    /** No checkpoint id on inter-partition commands: the cut is no longer consistent. */
+    Builder withoutCheckpointStamps() {
+      checkpointStamps = db -> CheckpointIdSupplier.NONE;
+      stampsCheckpoints = false;
+      return this;
+    }
+
+    SimulatedCluster build() {
+      return new SimulatedCluster(this);
+    }
+  }
+
+  /**
+   * A cluster whose nodes keep their data in {@code directory/node-<id>}: empty, new nodes;
+   * restored there, they start from it.
+   */
+  static Builder builder(Path directory, long seed) {
+    return new Builder(directory, seed);
+  }
+
+  private SimulatedCluster(Builder builder) {
+    this.clock = new SimClock(builder.startMillis);
+    this.scheduler = new DeterministicScheduler(clock);
+    this.directory = builder.directory;
+    this.seed = builder.seed;
+    this.checkpointStamps = builder.checkpointStamps;
+    this.stampsCheckpoints = builder.stampsCheckpoints;
+    int nodes = builder.nodes;
+    int partitions = builder.partitions;
+    Map<String, String> settings = builder.settings;
+    network = new SimNetwork(scheduler, seed);
+    SplittableRandom delays = new SplittableRandom(seed ^ 0x5EED);
+    Executor late = task -> scheduler.schedule(Duration.ofMillis(delays.nextInt(200)), task);
+    UnaryOperator<ObjectLayer> faulty = objects -> layer = new FaultyObjectLayer(objects);
+    store =
+        new InMemoryBackupStore(
+            storage, CompressionPolicy.none(), BackupEncryption.off(), clock, late, faulty);
+    BrokerTestCluster.Builder shape =
+        BrokerTestCluster.builder(directory)
+            .brokers(nodes)
+            .partitions(partitions)
+            .replicationFactor(nodes)
+            .clusterId("simulated")
+            // the store is the in-memory one above; this only makes the settings a store's
+            .backupStore(directory.resolve("unused-fs-store"));
+    settings.forEach(shape::setting);
+    for (int id = 0; id < nodes; id++) {
+      configs.put(id, shape.config(id));
+      network.endpoint(id);
+    }
+    network.endpoint(CLIENT);
+    for (int id : configs.keySet()) {
+      start(id, network.endpoint(id));
+    }
+  }
+
+  /** False when built {@link Builder#withoutCheckpointStamps()}. */
+  boolean stampsCheckpoints() {
+    return stampsCheckpoints;
+  }
+
+  FaultyObjectLayer layer() {
+    return layer;
+  }
+
+  List<Integer> nodeIds() {
+    return List.copyOf(configs.keySet());
+  }
+
+  boolean isRunning(int nodeId) {
+    return running.containsKey(nodeId);
+  }
+
+  Map<Integer, NodeProcessing> running() {
+    return running;
+  }
+
+  private void start(int id, MessagingService transport) {
+    BrokerConfig config = configs.get(id);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Executor executor = scheduler.executor();
+    NodeProcessing processing =
+        new NodeProcessing(
+            new NodeProcessing.Parts(
+                config,
+                new BrokerInfo(
+                    id,
+                    config.cluster().clusterId(),
+                    BrokerVersion.current(),
+                    config.cluster().partitionCount(),
+                    config.cluster().replicationFactor()),
+                config.data().directory().toAbsolutePath(),
+                clock,
+                transport,
+                scheduler,
+                Optional.empty(),
+                new NodeProcessing.Executors(executor, executor, executor, executor),
+                new BackupStores.Opened(Optional.of(store), ""),
+                registry,
+                new BrokerApiMetrics(registry, id),
+                Optional::empty,
+                checkpointStamps));
+    running.put(id, processing);
+    await(processing.start(), "start of node " + id);
+  }
+
+  /** Cuts node {@code id} off the network at once and closes its processing (its files stay). */
+  void crash(int id) {
+    network.crash(id);
+    NodeProcessing processing = running.remove(id);
+    await(processing.closeAsync(), "close of node " + id);
+  }
+
+  /** Starts node {@code id} again on its directory, with a fresh endpoint. */
+  void restart(int id) {
+    start(id, network.restart(id));
+  }
+
+  /**
+   * Runs every task left, once no node runs: the store's calls still in flight (some behind a
+   * retry's back-off) land, as a crashed process's requests may still reach a store.
+   */
+  void runOut() {
+    for (int task = 0; task < 1_000_000 && scheduler.runNext(); task++) {
+      // run on
+    }
+  }
+
+  void run(Duration duration) {
+    scheduler.runFor(duration);
+  }
+
+  /**
+   * Runs in 10 ms steps until {@code condition} holds; fails naming the seed after {@code bound}.
+   */
+  void runUntil(BooleanSupplier condition, Duration bound, String what) {
+    long deadline = clock.millis() + bound.toMillis();
+    while (!condition.getAsBoolean()) {
+      if (clock.millis() >= deadline) {
+        throw new AssertionError(
+            "Expected " + what + " within " + bound + " of simulated time (seed " + seed + ")");
+      }
+      scheduler.runFor(Duration.ofMillis(10));
+    }
+  }
+
+  <T> T await(CompletableFuture<T> future, String what) {
+    return SimTesting.runUntilDone(scheduler, future, 5_000_000, what + ", seed " + seed);
+  }
+
+  /** Sends {@code command} for {@code partitionId} to node {@code nodeId}, as the gateway does. */
+  CompletableFuture<ApiResponse<Record>> command(int nodeId, int partitionId, Record command) {
+    return network
+        .endpoint(CLIENT)
+        .sendAndReceive(
+            nodeId,
+            ApiDescriptor.TYPE_COMMAND,
+            CommandCodec.encodeRequest(new CommandRequest(partitionId, command)),
+            REQUEST_TIMEOUT)
+        .thenApply(CommandCodec::decodeResponse);
+  }
+
+  /** Asks node {@code nodeId} for an account's balance. */
+  CompletableFuture<ApiResponse<AccountBalance>> balance(
+      int nodeId, int partitionId, String accountId) {
+    return network
+        .endpoint(CLIENT)
+        .sendAndReceive(
+            nodeId,
+            ApiDescriptor.TYPE_QUERY_ACCOUNT,
+            AccountQueryCodec.encodeRequest(new AccountQuery(partitionId, accountId)),
+            REQUEST_TIMEOUT)
+        .thenApply(AccountQueryCodec::decodeResponse);
+  }
+
+  /** A second store on the same bytes, without faults, answering on the calling thread. */
+  InMemoryBackupStore directStore() {
+    return new InMemoryBackupStore(
+        storage, CompressionPolicy.none(), BackupEncryption.off(), clock, Runnable::run);
+  }
+
+  Path directory() {
+    return directory;
+  }
+
+  @Override
+  public void close() {
+    for (int id : List.copyOf(running.keySet())) {
+      try {
+        crash(id);
+      } catch (RuntimeException | AssertionError e) {
+        // keep closing the others
+      }
+    }
+    runOut();
+    store.close();
+    scheduler.close();
+  }
+}
