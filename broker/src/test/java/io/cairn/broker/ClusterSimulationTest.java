@@ -95,7 +95,17 @@ final class ClusterSimulationTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void shouldConserveMoneyAndRestoreEveryCompletedBackupUnderFaults(long seed) {
-    simulate(seed, SimulatedCluster.builder(directory.resolve("seed-" + seed), seed));
+    try {
+      simulate(seed, SimulatedCluster.builder(directory.resolve("seed-" + seed), seed));
+    } catch (AssertionError | RuntimeException e) {
+      throw new AssertionError(
+          "Seed "
+              + seed
+              + " failed; replay it with: mvn -B -pl broker test -Dtest=ClusterSimulationTest"
+              + "#shouldConserveMoneyAndRestoreEveryCompletedBackupUnderFaults -Dcairn.seed="
+              + seed,
+          e);
+    }
   }
 
   /**
