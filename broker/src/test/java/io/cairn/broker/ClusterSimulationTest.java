@@ -511,23 +511,37 @@ final class ClusterSimulationTest {
     void checkBackups() {
       long quietSince = cluster.clock.millis();
       List<BackupStatus> statuses = new ArrayList<>();
-      cluster.runUntil(
-          () -> {
-            statuses.clear();
-            statuses.addAll(
-                cluster
-                    .await(
-                        cluster.store.list(
-                            BackupIdentifierWildcard.all(), PageRequest.first(1_000)),
-                        "the listing")
-                    .statuses());
-            // backups taken before the faults stopped: the schedule keeps taking new ones
-            return statuses.stream()
-                .filter(s -> s.id().checkpointId() < quietSince)
-                .noneMatch(s -> s.statusCode() == BackupStatusCode.IN_PROGRESS);
-          },
-          Duration.ofSeconds(60),
-          "every backup taken under fire COMPLETED or FAILED");
+      try {
+        cluster.runUntil(
+            () -> {
+              statuses.clear();
+              statuses.addAll(
+                  cluster
+                      .await(
+                          cluster.store.list(
+                              BackupIdentifierWildcard.all(), PageRequest.first(1_000)),
+                          "the listing")
+                      .statuses());
+              // backups taken before the faults stopped: the schedule keeps taking new ones
+              return statuses.stream()
+                  .filter(s -> s.id().checkpointId() < quietSince)
+                  .noneMatch(s -> s.statusCode() == BackupStatusCode.IN_PROGRESS);
+            },
+            Duration.ofSeconds(60),
+            "every backup taken under fire COMPLETED or FAILED");
+      } catch (AssertionError e) {
+        throw new AssertionError(
+            e.getMessage()
+                + ", but these stayed IN_PROGRESS: "
+                + statuses.stream()
+                    .filter(s -> s.id().checkpointId() < quietSince)
+                    .filter(s -> s.statusCode() == BackupStatusCode.IN_PROGRESS)
+                    .map(BackupStatus::id)
+                    .toList()
+                + "; nemesis "
+                + nemesis,
+            e);
+      }
       // the schedule and retention stop with the nodes: the store holds still while it is checked
       for (int node : cluster.nodeIds()) {
         cluster.crash(node);
