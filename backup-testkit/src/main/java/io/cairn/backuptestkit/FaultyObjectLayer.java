@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -64,6 +65,25 @@ public final class FaultyObjectLayer implements ObjectLayer {
     Fault decide(String operation);
 
     FaultPlan NONE = operation -> Fault.NONE;
+
+    /**
+     * Each call fails in one of the ways a real store fails ({@link Fault#FAIL}, {@link
+     * Fault#LOSE_ANSWER}, {@link Fault#PARTIAL_WRITE}, {@link Fault#STALE_LISTING}), each with
+     * chance 1 in {@code oneIn}, as {@code dice} decide (seeded: the same dice, the same faults).
+     */
+    static FaultPlan storeFailures(SplittableRandom dice, int oneIn) {
+      return operation -> {
+        synchronized (dice) {
+          return switch (dice.nextInt(oneIn)) {
+            case 0 -> Fault.FAIL;
+            case 1 -> Fault.LOSE_ANSWER;
+            case 2 -> Fault.PARTIAL_WRITE;
+            case 3 -> Fault.STALE_LISTING;
+            default -> Fault.NONE;
+          };
+        }
+      };
+    }
   }
 
   private final ObjectLayer layer;

@@ -8,7 +8,6 @@ import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.VerificationReport;
 import io.cairn.backuptestkit.FaultyObjectLayer;
-import io.cairn.backuptestkit.FaultyObjectLayer.Fault;
 import io.cairn.backuptestkit.InMemoryBackupStore;
 import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.AccountValue;
@@ -377,17 +376,7 @@ final class ClusterSimulationTest {
 
     /** A quarter of the store's calls fail, in every way the layer knows. */
     private static FaultyObjectLayer.FaultPlan faults(SplittableRandom dice) {
-      return operation -> {
-        synchronized (dice) {
-          return switch (dice.nextInt(16)) {
-            case 0 -> Fault.FAIL;
-            case 1 -> Fault.LOSE_ANSWER;
-            case 2 -> Fault.PARTIAL_WRITE;
-            case 3 -> Fault.STALE_LISTING;
-            default -> Fault.NONE;
-          };
-        }
-      };
+      return FaultyObjectLayer.FaultPlan.storeFailures(dice, 16);
     }
 
     private void checkOneLeaderPerTerm() {

@@ -260,17 +260,7 @@ final class BackupUnderStoreFaultsTest {
 
     /** A third of the store's calls fail, in every way the layer knows. */
     private static FaultyObjectLayer.FaultPlan faults(SplittableRandom dice) {
-      return operation -> {
-        synchronized (dice) {
-          return switch (dice.nextInt(12)) {
-            case 0 -> Fault.FAIL;
-            case 1 -> Fault.LOSE_ANSWER;
-            case 2 -> Fault.PARTIAL_WRITE;
-            case 3 -> Fault.STALE_LISTING;
-            default -> Fault.NONE;
-          };
-        }
-      };
+      return FaultyObjectLayer.FaultPlan.storeFailures(dice, 12);
     }
 
     private void checkpoint(Partition leader) {
