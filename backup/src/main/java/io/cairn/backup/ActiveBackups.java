@@ -8,6 +8,7 @@ import io.cairn.backupapi.BackupSaveResult;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,9 +16,9 @@ import org.slf4j.LoggerFactory;
  * The backups of one {@link BackupManager} that have not ended, and their end; any thread. While a
  * backup runs it is the one of its checkpoint id (a checkpoint told twice gets one backup). It ends
  * once: its outcome logged (INFO, or WARN for FAILED), a failed one made FAILED with the reason in
- * the store (never left IN_PROGRESS), the meters told, its reservation released and its outcome
- * completed. Where the manager's queue stands is the manager's; the backup's own state is its
- * {@link BackupJob}'s.
+ * the store (never left IN_PROGRESS: a mark that fails is handed to the manager to try again), the
+ * meters told, its reservation released and its outcome completed. Where the manager's queue stands
+ * is the manager's; the backup's own state is its {@link BackupJob}'s.
  */
 final class ActiveBackups {
 
@@ -28,17 +29,24 @@ final class ActiveBackups {
   private final BackupUploader uploader;
   private final BackupMetrics metrics;
   private final LongSupplier nanos;
+  private final ObjLongConsumer<String> markFailedAgain;
   private final Map<Long, BackupJob> active = new ConcurrentHashMap<>();
 
   /**
    * @param nanos the manager's clock
+   * @param markFailedAgain told (reason, checkpoint id) when a backup could not be marked FAILED
    */
   ActiveBackups(
-      int partitionId, BackupUploader uploader, BackupMetrics metrics, LongSupplier nanos) {
+      int partitionId,
+      BackupUploader uploader,
+      BackupMetrics metrics,
+      LongSupplier nanos,
+      ObjLongConsumer<String> markFailedAgain) {
     this.partitionId = partitionId;
     this.uploader = uploader;
     this.metrics = metrics;
     this.nanos = nanos;
+    this.markFailedAgain = markFailedAgain;
   }
 
   /** The running backup of checkpoint {@code checkpointId}, or null. */
@@ -85,13 +93,22 @@ final class ActiveBackups {
     finish(job, outcome);
   }
 
-  /** Makes sure the backup is FAILED in the store with {@code reason}, then ends the job. */
+  /**
+   * Marks the backup FAILED in the store with {@code reason}, then ends the job. A mark that fails
+   * is handed on to be tried again; the job ends all the same, so that its reservation does not
+   * hold the log while the store is down.
+   */
   void fail(BackupJob job, String reason) {
     LOG.warn("Partition {}: backup {} FAILED: {}", partitionId, job.id(), reason);
     uploader
         .markFailed(job.id(), reason)
         .whenComplete(
-            (status, error) -> finish(job, BackupOutcome.failed(job.checkpoint().id(), reason)));
+            (status, error) -> {
+              finish(job, BackupOutcome.failed(job.checkpoint().id(), reason));
+              if (error != null) {
+                markFailedAgain.accept(reason, job.id());
+              }
+            });
   }
 
   /** Ends a job once (metrics, outcome, reservation). */

@@ -31,6 +31,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Takes the backups of one partition on its leader (DESIGN.md §9); an {@link Actor} that lives as
@@ -53,7 +55,8 @@ import java.util.concurrent.Executor;
  *       passing the partition's previous completed backup so the store reuses equal files.
  *   <li>When the save ends: release the reservation and the hold; on success write {@code
  *       CHECKPOINT CONFIRM_BACKUP(id)} (retried on backpressure); on any failure make sure the
- *       backup is FAILED with the reason in the store (never left IN_PROGRESS).
+ *       backup is FAILED with the reason in the store (never left IN_PROGRESS): a mark the store
+ *       fails is tried again, with backoff, while the manager leads.
  * </ol>
  *
  * <p><b>Leadership.</b> On start, before any backup of its own reaches the store, the manager marks
@@ -78,6 +81,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
 
   /** The reason of backups failed by a change of leader. */
   public static final String LEADER_CHANGED = "leader changed";
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupManager.class);
 
   private final int partitionId;
   private final SnapshotStore snapshots;
@@ -127,7 +132,13 @@ public final class BackupManager extends Actor implements CheckpointListener {
             metrics);
     throttle = RateLimiter.withoutClock(config.uploadRateBytesPerSecond(), 0);
     sweep = new InProgressSweep(partitionId, uploader);
-    active = new ActiveBackups(partitionId, uploader, metrics, () -> clock().nanos());
+    active =
+        new ActiveBackups(
+            partitionId,
+            uploader,
+            metrics,
+            () -> clock().nanos(),
+            (reason, checkpointId) -> markFailedAgain(checkpointId, reason, 1));
     state = new BackupManagerState(partitionId);
     confirmations =
         new ConfirmationWriter(
@@ -308,6 +319,40 @@ public final class BackupManager extends Actor implements CheckpointListener {
       state.transition(new State.Sweeping(failedAttempts + 1), "trying the sweep again", null);
       startSweep(failedAttempts + 1);
     }
+  }
+
+  /**
+   * Any thread: backup {@code checkpointId} of this node could not be marked FAILED ({@code
+   * failedAttempts} times); tries again after {@link InProgressSweep#retryDelay}, on the actor's
+   * timer, while this manager leads. Without it a backup whose upload and FAILED mark both failed
+   * would stay IN_PROGRESS until the next change of leader, and retention would wait on it. Once
+   * leadership is lost the next leader's sweep marks it.
+   */
+  private void markFailedAgain(long checkpointId, String reason, int failedAttempts) {
+    runOnActor(
+        () -> {
+          if (isStopped()) {
+            return;
+          }
+          schedule(
+              InProgressSweep.retryDelay(failedAttempts),
+              () ->
+                  uploader
+                      .markFailed(checkpointId, reason)
+                      .whenComplete(
+                          (status, error) -> {
+                            if (error != null) {
+                              markFailedAgain(checkpointId, reason, failedAttempts + 1);
+                            } else {
+                              LOG.info(
+                                  "Partition {}: backup {} marked FAILED at attempt {}",
+                                  partitionId,
+                                  checkpointId,
+                                  failedAttempts + 1);
+                            }
+                          }));
+        },
+        () -> {});
   }
 
   /** Any thread: leadership was lost; nothing more is uploaded, confirmed or retried. */

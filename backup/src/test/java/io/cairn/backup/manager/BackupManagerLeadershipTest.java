@@ -258,6 +258,42 @@ final class BackupManagerLeadershipTest {
   }
 
   @Test
+  void shouldMarkAFailedBackupFailedAgainUntilTheStoreTakesTheMark() throws Exception {
+    // given a backup whose save reaches the store (IN_PROGRESS there) but whose answer is lost,
+    // and a store that fails the next two marks
+    long checkpointPosition = partition.appendEntries(10) - 1;
+    BackupMetrics metrics =
+        new BackupMetrics(partition.registry, BackupTestPartition.PARTITION, partition.clock);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults(), metrics);
+    try (FifoGate gate = FifoGate.create(directory.resolve("fifo"))) {
+      partition.store.loseNextSaveAnswer(gate.path());
+      partition.store.failMarks(2);
+
+      // when the backup is taken
+      BackupOutcome failed =
+          manager
+              .takeBackup(checkpoint(1, checkpointPosition))
+              .orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+              .join();
+      gate.awaitReader(TIMEOUT);
+
+      // then it ends FAILED at once (its reservation released) while the store still has it
+      // IN_PROGRESS, and the manager marks it again, with backoff, until the store takes the mark:
+      // FAILED with the save's reason, not IN_PROGRESS until the next change of leader
+      assertThat(failed.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
+      await()
+          .atMost(TIMEOUT)
+          .until(() -> partition.status(0, 1).statusCode() == BackupStatusCode.FAILED);
+      assertThat(partition.status(0, 1).failureReason().orElseThrow())
+          .contains("the answer to the save was lost");
+      assertThat(events("store.markFailed 1")).isEqualTo(3);
+      assertThat(metrics.operationCount(Operation.MARK_FAILED, Result.FAILURE)).isEqualTo(2);
+      assertThat(metrics.operationCount(Operation.MARK_FAILED, Result.SUCCESS)).isEqualTo(1);
+      assertThat(metrics.operationCount(Operation.TAKE, Result.FAILED)).isEqualTo(1);
+    }
+  }
+
+  @Test
   void shouldNotTakeBackupsOnceClosed() {
     // given
     long last = partition.appendEntries(5);

@@ -1,12 +1,14 @@
 package io.cairn.backup.manager;
 
 import io.cairn.backupapi.Backup;
+import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupIdentifierWildcard;
 import io.cairn.backupapi.BackupPage;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStore;
+import io.cairn.backupapi.NamedFileSet;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.RestoreProgressListener;
 import io.cairn.backupapi.VerificationReport;
@@ -18,12 +20,14 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
  * The real filesystem store behind a wrapper that records every call into a shared event log, keeps
  * the backups given to {@code save}, and can hold calls at a gate (saves, or every call) until the
- * test opens it, or fail the next listings or marks (a store that cannot be reached).
+ * test opens it, fail the next listings or marks (a store that cannot be reached), or lose the
+ * answer to a save that stays IN_PROGRESS in the store.
  */
 final class RecordingBackupStore implements BackupStore {
 
@@ -34,6 +38,7 @@ final class RecordingBackupStore implements BackupStore {
   private volatile CompletableFuture<Void> callGate = CompletableFuture.completedFuture(null);
   private final AtomicInteger listFailures = new AtomicInteger();
   private final AtomicInteger markFailures = new AtomicInteger();
+  private final AtomicReference<Path> lostSaveStall = new AtomicReference<>();
 
   RecordingBackupStore(BackupStore delegate, Consumer<String> events) {
     this.delegate = delegate;
@@ -64,6 +69,14 @@ final class RecordingBackupStore implements BackupStore {
     markFailures.set(count);
   }
 
+  /**
+   * The next save writes its backup IN_PROGRESS in the store and stalls there, reading the pipe
+   * {@code stall} (its only file), while the caller's future fails: an answer lost on the way back.
+   */
+  void loseNextSaveAnswer(Path stall) {
+    lostSaveStall.set(stall);
+  }
+
   /** The backups handed to {@code save}, in order. */
   List<Backup> saved() {
     return saved;
@@ -78,6 +91,19 @@ final class RecordingBackupStore implements BackupStore {
       Backup backup, Optional<BackupIdentifier> previous) {
     events.accept("store.save " + backup.id().checkpointId());
     saved.add(backup);
+    Path stall = lostSaveStall.getAndSet(null);
+    if (stall != null) {
+      delegate.save(
+          Backup.builder(backup.id())
+              .checkpointPosition(backup.descriptor().checkpointPosition())
+              .numberOfPartitions(backup.descriptor().numberOfPartitions())
+              .brokerVersion(backup.descriptor().brokerVersion())
+              .stateDigest(backup.descriptor().stateDigest())
+              .segments(NamedFileSet.of(new BackupFile("stalled.log", stall, 4)))
+              .build());
+      return CompletableFuture.failedFuture(
+          new IOException("injected: the answer to the save was lost"));
+    }
     CompletableFuture<Void> gate = callGate.thenCombine(saveGate, (a, b) -> null);
     return gate.thenCompose(ignored -> delegate.save(backup, previous))
         .whenComplete(
