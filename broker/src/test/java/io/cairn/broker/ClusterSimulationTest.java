@@ -2,13 +2,9 @@ package io.cairn.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.backupapi.BackupIdentifierWildcard;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
-import io.cairn.backupapi.PageRequest;
-import io.cairn.backupapi.VerificationReport;
 import io.cairn.backuptestkit.FaultyObjectLayer;
-import io.cairn.backuptestkit.InMemoryBackupStore;
 import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.AccountValue;
 import io.cairn.protocol.CheckpointIntent;
@@ -27,13 +23,6 @@ import io.cairn.protocol.api.AccountBalance;
 import io.cairn.protocol.api.AccountPlacement;
 import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ResponseStatus;
-import io.cairn.restore.BackupRestorer;
-import io.cairn.restore.BackupSelector;
-import io.cairn.restore.BackupVerifier;
-import io.cairn.restore.ClusterShape;
-import io.cairn.restore.RestoreTarget;
-import io.cairn.restore.VerifyReport;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,9 +48,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>After every step: no two nodes lead one partition in one term. At the end, once the faults
  * stop: money is conserved (every balance summed is what was deposited: transfers under fire only
- * move it, so a lost or doubled credit shows), no backup stays IN_PROGRESS, and every backup that
- * reached COMPLETED holds every object intact and rebuilds, partition by partition, to the state
- * digest recorded at its checkpoint.
+ * move it, so a lost or doubled credit shows), no backup stays IN_PROGRESS, every backup that
+ * reached COMPLETED holds every object intact, and every backup completed on every partition and
+ * every restore point after the oldest of them rebuilds to the state digests recorded at its
+ * checkpoint and restores with its money whole ({@link SimulatedRestoreChecks}).
  *
  * <p>Seeded; a failure names its seed. Rerun one with {@code -Dcairn.seed=<seed>}; {@code
  * -Psimulation} runs 40 seeds.
@@ -494,8 +484,8 @@ final class ClusterSimulationTest {
     }
 
     /**
-     * No backup stays IN_PROGRESS once the faults stopped; every COMPLETED one is intact and
-     * rebuilds to the digest recorded at its checkpoint.
+     * No backup stays IN_PROGRESS once the faults stopped; then, with the nodes stopped, every
+     * backup and restore point passes {@link SimulatedRestoreChecks}.
      */
     void checkBackups() {
       long quietSince = cluster.clock.millis();
@@ -504,13 +494,7 @@ final class ClusterSimulationTest {
         cluster.runUntil(
             () -> {
               statuses.clear();
-              statuses.addAll(
-                  cluster
-                      .await(
-                          cluster.store.list(
-                              BackupIdentifierWildcard.all(), PageRequest.first(1_000)),
-                          "the listing")
-                      .statuses());
+              statuses.addAll(SimulatedRestoreChecks.statuses(cluster));
               // backups taken before the faults stopped: the schedule keeps taking new ones
               return statuses.stream()
                   .filter(s -> s.id().checkpointId() < quietSince)
@@ -536,106 +520,18 @@ final class ClusterSimulationTest {
         cluster.crash(node);
       }
       cluster.runOut();
-      statuses.clear();
-      statuses.addAll(
-          cluster
-              .await(
-                  cluster.store.list(BackupIdentifierWildcard.all(), PageRequest.first(1_000)),
-                  "the listing")
-              .statuses());
-      List<Long> completed =
-          statuses.stream()
-              .filter(s -> s.statusCode() == BackupStatusCode.COMPLETED)
-              .map(s -> s.id().checkpointId())
-              .distinct()
-              .sorted()
-              .toList();
-      for (BackupStatus status : statuses) {
-        if (status.statusCode() == BackupStatusCode.COMPLETED) {
-          VerificationReport report =
-              cluster.await(cluster.store.verify(status.id()), "verify " + status.id());
-          assertThat(report.isClean())
-              .as("seed %d: COMPLETED %s is intact: %s", seed, status.id(), report.describe())
-              .isTrue();
-        }
-      }
-      for (long backupId : completed) {
-        if (statuses.stream()
-                .filter(s -> s.id().checkpointId() == backupId)
-                .filter(s -> s.statusCode() == BackupStatusCode.COMPLETED)
-                .map(s -> s.id().partitionId())
-                .distinct()
-                .count()
-            < PARTITIONS) {
-          continue; // a backup some partition has no completed copy of is not restorable
-        }
-        if (cluster.stampsCheckpoints()) {
-          // the verifier replays as the broker does, stamps included: a log written without
-          // them rebuilds to other digests (their pending credits record no stamp), which would
-          // hide the cut check behind the negative control
-          VerifyReport report = rebuild(backupId);
-          assertThat(report.isClean())
-              .as(
-                  "seed %d: backup %d rebuilt to its digests: %s",
-                  seed, backupId, report.describe())
-              .isTrue();
-        }
-        restoreAndCheckMoney(backupId);
-      }
-      System.out.printf(
-          "ClusterSimulationTest: seed %d: backups %s; %d completed, each rebuilt to its digests and restored with its money whole%n",
-          seed,
-          statuses.stream()
-              .map(s -> s.id().partitionId() + "/" + s.id().checkpointId() + " " + s.statusCode())
-              .toList(),
-          completed.size());
-      assertThat(completed).as("seed %d: backups completed", seed).isNotEmpty();
-    }
-
-    /**
-     * Restores backup {@code backupId} into a fresh cluster (every node's directory, as {@code
-     * cairn restore} does), starts it and lets the transfers in flight at the cut settle: a
-     * consistent cut holds whole deposits only, so the balances add up to a multiple of {@link
-     * #DEPOSIT}; a credit counted without its debit (or the reverse) leaves a remainder.
-     */
-    private void restoreAndCheckMoney(long backupId) {
-      Path root = restores.resolve("backup-" + backupId);
-      try (InMemoryBackupStore direct = cluster.directStore()) {
-        BackupRestorer restorer =
-            BackupRestorer.builder().store(direct).meterRegistry(new SimpleMeterRegistry()).build();
-        for (int node : cluster.nodeIds()) {
-          restorer.restore(
-              new RestoreTarget(
-                  root.resolve("node-" + node),
-                  "simulated",
-                  node,
-                  new ClusterShape(NODES, PARTITIONS, NODES),
-                  BrokerVersion.current()),
-              BackupSelector.exact(backupId));
-        }
-      }
-      try (SimulatedCluster restored =
-          restoredBuilder(root)
-              .nodes(NODES)
-              .partitions(PARTITIONS)
-              .startMillis(cluster.clock.millis())
-              .build()) {
-        Run check = new Run(restored, seed, restores);
-        check.awaitLeaders();
-        Map<String, Long> settled = check.settledBalances();
-        long sum = settled.values().stream().mapToLong(Long::longValue).sum();
-        assertThat(sum % DEPOSIT)
-            .as(
-                "seed %d: the balances restored from backup %d (%s) add up to whole deposits",
-                seed, backupId, settled)
-            .isZero();
-      }
-    }
-
-    /** A cluster on restored directories, running the code the backed-up one ran. */
-    private SimulatedCluster.Builder restoredBuilder(Path root) {
-      SimulatedCluster.Builder builder = SimulatedCluster.builder(root, seed);
-      return cluster.stampsCheckpoints() ? builder : builder.withoutCheckpointStamps();
+      new SimulatedRestoreChecks(
+              cluster,
+              seed,
+              PARTITIONS,
+              restores,
+              DEPOSIT,
+              restored -> {
+                Run check = new Run(restored, seed, restores);
+                check.awaitLeaders();
+                return check.settledBalances();
+              })
+          .check(SimulatedRestoreChecks.statuses(cluster));
     }
 
     /** The balances once they stop moving: the same twice, 2 s apart (bounded). */
@@ -660,19 +556,6 @@ final class ClusterSimulationTest {
           Duration.ofSeconds(60),
           "the restored balances to settle");
       return Map.copyOf(current);
-    }
-
-    private VerifyReport rebuild(long backupId) {
-      try (InMemoryBackupStore direct = cluster.directStore()) {
-        return BackupVerifier.builder()
-            .store(direct)
-            .meterRegistry(new SimpleMeterRegistry())
-            .build()
-            .verify(
-                BackupSelector.exact(backupId),
-                cluster.directory().resolve("rebuild-" + backupId),
-                false);
-      }
     }
   }
 }
