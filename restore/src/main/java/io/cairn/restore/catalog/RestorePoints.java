@@ -21,8 +21,10 @@ import java.util.TreeMap;
  * Finds the restore point a point-in-time restore goes to (DESIGN.md §10, "Point in time"): a
  * checkpoint whose {@code CREATED} event the log archive holds on every partition. By id, it must
  * be on every partition; by time, it is the newest point whose checkpoint was taken at or before
- * that time on every partition. Reads the archive's restore point objects only (one listing of
- * partition 1's points for a time, then a few reads), never its chunks.
+ * that time on every partition. A point counts once the archive holds its records on every
+ * partition (its point object is written before them). Reads the archive's restore point objects
+ * and last links only (one listing of partition 1's points for a time, then a few reads), never its
+ * chunks.
  */
 public final class RestorePoints {
 
@@ -92,6 +94,29 @@ public final class RestorePoints {
                                 + " the backups, or restore to a time.",
                             null)));
       }
+      Map<Integer, Long> tails = new TreeMap<>();
+      points.forEach(
+          (partitionId, point) -> {
+            long archivedTo = archivedTo(partitionId, tails);
+            if (archivedTo < point.index()) {
+              throw new RestoreException(
+                  Kind.NOT_FOUND,
+                  OptionalInt.of(partitionId),
+                  Optional.empty(),
+                  "Expected the log archive of partition "
+                      + partitionId
+                      + " to hold restore point "
+                      + to.checkpointId()
+                      + " (index "
+                      + point.index()
+                      + "), but it holds records up to index "
+                      + archivedTo
+                      + " only: the point is recorded, its records are not archived yet (the"
+                      + " archive is behind, see the broker's log and cairn_backup_archive_archived_index)."
+                      + " Wait for the archive, or restore to an earlier point.",
+                  null);
+            }
+          });
       return new Resolved(to.checkpointId(), points);
     }
     if (selector instanceof BackupSelector.ToTime to) {
@@ -146,6 +171,7 @@ public final class RestorePoints {
               + ". Restore to a later time.");
     }
     List<String> tried = new ArrayList<>();
+    Map<Integer, Long> tails = new TreeMap<>();
     for (int i = newest; i >= 0 && newest - i < MAX_CANDIDATES; i--) {
       long id = ids.get(i);
       Map<Integer, ArchivedCheckpoint> points = new TreeMap<>();
@@ -160,6 +186,8 @@ public final class RestorePoints {
                   + partitionId
                   + " at "
                   + Instant.ofEpochMilli(point.get().timestamp());
+        } else if (archivedTo(partitionId, tails) < point.get().index()) {
+          missing = "not archived yet on partition " + partitionId;
         } else {
           points.put(partitionId, point.get());
         }
@@ -180,6 +208,24 @@ public final class RestorePoints {
             + " partitions, but none is; the newest tried: "
             + String.join(", ", tried)
             + ". Restore to another time.");
+  }
+
+  /**
+   * The last index partition {@code partitionId}'s archive holds (0 when empty), read once per
+   * resolution into {@code tails}. A restore point is written before the link that archives its
+   * records, so while the archive is behind, a point can be recorded without being restorable.
+   */
+  private long archivedTo(int partitionId, Map<Integer, Long> tails) {
+    return tails.computeIfAbsent(
+        partitionId,
+        p ->
+            StoreCalls.await(
+                    new LogArchive(store.archive(), p).tail(Optional.empty()),
+                    timeout,
+                    "reading the last link of the log archive of partition " + p,
+                    OptionalInt.of(p))
+                .map(tail -> tail.link().toIndex())
+                .orElse(0L));
   }
 
   private Optional<ArchivedCheckpoint> point(int partitionId, long checkpointId) {
