@@ -8,7 +8,6 @@ import io.cairn.broker.api.limit.CommandLimiter;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.broker.management.ManagementServer;
 import io.cairn.broker.node.NodeDescriptor;
-import io.cairn.broker.partition.BackupComponent;
 import io.cairn.broker.restore.ApiRestore;
 import io.cairn.config.ExposedListeners;
 import io.cairn.protocol.api.ApiDescriptor;
@@ -331,7 +330,7 @@ public final class Broker implements AutoCloseable {
                 registry,
                 apiMetrics,
                 this::commandRefusal,
-                BackupComponent::checkpointIds));
+                NodeProcessing.Safeguards.ON));
     steps.join(processing.start(), "the node's processing");
     BrokerMetrics.registerHealth(registry, nodeId, () -> health().status().code());
   }

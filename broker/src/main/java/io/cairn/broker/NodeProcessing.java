@@ -26,6 +26,7 @@ import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.ActorScheduler;
 import io.cairn.scheduler.Clock;
+import io.cairn.snapshot.SnapshotStore;
 import io.cairn.transport.MessagingService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
@@ -38,6 +39,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Everything a started node processes: its partitions, the leader directory, the command response
@@ -68,9 +70,7 @@ final class NodeProcessing {
    *
    * @param exporterScheduler the exporters' scheduler; empty when no exporter is configured
    * @param commandRefusal why client commands are refused now, if they are
-   * @param checkpointStamps the checkpoint id the ledger stamps on inter-partition commands, read
-   *     from a partition's state: {@link BackupComponent#checkpointIds} (what keeps the cut
-   *     consistent, DESIGN.md §7); a simulation switches it off to show its checks catch that
+   * @param safeguards {@link Safeguards#ON}; a simulation switches one off
    */
   record Parts(
       BrokerConfig config,
@@ -85,7 +85,32 @@ final class NodeProcessing {
       MeterRegistry registry,
       BrokerApiMetrics apiMetrics,
       Supplier<Optional<String>> commandRefusal,
-      Function<CairnDb, CheckpointIdSupplier> checkpointStamps) {}
+      Safeguards safeguards) {}
+
+  /**
+   * What keeps a backup's cut consistent and its files in place. The broker runs with {@link #ON};
+   * a simulation switches one off to show that its checks catch what goes wrong then.
+   *
+   * @param checkpointStamps the checkpoint id the ledger stamps on inter-partition commands, read
+   *     from a partition's state: {@link BackupComponent#checkpointIds} (DESIGN.md §7)
+   * @param backupSnapshots the snapshot store a partition's backup manager reserves its snapshot
+   *     and holds compaction in, given the partition's own: that one
+   */
+  record Safeguards(
+      Function<CairnDb, CheckpointIdSupplier> checkpointStamps,
+      UnaryOperator<SnapshotStore> backupSnapshots) {
+
+    static final Safeguards ON =
+        new Safeguards(BackupComponent::checkpointIds, UnaryOperator.identity());
+
+    Safeguards withCheckpointStamps(Function<CairnDb, CheckpointIdSupplier> stamps) {
+      return new Safeguards(stamps, backupSnapshots);
+    }
+
+    Safeguards withBackupSnapshots(UnaryOperator<SnapshotStore> snapshots) {
+      return new Safeguards(checkpointStamps, snapshots);
+    }
+  }
 
   private final Parts parts;
   private final int nodeId;

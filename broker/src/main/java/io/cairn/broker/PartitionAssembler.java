@@ -56,9 +56,14 @@ final class PartitionAssembler {
       for (int partitionId : distribution.partitionsOf(nodeId)) {
         BackupComponent backups =
             new BackupComponent(
-                store, config.backupConfig(), distribution.partitionCount(), executors.upload());
+                store,
+                config.backupConfig(),
+                distribution.partitionCount(),
+                executors.upload(),
+                parts.safeguards().backupSnapshots());
         LedgerComponent ledger =
-            new LedgerComponent(config.ledgerConfig(), sender, parts.checkpointStamps());
+            new LedgerComponent(
+                config.ledgerConfig(), sender, parts.safeguards().checkpointStamps());
         List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
         store.flatMap(s -> LogArchiveComponent.of(s, config.backup())).ifPresent(components::add);
         // also without exporters, so that their column family always exists in the state

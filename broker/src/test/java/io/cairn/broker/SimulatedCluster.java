@@ -8,8 +8,6 @@ import io.cairn.backuptestkit.FaultyObjectLayer;
 import io.cairn.backuptestkit.InMemoryBackupStore;
 import io.cairn.broker.api.BrokerApiMetrics;
 import io.cairn.broker.config.BrokerConfig;
-import io.cairn.broker.partition.BackupComponent;
-import io.cairn.db.CairnDb;
 import io.cairn.engine.CheckpointIdSupplier;
 import io.cairn.protocol.Record;
 import io.cairn.protocol.api.AccountBalance;
@@ -35,7 +33,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -46,9 +43,10 @@ import java.util.function.UnaryOperator;
  * one {@link InMemoryBackupStore} whose calls answer up to 200 ms late and fail as its {@link
  * FaultyObjectLayer} is told. Seeded: the same seed runs the same way.
  *
- * <p>A node can be crashed (its endpoint cut off, its processing closed) and started again on its
- * directory. A client endpoint talks to the nodes as the gateway does: commands and account
- * queries, each sent to one node.
+ * <p>A node can be crashed (its endpoint cut off, its processing closed), or lose power (crashed,
+ * then its journals lose part of what they had not flushed), and started again on its directory. A
+ * client endpoint talks to the nodes as the gateway does: commands and account queries, each sent
+ * to one node.
  */
 final class SimulatedCluster implements AutoCloseable {
 
@@ -69,7 +67,7 @@ final class SimulatedCluster implements AutoCloseable {
   private final Path directory;
   private final Map<Integer, BrokerConfig> configs = new TreeMap<>();
   private final Map<Integer, NodeProcessing> running = new TreeMap<>();
-  private final Function<CairnDb, CheckpointIdSupplier> checkpointStamps;
+  private final NodeProcessing.Safeguards safeguards;
   private final boolean stampsCheckpoints;
   private FaultyObjectLayer layer;
 
@@ -81,8 +79,7 @@ final class SimulatedCluster implements AutoCloseable {
     private int partitions = 3;
     private Map<String, String> settings = Map.of();
     private long startMillis = START_MILLIS;
-    private Function<CairnDb, CheckpointIdSupplier> checkpointStamps =
-        BackupComponent::checkpointIds;
+    private NodeProcessing.Safeguards safeguards = NodeProcessing.Safeguards.ON;
     private boolean stampsCheckpoints = true;
 
     private Builder(Path directory, long seed) {
@@ -115,8 +112,17 @@ final class SimulatedCluster implements AutoCloseable {
 
     /** No checkpoint id on inter-partition commands: the cut is no longer consistent. */
     Builder withoutCheckpointStamps() {
-      checkpointStamps = db -> CheckpointIdSupplier.NONE;
+      safeguards = safeguards.withCheckpointStamps(db -> CheckpointIdSupplier.NONE);
       stampsCheckpoints = false;
+      return this;
+    }
+
+    /**
+     * Backups do not reserve their snapshot ({@link UnreservedSnapshots}): a newer snapshot may
+     * delete its files before the backup read them.
+     */
+    Builder withoutSnapshotReservation() {
+      safeguards = safeguards.withBackupSnapshots(UnreservedSnapshots::new);
       return this;
     }
 
@@ -138,7 +144,7 @@ final class SimulatedCluster implements AutoCloseable {
     this.scheduler = new DeterministicScheduler(clock);
     this.directory = builder.directory;
     this.seed = builder.seed;
-    this.checkpointStamps = builder.checkpointStamps;
+    this.safeguards = builder.safeguards;
     this.stampsCheckpoints = builder.stampsCheckpoints;
     int nodes = builder.nodes;
     int partitions = builder.partitions;
@@ -214,7 +220,7 @@ final class SimulatedCluster implements AutoCloseable {
                 registry,
                 new BrokerApiMetrics(registry, id),
                 Optional::empty,
-                checkpointStamps));
+                safeguards));
     running.put(id, processing);
     await(processing.start(), "start of node " + id);
   }
@@ -224,6 +230,35 @@ final class SimulatedCluster implements AutoCloseable {
     network.crash(id);
     NodeProcessing processing = running.remove(id);
     await(processing.closeAsync(), "close of node " + id);
+  }
+
+  /**
+   * Cuts node {@code id} off and stops it as a power loss would, once one of its journals holds
+   * entries not flushed yet: of those, the disk kept a random part ({@link PowerLoss}).
+   *
+   * @return what was lost, a line per partition
+   */
+  List<String> powerLoss(int id, SplittableRandom dice) {
+    // the power goes while an append waits for its flush, if one does within 5,000 tasks
+    for (int task = 0; task < 5_000 && !hasUnflushed(id) && scheduler.runNext(); task++) {
+      // run on
+    }
+    Map<Integer, Long> flushed = new TreeMap<>();
+    for (HostedPartition hosted : running.get(id).partitions().all()) {
+      flushed.put(hosted.partitionId(), hosted.partition().durableIndex());
+    }
+    crash(id);
+    BrokerConfig config = configs.get(id);
+    return PowerLoss.tear(
+        config.data().directory().toAbsolutePath(),
+        flushed,
+        (int) config.data().segmentSizeBytes(),
+        dice);
+  }
+
+  private boolean hasUnflushed(int id) {
+    return running.get(id).partitions().all().stream()
+        .anyMatch(h -> h.partition().lastLogIndex() > h.partition().durableIndex());
   }
 
   /** Starts node {@code id} again on its directory, with a fresh endpoint. */

@@ -2,11 +2,14 @@ package io.cairn.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.backup.BackupManager;
 import io.cairn.backupapi.BackupIdentifierWildcard;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
 import io.cairn.backupapi.PageRequest;
 import io.cairn.backupapi.VerificationReport;
+import io.cairn.backupapi.archive.ArchiveLink;
+import io.cairn.backupapi.archive.ArchivedCheckpoint;
 import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.backuptestkit.InMemoryBackupStore;
 import io.cairn.restore.BackupRestorer;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -28,13 +32,21 @@ import java.util.function.Function;
 
 /**
  * The end of a {@link ClusterSimulationTest} seed, once the nodes are stopped and the store holds
- * still: every COMPLETED backup is intact; every backup completed on every partition, and every
- * restore point of the log archive after the oldest of them, rebuilds to the state digests recorded
- * at its checkpoint and restores into a fresh simulated cluster whose money is whole (a consistent
- * cut holds whole deposits only: a credit counted without its debit, or the reverse, leaves a
+ * still: every FAILED backup failed of a fault the nemesis injected or of a change of leader; every
+ * COMPLETED backup is intact; every backup completed on every partition, and every restore point of
+ * the log archive after the oldest of them, rebuilds to the state digests recorded at its
+ * checkpoint and restores into a fresh simulated cluster whose money is whole (a consistent cut
+ * holds whole deposits only: a credit counted without its debit, or the reverse, leaves a
  * remainder).
  */
 final class SimulatedRestoreChecks {
+
+  /**
+   * What a backup may fail of in the simulation: a fault injected into the store, or a change of
+   * leader. A backup that fails of anything else (a local file gone before it was read, say) is a
+   * finding.
+   */
+  static final List<String> EXPLAINED = List.of("Injected: ", BackupManager.LEADER_CHANGED);
 
   private final SimulatedCluster cluster;
   private final long seed;
@@ -70,6 +82,16 @@ final class SimulatedRestoreChecks {
    * @return how many backups and restore points were restored
    */
   int check(List<BackupStatus> statuses) {
+    for (BackupStatus status : statuses) {
+      if (status.statusCode() == BackupStatusCode.FAILED) {
+        String reason = status.failureReason().orElseThrow();
+        assertThat(EXPLAINED.stream().anyMatch(reason::contains))
+            .as(
+                "seed %d: FAILED %s failed for a reason the nemesis explains (%s): %s",
+                seed, status.id(), EXPLAINED, reason)
+            .isTrue();
+      }
+    }
     for (BackupStatus status : statuses) {
       if (status.statusCode() == BackupStatusCode.COMPLETED) {
         VerificationReport report =
@@ -113,31 +135,81 @@ final class SimulatedRestoreChecks {
 
   /**
    * The restore points archived on every partition after backup {@code oldestBackup} (the archive
-   * before the oldest backup kept is retention's to prune), ascending.
+   * before the oldest backup kept is retention's to prune), ascending. A point recorded whose
+   * records the archive does not hold yet (its point object is written first) is left out, as a
+   * restore leaves it out.
    */
   private List<Long> restorePointsAfter(long oldestBackup) {
     Set<Long> common = null;
-    try (InMemoryBackupStore direct = cluster.directStore()) {
-      for (int partition = 1; partition <= partitions; partition++) {
-        LogArchive archive = new LogArchive(direct.archive(), partition);
-        Set<Long> ids = new TreeSet<>();
-        long after = oldestBackup;
-        while (true) {
-          List<Long> page = cluster.await(archive.pointIds(after, 100), "restore points");
-          ids.addAll(page);
-          if (page.size() < 100) {
-            break;
-          }
-          after = page.get(page.size() - 1);
+    for (int partition = 1; partition <= partitions; partition++) {
+      Set<Long> ids = new TreeSet<>();
+      long archivedTo = archivedTo(partition);
+      for (ArchivedCheckpoint point : points(partition, oldestBackup)) {
+        if (point.index() <= archivedTo) {
+          ids.add(point.id());
         }
-        if (common == null) {
-          common = ids;
-        } else {
-          common.retainAll(ids);
-        }
+      }
+      if (common == null) {
+        common = ids;
+      } else {
+        common.retainAll(ids);
       }
     }
     return new ArrayList<>(common);
+  }
+
+  /**
+   * The restore points with ids below {@code beforeId} that are recorded on a partition whose
+   * archive does not hold their records: empty once every archiver caught up.
+   */
+  List<String> unarchivedPoints(long beforeId) {
+    List<String> behind = new ArrayList<>();
+    for (int partition = 1; partition <= partitions; partition++) {
+      long archivedTo = archivedTo(partition);
+      for (ArchivedCheckpoint point : points(partition, 0)) {
+        if (point.id() < beforeId && point.index() > archivedTo) {
+          behind.add(
+              "partition "
+                  + partition
+                  + " point "
+                  + point.id()
+                  + " at index "
+                  + point.index()
+                  + ", archived to "
+                  + archivedTo);
+        }
+      }
+    }
+    return behind;
+  }
+
+  /** Partition {@code partition}'s restore points with ids above {@code afterId}, ascending. */
+  private List<ArchivedCheckpoint> points(int partition, long afterId) {
+    List<ArchivedCheckpoint> points = new ArrayList<>();
+    try (InMemoryBackupStore direct = cluster.directStore()) {
+      LogArchive archive = new LogArchive(direct.archive(), partition);
+      long after = afterId;
+      while (true) {
+        List<Long> page = cluster.await(archive.pointIds(after, 100), "restore points");
+        for (long id : page) {
+          points.add(cluster.await(archive.point(id), "restore point " + id).orElseThrow());
+        }
+        if (page.size() < 100) {
+          return points;
+        }
+        after = page.get(page.size() - 1);
+      }
+    }
+  }
+
+  /** The last index partition {@code partition}'s archive holds, 0 when empty. */
+  private long archivedTo(int partition) {
+    try (InMemoryBackupStore direct = cluster.directStore()) {
+      return cluster
+          .await(new LogArchive(direct.archive(), partition).tail(Optional.empty()), "archive tail")
+          .map(tail -> tail.link().toIndex())
+          .orElse(0L);
+    }
   }
 
   private void rebuildAndRestore(BackupSelector selector, String what) {
@@ -146,9 +218,17 @@ final class SimulatedRestoreChecks {
       // rebuilds to other digests (their pending credits record no stamp), which would hide the
       // cut check behind the negative control
       VerifyReport report = rebuild(selector, what);
-      assertThat(report.isClean())
-          .as("seed %d: %s rebuilt to its digests: %s", seed, what, report.describe())
-          .isTrue();
+      if (!report.isClean()) {
+        throw new AssertionError(
+            "seed "
+                + seed
+                + ": "
+                + what
+                + " did not rebuild to its digests: "
+                + report.describe()
+                + "\nThe log archive: "
+                + describeArchive());
+      }
     }
     restoreAndCheckMoney(selector, what);
   }
@@ -201,6 +281,28 @@ final class SimulatedRestoreChecks {
           .verify(
               selector, cluster.directory().resolve("rebuild-" + what.replace(' ', '-')), false);
     }
+  }
+
+  /** Each partition's archive links (first..last index, the checkpoints they hold). */
+  private String describeArchive() {
+    StringBuilder text = new StringBuilder();
+    try (InMemoryBackupStore direct = cluster.directStore()) {
+      for (int partition = 1; partition <= partitions; partition++) {
+        LogArchive archive = new LogArchive(direct.archive(), partition);
+        text.append("\n  partition ").append(partition).append(':');
+        for (String key : cluster.await(archive.linkKeys(null, 1000), "link keys")) {
+          ArchiveLink link = cluster.await(archive.readLink(key), "link " + key).link();
+          text.append(' ')
+              .append(link.fromIndex())
+              .append("..")
+              .append(link.toIndex())
+              .append(link.previousLinkCrc32c().isEmpty() ? "(start)" : "")
+              .append(link.checkpoints().stream().map(c -> Long.toString(c.id())).toList());
+        }
+        text.append(" points ").append(cluster.await(archive.pointIds(0, 1000), "restore points"));
+      }
+    }
+    return text.toString();
   }
 
   /** Every backup's status in the store. */

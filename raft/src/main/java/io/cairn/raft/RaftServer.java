@@ -82,6 +82,8 @@ public final class RaftServer extends Actor {
   private volatile long term;
   private volatile int leaderId = -1;
   private volatile long commitIndex;
+  private volatile long flushedIndex;
+  private volatile long lastIndex;
 
   private RaftServer(Builder builder) {
     // the local member id is the node id (the builder checks it against the messaging service)
@@ -189,6 +191,19 @@ public final class RaftServer extends Actor {
 
   public long commitIndex() {
     return commitIndex;
+  }
+
+  /**
+   * The index up to which this member's log is flushed, as of its last event: a crash can lose the
+   * entries after it, and this member never acknowledged them.
+   */
+  public long flushedIndex() {
+    return flushedIndex;
+  }
+
+  /** The index of this member's last log entry, flushed or not, as of its last event. */
+  public long lastIndex() {
+    return lastIndex;
   }
 
   public int partitionId() {
@@ -308,6 +323,8 @@ public final class RaftServer extends Actor {
       return;
     }
     writes.afterEvent();
+    flushedIndex = node.log().flushedIndex();
+    lastIndex = node.log().lastIndex();
     deadlines.armFor(node.nextDeadlineMs());
   }
 

@@ -17,6 +17,7 @@ import io.cairn.backupapi.BackupStore;
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
 import io.cairn.engine.CheckpointIdSupplier;
+import io.cairn.snapshot.SnapshotStore;
 import io.cairn.streamprocessor.RecordProcessors;
 import io.cairn.streamprocessor.StreamProcessor;
 import io.cairn.streamprocessor.StreamProcessorPhase;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,7 @@ public final class BackupComponent implements PartitionComponent {
   private final BackupConfig config;
   private final int partitionCount;
   private final Executor uploadExecutor;
+  private final UnaryOperator<SnapshotStore> snapshots;
 
   // written on the partition thread
   private BackupMetrics metrics;
@@ -86,10 +89,24 @@ public final class BackupComponent implements PartitionComponent {
       BackupConfig config,
       int partitionCount,
       Executor uploadExecutor) {
+    this(store, config, partitionCount, uploadExecutor, UnaryOperator.identity());
+  }
+
+  /**
+   * @param snapshots the snapshot store the backup manager reserves in, given the partition's: that
+   *     one, unless a simulation switches the reservation off
+   */
+  public BackupComponent(
+      Optional<BackupStore> store,
+      BackupConfig config,
+      int partitionCount,
+      Executor uploadExecutor,
+      UnaryOperator<SnapshotStore> snapshots) {
     this.store = Objects.requireNonNull(store, "store");
     this.config = Objects.requireNonNull(config, "config");
     this.partitionCount = partitionCount;
     this.uploadExecutor = Objects.requireNonNull(uploadExecutor, "uploadExecutor");
+    this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
   }
 
   /**
@@ -128,7 +145,7 @@ public final class BackupComponent implements PartitionComponent {
               .partitionCount(partitionCount)
               .brokerVersion(partition.brokerVersion())
               .store(store.get())
-              .snapshots(partition.snapshotStore())
+              .snapshots(snapshots.apply(partition.snapshotStore()))
               .journal(partition.journal())
               .writer(partition.logStream().writer())
               .uploadExecutor(uploadExecutor)

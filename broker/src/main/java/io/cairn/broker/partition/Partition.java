@@ -285,6 +285,16 @@ public final class Partition {
     return raft.term();
   }
 
+  /** The index up to which this member's log is flushed: what a power loss cannot take. */
+  public long durableIndex() {
+    return raft.flushedIndex();
+  }
+
+  /** The index of this member's last log entry, flushed or not. */
+  public long lastLogIndex() {
+    return raft.lastIndex();
+  }
+
   /** The leader this member knows of, or -1. */
   public int leaderId() {
     return raft.leaderId();

@@ -54,7 +54,7 @@ public record PartitionLayout(Path directory) {
   }
 
   /** The journal's file name prefix. */
-  static String journalName(int partitionId) {
+  public static String journalName(int partitionId) {
     return "raft-partition-" + partitionId;
   }
 }
