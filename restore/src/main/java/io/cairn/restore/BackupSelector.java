@@ -1,5 +1,8 @@
 package io.cairn.restore;
 
+import java.time.Instant;
+import java.util.Objects;
+
 /**
  * Which backup to restore or verify: an exact backup id, or {@link Latest} — the backup with the
  * highest id that is COMPLETED on every partition of the cluster; or, for a restore, a restore
@@ -39,9 +42,9 @@ public sealed interface BackupSelector {
   }
 
   /** The newest restore point at or before {@code time} on every partition. */
-  record ToTime(java.time.Instant time) implements BackupSelector {
+  record ToTime(Instant time) implements BackupSelector {
     public ToTime {
-      java.util.Objects.requireNonNull(time, "time");
+      Objects.requireNonNull(time, "time");
     }
 
     @Override
