@@ -315,7 +315,8 @@ final class LedgerHistoryIT {
 
   /**
    * No backup stays in progress; every completed one holds the files it lists; a restore point
-   * after the load verifies. Returns the newest completed backup taken through the API.
+   * after the load verifies. Returns the newest completed backup taken through the API under load;
+   * when none completed (the nemesis may fail them all), one taken after the load.
    */
   private long checkBackups(LedgerHistory history) throws Exception {
     Instant afterLoad = Instant.now();
@@ -354,10 +355,41 @@ final class LedgerHistoryIT {
     history.note("checker", "restore point after the load verified: " + point.json());
     List<Long> taken =
         completed.stream().filter(history.backupsTaken()::contains).sorted().toList();
-    assertThat(taken)
-        .as("completed backups taken through the API (%s): %s", context, backups)
-        .isNotEmpty();
+    if (taken.isEmpty()) {
+      // every backup asked under load ended FAILED ("leader changed") or INCOMPLETE (a partition
+      // the request did not reach in time), as they may under the nemesis: restore one asked now
+      history.note("checker", "no backup taken through the API under load completed");
+      return takeAfterTheLoad(history, config);
+    }
     return taken.get(taken.size() - 1);
+  }
+
+  /** Takes a backup through the API once the load stopped; it must complete and verify. */
+  private long takeAfterTheLoad(LedgerHistory history, String config) throws Exception {
+    long backupId = System.currentTimeMillis();
+    long asked = history.now();
+    client.takeBackup(backupId);
+    history.backupTaken(backupId, asked, history.now());
+    AtomicReference<List<BackupInfo>> backups = new AtomicReference<>(List.of());
+    await("backup " + backupId + " taken after the load COMPLETED (" + context + ")")
+        .atMost(SETTLE_TIMEOUT)
+        .pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              backups.set(client.listAllBackups());
+              return backups.get().stream()
+                  .anyMatch(b -> b.backupId() == backupId && b.state() == BackupState.COMPLETED);
+            });
+    CliResult quick =
+        cluster.cli("backup", "verify", Long.toString(backupId), "--quick", "--config", config);
+    assertThat(quick.exitCode())
+        .as(
+            "backup verify %d --quick (%s): %s %s",
+            backupId, context, quick.stdout(), quick.stderr())
+        .isZero();
+    history.note("checker", "backup " + backupId + " taken after the load, completed");
+    return backupId;
   }
 
   /**

@@ -81,7 +81,7 @@ final class CairnClusterProcess implements AutoCloseable {
           "Expected the distribution's bin/cairn at "
               + cairn
               + ", but it is missing; build it"
-              + " with: mvn -B -q install -DskipTests -pl benchmarks,dist -am (or pass --dist)");
+              + " with: mvn -B -q install -DskipTests -DskipITs -pl benchmarks,dist -am (or pass --dist)");
     }
     int[] ports = FreePorts.forCluster(HOST, BROKERS, clock.nanos());
     String gateway = HOST + ":" + ports[1];
