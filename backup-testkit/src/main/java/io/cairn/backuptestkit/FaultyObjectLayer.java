@@ -90,6 +90,7 @@ public final class FaultyObjectLayer implements ObjectLayer {
   private final Map<List<Object>, BackupPage> listed = new HashMap<>();
   private final AtomicInteger injected = new AtomicInteger();
   private volatile FaultPlan plan = FaultPlan.NONE;
+  private volatile boolean overwritesArchiveObjects;
 
   public FaultyObjectLayer(ObjectLayer layer) {
     this.layer = layer;
@@ -98,6 +99,15 @@ public final class FaultyObjectLayer implements ObjectLayer {
   /** Faults from now on as {@code value} decides. */
   public void plan(FaultPlan value) {
     plan = value;
+  }
+
+  /**
+   * A broken store, for negative controls: from now on an archive object written where one exists
+   * replaces it and is answered as created, as a store without conditional writes would, so two
+   * writers of one key both believe they created it.
+   */
+  public void overwriteArchiveObjects() {
+    overwritesArchiveObjects = true;
   }
 
   /** How many faults were injected so far. */
@@ -267,7 +277,14 @@ public final class FaultyObjectLayer implements ObjectLayer {
 
   @Override
   public boolean createArchiveObject(String key, byte[] content) throws Exception {
-    return call("createArchiveObject", () -> layer.createArchiveObject(key, content));
+    return call(
+        "createArchiveObject",
+        () -> {
+          if (overwritesArchiveObjects) {
+            layer.deleteArchiveObject(key);
+          }
+          return layer.createArchiveObject(key, content);
+        });
   }
 
   @Override

@@ -94,7 +94,8 @@ final class NodeProcessing {
    * @param checkpointStamps the checkpoint id the ledger stamps on inter-partition commands, read
    *     from a partition's state: {@link BackupComponent#checkpointIds} (DESIGN.md §7)
    * @param backupSnapshots the snapshot store a partition's backup manager reserves its snapshot
-   *     and holds compaction in, given the partition's own: that one
+   *     and holds compaction in, and its log archive holds compaction in, given the partition's
+   *     own: that one
    */
   record Safeguards(
       Function<CairnDb, CheckpointIdSupplier> checkpointStamps,

@@ -65,7 +65,12 @@ final class PartitionAssembler {
             new LedgerComponent(
                 config.ledgerConfig(), sender, parts.safeguards().checkpointStamps());
         List<PartitionComponent> components = new ArrayList<>(List.of(backups, ledger));
-        store.flatMap(s -> LogArchiveComponent.of(s, config.backup())).ifPresent(components::add);
+        store
+            .flatMap(
+                s ->
+                    LogArchiveComponent.of(
+                        s, config.backup(), parts.safeguards().backupSnapshots()))
+            .ifPresent(components::add);
         // also without exporters, so that their column family always exists in the state
         ExporterComponent exporters =
             new ExporterComponent(

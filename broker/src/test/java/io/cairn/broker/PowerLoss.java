@@ -70,14 +70,6 @@ final class PowerLoss {
     JournalSegmentFile kept;
     try (SegmentedJournal journal = SegmentedJournal.open(config, new SimpleMeterRegistry())) {
       last = journal.getLastIndex();
-      System.out.println(
-          +partition
-              + " durable "
-              + durable
-              + " first "
-              + journal.getFirstIndex()
-              + " last "
-              + last);
       if (last <= durable || journal.getFirstIndex() > durable + 1) {
         return null; // nothing unflushed, or a log reset past it (a snapshot installed)
       }

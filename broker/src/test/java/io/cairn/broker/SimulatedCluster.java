@@ -81,6 +81,7 @@ final class SimulatedCluster implements AutoCloseable {
     private long startMillis = START_MILLIS;
     private NodeProcessing.Safeguards safeguards = NodeProcessing.Safeguards.ON;
     private boolean stampsCheckpoints = true;
+    private boolean arbitratesArchiveWrites = true;
 
     private Builder(Path directory, long seed) {
       this.directory = directory;
@@ -126,6 +127,25 @@ final class SimulatedCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Backups and the log archive hold no log from compaction ({@link UnheldCompaction}): a
+     * snapshot may compact segments a backup still has to read, or records not archived yet.
+     */
+    Builder withoutCompactionHolds() {
+      safeguards = safeguards.withBackupSnapshots(UnheldCompaction::new);
+      return this;
+    }
+
+    /**
+     * The store writes an archive link over one that exists ({@link
+     * FaultyObjectLayer#overwriteArchiveObjects()}): two leaders continuing the archive from one
+     * tail both believe they wrote the next link, and the chain forks.
+     */
+    Builder withoutArchiveArbitration() {
+      arbitratesArchiveWrites = false;
+      return this;
+    }
+
     SimulatedCluster build() {
       return new SimulatedCluster(this);
     }
@@ -156,6 +176,9 @@ final class SimulatedCluster implements AutoCloseable {
     store =
         new InMemoryBackupStore(
             storage, CompressionPolicy.none(), BackupEncryption.off(), clock, late, faulty);
+    if (!builder.arbitratesArchiveWrites) {
+      layer.overwriteArchiveObjects();
+    }
     BrokerTestCluster.Builder shape =
         BrokerTestCluster.builder(directory)
             .brokers(nodes)

@@ -15,6 +15,7 @@ import io.cairn.broker.partition.PartitionConfig;
 import io.cairn.config.ConfigSetting;
 import io.cairn.config.ExposedListeners;
 import io.cairn.engine.LedgerEngineConfig;
+import io.cairn.logstreams.LogStreamConfig;
 import io.cairn.raft.RaftConfig;
 import io.cairn.snapshot.SnapshotConfig;
 import io.cairn.streamprocessor.StreamProcessorConfig;
@@ -239,6 +240,8 @@ public final class BrokerConfig {
                 .snapshotInterval(data.snapshotInterval())
                 .retainedSnapshotCount(data.snapshotsToKeep())
                 .build())
+        .logStream(
+            LogStreamConfig.builder().maxBatchSizeBytes((int) data.maxBatchSizeBytes()).build())
         .journalSegmentSizeBytes((int) data.segmentSizeBytes())
         .journalPreallocateSegmentFiles(data.preallocateSegmentFiles())
         .build();
@@ -282,6 +285,7 @@ public final class BrokerConfig {
   /**
    * @param directory the node's data directory
    * @param segmentSizeBytes raft log segment size
+   * @param maxBatchSizeBytes the largest batch appended to the log at once
    * @param preallocateSegmentFiles allocate segments at full size
    * @param snapshotInterval periodic snapshots
    * @param snapshotsToKeep newest snapshots kept
@@ -290,6 +294,7 @@ public final class BrokerConfig {
   public record Data(
       Path directory,
       long segmentSizeBytes,
+      long maxBatchSizeBytes,
       boolean preallocateSegmentFiles,
       Duration snapshotInterval,
       int snapshotsToKeep,

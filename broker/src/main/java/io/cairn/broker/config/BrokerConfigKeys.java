@@ -143,7 +143,14 @@ public final class BrokerConfigKeys {
           "data.segmentSize",
           "128MB",
           size(4096, 1024L * 1024 * 1024, false),
-          "raft log segment size; must hold the largest batch (1MB) plus 32 bytes");
+          "raft log segment size; must hold data.maxBatchSize plus 32 bytes");
+  public static final ConfigKey<Long> DATA_MAX_BATCH_SIZE =
+      key(
+          "data.maxBatchSize",
+          "1MB",
+          size(1024, 1024L * 1024, false),
+          "the largest batch of records appended to the log at once (a client's command batch"
+              + " too); lower it to use segments smaller than 1MB");
   public static final ConfigKey<Boolean> DATA_PREALLOCATE_SEGMENTS =
       key("data.preallocateSegments", "true", bool(), "allocate segment files at full size");
   public static final ConfigKey<Duration> DATA_SNAPSHOT_INTERVAL =

@@ -144,6 +144,8 @@ public final class BrokerConfigReader {
                 + " (from keys "
                 + DATA_SEGMENT_SIZE.path()
                 + ", "
+                + DATA_MAX_BATCH_SIZE.path()
+                + ", "
                 + DATA_SNAPSHOT_INTERVAL.path()
                 + ", raft.*, processing.*)");
       }
@@ -212,6 +214,7 @@ public final class BrokerConfigReader {
     return new BrokerConfig.Data(
         Path.of(directory),
         get(DATA_SEGMENT_SIZE),
+        get(DATA_MAX_BATCH_SIZE),
         get(DATA_PREALLOCATE_SEGMENTS),
         get(DATA_SNAPSHOT_INTERVAL),
         get(DATA_SNAPSHOTS_TO_KEEP),

@@ -5,9 +5,13 @@ import io.cairn.backup.archive.ArchiveMetrics;
 import io.cairn.backup.archive.LogArchiver;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupapi.archive.LogArchive;
+import io.cairn.broker.config.BrokerConfig;
+import io.cairn.snapshot.SnapshotStore;
 import io.cairn.streamprocessor.RecordProcessors;
 import io.cairn.streamprocessor.StreamProcessor;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The continuous log archive of one partition (DESIGN.md §9, "Log archive") as a partition
@@ -23,19 +27,26 @@ public final class LogArchiveComponent implements PartitionComponent {
 
   private final BackupStore store;
   private final ArchiveConfig config;
+  private final UnaryOperator<SnapshotStore> snapshots;
 
   // partition thread
   private volatile LogArchiver archiver;
 
-  public LogArchiveComponent(BackupStore store, ArchiveConfig config) {
+  /**
+   * @param snapshots the snapshot store the archiver holds compaction in, given the partition's
+   *     own: that one (a simulation's negative control gives one that holds nothing)
+   */
+  public LogArchiveComponent(
+      BackupStore store, ArchiveConfig config, UnaryOperator<SnapshotStore> snapshots) {
     this.store = Objects.requireNonNull(store, "store");
     this.config = Objects.requireNonNull(config, "config");
+    this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
   }
 
   /** The component of a broker with {@code backup} settings: present iff the archive is on. */
-  public static java.util.Optional<PartitionComponent> of(
-      BackupStore store, io.cairn.broker.config.BrokerConfig.Backup backup) {
-    return backup.archive().map(config -> new LogArchiveComponent(store, config));
+  public static Optional<PartitionComponent> of(
+      BackupStore store, BrokerConfig.Backup backup, UnaryOperator<SnapshotStore> snapshots) {
+    return backup.archive().map(config -> new LogArchiveComponent(store, config, snapshots));
   }
 
   @Override
@@ -54,8 +65,8 @@ public final class LogArchiveComponent implements PartitionComponent {
               new LogArchive(store.archive(), partition.partitionId()),
               partition.journal(),
               partition.logStream()::commitPosition,
-              partition
-                  .snapshotStore()
+              snapshots
+                  .apply(partition.snapshotStore())
                   .registerCompactionHold(HOLD_NAME, partition.journal().getFirstIndex()),
               config,
               new ArchiveMetrics(partition.meterRegistry(), partition.partitionId()));

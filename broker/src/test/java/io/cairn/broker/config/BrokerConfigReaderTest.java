@@ -166,7 +166,13 @@ final class BrokerConfigReaderTest {
     assertThat(config.data())
         .isEqualTo(
             new BrokerConfig.Data(
-                Path.of("/var/lib/cairn"), 64L << 20, false, Duration.ofMinutes(2), 3, false));
+                Path.of("/var/lib/cairn"),
+                64L << 20,
+                1L << 20,
+                false,
+                Duration.ofMinutes(2),
+                3,
+                false));
     assertThat(config.backup().store()).isEqualTo(BackupStoreType.FS);
     assertThat(config.backup().active()).isTrue();
     assertThat(config.backup().uploadConcurrency()).isEqualTo(4);
@@ -527,7 +533,25 @@ final class BrokerConfigReaderTest {
         Arguments.of(
             "data:\n  segmentSize: 512KB",
             Map.of(),
-            "Expected a journal segment to hold the largest log batch"));
+            "Expected a journal segment to hold the largest log batch"),
+        Arguments.of(
+            "data:\n  segmentSize: 64KB\n  maxBatchSize: 64KB",
+            Map.of(),
+            "(from keys data.segmentSize, data.maxBatchSize,"),
+        Arguments.of(
+            "data:\n  maxBatchSize: 2MB",
+            Map.of(),
+            "Expected data.maxBatchSize to be a size in [1KB, 1MB], but was '2MB'"));
+  }
+
+  @Test
+  void shouldTakeSegmentsSmallerThanAMegabyteWithASmallerBatch() {
+    BrokerConfig config =
+        BrokerConfigReader.parse(
+            "data:\n  segmentSize: 64KB\n  maxBatchSize: 32KB", SOURCE, Map.of());
+
+    assertThat(config.partitionConfig().journalSegmentSizeBytes()).isEqualTo(64 << 10);
+    assertThat(config.partitionConfig().logStream().maxBatchSizeBytes()).isEqualTo(32 << 10);
   }
 
   @ParameterizedTest(name = "[{index}] {2}")
