@@ -10,6 +10,7 @@ import io.cairn.broker.management.ManagementServer;
 import io.cairn.broker.node.NodeDescriptor;
 import io.cairn.broker.restore.ApiRestore;
 import io.cairn.config.ExposedListeners;
+import io.cairn.journal.JournalFiles;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.protocol.api.BrokerTopology;
 import io.cairn.restore.RestoreResult;
@@ -330,6 +331,7 @@ public final class Broker implements AutoCloseable {
                 registry,
                 apiMetrics,
                 this::commandRefusal,
+                JournalFiles.REAL,
                 NodeProcessing.Safeguards.ON));
     steps.join(processing.start(), "the node's processing");
     BrokerMetrics.registerHealth(registry, nodeId, () -> health().status().code());

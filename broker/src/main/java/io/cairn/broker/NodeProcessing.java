@@ -22,6 +22,7 @@ import io.cairn.broker.schedule.ScheduledBackups;
 import io.cairn.broker.topology.LeaderDirectory;
 import io.cairn.db.CairnDb;
 import io.cairn.engine.CheckpointIdSupplier;
+import io.cairn.journal.JournalFiles;
 import io.cairn.protocol.api.ApiDescriptor;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.ActorScheduler;
@@ -70,6 +71,8 @@ final class NodeProcessing {
    *
    * @param exporterScheduler the exporters' scheduler; empty when no exporter is configured
    * @param commandRefusal why client commands are refused now, if they are
+   * @param journalFiles how the partitions' journals open the files they write: {@link
+   *     JournalFiles#REAL}; a simulation's disk fails writes or fsyncs
    * @param safeguards {@link Safeguards#ON}; a simulation switches one off
    */
   record Parts(
@@ -85,6 +88,7 @@ final class NodeProcessing {
       MeterRegistry registry,
       BrokerApiMetrics apiMetrics,
       Supplier<Optional<String>> commandRefusal,
+      JournalFiles journalFiles,
       Safeguards safeguards) {}
 
   /**

@@ -97,6 +97,7 @@ final class PartitionAssembler {
                 .scheduler(parts.scheduler())
                 .ioExecutor(executors.io())
                 .flushExecutor(executors.flush())
+                .journalFiles(parts.journalFiles())
                 .random(new SplittableRandom(seed))
                 .components(components)
                 .exportedPositions(config.exporters().isEmpty() ? null : exporters)

@@ -44,8 +44,10 @@ import java.util.function.UnaryOperator;
  * FaultyObjectLayer} is told. Seeded: the same seed runs the same way.
  *
  * <p>A node can be crashed (its endpoint cut off, its processing closed), or lose power (crashed,
- * then its journals lose part of what they had not flushed), and started again on its directory. A
- * client endpoint talks to the nodes as the gateway does: commands and account queries, each sent
+ * then its journals lose part of what they had not flushed), and started again on its directory.
+ * The disk under its journals ({@link SimulatedDisk}) can fill up or fail its fsyncs; its raft
+ * members then fail, and the node is stopped as a power loss would stop it and given a sound disk.
+ * A client endpoint talks to the nodes as the gateway does: commands and account queries, each sent
  * to one node.
  */
 final class SimulatedCluster implements AutoCloseable {
@@ -67,6 +69,7 @@ final class SimulatedCluster implements AutoCloseable {
   private final Path directory;
   private final Map<Integer, BrokerConfig> configs = new TreeMap<>();
   private final Map<Integer, NodeProcessing> running = new TreeMap<>();
+  private final Map<Integer, SimulatedDisk> disks = new TreeMap<>();
   private final NodeProcessing.Safeguards safeguards;
   private final boolean stampsCheckpoints;
   private FaultyObjectLayer layer;
@@ -190,6 +193,7 @@ final class SimulatedCluster implements AutoCloseable {
     settings.forEach(shape::setting);
     for (int id = 0; id < nodes; id++) {
       configs.put(id, shape.config(id));
+      disks.put(id, new SimulatedDisk());
       network.endpoint(id);
     }
     network.endpoint(CLIENT);
@@ -243,6 +247,7 @@ final class SimulatedCluster implements AutoCloseable {
                 registry,
                 new BrokerApiMetrics(registry, id),
                 Optional::empty,
+                disks.get(id),
                 safeguards));
     running.put(id, processing);
     await(processing.start(), "start of node " + id);
@@ -266,6 +271,28 @@ final class SimulatedCluster implements AutoCloseable {
     for (int task = 0; task < 5_000 && !hasUnflushed(id) && scheduler.runNext(); task++) {
       // run on
     }
+    return stopAndTear(id, dice);
+  }
+
+  /** The disk under node {@code id}'s journals, which the nemesis may fill or make fail. */
+  SimulatedDisk disk(int id) {
+    return disks.get(id);
+  }
+
+  /**
+   * Stops node {@code id}, whose journal disk failed, as a power loss would (after a failed write
+   * or fsync, what was not flushed may or may not be on the disk) and makes its disk sound again:
+   * what an operator does with a broker whose partitions failed on a full or broken disk.
+   *
+   * @return what was lost, a line per partition
+   */
+  List<String> replaceDisk(int id, SplittableRandom dice) {
+    List<String> lost = stopAndTear(id, dice);
+    disks.get(id).state(SimulatedDisk.State.SOUND);
+    return lost;
+  }
+
+  private List<String> stopAndTear(int id, SplittableRandom dice) {
     Map<Integer, Long> flushed = new TreeMap<>();
     for (HostedPartition hosted : running.get(id).partitions().all()) {
       flushed.put(hosted.partitionId(), hosted.partition().durableIndex());

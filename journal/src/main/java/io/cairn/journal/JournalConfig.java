@@ -46,6 +46,7 @@ public final class JournalConfig {
   private final int segmentSizeBytes;
   private final int indexDensity;
   private final boolean preallocateSegmentFiles;
+  private final JournalFiles files;
 
   private JournalConfig(Builder builder) {
     this.directory = builder.directory;
@@ -53,6 +54,7 @@ public final class JournalConfig {
     this.segmentSizeBytes = builder.segmentSizeBytes;
     this.indexDensity = builder.indexDensity;
     this.preallocateSegmentFiles = builder.preallocateSegmentFiles;
+    this.files = builder.files;
   }
 
   public static Builder builder() {
@@ -66,7 +68,8 @@ public final class JournalConfig {
         .name(name)
         .segmentSizeBytes(segmentSizeBytes)
         .indexDensity(indexDensity)
-        .preallocateSegmentFiles(preallocateSegmentFiles);
+        .preallocateSegmentFiles(preallocateSegmentFiles)
+        .files(files);
   }
 
   /** The directory holding the segment files. */
@@ -92,6 +95,11 @@ public final class JournalConfig {
   /** Whether new segment files are created at their full size (see README "Preallocation"). */
   public boolean preallocateSegmentFiles() {
     return preallocateSegmentFiles;
+  }
+
+  /** How the journal opens the files it writes: {@link JournalFiles#REAL} unless a test says. */
+  public JournalFiles files() {
+    return files;
   }
 
   /** The largest record payload that fits in an empty segment of {@link #segmentSizeBytes()}. */
@@ -125,6 +133,7 @@ public final class JournalConfig {
     private int segmentSizeBytes = SEGMENT_SIZE_BYTES_DEFAULT;
     private int indexDensity = INDEX_DENSITY_DEFAULT;
     private boolean preallocateSegmentFiles = PREALLOCATE_SEGMENT_FILES_DEFAULT;
+    private JournalFiles files = JournalFiles.REAL;
 
     private Builder() {}
 
@@ -150,6 +159,12 @@ public final class JournalConfig {
 
     public Builder preallocateSegmentFiles(boolean preallocateSegmentFiles) {
       this.preallocateSegmentFiles = preallocateSegmentFiles;
+      return this;
+    }
+
+    /** How the journal opens the files it writes; {@link JournalFiles#REAL} by default. */
+    public Builder files(JournalFiles files) {
+      this.files = Objects.requireNonNull(files, "files");
       return this;
     }
 
@@ -209,11 +224,13 @@ public final class JournalConfig {
         && indexDensity == other.indexDensity
         && preallocateSegmentFiles == other.preallocateSegmentFiles
         && directory.equals(other.directory)
-        && name.equals(other.name);
+        && name.equals(other.name)
+        && files.equals(other.files);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(directory, name, segmentSizeBytes, indexDensity, preallocateSegmentFiles);
+    return Objects.hash(
+        directory, name, segmentSizeBytes, indexDensity, preallocateSegmentFiles, files);
   }
 }

@@ -116,7 +116,7 @@ public final class SegmentedJournal implements Journal {
   public static SegmentedJournal open(JournalConfig config, MeterRegistry registry) {
     try {
       Files.createDirectories(config.directory());
-      SegmentFiles files = new SegmentFiles(config.directory(), config.name());
+      SegmentFiles files = new SegmentFiles(config.directory(), config.name(), config.files());
       SparseIndex index = new SparseIndex(config.indexDensity());
       List<Segment> loaded = new SegmentLoader(files, index).load();
       SegmentedJournal journal;

@@ -360,7 +360,7 @@ class JournalCrashTest {
       journal.deleteAfter(files.get(files.size() - 1).firstIndex() - 1);
       emptied = journal.segmentFiles().get(files.size() - 1);
     }
-    new SegmentFiles(original, "journal")
+    new SegmentFiles(original, "journal", JournalFiles.REAL)
         .create(new SegmentDescriptor(emptied.segmentId() + 1, emptied.firstIndex(), 16384), true)
         .close();
 

@@ -2,6 +2,7 @@ package io.cairn.broker.partition;
 
 import io.cairn.db.CairnDb;
 import io.cairn.db.ColumnFamilyDefinition;
+import io.cairn.journal.JournalFiles;
 import io.cairn.journal.SegmentedJournal;
 import io.cairn.logstreams.LogStream;
 import io.cairn.logstreams.raft.RaftLogStream;
@@ -99,7 +100,11 @@ public final class Partition {
           e);
     }
     journal =
-        SegmentedJournal.open(config.journalConfig(layout, partitionId), tagged(registry, tags));
+        SegmentedJournal.open(
+            config.journalConfig(layout, partitionId).toBuilder()
+                .files(builder.journalFiles)
+                .build(),
+            tagged(registry, tags));
     SnapshotStore openedStore = null;
     try {
       openedStore =
@@ -404,6 +409,7 @@ public final class Partition {
     private ActorScheduler scheduler;
     private Executor ioExecutor;
     private Executor flushExecutor;
+    private JournalFiles journalFiles = JournalFiles.REAL;
     private RandomGenerator random;
     private List<PartitionComponent> components = List.of();
     private CommandResponseWriter responseWriter = CommandResponseWriter.NONE;
@@ -463,16 +469,22 @@ public final class Partition {
       return this;
     }
 
-    /**
-     * Runs blocking work: recovering state from a snapshot, persisting snapshots. A bounded
-     * executor in a broker; the deterministic scheduler's {@code executor()} in tests.
-     */
     /** Where the raft member's journal fsyncs run (off the actor threads). */
     public Builder flushExecutor(Executor value) {
       flushExecutor = value;
       return this;
     }
 
+    /** How the journal opens the files it writes: {@link JournalFiles#REAL} by default. */
+    public Builder journalFiles(JournalFiles value) {
+      journalFiles = Objects.requireNonNull(value, "journalFiles");
+      return this;
+    }
+
+    /**
+     * Runs blocking work: recovering state from a snapshot, persisting snapshots. A bounded
+     * executor in a broker; the deterministic scheduler's {@code executor()} in tests.
+     */
     public Builder ioExecutor(Executor value) {
       ioExecutor = value;
       return this;

@@ -1,5 +1,6 @@
 package io.cairn.journal.segment;
 
+import io.cairn.journal.JournalFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -28,12 +29,17 @@ public final class SegmentFiles {
 
   private final Path directory;
   private final String name;
+  private final JournalFiles channels;
   private final Pattern segmentPattern;
   private final Pattern temporaryPattern;
 
-  public SegmentFiles(Path directory, String name) {
+  /**
+   * The segment files of the journal {@code name} in {@code directory}, opened by {@code channels}.
+   */
+  public SegmentFiles(Path directory, String name, JournalFiles channels) {
     this.directory = directory;
     this.name = name;
+    this.channels = channels;
     this.segmentPattern =
         Pattern.compile(Pattern.quote(name) + "-(\\d{1,19})" + Pattern.quote(SUFFIX));
     this.temporaryPattern =
@@ -85,7 +91,7 @@ public final class SegmentFiles {
     Path target = path(descriptor.segmentId());
     Path temporary = target.resolveSibling(target.getFileName() + TEMPORARY_SUFFIX);
     try (FileChannel channel =
-        FileChannel.open(
+        channels.open(
             temporary,
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING,
@@ -108,12 +114,12 @@ public final class SegmentFiles {
   }
 
   public FileChannel open(Path path) throws IOException {
-    return FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    return channels.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
   }
 
   /** Fsyncs the directory so that created, renamed and deleted entries are durable. */
   public void forceDirectory() throws IOException {
-    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+    try (FileChannel dir = channels.open(directory, StandardOpenOption.READ)) {
       dir.force(true);
     }
   }
