@@ -4,6 +4,10 @@ import static io.cairn.raft.RaftTestContext.appendRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.cairn.raft.log.RaftLog;
 import io.cairn.raft.protocol.RaftMessage.AppendRequest;
 import io.cairn.raft.protocol.RaftMessage.AppendResponse;
@@ -11,6 +15,7 @@ import java.util.List;
 import java.util.stream.LongStream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** Replication as protocol scripts: follower consistency checks, leader pipelining and commit. */
 class RaftReplicationTest {
@@ -195,6 +200,46 @@ class RaftReplicationTest {
     assertThat(ctx.onlySentTo(0, AppendResponse.class))
         .isEqualTo(new AppendResponse(1, false, 0, 2, 2, -1));
     assertThat(ctx.node.role()).isEqualTo(RaftRole.FOLLOWER);
+  }
+
+  @Test
+  void shouldLogAnAppendTheJournalRefusesOnceUntilAnAppendSucceeds() {
+    RaftTestContext ctx = RaftTestContext.builder(1, 0, 1, 2).build();
+    AppendRequest good = appendRequest(1, 0, 0, 0, 0, 1, 1);
+    var second = good.entries().get(1);
+    var corrupt =
+        new io.cairn.journal.JournalRecord(
+            second.index(), second.asqn(), second.checksum() ^ 1, second.data());
+    Logger logger = (Logger) LoggerFactory.getLogger("io.cairn.raft.consensus.FollowerHandler");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.addAppender(logged);
+    Level level = logger.getLevel();
+    logger.setLevel(Level.DEBUG);
+    try {
+      for (int attempt = 0; attempt < 5; attempt++) { // the leader sends it again and again
+        ctx.deliver(0, new AppendRequest(1, 0, 0, 0, 0, List.of(good.entries().get(0), corrupt)));
+      }
+      ctx.deliver(0, new AppendRequest(1, 0, 1, 1, 0, List.of(second)));
+    } finally {
+      logger.detachAppender(logged);
+      logger.setLevel(level);
+    }
+
+    assertThat(ctx.node.log().lastIndex()).isEqualTo(2);
+    assertThat(logged.list)
+        .filteredOn(event -> event.getLevel() == Level.WARN)
+        .singleElement()
+        .satisfies(
+            event ->
+                assertThat(event.getFormattedMessage())
+                    .startsWith("Dropping entry 2 that failed to append (partition")
+                    .contains("further failures are logged at DEBUG"));
+    assertThat(logged.list).filteredOn(event -> event.getLevel() == Level.DEBUG).hasSize(4);
+    assertThat(logged.list)
+        .filteredOn(event -> event.getLevel() == Level.INFO)
+        .singleElement()
+        .satisfies(event -> assertThat(event.getFormattedMessage()).endsWith("after 5 refused"));
   }
 
   // ---- leader ----

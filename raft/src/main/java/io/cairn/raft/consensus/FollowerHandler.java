@@ -28,6 +28,10 @@ final class FollowerHandler {
 
   private final RaftNode node;
   private final ArrayDeque<PendingAck> pendingAcks = new ArrayDeque<>();
+
+  /** Entries the journal refused in a row (a full disk, say), since one last appended. */
+  private long refusedAppends;
+
   private Installation installation;
 
   FollowerHandler(RaftNode node) {
@@ -157,14 +161,34 @@ final class FollowerHandler {
     }
     try {
       log.appendReplicated(record);
-      return true;
     } catch (JournalException | IllegalArgumentException e) {
       if (log.lastIndex() >= index) {
         throw e; // written anyway: storage is broken
       }
-      LOG.warn("Dropping entry {} that failed to append{}: {}", index, context(), e.toString());
+      refusedAppends++;
+      if (refusedAppends == 1) {
+        // the leader sends it again at once: a full disk would log this for every request
+        LOG.warn(
+            "Dropping entry {} that failed to append{}: {}; the leader sends it again, and until"
+                + " an append succeeds further failures are logged at DEBUG",
+            index,
+            context(),
+            e.toString());
+      } else {
+        LOG.debug(
+            "Dropping entry {} that failed to append{}, {} in a row: {}",
+            index,
+            context(),
+            refusedAppends,
+            e.toString());
+      }
       return false;
     }
+    if (refusedAppends > 0) {
+      LOG.info("Appending entries works again{}, after {} refused", context(), refusedAppends);
+      refusedAppends = 0;
+    }
+    return true;
   }
 
   void onInstallSnapshotRequest(int from, InstallSnapshotRequest request, long nowMs) {
