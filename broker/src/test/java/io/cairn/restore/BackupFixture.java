@@ -9,7 +9,9 @@ import io.cairn.backupapi.Compression;
 import io.cairn.backupapi.content.CompressionPolicy;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backupfs.FilesystemBackupStoreConfig;
+import io.cairn.backupstore.BackupEncryption;
 import io.cairn.broker.BrokerVersion;
+import io.cairn.files.DurableFiles;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -20,8 +22,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -56,15 +60,19 @@ final class BackupFixture {
   private final Map<String, Long> balancesAtLater;
   private final Map<Integer, String> digestsAtCut = new TreeMap<>();
 
-  private BackupFixture(Path root) {
+  private final BackupEncryption encryption;
+
+  private BackupFixture(Path root, BackupEncryption encryption, Map<String, String> settings) {
     this.root = root;
     this.store = root.resolve("store");
+    this.encryption = encryption;
     try {
       Files.createDirectories(store);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    try (LedgerBroker broker = new LedgerBroker(root.resolve("source"), store, PARTITIONS)) {
+    try (LedgerBroker broker =
+        new LedgerBroker(root.resolve("source"), store, PARTITIONS, settings)) {
       Map<Integer, String> a = new TreeMap<>();
       Map<Integer, String> b = new TreeMap<>();
       Map<String, Long> expected = new LinkedHashMap<>();
@@ -154,7 +162,7 @@ final class BackupFixture {
                     .filter(Files::isDirectory)
                     .toList()) {
               if (!inUse(dir)) {
-                io.cairn.files.DurableFiles.deleteRecursively(dir);
+                DurableFiles.deleteRecursively(dir);
               }
             }
           }
@@ -164,12 +172,22 @@ final class BackupFixture {
                   root.resolve(IN_USE_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           inUseChannel.lock(); // held until this JVM exits
         }
-        instance = new BackupFixture(root);
+        instance = new BackupFixture(root, BackupEncryption.off(), Map.of());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
     return instance;
+  }
+
+  /**
+   * A fixture of its own in {@code root} whose broker encrypts its backups: {@code settings} holds
+   * its {@code backup.encryption.*} keys, {@code encryption} the same keys for reading the store.
+   * Not shared: the golden backups' writer takes one when it writes an encrypted golden.
+   */
+  static BackupFixture encrypted(
+      Path root, BackupEncryption encryption, Map<String, String> settings) {
+    return new BackupFixture(root, encryption, settings);
   }
 
   /** True if a running JVM still holds the lock of the fixture in {@code dir}. */
@@ -186,7 +204,7 @@ final class BackupFixture {
 
   private void awaitCompleted(long backupId) {
     try (Stores stores = new Stores()) {
-      FilesystemBackupStore fs = stores.open(store);
+      FilesystemBackupStore fs = stores.open(store, encryption);
       await("backup " + backupId + " COMPLETED on every partition")
           .atMost(LedgerBroker.TIMEOUT)
           .pollInterval(Duration.ofMillis(50))
@@ -272,9 +290,14 @@ final class BackupFixture {
   /** Filesystem stores opened on directories, with one executor, closed together. */
   static final class Stores implements AutoCloseable {
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
-    private final java.util.List<FilesystemBackupStore> opened = new java.util.ArrayList<>();
+    private final List<FilesystemBackupStore> opened = new ArrayList<>();
 
     FilesystemBackupStore open(Path basePath) {
+      return open(basePath, BackupEncryption.off());
+    }
+
+    /** A store that reads (and writes) backups encrypted under {@code encryption}'s keys. */
+    FilesystemBackupStore open(Path basePath, BackupEncryption encryption) {
       FilesystemBackupStore fs =
           FilesystemBackupStore.open(
               new FilesystemBackupStoreConfig(
@@ -282,6 +305,7 @@ final class BackupFixture {
                   Compression.NONE,
                   CompressionPolicy.THRESHOLD_BYTES_DEFAULT,
                   CompressionPolicy.ZSTD_LEVEL_DEFAULT),
+              encryption,
               Clock.system(),
               executor,
               executor,

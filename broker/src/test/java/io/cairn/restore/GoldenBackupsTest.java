@@ -1,10 +1,13 @@
 package io.cairn.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.backup.Checkpoint;
+import io.cairn.backupapi.content.MasterKeyRing;
 import io.cairn.backupapi.manifest.ManifestCodec;
 import io.cairn.backupfs.FilesystemBackupStore;
+import io.cairn.backupstore.BackupEncryption;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.Reader;
@@ -13,8 +16,11 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -32,6 +38,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * directory, a broker opened on it, and every partition must reach the cut with the state digest
  * and the balances recorded when the backup was written.
  *
+ * <p>The current format also has an encrypted golden ({@code format-<version>-encrypted}): taken by
+ * a broker with {@code backup.encryption.*} under a master key committed beside it, restored with
+ * that key, and refused without it.
+ *
  * <p>A golden of the current format is written with {@code mvn -pl broker test
  * -Dtest=GoldenBackupsTest -Dcairn.golden.write=<commit>} (the commit names the code that wrote
  * it); {@link #theCurrentFormatHasAGolden} fails until one exists, so a new format version cannot
@@ -41,6 +51,8 @@ final class GoldenBackupsTest {
 
   private static final Path GOLDEN = Path.of("src/test/resources/golden-backups");
   private static final String EXPECTED = "expected.properties";
+  private static final String ENCRYPTED = "-encrypted";
+  private static final String KEY_ID = "golden";
   private static final Pattern MANIFEST_VERSION =
       Pattern.compile("\"manifestVersion\"\\s*:\\s*\"([0-9]+\\.[0-9]+)\"");
 
@@ -58,14 +70,16 @@ final class GoldenBackupsTest {
     assertThat(manifestVersions(golden.resolve("store")))
         .as("the manifest versions of %s", golden)
         .containsOnly(expected.getProperty("format"));
+    Optional<BackupEncryption> encryption = encryption(expected);
     assertThat(golden.getFileName().toString())
-        .isEqualTo("format-" + expected.getProperty("format"));
+        .isEqualTo(
+            "format-" + expected.getProperty("format") + (encryption.isPresent() ? ENCRYPTED : ""));
 
     Path work = Files.createTempDirectory(Path.of("target"), "golden-");
     Path store = BackupFixture.copyTree(golden.resolve("store"), work.resolve("store"));
     Path data = work.resolve("data");
     try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
-      FilesystemBackupStore from = stores.open(store);
+      FilesystemBackupStore from = stores.open(store, encryption.orElse(BackupEncryption.off()));
       RestoreResult result =
           BackupRestorer.builder()
               .store(from)
@@ -106,6 +120,76 @@ final class GoldenBackupsTest {
         .isDirectory();
   }
 
+  /**
+   * An encrypted golden of the current format: backup {@value BackupFixture#CUT} taken by a broker
+   * with {@code backup.encryption.*}, under a master key made for it and committed with it (in
+   * {@value #EXPECTED}: a key of tests, protecting nothing). Written like the plain one.
+   */
+  @Test
+  void theCurrentFormatHasAnEncryptedGolden() throws IOException {
+    Path current = GOLDEN.resolve("format-" + ManifestCodec.FORMAT_VERSION + ENCRYPTED);
+    String writtenBy = System.getProperty("cairn.golden.write");
+    if (writtenBy != null && !Files.exists(current)) {
+      byte[] key = new byte[MasterKeyRing.KEY_BYTES];
+      new SecureRandom().nextBytes(key);
+      String keys = KEY_ID + "=" + Base64.getEncoder().encodeToString(key);
+      Path root = Files.createTempDirectory(Path.of("target"), "golden-encrypted-fixture-");
+      BackupFixture fixture =
+          BackupFixture.encrypted(
+              root,
+              BackupEncryption.with(MasterKeyRing.parse(keys, "the golden's key"), KEY_ID),
+              Map.of("backup.encryption.keys", keys, "backup.encryption.keyId", KEY_ID));
+      write(fixture, current, writtenBy);
+      Properties expected = read(current.resolve(EXPECTED));
+      expected.setProperty("encryption.keys", keys);
+      expected.setProperty("encryption.keyId", KEY_ID);
+      store(expected, current.resolve(EXPECTED));
+    }
+    assertThat(current)
+        .as(
+            "an encrypted golden backup of manifest format %s; write it with"
+                + " -Dcairn.golden.write=<commit> (see this class) and commit it",
+            ManifestCodec.FORMAT_VERSION)
+        .isDirectory();
+  }
+
+  /** Without its master key, the encrypted golden is refused before anything is written. */
+  @Test
+  void anEncryptedGoldenWithoutItsKeyIsRefused() throws IOException {
+    Path golden = GOLDEN.resolve("format-" + ManifestCodec.FORMAT_VERSION + ENCRYPTED);
+    Properties expected = read(golden.resolve(EXPECTED));
+    Path work = Files.createTempDirectory(Path.of("target"), "golden-no-key-");
+    Path store = BackupFixture.copyTree(golden.resolve("store"), work.resolve("store"));
+    Path data = work.resolve("data");
+    try (BackupFixture.Stores stores = new BackupFixture.Stores()) {
+      BackupRestorer restorer =
+          BackupRestorer.builder()
+              .store(stores.open(store))
+              .listener(RestoreListener.NOOP)
+              .meterRegistry(new SimpleMeterRegistry())
+              .config(RestoreConfig.builder().progressIntervalBytes(0).build())
+              .build();
+      long backupId = Long.parseLong(expected.getProperty("backupId"));
+      assertThatThrownBy(
+              () -> restorer.restore(BackupFixture.target(data), BackupSelector.exact(backupId)))
+          .hasMessageContaining(KEY_ID);
+    }
+    assertThat(data)
+        .satisfiesAnyOf(d -> assertThat(d).doesNotExist(), d -> assertThat(d).isEmptyDirectory());
+  }
+
+  /** The golden's master keys, if it is encrypted. */
+  private static Optional<BackupEncryption> encryption(Properties expected) {
+    String keys = expected.getProperty("encryption.keys");
+    if (keys == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        BackupEncryption.with(
+            MasterKeyRing.parse(keys, "the golden's key"),
+            expected.getProperty("encryption.keyId")));
+  }
+
   /** Copies backup {@value BackupFixture#CUT} of the fixture and what it recorded at the cut. */
   static void write(BackupFixture fixture, Path golden, String writtenBy) throws IOException {
     Path store = golden.resolve("store");
@@ -123,7 +207,11 @@ final class GoldenBackupsTest {
     fixture
         .balancesAtCut()
         .forEach((account, balance) -> expected.setProperty("balance." + account, "" + balance));
-    try (Writer out = Files.newBufferedWriter(golden.resolve(EXPECTED), StandardCharsets.UTF_8)) {
+    store(expected, golden.resolve(EXPECTED));
+  }
+
+  private static void store(Properties expected, Path file) throws IOException {
+    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       expected.store(out, "What backup " + BackupFixture.CUT + " held at its cut");
     }
   }

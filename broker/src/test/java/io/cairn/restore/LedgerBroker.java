@@ -54,13 +54,25 @@ final class LedgerBroker implements AutoCloseable {
 
   /** Opens and starts the broker and waits until it leads every partition and is ready. */
   LedgerBroker(Path dataDirectory, Path backupStore, int partitionCount) {
-    this(dataDirectory, backupStore, partitionCount, true);
+    this(dataDirectory, backupStore, partitionCount, Map.of());
+  }
+
+  /** {@link #LedgerBroker(Path, Path, int)} with broker {@code settings} over the test tuning. */
+  LedgerBroker(
+      Path dataDirectory, Path backupStore, int partitionCount, Map<String, String> settings) {
+    this(dataDirectory, backupStore, partitionCount, settings, true);
   }
 
   private LedgerBroker(
-      Path dataDirectory, Path backupStore, int partitionCount, boolean awaitLeaders) {
+      Path dataDirectory,
+      Path backupStore,
+      int partitionCount,
+      Map<String, String> settings,
+      boolean awaitLeaders) {
     this.partitionCount = partitionCount;
-    cluster = cluster(dataDirectory, backupStore, partitionCount).build();
+    BrokerTestCluster.Builder builder = cluster(dataDirectory, backupStore, partitionCount);
+    settings.forEach(builder::setting);
+    cluster = builder.build();
     broker = cluster.broker(0);
     try {
       if (awaitLeaders) {
@@ -74,7 +86,7 @@ final class LedgerBroker implements AutoCloseable {
 
   /** Opens and starts the broker without waiting for its partitions (some may fail). */
   static LedgerBroker started(Path dataDirectory, Path backupStore, int partitionCount) {
-    return new LedgerBroker(dataDirectory, backupStore, partitionCount, false);
+    return new LedgerBroker(dataDirectory, backupStore, partitionCount, Map.of(), false);
   }
 
   Broker broker() {
