@@ -8,6 +8,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.cairn.journal.JournalRecord;
 import io.cairn.raft.log.RaftLog;
 import io.cairn.raft.protocol.RaftMessage.AppendRequest;
 import io.cairn.raft.protocol.RaftMessage.AppendResponse;
@@ -189,12 +190,7 @@ class RaftReplicationTest {
   @Test
   void shouldRejectCorruptEntryAndAskForItAgain() {
     RaftTestContext ctx = RaftTestContext.builder(1, 0, 1, 2).build();
-    AppendRequest good = appendRequest(1, 0, 0, 0, 0, 1, 1);
-    var second = good.entries().get(1);
-    var corrupt =
-        new io.cairn.journal.JournalRecord(
-            second.index(), second.asqn(), second.checksum() ^ 1, second.data());
-    ctx.deliver(0, new AppendRequest(1, 0, 0, 0, 0, List.of(good.entries().get(0), corrupt)));
+    ctx.deliver(0, withCorruptSecondEntry(appendRequest(1, 0, 0, 0, 0, 1, 1)));
 
     assertThat(ctx.node.log().lastIndex()).isEqualTo(1);
     assertThat(ctx.onlySentTo(0, AppendResponse.class))
@@ -206,10 +202,6 @@ class RaftReplicationTest {
   void shouldLogAnAppendTheJournalRefusesOnceUntilAnAppendSucceeds() {
     RaftTestContext ctx = RaftTestContext.builder(1, 0, 1, 2).build();
     AppendRequest good = appendRequest(1, 0, 0, 0, 0, 1, 1);
-    var second = good.entries().get(1);
-    var corrupt =
-        new io.cairn.journal.JournalRecord(
-            second.index(), second.asqn(), second.checksum() ^ 1, second.data());
     Logger logger = (Logger) LoggerFactory.getLogger("io.cairn.raft.consensus.FollowerHandler");
     ListAppender<ILoggingEvent> logged = new ListAppender<>();
     logged.start();
@@ -218,9 +210,9 @@ class RaftReplicationTest {
     logger.setLevel(Level.DEBUG);
     try {
       for (int attempt = 0; attempt < 5; attempt++) { // the leader sends it again and again
-        ctx.deliver(0, new AppendRequest(1, 0, 0, 0, 0, List.of(good.entries().get(0), corrupt)));
+        ctx.deliver(0, withCorruptSecondEntry(good));
       }
-      ctx.deliver(0, new AppendRequest(1, 0, 1, 1, 0, List.of(second)));
+      ctx.deliver(0, new AppendRequest(1, 0, 1, 1, 0, List.of(good.entries().get(1))));
     } finally {
       logger.detachAppender(logged);
       logger.setLevel(level);
@@ -240,6 +232,20 @@ class RaftReplicationTest {
         .filteredOn(event -> event.getLevel() == Level.INFO)
         .singleElement()
         .satisfies(event -> assertThat(event.getFormattedMessage()).endsWith("after 5 refused"));
+  }
+
+  /** {@code request} with its second entry's checksum broken: the journal refuses that entry. */
+  private static AppendRequest withCorruptSecondEntry(AppendRequest request) {
+    JournalRecord second = request.entries().get(1);
+    JournalRecord corrupt =
+        new JournalRecord(second.index(), second.asqn(), second.checksum() ^ 1, second.data());
+    return new AppendRequest(
+        request.term(),
+        request.leaderId(),
+        request.prevLogIndex(),
+        request.prevLogTerm(),
+        request.leaderCommit(),
+        List.of(request.entries().get(0), corrupt));
   }
 
   // ---- leader ----
