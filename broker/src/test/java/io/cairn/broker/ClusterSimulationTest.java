@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
-import io.cairn.backuptestkit.FaultyObjectLayer;
 import io.cairn.protocol.AccountIntent;
 import io.cairn.protocol.AccountValue;
 import io.cairn.protocol.CheckpointIntent;
@@ -57,9 +56,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * checkpoint and restores with its money whole ({@link SimulatedRestoreChecks}).
  *
  * <p>Seeded; a failure names its seed. Rerun one with {@code -Dcairn.seed=<seed>}; {@code
- * -Psimulation} runs 40 seeds.
+ * -Psimulation} runs 40 seeds, or {@code -Dcairn.simulation.seeds=N}.
  */
-@Execution(ExecutionMode.CONCURRENT) // each seed on its own scheduler: two at once on two cores
+// Its tests run two at a time (each seed on its own scheduler: two cores), and the class alone: a
+// class marked CONCURRENT would also run beside the module's other classes, whose log captures and
+// timings it would disturb.
 final class ClusterSimulationTest {
 
   private static final boolean LONG = Boolean.getBoolean("cairn.simulation.long");
@@ -82,9 +83,12 @@ final class ClusterSimulationTest {
     if (seed != null && !seed.isBlank()) {
       return LongStream.of(Long.parseLong(seed));
     }
-    return LONG ? LongStream.rangeClosed(1, 40) : LongStream.of(12, 11);
+    return LONG
+        ? LongStream.rangeClosed(1, Long.getLong("cairn.simulation.seeds", 40))
+        : LongStream.of(12, 11);
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void shouldConserveMoneyAndRestoreEveryCompletedBackupUnderFaults(long seed) {
@@ -106,6 +110,7 @@ final class ClusterSimulationTest {
    * takes its checkpoint when the request reaches it, and a transfer in flight lands on one side of
    * the cut only. The restore check must catch that within the seeds {@code mvn verify} runs.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void shouldCatchAnInconsistentCutWithoutCheckpointStamps() {
     assertCaught(
@@ -119,6 +124,7 @@ final class ClusterSimulationTest {
    * files of the one a backup is uploading, and the backup fails of that, which no fault of the
    * nemesis explains.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void shouldCatchBackupsLosingTheirSnapshotWithoutTheReservation() {
     assertCaught(
@@ -132,6 +138,7 @@ final class ClusterSimulationTest {
    * backup is uploading, or records the archive has not written yet, and the backup fails of that
    * or the archive has a gap, which no fault of the nemesis explains.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void shouldCatchBackupsAndTheArchiveLosingTheLogWithoutTheCompactionHolds() {
     assertCaught(
@@ -147,6 +154,7 @@ final class ClusterSimulationTest {
    * of one link lets a deposed leader and its successor both continue the chain from one tail, and
    * a restore point past the fork no longer restores.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void shouldCatchAForkedArchiveChainWithoutConditionalLinkWrites() {
     assertCaught(
@@ -231,7 +239,7 @@ final class ClusterSimulationTest {
     /** partition → term → the node that led it in that term. */
     final Map<Integer, Map<Long, Integer>> leaders = new HashMap<>();
 
-    final List<String> nemesis = new ArrayList<>();
+    final ClusterNemesis nemesis;
 
     /**
      * A backup taken by hand whose checkpoint command reaches the partitions one after another
@@ -246,18 +254,12 @@ final class ClusterSimulationTest {
 
     final Path restores;
 
-    /** The disk faults' own dice, so that they leave the other choices of a seed as they were. */
-    final SplittableRandom diskDice;
-
-    /** The node whose journal disk is full or fails its fsyncs now, if one is. */
-    Integer failedDisk;
-
     Run(SimulatedCluster cluster, long seed, Path restores) {
       this.cluster = cluster;
       this.restores = restores;
       this.seed = seed;
       this.random = new SplittableRandom(seed);
-      this.diskDice = new SplittableRandom(seed ^ 0xD15CL);
+      this.nemesis = new ClusterNemesis(cluster, random, seed);
       for (int i = 0; i < ACCOUNTS; i++) {
         accounts.add("acct-" + i);
       }
@@ -331,11 +333,7 @@ final class ClusterSimulationTest {
     }
 
     void underFire() {
-      cluster
-          .network
-          .delay(Duration.ofMillis(1), Duration.ofMillis(30))
-          .dropProbability(0.01)
-          .duplicateProbability(0.01);
+      nemesis.startFlakyNetwork();
       for (int step = 0; step < STEPS; step++) {
         int dice = random.nextInt(100);
         if (dice < 60) {
@@ -343,30 +341,21 @@ final class ClusterSimulationTest {
             transfer();
           }
         } else if (dice < 63) {
-          crashOne();
+          nemesis.crashOne();
         } else if (dice < 68) {
-          restartOne();
+          nemesis.restartOne();
         } else if (dice < 70) {
-          int node = random.nextInt(NODES);
-          nemesis.add(cluster.clock.millis() + " isolate " + node);
-          cluster.network.isolate(node);
+          nemesis.isolateOne();
         } else if (dice < 72) {
-          // one link only: the nodes on either side still reach the third
-          int a = random.nextInt(NODES);
-          int b = (a + 1 + random.nextInt(NODES - 1)) % NODES;
-          nemesis.add(cluster.clock.millis() + " cut " + a + "-" + b);
-          cluster.network.partition(a, b);
+          nemesis.cutOneLink();
         } else if (dice < 75) {
-          nemesis.add(cluster.clock.millis() + " heal");
-          cluster.network.heal();
+          nemesis.heal();
         } else if (dice < 78) {
-          boolean on = random.nextBoolean();
-          nemesis.add(cluster.clock.millis() + " store faults " + (on ? "on" : "off"));
-          cluster.layer().plan(on ? faults(random.split()) : FaultyObjectLayer.FaultPlan.NONE);
+          nemesis.storeFaults();
         }
         if (dice >= 78 && dice < 83 && staggered.isEmpty()) {
           long id = cluster.clock.millis();
-          nemesis.add(id + " backup by hand, partition by partition");
+          nemesis.note("backup by hand, partition by partition");
           for (int partition = 1; partition <= PARTITIONS; partition++) {
             staggered.add(new long[] {partition, id});
           }
@@ -385,48 +374,9 @@ final class ClusterSimulationTest {
                     }
                   });
         }
-        diskFaults();
+        nemesis.diskFaults();
         cluster.run(STEP);
         checkOneLeaderPerTerm();
-      }
-    }
-
-    /**
-     * Now and then the journal disk of a running node fills up or starts failing its fsyncs; its
-     * raft members fail (fail-stop: a journal that cannot write or force is not retried). Some
-     * steps later the node is stopped as a power loss would stop it and gets a sound disk.
-     */
-    private void diskFaults() {
-      if (failedDisk != null) {
-        if (diskDice.nextInt(100) < 10) {
-          replaceFailedDisk();
-        }
-        return;
-      }
-      List<Integer> up = cluster.nodeIds().stream().filter(cluster::isRunning).toList();
-      if (up.size() == NODES && diskDice.nextInt(100) < 2) {
-        int node = up.get(diskDice.nextInt(up.size()));
-        SimulatedDisk.State state =
-            diskDice.nextBoolean() ? SimulatedDisk.State.FULL : SimulatedDisk.State.FAILING_FSYNC;
-        nemesis.add(cluster.clock.millis() + " disk " + state + " " + node);
-        cluster.disk(node).state(state);
-        failedDisk = node;
-      }
-    }
-
-    private void replaceFailedDisk() {
-      int node = failedDisk;
-      failedDisk = null;
-      if (cluster.isRunning(node)) {
-        nemesis.add(
-            cluster.clock.millis()
-                + " disk replaced "
-                + node
-                + " "
-                + cluster.replaceDisk(node, diskDice.split()));
-      } else {
-        nemesis.add(cluster.clock.millis() + " disk replaced " + node + " (crashed before)");
-        cluster.disk(node).state(SimulatedDisk.State.SOUND);
       }
     }
 
@@ -454,36 +404,6 @@ final class ClusterSimulationTest {
                         : response.status().name();
                 transfers.merge(outcome, 1, Integer::sum);
               });
-    }
-
-    /** Crashes a running node, or cuts its power, while a majority would still run. */
-    private void crashOne() {
-      List<Integer> up = cluster.nodeIds().stream().filter(cluster::isRunning).toList();
-      if (up.size() == NODES) {
-        int node = up.get(random.nextInt(up.size()));
-        if (random.nextBoolean()) {
-          nemesis.add(cluster.clock.millis() + " crash " + node);
-          cluster.crash(node);
-        } else {
-          long at = cluster.clock.millis();
-          nemesis.add(at + " power loss " + node + " " + cluster.powerLoss(node, random.split()));
-        }
-      }
-    }
-
-    private void restartOne() {
-      for (int node : cluster.nodeIds()) {
-        if (!cluster.isRunning(node) && cluster.disk(node).state() == SimulatedDisk.State.SOUND) {
-          nemesis.add(cluster.clock.millis() + " restart " + node);
-          cluster.restart(node);
-          return;
-        }
-      }
-    }
-
-    /** A quarter of the store's calls fail, in every way the layer knows. */
-    private static FaultyObjectLayer.FaultPlan faults(SplittableRandom dice) {
-      return FaultyObjectLayer.FaultPlan.storeFailures(dice, 16);
     }
 
     private void checkOneLeaderPerTerm() {
@@ -520,17 +440,7 @@ final class ClusterSimulationTest {
 
     /** Stops every fault, starts every node and lets every partition elect a leader. */
     void quiet() {
-      cluster.network.heal();
-      cluster.network.dropProbability(0).duplicateProbability(0);
-      cluster.layer().plan(FaultyObjectLayer.FaultPlan.NONE);
-      if (failedDisk != null) {
-        replaceFailedDisk();
-      }
-      for (int node : cluster.nodeIds()) {
-        if (!cluster.isRunning(node)) {
-          cluster.restart(node);
-        }
-      }
+      nemesis.stop();
       awaitLeaders();
     }
 
@@ -582,27 +492,7 @@ final class ClusterSimulationTest {
       System.out.printf(
           "ClusterSimulationTest: seed %d: transfers answered %s; nemesis %s; disk calls failed"
               + " %d; logs start at %s%n",
-          seed,
-          transfers,
-          nemesis,
-          cluster.nodeIds().stream().mapToInt(node -> cluster.disk(node).failures()).sum(),
-          logStarts());
-    }
-
-    /** Where each running member's log starts: above 1, compaction (or a snapshot) cut it. */
-    private Map<String, Long> logStarts() {
-      Map<String, Long> starts = new TreeMap<>();
-      cluster
-          .running()
-          .forEach(
-              (node, processing) -> {
-                for (HostedPartition hosted : processing.partitions().all()) {
-                  starts.put(
-                      "node " + node + " partition " + hosted.partitionId(),
-                      hosted.partition().context().journal().getFirstIndex());
-                }
-              });
-      return starts;
+          seed, transfers, nemesis, nemesis.diskFailures(), cluster.logStarts());
     }
 
     private Optional<Long> balance(String account) {

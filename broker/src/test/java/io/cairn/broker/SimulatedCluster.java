@@ -331,6 +331,20 @@ final class SimulatedCluster implements AutoCloseable {
         .anyMatch(h -> h.partition().lastLogIndex() > h.partition().durableIndex());
   }
 
+  /** Where each running member's log starts: above 1, compaction (or a snapshot) cut it. */
+  Map<String, Long> logStarts() {
+    Map<String, Long> starts = new TreeMap<>();
+    running.forEach(
+        (node, processing) -> {
+          for (HostedPartition hosted : processing.partitions().all()) {
+            starts.put(
+                "node " + node + " partition " + hosted.partitionId(),
+                hosted.partition().context().journal().getFirstIndex());
+          }
+        });
+    return starts;
+  }
+
   /** Starts node {@code id} again on its directory, with a fresh endpoint. */
   void restart(int id) {
     start(id, network.restart(id));
