@@ -110,7 +110,7 @@ final class GoldenBackupsTest {
     Path current = GOLDEN.resolve("format-" + ManifestCodec.FORMAT_VERSION);
     String writtenBy = System.getProperty("cairn.golden.write");
     if (writtenBy != null && !Files.exists(current)) {
-      write(BackupFixture.get(), current, writtenBy);
+      write(BackupFixture.get(), current, writtenBy, Map.of());
     }
     assertThat(current)
         .as(
@@ -139,11 +139,8 @@ final class GoldenBackupsTest {
               root,
               BackupEncryption.with(MasterKeyRing.parse(keys, "the golden's key"), KEY_ID),
               Map.of("backup.encryption.keys", keys, "backup.encryption.keyId", KEY_ID));
-      write(fixture, current, writtenBy);
-      Properties expected = read(current.resolve(EXPECTED));
-      expected.setProperty("encryption.keys", keys);
-      expected.setProperty("encryption.keyId", KEY_ID);
-      store(expected, current.resolve(EXPECTED));
+      write(
+          fixture, current, writtenBy, Map.of("encryption.keys", keys, "encryption.keyId", KEY_ID));
     }
     assertThat(current)
         .as(
@@ -190,8 +187,12 @@ final class GoldenBackupsTest {
             expected.getProperty("encryption.keyId")));
   }
 
-  /** Copies backup {@value BackupFixture#CUT} of the fixture and what it recorded at the cut. */
-  static void write(BackupFixture fixture, Path golden, String writtenBy) throws IOException {
+  /**
+   * Copies backup {@value BackupFixture#CUT} of the fixture and what it recorded at the cut, with
+   * {@code more} properties (the keys of an encrypted golden).
+   */
+  static void write(BackupFixture fixture, Path golden, String writtenBy, Map<String, String> more)
+      throws IOException {
     Path store = golden.resolve("store");
     for (String kind : List.of("manifests", "contents")) {
       for (int p = 1; p <= BackupFixture.PARTITIONS; p++) {
@@ -207,11 +208,8 @@ final class GoldenBackupsTest {
     fixture
         .balancesAtCut()
         .forEach((account, balance) -> expected.setProperty("balance." + account, "" + balance));
-    store(expected, golden.resolve(EXPECTED));
-  }
-
-  private static void store(Properties expected, Path file) throws IOException {
-    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+    more.forEach(expected::setProperty);
+    try (Writer out = Files.newBufferedWriter(golden.resolve(EXPECTED), StandardCharsets.UTF_8)) {
       expected.store(out, "What backup " + BackupFixture.CUT + " held at its cut");
     }
   }

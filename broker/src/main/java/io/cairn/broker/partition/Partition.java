@@ -101,9 +101,7 @@ public final class Partition {
     }
     journal =
         SegmentedJournal.open(
-            config.journalConfig(layout, partitionId).toBuilder()
-                .files(builder.journalFiles)
-                .build(),
+            config.journalConfig(layout, partitionId, builder.journalFiles),
             tagged(registry, tags));
     SnapshotStore openedStore = null;
     try {

@@ -2,6 +2,7 @@ package io.cairn.broker.partition;
 
 import io.cairn.db.DbConfig;
 import io.cairn.journal.JournalConfig;
+import io.cairn.journal.JournalFiles;
 import io.cairn.logstreams.LogStreamConfig;
 import io.cairn.raft.RaftConfig;
 import io.cairn.raft.log.RaftEntryDescriptor;
@@ -141,14 +142,18 @@ public final class PartitionConfig {
     return transitionAttemptsMax;
   }
 
-  /** The journal settings of {@code partitionId} in {@code layout}. */
-  JournalConfig journalConfig(PartitionLayout layout, int partitionId) {
+  /**
+   * The journal settings of {@code partitionId} in {@code layout}, its files opened by {@code
+   * files}.
+   */
+  JournalConfig journalConfig(PartitionLayout layout, int partitionId, JournalFiles files) {
     return JournalConfig.builder()
         .directory(layout.journal())
         .name(PartitionLayout.journalName(partitionId))
         .segmentSizeBytes(journalSegmentSizeBytes)
         .indexDensity(journalIndexDensity)
         .preallocateSegmentFiles(journalPreallocateSegmentFiles)
+        .files(files)
         .build();
   }
 
