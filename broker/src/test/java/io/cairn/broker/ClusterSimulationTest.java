@@ -25,6 +25,7 @@ import io.cairn.protocol.api.ResponseStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +115,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchAnInconsistentCutWithoutCheckpointStamps() {
     assertCaught(
+        12,
         "without checkpoint stamps",
         SimulatedCluster.Builder::withoutCheckpointStamps,
         "add up to whole deposits");
@@ -128,6 +130,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchBackupsLosingTheirSnapshotWithoutTheReservation() {
     assertCaught(
+        12,
         "without the snapshot reservation",
         SimulatedCluster.Builder::withoutSnapshotReservation,
         "failed for a reason the nemesis explains");
@@ -142,6 +145,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchBackupsAndTheArchiveLosingTheLogWithoutTheCompactionHolds() {
     assertCaught(
+        12,
         "without the compaction holds",
         SimulatedCluster.Builder::withoutCompactionHolds,
         "did not rebuild to its digests",
@@ -158,6 +162,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchAForkedArchiveChainWithoutConditionalLinkWrites() {
     assertCaught(
+        11,
         "without conditional link writes",
         SimulatedCluster.Builder::withoutArchiveArbitration,
         "did not rebuild to its digests",
@@ -170,9 +175,15 @@ final class ClusterSimulationTest {
    * counts how many are.
    */
   private void assertCaught(
-      String switchedOff, UnaryOperator<SimulatedCluster.Builder> without, String... failures) {
+      long tryFirst,
+      String switchedOff,
+      UnaryOperator<SimulatedCluster.Builder> without,
+      String... failures) {
     List<Long> caught = new ArrayList<>();
-    List<Long> seeds = seeds().boxed().toList();
+    // the seed that caught it when last run first, then the others: a seed not caught costs a
+    // whole run
+    List<Long> seeds =
+        seeds().boxed().sorted(Comparator.comparing(seed -> seed != tryFirst)).toList();
     for (long seed : seeds) {
       SimulatedCluster.Builder builder =
           without.apply(
