@@ -204,26 +204,6 @@ final class ClusterProcesses implements AutoCloseable {
     }
   }
 
-  /** The sum of the gateway's {@code cairn.gateway.requests} of one operation with result ok. */
-  double gatewayRequests(String operation) throws IOException, InterruptedException {
-    String metrics =
-        http.send(
-                HttpRequest.newBuilder(URI.create(httpBase() + "/metrics"))
-                    .timeout(Duration.ofSeconds(5))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
-    double total = 0;
-    for (String line : metrics.split("\n")) {
-      if (line.startsWith("cairn_gateway_requests_total{")
-          && line.contains("operation=\"" + operation + "\"")
-          && line.contains("result=\"ok\"")) {
-        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return total;
-  }
-
   /** Runs {@code bin/cairn --gateway ... --output json <args>} and waits for it. */
   CliResult cli(String... args) throws IOException, InterruptedException {
     Process process = startCli(args);
@@ -239,8 +219,7 @@ final class ClusterProcesses implements AutoCloseable {
     return result(process, args);
   }
 
-  /** Starts {@code bin/cairn --gateway ... --output json <args>} without waiting. */
-  Process startCli(String... args) {
+  private Process startCli(String... args) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -259,7 +238,7 @@ final class ClusterProcesses implements AutoCloseable {
   }
 
   /** The outcome of a finished {@code bin/cairn} process. */
-  CliResult result(Process process, String... args) throws IOException {
+  private CliResult result(Process process, String... args) throws IOException {
     String name = outputName(process);
     return new CliResult(
         String.join(" ", args),

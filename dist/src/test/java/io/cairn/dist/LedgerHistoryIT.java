@@ -111,7 +111,7 @@ final class LedgerHistoryIT {
 
   @Test
   void shouldExplainTheBalancesAndRestoreTheBackupsByTheHistoryUnderFaults() throws Exception {
-    String fallback = Boolean.getBoolean("cairn.simulation.long") ? "10m" : "60s";
+    String fallback = Boolean.getBoolean("cairn.simulation.long") ? "10m" : "45s";
     Duration duration =
         Duration.parse("PT" + System.getProperty("cairn.history.duration", fallback));
     System.out.println("LedgerHistoryIT: seed " + seed + " (-Dcairn.seed=" + seed + ")");
@@ -175,6 +175,21 @@ final class LedgerHistoryIT {
       accounts.add("acc-" + i);
       createAccount("acc-" + i);
     }
+    checkTheToolsExitCodes();
+  }
+
+  /**
+   * The distribution's {@code bin/cairn} against the processes: an account it creates is made, one
+   * that exists is refused with exit code 5 (ALREADY_EXISTS), a deposit answers its amount.
+   */
+  private void checkTheToolsExitCodes() throws Exception {
+    String account = "tool-" + Long.toUnsignedString(seed, 36);
+    assertThat(cluster.cli("account", "create", account).json().get("accountId").asText())
+        .isEqualTo(account);
+    CliResult again = cluster.cli("account", "create", account);
+    assertThat(again.exitCode()).as("exit code of creating an existing account").isEqualTo(5);
+    assertThat(cluster.cli("account", "deposit", account, "7").json().get("amount").asLong())
+        .isEqualTo(7);
   }
 
   /**
