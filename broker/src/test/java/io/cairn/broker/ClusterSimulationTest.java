@@ -86,7 +86,7 @@ final class ClusterSimulationTest {
     }
     return LONG
         ? LongStream.rangeClosed(1, Long.getLong("cairn.simulation.seeds", 40))
-        : LongStream.of(12, 11);
+        : LongStream.of(12, 5);
   }
 
   @Execution(ExecutionMode.CONCURRENT)
@@ -162,7 +162,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchAForkedArchiveChainWithoutConditionalLinkWrites() {
     assertCaught(
-        11,
+        5,
         "without conditional link writes",
         SimulatedCluster.Builder::withoutArchiveArbitration,
         "did not rebuild to its digests",

@@ -8,6 +8,7 @@ import io.cairn.auth.apikey.InvalidApiKeyFileException;
 import io.cairn.backup.checkpoint.CheckpointStateCodec;
 import io.cairn.broker.config.BrokerConfigReader;
 import io.cairn.broker.interpartition.InterPartitionCodec;
+import io.cairn.broker.partition.ArchivePeerRecords;
 import io.cairn.config.ConfigException;
 import io.cairn.gateway.config.GatewayConfigReader;
 import io.cairn.protocol.ProtocolException;
@@ -22,8 +23,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * What a broker or gateway reads that it did not write itself in this run: its YAML config, its API
- * key file, commands from other partitions' leaders, and the checkpoint state in its snapshot
- * (which a restore brings in from a backup).
+ * key file, commands from other partitions' leaders, the log archive's records from the other
+ * members of a partition, and the checkpoint state in its snapshot (which a restore brings in from
+ * a backup).
  */
 class BrokerInputsFuzzTest {
 
@@ -81,6 +83,17 @@ class BrokerInputsFuzzTest {
         input, ProtocolException.class, () -> InterPartitionCodec.decodeRequest(input));
     decodesOrRefuses(
         input, ProtocolException.class, () -> InterPartitionCodec.decodeResponse(input));
+  }
+
+  @FuzzTest
+  @Timeout(value = 10, unit = TimeUnit.SECONDS)
+  void archivePeerRecords(byte[] input) {
+    decodesOrRefuses(
+        input, IllegalArgumentException.class, () -> ArchivePeerRecords.decodeRequest(input, 2));
+    decodesOrRefuses(
+        input,
+        IllegalArgumentException.class,
+        () -> ArchivePeerRecords.decodeResponse(input, 21, 40));
   }
 
   @FuzzTest

@@ -14,6 +14,7 @@ import io.cairn.backupapi.archive.ArchivedCheckpoint;
 import io.cairn.backupapi.archive.ArchivedRecord;
 import io.cairn.backupapi.content.ContentCipher;
 import io.cairn.broker.interpartition.InterPartitionCodec;
+import io.cairn.broker.partition.ArchivePeerRecords;
 import io.cairn.db.Digest128;
 import io.cairn.journal.SegmentedJournal;
 import io.cairn.journal.segment.SegmentDescriptor;
@@ -156,6 +157,19 @@ final class SeedCorpus {
         "interPartitionMessages",
         "response",
         InterPartitionCodec.encodeResponse(InterPartitionCodec.Status.WRITTEN, 1));
+    write(
+        seeds,
+        BrokerInputsFuzzTest.class,
+        "archivePeerRecords",
+        "request",
+        ArchivePeerRecords.encodeRequest(2, 21, 40, 1024 * 1024));
+    write(
+        seeds,
+        BrokerInputsFuzzTest.class,
+        "archivePeerRecords",
+        "response",
+        ArchivePeerRecords.encodeResponse(
+            List.of(archivedRecord(21, record), archivedRecord(22, batchBytes))));
     var families = new TreeMap<String, Digest128>(Map.of("LEDGER_ACCOUNTS", new Digest128(1, 2)));
     write(
         seeds,
@@ -375,6 +389,16 @@ final class SeedCorpus {
     byte[] bytes = new byte[buffer.capacity()];
     buffer.getBytes(0, bytes);
     return bytes;
+  }
+
+  /** A record as a member's journal holds it: its checksum computed as the journal does. */
+  private static ArchivedRecord archivedRecord(long index, byte[] data) {
+    long asqn = index * 3;
+    return new ArchivedRecord(
+        index,
+        asqn,
+        io.cairn.journal.JournalRecord.computeChecksum(index, asqn, new UnsafeBuffer(data)),
+        data);
   }
 
   private static void write(

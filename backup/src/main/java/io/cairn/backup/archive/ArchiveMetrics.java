@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       archive (the archive will have a gap), else 0</td></tr>
  *   <tr><td>{@value #GAPS}</td><td>counter</td><td></td><td>chains started after records the
  *       archive never got</td></tr>
+ *   <tr><td>{@value #FROM_MEMBERS}</td><td>counter</td><td></td><td>records a new leader archived
+ *       from another member's log, its own starting past the archive's tail</td></tr>
  *   <tr><td>{@value #POINT_TIMESTAMP}</td><td>gauge (seconds since the epoch)</td><td></td><td>when
  *       the newest restore point this member archived was taken (NaN before it archived one): the
  *       recovery point objective of a point-in-time restore is {@code time()} minus this, on the
@@ -41,6 +43,7 @@ public final class ArchiveMetrics implements AutoCloseable {
   public static final String UNARCHIVED_BYTES = "cairn.backup.archive.unarchived.bytes";
   public static final String HOLD_RELEASED = "cairn.backup.archive.hold.released";
   public static final String GAPS = "cairn.backup.archive.gaps";
+  public static final String FROM_MEMBERS = "cairn.backup.archive.records.from.members";
   public static final String POINT_TIMESTAMP = "cairn.backup.archive.point.timestamp";
 
   private final MeterRegistry registry;
@@ -50,6 +53,7 @@ public final class ArchiveMetrics implements AutoCloseable {
   private final Counter failed;
   private final Counter bytes;
   private final Counter gaps;
+  private final Counter fromMembers;
   private final AtomicLong archivedIndex = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong unarchivedBytes = new AtomicLong();
   private final AtomicLong holdReleased = new AtomicLong();
@@ -72,6 +76,14 @@ public final class ArchiveMetrics implements AutoCloseable {
         register(
             Counter.builder(GAPS)
                 .description("Archive chains started after records the archive never got")
+                .tag("partition", partition)
+                .register(registry));
+    fromMembers =
+        register(
+            Counter.builder(FROM_MEMBERS)
+                .description(
+                    "Records this member archived from another member's log, as its own no longer"
+                        + " held them (it installed a snapshot past the archive's tail)")
                 .tag("partition", partition)
                 .register(registry));
     register(
@@ -139,6 +151,10 @@ public final class ArchiveMetrics implements AutoCloseable {
 
   void gap() {
     gaps.increment();
+  }
+
+  void fromMembers(int records) {
+    fromMembers.increment(records);
   }
 
   void archivedIndex(long index) {

@@ -39,9 +39,14 @@ import org.slf4j.LoggerFactory;
  * full chunk is ready, else once per tick ({@code interval}), so a busy log makes one object per
  * interval rather than one per commit. A new leader first reads the tail from the store and
  * continues the chain from there, so a leader change leaves no incomplete chain; when another
- * leader wins a race for the next link, it reads the tail again. Records the log no longer holds
- * (compacted while the archive could not keep up) start a new chain after a gap, counted and
- * logged.
+ * leader wins a race for the next link, it reads the tail again. Records its own log no longer
+ * holds (it installed a snapshot past the tail before it was elected) it asks the partition's other
+ * members for ({@link ArchivePeers}): they hold compaction for the archive too. Only when no member
+ * holds them (compacted everywhere while the archive could not keep up) does a new chain start
+ * after a gap, counted and logged; while a member that may hold them cannot be asked, the leader
+ * tries again, {@value #PEER_ATTEMPTS} times or until the archive is over its limit.
+ *
+ * <p>It also answers the other members' requests for records ({@link #recordsForPeer}).
  *
  * <p><b>Following</b>, it reads the tail every {@code followerPollInterval}.
  *
@@ -57,12 +62,19 @@ public final class LogArchiver extends Actor {
   /** The waits after a failed store call: 1 s doubling to a minute. */
   public static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1));
 
+  /** Rounds of asking the other members for records before a gap is accepted. */
+  static final int PEER_ATTEMPTS = 5;
+
+  /** The most record bytes asked of another member at once (a transport frame holds them). */
+  static final int PEER_ANSWER_BYTES = 1024 * 1024;
+
   private final int nodeId;
   private final int partitionId;
   private final LogArchive archive;
   private final Journal journal;
   private final LongSupplier commitPosition;
   private final CompactionHold hold;
+  private final ArchivePeers peers;
   private final ArchiveConfig config;
   private final ArchiveMetrics metrics;
 
@@ -74,6 +86,7 @@ public final class LogArchiver extends Actor {
   private Optional<StoredLink> tail = Optional.empty();
   private long lastPollNanos = Long.MIN_VALUE;
   private int failures;
+  private int peerFailures;
   private long retryAtNanos = Long.MIN_VALUE;
   private String diverged = "";
   private long lastAppendNanos = Long.MIN_VALUE;
@@ -82,6 +95,7 @@ public final class LogArchiver extends Actor {
   /**
    * @param commitPosition the log stream's commit position (records at or below it are committed)
    * @param hold the compaction hold this archiver moves; closed with it
+   * @param peers the partition's other members, asked for records compacted here
    */
   public LogArchiver(
       int nodeId,
@@ -90,6 +104,7 @@ public final class LogArchiver extends Actor {
       Journal journal,
       LongSupplier commitPosition,
       CompactionHold hold,
+      ArchivePeers peers,
       ArchiveConfig config,
       ArchiveMetrics metrics) {
     super("log-archiver-" + partitionId, LoggingContext.partition(nodeId, partitionId));
@@ -99,6 +114,7 @@ public final class LogArchiver extends Actor {
     this.journal = Objects.requireNonNull(journal, "journal");
     this.commitPosition = Objects.requireNonNull(commitPosition, "commitPosition");
     this.hold = Objects.requireNonNull(hold, "hold");
+    this.peers = Objects.requireNonNull(peers, "peers");
     this.config = Objects.requireNonNull(config, "config");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
@@ -124,6 +140,7 @@ public final class LogArchiver extends Actor {
         () -> {
           if (leads && !leading) {
             tailKnown = false; // another leader may have continued the chain meanwhile
+            peerFailures = 0;
           }
           leading = leads;
           tick();
@@ -133,6 +150,16 @@ public final class LogArchiver extends Actor {
   /** Why the archive is not keeping up with the log, or "" when it is; any thread. */
   public String problem() {
     return problem;
+  }
+
+  /**
+   * Another member's request: this member's committed records from {@code from} on, at most up to
+   * {@code to} and about {@code maxBytes} (at least one record); empty when its log does not hold
+   * {@code from} committed. Records at or below the commit are the same on every member.
+   */
+  public java.util.concurrent.CompletableFuture<List<ArchivedRecord>> recordsForPeer(
+      long from, long to, int maxBytes) {
+    return call(() -> committedRecords(from, to, maxBytes));
   }
 
   /** Actor thread: the last index known archived, for tests and status; -1 when none. */
@@ -187,22 +214,11 @@ public final class LogArchiver extends Actor {
       return;
     }
     long next = tail.map(t -> t.link().toIndex() + 1).orElse(journal.getFirstIndex());
-    Optional<StoredLink> previous = tail;
-    if (next < journal.getFirstIndex()) {
-      metrics.gap();
-      LOG.warn(
-          "Partition {}: the log archive ends at index {} but the log now starts at index {}:"
-              + " the records between were compacted before they were archived. A new chain"
-              + " starts at index {}; no point-in-time restore can reach across the gap (take a"
-              + " backup to have a restore point after it)",
-          partitionId,
-          next - 1,
-          journal.getFirstIndex(),
-          journal.getFirstIndex());
-      next = journal.getFirstIndex();
-      previous = Optional.empty();
+    if (tail.isPresent() && next < journal.getFirstIndex()) {
+      askPeers(tail.get(), next);
+      return;
     }
-    List<ArchivedRecord> records = committedRecords(next);
+    List<ArchivedRecord> records = committedRecords(next, Long.MAX_VALUE, config.maxChunkBytes());
     if (records.isEmpty()) {
       return;
     }
@@ -214,10 +230,88 @@ public final class LogArchiver extends Actor {
     if (!full && recently) {
       return; // a part chunk waits for the next tick: one object per interval, not per commit
     }
+    append(tail, records);
+  }
+
+  /**
+   * The records from {@code next} on were compacted here: the other members may still hold them.
+   * What they answer continues the chain; when none holds them, a new chain starts after a gap.
+   */
+  private void askPeers(StoredLink previous, long next) {
+    busy = true;
+    long to = journal.getFirstIndex() - 1;
+    peers
+        .committedRecords(next, to, Math.min(config.maxChunkBytes(), PEER_ANSWER_BYTES))
+        .whenCompleteAsync(
+            (records, error) -> {
+              busy = false;
+              if (!leading || !tailKnown || !tail.equals(Optional.of(previous))) {
+                return; // leadership changed meanwhile: the next tick starts from the tail again
+              }
+              String what =
+                  "asking the partition's other members for indexes " + next + " to " + to;
+              if (error == null && !records.isEmpty() && records.get(0).index() != next) {
+                error =
+                    new IllegalStateException(
+                        "Expected records from index " + next + ", but got " + records.get(0));
+              }
+              if (error != null) {
+                if (peerFailures < PEER_ATTEMPTS - 1 && problem.isEmpty()) {
+                  peerFailures++;
+                  failed(what + " (compacted here)", error);
+                  return;
+                }
+                LOG.warn(
+                    "Partition {}: {} failed {} times: {}; giving up on them",
+                    partitionId,
+                    what,
+                    peerFailures + 1,
+                    Futures.unwrap(error).getMessage());
+                records = List.of();
+              }
+              peerFailures = 0;
+              if (records.isEmpty()) {
+                startAfterGap(next);
+                return;
+              }
+              LOG.info(
+                  "Partition {}: archiving indexes {} to {} as another member holds them (this"
+                      + " member's log starts at index {})",
+                  partitionId,
+                  next,
+                  records.get(records.size() - 1).index(),
+                  journal.getFirstIndex());
+              metrics.fromMembers(records.size());
+              append(Optional.of(previous), records);
+            },
+            executor());
+  }
+
+  /** No member holds the records from {@code next} on: a new chain starts where this log does. */
+  private void startAfterGap(long next) {
+    long first = journal.getFirstIndex();
+    metrics.gap();
+    LOG.warn(
+        "Partition {}: the log archive ends at index {} but the log now starts at index {}, and no"
+            + " other member holds the records between: they were compacted before they were"
+            + " archived. A new chain starts at index {}; no point-in-time restore can reach across"
+            + " the gap (take a backup to have a restore point after it)",
+        partitionId,
+        next - 1,
+        first,
+        first);
+    List<ArchivedRecord> records = committedRecords(first, Long.MAX_VALUE, config.maxChunkBytes());
+    if (!records.isEmpty()) {
+      append(Optional.empty(), records);
+    }
+  }
+
+  /** Appends {@code records} to the chain after {@code previous}, then goes on. */
+  private void append(Optional<StoredLink> previous, List<ArchivedRecord> records) {
+    long sizeBytes = records.stream().mapToLong(ArchiveChunk::encodedSize).sum();
     busy = true;
     lastAppendNanos = clock().nanos();
     List<ArchivedCheckpoint> checkpoints = checkpointsIn(records);
-    Optional<StoredLink> after = previous;
     archive
         .append(previous, records, checkpoints, nodeId, clock().instant())
         .whenCompleteAsync(
@@ -234,7 +328,7 @@ public final class LogArchiver extends Actor {
                     "Partition {}: another member continued the log archive after index {} first;"
                         + " reading its tail again",
                     partitionId,
-                    after.map(t -> t.link().toIndex()).orElse(0L));
+                    previous.map(t -> t.link().toIndex()).orElse(0L));
                 tailKnown = false;
                 readTail();
                 return;
@@ -253,7 +347,9 @@ public final class LogArchiver extends Actor {
                     checkpoints.stream().map(ArchivedCheckpoint::id).toList(),
                     tail.get().link().toIndex());
               }
-              archiveNext();
+              if (leading) {
+                archiveNext();
+              }
             },
             executor());
   }
@@ -298,17 +394,20 @@ public final class LogArchiver extends Actor {
   }
 
   /**
-   * The records from {@code from} on up to the last one whose position is committed, at most a
-   * chunk. A record without position (a new leader's initial entry) is taken only when a committed
-   * record follows it: until then it may still be replaced.
+   * The records from {@code from} on up to the last one whose position is committed, at most up to
+   * {@code to} and about {@code maxBytes} (at least one record). A record without position (a new
+   * leader's initial entry) is taken only when a committed record follows it: until then it may
+   * still be replaced.
    */
-  private List<ArchivedRecord> committedRecords(long from) {
+  private List<ArchivedRecord> committedRecords(long from, long to, int maxBytes) {
     long committed = commitPosition.getAsLong();
     List<ArchivedRecord> records = new ArrayList<>();
     int lastCommitted = -1;
     long bytes = 0;
     reader.seek(from);
-    while (reader.hasNext() && records.size() < LogArchive.MAX_CHUNK_RECORDS) {
+    while (reader.hasNext()
+        && records.size() < LogArchive.MAX_CHUNK_RECORDS
+        && from + records.size() <= to) {
       JournalRecord record = reader.next();
       if (record.index() != from + records.size()) {
         break; // the log was reset under us; the next tick looks again
@@ -320,8 +419,7 @@ public final class LogArchiver extends Actor {
       record.data().getBytes(0, data);
       ArchivedRecord archived =
           new ArchivedRecord(record.index(), record.asqn(), record.checksum(), data);
-      if (!records.isEmpty()
-          && bytes + ArchiveChunk.encodedSize(archived) > config.maxChunkBytes()) {
+      if (!records.isEmpty() && bytes + ArchiveChunk.encodedSize(archived) > maxBytes) {
         break;
       }
       records.add(archived);

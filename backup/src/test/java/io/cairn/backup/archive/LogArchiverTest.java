@@ -51,8 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The log archiver over real journals of raft entries, a real filesystem store and real snapshot
  * stores' compaction holds: only committed records are archived, restore points are recorded, a new
- * leader (and two racing ones) continue one chain, followers release what is archived, and a store
- * that fails holds compaction only up to the limit, after which the archive reports and then
+ * leader (and two racing ones) continue one chain, followers release what is archived, a leader
+ * whose log starts past the archive's tail archives the records between from another member, and a
+ * store that fails holds compaction only up to the limit, after which the archive reports and then
  * records its gap.
  */
 class LogArchiverTest {
@@ -104,6 +105,10 @@ class LogArchiverTest {
     long nextPosition = 1;
 
     Member(int nodeId) throws Exception {
+      this(nodeId, ArchivePeers.NONE);
+    }
+
+    Member(int nodeId, ArchivePeers peers) throws Exception {
       journal =
           SegmentedJournal.open(
               JournalConfig.builder()
@@ -129,6 +134,7 @@ class LogArchiverTest {
               journal,
               committed::get,
               hold,
+              peers,
               CONFIG,
               new ArchiveMetrics(registry, PARTITION));
       closing.add(journal);
@@ -377,5 +383,75 @@ class LogArchiverTest {
     LogArchive archive = new LogArchive(store.archive(), PARTITION);
     assertThat(archive.tail(Optional.empty()).get().orElseThrow().link().toIndex()).isEqualTo(20);
     assertThat(restored.hold.index()).isEqualTo(31);
+  }
+
+  @Test
+  void aLeaderWhoseLogStartsPastTheTailArchivesTheRecordsBetweenFromAnotherMember()
+      throws Exception {
+    Member follower = new Member(0);
+    follower.append(60, 1, new ArrayList<>());
+    AtomicLong unreachable = new AtomicLong(2); // the first two rounds: the member is down
+    List<long[]> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ArchivePeers peers =
+        (from, to, maxBytes) -> {
+          asked.add(new long[] {from, to});
+          return unreachable.getAndDecrement() > 0
+              ? CompletableFuture.failedFuture(new IllegalStateException("member 0 is down"))
+              : follower.archiver.recordsForPeer(from, to, maxBytes);
+        };
+    // archived up to 20 by an earlier leader
+    follower.commitThrough(20);
+    follower.archiver.leading(true);
+    await().atMost(TIMEOUT).until(() -> follower.archivedIndex() == 20);
+    follower.archiver.leading(false);
+    follower.commitThrough(60);
+
+    // a member that installed a snapshot at index 40 (its log starts at 41) is elected
+    Member leader = new Member(1, peers);
+    leader.journal.reset(41);
+    try (JournalReader reader = follower.journal.openReader()) {
+      reader.seek(41);
+      while (reader.hasNext()) {
+        leader.journal.append(reader.next());
+      }
+    }
+    leader.committed.set(follower.committed.get());
+    leader.archiver.leading(true);
+    await().atMost(Duration.ofSeconds(60)).until(() -> leader.archivedIndex() == 60);
+
+    assertThat(registry.find(ArchiveMetrics.GAPS).counter())
+        .satisfiesAnyOf(c -> assertThat(c).isNull(), c -> assertThat(c.count()).isZero());
+    assertThat(asked).as("rounds of asking").hasSizeGreaterThanOrEqualTo(3);
+    assertThat(asked.get(0)).containsExactly(21, 40);
+    assertThat(registry.get(ArchiveMetrics.FROM_MEMBERS).counter().count()).isEqualTo(20.0);
+    assertSameRecords(archivedRecords(1, 60), follower.journal, 1, 60);
+  }
+
+  @Test
+  void aLeaderWhoseLogStartsPastTheTailStartsANewChainWhenNoMemberHoldsTheRecords()
+      throws Exception {
+    Member first = new Member(0);
+    first.append(20, 1, new ArrayList<>());
+    first.commitThrough(20);
+    first.archiver.leading(true);
+    await().atMost(TIMEOUT).until(() -> first.archivedIndex() == 20);
+    first.archiver.leading(false);
+
+    Member leader =
+        new Member(1, (from, to, maxBytes) -> CompletableFuture.completedFuture(List.of()));
+    leader.journal.reset(41);
+    leader.nextPosition = 41 * 3;
+    leader.append(20, 2, new ArrayList<>());
+    leader.commitThrough(60);
+    leader.archiver.leading(true);
+    await().atMost(TIMEOUT).until(() -> leader.archivedIndex() == 60);
+
+    assertThat(registry.get(ArchiveMetrics.GAPS).counter().count()).isEqualTo(1.0);
+    assertSameRecords(archivedRecords(41, 60), leader.journal, 41, 60);
+    LogArchive archive = new LogArchive(store.archive(), PARTITION);
+    assertThatThrownBy(() -> archive.chain(10, 60).join())
+        .hasCauseInstanceOf(ArchiveException.class)
+        .hasMessageContaining("index 21")
+        .hasMessageContaining("next archived index is 41");
   }
 }

@@ -17,8 +17,10 @@ import java.util.function.UnaryOperator;
  * The continuous log archive of one partition (DESIGN.md §9, "Log archive") as a partition
  * component: one {@link LogArchiver} for the life of the partition on this broker, created at the
  * partition's first run, archiving while this member leads and reading the archive's tail while it
- * follows; it holds log compaction for what is not archived yet. While the archive is over its
- * limit, the partition reports UNHEALTHY with the reason ({@link #healthProblem()}).
+ * follows; it holds log compaction for what is not archived yet, and answers the other members'
+ * requests for records a new leader's log no longer holds ({@link ArchivePeerRecords}). While the
+ * archive is over its limit, the partition reports UNHEALTHY with the reason ({@link
+ * #healthProblem()}).
  */
 public final class LogArchiveComponent implements PartitionComponent {
 
@@ -31,6 +33,7 @@ public final class LogArchiveComponent implements PartitionComponent {
 
   // partition thread
   private volatile LogArchiver archiver;
+  private PartitionContext context;
 
   /**
    * @param snapshots the snapshot store the archiver holds compaction in, given the partition's
@@ -68,9 +71,18 @@ public final class LogArchiveComponent implements PartitionComponent {
               snapshots
                   .apply(partition.snapshotStore())
                   .registerCompactionHold(HOLD_NAME, partition.journal().getFirstIndex()),
+              new ArchivePeerRecords(
+                  partition.messagingService(), partition.partitionId(), partition.members()),
               config,
               new ArchiveMetrics(partition.meterRegistry(), partition.partitionId()));
       partition.scheduler().start(archiver);
+      ArchivePeerRecords.serve(
+          partition.messagingService(),
+          partition.partitionId(),
+          archiver::recordsForPeer,
+          PartitionLogging.wrap(
+              partition.nodeId(), partition.partitionId(), partition.ioExecutor()));
+      context = partition;
     }
   }
 
@@ -99,6 +111,11 @@ public final class LogArchiveComponent implements PartitionComponent {
 
   @Override
   public void close() {
+    if (context != null) {
+      context
+          .messagingService()
+          .unregisterHandler(ArchivePeerRecords.messageType(context.partitionId()));
+    }
     if (archiver != null) {
       archiver.closeAsync();
     }
