@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * With {@code gateway.security.tls.*} the gateway serves gRPC and HTTP over TLS and talks to its
@@ -42,6 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * starting, naming the file, and one that expires while the gateway runs is refused by new clients
  * on both listeners.
  */
+// mostly waits for certificates to expire: it runs beside the other classes
+@Execution(ExecutionMode.CONCURRENT)
 class GatewayTlsTest {
 
   @TempDir Path dir;

@@ -31,6 +31,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -43,6 +45,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * none earlier.
  */
 @ExtendWith(LocalS3Servers.class)
+// mostly waits for the locks to end: it runs beside the other classes
+@Execution(ExecutionMode.CONCURRENT)
 final class ImmutableBackupsIT {
 
   private static final Duration LOCK = Duration.ofSeconds(10);

@@ -25,6 +25,8 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The leader of a partition is killed while it uploads that partition's backup: the backup must end
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (S3Proxy on loopback) with a bytes/s limit, so an upload lasts seconds and the kill reliably
  * lands in the middle of it; transfers run until the backup's upload has begun.
  */
+// mostly waits for uploads throttled to 64 KB/s: it runs beside the other classes
+@Execution(ExecutionMode.CONCURRENT)
 final class LeaderKillDuringBackupIT {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(90);

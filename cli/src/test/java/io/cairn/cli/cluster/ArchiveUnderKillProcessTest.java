@@ -17,6 +17,8 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The log archive at process level, with a leader killed under load: {@code cluster up --archive
@@ -28,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * restored cluster starts healthy (every partition passed its digest check) and its balances add up
  * to what was deposited.
  */
+// mostly waits for processes to start, load and stop: it runs beside the other classes
+@Execution(ExecutionMode.CONCURRENT)
 class ArchiveUnderKillProcessTest {
   private static final int ACCOUNTS = 30;
   private static final long INITIAL_BALANCE = 1_000;
