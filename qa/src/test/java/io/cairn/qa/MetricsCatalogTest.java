@@ -2,6 +2,11 @@ package io.cairn.qa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -11,10 +16,12 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
@@ -34,11 +41,7 @@ import org.junit.jupiter.api.Test;
 final class MetricsCatalogTest {
 
   private static final String PACKAGE_DIRECTORY = "io/cairn/";
-  private static final String CATALOGUE = "docs/metrics.md";
-
-  /** A catalogue row: its first cell is the meter name in backticks. */
-  private static final Pattern CATALOGUE_ROW =
-      Pattern.compile("^\\|\\s*`(cairn\\.[a-z0-9_.]+)`\\s*\\|");
+  private static final String CATALOGUE = MetricsCatalogue.PATH;
 
   private static final Pattern CAIRN_LITERAL = Pattern.compile("\"(cairn\\.[^\"]*)\"");
 
@@ -97,6 +100,54 @@ final class MetricsCatalogTest {
     assertThat(twice)
         .withFailMessage(
             "Expected every meter name declared by one constant, but these have several: %s", twice)
+        .isEmpty();
+  }
+
+  /**
+   * The catalogue's Prometheus column is what a scrape shows: each row's meter is registered in a
+   * Prometheus registry with the row's type and unit, and the scrape must name it so (dashboards
+   * and alert rules are checked against that column).
+   */
+  @Test
+  void shouldGiveEachMeterTheNameAScrapeShows() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    List<String> problems = new ArrayList<>();
+    for (MetricsCatalogue.Row row : MetricsCatalogue.rows()) {
+      switch (row.type()) {
+        case "counter" ->
+            Counter.builder(row.name()).baseUnit(row.baseUnit()).register(registry).increment();
+        case "gauge" ->
+            Gauge.builder(row.name(), () -> 1).baseUnit(row.baseUnit()).register(registry);
+        case "timer" -> Timer.builder(row.name()).register(registry).record(Duration.ofMillis(1));
+        default ->
+            problems.add(row.name() + ": type " + row.type() + " is none of counter, gauge, timer");
+      }
+    }
+    Set<String> scraped = new TreeSet<>();
+    for (String line : registry.scrape().split("\n")) {
+      if (!line.startsWith("#") && !line.isBlank()) {
+        scraped.add(line.split("[{ ]", 2)[0]);
+      }
+    }
+    for (MetricsCatalogue.Row row : MetricsCatalogue.rows()) {
+      for (String series : row.series()) {
+        if (!scraped.contains(series)) {
+          problems.add(
+              CATALOGUE
+                  + ":"
+                  + row.line()
+                  + " "
+                  + row.name()
+                  + ": expected the series "
+                  + series
+                  + " in a scrape, but it is not there");
+        }
+      }
+    }
+    assertThat(problems)
+        .withFailMessage(
+            "Expected the Prometheus column of %s to name what a scrape shows, but:%n  %s",
+            CATALOGUE, String.join(System.lineSeparator() + "  ", problems))
         .isEmpty();
   }
 
@@ -217,37 +268,12 @@ final class MetricsCatalogTest {
   /** Meter name → line of its row in the catalogue. */
   private static Map<String, Integer> cataloguedMeters() {
     Map<String, Integer> catalogued = new TreeMap<>();
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(repositoryRoot().resolve(CATALOGUE));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    for (int i = 0; i < lines.size(); i++) {
-      Matcher row = CATALOGUE_ROW.matcher(lines.get(i));
-      if (row.find()) {
-        catalogued.putIfAbsent(row.group(1), i + 1);
-      }
-    }
+    MetricsCatalogue.rows().forEach(row -> catalogued.putIfAbsent(row.name(), row.line()));
     return catalogued;
   }
 
-  /** The directory of the parent pom: the first one up from here whose pom lists modules. */
   private static Path repositoryRoot() {
-    Path directory = Path.of("").toAbsolutePath();
-    while (directory != null) {
-      Path pom = directory.resolve("pom.xml");
-      try {
-        if (Files.isRegularFile(pom) && Files.readString(pom).contains("<modules>")) {
-          return directory;
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      directory = directory.getParent();
-    }
-    throw new IllegalStateException(
-        "Expected a parent pom.xml with <modules> above " + Path.of("").toAbsolutePath());
+    return MetricsCatalogue.repositoryRoot();
   }
 
   /** Every {@code <module>/src/main/java/**.java} of the repository. */

@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       member knows archived (NaN before it knows)</td></tr>
  *   <tr><td>{@value #UNARCHIVED_BYTES}</td><td>gauge (bytes)</td><td></td><td>journal bytes
  *       after the archived index: what compaction is held for</td></tr>
+ *   <tr><td>{@value #UNARCHIVED_LIMIT}</td><td>gauge</td><td>bytes</td><td>{@code
+ *       backup.archive.maxUnarchivedBytes}: the unarchived bytes compaction waits for at
+ *       most</td></tr>
  *   <tr><td>{@value #HOLD_RELEASED}</td><td>gauge</td><td></td><td>1 while the unarchived bytes
  *       exceed {@code backup.archive.maxUnarchivedBytes} and compaction no longer waits for the
  *       archive (the archive will have a gap), else 0</td></tr>
@@ -41,6 +44,7 @@ public final class ArchiveMetrics implements AutoCloseable {
   public static final String BYTES = "cairn.backup.archive.bytes";
   public static final String ARCHIVED_INDEX = "cairn.backup.archive.archived.index";
   public static final String UNARCHIVED_BYTES = "cairn.backup.archive.unarchived.bytes";
+  public static final String UNARCHIVED_LIMIT = "cairn.backup.archive.unarchived.limit";
   public static final String HOLD_RELEASED = "cairn.backup.archive.hold.released";
   public static final String GAPS = "cairn.backup.archive.gaps";
   public static final String FROM_MEMBERS = "cairn.backup.archive.records.from.members";
@@ -56,6 +60,7 @@ public final class ArchiveMetrics implements AutoCloseable {
   private final Counter fromMembers;
   private final AtomicLong archivedIndex = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong unarchivedBytes = new AtomicLong();
+  private final AtomicLong unarchivedLimit = new AtomicLong();
   private final AtomicLong holdReleased = new AtomicLong();
   private final AtomicLong pointMillis = new AtomicLong(Long.MIN_VALUE);
 
@@ -97,6 +102,14 @@ public final class ArchiveMetrics implements AutoCloseable {
     register(
         Gauge.builder(UNARCHIVED_BYTES, unarchivedBytes, AtomicLong::get)
             .description("Journal bytes after the archived index")
+            .baseUnit("bytes")
+            .tag("partition", partition)
+            .register(registry));
+    register(
+        Gauge.builder(UNARCHIVED_LIMIT, unarchivedLimit, AtomicLong::get)
+            .description(
+                "backup.archive.maxUnarchivedBytes: the most journal bytes compaction waits for the"
+                    + " archive")
             .baseUnit("bytes")
             .tag("partition", partition)
             .register(registry));
@@ -163,6 +176,10 @@ public final class ArchiveMetrics implements AutoCloseable {
 
   void unarchivedBytes(long value) {
     unarchivedBytes.set(value);
+  }
+
+  void unarchivedLimit(long value) {
+    unarchivedLimit.set(value);
   }
 
   void holdReleased(boolean released) {

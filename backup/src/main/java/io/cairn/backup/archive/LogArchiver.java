@@ -117,6 +117,7 @@ public final class LogArchiver extends Actor {
     this.peers = Objects.requireNonNull(peers, "peers");
     this.config = Objects.requireNonNull(config, "config");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    metrics.unarchivedLimit(config.maxUnarchivedBytes());
   }
 
   @Override
