@@ -11,9 +11,6 @@ import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
 import io.cairn.backupapi.BackupStatusCode;
-import io.cairn.backupapi.BackupStore;
-import io.cairn.journal.Journal;
-import io.cairn.logstreams.LogStreamWriter;
 import io.cairn.pacing.RateLimiter;
 import io.cairn.scheduler.Actor;
 import io.cairn.scheduler.Cancellable;
@@ -22,15 +19,12 @@ import io.cairn.scheduler.LoggingContext;
 import io.cairn.snapshot.SnapshotStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,7 +103,7 @@ public final class BackupManager extends Actor implements CheckpointListener {
   private Cancellable drainTimer;
   private Optional<BackupIdentifier> latestCompleted = Optional.empty();
 
-  private BackupManager(Builder builder) {
+  BackupManager(BackupManagerBuilder builder) {
     super(
         "backup-manager-" + builder.partitionId,
         LoggingContext.partition(builder.nodeId, builder.partitionId));
@@ -145,8 +139,8 @@ public final class BackupManager extends Actor implements CheckpointListener {
             partitionId, builder.writer, config, metrics, this::schedule, this::isStopped);
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static BackupManagerBuilder builder() {
+    return new BackupManagerBuilder();
   }
 
   public int partitionId() {
@@ -474,130 +468,5 @@ public final class BackupManager extends Actor implements CheckpointListener {
                 detached.run();
               }
             });
-  }
-
-  /** Collects what a backup manager needs; every setting is required unless it has a default. */
-  public static final class Builder {
-    private int partitionId;
-    private int nodeId = -1;
-    private int partitionCount;
-    private String brokerVersion;
-    private BackupStore store;
-    private SnapshotStore snapshots;
-    private Journal journal;
-    private LogStreamWriter writer;
-    private Executor uploadExecutor;
-    private BackupConfig config = BackupConfig.defaults();
-    private BackupMetrics metrics;
-
-    private Builder() {}
-
-    public Builder partitionId(int value) {
-      partitionId = value;
-      return this;
-    }
-
-    /** This member's node id (written into backup identifiers). */
-    public Builder nodeId(int value) {
-      nodeId = value;
-      return this;
-    }
-
-    /** The cluster's partition count (written into descriptors). */
-    public Builder partitionCount(int value) {
-      partitionCount = value;
-      return this;
-    }
-
-    public Builder brokerVersion(String value) {
-      brokerVersion = value;
-      return this;
-    }
-
-    public Builder store(BackupStore value) {
-      store = value;
-      return this;
-    }
-
-    /** The partition's snapshot store (reservations, compaction holds). */
-    public Builder snapshots(SnapshotStore value) {
-      snapshots = value;
-      return this;
-    }
-
-    /** The partition's raft journal, whose segments are backed up. */
-    public Builder journal(Journal value) {
-      journal = value;
-      return this;
-    }
-
-    /** Writes {@code CONFIRM_BACKUP}; the partition's log stream writer. */
-    public Builder writer(LogStreamWriter value) {
-      writer = value;
-      return this;
-    }
-
-    /**
-     * Runs the collection of files (journal reads): a named, bounded executor owned by the caller;
-     * it may be shared by the partitions of a broker.
-     */
-    public Builder uploadExecutor(Executor value) {
-      uploadExecutor = value;
-      return this;
-    }
-
-    /** {@link BackupConfig#defaults()} by default. */
-    public Builder config(BackupConfig value) {
-      config = value;
-      return this;
-    }
-
-    /** The partition's metrics, shared with its checkpoint records. */
-    public Builder metrics(BackupMetrics value) {
-      metrics = value;
-      return this;
-    }
-
-    /**
-     * @throws IllegalArgumentException naming a missing or invalid setting
-     */
-    public BackupManager build() {
-      List<String> violations = new ArrayList<>();
-      if (partitionId < 1) {
-        violations.add("partitionId >= 1, but was " + partitionId);
-      }
-      if (nodeId < 0) {
-        violations.add("nodeId >= 0, but was " + nodeId);
-      }
-      if (partitionCount < partitionId || partitionCount < 1) {
-        violations.add(
-            "partitionCount >= max(1, partitionId), but was "
-                + partitionCount
-                + " (partitionId "
-                + partitionId
-                + ")");
-      }
-      if (brokerVersion == null || brokerVersion.isBlank()) {
-        violations.add("a brokerVersion, but it is missing");
-      }
-      require(store, "store", violations);
-      require(snapshots, "snapshots", violations);
-      require(journal, "journal", violations);
-      require(writer, "writer", violations);
-      require(uploadExecutor, "uploadExecutor", violations);
-      require(config, "config", violations);
-      require(metrics, "metrics", violations);
-      if (!violations.isEmpty()) {
-        throw new IllegalArgumentException(
-            "Expected " + String.join("; ", violations) + " (BackupManager)");
-      }
-      return new BackupManager(this);
-    }
-
-    private static void require(Object value, String name, List<String> out) {
-      if (value == null) {
-        out.add(name + " to be set, but it is missing");
-      }
-    }
   }
 }
