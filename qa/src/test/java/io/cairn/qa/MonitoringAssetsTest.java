@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * name in them is a series of the meter catalogue, whose names {@link MetricsCatalogTest} checks
  * against the code and against a scrape. Every alert rule has a promtool unit test that fires it,
  * and, where promtool is installed (Debian's {@code prometheus} package; {@code .ci/run} installs
- * it), {@code promtool check rules} and {@code promtool test rules} pass.
+ * it), {@code promtool check rules} and {@code promtool test rules} pass, and promtool parses every
+ * dashboard query.
  */
 final class MonitoringAssetsTest {
 
@@ -61,11 +63,7 @@ final class MonitoringAssetsTest {
     Set<String> exported = MetricsCatalogue.series();
     List<String> problems = new ArrayList<>();
     Set<String> uids = new TreeSet<>();
-    List<Path> files;
-    try (Stream<Path> listed = Files.list(docs("grafana"))) {
-      files = listed.filter(f -> f.toString().endsWith(".json")).sorted().toList();
-    }
-    for (Path file : files) {
+    for (Path file : dashboardFiles()) {
       JsonNode dashboard = JSON.readTree(file.toFile());
       String name = file.getFileName().toString();
       String uid = dashboard.path("uid").asText();
@@ -181,6 +179,39 @@ final class MonitoringAssetsTest {
     assertThat(run(promtool.get(), directory, "check", "rules", "alerts.yml")).contains("SUCCESS");
     assertThat(run(promtool.get(), directory, "test", "rules", "alerts-test.yml"))
         .contains("SUCCESS");
+
+    // the dashboards' queries parse too: promtool checks them as recording rules
+    // (each named <dashboard>:panel_<id>_<refId>, so that a failure names the panel)
+    List<Map<String, String>> queries = new ArrayList<>();
+    for (Path file : dashboardFiles()) {
+      JsonNode dashboard = JSON.readTree(file.toFile());
+      String uid = dashboard.path("uid").asText().replace('-', '_');
+      List<JsonNode> panels = new ArrayList<>();
+      collectPanels(dashboard.path("panels"), panels);
+      for (JsonNode panel : panels) {
+        for (JsonNode target : panel.path("targets")) {
+          String record =
+              uid + ":panel_" + panel.path("id").asInt() + "_" + target.path("refId").asText();
+          queries.add(Map.of("record", record, "expr", target.path("expr").asText()));
+        }
+      }
+    }
+    Path rules = Files.createTempFile("cairn-dashboard-queries", ".yml");
+    try {
+      YAML.writeValue(
+          rules.toFile(),
+          Map.of("groups", List.of(Map.of("name", "dashboards", "rules", queries))));
+      assertThat(run(promtool.get(), directory, "check", "rules", rules.toString()))
+          .contains("SUCCESS: " + queries.size() + " rules found");
+    } finally {
+      Files.delete(rules);
+    }
+  }
+
+  private static List<Path> dashboardFiles() throws IOException {
+    try (Stream<Path> listed = Files.list(docs("grafana"))) {
+      return listed.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+    }
   }
 
   private static String run(Path promtool, Path directory, String... args) throws Exception {
