@@ -118,7 +118,7 @@ final class SimulatedRestoreChecks {
   }
 
   /** The ids of the backups COMPLETED on every partition, ascending. */
-  private List<Long> completedEverywhere(List<BackupStatus> statuses) {
+  List<Long> completedEverywhere(List<BackupStatus> statuses) {
     Map<Long, Set<Integer>> completed = new TreeMap<>();
     for (BackupStatus status : statuses) {
       if (status.statusCode() == BackupStatusCode.COMPLETED) {
