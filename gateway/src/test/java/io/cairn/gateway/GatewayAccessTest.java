@@ -177,6 +177,26 @@ final class GatewayAccessTest {
 
   @Test
   void shouldKeepMetricsHealthAndReadinessOpen() throws Exception {
+    // the console's files hold no data; what the page reads takes credentials
+    assertThat(harness.httpGet("/console/").statusCode()).isEqualTo(200);
+    assertThat(harness.httpGet("/console/console.js").statusCode()).isEqualTo(200);
+    assertThat(harness.httpGet("/actuator/topology").statusCode()).isEqualTo(401);
+    assertThat(
+            harness
+                .send(
+                    HttpRequest.newBuilder(harness.uri("/actuator/topology"))
+                        .header("Authorization", credentials.clientAuthorization())
+                        .GET())
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(
+            harness
+                .send(
+                    HttpRequest.newBuilder(harness.uri("/actuator/topology"))
+                        .header("Authorization", credentials.adminAuthorization())
+                        .GET())
+                .statusCode())
+        .isEqualTo(200);
     assertThat(harness.httpGet("/metrics").statusCode()).isEqualTo(200);
     assertThat(harness.httpGet("/health").statusCode()).isEqualTo(200);
     assertThat(harness.httpGet("/ready").statusCode()).isEqualTo(200);

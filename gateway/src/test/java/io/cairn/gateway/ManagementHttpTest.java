@@ -265,4 +265,55 @@ final class ManagementHttpTest {
     assertThat(problem(harness.httpGet("/nothing/here"), 404, "/nothing/here"))
         .contains("but was /nothing/here");
   }
+
+  @Test
+  void shouldServeTheConsoleFromTheRootWithEveryFileItLoads() throws Exception {
+    for (String path : new String[] {"/", "/console"}) {
+      HttpResponse<String> redirect = harness.httpGet(path);
+      assertThat(redirect.statusCode()).as(path).isEqualTo(302);
+      assertThat(redirect.headers().firstValue("Location")).as(path).hasValue("/console/");
+    }
+    HttpResponse<String> page = harness.httpGet("/console/");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+    assertThat(page.headers().firstValue("Content-Security-Policy"))
+        .hasValueSatisfying(
+            csp -> assertThat(csp).contains("default-src 'none'", "script-src 'self'"));
+    assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    // every file the page loads is there, with its type
+    java.util.regex.Matcher loads =
+        java.util.regex.Pattern.compile("(?:src|href)=\"(?!data:)([^\"#]+)\"").matcher(page.body());
+    java.util.List<String> files = new java.util.ArrayList<>();
+    while (loads.find()) {
+      files.add(loads.group(1));
+    }
+    assertThat(files).containsExactlyInAnyOrder("console.css", "console.js");
+    assertThat(harness.httpGet("/console/console.js").headers().firstValue("Content-Type"))
+        .hasValue("text/javascript; charset=utf-8");
+    assertThat(harness.httpGet("/console/console.css").headers().firstValue("Content-Type"))
+        .hasValue("text/css; charset=utf-8");
+
+    assertThat(problem(harness.httpGet("/console/secrets.txt"), 404, "/console/secrets.txt"))
+        .isEqualTo(
+            "Expected one of the console's files [index.html, console.css, console.js] under"
+                + " /console/, but was 'secrets.txt'");
+    assertThat(harness.httpGet("/console/..%2Fpom.xml").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void shouldAnswerTheTopologyWithEveryBrokerAndLeader() throws Exception {
+    harness.broker(1).follow(2, 2);
+    harness.refresh();
+    HttpResponse<String> answer = harness.httpGet("/actuator/topology");
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    JsonNode topology = json(answer);
+    assertThat(topology.get("partitionCount").asInt()).isEqualTo(3);
+    assertThat(topology.get("brokers")).hasSize(2);
+    assertThat(topology.get("brokers").findValuesAsText("reachable")).containsOnly("true");
+    assertThat(topology.get("partitions")).hasSize(3);
+    JsonNode second = topology.get("partitions").get(1);
+    assertThat(second.get("leaderNodeId").asInt()).isEqualTo(-1);
+    assertThat(second.get("health").asText()).isEqualTo("UNREACHABLE");
+    assertThat(topology.get("partitions").get(0).get("health").asText()).isEqualTo("HEALTHY");
+  }
 }

@@ -97,6 +97,23 @@ final class MonitoringAssetsTest {
         .isEmpty();
   }
 
+  @Test
+  void theConsoleReadsOnlySeriesTheCodeExports() throws IOException {
+    Path script =
+        MetricsCatalogue.repositoryRoot()
+            .resolve("gateway/src/main/resources/io/cairn/gateway/console/console.js");
+    Set<String> exported = MetricsCatalogue.series();
+    Matcher series = SERIES.matcher(Files.readString(script));
+    Set<String> read = new TreeSet<>();
+    while (series.find()) {
+      read.add(series.group());
+    }
+    assertThat(read).as("the series the console's charts read").isNotEmpty();
+    assertThat(read)
+        .as("the series the console reads, against %s", MetricsCatalogue.PATH)
+        .allSatisfy(name -> assertThat(exported).contains(name));
+  }
+
   /** Every panel that shows data, also those inside collapsed rows. */
   private static void collectPanels(JsonNode panels, List<JsonNode> into) {
     for (JsonNode panel : panels) {

@@ -120,8 +120,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--keep-running",
       description =
-          "Leave the restored cluster running at the end (stop it with: cairn cluster"
-              + " down --dir <run directory>/restored).")
+          "Leave the restored cluster running at the end and print where its web console is"
+              + " (stop it with: cairn cluster down --dir <run directory>/restored).")
   boolean keepRunning;
 
   private final List<Step> steps = new ArrayList<>();
@@ -275,7 +275,18 @@ public final class DemoCommand implements Callable<Integer> {
               () -> check.checkConservation(funding.total()),
               c -> c.conserved() ? "ok" : "NOT conserved");
     }
-    if (!keepRunning) {
+    if (keepRunning) {
+      ClusterLayout running = restored.layout();
+      summary.console =
+          (secure ? "https" : "http")
+              + "://"
+              + running.host()
+              + ":"
+              + running.gatewayHttpPort()
+              + "/console/";
+      summary.consoleKeyFile =
+          secure ? restoredCluster.directory().adminKeyFile().toString() : null;
+    } else {
       step(printer, "stop restored cluster", () -> stop(restoredCluster));
     }
   }

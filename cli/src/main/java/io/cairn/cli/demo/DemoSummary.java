@@ -34,6 +34,13 @@ final class DemoSummary {
   List<RestoreResult> restored;
   long restoreMs;
   LoadResults.Conservation restoredConservation;
+
+  /** The restored cluster's console, when it keeps running ({@code --keep-running}). */
+  String console;
+
+  /** The admin API key to sign in to the console with, when secured. */
+  String consoleKeyFile;
+
   String result = "failed";
 
   DemoSummary(String dir, String gateway) {
@@ -85,6 +92,9 @@ final class DemoSummary {
             : RestoreReports.restoreDocument(restored, Duration.ofMillis(restoreMs)));
     restore.put("conservation", restoredConservation);
     doc.put("restore", restore);
+    if (console != null) {
+      doc.put("console", console);
+    }
     return doc;
   }
 
@@ -148,6 +158,18 @@ final class DemoSummary {
               + ", deposited "
               + restoredConservation.expected()
               + ".");
+    }
+    if (console != null) {
+      out.println();
+      out.println("The restored cluster keeps running. Web console: " + console);
+      if (consoleKeyFile != null) {
+        out.println(
+            "Sign in with: ApiKey <the key in "
+                + consoleKeyFile
+                + "> (the browser will warn"
+                + " about the demo's own CA)");
+      }
+      out.println("Stop it with: cairn cluster down --dir " + restoredDir);
     }
   }
 }

@@ -56,6 +56,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>GET /metrics</td><td>Prometheus text format</td></tr>
  *   <tr><td>GET /health</td><td>200 {@code {"status":"UP"}} while the gateway runs</td></tr>
  *   <tr><td>GET /ready</td><td>200 when a leader is known for every partition, else 503</td></tr>
+ *   <tr><td>GET /console/</td><td>the web console ({@link ConsoleAssets}); {@code /} and {@code
+ *       /console} redirect to it</td></tr>
+ *   <tr><td>GET /actuator/topology</td><td>200, brokers, replicas and partition leaders as {@link
+ *       TopologyJson}</td></tr>
  *   <tr><td>POST /actuator/backups {@code {"backupId": N}}</td><td>202 {@code {"message",
  *       "backupId", "partitions": [{"partitionId", "created", "checkpointId",
  *       "checkpointPosition"}]}}; 400 bad id, 409 id not higher than the last, 503
@@ -76,10 +80,10 @@ import org.slf4j.LoggerFactory;
  * DEBUG only. Every request is counted in {@code cairn.gateway.requests} (operation {@code
  * http-...}, {@code http-unknown} when no route answers) before its answer goes out.
  *
- * <p>Access ({@link HttpAccess}): {@code /metrics}, {@code /health} and {@code /ready} are open;
- * with {@code gateway.security.auth.enabled} every {@code /actuator} route takes credentials with
- * role admin (401 with {@code WWW-Authenticate}, 403 otherwise) and runs the same operation as its
- * gRPC twin ({@code TakeBackup}, ...), audited like it.
+ * <p>Access ({@link HttpAccess}): {@code /metrics}, {@code /health}, {@code /ready} and the
+ * console's files are open; with {@code gateway.security.auth.enabled} every {@code /actuator}
+ * route takes credentials with role admin (401 with {@code WWW-Authenticate}, 403 otherwise) and
+ * runs the same operation as its gRPC twin ({@code TakeBackup}, ...), audited like it.
  */
 public final class ManagementHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ManagementHttpServer.class);
@@ -87,8 +91,12 @@ public final class ManagementHttpServer implements AutoCloseable {
   private static final Pattern POSITIVE_ID = Pattern.compile("[1-9][0-9]{0,18}");
   private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  /** Routes anyone may call: scrapers and probes have no credentials. */
-  private static final Set<String> OPEN = Set.of("http-metrics", "http-health", "http-ready");
+  /**
+   * Routes anyone may call: scrapers and probes have no credentials, and the console's files hold
+   * no data (the page calls the routes below with the operator's credentials).
+   */
+  private static final Set<String> OPEN =
+      Set.of("http-metrics", "http-health", "http-ready", "http-console");
 
   /** What each other route runs, and so the role it takes (admin for every one of them). */
   private static final Map<String, Operation> OPERATIONS =
@@ -101,7 +109,8 @@ public final class ManagementHttpServer implements AutoCloseable {
           "http-pause-exporting", GatewayOperations.PAUSE_EXPORTING,
           "http-resume-exporting", GatewayOperations.RESUME_EXPORTING,
           "http-restore", GatewayOperations.RESTORE,
-          "http-restore-status", GatewayOperations.GET_RESTORE_STATUS);
+          "http-restore-status", GatewayOperations.GET_RESTORE_STATUS,
+          "http-topology", GatewayOperations.GET_TOPOLOGY);
 
   private final EndpointServer server;
   private final Duration requestTimeout;
@@ -111,6 +120,7 @@ public final class ManagementHttpServer implements AutoCloseable {
   private final RestoreAdmin restore;
   private final TopologyManager topology;
   private final PrometheusMeterRegistry registry;
+  private final ConsoleAssets console = new ConsoleAssets();
 
   /** Creates the server; nothing is bound before {@link #start()}. */
   public ManagementHttpServer(
@@ -165,6 +175,20 @@ public final class ManagementHttpServer implements AutoCloseable {
             "http-health",
             exchange -> exchange.sendJson(200, Map.of("status", "UP"))),
         Route.exact("GET", "/ready", "http-ready", this::ready),
+        Route.exact("GET", "/", "http-console", ConsoleAssets::redirect),
+        Route.exact("GET", "/console", "http-console", ConsoleAssets::redirect),
+        Route.pattern(
+            "GET",
+            "/console/(?<file>[^/]*)",
+            "/console/{file}",
+            "http-console",
+            exchange -> console.serve(exchange, exchange.pathParameter("file"))),
+        Route.exact(
+            "GET",
+            "/actuator/topology",
+            "http-topology",
+            exchange ->
+                exchange.sendJson(200, TopologyJson.of(await(deadline -> topology.refresh())))),
         // GET before POST: the order of 405's "Expected method GET or POST" and its Allow
         Route.exact("GET", "/actuator/backups", "http-list-backups", this::listBackups),
         Route.exact("POST", "/actuator/backups", "http-take-backup", this::takeBackup),
