@@ -271,7 +271,8 @@ final class ManagementHttpTest {
     for (String path : new String[] {"/", "/console"}) {
       HttpResponse<String> redirect = harness.httpGet(path);
       assertThat(redirect.statusCode()).as(path).isEqualTo(302);
-      assertThat(redirect.headers().firstValue("Location")).as(path).hasValue("/console/");
+      // relative: behind a proxy's path prefix it stays under the prefix
+      assertThat(redirect.headers().firstValue("Location")).as(path).hasValue("console/");
     }
     HttpResponse<String> page = harness.httpGet("/console/");
     assertThat(page.statusCode()).isEqualTo(200);
@@ -315,5 +316,40 @@ final class ManagementHttpTest {
     assertThat(second.get("leaderNodeId").asInt()).isEqualTo(-1);
     assertThat(second.get("health").asText()).isEqualTo("UNREACHABLE");
     assertThat(topology.get("partitions").get(0).get("health").asText()).isEqualTo("HEALTHY");
+  }
+
+  @Test
+  void shouldRefuseAChangeABrowserSendsFromAnotherSite() throws Exception {
+    for (String origin : new String[] {"https://elsewhere.example", "null"}) {
+      HttpResponse<String> refused =
+          harness.send(
+              HttpRequest.newBuilder(harness.uri("/actuator/backups"))
+                  .header("Origin", origin)
+                  .header("Content-Type", "text/plain")
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"backupId\": 9}")));
+      assertThat(problem(refused, 403, "/actuator/backups"))
+          .isEqualTo(
+              "Expected POST requests from a browser to come from the gateway's own pages ("
+                  + harness.uri("/").getRawAuthority()
+                  + "), but this one came from origin '"
+                  + origin
+                  + "'; nothing was done");
+    }
+    assertThat(harness.cluster.checkpoint(1)).as("nothing taken").isZero();
+    HttpResponse<String> foreignDelete =
+        harness.send(
+            HttpRequest.newBuilder(harness.uri("/actuator/backups/7"))
+                .header("Origin", "https://elsewhere.example")
+                .DELETE());
+    assertThat(foreignDelete.statusCode()).isEqualTo(403);
+
+    // the console's own page, and callers that send no Origin, are served
+    HttpResponse<String> own =
+        harness.send(
+            HttpRequest.newBuilder(harness.uri("/actuator/backups"))
+                .header("Origin", "http://" + harness.uri("/").getRawAuthority())
+                .POST(HttpRequest.BodyPublishers.ofString("{\"backupId\": 9}")));
+    assertThat(own.statusCode()).as(own.body()).isEqualTo(202);
+    assertThat(harness.httpGet("/actuator/backups/9").statusCode()).isEqualTo(200);
   }
 }

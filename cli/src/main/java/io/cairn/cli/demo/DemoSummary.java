@@ -94,6 +94,7 @@ final class DemoSummary {
     doc.put("restore", restore);
     if (console != null) {
       doc.put("console", console);
+      doc.put("consoleKeyFile", consoleKeyFile);
     }
     return doc;
   }

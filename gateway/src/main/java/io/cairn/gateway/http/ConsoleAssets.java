@@ -24,14 +24,17 @@ final class ConsoleAssets {
   static final String PATH = "/console/";
 
   private static final String RESOURCES = "/io/cairn/gateway/console/";
-  private static final List<String> NAMES = List.of("index.html", "console.css", "console.js");
-  private static final Map<String, String> TYPES =
-      Map.of(
-          "index.html", "text/html; charset=utf-8",
-          "console.css", "text/css; charset=utf-8",
-          "console.js", "text/javascript; charset=utf-8");
 
-  private final Map<String, String> files = new LinkedHashMap<>();
+  private record File(String name, String type) {}
+
+  private static final List<File> FILES =
+      List.of(
+          new File("index.html", "text/html; charset=utf-8"),
+          new File("console.css", "text/css; charset=utf-8"),
+          new File("console.js", "text/javascript; charset=utf-8"));
+
+  /** Name → file and its content, in the order of {@link #FILES}. */
+  private final Map<String, Map.Entry<File, String>> files = new LinkedHashMap<>();
 
   /**
    * Reads every file from the classpath.
@@ -39,7 +42,8 @@ final class ConsoleAssets {
    * @throws IllegalStateException when one is missing (a broken jar: fail at start, not per page)
    */
   ConsoleAssets() {
-    for (String name : NAMES) {
+    for (File file : FILES) {
+      String name = file.name();
       try (InputStream in = ConsoleAssets.class.getResourceAsStream(RESOURCES + name)) {
         if (in == null) {
           throw new IllegalStateException(
@@ -49,7 +53,7 @@ final class ConsoleAssets {
                   + " in the gateway's jar, but it is"
                   + " missing");
         }
-        files.put(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        files.put(name, Map.entry(file, new String(in.readAllBytes(), StandardCharsets.UTF_8)));
       } catch (IOException e) {
         throw new UncheckedIOException("Could not read the console file " + name, e);
       }
@@ -58,9 +62,8 @@ final class ConsoleAssets {
 
   /** Answers {@code name} ({@code ""} is the page itself) or 404 naming the files there are. */
   void serve(Exchange exchange, String name) throws IOException {
-    String file = name.isEmpty() ? "index.html" : name;
-    String content = files.get(file);
-    if (content == null) {
+    Map.Entry<File, String> file = files.get(name.isEmpty() ? "index.html" : name);
+    if (file == null) {
       throw new Problem(
           404,
           "Expected one of the console's files "
@@ -77,12 +80,15 @@ final class ConsoleAssets {
             + " img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     exchange.header("X-Content-Type-Options", "nosniff");
     exchange.header("Cache-Control", "no-cache");
-    exchange.sendText(200, TYPES.get(file), content);
+    exchange.sendText(200, file.getKey().type(), file.getValue());
   }
 
-  /** Sends the browser to the console's page. */
+  /**
+   * Sends the browser to the console's page ({@code /} and {@code /console} both lead there with
+   * the relative {@code console/}, which keeps a proxy's path prefix).
+   */
   static void redirect(Exchange exchange) throws IOException {
-    exchange.header("Location", PATH);
+    exchange.header("Location", "console/");
     exchange.sendEmpty(302);
   }
 }

@@ -9,6 +9,7 @@ import io.cairn.httpendpoints.Problem;
 import io.cairn.httpendpoints.Route;
 import io.cairn.httpendpoints.RouteInterceptor;
 import java.io.IOException;
+import java.net.URI;
 import java.util.Map;
 import java.util.Set;
 
@@ -40,6 +41,7 @@ final class HttpAccess implements RouteInterceptor {
 
   @Override
   public void intercept(Exchange exchange, Route route) throws IOException {
+    refuseForeignOrigin(exchange);
     if (open.contains(route.operation())) {
       route.handler().handle(exchange);
       return;
@@ -74,6 +76,38 @@ final class HttpAccess implements RouteInterceptor {
     }
     if (exchange.status() == 0) {
       check.completed(false, "500"); // the server answers a handler that did not
+    }
+  }
+
+  /**
+   * A browser sends {@code Origin} with every POST and DELETE. One that a page of another site
+   * sends is refused before anything runs: that site could otherwise make the browser of an
+   * operator who has the console open (or a gateway without authentication) take, delete or
+   * restore. Callers that are not browsers (the CLI, curl, scripts) send no {@code Origin}.
+   */
+  private static void refuseForeignOrigin(Exchange exchange) {
+    String method = exchange.method();
+    String origin = exchange.requestHeader("Origin");
+    if (origin == null || method.equals("GET") || method.equals("HEAD")) {
+      return;
+    }
+    String host = exchange.requestHeader("Host");
+    String authority;
+    try {
+      authority = URI.create(origin).getRawAuthority();
+    } catch (IllegalArgumentException e) {
+      authority = null;
+    }
+    if (host == null || authority == null || !authority.equalsIgnoreCase(host)) {
+      throw new Problem(
+          403,
+          "Expected "
+              + method
+              + " requests from a browser to come from the gateway's own pages ("
+              + host
+              + "), but this one came from origin '"
+              + ManagementHttpServer.shorten(origin)
+              + "'; nothing was done");
     }
   }
 }

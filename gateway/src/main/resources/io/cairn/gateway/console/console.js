@@ -2,10 +2,15 @@
 // Plain JavaScript, no library: the gateway serves this file as it is.
 'use strict';
 
-const POLL_MS = 2000;
+// the charts read the open /metrics every 2 s; the admin reads (audited, each a line in the
+// gateway's audit trail) every 5 s, every 2 s while a backup or restore runs, and none while the
+// tab is hidden or lacks credentials
+const METRICS_POLL_MS = 2000;
+const ADMIN_POLL_MS = 5000;
 const HISTORY_MS = 5 * 60 * 1000;
 const LEDGER_OPERATIONS = new Set(['CreateAccount', 'Deposit', 'Transfer', 'GetAccount']);
 const POSITIVE_ID = /^[1-9][0-9]{0,18}$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const PAGES = ['overview', 'backups', 'restore'];
 const CREDENTIALS_KEY = 'cairn.console.authorization';
 
@@ -18,7 +23,9 @@ const state = {
   expanded: new Set(),  // backup ids whose partitions are shown
   backups: [],
   schedule: null,
-  refreshError: null,
+  refused: false,       // the last admin read got 401 or 403: wait for new credentials
+  adminReadAt: 0,       // when the admin reads last ran
+  running: false,       // a backup or restore the page shows runs: follow it every 2 s
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -86,10 +93,6 @@ function clock(ms) {
   return new Date(ms).toLocaleTimeString();
 }
 
-function replace(body, rows) {
-  body.replaceChildren(...rows);
-}
-
 // ---------------------------------------------------------------------------------------------
 // talking to the gateway
 
@@ -100,21 +103,38 @@ class ApiError extends Error {
   }
 }
 
-/** Calls the gateway; a failure throws ApiError with the problem detail the gateway answered. */
+/**
+ * Reads JSON, keeping integers of 16 digits or more (ids up to 2^63 - 1) as strings: a JavaScript
+ * number would round them, and a rounded id shown or sent back names another backup.
+ */
+function parseJson(text) {
+  if (!text) return null;
+  try {
+    return JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"$2"'));
+  } catch (e) {
+    // such digits inside a string value: read it as it is
+    return JSON.parse(text);
+  }
+}
+
+/**
+ * Calls the gateway (paths relative to the page, so that a proxy may serve the gateway under a
+ * prefix); a failure throws ApiError with the problem detail the gateway answered.
+ */
 async function api(method, path, body) {
   const headers = { Accept: 'application/json' };
   if (state.authorization) headers.Authorization = state.authorization;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {
-    response = await fetch(path, { method, headers, body, cache: 'no-store' });
+    response = await fetch('..' + path, { method, headers, body, cache: 'no-store' });
   } catch (e) {
     throw new ApiError(0, `${method} ${path}: the gateway did not answer (${e.message})`);
   }
   const text = await response.text();
   let json = null;
   try {
-    json = text ? JSON.parse(text) : null;
+    json = parseJson(text);
   } catch (e) {
     json = null;
   }
@@ -140,8 +160,13 @@ function showNotice(message) {
   $('notice').hidden = false;
 }
 
-/** A refresh failed: 401 asks for credentials (once), anything else is shown until it works. */
+/**
+ * A refresh failed: shown until one works. After 401 or 403 the page stops reading until it is
+ * given other credentials (each refused call is a line in the gateway's audit trail); 401 asks
+ * for them, once.
+ */
 function refreshFailed(error) {
+  if (error.status === 401 || error.status === 403) state.refused = true;
   if (error.status === 401 && !state.askedForCredentials) {
     state.askedForCredentials = true;
     askForCredentials(error.message);
@@ -220,7 +245,7 @@ function ledgerTotals(text) {
 }
 
 async function scrape() {
-  const response = await fetch('/metrics', { cache: 'no-store' });
+  const response = await fetch('../metrics', { cache: 'no-store' });
   if (!response.ok) throw new ApiError(response.status, `GET /metrics: ${response.status}`);
   const now = Date.now();
   const totals = ledgerTotals(await response.text());
@@ -289,7 +314,7 @@ function drawMetrics() {
   const latest = h.length ? h[h.length - 1] : null;
   $('rate-now').textContent = latest ? format(latest.rate) : '–';
   drawChart($('chart-throughput'), [
-    { name: 'answered', cls: 'series-ok', points: h.map((p) => ({ t: p.t, v: p.rate - p.errors })) },
+    { name: 'succeeded', cls: 'series-ok', points: h.map((p) => ({ t: p.t, v: p.rate - p.errors })) },
     { name: 'errors', cls: 'series-bad', points: h.map((p) => ({ t: p.t, v: p.errors })) },
   ]);
   drawChart($('chart-latency'), [
@@ -315,9 +340,8 @@ function renderTopology(topology) {
   $('brokers-count').textContent = `${reachable} / ${brokers.length}`;
   $('leaders-count').textContent = `${led} / ${topology.partitionCount}`;
   $('replication').textContent = topology.replicationFactor || '–';
-  replace(
-    $('partitions').tBodies[0],
-    topology.partitions.map((p) => {
+  $('partitions').tBodies[0].replaceChildren(
+    ...topology.partitions.map((p) => {
       const replicas = brokers.flatMap((b) =>
         b.replicas
           .filter((r) => r.partitionId === p.partitionId)
@@ -334,9 +358,8 @@ function renderTopology(topology) {
       );
     }),
   );
-  replace(
-    $('brokers').tBodies[0],
-    brokers.map((b) =>
+  $('brokers').tBodies[0].replaceChildren(
+    ...brokers.map((b) =>
       el(
         'tr',
         { 'data-node': b.nodeId },
@@ -382,6 +405,7 @@ function summarize(backup) {
 
 function renderBackups() {
   const backups = state.backups;
+  state.running = backups.some((b) => b.state === 'IN_PROGRESS');
   $('backup-count').textContent = `(${backups.length})`;
   const rows = [];
   for (const backup of backups) {
@@ -416,7 +440,7 @@ function renderBackups() {
   if (rows.length === 0) {
     rows.push(el('tr', {}, el('td', { colspan: 8, class: 'muted' }, 'No backups in the store yet.')));
   }
-  replace($('backups').tBodies[0], rows);
+  $('backups').tBodies[0].replaceChildren(...rows);
 }
 
 function backupDetails(backup) {
@@ -450,7 +474,7 @@ function backupDetails(backup) {
 function renderSchedule(schedule, problem) {
   const list = $('schedule');
   if (!schedule) {
-    replace(list, [el('dt', {}, 'Schedule'), el('dd', {}, problem || 'unknown')]);
+    list.replaceChildren(el('dt', {}, 'Schedule'), el('dd', {}, problem || 'unknown'));
     return;
   }
   const rows = [];
@@ -495,7 +519,7 @@ function renderSchedule(schedule, problem) {
       add('Last marker', `${m.lastMarker.markerId}: ${m.lastMarker.outcome}, ${time(Date.parse(m.lastMarker.finishedAt))}`);
     }
   }
-  replace(list, rows);
+  list.replaceChildren(...rows);
 }
 
 async function refreshBackups() {
@@ -517,16 +541,35 @@ async function refreshBackups() {
   renderBackups();
 }
 
+/** Milliseconds of an ISO-8601 duration of hours, minutes and seconds (PT1H30M, PT0.5S). */
+function durationMillis(iso) {
+  const match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(iso || '');
+  if (!match) return 0;
+  return ((Number(match[1] || 0) * 60 + Number(match[2] || 0)) * 60 + Number(match[3] || 0)) * 1000;
+}
+
 /**
  * The id a backup gets when none is typed: the time in milliseconds, as the schedule's ids are
- * (slot starts), or one above the newest backup or marker when that is higher. Chosen when the
- * backup is confirmed, so that no marker written meanwhile has a higher id.
+ * (slot starts); one above the newest backup or marker when that is higher; and, with markers,
+ * one above the next marker's slot, whose marker could otherwise reach a partition first and make
+ * this id too low (that marker is then skipped as superseded). Chosen when confirmed.
  */
 function nextBackupId() {
-  const newest = state.backups.length ? Number(state.backups[0].backupId) : 0;
+  const now = BigInt(Date.now());
+  let id = now;
+  const above = (value) => {
+    if (value !== undefined && value !== null && BigInt(String(value)) + 1n > id) {
+      id = BigInt(String(value)) + 1n;
+    }
+  };
+  if (state.backups.length) above(state.backups[0].backupId);
   const markers = state.schedule && state.schedule.markers;
-  const marker = markers && markers.lastMarker ? Number(markers.lastMarker.markerId) : 0;
-  return String(Math.max(Date.now(), newest + 1, marker + 1));
+  if (markers) {
+    if (markers.lastMarker) above(markers.lastMarker.markerId);
+    const interval = BigInt(durationMillis(markers.interval));
+    if (interval > 0n) above((now / interval + 1n) * interval);
+  }
+  return String(id);
 }
 
 async function takeBackup(event) {
@@ -567,7 +610,8 @@ function restorePoints() {
   const points = [];
   for (const backup of state.backups) {
     const s = summarize(backup);
-    const at = backup.state === 'IN_PROGRESS' ? s.started : s.ended;
+    // a backup restores the state at its checkpoint, taken when it started
+    const at = backup.state === 'COMPLETED' || backup.state === 'IN_PROGRESS' ? s.started : s.ended;
     if (at !== null) points.push({ at, kind: backup.state, label: `backup ${backup.backupId} ${backup.state}` });
   }
   const marker = state.schedule && state.schedule.markers && state.schedule.markers.lastMarker;
@@ -612,19 +656,22 @@ function renderRestorePoints() {
 }
 
 function renderRestore(restore) {
+  state.running = restore.state === 'IN_PROGRESS';
   const panel = $('restore-state');
   const form = $('restore-form');
   const table = $('restore-partitions');
+  // what "the latest backup" or a time resolved to, unless the selection says it already
   const resolved = [];
-  if (restore.backupId > 0) resolved.push(`backup ${restore.backupId}`);
-  if (restore.restorePointId > 0) resolved.push(`restore point ${restore.restorePointId}`);
+  if (String(restore.backupId) !== '0') resolved.push(`backup ${restore.backupId}`);
+  if (String(restore.restorePointId) !== '0') resolved.push(`restore point ${restore.restorePointId}`);
+  const unsaid = resolved.filter((r) => r !== restore.selection);
   const stateLine = el(
     'p',
     {},
     'State: ',
     badge(restore.state),
     restore.selection ? ` — ${restore.selection}` : '',
-    resolved.length ? ` (${resolved.join(', ')})` : '',
+    unsaid.length ? ` (${unsaid.join(', ')})` : '',
   );
   if (restore.state === 'NOT_IN_RESTORE_MODE') {
     panel.replaceChildren(
@@ -639,12 +686,12 @@ function renderRestore(restore) {
     const brokers = (restore.brokers || []).map((b) => el('div', {}, `node ${b.nodeId}: `, badge(b.phase), b.detail ? ` ${b.detail}` : ''));
     panel.replaceChildren(stateLine, ...brokers);
   }
-  form.hidden = restore.state !== 'WAITING';
+  // a failed start that started nothing may be tried again; the gateway says when not
+  form.hidden = restore.state !== 'WAITING' && restore.state !== 'FAILED';
   const partitions = restore.partitions || [];
   table.hidden = partitions.length === 0;
-  replace(
-    table.tBodies[0],
-    partitions.map((p) => {
+  table.tBodies[0].replaceChildren(
+    ...partitions.map((p) => {
       const share = p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : 0;
       const bar = el('div', {});
       bar.style.width = `${(share * 100).toFixed(1)}%`;
@@ -687,8 +734,8 @@ async function startRestore(event) {
     body = '{"latest": true}';
     what = 'the newest completed backup';
   } else if (target === 'time') {
-    if (Number.isNaN(Date.parse(value))) {
-      showError(`Expected a time such as 2026-12-03T08:00:00Z, but was '${value}'`, true);
+    if (!ISO_INSTANT.test(value) || Number.isNaN(Date.parse(value))) {
+      showError(`Expected an ISO-8601 instant such as 2026-12-03T08:00:00Z, but was '${value}'`, true);
       return;
     }
     body = JSON.stringify({ time: value });
@@ -723,32 +770,54 @@ function showPage() {
 }
 
 let refreshing = null;
+let again = false;
 
-/** Reads what the page shows; one refresh at a time. */
+/**
+ * Reads what the page shows from the admin endpoints; one refresh at a time, and one asked for
+ * while another runs follows it (a page change or an action must not show the old data).
+ */
 function refresh() {
-  if (refreshing) return refreshing;
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
   refreshing = (async () => {
+    const page = state.page;
+    state.adminReadAt = Date.now();
     try {
-      await scrape().catch(() => {}); // the charts only lose a point
-      drawMetrics();
+      if (state.refused) return;
+      state.running = false;
       const topology = api('GET', '/actuator/topology');
-      if (state.page === 'overview') {
+      if (page === 'overview') {
         renderTopology(await topology);
       } else {
         // the other pages name the cluster too, but do not fail without the topology
         topology.then(renderClusterName, () => {});
-        await (state.page === 'backups' ? refreshBackups() : refreshRestore());
+        await (page === 'backups' ? refreshBackups() : refreshRestore());
       }
       $('refreshed').textContent = `updated ${clock(Date.now())}`;
-      document.body.dataset.loaded = state.page;
+      if (state.page === page) document.body.dataset.loaded = page;
       clearRefreshError();
     } catch (error) {
       refreshFailed(error);
     } finally {
       refreshing = null;
+      if (again) {
+        again = false;
+        refresh();
+      }
     }
   })();
   return refreshing;
+}
+
+/** Every 2 s: the charts; every 5 s the page's data. Nothing while the tab is hidden. */
+async function tick() {
+  if (document.hidden) return;
+  await scrape().catch(() => {}); // the charts only lose a point
+  drawMetrics();
+  const every = state.running ? METRICS_POLL_MS : ADMIN_POLL_MS;
+  if (Date.now() - state.adminReadAt >= every - METRICS_POLL_MS / 2) refresh();
 }
 
 function start() {
@@ -765,13 +834,16 @@ function start() {
     $('error').hidden = true;
     $('error').dataset.sticky = 'false';
     state.askedForCredentials = false;
+    state.refused = false;
     refresh();
   });
   $('take-form').addEventListener('submit', takeBackup);
   $('restore-form').addEventListener('submit', startRestore);
   window.addEventListener('hashchange', showPage);
+  document.addEventListener('visibilitychange', () => document.hidden || tick());
   showPage();
-  setInterval(refresh, POLL_MS);
+  tick();
+  setInterval(tick, METRICS_POLL_MS);
 }
 
 start();
