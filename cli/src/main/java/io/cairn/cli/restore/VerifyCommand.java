@@ -36,8 +36,16 @@ public final class VerifyCommand implements Callable<Integer> {
       index = "0",
       arity = "0..1",
       paramLabel = "<id|latest>",
-      description = "The backup (or give --to-checkpoint or --to-time instead).")
+      description = "The backup (or give --backup-id, --to-checkpoint or --to-time instead).")
   String backupId;
+
+  @Option(
+      names = "--backup-id",
+      paramLabel = "id|latest",
+      description =
+          "The backup, as <id|latest>: the words of 'cairn restore', so that one selection fits"
+              + " both.")
+  String backupIdOption;
 
   @Option(
       names = "--to-checkpoint",
@@ -74,15 +82,21 @@ public final class VerifyCommand implements Callable<Integer> {
 
   private BackupSelector selector() {
     int given =
-        (backupId != null ? 1 : 0) + (toCheckpoint != null ? 1 : 0) + (toTime != null ? 1 : 0);
+        (backupId != null ? 1 : 0)
+            + (backupIdOption != null ? 1 : 0)
+            + (toCheckpoint != null ? 1 : 0)
+            + (toTime != null ? 1 : 0);
     if (given != 1) {
       throw new ParameterException(
           spec.commandLine(),
-          "Expected one of <id|latest>, --to-checkpoint or --to-time, but "
+          "Expected one of <id|latest>, --backup-id, --to-checkpoint or --to-time, but "
               + (given == 0 ? "none was given" : given + " were given"));
     }
     if (backupId != null) {
       return RestoreInputs.selector(spec, "<id|latest>", backupId);
+    }
+    if (backupIdOption != null) {
+      return RestoreInputs.selector(spec, "--backup-id", backupIdOption);
     }
     RestoreSelection point = new RestoreSelection();
     point.toCheckpoint = toCheckpoint;
