@@ -545,7 +545,8 @@ async function refreshBackups() {
 function durationMillis(iso) {
   const match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(iso || '');
   if (!match) return 0;
-  return ((Number(match[1] || 0) * 60 + Number(match[2] || 0)) * 60 + Number(match[3] || 0)) * 1000;
+  const seconds = (Number(match[1] || 0) * 60 + Number(match[2] || 0)) * 60 + Number(match[3] || 0);
+  return Math.round(seconds * 1000); // whole milliseconds: BigInt takes no fraction
 }
 
 /**
