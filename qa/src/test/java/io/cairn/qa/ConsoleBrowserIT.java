@@ -172,8 +172,7 @@ final class ConsoleBrowserIT {
    * Returns the kept backup's id.
    */
   private long backups(ChromeDriver browser, CairnClient client) throws Exception {
-    browser.findElement(By.cssSelector("nav a[data-page=backups]")).click();
-    until(browser, "the backups page", b -> "backups".equals(loaded(b)));
+    open(browser, "backups");
     until(
         browser,
         "the schedule with its markers",
@@ -237,8 +236,7 @@ final class ConsoleBrowserIT {
   }
 
   private void restorePoints(ChromeDriver browser) throws Exception {
-    browser.findElement(By.cssSelector("nav a[data-page=restore]")).click();
-    until(browser, "the restore points page", b -> "restore".equals(loaded(b)));
+    open(browser, "restore");
     until(
         browser,
         "the recovery point and the timeline",
@@ -250,6 +248,12 @@ final class ConsoleBrowserIT {
     assertThat(text(browser, "restore-state")).contains("NOT IN RESTORE MODE");
     assertThat(browser.findElement(By.id("restore-form")).isDisplayed()).isFalse();
     screenshot(browser, "04-restore-points");
+  }
+
+  /** Follows the navigation link to {@code page} and waits until the page shows its data. */
+  private static void open(ChromeDriver browser, String page) {
+    browser.findElement(By.cssSelector("nav a[data-page=" + page + "]")).click();
+    until(browser, "the " + page + " page", b -> page.equals(loaded(b)));
   }
 
   /**
