@@ -2,6 +2,7 @@ package io.cairn.backupstore;
 
 import io.cairn.backupapi.Backup;
 import io.cairn.backupapi.BackupAlreadyExistsException;
+import io.cairn.backupapi.BackupFailure;
 import io.cairn.backupapi.BackupFile;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupMarkedFailedException;
@@ -80,7 +81,7 @@ final class SaveFlow {
       // The IN_PROGRESS manifest may have landed although its write failed: fail it if it is
       // exactly ours, so nothing is left IN_PROGRESS without a running save.
       String reason = e.getMessage() != null ? e.getMessage() : e.toString();
-      Settled settled = settle(reason, inProgress::equals);
+      Settled settled = settle(BackupFailure.UPLOAD_FAILED.reason(reason), inProgress::equals);
       throw new BackupStoreException(
           "Expected to start backup " + id + ", but " + reason + settled.note(), e);
     }
@@ -101,7 +102,10 @@ final class SaveFlow {
       throw e;
     } catch (Exception e) {
       String reason = e instanceof BackupStoreException ? e.getMessage() : layer.describe(e);
-      Settled settled = settle(reason, current -> current.status() == BackupStatusCode.IN_PROGRESS);
+      Settled settled =
+          settle(
+              BackupFailure.UPLOAD_FAILED.reason(reason),
+              current -> current.status() == BackupStatusCode.IN_PROGRESS);
       if (settled.completedByUs()) {
         LOG.info("Completed backup {} (the answer to its completion was lost: {})", id, reason);
         return tally(stored).result(completion);

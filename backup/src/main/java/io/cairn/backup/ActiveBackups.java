@@ -4,6 +4,7 @@ import io.cairn.backup.BackupMetrics.Operation;
 import io.cairn.backup.BackupMetrics.Result;
 import io.cairn.backup.upload.BackupJob;
 import io.cairn.backup.upload.BackupUploader;
+import io.cairn.backupapi.BackupFailure;
 import io.cairn.backupapi.BackupSaveResult;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,7 +63,7 @@ final class ActiveBackups {
   /** Ends {@code job} with what its upload chain gave. */
   void ended(BackupJob job, BackupOutcome outcome, Throwable error) {
     if (error != null) {
-      fail(job, BackupUploader.describe(error));
+      fail(job, BackupFailure.UPLOAD_FAILED.reason(BackupUploader.describe(error)));
       return;
     }
     if (outcome.kind() == BackupOutcome.Kind.COMPLETED) {

@@ -7,6 +7,7 @@ import io.cairn.backup.upload.BackupUploader;
 import io.cairn.backup.upload.CheckpointReservation;
 import io.cairn.backup.upload.ConfirmationWriter;
 import io.cairn.backup.upload.InProgressSweep;
+import io.cairn.backupapi.BackupFailure;
 import io.cairn.backupapi.BackupIdentifier;
 import io.cairn.backupapi.BackupSaveResult;
 import io.cairn.backupapi.BackupStatus;
@@ -74,7 +75,8 @@ import org.slf4j.LoggerFactory;
 public final class BackupManager extends Actor implements CheckpointListener {
 
   /** The reason of backups failed by a change of leader. */
-  public static final String LEADER_CHANGED = "leader changed";
+  public static final String LEADER_CHANGED =
+      BackupFailure.LEADER_CHANGED.reason("this member stopped leading the partition");
 
   private static final Logger LOG = LoggerFactory.getLogger(BackupManager.class);
 
@@ -190,10 +192,11 @@ public final class BackupManager extends Actor implements CheckpointListener {
       return CompletableFuture.completedFuture(
           BackupOutcome.failed(
               checkpoint.id(),
-              "Expected the backup manager of partition "
-                  + partitionId
-                  + " to run, but it is"
-                  + " closed (this member no longer leads the partition)"));
+              BackupFailure.LEADER_CHANGED.reason(
+                  "Expected the backup manager of partition "
+                      + partitionId
+                      + " to run, but it is"
+                      + " closed (this member no longer leads the partition)")));
     }
     long now = clock().nanos();
     BackupJob job = BackupJob.reserve(checkpoint, snapshots, now);
@@ -365,15 +368,16 @@ public final class BackupManager extends Actor implements CheckpointListener {
     if (pending.size() >= config.maxPendingBackups()) {
       active.fail(
           job,
-          "Expected at most "
-              + config.maxPendingBackups()
-              + " backups waiting to upload ("
-              + BackupConfig.MAX_PENDING_BACKUPS_KEY
-              + "), but "
-              + pending.size()
-              + " are waiting (partition "
-              + partitionId
-              + ")");
+          BackupFailure.QUEUE_FULL.reason(
+              "Expected at most "
+                  + config.maxPendingBackups()
+                  + " backups waiting to upload ("
+                  + BackupConfig.MAX_PENDING_BACKUPS_KEY
+                  + "), but "
+                  + pending.size()
+                  + " are waiting (partition "
+                  + partitionId
+                  + ")"));
       return;
     }
     pending.add(job);

@@ -92,7 +92,7 @@ final class PartialRestoreTest {
         .satisfies(
             skipped -> {
               assertThat(skipped.partitionId()).isEqualTo(2);
-              assertThat(skipped.kind()).isEqualTo(Kind.CORRUPTED);
+              assertThat(skipped.problem()).isEqualTo(RestoreProblem.FILE_CORRUPTED);
               assertThat(skipped.file()).hasValue("segments/" + segmentName);
               assertThat(skipped.reason())
                   .contains(segmentName)

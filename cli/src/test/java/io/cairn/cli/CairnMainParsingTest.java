@@ -171,14 +171,20 @@ class CairnMainParsingTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"REFUSED,5", "NOT_FOUND,4", "NOT_COMPLETED,1", "CORRUPTED,1", "FAILED,1"})
+  @CsvSource({
+    "TARGET_NOT_EMPTY,5",
+    "BACKUP_NOT_FOUND,4",
+    "BACKUP_NOT_COMPLETED,1",
+    "FILE_CORRUPTED,1",
+    "STORE_FAILED,1"
+  })
   void shouldMapEveryRestoreFailureToAnExitCode(
-      io.cairn.restore.RestoreException.Kind kind, int exitCode) {
+      io.cairn.restore.RestoreProblem problem, int exitCode) {
     CliException failure =
         io.cairn.cli.restore.RestoreFailures.of(
-            new io.cairn.restore.RestoreException(kind, "Expected x, but y (partition 2)"));
+            new io.cairn.restore.RestoreException(problem, "Expected x, but y (partition 2)"));
     assertThat(failure.exitCode()).isEqualTo(exitCode);
-    assertThat(failure.getMessage()).isEqualTo(kind + ": Expected x, but y (partition 2)");
+    assertThat(failure.getMessage()).isEqualTo(problem + ": Expected x, but y (partition 2)");
   }
 
   @Test

@@ -248,7 +248,7 @@ public final class BackupRestorer {
     } catch (IOException e) {
       RestoreException failure =
           new RestoreException(
-              Kind.FAILED,
+              RestoreProblem.LOCAL_IO_FAILED,
               OptionalInt.empty(),
               Optional.empty(),
               "Expected to write into "
@@ -351,7 +351,7 @@ public final class BackupRestorer {
               0,
               Duration.ofNanos(setup.clock().nanos() - startNanos));
       throw new RestoreException(
-          Kind.FAILED,
+          RestoreProblem.LOCAL_IO_FAILED,
           OptionalInt.of(partitionId),
           Optional.empty(),
           "Expected to remove the staging directory of partition " + partitionId + ", but: " + e,
@@ -399,7 +399,7 @@ public final class BackupRestorer {
                 ? "it holds " + DurableFiles.someEntries(dataDirectory, 5)
                 : "it is not a directory";
         throw new RestoreException(
-            Kind.REFUSED,
+            RestoreProblem.TARGET_NOT_EMPTY,
             "Expected an empty data directory to restore into, but "
                 + dataDirectory
                 + ": "
@@ -409,7 +409,7 @@ public final class BackupRestorer {
       }
     } catch (IOException e) {
       throw new RestoreException(
-          Kind.FAILED,
+          RestoreProblem.LOCAL_IO_FAILED,
           OptionalInt.empty(),
           Optional.empty(),
           "Expected to read " + dataDirectory + ", but: " + e,

@@ -305,14 +305,14 @@ public final class BackupVerifier {
     try {
       if (!DurableFiles.isMissingOrEmpty(directory)) {
         throw new RestoreException(
-            Kind.REFUSED,
+            RestoreProblem.SCRATCH_NOT_EMPTY,
             "Expected an empty scratch directory for the verification, but "
                 + directory
                 + " is not. Name an empty or new directory.");
       }
     } catch (IOException e) {
       throw new RestoreException(
-          Kind.FAILED,
+          RestoreProblem.LOCAL_IO_FAILED,
           OptionalInt.empty(),
           Optional.empty(),
           "Expected to read " + directory + ", but: " + e,

@@ -59,7 +59,7 @@ final class PartitionWork {
       stop.set(true);
       Thread.currentThread().interrupt();
       throw new RestoreException(
-          RestoreException.Kind.FAILED,
+          RestoreProblem.INTERRUPTED,
           OptionalInt.empty(),
           Optional.empty(),
           "Interrupted while restoring partitions " + partitions,

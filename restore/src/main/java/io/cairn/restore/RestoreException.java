@@ -5,10 +5,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * A restore or verification could not be done. The message has the shape "Expected X, but Y
- * (context). What to do." and names the partition and file when one is at fault. When a restore
- * throws it, the data directory is as empty as it was before (or was never touched, for {@link
- * Kind#REFUSED}, {@link Kind#NOT_FOUND} and {@link Kind#NOT_COMPLETED}).
+ * A restore or verification could not be done: which {@link RestoreProblem} of the catalogue, and a
+ * message of the shape "Expected X, but Y (context). What to do." naming the partition and file
+ * when one is at fault. When a restore throws it, the data directory is as empty as it was before
+ * (or was never touched, for {@link Kind#REFUSED}, {@link Kind#NOT_FOUND} and {@link
+ * Kind#NOT_COMPLETED}).
  */
 public final class RestoreException extends RuntimeException {
 
@@ -26,12 +27,12 @@ public final class RestoreException extends RuntimeException {
     FAILED
   }
 
-  private final Kind kind;
+  private final RestoreProblem problem;
   private final OptionalInt partitionId;
   private final Optional<String> file;
 
-  public RestoreException(Kind kind, String message) {
-    this(kind, OptionalInt.empty(), Optional.empty(), message, null);
+  public RestoreException(RestoreProblem problem, String message) {
+    this(problem, OptionalInt.empty(), Optional.empty(), message, null);
   }
 
   /**
@@ -39,15 +40,23 @@ public final class RestoreException extends RuntimeException {
    * @param file the file at fault ({@code snapshot/<name>} or {@code segments/<name>}), if one is
    */
   public RestoreException(
-      Kind kind, OptionalInt partitionId, Optional<String> file, String message, Throwable cause) {
+      RestoreProblem problem,
+      OptionalInt partitionId,
+      Optional<String> file,
+      String message,
+      Throwable cause) {
     super(message, cause);
-    this.kind = Objects.requireNonNull(kind, "kind");
+    this.problem = Objects.requireNonNull(problem, "problem");
     this.partitionId = Objects.requireNonNull(partitionId, "partitionId");
     this.file = Objects.requireNonNull(file, "file");
   }
 
+  public RestoreProblem problem() {
+    return problem;
+  }
+
   public Kind kind() {
-    return kind;
+    return problem.kind();
   }
 
   public OptionalInt partitionId() {

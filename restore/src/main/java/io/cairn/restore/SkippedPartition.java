@@ -11,16 +11,16 @@ import java.util.Optional;
  * otherwise.
  *
  * @param partitionId the partition
- * @param kind why ({@link RestoreException.Kind#CORRUPTED})
+ * @param problem why (a problem of {@link RestoreException.Kind#CORRUPTED})
  * @param file the file at fault of the first copy tried ({@code segments/<name>} or {@code
  *     snapshot/<name>}), if one was named
  * @param reason the failure's message (with every further copy's reason appended)
  */
 public record SkippedPartition(
-    int partitionId, RestoreException.Kind kind, Optional<String> file, String reason) {
+    int partitionId, RestoreProblem problem, Optional<String> file, String reason) {
 
   public SkippedPartition {
-    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(problem, "problem");
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(reason, "reason");
   }
@@ -33,6 +33,6 @@ public record SkippedPartition(
         reason.append("; ").append(other.getMessage());
       }
     }
-    return new SkippedPartition(partitionId, failure.kind(), failure.file(), reason.toString());
+    return new SkippedPartition(partitionId, failure.problem(), failure.file(), reason.toString());
   }
 }

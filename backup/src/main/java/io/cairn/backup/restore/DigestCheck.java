@@ -92,7 +92,10 @@ public record DigestCheck(
     return problem.isPresent() ? RestoreCheckResult.INVALID : RestoreCheckResult.MISMATCH;
   }
 
-  /** A report for operators: one line when it matches, what differs and what to do otherwise. */
+  /**
+   * A report for operators: one line when it matches; otherwise led by the {@link #result()} (the
+   * section of docs/troubleshooting.md that explains it), what differs and what to do.
+   */
   public String describe() {
     String where =
         "partition "
@@ -105,7 +108,8 @@ public record DigestCheck(
       return "State digest " + expectedDigest + " reproduced (" + where + ")";
     }
     if (problem.isPresent()) {
-      return "Expected to check the restored state against digest "
+      return result()
+          + ": Expected to check the restored state against digest "
           + expectedDigest
           + ", but "
           + problem.get()
@@ -113,7 +117,8 @@ public record DigestCheck(
           + where
           + "). Restore the partition again, or restore another backup.";
     }
-    return "Expected the restored state to have the backup's digest "
+    return result()
+        + ": Expected the restored state to have the backup's digest "
         + expectedDigest
         + " at its checkpoint, but it has "
         + actualDigest.orElse("?")

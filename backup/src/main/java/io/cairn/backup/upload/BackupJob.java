@@ -2,6 +2,7 @@ package io.cairn.backup.upload;
 
 import io.cairn.backup.BackupOutcome;
 import io.cairn.backup.Checkpoint;
+import io.cairn.backupapi.BackupFailure;
 import io.cairn.snapshot.SnapshotStore;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -130,12 +131,13 @@ public final class BackupJob {
     } catch (RuntimeException e) {
       reservation =
           new Reservation.Unavailable(
-              "Expected to reserve a snapshot for checkpoint "
-                  + checkpoint.id()
-                  + " at position "
-                  + checkpoint.position()
-                  + ", but: "
-                  + e.getMessage());
+              BackupFailure.SNAPSHOT_UNAVAILABLE.reason(
+                  "Expected to reserve a snapshot for checkpoint "
+                      + checkpoint.id()
+                      + " at position "
+                      + checkpoint.position()
+                      + ", but: "
+                      + e.getMessage()));
     }
     return new BackupJob(checkpoint, reservation, nowNanos);
   }

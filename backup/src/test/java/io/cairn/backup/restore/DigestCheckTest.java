@@ -36,6 +36,7 @@ final class DigestCheckTest {
         .containsExactly(
             "transfers expected " + TRANSFERS + ", actual 000000000000000000000000000000f6");
     assertThat(check.describe())
+        .startsWith("MISMATCH: Expected the restored state to have the backup's digest")
         .contains("Differing families: transfers expected " + TRANSFERS)
         .doesNotContain("accounts expected");
   }

@@ -209,7 +209,11 @@ public final class ApiRestore {
               .meterRegistry(registry)
               .build();
       result = restorer.restore(target, selector);
-    } catch (RestoreException | IllegalArgumentException e) {
+    } catch (RestoreException e) {
+      // led by the problem, as the command line prints it: the section of the troubleshooting page
+      failed(e.problem() + ": " + e.getMessage());
+      return;
+    } catch (IllegalArgumentException e) {
       failed(e.getMessage());
       return;
     } catch (RuntimeException e) {

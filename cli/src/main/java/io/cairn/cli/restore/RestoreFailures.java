@@ -28,8 +28,11 @@ public final class RestoreFailures {
     };
   }
 
-  /** The failure for the user: its kind, then the library's message (partition, file, cause). */
+  /**
+   * The failure for the user: its problem (the section of docs/troubleshooting.md that explains
+   * it), then the library's message (partition, file, cause).
+   */
   public static CliException of(RestoreException e) {
-    return new CliException(exitCode(e.kind()), e.kind() + ": " + e.getMessage(), e);
+    return new CliException(exitCode(e.kind()), e.problem() + ": " + e.getMessage(), e);
   }
 }

@@ -74,7 +74,8 @@ public final class RestoreReports {
   private static Map<String, Object> skipped(SkippedPartition s) {
     Map<String, Object> partition = new LinkedHashMap<>();
     partition.put("partitionId", s.partitionId());
-    partition.put("kind", s.kind().name());
+    partition.put("kind", s.problem().kind().name());
+    partition.put("problem", s.problem().name());
     partition.put("file", s.file().orElse(null));
     partition.put("reason", s.reason());
     return partition;
@@ -140,10 +141,10 @@ public final class RestoreReports {
               + skipped
               + " partitions (no copy verified; they start without data:"
               + " from their other replicas if one holds it, else empty):");
-      Table skippedTable = Table.of("node", "partition", "kind", "file");
+      Table skippedTable = Table.of("node", "partition", "problem", "file");
       for (RestoreResult result : results) {
         for (SkippedPartition s : result.skipped()) {
-          skippedTable.row(result.nodeId(), s.partitionId(), s.kind(), s.file().orElse("-"));
+          skippedTable.row(result.nodeId(), s.partitionId(), s.problem(), s.file().orElse("-"));
         }
       }
       skippedTable.print(out);

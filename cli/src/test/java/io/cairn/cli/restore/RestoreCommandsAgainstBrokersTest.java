@@ -181,7 +181,7 @@ class RestoreCommandsAgainstBrokersTest {
     Run again =
         cairn("cluster", "restore", "--backup-id", "1", "--dir", restored.root().toString());
     assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.CONFLICT);
-    assertThat(again.err()).contains("REFUSED: Expected an empty data directory");
+    assertThat(again.err()).contains("TARGET_NOT_EMPTY: Expected an empty data directory");
 
     ClusterDirectory single = clusterDirectory("single", backups, 23);
     Run one =

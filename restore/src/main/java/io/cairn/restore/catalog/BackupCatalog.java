@@ -13,7 +13,7 @@ import io.cairn.backupapi.PageRequest;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.PartitionPlan;
 import io.cairn.restore.RestoreException;
-import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.RestoreProblem;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -95,7 +95,7 @@ public final class BackupCatalog {
       }
     }
     throw new RestoreException(
-        Kind.NOT_FOUND,
+        RestoreProblem.NO_COMPLETED_BACKUP,
         "Expected a backup"
             + (maxId == Long.MAX_VALUE ? "" : " with an id at or below " + maxId)
             + " COMPLETED on every one of the "
@@ -126,7 +126,7 @@ public final class BackupCatalog {
   public Resolved resolve(BackupSelector selector) {
     if (selector.isPointInTime()) {
       throw new RestoreException(
-          Kind.REFUSED,
+          RestoreProblem.VERIFY_RESTORE_POINT_UNSUPPORTED,
           "Expected a backup id or 'latest' to verify, but got "
               + selector
               + ": verifying a restore point is not supported yet. Verify the backup it starts"
@@ -146,7 +146,7 @@ public final class BackupCatalog {
               .toList();
       if (counts.isEmpty()) {
         throw new RestoreException(
-            Kind.NOT_FOUND,
+            RestoreProblem.BACKUP_NOT_FOUND,
             "Expected backup "
                 + exact.backupId()
                 + " in the store, but "
@@ -157,7 +157,7 @@ public final class BackupCatalog {
       }
       if (counts.size() > 1) {
         throw new RestoreException(
-            Kind.REFUSED,
+            RestoreProblem.PARTITION_COUNTS_DIFFER,
             "Expected every partition of backup "
                 + exact.backupId()
                 + " to record the same partition count, but they record "
@@ -200,7 +200,7 @@ public final class BackupCatalog {
       }
     }
     throw new RestoreException(
-        Kind.NOT_FOUND,
+        RestoreProblem.NO_COMPLETED_BACKUP,
         "Expected a backup"
             + (maxId == Long.MAX_VALUE ? "" : " with an id at or below " + maxId)
             + " COMPLETED on every partition, but "
@@ -232,7 +232,7 @@ public final class BackupCatalog {
       if (status.isManifestUnreadable()) {
         int partitionId = status.id().partitionId();
         throw new RestoreException(
-            Kind.CORRUPTED,
+            RestoreProblem.MANIFEST_UNTRUSTWORTHY,
             OptionalInt.of(partitionId),
             Optional.empty(),
             "Partition "
@@ -262,7 +262,7 @@ public final class BackupCatalog {
             .toList();
     if (!otherShape.isEmpty()) {
       throw new RestoreException(
-          Kind.REFUSED,
+          RestoreProblem.PARTITION_COUNT_MISMATCH,
           "Expected backup "
               + backupId
               + " to be taken by a cluster of "
@@ -277,7 +277,7 @@ public final class BackupCatalog {
     switch (cluster.statusCode()) {
       case DOES_NOT_EXIST ->
           throw new RestoreException(
-              Kind.NOT_FOUND,
+              RestoreProblem.BACKUP_NOT_FOUND,
               "Expected backup "
                   + backupId
                   + " in the store, but no partition has it. List the backups to find the id.");
@@ -286,7 +286,7 @@ public final class BackupCatalog {
       }
       default ->
           throw new RestoreException(
-              Kind.NOT_COMPLETED,
+              RestoreProblem.BACKUP_NOT_COMPLETED,
               "Expected backup "
                   + backupId
                   + " to be COMPLETED on every one of the "
@@ -331,7 +331,7 @@ public final class BackupCatalog {
             .collect(Collectors.toList());
     if (!unusable.isEmpty()) {
       throw new RestoreException(
-          Kind.REFUSED,
+          RestoreProblem.VERSION_INCOMPATIBLE,
           unusable.size() == 1 ? OptionalInt.of(unusable.get(0)) : OptionalInt.empty(),
           Optional.empty(),
           "Expected a usable completed copy of backup "

@@ -6,7 +6,7 @@ import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.PartitionPlan;
 import io.cairn.restore.RestoreException;
-import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.RestoreProblem;
 import io.cairn.scheduler.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -82,7 +82,7 @@ public final class RestorePoints {
                 .orElseThrow(
                     () ->
                         new RestoreException(
-                            Kind.NOT_FOUND,
+                            RestoreProblem.RESTORE_POINT_NOT_FOUND,
                             OptionalInt.of(p),
                             Optional.empty(),
                             "Expected restore point "
@@ -100,7 +100,7 @@ public final class RestorePoints {
             long archivedTo = archivedTo(partitionId, tails);
             if (archivedTo < point.index()) {
               throw new RestoreException(
-                  Kind.NOT_FOUND,
+                  RestoreProblem.RESTORE_POINT_NOT_ARCHIVED,
                   OptionalInt.of(partitionId),
                   Optional.empty(),
                   "Expected the log archive of partition "
@@ -129,7 +129,7 @@ public final class RestorePoints {
     Instant now = clock.instant();
     if (time.isAfter(now)) {
       throw new RestoreException(
-          Kind.REFUSED,
+          RestoreProblem.TIME_IN_FUTURE,
           "Expected a time at or before now ("
               + now
               + ") to restore to, but "
@@ -139,7 +139,7 @@ public final class RestorePoints {
     List<Long> ids = pointIds(1);
     if (ids.isEmpty()) {
       throw new RestoreException(
-          Kind.NOT_FOUND,
+          RestoreProblem.NO_RESTORE_POINTS,
           "Expected restore points in the log archive, but partition 1 has none. Turn on"
               + " backup.archive.enabled and take a backup (each checkpoint is a restore point).");
     }
@@ -161,7 +161,7 @@ public final class RestorePoints {
     if (newest < 0) {
       ArchivedCheckpoint first = point(1, ids.get(0)).orElseThrow();
       throw new RestoreException(
-          Kind.NOT_FOUND,
+          RestoreProblem.NO_RESTORE_POINT_AT_TIME,
           "Expected a restore point at or before "
               + time
               + ", but the first one the archive holds (checkpoint "
@@ -200,7 +200,7 @@ public final class RestorePoints {
       }
     }
     throw new RestoreException(
-        Kind.NOT_FOUND,
+        RestoreProblem.NO_RESTORE_POINT_AT_TIME,
         "Expected a restore point at or before "
             + time
             + " on every one of the "

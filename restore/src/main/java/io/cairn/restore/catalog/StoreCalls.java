@@ -4,7 +4,7 @@ import io.cairn.backupapi.BackupCorruptedException;
 import io.cairn.backupapi.ManifestException;
 import io.cairn.backupapi.archive.ArchiveException;
 import io.cairn.restore.RestoreException;
-import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.RestoreProblem;
 import io.cairn.scheduler.Futures;
 import java.time.Duration;
 import java.util.Optional;
@@ -35,10 +35,14 @@ public final class StoreCalls {
       future.cancel(true);
       Thread.currentThread().interrupt();
       throw new RestoreException(
-          Kind.FAILED, partitionId, Optional.empty(), "Interrupted while " + what, e);
+          RestoreProblem.INTERRUPTED,
+          partitionId,
+          Optional.empty(),
+          "Interrupted while " + what,
+          e);
     } catch (TimeoutException e) {
       throw new RestoreException(
-          Kind.FAILED,
+          RestoreProblem.STORE_TIMEOUT,
           partitionId,
           Optional.empty(),
           "Expected "
@@ -61,7 +65,7 @@ public final class StoreCalls {
     if (cause instanceof BackupCorruptedException corrupted) {
       var problem = corrupted.problem();
       return new RestoreException(
-          Kind.CORRUPTED,
+          RestoreProblem.FILE_CORRUPTED,
           partitionId,
           Optional.of(problem.fileSet().directoryName() + "/" + problem.name()),
           prefix(partitionId) + corrupted.getMessage(),
@@ -69,7 +73,7 @@ public final class StoreCalls {
     }
     if (cause instanceof ArchiveException) {
       return new RestoreException(
-          Kind.CORRUPTED,
+          RestoreProblem.ARCHIVE_DAMAGED,
           partitionId,
           Optional.empty(),
           prefix(partitionId) + cause.getMessage(),
@@ -77,7 +81,7 @@ public final class StoreCalls {
     }
     if (cause instanceof ManifestException) {
       return new RestoreException(
-          Kind.CORRUPTED,
+          RestoreProblem.MANIFEST_UNTRUSTWORTHY,
           partitionId,
           Optional.empty(),
           prefix(partitionId)
@@ -88,7 +92,7 @@ public final class StoreCalls {
           cause);
     }
     return new RestoreException(
-        Kind.FAILED,
+        RestoreProblem.STORE_FAILED,
         partitionId,
         Optional.empty(),
         prefix(partitionId) + "Expected " + what + " to succeed, but it failed: " + describe(cause),

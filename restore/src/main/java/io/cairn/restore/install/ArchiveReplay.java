@@ -10,7 +10,7 @@ import io.cairn.journal.Journal;
 import io.cairn.journal.JournalReader;
 import io.cairn.journal.JournalRecord;
 import io.cairn.restore.RestoreException;
-import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.RestoreProblem;
 import io.cairn.restore.catalog.StoreCalls;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +50,7 @@ final class ArchiveReplay {
     long from = entryOf(journal, backupPosition, partitionId);
     if (point.index() < from) {
       throw new RestoreException(
-          Kind.REFUSED,
+          RestoreProblem.RESTORE_POINT_BEFORE_BACKUP,
           OptionalInt.of(partitionId),
           Optional.empty(),
           "Expected restore point "
@@ -96,7 +96,7 @@ final class ArchiveReplay {
                   new UnsafeBuffer(record.data())));
         } catch (InvalidChecksumException | InvalidIndexException | IllegalArgumentException e) {
           throw new RestoreException(
-              Kind.CORRUPTED,
+              RestoreProblem.ARCHIVE_DAMAGED,
               OptionalInt.of(partitionId),
               Optional.of("archive/" + link.link().chunkKey()),
               "Expected archived record "
@@ -122,7 +122,7 @@ final class ArchiveReplay {
       JournalRecord record = reader.hasNext() ? reader.next() : null;
       if (record == null || record.asqn() == Journal.ASQN_IGNORE || record.asqn() > position) {
         throw new RestoreException(
-            Kind.CORRUPTED,
+            RestoreProblem.BACKUP_LOG_INVALID,
             OptionalInt.of(partitionId),
             Optional.empty(),
             "Expected the backup's log of partition "

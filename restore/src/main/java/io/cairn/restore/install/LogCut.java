@@ -16,7 +16,7 @@ import io.cairn.raft.log.RaftEntry;
 import io.cairn.raft.log.RaftEntryCodec;
 import io.cairn.raft.log.RaftEntryType;
 import io.cairn.restore.RestoreException;
-import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.RestoreProblem;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -248,7 +248,7 @@ public final class LogCut {
   private RestoreException corrupted(OptionalLong index, String expected, String actual) {
     Optional<String> file = index.isPresent() ? segmentOf(index.getAsLong()) : Optional.empty();
     return new RestoreException(
-        Kind.CORRUPTED,
+        RestoreProblem.BACKUP_LOG_INVALID,
         OptionalInt.of(partitionId),
         file,
         "Expected "

@@ -16,7 +16,7 @@ import io.cairn.raft.storage.FileRaftMetaStore;
 import io.cairn.raft.storage.RaftMeta;
 import io.cairn.restore.PartitionPlan;
 import io.cairn.restore.RestoreException;
-import io.cairn.restore.RestoreException.Kind;
+import io.cairn.restore.RestoreProblem;
 import io.cairn.restore.layout.DataDirectoryLayout;
 import io.cairn.scheduler.Clock;
 import io.cairn.snapshot.CorruptedSnapshotException;
@@ -142,7 +142,7 @@ public final class PartitionInstaller {
       }
     } catch (CorruptedJournalException e) {
       throw new RestoreException(
-          Kind.CORRUPTED,
+          RestoreProblem.BACKUP_LOG_INVALID,
           OptionalInt.of(partitionId),
           Optional.of("segments/" + e.file().getFileName()),
           "Expected the backup's segments of partition "
@@ -175,7 +175,7 @@ public final class PartitionInstaller {
     Files.createDirectories(journal);
     if (segments.isEmpty()) {
       throw new RestoreException(
-          Kind.CORRUPTED,
+          RestoreProblem.BACKUP_LOG_INVALID,
           OptionalInt.of(partitionId),
           Optional.empty(),
           "Expected the backup of partition "
@@ -186,7 +186,7 @@ public final class PartitionInstaller {
     for (BackupFile segment : segments) {
       if (!name.matcher(segment.name()).matches()) {
         throw new RestoreException(
-            Kind.CORRUPTED,
+            RestoreProblem.BACKUP_LOG_INVALID,
             OptionalInt.of(partitionId),
             Optional.of("segments/" + segment.name()),
             "Expected segment files named "
@@ -226,6 +226,7 @@ public final class PartitionInstaller {
     if (descriptor.snapshotId().isEmpty()) {
       if (cut.firstIndex() != 1) {
         throw corrupted(
+            RestoreProblem.BACKUP_LOG_INVALID,
             partitionId,
             Optional.empty(),
             "a log-only backup to hold the log from index 1",
@@ -236,6 +237,7 @@ public final class PartitionInstaller {
     for (BackupFile file : downloaded.snapshot().files()) {
       if (!SnapshotLayout.isValidFileName(file.name())) {
         throw corrupted(
+            RestoreProblem.SNAPSHOT_INVALID,
             partitionId,
             Optional.of("snapshot/" + file.name()),
             "snapshot file names of [A-Za-z0-9._-]",
@@ -257,7 +259,7 @@ public final class PartitionInstaller {
       throw failed(partitionId, "install the snapshot " + descriptor.snapshotId().get(), e);
     } catch (CorruptedSnapshotException e) {
       throw new RestoreException(
-          Kind.CORRUPTED,
+          RestoreProblem.SNAPSHOT_INVALID,
           OptionalInt.of(partitionId),
           Optional.of("snapshot/" + e.file()),
           "Partition "
@@ -273,6 +275,7 @@ public final class PartitionInstaller {
     String id = snapshot.id().toString();
     if (!id.equals(descriptor.snapshotId().get())) {
       throw corrupted(
+          RestoreProblem.SNAPSHOT_INVALID,
           partitionId,
           Optional.of("snapshot/" + SnapshotLayout.METADATA_FILE),
           "snapshot " + descriptor.snapshotId().get() + " as the descriptor records",
@@ -281,6 +284,7 @@ public final class PartitionInstaller {
     if (snapshot.metadata().processedPosition() >= position
         || snapshot.metadata().lastWrittenPosition() >= position) {
       throw corrupted(
+          RestoreProblem.SNAPSHOT_INVALID,
           partitionId,
           Optional.of("snapshot/" + SnapshotLayout.METADATA_FILE),
           "a snapshot whose processed and last written positions are below the checkpoint"
@@ -290,6 +294,7 @@ public final class PartitionInstaller {
     }
     if (snapshot.index() > cut.checkpointIndex() || cut.firstIndex() > snapshot.index() + 1) {
       throw corrupted(
+          RestoreProblem.SNAPSHOT_INVALID,
           partitionId,
           Optional.empty(),
           "the log to continue snapshot " + id + " (index " + snapshot.index() + ")",
@@ -299,6 +304,7 @@ public final class PartitionInstaller {
       long term = logCut.termAt(snapshot.index());
       if (term != snapshot.term()) {
         throw corrupted(
+            RestoreProblem.SNAPSHOT_INVALID,
             partitionId,
             Optional.empty(),
             "the log's entry at the snapshot's index "
@@ -321,9 +327,13 @@ public final class PartitionInstaller {
   }
 
   private static RestoreException corrupted(
-      int partitionId, Optional<String> file, String expected, String actual) {
+      RestoreProblem problem,
+      int partitionId,
+      Optional<String> file,
+      String expected,
+      String actual) {
     return new RestoreException(
-        Kind.CORRUPTED,
+        problem,
         OptionalInt.of(partitionId),
         file,
         "Expected "
@@ -339,7 +349,7 @@ public final class PartitionInstaller {
 
   private static RestoreException failed(int partitionId, String what, Exception cause) {
     return new RestoreException(
-        Kind.FAILED,
+        RestoreProblem.LOCAL_IO_FAILED,
         OptionalInt.of(partitionId),
         Optional.empty(),
         "Expected to "
