@@ -39,6 +39,7 @@ public final class GatewayOperations {
   public static final Operation GET_TOPOLOGY = Operation.admin("GetTopology");
   public static final Operation RESTORE = Operation.admin("Restore");
   public static final Operation GET_RESTORE_STATUS = Operation.admin("GetRestoreStatus");
+  public static final Operation LIST_RESTORE_POINTS = Operation.admin("ListRestorePoints");
 
   /** Every ledger operation, in the order of {@code ledger.proto}. */
   public static final List<Operation> LEDGER =
@@ -56,7 +57,8 @@ public final class GatewayOperations {
           RESUME_EXPORTING,
           GET_TOPOLOGY,
           RESTORE,
-          GET_RESTORE_STATUS);
+          GET_RESTORE_STATUS,
+          LIST_RESTORE_POINTS);
 
   /** Full gRPC method name ({@code service/method}) → operation. */
   private static final Map<String, Operation> BY_METHOD =

@@ -2,6 +2,7 @@ package io.cairn.broker;
 
 import io.cairn.backupapi.BackupStore;
 import io.cairn.broker.api.BrokerApiMetrics;
+import io.cairn.broker.api.RestorePointsHandler;
 import io.cairn.broker.api.RestoreRequestHandler;
 import io.cairn.broker.api.TopologyHandler;
 import io.cairn.broker.api.limit.CommandLimiter;
@@ -261,6 +262,15 @@ public final class Broker implements AutoCloseable {
         ApiDescriptor.TYPE_RESTORE,
         new RestoreRequestHandler(
             nodeId, Optional.ofNullable(restore), config.data().restoreMode(), apiMetrics));
+    register(
+        ApiDescriptor.TYPE_RESTORE_POINTS,
+        new RestorePointsHandler(
+            backupStore.store(),
+            backupStore.unavailableReason(),
+            config.cluster().partitionCount(),
+            clock,
+            threads.restorePoints(),
+            apiMetrics));
     if (!awaitsRestore) {
       startProcessing();
     }

@@ -46,6 +46,7 @@ final class BrokerThreads {
   private ExecutorService upload;
   private ExecutorService store;
   private ExecutorService backupQuery;
+  private ExecutorService restorePoints;
   private ExecutorService api;
   private ExecutorService management;
   private ExecutorService restore;
@@ -65,6 +66,8 @@ final class BrokerThreads {
         bounded(nodeId, "backup-upload", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
     store = bounded(nodeId, "backup-store", config.backup().uploadConcurrency(), IO_QUEUE_CAPACITY);
     backupQuery = bounded(nodeId, "backup-query", BACKUP_QUERY_THREADS, IO_QUEUE_CAPACITY);
+    // listings wait on several store reads each: one at a time, a few queued, off the api threads
+    restorePoints = bounded(nodeId, "restore-points", 1, 4);
     api = bounded(nodeId, "api", API_THREADS, API_QUEUE_CAPACITY);
   }
 
@@ -105,6 +108,11 @@ final class BrokerThreads {
     return backupQuery;
   }
 
+  /** Listings of the log archive's restore points (each waits on store reads). */
+  ExecutorService restorePoints() {
+    return restorePoints;
+  }
+
   /** The request handlers. */
   ExecutorService api() {
     return api;
@@ -112,7 +120,8 @@ final class BrokerThreads {
 
   /** The pools in the order they stop (nulls for those not started). */
   List<ExecutorService> inStopOrder() {
-    return Arrays.asList(restore, management, api, store, backupQuery, upload, io, flush);
+    return Arrays.asList(
+        restore, management, api, restorePoints, store, backupQuery, upload, io, flush);
   }
 
   /** Stops {@code executor}, waiting {@link #STOP_TIMEOUT} for its tasks; null: nothing. */

@@ -178,6 +178,21 @@ class CommandsAgainstClusterTest {
   }
 
   @Test
+  void shouldSayThereAreNoRestorePointsWithoutTheArchive() {
+    Run table = cairn("backup", "restore-points");
+    assertThat(table.exitCode()).as(table.toString()).isZero();
+    assertThat(table.out()).contains("No restore points: the log archive is off");
+
+    Run json = cairn("--output", "json", "backup", "restore-points", "--limit", "5");
+    assertThat(json.exitCode()).as(json.toString()).isZero();
+    assertThat(json(json)).isEmpty();
+
+    Run bad = cairn("backup", "restore-points", "--limit", "0");
+    assertThat(bad.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(bad.err()).contains("--limit").contains("0");
+  }
+
+  @Test
   void shouldShowTheTopology() {
     Run table = cairn("topology");
     assertThat(table.exitCode()).as(table.toString()).isZero();

@@ -73,12 +73,23 @@ final class Arguments {
   }
 
   Arguments pageSize(int pageSize) {
-    if (pageSize < 0 || pageSize > PAGE_SIZE_MAX) {
+    return upToPageMax("pageSize", pageSize);
+  }
+
+  /** How many restore points to list: as a page size. */
+  Arguments limit(int limit) {
+    return upToPageMax("limit", limit);
+  }
+
+  private Arguments upToPageMax(String field, int value) {
+    if (value < 0 || value > PAGE_SIZE_MAX) {
       add(
-          "Expected pageSize in [0, "
+          "Expected "
+              + field
+              + " in [0, "
               + PAGE_SIZE_MAX
               + "] (0 = the gateway's default), but was "
-              + pageSize);
+              + value);
     }
     return this;
   }

@@ -12,6 +12,7 @@ import io.cairn.gateway.v1.GetRestoreStatusRequest;
 import io.cairn.gateway.v1.GetTopologyRequest;
 import io.cairn.gateway.v1.LedgerServiceGrpc;
 import io.cairn.gateway.v1.ListBackupsRequest;
+import io.cairn.gateway.v1.ListRestorePointsRequest;
 import io.cairn.gateway.v1.PauseExportingRequest;
 import io.cairn.gateway.v1.ResumeExportingRequest;
 import io.cairn.gateway.v1.TakeBackupRequest;
@@ -430,6 +431,23 @@ public final class CairnClient implements AutoCloseable {
             (stub, observer) ->
                 stub.getRestoreStatus(GetRestoreStatusRequest.getDefaultInstance(), observer),
             ProtoMapping::restoreStatus));
+  }
+
+  /**
+   * The newest restore points of the log archive, newest first, each checked on every partition.
+   *
+   * @param limit 1..1000, or 0 for the gateway's default (100)
+   */
+  public List<RestorePoint> restorePoints(int limit) {
+    String operation = "ListRestorePoints";
+    return join(
+        admin(
+            operation,
+            Arguments.of(operation).limit(limit),
+            (stub, observer) ->
+                stub.listRestorePoints(
+                    ListRestorePointsRequest.newBuilder().setLimit(limit).build(), observer),
+            ProtoMapping::restorePoints));
   }
 
   /** Brokers, partitions, roles and health; the gateway asks every broker first. */

@@ -134,6 +134,15 @@ final class ProtoMapping {
         pass);
   }
 
+  static List<RestorePoint> restorePoints(io.cairn.gateway.v1.ListRestorePointsResponse r) {
+    return r.getRestorePointsList().stream()
+        .map(
+            p ->
+                new RestorePoint(
+                    p.getCheckpointId(), instant(p.getTakenAt()), p.getRestorable(), p.getDetail()))
+        .toList();
+  }
+
   static RestoreStatus restoreStatus(io.cairn.gateway.v1.RestoreStatus r) {
     return new RestoreStatus(
         r.getState(),

@@ -12,6 +12,7 @@ import io.cairn.protocol.api.BackupScheduleCodec;
 import io.cairn.protocol.api.CommandCodec;
 import io.cairn.protocol.api.ExportingCodec;
 import io.cairn.protocol.api.RestoreCodec;
+import io.cairn.protocol.api.RestorePointsCodec;
 import io.cairn.protocol.api.TopologyCodec;
 import java.util.Arrays;
 import java.util.List;
@@ -42,7 +43,9 @@ class ProtocolFuzzTest {
           BackupScheduleCodec::decodeRequest,
           BackupScheduleCodec::decodeResponse,
           RestoreCodec::decodeRequest,
-          RestoreCodec::decodeResponse);
+          RestoreCodec::decodeResponse,
+          RestorePointsCodec::decodeRequest,
+          RestorePointsCodec::decodeResponse);
 
   @FuzzTest
   @Timeout(value = 10, unit = TimeUnit.SECONDS)

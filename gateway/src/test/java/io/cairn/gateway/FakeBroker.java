@@ -38,6 +38,8 @@ import io.cairn.protocol.api.ReplicaHealth;
 import io.cairn.protocol.api.ReplicaRole;
 import io.cairn.protocol.api.ResponseStatus;
 import io.cairn.protocol.api.RestoreCodec;
+import io.cairn.protocol.api.RestorePointEntry;
+import io.cairn.protocol.api.RestorePointsCodec;
 import io.cairn.protocol.api.RestoreRequest;
 import io.cairn.protocol.api.TopologyCodec;
 import io.cairn.scheduler.Clock;
@@ -90,6 +92,8 @@ public final class FakeBroker implements AutoCloseable {
   private volatile NodeRestoreState.Phase restorePhase = NodeRestoreState.Phase.PROCESSING;
   private volatile long[] resolvesTo = {1, 0};
   private final List<RestoreRequest> restoreStarts = new CopyOnWriteArrayList<>();
+  private final List<Integer> restorePointLimits = new CopyOnWriteArrayList<>();
+  private volatile List<RestorePointEntry> restorePoints = List.of();
   private volatile boolean stopped;
 
   public FakeBroker(int nodeId, FakeCluster cluster) {
@@ -130,6 +134,7 @@ public final class FakeBroker implements AutoCloseable {
     register(ApiDescriptor.TYPE_BACKUP, this::backup);
     register(ApiDescriptor.TYPE_EXPORTING, this::exporting);
     register(ApiDescriptor.TYPE_RESTORE, this::restore);
+    register(ApiDescriptor.TYPE_RESTORE_POINTS, this::restorePoints);
     return service;
   }
 
@@ -594,5 +599,27 @@ public final class FakeBroker implements AutoCloseable {
                 0,
                 0,
                 List.of())));
+  }
+
+  /** What this broker lists as the archive's restore points, newest first. */
+  public void restorePoints(List<RestorePointEntry> points) {
+    restorePoints = List.copyOf(points);
+  }
+
+  /** The limits this broker was asked to list restore points up to, in order. */
+  public List<Integer> restorePointLimits() {
+    return List.copyOf(restorePointLimits);
+  }
+
+  private byte[] restorePoints(byte[] payload) {
+    int limit;
+    try {
+      limit = RestorePointsCodec.decodeRequest(payload);
+    } catch (ProtocolException e) {
+      return RestorePointsCodec.encodeResponse(invalid(e.getMessage()));
+    }
+    restorePointLimits.add(limit);
+    return RestorePointsCodec.encodeResponse(
+        ApiResponse.ok(restorePoints.stream().limit(limit).toList()));
   }
 }

@@ -2,13 +2,17 @@ package io.cairn.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.Timestamp;
 import io.cairn.gateway.v1.GetRestoreStatusRequest;
+import io.cairn.gateway.v1.ListRestorePointsRequest;
+import io.cairn.gateway.v1.ListRestorePointsResponse;
 import io.cairn.gateway.v1.RestoreRequest;
 import io.cairn.gateway.v1.RestoreStatus;
+import io.cairn.protocol.api.RestorePointEntry;
 import io.cairn.protocol.api.RestoreRequest.Kind;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -152,5 +156,49 @@ final class RestoreApiTest {
     for (FakeBroker broker : harness.brokers) {
       assertThat(broker.restoreStarts()).isEmpty();
     }
+  }
+
+  @Test
+  void shouldListTheRestorePointsOneBrokerReadsOverGrpcAndHttp() throws Exception {
+    List<RestorePointEntry> points =
+        List.of(
+            new RestorePointEntry(1_767_225_602_000L, 1_767_225_602_123L, false, "not archived"),
+            new RestorePointEntry(1_767_225_601_000L, 1_767_225_601_045L, true, ""));
+    for (FakeBroker broker : harness.brokers) {
+      broker.restorePoints(points);
+    }
+
+    ListRestorePointsResponse listed =
+        harness.admin.listRestorePoints(ListRestorePointsRequest.getDefaultInstance());
+
+    assertThat(listed.getRestorePointsList())
+        .extracting(p -> p.getCheckpointId(), p -> p.getRestorable(), p -> p.getDetail())
+        .containsExactly(
+            tuple(1_767_225_602_000L, false, "not archived"), tuple(1_767_225_601_000L, true, ""));
+    assertThat(listed.getRestorePoints(1).getTakenAt())
+        .isEqualTo(Timestamp.newBuilder().setSeconds(1_767_225_601L).setNanos(45_000_000).build());
+    // one broker answers (the store is shared), asked for the default of 100
+    assertThat(harness.brokers.stream().flatMap(b -> b.restorePointLimits().stream()))
+        .containsExactly(100);
+
+    HttpResponse<String> answer = harness.httpGet("/actuator/restore-points");
+    assertThat(answer.statusCode()).isEqualTo(200);
+    JsonNode json = JSON.readTree(answer.body());
+    assertThat(json).hasSize(2);
+    assertThat(json.get(1).get("checkpointId").asLong()).isEqualTo(1_767_225_601_000L);
+    assertThat(json.get(1).get("takenAt").asText()).isEqualTo("2026-01-01T00:00:01.045Z");
+    assertThat(json.get(1).get("restorable").asBoolean()).isTrue();
+    assertThat(json.get(0).get("detail").asText()).isEqualTo("not archived");
+
+    // a limit out of range is refused by the gateway, naming the field; no broker is asked
+    assertThatThrownBy(
+            () ->
+                harness.admin.listRestorePoints(
+                    ListRestorePointsRequest.newBuilder().setLimit(1001).build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT))
+        .hasMessageContaining("Expected limit in [1, 1000] (0 for 100), but was 1001");
+    assertThat(harness.brokers.stream().flatMap(b -> b.restorePointLimits().stream())).hasSize(2);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cairn.client.BackupInfo;
 import io.cairn.client.CairnClient;
+import io.cairn.client.RestorePoint;
 import io.cairn.qa.support.LedgerOracle;
 import io.cairn.qa.support.Phases;
 import io.cairn.qa.support.Seeds;
@@ -91,7 +92,7 @@ final class ConsoleBrowserIT {
           phases.mark("overview");
           kept = backups(browser, client);
           phases.mark("backups taken and deleted");
-          restorePoints(browser);
+          restorePoints(browser, client);
           phases.mark("restore points");
           leave(browser);
         } finally {
@@ -235,16 +236,25 @@ final class ConsoleBrowserIT {
     return second;
   }
 
-  private void restorePoints(ChromeDriver browser) throws Exception {
+  private void restorePoints(ChromeDriver browser, CairnClient client) throws Exception {
     open(browser, "restore");
     until(
         browser,
-        "the recovery point and the timeline",
+        "the recovery point and the timeline with the archive's restore points",
         b ->
             !text(b, "rpo").equals("–")
                 && !b.findElements(By.cssSelector("#timeline circle.point-COMPLETED")).isEmpty()
-                && !b.findElements(By.cssSelector("#timeline circle.point-marker")).isEmpty());
+                && !b.findElements(By.cssSelector("#timeline circle.point-archive")).isEmpty()
+                && !b.findElements(By.cssSelector("#restore-points tbody tr")).isEmpty());
     assertThat(text(browser, "rpo")).matches("\\d+ (ms|s|min \\d+ s)");
+    // the newest restorable point the page names is one the archive lists as restorable
+    String newest = text(browser, "newest-point");
+    assertThat(client.restorePoints(0))
+        .filteredOn(RestorePoint::restorable)
+        .extracting(p -> Long.toString(p.checkpointId()))
+        .contains(newest);
+    // no restore can be asked of a running cluster: the list offers none
+    assertThat(browser.findElements(By.cssSelector("#restore-points button[data-use]"))).isEmpty();
     assertThat(text(browser, "restore-state")).contains("NOT IN RESTORE MODE");
     assertThat(browser.findElement(By.id("restore-form")).isDisplayed()).isFalse();
     screenshot(browser, "04-restore-points");
@@ -273,7 +283,21 @@ final class ConsoleBrowserIT {
         "the restore form of a waiting cluster",
         b -> b.findElement(By.id("restore-form")).isDisplayed());
     assertThat(text(browser, "restore-state")).contains("WAITING");
+    // the archive's points are listed in restore mode too, and Use fills the form with one
+    until(
+        browser,
+        "restore points to choose from",
+        b -> !b.findElements(By.cssSelector("#restore-points button[data-use]")).isEmpty());
+    WebElement use = browser.findElement(By.cssSelector("#restore-points button[data-use]"));
+    String point = use.getAttribute("data-use");
+    use.click();
+    assertThat(new Select(browser.findElement(By.id("restore-target"))).getFirstSelectedOption())
+        .extracting(option -> option.getAttribute("value"))
+        .isEqualTo("checkpointId");
+    assertThat(browser.findElement(By.id("restore-value")).getAttribute("value")).isEqualTo(point);
+    // this test restores the backup itself
     new Select(browser.findElement(By.id("restore-target"))).selectByValue("backupId");
+    browser.findElement(By.id("restore-value")).clear();
     browser.findElement(By.id("restore-value")).sendKeys(Long.toString(expectedBackup));
     browser.findElement(By.id("restore-button")).click();
     confirm(browser, "Restore this cluster?");

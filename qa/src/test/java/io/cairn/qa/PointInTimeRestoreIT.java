@@ -11,6 +11,7 @@ import io.cairn.backupapi.archive.ArchiveKeys;
 import io.cairn.backupapi.archive.LogArchive;
 import io.cairn.backupstore.BackupEncryption;
 import io.cairn.client.CairnClient;
+import io.cairn.client.RestorePoint;
 import io.cairn.qa.support.Checkpoints;
 import io.cairn.qa.support.ClusterRestore;
 import io.cairn.qa.support.LedgerOracle;
@@ -122,6 +123,15 @@ final class PointInTimeRestoreIT {
         executor.shutdownNow();
       }
       phases.mark("backups 2 to 4 deleted: restore points only");
+      // the gateway lists them from the archive, newest first, each restorable
+      List<RestorePoint> listed = client.restorePoints(10);
+      assertThat(listed).extracting(RestorePoint::checkpointId).containsExactly(4L, 3L, 2L, 1L);
+      assertThat(listed).allSatisfy(p -> assertThat(p.restorable()).as(p.detail()).isTrue());
+      assertThat(listed.get(0).takenAt()).isAfter(betweenThreeAndFour);
+      assertThat(listed.get(1).takenAt()).isBefore(betweenThreeAndFour);
+      assertThat(client.restorePoints(2))
+          .extracting(RestorePoint::checkpointId)
+          .containsExactly(4L, 3L);
     }
 
     for (long point = 2; point <= 4; point++) {

@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  *   <caption>Meters</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th></tr>
  *   <tr><td>{@value #REQUESTS}</td><td>counter</td><td>{@code operation} = command,
- *       query, topology, backup, exporting, backup-schedule, restore; {@code result} = the response status in lower
+ *       query, topology, backup, exporting, backup-schedule, restore, restore-points; {@code result} = the
+ *       response status in lower
  *       case</td></tr>
  *   <tr><td>{@value #COMMAND_DURATION}</td><td>timer</td><td>{@code result}: from
  *       the command's arrival to its response</td></tr>

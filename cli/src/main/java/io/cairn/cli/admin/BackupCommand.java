@@ -27,7 +27,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code cairn backup take|status|list|delete|schedule|restore|restore-status|verify|check-store}.
+ * {@code cairn backup
+ * take|status|list|delete|schedule|restore|restore-status|restore-points|verify|check-store}.
  */
 @Command(
     name = "backup",
@@ -42,6 +43,7 @@ import picocli.CommandLine.Spec;
       BackupScheduleCommand.class,
       RestoreApiCommand.Start.class,
       RestoreApiCommand.Status.class,
+      RestoreApiCommand.Points.class,
       VerifyCommand.class,
       CheckStoreCommand.class
     })
@@ -53,8 +55,8 @@ public final class BackupCommand implements Runnable {
   public void run() {
     throw new ParameterException(
         spec.commandLine(),
-        "Expected one of take, status, list, delete, schedule, restore, restore-status, verify,"
-            + " check-store, but got none");
+        "Expected one of take, status, list, delete, schedule, restore, restore-status,"
+            + " restore-points, verify, check-store, but got none");
   }
 
   @Command(

@@ -12,12 +12,14 @@ import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.ErrorCode;
 import io.cairn.client.RestoreFrom;
+import io.cairn.client.RestorePoint;
 import io.cairn.client.RestoreStatus;
 import io.cairn.restore.BackupSelector;
 import io.cairn.scheduler.Clock;
 import io.cairn.units.Durations;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -26,9 +28,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code cairn backup restore} and {@code cairn backup restore-status}: a restore through the
- * gateway's API of a cluster started empty with {@code data.restoreMode} (the offline restore of a
- * node's directory is {@code cairn restore}).
+ * {@code cairn backup restore}, {@code cairn backup restore-status} and {@code cairn backup
+ * restore-points}: a restore through the gateway's API of a cluster started empty with {@code
+ * data.restoreMode}, and the restore points to choose from (the offline restore of a node's
+ * directory is {@code cairn restore}).
  */
 public final class RestoreApiCommand {
 
@@ -98,6 +101,54 @@ public final class RestoreApiCommand {
     protected int run(CairnClient client, Printer printer) {
       RestoreStatus status = client.restoreStatus();
       printer.result(status, out -> print(status, out));
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(
+      name = "restore-points",
+      description = {
+        "Lists the newest restore points of the log archive, newest first: checkpoint id, when it"
+            + " was taken, and whether it is restorable (recorded and archived on every"
+            + " partition) or why not. Restore to one with --to-checkpoint (this command's"
+            + " `backup restore`, or `cairn restore` offline); a restore also needs a backup"
+            + " COMPLETED at or below it.",
+        "Works while the brokers wait in restore mode too."
+      })
+  static final class Points extends ClientCommand {
+    @Option(
+        names = "--limit",
+        paramLabel = "n",
+        description = "The most points to list, 1..1000 (default: 20).")
+    int limit = 20;
+
+    @Override
+    protected void validate() {
+      checkRange("--limit", limit, 1, 1000);
+    }
+
+    @Override
+    protected int run(CairnClient client, Printer printer) {
+      List<RestorePoint> points = client.restorePoints(limit);
+      printer.result(
+          points,
+          out -> {
+            if (points.isEmpty()) {
+              out.println(
+                  "No restore points: the log archive is off (backup.archive.enabled) or holds"
+                      + " none yet.");
+              return;
+            }
+            Table table = Table.of("checkpoint", "taken at", "restorable", "detail");
+            for (RestorePoint p : points) {
+              table.row(
+                  p.checkpointId(),
+                  Formats.instant(p.takenAt()),
+                  p.restorable() ? "yes" : "no",
+                  Formats.text(p.detail()));
+            }
+            table.print(out);
+          });
       return ExitCode.OK;
     }
   }

@@ -10,6 +10,8 @@ import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.NodeRestoreState;
 import io.cairn.protocol.api.NodeRestoreState.Phase;
 import io.cairn.protocol.api.RestoreCodec;
+import io.cairn.protocol.api.RestorePointEntry;
+import io.cairn.protocol.api.RestorePointsCodec;
 import io.cairn.protocol.api.RestoreRequest;
 import io.cairn.scheduler.Futures;
 import java.util.ArrayList;
@@ -31,6 +33,10 @@ public final class RestoreAdmin {
 
   static final String START = "Restore";
   static final String STATUS = "GetRestoreStatus";
+  static final String POINTS = "ListRestorePoints";
+
+  /** How many restore points a listing without a limit shows. */
+  public static final int DEFAULT_POINTS = 100;
 
   private final BrokerRequester requester;
 
@@ -66,6 +72,50 @@ public final class RestoreAdmin {
     }
     return CompletableFuture.allOf(answers.values().toArray(CompletableFuture[]::new))
         .handle((ignored, error) -> fold(answers));
+  }
+
+  /**
+   * The newest restore points of the log archive, newest first, from the first broker that answers
+   * (any broker reads the shared store, in restore mode too).
+   *
+   * @param limit the most points, in [1, {@link RestorePointEntry#LIMIT_MAX}]; 0 for {@value
+   *     #DEFAULT_POINTS}
+   */
+  public CompletableFuture<List<RestorePointEntry>> restorePoints(int limit, Deadline deadline) {
+    if (limit < 0 || limit > RestorePointEntry.LIMIT_MAX) {
+      return CompletableFuture.failedFuture(
+          GatewayException.invalid(
+              "Expected limit in [1, "
+                  + RestorePointEntry.LIMIT_MAX
+                  + "] (0 for "
+                  + DEFAULT_POINTS
+                  + "), but was "
+                  + limit
+                  + " ("
+                  + POINTS
+                  + ")"));
+    }
+    var topology = requester.topology().current();
+    List<Integer> candidates = new ArrayList<>(topology.reachableBrokers());
+    candidates.addAll(topology.brokers().keySet());
+    return requester
+        .toAnyBroker(
+            candidates,
+            ApiDescriptor.TYPE_RESTORE_POINTS,
+            RestorePointsCodec.encodeRequest(limit == 0 ? DEFAULT_POINTS : limit),
+            RestorePointsCodec::decodeResponse,
+            deadline,
+            POINTS)
+        .thenApply(
+            routed -> {
+              if (routed.body() instanceof ApiResponse.Ok<List<RestorePointEntry>> ok) {
+                return ok.body();
+              }
+              throw Failures.fromBroker(
+                  (ApiResponse.Failure<List<RestorePointEntry>>) routed.body(),
+                  routed.nodeId(),
+                  POINTS);
+            });
   }
 
   private static ClusterRestore fold(Map<Integer, CompletableFuture<NodeRestoreState>> answers) {

@@ -31,6 +31,8 @@ import io.cairn.gateway.v1.GetTopologyRequest;
 import io.cairn.gateway.v1.Health;
 import io.cairn.gateway.v1.ListBackupsRequest;
 import io.cairn.gateway.v1.ListBackupsResponse;
+import io.cairn.gateway.v1.ListRestorePointsRequest;
+import io.cairn.gateway.v1.ListRestorePointsResponse;
 import io.cairn.gateway.v1.MarkerRun;
 import io.cairn.gateway.v1.MarkerSchedule;
 import io.cairn.gateway.v1.Partition;
@@ -39,6 +41,7 @@ import io.cairn.gateway.v1.PartitionCheckpoint;
 import io.cairn.gateway.v1.PauseExportingRequest;
 import io.cairn.gateway.v1.Replica;
 import io.cairn.gateway.v1.ReplicaRole;
+import io.cairn.gateway.v1.RestorePoint;
 import io.cairn.gateway.v1.RestoreStatus;
 import io.cairn.gateway.v1.ResumeExportingRequest;
 import io.cairn.gateway.v1.RetentionPass;
@@ -50,6 +53,7 @@ import io.cairn.protocol.api.BackupScheduleState;
 import io.cairn.protocol.api.BrokerTopology;
 import io.cairn.protocol.api.PartitionReplica;
 import io.cairn.protocol.api.ReplicaHealth;
+import io.cairn.protocol.api.RestorePointEntry;
 import io.grpc.stub.StreamObserver;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -260,6 +264,27 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
   public void getRestoreStatus(
       GetRestoreStatusRequest request, StreamObserver<RestoreStatus> observer) {
     calls.run("GetRestoreStatus", observer, restore::status, RestoreProtos::status);
+  }
+
+  @Override
+  public void listRestorePoints(
+      ListRestorePointsRequest request, StreamObserver<ListRestorePointsResponse> observer) {
+    calls.run(
+        "ListRestorePoints",
+        observer,
+        deadline -> restore.restorePoints(request.getLimit(), deadline),
+        points -> {
+          ListRestorePointsResponse.Builder response = ListRestorePointsResponse.newBuilder();
+          for (RestorePointEntry point : points) {
+            response.addRestorePoints(
+                RestorePoint.newBuilder()
+                    .setCheckpointId(point.checkpointId())
+                    .setTakenAt(timestamp(Instant.ofEpochMilli(point.takenAtMillis())))
+                    .setRestorable(point.restorable())
+                    .setDetail(point.detail()));
+          }
+          return response.build();
+        });
   }
 
   private CompletableFuture<ClusterTopology> freshTopology(Deadline deadline) {

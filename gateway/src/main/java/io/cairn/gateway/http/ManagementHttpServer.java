@@ -100,17 +100,18 @@ public final class ManagementHttpServer implements AutoCloseable {
 
   /** What each other route runs, and so the role it takes (admin for every one of them). */
   private static final Map<String, Operation> OPERATIONS =
-      Map.of(
-          "http-list-backups", GatewayOperations.LIST_BACKUPS,
-          "http-take-backup", GatewayOperations.TAKE_BACKUP,
-          "http-get-backup", GatewayOperations.GET_BACKUP,
-          "http-delete-backup", GatewayOperations.DELETE_BACKUP,
-          "http-backup-schedule", GatewayOperations.GET_BACKUP_SCHEDULE,
-          "http-pause-exporting", GatewayOperations.PAUSE_EXPORTING,
-          "http-resume-exporting", GatewayOperations.RESUME_EXPORTING,
-          "http-restore", GatewayOperations.RESTORE,
-          "http-restore-status", GatewayOperations.GET_RESTORE_STATUS,
-          "http-topology", GatewayOperations.GET_TOPOLOGY);
+      Map.ofEntries(
+          Map.entry("http-list-backups", GatewayOperations.LIST_BACKUPS),
+          Map.entry("http-take-backup", GatewayOperations.TAKE_BACKUP),
+          Map.entry("http-get-backup", GatewayOperations.GET_BACKUP),
+          Map.entry("http-delete-backup", GatewayOperations.DELETE_BACKUP),
+          Map.entry("http-backup-schedule", GatewayOperations.GET_BACKUP_SCHEDULE),
+          Map.entry("http-pause-exporting", GatewayOperations.PAUSE_EXPORTING),
+          Map.entry("http-resume-exporting", GatewayOperations.RESUME_EXPORTING),
+          Map.entry("http-restore", GatewayOperations.RESTORE),
+          Map.entry("http-restore-status", GatewayOperations.GET_RESTORE_STATUS),
+          Map.entry("http-restore-points", GatewayOperations.LIST_RESTORE_POINTS),
+          Map.entry("http-topology", GatewayOperations.GET_TOPOLOGY));
 
   private final EndpointServer server;
   private final Duration requestTimeout;
@@ -227,6 +228,14 @@ public final class ManagementHttpServer implements AutoCloseable {
             "/actuator/restore",
             "http-restore-status",
             exchange -> exchange.sendJson(200, RestoreJson.of(await(restore::status)))),
+        Route.exact(
+            "GET",
+            "/actuator/restore-points",
+            "http-restore-points",
+            exchange ->
+                exchange.sendJson(
+                    200,
+                    RestoreJson.points(await(deadline -> restore.restorePoints(0, deadline))))),
         Route.exact(
             "POST",
             "/actuator/restore",

@@ -6,6 +6,7 @@ import io.cairn.gateway.admin.ClusterRestore;
 import io.cairn.httpendpoints.Exchange;
 import io.cairn.httpendpoints.Problem;
 import io.cairn.protocol.api.NodeRestoreState;
+import io.cairn.protocol.api.RestorePointEntry;
 import io.cairn.protocol.api.RestoreRequest;
 import java.io.IOException;
 import java.time.Instant;
@@ -128,6 +129,23 @@ final class RestoreJson {
       throw Problem.badRequest("Expected time after 1970-01-01T00:00:00Z, but was " + instant);
     }
     return instant.toEpochMilli();
+  }
+
+  /**
+   * The JSON of {@code GET /actuator/restore-points}, newest first: {@code [{"checkpointId": 12,
+   * "takenAt": "2026-12-03T08:00:00Z", "restorable": true, "detail": ""}]}.
+   */
+  static List<Map<String, Object>> points(List<RestorePointEntry> points) {
+    List<Map<String, Object>> json = new ArrayList<>(points.size());
+    for (RestorePointEntry point : points) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("checkpointId", point.checkpointId());
+      entry.put("takenAt", Instant.ofEpochMilli(point.takenAtMillis()).toString());
+      entry.put("restorable", point.restorable());
+      entry.put("detail", point.detail());
+      json.add(entry);
+    }
+    return json;
   }
 
   static Map<String, Object> of(ClusterRestore restore) {

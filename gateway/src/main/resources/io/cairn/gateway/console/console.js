@@ -23,6 +23,7 @@ const state = {
   expanded: new Set(),  // backup ids whose partitions are shown
   backups: [],
   schedule: null,
+  restorePoints: null,  // the archive's newest points, or null when they could not be read
   refused: false,       // the last admin read got 401 or 403: wait for new credentials
   adminReadAt: 0,       // when the admin reads last ran
   running: false,       // a backup or restore the page shows runs: follow it every 2 s
@@ -607,6 +608,10 @@ function deleteBackup(id) {
 // ---------------------------------------------------------------------------------------------
 // restore points and restore
 
+/**
+ * What the timeline shows: the backups, and the log archive's restore points (from
+ * /actuator/restore-points; without them, only the schedule's last marker).
+ */
 function restorePoints() {
   const points = [];
   for (const backup of state.backups) {
@@ -615,9 +620,20 @@ function restorePoints() {
     const at = backup.state === 'COMPLETED' || backup.state === 'IN_PROGRESS' ? s.started : s.ended;
     if (at !== null) points.push({ at, kind: backup.state, label: `backup ${backup.backupId} ${backup.state}` });
   }
+  if (state.restorePoints) {
+    for (const p of state.restorePoints) {
+      points.push({
+        at: Date.parse(p.takenAt),
+        kind: p.restorable ? 'archive' : 'archive-pending',
+        id: String(p.checkpointId),
+        label: `restore point ${p.checkpointId}${p.restorable ? '' : ` (${p.detail})`}`,
+      });
+    }
+    return points;
+  }
   const marker = state.schedule && state.schedule.markers && state.schedule.markers.lastMarker;
   if (marker && (marker.outcome === 'taken' || marker.outcome === 'already_taken')) {
-    points.push({ at: Date.parse(marker.finishedAt), kind: 'marker', label: `marker ${marker.markerId}` });
+    points.push({ at: Date.parse(marker.finishedAt), kind: 'marker', id: String(marker.markerId), label: `marker ${marker.markerId}` });
   }
   return points;
 }
@@ -635,7 +651,8 @@ function drawTimeline(points) {
     nodes.push(svg('text', { x: x(t), y: 78, 'text-anchor': anchor }, clock(t)));
   }
   for (const p of points) {
-    const dot = svg('circle', { class: 'point-' + p.kind, cx: x(p.at), cy: p.kind === 'marker' ? 52 : 40, r: p.kind === 'marker' ? 4 : 6 });
+    const small = p.kind === 'marker' || p.kind.startsWith('archive');
+    const dot = svg('circle', { class: 'point-' + p.kind, cx: x(p.at), cy: small ? 52 : 40, r: small ? 4 : 6 });
     dot.append(svg('title', {}, `${p.label}, ${time(p.at)}`));
     nodes.push(dot);
   }
@@ -646,14 +663,40 @@ function drawTimeline(points) {
 
 function renderRestorePoints() {
   const points = restorePoints();
-  const completed = points.filter((p) => p.kind === 'COMPLETED' || p.kind === 'marker');
-  const newest = completed.length ? Math.max(...completed.map((p) => p.at)) : null;
+  const restorable = points.filter((p) => p.kind === 'COMPLETED' || p.kind === 'marker' || p.kind === 'archive');
+  const newest = restorable.length ? Math.max(...restorable.map((p) => p.at)) : null;
   $('rpo').textContent = newest === null ? 'no restore point' : duration(Date.now() - newest);
   const backup = state.backups.find((b) => b.state === 'COMPLETED');
   $('newest-backup').textContent = backup ? `${backup.backupId}` : 'none';
-  const marker = points.find((p) => p.kind === 'marker');
-  $('newest-marker').textContent = marker ? marker.label.replace('marker ', '') : 'none';
+  const point = points.find((p) => p.kind === 'archive' || p.kind === 'marker');
+  $('newest-point').textContent = point ? point.id : 'none';
   drawTimeline(points);
+  renderPointList();
+}
+
+/** The archive's newest restore points; while a restore can be asked, Use fills its form. */
+function renderPointList() {
+  const body = $('restore-points').querySelector('tbody');
+  const listed = state.restorePoints || [];
+  const formShown = !$('restore-form').hidden;
+  $('restore-points').hidden = listed.length === 0;
+  body.replaceChildren(
+    ...listed.slice(0, 10).map((p) => {
+      const use = el('button', { type: 'button', 'data-use': String(p.checkpointId) }, 'Use');
+      use.addEventListener('click', () => {
+        $('restore-target').value = 'checkpointId';
+        $('restore-value').value = String(p.checkpointId);
+      });
+      return el(
+        'tr',
+        {},
+        el('td', {}, String(p.checkpointId)),
+        el('td', {}, time(Date.parse(p.takenAt))),
+        el('td', {}, p.restorable ? 'yes' : `no: ${p.detail}`),
+        el('td', {}, p.restorable && formShown ? use : ''),
+      );
+    }),
+  );
 }
 
 function renderRestore(restore) {
@@ -712,13 +755,16 @@ function renderRestore(restore) {
 }
 
 async function refreshRestore() {
-  const [backups, schedule, restore] = await Promise.allSettled([
+  const [backups, schedule, restore, points] = await Promise.allSettled([
     api('GET', '/actuator/backups'),
     api('GET', '/actuator/backups/schedule'),
     api('GET', '/actuator/restore'),
+    api('GET', '/actuator/restore-points'),
   ]);
   if (backups.status === 'fulfilled') state.backups = backups.value;
   if (schedule.status === 'fulfilled') state.schedule = schedule.value;
+  // 503 without a backup store or while it fails: the timeline falls back to the last marker
+  state.restorePoints = points.status === 'fulfilled' ? points.value : null;
   if (restore.status === 'fulfilled') renderRestore(restore.value);
   renderRestorePoints();
   // a cluster in restore mode has no backups to list until it runs: only the restore must answer

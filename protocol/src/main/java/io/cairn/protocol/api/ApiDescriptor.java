@@ -76,6 +76,12 @@ public final class ApiDescriptor {
    */
   public static final String TYPE_RESTORE = "cairn-restore";
 
+  /**
+   * The newest restore points of the log archive, read from the backup store by any broker ({@link
+   * RestorePointsCodec}).
+   */
+  public static final String TYPE_RESTORE_POINTS = "cairn-restore-points";
+
   /** No known leader, in a {@code NOT_LEADER} failure. */
   public static final int NO_NODE_ID = -1;
 

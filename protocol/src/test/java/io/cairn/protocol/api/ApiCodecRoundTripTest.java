@@ -130,4 +130,20 @@ final class ApiCodecRoundTripTest {
                   .isEqualTo(response);
             });
   }
+
+  @Test
+  void shouldRoundTripRestorePointsMessages() {
+    qt().withFixedSeed(SEED + 8)
+        .withExamples(100)
+        .forAll(ApiGenerators.restorePointLimits(), responsesOf(ApiGenerators.restorePointLists()))
+        .checkAssert(
+            (limit, response) -> {
+              assertThat(RestorePointsCodec.decodeRequest(RestorePointsCodec.encodeRequest(limit)))
+                  .isEqualTo(limit);
+              assertThat(
+                      RestorePointsCodec.decodeResponse(
+                          RestorePointsCodec.encodeResponse(response)))
+                  .isEqualTo(response);
+            });
+  }
 }

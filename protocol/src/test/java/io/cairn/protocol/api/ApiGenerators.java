@@ -374,4 +374,28 @@ final class ApiGenerators {
           list);
     };
   }
+
+  static Gen<Integer> restorePointLimits() {
+    return integers().between(1, RestorePointEntry.LIMIT_MAX);
+  }
+
+  static Gen<List<RestorePointEntry>> restorePointLists() {
+    Gen<RestorePointEntry> points =
+        in -> {
+          boolean restorable = Generate.booleans().generate(in);
+          return new RestorePointEntry(
+              longs().between(1, Long.MAX_VALUE).generate(in),
+              longs().between(0, Long.MAX_VALUE).generate(in),
+              restorable,
+              restorable ? "" : strings(1, 40).generate(in));
+        };
+    return in -> {
+      List<RestorePointEntry> list = new ArrayList<>();
+      int count = integers().between(0, 5).generate(in);
+      for (int i = 0; i < count; i++) {
+        list.add(points.generate(in));
+      }
+      return List.copyOf(list);
+    };
+  }
 }

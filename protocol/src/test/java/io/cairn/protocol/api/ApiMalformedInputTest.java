@@ -105,7 +105,15 @@ final class ApiMalformedInputTest {
           new Codec(
               "restore response",
               RestoreCodec::decodeResponse,
-              v -> RestoreCodec.encodeResponse((ApiResponse<NodeRestoreState>) v)));
+              v -> RestoreCodec.encodeResponse((ApiResponse<NodeRestoreState>) v)),
+          new Codec(
+              "restore points request",
+              RestorePointsCodec::decodeRequest,
+              v -> RestorePointsCodec.encodeRequest((Integer) v)),
+          new Codec(
+              "restore points response",
+              RestorePointsCodec::decodeResponse,
+              v -> RestorePointsCodec.encodeResponse((ApiResponse<List<RestorePointEntry>>) v)));
 
   @Test
   void shouldRejectRandomBytesOnlyWithProtocolException() {
@@ -337,6 +345,9 @@ final class ApiMalformedInputTest {
     Gen<RestoreRequest> restoreRequests = ApiGenerators.restoreRequests();
     Gen<ApiResponse<NodeRestoreState>> restoreResponses =
         responsesOf(ApiGenerators.restoreStates());
+    Gen<Integer> pointLimits = ApiGenerators.restorePointLimits();
+    Gen<ApiResponse<List<RestorePointEntry>>> pointResponses =
+        responsesOf(ApiGenerators.restorePointLists());
     return in -> {
       int index = indexes.generate(in);
       Object value =
@@ -354,7 +365,9 @@ final class ApiMalformedInputTest {
             case 10 -> "ok";
             case 11 -> scheduleResponses.generate(in);
             case 12 -> restoreRequests.generate(in);
-            default -> restoreResponses.generate(in);
+            case 13 -> restoreResponses.generate(in);
+            case 14 -> pointLimits.generate(in);
+            default -> pointResponses.generate(in);
           };
       return new Encoding(index, CODECS.get(index).encode.apply(value));
     };

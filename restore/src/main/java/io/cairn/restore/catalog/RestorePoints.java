@@ -125,6 +125,52 @@ public final class RestorePoints {
     throw new IllegalArgumentException("Expected a restore point selector, but got " + selector);
   }
 
+  /**
+   * One restore point as {@link #newest} lists it.
+   *
+   * @param checkpointId its checkpoint id
+   * @param takenAt when its checkpoint was taken: the latest of the partitions' timestamps
+   * @param restorable recorded and archived on every partition (a restore also needs a COMPLETED
+   *     backup at or below it to start from)
+   * @param detail why it is not restorable (the first partition that lacks it); empty otherwise
+   */
+  public record Listed(long checkpointId, Instant takenAt, boolean restorable, String detail) {}
+
+  /**
+   * The newest {@code limit} restore points of partition 1's archive, newest first, each checked on
+   * every partition as {@link #resolve} would. Reads the ids of partition 1 and, per point, one
+   * small object per partition: a view for people, not a search.
+   *
+   * @param limit in [1, {@value #MAX_CANDIDATES}]
+   */
+  public List<Listed> newest(int partitionCount, int limit) {
+    if (limit < 1 || limit > MAX_CANDIDATES) {
+      throw new IllegalArgumentException(
+          "Expected a limit in [1, " + MAX_CANDIDATES + "], but was " + limit);
+    }
+    List<Long> ids = pointIds(1);
+    Map<Integer, Long> tails = new TreeMap<>();
+    List<Listed> listed = new ArrayList<>();
+    for (int i = ids.size() - 1; i >= 0 && listed.size() < limit; i--) {
+      long id = ids.get(i);
+      long takenAt = 0;
+      String missing = "";
+      for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
+        Optional<ArchivedCheckpoint> point = point(partitionId, id);
+        if (point.isEmpty()) {
+          missing = missing.isEmpty() ? "not recorded on partition " + partitionId : missing;
+          continue;
+        }
+        takenAt = Math.max(takenAt, point.get().timestamp());
+        if (missing.isEmpty() && archivedTo(partitionId, tails) < point.get().index()) {
+          missing = "not archived yet on partition " + partitionId;
+        }
+      }
+      listed.add(new Listed(id, Instant.ofEpochMilli(takenAt), missing.isEmpty(), missing));
+    }
+    return listed;
+  }
+
   private Resolved atOrBefore(Instant time, int partitionCount) {
     Instant now = clock.instant();
     if (time.isAfter(now)) {

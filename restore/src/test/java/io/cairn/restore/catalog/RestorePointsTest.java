@@ -84,6 +84,38 @@ final class RestorePointsTest {
         .isEqualTo(2);
   }
 
+  @Test
+  void shouldListTheNewestPointsNewestFirstSayingWhichAreNotRestorableAndWhy() throws Exception {
+    // given points 1..3 archived on both partitions, point 4 archived on partition 1 only and
+    // point 5 recorded on partition 1 only
+    archiveBoth(List.of(1L, 2L, 3L));
+    archive(1, 31, checkpoint(4, 35));
+    recordPointOnly(2, checkpoint(4, 35));
+    archive(1, 41, checkpoint(5, 45));
+
+    // when listing the newest four
+    List<RestorePoints.Listed> listed = points.newest(PARTITIONS, 4);
+
+    // then 5, 4, 3, 2: the two newest are not restorable, each naming the partition at fault
+    assertThat(listed)
+        .extracting(RestorePoints.Listed::checkpointId)
+        .containsExactly(5L, 4L, 3L, 2L);
+    assertThat(listed.get(0).restorable()).isFalse();
+    assertThat(listed.get(0).detail()).isEqualTo("not recorded on partition 2");
+    assertThat(listed.get(1).restorable()).isFalse();
+    assertThat(listed.get(1).detail()).isEqualTo("not archived yet on partition 2");
+    assertThat(listed.subList(2, 4)).allSatisfy(p -> assertThat(p.restorable()).isTrue());
+    assertThat(listed.get(2).takenAt()).isEqualTo(Instant.ofEpochMilli(NOW - 1000 + 3));
+    // and what it calls restorable, a restore resolves; what it does not, a restore refuses
+    assertThat(points.resolve(new BackupSelector.ToCheckpoint(3), PARTITIONS).checkpointId())
+        .isEqualTo(3);
+    assertThatThrownBy(() -> points.resolve(new BackupSelector.ToCheckpoint(4), PARTITIONS))
+        .isInstanceOf(RestoreException.class);
+    assertThatThrownBy(() -> points.newest(PARTITIONS, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Expected a limit in [1, 1000], but was 0");
+  }
+
   private final List<Optional<StoredLink>> tails =
       new ArrayList<>(List.of(Optional.empty(), Optional.empty(), Optional.empty()));
 
