@@ -137,7 +137,13 @@ final class RestoreThroughApiIT {
       JsonNode done = awaitCompleted(restored);
       assertThat(done.path("partitions")).hasSize(3);
       assertThat(done.path("partitions"))
-          .allSatisfy(p -> assertThat(p.path("phase").asText()).isEqualTo("VERIFIED"));
+          .allSatisfy(p -> assertThat(p.path("phase").asText()).isEqualTo("VERIFIED"))
+          // what each replica restored is still said once it runs
+          .allSatisfy(
+              p -> {
+                assertThat(p.path("bytesTotal").asLong()).isPositive();
+                assertThat(p.path("bytesDone").asLong()).isEqualTo(p.path("bytesTotal").asLong());
+              });
       restored.awaitHealthy();
       LedgerOracle.awaitBalances(restored.client(), balancesAt.get(1L), "backup 1", TIMEOUT);
       HttpResponse<String> again = post(restored, "{\"backupId\": 2}");

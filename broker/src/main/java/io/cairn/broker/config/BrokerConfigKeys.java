@@ -10,6 +10,7 @@ import static io.cairn.config.ValueParser.size;
 import static io.cairn.config.ValueParser.text;
 
 import io.cairn.backup.schedule.CronExpression;
+import io.cairn.backups3.S3BackupStoreConfig;
 import io.cairn.broker.PartitionDistribution;
 import io.cairn.broker.api.limit.CommandLimitConfig;
 import io.cairn.config.ConfigCatalogue;
@@ -18,11 +19,14 @@ import io.cairn.config.ConfigKey;
 import io.cairn.config.ConfigValueException;
 import io.cairn.config.ValueParser;
 import io.cairn.transport.MemberAddress;
+import io.cairn.units.ByteSizes;
+import io.cairn.units.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -568,27 +572,72 @@ public final class BrokerConfigKeys {
     ValueParser<String> any = text(ANY, "see the S3 store's documentation");
     String[][] names = {
       {"bucket", "required with store s3"},
-      {"basePath", "key prefix of everything the store writes"},
-      {"region", "signing region"},
+      {"basePath", "key prefix of everything the store writes; default: none (the bucket's root)"},
+      {"region", "signing region; default " + S3BackupStoreConfig.REGION_DEFAULT},
       {"endpoint", "server URL; empty = AWS S3 of the region"},
       {"accessKeyId", "static credentials; empty = the SDK's default chain"},
       {"secretAccessKey", "static credentials (redacted in logs)"},
-      {"pathStyleAccess", "http://host/bucket/key; most S3-compatible servers need it"},
-      {"apiCallTimeout", "the longest one request may take"},
-      {"maxConnections", "HTTP connection pool size"},
-      {"connectionAcquisitionTimeout", "the longest wait for a pooled connection"},
-      {"maxConcurrentTransfers", "content requests in flight; at most half the pool"},
-      {"compression", "none or zstd"},
-      {"compressionThresholdBytes", "with zstd, files of at least this size are compressed"},
-      {"zstdLevel", "zstd level"},
-      {"legacyMd5", "Content-MD5 instead of the SDK's newer checksums"},
+      {
+        "pathStyleAccess",
+        "http://host/bucket/key; most S3-compatible servers need it; default false"
+      },
+      {
+        "apiCallTimeout",
+        "the longest one request may take; default "
+            + Durations.formatExact(S3BackupStoreConfig.API_CALL_TIMEOUT_DEFAULT)
+      },
+      {
+        "maxConnections",
+        "HTTP connection pool size; default " + S3BackupStoreConfig.MAX_CONNECTIONS_DEFAULT
+      },
+      {
+        "connectionAcquisitionTimeout",
+        "the longest wait for a pooled connection; default "
+            + Durations.formatExact(S3BackupStoreConfig.CONNECTION_ACQUISITION_TIMEOUT_DEFAULT)
+      },
+      {
+        "maxConcurrentTransfers",
+        "content requests in flight, at most half the pool; default half the pool"
+      },
+      {
+        "compression",
+        "none or zstd; default "
+            + S3BackupStoreConfig.COMPRESSION_DEFAULT.name().toLowerCase(Locale.ROOT)
+      },
+      {
+        "compressionThresholdBytes",
+        "with zstd, files of at least this size are compressed; default "
+            + ByteSizes.formatExact(S3BackupStoreConfig.COMPRESSION_THRESHOLD_BYTES_DEFAULT)
+      },
+      {"zstdLevel", "zstd level; default " + S3BackupStoreConfig.ZSTD_LEVEL_DEFAULT},
+      {"legacyMd5", "Content-MD5 instead of the SDK's newer checksums; default false"},
       {"sseCustomerKey", "base64 SSE-C key (redacted in logs)"},
-      {"partSizeBytes", "multipart part size"},
-      {"maxBytesPerSecond", "content upload/download rate; 0 = none"},
-      {"conditionalWrites", "auto, required or disabled"},
-      {"maxAttempts", "attempts per request on transient errors"},
-      {"retryBackoff", "first retry delay"},
-      {"retryBackoffMax", "longest retry delay"},
+      {
+        "partSizeBytes",
+        "multipart part size; default "
+            + ByteSizes.formatExact(S3BackupStoreConfig.PART_SIZE_BYTES_DEFAULT)
+      },
+      {"maxBytesPerSecond", "content upload/download rate; 0 = none; default 0"},
+      {
+        "conditionalWrites",
+        "auto, required or disabled; default "
+            + S3BackupStoreConfig.CONDITIONAL_WRITES_DEFAULT.name().toLowerCase(Locale.ROOT)
+      },
+      {
+        "maxAttempts",
+        "attempts per request on transient errors; default "
+            + S3BackupStoreConfig.MAX_ATTEMPTS_DEFAULT
+      },
+      {
+        "retryBackoff",
+        "first retry delay; default "
+            + Durations.formatExact(S3BackupStoreConfig.RETRY_BACKOFF_DEFAULT)
+      },
+      {
+        "retryBackoffMax",
+        "longest retry delay; default "
+            + Durations.formatExact(S3BackupStoreConfig.RETRY_BACKOFF_MAX_DEFAULT)
+      },
       {"objectLockMode", "governance or compliance: every object written with an S3 Object Lock"},
       {"objectLockPeriod", "how long each object stays locked; unset: backup.retention.maxAge"},
     };

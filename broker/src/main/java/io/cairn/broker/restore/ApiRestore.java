@@ -348,7 +348,7 @@ public final class ApiRestore {
     List<CompletableFuture<PartitionRestoreState>> checks = new ArrayList<>();
     long expected = expectedCheckpointId();
     for (HostedPartition partition : running) {
-      checks.add(check(partition, expected));
+      checks.add(check(partition, expected, restoredBytes(partition.partitionId())));
     }
     return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new))
         .thenApply(
@@ -364,25 +364,39 @@ public final class ApiRestore {
     return restorePointId > 0 ? restorePointId : backupId;
   }
 
+  /**
+   * The partition's digest check, with the bytes its restore downloaded (so that a finished restore
+   * still says how much it restored).
+   */
   private static CompletableFuture<PartitionRestoreState> check(
-      HostedPartition partition, long expected) {
+      HostedPartition partition, long expected, long restoredBytes) {
+    int partitionId = partition.partitionId();
     var health = partition.health();
     if (health.status() == PartitionHealthStatus.FAILED) {
       return CompletableFuture.completedFuture(
-          partitionState(partition.partitionId(), "FAILED", health.reason()));
+          partitionState(partitionId, "FAILED", restoredBytes, health.reason()));
     }
     return partition
         .partition()
         .readState(db -> CheckpointState.of(db).latestCheckpointId())
         .handle(
             (latest, error) ->
-                latest != null && latest >= expected
-                    ? partitionState(partition.partitionId(), "VERIFIED", "")
-                    : partitionState(partition.partitionId(), "CHECKING", ""));
+                partitionState(
+                    partitionId,
+                    latest != null && latest >= expected ? "VERIFIED" : "CHECKING",
+                    restoredBytes,
+                    ""));
   }
 
-  private static PartitionRestoreState partitionState(int partitionId, String phase, String why) {
-    return new PartitionRestoreState(partitionId, phase, 0, 0, 0, -1, why);
+  /** What the restore downloaded for {@code partitionId}; 0 when it restored nothing there. */
+  private long restoredBytes(int partitionId) {
+    PartitionProgress downloaded = progress.get(partitionId);
+    return downloaded == null ? 0 : downloaded.bytesDone();
+  }
+
+  private static PartitionRestoreState partitionState(
+      int partitionId, String phase, long restoredBytes, String why) {
+    return new PartitionRestoreState(partitionId, phase, restoredBytes, restoredBytes, 0, -1, why);
   }
 
   /** CHECKING becomes COMPLETED once every partition is verified, FAILED once one failed. */
