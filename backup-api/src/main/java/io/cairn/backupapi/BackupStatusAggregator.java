@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * </ol>
  *
  * The reason lists the partitions behind the verdict, for example {@code "partition 2 failed:
- * leader changed"}.
+ * LEADER_CHANGED: this member stopped leading the partition"}.
  */
 public final class BackupStatusAggregator {
 

@@ -19,6 +19,6 @@ public enum BackupStatusCode {
   IN_PROGRESS,
   /** Every file is stored and listed in the manifest. */
   COMPLETED,
-  /** Saving failed, or the backup was marked failed (for example "leader changed"). */
+  /** Saving failed, or the backup was marked failed (for example LEADER_CHANGED). */
   FAILED
 }

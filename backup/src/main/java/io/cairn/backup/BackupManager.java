@@ -55,11 +55,11 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p><b>Leadership.</b> On start, before any backup of its own reaches the store, the manager marks
- * <em>every</em> IN_PROGRESS backup of its partition FAILED ("leader changed"), whichever node
- * wrote it ({@link InProgressSweep}); an attempt that fails is tried again, with backoff on the
- * actor's timers, until one succeeds or the manager closes. On close (leadership lost), queued
- * backups are dropped and running ones are marked FAILED ("leader changed"), which stops their
- * saves; reservations are released once the store no longer reads the files.
+ * <em>every</em> IN_PROGRESS backup of its partition FAILED ({@code LEADER_CHANGED}), whichever
+ * node wrote it ({@link InProgressSweep}); an attempt that fails is tried again, with backoff on
+ * the actor's timers, until one succeeds or the manager closes. On close (leadership lost), queued
+ * backups are dropped and running ones are marked FAILED ({@code LEADER_CHANGED}), which stops
+ * their saves; reservations are released once the store no longer reads the files.
  *
  * <p><b>States.</b> SWEEPING, SWEEP_BACKOFF (a failed sweep attempt waits to be tried again), OPEN
  * (backups reach the store), STOPPED: {@link BackupManagerState} has them, their table and the one

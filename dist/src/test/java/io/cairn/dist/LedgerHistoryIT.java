@@ -365,7 +365,7 @@ final class LedgerHistoryIT {
     List<Long> taken =
         completed.stream().filter(history.backupsTaken()::contains).sorted().toList();
     if (taken.isEmpty()) {
-      // every backup asked under load ended FAILED ("leader changed") or INCOMPLETE (a partition
+      // every backup asked under load ended FAILED (LEADER_CHANGED) or INCOMPLETE (a partition
       // the request did not reach in time), as they may under the nemesis: restore one asked now
       history.note("checker", "no backup taken through the API under load completed");
       return takeAfterTheLoad(history, config);

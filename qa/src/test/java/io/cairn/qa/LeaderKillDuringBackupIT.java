@@ -97,7 +97,7 @@ final class LeaderKillDuringBackupIT {
       assertThat(failed.state()).isEqualTo(BackupState.FAILED);
       assertThat(failed.failureReason()).isNotBlank();
       PartitionBackupInfo failedPartition = partition(failed, uploading.partitionId());
-      assertThat(failedPartition.failureReason()).contains("leader changed");
+      assertThat(failedPartition.failureReason()).startsWith("LEADER_CHANGED: ");
       assertThat(failedPartition.nodeId()).isEqualTo(victim);
       phases.mark("backup 1 FAILED");
 

@@ -63,7 +63,7 @@ public final class BackupUploader {
    * with {@code previous} for reuse.
    *
    * @param reservation what the job holds (the files are collected from it)
-   * @param stopped checked before the files are collected: true ends with "leader changed"
+   * @param stopped checked before the files are collected: true ends with {@code LEADER_CHANGED}
    * @return the outcome; fails if collecting the files or the store failed
    */
   public CompletableFuture<BackupOutcome> upload(

@@ -78,7 +78,7 @@ final class BackupManagerLeadershipTest {
       // when a new leader of partition 1 starts on another node
       partition.startManager(1, BackupConfig.defaults(), metrics);
 
-      // then both of partition 1 are FAILED ("leader changed"), partition 2's is untouched
+      // then both of partition 1 are FAILED (LEADER_CHANGED), partition 2's is untouched
       for (BackupIdentifier id : ids.subList(0, 2)) {
         BackupStatus status = partition.fsStore.getStatus(id).join();
         assertThat(status.statusCode()).as("%s", id).isEqualTo(BackupStatusCode.FAILED);
@@ -127,7 +127,7 @@ final class BackupManagerLeadershipTest {
       BackupManager manager = partition.startManager(1, BackupConfig.defaults(), metrics);
 
       // then it swept three times (listing failed; mark failed; both done) and the backup is
-      // FAILED ("leader changed"), not left IN_PROGRESS
+      // FAILED (LEADER_CHANGED), not left IN_PROGRESS
       BackupStatus status = partition.fsStore.getStatus(id).join();
       assertThat(status.statusCode()).isEqualTo(BackupStatusCode.FAILED);
       assertThat(status.failureReason()).contains(BackupManager.LEADER_CHANGED);
@@ -193,7 +193,7 @@ final class BackupManagerLeadershipTest {
     saves.complete(null);
     BackupOutcome ran = running.orTimeout(TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
 
-    // then both failed with "leader changed", the waiting one never reached a save
+    // then both failed with LEADER_CHANGED, the waiting one never reached a save
     assertThat(waited.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
     assertThat(waited.reason()).contains(BackupManager.LEADER_CHANGED);
     assertThat(ran.kind()).isEqualTo(BackupOutcome.Kind.FAILED);

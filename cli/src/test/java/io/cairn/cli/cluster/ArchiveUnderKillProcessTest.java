@@ -245,7 +245,7 @@ class ArchiveUnderKillProcessTest {
 
   /**
    * Waits until broker i leads partition i + 1 (leader balancing moves leaderships shortly after a
-   * start; a backup taken meanwhile may fail with "leader changed").
+   * start; a backup taken meanwhile may fail with LEADER_CHANGED).
    */
   private void awaitBalancedLeaders(String gateway) throws Exception {
     long deadline = System.nanoTime() + 60_000_000_000L;
