@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -29,23 +30,15 @@ final class TroubleshootingDocsTest {
 
   @Test
   void everyRestoreProblemHasASectionWithItsExitCode() throws IOException {
-    Map<String, String> sections = sections("Restore and verify");
-
-    assertThat(sections.keySet())
-        .as("sections of 'Restore and verify' in %s against RestoreProblem", PAGE)
-        .containsExactlyInAnyOrderElementsOf(names(RestoreProblem.values()));
-    for (RestoreProblem problem : RestoreProblem.values()) {
-      assertThat(sections.get(problem.name()))
-          .as("the section of %s (a %s problem)", problem, problem.kind())
-          .startsWith("Exit code " + RestoreFailures.exitCode(problem.kind()) + ".");
-    }
+    assertSections(
+        "Restore and verify",
+        RestoreProblem.values(),
+        problem -> "Exit code " + RestoreFailures.exitCode(problem.kind()) + ".");
   }
 
   @Test
   void everyBackupFailureHasASection() throws IOException {
-    assertThat(sections("Backups that FAILED").keySet())
-        .as("sections of 'Backups that FAILED' in %s against BackupFailure", PAGE)
-        .containsExactlyInAnyOrderElementsOf(names(BackupFailure.values()));
+    assertSections("Backups that FAILED", BackupFailure.values(), failure -> "");
   }
 
   @Test
@@ -63,15 +56,27 @@ final class TroubleshootingDocsTest {
 
   @Test
   void everyGatewayErrorCodeHasASectionWithItsHttpStatus() throws IOException {
-    Map<String, String> sections = sections("The gateway's answers");
+    assertSections(
+        "The gateway's answers",
+        GatewayErrorCode.values(),
+        code -> "HTTP " + code.httpStatus() + ".");
+  }
+
+  /**
+   * The chapter's sections are exactly {@code names}' names, and each starts with what {@code
+   * start} says of its name.
+   */
+  private static <E extends Enum<E>> void assertSections(
+      String chapter, E[] names, Function<E, String> start) throws IOException {
+    Map<String, String> sections = sections(chapter);
 
     assertThat(sections.keySet())
-        .as("sections of 'The gateway's answers' in %s against GatewayErrorCode", PAGE)
-        .containsExactlyInAnyOrderElementsOf(names(GatewayErrorCode.values()));
-    for (GatewayErrorCode code : GatewayErrorCode.values()) {
-      assertThat(sections.get(code.name()))
-          .as("the section of %s", code)
-          .startsWith("HTTP " + code.httpStatus() + ".");
+        .as("sections of '%s' in %s", chapter, PAGE)
+        .containsExactlyInAnyOrderElementsOf(names(names));
+    for (E name : names) {
+      assertThat(sections.get(name.name()))
+          .as("the section of %s", name)
+          .startsWith(start.apply(name));
     }
   }
 

@@ -57,12 +57,7 @@ public final class AccountQueryHandler implements MessagingService.RequestHandle
 
   @Override
   public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
-    return answer(payload)
-        .thenApply(
-            response -> {
-              metrics.request(OPERATION, response.status());
-              return AccountQueryCodec.encodeResponse(response);
-            });
+    return metrics.counted(OPERATION, answer(payload), AccountQueryCodec::encodeResponse);
   }
 
   private CompletableFuture<ApiResponse<AccountBalance>> answer(byte[] payload) {

@@ -64,17 +64,15 @@ public final class BackupRequestHandler implements MessagingService.RequestHandl
 
   @Override
   public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
-    return answer(payload)
-        .exceptionally(
-            error ->
-                ApiResponse.failure(
-                    ResponseStatus.INTERNAL_ERROR,
-                    "Expected to answer a backup query, but " + cause(error)))
-        .thenApply(
-            response -> {
-              metrics.request(OPERATION, response.status());
-              return BackupCodec.encodeResponse(response);
-            });
+    return metrics.counted(
+        OPERATION,
+        answer(payload)
+            .exceptionally(
+                error ->
+                    ApiResponse.failure(
+                        ResponseStatus.INTERNAL_ERROR,
+                        "Expected to answer a backup query, but " + cause(error))),
+        BackupCodec::encodeResponse);
   }
 
   private CompletableFuture<ApiResponse<BackupEntries>> answer(byte[] payload) {

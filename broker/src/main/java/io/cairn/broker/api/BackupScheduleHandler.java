@@ -46,12 +46,7 @@ public final class BackupScheduleHandler implements MessagingService.RequestHand
 
   @Override
   public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
-    return answer(payload)
-        .thenApply(
-            response -> {
-              metrics.request(OPERATION, response.status());
-              return BackupScheduleCodec.encodeResponse(response);
-            });
+    return metrics.counted(OPERATION, answer(payload), BackupScheduleCodec::encodeResponse);
   }
 
   private CompletableFuture<ApiResponse<BackupScheduleState>> answer(byte[] payload) {

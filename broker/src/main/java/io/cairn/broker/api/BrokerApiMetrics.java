@@ -1,5 +1,6 @@
 package io.cairn.broker.api;
 
+import io.cairn.protocol.api.ApiResponse;
 import io.cairn.protocol.api.ResponseStatus;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -8,6 +9,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -43,6 +46,21 @@ public final class BrokerApiMetrics {
   public BrokerApiMetrics(MeterRegistry registry, int nodeId) {
     this.registry = registry;
     this.tags = Tags.of("node", Integer.toString(nodeId));
+  }
+
+  /**
+   * {@code answer} counted under {@code operation} once it is known, then encoded: what every
+   * request handler sends back.
+   */
+  <T> CompletableFuture<byte[]> counted(
+      String operation,
+      CompletableFuture<ApiResponse<T>> answer,
+      Function<ApiResponse<T>, byte[]> encoder) {
+    return answer.thenApply(
+        response -> {
+          request(operation, response.status());
+          return encoder.apply(response);
+        });
   }
 
   void request(String operation, ResponseStatus status) {

@@ -97,12 +97,7 @@ public final class CommandRequestHandler implements MessagingService.RequestHand
 
   @Override
   public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
-    return answer(payload)
-        .thenApply(
-            response -> {
-              metrics.request(OPERATION, response.status());
-              return CommandCodec.encodeResponse(response);
-            });
+    return metrics.counted(OPERATION, answer(payload), CommandCodec::encodeResponse);
   }
 
   private CompletableFuture<ApiResponse<Record>> answer(byte[] payload) {

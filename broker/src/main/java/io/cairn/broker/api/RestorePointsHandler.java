@@ -65,12 +65,7 @@ public final class RestorePointsHandler implements MessagingService.RequestHandl
 
   @Override
   public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
-    return answer(payload)
-        .thenApply(
-            response -> {
-              metrics.request(OPERATION, response.status());
-              return RestorePointsCodec.encodeResponse(response);
-            });
+    return metrics.counted(OPERATION, answer(payload), RestorePointsCodec::encodeResponse);
   }
 
   private CompletableFuture<ApiResponse<List<RestorePointEntry>>> answer(byte[] payload) {

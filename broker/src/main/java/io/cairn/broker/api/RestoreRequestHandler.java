@@ -44,17 +44,15 @@ public final class RestoreRequestHandler implements MessagingService.RequestHand
 
   @Override
   public CompletableFuture<byte[]> handle(int senderNodeId, byte[] payload) {
-    return answer(payload)
-        .exceptionally(
-            error ->
-                ApiResponse.failure(
-                    ResponseStatus.INTERNAL_ERROR,
-                    "The restore state of node " + nodeId + " could not be read: " + error))
-        .thenApply(
-            response -> {
-              metrics.request(OPERATION, response.status());
-              return RestoreCodec.encodeResponse(response);
-            });
+    return metrics.counted(
+        OPERATION,
+        answer(payload)
+            .exceptionally(
+                error ->
+                    ApiResponse.failure(
+                        ResponseStatus.INTERNAL_ERROR,
+                        "The restore state of node " + nodeId + " could not be read: " + error)),
+        RestoreCodec::encodeResponse);
   }
 
   private CompletableFuture<ApiResponse<NodeRestoreState>> answer(byte[] payload) {
