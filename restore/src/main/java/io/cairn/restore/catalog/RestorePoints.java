@@ -11,8 +11,10 @@ import io.cairn.scheduler.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
@@ -22,9 +24,10 @@ import java.util.TreeMap;
  * checkpoint whose {@code CREATED} event the log archive holds on every partition. By id, it must
  * be on every partition; by time, it is the newest point whose checkpoint was taken at or before
  * that time on every partition. A point counts once the archive holds its records on every
- * partition (its point object is written before them). Reads the archive's restore point objects
- * and last links only (one listing of partition 1's points for a time, then a few reads), never its
- * chunks.
+ * partition (its point object is written before them, so a point can name records the archive does
+ * not hold: past its tail while it is behind, or inside a gap when they were lost before they were
+ * archived; {@link ArchiveCoverage}). Reads the archive's restore point objects, last links and the
+ * links that hold the points asked about, never its chunks.
  */
 public final class RestorePoints {
 
@@ -94,10 +97,11 @@ public final class RestorePoints {
                                 + " the backups, or restore to a time.",
                             null)));
       }
-      Map<Integer, Long> tails = new TreeMap<>();
+      Map<Integer, ArchiveCoverage> coverages = new TreeMap<>();
       points.forEach(
           (partitionId, point) -> {
-            long archivedTo = archivedTo(partitionId, tails);
+            ArchiveCoverage coverage = coverage(partitionId, coverages);
+            long archivedTo = coverage.tail();
             if (archivedTo < point.index()) {
               throw new RestoreException(
                   RestoreProblem.RESTORE_POINT_NOT_ARCHIVED,
@@ -116,6 +120,27 @@ public final class RestorePoints {
                       + " Wait for the archive, or restore to an earlier point.",
                   null);
             }
+            coverage
+                .missing(point.index())
+                .ifPresent(
+                    why -> {
+                      throw new RestoreException(
+                          RestoreProblem.ARCHIVE_DAMAGED,
+                          OptionalInt.of(partitionId),
+                          Optional.empty(),
+                          "Expected the log archive of partition "
+                              + partitionId
+                              + " to hold restore point "
+                              + to.checkpointId()
+                              + " (index "
+                              + point.index()
+                              + "), but the point is "
+                              + why
+                              + ": its records were lost before they were archived. Restore to"
+                              + " another point (cairn backup restore-points lists which are"
+                              + " restorable).",
+                          null);
+                    });
           });
       return new Resolved(to.checkpointId(), points);
     }
@@ -130,16 +155,18 @@ public final class RestorePoints {
    *
    * @param checkpointId its checkpoint id
    * @param takenAt when its checkpoint was taken: the latest of the partitions' timestamps
-   * @param restorable recorded and archived on every partition (a restore also needs a COMPLETED
-   *     backup at or below it to start from)
+   * @param restorable recorded on every partition, and its records held by every partition's
+   *     archive (a restore also needs a COMPLETED backup at or below it, with no gap in the archive
+   *     between them, to start from)
    * @param detail why it is not restorable (the first partition that lacks it); empty otherwise
    */
   public record Listed(long checkpointId, Instant takenAt, boolean restorable, String detail) {}
 
   /**
    * The newest {@code limit} restore points of partition 1's archive, newest first, each checked on
-   * every partition as {@link #resolve} would. Reads the ids of partition 1 and, per point, one
-   * small object per partition: a view for people, not a search.
+   * every partition as {@link #resolve} would. Reads the ids of partition 1, per point one small
+   * object per partition, and per partition the links that hold them: a view for people, not a
+   * search.
    *
    * @param limit in [1, {@value #MAX_CANDIDATES}]
    */
@@ -149,25 +176,53 @@ public final class RestorePoints {
           "Expected a limit in [1, " + MAX_CANDIDATES + "], but was " + limit);
     }
     List<Long> ids = pointIds(1);
-    Map<Integer, Long> tails = new TreeMap<>();
-    List<Listed> listed = new ArrayList<>();
-    for (int i = ids.size() - 1; i >= 0 && listed.size() < limit; i--) {
+    // each of the newest points as every partition recorded it (partition id to point)
+    Map<Long, Map<Integer, ArchivedCheckpoint>> recorded = new TreeMap<>(Comparator.reverseOrder());
+    for (int i = ids.size() - 1; i >= 0 && recorded.size() < limit; i--) {
       long id = ids.get(i);
-      long takenAt = 0;
-      String missing = "";
+      Map<Integer, ArchivedCheckpoint> onPartitions = new TreeMap<>();
       for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
-        Optional<ArchivedCheckpoint> point = point(partitionId, id);
-        if (point.isEmpty()) {
-          missing = missing.isEmpty() ? "not recorded on partition " + partitionId : missing;
-          continue;
-        }
-        takenAt = Math.max(takenAt, point.get().timestamp());
-        if (missing.isEmpty() && archivedTo(partitionId, tails) < point.get().index()) {
-          missing = "not archived yet on partition " + partitionId;
-        }
+        int p = partitionId;
+        point(partitionId, id).ifPresent(point -> onPartitions.put(p, point));
       }
-      listed.add(new Listed(id, Instant.ofEpochMilli(takenAt), missing.isEmpty(), missing));
+      recorded.put(id, onPartitions);
     }
+    // then whether each archive holds them, in ascending index order so that its links are listed
+    // once
+    Map<Integer, Map<Long, Optional<String>>> held = new TreeMap<>();
+    Map<Integer, ArchiveCoverage> coverages = new TreeMap<>();
+    for (int partitionId = 1; partitionId <= partitionCount; partitionId++) {
+      ArchiveCoverage coverage = coverage(partitionId, coverages);
+      Map<Long, Optional<String>> byIndex = new TreeMap<>();
+      int p = partitionId;
+      recorded.values().stream()
+          .map(onPartitions -> onPartitions.get(p))
+          .filter(Objects::nonNull)
+          .mapToLong(ArchivedCheckpoint::index)
+          .sorted()
+          .forEach(index -> byIndex.computeIfAbsent(index, coverage::missing));
+      held.put(partitionId, byIndex);
+    }
+    List<Listed> listed = new ArrayList<>();
+    recorded.forEach(
+        (id, onPartitions) -> {
+          long takenAt =
+              onPartitions.values().stream()
+                  .mapToLong(ArchivedCheckpoint::timestamp)
+                  .max()
+                  .orElse(0);
+          String missing = "";
+          for (int partitionId = 1;
+              partitionId <= partitionCount && missing.isEmpty();
+              partitionId++) {
+            ArchivedCheckpoint point = onPartitions.get(partitionId);
+            missing =
+                point == null
+                    ? "not recorded on partition " + partitionId
+                    : held.get(partitionId).get(point.index()).orElse("");
+          }
+          listed.add(new Listed(id, Instant.ofEpochMilli(takenAt), missing.isEmpty(), missing));
+        });
     return listed;
   }
 
@@ -217,7 +272,7 @@ public final class RestorePoints {
               + ". Restore to a later time.");
     }
     List<String> tried = new ArrayList<>();
-    Map<Integer, Long> tails = new TreeMap<>();
+    Map<Integer, ArchiveCoverage> coverages = new TreeMap<>();
     for (int i = newest; i >= 0 && newest - i < MAX_CANDIDATES; i--) {
       long id = ids.get(i);
       Map<Integer, ArchivedCheckpoint> points = new TreeMap<>();
@@ -232,9 +287,8 @@ public final class RestorePoints {
                   + partitionId
                   + " at "
                   + Instant.ofEpochMilli(point.get().timestamp());
-        } else if (archivedTo(partitionId, tails) < point.get().index()) {
-          missing = "not archived yet on partition " + partitionId;
         } else {
+          missing = coverage(partitionId, coverages).missing(point.get().index()).orElse(null);
           points.put(partitionId, point.get());
         }
       }
@@ -256,22 +310,10 @@ public final class RestorePoints {
             + ". Restore to another time.");
   }
 
-  /**
-   * The last index partition {@code partitionId}'s archive holds (0 when empty), read once per
-   * resolution into {@code tails}. A restore point is written before the link that archives its
-   * records, so while the archive is behind, a point can be recorded without being restorable.
-   */
-  private long archivedTo(int partitionId, Map<Integer, Long> tails) {
-    return tails.computeIfAbsent(
-        partitionId,
-        p ->
-            StoreCalls.await(
-                    new LogArchive(store.archive(), p).tail(Optional.empty()),
-                    timeout,
-                    "reading the last link of the log archive of partition " + p,
-                    OptionalInt.of(p))
-                .map(tail -> tail.link().toIndex())
-                .orElse(0L));
+  /** Partition {@code partitionId}'s archive coverage, made once per resolution. */
+  private ArchiveCoverage coverage(int partitionId, Map<Integer, ArchiveCoverage> coverages) {
+    return coverages.computeIfAbsent(
+        partitionId, p -> new ArchiveCoverage(new LogArchive(store.archive(), p), timeout));
   }
 
   private Optional<ArchivedCheckpoint> point(int partitionId, long checkpointId) {

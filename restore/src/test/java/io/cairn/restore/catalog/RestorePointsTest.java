@@ -14,6 +14,7 @@ import io.cairn.backupstore.BackupEncryption;
 import io.cairn.backuptestkit.InMemoryBackupStore;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.RestoreException;
+import io.cairn.restore.RestoreProblem;
 import io.cairn.scheduler.SimClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,6 +117,64 @@ final class RestorePointsTest {
         .hasMessage("Expected a limit in [1, 1000], but was 0");
   }
 
+  @Test
+  void shouldNotCallAPointInsideAGapOfTheArchiveRestorable() throws Exception {
+    // given points 1 and 2 archived on both partitions; on partition 2, point 3 (index 25) was
+    // recorded but its records were lost before they were archived, and a later leader started a
+    // new chain at index 31 (with point 4)
+    archiveBoth(List.of(1L, 2L));
+    archive(1, 21, checkpoint(3, 25));
+    recordPointOnly(2, checkpoint(3, 25));
+    archive(1, 31, checkpoint(4, 35));
+    tails.set(2, Optional.empty());
+    archive(2, 31, checkpoint(4, 35));
+
+    // when listing them
+    List<RestorePoints.Listed> listed = points.newest(PARTITIONS, 10);
+
+    // then point 3 is not restorable, naming the gap; the others are (partition 2's archive holds
+    // records up to index 40, past point 3: its tail alone does not tell)
+    assertThat(listed)
+        .extracting(RestorePoints.Listed::checkpointId)
+        .containsExactly(4L, 3L, 2L, 1L);
+    assertThat(listed.get(1).restorable()).isFalse();
+    assertThat(listed.get(1).detail())
+        .isEqualTo("in a gap of partition 2's archive (indexes 21 to 30 are not archived)");
+    assertThat(List.of(listed.get(0), listed.get(2), listed.get(3)))
+        .allSatisfy(p -> assertThat(p.restorable()).isTrue());
+    // and a restore to it is refused before anything is restored, naming the gap
+    assertThatThrownBy(() -> points.resolve(new BackupSelector.ToCheckpoint(3), PARTITIONS))
+        .isInstanceOf(RestoreException.class)
+        .satisfies(
+            e ->
+                assertThat(((RestoreException) e).problem())
+                    .isEqualTo(RestoreProblem.ARCHIVE_DAMAGED))
+        .hasMessageContaining("restore point 3 (index 25)")
+        .hasMessageContaining("indexes 21 to 30 are not archived");
+    // while a restore to the time of point 3 takes point 2, the newest the archive holds
+    Instant pointThree = Instant.ofEpochMilli(NOW - 1000 + 3);
+    assertThat(points.resolve(new BackupSelector.ToTime(pointThree), PARTITIONS).checkpointId())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void shouldFindTheLinkThatHoldsAPointFarBehindTheNewestLinks() throws Exception {
+    // given one link of 100 records holding point 1 at index 95, and 40 links of ten records after
+    // it (the look back from a point steps over several links)
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      archive(partition, 1, 100, checkpoint(1, 95));
+      for (int link = 0; link < 40; link++) {
+        archive(partition, 101 + 10 * link, 10, checkpoint(2 + link, 105 + 10 * link));
+      }
+    }
+
+    // then every point is restorable, the oldest too
+    List<RestorePoints.Listed> listed = points.newest(PARTITIONS, 1000);
+    assertThat(listed).hasSize(41).allSatisfy(p -> assertThat(p.restorable()).isTrue());
+    assertThat(points.resolve(new BackupSelector.ToCheckpoint(1), PARTITIONS).checkpointId())
+        .isEqualTo(1);
+  }
+
   private final List<Optional<StoredLink>> tails =
       new ArrayList<>(List.of(Optional.empty(), Optional.empty(), Optional.empty()));
 
@@ -129,8 +188,13 @@ final class RestorePointsTest {
   }
 
   private void archive(int partition, long fromIndex, ArchivedCheckpoint point) throws Exception {
+    archive(partition, fromIndex, 10, point);
+  }
+
+  private void archive(int partition, long fromIndex, int count, ArchivedCheckpoint point)
+      throws Exception {
     List<ArchivedRecord> records = new ArrayList<>();
-    for (long index = fromIndex; index < fromIndex + 10; index++) {
+    for (long index = fromIndex; index < fromIndex + count; index++) {
       records.add(new ArchivedRecord(index, index * 10, (int) index, new byte[] {1, 2, 3}));
     }
     LogArchive archive = new LogArchive(store.archive(), partition);
