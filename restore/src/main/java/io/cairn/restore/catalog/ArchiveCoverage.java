@@ -34,7 +34,10 @@ final class ArchiveCoverage {
   private final OptionalInt partition;
   private long tail = -1;
 
-  /** Link keys by first index, every one at or above {@link #listedFrom}. */
+  /**
+   * Link keys by first index: every key from the one that holds {@link #listedFrom} (if any) on, so
+   * that the floor key of an index at or above it is the link that would hold it.
+   */
   private final NavigableMap<Long, String> keys = new TreeMap<>();
 
   private long listedFrom = Long.MAX_VALUE;
@@ -63,7 +66,7 @@ final class ArchiveCoverage {
 
   /**
    * Why the archive does not hold {@code index}, for people ("not archived yet on partition 2", "in
-   * a gap of partition 2's archive (indexes 11 to 20)"); empty when it holds it.
+   * a gap of partition 2's archive (indexes 11 to 20 are not archived)"); empty when it holds it.
    */
   Optional<String> missing(long index) {
     int partitionId = archive.partitionId();
@@ -76,10 +79,14 @@ final class ArchiveCoverage {
     Map.Entry<Long, String> floor = keys.floorEntry(index);
     Long next = keys.higherKey(index);
     if (floor == null) {
+      // no link starts at or below index within a chunk's reach: none holds it
       return Optional.of(
-          "below the archive of partition "
+          "not in partition "
               + partitionId
-              + (next == null ? "" : " (it starts at index " + next + ")"));
+              + "'s archive (no link holds index "
+              + index
+              + (next == null ? "" : "; the next archived index is " + next)
+              + ")");
     }
     ArchiveLink link = links.computeIfAbsent(floor.getValue(), this::read);
     if (link.toIndex() >= index) {
@@ -102,11 +109,15 @@ final class ArchiveCoverage {
    */
   private void listFrom(long index) {
     long start = Math.max(1, index - LogArchive.MAX_CHUNK_RECORDS + 1);
+    // the floor key of every index from here on will be known: the first key a probe finds at or
+    // below index, or index itself when no link within reach starts at or below it
+    long known = index;
     for (long back = LOOK_BACK_STEP; ; back *= LOOK_BACK_STEP) {
       long probe = Math.max(start, index - back + 1);
       List<String> first = page(probe, 1);
       if (!first.isEmpty() && fromIndex(first.get(0)) <= index) {
         start = probe;
+        known = fromIndex(first.get(0));
         break;
       }
       if (probe == start) {
@@ -120,13 +131,13 @@ final class ArchiveCoverage {
       for (String key : listed) {
         long from = fromIndex(key);
         if (from >= listedFrom) {
-          listedFrom = start;
+          listedFrom = known;
           return;
         }
         keys.put(from, key);
       }
       if (listed.size() < PAGE) {
-        listedFrom = start;
+        listedFrom = known;
         return;
       }
       after = fromIndex(listed.get(listed.size() - 1));

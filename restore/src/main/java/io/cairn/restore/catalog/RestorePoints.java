@@ -71,8 +71,10 @@ public final class RestorePoints {
 
   /**
    * @param selector {@link BackupSelector.ToCheckpoint} or {@link BackupSelector.ToTime}
-   * @throws RestoreException NOT_FOUND when no such point is on every partition, REFUSED for a time
-   *     in the future
+   * @throws RestoreException RESTORE_POINT_NOT_FOUND when the point is not on every partition,
+   *     RESTORE_POINT_NOT_ARCHIVED when an archive has not reached it yet, ARCHIVE_DAMAGED when it
+   *     lies in a gap of an archive; for a time NO_RESTORE_POINTS, NO_RESTORE_POINT_AT_TIME or
+   *     TIME_IN_FUTURE
    */
   public Resolved resolve(BackupSelector selector, int partitionCount) {
     if (selector instanceof BackupSelector.ToCheckpoint to) {
@@ -136,9 +138,9 @@ public final class RestorePoints {
                               + point.index()
                               + "), but the point is "
                               + why
-                              + ": its records were lost before they were archived. Restore to"
-                              + " another point (cairn backup restore-points lists which are"
-                              + " restorable).",
+                              + ": its records were not archived before the members lost them."
+                              + " Restore to another point (cairn backup restore-points lists"
+                              + " which are restorable).",
                           null);
                     });
           });

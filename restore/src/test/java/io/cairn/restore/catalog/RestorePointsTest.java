@@ -175,6 +175,25 @@ final class RestorePointsTest {
         .isEqualTo(1);
   }
 
+  @Test
+  void shouldFindTheLinkOfAnOlderCandidateAfterANewerOneFailedInATimeSearch() throws Exception {
+    // given points 1 and 2 in one long link (indexes 1 to 100) on both partitions, and point 3 in
+    // the next link on partition 1 only: partition 2 archived that link without the point
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      archive(partition, 1, 100, checkpoint(1, 50), checkpoint(2, 95));
+    }
+    archive(1, 101, checkpoint(3, 105));
+    archive(2, 101, 10);
+
+    // when restoring to now: point 3 is tried first (its link on partition 1 found by looking
+    // back from index 105), then point 2, whose link starts further back than that look
+    RestorePoints.Resolved resolved =
+        points.resolve(new BackupSelector.ToTime(Instant.ofEpochMilli(NOW)), PARTITIONS);
+
+    // then point 2 is taken: its records are archived on both partitions
+    assertThat(resolved.checkpointId()).isEqualTo(2);
+  }
+
   private final List<Optional<StoredLink>> tails =
       new ArrayList<>(List.of(Optional.empty(), Optional.empty(), Optional.empty()));
 
@@ -191,7 +210,7 @@ final class RestorePointsTest {
     archive(partition, fromIndex, 10, point);
   }
 
-  private void archive(int partition, long fromIndex, int count, ArchivedCheckpoint point)
+  private void archive(int partition, long fromIndex, int count, ArchivedCheckpoint... points)
       throws Exception {
     List<ArchivedRecord> records = new ArrayList<>();
     for (long index = fromIndex; index < fromIndex + count; index++) {
@@ -201,7 +220,7 @@ final class RestorePointsTest {
     tails.set(
         partition,
         archive
-            .append(tails.get(partition), records, List.of(point), 0, Instant.ofEpochMilli(NOW))
+            .append(tails.get(partition), records, List.of(points), 0, Instant.ofEpochMilli(NOW))
             .get()
             .link());
   }
