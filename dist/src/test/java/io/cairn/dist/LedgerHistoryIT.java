@@ -11,8 +11,6 @@ import io.cairn.client.BackupState;
 import io.cairn.client.CairnClient;
 import io.cairn.client.CairnClientException;
 import io.cairn.client.ErrorCode;
-import io.cairn.client.RestoreFrom;
-import io.cairn.client.RestoreStatus;
 import io.cairn.dist.ClusterProcesses.CliResult;
 import io.cairn.dist.LedgerHistory.Draw;
 import io.cairn.dist.LedgerHistory.Kind;
@@ -33,11 +31,14 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -49,10 +50,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * distribution's scripts, every link between them through a relay on loopback. Clients send
  * deposits and transfers through the gateway and record each as invoked, then acknowledged, refused
  * or of unknown outcome ({@link LedgerHistory}); backups are taken through the API all along and by
- * the schedule every 30 s, and the log archive takes a marker every 2 s. The store is S3 (S3Proxy
- * behind a fault proxy; {@code -Dcairn.history.store=fs} for the filesystem). Meanwhile the {@link
- * Nemesis} kills, pauses and cuts off brokers, makes the S3 server fail, and restarts the whole
- * cluster once.
+ * the schedule every 30 s, and the log archive takes a marker every 2 s. Every minute the newest
+ * completed backup is restored through the API into a new cluster of processes ({@link
+ * RestoreThroughApi}; through the same failing store: a restore the store fails must say so, and is
+ * started again on empty directories), and the history as of that backup must explain the restored
+ * balances. The store is S3 (S3Proxy behind a fault proxy; {@code -Dcairn.history.store=fs} for the
+ * filesystem). Meanwhile the {@link Nemesis} kills, pauses and cuts off brokers, makes the S3
+ * server fail, and restarts the whole cluster once.
  *
  * <p>Then, everything healed:
  *
@@ -78,6 +82,8 @@ final class LedgerHistoryIT {
   private static final int CLIENTS = 3;
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration RESTORE_EVERY = Duration.ofSeconds(60);
+  private static final int RESTORE_ATTEMPTS = 10;
 
   /** Errors after which the command was not carried out. */
   private static final Set<ErrorCode> REFUSED =
@@ -101,6 +107,9 @@ final class LedgerHistoryIT {
   private ClusterProcesses cluster;
   private Optional<FaultInjectingProxy> storeProxy = Optional.empty();
   private CairnClient client;
+  private RestoreThroughApi restores;
+  private final AtomicInteger restoredClusters = new AtomicInteger();
+  private final List<String> restoredUnderLoad = new CopyOnWriteArrayList<>();
 
   @AfterEach
   void stop() throws Exception {
@@ -140,7 +149,9 @@ final class LedgerHistoryIT {
             + " unknown ("
             + verdict.unknownApplied()
             + " took effect); faults "
-            + nemesis.injected());
+            + nemesis.injected()
+            + "; restored through the API under load: "
+            + restoredUnderLoad);
     assertThat(count(history, Outcome.OK)).as("acknowledged operations").isGreaterThan(100);
     assertThat(verdict.boundsOnly()).as("accounts checked by bounds only").isEmpty();
 
@@ -171,6 +182,7 @@ final class LedgerHistoryIT {
     cluster.startGateway();
     awaitReady(cluster, "a leader for every partition");
     client = closing(client(cluster));
+    restores = new RestoreThroughApi(cluster.distribution(), storeSettings, START_TIMEOUT, context);
     for (int i = 0; i < ACCOUNTS; i++) {
       accounts.add("acc-" + i);
       createAccount("acc-" + i);
@@ -216,21 +228,39 @@ final class LedgerHistoryIT {
   private void runWorkload(LedgerHistory history, Nemesis nemesis, Duration duration)
       throws Exception {
     AtomicBoolean running = new AtomicBoolean(true);
-    ExecutorService workers = Executors.newFixedThreadPool(CLIENTS + 1);
+    ExecutorService workers = Executors.newFixedThreadPool(CLIENTS + 2);
     List<Future<?>> work = new ArrayList<>();
+    Future<?> restoring;
     try {
-      for (int c = 0; c < CLIENTS; c++) {
-        int id = c;
-        work.add(workers.submit(() -> runClient(id, history, running)));
+      try {
+        for (int c = 0; c < CLIENTS; c++) {
+          int id = c;
+          work.add(workers.submit(() -> runClient(id, history, running)));
+        }
+        work.add(workers.submit(() -> takeBackups(history, running)));
+        restoring =
+            workers.submit(
+                () -> {
+                  restoreThroughout(history, running);
+                  return null;
+                });
+        nemesis.run(duration);
+      } finally {
+        running.set(false);
+        for (Future<?> future : work) {
+          future.get(60, TimeUnit.SECONDS);
+        }
       }
-      work.add(workers.submit(() -> takeBackups(history, running)));
-      nemesis.run(duration);
+      // a restore started under load may end after it: with the faults gone, an attempt completes
+      try {
+        restoring.get(15, TimeUnit.MINUTES);
+      } catch (TimeoutException e) {
+        throw new AssertionError("Restores through the API still running (" + context + ")", e);
+      }
     } finally {
-      running.set(false);
-      for (Future<?> future : work) {
-        future.get(60, TimeUnit.SECONDS);
-      }
       workers.shutdownNow();
+      // a restore thread closes its cluster's processes as it ends
+      workers.awaitTermination(60, TimeUnit.SECONDS);
       history.write(historyFile);
     }
   }
@@ -273,6 +303,64 @@ final class LedgerHistoryIT {
       } catch (CairnClientException e) {
         history.note("backups", "take " + backupId + ": " + e.code() + ": " + e.getMessage());
       }
+    }
+  }
+
+  /**
+   * Every {@link #RESTORE_EVERY} while the load runs, the newest completed backup taken under load
+   * is restored through the API into a new cluster, through the same store as the load's cluster: a
+   * restore the store's faults fail is started again on empty directories, as an operator would,
+   * until one completes; its balances must be explained by the history as of the backup.
+   */
+  private void restoreThroughout(LedgerHistory history, AtomicBoolean running) throws Exception {
+    long lastStarted = 0;
+    while (running.get()) {
+      sleepQuietly(2_000);
+      Optional<Long> backupId = newestCompletedUnderLoad(history);
+      if (backupId.isEmpty() || System.nanoTime() - lastStarted < RESTORE_EVERY.toNanos()) {
+        continue;
+      }
+      lastStarted = System.nanoTime();
+      for (int attempt = 1; ; attempt++) {
+        Path directory = dir.resolve("restored-" + restoredClusters.incrementAndGet());
+        history.note("restores", "restore of backup " + backupId.get() + " into " + directory);
+        try (RestoreThroughApi.Attempt restored =
+            restores.restore(directory, backupId.get(), true)) {
+          if (restored.completed()) {
+            awaitReady(restored.cluster(), "a leader for every partition of " + directory);
+            awaitExplained(
+                restored.client(),
+                history.asOfBackup(backupId.get()),
+                history,
+                "balances restored from " + backupId.get() + " under load");
+            restoredUnderLoad.add(
+                backupId.get() + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
+            break;
+          }
+          history.note(
+              "restores",
+              "restore of backup "
+                  + backupId.get()
+                  + " failed by the store: "
+                  + restored.storeFailure().orElseThrow());
+        }
+        assertThat(attempt)
+            .as("attempts to restore backup %d through the API (%s)", backupId.get(), context)
+            .isLessThan(RESTORE_ATTEMPTS);
+      }
+    }
+  }
+
+  /** The newest backup taken through the API under load that is COMPLETED, if the cluster says. */
+  private Optional<Long> newestCompletedUnderLoad(LedgerHistory history) {
+    try {
+      Set<Long> taken = history.backupsTaken();
+      return client.listAllBackups().stream()
+          .filter(b -> b.state() == BackupState.COMPLETED && taken.contains(b.backupId()))
+          .map(BackupInfo::backupId)
+          .max(Long::compare);
+    } catch (CairnClientException e) {
+      return Optional.empty(); // the nemesis at work: ask again
     }
   }
 
@@ -412,37 +500,16 @@ final class LedgerHistoryIT {
    * balances.
    */
   private void restoreThroughApi(long backupId, LedgerHistory history) throws Exception {
-    Path dist = cluster.distribution();
-    ClusterProcesses restored =
-        closing(new ClusterProcesses(dist, Files.createDirectory(dir.resolve("restored"))));
-    storeSettings.forEach(restored::setting);
-    restored.setting("CAIRN_DATA_RESTOREMODE", "true");
-    for (int node = 0; node < ClusterProcesses.BROKERS; node++) {
-      restored.startBroker(node);
-    }
-    restored.startGateway();
-    CairnClient restoring = closing(client(restored));
-    await("the restore of backup " + backupId + " accepted (" + context + ")")
-        .atMost(START_TIMEOUT)
-        .pollInterval(Duration.ofSeconds(1))
-        .ignoreExceptionsMatching(
-            e -> e instanceof CairnClientException c && c.code() == ErrorCode.UNAVAILABLE)
-        .until(() -> restoring.restore(RestoreFrom.backup(backupId)) != null);
-    AtomicReference<RestoreStatus> status = new AtomicReference<>();
-    await("the restore of backup " + backupId + " done (" + context + ")")
-        .atMost(START_TIMEOUT)
-        .pollInterval(Duration.ofSeconds(1))
-        .ignoreExceptions()
-        .until(
-            () -> {
-              status.set(restoring.restoreStatus());
-              return status.get().isDone();
-            });
-    assertThat(status.get().state()).as("restore %s", status.get()).isEqualTo("COMPLETED");
-    history.note("checker", "backup " + backupId + " restored through the API: " + status.get());
-    awaitReady(restored, "a leader for every restored partition");
+    RestoreThroughApi.Attempt restored =
+        closing(restores.restore(dir.resolve("restored"), backupId, false));
+    history.note(
+        "checker", "backup " + backupId + " restored through the API: " + restored.status());
+    awaitReady(restored.cluster(), "a leader for every restored partition");
     awaitExplained(
-        restoring, history.asOfBackup(backupId), history, "balances restored from " + backupId);
+        restored.client(),
+        history.asOfBackup(backupId),
+        history,
+        "balances restored from " + backupId);
   }
 
   private void createAccount(String account) {
