@@ -16,6 +16,7 @@ import io.cairn.restore.BackupRestorer;
 import io.cairn.restore.BackupSelector;
 import io.cairn.restore.BackupVerifier;
 import io.cairn.restore.ClusterShape;
+import io.cairn.restore.RestoreException;
 import io.cairn.restore.RestoreTarget;
 import io.cairn.restore.VerifyReport;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -217,7 +218,22 @@ final class SimulatedRestoreChecks {
       // the verifier replays as the broker does, stamps included: a log written without them
       // rebuilds to other digests (their pending credits record no stamp), which would hide the
       // cut check behind the negative control
-      VerifyReport report = rebuild(selector, what);
+      VerifyReport report;
+      try {
+        report = rebuild(selector, what);
+      } catch (RestoreException e) {
+        // refused before it began: the point's records are not in the archive (a gap)
+        throw new AssertionError(
+            "seed "
+                + seed
+                + ": "
+                + what
+                + " did not rebuild to its digests: "
+                + e.getMessage()
+                + "\nThe log archive: "
+                + describeArchive(),
+            e);
+      }
       if (!report.isClean()) {
         throw new AssertionError(
             "seed "
