@@ -223,30 +223,26 @@ final class SimulatedRestoreChecks {
         report = rebuild(selector, what);
       } catch (RestoreException e) {
         // refused before it began: the point's records are not in the archive (a gap)
-        throw new AssertionError(
-            "seed "
-                + seed
-                + ": "
-                + what
-                + " did not rebuild to its digests: "
-                + e.getMessage()
-                + "\nThe log archive: "
-                + describeArchive(),
-            e);
+        throw notRebuilt(what, e.getMessage(), e);
       }
       if (!report.isClean()) {
-        throw new AssertionError(
-            "seed "
-                + seed
-                + ": "
-                + what
-                + " did not rebuild to its digests: "
-                + report.describe()
-                + "\nThe log archive: "
-                + describeArchive());
+        throw notRebuilt(what, report.describe(), null);
       }
     }
     restoreAndCheckMoney(selector, what);
+  }
+
+  private AssertionError notRebuilt(String what, String why, Throwable cause) {
+    return new AssertionError(
+        "seed "
+            + seed
+            + ": "
+            + what
+            + " did not rebuild to its digests: "
+            + why
+            + "\nThe log archive: "
+            + describeArchive(),
+        cause);
   }
 
   /** Restores {@code selector} into every node's directory, as {@code cairn restore} does. */

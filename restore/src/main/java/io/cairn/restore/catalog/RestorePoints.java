@@ -105,43 +105,29 @@ public final class RestorePoints {
             ArchiveCoverage coverage = coverage(partitionId, coverages);
             long archivedTo = coverage.tail();
             if (archivedTo < point.index()) {
-              throw new RestoreException(
+              throw notHeld(
                   RestoreProblem.RESTORE_POINT_NOT_ARCHIVED,
-                  OptionalInt.of(partitionId),
-                  Optional.empty(),
-                  "Expected the log archive of partition "
-                      + partitionId
-                      + " to hold restore point "
-                      + to.checkpointId()
-                      + " (index "
-                      + point.index()
-                      + "), but it holds records up to index "
+                  partitionId,
+                  point,
+                  "it holds records up to index "
                       + archivedTo
                       + " only: the point is recorded, its records are not archived yet (the"
                       + " archive is behind, see the broker's log and cairn_backup_archive_archived_index)."
-                      + " Wait for the archive, or restore to an earlier point.",
-                  null);
+                      + " Wait for the archive, or restore to an earlier point.");
             }
             coverage
                 .missing(point.index())
                 .ifPresent(
                     why -> {
-                      throw new RestoreException(
+                      throw notHeld(
                           RestoreProblem.ARCHIVE_DAMAGED,
-                          OptionalInt.of(partitionId),
-                          Optional.empty(),
-                          "Expected the log archive of partition "
-                              + partitionId
-                              + " to hold restore point "
-                              + to.checkpointId()
-                              + " (index "
-                              + point.index()
-                              + "), but the point is "
+                          partitionId,
+                          point,
+                          "the point is "
                               + why
                               + ": its records were not archived before the members lost them."
                               + " Restore to another point (cairn backup restore-points lists"
-                              + " which are restorable).",
-                          null);
+                              + " which are restorable).");
                     });
           });
       return new Resolved(to.checkpointId(), points);
@@ -310,6 +296,23 @@ public final class RestorePoints {
             + " partitions, but none is; the newest tried: "
             + String.join(", ", tried)
             + ". Restore to another time.");
+  }
+
+  private static RestoreException notHeld(
+      RestoreProblem problem, int partitionId, ArchivedCheckpoint point, String but) {
+    return new RestoreException(
+        problem,
+        OptionalInt.of(partitionId),
+        Optional.empty(),
+        "Expected the log archive of partition "
+            + partitionId
+            + " to hold restore point "
+            + point.id()
+            + " (index "
+            + point.index()
+            + "), but "
+            + but,
+        null);
   }
 
   /** Partition {@code partitionId}'s archive coverage, made once per resolution. */
