@@ -19,10 +19,10 @@ import java.util.TreeMap;
  * point lost its records, and a later leader started a new chain after them): a restore to such a
  * point would fail on the gap.
  *
- * <p>Reads the tail once, lists the link keys from the lowest index asked about (looking back from
- * it in steps of 16, 256, ... records for the link that starts at or below it) and reads only the
- * links that would hold an asked index, each once. Ask about indexes in ascending order and the
- * keys are listed once.
+ * <p>Lists the link keys from the lowest index asked about (looking back from it in steps of 16,
+ * 256, ... records for the link that starts at or below it) and reads only the links that would
+ * hold an asked index and the last one (the tail), each once. Ask about indexes in ascending order
+ * and the keys are listed once.
  */
 final class ArchiveCoverage {
 
@@ -49,8 +49,20 @@ final class ArchiveCoverage {
     this.partition = OptionalInt.of(archive.partitionId());
   }
 
-  /** The last index the archive holds, 0 when it is empty. */
-  long tail() {
+  /**
+   * The last index the archive holds, 0 when it is empty: the last link listed from the one that
+   * would hold {@code index} on, so that asking about an index lists the keys once, not also the
+   * whole directory for the tail.
+   */
+  long tail(long index) {
+    if (index < listedFrom) {
+      listFrom(index);
+    }
+    Map.Entry<Long, String> last = keys.lastEntry();
+    if (last != null) {
+      return links.computeIfAbsent(last.getValue(), this::read).toIndex();
+    }
+    // no link from a chunk's reach below index on: the tail, if any, lies further back
     if (tail < 0) {
       tail =
           StoreCalls.await(
@@ -70,11 +82,8 @@ final class ArchiveCoverage {
    */
   Optional<String> missing(long index) {
     int partitionId = archive.partitionId();
-    if (tail() < index) {
+    if (tail(index) < index) {
       return Optional.of("not archived yet on partition " + partitionId);
-    }
-    if (index < listedFrom) {
-      listFrom(index);
     }
     Map.Entry<Long, String> floor = keys.floorEntry(index);
     Long next = keys.higherKey(index);

@@ -103,7 +103,7 @@ public final class RestorePoints {
       points.forEach(
           (partitionId, point) -> {
             ArchiveCoverage coverage = coverage(partitionId, coverages);
-            long archivedTo = coverage.tail();
+            long archivedTo = coverage.tail(point.index());
             if (archivedTo < point.index()) {
               throw notHeld(
                   RestoreProblem.RESTORE_POINT_NOT_ARCHIVED,
