@@ -4,8 +4,10 @@ import io.cairn.backup.BackupMetrics.Operation;
 import io.cairn.backup.BackupMetrics.Result;
 import io.cairn.backup.upload.BackupJob;
 import io.cairn.backup.upload.BackupUploader;
+import io.cairn.backup.upload.SnapshotUnavailableException;
 import io.cairn.backupapi.BackupFailure;
 import io.cairn.backupapi.BackupSaveResult;
+import io.cairn.scheduler.Futures;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -63,7 +65,11 @@ final class ActiveBackups {
   /** Ends {@code job} with what its upload chain gave. */
   void ended(BackupJob job, BackupOutcome outcome, Throwable error) {
     if (error != null) {
-      fail(job, BackupFailure.UPLOAD_FAILED.reason(BackupUploader.describe(error)));
+      BackupFailure failure =
+          Futures.unwrap(error) instanceof SnapshotUnavailableException
+              ? BackupFailure.SNAPSHOT_UNAVAILABLE
+              : BackupFailure.UPLOAD_FAILED;
+      fail(job, failure.reason(BackupUploader.describe(error)));
       return;
     }
     if (outcome.kind() == BackupOutcome.Kind.COMPLETED) {

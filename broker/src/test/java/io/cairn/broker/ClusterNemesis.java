@@ -96,7 +96,10 @@ final class ClusterNemesis {
     cluster.network.heal();
   }
 
-  /** Turns the store's faults on (a quarter of its calls fail, every way) or off. */
+  /**
+   * Turns the store's faults on (a quarter of its calls fail, every way, and one in eight is slow)
+   * or off.
+   */
   void storeFaults() {
     boolean on = random.nextBoolean();
     note("store faults " + (on ? "on" : "off"));
@@ -106,6 +109,7 @@ final class ClusterNemesis {
             on
                 ? FaultyObjectLayer.FaultPlan.storeFailures(random.split(), 16)
                 : FaultyObjectLayer.FaultPlan.NONE);
+    cluster.slowStore(on);
   }
 
   /**
@@ -147,6 +151,7 @@ final class ClusterNemesis {
     cluster.network.heal();
     cluster.network.dropProbability(0).duplicateProbability(0);
     cluster.layer().plan(FaultyObjectLayer.FaultPlan.NONE);
+    cluster.slowStore(false);
     if (failedDisk != null) {
       replaceFailedDisk();
     }

@@ -88,7 +88,7 @@ final class ClusterSimulationTest {
     long first = Long.getLong("cairn.simulation.firstSeed", 1);
     return LONG
         ? LongStream.range(first, first + Long.getLong("cairn.simulation.seeds", 40))
-        : LongStream.of(12, 5);
+        : LongStream.of(12, 2);
   }
 
   @Execution(ExecutionMode.CONCURRENT)
@@ -164,7 +164,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchAForkedArchiveChainWithoutConditionalLinkWrites() {
     assertCaught(
-        5,
+        2,
         "without conditional link writes",
         SimulatedCluster.Builder::withoutArchiveArbitration,
         "did not rebuild to its digests",

@@ -40,8 +40,8 @@ import java.util.function.UnaryOperator;
  * stream processor, ledger engine, checkpoints, snapshots, backup manager and log archive, the
  * backup schedule with markers and retention, inter-partition commands, the request handlers — on
  * one {@link DeterministicScheduler} with simulated time, over a {@link SimNetwork}, backing up to
- * one {@link InMemoryBackupStore} whose calls answer up to 200 ms late and fail as its {@link
- * FaultyObjectLayer} is told. Seeded: the same seed runs the same way.
+ * one {@link InMemoryBackupStore} whose calls answer up to 200 ms late (or, while it is slow, 1 to
+ * 5 s) and fail as its {@link FaultyObjectLayer} is told. Seeded: the same seed runs the same way.
  *
  * <p>A node can be crashed (its endpoint cut off, its processing closed), or lose power (crashed,
  * then its journals lose part of what they had not flushed), and started again on its directory.
@@ -73,6 +73,7 @@ final class SimulatedCluster implements AutoCloseable {
   private final NodeProcessing.Safeguards safeguards;
   private final boolean stampsCheckpoints;
   private FaultyObjectLayer layer;
+  private boolean slowStore;
 
   /** What a cluster is made of; {@link #build()} starts it. */
   static final class Builder {
@@ -174,7 +175,7 @@ final class SimulatedCluster implements AutoCloseable {
     Map<String, String> settings = builder.settings;
     network = new SimNetwork(scheduler, seed);
     SplittableRandom delays = new SplittableRandom(seed ^ 0x5EED);
-    Executor late = task -> scheduler.schedule(Duration.ofMillis(delays.nextInt(200)), task);
+    Executor late = task -> scheduler.schedule(storeDelay(delays), task);
     UnaryOperator<ObjectLayer> faulty = objects -> layer = new FaultyObjectLayer(objects);
     store =
         new InMemoryBackupStore(
@@ -209,6 +210,22 @@ final class SimulatedCluster implements AutoCloseable {
 
   FaultyObjectLayer layer() {
     return layer;
+  }
+
+  /**
+   * Makes one store call in eight take 1 to 5 s while {@code on}, as a store that is overloaded
+   * does: an upload then outlasts snapshots, so a backup's snapshot must stay reserved through it.
+   */
+  void slowStore(boolean on) {
+    slowStore = on;
+  }
+
+  /** Up to 200 ms; while the store is slow, one call in eight 1 to 5 s. */
+  private Duration storeDelay(SplittableRandom delays) {
+    if (slowStore && delays.nextInt(8) == 0) {
+      return Duration.ofMillis(1_000 + delays.nextInt(4_000));
+    }
+    return Duration.ofMillis(delays.nextInt(200));
   }
 
   List<Integer> nodeIds() {

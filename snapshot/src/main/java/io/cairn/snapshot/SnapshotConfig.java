@@ -15,7 +15,7 @@ import java.util.List;
  *   <tr><td>snapshotInterval</td><td>5 minutes</td><td>[1 s, 1 day]; how often the {@link
  *       SnapshotDirector} takes a snapshot (if anything was processed since the last)</td></tr>
  *   <tr><td>retainedSnapshotCount</td><td>1</td><td>[1, 100]; newest snapshots kept besides the
- *       reserved ones</td></tr>
+ *       reserved ones and the newest one's base ({@link SnapshotStore})</td></tr>
  *   <tr><td>replicationChunkSizeBytes</td><td>1 MiB</td><td>[1 KiB, 16 MiB]; largest chunk sent
  *       to a follower</td></tr>
  * </table>

@@ -103,6 +103,18 @@ public record SnapshotId(long index, long term, long processedPosition, long las
     return ORDER.compare(this, other);
   }
 
+  /**
+   * True if a snapshot with this id can stand in for {@code newer} for every command after {@code
+   * newer}'s processed position: this one's processed and last written positions are both at or
+   * below it. A command between {@code newer}'s processed and last written positions (one appended
+   * before the follow-ups of {@code newer}'s last processed command) lies inside {@code newer}, so
+   * only such an older snapshot lies wholly before it.
+   */
+  public boolean isBaseFor(SnapshotId newer) {
+    long newerProcessed = newer.processedPosition;
+    return processedPosition <= newerProcessed && lastWrittenPosition <= newerProcessed;
+  }
+
   /** True if this id orders after {@code other}. */
   public boolean isNewerThan(SnapshotId other) {
     return compareTo(other) > 0;

@@ -21,9 +21,13 @@ import java.util.function.Predicate;
  * transient directories — is deleted with a WARN.
  *
  * <p><b>Reservations and retention.</b> Retention keeps the newest {@link
- * SnapshotConfig#retainedSnapshotCount()} snapshots plus every reserved one; it runs after every
- * persist, every release and at open. A reserved snapshot is never deleted. Reserving a snapshot
- * that no longer exists (or is being deleted) fails with {@link SnapshotNotFoundException}.
+ * SnapshotConfig#retainedSnapshotCount()} snapshots plus every reserved one, and the newest
+ * snapshot's base while it needs one: the newest older snapshot that {@linkplain
+ * SnapshotId#isBaseFor stands in} for it when its follow-ups reach past its processed position (a
+ * command appended among them, a checkpoint say, needs a snapshot wholly below it). It runs after
+ * every persist, every release and at open. A reserved snapshot is never deleted. Reserving a
+ * snapshot that no longer exists (or is being deleted) fails with {@link
+ * SnapshotNotFoundException}.
  *
  * <p><b>Compaction bound.</b> {@link #compactionBoundIndex()} is the minimum over every existing
  * snapshot's index (kept and reserved) and every open {@link CompactionHold}; 1 (keep everything)

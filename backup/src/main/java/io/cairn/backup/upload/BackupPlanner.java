@@ -51,6 +51,8 @@ public final class BackupPlanner {
   }
 
   /**
+   * @throws SnapshotUnavailableException if no snapshot was reserved and the log no longer starts
+   *     at index 1
    * @throws IllegalStateException if the log no longer (or not yet) holds what the backup needs
    */
   public Backup plan(CheckpointReservation reservation) {
@@ -65,7 +67,7 @@ public final class BackupPlanner {
     } else {
       long firstIndex = journal.getFirstIndex();
       if (firstIndex != 1) {
-        throw new IllegalStateException(
+        throw new SnapshotUnavailableException(
             "Expected a snapshot with processed and last written positions below the checkpoint"
                 + " position "
                 + checkpoint.position()

@@ -205,9 +205,10 @@ final class BackupManagerLeadershipTest {
     }
     assertThat(partition.confirmations()).isEmpty();
 
-    // and the snapshot and the log are free again: a newer snapshot replaces the old one
+    // and the snapshot and the log are free again: a newer snapshot (one that stands for itself,
+    // so retention keeps no base for it) replaces the old one
     PersistedSnapshot newer =
-        partition.snapshot(40, last + 1, last + 2, Map.of("000002.sst", partition.bytes(100)));
+        partition.snapshot(40, last + 2, last + 1, Map.of("000002.sst", partition.bytes(100)));
     assertThat(partition.realSnapshots.snapshots())
         .extracting(PersistedSnapshot::id)
         .containsExactly(newer.id())

@@ -70,8 +70,8 @@ final class BackupManagerReservationTest {
     PersistedSnapshot later =
         partition.snapshot(
             65,
-            checkpointPosition + 10,
             checkpointPosition + 12,
+            checkpointPosition + 10, // stands for itself: retention keeps no base for it
             Map.of("000002.sst", partition.bytes(2000)));
     partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
     calls.complete(null);
@@ -156,6 +156,30 @@ final class BackupManagerReservationTest {
   }
 
   @Test
+  void shouldBackUpACheckpointAppendedBeforeTheFollowUpsOfTheNewestSnapshot() {
+    // given a snapshot wholly below the checkpoint (entry 10), the checkpoint at entry 50, and a
+    // newer snapshot whose last command (entry 45) was processed before the checkpoint but whose
+    // follow-ups were written after it (entry 55), then the log compacted as far as allowed
+    partition.appendEntries(60);
+    PersistedSnapshot base =
+        partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(2000)));
+    long checkpointPosition = 150;
+    PersistedSnapshot newest =
+        partition.snapshot(45, 135, 165, Map.of("000002.sst", partition.bytes(2000)));
+    partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+
+    // when the checkpoint is processed
+    BackupOutcome outcome = take(manager, checkpoint(4, checkpointPosition));
+
+    // then retention had kept the older snapshot and the log from it, and the backup starts there
+    assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.COMPLETED);
+    assertThat(partition.store.saved().get(0).descriptor().snapshotId())
+        .contains(base.id().toString());
+    assertThat(ids(partition.realSnapshots.snapshots())).containsExactly(base.id(), newest.id());
+  }
+
+  @Test
   void shouldFailWithReasonWhenNoSnapshotIsUsableAndTheLogIsCompacted() {
     // given only a snapshot taken after the checkpoint, and a log compacted up to it
     partition.appendEntries(60);
@@ -172,6 +196,7 @@ final class BackupManagerReservationTest {
     // then it failed with the reason, in the store too, and never saved anything
     assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
     assertThat(outcome.reason().orElseThrow())
+        .startsWith("SNAPSHOT_UNAVAILABLE: ")
         .contains("no snapshot is usable")
         .contains("log starts at index " + partition.journal.getFirstIndex());
     BackupStatus status = partition.status(0, 7);

@@ -104,21 +104,46 @@ final class SnapshotRegistry {
 
   /**
    * Removes and returns every snapshot retention does not keep: all but the newest {@code
-   * retainedCount} that are not corrupt, and every corrupt one — except those reserved.
+   * retainedCount} that are not corrupt and the newest one's base, and every corrupt one — except
+   * those reserved.
+   *
+   * <p>The base is the newest snapshot that {@linkplain SnapshotId#isBaseFor stands in} for the
+   * newest one, kept while the newest cannot stand for itself (its last written position is past
+   * its processed position). A checkpoint command between the two positions is processed after the
+   * newest snapshot was taken, and its backup needs a snapshot wholly below it: without the base
+   * there is none (the newest's follow-ups lie past the checkpoint) and the log before the newest
+   * snapshot is compacted, so the backup could only fail.
    */
   List<PersistedSnapshot> removeUnretained(int retainedCount) {
+    Optional<SnapshotId> base = base();
     List<PersistedSnapshot> removed = new ArrayList<>();
     int kept = 0;
     for (Entry entry : new ArrayList<>(entries.descendingMap().values())) {
-      boolean retained = !entry.corrupt && kept < retainedCount;
-      if (retained) {
+      boolean newest = !entry.corrupt && kept < retainedCount;
+      boolean retained = newest || base.filter(entry.snapshot.id()::equals).isPresent();
+      if (newest) {
         kept++;
-      } else if (entry.reservations == 0) {
+      } else if (!retained && entry.reservations == 0) {
         entries.remove(entry.snapshot.id());
         removed.add(entry.snapshot);
       }
     }
     return removed;
+  }
+
+  /** The newest snapshot's base, if it needs one and one exists (not corrupt). */
+  private Optional<SnapshotId> base() {
+    Optional<PersistedSnapshot> latest = latest();
+    if (latest.isEmpty() || latest.get().id().isBaseFor(latest.get().id())) {
+      return Optional.empty();
+    }
+    SnapshotId newest = latest.get().id();
+    for (Entry entry : entries.headMap(newest, false).descendingMap().values()) {
+      if (!entry.corrupt && entry.snapshot.id().isBaseFor(newest)) {
+        return Optional.of(entry.snapshot.id());
+      }
+    }
+    return Optional.empty();
   }
 
   void addHold(Object hold, long index) {

@@ -38,8 +38,8 @@ final class FileSnapshotStoreTest {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
       PersistedSnapshot snapshot = take(store, 1);
 
-      assertThat(snapshot.id()).isEqualTo(new SnapshotId(10, 1, 100, 103));
-      assertThat(snapshot.directory()).isEqualTo(root.resolve("snapshots").resolve("10-1-100-103"));
+      assertThat(snapshot.id()).isEqualTo(new SnapshotId(10, 1, 100, 97));
+      assertThat(snapshot.directory()).isEqualTo(root.resolve("snapshots").resolve("10-1-100-97"));
       assertThat(snapshot.files())
           .extracting(SnapshotFile::name)
           .containsExactly(
@@ -100,6 +100,48 @@ final class FileSnapshotStoreTest {
       PersistedSnapshot third = take(store, 3);
 
       assertThat(store.snapshots()).containsExactly(second, third);
+    }
+  }
+
+  @Test
+  void shouldKeepABaseForACommandAppendedBeforeTheNewestSnapshotsFollowUps() {
+    try (FileSnapshotStore store = TestSnapshots.open(root, retaining(1))) {
+      PersistedSnapshot a = take(store, metadata(10, 1, 100, 97), smallState(1));
+      // processed 200, its follow-ups written up to 230: commands at 201..230 may lie among them
+      PersistedSnapshot b = take(store, metadata(20, 1, 200, 230), smallState(2));
+
+      // a checkpoint at 215, processed after b was taken, needs a snapshot wholly below it: a
+      assertThat(store.snapshots()).containsExactly(a, b);
+      assertThat(store.compactionBoundIndex()).isEqualTo(10);
+      try (SnapshotReservation reserved =
+          store
+              .reserveNewest(
+                  s ->
+                      s.metadata().processedPosition() < 215
+                          && s.metadata().lastWrittenPosition() < 215)
+              .orElseThrow()) {
+        assertThat(reserved.snapshot()).isEqualTo(a);
+      }
+
+      // b is c's base (both its positions at or below 300); a goes
+      PersistedSnapshot c = take(store, metadata(30, 1, 300, 310), smallState(3));
+      assertThat(store.snapshots()).containsExactly(b, c);
+      assertThat(a.directory()).doesNotExist();
+
+      // d stands for itself: no base kept
+      PersistedSnapshot d = take(store, metadata(40, 1, 400, 390), smallState(4));
+      assertThat(store.snapshots()).containsExactly(d);
+      assertThat(store.compactionBoundIndex()).isEqualTo(40);
+
+      // f's base is the newest snapshot wholly at or below 510: d, not e (written up to 520)
+      take(store, metadata(50, 1, 500, 520), smallState(5));
+      PersistedSnapshot f = take(store, metadata(60, 1, 510, 600), smallState(6));
+      assertThat(store.snapshots()).containsExactly(d, f);
+    }
+    try (FileSnapshotStore reopened = TestSnapshots.open(root, retaining(1))) {
+      assertThat(reopened.snapshots())
+          .extracting(PersistedSnapshot::id)
+          .containsExactly(new SnapshotId(40, 1, 400, 390), new SnapshotId(60, 1, 510, 600));
     }
   }
 
@@ -215,7 +257,7 @@ final class FileSnapshotStoreTest {
 
       assertThatThrownBy(() -> store.newTransientSnapshot(metadata(1)))
           .isInstanceOf(StaleSnapshotException.class)
-          .hasMessageContaining("Expected a snapshot newer than the latest 20-1-200-203");
+          .hasMessageContaining("Expected a snapshot newer than the latest 20-1-200-197");
       assertThatThrownBy(() -> store.newTransientSnapshot(metadata(2)))
           .isInstanceOf(StaleSnapshotException.class);
     }
@@ -320,7 +362,7 @@ final class FileSnapshotStoreTest {
       }
       assertThat(listTransient()).isEmpty();
       assertThat(logs.messages(Level.WARN))
-          .anyMatch(m -> m.contains("20-1-200-203") && m.contains("not a snapshot"))
+          .anyMatch(m -> m.contains("20-1-200-197") && m.contains("not a snapshot"))
           .anyMatch(m -> m.contains("30-1-300-303") && m.contains("no checksum file"))
           .anyMatch(m -> m.contains("not-an-id"))
           .anyMatch(m -> m.contains("leftover transient") && m.contains("40-1-400-403-7"));

@@ -1,11 +1,13 @@
 package io.cairn.snapshot.store;
 
+import static io.cairn.snapshot.store.TestSnapshots.smallState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.snapshot.CompactionHold;
 import io.cairn.snapshot.PersistedSnapshot;
 import io.cairn.snapshot.SnapshotId;
+import io.cairn.snapshot.SnapshotMetadata;
 import io.cairn.snapshot.SnapshotNotFoundException;
 import io.cairn.snapshot.SnapshotReservation;
 import io.cairn.snapshot.StaleSnapshotException;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +49,7 @@ final class SnapshotStoreModelTest {
   private static final long BASE_SEED = 0x5AA9_5107L;
   private static final int SEEDS = 16;
   private static final int STEPS = 80;
+  private static final long[] SPILLS = {-3, 30, 150};
   private static final SnapshotPhase[] PHASES = SnapshotPhase.values();
 
   @TempDir Path tmp;
@@ -90,6 +94,7 @@ final class SnapshotStoreModelTest {
     // Object's identity equals.
     private final Map<SnapshotReservation, SnapshotId> reservations = new LinkedHashMap<>();
     private final Map<CompactionHold, Long> holds = new LinkedHashMap<>();
+    private final Map<Long, SnapshotMetadata> metadataByNumber = new HashMap<>();
     private long next = 1;
 
     Run(long seed, Path root) {
@@ -130,7 +135,7 @@ final class SnapshotStoreModelTest {
     private void take() {
       long n = next++;
       history.add("take " + n);
-      PersistedSnapshot snapshot = TestSnapshots.take(store, n);
+      PersistedSnapshot snapshot = TestSnapshots.take(store, metadata(n), smallState(n));
       everTaken.add(snapshot.id());
       present.add(snapshot.id());
       applyRetention();
@@ -140,9 +145,11 @@ final class SnapshotStoreModelTest {
       if (present.isEmpty()) {
         return;
       }
-      long n = 1 + random.nextInt((int) (next - 1));
+      // at most the newest present one: a later number that crashed before its rename is not stale
+      long newest = present.last().index() / 10;
+      long n = 1 + random.nextInt((int) newest);
       history.add("takeStale " + n);
-      assertThatThrownBy(() -> store.newTransientSnapshot(TestSnapshots.metadata(n)))
+      assertThatThrownBy(() -> store.newTransientSnapshot(metadata(n)))
           .isInstanceOf(StaleSnapshotException.class);
     }
 
@@ -219,12 +226,12 @@ final class SnapshotStoreModelTest {
       crash.target = phase;
       boolean crashed = false;
       try {
-        TestSnapshots.take(store, n);
+        TestSnapshots.take(store, metadata(n), smallState(n));
       } catch (TestSnapshots.SimulatedCrash e) {
         crashed = true;
       }
       crash.target = null;
-      SnapshotId id = TestSnapshots.metadata(n).id();
+      SnapshotId id = metadata(n).id();
       everTaken.add(id);
       if (!crashed) {
         // DELETING is reached only if retention deleted something: then the take completed
@@ -258,11 +265,42 @@ final class SnapshotStoreModelTest {
       applyRetention();
     }
 
-    /** Keeps the newest {@code retained} plus every reserved snapshot. */
+    /**
+     * Snapshot number {@code n}: index n*10, processed position n*100, and last written position
+     * below it (the snapshot stands for itself) or 30 or 150 past it (a base is kept for it), drawn
+     * once per number from the seed.
+     */
+    private SnapshotMetadata metadata(long n) {
+      return metadataByNumber.computeIfAbsent(
+          n,
+          k -> {
+            long spill = SPILLS[random.nextInt(SPILLS.length)];
+            return TestSnapshots.metadata(k * 10, 1, k * 100, k * 100 + spill);
+          });
+    }
+
+    /**
+     * Keeps the newest {@code retained}, the newest one's base when it needs one (the newest older
+     * snapshot with both positions at or below its processed position), and every reserved one.
+     */
     private void applyRetention() {
       List<SnapshotId> newestFirst = new ArrayList<>(present.descendingSet());
+      Optional<SnapshotId> base = Optional.empty();
+      if (!newestFirst.isEmpty()) {
+        SnapshotId newest = newestFirst.get(0);
+        long bound = newest.processedPosition();
+        if (newest.lastWrittenPosition() > bound) {
+          base =
+              newestFirst.stream()
+                  .skip(1)
+                  .filter(id -> id.processedPosition() <= bound)
+                  .filter(id -> id.lastWrittenPosition() <= bound)
+                  .findFirst();
+        }
+      }
       for (int i = retained; i < newestFirst.size(); i++) {
-        if (!reservations.containsValue(newestFirst.get(i))) {
+        SnapshotId id = newestFirst.get(i);
+        if (!reservations.containsValue(id) && !base.equals(Optional.of(id))) {
           present.remove(newestFirst.get(i));
         }
       }

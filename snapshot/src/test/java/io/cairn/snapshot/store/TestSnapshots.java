@@ -61,9 +61,13 @@ public final class TestSnapshots {
         String.format("%032x", index * 31 + processed));
   }
 
-  /** Metadata for snapshot number {@code n} of a growing state: index n*10, term 1. */
+  /**
+   * Metadata for snapshot number {@code n} of a growing state: index n*10, term 1, its last
+   * processed command without follow-ups (last written below processed), so that each snapshot
+   * stands for itself and retention keeps no base for it.
+   */
   public static SnapshotMetadata metadata(long n) {
-    return metadata(n * 10, 1, n * 100, n * 100 + 3);
+    return metadata(n * 10, 1, n * 100, n * 100 - 3);
   }
 
   /**
