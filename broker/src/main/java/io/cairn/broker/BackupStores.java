@@ -3,14 +3,27 @@ package io.cairn.broker;
 import io.cairn.backupapi.BackupStore;
 import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backups3.S3BackupStore;
+import io.cairn.backups3.S3BackupStoreStartException;
 import io.cairn.broker.config.BrokerConfig;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Opens the backup store the configuration chooses ({@code backup.store}). */
 final class BackupStores {
+
+  /** How long a broker's start waits for an S3 store that does not answer. */
+  static final Duration S3_START_PATIENCE = Duration.ofMinutes(2);
+
+  private static final Duration FIRST_DELAY = Duration.ofSeconds(1);
+  private static final Duration MAX_DELAY = Duration.ofSeconds(16);
+  private static final Logger LOG = LoggerFactory.getLogger(BackupStores.class);
 
   private BackupStores() {}
 
@@ -23,15 +36,18 @@ final class BackupStores {
   record Opened(Optional<BackupStore> store, String unavailableReason) {}
 
   /**
+   * @param patience how long to try again while the S3 store does not answer
    * @throws BackupStoreOpenException if the filesystem store's base path is not an existing,
-   *     writable directory, or the S3 store's start-up checks fail (naming the key to fix)
+   *     writable directory, or the S3 store's start-up checks fail (naming the key to fix; after
+   *     {@code patience} when the server did not answer)
    */
   static Opened open(
       BrokerConfig.Backup backup,
       Clock clock,
       Executor executor,
       Executor queryExecutor,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      Patience patience) {
     if (!backup.enabled()) {
       return new Opened(
           Optional.empty(),
@@ -62,26 +78,77 @@ final class BackupStores {
               e);
         }
       }
-      case S3 -> {
-        try {
-          yield new Opened(
+      case S3 ->
+          new Opened(
               Optional.of(
-                  S3BackupStore.open(
-                      backup.s3().orElseThrow(),
-                      backup.encryption(),
-                      clock,
-                      executor,
-                      queryExecutor,
-                      registry)),
+                  untilAnswered(
+                      () ->
+                          S3BackupStore.open(
+                              backup.s3().orElseThrow(),
+                              backup.encryption(),
+                              clock,
+                              executor,
+                              queryExecutor,
+                              registry),
+                      patience)),
               "");
-        } catch (RuntimeException e) {
-          throw new BackupStoreOpenException(
-              "Expected to open the S3 backup store, but "
-                  + e.getMessage()
-                  + " (configuration keys backup.s3.*, environment variables CAIRN_BACKUP_S3_*)",
-              e);
-        }
-      }
     };
   }
+
+  /**
+   * Opens the S3 store, trying again while its start-up checks fail only because the server did not
+   * answer or answered a server error ({@link S3BackupStoreStartException#isTransient()}): a store
+   * that is down for a moment must not keep a broker, and with it its partitions, from starting.
+   * Every other failure (a setting to fix) ends the start at once.
+   */
+  static <T> T untilAnswered(Supplier<T> open, Patience patience) {
+    long startedNanos = System.nanoTime();
+    Duration delay = FIRST_DELAY;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return open.get();
+      } catch (S3BackupStoreStartException e) {
+        Duration waited = Duration.ofNanos(System.nanoTime() - startedNanos);
+        if (!e.isTransient() || waited.plus(delay).compareTo(patience.limit()) > 0) {
+          throw s3Failed(e, attempt, waited);
+        }
+        LOG.warn(
+            "The S3 backup store did not answer at start (attempt {}): {}; trying again in {} s"
+                + " (for up to {} s in all)",
+            attempt,
+            e.getMessage(),
+            delay.toSeconds(),
+            patience.limit().toSeconds());
+        if (patience.stoppedWithin().test(delay)) {
+          throw new BackupStoreOpenException(
+              "Stopped while waiting for the S3 backup store to answer; its last failure: "
+                  + e.getMessage(),
+              e);
+        }
+        delay = delay.multipliedBy(2).compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay.multipliedBy(2);
+      } catch (RuntimeException e) {
+        throw s3Failed(e, attempt, Duration.ofNanos(System.nanoTime() - startedNanos));
+      }
+    }
+  }
+
+  private static BackupStoreOpenException s3Failed(
+      RuntimeException e, int attempts, Duration waited) {
+    return new BackupStoreOpenException(
+        "Expected to open the S3 backup store, but "
+            + e.getMessage()
+            + (attempts > 1
+                ? " (the start tried " + attempts + " times in " + waited.toSeconds() + " s)"
+                : "")
+            + " (configuration keys backup.s3.*, environment variables CAIRN_BACKUP_S3_*)",
+        e);
+  }
+
+  /**
+   * How long a start waits for an S3 store that does not answer, and how it waits between tries.
+   *
+   * @param stoppedWithin waits the given delay; true if the broker is being stopped meanwhile (the
+   *     start gives up)
+   */
+  record Patience(Duration limit, Predicate<Duration> stoppedWithin) {}
 }

@@ -28,11 +28,14 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,6 +110,7 @@ public final class Broker implements AutoCloseable {
   private final boolean awaitsRestore;
 
   private final Object lifecycle = new Object();
+  private final CountDownLatch closeRequested = new CountDownLatch(1);
   private final List<String> handlerTypes = new ArrayList<>();
   private final BrokerThreads threads;
   private final PartSteps steps;
@@ -224,6 +228,16 @@ public final class Broker implements AutoCloseable {
     }
   }
 
+  /** Waits up to {@code delay} for {@link #close()} to be called; true if it was. */
+  private boolean awaitCloseRequest(Duration delay) {
+    try {
+      return closeRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    }
+  }
+
   /**
    * Starts the threads, the backup store and the management server, then either everything that
    * processes or, waiting for a restore, only the restore's request handler.
@@ -231,7 +245,13 @@ public final class Broker implements AutoCloseable {
   private void startParts() {
     threads.start(config);
     backupStore =
-        BackupStores.open(config.backup(), clock, threads.store(), threads.backupQuery(), registry);
+        BackupStores.open(
+            config.backup(),
+            clock,
+            threads.store(),
+            threads.backupQuery(),
+            registry,
+            new BackupStores.Patience(BackupStores.S3_START_PATIENCE, this::awaitCloseRequest));
     BrokerConfig.Management settings = config.management();
     if (settings.enabled()) {
       management =
@@ -443,6 +463,7 @@ public final class Broker implements AutoCloseable {
    */
   @Override
   public void close() {
+    closeRequested.countDown(); // a start waiting for the backup store gives up and lets go
     synchronized (lifecycle) {
       if (state == State.CLOSING || state == State.CLOSED) {
         return;
