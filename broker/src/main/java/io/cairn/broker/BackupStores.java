@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -102,24 +103,27 @@ final class BackupStores {
    * Every other failure (a setting to fix) ends the start at once.
    */
   static <T> T untilAnswered(Supplier<T> open, Patience patience) {
-    long startedNanos = System.nanoTime();
+    long startedNanos = patience.nanos().getAsLong();
     Duration delay = FIRST_DELAY;
     for (int attempt = 1; ; attempt++) {
       try {
         return open.get();
       } catch (S3BackupStoreStartException e) {
-        Duration waited = Duration.ofNanos(System.nanoTime() - startedNanos);
+        Duration waited = Duration.ofNanos(patience.nanos().getAsLong() - startedNanos);
         if (!e.isTransient() || waited.plus(delay).compareTo(patience.limit()) > 0) {
           throw s3Failed(e, attempt, waited);
         }
-        LOG.warn(
-            "The S3 backup store did not answer at start (attempt {}): {}; trying again in {} s"
-                + " (for up to {} s in all)",
-            attempt,
-            e.getMessage(),
-            delay.toSeconds(),
-            patience.limit().toSeconds());
-        if (patience.stoppedWithin().test(delay)) {
+        boolean stopped = patience.stoppedWithin().test(Duration.ZERO);
+        if (!stopped) {
+          LOG.warn(
+              "The S3 backup store did not answer at start (attempt {}): {}; trying again in {} s"
+                  + " (no new try after {} s)",
+              attempt,
+              e.getMessage(),
+              delay.toSeconds(),
+              patience.limit().toSeconds());
+        }
+        if (stopped || patience.stoppedWithin().test(delay)) {
           throw new BackupStoreOpenException(
               "Stopped while waiting for the S3 backup store to answer; its last failure: "
                   + e.getMessage(),
@@ -127,7 +131,7 @@ final class BackupStores {
         }
         delay = delay.multipliedBy(2).compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay.multipliedBy(2);
       } catch (RuntimeException e) {
-        throw s3Failed(e, attempt, Duration.ofNanos(System.nanoTime() - startedNanos));
+        throw s3Failed(e, attempt, Duration.ofNanos(patience.nanos().getAsLong() - startedNanos));
       }
     }
   }
@@ -147,8 +151,11 @@ final class BackupStores {
   /**
    * How long a start waits for an S3 store that does not answer, and how it waits between tries.
    *
+   * @param limit no try starts later than this after the first (a try itself may take up to the
+   *     store's {@code maxAttempts} × {@code apiCallTimeout})
+   * @param nanos the clock the limit is measured on (the broker's {@code Clock#nanos})
    * @param stoppedWithin waits the given delay; true if the broker is being stopped meanwhile (the
    *     start gives up)
    */
-  record Patience(Duration limit, Predicate<Duration> stoppedWithin) {}
+  record Patience(Duration limit, LongSupplier nanos, Predicate<Duration> stoppedWithin) {}
 }

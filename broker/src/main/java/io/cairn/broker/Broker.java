@@ -228,6 +228,11 @@ public final class Broker implements AutoCloseable {
     }
   }
 
+  /** True once {@link #close()} was called (it may still wait for a start to give up). */
+  public boolean isStopRequested() {
+    return closeRequested.getCount() == 0;
+  }
+
   /** Waits up to {@code delay} for {@link #close()} to be called; true if it was. */
   private boolean awaitCloseRequest(Duration delay) {
     try {
@@ -251,7 +256,8 @@ public final class Broker implements AutoCloseable {
             threads.store(),
             threads.backupQuery(),
             registry,
-            new BackupStores.Patience(BackupStores.S3_START_PATIENCE, this::awaitCloseRequest));
+            new BackupStores.Patience(
+                BackupStores.S3_START_PATIENCE, clock::nanos, this::awaitCloseRequest));
     BrokerConfig.Management settings = config.management();
     if (settings.enabled()) {
       management =

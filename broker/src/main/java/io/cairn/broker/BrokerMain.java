@@ -83,6 +83,11 @@ public final class BrokerMain {
     try {
       broker.start();
     } catch (BackupStoreOpenException e) {
+      if (broker.isStopRequested()) {
+        // stopped while the start waited for the store: the shutdown hook closes and exits
+        log.info("Node {} stopped while starting: {}", broker.nodeId(), e.getMessage());
+        return EXIT_FAILED;
+      }
       // the message says what to fix; the trace helps only a developer
       log.error("Node {} failed to start: {}", broker.nodeId(), e.getMessage());
       log.debug("Node {}: the backup store's failure", broker.nodeId(), e);

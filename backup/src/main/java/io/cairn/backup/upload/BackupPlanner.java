@@ -52,7 +52,7 @@ public final class BackupPlanner {
 
   /**
    * @throws SnapshotUnavailableException if no snapshot was reserved and the log no longer starts
-   *     at index 1
+   *     at index 1, or the log no longer holds the entry after the reserved snapshot
    * @throws IllegalStateException if the log no longer (or not yet) holds what the backup needs
    */
   public Backup plan(CheckpointReservation reservation) {
@@ -127,9 +127,12 @@ public final class BackupPlanner {
         continue;
       }
       if (previous == null && segment.firstIndex() > requiredIndex) {
-        throw failure(
-            "the log to hold index " + requiredIndex + " (the start of the backup)",
-            "its first segment starts at index " + segment.firstIndex());
+        // the snapshot's log is gone: one installed from the leader reset it past an older one
+        throw new SnapshotUnavailableException(
+            failure(
+                    "the log to hold index " + requiredIndex + " (the start of the backup)",
+                    "its first segment starts at index " + segment.firstIndex())
+                .getMessage());
       }
       if (previous != null && segment.firstIndex() != previous.lastIndex() + 1) {
         throw failure(

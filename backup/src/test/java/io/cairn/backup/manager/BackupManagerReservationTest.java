@@ -180,6 +180,27 @@ final class BackupManagerReservationTest {
   }
 
   @Test
+  void shouldFailSnapshotUnavailableWhenTheReservedSnapshotsLogIsGone() {
+    // given a usable snapshot whose log is gone, as when a snapshot installed from the leader
+    // reset the log past it (the older one kept as the installed one's base)
+    partition.appendEntries(60);
+    partition.snapshot(10, 28, 30, Map.of("000001.sst", partition.bytes(2000)));
+    partition.journal.deleteUntil(41);
+    assertThat(partition.journal.getFirstIndex()).isGreaterThan(11);
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+
+    // when
+    BackupOutcome outcome = take(manager, checkpoint(8, 150));
+
+    // then it failed naming the snapshot, not the upload
+    assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.FAILED);
+    assertThat(outcome.reason().orElseThrow())
+        .startsWith("SNAPSHOT_UNAVAILABLE: ")
+        .contains("the log to hold index 11 (the start of the backup)");
+    assertThat(partition.store.saved()).isEmpty();
+  }
+
+  @Test
   void shouldFailWithReasonWhenNoSnapshotIsUsableAndTheLogIsCompacted() {
     // given only a snapshot taken after the checkpoint, and a log compacted up to it
     partition.appendEntries(60);
