@@ -103,12 +103,10 @@ final class ClusterNemesis {
   void storeFaults() {
     boolean on = random.nextBoolean();
     note("store faults " + (on ? "on" : "off"));
-    cluster
-        .layer()
-        .plan(
-            on
-                ? FaultyObjectLayer.FaultPlan.storeFailures(random.split(), 16)
-                : FaultyObjectLayer.FaultPlan.NONE);
+    cluster.storeFaults(
+        on
+            ? FaultyObjectLayer.FaultPlan.storeFailures(random.split(), 16)
+            : FaultyObjectLayer.FaultPlan.NONE);
     cluster.slowStore(on);
   }
 
@@ -150,7 +148,7 @@ final class ClusterNemesis {
   void stop() {
     cluster.network.heal();
     cluster.network.dropProbability(0).duplicateProbability(0);
-    cluster.layer().plan(FaultyObjectLayer.FaultPlan.NONE);
+    cluster.storeFaults(FaultyObjectLayer.FaultPlan.NONE);
     cluster.slowStore(false);
     if (failedDisk != null) {
       replaceFailedDisk();

@@ -132,7 +132,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchBackupsLosingTheirSnapshotWithoutTheReservation() {
     assertCaught(
-        12,
+        2,
         "without the snapshot reservation",
         SimulatedCluster.Builder::withoutSnapshotReservation,
         "failed for a reason the nemesis explains");
@@ -147,7 +147,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchBackupsAndTheArchiveLosingTheLogWithoutTheCompactionHolds() {
     assertCaught(
-        12,
+        2,
         "without the compaction holds",
         SimulatedCluster.Builder::withoutCompactionHolds,
         "did not rebuild to its digests",

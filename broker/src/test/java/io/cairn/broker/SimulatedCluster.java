@@ -25,6 +25,7 @@ import io.cairn.transport.sim.SimTesting;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +33,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
@@ -40,8 +42,9 @@ import java.util.function.UnaryOperator;
  * stream processor, ledger engine, checkpoints, snapshots, backup manager and log archive, the
  * backup schedule with markers and retention, inter-partition commands, the request handlers — on
  * one {@link DeterministicScheduler} with simulated time, over a {@link SimNetwork}, backing up to
- * one {@link InMemoryBackupStore} whose calls answer up to 200 ms late (or, while it is slow, 1 to
- * 5 s) and fail as its {@link FaultyObjectLayer} is told. Seeded: the same seed runs the same way.
+ * one set of bytes through {@link InMemoryBackupStore}s (one per start of a node, taking no calls
+ * from it once it crashed) that answer up to 200 ms late (or, while the store is slow, 1 to 5 s)
+ * and fail as their {@link FaultyObjectLayer}s are told. Seeded: the same seed runs the same way.
  *
  * <p>A node can be crashed (its endpoint cut off, its processing closed), or lose power (crashed,
  * then its journals lose part of what they had not flushed), and started again on its directory.
@@ -72,7 +75,11 @@ final class SimulatedCluster implements AutoCloseable {
   private final Map<Integer, SimulatedDisk> disks = new TreeMap<>();
   private final NodeProcessing.Safeguards safeguards;
   private final boolean stampsCheckpoints;
-  private FaultyObjectLayer layer;
+  private final List<FaultyObjectLayer> layers = new ArrayList<>();
+  private final Map<Integer, AtomicBoolean> alive = new TreeMap<>();
+  private final SplittableRandom delays;
+  private final boolean overwritesArchiveObjects;
+  private FaultyObjectLayer.FaultPlan storePlan = FaultyObjectLayer.FaultPlan.NONE;
   private boolean slowStore;
 
   /** What a cluster is made of; {@link #build()} starts it. */
@@ -174,15 +181,9 @@ final class SimulatedCluster implements AutoCloseable {
     int partitions = builder.partitions;
     Map<String, String> settings = builder.settings;
     network = new SimNetwork(scheduler, seed);
-    SplittableRandom delays = new SplittableRandom(seed ^ 0x5EED);
-    Executor late = task -> scheduler.schedule(storeDelay(delays), task);
-    UnaryOperator<ObjectLayer> faulty = objects -> layer = new FaultyObjectLayer(objects);
-    store =
-        new InMemoryBackupStore(
-            storage, CompressionPolicy.none(), BackupEncryption.off(), clock, late, faulty);
-    if (!builder.arbitratesArchiveWrites) {
-      layer.overwriteArchiveObjects();
-    }
+    delays = new SplittableRandom(seed ^ 0x5EED);
+    overwritesArchiveObjects = !builder.arbitratesArchiveWrites;
+    store = storeFor(new AtomicBoolean(true));
     BrokerTestCluster.Builder shape =
         BrokerTestCluster.builder(directory)
             .brokers(nodes)
@@ -208,8 +209,37 @@ final class SimulatedCluster implements AutoCloseable {
     return stampsCheckpoints;
   }
 
-  FaultyObjectLayer layer() {
-    return layer;
+  /** The faults of every node's store, from now on. */
+  void storeFaults(FaultyObjectLayer.FaultPlan plan) {
+    storePlan = plan;
+    layers.forEach(layer -> layer.plan(plan));
+  }
+
+  /**
+   * A store on the shared bytes whose calls answer late and fail as {@link #storeFaults} says. A
+   * node gets its own for each start: a call it makes once it crashed is dropped, as a process that
+   * died makes no more calls (one it made before still lands, as a request already sent may), so an
+   * upload a crashed node had running does not go on reading files its restarted self owns.
+   */
+  private BackupStore storeFor(AtomicBoolean alive) {
+    Executor late =
+        task -> {
+          if (alive.get()) {
+            scheduler.schedule(storeDelay(delays), task);
+          }
+        };
+    UnaryOperator<ObjectLayer> faulty =
+        objects -> {
+          FaultyObjectLayer layer = new FaultyObjectLayer(objects);
+          layer.plan(storePlan);
+          if (overwritesArchiveObjects) {
+            layer.overwriteArchiveObjects();
+          }
+          layers.add(layer);
+          return layer;
+        };
+    return new InMemoryBackupStore(
+        storage, CompressionPolicy.none(), BackupEncryption.off(), clock, late, faulty);
   }
 
   /**
@@ -242,6 +272,9 @@ final class SimulatedCluster implements AutoCloseable {
 
   private void start(int id, MessagingService transport) {
     BrokerConfig config = configs.get(id);
+    AtomicBoolean incarnation = new AtomicBoolean(true);
+    alive.put(id, incarnation);
+    BackupStore nodeStore = storeFor(incarnation);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Executor executor = scheduler.executor();
     NodeProcessing processing =
@@ -260,7 +293,7 @@ final class SimulatedCluster implements AutoCloseable {
                 scheduler,
                 Optional.empty(),
                 new NodeProcessing.Executors(executor, executor, executor, executor),
-                new BackupStores.Opened(Optional.of(store), ""),
+                new BackupStores.Opened(Optional.of(nodeStore), ""),
                 registry,
                 new BrokerApiMetrics(registry, id),
                 Optional::empty,
@@ -279,7 +312,9 @@ final class SimulatedCluster implements AutoCloseable {
     NodeProcessing processing = running.remove(id);
     try {
       await(processing.closeAsync(), "close of node " + id);
+      alive.get(id).set(false);
     } catch (RuntimeException e) {
+      alive.get(id).set(false);
       // a journal on a failing disk cannot flush as it closes: the close says so, and the rest
       // of the node still closes; any other failure is the node's
       if (disks.get(id).state() == SimulatedDisk.State.SOUND || !causedByInjectedFault(e)) {
