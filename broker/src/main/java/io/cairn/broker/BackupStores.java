@@ -5,6 +5,7 @@ import io.cairn.backupfs.FilesystemBackupStore;
 import io.cairn.backups3.S3BackupStore;
 import io.cairn.backups3.S3BackupStoreStartException;
 import io.cairn.broker.config.BrokerConfig;
+import io.cairn.pacing.Backoff;
 import io.cairn.scheduler.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -22,8 +23,7 @@ final class BackupStores {
   /** How long a broker's start waits for an S3 store that does not answer. */
   static final Duration S3_START_PATIENCE = Duration.ofMinutes(2);
 
-  private static final Duration FIRST_DELAY = Duration.ofSeconds(1);
-  private static final Duration MAX_DELAY = Duration.ofSeconds(16);
+  private static final Backoff RETRY = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(16));
   private static final Logger LOG = LoggerFactory.getLogger(BackupStores.class);
 
   private BackupStores() {}
@@ -104,12 +104,12 @@ final class BackupStores {
    */
   static <T> T untilAnswered(Supplier<T> open, Patience patience) {
     long startedNanos = patience.nanos().getAsLong();
-    Duration delay = FIRST_DELAY;
     for (int attempt = 1; ; attempt++) {
       try {
         return open.get();
       } catch (S3BackupStoreStartException e) {
         Duration waited = Duration.ofNanos(patience.nanos().getAsLong() - startedNanos);
+        Duration delay = RETRY.ceiling(attempt);
         if (!e.isTransient() || waited.plus(delay).compareTo(patience.limit()) > 0) {
           throw s3Failed(e, attempt, waited);
         }
@@ -122,14 +122,14 @@ final class BackupStores {
               e.getMessage(),
               delay.toSeconds(),
               patience.limit().toSeconds());
+          stopped = patience.stoppedWithin().test(delay);
         }
-        if (stopped || patience.stoppedWithin().test(delay)) {
+        if (stopped) {
           throw new BackupStoreOpenException(
               "Stopped while waiting for the S3 backup store to answer; its last failure: "
                   + e.getMessage(),
               e);
         }
-        delay = delay.multipliedBy(2).compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay.multipliedBy(2);
       } catch (RuntimeException e) {
         throw s3Failed(e, attempt, Duration.ofNanos(patience.nanos().getAsLong() - startedNanos));
       }
