@@ -105,7 +105,7 @@ final class BackupManagerReservationTest {
     // when a snapshot after the checkpoint would let the log be compacted
     partition.appendEntries(10);
     partition.snapshot(
-        45, checkpointPosition + 10, checkpointPosition + 12, Map.of("t", partition.bytes(100)));
+        45, checkpointPosition + 12, checkpointPosition + 12, Map.of("t", partition.bytes(100)));
     long boundDuring = partition.realSnapshots.compactionBoundIndex();
     boolean deletedDuring = partition.journal.deleteUntil(boundDuring);
     saves.complete(null);
@@ -180,6 +180,27 @@ final class BackupManagerReservationTest {
   }
 
   @Test
+  void shouldBackUpACheckpointBetweenTheFirstSnapshotsPositionsFromTheLogsStart() {
+    // given the partition's first snapshot, whose last command (entry 45) was processed before
+    // the checkpoint (entry 50) but whose follow-ups were written after it (entry 55), then the
+    // log compacted as far as allowed
+    partition.appendEntries(60);
+    PersistedSnapshot first =
+        partition.snapshot(45, 135, 165, Map.of("000001.sst", partition.bytes(2000)));
+    partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
+    BackupManager manager = partition.startManager(0, BackupConfig.defaults());
+
+    // when the checkpoint is processed
+    BackupOutcome outcome = take(manager, checkpoint(5, 150));
+
+    // then the log had been kept from its start, and the backup replays it without a snapshot
+    assertThat(outcome.kind()).isEqualTo(BackupOutcome.Kind.COMPLETED);
+    assertThat(partition.journal.getFirstIndex()).isEqualTo(1);
+    assertThat(partition.store.saved().get(0).descriptor().snapshotId()).isEmpty();
+    assertThat(ids(partition.realSnapshots.snapshots())).containsExactly(first.id());
+  }
+
+  @Test
   void shouldFailSnapshotUnavailableWhenTheReservedSnapshotsLogIsGone() {
     // given a usable snapshot whose log is gone, as when a snapshot installed from the leader
     // reset the log past it (the older one kept as the installed one's base)
@@ -204,7 +225,7 @@ final class BackupManagerReservationTest {
   void shouldFailWithReasonWhenNoSnapshotIsUsableAndTheLogIsCompacted() {
     // given only a snapshot taken after the checkpoint, and a log compacted up to it
     partition.appendEntries(60);
-    partition.snapshot(40, 500, 501, Map.of("t", partition.bytes(100)));
+    partition.snapshot(40, 500, 500, Map.of("t", partition.bytes(100)));
     partition.journal.deleteUntil(partition.realSnapshots.compactionBoundIndex());
     assertThat(partition.journal.getFirstIndex()).isGreaterThan(1);
     BackupMetrics metrics =

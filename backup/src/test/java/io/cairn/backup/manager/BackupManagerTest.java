@@ -71,7 +71,7 @@ final class BackupManagerTest {
     PersistedSnapshot snapshot =
         partition.snapshot(
             10,
-            28,
+            30,
             30,
             Map.of("000001.sst", partition.bytes(3000), "CURRENT", partition.bytes(16)));
     // the checkpoint's entry is the last one: its segment is the active one

@@ -62,9 +62,21 @@ final class PartitionSnapshotCatchUpTest {
     }
     cluster.awaitConverged(last, Duration.ofSeconds(10));
 
-    // ... and the leader takes a snapshot and compacts its log past what the follower has
-    PersistedSnapshot snapshot =
+    // ... and the leader takes two snapshots and compacts its log past what the follower has (up
+    // to the first: a partition's first snapshot keeps the whole log while it needs a base, and
+    // then it is the second one's base)
+    PersistedSnapshot first =
         cluster.await(leader.takeSnapshot(), "snapshot on the leader").orElseThrow();
+    for (int i = 1; i <= 10; i++) {
+      last =
+          cluster.write(
+              leader, command(DepositIntent.DEPOSIT, new DepositValue("a1", 1), 4_000 + i));
+      deposited += 1;
+    }
+    cluster.awaitConverged(last, Duration.ofSeconds(10));
+    PersistedSnapshot snapshot =
+        cluster.await(leader.takeSnapshot(), "second snapshot on the leader").orElseThrow();
+    assertThat(snapshot.index()).isGreaterThan(first.index());
     Partition compacted = leader;
     cluster.runUntil(
         () -> compacted.context().journal().getFirstIndex() > laggingLastIndex + 1,

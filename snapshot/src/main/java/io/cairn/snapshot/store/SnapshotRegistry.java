@@ -133,17 +133,21 @@ final class SnapshotRegistry {
 
   /** The newest snapshot's base, if it needs one and one exists (not corrupt). */
   private Optional<SnapshotId> base() {
-    Optional<PersistedSnapshot> latest = latest();
-    if (latest.isEmpty() || latest.get().id().isBaseFor(latest.get().id())) {
+    if (!newestNeedsBase()) {
       return Optional.empty();
     }
-    SnapshotId newest = latest.get().id();
+    SnapshotId newest = latest().orElseThrow().id();
     for (Entry entry : entries.headMap(newest, false).descendingMap().values()) {
       if (!entry.corrupt && entry.snapshot.id().isBaseFor(newest)) {
         return Optional.of(entry.snapshot.id());
       }
     }
     return Optional.empty();
+  }
+
+  /** True when a snapshot is offered and the newest cannot stand for itself. */
+  private boolean newestNeedsBase() {
+    return latest().filter(snapshot -> !snapshot.id().isBaseFor(snapshot.id())).isPresent();
   }
 
   void addHold(Object hold, long index) {
@@ -162,10 +166,12 @@ final class SnapshotRegistry {
 
   /**
    * The minimum over every snapshot's index (reserved and corrupt ones included) and every hold; 1
-   * when no snapshot is offered.
+   * when no snapshot is offered, or when the newest needs a base and has none (a partition's first
+   * snapshot, nearly always): a checkpoint between its two positions can then be backed up only
+   * from the log's start, so compaction waits for a snapshot that has a base or stands for itself.
    */
   long compactionBoundIndex() {
-    if (latest().isEmpty()) {
+    if (latest().isEmpty() || (newestNeedsBase() && base().isEmpty())) {
       return 1;
     }
     long bound = Long.MAX_VALUE;

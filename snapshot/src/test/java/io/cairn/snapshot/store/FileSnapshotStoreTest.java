@@ -146,6 +146,42 @@ final class FileSnapshotStoreTest {
   }
 
   @Test
+  void shouldKeepTheWholeLogWhileTheNewestSnapshotNeedsABaseAndHasNone() {
+    try (FileSnapshotStore store = TestSnapshots.open(root, retaining(1))) {
+      // the first snapshot: processed 200, follow-ups written up to 230, nothing older to stand in
+      PersistedSnapshot a = take(store, metadata(20, 1, 200, 230), smallState(1));
+      assertThat(store.snapshots()).containsExactly(a);
+      assertThat(store.compactionBoundIndex())
+          .as("a checkpoint at 215 can only be backed up from the log's start")
+          .isEqualTo(1);
+
+      // b (processed 220) is too close to a (written up to 230) for a to be its base: a goes, and
+      // the log is still kept from the start
+      PersistedSnapshot b = take(store, metadata(30, 1, 220, 260), smallState(2));
+      assertThat(store.snapshots()).containsExactly(b);
+      assertThat(a.directory()).doesNotExist();
+      assertThat(store.compactionBoundIndex()).isEqualTo(1);
+
+      // c's base is b: compaction may go up to b
+      PersistedSnapshot c = take(store, metadata(40, 1, 300, 330), smallState(3));
+      assertThat(store.compactionBoundIndex()).isEqualTo(30);
+
+      // once there is a base there stays one: b is d's too, although c is not
+      PersistedSnapshot d = take(store, metadata(50, 1, 310, 340), smallState(4));
+      assertThat(store.snapshots()).containsExactly(b, d);
+      assertThat(c.directory()).doesNotExist();
+      assertThat(store.compactionBoundIndex()).isEqualTo(30);
+
+      // e stands for itself
+      take(store, metadata(60, 1, 500, 480), smallState(5));
+      assertThat(store.compactionBoundIndex()).isEqualTo(60);
+    }
+    try (FileSnapshotStore reopened = TestSnapshots.open(root, retaining(1))) {
+      assertThat(reopened.compactionBoundIndex()).isEqualTo(60);
+    }
+  }
+
+  @Test
   void shouldNeverDeleteReservedSnapshotUntilReleased() {
     try (FileSnapshotStore store = TestSnapshots.open(root)) {
       PersistedSnapshot first = take(store, 1);
