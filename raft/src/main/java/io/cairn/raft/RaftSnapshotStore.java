@@ -15,7 +15,8 @@ public interface RaftSnapshotStore {
   /**
    * The lowest log index that must be kept: compaction never deletes this entry or any after it. It
    * accounts for every kept snapshot, reservation and reader that still needs entries. Returns 1
-   * (keep everything) when there is no snapshot.
+   * (keep everything) when there is no snapshot, or when the store needs the whole log for another
+   * reason.
    */
   long compactionBoundIndex();
 

@@ -24,14 +24,15 @@ import java.util.function.Predicate;
  * SnapshotConfig#retainedSnapshotCount()} snapshots plus every reserved one, and the newest
  * snapshot's base while it needs one: the newest older snapshot that {@linkplain
  * SnapshotId#isBaseFor stands in} for it when its follow-ups reach past its processed position (a
- * command appended among them, a checkpoint say, needs a snapshot wholly below it). It runs after
- * every persist, every release and at open. A reserved snapshot is never deleted. Reserving a
- * snapshot that no longer exists (or is being deleted) fails with {@link
- * SnapshotNotFoundException}.
+ * command appended among them, a checkpoint say, needs a snapshot wholly below it), or while it has
+ * none the oldest older snapshot, the first to become one. It runs after every persist, every
+ * release and at open. A reserved snapshot is never deleted. Reserving a snapshot that no longer
+ * exists (or is being deleted) fails with {@link SnapshotNotFoundException}.
  *
  * <p><b>Compaction bound.</b> {@link #compactionBoundIndex()} is the minimum over every existing
  * snapshot's index (kept and reserved) and every open {@link CompactionHold}; 1 (keep everything)
- * when there is no snapshot.
+ * when there is no snapshot, or while the newest needs a base and has none (a checkpoint among its
+ * follow-ups can then be backed up only from the log's start).
  *
  * <p><b>Threads.</b> Thread-safe: the partition's actors and a backup uploader use it at once. One
  * lock inside the store guards the set of snapshots, reservations, holds and the renames into and
@@ -95,7 +96,8 @@ public interface SnapshotStore extends AutoCloseable {
 
   /**
    * The lowest log index that must be kept: entries at or above it are still needed by a kept or
-   * reserved snapshot, or a compaction hold. 1 when there is no snapshot.
+   * reserved snapshot, or a compaction hold. 1 when there is no snapshot, or while the newest needs
+   * a base and has none.
    */
   long compactionBoundIndex();
 

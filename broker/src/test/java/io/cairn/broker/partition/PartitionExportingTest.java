@@ -196,12 +196,16 @@ final class PartitionExportingTest {
     awaitExported(exportedBeforePause);
     cluster.run(Duration.ofMillis(500)); // positions into the state
 
-    // when exporting is paused, many segments are written, a snapshot is taken and the member
-    // restarts (reading the paused flag from its file)
+    // when exporting is paused, many segments are written, two snapshots are taken (the second
+    // has the first as its base, so without the exporter's hold the log would be compacted up to
+    // the first) and the member restarts (reading the paused flag from its file)
     exporting.get(0).pause();
-    last = writeDeposits(leader, 400, 100);
+    last = writeDeposits(leader, 200, 100);
     cluster.awaitConverged(last, Duration.ofSeconds(30));
-    cluster.await(leader.takeSnapshot(), "snapshot while paused").orElseThrow();
+    cluster.await(leader.takeSnapshot(), "first snapshot while paused").orElseThrow();
+    last = writeDeposits(leader, 200, 300);
+    cluster.awaitConverged(last, Duration.ofSeconds(30));
+    cluster.await(leader.takeSnapshot(), "second snapshot while paused").orElseThrow();
     cluster.run(Duration.ofMillis(500)); // compaction after the snapshot
     cluster.stop(0);
     cluster.restart(0);

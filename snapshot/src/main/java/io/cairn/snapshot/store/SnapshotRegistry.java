@@ -104,8 +104,8 @@ final class SnapshotRegistry {
 
   /**
    * Removes and returns every snapshot retention does not keep: all but the newest {@code
-   * retainedCount} that are not corrupt and the newest one's base, and every corrupt one — except
-   * those reserved.
+   * retainedCount} that are not corrupt and the one kept for the newest one's base, and every
+   * corrupt one — except those reserved.
    *
    * <p>The base is the newest snapshot that {@linkplain SnapshotId#isBaseFor stands in} for the
    * newest one, kept while the newest cannot stand for itself (its last written position is past
@@ -115,12 +115,12 @@ final class SnapshotRegistry {
    * snapshot is compacted, so the backup could only fail.
    */
   List<PersistedSnapshot> removeUnretained(int retainedCount) {
-    Optional<SnapshotId> base = base();
+    Optional<SnapshotId> keptForBase = keptForBase();
     List<PersistedSnapshot> removed = new ArrayList<>();
     int kept = 0;
     for (Entry entry : new ArrayList<>(entries.descendingMap().values())) {
       boolean newest = !entry.corrupt && kept < retainedCount;
-      boolean retained = newest || base.filter(entry.snapshot.id()::equals).isPresent();
+      boolean retained = newest || keptForBase.filter(entry.snapshot.id()::equals).isPresent();
       if (newest) {
         kept++;
       } else if (!retained && entry.reservations == 0) {
@@ -129,6 +129,30 @@ final class SnapshotRegistry {
       }
     }
     return removed;
+  }
+
+  /**
+   * The older snapshot kept for the newest one: its base; or, while it needs one and has none, the
+   * oldest older snapshot (not corrupt). Positions grow with the index, so the oldest has the
+   * lowest last written position and is the first to become a base once processing passes it;
+   * keeping only the previous one would let a backlog of commands longer than a snapshot interval
+   * replace every candidate before it qualifies, and the log would never be compacted.
+   */
+  private Optional<SnapshotId> keptForBase() {
+    if (!newestNeedsBase()) {
+      return Optional.empty();
+    }
+    Optional<SnapshotId> base = base();
+    if (base.isPresent()) {
+      return base;
+    }
+    SnapshotId newest = latest().orElseThrow().id();
+    for (Entry entry : entries.headMap(newest, false).values()) {
+      if (!entry.corrupt) {
+        return Optional.of(entry.snapshot.id());
+      }
+    }
+    return Optional.empty();
   }
 
   /** The newest snapshot's base, if it needs one and one exists (not corrupt). */

@@ -155,22 +155,24 @@ final class FileSnapshotStoreTest {
           .as("a checkpoint at 215 can only be backed up from the log's start")
           .isEqualTo(1);
 
-      // b (processed 220) is too close to a (written up to 230) for a to be its base: a goes, and
-      // the log is still kept from the start
+      // b (processed 220) is too close to a (written up to 230) for a to be its base: the log is
+      // still kept from the start, and a with it, the first to become a base
       PersistedSnapshot b = take(store, metadata(30, 1, 220, 260), smallState(2));
-      assertThat(store.snapshots()).containsExactly(b);
-      assertThat(a.directory()).doesNotExist();
+      assertThat(store.snapshots()).containsExactly(a, b);
       assertThat(store.compactionBoundIndex()).isEqualTo(1);
 
-      // c's base is b: compaction may go up to b
-      PersistedSnapshot c = take(store, metadata(40, 1, 300, 330), smallState(3));
-      assertThat(store.compactionBoundIndex()).isEqualTo(30);
+      // c (processed 250) is too close to b as well, but a is its base: a backlog of commands
+      // longer than a snapshot interval does not keep the whole log for ever
+      PersistedSnapshot c = take(store, metadata(40, 1, 250, 290), smallState(3));
+      assertThat(store.snapshots()).containsExactly(a, c);
+      assertThat(b.directory()).doesNotExist();
+      assertThat(store.compactionBoundIndex()).isEqualTo(20);
 
-      // once there is a base there stays one: b is d's too, although c is not
-      PersistedSnapshot d = take(store, metadata(50, 1, 310, 340), smallState(4));
-      assertThat(store.snapshots()).containsExactly(b, d);
-      assertThat(c.directory()).doesNotExist();
-      assertThat(store.compactionBoundIndex()).isEqualTo(30);
+      // once there is a base there stays one: c is d's, and a goes
+      PersistedSnapshot d = take(store, metadata(50, 1, 300, 340), smallState(4));
+      assertThat(store.snapshots()).containsExactly(c, d);
+      assertThat(a.directory()).doesNotExist();
+      assertThat(store.compactionBoundIndex()).isEqualTo(40);
 
       // e stands for itself
       take(store, metadata(60, 1, 500, 480), smallState(5));

@@ -281,14 +281,18 @@ final class SnapshotStoreModelTest {
 
     /**
      * Keeps the newest {@code retained}, the newest one's base when it needs one (the newest older
-     * snapshot with both positions at or below its processed position), and every reserved one.
+     * snapshot with both positions at or below its processed position) or, when it has none, the
+     * oldest older one, and every reserved one.
      */
     private void applyRetention() {
       List<SnapshotId> newestFirst = new ArrayList<>(present.descendingSet());
-      Optional<SnapshotId> base = base();
+      Optional<SnapshotId> keptForBase = base();
+      if (keptForBase.isEmpty() && newestNeedsBase() && present.size() > 1) {
+        keptForBase = Optional.of(present.first()); // the first to become a base
+      }
       for (int i = retained; i < newestFirst.size(); i++) {
         SnapshotId id = newestFirst.get(i);
-        if (!reservations.containsValue(id) && !base.equals(Optional.of(id))) {
+        if (!reservations.containsValue(id) && !keptForBase.equals(Optional.of(id))) {
           present.remove(newestFirst.get(i));
         }
       }
