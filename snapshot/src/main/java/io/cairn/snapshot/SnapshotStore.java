@@ -26,8 +26,9 @@ import java.util.function.Predicate;
  * SnapshotId#isBaseFor stands in} for it when its follow-ups reach past its processed position (a
  * command appended among them, a checkpoint say, needs a snapshot wholly below it), or while it has
  * none the oldest older snapshot, the first to become one. It runs after every persist, every
- * release and at open. A reserved snapshot is never deleted. Reserving a snapshot that no longer
- * exists (or is being deleted) fails with {@link SnapshotNotFoundException}.
+ * release, every snapshot found corrupt and at open. A reserved snapshot is never deleted.
+ * Reserving a snapshot that no longer exists (or is being deleted) fails with {@link
+ * SnapshotNotFoundException}.
  *
  * <p><b>Compaction bound.</b> {@link #compactionBoundIndex()} is the minimum over every existing
  * snapshot's index (kept and reserved) and every open {@link CompactionHold}; 1 (keep everything)

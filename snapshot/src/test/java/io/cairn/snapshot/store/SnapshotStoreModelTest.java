@@ -35,11 +35,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Random sequences of take, stale take, reserve, reserve-after-deletion, release, compaction holds,
  * recovery copies, clean reopen, and crashes (the store abandoned, at a random phase of taking a
  * snapshot or between operations, then reopened from disk), checked against a model after every
- * step: the store lists exactly the model's snapshots (the newest {@code n} plus the reserved ones;
- * after a crash, the newest {@code n} of the old ones plus the new one if it was renamed), a
- * reserved snapshot is never deleted, the snapshots directory holds nothing else (no partial
- * snapshot), nothing is left in the transient directory, every snapshot verifies, and the
- * compaction bound is exactly the minimum over the snapshots' indexes and the holds.
+ * step: the store lists exactly the model's snapshots (the newest {@code n}, the newest one's base
+ * or while it has none the oldest older one, and the reserved ones; after a crash, the same over
+ * the old ones plus the new one if it was renamed), a reserved snapshot is never deleted, the
+ * snapshots directory holds nothing else (no partial snapshot), nothing is left in the transient
+ * directory, every snapshot verifies, the compaction bound is exactly the minimum over the
+ * snapshots' indexes and the holds (1 while the newest needs a base and has none), and a checkpoint
+ * just past the newest one's processed position could always be backed up: from a snapshot wholly
+ * below it, or from the log's start.
  *
  * <p>Seeded: a failure names its seed; rerun one with {@code -Dcairn.seed=<seed>}.
  */
@@ -49,7 +52,7 @@ final class SnapshotStoreModelTest {
   private static final long BASE_SEED = 0x5AA9_5107L;
   private static final int SEEDS = 16;
   private static final int STEPS = 80;
-  private static final long[] SPILLS = {-3, 30, 150};
+  private static final long[] SPILLS = {-3, 30, 150, 250};
   private static final SnapshotPhase[] PHASES = SnapshotPhase.values();
 
   @TempDir Path tmp;
@@ -267,8 +270,9 @@ final class SnapshotStoreModelTest {
 
     /**
      * Snapshot number {@code n}: index n*10, processed position n*100, and last written position
-     * below it (the snapshot stands for itself) or 30 or 150 past it (a base is kept for it), drawn
-     * once per number from the seed.
+     * below it (the snapshot stands for itself) or 30, 150 or 250 past it (a base is kept for it;
+     * past the next one's or the one after's processed position, as under a backlog), drawn once
+     * per number from the seed.
      */
     private SnapshotMetadata metadata(long n) {
       return metadataByNumber.computeIfAbsent(
@@ -346,6 +350,20 @@ final class SnapshotStoreModelTest {
         assertThat(bound).as("compaction bound after step %d", step).isEqualTo(expected);
         assertThat(present).allSatisfy(id -> assertThat(bound).isLessThanOrEqualTo(id.index()));
         assertThat(holds.values()).allSatisfy(h -> assertThat(bound).isLessThanOrEqualTo(h));
+      }
+      if (bound > 1) {
+        // whatever the rule: a checkpoint processed after the newest snapshot was taken, once the
+        // log before the bound is gone, needs a snapshot wholly below it (at or past the bound)
+        long checkpoint = present.last().processedPosition() + 1;
+        assertThat(
+                store.snapshots().stream()
+                    .map(PersistedSnapshot::id)
+                    .anyMatch(
+                        id ->
+                            id.processedPosition() < checkpoint
+                                && id.lastWrittenPosition() < checkpoint))
+            .as("a snapshot wholly below a checkpoint at %d after step %d", checkpoint, step)
+            .isTrue();
       }
     }
   }
