@@ -88,7 +88,7 @@ final class ClusterSimulationTest {
     long first = Long.getLong("cairn.simulation.firstSeed", 1);
     return LONG
         ? LongStream.range(first, first + Long.getLong("cairn.simulation.seeds", 40))
-        : LongStream.of(12, 2);
+        : LongStream.of(7, 5);
   }
 
   @Execution(ExecutionMode.CONCURRENT)
@@ -117,7 +117,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchAnInconsistentCutWithoutCheckpointStamps() {
     assertCaught(
-        12,
+        7,
         "without checkpoint stamps",
         SimulatedCluster.Builder::withoutCheckpointStamps,
         "add up to whole deposits");
@@ -132,7 +132,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchBackupsLosingTheirSnapshotWithoutTheReservation() {
     assertCaught(
-        2,
+        5,
         "without the snapshot reservation",
         SimulatedCluster.Builder::withoutSnapshotReservation,
         "failed for a reason the nemesis explains");
@@ -147,7 +147,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchBackupsAndTheArchiveLosingTheLogWithoutTheCompactionHolds() {
     assertCaught(
-        2,
+        5,
         "without the compaction holds",
         SimulatedCluster.Builder::withoutCompactionHolds,
         "did not rebuild to its digests",
@@ -164,7 +164,7 @@ final class ClusterSimulationTest {
   @Test
   void shouldCatchAForkedArchiveChainWithoutConditionalLinkWrites() {
     assertCaught(
-        2,
+        7,
         "without conditional link writes",
         SimulatedCluster.Builder::withoutArchiveArbitration,
         "did not rebuild to its digests",

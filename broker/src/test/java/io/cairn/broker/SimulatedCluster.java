@@ -218,14 +218,22 @@ final class SimulatedCluster implements AutoCloseable {
   /**
    * A store on the shared bytes whose calls answer late and fail as {@link #storeFaults} says. A
    * node gets its own for each start: a call it makes once it crashed is dropped, as a process that
-   * died makes no more calls (one it made before still lands, as a request already sent may), so an
-   * upload a crashed node had running does not go on reading files its restarted self owns.
+   * died makes no more calls, and so is one it made before that had not run yet when it crashed (a
+   * call here is a whole operation, an upload reading its files as it goes, and a process that died
+   * reads no more), so an upload a crashed node had waiting does not go on reading files its
+   * restarted self owns. A call that ran before the crash has landed.
    */
   private BackupStore storeFor(AtomicBoolean alive) {
     Executor late =
         task -> {
           if (alive.get()) {
-            scheduler.schedule(storeDelay(delays), task);
+            scheduler.schedule(
+                storeDelay(delays),
+                () -> {
+                  if (alive.get()) {
+                    task.run();
+                  }
+                });
           }
         };
     UnaryOperator<ObjectLayer> faulty =
