@@ -142,17 +142,14 @@ final class SnapshotRegistry {
     if (!newestNeedsBase()) {
       return Optional.empty();
     }
-    Optional<SnapshotId> base = base();
-    if (base.isPresent()) {
-      return base;
-    }
     SnapshotId newest = latest().orElseThrow().id();
-    for (Entry entry : entries.headMap(newest, false).values()) {
-      if (!entry.corrupt) {
-        return Optional.of(entry.snapshot.id());
-      }
-    }
-    return Optional.empty();
+    return base()
+        .or(
+            () ->
+                entries.headMap(newest, false).values().stream()
+                    .filter(entry -> !entry.corrupt)
+                    .map(entry -> entry.snapshot.id())
+                    .findFirst());
   }
 
   /** The newest snapshot's base, if it needs one and one exists (not corrupt). */
