@@ -5,8 +5,8 @@ import io.cairn.backups3.client.S3RequestException;
 
 /**
  * The store could not start: the bucket is missing, the credentials are refused, the endpoint does
- * not answer, or the server lacks a feature the configuration requires. The message and {@link
- * #configKey()} name the configuration key to fix.
+ * not answer, the server fails its requests, or it lacks a feature the configuration requires. The
+ * message and {@link #configKey()} name the configuration key to fix, where a setting is at fault.
  */
 public final class S3BackupStoreStartException extends BackupStoreException {
 
@@ -28,7 +28,10 @@ public final class S3BackupStoreStartException extends BackupStoreException {
     return transientFailure;
   }
 
-  /** The configuration key the operator most likely has to fix. */
+  /**
+   * The configuration key the operator most likely has to fix, or null when no setting is at fault
+   * (the server answered a server error: {@link #isTransient()}).
+   */
   public String configKey() {
     return configKey;
   }

@@ -380,6 +380,22 @@ final class StartupCheck {
               + "between this node and it.",
           e);
     }
+    if (e.isTransient()) {
+      // The endpoint answered, so it is an S3 server; it failed the request itself (a 500 on a
+      // listing, say). No setting is at fault: naming one would send the operator the wrong way.
+      return new S3BackupStoreStartException(
+          null,
+          "Expected the server to "
+              + action
+              + ", but it failed the request with "
+              + answer
+              + (e.attempts() > 1 ? " (after " + e.attempts() + " attempts)" : "")
+              + " ("
+              + where
+              + "): an error on the server's side, not a wrong setting. See the server's logs"
+              + " and health; the store can start once the server answers.",
+          e);
+    }
     String key = S3BackupStoreConfig.ENDPOINT_KEY;
     return new S3BackupStoreStartException(
         key,

@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Start-up against real servers: a wrong bucket, wrong credentials and an unreachable endpoint each
- * fail with the key to fix; conditional-write support is detected by asking the server.
+ * fail with the key to fix, and a listing the server fails is reported as the server's error;
+ * conditional-write support is detected by asking the server.
  */
 @ExtendWith(LocalS3Servers.class)
 class S3StartupTest {
@@ -102,6 +104,35 @@ class S3StartupTest {
           .hasMessageContaining("http://127.0.0.1:" + closedPort + " to answer")
           .hasMessageContaining("after 2 attempts")
           .hasMessageContaining("key endpoint");
+    }
+  }
+
+  @Test
+  void shouldReportAListingTheServerFailsAsTheServersErrorNotASetting() throws Exception {
+    LocalS3Servers.Running server = server(Kind.S3MOCK);
+    try (var proxy =
+        new FaultInjectingProxy(server.process().endpoint())
+            .refuse(
+                request ->
+                    request.query().contains("list-type")
+                        ? Optional.of(
+                            new FaultInjectingProxy.Refusal(500, "InternalError", "listing failed"))
+                        : Optional.empty())) {
+      var config = server.config(BUCKET, "failing").endpoint(proxy.endpoint()).maxAttempts(2);
+
+      assertThatThrownBy(() -> open(config.build()))
+          .isInstanceOfSatisfying(
+              S3BackupStoreStartException.class,
+              e -> {
+                assertThat(e.configKey()).as("the key to fix").isNull();
+                assertThat(e.isTransient()).as("tried again at start").isTrue();
+              })
+          .hasMessageContaining("Expected the server to list bucket '" + BUCKET + "'")
+          .hasMessageContaining("500")
+          .hasMessageContaining("after 2 attempts")
+          .hasMessageContaining("an error on the server's side, not a wrong setting")
+          .hasMessageNotContaining("key endpoint")
+          .hasMessageNotContaining("S3-compatible");
     }
   }
 
