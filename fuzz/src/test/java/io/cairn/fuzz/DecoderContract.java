@@ -83,6 +83,19 @@ public final class DecoderContract {
     }
   }
 
+  /**
+   * As {@link #decodesOrRefuses(byte[], Class, Decoding)}, for a decoder that refuses otherwise
+   * than by throwing (a frame decoder closes its connection): any exception is a finding.
+   */
+  public static void decodesWithoutThrowing(byte[] input, Decoding decoding) {
+    decodesOrRefuses(input.length, BASE_ALLOWANCE_BYTES, NothingThrown.class, decoding);
+  }
+
+  /** Thrown by no decoder: the refusal of one that may throw nothing. */
+  private static final class NothingThrown extends RuntimeException {
+    private NothingThrown() {}
+  }
+
   private static Throwable run(Decoding decoding) {
     try {
       decoding.run();

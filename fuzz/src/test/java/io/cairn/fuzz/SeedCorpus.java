@@ -37,6 +37,7 @@ import io.cairn.raft.protocol.RaftMessageCodec;
 import io.cairn.snapshot.SnapshotMetadata;
 import io.cairn.snapshot.store.ChecksumFile;
 import io.cairn.snapshot.store.MetadataCodec;
+import io.cairn.transport.netty.FrameSeeds;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -74,6 +75,18 @@ final class SeedCorpus {
     byte[] batchBytes = new byte[RecordBatchCodec.encodedLength(batch)];
     RecordBatchCodec.encode(batch, new UnsafeBuffer(batchBytes), 0);
 
+    write(
+        seeds,
+        FrameSeeds.test(),
+        "frames",
+        "request-and-response",
+        FrameSeeds.requestAndResponse());
+    write(
+        seeds,
+        FrameSeeds.test(),
+        "frames",
+        "message-and-refused-response",
+        FrameSeeds.messageAndRefusedResponse());
     write(seeds, ProtocolFuzzTest.class, "records", "deposit", record);
     write(seeds, ProtocolFuzzTest.class, "records", "batch", batchBytes);
     write(

@@ -1,17 +1,23 @@
 package io.cairn.transport.netty;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.cairn.fuzz.DecoderContract;
 import io.cairn.transport.TransportMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * The bytes any process that connects to a member's port can send. The decoder never throws: it
- * hands on whole frames, and closes the connection at the first malformed or oversize one. In the
- * decoder's package because the decoder is internal to the transport.
+ * hands on whole frames, and closes the connection at the first malformed or oversize one, within
+ * {@link DecoderContract}'s allocation allowance. In the decoder's package because the decoder is
+ * internal to the transport.
  */
 class FrameDecoderFuzzTest {
 
@@ -25,6 +31,23 @@ class FrameDecoderFuzzTest {
       return;
     }
     int split = 1 + Byte.toUnsignedInt(input[0]) % input.length;
+    DecoderContract.decodesWithoutThrowing(input, () -> decode(input, split));
+  }
+
+  /** The committed seeds carry whole frames, so fuzzing starts past the decoder's first checks. */
+  @Test
+  void seedsDecodeToWholeFrames() {
+    for (byte[] seed :
+        List.of(FrameSeeds.requestAndResponse(), FrameSeeds.messageAndRefusedResponse())) {
+      int split = 1 + Byte.toUnsignedInt(seed[0]) % seed.length;
+      assertThat(decode(seed, split)).as("frames decoded").isEqualTo(2);
+    }
+  }
+
+  /**
+   * @return the frames decoded
+   */
+  private static int decode(byte[] input, int split) {
     EmbeddedChannel channel =
         new EmbeddedChannel(
             new FrameDecoder(
@@ -35,12 +58,15 @@ class FrameDecoderFuzzTest {
       if (channel.isOpen()) { // a bad frame in the first read closed it
         channel.writeInbound(Unpooled.wrappedBuffer(input, split, input.length - split));
       }
+      int frames = 0;
       Object frame;
       while ((frame = channel.readInbound()) != null) {
         if (!(frame instanceof Frame)) {
           throw new AssertionError("Expected only frames, but the decoder handed on " + frame);
         }
+        frames++;
       }
+      return frames;
     } finally {
       channel.finishAndReleaseAll();
     }
