@@ -116,7 +116,7 @@ final class BackupStores {
         boolean stopped = patience.stoppedWithin().test(Duration.ZERO);
         if (!stopped) {
           LOG.warn(
-              "The S3 backup store did not answer at start (attempt {}): {}; trying again in {} s"
+              "The S3 backup store failed its start-up checks (attempt {}): {}; trying again in {} s"
                   + " (no new try after {} s)",
               attempt,
               e.getMessage(),
