@@ -29,8 +29,9 @@ public final class S3BackupStoreStartException extends BackupStoreException {
   }
 
   /**
-   * The configuration key the operator most likely has to fix, or null when no setting is at fault
-   * (the server answered a server error: {@link #isTransient()}).
+   * The configuration key the operator most likely has to fix, or null when no setting is at fault:
+   * the server answered but failed the request (a server error, throttling), which is also {@link
+   * #isTransient()}.
    */
   public String configKey() {
     return configKey;

@@ -276,6 +276,7 @@ final class StartupCheck {
           e);
     }
     if (config.sseCustomerKey().isPresent()
+        && !e.isTransient()
         && (status == 501 || answer.toLowerCase(Locale.ROOT).contains("encryption"))) {
       String key = S3BackupStoreConfig.SSE_CUSTOMER_KEY_KEY;
       return new S3BackupStoreStartException(
@@ -382,7 +383,8 @@ final class StartupCheck {
     }
     if (e.isTransient()) {
       // The endpoint answered, so it is an S3 server; it failed the request itself (a 500 on a
-      // listing, say). No setting is at fault: naming one would send the operator the wrong way.
+      // listing, throttling). No setting is at fault: naming one would send the operator the
+      // wrong way.
       return new S3BackupStoreStartException(
           null,
           "Expected the server to "
@@ -392,8 +394,9 @@ final class StartupCheck {
               + (e.attempts() > 1 ? " (after " + e.attempts() + " attempts)" : "")
               + " ("
               + where
-              + "): an error on the server's side, not a wrong setting. See the server's logs"
-              + " and health; the store can start once the server answers.",
+              + "): an error on the server's side (a server error, throttling or a conflict),"
+              + " not a wrong setting. See the server's logs and load; the store can start once"
+              + " its requests succeed.",
           e);
     }
     String key = S3BackupStoreConfig.ENDPOINT_KEY;

@@ -130,7 +130,8 @@ class S3StartupTest {
           .hasMessageContaining("Expected the server to list bucket '" + BUCKET + "'")
           .hasMessageContaining("500")
           .hasMessageContaining("after 2 attempts")
-          .hasMessageContaining("an error on the server's side, not a wrong setting")
+          .hasMessageContaining("an error on the server's side")
+          .hasMessageContaining("not a wrong setting")
           .hasMessageNotContaining("key endpoint")
           .hasMessageNotContaining("S3-compatible");
     }

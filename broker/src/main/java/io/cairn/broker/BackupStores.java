@@ -144,7 +144,9 @@ final class BackupStores {
             + (attempts > 1
                 ? " (the start tried " + attempts + " times in " + waited.toSeconds() + " s)"
                 : "")
-            + " (configuration keys backup.s3.*, environment variables CAIRN_BACKUP_S3_*)",
+            + (e instanceof S3BackupStoreStartException start && start.configKey() == null
+                ? "" // the server failed: no setting to point at
+                : " (configuration keys backup.s3.*, environment variables CAIRN_BACKUP_S3_*)"),
         e);
   }
 
