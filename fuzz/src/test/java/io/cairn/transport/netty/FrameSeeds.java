@@ -3,6 +3,7 @@ package io.cairn.transport.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -22,46 +23,43 @@ public final class FrameSeeds {
   /** A request and its answer, the stream split inside the answer's header. */
   public static byte[] requestAndResponse() {
     byte[] request =
-        frame(FrameKind.REQUEST, FrameStatus.OK, "raft-append", bytes("entries to append"));
-    byte[] response = frame(FrameKind.RESPONSE, FrameStatus.OK, null, bytes("appended"));
+        frame(FrameKind.REQUEST, FrameStatus.OK, 42, "raft-append", bytes("entries to append"));
+    byte[] response = frame(FrameKind.RESPONSE, FrameStatus.OK, 42, null, bytes("appended"));
     return input(request.length + 6, request, response);
   }
 
   /** A one-way message and an answer that no handler took, split inside the message's payload. */
   public static byte[] messageAndRefusedResponse() {
     byte[] message =
-        frame(FrameKind.MESSAGE, FrameStatus.OK, "inter-partition", bytes("a transfer's credit"));
+        frame(
+            FrameKind.MESSAGE, FrameStatus.OK, 0, "inter-partition", bytes("a transfer's credit"));
     byte[] refused =
-        frame(FrameKind.RESPONSE, FrameStatus.NO_HANDLER, null, bytes("no handler for type x"));
+        frame(FrameKind.RESPONSE, FrameStatus.NO_HANDLER, 7, null, bytes("no handler for type x"));
     return input(message.length - 4, message, refused);
   }
 
+  /** The frames behind a first byte that makes the first read {@code split} bytes of them. */
   private static byte[] input(int split, byte[]... frames) {
     if (split >= 256) {
       throw new IllegalArgumentException("Expected a split below 256, but was " + split);
     }
-    int length = 1;
+    ByteArrayOutputStream input = new ByteArrayOutputStream();
+    input.write(split); // the first read is (first byte % input length) bytes of the stream
     for (byte[] frame : frames) {
-      length += frame.length;
+      input.writeBytes(frame);
     }
-    byte[] input = new byte[length];
-    // the first read is (first byte % input length) bytes of the stream
-    input[0] = (byte) split;
-    int offset = 1;
-    for (byte[] frame : frames) {
-      System.arraycopy(frame, 0, input, offset, frame.length);
-      offset += frame.length;
-    }
-    return input;
+    return input.toByteArray();
   }
 
-  private static byte[] frame(FrameKind kind, FrameStatus status, String type, byte[] payload) {
+  /** One frame from {@code FrameEncoder}; messages carry request id 0. */
+  private static byte[] frame(
+      FrameKind kind, FrameStatus status, long requestId, String type, byte[] payload) {
     ByteBuf buffer =
         FrameEncoder.encode(
             UnpooledByteBufAllocator.DEFAULT,
             kind,
             status,
-            42,
+            requestId,
             1,
             type == null ? null : FrameDescriptor.typeBytes(type),
             payload);
